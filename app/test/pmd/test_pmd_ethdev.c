@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * net_mlx5dm through the ethdev API: devargs strictness, loopback delivery,
+ * stats and xstats, ring overflow, wire drops, reconfiguration, close.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <rte_pmd_mlx5dm.h>
+
+static struct rte_mempool *pool;
+
+static uint16_t
+port_by_name(const char *name)
+{
+	uint16_t port;
+
+	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
+		return RTE_MAX_ETHPORTS;
+	return port;
+}
+
+static void
+port_setup(uint16_t port, uint16_t nrxq, uint16_t ntxq, uint16_t rx_desc)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t q;
+
+	assert_int_equal(rte_eth_dev_configure(port, nrxq, ntxq, &conf), 0);
+	for (q = 0; q < nrxq; q++)
+		assert_int_equal(rte_eth_rx_queue_setup(port, q, rx_desc, 0, NULL, pool), 0);
+	for (q = 0; q < ntxq; q++)
+		assert_int_equal(rte_eth_tx_queue_setup(port, q, 512, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+}
+
+/* Send n 100-byte packets whose first payload byte is its index; returns what Tx took. */
+static uint16_t
+send_pkts(uint16_t port, uint16_t q, unsigned int n)
+{
+	struct rte_mbuf *m[64];
+	unsigned int i;
+
+	assert_true(n <= 64);
+	for (i = 0; i < n; i++) {
+		uint8_t *d;
+
+		m[i] = rte_pktmbuf_alloc(pool);
+		assert_non_null(m[i]);
+		d = (uint8_t *)rte_pktmbuf_append(m[i], 100);
+		memset(d, 0xa5, 100);
+		d[14] = (uint8_t)i;
+	}
+	return rte_eth_tx_burst(port, q, m, (uint16_t)n);
+}
+
+static unsigned int
+recv_all(uint16_t port, uint16_t q, int check_order)
+{
+	struct rte_mbuf *m[64];
+	unsigned int total = 0;
+	uint16_t n, i;
+
+	while ((n = rte_eth_rx_burst(port, q, m, 64)) != 0) {
+		for (i = 0; i < n; i++) {
+			assert_int_equal(m[i]->pkt_len, 100);
+			assert_int_equal(m[i]->port, port);
+			if (check_order)
+				assert_int_equal(rte_pktmbuf_mtod(m[i], uint8_t *)[14],
+						 (uint8_t)(total + i));
+		}
+		total += n;
+		rte_pktmbuf_free_bulk(m, n);
+	}
+	return total;
+}
+
+static uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
+	return v;
+}
+
+static void
+close_port(uint16_t port)
+{
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+}
+
+static void
+test_devargs_rejected(void **state)
+{
+	static const char * const bad[] = {
+		"colour=blue",
+		"ports=0",
+		"ports=17",
+		"ports=abc",
+		"ports=2x",
+		"ports=-1",
+		"ports=",
+		"backend=fpga",
+		"topology=ring",
+		"topology=pair,ports=3",
+		"ports=2,ports=2",
+		"backend=hw",
+	};
+	uint16_t before = rte_eth_dev_count_avail();
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret = rte_vdev_init("net_mlx5dm9", bad[i]);
+
+		if (ret >= 0)
+			fail_msg("devargs \"%s\" accepted", bad[i]);
+		assert_int_equal(rte_eth_dev_count_avail(), before);
+		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
+	}
+}
+
+static void
+test_loopback_single_port(void **state)
+{
+	struct rte_pmd_mlx5dm_port_info info;
+	struct rte_eth_stats st;
+	struct rte_eth_link link;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm0", "backend=sim"), 0);
+	port = port_by_name("net_mlx5dm0");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, &info), 0);
+	assert_int_equal(info.peer_port_id, port);
+	assert_int_equal(info.nb_ports, 1);
+	assert_int_equal(info.backend, RTE_PMD_MLX5DM_BACKEND_SIM);
+
+	port_setup(port, 2, 2, 512);
+	assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
+	assert_int_equal(send_pkts(port, 1, 40), 40);
+	assert_int_equal(send_pkts(port, 0, 10), 10);
+	/* Until steering exists every packet lands on Rx queue 0. */
+	assert_int_equal(recv_all(port, 1, 0), 0);
+	assert_int_equal(recv_all(port, 0, 0), 50);
+	assert_int_equal(rte_eth_stats_get(port, &st), 0);
+	assert_int_equal(st.opackets, 50);
+	assert_int_equal(st.obytes, 5000);
+	assert_int_equal(st.ipackets, 50);
+	assert_int_equal(st.ibytes, 5000);
+	assert_int_equal(st.imissed, 0);
+	assert_int_equal(xstat(port, "rx_q0_packets"), 50);
+	assert_int_equal(xstat(port, "rx_q1_packets"), 0);
+	assert_int_equal(xstat(port, "tx_q1_packets"), 40);
+	assert_int_equal(xstat(port, "tx_q0_packets"), 10);
+	assert_int_equal(xstat(port, "rx_q0_full_drops"), 0);
+	assert_int_equal(rte_eth_stats_reset(port), 0);
+	assert_int_equal(rte_eth_stats_get(port, &st), 0);
+	assert_int_equal(st.ipackets + st.opackets, 0);
+	close_port(port);
+	assert_int_equal(rte_eth_dev_is_valid_port(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm0"), 0);
+}
+
+static void
+test_order_and_ring_overflow(void **state)
+{
+	struct rte_eth_stats st;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm1", NULL), 0);
+	port = port_by_name("net_mlx5dm1");
+	port_setup(port, 1, 1, 32);
+	assert_int_equal(send_pkts(port, 0, 20), 20);
+	assert_int_equal(recv_all(port, 0, 1), 20);
+	/* 50 packets into a 32-entry Rx ring: 18 are lost and counted. */
+	assert_int_equal(send_pkts(port, 0, 50), 50);
+	assert_int_equal(recv_all(port, 0, 1), 32);
+	assert_int_equal(rte_eth_stats_get(port, &st), 0);
+	assert_int_equal(st.imissed, 18);
+	assert_int_equal(st.ipackets, 52);
+	assert_int_equal(st.opackets, 70);
+	assert_int_equal(xstat(port, "rx_q0_full_drops"), 18);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm1"), 0);
+}
+
+static void
+test_pair_topology_and_wire_drops(void **state)
+{
+	struct rte_pmd_mlx5dm_port_info ia, ib;
+	uint16_t a, b;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm2", "ports=2,topology=pair"), 0);
+	a = port_by_name("net_mlx5dm2");
+	b = port_by_name("net_mlx5dm2_p1");
+	assert_true(a < RTE_MAX_ETHPORTS && b < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_pmd_mlx5dm_port_info_get(a, &ia), 0);
+	assert_int_equal(rte_pmd_mlx5dm_port_info_get(b, &ib), 0);
+	assert_int_equal(ia.peer_port_id, b);
+	assert_int_equal(ib.peer_port_id, a);
+	assert_int_equal(ib.port_index, 1);
+	port_setup(a, 1, 1, 512);
+	/* b is not started: the wire drops what a sends. */
+	assert_int_equal(send_pkts(a, 0, 7), 7);
+	assert_int_equal(xstat(a, "tx_q0_wire_drops"), 7);
+	port_setup(b, 1, 1, 512);
+	assert_int_equal(send_pkts(a, 0, 9), 9);
+	assert_int_equal(send_pkts(b, 0, 3), 3);
+	assert_int_equal(recv_all(a, 0, 1), 3);
+	assert_int_equal(recv_all(b, 0, 1), 9);
+	assert_int_equal(xstat(b, "rx_q0_packets"), 9);
+	assert_int_equal(xstat(a, "rx_q0_packets"), 3);
+	close_port(a);
+	/* a is gone: b's packets fall off the wire. */
+	assert_int_equal(send_pkts(b, 0, 2), 2);
+	assert_int_equal(xstat(b, "tx_q0_wire_drops"), 2);
+	close_port(b);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm2"), 0);
+}
+
+static void
+test_reconfigure(void **state)
+{
+	struct rte_eth_dev_info di;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm3", "ports=1"), 0);
+	port = port_by_name("net_mlx5dm3");
+	assert_int_equal(rte_eth_dev_info_get(port, &di), 0);
+	assert_string_equal(di.driver_name, "net_mlx5dm");
+	port_setup(port, 1, 1, 512);
+	assert_int_equal(send_pkts(port, 0, 5), 5);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	/* Stop drops what waited in the rings; a new configuration works. */
+	port_setup(port, 4, 4, 256);
+	assert_int_equal(recv_all(port, 0, 0), 0);
+	assert_int_equal(send_pkts(port, 3, 12), 12);
+	assert_int_equal(recv_all(port, 0, 1), 12);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	port_setup(port, 1, 1, 64);
+	assert_int_equal(send_pkts(port, 0, 6), 6);
+	assert_int_equal(recv_all(port, 0, 1), 6);
+	/* Bad descriptor counts are refused. */
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_true(rte_eth_rx_queue_setup(port, 0, 8, 0, NULL, pool) < 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm3"), 0);
+	/* A closed port cannot be described. */
+	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, NULL), -ENODEV);
+}
+
+static int
+setup(void **state)
+{
+	static char args[][40] = {
+		"test_pmd_ethdev", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
+		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug",
+	};
+	char *argv[RTE_DIM(args)];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(args); i++)
+		argv[i] = args[i];
+	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("test_pool", 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_devargs_rejected),
+		cmocka_unit_test(test_loopback_single_port),
+		cmocka_unit_test(test_order_and_ring_overflow),
+		cmocka_unit_test(test_pair_topology_and_wire_drops),
+		cmocka_unit_test(test_reconfigure),
+	};
+
+	return cmocka_run_group_tests_name("pmd_ethdev", tests, setup, teardown);
+}

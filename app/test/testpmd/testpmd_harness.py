@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5dm authors
+"""Run the stock dpdk-testpmd with net_mlx5dm loaded and parse what it prints."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def world_writable_ancestor(path):
+    """EAL refuses -d <path> when any ancestor directory is world-writable."""
+    d = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.stat(d).st_mode & 0o002:
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def pmd_load_args(pmd, env):
+    """EAL arguments (and env changes) that load the PMD: -d when EAL allows it."""
+    preload = []
+    if os.environ.get('MLX5DM_ASAN_PRELOAD'):
+        preload.append(os.environ['MLX5DM_ASAN_PRELOAD'])
+    bad = world_writable_ancestor(pmd)
+    args = []
+    if bad is None:
+        args = ['-d', pmd]
+    else:
+        # Loaded before EAL starts, the PMD's constructor registers the driver.
+        preload.append(os.path.abspath(pmd))
+    if preload:
+        env['LD_PRELOAD'] = ' '.join(preload)
+    return args
+
+
+def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper=(),
+                timeout=120):
+    """Run testpmd with a command file; return (returncode, combined output)."""
+    env = dict(os.environ)
+    eal = pmd_load_args(pmd, env)
+    prefix = 'mlx5dm_tp_%d' % os.getpid()
+    with tempfile.NamedTemporaryFile('w', suffix='.cmd', delete=False) as f:
+        f.write('\n'.join(commands) + '\n')
+        cmdfile = f.name
+    cmd = list(wrapper) + [
+        testpmd, '--no-huge', '--no-pci', '-m', '256', '-l', '0-1',
+        '--file-prefix=' + prefix, '--no-shconf', '--log-level=lib.eal:error',
+        '--vdev', vdev,
+    ] + eal + list(eal_extra) + [
+        '--', '-i', '--cmdline-file=' + cmdfile, '--no-mlockall',
+        '--total-num-mbufs=8192',
+    ] + list(app_args)
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=env, timeout=timeout,
+                           universal_newlines=True, errors='replace')
+    finally:
+        os.unlink(cmdfile)
+    return p.returncode, p.stdout
+
+
+XSTATS_HDR = re.compile(r'#+ NIC extended statistics for port (\d+)')
+XSTAT_LINE = re.compile(r'^\s*([A-Za-z0-9_\[\]\.]+):\s+(\d+)\s*$')
+
+
+def parse_xstats(output):
+    """Every `show port xstats` block, in order, as (port, {name: value})."""
+    blocks = []
+    cur = None
+    for line in output.splitlines():
+        m = XSTATS_HDR.search(line)
+        if m:
+            cur = {}
+            blocks.append((int(m.group(1)), cur))
+            continue
+        if cur is None:
+            continue
+        m = XSTAT_LINE.match(line)
+        if m:
+            cur[m.group(1)] = int(m.group(2))
+        elif line.startswith('#') or line.startswith('testpmd>'):
+            cur = None
+    return blocks
+
+
+class Checker:
+    """Collects named checks; prints one line each and a closing summary."""
+
+    def __init__(self, name):
+        self.name = name
+        self.failed = 0
+        self.passed = 0
+
+    def check(self, what, cond, detail=''):
+        if cond:
+            self.passed += 1
+            print('ok   %s' % what)
+        else:
+            self.failed += 1
+            print('FAIL %s %s' % (what, detail))
+
+    def done(self, output=None):
+        print('%s: %d checks passed, %d failed' % (self.name, self.passed, self.failed))
+        if self.failed and output is not None:
+            print('---- testpmd output ----')
+            print(output)
+        sys.exit(1 if self.failed or self.passed == 0 else 0)

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Private state of the net_mlx5dm PMD.
+ *
+ * One vdev ("net_mlx5dm0,ports=2") is one device with nb_ports ethdev ports.
+ * The vdev-wide state (devargs, port table) lives in struct mlx5dm_shared;
+ * each ethdev port has a struct mlx5dm_priv as its dev_private.
+ *
+ * Threading: Rx/Tx bursts take no locks (one lcore per queue, as DPDK asks).
+ * A Tx burst delivers into the peer port's Rx ring, which is multi-producer;
+ * Rx counters are therefore updated with relaxed atomics by the producers.
+ */
+
+#ifndef _MLX5DM_H_
+#define _MLX5DM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_dev.h>
+#include <rte_ether.h>
+#include <rte_ring.h>
+#include <rte_mempool.h>
+
+#include "rte_pmd_mlx5dm.h"
+
+#define MLX5DM_DRIVER_NAME net_mlx5dm
+#define MLX5DM_MAX_PORTS 16
+#define MLX5DM_MAX_QUEUES 64
+#define MLX5DM_MIN_DESC 32
+#define MLX5DM_MAX_DESC 32768
+#define MLX5DM_MIN_MTU 68
+#define MLX5DM_MAX_MTU 9600
+
+enum mlx5dm_topology {
+	MLX5DM_TOPO_LOOP, /* every port's wire loops back to itself */
+	MLX5DM_TOPO_PAIR, /* ports 2k and 2k+1 are cabled to each other */
+};
+
+/* Parsed devargs; defaults are set before parsing. */
+struct mlx5dm_devargs {
+	enum rte_pmd_mlx5dm_backend backend;
+	uint16_t nb_ports;
+	enum mlx5dm_topology topology;
+};
+
+struct mlx5dm_priv;
+
+struct mlx5dm_rxq {
+	struct mlx5dm_priv *priv;
+	struct rte_ring *ring;     /* packets delivered by the wire, awaiting Rx burst */
+	struct rte_mempool *mp;
+	uint16_t idx;
+	uint16_t nb_desc;
+	/* Written by the delivering (Tx) lcores: relaxed atomics. */
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t full_drops;       /* ring full at delivery */
+};
+
+struct mlx5dm_txq {
+	struct mlx5dm_priv *priv;
+	uint16_t idx;
+	uint16_t nb_desc;
+	/* Single writer: the lcore owning the queue. */
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t wire_drops;       /* the other end of the wire could not take it */
+};
+
+struct mlx5dm_shared;
+
+struct mlx5dm_priv {
+	struct mlx5dm_shared *sh;
+	struct rte_eth_dev_data *data;
+	uint16_t port_index;       /* inside the vdev */
+	uint16_t port_id;          /* ethdev port id */
+	uint16_t peer_index;       /* port_index at the other end of the wire */
+	bool started;              /* read by peers' Tx: atomic access */
+	bool promisc;
+	bool allmulti;
+	struct rte_ether_addr mac;
+};
+
+struct mlx5dm_shared {
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct mlx5dm_devargs args;
+	uint16_t nb_live;          /* ports not yet closed */
+	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
+};
+
+/* mlx5dm_devargs.c */
+int mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args);
+extern const char mlx5dm_devargs_help[];
+
+/* mlx5dm_rxtx.c */
+uint16_t mlx5dm_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5dm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
+
+/* mlx5dm_stats.c */
+struct rte_eth_stats;
+struct rte_eth_xstat;
+struct rte_eth_xstat_name;
+struct rte_eth_dev;
+int mlx5dm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats);
+int mlx5dm_stats_reset(struct rte_eth_dev *dev);
+int mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);
+int mlx5dm_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
+			    unsigned int size);
+
+#endif /* _MLX5DM_H_ */

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Strict devargs parsing: an unknown key, a repeated key, a malformed or
+ * out-of-range value fails the probe with one log line naming the culprit.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_kvargs.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_log.h"
+
+#define MLX5DM_ARG_BACKEND "backend"
+#define MLX5DM_ARG_PORTS "ports"
+#define MLX5DM_ARG_TOPOLOGY "topology"
+
+static const char * const mlx5dm_valid_args[] = {
+	MLX5DM_ARG_BACKEND,
+	MLX5DM_ARG_PORTS,
+	MLX5DM_ARG_TOPOLOGY,
+	NULL,
+};
+
+const char mlx5dm_devargs_help[] =
+	MLX5DM_ARG_BACKEND "=sim|hw "
+	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> "
+	MLX5DM_ARG_TOPOLOGY "=loop|pair";
+
+struct mlx5dm_arg_ctx {
+	const char *dev;
+	struct mlx5dm_devargs *args;
+};
+
+/* Parse a decimal unsigned integer in [min, max]; no sign, no junk, no empty. */
+static int
+mlx5dm_parse_uint(const char *dev, const char *key, const char *value,
+		  unsigned long min, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end = NULL;
+
+	if (value == NULL || value[0] < '0' || value[0] > '9')
+		goto bad;
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0')
+		goto bad;
+	if (v < min || v > max) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s out of range [%lu, %lu]",
+			       dev, key, value, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s is not a decimal integer",
+		       dev, key, value == NULL ? "" : value);
+	return -EINVAL;
+}
+
+static int
+mlx5dm_arg_backend(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+
+	if (value != NULL && strcmp(value, "sim") == 0) {
+		ctx->args->backend = RTE_PMD_MLX5DM_BACKEND_SIM;
+		return 0;
+	}
+	if (value != NULL && strcmp(value, "hw") == 0) {
+		ctx->args->backend = RTE_PMD_MLX5DM_BACKEND_HW;
+		return 0;
+	}
+	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected sim or hw)",
+		       ctx->dev, key, value == NULL ? "" : value);
+	return -EINVAL;
+}
+
+static int
+mlx5dm_arg_ports(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	unsigned long v;
+	int ret;
+
+	ret = mlx5dm_parse_uint(ctx->dev, key, value, 1, MLX5DM_MAX_PORTS, &v);
+	if (ret < 0)
+		return ret;
+	ctx->args->nb_ports = (uint16_t)v;
+	return 0;
+}
+
+static int
+mlx5dm_arg_topology(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+
+	if (value != NULL && strcmp(value, "loop") == 0) {
+		ctx->args->topology = MLX5DM_TOPO_LOOP;
+		return 0;
+	}
+	if (value != NULL && strcmp(value, "pair") == 0) {
+		ctx->args->topology = MLX5DM_TOPO_PAIR;
+		return 0;
+	}
+	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected loop or pair)",
+		       ctx->dev, key, value == NULL ? "" : value);
+	return -EINVAL;
+}
+
+static const struct {
+	const char *key;
+	arg_handler_t handler;
+} mlx5dm_arg_handlers[] = {
+	{ MLX5DM_ARG_BACKEND, mlx5dm_arg_backend },
+	{ MLX5DM_ARG_PORTS, mlx5dm_arg_ports },
+	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
+};
+
+int
+mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args)
+{
+	struct mlx5dm_arg_ctx ctx = { .dev = name, .args = args };
+	struct rte_kvargs *kvlist;
+	unsigned int i;
+	int ret = 0;
+
+	*args = (struct mlx5dm_devargs){
+		.backend = RTE_PMD_MLX5DM_BACKEND_SIM,
+		.nb_ports = 1,
+		.topology = MLX5DM_TOPO_LOOP,
+	};
+	if (params == NULL || params[0] == '\0')
+		return 0;
+	kvlist = rte_kvargs_parse(params, mlx5dm_valid_args);
+	if (kvlist == NULL) {
+		MLX5DM_DRV_LOG(ERR, "%s: cannot parse devargs \"%s\": "
+			       "unknown key or bad syntax (valid: %s)",
+			       name, params, mlx5dm_devargs_help);
+		return -EINVAL;
+	}
+	for (i = 0; i < kvlist->count; i++) {
+		const char *key = kvlist->pairs[i].key;
+
+		if (kvlist->pairs[i].value == NULL) {
+			MLX5DM_DRV_LOG(ERR, "%s: devarg %s needs a value (valid: %s)",
+				       name, key, mlx5dm_devargs_help);
+			ret = -EINVAL;
+			goto free_kvlist;
+		}
+		if (rte_kvargs_count(kvlist, key) > 1) {
+			MLX5DM_DRV_LOG(ERR, "%s: devarg %s given more than once", name, key);
+			ret = -EINVAL;
+			goto free_kvlist;
+		}
+	}
+	for (i = 0; i < RTE_DIM(mlx5dm_arg_handlers); i++) {
+		/* The handlers log the precise cause. */
+		if (rte_kvargs_process(kvlist, mlx5dm_arg_handlers[i].key,
+				       mlx5dm_arg_handlers[i].handler, &ctx) < 0) {
+			ret = -EINVAL;
+			goto free_kvlist;
+		}
+	}
+	/* Cross-key validation. */
+	if (args->topology == MLX5DM_TOPO_PAIR && args->nb_ports % 2 != 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: topology=pair needs an even number of ports (ports=%u)",
+			       name, args->nb_ports);
+		ret = -EINVAL;
+		goto free_kvlist;
+	}
+	ret = 0;
+free_kvlist:
+	rte_kvargs_free(kvlist);
+	return ret;
+}

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/* vdev probe/remove and the ethdev control operations of net_mlx5dm. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_version.h>
+#include <rte_mbuf.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <bus_vdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_log.h"
+#include "mlx5dm_build_config.h"
+#include "mlx5dm_osdep.h"
+
+#if RTE_VERSION < RTE_VERSION_NUM(22, 11, 0, 0) || RTE_VERSION >= RTE_VERSION_NUM(22, 12, 0, 0)
+#error "net_mlx5dm is built against the DPDK 22.11 driver SDK headers only"
+#endif
+
+RTE_LOG_REGISTER_DEFAULT(mlx5dm_logtype, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mlx5dm_logtype_lib, lib, NOTICE);
+
+static const struct eth_dev_ops mlx5dm_dev_ops;
+
+static struct mlx5dm_priv *
+mlx5dm_priv(struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+static int
+mlx5dm_dev_configure(struct rte_eth_dev *dev)
+{
+	struct rte_eth_conf *conf = &dev->data->dev_conf;
+
+	if (conf->rxmode.mq_mode != RTE_ETH_MQ_RX_NONE &&
+	    conf->rxmode.mq_mode != RTE_ETH_MQ_RX_RSS) {
+		MLX5DM_DRV_LOG(ERR, "port %u: Rx multi-queue mode %d not supported",
+			       dev->data->port_id, conf->rxmode.mq_mode);
+		return -ENOTSUP;
+	}
+	if (conf->txmode.mq_mode != RTE_ETH_MQ_TX_NONE) {
+		MLX5DM_DRV_LOG(ERR, "port %u: Tx multi-queue mode %d not supported",
+			       dev->data->port_id, conf->txmode.mq_mode);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_dev_start(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		if (dev->data->rx_queues[i] == NULL) {
+			MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u not set up",
+				       dev->data->port_id, i);
+			return -EINVAL;
+		}
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		if (dev->data->tx_queues[i] == NULL) {
+			MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u not set up",
+				       dev->data->port_id, i);
+			return -EINVAL;
+		}
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	dev->data->dev_link.link_status = RTE_ETH_LINK_UP;
+	__atomic_store_n(&priv->started, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+mlx5dm_dev_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
+	uint16_t i;
+
+	__atomic_store_n(&priv->started, false, __ATOMIC_RELEASE);
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	/* A stopped NIC drops what sat in its Rx rings. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		if (dev->data->rx_queues[i] != NULL)
+			mlx5dm_rxq_drain(dev->data->rx_queues[i]);
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+static void
+mlx5dm_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5dm_rxq *rxq = dev->data->rx_queues[idx];
+
+	if (rxq == NULL)
+		return;
+	mlx5dm_rxq_drain(rxq);
+	rte_ring_free(rxq->ring);
+	rte_free(rxq);
+	dev->data->rx_queues[idx] = NULL;
+}
+
+static void
+mlx5dm_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
+{
+	rte_free(dev->data->tx_queues[idx]);
+	dev->data->tx_queues[idx] = NULL;
+}
+
+static int
+mlx5dm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
+		      unsigned int socket, const struct rte_eth_rxconf *conf __rte_unused,
+		      struct rte_mempool *mp)
+{
+	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
+	char name[RTE_RING_NAMESIZE];
+	struct mlx5dm_rxq *rxq;
+
+	if (nb_desc < MLX5DM_MIN_DESC || nb_desc > MLX5DM_MAX_DESC) {
+		MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u: %u descriptors out of range [%u, %u]",
+			       dev->data->port_id, idx, nb_desc, MLX5DM_MIN_DESC,
+			       MLX5DM_MAX_DESC);
+		return -EINVAL;
+	}
+	mlx5dm_rx_queue_release(dev, idx);
+	rxq = rte_zmalloc_socket("mlx5dm_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "mlx5dm_rx_%u_%u", dev->data->port_id, idx);
+	rxq->ring = rte_ring_create(name, nb_desc, (int)socket,
+				    RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (rxq->ring == NULL) {
+		MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u: cannot create ring: %s",
+			       dev->data->port_id, idx, rte_strerror(rte_errno));
+		rte_free(rxq);
+		return -rte_errno;
+	}
+	rxq->priv = priv;
+	rxq->mp = mp;
+	rxq->idx = idx;
+	rxq->nb_desc = nb_desc;
+	dev->data->rx_queues[idx] = rxq;
+	return 0;
+}
+
+static int
+mlx5dm_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
+		      unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
+{
+	struct mlx5dm_txq *txq;
+
+	if (nb_desc < MLX5DM_MIN_DESC || nb_desc > MLX5DM_MAX_DESC) {
+		MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u: %u descriptors out of range [%u, %u]",
+			       dev->data->port_id, idx, nb_desc, MLX5DM_MIN_DESC,
+			       MLX5DM_MAX_DESC);
+		return -EINVAL;
+	}
+	mlx5dm_tx_queue_release(dev, idx);
+	txq = rte_zmalloc_socket("mlx5dm_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, socket);
+	if (txq == NULL)
+		return -ENOMEM;
+	txq->priv = mlx5dm_priv(dev);
+	txq->idx = idx;
+	txq->nb_desc = nb_desc;
+	dev->data->tx_queues[idx] = txq;
+	return 0;
+}
+
+static void
+mlx5dm_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx, struct rte_eth_rxq_info *qinfo)
+{
+	struct mlx5dm_rxq *rxq = dev->data->rx_queues[idx];
+
+	qinfo->mp = rxq->mp;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->queue_state = dev->data->rx_queue_state[idx];
+}
+
+static void
+mlx5dm_txq_info_get(struct rte_eth_dev *dev, uint16_t idx, struct rte_eth_txq_info *qinfo)
+{
+	struct mlx5dm_txq *txq = dev->data->tx_queues[idx];
+
+	qinfo->nb_desc = txq->nb_desc;
+	qinfo->queue_state = dev->data->tx_queue_state[idx];
+}
+
+static int
+mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_info *info)
+{
+	info->max_mac_addrs = 1;
+	info->max_rx_pktlen = MLX5DM_MAX_MTU + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	info->min_mtu = MLX5DM_MIN_MTU;
+	info->max_mtu = MLX5DM_MAX_MTU;
+	info->max_rx_queues = MLX5DM_MAX_QUEUES;
+	info->max_tx_queues = MLX5DM_MAX_QUEUES;
+	info->min_rx_bufsize = 0;
+	info->rx_desc_lim = (struct rte_eth_desc_lim){
+		.nb_max = MLX5DM_MAX_DESC, .nb_min = MLX5DM_MIN_DESC, .nb_align = 1,
+	};
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxportconf.ring_size = 1024;
+	info->default_txportconf.ring_size = 1024;
+	info->default_rxportconf.nb_queues = 1;
+	info->default_txportconf.nb_queues = 1;
+	info->dev_capa = 0;
+	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	return 0;
+}
+
+static int
+mlx5dm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct rte_eth_link link = {
+		.link_speed = RTE_ETH_SPEED_NUM_100G,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = dev->data->dev_started ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN,
+	};
+
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+mlx5dm_promiscuous_enable(struct rte_eth_dev *dev)
+{
+	mlx5dm_priv(dev)->promisc = true;
+	return 0;
+}
+
+static int
+mlx5dm_promiscuous_disable(struct rte_eth_dev *dev)
+{
+	mlx5dm_priv(dev)->promisc = false;
+	return 0;
+}
+
+static int
+mlx5dm_allmulticast_enable(struct rte_eth_dev *dev)
+{
+	mlx5dm_priv(dev)->allmulti = true;
+	return 0;
+}
+
+static int
+mlx5dm_allmulticast_disable(struct rte_eth_dev *dev)
+{
+	mlx5dm_priv(dev)->allmulti = false;
+	return 0;
+}
+
+static int
+mlx5dm_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	rte_ether_addr_copy(addr, &mlx5dm_priv(dev)->mac);
+	return 0;
+}
+
+static int
+mlx5dm_mtu_set(struct rte_eth_dev *dev __rte_unused, uint16_t mtu)
+{
+	/* ethdev checked [min_mtu, max_mtu]; the loopback wire carries any size. */
+	return mtu >= MLX5DM_MIN_MTU && mtu <= MLX5DM_MAX_MTU ? 0 : -EINVAL;
+}
+
+static int
+mlx5dm_dev_close(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
+	struct mlx5dm_shared *sh = priv->sh;
+	uint16_t i;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mlx5dm_rx_queue_release(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		mlx5dm_tx_queue_release(dev, i);
+	/* The MAC lives in priv, which ethdev frees with the port. */
+	dev->data->mac_addrs = NULL;
+	sh->ports[priv->port_index] = NULL;
+	MLX5DM_DRV_LOG(INFO, "%s: port %u (index %u) closed", sh->name, dev->data->port_id,
+		       priv->port_index);
+	if (--sh->nb_live == 0)
+		rte_free(sh);
+	priv->sh = NULL;
+	return 0;
+}
+
+static const struct eth_dev_ops mlx5dm_dev_ops = {
+	.dev_configure = mlx5dm_dev_configure,
+	.dev_start = mlx5dm_dev_start,
+	.dev_stop = mlx5dm_dev_stop,
+	.dev_close = mlx5dm_dev_close,
+	.dev_infos_get = mlx5dm_dev_infos_get,
+	.link_update = mlx5dm_link_update,
+	.promiscuous_enable = mlx5dm_promiscuous_enable,
+	.promiscuous_disable = mlx5dm_promiscuous_disable,
+	.allmulticast_enable = mlx5dm_allmulticast_enable,
+	.allmulticast_disable = mlx5dm_allmulticast_disable,
+	.mac_addr_set = mlx5dm_mac_addr_set,
+	.mtu_set = mlx5dm_mtu_set,
+	.rx_queue_setup = mlx5dm_rx_queue_setup,
+	.tx_queue_setup = mlx5dm_tx_queue_setup,
+	.rx_queue_release = mlx5dm_rx_queue_release,
+	.tx_queue_release = mlx5dm_tx_queue_release,
+	.rxq_info_get = mlx5dm_rxq_info_get,
+	.txq_info_get = mlx5dm_txq_info_get,
+	.stats_get = mlx5dm_stats_get,
+	.stats_reset = mlx5dm_stats_reset,
+	.xstats_get = mlx5dm_xstats_get,
+	.xstats_get_names = mlx5dm_xstats_get_names,
+	.xstats_reset = mlx5dm_stats_reset,
+};
+
+/* Route the DPDK-free library's log lines to pmd.net.mlx5dm.lib. */
+static void
+mlx5dm_lib_log(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (!rte_log_can_log(mlx5dm_logtype_lib, (uint32_t)level))
+		return;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rte_log((uint32_t)level, mlx5dm_logtype_lib, "mlx5dm.%s: %s\n", module, buf);
+}
+
+static void
+mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
+{
+	if (index == 0)
+		snprintf(buf, len, "%s", vdev);
+	else
+		snprintf(buf, len, "%s_p%u", vdev, index);
+}
+
+/* FNV-1a: distinct vdevs get distinct MACs, stable across runs. */
+static uint32_t
+mlx5dm_name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static struct rte_eth_dev *
+mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint16_t index)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev *dev;
+	struct mlx5dm_priv *priv;
+	uint32_t hash;
+	uint16_t peer;
+
+	if (index == 0) {
+		dev = rte_eth_vdev_allocate(vdev, sizeof(*priv));
+	} else {
+		mlx5dm_port_name(name, sizeof(name), sh->name, index);
+		dev = rte_eth_dev_allocate(name);
+		if (dev != NULL) {
+			dev->data->dev_private = rte_zmalloc_socket(name, sizeof(*priv),
+					RTE_CACHE_LINE_SIZE, vdev->device.numa_node);
+			if (dev->data->dev_private == NULL) {
+				rte_eth_dev_release_port(dev);
+				dev = NULL;
+			} else {
+				dev->device = &vdev->device;
+				dev->data->numa_node = vdev->device.numa_node;
+			}
+		}
+	}
+	if (dev == NULL) {
+		MLX5DM_DRV_LOG(ERR, "%s: cannot allocate ethdev port %u", sh->name, index);
+		return NULL;
+	}
+	priv = dev->data->dev_private;
+	priv->sh = sh;
+	priv->data = dev->data;
+	priv->port_index = index;
+	priv->port_id = dev->data->port_id;
+	peer = sh->args.topology == MLX5DM_TOPO_PAIR ? index ^ 1 : index;
+	priv->peer_index = peer;
+	/* Locally administered MAC: 02:4d:44:<vdev name hash>:<port index>. */
+	hash = mlx5dm_name_hash(sh->name);
+	priv->mac = (struct rte_ether_addr){
+		.addr_bytes = { 0x02, 0x4d, 0x44, (uint8_t)(hash >> 8), (uint8_t)hash,
+				(uint8_t)index },
+	};
+	dev->data->mac_addrs = &priv->mac;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->data->dev_link = (struct rte_eth_link){
+		.link_speed = RTE_ETH_SPEED_NUM_100G,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = RTE_ETH_LINK_DOWN,
+	};
+	dev->dev_ops = &mlx5dm_dev_ops;
+	dev->rx_pkt_burst = mlx5dm_rx_burst;
+	dev->tx_pkt_burst = mlx5dm_tx_burst;
+	sh->ports[index] = priv;
+	sh->nb_live++;
+	return dev;
+}
+
+static int
+mlx5dm_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *devs[MLX5DM_MAX_PORTS] = { NULL };
+	struct mlx5dm_devargs args;
+	struct mlx5dm_shared *sh;
+	uint16_t i;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		MLX5DM_DRV_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	ret = mlx5dm_devargs_parse(name, rte_vdev_device_args(vdev), &args);
+	if (ret < 0)
+		return ret;
+	if (args.backend == RTE_PMD_MLX5DM_BACKEND_HW) {
+		MLX5DM_DRV_LOG(ERR, "%s: backend=hw: the rdma-core transport is not "
+			       "available in this build; use backend=sim", name);
+		return -ENOTSUP;
+	}
+	mlx5dm_log_set_hook(mlx5dm_lib_log);
+	sh = rte_zmalloc_socket("mlx5dm_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE,
+				vdev->device.numa_node);
+	if (sh == NULL)
+		return -ENOMEM;
+	snprintf(sh->name, sizeof(sh->name), "%s", name);
+	sh->args = args;
+	for (i = 0; i < args.nb_ports; i++) {
+		devs[i] = mlx5dm_port_create(vdev, sh, i);
+		if (devs[i] == NULL) {
+			ret = -ENOMEM;
+			goto release_ports;
+		}
+	}
+	for (i = 0; i < args.nb_ports; i++)
+		rte_eth_dev_probing_finish(devs[i]);
+	MLX5DM_DRV_LOG(INFO, "%s: %u port(s), backend=%s, topology=%s", name, args.nb_ports,
+		       args.backend == RTE_PMD_MLX5DM_BACKEND_SIM ? "sim" : "hw",
+		       args.topology == MLX5DM_TOPO_LOOP ? "loop" : "pair");
+	return 0;
+release_ports:
+	while (i-- > 0) {
+		devs[i]->data->mac_addrs = NULL;
+		rte_eth_dev_release_port(devs[i]);
+	}
+	rte_free(sh);
+	return ret;
+}
+
+static int
+mlx5dm_remove(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	char pname[RTE_ETH_NAME_MAX_LEN];
+	uint16_t i;
+
+	/* Close every port of this vdev still open; the last close frees the shared state. */
+	for (i = 0; i < MLX5DM_MAX_PORTS; i++) {
+		struct rte_eth_dev *dev;
+
+		mlx5dm_port_name(pname, sizeof(pname), name, i);
+		dev = rte_eth_dev_allocated(pname);
+		if (dev == NULL)
+			continue;
+		if (dev->data->dev_started)
+			rte_eth_dev_stop(dev->data->port_id);
+		rte_eth_dev_close(dev->data->port_id);
+	}
+	return 0;
+}
+
+int
+rte_pmd_mlx5dm_port_info_get(uint16_t port_id, struct rte_pmd_mlx5dm_port_info *info)
+{
+	struct mlx5dm_priv *priv;
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id)) {
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &mlx5dm_dev_ops) {
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	if (info == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	priv = mlx5dm_priv(dev);
+	info->backend = priv->sh->args.backend;
+	info->port_index = priv->port_index;
+	info->nb_ports = priv->sh->args.nb_ports;
+	info->peer_port_id = priv->sh->ports[priv->peer_index] != NULL ?
+			     priv->sh->ports[priv->peer_index]->port_id : RTE_MAX_ETHPORTS;
+	return 0;
+}
+
+static struct rte_vdev_driver mlx5dm_vdev_driver = {
+	.probe = mlx5dm_probe,
+	.remove = mlx5dm_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
+RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair");

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5dm_osdep.h"
+
+static mlx5dm_log_fn mlx5dm_log_hook;
+static enum mlx5dm_log_level mlx5dm_log_max = MLX5DM_LOG_NOTICE;
+
+void
+mlx5dm_log_set_hook(mlx5dm_log_fn fn)
+{
+	mlx5dm_log_hook = fn;
+}
+
+void
+mlx5dm_log_set_level(enum mlx5dm_log_level level)
+{
+	mlx5dm_log_max = level;
+}
+
+void
+mlx5dm_log(enum mlx5dm_log_level level, const char *module, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (mlx5dm_log_hook != NULL) {
+		mlx5dm_log_hook(level, module, fmt, ap);
+	} else if (level <= mlx5dm_log_max) {
+		fprintf(stderr, "mlx5dm.%s: ", module);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+}
+
+static void *
+mlx5dm_libc_alloc(size_t size, size_t align)
+{
+	void *p = NULL;
+
+	if (align <= sizeof(void *))
+		return malloc(size);
+	if (posix_memalign(&p, align, size) != 0)
+		return NULL;
+	return p;
+}
+
+static const struct mlx5dm_alloc_ops mlx5dm_libc_ops = {
+	.alloc = mlx5dm_libc_alloc,
+	.free = free,
+};
+
+static const struct mlx5dm_alloc_ops *mlx5dm_alloc_ops = &mlx5dm_libc_ops;
+static uint64_t mlx5dm_alloc_fail_n;
+static uint64_t mlx5dm_alloc_n;
+
+void
+mlx5dm_alloc_set_ops(const struct mlx5dm_alloc_ops *ops)
+{
+	mlx5dm_alloc_ops = ops != NULL ? ops : &mlx5dm_libc_ops;
+}
+
+void
+mlx5dm_alloc_fail_at(uint64_t n)
+{
+	__atomic_store_n(&mlx5dm_alloc_n, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mlx5dm_alloc_fail_n, n, __ATOMIC_RELAXED);
+}
+
+uint64_t
+mlx5dm_alloc_count(void)
+{
+	return __atomic_load_n(&mlx5dm_alloc_n, __ATOMIC_RELAXED);
+}
+
+static void *
+mlx5dm_do_alloc(size_t size, size_t align)
+{
+	uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
+	uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
+
+	if (MLX5DM_UNLIKELY(fail != 0 && n == fail))
+		return NULL;
+	return mlx5dm_alloc_ops->alloc(size == 0 ? 1 : size, align);
+}
+
+void *
+mlx5dm_malloc(size_t size)
+{
+	return mlx5dm_do_alloc(size, 0);
+}
+
+void *
+mlx5dm_zmalloc(size_t size)
+{
+	void *p = mlx5dm_do_alloc(size, 0);
+
+	if (p != NULL)
+		memset(p, 0, size);
+	return p;
+}
+
+void *
+mlx5dm_calloc(size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	return mlx5dm_zmalloc(n * size);
+}
+
+void *
+mlx5dm_aligned_zmalloc(size_t size, size_t align)
+{
+	void *p = mlx5dm_do_alloc(size, align);
+
+	if (p != NULL)
+		memset(p, 0, size);
+	return p;
+}
+
+void
+mlx5dm_free(void *ptr)
+{
+	if (ptr != NULL)
+		mlx5dm_alloc_ops->free(ptr);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The tiny OS shim under the DPDK-free library (lib/): allocation, logging
+ * and locking go through here so unit tests run without EAL, the PMD can
+ * plug rte_malloc/rte_log in, and tests can inject allocation failures.
+ */
+
+#ifndef _MLX5DM_OSDEP_H_
+#define _MLX5DM_OSDEP_H_
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include "mlx5dm_build_config.h"
+
+#define MLX5DM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MLX5DM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MLX5DM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MLX5DM_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MLX5DM_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MLX5DM_ALIGN_UP(v, a) (((v) + (a) - 1) & ~((__typeof__(v))(a) - 1))
+#define MLX5DM_IS_POW2(v) ((v) != 0 && ((v) & ((v) - 1)) == 0)
+#define MLX5DM_FORMAT(f, a) __attribute__((format(printf, f, a)))
+
+/* Log levels, numerically equal to DPDK's RTE_LOG_* so the PMD maps 1:1. */
+enum mlx5dm_log_level {
+	MLX5DM_LOG_ERR = 4,
+	MLX5DM_LOG_WARNING = 5,
+	MLX5DM_LOG_NOTICE = 6,
+	MLX5DM_LOG_INFO = 7,
+	MLX5DM_LOG_DEBUG = 8,
+};
+
+/* Where library log lines go; NULL restores the default (stderr, >= NOTICE). */
+typedef void (*mlx5dm_log_fn)(enum mlx5dm_log_level level, const char *module,
+			      const char *fmt, va_list ap);
+void mlx5dm_log_set_hook(mlx5dm_log_fn fn);
+void mlx5dm_log_set_level(enum mlx5dm_log_level level);
+void mlx5dm_log(enum mlx5dm_log_level level, const char *module, const char *fmt, ...)
+	MLX5DM_FORMAT(3, 4);
+
+#define MLX5DM_LOG(level, module, ...) \
+	mlx5dm_log(MLX5DM_LOG_ ## level, module, __VA_ARGS__)
+
+/*
+ * Allocation shim. Memory from here is host memory (never DMA-visible);
+ * the hooks let the PMD route it to rte_malloc and tests inject failures.
+ */
+struct mlx5dm_alloc_ops {
+	void *(*alloc)(size_t size, size_t align);
+	void (*free)(void *ptr);
+};
+void mlx5dm_alloc_set_ops(const struct mlx5dm_alloc_ops *ops);
+void *mlx5dm_malloc(size_t size);
+void *mlx5dm_zmalloc(size_t size);
+void *mlx5dm_calloc(size_t n, size_t size);
+void *mlx5dm_aligned_zmalloc(size_t size, size_t align);
+void mlx5dm_free(void *ptr);
+
+/*
+ * Fault injection for tests: the n-th allocation from now (1-based) fails;
+ * 0 disables. Returns the number of allocations made since the last arm.
+ */
+void mlx5dm_alloc_fail_at(uint64_t n);
+uint64_t mlx5dm_alloc_count(void);
+
+/* A spinlock for short control-path critical sections. */
+struct mlx5dm_spinlock {
+	pthread_spinlock_t sl;
+};
+
+static inline void
+mlx5dm_spinlock_init(struct mlx5dm_spinlock *l)
+{
+	pthread_spin_init(&l->sl, PTHREAD_PROCESS_PRIVATE);
+}
+
+static inline void
+mlx5dm_spinlock_destroy(struct mlx5dm_spinlock *l)
+{
+	pthread_spin_destroy(&l->sl);
+}
+
+static inline void
+mlx5dm_spinlock_lock(struct mlx5dm_spinlock *l)
+{
+	pthread_spin_lock(&l->sl);
+}
+
+static inline void
+mlx5dm_spinlock_unlock(struct mlx5dm_spinlock *l)
+{
+	pthread_spin_unlock(&l->sl);
+}
+
+static inline unsigned int
+mlx5dm_log2_ceil(uint64_t v)
+{
+	return v <= 1 ? 0 : 64 - (unsigned int)__builtin_clzll(v - 1);
+}
+
+#endif /* _MLX5DM_OSDEP_H_ */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Big-endian bit-field access in PRM bit order: a device structure is a
+ * bit stream whose bit 0 is the MSB of byte 0, exactly as the PRM and
+ * mlx5_ifc.h number it. Every layout in the project is expressed as
+ * (bit offset, width) pairs and read/written only through these helpers,
+ * so there are no hand-rolled shifts scattered over the code.
+ */
+
+#ifndef _MLX5DM_PRM_BITS_H_
+#define _MLX5DM_PRM_BITS_H_
+
+#include <stdint.h>
+
+/* One field of a PRM layout, declared as data. */
+struct mlx5dm_prm_field {
+	uint16_t bit;   /* offset of the field's MSB from the start of the struct */
+	uint8_t width;  /* 1..64 */
+};
+
+#define MLX5DM_PRM_FIELD(b, w) ((struct mlx5dm_prm_field){ .bit = (b), .width = (w) })
+
+static inline uint32_t
+mlx5dm_prm_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline void
+mlx5dm_prm_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Read a field of up to 64 bits at (bit, width). */
+static inline uint64_t
+mlx5dm_prm_get64(const void *buf, unsigned int bit, unsigned int width)
+{
+	const uint8_t *b = buf;
+	unsigned int pos = bit + width; /* one past the field's LSB */
+	unsigned int shift = 0;
+	uint64_t v = 0;
+
+	/* Fast path: the field sits inside one aligned big-endian dword. */
+	if ((bit & ~31u) == ((pos - 1) & ~31u)) {
+		uint32_t dw = mlx5dm_prm_be32(b + (bit / 32) * 4);
+
+		if (width == 32)
+			return dw;
+		return (dw >> (31 - (pos - 1) % 32)) & ((1u << width) - 1);
+	}
+	/* Generic path: gather from the LSB end, one byte piece at a time. */
+	while (width > 0) {
+		unsigned int byte = (pos - 1) / 8;
+		unsigned int lsb_in_byte = 7 - (pos - 1) % 8;
+		unsigned int n = 8 - lsb_in_byte;
+
+		if (n > width)
+			n = width;
+		v |= (uint64_t)((b[byte] >> lsb_in_byte) & ((1u << n) - 1)) << shift;
+		shift += n;
+		width -= n;
+		pos -= n;
+	}
+	return v;
+}
+
+static inline uint32_t
+mlx5dm_prm_get(const void *buf, unsigned int bit, unsigned int width)
+{
+	return (uint32_t)mlx5dm_prm_get64(buf, bit, width);
+}
+
+/* Write a field of up to 64 bits at (bit, width); bits of v above width are ignored. */
+static inline void
+mlx5dm_prm_set64(void *buf, unsigned int bit, unsigned int width, uint64_t v)
+{
+	uint8_t *b = buf;
+	unsigned int pos = bit + width; /* one past the field's LSB */
+
+	if (width < 64)
+		v &= (1ull << width) - 1;
+	while (width > 0) {
+		unsigned int byte = (pos - 1) / 8;
+		/* Bit index (0 = LSB) of the field's LSB inside this byte. */
+		unsigned int lsb_in_byte = 7 - (pos - 1) % 8;
+		unsigned int n = 8 - lsb_in_byte;
+		uint8_t m;
+
+		if (n > width)
+			n = width;
+		m = (uint8_t)(((1u << n) - 1) << lsb_in_byte);
+		b[byte] = (uint8_t)((b[byte] & ~m) | (((unsigned int)v << lsb_in_byte) & m));
+		v >>= n;
+		width -= n;
+		pos -= n;
+	}
+}
+
+static inline void
+mlx5dm_prm_set(void *buf, unsigned int bit, unsigned int width, uint32_t v)
+{
+	mlx5dm_prm_set64(buf, bit, width, v);
+}
+
+static inline uint64_t
+mlx5dm_prm_fget(const void *buf, struct mlx5dm_prm_field f)
+{
+	return mlx5dm_prm_get64(buf, f.bit, f.width);
+}
+
+static inline void
+mlx5dm_prm_fset(void *buf, struct mlx5dm_prm_field f, uint64_t v)
+{
+	mlx5dm_prm_set64(buf, f.bit, f.width, v);
+}
+
+#endif /* _MLX5DM_PRM_BITS_H_ */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The device boundary. Everything above it (lib/icm, lib/send, lib/steer,
+ * the PMD) talks to a ConnectX only through this operations table, whose
+ * entries have rdma-core's own signatures. Two transports fill it:
+ *
+ *   - hw:  rdma-core itself (mlx5dv_alloc_dm, mlx5dv_devx_*, ...), the
+ *          device opened with DEVX;
+ *   - sim: the device model (lib/sim), which builds and returns the same
+ *          verbs objects (struct ibv_dm, struct ibv_mr, ...) and decodes the
+ *          same PRM command mailboxes and WQEs.
+ *
+ * What crosses the boundary is the hardware's language: QUERY_HCA_CAP
+ * blobs, PRM command mailboxes, device memory of the four SW ICM types,
+ * mlx5 WQEs in a send queue buffer, 64-byte CQEs, a doorbell.
+ *
+ * Packet I/O of the ports (port_tx/rq_poll) is the model's datapath; on
+ * hardware it will be raw-packet queues. A transport that cannot do an
+ * operation returns -ENOTSUP (int ops) or NULL with errno = ENOTSUP.
+ */
+
+#ifndef _MLX5DM_DEV_H_
+#define _MLX5DM_DEV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include "mlx5dm_build_config.h"
+
+/* rdma-core < 50 lacks the ENCAP SW ICM DM type; the value is fixed by the uapi. */
+#if !MLX5DM_HAVE_DM_TYPE_ENCAP_SW_ICM
+#define MLX5DV_DM_TYPE_ENCAP_SW_ICM 4
+#endif
+
+struct mlx5dm_dev;
+
+/* A frame on the model's ports; the device never allocates or frees them. */
+struct mlx5dm_dev_pkt {
+	void *cookie;       /* caller's handle (e.g. an mbuf), returned untouched */
+	uint8_t *data;      /* first byte of the frame; may move into headroom */
+	uint16_t len;       /* frame length */
+	uint16_t headroom;  /* writable bytes before data (encap, VLAN push) */
+	uint16_t tailroom;  /* writable bytes after data + len */
+	uint16_t flags;     /* MLX5DM_DEV_PKT_F_* set by the device on delivery */
+	uint32_t flow_tag;  /* valid with MLX5DM_DEV_PKT_F_FLOW_TAG */
+	uint32_t rss_hash;  /* valid with MLX5DM_DEV_PKT_F_RSS_HASH */
+	uint32_t ptype;     /* MLX5DM_DEV_PTYPE_* of the delivered frame (outer, inner) */
+	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by port_tx */
+};
+
+#define MLX5DM_DEV_PKT_F_FLOW_TAG (1u << 0)
+#define MLX5DM_DEV_PKT_F_RSS_HASH (1u << 1)
+
+enum mlx5dm_dev_pkt_fate {
+	MLX5DM_DEV_PKT_DELIVERED = 1, /* now owned by an RQ; comes back from rq_poll */
+	MLX5DM_DEV_PKT_DROPPED = 2,   /* the caller still owns it and frees it */
+};
+
+/*
+ * The operations table. Entries named after an rdma-core function have that
+ * function's signature and semantics (see its man page); the comments only
+ * say what this project relies on.
+ */
+struct mlx5dm_dev_ops {
+	const char *name; /* "hw" or "sim" */
+
+	/* Protection domain for MRs and DEVX objects. */
+	struct ibv_pd *(*alloc_pd)(struct ibv_context *ctx);
+	int (*dealloc_pd)(struct ibv_pd *pd);
+
+	/* SW ICM: type from mlx5dv_alloc_dm_attr.type (MLX5DV_DM_TYPE_*). */
+	struct ibv_dm *(*alloc_dm)(struct ibv_context *ctx, struct ibv_alloc_dm_attr *dm_attr,
+				   struct mlx5dv_alloc_dm_attr *mlx5_dm_attr);
+	int (*free_dm)(struct ibv_dm *dm);
+	/* Zero-based MR over [dm_offset, dm_offset + length) of a DM: rkey for RDMA. */
+	struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset,
+				    size_t length, unsigned int access);
+	/* MR over host memory (send-ring data buffers, RDMA READ targets). */
+	struct ibv_mr *(*reg_mr)(struct ibv_pd *pd, void *addr, size_t length, int access);
+	int (*dereg_mr)(struct ibv_mr *mr);
+	/* MLX5DV_OBJ_DM with MLX5DV_DM_MASK_REMOTE_VA yields the DM's ICM address. */
+	int (*init_obj)(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+	/* PRM commands. */
+	int (*devx_general_cmd)(struct ibv_context *ctx, const void *in, size_t inlen,
+				void *out, size_t outlen);
+	struct mlx5dv_devx_obj *(*devx_obj_create)(struct ibv_context *ctx, const void *in,
+						   size_t inlen, void *out, size_t outlen);
+	int (*devx_obj_query)(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
+			      void *out, size_t outlen);
+	int (*devx_obj_modify)(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
+			       void *out, size_t outlen);
+	int (*devx_obj_destroy)(struct mlx5dv_devx_obj *obj);
+
+	/* Host memory the device reads/writes by umem id (queue buffers, doorbell records). */
+	struct mlx5dv_devx_umem *(*devx_umem_reg)(struct ibv_context *ctx, void *addr,
+						  size_t size, uint32_t access);
+	int (*devx_umem_dereg)(struct mlx5dv_devx_umem *umem);
+	struct mlx5dv_devx_uar *(*devx_alloc_uar)(struct ibv_context *ctx, uint32_t flags);
+	void (*devx_free_uar)(struct mlx5dv_devx_uar *uar);
+
+	/* Root (kernel/firmware-owned) flow table: how traffic enters SW-owned tables. */
+	struct mlx5dv_flow_matcher *(*create_flow_matcher)(struct ibv_context *ctx,
+			struct mlx5dv_flow_matcher_attr *attr);
+	int (*destroy_flow_matcher)(struct mlx5dv_flow_matcher *matcher);
+	struct ibv_flow *(*create_flow)(struct mlx5dv_flow_matcher *matcher,
+					struct mlx5dv_flow_match_parameters *match_value,
+					size_t num_actions,
+					struct mlx5dv_flow_action_attr actions_attr[]);
+	int (*destroy_flow)(struct ibv_flow *flow);
+
+	/*
+	 * The doorbell: the 8-byte MMIO write of the first 8 bytes of the last
+	 * posted control segment at uar->reg_addr + offset (offset 0 for the
+	 * SQ BlueFlame/NC register). The caller has already updated the
+	 * doorbell record and issued a store barrier.
+	 */
+	void (*doorbell)(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value);
+
+	/* Model datapath: run n frames through port's NIC TX, the wire, the peer's NIC RX. */
+	int (*port_tx)(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
+		       uint16_t n);
+	/* Frames delivered to receive queue rqn (created with CREATE_RQ); returns count. */
+	int (*rq_poll)(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
+		       uint16_t n);
+};
+
+enum mlx5dm_dev_backend {
+	MLX5DM_DEV_BACKEND_SIM = 0,
+	MLX5DM_DEV_BACKEND_HW = 1,
+};
+
+struct mlx5dm_sim_config;
+
+struct mlx5dm_dev_attr {
+	enum mlx5dm_dev_backend backend;
+	const char *ib_device;                 /* hw: name (e.g. "mlx5_0"); NULL = first mlx5 */
+	const struct mlx5dm_sim_config *sim;   /* sim: model configuration; NULL = defaults */
+};
+
+/* An open device: the transport's ops and its verbs context. */
+struct mlx5dm_dev {
+	const struct mlx5dm_dev_ops *ops;
+	struct ibv_context *ctx;
+	enum mlx5dm_dev_backend backend;
+	void *transport; /* transport private (the model instance for sim) */
+};
+
+/*
+ * Open a device through the chosen transport. Returns NULL with errno set
+ * and one log line saying what was looked for when it fails (e.g. hw on a
+ * machine without an mlx5 device: ENODEV).
+ */
+struct mlx5dm_dev *mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr);
+void mlx5dm_dev_close(struct mlx5dm_dev *dev);
+
+#endif /* _MLX5DM_DEV_H_ */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The device model: a software ConnectX-6 Dx (one PCI function with one
+ * Ethernet uplink per instance) behind the hardware's own interface.
+ *
+ * It is reached through the device boundary (lib/dev): mlx5dm_dev_open()
+ * with backend sim creates an instance and fills struct mlx5dm_dev with
+ * mlx5dm_sim_dev_ops. Several instances can be cabled together
+ * (mlx5dm_sim_wire_connect); an unconnected uplink loops back to itself.
+ *
+ * The model decides a packet's fate only from the bytes written into its
+ * ICM and from its firmware objects; it never sees library structures.
+ */
+
+#ifndef _MLX5DM_SIM_H_
+#define _MLX5DM_SIM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5dm_dev.h"
+
+struct mlx5dm_sim;
+
+/* What the model reports in its capabilities; defaults = a ConnectX-6 Dx. */
+struct mlx5dm_sim_config {
+	uint8_t steering_format_version;        /* 1 (STE v1) by default */
+	uint16_t vhca_id;                       /* GVMI of this function */
+	uint8_t log_steering_sw_icm_size;       /* >= 26 for SW steering */
+	uint8_t log_header_modify_sw_icm_size;  /* >= 15 */
+	uint8_t log_header_modify_pattern_sw_icm_size; /* >= 15; 0 = no pattern ICM */
+	uint8_t log_indirect_encap_sw_icm_size; /* 0 = ENCAP SW ICM unsupported */
+	uint8_t log_sw_icm_alloc_granularity;   /* DM block size, log2 bytes */
+	bool header_modify_argument;            /* general object 0x23 supported */
+	uint8_t log_max_ft_level;               /* NIC RX/TX max_ft_level */
+	uint16_t max_encap_header_size;         /* bytes */
+};
+
+void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);
+
+/* The boundary operations the model implements (see mlx5dm_dev.h). */
+extern const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops;
+
+/* Create/destroy an instance; dev->transport points at it after dev_open. */
+struct mlx5dm_sim *mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg);
+void mlx5dm_sim_destroy(struct mlx5dm_sim *sim);
+struct ibv_context *mlx5dm_sim_context(struct mlx5dm_sim *sim);
+
+/* Cable uplink a of sim_a to uplink b of sim_b (both directions). */
+int mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim *sim_b,
+			    uint16_t b);
+
+/* Why the model dropped packets (monotonic counters). */
+struct mlx5dm_sim_drop_stats {
+	uint64_t steering_drop;  /* walk ended at a drop address */
+	uint64_t no_tir;         /* walk ended at a TIR/RQ that does not exist or is not ready */
+	uint64_t parse_error;    /* malformed frame */
+	uint64_t queue_full;     /* the chosen RQ had no room */
+	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
+	uint64_t walk_error;     /* unreadable ICM, bad pointer, hop limit or loop */
+	uint64_t no_peer;        /* wire not connected to a live port */
+};
+
+struct mlx5dm_sim_port_stats {
+	uint64_t tx_packets, tx_bytes;     /* entered NIC TX */
+	uint64_t wire_packets, wire_bytes; /* left NIC TX onto the wire */
+	uint64_t rx_packets, rx_bytes;     /* entered NIC RX from the wire */
+	uint64_t delivered;                /* reached an RQ */
+	struct mlx5dm_sim_drop_stats drops;
+};
+
+int mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
+			      struct mlx5dm_sim_port_stats *st);
+
+/*
+ * Packet-walk trace (debugging). Off by default and free when off: one
+ * predictable branch per walk. When on, every STE visited, hit/miss,
+ * actions executed and the final fate are passed to fn as text lines.
+ */
+typedef void (*mlx5dm_sim_trace_fn)(void *arg, const char *line);
+void mlx5dm_sim_trace_set(struct mlx5dm_sim *sim, mlx5dm_sim_trace_fn fn, void *arg);
+
+#endif /* _MLX5DM_SIM_H_ */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Internal contract between the two halves of the model:
+ *
+ *   core   (mlx5dm_sim_core*.c, mlx5dm_sim_fw*.c, mlx5dm_sim_queue*.c):
+ *          instance, capabilities, ICM arenas, firmware objects and PRM
+ *          commands, umem/UAR/CQ/QP and the send-queue WQE executor, RQ
+ *          rings, the mlx5dm_sim_dev_ops table;
+ *   engine (mlx5dm_sim_eng*.c, mlx5dm_sim_parse*.c, ...):
+ *          packet parser, STE walker, action executor, RSS queue choice,
+ *          wire, per-port statistics, trace.
+ *
+ * The engine sees the core only through the functions below (its unit
+ * tests link a fake core implementing them), and the core sees the engine
+ * only through the mlx5dm_sim_eng_* functions.
+ *
+ * Thread safety: every function here may be called concurrently from
+ * several threads (several Tx lcores walk packets while another lcore
+ * writes ICM through a send queue).
+ */
+
+#ifndef _MLX5DM_SIM_PRIV_H_
+#define _MLX5DM_SIM_PRIV_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5dm_sim.h"
+
+/* ---- provided by the core, used by the engine ---- */
+
+/*
+ * Copy len bytes of ICM at icm_addr (a full ICM address, GVMI in bits 63:48
+ * ignored for the own function). Each aligned 64-byte line is copied as one
+ * snapshot: a concurrent write of that line is seen entirely or not at all.
+ * Returns 0, or -EFAULT if any byte is outside an allocated DM.
+ */
+int mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len);
+
+/* Capabilities as configured (the values QUERY_HCA_CAP reports). */
+struct mlx5dm_sim_caps {
+	uint16_t vhca_id;
+	uint8_t steering_format_version;
+	uint64_t nic_rx_drop_icm_addr;     /* sw_steering_nic_rx_action_drop_icm_address */
+	uint64_t nic_tx_drop_icm_addr;     /* sw_steering_nic_tx_action_drop_icm_address */
+	uint64_t nic_tx_allow_icm_addr;    /* sw_steering_nic_tx_action_allow_icm_address */
+	uint64_t steering_sw_icm_start;
+	uint64_t header_modify_sw_icm_start;          /* base of MODIFY_LIST line indexes */
+	uint64_t header_modify_pattern_sw_icm_start;  /* base of pattern indexes */
+	uint64_t indirect_encap_icm_base;             /* base of INSERT_POINTER indexes */
+};
+const struct mlx5dm_sim_caps *mlx5dm_sim_caps(struct mlx5dm_sim *sim);
+
+enum mlx5dm_sim_dir {
+	MLX5DM_SIM_DIR_RX = 0,
+	MLX5DM_SIM_DIR_TX = 1,
+};
+
+/*
+ * Where a packet enters steering in a direction: the ICM root of the
+ * SW-owned flow table that the highest-priority root-table rule forwards
+ * to (MLX5DV_FLOW_ACTION_DEST_DEVX). -ENOENT when no root rule exists
+ * (RX: default miss; TX: straight to the wire).
+ */
+int mlx5dm_sim_root_lookup(struct mlx5dm_sim *sim, enum mlx5dm_sim_dir dir,
+			   uint64_t *icm_root);
+
+/* Addresses that end a walk instead of naming an STE. */
+enum mlx5dm_sim_term {
+	MLX5DM_SIM_TERM_NONE = 0,  /* not a terminal: an STE address */
+	MLX5DM_SIM_TERM_DROP,      /* an RX/TX drop address */
+	MLX5DM_SIM_TERM_TX_WIRE,   /* NIC TX allow address: onto the wire */
+	MLX5DM_SIM_TERM_TIR,       /* a TIR's ICM address (CREATE_TIR output) */
+};
+enum mlx5dm_sim_term mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr,
+						uint32_t *tirn);
+
+/* RX hash fields of a TIR (PRM rx_hash_field_select). */
+#define MLX5DM_SIM_HASH_SRC_IP   (1u << 0)
+#define MLX5DM_SIM_HASH_DST_IP   (1u << 1)
+#define MLX5DM_SIM_HASH_L4_SPORT (1u << 2)
+#define MLX5DM_SIM_HASH_L4_DPORT (1u << 3)
+
+/* A TIR as the engine needs it to pick an RQ (a consistent snapshot). */
+struct mlx5dm_sim_tir_info {
+	bool indirect;             /* false: inline_rqn; true: RQT + hash */
+	uint32_t inline_rqn;
+	uint32_t nb_rqs;           /* RQT size (power of two or not, as created) */
+	uint32_t rqns[256];        /* RQT entries */
+	bool toeplitz;             /* rx_hash_fn: true Toeplitz, false XOR8 */
+	bool symmetric;            /* rx_hash_symmetric */
+	uint8_t key[40];           /* rx_hash_toeplitz_key */
+	uint8_t l3_ipv6;           /* outer selected_fields l3_prot_type: 0 IPv4, 1 IPv6 */
+	uint8_t l4_udp;            /* l4_prot_type: 0 TCP, 1 UDP */
+	uint32_t fields;           /* MLX5DM_SIM_HASH_* */
+	bool inner;                /* hash on the inner headers (tunneled_offload_en) */
+};
+int mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir_info *info);
+
+/*
+ * Hand a frame to receive queue rqn (copied by value into the RQ ring).
+ * 0 on success; -ENOENT if rqn does not exist or is not in RDY state;
+ * -ENOSPC if its ring is full.
+ */
+int mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_dev_pkt *pkt);
+
+/*
+ * Count a hit on flow counter counter_id (the STE's counter_id: counter
+ * object id + offset in its bulk). Unknown ids are ignored, as hardware does.
+ */
+void mlx5dm_sim_counter_add(struct mlx5dm_sim *sim, uint32_t counter_id, uint32_t bytes);
+
+/*
+ * Read modify-header argument data: len bytes starting at 64-byte unit
+ * arg_id (argument object id + unit offset). -ENOENT if not allocated.
+ */
+int mlx5dm_sim_arg_read(struct mlx5dm_sim *sim, uint32_t arg_id, void *dst, size_t len);
+
+/* The engine of an instance. */
+struct mlx5dm_sim_eng *mlx5dm_sim_engine(struct mlx5dm_sim *sim);
+
+/* ---- provided by the engine, used by the core ---- */
+
+struct mlx5dm_sim_eng;
+
+struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim);
+void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
+/* dev_ops.port_tx of the model: NIC TX steering, wire, peer NIC RX steering. */
+int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
+			   struct mlx5dm_dev_pkt *pkts, uint16_t n);
+int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,
+				struct mlx5dm_sim_eng *b, uint16_t pb);
+void mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng);
+int mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
+			      struct mlx5dm_sim_port_stats *st);
+void mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, void *arg);
+
+#endif /* _MLX5DM_SIM_PRIV_H_ */

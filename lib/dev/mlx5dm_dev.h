@@ -54,6 +54,39 @@ struct mlx5dm_dev_pkt {
 	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by port_tx */
 };
 
+/*
+ * Packet types reported on delivery. The values are numerically equal to
+ * DPDK's RTE_PTYPE_* (the PMD copies them into mbuf->packet_type and checks
+ * the equality at build time), but lib/ does not include DPDK headers.
+ */
+#define MLX5DM_DEV_PTYPE_L2_ETHER          0x00000001u
+#define MLX5DM_DEV_PTYPE_L2_ETHER_VLAN     0x00000006u
+#define MLX5DM_DEV_PTYPE_L2_ETHER_QINQ     0x00000007u
+#define MLX5DM_DEV_PTYPE_L2_ETHER_MPLS     0x0000000au
+#define MLX5DM_DEV_PTYPE_L3_IPV4           0x00000010u
+#define MLX5DM_DEV_PTYPE_L3_IPV4_EXT       0x00000030u /* IPv4 with options */
+#define MLX5DM_DEV_PTYPE_L3_IPV6           0x00000040u
+#define MLX5DM_DEV_PTYPE_L3_IPV6_EXT       0x000000c0u /* IPv6 with extension headers */
+#define MLX5DM_DEV_PTYPE_L4_TCP            0x00000100u
+#define MLX5DM_DEV_PTYPE_L4_UDP            0x00000200u
+#define MLX5DM_DEV_PTYPE_L4_FRAG           0x00000300u
+#define MLX5DM_DEV_PTYPE_L4_ICMP           0x00000500u
+#define MLX5DM_DEV_PTYPE_L4_NONFRAG        0x00000600u
+#define MLX5DM_DEV_PTYPE_TUNNEL_GRE        0x00002000u
+#define MLX5DM_DEV_PTYPE_TUNNEL_VXLAN      0x00003000u
+#define MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE 0x0000c000u
+#define MLX5DM_DEV_PTYPE_INNER_L2_ETHER    0x00010000u
+#define MLX5DM_DEV_PTYPE_INNER_L2_ETHER_VLAN 0x00020000u
+#define MLX5DM_DEV_PTYPE_INNER_L3_IPV4     0x00100000u
+#define MLX5DM_DEV_PTYPE_INNER_L3_IPV4_EXT 0x00200000u
+#define MLX5DM_DEV_PTYPE_INNER_L3_IPV6     0x00300000u
+#define MLX5DM_DEV_PTYPE_INNER_L3_IPV6_EXT 0x00500000u
+#define MLX5DM_DEV_PTYPE_INNER_L4_TCP      0x01000000u
+#define MLX5DM_DEV_PTYPE_INNER_L4_UDP      0x02000000u
+#define MLX5DM_DEV_PTYPE_INNER_L4_FRAG     0x03000000u
+#define MLX5DM_DEV_PTYPE_INNER_L4_ICMP     0x05000000u
+#define MLX5DM_DEV_PTYPE_INNER_L4_NONFRAG  0x06000000u
+
 #define MLX5DM_DEV_PKT_F_FLOW_TAG (1u << 0)
 #define MLX5DM_DEV_PKT_F_RSS_HASH (1u << 1)
 

@@ -19,7 +19,9 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include <rte_pmd_mlx5dm.h>
 
@@ -273,6 +275,50 @@ test_reconfigure(void **state)
 	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, NULL), -ENODEV);
 }
 
+static size_t
+heap_allocated(void)
+{
+	struct rte_malloc_socket_stats st;
+
+	assert_int_equal(rte_malloc_get_socket_stats(0, &st), 0);
+	return st.heap_allocsz_bytes;
+}
+
+/* Probe, use and close ports repeatedly: the DPDK heap returns to its start. */
+static void
+test_no_leak_across_lifecycle(void **state)
+{
+	size_t before, after;
+	unsigned int round;
+	uint16_t a, b;
+
+	(void)state;
+	before = heap_allocated();
+	for (round = 0; round < 3; round++) {
+		assert_int_equal(rte_vdev_init("net_mlx5dm4", "ports=2,topology=pair"), 0);
+		a = port_by_name("net_mlx5dm4");
+		b = port_by_name("net_mlx5dm4_p1");
+		port_setup(a, 2, 2, 128);
+		port_setup(b, 3, 1, 128);
+		assert_int_equal(send_pkts(a, 1, 20), 20);
+		/* Packets stay in b's ring: close/remove must free them. */
+		if (round == 1) {
+			close_port(a);
+			close_port(b);
+		} else {
+			/* Uninit with the ports still started: remove must clean up. */
+			assert_int_equal(rte_vdev_uninit("net_mlx5dm4"), 0);
+			assert_int_equal(rte_eth_dev_is_valid_port(a), 0);
+			assert_int_equal(rte_eth_dev_is_valid_port(b), 0);
+			continue;
+		}
+		assert_int_equal(rte_vdev_uninit("net_mlx5dm4"), 0);
+	}
+	after = heap_allocated();
+	assert_int_equal(after, before);
+	assert_int_equal(rte_mempool_avail_count(pool), 2048);
+}
+
 static int
 setup(void **state)
 {
@@ -310,6 +356,7 @@ main(void)
 		cmocka_unit_test(test_order_and_ring_overflow),
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_reconfigure),
+		cmocka_unit_test(test_no_leak_across_lifecycle),
 	};
 
 	return cmocka_run_group_tests_name("pmd_ethdev", tests, setup, teardown);

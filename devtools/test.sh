@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5dm authors
+#
+# Set up (idempotent), build and run every test suite, twice: a normal build
+# (build/) and an ASan+UBSan build (build-san/). Ends with "N passed, N failed".
+#
+#   devtools/test.sh              everything
+#   devtools/test.sh --quick      normal build only
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, style)
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+suite=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--suite) shift; suite="--suite ${1:?--suite needs a name}" ;;
+	-h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+	*) echo "test.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+jobs=$(nproc 2>/dev/null || echo 2)
+builds="build"
+[ $quick = 1 ] || builds="build build-san"
+setup_failed=0
+
+for b in $builds; do
+	opts=""
+	[ "$b" = build-san ] && opts="-Db_sanitize=address,undefined -Db_lundef=false"
+	echo "==> $b: set up and build"
+	# shellcheck disable=SC2086
+	if ! "$top/devtools/setup.sh" "$b" $opts || ! ninja -C "$top/$b" -j "$jobs" >/dev/null; then
+		echo "==> $b: set-up or build FAILED" >&2
+		ninja -C "$top/$b" -j "$jobs" 2>&1 | tail -30 >&2
+		setup_failed=$((setup_failed + 1))
+		continue
+	fi
+	echo "==> $b: tests"
+	rm -f "$top/$b/meson-logs/testlog.json"
+	# shellcheck disable=SC2086
+	meson test -C "$top/$b" --print-errorlogs --num-processes "$jobs" $suite
+done
+
+# Count per test from meson's JSON logs (meson's own summary is not a format CI reads).
+python3 - "$top" "$setup_failed" $builds <<'PY'
+import json, os, sys
+top, setup_failed, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+passed = failed = skipped = 0
+for b in builds:
+    path = os.path.join(top, b, 'meson-logs', 'testlog.json')
+    if not os.path.exists(path):
+        continue
+    bp = bf = 0
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line).get('result')
+            if r in ('OK', 'EXPECTEDFAIL'):
+                bp += 1
+            elif r == 'SKIP':
+                skipped += 1
+            else:
+                bf += 1
+    print('%s: %d passed, %d failed' % (b, bp, bf))
+    passed += bp
+    failed += bf
+failed += setup_failed
+if skipped:
+    print('%d skipped' % skipped)
+print('%d passed, %d failed' % (passed, failed))
+sys.exit(1 if failed or passed == 0 else 0)
+PY

@@ -98,6 +98,22 @@ mlx5dm_spinlock_unlock(struct mlx5dm_spinlock *l)
 	pthread_spin_unlock(&l->sl);
 }
 
+/*
+ * Ordering of stores/loads shared with the device (WQEs, doorbell records,
+ * CQEs). Release/acquire fences: a compiler barrier on x86, dmb on Arm.
+ */
+static inline void
+mlx5dm_wmb(void)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void
+mlx5dm_rmb(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
 static inline unsigned int
 mlx5dm_log2_ceil(uint64_t v)
 {

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * lib/send against a fake device written in this file from the PRM/WQE
+ * layouts (literal offsets): it decodes the CREATE_CQ/CREATE_QP mailboxes,
+ * executes posted WQEs on doorbell and writes CQEs, so the tests check the
+ * exact bytes the ring produces and its flow control.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "mlx5dm_prm_bits.h"
+#include "mlx5dm_send.h"
+
+#define FAKE_ICM_SIZE (256u * 1024u)
+#define FAKE_RKEY 0x1234u
+#define FAKE_QPN 0x2a5u
+#define FAKE_CQN 0x77u
+
+struct fake_umem {
+	struct mlx5dv_devx_umem u;
+	uint8_t *addr;
+	size_t size;
+};
+
+struct fake_dev {
+	struct ibv_context ctx;
+	struct ibv_pd pd;
+	struct mlx5dv_devx_uar uar;
+	struct fake_umem umems[8];
+	unsigned int n_umems;
+	struct ibv_mr mr;
+	uint8_t *mr_addr;
+	size_t mr_len;
+	int objs;
+	/* Decoded at create time. */
+	uint32_t cq_log, cq_umem, cq_dbr_umem, qp_log_sq, qp_umem, qp_dbr_umem, qp_pd, qp_cqn;
+	uint64_t cq_dbr_off, qp_dbr_off;
+	uint32_t qp_state_steps;
+	uint32_t remote_qpn;
+	/* Execution state. */
+	uint32_t sq_ci;   /* WQEBBs executed */
+	uint32_t cq_pi;
+	uint8_t icm[FAKE_ICM_SIZE];
+	unsigned int doorbells;
+	unsigned int wqes;
+	unsigned int cqes;
+	bool hold;        /* do not execute on doorbell (to test back-pressure) */
+	bool fail_next_write; /* next WRITE gets an error CQE (bad rkey) */
+	uint32_t last_arg_id;
+	uint8_t last_arg[64];
+	uint8_t first_wqe[128];
+	bool have_first;
+};
+
+static struct fake_dev *fd;
+
+static uint8_t *
+umem_ptr(uint32_t id, uint64_t off)
+{
+	assert_true(id >= 1 && id <= fd->n_umems);
+	return fd->umems[id - 1].addr + off;
+}
+
+static struct mlx5dv_devx_umem *
+fake_umem_reg(struct ibv_context *ctx, void *addr, size_t size, uint32_t access)
+{
+	struct fake_umem *u = &fd->umems[fd->n_umems++];
+
+	(void)ctx;
+	(void)access;
+	u->u.umem_id = fd->n_umems;
+	u->addr = addr;
+	u->size = size;
+	return &u->u;
+}
+
+static int
+fake_umem_dereg(struct mlx5dv_devx_umem *umem)
+{
+	(void)umem;
+	return 0;
+}
+
+static struct mlx5dv_devx_uar *
+fake_alloc_uar(struct ibv_context *ctx, uint32_t flags)
+{
+	(void)ctx;
+	(void)flags;
+	fd->uar.page_id = 9;
+	return &fd->uar;
+}
+
+static void
+fake_free_uar(struct mlx5dv_devx_uar *uar)
+{
+	(void)uar;
+}
+
+static struct ibv_mr *
+fake_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
+{
+	(void)pd;
+	(void)access;
+	fd->mr.addr = addr;
+	fd->mr.length = len;
+	fd->mr.lkey = 0x55aa;
+	fd->mr_addr = addr;
+	fd->mr_len = len;
+	return &fd->mr;
+}
+
+static int
+fake_dereg_mr(struct ibv_mr *mr)
+{
+	(void)mr;
+	return 0;
+}
+
+static struct mlx5dv_devx_obj *
+fake_obj_create(struct ibv_context *ctx, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	uint32_t op = mlx5dm_prm_get(in, 0, 16);
+
+	(void)ctx;
+	memset(out, 0, outlen);
+	assert_int_equal(inlen, 272);
+	if (op == 0x400) {
+		/* cq_context at byte 16: log_cq_size at bit 0x80+0x63, uar_page 0x80+0x68. */
+		fd->cq_log = mlx5dm_prm_get(in, 0x80 + 0x63, 5);
+		assert_int_equal(mlx5dm_prm_get(in, 0x80 + 0x68, 24), 9);
+		assert_int_equal(mlx5dm_prm_get(in, 0x80 + 0x08, 3), 0); /* 64 B CQEs */
+		assert_int_equal(mlx5dm_prm_get(in, 0x80 + 0x06, 1), 1); /* dbr umem valid */
+		fd->cq_dbr_umem = mlx5dm_prm_get(in, 0x80 + 0x20, 32);
+		fd->cq_dbr_off = mlx5dm_prm_get64(in, 0x80 + 0x1c0, 64);
+		assert_int_equal(mlx5dm_prm_get(in, 0x2e0, 1), 1);
+		fd->cq_umem = mlx5dm_prm_get(in, 0x2c0, 32);
+		mlx5dm_prm_set(out, 0x48, 24, FAKE_CQN);
+	} else if (op == 0x500) {
+		/* qpc at byte 24. */
+		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x08, 8), 0);       /* RC */
+		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x13, 2), 3);       /* migrated */
+		fd->qp_pd = mlx5dm_prm_get(in, 0xc0 + 0x28, 24);
+		fd->qp_log_sq = mlx5dm_prm_get(in, 0xc0 + 0x51, 4);
+		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x625, 3), 3);      /* zero-len RQ */
+		fd->qp_cqn = mlx5dm_prm_get(in, 0xc0 + 0x4a8, 24);
+		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x5a8, 24), fd->qp_cqn);
+		fd->qp_dbr_umem = mlx5dm_prm_get(in, 0xc0 + 0x7e0, 32);
+		fd->qp_dbr_off = mlx5dm_prm_get64(in, 0xc0 + 0x5c0, 64);
+		assert_int_equal(mlx5dm_prm_get(in, 0x860, 1), 1);
+		fd->qp_umem = mlx5dm_prm_get(in, 0x840, 32);
+		mlx5dm_prm_set(out, 0x48, 24, FAKE_QPN);
+	} else {
+		fail_msg("unexpected create opcode 0x%x", op);
+	}
+	fd->objs++;
+	return (struct mlx5dv_devx_obj *)(uintptr_t)(0x1000 + op);
+}
+
+static int
+fake_obj_modify(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen, void *out,
+		size_t outlen)
+{
+	uint32_t op = mlx5dm_prm_get(in, 0, 16);
+
+	(void)obj;
+	(void)inlen;
+	memset(out, 0, outlen);
+	assert_int_equal(mlx5dm_prm_get(in, 0x48, 24), FAKE_QPN);
+	/* The transitions must come in order: RST2INIT, INIT2RTR, RTR2RTS. */
+	assert_int_equal(op, 0x502 + fd->qp_state_steps);
+	if (op == 0x503) {
+		fd->remote_qpn = mlx5dm_prm_get(in, 0xc0 + 0xa8, 24);
+		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0xc0, 1), 1); /* force loopback */
+	}
+	fd->qp_state_steps++;
+	return 0;
+}
+
+static int
+fake_obj_destroy(struct mlx5dv_devx_obj *obj)
+{
+	(void)obj;
+	fd->objs--;
+	return 0;
+}
+
+static void
+fake_write_cqe(uint8_t opcode, uint16_t wqe_counter, uint8_t syndrome)
+{
+	uint32_t n = 1u << fd->cq_log;
+	uint8_t *cqe = umem_ptr(fd->cq_umem, (size_t)(fd->cq_pi & (n - 1)) * 64);
+
+	memset(cqe, 0, 64);
+	cqe[55] = syndrome;                 /* mlx5_err_cqe.syndrome */
+	cqe[60] = (uint8_t)(wqe_counter >> 8);
+	cqe[61] = (uint8_t)wqe_counter;
+	cqe[63] = (uint8_t)((opcode << 4) | ((fd->cq_pi >> fd->cq_log) & 1));
+	fd->cq_pi++;
+	fd->cqes++;
+}
+
+/* Execute WQEs up to the producer index in the doorbell record. */
+static void
+fake_execute(void)
+{
+	uint8_t *sq = umem_ptr(fd->qp_umem, 0);
+	uint32_t nbb = 1u << fd->qp_log_sq, size = nbb * 64;
+	uint32_t pi = mlx5dm_prm_be32(umem_ptr(fd->qp_dbr_umem, fd->qp_dbr_off + 4)) & 0xffff;
+
+	while ((fd->sq_ci & 0xffff) != pi) {
+		uint8_t w[256];
+		uint32_t off = (fd->sq_ci & (nbb - 1)) * 64, i;
+		uint32_t opcode, idx, ds, qpn;
+		bool ce;
+
+		for (i = 0; i < sizeof(w); i++)
+			w[i] = sq[(off + i) % size];
+		opcode = w[3];
+		idx = mlx5dm_prm_get(w, 8, 16);
+		qpn = mlx5dm_prm_get(w, 32, 24);
+		ds = w[7] & 0x3f;
+		ce = (w[11] & 0x0c) == 0x08;
+		assert_int_equal(idx, fd->sq_ci & 0xffff);
+		assert_int_equal(qpn, FAKE_QPN);
+		if (!fd->have_first) {
+			memcpy(fd->first_wqe, w, sizeof(fd->first_wqe));
+			fd->have_first = true;
+		}
+		if (opcode == 0x08 || opcode == 0x10) {
+			uint64_t raddr = mlx5dm_prm_get64(w, 128, 64);
+			uint32_t rkey = mlx5dm_prm_get(w, 192, 32);
+			uint32_t bc = mlx5dm_prm_be32(w + 32);
+			const uint8_t *src;
+			uint8_t *dst;
+			uint32_t len;
+
+			if (rkey != FAKE_RKEY || fd->fail_next_write) {
+				fd->fail_next_write = false;
+				fake_write_cqe(13, (uint16_t)idx, 0x13);
+				fd->sq_ci += (ds * 16 + 63) / 64;
+				continue;
+			}
+			if (bc & 0x80000000u) {
+				assert_int_equal(opcode, 0x08);
+				len = bc & 0x3ff;
+				assert_int_equal(ds, 2 + (4 + len + 15) / 16);
+				src = w + 36;
+			} else {
+				uint64_t a = mlx5dm_prm_get64(w, 320, 64);
+
+				len = bc;
+				assert_int_equal(ds, 3);
+				assert_int_equal(mlx5dm_prm_get(w, 288, 32), 0x55aa);
+				assert_true(a >= (uintptr_t)fd->mr_addr &&
+					    a + len <= (uintptr_t)fd->mr_addr + fd->mr_len);
+				src = (const uint8_t *)(uintptr_t)a;
+			}
+			assert_true(raddr + len <= FAKE_ICM_SIZE);
+			if (opcode == 0x08) {
+				memcpy(fd->icm + raddr, src, len);
+			} else {
+				dst = (uint8_t *)(uintptr_t)mlx5dm_prm_get64(w, 320, 64);
+				memcpy(dst, fd->icm + raddr, len);
+			}
+		} else if (opcode == 0x2c) {
+			assert_int_equal(w[0], 1); /* opmod: header-modify argument update */
+			assert_int_equal(ds, 8);
+			fd->last_arg_id = mlx5dm_prm_be32(w + 12);
+			for (i = 16; i < 64; i++)
+				assert_int_equal(w[i], 0);
+			memcpy(fd->last_arg, w + 64, 64);
+		} else if (opcode == 0x00) {
+			assert_int_equal(ds, 1); /* NOP */
+		} else {
+			fail_msg("unexpected WQE opcode 0x%x", opcode);
+		}
+		if (ce)
+			fake_write_cqe(opcode == 0x10 ? 0 : 0, (uint16_t)idx, 0);
+		fd->sq_ci += (ds * 16 + 63) / 64;
+		fd->wqes++;
+	}
+}
+
+static void
+fake_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
+{
+	uint8_t b[8];
+
+	assert_ptr_equal(uar, &fd->uar);
+	assert_int_equal(offset, 0);
+	memcpy(b, &value, 8);
+	assert_int_equal(mlx5dm_prm_get(b, 32, 24), FAKE_QPN);
+	fd->doorbells++;
+	if (!fd->hold)
+		fake_execute();
+}
+
+static const struct mlx5dm_dev_ops fake_ops = {
+	.name = "fake",
+	.reg_mr = fake_reg_mr,
+	.dereg_mr = fake_dereg_mr,
+	.devx_obj_create = fake_obj_create,
+	.devx_obj_modify = fake_obj_modify,
+	.devx_obj_destroy = fake_obj_destroy,
+	.devx_umem_reg = fake_umem_reg,
+	.devx_umem_dereg = fake_umem_dereg,
+	.devx_alloc_uar = fake_alloc_uar,
+	.devx_free_uar = fake_free_uar,
+	.doorbell = fake_doorbell,
+};
+
+static struct mlx5dm_dev dev = { .ops = &fake_ops };
+
+static struct mlx5dm_send_ring *
+make_ring(uint32_t log_sq, uint32_t signal_th, uint32_t data)
+{
+	struct mlx5dm_send_attr attr = {
+		.dev = &dev, .pd = NULL, .pdn = 0x33, .log_sq_wqebb = log_sq,
+		.signal_th = signal_th, .data_buf_size = data,
+	};
+	struct mlx5dm_send_ring *r;
+
+	fd = calloc(1, sizeof(*fd));
+	dev.ctx = &fd->ctx;
+	attr.pd = &fd->pd;
+	r = mlx5dm_send_ring_create(&attr);
+	assert_non_null(r);
+	return r;
+}
+
+static void
+free_ring(struct mlx5dm_send_ring *r)
+{
+	mlx5dm_send_ring_destroy(r);
+	assert_int_equal(fd->objs, 0);
+	free(fd);
+	fd = NULL;
+}
+
+static void
+test_create_and_connect(void **state)
+{
+	struct mlx5dm_send_ring *r;
+
+	(void)state;
+	r = make_ring(6, 4, 0);
+	assert_int_equal(fd->qp_log_sq, 6);
+	assert_int_equal(fd->qp_pd, 0x33);
+	assert_int_equal(fd->qp_cqn, FAKE_CQN);
+	assert_int_equal(fd->qp_state_steps, 3);
+	assert_int_equal(fd->remote_qpn, FAKE_QPN);
+	assert_int_equal(mlx5dm_send_ring_qpn(r), FAKE_QPN);
+	assert_int_equal(mlx5dm_send_ring_cqn(r), FAKE_CQN);
+	assert_true(fd->cq_log >= 6);
+	free_ring(r);
+}
+
+/* The first WQE of a 64-byte inline write, byte for byte. */
+static void
+test_inline_write_bytes(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	uint8_t ste[64], expect[112];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ste); i++)
+		ste[i] = (uint8_t)(i * 7 + 1);
+	r = make_ring(6, 4, 0);
+	assert_int_equal(mlx5dm_send_write(r, 0x1c0, FAKE_RKEY, ste, 64), 0);
+	assert_int_equal(fd->doorbells, 0); /* lazily rung */
+	assert_int_equal(mlx5dm_send_flush(r), 0);
+	assert_int_equal(fd->doorbells, 1);
+	memset(expect, 0, sizeof(expect));
+	/* ctrl: opmod 0, wqe index 0, opcode 0x08; qpn << 8 | ds 7; no CQE request. */
+	memcpy(expect, (uint8_t[]){ 0x00, 0x00, 0x00, 0x08, 0x00, 0x02, 0xa5, 0x07 }, 8);
+	/* raddr seg: remote address 0x1c0, rkey 0x1234. */
+	memcpy(expect + 16, (uint8_t[]){ 0, 0, 0, 0, 0, 0, 0x01, 0xc0, 0, 0, 0x12, 0x34 }, 12);
+	/* inline seg: 0x80000000 | 64, then the data. */
+	memcpy(expect + 32, (uint8_t[]){ 0x80, 0x00, 0x00, 0x40 }, 4);
+	memcpy(expect + 36, ste, 64);
+	assert_memory_equal(fd->first_wqe, expect, sizeof(expect));
+	assert_memory_equal(fd->icm + 0x1c0, ste, 64);
+	free_ring(r);
+}
+
+/* Writes of every size land intact, across SQ and staging-buffer wrap-around. */
+static void
+test_writes_wrap_and_land(void **state)
+{
+	static uint8_t big[MLX5DM_SEND_MAX_WRITE];
+	struct mlx5dm_send_ring *r;
+	struct mlx5dm_send_stats st;
+	unsigned int i, round;
+
+	(void)state;
+	r = make_ring(6, 4, 128 * 1024); /* 64 WQEBBs, staging 128 KiB */
+	srand(7);
+	for (round = 0; round < 600; round++) {
+		uint32_t len = round % 5 == 0 ? 1 + (uint32_t)rand() % 8192 :
+			       1 + (uint32_t)rand() % 64;
+		uint64_t addr = ((uint64_t)rand() % (FAKE_ICM_SIZE - 8192)) & ~7ull;
+
+		if (round % 97 == 0)
+			len = MLX5DM_SEND_MAX_WRITE;
+		if (addr + len > FAKE_ICM_SIZE)
+			addr = FAKE_ICM_SIZE - len;
+		for (i = 0; i < len; i++)
+			big[i] = (uint8_t)(round + i * 13);
+		assert_int_equal(mlx5dm_send_write(r, addr, FAKE_RKEY, big, len), 0);
+		/* The ring copied the data: scribbling on it must not matter. */
+		memset(big, 0xee, len);
+		assert_int_equal(mlx5dm_send_drain(r), 0);
+		for (i = 0; i < len; i++)
+			if (fd->icm[addr + i] != (uint8_t)(round + i * 13))
+				fail_msg("round %u: byte %u of %u at 0x%lx wrong", round, i, len,
+					 (unsigned long)addr);
+	}
+	mlx5dm_send_stats_get(r, &st);
+	assert_int_equal(st.writes, 600);
+	assert_true(st.inline_writes > 0 && st.inline_writes < 600);
+	assert_int_equal(st.reads, 600);
+	assert_true(st.err_syndrome == 0);
+	free_ring(r);
+}
+
+/* Without drains the ring recycles the SQ by CQEs requested every signal_th WQEs. */
+static void
+test_backpressure_and_signalling(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	struct mlx5dm_send_stats st;
+	uint8_t d[64];
+	unsigned int i;
+
+	(void)state;
+	r = make_ring(6, 4, 0);
+	for (i = 0; i < 1000; i++) {
+		memset(d, (int)i, sizeof(d));
+		assert_int_equal(mlx5dm_send_write(r, (i % 100) * 64, FAKE_RKEY, d, 64), 0);
+	}
+	assert_int_equal(mlx5dm_send_drain(r), 0);
+	mlx5dm_send_stats_get(r, &st);
+	/* 64 WQEBBs hold 32 two-WQEBB writes: the ring must have waited for room. */
+	assert_true(st.full_waits > 0);
+	/* One CQE request per 4 WQEs plus the drain's READ. */
+	assert_int_equal(fd->cqes, 1000 / 4 + 1);
+	assert_int_equal(st.cqes, fd->cqes);
+	for (i = 900; i < 1000; i++)
+		assert_int_equal(fd->icm[(i % 100) * 64], (uint8_t)i);
+	free_ring(r);
+}
+
+static void
+test_arg_update_wqe(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	uint8_t arg[64];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 64; i++)
+		arg[i] = (uint8_t)(0xa0 + i);
+	r = make_ring(6, 4, 0);
+	assert_int_equal(mlx5dm_send_arg_update(r, 0x10203, arg), 0);
+	/* Already rung before the drain: the drain must still complete. */
+	assert_int_equal(mlx5dm_send_flush(r), 0);
+	assert_int_equal(mlx5dm_send_drain(r), 0);
+	assert_int_equal(fd->cqes, 1);
+	assert_int_equal(fd->last_arg_id, 0x10203);
+	assert_memory_equal(fd->last_arg, arg, 64);
+	/* ctrl: opmod 1, index 0, opcode 0x2c; ds 8; no CQE (the drain's NOP asks for one). */
+	assert_memory_equal(fd->first_wqe, ((uint8_t[]){ 0x01, 0x00, 0x00, 0x2c,
+						       0x00, 0x02, 0xa5, 0x08 }), 8);
+	free_ring(r);
+}
+
+static void
+test_error_cqe_makes_ring_fail(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	struct mlx5dm_send_stats st;
+	uint8_t d[16] = { 1 };
+
+	(void)state;
+	r = make_ring(6, 4, 0);
+	assert_int_equal(mlx5dm_send_write(r, 0, 0x9999, d, sizeof(d)), 0);
+	assert_int_equal(mlx5dm_send_drain(r), -EIO);
+	mlx5dm_send_stats_get(r, &st);
+	assert_int_equal(st.err_syndrome, 0x13);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), -EIO);
+	free_ring(r);
+}
+
+static void
+test_bad_arguments(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	struct mlx5dm_send_attr attr = { 0 };
+	uint8_t d[8] = { 0 };
+
+	(void)state;
+	errno = 0;
+	assert_null(mlx5dm_send_ring_create(&attr));
+	assert_int_equal(errno, EINVAL);
+	r = make_ring(6, 4, 0);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, 0), -EINVAL);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, MLX5DM_SEND_MAX_WRITE + 1),
+			 -EINVAL);
+	assert_int_equal(mlx5dm_send_arg_update(r, 1, NULL), -EINVAL);
+	free_ring(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_and_connect),
+		cmocka_unit_test(test_inline_write_bytes),
+		cmocka_unit_test(test_writes_wrap_and_land),
+		cmocka_unit_test(test_backpressure_and_signalling),
+		cmocka_unit_test(test_arg_update_wqe),
+		cmocka_unit_test(test_error_cqe_makes_ring_fail),
+		cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests_name("send", tests, NULL, NULL);
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * PRM layouts of the commands that build a send ring (CQ + self-connected
+ * RC QP created through DEVX) and of the FLOW_TBL_ACCESS WQE. Bit offsets
+ * follow the PRM / mlx5_ifc.h numbering (bit 0 = MSB of byte 0). WQE
+ * control/raddr/data segments and CQEs use rdma-core's public structs from
+ * infiniband/mlx5dv.h.
+ */
+
+#ifndef _MLX5DM_PRM_QUEUE_H_
+#define _MLX5DM_PRM_QUEUE_H_
+
+#include "mlx5dm_prm_bits.h"
+
+enum {
+	MLX5DM_CMD_OP_CREATE_CQ = 0x400,
+	MLX5DM_CMD_OP_DESTROY_CQ = 0x401,
+	MLX5DM_CMD_OP_CREATE_QP = 0x500,
+	MLX5DM_CMD_OP_DESTROY_QP = 0x501,
+	MLX5DM_CMD_OP_RST2INIT_QP = 0x502,
+	MLX5DM_CMD_OP_INIT2RTR_QP = 0x503,
+	MLX5DM_CMD_OP_RTR2RTS_QP = 0x504,
+};
+
+/* Every command mailbox starts with opcode and op_mod; every output with status/syndrome. */
+#define MLX5DM_CMD_IN_OPCODE      MLX5DM_PRM_FIELD(0x00, 16)
+#define MLX5DM_CMD_IN_OP_MOD      MLX5DM_PRM_FIELD(0x30, 16)
+#define MLX5DM_CMD_OUT_STATUS     MLX5DM_PRM_FIELD(0x00, 8)
+#define MLX5DM_CMD_OUT_SYNDROME   MLX5DM_PRM_FIELD(0x20, 32)
+#define MLX5DM_CMD_HDR_BYTES      16
+
+/* create_cq_in (272 bytes) / create_cq_out. */
+#define MLX5DM_CREATE_CQ_IN_BYTES 272
+#define MLX5DM_CREATE_CQ_OUT_BYTES 16
+#define MLX5DM_CQC_OFF 0x80 /* cq_context inside create_cq_in */
+#define MLX5DM_CQC_DBR_UMEM_VALID MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x06, 1)
+#define MLX5DM_CQC_CQE_SZ         MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x08, 3)
+#define MLX5DM_CQC_DBR_UMEM_ID    MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x20, 32)
+#define MLX5DM_CQC_LOG_CQ_SIZE    MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x63, 5)
+#define MLX5DM_CQC_UAR_PAGE       MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x68, 24)
+#define MLX5DM_CQC_C_EQN          MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0xb8, 8)
+#define MLX5DM_CQC_LOG_PAGE_SIZE  MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0xc3, 5)
+#define MLX5DM_CQC_DBR_ADDR       MLX5DM_PRM_FIELD(MLX5DM_CQC_OFF + 0x1c0, 64)
+#define MLX5DM_CREATE_CQ_IN_UMEM_OFFSET MLX5DM_PRM_FIELD(0x280, 64)
+#define MLX5DM_CREATE_CQ_IN_UMEM_ID     MLX5DM_PRM_FIELD(0x2c0, 32)
+#define MLX5DM_CREATE_CQ_IN_UMEM_VALID  MLX5DM_PRM_FIELD(0x2e0, 1)
+#define MLX5DM_CREATE_CQ_OUT_CQN  MLX5DM_PRM_FIELD(0x48, 24)
+
+/* create_qp_in (272 bytes) / create_qp_out; the modify commands share the shape. */
+#define MLX5DM_CREATE_QP_IN_BYTES 272
+#define MLX5DM_CREATE_QP_OUT_BYTES 16
+#define MLX5DM_MODIFY_QP_IN_BYTES 272
+#define MLX5DM_MODIFY_QP_OUT_BYTES 16
+#define MLX5DM_QP_IN_QPN          MLX5DM_PRM_FIELD(0x48, 24) /* modify commands */
+#define MLX5DM_CREATE_QP_OUT_QPN  MLX5DM_PRM_FIELD(0x48, 24)
+#define MLX5DM_QPC_OFF 0xc0 /* qpc inside create/modify qp in */
+#define MLX5DM_QPC(off, w) MLX5DM_PRM_FIELD(MLX5DM_QPC_OFF + (off), (w))
+#define MLX5DM_QPC_ST             MLX5DM_QPC(0x08, 8)
+#define MLX5DM_QPC_PM_STATE       MLX5DM_QPC(0x13, 2)
+#define MLX5DM_QPC_PD             MLX5DM_QPC(0x28, 24)
+#define MLX5DM_QPC_MTU            MLX5DM_QPC(0x40, 3)
+#define MLX5DM_QPC_LOG_MSG_MAX    MLX5DM_QPC(0x43, 5)
+#define MLX5DM_QPC_LOG_RQ_SIZE    MLX5DM_QPC(0x49, 4)
+#define MLX5DM_QPC_LOG_RQ_STRIDE  MLX5DM_QPC(0x4d, 3)
+#define MLX5DM_QPC_NO_SQ          MLX5DM_QPC(0x50, 1)
+#define MLX5DM_QPC_LOG_SQ_SIZE    MLX5DM_QPC(0x51, 4)
+#define MLX5DM_QPC_TS_FORMAT      MLX5DM_QPC(0x58, 2)
+#define MLX5DM_QPC_UAR_PAGE       MLX5DM_QPC(0x68, 24)
+#define MLX5DM_QPC_LOG_PAGE_SIZE  MLX5DM_QPC(0xa3, 5)
+#define MLX5DM_QPC_REMOTE_QPN     MLX5DM_QPC(0xa8, 24)
+#define MLX5DM_QPC_PAP_OFF        0xc0 /* primary_address_path inside qpc */
+#define MLX5DM_QPC_PAP_FL         MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x00, 1)
+#define MLX5DM_QPC_PAP_ACK_TIMEOUT MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x40, 5)
+#define MLX5DM_QPC_PAP_VHCA_PORT  MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x128, 8)
+#define MLX5DM_QPC_LOG_ACK_REQ_FREQ MLX5DM_QPC(0x440, 4)
+#define MLX5DM_QPC_LOG_SRA_MAX    MLX5DM_QPC(0x448, 3)
+#define MLX5DM_QPC_RETRY_COUNT    MLX5DM_QPC(0x44d, 3)
+#define MLX5DM_QPC_RNR_RETRY      MLX5DM_QPC(0x450, 3)
+#define MLX5DM_QPC_NEXT_SEND_PSN  MLX5DM_QPC(0x488, 24)
+#define MLX5DM_QPC_CQN_SND        MLX5DM_QPC(0x4a8, 24)
+#define MLX5DM_QPC_LOG_RRA_MAX    MLX5DM_QPC(0x548, 3)
+#define MLX5DM_QPC_RRE            MLX5DM_QPC(0x550, 1)
+#define MLX5DM_QPC_RWE            MLX5DM_QPC(0x551, 1)
+#define MLX5DM_QPC_MIN_RNR_NAK    MLX5DM_QPC(0x563, 5)
+#define MLX5DM_QPC_NEXT_RCV_PSN   MLX5DM_QPC(0x568, 24)
+#define MLX5DM_QPC_CQN_RCV        MLX5DM_QPC(0x5a8, 24)
+#define MLX5DM_QPC_DBR_ADDR       MLX5DM_QPC(0x5c0, 64)
+#define MLX5DM_QPC_RQ_TYPE        MLX5DM_QPC(0x625, 3)
+#define MLX5DM_QPC_DBR_UMEM_VALID MLX5DM_QPC(0x743, 1)
+#define MLX5DM_QPC_DBR_UMEM_ID    MLX5DM_QPC(0x7e0, 32)
+#define MLX5DM_CREATE_QP_IN_WQ_UMEM_ID    MLX5DM_PRM_FIELD(0x840, 32)
+#define MLX5DM_CREATE_QP_IN_WQ_UMEM_VALID MLX5DM_PRM_FIELD(0x860, 1)
+
+enum {
+	MLX5DM_QPC_ST_RC = 0x0,
+	MLX5DM_QPC_PM_STATE_MIGRATED = 0x3,
+	MLX5DM_QPC_MTU_1K = 0x3,
+	MLX5DM_QPC_RQ_TYPE_ZERO_LEN = 0x3,
+};
+
+/* FLOW_TBL_ACCESS (GTA) WQE: update of a modify-header argument. */
+enum {
+	MLX5DM_OPCODE_FLOW_TBL_ACCESS = 0x2c,
+	MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT = 0x1,
+	MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES = 48,
+	MLX5DM_WQE_ARG_UPDATE_BYTES = 64,
+};
+
+#endif /* _MLX5DM_PRM_QUEUE_H_ */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Send rings: how the library writes ICM. A ring is a CQ plus an RC QP
+ * connected to itself, both created through DEVX on the device boundary,
+ * with the queue buffers in host memory registered as umems. The library
+ * builds real mlx5 WQEs (RDMA WRITE, RDMA READ, FLOW_TBL_ACCESS) in the SQ
+ * buffer, rings the doorbell and polls 64-byte CQEs itself: poll mode, no
+ * interrupts, no kernel on the data path.
+ *
+ * Ordering: WQEs of one ring execute in posting order (RC). A caller that
+ * needs earlier writes to be visible to the device's steering engine (before
+ * SYNC_STEERING, before reusing ICM, before another ring depends on them)
+ * calls mlx5dm_send_drain(), which posts an RDMA READ fence behind the
+ * writes and waits for its completion.
+ *
+ * Threading: a ring is owned by one thread at a time; it takes no lock.
+ * Use one ring per polling core.
+ */
+
+#ifndef _MLX5DM_SEND_H_
+#define _MLX5DM_SEND_H_
+
+#include <stdint.h>
+
+#include "mlx5dm_dev.h"
+
+struct mlx5dm_send_ring;
+
+struct mlx5dm_send_attr {
+	struct mlx5dm_dev *dev;
+	struct ibv_pd *pd;            /* protection domain of the MRs and the QP */
+	uint32_t pdn;                 /* its PRM number (mlx5dv_init_obj MLX5DV_OBJ_PD) */
+	struct mlx5dv_devx_uar *uar;  /* doorbell page; NULL: the ring allocates one */
+	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: 10 (1024) */
+	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
+	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
+	uint32_t eqn;                 /* completion EQ number (hardware); 0 on the model */
+};
+
+/* Create a ring; NULL with errno set (ENOMEM, or what the device refused). */
+struct mlx5dm_send_ring *mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr);
+
+/* Drain, then destroy the QP, CQ, umems and buffers. */
+void mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring);
+
+/* Largest single write; larger writes must be split by the caller. */
+#define MLX5DM_SEND_MAX_WRITE (64u * 1024u)
+/* Writes up to this size are inlined in the WQE (no staging copy). */
+#define MLX5DM_SEND_MAX_INLINE 64u
+
+/*
+ * Post an RDMA WRITE of len bytes to (remote_addr, rkey). The data is
+ * copied (into the WQE or the staging buffer) before the call returns, so
+ * the caller may reuse it. The doorbell is rung lazily: by the next
+ * mlx5dm_send_flush()/drain(), or when the SQ needs room.
+ * Returns 0, -EINVAL (len 0 or > MLX5DM_SEND_MAX_WRITE), or -EIO if the
+ * ring saw an error completion (the ring is then unusable).
+ */
+int mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+		      const void *data, uint32_t len);
+
+/*
+ * Post a FLOW_TBL_ACCESS WQE updating modify-header argument data: 64 bytes
+ * (8 actions) into argument unit arg_id (argument object id + unit offset).
+ */
+int mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id,
+			   const void *data64);
+
+/* Ring the doorbell for everything posted so far. */
+int mlx5dm_send_flush(struct mlx5dm_send_ring *ring);
+
+/*
+ * Make every write posted so far complete: post an RDMA READ of the last
+ * written ICM range behind them (a completion fence on an RC QP), ring the
+ * doorbell and poll until it completes. 0 or -EIO.
+ */
+int mlx5dm_send_drain(struct mlx5dm_send_ring *ring);
+
+/* Reap completions without waiting; returns how many CQEs were consumed or -EIO. */
+int mlx5dm_send_poll(struct mlx5dm_send_ring *ring);
+
+struct mlx5dm_send_stats {
+	uint64_t wqes;         /* WQEs posted */
+	uint64_t writes;       /* RDMA WRITEs */
+	uint64_t write_bytes;  /* bytes written */
+	uint64_t inline_writes;
+	uint64_t reads;        /* fence READs */
+	uint64_t arg_updates;  /* FLOW_TBL_ACCESS WQEs */
+	uint64_t doorbells;
+	uint64_t cqes;
+	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
+	uint32_t err_syndrome; /* syndrome of the first error CQE, 0 if none */
+};
+
+void mlx5dm_send_stats_get(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_stats *st);
+
+/* The QP and CQ numbers (for logs and dumps). */
+uint32_t mlx5dm_send_ring_qpn(const struct mlx5dm_send_ring *ring);
+uint32_t mlx5dm_send_ring_cqn(const struct mlx5dm_send_ring *ring);
+
+#endif /* _MLX5DM_SEND_H_ */

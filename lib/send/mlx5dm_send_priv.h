@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _MLX5DM_SEND_PRIV_H_
+#define _MLX5DM_SEND_PRIV_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5dm_send.h"
+
+/* Doorbell-record page: CQ record at 0, QP record at 64 (own cache lines). */
+#define MLX5DM_SEND_DBR_BYTES 4096u
+#define MLX5DM_SEND_CQ_DBR_OFF 0u
+#define MLX5DM_SEND_QP_DBR_OFF 64u
+
+struct mlx5dm_send_ring {
+	struct mlx5dm_dev *dev;
+	struct mlx5dv_devx_uar *uar;
+	bool own_uar;
+	int err;                         /* -EIO once an error CQE was seen */
+
+	/* Send queue: (1 << log_nbb) WQEBBs of 64 bytes. */
+	uint8_t *sq_buf;
+	uint32_t log_nbb;
+	uint32_t pi;                     /* producer, in WQEBBs (wraps at 2^32) */
+	uint32_t ci;                     /* completed, in WQEBBs */
+	uint32_t *wqe_end;               /* per start WQEBB: pi after that WQE */
+	uint64_t *wqe_data_end;          /* per start WQEBB: staging head after it */
+	uint8_t *last_ctrl;              /* control segment of the last WQE posted */
+	uint32_t unrung;                 /* WQEs posted since the last doorbell */
+	uint32_t since_signal;           /* WQEs since the last CQE request */
+	uint32_t signal_th;
+	uint32_t qpn;
+	struct mlx5dv_devx_obj *qp;
+	struct mlx5dv_devx_umem *sq_umem;
+
+	/* Completion queue: (1 << log_ncqe) 64-byte CQEs. */
+	uint8_t *cq_buf;
+	uint32_t log_ncqe;
+	uint32_t cq_ci;
+	uint32_t cqn;
+	struct mlx5dv_devx_obj *cq;
+	struct mlx5dv_devx_umem *cq_umem;
+
+	/* Doorbell records. */
+	uint8_t *dbr_buf;
+	struct mlx5dv_devx_umem *dbr_umem;
+
+	/* Staging buffer for pointer writes, plus a 64-byte READ-fence target at its end. */
+	uint8_t *data_buf;
+	uint32_t data_size;
+	uint64_t data_head;              /* bytes ever reserved */
+	uint64_t data_tail;              /* bytes ever released by completions */
+	uint64_t data_unsignaled;        /* staged bytes behind no CQE request */
+	struct ibv_mr *data_mr;
+
+	/* Last ICM range written: the READ fence reads it back. */
+	uint64_t last_raddr;
+	uint32_t last_rkey;
+	uint32_t last_len;
+
+	struct mlx5dm_send_stats stats;
+};
+
+/* mlx5dm_send_wqe.c */
+int mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len);
+
+#endif /* _MLX5DM_SEND_PRIV_H_ */

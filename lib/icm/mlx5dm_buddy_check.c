@@ -47,12 +47,26 @@ mlx5dm_buddy_check_words(const struct mlx5dm_buddy_level *l, unsigned int o)
 	return 0;
 }
 
+/* A free block (o, i) must neither have a free buddy nor lie in a free block. */
+static int
+mlx5dm_buddy_check_block(const struct mlx5dm_buddy *b, unsigned int o, uint32_t i)
+{
+	unsigned int up;
+
+	if (o < b->max_order && mlx5dm_buddy_test(&b->level[o], i ^ 1))
+		return mlx5dm_buddy_fail(o, i, "free buddies left unmerged");
+	for (up = o + 1; up <= b->max_order; up++)
+		if (mlx5dm_buddy_test(&b->level[up], i >> (up - o)))
+			return mlx5dm_buddy_fail(o, i, "free block inside a free block");
+	return 0;
+}
+
 int
 mlx5dm_buddy_check(const struct mlx5dm_buddy *b)
 {
 	uint64_t units = 0;
-	unsigned int o, up;
-	uint32_t i;
+	unsigned int o;
+	uint32_t w;
 	int ret;
 
 	for (o = 0; o <= b->max_order; o++) {
@@ -62,14 +76,18 @@ mlx5dm_buddy_check(const struct mlx5dm_buddy *b)
 		if (ret != 0)
 			return ret;
 		units += (uint64_t)l->nfree << o;
-		for (i = 0; i < l->nbits; i++) {
-			if (!mlx5dm_buddy_test(l, i))
-				continue;
-			if (o < b->max_order && mlx5dm_buddy_test(l, i ^ 1))
-				return mlx5dm_buddy_fail(o, i, "free buddies left unmerged");
-			for (up = o + 1; up <= b->max_order; up++)
-				if (mlx5dm_buddy_test(&b->level[up], i >> (up - o)))
-					return mlx5dm_buddy_fail(o, i, "free block inside a free block");
+		/* Visit only the free blocks: cost follows fragmentation, not size. */
+		for (w = 0; w < l->nwords; w++) {
+			uint64_t bits = l->bits[w];
+
+			while (bits != 0) {
+				uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+
+				bits &= bits - 1;
+				ret = mlx5dm_buddy_check_block(b, o, i);
+				if (ret != 0)
+					return ret;
+			}
 		}
 	}
 	if (units != b->free_units)

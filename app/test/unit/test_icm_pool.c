@@ -111,7 +111,8 @@ test_pool_sizing(void **state)
 		assert_true(st.dm_count == 0 && st.total_bytes == 0 && st.used_bytes == 0);
 		mlx5dm_icm_pool_destroy(pool);
 	}
-	/* Bad attributes. */
+	/* Bad attributes: refused with a log line. */
+	log_capture_start();
 	assert_null(mlx5dm_icm_pool_create(NULL));
 	assert_int_equal(errno, EINVAL);
 	a = fake_pool_attr(MLX5DM_ICM_TYPE_NUM, 30, &probe);
@@ -125,6 +126,8 @@ test_pool_sizing(void **state)
 	a.dev = NULL;
 	assert_null(mlx5dm_icm_pool_create(&a));
 	assert_int_equal(errno, EINVAL);
+	log_capture_stop();
+	assert_int_equal(log_errors(), 4);
 	/* Host allocation failure. */
 	a = fake_pool_attr(MLX5DM_ICM_STE, 30, &probe);
 	mlx5dm_alloc_fail_at(1);
@@ -348,7 +351,7 @@ test_pool_misaligned(void **state)
 static void
 test_pool_growth(void **state)
 {
-	struct mlx5dm_icm_chunk *b1, *b2, *c, *d, *e, *f, *g;
+	struct mlx5dm_icm_chunk *b1, *b2, *c, *d, *e, *f, *g, *h;
 	struct sync_probe probe = { 0 };
 	struct mlx5dm_icm_pool *pool;
 	struct mlx5dm_icm_stats st;
@@ -372,15 +375,18 @@ test_pool_growth(void **state)
 	assert_chunk(e, MODIFY_BASE + 0x11800, 0x800, 0x1001, 8, 3);
 	f = mlx5dm_icm_chunk_alloc(pool, 9);     /* nothing fits: DM 3 */
 	assert_chunk(f, MODIFY_BASE + 0x12000, 0, 0x1002, 9, 3);
-	/* After a sync b1's block is found again in DM 1 (DM 3, DM 2 have no room). */
 	assert_int_equal(mlx5dm_icm_pool_sync(pool), 0);
 	assert_int_equal(probe.calls, 1);
+	/* DM 1 (b1's entries) and DM 2 (entry 1) both fit one entry: newest first. */
+	h = mlx5dm_icm_chunk_alloc(pool, 0);
+	assert_chunk(h, MODIFY_BASE + 0x11008, 8, 0x1001, 0, 3);
+	/* b1's block is found again in DM 1 (DM 3, DM 2 have no room). */
 	g = mlx5dm_icm_chunk_alloc(pool, 8);
 	assert_chunk(g, MODIFY_BASE + 0x10000, 0, 0x1000, 8, 3);
 	assert_int_equal(fake.alloc_calls, 3);
 	mlx5dm_icm_pool_stats(pool, &st);
 	assert_true(st.dm_count == 3 && st.total_bytes == 3 * 4096);
-	assert_true(st.used_bytes == 2048 * 3 + 4096 + 8 + 64 && st.live_chunks == 6);
+	assert_true(st.used_bytes == 2048 * 3 + 4096 + 8 + 64 + 8 && st.live_chunks == 7);
 	/* Beyond the max order. */
 	assert_null(mlx5dm_icm_chunk_alloc(pool, 10));
 	assert_int_equal(errno, EINVAL);
@@ -409,7 +415,10 @@ test_pool_raise_max_order(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 20), 0); /* 26 >= 20 + 6 */
 	assert_int_equal(mlx5dm_icm_pool_max_order(pool), 20);
+	log_capture_start();
 	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 21), -ENOTSUP);
+	log_capture_stop();
+	assert_int_equal(log_errors(), 1);
 	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 19), 0); /* never lowers */
 	assert_int_equal(mlx5dm_icm_pool_max_order(pool), 20);
 	assert_int_equal(mlx5dm_icm_pool_raise_max_order(mod, 20), -EINVAL);

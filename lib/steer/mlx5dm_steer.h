@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The steering library's public API: software-owned steering of a ConnectX
+ * through its device boundary (struct mlx5dm_dev), identical on the device
+ * model and on hardware.
+ *
+ * Object model (as rdma-core's SW steering): a context owns the device
+ * resources (capabilities, ICM pools of the four SW ICM types, send rings);
+ * a domain (NIC RX, NIC TX) holds tables; a table (level >= 1, a SW-owned
+ * flow table object) holds matchers sorted by priority; a matcher (one
+ * match mask) holds rules; rules reference actions, which are shared and
+ * refcounted. Handles are opaque.
+ *
+ * Errors: creators return NULL and set errno; other functions return 0 or
+ * a negative errno. A failed call leaves no state behind.
+ *
+ * Threading: object creation/destruction (domains, tables, matchers,
+ * actions) is serialised by a context lock and may be called from any
+ * thread. Rule insertion/deletion takes a queue index: each queue has its
+ * own send ring and must be used by one thread at a time; different queues
+ * may be used concurrently.
+ */
+
+#ifndef _MLX5DM_STEER_H_
+#define _MLX5DM_STEER_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mlx5dm_dev.h"
+
+struct mlx5dm_ctx;
+struct mlx5dm_domain;
+struct mlx5dm_table;
+struct mlx5dm_matcher;
+struct mlx5dm_rule;
+struct mlx5dm_action;
+struct mlx5dm_tir;
+struct mlx5dm_rq;
+struct mlx5dm_counters;
+
+/* ---- context ---- */
+
+struct mlx5dm_ctx_attr {
+	uint16_t nb_queues;          /* rule queues (send rings); 0: 1 */
+	uint32_t log_queue_wqebb;    /* send ring size, log2 WQEBBs; 0: default */
+	bool reclaim_icm;            /* free DMs that become empty after a sync */
+	bool allow_duplicate_rules;  /* false: a rule equal to an existing one -> EEXIST */
+};
+
+/* Query capabilities, pick the STE format, create ICM pools and send rings. */
+struct mlx5dm_ctx *mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr);
+/* -EBUSY while domains exist. */
+int mlx5dm_ctx_close(struct mlx5dm_ctx *ctx);
+
+/* ---- domains ---- */
+
+enum mlx5dm_domain_type {
+	MLX5DM_DOMAIN_NIC_RX = 0,
+	MLX5DM_DOMAIN_NIC_TX = 1,
+	MLX5DM_DOMAIN_FDB = 2,       /* not supported yet: ENOTSUP */
+};
+
+struct mlx5dm_domain *mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type);
+int mlx5dm_domain_destroy(struct mlx5dm_domain *dom);
+
+#define MLX5DM_SYNC_SW  (1u << 0) /* all queued writes reached ICM (drain rings) */
+#define MLX5DM_SYNC_HW  (1u << 1) /* SYNC_STEERING: the device dropped stale cached entries */
+#define MLX5DM_SYNC_MEM (1u << 2) /* return hot (freed) ICM to the pools */
+int mlx5dm_domain_sync(struct mlx5dm_domain *dom, uint32_t flags);
+
+/* ---- tables ---- */
+
+/* A SW-owned flow table at level >= 1 (levels order jumps: lower to higher). */
+struct mlx5dm_table *mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level);
+/* -EBUSY while it has matchers, is the root target, or is a jump target. */
+int mlx5dm_table_destroy(struct mlx5dm_table *tbl);
+
+/*
+ * Make tbl the domain's entry point: one match-all rule in the root
+ * (firmware-owned) table forwards every packet of the domain to tbl.
+ * Replaces the previous entry table; NULL removes it (RX: default drop,
+ * TX: straight to the wire).
+ */
+int mlx5dm_domain_set_root(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl);
+
+/* ---- matchers ---- */
+
+/* The PRM match parameter: 7 sections of 64 bytes (outer, misc, inner, misc2-5). */
+#define MLX5DM_MATCH_PARAM_SIZE 448
+
+struct mlx5dm_matcher_attr {
+	uint16_t priority;           /* lower first inside the table */
+	uint8_t criteria;            /* match_criteria_enable: bit i = section i present */
+	const uint8_t *mask;         /* MLX5DM_MATCH_PARAM_SIZE bytes */
+	uint32_t log_rules_hint;     /* expected rules, log2; pre-sizes the first table */
+};
+
+/*
+ * Create a matcher. A mask the device cannot match fails with EOPNOTSUPP
+ * and *err_field (if not NULL) names the first unsupported field, e.g.
+ * "outer.ip_ttl_hoplimit".
+ */
+struct mlx5dm_matcher *mlx5dm_matcher_create(struct mlx5dm_table *tbl,
+					     const struct mlx5dm_matcher_attr *attr,
+					     const char **err_field);
+int mlx5dm_matcher_destroy(struct mlx5dm_matcher *matcher);
+
+/* ---- rules ---- */
+
+/*
+ * Insert a rule: value (MLX5DM_MATCH_PARAM_SIZE bytes, no bit outside the
+ * matcher mask: EINVAL) and up to MLX5DM_RULE_MAX_ACTIONS actions, on queue.
+ * EEXIST for a duplicate when duplicates are not allowed; EOPNOTSUPP (and a
+ * log line naming the cause) for an impossible action combination.
+ */
+#define MLX5DM_RULE_MAX_ACTIONS 16
+struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
+				       const uint8_t *value, size_t nb_actions,
+				       struct mlx5dm_action *const actions[]);
+int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
+
+/* Ring the doorbells of / wait for the writes queued on a queue. */
+int mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue);
+int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
+
+/* ---- device resources the actions point at ---- */
+
+/* A receive queue of the device (the model's RQ ring). */
+struct mlx5dm_rq *mlx5dm_rq_create(struct mlx5dm_ctx *ctx, uint32_t log_size);
+int mlx5dm_rq_destroy(struct mlx5dm_rq *rq);
+uint32_t mlx5dm_rq_number(const struct mlx5dm_rq *rq);
+
+#define MLX5DM_RSS_SRC_IP   (1u << 0)
+#define MLX5DM_RSS_DST_IP   (1u << 1)
+#define MLX5DM_RSS_L4_SPORT (1u << 2)
+#define MLX5DM_RSS_L4_DPORT (1u << 3)
+
+struct mlx5dm_rss_attr {
+	bool ipv6;                   /* hash IPv6 (else IPv4) headers */
+	bool udp;                    /* hash UDP (else TCP) ports, if ports selected */
+	bool inner;                  /* hash the inner headers of a tunnel */
+	bool symmetric;
+	uint32_t fields;             /* MLX5DM_RSS_* */
+	uint8_t key[40];             /* Toeplitz key */
+};
+
+/* A TIR delivering to one RQ, or spreading over several by RSS. */
+struct mlx5dm_tir *mlx5dm_tir_create(struct mlx5dm_ctx *ctx, const uint32_t *rqns,
+				     uint32_t nb_rqns, const struct mlx5dm_rss_attr *rss);
+int mlx5dm_tir_destroy(struct mlx5dm_tir *tir);
+
+/* Flow counters, allocated in bulk (2^log_n) and read back through the device. */
+struct mlx5dm_counters *mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n);
+int mlx5dm_counters_free(struct mlx5dm_counters *c);
+int mlx5dm_counters_query(struct mlx5dm_counters *c, uint32_t index, uint64_t *packets,
+			  uint64_t *bytes);
+
+/* ---- actions (shared; refcounted by the rules using them) ---- */
+
+struct mlx5dm_action *mlx5dm_action_drop(struct mlx5dm_domain *dom);
+struct mlx5dm_action *mlx5dm_action_default_miss(struct mlx5dm_domain *dom);
+struct mlx5dm_action *mlx5dm_action_dest_table(struct mlx5dm_domain *dom,
+					       struct mlx5dm_table *tbl);
+struct mlx5dm_action *mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir);
+struct mlx5dm_action *mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c,
+					    uint32_t index);
+struct mlx5dm_action *mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag);
+/* PRM set/add/copy_action_in entries (8 bytes each, big-endian, as the PRM lays them out). */
+struct mlx5dm_action *mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb,
+						  const uint8_t *prm_actions);
+
+enum mlx5dm_reformat_type {
+	MLX5DM_REFORMAT_L2_TO_L2_TUNNEL,  /* encap: prepend data (e.g. Eth/IP/UDP/VXLAN) */
+	MLX5DM_REFORMAT_L2_TO_L3_TUNNEL,  /* encap: replace L2 with data */
+	MLX5DM_REFORMAT_L2_TUNNEL_TO_L2,  /* decap up to the inner Ethernet header */
+	MLX5DM_REFORMAT_L3_TUNNEL_TO_L2,  /* decap up to inner L3, prepend data (new L2) */
+};
+struct mlx5dm_action *mlx5dm_action_reformat(struct mlx5dm_domain *dom,
+					     enum mlx5dm_reformat_type type, size_t len,
+					     const void *data);
+/* vlan_hdr = TPID << 16 | TCI (TPID 0x8100 or 0x88a8). */
+struct mlx5dm_action *mlx5dm_action_push_vlan(struct mlx5dm_domain *dom, uint32_t vlan_hdr);
+struct mlx5dm_action *mlx5dm_action_pop_vlan(struct mlx5dm_domain *dom);
+/* -EBUSY while rules use it. */
+int mlx5dm_action_destroy(struct mlx5dm_action *action);
+
+/* ---- observability ---- */
+
+/* CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records 3000-3424). */
+int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
+
+struct mlx5dm_icm_usage {
+	uint64_t used_bytes;
+	uint64_t hot_bytes;          /* freed, awaiting sync before reuse */
+	uint64_t dm_bytes;           /* allocated from the device */
+};
+
+struct mlx5dm_ctx_stats {
+	struct mlx5dm_icm_usage icm[4]; /* STEERING, HEADER_MODIFY, HEADER_MODIFY_PATTERN, ENCAP */
+	uint64_t rules;
+	uint64_t tables;
+	uint64_t matchers;
+	uint64_t wqes;
+	uint64_t write_bytes;
+	uint64_t rehash;             /* hash tables grown */
+};
+int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
+
+#endif /* _MLX5DM_STEER_H_ */

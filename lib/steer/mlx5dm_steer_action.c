@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Actions: shared, refcounted objects. Each holds the abstract STE action
+ * the encoder places into rules; data that lives in ICM (modify-header
+ * lists, encap headers) is written through the control queue and drained
+ * before the action is returned, so any queue may use it right away.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+void
+mlx5dm_action_ref(struct mlx5dm_action *a)
+{
+	__atomic_fetch_add(&a->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+void
+mlx5dm_action_unref(struct mlx5dm_action *a)
+{
+	__atomic_fetch_sub(&a->refcnt, 1, __ATOMIC_RELEASE);
+}
+
+static struct mlx5dm_action *
+mlx5dm_action_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind,
+		  enum mlx5dm_ste_action_type type)
+{
+	struct mlx5dm_action *a;
+
+	if (dom == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_zmalloc(sizeof(*a));
+	if (a == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->kind = kind;
+	a->dom = dom;
+	a->ste.type = type;
+	return a;
+}
+
+static struct mlx5dm_action *
+mlx5dm_action_publish(struct mlx5dm_action *a)
+{
+	struct mlx5dm_ctx *ctx = a->dom->ctx;
+
+	mlx5dm_spinlock_lock(&ctx->lock);
+	a->dom->refcnt++;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	return a;
+}
+
+/* Write data into an ICM chunk through the control queue and wait for it. */
+static int
+mlx5dm_action_write_icm(struct mlx5dm_ctx *ctx, const struct mlx5dm_icm_chunk *chunk,
+			const void *data, size_t len)
+{
+	struct mlx5dm_queue *q = mlx5dm_steer_ctrl_queue(ctx);
+	size_t off = 0;
+	int ret = 0;
+
+	mlx5dm_spinlock_lock(&q->lock);
+	while (ret == 0 && off < len) {
+		uint32_t n = (uint32_t)MLX5DM_MIN(len - off, (size_t)MLX5DM_SEND_MAX_WRITE);
+
+		ret = mlx5dm_send_write(q->ring, chunk->mr_addr + off, chunk->rkey,
+					(const uint8_t *)data + off, n);
+		off += n;
+	}
+	if (ret == 0)
+		ret = mlx5dm_send_drain(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
+}
+
+/* Store a HW modify list in HEADER_MODIFY ICM (or inline when one action fits). */
+static int
+mlx5dm_action_store_list(struct mlx5dm_action *a, const uint8_t *hw, unsigned int n_hw,
+			 bool may_inline)
+{
+	struct mlx5dm_ctx *ctx = a->dom->ctx;
+	struct mlx5dm_ste_modify_ref *ref = &a->ste.modify;
+	unsigned int order;
+	int ret;
+
+	ref->num_actions = (uint8_t)n_hw;
+	if (may_inline && n_hw == 1 && (ctx->ste->caps & MLX5DM_STE_CAP_MODIFY_INLINE)) {
+		ref->mode = MLX5DM_STE_MODIFY_INLINE;
+		memcpy(ref->inline_action, hw, MLX5DM_MODIFY_ACTION_SIZE);
+		return 0;
+	}
+	/* At least one 64-byte line (8 actions), as the device reads whole lines. */
+	order = MLX5DM_MAX(3u, mlx5dm_log2_ceil(n_hw));
+	a->chunk = mlx5dm_icm_chunk_alloc(ctx->modify_pool, order);
+	if (a->chunk == NULL)
+		return -ENOMEM;
+	ret = mlx5dm_icm_chunk_line_index(a->chunk, &ref->index);
+	if (ret == 0)
+		ret = mlx5dm_action_write_icm(ctx, a->chunk, hw,
+					      (size_t)n_hw * MLX5DM_MODIFY_ACTION_SIZE);
+	if (ret < 0)
+		return ret;
+	ref->mode = MLX5DM_STE_MODIFY_LIST;
+	return 0;
+}
+
+static void
+mlx5dm_action_free(struct mlx5dm_action *a)
+{
+	if (a->chunk != NULL)
+		mlx5dm_icm_chunk_free(a->chunk);
+	mlx5dm_free(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_drop(struct mlx5dm_domain *dom)
+{
+	struct mlx5dm_action *a = mlx5dm_action_new(dom, MLX5DM_ACT_DROP, MLX5DM_STE_ACTION_DROP);
+
+	if (a == NULL)
+		return NULL;
+	a->ste.icm_addr = dom->drop_icm;
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_default_miss(struct mlx5dm_domain *dom)
+{
+	struct mlx5dm_action *a = mlx5dm_action_new(dom, MLX5DM_ACT_DEFAULT_MISS,
+						    MLX5DM_STE_ACTION_DEFAULT_MISS);
+
+	if (a == NULL)
+		return NULL;
+	a->ste.icm_addr = dom->default_icm;
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_dest_table(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl)
+{
+	struct mlx5dm_action *a;
+
+	if (tbl == NULL || tbl->dom != dom) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_DEST_TABLE, MLX5DM_STE_ACTION_DEST_TABLE);
+	if (a == NULL)
+		return NULL;
+	a->dest_tbl = tbl;
+	a->ste.icm_addr = mlx5dm_ste_icm(tbl->s_anchor);
+	mlx5dm_spinlock_lock(&dom->ctx->lock);
+	tbl->refcnt++;
+	mlx5dm_spinlock_unlock(&dom->ctx->lock);
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
+{
+	struct mlx5dm_action *a;
+
+	if (tag > 0xffffff) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "flow tag 0x%x wider than 24 bits", tag);
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_FLOW_TAG, MLX5DM_STE_ACTION_FLOW_TAG);
+	if (a == NULL)
+		return NULL;
+	a->ste.flow_tag = tag;
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t *prm_actions)
+{
+	uint8_t hw[2 * 64 * MLX5DM_MODIFY_ACTION_SIZE];
+	struct mlx5dm_ste_actions_attr attr;
+	struct mlx5dm_ste_action_err err;
+	struct mlx5dm_action *a;
+	unsigned int n_hw = 0;
+	int ret;
+
+	if (dom == NULL || prm_actions == NULL || nb == 0 || nb > 64) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.domain = MLX5DM_STE_DOMAIN_NIC;
+	attr.dir = dom->dir;
+	attr.gvmi = dom->ctx->caps.vhca_id;
+	ret = mlx5dm_ste_modify_translate(dom->ctx->ste, &attr, prm_actions, (unsigned int)nb,
+					  hw, MLX5DM_ARRAY_SIZE(hw) / MLX5DM_MODIFY_ACTION_SIZE,
+					  &n_hw, &err);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "modify header rejected: %s (action %d)", err.msg,
+			   err.index);
+		errno = -ret;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_MODIFY, MLX5DM_STE_ACTION_MODIFY_HDR);
+	if (a == NULL)
+		return NULL;
+	ret = mlx5dm_action_store_list(a, hw, n_hw, true);
+	if (ret < 0) {
+		mlx5dm_action_free(a);
+		errno = -ret;
+		return NULL;
+	}
+	return mlx5dm_action_publish(a);
+}
+
+static int
+mlx5dm_action_encap(struct mlx5dm_action *a, size_t len, const void *data)
+{
+	struct mlx5dm_ctx *ctx = a->dom->ctx;
+	int ret;
+
+	ret = mlx5dm_ste_encap_check(len, ctx->caps.max_encap_header_size);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "encap header of %zu bytes not possible "
+			   "(even, <= 126, <= %u)", len, ctx->caps.max_encap_header_size);
+		return ret;
+	}
+	if (ctx->encap_pool == NULL) {
+		/* The firmware reformat-context fallback (SWS 8.1) is not implemented yet. */
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device has no ENCAP SW ICM: encap unsupported");
+		return -ENOTSUP;
+	}
+	a->chunk = mlx5dm_icm_chunk_alloc(ctx->encap_pool,
+					  mlx5dm_log2_ceil((len + 63) / 64));
+	if (a->chunk == NULL)
+		return -ENOMEM;
+	ret = mlx5dm_icm_chunk_line_index(a->chunk, &a->ste.encap.index);
+	if (ret == 0)
+		ret = mlx5dm_action_write_icm(ctx, a->chunk, data, len);
+	a->ste.encap.size = (uint16_t)len;
+	return ret;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type, size_t len,
+		       const void *data)
+{
+	static const struct {
+		enum mlx5dm_ste_action_type ste;
+		enum mlx5dm_domain_type dom;
+		bool data;
+	} kinds[] = {
+		[MLX5DM_REFORMAT_L2_TO_L2_TUNNEL] = { MLX5DM_STE_ACTION_ENCAP_L2,
+						      MLX5DM_DOMAIN_NIC_TX, true },
+		[MLX5DM_REFORMAT_L2_TO_L3_TUNNEL] = { MLX5DM_STE_ACTION_ENCAP_L3,
+						      MLX5DM_DOMAIN_NIC_TX, true },
+		[MLX5DM_REFORMAT_L2_TUNNEL_TO_L2] = { MLX5DM_STE_ACTION_DECAP_L2,
+						      MLX5DM_DOMAIN_NIC_RX, false },
+		[MLX5DM_REFORMAT_L3_TUNNEL_TO_L2] = { MLX5DM_STE_ACTION_DECAP_L3,
+						      MLX5DM_DOMAIN_NIC_RX, true },
+	};
+	uint8_t hw[16 * MLX5DM_MODIFY_ACTION_SIZE];
+	struct mlx5dm_action *a;
+	unsigned int n_hw = 0;
+	int ret;
+
+	if (dom == NULL || (unsigned int)type >= MLX5DM_ARRAY_SIZE(kinds) ||
+	    (kinds[type].data && (data == NULL || len == 0)) ||
+	    (!kinds[type].data && len != 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (dom->type != kinds[type].dom) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s only on a NIC %s domain",
+			   kinds[type].data && type != MLX5DM_REFORMAT_L3_TUNNEL_TO_L2 ?
+			   "encap" : "decap", kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "TX" : "RX");
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_REFORMAT, kinds[type].ste);
+	if (a == NULL)
+		return NULL;
+	a->reformat = type;
+	switch (type) {
+	case MLX5DM_REFORMAT_L2_TO_L2_TUNNEL:
+	case MLX5DM_REFORMAT_L2_TO_L3_TUNNEL:
+		ret = mlx5dm_action_encap(a, len, data);
+		break;
+	case MLX5DM_REFORMAT_L3_TUNNEL_TO_L2:
+		ret = mlx5dm_ste_decap_l3_list(dom->ctx->ste, data, len, hw,
+					       MLX5DM_ARRAY_SIZE(hw) / MLX5DM_MODIFY_ACTION_SIZE,
+					       &n_hw);
+		if (ret < 0)
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "L3 decap needs a 14 or 18-byte L2 "
+				   "header, got %zu", len);
+		else
+			ret = mlx5dm_action_store_list(a, hw, n_hw, false);
+		break;
+	default:
+		ret = 0;
+		break;
+	}
+	if (ret < 0) {
+		mlx5dm_action_free(a);
+		errno = -ret;
+		return NULL;
+	}
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_push_vlan(struct mlx5dm_domain *dom, uint32_t vlan_hdr)
+{
+	struct mlx5dm_action *a;
+	uint32_t hdr;
+
+	if (mlx5dm_ste_vlan_hdr((uint16_t)(vlan_hdr >> 16), (uint16_t)vlan_hdr, &hdr) < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "push VLAN: TPID 0x%04x is not 0x8100 or 0x88a8",
+			   vlan_hdr >> 16);
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_PUSH_VLAN, MLX5DM_STE_ACTION_PUSH_VLAN);
+	if (a == NULL)
+		return NULL;
+	a->ste.vlan_hdr = hdr;
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_pop_vlan(struct mlx5dm_domain *dom)
+{
+	struct mlx5dm_action *a = mlx5dm_action_new(dom, MLX5DM_ACT_POP_VLAN,
+						    MLX5DM_STE_ACTION_POP_VLAN);
+
+	return a == NULL ? NULL : mlx5dm_action_publish(a);
+}
+
+int
+mlx5dm_action_destroy(struct mlx5dm_action *a)
+{
+	struct mlx5dm_ctx *ctx;
+
+	if (a == NULL)
+		return -EINVAL;
+	if (__atomic_load_n(&a->refcnt, __ATOMIC_ACQUIRE) != 0)
+		return -EBUSY;
+	ctx = a->dom->ctx;
+	mlx5dm_spinlock_lock(&ctx->lock);
+	a->dom->refcnt--;
+	if (a->dest_tbl != NULL)
+		a->dest_tbl->refcnt--;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	mlx5dm_action_free(a);
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Capabilities: QUERY_HCA_CAP through the device boundary (the same
+ * mailbox on the model and on hardware), decoded with the lib/prm tables,
+ * then the gating rules of SW steering (SWS_REFERENCE 3.2).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_prm.h"
+#include "mlx5dm_steer_priv.h"
+
+#define MLX5DM_STEER_CAP_OUT MLX5DM_QUERY_HCA_CAP_OUT_SIZE
+
+static int
+mlx5dm_caps_query(struct mlx5dm_dev *dev, enum mlx5dm_hca_cap_type type, uint8_t *out)
+{
+	uint8_t in[16] = { 0 };
+	int ret;
+
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.opcode, MLX5DM_CMD_QUERY_HCA_CAP);
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.op_mod, MLX5DM_HCA_CAP_OPMOD(type));
+	memset(out, 0, MLX5DM_STEER_CAP_OUT);
+	ret = dev->ops->devx_general_cmd(dev->ctx, in, sizeof(in), out, MLX5DM_STEER_CAP_OUT);
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "QUERY_HCA_CAP type 0x%x failed: %d (status 0x%x "
+			   "syndrome 0x%x)", type, ret, mlx5dm_prm_get(out, 0, 8),
+			   mlx5dm_prm_get(out, 32, 32));
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+int
+mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
+{
+	const struct mlx5dm_prm_caps_general *g = &mlx5dm_prm_caps_general;
+	const struct mlx5dm_prm_caps_nic_ft *ft = &mlx5dm_prm_caps_nic_ft;
+	const struct mlx5dm_prm_caps_dev_mem *dm = &mlx5dm_prm_caps_dev_mem;
+	uint8_t *out;
+	int ret;
+
+	out = mlx5dm_malloc(MLX5DM_STEER_CAP_OUT);
+	if (out == NULL)
+		return -ENOMEM;
+	memset(caps, 0, sizeof(*caps));
+	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_GENERAL, out);
+	if (ret < 0)
+		goto free_out;
+	caps->vhca_id = (uint16_t)mlx5dm_prm_fget(out, g->vhca_id);
+	caps->fmt = (uint8_t)mlx5dm_prm_fget(out, g->steering_format_version);
+	caps->modify_argument = (mlx5dm_prm_fget(out, g->general_obj_types) >>
+				 MLX5DM_GENERAL_OBJ_TYPE_HEADER_MODIFY_ARGUMENT) & 1;
+	caps->log_arg_granularity =
+		(uint8_t)mlx5dm_prm_fget(out, g->log_header_modify_argument_granularity);
+	caps->log_arg_max_alloc =
+		(uint8_t)mlx5dm_prm_fget(out, g->log_header_modify_argument_max_alloc);
+
+	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_NIC_FLOW_TABLE, out);
+	if (ret < 0)
+		goto free_out;
+	/* sw_owner is only meaningful when sw_owner_v2 is clear (3.2, rule 3). */
+	caps->rx_sw_owner = mlx5dm_prm_fget(out, ft->rx.sw_owner_v2) ?
+			    caps->fmt <= 3 : mlx5dm_prm_fget(out, ft->rx.sw_owner) != 0;
+	caps->tx_sw_owner = mlx5dm_prm_fget(out, ft->tx.sw_owner_v2) ?
+			    caps->fmt <= 3 : mlx5dm_prm_fget(out, ft->tx.sw_owner) != 0;
+	caps->max_ft_level = (uint8_t)mlx5dm_prm_fget(out, ft->rx.max_ft_level);
+	caps->rx_drop_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_rx_action_drop_icm_address);
+	caps->tx_drop_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_tx_action_drop_icm_address);
+	caps->tx_allow_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_tx_action_allow_icm_address);
+	caps->max_encap_header_size = (uint16_t)mlx5dm_prm_fget(out, ft->max_encap_header_size);
+
+	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_DEVICE_MEMORY, out);
+	if (ret < 0)
+		goto free_out;
+	caps->icm.steering_format_version = caps->fmt;
+	caps->icm.log_steering_sw_icm_size =
+		(uint8_t)mlx5dm_prm_fget(out, dm->log_steering_sw_icm_size);
+	caps->icm.log_header_modify_sw_icm_size =
+		(uint8_t)mlx5dm_prm_fget(out, dm->log_header_modify_sw_icm_size);
+	caps->icm.log_header_modify_pattern_sw_icm_size =
+		(uint8_t)mlx5dm_prm_fget(out, dm->log_header_modify_pattern_sw_icm_size);
+	caps->icm.log_indirect_encap_sw_icm_size =
+		(uint8_t)mlx5dm_prm_fget(out, dm->log_indirect_encap_sw_icm_size);
+	caps->icm.header_modify_sw_icm_start_address =
+		mlx5dm_prm_fget(out, dm->header_modify_sw_icm_start_address);
+	caps->icm.header_modify_pattern_sw_icm_start_address =
+		mlx5dm_prm_fget(out, dm->header_modify_pattern_sw_icm_start_address);
+	caps->icm.indirect_encap_icm_base = mlx5dm_prm_fget(out, dm->indirect_encap_icm_base);
+	ret = 0;
+free_out:
+	mlx5dm_free(out);
+	return ret;
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The steering context: device resources shared by every domain. Bring-up
+ * order follows rdma-core's DR (SWS_REFERENCE 3.2 rule 4): caps, STE
+ * format, PD (+pdn), UAR, ICM pools, send rings.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+#define MLX5DM_CMD_SYNC_STEERING 0xb00
+
+/* SYNC_STEERING: the device drops whatever it cached from ICM. */
+int
+mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx)
+{
+	uint8_t in[16] = { 0 }, out[16] = { 0 };
+	int ret;
+
+	mlx5dm_prm_set(in, 0, 16, MLX5DM_CMD_SYNC_STEERING);
+	ret = ctx->dev->ops->devx_general_cmd(ctx->dev->ctx, in, sizeof(in), out, sizeof(out));
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "SYNC_STEERING failed: %d (status 0x%x)", ret,
+			   mlx5dm_prm_get(out, 0, 8));
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+/* Drain every ring; each queue lock is taken alone (callers hold none). */
+int
+mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i <= ctx->nb_queues; i++) {
+		struct mlx5dm_queue *q = &ctx->queues[i];
+		int r;
+
+		mlx5dm_spinlock_lock(&q->lock);
+		r = mlx5dm_send_drain(q->ring);
+		mlx5dm_spinlock_unlock(&q->lock);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	return ret;
+}
+
+/* The ICM pools' sync-before-reuse callback: no queued write targets freed ICM. */
+static int
+mlx5dm_steer_icm_sync(void *arg)
+{
+	struct mlx5dm_ctx *ctx = arg;
+	int ret;
+
+	ret = mlx5dm_steer_sync_rings(ctx);
+	if (ret == 0)
+		ret = mlx5dm_steer_hw_sync(ctx);
+	return ret;
+}
+
+struct mlx5dm_queue *
+mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx)
+{
+	return &ctx->queues[ctx->nb_queues];
+}
+
+static int
+mlx5dm_ctx_check_caps(const struct mlx5dm_caps *caps)
+{
+	if (caps->fmt != 1) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "steering_format_version %u: only 1 "
+			   "(ConnectX-6 Dx, STE v1) is implemented", caps->fmt);
+		return -ENOTSUP;
+	}
+	if (!caps->rx_sw_owner || !caps->tx_sw_owner) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device does not let software own NIC %s steering",
+			   !caps->rx_sw_owner ? "RX" : "TX");
+		return -ENOTSUP;
+	}
+	if (caps->max_ft_level < 2) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "max_ft_level %u too small", caps->max_ft_level);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_ctx_alloc_pd(struct mlx5dm_ctx *ctx)
+{
+	struct mlx5dv_pd dvpd = { 0 };
+	struct mlx5dv_obj obj;
+	int ret;
+
+	ctx->pd = ctx->dev->ops->alloc_pd(ctx->dev->ctx);
+	if (ctx->pd == NULL) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "PD allocation failed: %d", errno);
+		return -errno;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.pd.in = ctx->pd;
+	obj.pd.out = &dvpd;
+	ret = ctx->dev->ops->init_obj(&obj, MLX5DV_OBJ_PD);
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "PD number query failed: %d", ret);
+		return ret < 0 ? ret : -ret;
+	}
+	ctx->pdn = dvpd.pdn;
+	return 0;
+}
+
+static int
+mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *attr)
+{
+	struct mlx5dm_send_attr sattr = {
+		.dev = ctx->dev,
+		.pd = ctx->pd,
+		.pdn = ctx->pdn,
+		.uar = ctx->uar,
+		.log_sq_wqebb = attr->log_queue_wqebb,
+	};
+	unsigned int i;
+
+	ctx->queues = mlx5dm_calloc((size_t)ctx->nb_queues + 1, sizeof(*ctx->queues));
+	if (ctx->queues == NULL)
+		return -ENOMEM;
+	for (i = 0; i <= ctx->nb_queues; i++) {
+		mlx5dm_spinlock_init(&ctx->queues[i].lock);
+		ctx->queues[i].ring = mlx5dm_send_ring_create(&sattr);
+		if (ctx->queues[i].ring == NULL)
+			return -errno;
+	}
+	return 0;
+}
+
+static void
+mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
+{
+	const struct mlx5dm_dev_ops *ops = ctx->dev->ops;
+	unsigned int i;
+
+	if (ctx->queues != NULL) {
+		for (i = 0; i <= ctx->nb_queues; i++) {
+			mlx5dm_send_ring_destroy(ctx->queues[i].ring);
+			mlx5dm_spinlock_destroy(&ctx->queues[i].lock);
+		}
+		mlx5dm_free(ctx->queues);
+	}
+	if (ctx->icm != NULL) {
+		/* Nothing may still be read from ICM about to go back to the device. */
+		mlx5dm_steer_hw_sync(ctx);
+		mlx5dm_icm_set_destroy(ctx->icm);
+	}
+	if (ctx->uar != NULL)
+		ops->devx_free_uar(ctx->uar);
+	if (ctx->pd != NULL)
+		ops->dealloc_pd(ctx->pd);
+	mlx5dm_spinlock_destroy(&ctx->lock);
+	mlx5dm_free(ctx);
+}
+
+struct mlx5dm_ctx *
+mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
+{
+	static const struct mlx5dm_ctx_attr defaults = { .nb_queues = 1 };
+	struct mlx5dm_icm_set_attr iattr;
+	struct mlx5dm_ctx *ctx;
+	int ret;
+
+	if (dev == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr == NULL)
+		attr = &defaults;
+	ctx = mlx5dm_zmalloc(sizeof(*ctx));
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ctx->dev = dev;
+	ctx->nb_queues = attr->nb_queues != 0 ? attr->nb_queues : 1;
+	ctx->allow_dup = attr->allow_duplicate_rules;
+	mlx5dm_spinlock_init(&ctx->lock);
+	LIST_INIT(&ctx->domains);
+	ret = mlx5dm_caps_read(dev, &ctx->caps);
+	if (ret < 0)
+		goto free_ctx;
+	ret = mlx5dm_ctx_check_caps(&ctx->caps);
+	if (ret < 0)
+		goto free_ctx;
+	ctx->ste = mlx5dm_ste_ctx_get(ctx->caps.fmt);
+	if (ctx->ste == NULL) {
+		ret = -ENOTSUP;
+		goto free_ctx;
+	}
+	ret = mlx5dm_ctx_alloc_pd(ctx);
+	if (ret < 0)
+		goto free_ctx;
+	ctx->uar = dev->ops->devx_alloc_uar(dev->ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (ctx->uar == NULL)
+		ctx->uar = dev->ops->devx_alloc_uar(dev->ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	if (ctx->uar == NULL) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "UAR allocation failed: %d", errno);
+		ret = -errno;
+		goto free_ctx;
+	}
+	memset(&iattr, 0, sizeof(iattr));
+	iattr.dev = dev;
+	iattr.pd = ctx->pd;
+	iattr.caps = &ctx->caps.icm;
+	iattr.sync = mlx5dm_steer_icm_sync;
+	iattr.sync_arg = ctx;
+	iattr.reclaim = attr->reclaim_icm;
+	ctx->icm = mlx5dm_icm_set_create(&iattr);
+	if (ctx->icm == NULL) {
+		ret = -errno;
+		goto free_ctx;
+	}
+	ctx->ste_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_STE);
+	ctx->modify_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_MODIFY);
+	ctx->encap_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_ENCAP);
+	ret = mlx5dm_ctx_create_queues(ctx, attr);
+	if (ret < 0)
+		goto free_ctx;
+	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, STE %s, %u queue(s)%s",
+		   ctx->caps.vhca_id, ctx->ste->name, ctx->nb_queues,
+		   ctx->encap_pool != NULL ? ", SW encap" : "");
+	return ctx;
+free_ctx:
+	mlx5dm_ctx_free(ctx);
+	errno = ret < 0 ? -ret : EIO;
+	return NULL;
+}
+
+int
+mlx5dm_ctx_close(struct mlx5dm_ctx *ctx)
+{
+	if (ctx == NULL)
+		return -EINVAL;
+	if (!LIST_EMPTY(&ctx->domains))
+		return -EBUSY;
+	mlx5dm_steer_sync_rings(ctx);
+	mlx5dm_ctx_free(ctx);
+	return 0;
+}
+
+int
+mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	struct mlx5dm_queue *q;
+	int ret;
+
+	if (queue >= ctx->nb_queues)
+		return -EINVAL;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_send_flush(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
+}
+
+int
+mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	struct mlx5dm_queue *q;
+	int ret;
+
+	if (queue >= ctx->nb_queues)
+		return -EINVAL;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_send_drain(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
+}
+
+int
+mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
+{
+	struct mlx5dm_icm_stats is[MLX5DM_ICM_TYPE_NUM];
+	struct mlx5dm_send_stats ss;
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	mlx5dm_icm_set_stats(ctx->icm, is, NULL);
+	for (i = 0; i < MLX5DM_ICM_TYPE_NUM && i < MLX5DM_ARRAY_SIZE(st->icm); i++) {
+		st->icm[i].used_bytes = is[i].used_bytes;
+		st->icm[i].hot_bytes = is[i].hot_bytes;
+		st->icm[i].dm_bytes = is[i].dm_bytes;
+	}
+	for (i = 0; i <= ctx->nb_queues; i++) {
+		mlx5dm_spinlock_lock(&ctx->queues[i].lock);
+		mlx5dm_send_stats_get(ctx->queues[i].ring, &ss);
+		mlx5dm_spinlock_unlock(&ctx->queues[i].lock);
+		st->wqes += ss.wqes;
+		st->write_bytes += ss.write_bytes;
+	}
+	mlx5dm_spinlock_lock(&ctx->lock);
+	st->tables = ctx->n_tables;
+	st->matchers = ctx->n_matchers;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	st->rules = __atomic_load_n(&ctx->n_rules, __ATOMIC_RELAXED);
+	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
+	return 0;
+}

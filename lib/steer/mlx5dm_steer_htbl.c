@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Hash tables in ICM and their growth chains.
+ *
+ * A chain is reached through one parent pointer (an anchor for a matcher's
+ * first level, the previous level's entry otherwise). Its newest table is
+ * the head; each older table is reached from the newer one's miss anchor,
+ * and the oldest table misses to the matcher's end anchor:
+ *
+ *   parent -> head [slot chains] -miss-> head.miss_anchor -hit-> older ... -> e_anchor
+ *
+ * Growing never moves an entry: a table four times the head's size is
+ * allocated and filled with always-miss entries (a slice per later rule
+ * operation when it is large), then one control write of the parent makes
+ * it the head. New entries go to the head; lookups search the whole chain.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+uint64_t
+mlx5dm_htbl_icm(const struct mlx5dm_htbl *h)
+{
+	return h->chunk->icm_addr;
+}
+
+/* The device's hash of a tag under a byte mask (0 when nothing is hashed). */
+uint32_t
+mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask)
+{
+	uint8_t buf[MLX5DM_STE_TAG_SIZE];
+	unsigned int i;
+
+	if (byte_mask == 0)
+		return 0;
+	for (i = 0; i < MLX5DM_STE_TAG_SIZE; i++)
+		buf[i] = (byte_mask >> (15 - i)) & 1 ? tag[i] : 0;
+	return mlx5dm_ste_hash(buf, sizeof(buf));
+}
+
+/* Where unused slots and chain ends of this table miss to. */
+uint64_t
+mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h)
+{
+	if (h->miss_anchor != NULL)
+		return mlx5dm_ste_icm(h->miss_anchor);
+	return mlx5dm_matcher_end_icm(h->matcher);
+}
+
+/* The device image of an unused slot of h. */
+static void
+mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
+{
+	struct mlx5dm_ctx *ctx = h->matcher->tbl->dom->ctx;
+
+	mlx5dm_ste_build_always_miss(ctx->ste, hw, h->lu_type, h->matcher->tbl->dom->dir,
+				     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(h));
+	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
+}
+
+static struct mlx5dm_htbl *
+mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
+		  uint16_t byte_mask)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl *h;
+
+	h = mlx5dm_zmalloc(sizeof(*h));
+	if (h == NULL)
+		return NULL;
+	h->matcher = m;
+	h->level = level;
+	h->log_size = log_size;
+	h->num_entries = 1u << log_size;
+	h->lu_type = m->builders[level].lu_type;
+	h->byte_mask = byte_mask;
+	h->slots = mlx5dm_calloc(h->num_entries, sizeof(*h->slots));
+	if (h->slots == NULL)
+		goto free_h;
+	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
+	if (h->chunk == NULL)
+		goto free_slots;
+	m->n_tables++;
+	return h;
+free_slots:
+	mlx5dm_free(h->slots);
+free_h:
+	mlx5dm_free(h);
+	return NULL;
+}
+
+/* Free a table that nothing points at any more (its entries are gone). */
+static void
+mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
+{
+	mlx5dm_defer_chunk(d, h->chunk);
+	mlx5dm_ste_free_single(h->miss_anchor, d);
+	mlx5dm_free(h->slots);
+	h->matcher->n_tables--;
+	mlx5dm_free(h);
+}
+
+/*
+ * A new table with every slot written as always-miss to miss_target (the
+ * matcher end for a new chain). Small: one call; it is not reachable until
+ * the caller points something at it.
+ */
+struct mlx5dm_htbl *
+mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t level,
+		   uint8_t log_size, uint16_t byte_mask, struct mlx5dm_ste *pointing,
+		   struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	uint8_t hw[MLX5DM_STE_SIZE];
+	struct mlx5dm_htbl *h;
+	int ret;
+
+	h = mlx5dm_htbl_alloc(m, level, log_size, byte_mask);
+	if (h == NULL)
+		return NULL;
+	h->pointing_ste = pointing;
+	mlx5dm_htbl_miss_image(h, hw);
+	ret = mlx5dm_ste_write_image(ctx, q, h->chunk, 0, h->num_entries, hw);
+	if (ret < 0) {
+		mlx5dm_htbl_free(h, d);
+		errno = -ret;
+		return NULL;
+	}
+	return h;
+}
+
+/* Set the hit pointer of an anchor/parent shadow to table h (size included). */
+void
+mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow)
+{
+	mlx5dm_ste_set_hit_addr(ctx->ste, shadow, mlx5dm_htbl_icm(h), h->num_entries);
+}
+
+/*
+ * Make the chain reached through `pointing` (or the matcher's first level
+ * when NULL) start at head: one control write of the parent.
+ */
+static int
+mlx5dm_htbl_flip_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			struct mlx5dm_htbl *head)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_ste *p = head->pointing_ste;
+
+	if (p == NULL)
+		return mlx5dm_matcher_write_parent(m, q, head);
+	mlx5dm_htbl_point(ctx, head, p->shadow);
+	return mlx5dm_ste_write_ctrl(ctx, q, p);
+}
+
+static bool
+mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
+{
+	unsigned int half = (h->num_entries + 1) / 2;
+
+	if (h->growing != NULL || h->chain_prev != NULL || h->byte_mask == 0)
+		return false;
+	/* More index bits than hashed bits cannot spread entries any further. */
+	if ((unsigned int)__builtin_popcount(h->byte_mask) * 8 <= h->log_size)
+		return false;
+	return h->collisions >= half && h->used >= half;
+}
+
+/* Begin growing head: allocate the bigger table and its miss anchor. */
+static int
+mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			 struct mlx5dm_htbl *head, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	unsigned int max = mlx5dm_icm_pool_max_order(ctx->ste_pool);
+	uint8_t log_size = (uint8_t)MLX5DM_MIN(head->log_size + 2u, max);
+	struct mlx5dm_ste *anchor;
+	struct mlx5dm_htbl *g;
+	uint8_t img[MLX5DM_STE_SIZE];
+	int ret;
+
+	g = mlx5dm_htbl_alloc(m, head->level, log_size, head->byte_mask);
+	if (g == NULL)
+		return -ENOMEM;
+	anchor = mlx5dm_ste_alloc_single(ctx);
+	if (anchor == NULL) {
+		mlx5dm_htbl_free(g, d);
+		return -ENOMEM;
+	}
+	/* The anchor hits into the current head, hashed the same way. */
+	mlx5dm_ste_build_always_hit(ctx->ste, img, ctx->ste->lu_dont_care, m->tbl->dom->dir,
+				    ctx->caps.vhca_id, head->lu_type, head->byte_mask,
+				    mlx5dm_htbl_icm(head), head->num_entries);
+	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	anchor->htbl = g;
+	g->miss_anchor = anchor;
+	g->pointing_ste = head->pointing_ste;
+	ret = mlx5dm_ste_write_full(ctx, q, anchor, NULL);
+	if (ret < 0) {
+		mlx5dm_htbl_free(g, d);
+		return ret;
+	}
+	head->growing = g;
+	g->fill_pos = 0;
+	g->grow_next = m->grow_list;
+	m->grow_list = head;
+	return 0;
+}
+
+/* Drop head from the matcher's list of chains being grown. */
+static void
+mlx5dm_htbl_grow_unlist(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head)
+{
+	struct mlx5dm_htbl **pp;
+
+	for (pp = &m->grow_list; *pp != NULL; pp = &(*pp)->growing->grow_next) {
+		if (*pp == head) {
+			*pp = head->growing->grow_next;
+			return;
+		}
+	}
+}
+
+/*
+ * Write up to `budget` bytes of head's growing table; when complete, make it
+ * the chain head. *headp is where the chain head is stored.
+ */
+static int
+mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
+		 uint32_t budget)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl *g = head->growing;
+	uint32_t n = MLX5DM_MIN(g->num_entries - g->fill_pos, budget / MLX5DM_STE_SIZE);
+	uint8_t hw[MLX5DM_STE_SIZE];
+	int ret;
+
+	if (n > 0) {
+		mlx5dm_htbl_miss_image(g, hw);
+		ret = mlx5dm_ste_write_image(ctx, q, g->chunk, g->fill_pos, n, hw);
+		if (ret < 0)
+			return ret;
+		g->fill_pos += n;
+	}
+	if (g->fill_pos < g->num_entries)
+		return 0;
+	/* Complete: g becomes the head. */
+	mlx5dm_htbl_grow_unlist(m, head);
+	head->growing = NULL;
+	g->chain_next = head;
+	head->chain_prev = g;
+	ret = mlx5dm_htbl_flip_parent(m, q, g);
+	if (ret < 0)
+		return ret;
+	if (g->pointing_ste != NULL)
+		g->pointing_ste->next_htbl = g;
+	else
+		m->first = g;
+	__atomic_fetch_add(&ctx->n_rehash, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * After an entry was placed in head: start growing it if it is crowded
+ * (small tables are filled and switched at once), then spend one slice on
+ * the oldest growth in progress.
+ */
+int
+mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			 struct mlx5dm_htbl *head, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_htbl *h;
+	int ret;
+
+	if (head != NULL && mlx5dm_htbl_wants_growth(head)) {
+		ret = mlx5dm_htbl_start_growth(m, q, head, d);
+		if (ret < 0) {
+			/* Not fatal: entries keep going to the crowded head. */
+			MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "table growth postponed: %d", ret);
+		} else if (head->growing->log_size < MLX5DM_HTBL_LOG_SYNC_FILL) {
+			return mlx5dm_htbl_fill(m, q, head, UINT32_MAX);
+		}
+	}
+	h = m->grow_list;
+	if (h == NULL)
+		return 0;
+	return mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
+}
+
+/* Find the entry with this tag in any table of the chain. */
+struct mlx5dm_ste *
+mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag, uint32_t hash)
+{
+	struct mlx5dm_htbl *t;
+	struct mlx5dm_ste *s;
+
+	for (t = head; t != NULL; t = t->chain_next) {
+		for (s = t->slots[hash & (t->num_entries - 1)]; s != NULL; s = s->next_col) {
+			if (memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0)
+				return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Free a whole chain (and a growth in progress) whose entries are all gone;
+ * nothing points at it any more.
+ */
+void
+mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
+		       struct mlx5dm_defer *d)
+{
+	struct mlx5dm_htbl *t, *next;
+
+	if (head == NULL)
+		return;
+	if (head->growing != NULL) {
+		mlx5dm_htbl_grow_unlist(m, head);
+		mlx5dm_htbl_free(head->growing, d);
+		head->growing = NULL;
+	}
+	for (t = head; t != NULL; t = next) {
+		next = t->chain_next;
+		mlx5dm_htbl_free(t, d);
+	}
+}

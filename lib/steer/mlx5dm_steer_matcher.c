@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Matchers: a mask turned into a chain of lookups (builders), a first-level
+ * hash table and an end anchor, linked into the table's priority-ordered
+ * list:  prev anchor (table start or previous matcher's end) -> first level
+ * ... misses -> e_anchor -> next matcher (or the domain default).
+ *
+ * Anchors shared with neighbours are written under tbl->anchor_lock and
+ * drained before it is released, so two queues never race on an anchor.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+
+uint64_t
+mlx5dm_matcher_end_icm(const struct mlx5dm_matcher *m)
+{
+	return mlx5dm_ste_icm(m->e_anchor);
+}
+
+/* The anchor whose hit pointer leads to m's first level. */
+static struct mlx5dm_ste *
+mlx5dm_matcher_prev_anchor(struct mlx5dm_matcher *m)
+{
+	struct mlx5dm_matcher *prev = TAILQ_PREV(m, mlx5dm_matcher_list, next);
+
+	return prev != NULL ? prev->e_anchor : m->tbl->s_anchor;
+}
+
+/* Level-0 growth: the previous anchor now enters m at head (control write). */
+int
+mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			    struct mlx5dm_htbl *head)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_ste *anchor;
+	int ret;
+
+	mlx5dm_spinlock_lock(&m->tbl->anchor_lock);
+	anchor = mlx5dm_matcher_prev_anchor(m);
+	mlx5dm_htbl_point(ctx, head, anchor->shadow);
+	ret = mlx5dm_ste_write_ctrl(ctx, q, anchor);
+	if (ret == 0)
+		ret = mlx5dm_send_drain(q->ring);
+	mlx5dm_spinlock_unlock(&m->tbl->anchor_lock);
+	return ret;
+}
+
+/* Point anchor at matcher next's first level, or miss it to the default. */
+static int
+mlx5dm_matcher_link(struct mlx5dm_table *tbl, struct mlx5dm_queue *q, struct mlx5dm_ste *anchor,
+		    struct mlx5dm_matcher *next)
+{
+	if (next != NULL)
+		return mlx5dm_anchor_write_hit(tbl->dom, q, anchor, next->first);
+	return mlx5dm_anchor_write_miss(tbl->dom, q, anchor, tbl->dom->default_icm);
+}
+
+static void
+mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	mlx5dm_htbl_chain_free(m, m->first, d);
+	mlx5dm_ste_free_single(m->e_anchor, d);
+	mlx5dm_spinlock_destroy(&m->lock);
+	mlx5dm_free(m);
+}
+
+struct mlx5dm_matcher *
+mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr *attr,
+		      const char **err_field)
+{
+	struct mlx5dm_defer d = { .n = 0 };
+	struct mlx5dm_matcher *m, *pos, *next;
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_queue *q;
+	unsigned int max_log;
+	int ret;
+
+	if (err_field != NULL)
+		*err_field = NULL;
+	if (tbl == NULL || attr == NULL || attr->mask == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ctx = tbl->dom->ctx;
+	m = mlx5dm_zmalloc(sizeof(*m));
+	if (m == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->tbl = tbl;
+	m->priority = attr->priority;
+	m->criteria = attr->criteria;
+	memcpy(m->mask, attr->mask, sizeof(m->mask));
+	mlx5dm_spinlock_init(&m->lock);
+	m->last_queue = ctx->nb_queues; /* the control queue writes the first level */
+	ret = mlx5dm_ste_build_matcher(ctx->ste, m->mask, m->criteria, tbl->dom->dir,
+				       m->builders, MLX5DM_STE_MAX_BUILDERS, &m->nb_builders,
+				       err_field);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "matcher mask rejected: %d%s%s", ret,
+			   err_field != NULL && *err_field != NULL ? ", field " : "",
+			   err_field != NULL && *err_field != NULL ? *err_field : "");
+		goto free_m;
+	}
+	max_log = mlx5dm_icm_pool_max_order(ctx->ste_pool);
+	m->log_first = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
+	m->e_anchor = mlx5dm_ste_alloc_single(ctx);
+	if (m->e_anchor == NULL) {
+		ret = -ENOMEM;
+		goto free_m;
+	}
+	q = mlx5dm_steer_ctrl_queue(ctx);
+	mlx5dm_spinlock_lock(&ctx->lock);
+	mlx5dm_spinlock_lock(&q->lock);
+	m->first = mlx5dm_htbl_create(m, q, 0, m->log_first, m->builders[0].byte_mask, NULL, &d);
+	if (m->first == NULL) {
+		ret = -errno;
+		goto unlock;
+	}
+	/* Stable priority order: after every matcher of the same or higher priority. */
+	TAILQ_FOREACH(pos, &tbl->matchers, next) {
+		if (pos->priority > m->priority)
+			break;
+	}
+	next = pos;
+	mlx5dm_spinlock_lock(&tbl->anchor_lock);
+	/* Fully written before anything points at it: first the new matcher... */
+	ret = mlx5dm_matcher_link(tbl, q, m->e_anchor, next);
+	if (ret == 0)
+		ret = mlx5dm_send_drain(q->ring);
+	if (ret == 0) {
+		/* ...then the pointer into it. */
+		if (next != NULL)
+			TAILQ_INSERT_BEFORE(next, m, next);
+		else
+			TAILQ_INSERT_TAIL(&tbl->matchers, m, next);
+		ret = mlx5dm_anchor_write_hit(tbl->dom, q, mlx5dm_matcher_prev_anchor(m), m->first);
+		if (ret == 0)
+			ret = mlx5dm_send_drain(q->ring);
+		if (ret < 0)
+			TAILQ_REMOVE(&tbl->matchers, m, next);
+	}
+	mlx5dm_spinlock_unlock(&tbl->anchor_lock);
+	if (ret == 0)
+		ctx->n_matchers++;
+unlock:
+	mlx5dm_spinlock_unlock(&q->lock);
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "matcher creation failed: %d", ret);
+		mlx5dm_matcher_free(m, &d);
+		mlx5dm_defer_run(&d);
+		errno = -ret;
+		return NULL;
+	}
+	return m;
+free_m:
+	mlx5dm_spinlock_destroy(&m->lock);
+	mlx5dm_free(m);
+	errno = -ret;
+	return NULL;
+}
+
+int
+mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
+{
+	struct mlx5dm_defer d = { .n = 0 };
+	struct mlx5dm_table *tbl;
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_queue *q;
+	int ret;
+
+	if (m == NULL)
+		return -EINVAL;
+	tbl = m->tbl;
+	ctx = tbl->dom->ctx;
+	/* Queues that wrote m's entries must be done before its ICM is freed. */
+	ret = mlx5dm_steer_sync_rings(ctx);
+	if (ret < 0)
+		return ret;
+	q = mlx5dm_steer_ctrl_queue(ctx);
+	mlx5dm_spinlock_lock(&ctx->lock);
+	mlx5dm_spinlock_lock(&m->lock);
+	if (m->n_rules != 0) {
+		mlx5dm_spinlock_unlock(&m->lock);
+		mlx5dm_spinlock_unlock(&ctx->lock);
+		return -EBUSY;
+	}
+	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_spinlock_lock(&q->lock);
+	mlx5dm_spinlock_lock(&tbl->anchor_lock);
+	/* Bypass m: the previous anchor now goes where m's end went. */
+	ret = mlx5dm_matcher_link(tbl, q, mlx5dm_matcher_prev_anchor(m),
+				  TAILQ_NEXT(m, next));
+	if (ret == 0)
+		ret = mlx5dm_send_drain(q->ring);
+	if (ret == 0)
+		TAILQ_REMOVE(&tbl->matchers, m, next);
+	mlx5dm_spinlock_unlock(&tbl->anchor_lock);
+	mlx5dm_spinlock_unlock(&q->lock);
+	if (ret == 0)
+		ctx->n_matchers--;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	if (ret < 0)
+		return ret;
+	mlx5dm_matcher_free(m, &d);
+	mlx5dm_defer_run(&d);
+	return 0;
+}

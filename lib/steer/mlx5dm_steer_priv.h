@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Internal state of the steering library (lib/steer).
+ *
+ * What the device walks, per domain side:
+ *
+ *   FT root -> table.s_anchor -hit-> M1 first table ... -> M1.e_anchor -hit-> M2 first table
+ *                                   (misses)                                  ... -> default
+ *
+ * Every hash table of a matcher (its first table and the per-prefix deeper
+ * tables) is a *chain* of tables that only ever grows at its head:
+ *
+ *   parent -hit-> T_new [slots; misses -> T_new.miss_anchor] -hit-> T_old -> ... -> e_anchor
+ *
+ * Growth allocates a table four times the head's size, fills it with
+ * always-miss entries (incrementally, a slice per later insert, when it is
+ * large), then flips the parent's hit pointer with one control write.
+ * Entries already placed never move, so no insert ever copies a table.
+ */
+
+#ifndef _MLX5DM_STEER_PRIV_H_
+#define _MLX5DM_STEER_PRIV_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "mlx5dm_icm.h"
+#include "mlx5dm_osdep.h"
+#include "mlx5dm_send.h"
+#include "mlx5dm_ste.h"
+#include "mlx5dm_steer.h"
+
+#define MLX5DM_STEER_LOG "steer"
+
+/* Tables at least this large are filled a slice at a time. */
+#define MLX5DM_HTBL_LOG_SYNC_FILL 12
+/* Bytes of always-miss image written per insert while a table fills. */
+#define MLX5DM_HTBL_FILL_SLICE (16u * 1024u)
+/* Grow a chain head when (used slots + collisions) reaches this share of its size. */
+#define MLX5DM_HTBL_GROW_NUM 1
+#define MLX5DM_HTBL_GROW_DEN 1
+
+/* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
+struct mlx5dm_caps {
+	uint16_t vhca_id;
+	uint8_t fmt;                      /* steering_format_version */
+	bool rx_sw_owner;
+	bool tx_sw_owner;
+	uint8_t max_ft_level;
+	uint64_t rx_drop_icm;
+	uint64_t tx_drop_icm;
+	uint64_t tx_allow_icm;
+	uint16_t max_encap_header_size;
+	bool modify_argument;             /* general object 0x23 */
+	uint8_t log_arg_granularity;
+	uint8_t log_arg_max_alloc;
+	struct mlx5dm_icm_caps icm;
+};
+
+/* A rule queue: one send ring, used by one thread at a time. */
+struct mlx5dm_queue {
+	struct mlx5dm_spinlock lock;      /* owner + threads draining it at handover */
+	struct mlx5dm_send_ring *ring;
+};
+
+struct mlx5dm_ctx {
+	struct mlx5dm_dev *dev;
+	struct ibv_pd *pd;
+	uint32_t pdn;
+	struct mlx5dv_devx_uar *uar;
+	const struct mlx5dm_ste_ctx *ste;
+	struct mlx5dm_caps caps;
+	struct mlx5dm_icm_set *icm;
+	struct mlx5dm_icm_pool *ste_pool;
+	struct mlx5dm_icm_pool *modify_pool;
+	struct mlx5dm_icm_pool *encap_pool;   /* NULL without ENCAP SW ICM */
+	uint16_t nb_queues;
+	struct mlx5dm_queue *queues;          /* nb_queues + 1: the last is the control queue */
+	struct mlx5dm_spinlock lock;          /* control objects */
+	bool allow_dup;
+	LIST_HEAD(, mlx5dm_domain) domains;
+	uint64_t n_tables;
+	uint64_t n_matchers;
+	uint64_t n_rules;                     /* atomic */
+	uint64_t n_rehash;                    /* atomic */
+};
+
+struct mlx5dm_table;
+
+struct mlx5dm_domain {
+	LIST_ENTRY(mlx5dm_domain) next;
+	struct mlx5dm_ctx *ctx;
+	enum mlx5dm_domain_type type;
+	enum mlx5dm_ste_dir dir;
+	uint64_t default_icm;             /* where unmatched traffic goes */
+	uint64_t drop_icm;
+	struct mlx5dm_table *root_tbl;    /* entry table, or NULL */
+	void *root_flow;                  /* the root-table rule forwarding to root_tbl */
+	LIST_HEAD(, mlx5dm_table) tables;
+	uint32_t refcnt;                  /* actions created on it */
+};
+
+struct mlx5dm_htbl;
+
+/*
+ * Software record of one STE in ICM. Slot entries live in a table's chunk;
+ * collision and action entries each have their own order-0 chunk.
+ */
+struct mlx5dm_ste {
+	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
+	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
+	uint32_t index;                   /* entry in chunk */
+	uint32_t slot;                    /* slot of htbl whose chain holds it */
+	uint32_t refcount;                /* rules through this entry */
+	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
+	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
+	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
+	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	bool collision;                   /* not the slot itself */
+};
+
+struct mlx5dm_matcher;
+
+/* A hash table of STEs (2^log_size entries), a link of a growth chain. */
+struct mlx5dm_htbl {
+	struct mlx5dm_matcher *matcher;
+	struct mlx5dm_icm_chunk *chunk;
+	struct mlx5dm_ste **slots;        /* per slot: head record, NULL = unused */
+	uint32_t num_entries;
+	uint8_t log_size;
+	uint8_t level;                    /* builder index of its entries */
+	uint16_t lu_type;                 /* lookup of its entries */
+	uint16_t byte_mask;               /* hashed tag bytes (from the pointing entry) */
+	uint32_t used;                    /* slots in use */
+	uint32_t collisions;              /* collision entries hanging off its slots */
+	struct mlx5dm_ste *pointing_ste;  /* parent whose hit pointer reaches the chain */
+	struct mlx5dm_htbl *chain_next;   /* older table, reached through miss_anchor */
+	struct mlx5dm_htbl *chain_prev;   /* newer table */
+	struct mlx5dm_ste *miss_anchor;   /* always-hit: chain_next, or the matcher end */
+	struct mlx5dm_htbl *growing;      /* bigger table being filled, not yet reachable */
+	uint32_t fill_pos;                /* (growing table) entries already written */
+	struct mlx5dm_htbl *grow_next;    /* (growing table) next head of the matcher's list */
+};
+
+struct mlx5dm_table {
+	LIST_ENTRY(mlx5dm_table) next;
+	struct mlx5dm_domain *dom;
+	uint32_t level;
+	struct mlx5dm_ste *s_anchor;      /* the FT root: always-hit to the first matcher */
+	void *ft;                         /* SW-owned flow table object */
+	uint32_t ft_id;
+	TAILQ_HEAD(mlx5dm_matcher_list, mlx5dm_matcher) matchers; /* by priority */
+	uint32_t refcnt;                  /* jump actions and the domain root pointing here */
+	struct mlx5dm_spinlock anchor_lock; /* writes of anchors shared by matchers */
+};
+
+struct mlx5dm_matcher {
+	TAILQ_ENTRY(mlx5dm_matcher) next;
+	struct mlx5dm_table *tbl;
+	uint16_t priority;
+	uint8_t criteria;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	struct mlx5dm_ste_builder builders[MLX5DM_STE_MAX_BUILDERS];
+	unsigned int nb_builders;
+	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
+	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
+	uint8_t log_first;                /* initial size of the level-0 table */
+	struct mlx5dm_spinlock lock;      /* rule operations on this matcher */
+	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
+	bool written;
+	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
+	uint64_t n_rules;
+	uint64_t n_tables;
+	uint16_t queue_idx;               /* for logs */
+};
+
+struct mlx5dm_rule {
+	struct mlx5dm_matcher *matcher;
+	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
+	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
+	uint8_t nb_act_stes;
+	uint8_t nb_actions;
+	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
+};
+
+enum mlx5dm_action_kind {
+	MLX5DM_ACT_DROP,
+	MLX5DM_ACT_DEFAULT_MISS,
+	MLX5DM_ACT_DEST_TABLE,
+	MLX5DM_ACT_DEST_TIR,
+	MLX5DM_ACT_COUNTER,
+	MLX5DM_ACT_FLOW_TAG,
+	MLX5DM_ACT_MODIFY,
+	MLX5DM_ACT_REFORMAT,
+	MLX5DM_ACT_PUSH_VLAN,
+	MLX5DM_ACT_POP_VLAN,
+};
+
+struct mlx5dm_action {
+	enum mlx5dm_action_kind kind;
+	struct mlx5dm_domain *dom;
+	uint32_t refcnt;                  /* rules using it (atomic) */
+	struct mlx5dm_ste_action ste;     /* what the STE encoder needs */
+	struct mlx5dm_table *dest_tbl;
+	struct mlx5dm_icm_chunk *chunk;   /* modify list / encap data in ICM */
+	enum mlx5dm_reformat_type reformat;
+};
+
+/*
+ * ICM chunks freed while locks are held. Freeing a chunk may run the ICM
+ * sync (drain every ring, SYNC_STEERING), which takes the queue locks, so
+ * frees are collected and run once the operation has released its locks.
+ */
+struct mlx5dm_defer {
+	unsigned int n;
+	struct mlx5dm_icm_chunk *chunks[256];
+};
+
+/* ---- mlx5dm_steer_caps.c ---- */
+int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
+
+/* ---- mlx5dm_steer_ctx.c ---- */
+int mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx);
+int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
+struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
+
+/* ---- mlx5dm_steer_write.c ---- */
+int mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+			  const struct mlx5dm_ste *ste, const uint8_t *bit_mask);
+int mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+			  const struct mlx5dm_ste *ste);
+int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+			   const struct mlx5dm_icm_chunk *chunk, uint32_t first, uint32_t count,
+			   const uint8_t *hw_image);
+uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
+struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
+void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
+void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
+void mlx5dm_defer_run(struct mlx5dm_defer *d);
+
+/* ---- mlx5dm_steer_htbl.c ---- */
+uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
+uint32_t mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask);
+uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
+struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+				       uint8_t level, uint8_t log_size, uint16_t byte_mask,
+				       struct mlx5dm_ste *pointing, struct mlx5dm_defer *d);
+void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow);
+int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
+struct mlx5dm_ste *mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag,
+					  uint32_t hash);
+void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
+			    struct mlx5dm_defer *d);
+
+/* ---- mlx5dm_steer_table.c ---- */
+int mlx5dm_anchor_write_miss(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
+			     struct mlx5dm_ste *anchor, uint64_t addr);
+int mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
+			    struct mlx5dm_ste *anchor, const struct mlx5dm_htbl *h);
+
+/* ---- mlx5dm_steer_res_tmp.c (temporary, until the resource layer lands) ---- */
+int mlx5dm_tmp_ft_create(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_dir dir, uint32_t level,
+			 uint64_t root, void **obj, uint32_t *id);
+void mlx5dm_tmp_ft_destroy(struct mlx5dm_ctx *ctx, void *obj);
+int mlx5dm_tmp_root_set(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_dir dir, void *ft_obj,
+			void **out);
+void mlx5dm_tmp_root_unset(struct mlx5dm_ctx *ctx, void *root);
+
+/* ---- mlx5dm_steer_matcher.c ---- */
+uint64_t mlx5dm_matcher_end_icm(const struct mlx5dm_matcher *m);
+int mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+				struct mlx5dm_htbl *h);
+
+/* ---- mlx5dm_steer_action.c ---- */
+void mlx5dm_action_ref(struct mlx5dm_action *a);
+void mlx5dm_action_unref(struct mlx5dm_action *a);
+
+#endif /* _MLX5DM_STEER_PRIV_H_ */

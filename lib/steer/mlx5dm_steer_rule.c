@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Rule insertion and deletion (SWS_REFERENCE 6), one matcher at a time.
+ *
+ * Insert: build the rule's STEs (one per builder, then action STEs), walk
+ * the levels: reuse an entry with the same tag (non-last level), or place a
+ * new one in the chain head (slot, or collision entry appended to the slot's
+ * chain). A new non-last entry gets a fresh one-entry table, written before
+ * anything points at it. All entry writes are queued and flushed deepest
+ * first, so the rule becomes reachable with its level-0 entry last.
+ *
+ * Delete: walk back to level 0, drop references from the top; the first
+ * entry whose count reaches zero is unlinked with one write (slot rewritten
+ * as always-miss, or a follower copied into the slot, or the predecessor's
+ * miss pointer moved on), which detaches everything below it.
+ *
+ * Queues: each queue has its own ring. A matcher remembers the queue that
+ * wrote it last; a different queue first drains that ring, so writes to the
+ * same entries are never reordered across rings.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+#define MLX5DM_RULE_MAX_STES (MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
+#define MLX5DM_RULE_MAX_WRITES (2 * MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
+
+struct mlx5dm_rule_write {
+	struct mlx5dm_ste *ste;
+	const uint8_t *bit_mask;    /* full write with this mask; NULL + ctrl = control only */
+	bool ctrl;
+};
+
+/* Lock the matcher for queue qi and drain the queue that wrote it before. */
+static int
+mlx5dm_rule_lock(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_queue **qp)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	int ret = 0;
+
+	mlx5dm_spinlock_lock(&m->lock);
+	if (m->last_queue != qi) {
+		struct mlx5dm_queue *o = &ctx->queues[m->last_queue];
+
+		mlx5dm_spinlock_lock(&o->lock);
+		ret = mlx5dm_send_drain(o->ring);
+		mlx5dm_spinlock_unlock(&o->lock);
+		if (ret < 0) {
+			mlx5dm_spinlock_unlock(&m->lock);
+			return ret;
+		}
+		m->last_queue = qi;
+	}
+	*qp = &ctx->queues[qi];
+	mlx5dm_spinlock_lock(&(*qp)->lock);
+	return 0;
+}
+
+static void
+mlx5dm_rule_unlock(struct mlx5dm_matcher *m, struct mlx5dm_queue *q)
+{
+	mlx5dm_spinlock_unlock(&q->lock);
+	mlx5dm_spinlock_unlock(&m->lock);
+}
+
+/* Convert the rule's action objects to what the STE encoder takes. */
+static int
+mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
+		    struct mlx5dm_ste_action *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (acts[i] == NULL || acts[i]->dom != m->tbl->dom) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu %s", i,
+				   acts[i] == NULL ? "is NULL" : "belongs to another domain");
+			return -EINVAL;
+		}
+		out[i] = acts[i]->ste;
+	}
+	return 0;
+}
+
+/* Slot-chain tail of table t at slot. */
+static struct mlx5dm_ste *
+mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
+{
+	struct mlx5dm_ste *s = t->slots[slot];
+
+	while (s != NULL && s->next_col != NULL)
+		s = s->next_col;
+	return s;
+}
+
+/*
+ * A new entry in table t at slot: the slot itself if unused, else a collision
+ * entry appended to the slot's chain (*prev_tail = the entry whose miss
+ * pointer must then move to it). The shadow's miss pointer is set.
+ */
+static struct mlx5dm_ste *
+mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
+		  const uint8_t *shadow, struct mlx5dm_ste **prev_tail)
+{
+	struct mlx5dm_ste *s;
+
+	*prev_tail = mlx5dm_rule_chain_tail(t, slot);
+	if (*prev_tail == NULL) {
+		s = mlx5dm_zmalloc(sizeof(*s));
+		if (s == NULL)
+			return NULL;
+		s->chunk = t->chunk;
+		s->index = slot;
+		t->slots[slot] = s;
+		t->used++;
+	} else {
+		s = mlx5dm_ste_alloc_single(ctx);
+		if (s == NULL)
+			return NULL;
+		s->collision = true;
+		(*prev_tail)->next_col = s;
+		t->collisions++;
+	}
+	s->slot = slot;
+	s->htbl = t;
+	memcpy(s->shadow, shadow, sizeof(s->shadow));
+	/* Its miss goes where the chain used to end. */
+	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
+	return s;
+}
+
+/* Undo mlx5dm_rule_place() for an entry nothing was written for yet. */
+static void
+mlx5dm_rule_unplace(struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_htbl *t = s->htbl;
+
+	if (prev_tail == NULL) {
+		t->slots[s->slot] = NULL;
+		t->used--;
+		mlx5dm_free(s);
+	} else {
+		prev_tail->next_col = NULL;
+		t->collisions--;
+		mlx5dm_ste_free_single(s, d);
+	}
+}
+
+/* Free a subtree: the chain below a dead entry, all of whose entries are dead too. */
+static void
+mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
+			 struct mlx5dm_defer *d)
+{
+	struct mlx5dm_htbl *t;
+	uint32_t i;
+
+	for (t = head; t != NULL; t = t->chain_next) {
+		for (i = 0; i < t->num_entries; i++) {
+			struct mlx5dm_ste *s = t->slots[i], *n;
+
+			while (s != NULL) {
+				n = s->next_col;
+				if (s->next_htbl != NULL)
+					mlx5dm_rule_free_subtree(m, s->next_htbl, d);
+				if (s->collision)
+					mlx5dm_ste_free_single(s, d);
+				else
+					mlx5dm_free(s);
+				s = n;
+			}
+			t->slots[i] = NULL;
+		}
+	}
+	mlx5dm_htbl_chain_free(m, head, d);
+}
+
+struct mlx5dm_rule_ctx {
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_queue *q;
+	struct mlx5dm_defer d;
+	struct mlx5dm_rule_write w[MLX5DM_RULE_MAX_WRITES];
+	unsigned int nw;
+	/* Undo log for a failed insert (before any write). */
+	struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
+	struct mlx5dm_ste *tails[MLX5DM_STE_MAX_BUILDERS];
+	bool created[MLX5DM_STE_MAX_BUILDERS];
+	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
+	unsigned int depth;
+};
+
+static void
+mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
+{
+	while (rc->depth-- > 0) {
+		struct mlx5dm_ste *s = rc->path[rc->depth];
+
+		if (!rc->created[rc->depth]) {
+			s->refcount--;
+			continue;
+		}
+		if (s->next_htbl != NULL)
+			mlx5dm_htbl_chain_free(rc->m, s->next_htbl, &rc->d);
+		mlx5dm_rule_unplace(s, rc->tails[rc->depth], &rc->d);
+	}
+}
+
+/* Walk the levels for the rule's STE array; fills rc->path and the write list. */
+static int
+mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *arr)
+{
+	struct mlx5dm_matcher *m = rc->m;
+	struct mlx5dm_ctx *ctx = rc->ctx;
+	struct mlx5dm_htbl *head = m->first;
+	unsigned int lvl, n = m->nb_builders;
+
+	for (lvl = 0; lvl < n; lvl++) {
+		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
+		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
+		uint32_t hash = mlx5dm_htbl_hash(tag, head->byte_mask);
+		struct mlx5dm_ste *found = mlx5dm_htbl_chain_find(head, tag, hash);
+		bool last = lvl == n - 1;
+		struct mlx5dm_htbl *t = head;
+		struct mlx5dm_ste *s, *tail;
+
+		if (found != NULL && !last) {
+			found->refcount++;
+			rc->path[lvl] = found;
+			rc->created[lvl] = false;
+			rc->depth = lvl + 1;
+			head = found->next_htbl;
+			continue;
+		}
+		if (found != NULL && !ctx->allow_dup)
+			return -EEXIST;
+		/* A duplicate goes behind the original: the first inserted keeps winning. */
+		if (found != NULL)
+			t = found->htbl;
+		s = mlx5dm_rule_place(ctx, t, found != NULL ? found->slot :
+				      hash & (t->num_entries - 1), sh, &tail);
+		if (s == NULL)
+			return -ENOMEM;
+		s->refcount = 1;
+		rc->path[lvl] = s;
+		rc->tails[lvl] = tail;
+		rc->created[lvl] = true;
+		rc->placed_in[lvl] = t;
+		rc->depth = lvl + 1;
+		if (!last) {
+			struct mlx5dm_htbl *child;
+
+			child = mlx5dm_htbl_create(m, rc->q, (uint8_t)(lvl + 1), 0,
+						   m->builders[lvl + 1].byte_mask, s, &rc->d);
+			if (child == NULL)
+				return -ENOMEM;
+			s->next_htbl = child;
+			mlx5dm_htbl_point(ctx, child, s->shadow);
+			head = child;
+		} else {
+			s->rule = rule;
+			rule->last = s;
+		}
+		/* Reversed at flush time: the predecessor's pointer goes after the entry. */
+		if (tail != NULL)
+			rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = tail, .ctrl = true };
+		rc->w[rc->nw++] = (struct mlx5dm_rule_write){
+			.ste = s, .bit_mask = m->builders[lvl].bit_mask,
+		};
+	}
+	return 0;
+}
+
+/* Place the action STEs after the last match entry, chained by hit pointers. */
+static int
+mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
+			const uint8_t *arr, unsigned int n_extra)
+{
+	struct mlx5dm_ctx *ctx = rc->ctx;
+	struct mlx5dm_ste *prev = rule->last;
+	unsigned int i;
+
+	for (i = 0; i < n_extra; i++) {
+		struct mlx5dm_ste *a = mlx5dm_ste_alloc_single(ctx);
+
+		if (a == NULL)
+			return -ENOMEM;
+		memcpy(a->shadow, arr + (size_t)(rc->m->nb_builders + i) * MLX5DM_STE_SIZE,
+		       sizeof(a->shadow));
+		a->rule = rule;
+		rule->act_stes[rule->nb_act_stes++] = a;
+		mlx5dm_ste_set_hit_addr(ctx->ste, prev->shadow, mlx5dm_ste_icm(a), 1);
+		rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = a };
+		prev = a;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_rule_flush(struct mlx5dm_rule_ctx *rc)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = rc->nw; i-- > 0;) {
+		struct mlx5dm_rule_write *w = &rc->w[i];
+
+		if (w->ctrl)
+			ret = mlx5dm_ste_write_ctrl(rc->ctx, rc->q, w->ste);
+		else
+			ret = mlx5dm_ste_write_full(rc->ctx, rc->q, w->ste, w->bit_mask);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
+		   size_t nb_actions, struct mlx5dm_action *const actions[])
+{
+	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
+	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_ste_actions_attr aattr;
+	struct mlx5dm_ste_action_err aerr;
+	struct mlx5dm_rule_ctx rc;
+	struct mlx5dm_rule *rule;
+	const char *field = NULL;
+	unsigned int n_extra = 0, lvl;
+	struct mlx5dm_domain *dom;
+	struct mlx5dm_ctx *ctx;
+	size_t i;
+	int ret;
+
+	if (m == NULL || value == NULL || nb_actions > MLX5DM_RULE_MAX_ACTIONS ||
+	    (nb_actions > 0 && actions == NULL)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dom = m->tbl->dom;
+	ctx = dom->ctx;
+	if (queue >= ctx->nb_queues) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
+			   field != NULL ? field : "?");
+		errno = -ret;
+		return NULL;
+	}
+	ret = mlx5dm_ste_build_ste_arr(ctx->ste, m->builders, m->nb_builders, value, dom->dir,
+				       ctx->caps.vhca_id, arr);
+	if (ret == 0)
+		ret = mlx5dm_rule_actions(m, nb_actions, actions, sacts);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	memset(&aattr, 0, sizeof(aattr));
+	aattr.domain = MLX5DM_STE_DOMAIN_NIC;
+	aattr.dir = dom->dir;
+	aattr.gvmi = ctx->caps.vhca_id;
+	aattr.default_icm_addr = dom->default_icm;
+	ret = mlx5dm_ste_set_actions(ctx->ste, &aattr, sacts, (unsigned int)nb_actions,
+				     arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
+				     MLX5DM_STE_MAX_ACTION_STES, &n_extra, &aerr);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "actions rejected: %s (action %d)", aerr.msg,
+			   aerr.index);
+		errno = -ret;
+		return NULL;
+	}
+	rule = mlx5dm_zmalloc(sizeof(*rule));
+	if (rule == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	rule->matcher = m;
+	memset(&rc, 0, sizeof(rc));
+	rc.ctx = ctx;
+	rc.m = m;
+	ret = mlx5dm_rule_lock(m, queue, &rc.q);
+	if (ret < 0)
+		goto free_rule;
+	ret = mlx5dm_rule_walk(&rc, rule, arr);
+	if (ret == 0)
+		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
+	if (ret < 0) {
+		for (i = 0; i < rule->nb_act_stes; i++)
+			mlx5dm_ste_free_single(rule->act_stes[i], &rc.d);
+		mlx5dm_rule_undo(&rc);
+		mlx5dm_rule_unlock(m, rc.q);
+		mlx5dm_defer_run(&rc.d);
+		goto free_rule;
+	}
+	ret = mlx5dm_rule_flush(&rc);
+	/* Growth bookkeeping for every table that received an entry. */
+	for (lvl = 0; ret == 0 && lvl < rc.depth; lvl++) {
+		if (rc.created[lvl])
+			ret = mlx5dm_htbl_after_insert(m, rc.q, rc.placed_in[lvl], &rc.d);
+	}
+	if (ret == 0)
+		ret = mlx5dm_send_flush(rc.q->ring);
+	m->n_rules++;
+	mlx5dm_rule_unlock(m, rc.q);
+	mlx5dm_defer_run(&rc.d);
+	if (ret < 0) {
+		/* The ring failed: the device state is unknown; the rule stays accounted. */
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
+	}
+	for (i = 0; i < nb_actions; i++) {
+		rule->actions[i] = actions[i];
+		mlx5dm_action_ref(actions[i]);
+	}
+	rule->nb_actions = (uint8_t)nb_actions;
+	__atomic_fetch_add(&ctx->n_rules, 1, __ATOMIC_RELAXED);
+	return rule;
+free_rule:
+	mlx5dm_free(rule);
+	errno = -ret;
+	return NULL;
+}
+
+/*
+ * Remove entry s (count reached zero) from its slot chain with one write:
+ * the slot becomes always-miss, or takes over its follower, or the
+ * predecessor's miss pointer skips it. Returns the chain below s to free.
+ */
+static int
+mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
+		   struct mlx5dm_htbl **subtree)
+{
+	struct mlx5dm_ctx *ctx = rc->ctx;
+	struct mlx5dm_htbl *t = s->htbl;
+	struct mlx5dm_ste *f, *prev;
+	uint8_t img[MLX5DM_STE_SIZE];
+	struct mlx5dm_htbl *x;
+
+	*subtree = s->next_htbl;
+	if (t->slots[s->slot] == s && s->next_col == NULL) {
+		uint32_t slot = s->slot;
+
+		t->slots[slot] = NULL;
+		t->used--;
+		mlx5dm_free(s);
+		mlx5dm_ste_build_always_miss(ctx->ste, img, t->lu_type, t->matcher->tbl->dom->dir,
+					     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(t));
+		mlx5dm_ste_to_hw(ctx->ste, img, MLX5DM_STE_SIZE);
+		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
+	}
+	if (t->slots[s->slot] == s) {
+		/* The follower moves into the slot; its own entry is released. */
+		f = s->next_col;
+		memcpy(s->shadow, f->shadow, sizeof(s->shadow));
+		s->next_htbl = f->next_htbl;
+		s->next_col = f->next_col;
+		s->refcount = f->refcount;
+		s->rule = f->rule;
+		if (s->rule != NULL && s->rule->last == f)
+			s->rule->last = s;
+		for (x = s->next_htbl; x != NULL; x = x->chain_next)
+			x->pointing_ste = s;
+		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
+			s->next_htbl->growing->pointing_ste = s;
+		t->collisions--;
+		mlx5dm_ste_free_single(f, &rc->d);
+		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
+	}
+	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)
+		;
+	prev->next_col = s->next_col;
+	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
+				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
+	t->collisions--;
+	mlx5dm_ste_free_single(s, &rc->d);
+	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
+}
+
+int
+mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
+{
+	struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
+	struct mlx5dm_htbl *subtree = NULL;
+	struct mlx5dm_rule_ctx rc;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_ste *s;
+	unsigned int lvl, i;
+	int ret;
+
+	if (rule == NULL)
+		return -EINVAL;
+	m = rule->matcher;
+	if (queue >= m->tbl->dom->ctx->nb_queues)
+		return -EINVAL;
+	memset(&rc, 0, sizeof(rc));
+	rc.ctx = m->tbl->dom->ctx;
+	rc.m = m;
+	ret = mlx5dm_rule_lock(m, queue, &rc.q);
+	if (ret < 0)
+		return ret;
+	/* The path, level 0 first: each table's pointing entry is the level above. */
+	s = rule->last;
+	for (lvl = m->nb_builders; lvl-- > 0;) {
+		path[lvl] = s;
+		s = s->htbl->pointing_ste;
+	}
+	for (lvl = 0; lvl < m->nb_builders; lvl++) {
+		s = path[lvl];
+		if (--s->refcount > 0)
+			continue;
+		ret = mlx5dm_rule_unlink(&rc, s, &subtree);
+		break;
+	}
+	if (subtree != NULL)
+		mlx5dm_rule_free_subtree(m, subtree, &rc.d);
+	for (i = 0; i < rule->nb_act_stes; i++)
+		mlx5dm_ste_free_single(rule->act_stes[i], &rc.d);
+	if (ret == 0)
+		ret = mlx5dm_send_flush(rc.q->ring);
+	m->n_rules--;
+	mlx5dm_rule_unlock(m, rc.q);
+	mlx5dm_defer_run(&rc.d);
+	for (i = 0; i < rule->nb_actions; i++)
+		mlx5dm_action_unref(rule->actions[i]);
+	__atomic_fetch_sub(&rc.ctx->n_rules, 1, __ATOMIC_RELAXED);
+	mlx5dm_free(rule);
+	return ret;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Tables: a SW-owned flow table object whose ICM root is the table's start
+ * anchor. The anchor is written (always-miss to the domain default) and
+ * drained before the device learns about the table (SWS 10, rule 6).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+
+/* Rewrite an anchor as always-miss to addr (full entry). */
+int
+mlx5dm_anchor_write_miss(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
+			 struct mlx5dm_ste *anchor, uint64_t addr)
+{
+	struct mlx5dm_ctx *ctx = dom->ctx;
+	uint8_t img[MLX5DM_STE_SIZE];
+
+	mlx5dm_ste_build_always_miss(ctx->ste, img, ctx->ste->lu_dont_care, dom->dir,
+				     ctx->caps.vhca_id, addr);
+	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	return mlx5dm_ste_write_full(ctx, q, anchor, NULL);
+}
+
+/* Rewrite an anchor as always-hit into the chain head h (full entry). */
+int
+mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
+			struct mlx5dm_ste *anchor, const struct mlx5dm_htbl *h)
+{
+	struct mlx5dm_ctx *ctx = dom->ctx;
+	uint8_t img[MLX5DM_STE_SIZE];
+
+	mlx5dm_ste_build_always_hit(ctx->ste, img, ctx->ste->lu_dont_care, dom->dir,
+				    ctx->caps.vhca_id, h->lu_type, h->byte_mask,
+				    mlx5dm_htbl_icm(h), h->num_entries);
+	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	return mlx5dm_ste_write_full(ctx, q, anchor, NULL);
+}
+
+struct mlx5dm_table *
+mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+{
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_queue *q;
+	struct mlx5dm_defer d = { .n = 0 };
+	struct mlx5dm_table *tbl;
+	int ret;
+
+	if (dom == NULL || level == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ctx = dom->ctx;
+	tbl = mlx5dm_zmalloc(sizeof(*tbl));
+	if (tbl == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	tbl->dom = dom;
+	tbl->level = level;
+	TAILQ_INIT(&tbl->matchers);
+	mlx5dm_spinlock_init(&tbl->anchor_lock);
+	tbl->s_anchor = mlx5dm_ste_alloc_single(ctx);
+	if (tbl->s_anchor == NULL) {
+		ret = -ENOMEM;
+		goto free_tbl;
+	}
+	q = mlx5dm_steer_ctrl_queue(ctx);
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_anchor_write_miss(dom, q, tbl->s_anchor, dom->default_icm);
+	if (ret == 0)
+		ret = mlx5dm_send_drain(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	if (ret < 0)
+		goto free_anchor;
+	/* Firmware level: one below the deepest, as rdma-core's DR does. */
+	ret = mlx5dm_tmp_ft_create(ctx, dom->dir, ctx->caps.max_ft_level - 1u,
+				   mlx5dm_ste_icm(tbl->s_anchor), &tbl->ft, &tbl->ft_id);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "CREATE_FLOW_TABLE failed: %d", ret);
+		goto free_anchor;
+	}
+	mlx5dm_spinlock_lock(&ctx->lock);
+	LIST_INSERT_HEAD(&dom->tables, tbl, next);
+	ctx->n_tables++;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	return tbl;
+free_anchor:
+	mlx5dm_ste_free_single(tbl->s_anchor, &d);
+	mlx5dm_defer_run(&d);
+free_tbl:
+	mlx5dm_free(tbl);
+	errno = -ret;
+	return NULL;
+}
+
+int
+mlx5dm_table_destroy(struct mlx5dm_table *tbl)
+{
+	struct mlx5dm_defer d = { .n = 0 };
+	struct mlx5dm_ctx *ctx;
+
+	if (tbl == NULL)
+		return -EINVAL;
+	ctx = tbl->dom->ctx;
+	mlx5dm_spinlock_lock(&ctx->lock);
+	if (!TAILQ_EMPTY(&tbl->matchers) || tbl->refcnt != 0) {
+		mlx5dm_spinlock_unlock(&ctx->lock);
+		return -EBUSY;
+	}
+	LIST_REMOVE(tbl, next);
+	ctx->n_tables--;
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	mlx5dm_tmp_ft_destroy(ctx, tbl->ft);
+	mlx5dm_ste_free_single(tbl->s_anchor, &d);
+	mlx5dm_defer_run(&d);
+	mlx5dm_spinlock_destroy(&tbl->anchor_lock);
+	mlx5dm_free(tbl);
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Writing STEs to ICM through a queue's send ring. Shadows are kept in the
+ * software layout; the device image is produced right before each write.
+ * Full writes carry the 64-byte entry (with the table's bit mask); pointer
+ * flips are 32-byte control-only writes, so the device sees the old or the
+ * new pointer, never a mix (SWS_REFERENCE 10, rule 3).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_steer_priv.h"
+
+uint64_t
+mlx5dm_ste_icm(const struct mlx5dm_ste *ste)
+{
+	return mlx5dm_icm_chunk_entry_icm(ste->chunk, ste->index);
+}
+
+int
+mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+		      const struct mlx5dm_ste *ste, const uint8_t *bit_mask)
+{
+	uint8_t hw[MLX5DM_STE_SIZE];
+
+	memcpy(hw, ste->shadow, sizeof(ste->shadow));
+	if (bit_mask != NULL)
+		memcpy(hw + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
+	else
+		memset(hw + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
+	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
+				 ste->chunk->rkey, hw, MLX5DM_STE_SIZE);
+}
+
+int
+mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+		      const struct mlx5dm_ste *ste)
+{
+	uint8_t hw[MLX5DM_STE_CTRL_SIZE];
+
+	memcpy(hw, ste->shadow, sizeof(hw));
+	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
+	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
+				 ste->chunk->rkey, hw, MLX5DM_STE_CTRL_SIZE);
+}
+
+/* Write count copies of one 64-byte device image from entry first, in large posts. */
+int
+mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+		       const struct mlx5dm_icm_chunk *chunk, uint32_t first, uint32_t count,
+		       const uint8_t *hw_image)
+{
+	enum { PER_POST = MLX5DM_SEND_MAX_WRITE / MLX5DM_STE_SIZE };
+	static __thread uint8_t buf[MLX5DM_SEND_MAX_WRITE];
+	static __thread uint8_t buf_image[MLX5DM_STE_SIZE];
+	static __thread uint32_t buf_valid;
+	uint32_t i;
+	int ret;
+
+	(void)ctx;
+	/* Replicating 64 KiB is not free: keep the last image per thread. */
+	if (memcmp(buf_image, hw_image, MLX5DM_STE_SIZE) != 0)
+		buf_valid = 0;
+	while (count > 0) {
+		uint32_t n = MLX5DM_MIN(count, (uint32_t)PER_POST);
+
+		for (i = buf_valid; i < n; i++)
+			memcpy(buf + (size_t)i * MLX5DM_STE_SIZE, hw_image, MLX5DM_STE_SIZE);
+		if (n > buf_valid) {
+			buf_valid = n;
+			memcpy(buf_image, hw_image, MLX5DM_STE_SIZE);
+		}
+		ret = mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, first),
+					chunk->rkey, buf, n * MLX5DM_STE_SIZE);
+		if (ret < 0)
+			return ret;
+		first += n;
+		count -= n;
+	}
+	return 0;
+}
+
+/* A record with its own single-entry chunk (collision, action and anchor entries). */
+struct mlx5dm_ste *
+mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx)
+{
+	struct mlx5dm_ste *ste = mlx5dm_zmalloc(sizeof(*ste));
+
+	if (ste == NULL)
+		return NULL;
+	ste->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, 0);
+	if (ste->chunk == NULL) {
+		mlx5dm_free(ste);
+		return NULL;
+	}
+	return ste;
+}
+
+void
+mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d)
+{
+	if (ste == NULL)
+		return;
+	mlx5dm_defer_chunk(d, ste->chunk);
+	mlx5dm_free(ste);
+}
+
+void
+mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk)
+{
+	if (chunk == NULL)
+		return;
+	if (d->n < MLX5DM_ARRAY_SIZE(d->chunks)) {
+		d->chunks[d->n++] = chunk;
+		return;
+	}
+	/* Never expected: freeing now may run an ICM sync under the caller's locks. */
+	MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "deferred-free list full, freeing in place");
+	mlx5dm_icm_chunk_free(chunk);
+}
+
+void
+mlx5dm_defer_run(struct mlx5dm_defer *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		mlx5dm_icm_chunk_free(d->chunks[i]);
+	d->n = 0;
+}

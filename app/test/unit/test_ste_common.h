@@ -110,6 +110,10 @@
 #define T_PUT_(sec, b, w, buf, v) mlx5dm_prm_set64((buf), sec(b), (w), (v))
 #define T_PUT(buf, sec, f, v) T_PUT_(sec, f, buf, v)
 
+/* A field as "absolute bit, width" (for tables of cases). */
+#define T_BW_(sec, b, w) sec(b), (w)
+#define T_BW(sec, f) T_BW_(sec, f)
+
 /* Criteria bits (match_criteria_enable): outer, misc, inner, misc2, misc3, misc4, misc5. */
 #define C_OUTER 0x01
 #define C_MISC 0x02

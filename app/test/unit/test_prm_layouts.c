@@ -62,7 +62,8 @@ test_general_caps(void **state)
 	assert_true(t_get(out, g->general_obj_types) ==
 		    1ull << MLX5DM_GENERAL_OBJ_TYPE_HEADER_MODIFY_ARGUMENT);
 	assert_int_equal(t_get(out, g->eswitch_manager), 1);
-	assert_int_equal(t_get(out, g->flex_parser_protocols), MLX5DM_FLEX_PARSER_VXLAN_GPE_ENABLED);
+	assert_int_equal(t_get(out, g->flex_parser_protocols),
+			 MLX5DM_FLEX_PARSER_VXLAN_GPE_ENABLED);
 	assert_int_equal(t_get(out, g->flex_parser_id_outer_first_mpls_over_gre), 5);
 	assert_int_equal(t_get(out, g->flex_parser_id_outer_first_mpls_over_udp_label), 3);
 	assert_true(t_get(out, g->match_definer_format_supported) == 1);
@@ -194,7 +195,8 @@ test_fte_positions(void **state)
 		{ MLX5DM_FTE(misc, vxlan_vni), 0x200 + 0x0a0, 24, "misc.vxlan_vni" },
 		{ MLX5DM_FTE(misc, inner_ipv6_flow_label), 0x200 + 0x10c, 20,
 		  "misc.inner_ipv6_flow_label" },
-		{ MLX5DM_FTE(misc2, metadata_reg_c_0), 0x600 + 0x160, 32, "misc2.metadata_reg_c_0" },
+		{ MLX5DM_FTE(misc2, metadata_reg_c_0), 0x600 + 0x160, 32,
+		  "misc2.metadata_reg_c_0" },
 		{ MLX5DM_FTE(misc3, outer_tcp_seq_num), 0x800 + 0x020, 32,
 		  "misc3.outer_tcp_seq_num" },
 		{ MLX5DM_FTE(misc4, prog_sample_field_id_7), 0xa00 + 0x1e0, 32,

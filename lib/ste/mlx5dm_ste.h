@@ -128,6 +128,7 @@ struct mlx5dm_ste_ctx {
 			      uint8_t src_hw_field, uint8_t src_bit);
 	int (*decap_l3_list)(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 			     unsigned int max_hw, unsigned int *n_hw);
+	void (*modify_pattern)(uint8_t *action);
 };
 
 /**
@@ -337,6 +338,11 @@ enum mlx5dm_ste_modify_mode {
 	MLX5DM_STE_MODIFY_PATTERN,	/* pattern in PATTERN ICM + argument object */
 };
 
+/*
+ * INLINE takes the single HW action of mlx5dm_ste_modify_translate() (a
+ * SET/ADD/COPY executed from the STE itself); LIST and PATTERN refer to a
+ * list written to ICM (pattern bytes from mlx5dm_ste_modify_pattern()).
+ */
 struct mlx5dm_ste_modify_ref {
 	uint8_t mode;			/* enum mlx5dm_ste_modify_mode */
 	uint8_t num_actions;		/* HW actions in the list */
@@ -416,6 +422,15 @@ int mlx5dm_ste_modify_translate(const struct mlx5dm_ste_ctx *ctx,
 				const uint8_t *sw, unsigned int n_sw,
 				uint8_t *hw, unsigned int max_hw, unsigned int *n_hw,
 				struct mlx5dm_ste_action_err *err);
+
+/**
+ * The pattern of a HW action list (pattern + argument mode): the same
+ * actions with the data of every SET/ADD/INSERT_INLINE zeroed; the
+ * argument object carries the full list. pattern may equal hw.
+ * Return: 0, or -EINVAL for bad arguments.
+ */
+int mlx5dm_ste_modify_pattern(const struct mlx5dm_ste_ctx *ctx, const uint8_t *hw,
+			      unsigned int n, uint8_t *pattern);
 
 /**
  * HW action list of an L3-tunnel decap that writes l2_hdr (14 bytes, or 18

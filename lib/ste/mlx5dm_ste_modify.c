@@ -216,6 +216,21 @@ mlx5dm_ste_modify_translate(const struct mlx5dm_ste_ctx *ctx,
 }
 
 int
+mlx5dm_ste_modify_pattern(const struct mlx5dm_ste_ctx *ctx, const uint8_t *hw, unsigned int n,
+			  uint8_t *pattern)
+{
+	unsigned int i;
+
+	if (ctx == NULL || hw == NULL || pattern == NULL)
+		return -EINVAL;
+	if (pattern != hw)
+		memcpy(pattern, hw, (size_t)n * MLX5DM_MODIFY_ACTION_SIZE);
+	for (i = 0; i < n; i++)
+		ctx->modify_pattern(pattern + (size_t)i * MLX5DM_MODIFY_ACTION_SIZE);
+	return 0;
+}
+
+int
 mlx5dm_ste_decap_l3_list(const struct mlx5dm_ste_ctx *ctx, const uint8_t *l2_hdr, size_t len,
 			 uint8_t *hw, unsigned int max_hw, unsigned int *n_hw)
 {

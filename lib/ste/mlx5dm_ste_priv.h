@@ -95,11 +95,12 @@ void mlx5dm_ste_v1_write_flow_tag(uint8_t *a, uint32_t tag);
 void mlx5dm_ste_v1_write_remove_header(uint8_t *a, uint8_t end_anchor, bool decap);
 void mlx5dm_ste_v1_write_remove_size(uint8_t *a, uint8_t anchor, uint8_t start_offset_words,
 				     uint8_t size_words);
-void mlx5dm_ste_v1_write_insert_inline(uint8_t *a, uint8_t offset_words, const uint8_t data[4]);
+void mlx5dm_ste_v1_write_insert_inline(uint8_t *a, uint8_t offset_words, uint32_t data);
 void mlx5dm_ste_v1_write_insert_ptr(uint8_t *a, uint32_t pointer, uint16_t size);
 int mlx5dm_ste_v1_write_modify(uint8_t *a, const struct mlx5dm_ste_modify_ref *m,
 			       struct mlx5dm_ste_action_err *err);
 void mlx5dm_ste_v1_write_push(uint8_t *a, uint32_t hdr);
+void mlx5dm_ste_v1_modify_pattern(uint8_t *action);
 int mlx5dm_ste_v1_decap_l3_list(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 				unsigned int max_hw, unsigned int *n_hw);
 

@@ -216,4 +216,5 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.place_actions = mlx5dm_ste_v1_place_actions,
 	.modify_encode = mlx5dm_ste_v1_modify_encode,
 	.decap_l3_list = mlx5dm_ste_v1_decap_l3_list,
+	.modify_pattern = mlx5dm_ste_v1_modify_pattern,
 };

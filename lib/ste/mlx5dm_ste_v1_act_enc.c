@@ -50,15 +50,15 @@ mlx5dm_ste_v1_write_remove_size(uint8_t *a, uint8_t anchor, uint8_t start_offset
 
 /* Insert 4 bytes at offset_words after the packet start. */
 void
-mlx5dm_ste_v1_write_insert_inline(uint8_t *a, uint8_t offset_words, const uint8_t data[4])
+mlx5dm_ste_v1_write_insert_inline(uint8_t *a, uint8_t offset_words, uint32_t data)
 {
 	const struct mlx5dm_prm_ste_v1_act_insert_inline *l = &mlx5dm_prm_ste_v1_act_insert_inline;
 
 	mlx5dm_prm_fset(a, l->action_id, MLX5DM_STE_V1_ACT_INSERT_INLINE);
 	mlx5dm_prm_fset(a, l->start_anchor, MLX5DM_STE_V1_ANCHOR_PACKET_START);
 	mlx5dm_prm_fset(a, l->start_offset, offset_words);
-	/* Packet bytes, in packet order. */
-	memcpy(a + l->inline_data.bit / 8, data, 4);
+	/* Big-endian, like the packet: the first inserted byte is data[31:24]. */
+	mlx5dm_prm_fset(a, l->inline_data, data);
 }
 
 /* Insert an encap header (size bytes) from ENCAP ICM at the packet start. */
@@ -115,10 +115,6 @@ mlx5dm_ste_v1_write_modify(uint8_t *a, const struct mlx5dm_ste_modify_ref *m,
 void
 mlx5dm_ste_v1_write_push(uint8_t *a, uint32_t hdr)
 {
-	const uint8_t data[4] = {
-		(uint8_t)(hdr >> 24), (uint8_t)(hdr >> 16), (uint8_t)(hdr >> 8), (uint8_t)hdr,
-	};
-
 	/* Right after the two MACs: 12 bytes = 6 words. */
-	mlx5dm_ste_v1_write_insert_inline(a, 6, data);
+	mlx5dm_ste_v1_write_insert_inline(a, 6, hdr);
 }

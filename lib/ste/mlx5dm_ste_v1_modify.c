@@ -88,6 +88,21 @@ mlx5dm_ste_v1_modify_encode(uint8_t *hw, uint8_t sw_type, uint8_t dst_hw_field,
 }
 
 /*
+ * Pattern of one HW action: the inline data of SET, ADD and INSERT_INLINE
+ * is per rule (it comes from the argument); COPY and removals have none.
+ */
+void
+mlx5dm_ste_v1_modify_pattern(uint8_t *action)
+{
+	uint32_t id = (uint32_t)mlx5dm_prm_fget(action, mlx5dm_prm_modify_v1.action_id);
+
+	if (id == MLX5DM_STE_V1_ACT_SET || id == MLX5DM_STE_V1_ACT_ADD)
+		mlx5dm_prm_fset(action, mlx5dm_prm_modify_v1.inline_data, 0);
+	else if (id == MLX5DM_STE_V1_ACT_INSERT_INLINE)
+		mlx5dm_prm_fset(action, mlx5dm_prm_ste_v1_act_insert_inline.inline_data, 0);
+}
+
+/*
  * L3 decap: (1) remove everything up to the inner L3 header; (2) insert the
  * new L2 header 4 bytes at a time at the packet start, last dword first, so
  * it ends up in order - the header (14 or 18 bytes) is first left-padded
@@ -114,7 +129,7 @@ mlx5dm_ste_v1_decap_l3_list(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 	mlx5dm_ste_v1_write_remove_header(hw, MLX5DM_STE_V1_ANCHOR_INNER_L3, true);
 	for (i = 0; i < n_dw; i++)
 		mlx5dm_ste_v1_write_insert_inline(hw + (size_t)(1 + i) * MLX5DM_MODIFY_ACTION_SIZE,
-						  0, padded + 4 * (n_dw - 1 - i));
+						  0, mlx5dm_prm_be32(padded + 4 * (n_dw - 1 - i)));
 	mlx5dm_ste_v1_write_remove_size(hw + (size_t)(1 + n_dw) * MLX5DM_MODIFY_ACTION_SIZE,
 					MLX5DM_STE_V1_ANCHOR_PACKET_START, 0, (uint8_t)(pad / 2));
 	*n_hw = n;

@@ -308,6 +308,37 @@ test_decap_l3_list(void **state)
 	assert_int_equal(mlx5dm_ste_decap_l3_list(t_ctx(), l2, 18, hw, 6, &n), -ENOSPC);
 }
 
+/* Pattern = the list without per-rule data (SET/ADD/INSERT_INLINE DW1). */
+static void
+test_pattern(void **state)
+{
+	const uint8_t l2[14] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x08, 0x00 };
+	uint8_t sw[3 * 8], hw[8 * 8], pat[8 * 8];
+	struct mlx5dm_ste_action_err err;
+	unsigned int n, i;
+
+	(void)state;
+	t_sw_set(sw, SET, F_IP_TTL, 0, 8, 0x40);
+	t_sw_set(sw + 8, ADD, F_TCP_SEQ, 0, 0, 5);
+	t_sw_copy(sw + 16, F_REG_C_0, 0, 16, F_TCP_SPORT, 0);
+	assert_int_equal(mlx5dm_ste_modify_translate(t_ctx(), &t_tx, sw, 3, hw, 6, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(mlx5dm_ste_modify_pattern(t_ctx(), hw, n, pat), 0);
+	t_assert_bytes(pat, (const uint8_t[]){ 0x06, 0x0e, 0x28, 0x08, 0, 0, 0, 0 }, 8, "SET");
+	t_assert_bytes(pat + 8, (const uint8_t[]){ 0x07, 0x5e, 0x20, 0x20, 0, 0, 0, 0 }, 8, "ADD");
+	t_assert_bytes(pat + 16, hw + 16, 8, "COPY kept");
+	/* L3 decap: inserts lose their data, removals are kept; in place. */
+	assert_int_equal(mlx5dm_ste_decap_l3_list(t_ctx(), l2, 14, hw, 8, &n), 0);
+	memcpy(pat, hw, sizeof(pat));
+	assert_int_equal(mlx5dm_ste_modify_pattern(t_ctx(), pat, n, pat), 0);
+	t_assert_bytes(pat, hw, 8, "remove header kept");
+	for (i = 1; i < 5; i++) {
+		t_assert_bytes(pat + 8 * i, hw + 8 * i, 4, "insert DW0 kept");
+		t_assert_bytes(pat + 8 * i + 4, (const uint8_t[]){ 0, 0, 0, 0 }, 4, "insert data");
+	}
+	t_assert_bytes(pat + 40, hw + 40, 8, "remove size kept");
+}
+
 static void
 test_reformat_helpers(void **state)
 {
@@ -338,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_nop_pairing),
 		cmocka_unit_test(test_translate_refused),
 		cmocka_unit_test(test_decap_l3_list),
+		cmocka_unit_test(test_pattern),
 		cmocka_unit_test(test_reformat_helpers),
 	};
 

@@ -234,7 +234,8 @@ mlx5dm_sim_wqe_rdma(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 			va += n;
 		}
 	}
-	*byte_cnt = (uint32_t)total;
+	/* Like verbs' byte_len, the byte count is reported for READs only. */
+	*byte_cnt = write ? 0 : (uint32_t)total;
 	return 0;
 }
 

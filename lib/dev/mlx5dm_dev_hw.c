@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mlx5dm_osdep.h"
@@ -100,12 +101,13 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.rq_poll = mlx5dm_dev_hw_rq_poll,
 };
 
+/* The device to open, or NULL after one log line saying what was looked for. */
 static struct ibv_device *
-mlx5dm_dev_hw_pick(struct ibv_device **list, int n, const char *want)
+mlx5dm_dev_hw_pick(struct ibv_device **list, int n, const char *want, const char *why)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; list != NULL && i < n; i++) {
 		const char *name = ibv_get_device_name(list[i]);
 
 		if (want != NULL && (name == NULL || strcmp(name, want) != 0))
@@ -119,12 +121,12 @@ mlx5dm_dev_hw_pick(struct ibv_device **list, int n, const char *want)
 	}
 	if (want != NULL)
 		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
-			   "no RDMA device named %s (ibv_get_device_list returned %d devices)",
-			   want, n);
+			   "no RDMA device named %s (ibv_get_device_list returned %d devices%s)",
+			   want, n, why);
 	else
 		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
-			   "no mlx5 device found (ibv_get_device_list returned %d devices, %s)",
-			   n, "none mlx5");
+			   "no mlx5 device found (ibv_get_device_list returned %d devices, %s%s)",
+			   n, "none mlx5", why);
 	return NULL;
 }
 
@@ -135,16 +137,16 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device)
 	struct ibv_device **list;
 	struct ibv_device *pick;
 	struct ibv_context *ctx;
+	char why[128] = "";
 	int n = 0, ret = 0;
 
 	list = ibv_get_device_list(&n);
 	if (list == NULL) {
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
-			   "no mlx5 device found: ibv_get_device_list failed (%s)",
-			   strerror(errno));
-		return -ENODEV;
+		/* No RDMA subsystem at all reads the same as an empty list. */
+		snprintf(why, sizeof(why), ": %s", strerror(errno));
+		n = 0;
 	}
-	pick = mlx5dm_dev_hw_pick(list, n, ib_device);
+	pick = mlx5dm_dev_hw_pick(list, n, ib_device, why);
 	if (pick == NULL) {
 		ret = -ENODEV;
 		goto free_list;
@@ -160,7 +162,8 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device)
 	dev->ctx = ctx;
 	dev->transport = NULL;
 free_list:
-	ibv_free_device_list(list);
+	if (list != NULL)
+		ibv_free_device_list(list);
 	return ret;
 }
 

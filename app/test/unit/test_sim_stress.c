@@ -43,7 +43,7 @@ writer_main(void *arg)
 {
 	struct writer *wr = arg;
 	struct stress *s = wr->s;
-	uint8_t w[16 + 16 + 4 + 128];
+	uint8_t w[11 * 16];
 	struct tring r;
 	unsigned int i, k;
 

@@ -64,7 +64,7 @@ static uint16_t
 post_write_inline(struct tring *r, uint64_t va, uint32_t rkey, const uint8_t *data,
 		  uint32_t len, bool signal)
 {
-	uint8_t w[16 + 16 + 4 + 128] = { 0 };
+	uint8_t w[11 * 16] = { 0 };
 	uint8_t ds = (uint8_t)((32 + 4 + len + 15) / 16);
 	uint16_t idx = r->pi;
 

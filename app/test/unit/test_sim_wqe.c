@@ -323,6 +323,57 @@ test_doorbell_rules(void **state)
 	r->uar = NULL;
 }
 
+static void
+post_nop(struct tring *r)
+{
+	uint8_t w[64] = { 0 };
+
+	tring_ctrl(r, w, 0, 0x00, 1, true, 0);
+	tring_put(r, w, 16);
+	tring_ring(r, w);
+}
+
+static void
+test_cq_overrun_and_reset(void **state)
+{
+	struct tctx *c = *state;
+	struct tring *r = &c->r;
+	uint8_t in[272] = { 0 }, out[16], line[64], back[64];
+	uint16_t idx;
+
+	/* A CQ of 2 that is never consumed: the third completion overruns it. */
+	tring_destroy(r);
+	assert_int_equal(tring_create(&c->t, r, 1, 2, 3), 0);
+	post_nop(r);
+	post_nop(r);
+	post_nop(r);
+	assert_int_equal(qp_state(r), 6);
+	poll_good(r, 0x00, 0, 0);
+	poll_good(r, 0x00, 1, 0);
+	assert_null(tring_poll(r));
+	tring_destroy(r);
+	/* A QP in error comes back through 2RST and the bring-up, counters from 0. */
+	assert_int_equal(tring_create(&c->t, r, 3, 2, 3), 0);
+	memset(line, 0x77, sizeof(line));
+	post_write_inline(r, 0, 0x00abcdef, line, 64, true);
+	assert_non_null(tring_poll(r));
+	assert_int_equal(qp_state(r), 6);
+	SET(in, 0x00, 16, 0x50a);               /* 2RST_QP */
+	SET(in, 0x48, 24, r->qpn);
+	assert_int_equal(c->t.ops->devx_obj_modify(r->qp, in, 16, out, sizeof(out)), 0);
+	assert_int_equal(qp_state(r), 0);
+	/* RTR2RTS from RST is refused: BAD_RES_STATE. */
+	assert_int_equal(tring_modify(r, 0x504, 0), EREMOTEIO);
+	assert_int_equal(tring_modify(r, 0x502, 3), 0);
+	assert_int_equal(tring_modify(r, 0x503, 0), 0);
+	assert_int_equal(tring_modify(r, 0x504, 0), 0);
+	r->pi = 0;
+	idx = post_write_inline(r, 128, c->ste.mr->rkey, line, 64, true);
+	poll_good(r, 0x08, idx, 0);
+	assert_int_equal(mlx5dm_sim_icm_read(c->t.sim, c->ste.icm + 128, back, 64), 0);
+	assert_memory_equal(back, line, 64);
+}
+
 int
 main(void)
 {
@@ -331,6 +382,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_argument_update, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_doorbell_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cq_overrun_and_reset, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("sim_wqe", tests, NULL, NULL);

@@ -211,6 +211,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	mlx5dm_sim_icm_fini(sim);
 	pthread_rwlock_destroy(&sim->lock);
 	pthread_mutex_destroy(&sim->sync.mutex);
+	pthread_mutex_destroy(&sim->ctx.mutex);
 	mlx5dm_free(sim);
 }
 

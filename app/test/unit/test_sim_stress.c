@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
+#include "mlx5dm_sim_core.h"
 #include "test_sim_util.h"
 
 #define NLINES 8
@@ -217,12 +220,61 @@ test_rq_ring_mpsc(void **state)
 	tsim_close(&t);
 }
 
+struct syncer {
+	struct tsim *t;
+	uint32_t done;
+	int ret;
+};
+
+static void *
+sync_main(void *arg)
+{
+	struct syncer *y = arg;
+	uint8_t in[32] = { 0 }, out[16];
+
+	SET(in, 0x00, 16, 0xb00);
+	y->ret = y->t->ops->devx_general_cmd(y->t->ctx, in, sizeof(in), out, sizeof(out));
+	__atomic_store_n(&y->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+test_sync_waits_for_walks(void **state)
+{
+	struct syncer y = { 0 };
+	pthread_t th;
+	uint32_t e, e2;
+	struct tsim t;
+
+	(void)state;
+	assert_int_equal(tsim_open(&t, NULL), 0);
+	y.t = &t;
+	/* A walk in progress holds SYNC_STEERING back... */
+	e = mlx5dm_sim_walk_enter(t.sim);
+	assert_int_equal(pthread_create(&th, NULL, sync_main, &y), 0);
+	usleep(50 * 1000);
+	assert_int_equal(__atomic_load_n(&y.done, __ATOMIC_ACQUIRE), 0);
+	/* ...a walk that starts now does not (it belongs to the new epoch)... */
+	while (__atomic_load_n(&t.sim->sync.epoch, __ATOMIC_ACQUIRE) == e)
+		usleep(1000);
+	e2 = mlx5dm_sim_walk_enter(t.sim);
+	assert_int_not_equal(e2, e);
+	/* ...and the sync completes when the old walk ends. */
+	mlx5dm_sim_walk_exit(t.sim, e);
+	pthread_join(th, NULL);
+	assert_int_equal(y.done, 1);
+	assert_int_equal(y.ret, 0);
+	mlx5dm_sim_walk_exit(t.sim, e2);
+	tsim_close(&t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_torn_lines),
 		cmocka_unit_test(test_rq_ring_mpsc),
+		cmocka_unit_test(test_sync_waits_for_walks),
 	};
 
 	return cmocka_run_group_tests_name("sim_stress", tests, NULL, NULL);

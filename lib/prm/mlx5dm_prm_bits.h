@@ -22,6 +22,8 @@ struct mlx5dm_prm_field {
 };
 
 #define MLX5DM_PRM_FIELD(b, w) ((struct mlx5dm_prm_field){ .bit = (b), .width = (w) })
+/* The same as a constant initializer, for layout tables declared as data. */
+#define MLX5DM_PRM_FIELD_INIT(b, w) { .bit = (b), .width = (w) }
 
 static inline uint32_t
 mlx5dm_prm_be32(const uint8_t *p)

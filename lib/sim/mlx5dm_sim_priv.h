@@ -64,6 +64,9 @@ enum mlx5dm_sim_dir {
  * SW-owned flow table that the highest-priority root-table rule forwards
  * to (MLX5DV_FLOW_ACTION_DEST_DEVX). -ENOENT when no root rule exists
  * (RX: default miss; TX: straight to the wire).
+ * The root may also be a terminal address (a DROP root rule gives the
+ * direction's drop address, DEST_DEVX to a TIR the TIR's address): check
+ * mlx5dm_sim_terminal_lookup before reading an STE there, as for any hop.
  */
 int mlx5dm_sim_root_lookup(struct mlx5dm_sim *sim, enum mlx5dm_sim_dir dir,
 			   uint64_t *icm_root);

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Line atomicity of ICM writes: two threads write the same 64-byte lines
+ * through RDMA WRITE WQEs (each line a self-consistent pattern: eight equal
+ * 8-byte words; one WQE spans two lines) while a third reads lines with
+ * mlx5dm_sim_icm_read. A reader must never see a torn line. No timing is
+ * asserted: the test runs a fixed amount of work.
+ */
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <unistd.h>
+
+#include "mlx5dm_sim_core.h"
+#include "test_sim_util.h"
+
+#define NLINES 8
+#define WRITES 20000
+
+struct stress {
+	struct tsim t;
+	struct tdm ste;
+	uint32_t started;
+	uint32_t writers_done;
+	uint64_t torn;
+	uint64_t reads;
+	uint64_t changes;
+};
+
+struct writer {
+	struct stress *s;
+	unsigned int id;
+	int err;
+};
+
+static void *
+writer_main(void *arg)
+{
+	struct writer *wr = arg;
+	struct stress *s = wr->s;
+	uint8_t w[11 * 16];
+	struct tring r;
+	unsigned int i, k;
+
+	wr->err = tring_create(&s->t, &r, 4, 6, 3);
+	while (__atomic_load_n(&s->started, __ATOMIC_ACQUIRE) == 0)
+		;
+	for (i = 0; wr->err == 0 && i < WRITES; i++) {
+		unsigned int line = (i * 3 + wr->id) % (NLINES - 1);
+		uint64_t pat[16];
+		const uint8_t *cqe;
+
+		/* Two lines, each eight copies of one word naming writer, line and round. */
+		for (k = 0; k < 16; k++)
+			pat[k] = ((uint64_t)wr->id << 56) | ((uint64_t)(line + k / 8) << 40) | i;
+		memset(w, 0, sizeof(w));
+		tring_ctrl(&r, w, 0, 0x08, 11, true, 0);
+		SET(w + 16, 0x00, 64, 64ull * line);
+		SET(w + 16, 0x40, 32, s->ste.mr->rkey);
+		SET(w + 32, 0x00, 32, 0x80000000u | 128);
+		memcpy(w + 36, pat, sizeof(pat));
+		tring_put(&r, w, 11 * 16);
+		tring_ring(&r, w);
+		cqe = tring_poll(&r);
+		if (cqe == NULL || (cqe[63] >> 4) != 0)
+			wr->err = -EIO;
+	}
+	__atomic_fetch_add(&s->writers_done, 1, __ATOMIC_RELEASE);
+	tring_destroy(&r);
+	return NULL;
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct stress *s = arg;
+	uint64_t img[16], last = 0;
+	unsigned int n = 0;
+
+	__atomic_store_n(&s->started, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&s->writers_done, __ATOMIC_ACQUIRE) < 2) {
+		unsigned int line = n++ % (NLINES - 1);
+		unsigned int k;
+
+		/* Two lines at once: each must be whole, they need not match each other. */
+		if (mlx5dm_sim_icm_read(s->t.sim, s->ste.icm + 64ull * line, img, 128) != 0)
+			s->torn++;
+		for (k = 1; k < 16; k++)
+			if (k != 8 && img[k] != img[k - 1])
+				s->torn++;
+		if (img[0] != last)
+			s->changes++;
+		last = img[0];
+		s->reads++;
+	}
+	return NULL;
+}
+
+static void
+test_no_torn_lines(void **state)
+{
+	struct stress s;
+	struct writer wr[2];
+	pthread_t tw[2], tr;
+	unsigned int i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(tsim_open(&s.t, NULL), 0);
+	assert_int_equal(tdm_alloc(&s.t, &s.ste, MLX5DV_DM_TYPE_STEERING_SW_ICM, 4096), 0);
+	for (i = 0; i < 2; i++) {
+		wr[i].s = &s;
+		wr[i].id = i + 1;
+		assert_int_equal(pthread_create(&tw[i], NULL, writer_main, &wr[i]), 0);
+	}
+	assert_int_equal(pthread_create(&tr, NULL, reader_main, &s), 0);
+	for (i = 0; i < 2; i++)
+		pthread_join(tw[i], NULL);
+	pthread_join(tr, NULL);
+	assert_int_equal(wr[0].err, 0);
+	assert_int_equal(wr[1].err, 0);
+	assert_true(s.reads > 0);
+	assert_true(s.changes > 1);     /* the reader did run while lines changed */
+	assert_int_equal(s.torn, 0);
+	tdm_free(&s.t, &s.ste);
+	tsim_close(&s.t);
+}
+
+#define PER_PRODUCER 50000
+
+struct mpsc {
+	struct mlx5dm_sim *sim;
+	uint32_t rqn;
+	unsigned int id;
+	uint64_t full;
+};
+
+static void *
+producer_main(void *arg)
+{
+	struct mpsc *p = arg;
+	struct mlx5dm_dev_pkt pkt;
+	unsigned int i;
+
+	memset(&pkt, 0, sizeof(pkt));
+	for (i = 0; i < PER_PRODUCER; i++) {
+		pkt.cookie = (void *)(uintptr_t)((p->id << 24) | i);
+		pkt.len = (uint16_t)(i & 0xfff);
+		while (mlx5dm_sim_rq_deliver(p->sim, p->rqn, &pkt) == -ENOSPC)
+			p->full++;
+	}
+	return NULL;
+}
+
+static void
+test_rq_ring_mpsc(void **state)
+{
+	uint8_t in[272] = { 0 }, out[16];
+	struct mlx5dv_devx_obj *rq;
+	struct mlx5dm_dev_pkt got[32];
+	struct mpsc p[2];
+	pthread_t tp[2];
+	uint32_t next[2] = { 0, 0 };
+	unsigned int i, total = 0;
+	struct tring r;
+	struct tsim t;
+
+	(void)state;
+	assert_int_equal(tsim_open(&t, NULL), 0);
+	assert_int_equal(tring_create(&t, &r, 2, 2, 3), 0);
+	SET(in, 0x00, 16, 0x908);               /* CREATE_RQ, ring of 2^6 */
+	SET(in, 0x100 + 0x48, 24, r.cqn);
+	SET(in, 0x280 + 0x48, 24, t.pdn);
+	SET(in, 0x280 + 0x11b, 5, 6);
+	rq = t.ops->devx_obj_create(t.ctx, in, sizeof(in), out, sizeof(out));
+	assert_non_null(rq);
+	memset(in, 0, sizeof(in));
+	SET(in, 0x00, 16, 0x909);               /* MODIFY_RQ RST -> RDY */
+	SET(in, 0x48, 24, GET(out, 0x48, 24));
+	SET(in, 0x100 + 0x08, 4, 1);
+	for (i = 0; i < 2; i++) {
+		p[i].sim = t.sim;
+		p[i].rqn = (uint32_t)GET(out, 0x48, 24);
+		p[i].id = i + 1;
+		p[i].full = 0;
+	}
+	assert_int_equal(t.ops->devx_obj_modify(rq, in, sizeof(in), out, sizeof(out)), 0);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&tp[i], NULL, producer_main, &p[i]), 0);
+	/* One consumer: every frame arrives once, each producer's in its order. */
+	while (total < 2 * PER_PRODUCER) {
+		int n = t.ops->rq_poll(t.dev, p[0].rqn, got, 32);
+		int k;
+
+		assert_true(n >= 0);
+		for (k = 0; k < n; k++) {
+			uintptr_t v = (uintptr_t)got[k].cookie;
+			unsigned int who = (unsigned int)(v >> 24) - 1;
+
+			assert_true(who < 2);
+			assert_int_equal(v & 0xffffff, next[who]);
+			assert_int_equal(got[k].len, next[who] & 0xfff);
+			next[who]++;
+		}
+		total += (unsigned int)n;
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(tp[i], NULL);
+	assert_int_equal(t.ops->rq_poll(t.dev, p[0].rqn, got, 32), 0);
+	assert_int_equal(t.ops->devx_obj_destroy(rq), 0);
+	tring_destroy(&r);
+	tsim_close(&t);
+}
+
+struct syncer {
+	struct tsim *t;
+	uint32_t done;
+	int ret;
+};
+
+static void *
+sync_main(void *arg)
+{
+	struct syncer *y = arg;
+	uint8_t in[32] = { 0 }, out[16];
+
+	SET(in, 0x00, 16, 0xb00);
+	y->ret = y->t->ops->devx_general_cmd(y->t->ctx, in, sizeof(in), out, sizeof(out));
+	__atomic_store_n(&y->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+test_sync_waits_for_walks(void **state)
+{
+	struct syncer y = { 0 };
+	pthread_t th;
+	uint32_t e, e2;
+	struct tsim t;
+
+	(void)state;
+	assert_int_equal(tsim_open(&t, NULL), 0);
+	y.t = &t;
+	/* A walk in progress holds SYNC_STEERING back... */
+	e = mlx5dm_sim_walk_enter(t.sim);
+	assert_int_equal(pthread_create(&th, NULL, sync_main, &y), 0);
+	usleep(50 * 1000);
+	assert_int_equal(__atomic_load_n(&y.done, __ATOMIC_ACQUIRE), 0);
+	/* ...a walk that starts now does not (it belongs to the new epoch)... */
+	while (__atomic_load_n(&t.sim->sync.epoch, __ATOMIC_ACQUIRE) == e)
+		usleep(1000);
+	e2 = mlx5dm_sim_walk_enter(t.sim);
+	assert_int_not_equal(e2, e);
+	/* ...and the sync completes when the old walk ends. */
+	mlx5dm_sim_walk_exit(t.sim, e);
+	pthread_join(th, NULL);
+	assert_int_equal(y.done, 1);
+	assert_int_equal(y.ret, 0);
+	mlx5dm_sim_walk_exit(t.sim, e2);
+	tsim_close(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_torn_lines),
+		cmocka_unit_test(test_rq_ring_mpsc),
+		cmocka_unit_test(test_sync_waits_for_walks),
+	};
+
+	return cmocka_run_group_tests_name("sim_stress", tests, NULL, NULL);
+}

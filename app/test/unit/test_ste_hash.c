@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The STE hash against the vectors of SWS_REFERENCE 5.1 (verified there
+ * with an independent bitwise CRC) and against vectors generated with
+ * Python's zlib by devtools/gen-crc-vectors.py.
+ */
+
+#include "test_ste_common.h"
+#include "test_ste_crc_vectors.h"
+
+static void
+test_reference_vectors(void **state)
+{
+	uint8_t zero[16] = { 0 }, seq16[16], seq32[32];
+	const uint8_t ab[16] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 32; i++) {
+		seq32[i] = (uint8_t)i;
+		if (i < 16)
+			seq16[i] = (uint8_t)i;
+	}
+	assert_int_equal(mlx5dm_ste_hash(zero, 16), 0x00000000);
+	assert_int_equal(mlx5dm_ste_hash(seq16, 16), 0xdda97522);
+	assert_int_equal(mlx5dm_ste_hash(ab, 16), 0xce3ebc68);
+	assert_int_equal(mlx5dm_ste_hash(seq32, 32), 0x272b2c88);
+	/* Indexes of the reference table (mod 16 and mod 1024). */
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(seq16, 0xffff, 16), 2);
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(seq16, 0xffff, 1024), 290);
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(ab, 0xffff, 16), 8);
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(ab, 0xffff, 1024), 104);
+	/* byte_mask 0xfc00 keeps bytes 0..5 only: hash of 001122334455 00.. */
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(ab, 0xfc00, 16), 1);
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(ab, 0xfc00, 1024), 81);
+	assert_int_equal(mlx5dm_ste_hash_index_match(seq32, 16), 8);
+	assert_int_equal(mlx5dm_ste_hash_index_match(seq32, 1024), 136);
+}
+
+static void
+test_trivial_tables(void **state)
+{
+	uint8_t tag[32];
+
+	(void)state;
+	memset(tag, 0xa5, sizeof(tag));
+	/* One entry, or nothing hashed: the device uses entry 0. */
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(tag, 0xffff, 1), 0);
+	assert_int_equal(mlx5dm_ste_hash_index_bwc(tag, 0, 1 << 20), 0);
+	assert_int_equal(mlx5dm_ste_hash_index_match(tag, 1), 0);
+	/* The hash of an all-ones mask over a non-zero tag is not 0 here. */
+	assert_int_not_equal(mlx5dm_ste_hash_index_bwc(tag, 0xffff, 1 << 20), 0);
+}
+
+static void
+test_generated_crc(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(crc_vecs) / sizeof(crc_vecs[0]); i++) {
+		uint32_t got = mlx5dm_ste_crc32(crc_vecs[i].buf, crc_vecs[i].len);
+
+		if (got != crc_vecs[i].crc)
+			fprintf(stderr, "crc len %u: got %08x want %08x\n", crc_vecs[i].len, got,
+				crc_vecs[i].crc);
+		assert_int_equal(got, crc_vecs[i].crc);
+		assert_int_equal(mlx5dm_ste_hash(crc_vecs[i].buf, crc_vecs[i].len),
+				 __builtin_bswap32(crc_vecs[i].crc));
+	}
+}
+
+static void
+test_generated_bwc(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bwc_vecs) / sizeof(bwc_vecs[0]); i++) {
+		const struct bwc_vec *v = &bwc_vecs[i];
+
+		assert_int_equal(mlx5dm_ste_hash_index_bwc(v->tag, v->byte_mask, v->num_entries),
+				 v->index);
+		if (v->byte_mask == 0xffff)
+			assert_int_equal(mlx5dm_ste_hash(v->tag, 16), v->hash);
+	}
+}
+
+static void
+test_generated_match(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(match_vecs) / sizeof(match_vecs[0]); i++) {
+		const struct match_vec *v = &match_vecs[i];
+
+		assert_int_equal(mlx5dm_ste_hash(v->tag, 32), v->hash);
+		assert_int_equal(mlx5dm_ste_hash_index_match(v->tag, v->num_entries), v->index);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference_vectors),
+		cmocka_unit_test(test_trivial_tables),
+		cmocka_unit_test(test_generated_crc),
+		cmocka_unit_test(test_generated_bwc),
+		cmocka_unit_test(test_generated_match),
+	};
+
+	return cmocka_run_group_tests_name("ste_hash", tests, NULL, NULL);
+}

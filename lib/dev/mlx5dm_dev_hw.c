@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The hardware transport: the boundary operations are rdma-core's own
+ * functions, on a device opened with DEVX. A few are static inlines or
+ * macros in verbs.h, so they get a one-line wrapper to have an address.
+ * Packet I/O of the ports (raw-packet queues) is not implemented yet.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlx5dm_osdep.h"
+#include "mlx5dm_dev_priv.h"
+
+static int
+mlx5dm_dev_hw_free_dm(struct ibv_dm *dm)
+{
+	return ibv_free_dm(dm);
+}
+
+static struct ibv_mr *
+mlx5dm_dev_hw_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset,
+			size_t length, unsigned int access)
+{
+	return ibv_reg_dm_mr(pd, dm, dm_offset, length, access);
+}
+
+static struct ibv_mr *
+mlx5dm_dev_hw_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	return ibv_reg_mr(pd, addr, length, access);
+}
+
+static int
+mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
+{
+	return ibv_destroy_flow(flow);
+}
+
+/* The doorbell is an 8-byte MMIO store; the fence drains write-combining (BlueFlame). */
+static void
+mlx5dm_dev_hw_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
+{
+	volatile uint64_t *reg = (volatile uint64_t *)(void *)((uint8_t *)uar->reg_addr + offset);
+
+	*reg = value;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static int
+mlx5dm_dev_hw_port_tx(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
+		      uint16_t n)
+{
+	(void)dev;
+	(void)port;
+	(void)pkts;
+	(void)n;
+	return -ENOTSUP;
+}
+
+static int
+mlx5dm_dev_hw_rq_poll(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
+		      uint16_t n)
+{
+	(void)dev;
+	(void)rqn;
+	(void)pkts;
+	(void)n;
+	return -ENOTSUP;
+}
+
+static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
+	.name = "hw",
+	.alloc_pd = ibv_alloc_pd,
+	.dealloc_pd = ibv_dealloc_pd,
+	.alloc_dm = mlx5dv_alloc_dm,
+	.free_dm = mlx5dm_dev_hw_free_dm,
+	.reg_dm_mr = mlx5dm_dev_hw_reg_dm_mr,
+	.reg_mr = mlx5dm_dev_hw_reg_mr,
+	.dereg_mr = ibv_dereg_mr,
+	.init_obj = mlx5dv_init_obj,
+	.devx_general_cmd = mlx5dv_devx_general_cmd,
+	.devx_obj_create = mlx5dv_devx_obj_create,
+	.devx_obj_query = mlx5dv_devx_obj_query,
+	.devx_obj_modify = mlx5dv_devx_obj_modify,
+	.devx_obj_destroy = mlx5dv_devx_obj_destroy,
+	.devx_umem_reg = mlx5dv_devx_umem_reg,
+	.devx_umem_dereg = mlx5dv_devx_umem_dereg,
+	.devx_alloc_uar = mlx5dv_devx_alloc_uar,
+	.devx_free_uar = mlx5dv_devx_free_uar,
+	.create_flow_matcher = mlx5dv_create_flow_matcher,
+	.destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
+	.create_flow = mlx5dv_create_flow,
+	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
+	.doorbell = mlx5dm_dev_hw_doorbell,
+	.port_tx = mlx5dm_dev_hw_port_tx,
+	.rq_poll = mlx5dm_dev_hw_rq_poll,
+};
+
+/* The device to open, or NULL after one log line saying what was looked for. */
+static struct ibv_device *
+mlx5dm_dev_hw_pick(struct ibv_device **list, int n, const char *want, const char *why)
+{
+	int i;
+
+	for (i = 0; list != NULL && i < n; i++) {
+		const char *name = ibv_get_device_name(list[i]);
+
+		if (want != NULL && (name == NULL || strcmp(name, want) != 0))
+			continue;
+		if (mlx5dv_is_supported(list[i]))
+			return list[i];
+		if (want != NULL) {
+			MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "RDMA device %s is not mlx5", want);
+			return NULL;
+		}
+	}
+	if (want != NULL)
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
+			   "no RDMA device named %s (ibv_get_device_list returned %d devices%s)",
+			   want, n, why);
+	else
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
+			   "no mlx5 device found (ibv_get_device_list returned %d devices, %s%s)",
+			   n, "none mlx5", why);
+	return NULL;
+}
+
+int
+mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device)
+{
+	struct mlx5dv_context_attr attr = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	struct ibv_device **list;
+	struct ibv_device *pick;
+	struct ibv_context *ctx;
+	char why[128] = "";
+	int n = 0, ret = 0;
+
+	list = ibv_get_device_list(&n);
+	if (list == NULL) {
+		/* No RDMA subsystem at all reads the same as an empty list. */
+		snprintf(why, sizeof(why), ": %s", strerror(errno));
+		n = 0;
+	}
+	pick = mlx5dm_dev_hw_pick(list, n, ib_device, why);
+	if (pick == NULL) {
+		ret = -ENODEV;
+		goto free_list;
+	}
+	ctx = mlx5dv_open_device(pick, &attr);
+	if (ctx == NULL) {
+		ret = errno != 0 ? -errno : -ENODEV;
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "mlx5dv_open_device(%s) with DEVX failed: %s",
+			   ibv_get_device_name(pick), strerror(-ret));
+		goto free_list;
+	}
+	dev->ops = &mlx5dm_dev_hw_ops;
+	dev->ctx = ctx;
+	dev->transport = NULL;
+free_list:
+	if (list != NULL)
+		ibv_free_device_list(list);
+	return ret;
+}
+
+void
+mlx5dm_dev_hw_close(struct mlx5dm_dev *dev)
+{
+	if (dev->ctx != NULL)
+		ibv_close_device(dev->ctx);
+	dev->ctx = NULL;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Allocation bitmaps of the model: DM blocks per ICM type, flow counter
+ * ids, argument ids. The search is the kernel's (bitmap_find_next_zero_area):
+ * first fit from index 0 with the start aligned to `align` bits, which is
+ * what makes the model hand out the same ICM addresses a real device does
+ * for the same sequence of requests.
+ *
+ * Words are updated with atomics (under the instance lock) because the
+ * datapath tests bits without the lock (mlx5dm_sim_icm_read).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_sim_core.h"
+
+int
+mlx5dm_sim_bitmap_init(struct mlx5dm_sim_bitmap *bm, uint64_t nbits)
+{
+	bm->nbits = nbits;
+	bm->w = mlx5dm_calloc((size_t)((nbits + 63) / 64) + 1, sizeof(uint64_t));
+	return bm->w == NULL ? -ENOMEM : 0;
+}
+
+void
+mlx5dm_sim_bitmap_fini(struct mlx5dm_sim_bitmap *bm)
+{
+	mlx5dm_free(bm->w);
+	bm->w = NULL;
+	bm->nbits = 0;
+}
+
+static inline bool
+mlx5dm_sim_bit(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
+{
+	return (__atomic_load_n(&bm->w[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
+}
+
+/* First index >= from whose bit equals want, or nbits. */
+static uint64_t
+mlx5dm_sim_bitmap_next(const struct mlx5dm_sim_bitmap *bm, uint64_t from, bool want)
+{
+	while (from < bm->nbits) {
+		uint64_t w = __atomic_load_n(&bm->w[from / 64], __ATOMIC_RELAXED);
+
+		if (!want)
+			w = ~w;
+		w &= ~0ull << (from % 64);
+		if (w != 0) {
+			from = (from & ~63ull) + (uint64_t)__builtin_ctzll(w);
+			return from < bm->nbits ? from : bm->nbits;
+		}
+		from = (from & ~63ull) + 64;
+	}
+	return bm->nbits;
+}
+
+int64_t
+mlx5dm_sim_bitmap_find_area(const struct mlx5dm_sim_bitmap *bm, uint64_t n, uint64_t align)
+{
+	uint64_t start = 0;
+
+	if (n == 0 || n > bm->nbits || align == 0)
+		return -1;
+	for (;;) {
+		uint64_t busy;
+
+		start = mlx5dm_sim_bitmap_next(bm, start, false);
+		start = MLX5DM_ALIGN_UP(start, align);
+		if (start + n > bm->nbits)
+			return -1;
+		busy = mlx5dm_sim_bitmap_next(bm, start, true);
+		if (busy >= start + n)
+			return (int64_t)start;
+		start = busy + 1;
+	}
+}
+
+void
+mlx5dm_sim_bitmap_set(struct mlx5dm_sim_bitmap *bm, uint64_t start, uint64_t n, bool on)
+{
+	uint64_t i;
+
+	for (i = start; i < start + n; i++) {
+		uint64_t m = 1ull << (i % 64);
+
+		if (on)
+			__atomic_fetch_or(&bm->w[i / 64], m, __ATOMIC_RELEASE);
+		else
+			__atomic_fetch_and(&bm->w[i / 64], ~m, __ATOMIC_RELEASE);
+	}
+}
+
+bool
+mlx5dm_sim_bitmap_all_set(const struct mlx5dm_sim_bitmap *bm, uint64_t start, uint64_t n)
+{
+	uint64_t i;
+
+	if (start >= bm->nbits || n > bm->nbits - start)
+		return false;
+	for (i = start; i < start + n; i++)
+		if (!mlx5dm_sim_bit(bm, i))
+			return false;
+	return true;
+}

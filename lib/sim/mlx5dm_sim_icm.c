@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * ICM of the model: one host mapping per SW ICM type (and one for the
+ * modify-header argument store), reserved with MAP_NORESERVE so a large
+ * configured ICM costs nothing until it is written.
+ *
+ * Visibility rule (what a packet walk can observe): memory is written one
+ * aligned 64-byte line at a time, each line under a seqlock stripe, and a
+ * reader (mlx5dm_sim_icm_read, mlx5dm_sim_arg_read) copies each line as
+ * one snapshot. A walker therefore sees every 64-byte line (one STE, one
+ * argument unit, one line of a modify list) either entirely before or
+ * entirely after a write, never torn; a write spanning several lines
+ * becomes visible line by line in increasing address order while the
+ * WQE executes, and all of it before that WQE's CQE is written.
+ *
+ * The line bytes are accessed with relaxed 8-byte atomics on both sides,
+ * so the seqlock is race-free in the C11 sense, not only in practice.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mlx5dm_sim_core.h"
+
+#define MLX5DM_SIM_ARG_LOG_UNITS 22
+
+uint64_t
+mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r)
+{
+	if (r >= MLX5DM_SIM_RGN_ARG)
+		return 0;
+	return (uint64_t)(r + 1) << MLX5DM_SIM_WINDOW_SHIFT;
+}
+
+static unsigned int
+mlx5dm_sim_rgn_log_size(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r)
+{
+	switch (r) {
+	case MLX5DM_SIM_RGN_STE:
+		return sim->cfg.log_steering_sw_icm_size;
+	case MLX5DM_SIM_RGN_MODIFY:
+		return sim->cfg.log_header_modify_sw_icm_size;
+	case MLX5DM_SIM_RGN_PATTERN:
+		return sim->cfg.log_header_modify_pattern_sw_icm_size;
+	case MLX5DM_SIM_RGN_ENCAP:
+		return sim->cfg.log_indirect_encap_sw_icm_size;
+	case MLX5DM_SIM_RGN_ARG:
+		return sim->cfg.header_modify_argument ? MLX5DM_SIM_ARG_LOG_UNITS + 6 : 0;
+	default:
+		return 0;
+	}
+}
+
+int
+mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
+{
+	unsigned int r;
+
+	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
+		struct mlx5dm_sim_region *g = &sim->rgn[r];
+		unsigned int log = mlx5dm_sim_rgn_log_size(sim, r);
+		void *p;
+
+		if (log == 0)
+			continue;
+		g->size = 1ull << log;
+		g->icm_start = mlx5dm_sim_rgn_start(r);
+		g->log_block = r == MLX5DM_SIM_RGN_ARG ? 6 : sim->cfg.log_sw_icm_alloc_granularity;
+		p = mmap(NULL, g->size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot reserve %" PRIu64
+				   " bytes of ICM: %s", g->size, strerror(errno));
+			g->size = 0;
+			return -ENOMEM;
+		}
+		g->base = p;
+		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim)
+{
+	unsigned int r;
+
+	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
+		struct mlx5dm_sim_region *g = &sim->rgn[r];
+
+		if (g->base != NULL)
+			munmap(g->base, g->size);
+		mlx5dm_sim_bitmap_fini(&g->blocks);
+		memset(g, 0, sizeof(*g));
+	}
+}
+
+static inline uint32_t *
+mlx5dm_sim_line_seq(struct mlx5dm_sim *sim, const uint8_t *line)
+{
+	uint64_t n = (uintptr_t)line / MLX5DM_SIM_LINE;
+
+	/* Neighbouring lines land on different stripes; distant ones may share. */
+	return &sim->seq[(n ^ (n >> 12)) & (MLX5DM_SIM_SEQ_STRIPES - 1)];
+}
+
+static void
+mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
+		      const void *src, unsigned int n)
+{
+	uint32_t *seq = mlx5dm_sim_line_seq(sim, line);
+	uint64_t *w = (uint64_t *)(void *)line;
+	uint64_t img[MLX5DM_SIM_LINE / 8];
+	uint32_t s;
+	unsigned int i;
+
+	/* Writers of one stripe exclude each other: take it by making it odd. */
+	for (;;) {
+		s = __atomic_load_n(seq, __ATOMIC_RELAXED);
+		if ((s & 1) == 0 && __atomic_compare_exchange_n(seq, &s, s + 1, false,
+								__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			break;
+	}
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+		img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+	memcpy((uint8_t *)img + at, src, n);
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+		__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+	__atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
+}
+
+static void
+mlx5dm_sim_line_load(struct mlx5dm_sim *sim, const uint8_t *line, uint64_t img[8])
+{
+	const uint32_t *seq = mlx5dm_sim_line_seq(sim, line);
+	const uint64_t *w = (const uint64_t *)(const void *)line;
+	uint32_t s1, s2;
+	unsigned int i;
+
+	do {
+		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1)
+			continue;
+		for (i = 0; i < MLX5DM_SIM_LINE / 8; i++)
+			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return;
+	} while (1);
+}
+
+void
+mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
+		     const void *src, size_t len)
+{
+	const uint8_t *s = src;
+
+	while (len > 0) {
+		unsigned int at = (unsigned int)(off % MLX5DM_SIM_LINE);
+		unsigned int n = MLX5DM_SIM_LINE - at;
+
+		if (n > len)
+			n = (unsigned int)len;
+		mlx5dm_sim_line_store(sim, sim->rgn[r].base + (off - at), at, s, n);
+		off += n;
+		s += n;
+		len -= n;
+	}
+}
+
+void
+mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
+		    void *dst, size_t len)
+{
+	uint8_t *d = dst;
+
+	while (len > 0) {
+		unsigned int at = (unsigned int)(off % MLX5DM_SIM_LINE);
+		unsigned int n = MLX5DM_SIM_LINE - at;
+		uint64_t img[MLX5DM_SIM_LINE / 8];
+
+		if (n > len)
+			n = (unsigned int)len;
+		mlx5dm_sim_line_load(sim, sim->rgn[r].base + (off - at), img);
+		memcpy(d, (uint8_t *)img + at, n);
+		off += n;
+		d += n;
+		len -= n;
+	}
+}
+
+bool
+mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
+		    uint64_t len)
+{
+	const struct mlx5dm_sim_region *g = &sim->rgn[r];
+	uint64_t first, last;
+
+	if (g->size == 0 || off >= g->size || len > g->size - off)
+		return false;
+	if (len == 0)
+		return true;
+	first = off >> g->log_block;
+	last = (off + len - 1) >> g->log_block;
+	return mlx5dm_sim_bitmap_all_set(&g->blocks, first, last - first + 1);
+}
+
+void
+mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
+		       uint64_t len)
+{
+	struct mlx5dm_sim_region *g = &sim->rgn[r];
+	uint64_t page = 4096;
+	uint64_t a = MLX5DM_ALIGN_UP(off, page);
+	uint64_t e = (off + len) & ~(page - 1);
+
+	/* Whole pages go back to the OS; partial pages are zeroed line by line. */
+	if (e > a)
+		madvise(g->base + a, e - a, MADV_DONTNEED);
+	if (a > off || e < off + len) {
+		static const uint8_t zero[MLX5DM_SIM_LINE];
+		uint64_t o;
+
+		for (o = off; o < off + len; o += MLX5DM_SIM_LINE)
+			if (o < a || o >= e)
+				mlx5dm_sim_rgn_write(sim, r, o, zero, MLX5DM_SIM_LINE);
+	}
+}
+
+bool
+mlx5dm_sim_icm_local(const struct mlx5dm_sim *sim, uint64_t addr, uint64_t *local)
+{
+	uint16_t gvmi = (uint16_t)(addr >> 48);
+
+	if (gvmi != 0 && gvmi != sim->cfg.vhca_id)
+		return false;
+	/* Bits 47:40 cannot be encoded in an STE pointer: no address of ours has them. */
+	if ((addr & MLX5DM_SIM_ICM_ADDR_MASK) >> 40)
+		return false;
+	*local = addr & MLX5DM_SIM_ICM_ADDR_MASK;
+	return true;
+}
+
+static bool
+mlx5dm_sim_icm_decode(const struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_rgn *r,
+		      uint64_t *off)
+{
+	uint64_t win = local >> MLX5DM_SIM_WINDOW_SHIFT;
+
+	if (win < 1 || win > MLX5DM_SIM_RGN_ENCAP + 1)
+		return false;
+	*r = (enum mlx5dm_sim_rgn)(win - 1);
+	*off = local & ((1ull << MLX5DM_SIM_WINDOW_SHIFT) - 1);
+	return sim->rgn[*r].size != 0;
+}
+
+int
+mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len)
+{
+	enum mlx5dm_sim_rgn r;
+	uint64_t local, off;
+
+	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
+	    !mlx5dm_sim_icm_decode(sim, local, &r, &off) ||
+	    !mlx5dm_sim_rgn_live(sim, r, off, len))
+		return -EFAULT;
+	mlx5dm_sim_rgn_read(sim, r, off, dst, len);
+	return 0;
+}

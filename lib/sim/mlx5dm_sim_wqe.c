@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The send-queue executor: what the doorbell makes the model do.
+ *
+ * A doorbell (the 8-byte "MMIO" write of the first 8 bytes of the last
+ * control segment; its qpn_ds names the QP) makes the model execute the
+ * WQEs of that QP from its internal counter up to the SQ producer counter
+ * in the doorbell record, synchronously, in order, honouring wrap-around
+ * of the SQ buffer:
+ *   RDMA WRITE (0x08): ctrl + raddr + one inline segment (0x80000000|len)
+ *                      or data pointer segments (lkey/addr of local MRs);
+ *   RDMA READ  (0x10): ctrl + raddr + scatter pointer segments;
+ *   FLOW_TBL_ACCESS (0x2c) opmod 1: ctrl (imm = argument id) + 48-byte
+ *                      flow-update control + 64 bytes of argument data;
+ *   NOP (0x00).
+ * The remote side is resolved device-wide by rkey (ICM DM MRs, zero-based,
+ * or host MRs by VA) and checked against the remote QP's rre/rwe and PD.
+ * A WQE is validated completely before any byte moves. A CQE is written
+ * when the WQE asks for one (fm_ce_se CQ update) and always on error; an
+ * error moves the QP to ERR and every later WQE completes with a flush
+ * error, as on hardware. A full CQ is an overrun: the QP goes to ERR.
+ *
+ * Error CQE: opcode 13, syndrome (LOCAL_LENGTH 0x01, LOCAL_QP_OP 0x02,
+ * LOCAL_PROT 0x04, WR_FLUSH 0x05, REMOTE_ACCESS 0x13) and in
+ * vendor_err_synd the model's reason (enum below).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_sim_queue.h"
+
+#define MLX5DM_SIM_CONTAINER(p, type, member) \
+	((type *)(void *)((uint8_t *)(p) - offsetof(type, member)))
+#define MLX5DM_SIM_WQE_MAX (63 * MLX5DM_SIM_WQE_DS)
+#define MLX5DM_SIM_MAX_SEGS ((MLX5DM_SIM_WQE_MAX - 32) / MLX5DM_SIM_WQE_DS)
+
+/* vendor_err_synd of the model: which check failed. */
+enum {
+	MLX5DM_SIM_WHY_RKEY = 1,        /* rkey names no MR (or another PD) */
+	MLX5DM_SIM_WHY_RRANGE,          /* remote range outside the MR */
+	MLX5DM_SIM_WHY_RACCESS,         /* MR or remote QP lacks the right */
+	MLX5DM_SIM_WHY_RQP,             /* remote QP gone */
+	MLX5DM_SIM_WHY_LKEY,            /* lkey names no MR of the QP's PD */
+	MLX5DM_SIM_WHY_LRANGE,          /* local range outside the MR */
+	MLX5DM_SIM_WHY_LACCESS,         /* scatter target lacks local write */
+	MLX5DM_SIM_WHY_FORMAT,          /* malformed segments */
+	MLX5DM_SIM_WHY_OPCODE,          /* opcode/opmod not modelled */
+	MLX5DM_SIM_WHY_QPN,             /* ctrl qpn is not this QP */
+	MLX5DM_SIM_WHY_ARG,             /* argument id not allocated */
+	MLX5DM_SIM_WHY_ARG_PD,          /* argument object of another PD */
+	MLX5DM_SIM_WHY_PARTIAL,         /* producer counter ends inside a WQE */
+};
+#define MLX5DM_SIM_ERR(synd, why) (((synd) << 8) | (why))
+
+/* One gather/scatter piece after validation. */
+struct mlx5dm_sim_piece {
+	struct mlx5dm_sim_mr *mr;       /* NULL: inline data at host pointer */
+	uint64_t addr;                  /* VA (host MR), offset (DM MR) */
+	const uint8_t *inl;
+	uint32_t len;
+};
+
+struct mlx5dm_sim_wqe {
+	uint8_t b[MLX5DM_SIM_WQE_MAX];
+	uint8_t opcode, opmod, ce;
+	uint16_t index;
+	uint32_t ds;
+};
+
+static void
+mlx5dm_sim_sq_copy(const struct mlx5dm_sim_qp *qp, uint32_t off, uint8_t *dst, uint32_t len)
+{
+	while (len > 0) {
+		uint32_t o = off % qp->sq_bytes;
+		uint32_t n = MLX5DM_MIN(len, qp->sq_bytes - o);
+
+		memcpy(dst, qp->sq + o, n);
+		dst += n;
+		off += n;
+		len -= n;
+	}
+}
+
+/* Host address or region offset of [addr, addr + len) in an MR; false if outside. */
+static bool
+mlx5dm_sim_mr_range(const struct mlx5dm_sim_mr *mr, uint64_t addr, uint64_t len)
+{
+	uint64_t start = mr->dm != NULL ? 0 : (uintptr_t)mr->mr.addr;
+
+	return addr >= start && addr - start <= mr->mr.length &&
+	       len <= mr->mr.length - (addr - start);
+}
+
+static void
+mlx5dm_sim_mr_write(struct mlx5dm_sim *sim, const struct mlx5dm_sim_mr *mr, uint64_t addr,
+		    const void *src, uint32_t len)
+{
+	if (mr->dm != NULL)
+		mlx5dm_sim_rgn_write(sim, mr->dm->rgn, mr->dm_off + addr, src, len);
+	else
+		memcpy((void *)(uintptr_t)addr, src, len);
+}
+
+static void
+mlx5dm_sim_mr_read(struct mlx5dm_sim *sim, const struct mlx5dm_sim_mr *mr, uint64_t addr,
+		   void *dst, uint32_t len)
+{
+	if (mr->dm != NULL)
+		mlx5dm_sim_rgn_read(sim, mr->dm->rgn, mr->dm_off + addr, dst, len);
+	else
+		memcpy(dst, (const void *)(uintptr_t)addr, len);
+}
+
+/* Decode and check the local data segments; 0 or an error code. */
+static int
+mlx5dm_sim_wqe_pieces(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
+		      const struct mlx5dm_sim_wqe *w, bool scatter,
+		      struct mlx5dm_sim_piece *p, unsigned int *np, uint64_t *total)
+{
+	uint32_t at = 32, end = w->ds * MLX5DM_SIM_WQE_DS;
+	unsigned int n = 0;
+
+	*total = 0;
+	if (at < end && !scatter &&
+	    (mlx5dm_prm_be32(w->b + at) & MLX5DM_SIM_INLINE_FLAG)) {
+		uint32_t len = mlx5dm_prm_be32(w->b + at) & ~MLX5DM_SIM_INLINE_FLAG;
+
+		if (len > end - at - 4)
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_LENGTH, MLX5DM_SIM_WHY_FORMAT);
+		p[0] = (struct mlx5dm_sim_piece){ .inl = w->b + at + 4, .len = len };
+		*np = 1;
+		*total = len;
+		return 0;
+	}
+	for (; at + MLX5DM_SIM_WQE_DS <= end; at += MLX5DM_SIM_WQE_DS, n++) {
+		const uint8_t *s = w->b + at;
+		uint32_t len = (uint32_t)mlx5dm_prm_fget(s, MLX5DM_SIM_DSEG_BYTE_COUNT);
+		struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim,
+				(uint32_t)mlx5dm_prm_fget(s, MLX5DM_SIM_DSEG_LKEY));
+		uint64_t addr = mlx5dm_prm_fget(s, MLX5DM_SIM_DSEG_ADDR);
+
+		if (len == 0 || (len & MLX5DM_SIM_INLINE_FLAG))
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_LENGTH, MLX5DM_SIM_WHY_FORMAT);
+		if (mr == NULL || mr->pd != qp->pd)
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_PROT, MLX5DM_SIM_WHY_LKEY);
+		if (!mlx5dm_sim_mr_range(mr, addr, len))
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_PROT, MLX5DM_SIM_WHY_LRANGE);
+		if (scatter && !(mr->access & IBV_ACCESS_LOCAL_WRITE))
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_PROT, MLX5DM_SIM_WHY_LACCESS);
+		p[n] = (struct mlx5dm_sim_piece){ .mr = mr, .addr = addr, .len = len };
+		*total += len;
+	}
+	*np = n;
+	return 0;
+}
+
+/* The remote MR of an RDMA WQE, checked for [va, va + len) and the right; 0 or error. */
+static int
+mlx5dm_sim_wqe_remote(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
+		      const struct mlx5dm_sim_wqe *w, uint64_t len, bool write,
+		      struct mlx5dm_sim_mr **out)
+{
+	const uint8_t *ra = w->b + 16;
+	struct mlx5dm_sim_qp *rqp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP, qp->remote_qpn);
+	struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim,
+				(uint32_t)mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_RKEY));
+	unsigned int right = write ? IBV_ACCESS_REMOTE_WRITE : IBV_ACCESS_REMOTE_READ;
+
+	if (rqp == NULL)
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RQP);
+	if (mr == NULL || mr->pd != rqp->pd)
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RKEY);
+	if (!(mr->access & right) || !(write ? rqp->rwe : rqp->rre))
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RACCESS);
+	if (!mlx5dm_sim_mr_range(mr, mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_VA), len))
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RRANGE);
+	*out = mr;
+	return 0;
+}
+
+/* RDMA WRITE or READ; 0 or an error code. */
+static int
+mlx5dm_sim_wqe_rdma(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
+		    const struct mlx5dm_sim_wqe *w, bool write, uint32_t *byte_cnt)
+{
+	struct mlx5dm_sim_piece p[MLX5DM_SIM_MAX_SEGS];
+	struct mlx5dm_sim_mr *rmr;
+	uint8_t bounce[256];
+	uint64_t total, va;
+	unsigned int np, i;
+	int err;
+
+	if (w->ds < 2)
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_LENGTH, MLX5DM_SIM_WHY_FORMAT);
+	err = mlx5dm_sim_wqe_pieces(sim, qp, w, !write, p, &np, &total);
+	if (err == 0)
+		err = mlx5dm_sim_wqe_remote(sim, qp, w, total, write, &rmr);
+	if (err != 0)
+		return err;
+	va = mlx5dm_prm_fget(w->b + 16, MLX5DM_SIM_RADDR_VA);
+	for (i = 0; i < np; i++) {
+		uint32_t done = 0;
+
+		while (done < p[i].len) {
+			uint32_t n = p[i].len - done;
+
+			if (p[i].inl != NULL) {
+				mlx5dm_sim_mr_write(sim, rmr, va, p[i].inl + done, n);
+			} else if (p[i].mr->dm == NULL) {
+				/* Host memory on the local side: copy straight to/from it. */
+				uint8_t *h = (uint8_t *)(uintptr_t)(p[i].addr + done);
+
+				if (write)
+					mlx5dm_sim_mr_write(sim, rmr, va, h, n);
+				else
+					mlx5dm_sim_mr_read(sim, rmr, va, h, n);
+			} else {
+				n = MLX5DM_MIN(n, (uint32_t)sizeof(bounce));
+				uint64_t la = p[i].addr + done;
+
+				if (write) {
+					mlx5dm_sim_mr_read(sim, p[i].mr, la, bounce, n);
+					mlx5dm_sim_mr_write(sim, rmr, va, bounce, n);
+				} else {
+					mlx5dm_sim_mr_read(sim, rmr, va, bounce, n);
+					mlx5dm_sim_mr_write(sim, p[i].mr, la, bounce, n);
+				}
+			}
+			done += n;
+			va += n;
+		}
+	}
+	/* Like verbs' byte_len, the byte count is reported for READs only. */
+	*byte_cnt = write ? 0 : (uint32_t)total;
+	return 0;
+}
+
+static int
+mlx5dm_sim_wqe_exec(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
+		    const struct mlx5dm_sim_wqe *w, uint32_t *byte_cnt)
+{
+	if (mlx5dm_prm_fget(w->b, MLX5DM_SIM_CTRL_QPN) != qp->h.id)
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_QPN);
+	switch (w->opcode) {
+	case MLX5DM_SIM_WQE_NOP:
+		return 0;
+	case MLX5DM_SIM_WQE_RDMA_WRITE:
+		return mlx5dm_sim_wqe_rdma(sim, qp, w, true, byte_cnt);
+	case MLX5DM_SIM_WQE_RDMA_READ:
+		return mlx5dm_sim_wqe_rdma(sim, qp, w, false, byte_cnt);
+	case MLX5DM_SIM_WQE_FLOW_TBL_ACCESS: {
+		int synd;
+
+		if (w->opmod != MLX5DM_SIM_WQE_OPMOD_ARG_UPDATE || w->ds != MLX5DM_SIM_ARG_WQE_DS)
+			return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_OPCODE);
+		synd = mlx5dm_sim_arg_write(sim, (uint32_t)mlx5dm_prm_fget(w->b,
+					    MLX5DM_SIM_CTRL_IMM), qp->pd->h.id,
+					    w->b + MLX5DM_SIM_ARG_WQE_DATA_BYTE);
+		if (synd == 0)
+			return 0;
+		return MLX5DM_SIM_ERR(synd, synd == MLX5DM_SIM_SYND_LOCAL_PROT ?
+				      MLX5DM_SIM_WHY_ARG_PD : MLX5DM_SIM_WHY_ARG);
+	}
+	default:
+		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_OPCODE);
+	}
+}
+
+/* Write one CQE; -ENOSPC on overrun. err = 0 for a good completion. */
+static int
+mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_sim_wqe *w,
+		   int err, uint32_t byte_cnt)
+{
+	uint8_t img[MLX5DM_SIM_CQE_BYTES];
+	uint32_t ci, size = 1u << cq->log_size;
+	uint8_t *slot;
+
+	mlx5dm_spinlock_lock(&cq->lock);
+	ci = mlx5dm_prm_be32(cq->dbr) & 0xffffff;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (cq->overrun || ((cq->pc - ci) & 0xffffff) >= size) {
+		if (!cq->overrun)
+			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "CQ 0x%x overrun (consumer index %u)",
+				   cq->h.id, ci);
+		cq->overrun = true;
+		mlx5dm_spinlock_unlock(&cq->lock);
+		return -ENOSPC;
+	}
+	memset(img, 0, sizeof(img));
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE, w->opcode);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_QPN, qpn);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER, w->index);
+	if (err != 0) {
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SYNDROME, (uint32_t)err >> 8);
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_VENDOR_SYND, (uint32_t)err & 0xff);
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_REQ_ERR);
+	} else {
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_BYTE_CNT, byte_cnt);
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_REQ);
+	}
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OWNER, (cq->pc >> cq->log_size) & 1);
+	slot = cq->buf + (size_t)(cq->pc & (size - 1)) * MLX5DM_SIM_CQE_BYTES;
+	/* Body first, then op_own: a poller that sees the new owner sees the whole CQE. */
+	memcpy(slot, img, MLX5DM_SIM_CQE_BYTES - 1);
+	__atomic_store_n(&slot[MLX5DM_SIM_CQE_BYTES - 1], img[MLX5DM_SIM_CQE_BYTES - 1],
+			 __ATOMIC_RELEASE);
+	cq->pc++;
+	mlx5dm_spinlock_unlock(&cq->lock);
+	return 0;
+}
+
+static void
+mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
+{
+	uint32_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
+	uint16_t nbb = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB);
+	struct mlx5dm_sim_wqe w;
+	uint8_t db[4];
+	uint16_t pi;
+
+	if (state != MLX5DM_SIM_QPS_RTS && state != MLX5DM_SIM_QPS_ERR)
+		return; /* the SQ is processed from RTS on */
+	/* SQ producer counter: big-endian, second word of the doorbell record. */
+	memcpy(db, qp->dbr + 4, sizeof(db));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	pi = (uint16_t)mlx5dm_prm_be32(db);
+	while (qp->hw_ctr != pi) {
+		uint32_t off = (uint32_t)(qp->hw_ctr & (nbb - 1)) * MLX5DM_SIM_WQEBB;
+		uint16_t bb, avail = (uint16_t)(pi - qp->hw_ctr);
+		uint32_t byte_cnt = 0;
+		int err;
+
+		mlx5dm_sim_sq_copy(qp, off, w.b, MLX5DM_SIM_WQE_DS);
+		w.opmod = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPMOD);
+		w.opcode = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPCODE);
+		w.index = (uint16_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_WQE_INDEX);
+		w.ce = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_FM_CE_SE);
+		w.ds = (uint32_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_DS);
+		bb = (uint16_t)MLX5DM_MAX(1u, (w.ds * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
+					      MLX5DM_SIM_WQEBB);
+		if (bb > avail) {
+			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_PARTIAL);
+			bb = avail;
+		} else if (state == MLX5DM_SIM_QPS_ERR) {
+			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_WR_FLUSH, 0);
+		} else {
+			mlx5dm_sim_sq_copy(qp, off, w.b, w.ds * MLX5DM_SIM_WQE_DS);
+			err = mlx5dm_sim_wqe_exec(sim, qp, &w, &byte_cnt);
+		}
+		qp->hw_ctr = (uint16_t)(qp->hw_ctr + bb);
+		if (err != 0 || (w.ce & MLX5DM_SIM_CTRL_CE_CQ_UPDATE)) {
+			if (mlx5dm_sim_cqe_put(qp->scq, qp->h.id, &w, err, byte_cnt) != 0)
+				err = -1;
+		}
+		if (err != 0 && state != MLX5DM_SIM_QPS_ERR) {
+			state = MLX5DM_SIM_QPS_ERR;
+			__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);
+		}
+	}
+}
+
+void
+mlx5dm_sim_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
+{
+	struct mlx5dm_sim_uar *u;
+	struct mlx5dm_sim_qp *qp;
+	struct mlx5dm_sim *sim;
+	uint8_t b[8];
+	uint32_t qpn;
+
+	if (uar == NULL)
+		return;
+	u = MLX5DM_SIM_CONTAINER(uar, struct mlx5dm_sim_uar, uar);
+	if (mlx5dm_sim_obj_check(u, MLX5DM_SIM_K_UAR) == NULL)
+		return;
+	sim = u->h.sim;
+	/* The value is the control segment's first 8 bytes as they sit in memory. */
+	memcpy(b, &value, sizeof(b));
+	qpn = (uint32_t)mlx5dm_prm_fget(b, MLX5DM_SIM_CTRL_QPN);
+	/* Register 0 and its BlueFlame twin (+256) are the SQ doorbell. */
+	if (offset != 0 && offset != 256) {
+		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG, "doorbell at UAR offset %u ignored", offset);
+		return;
+	}
+	pthread_rwlock_rdlock(&sim->lock);
+	qp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP, qpn);
+	if (qp == NULL || qp->uar != u) {
+		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG,
+			   "doorbell for QP 0x%x ignored: no such QP on UAR page 0x%x", qpn,
+			   u->h.id);
+	} else {
+		mlx5dm_spinlock_lock(&qp->lock);
+		mlx5dm_sim_sq_run(sim, qp);
+		mlx5dm_spinlock_unlock(&qp->lock);
+	}
+	pthread_rwlock_unlock(&sim->lock);
+}

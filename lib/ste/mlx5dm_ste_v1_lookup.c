@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * STE v1 lookups as data: for each lookup kind its v1 type codes (outer,
+ * inner) and the map from fte_match_param fields to its 16-byte tag. The
+ * generic engine (mlx5dm_ste_build.c) runs these maps over the mask (bit
+ * mask, consumption) and over rule values (tags).
+ */
+
+#include "mlx5dm_ste_priv.h"
+
+#define TAG(layout, f) (&mlx5dm_prm_tag_v1_##layout.f)
+#define DW4(i) (&mlx5dm_prm_tag_dw4.dw[i])
+
+#define COPY(dstp, s) { .dst = (dstp), .src = s, .kind = MLX5DM_STE_FMAP_COPY }
+#define SPEC(dstp, f) COPY(dstp, MLX5DM_STE_FSRC_SPEC(f))
+#define SEC(dstp, sec, f) COPY(dstp, MLX5DM_STE_FSRC(sec, f))
+#define IO(dstp, sec, fo, fi) COPY(dstp, MLX5DM_STE_FSRC_IO(sec, fo, fi))
+/* l3_type from the matcher's ip_version. */
+#define L3_TYPE(dstp) { \
+	.dst = (dstp), .src = MLX5DM_STE_FSRC_SPEC(ip_version), \
+	.kind = MLX5DM_STE_FMAP_L3_TYPE }
+/* First VLAN qualifier from the cvlan_tag / svlan_tag bits of the headers. */
+#define VLAN1_QUAL(dstp) { \
+	.dst = (dstp), .src = MLX5DM_STE_FSRC_SPEC(cvlan_tag), \
+	.src2 = MLX5DM_STE_FSRC_SPEC(svlan_tag), .kind = MLX5DM_STE_FMAP_VLAN_QUAL }
+#define LU(o, i) { MLX5DM_STE_V1_LU_##o, MLX5DM_STE_V1_LU_##i }
+#define DEF(lu, m) { .lu_type = lu, .n_map = MLX5DM_ARRAY_SIZE(m), .map = (m) }
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_src_dst[] = {
+	SPEC(TAG(eth_l2_src_dst, dmac_47_16), dmac_47_16),
+	SPEC(TAG(eth_l2_src_dst, dmac_15_0), dmac_15_0),
+	SPEC(TAG(eth_l2_src_dst, smac_47_16), smac_47_16),
+	SPEC(TAG(eth_l2_src_dst, smac_15_0), smac_15_0),
+	SPEC(TAG(eth_l2_src_dst, first_vlan_id), first_vid),
+	SPEC(TAG(eth_l2_src_dst, first_cfi), first_cfi),
+	SPEC(TAG(eth_l2_src_dst, first_priority), first_prio),
+	L3_TYPE(TAG(eth_l2_src_dst, l3_type)),
+	VLAN1_QUAL(TAG(eth_l2_src_dst, first_vlan_qualifier)),
+};
+
+/*
+ * ETHL2 (dst) and ETHL2_SRC: one layout, one map; only the MAC differs,
+ * so it is the first two entries and the rest is shared.
+ */
+#define MLX5DM_STE_V1_L2_COMMON(mac) \
+	SPEC(TAG(eth_l2, mac_47_16), mac##_47_16), \
+	SPEC(TAG(eth_l2, mac_15_0), mac##_15_0), \
+	SPEC(TAG(eth_l2, first_vlan_id), first_vid), \
+	SPEC(TAG(eth_l2, first_cfi), first_cfi), \
+	SPEC(TAG(eth_l2, first_priority), first_prio), \
+	SPEC(TAG(eth_l2, ip_fragmented), frag), \
+	SPEC(TAG(eth_l2, l3_ethertype), ethertype), \
+	L3_TYPE(TAG(eth_l2, l3_type)), \
+	VLAN1_QUAL(TAG(eth_l2, first_vlan_qualifier)), \
+	{ \
+		.dst = TAG(eth_l2, second_vlan_qualifier), \
+		.src = MLX5DM_STE_FSRC_IO(misc, outer_second_cvlan_tag, \
+					  inner_second_cvlan_tag), \
+		.src2 = MLX5DM_STE_FSRC_IO(misc, outer_second_svlan_tag, \
+					   inner_second_svlan_tag), \
+		.kind = MLX5DM_STE_FMAP_VLAN_QUAL, \
+	}, \
+	IO(TAG(eth_l2, second_vlan_id), misc, outer_second_vid, inner_second_vid), \
+	IO(TAG(eth_l2, second_cfi), misc, outer_second_cfi, inner_second_cfi), \
+	IO(TAG(eth_l2, second_priority), misc, outer_second_prio, inner_second_prio)
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_src[] = {
+	MLX5DM_STE_V1_L2_COMMON(smac),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_dst[] = {
+	MLX5DM_STE_V1_L2_COMMON(dmac),
+};
+
+/* Inner L2 with the VXLAN VNI (VNI << 8 in the network id). */
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_tnl[] = {
+	SPEC(TAG(eth_l2_tnl, dmac_47_16), dmac_47_16),
+	SPEC(TAG(eth_l2_tnl, dmac_15_0), dmac_15_0),
+	SPEC(TAG(eth_l2_tnl, first_vlan_id), first_vid),
+	SPEC(TAG(eth_l2_tnl, first_cfi), first_cfi),
+	SPEC(TAG(eth_l2_tnl, first_priority), first_prio),
+	SPEC(TAG(eth_l2_tnl, ip_fragmented), frag),
+	SPEC(TAG(eth_l2_tnl, l3_ethertype), ethertype),
+	L3_TYPE(TAG(eth_l2_tnl, l3_type)),
+	SEC(TAG(eth_l2_tnl, vni), misc, vxlan_vni),
+	VLAN1_QUAL(TAG(eth_l2_tnl, first_vlan_qualifier)),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv4_misc[] = {
+	SPEC(TAG(eth_l3_ipv4_misc, time_to_live), ip_ttl_hoplimit),
+	SPEC(TAG(eth_l3_ipv4_misc, ihl), ipv4_ihl),
+};
+
+/* TCP and UDP ports share the tag's port fields (a packet has one L4). */
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv4_5_tuple[] = {
+	SPEC(TAG(eth_l3_ipv4_5_tuple, destination_address), dst_ip_31_0),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, source_address), src_ip_31_0),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, destination_port), tcp_dport),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, destination_port), udp_dport),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, source_port), tcp_sport),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, source_port), udp_sport),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, protocol), ip_protocol),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, fragmented), frag),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, dscp), ip_dscp),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, ecn), ip_ecn),
+	SPEC(TAG(eth_l3_ipv4_5_tuple, tcp_flags), tcp_flags),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv6_dst[] = {
+	SPEC(DW4(0), dst_ip_127_96),
+	SPEC(DW4(1), dst_ip_95_64),
+	SPEC(DW4(2), dst_ip_63_32),
+	SPEC(DW4(3), dst_ip_31_0),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv6_src[] = {
+	SPEC(DW4(0), src_ip_127_96),
+	SPEC(DW4(1), src_ip_95_64),
+	SPEC(DW4(2), src_ip_63_32),
+	SPEC(DW4(3), src_ip_31_0),
+};
+
+/* IPv6 L3 fields and L4 ports (the IPv6 counterpart of the 5-tuple). */
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4[] = {
+	SPEC(TAG(eth_l4, dst_port), tcp_dport),
+	SPEC(TAG(eth_l4, src_port), tcp_sport),
+	SPEC(TAG(eth_l4, dst_port), udp_dport),
+	SPEC(TAG(eth_l4, src_port), udp_sport),
+	SPEC(TAG(eth_l4, protocol), ip_protocol),
+	SPEC(TAG(eth_l4, fragmented), frag),
+	SPEC(TAG(eth_l4, dscp), ip_dscp),
+	SPEC(TAG(eth_l4, ecn), ip_ecn),
+	SPEC(TAG(eth_l4, ipv6_hop_limit), ip_ttl_hoplimit),
+	IO(TAG(eth_l4, flow_label), misc, outer_ipv6_flow_label, inner_ipv6_flow_label),
+	SPEC(TAG(eth_l4, tcp_flags), tcp_flags),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4_misc[] = {
+	IO(TAG(eth_l4_misc, seq_num), misc3, outer_tcp_seq_num, inner_tcp_seq_num),
+	IO(TAG(eth_l4_misc, ack_num), misc3, outer_tcp_ack_num, inner_tcp_ack_num),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_mpls[] = {
+	IO(TAG(mpls, mpls0_label), misc2, outer_first_mpls_label, inner_first_mpls_label),
+	IO(TAG(mpls, mpls0_s_bos), misc2, outer_first_mpls_s_bos, inner_first_mpls_s_bos),
+	IO(TAG(mpls, mpls0_exp), misc2, outer_first_mpls_exp, inner_first_mpls_exp),
+	IO(TAG(mpls, mpls0_ttl), misc2, outer_first_mpls_ttl, inner_first_mpls_ttl),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_gre[] = {
+	SEC(TAG(gre, gre_protocol), misc, gre_protocol),
+	SEC(TAG(gre, gre_k_present), misc, gre_k_present),
+	SEC(TAG(gre, gre_key_h), misc, gre_key_h),
+	SEC(TAG(gre, gre_key_l), misc, gre_key_l),
+	SEC(TAG(gre, gre_c_present), misc, gre_c_present),
+	SEC(TAG(gre, gre_s_present), misc, gre_s_present),
+};
+
+/* register_N_h / register_N_l = reg_c pairs, most significant first. */
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_registers_0[] = {
+	SEC(DW4(0), misc2, metadata_reg_c_0),
+	SEC(DW4(1), misc2, metadata_reg_c_1),
+	SEC(DW4(2), misc2, metadata_reg_c_2),
+	SEC(DW4(3), misc2, metadata_reg_c_3),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_registers_1[] = {
+	SEC(DW4(0), misc2, metadata_reg_c_4),
+	SEC(DW4(1), misc2, metadata_reg_c_5),
+	SEC(DW4(2), misc2, metadata_reg_c_6),
+	SEC(DW4(3), misc2, metadata_reg_c_7),
+};
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_general_purpose[] = {
+	SEC(&mlx5dm_prm_tag_general_purpose.general_purpose_lookup_field, misc2, metadata_reg_a),
+};
+
+static const struct mlx5dm_ste_lookup_def mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_MAX] = {
+	[MLX5DM_STE_LOOKUP_DONT_CARE] = { .lu_type = LU(DONT_CARE, DONT_CARE) },
+	[MLX5DM_STE_LOOKUP_GENERAL_PURPOSE] =
+		DEF(LU(GENERAL_PURPOSE, GENERAL_PURPOSE), mlx5dm_ste_v1_map_general_purpose),
+	[MLX5DM_STE_LOOKUP_REGISTERS_0] =
+		DEF(LU(STEERING_REGISTERS_0, STEERING_REGISTERS_0), mlx5dm_ste_v1_map_registers_0),
+	[MLX5DM_STE_LOOKUP_REGISTERS_1] =
+		DEF(LU(STEERING_REGISTERS_1, STEERING_REGISTERS_1), mlx5dm_ste_v1_map_registers_1),
+	[MLX5DM_STE_LOOKUP_ETHL2_SRC_DST] =
+		DEF(LU(ETHL2_SRC_DST_O, ETHL2_SRC_DST_I), mlx5dm_ste_v1_map_l2_src_dst),
+	[MLX5DM_STE_LOOKUP_ETHL2_SRC] =
+		DEF(LU(ETHL2_SRC_O, ETHL2_SRC_I), mlx5dm_ste_v1_map_l2_src),
+	[MLX5DM_STE_LOOKUP_ETHL2_DST] = DEF(LU(ETHL2_O, ETHL2_I), mlx5dm_ste_v1_map_l2_dst),
+	[MLX5DM_STE_LOOKUP_ETHL2_TNL] = DEF(LU(ETHL2_TNL, ETHL2_TNL), mlx5dm_ste_v1_map_l2_tnl),
+	[MLX5DM_STE_LOOKUP_IPV4_MISC] =
+		DEF(LU(ETHL3_IPV4_MISC_O, ETHL3_IPV4_MISC_I), mlx5dm_ste_v1_map_ipv4_misc),
+	[MLX5DM_STE_LOOKUP_IPV4_5_TUPLE] =
+		DEF(LU(ETHL3_IPV4_5_TUPLE_O, ETHL3_IPV4_5_TUPLE_I), mlx5dm_ste_v1_map_ipv4_5_tuple),
+	[MLX5DM_STE_LOOKUP_IPV6_DST] = DEF(LU(IPV6_DES_O, IPV6_DES_I), mlx5dm_ste_v1_map_ipv6_dst),
+	[MLX5DM_STE_LOOKUP_IPV6_SRC] = DEF(LU(IPV6_SRC_O, IPV6_SRC_I), mlx5dm_ste_v1_map_ipv6_src),
+	[MLX5DM_STE_LOOKUP_ETHL4] = DEF(LU(ETHL4_O, ETHL4_I), mlx5dm_ste_v1_map_ethl4),
+	/*
+	 * rdma-core uses the _O code for inner seq/ack too; we follow the
+	 * lookup-type table (0x0114 = ETHL4_MISC_I) so the inner lookup
+	 * reads the inner TCP header.
+	 */
+	[MLX5DM_STE_LOOKUP_ETHL4_MISC] =
+		DEF(LU(ETHL4_MISC_O, ETHL4_MISC_I), mlx5dm_ste_v1_map_ethl4_misc),
+	[MLX5DM_STE_LOOKUP_MPLS] = DEF(LU(MPLS_O, MPLS_I), mlx5dm_ste_v1_map_mpls),
+	[MLX5DM_STE_LOOKUP_GRE] = DEF(LU(GRE, GRE), mlx5dm_ste_v1_map_gre),
+};
+
+#define PTR(k) [MLX5DM_STE_LOOKUP_##k] = &mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_##k]
+
+const struct mlx5dm_ste_lookup_def *const mlx5dm_ste_v1_lookups[MLX5DM_STE_LOOKUP_MAX] = {
+	PTR(DONT_CARE), PTR(GENERAL_PURPOSE), PTR(REGISTERS_0), PTR(REGISTERS_1),
+	PTR(ETHL2_SRC_DST), PTR(ETHL2_SRC), PTR(ETHL2_DST), PTR(ETHL2_TNL),
+	PTR(IPV4_MISC), PTR(IPV4_5_TUPLE), PTR(IPV6_DST), PTR(IPV6_SRC),
+	PTR(ETHL4), PTR(ETHL4_MISC), PTR(MPLS), PTR(GRE),
+};

@@ -72,6 +72,10 @@ struct mlx5dm_txq {
 };
 
 struct mlx5dm_shared;
+struct mlx5dm_dev;
+struct mlx5dm_ctx;
+struct mlx5dm_domain;
+struct mlx5dm_flow_priv;
 
 struct mlx5dm_priv {
 	struct mlx5dm_shared *sh;
@@ -83,6 +87,18 @@ struct mlx5dm_priv {
 	bool promisc;
 	bool allmulti;
 	struct rte_ether_addr mac;
+	/*
+	 * Steering of this port (set up at probe by the datapath part,
+	 * mlx5dm_ethdev.c): its device (one model instance or NIC function per
+	 * port), the steering context and the NIC RX/TX domains.
+	 */
+	struct mlx5dm_dev *dev;
+	struct mlx5dm_ctx *steer;
+	struct mlx5dm_domain *dom_rx;
+	struct mlx5dm_domain *dom_tx;
+	/* rte_flow state (mlx5dm_flow*.c). */
+	struct mlx5dm_flow_priv *flow;
+	bool isolated;                 /* rte_flow_isolate(): no default RSS rule */
 };
 
 struct mlx5dm_shared {
@@ -100,6 +116,27 @@ extern const char mlx5dm_devargs_help[];
 uint16_t mlx5dm_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5dm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
+
+/*
+ * Interface between the datapath part and the rte_flow part.
+ *
+ * Provided by the datapath (mlx5dm_ethdev.c / mlx5dm_rxq.c):
+ *   mlx5dm_rxq_rqn(): the device RQ number behind Rx queue `queue`, for
+ *   TIRs (QUEUE/RSS actions and the default RSS rule).
+ * Provided by the flow part (mlx5dm_flow*.c):
+ *   mlx5dm_flow_start(): called at the end of dev_start (queues exist): set
+ *   up group 0 of both domains as the root tables and, unless isolated, the
+ *   default rule (lowest priority, match-all: RSS over all Rx queues with
+ *   the configured rss_conf, like the NIC's default).
+ *   mlx5dm_flow_stop(): called at dev_stop: remove every rule (flows do not
+ *   survive a stop; testpmd flushes them anyway) and the default rule.
+ *   mlx5dm_flow_close(): at dev_close: free everything rte_flow created.
+ */
+int mlx5dm_rxq_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
+int mlx5dm_flow_start(struct rte_eth_dev *dev);
+void mlx5dm_flow_stop(struct rte_eth_dev *dev);
+void mlx5dm_flow_close(struct rte_eth_dev *dev);
+int mlx5dm_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
 
 /* mlx5dm_stats.c */
 struct rte_eth_stats;

@@ -221,7 +221,7 @@ mlx5dm_sim_mf_write(struct mlx5dm_sim_walk *w, uint8_t code, uint32_t d, uint32_
 		}
 		off = mlx5dm_sim_mf_hdr_off(&lay->o, &pc[i]);
 		if (off == MLX5DM_SIM_NOHDR) {
-			MLX5DM_SIM_TRACE(w, "    modify dword 0x%02x: header absent, ignored", code);
+			MLX5DM_SIM_TRACE(w, "    dword 0x%02x: header absent, ignored", code);
 			continue;
 		}
 		hp = w->pkt->data + off;

@@ -231,7 +231,7 @@ mlx5dm_sim_rf_insert_act(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_l
 					 "unreadable", ptr, addr, n);
 			return MLX5DM_SIM_FATE_WALK_ERROR;
 		}
-		MLX5DM_SIM_TRACE(w, "    insert %u bytes from encap pointer %u at anchor 0x%02x + %u",
+		MLX5DM_SIM_TRACE(w, "    insert %u bytes of encap %u at anchor 0x%02x + %u",
 				 n, ptr, anchor, off);
 	}
 	rc = mlx5dm_sim_rf_insert(w, s, buf, n);

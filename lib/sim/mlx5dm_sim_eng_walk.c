@@ -174,7 +174,8 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 		break;
 	}
 	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s%s", ptr->addr,
-			 mlx5dm_sim_via_name[ptr->via], t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?",
+			 mlx5dm_sim_via_name[ptr->via],
+			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?",
 			 w->fate == MLX5DM_SIM_FATE_WALK_ERROR ? ", not valid in this direction" :
 			 "");
 	if (t == MLX5DM_SIM_TERM_TIR)
@@ -258,7 +259,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		}
 		addr = ptr.addr + MLX5DM_SIM_STE_SIZE * (uint64_t)idx;
 		if (mlx5dm_sim_cycle_step(&cyc, addr, w->gen)) {
-			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 ": loop (STE revisited, same state)", addr);
+			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 ": loop (STE revisited, same state)",
+					 addr);
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 			return;
 		}
@@ -270,8 +272,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		}
 		mlx5dm_sim_ste_decode(raw, &s);
 		rc = mlx5dm_sim_walk_match(w, &s);
-		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s) table %u x %s byte_mask 0x%04x idx %" PRId64
-				 " hash 0x%08x: ste %s(0x%04x) %s", addr,
+		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s) table %u x %s byte_mask 0x%04x idx %"
+				 PRId64 " hash 0x%08x: ste %s(0x%04x) %s", addr,
 				 mlx5dm_sim_via_name[ptr.via], ptr.size, mlx5dm_sim_fv_name(ptr.lu),
 				 ptr.byte_mask, idx, hash, mlx5dm_sim_fv_name(s.lu), s.lu,
 				 rc > 0 ? "HIT" : rc == 0 ? "miss" : "ERROR");

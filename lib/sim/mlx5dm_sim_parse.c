@@ -109,7 +109,7 @@ mlx5dm_sim_parse_l4(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, uns
 	case 1:  /* ICMP */
 	case 58: /* ICMPv6 */
 		if ((h->proto == 1) != (h->l3_type == MLX5DM_SIM_L3_IPV4))
-			return MLX5DM_SIM_PARSE_OK; /* ICMP over IPv6 or ICMPv6 over IPv4: payload */
+			return MLX5DM_SIM_PARSE_OK; /* ICMP in IPv6 / ICMPv6 in IPv4: payload */
 		rc = mlx5dm_sim_parse_need(ps, off, 8, end);
 		if (rc != MLX5DM_SIM_PARSE_OK)
 			return rc;

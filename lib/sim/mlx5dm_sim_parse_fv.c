@@ -46,6 +46,8 @@ enum mlx5dm_sim_pf {
 	MLX5DM_SIM_PF_ECN,
 	MLX5DM_SIM_PF_TTL,
 	MLX5DM_SIM_PF_PROTO,
+	MLX5DM_SIM_PF_IP4_VERSION, /* IPv4-only views for the IPV4_MISC lookup */
+	MLX5DM_SIM_PF_IP4_TTL,
 	MLX5DM_SIM_PF_IP4_ID,
 	MLX5DM_SIM_PF_IP4_FLAGS,
 	MLX5DM_SIM_PF_IP4_FRAG_OFF,
@@ -177,9 +179,9 @@ static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_ipv4_misc[] = {
 	MLX5DM_SIM_FVF(0x013, 13, IP4_FRAG_OFF),
 	MLX5DM_SIM_FVF(0x020, 16, IP4_TOTAL_LEN),
 	MLX5DM_SIM_FVF(0x030, 16, IP4_CSUM),
-	MLX5DM_SIM_FVF(0x040, 4, IP_VERSION),
+	MLX5DM_SIM_FVF(0x040, 4, IP4_VERSION),
 	MLX5DM_SIM_FVF(0x044, 4, IHL),
-	MLX5DM_SIM_FVF(0x048, 8, TTL),
+	MLX5DM_SIM_FVF(0x048, 8, IP4_TTL),
 };
 
 /* ste_eth_l4_v1 (IPv6 L3 fields and L4 ports) */
@@ -508,6 +510,10 @@ mlx5dm_sim_fv_get(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 		       mlx5dm_sim_fv_ip(s, MLX5DM_SIM_L3_IPV6, 7, 1);
 	case MLX5DM_SIM_PF_PROTO:
 		return h->l3_type == MLX5DM_SIM_L3_NONE ? 0 : h->proto;
+	case MLX5DM_SIM_PF_IP4_VERSION:
+		return mlx5dm_sim_fv_ip(s, MLX5DM_SIM_L3_IPV4, 0, 1) >> 4;
+	case MLX5DM_SIM_PF_IP4_TTL:
+		return mlx5dm_sim_fv_ip(s, MLX5DM_SIM_L3_IPV4, 8, 1);
 	case MLX5DM_SIM_PF_IP4_ID:
 		return mlx5dm_sim_fv_ip(s, MLX5DM_SIM_L3_IPV4, 4, 2);
 	case MLX5DM_SIM_PF_IP4_FLAGS:

@@ -222,8 +222,11 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *
 	pkt->fate = MLX5DM_DEV_PKT_DELIVERED;
 	rc = mlx5dm_sim_rq_deliver(w->sim, rqn, pkt);
 	if (rc == 0) {
-		MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x%s (hash 0x%08x)", rqn,
-				 tir.indirect ? " by RSS" : "", hash);
+		if (has_hash)
+			MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x by RSS (hash 0x%08x)",
+					 rqn, hash);
+		else
+			MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x", rqn);
 		mlx5dm_sim_stat_add(&st->delivered, 1);
 		return;
 	}

@@ -61,13 +61,13 @@ struct mlx5dm_sim {
 	struct {
 		uint32_t tirn;
 		struct mlx5dm_sim_tir_info info;
-	} tir[8];
+	} tir[FAKE_MAX];
 	unsigned int nb_tir;
-	struct fake_rq *rq[8];
+	struct fake_rq *rq[FAKE_MAX];
 	unsigned int nb_rq;
 	struct fake_ctr ctr[FAKE_MAX];
 	unsigned int nb_ctr;
-	struct fake_arg arg[8];
+	struct fake_arg arg[FAKE_MAX];
 	unsigned int nb_arg;
 	pthread_mutex_t lock;
 };
@@ -131,7 +131,11 @@ fake_engine(struct mlx5dm_sim *sim)
 uint8_t *
 fake_icm_map(struct mlx5dm_sim *sim, uint64_t base, size_t size)
 {
-	struct fake_icm *r = &sim->icm[sim->nb_icm++];
+	struct fake_icm *r;
+
+	if (sim->nb_icm == FAKE_MAX)
+		abort();
+	r = &sim->icm[sim->nb_icm++];
 
 	r->base = base;
 	r->size = size;
@@ -177,12 +181,16 @@ fake_root_set(struct mlx5dm_sim *sim, enum mlx5dm_sim_dir dir, uint64_t icm_root
 void
 fake_terminal_add(struct mlx5dm_sim *sim, uint64_t addr, enum mlx5dm_sim_term t, uint32_t tirn)
 {
+	if (sim->nb_term == FAKE_MAX)
+		abort();
 	sim->term[sim->nb_term++] = (struct fake_term){ .addr = addr, .t = t, .tirn = tirn };
 }
 
 void
 fake_tir_add(struct mlx5dm_sim *sim, uint32_t tirn, const struct mlx5dm_sim_tir_info *ti)
 {
+	if (sim->nb_tir == FAKE_MAX)
+		abort();
 	sim->tir[sim->nb_tir].tirn = tirn;
 	sim->tir[sim->nb_tir].info = *ti;
 	sim->nb_tir++;
@@ -193,7 +201,7 @@ fake_rq_add(struct mlx5dm_sim *sim, uint32_t rqn, unsigned int depth, bool ready
 {
 	struct fake_rq *rq = calloc(1, sizeof(*rq));
 
-	if (rq == NULL)
+	if (rq == NULL || sim->nb_rq == FAKE_MAX)
 		abort();
 	rq->rqn = rqn;
 	rq->ready = ready;
@@ -237,6 +245,8 @@ fake_rq_get(struct mlx5dm_sim *sim, uint32_t rqn, unsigned int i)
 void
 fake_counter_add(struct mlx5dm_sim *sim, uint32_t id)
 {
+	if (sim->nb_ctr == FAKE_MAX)
+		abort();
 	sim->ctr[sim->nb_ctr++] = (struct fake_ctr){ .id = id };
 }
 
@@ -260,7 +270,11 @@ fake_counter_get(struct mlx5dm_sim *sim, uint32_t id, uint64_t *packets, uint64_
 uint8_t *
 fake_arg_add(struct mlx5dm_sim *sim, uint32_t id, unsigned int nb)
 {
-	struct fake_arg *a = &sim->arg[sim->nb_arg++];
+	struct fake_arg *a;
+
+	if (sim->nb_arg == FAKE_MAX)
+		abort();
+	a = &sim->arg[sim->nb_arg++];
 
 	a->id = id;
 	a->nb = nb;

@@ -220,10 +220,8 @@ mlx5dm_sim_mf_write(struct mlx5dm_sim_walk *w, uint8_t code, uint32_t d, uint32_
 			continue;
 		}
 		off = mlx5dm_sim_mf_hdr_off(&lay->o, &pc[i]);
-		if (off == MLX5DM_SIM_NOHDR) {
-			MLX5DM_SIM_TRACE(w, "    dword 0x%02x: header absent, ignored", code);
-			continue;
-		}
+		if (off == MLX5DM_SIM_NOHDR)
+			continue; /* the other L3 view, or a header this packet lacks */
 		hp = w->pkt->data + off;
 		/* The 16-bit words the piece touches (for the checksum update). */
 		b0 = (pc[i].bit / 8u) & ~1u;

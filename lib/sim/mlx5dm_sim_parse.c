@@ -8,10 +8,12 @@
  * fragments, IPv6 with extension headers, TCP/UDP/ICMP, VXLAN and GRE
  * tunnels) and derives what the lookups and the ptype need.
  *
- * Every read is bounds-checked against the frame: a header that claims to
- * extend past the frame is a parse error; a header that fits the frame but
- * not the parser's window (MLX5DM_SIM_HDR_MAX) ends parsing quietly, as a
- * hardware parser's depth limit would.
+ * Every read is bounds-checked against the frame: an outer header that
+ * claims to extend past the frame (or to be shorter than its minimum) is a
+ * parse error; inside a tunnel payload the same only ends the inner stack;
+ * a header that fits the frame but not the parser's window
+ * (MLX5DM_SIM_HDR_MAX) ends parsing quietly, as a hardware parser's depth
+ * limit would.
  */
 
 #include <errno.h>
@@ -471,8 +473,13 @@ mlx5dm_sim_parse(const uint8_t *frame, uint16_t len, struct mlx5dm_sim_parse *p)
 	p->len = (uint16_t)ps.win;
 	memcpy(p->hdr, frame, ps.win);
 	rc = mlx5dm_sim_parse_stack(&ps, &p->o, MLX5DM_SIM_START_ETH, 0, &end);
+	/*
+	 * A tunnel payload is data to the outer headers: when it does not
+	 * parse, the inner stack is simply absent (or partial), the frame is
+	 * not malformed.
+	 */
 	if (rc == MLX5DM_SIM_PARSE_OK)
-		rc = mlx5dm_sim_parse_tunnel(&ps, end);
+		(void)mlx5dm_sim_parse_tunnel(&ps, end);
 	p->ptype = mlx5dm_sim_parse_ptype(p);
 	return rc < 0 ? rc : 0;
 }

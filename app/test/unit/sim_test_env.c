@@ -56,6 +56,8 @@ env_setup(void **state)
 		fake_tir_add(e->sim, n, &ti);
 		fake_rq_add(e->sim, RQN(n), FAKE_RQ_DEPTH, true);
 	}
+	if (getenv("SIM_TRACE") != NULL)
+		env_trace_on(e);
 	*state = e;
 	return 0;
 }

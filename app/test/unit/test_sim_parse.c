@@ -367,6 +367,40 @@ test_truncations(void **state)
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, (uint16_t)t.len, &p), 0);
 }
 
+/* Garbage or a cut in a tunnel payload only ends the inner stack. */
+static void
+test_bad_tunnel_payload(void **state)
+{
+	struct mlx5dm_sim_parse p;
+	struct tpkt t;
+
+	(void)state;
+	/* UDP to 4789 with 4 bytes of payload: no VXLAN header. */
+	tp_init(&t);
+	tp_eth(&t, MAC_D, MAC_S, 0x0800);
+	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	tp_udp(&t, 1, 4789, true);
+	tp_u32(&t, 0x08000000);
+	assert_int_equal(parse(&t, &p), 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
+	/* VXLAN whose inner IPv4 is cut: inner L2 parsed, inner L3 absent. */
+	tp_init(&t);
+	tp_eth(&t, MAC_D, MAC_S, 0x0800);
+	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	tp_udp(&t, 1, 4789, false);
+	tp_u32(&t, 0x08000000);
+	tp_u32(&t, 0x00000100);
+	tp_eth(&t, 1, 2, 0x0800);
+	tp_u32(&t, 0x45000099);
+	assert_int_equal(parse(&t, &p), 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_VXLAN);
+	assert_int_equal(p.i.l2, 50);
+	assert_int_equal(p.i.l3, MLX5DM_SIM_NOHDR);
+	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
+			 MLX5DM_DEV_PTYPE_L4_UDP | MLX5DM_DEV_PTYPE_TUNNEL_VXLAN |
+			 MLX5DM_DEV_PTYPE_INNER_L2_ETHER);
+}
+
 static void
 test_malformed(void **state)
 {
@@ -439,6 +473,7 @@ main(void)
 		cmocka_unit_test(test_gre),
 		cmocka_unit_test(test_mpls),
 		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_bad_tunnel_payload),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_parse_window),
 	};

@@ -194,8 +194,8 @@ test_tcp_rewrite(void **state)
 static void
 test_ipv6_rewrite(void **state)
 {
-	static const uint8_t s6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-	static const uint8_t d6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
+	static const uint8_t s6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	static const uint8_t d6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
 	struct env *e = *state;
 	uint8_t a[3][8] = { { 0 } };
 	const struct fake_rx *rx;

@@ -135,7 +135,8 @@ test_fv_ipv4(void **state)
 static void
 test_fv_ipv6(void **state)
 {
-	static const uint8_t a[16] = { 0x20, 0x01, 0x0d, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	static const uint8_t a[16] = { 0x20, 0x01, 0x0d, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+				       12 };
 	static const uint8_t b[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0xaa, 0xbb, 0, 0, 0, 0, 0, 1 };
 	static const uint8_t hbh[8] = { 17, 0, 1, 4, 0, 0, 0, 0 };
 	const struct fv_bits des[] = {

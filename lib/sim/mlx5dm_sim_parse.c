@@ -395,6 +395,28 @@ mlx5dm_sim_parse_tunnel(struct mlx5dm_sim_parser *ps, unsigned int end)
 	return mlx5dm_sim_parse_stack(ps, &p->i, MLX5DM_SIM_START_ETH, off + 8, &end);
 }
 
+/*
+ * L4 packet type of a stack in the outer encoding; the inner encoding is
+ * the same value shifted left by 16 (RTE_PTYPE_L4_* / RTE_PTYPE_INNER_L4_*).
+ */
+static uint32_t
+mlx5dm_sim_parse_ptype_l4(const struct mlx5dm_sim_hdrs *h, bool nonfrag)
+{
+	if (h->frag)
+		return MLX5DM_DEV_PTYPE_L4_FRAG;
+	switch (h->l4_type) {
+	case MLX5DM_SIM_L4_TCP:
+		return MLX5DM_DEV_PTYPE_L4_TCP;
+	case MLX5DM_SIM_L4_UDP:
+		return MLX5DM_DEV_PTYPE_L4_UDP;
+	case MLX5DM_SIM_L4_ICMP:
+		return MLX5DM_DEV_PTYPE_L4_ICMP;
+	default:
+		return nonfrag && h->l3_type != MLX5DM_SIM_L3_NONE ?
+		       MLX5DM_DEV_PTYPE_L4_NONFRAG : 0;
+	}
+}
+
 /* DPDK-valued packet type of the parsed stacks. */
 static uint32_t
 mlx5dm_sim_parse_ptype(const struct mlx5dm_sim_parse *p)
@@ -409,46 +431,26 @@ mlx5dm_sim_parse_ptype(const struct mlx5dm_sim_parse *p)
 	};
 	const struct mlx5dm_sim_hdrs *o = &p->o, *i = &p->i;
 	uint32_t t = 0;
-	bool inner;
 
 	if (o->l2 != MLX5DM_SIM_NOHDR)
 		t |= o->nb_mpls ? MLX5DM_DEV_PTYPE_L2_ETHER_MPLS :
 		     o->nb_vlan == 2 ? MLX5DM_DEV_PTYPE_L2_ETHER_QINQ :
 		     o->nb_vlan == 1 ? MLX5DM_DEV_PTYPE_L2_ETHER_VLAN : MLX5DM_DEV_PTYPE_L2_ETHER;
 	t |= l3[o->l3_ext][o->l3_type];
-	if (o->frag)
-		t |= MLX5DM_DEV_PTYPE_L4_FRAG;
-	else if (o->l4_type == MLX5DM_SIM_L4_TCP)
-		t |= MLX5DM_DEV_PTYPE_L4_TCP;
-	else if (o->l4_type == MLX5DM_SIM_L4_UDP)
-		t |= MLX5DM_DEV_PTYPE_L4_UDP;
-	else if (o->l4_type == MLX5DM_SIM_L4_ICMP)
-		t |= MLX5DM_DEV_PTYPE_L4_ICMP;
-	else if (o->l3_type != MLX5DM_SIM_L3_NONE && p->tnl == MLX5DM_SIM_TNL_NONE)
-		t |= MLX5DM_DEV_PTYPE_L4_NONFRAG;
+	/* A GRE-tunnelled IP packet has no outer L4 type. */
+	t |= mlx5dm_sim_parse_ptype_l4(o, p->tnl == MLX5DM_SIM_TNL_NONE);
+	if (p->tnl == MLX5DM_SIM_TNL_NONE)
+		return t;
 	if (p->tnl == MLX5DM_SIM_TNL_VXLAN)
 		t |= MLX5DM_DEV_PTYPE_TUNNEL_VXLAN;
-	else if (p->tnl == MLX5DM_SIM_TNL_GRE)
+	else
 		t |= p->mpls_in_gre ? MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE :
 		     MLX5DM_DEV_PTYPE_TUNNEL_GRE;
-	inner = p->tnl != MLX5DM_SIM_TNL_NONE;
-	if (!inner)
-		return t;
 	if (i->l2 != MLX5DM_SIM_NOHDR)
 		t |= i->nb_vlan ? MLX5DM_DEV_PTYPE_INNER_L2_ETHER_VLAN :
 		     MLX5DM_DEV_PTYPE_INNER_L2_ETHER;
 	t |= il3[i->l3_ext][i->l3_type];
-	if (i->frag)
-		t |= MLX5DM_DEV_PTYPE_INNER_L4_FRAG;
-	else if (i->l4_type == MLX5DM_SIM_L4_TCP)
-		t |= MLX5DM_DEV_PTYPE_INNER_L4_TCP;
-	else if (i->l4_type == MLX5DM_SIM_L4_UDP)
-		t |= MLX5DM_DEV_PTYPE_INNER_L4_UDP;
-	else if (i->l4_type == MLX5DM_SIM_L4_ICMP)
-		t |= MLX5DM_DEV_PTYPE_INNER_L4_ICMP;
-	else if (i->l3_type != MLX5DM_SIM_L3_NONE)
-		t |= MLX5DM_DEV_PTYPE_INNER_L4_NONFRAG;
-	return t;
+	return t | mlx5dm_sim_parse_ptype_l4(i, true) << 16;
 }
 
 int

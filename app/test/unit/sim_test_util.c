@@ -13,6 +13,25 @@
 
 #include "sim_test_util.h"
 
+/* Fields as (bit, width, value) at the offsets of STE_LAYOUTS B and C. */
+struct t_fld {
+	uint16_t bit;
+	uint8_t width;
+	uint32_t val;
+};
+
+static void
+t_put(uint8_t *a, const struct t_fld *f, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mlx5dm_prm_set(a, f[i].bit, f[i].width, f[i].val);
+}
+
+#define T_PUT(a, ...) t_put((a), (const struct t_fld[]){ __VA_ARGS__ }, \
+	sizeof((const struct t_fld[]){ __VA_ARGS__ }) / sizeof(struct t_fld))
+
 void
 t_ste_init(struct t_ste *s, uint16_t lu)
 {
@@ -31,21 +50,22 @@ t_ste_image(const struct t_ste *s, uint8_t out[64])
 	if (s->hit_size != 0)
 		hit_idx = ((s->hit & 0xffffffffffull) >> 5) | s->hit_size;
 	memset(out, 0, 64);
-	mlx5dm_prm_set(out, 0x000, 8, s->fmt);               /* entry_format */
-	mlx5dm_prm_set(out, 0x008, 24, s->counter);          /* counter_id */
-	mlx5dm_prm_set(out, 0x020, 16, (uint32_t)(s->miss >> 48)); /* miss_address_63_48 */
-	mlx5dm_prm_set(out, 0x030, 8, s->ctx);               /* match_definer_ctx_idx */
-	mlx5dm_prm_set(out, 0x038, 8, (uint32_t)(miss_idx >> 26)); /* miss_address_39_32 */
-	mlx5dm_prm_set(out, 0x040, 26, (uint32_t)miss_idx);  /* miss_address_31_6 */
-	mlx5dm_prm_set(out, 0x05c, 1, s->reparse);           /* reparse */
-	mlx5dm_prm_set(out, 0x060, 16, (uint32_t)(s->hit >> 48)); /* next_table_base_63_48 */
-	mlx5dm_prm_set(out, 0x070, 8, s->next_lu & 0xff);    /* hash_definer_ctx_idx */
-	mlx5dm_prm_set(out, 0x078, 8, (uint32_t)(hit_idx >> 27)); /* next_table_base_39_32_size */
-	mlx5dm_prm_set(out, 0x080, 27, (uint32_t)hit_idx);   /* next_table_base_31_5_size */
+	T_PUT(out,
+	      { 0x000, 8, s->fmt },                         /* entry_format */
+	      { 0x008, 24, s->counter },                    /* counter_id */
+	      { 0x020, 16, (uint32_t)(s->miss >> 48) },     /* miss_address_63_48 */
+	      { 0x030, 8, s->ctx },                         /* match_definer_ctx_idx */
+	      { 0x038, 8, (uint32_t)(miss_idx >> 26) },     /* miss_address_39_32 */
+	      { 0x040, 26, (uint32_t)miss_idx },            /* miss_address_31_6 */
+	      { 0x05c, 1, s->reparse },                     /* reparse */
+	      { 0x060, 16, (uint32_t)(s->hit >> 48) },      /* next_table_base_63_48 */
+	      { 0x070, 8, s->next_lu & 0xffu },             /* hash_definer_ctx_idx */
+	      { 0x078, 8, (uint32_t)(hit_idx >> 27) },      /* next_table_base_39_32_size */
+	      { 0x080, 27, (uint32_t)hit_idx });            /* next_table_base_31_5_size */
 	if (s->fmt <= 1) {
-		mlx5dm_prm_set(out, 0x0a0, 16, s->byte_mask);      /* byte_mask */
-		mlx5dm_prm_set(out, 0x0b0, 1, s->next_lu >> 8);   /* next_entry_format */
-		mlx5dm_prm_set(out, 0x0b2, 14, FAKE_VHCA);        /* gvmi */
+		T_PUT(out, { 0x0a0, 16, s->byte_mask },         /* byte_mask */
+		      { 0x0b0, 1, s->next_lu >> 8u },            /* next_entry_format */
+		      { 0x0b2, 14, FAKE_VHCA });                 /* gvmi */
 		memcpy(out + 24, s->act, 8);                      /* action (dw6..) */
 		memcpy(out + 32, s->mask, 16);                    /* HW image: mask, then tag */
 		memcpy(out + 48, s->tag, 16);
@@ -133,8 +153,7 @@ t_byte_mask(const uint8_t mask[16])
 void
 t_act_flow_tag(uint8_t *a, uint32_t tag)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x0c);
-	mlx5dm_prm_set(a, 0x008, 24, tag);
+	T_PUT(a, { 0x000, 8, 0x0c }, { 0x008, 24, tag });
 }
 
 /* SET/ADD/COPY: shifters carry the bit position + 0x20. */
@@ -142,11 +161,8 @@ static void
 t_act_mod(uint8_t *a, uint8_t id, uint8_t dw, unsigned int pos, unsigned int len,
 	  uint32_t data)
 {
-	mlx5dm_prm_set(a, 0x000, 8, id);
-	mlx5dm_prm_set(a, 0x008, 8, dw);
-	mlx5dm_prm_set(a, 0x012, 6, pos + 0x20);
-	mlx5dm_prm_set(a, 0x01a, 6, len);
-	mlx5dm_prm_set(a, 0x020, 32, data);
+	T_PUT(a, { 0x000, 8, id }, { 0x008, 8, dw }, { 0x012, 6, pos + 0x20 }, { 0x01a, 6, len },
+	      { 0x020, 32, data });
 }
 
 void
@@ -166,66 +182,50 @@ t_act_copy(uint8_t *a, uint8_t dst, unsigned int dpos, unsigned int len, uint8_t
 	   unsigned int spos)
 {
 	t_act_mod(a, 0x05, dst, dpos, len, 0);
-	mlx5dm_prm_set(a, 0x028, 8, src);
-	mlx5dm_prm_set(a, 0x032, 6, spos + 0x20);
+	T_PUT(a, { 0x028, 8, src }, { 0x032, 6, spos + 0x20 });
 }
 
 void
 t_act_modify_list(uint8_t *a, unsigned int n, uint16_t line)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x0f);
-	mlx5dm_prm_set(a, 0x008, 8, n);
-	mlx5dm_prm_set(a, 0x010, 16, line);
+	T_PUT(a, { 0x000, 8, 0x0f }, { 0x008, 8, n }, { 0x010, 16, line });
 }
 
 void
 t_act_accel_list(uint8_t *a, uint32_t pattern, unsigned int n, uint32_t arg)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x0e);
-	mlx5dm_prm_set(a, 0x008, 24, pattern);
-	mlx5dm_prm_set(a, 0x020, 8, n);
-	mlx5dm_prm_set(a, 0x028, 24, arg);
+	T_PUT(a, { 0x000, 8, 0x0e }, { 0x008, 24, pattern }, { 0x020, 8, n }, { 0x028, 24, arg });
 }
 
 void
 t_act_remove_hdr(uint8_t *a, unsigned int start, unsigned int end, bool decap)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x09);
-	mlx5dm_prm_set(a, 0x00a, 6, start);
-	mlx5dm_prm_set(a, 0x012, 6, end);
-	mlx5dm_prm_set(a, 0x01c, 1, decap);
-	mlx5dm_prm_set(a, 0x01d, 1, decap); /* vni_to_cqe, as decap sets it */
+	/* decap also sets vni_to_cqe (0x01d), as rdma-core does */
+	T_PUT(a, { 0x000, 8, 0x09 }, { 0x00a, 6, start }, { 0x012, 6, end }, { 0x01c, 1, decap },
+	      { 0x01d, 1, decap });
 }
 
 void
 t_act_remove_size(uint8_t *a, unsigned int anchor, unsigned int off_words,
 		  unsigned int size_words)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x08);
-	mlx5dm_prm_set(a, 0x00a, 6, anchor);
-	mlx5dm_prm_set(a, 0x012, 7, off_words);
-	mlx5dm_prm_set(a, 0x01a, 6, size_words);
+	T_PUT(a, { 0x000, 8, 0x08 }, { 0x00a, 6, anchor }, { 0x012, 7, off_words },
+	      { 0x01a, 6, size_words });
 }
 
 void
 t_act_insert_inline(uint8_t *a, unsigned int anchor, unsigned int off_words, uint32_t data)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x0a);
-	mlx5dm_prm_set(a, 0x00a, 6, anchor);
-	mlx5dm_prm_set(a, 0x010, 7, off_words);
-	mlx5dm_prm_set(a, 0x020, 32, data);
+	T_PUT(a, { 0x000, 8, 0x0a }, { 0x00a, 6, anchor }, { 0x010, 7, off_words },
+	      { 0x020, 32, data });
 }
 
 void
 t_act_insert_ptr(uint8_t *a, unsigned int anchor, unsigned int off_words,
 		 unsigned int size_words, unsigned int attr, uint32_t ptr)
 {
-	mlx5dm_prm_set(a, 0x000, 8, 0x0b);
-	mlx5dm_prm_set(a, 0x00a, 6, anchor);
-	mlx5dm_prm_set(a, 0x010, 7, off_words);
-	mlx5dm_prm_set(a, 0x017, 6, size_words);
-	mlx5dm_prm_set(a, 0x01d, 3, attr);
-	mlx5dm_prm_set(a, 0x020, 32, ptr);
+	T_PUT(a, { 0x000, 8, 0x0b }, { 0x00a, 6, anchor }, { 0x010, 7, off_words },
+	      { 0x017, 6, size_words }, { 0x01d, 3, attr }, { 0x020, 32, ptr });
 }
 
 /* ---- frames ---- */

@@ -283,6 +283,31 @@ mlx5dm_sim_parse_after_mpls(const struct mlx5dm_sim_parser *ps, unsigned int off
 	}
 }
 
+/* What an ethertype (or GRE protocol type) leads to; false: nothing parsed. */
+static bool
+mlx5dm_sim_parse_next(uint16_t et, bool gre, enum mlx5dm_sim_stack_start *start)
+{
+	static const struct {
+		uint16_t et;
+		uint8_t start;
+	} next[] = {
+		{ MLX5DM_SIM_ETH_P_IPV4, MLX5DM_SIM_START_IPV4 },
+		{ MLX5DM_SIM_ETH_P_IPV6, MLX5DM_SIM_START_IPV6 },
+		{ MLX5DM_SIM_ETH_P_MPLS_UC, MLX5DM_SIM_START_MPLS },
+		{ MLX5DM_SIM_ETH_P_MPLS_MC, MLX5DM_SIM_START_MPLS },
+		{ MLX5DM_SIM_ETH_P_TEB, MLX5DM_SIM_START_ETH }, /* GRE only */
+	};
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(next); i++) {
+		if (next[i].et == et && (gre || next[i].start != MLX5DM_SIM_START_ETH)) {
+			*start = (enum mlx5dm_sim_stack_start)next[i].start;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* One header stack from its first header down to L4; *end shrinks to the datagram. */
 static int
 mlx5dm_sim_parse_stack(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h,
@@ -294,20 +319,8 @@ mlx5dm_sim_parse_stack(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h,
 		rc = mlx5dm_sim_parse_eth(ps, h, off, *end, &off);
 		if (rc != MLX5DM_SIM_PARSE_OK)
 			return rc;
-		switch (h->ethertype) {
-		case MLX5DM_SIM_ETH_P_IPV4:
-			start = MLX5DM_SIM_START_IPV4;
-			break;
-		case MLX5DM_SIM_ETH_P_IPV6:
-			start = MLX5DM_SIM_START_IPV6;
-			break;
-		case MLX5DM_SIM_ETH_P_MPLS_UC:
-		case MLX5DM_SIM_ETH_P_MPLS_MC:
-			start = MLX5DM_SIM_START_MPLS;
-			break;
-		default:
+		if (!mlx5dm_sim_parse_next(h->ethertype, false, &start))
 			return MLX5DM_SIM_PARSE_STOP;
-		}
 	}
 	if (start == MLX5DM_SIM_START_MPLS) {
 		rc = mlx5dm_sim_parse_mpls(ps, h, off, *end, &off);
@@ -351,24 +364,9 @@ mlx5dm_sim_parse_gre(struct mlx5dm_sim_parser *ps, unsigned int off, unsigned in
 	/* Version 1 (PPTP) and source routing (R) payloads are not parsed. */
 	if ((flags & 0x0007u) != 0 || (flags & 0x4000u) != 0)
 		return MLX5DM_SIM_PARSE_STOP;
-	switch (proto) {
-	case MLX5DM_SIM_ETH_P_IPV4:
-		start = MLX5DM_SIM_START_IPV4;
-		break;
-	case MLX5DM_SIM_ETH_P_IPV6:
-		start = MLX5DM_SIM_START_IPV6;
-		break;
-	case MLX5DM_SIM_ETH_P_TEB:
-		start = MLX5DM_SIM_START_ETH;
-		break;
-	case MLX5DM_SIM_ETH_P_MPLS_UC:
-	case MLX5DM_SIM_ETH_P_MPLS_MC:
-		start = MLX5DM_SIM_START_MPLS;
-		p->mpls_in_gre = 1;
-		break;
-	default:
+	if (!mlx5dm_sim_parse_next(proto, true, &start))
 		return MLX5DM_SIM_PARSE_STOP;
-	}
+	p->mpls_in_gre = start == MLX5DM_SIM_START_MPLS;
 	return mlx5dm_sim_parse_stack(ps, &p->i, start, off + hlen, &end);
 }
 

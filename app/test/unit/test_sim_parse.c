@@ -29,6 +29,23 @@
 static const uint8_t ip6_a[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 static const uint8_t ip6_b[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
 
+/* Ethernet + IPv4 (or IPv6) with the test addresses. */
+static void
+start4(struct tpkt *t, uint8_t proto)
+{
+	tp_init(t);
+	tp_eth(t, MAC_D, MAC_S, 0x0800);
+	tp_ipv4(t, IP_A, IP_B, proto, 64, 0);
+}
+
+static void
+start6(struct tpkt *t, uint8_t nh)
+{
+	tp_init(t);
+	tp_eth(t, MAC_D, MAC_S, 0x86dd);
+	tp_ipv6(t, ip6_a, ip6_b, nh, 64);
+}
+
 static int
 parse(struct tpkt *t, struct mlx5dm_sim_parse *p)
 {
@@ -44,9 +61,7 @@ test_ipv4_tcp(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 6, 64, 0);
+	start4(&t, 6);
 	tp_tcp(&t, 1234, 80, 1, 2, 0x02);
 	tp_payload(&t, 10);
 	assert_int_equal(parse(&t, &p), 0);
@@ -104,9 +119,7 @@ test_ipv4_options_and_fragments(void **state)
 
 	(void)state;
 	/* ihl 6: one option word (four NOPs) */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 6, 64, 0);
+	start4(&t, 6);
 	tp_u32(&t, 0x01010101);
 	t.mem[TP_HEAD + 14] = 0x46;
 	tp_tcp(&t, 1, 2, 3, 4, 0x10);
@@ -119,9 +132,7 @@ test_ipv4_options_and_fragments(void **state)
 			 MLX5DM_DEV_PTYPE_L4_TCP);
 
 	/* First fragment: MF set, offset 0 -> L4 header parsed. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	start4(&t, 17);
 	t.mem[TP_HEAD + 20] = 0x20;
 	t.mem[TP_HEAD + 21] = 0x00;
 	tp_udp(&t, 1, 2, false);
@@ -132,9 +143,7 @@ test_ipv4_options_and_fragments(void **state)
 	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
 
 	/* Non-first fragment (offset 185 * 8): no L4 header. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	start4(&t, 17);
 	t.mem[TP_HEAD + 20] = 0x00;
 	t.mem[TP_HEAD + 21] = 185;
 	tp_payload(&t, 16);
@@ -159,9 +168,7 @@ test_ipv6_ext_headers(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x86dd);
-	tp_ipv6(&t, ip6_a, ip6_b, 0, 64);
+	start6(&t, 0);
 	tp_bytes(&t, hbh, sizeof(hbh));
 	tp_bytes(&t, rt, sizeof(rt));
 	tp_bytes(&t, dst, sizeof(dst));
@@ -176,9 +183,7 @@ test_ipv6_ext_headers(void **state)
 			 MLX5DM_DEV_PTYPE_L4_TCP);
 
 	/* Fragment header, first fragment: UDP follows. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x86dd);
-	tp_ipv6(&t, ip6_a, ip6_b, 44, 64);
+	start6(&t, 44);
 	tp_bytes(&t, frag1, sizeof(frag1));
 	tp_udp(&t, 1, 2, true);
 	assert_int_equal(parse(&t, &p), 0);
@@ -187,9 +192,7 @@ test_ipv6_ext_headers(void **state)
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
 
 	/* Non-first fragment. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x86dd);
-	tp_ipv6(&t, ip6_a, ip6_b, 44, 64);
+	start6(&t, 44);
 	tp_bytes(&t, frag2, sizeof(frag2));
 	tp_payload(&t, 24);
 	assert_int_equal(parse(&t, &p), 0);
@@ -206,18 +209,14 @@ test_icmp(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 1, 64, 0);
+	start4(&t, 1);
 	tp_u32(&t, 0x08000000);
 	tp_u32(&t, 0x12340001);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_ICMP);
 	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_ICMP);
 
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x86dd);
-	tp_ipv6(&t, ip6_a, ip6_b, 58, 64);
+	start6(&t, 58);
 	tp_u32(&t, 0x80000000);
 	tp_u32(&t, 0x00010002);
 	assert_int_equal(parse(&t, &p), 0);
@@ -272,9 +271,7 @@ test_gre(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 47, 64, 0);
+	start4(&t, 47);
 	tp_u32(&t, 0xb00086dd);
 	tp_u32(&t, 0);          /* checksum + reserved */
 	tp_u32(&t, 0xabcdef01); /* key */
@@ -293,9 +290,7 @@ test_gre(void **state)
 			 MLX5DM_DEV_PTYPE_TUNNEL_GRE | MLX5DM_DEV_PTYPE_INNER_L3_IPV6 |
 			 MLX5DM_DEV_PTYPE_INNER_L4_UDP);
 
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 47, 64, 0);
+	start4(&t, 47);
 	tp_u32(&t, 0x00006558);
 	tp_eth(&t, 1, 2, 0x0800);
 	tp_ipv4(&t, 3, 4, 6, 1, 0);
@@ -306,9 +301,7 @@ test_gre(void **state)
 	assert_int_equal(p.i.l3, 52);
 	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_TCP);
 
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 47, 64, 0);
+	start4(&t, 47);
 	tp_u32(&t, 0x00008847);
 	tp_u32(&t, (300u << 12) | (1u << 8) | 5); /* one label, bottom of stack */
 	tp_ipv4(&t, 3, 4, 17, 1, 0);
@@ -376,17 +369,13 @@ test_bad_tunnel_payload(void **state)
 
 	(void)state;
 	/* UDP to 4789 with 4 bytes of payload: no VXLAN header. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	start4(&t, 17);
 	tp_udp(&t, 1, 4789, true);
 	tp_u32(&t, 0x08000000);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
 	/* VXLAN whose inner IPv4 is cut: inner L2 parsed, inner L3 absent. */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+	start4(&t, 17);
 	tp_udp(&t, 1, 4789, false);
 	tp_u32(&t, 0x08000000);
 	tp_u32(&t, 0x00000100);
@@ -409,9 +398,7 @@ test_malformed(void **state)
 
 	(void)state;
 	/* ihl < 5 */
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x0800);
-	tp_ipv4(&t, IP_A, IP_B, 6, 64, 0);
+	start4(&t, 6);
 	tp_tcp(&t, 1, 2, 3, 4, 0);
 	tp_finish(&t);
 	t.pkt.data[14] = 0x44;
@@ -449,9 +436,7 @@ test_parse_window(void **state)
 	memset(hbh, 0, sizeof(hbh));
 	hbh[0] = 6;
 	hbh[1] = sizeof(hbh) / 8 - 1;
-	tp_init(&t);
-	tp_eth(&t, MAC_D, MAC_S, 0x86dd);
-	tp_ipv6(&t, ip6_a, ip6_b, 0, 64);
+	start6(&t, 0);
 	tp_bytes(&t, hbh, sizeof(hbh));
 	tp_tcp(&t, 1, 2, 3, 4, 0);
 	assert_int_equal(parse(&t, &p), 0);

@@ -29,6 +29,14 @@ struct fv_bits {
 #define FV_END { 0, 0, 0 }
 
 static void
+start4(struct tpkt *t, uint32_t src, uint32_t dst, uint8_t proto, uint8_t ttl)
+{
+	tp_init(t);
+	tp_eth(t, 1, 2, 0x0800);
+	tp_ipv4(t, src, dst, proto, ttl, 0);
+}
+
+static void
 check_fv(uint16_t lu, const struct mlx5dm_sim_parse *p, const struct mlx5dm_sim_meta *m,
 	 const struct fv_bits *exp)
 {
@@ -206,9 +214,7 @@ test_fv_vxlan_inner(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, 1, 2, 0x0800);
-	tp_ipv4(&t, 0x0a000001, 0x0a000002, 17, 64, 0);
+	start4(&t, 0x0a000001, 0x0a000002, 17, 64);
 	tp_udp(&t, 49152, 4789, false);
 	tp_u32(&t, 0x08000000);
 	tp_u32(&t, 0x12345600);
@@ -249,9 +255,7 @@ test_fv_gre_mpls(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, 1, 2, 0x0800);
-	tp_ipv4(&t, 1, 2, 47, 64, 0);
+	start4(&t, 1, 2, 47, 64);
 	tp_u32(&t, 0xb0000800);
 	tp_u32(&t, 0xffff0000); /* checksum/reserved: not in the tag */
 	tp_u32(&t, 0xabcdef01);
@@ -272,9 +276,7 @@ test_fv_gre_mpls(void **state)
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
 	check_fv(MLX5DM_SIM_LU_MPLS_O, &p, &m, mpls_o);
 
-	tp_init(&t);
-	tp_eth(&t, 1, 2, 0x0800);
-	tp_ipv4(&t, 1, 2, 47, 64, 0);
+	start4(&t, 1, 2, 47, 64);
 	tp_u32(&t, 0x00008847);
 	tp_u32(&t, (300u << 12) | (1u << 8) | 5);
 	tp_ipv4(&t, 3, 4, 17, 1, 0);
@@ -307,9 +309,7 @@ test_fv_icmp_frag(void **state)
 	struct tpkt t;
 
 	(void)state;
-	tp_init(&t);
-	tp_eth(&t, 1, 2, 0x0800);
-	tp_ipv4(&t, 1, 2, 1, 64, 0);
+	start4(&t, 1, 2, 1, 64);
 	tp_u32(&t, 0x0800f7ff);
 	tp_u32(&t, 0x12340001);
 	tp_u32(&t, 0xdeadbeef);
@@ -318,9 +318,7 @@ test_fv_icmp_frag(void **state)
 	check_fv(MLX5DM_SIM_LU_ETHL4_MISC_O, &p, &m, icmp);
 
 	/* First fragment: fragmented and first_fragment set, ports still there. */
-	tp_init(&t);
-	tp_eth(&t, 1, 2, 0x0800);
-	tp_ipv4(&t, 1, 2, 17, 64, 0);
+	start4(&t, 1, 2, 17, 64);
 	t.mem[TP_HEAD + 20] = 0x20;
 	t.mem[TP_HEAD + 21] = 0;
 	tp_udp(&t, 7, 9, false);

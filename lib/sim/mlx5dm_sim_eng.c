@@ -40,6 +40,10 @@ struct mlx5dm_sim_eng {
 	struct mlx5dm_sim_port_stats st[MLX5DM_SIM_ENG_PORTS];
 };
 
+/* Statistics are read counter by counter as uint64_t (port_stats). */
+_Static_assert(sizeof(struct mlx5dm_sim_port_stats) % sizeof(uint64_t) == 0,
+	       "port statistics must be uint64_t counters only");
+
 /* Cabling is control path: one lock for all engines avoids lock ordering. */
 static pthread_mutex_t mlx5dm_sim_wire_lock = PTHREAD_MUTEX_INITIALIZER;
 

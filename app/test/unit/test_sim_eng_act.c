@@ -601,6 +601,62 @@ test_action_errors(void **state)
 	assert_memory_equal(rx->data, orig, t.len);
 }
 
+/*
+ * Format versions: v2 moves the reg_c block of the modify-header map
+ * (reg_c0 = 0x94), v3 re-lays the insert/remove actions (STE_LAYOUTS D).
+ */
+static void
+test_format_versions(void **state)
+{
+	struct env *e = *state;
+	uint8_t mask[16] = { 0 }, tag[16] = { 0 };
+	const struct fake_rx *rx;
+	uint8_t a[1][8] = { { 0 } };
+	struct t_ste s;
+	struct tpkt t;
+
+	fake_caps(e->sim)->steering_format_version = 2;
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
+	t_ste_init(&s, LU_DONT_CARE);
+	t_act_set(s.act, 0x94, 0, 32, 0x5a5a);
+	s.hit = GVMI(STE(0x40));
+	s.hit_size = 1;
+	t_ste_put(e->sim, STE(0), &s);
+	mlx5dm_prm_set(mask, 0x000, 32, 0xffffffff);
+	mlx5dm_prm_set(tag, 0x000, 32, 0x5a5a);
+	env_rule(e, STE(0x40), LU_REGS_0, mask, tag, GVMI(FAKE_RX_DROP), GVMI(TIR_ADDR(1)), 1,
+		 LU_DONT_CARE, 0);
+	deliver(e, udp4(&t, true));
+	/* On v1 the same code is reg_c4: reg_c0 stays 0 and the match misses. */
+	fake_caps(e->sim)->steering_format_version = 1;
+	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_DEV_PKT_DROPPED);
+
+	/* v3 insert inline: start_anchor DW0[23:17], start_offset DW0[16:9] */
+	fake_caps(e->sim)->steering_format_version = 3;
+	mlx5dm_prm_set(a[0], 0x000, 8, 0x0a);
+	mlx5dm_prm_set(a[0], 0x008, 7, 0x00);
+	mlx5dm_prm_set(a[0], 0x00f, 8, 6);
+	mlx5dm_prm_set(a[0], 0x020, 32, 0x88a80005);
+	chain(e, a, 1, true);
+	rx = deliver(e, udp4(&t, true));
+	assert_int_equal(rd32(rx->data + 12), 0x88a80005);
+	assert_memory_equal(rx->data + 16, orig + 12, t.len - 12);
+	/* v3 remove by size: start_anchor DW0[23:17], size DW0[5:0] */
+	memset(a, 0, sizeof(a));
+	mlx5dm_prm_set(a[0], 0x000, 8, 0x08);
+	mlx5dm_prm_set(a[0], 0x008, 7, 0x02);
+	mlx5dm_prm_set(a[0], 0x01a, 6, 2);
+	chain(e, a, 1, true);
+	tp_init(&t);
+	tp_eth(&t, MAC_A, MAC_B, 0x8100);
+	tp_vlan(&t, 0x0007, 0x0800);
+	tp_ipv4(&t, IP_S, IP_D, 17, 64, 0);
+	tp_udp(&t, 1, 2, true);
+	rx = deliver(e, tp_finish(&t));
+	assert_int_equal(rx->pkt.len, t.len - 4);
+	assert_memory_equal(rx->data + 12, orig + 16, t.len - 16);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, env_setup, env_teardown)
 
 int
@@ -621,6 +677,7 @@ main(void)
 		T(test_l3_encap),
 		T(test_no_room),
 		T(test_action_errors),
+		T(test_format_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

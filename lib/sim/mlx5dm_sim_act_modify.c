@@ -199,7 +199,7 @@ mlx5dm_sim_mf_write(struct mlx5dm_sim_walk *w, uint8_t code, uint32_t d, uint32_
 {
 	const struct mlx5dm_sim_parse *lay = mlx5dm_sim_walk_layout(w);
 	struct mlx5dm_sim_mf_piece pc[MLX5DM_SIM_MF_PIECES];
-	bool layout = false, bytes = false;
+	bool bytes = false;
 	unsigned int i, n;
 
 	n = mlx5dm_sim_mf_lookup(w, code, pc);
@@ -231,12 +231,11 @@ mlx5dm_sim_mf_write(struct mlx5dm_sim_walk *w, uint8_t code, uint32_t d, uint32_
 		mlx5dm_prm_set(hp, pc[i].bit, pc[i].width, (cur & ~pm) | (pv & pm));
 		mlx5dm_sim_mf_csum(w, &pc[i], off, b0, old, b1 - b0);
 		bytes = true;
-		layout |= pc[i].base == MLX5DM_SIM_MF_ETHTYPE;
 	}
 	if (bytes)
-		mlx5dm_sim_walk_changed(w, layout);
+		mlx5dm_sim_walk_changed(w);
 	else
-		w->gen++;
+		w->gen++; /* metadata only: still a new state for loop detection */
 }
 
 /* ste_double_action_{set,add,copy}_v1 */

@@ -124,7 +124,7 @@ mlx5dm_sim_rf_remove(struct mlx5dm_sim_walk *w, unsigned int pos, unsigned int n
 	pkt->data += n;
 	pkt->len = (uint16_t)(pkt->len - n);
 	pkt->headroom = (uint16_t)(pkt->headroom + n);
-	mlx5dm_sim_walk_changed(w, true);
+	mlx5dm_sim_walk_changed(w);
 }
 
 static int
@@ -151,7 +151,7 @@ mlx5dm_sim_rf_insert(struct mlx5dm_sim_walk *w, unsigned int pos, const uint8_t 
 	}
 	memcpy(pkt->data + pos, b, n);
 	pkt->len = (uint16_t)(pkt->len + n);
-	mlx5dm_sim_walk_changed(w, true);
+	mlx5dm_sim_walk_changed(w);
 	return 0;
 }
 

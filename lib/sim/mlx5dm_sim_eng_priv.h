@@ -233,8 +233,8 @@ void mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w);
 
 /* The frame's current layout (re-parsed lazily after header changes). */
 const struct mlx5dm_sim_parse *mlx5dm_sim_walk_layout(struct mlx5dm_sim_walk *w);
-/* Record that the frame's bytes changed (layout_changed: offsets moved). */
-void mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w, bool layout_changed);
+/* Record that the frame's bytes changed (lookups see it only after a reparse). */
+void mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w);
 
 /* ---- actions (mlx5dm_sim_act*.c) ---- */
 

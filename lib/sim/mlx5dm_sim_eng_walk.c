@@ -67,10 +67,9 @@ mlx5dm_sim_walk_layout(struct mlx5dm_sim_walk *w)
 }
 
 void
-mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w, bool layout_changed)
+mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w)
 {
-	/* Offsets may survive a byte rewrite, but work's header copy would not. */
-	(void)layout_changed;
+	/* Even when offsets survive a rewrite, work's header copy does not. */
 	w->dirty = true;
 	w->work_valid = false;
 	w->gen++;
@@ -148,6 +147,7 @@ static bool
 mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr)
 {
 	static const char *const names[] = { "", "drop", "wire", "tir" };
+	/* tirn is 0 for terminals other than TIRs */
 	enum mlx5dm_sim_term t;
 	uint32_t tirn = 0;
 
@@ -173,13 +173,11 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 		break;
 	}
-	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s%s", ptr->addr,
+	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s 0x%x%s", ptr->addr,
 			 mlx5dm_sim_via_name[ptr->via],
-			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?",
+			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?", tirn,
 			 w->fate == MLX5DM_SIM_FATE_WALK_ERROR ? ", not valid in this direction" :
 			 "");
-	if (t == MLX5DM_SIM_TERM_TIR)
-		MLX5DM_SIM_TRACE(w, "  tir 0x%x", tirn);
 	return true;
 }
 
@@ -213,6 +211,25 @@ mlx5dm_sim_walk_hit(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 		return MLX5DM_SIM_FATE_WALK_ERROR;
 	}
 	return 0;
+}
+
+static void
+mlx5dm_sim_walk_trace_ste(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr,
+			  uint64_t addr, int64_t idx, uint32_t hash, const struct mlx5dm_sim_ste *s,
+			  int rc)
+{
+	const char *res = rc > 0 ? "HIT" : rc == 0 ? "miss" : "ERROR";
+
+	if (ptr->size > 1)
+		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s) slot %" PRId64 "/%u of %s table, "
+				 "byte_mask 0x%04x hash 0x%08x: ste %s(0x%04x) %s", addr,
+				 mlx5dm_sim_via_name[ptr->via], idx, ptr->size,
+				 mlx5dm_sim_fv_name(ptr->lu), ptr->byte_mask, hash,
+				 mlx5dm_sim_fv_name(s->lu), s->lu, res);
+	else
+		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ste %s(0x%04x) %s", addr,
+				 mlx5dm_sim_via_name[ptr->via], mlx5dm_sim_fv_name(s->lu), s->lu,
+				 res);
 }
 
 /* Brent's cycle detection over (address, state generation). */
@@ -272,11 +289,7 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		}
 		mlx5dm_sim_ste_decode(raw, &s);
 		rc = mlx5dm_sim_walk_match(w, &s);
-		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s) table %u x %s byte_mask 0x%04x idx %"
-				 PRId64 " hash 0x%08x: ste %s(0x%04x) %s", addr,
-				 mlx5dm_sim_via_name[ptr.via], ptr.size, mlx5dm_sim_fv_name(ptr.lu),
-				 ptr.byte_mask, idx, hash, mlx5dm_sim_fv_name(s.lu), s.lu,
-				 rc > 0 ? "HIT" : rc == 0 ? "miss" : "ERROR");
+		mlx5dm_sim_walk_trace_ste(w, &ptr, addr, idx, hash, &s, rc);
 		if (rc < 0) {
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 			return;

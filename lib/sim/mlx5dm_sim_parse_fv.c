@@ -395,24 +395,25 @@ mlx5dm_sim_fv_l4(const struct mlx5dm_sim_fv_src *s, unsigned int l4_mask, unsign
 static uint32_t
 mlx5dm_sim_fv_l4misc(const struct mlx5dm_sim_fv_src *s, unsigned int k)
 {
-	static const uint8_t tcp_off[4][2] = { { 14, 18 }, { 8, 0 }, { 4, 0 }, { 0, 16 } };
+	const unsigned int all = MLX5DM_SIM_TCP | MLX5DM_SIM_UDP | MLX5DM_SIM_ICMP;
 
-	switch (s->h->l4_type) {
-	case MLX5DM_SIM_L4_TCP:
-		if (k == 1 || k == 2)
-			return mlx5dm_sim_fv_l4(s, MLX5DM_SIM_TCP, tcp_off[k][0], 4);
-		return (k == 0 ? mlx5dm_sim_fv_l4(s, MLX5DM_SIM_TCP, tcp_off[k][0], 2) << 16 : 0) |
-		       mlx5dm_sim_fv_l4(s, MLX5DM_SIM_TCP, tcp_off[k][1], 2);
-	case MLX5DM_SIM_L4_UDP:
-		return k == 3 ? mlx5dm_sim_fv_l4(s, MLX5DM_SIM_UDP, 4, 4) : 0;
-	case MLX5DM_SIM_L4_ICMP:
-		if (k == 0)
-			return mlx5dm_sim_fv_l4(s, MLX5DM_SIM_ICMP, 8, 4);
-		if (k == 1)
-			return mlx5dm_sim_fv_l4(s, MLX5DM_SIM_ICMP, 4, 4);
-		if (k == 2)
-			return mlx5dm_sim_fv_l4(s, MLX5DM_SIM_ICMP, 0, 2) << 16;
-		return 0;
+	switch (s->h->l4_type << 2 | k) {
+	case MLX5DM_SIM_L4_TCP << 2 | 0: /* window | urgent pointer */
+		return mlx5dm_sim_fv_l4(s, all, 14, 2) << 16 | mlx5dm_sim_fv_l4(s, all, 18, 2);
+	case MLX5DM_SIM_L4_TCP << 2 | 1: /* ack */
+		return mlx5dm_sim_fv_l4(s, all, 8, 4);
+	case MLX5DM_SIM_L4_TCP << 2 | 2: /* seq */
+		return mlx5dm_sim_fv_l4(s, all, 4, 4);
+	case MLX5DM_SIM_L4_TCP << 2 | 3: /* checksum */
+		return mlx5dm_sim_fv_l4(s, all, 16, 2);
+	case MLX5DM_SIM_L4_UDP << 2 | 3: /* length | checksum */
+		return mlx5dm_sim_fv_l4(s, all, 4, 4);
+	case MLX5DM_SIM_L4_ICMP << 2 | 0: /* first payload dword */
+		return mlx5dm_sim_fv_l4(s, all, 8, 4);
+	case MLX5DM_SIM_L4_ICMP << 2 | 1: /* header data */
+		return mlx5dm_sim_fv_l4(s, all, 4, 4);
+	case MLX5DM_SIM_L4_ICMP << 2 | 2: /* type | code */
+		return mlx5dm_sim_fv_l4(s, all, 0, 2) << 16;
 	default:
 		return 0;
 	}

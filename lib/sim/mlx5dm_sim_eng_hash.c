@@ -10,6 +10,8 @@
  * that value modulo the (power-of-two) table size.
  */
 
+#include <pthread.h>
+
 #include "mlx5dm_sim_eng_priv.h"
 
 /* CRC of one byte through the reflected polynomial, 8 shifts. */
@@ -23,13 +25,9 @@ mlx5dm_sim_crc32_byte(uint32_t crc)
 	return crc;
 }
 
-/*
- * Byte-at-a-time table, filled once. Concurrent first use by two threads
- * writes identical values, so no lock is needed; the flag is published
- * with release/acquire so a reader never sees it set before the table.
- */
+/* Byte-at-a-time table, filled once on first use from any thread. */
 static uint32_t mlx5dm_sim_crc_tbl[256];
-static int mlx5dm_sim_crc_ready;
+static pthread_once_t mlx5dm_sim_crc_once = PTHREAD_ONCE_INIT;
 
 static void
 mlx5dm_sim_crc32_init(void)
@@ -38,7 +36,6 @@ mlx5dm_sim_crc32_init(void)
 
 	for (i = 0; i < 256; i++)
 		mlx5dm_sim_crc_tbl[i] = mlx5dm_sim_crc32_byte(i);
-	__atomic_store_n(&mlx5dm_sim_crc_ready, 1, __ATOMIC_RELEASE);
 }
 
 uint32_t
@@ -47,8 +44,7 @@ mlx5dm_sim_crc32(const uint8_t *buf, unsigned int len)
 	uint32_t crc = 0; /* seed 0, no final xor */
 	unsigned int i;
 
-	if (MLX5DM_UNLIKELY(!__atomic_load_n(&mlx5dm_sim_crc_ready, __ATOMIC_ACQUIRE)))
-		mlx5dm_sim_crc32_init();
+	pthread_once(&mlx5dm_sim_crc_once, mlx5dm_sim_crc32_init);
 	for (i = 0; i < len; i++)
 		crc = (crc >> 8) ^ mlx5dm_sim_crc_tbl[(crc ^ buf[i]) & 0xffu];
 	return crc;

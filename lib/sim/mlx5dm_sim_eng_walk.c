@@ -147,7 +147,6 @@ static bool
 mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr)
 {
 	static const char *const names[] = { "", "drop", "wire", "tir" };
-	/* tirn is 0 for terminals other than TIRs */
 	enum mlx5dm_sim_term t;
 	uint32_t tirn = 0;
 
@@ -173,11 +172,13 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 		break;
 	}
-	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s 0x%x%s", ptr->addr,
+	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s%s", ptr->addr,
 			 mlx5dm_sim_via_name[ptr->via],
-			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?", tirn,
+			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?",
 			 w->fate == MLX5DM_SIM_FATE_WALK_ERROR ? ", not valid in this direction" :
 			 "");
+	if (t == MLX5DM_SIM_TERM_TIR)
+		MLX5DM_SIM_TRACE(w, "  tir 0x%x", tirn);
 	return true;
 }
 

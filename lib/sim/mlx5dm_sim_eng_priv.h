@@ -176,7 +176,8 @@ struct mlx5dm_sim_ste {
 	uint8_t raw[MLX5DM_SIM_STE_SIZE];
 	uint8_t entry_format;
 	uint8_t fmt;              /* enum mlx5dm_sim_ste_fmt */
-	uint16_t lu;              /* own lookup type (entry_format << 8 | match_definer_ctx_idx) */
+	uint16_t lu;              /* own lookup type: mode << 8 | match_definer_ctx_idx, mode =
+				   * entry_format (BWC), entry_format - 2 (2/3), 4 (definer) */
 	uint32_t counter_id;
 	uint64_t miss_addr;       /* GVMI << 48 | address */
 	bool reparse;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <cmocka.h>
 
 #include "mlx5dm_prm_bits.h"
@@ -359,7 +360,8 @@ fw_gobj(struct fake_obj *o, const uint8_t *in, size_t inlen, void *out, size_t o
 }
 
 static struct mlx5dv_devx_obj *
-fake_obj_create(struct ibv_context *ctx, const void *in, size_t inlen, void *out, size_t outlen)
+fake_obj_create_locked(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
+		       size_t outlen)
 {
 	uint16_t op = (uint16_t)get(in, 0, 16);
 	struct fake_obj *o = NULL;
@@ -419,7 +421,7 @@ fail:
 }
 
 static int
-fake_obj_destroy(struct mlx5dv_devx_obj *h)
+fake_obj_destroy_locked(struct mlx5dv_devx_obj *h)
 {
 	struct fake_obj *o = obj_of(h);
 	unsigned int i;
@@ -445,8 +447,8 @@ fake_obj_destroy(struct mlx5dv_devx_obj *h)
 
 /* MODIFY_RQ: rq_state (current) at 0x40, rqn at 0x48, rqc.state at 0x108. */
 static int
-fake_obj_modify(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-		size_t outlen)
+fake_obj_modify_locked(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+		       size_t outlen)
 {
 	struct fake_obj *o = obj_of(h);
 	uint16_t op = (uint16_t)get(in, 0, 16);
@@ -491,8 +493,8 @@ fw_query_fc(struct fake_obj *o, const uint8_t *in, void *out, size_t outlen)
 }
 
 static int
-fake_obj_query(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-	       size_t outlen)
+fake_obj_query_locked(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+		      size_t outlen)
 {
 	struct fake_obj *o = obj_of(h);
 	uint16_t op = (uint16_t)get(in, 0, 16);
@@ -518,8 +520,8 @@ fake_obj_query(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *ou
 }
 
 static int
-fake_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
-		 size_t outlen)
+fake_general_cmd_locked(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
+			size_t outlen)
 {
 	uint16_t op = (uint16_t)get(in, 0, 16);
 	int err;
@@ -791,6 +793,70 @@ fake_destroy_flow(struct ibv_flow *h)
 	fres.live_flows--;
 	root_note();
 	return 0;
+}
+
+/* The device's commands may come from several threads: one at a time here. */
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct mlx5dv_devx_obj *
+fake_obj_create(struct ibv_context *ctx, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5dv_devx_obj *o;
+	int err;
+
+	pthread_mutex_lock(&fake_lock);
+	o = fake_obj_create_locked(ctx, in, inlen, out, outlen);
+	err = errno;
+	pthread_mutex_unlock(&fake_lock);
+	errno = err;
+	return o;
+}
+
+static int
+fake_obj_destroy(struct mlx5dv_devx_obj *h)
+{
+	int ret;
+
+	pthread_mutex_lock(&fake_lock);
+	ret = fake_obj_destroy_locked(h);
+	pthread_mutex_unlock(&fake_lock);
+	return ret;
+}
+
+static int
+fake_obj_modify(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+		size_t outlen)
+{
+	int ret;
+
+	pthread_mutex_lock(&fake_lock);
+	ret = fake_obj_modify_locked(h, in, inlen, out, outlen);
+	pthread_mutex_unlock(&fake_lock);
+	return ret;
+}
+
+static int
+fake_obj_query(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+	       size_t outlen)
+{
+	int ret;
+
+	pthread_mutex_lock(&fake_lock);
+	ret = fake_obj_query_locked(h, in, inlen, out, outlen);
+	pthread_mutex_unlock(&fake_lock);
+	return ret;
+}
+
+static int
+fake_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
+		 size_t outlen)
+{
+	int ret;
+
+	pthread_mutex_lock(&fake_lock);
+	ret = fake_general_cmd_locked(ctx, in, inlen, out, outlen);
+	pthread_mutex_unlock(&fake_lock);
+	return ret;
 }
 
 static const struct mlx5dm_dev_ops fake_ops = {

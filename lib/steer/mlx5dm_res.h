@@ -107,7 +107,7 @@ struct mlx5dm_res_ctx {
 	struct mlx5dm_res_stats live; /* updated atomically */
 };
 
-/* The resource context of a steering context (see the contract above). */
+/* The resource context of a steering context (see the contract above); NULL for NULL. */
 static inline struct mlx5dm_res_ctx *
 mlx5dm_ctx_res(struct mlx5dm_ctx *ctx)
 {
@@ -180,26 +180,31 @@ void mlx5dm_res_root_init(struct mlx5dm_res_root *root, struct mlx5dm_res_ctx *r
  */
 int mlx5dm_res_root_set(struct mlx5dm_res_root *root, struct mlx5dm_res_ft *ft);
 
-/* ---- receive objects (mlx5dm_steer_res_rq.c, mlx5dm_steer_res_tir.c) ---- */
+/*
+ * ---- receive objects (mlx5dm_steer_res_rq.c, mlx5dm_steer_res_tir.c) ----
+ * mlx5dm_rq_create/mlx5dm_tir_create (mlx5dm_steer.h) are these on
+ * mlx5dm_ctx_res(ctx); destroy with mlx5dm_rq_destroy/mlx5dm_tir_destroy.
+ */
 
-#define MLX5DM_RES_RQ_LOG_MAX 16
-#define MLX5DM_RES_RQT_MAX 256
+#define MLX5DM_RES_RQ_LOG_MAX 16   /* log_size of an RQ: 1..16 */
+#define MLX5DM_RES_RQT_MAX 256     /* RQs of one TIR */
 
 struct mlx5dm_rq *mlx5dm_res_rq_create(struct mlx5dm_res_ctx *res, uint32_t log_size);
-int mlx5dm_res_rq_destroy(struct mlx5dm_rq *rq);
 uint32_t mlx5dm_res_rq_cqn(const struct mlx5dm_rq *rq);
 
 struct mlx5dm_tir *mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns,
 					 uint32_t nb_rqns, const struct mlx5dm_rss_attr *rss);
-int mlx5dm_res_tir_destroy(struct mlx5dm_tir *tir);
 uint32_t mlx5dm_res_tir_number(const struct mlx5dm_tir *tir);
 /* The TIR's ICM address: the hit address of an STE delivering to it. */
 uint64_t mlx5dm_res_tir_icm_addr(const struct mlx5dm_tir *tir);
 
-/* ---- flow counters (mlx5dm_steer_res_counter.c) ---- */
+/*
+ * ---- flow counters (mlx5dm_steer_res_counter.c) ----
+ * mlx5dm_counters_alloc (mlx5dm_steer.h) is the first on mlx5dm_ctx_res(ctx);
+ * free with mlx5dm_counters_free; mlx5dm_counters_query reads one counter.
+ */
 
 struct mlx5dm_counters *mlx5dm_res_counters_alloc(struct mlx5dm_res_ctx *res, uint32_t log_n);
-int mlx5dm_res_counters_free(struct mlx5dm_counters *c);
 /* Counters usable (2^log_n as requested). */
 uint32_t mlx5dm_res_counters_size(const struct mlx5dm_counters *c);
 /* What an STE's counter_id holds for counter index: bulk id + index. */
@@ -243,6 +248,14 @@ int mlx5dm_res_arg_pools_fini(struct mlx5dm_res_ctx *res);
  * out, mapped as rdma-core maps it.
  */
 int mlx5dm_res_cmd_err(const char *cmd, const void *out, int err);
+
+/*
+ * Destroy a DEVX object (the transport builds the destroy command). On
+ * failure the object stays, one line "<what> 0x<id> destroy failed: ..." is
+ * logged and -errno returned.
+ */
+int mlx5dm_res_obj_destroy(struct mlx5dm_res_ctx *res, struct mlx5dv_devx_obj *obj,
+			   const char *what, uint32_t id);
 
 /* Host memory registered with the device (queue buffers, doorbell records). */
 struct mlx5dm_res_umem {

@@ -89,15 +89,9 @@ static int
 mlx5dm_res_arg_obj_destroy(struct mlx5dm_res_arg_obj *o)
 {
 	struct mlx5dm_res_ctx *res = o->res;
-	int ret;
+	/* A failure is logged; the slots are gone from the pool either way. */
+	int ret = mlx5dm_res_obj_destroy(res, o->obj, "argument object", o->id);
 
-	ret = res->dev->ops->devx_obj_destroy(o->obj);
-	if (ret != 0) {
-		ret = ret < 0 ? -ret : ret;
-		MLX5DM_LOG(ERR, "res", "argument object 0x%x destroy failed: %s; leaked", o->id,
-			   strerror(ret));
-		ret = -ret;
-	}
 	mlx5dm_res_live_add(&res->live.arg_objs, -1);
 	mlx5dm_free(o);
 	return ret;

@@ -100,20 +100,16 @@ free_c:
 }
 
 int
-mlx5dm_res_counters_free(struct mlx5dm_counters *c)
+mlx5dm_counters_free(struct mlx5dm_counters *c)
 {
 	int ret;
 
 	if (c == NULL)
 		return -EINVAL;
 	/* DEALLOC_FLOW_COUNTER of the bulk's base id, built by the transport. */
-	ret = c->res->dev->ops->devx_obj_destroy(c->obj);
-	if (ret != 0) {
-		ret = ret < 0 ? -ret : ret;
-		MLX5DM_LOG(ERR, "res", "flow counter bulk 0x%x dealloc failed: %s", c->base_id,
-			   strerror(ret));
-		return -ret;
-	}
+	ret = mlx5dm_res_obj_destroy(c->res, c->obj, "flow counter bulk", c->base_id);
+	if (ret < 0)
+		return ret;
 	mlx5dm_res_live_add(&c->res->live.counter_bulks, -1);
 	mlx5dm_free(c);
 	return 0;
@@ -197,17 +193,7 @@ mlx5dm_res_counters_query(struct mlx5dm_counters *c, uint32_t first, uint32_t n,
 struct mlx5dm_counters *
 mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n)
 {
-	if (ctx == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
 	return mlx5dm_res_counters_alloc(mlx5dm_ctx_res(ctx), log_n);
-}
-
-int
-mlx5dm_counters_free(struct mlx5dm_counters *c)
-{
-	return mlx5dm_res_counters_free(c);
 }
 
 int

@@ -61,6 +61,19 @@ mlx5dm_res_cmd_err(const char *cmd, const void *out, int err)
 }
 
 int
+mlx5dm_res_obj_destroy(struct mlx5dm_res_ctx *res, struct mlx5dv_devx_obj *obj,
+		       const char *what, uint32_t id)
+{
+	int ret = res->dev->ops->devx_obj_destroy(obj);
+
+	if (ret == 0)
+		return 0;
+	ret = ret < 0 ? -ret : ret;
+	MLX5DM_LOG(ERR, "res", "%s 0x%x destroy failed: %s", what, id, strerror(ret));
+	return -ret;
+}
+
+int
 mlx5dm_res_umem_alloc(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u, size_t size)
 {
 	/* Page-granular: the device maps whole pages of a umem. */
@@ -199,11 +212,8 @@ mlx5dm_res_ctx_fini(struct mlx5dm_res_ctx *res)
 		return -EBUSY;
 	}
 	first = mlx5dm_res_arg_pools_fini(res);
-	ret = res->dev->ops->devx_obj_destroy(res->td);
-	if (ret != 0) {
-		MLX5DM_LOG(ERR, "res", "transport domain 0x%x destroy failed: %d", res->tdn, ret);
-		first = first != 0 ? first : -EIO;
-	}
+	ret = mlx5dm_res_obj_destroy(res, res->td, "transport domain", res->tdn);
+	first = first != 0 ? first : ret;
 	if (res->own_uar && res->uar != NULL)
 		res->dev->ops->devx_free_uar(res->uar);
 	if (res->own_pd)

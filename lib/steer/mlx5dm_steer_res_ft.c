@@ -89,13 +89,9 @@ mlx5dm_res_ft_destroy(struct mlx5dm_res_ft *ft)
 
 	if (ft == NULL)
 		return -EINVAL;
-	ret = ft->res->dev->ops->devx_obj_destroy(ft->obj);
-	if (ret != 0) {
-		ret = ret < 0 ? -ret : ret;
-		MLX5DM_LOG(ERR, "res", "flow table 0x%x destroy failed: %s", ft->id,
-			   strerror(ret));
-		return -ret;
-	}
+	ret = mlx5dm_res_obj_destroy(ft->res, ft->obj, "flow table", ft->id);
+	if (ret < 0)
+		return ret;
 	mlx5dm_res_live_add(&ft->res->live.fts, -1);
 	mlx5dm_free(ft);
 	return 0;

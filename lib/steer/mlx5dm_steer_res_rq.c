@@ -192,10 +192,10 @@ mlx5dm_res_rq_objects(struct mlx5dm_rq *rq, uint32_t uar_page)
 	}
 	return 0;
 destroy_rq:
-	ops->devx_obj_destroy(rq->rq);
+	mlx5dm_res_obj_destroy(rq->res, rq->rq, "RQ", rq->rqn);
 	rq->rq = NULL;
 destroy_cq:
-	ops->devx_obj_destroy(rq->cq);
+	mlx5dm_res_obj_destroy(rq->res, rq->cq, "CQ of an RQ", rq->cqn);
 	rq->cq = NULL;
 	return ret;
 }
@@ -238,25 +238,17 @@ mlx5dm_res_rq_create(struct mlx5dm_res_ctx *res, uint32_t log_size)
 }
 
 int
-mlx5dm_res_rq_destroy(struct mlx5dm_rq *rq)
+mlx5dm_rq_destroy(struct mlx5dm_rq *rq)
 {
-	const struct mlx5dm_dev_ops *ops;
 	int ret;
 
 	if (rq == NULL)
 		return -EINVAL;
-	ops = rq->res->dev->ops;
 	/* The device refuses while a TIR or RQT names the RQ; then nothing changes. */
-	ret = ops->devx_obj_destroy(rq->rq);
-	if (ret != 0) {
-		ret = ret < 0 ? -ret : ret;
-		MLX5DM_LOG(ERR, "res", "RQ 0x%x destroy failed: %s", rq->rqn, strerror(ret));
-		return -ret;
-	}
-	ret = ops->devx_obj_destroy(rq->cq);
-	if (ret != 0)
-		MLX5DM_LOG(ERR, "res", "CQ 0x%x of RQ 0x%x destroy failed: %d", rq->cqn,
-			   rq->rqn, ret);
+	ret = mlx5dm_res_obj_destroy(rq->res, rq->rq, "RQ", rq->rqn);
+	if (ret < 0)
+		return ret;
+	mlx5dm_res_obj_destroy(rq->res, rq->cq, "CQ of an RQ", rq->cqn);
 	mlx5dm_res_live_add(&rq->res->live.rqs, -1);
 	mlx5dm_res_rq_free(rq);
 	return 0;
@@ -271,17 +263,7 @@ mlx5dm_res_rq_cqn(const struct mlx5dm_rq *rq)
 struct mlx5dm_rq *
 mlx5dm_rq_create(struct mlx5dm_ctx *ctx, uint32_t log_size)
 {
-	if (ctx == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
 	return mlx5dm_res_rq_create(mlx5dm_ctx_res(ctx), log_size);
-}
-
-int
-mlx5dm_rq_destroy(struct mlx5dm_rq *rq)
-{
-	return mlx5dm_res_rq_destroy(rq);
 }
 
 uint32_t

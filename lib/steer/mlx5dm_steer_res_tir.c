@@ -128,7 +128,7 @@ mlx5dm_res_tir_obj(struct mlx5dm_tir *t, uint32_t rqn, const struct mlx5dm_rss_a
 	if (t->icm_addr == 0) {
 		MLX5DM_LOG(ERR, "res", "CREATE_TIR: device reported no ICM address for TIR 0x%x;"
 			   " SW steering cannot deliver to it", t->tirn);
-		ops->devx_obj_destroy(t->tir);
+		mlx5dm_res_obj_destroy(t->res, t->tir, "TIR", t->tirn);
 		t->tir = NULL;
 		return -ENOTSUP;
 	}
@@ -162,7 +162,7 @@ mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns, uint32_t
 		ret = mlx5dm_res_tir_obj(t, rqns[0], rss);
 	if (ret < 0) {
 		if (t->rqt != NULL)
-			res->dev->ops->devx_obj_destroy(t->rqt);
+			mlx5dm_res_obj_destroy(res, t->rqt, "RQT", t->rqtn);
 		mlx5dm_free(t);
 		errno = -ret;
 		return NULL;
@@ -174,26 +174,17 @@ mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns, uint32_t
 }
 
 int
-mlx5dm_res_tir_destroy(struct mlx5dm_tir *t)
+mlx5dm_tir_destroy(struct mlx5dm_tir *t)
 {
-	const struct mlx5dm_dev_ops *ops;
 	int ret;
 
 	if (t == NULL)
 		return -EINVAL;
-	ops = t->res->dev->ops;
-	ret = ops->devx_obj_destroy(t->tir);
-	if (ret != 0) {
-		ret = ret < 0 ? -ret : ret;
-		MLX5DM_LOG(ERR, "res", "TIR 0x%x destroy failed: %s", t->tirn, strerror(ret));
-		return -ret;
-	}
-	if (t->rqt != NULL) {
-		ret = ops->devx_obj_destroy(t->rqt);
-		if (ret != 0)
-			MLX5DM_LOG(ERR, "res", "RQT 0x%x of TIR 0x%x destroy failed: %d; leaked",
-				   t->rqtn, t->tirn, ret);
-	}
+	ret = mlx5dm_res_obj_destroy(t->res, t->tir, "TIR", t->tirn);
+	if (ret < 0)
+		return ret;
+	if (t->rqt != NULL)
+		mlx5dm_res_obj_destroy(t->res, t->rqt, "RQT of a TIR", t->rqtn);
 	mlx5dm_res_live_add(&t->res->live.tirs, -1);
 	mlx5dm_free(t);
 	return 0;
@@ -215,15 +206,5 @@ struct mlx5dm_tir *
 mlx5dm_tir_create(struct mlx5dm_ctx *ctx, const uint32_t *rqns, uint32_t nb_rqns,
 		  const struct mlx5dm_rss_attr *rss)
 {
-	if (ctx == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
 	return mlx5dm_res_tir_create(mlx5dm_ctx_res(ctx), rqns, nb_rqns, rss);
-}
-
-int
-mlx5dm_tir_destroy(struct mlx5dm_tir *tir)
-{
-	return mlx5dm_res_tir_destroy(tir);
 }

@@ -127,10 +127,10 @@ test_arg_classes(void **state)
 	assert_int_equal(mlx5dm_res_arg_alloc(&res, 65, &bad), -EINVAL);
 	assert_int_equal(mlx5dm_res_arg_alloc(NULL, 1, &bad), -EINVAL);
 	assert_null(bad);
-	fres_log_start();
+	test_log_start();
 	assert_int_equal(mlx5dm_res_ctx_fini(&res), -EBUSY); /* slots in use */
-	assert_non_null(strstr(fres_log_last(), "8 arguments"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "8 arguments"));
+	test_log_stop();
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(cases); i++)
 		mlx5dm_res_arg_free(a[i]);
 	mlx5dm_res_arg_free(NULL);
@@ -203,15 +203,15 @@ test_arg_unsupported(void **state)
 	(void)state;
 	fres_init();
 	ctx_arg(&res, false, 0, 23);
-	fres_log_start();
+	test_log_start();
 	assert_int_equal(mlx5dm_res_arg_alloc(&res, 1, &a), -ENOTSUP);
-	assert_non_null(strstr(fres_log_last(), "unsupported"));
+	assert_non_null(strstr(test_log_last(), "unsupported"));
 	fres_ctx_fini(&res);
 	/* Objects of 4 units: no 8-unit slot; 4-unit slots one per object. */
 	ctx_arg(&res, true, 0, 2);
 	assert_int_equal(mlx5dm_res_arg_alloc(&res, 33, &a), -ENOTSUP);
 	assert_int_equal(fres_count(0xa00), 0);
-	fres_log_stop();
+	test_log_stop();
 	a = arg_new(&res, 32);
 	assert_int_equal(last_range(), 2);
 	/* A second object; emptied while no other object is empty: kept. */
@@ -235,12 +235,13 @@ test_arg_errors(void **state)
 	(void)state;
 	fres_init();
 	ctx_arg(&res, true, 0, 5);
-	fres_log_start();
+	test_log_start();
 	fres_fail(0xa00, 1, 0x0f, 0xa0a0);
 	assert_int_equal(mlx5dm_res_arg_alloc(&res, 3, &a), -EAGAIN);
-	assert_string_equal(fres_log_last(), "res: CREATE_GENERAL_OBJECT (modify-header argument) "
-			    "failed: Resource temporarily unavailable (status 0xf, syndrome 0xa0a0)");
-	fres_log_stop();
+	assert_string_equal(test_log_last(), "res: CREATE_GENERAL_OBJECT (modify-header argument)"
+			    " failed: Resource temporarily unavailable"
+			    " (status 0xf, syndrome 0xa0a0)");
+	test_log_stop();
 	/* The object's host memory: nothing sent. */
 	mlx5dm_alloc_fail_at(1);
 	assert_int_equal(mlx5dm_res_arg_alloc(&res, 3, &a), -ENOMEM);

@@ -98,15 +98,15 @@ test_counter_alloc(void **state)
 	assert_non_null(s);
 	assert_alloc_mbox(0, 0);
 	/* 2^11 = 16 x 128: not in the bitmap (128..1024). */
-	fres_log_start();
+	test_log_start();
 	assert_null(mlx5dm_res_counters_alloc(&res, 11));
 	assert_int_equal(errno, ENOTSUP);
-	assert_non_null(strstr(fres_log_last(), "no flow counter bulk of 2^11"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "no flow counter bulk of 2^11"));
+	test_log_stop();
 	assert_int_equal(fres_count(0x939), 6); /* 2 + 1 + 3 bulks over the three contexts */
-	assert_int_equal(mlx5dm_res_counters_free(d), 0);
-	assert_int_equal(mlx5dm_res_counters_free(e), 0);
-	assert_int_equal(mlx5dm_res_counters_free(s), 0);
+	assert_int_equal(mlx5dm_counters_free(d), 0);
+	assert_int_equal(mlx5dm_counters_free(e), 0);
+	assert_int_equal(mlx5dm_counters_free(s), 0);
 	/* DEALLOC through devx_obj_destroy: 6 bulks, plus 2 transport domains. */
 	assert_int_equal(fres.destroys, 8);
 	fres_ctx_fini(&res);
@@ -189,7 +189,7 @@ test_counter_query(void **state)
 	assert_int_equal(mlx5dm_res_counters_query(c, 0, 1, NULL, by), -EINVAL);
 	assert_int_equal(mlx5dm_res_counters_query(NULL, 0, 1, pk, by), -EINVAL);
 	assert_int_equal(fres.nrecs, before);
-	assert_int_equal(mlx5dm_res_counters_free(c), 0);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
 	/* A bulk of 2: ranges are read one counter at a time. */
 	c = mlx5dm_res_counters_alloc(&res, 1);
 	assert_non_null(c);
@@ -200,7 +200,7 @@ test_counter_query(void **state)
 	assert_query_mbox(rec_back(2), base, 0);
 	assert_query_mbox(rec_back(1), base + 1, 0);
 	assert_true(pk[1] == FAKE_FC_PACKETS(base + 1) && by[1] == FAKE_FC_BYTES(base + 1));
-	assert_int_equal(mlx5dm_res_counters_free(c), 0);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
 	fres_ctx_fini(&res);
 	fres_fini();
 }
@@ -220,11 +220,11 @@ test_counter_errors(void **state)
 	assert_null(mlx5dm_counters_alloc(NULL, 1));
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(mlx5dm_counters_free(NULL), -EINVAL);
-	fres_log_start();
+	test_log_start();
 	fres_fail(0x939, 1, 0x08, 0x3901);                      /* LIMITS -> ENOMEM */
 	assert_null(mlx5dm_res_counters_alloc(&res, 4));
 	assert_int_equal(errno, ENOMEM);
-	assert_string_equal(fres_log_last(), "res: ALLOC_FLOW_COUNTER failed: Cannot allocate "
+	assert_string_equal(test_log_last(), "res: ALLOC_FLOW_COUNTER failed: Cannot allocate "
 			    "memory (status 0x8, syndrome 0x3901)");
 	mlx5dm_alloc_fail_at(1);
 	assert_null(mlx5dm_res_counters_alloc(&res, 4));
@@ -235,8 +235,8 @@ test_counter_errors(void **state)
 	assert_non_null(c);
 	fres_fail(0x93b, 1, 0x03, 0x3b01);
 	assert_int_equal(mlx5dm_counters_query(c, 1, &p, &b), -EINVAL);
-	assert_non_null(strstr(fres_log_last(), "QUERY_FLOW_COUNTER failed"));
-	assert_non_null(strstr(fres_log_last(), "syndrome 0x3b01"));
+	assert_non_null(strstr(test_log_last(), "QUERY_FLOW_COUNTER failed"));
+	assert_non_null(strstr(test_log_last(), "syndrome 0x3b01"));
 	/* A failed chunk fails the range. */
 	fres_fail(0x93b, 2, 0x01, 0x3b02);
 	{
@@ -245,9 +245,9 @@ test_counter_errors(void **state)
 		assert_int_equal(mlx5dm_res_counters_query(c, 0, 16, pk, by), 0);
 		assert_int_equal(mlx5dm_res_counters_query(c, 0, 16, pk, by), -EIO);
 	}
-	assert_int_equal(fres_log_errors(), 3);
-	fres_log_stop();
-	assert_int_equal(mlx5dm_res_counters_free(c), 0);
+	assert_int_equal(test_log_errors(), 3);
+	test_log_stop();
+	assert_int_equal(mlx5dm_counters_free(c), 0);
 	fres_ctx_fini(&res);
 	fres_fini();
 }

@@ -21,6 +21,7 @@
 
 #include "mlx5dm_prm_bits.h"
 #include "test_res_fake.h"
+#include "test_util.h"
 
 struct fake_res_dev fres;
 
@@ -445,20 +446,29 @@ fake_obj_destroy_locked(struct mlx5dv_devx_obj *h)
 	return 0;
 }
 
+/* Start of a command on an object: record it, check the handle, apply the knob. */
+static int
+cmd_on_obj(char how, struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+	   size_t outlen, struct fake_obj **o)
+{
+	record(how, in, inlen, outlen);
+	memset(out, 0, outlen);
+	*o = obj_of(h);
+	if (*o == NULL)
+		return EINVAL;
+	return injected((uint16_t)get(in, 0, 16), out, outlen);
+}
+
 /* MODIFY_RQ: rq_state (current) at 0x40, rqn at 0x48, rqc.state at 0x108. */
 static int
-fake_obj_modify_locked(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-		       size_t outlen)
+fake_obj_modify(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+		size_t outlen)
 {
-	struct fake_obj *o = obj_of(h);
 	uint16_t op = (uint16_t)get(in, 0, 16);
+	struct fake_obj *o;
 	int err;
 
-	record('m', in, inlen, outlen);
-	memset(out, 0, outlen);
-	if (o == NULL)
-		return EINVAL;
-	err = injected(op, out, outlen);
+	err = cmd_on_obj('m', h, in, inlen, out, outlen, &o);
 	if (err != 0)
 		return err;
 	if (op != 0x909 || o->opcode != 0x908 || get(in, 0x48, 24) != o->id)
@@ -493,18 +503,14 @@ fw_query_fc(struct fake_obj *o, const uint8_t *in, void *out, size_t outlen)
 }
 
 static int
-fake_obj_query_locked(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-		      size_t outlen)
+fake_obj_query(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
+	       size_t outlen)
 {
-	struct fake_obj *o = obj_of(h);
 	uint16_t op = (uint16_t)get(in, 0, 16);
+	struct fake_obj *o;
 	int err;
 
-	record('q', in, inlen, outlen);
-	memset(out, 0, outlen);
-	if (o == NULL)
-		return EINVAL;
-	err = injected(op, out, outlen);
+	err = cmd_on_obj('q', h, in, inlen, out, outlen, &o);
 	if (err != 0)
 		return err;
 	if (op == 0x93b)
@@ -520,8 +526,8 @@ fake_obj_query_locked(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, v
 }
 
 static int
-fake_general_cmd_locked(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
-			size_t outlen)
+fake_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
+		 size_t outlen)
 {
 	uint16_t op = (uint16_t)get(in, 0, 16);
 	int err;
@@ -795,7 +801,10 @@ fake_destroy_flow(struct ibv_flow *h)
 	return 0;
 }
 
-/* The device's commands may come from several threads: one at a time here. */
+/*
+ * Objects may be created and destroyed from several threads (argument
+ * pools): one at a time here. Other commands come from one thread.
+ */
 static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct mlx5dv_devx_obj *
@@ -823,42 +832,6 @@ fake_obj_destroy(struct mlx5dv_devx_obj *h)
 	return ret;
 }
 
-static int
-fake_obj_modify(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-		size_t outlen)
-{
-	int ret;
-
-	pthread_mutex_lock(&fake_lock);
-	ret = fake_obj_modify_locked(h, in, inlen, out, outlen);
-	pthread_mutex_unlock(&fake_lock);
-	return ret;
-}
-
-static int
-fake_obj_query(struct mlx5dv_devx_obj *h, const void *in, size_t inlen, void *out,
-	       size_t outlen)
-{
-	int ret;
-
-	pthread_mutex_lock(&fake_lock);
-	ret = fake_obj_query_locked(h, in, inlen, out, outlen);
-	pthread_mutex_unlock(&fake_lock);
-	return ret;
-}
-
-static int
-fake_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
-		 size_t outlen)
-{
-	int ret;
-
-	pthread_mutex_lock(&fake_lock);
-	ret = fake_general_cmd_locked(ctx, in, inlen, out, outlen);
-	pthread_mutex_unlock(&fake_lock);
-	return ret;
-}
-
 static const struct mlx5dm_dev_ops fake_ops = {
 	.name = "fake-res",
 	.alloc_pd = fake_alloc_pd,
@@ -879,42 +852,6 @@ static const struct mlx5dm_dev_ops fake_ops = {
 	.destroy_flow = fake_destroy_flow,
 };
 
-/* Counting host allocator: leak checks independent of ASan. */
-static long live_allocs;
-
-static void *
-count_alloc(size_t size, size_t align)
-{
-	void *p = NULL;
-
-	if (align <= sizeof(void *))
-		p = malloc(size);
-	else if (posix_memalign(&p, align, size) != 0)
-		p = NULL;
-	if (p != NULL)
-		__atomic_add_fetch(&live_allocs, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-static void
-count_free(void *p)
-{
-	if (p != NULL)
-		__atomic_sub_fetch(&live_allocs, 1, __ATOMIC_RELAXED);
-	free(p);
-}
-
-static const struct mlx5dm_alloc_ops count_ops = {
-	.alloc = count_alloc,
-	.free = count_free,
-};
-
-long
-fres_live_allocs(void)
-{
-	return __atomic_load_n(&live_allocs, __ATOMIC_RELAXED);
-}
-
 void
 fres_init(void)
 {
@@ -929,9 +866,7 @@ fres_init(void)
 	fres.next_fc = FAKE_FC_ID0;
 	fres.next_arg = FAKE_ARG_ID0;
 	fres.fc_log_size = true;
-	mlx5dm_alloc_set_ops(&count_ops);
-	mlx5dm_alloc_fail_at(0);
-	__atomic_store_n(&live_allocs, 0, __ATOMIC_RELAXED);
+	test_alloc_count_install();
 }
 
 void
@@ -944,7 +879,7 @@ fres_fini(void)
 	assert_int_equal(fres.pd_allocs, fres.pd_frees);
 	assert_int_equal(fres.uar_allocs, fres.uar_frees);
 	assert_int_equal(fres.bad_calls, 0);
-	assert_int_equal(fres_live_allocs(), 0);
+	assert_int_equal(test_alloc_live(), 0);
 	mlx5dm_alloc_fail_at(0);
 }
 
@@ -977,43 +912,4 @@ void
 fres_ctx_fini(struct mlx5dm_res_ctx *res)
 {
 	assert_int_equal(mlx5dm_res_ctx_fini(res), 0);
-}
-
-static int log_err_count;
-static char log_line[512];
-
-static void
-capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
-{
-	if (level > MLX5DM_LOG_ERR)
-		return;
-	log_err_count++;
-	snprintf(log_line, sizeof(log_line), "%s: ", module);
-	vsnprintf(log_line + strlen(log_line), sizeof(log_line) - strlen(log_line), fmt, ap);
-}
-
-void
-fres_log_start(void)
-{
-	log_err_count = 0;
-	log_line[0] = '\0';
-	mlx5dm_log_set_hook(capture);
-}
-
-void
-fres_log_stop(void)
-{
-	mlx5dm_log_set_hook(NULL);
-}
-
-int
-fres_log_errors(void)
-{
-	return log_err_count;
-}
-
-const char *
-fres_log_last(void)
-{
-	return log_line;
 }

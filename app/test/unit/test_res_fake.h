@@ -21,6 +21,7 @@
 
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_res.h"
+#include "test_util.h"
 
 #define FAKE_PDN 0x5d
 #define FAKE_UAR_PAGE 0x2b
@@ -139,7 +140,6 @@ extern struct fake_res_dev fres;
 void fres_init(void);
 /* Asserts nothing is left alive on the device or on the host. */
 void fres_fini(void);
-long fres_live_allocs(void);
 
 /* Default resource attributes for the fake (caps of a ConnectX-6 Dx). */
 struct mlx5dm_res_attr fres_attr(void);
@@ -161,11 +161,5 @@ void fres_fail(uint16_t opcode, unsigned int nth, uint8_t status, uint32_t syndr
 
 /* Literal-offset mailbox writer for expected images. */
 void fres_put(uint8_t *buf, unsigned int bit, unsigned int width, uint64_t v);
-
-/* Log capture of ERR lines. */
-void fres_log_start(void);
-void fres_log_stop(void);
-int fres_log_errors(void);
-const char *fres_log_last(void);
 
 #endif /* _TEST_RES_FAKE_H_ */

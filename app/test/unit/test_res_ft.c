@@ -79,23 +79,23 @@ test_ctx_errors(void **state)
 	fres_init();
 	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -EINVAL);
 	assert_int_equal(mlx5dm_res_ctx_init(NULL, &a), -EINVAL);
-	fres_log_start();
+	test_log_start();
 	fres.fail_pd = true;
 	a = fres_attr();
 	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -ENOMEM);
 	fres.fail_pd = false;
 	fres.fail_init_obj = true;
 	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -EOPNOTSUPP);
-	assert_non_null(strstr(fres_log_last(), "init_obj"));
+	assert_non_null(strstr(test_log_last(), "init_obj"));
 	fres.fail_init_obj = false;
 	/* Firmware refuses the transport domain: NO_RESOURCES -> EAGAIN, syndrome logged. */
 	fres_fail(0x816, 1, 0x0f, 0x00c0ffee);
 	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -EAGAIN);
-	assert_non_null(strstr(fres_log_last(), "ALLOC_TRANSPORT_DOMAIN"));
-	assert_non_null(strstr(fres_log_last(), "status 0xf"));
-	assert_non_null(strstr(fres_log_last(), "syndrome 0xc0ffee"));
-	assert_int_equal(fres_log_errors(), 3);
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "ALLOC_TRANSPORT_DOMAIN"));
+	assert_non_null(strstr(test_log_last(), "status 0xf"));
+	assert_non_null(strstr(test_log_last(), "syndrome 0xc0ffee"));
+	assert_int_equal(test_log_errors(), 3);
+	test_log_stop();
 	assert_int_equal(fres.pd_allocs, 2);
 	assert_int_equal(fres.pd_frees, 2);
 	fres_fini();
@@ -157,10 +157,10 @@ test_ft_mailboxes(void **state)
 	mlx5dm_res_stats_get(&res, &st);
 	assert_int_equal(st.fts, 3);
 	/* The context does not close under live tables. */
-	fres_log_start();
+	test_log_start();
 	assert_int_equal(mlx5dm_res_ctx_fini(&res), -EBUSY);
-	assert_non_null(strstr(fres_log_last(), "3 tables"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "3 tables"));
+	test_log_stop();
 	assert_int_equal(mlx5dm_res_ft_destroy(rx), 0);
 	assert_int_equal(mlx5dm_res_ft_destroy(tx), 0);
 	assert_int_equal(mlx5dm_res_ft_destroy(fdb), 0);
@@ -198,19 +198,19 @@ test_ft_errors(void **state)
 			 -ENOMEM);
 	mlx5dm_alloc_fail_at(0);
 	assert_int_equal(fres.nrecs, sent);
-	fres_log_start();
+	test_log_start();
 	/* Firmware: BAD_PARAM -> EINVAL, with the command, status and syndrome logged. */
 	fres_fail(0x930, 1, 0x03, 0x1234abcd);
 	assert_int_equal(mlx5dm_res_ft_create(&res, MLX5DM_DOMAIN_NIC_RX, 1, ROOT_RX, 0, &ft),
 			 -EINVAL);
-	assert_string_equal(fres_log_last(), "res: CREATE_FLOW_TABLE failed: Invalid argument "
+	assert_string_equal(test_log_last(), "res: CREATE_FLOW_TABLE failed: Invalid argument "
 			    "(status 0x3, syndrome 0x1234abcd)");
 	/* A transport error without a firmware status keeps its errno. */
 	fres_fail(0x930, 1, 0, 0);
 	fres.fail_errno = ENOSPC;
 	assert_int_equal(mlx5dm_res_ft_create(&res, MLX5DM_DOMAIN_NIC_RX, 1, ROOT_RX, 0, &ft),
 			 -ENOSPC);
-	assert_non_null(strstr(fres_log_last(), "status 0x0"));
+	assert_non_null(strstr(test_log_last(), "status 0x0"));
 	/* Unknown firmware status: EIO. */
 	fres_fail(0x930, 1, 0x42, 7);
 	assert_int_equal(mlx5dm_res_ft_create(&res, MLX5DM_DOMAIN_NIC_RX, 1, ROOT_RX, 0, &ft),
@@ -220,9 +220,9 @@ test_ft_errors(void **state)
 	assert_int_equal(mlx5dm_res_ft_create(&res, MLX5DM_DOMAIN_NIC_RX, 1, ROOT_RX, 0, &ft), 0);
 	fres_fail(0x932, 1, 0x05, 0x77);
 	assert_int_equal(mlx5dm_res_ft_query(ft, &r0, &r1), -EINVAL);
-	assert_non_null(strstr(fres_log_last(), "QUERY_FLOW_TABLE"));
-	assert_int_equal(fres_log_errors(), 4);
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "QUERY_FLOW_TABLE"));
+	assert_int_equal(test_log_errors(), 4);
+	test_log_stop();
 	assert_int_equal(mlx5dm_res_ft_destroy(ft), 0);
 	assert_int_equal(mlx5dm_res_ft_destroy(NULL), -EINVAL);
 	fres_ctx_fini(&res);
@@ -280,10 +280,10 @@ test_root_connect(void **state)
 	assert_int_equal(mlx5dm_res_root_set(&rx, a), 0);
 	assert_root_rule(MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 5, FAKE_FT_ID0);
 	/* The device will not destroy a table a root rule forwards to. */
-	fres_log_start();
+	test_log_start();
 	assert_int_equal(mlx5dm_res_ft_destroy(a), -EREMOTEIO);
-	assert_non_null(strstr(fres_log_last(), "flow table 0x10 destroy failed"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "flow table 0x10 destroy failed"));
+	test_log_stop();
 	/* Replace: the new rule (priority 6) is in before the old one (5) goes. */
 	assert_int_equal(mlx5dm_res_root_set(&rx, b), 0);
 	assert_root_rule(MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 6, FAKE_FT_ID0 + 1);
@@ -335,11 +335,11 @@ test_root_errors(void **state)
 	mlx5dm_res_root_init(&rx, &res, MLX5DM_DOMAIN_NIC_RX, 0xffff);
 	assert_int_equal(mlx5dm_res_root_set(&rx, a), -EINVAL);
 	mlx5dm_res_root_init(&rx, &res, MLX5DM_DOMAIN_NIC_RX, 0);
-	fres_log_start();
+	test_log_start();
 	/* Matcher refused: no rule, errno kept, logged. */
 	fres.fail_matcher = EOPNOTSUPP;
 	assert_int_equal(mlx5dm_res_root_set(&rx, a), -EOPNOTSUPP);
-	assert_non_null(strstr(fres_log_last(), "root matcher"));
+	assert_non_null(strstr(test_log_last(), "root matcher"));
 	fres.fail_matcher = 0;
 	/* Rule refused: the matcher goes again. */
 	fres.fail_flow = EINVAL;
@@ -364,8 +364,8 @@ test_root_errors(void **state)
 	fres.fail_destroy_flow = EIO;
 	assert_int_equal(mlx5dm_res_root_set(&rx, NULL), -EIO);
 	assert_ptr_equal(rx.ft, a);
-	assert_int_equal(fres_log_errors(), 5);
-	fres_log_stop();
+	assert_int_equal(test_log_errors(), 5);
+	test_log_stop();
 	assert_int_equal(mlx5dm_res_root_set(&rx, b), 0);
 	assert_root_rule(MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 1, FAKE_FT_ID0 + 1);
 	assert_int_equal(mlx5dm_res_root_set(&rx, NULL), 0);
@@ -392,15 +392,15 @@ test_sync_steering(void **state)
 	fres_assert_mbox(fres_last(0xb00), exp, sizeof(exp));
 	assert_int_equal(fres_last(0xb00)->how, 'g');
 	assert_int_equal(fres_last(0xb00)->outlen, 16);
-	fres_log_start();
+	test_log_start();
 	fres_fail(0xb00, 1, 0x01, 0xabc);      /* INTERNAL_ERR -> EIO */
 	assert_int_equal(mlx5dm_res_sync_steering(&res), -EIO);
-	assert_string_equal(fres_log_last(), "res: SYNC_STEERING failed: Input/output error "
+	assert_string_equal(test_log_last(), "res: SYNC_STEERING failed: Input/output error "
 			    "(status 0x1, syndrome 0xabc)");
 	fres_fail(0xb00, 1, 0, 0);
 	fres.fail_errno = ETIMEDOUT;
 	assert_int_equal(mlx5dm_res_sync_steering(&res), -ETIMEDOUT);
-	fres_log_stop();
+	test_log_stop();
 	assert_int_equal(fres.syncs, 1);
 	fres_ctx_fini(&res);
 	fres_fini();

@@ -121,7 +121,7 @@ test_rq_mailboxes(void **state)
 	assert_int_equal(mlx5dm_res_rq_cqn(rq), FAKE_CQ_ID0);
 	mlx5dm_res_stats_get(&res, &st);
 	assert_int_equal(st.rqs, 1);
-	assert_int_equal(mlx5dm_res_rq_destroy(rq), 0);
+	assert_int_equal(mlx5dm_rq_destroy(rq), 0);
 	assert_int_equal(fres.live_umems, 0);
 	assert_int_equal(fres.live_objs, 1); /* the transport domain */
 	fres_ctx_fini(&res);
@@ -158,18 +158,18 @@ test_rq_uar(void **state)
 	assert_true(rq1 != NULL && rq2 != NULL);
 	assert_int_equal(fres.uar_allocs, 1);
 	assert_int_not_equal(mlx5dm_rq_number(rq1), mlx5dm_rq_number(rq2));
-	assert_int_equal(mlx5dm_res_rq_destroy(rq1), 0);
-	assert_int_equal(mlx5dm_res_rq_destroy(rq2), 0);
+	assert_int_equal(mlx5dm_rq_destroy(rq1), 0);
+	assert_int_equal(mlx5dm_rq_destroy(rq2), 0);
 	fres_ctx_fini(&res);
 	assert_int_equal(fres.uar_frees, 1);
 	/* No UAR at all: the RQ fails before anything is created. */
 	fres_ctx(&res);
 	fres.fail_uar_all = true;
-	fres_log_start();
+	test_log_start();
 	assert_null(mlx5dm_res_rq_create(&res, 4));
 	assert_int_equal(errno, ENOMEM);
-	assert_non_null(strstr(fres_log_last(), "UAR"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "UAR"));
+	test_log_stop();
 	fres.fail_uar_all = false;
 	fres_ctx_fini(&res);
 	/* A UAR given by the caller is used and not freed. */
@@ -179,7 +179,7 @@ test_rq_uar(void **state)
 	rq1 = mlx5dm_res_rq_create(&res, 4);
 	assert_non_null(rq1);
 	assert_int_equal(mlx5dm_prm_get(fres_last(0x400)->in, 0x80 + 0x68, 24), FAKE_UAR_PAGE);
-	assert_int_equal(mlx5dm_res_rq_destroy(rq1), 0);
+	assert_int_equal(mlx5dm_rq_destroy(rq1), 0);
 	fres_ctx_fini(&res);
 	assert_int_equal(fres.uar_allocs, 1);
 	fres_fini();
@@ -188,12 +188,12 @@ test_rq_uar(void **state)
 static void
 assert_rq_fails(struct mlx5dm_res_ctx *res, int err, const char *cmd)
 {
-	fres_log_start();
+	test_log_start();
 	assert_null(mlx5dm_res_rq_create(res, 5));
 	assert_int_equal(errno, err);
 	if (cmd != NULL)
-		assert_non_null(strstr(fres_log_last(), cmd));
-	fres_log_stop();
+		assert_non_null(strstr(test_log_last(), cmd));
+	test_log_stop();
 	/* Nothing left: no CQ/RQ object, no umem. */
 	assert_int_equal(fres.live_objs, 1);
 	assert_int_equal(fres.live_umems, 0);
@@ -238,7 +238,7 @@ test_rq_errors(void **state)
 	}
 	mlx5dm_alloc_fail_at(0);
 	assert_int_equal(n, 5); /* rq + three buffers fail; the fifth call succeeds */
-	assert_int_equal(mlx5dm_res_rq_destroy(rq), 0);
+	assert_int_equal(mlx5dm_rq_destroy(rq), 0);
 	fres_ctx_fini(&res);
 	fres_fini();
 }
@@ -289,10 +289,10 @@ test_tir_direct(void **state)
 	/* The three pieces of create_tir_out put back together. */
 	assert_true(mlx5dm_res_tir_icm_addr(tir) == FAKE_TIR_ICM(FAKE_TIR_ID0));
 	/* The device keeps the RQ while the TIR names it. */
-	fres_log_start();
+	test_log_start();
 	assert_int_equal(mlx5dm_rq_destroy(rq), -EREMOTEIO);
-	assert_non_null(strstr(fres_log_last(), "RQ 0x1100 destroy failed"));
-	fres_log_stop();
+	assert_non_null(strstr(test_log_last(), "RQ 0x1100 destroy failed"));
+	test_log_stop();
 	assert_non_null(fres_obj(0x908, rqn));
 	assert_int_equal(mlx5dm_tir_destroy(tir), 0);
 	assert_int_equal(mlx5dm_rq_destroy(rq), 0);
@@ -344,7 +344,7 @@ test_tir_rss(void **state)
 	fres_put(exp, 0x100 + 0x282, 30, 0xf);     /* src ip, dst ip, sport, dport */
 	fres_assert_mbox(fres_last(0x900), exp, 272);
 	assert_true(mlx5dm_res_tir_icm_addr(tir) == FAKE_TIR_ICM(mlx5dm_res_tir_number(tir)));
-	assert_int_equal(mlx5dm_res_tir_destroy(tir), 0);
+	assert_int_equal(mlx5dm_tir_destroy(tir), 0);
 	assert_null(fres_obj(0x916, FAKE_RQT_ID0)); /* the RQT went with the TIR */
 	/* Inner IPv6/UDP ports only: tunnel offload on, the inner selector. */
 	memset(&rss, 0, sizeof(rss));
@@ -387,12 +387,12 @@ assert_tir_fails(struct mlx5dm_res_ctx *res, const uint32_t *rqns, uint32_t n,
 {
 	unsigned int objs = fres.live_objs;
 
-	fres_log_start();
+	test_log_start();
 	assert_null(mlx5dm_res_tir_create(res, rqns, n, rss));
 	assert_int_equal(errno, err);
 	if (log != NULL)
-		assert_non_null(strstr(fres_log_last(), log));
-	fres_log_stop();
+		assert_non_null(strstr(test_log_last(), log));
+	test_log_stop();
 	assert_int_equal(fres.live_objs, objs);
 }
 

@@ -90,6 +90,13 @@ struct mlx5dm_dev_pkt {
 #define MLX5DM_DEV_PKT_F_FLOW_TAG (1u << 0)
 #define MLX5DM_DEV_PKT_F_RSS_HASH (1u << 1)
 
+/* Frames a receive queue took (counted by the device when it enqueues them). */
+struct mlx5dm_dev_rq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t full_drops;    /* frames steered to it while its ring was full */
+};
+
 enum mlx5dm_dev_pkt_fate {
 	MLX5DM_DEV_PKT_DELIVERED = 1, /* now owned by an RQ; comes back from rq_poll */
 	MLX5DM_DEV_PKT_DROPPED = 2,   /* the caller still owns it and frees it */
@@ -162,6 +169,8 @@ struct mlx5dm_dev_ops {
 	/* Frames delivered to receive queue rqn (created with CREATE_RQ); returns count. */
 	int (*rq_poll)(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
 		       uint16_t n);
+	/* Monotonic delivery counters of RQ rqn (0, -ENOENT, -ENOTSUP). */
+	int (*rq_stats)(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st);
 };
 
 enum mlx5dm_dev_backend {

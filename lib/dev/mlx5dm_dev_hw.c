@@ -73,6 +73,16 @@ mlx5dm_dev_hw_rq_poll(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pk
 	return -ENOTSUP;
 }
 
+/* Hardware keeps no per-RQ delivery count: the PMD counts at poll time. */
+static int
+mlx5dm_dev_hw_rq_stats(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
+{
+	(void)dev;
+	(void)rqn;
+	(void)st;
+	return -ENOTSUP;
+}
+
 static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.name = "hw",
 	.alloc_pd = ibv_alloc_pd,
@@ -99,6 +109,7 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.doorbell = mlx5dm_dev_hw_doorbell,
 	.port_tx = mlx5dm_dev_hw_port_tx,
 	.rq_poll = mlx5dm_dev_hw_rq_poll,
+	.rq_stats = mlx5dm_dev_hw_rq_stats,
 };
 
 /* The device to open, or NULL after one log line saying what was looked for. */

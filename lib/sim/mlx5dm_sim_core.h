@@ -331,6 +331,7 @@ void mlx5dm_sim_fc_free_all(struct mlx5dm_sim *sim);
 /* RQs (mlx5dm_sim_fw_rq.c) */
 int mlx5dm_sim_rq_poll(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
 		       uint16_t n);
+int mlx5dm_sim_rq_stats(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_rq_stats *st);
 /* Arguments (mlx5dm_sim_fw_arg.c): write one 64-byte unit from a WQE; 0 or CQE syndrome. */
 int mlx5dm_sim_arg_write(struct mlx5dm_sim *sim, uint32_t arg_id, uint32_t pdn,
 			 const uint8_t data[64]);

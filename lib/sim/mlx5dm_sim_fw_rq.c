@@ -40,6 +40,10 @@ struct mlx5dm_sim_rq {
 	uint64_t head;                       /* next producer ticket */
 	uint64_t tail;                       /* next consumer position */
 	struct mlx5dm_sim_cell *cells;
+	/* Counted at enqueue, so a consumer that stops polling does not skew them. */
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t full_drops;
 };
 
 static int
@@ -205,10 +209,36 @@ mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_
 
 	pthread_rwlock_rdlock(&sim->lock);
 	rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
-	if (rq == NULL || __atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_RDY)
+	if (rq == NULL || __atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_RDY) {
 		ret = -ENOENT;
-	else
+	} else {
 		ret = mlx5dm_sim_ring_push(rq, pkt);
+		if (ret == 0) {
+			__atomic_fetch_add(&rq->packets, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&rq->bytes, pkt->len, __ATOMIC_RELAXED);
+		} else {
+			__atomic_fetch_add(&rq->full_drops, 1, __ATOMIC_RELAXED);
+		}
+	}
+	pthread_rwlock_unlock(&sim->lock);
+	return ret;
+}
+
+int
+mlx5dm_sim_rq_stats(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
+{
+	struct mlx5dm_sim_rq *rq;
+	int ret = 0;
+
+	pthread_rwlock_rdlock(&sim->lock);
+	rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
+	if (rq == NULL) {
+		ret = -ENOENT;
+	} else {
+		st->packets = __atomic_load_n(&rq->packets, __ATOMIC_RELAXED);
+		st->bytes = __atomic_load_n(&rq->bytes, __ATOMIC_RELAXED);
+		st->full_drops = __atomic_load_n(&rq->full_drops, __ATOMIC_RELAXED);
+	}
 	pthread_rwlock_unlock(&sim->lock);
 	return ret;
 }

@@ -37,6 +37,12 @@ mlx5dm_sim_dev_rq_poll(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_p
 	return mlx5dm_sim_rq_poll(dev->transport, rqn, pkts, n);
 }
 
+static int
+mlx5dm_sim_dev_rq_stats(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
+{
+	return mlx5dm_sim_rq_stats(dev->transport, rqn, st);
+}
+
 const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.name = "sim",
 	.alloc_pd = mlx5dm_sim_alloc_pd,
@@ -63,4 +69,5 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.doorbell = mlx5dm_sim_doorbell,
 	.port_tx = mlx5dm_sim_port_tx,
 	.rq_poll = mlx5dm_sim_dev_rq_poll,
+	.rq_stats = mlx5dm_sim_dev_rq_stats,
 };

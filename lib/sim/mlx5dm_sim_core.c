@@ -183,7 +183,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	if (sim == NULL)
 		return;
 	if (sim->eng != NULL) {
-		mlx5dm_sim_eng_wire_disconnect(sim->eng);
+		/* A cabled peer keeps a cable to nowhere (its frames are lost), as a real one. */
 		mlx5dm_sim_eng_destroy(sim->eng);
 		sim->eng = NULL;
 	}

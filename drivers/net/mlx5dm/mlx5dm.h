@@ -48,27 +48,42 @@ struct mlx5dm_devargs {
 };
 
 struct mlx5dm_priv;
+struct mlx5dm_rq;
+struct rte_eth_dev;
+struct rte_flow_ops;
 
+/*
+ * An Rx queue is a receive queue (RQ) of the port's device: the model
+ * delivers steered frames into it; the burst takes them back as mbufs.
+ */
 struct mlx5dm_rxq {
 	struct mlx5dm_priv *priv;
-	struct rte_ring *ring;     /* packets delivered by the wire, awaiting Rx burst */
+	struct mlx5dm_dev *dev;
+	struct mlx5dm_rq *rq;
+	uint32_t rqn;
 	struct rte_mempool *mp;
 	uint16_t idx;
 	uint16_t nb_desc;
-	/* Written by the delivering (Tx) lcores: relaxed atomics. */
-	uint64_t packets;
-	uint64_t bytes;
-	uint64_t full_drops;       /* ring full at delivery */
+	uint16_t port_id;
+	/* Counted at poll time; the device's enqueue-time counters win when it has them. */
+	uint64_t polled;
+	uint64_t polled_bytes;
+	/* Device counters at the last stats reset. */
+	uint64_t base_packets;
+	uint64_t base_bytes;
+	uint64_t base_full;
 };
 
+/* Single writer: the lcore owning the queue. */
 struct mlx5dm_txq {
 	struct mlx5dm_priv *priv;
+	struct mlx5dm_dev *dev;
 	uint16_t idx;
 	uint16_t nb_desc;
-	/* Single writer: the lcore owning the queue. */
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t wire_drops;       /* the other end of the wire could not take it */
+	uint64_t dropped;          /* the device (steering, wire or receiver) dropped them */
+	uint64_t linearize_fail;   /* multi-segment mbufs that could not be made contiguous */
 };
 
 struct mlx5dm_shared;
@@ -83,7 +98,7 @@ struct mlx5dm_priv {
 	uint16_t port_index;       /* inside the vdev */
 	uint16_t port_id;          /* ethdev port id */
 	uint16_t peer_index;       /* port_index at the other end of the wire */
-	bool started;              /* read by peers' Tx: atomic access */
+	bool started;
 	bool promisc;
 	bool allmulti;
 	struct rte_ether_addr mac;
@@ -112,10 +127,26 @@ struct mlx5dm_shared {
 int mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args);
 extern const char mlx5dm_devargs_help[];
 
+/* Flow tag the rte_flow FLAG action sets: RTE_MBUF_F_RX_FDIR without an id. */
+#define MLX5DM_FLOW_TAG_FLAG 0xffffffu
+
 /* mlx5dm_rxtx.c */
 uint16_t mlx5dm_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5dm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
+
+/* mlx5dm_rxq.c */
+struct rte_eth_rxconf;
+struct rte_eth_txconf;
+int mlx5dm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
+			  unsigned int socket, const struct rte_eth_rxconf *conf,
+			  struct rte_mempool *mp);
+void mlx5dm_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5dm_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
+			  unsigned int socket, const struct rte_eth_txconf *conf);
+void mlx5dm_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5dm_rxq_counts(struct mlx5dm_rxq *rxq, uint64_t *packets, uint64_t *bytes,
+		      uint64_t *full);
 
 /*
  * Interface between the datapath part and the rte_flow part.
@@ -132,8 +163,6 @@ void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
  *   survive a stop; testpmd flushes them anyway) and the default rule.
  *   mlx5dm_flow_close(): at dev_close: free everything rte_flow created.
  */
-struct rte_eth_dev;
-struct rte_flow_ops;
 int mlx5dm_rxq_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 int mlx5dm_flow_start(struct rte_eth_dev *dev);
 void mlx5dm_flow_stop(struct rte_eth_dev *dev);

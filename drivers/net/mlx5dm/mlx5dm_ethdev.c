@@ -21,7 +21,10 @@
 #include "mlx5dm.h"
 #include "mlx5dm_log.h"
 #include "mlx5dm_build_config.h"
+#include "mlx5dm_dev.h"
 #include "mlx5dm_osdep.h"
+#include "mlx5dm_sim.h"
+#include "mlx5dm_steer.h"
 
 #if RTE_VERSION < RTE_VERSION_NUM(22, 11, 0, 0) || RTE_VERSION >= RTE_VERSION_NUM(22, 12, 0, 0)
 #error "net_mlx5dm is built against the DPDK 22.11 driver SDK headers only"
@@ -31,6 +34,7 @@ RTE_LOG_REGISTER_DEFAULT(mlx5dm_logtype, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(mlx5dm_logtype_lib, lib, NOTICE);
 
 static const struct eth_dev_ops mlx5dm_dev_ops;
+static void mlx5dm_port_steer_fini(struct mlx5dm_priv *priv);
 
 static struct mlx5dm_priv *
 mlx5dm_priv(struct rte_eth_dev *dev)
@@ -62,6 +66,7 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
 	uint16_t i;
+	int ret;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] == NULL) {
@@ -79,8 +84,15 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 		}
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	}
+	/* Group 0 and the default rule exist only while the port runs. */
+	ret = mlx5dm_flow_start(dev);
+	if (ret < 0) {
+		MLX5DM_DRV_LOG(ERR, "port %u: steering start failed: %s", dev->data->port_id,
+			       rte_strerror(-ret));
+		return ret;
+	}
 	dev->data->dev_link.link_status = RTE_ETH_LINK_UP;
-	__atomic_store_n(&priv->started, true, __ATOMIC_RELEASE);
+	priv->started = true;
 	return 0;
 }
 
@@ -90,9 +102,10 @@ mlx5dm_dev_stop(struct rte_eth_dev *dev)
 	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
 	uint16_t i;
 
-	__atomic_store_n(&priv->started, false, __ATOMIC_RELEASE);
+	priv->started = false;
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
-	/* A stopped NIC drops what sat in its Rx rings. */
+	/* No rule steers here any more; then the rings are emptied. */
+	mlx5dm_flow_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] != NULL)
 			mlx5dm_rxq_drain(dev->data->rx_queues[i]);
@@ -100,85 +113,6 @@ mlx5dm_dev_stop(struct rte_eth_dev *dev)
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
-	return 0;
-}
-
-static void
-mlx5dm_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
-{
-	struct mlx5dm_rxq *rxq = dev->data->rx_queues[idx];
-
-	if (rxq == NULL)
-		return;
-	mlx5dm_rxq_drain(rxq);
-	rte_ring_free(rxq->ring);
-	rte_free(rxq);
-	dev->data->rx_queues[idx] = NULL;
-}
-
-static void
-mlx5dm_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
-{
-	rte_free(dev->data->tx_queues[idx]);
-	dev->data->tx_queues[idx] = NULL;
-}
-
-static int
-mlx5dm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
-		      unsigned int socket, const struct rte_eth_rxconf *conf __rte_unused,
-		      struct rte_mempool *mp)
-{
-	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
-	char name[RTE_RING_NAMESIZE];
-	struct mlx5dm_rxq *rxq;
-
-	if (nb_desc < MLX5DM_MIN_DESC || nb_desc > MLX5DM_MAX_DESC) {
-		MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u: %u descriptors out of range [%u, %u]",
-			       dev->data->port_id, idx, nb_desc, MLX5DM_MIN_DESC,
-			       MLX5DM_MAX_DESC);
-		return -EINVAL;
-	}
-	mlx5dm_rx_queue_release(dev, idx);
-	rxq = rte_zmalloc_socket("mlx5dm_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
-	if (rxq == NULL)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "mlx5dm_rx_%u_%u", dev->data->port_id, idx);
-	rxq->ring = rte_ring_create(name, nb_desc, (int)socket,
-				    RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (rxq->ring == NULL) {
-		MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u: cannot create ring: %s",
-			       dev->data->port_id, idx, rte_strerror(rte_errno));
-		rte_free(rxq);
-		return -rte_errno;
-	}
-	rxq->priv = priv;
-	rxq->mp = mp;
-	rxq->idx = idx;
-	rxq->nb_desc = nb_desc;
-	dev->data->rx_queues[idx] = rxq;
-	return 0;
-}
-
-static int
-mlx5dm_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
-		      unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
-{
-	struct mlx5dm_txq *txq;
-
-	if (nb_desc < MLX5DM_MIN_DESC || nb_desc > MLX5DM_MAX_DESC) {
-		MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u: %u descriptors out of range [%u, %u]",
-			       dev->data->port_id, idx, nb_desc, MLX5DM_MIN_DESC,
-			       MLX5DM_MAX_DESC);
-		return -EINVAL;
-	}
-	mlx5dm_tx_queue_release(dev, idx);
-	txq = rte_zmalloc_socket("mlx5dm_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, socket);
-	if (txq == NULL)
-		return -ENOMEM;
-	txq->priv = mlx5dm_priv(dev);
-	txq->idx = idx;
-	txq->nb_desc = nb_desc;
-	dev->data->tx_queues[idx] = txq;
 	return 0;
 }
 
@@ -221,6 +155,10 @@ mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_in
 	info->default_txportconf.nb_queues = 1;
 	info->dev_capa = 0;
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	/* Toeplitz over IPv4/IPv6 addresses and TCP/UDP ports, as the TIRs do. */
+	info->flow_type_rss_offloads = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
+	info->hash_key_size = 40;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	return 0;
 }
 
@@ -280,7 +218,7 @@ mlx5dm_mtu_set(struct rte_eth_dev *dev __rte_unused, uint16_t mtu)
 }
 
 static int
-mlx5dm_dev_close(struct rte_eth_dev *dev)
+mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
 	struct mlx5dm_shared *sh = priv->sh;
@@ -288,10 +226,12 @@ mlx5dm_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	mlx5dm_flow_close(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5dm_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5dm_tx_queue_release(dev, i);
+	mlx5dm_port_steer_fini(priv);
 	/* The MAC lives in priv, which ethdev frees with the port. */
 	dev->data->mac_addrs = NULL;
 	sh->ports[priv->port_index] = NULL;
@@ -307,7 +247,7 @@ static const struct eth_dev_ops mlx5dm_dev_ops = {
 	.dev_configure = mlx5dm_dev_configure,
 	.dev_start = mlx5dm_dev_start,
 	.dev_stop = mlx5dm_dev_stop,
-	.dev_close = mlx5dm_dev_close,
+	.dev_close = mlx5dm_ethdev_close,
 	.dev_infos_get = mlx5dm_dev_infos_get,
 	.link_update = mlx5dm_link_update,
 	.promiscuous_enable = mlx5dm_promiscuous_enable,
@@ -327,6 +267,7 @@ static const struct eth_dev_ops mlx5dm_dev_ops = {
 	.xstats_get = mlx5dm_xstats_get,
 	.xstats_get_names = mlx5dm_xstats_get_names,
 	.xstats_reset = mlx5dm_stats_reset,
+	.flow_ops_get = mlx5dm_flow_ops_get,
 };
 
 /* Route the DPDK-free library's log lines to pmd.net.mlx5dm.lib. */
@@ -348,6 +289,79 @@ mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
 		snprintf(buf, len, "%s", vdev);
 	else
 		snprintf(buf, len, "%s_p%u", vdev, index);
+}
+
+/*
+ * The port's device and steering: one device-model instance per port (a
+ * NIC function with one uplink), its steering context and NIC RX/TX domains.
+ */
+static int
+mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *args)
+{
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_dev_attr dattr = {
+		.backend = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? MLX5DM_DEV_BACKEND_HW :
+			   MLX5DM_DEV_BACKEND_SIM,
+		.sim = &cfg,
+	};
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	int ret;
+
+	mlx5dm_sim_config_default(&cfg);
+	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
+	priv->dev = mlx5dm_dev_open(&dattr);
+	if (priv->dev == NULL)
+		return -errno;
+	if (priv->dev->backend == MLX5DM_DEV_BACKEND_HW) {
+		/* The steering would work; the raw-packet queues of a NIC do not exist yet. */
+		MLX5DM_DRV_LOG(ERR, "backend=hw: the hardware datapath (raw-packet Rx/Tx "
+			       "queues) is not implemented yet");
+		ret = -ENOTSUP;
+		goto close_dev;
+	}
+	priv->steer = mlx5dm_ctx_open(priv->dev, &cattr);
+	if (priv->steer == NULL) {
+		ret = -errno;
+		goto close_dev;
+	}
+	priv->dom_rx = mlx5dm_domain_create(priv->steer, MLX5DM_DOMAIN_NIC_RX);
+	if (priv->dom_rx == NULL) {
+		ret = -errno;
+		goto close_ctx;
+	}
+	priv->dom_tx = mlx5dm_domain_create(priv->steer, MLX5DM_DOMAIN_NIC_TX);
+	if (priv->dom_tx == NULL) {
+		ret = -errno;
+		goto destroy_rx;
+	}
+	return 0;
+destroy_rx:
+	mlx5dm_domain_destroy(priv->dom_rx);
+	priv->dom_rx = NULL;
+close_ctx:
+	mlx5dm_ctx_close(priv->steer);
+	priv->steer = NULL;
+close_dev:
+	mlx5dm_dev_close(priv->dev);
+	priv->dev = NULL;
+	return ret;
+}
+
+static void
+mlx5dm_port_steer_fini(struct mlx5dm_priv *priv)
+{
+	if (priv->dom_tx != NULL && mlx5dm_domain_destroy(priv->dom_tx) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: NIC TX domain still in use", priv->port_id);
+	if (priv->dom_rx != NULL && mlx5dm_domain_destroy(priv->dom_rx) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: NIC RX domain still in use", priv->port_id);
+	if (priv->steer != NULL && mlx5dm_ctx_close(priv->steer) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: steering context still in use", priv->port_id);
+	if (priv->dev != NULL)
+		mlx5dm_dev_close(priv->dev);
+	priv->dom_tx = NULL;
+	priv->dom_rx = NULL;
+	priv->steer = NULL;
+	priv->dev = NULL;
 }
 
 /* FNV-1a: distinct vdevs get distinct MACs, stable across runs. */
@@ -437,11 +451,6 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	ret = mlx5dm_devargs_parse(name, rte_vdev_device_args(vdev), &args);
 	if (ret < 0)
 		return ret;
-	if (args.backend == RTE_PMD_MLX5DM_BACKEND_HW) {
-		MLX5DM_DRV_LOG(ERR, "%s: backend=hw: the rdma-core transport is not "
-			       "available in this build; use backend=sim", name);
-		return -ENOTSUP;
-	}
 	mlx5dm_log_set_hook(mlx5dm_lib_log);
 	sh = rte_zmalloc_socket("mlx5dm_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE,
 				vdev->device.numa_node);
@@ -455,6 +464,26 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 			ret = -ENOMEM;
 			goto release_ports;
 		}
+		ret = mlx5dm_port_steer_init(devs[i]->data->dev_private, &args);
+		if (ret < 0) {
+			MLX5DM_DRV_LOG(ERR, "%s: port %u: device bring-up failed: %s", name, i,
+				       rte_strerror(-ret));
+			i++;
+			goto release_ports;
+		}
+	}
+	/* Cable the pairs; an unconnected uplink loops back to itself. */
+	for (i = 0; args.topology == MLX5DM_TOPO_PAIR && i < args.nb_ports; i += 2) {
+		struct mlx5dm_priv *a = devs[i]->data->dev_private;
+		struct mlx5dm_priv *b = devs[i + 1]->data->dev_private;
+
+		ret = mlx5dm_sim_wire_connect(a->dev->transport, 0, b->dev->transport, 0);
+		if (ret < 0) {
+			MLX5DM_DRV_LOG(ERR, "%s: cannot cable ports %u and %u: %s", name, i, i + 1,
+				       rte_strerror(-ret));
+			i = args.nb_ports;
+			goto release_ports;
+		}
 	}
 	for (i = 0; i < args.nb_ports; i++)
 		rte_eth_dev_probing_finish(devs[i]);
@@ -464,6 +493,7 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	return 0;
 release_ports:
 	while (i-- > 0) {
+		mlx5dm_port_steer_fini(devs[i]->data->dev_private);
 		devs[i]->data->mac_addrs = NULL;
 		rte_eth_dev_release_port(devs[i]);
 	}

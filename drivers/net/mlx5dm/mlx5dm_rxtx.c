@@ -3,92 +3,134 @@
  */
 
 /*
- * Datapath. Until the device model carries packets, the wire is a direct
- * loopback: a Tx burst on port P delivers each mbuf (zero-copy) into Rx
- * queue 0 of the port at the other end of P's wire (P itself with
- * topology=loop). Delivery is counted at enqueue time so that a stop does
- * not race the numbers.
+ * Datapath. Tx hands each mbuf (zero-copy) to the port's device: NIC TX
+ * steering, the wire, the peer's NIC RX steering, an RQ. What the device
+ * drops comes back to us to free; what it delivers waits in the RQ and
+ * returns from the Rx burst of the queue that owns it, rewritten in place
+ * (encap/decap grow into headroom or shrink), with flow tag, RSS hash and
+ * packet type. Allocation-free; no locks.
  */
 
-#include <ethdev_driver.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
+#include <ethdev_driver.h>
 
 #include "mlx5dm.h"
+#include "mlx5dm_dev.h"
+
+#define MLX5DM_BURST 64
+
+/* The device reports packet types with DPDK's numbering. */
+_Static_assert(MLX5DM_DEV_PTYPE_L3_IPV4 == RTE_PTYPE_L3_IPV4 &&
+	       MLX5DM_DEV_PTYPE_L4_UDP == RTE_PTYPE_L4_UDP &&
+	       MLX5DM_DEV_PTYPE_TUNNEL_VXLAN == RTE_PTYPE_TUNNEL_VXLAN &&
+	       MLX5DM_DEV_PTYPE_INNER_L4_TCP == RTE_PTYPE_INNER_L4_TCP,
+	       "device packet types follow rte_mbuf_ptype.h");
+
+static inline void
+mlx5dm_rx_fill(struct rte_mbuf *m, const struct mlx5dm_dev_pkt *d, uint16_t port)
+{
+	m->data_off = (uint16_t)(d->data - (uint8_t *)m->buf_addr);
+	m->data_len = d->len;
+	m->pkt_len = d->len;
+	m->nb_segs = 1;
+	m->next = NULL;
+	m->port = port;
+	m->packet_type = d->ptype;
+	m->vlan_tci = 0;
+	m->ol_flags = 0;
+	if (d->flags & MLX5DM_DEV_PKT_F_RSS_HASH) {
+		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+		m->hash.rss = d->rss_hash;
+	}
+	if (d->flags & MLX5DM_DEV_PKT_F_FLOW_TAG) {
+		m->ol_flags |= RTE_MBUF_F_RX_FDIR;
+		if (d->flow_tag != MLX5DM_FLOW_TAG_FLAG) {
+			m->ol_flags |= RTE_MBUF_F_RX_FDIR_ID;
+			m->hash.fdir.hi = d->flow_tag;
+		}
+	}
+}
 
 uint16_t
 mlx5dm_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5dm_rxq *rxq = q;
+	struct mlx5dm_dev_pkt d[MLX5DM_BURST];
+	uint64_t bytes = 0;
+	int got, i;
 
-	return (uint16_t)rte_ring_sc_dequeue_burst(rxq->ring, (void **)pkts, n, NULL);
-}
-
-/* The Rx queue 0 of the peer if it can take packets now, else NULL. */
-static inline struct mlx5dm_rxq *
-mlx5dm_wire_target(struct mlx5dm_priv *priv)
-{
-	struct mlx5dm_priv *peer = priv->sh->ports[priv->peer_index];
-
-	if (peer == NULL || !__atomic_load_n(&peer->started, __ATOMIC_ACQUIRE))
-		return NULL;
-	if (peer->data->nb_rx_queues == 0)
-		return NULL;
-	return peer->data->rx_queues[0];
+	if (n > MLX5DM_BURST)
+		n = MLX5DM_BURST;
+	got = rxq->dev->ops->rq_poll(rxq->dev, rxq->rqn, d, n);
+	if (got <= 0)
+		return 0;
+	for (i = 0; i < got; i++) {
+		pkts[i] = d[i].cookie;
+		mlx5dm_rx_fill(pkts[i], &d[i], rxq->port_id);
+		bytes += d[i].len;
+	}
+	rxq->polled += (uint64_t)got;
+	rxq->polled_bytes += bytes;
+	return (uint16_t)got;
 }
 
 uint16_t
 mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5dm_txq *txq = q;
-	struct mlx5dm_rxq *rxq = mlx5dm_wire_target(txq->priv);
-	uint64_t tx_bytes = 0;
-	uint64_t rx_bytes = 0;
-	unsigned int done = 0;
-	uint16_t i;
+	struct mlx5dm_dev_pkt d[MLX5DM_BURST];
+	uint16_t done = 0;
 
-	for (i = 0; i < n; i++)
-		tx_bytes += pkts[i]->pkt_len;
-	txq->packets += n;
-	txq->bytes += tx_bytes;
-	if (rxq != NULL) {
-		uint16_t port = rxq->priv->port_id;
+	while (done < n) {
+		uint16_t k = RTE_MIN((uint16_t)(n - done), (uint16_t)MLX5DM_BURST);
+		uint16_t i, cnt = 0;
 
-		for (i = 0; i < n; i++) {
-			struct rte_mbuf *m = pkts[i];
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = pkts[done + i];
 
-			/* What a received packet looks like to the application. */
-			m->port = port;
-			m->ol_flags = 0;
-			m->packet_type = RTE_PTYPE_UNKNOWN;
-			m->vlan_tci = 0;
-			m->hash.rss = 0;
+			/* The device parses and rewrites one contiguous frame. */
+			if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) < 0) {
+				txq->linearize_fail++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			d[cnt].cookie = m;
+			d[cnt].data = rte_pktmbuf_mtod(m, uint8_t *);
+			d[cnt].len = (uint16_t)m->pkt_len;
+			d[cnt].headroom = rte_pktmbuf_headroom(m);
+			d[cnt].tailroom = rte_pktmbuf_tailroom(m);
+			d[cnt].flags = 0;
+			d[cnt].fate = 0;
+			txq->bytes += m->pkt_len;
+			cnt++;
 		}
-		done = rte_ring_mp_enqueue_burst(rxq->ring, (void **)pkts, n, NULL);
-		for (i = 0; i < done; i++)
-			rx_bytes += pkts[i]->pkt_len;
-		__atomic_fetch_add(&rxq->packets, done, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&rxq->bytes, rx_bytes, __ATOMIC_RELAXED);
-		if (done < n)
-			__atomic_fetch_add(&rxq->full_drops, n - done, __ATOMIC_RELAXED);
-	} else {
-		txq->wire_drops += n;
+		txq->packets += cnt;
+		if (cnt > 0 && txq->dev->ops->port_tx(txq->dev, 0, d, cnt) < 0) {
+			/* The device took nothing: the wire lost the burst. */
+			for (i = 0; i < cnt; i++)
+				d[i].fate = MLX5DM_DEV_PKT_DROPPED;
+		}
+		for (i = 0; i < cnt; i++) {
+			if (d[i].fate != MLX5DM_DEV_PKT_DELIVERED) {
+				txq->dropped++;
+				rte_pktmbuf_free(d[i].cookie);
+			}
+		}
+		done += k;
 	}
-	/* The wire accepted everything; what the receiver could not take is lost. */
-	for (i = done; i < n; i++)
-		rte_pktmbuf_free(pkts[i]);
+	/* Like a NIC: every frame was taken; the device decides what arrives. */
 	return n;
 }
 
 void
 mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq)
 {
-	struct rte_mbuf *m[32];
-	unsigned int n, i;
+	struct mlx5dm_dev_pkt d[MLX5DM_BURST];
+	int got, i;
 
 	do {
-		n = rte_ring_sc_dequeue_burst(rxq->ring, (void **)m, RTE_DIM(m), NULL);
-		for (i = 0; i < n; i++)
-			rte_pktmbuf_free(m[i]);
-	} while (n != 0);
+		got = rxq->dev->ops->rq_poll(rxq->dev, rxq->rqn, d, MLX5DM_BURST);
+		for (i = 0; i < got; i++)
+			rte_pktmbuf_free(d[i].cookie);
+	} while (got > 0);
 }

@@ -488,11 +488,19 @@ test_dm_exp_mark(struct test_dm_cparser *cp, struct test_dm_expect *e)
 	return ret;
 }
 
+/* no flag | no mark */
 static int
 test_dm_exp_no(struct test_dm_cparser *cp, struct test_dm_expect *e)
 {
-	e->type = TEST_DM_EXP_NO_FLAG;
-	return test_dm_cp_word(cp, "flag");
+	const struct test_dm_tok *t = test_dm_cp_next(cp);
+
+	if (t != NULL && test_dm_tok_is(t, "flag"))
+		e->type = TEST_DM_EXP_NO_FLAG;
+	else if (t != NULL && test_dm_tok_is(t, "mark"))
+		e->type = TEST_DM_EXP_NO_MARK;
+	else
+		return test_dm_cp_error(cp, t, "expected 'flag' or 'mark' after 'no'");
+	return 0;
 }
 
 /* rss queues <set> | rss spread over queues <set> */
@@ -633,7 +641,7 @@ test_dm_st_expect(struct test_dm_cparser *cp)
 			break;
 	if (t == NULL || k == RTE_DIM(test_dm_exps))
 		return test_dm_cp_error(cp, t, "expected queue, port, drop, received, bytes, field, "
-					"mark, flag, no flag, rss, count or reject after "
+					"mark, flag, no, rss, count or reject after "
 					"'expect'");
 	if (cp->last_send < 0)
 		return test_dm_cp_error(cp, t, "'expect %s' needs a 'send' before it",

@@ -160,7 +160,7 @@ static int
 test_dm_field_parse_enum(struct test_dm_fparser *p, const struct test_dm_field *f,
 			 const struct test_dm_tok *t, void *obj)
 {
-	char list[256];
+	char list[400];
 	size_t used = 0;
 	unsigned int i;
 

@@ -306,11 +306,15 @@ test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 	c.with_tos_ttl = variant == TEST_DM_VX_TOS_TTL;
 	while ((t = test_dm_fp_next(p)) != NULL) {
 		for (k = 0; k < RTE_DIM(keys); k++)
-			if (test_dm_tok_is(t, keys[k].key) && (keys[k].variants & variant))
+			if (test_dm_tok_is(t, keys[k].key))
 				break;
 		if (k == RTE_DIM(keys))
-			return test_dm_fp_error_at(p, t, "unknown or misplaced key '%.*s' of "
-						   "'set vxlan'", (int)t->len, t->s);
+			return test_dm_fp_error_at(p, t, "unknown key '%.*s' of 'set vxlan'",
+						   (int)t->len, t->s);
+		if (!(keys[k].variants & variant))
+			return test_dm_fp_error_at(p, t, "'%s' is only accepted by 'set %s'",
+						   keys[k].key, keys[k].variants == TEST_DM_VX_VLAN ?
+						   "vxlan-with-vlan" : "vxlan-tos-ttl");
 		if (keys[k].max != 0) {
 			ret = test_dm_fp_uint(p, keys[k].max, keys[k].key, &n);
 			if (ret < 0)

@@ -26,7 +26,7 @@ struct test_dm_pos {
 	unsigned int col;
 };
 
-#define TEST_DM_ERR_LEN 384
+#define TEST_DM_ERR_LEN 512
 
 /** A parse error: where and what. */
 struct test_dm_err {

@@ -587,8 +587,8 @@ test_dm_exp_reject(struct test_dm_cparser *cp)
 		return ret;
 	cp->i = cp->toks.n;
 	if (s->flow->type != TEST_DM_FLOW_CREATE && s->flow->type != TEST_DM_FLOW_VALIDATE)
-		return test_dm_cp_error(cp, &cp->toks.v[2], "only 'flow create' and 'flow validate' "
-					"can be expected to fail");
+		return test_dm_cp_error(cp, &cp->toks.v[2], "only 'flow create' and "
+					"'flow validate' can be expected to fail");
 	return 0;
 }
 
@@ -640,8 +640,8 @@ test_dm_st_expect(struct test_dm_cparser *cp)
 		if (test_dm_tok_is(t, test_dm_exps[k].word))
 			break;
 	if (t == NULL || k == RTE_DIM(test_dm_exps))
-		return test_dm_cp_error(cp, t, "expected queue, port, drop, received, bytes, field, "
-					"mark, flag, no, rss, count or reject after "
+		return test_dm_cp_error(cp, t, "expected queue, port, drop, received, bytes, "
+					"field, mark, flag, no, rss, count or reject after "
 					"'expect'");
 	if (cp->last_send < 0)
 		return test_dm_cp_error(cp, t, "'expect %s' needs a 'send' before it",
@@ -715,8 +715,9 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 			if (test_dm_tok_is(t, test_dm_stmts[k].word))
 				break;
 		if (k == RTE_DIM(test_dm_stmts)) {
-			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, flow, set, "
-					     "send or expect, got '%.*s'", (int)t->len, t->s);
+			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, flow, "
+					     "set, send or expect, got '%.*s'", (int)t->len,
+					     t->s);
 			break;
 		}
 		cp.i = test_dm_stmts[k].fn == test_dm_st_flow ? 0 : 1;

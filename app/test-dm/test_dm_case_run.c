@@ -158,7 +158,8 @@ test_dm_run_destroy(struct test_dm_exec *x, const struct test_dm_step *s)
 		}
 		if (x->ops->flow_destroy(x->ctx, cmd->port, r->handle, &e) < 0)
 			test_dm_fail(x, &s->pos, "flow destroy of rule %u failed: %s: %s",
-				     r->id, test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+				     r->id, test_dm_flow_error_type_name(e.type),
+				     test_dm_errmsg(&e));
 		else
 			test_dm_pass(x, &s->pos, "flow destroy");
 		test_dm_id_del(x, r);
@@ -385,8 +386,8 @@ test_dm_check_group(struct test_dm_exec *x, const struct test_dm_send *snd,
 			return 0;
 	for (q = 0; q < TEST_DM_CASE_MAX_QUEUES; q++) {
 		if (e->qset[q] && hit[q] == 0) {
-			snprintf(why, size, "queue %u of the set received none of the %u packets", q,
-				 snd->pkts.n);
+			snprintf(why, size, "queue %u of the set received none of the %u "
+				 "packets", q, snd->pkts.n);
 			return 0;
 		}
 	}

@@ -313,7 +313,8 @@ test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 						   (int)t->len, t->s);
 		if (!(keys[k].variants & variant))
 			return test_dm_fp_error_at(p, t, "'%s' is only accepted by 'set %s'",
-						   keys[k].key, keys[k].variants == TEST_DM_VX_VLAN ?
+						   keys[k].key,
+						   keys[k].variants == TEST_DM_VX_VLAN ?
 						   "vxlan-with-vlan" : "vxlan-tos-ttl");
 		if (keys[k].max != 0) {
 			ret = test_dm_fp_uint(p, keys[k].max, keys[k].key, &n);
@@ -348,8 +349,8 @@ test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 		case 6:
 		case 7:
 			if (test_dm_parse_mac(v->s, v->len, k == 6 ? c.eth_src : c.eth_dst) < 0)
-				return test_dm_fp_error_at(p, v, "expected a MAC address, got '%.*s'",
-							   (int)v->len, v->s);
+				return test_dm_fp_error_at(p, v, "expected a MAC address, "
+							   "got '%.*s'", (int)v->len, v->s);
 			break;
 		case 8:
 			c.vlan_tci = (uint16_t)n;

@@ -372,16 +372,16 @@ test_dm_act_pop_vlan(struct test_dm_ref_exec *x, const struct rte_flow_action *a
 static int
 test_dm_act_set_vlan(struct test_dm_ref_exec *x, const struct rte_flow_action *a)
 {
+	const struct rte_flow_action_of_set_vlan_vid *vid = a->conf;
+	const struct rte_flow_action_of_set_vlan_pcp *pcp = a->conf;
 	int h = test_dm_first_of(x->pkt, TEST_DM_NEED(TEST_DM_L_VLAN));
 
 	if (h < 0)
 		return 0;
 	if (a->type == RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID)
-		test_dm_bits_set(test_dm_hdr(x->pkt, h), 4, 12, rte_be_to_cpu_16(
-			((const struct rte_flow_action_of_set_vlan_vid *)a->conf)->vlan_vid));
+		test_dm_bits_set(test_dm_hdr(x->pkt, h), 4, 12, rte_be_to_cpu_16(vid->vlan_vid));
 	else
-		test_dm_bits_set(test_dm_hdr(x->pkt, h), 0, 3,
-				 ((const struct rte_flow_action_of_set_vlan_pcp *)a->conf)->vlan_pcp);
+		test_dm_bits_set(test_dm_hdr(x->pkt, h), 0, 3, pcp->vlan_pcp);
 	return 0;
 }
 

@@ -31,7 +31,8 @@ struct test_dm_rx {
 	uint8_t fdir;		/**< RTE_MBUF_F_RX_FDIR */
 	uint8_t fdir_id;	/**< RTE_MBUF_F_RX_FDIR_ID: mark is valid */
 	uint32_t mark;		/**< mbuf hash.fdir.hi */
-	uint8_t *data;		/**< Received bytes (malloc'ed by the runner, freed by the caller). */
+	/** Received bytes, malloc'ed by the runner and freed by the caller. */
+	uint8_t *data;
 	uint32_t len;
 };
 

@@ -596,7 +596,8 @@ test_modify_field(void **state)
 	add("flow create 0 ingress pattern eth / end actions modify_field op set "
 	    "dst_type mac_dst dst_offset 16 src_type value src_value 0x000085000000 width 8 / "
 	    "queue index 0 / end");
-	assert_bytes(send_pkt("eth(dst=11:22:33:44:55:66)/ipv4"), "eth(dst=11:22:85:44:55:66)/ipv4");
+	assert_bytes(send_pkt("eth(dst=11:22:33:44:55:66)/ipv4"),
+		     "eth(dst=11:22:85:44:55:66)/ipv4");
 	test_dm_ref_flush(ref, 0);
 
 	/* Copy the low 16 bits of the IPv4 source into the UDP destination port. */

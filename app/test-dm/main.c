@@ -5,10 +5,13 @@
 /*
  * dpdk-test-dm: validates net_mlx5dm by loopback traffic.
  *
- * This first version runs the "loopback" check on every net_mlx5dm port:
- * it sends numbered Ether/IPv4/UDP packets and verifies that each arrives,
- * byte for byte, on the port at the other end of the wire. Rule suites come
- * with the steering layers.
+ * Default mode: the "loopback" check on every net_mlx5dm port: it sends
+ * numbered Ether/IPv4/UDP packets and verifies that each arrives, byte for
+ * byte, on the port at the other end of the wire.
+ *
+ * --check mode: runs case files (doc/guides/tools/testdm.rst) on the
+ * reference classifier, which checks the cases themselves; running them on
+ * net_mlx5dm ports plugs in as another runner once the PMD supports rte_flow.
  */
 
 #include <getopt.h>
@@ -28,6 +31,10 @@
 
 #include <rte_pmd_mlx5dm.h>
 
+#include "test_dm_ref.h"
+#include "test_dm_runner.h"
+#include "test_dm_suite.h"
+
 #define TEST_DM_DESC 512
 #define TEST_DM_BURST 32
 #define TEST_DM_PKT_LEN 128
@@ -35,6 +42,11 @@
 struct test_dm_config {
 	unsigned int packets;
 	bool verbose;
+	/* --check: case files to run on the reference classifier. */
+	bool check;
+	char **cases;
+	unsigned int nb_cases;
+	const char *pcap_dir;
 };
 
 struct test_dm_result {
@@ -46,8 +58,12 @@ static void
 test_dm_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [--packets N] [--verbose]\n"
-	       "  --packets N   packets per port for the loopback check (default 256)\n"
-	       "  --verbose     print every packet check\n", prog);
+	       "       %s [EAL options] -- --check [--pcap-dir DIR] [--verbose] CASE...\n"
+	       "  --packets N     packets per port for the loopback check (default 256)\n"
+	       "  --verbose       print every packet check / every passed expectation\n"
+	       "  --check         run the case files on the reference classifier\n"
+	       "  --pcap-dir DIR  write what failing sends sent and received there\n",
+	       prog, prog);
 }
 
 static int
@@ -56,6 +72,8 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 	static const struct option opts[] = {
 		{ "packets", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "pcap-dir", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -75,6 +93,12 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 		case 'v':
 			cfg->verbose = true;
 			break;
+		case 'c':
+			cfg->check = true;
+			break;
+		case 'd':
+			cfg->pcap_dir = optarg;
+			break;
 		case 'h':
 			test_dm_usage(argv[0]);
 			exit(0);
@@ -83,7 +107,41 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 			return -1;
 		}
 	}
+	cfg->cases = argv + optind;
+	cfg->nb_cases = (unsigned int)(argc - optind);
+	if (cfg->nb_cases != 0 && !cfg->check) {
+		fprintf(stderr, "test-dm: case files need --check\n");
+		return -1;
+	}
+	if (cfg->check && cfg->nb_cases == 0) {
+		fprintf(stderr, "test-dm: --check needs case files\n");
+		return -1;
+	}
 	return 0;
+}
+
+/* Run the case files on the reference classifier (every port looped to itself). */
+static int
+test_dm_check_cases(const struct test_dm_config *cfg)
+{
+	struct test_dm_run_opts opts = {
+		.log = stdout,
+		.verbose = cfg->verbose,
+		.pcap_dir = cfg->pcap_dir,
+	};
+	struct test_dm_suite_result res;
+	struct test_dm_ref_runner *rr;
+
+	rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, NULL);
+	if (rr == NULL) {
+		fprintf(stderr, "test-dm: out of memory\n");
+		return 1;
+	}
+	test_dm_suite_run(&test_dm_ref_runner_ops, rr, cfg->cases, cfg->nb_cases, &opts, stdout,
+			  &res);
+	test_dm_ref_runner_free(rr);
+	printf("%u passed, %u failed\n", res.passed, res.failed);
+	return res.failed == 0 ? 0 : 1;
 }
 
 static int
@@ -203,6 +261,11 @@ main(int argc, char **argv)
 	argv += ret;
 	if (test_dm_parse_args(argc, argv, &cfg) < 0)
 		goto fail;
+	if (cfg.check) {
+		ret = test_dm_check_cases(&cfg);
+		rte_eal_cleanup();
+		return ret;
+	}
 	mp = rte_pktmbuf_pool_create("test_dm_pool", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     (int)rte_socket_id());
 	if (mp == NULL) {

@@ -21,6 +21,10 @@
 
 #include "test_dm_flow.h"
 
+/* RTE_IPV4() shifts an int: 192 << 24 overflows (UBSan says so). */
+#define IP4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
 static struct test_dm_flow_ctx ctx;
 
 static struct test_dm_flow_cmd *
@@ -186,10 +190,10 @@ test_ipv4(void **state)
 	s = c->pattern[1].spec;
 	m = c->pattern[1].mask;
 	assert_null(c->pattern[1].last);
-	assert_int_equal(s->hdr.src_addr, RTE_BE32(RTE_IPV4(10, 1, 2, 3)));
+	assert_int_equal(s->hdr.src_addr, RTE_BE32(IP4(10, 1, 2, 3)));
 	/* "prefix" after "is" replaces the full mask. */
 	assert_int_equal(m->hdr.src_addr, RTE_BE32(0xffff0000));
-	assert_int_equal(s->hdr.dst_addr, RTE_BE32(RTE_IPV4(192, 168, 0, 1)));
+	assert_int_equal(s->hdr.dst_addr, RTE_BE32(IP4(192, 168, 0, 1)));
 	assert_int_equal(m->hdr.dst_addr, RTE_BE32(0xffffff00));
 	assert_int_equal(s->hdr.time_to_live, 64);
 	assert_int_equal(m->hdr.time_to_live, 0xff);
@@ -211,8 +215,8 @@ test_ipv4(void **state)
 	l = c->pattern[0].last;
 	m = c->pattern[0].mask;
 	assert_non_null(l);
-	assert_int_equal(s->hdr.dst_addr, RTE_BE32(RTE_IPV4(10, 0, 0, 1)));
-	assert_int_equal(l->hdr.dst_addr, RTE_BE32(RTE_IPV4(10, 0, 0, 9)));
+	assert_int_equal(s->hdr.dst_addr, RTE_BE32(IP4(10, 0, 0, 1)));
+	assert_int_equal(l->hdr.dst_addr, RTE_BE32(IP4(10, 0, 0, 9)));
 	assert_int_equal(l->hdr.src_addr, 0);
 	assert_int_equal(m->hdr.dst_addr, RTE_BE32(0xffffffff));
 	test_dm_flow_cmd_free(c);
@@ -413,7 +417,7 @@ test_simple_actions(void **state)
 	assert_memory_equal(((const struct rte_flow_action_set_mac *)a[4].conf)->mac_addr, mac, 6);
 	assert_int_equal(a[5].type, RTE_FLOW_ACTION_TYPE_SET_IPV4_DST);
 	assert_int_equal(((const struct rte_flow_action_set_ipv4 *)a[5].conf)->ipv4_addr,
-			 RTE_BE32(RTE_IPV4(1, 2, 3, 4)));
+			 RTE_BE32(IP4(1, 2, 3, 4)));
 	assert_int_equal(a[6].type, RTE_FLOW_ACTION_TYPE_SET_TP_SRC);
 	assert_int_equal(((const struct rte_flow_action_set_tp *)a[6].conf)->port,
 			 RTE_BE16(5000));
@@ -682,8 +686,8 @@ test_vxlan_encap(void **state)
 	assert_int_equal(eth->dst.addr_bytes[5], 0x0b);
 	assert_int_equal(eth->src.addr_bytes[5], 0x0a);
 	ip = v->definition[2].spec;
-	assert_int_equal(ip->hdr.src_addr, RTE_BE32(RTE_IPV4(1, 1, 1, 1)));
-	assert_int_equal(ip->hdr.dst_addr, RTE_BE32(RTE_IPV4(2, 2, 2, 2)));
+	assert_int_equal(ip->hdr.src_addr, RTE_BE32(IP4(1, 1, 1, 1)));
+	assert_int_equal(ip->hdr.dst_addr, RTE_BE32(IP4(2, 2, 2, 2)));
 	udp = v->definition[3].spec;
 	assert_int_equal(udp->hdr.src_port, RTE_BE16(1000));
 	assert_int_equal(udp->hdr.dst_port, RTE_BE16(4789));

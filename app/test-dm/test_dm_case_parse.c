@@ -17,6 +17,7 @@
 #include "test_dm_case.h"
 #include "test_dm_pcap.h"
 #include "test_dm_value.h"
+#include "test_dm_vec.h"
 
 #define TEST_DM_CASE_DEFAULT_QUEUES 4
 /** Most packets one send may make. */
@@ -47,32 +48,20 @@ test_dm_cp_error(struct test_dm_cparser *cp, const struct test_dm_tok *t, const 
 static int
 test_dm_cp_error(struct test_dm_cparser *cp, const struct test_dm_tok *t, const char *fmt, ...)
 {
-	char text[TEST_DM_ERR_LEN];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	ret = test_dm_tok_verror(cp->err, t, &cp->toks.end, "line", fmt, ap);
 	va_end(ap);
-	if (t == NULL)
-		return test_dm_err_at(cp->err, &cp->toks.end, "unexpected end of line: %s", text);
-	return test_dm_err_at(cp->err, &t->pos, "%s", text);
+	return ret;
 }
 
 static int
 test_dm_cp_uint(struct test_dm_cparser *cp, uint64_t max, const char *what, uint64_t *v)
 {
-	const struct test_dm_tok *t = test_dm_cp_next(cp);
-	int ret;
-
-	if (t == NULL)
-		return test_dm_cp_error(cp, t, "expected %s", what);
-	ret = test_dm_parse_uint(t->s, t->len, max, v);
-	if (ret == -ERANGE)
-		return test_dm_cp_error(cp, t, "%s '%.*s' out of range (max %" PRIu64 ")", what,
-					(int)t->len, t->s, max);
-	if (ret < 0)
-		return test_dm_cp_error(cp, t, "expected %s, got '%.*s'", what, (int)t->len, t->s);
-	return 0;
+	return test_dm_tok_uint(cp->err, test_dm_cp_next(cp), &cp->toks.end, "line", max, what,
+				v);
 }
 
 static int
@@ -108,15 +97,8 @@ test_dm_cp_step(struct test_dm_cparser *cp, enum test_dm_step_type type)
 	struct test_dm_case *c = cp->c;
 	struct test_dm_step *s;
 
-	if (c->nb_steps == c->cap_steps) {
-		unsigned int cap = c->cap_steps != 0 ? c->cap_steps * 2 : 16;
-
-		s = realloc(c->steps, cap * sizeof(*s));
-		if (s == NULL)
-			return NULL;
-		c->steps = s;
-		c->cap_steps = cap;
-	}
+	if (test_dm_vec_grow((void **)&c->steps, &c->cap_steps, c->nb_steps, sizeof(*s)) < 0)
+		return NULL;
 	s = &c->steps[c->nb_steps++];
 	memset(s, 0, sizeof(*s));
 	s->type = type;
@@ -338,15 +320,8 @@ test_dm_cp_expect(struct test_dm_cparser *cp, enum test_dm_exp_type type, int pa
 	struct test_dm_send *snd = &cp->c->steps[cp->last_send].send;
 	struct test_dm_expect *e;
 
-	if (snd->nb_exp == snd->cap_exp) {
-		unsigned int cap = snd->cap_exp != 0 ? snd->cap_exp * 2 : 8;
-
-		e = realloc(snd->exp, cap * sizeof(*e));
-		if (e == NULL)
-			return NULL;
-		snd->exp = e;
-		snd->cap_exp = cap;
-	}
+	if (test_dm_vec_grow((void **)&snd->exp, &snd->cap_exp, snd->nb_exp, sizeof(*e)) < 0)
+		return NULL;
 	e = &snd->exp[snd->nb_exp++];
 	memset(e, 0, sizeof(*e));
 	e->type = type;
@@ -386,13 +361,20 @@ test_dm_cp_qset(struct test_dm_cparser *cp, uint8_t *qset)
 }
 
 static int
-test_dm_exp_queue(struct test_dm_cparser *cp, struct test_dm_expect *e)
+test_dm_exp_value(struct test_dm_cparser *cp, struct test_dm_expect *e, uint64_t max,
+		  const char *what)
 {
 	uint64_t v;
-	int ret = test_dm_cp_uint(cp, UINT16_MAX, "a queue index", &v);
+	int ret = test_dm_cp_uint(cp, max, what, &v);
 
 	e->value = (uint32_t)v;
 	return ret;
+}
+
+static int
+test_dm_exp_queue(struct test_dm_cparser *cp, struct test_dm_expect *e)
+{
+	return test_dm_exp_value(cp, e, UINT16_MAX, "a queue index");
 }
 
 static int
@@ -420,11 +402,7 @@ test_dm_exp_none(struct test_dm_cparser *cp, struct test_dm_expect *e)
 static int
 test_dm_exp_received(struct test_dm_cparser *cp, struct test_dm_expect *e)
 {
-	uint64_t v;
-	int ret = test_dm_cp_uint(cp, TEST_DM_SEND_MAX, "a number of packets", &v);
-
-	e->value = (uint32_t)v;
-	return ret;
+	return test_dm_exp_value(cp, e, TEST_DM_SEND_MAX, "a number of packets");
 }
 
 static int
@@ -475,17 +453,12 @@ test_dm_exp_field(struct test_dm_cparser *cp, struct test_dm_expect *e)
 static int
 test_dm_exp_mark(struct test_dm_cparser *cp, struct test_dm_expect *e)
 {
-	uint64_t v;
-	int ret;
-
 	if (test_dm_cp_peek_is(cp, "none")) {
 		cp->i++;
 		e->type = TEST_DM_EXP_NO_MARK;
 		return 0;
 	}
-	ret = test_dm_cp_uint(cp, UINT32_MAX, "a mark value or 'none'", &v);
-	e->value = (uint32_t)v;
-	return ret;
+	return test_dm_exp_value(cp, e, UINT32_MAX, "a mark value or 'none'");
 }
 
 /* no flag | no mark */

@@ -20,6 +20,7 @@
 
 #include "test_dm_pcap.h"
 #include "test_dm_runner.h"
+#include "test_dm_vec.h"
 
 struct test_dm_rule_id {
 	uint16_t port;
@@ -101,15 +102,8 @@ test_dm_id_add(struct test_dm_exec *x, uint16_t port, void *handle)
 			break;
 		}
 	}
-	if (x->nb_ids == x->cap_ids) {
-		unsigned int cap = x->cap_ids != 0 ? x->cap_ids * 2 : 32;
-		struct test_dm_rule_id *v = realloc(x->ids, cap * sizeof(*v));
-
-		if (v == NULL)
-			return -ENOMEM;
-		x->ids = v;
-		x->cap_ids = cap;
-	}
+	if (test_dm_vec_grow((void **)&x->ids, &x->cap_ids, x->nb_ids, sizeof(*x->ids)) < 0)
+		return -ENOMEM;
 	x->ids[x->nb_ids++] = (struct test_dm_rule_id){ port, id, handle };
 	x->port_used[port] = 1;
 	return 0;

@@ -25,6 +25,7 @@
 #include <rte_flow.h>
 
 #include "test_dm_arena.h"
+#include "test_dm_pkt.h"
 #include "test_dm_text.h"
 
 /** Number of raw_encap / raw_decap slots (as in testpmd). */
@@ -137,6 +138,8 @@ const char *test_dm_flow_action_name(enum rte_flow_action_type type);
 const void *test_dm_flow_item_default_mask(enum rte_flow_item_type type);
 /** Size of an item type's spec structure, 0 when it has none or is unknown. */
 size_t test_dm_flow_item_size(enum rte_flow_item_type type);
+/** The packet header an item type matches (TEST_DM_L_COUNT: none, e.g. META, GRE_KEY). */
+enum test_dm_layer test_dm_flow_item_layer(enum rte_flow_item_type type);
 
 /** RTE_FLOW_ERROR_TYPE_* from its name (with or without the prefix); -1 if unknown. */
 int test_dm_flow_error_type_parse(const char *s, size_t len);

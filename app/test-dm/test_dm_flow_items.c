@@ -23,8 +23,8 @@
 	.name = (n), .off = offsetof(st, m), .size = sizeof(((st *)0)->m), \
 	.kind = (k), .hton = 1, .bits = (b) }
 #define TEST_DM_FPROBE(n, fn) { .name = (n), .kind = TEST_DM_FK_BOOL, .probe = (fn) }
-#define TEST_DM_ITEM(n, t, st, dm, f) { \
-	.name = (n), .type = RTE_FLOW_ITEM_TYPE_##t, .size = sizeof(st), \
+#define TEST_DM_ITEM(n, t, l, st, dm, f) { \
+	.name = (n), .type = RTE_FLOW_ITEM_TYPE_##t, .layer = TEST_DM_L_##l, .size = sizeof(st), \
 	.default_mask = (dm), .fields = (f), .nb_fields = RTE_DIM(f) }
 
 static void
@@ -147,31 +147,37 @@ static const struct test_dm_fdesc test_dm_f_mark[] = {
 static const rte_be32_t test_dm_gre_key_mask = RTE_BE32(UINT32_MAX);
 
 static const struct test_dm_idesc test_dm_items[] = {
-	TEST_DM_ITEM("eth", ETH, struct rte_flow_item_eth, &rte_flow_item_eth_mask, test_dm_f_eth),
-	TEST_DM_ITEM("vlan", VLAN, struct rte_flow_item_vlan, &rte_flow_item_vlan_mask,
-		     test_dm_f_vlan),
-	TEST_DM_ITEM("ipv4", IPV4, struct rte_flow_item_ipv4, &rte_flow_item_ipv4_mask,
-		     test_dm_f_ipv4),
-	TEST_DM_ITEM("ipv6", IPV6, struct rte_flow_item_ipv6, &rte_flow_item_ipv6_mask,
-		     test_dm_f_ipv6),
-	TEST_DM_ITEM("icmp", ICMP, struct rte_flow_item_icmp, &rte_flow_item_icmp_mask,
-		     test_dm_f_icmp),
-	TEST_DM_ITEM("udp", UDP, struct rte_flow_item_udp, &rte_flow_item_udp_mask, test_dm_f_udp),
-	TEST_DM_ITEM("tcp", TCP, struct rte_flow_item_tcp, &rte_flow_item_tcp_mask, test_dm_f_tcp),
-	TEST_DM_ITEM("vxlan", VXLAN, struct rte_flow_item_vxlan, &rte_flow_item_vxlan_mask,
-		     test_dm_f_vxlan),
-	TEST_DM_ITEM("gre", GRE, struct rte_flow_item_gre, &rte_flow_item_gre_mask, test_dm_f_gre),
-	TEST_DM_ITEM("gre_key", GRE_KEY, rte_be32_t, &test_dm_gre_key_mask, test_dm_f_gre_key),
-	TEST_DM_ITEM("mpls", MPLS, struct rte_flow_item_mpls, &rte_flow_item_mpls_mask,
-		     test_dm_f_mpls),
-	TEST_DM_ITEM("icmp6", ICMP6, struct rte_flow_item_icmp6, &rte_flow_item_icmp6_mask,
-		     test_dm_f_icmp6),
-	TEST_DM_ITEM("meta", META, struct rte_flow_item_meta, &rte_flow_item_meta_mask,
-		     test_dm_f_meta),
-	TEST_DM_ITEM("tag", TAG, struct rte_flow_item_tag, &rte_flow_item_tag_mask, test_dm_f_tag),
-	TEST_DM_ITEM("mark", MARK, struct rte_flow_item_mark, &rte_flow_item_mark_mask,
-		     test_dm_f_mark),
-	{ .name = "void", .type = RTE_FLOW_ITEM_TYPE_VOID },
+	TEST_DM_ITEM("eth", ETH, ETH, struct rte_flow_item_eth,
+		     &rte_flow_item_eth_mask, test_dm_f_eth),
+	TEST_DM_ITEM("vlan", VLAN, VLAN, struct rte_flow_item_vlan,
+		     &rte_flow_item_vlan_mask, test_dm_f_vlan),
+	TEST_DM_ITEM("ipv4", IPV4, IPV4, struct rte_flow_item_ipv4,
+		     &rte_flow_item_ipv4_mask, test_dm_f_ipv4),
+	TEST_DM_ITEM("ipv6", IPV6, IPV6, struct rte_flow_item_ipv6,
+		     &rte_flow_item_ipv6_mask, test_dm_f_ipv6),
+	TEST_DM_ITEM("icmp", ICMP, ICMP, struct rte_flow_item_icmp,
+		     &rte_flow_item_icmp_mask, test_dm_f_icmp),
+	TEST_DM_ITEM("udp", UDP, UDP, struct rte_flow_item_udp,
+		     &rte_flow_item_udp_mask, test_dm_f_udp),
+	TEST_DM_ITEM("tcp", TCP, TCP, struct rte_flow_item_tcp,
+		     &rte_flow_item_tcp_mask, test_dm_f_tcp),
+	TEST_DM_ITEM("vxlan", VXLAN, VXLAN, struct rte_flow_item_vxlan,
+		     &rte_flow_item_vxlan_mask, test_dm_f_vxlan),
+	TEST_DM_ITEM("gre", GRE, GRE, struct rte_flow_item_gre,
+		     &rte_flow_item_gre_mask, test_dm_f_gre),
+	TEST_DM_ITEM("gre_key", GRE_KEY, COUNT, rte_be32_t,
+		     &test_dm_gre_key_mask, test_dm_f_gre_key),
+	TEST_DM_ITEM("mpls", MPLS, MPLS, struct rte_flow_item_mpls,
+		     &rte_flow_item_mpls_mask, test_dm_f_mpls),
+	TEST_DM_ITEM("icmp6", ICMP6, ICMP6, struct rte_flow_item_icmp6,
+		     &rte_flow_item_icmp6_mask, test_dm_f_icmp6),
+	TEST_DM_ITEM("meta", META, COUNT, struct rte_flow_item_meta,
+		     &rte_flow_item_meta_mask, test_dm_f_meta),
+	TEST_DM_ITEM("tag", TAG, COUNT, struct rte_flow_item_tag,
+		     &rte_flow_item_tag_mask, test_dm_f_tag),
+	TEST_DM_ITEM("mark", MARK, COUNT, struct rte_flow_item_mark,
+		     &rte_flow_item_mark_mask, test_dm_f_mark),
+	{ .name = "void", .type = RTE_FLOW_ITEM_TYPE_VOID, .layer = TEST_DM_L_COUNT },
 };
 
 const struct test_dm_idesc *
@@ -233,4 +239,12 @@ test_dm_flow_item_size(enum rte_flow_item_type type)
 	const struct test_dm_idesc *d = test_dm_idesc_by_type(type);
 
 	return d != NULL ? d->size : 0;
+}
+
+enum test_dm_layer
+test_dm_flow_item_layer(enum rte_flow_item_type type)
+{
+	const struct test_dm_idesc *d = test_dm_idesc_by_type(type);
+
+	return d != NULL ? d->layer : TEST_DM_L_COUNT;
 }

@@ -44,19 +44,6 @@ test_dm_fp_peek_is(const struct test_dm_fparser *p, const char *word)
 	return t != NULL && test_dm_tok_is(t, word);
 }
 
-static int
-test_dm_fp_verror(struct test_dm_fparser *p, const struct test_dm_tok *t, const char *fmt,
-		  va_list ap)
-{
-	char text[TEST_DM_ERR_LEN];
-
-	vsnprintf(text, sizeof(text), fmt, ap);
-	if (t == NULL)
-		return test_dm_err_at(p->err, &p->toks->end, "unexpected end of command: %s",
-				      text);
-	return test_dm_err_at(p->err, &t->pos, "%s", text);
-}
-
 int
 test_dm_fp_error_at(struct test_dm_fparser *p, const struct test_dm_tok *t, const char *fmt,
 		    ...)
@@ -65,7 +52,7 @@ test_dm_fp_error_at(struct test_dm_fparser *p, const struct test_dm_tok *t, cons
 	int ret;
 
 	va_start(ap, fmt);
-	ret = test_dm_fp_verror(p, t, fmt, ap);
+	ret = test_dm_tok_verror(p->err, t, &p->toks->end, "command", fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -77,7 +64,7 @@ test_dm_fp_error(struct test_dm_fparser *p, const char *fmt, ...)
 	int ret;
 
 	va_start(ap, fmt);
-	ret = test_dm_fp_verror(p, test_dm_fp_peek(p), fmt, ap);
+	ret = test_dm_tok_verror(p->err, test_dm_fp_peek(p), &p->toks->end, "command", fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -85,19 +72,8 @@ test_dm_fp_error(struct test_dm_fparser *p, const char *fmt, ...)
 int
 test_dm_fp_uint(struct test_dm_fparser *p, uint64_t max, const char *what, uint64_t *v)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
-	int ret;
-
-	if (t == NULL)
-		return test_dm_fp_error_at(p, t, "expected %s", what);
-	ret = test_dm_parse_uint(t->s, t->len, max, v);
-	if (ret == -ERANGE)
-		return test_dm_fp_error_at(p, t, "%s '%.*s' out of range (max %" PRIu64 ")", what,
-					   (int)t->len, t->s, max);
-	if (ret < 0)
-		return test_dm_fp_error_at(p, t, "expected %s, got '%.*s'", what, (int)t->len,
-					   t->s);
-	return 0;
+	return test_dm_tok_uint(p->err, test_dm_fp_next(p), &p->toks->end, "command", max, what,
+				v);
 }
 
 /* Lazily allocated spec (0), last (1) or mask (2) of the item being parsed. */
@@ -180,6 +156,59 @@ test_dm_parse_item_field(struct test_dm_fparser *p, const struct test_dm_idesc *
 	return 0;
 }
 
+/* What a list element is, for test_dm_fp_element(). */
+struct test_dm_list_kind {
+	const char *what;	/**< "a pattern item" */
+	const char *many;	/**< "pattern items" */
+	unsigned int max;
+	const void *(*find)(const char *s, size_t len);
+};
+
+static const void *
+test_dm_find_item(const char *s, size_t len)
+{
+	return test_dm_idesc_find(s, len);
+}
+
+static const void *
+test_dm_find_action(const char *s, size_t len)
+{
+	return test_dm_adesc_find(s, len);
+}
+
+static const struct test_dm_list_kind test_dm_items_kind = {
+	"a pattern item", "pattern items", TEST_DM_FLOW_MAX_ITEMS - 1, test_dm_find_item,
+};
+static const struct test_dm_list_kind test_dm_actions_kind = {
+	"an action", "actions", TEST_DM_FLOW_MAX_ACTIONS - 1, test_dm_find_action,
+};
+
+/*
+ * The next element (number @p n) of a list ended by @p end_word.
+ *
+ * @return 1 with *desc (and *tok) set, 0 at the end word, <0 on error.
+ */
+static int
+test_dm_fp_element(struct test_dm_fparser *p, const struct test_dm_list_kind *k,
+		   const char *end_word, unsigned int n, const void **desc,
+		   const struct test_dm_tok **tok)
+{
+	const struct test_dm_tok *t = test_dm_fp_next(p);
+
+	if (t == NULL || test_dm_tok_is(t, "/"))
+		return test_dm_fp_error_at(p, t, "expected %s or '%s'", k->what, end_word);
+	if (test_dm_tok_is(t, end_word))
+		return 0;
+	*desc = k->find(t->s, t->len);
+	if (*desc == NULL)
+		return test_dm_fp_error_at(p, t, "expected %s or '%s', got '%.*s'", k->what,
+					   end_word, (int)t->len, t->s);
+	if (n == k->max)
+		return test_dm_fp_error_at(p, t, "too many %s (max %u)", k->many, k->max);
+	*tok = t;
+	return 1;
+}
+
 int
 test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
 {
@@ -193,20 +222,8 @@ test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
 	if (items == NULL)
 		return -ENOMEM;
 	p->cmd->pattern = items;
-	for (;;) {
-		t = test_dm_fp_next(p);
-		if (t == NULL || test_dm_tok_is(t, "/"))
-			return test_dm_fp_error_at(p, t, "expected a pattern item or '%s'",
-						   end_word);
-		if (test_dm_tok_is(t, end_word))
-			break;
-		d = test_dm_idesc_find(t->s, t->len);
-		if (d == NULL)
-			return test_dm_fp_error_at(p, t, "expected a pattern item or '%s', "
-						   "got '%.*s'", end_word, (int)t->len, t->s);
-		if (n == TEST_DM_FLOW_MAX_ITEMS - 1)
-			return test_dm_fp_error_at(p, t, "too many pattern items (max %u)",
-						   TEST_DM_FLOW_MAX_ITEMS - 1);
+	while ((ret = test_dm_fp_element(p, &test_dm_items_kind, end_word, n,
+					 (const void **)&d, &t)) > 0) {
 		items[n].type = d->type;
 		p->item_tok[n] = t;
 		for (;;) {
@@ -224,6 +241,8 @@ test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
 		}
 		n++;
 	}
+	if (ret < 0)
+		return ret;
 	items[n].type = RTE_FLOW_ITEM_TYPE_END;
 	p->cmd->nb_items = n + 1;
 	return 0;
@@ -274,19 +293,8 @@ test_dm_parse_actions(struct test_dm_fparser *p)
 	if (actions == NULL)
 		return -ENOMEM;
 	p->cmd->actions = actions;
-	for (;;) {
-		t = test_dm_fp_next(p);
-		if (t == NULL || test_dm_tok_is(t, "/"))
-			return test_dm_fp_error_at(p, t, "expected an action or 'end'");
-		if (test_dm_tok_is(t, "end"))
-			break;
-		d = test_dm_adesc_find(t->s, t->len);
-		if (d == NULL)
-			return test_dm_fp_error_at(p, t, "expected an action or 'end', got '%.*s'",
-						   (int)t->len, t->s);
-		if (n == TEST_DM_FLOW_MAX_ACTIONS - 1)
-			return test_dm_fp_error_at(p, t, "too many actions (max %u)",
-						   TEST_DM_FLOW_MAX_ACTIONS - 1);
+	while ((ret = test_dm_fp_element(p, &test_dm_actions_kind, "end", n,
+					 (const void **)&d, &t)) > 0) {
 		p->action_tok = t;
 		actions[n].type = d->type;
 		if (d->conf_size != 0) {
@@ -305,6 +313,8 @@ test_dm_parse_actions(struct test_dm_fparser *p)
 			return ret;
 		n++;
 	}
+	if (ret < 0)
+		return ret;
 	actions[n].type = RTE_FLOW_ACTION_TYPE_END;
 	p->cmd->nb_actions = n + 1;
 	return 0;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "test_dm_flow.h"
+#include "test_dm_pkt.h"
 
 /* Longest pattern / action list of one rule (END included). */
 #define TEST_DM_FLOW_MAX_ITEMS 32
@@ -59,6 +60,8 @@ struct test_dm_field {
 struct test_dm_idesc {
 	const char *name;
 	enum rte_flow_item_type type;
+	/** Packet header it matches (TEST_DM_L_COUNT: none, e.g. META or GRE_KEY). */
+	enum test_dm_layer layer;
 	uint16_t size;
 	const void *default_mask;
 	const struct test_dm_fdesc *fields;

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -68,45 +69,13 @@ test_dm_item_hdr_len(enum rte_flow_item_type type)
 static uint16_t
 test_dm_item_ethertype(enum rte_flow_item_type type)
 {
-	switch (type) {
-	case RTE_FLOW_ITEM_TYPE_VLAN:
-		return RTE_ETHER_TYPE_VLAN;
-	case RTE_FLOW_ITEM_TYPE_IPV4:
-		return RTE_ETHER_TYPE_IPV4;
-	case RTE_FLOW_ITEM_TYPE_IPV6:
-		return RTE_ETHER_TYPE_IPV6;
-	case RTE_FLOW_ITEM_TYPE_MPLS:
-		return RTE_ETHER_TYPE_MPLS;
-	case RTE_FLOW_ITEM_TYPE_ETH:
-		return RTE_ETHER_TYPE_TEB;
-	default:
-		return 0;
-	}
+	return test_dm_layer_ethertype(test_dm_flow_item_layer(type));
 }
 
 static uint8_t
 test_dm_item_ipproto(enum rte_flow_item_type type)
 {
-	switch (type) {
-	case RTE_FLOW_ITEM_TYPE_UDP:
-		return IPPROTO_UDP;
-	case RTE_FLOW_ITEM_TYPE_TCP:
-		return IPPROTO_TCP;
-	case RTE_FLOW_ITEM_TYPE_GRE:
-		return IPPROTO_GRE;
-	case RTE_FLOW_ITEM_TYPE_ICMP:
-		return IPPROTO_ICMP;
-	case RTE_FLOW_ITEM_TYPE_ICMP6:
-		return IPPROTO_ICMPV6;
-	case RTE_FLOW_ITEM_TYPE_IPV4:
-		return IPPROTO_IPIP;
-	case RTE_FLOW_ITEM_TYPE_IPV6:
-		return IPPROTO_IPV6;
-	case RTE_FLOW_ITEM_TYPE_MPLS:
-		return IPPROTO_MPLS;
-	default:
-		return 0;
-	}
+	return test_dm_layer_ipproto(test_dm_flow_item_layer(type));
 }
 
 static void
@@ -258,110 +227,87 @@ enum {
 	TEST_DM_VX_ALL = 7,
 };
 
+static const char *const test_dm_ip_versions[] = { "ipv4", "ipv6", NULL };
+
+#define TEST_DM_VXF(k, m, kd, b, v) { \
+	.d = { .name = (k), .off = offsetof(struct test_dm_vxlan_conf, m), \
+	       .size = sizeof(((struct test_dm_vxlan_conf *)0)->m), .kind = (kd), .bits = (b), \
+	       .names = test_dm_ip_versions }, \
+	.variants = (v) }
+
+static const struct {
+	struct test_dm_fdesc d;
+	int variants;
+} test_dm_vx_keys[] = {
+	TEST_DM_VXF("ip-version", ipv6, TEST_DM_FK_ENUM, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("vni", vni, TEST_DM_FK_UINT, 0xffffff, TEST_DM_VX_ALL),
+	TEST_DM_VXF("udp-src", udp_src, TEST_DM_FK_UINT, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("udp-dst", udp_dst, TEST_DM_FK_UINT, 0, TEST_DM_VX_ALL),
+	/* The address family is known once the line is read: see test_dm_vx_addr(). */
+	TEST_DM_VXF("ip-src", ipv4_src, TEST_DM_FK_HEX, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("ip-dst", ipv4_dst, TEST_DM_FK_HEX, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("eth-src", eth_src, TEST_DM_FK_MAC, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("eth-dst", eth_dst, TEST_DM_FK_MAC, 0, TEST_DM_VX_ALL),
+	TEST_DM_VXF("vlan-tci", vlan_tci, TEST_DM_FK_UINT, 0, TEST_DM_VX_VLAN),
+	TEST_DM_VXF("ip-tos", ip_tos, TEST_DM_FK_UINT, 0, TEST_DM_VX_TOS_TTL),
+	TEST_DM_VXF("ip-ttl", ip_ttl, TEST_DM_FK_UINT, 0, TEST_DM_VX_TOS_TTL),
+};
+
+/* ip-src / ip-dst: IPv4 or IPv6, to be checked against ip-version at the end. */
 static int
-test_dm_vx_addr(struct test_dm_fparser *p, const struct test_dm_tok *t, uint8_t *v4,
-		uint8_t *v6, int *is_v6)
+test_dm_vx_addr(struct test_dm_fparser *p, struct test_dm_vxlan_conf *c, int dst,
+		const struct test_dm_tok **tok, int *is_v6)
 {
-	if (test_dm_parse_ipv4(t->s, t->len, v4) == 0) {
+	const struct test_dm_tok *t = test_dm_fp_next(p);
+
+	*tok = t;
+	if (t != NULL && test_dm_parse_ipv4(t->s, t->len, dst ? c->ipv4_dst : c->ipv4_src) == 0) {
 		*is_v6 = 0;
 		return 0;
 	}
-	if (test_dm_parse_ipv6(t->s, t->len, v6) == 0) {
+	if (t != NULL && test_dm_parse_ipv6(t->s, t->len, dst ? c->ipv6_dst : c->ipv6_src) == 0) {
 		*is_v6 = 1;
 		return 0;
 	}
-	return test_dm_fp_error_at(p, t, "expected an IPv4 or IPv6 address, got '%.*s'",
-				   (int)t->len, t->s);
+	return test_dm_fp_error_at(p, t, "expected an IPv4 or IPv6 address for '%s'",
+				   dst ? "ip-dst" : "ip-src");
 }
 
 static int
 test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 {
-	static const struct {
-		const char *key;
-		int variants;
-		uint64_t max;
-	} keys[] = {
-		{ "ip-version", TEST_DM_VX_ALL, 0 },
-		{ "vni", TEST_DM_VX_ALL, 0xffffff },
-		{ "udp-src", TEST_DM_VX_ALL, UINT16_MAX },
-		{ "udp-dst", TEST_DM_VX_ALL, UINT16_MAX },
-		{ "ip-src", TEST_DM_VX_ALL, 0 },
-		{ "ip-dst", TEST_DM_VX_ALL, 0 },
-		{ "eth-src", TEST_DM_VX_ALL, 0 },
-		{ "eth-dst", TEST_DM_VX_ALL, 0 },
-		{ "vlan-tci", TEST_DM_VX_VLAN, UINT16_MAX },
-		{ "ip-tos", TEST_DM_VX_TOS_TTL, UINT8_MAX },
-		{ "ip-ttl", TEST_DM_VX_TOS_TTL, UINT8_MAX },
-	};
+	const struct test_dm_tok *t, *addr_tok[2] = { NULL, NULL };
 	struct test_dm_vxlan_conf c;
-	const struct test_dm_tok *t, *v = NULL, *addr_tok[2] = { NULL, NULL };
+	struct test_dm_field f;
 	int addr_v6[2] = { 0, 0 }, ret;
 	unsigned int k;
-	uint64_t n = 0;
 
 	/* Like testpmd, every "set vxlan" starts over. */
 	c = test_dm_vxlan_default;
 	c.with_vlan = variant == TEST_DM_VX_VLAN;
 	c.with_tos_ttl = variant == TEST_DM_VX_TOS_TTL;
 	while ((t = test_dm_fp_next(p)) != NULL) {
-		for (k = 0; k < RTE_DIM(keys); k++)
-			if (test_dm_tok_is(t, keys[k].key))
+		for (k = 0; k < RTE_DIM(test_dm_vx_keys); k++)
+			if (test_dm_tok_is(t, test_dm_vx_keys[k].d.name))
 				break;
-		if (k == RTE_DIM(keys))
+		if (k == RTE_DIM(test_dm_vx_keys))
 			return test_dm_fp_error_at(p, t, "unknown key '%.*s' of 'set vxlan'",
 						   (int)t->len, t->s);
-		if (!(keys[k].variants & variant))
+		if (!(test_dm_vx_keys[k].variants & variant))
 			return test_dm_fp_error_at(p, t, "'%s' is only accepted by 'set %s'",
-						   keys[k].key,
-						   keys[k].variants == TEST_DM_VX_VLAN ?
+						   test_dm_vx_keys[k].d.name,
+						   test_dm_vx_keys[k].variants == TEST_DM_VX_VLAN ?
 						   "vxlan-with-vlan" : "vxlan-tos-ttl");
-		if (keys[k].max != 0) {
-			ret = test_dm_fp_uint(p, keys[k].max, keys[k].key, &n);
-			if (ret < 0)
-				return ret;
-		} else if ((v = test_dm_fp_next(p)) == NULL) {
-			return test_dm_fp_error_at(p, v, "expected a value for '%s'", keys[k].key);
+		if (test_dm_vx_keys[k].d.kind == TEST_DM_FK_HEX) {
+			int dst = test_dm_vx_keys[k].d.name[3] == 'd';
+
+			ret = test_dm_vx_addr(p, &c, dst, &addr_tok[dst], &addr_v6[dst]);
+		} else {
+			test_dm_field_resolve(&test_dm_vx_keys[k].d, sizeof(c), &f);
+			ret = test_dm_field_parse(p, &f, &c);
 		}
-		switch (k) {
-		case 0:
-			if (!test_dm_tok_is(v, "ipv4") && !test_dm_tok_is(v, "ipv6"))
-				return test_dm_fp_error_at(p, v, "expected ipv4 or ipv6");
-			c.ipv6 = v->s[3] == '6';
-			break;
-		case 1:
-			c.vni = (uint32_t)n;
-			break;
-		case 2:
-			c.udp_src = (uint16_t)n;
-			break;
-		case 3:
-			c.udp_dst = (uint16_t)n;
-			break;
-		case 4:
-		case 5:
-			ret = test_dm_vx_addr(p, v, k == 4 ? c.ipv4_src : c.ipv4_dst,
-					      k == 4 ? c.ipv6_src : c.ipv6_dst, &addr_v6[k - 4]);
-			if (ret < 0)
-				return ret;
-			addr_tok[k - 4] = v;
-			break;
-		case 6:
-		case 7:
-			if (test_dm_parse_mac(v->s, v->len, k == 6 ? c.eth_src : c.eth_dst) < 0)
-				return test_dm_fp_error_at(p, v, "expected a MAC address, "
-							   "got '%.*s'", (int)v->len, v->s);
-			break;
-		case 8:
-			c.vlan_tci = (uint16_t)n;
-			break;
-		case 9:
-			c.ip_tos = (uint8_t)n;
-			break;
-		default:
-			c.ip_ttl = (uint8_t)n;
-			break;
-		}
+		if (ret < 0)
+			return ret;
 	}
 	for (k = 0; k < 2; k++)
 		if (addr_tok[k] != NULL && addr_v6[k] != c.ipv6)

@@ -80,9 +80,15 @@ struct test_dm_layer_desc {
 	uint16_t len;		/**< Fixed length (GRE: without optional fields). */
 	const struct test_dm_pfield *fields;
 	unsigned int nb_fields;
+	uint16_t ethertype;	/**< EtherType announcing this header (0: none). */
+	uint8_t ipproto;	/**< IP protocol number announcing it (0: none). */
 };
 
 const struct test_dm_layer_desc *test_dm_layer_get(enum test_dm_layer type);
+/** EtherType / GRE protocol that announces a header of type @p next (0 if none). */
+uint16_t test_dm_layer_ethertype(enum test_dm_layer next);
+/** IP protocol number that announces a header of type @p next (0 if none). */
+uint8_t test_dm_layer_ipproto(enum test_dm_layer next);
 const struct test_dm_layer_desc *test_dm_layer_find(const char *s, size_t len);
 const struct test_dm_pfield *test_dm_pfield_find(const struct test_dm_layer_desc *d,
 						 const char *s, size_t len);

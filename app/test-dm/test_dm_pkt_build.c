@@ -150,50 +150,6 @@ test_dm_write_payload(struct test_dm_bld *b, unsigned int i)
 			p[j] = (uint8_t)j;
 }
 
-static uint16_t
-test_dm_ethertype_of(enum test_dm_layer next)
-{
-	switch (next) {
-	case TEST_DM_L_VLAN:
-		return RTE_ETHER_TYPE_VLAN;
-	case TEST_DM_L_IPV4:
-		return RTE_ETHER_TYPE_IPV4;
-	case TEST_DM_L_IPV6:
-		return RTE_ETHER_TYPE_IPV6;
-	case TEST_DM_L_MPLS:
-		return RTE_ETHER_TYPE_MPLS;
-	case TEST_DM_L_ETH:
-		return RTE_ETHER_TYPE_TEB;
-	default:
-		return 0;
-	}
-}
-
-static uint8_t
-test_dm_ipproto_of(enum test_dm_layer next)
-{
-	switch (next) {
-	case TEST_DM_L_TCP:
-		return IPPROTO_TCP;
-	case TEST_DM_L_UDP:
-		return IPPROTO_UDP;
-	case TEST_DM_L_ICMP:
-		return IPPROTO_ICMP;
-	case TEST_DM_L_ICMP6:
-		return IPPROTO_ICMPV6;
-	case TEST_DM_L_GRE:
-		return IPPROTO_GRE;
-	case TEST_DM_L_IPV4:
-		return IPPROTO_IPIP;
-	case TEST_DM_L_IPV6:
-		return IPPROTO_IPV6;
-	case TEST_DM_L_MPLS:
-		return IPPROTO_MPLS;
-	default:
-		return 0;
-	}
-}
-
 /* Set an automatic field unless the description gave it and @p v is known. */
 static void
 test_dm_auto(struct test_dm_bld *b, unsigned int i, const char *name, uint64_t v)
@@ -210,8 +166,8 @@ static void
 test_dm_chain(struct test_dm_bld *b, unsigned int i)
 {
 	enum test_dm_layer next = i + 1 < b->t->n ? b->t->l[i + 1].type : TEST_DM_L_PAYLOAD;
-	uint16_t et = test_dm_ethertype_of(next);
-	uint8_t proto = test_dm_ipproto_of(next);
+	uint16_t et = test_dm_layer_ethertype(next);
+	uint8_t proto = test_dm_layer_ipproto(next);
 
 	switch (b->t->l[i].type) {
 	case TEST_DM_L_ETH:

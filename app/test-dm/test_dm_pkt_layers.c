@@ -22,8 +22,9 @@
 #define TEST_DM_PALIAS(n, b, w) TEST_DM_PF(n, b, w, TEST_DM_PK_UINT, TEST_DM_PF_ALIAS, 0)
 #define TEST_DM_PADDR(n, b, w, k, d) { \
 	.name = (n), .bit = (b), .width = (w), .kind = (k), .def_bytes = (d) }
-#define TEST_DM_LAYER(n, t, l, f) { \
-	.name = (n), .type = (t), .len = (l), .fields = (f), .nb_fields = RTE_DIM(f) }
+#define TEST_DM_LAYER(n, t, l, f, et, ip) { \
+	.name = (n), .type = (t), .len = (l), .fields = (f), .nb_fields = RTE_DIM(f), \
+	.ethertype = (et), .ipproto = (ip) }
 
 static const uint8_t test_dm_mac_dst[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 static const uint8_t test_dm_mac_src[6] = { 0x02, 0, 0, 0, 0, 0x01 };
@@ -144,17 +145,18 @@ static const struct test_dm_pfield test_dm_p_mpls[] = {
 };
 
 static const struct test_dm_layer_desc test_dm_layers[TEST_DM_L_COUNT] = {
-	[TEST_DM_L_ETH] = TEST_DM_LAYER("eth", TEST_DM_L_ETH, 14, test_dm_p_eth),
-	[TEST_DM_L_VLAN] = TEST_DM_LAYER("vlan", TEST_DM_L_VLAN, 4, test_dm_p_vlan),
-	[TEST_DM_L_IPV4] = TEST_DM_LAYER("ipv4", TEST_DM_L_IPV4, 20, test_dm_p_ipv4),
-	[TEST_DM_L_IPV6] = TEST_DM_LAYER("ipv6", TEST_DM_L_IPV6, 40, test_dm_p_ipv6),
-	[TEST_DM_L_TCP] = TEST_DM_LAYER("tcp", TEST_DM_L_TCP, 20, test_dm_p_tcp),
-	[TEST_DM_L_UDP] = TEST_DM_LAYER("udp", TEST_DM_L_UDP, 8, test_dm_p_udp),
-	[TEST_DM_L_ICMP] = TEST_DM_LAYER("icmp", TEST_DM_L_ICMP, 8, test_dm_p_icmp),
-	[TEST_DM_L_ICMP6] = TEST_DM_LAYER("icmp6", TEST_DM_L_ICMP6, 8, test_dm_p_icmp6),
-	[TEST_DM_L_VXLAN] = TEST_DM_LAYER("vxlan", TEST_DM_L_VXLAN, 8, test_dm_p_vxlan),
-	[TEST_DM_L_GRE] = TEST_DM_LAYER("gre", TEST_DM_L_GRE, 4, test_dm_p_gre),
-	[TEST_DM_L_MPLS] = TEST_DM_LAYER("mpls", TEST_DM_L_MPLS, 4, test_dm_p_mpls),
+	/* Ethernet after GRE: transparent Ethernet bridging. */
+	[TEST_DM_L_ETH] = TEST_DM_LAYER("eth", TEST_DM_L_ETH, 14, test_dm_p_eth, 0x6558, 0),
+	[TEST_DM_L_VLAN] = TEST_DM_LAYER("vlan", TEST_DM_L_VLAN, 4, test_dm_p_vlan, 0x8100, 0),
+	[TEST_DM_L_IPV4] = TEST_DM_LAYER("ipv4", TEST_DM_L_IPV4, 20, test_dm_p_ipv4, 0x0800, 4),
+	[TEST_DM_L_IPV6] = TEST_DM_LAYER("ipv6", TEST_DM_L_IPV6, 40, test_dm_p_ipv6, 0x86dd, 41),
+	[TEST_DM_L_TCP] = TEST_DM_LAYER("tcp", TEST_DM_L_TCP, 20, test_dm_p_tcp, 0, 6),
+	[TEST_DM_L_UDP] = TEST_DM_LAYER("udp", TEST_DM_L_UDP, 8, test_dm_p_udp, 0, 17),
+	[TEST_DM_L_ICMP] = TEST_DM_LAYER("icmp", TEST_DM_L_ICMP, 8, test_dm_p_icmp, 0, 1),
+	[TEST_DM_L_ICMP6] = TEST_DM_LAYER("icmp6", TEST_DM_L_ICMP6, 8, test_dm_p_icmp6, 0, 58),
+	[TEST_DM_L_VXLAN] = TEST_DM_LAYER("vxlan", TEST_DM_L_VXLAN, 8, test_dm_p_vxlan, 0, 0),
+	[TEST_DM_L_GRE] = TEST_DM_LAYER("gre", TEST_DM_L_GRE, 4, test_dm_p_gre, 0, 47),
+	[TEST_DM_L_MPLS] = TEST_DM_LAYER("mpls", TEST_DM_L_MPLS, 4, test_dm_p_mpls, 0x8847, 137),
 	[TEST_DM_L_PAYLOAD] = { .name = "payload", .type = TEST_DM_L_PAYLOAD },
 };
 
@@ -162,6 +164,18 @@ const struct test_dm_layer_desc *
 test_dm_layer_get(enum test_dm_layer type)
 {
 	return type < TEST_DM_L_COUNT ? &test_dm_layers[type] : NULL;
+}
+
+uint16_t
+test_dm_layer_ethertype(enum test_dm_layer next)
+{
+	return next < TEST_DM_L_COUNT ? test_dm_layers[next].ethertype : 0;
+}
+
+uint8_t
+test_dm_layer_ipproto(enum test_dm_layer next)
+{
+	return next < TEST_DM_L_COUNT ? test_dm_layers[next].ipproto : 0;
 }
 
 const struct test_dm_layer_desc *

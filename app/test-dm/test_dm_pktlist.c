@@ -7,21 +7,15 @@
 #include <string.h>
 
 #include "test_dm_pktlist.h"
+#include "test_dm_vec.h"
 
 int
 test_dm_pktlist_add(struct test_dm_pktlist *l, const uint8_t *p, size_t len)
 {
 	uint8_t *copy;
 
-	if (l->n == l->cap) {
-		unsigned int cap = l->cap != 0 ? l->cap * 2 : 16;
-		struct test_dm_bytes *v = realloc(l->v, cap * sizeof(*v));
-
-		if (v == NULL)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (test_dm_vec_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+		return -ENOMEM;
 	copy = malloc(len != 0 ? len : 1);
 	if (copy == NULL)
 		return -ENOMEM;

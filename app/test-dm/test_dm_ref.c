@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "test_dm_ref_priv.h"
+#include "test_dm_vec.h"
 
 int
 test_dm_ref_err(struct rte_flow_error *e, int code, enum rte_flow_error_type type,
@@ -114,15 +115,8 @@ test_dm_ref_rule_add(struct test_dm_ref *r, uint16_t port, const struct rte_flow
 
 	if (test_dm_ref_validate(r, port, attr, pattern, actions, error) < 0)
 		return NULL;
-	if (r->n == r->cap) {
-		unsigned int cap = r->cap != 0 ? r->cap * 2 : 64;
-		struct test_dm_ref_rule **v = realloc(r->rules, cap * sizeof(*v));
-
-		if (v == NULL)
-			goto nomem;
-		r->rules = v;
-		r->cap = cap;
-	}
+	if (test_dm_vec_grow((void **)&r->rules, &r->cap, r->n, sizeof(*r->rules)) < 0)
+		goto nomem;
 	rule = calloc(1, sizeof(*rule));
 	if (rule == NULL)
 		goto nomem;

@@ -527,7 +527,7 @@ test_dm_pattern_layers(const struct rte_flow_item *pattern)
 	enum test_dm_layer l;
 
 	for (; pattern->type != RTE_FLOW_ITEM_TYPE_END; pattern++) {
-		l = test_dm_ref_item_layer(pattern->type);
+		l = test_dm_flow_item_layer(pattern->type);
 		if (l != TEST_DM_L_COUNT)
 			layers |= TEST_DM_NEED(l);
 	}

@@ -28,12 +28,11 @@ struct test_dm_unit {
 
 struct test_dm_item_match {
 	enum rte_flow_item_type type;
-	enum test_dm_layer layer;
 	const struct test_dm_unit *units;
 	unsigned int nb_units;
 };
 
-#define TEST_DM_IM(t, l, u) { RTE_FLOW_ITEM_TYPE_##t, (l), (u), RTE_DIM(u) }
+#define TEST_DM_IM(t, u) { RTE_FLOW_ITEM_TYPE_##t, (u), RTE_DIM(u) }
 
 static const struct test_dm_unit test_dm_u_eth[] = { { 0, 6 }, { 6, 6 }, { 12, 2 } };
 static const struct test_dm_unit test_dm_u_vlan[] = { { 0, 2 }, { 2, 2 } };
@@ -60,21 +59,21 @@ static const struct test_dm_unit test_dm_u_icmp6[] = { { 0, 1 }, { 1, 1 }, { 2, 
 static const struct test_dm_unit test_dm_u_word[] = { { 0, 4 } };
 
 static const struct test_dm_item_match test_dm_item_match[] = {
-	TEST_DM_IM(ETH, TEST_DM_L_ETH, test_dm_u_eth),
-	TEST_DM_IM(VLAN, TEST_DM_L_VLAN, test_dm_u_vlan),
-	TEST_DM_IM(IPV4, TEST_DM_L_IPV4, test_dm_u_ipv4),
-	TEST_DM_IM(IPV6, TEST_DM_L_IPV6, test_dm_u_ipv6),
-	TEST_DM_IM(ICMP, TEST_DM_L_ICMP, test_dm_u_icmp),
-	TEST_DM_IM(UDP, TEST_DM_L_UDP, test_dm_u_udp),
-	TEST_DM_IM(TCP, TEST_DM_L_TCP, test_dm_u_tcp),
-	TEST_DM_IM(VXLAN, TEST_DM_L_VXLAN, test_dm_u_vxlan),
-	TEST_DM_IM(GRE, TEST_DM_L_GRE, test_dm_u_gre),
-	TEST_DM_IM(MPLS, TEST_DM_L_MPLS, test_dm_u_mpls),
-	TEST_DM_IM(ICMP6, TEST_DM_L_ICMP6, test_dm_u_icmp6),
-	TEST_DM_IM(GRE_KEY, TEST_DM_L_COUNT, test_dm_u_word),
-	TEST_DM_IM(META, TEST_DM_L_COUNT, test_dm_u_word),
-	TEST_DM_IM(TAG, TEST_DM_L_COUNT, test_dm_u_word),
-	TEST_DM_IM(MARK, TEST_DM_L_COUNT, test_dm_u_word),
+	TEST_DM_IM(ETH, test_dm_u_eth),
+	TEST_DM_IM(VLAN, test_dm_u_vlan),
+	TEST_DM_IM(IPV4, test_dm_u_ipv4),
+	TEST_DM_IM(IPV6, test_dm_u_ipv6),
+	TEST_DM_IM(ICMP, test_dm_u_icmp),
+	TEST_DM_IM(UDP, test_dm_u_udp),
+	TEST_DM_IM(TCP, test_dm_u_tcp),
+	TEST_DM_IM(VXLAN, test_dm_u_vxlan),
+	TEST_DM_IM(GRE, test_dm_u_gre),
+	TEST_DM_IM(MPLS, test_dm_u_mpls),
+	TEST_DM_IM(ICMP6, test_dm_u_icmp6),
+	TEST_DM_IM(GRE_KEY, test_dm_u_word),
+	TEST_DM_IM(META, test_dm_u_word),
+	TEST_DM_IM(TAG, test_dm_u_word),
+	TEST_DM_IM(MARK, test_dm_u_word),
 };
 
 static const struct test_dm_item_match *
@@ -86,14 +85,6 @@ test_dm_item_match_get(enum rte_flow_item_type type)
 		if (test_dm_item_match[i].type == type)
 			return &test_dm_item_match[i];
 	return NULL;
-}
-
-enum test_dm_layer
-test_dm_ref_item_layer(enum rte_flow_item_type type)
-{
-	const struct test_dm_item_match *im = test_dm_item_match_get(type);
-
-	return im != NULL ? im->layer : TEST_DM_L_COUNT;
 }
 
 /* Compare a and b (len bytes, big-endian numbers) after masking: <0, 0, >0. */
@@ -246,6 +237,7 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 	enum test_dm_layer prev = TEST_DM_L_COUNT;
 	const struct test_dm_item_match *im;
 	const struct rte_flow_item *item;
+	enum test_dm_layer layer;
 	unsigned int cur = 0;
 	int gre = -1;
 	uint8_t key[4];
@@ -256,6 +248,7 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 		im = test_dm_item_match_get(item->type);
 		if (im == NULL)
 			return 0;
+		layer = test_dm_flow_item_layer(item->type);
 		if (item->type == RTE_FLOW_ITEM_TYPE_GRE_KEY) {
 			if (prev != TEST_DM_L_GRE || !test_dm_gre_key(pkt, gre, key))
 				return 0;
@@ -263,29 +256,29 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 				return 0;
 			continue;
 		}
-		if (im->layer == TEST_DM_L_COUNT) {
+		if (layer == TEST_DM_L_COUNT) {
 			if (item->spec != NULL && !test_dm_meta_match(im, item, pkt))
 				return 0;
 			continue;
 		}
 		/* Lower layers the pattern leaves out: outer L2, and VLAN tags after L2. */
-		if (prev == TEST_DM_L_COUNT && im->layer != TEST_DM_L_ETH)
+		if (prev == TEST_DM_L_COUNT && layer != TEST_DM_L_ETH)
 			while (cur < info->n && (info->h[cur].type == TEST_DM_L_ETH ||
 						 info->h[cur].type == TEST_DM_L_VLAN))
 				cur++;
 		if ((prev == TEST_DM_L_ETH || prev == TEST_DM_L_VLAN) &&
-		    im->layer != TEST_DM_L_VLAN)
+		    layer != TEST_DM_L_VLAN)
 			while (cur < info->n && info->h[cur].type == TEST_DM_L_VLAN)
 				cur++;
-		if (cur >= info->n || info->h[cur].type != im->layer)
+		if (cur >= info->n || info->h[cur].type != layer)
 			return 0;
 		if (item->spec != NULL &&
 		    (!test_dm_units_match(im, item, pkt->data + info->h[cur].off, 0) ||
 		     !test_dm_attr_bits_match(item, pkt, (int)cur)))
 			return 0;
-		if (im->layer == TEST_DM_L_GRE)
+		if (layer == TEST_DM_L_GRE)
 			gre = (int)cur;
-		prev = im->layer;
+		prev = layer;
 		cur++;
 	}
 	return 1;

@@ -56,8 +56,6 @@ int test_dm_ref_err(struct rte_flow_error *e, int code, enum rte_flow_error_type
 int test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_pkt *pkt);
 /** rte_flow rules for one item: spec present with mask/last, ranges not empty. */
 int test_dm_ref_item_check(const struct rte_flow_item *item, struct rte_flow_error *e);
-/** The packet header an item matches (TEST_DM_L_COUNT for meta items). */
-enum test_dm_layer test_dm_ref_item_layer(enum rte_flow_item_type type);
 
 /* test_dm_ref_actions.c */
 int test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,

@@ -3,11 +3,14 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_dm_text.h"
+#include "test_dm_value.h"
+#include "test_dm_vec.h"
 
 int
 test_dm_err_at(struct test_dm_err *err, const struct test_dm_pos *pos, const char *fmt, ...)
@@ -41,15 +44,8 @@ static int
 test_dm_toks_push(struct test_dm_toks *t, const char *s, unsigned int len,
 		  const struct test_dm_pos *pos)
 {
-	if (t->n == t->cap) {
-		unsigned int cap = t->cap != 0 ? t->cap * 2 : 32;
-		struct test_dm_tok *v = realloc(t->v, cap * sizeof(*v));
-
-		if (v == NULL)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (test_dm_vec_grow((void **)&t->v, &t->cap, t->n, sizeof(*t->v)) < 0)
+		return -ENOMEM;
 	t->v[t->n].s = s;
 	t->v[t->n].len = len;
 	t->v[t->n].pos = *pos;
@@ -188,4 +184,53 @@ test_dm_cur_skip_blanks(struct test_dm_cur *c)
 			break;
 		}
 	}
+}
+
+int
+test_dm_tok_verror(struct test_dm_err *err, const struct test_dm_tok *t,
+		   const struct test_dm_pos *end, const char *where, const char *fmt, va_list ap)
+{
+	char text[TEST_DM_ERR_LEN];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	if (t == NULL)
+		return test_dm_err_at(err, end, "unexpected end of %s: %s", where, text);
+	return test_dm_err_at(err, &t->pos, "%s", text);
+}
+
+static int
+test_dm_tok_error(struct test_dm_err *err, const struct test_dm_tok *t,
+		  const struct test_dm_pos *end, const char *where, const char *fmt, ...)
+	__rte_format_printf(5, 6);
+
+static int
+test_dm_tok_error(struct test_dm_err *err, const struct test_dm_tok *t,
+		  const struct test_dm_pos *end, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = test_dm_tok_verror(err, t, end, where, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int
+test_dm_tok_uint(struct test_dm_err *err, const struct test_dm_tok *t,
+		 const struct test_dm_pos *end, const char *where, uint64_t max, const char *what,
+		 uint64_t *v)
+{
+	int ret;
+
+	if (t == NULL)
+		return test_dm_tok_error(err, t, end, where, "expected %s", what);
+	ret = test_dm_parse_uint(t->s, t->len, max, v);
+	if (ret == -ERANGE)
+		return test_dm_tok_error(err, t, end, where, "%s '%.*s' out of range (max %" PRIu64
+					 ")", what, (int)t->len, t->s, max);
+	if (ret < 0)
+		return test_dm_tok_error(err, t, end, where, "expected %s, got '%.*s'", what,
+					 (int)t->len, t->s);
+	return 0;
 }

@@ -91,6 +91,26 @@ void test_dm_toks_free(struct test_dm_toks *t);
 int test_dm_tok_is(const struct test_dm_tok *t, const char *word);
 
 /**
+ * An error at token @p t; when @p t is NULL (the tokens ran out) at @p end,
+ * prefixed "unexpected end of <where>: ".
+ *
+ * @return -EINVAL
+ */
+int test_dm_tok_verror(struct test_dm_err *err, const struct test_dm_tok *t,
+		       const struct test_dm_pos *end, const char *where, const char *fmt,
+		       va_list ap) __rte_format_printf(5, 0);
+
+/**
+ * Read an unsigned integer in [0, @p max] from token @p t (NULL: none left);
+ * errors name the value @p what.
+ *
+ * @return 0 or -EINVAL with @p err filled.
+ */
+int test_dm_tok_uint(struct test_dm_err *err, const struct test_dm_tok *t,
+		     const struct test_dm_pos *end, const char *where, uint64_t max,
+		     const char *what, uint64_t *v);
+
+/**
  * A character cursor used by the packet description parser: the same
  * position bookkeeping as the reader, but character by character.
  */

@@ -223,7 +223,7 @@ static const struct {
 	  "r.cmd:1:25: unexpected end of command: expected a field of 'ipv4' or '/'" },
 	{ TEST_DM_IN_FLOW,
 	  "set vxlan ip-version ipv5",
-	  "r.cmd:1:22: expected ipv4 or ipv6" },
+	  "r.cmd:1:22: expected one of ipv4, ipv6 for 'ip-version', got 'ipv5'" },
 	{ TEST_DM_IN_FLOW,
 	  "set vxlan vlan-tci 3",
 	  "r.cmd:1:11: 'vlan-tci' is only accepted by 'set vxlan-with-vlan'" },

@@ -203,6 +203,7 @@ test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t g
 {
 	struct test_dm_ref_rule *best = NULL, *rule;
 	unsigned int i;
+	int tie = 0;
 
 	for (i = 0; i < r->n; i++) {
 		rule = r->rules[i];
@@ -214,11 +215,14 @@ test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t g
 		if (!test_dm_ref_match(rule->pattern, pkt))
 			continue;
 		if (best != NULL && rule->attr.priority == best->attr.priority) {
-			fate->ambiguous = 1;
+			tie = 1;
 			continue;
 		}
+		/* A better priority: earlier ties do not concern the winner. */
 		best = rule;
+		tie = 0;
 	}
+	fate->ambiguous |= tie;
 	return best;
 }
 

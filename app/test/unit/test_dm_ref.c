@@ -21,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 
 #include "test_dm_flow.h"
@@ -769,6 +770,151 @@ test_rejections(void **state)
 				"ethertype 0x88a8 / of_set_vlan_vid vlan_vid 5 / drop / end"), -1);
 }
 
+
+/* ---- random rule sets against a plain evaluation ---- */
+
+struct r5 {
+	uint32_t prio;
+	uint32_t src, src_mask;
+	uint32_t dst_lo, dst_hi;
+	uint16_t dport, dport_mask;
+	uint16_t queue;
+	struct rte_flow_item_ipv4 ip[3];	/* spec, last, mask */
+	struct rte_flow_item_udp udp[2];	/* spec, mask */
+	struct rte_flow_action_queue q;
+	struct rte_flow_item pattern[4];
+	struct rte_flow_action actions[2];
+	struct rte_flow_attr attr;
+};
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (uint32_t)(rnd_state % n);
+}
+
+static uint32_t
+rnd_mask32(void)
+{
+	uint32_t len = rnd(33);
+
+	return len == 0 ? 0 : UINT32_MAX << (32 - len);
+}
+
+/* Rules built as rte_flow structures directly (not through the parser). */
+static void
+r5_make(struct r5 *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->prio = rnd(4);
+	r->src = 0x0a000000 | rnd(16) << 8 | rnd(16);
+	r->src_mask = rnd(3) == 0 ? 0 : (rnd(2) ? 0xffffffff : 0xffff0000 | rnd_mask32() >> 16);
+	r->dst_lo = 0x0a000100 + rnd(16);
+	r->dst_hi = r->dst_lo + rnd(8);
+	r->dport = (uint16_t)(1000 + rnd(8));
+	r->dport_mask = rnd(2) ? 0xffff : (rnd(2) ? 0xfffc : 0);
+	r->queue = (uint16_t)rnd(8);
+	r->ip[0].hdr.src_addr = rte_cpu_to_be_32(r->src);
+	r->ip[0].hdr.dst_addr = rte_cpu_to_be_32(r->dst_lo);
+	r->ip[1].hdr.dst_addr = rte_cpu_to_be_32(r->dst_hi);
+	r->ip[2].hdr.src_addr = rte_cpu_to_be_32(r->src_mask);
+	r->ip[2].hdr.dst_addr = RTE_BE32(0xffffffff);
+	r->udp[0].hdr.dst_port = rte_cpu_to_be_16(r->dport);
+	r->udp[1].hdr.dst_port = rte_cpu_to_be_16(r->dport_mask);
+	r->q.index = r->queue;
+	r->pattern[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	r->pattern[1] = (struct rte_flow_item){ RTE_FLOW_ITEM_TYPE_IPV4, &r->ip[0], &r->ip[1],
+						&r->ip[2] };
+	r->pattern[2] = (struct rte_flow_item){ RTE_FLOW_ITEM_TYPE_UDP, &r->udp[0], NULL,
+						&r->udp[1] };
+	r->pattern[3].type = RTE_FLOW_ITEM_TYPE_END;
+	r->actions[0] = (struct rte_flow_action){ RTE_FLOW_ACTION_TYPE_QUEUE, &r->q };
+	r->actions[1].type = RTE_FLOW_ACTION_TYPE_END;
+	r->attr.priority = r->prio;
+	r->attr.ingress = 1;
+}
+
+static int
+r5_match(const struct r5 *r, uint32_t src, uint32_t dst, uint16_t dport)
+{
+	return (src & r->src_mask) == (r->src & r->src_mask) &&
+	       dst >= r->dst_lo && dst <= r->dst_hi &&
+	       (dport & r->dport_mask) == (r->dport & r->dport_mask);
+}
+
+static void
+test_random_rule_sets(void **state)
+{
+	enum { RULES = 24, PACKETS = 400, ROUNDS = 8 };
+	static struct r5 rules[RULES];
+	struct rte_flow_error e;
+	unsigned int round, i, k, best, ties, hits = 0;
+	uint8_t p[42];
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		test_dm_ref_flush(ref, 0);
+		for (i = 0; i < RULES; i++) {
+			r5_make(&rules[i]);
+			assert_non_null(test_dm_ref_rule_add(ref, 0, &rules[i].attr,
+							     rules[i].pattern, rules[i].actions,
+							     &e));
+		}
+		for (k = 0; k < PACKETS; k++) {
+			uint32_t src = 0x0a000000 | rnd(16) << 8 | rnd(16);
+			uint32_t dst = 0x0a000100 + rnd(24);
+			uint16_t dport = (uint16_t)(1000 + rnd(8));
+
+			/* eth / ipv4 / udp; checksums do not matter to matching. */
+			memset(p, 0, sizeof(p));
+			p[12] = 0x08;
+			p[14] = 0x45;
+			p[23] = 17;
+			p[26] = (uint8_t)(src >> 24);
+			p[27] = (uint8_t)(src >> 16);
+			p[28] = (uint8_t)(src >> 8);
+			p[29] = (uint8_t)src;
+			p[30] = (uint8_t)(dst >> 24);
+			p[31] = (uint8_t)(dst >> 16);
+			p[32] = (uint8_t)(dst >> 8);
+			p[33] = (uint8_t)dst;
+			p[36] = (uint8_t)(dport >> 8);
+			p[37] = (uint8_t)dport;
+			assert_int_equal(test_dm_ref_send(ref, 0, p, sizeof(p), &fate), 0);
+			/* Lowest priority value, then creation order. */
+			best = RULES;
+			ties = 0;
+			for (i = 0; i < RULES; i++) {
+				if (!r5_match(&rules[i], src, dst, dport))
+					continue;
+				if (best == RULES || rules[i].prio < rules[best].prio) {
+					best = i;
+					ties = 0;
+				} else if (rules[i].prio == rules[best].prio) {
+					ties++;
+				}
+			}
+			if (best == RULES) {
+				assert_int_equal(fate.kind, TEST_DM_FATE_RSS);
+				assert_int_equal(fate.default_rss, 1);
+				continue;
+			}
+			hits++;
+			assert_int_equal(fate.kind, TEST_DM_FATE_QUEUE);
+			assert_int_equal(fate.queue, rules[best].queue);
+			assert_int_equal(fate.ambiguous, ties != 0);
+		}
+	}
+	/* The sets are dense enough for the comparison to mean something. */
+	assert_true(hits > ROUNDS * PACKETS / 10);
+	assert_true(hits < ROUNDS * PACKETS);
+}
+
 int
 main(void)
 {
@@ -793,6 +939,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_egress, setup_crossed, teardown),
 		cmocka_unit_test_setup_teardown(test_rejections, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_random_rule_sets, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

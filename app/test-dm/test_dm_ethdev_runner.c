@@ -208,6 +208,8 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 	unsigned int k;
 	int ret;
 
+	if (!rte_eth_dev_is_valid_port(port) || !er->started[port])
+		return -ENODEV;
 	for (k = 0; k < pkts->n; k++) {
 		memset(&rx[k], 0, sizeof(rx[k]));
 		m = rte_pktmbuf_alloc(er->mp);

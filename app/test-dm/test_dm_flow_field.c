@@ -48,35 +48,57 @@ test_dm_field_resolve(const struct test_dm_fdesc *d, size_t obj_size, struct tes
 	f->bits = word;
 }
 
+/* Host-order integers of the sizes C has; network order of any size. */
 static uint64_t
 test_dm_raw_load(const struct test_dm_field *f, const void *obj)
 {
 	const uint8_t *b = (const uint8_t *)obj + f->off;
 	uint64_t v = 0;
+	uint32_t v32;
+	uint16_t v16;
 	unsigned int i;
 
-	if (f->hton) {
+	if (f->hton || f->size == 1 || f->size == 3) {
 		for (i = 0; i < f->size; i++)
 			v = v << 8 | b[i];
-	} else {
-		for (i = f->size; i > 0; i--)
-			v = v << 8 | b[i - 1];
+		return v;
 	}
-	return v;
+	switch (f->size) {
+	case 2:
+		memcpy(&v16, b, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, b, 4);
+		return v32;
+	default:
+		memcpy(&v, b, 8);
+		return v;
+	}
 }
 
 static void
 test_dm_raw_store(const struct test_dm_field *f, void *obj, uint64_t v)
 {
 	uint8_t *b = (uint8_t *)obj + f->off;
+	uint32_t v32 = (uint32_t)v;
+	uint16_t v16 = (uint16_t)v;
 	unsigned int i;
 
-	if (f->hton) {
+	if (f->hton || f->size == 1 || f->size == 3) {
 		for (i = f->size; i > 0; i--, v >>= 8)
 			b[i - 1] = (uint8_t)v;
-	} else {
-		for (i = 0; i < f->size; i++, v >>= 8)
-			b[i] = (uint8_t)v;
+		return;
+	}
+	switch (f->size) {
+	case 2:
+		memcpy(b, &v16, 2);
+		break;
+	case 4:
+		memcpy(b, &v32, 4);
+		break;
+	default:
+		memcpy(b, &v, 8);
+		break;
 	}
 }
 

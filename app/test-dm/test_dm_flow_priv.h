@@ -38,7 +38,8 @@ struct test_dm_fdesc {
 	uint16_t off;
 	uint8_t size;
 	uint8_t kind;		/**< enum test_dm_fkind */
-	uint8_t hton;		/**< Integer stored in network order. */
+	/** Integer in network order; else host order (sizes 2, 4, 8; 1 and 3 are bytes). */
+	uint8_t hton;
 	/** Bits of the integer this name covers (0: all), e.g. 0x0fff for a VID. */
 	uint64_t bits;
 	/** For a C bit-field: sets it to 1 in a zeroed object so it can be found. */

@@ -99,7 +99,7 @@ static void
 mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 {
 	mlx5dm_defer_chunk(d, h->chunk);
-	mlx5dm_ste_free_single(h->miss_anchor, d);
+	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
 	mlx5dm_free(h->slots);
 	h->matcher->n_tables--;
 	mlx5dm_free(h);
@@ -187,7 +187,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	g = mlx5dm_htbl_alloc(m, head->level, log_size, head->byte_mask);
 	if (g == NULL)
 		return -ENOMEM;
-	anchor = mlx5dm_ste_alloc_single(ctx);
+	anchor = mlx5dm_ste_entry_alloc(m);
 	if (anchor == NULL) {
 		mlx5dm_htbl_free(g, d);
 		return -ENOMEM;

@@ -45,6 +45,24 @@
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 
+/* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
+struct mlx5dm_slab {
+	size_t obj_size;
+	void *free;
+	void *blocks;
+	uint64_t live;
+};
+
+/* Single ICM entries for collision/action entries, reused after a sync. */
+#define MLX5DM_EPOOL_BLOCK 64
+struct mlx5dm_epool_ent;
+struct mlx5dm_epool {
+	struct mlx5dm_epool_ent *free;
+	struct mlx5dm_epool_ent *hot;
+	uint32_t n_hot;
+	void *blocks;
+};
+
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
 struct mlx5dm_caps {
 	uint16_t vhca_id;
@@ -127,6 +145,7 @@ struct mlx5dm_ste {
 	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	struct mlx5dm_epool_ent *pooled;  /* entry from the matcher's pool, or NULL */
 	bool collision;                   /* not the slot itself */
 };
 
@@ -180,6 +199,9 @@ struct mlx5dm_matcher {
 	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
 	bool written;
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
+	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
+	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
+	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
@@ -226,8 +248,24 @@ struct mlx5dm_action {
  */
 struct mlx5dm_defer {
 	unsigned int n;
-	struct mlx5dm_icm_chunk *chunks[256];
+	unsigned int cap;                 /* of more, 0 while only inline is used */
+	bool want_sync;                   /* run an ICM sync once unlocked */
+	struct mlx5dm_icm_pool *sync_pool;
+	struct mlx5dm_icm_chunk **more;   /* grows past the inline room */
+	struct mlx5dm_icm_chunk *chunks[32];
 };
+
+
+/* ---- mlx5dm_steer_slab.c ---- */
+void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
+void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
+void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
+void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
+size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
+int mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s);
+void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
+		      struct mlx5dm_defer *d);
+void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_caps.c ---- */
 int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
@@ -248,6 +286,9 @@ int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
 struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
 void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
+struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_matcher *m);
+struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m);
+void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
 

@@ -63,6 +63,10 @@ struct mlx5dm_caps {
 	uint8_t log_max_fc_bulk;
 	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
+	/* Only reported (domain dump info records). */
+	bool eswitch_manager;
+	uint32_t flex_protocols;          /* flex_parser_protocols */
+	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 
 /* A rule queue: one send ring, used by one thread at a time. */

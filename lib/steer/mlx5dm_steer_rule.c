@@ -410,6 +410,12 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 	}
 	if (ret == 0)
 		ret = mlx5dm_send_flush(rc.q->ring);
+	/* Under the matcher lock: a concurrent dump may already see the rule. */
+	for (i = 0; i < nb_actions; i++) {
+		rule->actions[i] = actions[i];
+		mlx5dm_action_ref(actions[i]);
+	}
+	rule->nb_actions = (uint8_t)nb_actions;
 	m->n_rules++;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
@@ -417,11 +423,6 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		/* The ring failed: the device state is unknown; the rule stays accounted. */
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
 	}
-	for (i = 0; i < nb_actions; i++) {
-		rule->actions[i] = actions[i];
-		mlx5dm_action_ref(actions[i]);
-	}
-	rule->nb_actions = (uint8_t)nb_actions;
 	__atomic_fetch_add(&ctx->n_rules, 1, __ATOMIC_RELAXED);
 	return rule;
 free_rule:

@@ -214,7 +214,7 @@ enum mlx5dm_dump_arg {
 	MLX5DM_DUMP_ARG_ENCAP_INDEX,
 	MLX5DM_DUMP_ARG_VLAN,
 	MLX5DM_DUMP_ARG_ICM,
-	MLX5DM_DUMP_ARG_SPECIAL,          /* more than one field: see the switch */
+	MLX5DM_DUMP_ARG_SPECIAL,          /* several fields: mlx5dm_dump_action() */
 };
 
 static const struct mlx5dm_dump_action_fmt mlx5dm_dump_action_fmts[] = {
@@ -233,6 +233,26 @@ static const struct mlx5dm_dump_action_fmt mlx5dm_dump_action_fmts[] = {
 	[MLX5DM_STE_ACTION_DEFAULT_MISS] = { MLX5DM_DUMP_ACTION_MISS, MLX5DM_DUMP_ARG_NONE },
 };
 
+/* The 32- or 64-bit field of actions with one (fmt->arg). */
+static uint64_t
+mlx5dm_dump_action_arg(const struct mlx5dm_ste_action *sa, enum mlx5dm_dump_arg arg)
+{
+	switch (arg) {
+	case MLX5DM_DUMP_ARG_COUNTER:
+		return sa->counter_id;
+	case MLX5DM_DUMP_ARG_TAG:
+		return sa->flow_tag;
+	case MLX5DM_DUMP_ARG_LIST_INDEX:
+		return sa->modify.index;
+	case MLX5DM_DUMP_ARG_ENCAP_INDEX:
+		return sa->encap.index;
+	case MLX5DM_DUMP_ARG_VLAN:
+		return sa->vlan_hdr;
+	default:
+		return sa->icm_addr;
+	}
+}
+
 static void
 mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a, uint64_t rule_id)
 {
@@ -245,32 +265,11 @@ mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a, uint64_
 	fmt = &mlx5dm_dump_action_fmts[sa->type];
 	mlx5dm_dump_rec(d, fmt->rec, mlx5dm_dump_id(a));
 	mlx5dm_dump_add(d, ",0x%" PRIx64, rule_id);
-	switch (fmt->arg) {
-	case MLX5DM_DUMP_ARG_COUNTER:
-		mlx5dm_dump_add(d, ",0x%x", sa->counter_id);
-		break;
-	case MLX5DM_DUMP_ARG_TAG:
-		mlx5dm_dump_add(d, ",0x%x", sa->flow_tag);
-		break;
-	case MLX5DM_DUMP_ARG_LIST_INDEX:
-		mlx5dm_dump_add(d, ",0x%x", mod->index);
-		break;
-	case MLX5DM_DUMP_ARG_ENCAP_INDEX:
-		mlx5dm_dump_add(d, ",0x%x", sa->encap.index);
-		break;
-	case MLX5DM_DUMP_ARG_VLAN:
-		mlx5dm_dump_add(d, ",0x%x", sa->vlan_hdr);
-		break;
-	case MLX5DM_DUMP_ARG_ICM:
-		mlx5dm_dump_add(d, ",0x%" PRIx64, sa->icm_addr);
-		break;
-	case MLX5DM_DUMP_ARG_SPECIAL:
-		if (sa->type == MLX5DM_STE_ACTION_DEST_TABLE) {
-			/* Flow table object id, destination table id. */
-			mlx5dm_dump_add(d, ",0x%x,0x%" PRIx64, a->dest_tbl->ft_id,
-					mlx5dm_dump_id(a->dest_tbl));
-			break;
-		}
+	if (sa->type == MLX5DM_STE_ACTION_DEST_TABLE) {
+		/* Flow table object id, destination table id. */
+		mlx5dm_dump_add(d, ",0x%x,0x%" PRIx64, a->dest_tbl->ft_id,
+				mlx5dm_dump_id(a->dest_tbl));
+	} else if (sa->type == MLX5DM_STE_ACTION_MODIFY_HDR) {
 		/*
 		 * List line index, single-action (inline) flag, then pattern
 		 * mode's action count, pattern index and argument id; the
@@ -282,25 +281,20 @@ mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a, uint64_
 				mod->mode == MLX5DM_STE_MODIFY_INLINE ? 1 : 0,
 				mod->mode == MLX5DM_STE_MODIFY_PATTERN ? mod->pattern_index : 0,
 				mod->mode == MLX5DM_STE_MODIFY_PATTERN ? mod->index : 0);
-		break;
-	default:
-		break;
+	} else if (fmt->arg != MLX5DM_DUMP_ARG_NONE) {
+		mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_action_arg(sa, fmt->arg));
 	}
 	mlx5dm_dump_end(d);
 }
 
-/* One STE as rdma-core dumps it: the 64-byte buffer a full write starts from. */
+/* One STE as rdma-core dumps it: the buffer a full write converts and posts. */
 static void
 mlx5dm_dump_entry(struct mlx5dm_dump *d, const struct mlx5dm_ste *s, const uint8_t *bit_mask,
 		  uint64_t rule_id)
 {
 	uint8_t img[MLX5DM_STE_SIZE];
 
-	memcpy(img, s->shadow, sizeof(s->shadow));
-	if (bit_mask != NULL)
-		memcpy(img + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
-	else
-		memset(img + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+	mlx5dm_ste_image(s, bit_mask, img);
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_RULE_RX_ENTRY_V1 + d->side,
 			mlx5dm_dump_icm_idx(mlx5dm_ste_icm(s)));
 	mlx5dm_dump_add(d, ",0x%" PRIx64 ",", rule_id);

@@ -242,6 +242,7 @@ int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 
 /* ---- mlx5dm_steer_write.c ---- */
+void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);
 int mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 			  const struct mlx5dm_ste *ste, const uint8_t *bit_mask);
 int mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,

@@ -17,6 +17,7 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -956,8 +957,8 @@ test_dump_empty(void **state)
 /* Rules inserted and deleted on another thread while dumps run. */
 struct churn {
 	struct env *e;
-	volatile bool stop;
-	unsigned int rounds;
+	bool stop;                       /* atomic */
+	unsigned int rounds;             /* atomic */
 };
 
 static void *
@@ -969,7 +970,7 @@ churn_thread(void *arg)
 	struct mlx5dm_rule *r[8];
 	unsigned int i;
 
-	while (!c->stop) {
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
 		for (i = 0; i < 8; i++) {
 			value_dmac(v, 0x020000001000ull + i);
 			r[i] = mlx5dm_rule_create(c->e->ma, 1, v, 1, &drop);
@@ -980,7 +981,7 @@ churn_thread(void *arg)
 			if (mlx5dm_rule_destroy(r[i], 1) != 0)
 				abort();
 		}
-		c->rounds++;
+		__atomic_fetch_add(&c->rounds, 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
 }
@@ -989,21 +990,29 @@ static void
 test_dump_concurrent(void **state)
 {
 	struct churn c = { .e = env_open() };
-	unsigned int i, n;
+	unsigned int i, n, seen = 0, start;
 	pthread_t th;
 
 	(void)state;
 	assert_int_equal(pthread_create(&th, NULL, churn_thread, &c), 0);
-	for (i = 0; i < 50; i++) {
+	while (__atomic_load_n(&c.rounds, __ATOMIC_ACQUIRE) == 0)
+		sched_yield();
+	/* At least 50 dumps, and until the other thread did a few rounds meanwhile. */
+	start = __atomic_load_n(&c.rounds, __ATOMIC_ACQUIRE);
+	for (i = 0; i < 50 || __atomic_load_n(&c.rounds, __ATOMIC_ACQUIRE) < start + 3; i++) {
 		struct dump *d = dump_domain(c.e->rx, false);
 
 		check_structure(d, true);
 		n = count(d, 3300);
 		assert_true(n >= RX_A_RULES + RX_B_RULES + 1 && n <= RX_A_RULES + RX_B_RULES + 9);
+		seen += n > RX_A_RULES + RX_B_RULES + 1;
 		dump_free(d);
+		assert_true(i < 100000);
 	}
-	c.stop = true;
+	__atomic_store_n(&c.stop, true, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_join(th, NULL), 0);
+	print_message("%u dumps (%u saw churn rules) during %u insert/delete rounds\n", i, seen,
+		      c.rounds - start);
 	env_close(c.e);
 }
 

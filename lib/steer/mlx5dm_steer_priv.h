@@ -81,6 +81,10 @@ struct mlx5dm_caps {
 	uint8_t log_max_fc_bulk;
 	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
+	/* Only reported (domain dump info records). */
+	bool eswitch_manager;
+	uint32_t flex_protocols;          /* flex_parser_protocols */
+	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 
 /* A rule queue: one send ring, used by one thread at a time. */
@@ -276,6 +280,7 @@ int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 
 /* ---- mlx5dm_steer_write.c ---- */
+void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);
 int mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 			  const struct mlx5dm_ste *ste, const uint8_t *bit_mask);
 int mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,

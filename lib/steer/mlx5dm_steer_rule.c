@@ -412,6 +412,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 	}
 	if (ret == 0)
 		ret = mlx5dm_send_flush(rc.q->ring);
+	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->actions[i] = actions[i];
 		mlx5dm_action_ref(actions[i]);

@@ -21,17 +21,24 @@ mlx5dm_ste_icm(const struct mlx5dm_ste *ste)
 	return mlx5dm_icm_chunk_entry_icm(ste->chunk, ste->index);
 }
 
+/* The 64-byte software image of a full write (also what a dump shows). */
+void
+mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img)
+{
+	memcpy(img, ste->shadow, sizeof(ste->shadow));
+	if (bit_mask != NULL)
+		memcpy(img + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
+	else
+		memset(img + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+}
+
 int
 mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 		      const struct mlx5dm_ste *ste, const uint8_t *bit_mask)
 {
 	uint8_t hw[MLX5DM_STE_SIZE];
 
-	memcpy(hw, ste->shadow, sizeof(ste->shadow));
-	if (bit_mask != NULL)
-		memcpy(hw + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
-	else
-		memset(hw + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+	mlx5dm_ste_image(ste, bit_mask, hw);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
 				 ste->chunk->rkey, hw, MLX5DM_STE_SIZE);

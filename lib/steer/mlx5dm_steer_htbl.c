@@ -124,6 +124,7 @@ mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t lev
 	if (h == NULL)
 		return NULL;
 	h->pointing_ste = pointing;
+	h->root = h;
 	mlx5dm_htbl_miss_image(h, hw);
 	ret = mlx5dm_ste_write_image(ctx, q, h->chunk, 0, h->num_entries, hw);
 	if (ret < 0) {
@@ -200,6 +201,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	anchor->htbl = g;
 	g->miss_anchor = anchor;
 	g->pointing_ste = head->pointing_ste;
+	g->root = head->root;
 	ret = mlx5dm_ste_write_full(ctx, q, anchor, NULL);
 	if (ret < 0) {
 		mlx5dm_htbl_free(g, d);

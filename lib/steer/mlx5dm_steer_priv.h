@@ -58,9 +58,20 @@ struct mlx5dm_slab {
 struct mlx5dm_epool_ent;
 struct mlx5dm_epool {
 	struct mlx5dm_epool_ent *free;
-	struct mlx5dm_epool_ent *hot;
+	struct mlx5dm_epool_ent *hot;     /* oldest first */
+	struct mlx5dm_epool_ent *hot_tail;
 	uint32_t n_hot;
 	void *blocks;
+};
+
+/* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
+struct mlx5dm_hidx {
+	struct mlx5dm_ste **b;            /* buckets, 2^log */
+	struct mlx5dm_ste **old;          /* buckets still to move while growing */
+	uint32_t old_mask;
+	uint32_t move_pos;
+	uint32_t count;
+	uint8_t log;
 };
 
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
@@ -150,6 +161,8 @@ struct mlx5dm_ste {
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
 	struct mlx5dm_epool_ent *pooled;  /* entry from the matcher's pool, or NULL */
+	struct mlx5dm_ste *hnext;         /* matcher index bucket chain */
+	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
 	bool collision;                   /* not the slot itself */
 };
 
@@ -170,6 +183,7 @@ struct mlx5dm_htbl {
 	struct mlx5dm_ste *pointing_ste;  /* parent whose hit pointer reaches the chain */
 	struct mlx5dm_htbl *chain_next;   /* older table, reached through miss_anchor */
 	struct mlx5dm_htbl *chain_prev;   /* newer table */
+	struct mlx5dm_htbl *root;         /* oldest table of the chain: names the chain */
 	struct mlx5dm_ste *miss_anchor;   /* always-hit: chain_next, or the matcher end */
 	struct mlx5dm_htbl *growing;      /* bigger table being filled, not yet reachable */
 	uint32_t fill_pos;                /* (growing table) entries already written */
@@ -206,6 +220,7 @@ struct mlx5dm_matcher {
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
 	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
+	struct mlx5dm_hidx index;         /* entries by (chain, tag) */
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
@@ -270,6 +285,15 @@ int mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5
 void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
 		      struct mlx5dm_defer *d);
 void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
+
+/* ---- mlx5dm_steer_index.c ---- */
+int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
+void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
+struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
+				    const uint8_t *tag);
+void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 
 /* ---- mlx5dm_steer_caps.c ---- */
 int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);

@@ -142,6 +142,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 {
 	struct mlx5dm_htbl *t = s->htbl;
 
+	mlx5dm_hidx_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
 		t->slots[s->slot] = NULL;
 		t->used--;
@@ -169,6 +170,7 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 				n = s->next_col;
 				if (s->next_htbl != NULL)
 					mlx5dm_rule_free_subtree(m, s->next_htbl, d);
+				mlx5dm_hidx_remove(&m->index, s);
 				mlx5dm_ste_rec_free(m, s, d);
 				s = n;
 			}
@@ -222,7 +224,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
 		uint32_t hash = mlx5dm_htbl_hash(tag, head->byte_mask);
-		struct mlx5dm_ste *found = mlx5dm_htbl_chain_find(head, tag, hash);
+		struct mlx5dm_ste *found = mlx5dm_hidx_find(&m->index, head->root, tag);
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *s, *tail;
@@ -244,6 +246,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 				      hash & (t->num_entries - 1), sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
+		mlx5dm_hidx_insert(&m->index, s);
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -448,6 +451,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	if (t->slots[s->slot] == s && s->next_col == NULL) {
 		uint32_t slot = s->slot;
 
+		mlx5dm_hidx_remove(&rc->m->index, s);
 		t->slots[slot] = NULL;
 		t->used--;
 		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
@@ -459,6 +463,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	if (t->slots[s->slot] == s) {
 		/* The follower moves into the slot; its own entry is released. */
 		f = s->next_col;
+		mlx5dm_hidx_remove(&rc->m->index, s);
+		mlx5dm_hidx_remove(&rc->m->index, f);
 		memcpy(s->shadow, f->shadow, sizeof(s->shadow));
 		s->next_htbl = f->next_htbl;
 		s->next_col = f->next_col;
@@ -472,10 +478,12 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 			s->next_htbl->growing->pointing_ste = s;
 		t->collisions--;
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
+		mlx5dm_hidx_insert(&rc->m->index, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
 	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)
 		;
+	mlx5dm_hidx_remove(&rc->m->index, s);
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));

@@ -120,24 +120,24 @@ mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
 	return st.syncs;
 }
 
-/* Move hot entries freed before the last completed sync to the free list. */
+/*
+ * Move hot entries freed before the last completed sync to the free list.
+ * The hot list is in freeing order, so only its head needs looking at.
+ */
 static void
 mlx5dm_epool_cool(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx)
 {
 	uint64_t now = mlx5dm_epool_epoch(ctx);
-	struct mlx5dm_epool_ent **pp = &p->hot;
 
-	while (*pp != NULL) {
-		struct mlx5dm_epool_ent *e = *pp;
+	while (p->hot != NULL && p->hot->epoch < now) {
+		struct mlx5dm_epool_ent *e = p->hot;
 
-		if (e->epoch < now) {
-			*pp = e->next;
-			e->next = p->free;
-			p->free = e;
-			p->n_hot--;
-		} else {
-			pp = &e->next;
-		}
+		p->hot = e->next;
+		if (p->hot == NULL)
+			p->hot_tail = NULL;
+		e->next = p->free;
+		p->free = e;
+		p->n_hot--;
 	}
 }
 
@@ -147,7 +147,7 @@ mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 {
 	struct mlx5dm_epool_ent *e;
 
-	if (p->free == NULL && p->hot != NULL && p->n_hot >= MLX5DM_EPOOL_BLOCK)
+	if (p->free == NULL && p->hot != NULL)
 		mlx5dm_epool_cool(p, ctx);
 	if (p->free == NULL) {
 		struct mlx5dm_epool_block *b;
@@ -188,8 +188,12 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 	struct mlx5dm_epool_ent *e = s->pooled;
 
 	e->epoch = mlx5dm_epool_epoch(ctx);
-	e->next = p->hot;
-	p->hot = e;
+	e->next = NULL;
+	if (p->hot_tail != NULL)
+		p->hot_tail->next = e;
+	else
+		p->hot = e;
+	p->hot_tail = e;
 	p->n_hot++;
 	/* Many hot entries and no sync coming by itself: ask for one after the locks. */
 	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && p->free == NULL)

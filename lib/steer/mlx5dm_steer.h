@@ -205,7 +205,10 @@ int mlx5dm_action_destroy(struct mlx5dm_action *action);
 
 /* ---- observability ---- */
 
-/* CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records 3000-3424). */
+/*
+ * CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records 3000-3424).
+ * Not implemented yet: declared only, no definition exists in the library.
+ */
 int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
 
 struct mlx5dm_icm_usage {

@@ -13,8 +13,8 @@
  *   parent -> head [slot chains] -miss-> head.miss_anchor -hit-> older ... -> e_anchor
  *
  * Growing never moves an entry: a table four times the head's size is
- * allocated and filled with always-miss entries (a slice per later rule
- * operation when it is large), then one control write of the parent makes
+ * allocated and filled with always-miss entries (a slice per later entry
+ * insertion when it is large), then one control write of the parent makes
  * it the head. New entries go to the head; lookups search the whole chain.
  */
 
@@ -230,7 +230,7 @@ mlx5dm_htbl_grow_unlist(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head)
 
 /*
  * Write up to `budget` bytes of head's growing table; when complete, make it
- * the chain head. *headp is where the chain head is stored.
+ * the chain head (parent pointer flip, m->first or the pointing entry).
  */
 static int
 mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
@@ -270,7 +270,7 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 /*
  * After an entry was placed in head: start growing it if it is crowded
  * (small tables are filled and switched at once), then spend one slice on
- * the oldest growth in progress.
+ * the growth at the front of the matcher's list (the most recently started).
  */
 int
 mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,

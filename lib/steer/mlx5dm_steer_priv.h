@@ -41,7 +41,7 @@
 #define MLX5DM_HTBL_LOG_SYNC_FILL 12
 /* Bytes of always-miss image written per insert while a table fills. */
 #define MLX5DM_HTBL_FILL_SLICE (16u * 1024u)
-/* Grow a chain head when (used slots + collisions) reaches this share of its size. */
+/* Not used: the growth rule is mlx5dm_htbl_wants_growth() (collisions and used slots >= half). */
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 

@@ -15,7 +15,8 @@
  * Growing never moves an entry: a table four times the head's size is
  * allocated and filled with always-miss entries (a slice per later entry
  * insertion when it is large), then one control write of the parent makes
- * it the head. New entries go to the head; lookups search the whole chain.
+ * it the head. New entries go to the head; whether a tag is already in any
+ * table of the chain is answered by the matcher's index (mlx5dm_steer_index.c).
  */
 
 #include <errno.h>

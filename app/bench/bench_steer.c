@@ -33,7 +33,7 @@ struct bench_cfg {
 	uint32_t rules;
 	uint32_t hint_log;
 	const char *kind;
-	bool quiet;
+	bool five_tuple;
 };
 
 static uint64_t
@@ -74,7 +74,7 @@ bench_key(const struct bench_cfg *cfg, uint32_t i, uint8_t *v)
 	memset(v, 0, MLX5DM_MATCH_PARAM_SIZE);
 	mlx5dm_fte_set(v, MLX5DM_FTE(outer, ip_version), 4);
 	mlx5dm_fte_set(v, MLX5DM_FTE(outer, dst_ip_31_0), 0x0a000000u + i);
-	if (strcmp(cfg->kind, "5tuple") == 0) {
+	if (cfg->five_tuple) {
 		mlx5dm_fte_set(v, MLX5DM_FTE(outer, ip_protocol), 17);
 		mlx5dm_fte_set(v, MLX5DM_FTE(outer, src_ip_31_0), 0xc0a80000u + (i >> 8));
 		mlx5dm_fte_set(v, MLX5DM_FTE(outer, udp_sport), 1024 + (i & 0xff));
@@ -88,7 +88,7 @@ bench_mask(const struct bench_cfg *cfg, uint8_t *m)
 	memset(m, 0, MLX5DM_MATCH_PARAM_SIZE);
 	mlx5dm_fte_set(m, MLX5DM_FTE(outer, ip_version), 4); /* DR convention: the version */
 	mlx5dm_fte_set(m, MLX5DM_FTE(outer, dst_ip_31_0), 0xffffffff);
-	if (strcmp(cfg->kind, "5tuple") == 0) {
+	if (cfg->five_tuple) {
 		mlx5dm_fte_set(m, MLX5DM_FTE(outer, ip_protocol), 0xff);
 		mlx5dm_fte_set(m, MLX5DM_FTE(outer, src_ip_31_0), 0xffffffff);
 		mlx5dm_fte_set(m, MLX5DM_FTE(outer, udp_sport), 0xffff);
@@ -291,6 +291,11 @@ main(int argc, char **argv)
 				"[--kind ipv4dst|5tuple]\n", argv[0]);
 			return 2;
 		}
+	}
+	cfg.five_tuple = strcmp(cfg.kind, "5tuple") == 0;
+	if (!cfg.five_tuple && strcmp(cfg.kind, "ipv4dst") != 0) {
+		fprintf(stderr, "--kind: ipv4dst or 5tuple\n");
+		return 2;
 	}
 	if (cfg.rules == 0 || cfg.rules > 16000000) {
 		fprintf(stderr, "--rules: 1..16000000\n");

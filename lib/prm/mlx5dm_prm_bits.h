@@ -86,6 +86,20 @@ mlx5dm_prm_set64(void *buf, unsigned int bit, unsigned int width, uint64_t v)
 	uint8_t *b = buf;
 	unsigned int pos = bit + width; /* one past the field's LSB */
 
+	/* Fast path: the field sits inside one aligned big-endian dword. */
+	if (width < 32 && (bit & ~31u) == ((pos - 1) & ~31u)) {
+		uint8_t *p = b + (bit / 32) * 4;
+		unsigned int shift = 31 - (pos - 1) % 32;
+		uint32_t m = ((1u << width) - 1) << shift;
+		uint32_t dw = mlx5dm_prm_be32(p);
+
+		mlx5dm_prm_put_be32(p, (dw & ~m) | (((uint32_t)v << shift) & m));
+		return;
+	}
+	if (width == 32 && (bit & 31u) == 0) {
+		mlx5dm_prm_put_be32(b + bit / 8, (uint32_t)v);
+		return;
+	}
 	if (width < 64)
 		v &= (1ull << width) - 1;
 	while (width > 0) {

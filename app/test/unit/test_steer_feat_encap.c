@@ -31,43 +31,41 @@
 #define VXLAN_HDR 50
 #define GRE_HDR   38
 
-/* Eth / IPv4 (lengths and checksum 0, as software writes them) / UDP 4789 / VXLAN. */
+/* Outer Ethernet + IPv4 carrying proto (lengths and checksum 0, as software writes them). */
 static void
-vxlan_hdr(uint8_t h[VXLAN_HDR])
+outer_eth_ipv4(uint8_t *h, size_t len, uint8_t proto)
 {
-	memset(h, 0, VXLAN_HDR);
+	memset(h, 0, len);
 	fenv_put_mac(h, MAC_OUT);
 	fenv_put_mac(h + 6, MAC_SRC);
 	h[12] = 0x08;
 	h[14] = 0x45;
 	h[22] = 64;
-	h[23] = 17;
+	h[23] = proto;
 	mlx5dm_prm_put_be32(h + 26, 0xac100001);
 	mlx5dm_prm_put_be32(h + 30, 0xac100002);
-	h[34] = 0xc3;                   /* sport 50000 */
+}
+
+/* ... / UDP 50000 -> 4789 / VXLAN (I flag, VNI 0xabcd). */
+static void
+vxlan_hdr(uint8_t h[VXLAN_HDR])
+{
+	outer_eth_ipv4(h, VXLAN_HDR, 17);
+	h[34] = 0xc3;
 	h[35] = 0x50;
-	h[36] = 0x12;                   /* dport 4789 */
+	h[36] = 0x12;
 	h[37] = 0xb5;
-	h[42] = 0x08;                   /* VXLAN: I flag, VNI 0xabcd */
-	h[46] = 0x00;
+	h[42] = 0x08;
 	h[47] = 0xab;
 	h[48] = 0xcd;
 }
 
-/* Eth / IPv4 (GRE) / GRE (IPv4): replaces the frame's own L2. */
+/* ... / GRE (IPv4): replaces the frame's own L2. */
 static void
 gre_hdr(uint8_t h[GRE_HDR])
 {
-	memset(h, 0, GRE_HDR);
-	fenv_put_mac(h, MAC_OUT);
-	fenv_put_mac(h + 6, MAC_SRC);
-	h[12] = 0x08;
-	h[14] = 0x45;
-	h[22] = 64;
-	h[23] = 47;
-	mlx5dm_prm_put_be32(h + 26, 0xac100001);
-	mlx5dm_prm_put_be32(h + 30, 0xac100002);
-	h[36] = 0x08;                   /* GRE protocol 0x0800 */
+	outer_eth_ipv4(h, GRE_HDR, 47);
+	h[36] = 0x08;
 }
 
 /* What the wire carries: hdr (its lengths and checksum filled) followed by body. */

@@ -342,5 +342,6 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	st->rules = __atomic_load_n(&ctx->n_rules, __ATOMIC_RELAXED);
 	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
+	mlx5dm_steer_stats_objects(ctx, st);
 	return 0;
 }

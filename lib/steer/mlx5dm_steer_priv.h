@@ -185,7 +185,28 @@ struct mlx5dm_matcher {
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
+	/* Statistics kept as the tables change (under lock, like n_tables). */
+	uint64_t n_entries;               /* slots of its tables */
+	uint64_t n_used;                  /* slots in use, over its tables */
+	uint64_t n_collisions;            /* collision entries, over its tables */
+	uint64_t n_chained;               /* tables in growth chains of two or more */
+	uint64_t n_growths;               /* growths completed */
 };
+
+/* A table's slot / collision-entry count changed (matcher lock held). */
+static inline void
+mlx5dm_htbl_count_used(struct mlx5dm_htbl *t, int delta)
+{
+	t->used += (uint32_t)delta;
+	t->matcher->n_used += (uint64_t)(int64_t)delta;
+}
+
+static inline void
+mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
+{
+	t->collisions += (uint32_t)delta;
+	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
+}
 
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
@@ -301,6 +322,12 @@ uint32_t mlx5dm_pattern_cache_count(struct mlx5dm_pattern_cache *pc);
 int mlx5dm_modify_store(struct mlx5dm_action *a, const uint8_t *hw, unsigned int n_hw,
 			bool may_inline);
 void mlx5dm_modify_release(struct mlx5dm_action *a);
+
+/* ---- mlx5dm_steer_stats.c ---- */
+/* Table h leaves its matcher / g became the head of a chain (matcher lock held). */
+void mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h);
+void mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g);
+void mlx5dm_steer_stats_objects(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
 
 /* ---- mlx5dm_steer_encap.c ---- */
 /* Place encap data (ENCAP ICM or a firmware reformat context); fills a->ste.encap. */

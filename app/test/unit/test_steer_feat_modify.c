@@ -391,6 +391,45 @@ test_l3_decap_pattern(void **state)
 	fenv_close(e);
 }
 
+/*
+ * An argument holds 64 actions: a longer HW list (40 SETs of one field need
+ * a NOP before each but the first: 79 actions) stays a basic list.
+ */
+static void
+test_long_list(void **state)
+{
+	uint8_t sw[40][8], hw[3][8];
+	struct mlx5dm_action *a, *acts[2];
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct fenv *e = fenv_open(NULL);
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		sw_set(sw[i], F_IP_TTL, 8, 100 + i);
+	a = mlx5dm_action_modify_header(e->rx, 40, &sw[0][0]);
+	assert_non_null(a);
+	assert_int_equal(a->ste.modify.mode, MLX5DM_STE_MODIFY_LIST);
+	assert_int_equal(a->ste.modify.num_actions, 79);
+	assert_int_equal(pattern_count(e), 0);
+	assert_int_equal(icm_used(e, MLX5DM_ICM_MODIFY), 128 * 8);
+	m = fenv_dmac_matcher(e->rx_tbl);
+	acts[0] = a;
+	acts[1] = e->to_q[0];
+	r = fenv_dmac_rule(m, MAC_A, 2, acts);
+	/* The last SET wins; the dmac is untouched. */
+	send_expect(e, MAC_A, 0, MAC_A, 139);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_int_equal(mlx5dm_action_destroy(a), 0);
+	/* Next to it, a short list still takes pattern + argument. */
+	a = act_dmac_ttl(e, MAC_B, 1, hw);
+	assert_int_equal(a->ste.modify.mode, MLX5DM_STE_MODIFY_PATTERN);
+	assert_int_equal(mlx5dm_action_destroy(a), 0);
+	fenv_close(e);
+}
+
 /* A device without argument objects: basic lists in HEADER_MODIFY ICM, same traffic. */
 static void
 test_list_mode(void **state)
@@ -445,6 +484,7 @@ main(void)
 		cmocka_unit_test(test_pattern_argument),
 		cmocka_unit_test(test_copy_patterns),
 		cmocka_unit_test(test_l3_decap_pattern),
+		cmocka_unit_test(test_long_list),
 		cmocka_unit_test(test_list_mode),
 	};
 

@@ -285,8 +285,14 @@ mlx5dm_modify_store(struct mlx5dm_action *a, const uint8_t *hw, unsigned int n_h
 		return 0;
 	}
 	/* An argument holds at most 64 actions; longer lists stay basic. */
-	if (ctx->patterns != NULL && n_hw <= MLX5DM_RES_ARG_MAX_ACTIONS)
-		return mlx5dm_modify_store_pattern(a, hw, n_hw);
+	if (ctx->patterns != NULL && n_hw <= MLX5DM_RES_ARG_MAX_ACTIONS) {
+		int ret = mlx5dm_modify_store_pattern(a, hw, n_hw);
+
+		/* No argument slot that large (small objects): the basic list still works. */
+		if (ret != -ENOTSUP)
+			return ret;
+		mlx5dm_modify_release(a);
+	}
 	return mlx5dm_modify_store_list(a, hw, n_hw);
 }
 

@@ -5,10 +5,14 @@
 /*
  * dpdk-test-dm: validates net_mlx5dm by loopback traffic.
  *
- * This first version runs the "loopback" check on every net_mlx5dm port:
- * it sends numbered Ether/IPv4/UDP packets and verifies that each arrives,
- * byte for byte, on the port at the other end of the wire. Rule suites come
- * with the steering layers.
+ * Default mode: the "loopback" check on every net_mlx5dm port: it sends
+ * numbered Ether/IPv4/UDP packets and verifies that each arrives, byte for
+ * byte, on the port at the other end of the wire.
+ *
+ * --check mode: runs case files (doc/guides/tools/testdm.rst) on the
+ * reference classifier, which checks the cases themselves.
+ * --run mode: runs case files on the net_mlx5dm ports through ethdev and
+ * rte_flow.
  */
 
 #include <getopt.h>
@@ -28,6 +32,11 @@
 
 #include <rte_pmd_mlx5dm.h>
 
+#include "test_dm_ethdev_runner.h"
+#include "test_dm_ref.h"
+#include "test_dm_runner.h"
+#include "test_dm_suite.h"
+
 #define TEST_DM_DESC 512
 #define TEST_DM_BURST 32
 #define TEST_DM_PKT_LEN 128
@@ -35,6 +44,13 @@
 struct test_dm_config {
 	unsigned int packets;
 	bool verbose;
+	/* --check / --run: case files to run on the reference classifier / the ports. */
+	bool check;
+	bool run;
+	unsigned int wait_us;
+	char **cases;
+	unsigned int nb_cases;
+	const char *pcap_dir;
 };
 
 struct test_dm_result {
@@ -46,8 +62,14 @@ static void
 test_dm_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [--packets N] [--verbose]\n"
-	       "  --packets N   packets per port for the loopback check (default 256)\n"
-	       "  --verbose     print every packet check\n", prog);
+	       "       %s [EAL options] -- --check|--run [--pcap-dir DIR] [--verbose] CASE...\n"
+	       "  --packets N     packets per port for the loopback check (default 256)\n"
+	       "  --verbose       print every packet check / every passed expectation\n"
+	       "  --check         run the case files on the reference classifier\n"
+	       "  --run           run the case files on the net_mlx5dm ports\n"
+	       "  --wait-us N     --run: time a packet has to arrive (default 20000)\n"
+	       "  --pcap-dir DIR  write what failing sends sent and received there\n",
+	       prog, prog);
 }
 
 static int
@@ -56,6 +78,10 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 	static const struct option opts[] = {
 		{ "packets", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "run", no_argument, NULL, 'r' },
+		{ "wait-us", required_argument, NULL, 'w' },
+		{ "pcap-dir", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -75,6 +101,23 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 		case 'v':
 			cfg->verbose = true;
 			break;
+		case 'c':
+			cfg->check = true;
+			break;
+		case 'r':
+			cfg->run = true;
+			break;
+		case 'w':
+			cfg->wait_us = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end != '\0' || cfg->wait_us == 0 || cfg->wait_us > 10000000) {
+				fprintf(stderr, "test-dm: --wait-us %s: expected 1..10000000\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'd':
+			cfg->pcap_dir = optarg;
+			break;
 		case 'h':
 			test_dm_usage(argv[0]);
 			exit(0);
@@ -83,7 +126,57 @@ test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
 			return -1;
 		}
 	}
+	cfg->cases = argv + optind;
+	cfg->nb_cases = (unsigned int)(argc - optind);
+	if (cfg->check && cfg->run) {
+		fprintf(stderr, "test-dm: --check and --run exclude each other\n");
+		return -1;
+	}
+	if (cfg->nb_cases != 0 && !cfg->check && !cfg->run) {
+		fprintf(stderr, "test-dm: case files need --check or --run\n");
+		return -1;
+	}
+	if ((cfg->check || cfg->run) && cfg->nb_cases == 0) {
+		fprintf(stderr, "test-dm: --check and --run need case files\n");
+		return -1;
+	}
 	return 0;
+}
+
+/*
+ * Run the case files on the reference classifier (every port looped to
+ * itself) or, with an mbuf pool, on the net_mlx5dm ports.
+ */
+static int
+test_dm_run_cases(const struct test_dm_config *cfg, struct rte_mempool *mp)
+{
+	struct test_dm_run_opts opts = {
+		.log = stdout,
+		.verbose = cfg->verbose,
+		.pcap_dir = cfg->pcap_dir,
+	};
+	struct test_dm_ethdev_runner *er = NULL;
+	struct test_dm_ref_runner *rr = NULL;
+	struct test_dm_suite_result res;
+
+	if (mp != NULL)
+		er = test_dm_ethdev_runner_new(mp, cfg->wait_us);
+	else
+		rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, NULL);
+	if (er == NULL && rr == NULL) {
+		fprintf(stderr, "test-dm: out of memory\n");
+		return 1;
+	}
+	if (er != NULL)
+		test_dm_suite_run(&test_dm_ethdev_runner_ops, er, cfg->cases, cfg->nb_cases,
+				  &opts, stdout, &res);
+	else
+		test_dm_suite_run(&test_dm_ref_runner_ops, rr, cfg->cases, cfg->nb_cases, &opts,
+				  stdout, &res);
+	test_dm_ethdev_runner_free(er);
+	test_dm_ref_runner_free(rr);
+	printf("%u passed, %u failed\n", res.passed, res.failed);
+	return res.failed == 0 ? 0 : 1;
 }
 
 static int
@@ -187,7 +280,7 @@ test_dm_loopback(uint16_t port, uint16_t peer, struct rte_mempool *mp,
 int
 main(int argc, char **argv)
 {
-	struct test_dm_config cfg = { .packets = 256 };
+	struct test_dm_config cfg = { .packets = 256, .wait_us = 20000 };
 	struct test_dm_result res = { 0 };
 	struct rte_pmd_mlx5dm_port_info info;
 	struct rte_mempool *mp;
@@ -203,11 +296,22 @@ main(int argc, char **argv)
 	argv += ret;
 	if (test_dm_parse_args(argc, argv, &cfg) < 0)
 		goto fail;
+	if (cfg.check) {
+		ret = test_dm_run_cases(&cfg, NULL);
+		rte_eal_cleanup();
+		return ret;
+	}
 	mp = rte_pktmbuf_pool_create("test_dm_pool", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     (int)rte_socket_id());
 	if (mp == NULL) {
 		fprintf(stderr, "test-dm: cannot create mbuf pool\n");
 		goto fail;
+	}
+	if (cfg.run) {
+		ret = test_dm_run_cases(&cfg, mp);
+		rte_mempool_free(mp);
+		rte_eal_cleanup();
+		return ret;
 	}
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)

@@ -99,8 +99,22 @@ mlx5dm_malloc(size_t size)
 void *
 mlx5dm_zmalloc(size_t size)
 {
-	void *p = mlx5dm_do_alloc(size, 0);
+	void *p;
 
+	/*
+	 * libc's calloc knows fresh mmap'd memory is already zero: large
+	 * tables then fault in page by page as they are used, instead of all
+	 * at once in the allocating call.
+	 */
+	if (mlx5dm_alloc_ops == &mlx5dm_libc_ops) {
+		uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
+		uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
+
+		if (MLX5DM_UNLIKELY(fail != 0 && n == fail))
+			return NULL;
+		return calloc(1, size == 0 ? 1 : size);
+	}
+	p = mlx5dm_do_alloc(size, 0);
 	if (p != NULL)
 		memset(p, 0, size);
 	return p;

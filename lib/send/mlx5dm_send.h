@@ -56,8 +56,9 @@ void mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring);
  * copied (into the WQE or the staging buffer) before the call returns, so
  * the caller may reuse it. The doorbell is rung lazily: by the next
  * mlx5dm_send_flush()/drain(), or when the SQ needs room.
- * Returns 0, -EINVAL (len 0 or > MLX5DM_SEND_MAX_WRITE), or -EIO if the
- * ring saw an error completion (the ring is then unusable).
+ * Returns 0, -EINVAL (len 0 or > MLX5DM_SEND_MAX_WRITE), -EIO if the ring
+ * saw an error completion (the ring is then unusable), or -ETIMEDOUT if it
+ * waited 5 s for room without a completion (the ring is then unusable too).
  */
 int mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 		      const void *data, uint32_t len);
@@ -75,7 +76,8 @@ int mlx5dm_send_flush(struct mlx5dm_send_ring *ring);
 /*
  * Make every write posted so far complete: post an RDMA READ of the last
  * written ICM range behind them (a completion fence on an RC QP), ring the
- * doorbell and poll until it completes. 0 or -EIO.
+ * doorbell and poll until it completes. 0, -EIO or -ETIMEDOUT (no
+ * completion for 5 s; the ring is then unusable).
  */
 int mlx5dm_send_drain(struct mlx5dm_send_ring *ring);
 

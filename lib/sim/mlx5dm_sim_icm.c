@@ -127,8 +127,10 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 			break;
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-		img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+	/* A whole line needs no merge with what was there. */
+	if (n != MLX5DM_SIM_LINE)
+		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
 	memcpy((uint8_t *)img + at, src, n);
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
 		__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);

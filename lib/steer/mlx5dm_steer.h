@@ -205,7 +205,12 @@ int mlx5dm_action_destroy(struct mlx5dm_action *action);
 
 /* ---- observability ---- */
 
-/* CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records 3000-3424). */
+/*
+ * CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records
+ * 3000-3424; doc/guides/steering_dump.rst). Safe while rules are inserted
+ * on other threads (a matcher's inserts wait while it is dumped); writes
+ * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error).
+ */
 int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
 
 struct mlx5dm_icm_usage {

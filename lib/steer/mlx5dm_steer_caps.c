@@ -62,6 +62,12 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	caps->fc_bulk_bitmap = (uint8_t)mlx5dm_prm_fget(out, g->flow_counter_bulk_alloc);
 	caps->log_max_fc_bulk = (uint8_t)mlx5dm_prm_fget(out, g->log_max_flow_counter_bulk);
 	caps->rq_ts_format = (uint8_t)mlx5dm_prm_fget(out, g->rq_ts_format);
+	caps->eswitch_manager = mlx5dm_prm_fget(out, g->eswitch_manager) != 0;
+	caps->flex_protocols = (uint32_t)mlx5dm_prm_fget(out, g->flex_parser_protocols);
+	caps->flex_id_icmp[0] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmp_dw0);
+	caps->flex_id_icmp[1] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmp_dw1);
+	caps->flex_id_icmp[2] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmpv6_dw0);
+	caps->flex_id_icmp[3] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmpv6_dw1);
 
 	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_NIC_FLOW_TABLE, out);
 	if (ret < 0)

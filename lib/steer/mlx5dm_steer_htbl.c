@@ -13,9 +13,10 @@
  *   parent -> head [slot chains] -miss-> head.miss_anchor -hit-> older ... -> e_anchor
  *
  * Growing never moves an entry: a table four times the head's size is
- * allocated and filled with always-miss entries (a slice per later rule
- * operation when it is large), then one control write of the parent makes
- * it the head. New entries go to the head; lookups search the whole chain.
+ * allocated and filled with always-miss entries (a slice per later entry
+ * insertion when it is large), then one control write of the parent makes
+ * it the head. New entries go to the head; whether a tag is already in any
+ * table of the chain is answered by the matcher's index (mlx5dm_steer_index.c).
  */
 
 #include <errno.h>
@@ -100,7 +101,7 @@ static void
 mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 {
 	mlx5dm_defer_chunk(d, h->chunk);
-	mlx5dm_ste_free_single(h->miss_anchor, d);
+	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
 	mlx5dm_free(h->slots);
 	h->matcher->n_tables--;
 	mlx5dm_htbl_stats_drop(h);
@@ -126,6 +127,7 @@ mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t lev
 	if (h == NULL)
 		return NULL;
 	h->pointing_ste = pointing;
+	h->root = h;
 	mlx5dm_htbl_miss_image(h, hw);
 	ret = mlx5dm_ste_write_image(ctx, q, h->chunk, 0, h->num_entries, hw);
 	if (ret < 0) {
@@ -189,7 +191,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	g = mlx5dm_htbl_alloc(m, head->level, log_size, head->byte_mask);
 	if (g == NULL)
 		return -ENOMEM;
-	anchor = mlx5dm_ste_alloc_single(ctx);
+	anchor = mlx5dm_ste_entry_alloc(m);
 	if (anchor == NULL) {
 		mlx5dm_htbl_free(g, d);
 		return -ENOMEM;
@@ -202,6 +204,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	anchor->htbl = g;
 	g->miss_anchor = anchor;
 	g->pointing_ste = head->pointing_ste;
+	g->root = head->root;
 	ret = mlx5dm_ste_write_full(ctx, q, anchor, NULL);
 	if (ret < 0) {
 		mlx5dm_htbl_free(g, d);
@@ -230,7 +233,7 @@ mlx5dm_htbl_grow_unlist(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head)
 
 /*
  * Write up to `budget` bytes of head's growing table; when complete, make it
- * the chain head. *headp is where the chain head is stored.
+ * the chain head (parent pointer flip, m->first or the pointing entry).
  */
 static int
 mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
@@ -271,7 +274,7 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 /*
  * After an entry was placed in head: start growing it if it is crowded
  * (small tables are filled and switched at once), then spend one slice on
- * the oldest growth in progress.
+ * the growth at the front of the matcher's list (the most recently started).
  */
 int
 mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,

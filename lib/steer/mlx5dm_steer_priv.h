@@ -41,9 +41,38 @@
 #define MLX5DM_HTBL_LOG_SYNC_FILL 12
 /* Bytes of always-miss image written per insert while a table fills. */
 #define MLX5DM_HTBL_FILL_SLICE (16u * 1024u)
-/* Grow a chain head when (used slots + collisions) reaches this share of its size. */
+/* Not used: the growth rule is mlx5dm_htbl_wants_growth() (collisions and used slots >= half). */
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
+
+/* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
+struct mlx5dm_slab {
+	size_t obj_size;
+	void *free;
+	void *blocks;
+	uint64_t live;
+};
+
+/* Single ICM entries for collision/action entries, reused after a sync. */
+#define MLX5DM_EPOOL_BLOCK 64
+struct mlx5dm_epool_ent;
+struct mlx5dm_epool {
+	struct mlx5dm_epool_ent *free;
+	struct mlx5dm_epool_ent *hot;     /* oldest first */
+	struct mlx5dm_epool_ent *hot_tail;
+	uint32_t n_hot;
+	void *blocks;
+};
+
+/* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
+struct mlx5dm_hidx {
+	struct mlx5dm_ste **b;            /* buckets, 2^log */
+	struct mlx5dm_ste **old;          /* buckets still to move while growing */
+	uint32_t old_mask;
+	uint32_t move_pos;
+	uint32_t count;
+	uint8_t log;
+};
 
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
 struct mlx5dm_caps {
@@ -63,6 +92,10 @@ struct mlx5dm_caps {
 	uint8_t log_max_fc_bulk;
 	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
+	/* Only reported (domain dump info records). */
+	bool eswitch_manager;
+	uint32_t flex_protocols;          /* flex_parser_protocols */
+	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 
 /* A rule queue: one send ring, used by one thread at a time. */
@@ -129,6 +162,9 @@ struct mlx5dm_ste {
 	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	struct mlx5dm_epool_ent *pooled;  /* entry from the matcher's pool, or NULL */
+	struct mlx5dm_ste *hnext;         /* matcher index bucket chain */
+	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
 	bool collision;                   /* not the slot itself */
 };
 
@@ -149,6 +185,7 @@ struct mlx5dm_htbl {
 	struct mlx5dm_ste *pointing_ste;  /* parent whose hit pointer reaches the chain */
 	struct mlx5dm_htbl *chain_next;   /* older table, reached through miss_anchor */
 	struct mlx5dm_htbl *chain_prev;   /* newer table */
+	struct mlx5dm_htbl *root;         /* oldest table of the chain: names the chain */
 	struct mlx5dm_ste *miss_anchor;   /* always-hit: chain_next, or the matcher end */
 	struct mlx5dm_htbl *growing;      /* bigger table being filled, not yet reachable */
 	uint32_t fill_pos;                /* (growing table) entries already written */
@@ -182,6 +219,10 @@ struct mlx5dm_matcher {
 	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
 	bool written;
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
+	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
+	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
+	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
+	struct mlx5dm_hidx index;         /* entries by (chain, tag) */
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
@@ -252,8 +293,33 @@ struct mlx5dm_action {
  */
 struct mlx5dm_defer {
 	unsigned int n;
-	struct mlx5dm_icm_chunk *chunks[256];
+	unsigned int cap;                 /* of more, 0 while only inline is used */
+	bool want_sync;                   /* run an ICM sync once unlocked */
+	struct mlx5dm_icm_pool *sync_pool;
+	struct mlx5dm_icm_chunk **more;   /* grows past the inline room */
+	struct mlx5dm_icm_chunk *chunks[32];
 };
+
+
+/* ---- mlx5dm_steer_slab.c ---- */
+void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
+void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
+void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
+void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
+size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
+int mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s);
+void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
+		      struct mlx5dm_defer *d);
+void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
+
+/* ---- mlx5dm_steer_index.c ---- */
+int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
+void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
+struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
+				    const uint8_t *tag);
+void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 
 /* ---- mlx5dm_steer_caps.c ---- */
 int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
@@ -264,6 +330,7 @@ int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 
 /* ---- mlx5dm_steer_write.c ---- */
+void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);
 int mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 			  const struct mlx5dm_ste *ste, const uint8_t *bit_mask);
 int mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
@@ -274,6 +341,9 @@ int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
 struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
 void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
+struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_matcher *m);
+struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m);
+void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
 

@@ -110,7 +110,7 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 
 	*prev_tail = mlx5dm_rule_chain_tail(t, slot);
 	if (*prev_tail == NULL) {
-		s = mlx5dm_zmalloc(sizeof(*s));
+		s = mlx5dm_ste_rec_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
 		s->chunk = t->chunk;
@@ -118,7 +118,7 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		t->slots[slot] = s;
 		mlx5dm_htbl_count_used(t, 1);
 	} else {
-		s = mlx5dm_ste_alloc_single(ctx);
+		s = mlx5dm_ste_entry_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
 		s->collision = true;
@@ -142,16 +142,16 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 {
 	struct mlx5dm_htbl *t = s->htbl;
 
+	mlx5dm_hidx_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
 		t->slots[s->slot] = NULL;
 		mlx5dm_htbl_count_used(t, -1);
-		mlx5dm_free(s);
 	} else {
 		prev_tail->next_col = NULL;
 		mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->shadow, mlx5dm_htbl_miss_target(t));
 		mlx5dm_htbl_count_collision(t, -1);
-		mlx5dm_ste_free_single(s, d);
 	}
+	mlx5dm_ste_rec_free(t->matcher, s, d);
 }
 
 /* Free a subtree: the chain below a dead entry, all of whose entries are dead too. */
@@ -170,10 +170,8 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 				n = s->next_col;
 				if (s->next_htbl != NULL)
 					mlx5dm_rule_free_subtree(m, s->next_htbl, d);
-				if (s->collision)
-					mlx5dm_ste_free_single(s, d);
-				else
-					mlx5dm_free(s);
+				mlx5dm_hidx_remove(&m->index, s);
+				mlx5dm_ste_rec_free(m, s, d);
 				s = n;
 			}
 			t->slots[i] = NULL;
@@ -226,7 +224,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
 		uint32_t hash = mlx5dm_htbl_hash(tag, head->byte_mask);
-		struct mlx5dm_ste *found = mlx5dm_htbl_chain_find(head, tag, hash);
+		struct mlx5dm_ste *found = mlx5dm_hidx_find(&m->index, head->root, tag);
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *s, *tail;
@@ -248,6 +246,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 				      hash & (t->num_entries - 1), sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
+		mlx5dm_hidx_insert(&m->index, s);
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -288,7 +287,7 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	unsigned int i;
 
 	for (i = 0; i < n_extra; i++) {
-		struct mlx5dm_ste *a = mlx5dm_ste_alloc_single(ctx);
+		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->m);
 
 		if (a == NULL)
 			return -ENOMEM;
@@ -379,28 +378,34 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = -ret;
 		return NULL;
 	}
-	rule = mlx5dm_zmalloc(sizeof(*rule));
+	memset(&rc, 0, sizeof(rc));
+	rc.ctx = ctx;
+	rc.m = m;
+	rc.d.sync_pool = ctx->ste_pool;
+	ret = mlx5dm_rule_lock(m, queue, &rc.q);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	rule = mlx5dm_slab_alloc(&m->rule_slab);
 	if (rule == NULL) {
+		mlx5dm_rule_unlock(m, rc.q);
 		errno = ENOMEM;
 		return NULL;
 	}
 	rule->matcher = m;
-	memset(&rc, 0, sizeof(rc));
-	rc.ctx = ctx;
-	rc.m = m;
-	ret = mlx5dm_rule_lock(m, queue, &rc.q);
-	if (ret < 0)
-		goto free_rule;
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
 	if (ret < 0) {
 		for (i = 0; i < rule->nb_act_stes; i++)
-			mlx5dm_ste_free_single(rule->act_stes[i], &rc.d);
+			mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
 		mlx5dm_rule_undo(&rc);
+		mlx5dm_slab_free(&m->rule_slab, rule);
 		mlx5dm_rule_unlock(m, rc.q);
 		mlx5dm_defer_run(&rc.d);
-		goto free_rule;
+		errno = -ret;
+		return NULL;
 	}
 	ret = mlx5dm_rule_flush(&rc);
 	/* Growth bookkeeping for every table that received an entry. */
@@ -410,6 +415,12 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 	}
 	if (ret == 0)
 		ret = mlx5dm_send_flush(rc.q->ring);
+	/* Under the matcher lock: a concurrent dump may already see the rule. */
+	for (i = 0; i < nb_actions; i++) {
+		rule->actions[i] = actions[i];
+		mlx5dm_action_ref(actions[i]);
+	}
+	rule->nb_actions = (uint8_t)nb_actions;
 	m->n_rules++;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
@@ -417,17 +428,8 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		/* The ring failed: the device state is unknown; the rule stays accounted. */
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
 	}
-	for (i = 0; i < nb_actions; i++) {
-		rule->actions[i] = actions[i];
-		mlx5dm_action_ref(actions[i]);
-	}
-	rule->nb_actions = (uint8_t)nb_actions;
 	__atomic_fetch_add(&ctx->n_rules, 1, __ATOMIC_RELAXED);
 	return rule;
-free_rule:
-	mlx5dm_free(rule);
-	errno = -ret;
-	return NULL;
 }
 
 /*
@@ -449,9 +451,10 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	if (t->slots[s->slot] == s && s->next_col == NULL) {
 		uint32_t slot = s->slot;
 
+		mlx5dm_hidx_remove(&rc->m->index, s);
 		t->slots[slot] = NULL;
 		mlx5dm_htbl_count_used(t, -1);
-		mlx5dm_free(s);
+		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
 		mlx5dm_ste_build_always_miss(ctx->ste, img, t->lu_type, t->matcher->tbl->dom->dir,
 					     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(t));
 		mlx5dm_ste_to_hw(ctx->ste, img, MLX5DM_STE_SIZE);
@@ -460,6 +463,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	if (t->slots[s->slot] == s) {
 		/* The follower moves into the slot; its own entry is released. */
 		f = s->next_col;
+		mlx5dm_hidx_remove(&rc->m->index, s);
+		mlx5dm_hidx_remove(&rc->m->index, f);
 		memcpy(s->shadow, f->shadow, sizeof(s->shadow));
 		s->next_htbl = f->next_htbl;
 		s->next_col = f->next_col;
@@ -472,25 +477,29 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
 			s->next_htbl->growing->pointing_ste = s;
 		mlx5dm_htbl_count_collision(t, -1);
-		mlx5dm_ste_free_single(f, &rc->d);
+		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
+		mlx5dm_hidx_insert(&rc->m->index, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
 	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)
 		;
+	mlx5dm_hidx_remove(&rc->m->index, s);
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
 	mlx5dm_htbl_count_collision(t, -1);
-	mlx5dm_ste_free_single(s, &rc->d);
+	mlx5dm_ste_rec_free(rc->m, s, &rc->d);
 	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
 }
 
 int
 mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 {
+	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
 	struct mlx5dm_htbl *subtree = NULL;
 	struct mlx5dm_rule_ctx rc;
+	unsigned int nb_actions;
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_ste *s;
 	unsigned int lvl, i;
@@ -504,6 +513,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	memset(&rc, 0, sizeof(rc));
 	rc.ctx = m->tbl->dom->ctx;
 	rc.m = m;
+	rc.d.sync_pool = rc.ctx->ste_pool;
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
@@ -523,15 +533,17 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(m, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)
-		mlx5dm_ste_free_single(rule->act_stes[i], &rc.d);
+		mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush(rc.q->ring);
+	nb_actions = rule->nb_actions;
+	memcpy(actions, rule->actions, sizeof(actions[0]) * nb_actions);
+	mlx5dm_slab_free(&m->rule_slab, rule);
 	m->n_rules--;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
-	for (i = 0; i < rule->nb_actions; i++)
-		mlx5dm_action_unref(rule->actions[i]);
+	for (i = 0; i < nb_actions; i++)
+		mlx5dm_action_unref(actions[i]);
 	__atomic_fetch_sub(&rc.ctx->n_rules, 1, __ATOMIC_RELAXED);
-	mlx5dm_free(rule);
 	return ret;
 }

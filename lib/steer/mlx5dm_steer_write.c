@@ -21,17 +21,24 @@ mlx5dm_ste_icm(const struct mlx5dm_ste *ste)
 	return mlx5dm_icm_chunk_entry_icm(ste->chunk, ste->index);
 }
 
+/* The 64-byte software image of a full write (also what a dump shows). */
+void
+mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img)
+{
+	memcpy(img, ste->shadow, sizeof(ste->shadow));
+	if (bit_mask != NULL)
+		memcpy(img + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
+	else
+		memset(img + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+}
+
 int
 mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 		      const struct mlx5dm_ste *ste, const uint8_t *bit_mask)
 {
 	uint8_t hw[MLX5DM_STE_SIZE];
 
-	memcpy(hw, ste->shadow, sizeof(ste->shadow));
-	if (bit_mask != NULL)
-		memcpy(hw + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
-	else
-		memset(hw + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+	mlx5dm_ste_image(ste, bit_mask, hw);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
 				 ste->chunk->rkey, hw, MLX5DM_STE_SIZE);
@@ -113,23 +120,82 @@ mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d)
 void
 mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk)
 {
+	unsigned int inl = MLX5DM_ARRAY_SIZE(d->chunks);
+
 	if (chunk == NULL)
 		return;
-	if (d->n < MLX5DM_ARRAY_SIZE(d->chunks)) {
+	if (d->n < inl) {
 		d->chunks[d->n++] = chunk;
 		return;
 	}
-	/* Never expected: freeing now may run an ICM sync under the caller's locks. */
-	MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "deferred-free list full, freeing in place");
-	mlx5dm_icm_chunk_free(chunk);
+	if (d->n - inl == d->cap) {
+		unsigned int cap = d->cap != 0 ? 2 * d->cap : 256;
+		struct mlx5dm_icm_chunk **more = mlx5dm_malloc(sizeof(*more) * cap);
+
+		if (more == NULL) {
+			/* Freeing now may run an ICM sync under the caller's locks. */
+			MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "no memory to defer a free");
+			mlx5dm_icm_chunk_free(chunk);
+			return;
+		}
+		if (d->more != NULL)
+			memcpy(more, d->more, sizeof(*more) * d->cap);
+		mlx5dm_free(d->more);
+		d->more = more;
+		d->cap = cap;
+	}
+	d->more[d->n - inl] = chunk;
+	d->n++;
 }
 
 void
 mlx5dm_defer_run(struct mlx5dm_defer *d)
 {
+	unsigned int inl = MLX5DM_ARRAY_SIZE(d->chunks);
 	unsigned int i;
 
 	for (i = 0; i < d->n; i++)
-		mlx5dm_icm_chunk_free(d->chunks[i]);
+		mlx5dm_icm_chunk_free(i < inl ? d->chunks[i] : d->more[i - inl]);
+	mlx5dm_free(d->more);
+	d->more = NULL;
+	d->cap = 0;
 	d->n = 0;
+	if (d->want_sync && d->sync_pool != NULL)
+		mlx5dm_icm_pool_sync(d->sync_pool);
+	d->want_sync = false;
+}
+
+/* A record for a slot entry of one of m's tables (ICM = the table's). */
+struct mlx5dm_ste *
+mlx5dm_ste_rec_alloc(struct mlx5dm_matcher *m)
+{
+	return mlx5dm_slab_alloc(&m->ste_slab);
+}
+
+/* A record with an ICM entry of its own (collision, action or miss anchor). */
+struct mlx5dm_ste *
+mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m)
+{
+	struct mlx5dm_ste *s = mlx5dm_slab_alloc(&m->ste_slab);
+
+	if (s == NULL)
+		return NULL;
+	if (mlx5dm_epool_get(&m->epool, m->tbl->dom->ctx, s) < 0) {
+		mlx5dm_slab_free(&m->ste_slab, s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Free a record of m; an own ICM entry turns hot until the next sync. */
+void
+mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d)
+{
+	if (s == NULL)
+		return;
+	if (s->pooled != NULL) {
+		d->sync_pool = m->tbl->dom->ctx->ste_pool;
+		mlx5dm_epool_put(&m->epool, m->tbl->dom->ctx, s, d);
+	}
+	mlx5dm_slab_free(&m->ste_slab, s);
 }

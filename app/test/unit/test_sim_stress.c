@@ -53,7 +53,13 @@ writer_main(void *arg)
 	wr->err = tring_create(&s->t, &r, 4, 6, 3);
 	while (__atomic_load_n(&s->started, __ATOMIC_ACQUIRE) == 0)
 		;
-	for (i = 0; wr->err == 0 && i < WRITES; i++) {
+	/*
+	 * At least WRITES rounds, and on until the reader has seen the lines
+	 * change a few times: on a loaded machine the reader may not get the
+	 * CPU while a fixed number of writes runs (bounded by 100 x WRITES).
+	 */
+	for (i = 0; wr->err == 0 && i < 100u * WRITES &&
+	     (i < WRITES || __atomic_load_n(&s->changes, __ATOMIC_RELAXED) < 16); i++) {
 		unsigned int line = (i * 3 + wr->id) % (NLINES - 1);
 		uint64_t pat[16];
 		const uint8_t *cqe;
@@ -97,7 +103,7 @@ reader_main(void *arg)
 			if (k != 8 && img[k] != img[k - 1])
 				s->torn++;
 		if (img[0] != last)
-			s->changes++;
+			__atomic_fetch_add(&s->changes, 1, __ATOMIC_RELAXED);
 		last = img[0];
 		s->reads++;
 	}

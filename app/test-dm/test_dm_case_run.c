@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The case executor: runs a case's steps through a runner and checks each
+ * expectation. Rule ids are given as testpmd gives them (per port: one more
+ * than the newest rule's id, 0 when the port has none), so "flow destroy 0
+ * rule 1" in a case means what it means in testpmd.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "test_dm_pcap.h"
+#include "test_dm_runner.h"
+#include "test_dm_vec.h"
+
+struct test_dm_rule_id {
+	uint16_t port;
+	uint32_t id;
+	void *handle;
+};
+
+struct test_dm_exec {
+	const struct test_dm_case *c;
+	const struct test_dm_runner_ops *ops;
+	void *ctx;
+	const struct test_dm_run_opts *opts;
+	struct test_dm_case_result *res;
+	struct test_dm_rule_id *ids;
+	unsigned int nb_ids;
+	unsigned int cap_ids;
+	uint8_t port_used[UINT16_MAX + 1];
+};
+
+static void
+test_dm_fail(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *fmt, ...)
+	__rte_format_printf(3, 4);
+
+static void
+test_dm_fail(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *fmt, ...)
+{
+	char text[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	x->res->checks++;
+	x->res->failed++;
+	if (x->res->first_failure[0] == '\0')
+		snprintf(x->res->first_failure, sizeof(x->res->first_failure), "%s:%u:%u: %s",
+			 pos->file, pos->line, pos->col, text);
+	if (x->opts->log != NULL)
+		fprintf(x->opts->log, "  FAIL %s:%u:%u: %s\n", pos->file, pos->line, pos->col,
+			text);
+}
+
+static void
+test_dm_pass(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *what)
+{
+	x->res->checks++;
+	if (x->opts->log != NULL && x->opts->verbose)
+		fprintf(x->opts->log, "  ok   %s:%u: %s\n", pos->file, pos->line, what);
+}
+
+static const char *
+test_dm_errmsg(const struct rte_flow_error *e)
+{
+	return e->message != NULL ? e->message : "(no message)";
+}
+
+/* ---- rule ids ---- */
+
+static struct test_dm_rule_id *
+test_dm_id_find(struct test_dm_exec *x, uint16_t port, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nb_ids; i++)
+		if (x->ids[i].port == port && x->ids[i].id == id)
+			return &x->ids[i];
+	return NULL;
+}
+
+static int
+test_dm_id_add(struct test_dm_exec *x, uint16_t port, void *handle)
+{
+	uint32_t id = 0;
+	unsigned int i;
+
+	for (i = x->nb_ids; i > 0; i--) {
+		if (x->ids[i - 1].port == port) {
+			id = x->ids[i - 1].id + 1;
+			break;
+		}
+	}
+	if (test_dm_vec_grow((void **)&x->ids, &x->cap_ids, x->nb_ids, sizeof(*x->ids)) < 0)
+		return -ENOMEM;
+	x->ids[x->nb_ids++] = (struct test_dm_rule_id){ port, id, handle };
+	x->port_used[port] = 1;
+	return 0;
+}
+
+static void
+test_dm_id_del(struct test_dm_exec *x, struct test_dm_rule_id *r)
+{
+	unsigned int i = (unsigned int)(r - x->ids);
+
+	memmove(r, r + 1, (x->nb_ids - i - 1) * sizeof(*r));
+	x->nb_ids--;
+}
+
+/* ---- flow steps ---- */
+
+static int
+test_dm_run_create(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_error e = { 0 };
+	void *h = NULL;
+
+	if (x->ops->flow_create(x->ctx, s->flow, &h, &e) < 0) {
+		test_dm_fail(x, &s->pos, "flow create failed: %s: %s",
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		return 0;
+	}
+	test_dm_pass(x, &s->pos, "flow create");
+	return test_dm_id_add(x, s->flow->port, h);
+}
+
+static void
+test_dm_run_destroy(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_flow_cmd *cmd = s->flow;
+	struct rte_flow_error e = { 0 };
+	struct test_dm_rule_id *r;
+	unsigned int i;
+
+	for (i = 0; i < cmd->nb_rules; i++) {
+		r = test_dm_id_find(x, cmd->port, cmd->rules[i]);
+		if (r == NULL) {
+			test_dm_fail(x, &s->pos, "flow destroy: no rule %u on port %u",
+				     cmd->rules[i], cmd->port);
+			continue;
+		}
+		if (x->ops->flow_destroy(x->ctx, cmd->port, r->handle, &e) < 0)
+			test_dm_fail(x, &s->pos, "flow destroy of rule %u failed: %s: %s",
+				     r->id, test_dm_flow_error_type_name(e.type),
+				     test_dm_errmsg(&e));
+		else
+			test_dm_pass(x, &s->pos, "flow destroy");
+		test_dm_id_del(x, r);
+	}
+}
+
+static void
+test_dm_run_flush(struct test_dm_exec *x, uint16_t port, const struct test_dm_pos *pos)
+{
+	struct rte_flow_error e = { 0 };
+	unsigned int i, k = 0;
+
+	if (x->ops->flow_flush(x->ctx, port, &e) < 0 && pos != NULL)
+		test_dm_fail(x, pos, "flow flush failed: %s: %s",
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+	else if (pos != NULL)
+		test_dm_pass(x, pos, "flow flush");
+	for (i = 0; i < x->nb_ids; i++)
+		if (x->ids[i].port != port)
+			x->ids[k++] = x->ids[i];
+	x->nb_ids = k;
+}
+
+static int
+test_dm_run_query(struct test_dm_exec *x, const struct test_dm_pos *pos, uint16_t port,
+		  uint32_t id, struct rte_flow_query_count *q)
+{
+	struct test_dm_rule_id *r = test_dm_id_find(x, port, id);
+	struct rte_flow_error e = { 0 };
+
+	memset(q, 0, sizeof(*q));
+	if (r == NULL) {
+		test_dm_fail(x, pos, "no rule %u on port %u to query", id, port);
+		return -ENOENT;
+	}
+	if (x->ops->flow_query_count(x->ctx, port, r->handle, q, &e) < 0) {
+		test_dm_fail(x, pos, "query of rule %u failed: %s: %s", id,
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int
+test_dm_run_flow(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_query_count q;
+	struct rte_flow_error e = { 0 };
+
+	switch (s->flow->type) {
+	case TEST_DM_FLOW_CREATE:
+		return test_dm_run_create(x, s);
+	case TEST_DM_FLOW_VALIDATE:
+		if (x->ops->flow_validate(x->ctx, s->flow, &e) < 0)
+			test_dm_fail(x, &s->pos, "flow validate failed: %s: %s",
+				     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		else
+			test_dm_pass(x, &s->pos, "flow validate");
+		return 0;
+	case TEST_DM_FLOW_DESTROY:
+		test_dm_run_destroy(x, s);
+		return 0;
+	case TEST_DM_FLOW_FLUSH:
+		test_dm_run_flush(x, s->flow->port, &s->pos);
+		return 0;
+	default:
+		if (test_dm_run_query(x, &s->pos, s->flow->port, s->flow->rule, &q) == 0 &&
+		    x->opts->log != NULL)
+			fprintf(x->opts->log, "  query rule %u: %" PRIu64 " packets, %" PRIu64
+				" bytes\n", s->flow->rule, q.hits, q.bytes);
+		return 0;
+	}
+}
+
+static void
+test_dm_run_reject(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_error e = { 0 };
+	void *h = NULL;
+	int ret;
+
+	if (s->flow->type == TEST_DM_FLOW_VALIDATE)
+		ret = x->ops->flow_validate(x->ctx, s->flow, &e);
+	else
+		ret = x->ops->flow_create(x->ctx, s->flow, &h, &e);
+	if (ret == 0) {
+		test_dm_fail(x, &s->pos, "rule accepted, expected rejection with %s",
+			     test_dm_flow_error_type_name(s->error_type));
+		if (s->flow->type == TEST_DM_FLOW_CREATE)
+			x->ops->flow_destroy(x->ctx, s->flow->port, h, &e);
+		return;
+	}
+	if ((int)e.type != s->error_type) {
+		test_dm_fail(x, &s->pos, "rule rejected with %s (%s), expected %s",
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e),
+			     test_dm_flow_error_type_name(s->error_type));
+		return;
+	}
+	test_dm_pass(x, &s->pos, "rejected as expected");
+}
+
+static void
+test_dm_run_count(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_query_count q;
+
+	if (test_dm_run_query(x, &s->pos, s->port, s->rule, &q) < 0)
+		return;
+	if (q.hits != s->packets || (s->has_bytes && q.bytes != s->bytes))
+		test_dm_fail(x, &s->pos, "rule %u counted %" PRIu64 " packets %" PRIu64
+			     " bytes, expected %" PRIu64 " packets%s", s->rule, q.hits, q.bytes,
+			     s->packets, s->has_bytes ? " and the given bytes" : "");
+	else
+		test_dm_pass(x, &s->pos, "count");
+}
+
+/* ---- send ---- */
+
+static void
+test_dm_rx_desc(const struct test_dm_rx *rx, char *buf, size_t size)
+{
+	if (!rx->received)
+		snprintf(buf, size, "dropped");
+	else
+		snprintf(buf, size, "port %u queue %u", rx->port, rx->queue);
+}
+
+/* Does packet k meet expectation e? On failure, say why in why[]. */
+static int
+test_dm_check_one(struct test_dm_exec *x, const struct test_dm_send *snd,
+		  const struct test_dm_expect *e, unsigned int k, const struct test_dm_rx *rx,
+		  char *why, size_t size)
+{
+	uint16_t port = e->port >= 0 ? (uint16_t)e->port : x->ops->peer(x->ctx, snd->port);
+	uint8_t buf[TEST_DM_PKT_MAX];
+	const uint8_t *want = buf;
+	struct test_dm_pkt_info info;
+	struct test_dm_fval got;
+	char a[64], b[64];
+	int n, eq;
+	uint32_t i;
+
+	test_dm_rx_desc(rx, a, sizeof(a));
+	if (e->type == TEST_DM_EXP_DROP) {
+		snprintf(why, size, "expected drop, got %s", a);
+		return !rx->received;
+	}
+	if (!rx->received) {
+		snprintf(why, size, "dropped");
+		return 0;
+	}
+	switch (e->type) {
+	case TEST_DM_EXP_QUEUE:
+		snprintf(why, size, "expected port %u queue %u, got %s", port, e->value, a);
+		return rx->port == port && rx->queue == e->value;
+	case TEST_DM_EXP_RSS:
+	case TEST_DM_EXP_RSS_SPREAD:
+		snprintf(why, size, "expected port %u and a queue of the set, got %s", port, a);
+		return rx->port == port && rx->queue < TEST_DM_CASE_MAX_QUEUES &&
+		       e->qset[rx->queue];
+	case TEST_DM_EXP_MARK:
+		snprintf(why, size, "expected mark %u, got %s%u", e->value,
+			 rx->fdir_id ? "" : "no mark, value ", rx->mark);
+		return rx->fdir_id && rx->mark == e->value;
+	case TEST_DM_EXP_NO_MARK:
+		snprintf(why, size, "expected no mark, got mark %u", rx->mark);
+		return !rx->fdir_id;
+	case TEST_DM_EXP_FLAG:
+	case TEST_DM_EXP_NO_FLAG:
+		snprintf(why, size, "expected the FDIR flag %s", e->type == TEST_DM_EXP_FLAG ?
+			 "set, it is not" : "clear, it is set");
+		return rx->fdir == (e->type == TEST_DM_EXP_FLAG);
+	case TEST_DM_EXP_BYTES:
+		if (e->tmpl != NULL) {
+			n = test_dm_pkt_build(e->tmpl, k, buf, sizeof(buf));
+		} else {
+			n = (int)e->hex.len;
+			want = e->hex.data;
+		}
+		for (i = 0; n >= 0 && i < rx->len && i < (uint32_t)n && rx->data[i] == want[i]; i++)
+			;
+		snprintf(why, size, "bytes differ: got %u bytes, expected %d, first difference "
+			 "at offset %u", rx->len, n, i);
+		return n >= 0 && rx->len == (uint32_t)n && i == rx->len;
+	case TEST_DM_EXP_FIELD:
+		test_dm_pkt_decode(rx->data, rx->len, &info);
+		if (test_dm_pkt_field_read(rx->data, &info, &e->fref, &got) < 0) {
+			snprintf(why, size, "no %s[%u] header (or field) in the packet",
+				 e->fref.layer->name, e->fref.nth);
+			return 0;
+		}
+		eq = got.kind == TEST_DM_PK_IPV6 ? memcmp(got.bytes, e->fval.bytes, 16) == 0 :
+			got.v == e->fval.v;
+		test_dm_fval_format(&got, a, sizeof(a));
+		test_dm_fval_format(&e->fval, b, sizeof(b));
+		snprintf(why, size, "%s.%s is %s, expected %s%s", e->fref.layer->name,
+			 e->fref.field->name, a, e->negate ? "anything but " : "", b);
+		return eq != e->negate;
+	default:
+		return 1;
+	}
+}
+
+static int
+test_dm_check_group(struct test_dm_exec *x, const struct test_dm_send *snd,
+		    const struct test_dm_expect *e, const struct test_dm_rx *rx, char *why,
+		    size_t size)
+{
+	unsigned int k, q, got = 0, hit[TEST_DM_CASE_MAX_QUEUES] = { 0 };
+
+	for (k = 0; k < snd->pkts.n; k++) {
+		got += rx[k].received;
+		if (rx[k].received && rx[k].queue < TEST_DM_CASE_MAX_QUEUES)
+			hit[rx[k].queue]++;
+	}
+	if (e->type == TEST_DM_EXP_RECEIVED) {
+		snprintf(why, size, "%u of %u packets received, expected %u", got, snd->pkts.n,
+			 e->value);
+		return got == e->value;
+	}
+	/* rss spread: all in the set (checked per packet too), every queue of it used. */
+	for (k = 0; k < snd->pkts.n; k++)
+		if (!test_dm_check_one(x, snd, e, k, &rx[k], why, size))
+			return 0;
+	for (q = 0; q < TEST_DM_CASE_MAX_QUEUES; q++) {
+		if (e->qset[q] && hit[q] == 0) {
+			snprintf(why, size, "queue %u of the set received none of the %u "
+				 "packets", q, snd->pkts.n);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+test_dm_write_pcaps(struct test_dm_exec *x, const struct test_dm_step *s,
+		    const struct test_dm_rx *rx)
+{
+	struct test_dm_pktlist recv = { 0 };
+	char path[1024], errbuf[TEST_DM_PCAP_ERR];
+	unsigned int k;
+
+	snprintf(path, sizeof(path), "%s/%s-l%u-sent.pcap", x->opts->pcap_dir, x->c->name,
+		 s->pos.line);
+	if (test_dm_pcap_write_file(path, &s->send.pkts, errbuf) < 0 && x->opts->log != NULL)
+		fprintf(x->opts->log, "  (pcap: %s)\n", errbuf);
+	for (k = 0; k < s->send.pkts.n; k++)
+		if (rx[k].received && test_dm_pktlist_add(&recv, rx[k].data, rx[k].len) < 0)
+			break;
+	snprintf(path, sizeof(path), "%s/%s-l%u-recv.pcap", x->opts->pcap_dir, x->c->name,
+		 s->pos.line);
+	if (test_dm_pcap_write_file(path, &recv, errbuf) < 0 && x->opts->log != NULL)
+		fprintf(x->opts->log, "  (pcap: %s)\n", errbuf);
+	test_dm_pktlist_free(&recv);
+}
+
+static int
+test_dm_run_send(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_send *snd = &s->send;
+	unsigned int failed = x->res->failed, i, k, bad, first;
+	struct test_dm_rx *rx;
+	char why[256];
+	int ret;
+
+	rx = calloc(snd->pkts.n, sizeof(*rx));
+	if (rx == NULL)
+		return -ENOMEM;
+	x->port_used[snd->port] = 1;
+	ret = x->ops->send(x->ctx, snd->port, &snd->pkts, rx);
+	if (ret < 0) {
+		test_dm_fail(x, &s->pos, "send failed: %s", strerror(-ret));
+		goto free_rx;
+	}
+	for (i = 0; i < snd->nb_exp; i++) {
+		const struct test_dm_expect *e = &snd->exp[i];
+
+		if (e->type == TEST_DM_EXP_RECEIVED || e->type == TEST_DM_EXP_RSS_SPREAD) {
+			if (test_dm_check_group(x, snd, e, rx, why, sizeof(why)))
+				test_dm_pass(x, &e->pos, "expectation");
+			else
+				test_dm_fail(x, &e->pos, "%s", why);
+			continue;
+		}
+		bad = 0;
+		first = 0;
+		for (k = e->packet >= 0 ? (unsigned int)e->packet : 0; k < snd->pkts.n; k++) {
+			char w[256];
+
+			if (!test_dm_check_one(x, snd, e, k, &rx[k], w, sizeof(w))) {
+				if (bad++ == 0) {
+					first = k;
+					snprintf(why, sizeof(why), "%s", w);
+				}
+			}
+			if (e->packet >= 0)
+				break;
+		}
+		if (bad == 0)
+			test_dm_pass(x, &e->pos, "expectation");
+		else
+			test_dm_fail(x, &e->pos, "packet %u%s: %s", first,
+				     bad > 1 ? " (and others)" : "", why);
+	}
+	if (x->res->failed != failed && x->opts->pcap_dir != NULL)
+		test_dm_write_pcaps(x, s, rx);
+	ret = 0;
+free_rx:
+	for (k = 0; k < snd->pkts.n; k++)
+		free(rx[k].data);
+	free(rx);
+	return ret;
+}
+
+int
+test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *ops,
+		 void *ctx, const struct test_dm_run_opts *opts, struct test_dm_case_result *res)
+{
+	struct test_dm_exec *x;
+	char msg[256] = "";
+	unsigned int i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (ops->case_begin(ctx, c, msg, sizeof(msg)) < 0) {
+		snprintf(res->first_failure, sizeof(res->first_failure), "%s: cannot start: %s",
+			 c->file, msg);
+		return -EIO;
+	}
+	x = calloc(1, sizeof(*x));
+	if (x == NULL) {
+		ops->case_end(ctx);
+		return -ENOMEM;
+	}
+	*x = (struct test_dm_exec){ .c = c, .ops = ops, .ctx = ctx, .opts = opts, .res = res };
+	for (i = 0; i < c->nb_steps && ret == 0; i++) {
+		const struct test_dm_step *s = &c->steps[i];
+
+		switch (s->type) {
+		case TEST_DM_STEP_FLOW:
+			ret = test_dm_run_flow(x, s);
+			break;
+		case TEST_DM_STEP_REJECT:
+			test_dm_run_reject(x, s);
+			break;
+		case TEST_DM_STEP_COUNT:
+			test_dm_run_count(x, s);
+			break;
+		case TEST_DM_STEP_SEND:
+			ret = test_dm_run_send(x, s);
+			break;
+		}
+	}
+	/* Leave no rule behind for the next case. */
+	for (i = 0; i <= UINT16_MAX; i++)
+		if (x->port_used[i])
+			test_dm_run_flush(x, (uint16_t)i, NULL);
+	ops->case_end(ctx);
+	free(x->ids);
+	free(x);
+	return ret;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _TEST_DM_ETHDEV_RUNNER_H_
+#define _TEST_DM_ETHDEV_RUNNER_H_
+
+/*
+ * The runner over real ports: net_mlx5dm ports through ethdev and rte_flow.
+ * Packets are sent one at a time and looked for on every Rx queue of every
+ * port, so each received packet is tied to the packet that was sent.
+ */
+
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+#include "test_dm_runner.h"
+
+extern const struct test_dm_runner_ops test_dm_ethdev_runner_ops;
+
+struct test_dm_ethdev_runner;
+
+/**
+ * A runner over every net_mlx5dm port. Ports are (re)configured by each
+ * case with its number of Rx queues and one Tx queue.
+ *
+ * @param wait_us  how long to wait for a sent packet before calling it dropped
+ */
+struct test_dm_ethdev_runner *test_dm_ethdev_runner_new(struct rte_mempool *mp,
+							 unsigned int wait_us);
+void test_dm_ethdev_runner_free(struct test_dm_ethdev_runner *er);
+
+#endif /* _TEST_DM_ETHDEV_RUNNER_H_ */

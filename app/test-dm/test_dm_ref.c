@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Reference classifier: rule table, validation entry point and the walk of
+ * a packet through egress and ingress groups (semantics in test_dm_ref.h).
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_dm_ref_priv.h"
+#include "test_dm_vec.h"
+
+int
+test_dm_ref_err(struct rte_flow_error *e, int code, enum rte_flow_error_type type,
+		const void *cause, const char *msg)
+{
+	if (e != NULL) {
+		e->type = type;
+		e->cause = cause;
+		e->message = msg;
+	}
+	return -code;
+}
+
+void
+test_dm_ref_cfg_init(struct test_dm_ref_cfg *cfg, uint16_t nb_ports, uint16_t nb_rxq)
+{
+	uint16_t p;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nb_ports = nb_ports;
+	cfg->nb_rxq = nb_rxq;
+	cfg->fix_cksum = 1;
+	for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
+		cfg->peer[p] = p;
+}
+
+struct test_dm_ref *
+test_dm_ref_new(const struct test_dm_ref_cfg *cfg)
+{
+	struct test_dm_ref *r;
+
+	if (cfg->nb_ports == 0 || cfg->nb_ports > TEST_DM_REF_MAX_PORTS || cfg->nb_rxq == 0 ||
+	    cfg->nb_rxq > TEST_DM_REF_MAX_QUEUES) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return NULL;
+	r->cfg = *cfg;
+	return r;
+}
+
+void
+test_dm_ref_free(struct test_dm_ref *r)
+{
+	unsigned int i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++)
+		free(r->rules[i]);
+	free(r->rules);
+	free(r);
+}
+
+int
+test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
+		     const struct rte_flow_attr *attr, const struct rte_flow_item *pattern,
+		     const struct rte_flow_action *actions, struct rte_flow_error *error)
+{
+	const struct rte_flow_item *item;
+	int prev_gre = 0, ret;
+
+	if (port >= r->cfg.nb_ports)
+		return test_dm_ref_err(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				       "no such port");
+	if (attr == NULL)
+		return test_dm_ref_err(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+				       "no attributes");
+	if (attr->transfer)
+		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+				       "transfer rules are not modelled");
+	if (attr->ingress == attr->egress)
+		return test_dm_ref_err(error, EINVAL, attr->ingress ?
+				       RTE_FLOW_ERROR_TYPE_ATTR_EGRESS :
+				       RTE_FLOW_ERROR_TYPE_ATTR, attr,
+				       "exactly one of ingress and egress is needed");
+	for (item = pattern; item->type != RTE_FLOW_ITEM_TYPE_END; item++) {
+		ret = test_dm_ref_item_check(item, error);
+		if (ret < 0)
+			return ret;
+		if (item->type == RTE_FLOW_ITEM_TYPE_GRE_KEY && !prev_gre)
+			return test_dm_ref_err(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, item,
+					       "gre_key must follow gre");
+		if (item->type != RTE_FLOW_ITEM_TYPE_VOID)
+			prev_gre = item->type == RTE_FLOW_ITEM_TYPE_GRE;
+	}
+	return test_dm_ref_action_check(r, attr, pattern, actions, error);
+}
+
+struct test_dm_ref_rule *
+test_dm_ref_rule_add(struct test_dm_ref *r, uint16_t port, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item *pattern, const struct rte_flow_action *actions,
+		     struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+	struct test_dm_ref_rule *rule;
+
+	if (test_dm_ref_validate(r, port, attr, pattern, actions, error) < 0)
+		return NULL;
+	if (test_dm_vec_grow((void **)&r->rules, &r->cap, r->n, sizeof(*r->rules)) < 0)
+		goto nomem;
+	rule = calloc(1, sizeof(*rule));
+	if (rule == NULL)
+		goto nomem;
+	rule->port = port;
+	rule->seq = r->seq++;
+	rule->attr = *attr;
+	rule->pattern = pattern;
+	rule->actions = actions;
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++)
+		rule->counted |= a->type == RTE_FLOW_ACTION_TYPE_COUNT;
+	r->rules[r->n++] = rule;
+	return rule;
+nomem:
+	test_dm_ref_err(error, ENOMEM, RTE_FLOW_ERROR_TYPE_HANDLE, NULL, "out of memory");
+	return NULL;
+}
+
+int
+test_dm_ref_rule_del(struct test_dm_ref *r, struct test_dm_ref_rule *rule)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->rules[i] == rule) {
+			free(rule);
+			memmove(&r->rules[i], &r->rules[i + 1], (r->n - i - 1) * sizeof(*r->rules));
+			r->n--;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void
+test_dm_ref_flush(struct test_dm_ref *r, uint16_t port)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->rules[i]->port == port)
+			free(r->rules[i]);
+		else
+			r->rules[k++] = r->rules[i];
+	}
+	r->n = k;
+}
+
+unsigned int
+test_dm_ref_count(const struct test_dm_ref *r, uint16_t port)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->rules[i]->port == port;
+	return n;
+}
+
+int
+test_dm_ref_query(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
+		  struct rte_flow_query_count *q, struct rte_flow_error *error)
+{
+	RTE_SET_USED(r);
+	if (!rule->counted)
+		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
+				       "rule has no count action");
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	q->hits = rule->hits;
+	q->bytes = rule->bytes;
+	if (q->reset) {
+		rule->hits = 0;
+		rule->bytes = 0;
+	}
+	return 0;
+}
+
+/*
+ * The rule of @p group deciding for the packet: lowest priority value, then
+ * earliest. Notes a tie (undefined in rte_flow) in fate->ambiguous.
+ */
+static struct test_dm_ref_rule *
+test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t group,
+		   const struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate)
+{
+	struct test_dm_ref_rule *best = NULL, *rule;
+	unsigned int i;
+	int tie = 0;
+
+	for (i = 0; i < r->n; i++) {
+		rule = r->rules[i];
+		if (rule->port != port || rule->attr.ingress != (unsigned int)ingress ||
+		    rule->attr.group != group)
+			continue;
+		if (best != NULL && rule->attr.priority > best->attr.priority)
+			continue;
+		if (!test_dm_ref_match(rule->pattern, pkt))
+			continue;
+		if (best != NULL && rule->attr.priority == best->attr.priority) {
+			tie = 1;
+			continue;
+		}
+		/* A better priority: earlier ties do not concern the winner. */
+		best = rule;
+		tie = 0;
+	}
+	fate->ambiguous |= tie;
+	return best;
+}
+
+/* Walk one direction. @return 1 when a fate was decided, 0 on a miss, <0 on error. */
+static int
+test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
+		 struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate)
+{
+	struct test_dm_ref_verdict v;
+	struct test_dm_ref_rule *rule;
+	uint32_t group = 0;
+	unsigned int jumps;
+	int ret;
+
+	for (jumps = 0; jumps <= TEST_DM_REF_MAX_JUMPS; jumps++) {
+		rule = test_dm_ref_lookup(r, port, ingress, group, pkt, fate);
+		if (rule == NULL)
+			return 0;
+		if (fate->nb_chain < TEST_DM_REF_CHAIN)
+			fate->chain[fate->nb_chain++] = rule;
+		ret = test_dm_ref_apply(r, rule, pkt, fate, &v);
+		if (ret < 0)
+			return ret;
+		if (v.fate)
+			return 1;
+		if (!v.jump)
+			return 0;
+		group = v.group;
+	}
+	fate->loop = 1;
+	fate->kind = TEST_DM_FATE_DROP;
+	return 1;
+}
+
+static void
+test_dm_ref_default_rss(const struct test_dm_ref *r, struct test_dm_fate *fate)
+{
+	uint16_t q;
+
+	fate->kind = TEST_DM_FATE_RSS;
+	fate->default_rss = 1;
+	fate->nb_queues = r->cfg.nb_rxq;
+	for (q = 0; q < r->cfg.nb_rxq; q++)
+		fate->queues[q] = q;
+}
+
+static int
+test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt *pkt,
+		    struct test_dm_fate *fate)
+{
+	int ret;
+
+	/* Metadata does not cross the wire. */
+	memset(pkt->tags, 0, sizeof(pkt->tags));
+	pkt->meta = 0;
+	pkt->mark = 0;
+	pkt->fdir = 0;
+	pkt->fdir_id = 0;
+	fate->port = port;
+	ret = test_dm_ref_walk(r, port, 1, pkt, fate);
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		test_dm_ref_default_rss(r, fate);
+	fate->fdir = pkt->fdir;
+	fate->fdir_id = pkt->fdir_id;
+	fate->mark = pkt->mark;
+	fate->meta = pkt->meta;
+	memcpy(fate->tags, pkt->tags, sizeof(fate->tags));
+	fate->len = pkt->len;
+	return 0;
+}
+
+static int
+test_dm_ref_start(struct test_dm_fate *fate, struct test_dm_ref_pkt *pkt, const uint8_t *p,
+		  size_t len)
+{
+	if (len > TEST_DM_PKT_MAX)
+		return -E2BIG;
+	memset(fate, 0, offsetof(struct test_dm_fate, data));
+	memset(pkt, 0, sizeof(*pkt));
+	memcpy(fate->data, p, len);
+	pkt->data = fate->data;
+	pkt->len = (uint32_t)len;
+	test_dm_ref_redecode(pkt);
+	return 0;
+}
+
+int
+test_dm_ref_receive(struct test_dm_ref *r, uint16_t rx_port, const uint8_t *p, size_t len,
+		    struct test_dm_fate *fate)
+{
+	struct test_dm_ref_pkt pkt;
+	int ret;
+
+	if (rx_port >= r->cfg.nb_ports)
+		return -EINVAL;
+	ret = test_dm_ref_start(fate, &pkt, p, len);
+	return ret < 0 ? ret : test_dm_ref_ingress(r, rx_port, &pkt, fate);
+}
+
+int
+test_dm_ref_send(struct test_dm_ref *r, uint16_t tx_port, const uint8_t *p, size_t len,
+		 struct test_dm_fate *fate)
+{
+	struct test_dm_ref_pkt pkt;
+	int ret;
+
+	if (tx_port >= r->cfg.nb_ports || r->cfg.peer[tx_port] >= r->cfg.nb_ports)
+		return -EINVAL;
+	ret = test_dm_ref_start(fate, &pkt, p, len);
+	if (ret < 0)
+		return ret;
+	ret = test_dm_ref_walk(r, tx_port, 0, &pkt, fate);
+	if (ret < 0)
+		return ret;
+	if (ret > 0 && fate->kind == TEST_DM_FATE_DROP) {
+		fate->dropped_on_egress = 1;
+		fate->len = pkt.len;
+		return 0;
+	}
+	return test_dm_ref_ingress(r, r->cfg.peer[tx_port], &pkt, fate);
+}

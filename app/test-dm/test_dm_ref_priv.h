@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _TEST_DM_REF_PRIV_H_
+#define _TEST_DM_REF_PRIV_H_
+
+/* Internals of the reference classifier, shared by its files. */
+
+#include "test_dm_ref.h"
+
+struct test_dm_ref_rule {
+	uint16_t port;
+	uint64_t seq;			/**< Creation order (tie-break). */
+	struct rte_flow_attr attr;
+	const struct rte_flow_item *pattern;
+	const struct rte_flow_action *actions;
+	uint8_t counted;		/**< Has a COUNT action. */
+	uint64_t hits;
+	uint64_t bytes;
+};
+
+struct test_dm_ref {
+	struct test_dm_ref_cfg cfg;
+	struct test_dm_ref_rule **rules;	/**< In creation order. */
+	unsigned int n;
+	unsigned int cap;
+	uint64_t seq;
+};
+
+/** A packet being classified: its bytes (in the fate) and metadata. */
+struct test_dm_ref_pkt {
+	uint8_t *data;
+	uint32_t len;
+	struct test_dm_pkt_info info;
+	uint32_t meta;
+	uint32_t tags[TEST_DM_REF_TAGS];
+	uint32_t mark;
+	uint8_t fdir;
+	uint8_t fdir_id;
+};
+
+/** Outcome of one rule's actions. */
+struct test_dm_ref_verdict {
+	uint8_t fate;		/**< QUEUE, RSS or DROP ran: fate->kind is set. */
+	uint8_t jump;
+	uint32_t group;
+};
+
+/** Fill @p e (when not NULL) and return -code. */
+int test_dm_ref_err(struct rte_flow_error *e, int code, enum rte_flow_error_type type,
+		    const void *cause, const char *msg);
+
+/* test_dm_ref_match.c */
+/** Does the pattern match the packet (headers and metadata)? */
+int test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_pkt *pkt);
+/** rte_flow rules for one item: spec present with mask/last, ranges not empty. */
+int test_dm_ref_item_check(const struct rte_flow_item *item, struct rte_flow_error *e);
+
+/* test_dm_ref_actions.c */
+int test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
+		      struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate,
+		      struct test_dm_ref_verdict *v);
+int test_dm_ref_action_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item *pattern,
+			     const struct rte_flow_action *actions, struct rte_flow_error *e);
+/** Re-decode after the packet's length or layout changed. */
+void test_dm_ref_redecode(struct test_dm_ref_pkt *pkt);
+/** Make checksums right after header @p h was rewritten. */
+void test_dm_ref_touch(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, int h);
+
+/* test_dm_ref_modify.c */
+int test_dm_ref_modify_check(const struct rte_flow_action_modify_field *mf,
+			     struct rte_flow_error *e);
+void test_dm_ref_modify(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt,
+			const struct rte_flow_action_modify_field *mf);
+
+#endif /* _TEST_DM_REF_PRIV_H_ */

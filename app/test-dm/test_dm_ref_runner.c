@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The reference classifier behind the runner interface: a case runs on it
+ * exactly as on ports, which checks the case (and the oracle) without a
+ * device, and is the "expected" side of the random mode.
+ *
+ * An RSS fate names a set of queues; to deliver on one, this runner hashes
+ * the outermost IP addresses (and TCP/UDP ports) with Toeplitz and picks
+ * queues[hash % n]. A device spreads differently: comparisons with a device
+ * use the set, not the queue.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_thash.h>
+
+#include "test_dm_ref.h"
+#include "test_dm_runner.h"
+
+struct test_dm_ref_runner {
+	struct test_dm_ref *ref;
+	struct test_dm_ref_cfg cfg;
+	struct test_dm_fate fate;
+};
+
+/* The common 40-byte Toeplitz key (Microsoft's RSS verification suite). */
+static const uint8_t test_dm_rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+static uint32_t
+test_dm_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t
+test_dm_rss_pick(const struct test_dm_fate *f)
+{
+	struct test_dm_pkt_info info;
+	uint32_t tuple[9];
+	unsigned int n = 0, i;
+	int ip, l4;
+
+	test_dm_pkt_decode(f->data, f->len, &info);
+	ip = test_dm_pkt_find(&info, TEST_DM_L_IPV4, 0);
+	if (ip >= 0) {
+		tuple[n++] = test_dm_be32(f->data + info.h[ip].off + 12);
+		tuple[n++] = test_dm_be32(f->data + info.h[ip].off + 16);
+	} else if ((ip = test_dm_pkt_find(&info, TEST_DM_L_IPV6, 0)) >= 0) {
+		for (i = 0; i < 8; i++)
+			tuple[n++] = test_dm_be32(f->data + info.h[ip].off + 8 + 4 * i);
+	}
+	l4 = ip >= 0 && ip + 1 < (int)info.n ? ip + 1 : -1;
+	if (l4 >= 0 && n < RTE_DIM(tuple) &&
+	    (info.h[l4].type == TEST_DM_L_TCP || info.h[l4].type == TEST_DM_L_UDP))
+		tuple[n++] = test_dm_be32(f->data + info.h[l4].off);
+	if (n == 0 || f->nb_queues == 0)
+		return f->nb_queues != 0 ? f->queues[0] : 0;
+	return f->queues[rte_softrss(tuple, n, test_dm_rss_key) % f->nb_queues];
+}
+
+static int
+test_dm_rr_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	test_dm_ref_free(rr->ref);
+	rr->cfg.nb_rxq = c->nb_queues;
+	rr->ref = test_dm_ref_new(&rr->cfg);
+	if (rr->ref == NULL) {
+		snprintf(msg, size, "bad reference configuration");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+test_dm_rr_end(void *ctx)
+{
+	RTE_SET_USED(ctx);
+}
+
+static int
+test_dm_rr_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
+		  struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	*handle = test_dm_ref_rule_add(rr->ref, cmd->port, &cmd->attr, cmd->pattern,
+				       cmd->actions, error);
+	return *handle != NULL ? 0 : -EINVAL;
+}
+
+static int
+test_dm_rr_validate(void *ctx, const struct test_dm_flow_cmd *cmd,
+		    struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	return test_dm_ref_validate(rr->ref, cmd->port, &cmd->attr, cmd->pattern, cmd->actions,
+				    error);
+}
+
+static int
+test_dm_rr_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	RTE_SET_USED(port);
+	if (test_dm_ref_rule_del(rr->ref, handle) < 0) {
+		error->type = RTE_FLOW_ERROR_TYPE_HANDLE;
+		error->message = "no such rule";
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int
+test_dm_rr_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	RTE_SET_USED(error);
+	test_dm_ref_flush(rr->ref, port);
+	return 0;
+}
+
+static int
+test_dm_rr_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
+		 struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	RTE_SET_USED(port);
+	return test_dm_ref_query(rr->ref, handle, q, error);
+}
+
+static int
+test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		struct test_dm_rx *rx)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	struct test_dm_fate *f = &rr->fate;
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < pkts->n; k++) {
+		ret = test_dm_ref_send(rr->ref, port, pkts->v[k].data, pkts->v[k].len, f);
+		if (ret < 0)
+			return ret;
+		memset(&rx[k], 0, sizeof(rx[k]));
+		if (f->kind == TEST_DM_FATE_DROP)
+			continue;
+		rx[k].received = 1;
+		rx[k].port = f->port;
+		rx[k].queue = f->kind == TEST_DM_FATE_QUEUE ? f->queue : test_dm_rss_pick(f);
+		rx[k].fdir = f->fdir;
+		rx[k].fdir_id = f->fdir_id;
+		rx[k].mark = f->fdir_id ? f->mark : 0;
+		rx[k].data = malloc(f->len != 0 ? f->len : 1);
+		if (rx[k].data == NULL)
+			return -ENOMEM;
+		memcpy(rx[k].data, f->data, f->len);
+		rx[k].len = f->len;
+	}
+	return 0;
+}
+
+static uint16_t
+test_dm_rr_peer(void *ctx, uint16_t port)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	return port < TEST_DM_REF_MAX_PORTS ? rr->cfg.peer[port] : port;
+}
+
+const struct test_dm_runner_ops test_dm_ref_runner_ops = {
+	.name = "reference",
+	.case_begin = test_dm_rr_begin,
+	.case_end = test_dm_rr_end,
+	.flow_create = test_dm_rr_create,
+	.flow_validate = test_dm_rr_validate,
+	.flow_destroy = test_dm_rr_destroy,
+	.flow_flush = test_dm_rr_flush,
+	.flow_query_count = test_dm_rr_query,
+	.send = test_dm_rr_send,
+	.peer = test_dm_rr_peer,
+};
+
+struct test_dm_ref_runner *
+test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer)
+{
+	struct test_dm_ref_runner *rr;
+	uint16_t p;
+
+	if (nb_ports == 0 || nb_ports > TEST_DM_REF_MAX_PORTS)
+		return NULL;
+	rr = calloc(1, sizeof(*rr));
+	if (rr == NULL)
+		return NULL;
+	test_dm_ref_cfg_init(&rr->cfg, nb_ports, 1);
+	for (p = 0; peer != NULL && p < nb_ports; p++)
+		rr->cfg.peer[p] = peer[p];
+	return rr;
+}
+
+void
+test_dm_ref_runner_free(struct test_dm_ref_runner *rr)
+{
+	if (rr == NULL)
+		return;
+	test_dm_ref_free(rr->ref);
+	free(rr);
+}
+
+struct test_dm_ref *
+test_dm_ref_runner_ref(struct test_dm_ref_runner *rr)
+{
+	return rr->ref;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _TEST_DM_RUNNER_H_
+#define _TEST_DM_RUNNER_H_
+
+/*
+ * Running a case against something that forwards packets: the runner
+ * interface (a table of operations) and the case executor that drives it and
+ * checks every expectation.
+ *
+ * Two runners are meant to exist: the reference classifier
+ * (test_dm_ref_runner.c, the oracle) and net_mlx5dm ports through ethdev and
+ * rte_flow (once the PMD supports flows). The random mode runs both on the
+ * same rules and packets and compares.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_flow.h>
+
+#include "test_dm_case.h"
+
+/** What became of one sent packet. */
+struct test_dm_rx {
+	uint8_t received;
+	uint16_t port;
+	uint16_t queue;
+	uint8_t fdir;		/**< RTE_MBUF_F_RX_FDIR */
+	uint8_t fdir_id;	/**< RTE_MBUF_F_RX_FDIR_ID: mark is valid */
+	uint32_t mark;		/**< mbuf hash.fdir.hi */
+	/** Received bytes, malloc'ed by the runner and freed by the caller. */
+	uint8_t *data;
+	uint32_t len;
+};
+
+struct test_dm_runner_ops {
+	const char *name;
+	/** Get ready for a case (ports up with c->nb_queues Rx queues, no rules). */
+	int (*case_begin)(void *ctx, const struct test_dm_case *c, char *msg, size_t size);
+	/** Remove whatever the case left (rules on every port). */
+	void (*case_end)(void *ctx);
+	/** Create a rule; *handle identifies it to destroy/query. */
+	int (*flow_create)(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
+			   struct rte_flow_error *error);
+	int (*flow_validate)(void *ctx, const struct test_dm_flow_cmd *cmd,
+			     struct rte_flow_error *error);
+	int (*flow_destroy)(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error);
+	int (*flow_flush)(void *ctx, uint16_t port, struct rte_flow_error *error);
+	int (*flow_query_count)(void *ctx, uint16_t port, void *handle,
+				struct rte_flow_query_count *q, struct rte_flow_error *error);
+	/** Send packets on @p port and report each one's fate in rx[i]. */
+	int (*send)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		    struct test_dm_rx *rx);
+	/** Port where packets sent on @p port arrive. */
+	uint16_t (*peer)(void *ctx, uint16_t port);
+};
+
+struct test_dm_run_opts {
+	FILE *log;		/**< Failures (and with verbose, every step); NULL for none. */
+	int verbose;
+	/** Where to write <case>-l<line>-sent.pcap / -recv.pcap of failing sends (NULL: none). */
+	const char *pcap_dir;
+};
+
+struct test_dm_case_result {
+	unsigned int checks;	/**< Expectations and steps checked. */
+	unsigned int failed;
+	/** First failure, "file:line:col: what" (empty when none). */
+	char first_failure[512];
+};
+
+/**
+ * Run every step of @p c through @p ops, then remove its rules.
+ *
+ * @return 0 when the case ran (passed or not: see @p res), negative when the
+ *   runner could not run it at all.
+ */
+int test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *ops,
+		     void *ctx, const struct test_dm_run_opts *opts,
+		     struct test_dm_case_result *res);
+
+/* The reference classifier as a runner (test_dm_ref_runner.c). */
+struct test_dm_ref;
+extern const struct test_dm_runner_ops test_dm_ref_runner_ops;
+
+/** Runner context over the reference classifier (nb_ports ports, peers as given). */
+struct test_dm_ref_runner;
+struct test_dm_ref_runner *test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer);
+void test_dm_ref_runner_free(struct test_dm_ref_runner *rr);
+/** The classifier behind the runner (for inspection in tests). */
+struct test_dm_ref *test_dm_ref_runner_ref(struct test_dm_ref_runner *rr);
+
+#endif /* _TEST_DM_RUNNER_H_ */

@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5dm authors
+"""Validate a steering dump (mlx5dm_domain_dump, rdma-core's dr_dbg CSV format).
+
+Checks what a reader of the format (such as the mlx_steering_dump "sws"
+parser) relies on, written from the format itself:
+  * every line is a known record type with the field count rdma-core prints
+    (the table record 3100 has one more: the flow table object id);
+  * ids are hex numbers, STE data 64 bytes of hex, mask sections empty or
+    64 bytes of hex;
+  * nesting: each record names the object it belongs to, which is the last
+    domain / table / matcher / rule before it;
+  * RX/TX consistency with the domain type (3101/3202/3303 vs 3102/3203/3304,
+    the builders' is_rx);
+  * each matcher has as many builder records as its side record says, each
+    rule at least that many STEs, and the lookup type of a rule's STE at
+    level k (entry_format << 8 | match_definer_ctx_idx) is builder k's; the
+    STEs after the match levels are action (MATCH, 0x04) entries;
+  * a jump (3405) names a table of the domain and that table's FT id; a
+    shared action keeps one record type.
+
+Usage:
+  check_dump_format.py FILE...
+  check_dump_format.py --run TEST_BINARY    run the dump unit test with
+        MLX5DM_STEER_DUMP_OUT set and check what it wrote.
+  --self-test: also corrupt copies of the dump and require each to fail.
+With MLX_STEERING_DUMP_SWS=<dir of mlx_steering_dump_parser.py> in the
+environment, the dump is also fed to that parser (rule and tree views),
+which must exit 0 without a traceback.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+FIELDS = {
+    '3000': 12, '3001': 4, '3002': 5, '3003': 6, '3004': 8, '3005': 5,
+    '3100': 6, '3101': 3, '3102': 3,
+    '3200': 4, '3202': 7, '3203': 7, '3204': 6,
+    '3300': 3, '3303': 4, '3304': 4,
+    '3400': 4, '3401': 4, '3403': 3, '3405': 5, '3406': 4, '3407': 4,
+    '3409': 3, '3410': 4, '3411': 4, '3412': 4, '3413': 3, '3423': 3,
+}
+HEX_ID = re.compile(r'^0x[0-9a-f]+$')
+HEX_DATA = re.compile(r'^[0-9a-f]*$')
+STE_HEX = 128
+MASK_HEX = 128
+MODIFY_HDR = '3402'
+MASK = '3205'
+ENTRY_MATCH = 0x04
+
+
+class DumpError(Exception):
+    pass
+
+
+class Checker:
+    def __init__(self):
+        self.errors = []
+        self.counts = {}
+        self.reset_domain()
+
+    def reset_domain(self):
+        self.dom = None
+        self.rx = None
+        self.tbl = self.mat = self.rule = None
+        self.tables = {}            # id -> FT id
+        self.jumps = []             # (line, table id, ft id)
+        self.actions = {}           # action id -> record type
+        self.builders = {}          # matcher id -> [lu_type]
+        self.nb_builders = {}       # matcher id -> from the side record
+        self.rule_stes = []
+
+    def err(self, ln, msg):
+        self.errors.append('line %d: %s' % (ln, msg))
+
+    def need(self, ln, cond, msg):
+        if not cond:
+            self.err(ln, msg)
+        return cond
+
+    def end_rule(self, ln):
+        """Check the STEs of the rule that just ended against its matcher's lookups."""
+        if self.rule is None:
+            return
+        lus = self.builders.get(self.mat, [])
+        stes = self.rule_stes
+        self.need(ln, len(stes) >= len(lus),
+                  'rule %s: %d STEs for %d lookups' % (self.rule, len(stes), len(lus)))
+        for k, ste in enumerate(stes):
+            lu = ste[0] << 8 | ste[6]
+            if k < len(lus):
+                self.need(ln, lu == lus[k], 'rule %s STE %d: lookup 0x%x, builder 0x%x'
+                          % (self.rule, k, lu, lus[k]))
+            else:
+                self.need(ln, ste[0] == ENTRY_MATCH,
+                          'rule %s STE %d: action STE of format 0x%x' % (self.rule, k, ste[0]))
+        self.rule = None
+        self.rule_stes = []
+
+    def end_domain(self, ln):
+        self.end_rule(ln)
+        for m, lus in self.builders.items():
+            if m in self.nb_builders:
+                self.need(ln, len(lus) == self.nb_builders[m],
+                          'matcher %s: %d builder records, side record says %d'
+                          % (m, len(lus), self.nb_builders[m]))
+        for jl, tid, ft in self.jumps:
+            if self.need(jl, tid in self.tables, 'jump to unknown table %s' % tid):
+                self.need(jl, self.tables[tid] == ft, 'jump FT id %s, table has %s'
+                          % (ft, self.tables[tid]))
+        self.reset_domain()
+
+    def side(self, rx_type, tx_type):
+        return rx_type if self.rx else tx_type
+
+    def record(self, ln, f):
+        t = f[0]
+        self.counts[t] = self.counts.get(t, 0) + 1
+        if t == MASK:
+            ok = len(f) == 9 or (len(f) == 10 and f[9] == '')
+            self.need(ln, ok, '3205 with %d fields' % len(f))
+        elif t == MODIFY_HDR:
+            # Pattern mode appends its actions, as many as field 5 says.
+            ok = len(f) >= 8 and HEX_ID.match(f[5])
+            self.need(ln, ok and len(f) == 8 + int(f[5], 16), '3402 with %d fields' % len(f))
+        elif not self.need(ln, t in FIELDS, 'unknown record type %s' % t):
+            return
+        else:
+            if not self.need(ln, len(f) == FIELDS[t], '%s with %d fields, expected %d'
+                             % (t, len(f), FIELDS[t])):
+                return
+        if t != '3001':
+            self.need(ln, HEX_ID.match(f[1]) is not None, 'id %r is not hex' % f[1])
+        getattr(self, 'rec_' + t[:2] + 'xx')(ln, t, f)
+
+    # ---- domain ----
+    def rec_30xx(self, ln, t, f):
+        if t == '3000':
+            if self.dom is not None:
+                self.end_domain(ln)
+            self.dom = f[1]
+            # NIC RX or NIC TX: what mlx5dm dumps (FDB domains have both sides).
+            self.need(ln, f[2] in ('0', '1'), 'domain type %s' % f[2])
+            self.rx = f[2] == '0'
+            self.need(ln, f[11] in ('0', '1', '2'), 'steering format %s' % f[11])
+            return
+        if not self.need(ln, self.dom is not None, '%s before any domain' % t):
+            return
+        dom_field = 2 if t == '3005' else 1
+        self.need(ln, f[dom_field] == self.dom, '%s names domain %s, not %s'
+                  % (t, f[dom_field], self.dom))
+
+    # ---- tables ----
+    def rec_31xx(self, ln, t, f):
+        if t == '3100':
+            self.end_rule(ln)
+            self.need(ln, f[2] == self.dom, 'table of domain %s in domain %s' % (f[2], self.dom))
+            self.need(ln, f[3] == ('0' if self.rx else '1'), 'table type %s in this domain' % f[3])
+            self.need(ln, int(f[4]) >= 1, 'SW table at level %s' % f[4])
+            self.tbl = f[1]
+            self.mat = None
+            self.tables[f[1]] = f[5]
+            return
+        self.need(ln, t == self.side('3101', '3102'), '%s in this domain' % t)
+        self.need(ln, f[1] == self.tbl, '%s names table %s, not %s' % (t, f[1], self.tbl))
+        self.need(ln, HEX_ID.match(f[2]) is not None, 'anchor index %r' % f[2])
+
+    # ---- matchers ----
+    def rec_32xx(self, ln, t, f):
+        if t == '3200':
+            self.end_rule(ln)
+            self.need(ln, f[2] == self.tbl, 'matcher of table %s under %s' % (f[2], self.tbl))
+            self.mat = f[1]
+            self.builders[self.mat] = []
+            return
+        mid = f[2] if t in ('3202', '3203') else f[1]
+        self.need(ln, mid == self.mat and self.rule is None,
+                  '%s names matcher %s, not %s' % (t, mid, self.mat))
+        if t == MASK:
+            for sec in f[2:]:
+                self.need(ln, sec == '' or (len(sec) == MASK_HEX and HEX_DATA.match(sec)),
+                          'mask section of %d characters' % len(sec))
+        elif t == '3204':
+            self.need(ln, f[3] == ('1' if self.rx else '0'), 'builder is_rx %s' % f[3])
+            self.need(ln, int(f[2]) == len(self.builders.get(mid, [])),
+                      'builder index %s out of order' % f[2])
+            self.builders.setdefault(mid, []).append(int(f[4], 16))
+        else:
+            self.need(ln, t == self.side('3202', '3203'), '%s in this domain' % t)
+            self.nb_builders[mid] = int(f[3])
+            for x in (f[4], f[5]):
+                self.need(ln, HEX_ID.match(x) is not None, 'ICM index %r' % x)
+
+    # ---- rules ----
+    def rec_33xx(self, ln, t, f):
+        if t == '3300':
+            self.end_rule(ln)
+            self.need(ln, f[2] == self.mat, 'rule of matcher %s under %s' % (f[2], self.mat))
+            self.rule = f[1]
+            return
+        self.need(ln, t == self.side('3303', '3304'), '%s in this domain' % t)
+        self.need(ln, f[2] == self.rule, 'entry of rule %s under %s' % (f[2], self.rule))
+        if self.need(ln, len(f[3]) == STE_HEX and HEX_DATA.match(f[3]),
+                     'STE data of %d characters' % len(f[3])):
+            self.rule_stes.append(bytes.fromhex(f[3]))
+
+    # ---- actions ----
+    def rec_34xx(self, ln, t, f):
+        self.need(ln, self.rule is not None and f[2] == self.rule,
+                  'action of rule %s under %s' % (f[2], self.rule))
+        known = self.actions.setdefault(f[1], t)
+        self.need(ln, known == t, 'action %s dumped as %s and %s' % (f[1], known, t))
+        if t == '3405':
+            self.jumps.append((ln, f[4], f[3]))
+
+    def check(self, path):
+        with open(path, encoding='ascii') as fh:
+            lines = fh.read().split('\n')
+        if lines and lines[-1] == '':
+            lines.pop()
+        else:
+            self.err(len(lines), 'no newline at the end')
+        for ln, line in enumerate(lines, 1):
+            self.need(ln, line.startswith('3000') or self.dom is not None,
+                      'the dump does not start with a domain record')
+            self.record(ln, line.split(','))
+        self.end_domain(len(lines))
+
+
+def check_lines(lines):
+    """Errors of a dump given as lines (for the self test)."""
+    with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as fh:
+        fh.write('\n'.join(lines) + '\n')
+    try:
+        c = Checker()
+        c.check(fh.name)
+        return c.errors
+    finally:
+        os.unlink(fh.name)
+
+
+def first(lines, rec):
+    return next(i for i, line in enumerate(lines) if line.startswith(rec + ','))
+
+
+def self_test(path):
+    """Corrupt a good dump in ways a reader would trip on: each must be reported."""
+    with open(path, encoding='ascii') as fh:
+        good = fh.read().splitlines()
+    if check_lines(good):
+        raise DumpError('self test: the good dump does not pass')
+
+    def drop_field(ls, rec):
+        i = first(ls, rec)
+        ls[i] = ls[i].rsplit(',', 1)[0]
+
+    def retarget(ls, rec, field):
+        i = first(ls, rec)
+        f = ls[i].split(',')
+        f[field] = '0x1'
+        ls[i] = ','.join(f)
+
+    def short_ste(ls):
+        i = first(ls, '3303')
+        ls[i] = ls[i][:-2]
+
+    def wrong_lookup(ls):
+        i = first(ls, '3303')
+        f = ls[i].split(',')
+        f[3] = f[3][:12] + '%02x' % (int(f[3][12:14], 16) ^ 1) + f[3][14:]
+        ls[i] = ','.join(f)
+
+    def drop_line(ls, rec):
+        del ls[first(ls, rec)]
+
+    cases = {
+        'entry without its STE data': lambda ls: drop_field(ls, '3303'),
+        'action of another rule': lambda ls: retarget(ls, '3411', 2),
+        'rule of another matcher': lambda ls: retarget(ls, '3300', 2),
+        'matcher of another table': lambda ls: retarget(ls, '3200', 2),
+        'jump to an unknown table': lambda ls: retarget(ls, '3405', 4),
+        'STE of 63 bytes': short_ste,
+        'STE lookup not the builder\'s': wrong_lookup,
+        'a builder record missing': lambda ls: drop_line(ls, '3204'),
+        'no domain record first': lambda ls: drop_line(ls, '3000'),
+        'unknown record type': lambda ls: ls.append('3999,0x1'),
+    }
+    for name, corrupt in cases.items():
+        lines = list(good)
+        corrupt(lines)
+        if not check_lines(lines):
+            raise DumpError('self test: %s not detected' % name)
+    return len(cases)
+
+
+def run_parser(sws_dir, path):
+    """Feed the dump to mlx_steering_dump's sws parser (rule and tree views)."""
+    parser = os.path.join(sws_dir, 'mlx_steering_dump_parser.py')
+    out = ''
+    for extra in ([], ['-t', '-vv']):
+        p = subprocess.run([sys.executable, parser, '-f', path] + extra, cwd=sws_dir,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, check=False)
+        if p.returncode != 0 or 'Traceback' in p.stdout:
+            raise DumpError('parser failed (%d):\n%s' % (p.returncode, p.stdout[-2000:]))
+        out += p.stdout
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--run', help='dump unit test binary to run first')
+    ap.add_argument('--self-test', action='store_true',
+                    help='also check that corrupted copies of the dump are rejected')
+    ap.add_argument('files', nargs='*')
+    args = ap.parse_args()
+    files = list(args.files)
+    tmp = None
+    if args.run:
+        tmp = tempfile.NamedTemporaryFile(prefix='mlx5dm_dump_', suffix='.csv', delete=False)
+        tmp.close()
+        env = dict(os.environ, MLX5DM_STEER_DUMP_OUT=tmp.name)
+        p = subprocess.run([args.run], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        if p.returncode != 0:
+            print(p.stdout)
+            print('FAIL: %s exited with %d' % (args.run, p.returncode))
+            return 1
+        files.append(tmp.name)
+    if not files:
+        ap.error('no dump to check')
+    status = 0
+    try:
+        for path in files:
+            c = Checker()
+            c.check(path)
+            summary = ', '.join('%s:%d' % kv for kv in sorted(c.counts.items()))
+            if not c.counts.get('3300'):
+                c.errors.append('no rule in the dump')
+            if c.errors:
+                status = 1
+                print('FAIL %s (%d errors)' % (path, len(c.errors)))
+                for e in c.errors[:50]:
+                    print('  ' + e)
+            else:
+                print('OK %s: %s' % (path, summary))
+            if args.self_test:
+                print('self test: %d corruptions detected' % self_test(path))
+            sws = os.environ.get('MLX_STEERING_DUMP_SWS')
+            if sws:
+                out = run_parser(sws, path)
+                print('mlx_steering_dump: %d lines of output, no error' % len(out.splitlines()))
+    except DumpError as e:
+        print('FAIL: %s' % e)
+        status = 1
+    finally:
+        if tmp is not None:
+            os.unlink(tmp.name)
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <cmocka.h>
 
 #include "mlx5dm_sim_priv.h"
@@ -430,6 +431,55 @@ test_long_list(void **state)
 	fenv_close(e);
 }
 
+struct thr_arg {
+	struct fenv *e;
+	unsigned int id;
+	int failures;
+};
+
+/* Create and destroy actions of one shared pattern, each with its own data. */
+static void *
+pattern_thread(void *p)
+{
+	struct thr_arg *t = p;
+	uint8_t sw[2][8];
+	unsigned int i;
+
+	for (i = 0; i < 50; i++) {
+		struct mlx5dm_action *a;
+
+		sw_set(sw[0], F_IP_TTL, 8, t->id * 100 + i);
+		sw_set(sw[1], F_UDP_DPORT, 16, i);
+		a = mlx5dm_action_modify_header(t->e->rx, 2, &sw[0][0]);
+		if (a == NULL || a->ste.modify.mode != MLX5DM_STE_MODIFY_PATTERN ||
+		    mlx5dm_action_destroy(a) != 0)
+			t->failures++;
+	}
+	return NULL;
+}
+
+/* The cache under concurrent creators: no failure, nothing left. */
+static void
+test_pattern_threads(void **state)
+{
+	struct thr_arg t[2];
+	pthread_t th[2];
+	struct fenv *e = fenv_open(NULL);
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct thr_arg){ .e = e, .id = i };
+		assert_int_equal(pthread_create(&th[i], NULL, pattern_thread, &t[i]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(t[i].failures, 0);
+	}
+	assert_int_equal(pattern_count(e), 0);
+	fenv_close(e);
+}
+
 /* A device without argument objects: basic lists in HEADER_MODIFY ICM, same traffic. */
 static void
 test_list_mode(void **state)
@@ -485,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_copy_patterns),
 		cmocka_unit_test(test_l3_decap_pattern),
 		cmocka_unit_test(test_long_list),
+		cmocka_unit_test(test_pattern_threads),
 		cmocka_unit_test(test_list_mode),
 	};
 

@@ -26,6 +26,8 @@ enum {
 	MLX5DM_CMD_OP_ALLOC_FLOW_COUNTER = 0x939,
 	MLX5DM_CMD_OP_DEALLOC_FLOW_COUNTER = 0x93a, /* built by devx_obj_destroy */
 	MLX5DM_CMD_OP_QUERY_FLOW_COUNTER = 0x93b,
+	MLX5DM_CMD_OP_ALLOC_PACKET_REFORMAT_CONTEXT = 0x93d,
+	MLX5DM_CMD_OP_DEALLOC_PACKET_REFORMAT_CONTEXT = 0x93e, /* built by devx_obj_destroy */
 	MLX5DM_CMD_OP_CREATE_GENERAL_OBJECT = 0xa00,
 	MLX5DM_CMD_OP_SYNC_STEERING = 0xb00,
 };
@@ -138,6 +140,27 @@ enum {
 enum {
 	MLX5DM_GOBJ_TYPE_HEADER_MODIFY_ARGUMENT = 0x23,
 	MLX5DM_ARG_UNIT_BYTES = 64,  /* one argument unit: 8 modify actions */
+};
+
+/*
+ * alloc_packet_reformat_context_in: a 28-byte header, then
+ * packet_reformat_context_in: DW0 reformat_type[7:5] (mlx5_ifc.h's 3-bit
+ * field; the kernel's header widens it to the whole byte) and
+ * reformat_data_size[9:0]; DW1[15:0] the first two data bytes
+ * (reformat_data[2]), the rest following at byte 36. The mailbox length is
+ * the 36-byte fixed part plus the data beyond its first two bytes, rounded
+ * up to 4 bytes. Out: packet_reformat_id in DW2.
+ */
+#define MLX5DM_PRC_IN_FIXED_BYTES 36
+#define MLX5DM_PRC_IN_DATA_BYTE   34
+#define MLX5DM_PRC_OUT_BYTES 16
+#define MLX5DM_PRC_IN_TYPE        MLX5DM_PRM_FIELD(0xe0 + 0x05, 3)
+#define MLX5DM_PRC_IN_DATA_SIZE   MLX5DM_PRM_FIELD(0xe0 + 0x16, 10)
+#define MLX5DM_PRC_OUT_ID         MLX5DM_PRM_FIELD(0x40, 32)
+
+enum {
+	MLX5DM_REFORMAT_TYPE_L2_TO_L2_TUNNEL = 0x2,
+	MLX5DM_REFORMAT_TYPE_L2_TO_L3_TUNNEL = 0x4,
 };
 
 #endif /* _MLX5DM_PRM_RES_H_ */

@@ -5,7 +5,8 @@
 /*
  * Header insert/remove actions: REMOVE_HEADER_TO_HEADER (decap), REMOVE_BY_SIZE
  * (pop VLAN, L3-decap padding), INSERT_INLINE (push VLAN, L3-decap L2
- * rebuild) and INSERT_POINTER (encap data from ENCAP ICM). Positions are a
+ * rebuild) and INSERT_POINTER (encap data from ENCAP ICM, or from a packet
+ * reformat context on a device without ENCAP ICM). Positions are a
  * header anchor of the current frame plus an offset in 2-byte words.
  *
  * The frame grows into the packet's headroom (the bytes before the insert
@@ -14,6 +15,7 @@
  * drop (MLX5DM_SIM_FATE_NO_ROOM).
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -202,6 +204,33 @@ mlx5dm_sim_rf_remove_size(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_
 	return 0;
 }
 
+/*
+ * The bytes an INSERT_POINTER inserts: a line of ENCAP SW ICM when the
+ * device has it, else the packet reformat context the pointer names.
+ */
+static int
+mlx5dm_sim_rf_ptr_data(struct mlx5dm_sim_walk *w, uint32_t ptr, uint8_t *buf, unsigned int n)
+{
+	uint64_t addr;
+	int ret;
+
+	if (!w->caps->indirect_encap_sw_icm) {
+		ret = mlx5dm_sim_reformat_read(w->sim, ptr, buf, n);
+		if (ret != 0)
+			MLX5DM_SIM_TRACE(w, "    insert pointer: reformat context 0x%x (%u bytes) "
+					 "%s", ptr, n,
+					 ret == -ERANGE ? "is shorter" : "does not exist");
+		return ret != 0 ? MLX5DM_SIM_FATE_WALK_ERROR : 0;
+	}
+	addr = w->caps->indirect_encap_icm_base + 64ull * ptr;
+	if (mlx5dm_sim_icm_read(w->sim, addr, buf, n) != 0) {
+		MLX5DM_SIM_TRACE(w, "    insert pointer %u (ICM 0x%" PRIx64 ", %u bytes): "
+				 "unreadable", ptr, addr, n);
+		return MLX5DM_SIM_FATE_WALK_ERROR;
+	}
+	return 0;
+}
+
 static int
 mlx5dm_sim_rf_insert_act(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_layout *l,
 			 const uint8_t *a, bool inline_data)
@@ -211,7 +240,6 @@ mlx5dm_sim_rf_insert_act(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_l
 	uint8_t buf[2 * 63]; /* size is 6 bits of 2-byte words */
 	unsigned int s, n;
 	uint32_t ptr = 0;
-	uint64_t addr;
 	int rc;
 
 	rc = mlx5dm_sim_rf_pos(w, "insert", anchor, off, &s);
@@ -225,12 +253,9 @@ mlx5dm_sim_rf_insert_act(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_l
 	} else {
 		n = 2u * (unsigned int)mlx5dm_prm_fget(a, l->ptr_size);
 		ptr = (uint32_t)mlx5dm_prm_fget(a, l->ptr_data);
-		addr = w->caps->indirect_encap_icm_base + 64ull * ptr;
-		if (mlx5dm_sim_icm_read(w->sim, addr, buf, n) != 0) {
-			MLX5DM_SIM_TRACE(w, "    insert pointer %u (ICM 0x%" PRIx64 ", %u bytes): "
-					 "unreadable", ptr, addr, n);
-			return MLX5DM_SIM_FATE_WALK_ERROR;
-		}
+		rc = mlx5dm_sim_rf_ptr_data(w, ptr, buf, n);
+		if (rc != 0)
+			return rc;
 		MLX5DM_SIM_TRACE(w, "    insert %u bytes of encap %u at anchor 0x%02x + %u",
 				 n, ptr, anchor, off);
 	}

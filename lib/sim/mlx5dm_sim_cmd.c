@@ -91,6 +91,9 @@ static const struct mlx5dm_sim_cmd_desc mlx5dm_sim_cmds[] = {
 	D(ALLOC_FLOW_COUNTER, CREATE, FC, 16, 16, NOID, mlx5dm_sim_cmd_alloc_fc),
 	D(DEALLOC_FLOW_COUNTER, DESTROY, FC, 16, 16, NOID, mlx5dm_sim_cmd_dealloc_fc),
 	D(QUERY_FLOW_COUNTER, QUERY, FC, 32, 16, NOID, mlx5dm_sim_cmd_query_fc),
+	D(ALLOC_PACKET_REFORMAT_CONTEXT, CREATE, PRC, MLX5DM_SIM_PRC_IN_MIN_BYTES, 16, NOID,
+	  mlx5dm_sim_cmd_alloc_prc),
+	D(DEALLOC_PACKET_REFORMAT_CONTEXT, DESTROY, PRC, 16, 16, NOID, mlx5dm_sim_cmd_dealloc_prc),
 	D(CREATE_GENERAL_OBJECT, CREATE, ARG, 16, 16, NOID, mlx5dm_sim_cmd_create_gobj),
 	D(QUERY_GENERAL_OBJECT, QUERY, ARG, 16, 16, NOID, mlx5dm_sim_cmd_query_gobj),
 	D(DESTROY_GENERAL_OBJECT, DESTROY, ARG, 16, 16, NOID, mlx5dm_sim_cmd_destroy_gobj),
@@ -140,6 +143,8 @@ static const struct mlx5dm_sim_destroy_desc mlx5dm_sim_destroys[] = {
 	{ MLX5DM_SIM_K_ARG, MLX5DM_SIM_OP_DESTROY_GENERAL_OBJECT, 16,
 	  { { MLX5DM_SIM_GO_IN_ID, MLX5DM_SIM_SRC_AUX1 },
 	    { MLX5DM_SIM_GO_IN_TYPE, MLX5DM_SIM_SRC_AUX0 } } },
+	{ MLX5DM_SIM_K_PRC, MLX5DM_SIM_OP_DEALLOC_PACKET_REFORMAT_CONTEXT, 16,
+	  { { MLX5DM_SIM_PRC_DEALLOC_ID, MLX5DM_SIM_SRC_ID } } },
 };
 
 int

@@ -96,6 +96,7 @@ mlx5dm_sim_caps_fill(struct mlx5dm_sim *sim)
 	c->header_modify_sw_icm_start = sim->rgn[MLX5DM_SIM_RGN_MODIFY].icm_start;
 	c->header_modify_pattern_sw_icm_start = sim->rgn[MLX5DM_SIM_RGN_PATTERN].icm_start;
 	c->indirect_encap_icm_base = sim->rgn[MLX5DM_SIM_RGN_ENCAP].icm_start;
+	c->indirect_encap_sw_icm = sim->cfg.log_indirect_encap_sw_icm_size != 0;
 }
 
 /* Id bases: realistic-looking, distinct per kind so mixed-up ids fail. */
@@ -105,7 +106,7 @@ static const uint32_t mlx5dm_sim_id_base[MLX5DM_SIM_K_NUM] = {
 	[MLX5DM_SIM_K_QP] = 0x1100, [MLX5DM_SIM_K_TD] = 0x20, [MLX5DM_SIM_K_RQ] = 0x2200,
 	[MLX5DM_SIM_K_RQT] = 0x30, [MLX5DM_SIM_K_TIR] = 0x3300, [MLX5DM_SIM_K_FT] = 0x4,
 	[MLX5DM_SIM_K_FG] = 0x50, [MLX5DM_SIM_K_FTE] = 0x1, [MLX5DM_SIM_K_FC] = 0x1,
-	[MLX5DM_SIM_K_ARG] = 0x1,
+	[MLX5DM_SIM_K_ARG] = 0x1, [MLX5DM_SIM_K_PRC] = 0x600,
 };
 
 struct mlx5dm_sim *

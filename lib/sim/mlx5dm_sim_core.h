@@ -101,6 +101,7 @@ enum mlx5dm_sim_kind {
 	MLX5DM_SIM_K_FTE,
 	MLX5DM_SIM_K_FC,
 	MLX5DM_SIM_K_ARG,
+	MLX5DM_SIM_K_PRC,       /* packet reformat context */
 	MLX5DM_SIM_K_NUM,
 };
 
@@ -257,6 +258,8 @@ int mlx5dm_sim_cmd_query_fc(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_gobj(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_gobj(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_gobj(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_alloc_prc(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_dealloc_prc(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_cq(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_cq(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_qp(struct mlx5dm_sim_cmd *c);

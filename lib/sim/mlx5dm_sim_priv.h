@@ -51,6 +51,12 @@ struct mlx5dm_sim_caps {
 	uint64_t header_modify_sw_icm_start;          /* base of MODIFY_LIST line indexes */
 	uint64_t header_modify_pattern_sw_icm_start;  /* base of pattern indexes */
 	uint64_t indirect_encap_icm_base;             /* base of INSERT_POINTER indexes */
+	/*
+	 * The device has ENCAP SW ICM (log_indirect_encap_sw_icm_size != 0):
+	 * an INSERT_POINTER names a 64-byte line of it. Without, the pointer is
+	 * a packet_reformat_id (mlx5dm_sim_reformat_read).
+	 */
+	bool indirect_encap_sw_icm;
 };
 const struct mlx5dm_sim_caps *mlx5dm_sim_caps(struct mlx5dm_sim *sim);
 
@@ -126,6 +132,13 @@ void mlx5dm_sim_counter_add(struct mlx5dm_sim *sim, uint32_t counter_id, uint32_
  * arg_id (argument object id + unit offset). -ENOENT if not allocated.
  */
 int mlx5dm_sim_arg_read(struct mlx5dm_sim *sim, uint32_t arg_id, void *dst, size_t len);
+
+/*
+ * Read the header bytes of packet reformat context id (what
+ * ALLOC_PACKET_REFORMAT_CONTEXT stored): the first len bytes. -ENOENT if no
+ * such context, -ERANGE if it holds fewer than len bytes.
+ */
+int mlx5dm_sim_reformat_read(struct mlx5dm_sim *sim, uint32_t id, void *dst, size_t len);
 
 /* The engine of an instance. */
 struct mlx5dm_sim_eng *mlx5dm_sim_engine(struct mlx5dm_sim *sim);

@@ -56,6 +56,8 @@ enum {
 	MLX5DM_SIM_OP_ALLOC_FLOW_COUNTER = 0x939,
 	MLX5DM_SIM_OP_DEALLOC_FLOW_COUNTER = 0x93a,
 	MLX5DM_SIM_OP_QUERY_FLOW_COUNTER = 0x93b,
+	MLX5DM_SIM_OP_ALLOC_PACKET_REFORMAT_CONTEXT = 0x93d,
+	MLX5DM_SIM_OP_DEALLOC_PACKET_REFORMAT_CONTEXT = 0x93e,
 	MLX5DM_SIM_OP_CREATE_GENERAL_OBJECT = 0xa00,
 	MLX5DM_SIM_OP_QUERY_GENERAL_OBJECT = 0xa02,
 	MLX5DM_SIM_OP_DESTROY_GENERAL_OBJECT = 0xa03,
@@ -306,6 +308,27 @@ enum {
 #define MLX5DM_SIM_FCQ_IN_ID                SIMF(0x0e0, 32)
 #define MLX5DM_SIM_FCQ_OUT_STATS_BYTE       16
 #define MLX5DM_SIM_TRAFFIC_COUNTER_BYTES    16
+
+/*
+ * ---- packet reformat contexts ----
+ * alloc_packet_reformat_context_in: 28-byte header, then the
+ * packet_reformat_context_in (reformat_type in its first byte, data size in
+ * the low 10 bits of DW0, the data from its byte 6 on); the out mailbox
+ * returns packet_reformat_id in DW2. The dealloc mailbox names it in DW2.
+ */
+#define MLX5DM_SIM_PRC_IN_TYPE              SIMF(0x0e0, 8)
+#define MLX5DM_SIM_PRC_IN_SIZE              SIMF(0x0f6, 10)
+#define MLX5DM_SIM_PRC_IN_DATA_BYTE         34
+#define MLX5DM_SIM_PRC_IN_MIN_BYTES         36
+#define MLX5DM_SIM_PRC_OUT_ID               SIMF(0x040, 32)
+#define MLX5DM_SIM_PRC_DEALLOC_ID           SIMF(0x040, 32)
+enum {
+	MLX5DM_SIM_REFORMAT_L2_TO_VXLAN = 0x0,
+	MLX5DM_SIM_REFORMAT_L2_TO_NVGRE = 0x1,
+	MLX5DM_SIM_REFORMAT_L2_TO_L2_TUNNEL = 0x2,
+	MLX5DM_SIM_REFORMAT_L3_TUNNEL_TO_L2 = 0x3,
+	MLX5DM_SIM_REFORMAT_L2_TO_L3_TUNNEL = 0x4,
+};
 
 /* ---- general objects ---- */
 #define MLX5DM_SIM_GO_IN_TYPE               SIMF(0x030, 16)

@@ -129,6 +129,8 @@ struct mlx5dm_ste_ctx {
 	int (*decap_l3_list)(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 			     unsigned int max_hw, unsigned int *n_hw);
 	void (*modify_pattern)(uint8_t *action);
+	/* Leading bytes of a pattern action that tell patterns apart. */
+	unsigned int (*modify_pattern_key)(const uint8_t *action);
 };
 
 /**
@@ -431,6 +433,15 @@ int mlx5dm_ste_modify_translate(const struct mlx5dm_ste_ctx *ctx,
  */
 int mlx5dm_ste_modify_pattern(const struct mlx5dm_ste_ctx *ctx, const uint8_t *hw,
 			      unsigned int n, uint8_t *pattern);
+
+/**
+ * Do two patterns (n actions each, from mlx5dm_ste_modify_pattern()) denote
+ * the same device pattern? Per action, the bytes the format distinguishes
+ * patterns by are compared (v1: all 8 of a COPY, the first 4 of anything
+ * else, as rdma-core's pattern cache does).
+ */
+bool mlx5dm_ste_modify_pattern_equal(const struct mlx5dm_ste_ctx *ctx, const uint8_t *a,
+				     const uint8_t *b, unsigned int n);
 
 /**
  * HW action list of an L3-tunnel decap that writes l2_hdr (14 bytes, or 18

@@ -230,6 +230,21 @@ mlx5dm_ste_modify_pattern(const struct mlx5dm_ste_ctx *ctx, const uint8_t *hw, u
 	return 0;
 }
 
+bool
+mlx5dm_ste_modify_pattern_equal(const struct mlx5dm_ste_ctx *ctx, const uint8_t *a,
+				const uint8_t *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		size_t off = (size_t)i * MLX5DM_MODIFY_ACTION_SIZE;
+
+		if (memcmp(a + off, b + off, ctx->modify_pattern_key(a + off)) != 0)
+			return false;
+	}
+	return true;
+}
+
 int
 mlx5dm_ste_decap_l3_list(const struct mlx5dm_ste_ctx *ctx, const uint8_t *l2_hdr, size_t len,
 			 uint8_t *hw, unsigned int max_hw, unsigned int *n_hw)

@@ -101,6 +101,7 @@ int mlx5dm_ste_v1_write_modify(uint8_t *a, const struct mlx5dm_ste_modify_ref *m
 			       struct mlx5dm_ste_action_err *err);
 void mlx5dm_ste_v1_write_push(uint8_t *a, uint32_t hdr);
 void mlx5dm_ste_v1_modify_pattern(uint8_t *action);
+unsigned int mlx5dm_ste_v1_modify_pattern_key(const uint8_t *action);
 int mlx5dm_ste_v1_decap_l3_list(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 				unsigned int max_hw, unsigned int *n_hw);
 

@@ -217,4 +217,5 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.modify_encode = mlx5dm_ste_v1_modify_encode,
 	.decap_l3_list = mlx5dm_ste_v1_decap_l3_list,
 	.modify_pattern = mlx5dm_ste_v1_modify_pattern,
+	.modify_pattern_key = mlx5dm_ste_v1_modify_pattern_key,
 };

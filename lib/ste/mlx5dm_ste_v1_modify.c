@@ -103,6 +103,18 @@ mlx5dm_ste_v1_modify_pattern(uint8_t *action)
 }
 
 /*
+ * A COPY is all pattern (source and destination); any other action's
+ * second dword is per-rule data or unused, so only its first one counts.
+ */
+unsigned int
+mlx5dm_ste_v1_modify_pattern_key(const uint8_t *action)
+{
+	uint32_t id = (uint32_t)mlx5dm_prm_fget(action, mlx5dm_prm_modify_v1.action_id);
+
+	return id == MLX5DM_STE_V1_ACT_COPY ? MLX5DM_MODIFY_ACTION_SIZE : 4u;
+}
+
+/*
  * L3 decap: (1) remove everything up to the inner L3 header; (2) insert the
  * new L2 header 4 bytes at a time at the packet start, last dword first, so
  * it ends up in order - the header (14 or 18 bytes) is first left-padded

@@ -18,6 +18,8 @@
  *  - modify-header argument objects (general object 0x23) carved into
  *    pools of 1/2/4/8 64-byte units: an STE names argument id = object id
  *    + unit offset;
+ *  - packet reformat contexts (ALLOC_PACKET_REFORMAT_CONTEXT): encap data
+ *    kept by the firmware when the device has no ENCAP SW ICM;
  *  - SYNC_STEERING.
  *
  * Every object is created through the device boundary (DEVX), so the same
@@ -73,6 +75,7 @@ struct mlx5dm_res_stats {
 	uint32_t counter_bulks;
 	uint32_t arg_objs;      /* argument general objects (incl. cached empty ones) */
 	uint32_t args;          /* argument slots handed out */
+	uint32_t reformats;     /* packet reformat contexts */
 };
 
 /* Argument slot sizes: 1, 2, 4, 8 units (<= 8, 16, 32, 64 modify actions). */
@@ -238,6 +241,25 @@ uint32_t mlx5dm_res_arg_id(const struct mlx5dm_res_arg *arg);
 uint32_t mlx5dm_res_arg_units(const struct mlx5dm_res_arg *arg);
 /* Destroy the pools' empty argument objects (context teardown); 0 or the first -errno. */
 int mlx5dm_res_arg_pools_fini(struct mlx5dm_res_ctx *res);
+
+/* ---- packet reformat contexts (mlx5dm_steer_res_reformat.c) ---- */
+
+struct mlx5dm_res_reformat;
+
+/*
+ * A firmware reformat context of reformat_type (MLX5DM_REFORMAT_TYPE_*,
+ * mlx5dm_prm_res.h) holding len (2..1023) bytes of data; its
+ * packet_reformat_id is what an STE's INSERT_POINTER names when the device
+ * has no ENCAP SW ICM. 0 or -errno (the device's refusal mapped and logged).
+ */
+int mlx5dm_res_reformat_alloc(struct mlx5dm_res_ctx *res, unsigned int reformat_type,
+			      const void *data, size_t len, struct mlx5dm_res_reformat **out);
+/*
+ * Destroy it; the caller must have made sure no reachable STE names it.
+ * On a device error the context stays (and is still accounted): -errno.
+ */
+int mlx5dm_res_reformat_free(struct mlx5dm_res_reformat *r);
+uint32_t mlx5dm_res_reformat_id(const struct mlx5dm_res_reformat *r);
 
 /* ---- shared helpers (mlx5dm_steer_res_ctx.c) ---- */
 

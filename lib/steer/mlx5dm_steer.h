@@ -227,7 +227,46 @@ struct mlx5dm_ctx_stats {
 	uint64_t wqes;
 	uint64_t write_bytes;
 	uint64_t rehash;             /* hash tables grown */
+	uint64_t modify_patterns;    /* distinct modify-header patterns in pattern ICM */
+	uint64_t modify_args;        /* modify-header argument slots in use */
+	uint64_t reformat_contexts;  /* firmware reformat contexts (encap without ENCAP ICM) */
 };
 int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
+
+/*
+ * A matcher's rules and hash tables. Each level of a matcher is a chain of
+ * tables that grows at its head (a new table four times larger; entries
+ * already placed never move): "chained" tables are those in a chain of two
+ * or more, "growing" ones are being filled and not yet reachable. A
+ * consistent snapshot of this matcher (taken under its lock); O(1) plus the
+ * growths in progress.
+ */
+struct mlx5dm_matcher_stats {
+	uint64_t rules;
+	uint64_t tables;             /* hash tables, every level, growing ones included */
+	uint64_t entries;            /* slots of those tables (the sum of their sizes) */
+	uint64_t used;               /* slots holding an entry */
+	uint64_t collisions;         /* entries hanging off a used slot (own ICM entry each) */
+	uint64_t chained_tables;     /* tables in growth chains of two or more */
+	uint64_t growing;            /* tables being filled for a growth in progress */
+	uint64_t growths;            /* growths completed (this matcher's share of ctx rehash) */
+};
+int mlx5dm_matcher_stats_get(struct mlx5dm_matcher *matcher, struct mlx5dm_matcher_stats *st);
+
+/* Sums over a table's matchers (each read under its own lock). */
+struct mlx5dm_table_stats {
+	uint64_t matchers;
+	uint64_t rules;
+};
+int mlx5dm_table_stats_get(struct mlx5dm_table *tbl, struct mlx5dm_table_stats *st);
+
+/* Sums over a domain's tables; actions = actions created on the domain and not destroyed. */
+struct mlx5dm_domain_stats {
+	uint64_t tables;
+	uint64_t matchers;
+	uint64_t rules;
+	uint64_t actions;
+};
+int mlx5dm_domain_stats_get(struct mlx5dm_domain *dom, struct mlx5dm_domain_stats *st);
 
 #endif /* _MLX5DM_STEER_H_ */

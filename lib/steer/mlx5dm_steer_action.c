@@ -6,7 +6,8 @@
  * Actions: shared, refcounted objects. Each holds the abstract STE action
  * the encoder places into rules; data that lives in ICM (modify-header
  * lists, encap headers) is written through the control queue and drained
- * before the action is returned, so any queue may use it right away.
+ * before the action is returned, so any queue may use it right away
+ * (mlx5dm_steer_modify.c, mlx5dm_steer_encap.c decide where it lives).
  */
 
 #include <errno.h>
@@ -59,7 +60,7 @@ mlx5dm_action_publish(struct mlx5dm_action *a)
 }
 
 /* Write data into an ICM chunk through the control queue and wait for it. */
-static int
+int
 mlx5dm_action_write_icm(struct mlx5dm_ctx *ctx, const struct mlx5dm_icm_chunk *chunk,
 			const void *data, size_t len)
 {
@@ -81,43 +82,17 @@ mlx5dm_action_write_icm(struct mlx5dm_ctx *ctx, const struct mlx5dm_icm_chunk *c
 	return ret;
 }
 
-/* Store a HW modify list in HEADER_MODIFY ICM (or inline when one action fits). */
 static int
-mlx5dm_action_store_list(struct mlx5dm_action *a, const uint8_t *hw, unsigned int n_hw,
-			 bool may_inline)
-{
-	struct mlx5dm_ctx *ctx = a->dom->ctx;
-	struct mlx5dm_ste_modify_ref *ref = &a->ste.modify;
-	unsigned int order;
-	int ret;
-
-	ref->num_actions = (uint8_t)n_hw;
-	if (may_inline && n_hw == 1 && (ctx->ste->caps & MLX5DM_STE_CAP_MODIFY_INLINE)) {
-		ref->mode = MLX5DM_STE_MODIFY_INLINE;
-		memcpy(ref->inline_action, hw, MLX5DM_MODIFY_ACTION_SIZE);
-		return 0;
-	}
-	/* At least one 64-byte line (8 actions), as the device reads whole lines. */
-	order = MLX5DM_MAX(3u, mlx5dm_log2_ceil(n_hw));
-	a->chunk = mlx5dm_icm_chunk_alloc(ctx->modify_pool, order);
-	if (a->chunk == NULL)
-		return -ENOMEM;
-	ret = mlx5dm_icm_chunk_line_index(a->chunk, &ref->index);
-	if (ret == 0)
-		ret = mlx5dm_action_write_icm(ctx, a->chunk, hw,
-					      (size_t)n_hw * MLX5DM_MODIFY_ACTION_SIZE);
-	if (ret < 0)
-		return ret;
-	ref->mode = MLX5DM_STE_MODIFY_LIST;
-	return 0;
-}
-
-static void
 mlx5dm_action_free(struct mlx5dm_action *a)
 {
+	int ret;
+
 	if (a->chunk != NULL)
 		mlx5dm_icm_chunk_free(a->chunk);
+	mlx5dm_modify_release(a);
+	ret = mlx5dm_encap_release(a);
 	mlx5dm_free(a);
+	return ret;
 }
 
 struct mlx5dm_action *
@@ -249,41 +224,13 @@ mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t 
 	a = mlx5dm_action_new(dom, MLX5DM_ACT_MODIFY, MLX5DM_STE_ACTION_MODIFY_HDR);
 	if (a == NULL)
 		return NULL;
-	ret = mlx5dm_action_store_list(a, hw, n_hw, true);
+	ret = mlx5dm_modify_store(a, hw, n_hw, true);
 	if (ret < 0) {
 		mlx5dm_action_free(a);
 		errno = -ret;
 		return NULL;
 	}
 	return mlx5dm_action_publish(a);
-}
-
-static int
-mlx5dm_action_encap(struct mlx5dm_action *a, size_t len, const void *data)
-{
-	struct mlx5dm_ctx *ctx = a->dom->ctx;
-	int ret;
-
-	ret = mlx5dm_ste_encap_check(len, ctx->caps.max_encap_header_size);
-	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "encap header of %zu bytes not possible "
-			   "(even, <= 126, <= %u)", len, ctx->caps.max_encap_header_size);
-		return ret;
-	}
-	if (ctx->encap_pool == NULL) {
-		/* The firmware reformat-context fallback (SWS 8.1) is not implemented yet. */
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device has no ENCAP SW ICM: encap unsupported");
-		return -ENOTSUP;
-	}
-	a->chunk = mlx5dm_icm_chunk_alloc(ctx->encap_pool,
-					  mlx5dm_log2_ceil((len + 63) / 64));
-	if (a->chunk == NULL)
-		return -ENOMEM;
-	ret = mlx5dm_icm_chunk_line_index(a->chunk, &a->ste.encap.index);
-	if (ret == 0)
-		ret = mlx5dm_action_write_icm(ctx, a->chunk, data, len);
-	a->ste.encap.size = (uint16_t)len;
-	return ret;
 }
 
 struct mlx5dm_action *
@@ -329,7 +276,7 @@ mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type
 	switch (type) {
 	case MLX5DM_REFORMAT_L2_TO_L2_TUNNEL:
 	case MLX5DM_REFORMAT_L2_TO_L3_TUNNEL:
-		ret = mlx5dm_action_encap(a, len, data);
+		ret = mlx5dm_encap_store(a, len, data);
 		break;
 	case MLX5DM_REFORMAT_L3_TUNNEL_TO_L2:
 		ret = mlx5dm_ste_decap_l3_list(dom->ctx->ste, data, len, hw,
@@ -339,7 +286,7 @@ mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type
 			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "L3 decap needs a 14 or 18-byte L2 "
 				   "header, got %zu", len);
 		else
-			ret = mlx5dm_action_store_list(a, hw, n_hw, false);
+			ret = mlx5dm_modify_store(a, hw, n_hw, false);
 		break;
 	default:
 		ret = 0;
@@ -391,11 +338,23 @@ mlx5dm_action_destroy(struct mlx5dm_action *a)
 	if (__atomic_load_n(&a->refcnt, __ATOMIC_ACQUIRE) != 0)
 		return -EBUSY;
 	ctx = a->dom->ctx;
+	/*
+	 * Argument slots and reformat contexts are reused as soon as they are
+	 * returned, unlike ICM chunks (hot until a sync): no walk may still
+	 * be on an STE of a deleted rule that names them.
+	 */
+	if (a->arg != NULL || a->fw_reformat != NULL) {
+		int ret = mlx5dm_steer_sync_rings(ctx);
+
+		if (ret == 0)
+			ret = mlx5dm_steer_hw_sync(ctx);
+		if (ret < 0)
+			return ret;
+	}
 	mlx5dm_spinlock_lock(&ctx->lock);
 	a->dom->refcnt--;
 	if (a->dest_tbl != NULL)
 		a->dest_tbl->refcnt--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
-	mlx5dm_action_free(a);
-	return 0;
+	return mlx5dm_action_free(a);
 }

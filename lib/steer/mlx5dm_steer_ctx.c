@@ -168,6 +168,7 @@ mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
 		}
 		mlx5dm_free(ctx->queues);
 	}
+	mlx5dm_pattern_cache_destroy(ctx->patterns);
 	if (ctx->icm != NULL) {
 		/* Nothing may still be read from ICM about to go back to the device. */
 		if (ctx->res_ready)
@@ -240,6 +241,8 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	iattr.sync = mlx5dm_steer_icm_sync;
 	iattr.sync_arg = ctx;
 	iattr.reclaim = attr->reclaim_icm;
+	/* Pattern + argument modify headers need argument objects (fmt >= 1 checked above). */
+	iattr.modify_pattern = ctx->caps.modify_argument;
 	ctx->icm = mlx5dm_icm_set_create(&iattr);
 	if (ctx->icm == NULL) {
 		ret = -errno;
@@ -248,12 +251,21 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->ste_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_STE);
 	ctx->modify_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_MODIFY);
 	ctx->encap_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_ENCAP);
+	ctx->pattern_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_PATTERN);
+	if (ctx->pattern_pool != NULL) {
+		ctx->patterns = mlx5dm_pattern_cache_create(ctx);
+		if (ctx->patterns == NULL) {
+			ret = -errno;
+			goto free_ctx;
+		}
+	}
 	ret = mlx5dm_ctx_create_queues(ctx, attr);
 	if (ret < 0)
 		goto free_ctx;
-	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, STE %s, %u queue(s)%s",
-		   ctx->caps.vhca_id, ctx->ste->name, ctx->nb_queues,
-		   ctx->encap_pool != NULL ? ", SW encap" : "");
+	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, STE %s, %u queue(s), %s encap, "
+		   "%s modify header", ctx->caps.vhca_id, ctx->ste->name, ctx->nb_queues,
+		   ctx->encap_pool != NULL ? "SW" : "firmware",
+		   ctx->patterns != NULL ? "pattern + argument" : "list");
 	return ctx;
 free_ctx:
 	mlx5dm_ctx_free(ctx);
@@ -330,5 +342,6 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	st->rules = __atomic_load_n(&ctx->n_rules, __ATOMIC_RELAXED);
 	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
+	mlx5dm_steer_stats_objects(ctx, st);
 	return 0;
 }

@@ -87,6 +87,7 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	if (h->chunk == NULL)
 		goto free_slots;
 	m->n_tables++;
+	m->n_entries += h->num_entries;
 	return h;
 free_slots:
 	mlx5dm_free(h->slots);
@@ -103,6 +104,7 @@ mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
 	mlx5dm_free(h->slots);
 	h->matcher->n_tables--;
+	mlx5dm_htbl_stats_drop(h);
 	mlx5dm_free(h);
 }
 
@@ -257,6 +259,7 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	head->growing = NULL;
 	g->chain_next = head;
 	head->chain_prev = g;
+	mlx5dm_htbl_stats_grown(g);
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
 	if (ret < 0)
 		return ret;

@@ -117,6 +117,8 @@ struct mlx5dm_ctx {
 	struct mlx5dm_icm_pool *ste_pool;
 	struct mlx5dm_icm_pool *modify_pool;
 	struct mlx5dm_icm_pool *encap_pool;   /* NULL without ENCAP SW ICM */
+	struct mlx5dm_icm_pool *pattern_pool; /* NULL without argument objects */
+	struct mlx5dm_pattern_cache *patterns; /* modify patterns, with pattern_pool */
 	uint16_t nb_queues;
 	struct mlx5dm_queue *queues;          /* nb_queues + 1: the last is the control queue */
 	struct mlx5dm_spinlock lock;          /* control objects */
@@ -224,7 +226,28 @@ struct mlx5dm_matcher {
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
+	/* Statistics kept as the tables change (under lock, like n_tables). */
+	uint64_t n_entries;               /* slots of its tables */
+	uint64_t n_used;                  /* slots in use, over its tables */
+	uint64_t n_collisions;            /* collision entries, over its tables */
+	uint64_t n_chained;               /* tables in growth chains of two or more */
+	uint64_t n_growths;               /* growths completed */
 };
+
+/* A table's slot / collision-entry count changed (matcher lock held). */
+static inline void
+mlx5dm_htbl_count_used(struct mlx5dm_htbl *t, int delta)
+{
+	t->used += (uint32_t)delta;
+	t->matcher->n_used += (uint64_t)(int64_t)delta;
+}
+
+static inline void
+mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
+{
+	t->collisions += (uint32_t)delta;
+	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
+}
 
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
@@ -258,6 +281,9 @@ struct mlx5dm_action {
 	struct mlx5dm_table *dest_tbl;
 	struct mlx5dm_icm_chunk *chunk;   /* modify list / encap data in ICM */
 	enum mlx5dm_reformat_type reformat;
+	struct mlx5dm_pattern *pattern;   /* pattern mode: the shared pattern... */
+	struct mlx5dm_res_arg *arg;       /* ...and this action's argument slot */
+	struct mlx5dm_res_reformat *fw_reformat; /* encap data kept by the firmware */
 };
 
 /*
@@ -350,5 +376,32 @@ int mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q
 /* ---- mlx5dm_steer_action.c ---- */
 void mlx5dm_action_ref(struct mlx5dm_action *a);
 void mlx5dm_action_unref(struct mlx5dm_action *a);
+int mlx5dm_action_write_icm(struct mlx5dm_ctx *ctx, const struct mlx5dm_icm_chunk *chunk,
+			    const void *data, size_t len);
+
+/* ---- mlx5dm_steer_modify.c ---- */
+struct mlx5dm_pattern_cache *mlx5dm_pattern_cache_create(struct mlx5dm_ctx *ctx);
+void mlx5dm_pattern_cache_destroy(struct mlx5dm_pattern_cache *pc);
+/* Distinct patterns in pattern ICM. */
+uint32_t mlx5dm_pattern_cache_count(struct mlx5dm_pattern_cache *pc);
+/*
+ * Put a HW modify list (MODIFY_HDR, or DECAP_L3 with may_inline false) where
+ * the device reads it and fill a->ste.modify. On failure the caller frees
+ * the action (mlx5dm_modify_release undoes a partial store).
+ */
+int mlx5dm_modify_store(struct mlx5dm_action *a, const uint8_t *hw, unsigned int n_hw,
+			bool may_inline);
+void mlx5dm_modify_release(struct mlx5dm_action *a);
+
+/* ---- mlx5dm_steer_stats.c ---- */
+/* Table h leaves its matcher / g became the head of a chain (matcher lock held). */
+void mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h);
+void mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g);
+void mlx5dm_steer_stats_objects(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
+
+/* ---- mlx5dm_steer_encap.c ---- */
+/* Place encap data (ENCAP ICM or a firmware reformat context); fills a->ste.encap. */
+int mlx5dm_encap_store(struct mlx5dm_action *a, size_t len, const void *data);
+int mlx5dm_encap_release(struct mlx5dm_action *a);
 
 #endif /* _MLX5DM_STEER_PRIV_H_ */

@@ -205,10 +205,11 @@ mlx5dm_res_ctx_fini(struct mlx5dm_res_ctx *res)
 	int ret, first = 0;
 
 	mlx5dm_res_stats_get(res, &st);
-	if (st.fts || st.roots || st.rqs || st.tirs || st.counter_bulks || st.args) {
+	if (st.fts || st.roots || st.rqs || st.tirs || st.counter_bulks || st.args ||
+	    st.reformats) {
 		MLX5DM_LOG(ERR, "res", "context still has objects: %u tables, %u root rules, "
-			   "%u RQs, %u TIRs, %u counter bulks, %u arguments", st.fts, st.roots,
-			   st.rqs, st.tirs, st.counter_bulks, st.args);
+			   "%u RQs, %u TIRs, %u counter bulks, %u arguments, %u reformats", st.fts,
+			   st.roots, st.rqs, st.tirs, st.counter_bulks, st.args, st.reformats);
 		return -EBUSY;
 	}
 	first = mlx5dm_res_arg_pools_fini(res);

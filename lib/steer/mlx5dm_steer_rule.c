@@ -116,14 +116,14 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		s->chunk = t->chunk;
 		s->index = slot;
 		t->slots[slot] = s;
-		t->used++;
+		mlx5dm_htbl_count_used(t, 1);
 	} else {
 		s = mlx5dm_ste_entry_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
 		s->collision = true;
 		(*prev_tail)->next_col = s;
-		t->collisions++;
+		mlx5dm_htbl_count_collision(t, 1);
 	}
 	s->slot = slot;
 	s->htbl = t;
@@ -145,11 +145,11 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 	mlx5dm_hidx_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
 		t->slots[s->slot] = NULL;
-		t->used--;
+		mlx5dm_htbl_count_used(t, -1);
 	} else {
 		prev_tail->next_col = NULL;
 		mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->shadow, mlx5dm_htbl_miss_target(t));
-		t->collisions--;
+		mlx5dm_htbl_count_collision(t, -1);
 	}
 	mlx5dm_ste_rec_free(t->matcher, s, d);
 }
@@ -453,7 +453,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 
 		mlx5dm_hidx_remove(&rc->m->index, s);
 		t->slots[slot] = NULL;
-		t->used--;
+		mlx5dm_htbl_count_used(t, -1);
 		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
 		mlx5dm_ste_build_always_miss(ctx->ste, img, t->lu_type, t->matcher->tbl->dom->dir,
 					     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(t));
@@ -476,7 +476,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 			x->pointing_ste = s;
 		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
 			s->next_htbl->growing->pointing_ste = s;
-		t->collisions--;
+		mlx5dm_htbl_count_collision(t, -1);
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
 		mlx5dm_hidx_insert(&rc->m->index, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
@@ -487,7 +487,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
-	t->collisions--;
+	mlx5dm_htbl_count_collision(t, -1);
 	mlx5dm_ste_rec_free(rc->m, s, &rc->d);
 	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
 }

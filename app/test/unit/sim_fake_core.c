@@ -49,6 +49,12 @@ struct fake_arg {
 	uint8_t *mem;
 };
 
+struct fake_prc {
+	uint32_t id;
+	size_t len;
+	uint8_t data[256];
+};
+
 struct mlx5dm_sim {
 	struct mlx5dm_sim_caps caps;
 	struct mlx5dm_sim_eng *eng;
@@ -69,6 +75,8 @@ struct mlx5dm_sim {
 	unsigned int nb_ctr;
 	struct fake_arg arg[FAKE_MAX];
 	unsigned int nb_arg;
+	struct fake_prc prc[FAKE_MAX];
+	unsigned int nb_prc;
 	pthread_mutex_t lock;
 };
 
@@ -89,6 +97,7 @@ fake_create(void)
 		.header_modify_sw_icm_start = FAKE_MODIFY_BASE,
 		.header_modify_pattern_sw_icm_start = FAKE_PATTERN_BASE,
 		.indirect_encap_icm_base = FAKE_ENCAP_BASE,
+		.indirect_encap_sw_icm = true,
 	};
 	pthread_mutex_init(&sim->lock, NULL);
 	fake_terminal_add(sim, FAKE_RX_DROP, MLX5DM_SIM_TERM_DROP, 0);
@@ -284,6 +293,19 @@ fake_arg_add(struct mlx5dm_sim *sim, uint32_t id, unsigned int nb)
 	return a->mem;
 }
 
+void
+fake_reformat_add(struct mlx5dm_sim *sim, uint32_t id, const void *data, size_t len)
+{
+	struct fake_prc *p;
+
+	if (sim->nb_prc == FAKE_MAX || len > sizeof(p->data))
+		abort();
+	p = &sim->prc[sim->nb_prc++];
+	p->id = id;
+	p->len = len;
+	memcpy(p->data, data, len);
+}
+
 /* ---- the contract ---- */
 
 int
@@ -390,6 +412,22 @@ mlx5dm_sim_arg_read(struct mlx5dm_sim *sim, uint32_t arg_id, void *dst, size_t l
 			memcpy(dst, a->mem + (arg_id - a->id) * 64ull, len);
 			return 0;
 		}
+	}
+	return -ENOENT;
+}
+
+int
+mlx5dm_sim_reformat_read(struct mlx5dm_sim *sim, uint32_t id, void *dst, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nb_prc; i++) {
+		if (sim->prc[i].id != id)
+			continue;
+		if (len > sim->prc[i].len)
+			return -ERANGE;
+		memcpy(dst, sim->prc[i].data, len);
+		return 0;
 	}
 	return -ENOENT;
 }

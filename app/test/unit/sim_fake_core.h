@@ -57,6 +57,9 @@ void fake_counter_get(struct mlx5dm_sim *sim, uint32_t id, uint64_t *packets, ui
 /* Argument object: nb 64-byte units starting at id. */
 uint8_t *fake_arg_add(struct mlx5dm_sim *sim, uint32_t id, unsigned int nb);
 
+/* Packet reformat context id holding len header bytes (devices without ENCAP ICM). */
+void fake_reformat_add(struct mlx5dm_sim *sim, uint32_t id, const void *data, size_t len);
+
 /* The engine the fake core created with its instance. */
 struct mlx5dm_sim_eng *fake_engine(struct mlx5dm_sim *sim);
 

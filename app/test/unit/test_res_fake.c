@@ -360,6 +360,25 @@ fw_gobj(struct fake_obj *o, const uint8_t *in, size_t inlen, void *out, size_t o
 	return 0;
 }
 
+/*
+ * ALLOC_PACKET_REFORMAT_CONTEXT: packet_reformat_context_in at byte 28,
+ * reformat_type 0xe5/3, reformat_data_size 0xf6/10, data from byte 34.
+ */
+static int
+fw_prc(struct fake_obj *o, const uint8_t *in, size_t inlen, void *out, size_t outlen)
+{
+	uint32_t type = (uint32_t)get(in, 0xe5, 3), size = (uint32_t)get(in, 0xf6, 10);
+
+	if ((type != 2 && type != 4) || size == 0)
+		return fw_fail(out, outlen, 0x03, 0x93d01);
+	if (inlen < 34 + (size_t)size)
+		return fw_fail(out, outlen, 0x03, 0x93d02);
+	o->id = next_id(6, FAKE_PRC_ID0);
+	o->range = size;
+	fres_put(out, 0x40, 32, o->id);
+	return 0;
+}
+
 static struct mlx5dv_devx_obj *
 fake_obj_create_locked(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
 		       size_t outlen)
@@ -406,6 +425,9 @@ fake_obj_create_locked(struct ibv_context *ctx, const void *in, size_t inlen, vo
 		break;
 	case 0xa00:
 		err = fw_gobj(o, in, inlen, out, outlen);
+		break;
+	case 0x93d:
+		err = fw_prc(o, in, inlen, out, outlen);
 		break;
 	default:
 		err = fw_fail(out, outlen, 0x02, 0xbad0);

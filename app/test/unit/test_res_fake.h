@@ -41,6 +41,7 @@
 #define FAKE_TIR_ID0 0x3300
 #define FAKE_FC_ID0 0x8000
 #define FAKE_ARG_ID0 0x200000
+#define FAKE_PRC_ID0 0x7700
 
 /* A TIR's ICM address: all three output pieces non-zero and distinct. */
 #define FAKE_TIR_ICM(tirn) (0xa1b2c3d4e5f60000ull + ((uint64_t)(tirn) << 6))
@@ -53,7 +54,7 @@ struct fake_obj {
 	bool live;
 	uint16_t opcode;       /* the create opcode */
 	uint32_t id;
-	uint32_t range;        /* counters in a bulk, units of an argument object */
+	uint32_t range;        /* counters in a bulk, units of an argument object, reformat bytes */
 	uint32_t refs;         /* objects that name this one */
 	struct fake_obj *ref[2];  /* objects this one names (released on destroy) */
 	struct fake_obj **rqt_rqs; /* RQT: the RQs of its list */

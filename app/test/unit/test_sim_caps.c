@@ -91,6 +91,7 @@ test_caps_default(void **state)
 	assert_true(caps->steering_sw_icm_start != 0 && caps->steering_sw_icm_start < (1ull << 40));
 	assert_true(caps->steering_sw_icm_start != caps->header_modify_sw_icm_start);
 	assert_true(caps->header_modify_pattern_sw_icm_start != caps->indirect_encap_icm_base);
+	assert_true(caps->indirect_encap_sw_icm);
 	tsim_close(&t);
 }
 
@@ -110,7 +111,10 @@ test_caps_configured(void **state)
 	cfg.log_header_modify_pattern_sw_icm_size = 0;
 	cfg.log_max_ft_level = 30;
 	cfg.max_encap_header_size = 512;
+	cfg.log_indirect_encap_sw_icm_size = 0;
 	assert_int_equal(tsim_open(&t, &cfg), 0);
+	/* No ENCAP ICM: the engine takes INSERT_POINTER data from reformat contexts. */
+	assert_false(mlx5dm_sim_caps(t.sim)->indirect_encap_sw_icm);
 	assert_int_equal(query_cap(&t, 0x0, out), 0);
 	assert_int_equal(GET(cap, 0x030, 16), 0x77);
 	assert_int_equal(GET(cap, 0x444, 4), 0);
@@ -124,6 +128,7 @@ test_caps_configured(void **state)
 	assert_int_equal(query_cap(&t, 0xf, out), 0);
 	assert_int_equal(GET(cap, 0x138, 8), 0);
 	assert_true(GET(cap, 0x1c0, 64) == 0);              /* no pattern ICM */
+	assert_int_equal(GET(cap, 0x120, 8), 0);            /* no ENCAP ICM */
 	tsim_close(&t);
 	/* An impossible configuration is refused at open. */
 	cfg.steering_format_version = 9;

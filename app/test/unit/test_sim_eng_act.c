@@ -421,6 +421,42 @@ encap_hdr(uint8_t h[50])
 	h[24] = h[25] = 0; /* header checksum */
 }
 
+/* TX: one STE inserting size_words of encap data from ptr; RX: everything to TIR 1. */
+static void
+encap_rules(struct env *e, unsigned int size_words, uint32_t ptr)
+{
+	struct t_ste s;
+
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_TX, STE(0x400));
+	t_ste_init(&s, LU_DONT_CARE);
+	t_act_insert_ptr(s.act, 0x00, 0, size_words, 1, ptr);
+	s.reparse = true;
+	s.hit = FAKE_TX_ALLOW;
+	s.hit_size = 1;
+	t_ste_put(e->sim, STE(0x400), &s);
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
+	t_ste_put_hit(e->sim, STE(0), GVMI(TIR_ADDR(1)), 1, LU_DONT_CARE, 0);
+}
+
+/* A TCP frame sent through encap_rules() arrives behind hdr with its lengths filled in. */
+static void
+encap_check(struct env *e, const uint8_t hdr[50])
+{
+	const struct fake_rx *rx;
+	struct tpkt t;
+
+	rx = deliver(e, tcp4(&t));
+	assert_int_equal(rx->pkt.len, t.len + 50);
+	assert_memory_equal(rx->data, hdr, 16);
+	assert_int_equal(rx->data[16] << 8 | rx->data[17], t.len + 36); /* IPv4 total length */
+	assert_true(t_ipv4_csum_ok(rx->data + 14));
+	assert_int_equal(rx->data[38] << 8 | rx->data[39], t.len + 16); /* UDP length */
+	assert_memory_equal(rx->data + 42, hdr + 42, 8);
+	assert_memory_equal(rx->data + 50, orig, t.len);
+	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_DEV_PTYPE_TUNNEL_VXLAN);
+	assert_int_equal(rx->pkt.ptype & 0x0f000000, MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+}
+
 /* TX encap from ENCAP ICM (INSERT_POINTER), RX L2 decap (remove to the inner MAC). */
 static void
 test_encap_decap(void **state)
@@ -433,25 +469,8 @@ test_encap_decap(void **state)
 
 	encap_hdr(hdr);
 	fake_icm_write(e->sim, FAKE_ENCAP_BASE + 64 * 3, hdr, sizeof(hdr));
-	fake_root_set(e->sim, MLX5DM_SIM_DIR_TX, STE(0x400));
-	t_ste_init(&s, LU_DONT_CARE);
-	t_act_insert_ptr(s.act, 0x00, 0, 25, 1, 3);
-	s.reparse = true;
-	s.hit = FAKE_TX_ALLOW;
-	s.hit_size = 1;
-	t_ste_put(e->sim, STE(0x400), &s);
-	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
-	t_ste_put_hit(e->sim, STE(0), GVMI(TIR_ADDR(1)), 1, LU_DONT_CARE, 0);
-	rx = deliver(e, tcp4(&t));
-	assert_int_equal(rx->pkt.len, t.len + 50);
-	assert_memory_equal(rx->data, hdr, 16);
-	assert_int_equal(rx->data[16] << 8 | rx->data[17], t.len + 36); /* IPv4 total length */
-	assert_true(t_ipv4_csum_ok(rx->data + 14));
-	assert_int_equal(rx->data[38] << 8 | rx->data[39], t.len + 16); /* UDP length */
-	assert_memory_equal(rx->data + 42, hdr + 42, 8);
-	assert_memory_equal(rx->data + 50, orig, t.len);
-	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_DEV_PTYPE_TUNNEL_VXLAN);
-	assert_int_equal(rx->pkt.ptype & 0x0f000000, MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	encap_rules(e, 25, 3);
+	encap_check(e, hdr);
 
 	/* RX decap of what TX encapsulated gives back the original frame. */
 	t_ste_init(&s, LU_DONT_CARE);
@@ -468,6 +487,33 @@ test_encap_decap(void **state)
 	assert_memory_equal(rx->data, orig, t.len);
 	assert_int_equal(rx->pkt.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
 			 MLX5DM_DEV_PTYPE_L4_TCP);
+}
+
+/*
+ * A device without ENCAP SW ICM: INSERT_POINTER names a packet reformat
+ * context, whose bytes are inserted; ENCAP ICM at the same index is not read.
+ */
+static void
+test_encap_reformat_context(void **state)
+{
+	struct env *e = *state;
+	uint8_t hdr[50], other[64];
+	struct tpkt t;
+
+	fake_caps(e->sim)->indirect_encap_sw_icm = false;
+	encap_hdr(hdr);
+	fake_reformat_add(e->sim, 0x100, hdr, sizeof(hdr));
+	memset(other, 0xee, sizeof(other));
+	fake_icm_write(e->sim, FAKE_ENCAP_BASE + 64 * 0x100, other, sizeof(other));
+	encap_rules(e, 25, 0x100);
+	encap_check(e, hdr);
+
+	/* More words than the context holds, or no such context: walk error. */
+	encap_rules(e, 26, 0x100);
+	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_DEV_PKT_DELIVERED);
+	encap_rules(e, 25, 0x101);
+	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_stats(e).drops.walk_error, 2);
 }
 
 /*
@@ -673,6 +719,7 @@ main(void)
 		T(test_vlan_push_match_pop),
 		T(test_vlan_pop),
 		T(test_encap_decap),
+		T(test_encap_reformat_context),
 		T(test_l3_decap),
 		T(test_l3_encap),
 		T(test_no_room),

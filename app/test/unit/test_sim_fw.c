@@ -6,7 +6,8 @@
  * Firmware objects of the model through DEVX mailboxes built with literal
  * PRM offsets: flow tables (SW- and FW-owned), flow groups/entries, root
  * rules, transport domains, RQs, RQTs, TIRs (and the TIR ICM address
- * encoding), flow counters, modify-header arguments; error statuses.
+ * encoding), flow counters, modify-header arguments, packet reformat
+ * contexts; error statuses.
  */
 
 #include <stdarg.h>
@@ -535,6 +536,84 @@ test_arguments(void **state)
 	tsim_close(&t);
 }
 
+/* alloc_packet_reformat_context_in at literal mlx5_ifc offsets; returns the mailbox length. */
+static size_t
+prc_in(uint8_t *in, unsigned int type, unsigned int size, const uint8_t *data)
+{
+	size_t len = (36 + (size_t)size - 2 + 3) & ~(size_t)3;
+
+	memset(in, 0, 256);
+	SET(in, 0x00, 16, 0x93d);
+	SET(in, 0xe0 + 0x05, 3, type);          /* packet_reformat_context.reformat_type */
+	SET(in, 0xe0 + 0x16, 10, size);         /* reformat_data_size */
+	memcpy(in + 34, data, size);            /* reformat_data[2], more_reformat_data */
+	return len < 36 ? 36 : len;
+}
+
+static void
+test_packet_reformat(void **state)
+{
+	uint8_t in[256], out[16], hdr[130], got[130];
+	struct mlx5dv_devx_obj *prc, *prc2;
+	unsigned int i;
+	uint32_t id, id2;
+	size_t len;
+	struct tsim t;
+
+	(void)state;
+	for (i = 0; i < sizeof(hdr); i++)
+		hdr[i] = (uint8_t)(0x30 + i);
+	assert_int_equal(tsim_open(&t, NULL), 0);
+	len = prc_in(in, 2, 50, hdr);           /* L2_TO_L2_TUNNEL, 50 bytes */
+	assert_int_equal(len, 84);
+	prc = create(&t, in, len, out);
+	assert_non_null(prc);
+	assert_int_equal(tsim_status(out), 0);
+	id = (uint32_t)GET(out, 0x40, 32);       /* packet_reformat_id */
+	assert_int_equal(mlx5dm_sim_reformat_read(t.sim, id, got, 50), 0);
+	assert_memory_equal(got, hdr, 50);
+	assert_int_equal(mlx5dm_sim_reformat_read(t.sim, id, got, 52), -ERANGE);
+	/* An L2_TO_L3_TUNNEL context of 2 bytes: all data in reformat_data[2]. */
+	len = prc_in(in, 4, 2, hdr + 10);
+	prc2 = create(&t, in, len, out);
+	assert_non_null(prc2);
+	id2 = (uint32_t)GET(out, 0x40, 32);
+	assert_int_not_equal(id2, id);
+	assert_int_equal(mlx5dm_sim_reformat_read(t.sim, id2, got, 2), 0);
+	assert_memory_equal(got, hdr + 10, 2);
+
+	/* L3_TUNNEL_TO_L2, no data, data above max_encap_header_size (128): BAD_PARAM. */
+	len = prc_in(in, 3, 14, hdr);
+	assert_null(create(&t, in, len, out));
+	assert_int_equal(errno, EREMOTEIO);
+	assert_int_equal(tsim_status(out), 0x03);
+	len = prc_in(in, 2, 0, hdr);
+	assert_null(create(&t, in, len, out));
+	assert_int_equal(tsim_status(out), 0x03);
+	len = prc_in(in, 2, 130, hdr);
+	assert_null(create(&t, in, len, out));
+	assert_int_equal(tsim_status(out), 0x03);
+	/* The mailbox ends before the data does: BAD_INPUT_LEN. */
+	prc_in(in, 2, 50, hdr);
+	assert_null(create(&t, in, 60, out));
+	assert_int_equal(tsim_status(out), 0x10);
+	/* Through the general-command entry point: the DEVX layer refuses. */
+	len = prc_in(in, 2, 50, hdr);
+	assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, len, out, sizeof(out)), EINVAL);
+
+	/* Destroy: DEALLOC with the id; the context is gone. */
+	assert_int_equal(t.ops->devx_obj_destroy(prc), 0);
+	assert_int_equal(mlx5dm_sim_reformat_read(t.sim, id, got, 50), -ENOENT);
+	assert_int_equal(mlx5dm_sim_reformat_read(t.sim, id2, got, 2), 0);
+	/* A DEALLOC mailbox sent as a general command is refused as well. */
+	memset(in, 0, 16);
+	SET(in, 0x00, 16, 0x93e);
+	SET(in, 0x40, 32, id2);
+	assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, 16, out, sizeof(out)), EINVAL);
+	assert_int_equal(t.ops->devx_obj_destroy(prc2), 0);
+	tsim_close(&t);
+}
+
 int
 main(void)
 {
@@ -545,6 +624,7 @@ main(void)
 		cmocka_unit_test(test_fw_table_entry),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_packet_reformat),
 	};
 
 	return cmocka_run_group_tests_name("sim_fw", tests, NULL, NULL);

@@ -339,6 +339,31 @@ test_pattern(void **state)
 	t_assert_bytes(pat + 40, hw + 40, 8, "remove size kept");
 }
 
+/* Patterns are told apart by a COPY's 8 bytes and the first 4 of anything else. */
+static void
+test_pattern_equal(void **state)
+{
+	const uint8_t set_a[8] = { 0x06, 0x0e, 0x28, 0x08, 0, 0, 0, 0 };
+	const uint8_t set_b[8] = { 0x06, 0x0e, 0x28, 0x08, 0x12, 0x34, 0x56, 0x78 };
+	const uint8_t set_c[8] = { 0x06, 0x0e, 0x28, 0x07, 0, 0, 0, 0 };
+	const uint8_t copy_a[8] = { 0x05, 0x18, 0x30, 0x10, 0x00, 0x90, 0x20, 0x00 };
+	const uint8_t copy_b[8] = { 0x05, 0x18, 0x30, 0x10, 0x00, 0x91, 0x20, 0x00 };
+	uint8_t a[16], b[16];
+
+	(void)state;
+	assert_true(mlx5dm_ste_modify_pattern_equal(t_ctx(), set_a, set_b, 1));
+	assert_false(mlx5dm_ste_modify_pattern_equal(t_ctx(), set_a, set_c, 1));
+	assert_true(mlx5dm_ste_modify_pattern_equal(t_ctx(), copy_a, copy_a, 1));
+	assert_false(mlx5dm_ste_modify_pattern_equal(t_ctx(), copy_a, copy_b, 1));
+	/* Position matters: the second action differs. */
+	memcpy(a, set_a, 8);
+	memcpy(a + 8, copy_a, 8);
+	memcpy(b, set_b, 8);
+	memcpy(b + 8, copy_b, 8);
+	assert_true(mlx5dm_ste_modify_pattern_equal(t_ctx(), a, b, 1));
+	assert_false(mlx5dm_ste_modify_pattern_equal(t_ctx(), a, b, 2));
+}
+
 static void
 test_reformat_helpers(void **state)
 {
@@ -370,6 +395,7 @@ main(void)
 		cmocka_unit_test(test_translate_refused),
 		cmocka_unit_test(test_decap_l3_list),
 		cmocka_unit_test(test_pattern),
+		cmocka_unit_test(test_pattern_equal),
 		cmocka_unit_test(test_reformat_helpers),
 	};
 

@@ -30,10 +30,9 @@ senv_trace_print(void *arg, const char *line)
 }
 
 struct senv *
-senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg)
+senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config *cfg)
 {
 	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
-	struct mlx5dm_ctx_attr cattr = { .nb_queues = nb_queues };
 	struct senv *e = calloc(1, sizeof(*e));
 	unsigned int i;
 
@@ -42,7 +41,7 @@ senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg)
 	assert_non_null(e->dev);
 	if (getenv("SIM_TRACE") != NULL)
 		mlx5dm_sim_trace_set(e->dev->transport, senv_trace_print, NULL);
-	e->ctx = mlx5dm_ctx_open(e->dev, &cattr);
+	e->ctx = mlx5dm_ctx_open(e->dev, cattr);
 	assert_non_null(e->ctx);
 	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &e->open_stats), 0);
 	e->rx = mlx5dm_domain_create(e->ctx, MLX5DM_DOMAIN_NIC_RX);
@@ -65,6 +64,14 @@ senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg)
 }
 
 struct senv *
+senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = nb_queues };
+
+	return senv_open_ex(&cattr, cfg);
+}
+
+struct senv *
 senv_open(uint16_t nb_queues)
 {
 	return senv_open_cfg(nb_queues, NULL);
@@ -73,6 +80,7 @@ senv_open(uint16_t nb_queues)
 void
 senv_close(struct senv *e)
 {
+	struct mlx5dm_ctx_stats st;
 	unsigned int i;
 
 	for (i = 0; i < SENV_NB_RQ; i++) {
@@ -82,6 +90,15 @@ senv_close(struct senv *e)
 	}
 	assert_int_equal(mlx5dm_domain_set_root(e->rx, NULL), 0);
 	assert_int_equal(mlx5dm_table_destroy(e->tbl), 0);
+	/* Every object is gone: the ICM in use is what the context alone holds. */
+	senv_sync(e);
+	st = senv_stats(e);
+	assert_icm_equal(&e->open_stats, &st);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(st.icm[i].hot_bytes, 0);
+	assert_int_equal(st.tables, 0);
+	assert_int_equal(st.matchers, 0);
+	assert_int_equal(st.rules, 0);
 	assert_int_equal(mlx5dm_domain_destroy(e->rx), 0);
 	assert_int_equal(mlx5dm_domain_destroy(e->tx), 0);
 	assert_int_equal(mlx5dm_ctx_close(e->ctx), 0);

@@ -43,7 +43,14 @@ struct senv {
 struct senv *senv_open(uint16_t nb_queues);
 /* Same on a model configured by cfg (NULL: defaults). */
 struct senv *senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg);
-/* Destroy everything senv_open() made; the test must have removed its own objects. */
+struct senv *senv_open_ex(const struct mlx5dm_ctx_attr *cattr,
+			  const struct mlx5dm_sim_config *cfg);
+/*
+ * Destroy everything senv_open() made; the test must have removed its own
+ * objects. Before the domains go, asserts that the ICM in use per type is
+ * back at its value right after mlx5dm_ctx_open() (nothing hot, no table,
+ * matcher or rule left).
+ */
 void senv_close(struct senv *e);
 
 /* ---- frames ---- */

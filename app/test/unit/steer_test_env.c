@@ -334,7 +334,7 @@ stack_build(uint8_t *out, const struct hdrs *h, const uint8_t *payload, uint16_t
 		l3[1] = h->tos;
 		put16(l3 + 2, (uint16_t)(20 + seg));
 		put16(l3 + 4, h->ip_id);
-		put16(l3 + 6, 0);
+		put16(l3 + 6, h->frag_off);
 		l3[8] = h->ttl;
 		l3[9] = h->proto;
 		put16(l3 + 10, 0);

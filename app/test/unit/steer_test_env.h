@@ -76,6 +76,7 @@ struct hdrs {
 	uint8_t proto;             /* 6, 17, 1, 58, 47 (GRE: the tunnel), ... */
 	uint32_t flow_label;
 	uint16_t ip_id;
+	uint16_t frag_off;         /* IPv4 flags | fragment offset (0x2000 = MF) */
 	uint16_t sport, dport;
 	uint16_t tcp_flags;        /* 9 bits, NS..FIN */
 	uint32_t seq, ack;

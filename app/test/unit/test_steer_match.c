@@ -951,6 +951,214 @@ x_port_range(struct pkt *p, unsigned int i, unsigned int k)
 		p->o.vlan_tci[0] ^= 0x100;
 }
 
+/* ---- more fields ---- */
+
+static void
+m_ip4_frag(uint8_t *m)
+{
+	mp_set(m, F(outer, ip_version), 4);
+	mp_set(m, F(outer, frag), 1);
+	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
+}
+
+static void
+r_ip4_frag(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	p->o.dip = 0x0a0b0000 + i;
+	p->o.frag_off = i % 2 ? 0x2000 : 0;
+	mp_set(v, F(outer, ip_version), 4);
+	mp_set(v, F(outer, frag), i % 2);
+	mp_set(v, F(outer, dst_ip_31_0), p->o.dip);
+}
+
+static void
+h_ip4_frag(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)k;
+	/* A later fragment is a fragment too; DF alone is not one. */
+	p->o.frag_off = i % 2 ? 0x00b9 : 0x4000;
+}
+
+static void
+x_ip4_frag(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)k;
+	p->o.frag_off = i % 2 ? 0 : 0x2000;
+}
+
+static void
+m_tcp_seq_ack(uint8_t *m)
+{
+	mp_set(m, F(misc3, outer_tcp_seq_num), 0xffffffff);
+	mp_set(m, F(misc3, outer_tcp_ack_num), 0xffffffff);
+}
+
+static void
+r_tcp_seq_ack(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	pkt_tcp(&p->o);
+	p->o.seq = 0x01000001u * (i + 1);
+	p->o.ack = 0xfedc0000u + i;
+	mp_set(v, F(misc3, outer_tcp_seq_num), p->o.seq);
+	mp_set(v, F(misc3, outer_tcp_ack_num), p->o.ack);
+}
+
+static void
+x_tcp_seq_ack(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)i;
+	if (k == 0)
+		p->o.seq++;
+	else if (k == 1)
+		p->o.ack ^= 0x80000000;
+	else
+		p->o.proto = 17;
+}
+
+static void
+m_ip6_flow_label(uint8_t *m)
+{
+	mp_set(m, F(outer, ip_version), 6);
+	mp_set(m, F(misc, outer_ipv6_flow_label), 0xfffff);
+}
+
+static void
+r_ip6_flow_label(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	pkt_udp6(p);
+	p->o.flow_label = 0x10000 + i * 0x3333;
+	mp_set(v, F(outer, ip_version), 6);
+	mp_set(v, F(misc, outer_ipv6_flow_label), p->o.flow_label);
+}
+
+static void
+x_ip6_flow_label(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)i;
+	(void)k;
+	p->o.flow_label ^= 0x80000;
+}
+
+static void
+m_dscp_ecn(uint8_t *m)
+{
+	mp_set(m, F(outer, ip_version), 4);
+	mp_set(m, F(outer, ip_dscp), 0x3f);
+	mp_set(m, F(outer, ip_ecn), 3);
+}
+
+static void
+r_dscp_ecn(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	p->o.tos = (uint8_t)((10 + i) << 2 | (i % 4));
+	mp_set(v, F(outer, ip_version), 4);
+	mp_set(v, F(outer, ip_dscp), 10 + i);
+	mp_set(v, F(outer, ip_ecn), i % 4);
+}
+
+static void
+x_dscp_ecn(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)i;
+	(void)k;
+	p->o.tos ^= 1;
+}
+
+static void
+m_vxlan_smac_vlan(uint8_t *m)
+{
+	mp_set(m, F(misc, vxlan_vni), 0xffffff);
+	mp_mac(m, F(inner, smac_47_16), 0xffffffffffffull);
+	mp_set(m, F(inner, cvlan_tag), 1);
+	mp_set(m, F(inner, first_vid), 0xfff);
+}
+
+static void
+r_vxlan_smac_vlan(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	pkt_vxlan(p, 4096 + i);
+	p->in.smac = 0x0200000000c0ull + i;
+	p->in.nb_vlan = 1;
+	p->in.vlan_tci[0] = (uint16_t)(300 + i);
+	mp_set(v, F(misc, vxlan_vni), 4096 + i);
+	mp_mac(v, F(inner, smac_47_16), p->in.smac);
+	mp_set(v, F(inner, cvlan_tag), 1);
+	mp_set(v, F(inner, first_vid), 300 + i);
+}
+
+static void
+x_vxlan_smac_vlan(struct pkt *p, unsigned int i, unsigned int k)
+{
+	switch (k) {
+	case 0:
+		p->in.smac++;
+		break;
+	case 1:
+		p->in.vlan_tci[0] ^= 0x800;
+		break;
+	case 2: /* inner untagged */
+		p->in.nb_vlan = 0;
+		break;
+	default: /* the inner values on the outer frame */
+		pkt_udp4(p);
+		p->o.smac = 0x0200000000c0ull + i;
+		p->o.nb_vlan = 1;
+		p->o.vlan_tci[0] = (uint16_t)(300 + i);
+		break;
+	}
+}
+
+static void
+m_gre_inner(uint8_t *m)
+{
+	mp_set(m, F(misc, gre_protocol), 0xffff);
+	mp_set(m, F(inner, ip_version), 4);
+	mp_set(m, F(inner, dst_ip_31_0), 0xffffffff);
+	mp_set(m, F(inner, ip_protocol), 0xff);
+	mp_set(m, F(inner, udp_dport), 0xffff);
+}
+
+static void
+r_gre_inner(uint8_t *v, struct pkt *p, unsigned int i)
+{
+	p->tnl = TNL_GRE;
+	p->in = p->o;
+	p->in.no_l2 = true;
+	p->in.dip = 0xac110000 + i;
+	p->in.dport = (uint16_t)(7000 + i);
+	mp_set(v, F(misc, gre_protocol), 0x0800);
+	mp_set(v, F(inner, ip_version), 4);
+	mp_set(v, F(inner, dst_ip_31_0), p->in.dip);
+	mp_set(v, F(inner, ip_protocol), 17);
+	mp_set(v, F(inner, udp_dport), p->in.dport);
+}
+
+static void
+h_gre_inner(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)i;
+	(void)k;
+	/* A key does not change what is inside. */
+	p->gre_key_present = true;
+	p->gre_key = 0x12345678;
+}
+
+static void
+x_gre_inner(struct pkt *p, unsigned int i, unsigned int k)
+{
+	(void)i;
+	if (k == 0) {
+		p->in.dport++;
+	} else if (k == 1) {
+		p->in.dip ^= 0x100;
+	} else {
+		/* The inner values as the outer header, no tunnel. */
+		p->tnl = TNL_NONE;
+		p->o.dip = p->in.dip;
+		p->o.dport = p->in.dport;
+	}
+}
+
 static const struct mcase cases[] = {
 	{ "dmac", CRIT(outer), m_dmac, r_dmac, h_any_l3, 2, x_dmac, 2 },
 	{ "smac", CRIT(outer), m_smac, r_smac, h_any_l3, 2, x_smac, 2 },
@@ -984,6 +1192,15 @@ static const struct mcase cases[] = {
 	  x_ip4_dst24, 2 },
 	{ "port and vlan ranges", CRIT(outer), m_port_range, r_port_range, h_port_range, 2,
 	  x_port_range, 2 },
+	{ "ipv4 fragment", CRIT(outer), m_ip4_frag, r_ip4_frag, h_ip4_frag, 1, x_ip4_frag, 1 },
+	{ "tcp seq/ack", CRIT(misc3), m_tcp_seq_ack, r_tcp_seq_ack, NULL, 0, x_tcp_seq_ack, 3 },
+	{ "ipv6 flow label", CRIT(outer) | CRIT(misc), m_ip6_flow_label, r_ip6_flow_label, NULL,
+	  0, x_ip6_flow_label, 1 },
+	{ "dscp + ecn", CRIT(outer), m_dscp_ecn, r_dscp_ecn, NULL, 0, x_dscp_ecn, 1 },
+	{ "vxlan inner smac + vlan", CRIT(misc) | CRIT(inner), m_vxlan_smac_vlan,
+	  r_vxlan_smac_vlan, h_vxlan_outer, 1, x_vxlan_smac_vlan, 4 },
+	{ "gre inner ipv4/udp", CRIT(misc) | CRIT(inner), m_gre_inner, r_gre_inner, h_gre_inner,
+	  1, x_gre_inner, 3 },
 };
 
 /* Build rule i's frame, optionally a hit (k >= 0) or miss (k >= 0) variant. */

@@ -575,6 +575,13 @@ coll_value(const struct rkey *k, uint8_t *v)
 }
 
 static void
+dmac_value(const struct rkey *k, uint8_t *v)
+{
+	memset(v, 0, MP_SIZE);
+	mp_mac(v, F(outer, dmac_47_16), k->dmac);
+}
+
+static void
 test_collision_chain(void **state)
 {
 	static const unsigned int del_order[] = { 0, 63, 31, 1, 62, 32, 30 };
@@ -697,6 +704,344 @@ test_random_rules(void **state)
 	senv_close(e);
 }
 
+/* ---- duplicates, empty action lists, queues, sizing ---- */
+
+/* With duplicates allowed, equal rules queue up: the oldest one wins. */
+static void
+test_duplicates(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
+	struct senv *e = senv_open_ex(&cattr, NULL);
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_rule *r[4], *other;
+	struct mlx5dm_matcher *m;
+	unsigned int i;
+
+	(void)state;
+	ml_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	{
+		struct rkey k = {
+			.dmac = MAC_X, .ttl = 64, .sip = 0x0a000001, .dip = DIP_D,
+			.sport = 1000, .dport = 2000,
+		};
+		struct frame f;
+
+		rkey_value(&k, v);
+		rkey_frame(&k, &f);
+		/* A rule sharing the first two lookups, to keep the prefix busy. */
+		k.dport = 2001;
+		{
+			uint8_t v2[MP_SIZE];
+
+			rkey_value(&k, v2);
+			other = senv_rule(m, 0, v2, 1, &e->to_q[0]);
+		}
+		for (i = 0; i < 3; i++)
+			r[i] = senv_rule(m, 0, v, 1, &e->to_q[i + 1]);
+		assert_int_equal(senv_send(e, &f, NULL), 1);
+		/* The oldest goes: the next one in line takes over. */
+		assert_int_equal(mlx5dm_rule_destroy(r[0], 0), 0);
+		assert_int_equal(senv_send(e, &f, NULL), 2);
+		/* A new equal rule goes to the back of the line. */
+		r[3] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+		assert_int_equal(senv_send(e, &f, NULL), 2);
+		/* One from the middle. */
+		assert_int_equal(mlx5dm_rule_destroy(r[2], 0), 0);
+		assert_int_equal(senv_send(e, &f, NULL), 2);
+		assert_int_equal(mlx5dm_rule_destroy(r[1], 0), 0);
+		assert_int_equal(senv_send(e, &f, NULL), 0);
+		assert_int_equal(mlx5dm_rule_destroy(r[3], 0), 0);
+		assert_int_equal(mlx5dm_domain_sync(e->rx, MLX5DM_SYNC_SW | MLX5DM_SYNC_HW), 0);
+		assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+		rkey_frame(&k, &f);
+		assert_int_equal(senv_send(e, &f, NULL), 0);
+	}
+	assert_int_equal(mlx5dm_rule_destroy(other, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+/* No actions: the domain default (RX drop, TX wire). */
+static void
+test_no_actions(void **state)
+{
+	struct senv *e = senv_open(1);
+	uint8_t zero[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher *m, *mt, *mall;
+	struct mlx5dm_rule *r, *rt, *rall;
+	struct mlx5dm_table *tt;
+	struct frame f;
+	struct rx got;
+	struct pkt p;
+
+	(void)state;
+	pkt_udp4(&p);
+	frame_build(&f, &p);
+	/* RX: an empty rule ahead of a catch-all to queue 2 still drops. */
+	m = senv_matcher(e->tbl, 0, 0, zero, 0);
+	r = senv_rule(m, 0, zero, 0, NULL);
+	mall = senv_matcher(e->tbl, 1, 0, zero, 0);
+	rall = senv_rule(mall, 0, zero, 1, &e->to_q[2]);
+	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(senv_send(e, &f, NULL), 2);
+	/* TX: an empty rule lets the frame go. */
+	tt = mlx5dm_table_create(e->tx, 1);
+	assert_non_null(tt);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, tt), 0);
+	mt = senv_matcher(tt, 0, 0, zero, 0);
+	rt = senv_rule(mt, 0, zero, 0, NULL);
+	assert_int_equal(senv_send(e, &f, &got), 2);
+	rx_assert_bytes(&got, &f);
+	assert_int_equal(mlx5dm_rule_destroy(rt, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mt), 0);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, NULL), 0);
+	assert_int_equal(mlx5dm_table_destroy(tt), 0);
+	assert_int_equal(mlx5dm_rule_destroy(rall, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mall), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+/* Rules written on one queue and removed on another (one thread). */
+static void
+test_cross_queue(void **state)
+{
+	struct senv *e = senv_open(3);
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE];
+	struct rset s;
+	unsigned int i;
+
+	(void)state;
+	ml_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	rset_init(&s, 300);
+	for (i = 0; i < s.n; i++) {
+		struct mlx5dm_action *acts[2];
+		uint8_t v[MP_SIZE];
+
+		s.k[i].dmac = MAC_X + i % 3;
+		s.k[i].ttl = 64;
+		s.k[i].sip = 0x0a000001;
+		s.k[i].dip = 0x0a000100 + i;
+		s.k[i].sport = 1000;
+		s.k[i].dport = 2000;
+		s.tagv[i] = i + 1;
+		s.tag[i] = mlx5dm_action_flow_tag(e->rx, s.tagv[i]);
+		assert_non_null(s.tag[i]);
+		acts[0] = s.tag[i];
+		acts[1] = e->to_q[i % SENV_NB_RQ];
+		rkey_value(&s.k[i], v);
+		s.r[i] = senv_rule(m, (uint16_t)(i % 3), v, 2, acts);
+	}
+	rset_check(e, &s);
+	for (i = 0; i < s.n; i += 2) {
+		assert_int_equal(mlx5dm_rule_destroy(s.r[i], (uint16_t)((i + 1) % 3)), 0);
+		assert_int_equal(mlx5dm_action_destroy(s.tag[i]), 0);
+		s.r[i] = NULL;
+	}
+	rset_check(e, &s);
+	for (i = 1; i < s.n; i += 2) {
+		assert_int_equal(mlx5dm_rule_destroy(s.r[i], (uint16_t)((i + 2) % 3)), 0);
+		assert_int_equal(mlx5dm_action_destroy(s.tag[i]), 0);
+		s.r[i] = NULL;
+	}
+	rset_check(e, &s);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	rset_free(&s);
+	senv_close(e);
+}
+
+/*
+ * Tables removed while they grow: n rules inserted then all deleted, for
+ * many n, so that some deletions (and matcher removals) catch a bigger
+ * table half filled.
+ */
+static void
+test_growth_interrupted(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_ctx_stats st0, st1;
+	unsigned int n, i, deep;
+	uint64_t grown = 0;
+
+	(void)state;
+	st0 = senv_stats(e);
+	for (deep = 0; deep < 2; deep++) {
+		for (n = 200; n < 2600; n += 211) {
+			struct mlx5dm_ctx_stats a, b;
+			struct mlx5dm_matcher *m;
+			uint8_t mask[MP_SIZE];
+			struct rset s;
+
+			a = senv_stats(e);
+			/* deep: dmac fixed, so the 5-tuple level grows; else the dmac level. */
+			ml_mask(mask);
+			m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+			rset_init(&s, n);
+			for (i = 0; i < n; i++) {
+				s.k[i].dmac = deep ? MAC_X : MAC_X + i * 0x1000;
+				s.k[i].ttl = 64;
+				s.k[i].sip = 0x0a000001;
+				s.k[i].dip = 0x0a100000 + i;
+				s.k[i].sport = 1000;
+				s.k[i].dport = 2000;
+				rset_insert(e, &s, m, i, i + 1);
+			}
+			b = senv_stats(e);
+			grown += b.rehash - a.rehash;
+			rset_check(e, &s);
+			for (i = 0; i < n; i++)
+				rset_delete(&s, i);
+			/* Everything deleted: in again with other keys, then out. */
+			for (i = 0; i < n; i += 2) {
+				s.k[i].dip += 0x10000;
+				rset_insert(e, &s, m, i, i + 1);
+			}
+			rset_check(e, &s);
+			for (i = 0; i < n; i += 2)
+				rset_delete(&s, i);
+			assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+			rset_free(&s);
+		}
+	}
+	assert_true(grown > 0);
+	senv_sync(e);
+	st1 = senv_stats(e);
+	assert_icm_equal(&st0, &st1);
+	senv_close(e);
+}
+
+/* A size hint pre-sizes the first table: no growth up to it. */
+static void
+test_size_hint(void **state)
+{
+	static const uint32_t hints[] = { 12, 40 };
+	struct senv *e = senv_open(1);
+	unsigned int h, i;
+
+	(void)state;
+	for (h = 0; h < 2; h++) {
+		struct mlx5dm_ctx_stats a, b;
+		struct mlx5dm_matcher *m;
+		uint8_t mask[MP_SIZE] = { 0 };
+		struct rset s;
+
+		mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+		a = senv_stats(e);
+		m = senv_matcher(e->tbl, 0, CRIT(outer), mask, hints[h]);
+		rset_init(&s, 1500);
+		s.value = dmac_value;
+		for (i = 0; i < s.n; i++) {
+			s.k[i].dmac = 0x020000000000ull + i * 0x10001;
+			s.k[i].ttl = 64;
+			s.k[i].sip = 0x0a000001;
+			s.k[i].dip = 0x0a000002;
+			s.k[i].sport = 1000;
+			s.k[i].dport = 2000;
+			rset_insert(e, &s, m, i, i + 1);
+		}
+		b = senv_stats(e);
+		assert_int_equal(b.rehash, a.rehash);
+		rset_check(e, &s);
+		for (i = 0; i < s.n; i++)
+			rset_delete(&s, i);
+		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+		rset_free(&s);
+	}
+	senv_close(e);
+}
+
+/*
+ * NIC TX tables: table 1 writes register A (TX only) and jumps; table 2
+ * matches it: drop, rewrite the TTL, or miss (the TX default: the wire).
+ */
+static void
+test_tx_metadata(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *setreg[3], *jump, *drop, *ttl, *acts[2];
+	struct mlx5dm_matcher *m1, *m2, *mrx;
+	struct mlx5dm_rule *r1[3], *r2[2], *rrx;
+	struct mlx5dm_table *t1, *t2;
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE], list[MOD_SIZE];
+	unsigned int i;
+
+	(void)state;
+	t1 = mlx5dm_table_create(e->tx, 1);
+	t2 = mlx5dm_table_create(e->tx, 2);
+	assert_non_null(t1);
+	assert_non_null(t2);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, t1), 0);
+	jump = mlx5dm_action_dest_table(e->tx, t2);
+	drop = mlx5dm_action_drop(e->tx);
+	mod_set(list, 0x0a, 0, 8, 3);
+	ttl = mlx5dm_action_modify_header(e->tx, 1, list);
+	assert_non_null(jump);
+	assert_non_null(drop);
+	assert_non_null(ttl);
+	memset(v, 0, sizeof(v));
+	mrx = senv_matcher(e->tbl, 0, 0, v, 0);
+	rrx = senv_rule(mrx, 0, v, 1, &e->to_q[1]);
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	m1 = senv_matcher(t1, 0, CRIT(outer), mask, 0);
+	memset(mask, 0, sizeof(mask));
+	mp_set(mask, F(misc2, metadata_reg_a), 0xffffffff);
+	m2 = senv_matcher(t2, 0, CRIT(misc2), mask, 0);
+	for (i = 0; i < 3; i++) {
+		mod_set(list, 0x49 /* REG_A */, 0, 0, 0xa0000 + i);
+		setreg[i] = mlx5dm_action_modify_header(e->tx, 1, list);
+		assert_non_null(setreg[i]);
+		memset(v, 0, sizeof(v));
+		mp_mac(v, F(outer, dmac_47_16), MAC_X + i);
+		acts[0] = setreg[i];
+		acts[1] = jump;
+		r1[i] = senv_rule(m1, 0, v, 2, acts);
+		if (i == 2)
+			continue;
+		memset(v, 0, sizeof(v));
+		mp_set(v, F(misc2, metadata_reg_a), 0xa0000 + i);
+		r2[i] = senv_rule(m2, 0, v, 1, i == 0 ? &drop : &ttl);
+	}
+	for (i = 0; i < 3; i++) {
+		struct frame f, want;
+		struct rx got;
+		struct pkt p;
+
+		pkt_udp4(&p);
+		p.o.dmac = MAC_X + i;
+		frame_build(&f, &p);
+		if (i == 1)
+			p.o.ttl = 3;
+		frame_build(&want, &p);
+		if (i == 0) {
+			assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+			continue;
+		}
+		assert_int_equal(senv_send(e, &f, &got), 1);
+		rx_assert_bytes(&got, &want);
+	}
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(mlx5dm_rule_destroy(r1[i], 0), 0);
+		if (i < 2)
+			assert_int_equal(mlx5dm_rule_destroy(r2[i], 0), 0);
+		assert_int_equal(mlx5dm_action_destroy(setreg[i]), 0);
+	}
+	assert_int_equal(mlx5dm_rule_destroy(rrx, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m1), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mrx), 0);
+	assert_int_equal(mlx5dm_action_destroy(jump), 0);
+	assert_int_equal(mlx5dm_action_destroy(drop), 0);
+	assert_int_equal(mlx5dm_action_destroy(ttl), 0);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, NULL), 0);
+	assert_int_equal(mlx5dm_table_destroy(t1), 0);
+	assert_int_equal(mlx5dm_table_destroy(t2), 0);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -709,6 +1054,12 @@ main(void)
 		cmocka_unit_test(test_shared_prefixes),
 		cmocka_unit_test(test_collision_chain),
 		cmocka_unit_test(test_random_rules),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_no_actions),
+		cmocka_unit_test(test_cross_queue),
+		cmocka_unit_test(test_growth_interrupted),
+		cmocka_unit_test(test_size_hint),
+		cmocka_unit_test(test_tx_metadata),
 	};
 
 	return cmocka_run_group_tests_name("steer_tables", tests, NULL, NULL);

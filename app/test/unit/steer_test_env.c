@@ -519,6 +519,16 @@ senv_rule(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value, size_t
 	return r;
 }
 
+void
+destroy_actions(struct mlx5dm_action *const a[], unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (mlx5dm_action_destroy(a[i]) != 0)
+			fail_msg("action %u of %u not destroyed", i, n);
+}
+
 /* ---- modify-header actions ---- */
 
 void

@@ -173,6 +173,13 @@ struct mlx5dm_matcher *senv_matcher(struct mlx5dm_table *tbl, uint16_t prio, uin
 struct mlx5dm_rule *senv_rule(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 			      size_t n, struct mlx5dm_action *const acts[]);
 
+/* Destroy actions (asserting each goes): DESTROY_ACTIONS(a, b, c). */
+void destroy_actions(struct mlx5dm_action *const a[], unsigned int n);
+#define DESTROY_ACTIONS(...) \
+	destroy_actions((struct mlx5dm_action *const[]){ __VA_ARGS__ }, \
+			sizeof((struct mlx5dm_action *const[]){ __VA_ARGS__ }) / \
+			sizeof(struct mlx5dm_action *))
+
 /* ---- modify-header actions (PRM set/add/copy_action_in, written here) ---- */
 
 #define MOD_SIZE 8

@@ -218,10 +218,7 @@ test_drop_counter_default_miss(void **state)
 	}
 	tx_path_close(e, &t);
 
-	assert_int_equal(mlx5dm_action_destroy(drop), 0);
-	assert_int_equal(mlx5dm_action_destroy(miss), 0);
-	assert_int_equal(mlx5dm_action_destroy(cnt[0]), 0);
-	assert_int_equal(mlx5dm_action_destroy(cnt[1]), 0);
+	DESTROY_ACTIONS(drop, miss, cnt[0], cnt[1]);
 	assert_int_equal(mlx5dm_counters_free(c), 0);
 	senv_close(e);
 }
@@ -841,9 +838,7 @@ test_vlan_push_pop(void **state)
 		assert_int_equal(mlx5dm_action_destroy(txpop), 0);
 	}
 	tx_path_close(e, &t);
-	assert_int_equal(mlx5dm_action_destroy(push[0]), 0);
-	assert_int_equal(mlx5dm_action_destroy(push[1]), 0);
-	assert_int_equal(mlx5dm_action_destroy(pop), 0);
+	DESTROY_ACTIONS(push[0], push[1], pop);
 	senv_close(e);
 }
 
@@ -1163,12 +1158,7 @@ test_combinations(void **state)
 	acts[2] = e->to_q[0];
 	expect_rx(e, 3, acts, &in, 0, &want);
 
-	assert_int_equal(mlx5dm_action_destroy(cnt), 0);
-	assert_int_equal(mlx5dm_action_destroy(tag), 0);
-	assert_int_equal(mlx5dm_action_destroy(decap), 0);
-	assert_int_equal(mlx5dm_action_destroy(mod), 0);
-	assert_int_equal(mlx5dm_action_destroy(push), 0);
-	assert_int_equal(mlx5dm_action_destroy(pop), 0);
+	DESTROY_ACTIONS(cnt, tag, decap, mod, push, pop);
 	assert_int_equal(mlx5dm_counters_free(c), 0);
 	senv_close(e);
 }
@@ -1268,13 +1258,7 @@ test_refused_combinations(void **state)
 	senv_sync(e);
 	st1 = senv_stats(e);
 	assert_icm_equal(&st0, &st1);
-	assert_int_equal(mlx5dm_action_destroy(drop), 0);
-	assert_int_equal(mlx5dm_action_destroy(mod), 0);
-	assert_int_equal(mlx5dm_action_destroy(decap), 0);
-	assert_int_equal(mlx5dm_action_destroy(push), 0);
-	assert_int_equal(mlx5dm_action_destroy(tag), 0);
-	assert_int_equal(mlx5dm_action_destroy(cnt), 0);
-	assert_int_equal(mlx5dm_action_destroy(txtag), 0);
+	DESTROY_ACTIONS(drop, mod, decap, push, tag, cnt, txtag);
 	assert_int_equal(mlx5dm_counters_free(c), 0);
 	senv_close(e);
 }

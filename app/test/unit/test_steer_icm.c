@@ -165,14 +165,7 @@ objs_destroy(struct senv *e, struct objs *o)
 	assert_int_equal(mlx5dm_matcher_destroy(o->m2), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(o->m3), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(o->mt), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->jump), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->mod), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->decap3), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->decap2), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->encap), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->push), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->cnt), 0);
-	assert_int_equal(mlx5dm_action_destroy(o->tag), 0);
+	DESTROY_ACTIONS(o->jump, o->mod, o->decap3, o->decap2, o->encap, o->push, o->cnt, o->tag);
 	assert_int_equal(mlx5dm_counters_free(o->c), 0);
 	assert_int_equal(mlx5dm_domain_set_root(e->tx, NULL), 0);
 	assert_int_equal(mlx5dm_table_destroy(o->t2), 0);

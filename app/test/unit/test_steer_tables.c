@@ -313,9 +313,7 @@ test_jumps(void **state)
 	assert_int_equal(mlx5dm_rule_destroy(r2[0], 0), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m1), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
-	assert_int_equal(mlx5dm_action_destroy(to_t2), 0);
-	assert_int_equal(mlx5dm_action_destroy(tag), 0);
-	assert_int_equal(mlx5dm_action_destroy(mod), 0);
+	DESTROY_ACTIONS(to_t2, tag, mod);
 	assert_int_equal(mlx5dm_table_destroy(t2), 0);
 	senv_close(e);
 }
@@ -1033,9 +1031,7 @@ test_tx_metadata(void **state)
 	assert_int_equal(mlx5dm_matcher_destroy(m1), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(mrx), 0);
-	assert_int_equal(mlx5dm_action_destroy(jump), 0);
-	assert_int_equal(mlx5dm_action_destroy(drop), 0);
-	assert_int_equal(mlx5dm_action_destroy(ttl), 0);
+	DESTROY_ACTIONS(jump, drop, ttl);
 	assert_int_equal(mlx5dm_domain_set_root(e->tx, NULL), 0);
 	assert_int_equal(mlx5dm_table_destroy(t1), 0);
 	assert_int_equal(mlx5dm_table_destroy(t2), 0);

@@ -280,21 +280,101 @@ ref_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned int len)
 	return r;
 }
 
+/* One RSS configuration and the hash input the RSS specification gives for a frame. */
+struct rss_case {
+	const char *name;
+	struct mlx5dm_rss_attr attr;
+	void (*pkt)(struct pkt *p, unsigned int i);
+	/* Toeplitz input for frame f built from p; returns its length. */
+	unsigned int (*input)(const struct pkt *p, uint8_t *in);
+};
+
 static void
-test_rss(void **state)
+rss_pkt_udp4(struct pkt *p, unsigned int i)
 {
-	struct senv *e = senv_open(1);
-	struct mlx5dm_rss_attr rss = {
-		.udp = true,
-		.fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP | MLX5DM_RSS_L4_SPORT |
-			  MLX5DM_RSS_L4_DPORT,
-	};
+	pkt_udp4(p);
+	p->o.sip = 0x0a000000 + i * 7919;
+	p->o.sport = (uint16_t)(1024 + i * 131);
+}
+
+static void
+be32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)(v >> 16);
+	b[2] = (uint8_t)(v >> 8);
+	b[3] = (uint8_t)v;
+}
+
+static unsigned int
+rss_in_4tuple(const struct pkt *p, uint8_t *in)
+{
+	be32(in, p->o.sip);
+	be32(in + 4, p->o.dip);
+	be32(in + 8, (uint32_t)p->o.sport << 16 | p->o.dport);
+	return 12;
+}
+
+static void
+rss_pkt_tcp6(struct pkt *p, unsigned int i)
+{
+	pkt_udp6(p);
+	pkt_tcp(&p->o);
+	ipv6_addr(p->o.dip6, 0x20010db8, i * 0x10001, 0, i);
+	p->o.dport = (uint16_t)(80 + i * 3);
+}
+
+/* Destination address and port only. */
+static unsigned int
+rss_in_dst6(const struct pkt *p, uint8_t *in)
+{
+	memcpy(in, p->o.dip6, 16);
+	in[16] = (uint8_t)(p->o.dport >> 8);
+	in[17] = (uint8_t)p->o.dport;
+	return 18;
+}
+
+static void
+rss_pkt_vxlan(struct pkt *p, unsigned int i)
+{
+	pkt_udp4(p);
+	pkt_vxlan(p, 9);
+	/* Same outer flow for all: only the inner headers can spread them. */
+	p->in.sip = 0xc0a80000 + i * 977;
+	p->in.sport = (uint16_t)(2000 + i * 17);
+}
+
+static unsigned int
+rss_in_inner(const struct pkt *p, uint8_t *in)
+{
+	be32(in, p->in.sip);
+	be32(in + 4, p->in.dip);
+	be32(in + 8, (uint32_t)p->in.sport << 16 | p->in.dport);
+	return 12;
+}
+
+static const struct rss_case rss_cases[] = {
+	{ "ipv4/udp 4-tuple", { .udp = true, .fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP |
+				MLX5DM_RSS_L4_SPORT | MLX5DM_RSS_L4_DPORT },
+	  rss_pkt_udp4, rss_in_4tuple },
+	{ "ipv6/tcp destination", { .ipv6 = true, .fields = MLX5DM_RSS_DST_IP |
+				     MLX5DM_RSS_L4_DPORT },
+	  rss_pkt_tcp6, rss_in_dst6 },
+	{ "vxlan inner ipv4/udp", { .udp = true, .inner = true, .fields = MLX5DM_RSS_SRC_IP |
+				    MLX5DM_RSS_DST_IP | MLX5DM_RSS_L4_SPORT |
+				    MLX5DM_RSS_L4_DPORT },
+	  rss_pkt_vxlan, rss_in_inner },
+};
+
+static void
+rss_run(struct senv *e, const struct rss_case *c)
+{
+	struct mlx5dm_rss_attr rss = c->attr;
 	struct mlx5dm_action *to_rss, *acts[2];
 	unsigned int i, seen[SENV_NB_RQ] = { 0 };
 	struct mlx5dm_tir *tir;
-	struct catch_all c;
+	struct catch_all ca;
 
-	(void)state;
 	for (i = 0; i < 40; i++)
 		rss.key[i] = (uint8_t)(0x6d + i * 0x5a);
 	tir = mlx5dm_tir_create(e->ctx, e->rqn, SENV_NB_RQ, &rss);
@@ -304,26 +384,25 @@ test_rss(void **state)
 	acts[0] = mlx5dm_action_flow_tag(e->rx, 0xabc);
 	assert_non_null(acts[0]);
 	acts[1] = to_rss;
-	catch_all_add(&c, e->tbl, 2, acts);
+	catch_all_add(&ca, e->tbl, 2, acts);
 	for (i = 0; i < 64; i++) {
-		uint8_t in[12];
+		uint8_t in[40];
 		struct frame f;
 		struct rx got;
+		unsigned int n;
 		uint32_t h;
 		struct pkt p;
 		int q;
 
-		pkt_udp4(&p);
-		p.o.sip = 0x0a000000 + i * 7919;
-		p.o.sport = (uint16_t)(1024 + i * 131);
+		c->pkt(&p, i);
 		frame_build(&f, &p);
-		/* Hash input: source, destination address, source, destination port. */
-		memcpy(in, f.b + 26, 8);
-		memcpy(in + 8, f.b + 34, 4);
-		h = ref_toeplitz(rss.key, in, sizeof(in));
+		n = c->input(&p, in);
+		h = ref_toeplitz(rss.key, in, n);
 		q = senv_send(e, &f, &got);
 		assert_true(got.flags & MLX5DM_DEV_PKT_F_RSS_HASH);
-		assert_int_equal(got.rss_hash, h);
+		if (got.rss_hash != h)
+			fail_msg("%s: frame %u hash 0x%08x, expected 0x%08x", c->name, i,
+				 got.rss_hash, h);
 		/* Four RQs: the table index is the hash's two low bits. */
 		assert_int_equal(q, (int)(h & 3));
 		assert_int_equal(got.flow_tag, 0xabc);
@@ -334,8 +413,73 @@ test_rss(void **state)
 	}
 	for (i = 0; i < SENV_NB_RQ; i++)
 		assert_true(seen[i] > 0);
-	catch_all_del(&c);
-	assert_int_equal(mlx5dm_action_destroy(acts[0]), 0);
+	catch_all_del(&ca);
+	DESTROY_ACTIONS(acts[0], to_rss);
+	assert_int_equal(mlx5dm_tir_destroy(tir), 0);
+}
+
+static void
+test_rss(void **state)
+{
+	struct senv *e = senv_open(1);
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rss_cases) / sizeof(rss_cases[0]); i++) {
+		fprintf(stderr, "rss: %s\n", rss_cases[i].name);
+		rss_run(e, &rss_cases[i]);
+	}
+	senv_close(e);
+}
+
+/* Symmetric RSS: both directions of a flow land on the same queue. */
+static void
+test_rss_symmetric(void **state)
+{
+	struct mlx5dm_rss_attr rss = {
+		.udp = true, .symmetric = true,
+		.fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP | MLX5DM_RSS_L4_SPORT |
+			  MLX5DM_RSS_L4_DPORT,
+	};
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *to_rss;
+	struct mlx5dm_tir *tir;
+	struct catch_all ca;
+	unsigned int i, seen[SENV_NB_RQ] = { 0 };
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		rss.key[i] = (uint8_t)(i * 37 + 1);
+	tir = mlx5dm_tir_create(e->ctx, e->rqn, SENV_NB_RQ, &rss);
+	assert_non_null(tir);
+	to_rss = mlx5dm_action_dest_tir(e->rx, tir);
+	assert_non_null(to_rss);
+	catch_all_add(&ca, e->tbl, 1, &to_rss);
+	for (i = 0; i < 64; i++) {
+		struct rx a, b;
+		struct frame f;
+		struct pkt p;
+		uint32_t t32;
+		uint16_t t16;
+		int q;
+
+		rss_pkt_udp4(&p, i);
+		frame_build(&f, &p);
+		q = senv_send(e, &f, &a);
+		t32 = p.o.sip;
+		p.o.sip = p.o.dip;
+		p.o.dip = t32;
+		t16 = p.o.sport;
+		p.o.sport = p.o.dport;
+		p.o.dport = t16;
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(e, &f, &b), q);
+		assert_int_equal(a.rss_hash, b.rss_hash);
+		seen[q]++;
+	}
+	for (i = 0; i < SENV_NB_RQ; i++)
+		assert_true(seen[i] > 0);
+	catch_all_del(&ca);
 	assert_int_equal(mlx5dm_action_destroy(to_rss), 0);
 	assert_int_equal(mlx5dm_tir_destroy(tir), 0);
 	senv_close(e);
@@ -1163,6 +1307,112 @@ test_combinations(void **state)
 	senv_close(e);
 }
 
+/* NIC TX: counter + modify + push VLAN + encap, in one rule; then over the wire. */
+static void
+test_tx_combination(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *cnt, *mod, *push, *encap, *acts[4];
+	uint8_t list[2 * MOD_SIZE], hdr[64], vx[8] = { 0x08, 0, 0, 0, 0, 0, 0x42, 0 };
+	struct mlx5dm_counters *c;
+	struct frame in, want;
+	struct catch_all tc;
+	struct pkt p, tun;
+	struct tx_path t;
+	uint64_t pk, by;
+	struct rx got;
+	uint16_t n;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 0);
+	assert_non_null(c);
+	cnt = mlx5dm_action_counter(e->tx, c, 0);
+	mod_add(list, FLD_IP_TTL, 0xff);
+	mod_set(list + MOD_SIZE, FLD_UDP_DPORT, 0, 16, 4242);
+	mod = mlx5dm_action_modify_header(e->tx, 2, list);
+	push = mlx5dm_action_push_vlan(e->tx, 0x8100u << 16 | 0x0321);
+	memset(&tun, 0, sizeof(tun));
+	outer_hdrs(&tun.o);
+	tun.o.proto = 17;
+	tun.o.sport = 777;
+	tun.o.dport = 4789;
+	n = stack_build(hdr, &tun.o, vx, sizeof(vx));
+	clear_lengths(hdr, 14, true);
+	encap = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, n, hdr);
+	assert_non_null(cnt);
+	assert_non_null(mod);
+	assert_non_null(push);
+	assert_non_null(encap);
+	tx_path_open(e, &t);
+	acts[0] = cnt;
+	acts[1] = mod;
+	acts[2] = push;
+	acts[3] = encap;
+	catch_all_add(&tc, t.ttbl, 4, acts);
+	pkt_udp4(&p);
+	frame_build(&in, &p);
+	tun.tnl = TNL_VXLAN;
+	tun.vni = 0x42;
+	tun.in = p.o;
+	tun.in.ttl--;
+	tun.in.dport = 4242;
+	tun.in.nb_vlan = 1;
+	tun.in.vlan_tci[0] = 0x0321;
+	tun.payload = p.payload;
+	frame_build(&want, &tun);
+	assert_int_equal(senv_send(e, &in, &got), 0);
+	rx_assert_bytes(&got, &want);
+	/* On TX the counter runs before the header changes: the frame as sent. */
+	assert_int_equal(mlx5dm_counters_query(c, 0, &pk, &by), 0);
+	assert_int_equal(pk, 1);
+	assert_int_equal(by, in.len);
+	catch_all_del(&tc);
+	tx_path_close(e, &t);
+	DESTROY_ACTIONS(cnt, mod, push, encap);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
+
+/* RX: L3 decap, then a rewrite of the new headers. */
+static void
+test_decap_l3_modify(void **state)
+{
+	static const uint8_t l2[14] = { 2, 0xaa, 0, 0, 0, 1, 2, 0xaa, 0, 0, 0, 2, 0x08, 0x00 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *decap, *mod, *acts[3];
+	uint8_t list[2 * MOD_SIZE];
+	struct frame in, want;
+	struct pkt p, inner;
+
+	(void)state;
+	decap = mlx5dm_action_reformat(e->rx, MLX5DM_REFORMAT_L3_TUNNEL_TO_L2, 14, l2);
+	mod_set(list, FLD_DMAC_47_16, 0, 0, 0x0abbccdd);
+	mod_add(list + MOD_SIZE, FLD_IP_TTL, 0xff);
+	mod = mlx5dm_action_modify_header(e->rx, 2, list);
+	assert_non_null(decap);
+	assert_non_null(mod);
+	pkt_udp4(&p);
+	p.tnl = TNL_GRE;
+	p.in = p.o;
+	p.in.no_l2 = true;
+	p.in.dip = 0xac100009;
+	frame_build(&in, &p);
+	memset(&inner, 0, sizeof(inner));
+	inner.o = p.in;
+	inner.o.no_l2 = false;
+	inner.o.dmac = 0x0abbccdd0001ull;
+	inner.o.smac = 0x02aa00000002ull;
+	inner.o.ttl--;
+	inner.payload = p.payload;
+	frame_build(&want, &inner);
+	acts[0] = decap;
+	acts[1] = mod;
+	acts[2] = e->to_q[2];
+	expect_rx(e, 3, acts, &in, 2, &want);
+	DESTROY_ACTIONS(decap, mod);
+	senv_close(e);
+}
+
 /* Action lists the device cannot execute: refused with the cause, nothing left behind. */
 static void
 test_refused_combinations(void **state)
@@ -1270,6 +1520,7 @@ main(void)
 		cmocka_unit_test(test_drop_counter_default_miss),
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_rss),
+		cmocka_unit_test(test_rss_symmetric),
 		cmocka_unit_test(test_modify_header),
 		cmocka_unit_test(test_modify_refused),
 		cmocka_unit_test(test_vlan_push_pop),
@@ -1277,6 +1528,8 @@ main(void)
 		cmocka_unit_test(test_decap_l3),
 		cmocka_unit_test(test_encap),
 		cmocka_unit_test(test_combinations),
+		cmocka_unit_test(test_tx_combination),
+		cmocka_unit_test(test_decap_l3_modify),
 		cmocka_unit_test(test_refused_combinations),
 	};
 

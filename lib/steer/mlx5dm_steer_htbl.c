@@ -257,10 +257,9 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
 	if (ret < 0)
 		return ret;
+	/* (A first table became m->first with the anchor flip, under the anchor lock.) */
 	if (g->pointing_ste != NULL)
 		g->pointing_ste->next_htbl = g;
-	else
-		m->first = g;
 	__atomic_fetch_add(&ctx->n_rehash, 1, __ATOMIC_RELAXED);
 	return 0;
 }

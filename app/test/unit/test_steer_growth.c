@@ -136,7 +136,7 @@ traffic_main(void *arg)
 		i = hi - 1 - (uint32_t)(rnd_next(&seed) % span);
 		key_frame(t->kind, i, &f);
 		q = senv_send_rqs(t->e, &f, t->e->rqn, SENV_NB_RQ, NULL);
-		t->sent++;
+		__atomic_fetch_add(&t->sent, 1, __ATOMIC_RELAXED);
 		if (q != (int)(i % SENV_NB_RQ)) {
 			if (t->missed++ == 0) {
 				t->first_missed = i;
@@ -435,6 +435,79 @@ test_concurrent_two_matchers(void **state)
 	senv_close(e);
 }
 
+/*
+ * Matchers come and go in front of a matcher whose first table grows: the
+ * anchor in front of the growing matcher is rewritten by both. No rule
+ * may become unreachable.
+ */
+struct churner {
+	struct senv *e;
+	bool stop;
+	unsigned int rounds;
+	int errors;
+};
+
+static void *
+churner_main(void *arg)
+{
+	struct churner *c = arg;
+	uint8_t mask[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = {
+		.priority = 0, .criteria = CRIT(outer), .mask = mask,
+	};
+
+	/* A matcher no test frame matches (their source MAC is another). */
+	mp_mac(mask, F(outer, smac_47_16), 0xffffffffffffull);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		struct mlx5dm_matcher *m = mlx5dm_matcher_create(c->e->tbl, &ma, NULL);
+
+		if (m == NULL || mlx5dm_matcher_destroy(m) != 0)
+			c->errors++;
+		c->rounds++;
+	}
+	return NULL;
+}
+
+static void
+test_matcher_churn_during_growth(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct churner c = { .e = e };
+	struct mlx5dm_rule *r[1024];
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	unsigned int round, i, lost = 0;
+	pthread_t th;
+
+	(void)state;
+	key_mask(KEY_DMAC, mask);
+	assert_int_equal(pthread_create(&th, NULL, churner_main, &c), 0);
+	for (round = 0; round < 150 && lost == 0; round++) {
+		struct mlx5dm_matcher *m = senv_matcher(e->tbl, 1, CRIT(outer), mask, 0);
+
+		for (i = 0; i < 1024; i++) {
+			key_value(KEY_DMAC, round * 1024 + i, v);
+			r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+		}
+		for (i = 0; i < 1024; i++) {
+			struct frame f;
+
+			key_frame(KEY_DMAC, round * 1024 + i, &f);
+			if (senv_send(e, &f, NULL) != (int)(i % SENV_NB_RQ))
+				lost++;
+		}
+		for (i = 0; i < 1024; i++)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	}
+	__atomic_store_n(&c.stop, true, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	fprintf(stderr, "%u rounds, %u matcher create/destroy\n", round, c.rounds);
+	assert_int_equal(c.errors, 0);
+	if (lost != 0)
+		fail_msg("round %u: %u of 1024 rules unreachable", round - 1, lost);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -444,6 +517,7 @@ main(void)
 		cmocka_unit_test(test_churn),
 		cmocka_unit_test(test_concurrent_same_matcher),
 		cmocka_unit_test(test_concurrent_two_matchers),
+		cmocka_unit_test(test_matcher_churn_during_growth),
 	};
 
 	return cmocka_run_group_tests_name("steer_growth", tests, NULL, NULL);

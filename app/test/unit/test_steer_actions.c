@@ -1205,6 +1205,99 @@ test_encap(void **state)
 	senv_close(e);
 }
 
+/* Encapsulated on NIC TX, decapsulated on NIC RX: the frame comes back as it was. */
+static void
+test_tunnel_round_trip(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *encap[2], *decap[2], *acts[2];
+	struct mlx5dm_matcher *mtx, *mrx;
+	struct mlx5dm_rule *rtx[2], *rrx[2];
+	struct mlx5dm_table *ttbl;
+	uint8_t hdr[64], vx[8] = { 0x08, 0, 0, 0, 0, 0x0a, 0xbc, 0 }, l2[14];
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE];
+	struct hdrs o;
+	unsigned int i;
+	uint16_t n;
+
+	(void)state;
+	outer_hdrs(&o);
+	o.proto = 17;
+	o.sport = 999;
+	o.dport = 4789;
+	n = stack_build(hdr, &o, vx, sizeof(vx));
+	clear_lengths(hdr, 14, true);
+	encap[0] = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, n, hdr);
+	outer_hdrs(&o);
+	o.proto = 47;
+	n = stack_build(hdr, &o, (const uint8_t[]){ 0, 0, 0x08, 0x00 }, 4);
+	clear_lengths(hdr, 14, false);
+	encap[1] = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L3_TUNNEL, n, hdr);
+	decap[0] = mlx5dm_action_reformat(e->rx, MLX5DM_REFORMAT_L2_TUNNEL_TO_L2, 0, NULL);
+	/* The L3 decap restores the original Ethernet header of the test frames. */
+	{
+		struct pkt p;
+		struct frame f;
+
+		pkt_udp4(&p);
+		frame_build(&f, &p);
+		memcpy(l2, f.b, 14);
+	}
+	decap[1] = mlx5dm_action_reformat(e->rx, MLX5DM_REFORMAT_L3_TUNNEL_TO_L2, 14, l2);
+	assert_non_null(encap[0]);
+	assert_non_null(encap[1]);
+	assert_non_null(decap[0]);
+	assert_non_null(decap[1]);
+	ttbl = mlx5dm_table_create(e->tx, 1);
+	assert_non_null(ttbl);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, ttbl), 0);
+	/* TX: by destination port, VXLAN or GRE. */
+	mp_set(mask, MLX5DM_FTE(outer, ip_version), 4);
+	mp_set(mask, MLX5DM_FTE(outer, udp_dport), 0xffff);
+	mtx = senv_matcher(ttbl, 0, CRIT(outer), mask, 0);
+	/* RX: by tunnel, VNI 0xabc or GRE carrying IPv4. */
+	memset(mask, 0, sizeof(mask));
+	mp_set(mask, MLX5DM_FTE(misc, vxlan_vni), 0xffffff);
+	mp_set(mask, MLX5DM_FTE(misc, gre_protocol), 0xffff);
+	mrx = senv_matcher(e->tbl, 0, CRIT(misc), mask, 0);
+	for (i = 0; i < 2; i++) {
+		memset(v, 0, sizeof(v));
+		mp_set(v, MLX5DM_FTE(outer, ip_version), 4);
+		mp_set(v, MLX5DM_FTE(outer, udp_dport), 6000 + i);
+		rtx[i] = senv_rule(mtx, 0, v, 1, &encap[i]);
+		memset(v, 0, sizeof(v));
+		if (i == 0)
+			mp_set(v, MLX5DM_FTE(misc, vxlan_vni), 0xabc);
+		else
+			mp_set(v, MLX5DM_FTE(misc, gre_protocol), 0x0800);
+		acts[0] = decap[i];
+		acts[1] = e->to_q[1 + i];
+		rrx[i] = senv_rule(mrx, 0, v, 2, acts);
+	}
+	for (i = 0; i < 2; i++) {
+		struct frame f;
+		struct rx got;
+		struct pkt p;
+
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(6000 + i);
+		p.payload = 77;
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(e, &f, &got), 1 + (int)i);
+		rx_assert_bytes(&got, &f);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(mlx5dm_rule_destroy(rtx[i], 0), 0);
+		assert_int_equal(mlx5dm_rule_destroy(rrx[i], 0), 0);
+	}
+	assert_int_equal(mlx5dm_matcher_destroy(mtx), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mrx), 0);
+	assert_int_equal(mlx5dm_domain_set_root(e->tx, NULL), 0);
+	assert_int_equal(mlx5dm_table_destroy(ttbl), 0);
+	DESTROY_ACTIONS(encap[0], encap[1], decap[0], decap[1]);
+	senv_close(e);
+}
+
 /* ---- combinations ---- */
 
 static void
@@ -1527,6 +1620,7 @@ main(void)
 		cmocka_unit_test(test_decap_l2),
 		cmocka_unit_test(test_decap_l3),
 		cmocka_unit_test(test_encap),
+		cmocka_unit_test(test_tunnel_round_trip),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_tx_combination),
 		cmocka_unit_test(test_decap_l3_modify),

@@ -493,6 +493,53 @@ mp_ip6(uint8_t *p, enum mlx5dm_fte_field first, const uint8_t *a)
 			       (uint32_t)a[4 * i + 2] << 8 | a[4 * i + 3]);
 }
 
+void
+fkey_mask(uint8_t *m)
+{
+	memset(m, 0, MP_SIZE);
+	mp_mac(m, MLX5DM_FTE(outer, dmac_47_16), 0xffffffffffffull);
+	mp_set(m, MLX5DM_FTE(outer, ip_version), 4);
+	mp_set(m, MLX5DM_FTE(outer, ip_ttl_hoplimit), 0xff);
+	mp_set(m, MLX5DM_FTE(outer, src_ip_31_0), 0xffffffff);
+	mp_set(m, MLX5DM_FTE(outer, dst_ip_31_0), 0xffffffff);
+	mp_set(m, MLX5DM_FTE(outer, ip_protocol), 0xff);
+	mp_set(m, MLX5DM_FTE(outer, udp_sport), 0xffff);
+	mp_set(m, MLX5DM_FTE(outer, udp_dport), 0xffff);
+	mp_set(m, MLX5DM_FTE(outer, tcp_sport), 0xffff);
+	mp_set(m, MLX5DM_FTE(outer, tcp_dport), 0xffff);
+}
+
+void
+fkey_value(const struct fkey *k, uint8_t *v)
+{
+	memset(v, 0, MP_SIZE);
+	mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), k->dmac);
+	mp_set(v, MLX5DM_FTE(outer, ip_version), 4);
+	mp_set(v, MLX5DM_FTE(outer, ip_ttl_hoplimit), k->ttl);
+	mp_set(v, MLX5DM_FTE(outer, src_ip_31_0), k->sip);
+	mp_set(v, MLX5DM_FTE(outer, dst_ip_31_0), k->dip);
+	mp_set(v, MLX5DM_FTE(outer, ip_protocol), k->tcp ? 6 : 17);
+	mp_set(v, k->tcp ? MLX5DM_FTE(outer, tcp_sport) : MLX5DM_FTE(outer, udp_sport), k->sport);
+	mp_set(v, k->tcp ? MLX5DM_FTE(outer, tcp_dport) : MLX5DM_FTE(outer, udp_dport), k->dport);
+}
+
+void
+fkey_frame(const struct fkey *k, struct frame *f)
+{
+	struct pkt p;
+
+	pkt_udp4(&p);
+	if (k->tcp)
+		pkt_tcp(&p.o);
+	p.o.dmac = k->dmac;
+	p.o.ttl = k->ttl;
+	p.o.sip = k->sip;
+	p.o.dip = k->dip;
+	p.o.sport = k->sport;
+	p.o.dport = k->dport;
+	frame_build(f, &p);
+}
+
 struct mlx5dm_matcher *
 senv_matcher(struct mlx5dm_table *tbl, uint16_t prio, uint8_t criteria, const uint8_t *mask,
 	     uint32_t log_hint)

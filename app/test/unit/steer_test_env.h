@@ -166,6 +166,20 @@ void mp_mac(uint8_t *p, enum mlx5dm_fte_field hi, uint64_t mac);
 /* An IPv6 address into its four dwords (first = the _127_96 field). */
 void mp_ip6(uint8_t *p, enum mlx5dm_fte_field first, const uint8_t *a);
 
+/* A flow key over dmac | TTL | IPv4 5-tuple: three lookups (ETHL2, IPV4_MISC, 5-tuple). */
+struct fkey {
+	uint64_t dmac;
+	uint8_t ttl;
+	bool tcp;
+	uint32_t sip, dip;
+	uint16_t sport, dport;
+};
+
+void fkey_mask(uint8_t *m);
+void fkey_value(const struct fkey *k, uint8_t *v);
+/* The Eth/IPv4/UDP-or-TCP frame of k (otherwise as pkt_udp4). */
+void fkey_frame(const struct fkey *k, struct frame *f);
+
 /* Create a matcher; asserts success. */
 struct mlx5dm_matcher *senv_matcher(struct mlx5dm_table *tbl, uint16_t prio, uint8_t criteria,
 				    const uint8_t *mask, uint32_t log_hint);

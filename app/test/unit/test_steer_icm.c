@@ -44,22 +44,17 @@ struct objs {
 	struct mlx5dm_rule *r1[NB], *r2[NB], *r3[NB], *rt[NB];
 };
 
-/* m2: dmac, TTL and 5-tuple (three lookups); rule i: dip 10.1.i/16 + i. */
+/* m2 rule i: dmac 02::01, TTL 99, 10.9.9.9 -> 10.1.0.0 + i, UDP 1000 -> 2000. */
 static void
-m2_mask_value(uint8_t *m, uint8_t *v, unsigned int i)
+m2_key(struct fkey *k, unsigned int i)
 {
-	memset(m, 0, MP_SIZE);
-	memset(v, 0, MP_SIZE);
-	mp_mac(m, F(outer, dmac_47_16), 0xffffffffffffull);
-	mp_set(m, F(outer, ip_version), 4);
-	mp_set(m, F(outer, ip_ttl_hoplimit), 0xff);
-	mp_set(m, F(outer, src_ip_31_0), 0xffffffff);
-	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
-	mp_set(v, F(outer, ip_version), 4);
-	mp_set(v, F(outer, ip_ttl_hoplimit), 99);
-	mp_set(v, F(outer, src_ip_31_0), 0x0a090909);
-	mp_set(v, F(outer, dst_ip_31_0), 0x0a010000 + i);
-	mp_mac(v, F(outer, dmac_47_16), 0x020000000001ull);
+	memset(k, 0, sizeof(*k));
+	k->dmac = 0x020000000001ull;
+	k->ttl = 99;
+	k->sip = 0x0a090909;
+	k->dip = 0x0a010000 + i;
+	k->sport = 1000;
+	k->dport = 2000;
 }
 
 static void
@@ -111,10 +106,13 @@ objs_create(struct senv *e, struct objs *o)
 		o->r1[i] = senv_rule(o->m1, 0, v, 2, acts);
 	}
 	/* Table 2: three lookups -> counter + tag + queue. */
-	m2_mask_value(mask, v, 0);
+	fkey_mask(mask);
 	o->m2 = senv_matcher(o->t2, 0, CRIT(outer), mask, 0);
 	for (i = 0; i < NB; i++) {
-		m2_mask_value(mask, v, i);
+		struct fkey k;
+
+		m2_key(&k, i);
+		fkey_value(&k, v);
 		acts[0] = o->cnt;
 		acts[1] = o->tag;
 		acts[2] = e->to_q[i % SENV_NB_RQ];

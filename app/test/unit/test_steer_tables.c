@@ -354,67 +354,11 @@ test_jump_levels(void **state)
 
 /* ---- multi-level matchers ---- */
 
-/* dmac | TTL | 5-tuple: three lookups (ETHL2, IPV4_MISC, IPV4_5_TUPLE). */
-static void
-ml_mask(uint8_t *m)
-{
-	memset(m, 0, MP_SIZE);
-	mp_mac(m, F(outer, dmac_47_16), 0xffffffffffffull);
-	mp_set(m, F(outer, ip_version), 4);
-	mp_set(m, F(outer, ip_ttl_hoplimit), 0xff);
-	mp_set(m, F(outer, src_ip_31_0), 0xffffffff);
-	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
-	mp_set(m, F(outer, ip_protocol), 0xff);
-	mp_set(m, F(outer, udp_sport), 0xffff);
-	mp_set(m, F(outer, udp_dport), 0xffff);
-	mp_set(m, F(outer, tcp_sport), 0xffff);
-	mp_set(m, F(outer, tcp_dport), 0xffff);
-}
-
-struct rkey {
-	uint64_t dmac;
-	uint8_t ttl;
-	bool tcp;
-	uint32_t sip, dip;
-	uint16_t sport, dport;
-};
-
-static void
-rkey_value(const struct rkey *k, uint8_t *v)
-{
-	memset(v, 0, MP_SIZE);
-	mp_mac(v, F(outer, dmac_47_16), k->dmac);
-	mp_set(v, F(outer, ip_version), 4);
-	mp_set(v, F(outer, ip_ttl_hoplimit), k->ttl);
-	mp_set(v, F(outer, src_ip_31_0), k->sip);
-	mp_set(v, F(outer, dst_ip_31_0), k->dip);
-	mp_set(v, F(outer, ip_protocol), k->tcp ? 6 : 17);
-	mp_set(v, k->tcp ? F(outer, tcp_sport) : F(outer, udp_sport), k->sport);
-	mp_set(v, k->tcp ? F(outer, tcp_dport) : F(outer, udp_dport), k->dport);
-}
-
-static void
-rkey_frame(const struct rkey *k, struct frame *f)
-{
-	struct pkt p;
-
-	pkt_udp4(&p);
-	if (k->tcp)
-		pkt_tcp(&p.o);
-	p.o.dmac = k->dmac;
-	p.o.ttl = k->ttl;
-	p.o.sip = k->sip;
-	p.o.dip = k->dip;
-	p.o.sport = k->sport;
-	p.o.dport = k->dport;
-	frame_build(f, &p);
-}
-
 /* Rules and their expected outcome (tag = index + 1, queue = index % 4). */
 struct rset {
-	void (*value)(const struct rkey *k, uint8_t *v);
+	void (*value)(const struct fkey *k, uint8_t *v);
 	unsigned int n;
-	struct rkey *k;
+	struct fkey *k;
 	struct mlx5dm_rule **r;
 	struct mlx5dm_action **tag;
 	uint32_t *tagv;
@@ -423,7 +367,7 @@ struct rset {
 static void
 rset_init(struct rset *s, unsigned int n)
 {
-	s->value = rkey_value;
+	s->value = fkey_value;
 	s->n = n;
 	s->k = calloc(n, sizeof(*s->k));
 	s->r = calloc(n, sizeof(*s->r));
@@ -471,7 +415,7 @@ rset_check(struct senv *e, const struct rset *s)
 		struct rx got;
 		int q;
 
-		rkey_frame(&s->k[i], &f);
+		fkey_frame(&s->k[i], &f);
 		q = senv_send(e, &f, &got);
 		if (s->r[i] == NULL) {
 			if (q != RX_DROPPED)
@@ -506,7 +450,7 @@ test_shared_prefixes(void **state)
 
 	(void)state;
 	st0 = senv_stats(e);
-	ml_mask(mask);
+	fkey_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	/* 2 MACs x 2 TTLs x 60 five-tuples. */
 	rset_init(&s, 240);
@@ -523,15 +467,15 @@ test_shared_prefixes(void **state)
 	rset_check(e, &s);
 	/* A frame that shares the first two lookups with rules but not the third. */
 	{
-		struct rkey k = s.k[0];
+		struct fkey k = s.k[0];
 		struct frame f;
 
 		k.dport = 2001;
-		rkey_frame(&k, &f);
+		fkey_frame(&k, &f);
 		assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
 		k = s.k[0];
 		k.ttl = 65 + 1;
-		rkey_frame(&k, &f);
+		fkey_frame(&k, &f);
 		assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
 	}
 	/* Every second rule of each prefix, then all but one of each prefix. */
@@ -565,7 +509,7 @@ test_shared_prefixes(void **state)
 #define COLL_MASK 0x7f7f7f7fu
 
 static void
-coll_value(const struct rkey *k, uint8_t *v)
+coll_value(const struct fkey *k, uint8_t *v)
 {
 	memset(v, 0, MP_SIZE);
 	mp_set(v, F(outer, ip_version), 4);
@@ -573,7 +517,7 @@ coll_value(const struct rkey *k, uint8_t *v)
 }
 
 static void
-dmac_value(const struct rkey *k, uint8_t *v)
+dmac_value(const struct fkey *k, uint8_t *v)
 {
 	memset(v, 0, MP_SIZE);
 	mp_mac(v, F(outer, dmac_47_16), k->dmac);
@@ -630,7 +574,7 @@ test_collision_chain(void **state)
 }
 
 static void
-rkey_random(struct rkey *k, uint64_t *seed)
+fkey_random(struct fkey *k, uint64_t *seed)
 {
 	uint64_t r = rnd_next(seed);
 
@@ -644,7 +588,7 @@ rkey_random(struct rkey *k, uint64_t *seed)
 }
 
 static bool
-rkey_equal(const struct rkey *a, const struct rkey *b)
+fkey_equal(const struct fkey *a, const struct fkey *b)
 {
 	return a->dmac == b->dmac && a->ttl == b->ttl && a->tcp == b->tcp && a->sip == b->sip &&
 	       a->dip == b->dip && a->sport == b->sport && a->dport == b->dport;
@@ -664,13 +608,13 @@ test_random_rules(void **state)
 
 	(void)state;
 	st0 = senv_stats(e);
-	ml_mask(mask);
+	fkey_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	rset_init(&s, 3000);
 	for (i = 0; i < s.n; i++) {
 		do {
-			rkey_random(&s.k[i], &seed);
-			for (j = 0; j < i && !rkey_equal(&s.k[i], &s.k[j]); j++)
+			fkey_random(&s.k[i], &seed);
+			for (j = 0; j < i && !fkey_equal(&s.k[i], &s.k[j]); j++)
 				;
 		} while (j < i);
 		rset_insert(e, &s, m, i, i + 1);
@@ -716,23 +660,23 @@ test_duplicates(void **state)
 	unsigned int i;
 
 	(void)state;
-	ml_mask(mask);
+	fkey_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	{
-		struct rkey k = {
+		struct fkey k = {
 			.dmac = MAC_X, .ttl = 64, .sip = 0x0a000001, .dip = DIP_D,
 			.sport = 1000, .dport = 2000,
 		};
 		struct frame f;
 
-		rkey_value(&k, v);
-		rkey_frame(&k, &f);
+		fkey_value(&k, v);
+		fkey_frame(&k, &f);
 		/* A rule sharing the first two lookups, to keep the prefix busy. */
 		k.dport = 2001;
 		{
 			uint8_t v2[MP_SIZE];
 
-			rkey_value(&k, v2);
+			fkey_value(&k, v2);
 			other = senv_rule(m, 0, v2, 1, &e->to_q[0]);
 		}
 		for (i = 0; i < 3; i++)
@@ -752,7 +696,7 @@ test_duplicates(void **state)
 		assert_int_equal(mlx5dm_rule_destroy(r[3], 0), 0);
 		assert_int_equal(mlx5dm_domain_sync(e->rx, MLX5DM_SYNC_SW | MLX5DM_SYNC_HW), 0);
 		assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
-		rkey_frame(&k, &f);
+		fkey_frame(&k, &f);
 		assert_int_equal(senv_send(e, &f, NULL), 0);
 	}
 	assert_int_equal(mlx5dm_rule_destroy(other, 0), 0);
@@ -813,7 +757,7 @@ test_cross_queue(void **state)
 	unsigned int i;
 
 	(void)state;
-	ml_mask(mask);
+	fkey_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	rset_init(&s, 300);
 	for (i = 0; i < s.n; i++) {
@@ -831,7 +775,7 @@ test_cross_queue(void **state)
 		assert_non_null(s.tag[i]);
 		acts[0] = s.tag[i];
 		acts[1] = e->to_q[i % SENV_NB_RQ];
-		rkey_value(&s.k[i], v);
+		fkey_value(&s.k[i], v);
 		s.r[i] = senv_rule(m, (uint16_t)(i % 3), v, 2, acts);
 	}
 	rset_check(e, &s);
@@ -876,7 +820,7 @@ test_growth_interrupted(void **state)
 
 			a = senv_stats(e);
 			/* deep: dmac fixed, so the 5-tuple level grows; else the dmac level. */
-			ml_mask(mask);
+			fkey_mask(mask);
 			m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 			rset_init(&s, n);
 			for (i = 0; i < n; i++) {

@@ -35,6 +35,7 @@ struct fenv {
 	struct mlx5dm_action *tag, *mod, *push, *cnt;
 	struct mlx5dm_counters *c;
 	struct mlx5dm_table *t2;
+	struct mlx5dm_table *t_alt;      /* another entry table */
 };
 
 /* Key i of the matcher; the frame that hits it. */
@@ -73,6 +74,8 @@ fenv_open(struct fenv *fe)
 	assert_non_null(fe->c);
 	fe->cnt = mlx5dm_action_counter(fe->e->rx, fe->c, 0);
 	fe->t2 = mlx5dm_table_create(fe->e->rx, 2);
+	fe->t_alt = mlx5dm_table_create(fe->e->rx, 5);
+	assert_non_null(fe->t_alt);
 	assert_non_null(fe->tag);
 	assert_non_null(fe->mod);
 	assert_non_null(fe->push);
@@ -88,6 +91,7 @@ fenv_close(struct fenv *fe)
 	DESTROY_ACTIONS(fe->tag, fe->mod, fe->push, fe->cnt);
 	assert_int_equal(mlx5dm_counters_free(fe->c), 0);
 	assert_int_equal(mlx5dm_table_destroy(fe->t2), 0);
+	assert_int_equal(mlx5dm_table_destroy(fe->t_alt), 0);
 	senv_close(fe->e);
 	assert_int_equal(test_alloc_live(), 0);
 }
@@ -332,6 +336,35 @@ undo_rq(struct fenv *fe, void *obj)
 	assert_int_equal(mlx5dm_rq_destroy(obj), 0);
 }
 
+/* Switching the domain's entry table (make-before-break in the root table). */
+static void *
+do_set_root(struct fenv *fe)
+{
+	int ret = mlx5dm_domain_set_root(fe->e->rx, fe->t_alt);
+
+	errno = -ret;
+	return ret == 0 ? fe->t_alt : NULL;
+}
+
+static void
+undo_set_root(struct fenv *fe, void *obj)
+{
+	(void)obj;
+	assert_int_equal(mlx5dm_domain_set_root(fe->e->rx, fe->e->tbl), 0);
+}
+
+static void
+check_set_root(struct fenv *fe, void *obj)
+{
+	uint8_t v[MP_SIZE];
+	struct frame f;
+
+	(void)obj;
+	/* The new entry table is empty: the base rule's frame is dropped now. */
+	ml_key(0, v, &f);
+	assert_int_equal(senv_send(fe->e, &f, NULL), RX_DROPPED);
+}
+
 static const struct fop fops[] = {
 	{ "rule, new entries at every level", do_rule_new_path, undo_rule, check_rule_new_path },
 	{ "rule, extra action STEs", do_rule_many_actions, undo_rule, check_rule_many_actions },
@@ -344,6 +377,7 @@ static const struct fop fops[] = {
 	{ "counters", do_counters, undo_counters, NULL },
 	{ "RSS TIR", do_rss_tir, undo_tir, NULL },
 	{ "RQ", do_rq, undo_rq, NULL },
+	{ "entry table switch", do_set_root, undo_set_root, check_set_root },
 };
 
 static void

@@ -818,6 +818,49 @@ test_modify_header(void **state)
 	senv_close(e);
 }
 
+/*
+ * Lists of every length 1..64 (one to eight 64-byte lines, inline for one
+ * action), alternating source and destination address: the last write of
+ * each wins. 65 actions are too many.
+ */
+static void
+test_modify_list_lengths(void **state)
+{
+	struct senv *e = senv_open(1);
+	uint8_t list[65 * MOD_SIZE];
+	struct frame in, want;
+	unsigned int n, i;
+	struct pkt p;
+
+	(void)state;
+	pkt_udp4(&p);
+	pkt_tcp(&p.o);
+	frame_build(&in, &p);
+	for (n = 1; n <= 64; n++) {
+		struct mlx5dm_action *acts[2];
+
+		for (i = 0; i < n; i++)
+			mod_set(list + i * MOD_SIZE, i % 2 ? FLD_DIPV4 : FLD_SIPV4, 0, 0,
+				0xc6120000 + i * 0x10001);
+		pkt_udp4(&p);
+		pkt_tcp(&p.o);
+		p.o.sip = 0xc6120000 + ((n - 1) & ~1u) * 0x10001;
+		if (n > 1)
+			p.o.dip = 0xc6120000 + ((n - 2) | 1u) * 0x10001;
+		frame_build(&want, &p);
+		acts[0] = mlx5dm_action_modify_header(e->rx, n, list);
+		if (acts[0] == NULL)
+			fail_msg("list of %u refused", n);
+		acts[1] = e->to_q[n % SENV_NB_RQ];
+		expect_rx(e, 2, acts, &in, (int)(n % SENV_NB_RQ), &want);
+		assert_int_equal(mlx5dm_action_destroy(acts[0]), 0);
+	}
+	mod_set(list + 64 * MOD_SIZE, FLD_SIPV4, 0, 0, 1);
+	assert_null(mlx5dm_action_modify_header(e->rx, 65, list));
+	assert_int_equal(errno, EINVAL);
+	senv_close(e);
+}
+
 /* Modify lists the library refuses, with the cause in the log. */
 static void
 test_modify_refused(void **state)
@@ -928,6 +971,21 @@ test_vlan_push_pop(void **state)
 	acts[1] = push[1];
 	acts[2] = e->to_q[2];
 	expect_rx(e, 3, acts, &in, 2, &want);
+
+	/* A push onto a tagged frame: the new tag goes in front of the old one. */
+	p.o.nb_vlan = 1;
+	p.o.vlan_tpid[0] = 0x8100;
+	p.o.vlan_tci[0] = 0x0777;
+	frame_build(&in, &p);
+	p.o.nb_vlan = 2;
+	p.o.vlan_tpid[0] = 0x8100;
+	p.o.vlan_tci[0] = 0x2064;
+	p.o.vlan_tpid[1] = 0x8100;
+	p.o.vlan_tci[1] = 0x0777;
+	frame_build(&want, &p);
+	acts[0] = push[0];
+	acts[1] = e->to_q[1];
+	expect_rx(e, 2, acts, &in, 1, &want);
 
 	/* Pop one, then two tags. */
 	acts[0] = pop;
@@ -1202,6 +1260,49 @@ test_encap(void **state)
 	senv_sync(e);
 	st1 = senv_stats(e);
 	assert_icm_equal(&st0, &st1);
+	senv_close(e);
+}
+
+/* Encap headers of many sizes (one to two ENCAP lines), prepended verbatim. */
+static void
+test_encap_sizes(void **state)
+{
+	static const uint16_t sizes[] = { 14, 16, 18, 62, 64, 66, 100, 126 };
+	struct senv *e = senv_open(1);
+	struct frame in, want;
+	struct tx_path t;
+	unsigned int s, i;
+	struct pkt p;
+
+	(void)state;
+	pkt_udp4(&p);
+	frame_build(&in, &p);
+	tx_path_open(e, &t);
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct mlx5dm_action *encap;
+		struct catch_all tc;
+		uint8_t hdr[126];
+		struct rx got;
+
+		/* MACs, an ethertype no parser follows, then a pattern. */
+		for (i = 0; i < sizes[s]; i++)
+			hdr[i] = (uint8_t)(i * 13 + sizes[s]);
+		hdr[0] = 0x02;
+		hdr[12] = 0x88;
+		hdr[13] = 0xb5;
+		encap = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, sizes[s],
+					       hdr);
+		assert_non_null(encap);
+		memcpy(want.b, hdr, sizes[s]);
+		memcpy(want.b + sizes[s], in.b, in.len);
+		want.len = (uint16_t)(sizes[s] + in.len);
+		catch_all_add(&tc, t.ttbl, 1, &encap);
+		assert_int_equal(senv_send(e, &in, &got), 0);
+		rx_assert_bytes(&got, &want);
+		catch_all_del(&tc);
+		assert_int_equal(mlx5dm_action_destroy(encap), 0);
+	}
+	tx_path_close(e, &t);
 	senv_close(e);
 }
 
@@ -1615,11 +1716,13 @@ main(void)
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),
 		cmocka_unit_test(test_modify_header),
+		cmocka_unit_test(test_modify_list_lengths),
 		cmocka_unit_test(test_modify_refused),
 		cmocka_unit_test(test_vlan_push_pop),
 		cmocka_unit_test(test_decap_l2),
 		cmocka_unit_test(test_decap_l3),
 		cmocka_unit_test(test_encap),
+		cmocka_unit_test(test_encap_sizes),
 		cmocka_unit_test(test_tunnel_round_trip),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_tx_combination),

@@ -283,6 +283,73 @@ test_churn(void **state)
 	senv_close(e);
 }
 
+/*
+ * The smallest send rings (64 WQEBBs): every rule operation wraps them
+ * again and again; rules with several lookups and extra action STEs.
+ */
+static void
+test_small_rings(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .log_queue_wqebb = 6 };
+	struct senv *e = senv_open_ex(&cattr, NULL);
+	struct mlx5dm_action *push, *tag, *acts[4];
+	struct mlx5dm_rule *r[4000];
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	unsigned int i;
+
+	(void)state;
+	push = mlx5dm_action_push_vlan(e->rx, 0x8100u << 16 | 9);
+	tag = mlx5dm_action_flow_tag(e->rx, 0x99);
+	assert_non_null(push);
+	assert_non_null(tag);
+	fkey_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (i = 0; i < 4000; i++) {
+		struct fkey k = {
+			.dmac = 0x020000000000ull + i % 7, .ttl = (uint8_t)(i % 5), .sip = i,
+			.dip = i * 3, .sport = 1, .dport = 2,
+		};
+
+		fkey_value(&k, v);
+		acts[0] = tag;
+		acts[1] = push;
+		acts[2] = push;
+		acts[3] = e->to_q[i % SENV_NB_RQ];
+		r[i] = senv_rule(m, (uint16_t)(i % 2), v, 4, acts);
+		if (i % 3 == 0 && i > 0) {
+			assert_int_equal(mlx5dm_rule_destroy(r[i - 1], (uint16_t)(i % 2)), 0);
+			r[i - 1] = NULL;
+		}
+	}
+	assert_int_equal(mlx5dm_domain_sync(e->rx, MLX5DM_SYNC_SW | MLX5DM_SYNC_HW), 0);
+	for (i = 0; i < 4000; i++) {
+		struct fkey k = {
+			.dmac = 0x020000000000ull + i % 7, .ttl = (uint8_t)(i % 5), .sip = i,
+			.dip = i * 3, .sport = 1, .dport = 2,
+		};
+		struct frame f;
+		struct rx got;
+		int q;
+
+		fkey_frame(&k, &f);
+		q = senv_send(e, &f, &got);
+		if (r[i] == NULL) {
+			assert_int_equal(q, RX_DROPPED);
+			continue;
+		}
+		assert_int_equal(q, (int)(i % SENV_NB_RQ));
+		assert_int_equal(got.flow_tag, 0x99);
+		assert_int_equal(got.len, f.len + 8);
+	}
+	for (i = 0; i < 4000; i++)
+		if (r[i] != NULL)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	DESTROY_ACTIONS(push, tag);
+	senv_close(e);
+}
+
 /* ---- concurrency ---- */
 
 #define CONC_N 3000
@@ -515,6 +582,7 @@ main(void)
 		cmocka_unit_test(test_growth_level0),
 		cmocka_unit_test(test_growth_deep_level),
 		cmocka_unit_test(test_churn),
+		cmocka_unit_test(test_small_rings),
 		cmocka_unit_test(test_concurrent_same_matcher),
 		cmocka_unit_test(test_concurrent_two_matchers),
 		cmocka_unit_test(test_matcher_churn_during_growth),

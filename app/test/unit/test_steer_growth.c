@@ -283,6 +283,18 @@ test_churn(void **state)
 	senv_close(e);
 }
 
+static void
+ring_key(unsigned int i, struct fkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->dmac = 0x020000000000ull + i % 7;
+	k->ttl = (uint8_t)(i % 5);
+	k->sip = i;
+	k->dip = i * 3;
+	k->sport = 1;
+	k->dport = 2;
+}
+
 /*
  * The smallest send rings (64 WQEBBs): every rule operation wraps them
  * again and again; rules with several lookups and extra action STEs.
@@ -306,11 +318,9 @@ test_small_rings(void **state)
 	fkey_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	for (i = 0; i < 4000; i++) {
-		struct fkey k = {
-			.dmac = 0x020000000000ull + i % 7, .ttl = (uint8_t)(i % 5), .sip = i,
-			.dip = i * 3, .sport = 1, .dport = 2,
-		};
+		struct fkey k;
 
+		ring_key(i, &k);
 		fkey_value(&k, v);
 		acts[0] = tag;
 		acts[1] = push;
@@ -324,14 +334,12 @@ test_small_rings(void **state)
 	}
 	assert_int_equal(mlx5dm_domain_sync(e->rx, MLX5DM_SYNC_SW | MLX5DM_SYNC_HW), 0);
 	for (i = 0; i < 4000; i++) {
-		struct fkey k = {
-			.dmac = 0x020000000000ull + i % 7, .ttl = (uint8_t)(i % 5), .sip = i,
-			.dip = i * 3, .sport = 1, .dport = 2,
-		};
 		struct frame f;
+		struct fkey k;
 		struct rx got;
 		int q;
 
+		ring_key(i, &k);
 		fkey_frame(&k, &f);
 		q = senv_send(e, &f, &got);
 		if (r[i] == NULL) {

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "steer_test_env.h"
@@ -174,7 +175,8 @@ growth_run(enum key_kind kind, uint32_t n)
 	struct traffic t = { .e = e, .kind = kind };
 	struct mlx5dm_matcher *m;
 	uint8_t mask[MP_SIZE], v[MP_SIZE];
-	uint32_t i, lo, hi;
+	uint32_t i, lo, hi, max_at = 0;
+	uint64_t max_ns = 0;
 	pthread_t th;
 
 	assert_non_null(r);
@@ -183,10 +185,22 @@ growth_run(enum key_kind kind, uint32_t n)
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	assert_int_equal(pthread_create(&th, NULL, traffic_main, &t), 0);
 	for (i = 0; i < n; i++) {
+		struct timespec a, b;
+		uint64_t ns;
+
 		key_value(kind, i, v);
+		clock_gettime(CLOCK_MONOTONIC, &a);
 		r[i] = mlx5dm_rule_create(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+		clock_gettime(CLOCK_MONOTONIC, &b);
 		if (r[i] == NULL)
 			break;
+		/* Informational only (timing is never asserted in unit tests). */
+		ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec -
+		     (uint64_t)a.tv_nsec;
+		if (ns > max_ns) {
+			max_ns = ns;
+			max_at = i;
+		}
 		if ((i + 1) % BATCH == 0 || i + 1 == n) {
 			/* Written to the device: from now on these frames must arrive. */
 			assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
@@ -199,9 +213,11 @@ growth_run(enum key_kind kind, uint32_t n)
 		fail_msg("rule %u refused: errno %d", i, errno);
 	}
 	st1 = senv_stats(e);
-	fprintf(stderr, "%u rules, %llu table growths, %llu frames sent during insertion\n", n,
+	fprintf(stderr, "%u rules, %llu table growths, %llu frames sent during insertion, "
+		"slowest insert %llu us (rule %u)\n", n,
 		(unsigned long long)(st1.rehash - st0.rehash),
-		(unsigned long long)__atomic_load_n(&t.sent, __ATOMIC_RELAXED));
+		(unsigned long long)__atomic_load_n(&t.sent, __ATOMIC_RELAXED),
+		(unsigned long long)(max_ns / 1000), max_at);
 	/* Deletion, newest first, while the older ones keep being sent. */
 	for (hi = n; hi > 0; hi = lo) {
 		lo = hi > DEL_BATCH ? hi - DEL_BATCH : 0;

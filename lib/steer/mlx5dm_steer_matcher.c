@@ -33,7 +33,7 @@ mlx5dm_matcher_prev_anchor(struct mlx5dm_matcher *m)
 	return prev != NULL ? prev->e_anchor : m->tbl->s_anchor;
 }
 
-/* Level-0 growth: the previous anchor now enters m at head (control write). */
+/* Level-0 growth: the previous anchor now enters m at head (control write); head is m->first. */
 int
 mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			    struct mlx5dm_htbl *head)

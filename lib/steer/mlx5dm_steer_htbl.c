@@ -71,9 +71,12 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h;
 
+	/* Callers report errno: the allocation shim does not set it. */
 	h = mlx5dm_zmalloc(sizeof(*h));
-	if (h == NULL)
+	if (h == NULL) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	h->matcher = m;
 	h->level = level;
 	h->log_size = log_size;
@@ -81,8 +84,10 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	h->lu_type = m->builders[level].lu_type;
 	h->byte_mask = byte_mask;
 	h->slots = mlx5dm_calloc(h->num_entries, sizeof(*h->slots));
-	if (h->slots == NULL)
+	if (h->slots == NULL) {
+		errno = ENOMEM;
 		goto free_h;
+	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
 		goto free_slots;
@@ -263,10 +268,9 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
 	if (ret < 0)
 		return ret;
+	/* (A first table became m->first with the anchor flip, under the anchor lock.) */
 	if (g->pointing_ste != NULL)
 		g->pointing_ste->next_htbl = g;
-	else
-		m->first = g;
 	__atomic_fetch_add(&ctx->n_rehash, 1, __ATOMIC_RELAXED);
 	return 0;
 }

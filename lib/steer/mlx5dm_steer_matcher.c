@@ -33,7 +33,7 @@ mlx5dm_matcher_prev_anchor(struct mlx5dm_matcher *m)
 	return prev != NULL ? prev->e_anchor : m->tbl->s_anchor;
 }
 
-/* Level-0 growth: the previous anchor now enters m at head (control write). */
+/* Level-0 growth: the previous anchor now enters m at head (control write); head is m->first. */
 int
 mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			    struct mlx5dm_htbl *head)
@@ -48,6 +48,13 @@ mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	ret = mlx5dm_ste_write_ctrl(ctx, q, anchor);
 	if (ret == 0)
 		ret = mlx5dm_send_drain(q->ring);
+	/*
+	 * A matcher created or removed in front of m links its anchor to
+	 * m->first under this lock: the new head must be visible to it as
+	 * soon as the anchor points there.
+	 */
+	if (ret == 0)
+		m->first = head;
 	mlx5dm_spinlock_unlock(&m->tbl->anchor_lock);
 	return ret;
 }

@@ -81,6 +81,14 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 				   acts[i] == NULL ? "is NULL" : "belongs to another domain");
 			return -EINVAL;
 		}
+		/* Levels order jumps: a jump back (or to itself) could loop forever. */
+		if (acts[i]->kind == MLX5DM_ACT_DEST_TABLE &&
+		    acts[i]->dest_tbl->level <= m->tbl->level) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG,
+				   "action %zu jumps from level %u to level %u", i,
+				   m->tbl->level, acts[i]->dest_tbl->level);
+			return -EINVAL;
+		}
 		out[i] = acts[i]->ste;
 	}
 	return 0;

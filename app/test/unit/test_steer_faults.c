@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * "A failed call leaves no state behind", on the device model: every host
+ * allocation of an operation is made to fail in turn (mlx5dm_alloc_fail_at)
+ * and afterwards the ICM in use, the live host allocations and the object
+ * counts are what they were, the rules already there still forward, and
+ * the operation works once allocations succeed again. An operation may
+ * also succeed despite the failure (a postponed table growth); then it
+ * must be complete.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "mlx5dm_osdep.h"
+#include "steer_test_env.h"
+#include "test_util.h"
+
+#define F(sec, name) MLX5DM_FTE(sec, name)
+
+struct fenv {
+	struct senv *e;
+	struct mlx5dm_matcher *m;        /* dmac | TTL | 5-tuple */
+	struct mlx5dm_rule *base;        /* a rule that must keep working */
+	struct mlx5dm_action *tag, *mod, *push, *cnt;
+	struct mlx5dm_counters *c;
+	struct mlx5dm_table *t2;
+	struct mlx5dm_table *t_alt;      /* another entry table */
+};
+
+/* Key i of the matcher; the frame that hits it. */
+static void
+ml_key(uint32_t i, uint8_t *v, struct frame *f)
+{
+	struct fkey k = {
+		.dmac = 0x020000000000ull + (i & 0xff), .ttl = (uint8_t)(64 + ((i >> 8) & 3)),
+		.sip = 0x0a000001, .dip = 0x0a000000 + i, .sport = 1000,
+		.dport = (uint16_t)(2000 + (i >> 10)),
+	};
+
+	fkey_value(&k, v);
+	fkey_frame(&k, f);
+}
+
+static void
+fenv_open(struct fenv *fe)
+{
+	uint8_t mask[MP_SIZE], v[MP_SIZE], list[2 * MOD_SIZE];
+	struct frame f;
+
+	memset(fe, 0, sizeof(*fe));
+	test_alloc_count_install();
+	fe->e = senv_open(1);
+	fkey_mask(mask);
+	fe->m = senv_matcher(fe->e->tbl, 0, CRIT(outer), mask, 0);
+	ml_key(0, v, &f);
+	fe->base = senv_rule(fe->m, 0, v, 1, &fe->e->to_q[3]);
+	fe->tag = mlx5dm_action_flow_tag(fe->e->rx, 0x77);
+	mod_set(list, 0x0a, 0, 8, 9);
+	mod_set(list + MOD_SIZE, 0x16, 0, 0, 0x0b0b0b0b);
+	fe->mod = mlx5dm_action_modify_header(fe->e->rx, 2, list);
+	fe->push = mlx5dm_action_push_vlan(fe->e->rx, 0x8100u << 16 | 5);
+	fe->c = mlx5dm_counters_alloc(fe->e->ctx, 0);
+	assert_non_null(fe->c);
+	fe->cnt = mlx5dm_action_counter(fe->e->rx, fe->c, 0);
+	fe->t2 = mlx5dm_table_create(fe->e->rx, 2);
+	fe->t_alt = mlx5dm_table_create(fe->e->rx, 5);
+	assert_non_null(fe->t_alt);
+	assert_non_null(fe->tag);
+	assert_non_null(fe->mod);
+	assert_non_null(fe->push);
+	assert_non_null(fe->cnt);
+	assert_non_null(fe->t2);
+}
+
+static void
+fenv_close(struct fenv *fe)
+{
+	assert_int_equal(mlx5dm_rule_destroy(fe->base, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(fe->m), 0);
+	DESTROY_ACTIONS(fe->tag, fe->mod, fe->push, fe->cnt);
+	assert_int_equal(mlx5dm_counters_free(fe->c), 0);
+	assert_int_equal(mlx5dm_table_destroy(fe->t2), 0);
+	assert_int_equal(mlx5dm_table_destroy(fe->t_alt), 0);
+	senv_close(fe->e);
+	assert_int_equal(test_alloc_live(), 0);
+}
+
+/* Everything the library holds, to compare before and after a failed call. */
+struct snap {
+	struct mlx5dm_ctx_stats st;
+	long host;
+};
+
+static struct snap
+snap_take(struct fenv *fe)
+{
+	struct snap s;
+
+	senv_sync(fe->e);
+	s.st = senv_stats(fe->e);
+	s.host = test_alloc_live();
+	return s;
+}
+
+static void
+snap_assert(struct fenv *fe, const struct snap *a, const char *what, uint64_t at)
+{
+	struct snap b = snap_take(fe);
+	uint8_t v[MP_SIZE];
+	struct frame f;
+
+	if (memcmp(a->st.icm, b.st.icm, sizeof(a->st.icm)) != 0)
+		fprintf(stderr, "%s, allocation %llu failed:\n", what, (unsigned long long)at);
+	assert_icm_equal(&a->st, &b.st);
+	if (b.host != a->host)
+		fail_msg("%s, allocation %llu failed: %ld host allocations, %ld before", what,
+			 (unsigned long long)at, b.host, a->host);
+	assert_int_equal(b.st.rules, a->st.rules);
+	assert_int_equal(b.st.matchers, a->st.matchers);
+	assert_int_equal(b.st.tables, a->st.tables);
+	/* The rule that was there still forwards. */
+	ml_key(0, v, &f);
+	assert_int_equal(senv_send(fe->e, &f, NULL), 3);
+}
+
+/*
+ * An operation under test: do() returns the object made (NULL on failure),
+ * undo() removes it, check() asserts it works.
+ */
+struct fop {
+	const char *name;
+	void *(*doit)(struct fenv *fe);
+	void (*undo)(struct fenv *fe, void *obj);
+	void (*check)(struct fenv *fe, void *obj);
+};
+
+/* A rule with new entries at every level of the ml matcher. */
+static void *
+do_rule_new_path(struct fenv *fe)
+{
+	struct mlx5dm_action *acts[2] = { fe->tag, fe->e->to_q[1] };
+	uint8_t v[MP_SIZE];
+	struct frame f;
+
+	ml_key(0x5a5, v, &f);
+	return mlx5dm_rule_create(fe->m, 0, v, 2, acts);
+}
+
+static void
+undo_rule(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_rule_destroy(obj, 0), 0);
+}
+
+static void
+check_rule_new_path(struct fenv *fe, void *obj)
+{
+	uint8_t v[MP_SIZE];
+	struct frame f;
+	struct rx got;
+
+	(void)obj;
+	ml_key(0x5a5, v, &f);
+	assert_int_equal(senv_send(fe->e, &f, &got), 1);
+	assert_int_equal(got.flow_tag, 0x77);
+}
+
+/* A rule sharing the first two levels with the base rule, with actions in extra STEs. */
+static void *
+do_rule_many_actions(struct fenv *fe)
+{
+	struct mlx5dm_action *acts[6] = {
+		fe->cnt, fe->tag, fe->mod, fe->push, fe->push, fe->e->to_q[2],
+	};
+	uint8_t v[MP_SIZE];
+	struct frame f;
+
+	ml_key(7, v, &f);
+	return mlx5dm_rule_create(fe->m, 0, v, 6, acts);
+}
+
+static void
+check_rule_many_actions(struct fenv *fe, void *obj)
+{
+	uint8_t v[MP_SIZE];
+	struct frame f;
+	struct rx got;
+
+	(void)obj;
+	ml_key(7, v, &f);
+	assert_int_equal(senv_send(fe->e, &f, &got), 2);
+	assert_int_equal(got.flow_tag, 0x77);
+	/* TTL 9, two tags, destination rewritten: 8 bytes longer. */
+	assert_int_equal(got.len, f.len + 8);
+}
+
+static void *
+do_matcher(struct fenv *fe)
+{
+	uint8_t mask[MP_SIZE];
+	struct mlx5dm_matcher_attr ma = {
+		.priority = 1, .criteria = CRIT(outer) | CRIT(misc), .mask = mask,
+		.log_rules_hint = 6,
+	};
+
+	fkey_mask(mask);
+	mp_set(mask, F(misc, outer_second_vid), 0xfff);
+	return mlx5dm_matcher_create(fe->e->tbl, &ma, NULL);
+}
+
+static void
+undo_matcher(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_matcher_destroy(obj), 0);
+}
+
+static void
+check_matcher(struct fenv *fe, void *obj)
+{
+	uint8_t v[MP_SIZE];
+	struct frame f;
+	struct mlx5dm_rule *r;
+
+	/* A rule in it works (behind the base matcher, so another key). */
+	ml_key(0x3333, v, &f);
+	r = senv_rule(obj, 0, v, 1, &fe->e->to_q[0]);
+	assert_int_equal(senv_send(fe->e, &f, NULL), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+}
+
+static void *
+do_modify(struct fenv *fe)
+{
+	uint8_t list[12 * MOD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < 12; i++)
+		mod_set(list + i * MOD_SIZE, (uint16_t)(0x0d + i % 8), 0, 0, i);
+	return mlx5dm_action_modify_header(fe->e->rx, 12, list);
+}
+
+static void *
+do_encap(struct fenv *fe)
+{
+	uint8_t hdr[100] = { 0 };
+
+	return mlx5dm_action_reformat(fe->e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, 100, hdr);
+}
+
+static void *
+do_decap_l3(struct fenv *fe)
+{
+	static const uint8_t l2[18] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x81, 0, 0, 1,
+					0x08, 0 };
+
+	return mlx5dm_action_reformat(fe->e->rx, MLX5DM_REFORMAT_L3_TUNNEL_TO_L2, 18, l2);
+}
+
+static void *
+do_jump(struct fenv *fe)
+{
+	return mlx5dm_action_dest_table(fe->e->rx, fe->t2);
+}
+
+static void
+undo_action(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_action_destroy(obj), 0);
+}
+
+static void *
+do_table(struct fenv *fe)
+{
+	return mlx5dm_table_create(fe->e->rx, 3);
+}
+
+static void
+undo_table(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_table_destroy(obj), 0);
+}
+
+static void *
+do_counters(struct fenv *fe)
+{
+	return mlx5dm_counters_alloc(fe->e->ctx, 4);
+}
+
+static void
+undo_counters(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_counters_free(obj), 0);
+}
+
+static void *
+do_rss_tir(struct fenv *fe)
+{
+	struct mlx5dm_rss_attr rss = { .fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP };
+
+	return mlx5dm_tir_create(fe->e->ctx, fe->e->rqn, SENV_NB_RQ, &rss);
+}
+
+static void
+undo_tir(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_tir_destroy(obj), 0);
+}
+
+static void *
+do_rq(struct fenv *fe)
+{
+	return mlx5dm_rq_create(fe->e->ctx, 4);
+}
+
+static void
+undo_rq(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_rq_destroy(obj), 0);
+}
+
+/* Switching the domain's entry table (make-before-break in the root table). */
+static void *
+do_set_root(struct fenv *fe)
+{
+	int ret = mlx5dm_domain_set_root(fe->e->rx, fe->t_alt);
+
+	errno = -ret;
+	return ret == 0 ? fe->t_alt : NULL;
+}
+
+static void
+undo_set_root(struct fenv *fe, void *obj)
+{
+	(void)obj;
+	assert_int_equal(mlx5dm_domain_set_root(fe->e->rx, fe->e->tbl), 0);
+}
+
+static void
+check_set_root(struct fenv *fe, void *obj)
+{
+	uint8_t v[MP_SIZE];
+	struct frame f;
+
+	(void)obj;
+	/* The new entry table is empty: the base rule's frame is dropped now. */
+	ml_key(0, v, &f);
+	assert_int_equal(senv_send(fe->e, &f, NULL), RX_DROPPED);
+}
+
+static const struct fop fops[] = {
+	{ "rule, new entries at every level", do_rule_new_path, undo_rule, check_rule_new_path },
+	{ "rule, extra action STEs", do_rule_many_actions, undo_rule, check_rule_many_actions },
+	{ "matcher", do_matcher, undo_matcher, check_matcher },
+	{ "modify header list", do_modify, undo_action, NULL },
+	{ "encap", do_encap, undo_action, NULL },
+	{ "L3 decap", do_decap_l3, undo_action, NULL },
+	{ "jump", do_jump, undo_action, NULL },
+	{ "table", do_table, undo_table, NULL },
+	{ "counters", do_counters, undo_counters, NULL },
+	{ "RSS TIR", do_rss_tir, undo_tir, NULL },
+	{ "RQ", do_rq, undo_rq, NULL },
+	{ "entry table switch", do_set_root, undo_set_root, check_set_root },
+};
+
+static void
+test_failed_calls_leave_nothing(void **state)
+{
+	struct fenv fe;
+	unsigned int o;
+
+	(void)state;
+	fenv_open(&fe);
+	for (o = 0; o < sizeof(fops) / sizeof(fops[0]); o++) {
+		const struct fop *op = &fops[o];
+		struct snap before;
+		uint64_t n, j;
+		void *obj;
+
+		/*
+		 * Once for the lasting effects of a success (a first table grown
+		 * by the new entry stays grown), then count its allocations.
+		 */
+		obj = op->doit(&fe);
+		assert_non_null(obj);
+		op->undo(&fe, obj);
+		before = snap_take(&fe);
+		mlx5dm_alloc_fail_at(0);
+		obj = op->doit(&fe);
+		n = mlx5dm_alloc_count();
+		if (obj == NULL)
+			fail_msg("%s: fails without injection (errno %d)", op->name, errno);
+		op->undo(&fe, obj);
+		snap_assert(&fe, &before, op->name, 0);
+		fprintf(stderr, "%s: %llu allocations\n", op->name, (unsigned long long)n);
+		assert_true(n > 0);
+		for (j = 1; j <= n; j++) {
+			errno = 0;
+			mlx5dm_alloc_fail_at(j);
+			obj = op->doit(&fe);
+			mlx5dm_alloc_fail_at(0);
+			if (obj != NULL) {
+				/* Survived the failure: it must be whole. */
+				if (op->check != NULL)
+					op->check(&fe, obj);
+				op->undo(&fe, obj);
+			} else if (errno != ENOMEM && errno != EAGAIN) {
+				/* EAGAIN: the model's firmware was out of memory. */
+				fail_msg("%s, allocation %llu failed: errno %d", op->name,
+					 (unsigned long long)j, errno);
+			}
+			snap_assert(&fe, &before, op->name, j);
+		}
+		/* And it still works afterwards. */
+		obj = op->doit(&fe);
+		assert_non_null(obj);
+		if (op->check != NULL)
+			op->check(&fe, obj);
+		op->undo(&fe, obj);
+	}
+	fenv_close(&fe);
+}
+
+/* Allocation failures while a rule insert grows a table. */
+#define GROW_RULES 64
+
+static uint64_t
+grow_mac(uint32_t k)
+{
+	return 0x0e0000000000ull + k * 0x01010101ull;
+}
+
+/*
+ * Fill a fresh dmac matcher with GROW_RULES rules, making allocation
+ * fail_j of insert fail_k fail (0: none). Returns the insert that made the
+ * third growth and, in *n, how many allocations it made.
+ */
+static uint32_t
+grow_run(struct fenv *fe, uint32_t fail_k, uint64_t fail_j, uint64_t *n)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_rule *r[GROW_RULES];
+	struct snap before = snap_take(fe);
+	struct mlx5dm_matcher *m;
+	uint32_t k, third = 0;
+
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	m = senv_matcher(fe->e->tbl, 1, CRIT(outer), mask, 0);
+	for (k = 0; k < GROW_RULES; k++) {
+		uint64_t g = senv_stats(fe->e).rehash - before.st.rehash;
+
+		mp_mac(v, F(outer, dmac_47_16), grow_mac(k));
+		errno = 0;
+		mlx5dm_alloc_fail_at(fail_j != 0 && k == fail_k ? fail_j : 0);
+		r[k] = mlx5dm_rule_create(m, 0, v, 1, &fe->e->to_q[k % SENV_NB_RQ]);
+		if (g == 2 && senv_stats(fe->e).rehash - before.st.rehash == 3) {
+			third = k;
+			*n = mlx5dm_alloc_count();
+		}
+		mlx5dm_alloc_fail_at(0);
+		if (r[k] == NULL && (fail_j == 0 || k != fail_k || errno != ENOMEM))
+			fail_msg("insert %u refused: errno %d", k, errno);
+	}
+	/* Every rule that was accepted forwards. */
+	for (k = 0; k < GROW_RULES; k++) {
+		struct frame f;
+		struct pkt p;
+
+		pkt_udp4(&p);
+		p.o.dmac = grow_mac(k);
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(fe->e, &f, NULL),
+				 r[k] != NULL ? (int)(k % SENV_NB_RQ) : RX_DROPPED);
+	}
+	for (k = 0; k < GROW_RULES; k++)
+		if (r[k] != NULL)
+			assert_int_equal(mlx5dm_rule_destroy(r[k], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	snap_assert(fe, &before, "growth", fail_j);
+	return third;
+}
+
+static void
+test_failed_growth(void **state)
+{
+	struct fenv fe;
+	uint64_t n = 0, j, dummy;
+	uint32_t third;
+
+	(void)state;
+	fenv_open(&fe);
+	third = grow_run(&fe, 0, 0, &n);
+	assert_true(third > 0);
+	fprintf(stderr, "insert %u grows the table a third time: %llu allocations\n", third,
+		(unsigned long long)n);
+	for (j = 1; j <= n; j++)
+		grow_run(&fe, third, j, &dummy);
+	fenv_close(&fe);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_failed_calls_leave_nothing),
+		cmocka_unit_test(test_failed_growth),
+	};
+
+	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);
+}

@@ -55,13 +55,13 @@ struct mlx5dm_slab {
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
 #define MLX5DM_EPOOL_BLOCK 64
-struct mlx5dm_epool_ent;
+struct mlx5dm_epool_blk;
 struct mlx5dm_epool {
-	struct mlx5dm_epool_ent *free;
-	struct mlx5dm_epool_ent *hot;     /* oldest first */
-	struct mlx5dm_epool_ent *hot_tail;
-	uint32_t n_hot;
-	void *blocks;
+	LIST_HEAD(, mlx5dm_epool_blk) all;
+	LIST_HEAD(, mlx5dm_epool_blk) avail;
+	TAILQ_HEAD(, mlx5dm_epool_blk) hot;
+	uint32_t n_hot;                   /* entries freed since the last cooling */
+	bool init;
 };
 
 /* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
@@ -162,7 +162,7 @@ struct mlx5dm_ste {
 	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
-	struct mlx5dm_epool_ent *pooled;  /* entry from the matcher's pool, or NULL */
+	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
 	struct mlx5dm_ste *hnext;         /* matcher index bucket chain */
 	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
 	bool collision;                   /* not the slot itself */

@@ -98,18 +98,27 @@ mlx5dm_slab_bytes(const struct mlx5dm_slab *s)
 
 /* ---- pooled single ICM entries ---- */
 
-struct mlx5dm_epool_block {
-	struct mlx5dm_epool_block *next;
+/*
+ * A block of MLX5DM_EPOOL_BLOCK entries (one ICM chunk) with a bit per
+ * entry: free (cool, reusable), hot (freed, waiting for a sync), or in use.
+ * A block whose entries are all free or hot goes back to the ICM pool at
+ * once (which keeps it hot there until the next sync), so deleting every
+ * rule of a matcher returns all of its pooled ICM.
+ */
+struct mlx5dm_epool_blk {
+	LIST_ENTRY(mlx5dm_epool_blk) all;
+	LIST_ENTRY(mlx5dm_epool_blk) avail;   /* has free entries */
+	TAILQ_ENTRY(mlx5dm_epool_blk) hot;    /* has hot entries; by time of freeing */
 	struct mlx5dm_icm_chunk *chunk;
+	uint64_t free;
+	uint64_t busy;
+	uint64_t hot_epoch;                   /* ICM syncs completed at the latest freeing */
+	bool in_avail;
+	bool in_hot;
 };
 
-/* A free (or hot) entry: where it is and when it was freed. */
-struct mlx5dm_epool_ent {
-	struct mlx5dm_epool_ent *next;
-	struct mlx5dm_icm_chunk *chunk;
-	uint32_t index;
-	uint64_t epoch;              /* ICM syncs completed when it was freed */
-};
+#define MLX5DM_EPOOL_ALL (MLX5DM_EPOOL_BLOCK == 64 ? ~0ull : \
+			  ((1ull << (MLX5DM_EPOOL_BLOCK & 63)) - 1))
 
 static uint64_t
 mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
@@ -120,40 +129,58 @@ mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
 	return st.syncs;
 }
 
-/*
- * Move hot entries freed before the last completed sync to the free list.
- * The hot list is in freeing order, so only its head needs looking at.
- */
+static void
+mlx5dm_epool_init_lists(struct mlx5dm_epool *p)
+{
+	if (!p->init) {
+		LIST_INIT(&p->all);
+		LIST_INIT(&p->avail);
+		TAILQ_INIT(&p->hot);
+		p->init = true;
+	}
+}
+
+static void
+mlx5dm_epool_set_avail(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b, bool on)
+{
+	if (on && !b->in_avail)
+		LIST_INSERT_HEAD(&p->avail, b, avail);
+	else if (!on && b->in_avail)
+		LIST_REMOVE(b, avail);
+	b->in_avail = on;
+}
+
+/* Hot entries freed before the last completed sync become free again. */
 static void
 mlx5dm_epool_cool(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx)
 {
 	uint64_t now = mlx5dm_epool_epoch(ctx);
+	struct mlx5dm_epool_blk *b;
 
-	while (p->hot != NULL && p->hot->epoch < now) {
-		struct mlx5dm_epool_ent *e = p->hot;
-
-		p->hot = e->next;
-		if (p->hot == NULL)
-			p->hot_tail = NULL;
-		e->next = p->free;
-		p->free = e;
-		p->n_hot--;
+	while ((b = TAILQ_FIRST(&p->hot)) != NULL && b->hot_epoch < now) {
+		TAILQ_REMOVE(&p->hot, b, hot);
+		b->in_hot = false;
+		b->free |= MLX5DM_EPOOL_ALL & ~b->busy & ~b->free;
+		p->n_hot = 0;
+		mlx5dm_epool_set_avail(p, b, true);
 	}
 }
 
-/* An entry of its own for record s (collision or action entry). */
+/* An entry of its own for record s (collision, action or miss-anchor entry). */
 int
 mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s)
 {
-	struct mlx5dm_epool_ent *e;
+	struct mlx5dm_epool_blk *b;
+	unsigned int idx;
 
-	if (p->free == NULL && p->hot != NULL)
+	mlx5dm_epool_init_lists(p);
+	b = LIST_FIRST(&p->avail);
+	if (b == NULL && !TAILQ_EMPTY(&p->hot)) {
 		mlx5dm_epool_cool(p, ctx);
-	if (p->free == NULL) {
-		struct mlx5dm_epool_block *b;
-		unsigned int i;
-
-		b = mlx5dm_malloc(sizeof(*b) + sizeof(*e) * MLX5DM_EPOOL_BLOCK);
+		b = LIST_FIRST(&p->avail);
+	}
+	if (b == NULL) {
+		b = mlx5dm_zmalloc(sizeof(*b));
 		if (b == NULL)
 			return -ENOMEM;
 		b->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool,
@@ -162,22 +189,31 @@ mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 			mlx5dm_free(b);
 			return -ENOMEM;
 		}
-		b->next = p->blocks;
-		p->blocks = b;
-		e = (struct mlx5dm_epool_ent *)(b + 1);
-		for (i = 0; i < MLX5DM_EPOOL_BLOCK; i++) {
-			e[i].chunk = b->chunk;
-			e[i].index = i;
-			e[i].next = p->free;
-			p->free = &e[i];
-		}
+		b->free = MLX5DM_EPOOL_ALL;
+		LIST_INSERT_HEAD(&p->all, b, all);
+		mlx5dm_epool_set_avail(p, b, true);
 	}
-	e = p->free;
-	p->free = e->next;
-	s->chunk = e->chunk;
-	s->index = e->index;
-	s->pooled = e;
+	idx = (unsigned int)__builtin_ctzll(b->free);
+	b->free &= ~(1ull << idx);
+	b->busy |= 1ull << idx;
+	if (b->free == 0)
+		mlx5dm_epool_set_avail(p, b, false);
+	s->chunk = b->chunk;
+	s->index = idx;
+	s->pooled = b;
 	return 0;
+}
+
+static void
+mlx5dm_epool_release(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b,
+		     struct mlx5dm_defer *d)
+{
+	mlx5dm_epool_set_avail(p, b, false);
+	if (b->in_hot)
+		TAILQ_REMOVE(&p->hot, b, hot);
+	LIST_REMOVE(b, all);
+	mlx5dm_defer_chunk(d, b->chunk);
+	mlx5dm_free(b);
 }
 
 /* Give record s's entry back; it stays hot until the next sync. */
@@ -185,32 +221,38 @@ void
 mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
 		 struct mlx5dm_defer *d)
 {
-	struct mlx5dm_epool_ent *e = s->pooled;
+	struct mlx5dm_epool_blk *b = s->pooled;
 
-	e->epoch = mlx5dm_epool_epoch(ctx);
-	e->next = NULL;
-	if (p->hot_tail != NULL)
-		p->hot_tail->next = e;
-	else
-		p->hot = e;
-	p->hot_tail = e;
-	p->n_hot++;
-	/* Many hot entries and no sync coming by itself: ask for one after the locks. */
-	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && p->free == NULL)
-		d->want_sync = true;
+	b->busy &= ~(1ull << s->index);
 	s->pooled = NULL;
 	s->chunk = NULL;
+	if (b->busy == 0) {
+		/* Nothing in use: the ICM pool takes the whole chunk (and keeps it hot). */
+		mlx5dm_epool_release(p, b, d);
+		return;
+	}
+	b->hot_epoch = mlx5dm_epool_epoch(ctx);
+	if (!b->in_hot) {
+		TAILQ_INSERT_TAIL(&p->hot, b, hot);
+		b->in_hot = true;
+	} else {
+		/* Keep the list in freeing order: this block was just freed from. */
+		TAILQ_REMOVE(&p->hot, b, hot);
+		TAILQ_INSERT_TAIL(&p->hot, b, hot);
+	}
+	p->n_hot++;
+	/* Many hot entries and nothing free: ask for a sync once the locks are gone. */
+	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && LIST_EMPTY(&p->avail))
+		d->want_sync = true;
 }
 
 void
 mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d)
 {
-	struct mlx5dm_epool_block *b, *n;
+	struct mlx5dm_epool_blk *b;
 
-	for (b = p->blocks; b != NULL; b = n) {
-		n = b->next;
-		mlx5dm_defer_chunk(d, b->chunk);
-		mlx5dm_free(b);
-	}
+	mlx5dm_epool_init_lists(p);
+	while ((b = LIST_FIRST(&p->all)) != NULL)
+		mlx5dm_epool_release(p, b, d);
 	memset(p, 0, sizeof(*p));
 }

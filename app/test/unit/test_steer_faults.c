@@ -23,6 +23,8 @@
 #include <cmocka.h>
 
 #include "mlx5dm_osdep.h"
+#include "mlx5dm_prm_res.h"
+#include "mlx5dm_res.h"
 #include "steer_test_env.h"
 #include "test_util.h"
 
@@ -255,8 +257,23 @@ do_modify(struct fenv *fe)
 static void *
 do_encap(struct fenv *fe)
 {
+	static bool warm;
 	uint8_t hdr[100] = { 0 };
 
+	/*
+	 * A failed ENCAP ICM allocation falls back to a firmware reformat
+	 * context; the model's first such context grows its object table for
+	 * good. Use that path once up front so only leaks show up later.
+	 */
+	if (!warm) {
+		struct mlx5dm_res_reformat *r;
+
+		assert_int_equal(mlx5dm_res_reformat_alloc(mlx5dm_ctx_res(fe->e->ctx),
+							   MLX5DM_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
+							   hdr, sizeof(hdr), &r), 0);
+		assert_int_equal(mlx5dm_res_reformat_free(r), 0);
+		warm = true;
+	}
 	return mlx5dm_action_reformat(fe->e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, 100, hdr);
 }
 

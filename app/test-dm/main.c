@@ -153,7 +153,7 @@ test_dm_run_cases(const struct test_dm_config *cfg, struct rte_mempool *mp)
 	struct test_dm_run_opts opts = {
 		.log = stdout,
 		.verbose = cfg->verbose,
-		.pcap_dir = cfg->pcap_dir,
+		.out_dir = cfg->pcap_dir,
 	};
 	struct test_dm_ethdev_runner *er = NULL;
 	struct test_dm_ref_runner *rr = NULL;

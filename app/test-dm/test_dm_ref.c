@@ -84,6 +84,10 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 	if (attr == NULL)
 		return test_dm_ref_err(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 				       "no attributes");
+	/* Device limits first, stage by stage, so a rule gets the device's error type. */
+	ret = test_dm_ref_limits_attr(r, attr, error);
+	if (ret < 0)
+		return ret;
 	if (attr->transfer)
 		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 				       "transfer rules are not modelled");
@@ -92,6 +96,9 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 				       RTE_FLOW_ERROR_TYPE_ATTR_EGRESS :
 				       RTE_FLOW_ERROR_TYPE_ATTR, attr,
 				       "exactly one of ingress and egress is needed");
+	ret = test_dm_ref_limits_items(r, attr, pattern, error);
+	if (ret < 0)
+		return ret;
 	for (item = pattern; item->type != RTE_FLOW_ITEM_TYPE_END; item++) {
 		ret = test_dm_ref_item_check(item, error);
 		if (ret < 0)
@@ -102,6 +109,9 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 		if (item->type != RTE_FLOW_ITEM_TYPE_VOID)
 			prev_gre = item->type == RTE_FLOW_ITEM_TYPE_GRE;
 	}
+	ret = test_dm_ref_limits_actions(r, attr, pattern, actions, error);
+	if (ret < 0)
+		return ret;
 	return test_dm_ref_action_check(r, attr, pattern, actions, error);
 }
 

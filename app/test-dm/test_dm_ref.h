@@ -33,6 +33,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_flow.h>
 
@@ -46,6 +47,18 @@
 /** Most rules recorded in a fate's hit chain. */
 #define TEST_DM_REF_CHAIN 16
 
+/** Whose limits the classifier applies on top of rte_flow's rules. */
+enum test_dm_ref_limits {
+	TEST_DM_REF_LIMITS_NONE,	/**< rte_flow only. */
+	/**
+	 * Also refuse what net_mlx5dm documents it refuses (rte_flow section of
+	 * doc/guides/nics/mlx5dm.rst), with the error type it gives; checked
+	 * before rte_flow's rules of the same stage (attributes, each item, the
+	 * actions), as the PMD checks them, so a rule gets the PMD's error type.
+	 */
+	TEST_DM_REF_LIMITS_MLX5DM,
+};
+
 struct test_dm_ref_cfg {
 	uint16_t nb_ports;
 	/** The wire: what is sent on port p arrives on peer[p]. */
@@ -54,9 +67,11 @@ struct test_dm_ref_cfg {
 	uint16_t nb_rxq;
 	/** Keep checksums and encapsulation lengths valid (as the NIC does). */
 	uint8_t fix_cksum;
+	/** enum test_dm_ref_limits */
+	uint8_t limits;
 };
 
-/** Defaults: every port looped to itself, checksums fixed. */
+/** Defaults: every port looped to itself, checksums fixed, rte_flow's rules only. */
 void test_dm_ref_cfg_init(struct test_dm_ref_cfg *cfg, uint16_t nb_ports, uint16_t nb_rxq);
 
 enum test_dm_fate_kind {
@@ -121,6 +136,9 @@ int test_dm_ref_rule_del(struct test_dm_ref *r, struct test_dm_ref_rule *rule);
 
 /** Remove every rule of @p port. */
 void test_dm_ref_flush(struct test_dm_ref *r, uint16_t port);
+
+/** Write the rules of @p port (both directions) and their counters, one per line. */
+void test_dm_ref_dump(const struct test_dm_ref *r, uint16_t port, FILE *f);
 
 /** Number of rules installed on @p port. */
 unsigned int test_dm_ref_count(const struct test_dm_ref *r, uint16_t port);

@@ -69,7 +69,25 @@ void test_dm_ref_redecode(struct test_dm_ref_pkt *pkt);
 /** Make checksums right after header @p h was rewritten. */
 void test_dm_ref_touch(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, int h);
 
+/**
+ * Can every range ("last") of the item be written as spec/mask (the
+ * field's top bits equal, the rest 0 in spec and 1 in last)? @return -1 if
+ * so, else the byte offset in the spec of the first field that cannot.
+ */
+int test_dm_ref_item_range_off(const struct rte_flow_item *item);
+
+/* test_dm_ref_limits_*.c: TEST_DM_REF_LIMITS_MLX5DM (see test_dm_ref.h) */
+int test_dm_ref_limits_attr(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			    struct rte_flow_error *e);
+int test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item *pattern, struct rte_flow_error *e);
+int test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			       const struct rte_flow_item *pattern,
+			       const struct rte_flow_action *actions, struct rte_flow_error *e);
+
 /* test_dm_ref_modify.c */
+/** The header layer a MODIFY_FIELD field is in, -1 for metadata and unknown fields. */
+int test_dm_ref_modify_field_layer(enum rte_flow_field_id id);
 int test_dm_ref_modify_check(const struct rte_flow_action_modify_field *mf,
 			     struct rte_flow_error *e);
 void test_dm_ref_modify(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt,

@@ -130,4 +130,7 @@ int test_dm_case_load(const char *path, struct test_dm_case **out, struct test_d
 
 void test_dm_case_free(struct test_dm_case *c);
 
+/** Does the case use rte_flow (flow commands, rejections, counters)? */
+int test_dm_case_uses_flow(const struct test_dm_case *c);
+
 #endif /* _TEST_DM_CASE_H_ */

@@ -794,6 +794,18 @@ test_dm_case_load(const char *path, struct test_dm_case **out, struct test_dm_er
 	return ret;
 }
 
+int
+test_dm_case_uses_flow(const struct test_dm_case *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nb_steps; i++)
+		if (c->steps[i].type == TEST_DM_STEP_FLOW || c->steps[i].type == TEST_DM_STEP_REJECT ||
+		    c->steps[i].type == TEST_DM_STEP_COUNT)
+			return 1;
+	return 0;
+}
+
 void
 test_dm_case_free(struct test_dm_case *c)
 {

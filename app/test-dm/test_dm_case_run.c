@@ -271,6 +271,7 @@ test_dm_run_flow(struct test_dm_exec *x, const struct test_dm_step *s)
 	struct rte_flow_query_count q;
 	struct rte_flow_error e = { 0 };
 
+	x->port_used[s->flow->port] = 1;
 	switch (s->flow->type) {
 	case TEST_DM_FLOW_CREATE:
 		return test_dm_run_create(x, s);
@@ -303,6 +304,7 @@ test_dm_run_reject(struct test_dm_exec *x, const struct test_dm_step *s)
 	void *h = NULL;
 	int ret;
 
+	x->port_used[s->flow->port] = 1;
 	if (s->flow->type == TEST_DM_FLOW_VALIDATE)
 		ret = x->ops->flow_validate(x->ctx, s->flow, &e);
 	else

@@ -98,9 +98,11 @@ test_dm_er_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size
 		if (er->started[er->ports[i]] && er->nb_rxq == c->nb_queues)
 			continue;
 		er->nb_rxq = c->nb_queues;
-		ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
-		if (ret != 0)
-			return ret;
+		for (i = 0; i < er->nb_ports; i++) {
+			ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
+			if (ret != 0)
+				return ret;
+		}
 	}
 	for (i = 0; i < er->nb_ports; i++)
 		rte_flow_flush(er->ports[i], &e);
@@ -114,34 +116,49 @@ test_dm_er_end(void *ctx)
 	test_dm_er_drain(ctx);
 }
 
+/*
+ * rte_flow's return values as negative errnos. DPDK 22.11 hands a PMD's
+ * negative flow_ops_get() code on as it is, so a port without rte_flow
+ * makes rte_flow_validate() return +ENOTSUP and rte_errno -ENOTSUP: any
+ * non-zero result is a failure, whatever its sign.
+ */
+static int
+test_dm_er_errno(int ret)
+{
+	if (ret == 0)
+		return 0;
+	return ret < 0 ? ret : -ret;
+}
+
 static int
 test_dm_er_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
 		  struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
 	*handle = rte_flow_create(cmd->port, &cmd->attr, cmd->pattern, cmd->actions, error);
-	return *handle != NULL ? 0 : -rte_errno;
+	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
 }
 
 static int
 test_dm_er_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern, cmd->actions, error);
+	return test_dm_er_errno(rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern,
+						  cmd->actions, error));
 }
 
 static int
 test_dm_er_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_destroy(port, handle, error);
+	return test_dm_er_errno(rte_flow_destroy(port, handle, error));
 }
 
 static int
 test_dm_er_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_flush(port, error);
+	return test_dm_er_errno(rte_flow_flush(port, error));
 }
 
 static int
@@ -154,7 +171,7 @@ test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 	};
 
 	RTE_SET_USED(ctx);
-	return rte_flow_query(port, handle, count, q, error);
+	return test_dm_er_errno(rte_flow_query(port, handle, count, q, error));
 }
 
 static int
@@ -326,7 +343,7 @@ test_dm_er_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 	int ret;
 
 	RTE_SET_USED(ctx);
-	ret = rte_flow_dev_dump(port, NULL, f, &e);
+	ret = test_dm_er_errno(rte_flow_dev_dump(port, NULL, f, &e));
 	if (ret != 0)
 		snprintf(why, size, "rte_flow_dev_dump: %s%s%s", strerror(-ret),
 			 e.message != NULL ? ": " : "", e.message != NULL ? e.message : "");
@@ -405,7 +422,7 @@ test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, si
 	ret = test_dm_er_begin(er, &c, msg, size);
 	if (ret < 0)
 		return ret;
-	ret = rte_flow_validate(er->ports[0], &attr, pattern, actions, &e);
+	ret = test_dm_er_errno(rte_flow_validate(er->ports[0], &attr, pattern, actions, &e));
 	test_dm_er_end(er);
 	if (ret == 0)
 		return 1;

@@ -62,7 +62,8 @@ test_dm_opts_init(struct test_dm_config *cfg, int argc, char **argv)
 	/* A hardware run may be asked for in the devargs: --vdev net_mlx5dm0,backend=hw. */
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strstr(argv[i], "net_mlx5dm") != NULL && strstr(argv[i], "backend=hw") != NULL)
-			cfg->backend_hw = 1;
+			cfg->hw_devargs = 1;
+	cfg->backend_hw = cfg->hw_devargs;
 }
 
 static int
@@ -230,7 +231,7 @@ test_dm_opts_check(struct test_dm_config *cfg)
 int
 test_dm_opts_parse(int argc, char **argv, struct test_dm_config *cfg)
 {
-	int c, hw_devargs = cfg->backend_hw;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", test_dm_long_opts, NULL)) != -1) {
@@ -244,7 +245,7 @@ test_dm_opts_parse(int argc, char **argv, struct test_dm_config *cfg)
 			return -1;
 		}
 	}
-	if (hw_devargs && cfg->backend_given && !cfg->backend_hw) {
+	if (cfg->hw_devargs && cfg->backend_given && !cfg->backend_hw) {
 		fprintf(stderr, "test-dm: --backend sim, but the devargs say backend=hw\n");
 		return -1;
 	}

@@ -41,6 +41,7 @@ struct test_dm_config {
 	const char *tap;
 	/* device */
 	int backend_hw;			/**< --backend hw, or backend=hw in the EAL's devargs. */
+	int hw_devargs;			/**< backend=hw came from the EAL's devargs. */
 	int backend_given;
 	int skip_without_flow;
 	int no_limits;

@@ -34,7 +34,8 @@ test_dm_ports_count(unsigned int *sim, unsigned int *hw)
 }
 
 static int
-test_dm_ports_hw(unsigned int sim, unsigned int hw, char *msg, size_t size)
+test_dm_ports_hw(const struct test_dm_config *cfg, unsigned int sim, unsigned int hw, char *msg,
+		 size_t size)
 {
 	int ret;
 
@@ -45,7 +46,12 @@ test_dm_ports_hw(unsigned int sim, unsigned int hw, char *msg, size_t size)
 			 "the device model (add backend=hw to their devargs)");
 		return -EINVAL;
 	}
-	/* No port at all: either the devargs' hardware port failed, or none was given. */
+	if (cfg->hw_devargs) {
+		snprintf(msg, size, "hardware run: the net_mlx5dm port asked for with backend=hw "
+			 "did not come up; the PMD's log above says why. Nothing was run: a "
+			 "hardware run never falls back to the device model");
+		return -ENODEV;
+	}
 	ret = rte_vdev_init("net_mlx5dm0", "backend=hw");
 	if (ret == 0) {
 		test_dm_ports_count(&sim, &hw);
@@ -65,7 +71,7 @@ test_dm_ports_prepare(const struct test_dm_config *cfg, char *msg, size_t size)
 
 	test_dm_ports_count(&sim, &hw);
 	if (cfg->backend_hw)
-		return test_dm_ports_hw(sim, hw, msg, size);
+		return test_dm_ports_hw(cfg, sim, hw, msg, size);
 	if (sim + hw != 0)
 		return (int)(sim + hw);
 	ret = rte_vdev_init("net_mlx5dm0", NULL);

@@ -56,6 +56,7 @@ struct test_dm_rstate {
 	unsigned int nb_miss;
 	unsigned int cap_miss;
 	struct test_dm_fate fate;
+	unsigned int logged;		/**< Problem lines printed. */
 	/** Installed rules of the reference, sorted by address, and whether a packet met them. */
 	const struct test_dm_ref_rule **sorted;
 	uint8_t *hit;
@@ -76,10 +77,15 @@ test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...)
 	va_end(ap);
 	if (st->res->first[0] == '\0')
 		snprintf(st->res->first, sizeof(st->res->first), "%s", line);
-	if (st->cfg->log != NULL && (st->cfg->verbose || st->nb_miss < st->cfg->max_report)) {
+	if (st->cfg->log == NULL)
+		return;
+	if (st->cfg->verbose || st->logged < st->cfg->max_report) {
 		test_dm_progress_clear(st->cfg->progress);
 		fprintf(st->cfg->log, "  MISMATCH %s\n", line);
+	} else if (st->logged == st->cfg->max_report) {
+		fprintf(st->cfg->log, "  (more mismatches not shown)\n");
 	}
+	st->logged++;
 }
 
 /* ---- rules ---- */
@@ -169,7 +175,9 @@ test_dm_rinstall(struct test_dm_rstate *st)
 	unsigned int tries = 0;
 	int ret;
 
-	while (st->res->rules < st->cfg->rules && tries++ < 10 * st->cfg->rules) {
+	/* A rule the runner refuses takes its place: the run ends after "rules" tries on it. */
+	while (st->res->rules + st->res->runner_refused < st->cfg->rules &&
+	       tries++ < 10 * st->cfg->rules) {
 		ret = test_dm_radd_rule(st);
 		if (ret < 0)
 			return ret;

@@ -113,7 +113,7 @@ test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_sb *sb, int v, int allow_ic
 		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
 	/* A range a mask can express: 1024..1039. */
 	if (test_dm_rng_pct(r, 10))
-		test_dm_sb_add(sb, " dst spec 1024 dst last 1039");
+		test_dm_sb_add(sb, " dst spec 1024 dst last 1039 dst mask 0xffff");
 	else if (test_dm_rng_pct(r, 35))
 		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_port));
 	test_dm_sb_add(sb, " / ");

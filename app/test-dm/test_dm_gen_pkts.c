@@ -5,8 +5,9 @@
 /*
  * Random packets, from the value pools the rules use: Ethernet (maybe a
  * VLAN tag, maybe MPLS), IPv4 or IPv6, TCP/UDP/ICMP, sometimes a VXLAN or
- * GRE tunnel with inner headers. The payload pads the frame to at least 64
- * bytes (no device padding to guess) and ends with the packet's tag.
+ * GRE tunnel with inner headers. The payload (56 bytes or more) makes every
+ * frame at least 64 bytes (no device padding to guess) and ends with the
+ * packet's tag.
  */
 
 #include <errno.h>
@@ -82,7 +83,7 @@ int
 test_dm_gen_packet(struct test_dm_gen *g, uint32_t index, char *buf, size_t size)
 {
 	struct test_dm_rng *r = &g->pkts;
-	unsigned int pad = 48 + test_dm_rng_below(r, 32), i;
+	unsigned int pad = 56 + test_dm_rng_below(r, 32), i;
 	uint8_t tag[TEST_DM_TAG_LEN];
 	struct test_dm_sb sb;
 	int v;

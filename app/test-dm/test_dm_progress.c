@@ -32,7 +32,7 @@ test_dm_progress_show(struct test_dm_progress *p, int force, const char *fmt, ..
 	double now;
 	va_list ap;
 
-	if (!p->on)
+	if (p == NULL || !p->on)
 		return;
 	now = test_dm_now();
 	if (!force && now - p->last < 0.1)
@@ -50,7 +50,7 @@ test_dm_progress_show(struct test_dm_progress *p, int force, const char *fmt, ..
 void
 test_dm_progress_clear(struct test_dm_progress *p)
 {
-	if (!p->on || !p->shown)
+	if (p == NULL || !p->on || !p->shown)
 		return;
 	fputs("\r\033[K", p->out);
 	fflush(p->out);

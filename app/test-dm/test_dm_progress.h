@@ -25,7 +25,7 @@ struct test_dm_progress {
 /** Enabled when @p out is a terminal (and @p out is not NULL). */
 void test_dm_progress_init(struct test_dm_progress *p, FILE *out);
 
-/** Redraw the line (at most 10 times a second unless @p force). */
+/** Redraw the line (at most 10 times a second unless @p force). @p p may be NULL. */
 void test_dm_progress_show(struct test_dm_progress *p, int force, const char *fmt, ...)
 	__rte_format_printf(3, 4);
 

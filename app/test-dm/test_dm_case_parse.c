@@ -797,12 +797,14 @@ test_dm_case_load(const char *path, struct test_dm_case **out, struct test_dm_er
 int
 test_dm_case_uses_flow(const struct test_dm_case *c)
 {
+	enum test_dm_step_type t;
 	unsigned int i;
 
-	for (i = 0; i < c->nb_steps; i++)
-		if (c->steps[i].type == TEST_DM_STEP_FLOW || c->steps[i].type == TEST_DM_STEP_REJECT ||
-		    c->steps[i].type == TEST_DM_STEP_COUNT)
+	for (i = 0; i < c->nb_steps; i++) {
+		t = c->steps[i].type;
+		if (t == TEST_DM_STEP_FLOW || t == TEST_DM_STEP_REJECT || t == TEST_DM_STEP_COUNT)
 			return 1;
+	}
 	return 0;
 }
 

@@ -39,7 +39,8 @@ test_dm_pkt_l4(struct test_dm_rng *r, struct test_dm_sb *sb, int v, int icmp)
 		return 0;
 	if (k < 4) {
 		test_dm_sb_add(sb, "/tcp(sport=%s,dport=%s,flags=%s)",
-			       test_dm_pick(r, &test_dm_pool_port), test_dm_pick(r, &test_dm_pool_port),
+			       test_dm_pick(r, &test_dm_pool_port),
+			       test_dm_pick(r, &test_dm_pool_port),
 			       test_dm_pick(r, &test_dm_pool_tcpflags));
 		return 'T';
 	}
@@ -67,7 +68,8 @@ test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_sb *sb)
 
 	if (test_dm_rng_pct(r, 60)) {
 		test_dm_sb_add(sb, "/udp(sport=%s,dport=4789)/vxlan(vni=%s)",
-			       test_dm_pick(r, &test_dm_pool_port), test_dm_pick(r, &test_dm_pool_vni));
+			       test_dm_pick(r, &test_dm_pool_port),
+			       test_dm_pick(r, &test_dm_pool_vni));
 		test_dm_pkt_eth(r, sb, "/");
 	} else if (test_dm_rng_pct(r, 50)) {
 		test_dm_sb_add(sb, "/gre(key=%s)", test_dm_pick(r, &test_dm_pool_grekey));

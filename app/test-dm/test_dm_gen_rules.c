@@ -277,7 +277,8 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		default:
 			if (l3 != 4)
 				continue;
-			test_dm_sb_add(sb, "set_ipv4_dscp dscp_value %u / ", test_dm_rng_below(r, 64));
+			test_dm_sb_add(sb, "set_ipv4_dscp dscp_value %u / ",
+				       test_dm_rng_below(r, 64));
 			break;
 		}
 		s->changes = 1;

@@ -429,7 +429,8 @@ test_dm_lim_raw(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
 		if (ret == 0 && (c->data == NULL || c->size == 0))
 			ret = test_dm_lim_conf(e, EINVAL, a, "RAW_ENCAP data is empty");
 		if (ret == 0 && c->preserve != NULL)
-			ret = test_dm_lim_conf(e, ENOTSUP, a, "RAW_ENCAP preserve is not supported");
+			ret = test_dm_lim_conf(e, ENOTSUP, a, "RAW_ENCAP preserve is not "
+					       "supported");
 		s->raw_encap = a;
 	}
 	return ret < 0 ? ret : test_dm_lim_stage(s, st, a, e);
@@ -475,7 +476,8 @@ test_dm_lim_reformat(const struct test_dm_lim_acts *s, struct rte_flow_error *e)
 		    (test_dm_lim_raw_size(enc) != 14 && test_dm_lim_raw_size(enc) != 18))
 			return test_dm_lim_conf(e, ENOTSUP, enc, "RAW_DECAP + RAW_ENCAP on "
 						"ingress: an L3 tunnel decap needs a tunnel header "
-						"over 34 bytes and a new L2 header of 14 or 18 bytes");
+						"over 34 bytes and a new L2 header of 14 or 18 "
+						"bytes");
 		return 0;
 	}
 	if (enc == NULL)

@@ -294,8 +294,8 @@ test_dm_lim_l2(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 			return test_dm_lim_bad(item, EINVAL, e, "VLAN must come before the L3/L4 "
 					       "items of its header level");
 		if (w->vlans == 2)
-			return test_dm_lim_bad(item, ENOTSUP, e, "at most two VLAN items per header "
-					       "level can be matched");
+			return test_dm_lim_bad(item, ENOTSUP, e, "at most two VLAN items per "
+					       "header level can be matched");
 		w->vlans++;
 		et = test_dm_lim_full16(item, offsetof(struct rte_vlan_hdr, eth_proto));
 	}

@@ -249,8 +249,9 @@ test_dm_suite_one(const struct test_dm_runner_ops *ops, void *ctx, const struct 
 		rec.name = c->name;
 		rec.reason = cr.first_failure;
 		if (cr.failed != 0)
-			snprintf(line, sizeof(line), "FAIL %s/%s: %u of %u checks failed, first: %s",
-				 job->suite, c->name, cr.failed, cr.checks, cr.first_failure);
+			snprintf(line, sizeof(line), "FAIL %s/%s: %u of %u checks failed, "
+				 "first: %s", job->suite, c->name, cr.failed, cr.checks,
+				 cr.first_failure);
 		else
 			snprintf(line, sizeof(line), "PASS %s/%s (%u checks on %s)", job->suite,
 				 c->name, cr.checks, ops->name);

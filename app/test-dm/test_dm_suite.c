@@ -280,14 +280,16 @@ test_dm_suite_run(const struct test_dm_runner_ops *ops, void *ctx,
 		  struct test_dm_report *report)
 {
 	unsigned int runs = cfg->repeat != 0 ? cfg->repeat : 1, run, i, p, f, s;
+	const char *base;
 
 	for (run = 1; run <= runs; run++) {
 		for (i = 0; i < jobs->n; i++) {
 			test_dm_report_counts(report, &p, &f, &s);
-			test_dm_progress_show(cfg->progress, 1, "[%u/%u] %s %s: %u passed, "
+			base = strrchr(jobs->v[i].path, '/');
+			test_dm_progress_show(cfg->progress, 1, "[%u/%u] %s/%s: %u passed, "
 					      "%u failed", (run - 1) * jobs->n + i + 1,
-					      runs * jobs->n, jobs->v[i].suite, jobs->v[i].path,
-					      p, f);
+					      runs * jobs->n, jobs->v[i].suite,
+					      base != NULL ? base + 1 : jobs->v[i].path, p, f);
 			test_dm_suite_one(ops, ctx, &jobs->v[i], run, cfg, report);
 		}
 	}

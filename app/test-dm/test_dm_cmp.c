@@ -39,7 +39,8 @@ test_dm_fate_format(const struct test_dm_fate *f, char *buf, size_t size)
 	unsigned int i;
 
 	if (f->kind == TEST_DM_FATE_DROP) {
-		snprintf(buf, size, "dropped%s", f->dropped_on_egress ? " on egress" : "");
+		snprintf(buf, size, "dropped%s", f->dropped_on_egress ? " on egress" :
+			 f->group_miss ? " (missed in a group above 0)" : "");
 		return;
 	}
 	test_dm_marks_format(f->fdir, f->fdir_id, f->mark, marks, sizeof(marks));

@@ -249,6 +249,13 @@ test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
 
 	for (jumps = 0; jumps <= TEST_DM_REF_MAX_JUMPS; jumps++) {
 		rule = test_dm_ref_lookup(r, port, ingress, group, pkt, fate);
+		if (rule == NULL && ingress && group != 0 &&
+		    r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM) {
+			/* net_mlx5dm: a table's miss is its domain's default, drop on NIC RX. */
+			fate->kind = TEST_DM_FATE_DROP;
+			fate->group_miss = 1;
+			return 1;
+		}
 		if (rule == NULL)
 			return 0;
 		if (fate->nb_chain < TEST_DM_REF_CHAIN)

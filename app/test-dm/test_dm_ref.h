@@ -22,7 +22,10 @@
  *    DROP decide the fate; COUNT counts the packet's length at that point;
  *  - a miss (in any group) ends the direction: egress sends the packet to
  *    the wire, ingress delivers it by the port's default RSS over all its
- *    queues; modifications and marks made so far are kept;
+ *    queues; modifications and marks made so far are kept. With
+ *    TEST_DM_REF_LIMITS_MLX5DM an ingress miss in a group above 0 drops the
+ *    packet: net_mlx5dm's default rule is in group 0, and the tables of the
+ *    other groups miss to NIC RX's default, drop;
  *  - patterns match from the outermost header; VLAN tags not named by the
  *    pattern are skipped after ETH, and a pattern not starting with ETH
  *    skips the outer L2; `last` gives inclusive ranges per field; a NULL
@@ -93,6 +96,7 @@ struct test_dm_fate {
 	uint8_t default_rss;		/**< No rule decided: the port's default RSS. */
 	uint8_t dropped_on_egress;
 	uint8_t loop;			/**< Dropped: JUMP chain did not end. */
+	uint8_t group_miss;		/**< Dropped: missed in an ingress group above 0. */
 	uint8_t ambiguous;		/**< Two rules of one group and priority matched. */
 	uint8_t fdir;			/**< RTE_MBUF_F_RX_FDIR (MARK or FLAG). */
 	uint8_t fdir_id;		/**< RTE_MBUF_F_RX_FDIR_ID (MARK): mark is valid. */

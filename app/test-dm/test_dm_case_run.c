@@ -506,8 +506,14 @@ test_dm_run_send(struct test_dm_exec *x, const struct test_dm_step *s)
 		goto free_rx;
 	}
 	x->res->packets += snd->pkts.n;
-	for (k = 0; k < snd->pkts.n; k++)
+	for (k = 0, bad = 0; k < snd->pkts.n; k++) {
 		x->res->received += rx[k].received;
+		bad += rx[k].ambiguous;
+	}
+	/* A case must not depend on what rte_flow leaves undefined. */
+	if (bad != 0)
+		test_dm_fail(x, &s->pos, "%u packet(s) matched two rules of the same group and "
+			     "priority: rte_flow does not say which one wins", bad);
 	for (i = 0; i < snd->nb_exp; i++) {
 		const struct test_dm_expect *e = &snd->exp[i];
 

@@ -159,6 +159,7 @@ test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		if (ret < 0)
 			return ret;
 		memset(&rx[k], 0, sizeof(rx[k]));
+		rx[k].ambiguous = f->ambiguous;
 		if (f->kind == TEST_DM_FATE_DROP)
 			continue;
 		rx[k].received = 1;

@@ -31,6 +31,8 @@ struct test_dm_rx {
 	uint8_t fdir;		/**< RTE_MBUF_F_RX_FDIR */
 	uint8_t fdir_id;	/**< RTE_MBUF_F_RX_FDIR_ID: mark is valid */
 	uint32_t mark;		/**< mbuf hash.fdir.hi */
+	/** Reference only: two rules of one group and priority matched (undefined winner). */
+	uint8_t ambiguous;
 	/** Received bytes, malloc'ed by the runner and freed by the caller. */
 	uint8_t *data;
 	uint32_t len;

@@ -314,6 +314,27 @@ test_repeat(void **state)
 	assert_string_equal(err.msg, "x:1:8: a repeat block runs at least once");
 }
 
+/* A case relying on an undefined winner (same group and priority) fails on the reference. */
+static void
+test_ambiguous(void **state)
+{
+	static const char text[] =
+		"flow create 0 ingress pattern eth / ipv4 / end actions queue index 1 / end\n"
+		"flow create 0 ingress pattern eth / ipv4 / udp / end actions queue index 2 / end\n"
+		"send eth()/ipv4()/tcp()\n"
+		"send count 2 eth()/ipv4()/udp()\n";
+	struct test_dm_case_result res;
+	struct test_dm_case *c;
+
+	(void)state;
+	c = parse_case(text, "tie.case");
+	assert_int_equal(run_case(c, NULL, &res), 0);
+	assert_int_equal(res.failed, 1);
+	assert_string_equal(res.first_failure, "tie.case:4:1: 2 packet(s) matched two rules of "
+			    "the same group and priority: rte_flow does not say which one wins");
+	test_dm_case_free(c);
+}
+
 static void
 test_pcap(void **state)
 {
@@ -371,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_example_cases_pass),
 		cmocka_unit_test(test_failures_reported),
 		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_ambiguous),
 		cmocka_unit_test(test_pcap),
 	};
 

@@ -15,6 +15,7 @@
 
 #include "test_dm_cmp.h"
 #include "test_dm_gen.h"
+#include "test_dm_pcap.h"
 #include "test_dm_random.h"
 #include "test_dm_ref.h"
 #include "test_dm_vec.h"
@@ -35,6 +36,8 @@ struct test_dm_rmiss {
 	uint64_t index;
 	uint8_t *data;
 	uint32_t len;
+	uint8_t *got_data;		/**< What arrived (NULL: nothing). */
+	uint32_t got_len;
 	struct test_dm_fate *fate;
 	char got[160];
 	char why[256];
@@ -230,6 +233,13 @@ test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, const struct test_dm_by
 	}
 	memcpy(m->data, pkt->data, pkt->len);
 	m->len = pkt->len;
+	if (rx->received && rx->len != 0) {
+		m->got_data = malloc(rx->len);
+		if (m->got_data != NULL) {
+			memcpy(m->got_data, rx->data, rx->len);
+			m->got_len = rx->len;
+		}
+	}
 	*m->fate = st->fate;
 	m->index = index;
 	test_dm_rx_format(rx, m->got, sizeof(m->got));
@@ -431,6 +441,34 @@ test_dm_rexpect(FILE *f, const struct test_dm_fate *fate, uint16_t nb_queues)
 	fprintf(f, "\n");
 }
 
+/* <reproducer>-sent.pcap / -recv.pcap: the mismatching packets, and what arrived of them. */
+static void
+test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
+{
+	struct test_dm_pktlist sent = { 0 }, recv = { 0 };
+	char path[600], errbuf[TEST_DM_PCAP_ERR];
+	size_t n = strlen(base) - strlen(".case"), len;
+	unsigned int i, k;
+	int ret = 0;
+
+	for (i = 0; i < st->nb_miss && ret == 0; i++) {
+		ret = test_dm_pktlist_add(&sent, st->miss[i].data, st->miss[i].len);
+		if (ret == 0 && st->miss[i].got_data != NULL)
+			ret = test_dm_pktlist_add(&recv, st->miss[i].got_data,
+						  st->miss[i].got_len);
+	}
+	for (k = 0; k < 2 && ret == 0; k++) {
+		snprintf(path, sizeof(path), "%.*s-%s.pcap", (int)n, base, k == 0 ? "sent" : "recv");
+		if (test_dm_pcap_write_file(path, k == 0 ? &sent : &recv, errbuf) < 0)
+			break;
+		len = strlen(st->res->reproducer);
+		snprintf(st->res->reproducer + len, sizeof(st->res->reproducer) - len, "; %s",
+			 path);
+	}
+	test_dm_pktlist_free(&sent);
+	test_dm_pktlist_free(&recv);
+}
+
 static void
 test_dm_rwrite(struct test_dm_rstate *st)
 {
@@ -474,6 +512,7 @@ test_dm_rwrite(struct test_dm_rstate *st)
 	}
 	fclose(f);
 	snprintf(st->res->reproducer, sizeof(st->res->reproducer), "%s", path);
+	test_dm_rpcaps(st, path);
 }
 
 /* ---- the run ---- */
@@ -523,6 +562,7 @@ test_dm_rteardown(struct test_dm_rstate *st)
 	free(st->rules);
 	for (i = 0; i < st->nb_miss; i++) {
 		free(st->miss[i].data);
+		free(st->miss[i].got_data);
 		free(st->miss[i].fate);
 	}
 	free(st->miss);

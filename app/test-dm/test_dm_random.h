@@ -50,7 +50,8 @@ struct test_dm_random_result {
 	uint64_t missed;		/**< No rule decided: the port's default RSS. */
 	unsigned int rules_hit;		/**< Installed rules at least one packet met. */
 	char first[512];		/**< First problem (empty when none). */
-	char reproducer[512];		/**< Path of the case file written, or why none. */
+	/** The case file written ("; " its -sent.pcap and -recv.pcap), or why none. */
+	char reproducer[1024];
 };
 
 /** Failures of a random run (mismatching packets, counters and refused rules). */

@@ -25,6 +25,7 @@
 #include "test_dm_cmp.h"
 #include "test_dm_gen.h"
 #include "test_dm_mutant.h"
+#include "test_dm_pcap.h"
 #include "test_dm_random.h"
 #include "test_dm_ref.h"
 #include "test_dm_report.h"
@@ -319,10 +320,13 @@ test_random_mutants(void **state)
 	struct test_dm_run_opts opts = { .log = NULL };
 	struct test_dm_random_result res;
 	struct test_dm_case_result cr;
+	char errbuf[TEST_DM_PCAP_ERR];
+	struct test_dm_pktlist l = { 0 };
 	struct test_dm_mutant *m;
 	struct test_dm_case *c;
 	struct test_dm_err err;
 	unsigned int i;
+	int ret;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -332,8 +336,20 @@ test_random_mutants(void **state)
 		assert_non_null(m);
 		random_run(&test_dm_mutant_ops, m, 11, dir, &res);
 		assert_true(res.mismatches > 0);
-		snprintf(path, sizeof(path), "%s/random-seed11.case", dir);
+		snprintf(path, sizeof(path), "%s/random-seed11.case; %s/random-seed11-sent.pcap; "
+			 "%s/random-seed11-recv.pcap", dir, dir, dir);
 		assert_string_equal(res.reproducer, path);
+		/* The mismatching packets as sent (and what arrived, for "lose" fewer). */
+		snprintf(path, sizeof(path), "%s/random-seed11-sent.pcap", dir);
+		assert_int_equal(test_dm_pcap_read_file(path, &l, errbuf), 5);
+		test_dm_pktlist_free(&l);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/random-seed11-recv.pcap", dir);
+		ret = test_dm_pcap_read_file(path, &l, errbuf);
+		assert_true(ret == 5 || (strcmp(kinds[i], "lose") == 0 && ret < 5 && ret >= 0));
+		test_dm_pktlist_free(&l);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/random-seed11.case", dir);
 		/* The reproducer is a case: it passes on the reference, fails on the mutant. */
 		if (test_dm_case_load(path, &c, &err) != 0)
 			fail_msg("%s", err.msg);

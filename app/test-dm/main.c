@@ -225,6 +225,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	printf("  reference fates: %" PRIu64 " dropped, %" PRIu64 " to a queue, %" PRIu64
 	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
 	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
+	if (t->er != NULL && test_dm_ethdev_runner_late(t->er) != 0)
+		printf("  %" PRIu64 " packets arrived after their burst (counted dropped); "
+		       "--quiet-us is %u\n", test_dm_ethdev_runner_late(t->er), cfg->quiet_us);
 	if (rec.verdict != TEST_DM_PASS)
 		printf("  first: %s\n  reproducer: %s\n", why, res.reproducer);
 	test_dm_report_add(report, &rec);

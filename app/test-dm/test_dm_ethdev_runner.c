@@ -31,6 +31,7 @@ struct test_dm_ethdev_runner {
 	uint16_t peer[RTE_MAX_ETHPORTS];
 	uint8_t started[RTE_MAX_ETHPORTS];
 	unsigned int nb_ports;
+	uint64_t late;			/**< Tagged packets that arrived after their burst. */
 };
 
 static int
@@ -256,28 +257,41 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 	return 0;
 }
 
-/* Poll every queue of every port, pairing packets with rx[first..first+n) by their tag. */
+/*
+ * Poll every queue of every port, pairing packets with rx[first..first+n) by
+ * their tag (tag of packet 0: @p base). The burst ends when all arrived, or
+ * after two empty rounds of polls once nothing arrived for the quiet time:
+ * a poll always follows the wait, so a descheduled process does not call
+ * waiting packets dropped. Packets of earlier bursts are late: ignored (they
+ * were reported dropped); a packet without tag, or twice, is an error.
+ */
 static int
 test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, struct test_dm_rx *rx,
-			  unsigned int first, unsigned int n)
+			  uint32_t base, unsigned int first, unsigned int n)
 {
 	uint64_t last = rte_get_timer_cycles();
 	struct rte_mbuf *m[TEST_DM_ER_BURST];
-	unsigned int i, got = 0, stray = 0;
+	unsigned int i, got = 0, bad = 0, empty = 0, arrived;
 	uint16_t q, nb, k;
-	int64_t idx;
+	uint32_t idx;
+	int64_t tag;
 	int ret = 0;
 
-	while (got < n && rte_get_timer_cycles() - last < er->quiet_cycles) {
+	while (got < n) {
+		arrived = 0;
 		for (i = 0; i < er->nb_ports; i++) {
 			for (q = 0; q < er->nb_rxq; q++) {
 				nb = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST);
 				for (k = 0; k < nb; k++) {
-					idx = test_dm_tag_read(rte_pktmbuf_mtod(m[k], uint8_t *),
+					tag = test_dm_tag_read(rte_pktmbuf_mtod(m[k], uint8_t *),
 							       rte_pktmbuf_data_len(m[k]));
-					if (idx < first || idx >= first + n ||
-					    rx[idx].received) {
-						stray++;
+					idx = (uint32_t)tag - base;
+					if (tag >= 0 && (idx < first || idx >= first + n)) {
+						er->late++;
+						continue;
+					}
+					if (tag < 0 || rx[idx].received) {
+						bad++;
 						continue;
 					}
 					if (ret == 0)
@@ -286,13 +300,17 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, struct test_dm_rx *r
 					got++;
 				}
 				rte_pktmbuf_free_bulk(m, nb);
-				if (nb != 0)
-					last = rte_get_timer_cycles();
+				arrived += nb;
 			}
 		}
+		if (arrived != 0) {
+			last = rte_get_timer_cycles();
+			empty = 0;
+		} else if (++empty >= 2 && rte_get_timer_cycles() - last >= er->quiet_cycles) {
+			break;
+		}
 	}
-	/* A packet arriving twice, or one nobody sent: the device made it up. */
-	return ret < 0 ? ret : stray == 0 ? 0 : -EIO;
+	return ret < 0 ? ret : bad == 0 ? 0 : -EIO;
 }
 
 static int
@@ -302,10 +320,14 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 	struct test_dm_ethdev_runner *er = ctx;
 	struct rte_mbuf *m[TEST_DM_ER_CHUNK];
 	unsigned int done, n, k, sent, idle;
+	uint32_t base;
 	int ret;
 
 	if (!rte_eth_dev_is_valid_port(port) || !er->started[port])
 		return -ENODEV;
+	if (pkts->n == 0)
+		return 0;
+	base = (uint32_t)test_dm_tag_read(pkts->v[0].data, pkts->v[0].len);
 	memset(rx, 0, pkts->n * sizeof(*rx));
 	for (done = 0; done < pkts->n; done += n) {
 		n = RTE_MIN((unsigned int)TEST_DM_ER_CHUNK, pkts->n - done);
@@ -329,7 +351,7 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 			rte_pktmbuf_free_bulk(m + sent, n - sent);
 			return -EIO;
 		}
-		ret = test_dm_er_collect_tagged(er, rx, done, n);
+		ret = test_dm_er_collect_tagged(er, rx, base, done, n);
 		if (ret < 0)
 			return ret;
 	}
@@ -432,6 +454,12 @@ test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, si
 	/* Only "no rte_flow at all" makes it unavailable; any other refusal is the PMD's answer. */
 	return (ret == -ENOTSUP || ret == -ENOSYS) && e.type == RTE_FLOW_ERROR_TYPE_UNSPECIFIED ?
 	       0 : 1;
+}
+
+uint64_t
+test_dm_ethdev_runner_late(const struct test_dm_ethdev_runner *er)
+{
+	return er->late;
 }
 
 void

@@ -40,6 +40,9 @@ struct test_dm_ethdev_runner *test_dm_ethdev_runner_new(struct rte_mempool *mp,
  */
 int test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, size_t size);
 
+/** Tagged packets that arrived after their burst was over (so far). */
+uint64_t test_dm_ethdev_runner_late(const struct test_dm_ethdev_runner *er);
+
 void test_dm_ethdev_runner_free(struct test_dm_ethdev_runner *er);
 
 #endif /* _TEST_DM_ETHDEV_RUNNER_H_ */

@@ -338,8 +338,9 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 	rx = calloc(n, sizeof(*rx));
 	if (rx == NULL)
 		return -ENOMEM;
+	/* Tags number packets across batches: a late one is not taken for another. */
 	for (k = 0; k < n && ret == 0; k++)
-		ret = test_dm_rbuild(st, k, &l);
+		ret = test_dm_rbuild(st, (uint32_t)(first + k), &l);
 	if (ret == 0) {
 		ret = send(st->ctx, st->cfg->port, &l, rx);
 		if (ret < 0)

@@ -59,10 +59,12 @@ struct test_dm_runner_ops {
 	/** Port where packets sent on @p port arrive. */
 	uint16_t (*peer)(void *ctx, uint16_t port);
 	/**
-	 * Optional (NULL: send() is used). Like send(), for packets that each end
-	 * with a tag unique in the list (test_dm_tag.h): the runner may send them
-	 * in bursts and pair what arrives with what was sent by the tag, instead
-	 * of waiting for each packet in turn.
+	 * Optional (NULL: send() is used). Like send(), for packets that end with
+	 * consecutive tags (test_dm_tag.h), pkts[i] carrying the tag of pkts[0]
+	 * plus i: the runner may send them in bursts and pair what arrives with
+	 * what was sent by the tag, instead of waiting for each packet in turn.
+	 * Callers number on across calls, so a late packet of an earlier call is
+	 * told apart (and ignored: its packet was reported dropped).
 	 */
 	int (*send_tagged)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 			   struct test_dm_rx *rx);

@@ -7,7 +7,7 @@
 
 /*
  * Packet tags: the last 8 bytes of a packet sent in bursts say which packet
- * it is (a magic word and its index in the burst). Rules change headers at
+ * it is (a magic word and its number, counted across bursts). Rules change headers at
  * the front (rewrites, encap, decap, VLAN push/pop), never the tail, so the
  * tag survives whatever the steering does and pairs each received packet
  * with the one sent, without waiting for packets one by one.

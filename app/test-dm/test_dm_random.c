@@ -459,7 +459,8 @@ test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
 						  st->miss[i].got_len);
 	}
 	for (k = 0; k < 2 && ret == 0; k++) {
-		snprintf(path, sizeof(path), "%.*s-%s.pcap", (int)n, base, k == 0 ? "sent" : "recv");
+		snprintf(path, sizeof(path), "%.*s-%s.pcap", (int)n, base,
+			 k == 0 ? "sent" : "recv");
 		if (test_dm_pcap_write_file(path, k == 0 ? &sent : &recv, errbuf) < 0)
 			break;
 		len = strlen(st->res->reproducer);

@@ -62,6 +62,7 @@ struct mlx5dm_sim_drop_stats {
 	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
 	uint64_t walk_error;     /* unreadable ICM, bad pointer, hop limit or loop */
 	uint64_t no_peer;        /* wire not connected to a live port */
+	uint64_t no_room;        /* an inserting action (encap, VLAN push) had no head/tailroom */
 };
 
 struct mlx5dm_sim_port_stats {

@@ -71,7 +71,12 @@ enum mlx5dm_sim_dir {
 int mlx5dm_sim_root_lookup(struct mlx5dm_sim *sim, enum mlx5dm_sim_dir dir,
 			   uint64_t *icm_root);
 
-/* Addresses that end a walk instead of naming an STE. */
+/*
+ * Addresses that end a walk instead of naming an STE. The engine passes
+ * icm_addr as an STE encodes it: the pointer's GVMI field (hit or miss
+ * *_63_48) in bits 63:48 and address bits 39:0 (bits 47:40 are not
+ * encodable, so they are 0); match terminals on bits 47:0.
+ */
 enum mlx5dm_sim_term {
 	MLX5DM_SIM_TERM_NONE = 0,  /* not a terminal: an STE address */
 	MLX5DM_SIM_TERM_DROP,      /* an RX/TX drop address */

@@ -278,8 +278,8 @@ mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type
 	}
 	if (dom->type != kinds[type].dom) {
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s only on a NIC %s domain",
-			   kinds[type].data && type != MLX5DM_REFORMAT_L3_TUNNEL_TO_L2 ?
-			   "encap" : "decap", kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "TX" : "RX");
+			   kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "encap" : "decap",
+			   kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "TX" : "RX");
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

@@ -80,7 +80,8 @@ mlx5dm_ctx_check_caps(const struct mlx5dm_caps *caps)
 		return -ENOTSUP;
 	}
 	if (!caps->rx_sw_owner || !caps->tx_sw_owner) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device does not let software own NIC %s steering",
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device does not let software own NIC %s "
+			   "steering",
 			   !caps->rx_sw_owner ? "RX" : "TX");
 		return -ENOTSUP;
 	}

@@ -134,6 +134,8 @@ void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
  *   survive a stop; testpmd flushes them anyway) and the default rule.
  *   mlx5dm_flow_close(): at dev_close: free everything rte_flow created.
  */
+struct rte_eth_dev;
+struct rte_flow_ops;
 int mlx5dm_rxq_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 int mlx5dm_flow_start(struct rte_eth_dev *dev);
 void mlx5dm_flow_stop(struct rte_eth_dev *dev);
@@ -144,7 +146,6 @@ int mlx5dm_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops
 struct rte_eth_stats;
 struct rte_eth_xstat;
 struct rte_eth_xstat_name;
-struct rte_eth_dev;
 int mlx5dm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats);
 int mlx5dm_stats_reset(struct rte_eth_dev *dev);
 int mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Checksum maintenance after header rewrites, as the device does it: the
+ * IPv4 header checksum is recomputed; TCP/UDP checksums are updated
+ * incrementally (RFC 1624) for the changed 16-bit words of the L4 header
+ * and of the pseudo header (IP addresses), so the payload is never read;
+ * a zero UDP checksum over IPv4 means "none" and stays zero. After an
+ * encapsulation the outer length fields are filled in.
+ */
+
+#include "mlx5dm_sim_eng_priv.h"
+
+uint32_t
+mlx5dm_sim_csum_add(uint32_t sum, const uint8_t *buf, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(buf[i] << 8 | buf[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)buf[len - 1] << 8;
+	return sum;
+}
+
+/* The ones' complement of the folded sum: the checksum field value (0 = verifies). */
+uint16_t
+mlx5dm_sim_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffffu) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static uint16_t
+mlx5dm_sim_rd16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static void
+mlx5dm_sim_wr16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+void
+mlx5dm_sim_csum_ipv4_fix(uint8_t *l3, unsigned int hlen)
+{
+	mlx5dm_sim_wr16(l3 + 10, 0);
+	mlx5dm_sim_wr16(l3 + 10, mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, l3, hlen)));
+}
+
+void
+mlx5dm_sim_csum_l4_adjust(uint8_t *frame, const struct mlx5dm_sim_hdrs *h,
+			  const uint8_t *old, const uint8_t *cur, unsigned int len)
+{
+	uint8_t *csum;
+	uint32_t sum;
+	uint16_t res;
+	unsigned int i;
+
+	if (h->l4 == MLX5DM_SIM_NOHDR)
+		return; /* no L4 header (other protocol or non-first fragment) */
+	if (h->l4_type == MLX5DM_SIM_L4_TCP)
+		csum = frame + h->l4 + 16;
+	else if (h->l4_type == MLX5DM_SIM_L4_UDP)
+		csum = frame + h->l4 + 6;
+	else
+		return;
+	if (h->l4_type == MLX5DM_SIM_L4_UDP && h->l3_type == MLX5DM_SIM_L3_IPV4 &&
+	    mlx5dm_sim_rd16(csum) == 0)
+		return;
+	/* HC' = ~(~HC + sum(~m) + sum(m')) */
+	sum = (uint16_t)~mlx5dm_sim_rd16(csum);
+	for (i = 0; i + 1 < len; i += 2) {
+		sum += (uint16_t)~mlx5dm_sim_rd16(old + i);
+		sum += mlx5dm_sim_rd16(cur + i);
+	}
+	res = mlx5dm_sim_csum_fold(sum);
+	if (res == 0 && h->l4_type == MLX5DM_SIM_L4_UDP)
+		res = 0xffff; /* a computed UDP checksum of 0 is sent as all-ones */
+	mlx5dm_sim_wr16(csum, res);
+}
+
+void
+mlx5dm_sim_encap_fixup(uint8_t *frame, uint16_t len)
+{
+	unsigned int off = 12, nb_vlan = 0, l4 = 0;
+	uint16_t et;
+	uint8_t proto;
+
+	if (len < 14)
+		return;
+	et = mlx5dm_sim_rd16(frame + off);
+	while ((et == 0x8100 || et == 0x88a8) && nb_vlan < 2 && off + 6u <= len) {
+		off += 4;
+		nb_vlan++;
+		et = mlx5dm_sim_rd16(frame + off);
+	}
+	off += 2;
+	if (et == 0x0800 && off + 20u <= len && (frame[off] >> 4) == 4 &&
+	    off + (frame[off] & 0xfu) * 4u <= len) {
+		mlx5dm_sim_wr16(frame + off + 2, (uint16_t)(len - off));
+		mlx5dm_sim_csum_ipv4_fix(frame + off, (frame[off] & 0xfu) * 4u);
+		proto = frame[off + 9];
+		l4 = off + (frame[off] & 0xfu) * 4u;
+	} else if (et == 0x86dd && off + 40u <= len) {
+		mlx5dm_sim_wr16(frame + off + 4, (uint16_t)(len - off - 40));
+		proto = frame[off + 6];
+		l4 = off + 40;
+	} else {
+		return;
+	}
+	if (proto == 17 && l4 + 8u <= len)
+		mlx5dm_sim_wr16(frame + l4 + 4, (uint16_t)(len - l4));
+}

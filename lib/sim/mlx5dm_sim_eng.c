@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The engine of one model instance: its uplink port, the wire, per-port
+ * statistics and the trace hook. port_tx runs each frame through NIC TX
+ * steering of this instance, puts it on the wire (to the cabled peer, or
+ * back to itself when unconnected), runs NIC RX steering of the receiving
+ * instance and hands it to the chosen receive queue.
+ *
+ * Datapath threads share nothing writable but the statistics (relaxed
+ * atomics) and read the wire and trace hook with atomic loads; all
+ * per-packet state is on the stack, so forwarding allocates nothing.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "mlx5dm_sim_eng_priv.h"
+
+/* One Ethernet uplink per instance (mlx5dm_sim.h). */
+#define MLX5DM_SIM_ENG_PORTS 1
+
+/*
+ * The wire of the uplink, one atomic word: 0 = looped back to itself,
+ * MLX5DM_SIM_WIRE_DEAD = cabled to an instance that is gone, otherwise the
+ * peer engine (whose only port is 0).
+ */
+#define MLX5DM_SIM_WIRE_LOOP ((uintptr_t)0)
+#define MLX5DM_SIM_WIRE_DEAD ((uintptr_t)1)
+
+struct mlx5dm_sim_eng {
+	struct mlx5dm_sim *sim;
+	uintptr_t wire;
+	mlx5dm_sim_trace_fn trace;
+	void *trace_arg;
+	struct mlx5dm_sim_port_stats st[MLX5DM_SIM_ENG_PORTS];
+};
+
+/* Statistics are read counter by counter as uint64_t (port_stats). */
+_Static_assert(sizeof(struct mlx5dm_sim_port_stats) % sizeof(uint64_t) == 0,
+	       "port statistics must be uint64_t counters only");
+
+/* Cabling is control path: one lock for all engines avoids lock ordering. */
+static pthread_mutex_t mlx5dm_sim_wire_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+mlx5dm_sim_stat_add(uint64_t *c, uint64_t v)
+{
+	__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+}
+
+struct mlx5dm_sim_eng *
+mlx5dm_sim_eng_create(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_eng *eng;
+
+	if (sim == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	eng = mlx5dm_zmalloc(sizeof(*eng));
+	if (eng == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	eng->sim = sim;
+	return eng;
+}
+
+void
+mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng)
+{
+	uintptr_t peer;
+
+	if (eng == NULL)
+		return;
+	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
+	peer = __atomic_load_n(&eng->wire, __ATOMIC_RELAXED);
+	/* The peer keeps a cable that now leads nowhere. */
+	if (peer != MLX5DM_SIM_WIRE_LOOP && peer != MLX5DM_SIM_WIRE_DEAD)
+		__atomic_store_n(&((struct mlx5dm_sim_eng *)peer)->wire, MLX5DM_SIM_WIRE_DEAD,
+				 __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&mlx5dm_sim_wire_lock);
+	mlx5dm_free(eng);
+}
+
+/* Unplug eng's cable; its peer (if any) loops back again. Wire lock held. */
+static void
+mlx5dm_sim_eng_unplug(struct mlx5dm_sim_eng *eng)
+{
+	uintptr_t peer = __atomic_load_n(&eng->wire, __ATOMIC_RELAXED);
+
+	if (peer != MLX5DM_SIM_WIRE_LOOP && peer != MLX5DM_SIM_WIRE_DEAD)
+		__atomic_store_n(&((struct mlx5dm_sim_eng *)peer)->wire, MLX5DM_SIM_WIRE_LOOP,
+				 __ATOMIC_RELEASE);
+	__atomic_store_n(&eng->wire, MLX5DM_SIM_WIRE_LOOP, __ATOMIC_RELEASE);
+}
+
+int
+mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa, struct mlx5dm_sim_eng *b,
+			    uint16_t pb)
+{
+	if (a == NULL || b == NULL || pa >= MLX5DM_SIM_ENG_PORTS || pb >= MLX5DM_SIM_ENG_PORTS)
+		return -EINVAL;
+	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
+	mlx5dm_sim_eng_unplug(a);
+	mlx5dm_sim_eng_unplug(b);
+	if (a != b) {
+		__atomic_store_n(&a->wire, (uintptr_t)b, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->wire, (uintptr_t)a, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&mlx5dm_sim_wire_lock);
+	return 0;
+}
+
+void
+mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng)
+{
+	if (eng == NULL)
+		return;
+	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
+	mlx5dm_sim_eng_unplug(eng);
+	pthread_mutex_unlock(&mlx5dm_sim_wire_lock);
+}
+
+int
+mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
+			  struct mlx5dm_sim_port_stats *st)
+{
+	const uint64_t *src;
+	uint64_t *dst;
+	unsigned int i;
+
+	if (eng == NULL || st == NULL || port >= MLX5DM_SIM_ENG_PORTS)
+		return -EINVAL;
+	/* The structure is all uint64_t counters: copy it counter by counter. */
+	src = (const uint64_t *)&eng->st[port];
+	dst = (uint64_t *)st;
+	for (i = 0; i < sizeof(*st) / sizeof(uint64_t); i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	return 0;
+}
+
+void
+mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, void *arg)
+{
+	if (eng == NULL)
+		return;
+	/* arg first: a walk that sees the new fn also sees its arg. */
+	__atomic_store_n(&eng->trace_arg, arg, __ATOMIC_RELAXED);
+	__atomic_store_n(&eng->trace, fn, __ATOMIC_RELEASE);
+}
+
+static void
+mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
+			 enum mlx5dm_sim_dir dir, struct mlx5dm_dev_pkt *pkt)
+{
+	w->sim = eng->sim;
+	w->dir = dir;
+	w->pkt = pkt;
+	w->trace = __atomic_load_n(&eng->trace, __ATOMIC_ACQUIRE);
+	w->trace_arg = __atomic_load_n(&eng->trace_arg, __ATOMIC_RELAXED);
+}
+
+/* Count a walk that did not end where it should go on; true if it was a drop. */
+static bool
+mlx5dm_sim_eng_drop(struct mlx5dm_sim_port_stats *st, uint8_t fate)
+{
+	struct mlx5dm_sim_drop_stats *d = &st->drops;
+
+	switch (fate) {
+	case MLX5DM_SIM_FATE_STEERING_DROP:
+		mlx5dm_sim_stat_add(&d->steering_drop, 1);
+		return true;
+	case MLX5DM_SIM_FATE_DEFAULT_MISS:
+		mlx5dm_sim_stat_add(&d->default_miss, 1);
+		return true;
+	case MLX5DM_SIM_FATE_PARSE_ERROR:
+		mlx5dm_sim_stat_add(&d->parse_error, 1);
+		return true;
+	case MLX5DM_SIM_FATE_NO_ROOM:
+		mlx5dm_sim_stat_add(&d->no_room, 1);
+		return true;
+	case MLX5DM_SIM_FATE_WIRE:
+	case MLX5DM_SIM_FATE_TIR:
+		return false;
+	default:
+		mlx5dm_sim_stat_add(&d->walk_error, 1);
+		return true;
+	}
+}
+
+/* RX walk ended at a TIR: choose the queue and deliver. */
+static void
+mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *st)
+{
+	struct mlx5dm_dev_pkt *pkt = w->pkt;
+	const struct mlx5dm_sim_parse *lay;
+	struct mlx5dm_sim_tir_info tir;
+	bool has_hash;
+	uint32_t rqn, hash;
+	int rc;
+
+	if (mlx5dm_sim_tir_info(w->sim, w->tirn, &tir) != 0) {
+		MLX5DM_SIM_TRACE(w, "fate: dropped (TIR 0x%x does not exist)", w->tirn);
+		mlx5dm_sim_stat_add(&st->drops.no_tir, 1);
+		return;
+	}
+	lay = mlx5dm_sim_walk_layout(w);
+	rqn = mlx5dm_sim_rss_pick(&tir, lay, &hash, &has_hash);
+	pkt->flags = 0;
+	if (w->meta.has_flow_tag) {
+		pkt->flags |= MLX5DM_DEV_PKT_F_FLOW_TAG;
+		pkt->flow_tag = w->meta.flow_tag;
+	}
+	if (has_hash) {
+		pkt->flags |= MLX5DM_DEV_PKT_F_RSS_HASH;
+		pkt->rss_hash = hash;
+	}
+	pkt->ptype = lay->ptype;
+	/* The RQ keeps a copy: it must already say delivered. */
+	pkt->fate = MLX5DM_DEV_PKT_DELIVERED;
+	rc = mlx5dm_sim_rq_deliver(w->sim, rqn, pkt);
+	if (rc == 0) {
+		if (has_hash)
+			MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x by RSS (hash 0x%08x)",
+					 rqn, hash);
+		else
+			MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x", rqn);
+		mlx5dm_sim_stat_add(&st->delivered, 1);
+		return;
+	}
+	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
+	MLX5DM_SIM_TRACE(w, "fate: dropped (rq 0x%x: %s)", rqn,
+			 rc == -ENOSPC ? "full" : "missing or not ready");
+	mlx5dm_sim_stat_add(rc == -ENOSPC ? &st->drops.queue_full : &st->drops.no_tir, 1);
+}
+
+static const char *
+mlx5dm_sim_fate_name(uint8_t fate)
+{
+	static const char *const names[] = {
+		[MLX5DM_SIM_FATE_NONE] = "none",
+		[MLX5DM_SIM_FATE_WIRE] = "wire",
+		[MLX5DM_SIM_FATE_TIR] = "tir",
+		[MLX5DM_SIM_FATE_STEERING_DROP] = "dropped (steering drop)",
+		[MLX5DM_SIM_FATE_DEFAULT_MISS] = "dropped (default miss)",
+		[MLX5DM_SIM_FATE_WALK_ERROR] = "dropped (walk error)",
+		[MLX5DM_SIM_FATE_PARSE_ERROR] = "dropped (parse error)",
+		[MLX5DM_SIM_FATE_NO_ROOM] = "dropped (no head/tailroom)",
+	};
+
+	return fate < MLX5DM_ARRAY_SIZE(names) ? names[fate] : "?";
+}
+
+/* Which engine receives what eng's uplink sends; NULL: the cable is dead. */
+static struct mlx5dm_sim_eng *
+mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
+{
+	uintptr_t w = __atomic_load_n(&eng->wire, __ATOMIC_ACQUIRE);
+
+	if (w == MLX5DM_SIM_WIRE_LOOP)
+		return eng;
+	if (w == MLX5DM_SIM_WIRE_DEAD)
+		return NULL;
+	return (struct mlx5dm_sim_eng *)w;
+}
+
+static void
+mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkt)
+{
+	struct mlx5dm_sim_port_stats *st = &eng->st[port];
+	struct mlx5dm_sim_eng *peer;
+	struct mlx5dm_sim_walk w;
+
+	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
+	pkt->flags = 0;
+	mlx5dm_sim_stat_add(&st->tx_packets, 1);
+	mlx5dm_sim_stat_add(&st->tx_bytes, pkt->len);
+	mlx5dm_sim_eng_walk_init(eng, &w, MLX5DM_SIM_DIR_TX, pkt);
+	mlx5dm_sim_walk_run(&w);
+	if (mlx5dm_sim_eng_drop(st, w.fate)) {
+		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
+		return;
+	}
+	mlx5dm_sim_stat_add(&st->wire_packets, 1);
+	mlx5dm_sim_stat_add(&st->wire_bytes, pkt->len);
+	peer = mlx5dm_sim_eng_peer(eng);
+	if (peer == NULL) {
+		MLX5DM_SIM_TRACE(&w, "fate: dropped (wire leads to no live port)");
+		mlx5dm_sim_stat_add(&st->drops.no_peer, 1);
+		return;
+	}
+	st = &peer->st[0];
+	mlx5dm_sim_stat_add(&st->rx_packets, 1);
+	mlx5dm_sim_stat_add(&st->rx_bytes, pkt->len);
+	mlx5dm_sim_eng_walk_init(peer, &w, MLX5DM_SIM_DIR_RX, pkt);
+	mlx5dm_sim_walk_run(&w);
+	if (mlx5dm_sim_eng_drop(st, w.fate)) {
+		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
+		return;
+	}
+	mlx5dm_sim_eng_deliver(&w, st);
+}
+
+int
+mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkts,
+		       uint16_t n)
+{
+	uint16_t i;
+
+	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		mlx5dm_sim_eng_one(eng, port, &pkts[i]);
+	return n;
+}

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The STE walk of one packet through one direction (SWS_REFERENCE §14).
+ *
+ * The walk holds a "pointer": a table base address, its number of entries,
+ * the lookup type and byte mask of the STE that pointed at it. At the root
+ * the pointer is the flow table's ICM root, 1 entry, lookup DONT_CARE. Per
+ * step:
+ *   1. a terminal address (drop, TX allow, TIR) ends the walk;
+ *   2. index = 0 for a 1-entry table, else the hash of the packet's field
+ *      vector of the pointer's lookup type under the pointer's byte mask,
+ *      modulo the table size; the 64-byte STE at base + 64 * index is read;
+ *   3. the STE matches when (vector & mask) == tag, the vector being that
+ *      of the STE's own lookup type (an all-zero mask always hits; an
+ *      always-miss STE has a zero mask and a non-zero tag byte);
+ *   4. miss: continue at the miss address as a 1-entry table (collision
+ *      chain entries, matcher end anchors and default addresses are all
+ *      reached this way);
+ *   5. hit: count (counter_id), run the actions in slot order, re-parse the
+ *      headers if the STE has the reparse bit and the frame changed, then
+ *      follow the hit pointer with this STE's next lookup type, byte mask
+ *      and the size encoded in the pointer.
+ * A hop limit and a cycle check on (STE address, state generation) stop
+ * corrupt tables: the state generation changes with every action that
+ * alters the packet or its metadata, so only a walk revisiting an STE in
+ * an identical state is called a loop.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "mlx5dm_sim_eng_priv.h"
+
+#define MLX5DM_SIM_WALK_MAX_HOPS 4096u
+
+enum mlx5dm_sim_via {
+	MLX5DM_SIM_VIA_ROOT,
+	MLX5DM_SIM_VIA_HIT,
+	MLX5DM_SIM_VIA_MISS,
+};
+
+static const char *const mlx5dm_sim_via_name[] = { "root", "hit", "miss" };
+
+struct mlx5dm_sim_ptr {
+	uint64_t addr;      /* GVMI << 48 | table base */
+	uint32_t size;      /* entries */
+	uint16_t lu;        /* lookup type the table is hashed with */
+	uint16_t byte_mask;
+	uint8_t via;        /* enum mlx5dm_sim_via */
+};
+
+const struct mlx5dm_sim_parse *
+mlx5dm_sim_walk_layout(struct mlx5dm_sim_walk *w)
+{
+	if (!w->dirty)
+		return &w->look;
+	if (!w->work_valid) {
+		/* A malformed result still gives usable (partial) offsets. */
+		(void)mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->work);
+		w->work_valid = true;
+	}
+	return &w->work;
+}
+
+void
+mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w)
+{
+	/* Even when offsets survive a rewrite, work's header copy does not. */
+	w->dirty = true;
+	w->work_valid = false;
+	w->gen++;
+}
+
+static bool
+mlx5dm_sim_all_zero(const uint8_t *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
+/* 1 hit, 0 miss, -1 the STE cannot be evaluated (walk error, traced). */
+static int
+mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
+{
+	uint8_t v[MLX5DM_SIM_FV_LEN];
+	unsigned int i;
+
+	switch (s->fmt) {
+	case MLX5DM_SIM_STE_BWC:
+	case MLX5DM_SIM_STE_MASK_MATCH:
+		/* Zero mask: the vector is irrelevant (always-hit / always-miss STEs). */
+		if (mlx5dm_sim_all_zero(s->mask, MLX5DM_SIM_FV_LEN))
+			return mlx5dm_sim_all_zero(s->tag, MLX5DM_SIM_FV_LEN);
+		if (mlx5dm_sim_fv_build(s->lu, &w->look, &w->meta, v) != 0) {
+			MLX5DM_SIM_TRACE(w, "   lookup type 0x%04x is not modelled", s->lu);
+			return -1;
+		}
+		for (i = 0; i < MLX5DM_SIM_FV_LEN; i++)
+			if ((v[i] & s->mask[i]) != s->tag[i])
+				return 0;
+		return 1;
+	case MLX5DM_SIM_STE_DEFINER:
+		/*
+		 * Definer masks live in firmware objects the engine does not see;
+		 * only the definer-less action STE (index DONT_CARE) is modelled.
+		 */
+		if ((s->lu & 0xffu) == MLX5DM_SIM_LU_DONT_CARE)
+			return mlx5dm_sim_all_zero(s->tag, 2 * MLX5DM_SIM_FV_LEN);
+		MLX5DM_SIM_TRACE(w, "   definer %u (MATCH entry) is not modelled", s->lu & 0xffu);
+		return -1;
+	default:
+		MLX5DM_SIM_TRACE(w, "   entry_format %u is not an STE format of v1",
+				 s->entry_format);
+		return -1;
+	}
+}
+
+/* Slot index of the packet in the table ptr names; -1 when it cannot be hashed. */
+static int64_t
+mlx5dm_sim_walk_index(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr,
+		      uint32_t *hash)
+{
+	uint8_t v[MLX5DM_SIM_FV_LEN];
+
+	*hash = 0;
+	if (ptr->size == 1 || ptr->byte_mask == 0)
+		return 0;
+	if (mlx5dm_sim_fv_build(ptr->lu, &w->look, &w->meta, v) != 0) {
+		MLX5DM_SIM_TRACE(w, "  table 0x%" PRIx64 ": hash lookup type 0x%04x not modelled",
+				 ptr->addr, ptr->lu);
+		return -1;
+	}
+	*hash = mlx5dm_sim_hash(v, ptr->byte_mask);
+	return *hash & (ptr->size - 1);
+}
+
+/* A terminal address ends the walk; returns true when it did. */
+static bool
+mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr)
+{
+	static const char *const names[] = { "", "drop", "wire", "tir" };
+	enum mlx5dm_sim_term t;
+	uint32_t tirn = 0;
+
+	t = mlx5dm_sim_terminal_lookup(w->sim, ptr->addr, &tirn);
+	switch (t) {
+	case MLX5DM_SIM_TERM_NONE:
+		return false;
+	case MLX5DM_SIM_TERM_DROP:
+		/* RX's default address is its drop address: a miss there is a default miss. */
+		w->fate = w->dir == MLX5DM_SIM_DIR_RX && ptr->via == MLX5DM_SIM_VIA_MISS ?
+			  MLX5DM_SIM_FATE_DEFAULT_MISS : MLX5DM_SIM_FATE_STEERING_DROP;
+		break;
+	case MLX5DM_SIM_TERM_TX_WIRE:
+		w->fate = w->dir == MLX5DM_SIM_DIR_TX ? MLX5DM_SIM_FATE_WIRE :
+			  MLX5DM_SIM_FATE_WALK_ERROR;
+		break;
+	case MLX5DM_SIM_TERM_TIR:
+		w->fate = w->dir == MLX5DM_SIM_DIR_RX ? MLX5DM_SIM_FATE_TIR :
+			  MLX5DM_SIM_FATE_WALK_ERROR;
+		w->tirn = tirn;
+		break;
+	default:
+		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+		break;
+	}
+	MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): terminal %s%s", ptr->addr,
+			 mlx5dm_sim_via_name[ptr->via],
+			 t < MLX5DM_ARRAY_SIZE(names) ? names[t] : "?",
+			 w->fate == MLX5DM_SIM_FATE_WALK_ERROR ? ", not valid in this direction" :
+			 "");
+	if (t == MLX5DM_SIM_TERM_TIR)
+		MLX5DM_SIM_TRACE(w, "  tir 0x%x", tirn);
+	return true;
+}
+
+/* Hit: counter, actions, reparse. 0, or the fate that ends the walk. */
+static int
+mlx5dm_sim_walk_hit(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
+{
+	int rc;
+
+	/* Counted as the packet reached this STE, before its own actions. */
+	if (s->counter_id != 0) {
+		MLX5DM_SIM_TRACE(w, "   counter 0x%x += 1 packet, %u bytes", s->counter_id,
+				 w->pkt->len);
+		mlx5dm_sim_counter_add(w->sim, s->counter_id, w->pkt->len);
+	}
+	rc = mlx5dm_sim_act_run(w, s->actions, s->actions_len);
+	if (rc != 0)
+		return rc;
+	if (s->reparse && w->dirty) {
+		if (mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
+			MLX5DM_SIM_TRACE(w, "   reparse: malformed frame after the actions");
+			return MLX5DM_SIM_FATE_PARSE_ERROR;
+		}
+		w->dirty = false;
+		w->work_valid = false;
+		MLX5DM_SIM_TRACE(w, "   reparse: %u bytes, ptype 0x%08x", w->pkt->len,
+				 w->look.ptype);
+	}
+	if (s->hit_size == 0) {
+		MLX5DM_SIM_TRACE(w, "   no valid hit pointer");
+		return MLX5DM_SIM_FATE_WALK_ERROR;
+	}
+	return 0;
+}
+
+static void
+mlx5dm_sim_walk_trace_ste(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr,
+			  uint64_t addr, int64_t idx, uint32_t hash, const struct mlx5dm_sim_ste *s,
+			  int rc)
+{
+	const char *res = rc > 0 ? "HIT" : rc == 0 ? "miss" : "ERROR";
+
+	if (ptr->size > 1)
+		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s) slot %" PRId64 "/%u of %s table, "
+				 "byte_mask 0x%04x hash 0x%08x: ste %s(0x%04x) %s", addr,
+				 mlx5dm_sim_via_name[ptr->via], idx, ptr->size,
+				 mlx5dm_sim_fv_name(ptr->lu), ptr->byte_mask, hash,
+				 mlx5dm_sim_fv_name(s->lu), s->lu, res);
+	else
+		MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ste %s(0x%04x) %s", addr,
+				 mlx5dm_sim_via_name[ptr->via], mlx5dm_sim_fv_name(s->lu), s->lu,
+				 res);
+}
+
+/* Brent's cycle detection over (address, state generation). */
+struct mlx5dm_sim_cycle {
+	uint64_t addr;
+	uint32_t gen;
+	uint32_t power, lam;
+};
+
+static bool
+mlx5dm_sim_cycle_step(struct mlx5dm_sim_cycle *c, uint64_t addr, uint32_t gen)
+{
+	/* The saved point exists once power has grown past 1. */
+	if (c->power > 1 && c->addr == addr && c->gen == gen)
+		return true;
+	if (++c->lam == c->power) {
+		c->addr = addr;
+		c->gen = gen;
+		c->power *= 2;
+		c->lam = 0;
+	}
+	return false;
+}
+
+static void
+mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
+{
+	struct mlx5dm_sim_cycle cyc = { .power = 1 };
+	uint8_t raw[MLX5DM_SIM_STE_SIZE];
+	struct mlx5dm_sim_ste s;
+	unsigned int hop;
+	uint64_t addr;
+	uint32_t hash;
+	int64_t idx;
+	int rc;
+
+	for (hop = 0; hop < MLX5DM_SIM_WALK_MAX_HOPS; hop++) {
+		if (mlx5dm_sim_walk_terminal(w, &ptr))
+			return;
+		idx = mlx5dm_sim_walk_index(w, &ptr, &hash);
+		if (idx < 0) {
+			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			return;
+		}
+		addr = ptr.addr + MLX5DM_SIM_STE_SIZE * (uint64_t)idx;
+		if (mlx5dm_sim_cycle_step(&cyc, addr, w->gen)) {
+			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 ": loop (STE revisited, same state)",
+					 addr);
+			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			return;
+		}
+		if (mlx5dm_sim_icm_read(w->sim, addr, raw, sizeof(raw)) != 0) {
+			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ICM not readable", addr,
+					 mlx5dm_sim_via_name[ptr.via]);
+			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			return;
+		}
+		mlx5dm_sim_ste_decode(raw, &s);
+		rc = mlx5dm_sim_walk_match(w, &s);
+		mlx5dm_sim_walk_trace_ste(w, &ptr, addr, idx, hash, &s, rc);
+		if (rc < 0) {
+			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			return;
+		}
+		if (rc == 0) {
+			ptr = (struct mlx5dm_sim_ptr){ .addr = s.miss_addr, .size = 1,
+						       .lu = s.lu, .via = MLX5DM_SIM_VIA_MISS };
+			continue;
+		}
+		rc = mlx5dm_sim_walk_hit(w, &s);
+		if (rc != 0) {
+			w->fate = (uint8_t)rc;
+			return;
+		}
+		ptr = (struct mlx5dm_sim_ptr){ .addr = s.hit_addr, .size = s.hit_size,
+					       .lu = s.next_lu, .byte_mask = s.byte_mask,
+					       .via = MLX5DM_SIM_VIA_HIT };
+	}
+	MLX5DM_SIM_TRACE(w, "  hop limit (%u STEs) reached", MLX5DM_SIM_WALK_MAX_HOPS);
+	w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+}
+
+void
+mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
+{
+	struct mlx5dm_sim_ptr ptr = { .size = 1, .lu = MLX5DM_SIM_LU_DONT_CARE,
+				      .via = MLX5DM_SIM_VIA_ROOT };
+	const char *dir = w->dir == MLX5DM_SIM_DIR_RX ? "rx" : "tx";
+	int rc;
+
+	w->fate = MLX5DM_SIM_FATE_NONE;
+	w->dirty = false;
+	w->work_valid = false;
+	w->gen = 0;
+	w->caps = mlx5dm_sim_caps(w->sim);
+	memset(&w->meta, 0, sizeof(w->meta));
+	if (mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
+		MLX5DM_SIM_TRACE(w, "%s: %u bytes: malformed frame", dir, w->pkt->len);
+		w->fate = MLX5DM_SIM_FATE_PARSE_ERROR;
+		return;
+	}
+	MLX5DM_SIM_TRACE(w, "%s: %u bytes, ptype 0x%08x", dir, w->pkt->len, w->look.ptype);
+	if (w->caps->steering_format_version < 1 || w->caps->steering_format_version > 3) {
+		MLX5DM_SIM_TRACE(w, "%s: steering format %u is not modelled", dir,
+				 w->caps->steering_format_version);
+		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+		return;
+	}
+	rc = mlx5dm_sim_root_lookup(w->sim, w->dir, &ptr.addr);
+	if (rc == -ENOENT) {
+		/* No root rule: RX default miss, TX straight to the wire. */
+		MLX5DM_SIM_TRACE(w, "%s: no root rule", dir);
+		w->fate = w->dir == MLX5DM_SIM_DIR_RX ? MLX5DM_SIM_FATE_DEFAULT_MISS :
+			  MLX5DM_SIM_FATE_WIRE;
+		return;
+	}
+	if (rc != 0) {
+		MLX5DM_SIM_TRACE(w, "%s: root lookup failed (%d)", dir, rc);
+		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+		return;
+	}
+	MLX5DM_SIM_TRACE(w, "%s: root 0x%" PRIx64, dir, ptr.addr);
+	mlx5dm_sim_walk_steps(w, ptr);
+}

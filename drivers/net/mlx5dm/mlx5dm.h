@@ -72,8 +72,6 @@ struct mlx5dm_txq {
 };
 
 struct mlx5dm_shared;
-struct rte_eth_dev;
-struct rte_flow_ops;
 struct mlx5dm_dev;
 struct mlx5dm_ctx;
 struct mlx5dm_domain;

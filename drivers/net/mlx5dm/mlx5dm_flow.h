@@ -276,6 +276,9 @@ int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, 
 /* Implied by an item (or action): the whole field must equal value. */
 int mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 			    uint32_t value, struct rte_flow_error *error);
+/* ip_version in the SW-steering convention: mask = value = version (4 or 6). */
+int mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+				 uint32_t version, struct rte_flow_error *error);
 /* Implied unless the pattern matches the field itself (e.g. a VXLAN UDP port). */
 int mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 			      uint32_t value, struct rte_flow_error *error);

@@ -43,7 +43,7 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, uint32_t version, uint32_t ethe
 	if (mlx5dm_flow_match_mask(x, et) == 0xffff && mlx5dm_flow_match_value(x, et) != ethertype)
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
-	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_version), version, error);
+	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), version, error);
 }
 
 /* ---- IPV4 ---- */

@@ -64,6 +64,24 @@ mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 	return mlx5dm_flow_match_set(x, f, mlx5dm_flow_field_ones(f), value, error);
 }
 
+/*
+ * ip_version follows the steering convention of SW-owned tables (as
+ * rdma-core's DR and DPDK mlx5 for non-root groups): the mask holds the
+ * version itself (4 or 6), not 0xf, and the value equals it. The matcher's
+ * lookups are chosen by that version.
+ */
+int
+mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			     uint32_t version, struct rte_flow_error *error)
+{
+	uint32_t m = mlx5dm_fte_get(x->spec->mask, f);
+
+	if (m != 0 && m != version)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
+					  "item contradicts a previous item or what it implies");
+	return mlx5dm_flow_match_set(x, f, version, version, error);
+}
+
 int
 mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
 			  struct rte_flow_error *error)

@@ -218,7 +218,8 @@ mlx5dm_flow_kinds_possible(const struct mlx5dm_flow_xlate *x, bool inner)
 	for (k = 0; k < MLX5DM_FLOW_NB_KINDS; k++) {
 		uint8_t kv = mlx5dm_flow_kinds[k].ipv, kp = mlx5dm_flow_kinds[k].proto;
 
-		if (vm == 0xf && kv != v)
+		/* ip_version's mask is the version itself (SW steering convention). */
+		if (vm != 0 && kv != v)
 			continue;
 		if (pm == 0xff && kv != 0) {
 			/* A known protocol: its kind, or the plain IP kind for others. */
@@ -330,7 +331,7 @@ mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8
 		enum mlx5dm_fte_field f = s->inner ? MLX5DM_FTE(inner, ip_version) :
 						     MLX5DM_FTE(outer, ip_version);
 
-		mlx5dm_fte_set(mask, f, 0xf);
+		mlx5dm_fte_set(mask, f, s->ipv); /* mask = version: SW steering convention */
 		mlx5dm_fte_set(value, f, s->ipv);
 	}
 	if (s->proto != 0) {

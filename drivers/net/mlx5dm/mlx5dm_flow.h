@@ -60,12 +60,17 @@
 #define MLX5DM_FLOW_MARK_REG_FLAG (1u << 24)
 #define MLX5DM_FLOW_NB_TAGS 4u
 
-/* RSS hash types the device can compute (dev_info.flow_type_rss_offloads). */
+/*
+ * RSS hash types the device can compute (dev_info.flow_type_rss_offloads).
+ * The IPv6 _EX types hash as their plain IPv6 counterparts (the device does
+ * not look into extension headers); RTE_ETH_RSS_IP contains one.
+ */
 #define MLX5DM_FLOW_RSS_HF_SUPPORTED \
 	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
 	 RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_IPV6 | \
 	 RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
-	 RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
+	 RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | \
+	 RTE_ETH_RSS_IPV6_UDP_EX | RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
 	 RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
 
 /*

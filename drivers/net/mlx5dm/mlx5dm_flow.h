@@ -36,6 +36,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_spinlock.h>
 
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_prm_modify.h"
@@ -378,6 +379,8 @@ struct mlx5dm_flow_stats {
 };
 
 struct mlx5dm_flow_priv {
+	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
+	rte_spinlock_t lock;
 	struct mlx5dm_flow_port port;
 	bool started;
 	TAILQ_HEAD(mlx5dm_flow_list, rte_flow) flows;
@@ -395,10 +398,11 @@ struct mlx5dm_flow_tbl *mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigne
 					    uint32_t group);
 void mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t);
 struct mlx5dm_table *mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t);
+/* The matcher holds a reference on its table (group's table, created on demand). */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
-						    struct mlx5dm_flow_tbl *t, uint16_t prio,
-						    uint8_t criteria, const uint8_t *mask,
-						    const char **err_field);
+						    unsigned int dom, uint32_t group,
+						    uint16_t prio, uint8_t criteria,
+						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
 
@@ -450,6 +454,7 @@ struct mlx5dm_flow_rule {
 
 struct rte_flow {
 	TAILQ_ENTRY(rte_flow) next;
+	bool listed;                    /* a user flow (not the default rule) */
 	unsigned int dom;
 	bool has_cnt;
 	struct mlx5dm_flow_cnt cnt;
@@ -465,13 +470,16 @@ void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
 /* Every flow (default included) and the root tables go. */
 void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
+/* A user flow (listed), or the PMD's default rule (not listed). */
 struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
-					 const struct mlx5dm_flow_spec *spec,
+					 const struct mlx5dm_flow_spec *spec, bool listed,
 					 struct rte_flow_error *error);
 int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 bool mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow);
+/* Destroy every user flow; returns the first failure (and goes on). */
+int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);
 
 #endif /* _MLX5DM_FLOW_H_ */

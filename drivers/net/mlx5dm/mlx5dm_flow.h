@@ -217,12 +217,15 @@ mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 /* ---- translation internals (shared between the translation files) ---- */
 
 /* Translation state, one rule. */
+struct mlx5dm_flow_item_def;
+
 struct mlx5dm_flow_xlate {
 	const struct mlx5dm_flow_xctx *xc;
 	struct mlx5dm_flow_spec *spec;
 	const struct rte_flow_item *items;
 	/* Pattern walk. */
 	const struct rte_flow_item *item;      /* current item */
+	const struct mlx5dm_flow_item_def *def; /* its definition */
 	const struct rte_flow_item *prev;      /* previous non-VOID item */
 	uint8_t variant;                       /* fte field variant of the current item */
 	bool inner;                            /* current item is after a tunnel item */

@@ -41,7 +41,8 @@ struct mlx5dm_flow_fmap {
 /* A header field with an outer and an inner twin. */
 #define MLX5DM_FLOW_FMAP_IO(b, w, g, f) \
 	{ .bit = (b), .width = (w), .group = (g), \
-	  .fte = { MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f), MLX5DM_FLOW_NONE, MLX5DM_FLOW_NONE } }
+	  .fte = { MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f), MLX5DM_FLOW_NONE, \
+		   MLX5DM_FLOW_NONE } }
 /* A field with one fte field per variant (NONE where the variant has none). */
 #define MLX5DM_FLOW_FMAP_V(b, w, g, v0, v1, v2, v3) \
 	{ .bit = (b), .width = (w), .group = (g), .fte = { v0, v1, v2, v3 } }
@@ -57,6 +58,13 @@ struct mlx5dm_flow_item_def {
 	uint64_t layer;                 /* MLX5DM_FLOW_L_*, outer form */
 	bool level_free;                /* layer is not per level (tunnel, metadata) */
 	bool metadata;                  /* not a header: allowed anywhere, even after MPLS */
+	/* L3 items: the ip_version they imply and the EtherType they need. */
+	uint8_t ip_version;
+	uint16_t ethertype;
+	/* L4 items: the L3 layer(s) they need (and why) and the protocol they imply. */
+	uint64_t need_l3;
+	const char *need_msg;
+	uint8_t ip_proto;
 	/* Layer order; sets x->variant. Required. */
 	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 	/*

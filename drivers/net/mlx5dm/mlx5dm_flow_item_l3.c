@@ -35,15 +35,19 @@ mlx5dm_flow_l3_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 
 /* ip_version, and the EtherType (if matched) must be this version's. */
 static int
-mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, uint32_t version, uint32_t ethertype,
+mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		    struct rte_flow_error *error)
 {
 	enum mlx5dm_fte_field et = MLX5DM_FLOW_IO(x, ethertype);
 
-	if (mlx5dm_flow_match_mask(x, et) == 0xffff && mlx5dm_flow_match_value(x, et) != ethertype)
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	if (mlx5dm_flow_match_mask(x, et) == 0xffff &&
+	    mlx5dm_flow_match_value(x, et) != x->def->ethertype)
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
-	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), version, error);
+	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), x->def->ip_version,
+					    error);
 }
 
 /* ---- IPV4 ---- */
@@ -95,15 +99,6 @@ mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 				  "with last 0x3fff (a fragment) can be matched");
 }
 
-static int
-mlx5dm_flow_ipv4_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l3_post(x, 4, RTE_ETHER_TYPE_IPV4, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
 	.name = "IPV4",
 	.size = sizeof(struct rte_flow_item_ipv4),
@@ -114,9 +109,11 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
 	.map = mlx5dm_flow_map_ipv4,
 	.n_map = RTE_DIM(mlx5dm_flow_map_ipv4),
 	.layer = MLX5DM_FLOW_L_IPV4,
+	.ip_version = 4,
+	.ethertype = RTE_ETHER_TYPE_IPV4,
 	.order = mlx5dm_flow_l3_order,
 	.pre = mlx5dm_flow_ipv4_pre,
-	.post = mlx5dm_flow_ipv4_post,
+	.post = mlx5dm_flow_l3_post,
 };
 
 /* ---- IPV6 ---- */
@@ -150,15 +147,6 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv6[] = {
 	MLX5DM_FLOW_FMAP_IO(V6_BIT(dst_addr) + 96, 32, 2, dst_ip_31_0),
 };
 
-static int
-mlx5dm_flow_ipv6_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l3_post(x, 6, RTE_ETHER_TYPE_IPV6, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
 	.name = "IPV6",
 	.size = sizeof(struct rte_flow_item_ipv6),
@@ -169,6 +157,8 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
 	.map = mlx5dm_flow_map_ipv6,
 	.n_map = RTE_DIM(mlx5dm_flow_map_ipv6),
 	.layer = MLX5DM_FLOW_L_IPV6,
+	.ip_version = 6,
+	.ethertype = RTE_ETHER_TYPE_IPV6,
 	.order = mlx5dm_flow_l3_order,
-	.post = mlx5dm_flow_ipv6_post,
+	.post = mlx5dm_flow_l3_post,
 };

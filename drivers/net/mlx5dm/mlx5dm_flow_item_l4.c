@@ -22,24 +22,34 @@
 #define MISC3(f) MLX5DM_FTE(misc3, f)
 #define NONE MLX5DM_FLOW_NONE
 
-/* The L4 item needs one of the L3 kinds `l3` of its level, and no other L4. */
+/* The L4 item needs one of the L3 kinds of its definition at its level, and no other L4. */
 static int
-mlx5dm_flow_l4_order(struct mlx5dm_flow_xlate *x, uint64_t l3, const char *msg,
-		     struct rte_flow_error *error)
+mlx5dm_flow_l4_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L4)))
 		return mlx5dm_flow_item_err(x, ENOTSUP, "only one L4 item per header level",
 					    error);
-	if (!mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, l3)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, msg, error);
+	if (!mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, x->def->need_l3)))
+		return mlx5dm_flow_item_err(x, ENOTSUP, x->def->need_msg, error);
 	return 0;
 }
 
+/* The IP protocol of the item. */
 static int
-mlx5dm_flow_l4_proto(struct mlx5dm_flow_xlate *x, uint32_t proto, struct rte_flow_error *error)
+mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		    struct rte_flow_error *error)
 {
-	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_protocol), proto, error);
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_protocol), x->def->ip_proto, error);
 }
+
+#define L4_DEF(n, l3, msg, proto) \
+	.name = #n, .size = sizeof(struct rte_flow_item_##n), \
+	.default_mask = &rte_flow_item_##n##_mask, .nic_mask = &mlx5dm_flow_nic_##n, \
+	.map = mlx5dm_flow_map_##n, .n_map = RTE_DIM(mlx5dm_flow_map_##n), \
+	.need_l3 = (l3), .need_msg = (msg), .ip_proto = (proto), \
+	.order = mlx5dm_flow_l4_order, .post = mlx5dm_flow_l4_post
 
 /* ---- TCP ---- */
 
@@ -63,34 +73,11 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_tcp[] = {
 	MLX5DM_FLOW_FMAP_IO(TCP_BIT(tcp_flags), 8, 0, tcp_flags),
 };
 
-static int
-mlx5dm_flow_tcp_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	return mlx5dm_flow_l4_order(x, MLX5DM_FLOW_L_L3, "TCP needs an IPV4 or IPV6 item before "
-				    "it", error);
-}
-
-static int
-mlx5dm_flow_tcp_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		     struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l4_proto(x, IPPROTO_TCP, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_tcp = {
-	.name = "TCP",
-	.size = sizeof(struct rte_flow_item_tcp),
-	.default_mask = &rte_flow_item_tcp_mask,
-	.nic_mask = &mlx5dm_flow_nic_tcp,
+	L4_DEF(tcp, MLX5DM_FLOW_L_L3, "TCP needs an IPV4 or IPV6 item before it", IPPROTO_TCP),
 	.mask_msg = "TCP: only ports, sequence and acknowledgment numbers and flags can be "
 		    "matched",
-	.map = mlx5dm_flow_map_tcp,
-	.n_map = RTE_DIM(mlx5dm_flow_map_tcp),
 	.layer = MLX5DM_FLOW_L_TCP,
-	.order = mlx5dm_flow_tcp_order,
-	.post = mlx5dm_flow_tcp_post,
 };
 
 /* ---- UDP ---- */
@@ -107,33 +94,10 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_udp[] = {
 	MLX5DM_FLOW_FMAP_IO(UDP_BIT(dst_port), 16, 0, udp_dport),
 };
 
-static int
-mlx5dm_flow_udp_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	return mlx5dm_flow_l4_order(x, MLX5DM_FLOW_L_L3, "UDP needs an IPV4 or IPV6 item before "
-				    "it", error);
-}
-
-static int
-mlx5dm_flow_udp_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		     struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l4_proto(x, IPPROTO_UDP, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_udp = {
-	.name = "UDP",
-	.size = sizeof(struct rte_flow_item_udp),
-	.default_mask = &rte_flow_item_udp_mask,
-	.nic_mask = &mlx5dm_flow_nic_udp,
+	L4_DEF(udp, MLX5DM_FLOW_L_L3, "UDP needs an IPV4 or IPV6 item before it", IPPROTO_UDP),
 	.mask_msg = "UDP: only ports can be matched",
-	.map = mlx5dm_flow_map_udp,
-	.n_map = RTE_DIM(mlx5dm_flow_map_udp),
 	.layer = MLX5DM_FLOW_L_UDP,
-	.order = mlx5dm_flow_udp_order,
-	.post = mlx5dm_flow_udp_post,
 };
 
 /* ---- ICMP ---- */
@@ -155,33 +119,10 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_icmp[] = {
 			   NONE),
 };
 
-static int
-mlx5dm_flow_icmp_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	return mlx5dm_flow_l4_order(x, MLX5DM_FLOW_L_IPV4, "ICMP needs an IPV4 item before it",
-				    error);
-}
-
-static int
-mlx5dm_flow_icmp_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l4_proto(x, IPPROTO_ICMP, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_icmp = {
-	.name = "ICMP",
-	.size = sizeof(struct rte_flow_item_icmp),
-	.default_mask = &rte_flow_item_icmp_mask,
-	.nic_mask = &mlx5dm_flow_nic_icmp,
+	L4_DEF(icmp, MLX5DM_FLOW_L_IPV4, "ICMP needs an IPV4 item before it", IPPROTO_ICMP),
 	.mask_msg = "ICMP: only type, code, identifier and sequence number can be matched",
-	.map = mlx5dm_flow_map_icmp,
-	.n_map = RTE_DIM(mlx5dm_flow_map_icmp),
 	.layer = MLX5DM_FLOW_L_ICMP,
-	.order = mlx5dm_flow_icmp_order,
-	.post = mlx5dm_flow_icmp_post,
 };
 
 /* ---- ICMP6 ---- */
@@ -196,31 +137,8 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_icmp6[] = {
 	MLX5DM_FLOW_FMAP_V(ICMP6_BIT(code), 8, 0, MISC3(icmpv6_code), NONE, NONE, NONE),
 };
 
-static int
-mlx5dm_flow_icmp6_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	return mlx5dm_flow_l4_order(x, MLX5DM_FLOW_L_IPV6, "ICMP6 needs an IPV6 item before it",
-				    error);
-}
-
-static int
-mlx5dm_flow_icmp6_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		       struct rte_flow_error *error)
-{
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
-	return mlx5dm_flow_l4_proto(x, IPPROTO_ICMPV6, error);
-}
-
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_icmp6 = {
-	.name = "ICMP6",
-	.size = sizeof(struct rte_flow_item_icmp6),
-	.default_mask = &rte_flow_item_icmp6_mask,
-	.nic_mask = &mlx5dm_flow_nic_icmp6,
+	L4_DEF(icmp6, MLX5DM_FLOW_L_IPV6, "ICMP6 needs an IPV6 item before it", IPPROTO_ICMPV6),
 	.mask_msg = "ICMP6: only type and code can be matched",
-	.map = mlx5dm_flow_map_icmp6,
-	.n_map = RTE_DIM(mlx5dm_flow_map_icmp6),
 	.layer = MLX5DM_FLOW_L_ICMP6,
-	.order = mlx5dm_flow_icmp6_order,
-	.post = mlx5dm_flow_icmp6_post,
 };

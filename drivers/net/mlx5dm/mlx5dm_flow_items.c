@@ -167,6 +167,7 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	int ret;
 
 	x->item = item;
+	x->def = def;
 	if (def == NULL)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, item,
 					  "item type not supported");

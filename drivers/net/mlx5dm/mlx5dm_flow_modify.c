@@ -287,7 +287,8 @@ mlx5dm_flow_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 		const struct rte_flow_action_set_tag *t = a->conf;
 
 		if (t->index >= MLX5DM_FLOW_NB_TAGS)
-			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+			return rte_flow_error_set(error, ENOTSUP,
+						  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 						  "SET_TAG index must be 0 to 3");
 		return mlx5dm_flow_modify_set_masked(x, a, tag_regs[t->index], t->data, t->mask,
 						     error);

@@ -43,8 +43,10 @@ struct mlx5dm_flow_mf_field {
 /* Pasted directly: names such as IP_TTL are also libc macros. */
 #define SEG1(f, w) 1, { { MLX5DM_MODIFY_FLD_##f, w } }
 #define SEG2(f0, w0, f1, w1) 2, { { MLX5DM_MODIFY_FLD_##f0, w0 }, { MLX5DM_MODIFY_FLD_##f1, w1 } }
-#define SEG4(p) 4, { { MLX5DM_MODIFY_FLD_##p##_127_96, 32 }, { MLX5DM_MODIFY_FLD_##p##_95_64, 32 }, \
-		     { MLX5DM_MODIFY_FLD_##p##_63_32, 32 }, { MLX5DM_MODIFY_FLD_##p##_31_0, 32 } }
+#define SEG4(p) 4, { { MLX5DM_MODIFY_FLD_##p##_127_96, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_95_64, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_63_32, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_31_0, 32 } }
 #define L(n) MLX5DM_FLOW_L_##n
 
 static const struct mlx5dm_flow_mf_field mlx5dm_flow_mf_fields[] = {
@@ -211,9 +213,11 @@ mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 		unsigned int sk = mlx5dm_flow_mf_seg(src, sb, &send);
 		unsigned int len = RTE_MIN(left, RTE_MIN(dend - db + 1, send - sb + 1));
 
+		/* PRM offsets count from each field's LSB. */
 		ret = mlx5dm_flow_modify_copy(x, a, src->seg_field[sk],
 					      (uint8_t)(send - (sb + len - 1)), dst->seg_field[dk],
-					      (uint8_t)(dend - (db + len - 1)), (uint8_t)len, error);
+					      (uint8_t)(dend - (db + len - 1)), (uint8_t)len,
+					      error);
 		db += len;
 		sb += len;
 		left -= len;

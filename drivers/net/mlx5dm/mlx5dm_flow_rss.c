@@ -134,6 +134,13 @@ enum {
 	MLX5DM_FLOW_NB_KINDS,
 };
 
+/* Types that hash any packet of the family on its addresses. */
+#define MLX5DM_FLOW_RSS_V4_ANY \
+	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_OTHER)
+#define MLX5DM_FLOW_RSS_V6_ANY \
+	(RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+	 RTE_ETH_RSS_IPV6_EX)
+
 static const struct {
 	uint8_t ipv;
 	uint8_t proto;
@@ -141,21 +148,17 @@ static const struct {
 	uint64_t l3_types;      /* types hashing this kind's addresses */
 } mlx5dm_flow_kinds[MLX5DM_FLOW_NB_KINDS] = {
 	[MLX5DM_FLOW_K_V4_TCP] = { 4, IPPROTO_TCP, RTE_ETH_RSS_NONFRAG_IPV4_TCP,
-				   RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
-				   RTE_ETH_RSS_NONFRAG_IPV4_OTHER },
+				   MLX5DM_FLOW_RSS_V4_ANY },
 	[MLX5DM_FLOW_K_V4_UDP] = { 4, IPPROTO_UDP, RTE_ETH_RSS_NONFRAG_IPV4_UDP,
-				   RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
-				   RTE_ETH_RSS_NONFRAG_IPV4_OTHER },
-	[MLX5DM_FLOW_K_V4] = { 4, 0, 0, RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
-			       RTE_ETH_RSS_NONFRAG_IPV4_OTHER },
-	[MLX5DM_FLOW_K_V6_TCP] = { 6, IPPROTO_TCP, RTE_ETH_RSS_NONFRAG_IPV6_TCP |
-				   RTE_ETH_RSS_IPV6_TCP_EX, RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
-				   RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX },
-	[MLX5DM_FLOW_K_V6_UDP] = { 6, IPPROTO_UDP, RTE_ETH_RSS_NONFRAG_IPV6_UDP |
-				   RTE_ETH_RSS_IPV6_UDP_EX, RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
-				   RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX },
-	[MLX5DM_FLOW_K_V6] = { 6, 0, 0, RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
-			       RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX },
+				   MLX5DM_FLOW_RSS_V4_ANY },
+	[MLX5DM_FLOW_K_V4] = { 4, 0, 0, MLX5DM_FLOW_RSS_V4_ANY },
+	[MLX5DM_FLOW_K_V6_TCP] = { 6, IPPROTO_TCP,
+				   RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_IPV6_TCP_EX,
+				   MLX5DM_FLOW_RSS_V6_ANY },
+	[MLX5DM_FLOW_K_V6_UDP] = { 6, IPPROTO_UDP,
+				   RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_IPV6_UDP_EX,
+				   MLX5DM_FLOW_RSS_V6_ANY },
+	[MLX5DM_FLOW_K_V6] = { 6, 0, 0, MLX5DM_FLOW_RSS_V6_ANY },
 	[MLX5DM_FLOW_K_OTHER] = { 0, 0, 0, 0 },
 };
 
@@ -243,7 +246,8 @@ mlx5dm_flow_family_is_other(const struct mlx5dm_flow_sub *h, uint32_t possible,
 	if (!(possible & (1u << MLX5DM_FLOW_K_OTHER)))
 		return false;
 	for (k = base; k < base + 3; k++)
-		if ((possible & (1u << k)) && !mlx5dm_flow_same_hash(&h[k], &h[MLX5DM_FLOW_K_OTHER]))
+		if ((possible & (1u << k)) &&
+		    !mlx5dm_flow_same_hash(&h[k], &h[MLX5DM_FLOW_K_OTHER]))
 			return false;
 	return true;
 }

@@ -132,6 +132,7 @@ struct mlx5dm_flow_set_def {
 	uint32_t need;          /* pattern layer(s) the field lives in, 0: always there */
 	const char *msg;
 	uint8_t n;
+	uint8_t conf_size;      /* bytes of the configuration */
 	uint8_t conf_max;       /* for a one-byte value: its maximum (0: none) */
 	struct {
 		uint8_t field;
@@ -143,34 +144,37 @@ struct mlx5dm_flow_set_def {
 #define FLD(n) MLX5DM_MODIFY_FLD_##n
 
 static const struct mlx5dm_flow_set_def mlx5dm_flow_set_defs[] = {
-	{ RTE_FLOW_ACTION_TYPE_SET_MAC_SRC, 0, NULL, 2, 0,
+	{ RTE_FLOW_ACTION_TYPE_SET_MAC_SRC, 0, NULL, 2, 6, 0,
 	  { { FLD(SMAC_47_16), 32, 0 }, { FLD(SMAC_15_0), 16, 32 } } },
-	{ RTE_FLOW_ACTION_TYPE_SET_MAC_DST, 0, NULL, 2, 0,
+	{ RTE_FLOW_ACTION_TYPE_SET_MAC_DST, 0, NULL, 2, 6, 0,
 	  { { FLD(DMAC_47_16), 32, 0 }, { FLD(DMAC_15_0), 16, 32 } } },
 	{ RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC, MLX5DM_FLOW_L_IPV4,
-	  "SET_IPV4_SRC needs an IPV4 item in the pattern", 1, 0, { { FLD(SIPV4), 32, 0 } } },
+	  "SET_IPV4_SRC needs an IPV4 item in the pattern", 1, 4, 0, { { FLD(SIPV4), 32, 0 } } },
 	{ RTE_FLOW_ACTION_TYPE_SET_IPV4_DST, MLX5DM_FLOW_L_IPV4,
-	  "SET_IPV4_DST needs an IPV4 item in the pattern", 1, 0, { { FLD(DIPV4), 32, 0 } } },
+	  "SET_IPV4_DST needs an IPV4 item in the pattern", 1, 4, 0, { { FLD(DIPV4), 32, 0 } } },
 	{ RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC, MLX5DM_FLOW_L_IPV6,
-	  "SET_IPV6_SRC needs an IPV6 item in the pattern", 4, 0,
+	  "SET_IPV6_SRC needs an IPV6 item in the pattern", 4, 16, 0,
 	  { { FLD(SIPV6_127_96), 32, 0 }, { FLD(SIPV6_95_64), 32, 32 },
 	    { FLD(SIPV6_63_32), 32, 64 }, { FLD(SIPV6_31_0), 32, 96 } } },
 	{ RTE_FLOW_ACTION_TYPE_SET_IPV6_DST, MLX5DM_FLOW_L_IPV6,
-	  "SET_IPV6_DST needs an IPV6 item in the pattern", 4, 0,
+	  "SET_IPV6_DST needs an IPV6 item in the pattern", 4, 16, 0,
 	  { { FLD(DIPV6_127_96), 32, 0 }, { FLD(DIPV6_95_64), 32, 32 },
 	    { FLD(DIPV6_63_32), 32, 64 }, { FLD(DIPV6_31_0), 32, 96 } } },
 	{ RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP, MLX5DM_FLOW_L_IPV4,
-	  "SET_IPV4_DSCP needs an IPV4 item in the pattern", 1, 63, { { FLD(IP_DSCP), 6, 2 } } },
+	  "SET_IPV4_DSCP needs an IPV4 item in the pattern", 1, 1, 63,
+	  { { FLD(IP_DSCP), 6, 2 } } },
 };
 
 static int
 mlx5dm_flow_set_fixed(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		      const struct mlx5dm_flow_set_def *d, struct rte_flow_error *error)
 {
-	const uint8_t *conf = a->conf;
+	uint8_t conf[16] = { 0 };
 	unsigned int i;
 	int ret;
 
+	/* A padded copy: the bit reader loads whole 32-bit words. */
+	memcpy(conf, a->conf, d->conf_size);
 	if (d->need != 0) {
 		ret = mlx5dm_flow_need(x, a, d->need, d->msg, error);
 		if (ret < 0)

@@ -446,6 +446,32 @@ test_failure_leaves_nothing(void **state)
 	t_fp_stop(fp);
 }
 
+/* The largest modify list (64 entries) is one shared action like any other. */
+static void
+test_largest_modify_list(void **state)
+{
+	const struct rte_flow_action_set_meta meta = { .data = 0, .mask = 0x55555555 };
+	const struct rte_flow_action acts[] = { ACT(SET_META, &meta), ACT(SET_META, &meta),
+						ACT(SET_META, &meta), ACT(SET_META, &meta),
+						END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f1, *f2;
+	struct fake_live l;
+
+	(void)state;
+	f1 = t_create(fp, &t_attr_out, p_eth, acts);
+	f2 = t_create(fp, &t_attr_out, p_eth, acts);
+	assert_non_null(f1);
+	assert_non_null(f2);
+	assert_int_equal(f1->rules[0].rule->acts[0]->kind, FAKE_MODIFY);
+	assert_int_equal(f1->rules[0].rule->acts[0]->len, 64 * 8);
+	fake_live_get(&l);
+	assert_int_equal(l.actions, 1);
+	t_destroy(fp, f1);
+	t_destroy(fp, f2);
+	t_fp_stop(fp);
+}
+
 static void
 test_duplicate_rule(void **state)
 {
@@ -479,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_action_order),
 		cmocka_unit_test(test_failure_leaves_nothing),
+		cmocka_unit_test(test_largest_modify_list),
 		cmocka_unit_test(test_duplicate_rule),
 	};
 

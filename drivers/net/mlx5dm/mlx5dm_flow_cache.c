@@ -329,7 +329,8 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 struct mlx5dm_flow_ent *
 mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p)
 {
-	uint8_t key[512];
+	/* Room for the largest key: 64 queues + RSS, or a full 64-entry modify list. */
+	uint8_t key[1024];
 	struct mlx5dm_flow_ent *e;
 	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
 	uint32_t h;

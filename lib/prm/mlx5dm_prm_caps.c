@@ -47,6 +47,9 @@ const struct mlx5dm_prm_caps_general mlx5dm_prm_caps_general = {
 	.log_header_modify_argument_granularity = CAP(0x76c, 4),
 	.log_header_modify_argument_max_alloc = CAP(0x773, 5),
 	.match_definer_format_supported = CAP(0x7c0, 64),
+	.flow_counter_bulk_alloc = CAP(0x310, 8),
+	.log_max_flow_counter_bulk = CAP(0x348, 8),
+	.rq_ts_format = CAP(0x442, 2),
 };
 
 /* flow_table_prop_layout placed at bit offset base of its capability. */

@@ -87,6 +87,9 @@ struct mlx5dm_prm_caps_general {
 	struct mlx5dm_prm_field log_header_modify_argument_granularity;
 	struct mlx5dm_prm_field log_header_modify_argument_max_alloc;
 	struct mlx5dm_prm_field match_definer_format_supported;	/* 64 bits */
+	struct mlx5dm_prm_field flow_counter_bulk_alloc;	/* bit k: bulks of 128 << k */
+	struct mlx5dm_prm_field log_max_flow_counter_bulk;
+	struct mlx5dm_prm_field rq_ts_format;
 };
 extern const struct mlx5dm_prm_caps_general mlx5dm_prm_caps_general;
 

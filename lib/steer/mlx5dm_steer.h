@@ -131,7 +131,11 @@ int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
 
 /* ---- device resources the actions point at ---- */
 
-/* A receive queue of the device (the model's RQ ring). */
+/*
+ * A receive queue of the device (the model's RQ ring) with its CQ, ready
+ * (RDY): 2^log_size entries, log_size 1..16. Destroy fails (the device
+ * refuses) while a TIR uses it.
+ */
 struct mlx5dm_rq *mlx5dm_rq_create(struct mlx5dm_ctx *ctx, uint32_t log_size);
 int mlx5dm_rq_destroy(struct mlx5dm_rq *rq);
 uint32_t mlx5dm_rq_number(const struct mlx5dm_rq *rq);
@@ -150,12 +154,21 @@ struct mlx5dm_rss_attr {
 	uint8_t key[40];             /* Toeplitz key */
 };
 
-/* A TIR delivering to one RQ, or spreading over several by RSS. */
+/*
+ * A TIR delivering to one RQ (rss NULL, nb_rqns 1), or spreading over
+ * 1..256 RQs by Toeplitz RSS (an RQ table rounded up to a power of two by
+ * repeating the RQs in order). ENOTSUP if the device reports no ICM address
+ * for the TIR (SW steering could not deliver to it).
+ */
 struct mlx5dm_tir *mlx5dm_tir_create(struct mlx5dm_ctx *ctx, const uint32_t *rqns,
 				     uint32_t nb_rqns, const struct mlx5dm_rss_attr *rss);
 int mlx5dm_tir_destroy(struct mlx5dm_tir *tir);
 
-/* Flow counters, allocated in bulk (2^log_n) and read back through the device. */
+/*
+ * Flow counters, allocated in bulk (2^log_n, log_n <= 23; a device without
+ * log-size bulks gets the smallest 128-multiple bulk holding them, else
+ * ENOTSUP) and read back through the device; index < 2^log_n.
+ */
 struct mlx5dm_counters *mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n);
 int mlx5dm_counters_free(struct mlx5dm_counters *c);
 int mlx5dm_counters_query(struct mlx5dm_counters *c, uint32_t index, uint64_t *packets,

@@ -164,6 +164,45 @@ mlx5dm_action_dest_table(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl)
 }
 
 struct mlx5dm_action *
+mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir)
+{
+	struct mlx5dm_action *a;
+
+	if (tir == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (dom != NULL && dom->type != MLX5DM_DOMAIN_NIC_RX) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "a TIR is a destination of NIC RX only");
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_DEST_TIR, MLX5DM_STE_ACTION_DEST_TIR);
+	if (a == NULL)
+		return NULL;
+	a->tir = tir;
+	a->ste.icm_addr = mlx5dm_res_tir_icm_addr(tir);
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint32_t index)
+{
+	struct mlx5dm_action *a;
+
+	if (c == NULL || index >= mlx5dm_res_counters_size(c)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_COUNTER, MLX5DM_STE_ACTION_COUNTER);
+	if (a == NULL)
+		return NULL;
+	a->counters = c;
+	a->ste.counter_id = mlx5dm_res_counter_id(c, index);
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
 mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
 {
 	struct mlx5dm_action *a;

@@ -59,6 +59,9 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 		(uint8_t)mlx5dm_prm_fget(out, g->log_header_modify_argument_granularity);
 	caps->log_arg_max_alloc =
 		(uint8_t)mlx5dm_prm_fget(out, g->log_header_modify_argument_max_alloc);
+	caps->fc_bulk_bitmap = (uint8_t)mlx5dm_prm_fget(out, g->flow_counter_bulk_alloc);
+	caps->log_max_fc_bulk = (uint8_t)mlx5dm_prm_fget(out, g->log_max_flow_counter_bulk);
+	caps->rq_ts_format = (uint8_t)mlx5dm_prm_fget(out, g->rq_ts_format);
 
 	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_NIC_FLOW_TABLE, out);
 	if (ret < 0)

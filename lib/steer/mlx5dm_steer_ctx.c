@@ -9,27 +9,19 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "mlx5dm_steer_priv.h"
 
-#define MLX5DM_CMD_SYNC_STEERING 0xb00
+_Static_assert(offsetof(struct mlx5dm_ctx, res) == 0,
+	       "the resource layer finds its context at the ctx pointer");
 
 /* SYNC_STEERING: the device drops whatever it cached from ICM. */
 int
 mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx)
 {
-	uint8_t in[16] = { 0 }, out[16] = { 0 };
-	int ret;
-
-	mlx5dm_prm_set(in, 0, 16, MLX5DM_CMD_SYNC_STEERING);
-	ret = ctx->dev->ops->devx_general_cmd(ctx->dev->ctx, in, sizeof(in), out, sizeof(out));
-	if (ret != 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "SYNC_STEERING failed: %d (status 0x%x)", ret,
-			   mlx5dm_prm_get(out, 0, 8));
-		return ret < 0 ? ret : -EIO;
-	}
-	return 0;
+	return mlx5dm_res_sync_steering(&ctx->res);
 }
 
 /* Drain every ring; each queue lock is taken alone (callers hold none). */
@@ -117,6 +109,29 @@ mlx5dm_ctx_alloc_pd(struct mlx5dm_ctx *ctx)
 }
 
 static int
+mlx5dm_ctx_res_init(struct mlx5dm_ctx *ctx)
+{
+	struct mlx5dm_res_attr rattr = {
+		.dev = ctx->dev,
+		.pd = ctx->pd,
+		.uar = ctx->uar,
+		.vhca_id = ctx->caps.vhca_id,
+		.rq_ts_format = ctx->caps.rq_ts_format,
+		.arg_supported = ctx->caps.modify_argument,
+		.log_arg_granularity = ctx->caps.log_arg_granularity,
+		.log_arg_max_alloc = ctx->caps.log_arg_max_alloc,
+		.fc_bulk_bitmap = ctx->caps.fc_bulk_bitmap,
+		.log_max_fc_bulk = ctx->caps.log_max_fc_bulk,
+	};
+	int ret;
+
+	ret = mlx5dm_res_ctx_init(&ctx->res, &rattr);
+	if (ret == 0)
+		ctx->res_ready = true;
+	return ret;
+}
+
+static int
 mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *attr)
 {
 	struct mlx5dm_send_attr sattr = {
@@ -155,9 +170,12 @@ mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
 	}
 	if (ctx->icm != NULL) {
 		/* Nothing may still be read from ICM about to go back to the device. */
-		mlx5dm_steer_hw_sync(ctx);
+		if (ctx->res_ready)
+			mlx5dm_steer_hw_sync(ctx);
 		mlx5dm_icm_set_destroy(ctx->icm);
 	}
+	if (ctx->res_ready && mlx5dm_res_ctx_fini(&ctx->res) < 0)
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device resources still in use at close");
 	if (ctx->uar != NULL)
 		ops->devx_free_uar(ctx->uar);
 	if (ctx->pd != NULL)
@@ -212,6 +230,9 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 		ret = -errno;
 		goto free_ctx;
 	}
+	ret = mlx5dm_ctx_res_init(ctx);
+	if (ret < 0)
+		goto free_ctx;
 	memset(&iattr, 0, sizeof(iattr));
 	iattr.dev = dev;
 	iattr.pd = ctx->pd;

@@ -42,6 +42,7 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 		dom->default_icm = ctx->caps.tx_allow_icm;
 		dom->drop_icm = ctx->caps.tx_drop_icm;
 	}
+	mlx5dm_res_root_init(&dom->root, &ctx->res, type, 0);
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_INSERT_HEAD(&ctx->domains, dom, next);
 	mlx5dm_spinlock_unlock(&ctx->lock);
@@ -72,29 +73,23 @@ int
 mlx5dm_domain_set_root(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl)
 {
 	struct mlx5dm_ctx *ctx = dom->ctx;
-	void *flow = NULL;
-	int ret = 0;
+	int ret;
 
 	if (tbl != NULL && tbl->dom != dom)
 		return -EINVAL;
 	mlx5dm_spinlock_lock(&ctx->lock);
-	if (tbl != NULL) {
-		/* The new rule first, then the old one goes: traffic never falls through. */
-		ret = mlx5dm_tmp_root_set(ctx, dom->dir, tbl->ft, &flow);
-		if (ret < 0) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "root rule to table %u failed: %d",
-				   tbl->ft_id, ret);
-			goto unlock;
-		}
-		tbl->refcnt++;
+	/* Make-before-break: the resource layer installs the new rule first. */
+	ret = mlx5dm_res_root_set(&dom->root, tbl != NULL ? tbl->ft : NULL);
+	if (ret == 0) {
+		if (tbl != NULL)
+			tbl->refcnt++;
+		if (dom->root_tbl != NULL)
+			dom->root_tbl->refcnt--;
+		dom->root_tbl = tbl;
+	} else {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "root rule to table %u failed: %d",
+			   tbl != NULL ? tbl->ft_id : 0, ret);
 	}
-	if (dom->root_flow != NULL) {
-		mlx5dm_tmp_root_unset(ctx, dom->root_flow);
-		dom->root_tbl->refcnt--;
-	}
-	dom->root_flow = flow;
-	dom->root_tbl = tbl;
-unlock:
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	return ret;
 }

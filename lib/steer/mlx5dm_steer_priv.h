@@ -29,6 +29,7 @@
 #include <sys/queue.h>
 
 #include "mlx5dm_icm.h"
+#include "mlx5dm_res.h"
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_send.h"
 #include "mlx5dm_ste.h"
@@ -58,6 +59,9 @@ struct mlx5dm_caps {
 	bool modify_argument;             /* general object 0x23 */
 	uint8_t log_arg_granularity;
 	uint8_t log_arg_max_alloc;
+	uint8_t fc_bulk_bitmap;
+	uint8_t log_max_fc_bulk;
+	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
 };
 
@@ -68,6 +72,8 @@ struct mlx5dm_queue {
 };
 
 struct mlx5dm_ctx {
+	/* First: the resource layer finds its context at the ctx pointer. */
+	struct mlx5dm_res_ctx res;
 	struct mlx5dm_dev *dev;
 	struct ibv_pd *pd;
 	uint32_t pdn;
@@ -82,6 +88,7 @@ struct mlx5dm_ctx {
 	struct mlx5dm_queue *queues;          /* nb_queues + 1: the last is the control queue */
 	struct mlx5dm_spinlock lock;          /* control objects */
 	bool allow_dup;
+	bool res_ready;                       /* res initialised */
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -99,7 +106,7 @@ struct mlx5dm_domain {
 	uint64_t default_icm;             /* where unmatched traffic goes */
 	uint64_t drop_icm;
 	struct mlx5dm_table *root_tbl;    /* entry table, or NULL */
-	void *root_flow;                  /* the root-table rule forwarding to root_tbl */
+	struct mlx5dm_res_root root;      /* the root-table rule forwarding to root_tbl */
 	LIST_HEAD(, mlx5dm_table) tables;
 	uint32_t refcnt;                  /* actions created on it */
 };
@@ -151,7 +158,7 @@ struct mlx5dm_table {
 	struct mlx5dm_domain *dom;
 	uint32_t level;
 	struct mlx5dm_ste *s_anchor;      /* the FT root: always-hit to the first matcher */
-	void *ft;                         /* SW-owned flow table object */
+	struct mlx5dm_res_ft *ft;         /* SW-owned flow table object */
 	uint32_t ft_id;
 	TAILQ_HEAD(mlx5dm_matcher_list, mlx5dm_matcher) matchers; /* by priority */
 	uint32_t refcnt;                  /* jump actions and the domain root pointing here */
@@ -202,6 +209,8 @@ enum mlx5dm_action_kind {
 
 struct mlx5dm_action {
 	enum mlx5dm_action_kind kind;
+	struct mlx5dm_tir *tir;           /* DEST_TIR */
+	struct mlx5dm_counters *counters; /* COUNTER */
 	struct mlx5dm_domain *dom;
 	uint32_t refcnt;                  /* rules using it (atomic) */
 	struct mlx5dm_ste_action ste;     /* what the STE encoder needs */
@@ -262,14 +271,6 @@ int mlx5dm_anchor_write_miss(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 			     struct mlx5dm_ste *anchor, uint64_t addr);
 int mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 			    struct mlx5dm_ste *anchor, const struct mlx5dm_htbl *h);
-
-/* ---- mlx5dm_steer_res_tmp.c (temporary, until the resource layer lands) ---- */
-int mlx5dm_tmp_ft_create(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_dir dir, uint32_t level,
-			 uint64_t root, void **obj, uint32_t *id);
-void mlx5dm_tmp_ft_destroy(struct mlx5dm_ctx *ctx, void *obj);
-int mlx5dm_tmp_root_set(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_dir dir, void *ft_obj,
-			void **out);
-void mlx5dm_tmp_root_unset(struct mlx5dm_ctx *ctx, void *root);
 
 /* ---- mlx5dm_steer_matcher.c ---- */
 uint64_t mlx5dm_matcher_end_icm(const struct mlx5dm_matcher *m);

@@ -128,14 +128,17 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 	s->slot = slot;
 	s->htbl = t;
 	memcpy(s->shadow, shadow, sizeof(s->shadow));
-	/* Its miss goes where the chain used to end. */
+	/* Its miss goes where the chain used to end; the old end now misses to it. */
 	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
+	if (*prev_tail != NULL)
+		mlx5dm_ste_set_miss_addr(ctx->ste, (*prev_tail)->shadow, mlx5dm_ste_icm(s));
 	return s;
 }
 
 /* Undo mlx5dm_rule_place() for an entry nothing was written for yet. */
 static void
-mlx5dm_rule_unplace(struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail, struct mlx5dm_defer *d)
+mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail,
+		    struct mlx5dm_defer *d)
 {
 	struct mlx5dm_htbl *t = s->htbl;
 
@@ -145,6 +148,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail, struct m
 		mlx5dm_free(s);
 	} else {
 		prev_tail->next_col = NULL;
+		mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->shadow, mlx5dm_htbl_miss_target(t));
 		t->collisions--;
 		mlx5dm_ste_free_single(s, d);
 	}
@@ -205,7 +209,7 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 		}
 		if (s->next_htbl != NULL)
 			mlx5dm_htbl_chain_free(rc->m, s->next_htbl, &rc->d);
-		mlx5dm_rule_unplace(s, rc->tails[rc->depth], &rc->d);
+		mlx5dm_rule_unplace(rc->ctx, s, rc->tails[rc->depth], &rc->d);
 	}
 }
 

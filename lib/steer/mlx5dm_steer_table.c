@@ -80,12 +80,11 @@ mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
 	if (ret < 0)
 		goto free_anchor;
 	/* Firmware level: one below the deepest, as rdma-core's DR does. */
-	ret = mlx5dm_tmp_ft_create(ctx, dom->dir, ctx->caps.max_ft_level - 1u,
-				   mlx5dm_ste_icm(tbl->s_anchor), &tbl->ft, &tbl->ft_id);
-	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "CREATE_FLOW_TABLE failed: %d", ret);
+	ret = mlx5dm_res_ft_create(&ctx->res, dom->type, ctx->caps.max_ft_level - 1u,
+				   mlx5dm_ste_icm(tbl->s_anchor), 0, &tbl->ft);
+	if (ret < 0)
 		goto free_anchor;
-	}
+	tbl->ft_id = mlx5dm_res_ft_id(tbl->ft);
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_INSERT_HEAD(&dom->tables, tbl, next);
 	ctx->n_tables++;
@@ -117,7 +116,7 @@ mlx5dm_table_destroy(struct mlx5dm_table *tbl)
 	LIST_REMOVE(tbl, next);
 	ctx->n_tables--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
-	mlx5dm_tmp_ft_destroy(ctx, tbl->ft);
+	mlx5dm_res_ft_destroy(tbl->ft);
 	mlx5dm_ste_free_single(tbl->s_anchor, &d);
 	mlx5dm_defer_run(&d);
 	mlx5dm_spinlock_destroy(&tbl->anchor_lock);

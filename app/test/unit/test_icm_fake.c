@@ -15,6 +15,7 @@
 
 #include "mlx5dm_osdep.h"
 #include "test_icm_fake.h"
+#include "test_util.h"
 
 struct fake_dev fake;
 static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -159,39 +160,10 @@ static const struct mlx5dm_dev_ops fake_ops = {
 	.init_obj = fake_init_obj,
 };
 
-/* Counting host allocator: tests assert the pools give back all they take. */
-static long live_allocs;
-
-static void *
-count_alloc(size_t size, size_t align)
-{
-	void *p = NULL;
-
-	if (align <= sizeof(void *))
-		p = malloc(size);
-	else if (posix_memalign(&p, align, size) != 0)
-		p = NULL;
-	if (p != NULL)
-		__atomic_add_fetch(&live_allocs, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-static void
-count_free(void *p)
-{
-	__atomic_sub_fetch(&live_allocs, 1, __ATOMIC_RELAXED);
-	free(p);
-}
-
-static const struct mlx5dm_alloc_ops count_ops = {
-	.alloc = count_alloc,
-	.free = count_free,
-};
-
 long
 fake_live_allocs(void)
 {
-	return __atomic_load_n(&live_allocs, __ATOMIC_RELAXED);
+	return test_alloc_live();
 }
 
 void
@@ -207,10 +179,7 @@ fake_init(void)
 	fake.next_rkey = FAKE_RKEY_FIRST;
 	for (t = 0; t < FAKE_DM_TYPES; t++)
 		fake.next[t] = FAKE_ICM_BASE(t) + FAKE_ICM_FIRST_OFFSET;
-	mlx5dm_alloc_set_ops(&count_ops);
-	mlx5dm_alloc_fail_at(0);
-	/* A failed test leaves its objects behind; start every test from zero. */
-	__atomic_store_n(&live_allocs, 0, __ATOMIC_RELAXED);
+	test_alloc_count_install();
 }
 
 void
@@ -242,43 +211,28 @@ probe_sync(void *arg)
 	return p->ret;
 }
 
-static int log_err_count;
-static char log_line[256];
-
-static void
-capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
-{
-	if (level > MLX5DM_LOG_ERR)
-		return;
-	log_err_count++;
-	snprintf(log_line, sizeof(log_line), "%s: ", module);
-	vsnprintf(log_line + strlen(log_line), sizeof(log_line) - strlen(log_line), fmt, ap);
-}
-
 void
 log_capture_start(void)
 {
-	log_err_count = 0;
-	log_line[0] = '\0';
-	mlx5dm_log_set_hook(capture);
+	test_log_start();
 }
 
 void
 log_capture_stop(void)
 {
-	mlx5dm_log_set_hook(NULL);
+	test_log_stop();
 }
 
 int
 log_errors(void)
 {
-	return log_err_count;
+	return test_log_errors();
 }
 
 const char *
 log_last(void)
 {
-	return log_line;
+	return test_log_last();
 }
 
 struct mlx5dm_icm_pool_attr

@@ -146,16 +146,16 @@ fake_obj_create(struct ibv_context *ctx, const void *in, size_t inlen, void *out
 		fd->cq_umem = mlx5dm_prm_get(in, 0x2c0, 32);
 		mlx5dm_prm_set(out, 0x48, 24, FAKE_CQN);
 	} else if (op == 0x500) {
-		/* qpc at byte 24. */
+		/* qpc at byte 24; offsets below are absolute bits of create_qp_in (mlx5_ifc.h). */
 		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x08, 8), 0);       /* RC */
 		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x13, 2), 3);       /* migrated */
 		fd->qp_pd = mlx5dm_prm_get(in, 0xc0 + 0x28, 24);
 		fd->qp_log_sq = mlx5dm_prm_get(in, 0xc0 + 0x51, 4);
-		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x625, 3), 3);      /* zero-len RQ */
-		fd->qp_cqn = mlx5dm_prm_get(in, 0xc0 + 0x4a8, 24);
-		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0x5a8, 24), fd->qp_cqn);
-		fd->qp_dbr_umem = mlx5dm_prm_get(in, 0xc0 + 0x7e0, 32);
-		fd->qp_dbr_off = mlx5dm_prm_get64(in, 0xc0 + 0x5c0, 64);
+		assert_int_equal(mlx5dm_prm_get(in, 0x625, 3), 3);      /* zero-len RQ */
+		fd->qp_cqn = mlx5dm_prm_get(in, 0x4a8, 24);
+		assert_int_equal(mlx5dm_prm_get(in, 0x5a8, 24), fd->qp_cqn);
+		fd->qp_dbr_umem = mlx5dm_prm_get(in, 0x7e0, 32);
+		fd->qp_dbr_off = mlx5dm_prm_get64(in, 0x5c0, 64);
 		assert_int_equal(mlx5dm_prm_get(in, 0x860, 1), 1);
 		fd->qp_umem = mlx5dm_prm_get(in, 0x840, 32);
 		mlx5dm_prm_set(out, 0x48, 24, FAKE_QPN);

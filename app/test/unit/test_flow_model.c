@@ -185,7 +185,8 @@ static int
 env_send_udp4(struct env *e, uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport,
 	      struct mlx5dm_dev_pkt *got)
 {
-	struct frame f;
+	/* Static: got->data points into it after the return. */
+	static struct frame f;
 
 	frame_udp4(&f, -1, sip, dip, sport, dport);
 	return env_send(e, &f, got);

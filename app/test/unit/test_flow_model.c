@@ -194,6 +194,30 @@ env_send_udp4(struct env *e, uint32_t sip, uint32_t dip, uint16_t sport, uint16_
 
 static const struct rte_flow_item p_eth[] = { ITEM(ETH, NULL, NULL), END_ITEM };
 static const uint16_t all_queues[NB_Q] = { 0, 1, 2, 3 };
+
+/*
+ * An egress rule changes the frame, an ingress rule undoes it and queues:
+ * the frame must arrive on queue q exactly as it was sent.
+ */
+static void
+env_round_trip(const struct rte_flow_action *out_acts, const struct rte_flow_item *in_items,
+	       const struct rte_flow_action *in_acts, int q, const char *what)
+{
+	struct mlx5dm_dev_pkt got;
+	struct env *e = env_open();
+	uint8_t orig[64];
+	struct frame f;
+	uint8_t *p;
+
+	env_flow(e, &t_attr_out, p_eth, out_acts, false);
+	env_flow(e, &t_attr_in, in_items, in_acts, false);
+	p = frame_udp4(&f, -1, 0x0a000001, 0x0a000002, 1000, 2000);
+	memcpy(orig, p, f.len);
+	assert_int_equal(env_send(e, &f, &got), q);
+	assert_int_equal(got.len, 60);
+	t_assert_bytes(got.data, orig, 60, what);
+	env_close(e);
+}
 /* rte_flow's default IPv4 mask covers the source too: match the destination only. */
 static const struct rte_flow_item_ipv4 ip_dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
 
@@ -397,21 +421,9 @@ test_model_vxlan_round_trip(void **state)
 	};
 	const struct rte_flow_action_queue q2 = { .index = 2 };
 	const struct rte_flow_action a_in[] = { ACT(VXLAN_DECAP, NULL), ACT(QUEUE, &q2), END_ACT };
-	struct mlx5dm_dev_pkt got;
-	struct env *e = env_open();
-	uint8_t orig[64];
-	struct frame f;
-	uint8_t *p;
 
 	(void)state;
-	env_flow(e, &t_attr_out, p_eth, a_out, false);
-	env_flow(e, &t_attr_in, p_in, a_in, false);
-	p = frame_udp4(&f, -1, 0x0a000001, 0x0a000002, 1000, 2000);
-	memcpy(orig, p, f.len);
-	assert_int_equal(env_send(e, &f, &got), 2);
-	assert_int_equal(got.len, 60);
-	t_assert_bytes(got.data, orig, 60, "decapsulated frame");
-	env_close(e);
+	env_round_trip(a_out, p_in, a_in, 2, "decapsulated frame");
 }
 
 /* RSS action on IPv4/UDP ports: spread by ports, never to the excluded queue. */
@@ -452,21 +464,9 @@ test_model_vlan_push_pop(void **state)
 					      END_ITEM };
 	const struct rte_flow_action_queue q1 = { .index = 1 };
 	const struct rte_flow_action a_in[] = { ACT(OF_POP_VLAN, NULL), ACT(QUEUE, &q1), END_ACT };
-	struct mlx5dm_dev_pkt got;
-	struct env *e = env_open();
-	uint8_t orig[64];
-	struct frame f;
-	uint8_t *p;
 
 	(void)state;
-	env_flow(e, &t_attr_out, p_eth, a_out, false);
-	env_flow(e, &t_attr_in, p_in, a_in, false);
-	p = frame_udp4(&f, -1, 1, 2, 3, 4);
-	memcpy(orig, p, f.len);
-	assert_int_equal(env_send(e, &f, &got), 1);
-	assert_int_equal(got.len, 60);
-	t_assert_bytes(got.data, orig, 60, "frame after push and pop");
-	env_close(e);
+	env_round_trip(a_out, p_in, a_in, 1, "frame after push and pop");
 }
 
 /* An Ethernet IPv6 UDP frame (dst ::2 + last byte). */

@@ -132,6 +132,9 @@ test_default_rule(void **state)
 	assert_memory_equal(r->acts[0]->tir->rss.key, mlx5dm_flow_rss_default_key, 40);
 	r = priv.flow->default_flow->rules[2].rule;
 	assert_int_equal(r->m->attr.priority, 16383 * 4 + 2);
+	/* Started twice: still one default rule, nothing leaked. */
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	assert_int_equal(live_rules(), 3);
 	mlx5dm_flow_stop(&dev);
 	fake_live_get(&l);
 	assert_int_equal(l.tables + l.rules + l.tirs, 0);

@@ -299,6 +299,8 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 		return -ENODEV;
 	}
 	rte_spinlock_lock(&fp->lock);
+	/* A start without a stop in between: begin from a clean state. */
+	mlx5dm_flow_objs_stop(fp);
 	ret = mlx5dm_flow_objs_start(fp, &port);
 	if (ret == 0 && !priv->isolated) {
 		ret = mlx5dm_flow_default_create(dev, fp, &error);

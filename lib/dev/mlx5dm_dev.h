@@ -51,6 +51,7 @@ struct mlx5dm_dev_pkt {
 	uint32_t flow_tag;  /* valid with MLX5DM_DEV_PKT_F_FLOW_TAG */
 	uint32_t rss_hash;  /* valid with MLX5DM_DEV_PKT_F_RSS_HASH */
 	uint32_t ptype;     /* MLX5DM_DEV_PTYPE_* of the delivered frame (outer, inner) */
+	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
 	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by port_tx */
 };
 

@@ -327,6 +327,9 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	w->gen = 0;
 	w->caps = mlx5dm_sim_caps(w->sim);
 	memset(&w->meta, 0, sizeof(w->meta));
+	/* Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk. */
+	if (w->dir == MLX5DM_SIM_DIR_TX)
+		w->meta.reg_a = w->pkt->metadata;
 	if (mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
 		MLX5DM_SIM_TRACE(w, "%s: %u bytes: malformed frame", dir, w->pkt->len);
 		w->fate = MLX5DM_SIM_FATE_PARSE_ERROR;

@@ -22,6 +22,7 @@
 #include "mlx5dm_log.h"
 #include "mlx5dm_build_config.h"
 #include "mlx5dm_dev.h"
+#include "mlx5dm_flow.h"
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_sim.h"
 #include "mlx5dm_steer.h"
@@ -156,7 +157,7 @@ mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_in
 	info->dev_capa = 0;
 	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
 	/* Toeplitz over IPv4/IPv6 addresses and TCP/UDP ports, as the TIRs do. */
-	info->flow_type_rss_offloads = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
+	info->flow_type_rss_offloads = MLX5DM_FLOW_RSS_HF_SUPPORTED;
 	info->hash_key_size = 40;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	return 0;
@@ -304,7 +305,8 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 			   MLX5DM_DEV_BACKEND_SIM,
 		.sim = &cfg,
 	};
-	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
 	int ret;
 
 	mlx5dm_sim_config_default(&cfg);

@@ -11,11 +11,15 @@
  * packet type. Allocation-free; no locks.
  */
 
+#include <stdbool.h>
+
+#include <rte_flow.h>
 #include <rte_mbuf.h>
 #include <ethdev_driver.h>
 
 #include "mlx5dm.h"
 #include "mlx5dm_dev.h"
+#include "mlx5dm_flow.h"
 
 #define MLX5DM_BURST 64
 
@@ -43,10 +47,18 @@ mlx5dm_rx_fill(struct rte_mbuf *m, const struct mlx5dm_dev_pkt *d, uint16_t port
 		m->hash.rss = d->rss_hash;
 	}
 	if (d->flags & MLX5DM_DEV_PKT_F_FLOW_TAG) {
-		m->ol_flags |= RTE_MBUF_F_RX_FDIR;
-		if (d->flow_tag != MLX5DM_FLOW_TAG_FLAG) {
-			m->ol_flags |= RTE_MBUF_F_RX_FDIR_ID;
-			m->hash.fdir.hi = d->flow_tag;
+		uint32_t id;
+
+		switch (mlx5dm_flow_tag_decode(d->flow_tag, &id)) {
+		case 2:
+			m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
+			m->hash.fdir.hi = id;
+			break;
+		case 1:
+			m->ol_flags |= RTE_MBUF_F_RX_FDIR;
+			break;
+		default:
+			break;
 		}
 	}
 }
@@ -79,6 +91,7 @@ mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5dm_txq *txq = q;
 	struct mlx5dm_dev_pkt d[MLX5DM_BURST];
+	bool meta = rte_flow_dynf_metadata_avail();
 	uint16_t done = 0;
 
 	while (done < n) {
@@ -101,6 +114,9 @@ mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			d[cnt].tailroom = rte_pktmbuf_tailroom(m);
 			d[cnt].flags = 0;
 			d[cnt].fate = 0;
+			/* Tx metadata (egress META items match it in reg_a). */
+			d[cnt].metadata = meta && (m->ol_flags & RTE_MBUF_DYNFLAG_TX_METADATA) ?
+					  *RTE_FLOW_DYNF_METADATA(m) : 0;
 			txq->bytes += m->pkt_len;
 			cnt++;
 		}

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/* The fake steering library of the rte_flow object tests (see flow_fake_steer.h). */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow_fake_steer.h"
+
+#define FAKE_MAX_RULES 4096
+
+static struct fake_live live;
+static unsigned int fail_at;
+static bool failed;
+static bool allow_dup = true;
+static struct mlx5dm_domain domains[2];
+static const struct mlx5dm_rule *last_rule;
+static struct mlx5dm_rule *rules[FAKE_MAX_RULES];
+
+void
+fake_reset(void)
+{
+	memset(&live, 0, sizeof(live));
+	memset(rules, 0, sizeof(rules));
+	fail_at = 0;
+	failed = false;
+	allow_dup = true;
+	last_rule = NULL;
+	domains[0] = (struct mlx5dm_domain){ .id = 0 };
+	domains[1] = (struct mlx5dm_domain){ .id = 1 };
+}
+
+void
+fake_live_get(struct fake_live *l)
+{
+	*l = live;
+}
+
+void
+fake_fail_at(unsigned int n)
+{
+	fail_at = n;
+	failed = false;
+}
+
+bool
+fake_failed(void)
+{
+	return failed;
+}
+
+void
+fake_allow_duplicates(bool allow)
+{
+	allow_dup = allow;
+}
+
+struct mlx5dm_domain *
+fake_domain(int id)
+{
+	return &domains[id];
+}
+
+const struct mlx5dm_rule *
+fake_last_rule(void)
+{
+	return last_rule;
+}
+
+/* Every creating call goes through here: the armed one fails. */
+static bool
+fake_fail(void)
+{
+	if (fail_at == 0)
+		return false;
+	if (--fail_at != 0)
+		return false;
+	failed = true;
+	errno = ENOMEM;
+	return true;
+}
+
+struct mlx5dm_table *
+mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+{
+	struct mlx5dm_table *t;
+
+	if (dom == NULL || level == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (fake_fail())
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	t->dom = dom;
+	t->level = level;
+	live.tables++;
+	return t;
+}
+
+int
+mlx5dm_table_destroy(struct mlx5dm_table *t)
+{
+	if (t->matchers != 0 || t->refs != 0)
+		return -EBUSY;
+	free(t);
+	live.tables--;
+	return 0;
+}
+
+int
+mlx5dm_domain_set_root(struct mlx5dm_domain *dom, struct mlx5dm_table *t)
+{
+	if (t != NULL && t->dom != dom)
+		return -EINVAL;
+	if (t != NULL && fake_fail())
+		return -ENOMEM;
+	if (t != NULL)
+		t->refs++;
+	if (dom->root != NULL)
+		dom->root->refs--;
+	dom->root = t;
+	return 0;
+}
+
+struct mlx5dm_matcher *
+mlx5dm_matcher_create(struct mlx5dm_table *t, const struct mlx5dm_matcher_attr *attr,
+		      const char **err_field)
+{
+	struct mlx5dm_matcher *m;
+
+	if (err_field != NULL)
+		*err_field = NULL;
+	if (fake_fail())
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	m->tbl = t;
+	m->attr = *attr;
+	memcpy(m->mask, attr->mask, sizeof(m->mask));
+	m->attr.mask = m->mask;
+	t->matchers++;
+	live.matchers++;
+	return m;
+}
+
+int
+mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
+{
+	if (m->rules != 0)
+		return -EBUSY;
+	m->tbl->matchers--;
+	free(m);
+	live.matchers--;
+	return 0;
+}
+
+static int
+fake_rule_slot(void)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_RULES; i++)
+		if (rules[i] == NULL)
+			return i;
+	return -1;
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
+		   size_t nb_actions, struct mlx5dm_action *const actions[])
+{
+	struct mlx5dm_rule *r;
+	size_t i;
+	int slot;
+
+	if (queue != 0 || nb_actions > MLX5DM_RULE_MAX_ACTIONS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < MLX5DM_MATCH_PARAM_SIZE; i++)
+		if (value[i] & ~m->mask[i]) {
+			errno = EINVAL;
+			return NULL;
+		}
+	for (i = 0; i < nb_actions; i++)
+		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom) {
+			errno = EINVAL;
+			return NULL;
+		}
+	for (i = 0; !allow_dup && i < FAKE_MAX_RULES; i++)
+		if (rules[i] != NULL && rules[i]->m == m &&
+		    memcmp(rules[i]->value, value, MLX5DM_MATCH_PARAM_SIZE) == 0) {
+			errno = EEXIST;
+			return NULL;
+		}
+	if (fake_fail())
+		return NULL;
+	slot = fake_rule_slot();
+	if (slot < 0) {
+		errno = ENOSPC;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	r->m = m;
+	memcpy(r->value, value, sizeof(r->value));
+	r->n = nb_actions;
+	for (i = 0; i < nb_actions; i++) {
+		r->acts[i] = actions[i];
+		actions[i]->refs++;
+	}
+	m->rules++;
+	rules[slot] = r;
+	live.rules++;
+	last_rule = r;
+	return r;
+}
+
+int
+mlx5dm_rule_destroy(struct mlx5dm_rule *r, uint16_t queue)
+{
+	size_t i;
+
+	if (queue != 0)
+		return -EINVAL;
+	for (i = 0; i < FAKE_MAX_RULES; i++)
+		if (rules[i] == r)
+			rules[i] = NULL;
+	for (i = 0; i < r->n; i++)
+		r->acts[i]->refs--;
+	r->m->rules--;
+	if (last_rule == r)
+		last_rule = NULL;
+	free(r);
+	live.rules--;
+	return 0;
+}
+
+static struct mlx5dm_action *
+fake_action(struct mlx5dm_domain *dom, enum fake_act_kind kind)
+{
+	struct mlx5dm_action *a;
+
+	if (dom == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (fake_fail())
+		return NULL;
+	a = calloc(1, sizeof(*a));
+	a->dom = dom;
+	a->kind = kind;
+	live.actions++;
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_drop(struct mlx5dm_domain *dom)
+{
+	return fake_action(dom, FAKE_DROP);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_default_miss(struct mlx5dm_domain *dom)
+{
+	return fake_action(dom, FAKE_DEFAULT_MISS);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_dest_table(struct mlx5dm_domain *dom, struct mlx5dm_table *t)
+{
+	struct mlx5dm_action *a;
+
+	if (t == NULL || t->dom != dom) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = fake_action(dom, FAKE_DEST_TABLE);
+	if (a != NULL) {
+		a->tbl = t;
+		t->refs++;
+	}
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir)
+{
+	struct mlx5dm_action *a = fake_action(dom, FAKE_DEST_TIR);
+
+	if (a != NULL) {
+		a->tir = tir;
+		tir->refs++;
+	}
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint32_t index)
+{
+	struct mlx5dm_action *a;
+
+	if (index >= c->n) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = fake_action(dom, FAKE_COUNTER);
+	if (a != NULL) {
+		a->cnt = c;
+		a->u32 = index;
+		c->refs++;
+	}
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
+{
+	struct mlx5dm_action *a;
+
+	if (tag > 0xffffff || dom->id != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = fake_action(dom, FAKE_TAG);
+	if (a != NULL)
+		a->u32 = tag;
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t *prm)
+{
+	struct mlx5dm_action *a;
+
+	if (nb == 0 || nb > 64) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = fake_action(dom, FAKE_MODIFY);
+	if (a != NULL) {
+		a->len = nb * 8;
+		memcpy(a->data, prm, a->len);
+	}
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type, size_t len,
+		       const void *data)
+{
+	struct mlx5dm_action *a;
+
+	if (len > sizeof(a->data) || (len != 0 && data == NULL)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = fake_action(dom, FAKE_REFORMAT);
+	if (a != NULL) {
+		a->u32 = type;
+		a->len = len;
+		if (len != 0)
+			memcpy(a->data, data, len);
+	}
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_push_vlan(struct mlx5dm_domain *dom, uint32_t vlan_hdr)
+{
+	struct mlx5dm_action *a = fake_action(dom, FAKE_PUSH);
+
+	if (a != NULL)
+		a->u32 = vlan_hdr;
+	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_pop_vlan(struct mlx5dm_domain *dom)
+{
+	return fake_action(dom, FAKE_POP);
+}
+
+int
+mlx5dm_action_destroy(struct mlx5dm_action *a)
+{
+	if (a->refs != 0)
+		return -EBUSY;
+	if (a->tbl != NULL)
+		a->tbl->refs--;
+	if (a->tir != NULL)
+		a->tir->refs--;
+	if (a->cnt != NULL)
+		a->cnt->refs--;
+	free(a);
+	live.actions--;
+	return 0;
+}
+
+struct mlx5dm_tir *
+mlx5dm_tir_create(struct mlx5dm_ctx *ctx, const uint32_t *rqns, uint32_t nb,
+		  const struct mlx5dm_rss_attr *rss)
+{
+	struct mlx5dm_tir *t;
+
+	(void)ctx;
+	if (nb == 0 || nb > 64 || (rss == NULL && nb != 1)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (fake_fail())
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	t->nb = nb;
+	memcpy(t->rqns, rqns, nb * sizeof(*rqns));
+	t->hash = rss != NULL;
+	if (rss != NULL)
+		t->rss = *rss;
+	live.tirs++;
+	return t;
+}
+
+int
+mlx5dm_tir_destroy(struct mlx5dm_tir *t)
+{
+	if (t->refs != 0)
+		return -EBUSY;
+	free(t);
+	live.tirs--;
+	return 0;
+}
+
+struct mlx5dm_counters *
+mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n)
+{
+	struct mlx5dm_counters *c;
+
+	(void)ctx;
+	if ((1u << log_n) > 1024) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (fake_fail())
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	c->n = 1u << log_n;
+	live.counters++;
+	return c;
+}
+
+int
+mlx5dm_counters_free(struct mlx5dm_counters *c)
+{
+	if (c->refs != 0)
+		return -EBUSY;
+	free(c);
+	live.counters--;
+	return 0;
+}
+
+int
+mlx5dm_counters_query(struct mlx5dm_counters *c, uint32_t index, uint64_t *packets,
+		      uint64_t *bytes)
+{
+	if (index >= c->n)
+		return -EINVAL;
+	*packets = c->packets[index];
+	*bytes = c->bytes[index];
+	return 0;
+}
+
+int
+mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
+{
+	return fprintf(f, "fake domain %d\n", dom->id) < 0 ? -EIO : 0;
+}

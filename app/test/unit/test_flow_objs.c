@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The rte_flow object layer (tables per group, shared matchers and actions,
+ * counters, rules in device action order, start/stop) on a fake steering
+ * library that counts and checks every object: sharing, release on destroy,
+ * and no object left behind by a flow whose creation fails at any step.
+ */
+
+#include <stdlib.h>
+
+#include "test_flow_common.h"
+#include "flow_fake_steer.h"
+#include "mlx5dm_osdep.h"
+
+#define ITEM(t, s, m) { .type = RTE_FLOW_ITEM_TYPE_##t, .spec = (s), .mask = (m) }
+#define END_ITEM { .type = RTE_FLOW_ITEM_TYPE_END }
+#define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_##t, .conf = (c) }
+#define END_ACT { .type = RTE_FLOW_ACTION_TYPE_END }
+
+static int dummy_ctx;
+
+static int
+t_rqn(void *arg, uint16_t q, uint32_t *rqn)
+{
+	(void)arg;
+	*rqn = 100u + q;
+	return 0;
+}
+
+static struct mlx5dm_flow_priv *
+t_fp_start(void)
+{
+	struct mlx5dm_flow_priv *fp = calloc(1, sizeof(*fp));
+	const struct mlx5dm_flow_port port = {
+		.ctx = (struct mlx5dm_ctx *)&dummy_ctx,
+		.dom = { fake_domain(0), fake_domain(1) },
+		.rqn = t_rqn,
+	};
+
+	assert_non_null(fp);
+	fake_reset();
+	mlx5dm_flow_priv_init(fp);
+	assert_int_equal(mlx5dm_flow_objs_start(fp, &port), 0);
+	return fp;
+}
+
+static void
+t_fp_stop(struct mlx5dm_flow_priv *fp)
+{
+	struct fake_live l;
+
+	mlx5dm_flow_objs_stop(fp);
+	fake_live_get(&l);
+	assert_int_equal(l.tables + l.matchers + l.rules + l.actions + l.tirs + l.counters, 0);
+	assert_null(fake_domain(0)->root);
+	assert_null(fake_domain(1)->root);
+	free(fp);
+}
+
+static struct rte_flow *
+t_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
+	 const struct rte_flow_item *items, const struct rte_flow_action *actions)
+{
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec spec;
+	struct rte_flow *flow;
+
+	t_xlate_ok(attr, items, actions, &spec);
+	flow = mlx5dm_flow_objs_create(fp, &spec, true, &err);
+	if (flow == NULL)
+		fprintf(stderr, "create failed: %s\n", err.message);
+	return flow;
+}
+
+static void
+t_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
+{
+	assert_true(mlx5dm_flow_objs_owns(fp, flow));
+	assert_int_equal(mlx5dm_flow_objs_destroy(fp, flow, NULL), 0);
+}
+
+static const struct rte_flow_item p_eth[] = { ITEM(ETH, NULL, NULL), END_ITEM };
+static const struct rte_flow_action_queue q1 = { .index = 1 };
+
+static void
+test_start_stop(void **state)
+{
+	struct mlx5dm_flow_priv *fp;
+	struct fake_live l;
+
+	(void)state;
+	fp = t_fp_start();
+	fake_live_get(&l);
+	assert_int_equal(l.tables, 2);
+	/* Group 0 of each domain is level 1 and the domain's entry table. */
+	assert_non_null(fake_domain(0)->root);
+	assert_int_equal(fake_domain(0)->root->level, 1);
+	assert_int_equal(fake_domain(1)->root->level, 1);
+	assert_int_equal(fp->st.tables, 2);
+	t_fp_stop(fp);
+}
+
+static void
+test_drop_rule(void **state)
+{
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000001) };
+	const struct rte_flow_item items[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, NULL),
+					       END_ITEM };
+	const struct rte_flow_attr attr = { .ingress = 1, .priority = 3 };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	const struct mlx5dm_rule *r;
+	struct rte_flow *flow;
+	struct fake_live l;
+
+	(void)state;
+	flow = t_create(fp, &attr, items, t_act_drop);
+	assert_non_null(flow);
+	r = fake_last_rule();
+	assert_non_null(r);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->acts[0]->kind, FAKE_DROP);
+	/* Group 0 table, matcher priority 3 * 4 + 0, IPv4 mask. */
+	assert_ptr_equal(r->m->tbl, fake_domain(0)->root);
+	assert_int_equal(r->m->attr.priority, 12);
+	assert_int_equal(r->m->attr.criteria, C_OUTER);
+	assert_int_equal(mlx5dm_prm_get(r->m->mask, T_OUTER(0x1e0), 32), 0xffffffff);
+	assert_int_equal(mlx5dm_prm_get(r->value, T_OUTER(0x1e0), 32), 0x0a000001);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, 1);
+	assert_int_equal(l.rules, 1);
+	assert_int_equal(l.actions, 1);
+	t_destroy(fp, flow);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers + l.rules + l.actions, 0);
+	assert_int_equal(l.tables, 2);
+	t_fp_stop(fp);
+}
+
+/* Same mask: one matcher; same actions: one action object; all go with the last user. */
+static void
+test_sharing(void **state)
+{
+	const struct rte_flow_item_ipv4 ip1 = { .hdr.dst_addr = RTE_BE32(1) };
+	const struct rte_flow_item_ipv4 ip2 = { .hdr.dst_addr = RTE_BE32(2) };
+	const struct rte_flow_item i1[] = { ITEM(IPV4, &ip1, NULL), END_ITEM };
+	const struct rte_flow_item i2[] = { ITEM(IPV4, &ip2, NULL), END_ITEM };
+	const struct rte_flow_action_mark m5 = { .id = 5 }, m6 = { .id = 6 };
+	const struct rte_flow_action a5[] = { ACT(MARK, &m5), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action a6[] = { ACT(MARK, &m6), ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f1, *f2, *f3;
+	struct fake_live l;
+
+	(void)state;
+	f1 = t_create(fp, &t_attr_in, i1, a5);
+	f2 = t_create(fp, &t_attr_in, i2, a5);
+	assert_non_null(f1);
+	assert_non_null(f2);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, 1);
+	assert_int_equal(l.rules, 2);
+	assert_int_equal(l.actions, 2); /* one tag, one dest_tir */
+	assert_int_equal(l.tirs, 1);
+	f3 = t_create(fp, &t_attr_in, i2, a6);
+	assert_non_null(f3);
+	fake_live_get(&l);
+	assert_int_equal(l.actions, 3); /* a second tag */
+	t_destroy(fp, f1);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, 1);
+	assert_int_equal(l.actions, 3);
+	t_destroy(fp, f2);
+	fake_live_get(&l);
+	assert_int_equal(l.actions, 2);
+	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers + l.rules + l.actions + l.tirs, 0);
+	assert_int_equal(fp->st.flows, 0);
+	t_fp_stop(fp);
+}
+
+static void
+test_jump(void **state)
+{
+	const struct rte_flow_action_jump j3 = { .group = 3 };
+	const struct rte_flow_action aj[] = { ACT(JUMP, &j3), END_ACT };
+	const struct rte_flow_attr g3 = { .group = 3, .ingress = 1 };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	const struct mlx5dm_rule *r;
+	struct rte_flow *f1, *f2, *f3;
+	struct fake_live l;
+
+	(void)state;
+	f1 = t_create(fp, &t_attr_in, p_eth, aj);
+	assert_non_null(f1);
+	r = fake_last_rule();
+	assert_int_equal(r->acts[0]->kind, FAKE_DEST_TABLE);
+	assert_int_equal(r->acts[0]->tbl->level, 4); /* group 3 = level 4 */
+	f2 = t_create(fp, &t_attr_in_g1, p_eth, aj);
+	assert_non_null(f2);
+	f3 = t_create(fp, &g3, p_eth, t_act_drop);
+	assert_non_null(f3);
+	/* The rule of group 3 lives in the table the jumps go to. */
+	assert_ptr_equal(fake_last_rule()->m->tbl, r->acts[0]->tbl);
+	fake_live_get(&l);
+	assert_int_equal(l.tables, 4); /* roots, group 1, group 3 */
+	assert_int_equal(l.actions, 2); /* one dest_table (shared), one drop */
+	t_destroy(fp, f1);
+	t_destroy(fp, f3);
+	fake_live_get(&l);
+	assert_int_equal(l.tables, 4);
+	t_destroy(fp, f2);
+	fake_live_get(&l);
+	assert_int_equal(l.tables, 2);
+	t_fp_stop(fp);
+}
+
+static const uint16_t queues4[] = { 0, 1, 2, 3 };
+
+static void
+test_rss_rules(void **state)
+{
+	const struct rte_flow_action_rss rss = { .queue_num = 4, .queue = queues4 };
+	const struct rte_flow_action acts[] = { ACT(RSS, &rss), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	const struct mlx5dm_rule *r;
+	struct rte_flow *flow;
+	struct fake_live l;
+
+	(void)state;
+	flow = t_create(fp, &t_attr_in, p_eth, acts);
+	assert_non_null(flow);
+	assert_int_equal(flow->nb_rules, 3);
+	fake_live_get(&l);
+	assert_int_equal(l.rules, 3);
+	assert_int_equal(l.matchers, 3);
+	assert_int_equal(l.tirs, 3);
+	/* IPv4 (matcher priority 1) hashed over the 4 RQs, addresses only. */
+	r = flow->rules[0].rule;
+	assert_int_equal(r->m->attr.priority, 1);
+	assert_int_equal(mlx5dm_prm_get(r->m->mask, T_OUTER(0x093), 4), 4);
+	assert_int_equal(r->acts[0]->kind, FAKE_DEST_TIR);
+	assert_true(r->acts[0]->tir->hash);
+	assert_int_equal(r->acts[0]->tir->nb, 4);
+	assert_int_equal(r->acts[0]->tir->rqns[3], 103);
+	assert_false(r->acts[0]->tir->rss.ipv6);
+	assert_int_equal(r->acts[0]->tir->rss.fields, MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP);
+	r = flow->rules[1].rule;
+	assert_true(r->acts[0]->tir->rss.ipv6);
+	/* The rest: priority 2, no hash, queue 0's RQ. */
+	r = flow->rules[2].rule;
+	assert_int_equal(r->m->attr.priority, 2);
+	assert_int_equal(r->m->attr.criteria, 0);
+	assert_false(r->acts[0]->tir->hash);
+	assert_int_equal(r->acts[0]->tir->nb, 1);
+	assert_int_equal(r->acts[0]->tir->rqns[0], 100);
+	t_destroy(fp, flow);
+	t_fp_stop(fp);
+}
+
+static void
+test_counter(void **state)
+{
+	const struct rte_flow_action acts[] = { ACT(COUNT, NULL), ACT(DROP, NULL), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_query_count q = { .reset = 0 };
+	struct mlx5dm_counters *c;
+	struct rte_flow *f1, *f2;
+	struct fake_live l;
+
+	(void)state;
+	f1 = t_create(fp, &t_attr_in, p_eth, acts);
+	f2 = t_create(fp, &t_attr_in, p_eth, acts);
+	assert_non_null(f1);
+	assert_non_null(f2);
+	fake_live_get(&l);
+	assert_int_equal(l.counters, 1); /* one bulk */
+	assert_int_equal(f1->cnt.index, 0);
+	assert_int_equal(f2->cnt.index, 1);
+	/* The counter comes first in the rule. */
+	assert_int_equal(f2->rules[0].rule->acts[0]->kind, FAKE_COUNTER);
+	assert_int_equal(f2->rules[0].rule->acts[0]->u32, 1);
+	c = mlx5dm_flow_cnt_counters(&f1->cnt);
+	c->packets[0] = 10;
+	c->bytes[0] = 640;
+	assert_int_equal(mlx5dm_flow_objs_query_count(fp, f1, &q, NULL), 0);
+	assert_true(q.hits_set && q.bytes_set);
+	assert_int_equal(q.hits, 10);
+	assert_int_equal(q.bytes, 640);
+	q.reset = 1;
+	assert_int_equal(mlx5dm_flow_objs_query_count(fp, f1, &q, NULL), 0);
+	c->packets[0] = 13;
+	c->bytes[0] = 832;
+	q.reset = 0;
+	assert_int_equal(mlx5dm_flow_objs_query_count(fp, f1, &q, NULL), 0);
+	assert_int_equal(q.hits, 3);
+	assert_int_equal(q.bytes, 192);
+	t_destroy(fp, f1);
+	fake_live_get(&l);
+	assert_int_equal(l.counters, 1);
+	t_destroy(fp, f2);
+	fake_live_get(&l);
+	assert_int_equal(l.counters, 0);
+	assert_int_equal(fp->st.counters + fp->st.cnt_bulks, 0);
+	t_fp_stop(fp);
+}
+
+/* The library gets a rule's actions in the order the device applies them. */
+static void
+test_action_order(void **state)
+{
+	const struct rte_flow_item_vlan vlan = { .hdr.vlan_tci = RTE_BE16(7) };
+	const struct rte_flow_item in_items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL), ITEM(UDP, NULL, NULL),
+		ITEM(VXLAN, NULL, NULL), ITEM(ETH, NULL, NULL), ITEM(VLAN, &vlan, NULL),
+		END_ITEM,
+	};
+	const struct rte_flow_action_mark mark = { .id = 9 };
+	const struct rte_flow_action_set_mac mac = { .mac_addr = { 2, 0, 0, 0, 0, 1 } };
+	const struct rte_flow_action_of_push_vlan push = { .ethertype = RTE_BE16(0x8100) };
+	const struct rte_flow_action_of_set_vlan_vid vid = { .vlan_vid = RTE_BE16(42) };
+	const struct rte_flow_action_jump jump = { .group = 2 };
+	const struct rte_flow_action in_acts[] = {
+		ACT(COUNT, NULL), ACT(MARK, &mark), ACT(VXLAN_DECAP, NULL), ACT(OF_POP_VLAN, NULL),
+		ACT(SET_MAC_SRC, &mac), ACT(OF_PUSH_VLAN, &push), ACT(OF_SET_VLAN_VID, &vid),
+		ACT(JUMP, &jump), END_ACT,
+	};
+	static const enum fake_act_kind in_order[] = {
+		FAKE_COUNTER, FAKE_TAG, FAKE_REFORMAT, FAKE_POP, FAKE_MODIFY, FAKE_PUSH,
+		FAKE_DEST_TABLE,
+	};
+	const struct rte_flow_item_vxlan vx = { .hdr.vx_vni = RTE_BE32(0x100) };
+	struct rte_flow_item def[] = {
+		ITEM(ETH, &(struct rte_flow_item_eth){ .has_vlan = 0 }, NULL),
+		ITEM(IPV4, &(struct rte_flow_item_ipv4){ .hdr.time_to_live = 9 }, NULL),
+		ITEM(UDP, &(struct rte_flow_item_udp){ .hdr.src_port = 1 }, NULL),
+		ITEM(VXLAN, &vx, NULL), END_ITEM,
+	};
+	const struct rte_flow_action_vxlan_encap enc = { .definition = def };
+	const struct rte_flow_action out_acts[] = {
+		ACT(COUNT, NULL), ACT(SET_MAC_SRC, &mac), ACT(VXLAN_ENCAP, &enc), END_ACT,
+	};
+	static const enum fake_act_kind out_order[] = { FAKE_COUNTER, FAKE_MODIFY, FAKE_REFORMAT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	const struct mlx5dm_rule *r;
+	struct rte_flow *f;
+	unsigned int i;
+
+	(void)state;
+	f = t_create(fp, &t_attr_in, in_items, in_acts);
+	assert_non_null(f);
+	r = f->rules[0].rule;
+	assert_int_equal(r->n, RTE_DIM(in_order));
+	for (i = 0; i < RTE_DIM(in_order); i++)
+		assert_int_equal(r->acts[i]->kind, in_order[i]);
+	assert_int_equal(r->acts[1]->u32, 10); /* MARK 9 -> tag 10 */
+	assert_int_equal(r->acts[2]->u32, MLX5DM_REFORMAT_L2_TUNNEL_TO_L2);
+	assert_int_equal(r->acts[5]->u32, 0x8100u << 16 | 42);
+	/* The modify list: SMAC (2 entries) and, jumping, the mark into reg_c_0. */
+	assert_int_equal(r->acts[4]->len, 3 * 8);
+	f = t_create(fp, &t_attr_out, p_eth, out_acts);
+	assert_non_null(f);
+	r = f->rules[0].rule;
+	assert_int_equal(r->n, RTE_DIM(out_order));
+	for (i = 0; i < RTE_DIM(out_order); i++)
+		assert_int_equal(r->acts[i]->kind, out_order[i]);
+	assert_ptr_equal(r->acts[0]->dom, fake_domain(1));
+	assert_int_equal(r->acts[2]->u32, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL);
+	assert_int_equal(r->acts[2]->len, 50);
+	t_fp_stop(fp);
+}
+
+static void
+t_assert_same_state(struct mlx5dm_flow_priv *fp, const struct fake_live *l0,
+		    const struct mlx5dm_flow_stats *s0)
+{
+	struct fake_live l;
+
+	fake_live_get(&l);
+	assert_memory_equal(&l, l0, sizeof(l));
+	assert_memory_equal(&fp->st, s0, sizeof(*s0));
+}
+
+/*
+ * A flow touching every kind of object, failed at each library call and at
+ * each allocation in turn: every failure leaves exactly the state before.
+ */
+static void
+test_failure_leaves_nothing(void **state)
+{
+	const struct rte_flow_action_rss rss = {
+		.types = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP,
+		.queue_num = 4, .queue = queues4,
+	};
+	const struct rte_flow_action_mark mark = { .id = 1 };
+	const struct rte_flow_action_set_meta meta = { .data = 1, .mask = 0xff };
+	const struct rte_flow_action_jump jump = { .group = 5 };
+	const struct rte_flow_action a_rss[] = { ACT(COUNT, NULL), ACT(MARK, &mark),
+						 ACT(SET_META, &meta), ACT(RSS, &rss), END_ACT };
+	const struct rte_flow_action a_jump[] = { ACT(COUNT, NULL), ACT(MARK, &mark),
+						  ACT(JUMP, &jump), END_ACT };
+	const struct rte_flow_action *lists[] = { a_rss, a_jump };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_error err;
+	struct mlx5dm_flow_spec spec;
+	struct mlx5dm_flow_stats s0;
+	struct rte_flow *keep, *f;
+	struct fake_live l0;
+	unsigned int k, n, mode, failures = 0;
+
+	(void)state;
+	/* Something already there, so shared objects are both found and created. */
+	keep = t_create(fp, &t_attr_in, p_eth, a_jump);
+	assert_non_null(keep);
+	for (k = 0; k < RTE_DIM(lists); k++) {
+		t_xlate_ok(&t_attr_in, p_eth, lists[k], &spec);
+		for (mode = 0; mode < 2; mode++) {
+			for (n = 1;; n++) {
+				fake_live_get(&l0);
+				s0 = fp->st;
+				if (mode == 0)
+					fake_fail_at(n);
+				else
+					mlx5dm_alloc_fail_at(n);
+				memset(&err, 0, sizeof(err));
+				f = mlx5dm_flow_objs_create(fp, &spec, true, &err);
+				fake_fail_at(0);
+				mlx5dm_alloc_fail_at(0);
+				if (f != NULL)
+					break;
+				failures++;
+				assert_non_null(err.message);
+				assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
+				t_assert_same_state(fp, &l0, &s0);
+			}
+			t_destroy(fp, f);
+			t_assert_same_state(fp, &l0, &s0);
+		}
+	}
+	fprintf(stderr, "%u injected failures, none left state behind\n", failures);
+	assert_true(failures > 20);
+	t_destroy(fp, keep);
+	t_fp_stop(fp);
+}
+
+/* The largest modify list (64 entries) is one shared action like any other. */
+static void
+test_largest_modify_list(void **state)
+{
+	const struct rte_flow_action_set_meta meta = { .data = 0, .mask = 0x55555555 };
+	const struct rte_flow_action acts[] = { ACT(SET_META, &meta), ACT(SET_META, &meta),
+						ACT(SET_META, &meta), ACT(SET_META, &meta),
+						END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f1, *f2;
+	struct fake_live l;
+
+	(void)state;
+	f1 = t_create(fp, &t_attr_out, p_eth, acts);
+	f2 = t_create(fp, &t_attr_out, p_eth, acts);
+	assert_non_null(f1);
+	assert_non_null(f2);
+	assert_int_equal(f1->rules[0].rule->acts[0]->kind, FAKE_MODIFY);
+	assert_int_equal(f1->rules[0].rule->acts[0]->len, 64 * 8);
+	fake_live_get(&l);
+	assert_int_equal(l.actions, 1);
+	t_destroy(fp, f1);
+	t_destroy(fp, f2);
+	t_fp_stop(fp);
+}
+
+static void
+test_duplicate_rule(void **state)
+{
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec spec;
+	struct rte_flow *f;
+
+	(void)state;
+	fake_allow_duplicates(false);
+	t_xlate_ok(&t_attr_in, p_eth, t_act_drop, &spec);
+	f = mlx5dm_flow_objs_create(fp, &spec, true, &err);
+	assert_non_null(f);
+	assert_null(mlx5dm_flow_objs_create(fp, &spec, true, &err));
+	assert_int_equal(rte_errno, EEXIST);
+	assert_string_equal(err.message, "an identical rule exists (same group, priority and "
+			    "match)");
+	t_destroy(fp, f);
+	t_fp_stop(fp);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_stop),
+		cmocka_unit_test(test_drop_rule),
+		cmocka_unit_test(test_sharing),
+		cmocka_unit_test(test_jump),
+		cmocka_unit_test(test_rss_rules),
+		cmocka_unit_test(test_counter),
+		cmocka_unit_test(test_action_order),
+		cmocka_unit_test(test_failure_leaves_nothing),
+		cmocka_unit_test(test_largest_modify_list),
+		cmocka_unit_test(test_duplicate_rule),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Private header of the rte_flow part of net_mlx5dm.
+ *
+ * Two halves:
+ *  - translation (mlx5dm_flow_{attr,items,item_xx,actions,modify,encap,rss,
+ *    check,translate}.c): rte_flow attr + pattern + actions -> a spec
+ *    (struct mlx5dm_flow_spec) or an rte_flow_error. Pure: no device, no
+ *    EAL, no allocation; unit-tested on its own.
+ *  - objects (mlx5dm_flow_{cache,cnt,rule,ops}.c): a spec -> steering library
+ *    objects (tables per group, shared matchers, shared actions, rules), the
+ *    rte_flow_ops and the hooks of mlx5dm.h.
+ *
+ * Conventions this PMD defines (documented in doc/guides/nics/mlx5dm.rst):
+ *  - group g is the SW-owned table of level g + 1 of its domain; group 0 is
+ *    the domain's root table (entered from the firmware root table);
+ *  - rte_flow priority p becomes matcher priority p * MLX5DM_FLOW_SUBPRIO +
+ *    sub, sub ordering the rules one RSS action expands into; the last
+ *    priority band belongs to the default RSS rule;
+ *  - metadata registers: MARK item/action use reg_c_0 (bit 24 = "marked",
+ *    bits 23..0 = id), META uses reg_c_1 on ingress and reg_a on egress (the
+ *    Tx descriptor metadata), TAG index i uses reg_c_(2 + i), i = 0..3;
+ *  - flow tag (CQE): 0 = none, MLX5DM_FLOW_TAG_FLAG = FLAG, else MARK id + 1.
+ */
+
+#ifndef _MLX5DM_FLOW_H_
+#define _MLX5DM_FLOW_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/queue.h>
+
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_spinlock.h>
+
+#include "mlx5dm_prm_match.h"
+#include "mlx5dm_prm_modify.h"
+#include "mlx5dm_steer.h"
+
+/* ---- limits and conventions ---- */
+
+#define MLX5DM_FLOW_SUBPRIO 4u
+/* The last band (MLX5DM_FLOW_MAX_PRIORITY + 1) is the default rule's. */
+#define MLX5DM_FLOW_MAX_PRIORITY ((UINT16_MAX + 1u) / MLX5DM_FLOW_SUBPRIO - 2u)
+#define MLX5DM_FLOW_DEFAULT_PRIORITY (MLX5DM_FLOW_MAX_PRIORITY + 1u)
+/* Group g is table level g + 1, which must fit the library's uint32_t. */
+#define MLX5DM_FLOW_MAX_GROUP (UINT32_MAX - 1u)
+#define MLX5DM_FLOW_MAX_QUEUES 64u
+#define MLX5DM_FLOW_MAX_MODIFY 64u        /* PRM entries per modify-header action */
+#define MLX5DM_FLOW_MAX_ENCAP 126u        /* bytes: even, 6-bit count of 2-byte words */
+#define MLX5DM_FLOW_MAX_SUB 7u            /* rules one rte_flow rule may expand into */
+#define MLX5DM_FLOW_MAX_VLAN_PUSH 2u
+#define MLX5DM_FLOW_ENCAP_DECISION 34u    /* Ethernet + IPv4: a "tunnel" header is longer */
+#define MLX5DM_FLOW_MARK_MAX 0xfffffdu
+#define MLX5DM_FLOW_TAG_FLAG 0xffffffu
+#define MLX5DM_FLOW_MARK_REG_FLAG (1u << 24)
+#define MLX5DM_FLOW_NB_TAGS 4u
+
+/*
+ * RSS hash types the device can compute (dev_info.flow_type_rss_offloads).
+ * The IPv6 _EX types hash as their plain IPv6 counterparts (the device does
+ * not look into extension headers); RTE_ETH_RSS_IP contains one.
+ */
+#define MLX5DM_FLOW_RSS_HF_SUPPORTED \
+	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+	 RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_IPV6 | \
+	 RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+	 RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | \
+	 RTE_ETH_RSS_IPV6_UDP_EX | RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
+	 RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
+
+/*
+ * Decode a CQE flow tag for the Rx path: returns 0 (no mark), 1 (FLAG:
+ * RTE_MBUF_F_RX_FDIR only) or 2 (MARK: RTE_MBUF_F_RX_FDIR_ID, *id set).
+ */
+static inline int
+mlx5dm_flow_tag_decode(uint32_t tag, uint32_t *id)
+{
+	tag &= 0xffffffu;
+	if (tag == 0)
+		return 0;
+	if (tag == MLX5DM_FLOW_TAG_FLAG)
+		return 1;
+	*id = tag - 1;
+	return 2;
+}
+
+/* ---- pattern layers ---- */
+
+/* Per level (outer in the low half, inner = MLX5DM_FLOW_INNER(flag)). */
+enum {
+	MLX5DM_FLOW_L_L2 = 1u << 0,
+	MLX5DM_FLOW_L_VLAN = 1u << 1,
+	MLX5DM_FLOW_L_VLAN2 = 1u << 2,
+	MLX5DM_FLOW_L_IPV4 = 1u << 3,
+	MLX5DM_FLOW_L_IPV6 = 1u << 4,
+	MLX5DM_FLOW_L_TCP = 1u << 5,
+	MLX5DM_FLOW_L_UDP = 1u << 6,
+	MLX5DM_FLOW_L_ICMP = 1u << 7,
+	MLX5DM_FLOW_L_ICMP6 = 1u << 8,
+};
+#define MLX5DM_FLOW_L_L3 (MLX5DM_FLOW_L_IPV4 | MLX5DM_FLOW_L_IPV6)
+#define MLX5DM_FLOW_L_L4 \
+	(MLX5DM_FLOW_L_TCP | MLX5DM_FLOW_L_UDP | MLX5DM_FLOW_L_ICMP | MLX5DM_FLOW_L_ICMP6)
+#define MLX5DM_FLOW_INNER(f) ((uint64_t)(f) << 16)
+/* Level-independent. */
+#define MLX5DM_FLOW_L_VXLAN (1ull << 32)
+#define MLX5DM_FLOW_L_GRE (1ull << 33)
+#define MLX5DM_FLOW_L_GRE_KEY (1ull << 34)
+#define MLX5DM_FLOW_L_MPLS (1ull << 35)
+#define MLX5DM_FLOW_L_META (1ull << 36)
+#define MLX5DM_FLOW_L_MARK (1ull << 37)
+#define MLX5DM_FLOW_L_TAG(i) (1ull << (38 + (i)))
+#define MLX5DM_FLOW_L_TUNNEL (MLX5DM_FLOW_L_VXLAN | MLX5DM_FLOW_L_GRE)
+
+/* ---- the spec: what a rule becomes ---- */
+
+enum mlx5dm_flow_fate {
+	MLX5DM_FLOW_FATE_NONE,      /* egress only: continue to the wire */
+	MLX5DM_FLOW_FATE_DROP,
+	MLX5DM_FLOW_FATE_QUEUE,     /* QUEUE or RSS: TIRs per sub-rule */
+	MLX5DM_FLOW_FATE_JUMP,
+};
+
+/*
+ * One library rule of an rte_flow rule. Rules without RSS have one; an RSS
+ * action over several packet classes expands into one per distinct hash
+ * (e.g. IPv4/TCP hashed on ports, other IPv4 on addresses, non-IP to the
+ * first queue), each also matching ip_version / ip_protocol.
+ */
+struct mlx5dm_flow_sub {
+	uint8_t subprio;            /* 0 .. MLX5DM_FLOW_SUBPRIO - 1 */
+	uint8_t ipv;                /* extra match: 0, 4 or 6 */
+	uint8_t proto;              /* extra match: 0 or IP protocol */
+	bool inner;                 /* ... on the inner headers */
+	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
+	struct mlx5dm_rss_attr rss; /* when hash */
+};
+
+struct mlx5dm_flow_push {
+	uint16_t tpid;
+	uint16_t tci;
+};
+
+struct mlx5dm_flow_spec {
+	/* Attributes. */
+	bool egress;
+	uint32_t group;
+	uint32_t priority;          /* rte_flow priority */
+	/* Match (PRM fte_match_param). */
+	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
+	uint8_t criteria;           /* sections with a non-zero mask */
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
+	/* Actions. */
+	enum mlx5dm_flow_fate fate;
+	uint32_t jump_group;
+	uint16_t nb_queues;
+	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
+	bool rss_inner;             /* RSS level 2 */
+	bool rss_symmetric;
+	uint64_t rss_types;
+	uint8_t rss_key[40];
+	uint8_t nb_sub;
+	struct mlx5dm_flow_sub sub[MLX5DM_FLOW_MAX_SUB];
+	bool count;
+	bool tag;
+	uint32_t tag_value;         /* CQE flow tag */
+	bool decap;
+	bool encap;
+	enum mlx5dm_reformat_type decap_type;
+	enum mlx5dm_reformat_type encap_type;
+	uint16_t decap_len;         /* L3 decap: the new L2 header */
+	uint16_t encap_len;
+	uint8_t decap_data[32];
+	uint8_t encap_data[MLX5DM_FLOW_MAX_ENCAP];
+	uint8_t nb_pop;
+	uint8_t nb_push;
+	struct mlx5dm_flow_push push[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	uint16_t nb_modify;
+	uint8_t modify[MLX5DM_FLOW_MAX_MODIFY * 8];
+};
+
+/* What translation needs to know about the port. */
+struct mlx5dm_flow_xctx {
+	uint16_t nb_rx_queues;
+	bool internal;              /* the PMD's own default rule: reserved priority allowed */
+};
+
+/*
+ * Translate (and validate) one rule. On success spec holds everything the
+ * object layer needs; on failure error is set (type, cause, static message)
+ * and a negative errno is returned. Includes the steering library's check
+ * of every match mask the rule produces.
+ */
+int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			  const struct rte_flow_item items[],
+			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
+			  struct rte_flow_error *error);
+
+/* The mask / value of sub-rule i (spec mask plus its extra match). */
+void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
+			   uint8_t *value, uint8_t *criteria);
+
+/* Matcher priority of sub-rule i. */
+static inline uint16_t
+mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
+{
+	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
+}
+
+/* ---- translation internals (shared between the translation files) ---- */
+
+/* Translation state, one rule. */
+struct mlx5dm_flow_item_def;
+
+struct mlx5dm_flow_xlate {
+	const struct mlx5dm_flow_xctx *xc;
+	struct mlx5dm_flow_spec *spec;
+	const struct rte_flow_item *items;
+	/* Pattern walk. */
+	const struct rte_flow_item *item;      /* current item */
+	const struct mlx5dm_flow_item_def *def; /* its definition */
+	const struct rte_flow_item *prev;      /* previous non-VOID item */
+	uint8_t variant;                       /* fte field variant of the current item */
+	bool inner;                            /* current item is after a tunnel item */
+	uint16_t next_tpid[2];                 /* TPID announced for the next VLAN, per level */
+	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
+	const struct rte_flow_item *vlan_item; /* first outer VLAN (VID/PCP for push) */
+	/* Which item wrote each match field (index + 1; 0 = none / implied by an action). */
+	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
+	/* Action walk. */
+	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
+	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
+	const struct rte_flow_action *fate_act;
+	const struct rte_flow_action *rss_act;
+	const struct rte_flow_action_raw_decap *raw_decap;
+	const struct rte_flow_action_raw_encap *raw_encap;
+	const struct rte_flow_action *raw_decap_act;
+	const struct rte_flow_action *raw_encap_act;
+	const struct rte_flow_action *push_act[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	bool push_vid_set[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	bool push_pcp_set[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	const struct rte_flow_action *actions;  /* the list (cause of list-wide errors) */
+	bool mark;
+	uint32_t mark_id;
+};
+
+/* Order in which the device applies header changes. */
+enum mlx5dm_flow_stage {
+	MLX5DM_FLOW_STAGE_START,
+	MLX5DM_FLOW_STAGE_DECAP,
+	MLX5DM_FLOW_STAGE_POP,
+	MLX5DM_FLOW_STAGE_MODIFY,
+	MLX5DM_FLOW_STAGE_PUSH,
+	MLX5DM_FLOW_STAGE_ENCAP,
+};
+
+enum {
+	MLX5DM_FLOW_A_FATE = 1u << 0,
+	MLX5DM_FLOW_A_COUNT = 1u << 1,
+	MLX5DM_FLOW_A_MARK = 1u << 2,
+	MLX5DM_FLOW_A_FLAG = 1u << 3,
+	MLX5DM_FLOW_A_DECAP = 1u << 4,
+	MLX5DM_FLOW_A_ENCAP = 1u << 5,
+	MLX5DM_FLOW_A_MODIFY = 1u << 6,
+	MLX5DM_FLOW_A_POP = 1u << 7,
+	MLX5DM_FLOW_A_PUSH = 1u << 8,
+	MLX5DM_FLOW_A_SET_META = 1u << 9,
+};
+
+/* mlx5dm_flow_attr.c */
+int mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *attr,
+			   struct rte_flow_error *error);
+
+/* mlx5dm_flow_match.c: writing the match parameter. */
+/* Set mask/value bits of a field; a contradiction with what is there fails. */
+int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+			  uint32_t value, struct rte_flow_error *error);
+/* Implied by an item (or action): the whole field must equal value. */
+int mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			    uint32_t value, struct rte_flow_error *error);
+/* ip_version in the SW-steering convention: mask = value = version (4 or 6). */
+int mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+				 uint32_t version, struct rte_flow_error *error);
+/* Implied unless the pattern matches the field itself (e.g. a VXLAN UDP port). */
+int mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			      uint32_t value, struct rte_flow_error *error);
+/* Current mask / value of a field. */
+uint32_t mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f);
+uint32_t mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f);
+/* Turn spec/last of a big-endian bit range into a (narrower) mask; see the .c. */
+int mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mask,
+			      unsigned int bit, unsigned int width);
+/* match_criteria_enable from the mask. */
+uint8_t mlx5dm_flow_match_criteria(const uint8_t *mask);
+
+/* mlx5dm_flow_items.c */
+int mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_item items[],
+			    struct rte_flow_error *error);
+
+/* Layers of the level the actions act on (inner after a decap). */
+uint32_t mlx5dm_flow_action_layers(const struct mlx5dm_flow_xlate *x);
+
+/* mlx5dm_flow_actions.c */
+/* Enter a header-change stage (decap < pop < modify < push < encap). */
+int mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
+			    const struct rte_flow_action *a, struct rte_flow_error *error);
+int mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
+			      struct rte_flow_error *error);
+
+/* mlx5dm_flow_modify.c: PRM modify-header entries. */
+int mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			   uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
+			   struct rte_flow_error *error);
+int mlx5dm_flow_modify_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			   uint8_t field, uint32_t data, struct rte_flow_error *error);
+int mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			    uint8_t src, uint8_t src_offset, uint8_t dst, uint8_t dst_offset,
+			    uint8_t length, struct rte_flow_error *error);
+/* Set the bits of mask in a 32-bit register field (one entry per run of ones). */
+int mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+				  uint8_t field, uint32_t data, uint32_t mask,
+				  struct rte_flow_error *error);
+/* The SET_* / DEC_TTL / INC_* / OF_SET_VLAN_VID / SET_TAG / SET_META actions. */
+int mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+				 struct rte_flow_error *error);
+
+/* mlx5dm_flow_modify_field.c */
+int mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+				   struct rte_flow_error *error);
+
+/* mlx5dm_flow_encap.c */
+int mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, size_t *len,
+				  struct rte_flow_error *error);
+int mlx5dm_flow_xlate_reformat(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+
+/* mlx5dm_flow_rss.c */
+extern const uint8_t mlx5dm_flow_rss_default_key[40];
+int mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			  struct rte_flow_error *error);
+int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			    struct rte_flow_error *error);
+/* Build the sub-rules once pattern and fate are known. */
+int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+
+/* mlx5dm_flow_check.c: the steering library's verdict on the masks. */
+int mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+
+/* ---- objects ---- */
+
+/* What the object layer needs from the port (set at start). */
+struct mlx5dm_flow_port {
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_domain *dom[2];           /* [0] NIC RX, [1] NIC TX */
+	/* RQ number behind Rx queue q (mlx5dm_rxq_rqn on a real port). */
+	int (*rqn)(void *arg, uint16_t q, uint32_t *rqn);
+	void *rqn_arg;
+};
+
+struct mlx5dm_flow_tbl;
+struct mlx5dm_flow_matcher;
+struct mlx5dm_flow_ent;
+struct mlx5dm_flow_cnt_bulk;
+
+#define MLX5DM_FLOW_HASH_SIZE 256u
+
+/* Live object counts (tests and debugging). */
+struct mlx5dm_flow_stats {
+	uint32_t flows;
+	uint32_t rules;
+	uint32_t tables;
+	uint32_t matchers;
+	uint32_t entries;       /* cached actions */
+	uint32_t cnt_bulks;
+	uint32_t counters;
+};
+
+struct mlx5dm_flow_priv {
+	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
+	rte_spinlock_t lock;
+	struct mlx5dm_flow_port port;
+	bool started;
+	TAILQ_HEAD(mlx5dm_flow_list, rte_flow) flows;
+	struct rte_flow *default_flow;
+	struct mlx5dm_flow_tbl *root[2];
+	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
+	LIST_HEAD(, mlx5dm_flow_matcher) matchers[MLX5DM_FLOW_HASH_SIZE];
+	LIST_HEAD(, mlx5dm_flow_ent) ents[MLX5DM_FLOW_HASH_SIZE];
+	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;
+	struct mlx5dm_flow_stats st;
+};
+
+/* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
+struct mlx5dm_flow_tbl *mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom,
+					    uint32_t group);
+void mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t);
+struct mlx5dm_table *mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t);
+/* The matcher holds a reference on its table (group's table, created on demand). */
+struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
+						    unsigned int dom, uint32_t group,
+						    uint16_t prio, uint8_t criteria,
+						    const uint8_t *mask, const char **err_field);
+void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
+struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
+
+enum mlx5dm_flow_ent_kind {
+	MLX5DM_FLOW_ENT_DROP,
+	MLX5DM_FLOW_ENT_TIR,
+	MLX5DM_FLOW_ENT_JUMP,
+	MLX5DM_FLOW_ENT_TAG,
+	MLX5DM_FLOW_ENT_MODIFY,
+	MLX5DM_FLOW_ENT_REFORMAT,
+	MLX5DM_FLOW_ENT_PUSH,
+	MLX5DM_FLOW_ENT_POP,
+};
+
+/* Parameters of a shared action (the cache key is built from them). */
+struct mlx5dm_flow_ent_param {
+	enum mlx5dm_flow_ent_kind kind;
+	unsigned int dom;
+	uint32_t u32;                       /* JUMP group, TAG value, PUSH header, reformat type */
+	const uint16_t *queues;             /* TIR */
+	uint16_t nb_queues;
+	const struct mlx5dm_rss_attr *rss;  /* TIR: NULL = direct to queues[0] */
+	const uint8_t *data;                /* MODIFY entries, REFORMAT data */
+	size_t len;
+};
+struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
+					    const struct mlx5dm_flow_ent_param *p);
+void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
+struct mlx5dm_action *mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e);
+
+/* mlx5dm_flow_cnt.c: flow counters taken from bulks. */
+struct mlx5dm_flow_cnt {
+	struct mlx5dm_flow_cnt_bulk *bulk;
+	uint32_t index;
+};
+int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
+void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
+struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c);
+
+/* mlx5dm_flow_rule.c: rte_flow handles. */
+#define MLX5DM_FLOW_RULE_MAX_ENTS 10u
+
+struct mlx5dm_flow_rule {
+	struct mlx5dm_flow_matcher *matcher;
+	struct mlx5dm_rule *rule;
+	uint8_t nb_ents;
+	struct mlx5dm_flow_ent *ents[MLX5DM_FLOW_RULE_MAX_ENTS];
+};
+
+struct rte_flow {
+	TAILQ_ENTRY(rte_flow) next;
+	bool listed;                    /* a user flow (not the default rule) */
+	unsigned int dom;
+	bool has_cnt;
+	struct mlx5dm_flow_cnt cnt;
+	struct mlx5dm_action *cnt_action;
+	uint64_t cnt_base_hits;
+	uint64_t cnt_base_bytes;
+	uint8_t nb_rules;
+	struct mlx5dm_flow_rule rules[];
+};
+
+void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
+/* Root tables of both domains (group 0) become the domains' entry points. */
+int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
+/* Every flow (default included) and the root tables go. */
+void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
+/* A user flow (listed), or the PMD's default rule (not listed). */
+struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
+					 const struct mlx5dm_flow_spec *spec, bool listed,
+					 struct rte_flow_error *error);
+int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+			     struct rte_flow_error *error);
+int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+				 struct rte_flow_query_count *q, struct rte_flow_error *error);
+bool mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow);
+/* Destroy every user flow; returns the first failure (and goes on). */
+int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);
+
+#endif /* _MLX5DM_FLOW_H_ */

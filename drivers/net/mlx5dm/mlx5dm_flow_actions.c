@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The action walk: which actions exist, in which direction, how often, and
+ * in which order. The device applies header changes in a fixed order
+ * (decap, VLAN pop, field modifications, VLAN push, encap); a list asking
+ * for another order is refused rather than silently reordered. Counter,
+ * mark/flag and metadata-register writes may appear anywhere. At most one
+ * fate (QUEUE, RSS, DROP, JUMP); ingress rules need one, egress rules
+ * without one continue to the wire.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+
+enum {
+	MLX5DM_FLOW_DIR_IN = 1u << 0,
+	MLX5DM_FLOW_DIR_OUT = 1u << 1,
+	MLX5DM_FLOW_DIR_ANY = MLX5DM_FLOW_DIR_IN | MLX5DM_FLOW_DIR_OUT,
+};
+
+typedef int (*mlx5dm_flow_act_fn)(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+				  struct rte_flow_error *error);
+
+struct mlx5dm_flow_act_def {
+	uint8_t dir;                /* MLX5DM_FLOW_DIR_* */
+	const char *dir_msg;        /* static: why not in the other direction */
+	bool conf;                  /* needs a configuration */
+	mlx5dm_flow_act_fn fn;
+};
+
+int
+mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
+			const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	if (stage < x->stage)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "header changes must come in the order the device "
+					  "applies them: decap, VLAN pop, field changes, VLAN "
+					  "push, encap");
+	x->stage = (uint8_t)stage;
+	return 0;
+}
+
+static int
+mlx5dm_flow_once(struct mlx5dm_flow_xlate *x, uint32_t bit, const struct rte_flow_action *a,
+		 const char *msg, struct rte_flow_error *error)
+{
+	if (x->seen & bit)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a, msg);
+	x->seen |= bit;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_void(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	RTE_SET_USED(x);
+	RTE_SET_USED(a);
+	RTE_SET_USED(error);
+	return 0;
+}
+
+static int
+mlx5dm_flow_fate(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		 enum mlx5dm_flow_fate fate, struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_FATE, a, "only one fate action (QUEUE, RSS, "
+				   "DROP, JUMP) per rule", error);
+
+	if (ret < 0)
+		return ret;
+	x->fate_act = a;
+	x->spec->fate = fate;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_drop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	return mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_DROP, error);
+}
+
+static int
+mlx5dm_flow_act_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		      struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_QUEUE, error);
+
+	return ret < 0 ? ret : mlx5dm_flow_xlate_queue(x, a, error);
+}
+
+static int
+mlx5dm_flow_act_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		    struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_QUEUE, error);
+
+	if (ret < 0)
+		return ret;
+	x->rss_act = a;
+	return mlx5dm_flow_xlate_rss(x, a, error);
+}
+
+static int
+mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	const struct rte_flow_action_jump *j = a->conf;
+	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_JUMP, error);
+
+	if (ret < 0)
+		return ret;
+	/* SW-owned tables may only forward to deeper levels. */
+	if (j->group <= x->spec->group)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "JUMP target group must be higher than the rule's group");
+	if (j->group > MLX5DM_FLOW_MAX_GROUP)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "JUMP target group must be below 4294967295");
+	x->spec->jump_group = j->group;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_count(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		      struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_COUNT, a, "only one COUNT action per rule",
+				   error);
+
+	if (ret == 0)
+		x->spec->count = true;
+	return ret;
+}
+
+static int
+mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	const struct rte_flow_action_mark *m = a->conf;
+
+	if (x->seen & (MLX5DM_FLOW_A_MARK | MLX5DM_FLOW_A_FLAG))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "only one MARK or FLAG action per rule");
+	if (m->id > MLX5DM_FLOW_MARK_MAX)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MARK id must be at most 0xfffffd");
+	x->seen |= MLX5DM_FLOW_A_MARK;
+	x->mark = true;
+	x->mark_id = m->id;
+	x->spec->tag = true;
+	x->spec->tag_value = m->id + 1;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_flag(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	if (x->seen & (MLX5DM_FLOW_A_MARK | MLX5DM_FLOW_A_FLAG))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "only one MARK or FLAG action per rule");
+	x->seen |= MLX5DM_FLOW_A_FLAG;
+	x->spec->tag = true;
+	x->spec->tag_value = MLX5DM_FLOW_TAG_FLAG;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_push(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		     struct rte_flow_error *error)
+{
+	const struct rte_flow_action_of_push_vlan *p = a->conf;
+	struct mlx5dm_flow_spec *spec = x->spec;
+	uint16_t tpid = rte_be_to_cpu_16(p->ethertype);
+	int ret;
+
+	if (tpid != RTE_ETHER_TYPE_VLAN && tpid != RTE_ETHER_TYPE_QINQ)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "OF_PUSH_VLAN EtherType must be 0x8100 or 0x88a8");
+	if (spec->nb_push == MLX5DM_FLOW_MAX_VLAN_PUSH)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "at most two OF_PUSH_VLAN actions per rule");
+	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_PUSH, a, error);
+	if (ret < 0)
+		return ret;
+	x->push_act[spec->nb_push] = a;
+	spec->push[spec->nb_push].tpid = tpid;
+	spec->push[spec->nb_push].tci = 0;
+	spec->nb_push++;
+	x->seen |= MLX5DM_FLOW_A_PUSH;
+	return 0;
+}
+
+/* OF_SET_VLAN_VID/PCP: the header just pushed, else (VID only) the packet's tag. */
+static int
+mlx5dm_flow_act_vlan_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			 struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	unsigned int i = spec->nb_push != 0 ? spec->nb_push - 1u : 0;
+	struct mlx5dm_flow_push *p = &spec->push[i];
+
+	if (a->type == RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP) {
+		const struct rte_flow_action_of_set_vlan_pcp *c = a->conf;
+
+		if (c->vlan_pcp > 7)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+						  "VLAN PCP must be 0 to 7");
+		if (spec->nb_push == 0)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  "OF_SET_VLAN_PCP is supported only after "
+						  "OF_PUSH_VLAN");
+		p->tci = (uint16_t)((p->tci & 0x1fff) | c->vlan_pcp << 13);
+		x->push_pcp_set[i] = true;
+	} else {
+		const struct rte_flow_action_of_set_vlan_vid *c = a->conf;
+		uint16_t vid = rte_be_to_cpu_16(c->vlan_vid);
+
+		if (vid > 0xffe)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+						  "VLAN VID must be at most 0xffe");
+		if (spec->nb_push == 0)
+			return mlx5dm_flow_xlate_set_action(x, a, error);
+		p->tci = (uint16_t)((p->tci & 0xf000) | vid);
+		x->push_vid_set[i] = true;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	uint32_t l = mlx5dm_flow_action_layers(x);
+	unsigned int tags = !!(l & MLX5DM_FLOW_L_VLAN) + !!(l & MLX5DM_FLOW_L_VLAN2);
+	int ret;
+
+	if (spec->nb_pop >= tags)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "OF_POP_VLAN needs a VLAN item per popped tag in the "
+					  "pattern");
+	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_POP, a, error);
+	if (ret < 0)
+		return ret;
+	spec->nb_pop++;
+	x->seen |= MLX5DM_FLOW_A_POP;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_modify(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		       struct rte_flow_error *error)
+{
+	return mlx5dm_flow_xlate_set_action(x, a, error);
+}
+
+static int
+mlx5dm_flow_act_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			     struct rte_flow_error *error)
+{
+	return mlx5dm_flow_xlate_modify_field(x, a, error);
+}
+
+static int
+mlx5dm_flow_act_vxlan_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			    struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_DECAP, a, "only one decap action per rule",
+				   error);
+
+	if (ret < 0)
+		return ret;
+	if (!(x->spec->layers & MLX5DM_FLOW_L_VXLAN))
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "VXLAN_DECAP needs a VXLAN item in the pattern");
+	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_DECAP, a, error);
+	if (ret < 0)
+		return ret;
+	x->spec->decap = true;
+	x->spec->decap_type = MLX5DM_REFORMAT_L2_TUNNEL_TO_L2;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_vxlan_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	size_t len = sizeof(spec->encap_data);
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_ENCAP, a, "only one encap action per rule",
+				   error);
+
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_ENCAP, a, error);
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_flow_vxlan_encap_build(a, spec->encap_data, &len, error);
+	if (ret < 0)
+		return ret;
+	spec->encap = true;
+	spec->encap_type = MLX5DM_REFORMAT_L2_TO_L2_TUNNEL;
+	spec->encap_len = (uint16_t)len;
+	return 0;
+}
+
+/*
+ * RAW_DECAP / RAW_ENCAP: what they become depends on both (resolved in
+ * mlx5dm_flow_xlate_reformat()). On ingress they can only be a decap (an L3
+ * decap with a new L2 header when both are given), on egress an encap (an L2
+ * to L3 tunnel encap when both are given): their stage follows.
+ */
+static int
+mlx5dm_flow_act_raw_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			  struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_DECAP, a, "only one decap action per rule",
+				   error);
+
+	if (ret < 0)
+		return ret;
+	if (x->raw_encap != NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "RAW_DECAP must come before RAW_ENCAP");
+	ret = mlx5dm_flow_stage_enter(x, x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP :
+				      MLX5DM_FLOW_STAGE_DECAP, a, error);
+	if (ret < 0)
+		return ret;
+	x->raw_decap = a->conf;
+	x->raw_decap_act = a;
+	if (!x->spec->egress)
+		x->spec->decap = true;
+	return 0;
+}
+
+static int
+mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			  struct rte_flow_error *error)
+{
+	const struct rte_flow_action_raw_encap *e = a->conf;
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_ENCAP, a, "only one encap action per rule",
+				   error);
+
+	if (ret < 0)
+		return ret;
+	if (e->data == NULL || e->size == 0)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "RAW_ENCAP data is empty");
+	if (e->preserve != NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "RAW_ENCAP preserve is not supported");
+	ret = mlx5dm_flow_stage_enter(x, x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP :
+				      MLX5DM_FLOW_STAGE_DECAP, a, error);
+	if (ret < 0)
+		return ret;
+	x->raw_encap = e;
+	x->raw_encap_act = a;
+	return 0;
+}
+
+#define IN MLX5DM_FLOW_DIR_IN
+#define OUT MLX5DM_FLOW_DIR_OUT
+#define ANY MLX5DM_FLOW_DIR_ANY
+#define ACT(d, m, c, f) { .dir = (d), .dir_msg = (m), .conf = (c), .fn = (f) }
+#define ANY_DIR(c, f) ACT(ANY, NULL, c, f)
+#define SET(f) ANY_DIR(true, f)
+
+static const struct mlx5dm_flow_act_def *
+mlx5dm_flow_act_def_get(enum rte_flow_action_type type)
+{
+	static const struct mlx5dm_flow_act_def vd = ANY_DIR(false, mlx5dm_flow_act_void);
+	static const struct mlx5dm_flow_act_def drop = ANY_DIR(false, mlx5dm_flow_act_drop);
+	static const struct mlx5dm_flow_act_def queue =
+		ACT(IN, "QUEUE is an ingress action", true, mlx5dm_flow_act_queue);
+	static const struct mlx5dm_flow_act_def rss =
+		ACT(IN, "RSS is an ingress action", true, mlx5dm_flow_act_rss);
+	static const struct mlx5dm_flow_act_def jump = ANY_DIR(true, mlx5dm_flow_act_jump);
+	static const struct mlx5dm_flow_act_def count = ANY_DIR(false, mlx5dm_flow_act_count);
+	static const struct mlx5dm_flow_act_def mark =
+		ACT(IN, "MARK is an ingress action", true, mlx5dm_flow_act_mark);
+	static const struct mlx5dm_flow_act_def flag =
+		ACT(IN, "FLAG is an ingress action", false, mlx5dm_flow_act_flag);
+	static const struct mlx5dm_flow_act_def modify = SET(mlx5dm_flow_act_modify);
+	static const struct mlx5dm_flow_act_def dec_ttl = ANY_DIR(false, mlx5dm_flow_act_modify);
+	static const struct mlx5dm_flow_act_def modify_field =
+		SET(mlx5dm_flow_act_modify_field);
+	static const struct mlx5dm_flow_act_def push = SET(mlx5dm_flow_act_push);
+	static const struct mlx5dm_flow_act_def vlan_set = SET(mlx5dm_flow_act_vlan_set);
+	static const struct mlx5dm_flow_act_def pop = ANY_DIR(false, mlx5dm_flow_act_pop);
+	static const struct mlx5dm_flow_act_def vxlan_encap =
+		ACT(OUT, "VXLAN_ENCAP is an egress action (NIC RX cannot encapsulate)", true,
+		    mlx5dm_flow_act_vxlan_encap);
+	static const struct mlx5dm_flow_act_def vxlan_decap =
+		ACT(IN, "VXLAN_DECAP is an ingress action (NIC TX cannot decapsulate)", false,
+		    mlx5dm_flow_act_vxlan_decap);
+	static const struct mlx5dm_flow_act_def raw_encap = SET(mlx5dm_flow_act_raw_encap);
+	static const struct mlx5dm_flow_act_def raw_decap =
+		ANY_DIR(false, mlx5dm_flow_act_raw_decap);
+
+	switch (type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+		return &vd;
+	case RTE_FLOW_ACTION_TYPE_DROP:
+		return &drop;
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return &queue;
+	case RTE_FLOW_ACTION_TYPE_RSS:
+		return &rss;
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		return &jump;
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+		return &count;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return &mark;
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		return &flag;
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_TTL:
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
+	case RTE_FLOW_ACTION_TYPE_SET_TAG:
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+		return &modify;
+	case RTE_FLOW_ACTION_TYPE_DEC_TTL:
+		return &dec_ttl;
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+		return &modify_field;
+	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+		return &push;
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
+		return &vlan_set;
+	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+		return &pop;
+	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
+		return &vxlan_encap;
+	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
+		return &vxlan_decap;
+	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
+		return &raw_encap;
+	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+		return &raw_decap;
+	default:
+		return NULL;
+	}
+}
+
+/* VID / PCP of pushed headers not set by an action: from the matched VLAN. */
+static int
+mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	uint32_t vid_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_vid));
+	uint32_t prio_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_prio));
+	unsigned int i;
+
+	for (i = 0; i < spec->nb_push; i++) {
+		struct mlx5dm_flow_push *p = &spec->push[i];
+
+		if (!x->push_vid_set[i]) {
+			if (x->vlan_item == NULL || vid_m != 0xfff)
+				return rte_flow_error_set(error, EINVAL,
+							  RTE_FLOW_ERROR_TYPE_ACTION,
+							  x->push_act[i],
+							  "OF_PUSH_VLAN needs OF_SET_VLAN_VID or a "
+							  "VLAN item with a fully masked VID");
+			p->tci = (uint16_t)((p->tci & 0xf000) |
+				 mlx5dm_flow_match_value(x, MLX5DM_FTE(outer, first_vid)));
+		}
+		if (!x->push_pcp_set[i] && x->vlan_item != NULL && prio_m == 0x7)
+			p->tci = (uint16_t)((p->tci & 0x1fff) |
+				 mlx5dm_flow_match_value(x, MLX5DM_FTE(outer, first_prio)) << 13);
+	}
+	return 0;
+}
+
+static int
+mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	const uint32_t changes = MLX5DM_FLOW_A_DECAP | MLX5DM_FLOW_A_ENCAP | MLX5DM_FLOW_A_MODIFY |
+				 MLX5DM_FLOW_A_POP | MLX5DM_FLOW_A_PUSH;
+	int ret;
+
+	if (spec->fate == MLX5DM_FLOW_FATE_NONE && !spec->egress)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, x->actions,
+					  "ingress rules need a fate action: QUEUE, RSS, DROP or "
+					  "JUMP");
+	if (spec->fate == MLX5DM_FLOW_FATE_DROP && (x->seen & changes))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, x->fate_act,
+					  "DROP cannot be combined with header changes");
+	ret = mlx5dm_flow_xlate_reformat(x, error);
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_flow_push_finish(x, error);
+	if (ret < 0)
+		return ret;
+	/* A later group's MARK item sees the mark through reg_c_0. */
+	if (x->mark && spec->fate == MLX5DM_FLOW_FATE_JUMP) {
+		ret = mlx5dm_flow_modify_set(x, x->fate_act, MLX5DM_MODIFY_FLD_METADATA_REG_C_0, 0,
+					     0, x->mark_id | MLX5DM_FLOW_MARK_REG_FLAG, error);
+		if (ret < 0)
+			return ret;
+	}
+	return mlx5dm_flow_rss_expand(x, error);
+}
+
+int
+mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
+			  struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+	int ret;
+
+	if (actions == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+					  "action list is missing");
+	x->actions = actions;
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		const struct mlx5dm_flow_act_def *def = mlx5dm_flow_act_def_get(a->type);
+		uint8_t dir = x->spec->egress ? MLX5DM_FLOW_DIR_OUT : MLX5DM_FLOW_DIR_IN;
+
+		if (def == NULL)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  "action type not supported");
+		if (!(def->dir & dir))
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  def->dir_msg);
+		if (def->conf && a->conf == NULL)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+						  a, "action configuration is missing");
+		ret = def->fn(x, a, error);
+		if (ret < 0)
+			return ret;
+	}
+	return mlx5dm_flow_actions_finish(x, error);
+}

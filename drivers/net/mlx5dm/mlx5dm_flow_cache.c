@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Steering objects shared between rte_flow rules, created on first use and
+ * destroyed with their last user, so a failed or destroyed rule leaves no
+ * object behind:
+ *  - tables, one per (domain, group), level group + 1; the root tables
+ *    (group 0) are held by the port while it is started;
+ *  - matchers, one per (table, priority, criteria, mask);
+ *  - actions ("entries"): drop, TIR + dest_tir per queue set and hash,
+ *    dest_table per jump target, flow tags, modify-header lists, reformats,
+ *    VLAN push headers, VLAN pop; each keyed by its parameters.
+ * Callers hold fp->lock.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+#include "mlx5dm_osdep.h"
+
+#define MLX5DM_FLOW_LOG "flow"
+
+struct mlx5dm_flow_tbl {
+	LIST_ENTRY(mlx5dm_flow_tbl) next;
+	unsigned int dom;
+	uint32_t group;
+	uint32_t refcnt;
+	struct mlx5dm_table *t;
+};
+
+struct mlx5dm_flow_matcher {
+	LIST_ENTRY(mlx5dm_flow_matcher) next;
+	struct mlx5dm_flow_tbl *tbl;
+	uint32_t hash;
+	uint32_t refcnt;
+	uint16_t prio;
+	uint8_t criteria;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+};
+
+struct mlx5dm_flow_ent {
+	LIST_ENTRY(mlx5dm_flow_ent) next;
+	uint32_t hash;
+	uint32_t refcnt;
+	struct mlx5dm_action *act;
+	struct mlx5dm_tir *tir;
+	struct mlx5dm_flow_tbl *jump;
+	uint16_t key_len;
+	uint8_t key[];
+};
+
+/* FNV-1a. */
+static uint32_t
+mlx5dm_flow_hash(uint32_t h, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+#define MLX5DM_FLOW_HASH_SEED 2166136261u
+
+/* ---- tables ---- */
+
+struct mlx5dm_table *
+mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t)
+{
+	return t->t;
+}
+
+struct mlx5dm_flow_tbl *
+mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
+{
+	struct mlx5dm_flow_tbl *t;
+
+	LIST_FOREACH(t, &fp->tbls, next)
+		if (t->dom == dom && t->group == group) {
+			t->refcnt++;
+			return t;
+		}
+	t = mlx5dm_zmalloc(sizeof(*t));
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->t = mlx5dm_table_create(fp->port.dom[dom], group + 1);
+	if (t->t == NULL) {
+		int err = errno;
+
+		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u: %d", group, err);
+		mlx5dm_free(t);
+		errno = err;
+		return NULL;
+	}
+	t->dom = dom;
+	t->group = group;
+	t->refcnt = 1;
+	LIST_INSERT_HEAD(&fp->tbls, t, next);
+	fp->st.tables++;
+	return t;
+}
+
+void
+mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
+{
+	int ret;
+
+	if (--t->refcnt != 0)
+		return;
+	ret = mlx5dm_table_destroy(t->t);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u not destroyed: %d", t->group,
+			   ret);
+	LIST_REMOVE(t, next);
+	mlx5dm_free(t);
+	fp->st.tables--;
+}
+
+/* ---- matchers ---- */
+
+struct mlx5dm_matcher *
+mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
+{
+	return m->m;
+}
+
+struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
+			uint16_t prio, uint8_t criteria, const uint8_t *mask,
+			const char **err_field)
+{
+	struct mlx5dm_matcher_attr attr = {
+		.priority = prio,
+		.criteria = criteria,
+		.mask = mask,
+	};
+	struct mlx5dm_flow_matcher *m;
+	struct mlx5dm_flow_tbl *t;
+	uint32_t h;
+	int err;
+
+	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &dom, sizeof(dom));
+	h = mlx5dm_flow_hash(h, &group, sizeof(group));
+	h = mlx5dm_flow_hash(h, &prio, sizeof(prio));
+	h = mlx5dm_flow_hash(h, &criteria, sizeof(criteria));
+	h = mlx5dm_flow_hash(h, mask, MLX5DM_MATCH_PARAM_SIZE);
+	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
+		if (m->hash == h && m->tbl->dom == dom && m->tbl->group == group &&
+		    m->prio == prio && m->criteria == criteria &&
+		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
+			m->refcnt++;
+			return m;
+		}
+	t = mlx5dm_flow_tbl_get(fp, dom, group);
+	if (t == NULL)
+		return NULL;
+	m = mlx5dm_zmalloc(sizeof(*m));
+	if (m == NULL) {
+		err = ENOMEM;
+		goto put_tbl;
+	}
+	m->m = mlx5dm_matcher_create(t->t, &attr, err_field);
+	if (m->m == NULL) {
+		err = errno;
+		goto free_m;
+	}
+	m->tbl = t;
+	m->hash = h;
+	m->prio = prio;
+	m->criteria = criteria;
+	m->refcnt = 1;
+	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
+	LIST_INSERT_HEAD(&fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], m, next);
+	fp->st.matchers++;
+	return m;
+free_m:
+	mlx5dm_free(m);
+put_tbl:
+	mlx5dm_flow_tbl_put(fp, t);
+	errno = err;
+	return NULL;
+}
+
+void
+mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
+{
+	int ret;
+
+	if (--m->refcnt != 0)
+		return;
+	ret = mlx5dm_matcher_destroy(m->m);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
+	LIST_REMOVE(m, next);
+	mlx5dm_flow_tbl_put(fp, m->tbl);
+	mlx5dm_free(m);
+	fp->st.matchers--;
+}
+
+/* ---- shared actions ---- */
+
+struct mlx5dm_action *
+mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
+{
+	return e->act;
+}
+
+/* The cache key: every parameter, serialised field by field (no padding). */
+static size_t
+mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max)
+{
+	size_t n = 0;
+
+#define KEY_PUT(ptr, len) do { \
+		if (n + (len) > max) \
+			return 0; \
+		memcpy(key + n, (ptr), (len)); \
+		n += (len); \
+	} while (0)
+	KEY_PUT(&p->kind, sizeof(p->kind));
+	KEY_PUT(&p->dom, sizeof(p->dom));
+	KEY_PUT(&p->u32, sizeof(p->u32));
+	KEY_PUT(&p->nb_queues, sizeof(p->nb_queues));
+	if (p->nb_queues != 0)
+		KEY_PUT(p->queues, p->nb_queues * sizeof(p->queues[0]));
+	if (p->rss != NULL) {
+		uint8_t flags = (uint8_t)(1u | p->rss->ipv6 << 1 | p->rss->udp << 2 |
+					  p->rss->inner << 3 | p->rss->symmetric << 4);
+
+		KEY_PUT(&flags, sizeof(flags));
+		KEY_PUT(&p->rss->fields, sizeof(p->rss->fields));
+		KEY_PUT(p->rss->key, sizeof(p->rss->key));
+	}
+	KEY_PUT(&p->len, sizeof(p->len));
+	if (p->len != 0)
+		KEY_PUT(p->data, p->len);
+#undef KEY_PUT
+	return n;
+}
+
+static int
+mlx5dm_flow_ent_tir(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
+		    struct mlx5dm_flow_ent *e)
+{
+	uint32_t rqns[MLX5DM_FLOW_MAX_QUEUES];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < p->nb_queues; i++) {
+		ret = fp->port.rqn(fp->port.rqn_arg, p->queues[i], &rqns[i]);
+		if (ret < 0)
+			return ret;
+	}
+	e->tir = mlx5dm_tir_create(fp->port.ctx, rqns, p->nb_queues, p->rss);
+	if (e->tir == NULL)
+		return -errno;
+	e->act = mlx5dm_action_dest_tir(fp->port.dom[p->dom], e->tir);
+	if (e->act == NULL) {
+		ret = -errno;
+		mlx5dm_tir_destroy(e->tir);
+		return ret;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_flow_ent_jump(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
+		     struct mlx5dm_flow_ent *e)
+{
+	int ret;
+
+	e->jump = mlx5dm_flow_tbl_get(fp, p->dom, p->u32);
+	if (e->jump == NULL)
+		return -errno;
+	e->act = mlx5dm_action_dest_table(fp->port.dom[p->dom], e->jump->t);
+	if (e->act == NULL) {
+		ret = -errno;
+		mlx5dm_flow_tbl_put(fp, e->jump);
+		return ret;
+	}
+	return 0;
+}
+
+/* The library action of a new entry. */
+static int
+mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
+		     struct mlx5dm_flow_ent *e)
+{
+	struct mlx5dm_domain *dom = fp->port.dom[p->dom];
+
+	switch (p->kind) {
+	case MLX5DM_FLOW_ENT_TIR:
+		return mlx5dm_flow_ent_tir(fp, p, e);
+	case MLX5DM_FLOW_ENT_JUMP:
+		return mlx5dm_flow_ent_jump(fp, p, e);
+	case MLX5DM_FLOW_ENT_DROP:
+		e->act = mlx5dm_action_drop(dom);
+		break;
+	case MLX5DM_FLOW_ENT_TAG:
+		e->act = mlx5dm_action_flow_tag(dom, p->u32);
+		break;
+	case MLX5DM_FLOW_ENT_MODIFY:
+		e->act = mlx5dm_action_modify_header(dom, p->len / MLX5DM_MODIFY_ACTION_SIZE,
+						     p->data);
+		break;
+	case MLX5DM_FLOW_ENT_REFORMAT:
+		e->act = mlx5dm_action_reformat(dom, (enum mlx5dm_reformat_type)p->u32, p->len,
+						p->data);
+		break;
+	case MLX5DM_FLOW_ENT_PUSH:
+		e->act = mlx5dm_action_push_vlan(dom, p->u32);
+		break;
+	case MLX5DM_FLOW_ENT_POP:
+		e->act = mlx5dm_action_pop_vlan(dom);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return e->act == NULL ? -errno : 0;
+}
+
+struct mlx5dm_flow_ent *
+mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p)
+{
+	/* Room for the largest key: 64 queues + RSS, or a full 64-entry modify list. */
+	uint8_t key[1024];
+	struct mlx5dm_flow_ent *e;
+	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
+	uint32_t h;
+	int ret;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len);
+	LIST_FOREACH(e, &fp->ents[h % MLX5DM_FLOW_HASH_SIZE], next)
+		if (e->hash == h && e->key_len == len && memcmp(e->key, key, len) == 0) {
+			e->refcnt++;
+			return e;
+		}
+	e = mlx5dm_zmalloc(sizeof(*e) + len);
+	if (e == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = mlx5dm_flow_ent_make(fp, p, e);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "action of kind %d not created: %d", p->kind, ret);
+		mlx5dm_free(e);
+		errno = -ret;
+		return NULL;
+	}
+	e->hash = h;
+	e->refcnt = 1;
+	e->key_len = (uint16_t)len;
+	memcpy(e->key, key, len);
+	LIST_INSERT_HEAD(&fp->ents[h % MLX5DM_FLOW_HASH_SIZE], e, next);
+	fp->st.entries++;
+	return e;
+}
+
+void
+mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
+{
+	int ret;
+
+	if (--e->refcnt != 0)
+		return;
+	ret = mlx5dm_action_destroy(e->act);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "action not destroyed: %d", ret);
+	if (e->tir != NULL)
+		mlx5dm_tir_destroy(e->tir);
+	if (e->jump != NULL)
+		mlx5dm_flow_tbl_put(fp, e->jump);
+	LIST_REMOVE(e, next);
+	mlx5dm_free(e);
+	fp->st.entries--;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The steering library's verdict on a rule's match masks, before anything
+ * is created: the library picks lookups for a mask and refuses a field no
+ * lookup covers, naming it ("misc3.icmp_type"). The refusal is reported on
+ * the item that wrote the field, with a static message naming the field.
+ *
+ * STEER API GAP: lib/steer has no "check this matcher mask" entry point
+ * (mlx5dm_matcher_create() checks, but needs a table and creates). Until
+ * it exports one (proposed: int mlx5dm_matcher_check(struct mlx5dm_domain *,
+ * const struct mlx5dm_matcher_attr *, const char **err_field)), this calls
+ * the STE layer's pure builder selection for STE format 1 (ConnectX-6 Dx,
+ * the only format the library implements), which is exactly what
+ * mlx5dm_matcher_create() runs.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+#include "mlx5dm_ste.h"
+
+#define MLX5DM_FLOW_X_MSG(sec, name, bit, width) \
+	[MLX5DM_FTE(sec, name)] = "the device cannot match " #sec "." #name \
+				  " (in this combination of fields)",
+static const char *const mlx5dm_flow_field_msgs[MLX5DM_FTE_NUM_FIELDS] = {
+	MLX5DM_FTE_ALL_FIELDS(MLX5DM_FLOW_X_MSG)
+};
+#undef MLX5DM_FLOW_X_MSG
+
+static int
+mlx5dm_flow_field_by_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_FTE_NUM_FIELDS; i++)
+		if (strcmp(mlx5dm_fte_fields[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Blame the item that wrote the field (or the pattern as a whole). */
+static int
+mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_field,
+		      struct rte_flow_error *error)
+{
+	int f = err_field != NULL ? mlx5dm_flow_field_by_name(err_field) : -1;
+	const struct rte_flow_item *cause = x->items;
+
+	if (ret == -ENOSPC)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
+					  "pattern needs more lookups than a matcher can chain");
+	if (f < 0)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
+					  "the device cannot match this pattern");
+	if (x->owner[f] != 0)
+		cause = &x->items[x->owner[f] - 1];
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
+				  mlx5dm_flow_field_msgs[f]);
+}
+
+int
+mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
+	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
+	struct mlx5dm_flow_spec *spec = x->spec;
+	const char *err_field;
+	unsigned int i, n;
+	uint8_t criteria;
+	int ret;
+
+	if (ste == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering format not available");
+	for (i = 0; i < spec->nb_sub; i++) {
+		mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+		ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
+					       spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,
+					       b, MLX5DM_STE_MAX_BUILDERS, &n, &err_field);
+		if (ret == 0)
+			ret = mlx5dm_ste_check_value(mask, value, criteria, &err_field);
+		if (ret < 0)
+			return mlx5dm_flow_check_err(x, ret, err_field, error);
+	}
+	return 0;
+}

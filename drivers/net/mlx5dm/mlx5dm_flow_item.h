@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Pattern items as data: for each supported item, the bits the device can
+ * match (nic mask), where each item field goes in the match parameter per
+ * variant (outer / inner headers, first / second VLAN, MPLS position), and
+ * hooks for what a table cannot say (layer order, implied fields, host-order
+ * fields, flags). The walk itself is mlx5dm_flow_items.c.
+ */
+
+#ifndef _MLX5DM_FLOW_ITEM_H_
+#define _MLX5DM_FLOW_ITEM_H_
+
+#include <stddef.h>
+
+#include "mlx5dm_flow.h"
+
+/* Field variants: which fte field an item field lands in. */
+enum {
+	MLX5DM_FLOW_V_OUTER = 0,        /* also: plain MPLS */
+	MLX5DM_FLOW_V_INNER = 1,        /* also: MPLS over GRE */
+	MLX5DM_FLOW_V_OUTER2 = 2,       /* second VLAN; also: MPLS over UDP */
+	MLX5DM_FLOW_V_INNER2 = 3,
+	MLX5DM_FLOW_NB_VARIANTS = 4,
+};
+
+#define MLX5DM_FLOW_FTE_NONE ((uint16_t)MLX5DM_FTE_NUM_FIELDS)
+
+/* Bits [bit, bit + width) of the item (network order) -> an fte field per variant. */
+struct mlx5dm_flow_fmap {
+	uint16_t bit;
+	uint8_t width;
+	uint8_t group;  /* non-zero: fields of one group are one number for `last` */
+	uint16_t fte[MLX5DM_FLOW_NB_VARIANTS];
+};
+
+#define MLX5DM_FLOW_BIT(type, member) ((uint16_t)(offsetof(type, member) * 8))
+#define MLX5DM_FLOW_NONE MLX5DM_FLOW_FTE_NONE
+/* A header field with an outer and an inner twin. */
+#define MLX5DM_FLOW_FMAP_IO(b, w, g, f) \
+	{ .bit = (b), .width = (w), .group = (g), \
+	  .fte = { MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f), MLX5DM_FLOW_NONE, \
+		   MLX5DM_FLOW_NONE } }
+/* A field with one fte field per variant (NONE where the variant has none). */
+#define MLX5DM_FLOW_FMAP_V(b, w, g, v0, v1, v2, v3) \
+	{ .bit = (b), .width = (w), .group = (g), .fte = { v0, v1, v2, v3 } }
+
+struct mlx5dm_flow_item_def {
+	const char *name;
+	uint16_t size;                  /* of the rte_flow_item_* structure */
+	const void *default_mask;
+	const void *nic_mask;           /* what the device can match, same layout */
+	const char *mask_msg;           /* static message for a mask beyond nic_mask */
+	const struct mlx5dm_flow_fmap *map;
+	uint8_t n_map;
+	uint64_t layer;                 /* MLX5DM_FLOW_L_*, outer form */
+	bool level_free;                /* layer is not per level (tunnel, metadata) */
+	bool metadata;                  /* not a header: allowed anywhere, even after MPLS */
+	/* L3 items: the ip_version they imply and the EtherType they need. */
+	uint8_t ip_version;
+	uint16_t ethertype;
+	/* L4 items: the L3 layer(s) they need (and why) and the protocol they imply. */
+	uint64_t need_l3;
+	const char *need_msg;
+	uint8_t ip_proto;
+	/* Layer order; sets x->variant. Required. */
+	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+	/*
+	 * Before the map: fields the map cannot express (flags, host-order
+	 * values, special ranges). May clear the mask bits it consumed.
+	 */
+	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+		   const uint8_t *last, struct rte_flow_error *error);
+	/* After the map: implied fields. spec/mask NULL for an item without spec. */
+	int (*post)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		    struct rte_flow_error *error);
+};
+
+/* Level of the current item: true once a tunnel item was seen. */
+static inline uint64_t
+mlx5dm_flow_lvl(const struct mlx5dm_flow_xlate *x, uint64_t outer_flags)
+{
+	return x->inner ? MLX5DM_FLOW_INNER(outer_flags) : outer_flags;
+}
+
+static inline bool
+mlx5dm_flow_has(const struct mlx5dm_flow_xlate *x, uint64_t flags)
+{
+	return (x->spec->layers & flags) != 0;
+}
+
+/* An fte field of the current level (outer or inner header set). */
+static inline enum mlx5dm_fte_field
+mlx5dm_flow_io(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field outer,
+	       enum mlx5dm_fte_field inner)
+{
+	return x->inner ? inner : outer;
+}
+#define MLX5DM_FLOW_IO(x, f) mlx5dm_flow_io((x), MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f))
+
+/* ITEM error on the current item. */
+int mlx5dm_flow_item_err(struct mlx5dm_flow_xlate *x, int code, const char *msg,
+			 struct rte_flow_error *error);
+/* `last` range of a host-order 32-bit value -> mask (see mlx5dm_flow_range_to_mask). */
+int mlx5dm_flow_item_range_u32(struct mlx5dm_flow_xlate *x, uint32_t spec, uint32_t last,
+			       uint32_t *mask, struct rte_flow_error *error);
+
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_tcp;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_udp;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_icmp;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_icmp6;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_vxlan;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre_key;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_mpls;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_meta;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_tag;
+extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_mark;
+
+#endif /* _MLX5DM_FLOW_ITEM_H_ */

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * ETH and VLAN items. The first VLAN of a header level is matched in the
+ * header set (first_prio/cfi/vid, cvlan_tag or svlan_tag), the second in
+ * misc (outer/inner_second_*). An EtherType that is a VLAN TPID (0x8100 or
+ * 0x88a8, fully masked) is not an EtherType match but says "a C-/S-tagged
+ * VLAN follows"; any other EtherType matches the L3 EtherType (after the
+ * VLAN tags), as the device's parser reports it.
+ */
+
+#include <errno.h>
+
+#include <rte_byteorder.h>
+
+#include "mlx5dm_flow_item.h"
+
+#define ETH_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_eth, m)
+#define VLAN_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_vlan, m)
+
+static bool
+mlx5dm_flow_is_tpid(uint32_t mask, uint32_t v)
+{
+	return mask == 0xffff && (v == RTE_ETHER_TYPE_VLAN || v == RTE_ETHER_TYPE_QINQ);
+}
+
+static bool
+mlx5dm_flow_vlan_second(const struct mlx5dm_flow_xlate *x)
+{
+	return x->variant == MLX5DM_FLOW_V_OUTER2 || x->variant == MLX5DM_FLOW_V_INNER2;
+}
+
+/* cvlan_tag / svlan_tag of the first (second = false) or second VLAN of the level. */
+static enum mlx5dm_fte_field
+mlx5dm_flow_vlan_tag_field(const struct mlx5dm_flow_xlate *x, bool second, bool svlan)
+{
+	static const enum mlx5dm_fte_field f[2][2][2] = {
+		/* [second][inner][svlan] */
+		{ { MLX5DM_FTE(outer, cvlan_tag), MLX5DM_FTE(outer, svlan_tag) },
+		  { MLX5DM_FTE(inner, cvlan_tag), MLX5DM_FTE(inner, svlan_tag) } },
+		{ { MLX5DM_FTE(misc, outer_second_cvlan_tag),
+		    MLX5DM_FTE(misc, outer_second_svlan_tag) },
+		  { MLX5DM_FTE(misc, inner_second_cvlan_tag),
+		    MLX5DM_FTE(misc, inner_second_svlan_tag) } },
+	};
+
+	return f[second][x->inner][svlan];
+}
+
+/*
+ * EtherType field of a header (ETH type, or inner_type of the first VLAN when
+ * in_vlan), 16 bits at bit: a TPID announces the next VLAN tag (its kind and
+ * presence), anything else matches the L3 EtherType.
+ */
+static int
+mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		    const uint8_t *last, unsigned int bit, bool in_vlan,
+		    struct rte_flow_error *error)
+{
+	uint8_t m[4] = { 0 };
+	uint32_t mv, v;
+	int ret;
+
+	mlx5dm_prm_set(m, 0, 16, mlx5dm_prm_get(mask, bit, 16));
+	if (last != NULL) {
+		uint8_t s[4] = { 0 }, l[4] = { 0 };
+
+		mlx5dm_prm_set(s, 0, 16, mlx5dm_prm_get(spec, bit, 16));
+		mlx5dm_prm_set(l, 0, 16, mlx5dm_prm_get(last, bit, 16));
+		ret = mlx5dm_flow_range_to_mask(s, l, m, 0, 16);
+		if (ret < 0)
+			return rte_flow_error_set(error, ret == -ERANGE ? EINVAL : ENOTSUP,
+						  RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
+						  "EtherType range cannot be matched");
+	}
+	mv = mlx5dm_prm_get(m, 0, 16);
+	v = mlx5dm_prm_get(spec, bit, 16) & mv;
+	if (!mlx5dm_flow_is_tpid(mv, v))
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, ethertype), mv, v, error);
+	if (in_vlan && mlx5dm_flow_vlan_second(x))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "a third VLAN tag cannot be matched",
+					    error);
+	x->next_tpid[x->inner] = (uint16_t)v;
+	return mlx5dm_flow_match_imply(x, mlx5dm_flow_vlan_tag_field(x, in_vlan,
+				       v == RTE_ETHER_TYPE_QINQ), 1, error);
+}
+
+/* A 1-bit "has (more) VLAN" flag -> a tag presence field. */
+static int
+mlx5dm_flow_l2_flag(struct mlx5dm_flow_xlate *x, uint32_t s, uint32_t l, uint32_t m,
+		    bool has_last, enum mlx5dm_fte_field f, struct rte_flow_error *error)
+{
+	int ret;
+
+	if (m == 0)
+		return 0;
+	if (has_last) {
+		ret = mlx5dm_flow_item_range_u32(x, s, l, &m, error);
+		if (ret < 0)
+			return ret;
+	}
+	return mlx5dm_flow_match_set(x, f, m, s, error);
+}
+
+/* ---- ETH ---- */
+
+static const struct rte_flow_item_eth mlx5dm_flow_nic_eth = {
+	.hdr.dst_addr.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	.hdr.src_addr.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	.hdr.ether_type = RTE_BE16(0xffff),
+	.has_vlan = 1,
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_eth[] = {
+	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.dst_addr), 32, 1, dmac_47_16),
+	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.dst_addr) + 32, 16, 1, dmac_15_0),
+	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.src_addr), 32, 2, smac_47_16),
+	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.src_addr) + 32, 16, 2, smac_15_0),
+};
+
+static int
+mlx5dm_flow_eth_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L2)))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "ETH cannot follow another ETH of "
+					    "the same header level", error);
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4)))
+		return mlx5dm_flow_item_err(x, EINVAL, "ETH must come before the L3/L4 items "
+					    "of its header level", error);
+	if (x->inner && !mlx5dm_flow_has(x, MLX5DM_FLOW_L_VXLAN))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "an inner ETH is only supported after "
+					    "VXLAN", error);
+	return 0;
+}
+
+static int
+mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+		    const uint8_t *last, struct rte_flow_error *error)
+{
+	const struct rte_flow_item_eth *s = (const void *)spec;
+	const struct rte_flow_item_eth *m = (const void *)mask;
+	const struct rte_flow_item_eth *l = (const void *)last;
+	int ret;
+
+	ret = mlx5dm_flow_l2_type(x, spec, mask, last, ETH_BIT(hdr.ether_type), false, error);
+	if (ret < 0)
+		return ret;
+	return mlx5dm_flow_l2_flag(x, s->has_vlan, l != NULL ? l->has_vlan : 0, m->has_vlan,
+				   l != NULL, mlx5dm_flow_vlan_tag_field(x, false, false), error);
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth = {
+	.name = "ETH",
+	.size = sizeof(struct rte_flow_item_eth),
+	.default_mask = &rte_flow_item_eth_mask,
+	.nic_mask = &mlx5dm_flow_nic_eth,
+	.mask_msg = "ETH: only destination, source, EtherType and has_vlan can be matched",
+	.map = mlx5dm_flow_map_eth,
+	.n_map = RTE_DIM(mlx5dm_flow_map_eth),
+	.layer = MLX5DM_FLOW_L_L2,
+	.order = mlx5dm_flow_eth_order,
+	.pre = mlx5dm_flow_eth_pre,
+};
+
+/* ---- VLAN ---- */
+
+static const struct rte_flow_item_vlan mlx5dm_flow_nic_vlan = {
+	.hdr.vlan_tci = RTE_BE16(0xffff),
+	.hdr.eth_proto = RTE_BE16(0xffff),
+	.has_more_vlan = 1,
+};
+
+#define MISC(f) MLX5DM_FTE(misc, f)
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vlan[] = {
+	MLX5DM_FLOW_FMAP_V(VLAN_BIT(hdr.vlan_tci), 3, 0, MLX5DM_FTE(outer, first_prio),
+			   MLX5DM_FTE(inner, first_prio), MISC(outer_second_prio),
+			   MISC(inner_second_prio)),
+	MLX5DM_FLOW_FMAP_V(VLAN_BIT(hdr.vlan_tci) + 3, 1, 0, MLX5DM_FTE(outer, first_cfi),
+			   MLX5DM_FTE(inner, first_cfi), MISC(outer_second_cfi),
+			   MISC(inner_second_cfi)),
+	MLX5DM_FLOW_FMAP_V(VLAN_BIT(hdr.vlan_tci) + 4, 12, 0, MLX5DM_FTE(outer, first_vid),
+			   MLX5DM_FTE(inner, first_vid), MISC(outer_second_vid),
+			   MISC(inner_second_vid)),
+};
+#undef MISC
+
+static int
+mlx5dm_flow_vlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (!mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L2)))
+		return mlx5dm_flow_item_err(x, EINVAL, "VLAN must follow an ETH item", error);
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4)))
+		return mlx5dm_flow_item_err(x, EINVAL, "VLAN must come before the L3/L4 items "
+					    "of its header level", error);
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2)))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "at most two VLAN items per header "
+					    "level can be matched", error);
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN)))
+		x->variant = x->inner ? MLX5DM_FLOW_V_INNER2 : MLX5DM_FLOW_V_OUTER2;
+	/* This tag's kind was announced by the previous EtherType (C-VLAN if none). */
+	x->cur_tpid = x->next_tpid[x->inner];
+	x->next_tpid[x->inner] = 0;
+	return 0;
+}
+
+static int
+mlx5dm_flow_vlan_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+		     const uint8_t *last, struct rte_flow_error *error)
+{
+	const struct rte_flow_item_vlan *s = (const void *)spec;
+	const struct rte_flow_item_vlan *m = (const void *)mask;
+	const struct rte_flow_item_vlan *l = (const void *)last;
+	bool second = mlx5dm_flow_vlan_second(x);
+	int ret;
+
+	ret = mlx5dm_flow_l2_type(x, spec, mask, last, VLAN_BIT(hdr.eth_proto), true, error);
+	if (ret < 0)
+		return ret;
+	if (m->has_more_vlan && second)
+		return mlx5dm_flow_item_err(x, ENOTSUP, "has_more_vlan cannot be matched on "
+					    "the second VLAN", error);
+	return mlx5dm_flow_l2_flag(x, s->has_more_vlan, l != NULL ? l->has_more_vlan : 0,
+				   m->has_more_vlan, l != NULL,
+				   mlx5dm_flow_vlan_tag_field(x, true, false), error);
+}
+
+static int
+mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		      struct rte_flow_error *error)
+{
+	bool second = mlx5dm_flow_vlan_second(x);
+	bool svlan = x->cur_tpid == RTE_ETHER_TYPE_QINQ;
+
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	if (second)
+		x->spec->layers |= mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2);
+	else if (!x->inner)
+		x->vlan_item = x->item;
+	return mlx5dm_flow_match_imply(x, mlx5dm_flow_vlan_tag_field(x, second, svlan), 1,
+				       error);
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan = {
+	.name = "VLAN",
+	.size = sizeof(struct rte_flow_item_vlan),
+	.default_mask = &rte_flow_item_vlan_mask,
+	.nic_mask = &mlx5dm_flow_nic_vlan,
+	.mask_msg = "VLAN: only TCI (PCP, DEI, VID), inner EtherType and has_more_vlan can be "
+		    "matched",
+	.map = mlx5dm_flow_map_vlan,
+	.n_map = RTE_DIM(mlx5dm_flow_map_vlan),
+	.layer = MLX5DM_FLOW_L_VLAN,
+	.order = mlx5dm_flow_vlan_order,
+	.pre = mlx5dm_flow_vlan_pre,
+	.post = mlx5dm_flow_vlan_post,
+};

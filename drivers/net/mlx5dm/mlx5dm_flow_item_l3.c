@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * IPV4 and IPV6 items. Both imply ip_version (the device splits its L3
+ * lookups by it, so every L3/L4 field needs it) and must agree with a
+ * matched EtherType. IPv4 fragment_offset is matched through the frag bit:
+ * "not a fragment" (spec 0, mask 0x3fff) or "a fragment" (spec 1, last
+ * 0x3fff, mask 0x3fff), as rte_flow users write it.
+ */
+
+#include <errno.h>
+
+#include <rte_byteorder.h>
+
+#include "mlx5dm_flow_item.h"
+
+#define V4_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_ipv4, hdr.m)
+#define V6_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_ipv6, hdr.m)
+#define MISC(f) MLX5DM_FTE(misc, f)
+#define NONE MLX5DM_FLOW_NONE
+
+static int
+mlx5dm_flow_l3_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3)))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "only one L3 item per header level",
+					    error);
+	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L4)))
+		return mlx5dm_flow_item_err(x, EINVAL, "L3 item after an L4 item of the same "
+					    "header level", error);
+	return 0;
+}
+
+/* ip_version, and the EtherType (if matched) must be this version's. */
+static int
+mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		    struct rte_flow_error *error)
+{
+	enum mlx5dm_fte_field et = MLX5DM_FLOW_IO(x, ethertype);
+
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	if (mlx5dm_flow_match_mask(x, et) == 0xffff &&
+	    mlx5dm_flow_match_value(x, et) != x->def->ethertype)
+		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
+					    "given before it", error);
+	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), x->def->ip_version,
+					    error);
+}
+
+/* ---- IPV4 ---- */
+
+static const struct rte_flow_item_ipv4 mlx5dm_flow_nic_ipv4 = {
+	.hdr = {
+		.version_ihl = 0x0f,
+		.type_of_service = 0xff,
+		.fragment_offset = RTE_BE16(0x3fff),
+		.time_to_live = 0xff,
+		.next_proto_id = 0xff,
+		.src_addr = RTE_BE32(0xffffffff),
+		.dst_addr = RTE_BE32(0xffffffff),
+	},
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(version_ihl) + 4, 4, 0, ipv4_ihl),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(type_of_service), 6, 0, ip_dscp),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(type_of_service) + 6, 2, 0, ip_ecn),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(time_to_live), 8, 0, ip_ttl_hoplimit),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(next_proto_id), 8, 0, ip_protocol),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(src_addr), 32, 0, src_ip_31_0),
+	MLX5DM_FLOW_FMAP_IO(V4_BIT(dst_addr), 32, 0, dst_ip_31_0),
+};
+
+static int
+mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+		     const uint8_t *last, struct rte_flow_error *error)
+{
+	uint32_t m = mlx5dm_prm_get(mask, V4_BIT(fragment_offset), 16);
+	uint32_t s = mlx5dm_prm_get(spec, V4_BIT(fragment_offset), 16);
+	uint32_t l = last != NULL ? mlx5dm_prm_get(last, V4_BIT(fragment_offset), 16) : s;
+
+	if (m == 0)
+		return 0;
+	mlx5dm_prm_set(mask, V4_BIT(fragment_offset), 16, 0);
+	if (m != 0x3fff)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, x->item,
+					  "IPV4 fragment_offset can only be matched with mask "
+					  "0x3fff");
+	if (s == 0 && l == 0)
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, frag), 1, 0, error);
+	if (s == 1 && l == 0x3fff)
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, frag), 1, 1, error);
+	return rte_flow_error_set(error, ENOTSUP, last != NULL ? RTE_FLOW_ERROR_TYPE_ITEM_LAST :
+				  RTE_FLOW_ERROR_TYPE_ITEM_SPEC, x->item,
+				  "IPV4 fragment_offset: only spec 0 (not a fragment) or spec 1 "
+				  "with last 0x3fff (a fragment) can be matched");
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
+	.name = "IPV4",
+	.size = sizeof(struct rte_flow_item_ipv4),
+	.default_mask = &rte_flow_item_ipv4_mask,
+	.nic_mask = &mlx5dm_flow_nic_ipv4,
+	.mask_msg = "IPV4: only IHL, DSCP/ECN, fragment_offset, TTL, protocol and addresses "
+		    "can be matched",
+	.map = mlx5dm_flow_map_ipv4,
+	.n_map = RTE_DIM(mlx5dm_flow_map_ipv4),
+	.layer = MLX5DM_FLOW_L_IPV4,
+	.ip_version = 4,
+	.ethertype = RTE_ETHER_TYPE_IPV4,
+	.order = mlx5dm_flow_l3_order,
+	.pre = mlx5dm_flow_ipv4_pre,
+	.post = mlx5dm_flow_l3_post,
+};
+
+/* ---- IPV6 ---- */
+
+static const struct rte_flow_item_ipv6 mlx5dm_flow_nic_ipv6 = {
+	.hdr = {
+		.vtc_flow = RTE_BE32(0x0fffffff),
+		.proto = 0xff,
+		.hop_limits = 0xff,
+		.src_addr = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+		.dst_addr = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	},
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv6[] = {
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(vtc_flow) + 4, 6, 0, ip_dscp),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(vtc_flow) + 10, 2, 0, ip_ecn),
+	MLX5DM_FLOW_FMAP_V(V6_BIT(vtc_flow) + 12, 20, 0, MISC(outer_ipv6_flow_label),
+			   MISC(inner_ipv6_flow_label), NONE, NONE),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(proto), 8, 0, ip_protocol),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(hop_limits), 8, 0, ip_ttl_hoplimit),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(src_addr), 32, 1, src_ip_127_96),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(src_addr) + 32, 32, 1, src_ip_95_64),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(src_addr) + 64, 32, 1, src_ip_63_32),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(src_addr) + 96, 32, 1, src_ip_31_0),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(dst_addr), 32, 2, dst_ip_127_96),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(dst_addr) + 32, 32, 2, dst_ip_95_64),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(dst_addr) + 64, 32, 2, dst_ip_63_32),
+	MLX5DM_FLOW_FMAP_IO(V6_BIT(dst_addr) + 96, 32, 2, dst_ip_31_0),
+};
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
+	.name = "IPV6",
+	.size = sizeof(struct rte_flow_item_ipv6),
+	.default_mask = &rte_flow_item_ipv6_mask,
+	.nic_mask = &mlx5dm_flow_nic_ipv6,
+	.mask_msg = "IPV6: only traffic class, flow label, next header, hop limit and "
+		    "addresses can be matched",
+	.map = mlx5dm_flow_map_ipv6,
+	.n_map = RTE_DIM(mlx5dm_flow_map_ipv6),
+	.layer = MLX5DM_FLOW_L_IPV6,
+	.ip_version = 6,
+	.ethertype = RTE_ETHER_TYPE_IPV6,
+	.order = mlx5dm_flow_l3_order,
+	.post = mlx5dm_flow_l3_post,
+};

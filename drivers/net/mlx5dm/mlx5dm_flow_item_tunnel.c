@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Tunnel items: VXLAN (outer UDP, port 4789 unless matched otherwise),
+ * GRE (+ GRE_KEY right after it) and MPLS. Items after VXLAN or GRE match
+ * the inner headers. MPLS lands where the PRM puts it: after Ethernet in
+ * outer_first_mpls, after GRE in outer_first_mpls_over_gre, after UDP in
+ * outer_first_mpls_over_udp (the last two need flex-parser lookups the
+ * steering library may not have: it then names the field it refuses).
+ */
+
+#include <errno.h>
+
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+
+#include "mlx5dm_flow_item.h"
+
+#define MISC(f) MLX5DM_FTE(misc, f)
+#define MISC2(f) MLX5DM_FTE(misc2, f)
+#define NONE MLX5DM_FLOW_NONE
+#define MLX5DM_FLOW_VXLAN_PORT 4789
+#define MLX5DM_FLOW_MPLS_UDP_PORT 6635
+#define MLX5DM_FLOW_ETHER_TYPE_MPLS 0x8847
+
+/* ---- VXLAN ---- */
+
+static const struct rte_flow_item_vxlan mlx5dm_flow_nic_vxlan = {
+	.hdr.vx_vni = RTE_BE32(0xffffff00),
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vxlan[] = {
+	MLX5DM_FLOW_FMAP_V(MLX5DM_FLOW_BIT(struct rte_flow_item_vxlan, hdr.vx_vni), 24, 0,
+			   MISC(vxlan_vni), NONE, NONE, NONE),
+};
+
+static int
+mlx5dm_flow_tunnel_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_TUNNEL))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "only one tunnel item per pattern",
+					    error);
+	return 0;
+}
+
+static int
+mlx5dm_flow_vxlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_tunnel_order(x, error);
+
+	if (ret == 0 && !mlx5dm_flow_has(x, MLX5DM_FLOW_L_UDP))
+		return mlx5dm_flow_item_err(x, EINVAL, "VXLAN needs an outer UDP item before it",
+					    error);
+	return ret;
+}
+
+static int
+mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		       struct rte_flow_error *error)
+{
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport), MLX5DM_FLOW_VXLAN_PORT,
+					 error);
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_vxlan = {
+	.name = "VXLAN",
+	.size = sizeof(struct rte_flow_item_vxlan),
+	.default_mask = &rte_flow_item_vxlan_mask,
+	.nic_mask = &mlx5dm_flow_nic_vxlan,
+	.mask_msg = "VXLAN: only the VNI can be matched",
+	.map = mlx5dm_flow_map_vxlan,
+	.n_map = RTE_DIM(mlx5dm_flow_map_vxlan),
+	.layer = MLX5DM_FLOW_L_VXLAN,
+	.level_free = true,
+	.order = mlx5dm_flow_vxlan_order,
+	.post = mlx5dm_flow_vxlan_post,
+};
+
+/* ---- GRE ---- */
+
+#define GRE_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_gre, m)
+
+static const struct rte_flow_item_gre mlx5dm_flow_nic_gre = {
+	.c_rsvd0_ver = RTE_BE16(0xb000), /* C, K and S bits */
+	.protocol = RTE_BE16(0xffff),
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre[] = {
+	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver), 1, 0, MISC(gre_c_present), MISC(gre_c_present),
+			   NONE, NONE),
+	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver) + 2, 1, 0, MISC(gre_k_present),
+			   MISC(gre_k_present), NONE, NONE),
+	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver) + 3, 1, 0, MISC(gre_s_present),
+			   MISC(gre_s_present), NONE, NONE),
+	MLX5DM_FLOW_FMAP_V(GRE_BIT(protocol), 16, 0, MISC(gre_protocol), MISC(gre_protocol),
+			   NONE, NONE),
+};
+
+static int
+mlx5dm_flow_gre_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	int ret = mlx5dm_flow_tunnel_order(x, error);
+
+	if (ret < 0)
+		return ret;
+	if (!mlx5dm_flow_has(x, MLX5DM_FLOW_L_L3))
+		return mlx5dm_flow_item_err(x, EINVAL, "GRE needs an outer IPV4 or IPV6 item "
+					    "before it", error);
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_L4))
+		return mlx5dm_flow_item_err(x, EINVAL, "GRE cannot follow an L4 item", error);
+	return 0;
+}
+
+static int
+mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		     struct rte_flow_error *error)
+{
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	return mlx5dm_flow_match_imply(x, MLX5DM_FTE(outer, ip_protocol), IPPROTO_GRE, error);
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
+	.name = "GRE",
+	.size = sizeof(struct rte_flow_item_gre),
+	.default_mask = &rte_flow_item_gre_mask,
+	.nic_mask = &mlx5dm_flow_nic_gre,
+	.mask_msg = "GRE: only the C, K and S bits and the protocol can be matched",
+	.map = mlx5dm_flow_map_gre,
+	.n_map = RTE_DIM(mlx5dm_flow_map_gre),
+	.layer = MLX5DM_FLOW_L_GRE,
+	.level_free = true,
+	.order = mlx5dm_flow_gre_order,
+	.post = mlx5dm_flow_gre_post,
+};
+
+/* ---- GRE_KEY ---- */
+
+/* rte_flow's documented default (DPDK 22.11 has no rte_flow_item_gre_key_mask). */
+static const rte_be32_t mlx5dm_flow_gre_key_mask = RTE_BE32(UINT32_MAX);
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre_key[] = {
+	MLX5DM_FLOW_FMAP_V(0, 24, 1, MISC(gre_key_h), MISC(gre_key_h), NONE, NONE),
+	MLX5DM_FLOW_FMAP_V(24, 8, 1, MISC(gre_key_l), MISC(gre_key_l), NONE, NONE),
+};
+
+static int
+mlx5dm_flow_gre_key_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (x->prev == NULL || x->prev->type != RTE_FLOW_ITEM_TYPE_GRE)
+		return mlx5dm_flow_item_err(x, EINVAL, "GRE_KEY must directly follow GRE", error);
+	return 0;
+}
+
+static int
+mlx5dm_flow_gre_key_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+			 struct rte_flow_error *error)
+{
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	return mlx5dm_flow_match_imply(x, MISC(gre_k_present), 1, error);
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre_key = {
+	.name = "GRE_KEY",
+	.size = sizeof(rte_be32_t),
+	.default_mask = &mlx5dm_flow_gre_key_mask,
+	.nic_mask = &mlx5dm_flow_gre_key_mask,
+	.mask_msg = "GRE_KEY: mask wider than the key",
+	.map = mlx5dm_flow_map_gre_key,
+	.n_map = RTE_DIM(mlx5dm_flow_map_gre_key),
+	.layer = MLX5DM_FLOW_L_GRE_KEY,
+	.level_free = true,
+	.order = mlx5dm_flow_gre_key_order,
+	.post = mlx5dm_flow_gre_key_post,
+};
+
+/* ---- MPLS ---- */
+
+/* Variants: 0 plain (after L2), 1 over GRE, 2 over UDP. */
+#define MPLS_FIELD(b, w, f) \
+	MLX5DM_FLOW_FMAP_V(b, w, 0, MISC2(outer_first_mpls_##f), \
+			   MISC2(outer_first_mpls_over_gre_##f), \
+			   MISC2(outer_first_mpls_over_udp_##f), NONE)
+
+static const struct rte_flow_item_mpls mlx5dm_flow_nic_mpls = {
+	.label_tc_s = { 0xff, 0xff, 0xff },
+	.ttl = 0xff,
+};
+
+static const struct mlx5dm_flow_fmap mlx5dm_flow_map_mpls[] = {
+	MPLS_FIELD(0, 20, label),
+	MPLS_FIELD(20, 3, exp),
+	MPLS_FIELD(23, 1, s_bos),
+	MPLS_FIELD(24, 8, ttl),
+};
+
+static int
+mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_VXLAN))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "MPLS after VXLAN is not supported",
+					    error);
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE))
+		x->variant = 1;
+	else if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_UDP))
+		x->variant = 2;
+	else if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4))
+		return mlx5dm_flow_item_err(x, ENOTSUP, "MPLS is supported after ETH/VLAN, GRE or "
+					    "UDP only", error);
+	else
+		x->variant = 0;
+	return 0;
+}
+
+static int
+mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+		      struct rte_flow_error *error)
+{
+	RTE_SET_USED(spec);
+	RTE_SET_USED(mask);
+	switch (x->variant) {
+	case 1:
+		return mlx5dm_flow_match_default(x, MISC(gre_protocol),
+						 MLX5DM_FLOW_ETHER_TYPE_MPLS, error);
+	case 2:
+		return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport),
+						 MLX5DM_FLOW_MPLS_UDP_PORT, error);
+	default:
+		return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, ethertype),
+						 MLX5DM_FLOW_ETHER_TYPE_MPLS, error);
+	}
+}
+
+const struct mlx5dm_flow_item_def mlx5dm_flow_item_mpls = {
+	.name = "MPLS",
+	.size = sizeof(struct rte_flow_item_mpls),
+	.default_mask = &rte_flow_item_mpls_mask,
+	.nic_mask = &mlx5dm_flow_nic_mpls,
+	.mask_msg = "MPLS: mask wider than label, TC, S and TTL",
+	.map = mlx5dm_flow_map_mpls,
+	.n_map = RTE_DIM(mlx5dm_flow_map_mpls),
+	.layer = MLX5DM_FLOW_L_MPLS,
+	.level_free = true,
+	.order = mlx5dm_flow_mpls_order,
+	.post = mlx5dm_flow_mpls_post,
+};

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The pattern walk: for each item, rte_flow's spec/last/mask rules (default
+ * mask, mask within what the device matches, `last` only as a range a mask
+ * can express), layer order through the item's hook, then the item's fields
+ * into the match parameter through its map and hooks.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow_item.h"
+
+#define MLX5DM_FLOW_ITEM_MAX_SIZE 64u
+
+static const struct mlx5dm_flow_item_def *
+mlx5dm_flow_item_def_get(enum rte_flow_item_type type)
+{
+	switch (type) {
+	case RTE_FLOW_ITEM_TYPE_ETH:
+		return &mlx5dm_flow_item_eth;
+	case RTE_FLOW_ITEM_TYPE_VLAN:
+		return &mlx5dm_flow_item_vlan;
+	case RTE_FLOW_ITEM_TYPE_IPV4:
+		return &mlx5dm_flow_item_ipv4;
+	case RTE_FLOW_ITEM_TYPE_IPV6:
+		return &mlx5dm_flow_item_ipv6;
+	case RTE_FLOW_ITEM_TYPE_TCP:
+		return &mlx5dm_flow_item_tcp;
+	case RTE_FLOW_ITEM_TYPE_UDP:
+		return &mlx5dm_flow_item_udp;
+	case RTE_FLOW_ITEM_TYPE_ICMP:
+		return &mlx5dm_flow_item_icmp;
+	case RTE_FLOW_ITEM_TYPE_ICMP6:
+		return &mlx5dm_flow_item_icmp6;
+	case RTE_FLOW_ITEM_TYPE_VXLAN:
+		return &mlx5dm_flow_item_vxlan;
+	case RTE_FLOW_ITEM_TYPE_GRE:
+		return &mlx5dm_flow_item_gre;
+	case RTE_FLOW_ITEM_TYPE_GRE_KEY:
+		return &mlx5dm_flow_item_gre_key;
+	case RTE_FLOW_ITEM_TYPE_MPLS:
+		return &mlx5dm_flow_item_mpls;
+	case RTE_FLOW_ITEM_TYPE_META:
+		return &mlx5dm_flow_item_meta;
+	case RTE_FLOW_ITEM_TYPE_TAG:
+		return &mlx5dm_flow_item_tag;
+	case RTE_FLOW_ITEM_TYPE_MARK:
+		return &mlx5dm_flow_item_mark;
+	default:
+		return NULL;
+	}
+}
+
+int
+mlx5dm_flow_item_err(struct mlx5dm_flow_xlate *x, int code, const char *msg,
+		     struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, code, RTE_FLOW_ERROR_TYPE_ITEM, x->item, msg);
+}
+
+static int
+mlx5dm_flow_item_range_err(struct mlx5dm_flow_xlate *x, int ret, struct rte_flow_error *error)
+{
+	if (ret == -ERANGE)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
+					  "empty range: last is below spec");
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
+				  "range cannot be matched: only ranges a mask expresses "
+				  "(spec ends in zeros, last in ones) are supported");
+}
+
+int
+mlx5dm_flow_item_range_u32(struct mlx5dm_flow_xlate *x, uint32_t spec, uint32_t last,
+			   uint32_t *mask, struct rte_flow_error *error)
+{
+	uint8_t s[4], l[4], m[4];
+	int ret;
+
+	mlx5dm_prm_put_be32(s, spec);
+	mlx5dm_prm_put_be32(l, last);
+	mlx5dm_prm_put_be32(m, *mask);
+	ret = mlx5dm_flow_range_to_mask(s, l, m, 0, 32);
+	if (ret < 0)
+		return mlx5dm_flow_item_range_err(x, ret, error);
+	*mask = mlx5dm_prm_be32(m);
+	return 0;
+}
+
+/* Bit region of range unit k: its own bits, or its whole group's. */
+static bool
+mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
+		      unsigned int *bit, unsigned int *width)
+{
+	const struct mlx5dm_flow_fmap *f = &def->map[k];
+	unsigned int i, lo = f->bit, hi = f->bit + f->width;
+
+	if (f->group == 0) {
+		*bit = lo;
+		*width = hi - lo;
+		return true;
+	}
+	for (i = 0; i < def->n_map; i++) {
+		const struct mlx5dm_flow_fmap *g = &def->map[i];
+
+		if (g->group != f->group)
+			continue;
+		if (i < k)
+			return false; /* the group was handled at its first field */
+		lo = RTE_MIN(lo, (unsigned int)g->bit);
+		hi = RTE_MAX(hi, (unsigned int)g->bit + g->width);
+	}
+	*bit = lo;
+	*width = hi - lo;
+	return true;
+}
+
+static int
+mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_item_def *def,
+			const uint8_t *spec, uint8_t *mask, const uint8_t *last,
+			struct rte_flow_error *error)
+{
+	unsigned int k, bit, width;
+	int ret;
+
+	if (last != NULL) {
+		for (k = 0; k < def->n_map; k++) {
+			if (!mlx5dm_flow_item_unit(def, k, &bit, &width))
+				continue;
+			ret = mlx5dm_flow_range_to_mask(spec, last, mask, bit, width);
+			if (ret < 0)
+				return mlx5dm_flow_item_range_err(x, ret, error);
+		}
+	}
+	for (k = 0; k < def->n_map; k++) {
+		const struct mlx5dm_flow_fmap *f = &def->map[k];
+		uint32_t m = mlx5dm_prm_get(mask, f->bit, f->width);
+		uint16_t fte = f->fte[x->variant];
+
+		if (m == 0)
+			continue;
+		if (fte == MLX5DM_FLOW_FTE_NONE)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK,
+						  x->item, "this field cannot be matched at this "
+						  "position of the pattern");
+		ret = mlx5dm_flow_match_set(x, (enum mlx5dm_fte_field)fte, m,
+					    mlx5dm_prm_get(spec, f->bit, f->width), error);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *item,
+		     struct rte_flow_error *error)
+{
+	uint8_t spec[MLX5DM_FLOW_ITEM_MAX_SIZE], mask[MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t last[MLX5DM_FLOW_ITEM_MAX_SIZE];
+	const struct mlx5dm_flow_item_def *def = mlx5dm_flow_item_def_get(item->type);
+	const uint8_t *nic;
+	bool has_last;
+	unsigned int i;
+	int ret;
+
+	x->item = item;
+	x->def = def;
+	if (def == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, item,
+					  "item type not supported");
+	RTE_BUILD_BUG_ON(sizeof(struct rte_flow_item_ipv6) > MLX5DM_FLOW_ITEM_MAX_SIZE);
+	if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, item,
+					  "mask or last given without spec");
+	/* Everything after a tunnel item belongs to the inner headers. */
+	x->inner = mlx5dm_flow_has(x, MLX5DM_FLOW_L_TUNNEL);
+	x->variant = x->inner ? MLX5DM_FLOW_V_INNER : MLX5DM_FLOW_V_OUTER;
+	/* The device does not parse beyond the (first) MPLS label. */
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_MPLS) && !def->metadata)
+		return mlx5dm_flow_item_err(x, ENOTSUP, "no header item can follow MPLS", error);
+	ret = def->order(x, error);
+	if (ret < 0)
+		return ret;
+	if (item->spec != NULL) {
+		memcpy(spec, item->spec, def->size);
+		memcpy(mask, item->mask != NULL ? item->mask : def->default_mask, def->size);
+		has_last = item->last != NULL;
+		if (has_last)
+			memcpy(last, item->last, def->size);
+		nic = def->nic_mask;
+		for (i = 0; i < def->size; i++)
+			if ((mask[i] & ~nic[i]) != 0)
+				return rte_flow_error_set(error, ENOTSUP,
+							  RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+							  def->mask_msg);
+		if (def->pre != NULL) {
+			ret = def->pre(x, spec, mask, has_last ? last : NULL, error);
+			if (ret < 0)
+				return ret;
+		}
+		ret = mlx5dm_flow_item_fields(x, def, spec, mask, has_last ? last : NULL, error);
+		if (ret < 0)
+			return ret;
+	}
+	if (def->post != NULL) {
+		ret = def->post(x, item->spec != NULL ? spec : NULL,
+				item->spec != NULL ? mask : NULL, error);
+		if (ret < 0)
+			return ret;
+	}
+	x->spec->layers |= def->level_free ? def->layer : mlx5dm_flow_lvl(x, def->layer);
+	return 0;
+}
+
+int
+mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_item items[],
+			struct rte_flow_error *error)
+{
+	const struct rte_flow_item *item;
+	int ret;
+
+	if (items == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+					  "pattern is missing");
+	x->items = items;
+	for (item = items; item->type != RTE_FLOW_ITEM_TYPE_END; item++) {
+		if (item->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		ret = mlx5dm_flow_item_one(x, item, error);
+		if (ret < 0)
+			return ret;
+		x->prev = item;
+	}
+	x->item = NULL;
+	return 0;
+}
+
+uint32_t
+mlx5dm_flow_action_layers(const struct mlx5dm_flow_xlate *x)
+{
+	uint64_t l = x->spec->layers;
+
+	if (x->spec->decap)
+		return (uint32_t)(l >> 16) & 0xffffu;
+	return (uint32_t)l & 0xffffu;
+}

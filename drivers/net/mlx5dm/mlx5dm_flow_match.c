@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Writing the rule's match parameter (PRM fte_match_param) during
+ * translation: every field goes through one place that detects items
+ * contradicting each other (or their implied fields), remembers which item
+ * wrote it (to blame it if the device cannot match the field), and turns
+ * rte_flow `last` ranges into masks where a mask can express them.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+
+static uint32_t
+mlx5dm_flow_field_ones(enum mlx5dm_fte_field f)
+{
+	unsigned int w = mlx5dm_fte_fields[f].f.width;
+
+	return w >= 32 ? UINT32_MAX : (1u << w) - 1;
+}
+
+uint32_t
+mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+{
+	return mlx5dm_fte_get(x->spec->mask, f);
+}
+
+uint32_t
+mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+{
+	return mlx5dm_fte_get(x->spec->value, f);
+}
+
+int
+mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+		      uint32_t value, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	uint32_t old_m = mlx5dm_fte_get(spec->mask, f);
+	uint32_t old_v = mlx5dm_fte_get(spec->value, f);
+
+	mask &= mlx5dm_flow_field_ones(f);
+	value &= mask;
+	if (mask == 0)
+		return 0;
+	if (((old_v ^ value) & old_m & mask) != 0)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
+					  "item contradicts a previous item or what it implies");
+	mlx5dm_fte_set(spec->mask, f, old_m | mask);
+	mlx5dm_fte_set(spec->value, f, old_v | value);
+	if (x->item != NULL)
+		x->owner[f] = (uint16_t)(x->item - x->items + 1);
+	return 0;
+}
+
+int
+mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
+			struct rte_flow_error *error)
+{
+	return mlx5dm_flow_match_set(x, f, mlx5dm_flow_field_ones(f), value, error);
+}
+
+/*
+ * ip_version follows the steering convention of SW-owned tables (as
+ * rdma-core's DR and DPDK mlx5 for non-root groups): the mask holds the
+ * version itself (4 or 6), not 0xf, and the value equals it. The matcher's
+ * lookups are chosen by that version.
+ */
+int
+mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			     uint32_t version, struct rte_flow_error *error)
+{
+	uint32_t m = mlx5dm_fte_get(x->spec->mask, f);
+
+	if (m != 0 && m != version)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
+					  "item contradicts a previous item or what it implies");
+	return mlx5dm_flow_match_set(x, f, version, version, error);
+}
+
+int
+mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
+			  struct rte_flow_error *error)
+{
+	if (mlx5dm_fte_get(x->spec->mask, f) != 0)
+		return 0;
+	return mlx5dm_flow_match_imply(x, f, value, error);
+}
+
+/*
+ * rte_flow matches (packet & mask) in [spec & mask, last & mask]. The device
+ * only compares under a mask, so a range is expressible only when it is a
+ * "prefix" range: once spec and last differ (at the first masked bit where
+ * they do, spec 0 and last 1), every following masked bit must be 0 in spec
+ * and 1 in last; those bits then leave the mask. Works on the big-endian bit
+ * range [bit, bit + width) of the item images, whatever its length.
+ * Returns 0 (mask updated), -ERANGE (empty range: spec > last) or -EINVAL
+ * (not expressible).
+ */
+int
+mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mask,
+			  unsigned int bit, unsigned int width)
+{
+	bool differ = false;
+	unsigned int i;
+
+	for (i = bit; i < bit + width; i++) {
+		uint32_t s, l;
+
+		if (mlx5dm_prm_get(mask, i, 1) == 0)
+			continue;
+		s = mlx5dm_prm_get(spec, i, 1);
+		l = mlx5dm_prm_get(last, i, 1);
+		if (!differ) {
+			if (s == l)
+				continue;
+			if (s > l)
+				return -ERANGE;
+			differ = true;
+		} else if (s != 0 || l != 1) {
+			return -EINVAL;
+		}
+		mlx5dm_prm_set(mask, i, 1, 0);
+	}
+	return 0;
+}
+
+uint8_t
+mlx5dm_flow_match_criteria(const uint8_t *mask)
+{
+	uint8_t criteria = 0;
+	unsigned int s, i;
+
+	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
+		for (i = 0; i < MLX5DM_FTE_SECTION_SIZE; i++)
+			if (mask[s * MLX5DM_FTE_SECTION_SIZE + i] != 0) {
+				criteria |= (uint8_t)(1u << s);
+				break;
+			}
+	return criteria;
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * MODIFY_FIELD -> PRM set/add/copy entries.
+ *
+ * A field is described as its PRM modify fields, most significant first
+ * (a MAC is DMAC_47_16 + DMAC_15_0, an IPv6 address four 32-bit words).
+ * Semantics this PMD implements (doc/guides/nics/mlx5dm.rst):
+ *  - offset counts bits from the start of the field in network order (its
+ *    most significant bit); bits [offset, offset + width) are used;
+ *  - an immediate value (VALUE, or POINTER to it) holds the whole field in
+ *    network order in ceil(bits / 8) bytes, right-aligned (DSCP in the low
+ *    6 bits of one byte, a MAC in 6 bytes); TAG and META values are host
+ *    order 32-bit words as in their items; the bits used are those at the
+ *    destination's offset;
+ *  - SET copies from an immediate or from another field; ADD/SUB take an
+ *    immediate and work on whole TTL, hop limit, TCP sequence or TCP
+ *    acknowledgment fields (what the device can add to);
+ *  - level 0 or 1 (outermost headers) only; for TAG, level is the index.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+
+#define FLD(n) MLX5DM_MODIFY_FLD_##n
+
+struct mlx5dm_flow_mf_field {
+	enum rte_flow_field_id id;
+	uint32_t need;           /* pattern layer the header must be in (0: none) */
+	uint8_t width;
+	uint8_t n_seg;
+	struct {
+		uint8_t field;   /* PRM modify field */
+		uint8_t width;
+	} seg[4];
+	bool add;                /* the device can ADD to it */
+};
+
+/* Pasted directly: names such as IP_TTL are also libc macros. */
+#define SEG1(f, w) 1, { { MLX5DM_MODIFY_FLD_##f, w } }
+#define SEG2(f0, w0, f1, w1) 2, { { MLX5DM_MODIFY_FLD_##f0, w0 }, { MLX5DM_MODIFY_FLD_##f1, w1 } }
+#define SEG4(p) 4, { { MLX5DM_MODIFY_FLD_##p##_127_96, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_95_64, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_63_32, 32 }, \
+		     { MLX5DM_MODIFY_FLD_##p##_31_0, 32 } }
+#define L(n) MLX5DM_FLOW_L_##n
+
+static const struct mlx5dm_flow_mf_field mlx5dm_flow_mf_fields[] = {
+	{ RTE_FLOW_FIELD_MAC_DST, 0, 48, SEG2(DMAC_47_16, 32, DMAC_15_0, 16) },
+	{ RTE_FLOW_FIELD_MAC_SRC, 0, 48, SEG2(SMAC_47_16, 32, SMAC_15_0, 16) },
+	{ RTE_FLOW_FIELD_VLAN_ID, L(VLAN), 12, SEG1(FIRST_VID, 12) },
+	{ RTE_FLOW_FIELD_MAC_TYPE, 0, 16, SEG1(ETHERTYPE, 16) },
+	{ RTE_FLOW_FIELD_IPV4_DSCP, L(IPV4), 6, SEG1(IP_DSCP, 6) },
+	{ RTE_FLOW_FIELD_IPV4_ECN, L(IPV4), 2, SEG1(IP_ECN, 2) },
+	{ RTE_FLOW_FIELD_IPV4_TTL, L(IPV4), 8, SEG1(IP_TTL, 8), .add = true },
+	{ RTE_FLOW_FIELD_IPV4_SRC, L(IPV4), 32, SEG1(SIPV4, 32) },
+	{ RTE_FLOW_FIELD_IPV4_DST, L(IPV4), 32, SEG1(DIPV4, 32) },
+	{ RTE_FLOW_FIELD_IPV6_DSCP, L(IPV6), 6, SEG1(IP_DSCP, 6) },
+	{ RTE_FLOW_FIELD_IPV6_ECN, L(IPV6), 2, SEG1(IP_ECN, 2) },
+	{ RTE_FLOW_FIELD_IPV6_HOPLIMIT, L(IPV6), 8, SEG1(IPV6_HOPLIMIT, 8), .add = true },
+	{ RTE_FLOW_FIELD_IPV6_SRC, L(IPV6), 128, SEG4(SIPV6) },
+	{ RTE_FLOW_FIELD_IPV6_DST, L(IPV6), 128, SEG4(DIPV6) },
+	{ RTE_FLOW_FIELD_TCP_PORT_SRC, L(TCP), 16, SEG1(TCP_SPORT, 16) },
+	{ RTE_FLOW_FIELD_TCP_PORT_DST, L(TCP), 16, SEG1(TCP_DPORT, 16) },
+	{ RTE_FLOW_FIELD_TCP_SEQ_NUM, L(TCP), 32, SEG1(TCP_SEQ_NUM, 32), .add = true },
+	{ RTE_FLOW_FIELD_TCP_ACK_NUM, L(TCP), 32, SEG1(TCP_ACK_NUM, 32), .add = true },
+	{ RTE_FLOW_FIELD_TCP_FLAGS, L(TCP), 9, SEG1(TCP_FLAGS, 9) },
+	{ RTE_FLOW_FIELD_UDP_PORT_SRC, L(UDP), 16, SEG1(UDP_SPORT, 16) },
+	{ RTE_FLOW_FIELD_UDP_PORT_DST, L(UDP), 16, SEG1(UDP_DPORT, 16) },
+	/* Registers: the PRM field is chosen by level (TAG) or direction (META). */
+	{ RTE_FLOW_FIELD_TAG, 0, 32, SEG1(METADATA_REG_C_2, 32) },
+	{ RTE_FLOW_FIELD_META, 0, 32, SEG1(METADATA_REG_C_1, 32) },
+};
+
+/* A field resolved for one rule: its PRM segments. */
+struct mlx5dm_flow_mf {
+	const struct mlx5dm_flow_mf_field *def;
+	uint8_t seg_field[4];
+	bool reg;
+};
+
+static bool
+mlx5dm_flow_mf_immediate(enum rte_flow_field_id id)
+{
+	return id == RTE_FLOW_FIELD_VALUE || id == RTE_FLOW_FIELD_POINTER;
+}
+
+static int
+mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		       const struct rte_flow_action_modify_data *d, struct mlx5dm_flow_mf *mf,
+		       struct rte_flow_error *error)
+{
+	static const uint8_t tag_regs[MLX5DM_FLOW_NB_TAGS] = {
+		FLD(METADATA_REG_C_2), FLD(METADATA_REG_C_3),
+		FLD(METADATA_REG_C_4), FLD(METADATA_REG_C_5),
+	};
+	unsigned int i;
+
+	memset(mf, 0, sizeof(*mf));
+	for (i = 0; i < RTE_DIM(mlx5dm_flow_mf_fields); i++)
+		if (mlx5dm_flow_mf_fields[i].id == d->field)
+			mf->def = &mlx5dm_flow_mf_fields[i];
+	if (mf->def == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: field not supported");
+	for (i = 0; i < mf->def->n_seg; i++)
+		mf->seg_field[i] = mf->def->seg[i].field;
+	if (d->field == RTE_FLOW_FIELD_TAG) {
+		if (d->level >= MLX5DM_FLOW_NB_TAGS)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+						  a, "MODIFY_FIELD: TAG index (level) must be 0 "
+						  "to 3");
+		mf->seg_field[0] = tag_regs[d->level];
+		mf->reg = true;
+		return 0;
+	}
+	if (d->field == RTE_FLOW_FIELD_META) {
+		mf->seg_field[0] = x->spec->egress ? FLD(METADATA_REG_A) : FLD(METADATA_REG_C_1);
+		mf->reg = true;
+		return 0;
+	}
+	if (d->level > 1)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: only outermost headers (level 0 or 1) "
+					  "can be modified");
+	if (mf->def->need != 0 && !(mlx5dm_flow_action_layers(x) & mf->def->need))
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "MODIFY_FIELD: the pattern has no item for the header "
+					  "of this field");
+	return 0;
+}
+
+/* Segment holding field bit b (from the MSB); *end = its last field bit. */
+static unsigned int
+mlx5dm_flow_mf_seg(const struct mlx5dm_flow_mf *mf, unsigned int b, unsigned int *end)
+{
+	unsigned int k, first = 0;
+
+	for (k = 0; k < mf->def->n_seg; k++) {
+		unsigned int last = first + mf->def->seg[k].width - 1;
+
+		if (b <= last) {
+			*end = last;
+			return k;
+		}
+		first = last + 1;
+	}
+	*end = first - 1;
+	return mf->def->n_seg - 1;
+}
+
+/* The immediate as a big-endian bit string, the field right-aligned in nbytes. */
+static int
+mlx5dm_flow_mf_value(const struct rte_flow_action *a, const struct rte_flow_action_modify_data *s,
+		     const struct mlx5dm_flow_mf *dst, uint8_t *buf, unsigned int *base,
+		     struct rte_flow_error *error)
+{
+	unsigned int nbytes = (dst->def->width + 7u) / 8u;
+	const uint8_t *v = s->field == RTE_FLOW_FIELD_VALUE ? s->value : s->pvalue;
+
+	if (v == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: POINTER source is NULL");
+	if (dst->reg) {
+		uint32_t host;
+
+		memcpy(&host, v, sizeof(host));
+		mlx5dm_prm_put_be32(buf, host);
+	} else {
+		memcpy(buf, v, nbytes);
+	}
+	*base = nbytes * 8u - dst->def->width;
+	return 0;
+}
+
+static int
+mlx5dm_flow_mf_set_value(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			 const struct rte_flow_action_modify_field *c,
+			 const struct mlx5dm_flow_mf *dst, struct rte_flow_error *error)
+{
+	uint8_t buf[16];
+	unsigned int base, b = c->dst.offset, stop = c->dst.offset + c->width;
+	int ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
+
+	while (ret == 0 && b < stop) {
+		unsigned int end, k = mlx5dm_flow_mf_seg(dst, b, &end);
+		unsigned int last = RTE_MIN(end, stop - 1);
+		unsigned int len = last - b + 1;
+
+		ret = mlx5dm_flow_modify_set(x, a, dst->seg_field[k], (uint8_t)(end - last),
+					     (uint8_t)len, mlx5dm_prm_get(buf, base + b, len),
+					     error);
+		b += len;
+	}
+	return ret;
+}
+
+static int
+mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		    const struct rte_flow_action_modify_field *c, const struct mlx5dm_flow_mf *dst,
+		    const struct mlx5dm_flow_mf *src, struct rte_flow_error *error)
+{
+	unsigned int db = c->dst.offset, sb = c->src.offset, left = c->width;
+	int ret = 0;
+
+	while (ret == 0 && left > 0) {
+		unsigned int dend, send;
+		unsigned int dk = mlx5dm_flow_mf_seg(dst, db, &dend);
+		unsigned int sk = mlx5dm_flow_mf_seg(src, sb, &send);
+		unsigned int len = RTE_MIN(left, RTE_MIN(dend - db + 1, send - sb + 1));
+
+		/* PRM offsets count from each field's LSB. */
+		ret = mlx5dm_flow_modify_copy(x, a, src->seg_field[sk],
+					      (uint8_t)(send - (sb + len - 1)), dst->seg_field[dk],
+					      (uint8_t)(dend - (db + len - 1)), (uint8_t)len,
+					      error);
+		db += len;
+		sb += len;
+		left -= len;
+	}
+	return ret;
+}
+
+static int
+mlx5dm_flow_mf_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		   const struct rte_flow_action_modify_field *c, const struct mlx5dm_flow_mf *dst,
+		   struct rte_flow_error *error)
+{
+	unsigned int w = dst->def->width, base;
+	uint8_t buf[16];
+	uint32_t v;
+	int ret;
+
+	if (!dst->def->add || c->dst.offset != 0 || c->width != w)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD ADD/SUB: only whole TTL, hop limit, TCP "
+					  "sequence or acknowledgment fields");
+	if (!mlx5dm_flow_mf_immediate(c->src.field))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD ADD/SUB: the source must be an immediate "
+					  "value");
+	ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
+	if (ret < 0)
+		return ret;
+	v = mlx5dm_prm_get(buf, base, w);
+	if (c->operation == RTE_FLOW_MODIFY_SUB)
+		v = (uint32_t)(-(uint64_t)v) & (w == 32 ? UINT32_MAX : (1u << w) - 1);
+	return mlx5dm_flow_modify_add(x, a, dst->seg_field[0], v, error);
+}
+
+int
+mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			       struct rte_flow_error *error)
+{
+	const struct rte_flow_action_modify_field *c = a->conf;
+	struct mlx5dm_flow_mf dst, src;
+	int ret;
+
+	if (c->operation != RTE_FLOW_MODIFY_SET && c->operation != RTE_FLOW_MODIFY_ADD &&
+	    c->operation != RTE_FLOW_MODIFY_SUB)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: unknown operation");
+	ret = mlx5dm_flow_mf_resolve(x, a, &c->dst, &dst, error);
+	if (ret < 0)
+		return ret;
+	if (c->width == 0 || c->width > dst.def->width ||
+	    c->dst.offset > (uint32_t)dst.def->width - c->width)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: width is 0 or offset + width exceeds the "
+					  "destination field");
+	if (!dst.reg) {
+		ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_MODIFY, a, error);
+		if (ret < 0)
+			return ret;
+	}
+	if (c->operation != RTE_FLOW_MODIFY_SET)
+		return mlx5dm_flow_mf_add(x, a, c, &dst, error);
+	if (mlx5dm_flow_mf_immediate(c->src.field))
+		return mlx5dm_flow_mf_set_value(x, a, c, &dst, error);
+	ret = mlx5dm_flow_mf_resolve(x, a, &c->src, &src, error);
+	if (ret < 0)
+		return ret;
+	if (c->width > src.def->width || c->src.offset > (uint32_t)src.def->width - c->width)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD: offset + width exceeds the source field");
+	return mlx5dm_flow_mf_copy(x, a, c, &dst, &src, error);
+}

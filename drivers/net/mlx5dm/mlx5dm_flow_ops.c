@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * rte_flow_ops of net_mlx5dm and the flow hooks of the port life cycle
+ * (mlx5dm.h): start sets up group 0 of both domains as their entry tables
+ * and, unless isolated, the default rule (lowest priority, match-all, RSS
+ * over every Rx queue with the configured rss_conf); stop removes every
+ * flow; close frees the flow state.
+ *
+ * Threading: ethdev serialises the synchronous flow ops (the PMD does not
+ * set RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE); fp->lock also orders them with
+ * start/stop/close. Rules use the library's rule queue 0.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow_driver.h>
+#include <ethdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_log.h"
+#include "mlx5dm_osdep.h"
+
+/* The flow state of a port, created on first use (isolate may precede start). */
+static struct mlx5dm_flow_priv *
+mlx5dm_flow_fp(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
+	struct mlx5dm_flow_priv *expected = NULL;
+
+	if (fp != NULL)
+		return fp;
+	fp = mlx5dm_zmalloc(sizeof(*fp));
+	if (fp == NULL)
+		return NULL;
+	mlx5dm_flow_priv_init(fp);
+	if (!__atomic_compare_exchange_n(&priv->flow, &expected, fp, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		mlx5dm_free(fp);
+		fp = expected;
+	}
+	return fp;
+}
+
+static int
+mlx5dm_flow_nomem(struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "no memory for the port's flow state");
+}
+
+static int
+mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		     struct rte_flow_error *error)
+{
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = dev->data->nb_rx_queues };
+	struct mlx5dm_flow_spec spec;
+
+	return mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
+}
+
+static struct rte_flow *
+mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		   struct rte_flow_error *error)
+{
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = dev->data->nb_rx_queues };
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_spec spec;
+	struct rte_flow *flow = NULL;
+
+	if (fp == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error) < 0)
+		return NULL;
+	rte_spinlock_lock(&fp->lock);
+	if (!fp->started)
+		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "the port is not started: create flows after starting it");
+	else
+		flow = mlx5dm_flow_objs_create(fp, &spec, true, error);
+	rte_spinlock_unlock(&fp->lock);
+	return flow;
+}
+
+static int
+mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	int ret;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	rte_spinlock_lock(&fp->lock);
+	if (!mlx5dm_flow_objs_owns(fp, flow))
+		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					 "unknown flow handle");
+	else
+		ret = mlx5dm_flow_objs_destroy(fp, flow, error);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
+static int
+mlx5dm_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	int ret;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	rte_spinlock_lock(&fp->lock);
+	ret = mlx5dm_flow_objs_flush(fp, error);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
+static int
+mlx5dm_flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
+		  const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	int ret;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+					  "only COUNT can be queried");
+	if (data == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "no query result buffer");
+	rte_spinlock_lock(&fp->lock);
+	if (!mlx5dm_flow_objs_owns(fp, flow))
+		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					 "unknown flow handle");
+	else
+		ret = mlx5dm_flow_objs_query_count(fp, flow, data, error);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
+/* The default rule: everything not matched in group 0 is spread as the NIC would. */
+static int
+mlx5dm_flow_default_create(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			   struct rte_flow_error *error)
+{
+	const struct rte_eth_rss_conf *rc = &dev->data->dev_conf.rx_adv_conf.rss_conf;
+	uint16_t nb = dev->data->nb_rx_queues;
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = nb, .internal = true };
+	const struct rte_flow_attr attr = {
+		.ingress = 1,
+		.priority = MLX5DM_FLOW_DEFAULT_PRIORITY,
+	};
+	const struct rte_flow_item pattern[] = { { .type = RTE_FLOW_ITEM_TYPE_END } };
+	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
+	struct rte_flow_action_rss rss = {
+		.types = rc->rss_hf & MLX5DM_FLOW_RSS_HF_SUPPORTED,
+		.key_len = rc->rss_key != NULL && rc->rss_key_len == 40 ? 40 : 0,
+		.key = rc->rss_key,
+		.queue_num = RTE_MIN(nb, MLX5DM_FLOW_MAX_QUEUES),
+		.queue = queues,
+	};
+	const struct rte_flow_action_queue q0 = { .index = 0 };
+	const bool use_rss = (dev->data->dev_conf.rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) &&
+			     rss.types != 0 && nb > 1;
+	const struct rte_flow_action actions[] = {
+		{
+			.type = use_rss ? RTE_FLOW_ACTION_TYPE_RSS : RTE_FLOW_ACTION_TYPE_QUEUE,
+			.conf = use_rss ? (const void *)&rss : (const void *)&q0,
+		},
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct mlx5dm_flow_spec spec;
+	unsigned int i;
+	int ret;
+
+	if (nb == 0)
+		return 0; /* nowhere to deliver: unmatched traffic is dropped */
+	for (i = 0; i < RTE_DIM(queues); i++)
+		queues[i] = (uint16_t)i;
+	ret = mlx5dm_flow_translate(&xc, &attr, pattern, actions, &spec, error);
+	if (ret < 0)
+		return ret;
+	fp->default_flow = mlx5dm_flow_objs_create(fp, &spec, false, error);
+	return fp->default_flow != NULL ? 0 : -rte_errno;
+}
+
+static int
+mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	int ret = 0;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	rte_spinlock_lock(&fp->lock);
+	if (!TAILQ_EMPTY(&fp->flows)) {
+		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					 "isolated mode can only change while no flows exist");
+		goto unlock;
+	}
+	if (fp->started && !!set != priv->isolated) {
+		if (set) {
+			if (fp->default_flow != NULL)
+				mlx5dm_flow_objs_destroy(fp, fp->default_flow, NULL);
+			fp->default_flow = NULL;
+		} else {
+			ret = mlx5dm_flow_default_create(dev, fp, error);
+		}
+	}
+	if (ret == 0)
+		priv->isolated = !!set;
+unlock:
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
+static int
+mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
+		     struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	int ret;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	if (flow != NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "dumping one flow is not supported: dump all (no flow)");
+	if (priv->dom_rx == NULL || priv->dom_tx == NULL)
+		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "the port has no steering domains");
+	rte_spinlock_lock(&fp->lock);
+	ret = mlx5dm_domain_dump(priv->dom_rx, file);
+	if (ret == 0)
+		ret = mlx5dm_domain_dump(priv->dom_tx, file);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: domain dump failed");
+	return 0;
+}
+
+static const struct rte_flow_ops mlx5dm_flow_ops = {
+	.validate = mlx5dm_flow_validate,
+	.create = mlx5dm_flow_create,
+	.destroy = mlx5dm_flow_destroy,
+	.flush = mlx5dm_flow_flush,
+	.query = mlx5dm_flow_query,
+	.isolate = mlx5dm_flow_isolate,
+	.dev_dump = mlx5dm_flow_dev_dump,
+};
+
+int
+mlx5dm_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	RTE_SET_USED(dev);
+	*ops = &mlx5dm_flow_ops;
+	return 0;
+}
+
+static int
+mlx5dm_flow_rqn(void *arg, uint16_t queue, uint32_t *rqn)
+{
+	return mlx5dm_rxq_rqn(arg, queue, rqn);
+}
+
+int
+mlx5dm_flow_start(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	const struct mlx5dm_flow_port port = {
+		.ctx = priv->steer,
+		.dom = { priv->dom_rx, priv->dom_tx },
+		.rqn = mlx5dm_flow_rqn,
+		.rqn_arg = dev,
+	};
+	struct rte_flow_error error = { .message = NULL };
+	int ret;
+
+	if (fp == NULL)
+		return -ENOMEM;
+	if (port.ctx == NULL || port.dom[0] == NULL || port.dom[1] == NULL) {
+		MLX5DM_DRV_LOG(ERR, "port %u: no steering context or domains", dev->data->port_id);
+		return -ENODEV;
+	}
+	rte_spinlock_lock(&fp->lock);
+	/* A start without a stop in between: begin from a clean state. */
+	mlx5dm_flow_objs_stop(fp);
+	ret = mlx5dm_flow_objs_start(fp, &port);
+	if (ret == 0 && !priv->isolated) {
+		ret = mlx5dm_flow_default_create(dev, fp, &error);
+		if (ret < 0)
+			mlx5dm_flow_objs_stop(fp);
+	}
+	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: flow start failed: %d (%s)", dev->data->port_id, ret,
+			       error.message != NULL ? error.message : "root tables");
+	return ret;
+}
+
+void
+mlx5dm_flow_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = priv->flow;
+
+	if (fp == NULL)
+		return;
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_objs_stop(fp);
+	rte_spinlock_unlock(&fp->lock);
+}
+
+void
+mlx5dm_flow_close(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+
+	if (priv->flow == NULL)
+		return;
+	mlx5dm_flow_stop(dev);
+	mlx5dm_free(priv->flow);
+	priv->flow = NULL;
+}

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * A spec -> rte_flow handle: one library rule per sub-rule, each in the
+ * shared matcher of its (group, priority, mask), with its actions in the
+ * order the device applies them:
+ *   counter, flow tag, decap, VLAN pops, modify header, VLAN pushes, encap,
+ *   fate (drop / TIR / jump; none on egress = on to the wire).
+ * All rules go through rule queue 0 (the synchronous API; fp->lock held).
+ * Any failure undoes everything done for the flow, so a refused rule leaves
+ * no rule, matcher, table, action or counter behind.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+#include "mlx5dm_osdep.h"
+
+#define MLX5DM_FLOW_QUEUE 0
+
+void
+mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
+{
+	unsigned int i;
+
+	memset(fp, 0, sizeof(*fp));
+	rte_spinlock_init(&fp->lock);
+	TAILQ_INIT(&fp->flows);
+	LIST_INIT(&fp->tbls);
+	LIST_INIT(&fp->bulks);
+	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
+		LIST_INIT(&fp->matchers[i]);
+		LIST_INIT(&fp->ents[i]);
+	}
+}
+
+static int
+mlx5dm_flow_lib_err(struct rte_flow_error *error, int err, const char *msg)
+{
+	return rte_flow_error_set(error, err != 0 ? err : EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+				  NULL, msg);
+}
+
+/* The shared actions of sub-rule i, in device order. */
+static unsigned int
+mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
+			struct mlx5dm_flow_ent_param *p)
+{
+	const struct mlx5dm_flow_sub *s = &spec->sub[i];
+	unsigned int dom = spec->egress, n = 0, k;
+
+	memset(p, 0, sizeof(*p) * MLX5DM_FLOW_RULE_MAX_ENTS);
+	if (spec->tag)
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom,
+							 .u32 = spec->tag_value };
+	if (spec->decap)
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_REFORMAT,
+							 .dom = dom, .u32 = spec->decap_type,
+							 .data = spec->decap_data,
+							 .len = spec->decap_len };
+	for (k = 0; k < spec->nb_pop; k++)
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_POP, .dom = dom };
+	if (spec->nb_modify != 0)
+		p[n++] = (struct mlx5dm_flow_ent_param){
+			.kind = MLX5DM_FLOW_ENT_MODIFY, .dom = dom, .data = spec->modify,
+			.len = (size_t)spec->nb_modify * MLX5DM_MODIFY_ACTION_SIZE };
+	for (k = 0; k < spec->nb_push; k++)
+		p[n++] = (struct mlx5dm_flow_ent_param){
+			.kind = MLX5DM_FLOW_ENT_PUSH, .dom = dom,
+			.u32 = (uint32_t)spec->push[k].tpid << 16 | spec->push[k].tci };
+	if (spec->encap)
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_REFORMAT,
+							 .dom = dom, .u32 = spec->encap_type,
+							 .data = spec->encap_data,
+							 .len = spec->encap_len };
+	switch (spec->fate) {
+	case MLX5DM_FLOW_FATE_DROP:
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_DROP, .dom = dom };
+		break;
+	case MLX5DM_FLOW_FATE_JUMP:
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_JUMP, .dom = dom,
+							 .u32 = spec->jump_group };
+		break;
+	case MLX5DM_FLOW_FATE_QUEUE:
+		/* Without a hash, the TIR delivers to the first queue. */
+		p[n++] = (struct mlx5dm_flow_ent_param){
+			.kind = MLX5DM_FLOW_ENT_TIR, .dom = dom, .queues = spec->queues,
+			.nb_queues = s->hash ? spec->nb_queues : 1,
+			.rss = s->hash ? &s->rss : NULL };
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+static void
+mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r)
+{
+	int ret;
+
+	if (r->rule != NULL) {
+		ret = mlx5dm_rule_destroy(r->rule, MLX5DM_FLOW_QUEUE);
+		if (ret < 0)
+			MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
+		r->rule = NULL;
+		fp->st.rules--;
+	}
+	while (r->nb_ents > 0)
+		mlx5dm_flow_ent_put(fp, r->ents[--r->nb_ents]);
+	if (r->matcher != NULL) {
+		mlx5dm_flow_matcher_put(fp, r->matcher);
+		r->matcher = NULL;
+	}
+}
+
+static int
+mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
+		      struct rte_flow_error *error)
+{
+	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
+	unsigned int n_p, k, n = 0;
+	const char *err_field = NULL;
+	uint8_t criteria;
+	int err;
+
+	mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+	r->matcher = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+					     mlx5dm_flow_sub_priority(spec, i), criteria, mask,
+					     &err_field);
+	if (r->matcher == NULL) {
+		err = errno;
+		if (err_field != NULL)
+			MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
+		return mlx5dm_flow_lib_err(error, err, err == EOPNOTSUPP ?
+					   "steering library: the device cannot match this "
+					   "pattern" : "steering library: table or matcher "
+					   "creation failed");
+	}
+	if (flow->cnt_action != NULL)
+		acts[n++] = flow->cnt_action;
+	n_p = mlx5dm_flow_rule_params(spec, i, p);
+	for (k = 0; k < n_p; k++) {
+		struct mlx5dm_flow_ent *e = mlx5dm_flow_ent_get(fp, &p[k]);
+
+		if (e == NULL) {
+			err = errno;
+			mlx5dm_flow_rule_release(fp, r);
+			return mlx5dm_flow_lib_err(error, err, "steering library: action "
+						   "creation failed");
+		}
+		r->ents[r->nb_ents++] = e;
+		acts[n++] = mlx5dm_flow_ent_action(e);
+	}
+	r->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(r->matcher), MLX5DM_FLOW_QUEUE,
+				     value, n, acts);
+	if (r->rule == NULL) {
+		err = errno;
+		mlx5dm_flow_rule_release(fp, r);
+		return mlx5dm_flow_lib_err(error, err, err == EEXIST ?
+					   "an identical rule exists (same group, priority and "
+					   "match)" : "steering library: rule insertion failed");
+	}
+	fp->st.rules++;
+	return 0;
+}
+
+static void
+mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
+{
+	int ret;
+
+	while (flow->nb_rules > 0)
+		mlx5dm_flow_rule_release(fp, &flow->rules[--flow->nb_rules]);
+	if (flow->cnt_action != NULL) {
+		ret = mlx5dm_action_destroy(flow->cnt_action);
+		if (ret < 0)
+			MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
+	}
+	if (flow->has_cnt)
+		mlx5dm_flow_cnt_free(fp, &flow->cnt);
+	mlx5dm_free(flow);
+}
+
+struct rte_flow *
+mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			bool listed, struct rte_flow_error *error)
+{
+	struct rte_flow *flow;
+	unsigned int i;
+	int ret;
+
+	flow = mlx5dm_zmalloc(sizeof(*flow) + spec->nb_sub * sizeof(flow->rules[0]));
+	if (flow == NULL) {
+		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
+		return NULL;
+	}
+	flow->dom = spec->egress;
+	flow->listed = listed;
+	if (spec->count) {
+		ret = mlx5dm_flow_cnt_alloc(fp, &flow->cnt);
+		if (ret < 0) {
+			mlx5dm_flow_lib_err(error, -ret, "steering library: counter allocation "
+					    "failed");
+			goto release;
+		}
+		flow->has_cnt = true;
+		flow->cnt_action = mlx5dm_action_counter(fp->port.dom[flow->dom],
+							 mlx5dm_flow_cnt_counters(&flow->cnt),
+							 flow->cnt.index);
+		if (flow->cnt_action == NULL) {
+			mlx5dm_flow_lib_err(error, errno, "steering library: counter action "
+					    "creation failed");
+			goto release;
+		}
+	}
+	for (i = 0; i < spec->nb_sub; i++) {
+		ret = mlx5dm_flow_rule_make(fp, spec, i, flow, &flow->rules[i], error);
+		if (ret < 0)
+			goto release;
+		flow->nb_rules++;
+	}
+	if (listed)
+		TAILQ_INSERT_TAIL(&fp->flows, flow, next);
+	fp->st.flows++;
+	return flow;
+release:
+	mlx5dm_flow_release(fp, flow);
+	return NULL;
+}
+
+bool
+mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
+{
+	const struct rte_flow *f;
+
+	TAILQ_FOREACH(f, &fp->flows, next)
+		if (f == flow)
+			return true;
+	return false;
+}
+
+int
+mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+			 struct rte_flow_error *error)
+{
+	RTE_SET_USED(error);
+	if (flow->listed)
+		TAILQ_REMOVE(&fp->flows, flow, next);
+	mlx5dm_flow_release(fp, flow);
+	fp->st.flows--;
+	return 0;
+}
+
+int
+mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
+{
+	struct rte_flow *flow;
+	int ret = 0;
+
+	while ((flow = TAILQ_FIRST(&fp->flows)) != NULL) {
+		int r = mlx5dm_flow_objs_destroy(fp, flow, error);
+
+		if (ret == 0)
+			ret = r;
+	}
+	return ret;
+}
+
+int
+mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+			     struct rte_flow_query_count *q, struct rte_flow_error *error)
+{
+	uint64_t hits, bytes;
+	int ret;
+
+	RTE_SET_USED(fp);
+	if (!flow->has_cnt)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
+					  "the flow has no COUNT action");
+	ret = mlx5dm_counters_query(mlx5dm_flow_cnt_counters(&flow->cnt), flow->cnt.index,
+				    &hits, &bytes);
+	if (ret < 0)
+		return mlx5dm_flow_lib_err(error, -ret, "steering library: counter query "
+					   "failed");
+	q->hits = hits - flow->cnt_base_hits;
+	q->bytes = bytes - flow->cnt_base_bytes;
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	if (q->reset) {
+		flow->cnt_base_hits = hits;
+		flow->cnt_base_bytes = bytes;
+	}
+	return 0;
+}
+
+int
+mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port)
+{
+	unsigned int dom;
+	int ret;
+
+	fp->port = *port;
+	for (dom = 0; dom < 2; dom++) {
+		fp->root[dom] = mlx5dm_flow_tbl_get(fp, dom, 0);
+		if (fp->root[dom] == NULL) {
+			ret = -errno;
+			goto unwind;
+		}
+		ret = mlx5dm_domain_set_root(port->dom[dom], mlx5dm_flow_tbl_table(fp->root[dom]));
+		if (ret < 0) {
+			mlx5dm_flow_tbl_put(fp, fp->root[dom]);
+			fp->root[dom] = NULL;
+			goto unwind;
+		}
+	}
+	fp->started = true;
+	return 0;
+unwind:
+	while (dom-- > 0) {
+		mlx5dm_domain_set_root(port->dom[dom], NULL);
+		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
+		fp->root[dom] = NULL;
+	}
+	return ret;
+}
+
+void
+mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
+{
+	unsigned int dom;
+
+	if (!fp->started)
+		return;
+	mlx5dm_flow_objs_flush(fp, NULL);
+	if (fp->default_flow != NULL) {
+		mlx5dm_flow_objs_destroy(fp, fp->default_flow, NULL);
+		fp->default_flow = NULL;
+	}
+	for (dom = 0; dom < 2; dom++) {
+		mlx5dm_domain_set_root(fp->port.dom[dom], NULL);
+		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
+		fp->root[dom] = NULL;
+	}
+	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
+	    fp->st.counters != 0)
+		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "
+			   "%u actions, %u counters", fp->st.tables, fp->st.matchers,
+			   fp->st.entries, fp->st.counters);
+	fp->started = false;
+}

@@ -31,6 +31,12 @@ struct test_dm_rrule {
 	char refused[256];		/**< Why the runner refused it ("" if it did not). */
 };
 
+/* A rule of the reference and its number among the generated rules. */
+struct test_dm_rref {
+	const struct test_dm_ref_rule *ref;
+	unsigned int index;
+};
+
 /* A packet whose fate differed, kept for the reproducer. */
 struct test_dm_rmiss {
 	uint64_t index;
@@ -40,7 +46,7 @@ struct test_dm_rmiss {
 	uint32_t got_len;
 	struct test_dm_fate *fate;
 	char got[160];
-	char why[256];
+	char why[512];
 };
 
 struct test_dm_rstate {
@@ -60,8 +66,11 @@ struct test_dm_rstate {
 	unsigned int cap_miss;
 	struct test_dm_fate fate;
 	unsigned int logged;		/**< Problem lines printed. */
-	/** Installed rules of the reference, sorted by address, and whether a packet met them. */
-	const struct test_dm_ref_rule **sorted;
+	/**
+	 * Installed rules of the reference sorted by address (with their rule
+	 * number, the line of the reproducer), and whether a packet met them.
+	 */
+	struct test_dm_rref *sorted;
 	uint8_t *hit;
 	unsigned int nb_sorted;
 };
@@ -250,9 +259,36 @@ test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, const struct test_dm_by
 static int
 test_dm_rptr_cmp(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+	uintptr_t x = (uintptr_t)((const struct test_dm_rref *)a)->ref;
+	uintptr_t y = (uintptr_t)((const struct test_dm_rref *)b)->ref;
 
 	return x < y ? -1 : x > y;
+}
+
+static const struct test_dm_rref *
+test_dm_rfind(const struct test_dm_rstate *st, const struct test_dm_ref_rule *rule)
+{
+	struct test_dm_rref key = { .ref = rule };
+
+	return bsearch(&key, st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
+}
+
+/* "rule 12 -> rule 40": the rules the reference walked through (numbers of the reproducer). */
+static void
+test_dm_rpath(const struct test_dm_rstate *st, char *buf, size_t size)
+{
+	const struct test_dm_rref *r;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < st->fate.nb_chain && n + 16 < size; i++) {
+		r = test_dm_rfind(st, st->fate.chain[i]);
+		n += (size_t)snprintf(buf + n, size - n, "%srule %d", i == 0 ? "" : " -> ",
+				      r != NULL ? (int)r->index : -1);
+	}
+	if (st->fate.nb_chain == 0)
+		snprintf(buf, size, "no rule");
 }
 
 static int
@@ -266,7 +302,7 @@ test_dm_rcoverage_init(struct test_dm_rstate *st)
 		return -ENOMEM;
 	for (i = 0; i < st->nb_rules; i++)
 		if (st->rules[i].ref != NULL)
-			st->sorted[st->nb_sorted++] = st->rules[i].ref;
+			st->sorted[st->nb_sorted++] = (struct test_dm_rref){ st->rules[i].ref, i };
 	qsort(st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
 	return 0;
 }
@@ -276,7 +312,7 @@ static void
 test_dm_rcoverage(struct test_dm_rstate *st)
 {
 	const struct test_dm_fate *f = &st->fate;
-	const struct test_dm_ref_rule **p;
+	const struct test_dm_rref *p;
 	unsigned int i;
 
 	if (f->kind == TEST_DM_FATE_DROP)
@@ -288,8 +324,7 @@ test_dm_rcoverage(struct test_dm_rstate *st)
 	else
 		st->res->spread++;
 	for (i = 0; i < f->nb_chain; i++) {
-		p = bsearch(&f->chain[i], st->sorted, st->nb_sorted, sizeof(*st->sorted),
-			    test_dm_rptr_cmp);
+		p = test_dm_rfind(st, f->chain[i]);
 		if (p != NULL && !st->hit[p - st->sorted]) {
 			st->hit[p - st->sorted] = 1;
 			st->res->rules_hit++;
@@ -301,7 +336,7 @@ static int
 test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, const struct test_dm_pktlist *l,
 		 const struct test_dm_rx *rx)
 {
-	char why[256];
+	char why[256], path[128], line[400];
 	unsigned int k;
 	int ret;
 
@@ -317,9 +352,11 @@ test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, const struct test_dm
 		test_dm_rcoverage(st);
 		if (test_dm_fate_cmp(&st->fate, &rx[k], why, sizeof(why)) == 0)
 			continue;
-		test_dm_rfirst(st, "packet %" PRIu64 ": %s", first + k, why);
+		test_dm_rpath(st, path, sizeof(path));
+		snprintf(line, sizeof(line), "%s (reference: %s)", why, path);
+		test_dm_rfirst(st, "packet %" PRIu64 ": %s", first + k, line);
 		st->res->mismatches++;
-		test_dm_rkeep(st, first + k, &l->v[k], &rx[k], why);
+		test_dm_rkeep(st, first + k, &l->v[k], &rx[k], line);
 	}
 	return 0;
 }
@@ -498,10 +535,10 @@ test_dm_rwrite(struct test_dm_rstate *st)
 		fprintf(f, "%s\n", test_dm_gen_preamble[i]);
 	for (i = 0; i < st->nb_rules; i++) {
 		if (st->rules[i].refused[0] != '\0')
-			fprintf(f, "# refused by %s\n# %s\n", st->rules[i].refused,
+			fprintf(f, "# rule %u, refused by %s\n# %s\n", i, st->rules[i].refused,
 				st->rules[i].text);
 		else
-			fprintf(f, "%s\n", st->rules[i].text);
+			fprintf(f, "# rule %u\n%s\n", i, st->rules[i].text);
 	}
 	for (i = 0; i < st->nb_miss; i++) {
 		const struct test_dm_rmiss *m = &st->miss[i];

@@ -296,6 +296,7 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 	memset(pkt->tags, 0, sizeof(pkt->tags));
 	pkt->meta = 0;
 	pkt->mark = 0;
+	pkt->marked = 0;
 	pkt->fdir = 0;
 	pkt->fdir_id = 0;
 	fate->port = port;

@@ -19,7 +19,10 @@
  *    such a tie happened: rte_flow leaves it undefined);
  *  - actions run in list order on the packet as modified so far; JUMP
  *    continues in the target group with the modified packet; QUEUE, RSS and
- *    DROP decide the fate; COUNT counts the packet's length at that point;
+ *    DROP decide the fate; COUNT counts the packet's length at that point
+ *    (with TEST_DM_REF_LIMITS_MLX5DM where the device counts: on ingress
+ *    after the rule's decapsulation and VLAN pops, before its VLAN pushes;
+ *    on egress before its header changes);
  *  - a miss (in any group) ends the direction: egress sends the packet to
  *    the wire, ingress delivers it by the port's default RSS over all its
  *    queues; modifications and marks made so far are kept. With

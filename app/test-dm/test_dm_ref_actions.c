@@ -155,14 +155,20 @@ test_dm_act_mark(struct test_dm_ref_exec *x, const struct rte_flow_action *a)
 	x->pkt->fdir = 1;
 	x->pkt->fdir_id = 1;
 	x->pkt->mark = c->id;
+	x->pkt->marked = 1;
 	return 0;
 }
 
+/*
+ * MARK and FLAG write the packet's one flow tag: the last of them wins
+ * (what a MARK item of a later group sees is the last MARK's id).
+ */
 static int
 test_dm_act_flag(struct test_dm_ref_exec *x, const struct rte_flow_action *a)
 {
 	RTE_SET_USED(a);
 	x->pkt->fdir = 1;
+	x->pkt->fdir_id = 0;
 	return 0;
 }
 
@@ -496,12 +502,37 @@ test_dm_act_get(enum rte_flow_action_type type)
 	return NULL;
 }
 
+/*
+ * Where the device's counter counts a frame (as measured on the model): on
+ * ingress after the rule's decapsulation and VLAN pops, before its VLAN
+ * pushes (an ingress RAW_ENCAP is the new L2 header of a decapsulation); on
+ * egress before any of its header changes. @return whether the frame is
+ * counted before action @p a.
+ */
+static int
+test_dm_ref_counts_before(const struct test_dm_ref_rule *rule, const struct rte_flow_action *a)
+{
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
+		return 1;
+	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
+	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+		return rule->attr.egress;
+	default:
+		return 0;
+	}
+}
+
 int
 test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 		  struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate,
 		  struct test_dm_ref_verdict *v)
 {
 	struct test_dm_ref_exec x = { .r = r, .rule = rule, .pkt = pkt, .fate = fate, .v = v };
+	/* net_mlx5dm counts where the device does, not where COUNT is in the list. */
+	int device = r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM && rule->counted;
 	const struct rte_flow_action *a;
 	const struct test_dm_act_desc *d;
 	int ret;
@@ -511,10 +542,18 @@ test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 		d = test_dm_act_get(a->type);
 		if (d == NULL)
 			return -ENOTSUP;
+		if (device && test_dm_ref_counts_before(rule, a)) {
+			test_dm_act_count(&x, a);
+			device = 0;
+		}
+		if (a->type == RTE_FLOW_ACTION_TYPE_COUNT && device)
+			continue;
 		ret = d->fn(&x, a);
 		if (ret < 0)
 			return ret;
 	}
+	if (device)
+		test_dm_act_count(&x, a);
 	return 0;
 }
 

@@ -53,6 +53,7 @@ enum {
 	TEST_DM_LIM_A_DECAP = 1u << 3,
 	TEST_DM_LIM_A_ENCAP = 1u << 4,
 	TEST_DM_LIM_A_CHANGE = 1u << 5,	/**< Any header change. */
+	TEST_DM_LIM_A_REG = 1u << 6,	/**< A register write (SET_TAG, SET_META, to TAG/META). */
 };
 
 struct test_dm_lim_acts {
@@ -234,7 +235,7 @@ test_dm_lim_reg(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
 	const struct rte_flow_action_set_tag *t = a->conf;
 	const struct rte_flow_action_set_meta *m = a->conf;
 
-	RTE_SET_USED(s);
+	s->seen |= TEST_DM_LIM_A_REG;
 	if (a->type == RTE_FLOW_ACTION_TYPE_SET_TAG && t->index >= TEST_DM_LIM_TAGS)
 		return test_dm_lim_conf(e, ENOTSUP, a, "SET_TAG index must be 0 to 3");
 	if ((a->type == RTE_FLOW_ACTION_TYPE_SET_TAG ? t->mask : m->mask) == 0)
@@ -315,6 +316,8 @@ test_dm_lim_modify_field(struct test_dm_lim_acts *s, const struct rte_flow_actio
 		ret = test_dm_lim_stage(s, TEST_DM_LIM_MODIFY, a, e);
 		if (ret < 0)
 			return ret;
+	} else {
+		s->seen |= TEST_DM_LIM_A_REG;
 	}
 	if (c->operation == RTE_FLOW_MODIFY_SET)
 		return test_dm_lim_mf_data(s, a, &c->src, e);
@@ -619,8 +622,9 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 	if (s.fate == NULL && attr->ingress)
 		return test_dm_lim_err(e, EINVAL, actions, "ingress rules need a fate action: "
 				       "QUEUE, RSS, DROP or JUMP");
+	/* Register writes go through the modify-header list too. */
 	if (s.fate != NULL && s.fate->type == RTE_FLOW_ACTION_TYPE_DROP &&
-	    (s.seen & TEST_DM_LIM_A_CHANGE))
+	    (s.seen & (TEST_DM_LIM_A_CHANGE | TEST_DM_LIM_A_REG)))
 		return test_dm_lim_err(e, ENOTSUP, s.fate, "DROP cannot be combined with header "
 				       "changes");
 	ret = test_dm_lim_reformat(&s, e);

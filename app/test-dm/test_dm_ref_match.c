@@ -259,6 +259,10 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 		if (layer == TEST_DM_L_COUNT) {
 			if (item->spec != NULL && !test_dm_meta_match(im, item, pkt))
 				return 0;
+			/* MARK without spec: any packet a MARK action marked. */
+			if (item->spec == NULL && item->type == RTE_FLOW_ITEM_TYPE_MARK &&
+			    !pkt->marked)
+				return 0;
 			continue;
 		}
 		/* Lower layers the pattern leaves out: outer L2, and VLAN tags after L2. */

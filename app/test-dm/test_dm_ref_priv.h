@@ -36,6 +36,7 @@ struct test_dm_ref_pkt {
 	uint32_t meta;
 	uint32_t tags[TEST_DM_REF_TAGS];
 	uint32_t mark;
+	uint8_t marked;			/**< A MARK action ran (for a MARK item without spec). */
 	uint8_t fdir;
 	uint8_t fdir_id;
 };

@@ -315,8 +315,8 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 }
 
 static int
-test_dm_ref_start(struct test_dm_fate *fate, struct test_dm_ref_pkt *pkt, const uint8_t *p,
-		  size_t len)
+test_dm_ref_start(const struct test_dm_ref *r, struct test_dm_fate *fate,
+		  struct test_dm_ref_pkt *pkt, const uint8_t *p, size_t len)
 {
 	if (len > TEST_DM_PKT_MAX)
 		return -E2BIG;
@@ -325,6 +325,8 @@ test_dm_ref_start(struct test_dm_fate *fate, struct test_dm_ref_pkt *pkt, const 
 	memcpy(fate->data, p, len);
 	pkt->data = fate->data;
 	pkt->len = (uint32_t)len;
+	/* net_mlx5dm's device parses two VLAN tags in a row (doc/guides/device_model.rst). */
+	pkt->max_vlans = r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM ? 2 : 0;
 	test_dm_ref_redecode(pkt);
 	return 0;
 }
@@ -338,7 +340,7 @@ test_dm_ref_receive(struct test_dm_ref *r, uint16_t rx_port, const uint8_t *p, s
 
 	if (rx_port >= r->cfg.nb_ports)
 		return -EINVAL;
-	ret = test_dm_ref_start(fate, &pkt, p, len);
+	ret = test_dm_ref_start(r, fate, &pkt, p, len);
 	return ret < 0 ? ret : test_dm_ref_ingress(r, rx_port, &pkt, fate);
 }
 
@@ -351,7 +353,7 @@ test_dm_ref_send(struct test_dm_ref *r, uint16_t tx_port, const uint8_t *p, size
 
 	if (tx_port >= r->cfg.nb_ports || r->cfg.peer[tx_port] >= r->cfg.nb_ports)
 		return -EINVAL;
-	ret = test_dm_ref_start(fate, &pkt, p, len);
+	ret = test_dm_ref_start(r, fate, &pkt, p, len);
 	if (ret < 0)
 		return ret;
 	ret = test_dm_ref_walk(r, tx_port, 0, &pkt, fate);

@@ -37,6 +37,8 @@ struct test_dm_ref_pkt {
 	uint32_t tags[TEST_DM_REF_TAGS];
 	uint32_t mark;
 	uint8_t marked;			/**< A MARK action ran (for a MARK item without spec). */
+	/** VLAN tags the device parses in a row (0: any number); what follows more is payload. */
+	uint8_t max_vlans;
 	uint8_t fdir;
 	uint8_t fdir_id;
 };
@@ -65,7 +67,7 @@ int test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 int test_dm_ref_action_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
 			     const struct rte_flow_item *pattern,
 			     const struct rte_flow_action *actions, struct rte_flow_error *e);
-/** Re-decode after the packet's length or layout changed. */
+/** Decode again after the packet's bytes changed (the device parses again too). */
 void test_dm_ref_redecode(struct test_dm_ref_pkt *pkt);
 /** Make checksums right after header @p h was rewritten. */
 void test_dm_ref_touch(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, int h);

@@ -341,9 +341,9 @@ class Scenario:
         for i, case, what, refusal in checks:
             r = results[i]
             if refusal is None:
-                self.c.check('%s: rule created: %s' % (case.name, what),
-                             r['kind'] == 'created' and r['id'] == created, describe_error(r))
-                created += 1
+                ok = r['kind'] == 'created' and r['id'] == created
+                self.c.check('%s: rule created: %s' % (case.name, what), ok, describe_error(r))
+                created += r['kind'] == 'created'
             else:
                 self.c.check('%s: refused: %s -> %s: %s' % ((case.name, what) + refusal),
                              error_matches(r, *refusal), describe_error(r))

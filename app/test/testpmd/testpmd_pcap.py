@@ -44,6 +44,7 @@ ANY = 'any'            # delivered, on whichever queue (e.g. spread by RSS)
 # Expected mark values (verbose Rx output).
 NOMARK = 'none'        # no RTE_MBUF_F_RX_FDIR
 FLAG = 'flag'          # RTE_MBUF_F_RX_FDIR without an id
+NOHASH = 'no hash'     # no RTE_MBUF_F_RX_RSS_HASH
 
 MLX5DM_PORT = 1
 MAX_PACKETS = 512      # testpmd's largest burst: every packet in the first pass
@@ -114,6 +115,54 @@ def chain(*fns):
     return apply
 
 
+def toeplitz(key, data):
+    """The Toeplitz hash (Microsoft RSS specification): for each set bit i of the input,
+    xor in the 32 key bits starting at key bit i."""
+    k = int.from_bytes(key, 'big')
+    kbits = 8 * len(key)
+    h = 0
+    for i, byte in enumerate(data):
+        for b in range(8):
+            if byte & (0x80 >> b):
+                h ^= (k >> (kbits - 32 - (8 * i + b))) & 0xffffffff
+    return h
+
+
+def rss_hash(key, fields, inner=False):
+    """Expected hash of a packet: Toeplitz over the selected fields in the order source
+    address, destination address, source port, destination port (each as on the wire).
+    fields: a subset of ('src', 'dst', 'sport', 'dport'); inner: hash the headers after
+    the tunnel."""
+    from scapy.all import IP, TCP, UDP, IPv6
+
+    def fn(p):
+        l3s = [lay for lay in p.iterpayloads() if isinstance(lay, (IP, IPv6))]
+        l3 = l3s[-1] if inner else l3s[0]
+        l4 = l3.payload if isinstance(l3.payload, (TCP, UDP)) else None
+        raw = bytes(l3)
+        alen, off = (4, 12) if isinstance(l3, IP) else (16, 8)
+        data = b''
+        if 'src' in fields:
+            data += raw[off:off + alen]
+        if 'dst' in fields:
+            data += raw[off + alen:off + 2 * alen]
+        if 'sport' in fields:
+            data += bytes(l4)[0:2]
+        if 'dport' in fields:
+            data += bytes(l4)[2:4]
+        return toeplitz(key, data)
+    return fn
+
+
+def rss_queue(hash_fn, queues):
+    """Expected queue of an RSS action over `queues`: the device's indirection table holds
+    the queues in order and is indexed by (hash mod 2^ceil(log2 n)) mod n."""
+    def fn(p):
+        n = len(queues)
+        return queues[(hash_fn(p) & ((1 << (n - 1).bit_length()) - 1)) % n]
+    return fn
+
+
 class P:
     """One crafted packet of a case and what must become of it.
 
@@ -122,14 +171,18 @@ class P:
     queue: the Rx queue it must arrive on, ANY, or None (dropped);
     out: None (must arrive unchanged) or a function of the input packet (a scapy copy)
          returning the expected output packet;
-    mark: None (not checked), NOMARK, FLAG or the MARK id reported on Rx.
+    mark: None (not checked), NOMARK, FLAG or the MARK id reported on Rx;
+    rss: None (not checked), NOHASH or the RSS hash reported on Rx (a function of the input
+         packet, a scapy copy, may compute it);
+    queue may also be such a function (e.g. of the RSS hash).
     """
 
-    def __init__(self, pkt, queue=0, out=None, mark=None, what=''):
+    def __init__(self, pkt, queue=0, out=None, mark=None, rss=None, what=''):
         self.pkt = pkt
         self.queue = queue
         self.out = out
         self.mark = mark
+        self.rss = rss
         self.what = what
 
 
@@ -247,6 +300,11 @@ def mark_of(line):
     return NOMARK
 
 
+def rss_of(line):
+    m = re.search(r'RSS hash=0x([0-9a-f]+)', line)
+    return int(m.group(1), 16) if m else NOHASH
+
+
 def describe_error(r):
     if r['kind'] == 'error':
         return 'error type %d (%s): %s' % (r['etype'], r['etext'], r['message'])
@@ -318,7 +376,8 @@ class Scenario:
         if len(frames) > MAX_PACKETS:
             raise ValueError('%d packets: at most %d per run' % (len(frames), MAX_PACKETS))
         if verbose is None:
-            verbose = any(p.mark is not None for case in cases for p in case.pkts)
+            verbose = any(p.mark is not None or p.rss is not None
+                          for case in cases for p in case.pkts)
         for cmd in before_start:
             sc.plain(cmd)
         if verbose:
@@ -405,8 +464,10 @@ class Scenario:
                                  'arrived %d times %s' % (len(got), [q for q, _ in got]))
                     continue
                 q, fr = got[0]
-                if p.queue != ANY:
-                    self.c.check('%s on queue %d' % (tag, p.queue), q == p.queue,
+                sent = Ether(case.sent[i])
+                want_q = p.queue(sent.copy()) if callable(p.queue) else p.queue
+                if want_q != ANY:
+                    self.c.check('%s on queue %d' % (tag, want_q), q == want_q,
                                  'on queue %d' % q)
                 want = case.sent[i] if p.out is None else bytes(p.out(Ether(case.sent[i])))
                 ok = fr == want
@@ -417,13 +478,19 @@ class Scenario:
                               (off, hexdump(fr), hexdump(want)))
                 self.c.check('%s bytes %s' % (tag, 'unchanged' if p.out is None else 'rewritten'),
                              ok, detail)
+                lines = [line for qq, line in seen.get(Ether(fr).src.lower(), []) if qq == q]
                 if p.mark is not None:
-                    src = Ether(fr).src.lower()
-                    lines = seen.get(src, [])
-                    marks = [mark_of(line) for qq, line in lines if qq == q]
+                    marks = [mark_of(line) for line in lines]
                     self.c.check('%s mark %s' % (tag, p.mark if p.mark in (NOMARK, FLAG)
                                                  else '0x%x' % p.mark),
                                  marks == [p.mark], 'verbose says %s' % marks)
+                if p.rss is not None:
+                    want = p.rss(sent.copy()) if callable(p.rss) else p.rss
+                    hashes = [rss_of(line) for line in lines]
+                    self.c.check('%s RSS hash %s' % (tag, want if want == NOHASH
+                                                     else '0x%x' % want),
+                                 hashes == [want], 'verbose says %s' %
+                                 ['0x%x' % h if h != NOHASH else h for h in hashes])
         self.c.check('no unexpected frames', not received,
                      'frames of %s' % sorted(received))
 

@@ -87,23 +87,31 @@ def first_diff(a, b):
 
 
 def refresh(p):
-    """Clear the length and checksum fields of every layer so scapy recomputes them."""
-    layer = p
-    while layer.name != 'NoPayload':
-        for f in ('chksum', 'len', 'plen', 'cksum'):
-            if f in layer.fields:
-                delattr(layer, f)   # not fields[f]: delattr also drops scapy's raw cache
-        layer = layer.payload
+    """Clear the length and checksum fields of the IP, IPv6, UDP, TCP, ICMP and GRE headers
+    of a packet so scapy recomputes them (only those: scapy dissects payloads of well-known
+    ports as other protocols, whose fields must stay as they are)."""
+    from scapy.all import GRE, ICMP, IP, TCP, UDP, IPv6
+    from scapy.layers.inet6 import _ICMPv6
+    redo = {IP: ('len', 'chksum'), IPv6: ('plen',), UDP: ('len', 'chksum'), TCP: ('chksum',),
+            ICMP: ('chksum',), _ICMPv6: ('cksum',), GRE: ('chksum',)}
+    for layer in p.iterpayloads():
+        for cls, names in redo.items():
+            if isinstance(layer, cls):
+                for f in names:
+                    if f in layer.fields:
+                        delattr(layer, f)   # not fields[f]: delattr drops scapy's raw cache
     return p
 
 
 def setf(layer_cls, nth=1, **fields):
-    """Expected output: the input with fields of its nth layer_cls set (checksums redone)."""
+    """Expected output: the input with fields of its nth layer_cls set and the lengths and
+    checksums recomputed (a checksum given in fields is kept as given)."""
     def apply(p):
+        refresh(p)
         layer = p.getlayer(layer_cls, nth)
         for k, v in fields.items():
             setattr(layer, k, v)
-        return refresh(p)
+        return p
     return apply
 
 
@@ -283,11 +291,10 @@ def verbose_rx(output, port):
         if m:
             cur = int(m.group(2)) if int(m.group(1)) == port else None
             continue
+        # The main thread's lines may come in between (the lcore prints while it stops).
         m = VERBOSE_PKT.match(line)
         if m and cur is not None:
             seen.setdefault(m.group(1).lower(), []).append((cur, line))
-        elif not line.startswith(' '):
-            cur = None
     return seen
 
 

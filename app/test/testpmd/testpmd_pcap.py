@@ -199,11 +199,14 @@ class Case:
 
     rules: rte_flow rules as testpmd spells them after `flow create <port>`; `{g}` is the
         case's first group, `{g1}` .. `{g9}` the next ones, `{src[i]}` packet i's source MAC.
+        An entry starting with `set ` is a testpmd command run in its place (`set vxlan`,
+        `set raw_encap`, ... define what the following rules' encap/decap actions use).
     egress: the case's packets enter NIC TX at the case's group (dispatch on egress);
         otherwise on ingress, with a catch-all to `fallback` at the lowest priority of `{g}`
         (fallback=None: no catch-all, an unmatched packet misses the group).
     counts: {rule index: [packet indices]} — `flow query` of that rule must count exactly
-        those packets (hits and bytes of the frames as sent).
+        those packets (hits, and bytes of the frames as sent); {rule index: ([packet
+        indices], 'delivered')}: bytes of the frames as delivered.
     refused: [(rule, error type text, message)] — `flow create` must fail with that error.
     """
 
@@ -283,7 +286,11 @@ def parse_result(lines):
 
 
 def verbose_rx(output, port):
-    """{source MAC (lower case): [(queue, verbose line)]} of the packets port received."""
+    """{queue: [verbose line of each packet, in order]} of what `port` received.
+
+    io forwarding sends each burst on in the order received, so the n-th line of a queue
+    belongs to the n-th frame of that queue's output file.
+    """
     seen = {}
     cur = None
     for line in output.splitlines():
@@ -294,7 +301,7 @@ def verbose_rx(output, port):
         # The main thread's lines may come in between (the lcore prints while it stops).
         m = VERBOSE_PKT.match(line)
         if m and cur is not None:
-            seen.setdefault(m.group(1).lower(), []).append((cur, line))
+            seen.setdefault(cur, []).append(line)
     return seen
 
 
@@ -368,6 +375,12 @@ class Scenario:
                        'end' % (g, case.fallback), 'catch-all')
             case.rule_ids = []
             for r in case.rules:
+                if r.startswith('set '):
+                    # testpmd keeps one encap/decap definition of each kind; a rule
+                    # takes the one set before it.
+                    sc.plain(r.format(**fmt))
+                    case.rule_ids.append(None)
+                    continue
                 create(r.format(**fmt), r.format(**fmt))
                 case.rule_ids.append(len(nrules) - 1)
             for r, etext, msg in case.refused:
@@ -414,7 +427,12 @@ class Scenario:
                 self.c.check('%s: refused: %s -> %s: %s' % ((case.name, what) + refusal),
                              error_matches(r, *refusal), describe_error(r))
         for i, case, ri, idx in queries:
-            want = (len(idx), sum(len(case.sent[x]) for x in idx))
+            if isinstance(idx, tuple):
+                # bytes as delivered (a counter placed after a decap counts the inner frame)
+                idx = idx[0]
+                want = (len(idx), sum(len(self._expected(case, x)) for x in idx))
+            else:
+                want = (len(idx), sum(len(case.sent[x]) for x in idx))
             got = (results[i].get('hits'), results[i].get('bytes'))
             self.c.check('%s: rule %d counted %d packets, %d bytes' % ((case.name, ri) + want),
                          got == want, 'got %s' % (got,))
@@ -446,11 +464,17 @@ class Scenario:
                 path = os.path.join(d, 'out%d.pcap' % q)
                 frames_q = read_pcap(path) if os.path.exists(path) else []
                 per_queue.append(len(frames_q))
-                for fr in frames_q:
+                for n, fr in enumerate(frames_q):
                     m = re.search(rb'<mlx5dm (\d{3})\.(\d{3})>$', fr)
                     key = (int(m.group(1)), int(m.group(2))) if m else None
-                    received.setdefault(key, []).append((q, fr))
+                    received.setdefault(key, []).append((q, n, fr))
         return out, per_queue, received
+
+    @staticmethod
+    def _expected(case, i):
+        from scapy.all import Ether
+        p = case.pkts[i]
+        return case.sent[i] if p.out is None else bytes(p.out(Ether(case.sent[i])))
 
     def _check_packets(self, cases, received, out, verbose):
         from scapy.all import Ether
@@ -459,24 +483,25 @@ class Scenario:
         self.c.check('every received frame carries a marker', not stray,
                      '%d unmarked frames' % len(stray))
         for k, case in enumerate(cases, start=1):
+            case.got = {}   # packet -> (queue, frame, verbose line or None) as delivered
             for i, p in enumerate(case.pkts):
                 tag = '%s: packet %d%s' % (case.name, i, ' (%s)' % p.what if p.what else '')
                 got = received.pop((k, i), [])
                 if p.queue is None:
                     self.c.check('%s dropped' % tag, not got,
-                                 'arrived on queue(s) %s' % [q for q, _ in got])
+                                 'arrived on queue(s) %s' % [x[0] for x in got])
                     continue
                 if len(got) != 1:
                     self.c.check('%s delivered once' % tag, False,
-                                 'arrived %d times %s' % (len(got), [q for q, _ in got]))
+                                 'arrived %d times %s' % (len(got), [x[0] for x in got]))
                     continue
-                q, fr = got[0]
+                q, n, fr = got[0]
                 sent = Ether(case.sent[i])
                 want_q = p.queue(sent.copy()) if callable(p.queue) else p.queue
                 if want_q != ANY:
                     self.c.check('%s on queue %d' % (tag, want_q), q == want_q,
                                  'on queue %d' % q)
-                want = case.sent[i] if p.out is None else bytes(p.out(Ether(case.sent[i])))
+                want = self._expected(case, i)
                 ok = fr == want
                 detail = ''
                 if not ok:
@@ -485,7 +510,15 @@ class Scenario:
                               (off, hexdump(fr), hexdump(want)))
                 self.c.check('%s bytes %s' % (tag, 'unchanged' if p.out is None else 'rewritten'),
                              ok, detail)
-                lines = [line for qq, line in seen.get(Ether(fr).src.lower(), []) if qq == q]
+                lines = seen.get(q, [])[n:n + 1]
+                if lines and not (VERBOSE_PKT.match(lines[0]).group(1).lower() ==
+                                  Ether(fr).src.lower() and
+                                  'length=%d ' % len(fr) in lines[0]):
+                    lines = []
+                case.got[i] = (q, fr, lines[0] if lines else None)
+                if (p.mark is not None or p.rss is not None) and not lines:
+                    self.c.check('%s verbose line found' % tag, False, 'queue %d #%d' % (q, n))
+                    continue
                 if p.mark is not None:
                     marks = [mark_of(line) for line in lines]
                     self.c.check('%s mark %s' % (tag, p.mark if p.mark in (NOMARK, FLAG)

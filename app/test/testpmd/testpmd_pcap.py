@@ -221,7 +221,7 @@ class Case:
 
 
 RESULT = re.compile(r'^(Flow rule #(\d+) (created|destroyed)|Flow rule validated'
-                    r'|port_flow_complain\(\): Caught PMD error type (\d+) \(([^)]*)\): '
+                    r'|port_flow_complain\(\): Caught PMD error type (\d+) \((.*?)\): '
                     r'(?:cause: 0x[0-9a-f]+, )?(.*)|COUNT:)')
 COUNT_FIELD = re.compile(r'^\s+(hits|bytes): (\d+)')
 # testpmd reads a command file silently: a command it cannot parse prints nothing at all.
@@ -350,7 +350,8 @@ class Scenario:
             app_args=()):
         """Run the cases in one testpmd; return (output, results of the `after` commands).
 
-        before_start: testpmd commands run after the rules, before forwarding starts;
+        before_start: testpmd commands run after the rules, before forwarding starts (the
+            results of the flow commands among them are left in self.before_results);
         after: flow commands run at the end (their results are returned, not checked);
         dump: a file for `flow dump <port> all` after the traffic.
         """
@@ -398,8 +399,8 @@ class Scenario:
         if verbose is None:
             verbose = any(p.mark is not None or p.rss is not None
                           for case in cases for p in case.pkts)
-        for cmd in before_start:
-            sc.plain(cmd)
+        before_ids = [sc.flow(cmd) if cmd.startswith('flow ') else sc.plain(cmd)
+                      for cmd in before_start]
         if verbose:
             sc.plain('set verbose 1')
         for cmd in ('start', 'stop', 'show port xstats %d' % MLX5DM_PORT):
@@ -440,6 +441,7 @@ class Scenario:
         self._check_counters(cases, out, per_queue)
         if dump:
             self.dump_result = results[self.dump_result]
+        self.before_results = [results[i] for i in before_ids if i is not None]
         return out, [results[i] for i in after_ids]
 
     def _testpmd(self, cmds, frames, queues, app_args):

@@ -228,8 +228,10 @@ COUNT_FIELD = re.compile(r'^\s+(hits|bytes): (\d+)')
 # So every flow command is followed by this one, whose line delimits its output.
 SEP_CMD = 'set fwd io'
 SEP_LINE = 'Set io packet forwarding mode'
-VERBOSE_RX = re.compile(r'^port (\d+)/queue (\d+): received (\d+) packets')
-VERBOSE_PKT = re.compile(r'^\s+src=([0-9A-F:]{17}) - dst=')
+# The main thread prints "Telling cores to stop..." without a newline while the lcore may
+# still print packets: a verbose line can start anywhere in a line.
+VERBOSE_RX = re.compile(r'port (\d+)/queue (\d+): received (\d+) packets')
+VERBOSE_PKT = re.compile(r'\bsrc=([0-9A-F:]{17}) - dst=')
 
 
 class Script:
@@ -294,12 +296,12 @@ def verbose_rx(output, port):
     seen = {}
     cur = None
     for line in output.splitlines():
-        m = VERBOSE_RX.match(line)
+        m = VERBOSE_RX.search(line)
         if m:
             cur = int(m.group(2)) if int(m.group(1)) == port else None
             continue
         # The main thread's lines may come in between (the lcore prints while it stops).
-        m = VERBOSE_PKT.match(line)
+        m = VERBOSE_PKT.search(line)
         if m and cur is not None:
             seen.setdefault(cur, []).append(line)
     return seen
@@ -513,7 +515,7 @@ class Scenario:
                 self.c.check('%s bytes %s' % (tag, 'unchanged' if p.out is None else 'rewritten'),
                              ok, detail)
                 lines = seen.get(q, [])[n:n + 1]
-                if lines and not (VERBOSE_PKT.match(lines[0]).group(1).lower() ==
+                if lines and not (VERBOSE_PKT.search(lines[0]).group(1).lower() ==
                                   Ether(fr).src.lower() and
                                   'length=%d ' % len(fr) in lines[0]):
                     lines = []

@@ -15,7 +15,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_pcap import ANY, Case, P, chain, main, refresh, setf  # noqa: E402
+from testpmd_pcap import (Case, chain, main, refresh, rewrite_case, rule_of,  # noqa: E402
+                          setf)
 
 from scapy.all import IP, TCP, UDP, Ether, IPv6  # noqa: E402
 
@@ -34,13 +35,6 @@ def v6(l4=None, **kw):
     for k, v in kw.items():
         setattr(ip, k, v)
     return E / ip / (l4 if l4 is not None else UDP(sport=1000, dport=2000))
-
-
-def rule(pattern, actions, egress=False):
-    if egress:
-        return '%s group {g} pattern %s / end actions %s / end' % ('egress', pattern, actions)
-    return 'ingress group {g} pattern %s / end actions %s / queue index 1 / end' % (pattern,
-                                                                                 actions)
 
 
 def dec_ttl(layer, field):
@@ -64,64 +58,56 @@ def set_dscp(dscp, layer=IP):
     return apply
 
 
-def one(name, pattern, actions, hit, miss, out, egress=False):
-    """A rule with `actions` on `pattern`: `hit` is rewritten by `out` (queue 1 on ingress),
-    `miss` arrives unchanged (catch-all, queue 0)."""
-    q_hit, q_miss = (ANY, ANY) if egress else (1, 0)
-    return Case(name, [rule(pattern, actions, egress)],
-                [P(hit, q_hit, out=out)] + [P(m, q_miss) for m in miss], egress=egress)
-
-
 TCP_PKT = TCP(sport=1000, dport=2000, seq=0x10, ack=0xfffffff0, flags='A')
 
 
 def cases(egress=False):
     t = ' (egress)' if egress else ''
     return [
-        one('set_mac_src' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_mac_src mac_addr 0a:0b:0c:0d:0e:0f',
+        rewrite_case('set_mac_src' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_mac_src mac_addr 0a:0b:0c:0d:0e:0f',
             v4(), [v4(dst='10.0.0.3')], setf(Ether, src='0a:0b:0c:0d:0e:0f'), egress),
-        one('set_mac_dst' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_mac_dst mac_addr 0a:0b:0c:0d:0e:01',
+        rewrite_case('set_mac_dst' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_mac_dst mac_addr 0a:0b:0c:0d:0e:01',
             v4(), [v4(dst='10.0.0.3')], setf(Ether, dst='0a:0b:0c:0d:0e:01'), egress),
-        one('set_ipv4_src' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ipv4_src ipv4_addr 172.16.0.9',
+        rewrite_case('set_ipv4_src' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ipv4_src ipv4_addr 172.16.0.9',
             v4(), [v4(dst='10.0.0.3')], setf(IP, src='172.16.0.9'), egress),
-        one('set_ipv4_dst (tcp)' + t, 'eth / ipv4 dst is 10.0.0.2 / tcp',
+        rewrite_case('set_ipv4_dst (tcp)' + t, 'eth / ipv4 dst is 10.0.0.2 / tcp',
             'set_ipv4_dst ipv4_addr 172.16.9.9', v4(TCP_PKT), [v4(dst='10.0.0.3', l4=TCP_PKT),
                                                                v4()],
             setf(IP, dst='172.16.9.9'), egress),
-        one('set_ipv6_src' + t, 'eth / ipv6 dst is 2001:db8::2', 'set_ipv6_src ipv6_addr fd00::a:b',
+        rewrite_case('set_ipv6_src' + t, 'eth / ipv6 dst is 2001:db8::2', 'set_ipv6_src ipv6_addr fd00::a:b',
             v6(), [v6(dst='2001:db8::3')], setf(IPv6, src='fd00::a:b'), egress),
-        one('set_ipv6_dst' + t, 'eth / ipv6 dst is 2001:db8::2 / tcp',
+        rewrite_case('set_ipv6_dst' + t, 'eth / ipv6 dst is 2001:db8::2 / tcp',
             'set_ipv6_dst ipv6_addr fd00::1:2:3', v6(TCP_PKT), [v6(dst='2001:db8::3', l4=TCP_PKT)],
             setf(IPv6, dst='fd00::1:2:3'), egress),
-        one('set_tp_src (udp)' + t, 'eth / ipv4 / udp dst is 2000', 'set_tp_src port 4242',
+        rewrite_case('set_tp_src (udp)' + t, 'eth / ipv4 / udp dst is 2000', 'set_tp_src port 4242',
             v4(), [v4(UDP(sport=1000, dport=2001))], setf(UDP, sport=4242), egress),
-        one('set_tp_dst (udp, zero checksum)' + t, 'eth / ipv4 / udp src is 1000',
+        rewrite_case('set_tp_dst (udp, zero checksum)' + t, 'eth / ipv4 / udp src is 1000',
             'set_tp_dst port 5353', v4(UDP(sport=1000, dport=53, chksum=0)),
             [v4(UDP(sport=1001, dport=53))],
             setf(UDP, dport=5353, chksum=0), egress),
-        one('set_tp_src (tcp)' + t, 'eth / ipv6 / tcp', 'set_tp_src port 1',
+        rewrite_case('set_tp_src (tcp)' + t, 'eth / ipv6 / tcp', 'set_tp_src port 1',
             v6(TCP_PKT), [v6()], setf(TCP, sport=1), egress),
-        one('set_tp_dst (tcp)' + t, 'eth / ipv4 / tcp', 'set_tp_dst port 65535',
+        rewrite_case('set_tp_dst (tcp)' + t, 'eth / ipv4 / tcp', 'set_tp_dst port 65535',
             v4(TCP_PKT), [v4()], setf(TCP, dport=65535), egress),
-        one('set_ttl (ipv4)' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ttl ttl_value 3',
+        rewrite_case('set_ttl (ipv4)' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ttl ttl_value 3',
             v4(ttl=200), [v4(dst='10.0.0.3', ttl=200)], setf(IP, ttl=3), egress),
-        one('set_ttl (ipv6)' + t, 'eth / ipv6', 'set_ttl ttl_value 255', v6(), [v4()],
+        rewrite_case('set_ttl (ipv6)' + t, 'eth / ipv6', 'set_ttl ttl_value 255', v6(), [v4()],
             setf(IPv6, hlim=255), egress),
-        one('dec_ttl (ipv4)' + t, 'eth / ipv4 dst is 10.0.0.2', 'dec_ttl', v4(ttl=64),
+        rewrite_case('dec_ttl (ipv4)' + t, 'eth / ipv4 dst is 10.0.0.2', 'dec_ttl', v4(ttl=64),
             [v4(dst='10.0.0.3')], dec_ttl(IP, 'ttl'), egress),
-        one('dec_ttl (ipv6)' + t, 'eth / ipv6', 'dec_ttl', v6(hlim=9), [v4()],
+        rewrite_case('dec_ttl (ipv6)' + t, 'eth / ipv6', 'dec_ttl', v6(hlim=9), [v4()],
             dec_ttl(IPv6, 'hlim'), egress),
-        one('inc_tcp_seq' + t, 'eth / ipv4 / tcp', 'inc_tcp_seq value 0x100', v4(TCP_PKT), [v4()],
+        rewrite_case('inc_tcp_seq' + t, 'eth / ipv4 / tcp', 'inc_tcp_seq value 0x100', v4(TCP_PKT), [v4()],
             add_tcp('seq', 0x100), egress),
-        one('dec_tcp_seq (wraps)' + t, 'eth / ipv4 / tcp', 'dec_tcp_seq value 0x20', v4(TCP_PKT),
+        rewrite_case('dec_tcp_seq (wraps)' + t, 'eth / ipv4 / tcp', 'dec_tcp_seq value 0x20', v4(TCP_PKT),
             [v4()], add_tcp('seq', -0x20), egress),
-        one('inc_tcp_ack (wraps)' + t, 'eth / ipv6 / tcp', 'inc_tcp_ack value 0x30', v6(TCP_PKT),
+        rewrite_case('inc_tcp_ack (wraps)' + t, 'eth / ipv6 / tcp', 'inc_tcp_ack value 0x30', v6(TCP_PKT),
             [v6()], add_tcp('ack', 0x30), egress),
-        one('dec_tcp_ack' + t, 'eth / ipv4 / tcp', 'dec_tcp_ack value 7', v4(TCP_PKT), [v4()],
+        rewrite_case('dec_tcp_ack' + t, 'eth / ipv4 / tcp', 'dec_tcp_ack value 7', v4(TCP_PKT), [v4()],
             add_tcp('ack', -7), egress),
-        one('set_ipv4_dscp' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ipv4_dscp dscp_value 46',
+        rewrite_case('set_ipv4_dscp' + t, 'eth / ipv4 dst is 10.0.0.2', 'set_ipv4_dscp dscp_value 46',
             v4(tos=0x03), [v4(dst='10.0.0.3', tos=0x03)], set_dscp(46), egress),
-        one('several rewrites in one rule' + t, 'eth / ipv4 dst is 10.0.0.2 / tcp',
+        rewrite_case('several rewrites in one rule' + t, 'eth / ipv4 dst is 10.0.0.2 / tcp',
             'set_mac_dst mac_addr 00:00:5e:00:53:01 / set_ipv4_src ipv4_addr 192.0.2.1 / '
             'set_ipv4_dst ipv4_addr 198.51.100.1 / set_tp_src port 1 / set_tp_dst port 2 / '
             'dec_ttl / set_ipv4_dscp dscp_value 10 / inc_tcp_seq value 1',
@@ -135,17 +121,17 @@ def cases(egress=False):
 def refusals():
     act = 'specific action'
     return [Case('modify refusals', [], [], refused=[
-        (rule('eth / ipv4', 'set_tp_src port 1'), act,
+        (rule_of('eth / ipv4', 'set_tp_src port 1'), act,
          'SET_TP_SRC/DST needs a TCP or UDP item in the pattern'),
-        (rule('eth', 'set_ttl ttl_value 1'), act,
+        (rule_of('eth', 'set_ttl ttl_value 1'), act,
          'SET_TTL/DEC_TTL needs an IPV4 or IPV6 item in the pattern'),
-        (rule('eth / ipv6', 'set_ipv4_src ipv4_addr 1.1.1.1'), act,
+        (rule_of('eth / ipv6', 'set_ipv4_src ipv4_addr 1.1.1.1'), act,
          'SET_IPV4_SRC needs an IPV4 item in the pattern'),
-        (rule('eth / ipv4', 'set_ipv6_dst ipv6_addr ::1'), act,
+        (rule_of('eth / ipv4', 'set_ipv6_dst ipv6_addr ::1'), act,
          'SET_IPV6_DST needs an IPV6 item in the pattern'),
-        (rule('eth / ipv4 / udp', 'inc_tcp_seq value 1'), act,
+        (rule_of('eth / ipv4 / udp', 'inc_tcp_seq value 1'), act,
          'INC/DEC_TCP_SEQ/ACK needs a TCP item in the pattern'),
-        (rule('eth / ipv4', 'set_ipv4_dscp dscp_value 64'), 'action configuration',
+        (rule_of('eth / ipv4', 'set_ipv4_dscp dscp_value 64'), 'action configuration',
          'value out of range (DSCP is 0 to 63)'),
         ('ingress group {g} pattern eth / ipv4 / end actions set_ipv4_src ipv4_addr 1.1.1.1 / '
          'drop / end', act, 'DROP cannot be combined with header changes'),

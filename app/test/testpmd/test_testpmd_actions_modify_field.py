@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_pcap import ANY, Case, P, main, refresh, setf  # noqa: E402
+from testpmd_pcap import Case, P, main, refresh, rewrite_case, setf  # noqa: E402
 
 from scapy.all import IP, TCP, UDP, Dot1Q, Ether, IPv6  # noqa: E402
 
@@ -40,17 +40,6 @@ def v6(l4=None, **kw):
 def mf(op, dst, src, width):
     """A MODIFY_FIELD action: dst/src are testpmd's words after dst_type/src_type."""
     return 'modify_field op %s dst_type %s src_type %s width %d' % (op, dst, src, width)
-
-
-def one(name, pattern, action, hit, miss, out, egress=False):
-    """`action` on `pattern`: `hit` rewritten by `out`, `miss` unchanged."""
-    if egress:
-        rules = ['egress group {g} pattern %s / end actions %s / end' % (pattern, action)]
-        return Case(name, rules, [P(hit, ANY, out=out)] + [P(m, ANY) for m in miss],
-                    egress=True)
-    rules = ['ingress group {g} pattern %s / end actions %s / queue index 1 / end' %
-             (pattern, action)]
-    return Case(name, rules, [P(hit, 1, out=out)] + [P(m, 0) for m in miss])
 
 
 def add(layer, field, n, bits):
@@ -84,74 +73,74 @@ def tos(layer, field, dscp=None, ecn=None):
 
 def field_cases():
     return [
-        one('set ipv4_dst from a value', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set ipv4_dst from a value', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_dst', 'value src_value 0xc0a80101', 32),
             v4(), [v4(dst='10.0.0.3')], setf(IP, dst='192.168.1.1')),
-        one('set the last byte of ipv4_src (offset 24, width 8)', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set the last byte of ipv4_src (offset 24, width 8)', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_src dst_offset 24', 'value src_value 0x000000fe', 8),
             v4(), [v4(dst='10.0.0.3')], setf(IP, src='10.0.0.254')),
-        one('set ipv4_dst from a pointer', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set ipv4_dst from a pointer', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_dst', 'pointer src_ptr 0xc0a80202', 32),
             v4(), [v4(dst='10.0.0.3')], setf(IP, dst='192.168.2.2')),
-        one('copy mac_src to mac_dst', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('copy mac_src to mac_dst', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'mac_dst', 'mac_src', 48), v4(), [v4(dst='10.0.0.3')],
             copy(Ether, 'dst', 'src')),
-        one('copy ipv4_src to ipv4_dst', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('copy ipv4_src to ipv4_dst', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_dst', 'ipv4_src', 32), v4(), [v4(dst='10.0.0.3')],
             copy(IP, 'dst', 'src')),
-        one('copy 8 bits between offsets (ipv4_src[0..7] -> ipv4_dst[24..31])',
+        rewrite_case('copy 8 bits between offsets (ipv4_src[0..7] -> ipv4_dst[24..31])',
             'eth / ipv4 dst is 10.0.0.2', mf('set', 'ipv4_dst dst_offset 24',
                                               'ipv4_src src_offset 0', 8),
             v4(src='172.0.0.1'), [v4(dst='10.0.0.3')], setf(IP, dst='10.0.0.172')),
-        one('copy udp_port_src to udp_port_dst', 'eth / ipv4 / udp src is 1111',
+        rewrite_case('copy udp_port_src to udp_port_dst', 'eth / ipv4 / udp src is 1111',
             mf('set', 'udp_port_dst', 'udp_port_src', 16), v4(), [v4(UDP(sport=1, dport=2))],
             copy(UDP, 'dport', 'sport')),
-        one('set tcp_port_src from a value', 'eth / ipv4 / tcp',
+        rewrite_case('set tcp_port_src from a value', 'eth / ipv4 / tcp',
             mf('set', 'tcp_port_src', 'value src_value 0x0050', 16), v4(TCP_PKT), [v4()],
             setf(TCP, sport=80)),
-        one('copy ipv6_src to ipv6_dst', 'eth / ipv6 src is 2001:db8::1',
+        rewrite_case('copy ipv6_src to ipv6_dst', 'eth / ipv6 src is 2001:db8::1',
             mf('set', 'ipv6_dst', 'ipv6_src', 128), v6(), [v6(src='2001:db8::7')],
             copy(IPv6, 'dst', 'src')),
-        one('set the low 32 bits of ipv6_dst', 'eth / ipv6',
+        rewrite_case('set the low 32 bits of ipv6_dst', 'eth / ipv6',
             mf('set', 'ipv6_dst dst_offset 96', 'value src_value '
                '0x000000000000000000000000c0000201', 32), v6(), [v4()],
             setf(IPv6, dst='2001:db8::c000:201')),
-        one('add to ipv4_ttl', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('add to ipv4_ttl', 'eth / ipv4 dst is 10.0.0.2',
             mf('add', 'ipv4_ttl', 'value src_value 0x05', 8), v4(ttl=20),
             [v4(dst='10.0.0.3', ttl=20)], add(IP, 'ttl', 5, 8)),
-        one('sub from ipv6_hoplimit', 'eth / ipv6',
+        rewrite_case('sub from ipv6_hoplimit', 'eth / ipv6',
             mf('sub', 'ipv6_hoplimit', 'value src_value 0x03', 8), v6(hlim=10), [v4()],
             add(IPv6, 'hlim', -3, 8)),
-        one('add to tcp_seq_num (wraps)', 'eth / ipv4 / tcp',
+        rewrite_case('add to tcp_seq_num (wraps)', 'eth / ipv4 / tcp',
             mf('add', 'tcp_seq_num', 'value src_value 0x00002000', 32), v4(TCP_PKT), [v4()],
             add(TCP, 'seq', 0x2000, 32)),
-        one('sub from tcp_ack_num', 'eth / ipv6 / tcp',
+        rewrite_case('sub from tcp_ack_num', 'eth / ipv6 / tcp',
             mf('sub', 'tcp_ack_num', 'value src_value 0x00000101', 32), v6(TCP_PKT), [v6()],
             add(TCP, 'ack', -0x101, 32)),
-        one('set ipv4_dscp', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set ipv4_dscp', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_dscp', 'value src_value 0x2e', 6), v4(tos=0x01),
             [v4(dst='10.0.0.3', tos=0x01)], tos(IP, 'tos', dscp=46)),
-        one('set ipv4_ecn', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set ipv4_ecn', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_ecn', 'value src_value 0x03', 2), v4(tos=0xb8),
             [v4(dst='10.0.0.3', tos=0xb8)], tos(IP, 'tos', ecn=3)),
-        one('set ipv6_dscp', 'eth / ipv6', mf('set', 'ipv6_dscp', 'value src_value 0x0a', 6),
+        rewrite_case('set ipv6_dscp', 'eth / ipv6', mf('set', 'ipv6_dscp', 'value src_value 0x0a', 6),
             v6(tc=0x02), [v4()], tos(IPv6, 'tc', dscp=10)),
-        one('set ipv6_ecn', 'eth / ipv6', mf('set', 'ipv6_ecn', 'value src_value 0x01', 2),
+        rewrite_case('set ipv6_ecn', 'eth / ipv6', mf('set', 'ipv6_ecn', 'value src_value 0x01', 2),
             v6(tc=0xb8), [v4()], tos(IPv6, 'tc', ecn=1)),
-        one('set tcp_flags (SYN -> SYN+ACK)', 'eth / ipv4 / tcp',
+        rewrite_case('set tcp_flags (SYN -> SYN+ACK)', 'eth / ipv4 / tcp',
             mf('set', 'tcp_flags', 'value src_value 0x0012', 9), v4(TCP_PKT), [v4()],
             setf(TCP, flags='SA')),
-        one('set mac_type', 'eth type is 0x0800',
+        rewrite_case('set mac_type', 'eth type is 0x0800',
             mf('set', 'mac_type', 'value src_value 0x88b5', 16), v4(), [v6()],
             setf(Ether, type=0x88b5)),
-        one('set vlan_id', 'eth / vlan vid is 100',
+        rewrite_case('set vlan_id', 'eth / vlan vid is 100',
             mf('set', 'vlan_id', 'value src_value 0x0123', 12),
             E / Dot1Q(vlan=100, prio=5) / IP() / UDP(), [E / Dot1Q(vlan=101) / IP() / UDP()],
             setf(Dot1Q, vlan=0x123)),
-        one('set ipv4_src (egress)', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('set ipv4_src (egress)', 'eth / ipv4 dst is 10.0.0.2',
             mf('set', 'ipv4_src', 'value src_value 0x0a0a0a0a', 32), v4(),
             [v4(dst='10.0.0.3')], setf(IP, src='10.10.10.10'), egress=True),
-        one('add to ipv4_ttl (egress)', 'eth / ipv4 dst is 10.0.0.2',
+        rewrite_case('add to ipv4_ttl (egress)', 'eth / ipv4 dst is 10.0.0.2',
             mf('add', 'ipv4_ttl', 'value src_value 0xff', 8), v4(ttl=7),
             [v4(dst='10.0.0.3')], add(IP, 'ttl', -1, 8), egress=True),
     ]

@@ -220,6 +220,22 @@ class Case:
         self.refused = list(refused)
 
 
+def rule_of(pattern, actions, egress=False):
+    """One rule in the case's group: ingress ones end with QUEUE 1, egress ones go to the wire."""
+    if egress:
+        return 'egress group {g} pattern %s / end actions %s / end' % (pattern, actions)
+    return 'ingress group {g} pattern %s / end actions %s / queue index 1 / end' % (pattern,
+                                                                                 actions)
+
+
+def rewrite_case(name, pattern, actions, hit, miss, out, egress=False):
+    """A case of one rule with `actions` on `pattern`: packet `hit` comes out rewritten by
+    `out` (on queue 1 when ingress), the `miss` packets unchanged (catch-all queue 0)."""
+    q_hit, q_miss = (ANY, ANY) if egress else (1, 0)
+    return Case(name, [rule_of(pattern, actions, egress)],
+                [P(hit, q_hit, out=out)] + [P(m, q_miss) for m in miss], egress=egress)
+
+
 RESULT = re.compile(r'^(Flow rule #(\d+) (created|destroyed)|Flow rule validated'
                     r'|port_flow_complain\(\): Caught PMD error type (\d+) \((.*?)\): '
                     r'(?:cause: 0x[0-9a-f]+, )?(.*)|COUNT:)')
@@ -568,9 +584,8 @@ def main(name, body, doc=''):
     ap.add_argument('--pmd', required=True)
     ap.add_argument('-v', '--verbose', action='store_true', help='print testpmd output')
     a = ap.parse_args()
-    try:
-        import scapy  # noqa: F401
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec('scapy') is None:
         print('%s: python3-scapy is needed (devtools/setup.sh installs it)' % name)
         sys.exit(1)
     c = Checker(name)

@@ -5,9 +5,10 @@
 
 The values these items match are written by an earlier rule: MARK, SET_TAG or SET_META in
 the case's first group, which then jumps to a second group holding the MARK / TAG / META
-rules (one queue per rule, a catch-all on queue 3). On egress, META matches the Tx
-metadata testpmd attaches to every packet (`port config <port> tx_metadata <value>`); a
-second run without it shows the same rules leave the packets alone.
+rules (one queue per rule, a catch-all on queue 3); on egress the same with rewrites in
+place of queues. Egress META also matches the Tx metadata testpmd attaches to every packet
+(`port config <port> tx_metadata <value>`); a second run without it shows the same rules
+leave the packets alone.
 See testpmd_pcap.py for the topology.
 """
 
@@ -93,6 +94,23 @@ def egress_meta(tx_meta):
                 egress=True)
 
 
+def egress_registers():
+    """SET_META / SET_TAG on egress, matched by META / TAG items in a later egress group."""
+    return Case('meta and tag items after SET_META / SET_TAG (egress)', [
+        'egress group {g} pattern eth / ipv4 dst is 10.0.0.2 / end actions '
+        'set_meta data 0x55 mask 0xffffffff / jump group {g1} / end',
+        'egress group {g} pattern eth / ipv4 dst is 10.0.0.3 / end actions '
+        'set_tag data 0x66 mask 0xff index 2 / jump group {g1} / end',
+        'egress group {g} pattern eth / ipv4 dst is 10.0.0.4 / end actions jump group {g1} / end',
+        'egress group {g1} pattern eth / ipv4 / meta data is 0x55 / end '
+        'actions set_ipv4_dst ipv4_addr 10.5.5.5 / end',
+        'egress group {g1} pattern eth / ipv4 / tag data is 0x66 index is 2 / end '
+        'actions set_ipv4_dst ipv4_addr 10.6.6.6 / end'],
+        [P(to('10.0.0.2'), ANY, out=setf(IP, dst='10.5.5.5')),
+         P(to('10.0.0.3'), ANY, out=setf(IP, dst='10.6.6.6')),
+         P(to('10.0.0.4'), ANY), P(to('10.0.0.5'), ANY)], egress=True)
+
+
 def refusals():
     return [Case('metadata item refusals', [], [], refused=[
         ('ingress group {g} pattern tag data is 1 index is 4 / end actions queue index 1 / end',
@@ -110,7 +128,7 @@ def refusals():
 
 
 def body(s):
-    s.run(ingress_cases() + [egress_meta(True)] + refusals(),
+    s.run(ingress_cases() + [egress_meta(True), egress_registers()] + refusals(),
           before_start=['port config 1 tx_metadata 0x11223344'])
     s.run([egress_meta(False)])
 

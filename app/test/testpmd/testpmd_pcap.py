@@ -27,9 +27,10 @@ A scenario is a list of Case objects. Each case gets its own groups: a group-0 r
 matching the case's source MAC prefix (02:00:00:00:kk:xx, kk = case number, xx = packet
 number) jumps to the case's first group, where the case's rules and, for ingress cases, a
 lowest-priority catch-all to a fallback queue sit. So the case's rules see only its own
-packets, a packet that must not match arrives unchanged on the fallback queue, and every
-packet is identified by its source MAC (testpmd's verbose lines) and by a marker at the
-end of its payload (the output files).
+packets, and a packet that must not match arrives unchanged on the fallback queue. Every
+packet carries a marker at the end of its payload, which finds it in the output files; its
+verbose Rx line (mark, RSS hash) is the one at the same position of the same queue (io
+forwarding keeps the order), checked against its source MAC and length.
 """
 
 import os

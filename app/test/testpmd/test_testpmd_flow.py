@@ -8,10 +8,8 @@ burst per stream is sent with `start tx_first` in rxonly mode (testpmd's
 txonly packets: Ether / IPv4 198.18.0.1 -> 198.18.0.2 / UDP 9 -> 9), and the
 outcome is read from the per-queue delivery counters (`show port xstats`),
 `flow query ... count`, the verbose Rx log (MARK) and testpmd's error lines.
-
-NOT registered in meson yet: it needs the datapath on the device model
-(Tx -> NIC TX steering -> wire -> NIC RX steering -> Rx queue) and the
-flow hooks wired into the ethdev ops. Run it by hand:
+Crafted packets for every item and action: test_testpmd_items_*.py and
+test_testpmd_actions_*.py (testpmd_pcap.py). By hand:
   python3 app/test/testpmd/test_testpmd_flow.py --testpmd dpdk-testpmd \
       --pmd build/drivers/net/mlx5dm/librte_net_mlx5dm.so [scenario ...]
 """

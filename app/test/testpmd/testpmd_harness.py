@@ -21,11 +21,26 @@ def world_writable_ancestor(path):
         d = parent
 
 
-def pmd_load_args(pmd, env):
-    """EAL arguments (and env changes) that load the PMD: -d when EAL allows it."""
+# coreutils' stdbuf library: makes the child's stdout line-buffered (what `stdbuf -oL` does).
+LIBSTDBUF = ('/usr/libexec/coreutils/libstdbuf.so', '/usr/lib/coreutils/libstdbuf.so')
+
+
+def pmd_load_args(pmd, env, line_buffered=False):
+    """EAL arguments (and env changes) that load the PMD: -d when EAL allows it.
+
+    line_buffered: testpmd prints flow errors on stderr and the rest on stdout, which is
+    block-buffered into a pipe; line-buffering it keeps the combined output in program
+    order (the libasan preload, when there is one, must stay first).
+    """
     preload = []
     if os.environ.get('MLX5DM_ASAN_PRELOAD'):
         preload.append(os.environ['MLX5DM_ASAN_PRELOAD'])
+    if line_buffered:
+        lib = [x for x in LIBSTDBUF if os.path.exists(x)]
+        if not lib:
+            raise RuntimeError('libstdbuf.so (coreutils) not found in %s' % (LIBSTDBUF,))
+        preload.append(lib[0])
+        env['_STDBUF_O'] = 'L'
     bad = world_writable_ancestor(pmd)
     args = []
     if bad is None:
@@ -39,10 +54,13 @@ def pmd_load_args(pmd, env):
 
 
 def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper=(),
-                timeout=120):
-    """Run testpmd with a command file; return (returncode, combined output)."""
+                timeout=120, line_buffered=False):
+    """Run testpmd with a command file; return (returncode, combined output).
+
+    vdev: one --vdev argument or a list of them (ports in that order).
+    """
     env = dict(os.environ)
-    eal = pmd_load_args(pmd, env)
+    eal = pmd_load_args(pmd, env, line_buffered)
     prefix = 'mlx5dm_tp_%d' % os.getpid()
     with tempfile.NamedTemporaryFile('w', suffix='.cmd', delete=False) as f:
         f.write('\n'.join(commands) + '\n')
@@ -50,8 +68,10 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
     cmd = list(wrapper) + [
         testpmd, '--no-huge', '--no-pci', '-m', '256', '-l', '0-1',
         '--file-prefix=' + prefix, '--no-shconf', '--log-level=lib.eal:error',
-        '--vdev', vdev,
-    ] + eal + list(eal_extra) + [
+    ]
+    for v in [vdev] if isinstance(vdev, str) else vdev:
+        cmd += ['--vdev', v]
+    cmd += eal + list(eal_extra) + [
         '--', '-i', '--cmdline-file=' + cmdfile, '--no-mlockall',
         '--total-num-mbufs=8192',
     ] + list(app_args)

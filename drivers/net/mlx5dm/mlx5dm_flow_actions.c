@@ -521,6 +521,11 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 		if (ret < 0)
 			return ret;
 	}
+	/* NIC RX takes a push after a pop only once a modify header sits between them. */
+	if (!spec->egress && spec->nb_pop != 0 && spec->nb_push != 0 && spec->nb_modify == 0)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+					  x->push_act[0], "on ingress, OF_PUSH_VLAN cannot follow "
+					  "OF_POP_VLAN without a field change between them");
 	return mlx5dm_flow_rss_expand(x, error);
 }
 

@@ -54,6 +54,7 @@ enum {
 	TEST_DM_LIM_A_ENCAP = 1u << 4,
 	TEST_DM_LIM_A_CHANGE = 1u << 5,	/**< Any header change. */
 	TEST_DM_LIM_A_REG = 1u << 6,	/**< A register write (SET_TAG, SET_META, to TAG/META). */
+	TEST_DM_LIM_A_FIELD = 1u << 7,	/**< A header field change. */
 };
 
 struct test_dm_lim_acts {
@@ -249,6 +250,7 @@ static int
 test_dm_lim_modify(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
 		   struct rte_flow_error *e)
 {
+	s->seen |= TEST_DM_LIM_A_FIELD;
 	return test_dm_lim_stage(s, TEST_DM_LIM_MODIFY, a, e);
 }
 
@@ -313,7 +315,7 @@ test_dm_lim_modify_field(struct test_dm_lim_acts *s, const struct rte_flow_actio
 	if (ret < 0)
 		return ret;
 	if (test_dm_ref_modify_field_layer(c->dst.field) >= 0) {
-		ret = test_dm_lim_stage(s, TEST_DM_LIM_MODIFY, a, e);
+		ret = test_dm_lim_modify(s, a, e);
 		if (ret < 0)
 			return ret;
 	} else {
@@ -370,7 +372,7 @@ test_dm_lim_vlan_set(struct test_dm_lim_acts *s, const struct rte_flow_action *a
 	if (s->vlan_items == 0)
 		return test_dm_lim_err(e, EINVAL, a, "OF_SET_VLAN_VID needs OF_PUSH_VLAN before it "
 				       "or a VLAN item in the pattern");
-	return test_dm_lim_stage(s, TEST_DM_LIM_MODIFY, a, e);
+	return test_dm_lim_modify(s, a, e);
 }
 
 static int
@@ -628,5 +630,12 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 		return test_dm_lim_err(e, ENOTSUP, s.fate, "DROP cannot be combined with header "
 				       "changes");
 	ret = test_dm_lim_reformat(&s, e);
-	return ret < 0 ? ret : test_dm_lim_push_vid(&s, e);
+	if (ret == 0)
+		ret = test_dm_lim_push_vid(&s, e);
+	/* NIC RX takes a push after a pop only with a field change between them. */
+	if (ret == 0 && attr->ingress && s.nb_pop != 0 && s.nb_push != 0 &&
+	    !(s.seen & (TEST_DM_LIM_A_FIELD | TEST_DM_LIM_A_REG)))
+		ret = test_dm_lim_err(e, ENOTSUP, s.push[0], "on ingress, OF_PUSH_VLAN cannot "
+				      "follow OF_POP_VLAN without a field change between them");
+	return ret;
 }

@@ -7,7 +7,8 @@
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
-#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, style)
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, dm, style,
+#                                 or needs-flow, which the default run leaves out)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--suite) shift; suite="--suite ${1:?--suite needs a name}" ;;
-	-h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,11p' "$0"; exit 0 ;;
 	*) echo "test.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift

@@ -3,345 +3,339 @@
  */
 
 /*
- * dpdk-test-dm: validates net_mlx5dm by loopback traffic.
+ * dpdk-test-dm: validates net_mlx5dm by loopback traffic
+ * (doc/guides/tools/testdm.rst).
  *
- * Default mode: the "loopback" check on every net_mlx5dm port: it sends
- * numbered Ether/IPv4/UDP packets and verifies that each arrives, byte for
- * byte, on the port at the other end of the wire.
+ *  - no selection: the loopback check on every net_mlx5dm port;
+ *  - --suite/--case/--random: cases and the random mode on the net_mlx5dm
+ *    ports (--run, the default) or on the reference classifier (--check).
  *
- * --check mode: runs case files (doc/guides/tools/testdm.rst) on the
- * reference classifier, which checks the cases themselves.
- * --run mode: runs case files on the net_mlx5dm ports through ethdev and
- * rte_flow.
+ * Every run ends with a summary table, optional JSON/TAP reports, and the
+ * line "N passed, N failed"; the exit status is 0 only when nothing failed
+ * (1: failures, 2: nothing could be run).
  */
 
-#include <getopt.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
-#include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_udp.h>
-
-#include <rte_pmd_mlx5dm.h>
 
 #include "test_dm_ethdev_runner.h"
+#include "test_dm_loopback.h"
+#include "test_dm_mutant.h"
+#include "test_dm_opts.h"
+#include "test_dm_ports.h"
+#include "test_dm_random.h"
 #include "test_dm_ref.h"
-#include "test_dm_runner.h"
+#include "test_dm_report.h"
 #include "test_dm_suite.h"
 
-#define TEST_DM_DESC 512
-#define TEST_DM_BURST 32
-#define TEST_DM_PKT_LEN 128
+#define TEST_DM_MBUFS 8192
+#define TEST_DM_RANDOM_QUEUES 8
 
-struct test_dm_config {
-	unsigned int packets;
-	bool verbose;
-	/* --check / --run: case files to run on the reference classifier / the ports. */
-	bool check;
-	bool run;
-	unsigned int wait_us;
-	char **cases;
-	unsigned int nb_cases;
-	const char *pcap_dir;
+/* Where cases run: the runner, its context, and what it is made of. */
+struct test_dm_target {
+	const struct test_dm_runner_ops *ops;
+	void *ctx;
+	struct test_dm_ref_runner *rr;
+	struct test_dm_ethdev_runner *er;
+	struct test_dm_mutant *mut;
+	struct rte_mempool *mp;
+	/** Set when rte_flow is missing and --skip-without-flow was given. */
+	char skip_flow[256];
 };
 
-struct test_dm_result {
-	unsigned int passed;
-	unsigned int failed;
-};
-
-static void
-test_dm_usage(const char *prog)
+static int
+test_dm_list(const struct test_dm_config *cfg)
 {
-	printf("Usage: %s [EAL options] -- [--packets N] [--verbose]\n"
-	       "       %s [EAL options] -- --check|--run [--pcap-dir DIR] [--verbose] CASE...\n"
-	       "  --packets N     packets per port for the loopback check (default 256)\n"
-	       "  --verbose       print every packet check / every passed expectation\n"
-	       "  --check         run the case files on the reference classifier\n"
-	       "  --run           run the case files on the net_mlx5dm ports\n"
-	       "  --wait-us N     --run: time a packet has to arrive (default 20000)\n"
-	       "  --pcap-dir DIR  write what failing sends sent and received there\n",
-	       prog, prog);
+	struct test_dm_jobs jobs = { 0 };
+	char dir[1024], msg[512];
+	unsigned int i;
+
+	if (test_dm_suite_dir(cfg->suite_dir, dir, sizeof(dir), msg, sizeof(msg)) < 0 ||
+	    test_dm_jobs_add_suite(&jobs, dir, "all", msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "test-dm: %s\n", msg);
+		return TEST_DM_EXIT_SETUP;
+	}
+	printf("suites in %s:\n", dir);
+	for (i = 0; i < jobs.n; i++)
+		printf("  %s/%s\n", jobs.v[i].suite, strrchr(jobs.v[i].path, '/') + 1);
+	printf("%u cases\n", jobs.n);
+	test_dm_jobs_free(&jobs);
+	return 0;
 }
 
 static int
-test_dm_parse_args(int argc, char **argv, struct test_dm_config *cfg)
+test_dm_select(const struct test_dm_config *cfg, struct test_dm_jobs *jobs)
 {
-	static const struct option opts[] = {
-		{ "packets", required_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "run", no_argument, NULL, 'r' },
-		{ "wait-us", required_argument, NULL, 'w' },
-		{ "pcap-dir", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+	char dir[1024], msg[512];
+	unsigned int i;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			cfg->packets = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end != '\0' || cfg->packets == 0 || cfg->packets > 1000000) {
-				fprintf(stderr, "test-dm: --packets %s: expected 1..1000000\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'v':
-			cfg->verbose = true;
-			break;
-		case 'c':
-			cfg->check = true;
-			break;
-		case 'r':
-			cfg->run = true;
-			break;
-		case 'w':
-			cfg->wait_us = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end != '\0' || cfg->wait_us == 0 || cfg->wait_us > 10000000) {
-				fprintf(stderr, "test-dm: --wait-us %s: expected 1..10000000\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'd':
-			cfg->pcap_dir = optarg;
-			break;
-		case 'h':
-			test_dm_usage(argv[0]);
-			exit(0);
-		default:
-			test_dm_usage(argv[0]);
+	if (cfg->nb_suites != 0 &&
+	    test_dm_suite_dir(cfg->suite_dir, dir, sizeof(dir), msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "test-dm: %s\n", msg);
+		return -1;
+	}
+	for (i = 0; i < cfg->nb_suites; i++) {
+		if (test_dm_jobs_add_suite(jobs, dir, cfg->suites[i], msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "test-dm: --suite %s: %s\n", cfg->suites[i], msg);
 			return -1;
 		}
 	}
-	cfg->cases = argv + optind;
-	cfg->nb_cases = (unsigned int)(argc - optind);
-	if (cfg->check && cfg->run) {
-		fprintf(stderr, "test-dm: --check and --run exclude each other\n");
+	for (i = 0; i < cfg->nb_cases; i++)
+		if (test_dm_jobs_add_file(jobs, TEST_DM_SUITE_LOOSE, cfg->cases[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
+{
+	char msg[512];
+	int ret;
+
+	ret = test_dm_ports_prepare(cfg, msg, sizeof(msg));
+	if (ret < 0) {
+		fprintf(stderr, "test-dm: %s\n", msg);
 		return -1;
 	}
-	if (cfg->nb_cases != 0 && !cfg->check && !cfg->run) {
-		fprintf(stderr, "test-dm: case files need --check or --run\n");
+	t->mp = rte_pktmbuf_pool_create("test_dm_pool", TEST_DM_MBUFS, 0, 0,
+					RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (t->mp == NULL) {
+		fprintf(stderr, "test-dm: cannot create the mbuf pool\n");
 		return -1;
 	}
-	if ((cfg->check || cfg->run) && cfg->nb_cases == 0) {
-		fprintf(stderr, "test-dm: --check and --run need case files\n");
+	t->er = test_dm_ethdev_runner_new(t->mp, cfg->wait_us, cfg->quiet_us);
+	if (t->er == NULL)
 		return -1;
+	t->ops = &test_dm_ethdev_runner_ops;
+	t->ctx = t->er;
+	ret = test_dm_ethdev_runner_flow_probe(t->er, msg, sizeof(msg));
+	if (ret < 0) {
+		fprintf(stderr, "test-dm: %s\n", msg);
+		return -1;
+	}
+	if (ret == 0) {
+		printf("rte_flow not available in this PMD build (%s)\n", msg);
+		if (cfg->skip_without_flow) {
+			snprintf(t->skip_flow, sizeof(t->skip_flow), "rte_flow not available in "
+				 "this PMD build");
+			printf("rte_flow not available in this PMD build; suites skipped (cases "
+			       "without rules still run)\n");
+		}
 	}
 	return 0;
 }
 
-/*
- * Run the case files on the reference classifier (every port looped to
- * itself) or, with an mbuf pool, on the net_mlx5dm ports.
- */
 static int
-test_dm_run_cases(const struct test_dm_config *cfg, struct rte_mempool *mp)
+test_dm_target_open(const struct test_dm_config *cfg, struct test_dm_target *t)
 {
-	struct test_dm_run_opts opts = {
-		.log = stdout,
-		.verbose = cfg->verbose,
-		.pcap_dir = cfg->pcap_dir,
-	};
-	struct test_dm_ethdev_runner *er = NULL;
-	struct test_dm_ref_runner *rr = NULL;
-	struct test_dm_suite_result res;
+	uint16_t peer[TEST_DM_REF_MAX_PORTS], p;
 
-	if (mp != NULL)
-		er = test_dm_ethdev_runner_new(mp, cfg->wait_us);
-	else
-		rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, NULL);
-	if (er == NULL && rr == NULL) {
-		fprintf(stderr, "test-dm: out of memory\n");
-		return 1;
+	memset(t, 0, sizeof(*t));
+	if (cfg->check) {
+		/* The reference models the default topology of the ports (test_dm_ports.h). */
+		for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
+			peer[p] = p < TEST_DM_DEFAULT_PORTS ? test_dm_default_peer[p] : p;
+		t->rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, peer);
+		if (t->rr == NULL)
+			return -1;
+		if (cfg->no_limits)
+			test_dm_ref_runner_set_limits(t->rr, TEST_DM_REF_LIMITS_NONE);
+		t->ops = &test_dm_ref_runner_ops;
+		t->ctx = t->rr;
+	} else if (test_dm_target_ports(cfg, t) < 0) {
+		return -1;
 	}
-	if (er != NULL)
-		test_dm_suite_run(&test_dm_ethdev_runner_ops, er, cfg->cases, cfg->nb_cases,
-				  &opts, stdout, &res);
-	else
-		test_dm_suite_run(&test_dm_ref_runner_ops, rr, cfg->cases, cfg->nb_cases, &opts,
-				  stdout, &res);
-	test_dm_ethdev_runner_free(er);
-	test_dm_ref_runner_free(rr);
-	printf("%u passed, %u failed\n", res.passed, res.failed);
-	return res.failed == 0 ? 0 : 1;
+	if (cfg->mutate == NULL)
+		return 0;
+	t->mut = test_dm_mutant_new(t->ops, t->ctx, cfg->mutate);
+	if (t->mut == NULL) {
+		fprintf(stderr, "test-dm: --mutate %s: expected one of %s\n", cfg->mutate,
+			TEST_DM_MUTANT_KINDS);
+		return -1;
+	}
+	printf("NOTE: running on a deliberately broken runner (--mutate %s)\n", cfg->mutate);
+	t->ops = &test_dm_mutant_ops;
+	t->ctx = t->mut;
+	return 0;
+}
+
+static void
+test_dm_target_close(struct test_dm_target *t)
+{
+	test_dm_mutant_free(t->mut);
+	test_dm_ethdev_runner_free(t->er);
+	test_dm_ref_runner_free(t->rr);
+	if (t->mp != NULL)
+		rte_mempool_free(t->mp);
+}
+
+static void
+test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
+	       struct test_dm_progress *progress, struct test_dm_report *report)
+{
+	struct test_dm_random_cfg rc = {
+		.seed = cfg->seed, .packets = cfg->random, .rules = cfg->rules, .port = 0,
+		.nb_queues = TEST_DM_RANDOM_QUEUES, .batch = 256, .out_dir = cfg->out_dir,
+		.max_report = 20, .log = stdout, .verbose = cfg->verbose, .progress = progress,
+	};
+	struct test_dm_record rec = { .suite = "random", .run = 1, .file = "" };
+	struct test_dm_random_result res;
+	char name[64], why[700];
+	double t0 = test_dm_now();
+
+	snprintf(name, sizeof(name), "seed-%" PRIu64, cfg->seed);
+	rec.name = name;
+	report->seed = cfg->seed;
+	report->has_seed = 1;
+	if (t->skip_flow[0] != '\0') {
+		rec.verdict = TEST_DM_SKIP;
+		rec.reason = t->skip_flow;
+		printf("SKIP random/%s: %s\n", name, t->skip_flow);
+		test_dm_report_add(report, &rec);
+		return;
+	}
+	printf("random: seed %" PRIu64 ", %u rules, %" PRIu64 " packets on %s\n", cfg->seed,
+	       cfg->rules, cfg->random, t->ops->name);
+	if (test_dm_random_run(t->ops, t->ctx, &rc, &res) < 0) {
+		rec.verdict = TEST_DM_ERROR;
+		snprintf(why, sizeof(why), "could not run: %s", res.first);
+	} else {
+		rec.verdict = test_dm_random_failures(&res) != 0 ? TEST_DM_FAIL : TEST_DM_PASS;
+		snprintf(why, sizeof(why), "%s", res.first);
+	}
+	rec.reason = why;
+	rec.artifacts = res.reproducer;
+	rec.packets = res.packets;
+	rec.received = res.received;
+	rec.checks = (unsigned int)RTE_MIN(res.packets + res.rules, (uint64_t)UINT32_MAX);
+	rec.failed = (unsigned int)RTE_MIN(test_dm_random_failures(&res), (uint64_t)UINT32_MAX);
+	rec.seconds = test_dm_now() - t0;
+	printf("%s random/%s: %u rules (%u refused by the generator's reference check), "
+	       "%" PRIu64 " packets, %" PRIu64 " received, %" PRIu64 " mismatches, "
+	       "%u rules refused by %s, %u counters differ\n",
+	       rec.verdict == TEST_DM_PASS ? "PASS" : "FAIL", name, res.rules, res.gen_refused,
+	       res.packets, res.received, res.mismatches, res.runner_refused, t->ops->name,
+	       res.count_mismatches);
+	printf("  reference fates: %" PRIu64 " dropped, %" PRIu64 " to a queue, %" PRIu64
+	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
+	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
+	if (t->er != NULL && test_dm_ethdev_runner_late(t->er) != 0)
+		printf("  %" PRIu64 " packets arrived after their burst (counted dropped); "
+		       "--quiet-us is %u\n", test_dm_ethdev_runner_late(t->er), cfg->quiet_us);
+	if (rec.verdict != TEST_DM_PASS)
+		printf("  first: %s\n  reproducer: %s\n", why, res.reproducer);
+	test_dm_report_add(report, &rec);
 }
 
 static int
-test_dm_port_init(uint16_t port, struct rte_mempool *mp)
+test_dm_finish(const struct test_dm_config *cfg, struct test_dm_report *report)
 {
-	struct rte_eth_conf conf = { 0 };
+	unsigned int passed, failed, skipped;
+
+	test_dm_report_table(report, stdout);
+	if (cfg->json != NULL && test_dm_report_json(report, cfg->json) < 0)
+		fprintf(stderr, "test-dm: cannot write %s\n", cfg->json);
+	if (cfg->tap != NULL && test_dm_report_tap(report, cfg->tap) < 0)
+		fprintf(stderr, "test-dm: cannot write %s\n", cfg->tap);
+	test_dm_report_counts(report, &passed, &failed, &skipped);
+	if (skipped != 0)
+		printf("%u skipped\n", skipped);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed != 0 ? TEST_DM_EXIT_FAIL : 0;
+}
+
+static int
+test_dm_cases(const struct test_dm_config *cfg)
+{
+	struct test_dm_run_opts opts = { .log = stdout, .verbose = cfg->verbose,
+					 .out_dir = cfg->out_dir, .max_log = 20 };
+	struct test_dm_jobs jobs = { 0 };
+	struct test_dm_progress progress;
+	struct test_dm_report report;
+	struct test_dm_target t;
+	struct test_dm_suite_cfg sc = { .repeat = cfg->repeat, .opts = &opts, .out = stdout,
+					.progress = &progress };
 	int ret;
 
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, TEST_DM_DESC, rte_eth_dev_socket_id(port),
-					     NULL, mp);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_DESC, rte_eth_dev_socket_id(port),
-					     NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	if (ret != 0)
-		fprintf(stderr, "test-dm: port %u: set-up failed: %s\n", port, strerror(-ret));
+	if (test_dm_select(cfg, &jobs) < 0) {
+		test_dm_jobs_free(&jobs);
+		return TEST_DM_EXIT_SETUP;
+	}
+	if (test_dm_target_open(cfg, &t) < 0) {
+		test_dm_target_close(&t);
+		test_dm_jobs_free(&jobs);
+		return TEST_DM_EXIT_SETUP;
+	}
+	test_dm_progress_init(&progress, stdout);
+	test_dm_report_init(&report, t.ops->name);
+	sc.skip_flow = t.skip_flow[0] != '\0' ? t.skip_flow : NULL;
+	test_dm_suite_run(t.ops, t.ctx, &jobs, &sc, &report);
+	if (cfg->random != 0)
+		test_dm_random(cfg, &t, &progress, &report);
+	ret = test_dm_finish(cfg, &report);
+	test_dm_report_free(&report);
+	test_dm_target_close(&t);
+	test_dm_jobs_free(&jobs);
 	return ret;
 }
 
-/* Fill an Ether/IPv4/UDP packet whose payload carries its sequence number. */
-static void
-test_dm_build(uint8_t *p, uint16_t port, uint32_t seq)
+static int
+test_dm_loopback(const struct test_dm_config *cfg)
 {
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
-	uint8_t *payload = (uint8_t *)(udp + 1);
-	unsigned int i, plen = TEST_DM_PKT_LEN - (unsigned int)(payload - p);
+	struct test_dm_report report;
+	struct rte_mempool *mp;
+	char msg[512];
+	int ret;
 
-	memset(p, 0, TEST_DM_PKT_LEN);
-	rte_eth_macaddr_get(port, &eth->src_addr);
-	eth->dst_addr = eth->src_addr;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(TEST_DM_PKT_LEN - sizeof(*eth));
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
-	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	udp->src_port = rte_cpu_to_be_16(1024 + (seq & 0x3ff));
-	udp->dst_port = rte_cpu_to_be_16(4789 + port);
-	udp->dgram_len = rte_cpu_to_be_16(sizeof(*udp) + plen);
-	for (i = 0; i < plen; i++)
-		payload[i] = (uint8_t)(seq >> (8 * (i % 4)));
-}
-
-static bool
-test_dm_loopback(uint16_t port, uint16_t peer, struct rte_mempool *mp,
-		 const struct test_dm_config *cfg)
-{
-	uint8_t expect[TEST_DM_PKT_LEN];
-	struct rte_mbuf *tx[TEST_DM_BURST], *rx[TEST_DM_BURST];
-	unsigned int sent = 0, received = 0, bad = 0;
-	uint64_t deadline;
-
-	while (sent < cfg->packets) {
-		unsigned int n = RTE_MIN((unsigned int)TEST_DM_BURST, cfg->packets - sent), i;
-
-		for (i = 0; i < n; i++) {
-			tx[i] = rte_pktmbuf_alloc(mp);
-			if (tx[i] == NULL) {
-				rte_pktmbuf_free_bulk(tx, i);
-				fprintf(stderr, "test-dm: mbuf pool exhausted\n");
-				return false;
-			}
-			test_dm_build((uint8_t *)rte_pktmbuf_append(tx[i], TEST_DM_PKT_LEN),
-				      port, sent + i);
-		}
-		i = rte_eth_tx_burst(port, 0, tx, (uint16_t)n);
-		rte_pktmbuf_free_bulk(tx + i, n - i);
-		sent += n;
-		/* Receive as we go so the Rx ring never overflows. */
-		deadline = rte_get_timer_cycles() + rte_get_timer_hz();
-		while (received < sent && rte_get_timer_cycles() < deadline) {
-			uint16_t k, nb = rte_eth_rx_burst(peer, 0, rx, TEST_DM_BURST);
-
-			for (k = 0; k < nb; k++) {
-				test_dm_build(expect, port, received);
-				if (rx[k]->pkt_len != TEST_DM_PKT_LEN ||
-				    memcmp(rte_pktmbuf_mtod(rx[k], void *), expect,
-					   TEST_DM_PKT_LEN) != 0) {
-					bad++;
-					if (cfg->verbose)
-						printf("  packet %u: bytes differ\n", received);
-				}
-				received++;
-			}
-			rte_pktmbuf_free_bulk(rx, nb);
-		}
+	if (test_dm_ports_prepare(cfg, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "test-dm: %s\n", msg);
+		return TEST_DM_EXIT_SETUP;
 	}
-	printf("loopback port %u -> port %u: sent %u, received %u, corrupted %u: %s\n",
-	       port, peer, sent, received, bad,
-	       received == sent && bad == 0 ? "PASS" : "FAIL");
-	return received == sent && bad == 0;
+	mp = rte_pktmbuf_pool_create("test_dm_pool", TEST_DM_MBUFS, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (mp == NULL) {
+		fprintf(stderr, "test-dm: cannot create the mbuf pool\n");
+		return TEST_DM_EXIT_SETUP;
+	}
+	test_dm_report_init(&report, "net_mlx5dm");
+	test_dm_loopback_run(cfg, mp, &report);
+	ret = test_dm_finish(cfg, &report);
+	test_dm_report_free(&report);
+	rte_mempool_free(mp);
+	return ret;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct test_dm_config cfg = { .packets = 256, .wait_us = 20000 };
-	struct test_dm_result res = { 0 };
-	struct rte_pmd_mlx5dm_port_info info;
-	struct rte_mempool *mp;
-	uint16_t port;
+	struct test_dm_config cfg;
 	int ret;
 
+	test_dm_opts_init(&cfg, argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "test-dm: EAL initialisation failed\n");
-		return 1;
+		return TEST_DM_EXIT_SETUP;
 	}
 	argc -= ret;
 	argv += ret;
-	if (test_dm_parse_args(argc, argv, &cfg) < 0)
-		goto fail;
-	if (cfg.check) {
-		ret = test_dm_run_cases(&cfg, NULL);
-		rte_eal_cleanup();
-		return ret;
-	}
-	mp = rte_pktmbuf_pool_create("test_dm_pool", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				     (int)rte_socket_id());
-	if (mp == NULL) {
-		fprintf(stderr, "test-dm: cannot create mbuf pool\n");
-		goto fail;
-	}
-	if (cfg.run) {
-		ret = test_dm_run_cases(&cfg, mp);
-		rte_mempool_free(mp);
-		rte_eal_cleanup();
-		return ret;
-	}
-	RTE_ETH_FOREACH_DEV(port) {
-		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
-			continue;
-		if (test_dm_port_init(port, mp) != 0)
-			goto fail;
-	}
-	RTE_ETH_FOREACH_DEV(port) {
-		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
-			continue;
-		if (test_dm_loopback(port, info.peer_port_id, mp, &cfg))
-			res.passed++;
-		else
-			res.failed++;
-	}
-	RTE_ETH_FOREACH_DEV(port) {
-		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
-			continue;
-		rte_eth_dev_stop(port);
-		rte_eth_dev_close(port);
-	}
-	if (res.passed + res.failed == 0) {
-		fprintf(stderr, "test-dm: no net_mlx5dm port (add --vdev net_mlx5dm0)\n");
-		res.failed++;
-	}
-	printf("%u passed, %u failed\n", res.passed, res.failed);
-	rte_mempool_free(mp);
+	ret = test_dm_opts_parse(argc, argv, &cfg);
+	if (ret != 0)
+		ret = ret > 0 ? 0 : TEST_DM_EXIT_SETUP;
+	else if (cfg.list)
+		ret = test_dm_list(&cfg);
+	else if (test_dm_opts_has_work(&cfg))
+		ret = test_dm_cases(&cfg);
+	else
+		ret = test_dm_loopback(&cfg);
+	free(cfg.suites);
+	free(cfg.cases);
 	rte_eal_cleanup();
-	return res.failed == 0 ? 0 : 1;
-fail:
-	rte_eal_cleanup();
-	return 1;
+	return ret;
 }

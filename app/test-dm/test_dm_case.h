@@ -20,6 +20,7 @@
  *   expect rss queues <set> | rss spread over queues <set>
  *   expect count rule <id> [port <p>] packets <n> [bytes <m>]
  *   expect reject <flow create|validate ...> error <RTE_FLOW_ERROR_TYPE_*>
+ *   repeat <n> ... end                 (the statements between run n times)
  *
  * Expectations without "count"/"reject" apply to the packets of the
  * "send" before them. Lines continue with a backslash; '#' comments.
@@ -78,7 +79,14 @@ enum test_dm_step_type {
 	TEST_DM_STEP_SEND,	/**< Send packets, check expectations. */
 	TEST_DM_STEP_COUNT,	/**< Query a rule's counter. */
 	TEST_DM_STEP_REJECT,	/**< A flow command that must fail. */
+	TEST_DM_STEP_REPEAT,	/**< Start of a block run @p repeat times. */
+	TEST_DM_STEP_END,	/**< End of the block: back to @p block if runs remain. */
 };
+
+/** Deepest nesting of repeat blocks. */
+#define TEST_DM_CASE_MAX_DEPTH 4
+/** Most runs of one repeat block. */
+#define TEST_DM_CASE_MAX_REPEAT 100000
 
 struct test_dm_step {
 	enum test_dm_step_type type;
@@ -92,6 +100,9 @@ struct test_dm_step {
 	uint64_t packets;
 	uint64_t bytes;
 	int has_bytes;
+	/* REPEAT / END */
+	uint32_t repeat;		/**< REPEAT: number of runs. */
+	unsigned int block;		/**< REPEAT: index of its END; END: of its REPEAT. */
 };
 
 struct test_dm_case {
@@ -118,5 +129,8 @@ int test_dm_case_parse(const char *text, size_t len, const char *file,
 int test_dm_case_load(const char *path, struct test_dm_case **out, struct test_dm_err *err);
 
 void test_dm_case_free(struct test_dm_case *c);
+
+/** Does the case use rte_flow (flow commands, rejections, counters)? */
+int test_dm_case_uses_flow(const struct test_dm_case *c);
 
 #endif /* _TEST_DM_CASE_H_ */

@@ -30,6 +30,10 @@ struct test_dm_cparser {
 	unsigned int i;			/**< Next token of the current line. */
 	int last_send;			/**< Step index of the last send, -1 before any. */
 	int flows_seen;
+	/** Open repeat blocks: step indexes of their REPEAT, innermost last. */
+	unsigned int open[TEST_DM_CASE_MAX_DEPTH];
+	unsigned int depth;
+	struct test_dm_pos open_pos[TEST_DM_CASE_MAX_DEPTH];
 	struct test_dm_err *err;
 };
 
@@ -636,6 +640,55 @@ test_dm_st_expect(struct test_dm_cparser *cp)
 	return ret < 0 ? ret : test_dm_cp_end(cp);
 }
 
+/*
+ * repeat <n> ... end: an expectation belongs to the send before it in the
+ * same block, so a block boundary forgets the last send.
+ */
+static int
+test_dm_st_repeat(struct test_dm_cparser *cp)
+{
+	struct test_dm_step *s;
+	uint64_t n;
+	int ret;
+
+	if (cp->depth == TEST_DM_CASE_MAX_DEPTH)
+		return test_dm_cp_error(cp, &cp->toks.v[0], "repeat blocks nest at most %u deep",
+					TEST_DM_CASE_MAX_DEPTH);
+	ret = test_dm_cp_uint(cp, TEST_DM_CASE_MAX_REPEAT, "a number of runs", &n);
+	if (ret == 0 && n == 0)
+		ret = test_dm_cp_error(cp, &cp->toks.v[1], "a repeat block runs at least once");
+	if (ret == 0)
+		ret = test_dm_cp_end(cp);
+	if (ret < 0)
+		return ret;
+	s = test_dm_cp_step(cp, TEST_DM_STEP_REPEAT);
+	if (s == NULL)
+		return -ENOMEM;
+	s->repeat = (uint32_t)n;
+	cp->open_pos[cp->depth] = s->pos;
+	cp->open[cp->depth++] = cp->c->nb_steps - 1;
+	cp->last_send = -1;
+	return 0;
+}
+
+static int
+test_dm_st_end(struct test_dm_cparser *cp)
+{
+	struct test_dm_step *s;
+	unsigned int start;
+
+	if (cp->depth == 0)
+		return test_dm_cp_error(cp, &cp->toks.v[0], "'end' without 'repeat'");
+	s = test_dm_cp_step(cp, TEST_DM_STEP_END);
+	if (s == NULL)
+		return -ENOMEM;
+	start = cp->open[--cp->depth];
+	s->block = start;
+	cp->c->steps[start].block = cp->c->nb_steps - 1;
+	cp->last_send = -1;
+	return test_dm_cp_end(cp);
+}
+
 static const struct {
 	const char *word;
 	test_dm_stmt_fn fn;
@@ -647,6 +700,8 @@ static const struct {
 	{ "set", test_dm_st_flow },
 	{ "send", test_dm_st_send },
 	{ "expect", test_dm_st_expect },
+	{ "repeat", test_dm_st_repeat },
+	{ "end", test_dm_st_end },
 };
 
 static char *
@@ -689,8 +744,8 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 				break;
 		if (k == RTE_DIM(test_dm_stmts)) {
 			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, flow, "
-					     "set, send or expect, got '%.*s'", (int)t->len,
-					     t->s);
+					     "set, send, expect, repeat or end, got '%.*s'",
+					     (int)t->len, t->s);
 			break;
 		}
 		cp.i = test_dm_stmts[k].fn == test_dm_st_flow ? 0 : 1;
@@ -699,6 +754,8 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 			break;
 	}
 	test_dm_toks_free(&cp.toks);
+	if (ret == 0 && cp.depth != 0)
+		ret = test_dm_err_at(err, &cp.open_pos[cp.depth - 1], "'repeat' without 'end'");
 	if (ret < 0)
 		goto fail;
 	*out = cp.c;
@@ -735,6 +792,20 @@ test_dm_case_load(const char *path, struct test_dm_case **out, struct test_dm_er
 	ret = test_dm_case_parse(text, len, path, out, err);
 	free(text);
 	return ret;
+}
+
+int
+test_dm_case_uses_flow(const struct test_dm_case *c)
+{
+	enum test_dm_step_type t;
+	unsigned int i;
+
+	for (i = 0; i < c->nb_steps; i++) {
+		t = c->steps[i].type;
+		if (t == TEST_DM_STEP_FLOW || t == TEST_DM_STEP_REJECT || t == TEST_DM_STEP_COUNT)
+			return 1;
+	}
+	return 0;
 }
 
 void

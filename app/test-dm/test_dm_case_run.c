@@ -37,8 +37,13 @@ struct test_dm_exec {
 	struct test_dm_rule_id *ids;
 	unsigned int nb_ids;
 	unsigned int cap_ids;
+	unsigned int logged;		/**< Failure lines logged so far. */
+	uint8_t *pcap_done;		/**< Per step: its pcaps were written. */
+	uint32_t iter;			/**< Run of the innermost repeat block (from 1). */
 	uint8_t port_used[UINT16_MAX + 1];
 };
+
+static void test_dm_write_dump(struct test_dm_exec *x);
 
 static void
 test_dm_fail(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *fmt, ...)
@@ -47,20 +52,83 @@ test_dm_fail(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *
 static void
 test_dm_fail(struct test_dm_exec *x, const struct test_dm_pos *pos, const char *fmt, ...)
 {
-	char text[400];
+	char text[400], run[32] = "";
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (x->iter != 0)
+		snprintf(run, sizeof(run), " (run %u)", x->iter);
 	x->res->checks++;
 	x->res->failed++;
-	if (x->res->first_failure[0] == '\0')
-		snprintf(x->res->first_failure, sizeof(x->res->first_failure), "%s:%u:%u: %s",
-			 pos->file, pos->line, pos->col, text);
-	if (x->opts->log != NULL)
-		fprintf(x->opts->log, "  FAIL %s:%u:%u: %s\n", pos->file, pos->line, pos->col,
-			text);
+	if (x->res->first_failure[0] == '\0') {
+		snprintf(x->res->first_failure, sizeof(x->res->first_failure), "%s:%u:%u: %s%s",
+			 pos->file, pos->line, pos->col, text, run);
+		/* The rules that made the first failure are still in place: dump them now. */
+		if (x->opts->out_dir != NULL)
+			test_dm_write_dump(x);
+	}
+	if (x->opts->log == NULL)
+		return;
+	if (x->opts->max_log == 0 || x->logged < x->opts->max_log)
+		fprintf(x->opts->log, "  FAIL %s:%u:%u: %s%s\n", pos->file, pos->line, pos->col,
+			text, run);
+	else if (x->logged == x->opts->max_log)
+		fprintf(x->opts->log, "  (more failures not shown)\n");
+	x->logged++;
+}
+
+static void
+test_dm_note(struct test_dm_exec *x, const char *fmt, ...) __rte_format_printf(2, 3);
+
+/* Append to the case's list of evidence ("; "-separated). */
+static void
+test_dm_note(struct test_dm_exec *x, const char *fmt, ...)
+{
+	size_t n = strlen(x->res->artifacts);
+	va_list ap;
+
+	if (n != 0 && n + 2 < sizeof(x->res->artifacts)) {
+		memcpy(x->res->artifacts + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(x->res->artifacts + n, sizeof(x->res->artifacts) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* <out_dir>/<case>-dump.txt: each port's steering as the runner shows it. */
+static void
+test_dm_write_dump(struct test_dm_exec *x)
+{
+	char path[1024], why[256] = "the runner has no dump";
+	unsigned int p, ok = 0, tried = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-dump.txt", x->opts->out_dir, x->c->name);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		test_dm_note(x, "dump unavailable: %s: %s", path, strerror(errno));
+		return;
+	}
+	for (p = 0; p <= UINT16_MAX; p++) {
+		if (!x->port_used[p])
+			continue;
+		tried++;
+		fprintf(f, "# port %u on %s\n", p, x->ops->name);
+		if (x->ops->dump != NULL && x->ops->dump(x->ctx, (uint16_t)p, f, why,
+							 sizeof(why)) == 0) {
+			ok++;
+			continue;
+		}
+		fprintf(f, "dump unavailable: %s\n", why);
+	}
+	fclose(f);
+	if (tried != 0 && ok == 0)
+		test_dm_note(x, "dump unavailable: %s", why);
+	else
+		test_dm_note(x, "%s", path);
 }
 
 static void
@@ -203,6 +271,7 @@ test_dm_run_flow(struct test_dm_exec *x, const struct test_dm_step *s)
 	struct rte_flow_query_count q;
 	struct rte_flow_error e = { 0 };
 
+	x->port_used[s->flow->port] = 1;
 	switch (s->flow->type) {
 	case TEST_DM_FLOW_CREATE:
 		return test_dm_run_create(x, s);
@@ -235,6 +304,7 @@ test_dm_run_reject(struct test_dm_exec *x, const struct test_dm_step *s)
 	void *h = NULL;
 	int ret;
 
+	x->port_used[s->flow->port] = 1;
 	if (s->flow->type == TEST_DM_FLOW_VALIDATE)
 		ret = x->ops->flow_validate(x->ctx, s->flow, &e);
 	else
@@ -259,13 +329,15 @@ static void
 test_dm_run_count(struct test_dm_exec *x, const struct test_dm_step *s)
 {
 	struct rte_flow_query_count q;
+	char want[32];
 
 	if (test_dm_run_query(x, &s->pos, s->port, s->rule, &q) < 0)
 		return;
+	snprintf(want, sizeof(want), "%" PRIu64 " bytes", s->bytes);
 	if (q.hits != s->packets || (s->has_bytes && q.bytes != s->bytes))
 		test_dm_fail(x, &s->pos, "rule %u counted %" PRIu64 " packets %" PRIu64
-			     " bytes, expected %" PRIu64 " packets%s", s->rule, q.hits, q.bytes,
-			     s->packets, s->has_bytes ? " and the given bytes" : "");
+			     " bytes, expected %" PRIu64 " packets %s", s->rule, q.hits, q.bytes,
+			     s->packets, s->has_bytes ? want : "(bytes not checked)");
 	else
 		test_dm_pass(x, &s->pos, "count");
 }
@@ -396,17 +468,21 @@ test_dm_write_pcaps(struct test_dm_exec *x, const struct test_dm_step *s,
 	char path[1024], errbuf[TEST_DM_PCAP_ERR];
 	unsigned int k;
 
-	snprintf(path, sizeof(path), "%s/%s-l%u-sent.pcap", x->opts->pcap_dir, x->c->name,
+	snprintf(path, sizeof(path), "%s/%s-l%u-sent.pcap", x->opts->out_dir, x->c->name,
 		 s->pos.line);
-	if (test_dm_pcap_write_file(path, &s->send.pkts, errbuf) < 0 && x->opts->log != NULL)
-		fprintf(x->opts->log, "  (pcap: %s)\n", errbuf);
+	if (test_dm_pcap_write_file(path, &s->send.pkts, errbuf) < 0)
+		test_dm_note(x, "pcap unavailable: %s", errbuf);
+	else
+		test_dm_note(x, "%s", path);
 	for (k = 0; k < s->send.pkts.n; k++)
 		if (rx[k].received && test_dm_pktlist_add(&recv, rx[k].data, rx[k].len) < 0)
 			break;
-	snprintf(path, sizeof(path), "%s/%s-l%u-recv.pcap", x->opts->pcap_dir, x->c->name,
+	snprintf(path, sizeof(path), "%s/%s-l%u-recv.pcap", x->opts->out_dir, x->c->name,
 		 s->pos.line);
-	if (test_dm_pcap_write_file(path, &recv, errbuf) < 0 && x->opts->log != NULL)
-		fprintf(x->opts->log, "  (pcap: %s)\n", errbuf);
+	if (test_dm_pcap_write_file(path, &recv, errbuf) < 0)
+		test_dm_note(x, "pcap unavailable: %s", errbuf);
+	else
+		test_dm_note(x, "%s", path);
 	test_dm_pktlist_free(&recv);
 }
 
@@ -423,11 +499,21 @@ test_dm_run_send(struct test_dm_exec *x, const struct test_dm_step *s)
 	if (rx == NULL)
 		return -ENOMEM;
 	x->port_used[snd->port] = 1;
+	x->port_used[x->ops->peer(x->ctx, snd->port)] = 1;
 	ret = x->ops->send(x->ctx, snd->port, &snd->pkts, rx);
 	if (ret < 0) {
 		test_dm_fail(x, &s->pos, "send failed: %s", strerror(-ret));
 		goto free_rx;
 	}
+	x->res->packets += snd->pkts.n;
+	for (k = 0, bad = 0; k < snd->pkts.n; k++) {
+		x->res->received += rx[k].received;
+		bad += rx[k].ambiguous;
+	}
+	/* A case must not depend on what rte_flow leaves undefined. */
+	if (bad != 0)
+		test_dm_fail(x, &s->pos, "%u packet(s) matched two rules of the same group and "
+			     "priority: rte_flow does not say which one wins", bad);
 	for (i = 0; i < snd->nb_exp; i++) {
 		const struct test_dm_expect *e = &snd->exp[i];
 
@@ -458,8 +544,12 @@ test_dm_run_send(struct test_dm_exec *x, const struct test_dm_step *s)
 			test_dm_fail(x, &e->pos, "packet %u%s: %s", first,
 				     bad > 1 ? " (and others)" : "", why);
 	}
-	if (x->res->failed != failed && x->opts->pcap_dir != NULL)
+	/* One pair of pcaps per failing send line, not per run of a repeat block. */
+	if (x->res->failed != failed && x->opts->out_dir != NULL &&
+	    !x->pcap_done[s - x->c->steps]) {
+		x->pcap_done[s - x->c->steps] = 1;
 		test_dm_write_pcaps(x, s, rx);
+	}
 	ret = 0;
 free_rx:
 	for (k = 0; k < snd->pkts.n; k++)
@@ -472,9 +562,10 @@ int
 test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *ops,
 		 void *ctx, const struct test_dm_run_opts *opts, struct test_dm_case_result *res)
 {
+	uint32_t left[TEST_DM_CASE_MAX_DEPTH], iters[TEST_DM_CASE_MAX_DEPTH];
 	struct test_dm_exec *x;
+	unsigned int i, depth = 0;
 	char msg[256] = "";
-	unsigned int i;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -484,15 +575,32 @@ test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *
 		return -EIO;
 	}
 	x = calloc(1, sizeof(*x));
-	if (x == NULL) {
+	if (x != NULL)
+		x->pcap_done = calloc(c->nb_steps + 1, 1);
+	if (x == NULL || x->pcap_done == NULL) {
+		free(x);
 		ops->case_end(ctx);
 		return -ENOMEM;
 	}
-	*x = (struct test_dm_exec){ .c = c, .ops = ops, .ctx = ctx, .opts = opts, .res = res };
+	*x = (struct test_dm_exec){ .c = c, .ops = ops, .ctx = ctx, .opts = opts, .res = res,
+				    .pcap_done = x->pcap_done };
 	for (i = 0; i < c->nb_steps && ret == 0; i++) {
 		const struct test_dm_step *s = &c->steps[i];
 
 		switch (s->type) {
+		case TEST_DM_STEP_REPEAT:
+			left[depth] = s->repeat;
+			iters[depth++] = x->iter;
+			x->iter = 1;
+			break;
+		case TEST_DM_STEP_END:
+			if (--left[depth - 1] != 0) {
+				x->iter++;
+				i = s->block;
+			} else {
+				x->iter = iters[--depth];
+			}
+			break;
 		case TEST_DM_STEP_FLOW:
 			ret = test_dm_run_flow(x, s);
 			break;
@@ -512,6 +620,7 @@ test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *
 		if (x->port_used[i])
 			test_dm_run_flush(x, (uint16_t)i, NULL);
 	ops->case_end(ctx);
+	free(x->pcap_done);
 	free(x->ids);
 	free(x);
 	return ret;

@@ -15,18 +15,23 @@
 #include <rte_pmd_mlx5dm.h>
 
 #include "test_dm_ethdev_runner.h"
+#include "test_dm_tag.h"
 
 #define TEST_DM_ER_DESC 512
 #define TEST_DM_ER_BURST 32
+/* Tagged packets in flight at once: half an Rx ring, whatever queue they all reach. */
+#define TEST_DM_ER_CHUNK (TEST_DM_ER_DESC / 2)
 
 struct test_dm_ethdev_runner {
 	struct rte_mempool *mp;
 	uint64_t wait_cycles;
+	uint64_t quiet_cycles;
 	uint16_t nb_rxq;
 	uint16_t ports[RTE_MAX_ETHPORTS];
 	uint16_t peer[RTE_MAX_ETHPORTS];
 	uint8_t started[RTE_MAX_ETHPORTS];
 	unsigned int nb_ports;
+	uint64_t late;			/**< Tagged packets that arrived after their burst. */
 };
 
 static int
@@ -89,13 +94,19 @@ test_dm_er_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size
 	unsigned int i;
 	int ret;
 
-	er->nb_rxq = c->nb_queues;
+	/* Ports already set up for this many queues are kept: only their rules go. */
 	for (i = 0; i < er->nb_ports; i++) {
-		ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
-		if (ret != 0)
-			return ret;
-		rte_flow_flush(er->ports[i], &e);
+		if (er->started[er->ports[i]] && er->nb_rxq == c->nb_queues)
+			continue;
+		er->nb_rxq = c->nb_queues;
+		for (i = 0; i < er->nb_ports; i++) {
+			ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
+			if (ret != 0)
+				return ret;
+		}
 	}
+	for (i = 0; i < er->nb_ports; i++)
+		rte_flow_flush(er->ports[i], &e);
 	test_dm_er_drain(er);
 	return 0;
 }
@@ -106,34 +117,49 @@ test_dm_er_end(void *ctx)
 	test_dm_er_drain(ctx);
 }
 
+/*
+ * rte_flow's return values as negative errnos. DPDK 22.11 hands a PMD's
+ * negative flow_ops_get() code on as it is, so a port without rte_flow
+ * makes rte_flow_validate() return +ENOTSUP and rte_errno -ENOTSUP: any
+ * non-zero result is a failure, whatever its sign.
+ */
+static int
+test_dm_er_errno(int ret)
+{
+	if (ret == 0)
+		return 0;
+	return ret < 0 ? ret : -ret;
+}
+
 static int
 test_dm_er_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
 		  struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
 	*handle = rte_flow_create(cmd->port, &cmd->attr, cmd->pattern, cmd->actions, error);
-	return *handle != NULL ? 0 : -rte_errno;
+	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
 }
 
 static int
 test_dm_er_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern, cmd->actions, error);
+	return test_dm_er_errno(rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern,
+						  cmd->actions, error));
 }
 
 static int
 test_dm_er_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_destroy(port, handle, error);
+	return test_dm_er_errno(rte_flow_destroy(port, handle, error));
 }
 
 static int
 test_dm_er_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return rte_flow_flush(port, error);
+	return test_dm_er_errno(rte_flow_flush(port, error));
 }
 
 static int
@@ -146,7 +172,7 @@ test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 	};
 
 	RTE_SET_USED(ctx);
-	return rte_flow_query(port, handle, count, q, error);
+	return test_dm_er_errno(rte_flow_query(port, handle, count, q, error));
 }
 
 static int
@@ -231,6 +257,121 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 	return 0;
 }
 
+/*
+ * Poll every queue of every port, pairing packets with rx[first..first+n) by
+ * their tag (tag of packet 0: @p base). The burst ends when all arrived, or
+ * after two empty rounds of polls once nothing arrived for the quiet time:
+ * a poll always follows the wait, so a descheduled process does not call
+ * waiting packets dropped. Packets of earlier bursts are late: ignored (they
+ * were reported dropped); a packet without tag, or twice, is an error.
+ */
+static int
+test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, struct test_dm_rx *rx,
+			  uint32_t base, unsigned int first, unsigned int n)
+{
+	uint64_t last = rte_get_timer_cycles();
+	struct rte_mbuf *m[TEST_DM_ER_BURST];
+	unsigned int i, got = 0, bad = 0, empty = 0, arrived;
+	uint16_t q, nb, k;
+	uint32_t idx;
+	int64_t tag;
+	int ret = 0;
+
+	while (got < n) {
+		arrived = 0;
+		for (i = 0; i < er->nb_ports; i++) {
+			for (q = 0; q < er->nb_rxq; q++) {
+				nb = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST);
+				for (k = 0; k < nb; k++) {
+					tag = test_dm_tag_read(rte_pktmbuf_mtod(m[k], uint8_t *),
+							       rte_pktmbuf_data_len(m[k]));
+					idx = (uint32_t)tag - base;
+					if (tag >= 0 && (idx < first || idx >= first + n)) {
+						er->late++;
+						continue;
+					}
+					if (tag < 0 || rx[idx].received) {
+						bad++;
+						continue;
+					}
+					if (ret == 0)
+						ret = test_dm_er_record(&rx[idx], er->ports[i], q,
+									m[k]);
+					got++;
+				}
+				rte_pktmbuf_free_bulk(m, nb);
+				arrived += nb;
+			}
+		}
+		if (arrived != 0) {
+			last = rte_get_timer_cycles();
+			empty = 0;
+		} else if (++empty >= 2 && rte_get_timer_cycles() - last >= er->quiet_cycles) {
+			break;
+		}
+	}
+	return ret < 0 ? ret : bad == 0 ? 0 : -EIO;
+}
+
+static int
+test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		       struct test_dm_rx *rx)
+{
+	struct test_dm_ethdev_runner *er = ctx;
+	struct rte_mbuf *m[TEST_DM_ER_CHUNK];
+	unsigned int done, n, k, sent, idle;
+	uint32_t base;
+	int ret;
+
+	if (!rte_eth_dev_is_valid_port(port) || !er->started[port])
+		return -ENODEV;
+	if (pkts->n == 0)
+		return 0;
+	base = (uint32_t)test_dm_tag_read(pkts->v[0].data, pkts->v[0].len);
+	memset(rx, 0, pkts->n * sizeof(*rx));
+	for (done = 0; done < pkts->n; done += n) {
+		n = RTE_MIN((unsigned int)TEST_DM_ER_CHUNK, pkts->n - done);
+		if (rte_pktmbuf_alloc_bulk(er->mp, m, n) != 0)
+			return -ENOMEM;
+		for (k = 0; k < n; k++) {
+			const struct test_dm_bytes *b = &pkts->v[done + k];
+
+			if (rte_pktmbuf_append(m[k], (uint16_t)b->len) == NULL) {
+				rte_pktmbuf_free_bulk(m, n);
+				return -E2BIG;
+			}
+			memcpy(rte_pktmbuf_mtod(m[k], void *), b->data, b->len);
+		}
+		for (sent = 0, idle = 0; sent < n && idle < 1000; ) {
+			k = rte_eth_tx_burst(port, 0, m + sent, (uint16_t)(n - sent));
+			sent += k;
+			idle = k == 0 ? idle + 1 : 0;
+		}
+		if (sent < n) {
+			rte_pktmbuf_free_bulk(m + sent, n - sent);
+			return -EIO;
+		}
+		ret = test_dm_er_collect_tagged(er, rx, base, done, n);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+test_dm_er_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
+{
+	struct rte_flow_error e = { 0 };
+	int ret;
+
+	RTE_SET_USED(ctx);
+	ret = test_dm_er_errno(rte_flow_dev_dump(port, NULL, f, &e));
+	if (ret != 0)
+		snprintf(why, size, "rte_flow_dev_dump: %s%s%s", strerror(-ret),
+			 e.message != NULL ? ": " : "", e.message != NULL ? e.message : "");
+	return ret;
+}
+
 static uint16_t
 test_dm_er_peer(void *ctx, uint16_t port)
 {
@@ -250,10 +391,12 @@ const struct test_dm_runner_ops test_dm_ethdev_runner_ops = {
 	.flow_query_count = test_dm_er_query,
 	.send = test_dm_er_send,
 	.peer = test_dm_er_peer,
+	.send_tagged = test_dm_er_send_tagged,
+	.dump = test_dm_er_dump,
 };
 
 struct test_dm_ethdev_runner *
-test_dm_ethdev_runner_new(struct rte_mempool *mp, unsigned int wait_us)
+test_dm_ethdev_runner_new(struct rte_mempool *mp, unsigned int wait_us, unsigned int quiet_us)
 {
 	struct rte_pmd_mlx5dm_port_info info;
 	struct test_dm_ethdev_runner *er;
@@ -264,6 +407,7 @@ test_dm_ethdev_runner_new(struct rte_mempool *mp, unsigned int wait_us)
 		return NULL;
 	er->mp = mp;
 	er->wait_cycles = rte_get_timer_hz() * wait_us / 1000000;
+	er->quiet_cycles = rte_get_timer_hz() * quiet_us / 1000000;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
 		er->peer[port] = port;
 	RTE_ETH_FOREACH_DEV(port) {
@@ -273,6 +417,49 @@ test_dm_ethdev_runner_new(struct rte_mempool *mp, unsigned int wait_us)
 		er->peer[port] = info.peer_port_id;
 	}
 	return er;
+}
+
+int
+test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, size_t size)
+{
+	struct test_dm_case c = { .name = (char *)(uintptr_t)"probe",
+				  .file = (char *)(uintptr_t)"probe", .nb_queues = 1 };
+	static const struct rte_flow_attr attr = { .ingress = 1 };
+	static const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	static const struct rte_flow_action_queue q0 = { .index = 0 };
+	static const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error e = { 0 };
+	int ret;
+
+	if (er->nb_ports == 0) {
+		snprintf(msg, size, "no net_mlx5dm port");
+		return -ENODEV;
+	}
+	ret = test_dm_er_begin(er, &c, msg, size);
+	if (ret < 0)
+		return ret;
+	ret = test_dm_er_errno(rte_flow_validate(er->ports[0], &attr, pattern, actions, &e));
+	test_dm_er_end(er);
+	if (ret == 0)
+		return 1;
+	snprintf(msg, size, "rte_flow_validate(ingress pattern eth / end actions queue index 0 "
+		 "/ end) on port %u: %s%s%s", er->ports[0], strerror(-ret),
+		 e.message != NULL ? ": " : "", e.message != NULL ? e.message : "");
+	/* Only "no rte_flow at all" makes it unavailable; any other refusal is the PMD's answer. */
+	return (ret == -ENOTSUP || ret == -ENOSYS) && e.type == RTE_FLOW_ERROR_TYPE_UNSPECIFIED ?
+	       0 : 1;
+}
+
+uint64_t
+test_dm_ethdev_runner_late(const struct test_dm_ethdev_runner *er)
+{
+	return er->late;
 }
 
 void

@@ -84,6 +84,10 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 	if (attr == NULL)
 		return test_dm_ref_err(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 				       "no attributes");
+	/* Device limits first, stage by stage, so a rule gets the device's error type. */
+	ret = test_dm_ref_limits_attr(r, attr, error);
+	if (ret < 0)
+		return ret;
 	if (attr->transfer)
 		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
 				       "transfer rules are not modelled");
@@ -92,6 +96,9 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 				       RTE_FLOW_ERROR_TYPE_ATTR_EGRESS :
 				       RTE_FLOW_ERROR_TYPE_ATTR, attr,
 				       "exactly one of ingress and egress is needed");
+	ret = test_dm_ref_limits_items(r, attr, pattern, error);
+	if (ret < 0)
+		return ret;
 	for (item = pattern; item->type != RTE_FLOW_ITEM_TYPE_END; item++) {
 		ret = test_dm_ref_item_check(item, error);
 		if (ret < 0)
@@ -102,6 +109,9 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 		if (item->type != RTE_FLOW_ITEM_TYPE_VOID)
 			prev_gre = item->type == RTE_FLOW_ITEM_TYPE_GRE;
 	}
+	ret = test_dm_ref_limits_actions(r, attr, pattern, actions, error);
+	if (ret < 0)
+		return ret;
 	return test_dm_ref_action_check(r, attr, pattern, actions, error);
 }
 
@@ -239,6 +249,13 @@ test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
 
 	for (jumps = 0; jumps <= TEST_DM_REF_MAX_JUMPS; jumps++) {
 		rule = test_dm_ref_lookup(r, port, ingress, group, pkt, fate);
+		if (rule == NULL && ingress && group != 0 &&
+		    r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM) {
+			/* net_mlx5dm: a table's miss is its domain's default, drop on NIC RX. */
+			fate->kind = TEST_DM_FATE_DROP;
+			fate->group_miss = 1;
+			return 1;
+		}
 		if (rule == NULL)
 			return 0;
 		if (fate->nb_chain < TEST_DM_REF_CHAIN)
@@ -279,6 +296,7 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 	memset(pkt->tags, 0, sizeof(pkt->tags));
 	pkt->meta = 0;
 	pkt->mark = 0;
+	pkt->marked = 0;
 	pkt->fdir = 0;
 	pkt->fdir_id = 0;
 	fate->port = port;
@@ -297,8 +315,8 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 }
 
 static int
-test_dm_ref_start(struct test_dm_fate *fate, struct test_dm_ref_pkt *pkt, const uint8_t *p,
-		  size_t len)
+test_dm_ref_start(const struct test_dm_ref *r, struct test_dm_fate *fate,
+		  struct test_dm_ref_pkt *pkt, const uint8_t *p, size_t len)
 {
 	if (len > TEST_DM_PKT_MAX)
 		return -E2BIG;
@@ -307,6 +325,8 @@ test_dm_ref_start(struct test_dm_fate *fate, struct test_dm_ref_pkt *pkt, const 
 	memcpy(fate->data, p, len);
 	pkt->data = fate->data;
 	pkt->len = (uint32_t)len;
+	/* net_mlx5dm's device parses two VLAN tags in a row (doc/guides/device_model.rst). */
+	pkt->max_vlans = r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM ? 2 : 0;
 	test_dm_ref_redecode(pkt);
 	return 0;
 }
@@ -320,7 +340,7 @@ test_dm_ref_receive(struct test_dm_ref *r, uint16_t rx_port, const uint8_t *p, s
 
 	if (rx_port >= r->cfg.nb_ports)
 		return -EINVAL;
-	ret = test_dm_ref_start(fate, &pkt, p, len);
+	ret = test_dm_ref_start(r, fate, &pkt, p, len);
 	return ret < 0 ? ret : test_dm_ref_ingress(r, rx_port, &pkt, fate);
 }
 
@@ -333,7 +353,7 @@ test_dm_ref_send(struct test_dm_ref *r, uint16_t tx_port, const uint8_t *p, size
 
 	if (tx_port >= r->cfg.nb_ports || r->cfg.peer[tx_port] >= r->cfg.nb_ports)
 		return -EINVAL;
-	ret = test_dm_ref_start(fate, &pkt, p, len);
+	ret = test_dm_ref_start(r, fate, &pkt, p, len);
 	if (ret < 0)
 		return ret;
 	ret = test_dm_ref_walk(r, tx_port, 0, &pkt, fate);

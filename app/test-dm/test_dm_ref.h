@@ -19,10 +19,16 @@
  *    such a tie happened: rte_flow leaves it undefined);
  *  - actions run in list order on the packet as modified so far; JUMP
  *    continues in the target group with the modified packet; QUEUE, RSS and
- *    DROP decide the fate; COUNT counts the packet's length at that point;
+ *    DROP decide the fate; COUNT counts the packet's length at that point
+ *    (with TEST_DM_REF_LIMITS_MLX5DM where the device counts: on ingress
+ *    after the rule's decapsulation and VLAN pops, before its VLAN pushes;
+ *    on egress before its header changes);
  *  - a miss (in any group) ends the direction: egress sends the packet to
  *    the wire, ingress delivers it by the port's default RSS over all its
- *    queues; modifications and marks made so far are kept;
+ *    queues; modifications and marks made so far are kept. With
+ *    TEST_DM_REF_LIMITS_MLX5DM an ingress miss in a group above 0 drops the
+ *    packet: net_mlx5dm's default rule is in group 0, and the tables of the
+ *    other groups miss to NIC RX's default, drop;
  *  - patterns match from the outermost header; VLAN tags not named by the
  *    pattern are skipped after ETH, and a pattern not starting with ETH
  *    skips the outer L2; `last` gives inclusive ranges per field; a NULL
@@ -33,6 +39,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_flow.h>
 
@@ -46,6 +53,18 @@
 /** Most rules recorded in a fate's hit chain. */
 #define TEST_DM_REF_CHAIN 16
 
+/** Whose limits the classifier applies on top of rte_flow's rules. */
+enum test_dm_ref_limits {
+	TEST_DM_REF_LIMITS_NONE,	/**< rte_flow only. */
+	/**
+	 * Also refuse what net_mlx5dm documents it refuses (rte_flow section of
+	 * doc/guides/nics/mlx5dm.rst), with the error type it gives; checked
+	 * before rte_flow's rules of the same stage (attributes, each item, the
+	 * actions), as the PMD checks them, so a rule gets the PMD's error type.
+	 */
+	TEST_DM_REF_LIMITS_MLX5DM,
+};
+
 struct test_dm_ref_cfg {
 	uint16_t nb_ports;
 	/** The wire: what is sent on port p arrives on peer[p]. */
@@ -54,9 +73,11 @@ struct test_dm_ref_cfg {
 	uint16_t nb_rxq;
 	/** Keep checksums and encapsulation lengths valid (as the NIC does). */
 	uint8_t fix_cksum;
+	/** enum test_dm_ref_limits */
+	uint8_t limits;
 };
 
-/** Defaults: every port looped to itself, checksums fixed. */
+/** Defaults: every port looped to itself, checksums fixed, rte_flow's rules only. */
 void test_dm_ref_cfg_init(struct test_dm_ref_cfg *cfg, uint16_t nb_ports, uint16_t nb_rxq);
 
 enum test_dm_fate_kind {
@@ -78,6 +99,7 @@ struct test_dm_fate {
 	uint8_t default_rss;		/**< No rule decided: the port's default RSS. */
 	uint8_t dropped_on_egress;
 	uint8_t loop;			/**< Dropped: JUMP chain did not end. */
+	uint8_t group_miss;		/**< Dropped: missed in an ingress group above 0. */
 	uint8_t ambiguous;		/**< Two rules of one group and priority matched. */
 	uint8_t fdir;			/**< RTE_MBUF_F_RX_FDIR (MARK or FLAG). */
 	uint8_t fdir_id;		/**< RTE_MBUF_F_RX_FDIR_ID (MARK): mark is valid. */
@@ -121,6 +143,9 @@ int test_dm_ref_rule_del(struct test_dm_ref *r, struct test_dm_ref_rule *rule);
 
 /** Remove every rule of @p port. */
 void test_dm_ref_flush(struct test_dm_ref *r, uint16_t port);
+
+/** Write the rules of @p port (both directions) and their counters, one per line. */
+void test_dm_ref_dump(const struct test_dm_ref *r, uint16_t port, FILE *f);
 
 /** Number of rules installed on @p port. */
 unsigned int test_dm_ref_count(const struct test_dm_ref *r, uint16_t port);

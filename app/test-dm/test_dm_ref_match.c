@@ -259,6 +259,10 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 		if (layer == TEST_DM_L_COUNT) {
 			if (item->spec != NULL && !test_dm_meta_match(im, item, pkt))
 				return 0;
+			/* MARK without spec: any packet a MARK action marked. */
+			if (item->spec == NULL && item->type == RTE_FLOW_ITEM_TYPE_MARK &&
+			    !pkt->marked)
+				return 0;
 			continue;
 		}
 		/* Lower layers the pattern leaves out: outer L2, and VLAN tags after L2. */
@@ -284,14 +288,72 @@ test_dm_ref_match(const struct rte_flow_item *pattern, const struct test_dm_ref_
 	return 1;
 }
 
+/* Masked bits of x and y: equal down to some bit, then all 0 in x and all 1 in y. */
+static int
+test_dm_range_is_prefix(const uint8_t *x, const uint8_t *y, const uint8_t *m, unsigned int n)
+{
+	unsigned int bit, split = 0;
+
+	for (bit = 0; bit < n * 8; bit++) {
+		unsigned int k = bit / 8, b = 0x80u >> (bit % 8);
+		int xb = (x[k] & b) != 0, yb = (y[k] & b) != 0;
+
+		if (!(m[k] & b))
+			continue;
+		if (!split && xb == yb)
+			continue;
+		split = 1;
+		if (xb || !yb)
+			return 0;
+	}
+	return 1;
+}
+
+/* Unit @p u of item bytes @p p as big-endian bytes (META/TAG/MARK words are host order). */
+static void
+test_dm_unit_bytes(const struct rte_flow_item *item, const uint8_t *p,
+		   const struct test_dm_unit *u, uint8_t *out)
+{
+	int host = item->type == RTE_FLOW_ITEM_TYPE_META || item->type == RTE_FLOW_ITEM_TYPE_TAG ||
+		   item->type == RTE_FLOW_ITEM_TYPE_MARK;
+	unsigned int j;
+
+	for (j = 0; j < u->len; j++)
+		out[j] = p[u->off + (host && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ?
+				     u->len - 1u - j : j)];
+}
+
+int
+test_dm_ref_item_range_off(const struct rte_flow_item *item)
+{
+	const struct test_dm_item_match *im = test_dm_item_match_get(item->type);
+	const uint8_t *mask;
+	unsigned int i;
+
+	if (im == NULL || item->spec == NULL || item->last == NULL)
+		return -1;
+	mask = item->mask != NULL ? item->mask : test_dm_flow_item_default_mask(item->type);
+	for (i = 0; i < im->nb_units; i++) {
+		const struct test_dm_unit *u = &im->units[i];
+		uint8_t s[16], l[16], m[16];
+
+		test_dm_unit_bytes(item, item->spec, u, s);
+		test_dm_unit_bytes(item, item->last, u, l);
+		test_dm_unit_bytes(item, mask, u, m);
+		if (test_dm_masked_zero(l, m, u->len) || test_dm_masked_cmp(l, s, m, u->len) == 0)
+			continue;
+		if (!test_dm_range_is_prefix(s, l, m, u->len))
+			return u->off;
+	}
+	return -1;
+}
+
 int
 test_dm_ref_item_check(const struct rte_flow_item *item, struct rte_flow_error *e)
 {
 	const struct test_dm_item_match *im = test_dm_item_match_get(item->type);
 	const uint8_t *mask, *s = item->spec, *l = item->last;
 	unsigned int i;
-	int host = item->type == RTE_FLOW_ITEM_TYPE_META ||
-		   item->type == RTE_FLOW_ITEM_TYPE_TAG || item->type == RTE_FLOW_ITEM_TYPE_MARK;
 
 	if (item->type == RTE_FLOW_ITEM_TYPE_VOID)
 		return 0;
@@ -313,16 +375,11 @@ test_dm_ref_item_check(const struct rte_flow_item *item, struct rte_flow_error *
 	for (i = 0; i < im->nb_units; i++) {
 		/* A range whose upper bound is below its lower bound matches nothing. */
 		uint8_t a[16], b[16], m[16];
-		unsigned int j, n = im->units[i].len;
+		unsigned int n = im->units[i].len;
 
-		for (j = 0; j < n; j++) {
-			unsigned int k = im->units[i].off +
-				(host && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ? n - 1 - j : j);
-
-			a[j] = l[k];
-			b[j] = s[k];
-			m[j] = mask[k];
-		}
+		test_dm_unit_bytes(item, l, &im->units[i], a);
+		test_dm_unit_bytes(item, s, &im->units[i], b);
+		test_dm_unit_bytes(item, mask, &im->units[i], m);
 		if (!test_dm_masked_zero(a, m, n) && test_dm_masked_cmp(a, b, m, n) < 0)
 			return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_LAST, item,
 					       "last is below spec");

@@ -238,6 +238,15 @@ test_dm_ref_modify(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt,
 }
 
 int
+test_dm_ref_modify_field_layer(enum rte_flow_field_id id)
+{
+	const struct test_dm_mf_field *f = test_dm_mf_get(id);
+
+	return f != NULL && f->kind != TEST_DM_MF_META && f->kind != TEST_DM_MF_TAG &&
+	       f->kind != TEST_DM_MF_MARK ? (int)f->layer : -1;
+}
+
+int
 test_dm_ref_modify_check(const struct rte_flow_action_modify_field *mf,
 			 struct rte_flow_error *e)
 {

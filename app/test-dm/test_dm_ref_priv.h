@@ -36,6 +36,9 @@ struct test_dm_ref_pkt {
 	uint32_t meta;
 	uint32_t tags[TEST_DM_REF_TAGS];
 	uint32_t mark;
+	uint8_t marked;			/**< A MARK action ran (for a MARK item without spec). */
+	/** VLAN tags the device parses in a row (0: any number); what follows more is payload. */
+	uint8_t max_vlans;
 	uint8_t fdir;
 	uint8_t fdir_id;
 };
@@ -64,12 +67,30 @@ int test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 int test_dm_ref_action_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
 			     const struct rte_flow_item *pattern,
 			     const struct rte_flow_action *actions, struct rte_flow_error *e);
-/** Re-decode after the packet's length or layout changed. */
+/** Decode again after the packet's bytes changed (the device parses again too). */
 void test_dm_ref_redecode(struct test_dm_ref_pkt *pkt);
 /** Make checksums right after header @p h was rewritten. */
 void test_dm_ref_touch(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, int h);
 
+/**
+ * Can every range ("last") of the item be written as spec/mask (the
+ * field's top bits equal, the rest 0 in spec and 1 in last)? @return -1 if
+ * so, else the byte offset in the spec of the first field that cannot.
+ */
+int test_dm_ref_item_range_off(const struct rte_flow_item *item);
+
+/* test_dm_ref_limits_*.c: TEST_DM_REF_LIMITS_MLX5DM (see test_dm_ref.h) */
+int test_dm_ref_limits_attr(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			    struct rte_flow_error *e);
+int test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item *pattern, struct rte_flow_error *e);
+int test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			       const struct rte_flow_item *pattern,
+			       const struct rte_flow_action *actions, struct rte_flow_error *e);
+
 /* test_dm_ref_modify.c */
+/** The header layer a MODIFY_FIELD field is in, -1 for metadata and unknown fields. */
+int test_dm_ref_modify_field_layer(enum rte_flow_field_id id);
 int test_dm_ref_modify_check(const struct rte_flow_action_modify_field *mf,
 			     struct rte_flow_error *e);
 void test_dm_ref_modify(const struct test_dm_ref *r, struct test_dm_ref_pkt *pkt,

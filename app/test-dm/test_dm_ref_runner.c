@@ -159,6 +159,7 @@ test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		if (ret < 0)
 			return ret;
 		memset(&rx[k], 0, sizeof(rx[k]));
+		rx[k].ambiguous = f->ambiguous;
 		if (f->kind == TEST_DM_FATE_DROP)
 			continue;
 		rx[k].received = 1;
@@ -173,6 +174,17 @@ test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		memcpy(rx[k].data, f->data, f->len);
 		rx[k].len = f->len;
 	}
+	return 0;
+}
+
+static int
+test_dm_rr_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	RTE_SET_USED(why);
+	RTE_SET_USED(size);
+	test_dm_ref_dump(rr->ref, port, f);
 	return 0;
 }
 
@@ -195,6 +207,8 @@ const struct test_dm_runner_ops test_dm_ref_runner_ops = {
 	.flow_query_count = test_dm_rr_query,
 	.send = test_dm_rr_send,
 	.peer = test_dm_rr_peer,
+	.send_tagged = NULL,
+	.dump = test_dm_rr_dump,
 };
 
 struct test_dm_ref_runner *
@@ -209,9 +223,17 @@ test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer)
 	if (rr == NULL)
 		return NULL;
 	test_dm_ref_cfg_init(&rr->cfg, nb_ports, 1);
+	/* Cases are written for net_mlx5dm: refuse what it refuses. */
+	rr->cfg.limits = TEST_DM_REF_LIMITS_MLX5DM;
 	for (p = 0; peer != NULL && p < nb_ports; p++)
 		rr->cfg.peer[p] = peer[p];
 	return rr;
+}
+
+void
+test_dm_ref_runner_set_limits(struct test_dm_ref_runner *rr, int limits)
+{
+	rr->cfg.limits = (uint8_t)limits;
 }
 
 void

@@ -31,6 +31,8 @@ struct test_dm_rx {
 	uint8_t fdir;		/**< RTE_MBUF_F_RX_FDIR */
 	uint8_t fdir_id;	/**< RTE_MBUF_F_RX_FDIR_ID: mark is valid */
 	uint32_t mark;		/**< mbuf hash.fdir.hi */
+	/** Reference only: two rules of one group and priority matched (undefined winner). */
+	uint8_t ambiguous;
 	/** Received bytes, malloc'ed by the runner and freed by the caller. */
 	uint8_t *data;
 	uint32_t len;
@@ -56,20 +58,45 @@ struct test_dm_runner_ops {
 		    struct test_dm_rx *rx);
 	/** Port where packets sent on @p port arrive. */
 	uint16_t (*peer)(void *ctx, uint16_t port);
+	/**
+	 * Optional (NULL: send() is used). Like send(), for packets that end with
+	 * consecutive tags (test_dm_tag.h), pkts[i] carrying the tag of pkts[0]
+	 * plus i: the runner may send them in bursts and pair what arrives with
+	 * what was sent by the tag, instead of waiting for each packet in turn.
+	 * Callers number on across calls, so a late packet of an earlier call is
+	 * told apart (and ignored: its packet was reported dropped).
+	 */
+	int (*send_tagged)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+			   struct test_dm_rx *rx);
+	/**
+	 * Optional. Write the steering state of @p port to @p f (for a failing
+	 * case). @return 0, or <0 with the reason in @p why.
+	 */
+	int (*dump)(void *ctx, uint16_t port, FILE *f, char *why, size_t size);
 };
 
 struct test_dm_run_opts {
 	FILE *log;		/**< Failures (and with verbose, every step); NULL for none. */
 	int verbose;
-	/** Where to write <case>-l<line>-sent.pcap / -recv.pcap of failing sends (NULL: none). */
-	const char *pcap_dir;
+	/**
+	 * Where a failing case leaves its evidence (NULL: nowhere):
+	 * <case>-l<line>-sent.pcap / -recv.pcap of failing sends and
+	 * <case>-dump.txt, the steering dump of its ports at the first failure.
+	 */
+	const char *out_dir;
+	/** Most failure lines logged per case (0: no limit); all are counted. */
+	unsigned int max_log;
 };
 
 struct test_dm_case_result {
 	unsigned int checks;	/**< Expectations and steps checked. */
 	unsigned int failed;
+	unsigned int packets;	/**< Packets sent. */
+	unsigned int received;	/**< Of which arrived somewhere. */
 	/** First failure, "file:line:col: what" (empty when none). */
 	char first_failure[512];
+	/** Evidence written (pcap/dump paths), or why the dump is missing. */
+	char artifacts[512];
 };
 
 /**
@@ -86,9 +113,15 @@ int test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_o
 struct test_dm_ref;
 extern const struct test_dm_runner_ops test_dm_ref_runner_ops;
 
-/** Runner context over the reference classifier (nb_ports ports, peers as given). */
+/**
+ * Runner context over the reference classifier (nb_ports ports, peers as
+ * given, NULL: each port looped to itself), applying net_mlx5dm's limits
+ * (TEST_DM_REF_LIMITS_MLX5DM) unless told otherwise.
+ */
 struct test_dm_ref_runner;
 struct test_dm_ref_runner *test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer);
+/** enum test_dm_ref_limits for the next cases. */
+void test_dm_ref_runner_set_limits(struct test_dm_ref_runner *rr, int limits);
 void test_dm_ref_runner_free(struct test_dm_ref_runner *rr);
 /** The classifier behind the runner (for inspection in tests). */
 struct test_dm_ref *test_dm_ref_runner_ref(struct test_dm_ref_runner *rr);

@@ -120,10 +120,24 @@ test_parse_structure(void **state)
 }
 
 static int
+read_text(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return 0;
+}
+
+static int
 run_case(struct test_dm_case *c, const char *pcap_dir, struct test_dm_case_result *res)
 {
 	struct test_dm_ref_runner *rr = test_dm_ref_runner_new(2, NULL);
-	struct test_dm_run_opts opts = { .log = stderr, .pcap_dir = pcap_dir };
+	struct test_dm_run_opts opts = { .log = stderr, .out_dir = pcap_dir };
 	int ret;
 
 	assert_non_null(rr);
@@ -191,6 +205,7 @@ test_failures_reported(void **state)
 		"error ITEM\n";
 	char dir[] = "/tmp/test_dm_case_XXXXXX", path[256], errbuf[TEST_DM_PCAP_ERR];
 	struct test_dm_pktlist l = { 0 };
+	char dump[2048];
 	struct test_dm_case_result res;
 	struct test_dm_case *c;
 
@@ -203,7 +218,8 @@ test_failures_reported(void **state)
 	assert_int_equal(res.failed, 9);
 	assert_int_equal(res.checks, 11);
 	assert_string_equal(res.first_failure, "fail.case:3:1: flow create failed: "
-			    "RTE_FLOW_ERROR_TYPE_ACTION_CONF: queue index out of range");
+			    "RTE_FLOW_ERROR_TYPE_ACTION_CONF: QUEUE index is beyond the "
+			    "configured Rx queues");
 	/* What was sent and received, for a look in wireshark. */
 	snprintf(path, sizeof(path), "%s/fail-l4-sent.pcap", dir);
 	assert_int_equal(test_dm_pcap_read_file(path, &l, errbuf), 2);
@@ -214,7 +230,108 @@ test_failures_reported(void **state)
 	assert_int_equal(test_dm_pcap_read_file(path, &l, errbuf), 2);
 	test_dm_pktlist_free(&l);
 	unlink(path);
+	/* The rules in place at the first failure, as the runner dumps them. */
+	snprintf(path, sizeof(path), "%s/fail-dump.txt", dir);
+	assert_non_null(strstr(res.artifacts, path));
+	assert_non_null(strstr(res.artifacts, "fail-l4-sent.pcap"));
+	assert_int_equal(read_text(path, dump, sizeof(dump)), 0);
+	assert_non_null(strstr(dump, "# port 0 on reference\n1 rule(s)"));
+	assert_non_null(strstr(dump, "rule 0: ingress group 0 priority 0 pattern eth / ipv4 / "
+			       "end actions mark / queue / end\n"));
+	unlink(path);
+	assert_int_equal(res.packets, 2);
+	assert_int_equal(res.received, 2);
 	assert_int_equal(rmdir(dir), 0);
+	test_dm_case_free(c);
+}
+
+/* repeat blocks: nested runs, rule ids reused as testpmd reuses them, failures say the run. */
+static void
+test_repeat(void **state)
+{
+	static const char text[] =
+		"queues 4\n"
+		"flow create 0 ingress priority 1 pattern eth / ipv4 / end actions count / \\\n"
+		"    queue index 1 / end\n"
+		"repeat 3\n"
+		"  flow create 0 ingress priority 0 pattern eth / ipv4 / udp / end actions \\\n"
+		"      count / queue index 2 / end\n"
+		"  repeat 2\n"
+		"    send eth()/ipv4()/udp()\n"
+		"    expect queue 2\n"
+		"  end\n"
+		"  expect count rule 1 packets 2\n"
+		"  flow destroy 0 rule 1\n"
+		"  send eth()/ipv4()/udp()\n"
+		"  expect queue 1\n"
+		"end\n"
+		"expect count rule 0 packets 3\n";
+	static const char bad[] =
+		"repeat 4\n"
+		"send eth()/ipv4(ttl=1..4)\n"
+		"end\n"
+		"repeat 5\n"
+		"flow create 0 ingress pattern eth / ipv4 ttl is 3 / end actions drop / end\n"
+		"send eth()/ipv4(ttl=3)\n"
+		"expect rss queues 0-3\n"
+		"flow flush 0\n"
+		"end\n";
+	struct test_dm_case_result res;
+	struct test_dm_case *c;
+	struct test_dm_err err;
+
+	(void)state;
+	c = parse_case(text, "repeat.case");
+	assert_int_equal(c->steps[1].type, TEST_DM_STEP_REPEAT);
+	assert_int_equal(c->steps[1].repeat, 3);
+	assert_int_equal(c->steps[c->steps[1].block].type, TEST_DM_STEP_END);
+	assert_int_equal(c->steps[c->steps[1].block].block, 1);
+	assert_int_equal(run_case(c, NULL, &res), 0);
+	if (res.failed != 0)
+		print_error("%s\n", res.first_failure);
+	assert_int_equal(res.failed, 0);
+	/* 1 create; 3 x (create, 2 x (send + expect), count, destroy, send + expect); count */
+	assert_int_equal(res.checks, 1 + 3 * (1 + 2 * 1 + 1 + 1 + 1) + 1);
+	assert_int_equal(res.packets, 9);
+	test_dm_case_free(c);
+
+	c = parse_case(bad, "bad.case");
+	assert_int_equal(run_case(c, NULL, &res), 0);
+	assert_int_equal(res.packets, 9);
+	assert_int_equal(res.failed, 5);
+	assert_string_equal(res.first_failure, "bad.case:7:8: packet 0: dropped (run 1)");
+	test_dm_case_free(c);
+
+	assert_int_equal(test_dm_case_parse("repeat 2\nsend eth()\n", 20, "x", &c, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "x:1:1: 'repeat' without 'end'");
+	assert_int_equal(test_dm_case_parse("end\n", 4, "x", &c, &err), -EINVAL);
+	assert_string_equal(err.msg, "x:1:1: 'end' without 'repeat'");
+	assert_int_equal(test_dm_case_parse("send eth()\nrepeat 2\nexpect drop\nend\n", 35,
+					    "x", &c, &err), -EINVAL);
+	assert_string_equal(err.msg, "x:3:8: 'expect drop' needs a 'send' before it");
+	assert_int_equal(test_dm_case_parse("repeat 0\nend\n", 13, "x", &c, &err), -EINVAL);
+	assert_string_equal(err.msg, "x:1:8: a repeat block runs at least once");
+}
+
+/* A case relying on an undefined winner (same group and priority) fails on the reference. */
+static void
+test_ambiguous(void **state)
+{
+	static const char text[] =
+		"flow create 0 ingress pattern eth / ipv4 / end actions queue index 1 / end\n"
+		"flow create 0 ingress pattern eth / ipv4 / udp / end actions queue index 2 / end\n"
+		"send eth()/ipv4()/tcp()\n"
+		"send count 2 eth()/ipv4()/udp()\n";
+	struct test_dm_case_result res;
+	struct test_dm_case *c;
+
+	(void)state;
+	c = parse_case(text, "tie.case");
+	assert_int_equal(run_case(c, NULL, &res), 0);
+	assert_int_equal(res.failed, 1);
+	assert_string_equal(res.first_failure, "tie.case:4:1: 2 packet(s) matched two rules of "
+			    "the same group and priority: rte_flow does not say which one wins");
 	test_dm_case_free(c);
 }
 
@@ -274,6 +391,8 @@ main(void)
 		cmocka_unit_test(test_parse_structure),
 		cmocka_unit_test(test_example_cases_pass),
 		cmocka_unit_test(test_failures_reported),
+		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_ambiguous),
 		cmocka_unit_test(test_pcap),
 	};
 

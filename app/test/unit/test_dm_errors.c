@@ -293,7 +293,8 @@ static const struct {
 	  "p:1:13: expected hexadecimal bytes for 'hex', got 'abc'" },
 	{ TEST_DM_IN_CASE,
 	  "bogus 1",
-	  "c.case:1:1: expected case, queues, port, flow, set, send or expect, got 'bogus'" },
+	  "c.case:1:1: expected case, queues, port, flow, set, send, expect, repeat or end, "
+	  "got 'bogus'" },
 	{ TEST_DM_IN_CASE,
 	  "queues 0",
 	  "c.case:1:8: a port needs at least one queue" },

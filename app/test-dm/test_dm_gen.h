@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _TEST_DM_GEN_H_
+#define _TEST_DM_GEN_H_
+
+/*
+ * Random rules and packets for the random mode, as text: rules as testpmd
+ * "flow create" commands, packets as packet descriptions. Both draw header
+ * values from the same small pools so that packets hit rules often, and
+ * stay within what net_mlx5dm supports (its items and actions, the order
+ * it applies header changes, jumps to higher groups only). Priorities are
+ * distinct within a group, so every packet has exactly one first match.
+ *
+ * Everything comes from a seed (xoshiro256**): the same seed gives the same
+ * rules and packets anywhere.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct test_dm_gen_cfg {
+	uint16_t tx_port;		/**< Port that sends: egress rules go there. */
+	uint16_t rx_port;		/**< Where packets arrive: ingress rules. */
+	uint16_t nb_queues;		/**< Rx queues of rx_port. */
+	unsigned int in_groups;		/**< Ingress groups 0..in_groups-1 (default 4). */
+	unsigned int out_groups;	/**< Egress groups (default 2). */
+};
+
+struct test_dm_gen;
+
+/** NULL on a bad configuration or no memory. */
+struct test_dm_gen *test_dm_gen_new(const struct test_dm_gen_cfg *cfg, uint64_t seed);
+void test_dm_gen_free(struct test_dm_gen *g);
+
+/** "set ..." commands the rules rely on (VXLAN_ENCAP's headers), NULL-terminated. */
+extern const char *const test_dm_gen_preamble[];
+
+/** The next random rule. @return 0, or -E2BIG when @p size is too small. */
+int test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size);
+
+/**
+ * The next random packet: a description whose payload ends with the tag of
+ * @p index (test_dm_tag.h). @return 0 or -E2BIG.
+ */
+int test_dm_gen_packet(struct test_dm_gen *g, uint32_t index, char *buf, size_t size);
+
+#endif /* _TEST_DM_GEN_H_ */

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Random rules: a pattern (outer L2/L3/L4, maybe a VXLAN or GRE tunnel with
+ * inner headers, maybe MPLS, maybe metadata items in later groups), then
+ * actions: COUNT first, header changes in
+ * the order net_mlx5dm applies them (decap, VLAN pop, field changes, VLAN
+ * push, encap), then mark/flag and register writes,
+ * and a fate: QUEUE, RSS, DROP (only without header changes) or JUMP to a
+ * higher group; egress rules may have no fate (the packet goes on to the
+ * wire). Every header change refers to a header the pattern names.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "test_dm_gen_priv.h"
+
+/* The headers a pattern names, at the level header changes apply to. */
+struct test_dm_shape {
+	int ingress;
+	uint32_t group;
+	int eth;		/**< Outer ETH. */
+	int vlan;
+	int l3;			/**< 0, 4 or 6 */
+	int l4;			/**< 0, 'T'cp, 'U'dp, 'I'cmp */
+	int vxlan;
+	int gre;
+	int in_eth;		/**< Inner ETH (after VXLAN). */
+	int in_l3;
+	int in_l4;
+	int mpls;
+	int decap;		/**< VXLAN_DECAP: changes apply to the inner headers. */
+	int changes;		/**< Header changes in the action list. */
+	int regs;		/**< Register writes (SET_TAG, SET_META). */
+	unsigned int narrow;	/**< test_dm_gen_narrowness() of the pattern. */
+};
+
+/* Priority bands by narrowness, and room for a rule's pattern and actions. */
+#define TEST_DM_GEN_BANDS 32u
+#define TEST_DM_GEN_BODY 1024
+/* Narrowness a pattern needs to drop packets (broad drops would eat the traffic). */
+#define TEST_DM_GEN_DROP_NARROW 5u
+
+const char *const test_dm_gen_preamble[] = {
+	"set vxlan ip-version ipv4 vni 42 udp-src 4000 udp-dst 4789 ip-src 10.9.0.1 "
+	"ip-dst 10.9.0.2 eth-src 02:00:00:00:00:0a eth-dst 02:00:00:00:00:0b",
+	NULL,
+};
+
+/* ---- pattern ---- */
+
+static void
+test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_sb *sb, int v)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	if (v == 4) {
+		test_dm_sb_add(sb, "ipv4");
+		if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip4));
+		if (test_dm_rng_pct(r, 15))
+			test_dm_sb_add(sb, " dst spec 10.0.0.0 dst prefix %u",
+				       test_dm_rng_pct(r, 50) ? 24 : 30);
+		else if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip4));
+		if (test_dm_rng_pct(r, 15))
+			test_dm_sb_add(sb, " ttl is %s", test_dm_pick(r, &test_dm_pool_ttl));
+	} else {
+		test_dm_sb_add(sb, "ipv6");
+		if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip6));
+		if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip6));
+	}
+	test_dm_sb_add(sb, " / ");
+}
+
+/* A UDP item before VXLAN: the tunnel implies its destination port. */
+static void
+test_dm_gen_vxlan_udp(struct test_dm_gen *g, struct test_dm_sb *sb)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	test_dm_sb_add(sb, "udp");
+	if (test_dm_rng_pct(r, 20))
+		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
+	test_dm_sb_add(sb, " / ");
+}
+
+/* An L4 item for an L3 of version @p v: 'T', 'U', 'I' or 0 (none). */
+static int
+test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_sb *sb, int v, int allow_icmp)
+{
+	struct test_dm_rng *r = &g->rules;
+	unsigned int k = test_dm_rng_below(r, allow_icmp ? 10 : 9);
+
+	if (k < 3)
+		return 0;
+	if (k == 9) {
+		test_dm_sb_add(sb, "%s / ", v == 4 ? "icmp" : "icmp6");
+		return 'I';
+	}
+	if (k < 6) {
+		test_dm_sb_add(sb, "tcp");
+		if (test_dm_rng_pct(r, 20))
+			test_dm_sb_add(sb, " flags is %s", test_dm_pick(r, &test_dm_pool_tcpflags));
+	} else {
+		test_dm_sb_add(sb, "udp");
+	}
+	if (test_dm_rng_pct(r, 30))
+		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
+	/* A range a mask can express: 1024..1039. */
+	if (test_dm_rng_pct(r, 10))
+		test_dm_sb_add(sb, " dst spec 1024 dst last 1039 dst mask 0xffff");
+	else if (test_dm_rng_pct(r, 35))
+		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_port));
+	test_dm_sb_add(sb, " / ");
+	return k < 6 ? 'T' : 'U';
+}
+
+static void
+test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	if (s->vxlan) {
+		test_dm_sb_add(sb, "vxlan");
+		if (test_dm_rng_pct(r, 60))
+			test_dm_sb_add(sb, " vni is %s", test_dm_pick(r, &test_dm_pool_vni));
+		test_dm_sb_add(sb, " / ");
+		if (!test_dm_rng_pct(r, 60))
+			return;
+		s->in_eth = 1;
+		test_dm_sb_add(sb, "eth");
+		if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
+		test_dm_sb_add(sb, " / ");
+	} else {
+		test_dm_sb_add(sb, "gre / ");
+		if (test_dm_rng_pct(r, 30))
+			test_dm_sb_add(sb, "gre_key value is %s / ",
+				       test_dm_pick(r, &test_dm_pool_grekey));
+	}
+	if (!test_dm_rng_pct(r, 60))
+		return;
+	s->in_l3 = test_dm_rng_pct(r, 70) ? 4 : 6;
+	test_dm_gen_l3(g, sb, s->in_l3);
+	s->in_l4 = test_dm_gen_l4(g, sb, s->in_l3, 0);
+}
+
+static void
+test_dm_gen_l2(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	s->eth = 1;
+	test_dm_sb_add(sb, "eth");
+	if (test_dm_rng_pct(r, 20))
+		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_mac));
+	if (test_dm_rng_pct(r, 15))
+		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
+	test_dm_sb_add(sb, " / ");
+	if (test_dm_rng_pct(r, 20)) {
+		s->vlan = 1;
+		test_dm_sb_add(sb, "vlan");
+		if (test_dm_rng_pct(r, 70))
+			test_dm_sb_add(sb, " vid is %s", test_dm_pick(r, &test_dm_pool_vid));
+		test_dm_sb_add(sb, " / ");
+	}
+}
+
+/* Metadata items, meaningful in groups after the rules that set them. */
+static void
+test_dm_gen_meta_items(struct test_dm_gen *g, struct test_dm_sb *sb,
+		       const struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	if (s->group == 0 || !test_dm_rng_pct(r, 40))
+		return;
+	switch (test_dm_rng_below(r, s->ingress ? 3 : 1)) {
+	case 0:
+		test_dm_sb_add(sb, "meta data is %s / ", test_dm_pick(r, &test_dm_pool_data));
+		break;
+	case 1:
+		test_dm_sb_add(sb, "tag data is %s index is %u / ",
+			       test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
+		break;
+	default:
+		test_dm_sb_add(sb, "mark id is %s / ", test_dm_pick(r, &test_dm_pool_data));
+		break;
+	}
+}
+
+static void
+test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	test_dm_sb_add(sb, "pattern ");
+	if (test_dm_rng_pct(r, 80))
+		test_dm_gen_l2(g, sb, s);
+	if (s->eth && !s->vlan && test_dm_rng_pct(r, 4)) {
+		s->mpls = 1;
+		test_dm_sb_add(sb, "mpls label is %s / ", test_dm_pick(r, &test_dm_pool_label));
+	} else if (!s->eth || test_dm_rng_pct(r, 85)) {
+		s->l3 = test_dm_rng_pct(r, 70) ? 4 : 6;
+		test_dm_gen_l3(g, sb, s->l3);
+		if (test_dm_rng_pct(r, 10)) {
+			s->gre = 1;
+		} else if (test_dm_rng_pct(r, 12)) {
+			s->vxlan = 1;
+			s->l4 = 'U';
+			test_dm_gen_vxlan_udp(g, sb);
+		} else {
+			s->l4 = test_dm_gen_l4(g, sb, s->l3, 1);
+		}
+		if (s->vxlan || s->gre)
+			test_dm_gen_tunnel(g, sb, s);
+	}
+	test_dm_gen_meta_items(g, sb, s);
+	test_dm_sb_add(sb, "end ");
+}
+
+/* ---- actions ---- */
+
+/* Field changes of the headers at the level the actions see. */
+static void
+test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+	int eth = s->decap ? s->in_eth : s->eth;
+	int l3 = s->decap ? s->in_l3 : s->l3, l4 = s->decap ? s->in_l4 : s->l4;
+	unsigned int n = 1 + test_dm_rng_below(r, 3), i, kind, done = 0;
+
+	/* Up to n changes of different kinds (one write per field). */
+	for (i = 0; i < n; i++) {
+		kind = test_dm_rng_below(r, 6);
+		if (done & 1u << kind)
+			continue;
+		done |= 1u << kind;
+		switch (kind) {
+		case 0:
+			if (!eth)
+				continue;
+			test_dm_sb_add(sb, "set_mac_%s mac_addr %s / ",
+				       test_dm_rng_pct(r, 50) ? "src" : "dst",
+				       test_dm_pick(r, &test_dm_pool_mac));
+			break;
+		case 1:
+		case 2:
+			if (l3 == 0)
+				continue;
+			test_dm_sb_add(sb, "set_ipv%d_%s ipv%d_addr %s / ", l3,
+				       kind == 1 ? "src" : "dst", l3,
+				       test_dm_pick(r, l3 == 4 ? &test_dm_pool_ip4 :
+						    &test_dm_pool_ip6));
+			break;
+		case 3:
+			if (l3 == 0)
+				continue;
+			if (test_dm_rng_pct(r, 50))
+				test_dm_sb_add(sb, "dec_ttl / ");
+			else
+				test_dm_sb_add(sb, "set_ttl ttl_value %s / ",
+					       test_dm_pick(r, &test_dm_pool_ttl));
+			break;
+		case 4:
+			if (l4 != 'T' && l4 != 'U')
+				continue;
+			test_dm_sb_add(sb, "set_tp_%s port %s / ",
+				       test_dm_rng_pct(r, 50) ? "src" : "dst",
+				       test_dm_pick(r, &test_dm_pool_port));
+			break;
+		default:
+			if (l3 != 4)
+				continue;
+			test_dm_sb_add(sb, "set_ipv4_dscp dscp_value %u / ",
+				       test_dm_rng_below(r, 64));
+			break;
+		}
+		s->changes = 1;
+	}
+}
+
+static void
+test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+	int popped = 0;
+
+	if (s->ingress && s->vxlan && test_dm_rng_pct(r, 30)) {
+		test_dm_sb_add(sb, "vxlan_decap / ");
+		s->decap = 1;
+		s->changes = 1;
+	}
+	if (!s->decap && s->vlan && test_dm_rng_pct(r, 20)) {
+		test_dm_sb_add(sb, "of_pop_vlan / ");
+		popped = 1;
+		s->changes = 1;
+	}
+	if (test_dm_rng_pct(r, 40))
+		test_dm_gen_modify(g, sb, s);
+	if (!popped && (s->decap ? s->in_eth : s->eth) && test_dm_rng_pct(r, 8)) {
+		test_dm_sb_add(sb, "of_push_vlan ethertype 0x8100 / of_set_vlan_vid vlan_vid %s / "
+			       "of_set_vlan_pcp vlan_pcp %u / ", test_dm_pick(r, &test_dm_pool_vid),
+			       test_dm_rng_below(r, 8));
+		s->changes = 1;
+	}
+	if (!s->ingress && s->eth && test_dm_rng_pct(r, 10)) {
+		test_dm_sb_add(sb, "vxlan_encap / ");
+		s->changes = 1;
+	}
+}
+
+static void
+test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	if (s->ingress && test_dm_rng_pct(r, 30)) {
+		if (test_dm_rng_pct(r, 75))
+			test_dm_sb_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
+		else
+			test_dm_sb_add(sb, "flag / ");
+	}
+	if (s->ingress && test_dm_rng_pct(r, 15)) {
+		test_dm_sb_add(sb, "set_tag data %s index %u mask 0xffffffff / ",
+			       test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
+		s->regs = 1;
+	}
+	if (test_dm_rng_pct(r, 15)) {
+		test_dm_sb_add(sb, "set_meta data %s mask 0xffffffff / ",
+			       test_dm_pick(r, &test_dm_pool_data));
+		s->regs = 1;
+	}
+}
+
+static void
+test_dm_gen_rss(struct test_dm_gen *g, struct test_dm_sb *sb)
+{
+	struct test_dm_rng *r = &g->rules;
+	unsigned int q, nq = g->cfg.nb_queues, want = 2 + test_dm_rng_below(r, 3), taken = 0;
+
+	test_dm_sb_add(sb, "rss queues");
+	for (q = 0; q < nq; q++) {
+		/* Each remaining queue with the probability that leaves "want" on average. */
+		if (taken < want && test_dm_rng_below(r, nq - q) < want - taken) {
+			test_dm_sb_add(sb, " %u", q);
+			taken++;
+		}
+	}
+	test_dm_sb_add(sb, " end / ");
+}
+
+static void
+test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+	unsigned int groups = s->ingress ? g->cfg.in_groups : g->cfg.out_groups;
+	unsigned int k = test_dm_rng_below(r, 100);
+
+	if (s->group + 1 < groups && k < 30) {
+		test_dm_sb_add(sb, "jump group %u / ", s->group + 1 +
+			       test_dm_rng_below(r, groups - s->group - 1));
+		return;
+	}
+	/* DROP goes with no header change nor register write (net_mlx5dm refuses those). */
+	if (!s->changes && !s->regs && k < 45 && s->narrow >= TEST_DM_GEN_DROP_NARROW) {
+		test_dm_sb_add(sb, "drop / ");
+		return;
+	}
+	if (!s->ingress)
+		return;
+	if (k < 60 && g->cfg.nb_queues > 1)
+		test_dm_gen_rss(g, sb);
+	else
+		test_dm_sb_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
+}
+
+/* How narrow a pattern is: two points per matched field, one per item. */
+static unsigned int
+test_dm_gen_narrowness(const char *pattern)
+{
+	static const char *const marks[] = { " is ", " spec ", " / " };
+	unsigned int score = 0, i;
+	const char *p;
+
+	for (i = 0; i < RTE_DIM(marks); i++)
+		for (p = strstr(pattern, marks[i]); p != NULL; p = strstr(p + 1, marks[i]))
+			score += i < 2 ? 2 : 1;
+	return score;
+}
+
+/*
+ * A priority not used yet in the rule's group (a tie has no defined winner).
+ * Narrower patterns get the lower values, as in real rule sets: specific
+ * rules are looked at first and broad ones catch the rest, so most rules
+ * get to see packets.
+ */
+static unsigned int
+test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned int narrow)
+{
+	uint8_t *used = g->used[s->ingress] + (size_t)s->group * g->nb_prio;
+	unsigned int band = g->nb_prio / TEST_DM_GEN_BANDS, p, k;
+
+	narrow = RTE_MIN(narrow, TEST_DM_GEN_BANDS - 1u);
+	p = (TEST_DM_GEN_BANDS - 1 - narrow) * band + test_dm_rng_below(&g->rules, band);
+	for (k = 0; k < g->nb_prio && used[p]; k++)
+		p = (p + 1) % g->nb_prio;
+	used[p] = 1;
+	return p;
+}
+
+int
+test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
+{
+	struct test_dm_rng *r = &g->rules;
+	struct test_dm_shape s = { .ingress = test_dm_rng_pct(r, 75) };
+	char body[TEST_DM_GEN_BODY];
+	struct test_dm_sb sb, bb;
+	unsigned int groups = s.ingress ? g->cfg.in_groups : g->cfg.out_groups, k, narrow;
+
+	/* Lower groups are busier: group k with weight groups - k. */
+	s.group = test_dm_rng_below(r, groups * (groups + 1) / 2);
+	for (k = groups; s.group >= k; k--)
+		s.group -= k;
+	s.group = groups - k;
+	test_dm_sb_init(&bb, body, sizeof(body));
+	test_dm_gen_pattern(g, &bb, &s);
+	narrow = test_dm_gen_narrowness(body);
+	s.narrow = narrow;
+	test_dm_sb_add(&bb, "actions ");
+	/* First in the list (the device counts where it counts anyway: see the reference). */
+	if (test_dm_rng_pct(r, 30))
+		test_dm_sb_add(&bb, "count / ");
+	test_dm_gen_changes(g, &bb, &s);
+	test_dm_gen_extras(g, &bb, &s);
+	test_dm_gen_fate(g, &bb, &s);
+	test_dm_sb_add(&bb, "end");
+	test_dm_sb_init(&sb, buf, size);
+	test_dm_sb_add(&sb, "flow create %u group %u priority %u %s %s",
+		       s.ingress ? g->cfg.rx_port : g->cfg.tx_port, s.group,
+		       test_dm_gen_prio(g, &s, narrow), s.ingress ? "ingress" : "egress", body);
+	g->nb_rules++;
+	return test_dm_sb_end(&bb) < 0 ? -E2BIG : test_dm_sb_end(&sb);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+
+#include <rte_pmd_mlx5dm.h>
+
+#include "test_dm_ports.h"
+
+const uint16_t test_dm_default_peer[TEST_DM_DEFAULT_PORTS] = { 0, 2, 1 };
+
+static void
+test_dm_ports_count(unsigned int *sim, unsigned int *hw)
+{
+	struct rte_pmd_mlx5dm_port_info info;
+	uint16_t port;
+
+	*sim = 0;
+	*hw = 0;
+	RTE_ETH_FOREACH_DEV(port) {
+		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
+			continue;
+		if (info.backend == RTE_PMD_MLX5DM_BACKEND_HW)
+			(*hw)++;
+		else
+			(*sim)++;
+	}
+}
+
+static int
+test_dm_ports_hw(const struct test_dm_config *cfg, unsigned int sim, unsigned int hw, char *msg,
+		 size_t size)
+{
+	int ret;
+
+	if (hw != 0)
+		return (int)hw;
+	if (sim != 0) {
+		snprintf(msg, size, "hardware run asked for, but the net_mlx5dm ports given run on "
+			 "the device model (add backend=hw to their devargs)");
+		return -EINVAL;
+	}
+	if (cfg->hw_devargs) {
+		snprintf(msg, size, "hardware run: the net_mlx5dm port asked for with backend=hw "
+			 "did not come up; the PMD's log above says why. Nothing was run: a "
+			 "hardware run never falls back to the device model");
+		return -ENODEV;
+	}
+	ret = rte_vdev_init("net_mlx5dm0", "backend=hw");
+	if (ret == 0) {
+		test_dm_ports_count(&sim, &hw);
+		return (int)hw;
+	}
+	snprintf(msg, size, "hardware run: no net_mlx5dm port on a NIC could be brought up "
+		 "(net_mlx5dm0,backend=hw: %s); the PMD's log above says why. Nothing was run: "
+		 "a hardware run never falls back to the device model", strerror(-ret));
+	return ret;
+}
+
+int
+test_dm_ports_prepare(const struct test_dm_config *cfg, char *msg, size_t size)
+{
+	unsigned int sim, hw;
+	int ret;
+
+	test_dm_ports_count(&sim, &hw);
+	if (cfg->backend_hw)
+		return test_dm_ports_hw(cfg, sim, hw, msg, size);
+	if (sim + hw != 0)
+		return (int)(sim + hw);
+	ret = rte_vdev_init("net_mlx5dm0", NULL);
+	if (ret == 0)
+		ret = rte_vdev_init("net_mlx5dm1", "ports=2,topology=pair");
+	if (ret != 0) {
+		snprintf(msg, size, "cannot create the default net_mlx5dm ports: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	test_dm_ports_count(&sim, &hw);
+	return (int)(sim + hw);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#ifndef _TEST_DM_PORTS_H_
+#define _TEST_DM_PORTS_H_
+
+/*
+ * The net_mlx5dm ports a run uses. Without --vdev the app makes the default
+ * topology itself: net_mlx5dm0 (port 0, looped to itself) and net_mlx5dm1
+ * with two cabled ports (1 <-> 2), the topology the reference runner of
+ * --check models too. A hardware run (--backend hw, or backend=hw in the
+ * devargs) only ever uses hardware ports: when the PMD refuses the device,
+ * the run stops with the reason instead of falling back to the model.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "test_dm_opts.h"
+
+/** Peers of the default topology (0 <-> 0, 1 <-> 2), for the reference runner. */
+#define TEST_DM_DEFAULT_PORTS 3
+extern const uint16_t test_dm_default_peer[TEST_DM_DEFAULT_PORTS];
+
+/**
+ * Make sure there are net_mlx5dm ports of the asked-for backend.
+ *
+ * @return number of ports, or <0 with the reason in @p msg.
+ */
+int test_dm_ports_prepare(const struct test_dm_config *cfg, char *msg, size_t size);
+
+#endif /* _TEST_DM_PORTS_H_ */

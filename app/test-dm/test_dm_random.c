@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The random mode's driver (test_dm_random.h): install, send, compare,
+ * report. The reference sees the same rules in the same order and every
+ * packet the runner was given, so counters compare too.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_dm_cmp.h"
+#include "test_dm_gen.h"
+#include "test_dm_pcap.h"
+#include "test_dm_random.h"
+#include "test_dm_ref.h"
+#include "test_dm_vec.h"
+
+#define TEST_DM_RANDOM_TEXT 1024
+
+/* One generated rule and what became of it. */
+struct test_dm_rrule {
+	char *text;
+	struct test_dm_flow_cmd *cmd;
+	void *handle;			/**< On the runner (NULL: not installed). */
+	struct test_dm_ref_rule *ref;
+	char refused[256];		/**< Why the runner refused it ("" if it did not). */
+};
+
+/* A rule of the reference and its number among the generated rules. */
+struct test_dm_rref {
+	const struct test_dm_ref_rule *ref;
+	unsigned int index;
+};
+
+/* A packet whose fate differed, kept for the reproducer. */
+struct test_dm_rmiss {
+	uint64_t index;
+	uint8_t *data;
+	uint32_t len;
+	uint8_t *got_data;		/**< What arrived (NULL: nothing). */
+	uint32_t got_len;
+	struct test_dm_fate *fate;
+	char got[160];
+	char why[512];
+};
+
+struct test_dm_rstate {
+	const struct test_dm_runner_ops *ops;
+	void *ctx;
+	const struct test_dm_random_cfg *cfg;
+	struct test_dm_random_result *res;
+	uint16_t peer;
+	struct test_dm_gen *gen;
+	struct test_dm_ref *ref;
+	struct test_dm_flow_ctx fctx;
+	struct test_dm_rrule *rules;
+	unsigned int nb_rules;
+	unsigned int cap_rules;
+	struct test_dm_rmiss *miss;
+	unsigned int nb_miss;
+	unsigned int cap_miss;
+	struct test_dm_fate fate;
+	unsigned int logged;		/**< Problem lines printed. */
+	/**
+	 * Installed rules of the reference sorted by address (with their rule
+	 * number, the line of the reproducer), and whether a packet met them.
+	 */
+	struct test_dm_rref *sorted;
+	uint8_t *hit;
+	unsigned int nb_sorted;
+};
+
+static void
+test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...) __rte_format_printf(2, 3);
+
+static void
+test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (st->res->first[0] == '\0')
+		snprintf(st->res->first, sizeof(st->res->first), "%s", line);
+	if (st->cfg->log == NULL)
+		return;
+	if (st->cfg->verbose || st->logged < st->cfg->max_report) {
+		test_dm_progress_clear(st->cfg->progress);
+		fprintf(st->cfg->log, "  MISMATCH %s\n", line);
+	} else if (st->logged == st->cfg->max_report) {
+		fprintf(st->cfg->log, "  (more mismatches not shown)\n");
+	}
+	st->logged++;
+}
+
+/* ---- rules ---- */
+
+static int
+test_dm_rparse(struct test_dm_rstate *st, const char *text, struct test_dm_flow_cmd **cmd)
+{
+	struct test_dm_err err;
+	int ret = test_dm_flow_parse_str(&st->fctx, text, "random", 1, cmd, &err);
+
+	if (ret < 0)
+		snprintf(st->res->first, sizeof(st->res->first), "generator wrote a command the "
+			 "parser refuses: %s: %s", err.msg, text);
+	return ret;
+}
+
+static int
+test_dm_rpreamble(struct test_dm_rstate *st)
+{
+	struct test_dm_flow_cmd *cmd;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
+		ret = test_dm_rparse(st, test_dm_gen_preamble[i], &cmd);
+		if (ret < 0)
+			return ret;
+		test_dm_flow_cmd_free(cmd);
+	}
+	return 0;
+}
+
+/* Generate, validate on the reference, install on both. 1: installed, 0: not, <0: fault. */
+static int
+test_dm_radd_rule(struct test_dm_rstate *st)
+{
+	struct rte_flow_error e = { 0 };
+	struct test_dm_rrule *rr;
+	char text[TEST_DM_RANDOM_TEXT];
+	int ret;
+
+	if (test_dm_gen_rule(st->gen, text, sizeof(text)) < 0) {
+		snprintf(st->res->first, sizeof(st->res->first), "generated rule too long");
+		return -E2BIG;
+	}
+	if (test_dm_vec_grow((void **)&st->rules, &st->cap_rules, st->nb_rules,
+			     sizeof(*st->rules)) < 0)
+		return -ENOMEM;
+	rr = &st->rules[st->nb_rules];
+	memset(rr, 0, sizeof(*rr));
+	ret = test_dm_rparse(st, text, &rr->cmd);
+	if (ret < 0)
+		return ret;
+	rr->text = strdup(text);
+	if (rr->text == NULL) {
+		test_dm_flow_cmd_free(rr->cmd);
+		return -ENOMEM;
+	}
+	st->nb_rules++;
+	/* The generator stays within the supported set; what the reference refuses is skipped. */
+	if (test_dm_ref_validate(st->ref, rr->cmd->port, &rr->cmd->attr, rr->cmd->pattern,
+				 rr->cmd->actions, &e) < 0) {
+		st->res->gen_refused++;
+		snprintf(rr->refused, sizeof(rr->refused), "reference: %s: %s",
+			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
+		return 0;
+	}
+	if (st->ops->flow_create(st->ctx, rr->cmd, &rr->handle, &e) < 0) {
+		rr->handle = NULL;
+		st->res->runner_refused++;
+		snprintf(rr->refused, sizeof(rr->refused), "%s: %s: %s", st->ops->name,
+			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
+		test_dm_rfirst(st, "rule refused by %s, accepted by the reference: %s (%s)",
+			       st->ops->name, text, rr->refused);
+		return 0;
+	}
+	rr->ref = test_dm_ref_rule_add(st->ref, rr->cmd->port, &rr->cmd->attr, rr->cmd->pattern,
+				       rr->cmd->actions, &e);
+	if (rr->ref == NULL)
+		return -ENOMEM;
+	return 1;
+}
+
+static int
+test_dm_rinstall(struct test_dm_rstate *st)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	/* A rule the runner refuses takes its place: the run ends after "rules" tries on it. */
+	while (st->res->rules + st->res->runner_refused < st->cfg->rules &&
+	       tries++ < 10 * st->cfg->rules) {
+		ret = test_dm_radd_rule(st);
+		if (ret < 0)
+			return ret;
+		st->res->rules += (unsigned int)ret;
+		test_dm_progress_show(st->cfg->progress, 0, "random: %u/%u rules",
+				      st->res->rules, st->cfg->rules);
+	}
+	return 0;
+}
+
+/* ---- packets ---- */
+
+static int
+test_dm_rbuild(struct test_dm_rstate *st, uint32_t index, struct test_dm_pktlist *l)
+{
+	char text[TEST_DM_RANDOM_TEXT];
+	struct test_dm_pkt_tmpl *t;
+	uint8_t buf[TEST_DM_PKT_MAX];
+	struct test_dm_err err;
+	int n;
+
+	if (test_dm_gen_packet(st->gen, index, text, sizeof(text)) < 0 ||
+	    test_dm_pkt_parse_str(text, "random", 1, &t, &err) < 0) {
+		snprintf(st->res->first, sizeof(st->res->first), "generator wrote a bad packet: %s",
+			 text);
+		return -EINVAL;
+	}
+	n = test_dm_pkt_build(t, 0, buf, sizeof(buf));
+	test_dm_pkt_tmpl_free(t);
+	return n < 0 ? n : test_dm_pktlist_add(l, buf, (size_t)n);
+}
+
+static void
+test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, const struct test_dm_bytes *pkt,
+	      const struct test_dm_rx *rx, const char *why)
+{
+	struct test_dm_rmiss *m;
+
+	if (st->nb_miss >= st->cfg->max_report ||
+	    test_dm_vec_grow((void **)&st->miss, &st->cap_miss, st->nb_miss, sizeof(*m)) < 0)
+		return;
+	m = &st->miss[st->nb_miss];
+	memset(m, 0, sizeof(*m));
+	m->data = malloc(pkt->len);
+	m->fate = malloc(sizeof(*m->fate));
+	if (m->data == NULL || m->fate == NULL) {
+		free(m->data);
+		free(m->fate);
+		return;
+	}
+	memcpy(m->data, pkt->data, pkt->len);
+	m->len = pkt->len;
+	if (rx->received && rx->len != 0) {
+		m->got_data = malloc(rx->len);
+		if (m->got_data != NULL) {
+			memcpy(m->got_data, rx->data, rx->len);
+			m->got_len = rx->len;
+		}
+	}
+	*m->fate = st->fate;
+	m->index = index;
+	test_dm_rx_format(rx, m->got, sizeof(m->got));
+	snprintf(m->why, sizeof(m->why), "%s", why);
+	st->nb_miss++;
+}
+
+static int
+test_dm_rptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct test_dm_rref *)a)->ref;
+	uintptr_t y = (uintptr_t)((const struct test_dm_rref *)b)->ref;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct test_dm_rref *
+test_dm_rfind(const struct test_dm_rstate *st, const struct test_dm_ref_rule *rule)
+{
+	struct test_dm_rref key = { .ref = rule };
+
+	return bsearch(&key, st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
+}
+
+/* "rule 12 -> rule 40": the rules the reference walked through (numbers of the reproducer). */
+static void
+test_dm_rpath(const struct test_dm_rstate *st, char *buf, size_t size)
+{
+	const struct test_dm_rref *r;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < st->fate.nb_chain && n + 16 < size; i++) {
+		r = test_dm_rfind(st, st->fate.chain[i]);
+		n += (size_t)snprintf(buf + n, size - n, "%srule %d", i == 0 ? "" : " -> ",
+				      r != NULL ? (int)r->index : -1);
+	}
+	if (st->fate.nb_chain == 0)
+		snprintf(buf, size, "no rule");
+}
+
+static int
+test_dm_rcoverage_init(struct test_dm_rstate *st)
+{
+	unsigned int i;
+
+	st->sorted = calloc(st->nb_rules + 1, sizeof(*st->sorted));
+	st->hit = calloc(st->nb_rules + 1, 1);
+	if (st->sorted == NULL || st->hit == NULL)
+		return -ENOMEM;
+	for (i = 0; i < st->nb_rules; i++)
+		if (st->rules[i].ref != NULL)
+			st->sorted[st->nb_sorted++] = (struct test_dm_rref){ st->rules[i].ref, i };
+	qsort(st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
+	return 0;
+}
+
+/* What the reference did with a packet: its fate and the rules it met. */
+static void
+test_dm_rcoverage(struct test_dm_rstate *st)
+{
+	const struct test_dm_fate *f = &st->fate;
+	const struct test_dm_rref *p;
+	unsigned int i;
+
+	if (f->kind == TEST_DM_FATE_DROP)
+		st->res->dropped++;
+	else if (f->kind == TEST_DM_FATE_QUEUE)
+		st->res->queued++;
+	else if (f->default_rss)
+		st->res->missed++;
+	else
+		st->res->spread++;
+	for (i = 0; i < f->nb_chain; i++) {
+		p = test_dm_rfind(st, f->chain[i]);
+		if (p != NULL && !st->hit[p - st->sorted]) {
+			st->hit[p - st->sorted] = 1;
+			st->res->rules_hit++;
+		}
+	}
+}
+
+static int
+test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, const struct test_dm_pktlist *l,
+		 const struct test_dm_rx *rx)
+{
+	char why[256], path[128], line[400];
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < l->n; k++) {
+		ret = test_dm_ref_send(st->ref, st->cfg->port, l->v[k].data, l->v[k].len,
+				       &st->fate);
+		if (ret < 0) {
+			snprintf(st->res->first, sizeof(st->res->first), "reference cannot send "
+				 "packet %" PRIu64 ": %s", first + k, strerror(-ret));
+			return ret;
+		}
+		st->res->received += rx[k].received;
+		test_dm_rcoverage(st);
+		if (test_dm_fate_cmp(&st->fate, &rx[k], why, sizeof(why)) == 0)
+			continue;
+		test_dm_rpath(st, path, sizeof(path));
+		snprintf(line, sizeof(line), "%s (reference: %s)", why, path);
+		test_dm_rfirst(st, "packet %" PRIu64 ": %s", first + k, line);
+		st->res->mismatches++;
+		test_dm_rkeep(st, first + k, &l->v[k], &rx[k], line);
+	}
+	return 0;
+}
+
+static int
+test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
+{
+	int (*send)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		    struct test_dm_rx *rx) = st->ops->send_tagged != NULL ?
+		st->ops->send_tagged : st->ops->send;
+	struct test_dm_pktlist l = { 0 };
+	struct test_dm_rx *rx;
+	unsigned int k;
+	int ret = 0;
+
+	rx = calloc(n, sizeof(*rx));
+	if (rx == NULL)
+		return -ENOMEM;
+	/* Tags number packets across batches: a late one is not taken for another. */
+	for (k = 0; k < n && ret == 0; k++)
+		ret = test_dm_rbuild(st, (uint32_t)(first + k), &l);
+	if (ret == 0) {
+		ret = send(st->ctx, st->cfg->port, &l, rx);
+		if (ret < 0)
+			snprintf(st->res->first, sizeof(st->res->first), "%s could not send: %s",
+				 st->ops->name, strerror(-ret));
+	}
+	if (ret == 0)
+		ret = test_dm_rcompare(st, first, &l, rx);
+	for (k = 0; k < n; k++)
+		free(rx[k].data);
+	free(rx);
+	test_dm_pktlist_free(&l);
+	return ret;
+}
+
+static int
+test_dm_rtraffic(struct test_dm_rstate *st)
+{
+	uint64_t sent = 0;
+	unsigned int n;
+	int ret;
+
+	while (sent < st->cfg->packets) {
+		n = (unsigned int)RTE_MIN((uint64_t)st->cfg->batch, st->cfg->packets - sent);
+		ret = test_dm_rbatch(st, sent, n);
+		if (ret < 0)
+			return ret;
+		sent += n;
+		st->res->packets = sent;
+		test_dm_progress_show(st->cfg->progress, 0, "random: %" PRIu64 "/%" PRIu64
+				      " packets, %" PRIu64 " mismatches", sent, st->cfg->packets,
+				      st->res->mismatches);
+	}
+	return 0;
+}
+
+static void
+test_dm_rcounters(struct test_dm_rstate *st)
+{
+	struct rte_flow_query_count a, b;
+	struct rte_flow_error e;
+	unsigned int i;
+
+	for (i = 0; i < st->nb_rules; i++) {
+		const struct test_dm_rrule *rr = &st->rules[i];
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		if (rr->ref == NULL || test_dm_ref_query(st->ref, rr->ref, &a, &e) < 0)
+			continue;
+		if (st->ops->flow_query_count(st->ctx, rr->cmd->port, rr->handle, &b, &e) < 0) {
+			st->res->count_mismatches++;
+			test_dm_rfirst(st, "counter of rule %u cannot be read: %s: %s", i,
+				       test_dm_flow_error_type_name(e.type),
+				       e.message != NULL ? e.message : "");
+		} else if (a.hits != b.hits || a.bytes != b.bytes) {
+			st->res->count_mismatches++;
+			test_dm_rfirst(st, "counter of rule %u: %" PRIu64 " packets %" PRIu64
+				       " bytes, the reference counted %" PRIu64 " and %" PRIu64
+				       ": %s", i, b.hits, b.bytes, a.hits, a.bytes, rr->text);
+		}
+	}
+}
+
+/* ---- the reproducer ---- */
+
+static void
+test_dm_rhex(FILE *f, const uint8_t *p, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+static void
+test_dm_rexpect(FILE *f, const struct test_dm_fate *fate, uint16_t nb_queues)
+{
+	unsigned int i;
+
+	if (fate->kind == TEST_DM_FATE_DROP) {
+		fprintf(f, "expect drop\n");
+		return;
+	}
+	if (fate->kind == TEST_DM_FATE_QUEUE) {
+		fprintf(f, "expect port %u queue %u\n", fate->port, fate->queue);
+	} else {
+		fprintf(f, "expect rss queues ");
+		for (i = 0; i < fate->nb_queues && i < nb_queues; i++)
+			fprintf(f, "%s%u", i == 0 ? "" : ",", fate->queues[i]);
+		fprintf(f, "\n");
+	}
+	if (fate->fdir_id)
+		fprintf(f, "expect mark %u\n", fate->mark);
+	else
+		fprintf(f, "expect no mark\nexpect %sflag\n", fate->fdir ? "" : "no ");
+	fprintf(f, "expect bytes hex ");
+	test_dm_rhex(f, fate->data, fate->len);
+	fprintf(f, "\n");
+}
+
+/* <reproducer>-sent.pcap / -recv.pcap: the mismatching packets, and what arrived of them. */
+static void
+test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
+{
+	struct test_dm_pktlist sent = { 0 }, recv = { 0 };
+	char path[600], errbuf[TEST_DM_PCAP_ERR];
+	size_t n = strlen(base) - strlen(".case"), len;
+	unsigned int i, k;
+	int ret = 0;
+
+	for (i = 0; i < st->nb_miss && ret == 0; i++) {
+		ret = test_dm_pktlist_add(&sent, st->miss[i].data, st->miss[i].len);
+		if (ret == 0 && st->miss[i].got_data != NULL)
+			ret = test_dm_pktlist_add(&recv, st->miss[i].got_data,
+						  st->miss[i].got_len);
+	}
+	for (k = 0; k < 2 && ret == 0; k++) {
+		snprintf(path, sizeof(path), "%.*s-%s.pcap", (int)n, base,
+			 k == 0 ? "sent" : "recv");
+		if (test_dm_pcap_write_file(path, k == 0 ? &sent : &recv, errbuf) < 0)
+			break;
+		len = strlen(st->res->reproducer);
+		snprintf(st->res->reproducer + len, sizeof(st->res->reproducer) - len, "; %s",
+			 path);
+	}
+	test_dm_pktlist_free(&sent);
+	test_dm_pktlist_free(&recv);
+}
+
+static void
+test_dm_rwrite(struct test_dm_rstate *st)
+{
+	const struct test_dm_random_cfg *cfg = st->cfg;
+	char path[512];
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/random-seed%" PRIu64 ".case",
+		 cfg->out_dir != NULL ? cfg->out_dir : ".", cfg->seed);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		snprintf(st->res->reproducer, sizeof(st->res->reproducer), "no reproducer: %s: %s",
+			 path, strerror(errno));
+		return;
+	}
+	fprintf(f, "# dpdk-test-dm --random %" PRIu64 " --seed %" PRIu64 " on %s: %u rules, "
+		"%" PRIu64 " mismatching packets, %u refused rules, %u counters differ.\n"
+		"# The rules and the first mismatching packets, with what the reference "
+		"expects;\n# replay with: dpdk-test-dm [EAL options] -- --case %s\n",
+		cfg->packets, cfg->seed, st->ops->name, st->res->rules, st->res->mismatches,
+		st->res->runner_refused, st->res->count_mismatches, path);
+	fprintf(f, "case random_seed%" PRIu64 "\nqueues %u\n", cfg->seed, cfg->nb_queues);
+	for (i = 0; test_dm_gen_preamble[i] != NULL; i++)
+		fprintf(f, "%s\n", test_dm_gen_preamble[i]);
+	for (i = 0; i < st->nb_rules; i++) {
+		if (st->rules[i].refused[0] != '\0')
+			fprintf(f, "# rule %u, refused by %s\n# %s\n", i, st->rules[i].refused,
+				st->rules[i].text);
+		else
+			fprintf(f, "# rule %u\n%s\n", i, st->rules[i].text);
+	}
+	for (i = 0; i < st->nb_miss; i++) {
+		const struct test_dm_rmiss *m = &st->miss[i];
+
+		fprintf(f, "\n# packet %" PRIu64 ": %s said %s; %s\nsend port %u hex ", m->index,
+			st->ops->name, m->got, m->why, cfg->port);
+		test_dm_rhex(f, m->data, m->len);
+		fprintf(f, "\n");
+		test_dm_rexpect(f, m->fate, cfg->nb_queues);
+	}
+	fclose(f);
+	snprintf(st->res->reproducer, sizeof(st->res->reproducer), "%s", path);
+	test_dm_rpcaps(st, path);
+}
+
+/* ---- the run ---- */
+
+static int
+test_dm_rsetup(struct test_dm_rstate *st)
+{
+	const struct test_dm_random_cfg *cfg = st->cfg;
+	struct test_dm_gen_cfg gc = {
+		.tx_port = cfg->port, .rx_port = st->peer, .nb_queues = cfg->nb_queues,
+		.in_groups = 4, .out_groups = 2,
+	};
+	struct test_dm_ref_cfg rc;
+
+	if (cfg->port >= TEST_DM_REF_MAX_PORTS || st->peer >= TEST_DM_REF_MAX_PORTS) {
+		snprintf(st->res->first, sizeof(st->res->first), "ports %u and %u: the reference "
+			 "models ports below %u", cfg->port, st->peer, TEST_DM_REF_MAX_PORTS);
+		return -EINVAL;
+	}
+	test_dm_ref_cfg_init(&rc, TEST_DM_REF_MAX_PORTS, cfg->nb_queues);
+	rc.peer[cfg->port] = st->peer;
+	rc.limits = TEST_DM_REF_LIMITS_MLX5DM;
+	st->ref = test_dm_ref_new(&rc);
+	st->gen = test_dm_gen_new(&gc, cfg->seed);
+	if (st->ref == NULL || st->gen == NULL) {
+		snprintf(st->res->first, sizeof(st->res->first), "out of memory");
+		return -ENOMEM;
+	}
+	test_dm_flow_ctx_init(&st->fctx);
+	st->fctx.nb_rxq = cfg->nb_queues;
+	return test_dm_rpreamble(st);
+}
+
+static void
+test_dm_rteardown(struct test_dm_rstate *st)
+{
+	struct rte_flow_error e;
+	unsigned int i;
+
+	for (i = 0; i < st->nb_rules; i++) {
+		if (st->rules[i].handle != NULL)
+			st->ops->flow_destroy(st->ctx, st->rules[i].cmd->port,
+					      st->rules[i].handle, &e);
+		test_dm_flow_cmd_free(st->rules[i].cmd);
+		free(st->rules[i].text);
+	}
+	free(st->rules);
+	for (i = 0; i < st->nb_miss; i++) {
+		free(st->miss[i].data);
+		free(st->miss[i].got_data);
+		free(st->miss[i].fate);
+	}
+	free(st->miss);
+	free(st->sorted);
+	free(st->hit);
+	test_dm_ref_free(st->ref);
+	test_dm_gen_free(st->gen);
+}
+
+int
+test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
+		   const struct test_dm_random_cfg *cfg, struct test_dm_random_result *res)
+{
+	struct test_dm_case c = { .name = (char *)(uintptr_t)"random",
+				  .file = (char *)(uintptr_t)"random",
+				  .nb_queues = cfg->nb_queues, .port = cfg->port };
+	struct test_dm_rstate st = { .ops = ops, .ctx = ctx, .cfg = cfg, .res = res };
+	char msg[256] = "";
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (ops->case_begin(ctx, &c, msg, sizeof(msg)) < 0) {
+		snprintf(res->first, sizeof(res->first), "%s not ready: %s", ops->name, msg);
+		return -EIO;
+	}
+	st.peer = ops->peer(ctx, cfg->port);
+	ret = test_dm_rsetup(&st);
+	if (ret == 0)
+		ret = test_dm_rinstall(&st);
+	if (ret == 0)
+		ret = test_dm_rcoverage_init(&st);
+	if (ret == 0)
+		ret = test_dm_rtraffic(&st);
+	if (ret == 0)
+		test_dm_rcounters(&st);
+	test_dm_progress_clear(cfg->progress);
+	if (ret == 0 && test_dm_random_failures(res) != 0)
+		test_dm_rwrite(&st);
+	test_dm_rteardown(&st);
+	ops->case_end(ctx);
+	return ret;
+}

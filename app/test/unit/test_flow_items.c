@@ -289,6 +289,16 @@ static const struct item_case item_cases[] = {
 		F(T_OUTER, S_DST_IP_31_0, 0xffffff00, 0x0a000000),
 		F(T_OUTER, S_TCP_SPORT, 0xffff, 0),
 		F(T_OUTER, S_TCP_DPORT, 0xf000, 0x1000) } },
+	/* `last` 0 in a field is no range there: only dst_port is a range. */
+	{ "range on one field only", IN,
+	  ITEMS(ITEM(IPV4, NULL, NULL),
+		ITEM_L(UDP, C(rte_flow_item_udp, .hdr.src_port = RTE_BE16(53),
+			      .hdr.dst_port = RTE_BE16(1024)),
+		       C(rte_flow_item_udp, .hdr.dst_port = RTE_BE16(1039)), NULL)), 0, {
+		V4(T_OUTER),
+		F(T_OUTER, S_IP_PROTOCOL, 0xff, 17),
+		F(T_OUTER, S_UDP_SPORT, 0xffff, 53),
+		F(T_OUTER, S_UDP_DPORT, 0xfff0, 1024) } },
 	/* A /64 over 128 bits: the range spans the two low words. */
 	{ "IPv6 /64 range", IN,
 	  ITEMS(ITEM_L(IPV6, C(rte_flow_item_ipv6, .hdr.src_addr = { 0x20, 0x01, 0x0d, 0xb8,

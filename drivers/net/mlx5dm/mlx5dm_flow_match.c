@@ -98,6 +98,8 @@ mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, 
  * they do, spec 0 and last 1), every following masked bit must be 0 in spec
  * and 1 in last; those bits then leave the mask. Works on the big-endian bit
  * range [bit, bit + width) of the item images, whatever its length.
+ * A field whose masked `last` is 0 is no range (rte_flow: such values in
+ * last are ignored), so `last` may set only some fields of an item.
  * Returns 0 (mask updated), -ERANGE (empty range: spec > last) or -EINVAL
  * (not expressible).
  */
@@ -105,9 +107,13 @@ int
 mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mask,
 			  unsigned int bit, unsigned int width)
 {
-	bool differ = false;
+	bool differ = false, any = false;
 	unsigned int i;
 
+	for (i = bit; i < bit + width && !any; i++)
+		any = mlx5dm_prm_get(mask, i, 1) != 0 && mlx5dm_prm_get(last, i, 1) != 0;
+	if (!any)
+		return 0;
 	for (i = bit; i < bit + width; i++) {
 		uint32_t s, l;
 

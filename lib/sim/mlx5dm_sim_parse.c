@@ -315,7 +315,9 @@ mlx5dm_sim_parse_stack(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h,
 {
 	int rc;
 
-	if (start == MLX5DM_SIM_START_ETH) {
+	bool l2 = start == MLX5DM_SIM_START_ETH;
+
+	if (l2) {
 		rc = mlx5dm_sim_parse_eth(ps, h, off, *end, &off);
 		if (rc != MLX5DM_SIM_PARSE_OK)
 			return rc;
@@ -326,6 +328,14 @@ mlx5dm_sim_parse_stack(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h,
 		rc = mlx5dm_sim_parse_mpls(ps, h, off, *end, &off);
 		if (rc != MLX5DM_SIM_PARSE_OK)
 			return rc;
+		/*
+		 * Labels carried by Ethernet end the stack: what they carry is
+		 * no L3 of this stack (mlx5 treats MPLS as a tunnel layer, so an
+		 * `eth / ipv4` match must not see IP behind labels). Labels in
+		 * GRE or UDP begin the inner stack, whose IP follows them.
+		 */
+		if (l2)
+			return MLX5DM_SIM_PARSE_STOP;
 		start = mlx5dm_sim_parse_after_mpls(ps, off, *end);
 	}
 	switch (start) {

@@ -330,9 +330,11 @@ test_mpls(void **state)
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.o.nb_mpls, 2);
 	assert_int_equal(p.o.mpls, 14);
-	assert_int_equal(p.o.l3, 22);
-	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
+	/* The IP behind labels on Ethernet is no outer L3 (MPLS is a tunnel layer). */
+	assert_int_equal(p.o.l3_type, MLX5DM_SIM_L3_NONE);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_NONE);
 	assert_int_equal(p.ptype & 0xf, MLX5DM_DEV_PTYPE_L2_ETHER_MPLS);
+	assert_int_equal(p.ptype & 0xf0, 0);
 }
 
 /* Every prefix of a VXLAN frame, in an exactly-sized buffer: never a read past it. */

@@ -30,6 +30,7 @@
 #define _MLX5DM_FLOW_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/queue.h>
@@ -38,6 +39,7 @@
 #include <rte_flow.h>
 #include <rte_spinlock.h>
 
+#include "mlx5dm_osdep.h"
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_prm_modify.h"
 #include "mlx5dm_steer.h"
@@ -147,27 +149,26 @@ struct mlx5dm_flow_push {
 	uint16_t tci;
 };
 
+/*
+ * Translation zeroes the spec only up to MLX5DM_FLOW_SPEC_ZEROED (the
+ * attributes, counts, flags and the match): the arrays after it are valid
+ * only up to their counts (nb_queues, nb_sub, *_len, nb_push, nb_modify) or
+ * when their feature is present (rss_key with RSS), so a rule does not pay
+ * for clearing two kilobytes it never reads.
+ */
 struct mlx5dm_flow_spec {
 	/* Attributes. */
 	bool egress;
 	uint32_t group;
 	uint32_t priority;          /* rte_flow priority */
-	/* Match (PRM fte_match_param). */
-	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
-	uint8_t criteria;           /* sections with a non-zero mask */
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
-	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
-	/* Actions. */
+	/* Actions: kinds and counts. */
 	enum mlx5dm_flow_fate fate;
 	uint32_t jump_group;
 	uint16_t nb_queues;
-	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
 	bool rss_inner;             /* RSS level 2 */
 	bool rss_symmetric;
 	uint64_t rss_types;
-	uint8_t rss_key[40];
 	uint8_t nb_sub;
-	struct mlx5dm_flow_sub sub[MLX5DM_FLOW_MAX_SUB];
 	bool count;
 	bool tag;
 	uint32_t tag_value;         /* CQE flow tag */
@@ -177,35 +178,63 @@ struct mlx5dm_flow_spec {
 	enum mlx5dm_reformat_type encap_type;
 	uint16_t decap_len;         /* L3 decap: the new L2 header */
 	uint16_t encap_len;
-	uint8_t decap_data[32];
-	uint8_t encap_data[MLX5DM_FLOW_MAX_ENCAP];
 	uint8_t nb_pop;
 	uint8_t nb_push;
-	struct mlx5dm_flow_push push[MLX5DM_FLOW_MAX_VLAN_PUSH];
 	uint16_t nb_modify;
+	/* Match (PRM fte_match_param). */
+	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
+	uint8_t criteria;           /* sections with a non-zero mask */
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
+	/* Not zeroed by translation (see above). */
+	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
+	uint8_t rss_key[40];
+	struct mlx5dm_flow_sub sub[MLX5DM_FLOW_MAX_SUB];
+	struct mlx5dm_flow_push push[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	uint8_t decap_data[32];
+	uint8_t encap_data[MLX5DM_FLOW_MAX_ENCAP];
 	uint8_t modify[MLX5DM_FLOW_MAX_MODIFY * 8];
 };
+#define MLX5DM_FLOW_SPEC_ZEROED offsetof(struct mlx5dm_flow_spec, queues)
 
 /* What translation needs to know about the port. */
 struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
+	/*
+	 * Optional: true when the match of a sub-rule is already known to be
+	 * one the device accepts (a matcher with this very key exists, and the
+	 * library checked its mask when creating it), so translation skips the
+	 * steering library's mask check for it. NULL: every mask is checked.
+	 */
+	bool (*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+			    const uint8_t *mask, uint8_t criteria);
+	void *arg;
 };
 
 /*
  * Translate (and validate) one rule. On success spec holds everything the
  * object layer needs; on failure error is set (type, cause, static message)
  * and a negative errno is returned. Includes the steering library's check
- * of every match mask the rule produces.
+ * of every match mask the rule produces (unless xc->match_known vouches
+ * for it).
  */
 int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
 
-/* The mask / value of sub-rule i (spec mask plus its extra match). */
+/* The mask / value of sub-rule i (spec mask plus its extra match), copied. */
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
 			   uint8_t *value, uint8_t *criteria);
+
+/*
+ * The same without copies when sub-rule i adds no match: *mask and *value
+ * point into spec, else into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask,
+ * then value). Returns the criteria.
+ */
+uint8_t mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i,
+				  uint8_t *buf, const uint8_t **mask, const uint8_t **value);
 
 /* Matcher priority of sub-rule i. */
 static inline uint16_t
@@ -381,11 +410,47 @@ struct mlx5dm_flow_stats {
 	uint32_t counters;
 };
 
+/* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
+#define MLX5DM_FLOW_POOL_CLASSES (MLX5DM_FLOW_MAX_SUB + 1u)
+struct mlx5dm_flow_pool_mem {
+	void *(*alloc)(size_t size);            /* size bytes, aligned to size */
+	void (*free)(void *p, size_t size);
+	unsigned int log_chunk;                 /* chunk size */
+};
+/* Anonymous 2 MiB mappings advised for transparent huge pages. */
+extern const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp;
+
+struct mlx5dm_flow_pool {
+	const struct mlx5dm_flow_pool_mem *mem; /* chunk memory */
+	size_t chunk;                           /* chunk size */
+	struct rte_flow *free[MLX5DM_FLOW_POOL_CLASSES];
+	uintptr_t *set;                         /* chunk addresses, open addressing */
+	uint32_t set_cap;
+	uint32_t nb_chunks;
+	uint32_t live;                          /* handles handed out */
+	uint64_t bytes;                         /* chunk memory held */
+};
+/* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
+void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
+/* A zeroed live handle with room for nb_rules rules; NULL + errno. */
+struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
+void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
+/* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
+bool mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
+/* Free every chunk (no handle may be live any more). */
+void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
+
 struct mlx5dm_flow_priv {
 	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
 	rte_spinlock_t lock;
 	struct mlx5dm_flow_port port;
 	bool started;
+	/*
+	 * flow_engine=null (a benchmarking aid): user flows are handles only,
+	 * created after minimal validation, with no steering behind them.
+	 */
+	bool null_engine;
+	struct mlx5dm_flow_pool pool;
 	TAILQ_HEAD(mlx5dm_flow_list, rte_flow) flows;
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
@@ -407,6 +472,12 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    uint16_t prio, uint8_t criteria,
 						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
+/*
+ * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): a
+ * matcher for sub-rule i's key exists. Caller holds fp->lock.
+ */
+bool mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+				  const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
 
 enum mlx5dm_flow_ent_kind {
@@ -456,15 +527,20 @@ struct mlx5dm_flow_rule {
 };
 
 struct rte_flow {
-	TAILQ_ENTRY(rte_flow) next;
+	union {
+		TAILQ_ENTRY(rte_flow) next;     /* fp->flows, while live */
+		struct rte_flow *free_next;     /* the pool's free list */
+	};
+	uint32_t live;                  /* pool marker: a live handle */
+	uint8_t cls;                    /* pool size class: room for cls rules */
 	bool listed;                    /* a user flow (not the default rule) */
-	unsigned int dom;
+	uint8_t dom;
 	bool has_cnt;
+	uint8_t nb_rules;
 	struct mlx5dm_flow_cnt cnt;
 	struct mlx5dm_action *cnt_action;
 	uint64_t cnt_base_hits;
 	uint64_t cnt_base_bytes;
-	uint8_t nb_rules;
 	struct mlx5dm_flow_rule rules[];
 };
 
@@ -481,6 +557,10 @@ int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
+/* flow_engine=null: a listed handle with no rule behind it. */
+struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
+					      struct rte_flow_error *error);
+/* flow is a live user flow of the port (O(1), see mlx5dm_flow_pool_owns()). */
 bool mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow);
 /* Destroy every user flow; returns the first failure (and goes on). */
 int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);

@@ -53,19 +53,38 @@ struct mlx5dm_flow_ent {
 	uint8_t key[];
 };
 
-/* FNV-1a. */
-static uint32_t
-mlx5dm_flow_hash(uint32_t h, const void *data, size_t len)
+/*
+ * Key hash, a word at a time (keys are match masks of hundreds of bytes
+ * and action parameters): multiply-xorshift per 64-bit word, the tail
+ * zero-padded.
+ */
+static uint64_t
+mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 {
 	const uint8_t *p = data;
-	size_t i;
+	uint64_t w;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ p[i]) * 16777619u;
+	for (; len >= sizeof(w); p += sizeof(w), len -= sizeof(w)) {
+		memcpy(&w, p, sizeof(w));
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	if (len != 0) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
 	return h;
 }
 
-#define MLX5DM_FLOW_HASH_SEED 2166136261u
+#define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
+
+static uint32_t
+mlx5dm_flow_hash_fold(uint64_t h)
+{
+	return (uint32_t)(h ^ h >> 32);
+}
 
 /* ---- tables ---- */
 
@@ -131,6 +150,53 @@ mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
 	return m->m;
 }
 
+/*
+ * The key: domain, group, priority, criteria and mask. Sections outside
+ * the criteria are zero in the mask, so only the enabled ones are hashed.
+ */
+static uint32_t
+mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_t criteria,
+			 const uint8_t *mask)
+{
+	uint64_t h = MLX5DM_FLOW_HASH_SEED;
+	uint64_t head = (uint64_t)group << 32 | (uint64_t)prio << 16 | (uint64_t)criteria << 8 |
+			dom;
+	unsigned int s;
+
+	h = mlx5dm_flow_hash(h, &head, sizeof(head));
+	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
+		if (criteria & (1u << s))
+			h = mlx5dm_flow_hash(h, mask + s * MLX5DM_FTE_SECTION_SIZE,
+					     MLX5DM_FTE_SECTION_SIZE);
+	return mlx5dm_flow_hash_fold(h);
+}
+
+static struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int dom,
+			 uint32_t group, uint16_t prio, uint8_t criteria, const uint8_t *mask)
+{
+	struct mlx5dm_flow_matcher *m;
+
+	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
+		if (m->hash == h && m->tbl->dom == dom && m->tbl->group == group &&
+		    m->prio == prio && m->criteria == criteria &&
+		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0)
+			return m;
+	return NULL;
+}
+
+bool
+mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+			     const uint8_t *mask, uint8_t criteria)
+{
+	struct mlx5dm_flow_priv *fp = arg;
+	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
+	uint32_t h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
+
+	return mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria,
+					mask) != NULL;
+}
+
 struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
 			uint16_t prio, uint8_t criteria, const uint8_t *mask,
@@ -146,18 +212,12 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 	uint32_t h;
 	int err;
 
-	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &dom, sizeof(dom));
-	h = mlx5dm_flow_hash(h, &group, sizeof(group));
-	h = mlx5dm_flow_hash(h, &prio, sizeof(prio));
-	h = mlx5dm_flow_hash(h, &criteria, sizeof(criteria));
-	h = mlx5dm_flow_hash(h, mask, MLX5DM_MATCH_PARAM_SIZE);
-	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
-		if (m->hash == h && m->tbl->dom == dom && m->tbl->group == group &&
-		    m->prio == prio && m->criteria == criteria &&
-		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
-			m->refcnt++;
-			return m;
-		}
+	h = mlx5dm_flow_matcher_hash(dom, group, prio, criteria, mask);
+	m = mlx5dm_flow_matcher_find(fp, h, dom, group, prio, criteria, mask);
+	if (m != NULL) {
+		m->refcnt++;
+		return m;
+	}
 	t = mlx5dm_flow_tbl_get(fp, dom, group);
 	if (t == NULL)
 		return NULL;
@@ -340,7 +400,7 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = EINVAL;
 		return NULL;
 	}
-	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len);
+	h = mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
 	LIST_FOREACH(e, &fp->ents[h % MLX5DM_FLOW_HASH_SIZE], next)
 		if (e->hash == h && e->key_len == len && memcmp(e->key, key, len) == 0) {
 			e->refcnt++;

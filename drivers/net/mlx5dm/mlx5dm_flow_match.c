@@ -129,17 +129,23 @@ mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mas
 	return 0;
 }
 
+/* A section is enabled when any of its bytes is: OR it together a word at a time. */
 uint8_t
 mlx5dm_flow_match_criteria(const uint8_t *mask)
 {
 	uint8_t criteria = 0;
-	unsigned int s, i;
+	unsigned int s, w;
 
-	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
-		for (i = 0; i < MLX5DM_FTE_SECTION_SIZE; i++)
-			if (mask[s * MLX5DM_FTE_SECTION_SIZE + i] != 0) {
-				criteria |= (uint8_t)(1u << s);
-				break;
-			}
+	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++) {
+		const uint8_t *sec = mask + s * MLX5DM_FTE_SECTION_SIZE;
+		uint64_t acc = 0, v;
+
+		for (w = 0; w < MLX5DM_FTE_SECTION_SIZE; w += sizeof(v)) {
+			memcpy(&v, sec + w, sizeof(v));
+			acc |= v;
+		}
+		if (acc != 0)
+			criteria |= (uint8_t)(1u << s);
+	}
 	return criteria;
 }

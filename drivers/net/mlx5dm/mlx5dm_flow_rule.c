@@ -28,6 +28,7 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
+	mlx5dm_flow_pool_init(&fp->pool, NULL);
 	TAILQ_INIT(&fp->flows);
 	LIST_INIT(&fp->tbls);
 	LIST_INIT(&fp->bulks);
@@ -52,7 +53,7 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = spec->egress, n = 0, k;
 
-	memset(p, 0, sizeof(*p) * MLX5DM_FLOW_RULE_MAX_ENTS);
+	/* Each entry is written whole (compound literals): no clearing needed. */
 	if (spec->tag)
 		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom,
 							 .u32 = spec->tag_value };
@@ -124,13 +125,14 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 {
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
+	const uint8_t *mask, *value;
 	unsigned int n_p, k, n = 0;
 	const char *err_field = NULL;
 	uint8_t criteria;
 	int err;
 
-	mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+	criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
 	r->matcher = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
 					     mlx5dm_flow_sub_priority(spec, i), criteria, mask,
 					     &err_field);
@@ -185,7 +187,7 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	}
 	if (flow->has_cnt)
 		mlx5dm_flow_cnt_free(fp, &flow->cnt);
-	mlx5dm_free(flow);
+	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
 
 struct rte_flow *
@@ -196,12 +198,12 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	unsigned int i;
 	int ret;
 
-	flow = mlx5dm_zmalloc(sizeof(*flow) + spec->nb_sub * sizeof(flow->rules[0]));
+	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
 	if (flow == NULL) {
 		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 		return NULL;
 	}
-	flow->dom = spec->egress;
+	flow->dom = (uint8_t)spec->egress;
 	flow->listed = listed;
 	if (spec->count) {
 		ret = mlx5dm_flow_cnt_alloc(fp, &flow->cnt);
@@ -235,15 +237,28 @@ release:
 	return NULL;
 }
 
+struct rte_flow *
+mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
+			     struct rte_flow_error *error)
+{
+	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, 0);
+
+	if (flow == NULL) {
+		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
+		return NULL;
+	}
+	flow->dom = (uint8_t)egress;
+	flow->listed = true;
+	TAILQ_INSERT_TAIL(&fp->flows, flow, next);
+	fp->st.flows++;
+	return flow;
+}
+
 bool
 mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
 {
-	const struct rte_flow *f;
-
-	TAILQ_FOREACH(f, &fp->flows, next)
-		if (f == flow)
-			return true;
-	return false;
+	/* The default rule is the PMD's: not a handle the application may pass. */
+	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
 }
 
 int
@@ -348,6 +363,7 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
 		fp->root[dom] = NULL;
 	}
+	mlx5dm_flow_pool_release(&fp->pool);
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
 	    fp->st.counters != 0)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "

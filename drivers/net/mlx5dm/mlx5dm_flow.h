@@ -142,6 +142,12 @@ struct mlx5dm_flow_sub {
 	bool inner;                 /* ... on the inner headers */
 	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
 	struct mlx5dm_rss_attr rss; /* when hash */
+	/*
+	 * What xc->match_known returned for this sub-rule's key (the object
+	 * layer's matcher), NULL if unknown or no hook. Only meaningful to the
+	 * object layer while the lock the hook ran under is still held.
+	 */
+	void *hint;
 };
 
 struct mlx5dm_flow_push {
@@ -183,7 +189,7 @@ struct mlx5dm_flow_spec {
 	uint16_t nb_modify;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
-	uint8_t criteria;           /* sections with a non-zero mask */
+	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
 	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
 	/* Not zeroed by translation (see above). */
@@ -202,13 +208,14 @@ struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
 	/*
-	 * Optional: true when the match of a sub-rule is already known to be
-	 * one the device accepts (a matcher with this very key exists, and the
-	 * library checked its mask when creating it), so translation skips the
-	 * steering library's mask check for it. NULL: every mask is checked.
+	 * Optional: non-NULL when the match of a sub-rule is already known to
+	 * be one the device accepts (a matcher with this very key exists, and
+	 * the library checked its mask when creating it), so translation skips
+	 * the steering library's mask check for it; the result is kept as the
+	 * sub-rule's hint. NULL hook: every mask is checked.
 	 */
-	bool (*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
-			    const uint8_t *mask, uint8_t criteria);
+	void *(*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+			     const uint8_t *mask, uint8_t criteria);
 	void *arg;
 };
 
@@ -395,9 +402,31 @@ struct mlx5dm_flow_port {
 struct mlx5dm_flow_tbl;
 struct mlx5dm_flow_matcher;
 struct mlx5dm_flow_ent;
+struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
 #define MLX5DM_FLOW_HASH_SIZE 256u
+
+/*
+ * A cached object found by a byte key (shared actions, action sets): the
+ * lookup part, first member of the object; the key bytes follow the object.
+ */
+struct mlx5dm_flow_kobj {
+	LIST_ENTRY(mlx5dm_flow_kobj) next;
+	uint32_t hash;
+	uint32_t refcnt;
+	uint16_t key_len;
+	const uint8_t *key;
+};
+LIST_HEAD(mlx5dm_flow_kbucket, mlx5dm_flow_kobj);
+/* The object with this key, with one more reference; NULL if none. */
+struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl,
+						 const uint8_t *key, size_t len, uint32_t *hash);
+/* Insert a new object (one reference) under key, copied to key_store. */
+void mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
+			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
+/* Drop a reference: true (and out of the cache) when it was the last. */
+bool mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o);
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -406,6 +435,7 @@ struct mlx5dm_flow_stats {
 	uint32_t tables;
 	uint32_t matchers;
 	uint32_t entries;       /* cached actions */
+	uint32_t asets;         /* cached action sets */
 	uint32_t cnt_bulks;
 	uint32_t counters;
 };
@@ -456,7 +486,9 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_tbl *root[2];
 	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
 	LIST_HEAD(, mlx5dm_flow_matcher) matchers[MLX5DM_FLOW_HASH_SIZE];
-	LIST_HEAD(, mlx5dm_flow_ent) ents[MLX5DM_FLOW_HASH_SIZE];
+	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
+	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
+	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;
 	struct mlx5dm_flow_stats st;
 };
@@ -473,11 +505,12 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
 /*
- * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): a
- * matcher for sub-rule i's key exists. Caller holds fp->lock.
+ * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): the
+ * matcher of sub-rule i's key, if it exists. Caller holds fp->lock, and
+ * keeps it until mlx5dm_flow_objs_create() consumed the spec's hints.
  */
-bool mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
-				  const uint8_t *mask, uint8_t criteria);
+void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+				   const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
 
 enum mlx5dm_flow_ent_kind {
@@ -502,17 +535,34 @@ struct mlx5dm_flow_ent_param {
 	const uint8_t *data;                /* MODIFY entries, REFORMAT data */
 	size_t len;
 };
+/* Serialise p into key (at most max bytes): its length, 0 if it does not fit. */
+size_t mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max);
 struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
 					    const struct mlx5dm_flow_ent_param *p);
 void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
 struct mlx5dm_action *mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e);
+/* The matcher m, one more reference (a hint found by match_known). */
+struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
+
+/* mlx5dm_flow_aset.c: the shared actions of a rule, in device order, as one object. */
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
+					      const struct mlx5dm_flow_ent_param *p,
+					      unsigned int n);
+void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
+struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
+						      unsigned int *n);
 
 /* mlx5dm_flow_cnt.c: flow counters taken from bulks. */
 struct mlx5dm_flow_cnt {
 	struct mlx5dm_flow_cnt_bulk *bulk;
 	uint32_t index;
+	struct mlx5dm_action *action;   /* its counter action */
+	uint64_t base_hits;             /* device values the flow's counts start from */
+	uint64_t base_bytes;
 };
-int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
+/* A counter and its action in domain dom. */
+int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom,
+			  struct mlx5dm_flow_cnt *c);
 void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
 struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c);
 
@@ -522,8 +572,7 @@ struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c
 struct mlx5dm_flow_rule {
 	struct mlx5dm_flow_matcher *matcher;
 	struct mlx5dm_rule *rule;
-	uint8_t nb_ents;
-	struct mlx5dm_flow_ent *ents[MLX5DM_FLOW_RULE_MAX_ENTS];
+	struct mlx5dm_flow_aset *aset;
 };
 
 struct rte_flow {
@@ -538,9 +587,6 @@ struct rte_flow {
 	bool has_cnt;
 	uint8_t nb_rules;
 	struct mlx5dm_flow_cnt cnt;
-	struct mlx5dm_action *cnt_action;
-	uint64_t cnt_base_hits;
-	uint64_t cnt_base_bytes;
 	struct mlx5dm_flow_rule rules[];
 };
 

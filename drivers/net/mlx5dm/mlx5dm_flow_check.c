@@ -90,7 +90,9 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 					  "steering format not available");
 	for (i = 0; i < spec->nb_sub; i++) {
 		criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
-		if (xc->match_known != NULL && xc->match_known(xc->arg, spec, i, mask, criteria))
+		spec->sub[i].hint = xc->match_known != NULL ?
+				    xc->match_known(xc->arg, spec, i, mask, criteria) : NULL;
+		if (spec->sub[i].hint != NULL)
 			continue;
 		ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
 					       spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,

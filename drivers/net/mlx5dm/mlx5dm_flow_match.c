@@ -52,6 +52,8 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 					  "item contradicts a previous item or what it implies");
 	mlx5dm_fte_set(spec->mask, f, old_m | mask);
 	mlx5dm_fte_set(spec->value, f, old_v | value);
+	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
+	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
 	if (x->item != NULL)
 		x->owner[f] = (uint16_t)(x->item - x->items + 1);
 	return 0;

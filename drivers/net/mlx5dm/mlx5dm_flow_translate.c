@@ -27,6 +27,5 @@ mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 		ret = mlx5dm_flow_xlate_actions(&x, actions, error);
 	if (ret < 0)
 		return ret;
-	spec->criteria = mlx5dm_flow_match_criteria(spec->mask);
 	return mlx5dm_flow_check_masks(&x, error);
 }

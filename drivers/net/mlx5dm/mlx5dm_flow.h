@@ -489,7 +489,8 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
 	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
-	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;
+	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
+	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
 	struct mlx5dm_flow_stats st;
 };
 

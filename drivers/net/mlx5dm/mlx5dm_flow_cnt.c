@@ -5,8 +5,8 @@
 /*
  * Flow counters (COUNT), taken from bulks the device allocates. A bulk is
  * a firmware command, so bulks grow geometrically with the counters in use
- * (2^7, 2^8, ... up to 2^16): a million counted rules cost a few dozen
- * commands, not thousands. Bulks with a free counter are on fp->bulks, so
+ * (2^7, 2^8, ... up to 2^16, or the largest bulk the device accepted): a
+ * million counted rules cost a few dozen commands, not thousands. Bulks with a free counter are on fp->bulks, so
  * taking one is O(1); inside a bulk a word hint skips the full words. A
  * bulk is returned to the device when its last counter is freed, so a
  * failed rule leaves nothing allocated.
@@ -56,27 +56,48 @@ mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bu
 	fp->st.cnt_bulks--;
 }
 
+/*
+ * A device refusing a bulk size (above its log_max_flow_counter_bulk, or
+ * no aligned room left for it) is asked for half as many, down to 2^7; the
+ * size it refused is not asked again on this port.
+ */
+static struct mlx5dm_counters *
+mlx5dm_flow_cnt_bulk_alloc(struct mlx5dm_flow_priv *fp, uint32_t *log)
+{
+	struct mlx5dm_counters *c;
+
+	if (fp->cnt_log_max == 0)
+		fp->cnt_log_max = MLX5DM_FLOW_CNT_LOG_MAX;
+	*log = RTE_MIN(MLX5DM_FLOW_CNT_LOG_MIN + fp->st.cnt_bulks, fp->cnt_log_max);
+	for (;;) {
+		c = mlx5dm_counters_alloc(fp->port.ctx, *log);
+		if (c != NULL || *log == MLX5DM_FLOW_CNT_LOG_MIN)
+			return c;
+		fp->cnt_log_max = --*log;
+	}
+}
+
 static struct mlx5dm_flow_cnt_bulk *
 mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 {
-	uint32_t log = RTE_MIN(MLX5DM_FLOW_CNT_LOG_MIN + fp->st.cnt_bulks,
-			       MLX5DM_FLOW_CNT_LOG_MAX);
-	uint32_t words = (1u << log) / 64;
 	struct mlx5dm_flow_cnt_bulk *b;
+	struct mlx5dm_counters *c;
+	uint32_t log, words;
 	int err;
 
+	c = mlx5dm_flow_cnt_bulk_alloc(fp, &log);
+	if (c == NULL)
+		return NULL;
+	words = (1u << log) / 64;
 	b = mlx5dm_zmalloc(sizeof(*b) + 2 * words * sizeof(b->busy[0]));
 	if (b == NULL) {
+		err = mlx5dm_counters_free(c);
+		if (err < 0)
+			MLX5DM_LOG(ERR, "flow", "counter bulk not freed: %d", err);
 		errno = ENOMEM;
 		return NULL;
 	}
-	b->c = mlx5dm_counters_alloc(fp->port.ctx, log);
-	if (b->c == NULL) {
-		err = errno;
-		mlx5dm_free(b);
-		errno = err;
-		return NULL;
-	}
+	b->c = c;
 	b->size = 1u << log;
 	b->dirty = b->busy + words;
 	LIST_INSERT_HEAD(&fp->bulks, b, next);

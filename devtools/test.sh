@@ -7,7 +7,7 @@
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
-#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, style)
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, style)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -131,7 +131,7 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	struct mlx5dm_action *const *set;
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	const uint8_t *mask, *value;
-	unsigned int n_set, k, n = 0;
+	unsigned int n_p, n_set, k, n = 0;
 	const char *err_field = NULL;
 	uint8_t criteria;
 	int err;
@@ -152,8 +152,8 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 					   "pattern" : "steering library: table or matcher "
 					   "creation failed");
 	}
-	n_set = mlx5dm_flow_rule_params(spec, i, p);
-	r->aset = mlx5dm_flow_aset_get(fp, p, n_set);
+	n_p = mlx5dm_flow_rule_params(spec, i, p);
+	r->aset = mlx5dm_flow_aset_get(fp, p, n_p);
 	if (r->aset == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);

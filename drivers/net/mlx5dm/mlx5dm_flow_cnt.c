@@ -6,10 +6,11 @@
  * Flow counters (COUNT), taken from bulks the device allocates. A bulk is
  * a firmware command, so bulks grow geometrically with the counters in use
  * (2^7, 2^8, ... up to 2^16, or the largest bulk the device accepted): a
- * million counted rules cost a few dozen commands, not thousands. Bulks with a free counter are on fp->bulks, so
- * taking one is O(1); inside a bulk a word hint skips the full words. A
- * bulk is returned to the device when its last counter is freed, so a
- * failed rule leaves nothing allocated.
+ * million counted rules cost a few dozen commands, not thousands. Bulks
+ * with a free counter are on fp->bulks, so taking one is O(1); inside a
+ * bulk a word hint skips the full words. A bulk is returned to the device
+ * when its last counter is freed, so a failed rule leaves nothing
+ * allocated.
  *
  * Each counted flow has its own counter action (the library's counter
  * action names one counter), created with the counter and destroyed with

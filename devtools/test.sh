@@ -7,8 +7,8 @@
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
-#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, dm, style,
-#                                 or needs-flow, which the default run leaves out)
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, dm,
+#                                 style, or needs-flow, which the default run leaves out)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -4,7 +4,8 @@
 
 /*
  * net_mlx5dm through the ethdev API: devargs strictness, loopback delivery,
- * stats and xstats, ring overflow, wire drops, reconfiguration, close.
+ * stats and xstats, ring overflow, wire drops, reconfiguration, close, the
+ * handle-only flow engine.
  */
 
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_flow.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -125,6 +127,8 @@ test_devargs_rejected(void **state)
 		"topology=pair,ports=3",
 		"ports=2,ports=2",
 		"backend=hw",
+		"flow_engine=fast",
+		"flow_engine=",
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	unsigned int i;
@@ -182,6 +186,52 @@ test_loopback_single_port(void **state)
 	close_port(port);
 	assert_int_equal(rte_eth_dev_is_valid_port(port), 0);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm0"), 0);
+}
+
+/*
+ * flow_engine=null: rules are handles only. A drop-all rule drops nothing,
+ * an action the steering engine refuses is accepted, handles are checked
+ * (a destroyed one is refused) and flush takes the rest.
+ */
+static void
+test_flow_engine_null(void **state)
+{
+	const struct rte_flow_attr in = { .ingress = 1 };
+	const struct rte_flow_attr xfer = { .transfer = 1 };
+	const struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_action meter[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_METER }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow *f1, *f2;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm5", "flow_engine=null"), 0);
+	port = port_by_name("net_mlx5dm5");
+	port_setup(port, 1, 1, 512);
+	f1 = rte_flow_create(port, &in, eth, drop, &err);
+	assert_non_null(f1);
+	f2 = rte_flow_create(port, &in, eth, meter, &err);
+	assert_non_null(f2);
+	assert_null(rte_flow_create(port, &xfer, eth, drop, &err));
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_ATTR);
+	assert_null(rte_flow_create(port, &in, NULL, drop, &err));
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_ITEM_NUM);
+	assert_int_equal(send_pkts(port, 0, 10), 10);
+	assert_int_equal(recv_all(port, 0, 1), 10);
+	assert_int_equal(rte_flow_destroy(port, f1, &err), 0);
+	assert_int_equal(rte_flow_destroy(port, f1, &err), -EINVAL);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_int_equal(rte_flow_flush(port, &err), 0);
+	assert_int_equal(rte_flow_destroy(port, f2, &err), -EINVAL);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
 }
 
 static void
@@ -357,6 +407,7 @@ main(void)
 		cmocka_unit_test(test_devargs_rejected),
 		cmocka_unit_test(test_loopback_single_port),
 		cmocka_unit_test(test_order_and_ring_overflow),
+		cmocka_unit_test(test_flow_engine_null),
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),

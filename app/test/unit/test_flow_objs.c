@@ -493,6 +493,166 @@ test_duplicate_rule(void **state)
 	t_fp_stop(fp);
 }
 
+
+/* n ingress flows matching IPv4 destinations base .. base + n - 1, with actions acts. */
+static void
+t_create_many(struct mlx5dm_flow_priv *fp, struct rte_flow **f, unsigned int n, uint32_t base,
+	      const struct rte_flow_action *acts)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_flow_item_ipv4 ip = {
+			.hdr.dst_addr = rte_cpu_to_be_32(base + i),
+		};
+		const struct rte_flow_item items[] = { ITEM(IPV4, &ip, NULL), END_ITEM };
+
+		f[i] = t_create(fp, &t_attr_in, items, acts);
+		assert_non_null(f[i]);
+	}
+}
+
+/* Rules with the same action list share one action set, which holds the entries. */
+static void
+test_action_sets(void **state)
+{
+	const struct rte_flow_action_mark m5 = { .id = 5 }, m6 = { .id = 6 };
+	const struct rte_flow_action a5[] = { ACT(MARK, &m5), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action a6[] = { ACT(MARK, &m6), ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f[3];
+	struct fake_live l;
+
+	(void)state;
+	t_create_many(fp, f, 2, 1, a5);
+	assert_ptr_equal(f[0]->rules[0].aset, f[1]->rules[0].aset);
+	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.entries, 2);
+	t_create_many(fp, &f[2], 1, 3, a6);
+	assert_ptr_not_equal(f[2]->rules[0].aset, f[0]->rules[0].aset);
+	assert_int_equal(fp->st.asets, 2);
+	assert_int_equal(fp->st.entries, 3); /* the TIR entry is in both sets */
+	t_destroy(fp, f[0]);
+	assert_int_equal(fp->st.asets, 2);
+	t_destroy(fp, f[1]);
+	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.entries, 2);
+	t_destroy(fp, f[2]);
+	assert_int_equal(fp->st.asets + fp->st.entries, 0);
+	fake_live_get(&l);
+	assert_int_equal(l.actions + l.tirs, 0);
+	t_fp_stop(fp);
+}
+
+/* A counter used before starts the new flow from its current device value. */
+static void
+test_counter_reuse(void **state)
+{
+	const struct rte_flow_action acts[] = { ACT(COUNT, NULL), ACT(DROP, NULL), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_query_count q = { .reset = 0 };
+	struct mlx5dm_counters *c;
+	struct rte_flow *f[3];
+
+	(void)state;
+	t_create_many(fp, f, 2, 1, acts);
+	assert_int_equal(f[1]->cnt.index, 1);
+	c = mlx5dm_flow_cnt_counters(&f[1]->cnt);
+	c->packets[1] = 7;
+	c->bytes[1] = 700;
+	t_destroy(fp, f[1]);
+	t_create_many(fp, &f[2], 1, 5, acts);
+	assert_int_equal(f[2]->cnt.index, 1);
+	assert_int_equal(mlx5dm_flow_objs_query_count(fp, f[2], &q, NULL), 0);
+	assert_int_equal(q.hits, 0);
+	assert_int_equal(q.bytes, 0);
+	c->packets[1] = 9;
+	c->bytes[1] = 900;
+	assert_int_equal(mlx5dm_flow_objs_query_count(fp, f[2], &q, NULL), 0);
+	assert_int_equal(q.hits, 2);
+	assert_int_equal(q.bytes, 200);
+	t_destroy(fp, f[0]);
+	t_destroy(fp, f[2]);
+	assert_int_equal(fp->st.counters + fp->st.cnt_bulks, 0);
+	t_fp_stop(fp);
+}
+
+/*
+ * Bulks grow with the counters in use, down to the largest the device takes
+ * (the fake: 1024); a full bulk is skipped, a freed counter reused.
+ */
+static void
+test_counter_bulks(void **state)
+{
+	enum { N = 128 + 256 + 512 + 1024 + 1 };
+	const struct rte_flow_action acts[] = { ACT(COUNT, NULL), ACT(DROP, NULL), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	static struct rte_flow *f[N + 1];
+	struct fake_live l;
+	unsigned int i;
+
+	(void)state;
+	t_create_many(fp, f, N, 1, acts);
+	assert_int_equal(fp->st.cnt_bulks, 5);
+	assert_int_equal(mlx5dm_flow_cnt_counters(&f[0]->cnt)->n, 128);
+	assert_int_equal(mlx5dm_flow_cnt_counters(&f[128]->cnt)->n, 256);
+	assert_int_equal(mlx5dm_flow_cnt_counters(&f[128 + 256]->cnt)->n, 512);
+	/* 2048 refused: the fifth bulk is 1024 again, and so are the next ones. */
+	assert_int_equal(mlx5dm_flow_cnt_counters(&f[N - 1]->cnt)->n, 1024);
+	assert_int_equal(fp->cnt_log_max, 10);
+	fake_live_get(&l);
+	assert_int_equal(l.counters, 5);
+	/* A counter freed in the full first bulk is the next one taken. */
+	t_destroy(fp, f[70]);
+	t_create_many(fp, &f[N], 1, 100000, acts);
+	assert_ptr_equal(f[N]->cnt.bulk, f[0]->cnt.bulk);
+	assert_int_equal(f[N]->cnt.index, 70);
+	f[70] = f[N];
+	for (i = 0; i < N; i++)
+		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.counters + fp->st.cnt_bulks, 0);
+	fake_live_get(&l);
+	assert_int_equal(l.counters + l.actions, 0);
+	t_fp_stop(fp);
+}
+
+/*
+ * Handles come from chunks: every live handle is recognised, anything else
+ * (a pointer into a chunk that is not a slot, memory the pool does not own,
+ * a destroyed handle) is not; stop returns the chunks.
+ */
+static void
+test_handles(void **state)
+{
+	enum { N = 1500 };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	static struct rte_flow *f[N];
+	struct rte_flow local;
+	unsigned int i;
+
+	(void)state;
+	memset(&local, 0, sizeof(local));
+	t_create_many(fp, f, N, 1, t_act_drop);
+	assert_true(fp->pool.nb_chunks >= 2); /* 64 KiB chunks of ~100-byte handles */
+	assert_int_equal(fp->pool.live, N);
+	for (i = 0; i < N; i++)
+		assert_true(mlx5dm_flow_objs_owns(fp, f[i]));
+	assert_false(mlx5dm_flow_objs_owns(fp, (struct rte_flow *)((uint8_t *)f[7] + 8)));
+	assert_false(mlx5dm_flow_objs_owns(fp, &local));
+	assert_false(mlx5dm_flow_objs_owns(fp, NULL));
+	t_destroy(fp, f[7]);
+	assert_false(mlx5dm_flow_objs_owns(fp, f[7]));
+	/* The slot is the next handle of its size. */
+	t_create_many(fp, &f[7], 1, 100000, t_act_drop);
+	assert_true(mlx5dm_flow_objs_owns(fp, f[7]));
+	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
+	for (i = 0; i < N; i++)
+		assert_false(mlx5dm_flow_objs_owns(fp, f[i]));
+	mlx5dm_flow_objs_stop(fp);
+	assert_int_equal(fp->pool.nb_chunks + fp->pool.live, 0);
+	t_fp_stop(fp);
+}
+
 int
 main(void)
 {
@@ -507,6 +667,10 @@ main(void)
 		cmocka_unit_test(test_failure_leaves_nothing),
 		cmocka_unit_test(test_largest_modify_list),
 		cmocka_unit_test(test_duplicate_rule),
+		cmocka_unit_test(test_action_sets),
+		cmocka_unit_test(test_counter_reuse),
+		cmocka_unit_test(test_counter_bulks),
+		cmocka_unit_test(test_handles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,11 +40,18 @@ enum mlx5dm_topology {
 	MLX5DM_TOPO_PAIR, /* ports 2k and 2k+1 are cabled to each other */
 };
 
+/* What rte_flow rules of the ports become. */
+enum mlx5dm_flow_engine {
+	MLX5DM_FLOW_ENGINE_STEER, /* steering rules (the driver) */
+	MLX5DM_FLOW_ENGINE_NULL,  /* handles only: the floor of a flow benchmark harness */
+};
+
 /* Parsed devargs; defaults are set before parsing. */
 struct mlx5dm_devargs {
 	enum rte_pmd_mlx5dm_backend backend;
 	uint16_t nb_ports;
 	enum mlx5dm_topology topology;
+	enum mlx5dm_flow_engine flow_engine;
 };
 
 struct mlx5dm_priv;

@@ -20,18 +20,21 @@
 #define MLX5DM_ARG_BACKEND "backend"
 #define MLX5DM_ARG_PORTS "ports"
 #define MLX5DM_ARG_TOPOLOGY "topology"
+#define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
+	MLX5DM_ARG_FLOW_ENGINE,
 	NULL,
 };
 
 const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_BACKEND "=sim|hw "
 	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> "
-	MLX5DM_ARG_TOPOLOGY "=loop|pair";
+	MLX5DM_ARG_TOPOLOGY "=loop|pair "
+	MLX5DM_ARG_FLOW_ENGINE "=steer|null";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -65,22 +68,43 @@ bad:
 	return -EINVAL;
 }
 
+/* One keyword of a fixed list -> its value. */
+struct mlx5dm_arg_word {
+	const char *word;
+	int value;
+};
+
+static int
+mlx5dm_arg_keyword(const struct mlx5dm_arg_ctx *ctx, const char *key, const char *value,
+		   const struct mlx5dm_arg_word *words, unsigned int n, const char *expected,
+		   int *out)
+{
+	unsigned int i;
+
+	for (i = 0; value != NULL && i < n; i++)
+		if (strcmp(value, words[i].word) == 0) {
+			*out = words[i].value;
+			return 0;
+		}
+	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected %s)",
+		       ctx->dev, key, value == NULL ? "" : value, expected);
+	return -EINVAL;
+}
+
 static int
 mlx5dm_arg_backend(const char *key, const char *value, void *opaque)
 {
+	static const struct mlx5dm_arg_word words[] = {
+		{ "sim", RTE_PMD_MLX5DM_BACKEND_SIM },
+		{ "hw", RTE_PMD_MLX5DM_BACKEND_HW },
+	};
 	struct mlx5dm_arg_ctx *ctx = opaque;
+	int v = 0, ret;
 
-	if (value != NULL && strcmp(value, "sim") == 0) {
-		ctx->args->backend = RTE_PMD_MLX5DM_BACKEND_SIM;
-		return 0;
-	}
-	if (value != NULL && strcmp(value, "hw") == 0) {
-		ctx->args->backend = RTE_PMD_MLX5DM_BACKEND_HW;
-		return 0;
-	}
-	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected sim or hw)",
-		       ctx->dev, key, value == NULL ? "" : value);
-	return -EINVAL;
+	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "sim or hw", &v);
+	if (ret == 0)
+		ctx->args->backend = (enum rte_pmd_mlx5dm_backend)v;
+	return ret;
 }
 
 static int
@@ -100,19 +124,33 @@ mlx5dm_arg_ports(const char *key, const char *value, void *opaque)
 static int
 mlx5dm_arg_topology(const char *key, const char *value, void *opaque)
 {
+	static const struct mlx5dm_arg_word words[] = {
+		{ "loop", MLX5DM_TOPO_LOOP },
+		{ "pair", MLX5DM_TOPO_PAIR },
+	};
 	struct mlx5dm_arg_ctx *ctx = opaque;
+	int v = 0, ret;
 
-	if (value != NULL && strcmp(value, "loop") == 0) {
-		ctx->args->topology = MLX5DM_TOPO_LOOP;
-		return 0;
-	}
-	if (value != NULL && strcmp(value, "pair") == 0) {
-		ctx->args->topology = MLX5DM_TOPO_PAIR;
-		return 0;
-	}
-	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected loop or pair)",
-		       ctx->dev, key, value == NULL ? "" : value);
-	return -EINVAL;
+	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "loop or pair", &v);
+	if (ret == 0)
+		ctx->args->topology = (enum mlx5dm_topology)v;
+	return ret;
+}
+
+static int
+mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
+{
+	static const struct mlx5dm_arg_word words[] = {
+		{ "steer", MLX5DM_FLOW_ENGINE_STEER },
+		{ "null", MLX5DM_FLOW_ENGINE_NULL },
+	};
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	int v = 0, ret;
+
+	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "steer or null", &v);
+	if (ret == 0)
+		ctx->args->flow_engine = (enum mlx5dm_flow_engine)v;
+	return ret;
 }
 
 static const struct {
@@ -122,6 +160,7 @@ static const struct {
 	{ MLX5DM_ARG_BACKEND, mlx5dm_arg_backend },
 	{ MLX5DM_ARG_PORTS, mlx5dm_arg_ports },
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
+	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
 };
 
 int
@@ -136,6 +175,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.backend = RTE_PMD_MLX5DM_BACKEND_SIM,
 		.nb_ports = 1,
 		.topology = MLX5DM_TOPO_LOOP,
+		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

@@ -421,7 +421,9 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 				(uint8_t)index },
 	};
 	dev->data->mac_addrs = &priv->mac;
-	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	/* The flow ops serialise themselves (mlx5dm_flow_ops.c): no ethdev mutex per call. */
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS |
+				RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE;
 	dev->data->dev_link = (struct rte_eth_link){
 		.link_speed = RTE_ETH_SPEED_NUM_100G,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
@@ -489,9 +491,11 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	}
 	for (i = 0; i < args.nb_ports; i++)
 		rte_eth_dev_probing_finish(devs[i]);
-	MLX5DM_DRV_LOG(INFO, "%s: %u port(s), backend=%s, topology=%s", name, args.nb_ports,
+	MLX5DM_DRV_LOG(INFO, "%s: %u port(s), backend=%s, topology=%s%s", name, args.nb_ports,
 		       args.backend == RTE_PMD_MLX5DM_BACKEND_SIM ? "sim" : "hw",
-		       args.topology == MLX5DM_TOPO_LOOP ? "loop" : "pair");
+		       args.topology == MLX5DM_TOPO_LOOP ? "loop" : "pair",
+		       args.flow_engine == MLX5DM_FLOW_ENGINE_NULL ?
+		       ", flow_engine=null (rte_flow rules are handles only)" : "");
 	return 0;
 release_ports:
 	while (i-- > 0) {
@@ -559,4 +563,5 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 };
 
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
-RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair");
+RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
+			      "flow_engine=steer|null");

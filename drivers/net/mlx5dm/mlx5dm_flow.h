@@ -30,6 +30,7 @@
 #define _MLX5DM_FLOW_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/queue.h>
@@ -38,6 +39,7 @@
 #include <rte_flow.h>
 #include <rte_spinlock.h>
 
+#include "mlx5dm_osdep.h"
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_prm_modify.h"
 #include "mlx5dm_steer.h"
@@ -140,6 +142,12 @@ struct mlx5dm_flow_sub {
 	bool inner;                 /* ... on the inner headers */
 	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
 	struct mlx5dm_rss_attr rss; /* when hash */
+	/*
+	 * What xc->match_known returned for this sub-rule's key (the object
+	 * layer's matcher), NULL if unknown or no hook. Only meaningful to the
+	 * object layer while the lock the hook ran under is still held.
+	 */
+	void *hint;
 };
 
 struct mlx5dm_flow_push {
@@ -147,27 +155,26 @@ struct mlx5dm_flow_push {
 	uint16_t tci;
 };
 
+/*
+ * Translation zeroes the spec only up to MLX5DM_FLOW_SPEC_ZEROED (the
+ * attributes, counts, flags and the match): the arrays after it are valid
+ * only up to their counts (nb_queues, nb_sub, *_len, nb_push, nb_modify) or
+ * when their feature is present (rss_key with RSS), so a rule does not pay
+ * for clearing two kilobytes it never reads.
+ */
 struct mlx5dm_flow_spec {
 	/* Attributes. */
 	bool egress;
 	uint32_t group;
 	uint32_t priority;          /* rte_flow priority */
-	/* Match (PRM fte_match_param). */
-	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
-	uint8_t criteria;           /* sections with a non-zero mask */
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
-	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
-	/* Actions. */
+	/* Actions: kinds and counts. */
 	enum mlx5dm_flow_fate fate;
 	uint32_t jump_group;
 	uint16_t nb_queues;
-	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
 	bool rss_inner;             /* RSS level 2 */
 	bool rss_symmetric;
 	uint64_t rss_types;
-	uint8_t rss_key[40];
 	uint8_t nb_sub;
-	struct mlx5dm_flow_sub sub[MLX5DM_FLOW_MAX_SUB];
 	bool count;
 	bool tag;
 	uint32_t tag_value;         /* CQE flow tag */
@@ -177,35 +184,64 @@ struct mlx5dm_flow_spec {
 	enum mlx5dm_reformat_type encap_type;
 	uint16_t decap_len;         /* L3 decap: the new L2 header */
 	uint16_t encap_len;
-	uint8_t decap_data[32];
-	uint8_t encap_data[MLX5DM_FLOW_MAX_ENCAP];
 	uint8_t nb_pop;
 	uint8_t nb_push;
-	struct mlx5dm_flow_push push[MLX5DM_FLOW_MAX_VLAN_PUSH];
 	uint16_t nb_modify;
+	/* Match (PRM fte_match_param). */
+	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
+	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
+	/* Not zeroed by translation (see above). */
+	uint16_t queues[MLX5DM_FLOW_MAX_QUEUES];
+	uint8_t rss_key[40];
+	struct mlx5dm_flow_sub sub[MLX5DM_FLOW_MAX_SUB];
+	struct mlx5dm_flow_push push[MLX5DM_FLOW_MAX_VLAN_PUSH];
+	uint8_t decap_data[32];
+	uint8_t encap_data[MLX5DM_FLOW_MAX_ENCAP];
 	uint8_t modify[MLX5DM_FLOW_MAX_MODIFY * 8];
 };
+#define MLX5DM_FLOW_SPEC_ZEROED offsetof(struct mlx5dm_flow_spec, queues)
 
 /* What translation needs to know about the port. */
 struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
+	/*
+	 * Optional: non-NULL when the match of a sub-rule is already known to
+	 * be one the device accepts (a matcher with this very key exists, and
+	 * the library checked its mask when creating it), so translation skips
+	 * the steering library's mask check for it; the result is kept as the
+	 * sub-rule's hint. NULL hook: every mask is checked.
+	 */
+	void *(*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+			     const uint8_t *mask, uint8_t criteria);
+	void *arg;
 };
 
 /*
  * Translate (and validate) one rule. On success spec holds everything the
  * object layer needs; on failure error is set (type, cause, static message)
  * and a negative errno is returned. Includes the steering library's check
- * of every match mask the rule produces.
+ * of every match mask the rule produces (unless xc->match_known vouches
+ * for it).
  */
 int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
 
-/* The mask / value of sub-rule i (spec mask plus its extra match). */
+/* The mask / value of sub-rule i (spec mask plus its extra match), copied. */
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
 			   uint8_t *value, uint8_t *criteria);
+
+/*
+ * The same without copies when sub-rule i adds no match: *mask and *value
+ * point into spec, else into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask,
+ * then value). Returns the criteria.
+ */
+uint8_t mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i,
+				  uint8_t *buf, const uint8_t **mask, const uint8_t **value);
 
 /* Matcher priority of sub-rule i. */
 static inline uint16_t
@@ -366,9 +402,31 @@ struct mlx5dm_flow_port {
 struct mlx5dm_flow_tbl;
 struct mlx5dm_flow_matcher;
 struct mlx5dm_flow_ent;
+struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
 #define MLX5DM_FLOW_HASH_SIZE 256u
+
+/*
+ * A cached object found by a byte key (shared actions, action sets): the
+ * lookup part, first member of the object; the key bytes follow the object.
+ */
+struct mlx5dm_flow_kobj {
+	LIST_ENTRY(mlx5dm_flow_kobj) next;
+	uint32_t hash;
+	uint32_t refcnt;
+	uint16_t key_len;
+	const uint8_t *key;
+};
+LIST_HEAD(mlx5dm_flow_kbucket, mlx5dm_flow_kobj);
+/* The object with this key, with one more reference; NULL if none. */
+struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl,
+						 const uint8_t *key, size_t len, uint32_t *hash);
+/* Insert a new object (one reference) under key, copied to key_store. */
+void mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
+			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
+/* Drop a reference: true (and out of the cache) when it was the last. */
+bool mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o);
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -377,22 +435,62 @@ struct mlx5dm_flow_stats {
 	uint32_t tables;
 	uint32_t matchers;
 	uint32_t entries;       /* cached actions */
+	uint32_t asets;         /* cached action sets */
 	uint32_t cnt_bulks;
 	uint32_t counters;
 };
+
+/* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
+#define MLX5DM_FLOW_POOL_CLASSES (MLX5DM_FLOW_MAX_SUB + 1u)
+struct mlx5dm_flow_pool_mem {
+	void *(*alloc)(size_t size);            /* size bytes, aligned to size */
+	void (*free)(void *p, size_t size);
+	unsigned int log_chunk;                 /* chunk size */
+};
+/* Anonymous 2 MiB mappings advised for transparent huge pages. */
+extern const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp;
+
+struct mlx5dm_flow_pool {
+	const struct mlx5dm_flow_pool_mem *mem; /* chunk memory */
+	size_t chunk;                           /* chunk size */
+	struct rte_flow *free[MLX5DM_FLOW_POOL_CLASSES];
+	uintptr_t *set;                         /* chunk addresses, open addressing */
+	uint32_t set_cap;
+	uint32_t nb_chunks;
+	uint32_t live;                          /* handles handed out */
+	uint64_t bytes;                         /* chunk memory held */
+};
+/* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
+void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
+/* A zeroed live handle with room for nb_rules rules; NULL + errno. */
+struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
+void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
+/* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
+bool mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
+/* Free every chunk (no handle may be live any more). */
+void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
 
 struct mlx5dm_flow_priv {
 	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
 	rte_spinlock_t lock;
 	struct mlx5dm_flow_port port;
 	bool started;
+	/*
+	 * flow_engine=null (a benchmarking aid): user flows are handles only,
+	 * created after minimal validation, with no steering behind them.
+	 */
+	bool null_engine;
+	struct mlx5dm_flow_pool pool;
 	TAILQ_HEAD(mlx5dm_flow_list, rte_flow) flows;
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
 	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
 	LIST_HEAD(, mlx5dm_flow_matcher) matchers[MLX5DM_FLOW_HASH_SIZE];
-	LIST_HEAD(, mlx5dm_flow_ent) ents[MLX5DM_FLOW_HASH_SIZE];
-	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;
+	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
+	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
+	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
+	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
+	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
 	struct mlx5dm_flow_stats st;
 };
 
@@ -407,6 +505,13 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    uint16_t prio, uint8_t criteria,
 						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
+/*
+ * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): the
+ * matcher of sub-rule i's key, if it exists. Caller holds fp->lock, and
+ * keeps it until mlx5dm_flow_objs_create() consumed the spec's hints.
+ */
+void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+				   const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
 
 enum mlx5dm_flow_ent_kind {
@@ -431,17 +536,34 @@ struct mlx5dm_flow_ent_param {
 	const uint8_t *data;                /* MODIFY entries, REFORMAT data */
 	size_t len;
 };
+/* Serialise p into key (at most max bytes): its length, 0 if it does not fit. */
+size_t mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max);
 struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
 					    const struct mlx5dm_flow_ent_param *p);
 void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
 struct mlx5dm_action *mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e);
+/* The matcher m, one more reference (a hint found by match_known). */
+struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
+
+/* mlx5dm_flow_aset.c: the shared actions of a rule, in device order, as one object. */
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
+					      const struct mlx5dm_flow_ent_param *p,
+					      unsigned int n);
+void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
+struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
+						      unsigned int *n);
 
 /* mlx5dm_flow_cnt.c: flow counters taken from bulks. */
 struct mlx5dm_flow_cnt {
 	struct mlx5dm_flow_cnt_bulk *bulk;
 	uint32_t index;
+	struct mlx5dm_action *action;   /* its counter action */
+	uint64_t base_hits;             /* device values the flow's counts start from */
+	uint64_t base_bytes;
 };
-int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
+/* A counter and its action in domain dom. */
+int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom,
+			  struct mlx5dm_flow_cnt *c);
 void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
 struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c);
 
@@ -451,20 +573,21 @@ struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c
 struct mlx5dm_flow_rule {
 	struct mlx5dm_flow_matcher *matcher;
 	struct mlx5dm_rule *rule;
-	uint8_t nb_ents;
-	struct mlx5dm_flow_ent *ents[MLX5DM_FLOW_RULE_MAX_ENTS];
+	struct mlx5dm_flow_aset *aset;
 };
 
 struct rte_flow {
-	TAILQ_ENTRY(rte_flow) next;
+	union {
+		TAILQ_ENTRY(rte_flow) next;     /* fp->flows, while live */
+		struct rte_flow *free_next;     /* the pool's free list */
+	};
+	uint32_t live;                  /* pool marker: a live handle */
+	uint8_t cls;                    /* pool size class: room for cls rules */
 	bool listed;                    /* a user flow (not the default rule) */
-	unsigned int dom;
+	uint8_t dom;
 	bool has_cnt;
-	struct mlx5dm_flow_cnt cnt;
-	struct mlx5dm_action *cnt_action;
-	uint64_t cnt_base_hits;
-	uint64_t cnt_base_bytes;
 	uint8_t nb_rules;
+	struct mlx5dm_flow_cnt cnt;
 	struct mlx5dm_flow_rule rules[];
 };
 
@@ -481,6 +604,10 @@ int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
+/* flow_engine=null: a listed handle with no rule behind it. */
+struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
+					      struct rte_flow_error *error);
+/* flow is a live user flow of the port (O(1), see mlx5dm_flow_pool_owns()). */
 bool mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow);
 /* Destroy every user flow; returns the first failure (and goes on). */
 int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);

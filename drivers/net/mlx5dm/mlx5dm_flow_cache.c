@@ -43,29 +43,45 @@ struct mlx5dm_flow_matcher {
 };
 
 struct mlx5dm_flow_ent {
-	LIST_ENTRY(mlx5dm_flow_ent) next;
-	uint32_t hash;
-	uint32_t refcnt;
+	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_action *act;
 	struct mlx5dm_tir *tir;
 	struct mlx5dm_flow_tbl *jump;
-	uint16_t key_len;
 	uint8_t key[];
 };
 
-/* FNV-1a. */
-static uint32_t
-mlx5dm_flow_hash(uint32_t h, const void *data, size_t len)
+/*
+ * Key hash, a word at a time (keys are match masks of hundreds of bytes
+ * and action parameters): multiply-xorshift per 64-bit word, the tail
+ * zero-padded.
+ */
+static uint64_t
+mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 {
 	const uint8_t *p = data;
-	size_t i;
+	uint64_t w;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ p[i]) * 16777619u;
+	for (; len >= sizeof(w); p += sizeof(w), len -= sizeof(w)) {
+		memcpy(&w, p, sizeof(w));
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	if (len != 0) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
 	return h;
 }
 
-#define MLX5DM_FLOW_HASH_SEED 2166136261u
+#define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
+
+static uint32_t
+mlx5dm_flow_hash_fold(uint64_t h)
+{
+	return (uint32_t)(h ^ h >> 32);
+}
 
 /* ---- tables ---- */
 
@@ -131,6 +147,69 @@ mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
 	return m->m;
 }
 
+/*
+ * The key: domain, group, priority, criteria and mask. Sections outside
+ * the criteria are zero in the mask, so only the enabled ones are hashed.
+ */
+static uint32_t
+mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_t criteria,
+			 const uint8_t *mask)
+{
+	uint64_t h = MLX5DM_FLOW_HASH_SEED;
+	uint64_t head = (uint64_t)group << 32 | (uint64_t)prio << 16 | (uint64_t)criteria << 8 |
+			dom;
+	unsigned int s;
+
+	h = mlx5dm_flow_hash(h, &head, sizeof(head));
+	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
+		if (criteria & (1u << s))
+			h = mlx5dm_flow_hash(h, mask + s * MLX5DM_FTE_SECTION_SIZE,
+					     MLX5DM_FTE_SECTION_SIZE);
+	return mlx5dm_flow_hash_fold(h);
+}
+
+static bool
+mlx5dm_flow_matcher_is(const struct mlx5dm_flow_matcher *m, unsigned int dom, uint32_t group,
+		       uint16_t prio, uint8_t criteria, const uint8_t *mask)
+{
+	return m->tbl->dom == dom && m->tbl->group == group && m->prio == prio &&
+	       m->criteria == criteria && memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0;
+}
+
+static struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int dom,
+			 uint32_t group, uint16_t prio, uint8_t criteria, const uint8_t *mask)
+{
+	struct mlx5dm_flow_matcher *m;
+
+	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
+		if (m->hash == h && mlx5dm_flow_matcher_is(m, dom, group, prio, criteria, mask))
+			return m;
+	return NULL;
+}
+
+/*
+ * Rules come in runs with the same key (one matcher, many values): the
+ * matcher found last is tried before hashing the key.
+ */
+void *
+mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
+			     const uint8_t *mask, uint8_t criteria)
+{
+	struct mlx5dm_flow_priv *fp = arg;
+	struct mlx5dm_flow_matcher *m = fp->last_matcher;
+	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
+	uint32_t h;
+
+	if (m != NULL && mlx5dm_flow_matcher_is(m, spec->egress, spec->group, prio, criteria, mask))
+		return m;
+	h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
+	m = mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria, mask);
+	if (m != NULL)
+		fp->last_matcher = m;
+	return m;
+}
+
 struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
 			uint16_t prio, uint8_t criteria, const uint8_t *mask,
@@ -146,18 +225,12 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 	uint32_t h;
 	int err;
 
-	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &dom, sizeof(dom));
-	h = mlx5dm_flow_hash(h, &group, sizeof(group));
-	h = mlx5dm_flow_hash(h, &prio, sizeof(prio));
-	h = mlx5dm_flow_hash(h, &criteria, sizeof(criteria));
-	h = mlx5dm_flow_hash(h, mask, MLX5DM_MATCH_PARAM_SIZE);
-	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
-		if (m->hash == h && m->tbl->dom == dom && m->tbl->group == group &&
-		    m->prio == prio && m->criteria == criteria &&
-		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
-			m->refcnt++;
-			return m;
-		}
+	h = mlx5dm_flow_matcher_hash(dom, group, prio, criteria, mask);
+	m = mlx5dm_flow_matcher_find(fp, h, dom, group, prio, criteria, mask);
+	if (m != NULL) {
+		m->refcnt++;
+		return m;
+	}
 	t = mlx5dm_flow_tbl_get(fp, dom, group);
 	if (t == NULL)
 		return NULL;
@@ -188,6 +261,13 @@ put_tbl:
 	return NULL;
 }
 
+struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
+{
+	m->refcnt++;
+	return m;
+}
+
 void
 mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
 {
@@ -198,6 +278,8 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 	ret = mlx5dm_matcher_destroy(m->m);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
+	if (fp->last_matcher == m)
+		fp->last_matcher = NULL;
 	LIST_REMOVE(m, next);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);
@@ -212,8 +294,47 @@ mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
 	return e->act;
 }
 
+/* ---- keyed caches ---- */
+
+struct mlx5dm_flow_kobj *
+mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl, const uint8_t *key, size_t len,
+			uint32_t *hash)
+{
+	uint32_t h = mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
+	struct mlx5dm_flow_kobj *o;
+
+	*hash = h;
+	LIST_FOREACH(o, &tbl[h % MLX5DM_FLOW_HASH_SIZE], next)
+		if (o->hash == h && o->key_len == len && memcmp(o->key, key, len) == 0) {
+			o->refcnt++;
+			return o;
+		}
+	return NULL;
+}
+
+void
+mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
+			  uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
+{
+	memcpy(key_store, key, len);
+	o->key = key_store;
+	o->key_len = (uint16_t)len;
+	o->hash = hash;
+	o->refcnt = 1;
+	LIST_INSERT_HEAD(&tbl[hash % MLX5DM_FLOW_HASH_SIZE], o, next);
+}
+
+bool
+mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
+{
+	if (--o->refcnt != 0)
+		return false;
+	LIST_REMOVE(o, next);
+	return true;
+}
+
 /* The cache key: every parameter, serialised field by field (no padding). */
-static size_t
+size_t
 mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max)
 {
 	size_t n = 0;
@@ -340,12 +461,9 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = EINVAL;
 		return NULL;
 	}
-	h = mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len);
-	LIST_FOREACH(e, &fp->ents[h % MLX5DM_FLOW_HASH_SIZE], next)
-		if (e->hash == h && e->key_len == len && memcmp(e->key, key, len) == 0) {
-			e->refcnt++;
-			return e;
-		}
+	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(fp->ents, key, len, &h);
+	if (e != NULL)
+		return e;
 	e = mlx5dm_zmalloc(sizeof(*e) + len);
 	if (e == NULL) {
 		errno = ENOMEM;
@@ -358,11 +476,7 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = -ret;
 		return NULL;
 	}
-	e->hash = h;
-	e->refcnt = 1;
-	e->key_len = (uint16_t)len;
-	memcpy(e->key, key, len);
-	LIST_INSERT_HEAD(&fp->ents[h % MLX5DM_FLOW_HASH_SIZE], e, next);
+	mlx5dm_flow_kcache_insert(fp->ents, &e->k, h, key, len, e->key);
 	fp->st.entries++;
 	return e;
 }
@@ -372,7 +486,7 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 {
 	int ret;
 
-	if (--e->refcnt != 0)
+	if (!mlx5dm_flow_kcache_put(&e->k))
 		return;
 	ret = mlx5dm_action_destroy(e->act);
 	if (ret < 0)
@@ -381,7 +495,6 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 		mlx5dm_tir_destroy(e->tir);
 	if (e->jump != NULL)
 		mlx5dm_flow_tbl_put(fp, e->jump);
-	LIST_REMOVE(e, next);
 	mlx5dm_free(e);
 	fp->st.entries--;
 }

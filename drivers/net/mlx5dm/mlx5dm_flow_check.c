@@ -62,13 +62,24 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 				  mlx5dm_flow_field_msgs[f]);
 }
 
+/*
+ * Every sub-rule's mask goes through the library's builder selection, unless
+ * the object layer vouches for it (a matcher with this key exists: its mask
+ * was checked when it was created), which spares the rules after the first
+ * of a matcher a selection as costly as the rest of the translation. Values
+ * need no check of their own then: translation writes value bits only under
+ * mask bits (ip_version equal to its mask), and the library checks every
+ * rule's value against its matcher anyway.
+ */
 int
 mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
+	const struct mlx5dm_flow_xctx *xc = x->xc;
 	struct mlx5dm_flow_spec *spec = x->spec;
+	const uint8_t *mask, *value;
 	const char *err_field;
 	unsigned int i, n;
 	uint8_t criteria;
@@ -78,7 +89,11 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering format not available");
 	for (i = 0; i < spec->nb_sub; i++) {
-		mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+		criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
+		spec->sub[i].hint = xc->match_known != NULL ?
+				    xc->match_known(xc->arg, spec, i, mask, criteria) : NULL;
+		if (spec->sub[i].hint != NULL)
+			continue;
 		ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
 					       spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,
 					       b, MLX5DM_STE_MAX_BUILDERS, &n, &err_field);

@@ -154,6 +154,23 @@ mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_it
 	return 0;
 }
 
+/* No bit of mask outside nic (a word at a time: every rule pays it per item). */
+static bool
+mlx5dm_flow_within(const uint8_t *mask, const uint8_t *nic, unsigned int size)
+{
+	uint64_t m, n, acc = 0;
+	unsigned int i;
+
+	for (i = 0; i + sizeof(m) <= size; i += sizeof(m)) {
+		memcpy(&m, mask + i, sizeof(m));
+		memcpy(&n, nic + i, sizeof(n));
+		acc |= m & ~n;
+	}
+	for (; i < size; i++)
+		acc |= (uint64_t)(mask[i] & ~nic[i]);
+	return acc == 0;
+}
+
 static int
 mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *item,
 		     struct rte_flow_error *error)
@@ -163,7 +180,6 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	const struct mlx5dm_flow_item_def *def = mlx5dm_flow_item_def_get(item->type);
 	const uint8_t *nic;
 	bool has_last;
-	unsigned int i;
 	int ret;
 
 	x->item = item;
@@ -191,11 +207,9 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 		if (has_last)
 			memcpy(last, item->last, def->size);
 		nic = def->nic_mask;
-		for (i = 0; i < def->size; i++)
-			if ((mask[i] & ~nic[i]) != 0)
-				return rte_flow_error_set(error, ENOTSUP,
-							  RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
-							  def->mask_msg);
+		if (!mlx5dm_flow_within(mask, nic, def->size))
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK,
+						  item, def->mask_msg);
 		if (def->pre != NULL) {
 			ret = def->pre(x, spec, mask, has_last ? last : NULL, error);
 			if (ret < 0)

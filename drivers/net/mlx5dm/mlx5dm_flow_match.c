@@ -52,6 +52,8 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 					  "item contradicts a previous item or what it implies");
 	mlx5dm_fte_set(spec->mask, f, old_m | mask);
 	mlx5dm_fte_set(spec->value, f, old_v | value);
+	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
+	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
 	if (x->item != NULL)
 		x->owner[f] = (uint16_t)(x->item - x->items + 1);
 	return 0;
@@ -135,17 +137,23 @@ mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mas
 	return 0;
 }
 
+/* A section is enabled when any of its bytes is: OR it together a word at a time. */
 uint8_t
 mlx5dm_flow_match_criteria(const uint8_t *mask)
 {
 	uint8_t criteria = 0;
-	unsigned int s, i;
+	unsigned int s, w;
 
-	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
-		for (i = 0; i < MLX5DM_FTE_SECTION_SIZE; i++)
-			if (mask[s * MLX5DM_FTE_SECTION_SIZE + i] != 0) {
-				criteria |= (uint8_t)(1u << s);
-				break;
-			}
+	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++) {
+		const uint8_t *sec = mask + s * MLX5DM_FTE_SECTION_SIZE;
+		uint64_t acc = 0, v;
+
+		for (w = 0; w < MLX5DM_FTE_SECTION_SIZE; w += sizeof(v)) {
+			memcpy(&v, sec + w, sizeof(v));
+			acc |= v;
+		}
+		if (acc != 0)
+			criteria |= (uint8_t)(1u << s);
+	}
 	return criteria;
 }

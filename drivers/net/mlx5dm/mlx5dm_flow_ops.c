@@ -9,9 +9,16 @@
  * over every Rx queue with the configured rss_conf); stop removes every
  * flow; close frees the flow state.
  *
- * Threading: ethdev serialises the synchronous flow ops (the PMD does not
- * set RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE); fp->lock also orders them with
- * start/stop/close. Rules use the library's rule queue 0.
+ * Threading: the ops are thread-safe on their own (the port sets
+ * RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE, so ethdev takes no mutex per call):
+ * translation is pure, everything touching flow objects holds fp->lock,
+ * which also orders the ops with start/stop. create takes the lock once,
+ * around translation too, so translation can ask the matcher cache whether
+ * a mask is already known. Rules use the library's rule queue 0.
+ *
+ * flow_engine=null (devarg, a benchmarking aid): user flows are handles
+ * from the same pool after minimal validation, with no steering; the
+ * port's own default rule is still a real one.
  */
 
 #include <errno.h>
@@ -19,13 +26,47 @@
 
 #include <rte_common.h>
 #include <rte_ethdev.h>
+#include <rte_eal.h>
 #include <rte_flow_driver.h>
+#include <rte_malloc.h>
 #include <ethdev_driver.h>
 
 #include "mlx5dm.h"
 #include "mlx5dm_flow.h"
 #include "mlx5dm_log.h"
 #include "mlx5dm_osdep.h"
+
+/* Flow handle chunks in the DPDK heap, where the heap statistics see them. */
+static void *
+mlx5dm_flow_rte_alloc(size_t size)
+{
+	return rte_malloc("mlx5dm_flow", size, size);
+}
+
+static void
+mlx5dm_flow_rte_free(void *p, size_t size)
+{
+	RTE_SET_USED(size);
+	rte_free(p);
+}
+
+static const struct mlx5dm_flow_pool_mem mlx5dm_flow_rte_mem = {
+	.alloc = mlx5dm_flow_rte_alloc,
+	.free = mlx5dm_flow_rte_free,
+	.log_chunk = 16,
+};
+
+/*
+ * Where flow handles live: the DPDK heap when hugepages back it; without
+ * them (--no-huge) the heap is a memfd faulted in 4 KiB at a time, which
+ * cannot use transparent huge pages, so handles come from anonymous
+ * mappings advised for them instead (one fault per 2 MiB, not 512).
+ */
+static const struct mlx5dm_flow_pool_mem *
+mlx5dm_flow_mem(void)
+{
+	return rte_eal_has_hugepages() ? &mlx5dm_flow_rte_mem : &mlx5dm_flow_pool_thp;
+}
 
 /* The flow state of a port, created on first use (isolate may precede start). */
 static struct mlx5dm_flow_priv *
@@ -35,12 +76,17 @@ mlx5dm_flow_fp(struct rte_eth_dev *dev)
 	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
 	struct mlx5dm_flow_priv *expected = NULL;
 
-	if (fp != NULL)
+	if (MLX5DM_LIKELY(fp != NULL))
 		return fp;
 	fp = mlx5dm_zmalloc(sizeof(*fp));
 	if (fp == NULL)
 		return NULL;
 	mlx5dm_flow_priv_init(fp);
+	/* A probed port (a port built by hand in unit tests has no vdev state, no EAL). */
+	if (priv->sh != NULL) {
+		mlx5dm_flow_pool_init(&fp->pool, mlx5dm_flow_mem());
+		fp->null_engine = priv->sh->args.flow_engine == MLX5DM_FLOW_ENGINE_NULL;
+	}
 	if (!__atomic_compare_exchange_n(&priv->flow, &expected, fp, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		mlx5dm_free(fp);
@@ -56,15 +102,63 @@ mlx5dm_flow_nomem(struct rte_flow_error *error)
 				  "no memory for the port's flow state");
 }
 
+/* flow_engine=null: what every rule must have, nothing more. */
+static int
+mlx5dm_flow_null_check(const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+		       const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	if (attr == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+					  "attributes are missing");
+	if (attr->transfer || attr->ingress == attr->egress)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR, attr,
+					  "flow_engine=null: ingress or egress rules only");
+	if (items == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+					  "pattern is missing");
+	if (actions == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+					  "action list is missing");
+	return 0;
+}
+
 static int
 mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		     const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		     struct rte_flow_error *error)
 {
 	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = dev->data->nb_rx_queues };
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	struct mlx5dm_flow_spec spec;
 
+	if (fp != NULL && fp->null_engine)
+		return mlx5dm_flow_null_check(attr, items, actions, error);
 	return mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
+}
+
+static int
+mlx5dm_flow_not_started(struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "the port is not started: create flows after starting it");
+}
+
+static struct rte_flow *
+mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
+			const struct rte_flow_item items[], const struct rte_flow_action actions[],
+			struct rte_flow_error *error)
+{
+	struct rte_flow *flow = NULL;
+
+	if (mlx5dm_flow_null_check(attr, items, actions, error) < 0)
+		return NULL;
+	rte_spinlock_lock(&fp->lock);
+	if (!fp->started)
+		mlx5dm_flow_not_started(error);
+	else
+		flow = mlx5dm_flow_objs_create_null(fp, attr->egress, error);
+	rte_spinlock_unlock(&fp->lock);
+	return flow;
 }
 
 static struct rte_flow *
@@ -72,8 +166,12 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		   struct rte_flow_error *error)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = dev->data->nb_rx_queues };
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = dev->data->nb_rx_queues,
+		.match_known = mlx5dm_flow_objs_match_known,
+		.arg = fp,
+	};
 	struct mlx5dm_flow_spec spec;
 	struct rte_flow *flow = NULL;
 
@@ -81,14 +179,17 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		mlx5dm_flow_nomem(error);
 		return NULL;
 	}
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error) < 0)
-		return NULL;
+	if (fp->null_engine)
+		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
+	/* One lock hold: the matchers translation found stay valid for the objects. */
 	rte_spinlock_lock(&fp->lock);
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error) < 0)
+		goto unlock;
 	if (!fp->started)
-		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "the port is not started: create flows after starting it");
+		mlx5dm_flow_not_started(error);
 	else
 		flow = mlx5dm_flow_objs_create(fp, &spec, true, error);
+unlock:
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
 }

@@ -323,14 +323,10 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	return 0;
 }
 
-void
-mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
-		      uint8_t *value, uint8_t *criteria)
+/* Write the extra match of sub-rule s over a copy of the spec's match. */
+static void
+mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *value)
 {
-	const struct mlx5dm_flow_sub *s = &spec->sub[i];
-
-	memcpy(mask, spec->mask, MLX5DM_MATCH_PARAM_SIZE);
-	memcpy(value, spec->value, MLX5DM_MATCH_PARAM_SIZE);
 	if (s->ipv != 0) {
 		enum mlx5dm_fte_field f = s->inner ? MLX5DM_FTE(inner, ip_version) :
 						     MLX5DM_FTE(outer, ip_version);
@@ -345,5 +341,32 @@ mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8
 		mlx5dm_fte_set(mask, f, 0xff);
 		mlx5dm_fte_set(value, f, s->proto);
 	}
+}
+
+void
+mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
+		      uint8_t *value, uint8_t *criteria)
+{
+	memcpy(mask, spec->mask, MLX5DM_MATCH_PARAM_SIZE);
+	memcpy(value, spec->value, MLX5DM_MATCH_PARAM_SIZE);
+	mlx5dm_flow_sub_extra(&spec->sub[i], mask, value);
 	*criteria = mlx5dm_flow_match_criteria(mask);
+}
+
+uint8_t
+mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
+			  const uint8_t **mask, const uint8_t **value)
+{
+	const struct mlx5dm_flow_sub *s = &spec->sub[i];
+	uint8_t criteria;
+
+	if (s->ipv == 0 && s->proto == 0) {
+		*mask = spec->mask;
+		*value = spec->value;
+		return spec->criteria;
+	}
+	mlx5dm_flow_sub_match(spec, i, buf, buf + MLX5DM_MATCH_PARAM_SIZE, &criteria);
+	*mask = buf;
+	*value = buf + MLX5DM_MATCH_PARAM_SIZE;
+	return criteria;
 }

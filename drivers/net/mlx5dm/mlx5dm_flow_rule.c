@@ -28,12 +28,14 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
+	mlx5dm_flow_pool_init(&fp->pool, NULL);
 	TAILQ_INIT(&fp->flows);
 	LIST_INIT(&fp->tbls);
 	LIST_INIT(&fp->bulks);
 	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
 		LIST_INIT(&fp->matchers[i]);
 		LIST_INIT(&fp->ents[i]);
+		LIST_INIT(&fp->asets[i]);
 	}
 }
 
@@ -52,7 +54,7 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = spec->egress, n = 0, k;
 
-	memset(p, 0, sizeof(*p) * MLX5DM_FLOW_RULE_MAX_ENTS);
+	/* Each entry is written whole (compound literals): no clearing needed. */
 	if (spec->tag)
 		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom,
 							 .u32 = spec->tag_value };
@@ -109,8 +111,10 @@ mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r
 		r->rule = NULL;
 		fp->st.rules--;
 	}
-	while (r->nb_ents > 0)
-		mlx5dm_flow_ent_put(fp, r->ents[--r->nb_ents]);
+	if (r->aset != NULL) {
+		mlx5dm_flow_aset_put(fp, r->aset);
+		r->aset = NULL;
+	}
 	if (r->matcher != NULL) {
 		mlx5dm_flow_matcher_put(fp, r->matcher);
 		r->matcher = NULL;
@@ -124,16 +128,21 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 {
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
-	unsigned int n_p, k, n = 0;
+	struct mlx5dm_action *const *set;
+	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
+	const uint8_t *mask, *value;
+	unsigned int n_p, n_set, k, n = 0;
 	const char *err_field = NULL;
 	uint8_t criteria;
 	int err;
 
-	mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
-	r->matcher = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
-					     mlx5dm_flow_sub_priority(spec, i), criteria, mask,
-					     &err_field);
+	criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
+	if (spec->sub[i].hint != NULL)
+		r->matcher = mlx5dm_flow_matcher_ref(spec->sub[i].hint);
+	else
+		r->matcher = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+						     mlx5dm_flow_sub_priority(spec, i), criteria,
+						     mask, &err_field);
 	if (r->matcher == NULL) {
 		err = errno;
 		if (err_field != NULL)
@@ -143,21 +152,18 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 					   "pattern" : "steering library: table or matcher "
 					   "creation failed");
 	}
-	if (flow->cnt_action != NULL)
-		acts[n++] = flow->cnt_action;
 	n_p = mlx5dm_flow_rule_params(spec, i, p);
-	for (k = 0; k < n_p; k++) {
-		struct mlx5dm_flow_ent *e = mlx5dm_flow_ent_get(fp, &p[k]);
-
-		if (e == NULL) {
-			err = errno;
-			mlx5dm_flow_rule_release(fp, r);
-			return mlx5dm_flow_lib_err(error, err, "steering library: action "
-						   "creation failed");
-		}
-		r->ents[r->nb_ents++] = e;
-		acts[n++] = mlx5dm_flow_ent_action(e);
+	r->aset = mlx5dm_flow_aset_get(fp, p, n_p);
+	if (r->aset == NULL) {
+		err = errno;
+		mlx5dm_flow_rule_release(fp, r);
+		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
+	if (flow->has_cnt)
+		acts[n++] = flow->cnt.action;
+	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
+	for (k = 0; k < n_set; k++)
+		acts[n++] = set[k];
 	r->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(r->matcher), MLX5DM_FLOW_QUEUE,
 				     value, n, acts);
 	if (r->rule == NULL) {
@@ -174,18 +180,11 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 static void
 mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	int ret;
-
 	while (flow->nb_rules > 0)
 		mlx5dm_flow_rule_release(fp, &flow->rules[--flow->nb_rules]);
-	if (flow->cnt_action != NULL) {
-		ret = mlx5dm_action_destroy(flow->cnt_action);
-		if (ret < 0)
-			MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
-	}
 	if (flow->has_cnt)
 		mlx5dm_flow_cnt_free(fp, &flow->cnt);
-	mlx5dm_free(flow);
+	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
 
 struct rte_flow *
@@ -196,29 +195,21 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	unsigned int i;
 	int ret;
 
-	flow = mlx5dm_zmalloc(sizeof(*flow) + spec->nb_sub * sizeof(flow->rules[0]));
+	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
 	if (flow == NULL) {
 		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 		return NULL;
 	}
-	flow->dom = spec->egress;
+	flow->dom = (uint8_t)spec->egress;
 	flow->listed = listed;
 	if (spec->count) {
-		ret = mlx5dm_flow_cnt_alloc(fp, &flow->cnt);
+		ret = mlx5dm_flow_cnt_alloc(fp, flow->dom, &flow->cnt);
 		if (ret < 0) {
 			mlx5dm_flow_lib_err(error, -ret, "steering library: counter allocation "
 					    "failed");
 			goto release;
 		}
 		flow->has_cnt = true;
-		flow->cnt_action = mlx5dm_action_counter(fp->port.dom[flow->dom],
-							 mlx5dm_flow_cnt_counters(&flow->cnt),
-							 flow->cnt.index);
-		if (flow->cnt_action == NULL) {
-			mlx5dm_flow_lib_err(error, errno, "steering library: counter action "
-					    "creation failed");
-			goto release;
-		}
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
 		ret = mlx5dm_flow_rule_make(fp, spec, i, flow, &flow->rules[i], error);
@@ -235,15 +226,28 @@ release:
 	return NULL;
 }
 
+struct rte_flow *
+mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
+			     struct rte_flow_error *error)
+{
+	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, 0);
+
+	if (flow == NULL) {
+		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
+		return NULL;
+	}
+	flow->dom = (uint8_t)egress;
+	flow->listed = true;
+	TAILQ_INSERT_TAIL(&fp->flows, flow, next);
+	fp->st.flows++;
+	return flow;
+}
+
 bool
 mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
 {
-	const struct rte_flow *f;
-
-	TAILQ_FOREACH(f, &fp->flows, next)
-		if (f == flow)
-			return true;
-	return false;
+	/* The default rule is the PMD's: not a handle the application may pass. */
+	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
 }
 
 int
@@ -289,13 +293,13 @@ mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	if (ret < 0)
 		return mlx5dm_flow_lib_err(error, -ret, "steering library: counter query "
 					   "failed");
-	q->hits = hits - flow->cnt_base_hits;
-	q->bytes = bytes - flow->cnt_base_bytes;
+	q->hits = hits - flow->cnt.base_hits;
+	q->bytes = bytes - flow->cnt.base_bytes;
 	q->hits_set = 1;
 	q->bytes_set = 1;
 	if (q->reset) {
-		flow->cnt_base_hits = hits;
-		flow->cnt_base_bytes = bytes;
+		flow->cnt.base_hits = hits;
+		flow->cnt.base_bytes = bytes;
 	}
 	return 0;
 }
@@ -348,10 +352,11 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
 		fp->root[dom] = NULL;
 	}
+	mlx5dm_flow_pool_release(&fp->pool);
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
-	    fp->st.counters != 0)
+	    fp->st.asets != 0 || fp->st.counters != 0)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "
-			   "%u actions, %u counters", fp->st.tables, fp->st.matchers,
-			   fp->st.entries, fp->st.counters);
+			   "%u actions, %u action sets, %u counters", fp->st.tables,
+			   fp->st.matchers, fp->st.entries, fp->st.asets, fp->st.counters);
 	fp->started = false;
 }

@@ -16,7 +16,7 @@ mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 	struct mlx5dm_flow_xlate x;
 	int ret;
 
-	memset(spec, 0, sizeof(*spec));
+	memset(spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(&x, 0, sizeof(x));
 	x.xc = xc;
 	x.spec = spec;
@@ -27,6 +27,5 @@ mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 		ret = mlx5dm_flow_xlate_actions(&x, actions, error);
 	if (ret < 0)
 		return ret;
-	spec->criteria = mlx5dm_flow_match_criteria(spec->mask);
 	return mlx5dm_flow_check_masks(&x, error);
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5dm authors
+"""Instructions per rte_flow create/destroy by layer, from a callgrind tree.
+
+Reads `callgrind_annotate --tree=calling --inclusive=yes` on stdin (a
+dpdk-test-flow-perf run on net_mlx5dm) and prints one line: per create the
+ethdev call, the PMD's share (everything under mlx5dm_flow_create except the
+library's mlx5dm_rule_create), translation, the library's rule create and
+the send ring flush inside it (the device model executing the WQEs); the
+same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
+
+    usage: callgrind-layers.py NAME RULES < tree
+"""
+
+import re
+import sys
+
+LINE = re.compile(r'^\s*([0-9,]+)\s+\(\s*[0-9.]+%\)\s+([*>])\s+\S*:([A-Za-z_][A-Za-z0-9_.]*)'
+                  r'(?: \(([0-9,]+)x\))?')
+
+
+def parse(lines):
+    """{function: inclusive}, {(parent, child): inclusive}, {function: calls}."""
+    incl, edge, calls = {}, {}, {}
+    parent = None
+    for line in lines:
+        m = LINE.match(line)
+        if not m:
+            continue
+        cost = int(m.group(1).replace(',', ''))
+        name = m.group(3).split('.')[0]  # drop .isra/.constprop suffixes
+        if m.group(2) == '*':
+            parent = name
+            incl[name] = max(incl.get(name, 0), cost)
+        elif parent is not None:
+            key = (parent, name)
+            edge[key] = max(edge.get(key, 0), cost)
+            if m.group(4):
+                calls[name] = max(calls.get(name, 0), int(m.group(4).replace(',', '')))
+    return incl, edge, calls
+
+
+def main():
+    name, rules = sys.argv[1], int(sys.argv[2])
+    incl, edge, calls = parse(sys.stdin)
+
+    def per(fn, n=None):
+        c = n if n is not None else calls.get(fn, rules)
+        return incl.get(fn, 0) / c if c else 0
+
+    creates = calls.get('mlx5dm_flow_create', rules)
+    destroys = calls.get('mlx5dm_flow_destroy', rules)
+    lib_c = edge.get(('mlx5dm_flow_rule_make', 'mlx5dm_rule_create'), 0)
+    lib_d = edge.get(('mlx5dm_flow_rule_release', 'mlx5dm_rule_destroy'), 0)
+    row = [
+        per('rte_flow_create', creates),
+        (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
+        per('mlx5dm_flow_translate', creates),
+        lib_c / creates,
+        edge.get(('mlx5dm_rule_create', 'mlx5dm_send_flush'), 0) / creates,
+        per('rte_flow_destroy', destroys),
+        (incl.get('mlx5dm_flow_destroy', 0) - lib_d) / destroys,
+        lib_d / destroys,
+        edge.get(('mlx5dm_rule_destroy', 'mlx5dm_send_flush'), 0) / destroys,
+    ]
+    print('%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
+          % ((name,) + tuple(row)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

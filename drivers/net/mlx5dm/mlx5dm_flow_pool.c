@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * rte_flow handles, carved from per-port chunks instead of one heap
+ * allocation per rule: a handle costs a free-list pop and a push, and a
+ * handle passed back by the application is recognised in O(1) without
+ * touching memory the port does not own.
+ *
+ * Chunks are 2^mem->log_chunk bytes, aligned to their size, each
+ * holding handles of one size class (the number of library rules a flow
+ * has, 0 .. MLX5DM_FLOW_MAX_SUB). A handle's chunk is its address rounded
+ * down; the chunk addresses live in an open-addressing set, so "is this a
+ * live handle of the port" is: the chunk is ours, the offset falls on a
+ * slot, and the slot is marked live. A destroyed handle is marked free, so
+ * destroying it twice is refused until the slot is reused.
+ *
+ * Chunks are kept until mlx5dm_flow_pool_release() (port stop), so the
+ * memory held is the peak number of flows since the port started. Chunk
+ * memory comes from the pool's allocator: in the PMD rte_malloc when
+ * hugepages back the DPDK heap (the heap statistics, and
+ * dpdk-test-flow-perf's "rte_flow size in DPDK layer", then see it), else
+ * mlx5dm_flow_pool_thp; the osdep heap in unit tests.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mlx5dm_flow.h"
+#include "mlx5dm_osdep.h"
+
+#define MLX5DM_FLOW_POOL_SET_MIN 64u
+#define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
+
+/* Chunk header; handles follow at MLX5DM_FLOW_POOL_HDR. */
+struct mlx5dm_flow_chunk {
+	uint32_t obj_size;
+	uint32_t nb_objs;
+};
+#define MLX5DM_FLOW_POOL_HDR 64u
+
+/* Default (unit tests, no EAL): the osdep heap, 64 KiB chunks. */
+static void *
+mlx5dm_flow_pool_heap_alloc(size_t size)
+{
+	return mlx5dm_aligned_zmalloc(size, size);
+}
+
+static void
+mlx5dm_flow_pool_heap_free(void *p, size_t size)
+{
+	RTE_SET_USED(size);
+	mlx5dm_free(p);
+}
+
+static const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_heap = {
+	.alloc = mlx5dm_flow_pool_heap_alloc,
+	.free = mlx5dm_flow_pool_heap_free,
+	.log_chunk = 16,
+};
+
+/*
+ * Anonymous mappings of 2 MiB, aligned to 2 MiB and advised for
+ * transparent huge pages: a million handles then cost tens of page faults,
+ * not tens of thousands (a fault costs microseconds in a VM).
+ */
+static void *
+mlx5dm_flow_pool_thp_alloc(size_t size)
+{
+	uint8_t *p = mmap(NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	uint8_t *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (uint8_t *)(((uintptr_t)p + size - 1) & ~(uintptr_t)(size - 1));
+	/* Keep [a, a + size): unmap the unaligned head and the tail. */
+	if (a != p)
+		munmap(p, (size_t)(a - p));
+	munmap(a + size, (size_t)(p + 2 * size - (a + size)));
+	/* Advice only: without THP the chunk works the same, 4 KiB at a time. */
+	madvise(a, size, MADV_HUGEPAGE);
+	return a;
+}
+
+static void
+mlx5dm_flow_pool_thp_free(void *p, size_t size)
+{
+	munmap(p, size);
+}
+
+const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp = {
+	.alloc = mlx5dm_flow_pool_thp_alloc,
+	.free = mlx5dm_flow_pool_thp_free,
+	.log_chunk = 21,
+};
+
+static size_t
+mlx5dm_flow_pool_obj_size(unsigned int cls)
+{
+	size_t sz = sizeof(struct rte_flow) + cls * sizeof(struct mlx5dm_flow_rule);
+
+	return (sz + 7u) & ~(size_t)7u;
+}
+
+void
+mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem)
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->mem = mem != NULL ? mem : &mlx5dm_flow_pool_heap;
+	pool->chunk = (size_t)1 << pool->mem->log_chunk;
+}
+
+static uint32_t
+mlx5dm_flow_pool_slot(uintptr_t chunk, uint32_t cap)
+{
+	uint64_t k = (uint64_t)(chunk >> 16);
+
+	return (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+static void
+mlx5dm_flow_pool_set_put(uintptr_t *set, uint32_t cap, uintptr_t chunk)
+{
+	uint32_t i = mlx5dm_flow_pool_slot(chunk, cap);
+
+	while (set[i] != 0)
+		i = (i + 1) & (cap - 1);
+	set[i] = chunk;
+}
+
+/* Room for one more chunk address (the set stays at most half full). */
+static int
+mlx5dm_flow_pool_set_reserve(struct mlx5dm_flow_pool *pool)
+{
+	uint32_t cap = pool->set_cap, i;
+	uintptr_t *set;
+
+	if ((pool->nb_chunks + 1) * 2 <= cap)
+		return 0;
+	cap = cap == 0 ? MLX5DM_FLOW_POOL_SET_MIN : cap * 2;
+	set = mlx5dm_calloc(cap, sizeof(*set));
+	if (set == NULL)
+		return -ENOMEM;
+	for (i = 0; i < pool->set_cap; i++)
+		if (pool->set[i] != 0)
+			mlx5dm_flow_pool_set_put(set, cap, pool->set[i]);
+	mlx5dm_free(pool->set);
+	pool->set = set;
+	pool->set_cap = cap;
+	return 0;
+}
+
+static bool
+mlx5dm_flow_pool_set_has(const struct mlx5dm_flow_pool *pool, uintptr_t chunk)
+{
+	uint32_t i;
+
+	if (pool->set_cap == 0)
+		return false;
+	for (i = mlx5dm_flow_pool_slot(chunk, pool->set_cap); pool->set[i] != 0;
+	     i = (i + 1) & (pool->set_cap - 1))
+		if (pool->set[i] == chunk)
+			return true;
+	return false;
+}
+
+/* A new chunk of class cls, its handles pushed on the class's free list. */
+static int
+mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls)
+{
+	size_t obj = mlx5dm_flow_pool_obj_size(cls);
+	struct mlx5dm_flow_chunk *c;
+	uint32_t n, i;
+	uint8_t *base;
+
+	if (mlx5dm_flow_pool_set_reserve(pool) < 0)
+		return -ENOMEM;
+	base = pool->mem->alloc(pool->chunk);
+	if (base == NULL)
+		return -ENOMEM;
+	n = (uint32_t)((pool->chunk - MLX5DM_FLOW_POOL_HDR) / obj);
+	c = (struct mlx5dm_flow_chunk *)base;
+	c->obj_size = (uint32_t)obj;
+	c->nb_objs = n;
+	/* Pushed in reverse: handles are handed out in address order. */
+	for (i = n; i-- > 0;) {
+		struct rte_flow *f = (struct rte_flow *)(base + MLX5DM_FLOW_POOL_HDR + i * obj);
+
+		f->live = 0;
+		f->free_next = pool->free[cls];
+		pool->free[cls] = f;
+	}
+	mlx5dm_flow_pool_set_put(pool->set, pool->set_cap, (uintptr_t)base);
+	pool->nb_chunks++;
+	pool->bytes += pool->chunk;
+	return 0;
+}
+
+struct rte_flow *
+mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
+{
+	struct rte_flow *f;
+
+	if (nb_rules > MLX5DM_FLOW_MAX_SUB) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (pool->free[nb_rules] == NULL && mlx5dm_flow_pool_grow(pool, nb_rules) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = pool->free[nb_rules];
+	pool->free[nb_rules] = f->free_next;
+	memset(f, 0, mlx5dm_flow_pool_obj_size(nb_rules));
+	f->live = MLX5DM_FLOW_LIVE;
+	f->cls = (uint8_t)nb_rules;
+	pool->live++;
+	return f;
+}
+
+void
+mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f)
+{
+	f->live = 0;
+	f->free_next = pool->free[f->cls];
+	pool->free[f->cls] = f;
+	pool->live--;
+}
+
+bool
+mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
+{
+	uintptr_t p = (uintptr_t)f, chunk = p & ~(uintptr_t)(pool->chunk - 1);
+	const struct mlx5dm_flow_chunk *c;
+	uintptr_t off;
+
+	if (f == NULL || !mlx5dm_flow_pool_set_has(pool, chunk))
+		return false;
+	c = (const struct mlx5dm_flow_chunk *)chunk;
+	off = p - chunk;
+	if (off < MLX5DM_FLOW_POOL_HDR)
+		return false;
+	off -= MLX5DM_FLOW_POOL_HDR;
+	if (off % c->obj_size != 0 || off / c->obj_size >= c->nb_objs)
+		return false;
+	return f->live == MLX5DM_FLOW_LIVE;
+}
+
+void
+mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
+{
+	const struct mlx5dm_flow_pool_mem *mem = pool->mem;
+	uint32_t i;
+
+	if (pool->live != 0)
+		MLX5DM_LOG(ERR, "flow", "%u flow handles still live at release", pool->live);
+	for (i = 0; i < pool->set_cap; i++)
+		if (pool->set[i] != 0)
+			mem->free((void *)pool->set[i], pool->chunk);
+	mlx5dm_free(pool->set);
+	mlx5dm_flow_pool_init(pool, mem);
+}

@@ -30,20 +30,6 @@ mlx5dm_htbl_icm(const struct mlx5dm_htbl *h)
 	return h->chunk->icm_addr;
 }
 
-/* The device's hash of a tag under a byte mask (0 when nothing is hashed). */
-uint32_t
-mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask)
-{
-	uint8_t buf[MLX5DM_STE_TAG_SIZE];
-	unsigned int i;
-
-	if (byte_mask == 0)
-		return 0;
-	for (i = 0; i < MLX5DM_STE_TAG_SIZE; i++)
-		buf[i] = (byte_mask >> (15 - i)) & 1 ? tag[i] : 0;
-	return mlx5dm_ste_hash(buf, sizeof(buf));
-}
-
 /* Where unused slots and chain ends of this table miss to. */
 uint64_t
 mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h)
@@ -53,14 +39,14 @@ mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h)
 	return mlx5dm_matcher_end_icm(h->matcher);
 }
 
-/* The device image of an unused slot of h. */
-static void
+/* The device image of an unused slot of h (the matcher's image of its level, aimed). */
+void
 mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
 {
 	struct mlx5dm_ctx *ctx = h->matcher->tbl->dom->ctx;
 
-	mlx5dm_ste_build_always_miss(ctx->ste, hw, h->lu_type, h->matcher->tbl->dom->dir,
-				     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(h));
+	memcpy(hw, h->matcher->miss_img[h->level], MLX5DM_STE_SIZE);
+	mlx5dm_ste_set_miss_addr(ctx->ste, hw, mlx5dm_htbl_miss_target(h));
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 }
 

@@ -204,6 +204,23 @@ struct mlx5dm_table {
 	struct mlx5dm_spinlock anchor_lock; /* writes of anchors shared by matchers */
 };
 
+/*
+ * Action placement of a rule, kept for the next rules of the matcher with
+ * the same actions (identified by serial, so a new action at the address of
+ * a destroyed one is not mistaken for it). Placement writes only the
+ * control part of the last match STE (from the matcher's template) and the
+ * extra action STEs, so those bytes are all a rule needs.
+ */
+#define MLX5DM_ACT_MEMO_WAYS 4
+struct mlx5dm_act_memo {
+	uint64_t serial[MLX5DM_RULE_MAX_ACTIONS];
+	uint8_t nb_actions;
+	uint8_t n_extra;
+	bool valid;
+	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
+	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
+};
+
 struct mlx5dm_matcher {
 	TAILQ_ENTRY(mlx5dm_matcher) next;
 	struct mlx5dm_table *tbl;
@@ -212,6 +229,11 @@ struct mlx5dm_matcher {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_ste_builder builders[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int nb_builders;
+	struct mlx5dm_ste_tmpl tmpl;      /* rule STEs, compiled from the builders */
+	/* Per level: an unused slot's shadow image, miss address left 0. */
+	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
+	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS]; /* (under lock) */
+	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
 	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
 	uint8_t log_first;                /* initial size of the level-0 table */
@@ -273,6 +295,7 @@ enum mlx5dm_action_kind {
 
 struct mlx5dm_action {
 	enum mlx5dm_action_kind kind;
+	uint64_t serial;                  /* unique in the process (action memos) */
 	struct mlx5dm_tir *tir;           /* DEST_TIR */
 	struct mlx5dm_counters *counters; /* COUNTER */
 	struct mlx5dm_domain *dom;
@@ -347,9 +370,18 @@ void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct 
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
 
+/* ---- mlx5dm_steer_rule_act.c ---- */
+/*
+ * Put a rule's actions into its STE array (arr: the match STEs from the
+ * template, room for the extra action STEs behind them); matcher lock held.
+ */
+int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
+			      struct mlx5dm_action *const actions[], uint8_t *arr,
+			      unsigned int *n_extra);
+
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
-uint32_t mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask);
+void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
 struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 				       uint8_t level, uint8_t log_size, uint16_t byte_mask,

@@ -68,32 +68,6 @@ mlx5dm_rule_unlock(struct mlx5dm_matcher *m, struct mlx5dm_queue *q)
 	mlx5dm_spinlock_unlock(&m->lock);
 }
 
-/* Convert the rule's action objects to what the STE encoder takes. */
-static int
-mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		    struct mlx5dm_ste_action *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (acts[i] == NULL || acts[i]->dom != m->tbl->dom) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu %s", i,
-				   acts[i] == NULL ? "is NULL" : "belongs to another domain");
-			return -EINVAL;
-		}
-		/* Levels order jumps: a jump back (or to itself) could loop forever. */
-		if (acts[i]->kind == MLX5DM_ACT_DEST_TABLE &&
-		    acts[i]->dest_tbl->level <= m->tbl->level) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG,
-				   "action %zu jumps from level %u to level %u", i,
-				   m->tbl->level, acts[i]->dest_tbl->level);
-			return -EINVAL;
-		}
-		out[i] = acts[i]->ste;
-	}
-	return 0;
-}
-
 /* Slot-chain tail of table t at slot. */
 static struct mlx5dm_ste *
 mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
@@ -203,6 +177,22 @@ struct mlx5dm_rule_ctx {
 	unsigned int depth;
 };
 
+/* Only what an operation reads before writing it: the write list and undo log stay as they are. */
+static void
+mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
+{
+	rc->ctx = m->tbl->dom->ctx;
+	rc->m = m;
+	rc->q = NULL;
+	rc->d.n = 0;
+	rc->d.cap = 0;
+	rc->d.want_sync = false;
+	rc->d.more = NULL;
+	rc->d.sync_pool = rc->ctx->ste_pool;
+	rc->nw = 0;
+	rc->depth = 0;
+}
+
 static void
 mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 {
@@ -231,11 +221,11 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 	for (lvl = 0; lvl < n; lvl++) {
 		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
-		uint32_t hash = mlx5dm_htbl_hash(tag, head->byte_mask);
 		struct mlx5dm_ste *found = mlx5dm_hidx_find(&m->index, head->root, tag);
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *s, *tail;
+		uint32_t slot;
 
 		if (found != NULL && !last) {
 			found->refcount++;
@@ -248,10 +238,13 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
-		if (found != NULL)
+		if (found != NULL) {
 			t = found->htbl;
-		s = mlx5dm_rule_place(ctx, t, found != NULL ? found->slot :
-				      hash & (t->num_entries - 1), sh, &tail);
+			slot = found->slot;
+		} else {
+			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (t->num_entries - 1);
+		}
+		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
 		mlx5dm_hidx_insert(&m->index, s);
@@ -334,14 +327,10 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		   size_t nb_actions, struct mlx5dm_action *const actions[])
 {
 	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
-	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_ste_actions_attr aattr;
-	struct mlx5dm_ste_action_err aerr;
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
 	const char *field = NULL;
 	unsigned int n_extra = 0, lvl;
-	struct mlx5dm_domain *dom;
 	struct mlx5dm_ctx *ctx;
 	size_t i;
 	int ret;
@@ -351,47 +340,35 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = EINVAL;
 		return NULL;
 	}
-	dom = m->tbl->dom;
-	ctx = dom->ctx;
+	ctx = m->tbl->dom->ctx;
 	if (queue >= ctx->nb_queues) {
 		errno = EINVAL;
 		return NULL;
 	}
-	ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+	/* The template's quick check; the full one names the field at fault. */
+	if (!mlx5dm_ste_tmpl_value_ok(&m->tmpl, value)) {
+		ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+		if (ret < 0) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
+				   field != NULL ? field : "?");
+			errno = -ret;
+			return NULL;
+		}
+	}
+	ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
 	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
-			   field != NULL ? field : "?");
 		errno = -ret;
 		return NULL;
 	}
-	ret = mlx5dm_ste_build_ste_arr(ctx->ste, m->builders, m->nb_builders, value, dom->dir,
-				       ctx->caps.vhca_id, arr);
-	if (ret == 0)
-		ret = mlx5dm_rule_actions(m, nb_actions, actions, sacts);
-	if (ret < 0) {
-		errno = -ret;
-		return NULL;
-	}
-	memset(&aattr, 0, sizeof(aattr));
-	aattr.domain = MLX5DM_STE_DOMAIN_NIC;
-	aattr.dir = dom->dir;
-	aattr.gvmi = ctx->caps.vhca_id;
-	aattr.default_icm_addr = dom->default_icm;
-	ret = mlx5dm_ste_set_actions(ctx->ste, &aattr, sacts, (unsigned int)nb_actions,
-				     arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
-				     MLX5DM_STE_MAX_ACTION_STES, &n_extra, &aerr);
-	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "actions rejected: %s (action %d)", aerr.msg,
-			   aerr.index);
-		errno = -ret;
-		return NULL;
-	}
-	memset(&rc, 0, sizeof(rc));
-	rc.ctx = ctx;
-	rc.m = m;
-	rc.d.sync_pool = ctx->ste_pool;
+	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
+	if (ret < 0) {
+		mlx5dm_rule_unlock(m, rc.q);
 		errno = -ret;
 		return NULL;
 	}
@@ -463,9 +440,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		t->slots[slot] = NULL;
 		mlx5dm_htbl_count_used(t, -1);
 		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
-		mlx5dm_ste_build_always_miss(ctx->ste, img, t->lu_type, t->matcher->tbl->dom->dir,
-					     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(t));
-		mlx5dm_ste_to_hw(ctx->ste, img, MLX5DM_STE_SIZE);
+		mlx5dm_htbl_miss_image(t, img);
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
 	}
 	if (t->slots[s->slot] == s) {
@@ -518,10 +493,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	m = rule->matcher;
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
-	memset(&rc, 0, sizeof(rc));
-	rc.ctx = m->tbl->dom->ctx;
-	rc.m = m;
-	rc.d.sync_pool = rc.ctx->ste_pool;
+	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;

@@ -57,7 +57,11 @@ mlx5dm_prm_get64(const void *buf, unsigned int bit, unsigned int width)
 			return dw;
 		return (dw >> (31 - (pos - 1) % 32)) & ((1u << width) - 1);
 	}
-	/* Whole bytes (addresses, 64-bit words): one byte per step, no bit shuffling. */
+	/* A 64-bit word on a dword boundary (addresses): two dwords. */
+	if (width == 64 && (bit & 31u) == 0)
+		return (uint64_t)mlx5dm_prm_be32(b + bit / 8) << 32 |
+		       mlx5dm_prm_be32(b + bit / 8 + 4);
+	/* Whole bytes: one byte per step, no bit shuffling. */
 	if ((bit & 7u) == 0 && (width & 7u) == 0) {
 		const uint8_t *p = b + bit / 8;
 		unsigned int i;
@@ -107,6 +111,11 @@ mlx5dm_prm_set64(void *buf, unsigned int bit, unsigned int width, uint64_t v)
 	}
 	if (width == 32 && (bit & 31u) == 0) {
 		mlx5dm_prm_put_be32(b + bit / 8, (uint32_t)v);
+		return;
+	}
+	if (width == 64 && (bit & 31u) == 0) {
+		mlx5dm_prm_put_be32(b + bit / 8, (uint32_t)(v >> 32));
+		mlx5dm_prm_put_be32(b + bit / 8 + 4, (uint32_t)v);
 		return;
 	}
 	if ((bit & 7u) == 0 && (width & 7u) == 0) {

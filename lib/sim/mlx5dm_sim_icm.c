@@ -127,13 +127,26 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 			break;
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	/* A whole line needs no merge with what was there. */
-	if (n != MLX5DM_SIM_LINE)
+	if (n == MLX5DM_SIM_LINE) {
+		/* A whole line (an STE): no merge with what was there. */
+		memcpy(img, src, MLX5DM_SIM_LINE);
+		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+	} else if (at % 8 == 0 && n % 8 == 0) {
+		/* Whole words (a control half): only those change. */
+		const uint8_t *p = src;
+
+		for (i = at / 8; i < (at + n) / 8; i++, p += 8) {
+			memcpy(&img[i], p, 8);
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+		}
+	} else {
 		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
 			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
-	memcpy((uint8_t *)img + at, src, n);
-	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-		__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+		memcpy((uint8_t *)img + at, src, n);
+		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
 }
 

@@ -334,12 +334,14 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		uint32_t byte_cnt = 0;
 		int err;
 
-		mlx5dm_sim_sq_copy(qp, off, w.b, MLX5DM_SIM_WQE_DS);
-		w.opmod = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPMOD);
-		w.opcode = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPCODE);
-		w.index = (uint16_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_WQE_INDEX);
-		w.ce = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_FM_CE_SE);
-		w.ds = (uint32_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_DS);
+		/* The control segment starts a WQEBB: it never wraps. */
+		const uint8_t *ctrl = qp->sq + off;
+
+		w.opmod = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPMOD);
+		w.opcode = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPCODE);
+		w.index = (uint16_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_WQE_INDEX);
+		w.ce = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_FM_CE_SE);
+		w.ds = (uint32_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_DS);
 		bb = (uint16_t)MLX5DM_MAX(1u, (w.ds * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
 					      MLX5DM_SIM_WQEBB);
 		if (bb > avail) {

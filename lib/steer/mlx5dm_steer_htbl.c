@@ -158,12 +158,12 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
 {
 	unsigned int half = (h->num_entries + 1) / 2;
 
+	if (h->collisions < half || h->used < half)
+		return false;
 	if (h->growing != NULL || h->chain_prev != NULL || h->byte_mask == 0)
 		return false;
 	/* More index bits than hashed bits cannot spread entries any further. */
-	if ((unsigned int)__builtin_popcount(h->byte_mask) * 8 <= h->log_size)
-		return false;
-	return h->collisions >= half && h->used >= half;
+	return (unsigned int)__builtin_popcount(h->byte_mask) * 8 > h->log_size;
 }
 
 /* Begin growing head: allocate the bigger table and its miss anchor. */

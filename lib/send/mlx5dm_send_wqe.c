@@ -142,10 +142,14 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 
 	for (;;) {
 		uint64_t head = ring->data_head;
-		uint32_t pos = (uint32_t)(head % ring->data_size);
 
-		if (data_len != 0 && pos + data_len > ring->data_size)
-			head += ring->data_size - pos; /* the reservation skips the tail end */
+		if (data_len != 0) {
+			uint32_t pos = (uint32_t)(head % ring->data_size);
+
+			/* The reservation skips the tail end. */
+			if (pos + data_len > ring->data_size)
+				head += ring->data_size - pos;
+		}
 		if (ring->pi + nbb - ring->ci <= size &&
 		    head + data_len - ring->data_tail <= ring->data_size)
 			return 0;

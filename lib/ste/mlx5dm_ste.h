@@ -342,6 +342,8 @@ struct mlx5dm_ste_tmpl {
 	unsigned int n_slow;
 	uint8_t ipv[2];				/* ip_version a value must carry (0: any) */
 	uint8_t criteria;
+	uint8_t n_sec;				/* enabled sections, listed in sec[] */
+	uint8_t sec[MLX5DM_FTE_NUM_SECTIONS];
 	uint8_t image[MLX5DM_STE_MAX_BUILDERS * MLX5DM_STE_SIZE];
 	/* Per 8-byte word of the match parameter: bits a value must not set. */
 	uint64_t outside[MLX5DM_FTE_PARAM_SIZE / 8];

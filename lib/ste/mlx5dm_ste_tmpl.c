@@ -148,6 +148,7 @@ mlx5dm_ste_tmpl_compile(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_st
 	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++) {
 		if (!(criteria & (1u << s)))
 			continue;
+		t->sec[t->n_sec++] = (uint8_t)s;
 		for (j = 0; j < MLX5DM_FTE_SECTION_SIZE / 8; j++) {
 			unsigned int w = s * MLX5DM_FTE_SECTION_SIZE / 8 + j;
 			uint64_t m;
@@ -168,14 +169,12 @@ bool
 mlx5dm_ste_tmpl_value_ok(const struct mlx5dm_ste_tmpl *t, const uint8_t *value)
 {
 	uint64_t acc = 0;
-	unsigned int s, w;
+	unsigned int k, w;
 
-	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++) {
-		const uint64_t *out = t->outside + s * MLX5DM_FTE_SECTION_SIZE / 8;
-		const uint8_t *v = value + s * MLX5DM_FTE_SECTION_SIZE;
+	for (k = 0; k < t->n_sec; k++) {
+		const uint64_t *out = t->outside + t->sec[k] * MLX5DM_FTE_SECTION_SIZE / 8;
+		const uint8_t *v = value + t->sec[k] * MLX5DM_FTE_SECTION_SIZE;
 
-		if (!(t->criteria & (1u << s)))
-			continue;
 		for (w = 0; w < MLX5DM_FTE_SECTION_SIZE / 8; w++) {
 			uint64_t x;
 

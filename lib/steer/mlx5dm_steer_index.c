@@ -118,10 +118,13 @@ mlx5dm_hidx_maybe_grow(struct mlx5dm_hidx *x)
 }
 
 struct mlx5dm_ste *
-mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag)
+mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
+		 uint32_t *hash)
 {
 	uint32_t h = mlx5dm_hidx_hash(chain, tag);
 	struct mlx5dm_ste *s;
+
+	*hash = h;
 
 	for (s = x->b[h & (((uint32_t)1 << x->log) - 1)]; s != NULL; s = s->hnext) {
 		if (s->hidx_hash == h && mlx5dm_hidx_chain(s) == chain &&
@@ -138,15 +141,16 @@ mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const u
 	return NULL;
 }
 
-/* Index s (its htbl and tag are set). Duplicates go after the original. */
+/*
+ * Index s (its htbl and tag are set; hash: from mlx5dm_hidx_find() of its
+ * chain and tag). Duplicates go after the original.
+ */
 void
-mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s)
+mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t h)
 {
 	struct mlx5dm_ste **pp;
-	uint32_t h;
 
 	mlx5dm_hidx_maybe_grow(x);
-	h = mlx5dm_hidx_hash(mlx5dm_hidx_chain(s), mlx5dm_hidx_tag(s));
 	s->hidx_hash = h;
 	/* At the bucket's end, so find() keeps returning the first inserted. */
 	for (pp = &x->b[h & (((uint32_t)1 << x->log) - 1)]; *pp != NULL; pp = &(*pp)->hnext)

@@ -339,8 +339,8 @@ void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
 void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
-				    const uint8_t *tag);
-void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+				    const uint8_t *tag, uint32_t *hash);
+void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 

@@ -221,12 +221,12 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 	for (lvl = 0; lvl < n; lvl++) {
 		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
-		struct mlx5dm_ste *found = mlx5dm_hidx_find(&m->index, head->root, tag);
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
-		struct mlx5dm_ste *s, *tail;
-		uint32_t slot;
+		struct mlx5dm_ste *found, *s, *tail;
+		uint32_t slot, ihash;
 
+		found = mlx5dm_hidx_find(&m->index, head->root, tag, &ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
 			rc->path[lvl] = found;
@@ -247,7 +247,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		mlx5dm_hidx_insert(&m->index, s);
+		mlx5dm_hidx_insert(&m->index, s, ihash);
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -460,8 +460,9 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
 			s->next_htbl->growing->pointing_ste = s;
 		mlx5dm_htbl_count_collision(t, -1);
+		/* Same chain, the follower's tag: the follower's index hash. */
+		mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
-		mlx5dm_hidx_insert(&rc->m->index, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
 	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)

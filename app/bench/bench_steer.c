@@ -32,6 +32,7 @@
 struct bench_cfg {
 	uint32_t rules;
 	uint32_t hint_log;
+	uint32_t batch;     /* doorbell batch of the rule queue (0: every operation) */
 	const char *kind;
 	bool five_tuple;
 };
@@ -145,7 +146,7 @@ static int
 bench_steer(const struct bench_cfg *cfg)
 {
 	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
-	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .doorbell_batch = cfg->batch };
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], v[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };
 	struct mlx5dm_ctx_stats s0, s1;
@@ -212,7 +213,8 @@ bench_steer(const struct bench_cfg *cfg)
 	heap1 = bench_heap();
 	mlx5dm_ctx_stats_get(ctx, &s1);
 	printf("mlx5dm steering library on the device model, %u %s rules, one matcher "
-	       "(initial table 2^%u):\n", cfg->rules, cfg->kind, cfg->hint_log);
+	       "(initial table 2^%u), doorbell %s:\n", cfg->rules, cfg->kind, cfg->hint_log,
+	       cfg->batch > 1 ? "batched" : "per operation");
 	bench_percentiles("insert latency (wall)", lat, cfg->rules);
 	bench_percentiles("insert latency (thread CPU)", cpu, cfg->rules);
 	printf("  inserts using > 100 us of CPU: %u; table growths: %" PRIu64 "\n", slow,
@@ -274,6 +276,7 @@ main(int argc, char **argv)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "hint", required_argument, NULL, 'h' },
 		{ "kind", required_argument, NULL, 'k' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_cfg cfg = { .rules = 1000000, .hint_log = 0, .kind = "ipv4dst" };
@@ -295,9 +298,12 @@ main(int argc, char **argv)
 		case 'k':
 			cfg.kind = optarg;
 			break;
+		case 'b':
+			cfg.batch = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [EAL] -- [--rules N] [--hint LOG2] "
-				"[--kind ipv4dst|5tuple]\n", argv[0]);
+				"[--kind ipv4dst|5tuple] [--batch WQES]\n", argv[0]);
 			return 2;
 		}
 	}

@@ -358,6 +358,16 @@ mlx5dm_send_flush(struct mlx5dm_send_ring *ring)
 }
 
 int
+mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
+{
+	if (ring->err != 0)
+		return ring->err;
+	if (ring->unrung < min_wqes)
+		return 0;
+	return mlx5dm_send_ring_db(ring);
+}
+
+int
 mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];

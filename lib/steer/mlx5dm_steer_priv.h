@@ -124,6 +124,7 @@ struct mlx5dm_ctx {
 	struct mlx5dm_spinlock lock;          /* control objects */
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
+	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -327,6 +328,7 @@ struct mlx5dm_defer {
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
 void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
+void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);
 void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
 void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
 size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);

@@ -372,13 +372,17 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = -ret;
 		return NULL;
 	}
-	rule = mlx5dm_slab_alloc(&m->rule_slab);
+	/* Not zeroed: a rule record spans four cache lines and a rule uses few of them. */
+	rule = mlx5dm_slab_alloc_raw(&m->rule_slab);
 	if (rule == NULL) {
 		mlx5dm_rule_unlock(m, rc.q);
 		errno = ENOMEM;
 		return NULL;
 	}
 	rule->matcher = m;
+	rule->last = NULL;
+	rule->nb_act_stes = 0;
+	rule->nb_actions = 0;
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
@@ -399,7 +403,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 			ret = mlx5dm_htbl_after_insert(m, rc.q, rc.placed_in[lvl], &rc.d);
 	}
 	if (ret == 0)
-		ret = mlx5dm_send_flush(rc.q->ring);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->actions[i] = actions[i];
@@ -516,7 +520,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
 	if (ret == 0)
-		ret = mlx5dm_send_flush(rc.q->ring);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	nb_actions = rule->nb_actions;
 	memcpy(actions, rule->actions, sizeof(actions[0]) * nb_actions);
 	mlx5dm_slab_free(&m->rule_slab, rule);

@@ -152,20 +152,24 @@ struct mlx5dm_htbl;
 /*
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
  * collision and action entries each have their own order-0 chunk.
+ *
+ * 128 bytes on a cache-line boundary (slab records): the first line holds
+ * what a walk of an index bucket reads (link, hash, tag), the second the
+ * table bookkeeping, so looking past a record costs one line.
  */
 struct mlx5dm_ste {
-	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
-	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
-	uint32_t index;                   /* entry in chunk */
-	uint32_t slot;                    /* slot of htbl whose chain holds it */
-	uint32_t refcount;                /* rules through this entry */
-	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
-	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
-	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
-	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
-	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
-	struct mlx5dm_ste *hnext;         /* matcher index bucket chain */
+	struct mlx5dm_ste *hnext;         /* matcher index bucket chain (first: slab link) */
 	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
+	uint32_t slot;                    /* slot of htbl whose chain holds it */
+	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
+	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
+	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
+	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
+	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
+	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
+	uint32_t index;                   /* entry in chunk */
+	uint32_t refcount;                /* rules through this entry */
 	bool collision;                   /* not the slot itself */
 };
 
@@ -272,13 +276,14 @@ mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
 	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
 }
 
+/* The counts sit next to the pointers a deletion reads first: one line for a plain rule. */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
-	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
 };
 
 enum mlx5dm_action_kind {
@@ -340,8 +345,10 @@ void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 /* ---- mlx5dm_steer_index.c ---- */
 int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
 void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
+uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
+void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
-				    const uint8_t *tag, uint32_t *hash);
+				    const uint8_t *tag, uint32_t hash);
 void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);

@@ -58,6 +58,9 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_queue **qp
 	}
 	*qp = &ctx->queues[qi];
 	mlx5dm_spinlock_lock(&(*qp)->lock);
+	/* The next free records: a rule takes some, and their links are read first. */
+	MLX5DM_PREFETCH(m->ste_slab.free);
+	MLX5DM_PREFETCH(m->rule_slab.free);
 	return 0;
 }
 
@@ -224,9 +227,18 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *found, *s, *tail;
-		uint32_t slot, ihash;
+		uint32_t slot = 0, ihash = mlx5dm_hidx_hash(head->root, tag);
 
-		found = mlx5dm_hidx_find(&m->index, head->root, tag, &ihash);
+		/*
+		 * The last level is usually a new entry: its index bucket and
+		 * its slot are both needed, so both loads start at once.
+		 */
+		if (last) {
+			mlx5dm_hidx_prefetch(&m->index, ihash);
+			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
+			MLX5DM_PREFETCH(&head->slots[slot]);
+		}
+		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
 			rc->path[lvl] = found;
@@ -241,7 +253,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (found != NULL) {
 			t = found->htbl;
 			slot = found->slot;
-		} else {
+		} else if (!last) {
 			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (t->num_entries - 1);
 		}
 		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
@@ -437,7 +449,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	struct mlx5dm_htbl *x;
 
 	*subtree = s->next_htbl;
-	if (t->slots[s->slot] == s && s->next_col == NULL) {
+	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
+	if (!s->collision && s->next_col == NULL) {
 		uint32_t slot = s->slot;
 
 		mlx5dm_hidx_remove(&rc->m->index, s);
@@ -447,7 +460,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_htbl_miss_image(t, img);
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
 	}
-	if (t->slots[s->slot] == s) {
+	if (!s->collision) {
 		/* The follower moves into the slot; its own entry is released. */
 		f = s->next_col;
 		mlx5dm_hidx_remove(&rc->m->index, s);

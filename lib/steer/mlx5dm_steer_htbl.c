@@ -57,8 +57,11 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h;
 
+	uint32_t n = 1u << log_size;
+	bool small = n <= MLX5DM_HTBL_PAGE;
+
 	/* Callers report errno: the allocation shim does not set it. */
-	h = mlx5dm_zmalloc(sizeof(*h));
+	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0));
 	if (h == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -66,25 +69,43 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	h->matcher = m;
 	h->level = level;
 	h->log_size = log_size;
-	h->num_entries = 1u << log_size;
+	h->num_entries = n;
 	h->lu_type = m->builders[level].lu_type;
 	h->byte_mask = byte_mask;
-	h->slots = mlx5dm_calloc(h->num_entries, sizeof(*h->slots));
-	if (h->slots == NULL) {
-		errno = ENOMEM;
-		goto free_h;
+	if (small) {
+		h->page0 = (struct mlx5dm_ste **)(h + 1);
+		h->pages = &h->page0;
+	} else {
+		h->pages = mlx5dm_calloc(n >> MLX5DM_HTBL_PAGE_LOG, sizeof(*h->pages));
+		if (h->pages == NULL) {
+			errno = ENOMEM;
+			goto free_h;
+		}
 	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
-		goto free_slots;
+		goto free_pages;
 	m->n_tables++;
 	m->n_entries += h->num_entries;
 	return h;
-free_slots:
-	mlx5dm_free(h->slots);
+free_pages:
+	if (!small)
+		mlx5dm_free(h->pages);
 free_h:
 	mlx5dm_free(h);
 	return NULL;
+}
+
+static void
+mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
+{
+	uint32_t i;
+
+	if (h->pages == &h->page0)
+		return;
+	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++)
+		mlx5dm_free(h->pages[i]);
+	mlx5dm_free(h->pages);
 }
 
 /* Free a table that nothing points at any more (its entries are gone). */
@@ -93,10 +114,35 @@ mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 {
 	mlx5dm_defer_chunk(d, h->chunk);
 	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
-	mlx5dm_free(h->slots);
+	mlx5dm_htbl_free_pages(h);
 	h->matcher->n_tables--;
 	mlx5dm_htbl_stats_drop(h);
 	mlx5dm_free(h);
+}
+
+/* Make s the head of slot i; its page comes now if it is the page's first. -ENOMEM. */
+int
+mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
+{
+	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	if (MLX5DM_UNLIKELY(*pp == NULL)) {
+		*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
+		if (*pp == NULL)
+			return -ENOMEM;
+	}
+	(*pp)[i & (MLX5DM_HTBL_PAGE - 1)] = s;
+	return 0;
+}
+
+/* Start loading slot i's head (its page pointer is one small directory away). */
+void
+mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	if (p != NULL)
+		MLX5DM_PREFETCH(&p[i & (MLX5DM_HTBL_PAGE - 1)]);
 }
 
 /*
@@ -286,22 +332,6 @@ mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	if (h == NULL)
 		return 0;
 	return mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
-}
-
-/* Find the entry with this tag in any table of the chain. */
-struct mlx5dm_ste *
-mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag, uint32_t hash)
-{
-	struct mlx5dm_htbl *t;
-	struct mlx5dm_ste *s;
-
-	for (t = head; t != NULL; t = t->chain_next) {
-		for (s = t->slots[hash & (t->num_entries - 1)]; s != NULL; s = s->next_col) {
-			if (memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0)
-				return s;
-		}
-	}
-	return NULL;
 }
 
 /*

@@ -175,11 +175,21 @@ struct mlx5dm_ste {
 
 struct mlx5dm_matcher;
 
+/*
+ * The slot heads of a table come in pages of 512 (4 KiB), a page allocated
+ * when a slot of it is first used: growing a table to 2^20 slots costs a
+ * 16 KiB directory, not 8 MiB of zeroed pointers in the inserting call.
+ * A table of one page or less has its heads inline, behind the structure.
+ */
+#define MLX5DM_HTBL_PAGE_LOG 9
+#define MLX5DM_HTBL_PAGE (1u << MLX5DM_HTBL_PAGE_LOG)
+
 /* A hash table of STEs (2^log_size entries), a link of a growth chain. */
 struct mlx5dm_htbl {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_icm_chunk *chunk;
-	struct mlx5dm_ste **slots;        /* per slot: head record, NULL = unused */
+	struct mlx5dm_ste ***pages;       /* per page of slots: its heads (NULL = all unused) */
+	struct mlx5dm_ste **page0;        /* the inline page of a small table (pages = &page0) */
 	uint32_t num_entries;
 	uint8_t log_size;
 	uint8_t level;                    /* builder index of its entries */
@@ -260,6 +270,22 @@ struct mlx5dm_matcher {
 	uint64_t n_chained;               /* tables in growth chains of two or more */
 	uint64_t n_growths;               /* growths completed */
 };
+
+/* Head record of slot i of h, NULL when unused. */
+static inline struct mlx5dm_ste *
+mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
+}
+
+/* Clear slot i of h (it is in use, so its page exists). */
+static inline void
+mlx5dm_htbl_slot_clear(struct mlx5dm_htbl *h, uint32_t i)
+{
+	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = NULL;
+}
 
 /* A table's slot / collision-entry count changed (matcher lock held). */
 static inline void
@@ -391,6 +417,8 @@ int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
+int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
+void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
 struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 				       uint8_t level, uint8_t log_size, uint16_t byte_mask,
@@ -398,8 +426,6 @@ struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_q
 void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow);
 int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
-struct mlx5dm_ste *mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag,
-					  uint32_t hash);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			    struct mlx5dm_defer *d);
 

@@ -75,7 +75,7 @@ mlx5dm_rule_unlock(struct mlx5dm_matcher *m, struct mlx5dm_queue *q)
 static struct mlx5dm_ste *
 mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
 {
-	struct mlx5dm_ste *s = t->slots[slot];
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(t, slot);
 
 	while (s != NULL && s->next_col != NULL)
 		s = s->next_col;
@@ -98,9 +98,12 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		s = mlx5dm_ste_rec_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
+		if (mlx5dm_htbl_slot_set(t, slot, s) < 0) {
+			mlx5dm_slab_free(&t->matcher->ste_slab, s);
+			return NULL;
+		}
 		s->chunk = t->chunk;
 		s->index = slot;
-		t->slots[slot] = s;
 		mlx5dm_htbl_count_used(t, 1);
 	} else {
 		s = mlx5dm_ste_entry_alloc(t->matcher);
@@ -129,7 +132,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 
 	mlx5dm_hidx_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
-		t->slots[s->slot] = NULL;
+		mlx5dm_htbl_slot_clear(t, s->slot);
 		mlx5dm_htbl_count_used(t, -1);
 	} else {
 		prev_tail->next_col = NULL;
@@ -149,8 +152,16 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 
 	for (t = head; t != NULL; t = t->chain_next) {
 		for (i = 0; i < t->num_entries; i++) {
-			struct mlx5dm_ste *s = t->slots[i], *n;
+			struct mlx5dm_ste *s, *n;
 
+			/* A page never used holds nothing. */
+			if (t->pages[i >> MLX5DM_HTBL_PAGE_LOG] == NULL) {
+				i |= MLX5DM_HTBL_PAGE - 1;
+				continue;
+			}
+			s = mlx5dm_htbl_slot(t, i);
+			if (s == NULL)
+				continue;
 			while (s != NULL) {
 				n = s->next_col;
 				if (s->next_htbl != NULL)
@@ -159,7 +170,7 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 				mlx5dm_ste_rec_free(m, s, d);
 				s = n;
 			}
-			t->slots[i] = NULL;
+			mlx5dm_htbl_slot_clear(t, i);
 		}
 	}
 	mlx5dm_htbl_chain_free(m, head, d);
@@ -236,7 +247,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (last) {
 			mlx5dm_hidx_prefetch(&m->index, ihash);
 			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
-			MLX5DM_PREFETCH(&head->slots[slot]);
+			mlx5dm_htbl_slot_prefetch(head, slot);
 		}
 		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
@@ -454,7 +465,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		uint32_t slot = s->slot;
 
 		mlx5dm_hidx_remove(&rc->m->index, s);
-		t->slots[slot] = NULL;
+		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(t, -1);
 		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
 		mlx5dm_htbl_miss_image(t, img);
@@ -482,7 +493,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
-	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)
+	for (prev = mlx5dm_htbl_slot(t, s->slot); prev->next_col != s; prev = prev->next_col)
 		;
 	mlx5dm_hidx_remove(&rc->m->index, s);
 	prev->next_col = s->next_col;

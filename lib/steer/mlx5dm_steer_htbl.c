@@ -96,16 +96,35 @@ free_h:
 	return NULL;
 }
 
+/* Slot pages go to the matcher's cache (the link in the page's first word). */
 static void
 mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
 {
+	struct mlx5dm_matcher *m = h->matcher;
 	uint32_t i;
 
 	if (h->pages == &h->page0)
 		return;
-	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++)
-		mlx5dm_free(h->pages[i]);
+	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++) {
+		void **page = (void **)h->pages[i];
+
+		if (page != NULL) {
+			*page = m->page_cache;
+			m->page_cache = page;
+		}
+	}
 	mlx5dm_free(h->pages);
+}
+
+void
+mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m)
+{
+	while (m->page_cache != NULL) {
+		void **page = m->page_cache;
+
+		m->page_cache = *page;
+		mlx5dm_free(page);
+	}
 }
 
 /* Free a table that nothing points at any more (its entries are gone). */
@@ -127,9 +146,17 @@ mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
 
 	if (MLX5DM_UNLIKELY(*pp == NULL)) {
-		*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
-		if (*pp == NULL)
-			return -ENOMEM;
+		void **page = h->matcher->page_cache;
+
+		if (page != NULL) {
+			h->matcher->page_cache = *page;
+			memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
+			*pp = (struct mlx5dm_ste **)page;
+		} else {
+			*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
+			if (*pp == NULL)
+				return -ENOMEM;
+		}
 	}
 	(*pp)[i & (MLX5DM_HTBL_PAGE - 1)] = s;
 	return 0;

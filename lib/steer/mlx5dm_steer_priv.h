@@ -60,7 +60,8 @@ struct mlx5dm_epool {
 	LIST_HEAD(, mlx5dm_epool_blk) all;
 	LIST_HEAD(, mlx5dm_epool_blk) avail;
 	TAILQ_HEAD(, mlx5dm_epool_blk) hot;
-	uint32_t n_hot;                   /* entries freed since the last cooling */
+	uint32_t n_hot;                   /* entries freed since the last ICM sync */
+	uint64_t hot_epoch;               /* the ICM sync count n_hot was counted at */
 	bool init;
 };
 

@@ -252,6 +252,11 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 		return;
 	}
 	b->hot_epoch = mlx5dm_epool_epoch(ctx);
+	/* A sync since the last count: what was hot then is cooling already. */
+	if (b->hot_epoch != p->hot_epoch) {
+		p->hot_epoch = b->hot_epoch;
+		p->n_hot = 0;
+	}
 	if (!b->in_hot) {
 		TAILQ_INSERT_TAIL(&p->hot, b, hot);
 		b->in_hot = true;
@@ -261,7 +266,10 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 		TAILQ_INSERT_TAIL(&p->hot, b, hot);
 	}
 	p->n_hot++;
-	/* Many hot entries and nothing free: ask for a sync once the locks are gone. */
+	/*
+	 * Many hot entries and nothing free: ask for a sync once the locks are
+	 * gone (once per 4 blocks' worth of frees, not on every free after).
+	 */
 	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && LIST_EMPTY(&p->avail))
 		d->want_sync = true;
 }

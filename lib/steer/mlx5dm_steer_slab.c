@@ -143,10 +143,7 @@ struct mlx5dm_epool_blk {
 static uint64_t
 mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
 {
-	struct mlx5dm_icm_stats st;
-
-	mlx5dm_icm_pool_stats(ctx->ste_pool, &st);
-	return st.syncs;
+	return mlx5dm_icm_pool_syncs(ctx->ste_pool);
 }
 
 static void

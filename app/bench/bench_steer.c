@@ -98,12 +98,34 @@ bench_mask(const struct bench_cfg *cfg, uint8_t *m)
 }
 
 /*
+ * Between passes (untimed): return the ICM freed by the deletions to the
+ * pools, so that the next pass reuses ICM the model has already backed with
+ * host memory. The first write to a model ICM page costs a host page fault
+ * (~13 us on the development VMs, nothing like it on a NIC); without this,
+ * how much of a pass lands on fresh pages depends on when the pools last
+ * synced, not on the library.
+ */
+static void
+bench_settle(struct mlx5dm_domain *dom)
+{
+	mlx5dm_domain_sync(dom, MLX5DM_SYNC_SW | MLX5DM_SYNC_HW | MLX5DM_SYNC_MEM);
+}
+
+/* What the timed passes work on. */
+struct bench_run {
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_domain *dom;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_action *act;
+	struct mlx5dm_rule **rules;
+};
+
+/*
  * Insert every rule timing each on the wall clock (a cheap clock: the
  * thread CPU clock is a system call), then delete them all. 0 or -1.
  */
 static int
-bench_timed_pass(const struct bench_cfg *cfg, struct mlx5dm_ctx *ctx, struct mlx5dm_matcher *m,
-		 struct mlx5dm_action *act, struct mlx5dm_rule **rules, uint32_t *lat)
+bench_timed_pass(const struct bench_cfg *cfg, const struct bench_run *r, uint32_t *lat)
 {
 	uint8_t v[MLX5DM_MATCH_PARAM_SIZE];
 	uint32_t i;
@@ -113,17 +135,18 @@ bench_timed_pass(const struct bench_cfg *cfg, struct mlx5dm_ctx *ctx, struct mlx
 
 		bench_key(cfg, i, v);
 		a = bench_ns();
-		rules[i] = mlx5dm_rule_create(m, 0, v, 1, &act);
+		r->rules[i] = mlx5dm_rule_create(r->m, 0, v, 1, &r->act);
 		b = bench_ns();
-		if (rules[i] == NULL) {
+		if (r->rules[i] == NULL) {
 			printf("insert %u failed: %s\n", i, strerror(errno));
 			return -1;
 		}
 		lat[i] = (uint32_t)RTE_MIN(b - a, (uint64_t)UINT32_MAX);
 	}
 	for (i = 0; i < cfg->rules; i++)
-		mlx5dm_rule_destroy(rules[i], 0);
-	mlx5dm_queue_drain(ctx, 0);
+		mlx5dm_rule_destroy(r->rules[i], 0);
+	mlx5dm_queue_drain(r->ctx, 0);
+	bench_settle(r->dom);
 	return 0;
 }
 
@@ -135,15 +158,13 @@ bench_timed_pass(const struct bench_cfg *cfg, struct mlx5dm_ctx *ctx, struct mlx
  * so the tail of these minima is the library's own.
  */
 static int
-bench_repeatable(const struct bench_cfg *cfg, struct mlx5dm_ctx *ctx, struct mlx5dm_matcher *m,
-		 struct mlx5dm_action *act, struct mlx5dm_rule **rules, uint32_t *lat,
+bench_repeatable(const struct bench_cfg *cfg, const struct bench_run *r, uint32_t *lat,
 		 uint32_t *tmp)
 {
 	uint32_t i, wi[3] = { 0, 0, 0 }, wv[3] = { 0, 0, 0 };
 	unsigned int k;
 
-	if (bench_timed_pass(cfg, ctx, m, act, rules, lat) < 0 ||
-	    bench_timed_pass(cfg, ctx, m, act, rules, tmp) < 0)
+	if (bench_timed_pass(cfg, r, lat) < 0 || bench_timed_pass(cfg, r, tmp) < 0)
 		return -1;
 	for (i = 0; i < cfg->rules; i++) {
 		lat[i] = RTE_MIN(lat[i], tmp[i]);
@@ -216,6 +237,7 @@ bench_steer(const struct bench_cfg *cfg)
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], v[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };
 	struct mlx5dm_ctx_stats s0, s1;
+	struct bench_run run;
 	struct mlx5dm_rule **rules;
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_domain *dom;
@@ -295,6 +317,7 @@ bench_steer(const struct bench_cfg *cfg)
 	for (i = 0; i < cfg->rules; i++)
 		mlx5dm_rule_destroy(rules[i], 0);
 	mlx5dm_queue_drain(ctx, 0);
+	bench_settle(dom);
 	/*
 	 * Pass 2, throughput: the same rules, untimed individually. The thread's
 	 * CPU time is reported next to the wall time: on a shared machine it
@@ -318,12 +341,14 @@ bench_steer(const struct bench_cfg *cfg)
 	mlx5dm_queue_drain(ctx, 0);
 	t2 = bench_ns();
 	c2 = bench_clock(CLOCK_THREAD_CPUTIME_ID);
+	bench_settle(dom);
 	printf("  insert %10.0f rules/s   delete %10.0f rules/s (into the grown tables)\n",
 	       cfg->rules / ((t1 - t0) / 1e9), cfg->rules / ((t2 - t1) / 1e9));
 	printf("  insert %10.0f rules/CPU-s delete %10.0f rules/CPU-s (thread CPU time)\n",
 	       cfg->rules / ((c1 - c0) / 1e9), cfg->rules / ((c2 - c1) / 1e9));
 	/* Passes 3 and 4: warm per-insert latency, robust to preemption. */
-	if (bench_repeatable(cfg, ctx, m, drop, rules, lat, cpu) < 0)
+	run = (struct bench_run){ .ctx = ctx, .dom = dom, .m = m, .act = drop, .rules = rules };
+	if (bench_repeatable(cfg, &run, lat, cpu) < 0)
 		return -1;
 	mlx5dm_matcher_destroy(m);
 	mlx5dm_action_destroy(drop);

@@ -79,6 +79,12 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 			return -ENOMEM;
 		}
 		g->base = p;
+		/*
+		 * Huge pages where the host offers them (a hint, failure is
+		 * fine): rule writes land all over a large hash table, and with
+		 * 4 KiB pages nearly every one is also a TLB miss.
+		 */
+		(void)madvise(p, g->size, MADV_HUGEPAGE);
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;
 	}

@@ -183,6 +183,12 @@ struct mlx5dm_icm_stats {
 void mlx5dm_icm_pool_stats(struct mlx5dm_icm_pool *pool, struct mlx5dm_icm_stats *stats);
 
 /*
+ * Syncs completed so far (stats.syncs without the snapshot, no lock): a
+ * chunk freed when this read n is reusable once it reads more than n.
+ */
+uint64_t mlx5dm_icm_pool_syncs(const struct mlx5dm_icm_pool *pool);
+
+/*
  * The pool set: the pools of one steering domain, sized from the device's
  * DEVICE_MEMORY caps (fields named as in the PRM), with one sync callback.
  */

@@ -180,6 +180,12 @@ mlx5dm_icm_pool_set_reclaim(struct mlx5dm_icm_pool *pool, bool reclaim)
 	mlx5dm_spinlock_unlock(&pool->lock);
 }
 
+uint64_t
+mlx5dm_icm_pool_syncs(const struct mlx5dm_icm_pool *pool)
+{
+	return __atomic_load_n(&pool->syncs, __ATOMIC_ACQUIRE);
+}
+
 void
 mlx5dm_icm_pool_stats(struct mlx5dm_icm_pool *pool, struct mlx5dm_icm_stats *st)
 {
@@ -201,7 +207,7 @@ mlx5dm_icm_pool_stats(struct mlx5dm_icm_pool *pool, struct mlx5dm_icm_stats *st)
 	st->hot_bytes = pool->hot_bytes;
 	st->free_bytes = st->total_bytes - st->used_bytes - st->hot_bytes;
 	st->live_chunks = pool->live_chunks;
-	st->syncs = pool->syncs;
+	st->syncs = __atomic_load_n(&pool->syncs, __ATOMIC_RELAXED);
 	st->sync_errors = pool->sync_errors;
 	st->threshold = pool->threshold;
 	st->max_order = pool->max_order;

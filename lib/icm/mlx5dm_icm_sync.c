@@ -76,7 +76,8 @@ mlx5dm_icm_sync_end(struct mlx5dm_icm_pool *pool, struct mlx5dm_icm_snap *snap, 
 		c->dm->busy -= c->pub.byte_size;
 		pool->hot_bytes -= c->pub.byte_size;
 	}
-	pool->syncs++;
+	/* Atomic: mlx5dm_icm_pool_syncs() reads it without the lock. */
+	__atomic_fetch_add(&pool->syncs, 1, __ATOMIC_RELEASE);
 	if (!pool->reclaim)
 		return;
 	for (dm = TAILQ_FIRST(&pool->dms); dm != NULL; dm = tmp) {

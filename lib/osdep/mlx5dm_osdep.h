@@ -20,6 +20,8 @@
 
 #define MLX5DM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MLX5DM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Start loading the line at p (read), so that a later miss overlaps other work. */
+#define MLX5DM_PREFETCH(p) __builtin_prefetch((p), 0, 3)
 #define MLX5DM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MLX5DM_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MLX5DM_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -57,6 +57,19 @@ mlx5dm_prm_get64(const void *buf, unsigned int bit, unsigned int width)
 			return dw;
 		return (dw >> (31 - (pos - 1) % 32)) & ((1u << width) - 1);
 	}
+	/* A 64-bit word on a dword boundary (addresses): two dwords. */
+	if (width == 64 && (bit & 31u) == 0)
+		return (uint64_t)mlx5dm_prm_be32(b + bit / 8) << 32 |
+		       mlx5dm_prm_be32(b + bit / 8 + 4);
+	/* Whole bytes: one byte per step, no bit shuffling. */
+	if ((bit & 7u) == 0 && (width & 7u) == 0) {
+		const uint8_t *p = b + bit / 8;
+		unsigned int i;
+
+		for (i = 0; i < width / 8; i++)
+			v = v << 8 | p[i];
+		return v;
+	}
 	/* Generic path: gather from the LSB end, one byte piece at a time. */
 	while (width > 0) {
 		unsigned int byte = (pos - 1) / 8;
@@ -98,6 +111,19 @@ mlx5dm_prm_set64(void *buf, unsigned int bit, unsigned int width, uint64_t v)
 	}
 	if (width == 32 && (bit & 31u) == 0) {
 		mlx5dm_prm_put_be32(b + bit / 8, (uint32_t)v);
+		return;
+	}
+	if (width == 64 && (bit & 31u) == 0) {
+		mlx5dm_prm_put_be32(b + bit / 8, (uint32_t)(v >> 32));
+		mlx5dm_prm_put_be32(b + bit / 8 + 4, (uint32_t)v);
+		return;
+	}
+	if ((bit & 7u) == 0 && (width & 7u) == 0) {
+		uint8_t *p = b + bit / 8;
+		unsigned int i;
+
+		for (i = width / 8; i-- > 0; v >>= 8)
+			p[i] = (uint8_t)v;
 		return;
 	}
 	if (width < 64)

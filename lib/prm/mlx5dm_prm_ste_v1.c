@@ -11,28 +11,7 @@
 
 #define F MLX5DM_PRM_FIELD_INIT
 
-const struct mlx5dm_prm_ste_v1_ctrl mlx5dm_prm_ste_v1 = {
-	.entry_format = F(0x000, 8),
-	.counter_id = F(0x008, 24),
-	.miss_address_63_48 = F(0x020, 16),
-	.match_definer_ctx_idx = F(0x030, 8),
-	.miss_address_39_32 = F(0x038, 8),
-	.miss_address_31_6 = F(0x040, 26),
-	.match_polarity = F(0x05b, 1),
-	.reparse = F(0x05c, 1),
-	.next_table_base_63_48 = F(0x060, 16),
-	.hash_definer_ctx_idx = F(0x070, 8),
-	.next_table_base_39_32_size = F(0x078, 8),
-	.next_table_base_31_5_size = F(0x080, 27),
-	.hash_type = F(0x09b, 2),
-	.hash_after_actions = F(0x09d, 1),
-	.byte_mask = F(0x0a0, 16),
-	.next_entry_format = F(0x0b0, 1),
-	.mask_mode = F(0x0b1, 1),
-	.gvmi = F(0x0b2, 14),
-	.bwc_action = F(0x0c0, 64),
-	.match_action = F(0x0a0, 96),
-};
+const struct mlx5dm_prm_ste_v1_ctrl mlx5dm_prm_ste_v1 = MLX5DM_PRM_STE_V1_CTRL_INIT;
 
 const struct mlx5dm_prm_ste_v1_act_flow_tag mlx5dm_prm_ste_v1_act_flow_tag = {
 	.action_id = F(0x00, 8),

@@ -116,6 +116,34 @@ struct mlx5dm_prm_ste_v1_ctrl {
 };
 extern const struct mlx5dm_prm_ste_v1_ctrl mlx5dm_prm_ste_v1;
 
+/*
+ * The positions themselves (PRM bit offset, width), as a constant
+ * initializer: mlx5dm_prm_ste_v1 is made of it, and code on a hot path may
+ * keep a static copy so its compiler sees constant fields.
+ */
+#define MLX5DM_PRM_STE_V1_CTRL_INIT { \
+	.entry_format = MLX5DM_PRM_FIELD_INIT(0x000, 8), \
+	.counter_id = MLX5DM_PRM_FIELD_INIT(0x008, 24), \
+	.miss_address_63_48 = MLX5DM_PRM_FIELD_INIT(0x020, 16), \
+	.match_definer_ctx_idx = MLX5DM_PRM_FIELD_INIT(0x030, 8), \
+	.miss_address_39_32 = MLX5DM_PRM_FIELD_INIT(0x038, 8), \
+	.miss_address_31_6 = MLX5DM_PRM_FIELD_INIT(0x040, 26), \
+	.match_polarity = MLX5DM_PRM_FIELD_INIT(0x05b, 1), \
+	.reparse = MLX5DM_PRM_FIELD_INIT(0x05c, 1), \
+	.next_table_base_63_48 = MLX5DM_PRM_FIELD_INIT(0x060, 16), \
+	.hash_definer_ctx_idx = MLX5DM_PRM_FIELD_INIT(0x070, 8), \
+	.next_table_base_39_32_size = MLX5DM_PRM_FIELD_INIT(0x078, 8), \
+	.next_table_base_31_5_size = MLX5DM_PRM_FIELD_INIT(0x080, 27), \
+	.hash_type = MLX5DM_PRM_FIELD_INIT(0x09b, 2), \
+	.hash_after_actions = MLX5DM_PRM_FIELD_INIT(0x09d, 1), \
+	.byte_mask = MLX5DM_PRM_FIELD_INIT(0x0a0, 16), \
+	.next_entry_format = MLX5DM_PRM_FIELD_INIT(0x0b0, 1), \
+	.mask_mode = MLX5DM_PRM_FIELD_INIT(0x0b1, 1), \
+	.gvmi = MLX5DM_PRM_FIELD_INIT(0x0b2, 14), \
+	.bwc_action = MLX5DM_PRM_FIELD_INIT(0x0c0, 64), \
+	.match_action = MLX5DM_PRM_FIELD_INIT(0x0a0, 96), \
+}
+
 /* Size of the action area of each entry kind and of the action encodings. */
 enum {
 	MLX5DM_STE_V1_ACTION_SINGLE_SIZE = 4,

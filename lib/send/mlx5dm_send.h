@@ -73,6 +73,9 @@ int mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id,
 /* Ring the doorbell for everything posted so far. */
 int mlx5dm_send_flush(struct mlx5dm_send_ring *ring);
 
+/* Ring the doorbell only if at least min_wqes WQEs wait for it (0, or -EIO as flush). */
+int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
+
 /*
  * Make every write posted so far complete: post an RDMA READ of the last
  * written ICM range behind them (a completion fence on an RC QP), ring the

@@ -31,38 +31,34 @@ mlx5dm_send_htobe64(uint64_t v)
 	return ((uint64_t)htonl((uint32_t)v) << 32) | htonl((uint32_t)(v >> 32));
 }
 
-/* A cursor over the SQ buffer that wraps at its end. */
-struct mlx5dm_wqe_cur {
-	uint8_t *base;
-	uint32_t size;
-	uint32_t off;
-};
+/* Largest WQE the ring posts (FLOW_TBL_ACCESS, inline RDMA WRITE of 64 bytes): 2 WQEBBs. */
+#define MLX5DM_SEND_WQE_MAX 128u
 
-static inline void
-mlx5dm_wqe_put(struct mlx5dm_wqe_cur *c, const void *src, uint32_t len)
+/*
+ * Where a WQE of nbb WQEBBs is built: straight in the SQ when it does not
+ * wrap past the buffer's end (nearly always), else in tmp, which
+ * mlx5dm_send_commit() then copies in two pieces.
+ */
+static inline uint8_t *
+mlx5dm_send_wqe_at(struct mlx5dm_send_ring *ring, uint32_t nbb, uint8_t *tmp)
 {
-	uint32_t first = c->size - c->off;
+	uint32_t slot = ring->pi & ((1u << ring->log_nbb) - 1);
 
-	if (len <= first) {
-		memcpy(c->base + c->off, src, len);
-	} else {
-		memcpy(c->base + c->off, src, first);
-		memcpy(c->base, (const uint8_t *)src + first, len - first);
-	}
-	c->off = (c->off + len) & (c->size - 1);
+	if (slot + nbb <= (1u << ring->log_nbb))
+		return ring->sq_buf + (size_t)slot * 64;
+	return tmp;
 }
 
 static inline void
-mlx5dm_wqe_zero(struct mlx5dm_wqe_cur *c, uint32_t len)
+mlx5dm_send_commit(struct mlx5dm_send_ring *ring, const uint8_t *w, uint32_t start_slot,
+		   uint32_t len, const uint8_t *tmp)
 {
-	static const uint8_t zeros[64];
+	uint32_t first = ((1u << ring->log_nbb) - start_slot) * 64;
 
-	while (len > 0) {
-		uint32_t n = MLX5DM_MIN(len, (uint32_t)sizeof(zeros));
-
-		mlx5dm_wqe_put(c, zeros, n);
-		len -= n;
-	}
+	if (w != tmp)
+		return;
+	memcpy(ring->sq_buf + (size_t)start_slot * 64, tmp, first);
+	memcpy(ring->sq_buf, tmp + first, len - first);
 }
 
 static uint64_t
@@ -146,10 +142,14 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 
 	for (;;) {
 		uint64_t head = ring->data_head;
-		uint32_t pos = (uint32_t)(head % ring->data_size);
 
-		if (data_len != 0 && pos + data_len > ring->data_size)
-			head += ring->data_size - pos; /* the reservation skips the tail end */
+		if (data_len != 0) {
+			uint32_t pos = (uint32_t)(head % ring->data_size);
+
+			/* The reservation skips the tail end. */
+			if (pos + data_len > ring->data_size)
+				head += ring->data_size - pos;
+		}
 		if (ring->pi + nbb - ring->ci <= size &&
 		    head + data_len - ring->data_tail <= ring->data_size)
 			return 0;
@@ -169,28 +169,26 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 	}
 }
 
-/* Write the control segment and account the WQE; returns a cursor after ctrl. */
-static struct mlx5dm_wqe_cur
-mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t opcode, uint8_t opmod,
+/*
+ * Write the control segment of a WQE of ds segments at w and account it
+ * (w: from mlx5dm_send_wqe_at() for the current producer index).
+ */
+static void
+mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uint8_t opmod,
 		  uint32_t ds, bool signal, uint32_t imm)
 {
-	struct mlx5dm_wqe_cur c = {
-		.base = ring->sq_buf,
-		.size = 64u << ring->log_nbb,
-		.off = (ring->pi & ((1u << ring->log_nbb) - 1)) * 64,
-	};
-	struct mlx5_wqe_ctrl_seg ctrl;
+	struct mlx5_wqe_ctrl_seg *ctrl = (struct mlx5_wqe_ctrl_seg *)(void *)w;
 	uint32_t nbb = (ds * 16 + 63) / 64;
 	uint32_t slot = ring->pi & ((1u << ring->log_nbb) - 1);
 
-	memset(&ctrl, 0, sizeof(ctrl));
-	ctrl.opmod_idx_opcode = htonl(((uint32_t)opmod << 24) | ((ring->pi & 0xffff) << 8) |
-				      opcode);
-	ctrl.qpn_ds = htonl((ring->qpn << 8) | ds);
-	ctrl.fm_ce_se = signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
-	ctrl.imm = htonl(imm);
-	ring->last_ctrl = ring->sq_buf + c.off;
-	mlx5dm_wqe_put(&c, &ctrl, sizeof(ctrl));
+	ctrl->opmod_idx_opcode = htonl(((uint32_t)opmod << 24) | ((ring->pi & 0xffff) << 8) |
+				       opcode);
+	ctrl->qpn_ds = htonl((ring->qpn << 8) | ds);
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	ctrl->fm_ce_se = signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	ctrl->imm = htonl(imm);
+	ring->last_ctrl = ring->sq_buf + (size_t)slot * 64;
 	ring->pi += nbb;
 	ring->wqe_end[slot] = ring->pi;
 	ring->wqe_data_end[slot] = ring->data_head;
@@ -202,7 +200,6 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t opcode, uint8_t opmod,
 	} else {
 		ring->since_signal++;
 	}
-	return c;
 }
 
 static bool
@@ -212,76 +209,108 @@ mlx5dm_send_want_signal(struct mlx5dm_send_ring *ring, uint32_t staged)
 	       ring->data_unsignaled + staged > ring->data_size / 4;
 }
 
-static void
-mlx5dm_send_raddr(struct mlx5dm_wqe_cur *c, uint64_t raddr, uint32_t rkey)
+static inline void
+mlx5dm_send_raddr(uint8_t *at, uint64_t raddr, uint32_t rkey)
 {
-	struct mlx5_wqe_raddr_seg r;
+	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)(void *)at;
 
-	memset(&r, 0, sizeof(r));
-	r.raddr = mlx5dm_send_htobe64(raddr);
-	r.rkey = htonl(rkey);
-	mlx5dm_wqe_put(c, &r, sizeof(r));
+	r->raddr = mlx5dm_send_htobe64(raddr);
+	r->rkey = htonl(rkey);
+	r->reserved = 0;
 }
 
-static void
-mlx5dm_send_dptr(struct mlx5dm_wqe_cur *c, uint64_t addr, uint32_t lkey, uint32_t len)
+static inline void
+mlx5dm_send_dptr(uint8_t *at, uint64_t addr, uint32_t lkey, uint32_t len)
 {
-	struct mlx5_wqe_data_seg d;
+	struct mlx5_wqe_data_seg *d = (struct mlx5_wqe_data_seg *)(void *)at;
 
-	d.byte_count = htonl(len);
-	d.lkey = htonl(lkey);
-	d.addr = mlx5dm_send_htobe64(addr);
-	mlx5dm_wqe_put(c, &d, sizeof(d));
+	d->byte_count = htonl(len);
+	d->lkey = htonl(lkey);
+	d->addr = mlx5dm_send_htobe64(addr);
+}
+
+/* An RDMA WRITE with the data inline in the WQE (len <= MLX5DM_SEND_MAX_INLINE). */
+static int
+mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			 const void *data, uint32_t len)
+{
+	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
+	uint32_t inl = (4 + len + 15) & ~15u;
+	uint32_t ds = 2 + inl / 16;
+	uint32_t nbb = (ds * 16 + 63) / 64;
+	uint32_t slot, hdr;
+	uint8_t *w;
+	int ret;
+
+	ret = mlx5dm_send_wait_room(ring, nbb, 0);
+	if (ret < 0)
+		return ret;
+	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
+	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds,
+			  mlx5dm_send_want_signal(ring, 0), 0);
+	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
+	hdr = htonl(MLX5_INLINE_SEG | len);
+	memcpy(w + 32, &hdr, sizeof(hdr));
+	if (len == MLX5DM_SEND_MAX_INLINE)
+		memcpy(w + 36, data, MLX5DM_SEND_MAX_INLINE);
+	else
+		memcpy(w + 36, data, len);
+	memset(w + 36 + len, 0, inl - 4 - len);
+	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
+	ring->stats.inline_writes++;
+	return 0;
+}
+
+/* An RDMA WRITE from the staging buffer (the data is copied there first). */
+static int
+mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			 const void *data, uint32_t len)
+{
+	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
+	uint32_t pos, slot;
+	uint8_t *w;
+	bool sig;
+	int ret;
+
+	ret = mlx5dm_send_wait_room(ring, 1, len);
+	if (ret < 0)
+		return ret;
+	pos = (uint32_t)(ring->data_head % ring->data_size);
+	if (pos + len > ring->data_size) {
+		ring->data_head += ring->data_size - pos;
+		pos = 0;
+	}
+	memcpy(ring->data_buf + pos, data, len);
+	ring->data_head += len;
+	sig = mlx5dm_send_want_signal(ring, len);
+	ring->data_unsignaled += len;
+	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
+	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
+	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
+	mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->data_buf + pos),
+			 ring->data_mr->lkey, len);
+	mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
+	return 0;
 }
 
 int
 mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 		  const void *data, uint32_t len)
 {
-	struct mlx5dm_wqe_cur c;
-	uint32_t ds;
 	int ret;
 
 	if (len == 0 || len > MLX5DM_SEND_MAX_WRITE || data == NULL)
 		return -EINVAL;
 	if (ring->err != 0)
 		return ring->err;
-	if (len <= MLX5DM_SEND_MAX_INLINE) {
-		uint32_t hdr = htonl(MLX5_INLINE_SEG | len);
-		uint32_t inl = (4 + len + 15) & ~15u;
-
-		ds = 2 + inl / 16;
-		ret = mlx5dm_send_wait_room(ring, (ds * 16 + 63) / 64, 0);
-		if (ret < 0)
-			return ret;
-		c = mlx5dm_send_begin(ring, MLX5_OPCODE_RDMA_WRITE, 0, ds,
-				      mlx5dm_send_want_signal(ring, 0), 0);
-		mlx5dm_send_raddr(&c, remote_addr, rkey);
-		mlx5dm_wqe_put(&c, &hdr, sizeof(hdr));
-		mlx5dm_wqe_put(&c, data, len);
-		mlx5dm_wqe_zero(&c, inl - 4 - len);
-		ring->stats.inline_writes++;
-	} else {
-		uint32_t pos;
-		bool sig;
-
-		ret = mlx5dm_send_wait_room(ring, 1, len);
-		if (ret < 0)
-			return ret;
-		pos = (uint32_t)(ring->data_head % ring->data_size);
-		if (pos + len > ring->data_size) {
-			ring->data_head += ring->data_size - pos;
-			pos = 0;
-		}
-		memcpy(ring->data_buf + pos, data, len);
-		ring->data_head += len;
-		sig = mlx5dm_send_want_signal(ring, len);
-		ring->data_unsignaled += len;
-		c = mlx5dm_send_begin(ring, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
-		mlx5dm_send_raddr(&c, remote_addr, rkey);
-		mlx5dm_send_dptr(&c, (uint64_t)(uintptr_t)(ring->data_buf + pos),
-				 ring->data_mr->lkey, len);
-	}
+	if (len <= MLX5DM_SEND_MAX_INLINE)
+		ret = mlx5dm_send_write_inline(ring, remote_addr, rkey, data, len);
+	else
+		ret = mlx5dm_send_write_staged(ring, remote_addr, rkey, data, len);
+	if (ret < 0)
+		return ret;
 	ring->last_raddr = remote_addr;
 	ring->last_rkey = rkey;
 	ring->last_len = MLX5DM_MIN(len, 64u);
@@ -293,23 +322,29 @@ mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t 
 int
 mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const void *data64)
 {
-	struct mlx5dm_wqe_cur c;
+	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
 	const uint32_t ds = (16 + MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES +
 			     MLX5DM_WQE_ARG_UPDATE_BYTES) / 16;
+	const uint32_t nbb = (ds * 16 + 63) / 64;
+	uint32_t slot;
+	uint8_t *w;
 	int ret;
 
 	if (data64 == NULL)
 		return -EINVAL;
 	if (ring->err != 0)
 		return ring->err;
-	ret = mlx5dm_send_wait_room(ring, (ds * 16 + 63) / 64, 0);
+	ret = mlx5dm_send_wait_room(ring, nbb, 0);
 	if (ret < 0)
 		return ret;
-	c = mlx5dm_send_begin(ring, MLX5DM_OPCODE_FLOW_TBL_ACCESS,
-			      MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT, ds,
-			      mlx5dm_send_want_signal(ring, 0), arg_id);
-	mlx5dm_wqe_zero(&c, MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES);
-	mlx5dm_wqe_put(&c, data64, MLX5DM_WQE_ARG_UPDATE_BYTES);
+	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
+	mlx5dm_send_begin(ring, w, MLX5DM_OPCODE_FLOW_TBL_ACCESS,
+			  MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT, ds,
+			  mlx5dm_send_want_signal(ring, 0), arg_id);
+	memset(w + 16, 0, MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES);
+	memcpy(w + 16 + MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES, data64, MLX5DM_WQE_ARG_UPDATE_BYTES);
+	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
 	ring->stats.arg_updates++;
 	return 0;
 }
@@ -323,33 +358,45 @@ mlx5dm_send_flush(struct mlx5dm_send_ring *ring)
 }
 
 int
+mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
+{
+	if (ring->err != 0)
+		return ring->err;
+	if (ring->unrung < min_wqes)
+		return 0;
+	return mlx5dm_send_ring_db(ring);
+}
+
+int
 mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 {
-	struct mlx5dm_wqe_cur c;
-	uint32_t target;
+	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
+	uint32_t target, slot;
 	uint64_t deadline;
+	uint8_t *w;
 	int ret;
 
 	if (ring->err != 0)
 		return ring->err;
 	if (ring->ci == ring->pi)
 		return 0;
+	ret = mlx5dm_send_wait_room(ring, 1, 0);
+	if (ret < 0)
+		return ret;
+	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
 	if (ring->last_len != 0) {
 		/* READ back the last written range: on RC it completes after every prior WRITE. */
-		ret = mlx5dm_send_wait_room(ring, 1, 0);
-		if (ret < 0)
-			return ret;
-		c = mlx5dm_send_begin(ring, MLX5_OPCODE_RDMA_READ, 0, 3, true, 0);
-		mlx5dm_send_raddr(&c, ring->last_raddr, ring->last_rkey);
-		mlx5dm_send_dptr(&c, (uint64_t)(uintptr_t)(ring->data_buf + ring->data_size),
+		mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_READ, 0, 3, true, 0);
+		mlx5dm_send_raddr(w + 16, ring->last_raddr, ring->last_rkey);
+		mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->data_buf + ring->data_size),
 				 ring->data_mr->lkey, ring->last_len);
+		mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
 		ring->stats.reads++;
 	} else {
 		/* Only argument updates are outstanding: a signalled NOP completes after them. */
-		ret = mlx5dm_send_wait_room(ring, 1, 0);
-		if (ret < 0)
-			return ret;
-		mlx5dm_send_begin(ring, MLX5_OPCODE_NOP, 0, 1, true, 0);
+		mlx5dm_send_begin(ring, w, MLX5_OPCODE_NOP, 0, 1, true, 0);
+		mlx5dm_send_commit(ring, w, slot, 16, (uint8_t *)tmp);
 	}
 	mlx5dm_send_ring_db(ring);
 	target = ring->pi;

@@ -79,6 +79,12 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 			return -ENOMEM;
 		}
 		g->base = p;
+		/*
+		 * Huge pages where the host offers them (a hint, failure is
+		 * fine): rule writes land all over a large hash table, and with
+		 * 4 KiB pages nearly every one is also a TLB miss.
+		 */
+		(void)madvise(p, g->size, MADV_HUGEPAGE);
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;
 	}
@@ -127,13 +133,32 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 			break;
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	/* A whole line needs no merge with what was there. */
-	if (n != MLX5DM_SIM_LINE)
+	if (n == MLX5DM_SIM_LINE) {
+		/* A whole line (an STE): no merge with what was there; the stores spelled out. */
+		memcpy(img, src, MLX5DM_SIM_LINE);
+		__atomic_store_n(&w[0], img[0], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[1], img[1], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[2], img[2], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[3], img[3], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[4], img[4], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[5], img[5], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[6], img[6], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[7], img[7], __ATOMIC_RELAXED);
+	} else if (at % 8 == 0 && n % 8 == 0) {
+		/* Whole words (a control half): only those change. */
+		const uint8_t *p = src;
+
+		for (i = at / 8; i < (at + n) / 8; i++, p += 8) {
+			memcpy(&img[i], p, 8);
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+		}
+	} else {
 		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
 			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
-	memcpy((uint8_t *)img + at, src, n);
-	for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-		__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+		memcpy((uint8_t *)img + at, src, n);
+		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
 }
 

@@ -65,7 +65,8 @@ struct mlx5dm_sim_piece {
 };
 
 struct mlx5dm_sim_wqe {
-	uint8_t b[MLX5DM_SIM_WQE_MAX];
+	const uint8_t *b;               /* the WQE: in the SQ, or in buf if it wraps */
+	uint8_t buf[MLX5DM_SIM_WQE_MAX];
 	uint8_t opcode, opmod, ce;
 	uint16_t index;
 	uint32_t ds;
@@ -75,7 +76,7 @@ static void
 mlx5dm_sim_sq_copy(const struct mlx5dm_sim_qp *qp, uint32_t off, uint8_t *dst, uint32_t len)
 {
 	while (len > 0) {
-		uint32_t o = off % qp->sq_bytes;
+		uint32_t o = off & (qp->sq_bytes - 1); /* a power of two */
 		uint32_t n = MLX5DM_MIN(len, qp->sq_bytes - o);
 
 		memcpy(dst, qp->sq + o, n);
@@ -334,12 +335,14 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		uint32_t byte_cnt = 0;
 		int err;
 
-		mlx5dm_sim_sq_copy(qp, off, w.b, MLX5DM_SIM_WQE_DS);
-		w.opmod = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPMOD);
-		w.opcode = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_OPCODE);
-		w.index = (uint16_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_WQE_INDEX);
-		w.ce = (uint8_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_FM_CE_SE);
-		w.ds = (uint32_t)mlx5dm_prm_fget(w.b, MLX5DM_SIM_CTRL_DS);
+		/* The control segment starts a WQEBB: it never wraps. */
+		const uint8_t *ctrl = qp->sq + off;
+
+		w.opmod = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPMOD);
+		w.opcode = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPCODE);
+		w.index = (uint16_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_WQE_INDEX);
+		w.ce = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_FM_CE_SE);
+		w.ds = (uint32_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_DS);
 		bb = (uint16_t)MLX5DM_MAX(1u, (w.ds * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
 					      MLX5DM_SIM_WQEBB);
 		if (bb > avail) {
@@ -348,7 +351,12 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		} else if (state == MLX5DM_SIM_QPS_ERR) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_WR_FLUSH, 0);
 		} else {
-			mlx5dm_sim_sq_copy(qp, off, w.b, w.ds * MLX5DM_SIM_WQE_DS);
+			/* Read in place; one that wraps past the SQ's end is put together first. */
+			w.b = ctrl;
+			if (off + w.ds * MLX5DM_SIM_WQE_DS > qp->sq_bytes) {
+				mlx5dm_sim_sq_copy(qp, off, w.buf, w.ds * MLX5DM_SIM_WQE_DS);
+				w.b = w.buf;
+			}
 			err = mlx5dm_sim_wqe_exec(sim, qp, &w, &byte_cnt);
 		}
 		qp->hw_ctr = (uint16_t)(qp->hw_ctr + bb);

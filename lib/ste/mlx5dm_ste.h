@@ -234,6 +234,8 @@ void mlx5dm_ste_build_always_hit(const struct mlx5dm_ste_ctx *ctx, uint8_t *ste,
 uint32_t mlx5dm_ste_crc32(const uint8_t *buf, size_t len);
 /* The device's hash: mlx5dm_ste_crc32() byte-swapped. */
 uint32_t mlx5dm_ste_hash(const uint8_t *buf, size_t len);
+/* The hash of a legacy (BWC) 16-byte tag: bytes selected by byte_mask (0 if none). */
+uint32_t mlx5dm_ste_hash_bwc(const uint8_t *tag, uint16_t byte_mask);
 /*
  * Index of a legacy (BWC) entry with this 16-byte tag in a table of
  * num_entries hashed with byte_mask (bit 15 = tag byte 0). 0 when the
@@ -307,6 +309,70 @@ int mlx5dm_ste_build_ste_arr(const struct mlx5dm_ste_ctx *ctx,
 			     const struct mlx5dm_ste_builder *b, unsigned int n,
 			     const uint8_t *value, enum mlx5dm_ste_dir dir, uint16_t gvmi,
 			     uint8_t *ste_arr);
+
+/*
+ * A matcher's rule chain compiled once (a "template"): the shadow STEs with
+ * everything a rule value cannot change already in place (control, next
+ * lookups, bit masks, tag bits fixed by the mask such as the l3_type of the
+ * matcher's IP version), plus the list of value bytes to copy into tags.
+ * Tag fields that are not whole bytes, or that share bits with another
+ * field, go through the generic map code, so a template build gives exactly
+ * the bytes of mlx5dm_ste_build_ste_arr() at the cost of a few byte copies.
+ */
+#define MLX5DM_STE_TMPL_MAX_COPIES 64
+#define MLX5DM_STE_TMPL_MAX_SLOW (MLX5DM_STE_MAX_BUILDERS * 32)
+
+/* len bytes of the rule value at src go to byte dst of the STE array. */
+struct mlx5dm_ste_tmpl_copy {
+	uint16_t src;
+	uint16_t dst;
+	uint8_t len;
+};
+
+/* A map entry built the generic way: entry map of builder ste. */
+struct mlx5dm_ste_tmpl_slow {
+	uint8_t ste;
+	uint8_t map;
+};
+
+struct mlx5dm_ste_tmpl {
+	const struct mlx5dm_ste_builder *b;	/* the builders it was compiled from */
+	unsigned int n;				/* STEs (builders) */
+	unsigned int n_copy;
+	unsigned int n_slow;
+	uint8_t ipv[2];				/* ip_version a value must carry (0: any) */
+	uint8_t criteria;
+	uint8_t n_sec;				/* enabled sections, listed in sec[] */
+	uint8_t sec[MLX5DM_FTE_NUM_SECTIONS];
+	uint8_t image[MLX5DM_STE_MAX_BUILDERS * MLX5DM_STE_SIZE];
+	/* Per 8-byte word of the match parameter: bits a value must not set. */
+	uint64_t outside[MLX5DM_FTE_PARAM_SIZE / 8];
+	struct mlx5dm_ste_tmpl_copy copy[MLX5DM_STE_TMPL_MAX_COPIES];
+	struct mlx5dm_ste_tmpl_slow slow[MLX5DM_STE_TMPL_MAX_SLOW];
+};
+
+/**
+ * Compile the template of a builder chain (from mlx5dm_ste_build_matcher()
+ * on mask/criteria; b must stay in place as long as the template is used).
+ * Return: 0, or -EINVAL for bad arguments.
+ */
+int mlx5dm_ste_tmpl_compile(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_builder *b,
+			    unsigned int n, const uint8_t *mask, uint8_t criteria,
+			    enum mlx5dm_ste_dir dir, uint16_t gvmi, struct mlx5dm_ste_tmpl *t);
+
+/*
+ * Does a rule value pass mlx5dm_ste_check_value() against the template's
+ * mask? (The fast test; on false, mlx5dm_ste_check_value() names the field.)
+ */
+bool mlx5dm_ste_tmpl_value_ok(const struct mlx5dm_ste_tmpl *t, const uint8_t *value);
+
+/**
+ * The shadow STEs of a rule (t->n * 64 bytes), as mlx5dm_ste_build_ste_arr()
+ * builds them, for a value that passed mlx5dm_ste_tmpl_value_ok().
+ * Return: 0 or the error of the generic map code.
+ */
+int mlx5dm_ste_tmpl_build(const struct mlx5dm_ste_tmpl *t, const uint8_t *value,
+			  uint8_t *ste_arr);
 
 /* Printable name of a lookup kind ("ETHL2_SRC_DST"). */
 const char *mlx5dm_ste_lookup_name(enum mlx5dm_ste_lookup lookup);

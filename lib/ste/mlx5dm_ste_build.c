@@ -178,7 +178,7 @@ mlx5dm_ste_fmap_mask(const struct mlx5dm_ste_fmap *m, bool inner, uint8_t *mask,
 }
 
 /* Value side of one (active) map entry. */
-static int
+int
 mlx5dm_ste_fmap_value(const struct mlx5dm_ste_fmap *m, bool inner, const uint8_t *value,
 		      uint8_t *tag)
 {

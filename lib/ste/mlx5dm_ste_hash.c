@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "mlx5dm_ste.h"
+#include "mlx5dm_ste_priv.h"
 
 #define MLX5DM_STE_CRC_POLY 0xedb88320u
 
@@ -78,19 +78,39 @@ mlx5dm_ste_hash(const uint8_t *buf, size_t len)
 	return __builtin_bswap32(mlx5dm_ste_crc32(buf, len));
 }
 
+/*
+ * Nibble of a byte mask (bit 3 = first byte) -> 32-bit mask over those four
+ * tag bytes as a little-endian load sees them.
+ */
+static const uint32_t mlx5dm_ste_nibble_mask[16] = {
+	0x00000000, 0xff000000, 0x00ff0000, 0xffff0000,
+	0x0000ff00, 0xff00ff00, 0x00ffff00, 0xffffff00,
+	0x000000ff, 0xff0000ff, 0x00ff00ff, 0xffff00ff,
+	0x0000ffff, 0xff00ffff, 0x00ffffff, 0xffffffff,
+};
+
+uint32_t
+mlx5dm_ste_hash_bwc(const uint8_t *tag, uint16_t byte_mask)
+{
+	uint32_t w[MLX5DM_STE_TAG_SIZE / 4];
+	unsigned int i;
+
+	if (byte_mask == 0)
+		return 0;
+	/* Only bytes whose mask byte is all-ones take part (bit 15 = byte 0). */
+	memcpy(w, tag, sizeof(w));
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(w); i++)
+		w[i] &= mlx5dm_ste_nibble_mask[(byte_mask >> (12 - 4 * i)) & 0xf];
+	return mlx5dm_ste_hash((const uint8_t *)w, sizeof(w));
+}
+
 uint32_t
 mlx5dm_ste_hash_index_bwc(const uint8_t *tag, uint16_t byte_mask, uint32_t num_entries)
 {
-	uint8_t masked[MLX5DM_STE_TAG_SIZE];
-	unsigned int i;
-
 	/* Nothing to hash: the device indexes entry 0. */
 	if (num_entries <= 1 || byte_mask == 0)
 		return 0;
-	/* Only bytes whose mask byte is all-ones take part (bit 15 = byte 0). */
-	for (i = 0; i < MLX5DM_STE_TAG_SIZE; i++)
-		masked[i] = (byte_mask & (0x8000u >> i)) ? tag[i] : 0;
-	return mlx5dm_ste_hash(masked, sizeof(masked)) % num_entries;
+	return mlx5dm_ste_hash_bwc(tag, byte_mask) % num_entries;
 }
 
 uint32_t

@@ -78,6 +78,10 @@ struct mlx5dm_ste_actions_set {
 
 #define MLX5DM_STE_ACT_BIT(t) (1u << MLX5DM_STE_ACTION_##t)
 
+/* Tag bits of one active map entry for a rule value (the entry's bits must be zero). */
+int mlx5dm_ste_fmap_value(const struct mlx5dm_ste_fmap *m, bool inner, const uint8_t *value,
+			  uint8_t *tag);
+
 /* STE v1. */
 extern const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1;
 extern const struct mlx5dm_ste_lookup_def *const mlx5dm_ste_v1_lookups[MLX5DM_STE_LOOKUP_MAX];

@@ -11,7 +11,9 @@
 
 #include "mlx5dm_ste_priv.h"
 
-#define V1 mlx5dm_prm_ste_v1
+/* A local copy of the layout: the control accessors below compile to constant shifts. */
+static const struct mlx5dm_prm_ste_v1_ctrl mlx5dm_ste_v1_ctrl = MLX5DM_PRM_STE_V1_CTRL_INIT;
+#define V1 mlx5dm_ste_v1_ctrl
 
 static inline uint64_t
 mlx5dm_ste_v1_get(const uint8_t *ste, struct mlx5dm_prm_field f)

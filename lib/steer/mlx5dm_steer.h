@@ -51,6 +51,17 @@ struct mlx5dm_ctx_attr {
 	uint32_t log_queue_wqebb;    /* send ring size, log2 WQEBBs; 0: default */
 	bool reclaim_icm;            /* free DMs that become empty after a sync */
 	bool allow_duplicate_rules;  /* false: a rule equal to an existing one -> EEXIST */
+	/*
+	 * Doorbell batching of rule queues. 0 or 1: every rule create/destroy
+	 * rings its queue's doorbell, so the rule is in the device's ICM when
+	 * the call returns. N > 1: the doorbell is rung once N or more WQEs
+	 * wait (and whenever the ring needs room); writes of the last
+	 * operations reach the device at the next mlx5dm_queue_flush() or
+	 * mlx5dm_queue_drain() (as rte_flow's postponed operations do at
+	 * rte_flow_push()). Saves a doorbell (an MMIO write on hardware, a
+	 * model run) per operation.
+	 */
+	uint32_t doorbell_batch;
 };
 
 /* Query capabilities, pick the STE format, create ICM pools and send rings. */

@@ -207,6 +207,7 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->dev = dev;
 	ctx->nb_queues = attr->nb_queues != 0 ? attr->nb_queues : 1;
 	ctx->allow_dup = attr->allow_duplicate_rules;
+	ctx->db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 	mlx5dm_spinlock_init(&ctx->lock);
 	LIST_INIT(&ctx->domains);
 	ret = mlx5dm_caps_read(dev, &ctx->caps);

@@ -338,7 +338,8 @@ mlx5dm_dump_chain(struct mlx5dm_dump *d, const struct mlx5dm_htbl *head)
 
 	for (t = head; t != NULL && d->err == 0; t = t->chain_next) {
 		for (i = 0; i < t->num_entries && d->err == 0; i++) {
-			for (s = t->slots[i]; s != NULL && d->err == 0; s = s->next_col) {
+			for (s = mlx5dm_htbl_slot(t, i); s != NULL && d->err == 0;
+			     s = s->next_col) {
 				if (s->next_htbl != NULL)
 					mlx5dm_dump_chain(d, s->next_htbl);
 				else if (s->rule != NULL)

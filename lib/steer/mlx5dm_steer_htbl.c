@@ -30,20 +30,6 @@ mlx5dm_htbl_icm(const struct mlx5dm_htbl *h)
 	return h->chunk->icm_addr;
 }
 
-/* The device's hash of a tag under a byte mask (0 when nothing is hashed). */
-uint32_t
-mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask)
-{
-	uint8_t buf[MLX5DM_STE_TAG_SIZE];
-	unsigned int i;
-
-	if (byte_mask == 0)
-		return 0;
-	for (i = 0; i < MLX5DM_STE_TAG_SIZE; i++)
-		buf[i] = (byte_mask >> (15 - i)) & 1 ? tag[i] : 0;
-	return mlx5dm_ste_hash(buf, sizeof(buf));
-}
-
 /* Where unused slots and chain ends of this table miss to. */
 uint64_t
 mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h)
@@ -53,14 +39,14 @@ mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h)
 	return mlx5dm_matcher_end_icm(h->matcher);
 }
 
-/* The device image of an unused slot of h. */
-static void
+/* The device image of an unused slot of h (the matcher's image of its level, aimed). */
+void
 mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
 {
 	struct mlx5dm_ctx *ctx = h->matcher->tbl->dom->ctx;
 
-	mlx5dm_ste_build_always_miss(ctx->ste, hw, h->lu_type, h->matcher->tbl->dom->dir,
-				     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(h));
+	memcpy(hw, h->matcher->miss_img[h->level], MLX5DM_STE_SIZE);
+	mlx5dm_ste_set_miss_addr(ctx->ste, hw, mlx5dm_htbl_miss_target(h));
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 }
 
@@ -71,8 +57,11 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h;
 
+	uint32_t n = 1u << log_size;
+	bool small = n <= MLX5DM_HTBL_PAGE;
+
 	/* Callers report errno: the allocation shim does not set it. */
-	h = mlx5dm_zmalloc(sizeof(*h));
+	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0));
 	if (h == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -80,25 +69,62 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	h->matcher = m;
 	h->level = level;
 	h->log_size = log_size;
-	h->num_entries = 1u << log_size;
+	h->num_entries = n;
 	h->lu_type = m->builders[level].lu_type;
 	h->byte_mask = byte_mask;
-	h->slots = mlx5dm_calloc(h->num_entries, sizeof(*h->slots));
-	if (h->slots == NULL) {
-		errno = ENOMEM;
-		goto free_h;
+	if (small) {
+		h->page0 = (struct mlx5dm_ste **)(h + 1);
+		h->pages = &h->page0;
+	} else {
+		h->pages = mlx5dm_calloc(n >> MLX5DM_HTBL_PAGE_LOG, sizeof(*h->pages));
+		if (h->pages == NULL) {
+			errno = ENOMEM;
+			goto free_h;
+		}
 	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
-		goto free_slots;
+		goto free_pages;
 	m->n_tables++;
 	m->n_entries += h->num_entries;
 	return h;
-free_slots:
-	mlx5dm_free(h->slots);
+free_pages:
+	if (!small)
+		mlx5dm_free(h->pages);
 free_h:
 	mlx5dm_free(h);
 	return NULL;
+}
+
+/* Slot pages go to the matcher's cache (the link in the page's first word). */
+static void
+mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
+{
+	struct mlx5dm_matcher *m = h->matcher;
+	uint32_t i;
+
+	if (h->pages == &h->page0)
+		return;
+	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++) {
+		void **page = (void **)h->pages[i];
+
+		if (page != NULL) {
+			*page = m->page_cache;
+			m->page_cache = page;
+		}
+	}
+	mlx5dm_free(h->pages);
+}
+
+void
+mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m)
+{
+	while (m->page_cache != NULL) {
+		void **page = m->page_cache;
+
+		m->page_cache = *page;
+		mlx5dm_free(page);
+	}
 }
 
 /* Free a table that nothing points at any more (its entries are gone). */
@@ -107,10 +133,43 @@ mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 {
 	mlx5dm_defer_chunk(d, h->chunk);
 	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
-	mlx5dm_free(h->slots);
+	mlx5dm_htbl_free_pages(h);
 	h->matcher->n_tables--;
 	mlx5dm_htbl_stats_drop(h);
 	mlx5dm_free(h);
+}
+
+/* Make s the head of slot i; its page comes now if it is the page's first. -ENOMEM. */
+int
+mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
+{
+	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	if (MLX5DM_UNLIKELY(*pp == NULL)) {
+		void **page = h->matcher->page_cache;
+
+		if (page != NULL) {
+			h->matcher->page_cache = *page;
+			memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
+			*pp = (struct mlx5dm_ste **)page;
+		} else {
+			*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
+			if (*pp == NULL)
+				return -ENOMEM;
+		}
+	}
+	(*pp)[i & (MLX5DM_HTBL_PAGE - 1)] = s;
+	return 0;
+}
+
+/* Start loading slot i's head (its page pointer is one small directory away). */
+void
+mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	if (p != NULL)
+		MLX5DM_PREFETCH(&p[i & (MLX5DM_HTBL_PAGE - 1)]);
 }
 
 /*
@@ -172,12 +231,12 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
 {
 	unsigned int half = (h->num_entries + 1) / 2;
 
+	if (h->collisions < half || h->used < half)
+		return false;
 	if (h->growing != NULL || h->chain_prev != NULL || h->byte_mask == 0)
 		return false;
 	/* More index bits than hashed bits cannot spread entries any further. */
-	if ((unsigned int)__builtin_popcount(h->byte_mask) * 8 <= h->log_size)
-		return false;
-	return h->collisions >= half && h->used >= half;
+	return (unsigned int)__builtin_popcount(h->byte_mask) * 8 > h->log_size;
 }
 
 /* Begin growing head: allocate the bigger table and its miss anchor. */
@@ -300,22 +359,6 @@ mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	if (h == NULL)
 		return 0;
 	return mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
-}
-
-/* Find the entry with this tag in any table of the chain. */
-struct mlx5dm_ste *
-mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag, uint32_t hash)
-{
-	struct mlx5dm_htbl *t;
-	struct mlx5dm_ste *s;
-
-	for (t = head; t != NULL; t = t->chain_next) {
-		for (s = t->slots[hash & (t->num_entries - 1)]; s != NULL; s = s->next_col) {
-			if (memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0)
-				return s;
-		}
-	}
-	return NULL;
 }
 
 /*

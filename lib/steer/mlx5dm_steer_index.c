@@ -25,7 +25,7 @@
 #define MLX5DM_HIDX_MIN_LOG 8
 #define MLX5DM_HIDX_MOVE 8   /* old buckets moved per operation while growing */
 
-static inline uint32_t
+uint32_t
 mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 {
 	uint64_t a, b, h;
@@ -117,10 +117,18 @@ mlx5dm_hidx_maybe_grow(struct mlx5dm_hidx *x)
 	x->log += 2;
 }
 
-struct mlx5dm_ste *
-mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag)
+/* Start loading the bucket of hash h (the caller has other work before the lookup). */
+void
+mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t h)
 {
-	uint32_t h = mlx5dm_hidx_hash(chain, tag);
+	MLX5DM_PREFETCH(&x->b[h & (((uint32_t)1 << x->log) - 1)]);
+}
+
+/* The first entry with this tag in this chain; h = mlx5dm_hidx_hash(chain, tag). */
+struct mlx5dm_ste *
+mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
+		 uint32_t h)
+{
 	struct mlx5dm_ste *s;
 
 	for (s = x->b[h & (((uint32_t)1 << x->log) - 1)]; s != NULL; s = s->hnext) {
@@ -138,15 +146,13 @@ mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const u
 	return NULL;
 }
 
-/* Index s (its htbl and tag are set). Duplicates go after the original. */
+/* Index s (its htbl and tag are set; h: the hash of its chain and tag). Duplicates go last. */
 void
-mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s)
+mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t h)
 {
 	struct mlx5dm_ste **pp;
-	uint32_t h;
 
 	mlx5dm_hidx_maybe_grow(x);
-	h = mlx5dm_hidx_hash(mlx5dm_hidx_chain(s), mlx5dm_hidx_tag(s));
 	s->hidx_hash = h;
 	/* At the bucket's end, so find() keeps returning the first inserted. */
 	for (pp = &x->b[h & (((uint32_t)1 << x->log) - 1)]; *pp != NULL; pp = &(*pp)->hnext)

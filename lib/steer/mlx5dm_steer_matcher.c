@@ -73,6 +73,7 @@ static void
 mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
 	mlx5dm_htbl_chain_free(m, m->first, d);
+	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_epool_destroy(&m->epool, d);
 	mlx5dm_hidx_fini(&m->index);
@@ -90,7 +91,7 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	struct mlx5dm_matcher *m, *pos, *next;
 	struct mlx5dm_ctx *ctx;
 	struct mlx5dm_queue *q;
-	unsigned int max_log;
+	unsigned int max_log, i;
 	int ret;
 
 	if (err_field != NULL)
@@ -126,6 +127,15 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 			   err_field != NULL && *err_field != NULL ? *err_field : "");
 		goto free_m;
 	}
+	ret = mlx5dm_ste_tmpl_compile(ctx->ste, m->builders, m->nb_builders, m->mask, m->criteria,
+				      tbl->dom->dir, ctx->caps.vhca_id, &m->tmpl);
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "matcher template: %d", ret);
+		goto free_m;
+	}
+	for (i = 0; i < m->nb_builders; i++)
+		mlx5dm_ste_build_always_miss(ctx->ste, m->miss_img[i], m->builders[i].lu_type,
+					     tbl->dom->dir, ctx->caps.vhca_id, 0);
 	max_log = mlx5dm_icm_pool_max_order(ctx->ste_pool);
 	m->log_first = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
 	m->e_anchor = mlx5dm_ste_alloc_single(ctx);

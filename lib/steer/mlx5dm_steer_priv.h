@@ -60,7 +60,8 @@ struct mlx5dm_epool {
 	LIST_HEAD(, mlx5dm_epool_blk) all;
 	LIST_HEAD(, mlx5dm_epool_blk) avail;
 	TAILQ_HEAD(, mlx5dm_epool_blk) hot;
-	uint32_t n_hot;                   /* entries freed since the last cooling */
+	uint32_t n_hot;                   /* entries freed since the last ICM sync */
+	uint64_t hot_epoch;               /* the ICM sync count n_hot was counted at */
 	bool init;
 };
 
@@ -124,6 +125,7 @@ struct mlx5dm_ctx {
 	struct mlx5dm_spinlock lock;          /* control objects */
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
+	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -151,30 +153,44 @@ struct mlx5dm_htbl;
 /*
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
  * collision and action entries each have their own order-0 chunk.
+ *
+ * 128 bytes on a cache-line boundary (slab records): the first line holds
+ * what a walk of an index bucket reads (link, hash, tag), the second the
+ * table bookkeeping, so looking past a record costs one line.
  */
 struct mlx5dm_ste {
-	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
-	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
-	uint32_t index;                   /* entry in chunk */
-	uint32_t slot;                    /* slot of htbl whose chain holds it */
-	uint32_t refcount;                /* rules through this entry */
-	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
-	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
-	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
-	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
-	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
-	struct mlx5dm_ste *hnext;         /* matcher index bucket chain */
+	struct mlx5dm_ste *hnext;         /* matcher index bucket chain (first: slab link) */
 	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
+	uint32_t slot;                    /* slot of htbl whose chain holds it */
+	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
+	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
+	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
+	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
+	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
+	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
+	uint32_t index;                   /* entry in chunk */
+	uint32_t refcount;                /* rules through this entry */
 	bool collision;                   /* not the slot itself */
 };
 
 struct mlx5dm_matcher;
 
+/*
+ * The slot heads of a table come in pages of 512 (4 KiB), a page allocated
+ * when a slot of it is first used: growing a table to 2^20 slots costs a
+ * 16 KiB directory, not 8 MiB of zeroed pointers in the inserting call.
+ * A table of one page or less has its heads inline, behind the structure.
+ */
+#define MLX5DM_HTBL_PAGE_LOG 9
+#define MLX5DM_HTBL_PAGE (1u << MLX5DM_HTBL_PAGE_LOG)
+
 /* A hash table of STEs (2^log_size entries), a link of a growth chain. */
 struct mlx5dm_htbl {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_icm_chunk *chunk;
-	struct mlx5dm_ste **slots;        /* per slot: head record, NULL = unused */
+	struct mlx5dm_ste ***pages;       /* per page of slots: its heads (NULL = all unused) */
+	struct mlx5dm_ste **page0;        /* the inline page of a small table (pages = &page0) */
 	uint32_t num_entries;
 	uint8_t log_size;
 	uint8_t level;                    /* builder index of its entries */
@@ -204,6 +220,23 @@ struct mlx5dm_table {
 	struct mlx5dm_spinlock anchor_lock; /* writes of anchors shared by matchers */
 };
 
+/*
+ * Action placement of a rule, kept for the next rules of the matcher with
+ * the same actions (identified by serial, so a new action at the address of
+ * a destroyed one is not mistaken for it). Placement writes only the
+ * control part of the last match STE (from the matcher's template) and the
+ * extra action STEs, so those bytes are all a rule needs.
+ */
+#define MLX5DM_ACT_MEMO_WAYS 4
+struct mlx5dm_act_memo {
+	uint64_t serial[MLX5DM_RULE_MAX_ACTIONS];
+	uint8_t nb_actions;
+	uint8_t n_extra;
+	bool valid;
+	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
+	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
+};
+
 struct mlx5dm_matcher {
 	TAILQ_ENTRY(mlx5dm_matcher) next;
 	struct mlx5dm_table *tbl;
@@ -212,6 +245,11 @@ struct mlx5dm_matcher {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_ste_builder builders[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int nb_builders;
+	struct mlx5dm_ste_tmpl tmpl;      /* rule STEs, compiled from the builders */
+	/* Per level: an unused slot's shadow image, miss address left 0. */
+	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
+	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS]; /* (under lock) */
+	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
 	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
 	uint8_t log_first;                /* initial size of the level-0 table */
@@ -221,6 +259,12 @@ struct mlx5dm_matcher {
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
+	/*
+	 * Slot pages of freed tables, kept for the next ones: a burst of page
+	 * frees followed by one allocation makes malloc sort them all in that
+	 * call (~0.1-0.2 ms at 2^20 slots); a page here costs a memset.
+	 */
+	void *page_cache;
 	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
 	struct mlx5dm_hidx index;         /* entries by (chain, tag) */
 	uint64_t n_rules;
@@ -233,6 +277,22 @@ struct mlx5dm_matcher {
 	uint64_t n_chained;               /* tables in growth chains of two or more */
 	uint64_t n_growths;               /* growths completed */
 };
+
+/* Head record of slot i of h, NULL when unused. */
+static inline struct mlx5dm_ste *
+mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+
+	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
+}
+
+/* Clear slot i of h (it is in use, so its page exists). */
+static inline void
+mlx5dm_htbl_slot_clear(struct mlx5dm_htbl *h, uint32_t i)
+{
+	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = NULL;
+}
 
 /* A table's slot / collision-entry count changed (matcher lock held). */
 static inline void
@@ -249,13 +309,14 @@ mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
 	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
 }
 
+/* The counts sit next to the pointers a deletion reads first: one line for a plain rule. */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
-	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
 };
 
 enum mlx5dm_action_kind {
@@ -273,6 +334,7 @@ enum mlx5dm_action_kind {
 
 struct mlx5dm_action {
 	enum mlx5dm_action_kind kind;
+	uint64_t serial;                  /* unique in the process (action memos) */
 	struct mlx5dm_tir *tir;           /* DEST_TIR */
 	struct mlx5dm_counters *counters; /* COUNTER */
 	struct mlx5dm_domain *dom;
@@ -304,6 +366,7 @@ struct mlx5dm_defer {
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
 void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
+void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);
 void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
 void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
 size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
@@ -315,9 +378,11 @@ void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 /* ---- mlx5dm_steer_index.c ---- */
 int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
 void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
+uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
+void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
-				    const uint8_t *tag);
-void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
+				    const uint8_t *tag, uint32_t hash);
+void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 
@@ -347,9 +412,21 @@ void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct 
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
 
+/* ---- mlx5dm_steer_rule_act.c ---- */
+/*
+ * Put a rule's actions into its STE array (arr: the match STEs from the
+ * template, room for the extra action STEs behind them); matcher lock held.
+ */
+int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
+			      struct mlx5dm_action *const actions[], uint8_t *arr,
+			      unsigned int *n_extra);
+
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
-uint32_t mlx5dm_htbl_hash(const uint8_t *tag, uint16_t byte_mask);
+void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
+int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
+void mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m);
+void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
 struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 				       uint8_t level, uint8_t log_size, uint16_t byte_mask,
@@ -357,8 +434,6 @@ struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_q
 void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow);
 int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
-struct mlx5dm_ste *mlx5dm_htbl_chain_find(struct mlx5dm_htbl *head, const uint8_t *tag,
-					  uint32_t hash);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			    struct mlx5dm_defer *d);
 

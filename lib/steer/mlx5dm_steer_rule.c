@@ -58,6 +58,9 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_queue **qp
 	}
 	*qp = &ctx->queues[qi];
 	mlx5dm_spinlock_lock(&(*qp)->lock);
+	/* The next free records: a rule takes some, and their links are read first. */
+	MLX5DM_PREFETCH(m->ste_slab.free);
+	MLX5DM_PREFETCH(m->rule_slab.free);
 	return 0;
 }
 
@@ -68,37 +71,11 @@ mlx5dm_rule_unlock(struct mlx5dm_matcher *m, struct mlx5dm_queue *q)
 	mlx5dm_spinlock_unlock(&m->lock);
 }
 
-/* Convert the rule's action objects to what the STE encoder takes. */
-static int
-mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		    struct mlx5dm_ste_action *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (acts[i] == NULL || acts[i]->dom != m->tbl->dom) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu %s", i,
-				   acts[i] == NULL ? "is NULL" : "belongs to another domain");
-			return -EINVAL;
-		}
-		/* Levels order jumps: a jump back (or to itself) could loop forever. */
-		if (acts[i]->kind == MLX5DM_ACT_DEST_TABLE &&
-		    acts[i]->dest_tbl->level <= m->tbl->level) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG,
-				   "action %zu jumps from level %u to level %u", i,
-				   m->tbl->level, acts[i]->dest_tbl->level);
-			return -EINVAL;
-		}
-		out[i] = acts[i]->ste;
-	}
-	return 0;
-}
-
 /* Slot-chain tail of table t at slot. */
 static struct mlx5dm_ste *
 mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
 {
-	struct mlx5dm_ste *s = t->slots[slot];
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(t, slot);
 
 	while (s != NULL && s->next_col != NULL)
 		s = s->next_col;
@@ -121,9 +98,12 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		s = mlx5dm_ste_rec_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
+		if (mlx5dm_htbl_slot_set(t, slot, s) < 0) {
+			mlx5dm_slab_free(&t->matcher->ste_slab, s);
+			return NULL;
+		}
 		s->chunk = t->chunk;
 		s->index = slot;
-		t->slots[slot] = s;
 		mlx5dm_htbl_count_used(t, 1);
 	} else {
 		s = mlx5dm_ste_entry_alloc(t->matcher);
@@ -152,7 +132,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 
 	mlx5dm_hidx_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
-		t->slots[s->slot] = NULL;
+		mlx5dm_htbl_slot_clear(t, s->slot);
 		mlx5dm_htbl_count_used(t, -1);
 	} else {
 		prev_tail->next_col = NULL;
@@ -172,8 +152,16 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 
 	for (t = head; t != NULL; t = t->chain_next) {
 		for (i = 0; i < t->num_entries; i++) {
-			struct mlx5dm_ste *s = t->slots[i], *n;
+			struct mlx5dm_ste *s, *n;
 
+			/* A page never used holds nothing. */
+			if (t->pages[i >> MLX5DM_HTBL_PAGE_LOG] == NULL) {
+				i |= MLX5DM_HTBL_PAGE - 1;
+				continue;
+			}
+			s = mlx5dm_htbl_slot(t, i);
+			if (s == NULL)
+				continue;
 			while (s != NULL) {
 				n = s->next_col;
 				if (s->next_htbl != NULL)
@@ -182,7 +170,7 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 				mlx5dm_ste_rec_free(m, s, d);
 				s = n;
 			}
-			t->slots[i] = NULL;
+			mlx5dm_htbl_slot_clear(t, i);
 		}
 	}
 	mlx5dm_htbl_chain_free(m, head, d);
@@ -202,6 +190,22 @@ struct mlx5dm_rule_ctx {
 	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int depth;
 };
+
+/* Only what an operation reads before writing it: the write list and undo log stay as they are. */
+static void
+mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
+{
+	rc->ctx = m->tbl->dom->ctx;
+	rc->m = m;
+	rc->q = NULL;
+	rc->d.n = 0;
+	rc->d.cap = 0;
+	rc->d.want_sync = false;
+	rc->d.more = NULL;
+	rc->d.sync_pool = rc->ctx->ste_pool;
+	rc->nw = 0;
+	rc->depth = 0;
+}
 
 static void
 mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
@@ -231,12 +235,21 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 	for (lvl = 0; lvl < n; lvl++) {
 		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
-		uint32_t hash = mlx5dm_htbl_hash(tag, head->byte_mask);
-		struct mlx5dm_ste *found = mlx5dm_hidx_find(&m->index, head->root, tag);
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
-		struct mlx5dm_ste *s, *tail;
+		struct mlx5dm_ste *found, *s, *tail;
+		uint32_t slot = 0, ihash = mlx5dm_hidx_hash(head->root, tag);
 
+		/*
+		 * The last level is usually a new entry: its index bucket and
+		 * its slot are both needed, so both loads start at once.
+		 */
+		if (last) {
+			mlx5dm_hidx_prefetch(&m->index, ihash);
+			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
+			mlx5dm_htbl_slot_prefetch(head, slot);
+		}
+		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
 			rc->path[lvl] = found;
@@ -248,13 +261,16 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
-		if (found != NULL)
+		if (found != NULL) {
 			t = found->htbl;
-		s = mlx5dm_rule_place(ctx, t, found != NULL ? found->slot :
-				      hash & (t->num_entries - 1), sh, &tail);
+			slot = found->slot;
+		} else if (!last) {
+			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (t->num_entries - 1);
+		}
+		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		mlx5dm_hidx_insert(&m->index, s);
+		mlx5dm_hidx_insert(&m->index, s, ihash);
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -334,14 +350,10 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		   size_t nb_actions, struct mlx5dm_action *const actions[])
 {
 	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
-	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_ste_actions_attr aattr;
-	struct mlx5dm_ste_action_err aerr;
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
 	const char *field = NULL;
 	unsigned int n_extra = 0, lvl;
-	struct mlx5dm_domain *dom;
 	struct mlx5dm_ctx *ctx;
 	size_t i;
 	int ret;
@@ -351,57 +363,49 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = EINVAL;
 		return NULL;
 	}
-	dom = m->tbl->dom;
-	ctx = dom->ctx;
+	ctx = m->tbl->dom->ctx;
 	if (queue >= ctx->nb_queues) {
 		errno = EINVAL;
 		return NULL;
 	}
-	ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+	/* The template's quick check; the full one names the field at fault. */
+	if (!mlx5dm_ste_tmpl_value_ok(&m->tmpl, value)) {
+		ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+		if (ret < 0) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
+				   field != NULL ? field : "?");
+			errno = -ret;
+			return NULL;
+		}
+	}
+	ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
 	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
-			   field != NULL ? field : "?");
 		errno = -ret;
 		return NULL;
 	}
-	ret = mlx5dm_ste_build_ste_arr(ctx->ste, m->builders, m->nb_builders, value, dom->dir,
-				       ctx->caps.vhca_id, arr);
-	if (ret == 0)
-		ret = mlx5dm_rule_actions(m, nb_actions, actions, sacts);
-	if (ret < 0) {
-		errno = -ret;
-		return NULL;
-	}
-	memset(&aattr, 0, sizeof(aattr));
-	aattr.domain = MLX5DM_STE_DOMAIN_NIC;
-	aattr.dir = dom->dir;
-	aattr.gvmi = ctx->caps.vhca_id;
-	aattr.default_icm_addr = dom->default_icm;
-	ret = mlx5dm_ste_set_actions(ctx->ste, &aattr, sacts, (unsigned int)nb_actions,
-				     arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
-				     MLX5DM_STE_MAX_ACTION_STES, &n_extra, &aerr);
-	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "actions rejected: %s (action %d)", aerr.msg,
-			   aerr.index);
-		errno = -ret;
-		return NULL;
-	}
-	memset(&rc, 0, sizeof(rc));
-	rc.ctx = ctx;
-	rc.m = m;
-	rc.d.sync_pool = ctx->ste_pool;
+	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0) {
 		errno = -ret;
 		return NULL;
 	}
-	rule = mlx5dm_slab_alloc(&m->rule_slab);
+	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
+	if (ret < 0) {
+		mlx5dm_rule_unlock(m, rc.q);
+		errno = -ret;
+		return NULL;
+	}
+	/* Not zeroed: a rule record spans four cache lines and a rule uses few of them. */
+	rule = mlx5dm_slab_alloc_raw(&m->rule_slab);
 	if (rule == NULL) {
 		mlx5dm_rule_unlock(m, rc.q);
 		errno = ENOMEM;
 		return NULL;
 	}
 	rule->matcher = m;
+	rule->last = NULL;
+	rule->nb_act_stes = 0;
+	rule->nb_actions = 0;
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
@@ -422,7 +426,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 			ret = mlx5dm_htbl_after_insert(m, rc.q, rc.placed_in[lvl], &rc.d);
 	}
 	if (ret == 0)
-		ret = mlx5dm_send_flush(rc.q->ring);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->actions[i] = actions[i];
@@ -456,19 +460,18 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	struct mlx5dm_htbl *x;
 
 	*subtree = s->next_htbl;
-	if (t->slots[s->slot] == s && s->next_col == NULL) {
+	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
+	if (!s->collision && s->next_col == NULL) {
 		uint32_t slot = s->slot;
 
 		mlx5dm_hidx_remove(&rc->m->index, s);
-		t->slots[slot] = NULL;
+		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(t, -1);
 		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
-		mlx5dm_ste_build_always_miss(ctx->ste, img, t->lu_type, t->matcher->tbl->dom->dir,
-					     ctx->caps.vhca_id, mlx5dm_htbl_miss_target(t));
-		mlx5dm_ste_to_hw(ctx->ste, img, MLX5DM_STE_SIZE);
+		mlx5dm_htbl_miss_image(t, img);
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
 	}
-	if (t->slots[s->slot] == s) {
+	if (!s->collision) {
 		/* The follower moves into the slot; its own entry is released. */
 		f = s->next_col;
 		mlx5dm_hidx_remove(&rc->m->index, s);
@@ -485,11 +488,12 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
 			s->next_htbl->growing->pointing_ste = s;
 		mlx5dm_htbl_count_collision(t, -1);
+		/* Same chain, the follower's tag: the follower's index hash. */
+		mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
-		mlx5dm_hidx_insert(&rc->m->index, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
-	for (prev = t->slots[s->slot]; prev->next_col != s; prev = prev->next_col)
+	for (prev = mlx5dm_htbl_slot(t, s->slot); prev->next_col != s; prev = prev->next_col)
 		;
 	mlx5dm_hidx_remove(&rc->m->index, s);
 	prev->next_col = s->next_col;
@@ -518,10 +522,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	m = rule->matcher;
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
-	memset(&rc, 0, sizeof(rc));
-	rc.ctx = m->tbl->dom->ctx;
-	rc.m = m;
-	rc.d.sync_pool = rc.ctx->ste_pool;
+	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
@@ -543,7 +544,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
 	if (ret == 0)
-		ret = mlx5dm_send_flush(rc.q->ring);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	nb_actions = rule->nb_actions;
 	memcpy(actions, rule->actions, sizeof(actions[0]) * nb_actions);
 	mlx5dm_slab_free(&m->rule_slab, rule);

@@ -22,6 +22,7 @@
 #include "mlx5dm_steer_priv.h"
 
 #define MLX5DM_SLAB_BLOCK 256
+#define MLX5DM_SLAB_ALIGN 64u /* records start on a cache line: a 128-byte one spans two */
 
 struct mlx5dm_slab_block {
 	struct mlx5dm_slab_block *next;
@@ -34,31 +35,50 @@ mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size)
 	s->obj_size = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
 }
 
+/* Another block of records on the free list; false without memory. */
+static bool
+mlx5dm_slab_grow(struct mlx5dm_slab *s)
+{
+	struct mlx5dm_slab_block *b;
+	uint8_t *objs;
+	unsigned int i;
+
+	b = mlx5dm_malloc(sizeof(*b) + MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK);
+	if (b == NULL)
+		return false;
+	b->next = s->blocks;
+	s->blocks = b;
+	objs = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)(b + 1), MLX5DM_SLAB_ALIGN);
+	for (i = 0; i < MLX5DM_SLAB_BLOCK; i++) {
+		*(void **)(objs + i * s->obj_size) = s->free;
+		s->free = objs + i * s->obj_size;
+	}
+	return true;
+}
+
+/* A record with undefined contents (the caller sets every field it reads). */
 void *
-mlx5dm_slab_alloc(struct mlx5dm_slab *s)
+mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s)
 {
 	void *o = s->free;
 
 	if (MLX5DM_UNLIKELY(o == NULL)) {
-		struct mlx5dm_slab_block *b;
-		uint8_t *objs;
-		unsigned int i;
-
-		b = mlx5dm_malloc(sizeof(*b) + s->obj_size * MLX5DM_SLAB_BLOCK);
-		if (b == NULL)
+		if (!mlx5dm_slab_grow(s))
 			return NULL;
-		b->next = s->blocks;
-		s->blocks = b;
-		objs = (uint8_t *)(b + 1);
-		for (i = 0; i < MLX5DM_SLAB_BLOCK; i++) {
-			*(void **)(objs + i * s->obj_size) = s->free;
-			s->free = objs + i * s->obj_size;
-		}
 		o = s->free;
 	}
 	s->free = *(void **)o;
 	s->live++;
-	memset(o, 0, s->obj_size);
+	return o;
+}
+
+void *
+mlx5dm_slab_alloc(struct mlx5dm_slab *s)
+{
+	void *o = mlx5dm_slab_alloc_raw(s);
+
+	if (o != NULL)
+		memset(o, 0, s->obj_size);
 	return o;
 }
 
@@ -92,7 +112,7 @@ mlx5dm_slab_bytes(const struct mlx5dm_slab *s)
 	size_t n = 0;
 
 	for (b = s->blocks; b != NULL; b = b->next)
-		n += sizeof(*b) + s->obj_size * MLX5DM_SLAB_BLOCK;
+		n += sizeof(*b) + MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
 	return n;
 }
 
@@ -123,10 +143,7 @@ struct mlx5dm_epool_blk {
 static uint64_t
 mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
 {
-	struct mlx5dm_icm_stats st;
-
-	mlx5dm_icm_pool_stats(ctx->ste_pool, &st);
-	return st.syncs;
+	return mlx5dm_icm_pool_syncs(ctx->ste_pool);
 }
 
 static void
@@ -232,6 +249,11 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 		return;
 	}
 	b->hot_epoch = mlx5dm_epool_epoch(ctx);
+	/* A sync since the last count: what was hot then is cooling already. */
+	if (b->hot_epoch != p->hot_epoch) {
+		p->hot_epoch = b->hot_epoch;
+		p->n_hot = 0;
+	}
 	if (!b->in_hot) {
 		TAILQ_INSERT_TAIL(&p->hot, b, hot);
 		b->in_hot = true;
@@ -241,7 +263,10 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 		TAILQ_INSERT_TAIL(&p->hot, b, hot);
 	}
 	p->n_hot++;
-	/* Many hot entries and nothing free: ask for a sync once the locks are gone. */
+	/*
+	 * Many hot entries and nothing free: ask for a sync once the locks are
+	 * gone (once per 4 blocks' worth of frees, not on every free after).
+	 */
 	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && LIST_EMPTY(&p->avail))
 		d->want_sync = true;
 }

@@ -70,6 +70,10 @@ mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 	int ret;
 
 	(void)ctx;
+	/* One entry (a slot freed by a deletion): straight from the image. */
+	if (count == 1)
+		return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, first),
+					 chunk->rkey, hw_image, MLX5DM_STE_SIZE);
 	/* Replicating 64 KiB is not free: keep the last image per thread. */
 	if (memcmp(buf_image, hw_image, MLX5DM_STE_SIZE) != 0)
 		buf_valid = 0;

@@ -93,6 +93,20 @@ test_hand_derived(void **state)
 	assert_int_equal(b[0], 0x0f);
 }
 
+/* Random buffers a = r; get and set of (bit, width) agree with the reference. */
+static void
+check_field(uint8_t *a, uint8_t *r, size_t len, unsigned int bit, unsigned int width, uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		a[i] = r[i] = (uint8_t)rand();
+	assert_true(mlx5dm_prm_get64(a, bit, width) == ref_get(a, bit, width));
+	mlx5dm_prm_set64(a, bit, width, v);
+	ref_set(r, bit, width, v);
+	assert_memory_equal(a, r, len);
+}
+
 static void
 test_random_against_reference(void **state)
 {
@@ -105,17 +119,30 @@ test_random_against_reference(void **state)
 		unsigned int width = 1 + (unsigned int)rand() % 64;
 		unsigned int bit = (unsigned int)rand() % (sizeof(a) * 8 - width + 1);
 		uint64_t v = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 11) ^ (uint64_t)rand();
-		unsigned int i;
 
-		for (i = 0; i < sizeof(a); i++)
-			a[i] = r[i] = (uint8_t)rand();
-		assert_true(mlx5dm_prm_get64(a, bit, width) == ref_get(a, bit, width));
-		mlx5dm_prm_set64(a, bit, width, v);
-		ref_set(r, bit, width, v);
-		assert_memory_equal(a, r, sizeof(a));
+		check_field(a, r, sizeof(a), bit, width, v);
 		if (width < 64)
 			v &= (1ull << width) - 1;
 		assert_true(mlx5dm_prm_get64(a, bit, width) == v);
+	}
+}
+
+/* Every byte-aligned field of whole bytes (the byte-copy paths) against the reference. */
+static void
+test_byte_fields(void **state)
+{
+	uint8_t a[24], r[24];
+	unsigned int bit, width;
+
+	(void)state;
+	srand(777);
+	for (width = 8; width <= 64; width += 8) {
+		for (bit = 0; bit + width <= sizeof(a) * 8; bit += 8) {
+			uint64_t v = ((uint64_t)rand() << 40) ^ ((uint64_t)rand() << 20) ^
+				     (uint64_t)rand();
+
+			check_field(a, r, sizeof(a), bit, width, v);
+		}
 	}
 }
 
@@ -125,6 +152,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_derived),
 		cmocka_unit_test(test_random_against_reference),
+		cmocka_unit_test(test_byte_fields),
 	};
 
 	return cmocka_run_group_tests_name("prm_bits", tests, NULL, NULL);

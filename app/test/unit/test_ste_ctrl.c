@@ -170,6 +170,10 @@ test_always_miss(void **state)
 	memset(ste, 0x5a, sizeof(ste));
 	mlx5dm_ste_build_always_miss(ctx, ste, 0x0005, MLX5DM_STE_DIR_RX, 0x0011, 0x1000);
 	t_assert_bytes(ste, exp, sizeof(exp), "always miss");
+	/* Built without a target and aimed later (lib/steer keeps one per level): same bytes. */
+	mlx5dm_ste_build_always_miss(ctx, ste, 0x0005, MLX5DM_STE_DIR_RX, 0x0011, 0);
+	mlx5dm_ste_set_miss_addr(ctx, ste, 0x1000);
+	t_assert_bytes(ste, exp, sizeof(exp), "always miss, aimed later");
 }
 
 static void

@@ -243,6 +243,57 @@ check_matcher(struct fenv *fe, void *obj)
 	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
 }
 
+/*
+ * A matcher whose first table spans two pages of slot heads (2^10 slots),
+ * with one rule: the rule's slot page is allocated by the insert.
+ */
+static struct mlx5dm_rule *big_rule;
+
+static void *
+do_big_table_rule(struct fenv *fe)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = {
+		.priority = 2, .criteria = CRIT(outer), .mask = mask, .log_rules_hint = 10,
+	};
+	struct mlx5dm_matcher *m;
+
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	m = mlx5dm_matcher_create(fe->e->tbl, &ma, NULL);
+	if (m == NULL)
+		return NULL;
+	mp_mac(v, F(outer, dmac_47_16), 0x0c0000000001ull);
+	big_rule = mlx5dm_rule_create(m, 0, v, 1, &fe->e->to_q[3]);
+	if (big_rule == NULL) {
+		assert_int_equal(errno, ENOMEM);
+		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+static void
+undo_big_table_rule(struct fenv *fe, void *obj)
+{
+	(void)fe;
+	assert_int_equal(mlx5dm_rule_destroy(big_rule, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(obj), 0);
+}
+
+static void
+check_big_table_rule(struct fenv *fe, void *obj)
+{
+	struct frame f;
+	struct pkt p;
+
+	(void)obj;
+	pkt_udp4(&p);
+	p.o.dmac = 0x0c0000000001ull;
+	frame_build(&f, &p);
+	assert_int_equal(senv_send(fe->e, &f, NULL), 3);
+}
+
 static void *
 do_modify(struct fenv *fe)
 {
@@ -386,6 +437,8 @@ static const struct fop fops[] = {
 	{ "rule, new entries at every level", do_rule_new_path, undo_rule, check_rule_new_path },
 	{ "rule, extra action STEs", do_rule_many_actions, undo_rule, check_rule_many_actions },
 	{ "matcher", do_matcher, undo_matcher, check_matcher },
+	{ "rule in a two-page table", do_big_table_rule, undo_big_table_rule,
+	  check_big_table_rule },
 	{ "modify header list", do_modify, undo_action, NULL },
 	{ "encap", do_encap, undo_action, NULL },
 	{ "L3 decap", do_decap_l3, undo_action, NULL },

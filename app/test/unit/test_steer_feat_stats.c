@@ -41,10 +41,12 @@ walk_chain(const struct mlx5dm_htbl *head, struct mlx5dm_matcher_stats *w)
 		if (head->chain_next != NULL)
 			w->chained_tables++;
 		for (i = 0; i < t->num_entries; i++) {
-			if (t->slots[i] != NULL)
+			const struct mlx5dm_ste *head = mlx5dm_htbl_slot(t, i);
+
+			if (head != NULL)
 				w->used++;
-			for (s = t->slots[i]; s != NULL; s = s->next_col) {
-				if (s != t->slots[i])
+			for (s = head; s != NULL; s = s->next_col) {
+				if (s != head)
 					w->collisions++;
 				if (s->next_htbl != NULL)
 					walk_chain(s->next_htbl, w);

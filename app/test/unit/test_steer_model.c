@@ -82,11 +82,61 @@ test_dmac_rules_steer_and_tag(void **state)
 	senv_close(e);
 }
 
+/*
+ * Doorbell batching: rule writes wait in the send ring until enough WQEs
+ * are posted or the queue is flushed; the model sees nothing before.
+ */
+static void
+test_doorbell_batch(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .doorbell_batch = 8 };
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_rule *r[17];
+	struct mlx5dm_matcher *m;
+	struct senv *e = senv_open_ex(&cattr, NULL);
+	struct frame f;
+	unsigned int i;
+
+	(void)state;
+	mp_mac(mask, MLX5DM_FTE(outer, dmac_47_16), 0xffffffffffffull);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), 0x020000000100ull);
+	r[0] = senv_rule(m, 0, v, 1, &e->to_q[1]);
+	/* Posted, not rung: the device does not have the rule yet. */
+	dmac_frame(&f, 0x020000000100ull);
+	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	assert_int_equal(senv_send(e, &f, NULL), 1);
+	/* Sixteen more rules post at least sixteen WQEs: the doorbell rang on its own. */
+	for (i = 1; i < 17; i++) {
+		mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), 0x020000000100ull + i);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[2]);
+	}
+	dmac_frame(&f, 0x020000000101ull);
+	assert_int_equal(senv_send(e, &f, NULL), 2);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	for (i = 1; i < 17; i++) {
+		dmac_frame(&f, 0x020000000100ull + i);
+		assert_int_equal(senv_send(e, &f, NULL), 2);
+	}
+	/* A deletion waits for the doorbell too. */
+	assert_int_equal(mlx5dm_rule_destroy(r[0], 0), 0);
+	dmac_frame(&f, 0x020000000100ull);
+	assert_int_equal(senv_send(e, &f, NULL), 1);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	for (i = 1; i < 17; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dmac_rules_steer_and_tag),
+		cmocka_unit_test(test_doorbell_batch),
 	};
 
 	return cmocka_run_group_tests_name("steer_model", tests, NULL, NULL);

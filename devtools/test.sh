@@ -7,8 +7,7 @@
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
-#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, dm,
-#                                 style, or needs-flow, which the default run leaves out)
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, dm, style)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)

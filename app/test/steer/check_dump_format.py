@@ -18,7 +18,12 @@ parser) relies on, written from the format itself:
     level k (entry_format << 8 | match_definer_ctx_idx) is builder k's; the
     STEs after the match levels are action (MATCH, 0x04) entries;
   * a jump (3405) names a table of the domain and that table's FT id; a
-    shared action keeps one record type.
+    shared action keeps one record type;
+  * the PMD's records (DPDK mlx5's `flow dump` ones), before the first
+    domain (the sws parser prints each domain before reading on): 4410
+    (encap header) names an encap action (3400/3401) of the dump and holds
+    a VXLAN tunnel header (what the parser decodes), 4420 names a
+    modify-header action (3402) and holds as many 8-byte actions as it says.
 
 Usage:
   check_dump_format.py FILE...
@@ -44,6 +49,7 @@ FIELDS = {
     '3300': 3, '3303': 4, '3304': 4,
     '3400': 4, '3401': 4, '3403': 3, '3405': 5, '3406': 4, '3407': 4,
     '3409': 3, '3410': 4, '3411': 4, '3412': 4, '3413': 3, '3423': 3,
+    '4410': 3, '4420': 4,
 }
 HEX_ID = re.compile(r'^0x[0-9a-f]+$')
 HEX_DATA = re.compile(r'^[0-9a-f]*$')
@@ -58,10 +64,32 @@ class DumpError(Exception):
     pass
 
 
+def vxlan_header(h):
+    """Ethernet [/ VLAN] / IPv4 (no options) or IPv6 / UDP / VXLAN, exactly."""
+    off = 14
+    if len(h) < off:
+        return False
+    etype = int.from_bytes(h[off - 2:off], 'big')
+    if etype in (0x8100, 0x88a8):
+        off += 4
+        if len(h) < off:
+            return False
+        etype = int.from_bytes(h[off - 2:off], 'big')
+    if etype == 0x0800 and len(h) >= off + 20 and h[off] == 0x45:
+        proto, off = h[off + 9], off + 20
+    elif etype == 0x86dd and len(h) >= off + 40 and h[off] >> 4 == 6:
+        proto, off = h[off + 6], off + 40
+    else:
+        return False
+    return proto == 17 and len(h) == off + 16
+
+
 class Checker:
     def __init__(self):
         self.errors = []
         self.counts = {}
+        self.all_actions = {}       # action id -> record type, every domain
+        self.pmd_refs = []          # (line, record, action id) of the PMD records
         self.reset_domain()
 
     def reset_domain(self):
@@ -215,8 +243,23 @@ class Checker:
                   'action of rule %s under %s' % (f[2], self.rule))
         known = self.actions.setdefault(f[1], t)
         self.need(ln, known == t, 'action %s dumped as %s and %s' % (f[1], known, t))
+        self.all_actions[f[1]] = t
         if t == '3405':
             self.jumps.append((ln, f[4], f[3]))
+
+    # ---- PMD records ----
+    def rec_44xx(self, ln, t, f):
+        self.need(ln, self.dom is None, '%s after a domain record' % t)
+        self.pmd_refs.append((ln, t, f[1]))
+        data = f[-1]
+        if not self.need(ln, len(data) % 2 == 0 and HEX_DATA.match(data), '%s data %r'
+                         % (t, data[:16])):
+            return
+        if t == '4420':
+            self.need(ln, f[2].isdigit() and len(data) == 16 * int(f[2]),
+                      '4420: %s actions in %d hex digits' % (f[2], len(data)))
+        else:
+            self.need(ln, vxlan_header(bytes.fromhex(data)), '4410: not a VXLAN tunnel header')
 
     def check(self, path):
         with open(path, encoding='ascii') as fh:
@@ -226,10 +269,15 @@ class Checker:
         else:
             self.err(len(lines), 'no newline at the end')
         for ln, line in enumerate(lines, 1):
-            self.need(ln, line.startswith('3000') or self.dom is not None,
+            self.need(ln, line.startswith(('3000', '44')) or self.dom is not None,
                       'the dump does not start with a domain record')
             self.record(ln, line.split(','))
         self.end_domain(len(lines))
+        for ln, t, aid in self.pmd_refs:
+            kinds = ('3400', '3401') if t == '4410' else (MODIFY_HDR,)
+            self.need(ln, self.all_actions.get(aid) in kinds,
+                      '%s names action %s, not an action of type %s'
+                      % (t, aid, ' or '.join(kinds)))
 
 
 def check_lines(lines):
@@ -246,6 +294,10 @@ def check_lines(lines):
 
 def first(lines, rec):
     return next(i for i, line in enumerate(lines) if line.startswith(rec + ','))
+
+
+def first_line(lines, rec):
+    return lines[first(lines, rec)]
 
 
 def self_test(path):
@@ -290,6 +342,15 @@ def self_test(path):
         'no domain record first': lambda ls: drop_line(ls, '3000'),
         'unknown record type': lambda ls: ls.append('3999,0x1'),
     }
+    if any(line.startswith('4410,') for line in good):
+        cases['encap header of an unknown action'] = lambda ls: retarget(ls, '4410', 1)
+        cases['encap header that is no VXLAN tunnel'] = \
+            lambda ls: ls.__setitem__(first(ls, '4410'), first_line(ls, '4410')[:-2])
+    if any(line.startswith('4420,') for line in good):
+        cases['modify actions of an unknown action'] = lambda ls: retarget(ls, '4420', 1)
+        cases['modify action count wrong'] = lambda ls: retarget(ls, '4420', 2)
+        cases['modify actions after a domain'] = \
+            lambda ls: ls.append(ls.pop(first(ls, '4420')))
     for name, corrupt in cases.items():
         lines = list(good)
         corrupt(lines)
@@ -299,15 +360,23 @@ def self_test(path):
 
 
 def run_parser(sws_dir, path):
-    """Feed the dump to mlx_steering_dump's sws parser (rule and tree views)."""
+    """Feed the dump to mlx_steering_dump's sws parser (rule and tree views).
+
+    -vvvv makes it read the PMD records: then an encap action with a 4410
+    record must be shown with its VXLAN header.
+    """
     parser = os.path.join(sws_dir, 'mlx_steering_dump_parser.py')
     out = ''
-    for extra in ([], ['-t', '-vv']):
+    with open(path, encoding='ascii') as fh:
+        has_4410 = any(line.startswith('4410,') for line in fh)
+    for extra in ([], ['-t', '-vv'], ['-vvvv']):
         p = subprocess.run([sys.executable, parser, '-f', path] + extra, cwd=sws_dir,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, check=False)
         if p.returncode != 0 or 'Traceback' in p.stdout:
             raise DumpError('parser failed (%d):\n%s' % (p.returncode, p.stdout[-2000:]))
+        if extra == ['-vvvv'] and has_4410 and 'tnl_push(' not in p.stdout:
+            raise DumpError('parser -vvvv shows no encap header of the 4410 records')
         out += p.stdout
     return out
 

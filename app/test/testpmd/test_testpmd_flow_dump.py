@@ -11,6 +11,10 @@ created and traffic goes through them; then testpmd writes the dump, which must:
   * hold one NIC RX and one NIC TX domain, a table per group used (level = group + 1), and
     the records of each action kind used (encap L2/L3, modify header, drop, jump, counter,
     flow tag, decap L2/L3, TIR, push and pop VLAN);
+  * carry the PMD's records as DPDK's mlx5 writes them: the VXLAN_ENCAP header (4410)
+    under the id of its encap action, byte for byte as scapy builds it, none for the GRE
+    encap (the parser reads VXLAN headers only), and the modify-header actions (4420) in
+    PRM format (SET DIPV4 = 0x1016_0000, then the address);
   * with MLX_STEERING_DUMP_SWS=<mlx_steering_dump/sws> in the environment, be read by
     NVIDIA's parser (rule and tree views) without an error.
 Dumping a single flow is refused (the PMD dumps domains only).
@@ -116,6 +120,32 @@ def records(text):
     return [line.split(',') for line in text.splitlines() if line]
 
 
+# The egress VXLAN_ENCAP header of 'egress kinds' (lengths and checksums left 0 for the device).
+VXLAN_HDR = bytes(Ether(src='0a:00:00:00:00:01', dst='0a:00:00:00:00:02') /
+                  IP(src='172.16.0.1', dst='172.16.0.2', id=0, flags=0, ttl=64, len=0,
+                     chksum=0) /
+                  UDP(sport=4000, dport=4789, len=0, chksum=0) / VXLAN(vni=4, flags=0x08))
+# set_ipv4_dst 10.9.9.9: SET (1) of DIPV4 (0x16), all 32 bits (length 0).
+SET_DIPV4 = bytes.fromhex('10160000') + bytes([10, 9, 9, 9])
+
+
+def check_pmd_records(s, recs):
+    encap = {r[1] for r in recs if r[0] == '3400'}
+    encap_l3 = {r[1] for r in recs if r[0] == '3401'}
+    modify = {r[1] for r in recs if r[0] == '3402'}
+    hdrs = {r[1]: bytes.fromhex(r[2]) for r in recs if r[0] == '4410'}
+    mods = {r[1]: (int(r[2]), bytes.fromhex(r[3])) for r in recs if r[0] == '4420'}
+    s.c.check('4410 record of the VXLAN encap action', sorted(hdrs) == sorted(encap),
+              '4410 ids %s, 3400 ids %s' % (sorted(hdrs), sorted(encap)))
+    s.c.check('4410 holds the VXLAN header', list(hdrs.values()) == [VXLAN_HDR],
+              'got %s, expected %s' % ([h.hex() for h in hdrs.values()], VXLAN_HDR.hex()))
+    s.c.check('no 4410 record of the GRE encap', not encap_l3 & set(hdrs), sorted(hdrs))
+    s.c.check('a 4420 record per modify-header action', sorted(mods) == sorted(modify),
+              '4420 ids %s, 3402 ids %s' % (sorted(mods), sorted(modify)))
+    s.c.check('4420 holds SET DIPV4 10.9.9.9', (1, SET_DIPV4) in mods.values(),
+              '%s' % [(n, d.hex()) for n, d in mods.values()])
+
+
 def check_dump(s, text, path):
     recs = records(text)
     kinds = {r[0] for r in recs}
@@ -130,6 +160,7 @@ def check_dump(s, text, path):
         s.c.check('table of %s group %d (level %d)' % ('RX' if dom == '0' else 'TX', group,
                                                        group + 1),
                   (dom, group + 1) in tables, 'tables: %s' % sorted(tables))
+    check_pmd_records(s, recs)
     p = subprocess.run([sys.executable, CHECKER, '--self-test', path], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True, check=False)
     s.c.check('check_dump_format.py accepts the dump', p.returncode == 0, '\n' + p.stdout)

@@ -542,6 +542,23 @@ struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
 					    const struct mlx5dm_flow_ent_param *p);
 void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
 struct mlx5dm_action *mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e);
+/* A cached action as the dump sees it. */
+struct mlx5dm_flow_ent_view {
+	enum mlx5dm_flow_ent_kind kind;
+	uint32_t u32;
+	const struct mlx5dm_action *act;
+	const uint8_t *data;
+	size_t len;
+};
+typedef void (*mlx5dm_flow_ent_cb)(void *arg, const struct mlx5dm_flow_ent_view *v);
+/* Call cb for every cached action of the port (caller holds fp->lock). */
+void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg);
+
+/*
+ * mlx5dm_flow_dump.c: the PMD's dump records (4410 VXLAN encap headers,
+ * 4420 modify-header actions) of the cached actions; 0, -EIO or -EOVERFLOW.
+ */
+int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* The matcher m, one more reference (a hint found by match_known). */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
 

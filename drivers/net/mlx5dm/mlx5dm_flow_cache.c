@@ -47,6 +47,10 @@ struct mlx5dm_flow_ent {
 	struct mlx5dm_action *act;
 	struct mlx5dm_tir *tir;
 	struct mlx5dm_flow_tbl *jump;
+	/* What the dump's PMD records show (mlx5dm_flow_ent_foreach). */
+	enum mlx5dm_flow_ent_kind kind;
+	uint32_t u32;
+	uint16_t data_len;              /* its data: the key's last data_len bytes */
 	uint8_t key[];
 };
 
@@ -476,9 +480,33 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = -ret;
 		return NULL;
 	}
+	e->kind = p->kind;
+	e->u32 = p->u32;
+	e->data_len = (uint16_t)p->len;
 	mlx5dm_flow_kcache_insert(fp->ents, &e->k, h, key, len, e->key);
 	fp->st.entries++;
 	return e;
+}
+
+void
+mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg)
+{
+	struct mlx5dm_flow_ent_view v;
+	struct mlx5dm_flow_kobj *o;
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
+		LIST_FOREACH(o, &fp->ents[i], next) {
+			const struct mlx5dm_flow_ent *e = (const struct mlx5dm_flow_ent *)o;
+
+			v.kind = e->kind;
+			v.u32 = e->u32;
+			v.act = e->act;
+			v.len = e->data_len;
+			v.data = e->key + e->k.key_len - e->data_len;
+			cb(arg, &v);
+		}
+	}
 }
 
 void

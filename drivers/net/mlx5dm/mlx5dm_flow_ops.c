@@ -345,7 +345,10 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "the port has no steering domains");
 	rte_spinlock_lock(&fp->lock);
-	ret = mlx5dm_domain_dump(priv->dom_rx, file);
+	/* PMD records first, as DPDK's mlx5 writes them: parsers print a domain as they end it. */
+	ret = mlx5dm_flow_dump_pmd(fp, file);
+	if (ret == 0)
+		ret = mlx5dm_domain_dump(priv->dom_rx, file);
 	if (ret == 0)
 		ret = mlx5dm_domain_dump(priv->dom_tx, file);
 	rte_spinlock_unlock(&fp->lock);

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The PMD's records of a steering dump, before the library's domains (as
+ * DPDK's mlx5 writes them; the parser prints each domain when it ends, so
+ * what a rule refers to must come first).
+ *
+ * rdma-core's dump names a modify-header or encap action only by its ICM
+ * index; its contents are in DPDK's mlx5 `flow dump` records, which NVIDIA's
+ * mlx_steering_dump reads next to the domain records and shows inside the
+ * rules that use the action:
+ *   4410,0x<action id>,<header bytes in hex>                packet reformat
+ *   4420,0x<action id>,<number of actions>,<actions in hex> modify header
+ * The action id is the library action's address, the id of its 3400/3401/
+ * 3402 records. The modify actions are the PRM format (8 bytes each) the
+ * action was created from.
+ *
+ * Encap records are written for VXLAN tunnel headers only: the parser reads
+ * every 4410 record as Ethernet [/ VLAN] / IPv4 (20 bytes) or IPv6 / UDP /
+ * VXLAN at fixed offsets and fails on shorter headers (GRE, a new L2 header
+ * of an L3 decap), which DPDK's mlx5 writes too.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "mlx5dm_flow.h"
+
+#define MLX5DM_DUMP_PMD_REFORMAT 4410
+#define MLX5DM_DUMP_PMD_MODIFY 4420
+
+#define MLX5DM_DUMP_ETH_LEN 14
+#define MLX5DM_DUMP_VLAN_LEN 4
+#define MLX5DM_DUMP_IPV4_LEN 20
+#define MLX5DM_DUMP_IPV6_LEN 40
+#define MLX5DM_DUMP_UDP_VXLAN_LEN 16     /* UDP 8 + VXLAN 8 */
+#define MLX5DM_DUMP_IPPROTO_UDP 17
+
+/* The longest record: 4420 with a full modify list (8 bytes, 16 hex digits, each). */
+#define MLX5DM_DUMP_PMD_LINE (64 + 16 * MLX5DM_FLOW_MAX_MODIFY)
+
+struct mlx5dm_flow_dump {
+	FILE *f;
+	int err;
+	char line[MLX5DM_DUMP_PMD_LINE];
+};
+
+static uint16_t
+mlx5dm_flow_dump_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Is this header Ethernet [/ VLAN] / IPv4 without options or IPv6 / UDP / VXLAN, exactly? */
+static bool
+mlx5dm_flow_dump_is_vxlan(const uint8_t *h, size_t len)
+{
+	size_t off = MLX5DM_DUMP_ETH_LEN;
+	uint16_t type;
+	uint8_t proto;
+
+	if (len < off)
+		return false;
+	type = mlx5dm_flow_dump_be16(h + off - 2);
+	if (type == 0x8100 || type == 0x88a8) {
+		off += MLX5DM_DUMP_VLAN_LEN;
+		if (len < off)
+			return false;
+		type = mlx5dm_flow_dump_be16(h + off - 2);
+	}
+	if (type == 0x0800) {
+		if (len < off + MLX5DM_DUMP_IPV4_LEN || h[off] != 0x45)
+			return false;
+		proto = h[off + 9];
+		off += MLX5DM_DUMP_IPV4_LEN;
+	} else if (type == 0x86dd) {
+		if (len < off + MLX5DM_DUMP_IPV6_LEN || (h[off] >> 4) != 6)
+			return false;
+		proto = h[off + 6];
+		off += MLX5DM_DUMP_IPV6_LEN;
+	} else {
+		return false;
+	}
+	return proto == MLX5DM_DUMP_IPPROTO_UDP && len == off + MLX5DM_DUMP_UDP_VXLAN_LEN;
+}
+
+static void
+mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct mlx5dm_flow_dump *d = arg;
+	uint64_t id = (uint64_t)(uintptr_t)v->act;
+	size_t i;
+	int n;
+
+	if (d->err != 0)
+		return;
+	if (v->kind == MLX5DM_FLOW_ENT_MODIFY) {
+		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%zu,",
+			     MLX5DM_DUMP_PMD_MODIFY, id, v->len / MLX5DM_MODIFY_ACTION_SIZE);
+	} else if (v->kind == MLX5DM_FLOW_ENT_REFORMAT &&
+		   (v->u32 == MLX5DM_REFORMAT_L2_TO_L2_TUNNEL ||
+		    v->u32 == MLX5DM_REFORMAT_L2_TO_L3_TUNNEL) &&
+		   mlx5dm_flow_dump_is_vxlan(v->data, v->len)) {
+		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",",
+			     MLX5DM_DUMP_PMD_REFORMAT, id);
+	} else {
+		return;
+	}
+	if (n < 0 || (size_t)n + 2 * v->len + 1 > sizeof(d->line)) {
+		d->err = -EOVERFLOW;
+		return;
+	}
+	for (i = 0; i < v->len; i++) {
+		d->line[n++] = digits[v->data[i] >> 4];
+		d->line[n++] = digits[v->data[i] & 0xf];
+	}
+	d->line[n++] = '\n';
+	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
+		d->err = -EIO;
+}
+
+int
+mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
+{
+	struct mlx5dm_flow_dump d = { .f = f, .err = 0 };
+
+	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, &d);
+	return d.err;
+}

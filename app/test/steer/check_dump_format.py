@@ -23,7 +23,8 @@ parser) relies on, written from the format itself:
     domain (the sws parser prints each domain before reading on): 4410
     (encap header) names an encap action (3400/3401) of the dump and holds
     a VXLAN tunnel header (what the parser decodes), 4420 names a
-    modify-header action (3402) and holds as many 8-byte actions as it says.
+    modify-header action (3402) and holds as many 8-byte actions as it says,
+    4430 names a counter action (3406) and holds decimal hits and bytes.
 
 Usage:
   check_dump_format.py FILE...
@@ -49,7 +50,7 @@ FIELDS = {
     '3300': 3, '3303': 4, '3304': 4,
     '3400': 4, '3401': 4, '3403': 3, '3405': 5, '3406': 4, '3407': 4,
     '3409': 3, '3410': 4, '3411': 4, '3412': 4, '3413': 3, '3423': 3,
-    '4410': 3, '4420': 4,
+    '4410': 3, '4420': 4, '4430': 4,
 }
 HEX_ID = re.compile(r'^0x[0-9a-f]+$')
 HEX_DATA = re.compile(r'^[0-9a-f]*$')
@@ -251,6 +252,9 @@ class Checker:
     def rec_44xx(self, ln, t, f):
         self.need(ln, self.dom is None, '%s after a domain record' % t)
         self.pmd_refs.append((ln, t, f[1]))
+        if t == '4430':
+            self.need(ln, f[2].isdigit() and f[3].isdigit(), '4430 counts %r %r' % (f[2], f[3]))
+            return
         data = f[-1]
         if not self.need(ln, len(data) % 2 == 0 and HEX_DATA.match(data), '%s data %r'
                          % (t, data[:16])):
@@ -274,7 +278,7 @@ class Checker:
             self.record(ln, line.split(','))
         self.end_domain(len(lines))
         for ln, t, aid in self.pmd_refs:
-            kinds = ('3400', '3401') if t == '4410' else (MODIFY_HDR,)
+            kinds = {'4410': ('3400', '3401'), '4420': (MODIFY_HDR,), '4430': ('3406',)}[t]
             self.need(ln, self.all_actions.get(aid) in kinds,
                       '%s names action %s, not an action of type %s'
                       % (t, aid, ' or '.join(kinds)))
@@ -351,6 +355,8 @@ def self_test(path):
         cases['modify action count wrong'] = lambda ls: retarget(ls, '4420', 2)
         cases['modify actions after a domain'] = \
             lambda ls: ls.append(ls.pop(first(ls, '4420')))
+    if any(line.startswith('4430,') for line in good):
+        cases['counts of an unknown action'] = lambda ls: retarget(ls, '4430', 1)
     for name, corrupt in cases.items():
         lines = list(good)
         corrupt(lines)

@@ -13,8 +13,9 @@ created and traffic goes through them; then testpmd writes the dump, which must:
     flow tag, decap L2/L3, TIR, push and pop VLAN);
   * carry the PMD's records as DPDK's mlx5 writes them: the VXLAN_ENCAP header (4410)
     under the id of its encap action, byte for byte as scapy builds it, none for the GRE
-    encap (the parser reads VXLAN headers only), and the modify-header actions (4420) in
-    PRM format (SET DIPV4 = 0x1016_0000, then the address);
+    encap (the parser reads VXLAN headers only), the modify-header actions (4420) in
+    PRM format (SET DIPV4 = 0x1016_0000, then the address), and each counted rule's
+    counter (4430): the one packet it matched, with that packet's length;
   * with MLX_STEERING_DUMP_SWS=<mlx_steering_dump/sws> in the environment, be read by
     NVIDIA's parser (rule and tree views) without an error.
 Dumping a single flow is refused (the PMD dumps domains only).
@@ -129,7 +130,7 @@ VXLAN_HDR = bytes(Ether(src='0a:00:00:00:00:01', dst='0a:00:00:00:00:02') /
 SET_DIPV4 = bytes.fromhex('10160000') + bytes([10, 9, 9, 9])
 
 
-def check_pmd_records(s, recs):
+def check_pmd_records(s, recs, counted):
     encap = {r[1] for r in recs if r[0] == '3400'}
     encap_l3 = {r[1] for r in recs if r[0] == '3401'}
     modify = {r[1] for r in recs if r[0] == '3402'}
@@ -144,9 +145,16 @@ def check_pmd_records(s, recs):
               '4420 ids %s, 3402 ids %s' % (sorted(mods), sorted(modify)))
     s.c.check('4420 holds SET DIPV4 10.9.9.9', (1, SET_DIPV4) in mods.values(),
               '%s' % [(n, d.hex()) for n, d in mods.values()])
+    ctrs = {r[1] for r in recs if r[0] == '3406'}
+    cnts = {r[1]: (int(r[2]), int(r[3])) for r in recs if r[0] == '4430'}
+    s.c.check('a 4430 record per counter action', sorted(cnts) == sorted(ctrs),
+              '4430 ids %s, 3406 ids %s' % (sorted(cnts), sorted(ctrs)))
+    s.c.check('4430 counts: one packet per counted rule, its bytes',
+              sorted(cnts.values()) == sorted(counted),
+              'got %s, expected %s' % (sorted(cnts.values()), sorted(counted)))
 
 
-def check_dump(s, text, path):
+def check_dump(s, text, path, counted):
     recs = records(text)
     kinds = {r[0] for r in recs}
     domains = [r for r in recs if r[0] == '3000']
@@ -160,7 +168,7 @@ def check_dump(s, text, path):
         s.c.check('table of %s group %d (level %d)' % ('RX' if dom == '0' else 'TX', group,
                                                        group + 1),
                   (dom, group + 1) in tables, 'tables: %s' % sorted(tables))
-    check_pmd_records(s, recs)
+    check_pmd_records(s, recs, counted)
     p = subprocess.run([sys.executable, CHECKER, '--self-test', path], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True, check=False)
     s.c.check('check_dump_format.py accepts the dump', p.returncode == 0, '\n' + p.stdout)
@@ -176,13 +184,16 @@ def body(s):
     os.close(fd)
     single = path + '.one'
     try:
-        _, after = s.run(cases(), dump=path,
+        cs = cases()
+        _, after = s.run(cs, dump=path,
                          after=['flow dump %d rule 0 %s' % (MLX5DM_PORT, single)])
         s.c.check('flow dump all: no error', s.dump_result['kind'] == 'silent',
                   describe_error(s.dump_result))
         with open(path) as f:
             text = f.read()
-        check_dump(s, text, path)
+        # The counted rules: packet 0 of each case (ingress: before any rewrite; egress:
+        # before the encap, counters counting what the rule matched).
+        check_dump(s, text, path, [(1, len(c.sent[0])) for c in cs])
         s.c.check('dumping one flow is refused', error_matches(
             after[0], 'flow rule (handle)',
             'dumping one flow is not supported: dump all (no flow)'), describe_error(after[0]))

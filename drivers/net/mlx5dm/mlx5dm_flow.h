@@ -556,7 +556,8 @@ void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb,
 
 /*
  * mlx5dm_flow_dump.c: the PMD's dump records (4410 VXLAN encap headers,
- * 4420 modify-header actions) of the cached actions; 0, -EIO or -EOVERFLOW.
+ * 4420 modify-header actions of the cached actions, 4430 flow counters);
+ * 0 or a negative errno.
  */
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* The matcher m, one more reference (a hint found by match_known). */

@@ -13,9 +13,11 @@
  * rules that use the action:
  *   4410,0x<action id>,<header bytes in hex>                packet reformat
  *   4420,0x<action id>,<number of actions>,<actions in hex> modify header
+ *   4430,0x<action id>,<hits>,<bytes>                       a flow's counter
  * The action id is the library action's address, the id of its 3400/3401/
- * 3402 records. The modify actions are the PRM format (8 bytes each) the
- * action was created from.
+ * 3402/3406 records. Counters show what `flow query` would (not reset).
+ * The modify actions are the PRM format (8 bytes each) the action was
+ * created from.
  *
  * Encap records are written for VXLAN tunnel headers only: the parser reads
  * every 4410 record as Ethernet [/ VLAN] / IPv4 (20 bytes) or IPv6 / UDP /
@@ -26,11 +28,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mlx5dm_flow.h"
 
 #define MLX5DM_DUMP_PMD_REFORMAT 4410
 #define MLX5DM_DUMP_PMD_MODIFY 4420
+#define MLX5DM_DUMP_PMD_COUNTER 4430
 
 #define MLX5DM_DUMP_ETH_LEN 14
 #define MLX5DM_DUMP_VLAN_LEN 4
@@ -123,11 +127,43 @@ mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
 		d->err = -EIO;
 }
 
+static void
+mlx5dm_flow_dump_counters(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d)
+{
+	struct rte_flow_query_count q;
+	struct rte_flow_error error;
+	struct rte_flow *flow;
+	int n, ret;
+
+	TAILQ_FOREACH(flow, &fp->flows, next) {
+		if (d->err != 0)
+			return;
+		if (!flow->has_cnt)
+			continue;
+		memset(&q, 0, sizeof(q));
+		ret = mlx5dm_flow_objs_query_count(fp, flow, &q, &error);
+		if (ret < 0) {
+			d->err = ret;
+			return;
+		}
+		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
+			     MLX5DM_DUMP_PMD_COUNTER, (uint64_t)(uintptr_t)flow->cnt.action,
+			     q.hits, q.bytes);
+		if (n < 0 || (size_t)n >= sizeof(d->line)) {
+			d->err = -EOVERFLOW;
+			return;
+		}
+		if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
+			d->err = -EIO;
+	}
+}
+
 int
 mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 {
 	struct mlx5dm_flow_dump d = { .f = f, .err = 0 };
 
 	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, &d);
+	mlx5dm_flow_dump_counters(fp, &d);
 	return d.err;
 }

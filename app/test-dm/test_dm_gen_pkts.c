@@ -32,7 +32,12 @@ test_dm_pkt_l4(struct test_dm_rng *r, struct test_dm_sb *sb, int v, int icmp)
 	unsigned int k = test_dm_rng_below(r, icmp ? 10 : 9);
 
 	if (k == 9) {
-		test_dm_sb_add(sb, "/%s()", v == 4 ? "icmp" : "icmp6");
+		/* The types and codes the rules pick from (test_dm_gen_l4), and one they do not. */
+		static const unsigned int t4[] = { 8, 0, 3 }, t6[] = { 128, 129, 1 };
+		unsigned int t = (v == 4 ? t4 : t6)[test_dm_rng_below(r, 3)];
+
+		test_dm_sb_add(sb, "/%s(type=%u,code=%u)", v == 4 ? "icmp" : "icmp6", t,
+			       test_dm_rng_below(r, 5));
 		return 'I';
 	}
 	if (k == 8)

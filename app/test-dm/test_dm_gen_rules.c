@@ -100,7 +100,17 @@ test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_sb *sb, int v, int allow_ic
 	if (k < 3)
 		return 0;
 	if (k == 9) {
-		test_dm_sb_add(sb, "%s / ", v == 4 ? "icmp" : "icmp6");
+		test_dm_sb_add(sb, "%s", v == 4 ? "icmp" : "icmp6");
+		/* Echo request/reply, or destination unreachable with a code. */
+		if (test_dm_rng_pct(r, 50)) {
+			int echo_request = test_dm_rng_pct(r, 50);
+
+			test_dm_sb_add(sb, " type is %u", v == 4 ? (echo_request ? 8 : 0) :
+				       (echo_request ? 128 : 129));
+		}
+		if (test_dm_rng_pct(r, 20))
+			test_dm_sb_add(sb, " code is %u", test_dm_rng_below(r, 4));
+		test_dm_sb_add(sb, " / ");
 		return 'I';
 	}
 	if (k < 6) {

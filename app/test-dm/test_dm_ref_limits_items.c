@@ -109,6 +109,16 @@ struct test_dm_lim_mask {
 #define TEST_DM_LM(t, a, m) { RTE_FLOW_ITEM_TYPE_##t, &(a), sizeof(a), (m) }
 
 /* Items whose every field can be matched (ETH, VLAN, GRE_KEY, MPLS, metadata) are absent. */
+static const struct rte_flow_item_icmp test_dm_lim_icmp = {
+	.hdr = {
+		.icmp_type = 0xff,
+		.icmp_code = 0xff,
+		.icmp_ident = RTE_BE16(0xffff),
+		.icmp_seq_nb = RTE_BE16(0xffff),
+	},
+};
+static const struct rte_flow_item_icmp6 test_dm_lim_icmp6 = { .type = 0xff, .code = 0xff };
+
 static const struct test_dm_lim_mask test_dm_lim_masks[] = {
 	TEST_DM_LM(IPV4, test_dm_lim_ipv4, "IPV4: only IHL, DSCP/ECN, fragment_offset, TTL, "
 		   "protocol and addresses can be matched"),
@@ -117,6 +127,9 @@ static const struct test_dm_lim_mask test_dm_lim_masks[] = {
 	TEST_DM_LM(TCP, test_dm_lim_tcp, "TCP: only ports, sequence and acknowledgment numbers "
 		   "and flags can be matched"),
 	TEST_DM_LM(UDP, test_dm_lim_udp, "UDP: only ports can be matched"),
+	TEST_DM_LM(ICMP, test_dm_lim_icmp, "ICMP: only type, code, identifier and sequence "
+		   "number can be matched"),
+	TEST_DM_LM(ICMP6, test_dm_lim_icmp6, "ICMP6: only type and code can be matched"),
 	TEST_DM_LM(VXLAN, test_dm_lim_vxlan, "VXLAN: only the VNI can be matched"),
 	TEST_DM_LM(GRE, test_dm_lim_gre, "GRE: only the C, K and S bits and the protocol can "
 		   "be matched"),
@@ -354,12 +367,13 @@ test_dm_lim_l4(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 	if (w->proto >= 0 && w->proto != d->proto)
 		return test_dm_lim_bad(item, EINVAL, e, "item contradicts a previous item or what "
 				       "it implies");
-	/* No ICMP field can be looked up (the steering library has no flex parser yet). */
-	if (d->l3 != RTE_FLOW_ITEM_TYPE_END && item->spec != NULL && m != NULL)
+	/* ICMP/ICMPv6 fields are looked up in the outer headers only. */
+	if (d->l3 != RTE_FLOW_ITEM_TYPE_END && w->inner && item->spec != NULL && m != NULL)
 		for (k = 0; k < size; k++)
 			if (m[k] != 0)
-				return test_dm_lim_bad(item, ENOTSUP, e, "the device cannot match "
-						       "ICMP/ICMPv6 fields");
+				return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK,
+						       item, "this field cannot be matched at "
+						       "this position of the pattern");
 	w->l4 = item->type;
 	return 0;
 }

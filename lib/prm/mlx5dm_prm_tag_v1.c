@@ -128,6 +128,13 @@ const struct mlx5dm_prm_tag_v1_eth_l4_misc mlx5dm_prm_tag_v1_eth_l4_misc = {
 	.checksum = F(0x070, 16),
 };
 
+const struct mlx5dm_prm_tag_v1_icmp mlx5dm_prm_tag_v1_icmp = {
+	.icmp_payload_data = F(0x000, 32),
+	.icmp_header_data = F(0x020, 32),
+	.icmp_type = F(0x040, 8),
+	.icmp_code = F(0x048, 8),
+};
+
 const struct mlx5dm_prm_tag_v1_mpls mlx5dm_prm_tag_v1_mpls = {
 	.mpls_ok = F(0x015, 1),
 	.mpls0_s_bit = F(0x01e, 1),

@@ -164,6 +164,18 @@ struct mlx5dm_prm_tag_v1_eth_l4_misc {
 };
 extern const struct mlx5dm_prm_tag_v1_eth_l4_misc mlx5dm_prm_tag_v1_eth_l4_misc;
 
+/*
+ * ICMP (ste_icmp_v1): the ETHL4_MISC lookup of an ICMP/ICMPv6 packet (STE
+ * v1 needs no flex parser for ICMP).
+ */
+struct mlx5dm_prm_tag_v1_icmp {
+	struct mlx5dm_prm_field icmp_payload_data;
+	struct mlx5dm_prm_field icmp_header_data;
+	struct mlx5dm_prm_field icmp_type;
+	struct mlx5dm_prm_field icmp_code;
+};
+extern const struct mlx5dm_prm_tag_v1_icmp mlx5dm_prm_tag_v1_icmp;
+
 /* MPLS (ste_mpls_v1): first label in DW1. */
 struct mlx5dm_prm_tag_v1_mpls {
 	struct mlx5dm_prm_field mpls_ok;

@@ -80,6 +80,7 @@ static const struct mlx5dm_ste_sel mlx5dm_ste_order[] = {
 	SEL(ETHL4, OUTER | INNER, .ipv = 6),
 	SEL(ETHL4_MISC, OUTER | INNER),
 	SEL(MPLS, OUTER | INNER),
+	SEL(ICMP, OUTER),
 	SEL(GRE, OUTER),
 };
 
@@ -99,6 +100,7 @@ static const char *const mlx5dm_ste_lookup_names[MLX5DM_STE_LOOKUP_MAX] = {
 	[MLX5DM_STE_LOOKUP_ETHL4] = "ETHL4",
 	[MLX5DM_STE_LOOKUP_ETHL4_MISC] = "ETHL4_MISC",
 	[MLX5DM_STE_LOOKUP_MPLS] = "MPLS",
+	[MLX5DM_STE_LOOKUP_ICMP] = "ICMP",
 	[MLX5DM_STE_LOOKUP_GRE] = "GRE",
 };
 

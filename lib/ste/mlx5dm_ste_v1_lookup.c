@@ -143,6 +143,19 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4_misc[] = {
 	IO(TAG(eth_l4_misc, ack_num), misc3, outer_tcp_ack_num, inner_tcp_ack_num),
 };
 
+/*
+ * ICMP and ICMPv6 share the tag (misc3 has outer fields only); a matcher
+ * masks the fields of one of them (its pattern's L3 decides which).
+ */
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_icmp[] = {
+	SEC(TAG(icmp, icmp_header_data), misc3, icmp_header_data),
+	SEC(TAG(icmp, icmp_type), misc3, icmp_type),
+	SEC(TAG(icmp, icmp_code), misc3, icmp_code),
+	SEC(TAG(icmp, icmp_header_data), misc3, icmpv6_header_data),
+	SEC(TAG(icmp, icmp_type), misc3, icmpv6_type),
+	SEC(TAG(icmp, icmp_code), misc3, icmpv6_code),
+};
+
 static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_mpls[] = {
 	IO(TAG(mpls, mpls0_label), misc2, outer_first_mpls_label, inner_first_mpls_label),
 	IO(TAG(mpls, mpls0_s_bos), misc2, outer_first_mpls_s_bos, inner_first_mpls_s_bos),
@@ -207,6 +220,8 @@ static const struct mlx5dm_ste_lookup_def mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_MA
 	[MLX5DM_STE_LOOKUP_ETHL4_MISC] =
 		DEF(LU(ETHL4_MISC_O, ETHL4_MISC_I), mlx5dm_ste_v1_map_ethl4_misc),
 	[MLX5DM_STE_LOOKUP_MPLS] = DEF(LU(MPLS_O, MPLS_I), mlx5dm_ste_v1_map_mpls),
+	/* ICMP reads the outer L4 header through the L4 misc lookup (as rdma-core does). */
+	[MLX5DM_STE_LOOKUP_ICMP] = DEF(LU(ETHL4_MISC_O, ETHL4_MISC_O), mlx5dm_ste_v1_map_icmp),
 	[MLX5DM_STE_LOOKUP_GRE] = DEF(LU(GRE, GRE), mlx5dm_ste_v1_map_gre),
 };
 
@@ -216,5 +231,5 @@ const struct mlx5dm_ste_lookup_def *const mlx5dm_ste_v1_lookups[MLX5DM_STE_LOOKU
 	PTR(DONT_CARE), PTR(GENERAL_PURPOSE), PTR(REGISTERS_0), PTR(REGISTERS_1),
 	PTR(ETHL2_SRC_DST), PTR(ETHL2_SRC), PTR(ETHL2_DST), PTR(ETHL2_TNL),
 	PTR(IPV4_MISC), PTR(IPV4_5_TUPLE), PTR(IPV6_DST), PTR(IPV6_SRC),
-	PTR(ETHL4), PTR(ETHL4_MISC), PTR(MPLS), PTR(GRE),
+	PTR(ETHL4), PTR(ETHL4_MISC), PTR(MPLS), PTR(ICMP), PTR(GRE),
 };

@@ -66,6 +66,11 @@
 #define L4M_ACK 0x020, 32
 #define L4M_SEQ 0x040, 32
 
+/* ste_icmp_v1 */
+#define ICMP_HDR 0x020, 32
+#define ICMP_TYPE 0x040, 8
+#define ICMP_CODE 0x048, 8
+
 #define MPLS_LABEL 0x020, 20
 #define MPLS_EXP 0x034, 3
 #define MPLS_S_BOS 0x037, 1
@@ -362,6 +367,29 @@ static const struct t_case t_cases[] = {
 			O(MPLS_LABEL, 0xfffff, 0x12345), O(MPLS_EXP, 7, 5),
 			O(MPLS_S_BOS, 1, 1), O(MPLS_TTL, 0xff, 0x40) } },
 		{ 0x010c, { O(MPLS_LABEL, 0xfffff, 0xabcde), O(MPLS_TTL, 0x0f, 0x01) } } } },
+	/* ICMP through the outer L4 misc lookup (ste_icmp_v1, no flex parser on v1). */
+	{ "ICMP type, code, header data", C_MISC3, {
+		I_MISC3(M3_ICMP_TYPE, 0xff, 8),
+		I_MISC3(M3_ICMP_CODE, 0xff, 0),
+		I_MISC3(M3_ICMP_HDR, 0xffffffff, 0x12340001) }, {
+		{ 0x0113, {
+			O(ICMP_TYPE, 0xff, 8), O(ICMP_CODE, 0xff, 0),
+			O(ICMP_HDR, 0xffffffff, 0x12340001) } } } },
+	{ "ICMPv6 type, code, header data", C_MISC3, {
+		I_MISC3(M3_ICMPV6_TYPE, 0xff, 128),
+		I_MISC3(M3_ICMPV6_CODE, 0x0f, 1),
+		I_MISC3(M3_ICMPV6_HDR, 0x0000ffff, 0x00000007) }, {
+		{ 0x0113, {
+			O(ICMP_TYPE, 0xff, 128), O(ICMP_CODE, 0x0f, 1),
+			O(ICMP_HDR, 0x0000ffff, 0x00000007) } } } },
+	/* Order: MPLS, then ICMP, then GRE. */
+	{ "MPLS, ICMP, GRE order", C_MISC | C_MISC2 | C_MISC3, {
+		I_MISC(M_GRE_PROTOCOL, 0xffff, 0x0800),
+		I_MISC3(M3_ICMP_CODE, 0xff, 3),
+		I_MISC2(M2_OUTER_MPLS_TTL, 0xff, 0x40) }, {
+		{ 0x010b, { O(MPLS_TTL, 0xff, 0x40) } },
+		{ 0x0113, { O(ICMP_CODE, 0xff, 3) } },
+		{ 0x010d, { O(GRE_PROTO, 0xffff, 0x0800) } } } },
 	{ "GRE", C_MISC, {
 		I_MISC(M_GRE_C_PRESENT, 1, 0),
 		I_MISC(M_GRE_K_PRESENT, 1, 1),

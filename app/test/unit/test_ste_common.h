@@ -102,6 +102,12 @@
 #define M3_OUTER_TCP_SEQ 0x020, 32
 #define M3_INNER_TCP_ACK 0x040, 32
 #define M3_OUTER_TCP_ACK 0x060, 32
+#define M3_ICMP_HDR 0x0c0, 32
+#define M3_ICMPV6_HDR 0x0e0, 32
+#define M3_ICMP_TYPE 0x100, 8
+#define M3_ICMP_CODE 0x108, 8
+#define M3_ICMPV6_TYPE 0x110, 8
+#define M3_ICMPV6_CODE 0x118, 8
 
 /* dr_match_set_misc5. */
 #define M5_TUNNEL_HEADER_0 0x080, 32

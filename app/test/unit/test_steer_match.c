@@ -1323,10 +1323,6 @@ test_refused_masks(void **state)
 		uint8_t criteria;
 		const char *name;
 	} bad[] = {
-		{ F(misc3, icmp_type), 0xff, CRIT(misc3), "misc3.icmp_type" },
-		{ F(misc3, icmp_code), 0xff, CRIT(misc3), "misc3.icmp_code" },
-		{ F(misc3, icmpv6_type), 0xff, CRIT(misc3), "misc3.icmpv6_type" },
-		{ F(misc3, icmp_header_data), 0xffffffff, CRIT(misc3), "misc3.icmp_header_data" },
 		{ F(misc3, gtpu_teid), 0xffffffff, CRIT(misc3), "misc3.gtpu_teid" },
 		{ F(misc3, outer_vxlan_gpe_vni), 0xffffff, CRIT(misc3),
 		  "misc3.outer_vxlan_gpe_vni" },

@@ -65,6 +65,17 @@ void *mlx5dm_aligned_zmalloc(size_t size, size_t align);
 void mlx5dm_free(void *ptr);
 
 /*
+ * Large zeroed regions for bulk records: anonymous memory of size bytes
+ * (a multiple of MLX5DM_HUGE_SIZE), aligned to it, advised for transparent
+ * huge pages and populated at once, so a region costs one or a few page
+ * faults instead of one per 4 KiB (a fault costs microseconds in a VM).
+ * Counted by the fault injection like every other allocation.
+ */
+#define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
+void *mlx5dm_huge_alloc(size_t size);
+void mlx5dm_huge_free(void *ptr, size_t size);
+
+/*
  * Fault injection for tests: the n-th allocation from now (1-based) fails;
  * 0 disables. Returns the number of allocations made since the last arm.
  */

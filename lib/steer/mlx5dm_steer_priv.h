@@ -45,13 +45,26 @@
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 
+/* Size classes of rule records (mlx5dm_steer_rule.c). */
+#define MLX5DM_RULE_CLASSES 3
+
 /* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
 struct mlx5dm_slab {
 	size_t obj_size;
-	void *free;
+	void *free;                       /* freed records, linked through their first word */
+	uint8_t *bump;                    /* never-used records of the newest block ... */
+	uint8_t *end;                     /* ... up to here */
 	void *blocks;
+	uint32_t nb_blocks;
 	uint64_t live;
 };
+
+/* The record the next allocation returns (NULL if it needs a new block), for prefetching. */
+static inline const void *
+mlx5dm_slab_peek(const struct mlx5dm_slab *s)
+{
+	return s->free != NULL ? s->free : (s->bump < s->end ? s->bump : NULL);
+}
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
 #define MLX5DM_EPOOL_BLOCK 64
@@ -258,7 +271,7 @@ struct mlx5dm_matcher {
 	bool written;
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
-	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
+	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	/*
 	 * Slot pages of freed tables, kept for the next ones: a burst of page
 	 * frees followed by one allocation makes malloc sort them all in that
@@ -309,15 +322,32 @@ mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
 	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
 }
 
-/* The counts sit next to the pointers a deletion reads first: one line for a plain rule. */
+/*
+ * A rule record is sized for its references (action STEs, then actions):
+ * a rule with one or two actions takes 40 bytes, not the 216 the largest
+ * one needs. Records of each size class come from their own slab.
+ */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
-	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
+	uint8_t size_class;               /* slab it came from */
+	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
 };
+
+static inline struct mlx5dm_ste *const *
+mlx5dm_rule_act_stes(const struct mlx5dm_rule *r)
+{
+	return (struct mlx5dm_ste *const *)r->refs;
+}
+
+/* Valid once every action STE is placed (the actions follow them). */
+static inline struct mlx5dm_action *const *
+mlx5dm_rule_action_list(const struct mlx5dm_rule *r)
+{
+	return (struct mlx5dm_action *const *)(r->refs + r->nb_act_stes);
+}
 
 enum mlx5dm_action_kind {
 	MLX5DM_ACT_DROP,
@@ -362,6 +392,10 @@ struct mlx5dm_defer {
 	struct mlx5dm_icm_chunk *chunks[32];
 };
 
+
+/* ---- mlx5dm_steer_rule.c ---- */
+void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
+void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);

@@ -147,7 +147,7 @@ mlx5dm_free(void *ptr)
 }
 
 void *
-mlx5dm_huge_alloc(size_t size)
+mlx5dm_huge_alloc(size_t size, bool populate)
 {
 	uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
 	uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
@@ -169,7 +169,10 @@ mlx5dm_huge_alloc(size_t size)
 	/* Advice only: without THP (or an old kernel) the region works the same. */
 	(void)madvise(a, size, MADV_HUGEPAGE);
 #ifdef MADV_POPULATE_WRITE
-	(void)madvise(a, size, MADV_POPULATE_WRITE);
+	if (populate)
+		(void)madvise(a, size, MADV_POPULATE_WRITE);
+#else
+	(void)populate;
 #endif
 	return a;
 }

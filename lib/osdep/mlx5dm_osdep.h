@@ -12,6 +12,7 @@
 #define _MLX5DM_OSDEP_H_
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
@@ -66,13 +67,14 @@ void mlx5dm_free(void *ptr);
 
 /*
  * Large zeroed regions for bulk records: anonymous memory of size bytes
- * (a multiple of MLX5DM_HUGE_SIZE), aligned to it, advised for transparent
- * huge pages and populated at once, so a region costs one or a few page
- * faults instead of one per 4 KiB (a fault costs microseconds in a VM).
+ * (a multiple of MLX5DM_HUGE_SIZE), aligned to it and advised for
+ * transparent huge pages, so a region costs one page fault per 2 MiB
+ * instead of one per 4 KiB (a fault costs microseconds in a VM); populate:
+ * fault it all in now (memory used soon anyway), else as it is touched.
  * Counted by the fault injection like every other allocation.
  */
 #define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
-void *mlx5dm_huge_alloc(size_t size);
+void *mlx5dm_huge_alloc(size_t size, bool populate);
 void mlx5dm_huge_free(void *ptr, size_t size);
 
 /*

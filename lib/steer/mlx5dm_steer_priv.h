@@ -79,13 +79,14 @@ struct mlx5dm_epool {
 };
 
 /* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
+struct mlx5dm_hidx_bucket;
 struct mlx5dm_hidx {
-	struct mlx5dm_ste **b;            /* buckets, 2^log */
-	struct mlx5dm_ste **old;          /* buckets still to move while growing */
+	struct mlx5dm_hidx_bucket *b;     /* buckets, mask + 1 */
+	struct mlx5dm_hidx_bucket *old;   /* buckets still to move while growing */
+	uint32_t mask;
 	uint32_t old_mask;
 	uint32_t move_pos;
 	uint32_t count;
-	uint8_t log;
 };
 
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
@@ -167,12 +168,10 @@ struct mlx5dm_htbl;
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
  * collision and action entries each have their own order-0 chunk.
  *
- * 128 bytes on a cache-line boundary (slab records): the first line holds
- * what a walk of an index bucket reads (link, hash, tag), the second the
- * table bookkeeping, so looking past a record costs one line.
+ * 120 bytes (slab records): what the index compares on a hash hit (tag,
+ * table) comes first, the table bookkeeping after it.
  */
 struct mlx5dm_ste {
-	struct mlx5dm_ste *hnext;         /* matcher index bucket chain (first: slab link) */
 	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
 	uint32_t slot;                    /* slot of htbl whose chain holds it */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
@@ -416,7 +415,7 @@ uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
 void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
 				    const uint8_t *tag, uint32_t hash);
-void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
+int mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 

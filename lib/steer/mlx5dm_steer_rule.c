@@ -315,7 +315,11 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		mlx5dm_hidx_insert(&m->index, s, ihash);
+		if (mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+			/* Not indexed: the index's removal in the undo finds nothing. */
+			mlx5dm_rule_unplace(ctx, s, tail, &rc->d);
+			return -ENOMEM;
+		}
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -533,7 +537,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 			s->next_htbl->growing->pointing_ste = s;
 		mlx5dm_htbl_count_collision(t, -1);
 		/* Same chain, the follower's tag: the follower's index hash. */
-		mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
+		/* Cannot fail: two entries were just removed. */
+		(void)mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}

@@ -57,7 +57,7 @@ mlx5dm_slab_grow(struct mlx5dm_slab *s)
 		/* A record larger than a huge block: several of them. */
 		while (bytes < MLX5DM_SLAB_ALIGN + s->obj_size * 16)
 			bytes += MLX5DM_HUGE_SIZE;
-		b = mlx5dm_huge_alloc(bytes);
+		b = mlx5dm_huge_alloc(bytes, true);
 	} else {
 		bytes = MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
 		b = mlx5dm_malloc(bytes);

@@ -56,6 +56,7 @@ struct mlx5dm_slab {
 	uint8_t *end;                     /* ... up to here */
 	void *blocks;
 	uint32_t nb_blocks;
+	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
 	uint64_t live;
 };
 

@@ -575,8 +575,15 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
-	/* The path, level 0 first: each table's pointing entry is the level above. */
 	s = rule->last;
+	/*
+	 * Usually the last entry is the one unlinked: its index bucket and its
+	 * slot head are both needed, so both loads start at once.
+	 */
+	mlx5dm_hidx_prefetch(&m->index, s->hidx_hash);
+	if (!s->collision)
+		mlx5dm_htbl_slot_prefetch(s->htbl, s->slot);
+	/* The path, level 0 first: each table's pointing entry is the level above. */
 	for (lvl = m->nb_builders; lvl-- > 0;) {
 		path[lvl] = s;
 		s = s->htbl->pointing_ste;

@@ -67,6 +67,7 @@ mlx5dm_slab_grow(struct mlx5dm_slab *s)
 	b->next = s->blocks;
 	b->bytes = bytes;
 	b->huge = huge;
+	s->bump_zero = huge;
 	s->blocks = b;
 	s->nb_blocks++;
 	/* The header takes the first cache line; records follow on the next. */
@@ -96,9 +97,11 @@ mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s)
 void *
 mlx5dm_slab_alloc(struct mlx5dm_slab *s)
 {
+	/* A never-used record of a fresh mapping is zero already. */
+	bool zero = s->free == NULL && s->bump < s->end && s->bump_zero;
 	void *o = mlx5dm_slab_alloc_raw(s);
 
-	if (o != NULL)
+	if (o != NULL && !zero)
 		memset(o, 0, s->obj_size);
 	return o;
 }
@@ -130,6 +133,7 @@ mlx5dm_slab_destroy(struct mlx5dm_slab *s)
 	s->bump = NULL;
 	s->end = NULL;
 	s->nb_blocks = 0;
+	s->bump_zero = false;
 }
 
 size_t

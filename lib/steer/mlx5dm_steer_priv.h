@@ -46,7 +46,7 @@
 #define MLX5DM_HTBL_GROW_DEN 1
 
 /* Size classes of rule records (mlx5dm_steer_rule.c). */
-#define MLX5DM_RULE_CLASSES 3
+#define MLX5DM_RULE_CLASSES 4
 
 /* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
 struct mlx5dm_slab {
@@ -324,8 +324,8 @@ mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
 
 /*
  * A rule record is sized for its references (action STEs, then actions):
- * a rule with one or two actions takes 40 bytes, not the 216 the largest
- * one needs. Records of each size class come from their own slab.
+ * a rule with one action takes 32 bytes, with three 48, not the 216 the
+ * largest one needs. Records of each size class come from their own slab.
  */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
@@ -333,6 +333,7 @@ struct mlx5dm_rule {
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
 	uint8_t size_class;               /* slab it came from */
+	uint32_t last_hash;               /* index hash of last: its bucket without reading last */
 	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
 };
 

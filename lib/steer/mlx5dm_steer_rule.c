@@ -32,7 +32,7 @@
 
 /* References a rule record of each size class holds (action STEs + actions). */
 static const uint8_t mlx5dm_rule_class_refs[MLX5DM_RULE_CLASSES] = {
-	2, 6, MLX5DM_RULE_MAX_ACTIONS + MLX5DM_STE_MAX_ACTION_STES,
+	1, 3, 8, MLX5DM_RULE_MAX_ACTIONS + MLX5DM_STE_MAX_ACTION_STES,
 };
 
 void
@@ -339,6 +339,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else {
 			s->rule = rule;
 			rule->last = s;
+			rule->last_hash = ihash;
 		}
 		/* Reversed at flush time: the predecessor's pointer goes after the entry. */
 		if (tail != NULL)
@@ -575,12 +576,13 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
-	s = rule->last;
 	/*
-	 * Usually the last entry is the one unlinked: its index bucket and its
-	 * slot head are both needed, so both loads start at once.
+	 * Usually the last entry is the one unlinked: its index bucket (found
+	 * from the rule, not the entry), the entry and then its slot head are
+	 * needed, so the loads start together rather than one after the other.
 	 */
-	mlx5dm_hidx_prefetch(&m->index, s->hidx_hash);
+	mlx5dm_hidx_prefetch(&m->index, rule->last_hash);
+	s = rule->last;
 	if (!s->collision)
 		mlx5dm_htbl_slot_prefetch(s->htbl, s->slot);
 	/* The path, level 0 first: each table's pointing entry is the level above. */

@@ -146,6 +146,8 @@ mlx5dm_free(void *ptr)
 		mlx5dm_alloc_ops->free(ptr);
 }
 
+static uint64_t mlx5dm_huge_mapped;
+
 void *
 mlx5dm_huge_alloc(size_t size, bool populate)
 {
@@ -174,12 +176,21 @@ mlx5dm_huge_alloc(size_t size, bool populate)
 #else
 	(void)populate;
 #endif
+	__atomic_add_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
 	return a;
 }
 
 void
 mlx5dm_huge_free(void *ptr, size_t size)
 {
-	if (ptr != NULL)
-		munmap(ptr, size);
+	if (ptr == NULL)
+		return;
+	munmap(ptr, size);
+	__atomic_sub_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
+}
+
+uint64_t
+mlx5dm_huge_bytes(void)
+{
+	return __atomic_load_n(&mlx5dm_huge_mapped, __ATOMIC_RELAXED);
 }

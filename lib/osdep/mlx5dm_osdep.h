@@ -76,6 +76,8 @@ void mlx5dm_free(void *ptr);
 #define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
 void *mlx5dm_huge_alloc(size_t size, bool populate);
 void mlx5dm_huge_free(void *ptr, size_t size);
+/* Bytes currently mapped by mlx5dm_huge_alloc() (heap statistics do not see them). */
+uint64_t mlx5dm_huge_bytes(void);
 
 /*
  * Fault injection for tests: the n-th allocation from now (1-based) fails;

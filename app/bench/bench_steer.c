@@ -26,6 +26,7 @@
 #include <rte_jhash.h>
 
 #include "mlx5dm_dev.h"
+#include "mlx5dm_osdep.h"
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_steer.h"
 
@@ -189,7 +190,8 @@ bench_heap(void)
 {
 	struct mallinfo2 mi = mallinfo2();
 
-	return mi.uordblks + mi.hblkhd;
+	/* The library's huge-page regions (slabs, big indexes): mappings malloc does not see. */
+	return mi.uordblks + mi.hblkhd + mlx5dm_huge_bytes();
 }
 
 static int

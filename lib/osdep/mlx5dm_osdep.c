@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mlx5dm_osdep.h"
 
@@ -143,4 +144,53 @@ mlx5dm_free(void *ptr)
 {
 	if (ptr != NULL)
 		mlx5dm_alloc_ops->free(ptr);
+}
+
+static uint64_t mlx5dm_huge_mapped;
+
+void *
+mlx5dm_huge_alloc(size_t size, bool populate)
+{
+	uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
+	uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
+	uint8_t *p, *a;
+
+	if (MLX5DM_UNLIKELY(fail != 0 && n == fail) || size == 0 ||
+	    size % MLX5DM_HUGE_SIZE != 0)
+		return NULL;
+	/* Twice the size, then keep the aligned part: huge pages need 2 MiB alignment. */
+	p = mmap(NULL, size + MLX5DM_HUGE_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)p, MLX5DM_HUGE_SIZE);
+	if (a != p)
+		munmap(p, (size_t)(a - p));
+	if (a + size != p + size + MLX5DM_HUGE_SIZE)
+		munmap(a + size, (size_t)(p + size + MLX5DM_HUGE_SIZE - (a + size)));
+	/* Advice only: without THP (or an old kernel) the region works the same. */
+	(void)madvise(a, size, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+	if (populate)
+		(void)madvise(a, size, MADV_POPULATE_WRITE);
+#else
+	(void)populate;
+#endif
+	__atomic_add_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
+	return a;
+}
+
+void
+mlx5dm_huge_free(void *ptr, size_t size)
+{
+	if (ptr == NULL)
+		return;
+	munmap(ptr, size);
+	__atomic_sub_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
+}
+
+uint64_t
+mlx5dm_huge_bytes(void)
+{
+	return __atomic_load_n(&mlx5dm_huge_mapped, __ATOMIC_RELAXED);
 }

@@ -12,6 +12,7 @@
 #define _MLX5DM_OSDEP_H_
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
@@ -63,6 +64,20 @@ void *mlx5dm_zmalloc(size_t size);
 void *mlx5dm_calloc(size_t n, size_t size);
 void *mlx5dm_aligned_zmalloc(size_t size, size_t align);
 void mlx5dm_free(void *ptr);
+
+/*
+ * Large zeroed regions for bulk records: anonymous memory of size bytes
+ * (a multiple of MLX5DM_HUGE_SIZE), aligned to it and advised for
+ * transparent huge pages, so a region costs one page fault per 2 MiB
+ * instead of one per 4 KiB (a fault costs microseconds in a VM); populate:
+ * fault it all in now (memory used soon anyway), else as it is touched.
+ * Counted by the fault injection like every other allocation.
+ */
+#define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
+void *mlx5dm_huge_alloc(size_t size, bool populate);
+void mlx5dm_huge_free(void *ptr, size_t size);
+/* Bytes currently mapped by mlx5dm_huge_alloc() (heap statistics do not see them). */
+uint64_t mlx5dm_huge_bytes(void);
 
 /*
  * Fault injection for tests: the n-th allocation from now (1-based) fails;

@@ -322,9 +322,9 @@ mlx5dm_dump_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
 	for (lvl = 0; lvl < m->nb_builders; lvl++)
 		mlx5dm_dump_entry(d, path[lvl], m->builders[lvl].bit_mask, rule_id);
 	for (i = 0; i < rule->nb_act_stes; i++)
-		mlx5dm_dump_entry(d, rule->act_stes[i], NULL, rule_id);
+		mlx5dm_dump_entry(d, mlx5dm_rule_act_stes(rule)[i], NULL, rule_id);
 	for (i = 0; i < rule->nb_actions; i++)
-		mlx5dm_dump_action(d, rule->actions[i], rule_id);
+		mlx5dm_dump_action(d, mlx5dm_rule_action_list(rule)[i], rule_id);
 	return d->err;
 }
 

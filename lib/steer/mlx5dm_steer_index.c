@@ -11,10 +11,20 @@
  * probe. A chain is named by its oldest table (htbl->root), which lives as
  * long as the chain, so moving an entry's identity (a follower copied into
  * its slot on delete) never invalidates the keys of the entries below it.
- * It is a chained hash table (intrusive next pointer in the record)
- * that grows incrementally: when crowded, a table four times larger is
+ *
+ * Open addressing in cache-line buckets of MLX5DM_HIDX_WAYS (hash, record)
+ * pairs: a probe compares hashes within one line and reads a record only
+ * when its whole hash matches (nearly always the entry looked for), where a
+ * chained table read a record per link. A full bucket sends new entries on
+ * to the next one and counts them in its overflow count; a probe goes past
+ * a bucket only while that count is non-zero, so a removal just clears its
+ * way and decrements the counts of the buckets it passed (no tombstones).
+ *
+ * Growth is incremental: past 4/5 of the ways, a table twice as large is
  * allocated and a few old buckets move over per operation, so no call ever
- * rehashes everything at once.
+ * rehashes everything at once. Entries not yet moved are found in the old
+ * table, whose overflow counts stay as they were (an emptied bucket may
+ * send a probe one bucket further, never stop it short).
  */
 
 #include <errno.h>
@@ -22,8 +32,19 @@
 
 #include "mlx5dm_steer_priv.h"
 
-#define MLX5DM_HIDX_MIN_LOG 8
-#define MLX5DM_HIDX_MOVE 8   /* old buckets moved per operation while growing */
+#define MLX5DM_HIDX_WAYS 5
+#define MLX5DM_HIDX_MIN_LOG 4  /* buckets of a new index */
+#define MLX5DM_HIDX_MAX_LOG 26
+#define MLX5DM_HIDX_MOVE 2     /* old buckets moved per operation while growing */
+
+struct mlx5dm_hidx_bucket {
+	uint32_t hash[MLX5DM_HIDX_WAYS];
+	uint32_t overflow;                /* entries placed further on from this bucket */
+	struct mlx5dm_ste *ste[MLX5DM_HIDX_WAYS]; /* NULL: free way */
+};
+
+/* One cache line; tables are allocated on line boundaries. */
+_Static_assert(sizeof(struct mlx5dm_hidx_bucket) == 64, "index bucket is one cache line");
 
 uint32_t
 mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
@@ -42,137 +63,203 @@ mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 	return (uint32_t)h;
 }
 
-static const uint8_t *
-mlx5dm_hidx_tag(const struct mlx5dm_ste *s)
+static bool
+mlx5dm_hidx_match(const struct mlx5dm_ste *s, const struct mlx5dm_htbl *chain, const uint8_t *tag)
 {
-	return s->shadow + MLX5DM_STE_CTRL_SIZE;
+	return s->htbl->root == chain &&
+	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 
-static const struct mlx5dm_htbl *
-mlx5dm_hidx_chain(const struct mlx5dm_ste *s)
+/* Zeroed buckets; large tables in huge pages, faulted in as they are used. */
+static struct mlx5dm_hidx_bucket *
+mlx5dm_hidx_table_alloc(uint32_t n)
 {
-	return s->htbl->root;
+	size_t bytes = (size_t)n * sizeof(struct mlx5dm_hidx_bucket);
+
+	if (bytes >= MLX5DM_HUGE_SIZE)
+		return mlx5dm_huge_alloc(bytes, false);
+	return mlx5dm_aligned_zmalloc(bytes, sizeof(struct mlx5dm_hidx_bucket));
+}
+
+static void
+mlx5dm_hidx_table_free(struct mlx5dm_hidx_bucket *b, uint32_t n)
+{
+	size_t bytes = (size_t)n * sizeof(*b);
+
+	if (bytes >= MLX5DM_HUGE_SIZE)
+		mlx5dm_huge_free(b, bytes);
+	else
+		mlx5dm_free(b);
 }
 
 int
 mlx5dm_hidx_init(struct mlx5dm_hidx *x)
 {
 	memset(x, 0, sizeof(*x));
-	x->log = MLX5DM_HIDX_MIN_LOG;
-	x->b = mlx5dm_calloc((size_t)1 << x->log, sizeof(*x->b));
+	x->mask = (1u << MLX5DM_HIDX_MIN_LOG) - 1;
+	x->b = mlx5dm_hidx_table_alloc(x->mask + 1);
 	return x->b == NULL ? -ENOMEM : 0;
 }
 
 void
 mlx5dm_hidx_fini(struct mlx5dm_hidx *x)
 {
-	mlx5dm_free(x->b);
-	mlx5dm_free(x->old);
+	if (x->b != NULL)
+		mlx5dm_hidx_table_free(x->b, x->mask + 1);
+	if (x->old != NULL)
+		mlx5dm_hidx_table_free(x->old, x->old_mask + 1);
 	memset(x, 0, sizeof(*x));
+}
+
+/* Record s in the first free way from its home bucket (one exists). */
+static void
+mlx5dm_hidx_put(struct mlx5dm_hidx_bucket *tb, uint32_t mask, struct mlx5dm_ste *s, uint32_t h)
+{
+	uint32_t i = h & mask;
+	unsigned int w;
+
+	for (;;) {
+		struct mlx5dm_hidx_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
+			if (b->ste[w] == NULL) {
+				b->hash[w] = h;
+				b->ste[w] = s;
+				return;
+			}
+		}
+		b->overflow++;
+		i = (i + 1) & mask;
+	}
+}
+
+/* Clear s's way in table tb; false if it is not there. */
+static bool
+mlx5dm_hidx_take(struct mlx5dm_hidx_bucket *tb, uint32_t mask, const struct mlx5dm_ste *s,
+		 uint32_t h)
+{
+	uint32_t home = h & mask, i = home, n;
+	unsigned int w;
+
+	for (n = 0; n <= mask; n++) {
+		struct mlx5dm_hidx_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
+			if (b->ste[w] != s)
+				continue;
+			b->ste[w] = NULL;
+			/* The buckets passed on the way counted it. */
+			for (; home != i; home = (home + 1) & mask)
+				tb[home].overflow--;
+			return true;
+		}
+		if (b->overflow == 0)
+			return false;
+		i = (i + 1) & mask;
+	}
+	return false;
+}
+
+static struct mlx5dm_ste *
+mlx5dm_hidx_probe(const struct mlx5dm_hidx_bucket *tb, uint32_t mask,
+		  const struct mlx5dm_htbl *chain, const uint8_t *tag, uint32_t h)
+{
+	uint32_t i = h & mask, n;
+	unsigned int w;
+
+	for (n = 0; n <= mask; n++) {
+		const struct mlx5dm_hidx_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
+			if (b->hash[w] == h && b->ste[w] != NULL &&
+			    mlx5dm_hidx_match(b->ste[w], chain, tag))
+				return b->ste[w];
+		}
+		if (b->overflow == 0)
+			return NULL;
+		i = (i + 1) & mask;
+	}
+	return NULL;
 }
 
 /* Move up to n old buckets into the current table. */
 static void
 mlx5dm_hidx_move(struct mlx5dm_hidx *x, unsigned int n)
 {
-	uint32_t mask = ((uint32_t)1 << x->log) - 1;
-
 	while (x->old != NULL && n-- > 0) {
-		struct mlx5dm_ste *s = x->old[x->move_pos], *next;
+		struct mlx5dm_hidx_bucket *b = &x->old[x->move_pos];
+		unsigned int w;
 
-		for (; s != NULL; s = next) {
-			uint32_t h = s->hidx_hash;
-
-			next = s->hnext;
-			s->hnext = x->b[h & mask];
-			x->b[h & mask] = s;
+		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
+			if (b->ste[w] != NULL) {
+				mlx5dm_hidx_put(x->b, x->mask, b->ste[w], b->hash[w]);
+				b->ste[w] = NULL;
+			}
 		}
-		x->old[x->move_pos] = NULL;
 		if (++x->move_pos > x->old_mask) {
-			mlx5dm_free(x->old);
+			mlx5dm_hidx_table_free(x->old, x->old_mask + 1);
 			x->old = NULL;
 		}
 	}
 }
 
-/* Grow when crowded (two records per bucket on average). */
+/* Grow when 4/5 of the ways are taken. */
 static void
 mlx5dm_hidx_maybe_grow(struct mlx5dm_hidx *x)
 {
-	struct mlx5dm_ste **nb;
+	struct mlx5dm_hidx_bucket *nb;
+	uint32_t n = x->mask + 1;
 
 	if (x->old != NULL) {
 		mlx5dm_hidx_move(x, MLX5DM_HIDX_MOVE);
 		return;
 	}
-	if (x->count < (2u << x->log) || x->log >= 28)
+	if (x->count < 4u * n || n >= (1u << MLX5DM_HIDX_MAX_LOG))
 		return;
-	nb = mlx5dm_calloc((size_t)1 << (x->log + 2), sizeof(*nb));
+	nb = mlx5dm_hidx_table_alloc(2 * n);
 	if (nb == NULL)
-		return; /* longer buckets, still correct */
+		return; /* fuller buckets, still correct (insert refuses at the limit) */
 	x->old = x->b;
-	x->old_mask = ((uint32_t)1 << x->log) - 1;
+	x->old_mask = x->mask;
 	x->move_pos = 0;
 	x->b = nb;
-	x->log += 2;
+	x->mask = 2 * n - 1;
 }
 
-/* Start loading the bucket of hash h (the caller has other work before the lookup). */
+/* Start loading the home bucket of hash h (the caller has other work before the lookup). */
 void
 mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t h)
 {
-	MLX5DM_PREFETCH(&x->b[h & (((uint32_t)1 << x->log) - 1)]);
+	MLX5DM_PREFETCH(&x->b[h & x->mask]);
 }
 
-/* The first entry with this tag in this chain; h = mlx5dm_hidx_hash(chain, tag). */
+/* An entry with this tag in this chain; h = mlx5dm_hidx_hash(chain, tag). */
 struct mlx5dm_ste *
 mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
 		 uint32_t h)
 {
-	struct mlx5dm_ste *s;
+	struct mlx5dm_ste *s = mlx5dm_hidx_probe(x->b, x->mask, chain, tag, h);
 
-	for (s = x->b[h & (((uint32_t)1 << x->log) - 1)]; s != NULL; s = s->hnext) {
-		if (s->hidx_hash == h && mlx5dm_hidx_chain(s) == chain &&
-		    memcmp(mlx5dm_hidx_tag(s), tag, MLX5DM_STE_TAG_SIZE) == 0)
-			return s;
-	}
-	if (x->old != NULL && (h & x->old_mask) >= x->move_pos) {
-		for (s = x->old[h & x->old_mask]; s != NULL; s = s->hnext) {
-			if (s->hidx_hash == h && mlx5dm_hidx_chain(s) == chain &&
-			    memcmp(mlx5dm_hidx_tag(s), tag, MLX5DM_STE_TAG_SIZE) == 0)
-				return s;
-		}
-	}
-	return NULL;
+	if (s == NULL && x->old != NULL)
+		s = mlx5dm_hidx_probe(x->old, x->old_mask, chain, tag, h);
+	return s;
 }
 
-/* Index s (its htbl and tag are set; h: the hash of its chain and tag). Duplicates go last. */
-void
+/*
+ * Index s (its htbl and tag are set; h: the hash of its chain and tag).
+ * -ENOMEM only when the index could not grow and is nearly full; never
+ * right after a removal (the way it freed is there).
+ */
+int
 mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t h)
 {
-	struct mlx5dm_ste **pp;
-
 	mlx5dm_hidx_maybe_grow(x);
+	if (x->count + 1 >= MLX5DM_HIDX_WAYS * (x->mask + 1))
+		return -ENOMEM;
 	s->hidx_hash = h;
-	/* At the bucket's end, so find() keeps returning the first inserted. */
-	for (pp = &x->b[h & (((uint32_t)1 << x->log) - 1)]; *pp != NULL; pp = &(*pp)->hnext)
-		;
-	s->hnext = NULL;
-	*pp = s;
+	mlx5dm_hidx_put(x->b, x->mask, s, h);
 	x->count++;
-}
-
-static bool
-mlx5dm_hidx_unlink(struct mlx5dm_ste **pp, struct mlx5dm_ste *s)
-{
-	for (; *pp != NULL; pp = &(*pp)->hnext) {
-		if (*pp == s) {
-			*pp = s->hnext;
-			s->hnext = NULL;
-			return true;
-		}
-	}
-	return false;
+	return 0;
 }
 
 void
@@ -181,9 +268,9 @@ mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s)
 	uint32_t h = s->hidx_hash;
 	bool done;
 
-	done = mlx5dm_hidx_unlink(&x->b[h & (((uint32_t)1 << x->log) - 1)], s);
+	done = mlx5dm_hidx_take(x->b, x->mask, s, h);
 	if (!done && x->old != NULL)
-		done = mlx5dm_hidx_unlink(&x->old[h & x->old_mask], s);
+		done = mlx5dm_hidx_take(x->old, x->old_mask, s, h);
 	if (done)
 		x->count--;
 	mlx5dm_hidx_move(x, x->old != NULL ? MLX5DM_HIDX_MOVE : 0);
@@ -192,7 +279,7 @@ mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s)
 size_t
 mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x)
 {
-	size_t n = sizeof(*x->b) << x->log;
+	size_t n = sizeof(*x->b) * ((size_t)x->mask + 1);
 
 	if (x->old != NULL)
 		n += sizeof(*x->old) * ((size_t)x->old_mask + 1);

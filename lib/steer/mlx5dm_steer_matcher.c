@@ -77,7 +77,7 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_epool_destroy(&m->epool, d);
 	mlx5dm_hidx_fini(&m->index);
-	mlx5dm_slab_destroy(&m->rule_slab);
+	mlx5dm_rule_slabs_destroy(m);
 	mlx5dm_slab_destroy(&m->ste_slab);
 	mlx5dm_spinlock_destroy(&m->lock);
 	mlx5dm_free(m);
@@ -112,7 +112,7 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	memcpy(m->mask, attr->mask, sizeof(m->mask));
 	mlx5dm_spinlock_init(&m->lock);
 	mlx5dm_slab_init(&m->ste_slab, sizeof(struct mlx5dm_ste));
-	mlx5dm_slab_init(&m->rule_slab, sizeof(struct mlx5dm_rule));
+	mlx5dm_rule_slabs_init(m);
 	if (mlx5dm_hidx_init(&m->index) < 0) {
 		ret = -ENOMEM;
 		goto free_m;

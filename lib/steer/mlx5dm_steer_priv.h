@@ -45,13 +45,27 @@
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 
+/* Size classes of rule records (mlx5dm_steer_rule.c). */
+#define MLX5DM_RULE_CLASSES 4
+
 /* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
 struct mlx5dm_slab {
 	size_t obj_size;
-	void *free;
+	void *free;                       /* freed records, linked through their first word */
+	uint8_t *bump;                    /* never-used records of the newest block ... */
+	uint8_t *end;                     /* ... up to here */
 	void *blocks;
+	uint32_t nb_blocks;
+	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
 	uint64_t live;
 };
+
+/* The record the next allocation returns (NULL if it needs a new block), for prefetching. */
+static inline const void *
+mlx5dm_slab_peek(const struct mlx5dm_slab *s)
+{
+	return s->free != NULL ? s->free : (s->bump < s->end ? s->bump : NULL);
+}
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
 #define MLX5DM_EPOOL_BLOCK 64
@@ -66,13 +80,14 @@ struct mlx5dm_epool {
 };
 
 /* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
+struct mlx5dm_hidx_bucket;
 struct mlx5dm_hidx {
-	struct mlx5dm_ste **b;            /* buckets, 2^log */
-	struct mlx5dm_ste **old;          /* buckets still to move while growing */
+	struct mlx5dm_hidx_bucket *b;     /* buckets, mask + 1 */
+	struct mlx5dm_hidx_bucket *old;   /* buckets still to move while growing */
+	uint32_t mask;
 	uint32_t old_mask;
 	uint32_t move_pos;
 	uint32_t count;
-	uint8_t log;
 };
 
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
@@ -154,12 +169,10 @@ struct mlx5dm_htbl;
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
  * collision and action entries each have their own order-0 chunk.
  *
- * 128 bytes on a cache-line boundary (slab records): the first line holds
- * what a walk of an index bucket reads (link, hash, tag), the second the
- * table bookkeeping, so looking past a record costs one line.
+ * 120 bytes (slab records): what the index compares on a hash hit (tag,
+ * table) comes first, the table bookkeeping after it.
  */
 struct mlx5dm_ste {
-	struct mlx5dm_ste *hnext;         /* matcher index bucket chain (first: slab link) */
 	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
 	uint32_t slot;                    /* slot of htbl whose chain holds it */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
@@ -258,7 +271,7 @@ struct mlx5dm_matcher {
 	bool written;
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
-	struct mlx5dm_slab rule_slab;     /* struct mlx5dm_rule */
+	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	/*
 	 * Slot pages of freed tables, kept for the next ones: a burst of page
 	 * frees followed by one allocation makes malloc sort them all in that
@@ -309,15 +322,33 @@ mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
 	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
 }
 
-/* The counts sit next to the pointers a deletion reads first: one line for a plain rule. */
+/*
+ * A rule record is sized for its references (action STEs, then actions):
+ * a rule with one action takes 32 bytes, with three 48, not the 216 the
+ * largest one needs. Records of each size class come from their own slab.
+ */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
-	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_ste *act_stes[MLX5DM_STE_MAX_ACTION_STES];
+	uint8_t size_class;               /* slab it came from */
+	uint32_t last_hash;               /* index hash of last: its bucket without reading last */
+	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
 };
+
+static inline struct mlx5dm_ste *const *
+mlx5dm_rule_act_stes(const struct mlx5dm_rule *r)
+{
+	return (struct mlx5dm_ste *const *)r->refs;
+}
+
+/* Valid once every action STE is placed (the actions follow them). */
+static inline struct mlx5dm_action *const *
+mlx5dm_rule_action_list(const struct mlx5dm_rule *r)
+{
+	return (struct mlx5dm_action *const *)(r->refs + r->nb_act_stes);
+}
 
 enum mlx5dm_action_kind {
 	MLX5DM_ACT_DROP,
@@ -363,6 +394,10 @@ struct mlx5dm_defer {
 };
 
 
+/* ---- mlx5dm_steer_rule.c ---- */
+void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
+void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
+
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
 void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
@@ -382,7 +417,7 @@ uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
 void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
 				    const uint8_t *tag, uint32_t hash);
-void mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
+int mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 

@@ -30,6 +30,51 @@
 #define MLX5DM_RULE_MAX_STES (MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
 #define MLX5DM_RULE_MAX_WRITES (2 * MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
 
+/* References a rule record of each size class holds (action STEs + actions). */
+static const uint8_t mlx5dm_rule_class_refs[MLX5DM_RULE_CLASSES] = {
+	1, 3, 8, MLX5DM_RULE_MAX_ACTIONS + MLX5DM_STE_MAX_ACTION_STES,
+};
+
+void
+mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m)
+{
+	unsigned int c;
+
+	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
+		mlx5dm_slab_init(&m->rule_slab[c], sizeof(struct mlx5dm_rule) +
+				 mlx5dm_rule_class_refs[c] * sizeof(void *));
+}
+
+void
+mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m)
+{
+	unsigned int c;
+
+	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
+		mlx5dm_slab_destroy(&m->rule_slab[c]);
+}
+
+static struct mlx5dm_rule *
+mlx5dm_rule_alloc(struct mlx5dm_matcher *m, unsigned int nb_refs)
+{
+	struct mlx5dm_rule *rule;
+	uint8_t c = 0;
+
+	while (mlx5dm_rule_class_refs[c] < nb_refs)
+		c++;
+	/* Not zeroed: the caller sets the header, references are set as they are placed. */
+	rule = mlx5dm_slab_alloc_raw(&m->rule_slab[c]);
+	if (rule != NULL)
+		rule->size_class = c;
+	return rule;
+}
+
+static void
+mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
+{
+	mlx5dm_slab_free(&m->rule_slab[rule->size_class], rule);
+}
+
 struct mlx5dm_rule_write {
 	struct mlx5dm_ste *ste;
 	const uint8_t *bit_mask;    /* full write with this mask; NULL + ctrl = control only */
@@ -58,9 +103,9 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_queue **qp
 	}
 	*qp = &ctx->queues[qi];
 	mlx5dm_spinlock_lock(&(*qp)->lock);
-	/* The next free records: a rule takes some, and their links are read first. */
-	MLX5DM_PREFETCH(m->ste_slab.free);
-	MLX5DM_PREFETCH(m->rule_slab.free);
+	/* The next free records: a rule takes some (a freed one's link is read first). */
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&m->ste_slab));
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&m->rule_slab[0]));
 	return 0;
 }
 
@@ -270,7 +315,11 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		mlx5dm_hidx_insert(&m->index, s, ihash);
+		if (mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+			/* Not indexed: the index's removal in the undo finds nothing. */
+			mlx5dm_rule_unplace(ctx, s, tail, &rc->d);
+			return -ENOMEM;
+		}
 		s->refcount = 1;
 		rc->path[lvl] = s;
 		rc->tails[lvl] = tail;
@@ -290,6 +339,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else {
 			s->rule = rule;
 			rule->last = s;
+			rule->last_hash = ihash;
 		}
 		/* Reversed at flush time: the predecessor's pointer goes after the entry. */
 		if (tail != NULL)
@@ -318,7 +368,7 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 		memcpy(a->shadow, arr + (size_t)(rc->m->nb_builders + i) * MLX5DM_STE_SIZE,
 		       sizeof(a->shadow));
 		a->rule = rule;
-		rule->act_stes[rule->nb_act_stes++] = a;
+		rule->refs[rule->nb_act_stes++] = a;
 		mlx5dm_ste_set_hit_addr(ctx->ste, prev->shadow, mlx5dm_ste_icm(a), 1);
 		rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = a };
 		prev = a;
@@ -395,8 +445,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = -ret;
 		return NULL;
 	}
-	/* Not zeroed: a rule record spans four cache lines and a rule uses few of them. */
-	rule = mlx5dm_slab_alloc_raw(&m->rule_slab);
+	rule = mlx5dm_rule_alloc(m, n_extra + (unsigned int)nb_actions);
 	if (rule == NULL) {
 		mlx5dm_rule_unlock(m, rc.q);
 		errno = ENOMEM;
@@ -411,9 +460,9 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
 	if (ret < 0) {
 		for (i = 0; i < rule->nb_act_stes; i++)
-			mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
+			mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 		mlx5dm_rule_undo(&rc);
-		mlx5dm_slab_free(&m->rule_slab, rule);
+		mlx5dm_rule_free(m, rule);
 		mlx5dm_rule_unlock(m, rc.q);
 		mlx5dm_defer_run(&rc.d);
 		errno = -ret;
@@ -429,7 +478,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
-		rule->actions[i] = actions[i];
+		rule->refs[rule->nb_act_stes + i] = actions[i];
 		mlx5dm_action_ref(actions[i]);
 	}
 	rule->nb_actions = (uint8_t)nb_actions;
@@ -489,7 +538,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 			s->next_htbl->growing->pointing_ste = s;
 		mlx5dm_htbl_count_collision(t, -1);
 		/* Same chain, the follower's tag: the follower's index hash. */
-		mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
+		/* Cannot fail: two entries were just removed. */
+		(void)mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
 		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
 		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
 	}
@@ -526,8 +576,16 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
-	/* The path, level 0 first: each table's pointing entry is the level above. */
+	/*
+	 * Usually the last entry is the one unlinked: its index bucket (found
+	 * from the rule, not the entry), the entry and then its slot head are
+	 * needed, so the loads start together rather than one after the other.
+	 */
+	mlx5dm_hidx_prefetch(&m->index, rule->last_hash);
 	s = rule->last;
+	if (!s->collision)
+		mlx5dm_htbl_slot_prefetch(s->htbl, s->slot);
+	/* The path, level 0 first: each table's pointing entry is the level above. */
 	for (lvl = m->nb_builders; lvl-- > 0;) {
 		path[lvl] = s;
 		s = s->htbl->pointing_ste;
@@ -542,12 +600,12 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(m, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)
-		mlx5dm_ste_rec_free(m, rule->act_stes[i], &rc.d);
+		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	nb_actions = rule->nb_actions;
-	memcpy(actions, rule->actions, sizeof(actions[0]) * nb_actions);
-	mlx5dm_slab_free(&m->rule_slab, rule);
+	memcpy(actions, mlx5dm_rule_action_list(rule), sizeof(actions[0]) * nb_actions);
+	mlx5dm_rule_free(m, rule);
 	m->n_rules--;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);

@@ -8,7 +8,13 @@
  * Rule operations allocate and free small records at a high rate (one or
  * more per rule); going through malloc each time costs time and, after mass
  * deletions, long malloc consolidation pauses. Each matcher keeps slabs of
- * fixed-size records, used under the matcher lock.
+ * fixed-size records, used under the matcher lock. A freed record is reused
+ * first (it is warm); otherwise records are cut from the newest block in
+ * order, so a fresh block is touched only as it is used. The first few
+ * blocks are small heap blocks (a matcher of a few rules stays small); the
+ * next ones are huge-page regions of MLX5DM_HUGE_SIZE, populated at once:
+ * a million records then cost a few hundred page faults, not tens of
+ * thousands (each costing microseconds in a VM).
  *
  * Collision and action entries each need one ICM entry of their own. They
  * come from blocks of MLX5DM_EPOOL_BLOCK entries cut from the STE pool. A
@@ -21,11 +27,14 @@
 
 #include "mlx5dm_steer_priv.h"
 
-#define MLX5DM_SLAB_BLOCK 256
+#define MLX5DM_SLAB_BLOCK 256       /* records of a small block */
+#define MLX5DM_SLAB_SMALL_BLOCKS 4  /* small blocks before the huge ones */
 #define MLX5DM_SLAB_ALIGN 64u /* records start on a cache line: a 128-byte one spans two */
 
 struct mlx5dm_slab_block {
 	struct mlx5dm_slab_block *next;
+	size_t bytes;                     /* of the whole block, header included */
+	bool huge;                        /* from mlx5dm_huge_alloc() */
 };
 
 void
@@ -35,24 +44,35 @@ mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size)
 	s->obj_size = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
 }
 
-/* Another block of records on the free list; false without memory. */
+/* Another block to cut records from; false without memory. */
 static bool
 mlx5dm_slab_grow(struct mlx5dm_slab *s)
 {
+	bool huge = s->nb_blocks >= MLX5DM_SLAB_SMALL_BLOCKS;
 	struct mlx5dm_slab_block *b;
-	uint8_t *objs;
-	unsigned int i;
+	size_t bytes;
 
-	b = mlx5dm_malloc(sizeof(*b) + MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK);
+	if (huge) {
+		bytes = MLX5DM_HUGE_SIZE;
+		/* A record larger than a huge block: several of them. */
+		while (bytes < MLX5DM_SLAB_ALIGN + s->obj_size * 16)
+			bytes += MLX5DM_HUGE_SIZE;
+		b = mlx5dm_huge_alloc(bytes, true);
+	} else {
+		bytes = MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
+		b = mlx5dm_malloc(bytes);
+	}
 	if (b == NULL)
 		return false;
 	b->next = s->blocks;
+	b->bytes = bytes;
+	b->huge = huge;
+	s->bump_zero = huge;
 	s->blocks = b;
-	objs = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)(b + 1), MLX5DM_SLAB_ALIGN);
-	for (i = 0; i < MLX5DM_SLAB_BLOCK; i++) {
-		*(void **)(objs + i * s->obj_size) = s->free;
-		s->free = objs + i * s->obj_size;
-	}
+	s->nb_blocks++;
+	/* The header takes the first cache line; records follow on the next. */
+	s->bump = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)(b + 1), MLX5DM_SLAB_ALIGN);
+	s->end = (uint8_t *)b + bytes - s->obj_size + 1;
 	return true;
 }
 
@@ -62,12 +82,14 @@ mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s)
 {
 	void *o = s->free;
 
-	if (MLX5DM_UNLIKELY(o == NULL)) {
-		if (!mlx5dm_slab_grow(s))
+	if (o != NULL) {
+		s->free = *(void **)o;
+	} else {
+		if (MLX5DM_UNLIKELY(s->bump >= s->end) && !mlx5dm_slab_grow(s))
 			return NULL;
-		o = s->free;
+		o = s->bump;
+		s->bump += s->obj_size;
 	}
-	s->free = *(void **)o;
 	s->live++;
 	return o;
 }
@@ -75,9 +97,11 @@ mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s)
 void *
 mlx5dm_slab_alloc(struct mlx5dm_slab *s)
 {
+	/* A never-used record of a fresh mapping is zero already. */
+	bool zero = s->free == NULL && s->bump < s->end && s->bump_zero;
 	void *o = mlx5dm_slab_alloc_raw(s);
 
-	if (o != NULL)
+	if (o != NULL && !zero)
 		memset(o, 0, s->obj_size);
 	return o;
 }
@@ -99,10 +123,17 @@ mlx5dm_slab_destroy(struct mlx5dm_slab *s)
 
 	for (b = s->blocks; b != NULL; b = n) {
 		n = b->next;
-		mlx5dm_free(b);
+		if (b->huge)
+			mlx5dm_huge_free(b, b->bytes);
+		else
+			mlx5dm_free(b);
 	}
 	s->blocks = NULL;
 	s->free = NULL;
+	s->bump = NULL;
+	s->end = NULL;
+	s->nb_blocks = 0;
+	s->bump_zero = false;
 }
 
 size_t
@@ -112,7 +143,7 @@ mlx5dm_slab_bytes(const struct mlx5dm_slab *s)
 	size_t n = 0;
 
 	for (b = s->blocks; b != NULL; b = b->next)
-		n += sizeof(*b) + MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
+		n += b->bytes;
 	return n;
 }
 

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The matcher's host index (open addressing, overflow counts, incremental
+ * growth) and the record slabs, on records made up here: every lookup is
+ * checked against what was inserted and removed so far.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mlx5dm_steer_priv.h"
+
+#define NB_RECS 4000
+
+static struct mlx5dm_htbl chains[2];
+static struct mlx5dm_ste recs[NB_RECS];
+static bool indexed[NB_RECS];
+
+static void
+rec_init(unsigned int i, unsigned int chain, uint32_t tag)
+{
+	memset(&recs[i], 0, sizeof(recs[i]));
+	chains[chain].root = &chains[chain];
+	recs[i].htbl = &chains[chain];
+	memcpy(recs[i].shadow + MLX5DM_STE_CTRL_SIZE, &tag, sizeof(tag));
+}
+
+static const uint8_t *
+rec_tag(unsigned int i)
+{
+	return recs[i].shadow + MLX5DM_STE_CTRL_SIZE;
+}
+
+/* Every indexed record is found, every other one is not. */
+static void
+check_all(struct mlx5dm_hidx *x, uint32_t (*hash)(unsigned int))
+{
+	unsigned int i;
+
+	for (i = 0; i < NB_RECS; i++) {
+		struct mlx5dm_ste *s = mlx5dm_hidx_find(x, recs[i].htbl->root, rec_tag(i),
+							hash(i));
+
+		if (indexed[i])
+			assert_ptr_equal(s, &recs[i]);
+		else
+			assert_null(s);
+	}
+}
+
+static uint32_t
+hash_clustered(unsigned int i)
+{
+	/* Few distinct hashes: long overflow runs, and hash hits on other tags. */
+	return (i % 7) * 0x10001u;
+}
+
+static uint32_t
+hash_real(unsigned int i)
+{
+	return mlx5dm_hidx_hash(recs[i].htbl->root, rec_tag(i));
+}
+
+static void
+run_index(uint32_t (*hash)(unsigned int))
+{
+	struct mlx5dm_hidx x;
+	unsigned int i, n = 0;
+
+	assert_int_equal(mlx5dm_hidx_init(&x), 0);
+	memset(indexed, 0, sizeof(indexed));
+	for (i = 0; i < NB_RECS; i++)
+		rec_init(i, i & 1, i / 2);
+	/* Insert all, checking everything now and then (growths happen on the way). */
+	for (i = 0; i < NB_RECS; i++) {
+		assert_int_equal(mlx5dm_hidx_insert(&x, &recs[i], hash(i)), 0);
+		indexed[i] = true;
+		n++;
+		if (i % 500 == 499)
+			check_all(&x, hash);
+	}
+	assert_int_equal(x.count, n);
+	check_all(&x, hash);
+	/* Remove every third, then insert them back, while growth may still be moving buckets. */
+	for (i = 0; i < NB_RECS; i += 3) {
+		mlx5dm_hidx_remove(&x, &recs[i]);
+		indexed[i] = false;
+		n--;
+	}
+	check_all(&x, hash);
+	for (i = 0; i < NB_RECS; i += 6) {
+		assert_int_equal(mlx5dm_hidx_insert(&x, &recs[i], hash(i)), 0);
+		indexed[i] = true;
+		n++;
+	}
+	check_all(&x, hash);
+	/* Removing a record that is not indexed changes nothing. */
+	mlx5dm_hidx_remove(&x, &recs[3]);
+	assert_int_equal(x.count, n);
+	for (i = 0; i < NB_RECS; i++) {
+		if (indexed[i]) {
+			mlx5dm_hidx_remove(&x, &recs[i]);
+			indexed[i] = false;
+		}
+	}
+	assert_int_equal(x.count, 0);
+	check_all(&x, hash);
+	assert_true(mlx5dm_hidx_bytes(&x) >= 64u * (NB_RECS / 5));
+	mlx5dm_hidx_fini(&x);
+}
+
+static void
+test_index_real_hash(void **state)
+{
+	(void)state;
+	run_index(hash_real);
+}
+
+static void
+test_index_clustered(void **state)
+{
+	(void)state;
+	run_index(hash_clustered);
+}
+
+/* Two records with one key: either is found until both are gone. */
+static void
+test_index_duplicates(void **state)
+{
+	struct mlx5dm_hidx x;
+	uint32_t h;
+
+	(void)state;
+	assert_int_equal(mlx5dm_hidx_init(&x), 0);
+	rec_init(0, 0, 42);
+	rec_init(1, 0, 42);
+	rec_init(2, 1, 42); /* same tag, other chain: another key */
+	h = hash_real(0);
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[0], h), 0);
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[1], h), 0);
+	assert_null(mlx5dm_hidx_find(&x, &chains[1], rec_tag(2), hash_real(2)));
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[2], hash_real(2)), 0);
+	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[1], rec_tag(2), hash_real(2)), &recs[2]);
+	mlx5dm_hidx_remove(&x, &recs[0]);
+	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(0), h), &recs[1]);
+	mlx5dm_hidx_remove(&x, &recs[1]);
+	assert_null(mlx5dm_hidx_find(&x, &chains[0], rec_tag(0), h));
+	mlx5dm_hidx_fini(&x);
+}
+
+/* Without memory to grow, the index fills up and then refuses, staying correct. */
+static void
+test_index_no_growth(void **state)
+{
+	struct mlx5dm_hidx x;
+	unsigned int i, n;
+	int ret = 0;
+
+	(void)state;
+	memset(indexed, 0, sizeof(indexed));
+	assert_int_equal(mlx5dm_hidx_init(&x), 0);
+	for (i = 0; i < NB_RECS; i++)
+		rec_init(i, 0, i);
+	for (n = 0; n < NB_RECS; n++) {
+		mlx5dm_alloc_fail_at(1);
+		ret = mlx5dm_hidx_insert(&x, &recs[n], hash_real(n));
+		mlx5dm_alloc_fail_at(0);
+		if (ret < 0)
+			break;
+		indexed[n] = true;
+	}
+	assert_int_equal(ret, -ENOMEM);
+	assert_true(n > 4 * 16); /* past the growth point of the first table */
+	check_all(&x, hash_real);
+	/* A removal makes room again. */
+	mlx5dm_hidx_remove(&x, &recs[0]);
+	indexed[0] = false;
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[n], hash_real(n)), 0);
+	indexed[n] = true;
+	check_all(&x, hash_real);
+	mlx5dm_hidx_fini(&x);
+}
+
+/* Slab records: distinct, reused after a free, across small and huge blocks. */
+static void
+test_slab_blocks(void **state)
+{
+	enum { N = 40000 };
+	static uint8_t *objs[N];
+	struct mlx5dm_slab s;
+	unsigned int i;
+	uint8_t *o;
+
+	(void)state;
+	mlx5dm_slab_init(&s, 100);
+	for (i = 0; i < N; i++) {
+		objs[i] = mlx5dm_slab_alloc(&s);
+		assert_non_null(objs[i]);
+		assert_int_equal(objs[i][99], 0);
+		memset(objs[i], (int)(i & 0xff) | 1, 100);
+	}
+	assert_int_equal(s.live, N);
+	/* Past the small blocks: at least one huge region. */
+	assert_true(mlx5dm_slab_bytes(&s) >= MLX5DM_HUGE_SIZE);
+	for (i = 0; i < N; i++)
+		assert_int_equal(objs[i][50], (int)(i & 0xff) | 1); /* nothing overlapped */
+	mlx5dm_slab_free(&s, objs[123]);
+	o = mlx5dm_slab_alloc_raw(&s);
+	assert_ptr_equal(o, objs[123]);
+	/* A failed block allocation is an error, not a crash; the slab still works after. */
+	while (s.bump < s.end)
+		assert_non_null(mlx5dm_slab_alloc_raw(&s));
+	mlx5dm_alloc_fail_at(1);
+	assert_null(mlx5dm_slab_alloc_raw(&s));
+	mlx5dm_alloc_fail_at(0);
+	assert_non_null(mlx5dm_slab_alloc_raw(&s));
+	mlx5dm_slab_destroy(&s);
+	assert_int_equal(mlx5dm_slab_bytes(&s), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_real_hash),
+		cmocka_unit_test(test_index_clustered),
+		cmocka_unit_test(test_index_duplicates),
+		cmocka_unit_test(test_index_no_growth),
+		cmocka_unit_test(test_slab_blocks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

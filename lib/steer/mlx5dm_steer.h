@@ -223,6 +223,13 @@ int mlx5dm_action_destroy(struct mlx5dm_action *action);
  * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error).
  */
 int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
+/*
+ * One rule's records, as rdma-core's mlx5dv_dump_dr_rule writes them: the
+ * rule (3300), its STEs (3303/3304) and its actions (34xx), ids as in the
+ * domain dump. The rule must stay alive during the call (its matcher's
+ * inserts and deletes wait). Return: 0, -EINVAL, -ENOMEM, -EIO.
+ */
+int mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f);
 
 struct mlx5dm_icm_usage {
 	uint64_t used_bytes;

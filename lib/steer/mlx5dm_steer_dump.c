@@ -464,25 +464,71 @@ mlx5dm_dump_table(struct mlx5dm_dump *d, struct mlx5dm_table *tbl)
 	return d->err;
 }
 
+/* A dump context for a domain (NULL with errno on no memory). */
+static struct mlx5dm_dump *
+mlx5dm_dump_new(struct mlx5dm_domain *dom, FILE *f)
+{
+	/* Too large for the stack of a polling thread. */
+	struct mlx5dm_dump *d = mlx5dm_zmalloc(sizeof(*d));
+
+	if (d == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->f = f;
+	d->dom = dom;
+	d->ctx = dom->ctx;
+	d->dom_id = mlx5dm_dump_id(dom);
+	d->side = dom->dir == MLX5DM_STE_DIR_TX ? 1 : 0;
+	return d;
+}
+
+/* Flush, log an overlong record, free: the dump's result. */
+static int
+mlx5dm_dump_finish(struct mlx5dm_dump *d)
+{
+	int ret;
+
+	if (d->err == 0 && fflush(d->f) != 0)
+		d->err = -EIO;
+	ret = d->err;
+	if (ret == -EOVERFLOW)
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "dump record longer than %d bytes",
+			   MLX5DM_DUMP_LINE_MAX);
+	mlx5dm_free(d);
+	return ret;
+}
+
+int
+mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
+{
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_dump *d;
+
+	if (rule == NULL || f == NULL)
+		return -EINVAL;
+	m = rule->matcher;
+	d = mlx5dm_dump_new(m->tbl->dom, f);
+	if (d == NULL)
+		return -ENOMEM;
+	mlx5dm_spinlock_lock(&m->lock);
+	mlx5dm_dump_rule(d, rule);
+	mlx5dm_spinlock_unlock(&m->lock);
+	return mlx5dm_dump_finish(d);
+}
+
 int
 mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 {
 	struct mlx5dm_table *tbl, **order;
 	size_t i, total = 0;
 	struct mlx5dm_dump *d;
-	int ret;
 
 	if (dom == NULL || f == NULL)
 		return -EINVAL;
-	/* Too large for the stack of a polling thread. */
-	d = mlx5dm_zmalloc(sizeof(*d));
+	d = mlx5dm_dump_new(dom, f);
 	if (d == NULL)
 		return -ENOMEM;
-	d->f = f;
-	d->dom = dom;
-	d->ctx = dom->ctx;
-	d->dom_id = mlx5dm_dump_id(dom);
-	d->side = dom->dir == MLX5DM_STE_DIR_TX ? 1 : 0;
 	mlx5dm_dump_domain(d);
 	mlx5dm_spinlock_lock(&d->ctx->lock);
 	/* Creation order, as rdma-core lists tables: the list holds the newest first. */
@@ -502,12 +548,5 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 		mlx5dm_dump_table(d, order[i]);
 	mlx5dm_free(order);
 	mlx5dm_spinlock_unlock(&d->ctx->lock);
-	if (d->err == 0 && fflush(f) != 0)
-		d->err = -EIO;
-	ret = d->err;
-	if (ret == -EOVERFLOW)
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "dump record longer than %d bytes",
-			   MLX5DM_DUMP_LINE_MAX);
-	mlx5dm_free(d);
-	return ret;
+	return mlx5dm_dump_finish(d);
 }

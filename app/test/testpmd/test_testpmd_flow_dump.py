@@ -18,7 +18,9 @@ created and traffic goes through them; then testpmd writes the dump, which must:
     counter (4430): the one packet it matched, with that packet's length;
   * with MLX_STEERING_DUMP_SWS=<mlx_steering_dump/sws> in the environment, be read by
     NVIDIA's parser (rule and tree views) without an error.
-Dumping a single flow is refused (the PMD dumps domains only).
+`flow dump <port> rule N <file>` (the first ingress rules) dumps one flow as DPDK's mlx5 does:
+the PMD records of what it uses (the counted rule's 4430, the rewrite's 4420), then its rules
+(3300), their STEs and actions, each line as in the full dump.
 See testpmd_pcap.py for the topology.
 """
 
@@ -179,14 +181,45 @@ def check_dump(s, text, path, counted):
         print('(MLX_STEERING_DUMP_SWS not set: NVIDIA\'s mlx_steering_dump not run)')
 
 
+# Flows 0.. of the port: the ingress case's dispatch and catch-all rules, then its rules.
+ONE_FLOWS = 8
+
+
+def check_one_flow(s, n, one, full):
+    """A single flow's dump: its rules' lines are the full dump's, PMD records first."""
+    recs = records(one)
+    rules = {r[1] for r in recs if r[0] == '3300'}
+    steering = [line for line in one.splitlines() if line[:2] in ('33', '34')]
+    pmd = [r for r in recs if r[0].startswith('44')]
+    s.c.check('flow %d: at least one rule record' % n, len(rules) >= 1, one[:300])
+    s.c.check('flow %d: only PMD, rule, STE and action records' % n,
+              all(r[0][:2] in ('33', '34', '44') for r in recs), one[:300])
+    s.c.check('flow %d: PMD records first' % n,
+              [r[0][:2] for r in recs] == sorted([r[0][:2] for r in recs], key=lambda t: t != '44'),
+              one[:300])
+    s.c.check('flow %d: STEs and actions name its rules' % n,
+              all(r[2] in rules for r in recs if r[0] in ('3303', '3304') or r[0][:2] == '34'),
+              one[:300])
+    s.c.check('flow %d: each STE record per rule, at least one' % n,
+              all(any(r[0] in ('3303', '3304') and r[2] == x for r in recs) for x in rules))
+    full_lines = set(full.splitlines())
+    s.c.check('flow %d: its rule lines are those of the full dump' % n,
+              all(line in full_lines for line in steering),
+              [line for line in steering if line not in full_lines][:3])
+    acts = {r[1] for r in recs if r[0][:2] == '34'}
+    s.c.check('flow %d: PMD records name its actions' % n, all(r[1] in acts for r in pmd),
+              '%s / %s' % ([r[:2] for r in pmd], sorted(acts)))
+
+
 def body(s):
     fd, path = tempfile.mkstemp(prefix='mlx5dm_dump_', suffix='.csv')
     os.close(fd)
-    single = path + '.one'
+    singles = ['%s.%d' % (path, n) for n in range(ONE_FLOWS)]
     try:
         cs = cases()
         _, after = s.run(cs, dump=path,
-                         after=['flow dump %d rule 0 %s' % (MLX5DM_PORT, single)])
+                         after=['flow dump %d rule %d %s' % (MLX5DM_PORT, n, f)
+                                for n, f in enumerate(singles)])
         s.c.check('flow dump all: no error', s.dump_result['kind'] == 'silent',
                   describe_error(s.dump_result))
         with open(path) as f:
@@ -194,11 +227,17 @@ def body(s):
         # The counted rules: packet 0 of each case (ingress: before any rewrite; egress:
         # before the encap, counters counting what the rule matched).
         check_dump(s, text, path, [(1, len(c.sent[0])) for c in cs])
-        s.c.check('dumping one flow is refused', error_matches(
-            after[0], 'flow rule (handle)',
-            'dumping one flow is not supported: dump all (no flow)'), describe_error(after[0]))
+        kinds = set()
+        for n, f in enumerate(singles):
+            s.c.check('flow dump rule %d: no error' % n, after[n]['kind'] == 'silent',
+                      describe_error(after[n]))
+            one = open(f).read() if os.path.exists(f) else ''
+            check_one_flow(s, n, one, text)
+            kinds |= {r[0] for r in records(one)}
+        s.c.check('single-flow dumps: a counter (4430) and a modify header (4420) among them',
+                  {'4430', '4420'} <= kinds, sorted(kinds))
     finally:
-        for f in (path, single):
+        for f in [path] + singles:
             if os.path.exists(f):
                 os.unlink(f)
 

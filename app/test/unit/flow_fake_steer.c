@@ -477,3 +477,9 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 {
 	return fprintf(f, "fake domain %d\n", dom->id) < 0 ? -EIO : 0;
 }
+
+int
+mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
+{
+	return fprintf(f, "fake rule %zu actions\n", rule->n) < 0 ? -EIO : 0;
+}

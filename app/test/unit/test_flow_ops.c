@@ -231,9 +231,25 @@ test_dump(void **state)
 	fclose(out);
 	assert_string_equal(buf, "fake domain 0\nfake domain 1\n");
 	free(buf);
+	/* One flow: its rule's records (the fake library names the action count). */
 	f = ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err);
 	assert_non_null(f);
-	assert_int_equal(ops->dev_dump(&dev, f, stderr, &err), -ENOTSUP);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(ops->dev_dump(&dev, f, out, &err), 0);
+	fclose(out);
+	assert_string_equal(buf, "fake rule 1 actions\n");
+	free(buf);
+	/* A destroyed flow is no handle: refused, nothing written. */
+	assert_int_equal(ops->destroy(&dev, f, &err), 0);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(ops->dev_dump(&dev, f, out, &err), -EINVAL);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	fclose(out);
+	assert_int_equal(len, 0);
+	free(buf);
 	mlx5dm_flow_stop(&dev);
 }
 

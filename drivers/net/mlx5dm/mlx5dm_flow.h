@@ -560,6 +560,8 @@ void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb,
  * 0 or a negative errno.
  */
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
+/* One live flow: the PMD records of what it uses, then its rules' records. */
+int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
 /* The matcher m, one more reference (a hint found by match_known). */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
 

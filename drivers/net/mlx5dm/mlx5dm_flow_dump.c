@@ -16,6 +16,8 @@
  *   4430,0x<action id>,<hits>,<bytes>                       a flow's counter
  * The action id is the library action's address, the id of its 3400/3401/
  * 3402/3406 records. Counters show what `flow query` would (not reset).
+ * A single flow's dump is its records (of the actions its rules use) and
+ * then its rules' records from the library, as DPDK's mlx5 dumps a rule.
  * The modify actions are the PRM format (8 bytes each) the action was
  * created from.
  *
@@ -46,11 +48,31 @@
 /* The longest record: 4420 with a full modify list (8 bytes, 16 hex digits, each). */
 #define MLX5DM_DUMP_PMD_LINE (64 + 16 * MLX5DM_FLOW_MAX_MODIFY)
 
+/* Room for the shared actions of one flow's rules, each counted once. */
+#define MLX5DM_DUMP_PMD_ACTS 64
+
 struct mlx5dm_flow_dump {
 	FILE *f;
 	int err;
+	/* One flow's dump: only these actions (NULL: every cached action). */
+	const struct mlx5dm_action *only[MLX5DM_DUMP_PMD_ACTS];
+	unsigned int nb_only;
+	bool filter;
 	char line[MLX5DM_DUMP_PMD_LINE];
 };
+
+static bool
+mlx5dm_flow_dump_wanted(const struct mlx5dm_flow_dump *d, const struct mlx5dm_action *a)
+{
+	unsigned int i;
+
+	if (!d->filter)
+		return true;
+	for (i = 0; i < d->nb_only; i++)
+		if (d->only[i] == a)
+			return true;
+	return false;
+}
 
 static uint16_t
 mlx5dm_flow_dump_be16(const uint8_t *p)
@@ -100,7 +122,7 @@ mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
 	size_t i;
 	int n;
 
-	if (d->err != 0)
+	if (d->err != 0 || !mlx5dm_flow_dump_wanted(d, v->act))
 		return;
 	if (v->kind == MLX5DM_FLOW_ENT_MODIFY) {
 		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%zu,",
@@ -128,42 +150,73 @@ mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
 }
 
 static void
-mlx5dm_flow_dump_counters(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d)
+mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d,
+			 struct rte_flow *flow)
 {
 	struct rte_flow_query_count q;
 	struct rte_flow_error error;
-	struct rte_flow *flow;
 	int n, ret;
 
-	TAILQ_FOREACH(flow, &fp->flows, next) {
-		if (d->err != 0)
-			return;
-		if (!flow->has_cnt)
-			continue;
-		memset(&q, 0, sizeof(q));
-		ret = mlx5dm_flow_objs_query_count(fp, flow, &q, &error);
-		if (ret < 0) {
-			d->err = ret;
-			return;
-		}
-		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
-			     MLX5DM_DUMP_PMD_COUNTER, (uint64_t)(uintptr_t)flow->cnt.action,
-			     q.hits, q.bytes);
-		if (n < 0 || (size_t)n >= sizeof(d->line)) {
-			d->err = -EOVERFLOW;
-			return;
-		}
-		if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
-			d->err = -EIO;
+	if (d->err != 0 || !flow->has_cnt)
+		return;
+	memset(&q, 0, sizeof(q));
+	ret = mlx5dm_flow_objs_query_count(fp, flow, &q, &error);
+	if (ret < 0) {
+		d->err = ret;
+		return;
 	}
+	n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
+		     MLX5DM_DUMP_PMD_COUNTER, (uint64_t)(uintptr_t)flow->cnt.action, q.hits,
+		     q.bytes);
+	if (n < 0 || (size_t)n >= sizeof(d->line)) {
+		d->err = -EOVERFLOW;
+		return;
+	}
+	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
+		d->err = -EIO;
 }
 
 int
 mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 {
-	struct mlx5dm_flow_dump d = { .f = f, .err = 0 };
+	struct mlx5dm_flow_dump *d = mlx5dm_zmalloc(sizeof(*d));
+	struct rte_flow *flow;
+	int ret;
 
-	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, &d);
-	mlx5dm_flow_dump_counters(fp, &d);
-	return d.err;
+	if (d == NULL)
+		return -ENOMEM;
+	d->f = f;
+	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
+	TAILQ_FOREACH(flow, &fp->flows, next)
+		mlx5dm_flow_dump_counter(fp, d, flow);
+	ret = d->err;
+	mlx5dm_free(d);
+	return ret;
+}
+
+int
+mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f)
+{
+	struct mlx5dm_flow_dump *d = mlx5dm_zmalloc(sizeof(*d));
+	struct mlx5dm_action *const *acts;
+	unsigned int i, k, n;
+	int ret;
+
+	if (d == NULL)
+		return -ENOMEM;
+	d->f = f;
+	d->filter = true;
+	for (i = 0; i < flow->nb_rules; i++) {
+		acts = mlx5dm_flow_aset_actions(flow->rules[i].aset, &n);
+		for (k = 0; k < n && d->nb_only < MLX5DM_DUMP_PMD_ACTS; k++)
+			if (!mlx5dm_flow_dump_wanted(d, acts[k]))
+				d->only[d->nb_only++] = acts[k];
+	}
+	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
+	mlx5dm_flow_dump_counter(fp, d, flow);
+	for (i = 0; i < flow->nb_rules && d->err == 0; i++)
+		d->err = mlx5dm_rule_dump(flow->rules[i].rule, f);
+	ret = d->err;
+	mlx5dm_free(d);
+	return ret;
 }

@@ -338,9 +338,21 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
-	if (flow != NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					  "dumping one flow is not supported: dump all (no flow)");
+	if (flow != NULL) {
+		/* One flow: its records, as DPDK's mlx5 dumps a rule (no domain records). */
+		rte_spinlock_lock(&fp->lock);
+		if (!mlx5dm_flow_objs_owns(fp, flow)) {
+			rte_spinlock_unlock(&fp->lock);
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+						  "unknown flow handle");
+		}
+		ret = mlx5dm_flow_dump_flow(fp, flow, file);
+		rte_spinlock_unlock(&fp->lock);
+		if (ret < 0)
+			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+						  NULL, "flow dump failed");
+		return 0;
+	}
 	if (priv->dom_rx == NULL || priv->dom_tx == NULL)
 		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "the port has no steering domains");

@@ -907,6 +907,61 @@ test_dump_is_read_only(void **state)
 	env_close(e);
 }
 
+/* Dump one rule into memory (NUL-terminated text). */
+static char *
+dump_rule_text(struct mlx5dm_rule *rule, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_rule_dump(rule, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/*
+ * One rule's dump is the block of the domain dump that starts at its rule
+ * record: the same lines (3300, its STEs, its actions), nothing else.
+ */
+static void
+test_rule_dump(void **state)
+{
+	struct env *e = env_open();
+	struct mlx5dm_rule *rules[] = { e->ra[1], e->rb[0], e->ra[8] };
+	struct dump *d = dump_domain(e->rx, false);
+	char *full = NULL, *one, head[64];
+	size_t flen = 0, olen, k;
+	unsigned int i, ne, na, lines;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&full, &flen);
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_domain_dump(e->rx, f), 0);
+	assert_int_equal(fclose(f), 0);
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		rule_recs(d, rules[i], &ne, &na);
+		one = dump_rule_text(rules[i], &olen);
+		snprintf(head, sizeof(head), "3300,0x%" PRIx64 ",", (uint64_t)(uintptr_t)rules[i]);
+		assert_true(strncmp(one, head, strlen(head)) == 0);
+		lines = 0;
+		for (k = 0; k < olen; k++)
+			lines += one[k] == '\n';
+		assert_int_equal(lines, 1 + ne + na);
+		assert_non_null(strstr(full, one));
+		free(one);
+	}
+	f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_rule_dump(NULL, f), -EINVAL);
+	assert_int_equal(mlx5dm_rule_dump(e->ra[1], NULL), -EINVAL);
+	assert_int_equal(fclose(f), 0);
+	free(full);
+	dump_free(d);
+	env_close(e);
+}
+
 static void
 test_dump_errors(void **state)
 {
@@ -1028,6 +1083,7 @@ main(void)
 		cmocka_unit_test(test_dump_tx),
 		cmocka_unit_test(test_dump_is_read_only),
 		cmocka_unit_test(test_dump_errors),
+		cmocka_unit_test(test_rule_dump),
 		cmocka_unit_test(test_dump_empty),
 		cmocka_unit_test(test_dump_concurrent),
 	};

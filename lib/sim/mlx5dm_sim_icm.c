@@ -134,16 +134,10 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	if (n == MLX5DM_SIM_LINE) {
-		/* A whole line (an STE): no merge with what was there; the stores spelled out. */
+		/* A whole line (an STE): no merge with what was there. */
 		memcpy(img, src, MLX5DM_SIM_LINE);
-		__atomic_store_n(&w[0], img[0], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[1], img[1], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[2], img[2], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[3], img[3], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[4], img[4], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[5], img[5], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[6], img[6], __ATOMIC_RELAXED);
-		__atomic_store_n(&w[7], img[7], __ATOMIC_RELAXED);
+		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
+			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
 	} else if (at % 8 == 0 && n % 8 == 0) {
 		/* Whole words (a control half): only those change. */
 		const uint8_t *p = src;

@@ -54,7 +54,7 @@
 struct mlx5dm_flow_dump {
 	FILE *f;
 	int err;
-	/* One flow's dump: only these actions (NULL: every cached action). */
+	/* filter: one flow's dump, only the actions in only[] (else every cached action). */
 	const struct mlx5dm_action *only[MLX5DM_DUMP_PMD_ACTS];
 	unsigned int nb_only;
 	bool filter;

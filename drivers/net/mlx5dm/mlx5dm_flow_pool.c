@@ -26,7 +26,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "mlx5dm_flow.h"
 #include "mlx5dm_osdep.h"
@@ -62,38 +61,20 @@ static const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_heap = {
 };
 
 /*
- * Anonymous mappings of 2 MiB, aligned to 2 MiB and advised for
- * transparent huge pages: a million handles then cost tens of page faults,
- * not tens of thousands (a fault costs microseconds in a VM).
+ * 2 MiB regions advised for transparent huge pages (mlx5dm_huge_alloc): a
+ * million handles then cost tens of page faults, not tens of thousands (a
+ * fault costs microseconds in a VM). Not populated up front: a chunk's
+ * pages are touched as handles are handed out.
  */
 static void *
 mlx5dm_flow_pool_thp_alloc(size_t size)
 {
-	uint8_t *p = mmap(NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
-	uint8_t *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (uint8_t *)(((uintptr_t)p + size - 1) & ~(uintptr_t)(size - 1));
-	/* Keep [a, a + size): unmap the unaligned head and the tail. */
-	if (a != p)
-		munmap(p, (size_t)(a - p));
-	munmap(a + size, (size_t)(p + 2 * size - (a + size)));
-	/* Advice only: without THP the chunk works the same, 4 KiB at a time. */
-	madvise(a, size, MADV_HUGEPAGE);
-	return a;
-}
-
-static void
-mlx5dm_flow_pool_thp_free(void *p, size_t size)
-{
-	munmap(p, size);
+	return mlx5dm_huge_alloc(size, false);
 }
 
 const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp = {
 	.alloc = mlx5dm_flow_pool_thp_alloc,
-	.free = mlx5dm_flow_pool_thp_free,
+	.free = mlx5dm_huge_free,
 	.log_chunk = 21,
 };
 

@@ -171,14 +171,36 @@ bool mlx5dm_sim_bitmap_all_set(const struct mlx5dm_sim_bitmap *bm, uint64_t star
 int mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max);
 void mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t);
 int mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id);
-void *mlx5dm_sim_idtab_get(const struct mlx5dm_sim_idtab *t, uint32_t id);
 void mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id);
 /* Allocate an object of kind with size bytes, registered in its table (NULL + errno). */
 void *mlx5dm_sim_obj_new(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, size_t size);
 void mlx5dm_sim_obj_free(struct mlx5dm_sim *sim, void *obj);
-void *mlx5dm_sim_obj_get(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, uint32_t id);
+
+/* Inline: every WQE and doorbell looks objects up by number (QP, MRs, UAR). */
+static inline void *
+mlx5dm_sim_idtab_get(const struct mlx5dm_sim_idtab *t, uint32_t id)
+{
+	if (id < t->base || id - t->base >= t->cap)
+		return NULL;
+	return t->slot[id - t->base];
+}
+
+static inline void *
+mlx5dm_sim_obj_get(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, uint32_t id)
+{
+	return mlx5dm_sim_idtab_get(&sim->tab[kind], id);
+}
+
 /* Validate a handle handed back by the caller (NULL if not ours). */
-struct mlx5dm_sim_obj *mlx5dm_sim_obj_check(const void *p, enum mlx5dm_sim_kind kind);
+static inline struct mlx5dm_sim_obj *
+mlx5dm_sim_obj_check(const void *p, enum mlx5dm_sim_kind kind)
+{
+	struct mlx5dm_sim_obj *o = (struct mlx5dm_sim_obj *)(uintptr_t)p;
+
+	if (o == NULL || o->magic != MLX5DM_SIM_OBJ_MAGIC || o->kind != kind)
+		return NULL;
+	return o;
+}
 
 /* ---- ICM / argument memory (mlx5dm_sim_icm.c) ---- */
 int mlx5dm_sim_icm_init(struct mlx5dm_sim *sim);
@@ -292,8 +314,14 @@ struct mlx5dm_sim_mr {
 	unsigned int access;
 	uint32_t key;
 };
-/* Find an MR by lkey/rkey (read lock held). */
-struct mlx5dm_sim_mr *mlx5dm_sim_mr_lookup(struct mlx5dm_sim *sim, uint32_t key);
+/* Find an MR by lkey/rkey (read lock held); inline, as every WQE does it. */
+static inline struct mlx5dm_sim_mr *
+mlx5dm_sim_mr_lookup(struct mlx5dm_sim *sim, uint32_t key)
+{
+	struct mlx5dm_sim_mr *m = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_MR, key >> 8);
+
+	return m != NULL && m->key == key ? m : NULL;
+}
 
 struct mlx5dm_sim_umem {
 	struct mlx5dm_sim_obj h;

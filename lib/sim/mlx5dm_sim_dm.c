@@ -309,14 +309,6 @@ mlx5dm_sim_dereg_mr(struct ibv_mr *mr)
 	return 0;
 }
 
-struct mlx5dm_sim_mr *
-mlx5dm_sim_mr_lookup(struct mlx5dm_sim *sim, uint32_t key)
-{
-	struct mlx5dm_sim_mr *m = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_MR, key >> 8);
-
-	return m != NULL && m->key == key ? m : NULL;
-}
-
 int
 mlx5dm_sim_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {

@@ -136,6 +136,7 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 	if (n == MLX5DM_SIM_LINE) {
 		/* A whole line (an STE): no merge with what was there. */
 		memcpy(img, src, MLX5DM_SIM_LINE);
+#pragma GCC unroll 8
 		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
 			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
 	} else if (at % 8 == 0 && n % 8 == 0) {
@@ -183,6 +184,11 @@ mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off
 {
 	const uint8_t *s = src;
 
+	/* One aligned line (an STE, the common write): no splitting. */
+	if (len == MLX5DM_SIM_LINE && off % MLX5DM_SIM_LINE == 0) {
+		mlx5dm_sim_line_store(sim, sim->rgn[r].base + off, 0, s, MLX5DM_SIM_LINE);
+		return;
+	}
 	while (len > 0) {
 		unsigned int at = (unsigned int)(off % MLX5DM_SIM_LINE);
 		unsigned int n = MLX5DM_SIM_LINE - at;

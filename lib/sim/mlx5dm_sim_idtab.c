@@ -79,14 +79,6 @@ mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id)
 	return -ENOSPC;
 }
 
-void *
-mlx5dm_sim_idtab_get(const struct mlx5dm_sim_idtab *t, uint32_t id)
-{
-	if (id < t->base || id - t->base >= t->cap)
-		return NULL;
-	return t->slot[id - t->base];
-}
-
 void
 mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id)
 {
@@ -128,20 +120,4 @@ mlx5dm_sim_obj_free(struct mlx5dm_sim *sim, void *obj)
 	mlx5dm_sim_idtab_del(&sim->tab[o->kind], o->id);
 	o->magic = 0;
 	mlx5dm_free(o);
-}
-
-void *
-mlx5dm_sim_obj_get(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, uint32_t id)
-{
-	return mlx5dm_sim_idtab_get(&sim->tab[kind], id);
-}
-
-struct mlx5dm_sim_obj *
-mlx5dm_sim_obj_check(const void *p, enum mlx5dm_sim_kind kind)
-{
-	struct mlx5dm_sim_obj *o = (struct mlx5dm_sim_obj *)(uintptr_t)p;
-
-	if (o == NULL || o->magic != MLX5DM_SIM_OBJ_MAGIC || o->kind != kind)
-		return NULL;
-	return o;
 }

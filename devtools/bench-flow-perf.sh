@@ -74,11 +74,20 @@ if [ $mode = callgrind ]; then
 	exit 0
 fi
 
-# run VDEV ARGS...: prints "insert_krate delete_krate bytes" (rates in K rules/s).
+# Run a command, then print its peak RSS (KiB) on a line of its own.
+with_rss() {
+	python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+sys.stdout.write(r.stdout)
+print("peak_rss_kib %d" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(r.returncode)' "$@"
+}
+
+# run VDEV ARGS...: prints "insert_krate delete_krate peak_rss_kib" (rates in K rules/s).
 run() {
 	vdev=$1
 	shift
-	out=$(dpdk-test-flow-perf --no-huge --no-pci --no-shconf -m 1024 -l 0-1 \
+	out=$(with_rss dpdk-test-flow-perf --no-huge --no-pci --no-shconf -m 1024 -l 0-1 \
 		--log-level=lib.eal:error $load --vdev "$vdev" -- \
 		--ingress --ipv4 --queue --rules-count="$rules" --rules-batch="$batch" \
 		--deletion-rate --total-mbuf-count=4096 "$@" 2>&1) || {
@@ -88,13 +97,14 @@ run() {
 	}
 	ins=$(echo "$out" | sed -n 's/.*Core 0 :: Rules insertion rate -> \([0-9.]*\) K.*/\1/p')
 	del=$(echo "$out" | sed -n 's/.*Core 0 :: Rules deletion rate -> \([0-9.]*\) K.*/\1/p')
-	mem=$(echo "$out" | sed -n 's/.*rte_flow size in DPDK layer: \([0-9]*\) Bytes.*/\1/p')
-	echo "${ins:--} ${del:--} ${mem:--}"
+	rss=$(echo "$out" | sed -n 's/^peak_rss_kib \([0-9]*\)$/\1/p')
+	echo "${ins:--} ${del:--} ${rss:--}"
 }
 
 echo "flow-perf, $rules rules, 1 core, net_mlx5dm on the device model"
 echo "rates in M rules/s; floor = the same command with flow_engine=null (handles only)"
-printf '%-24s %9s %9s %9s %9s\n' scenario insert floor delete floor
+echo "B/rule = (peak RSS - the floor run's peak RSS) / rules: host memory the rules took"
+printf '%-24s %9s %9s %9s %9s %7s\n' scenario insert floor delete floor B/rule
 for group in 0 1; do
 	for extra in "" --count --mark; do
 		name="group $group${extra:+ $extra}"
@@ -102,9 +112,13 @@ for group in 0 1; do
 		[ -z "$extra" ] || set -- "$@" "$extra"
 		real=$(run net_mlx5dm0 "$@")
 		floor=$(run net_mlx5dm0,flow_engine=null "$@")
-		echo "$real $floor" | awk -v n="$name" '
+		echo "$real $floor" | awk -v n="$name" -v r="$rules" '
 			function m(k) { return k == "-" ? "-" : sprintf("%.3f", k / 1000) }
-			{ printf "%-24s %9s %9s %9s %9s\n", n, m($1), m($4), m($2), m($5) }'
+			function b(x, y) { return x == "-" || y == "-" ? "-" : sprintf("%d", (x - y) * 1024 / r) }
+			{ printf "%-24s %9s %9s %9s %9s %7s\n", n, m($1), m($4), m($2), m($5), b($3, $6) }'
 	done
 done
 echo "targets (issue 6): insertion >= 2 M/s, deletion >= 3 M/s"
+# Context: every byte of new state costs a first touch (kernel page clearing,
+# and on a VM with free page reporting a host fault per page).
+python3 "$top/devtools/mem-touch-rate.py" 256 | awk '{ printf "memory first touch on this machine: %s GB/s fresh, %s GB/s just-freed pages\n", $1, $2 }'

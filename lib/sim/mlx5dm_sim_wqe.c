@@ -314,6 +314,38 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_s
 	return 0;
 }
 
+/*
+ * Before executing a batch, start loading the ICM lines its RDMA WRITEs
+ * land on: each is usually a miss somewhere in a large table, and the
+ * line stores (each behind a seqlock) would otherwise wait for them one
+ * by one. Only a hint: nothing is checked or written here.
+ */
+static void
+mlx5dm_sim_sq_prefetch(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp, uint16_t pi)
+{
+	uint16_t nbb = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB);
+	uint16_t ctr = qp->hw_ctr;
+	unsigned int n;
+
+	for (n = 0; ctr != pi && n < 64; n++) {
+		const uint8_t *ctrl = qp->sq + (uint32_t)(ctr & (nbb - 1)) * MLX5DM_SIM_WQEBB;
+		uint32_t ds = (uint32_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_DS);
+		const struct mlx5dm_sim_mr *mr;
+		uint64_t va;
+
+		if (ds >= 2 && mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPCODE) ==
+		    MLX5DM_SIM_WQE_RDMA_WRITE) {
+			mr = mlx5dm_sim_mr_lookup(sim, (uint32_t)mlx5dm_prm_fget(ctrl + 16,
+						  MLX5DM_SIM_RADDR_RKEY));
+			va = mlx5dm_prm_fget(ctrl + 16, MLX5DM_SIM_RADDR_VA);
+			if (mr != NULL && mr->dm != NULL && mlx5dm_sim_mr_range(mr, va, 1))
+				__builtin_prefetch(sim->rgn[mr->dm->rgn].base + mr->dm_off + va, 1);
+		}
+		ctr = (uint16_t)(ctr + MLX5DM_MAX(1u, (ds * MLX5DM_SIM_WQE_DS +
+						       MLX5DM_SIM_WQEBB - 1) / MLX5DM_SIM_WQEBB));
+	}
+}
+
 static void
 mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 {
@@ -329,6 +361,8 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	memcpy(db, qp->dbr + 4, sizeof(db));
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	pi = (uint16_t)mlx5dm_prm_be32(db);
+	if ((uint16_t)(pi - qp->hw_ctr) > 2)
+		mlx5dm_sim_sq_prefetch(sim, qp, pi);
 	while (qp->hw_ctr != pi) {
 		uint32_t off = (uint32_t)(qp->hw_ctr & (nbb - 1)) * MLX5DM_SIM_WQEBB;
 		uint16_t bb, avail = (uint16_t)(pi - qp->hw_ctr);

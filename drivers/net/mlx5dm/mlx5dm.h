@@ -32,6 +32,14 @@
 #define MLX5DM_MAX_QUEUES 64
 #define MLX5DM_MIN_DESC 32
 #define MLX5DM_MAX_DESC 32768
+/*
+ * Rule writes of rte_flow create/destroy are posted, and the rule queue's
+ * doorbell is rung once this many wait, or when anything could observe
+ * the device: a Tx burst through the port or its peer, a flow query, dump,
+ * flush or isolate, a shared action's last release, a stop.
+ */
+#define MLX5DM_DEF_DOORBELL_BATCH 32
+#define MLX5DM_MAX_DOORBELL_BATCH 1024
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
@@ -52,6 +60,7 @@ struct mlx5dm_devargs {
 	uint16_t nb_ports;
 	enum mlx5dm_topology topology;
 	enum mlx5dm_flow_engine flow_engine;
+	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
 };
 
 struct mlx5dm_priv;
@@ -121,7 +130,31 @@ struct mlx5dm_priv {
 	/* rte_flow state (mlx5dm_flow*.c). */
 	struct mlx5dm_flow_priv *flow;
 	bool isolated;                 /* rte_flow_isolate(): no default RSS rule */
+	/* Rule writes may wait for the doorbell (doorbell_batch > 1): see mlx5dm_rules_ring(). */
+	uint32_t rules_unrung;
 };
+
+void mlx5dm_rules_ring_slow(struct mlx5dm_priv *priv);
+
+/*
+ * Ring the rule queue if rule writes may wait behind it, before anything
+ * observes the port's steering. A relaxed load on the fast path: a flow
+ * operation that happens-before the caller also stored the flag before it.
+ */
+static inline void
+mlx5dm_rules_ring(struct mlx5dm_priv *priv)
+{
+	if (__atomic_load_n(&priv->rules_unrung, __ATOMIC_RELAXED) != 0)
+		mlx5dm_rules_ring_slow(priv);
+}
+
+/* A flow operation posted rule writes that may not have been rung yet. */
+static inline void
+mlx5dm_rules_posted(struct mlx5dm_priv *priv)
+{
+	if (__atomic_load_n(&priv->rules_unrung, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&priv->rules_unrung, 1, __ATOMIC_RELAXED);
+}
 
 struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];

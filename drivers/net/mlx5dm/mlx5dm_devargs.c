@@ -21,12 +21,14 @@
 #define MLX5DM_ARG_PORTS "ports"
 #define MLX5DM_ARG_TOPOLOGY "topology"
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
+#define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_FLOW_ENGINE,
+	MLX5DM_ARG_DOORBELL_BATCH,
 	NULL,
 };
 
@@ -34,7 +36,8 @@ const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_BACKEND "=sim|hw "
 	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> "
 	MLX5DM_ARG_TOPOLOGY "=loop|pair "
-	MLX5DM_ARG_FLOW_ENGINE "=steer|null";
+	MLX5DM_ARG_FLOW_ENGINE "=steer|null "
+	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) ">";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -153,6 +156,20 @@ mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
 	return ret;
 }
 
+static int
+mlx5dm_arg_doorbell_batch(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	unsigned long v;
+	int ret;
+
+	ret = mlx5dm_parse_uint(ctx->dev, key, value, 1, MLX5DM_MAX_DOORBELL_BATCH, &v);
+	if (ret < 0)
+		return ret;
+	ctx->args->doorbell_batch = (uint16_t)v;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	arg_handler_t handler;
@@ -161,6 +178,7 @@ static const struct {
 	{ MLX5DM_ARG_PORTS, mlx5dm_arg_ports },
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
+	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_doorbell_batch },
 };
 
 int
@@ -176,6 +194,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.nb_ports = 1,
 		.topology = MLX5DM_TOPO_LOOP,
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
+		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

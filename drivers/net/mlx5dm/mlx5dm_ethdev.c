@@ -306,7 +306,11 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.sim = &cfg,
 	};
 	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
-	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
+	struct mlx5dm_ctx_attr cattr = {
+		.nb_queues = 1,
+		.allow_duplicate_rules = true,
+		.doorbell_batch = args->doorbell_batch,
+	};
 	int ret;
 
 	mlx5dm_sim_config_default(&cfg);
@@ -564,4 +568,4 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
-			      "flow_engine=steer|null");
+			      "flow_engine=steer|null doorbell_batch=<1-1024>");

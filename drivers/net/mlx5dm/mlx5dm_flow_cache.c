@@ -516,6 +516,9 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 
 	if (!mlx5dm_flow_kcache_put(&e->k))
 		return;
+	/* Rule writes that still reach the action (doorbell batching) go first. */
+	if (fp->port.ctx != NULL)
+		(void)mlx5dm_queue_flush(fp->port.ctx, 0);
 	ret = mlx5dm_action_destroy(e->act);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "action not destroyed: %d", ret);

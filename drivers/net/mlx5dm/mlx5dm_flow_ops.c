@@ -189,6 +189,8 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		mlx5dm_flow_not_started(error);
 	else
 		flow = mlx5dm_flow_objs_create(fp, &spec, true, error);
+	if (flow != NULL)
+		mlx5dm_rules_posted(dev->data->dev_private);
 unlock:
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
@@ -208,6 +210,7 @@ mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_f
 					 "unknown flow handle");
 	else
 		ret = mlx5dm_flow_objs_destroy(fp, flow, error);
+	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
 }
@@ -222,6 +225,8 @@ mlx5dm_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 		return mlx5dm_flow_nomem(error);
 	rte_spinlock_lock(&fp->lock);
 	ret = mlx5dm_flow_objs_flush(fp, error);
+	mlx5dm_rules_posted(dev->data->dev_private);
+	mlx5dm_rules_ring(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
 }
@@ -242,6 +247,7 @@ mlx5dm_flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "no query result buffer");
 	rte_spinlock_lock(&fp->lock);
+	mlx5dm_rules_ring(dev->data->dev_private);
 	if (!mlx5dm_flow_objs_owns(fp, flow))
 		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 					 "unknown flow handle");
@@ -323,6 +329,8 @@ mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *err
 	}
 	if (ret == 0)
 		priv->isolated = !!set;
+	mlx5dm_rules_posted(priv);
+	mlx5dm_rules_ring(priv);
 unlock:
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
@@ -341,6 +349,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	if (flow != NULL) {
 		/* One flow: its records, as DPDK's mlx5 dumps a rule (no domain records). */
 		rte_spinlock_lock(&fp->lock);
+		mlx5dm_rules_ring(priv);
 		if (!mlx5dm_flow_objs_owns(fp, flow)) {
 			rte_spinlock_unlock(&fp->lock);
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -357,6 +366,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "the port has no steering domains");
 	rte_spinlock_lock(&fp->lock);
+	mlx5dm_rules_ring(priv);
 	/* PMD records first, as DPDK's mlx5 writes them: parsers print a domain as they end it. */
 	ret = mlx5dm_flow_dump_pmd(fp, file);
 	if (ret == 0)
@@ -423,6 +433,8 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 		if (ret < 0)
 			mlx5dm_flow_objs_stop(fp);
 	}
+	mlx5dm_rules_posted(priv);
+	mlx5dm_rules_ring(priv);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: flow start failed: %d (%s)", dev->data->port_id, ret,
@@ -440,6 +452,8 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 		return;
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_flow_objs_stop(fp);
+	mlx5dm_rules_posted(priv);
+	mlx5dm_rules_ring(priv);
 	rte_spinlock_unlock(&fp->lock);
 }
 

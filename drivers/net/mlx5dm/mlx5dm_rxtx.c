@@ -86,6 +86,24 @@ mlx5dm_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return (uint16_t)got;
 }
 
+/*
+ * Frames are steered on both ends of the wire (this port's NIC TX, the
+ * peer's NIC RX): rule writes either side posted must reach the devices
+ * first, as if each flow operation had rung its doorbell.
+ */
+static inline void
+mlx5dm_tx_ring_rules(struct mlx5dm_priv *priv)
+{
+	struct mlx5dm_priv *peer;
+
+	mlx5dm_rules_ring(priv);
+	if (priv->sh == NULL)
+		return;
+	peer = priv->sh->ports[priv->peer_index];
+	if (peer != NULL && peer != priv)
+		mlx5dm_rules_ring(peer);
+}
+
 uint16_t
 mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -93,6 +111,9 @@ mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mlx5dm_dev_pkt d[MLX5DM_BURST];
 	bool meta = rte_flow_dynf_metadata_avail();
 	uint16_t done = 0;
+
+	if (txq->priv != NULL)
+		mlx5dm_tx_ring_rules(txq->priv);
 
 	while (done < n) {
 		uint16_t k = RTE_MIN((uint16_t)(n - done), (uint16_t)MLX5DM_BURST);

@@ -37,6 +37,12 @@ struct mlx5dm_sim_config {
 	bool header_modify_argument;            /* general object 0x23 supported */
 	uint8_t log_max_ft_level;               /* NIC RX/TX max_ft_level */
 	uint16_t max_encap_header_size;         /* bytes */
+	/*
+	 * Execute send queues on a thread of the model (as a NIC's engines
+	 * run beside the host): a doorbell returns at once and completions
+	 * arrive asynchronously. false: the doorbell call executes the WQEs.
+	 */
+	bool sq_thread;
 };
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mlx5dm_sim_core.h"
+#include "mlx5dm_sim_queue.h"
 
 void
 mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg)
@@ -165,6 +165,11 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		ret = errno != 0 ? -errno : -ENOMEM;
 		goto fini;
 	}
+	if (sim->cfg.sq_thread) {
+		ret = mlx5dm_sim_sqt_start(sim);
+		if (ret != 0)
+			goto fini;
+	}
 	return sim;
 fini:
 	mlx5dm_sim_destroy(sim);
@@ -183,6 +188,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 
 	if (sim == NULL)
 		return;
+	mlx5dm_sim_sqt_stop(sim);
 	if (sim->eng != NULL) {
 		/* A cabled peer keeps a cable to nowhere (its frames are lost), as a real one. */
 		mlx5dm_sim_eng_destroy(sim->eng);

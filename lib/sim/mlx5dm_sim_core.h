@@ -133,6 +133,17 @@ struct mlx5dm_sim_sync {
 	pthread_mutex_t mutex;
 };
 
+/* The send-queue thread (mlx5dm_sim_sqt.c). */
+struct mlx5dm_sim_sqt {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint32_t kicks;                 /* doorbells since start */
+	uint32_t sleeping;              /* the thread waits on cv */
+	bool stop;
+	bool running;
+};
+
 #define MLX5DM_SIM_SEQ_STRIPES 4096
 
 struct mlx5dm_sim {
@@ -151,6 +162,7 @@ struct mlx5dm_sim {
 	void *root_rules;               /* list head, see mlx5dm_sim_fw_root.c */
 	struct mlx5dm_sim_sync sync;
 	struct mlx5dm_sim_eng *eng;
+	struct mlx5dm_sim_sqt sqt;
 };
 
 static inline struct mlx5dm_sim *

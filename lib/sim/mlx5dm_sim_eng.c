@@ -311,10 +311,16 @@ int
 mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkts,
 		       uint16_t n)
 {
+	struct mlx5dm_sim_eng *peer;
 	uint16_t i;
 
 	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
 		return -EINVAL;
+	/* Both ends steer these frames: each device first executes what was rung. */
+	mlx5dm_sim_sq_catch_up(eng->sim);
+	peer = mlx5dm_sim_eng_peer(eng);
+	if (peer != NULL && peer != eng)
+		mlx5dm_sim_sq_catch_up(peer->sim);
 	for (i = 0; i < n; i++)
 		mlx5dm_sim_eng_one(eng, port, &pkts[i]);
 	return n;

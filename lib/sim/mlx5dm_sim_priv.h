@@ -40,6 +40,13 @@
  */
 int mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len);
 
+/*
+ * Before a walk: execute every WQE already rung on the device's send
+ * queues (with the send-queue thread they may still wait), so a packet
+ * sees each ICM write whose doorbell came before it.
+ */
+void mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim);
+
 /* Capabilities as configured (the values QUERY_HCA_CAP reports). */
 struct mlx5dm_sim_caps {
 	uint16_t vhca_id;

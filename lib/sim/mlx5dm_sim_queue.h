@@ -40,7 +40,15 @@ struct mlx5dm_sim_qp {
 	uint32_t remote_qpn;
 	bool rre, rwe;
 	uint16_t hw_ctr;        /* next WQEBB the model executes */
+	uint32_t db_pending;    /* rung, not yet executed (send-queue thread) */
 	struct mlx5dm_spinlock lock; /* one doorbell executes a QP at a time */
 };
+
+/* Execute the rung WQEs of qp (its lock and sim->lock for reading held). */
+void mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
+/* Hand a doorbell of qp to the send-queue thread. */
+void mlx5dm_sim_sq_kick(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
+int mlx5dm_sim_sqt_start(struct mlx5dm_sim *sim);
+void mlx5dm_sim_sqt_stop(struct mlx5dm_sim *sim);
 
 #endif /* _MLX5DM_SIM_QUEUE_H_ */

@@ -346,8 +346,8 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp, u
 	}
 }
 
-static void
-mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
+void
+mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 {
 	uint32_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	uint16_t nbb = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB);
@@ -434,9 +434,11 @@ mlx5dm_sim_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value
 		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG,
 			   "doorbell for QP 0x%x ignored: no such QP on UAR page 0x%x", qpn,
 			   u->h.id);
+	} else if (sim->sqt.running) {
+		mlx5dm_sim_sq_kick(sim, qp);
 	} else {
 		mlx5dm_spinlock_lock(&qp->lock);
-		mlx5dm_sim_sq_run(sim, qp);
+		mlx5dm_sim_sq_exec(sim, qp);
 		mlx5dm_spinlock_unlock(&qp->lock);
 	}
 	pthread_rwlock_unlock(&sim->lock);

@@ -132,6 +132,8 @@ test_devargs_rejected(void **state)
 		"doorbell_batch=0",
 		"doorbell_batch=1025",
 		"doorbell_batch=8x",
+		"sim_sq_thread=2",
+		"sim_sq_thread=yes",
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	unsigned int i;
@@ -303,7 +305,9 @@ test_pair_topology_and_wire_drops(void **state)
  * doorbell_batch: a rule's writes wait behind the rule queue's doorbell,
  * yet steer the next frame that crosses the wire: a's Tx burst rings the
  * queue of its peer b, whose NIC RX steers what a sends. Same for a
- * destroy. With a doorbell per operation (1), the same outcome.
+ * destroy. With a doorbell per operation (1), the same outcome; and with
+ * the model executing its send queues on its own thread (sim_sq_thread),
+ * where a doorbell returns before the writes are done.
  */
 static void
 test_doorbell_batch_peer(void **state)
@@ -311,6 +315,8 @@ test_doorbell_batch_peer(void **state)
 	static const char * const args[] = {
 		"ports=2,topology=pair,doorbell_batch=1",
 		"ports=2,topology=pair,doorbell_batch=1024",
+		"ports=2,topology=pair,doorbell_batch=1024,sim_sq_thread=1",
+		"ports=2,topology=pair,doorbell_batch=1,sim_sq_thread=1",
 	};
 	const struct rte_flow_attr in = { .ingress = 1 };
 	const struct rte_flow_item eth[] = {

@@ -319,6 +319,13 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	return 0;
 }
 
+/* The fake has no send queues: nothing can be waiting. */
+void
+mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim)
+{
+	(void)sim;
+}
+
 const struct mlx5dm_sim_caps *
 mlx5dm_sim_caps(struct mlx5dm_sim *sim)
 {

@@ -61,6 +61,7 @@ struct mlx5dm_devargs {
 	enum mlx5dm_topology topology;
 	enum mlx5dm_flow_engine flow_engine;
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
+	bool sim_sq_thread;        /* the model executes send queues on its own thread */
 };
 
 struct mlx5dm_priv;

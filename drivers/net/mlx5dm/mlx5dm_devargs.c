@@ -22,6 +22,7 @@
 #define MLX5DM_ARG_TOPOLOGY "topology"
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 #define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
+#define MLX5DM_ARG_SIM_SQ_THREAD "sim_sq_thread"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -29,6 +30,7 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_FLOW_ENGINE,
 	MLX5DM_ARG_DOORBELL_BATCH,
+	MLX5DM_ARG_SIM_SQ_THREAD,
 	NULL,
 };
 
@@ -37,7 +39,8 @@ const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> "
 	MLX5DM_ARG_TOPOLOGY "=loop|pair "
 	MLX5DM_ARG_FLOW_ENGINE "=steer|null "
-	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) ">";
+	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> "
+	MLX5DM_ARG_SIM_SQ_THREAD "=0|1";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -170,6 +173,20 @@ mlx5dm_arg_doorbell_batch(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+mlx5dm_arg_sim_sq_thread(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	unsigned long v;
+	int ret;
+
+	ret = mlx5dm_parse_uint(ctx->dev, key, value, 0, 1, &v);
+	if (ret < 0)
+		return ret;
+	ctx->args->sim_sq_thread = v != 0;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	arg_handler_t handler;
@@ -179,6 +196,7 @@ static const struct {
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_doorbell_batch },
+	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_sim_sq_thread },
 };
 
 int
@@ -195,6 +213,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.topology = MLX5DM_TOPO_LOOP,
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
+		.sim_sq_thread = false,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

@@ -315,6 +315,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 
 	mlx5dm_sim_config_default(&cfg);
 	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
+	cfg.sq_thread = args->sim_sq_thread;
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
@@ -568,4 +569,4 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
-			      "flow_engine=steer|null doorbell_batch=<1-1024>");
+			      "flow_engine=steer|null doorbell_batch=<1-1024> sim_sq_thread=0|1");

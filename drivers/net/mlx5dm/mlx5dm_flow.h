@@ -424,6 +424,9 @@ struct mlx5dm_flow_shape_copy {
 	uint16_t bit;                   /* in the item's spec */
 	uint16_t fte;                   /* enum mlx5dm_fte_field */
 	uint32_t mask;                  /* the field's mask */
+	/* Non-zero: whole bytes under a full mask, copied as they are to byte dst of the value. */
+	uint8_t bytes;
+	uint16_t dst;
 };
 
 struct mlx5dm_flow_shape {

@@ -82,12 +82,21 @@ mlx5dm_flow_shape_keep_copies(struct mlx5dm_flow_shape *sh, const struct mlx5dm_
 	sh->nb_copies = 0;
 	for (c = 0; c < sh->nb_cand; c++) {
 		struct mlx5dm_flow_shape_copy *cp = &sh->cand[c];
+		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
+		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
 		uint8_t *copied = sh->sel[cp->item];
 
 		if (sh->use[cp->fte] != 1)
 			continue;
 		/* One write: the field's mask is this entry's, its value these bits. */
 		cp->mask = mlx5dm_fte_get(spec->mask, cp->fte);
+		cp->bytes = 0;
+		if (cp->bit % 8 == 0 && cp->width % 8 == 0 && f->bit % 8 == 0 &&
+		    f->width == cp->width && cp->mask == all) {
+			/* Both sides are big-endian bit streams: the same bytes. */
+			cp->bytes = cp->width / 8;
+			cp->dst = f->bit / 8;
+		}
 		mlx5dm_prm_set(copied, cp->bit, cp->width,
 			       mlx5dm_prm_get(copied, cp->bit, cp->width) | cp->mask);
 		sh->copy[sh->nb_copies++] = *cp;
@@ -236,10 +245,16 @@ mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_
 	}
 	for (i = 0; i < sh->nb_copies; i++) {
 		const struct mlx5dm_flow_shape_copy *cp = &sh->copy[i];
+		const uint8_t *from = items[cp->item].spec;
+		unsigned int b;
 
+		if (cp->bytes != 0) {
+			for (b = 0; b < cp->bytes; b++)
+				spec->value[cp->dst + b] = from[cp->bit / 8 + b];
+			continue;
+		}
 		mlx5dm_fte_set(spec->value, (enum mlx5dm_fte_field)cp->fte,
-			       mlx5dm_flow_shape_bits(items[cp->item].spec, cp->bit, cp->width) &
-			       cp->mask);
+			       mlx5dm_flow_shape_bits(from, cp->bit, cp->width) & cp->mask);
 	}
 	sh->hits++;
 	return true;

@@ -217,6 +217,12 @@ struct mlx5dm_flow_xctx {
 	void *(*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 			     const uint8_t *mask, uint8_t criteria);
 	void *arg;
+	/*
+	 * Optional: the last pattern's shape (mlx5dm_flow_shape.c), used and
+	 * updated by every translation with this context; the caller gives
+	 * translation exclusive use of it (the port lock). NULL: no cache.
+	 */
+	struct mlx5dm_flow_shape *shape;
 };
 
 /*
@@ -268,8 +274,14 @@ struct mlx5dm_flow_xlate {
 	uint16_t next_tpid[2];                 /* TPID announced for the next VLAN, per level */
 	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
 	const struct rte_flow_item *vlan_item; /* first outer VLAN (VID/PCP for push) */
-	/* Which item wrote each match field (index + 1; 0 = none / implied by an action). */
-	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
+	/*
+	 * Which item wrote each match field (index + 1; 0 = none / implied by
+	 * an action), MLX5DM_FTE_NUM_FIELDS entries: the translation's own, or
+	 * the shape cache's after a replay.
+	 */
+	uint16_t *owner;
+	/* Non-NULL during a pattern walk that records its shape (mlx5dm_flow_shape.c). */
+	struct mlx5dm_flow_shape *rec;
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
@@ -388,6 +400,98 @@ int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 /* mlx5dm_flow_check.c: the steering library's verdict on the masks. */
 int mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
+/*
+ * mlx5dm_flow_shape.c: the shape cache. A pattern walk depends on the item
+ * types, masks, `last`s, attributes and the spec bits under the masks, but
+ * on some of those only through a plain copy into the match value: the bits
+ * of a map entry (never read by an item hook) whose match field nothing else
+ * writes and nothing reads during the walk. The walk's result for one
+ * pattern is kept with which bits those are; a next pattern equal to it but
+ * for those bits replays it and only copies them. Everything after the walk
+ * (actions, mask check) always runs. Anything else takes the full walk,
+ * which records its shape anew.
+ */
+#define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
+#define MLX5DM_FLOW_SHAPE_ITEMS 8u         /* longest pattern kept (END excluded) */
+#define MLX5DM_FLOW_SHAPE_COPIES 16u       /* spec fields copied per pattern, at most */
+
+struct mlx5dm_flow_item_def;
+
+/* One field copied from an item's spec into the match value. */
+struct mlx5dm_flow_shape_copy {
+	uint8_t item;                   /* index in the pattern */
+	uint8_t width;
+	uint16_t bit;                   /* in the item's spec */
+	uint16_t fte;                   /* enum mlx5dm_fte_field */
+	uint32_t mask;                  /* the field's mask */
+	/* Non-zero: whole bytes under a full mask, copied as they are to byte dst of the value. */
+	uint8_t bytes;
+	uint16_t dst;
+};
+
+struct mlx5dm_flow_shape {
+	bool valid;
+	bool internal;                  /* xc->internal it was recorded with */
+	bool out_kept;                  /* out holds the walk's result (but the copies) */
+	uint8_t nb_items;
+	uint8_t nb_copies;
+	int8_t prev;                    /* x->prev, x->vlan_item as indexes (-1: NULL) */
+	int8_t vlan_item;
+	struct rte_flow_attr attr;
+	struct {
+		enum rte_flow_item_type type;
+		const struct mlx5dm_flow_item_def *def;
+		bool has_spec;
+	} item[MLX5DM_FLOW_SHAPE_ITEMS];
+	/* Items with a spec: mask, the spec bits that matter (sel) and their values. */
+	uint8_t mask[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t sel[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t ispec[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	struct mlx5dm_flow_shape_copy copy[MLX5DM_FLOW_SHAPE_COPIES];
+	/* The walk's result: translation state and the spec up to MLX5DM_FLOW_SPEC_ZEROED. */
+	struct mlx5dm_flow_xlate x;
+	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
+	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
+	/* Recording (one walk): writes per field (MLX5DM_FLOW_SHAPE_PINNED once read). */
+	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
+	uint8_t nb_cand;
+	struct mlx5dm_flow_shape_copy cand[MLX5DM_FLOW_SHAPE_COPIES];
+	uint64_t hits;                  /* replays (tests, debugging) */
+	/*
+	 * An output buffer for the cache's user: a replay into it rewrites
+	 * only the spec's head and the copied fields, not the match of the
+	 * walk it already holds. The user only reads it between translations.
+	 */
+	struct mlx5dm_flow_spec out;
+};
+#define MLX5DM_FLOW_SHAPE_PINNED UINT8_MAX
+
+/* Replay the walk of items when they have the kept shape: true, x and spec set. */
+bool mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+			      const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			      struct mlx5dm_flow_xlate *x, struct mlx5dm_flow_spec *spec);
+/* Before a full walk: forget the kept shape, start recording into sh. */
+void mlx5dm_flow_shape_rec_begin(struct mlx5dm_flow_shape *sh);
+/* After a successful full walk: keep its shape. */
+void mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+			       const struct rte_flow_attr *attr,
+			       const struct rte_flow_item items[],
+			       const struct mlx5dm_flow_xlate *x);
+
+/* Recording hooks of the match writers (x->rec non-NULL). */
+static inline void
+mlx5dm_flow_shape_note_write(struct mlx5dm_flow_shape *sh, enum mlx5dm_fte_field f)
+{
+	if (sh->use[f] < MLX5DM_FLOW_SHAPE_PINNED - 1)
+		sh->use[f]++;
+}
+
+static inline void
+mlx5dm_flow_shape_note_read(struct mlx5dm_flow_shape *sh, enum mlx5dm_fte_field f)
+{
+	sh->use[f] = MLX5DM_FLOW_SHAPE_PINNED;
+}
+
 /* ---- objects ---- */
 
 /* What the object layer needs from the port (set at start). */
@@ -487,6 +591,7 @@ struct mlx5dm_flow_priv {
 	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
 	LIST_HEAD(, mlx5dm_flow_matcher) matchers[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
+	struct mlx5dm_flow_shape shape;             /* of the last created rule's pattern */
 	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */

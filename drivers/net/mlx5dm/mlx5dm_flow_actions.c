@@ -469,10 +469,13 @@ static int
 mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
-	uint32_t vid_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_vid));
-	uint32_t prio_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_prio));
+	uint32_t vid_m, prio_m;
 	unsigned int i;
 
+	if (spec->nb_push == 0)
+		return 0;
+	vid_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_vid));
+	prio_m = mlx5dm_flow_match_mask(x, MLX5DM_FTE(outer, first_prio));
 	for (i = 0; i < spec->nb_push; i++) {
 		struct mlx5dm_flow_push *p = &spec->push[i];
 

@@ -172,12 +172,22 @@ mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_
 	return mlx5dm_flow_hash_fold(h);
 }
 
+/* Equal criteria: the same sections are zero in both masks, the others are compared. */
 static bool
 mlx5dm_flow_matcher_is(const struct mlx5dm_flow_matcher *m, unsigned int dom, uint32_t group,
 		       uint16_t prio, uint8_t criteria, const uint8_t *mask)
 {
-	return m->tbl->dom == dom && m->tbl->group == group && m->prio == prio &&
-	       m->criteria == criteria && memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0;
+	unsigned int c, off;
+
+	if (m->tbl->dom != dom || m->tbl->group != group || m->prio != prio ||
+	    m->criteria != criteria)
+		return false;
+	for (c = criteria; c != 0; c &= c - 1) {
+		off = (unsigned int)__builtin_ctz(c) * MLX5DM_FTE_SECTION_SIZE;
+		if (memcmp(m->mask + off, mask + off, MLX5DM_FTE_SECTION_SIZE) != 0)
+			return false;
+	}
+	return true;
 }
 
 static struct mlx5dm_flow_matcher *

@@ -52,6 +52,12 @@ struct mlx5dm_flow_item_def {
 	uint16_t size;                  /* of the rte_flow_item_* structure */
 	const void *default_mask;
 	const void *nic_mask;           /* what the device can match, same layout */
+	/*
+	 * Spec bits the hooks read where the mask is zero, same layout (NULL:
+	 * none). The hooks read no other spec bits outside the mask: the shape
+	 * cache compares a spec only under mask and these (mlx5dm_flow_shape.c).
+	 */
+	const void *hook_spec;
 	const char *mask_msg;           /* static message for a mask beyond nic_mask */
 	const struct mlx5dm_flow_fmap *map;
 	uint8_t n_map;
@@ -70,6 +76,8 @@ struct mlx5dm_flow_item_def {
 	/*
 	 * Before the map: fields the map cannot express (flags, host-order
 	 * values, special ranges). May clear the mask bits it consumed.
+	 * Neither pre nor post may read spec bits the map covers: the shape
+	 * cache copies those without running the hooks (mlx5dm_flow.h).
 	 */
 	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);
@@ -77,6 +85,9 @@ struct mlx5dm_flow_item_def {
 	int (*post)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		    struct rte_flow_error *error);
 };
+
+/* The definition of an item type; NULL if not supported. */
+const struct mlx5dm_flow_item_def *mlx5dm_flow_item_def_get(enum rte_flow_item_type type);
 
 /* Level of the current item: true once a tunnel item was seen. */
 static inline uint64_t

@@ -14,9 +14,7 @@
 
 #include "mlx5dm_flow_item.h"
 
-#define MLX5DM_FLOW_ITEM_MAX_SIZE 64u
-
-static const struct mlx5dm_flow_item_def *
+const struct mlx5dm_flow_item_def *
 mlx5dm_flow_item_def_get(enum rte_flow_item_type type)
 {
 	switch (type) {
@@ -118,12 +116,34 @@ mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 	return true;
 }
 
+/*
+ * Recording a shape: the map entry just wrote its field, a copy candidate
+ * (mlx5dm_flow_shape_rec_end() decides). No room: the count goes beyond
+ * the array and no shape is kept.
+ */
+static void
+mlx5dm_flow_item_note_copy(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_fmap *f,
+			   uint16_t fte)
+{
+	struct mlx5dm_flow_shape *sh = x->rec;
+
+	if (sh->nb_cand >= MLX5DM_FLOW_SHAPE_COPIES ||
+	    x->item - x->items >= MLX5DM_FLOW_SHAPE_ITEMS) {
+		sh->nb_cand = MLX5DM_FLOW_SHAPE_COPIES + 1;
+		return;
+	}
+	sh->cand[sh->nb_cand++] = (struct mlx5dm_flow_shape_copy){
+		.item = (uint8_t)(x->item - x->items), .width = f->width, .bit = f->bit,
+		.fte = fte };
+}
+
 static int
 mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_item_def *def,
 			const uint8_t *spec, uint8_t *mask, const uint8_t *last,
 			struct rte_flow_error *error)
 {
 	unsigned int k, bit, width;
+	uint8_t uses;
 	int ret;
 
 	if (last != NULL) {
@@ -146,10 +166,13 @@ mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_it
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK,
 						  x->item, "this field cannot be matched at this "
 						  "position of the pattern");
+		uses = x->rec != NULL ? x->rec->use[fte] : 0;
 		ret = mlx5dm_flow_match_set(x, (enum mlx5dm_fte_field)fte, m,
 					    mlx5dm_prm_get(spec, f->bit, f->width), error);
 		if (ret < 0)
 			return ret;
+		if (x->rec != NULL && x->rec->use[fte] != uses)
+			mlx5dm_flow_item_note_copy(x, f, fte);
 	}
 	return 0;
 }

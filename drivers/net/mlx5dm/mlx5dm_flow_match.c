@@ -29,9 +29,12 @@ mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 	return mlx5dm_fte_get(x->spec->mask, f);
 }
 
+/* The one reader of match values during a walk: a field read is no mere copy (shape cache). */
 uint32_t
 mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
 {
+	if (x->rec != NULL)
+		mlx5dm_flow_shape_note_read(x->rec, f);
 	return mlx5dm_fte_get(x->spec->value, f);
 }
 
@@ -52,6 +55,8 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 					  "item contradicts a previous item or what it implies");
 	mlx5dm_fte_set(spec->mask, f, old_m | mask);
 	mlx5dm_fte_set(spec->value, f, old_v | value);
+	if (x->rec != NULL)
+		mlx5dm_flow_shape_note_write(x->rec, f);
 	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
 	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
 	if (x->item != NULL)

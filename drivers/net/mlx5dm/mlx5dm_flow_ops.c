@@ -171,8 +171,8 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.match_known = mlx5dm_flow_objs_match_known,
 		.arg = fp,
+		.shape = fp != NULL ? &fp->shape : NULL,
 	};
-	struct mlx5dm_flow_spec spec;
 	struct rte_flow *flow = NULL;
 
 	if (fp == NULL) {
@@ -181,14 +181,17 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	}
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
-	/* One lock hold: the matchers translation found stay valid for the objects. */
+	/*
+	 * One lock hold: the matchers translation found stay valid for the
+	 * objects, and the shape cache (with its output spec) is ours.
+	 */
 	rte_spinlock_lock(&fp->lock);
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error) < 0)
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, error) < 0)
 		goto unlock;
 	if (!fp->started)
 		mlx5dm_flow_not_started(error);
 	else
-		flow = mlx5dm_flow_objs_create(fp, &spec, true, error);
+		flow = mlx5dm_flow_objs_create(fp, &fp->shape.out, true, error);
 	if (flow != NULL)
 		mlx5dm_rules_posted(dev->data->dev_private);
 unlock:

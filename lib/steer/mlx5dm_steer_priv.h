@@ -280,6 +280,13 @@ struct mlx5dm_matcher {
 	void *page_cache;
 	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
 	struct mlx5dm_hidx index;         /* entries by (chain, tag) */
+	/*
+	 * The level-0 entry the last rule went through (non-last levels only).
+	 * Consecutive rules usually share it (e.g. the same EtherType/IP
+	 * version before a per-rule address): a tag compare replaces the index
+	 * lookup. Cleared when that record is freed (mlx5dm_ste_rec_free).
+	 */
+	struct mlx5dm_ste *l0_hint;
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */

@@ -282,8 +282,20 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
-		struct mlx5dm_ste *found, *s, *tail;
-		uint32_t slot = 0, ihash = mlx5dm_hidx_hash(head->root, tag);
+		struct mlx5dm_ste *found, *s, *tail, *hint = m->l0_hint;
+		uint32_t slot = 0, ihash;
+
+		/* The shared first level of the previous rule: no index lookup. */
+		if (lvl == 0 && !last && hint != NULL && hint->htbl->root == head->root &&
+		    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0) {
+			hint->refcount++;
+			rc->path[0] = hint;
+			rc->created[0] = false;
+			rc->depth = 1;
+			head = hint->next_htbl;
+			continue;
+		}
+		ihash = mlx5dm_hidx_hash(head->root, tag);
 
 		/*
 		 * The last level is usually a new entry: its index bucket and
@@ -301,6 +313,8 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			rc->created[lvl] = false;
 			rc->depth = lvl + 1;
 			head = found->next_htbl;
+			if (lvl == 0)
+				m->l0_hint = found;
 			continue;
 		}
 		if (found != NULL && !ctx->allow_dup)

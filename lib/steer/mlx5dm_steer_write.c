@@ -197,6 +197,8 @@ mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5d
 {
 	if (s == NULL)
 		return;
+	if (m->l0_hint == s)
+		m->l0_hint = NULL;
 	if (s->pooled != NULL) {
 		d->sync_pool = m->tbl->dom->ctx->ste_pool;
 		mlx5dm_epool_put(&m->epool, m->tbl->dom->ctx, s, d);

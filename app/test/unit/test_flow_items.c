@@ -139,6 +139,11 @@ static const struct item_case item_cases[] = {
 						&frag_all)), 0, {
 		V4(T_OUTER),
 		F(T_OUTER, S_FRAG, 1, 0) } },
+	{ "IPV4 not a fragment, DF set outside the mask", IN,
+	  ITEMS(ITEM(IPV4, C(rte_flow_item_ipv4, .hdr.fragment_offset = RTE_BE16(0x4000)),
+		     &frag_all)), 0, {
+		V4(T_OUTER),
+		F(T_OUTER, S_FRAG, 1, 0) } },
 	{ "IPV4 a fragment", IN,
 	  ITEMS(ITEM_L(IPV4, C(rte_flow_item_ipv4, .hdr.fragment_offset = RTE_BE16(1)),
 		       &frag_all, &frag_all)), 0, {

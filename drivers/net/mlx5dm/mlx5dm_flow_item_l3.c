@@ -74,7 +74,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(dst_addr), 32, 0, dst_ip_31_0),
 };
 
-/* fragment_offset is compared whole when its mask is 0x3fff. */
+/* fragment_offset decides the frag match (a cached shape never copies it). */
 static const struct rte_flow_item_ipv4 mlx5dm_flow_hook_ipv4 = {
 	.hdr.fragment_offset = RTE_BE16(0xffff),
 };
@@ -94,6 +94,9 @@ mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, x->item,
 					  "IPV4 fragment_offset can only be matched with mask "
 					  "0x3fff");
+	/* Bits outside the mask (DF, the reserved flag) do not count, as rte_flow says. */
+	s &= m;
+	l &= m;
 	if (s == 0 && l == 0)
 		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, frag), 1, 0, error);
 	if (s == 1 && l == 0x3fff)

@@ -13,10 +13,9 @@
 #
 # Scenarios: --ingress --ipv4 --queue in groups 0 and 1 (flow-perf inserts
 # group 1 rules after a group 0 rule jumping there), each plain, with
-# --count and with --mark; each with the defaults, with the model's
-# send-queue thread (sim_sq_thread=1: the device's work leaves the
-# inserting core, as on a NIC) and on the floor. One run per figure: on a
-# shared machine, repeat the script rather than trusting one line.
+# --count and with --mark. One run per figure: on a shared machine, repeat
+# the script rather than trusting one line. VDEV_ARGS=",k=v,..." adds
+# devargs to the measured runs (not to the floor), e.g. ",doorbell_batch=1".
 #
 # --callgrind: instructions per rule instead of rates (valgrind, stable on a
 # loaded machine), by layer: the ethdev call, the PMD entry, its
@@ -41,6 +40,7 @@ batch=$((rules / 10))
 "$top/devtools/setup.sh" build >/dev/null
 ninja -C "$top/build" >/dev/null
 pmd=${PMD:-$top/build/drivers/net/mlx5dm/librte_net_mlx5dm.so}
+vdev_args=${VDEV_ARGS:-}
 command -v dpdk-test-flow-perf >/dev/null || { echo "dpdk-test-flow-perf not found (dpdk-dev)"; exit 1; }
 # EAL refuses -d under a world-writable directory: preload the PMD there instead.
 load="-d $pmd"
@@ -106,21 +106,18 @@ run() {
 echo "flow-perf, $rules rules, 1 core, net_mlx5dm on the device model"
 echo "rates in M rules/s; floor = the same command with flow_engine=null (handles only)"
 echo "B/rule = (peak RSS - the floor run's peak RSS) / rules: host memory the rules took"
-echo "thr = devarg sim_sq_thread=1: the model executes the rule writes on its own thread"
-printf '%-20s %8s %8s %8s %8s %8s %8s %7s\n' scenario insert thr floor delete thr floor B/rule
+printf '%-24s %9s %9s %9s %9s %7s\n' scenario insert floor delete floor B/rule
 for group in 0 1; do
 	for extra in "" --count --mark; do
 		name="group $group${extra:+ $extra}"
 		set -- "--group=$group"
 		[ -z "$extra" ] || set -- "$@" "$extra"
-		real=$(run net_mlx5dm0 "$@")
-		thr=$(run net_mlx5dm0,sim_sq_thread=1 "$@")
+		real=$(run "net_mlx5dm0$vdev_args" "$@")
 		floor=$(run net_mlx5dm0,flow_engine=null "$@")
-		echo "$real $thr $floor" | awk -v n="$name" -v r="$rules" '
+		echo "$real $floor" | awk -v n="$name" -v r="$rules" '
 			function m(k) { return k == "-" ? "-" : sprintf("%.3f", k / 1000) }
 			function b(x, y) { return x == "-" || y == "-" ? "-" : sprintf("%d", (x - y) * 1024 / r) }
-			{ printf "%-20s %8s %8s %8s %8s %8s %8s %7s\n", n, m($1), m($4), m($7),
-			  m($2), m($5), m($8), b($3, $9) }'
+			{ printf "%-24s %9s %9s %9s %9s %7s\n", n, m($1), m($4), m($2), m($5), b($3, $6) }'
 	done
 done
 echo "targets (issue 6): insertion >= 2 M/s, deletion >= 3 M/s"

@@ -241,19 +241,35 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
 			   uint8_t *value, uint8_t *criteria);
 
-/*
- * The same without copies when sub-rule i adds no match: *mask and *value
- * point into spec, else into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask,
- * then value). Returns the criteria.
- */
-uint8_t mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i,
-				  uint8_t *buf, const uint8_t **mask, const uint8_t **value);
 
 /* Matcher priority of sub-rule i. */
 static inline uint16_t
 mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 {
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
+}
+
+/*
+ * The same as mlx5dm_flow_sub_match() without copies when sub-rule i adds no
+ * match (the common case, inline): *mask and *value point into spec, else
+ * into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask, then value). Returns
+ * the criteria.
+ */
+static inline uint8_t
+mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
+			  const uint8_t **mask, const uint8_t **value)
+{
+	uint8_t criteria;
+
+	if (spec->sub[i].ipv == 0 && spec->sub[i].proto == 0) {
+		*mask = spec->mask;
+		*value = spec->value;
+		return spec->criteria;
+	}
+	mlx5dm_flow_sub_match(spec, i, buf, buf + MLX5DM_MATCH_PARAM_SIZE, &criteria);
+	*mask = buf;
+	*value = buf + MLX5DM_MATCH_PARAM_SIZE;
+	return criteria;
 }
 
 /* ---- translation internals (shared between the translation files) ---- */
@@ -567,7 +583,7 @@ struct mlx5dm_flow_pool {
 };
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
-/* A zeroed live handle with room for nb_rules rules; NULL + errno. */
+/* A live handle with room for nb_rules rules, zeroed but rules[]; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */

@@ -56,6 +56,11 @@ def main():
         return sum(c for (p, f), c in edge.items()
                    if f == callee and p.startswith('mlx5dm_flow_'))
 
+    def flush(caller):
+        # The send ring flush (its name has changed: mlx5dm_send_flush, _batch).
+        return sum(c for (p, f), c in edge.items()
+                   if p == caller and f.startswith('mlx5dm_send_flush'))
+
     lib_c = from_pmd('mlx5dm_rule_create')
     lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
@@ -63,11 +68,11 @@ def main():
         (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates),
         lib_c / creates,
-        edge.get(('mlx5dm_rule_create', 'mlx5dm_send_flush'), 0) / creates,
+        flush('mlx5dm_rule_create') / creates,
         per('rte_flow_destroy', destroys),
         (incl.get('mlx5dm_flow_destroy', 0) - lib_d) / destroys,
         lib_d / destroys,
-        edge.get(('mlx5dm_rule_destroy', 'mlx5dm_send_flush'), 0) / destroys,
+        flush('mlx5dm_rule_destroy') / destroys,
     ]
     print('%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
           % ((name,) + tuple(row)))

@@ -51,18 +51,28 @@ def main():
 
     creates = calls.get('mlx5dm_flow_create', rules)
     destroys = calls.get('mlx5dm_flow_destroy', rules)
-    lib_c = edge.get(('mlx5dm_flow_rule_make', 'mlx5dm_rule_create'), 0)
-    lib_d = edge.get(('mlx5dm_flow_rule_release', 'mlx5dm_rule_destroy'), 0)
+    def from_pmd(callee):
+        # Whichever PMD function calls it (the compiler may inline the caller).
+        return sum(c for (p, f), c in edge.items()
+                   if f == callee and p.startswith('mlx5dm_flow_'))
+
+    def flush(caller):
+        # The send ring flush (its name has changed: mlx5dm_send_flush, _batch).
+        return sum(c for (p, f), c in edge.items()
+                   if p == caller and f.startswith('mlx5dm_send_flush'))
+
+    lib_c = from_pmd('mlx5dm_rule_create')
+    lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
         per('rte_flow_create', creates),
         (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates),
         lib_c / creates,
-        edge.get(('mlx5dm_rule_create', 'mlx5dm_send_flush'), 0) / creates,
+        flush('mlx5dm_rule_create') / creates,
         per('rte_flow_destroy', destroys),
         (incl.get('mlx5dm_flow_destroy', 0) - lib_d) / destroys,
         lib_d / destroys,
-        edge.get(('mlx5dm_rule_destroy', 'mlx5dm_send_flush'), 0) / destroys,
+        flush('mlx5dm_rule_destroy') / destroys,
     ]
     print('%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
           % ((name,) + tuple(row)))

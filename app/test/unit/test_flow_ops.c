@@ -186,6 +186,7 @@ test_handles_query_flush(void **state)
 	struct rte_flow_query_count q = { .reset = 0 };
 	struct rte_flow *f1, *f2;
 	struct rte_flow bogus;
+	uint32_t idx;
 
 	(void)state;
 	assert_int_equal(mlx5dm_flow_start(&dev), 0);
@@ -194,7 +195,7 @@ test_handles_query_flush(void **state)
 	assert_non_null(f1);
 	assert_non_null(f2);
 	assert_int_equal(live_rules(), 3 + 2);
-	mlx5dm_flow_cnt_counters(&f1->cnt)->packets[f1->cnt.index] = 5;
+	mlx5dm_flow_cnt_counters(priv.flow, f1->cnt, &idx)->packets[idx] = 5;
 	assert_int_equal(ops->query(&dev, f1, &q_count, &q, &err), 0);
 	assert_int_equal(q.hits, 5);
 	assert_int_equal(ops->query(&dev, f1, &q_drop, &q, &err), -ENOTSUP);

@@ -241,19 +241,35 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
 			   uint8_t *value, uint8_t *criteria);
 
-/*
- * The same without copies when sub-rule i adds no match: *mask and *value
- * point into spec, else into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask,
- * then value). Returns the criteria.
- */
-uint8_t mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i,
-				  uint8_t *buf, const uint8_t **mask, const uint8_t **value);
 
 /* Matcher priority of sub-rule i. */
 static inline uint16_t
 mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 {
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
+}
+
+/*
+ * The same as mlx5dm_flow_sub_match() without copies when sub-rule i adds no
+ * match (the common case, inline): *mask and *value point into spec, else
+ * into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask, then value). Returns
+ * the criteria.
+ */
+static inline uint8_t
+mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
+			  const uint8_t **mask, const uint8_t **value)
+{
+	uint8_t criteria;
+
+	if (spec->sub[i].ipv == 0 && spec->sub[i].proto == 0) {
+		*mask = spec->mask;
+		*value = spec->value;
+		return spec->criteria;
+	}
+	mlx5dm_flow_sub_match(spec, i, buf, buf + MLX5DM_MATCH_PARAM_SIZE, &criteria);
+	*mask = buf;
+	*value = buf + MLX5DM_MATCH_PARAM_SIZE;
+	return criteria;
 }
 
 /* ---- translation internals (shared between the translation files) ---- */
@@ -542,6 +558,7 @@ struct mlx5dm_flow_stats {
 	uint32_t asets;         /* cached action sets */
 	uint32_t cnt_bulks;
 	uint32_t counters;
+	uint32_t cnt_actions;   /* counter actions kept in bulks (used or free counters) */
 };
 
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
@@ -566,7 +583,7 @@ struct mlx5dm_flow_pool {
 };
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
-/* A zeroed live handle with room for nb_rules rules; NULL + errno. */
+/* A live handle with room for nb_rules rules, zeroed but rules[]; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
@@ -594,7 +611,10 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_shape shape;             /* of the last created rule's pattern */
 	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
+	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
+	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
+	uint32_t cnt_tab_size;
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
 	struct mlx5dm_flow_stats st;
 };
@@ -670,35 +690,44 @@ int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FI
 /* The matcher m, one more reference (a hint found by match_known). */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
 
-/* mlx5dm_flow_aset.c: the shared actions of a rule, in device order, as one object. */
-struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
+/*
+ * mlx5dm_flow_aset.c: what library rules share, as one object: their
+ * matcher and their shared actions in device order. The set of sub-rule
+ * sub's matcher m (which the set references itself if it is new; the
+ * caller's reference, if any, stays the caller's) and actions p, with one
+ * more reference; NULL + errno.
+ */
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub,
+					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
 					      unsigned int n);
 void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
 struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
 						      unsigned int *n);
+struct mlx5dm_flow_matcher *mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s);
 
-/* mlx5dm_flow_cnt.c: flow counters taken from bulks. */
-struct mlx5dm_flow_cnt {
-	struct mlx5dm_flow_cnt_bulk *bulk;
-	uint32_t index;
-	struct mlx5dm_action *action;   /* its counter action */
-	uint64_t base_hits;             /* device values the flow's counts start from */
-	uint64_t base_bytes;
-};
-/* A counter and its action in domain dom. */
-int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom,
-			  struct mlx5dm_flow_cnt *c);
-void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c);
-struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c);
+/*
+ * mlx5dm_flow_cnt.c: flow counters taken from bulks. A flow names its
+ * counter by an id (never 0); the counter's action and the flow's base
+ * values live in the bulk.
+ */
+/* A counter (*id) and its action in domain dom; 0 or a negative errno. */
+int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id);
+void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);
+struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id);
+/* What the flow counted since its counter was taken or last reset; 0 or a negative errno. */
+int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
+			  uint64_t *bytes);
+/* The device counters behind id, and its index in them. */
+struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *fp, uint32_t id,
+						 uint32_t *index);
 
 /* mlx5dm_flow_rule.c: rte_flow handles. */
 #define MLX5DM_FLOW_RULE_MAX_ENTS 10u
 
 struct mlx5dm_flow_rule {
-	struct mlx5dm_flow_matcher *matcher;
 	struct mlx5dm_rule *rule;
-	struct mlx5dm_flow_aset *aset;
+	struct mlx5dm_flow_aset *aset;  /* its matcher and shared actions */
 };
 
 struct rte_flow {
@@ -707,12 +736,11 @@ struct rte_flow {
 		struct rte_flow *free_next;     /* the pool's free list */
 	};
 	uint32_t live;                  /* pool marker: a live handle */
+	uint32_t cnt;                   /* counter id (mlx5dm_flow_cnt.c), 0: no COUNT */
 	uint8_t cls;                    /* pool size class: room for cls rules */
 	bool listed;                    /* a user flow (not the default rule) */
 	uint8_t dom;
-	bool has_cnt;
 	uint8_t nb_rules;
-	struct mlx5dm_flow_cnt cnt;
 	struct mlx5dm_flow_rule rules[];
 };
 

@@ -3,13 +3,21 @@
  */
 
 /*
- * Action sets: the shared actions of a library rule, in device order, as
- * one cached object. Rules with the same actions (the common case: many
- * rules, few action lists) take one reference on one set with one key
- * lookup, instead of a lookup and a reference per action, and keep one
- * pointer instead of one per action. A set holds a reference on each of
- * its entries (mlx5dm_flow_cache.c) and the library action array a rule
- * is inserted with. Callers hold fp->lock.
+ * Action sets: what the library rules of a matcher with the same actions
+ * share, as one cached object: the matcher and the shared actions, in
+ * device order. Rules with the same matcher and actions (the common case:
+ * many rules, few keys and action lists) take one reference on one set,
+ * instead of one on the matcher and a lookup and a reference per action,
+ * and a rule handle keeps one pointer for both. A set holds a reference on
+ * its matcher and on each of its entries (mlx5dm_flow_cache.c), and the
+ * library action array a rule is inserted with.
+ *
+ * Rules come in runs with the same set: the set used last for each
+ * sub-rule index is compared with the new rule's parameters field by
+ * field (no key built, no hash) before the keyed cache is searched. For
+ * that the set keeps a copy of its parameters.
+ *
+ * Callers hold fp->lock.
  */
 
 #include <errno.h>
@@ -20,22 +28,28 @@
 
 /* Room for the largest list: every parameter kind at its largest. */
 #define MLX5DM_FLOW_ASET_KEY_MAX 2048u
+#define MLX5DM_FLOW_ASET_ALIGN 8u
 
 struct mlx5dm_flow_aset {
 	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+	struct mlx5dm_flow_matcher *matcher;
 	uint8_t nb;
 	struct mlx5dm_flow_ent *ents[MLX5DM_FLOW_RULE_MAX_ENTS];
 	struct mlx5dm_action *acts[MLX5DM_FLOW_RULE_MAX_ENTS];
-	uint8_t key[];
+	/* The parameters, their queues / RSS / data copied to mem, then the key. */
+	struct mlx5dm_flow_ent_param prm[MLX5DM_FLOW_RULE_MAX_ENTS];
+	uint64_t mem[];
 };
 
-/* The key: each entry's key, in order (each starts with its kind and length). */
+/* The key: the matcher, then each entry's key in order (each starts with its kind). */
 static size_t
-mlx5dm_flow_aset_key(const struct mlx5dm_flow_ent_param *p, unsigned int n, uint8_t *key)
+mlx5dm_flow_aset_key(const struct mlx5dm_flow_matcher *m, const struct mlx5dm_flow_ent_param *p,
+		     unsigned int n, uint8_t *key)
 {
-	size_t len = 0, k;
+	size_t len = sizeof(m), k;
 	unsigned int i;
 
+	memcpy(key, &m, sizeof(m));
 	for (i = 0; i < n; i++) {
 		k = mlx5dm_flow_ent_key(&p[i], key + len, MLX5DM_FLOW_ASET_KEY_MAX - len);
 		if (k == 0)
@@ -45,37 +59,103 @@ mlx5dm_flow_aset_key(const struct mlx5dm_flow_ent_param *p, unsigned int n, uint
 	return len;
 }
 
+/* Copy len bytes of src to *area (kept aligned): the copy, NULL if len is 0. */
+static const void *
+mlx5dm_flow_aset_copy(uint8_t **area, const void *src, size_t len)
+{
+	uint8_t *dst = *area;
+
+	if (len == 0)
+		return NULL;
+	memcpy(dst, src, len);
+	*area = dst + RTE_ALIGN_CEIL(len, MLX5DM_FLOW_ASET_ALIGN);
+	return dst;
+}
+
+/* Bytes the copies of p's data take. */
+static size_t
+mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
+{
+	return (p->rss != NULL ? RTE_ALIGN_CEIL(sizeof(*p->rss), MLX5DM_FLOW_ASET_ALIGN) : 0) +
+	       RTE_ALIGN_CEIL(p->nb_queues * sizeof(p->queues[0]), MLX5DM_FLOW_ASET_ALIGN) +
+	       RTE_ALIGN_CEIL(p->len, MLX5DM_FLOW_ASET_ALIGN);
+}
+
 static void
 mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
+	unsigned int i;
+
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
+	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
+		if (fp->last_aset[i] == s)
+			fp->last_aset[i] = NULL;
+	mlx5dm_flow_matcher_put(fp, s->matcher);
 	mlx5dm_free(s);
 }
 
-struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
-		     unsigned int n)
+/*
+ * a and b have the same key (mlx5dm_flow_ent_key()), compared without
+ * serialising them. Queue lists are short: compared in a loop, not by a
+ * memcmp call.
+ */
+static inline bool
+mlx5dm_flow_aset_param_eq(const struct mlx5dm_flow_ent_param *a,
+			  const struct mlx5dm_flow_ent_param *b)
 {
-	uint8_t key[MLX5DM_FLOW_ASET_KEY_MAX];
-	size_t len = mlx5dm_flow_aset_key(p, n, key);
-	struct mlx5dm_flow_aset *s;
+	const struct mlx5dm_rss_attr *ra = a->rss, *rb = b->rss;
 	unsigned int i;
-	uint32_t h;
+
+	if (a->kind != b->kind || a->dom != b->dom || a->u32 != b->u32 ||
+	    a->nb_queues != b->nb_queues || a->len != b->len || (ra == NULL) != (rb == NULL))
+		return false;
+	for (i = 0; i < a->nb_queues; i++)
+		if (a->queues[i] != b->queues[i])
+			return false;
+	/* The RSS fields the key holds (not the struct's padding). */
+	if (ra != NULL && (ra->ipv6 != rb->ipv6 || ra->udp != rb->udp || ra->inner != rb->inner ||
+			   ra->symmetric != rb->symmetric || ra->fields != rb->fields ||
+			   memcmp(ra->key, rb->key, sizeof(ra->key)) != 0))
+		return false;
+	return a->len == 0 || memcmp(a->data, b->data, a->len) == 0;
+}
+
+static inline bool
+mlx5dm_flow_aset_is(const struct mlx5dm_flow_aset *s, const struct mlx5dm_flow_matcher *m,
+		    const struct mlx5dm_flow_ent_param *p, unsigned int n)
+{
+	unsigned int i;
+
+	if (s->matcher != m || s->nb != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!mlx5dm_flow_aset_param_eq(&s->prm[i], &p[i]))
+			return false;
+	return true;
+}
+
+/* A new set (one reference), in the cache. */
+static struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n, const uint8_t *key,
+		     size_t len, uint32_t h)
+{
+	struct mlx5dm_flow_aset *s;
+	size_t data = 0;
+	unsigned int i;
+	uint8_t *area;
 	int err;
 
-	if (n > MLX5DM_FLOW_RULE_MAX_ENTS || (n != 0 && len == 0)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(fp->asets, key, len, &h);
-	if (s != NULL)
-		return s;
-	s = mlx5dm_zmalloc(sizeof(*s) + len);
+	for (i = 0; i < n; i++)
+		data += mlx5dm_flow_aset_data_size(&p[i]);
+	s = mlx5dm_zmalloc(sizeof(*s) + data + len);
 	if (s == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	s->matcher = mlx5dm_flow_matcher_ref(m);
+	area = (uint8_t *)s->mem;
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
 		if (s->ents[i] == NULL) {
@@ -86,9 +166,50 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 		}
 		s->nb++;
 		s->acts[i] = mlx5dm_flow_ent_action(s->ents[i]);
+		s->prm[i] = p[i];
+		s->prm[i].rss = mlx5dm_flow_aset_copy(&area, p[i].rss,
+						      p[i].rss != NULL ? sizeof(*p[i].rss) : 0);
+		s->prm[i].queues = mlx5dm_flow_aset_copy(&area, p[i].queues,
+							 p[i].nb_queues * sizeof(p[i].queues[0]));
+		s->prm[i].data = mlx5dm_flow_aset_copy(&area, p[i].data, p[i].len);
 	}
-	mlx5dm_flow_kcache_insert(fp->asets, &s->k, h, key, len, s->key);
+	mlx5dm_flow_kcache_insert(fp->asets, &s->k, h, key, len, area);
 	fp->st.asets++;
+	return s;
+}
+
+/* The set of m and p from the keyed cache, or a new one (apart: its key takes stack). */
+static __rte_noinline struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
+			const struct mlx5dm_flow_ent_param *p, unsigned int n)
+{
+	uint8_t key[MLX5DM_FLOW_ASET_KEY_MAX];
+	struct mlx5dm_flow_aset *s;
+	size_t len;
+	uint32_t h;
+
+	len = n <= MLX5DM_FLOW_RULE_MAX_ENTS ? mlx5dm_flow_aset_key(m, p, n, key) : 0;
+	if (len == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(fp->asets, key, len, &h);
+	return s != NULL ? s : mlx5dm_flow_aset_new(fp, m, p, n, key, len, h);
+}
+
+struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5dm_flow_matcher *m,
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
+{
+	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
+
+	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
+		s->k.refcnt++;
+		return s;
+	}
+	s = mlx5dm_flow_aset_lookup(fp, m, p, n);
+	if (s != NULL)
+		fp->last_aset[sub] = s;
 	return s;
 }
 
@@ -106,4 +227,10 @@ mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s, unsigned int *n)
 {
 	*n = s->nb;
 	return s->acts;
+}
+
+struct mlx5dm_flow_matcher *
+mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s)
+{
+	return s->matcher;
 }

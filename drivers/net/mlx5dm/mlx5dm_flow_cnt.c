@@ -12,11 +12,18 @@
  * when its last counter is freed, so a failed rule leaves nothing
  * allocated.
  *
- * Each counted flow has its own counter action (the library's counter
- * action names one counter), created with the counter and destroyed with
- * it, so a destroyed or failed flow leaves no action behind. A reused
- * counter's device value is not zero: its value at allocation becomes the
- * flow's base (flows report what they counted themselves).
+ * Everything a counter needs lives in its bulk, not in the flow handle
+ * (only counted flows pay for it): a flow names its counter by a 32-bit id,
+ * the bulk's place in fp->cnt_tab above the counter's index. Per counter
+ * the bulk keeps:
+ *  - the library counter action naming it, created on the counter's first
+ *    use and kept until the bulk goes (a counter serves one flow at a time,
+ *    so its action is only ever in that flow's rules; the library's action
+ *    memo knows it by its serial, and a kept action keeps its serial). A
+ *    counter reused in the other domain gets a new action;
+ *  - the flow's base: a reused counter's device value is not zero, its
+ *    value at allocation is where the new flow starts from (flows report
+ *    what they counted themselves); a query with reset moves it.
  *
  * Callers hold fp->lock.
  */
@@ -29,6 +36,14 @@
 
 #define MLX5DM_FLOW_CNT_LOG_MIN 7u
 #define MLX5DM_FLOW_CNT_LOG_MAX 16u
+/* Id: (place in fp->cnt_tab + 1) << MLX5DM_FLOW_CNT_LOG_MAX | index; 0 is no counter. */
+#define MLX5DM_FLOW_CNT_TAB_MAX ((1u << (32 - MLX5DM_FLOW_CNT_LOG_MAX)) - 1u)
+
+struct mlx5dm_flow_cnt_slot {
+	struct mlx5dm_action *action;   /* NULL until the counter's first use */
+	uint64_t base_hits;             /* device values the flow's counts start from */
+	uint64_t base_bytes;
+};
 
 struct mlx5dm_flow_cnt_bulk {
 	LIST_ENTRY(mlx5dm_flow_cnt_bulk) next;  /* on fp->bulks while not full */
@@ -36,25 +51,94 @@ struct mlx5dm_flow_cnt_bulk {
 	uint32_t size;
 	uint32_t used;
 	uint32_t hint;                  /* no free counter in the words below */
+	uint32_t id;                    /* place in fp->cnt_tab */
 	uint64_t *dirty;                /* counters used before (their value is not zero) */
-	uint64_t busy[];                /* size / 64 words, then dirty's */
+	uint64_t *tx;                   /* counters whose action is NIC TX's */
+	struct mlx5dm_flow_cnt_slot *slot;
+	uint64_t busy[];                /* size / 64 words, then dirty's, tx's, the slots */
 };
 
-struct mlx5dm_counters *
-mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_cnt *c)
+static struct mlx5dm_flow_cnt_slot *
+mlx5dm_flow_cnt_slot(const struct mlx5dm_flow_priv *fp, uint32_t id,
+		     struct mlx5dm_flow_cnt_bulk **bulk)
 {
-	return c->bulk->c;
+	struct mlx5dm_flow_cnt_bulk *b = fp->cnt_tab[(id >> MLX5DM_FLOW_CNT_LOG_MAX) - 1];
+
+	if (bulk != NULL)
+		*bulk = b;
+	return &b->slot[id & ((1u << MLX5DM_FLOW_CNT_LOG_MAX) - 1)];
 }
 
+struct mlx5dm_counters *
+mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *fp, uint32_t id, uint32_t *index)
+{
+	struct mlx5dm_flow_cnt_bulk *b;
+
+	*index = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
+	return b->c;
+}
+
+struct mlx5dm_action *
+mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id)
+{
+	return mlx5dm_flow_cnt_slot(fp, id, NULL)->action;
+}
+
+/* A place in fp->cnt_tab for a new bulk (the table grows by doubling). */
+static int
+mlx5dm_flow_cnt_tab_take(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b)
+{
+	struct mlx5dm_flow_cnt_bulk **tab;
+	uint32_t i, cap;
+
+	for (i = 0; i < fp->cnt_tab_size; i++)
+		if (fp->cnt_tab[i] == NULL)
+			goto take;
+	if (fp->cnt_tab_size == MLX5DM_FLOW_CNT_TAB_MAX)
+		return -ENOSPC;
+	cap = RTE_MIN(RTE_MAX(2 * fp->cnt_tab_size, 16u), MLX5DM_FLOW_CNT_TAB_MAX);
+	tab = mlx5dm_calloc(cap, sizeof(*tab));
+	if (tab == NULL)
+		return -ENOMEM;
+	if (fp->cnt_tab_size != 0)
+		memcpy(tab, fp->cnt_tab, fp->cnt_tab_size * sizeof(*tab));
+	mlx5dm_free(fp->cnt_tab);
+	fp->cnt_tab = tab;
+	fp->cnt_tab_size = cap;
+take:
+	fp->cnt_tab[i] = b;
+	b->id = i;
+	return 0;
+}
+
+/* The bulk's kept actions (on counters used before), the bulk; the last bulk takes the table. */
 static void
 mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b)
 {
-	int ret = mlx5dm_counters_free(b->c);
+	uint32_t w, bit;
+	uint64_t d;
+	int ret;
 
+	for (w = 0; w < b->size / 64; w++)
+		for (d = b->dirty[w]; d != 0; d &= d - 1) {
+			bit = (uint32_t)__builtin_ctzll(d);
+			if (b->slot[w * 64 + bit].action == NULL)
+				continue;
+			ret = mlx5dm_action_destroy(b->slot[w * 64 + bit].action);
+			if (ret < 0)
+				MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
+			fp->st.cnt_actions--;
+		}
+	ret = mlx5dm_counters_free(b->c);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, "flow", "counter bulk not freed: %d", ret);
+	fp->cnt_tab[b->id] = NULL;
 	mlx5dm_free(b);
-	fp->st.cnt_bulks--;
+	if (--fp->st.cnt_bulks == 0) {
+		mlx5dm_free(fp->cnt_tab);
+		fp->cnt_tab = NULL;
+		fp->cnt_tab_size = 0;
+	}
 }
 
 /*
@@ -90,28 +174,70 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	if (c == NULL)
 		return NULL;
 	words = (1u << log) / 64;
-	b = mlx5dm_zmalloc(sizeof(*b) + 2 * words * sizeof(b->busy[0]));
+	/* Large bulks' slots are fresh zero pages: they fault in as counters are used. */
+	b = mlx5dm_zmalloc(sizeof(*b) + 3 * words * sizeof(b->busy[0]) +
+			   (1u << log) * sizeof(b->slot[0]));
 	if (b == NULL) {
-		err = mlx5dm_counters_free(c);
-		if (err < 0)
-			MLX5DM_LOG(ERR, "flow", "counter bulk not freed: %d", err);
-		errno = ENOMEM;
-		return NULL;
+		err = ENOMEM;
+		goto free_c;
 	}
+	err = -mlx5dm_flow_cnt_tab_take(fp, b);
+	if (err != 0)
+		goto free_b;
 	b->c = c;
 	b->size = 1u << log;
 	b->dirty = b->busy + words;
+	b->tx = b->dirty + words;
+	b->slot = (struct mlx5dm_flow_cnt_slot *)(b->tx + words);
 	LIST_INSERT_HEAD(&fp->bulks, b, next);
 	fp->st.cnt_bulks++;
 	return b;
+free_b:
+	mlx5dm_free(b);
+free_c:
+	if (mlx5dm_counters_free(c) < 0)
+		MLX5DM_LOG(ERR, "flow", "counter bulk not freed");
+	errno = err;
+	return NULL;
+}
+
+/* The kept action of counter index of b fit for domain dom (created or replaced as needed). */
+static int
+mlx5dm_flow_cnt_action_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b,
+			    uint32_t index, unsigned int dom)
+{
+	struct mlx5dm_flow_cnt_slot *s = &b->slot[index];
+	uint64_t bit = 1ull << (index % 64);
+	uint64_t *tx = &b->tx[index / 64];
+	int ret;
+
+	if (s->action != NULL) {
+		if (((*tx & bit) != 0) == (dom != 0))
+			return 0;
+		ret = mlx5dm_action_destroy(s->action);
+		if (ret < 0)
+			return ret;
+		s->action = NULL;
+		fp->st.cnt_actions--;
+	}
+	s->action = mlx5dm_action_counter(fp->port.dom[dom], b->c, index);
+	if (s->action == NULL)
+		return -errno;
+	fp->st.cnt_actions++;
+	if (dom != 0)
+		*tx |= bit;
+	else
+		*tx &= ~bit;
+	return 0;
 }
 
 int
-mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, struct mlx5dm_flow_cnt *c)
+mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id)
 {
 	struct mlx5dm_flow_cnt_bulk *b = LIST_FIRST(&fp->bulks);
-	uint32_t w, bit;
+	struct mlx5dm_flow_cnt_slot *s;
 	uint64_t hits = 0, bytes = 0;
+	uint32_t w, bit, index;
 	int ret;
 
 	if (b == NULL) {
@@ -123,29 +249,26 @@ mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, struct mlx5
 		;
 	b->hint = w;
 	bit = (uint32_t)__builtin_ctzll(~b->busy[w]);
-	c->bulk = b;
-	c->index = w * 64 + bit;
+	index = w * 64 + bit;
+	s = &b->slot[index];
 	if (b->dirty[w] & (1ull << bit)) {
-		ret = mlx5dm_counters_query(b->c, c->index, &hits, &bytes);
-		if (ret < 0) {
-			errno = -ret;
+		ret = mlx5dm_counters_query(b->c, index, &hits, &bytes);
+		if (ret < 0)
 			goto fail;
-		}
 	}
-	c->action = mlx5dm_action_counter(fp->port.dom[dom], b->c, c->index);
-	if (c->action == NULL)
+	ret = mlx5dm_flow_cnt_action_make(fp, b, index, dom);
+	if (ret < 0)
 		goto fail;
-	c->base_hits = hits;
-	c->base_bytes = bytes;
+	s->base_hits = hits;
+	s->base_bytes = bytes;
 	b->busy[w] |= 1ull << bit;
 	b->dirty[w] |= 1ull << bit;
 	if (++b->used == b->size)
 		LIST_REMOVE(b, next);
 	fp->st.counters++;
+	*id = (b->id + 1) << MLX5DM_FLOW_CNT_LOG_MAX | index;
 	return 0;
 fail:
-	ret = -errno;
-	c->bulk = NULL;
 	if (b->used == 0) {
 		LIST_REMOVE(b, next);
 		mlx5dm_flow_cnt_bulk_free(fp, b);
@@ -154,24 +277,41 @@ fail:
 }
 
 void
-mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt *c)
+mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id)
 {
-	struct mlx5dm_flow_cnt_bulk *b = c->bulk;
-	uint32_t w = c->index / 64;
-	int ret = mlx5dm_action_destroy(c->action);
+	struct mlx5dm_flow_cnt_bulk *b;
+	uint32_t index = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
+	uint32_t w = index / 64;
 
-	if (ret < 0)
-		MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
-	b->busy[w] &= ~(1ull << (c->index % 64));
+	b->busy[w] &= ~(1ull << (index % 64));
 	if (w < b->hint)
 		b->hint = w;
 	fp->st.counters--;
-	c->bulk = NULL;
-	c->action = NULL;
 	if (b->used-- == b->size)
 		LIST_INSERT_HEAD(&fp->bulks, b, next);
 	if (b->used != 0)
 		return;
 	LIST_REMOVE(b, next);
 	mlx5dm_flow_cnt_bulk_free(fp, b);
+}
+
+int
+mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
+		      uint64_t *bytes)
+{
+	struct mlx5dm_flow_cnt_bulk *b;
+	struct mlx5dm_flow_cnt_slot *s = mlx5dm_flow_cnt_slot(fp, id, &b);
+	uint64_t h, n;
+	int ret;
+
+	ret = mlx5dm_counters_query(b->c, (uint32_t)(s - b->slot), &h, &n);
+	if (ret < 0)
+		return ret;
+	*hits = h - s->base_hits;
+	*bytes = n - s->base_bytes;
+	if (reset) {
+		s->base_hits = h;
+		s->base_bytes = n;
+	}
+	return 0;
 }

@@ -157,7 +157,7 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 	struct rte_flow_error error;
 	int n, ret;
 
-	if (d->err != 0 || !flow->has_cnt)
+	if (d->err != 0 || flow->cnt == 0)
 		return;
 	memset(&q, 0, sizeof(q));
 	ret = mlx5dm_flow_objs_query_count(fp, flow, &q, &error);
@@ -166,8 +166,8 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 		return;
 	}
 	n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
-		     MLX5DM_DUMP_PMD_COUNTER, (uint64_t)(uintptr_t)flow->cnt.action, q.hits,
-		     q.bytes);
+		     MLX5DM_DUMP_PMD_COUNTER,
+		     (uint64_t)(uintptr_t)mlx5dm_flow_cnt_action(fp, flow->cnt), q.hits, q.bytes);
 	if (n < 0 || (size_t)n >= sizeof(d->line)) {
 		d->err = -EOVERFLOW;
 		return;

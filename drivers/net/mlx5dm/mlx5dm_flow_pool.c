@@ -195,7 +195,8 @@ mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 	}
 	f = pool->free[nb_rules];
 	pool->free[nb_rules] = f->free_next;
-	memset(f, 0, mlx5dm_flow_pool_obj_size(nb_rules));
+	/* rules[] is the user's to fill (up to nb_rules): only the header is cleared. */
+	memset(f, 0, sizeof(*f));
 	f->live = MLX5DM_FLOW_LIVE;
 	f->cls = (uint8_t)nb_rules;
 	pool->live++;

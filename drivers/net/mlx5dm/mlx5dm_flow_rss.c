@@ -352,21 +352,3 @@ mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8
 	mlx5dm_flow_sub_extra(&spec->sub[i], mask, value);
 	*criteria = mlx5dm_flow_match_criteria(mask);
 }
-
-uint8_t
-mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
-			  const uint8_t **mask, const uint8_t **value)
-{
-	const struct mlx5dm_flow_sub *s = &spec->sub[i];
-	uint8_t criteria;
-
-	if (s->ipv == 0 && s->proto == 0) {
-		*mask = spec->mask;
-		*value = spec->value;
-		return spec->criteria;
-	}
-	mlx5dm_flow_sub_match(spec, i, buf, buf + MLX5DM_MATCH_PARAM_SIZE, &criteria);
-	*mask = buf;
-	*value = buf + MLX5DM_MATCH_PARAM_SIZE;
-	return criteria;
-}

@@ -115,10 +115,6 @@ mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r
 		mlx5dm_flow_aset_put(fp, r->aset);
 		r->aset = NULL;
 	}
-	if (r->matcher != NULL) {
-		mlx5dm_flow_matcher_put(fp, r->matcher);
-		r->matcher = NULL;
-	}
 }
 
 static int
@@ -132,40 +128,45 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	const uint8_t *mask, *value;
 	unsigned int n_p, n_set, k, n = 0;
+	struct mlx5dm_flow_matcher *m = spec->sub[i].hint, *own = NULL;
 	const char *err_field = NULL;
 	uint8_t criteria;
 	int err;
 
 	criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
-	if (spec->sub[i].hint != NULL)
-		r->matcher = mlx5dm_flow_matcher_ref(spec->sub[i].hint);
-	else
-		r->matcher = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
-						     mlx5dm_flow_sub_priority(spec, i), criteria,
-						     mask, &err_field);
-	if (r->matcher == NULL) {
-		err = errno;
-		if (err_field != NULL)
-			MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
-		return mlx5dm_flow_lib_err(error, err, err == EOPNOTSUPP ?
-					   "steering library: the device cannot match this "
-					   "pattern" : "steering library: table or matcher "
-					   "creation failed");
+	/* A hint is a live matcher (fp->lock held since translation). */
+	if (m == NULL) {
+		m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+					    mlx5dm_flow_sub_priority(spec, i), criteria, mask,
+					    &err_field);
+		if (m == NULL) {
+			err = errno;
+			if (err_field != NULL)
+				MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
+			return mlx5dm_flow_lib_err(error, err, err == EOPNOTSUPP ?
+						   "steering library: the device cannot match "
+						   "this pattern" : "steering library: table or "
+						   "matcher creation failed");
+		}
+		own = m;
 	}
 	n_p = mlx5dm_flow_rule_params(spec, i, p);
-	r->aset = mlx5dm_flow_aset_get(fp, p, n_p);
+	r->aset = mlx5dm_flow_aset_get(fp, i, m, p, n_p);
+	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
 	if (r->aset == NULL) {
 		err = errno;
-		mlx5dm_flow_rule_release(fp, r);
+		if (own != NULL)
+			mlx5dm_flow_matcher_put(fp, own);
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
-	if (flow->has_cnt)
-		acts[n++] = flow->cnt.action;
+	if (own != NULL)
+		mlx5dm_flow_matcher_put(fp, own);
+	if (flow->cnt != 0)
+		acts[n++] = mlx5dm_flow_cnt_action(fp, flow->cnt);
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(r->matcher), MLX5DM_FLOW_QUEUE,
-				     value, n, acts);
+	r->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(m), MLX5DM_FLOW_QUEUE, value, n, acts);
 	if (r->rule == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);
@@ -182,8 +183,8 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
 	while (flow->nb_rules > 0)
 		mlx5dm_flow_rule_release(fp, &flow->rules[--flow->nb_rules]);
-	if (flow->has_cnt)
-		mlx5dm_flow_cnt_free(fp, &flow->cnt);
+	if (flow->cnt != 0)
+		mlx5dm_flow_cnt_free(fp, flow->cnt);
 	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
 
@@ -209,7 +210,6 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 					    "failed");
 			goto release;
 		}
-		flow->has_cnt = true;
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
 		ret = mlx5dm_flow_rule_make(fp, spec, i, flow, &flow->rules[i], error);
@@ -284,23 +284,17 @@ mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	uint64_t hits, bytes;
 	int ret;
 
-	RTE_SET_USED(fp);
-	if (!flow->has_cnt)
+	if (flow->cnt == 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
 					  "the flow has no COUNT action");
-	ret = mlx5dm_counters_query(mlx5dm_flow_cnt_counters(&flow->cnt), flow->cnt.index,
-				    &hits, &bytes);
+	ret = mlx5dm_flow_cnt_query(fp, flow->cnt, q->reset, &hits, &bytes);
 	if (ret < 0)
 		return mlx5dm_flow_lib_err(error, -ret, "steering library: counter query "
 					   "failed");
-	q->hits = hits - flow->cnt.base_hits;
-	q->bytes = bytes - flow->cnt.base_bytes;
+	q->hits = hits;
+	q->bytes = bytes;
 	q->hits_set = 1;
 	q->bytes_set = 1;
-	if (q->reset) {
-		flow->cnt.base_hits = hits;
-		flow->cnt.base_bytes = bytes;
-	}
 	return 0;
 }
 

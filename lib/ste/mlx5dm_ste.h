@@ -113,6 +113,7 @@ struct mlx5dm_ste_ctx {
 	void (*set_miss_addr)(uint8_t *ste, uint64_t icm_addr);
 	uint64_t (*get_miss_addr)(const uint8_t *ste);
 	void (*set_counter_id)(uint8_t *ste, uint32_t counter_id);
+	uint32_t (*get_counter_id)(const uint8_t *ste);
 	void (*set_ctrl_always_hit)(uint8_t *ste, uint16_t next_lu_type, uint16_t next_byte_mask,
 				    uint64_t next_icm_addr, uint32_t next_num_entries,
 				    uint16_t gvmi);
@@ -188,6 +189,19 @@ static inline uint64_t
 mlx5dm_ste_get_miss_addr(const struct mlx5dm_ste_ctx *ctx, const uint8_t *ste)
 {
 	return ctx->get_miss_addr(ste);
+}
+
+/* Flow counter an entry counts into (0: none); only the control part is read/written. */
+static inline void
+mlx5dm_ste_set_counter_id(const struct mlx5dm_ste_ctx *ctx, uint8_t *ste, uint32_t counter_id)
+{
+	ctx->set_counter_id(ste, counter_id);
+}
+
+static inline uint32_t
+mlx5dm_ste_get_counter_id(const struct mlx5dm_ste_ctx *ctx, const uint8_t *ste)
+{
+	return ctx->get_counter_id(ste);
 }
 
 /* True for entries with a 32-byte tag and no mask (MATCH / definer). */

@@ -127,6 +127,12 @@ mlx5dm_ste_v1_set_counter_id(uint8_t *ste, uint32_t counter_id)
 	mlx5dm_ste_v1_put(ste, V1.counter_id, counter_id);
 }
 
+static uint32_t
+mlx5dm_ste_v1_get_counter_id(const uint8_t *ste)
+{
+	return (uint32_t)mlx5dm_ste_v1_get(ste, V1.counter_id);
+}
+
 /*
  * v1 control has no direction-specific entry type (v0 does): dir is
  * accepted for the common signature and ignored.
@@ -212,6 +218,7 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.set_miss_addr = mlx5dm_ste_v1_set_miss_addr,
 	.get_miss_addr = mlx5dm_ste_v1_get_miss_addr,
 	.set_counter_id = mlx5dm_ste_v1_set_counter_id,
+	.get_counter_id = mlx5dm_ste_v1_get_counter_id,
 	.set_ctrl_always_hit = mlx5dm_ste_v1_set_ctrl_always_hit,
 	.set_ctrl_always_miss = mlx5dm_ste_v1_set_ctrl_always_miss,
 	.to_hw = mlx5dm_ste_v1_to_hw,

@@ -246,6 +246,13 @@ struct mlx5dm_act_memo {
 	uint8_t nb_actions;
 	uint8_t n_extra;
 	bool valid;
+	/*
+	 * The list's counter action (-1: none): any counter action of the
+	 * domain matches it, its counter id is patched into entry ctr_ste
+	 * (0: the match entry's control, k: action entry k - 1).
+	 */
+	int8_t ctr_action;
+	uint8_t ctr_ste;
 	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
 	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
 };

@@ -7,7 +7,10 @@
  * far more than the rest of building a rule, and rules of one matcher mostly
  * repeat the same few lists (one queue, one counter set, one jump...), so
  * each matcher keeps the placed bytes of its last lists (struct
- * mlx5dm_act_memo) and a rule with the same actions copies them.
+ * mlx5dm_act_memo) and a rule with the same actions copies them. A counter
+ * differs from rule to rule (one per rule) but never changes where the
+ * actions go: a list with a counter matches any counter of the domain in
+ * that position, and the new counter id is written where the old one was.
  */
 
 #include <errno.h>
@@ -41,6 +44,16 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 	return 0;
 }
 
+/* Action i of the list matches memo entry e's action i. */
+static bool
+mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_memo *e, size_t i,
+		     const struct mlx5dm_action *a)
+{
+	if (e->ctr_action == (int8_t)i)
+		return a->kind == MLX5DM_ACT_COUNTER && a->dom == m->tbl->dom;
+	return e->serial[i] == a->serial;
+}
+
 static struct mlx5dm_act_memo *
 mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[])
 {
@@ -55,12 +68,44 @@ mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *c
 
 		if (!e->valid || e->nb_actions != n)
 			continue;
-		for (i = 0; i < n && e->serial[i] == acts[i]->serial; i++)
+		for (i = 0; i < n && mlx5dm_act_memo_same(m, e, i, acts[i]); i++)
 			;
 		if (i == n)
 			return e;
 	}
 	return NULL;
+}
+
+/* The counter action of a list and the entry its id went into; false if none (or unsure). */
+static bool
+mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
+			struct mlx5dm_action *const acts[], const uint8_t *last,
+			unsigned int n_extra, int8_t *ctr_action, uint8_t *ctr_ste)
+{
+	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
+	uint32_t id = 0;
+	unsigned int k, found = 0;
+	size_t i;
+
+	*ctr_action = -1;
+	for (i = 0; i < n; i++) {
+		if (acts[i]->kind != MLX5DM_ACT_COUNTER)
+			continue;
+		if (*ctr_action >= 0)
+			return false; /* two counters: exact lists only */
+		*ctr_action = (int8_t)i;
+		id = acts[i]->ste.counter_id;
+	}
+	if (*ctr_action < 0 || id == 0)
+		return false;
+	/* Exactly one entry may carry the id, or the patch could not be placed. */
+	for (k = 0; k <= n_extra; k++) {
+		if (mlx5dm_ste_get_counter_id(ste, last + (size_t)k * MLX5DM_STE_SIZE) == id) {
+			*ctr_ste = (uint8_t)k;
+			found++;
+		}
+	}
+	return found == 1;
 }
 
 static void
@@ -71,6 +116,8 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 	size_t i;
 
 	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
+	if (!mlx5dm_act_memo_counter(m, n, acts, last, n_extra, &e->ctr_action, &e->ctr_ste))
+		e->ctr_action = -1;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
@@ -99,6 +146,10 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 		memcpy(last, e->ctrl, sizeof(e->ctrl));
 		memcpy(last + MLX5DM_STE_SIZE, e->extra, (size_t)e->n_extra * MLX5DM_STE_SIZE);
 		*n_extra = e->n_extra;
+		if (e->ctr_action >= 0)
+			mlx5dm_ste_set_counter_id(dom->ctx->ste,
+						  last + (size_t)e->ctr_ste * MLX5DM_STE_SIZE,
+						  actions[e->ctr_action]->ste.counter_id);
 		return 0;
 	}
 	ret = mlx5dm_rule_actions(m, nb_actions, actions, sacts);

@@ -117,7 +117,95 @@ tx_path_close(struct senv *e, struct tx_path *t)
 	assert_int_equal(mlx5dm_table_destroy(t->ttbl), 0);
 }
 
+/* A matcher of tbl on the outer IPv4 UDP destination port. */
+static struct mlx5dm_matcher *
+udp_dport_matcher(struct mlx5dm_table *tbl)
+{
+	uint8_t mask[MP_SIZE] = { 0 };
+
+	mp_set(mask, MLX5DM_FTE(outer, ip_version), 4);
+	mp_set(mask, MLX5DM_FTE(outer, udp_dport), 0xffff);
+	return senv_matcher(tbl, 0, CRIT(outer), mask, 0);
+}
+
+/* Its rule value for port. */
+static void
+udp_dport_value(uint8_t *v, uint16_t port)
+{
+	memset(v, 0, MP_SIZE);
+	mp_set(v, MLX5DM_FTE(outer, ip_version), 4);
+	mp_set(v, MLX5DM_FTE(outer, udp_dport), port);
+}
+
 /* ---- drop, default miss, counters, flow tag ---- */
+
+/*
+ * Rules of one matcher with the same action list but each its own counter
+ * (how rte_flow COUNT rules come): the matcher reuses the placed actions
+ * of the previous rule and writes the new counter id in. Each flow must
+ * count into its own counter only, including after a delete in between
+ * and with the counter behind a flow tag (another list shape).
+ */
+static void
+test_counter_per_rule(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *cnt[4], *tag, *acts[3];
+	uint8_t v[MP_SIZE];
+	struct mlx5dm_rule *r[4];
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	uint64_t pk, by;
+	unsigned int i, k;
+	struct frame f;
+	struct pkt p;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 2);
+	assert_non_null(c);
+	for (i = 0; i < 4; i++) {
+		cnt[i] = mlx5dm_action_counter(e->rx, c, i);
+		assert_non_null(cnt[i]);
+	}
+	tag = mlx5dm_action_flow_tag(e->rx, 0x77);
+	assert_non_null(tag);
+	m = udp_dport_matcher(e->tbl);
+	for (i = 0; i < 4; i++) {
+		udp_dport_value(v, (uint16_t)(7000 + i));
+		/* Rules 0-2: counter + queue; rule 3: counter + tag + queue. */
+		acts[0] = cnt[i];
+		acts[1] = i < 3 ? e->to_q[1] : tag;
+		acts[2] = e->to_q[1];
+		r[i] = senv_rule(m, 0, v, i < 3 ? 2 : 3, acts);
+		if (i == 1) {
+			/* A delete between two creates: the next still counts on its own. */
+			assert_int_equal(mlx5dm_rule_destroy(r[0], 0), 0);
+			r[0] = NULL;
+		}
+	}
+	/* Flow k gets k + 1 frames (flow 0's rule is gone: none counted). */
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i <= k; i++) {
+			pkt_udp4(&p);
+			p.o.dport = (uint16_t)(7000 + k);
+			frame_build(&f, &p);
+			assert_int_equal(senv_send(e, &f, NULL), k == 0 ? RX_DROPPED : 1);
+		}
+	}
+	for (k = 0; k < 4; k++) {
+		assert_int_equal(mlx5dm_counters_query(c, k, &pk, &by), 0);
+		assert_int_equal(pk, k == 0 ? 0 : k + 1);
+		assert_int_equal(by, k == 0 ? 0 : (k + 1) * (uint64_t)f.len);
+	}
+	for (i = 1; i < 4; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(mlx5dm_action_destroy(cnt[i]), 0);
+	assert_int_equal(mlx5dm_action_destroy(tag), 0);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
 
 static void
 test_drop_counter_default_miss(void **state)
@@ -1353,18 +1441,14 @@ test_tunnel_round_trip(void **state)
 	assert_non_null(ttbl);
 	assert_int_equal(mlx5dm_domain_set_root(e->tx, ttbl), 0);
 	/* TX: by destination port, VXLAN or GRE. */
-	mp_set(mask, MLX5DM_FTE(outer, ip_version), 4);
-	mp_set(mask, MLX5DM_FTE(outer, udp_dport), 0xffff);
-	mtx = senv_matcher(ttbl, 0, CRIT(outer), mask, 0);
+	mtx = udp_dport_matcher(ttbl);
 	/* RX: by tunnel, VNI 0xabc or GRE carrying IPv4. */
 	memset(mask, 0, sizeof(mask));
 	mp_set(mask, MLX5DM_FTE(misc, vxlan_vni), 0xffffff);
 	mp_set(mask, MLX5DM_FTE(misc, gre_protocol), 0xffff);
 	mrx = senv_matcher(e->tbl, 0, CRIT(misc), mask, 0);
 	for (i = 0; i < 2; i++) {
-		memset(v, 0, sizeof(v));
-		mp_set(v, MLX5DM_FTE(outer, ip_version), 4);
-		mp_set(v, MLX5DM_FTE(outer, udp_dport), 6000 + i);
+		udp_dport_value(v, (uint16_t)(6000 + i));
 		rtx[i] = senv_rule(mtx, 0, v, 1, &encap[i]);
 		memset(v, 0, sizeof(v));
 		if (i == 0)
@@ -1711,6 +1795,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counter_per_rule),
 		cmocka_unit_test(test_drop_counter_default_miss),
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_rss),

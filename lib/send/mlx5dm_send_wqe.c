@@ -173,7 +173,7 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
  * Write the control segment of a WQE of ds segments at w and account it
  * (w: from mlx5dm_send_wqe_at() for the current producer index).
  */
-static void
+static inline void
 mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uint8_t opmod,
 		  uint32_t ds, bool signal, uint32_t imm)
 {
@@ -242,9 +242,12 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	uint8_t *w;
 	int ret;
 
-	ret = mlx5dm_send_wait_room(ring, nbb, 0);
-	if (ret < 0)
-		return ret;
+	/* Usually there is room: the wait (and its clock) only when the SQ is full. */
+	if (MLX5DM_UNLIKELY(ring->pi + nbb - ring->ci > (1u << ring->log_nbb))) {
+		ret = mlx5dm_send_wait_room(ring, nbb, 0);
+		if (ret < 0)
+			return ret;
+	}
 	slot = ring->pi & ((1u << ring->log_nbb) - 1);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds,

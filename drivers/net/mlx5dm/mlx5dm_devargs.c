@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,20 +115,6 @@ mlx5dm_arg_backend(const char *key, const char *value, void *opaque)
 }
 
 static int
-mlx5dm_arg_ports(const char *key, const char *value, void *opaque)
-{
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	unsigned long v;
-	int ret;
-
-	ret = mlx5dm_parse_uint(ctx->dev, key, value, 1, MLX5DM_MAX_PORTS, &v);
-	if (ret < 0)
-		return ret;
-	ctx->args->nb_ports = (uint16_t)v;
-	return 0;
-}
-
-static int
 mlx5dm_arg_topology(const char *key, const char *value, void *opaque)
 {
 	static const struct mlx5dm_arg_word words[] = {
@@ -159,31 +146,46 @@ mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
 	return ret;
 }
 
+/* Integer devargs: range and where the value goes (a field of 1 or 2 bytes). */
+static const struct mlx5dm_arg_uint {
+	const char *key;
+	unsigned long min, max;
+	size_t off, size;
+} mlx5dm_arg_uints[] = {
+	{ MLX5DM_ARG_PORTS, 1, MLX5DM_MAX_PORTS,
+	  offsetof(struct mlx5dm_devargs, nb_ports), sizeof(uint16_t) },
+	{ MLX5DM_ARG_DOORBELL_BATCH, 1, MLX5DM_MAX_DOORBELL_BATCH,
+	  offsetof(struct mlx5dm_devargs, doorbell_batch), sizeof(uint16_t) },
+	{ MLX5DM_ARG_SIM_SQ_THREAD, 0, 1,
+	  offsetof(struct mlx5dm_devargs, sim_sq_thread), sizeof(bool) },
+};
+
 static int
-mlx5dm_arg_doorbell_batch(const char *key, const char *value, void *opaque)
+mlx5dm_arg_uint(const char *key, const char *value, void *opaque)
 {
 	struct mlx5dm_arg_ctx *ctx = opaque;
+	const struct mlx5dm_arg_uint *u = NULL;
+	uint8_t *field;
 	unsigned long v;
+	unsigned int i;
 	int ret;
 
-	ret = mlx5dm_parse_uint(ctx->dev, key, value, 1, MLX5DM_MAX_DOORBELL_BATCH, &v);
+	for (i = 0; i < RTE_DIM(mlx5dm_arg_uints); i++)
+		if (strcmp(key, mlx5dm_arg_uints[i].key) == 0)
+			u = &mlx5dm_arg_uints[i];
+	if (u == NULL)
+		return -EINVAL;
+	ret = mlx5dm_parse_uint(ctx->dev, key, value, u->min, u->max, &v);
 	if (ret < 0)
 		return ret;
-	ctx->args->doorbell_batch = (uint16_t)v;
-	return 0;
-}
+	field = (uint8_t *)ctx->args + u->off;
+	if (u->size == sizeof(uint16_t)) {
+		uint16_t w = (uint16_t)v;
 
-static int
-mlx5dm_arg_sim_sq_thread(const char *key, const char *value, void *opaque)
-{
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	unsigned long v;
-	int ret;
-
-	ret = mlx5dm_parse_uint(ctx->dev, key, value, 0, 1, &v);
-	if (ret < 0)
-		return ret;
-	ctx->args->sim_sq_thread = v != 0;
+		memcpy(field, &w, sizeof(w));
+	} else {
+		*(bool *)field = v != 0;
+	}
 	return 0;
 }
 
@@ -192,11 +194,11 @@ static const struct {
 	arg_handler_t handler;
 } mlx5dm_arg_handlers[] = {
 	{ MLX5DM_ARG_BACKEND, mlx5dm_arg_backend },
-	{ MLX5DM_ARG_PORTS, mlx5dm_arg_ports },
+	{ MLX5DM_ARG_PORTS, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
-	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_doorbell_batch },
-	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_sim_sq_thread },
+	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_uint },
 };
 
 int

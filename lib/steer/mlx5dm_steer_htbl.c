@@ -81,6 +81,9 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 			errno = ENOMEM;
 			goto free_h;
 		}
+		/* Without the region, the pages come one by one from the heap. */
+		if ((size_t)n * sizeof(**h->pages) >= MLX5DM_HUGE_SIZE)
+			h->slot_mem = mlx5dm_huge_alloc((size_t)n * sizeof(**h->pages), false);
 	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
@@ -89,8 +92,11 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	m->n_entries += h->num_entries;
 	return h;
 free_pages:
-	if (!small)
+	if (!small) {
+		if (h->slot_mem != NULL)
+			mlx5dm_huge_free(h->slot_mem, (size_t)n * sizeof(**h->pages));
 		mlx5dm_free(h->pages);
+	}
 free_h:
 	mlx5dm_free(h);
 	return NULL;
@@ -105,6 +111,11 @@ mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
 
 	if (h->pages == &h->page0)
 		return;
+	if (h->slot_mem != NULL) {
+		mlx5dm_huge_free(h->slot_mem, (size_t)h->num_entries * sizeof(**h->pages));
+		mlx5dm_free(h->pages);
+		return;
+	}
 	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++) {
 		void **page = (void **)h->pages[i];
 
@@ -148,7 +159,10 @@ mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 	if (MLX5DM_UNLIKELY(*pp == NULL)) {
 		void **page = h->matcher->page_cache;
 
-		if (page != NULL) {
+		if (h->slot_mem != NULL) {
+			/* Zero already: the region is fresh and a page of it is taken once. */
+			*pp = h->slot_mem + ((size_t)(i >> MLX5DM_HTBL_PAGE_LOG) << MLX5DM_HTBL_PAGE_LOG);
+		} else if (page != NULL) {
 			h->matcher->page_cache = *page;
 			memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
 			*pp = (struct mlx5dm_ste **)page;

@@ -194,6 +194,10 @@ struct mlx5dm_matcher;
  * when a slot of it is first used: growing a table to 2^20 slots costs a
  * 16 KiB directory, not 8 MiB of zeroed pointers in the inserting call.
  * A table of one page or less has its heads inline, behind the structure.
+ * A table of MLX5DM_HUGE_SIZE of heads or more takes its pages from one
+ * huge-page region instead of the heap: a page fault per 2 MiB, not per
+ * 4 KiB page (faults, not zeroing, dominate where faults are costly, as in
+ * a VM), and the region comes from the warm reserve when there is one.
  */
 #define MLX5DM_HTBL_PAGE_LOG 9
 #define MLX5DM_HTBL_PAGE (1u << MLX5DM_HTBL_PAGE_LOG)
@@ -204,6 +208,7 @@ struct mlx5dm_htbl {
 	struct mlx5dm_icm_chunk *chunk;
 	struct mlx5dm_ste ***pages;       /* per page of slots: its heads (NULL = all unused) */
 	struct mlx5dm_ste **page0;        /* the inline page of a small table (pages = &page0) */
+	struct mlx5dm_ste **slot_mem;     /* a large table's pages, one huge region (or NULL) */
 	uint32_t num_entries;
 	uint8_t log_size;
 	uint8_t level;                    /* builder index of its entries */

@@ -234,6 +234,9 @@ struct mlx5dm_rule_ctx {
 	bool created[MLX5DM_STE_MAX_BUILDERS];
 	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int depth;
+	/* The last level's chain as predicted by mlx5dm_rule_prefetch() (NULL: none) and its hash. */
+	const struct mlx5dm_htbl *pf_head;
+	uint32_t pf_hash;
 };
 
 /* Only what an operation reads before writing it: the write list and undo log stay as they are. */
@@ -250,6 +253,43 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 	rc->d.sync_pool = rc->ctx->ste_pool;
 	rc->nw = 0;
 	rc->depth = 0;
+	rc->pf_head = NULL;
+}
+
+/*
+ * Start loading the last level's index bucket and table slot as soon as the
+ * tag is built. Both are random lines in structures sized by the rule count
+ * (megabytes at a million rules): loaded at lookup time they are two memory
+ * misses per rule; started here they overlap the action placement and the
+ * rule record. The last level's chain is known for a one-level matcher and
+ * predicted from the level-0 hint for a two-level one; a wrong guess costs
+ * two useless prefetches. Under the matcher lock (the hint and the chain
+ * heads change under it).
+ */
+static void
+mlx5dm_rule_prefetch(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
+{
+	const struct mlx5dm_matcher *m = rc->m;
+	unsigned int last = m->nb_builders - 1;
+	const struct mlx5dm_htbl *head = m->first;
+	const struct mlx5dm_ste *hint = m->l0_hint;
+	const uint8_t *tag = arr + (size_t)last * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
+	uint32_t slot;
+
+	if (last == 1) {
+		if (hint == NULL || hint->htbl->root != head->root || hint->next_htbl == NULL ||
+		    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
+			   MLX5DM_STE_TAG_SIZE) != 0)
+			return;
+		head = hint->next_htbl;
+	} else if (last > 1) {
+		return;
+	}
+	rc->pf_head = head;
+	rc->pf_hash = mlx5dm_hidx_hash(head->root, tag);
+	mlx5dm_hidx_prefetch(&m->index, rc->pf_hash);
+	slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
+	mlx5dm_htbl_slot_prefetch(head, slot);
 }
 
 static void
@@ -295,16 +335,22 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			head = hint->next_htbl;
 			continue;
 		}
-		ihash = mlx5dm_hidx_hash(head->root, tag);
-
 		/*
 		 * The last level is usually a new entry: its index bucket and
-		 * its slot are both needed, so both loads start at once.
+		 * its slot are both needed, so both loads start at once (done
+		 * already when mlx5dm_rule_prefetch() guessed this chain).
 		 */
-		if (last) {
-			mlx5dm_hidx_prefetch(&m->index, ihash);
+		if (last && head == rc->pf_head) {
+			ihash = rc->pf_hash;
 			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
-			mlx5dm_htbl_slot_prefetch(head, slot);
+		} else {
+			ihash = mlx5dm_hidx_hash(head->root, tag);
+			if (last) {
+				mlx5dm_hidx_prefetch(&m->index, ihash);
+				slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
+				       (head->num_entries - 1);
+				mlx5dm_htbl_slot_prefetch(head, slot);
+			}
 		}
 		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
@@ -453,6 +499,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = -ret;
 		return NULL;
 	}
+	mlx5dm_rule_prefetch(&rc, arr);
 	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(m, rc.q);

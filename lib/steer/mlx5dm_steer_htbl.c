@@ -161,7 +161,7 @@ mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 
 		if (h->slot_mem != NULL) {
 			/* Zero already: the region is fresh and a page of it is taken once. */
-			*pp = h->slot_mem + ((size_t)(i >> MLX5DM_HTBL_PAGE_LOG) << MLX5DM_HTBL_PAGE_LOG);
+			*pp = h->slot_mem + (i & ~(MLX5DM_HTBL_PAGE - 1));
 		} else if (page != NULL) {
 			h->matcher->page_cache = *page;
 			memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));

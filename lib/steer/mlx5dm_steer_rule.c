@@ -234,7 +234,7 @@ struct mlx5dm_rule_ctx {
 	bool created[MLX5DM_STE_MAX_BUILDERS];
 	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int depth;
-	/* The last level's chain as predicted by mlx5dm_rule_prefetch() (NULL: none) and its hash. */
+	/* The last level's chain predicted by mlx5dm_rule_prefetch() (or NULL), its hash. */
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
 };

@@ -158,6 +158,9 @@ mlx5dm_huge_alloc(size_t size, bool populate)
 	if (MLX5DM_UNLIKELY(fail != 0 && n == fail) || size == 0 ||
 	    size % MLX5DM_HUGE_SIZE != 0)
 		return NULL;
+	a = mlx5dm_reserve_take(size);
+	if (a != NULL)
+		goto done;
 	/* Twice the size, then keep the aligned part: huge pages need 2 MiB alignment. */
 	p = mmap(NULL, size + MLX5DM_HUGE_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -176,6 +179,7 @@ mlx5dm_huge_alloc(size_t size, bool populate)
 #else
 	(void)populate;
 #endif
+done:
 	__atomic_add_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
 	return a;
 }
@@ -185,7 +189,8 @@ mlx5dm_huge_free(void *ptr, size_t size)
 {
 	if (ptr == NULL)
 		return;
-	munmap(ptr, size);
+	if (!mlx5dm_reserve_give(ptr, size))
+		munmap(ptr, size);
 	__atomic_sub_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
 }
 

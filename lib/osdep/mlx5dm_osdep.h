@@ -88,6 +88,21 @@ void mlx5dm_huge_free(void *ptr, size_t size);
 uint64_t mlx5dm_huge_bytes(void);
 
 /*
+ * Warm reserve (mlx5dm_osdep_reserve.c): bytes (a multiple of
+ * MLX5DM_HUGE_SIZE) mapped and populated now, from which mlx5dm_huge_alloc()
+ * takes its regions before mapping new ones, so the first touch of fresh
+ * memory is paid here rather than where the regions are used. A region
+ * freed goes back zeroed. -EINVAL (size), -ENOMEM. Unreserving while regions
+ * are out unmaps the reserve when the last one comes back.
+ */
+struct mlx5dm_reserve;
+int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
+void mlx5dm_huge_unreserve(struct mlx5dm_reserve *r);
+/* For mlx5dm_huge_alloc/free: a zeroed region of a reserve (or NULL); give back one. */
+void *mlx5dm_reserve_take(size_t size);
+bool mlx5dm_reserve_give(void *ptr, size_t size);
+
+/*
  * Fault injection for tests: the n-th allocation from now (1-based) fails;
  * 0 disables. Returns the number of allocations made since the last arm.
  */

@@ -43,6 +43,13 @@ struct mlx5dm_sim_config {
 	 * arrive asynchronously. false: the doorbell call executes the WQEs.
 	 */
 	bool sq_thread;
+	/*
+	 * Populate the SW ICM regions (STE, modify, pattern, encap) when the
+	 * instance is created, as a NIC's device memory is resident: rule
+	 * writes then never pay a host page fault. false: they are backed
+	 * as they are first written (a large configured ICM costs nothing).
+	 */
+	bool icm_populate;
 };
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);

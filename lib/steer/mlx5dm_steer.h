@@ -131,6 +131,15 @@ int mlx5dm_matcher_destroy(struct mlx5dm_matcher *matcher);
  * log line naming the cause) for an impossible action combination.
  */
 #define MLX5DM_RULE_MAX_ACTIONS 16
+/*
+ * Optional, just before mlx5dm_rule_create() of the same value on the same
+ * matcher: start loading the table lines inserting it will touch (random
+ * lines of tables sized by the rule count), so the caller's work in between
+ * (action lookups, allocations) overlaps the memory latency; the create
+ * reuses the hashes computed here. A hint only: it changes no rule, and a
+ * create of another value just ignores it.
+ */
+void mlx5dm_rule_prefetch(struct mlx5dm_matcher *matcher, const uint8_t *value);
 struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
 				       const uint8_t *value, size_t nb_actions,
 				       struct mlx5dm_action *const actions[]);

@@ -234,9 +234,10 @@ struct mlx5dm_rule_ctx {
 	bool created[MLX5DM_STE_MAX_BUILDERS];
 	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int depth;
-	/* The last level's chain predicted by mlx5dm_rule_prefetch() (or NULL), its hash. */
+	/* The last level's chain as predicted (or NULL), its index and slot hashes. */
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
+	uint32_t pf_bwc;
 };
 
 /* Only what an operation reads before writing it: the write list and undo log stay as they are. */
@@ -257,39 +258,78 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 }
 
 /*
- * Start loading the last level's index bucket and table slot as soon as the
- * tag is built. Both are random lines in structures sized by the rule count
- * (megabytes at a million rules): loaded at lookup time they are two memory
- * misses per rule; started here they overlap the action placement and the
- * rule record. The last level's chain is known for a one-level matcher and
- * predicted from the level-0 hint for a two-level one; a wrong guess costs
- * two useless prefetches. Under the matcher lock (the hint and the chain
- * heads change under it).
+ * The chain a rule's last level goes to, when it can be told before the
+ * walk: the matcher's first chain for a one-level matcher, the level-0
+ * hint's child for a two-level one whose level-0 tag is the hint's. NULL
+ * otherwise. Matcher lock held (the hint and the chain heads change under it).
+ */
+static const struct mlx5dm_htbl *
+mlx5dm_rule_predict(const struct mlx5dm_matcher *m, const uint8_t *arr)
+{
+	const struct mlx5dm_ste *hint = m->l0_hint;
+
+	if (m->nb_builders == 1)
+		return m->first;
+	if (m->nb_builders > 2 || hint == NULL || hint->htbl->root != m->first->root ||
+	    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
+		   MLX5DM_STE_TAG_SIZE) != 0)
+		return NULL;
+	return hint->next_htbl;
+}
+
+/*
+ * Start loading the last level's index bucket and table slot. Both are
+ * random lines in structures sized by the rule count (megabytes at a
+ * million rules): loaded at lookup time they are two memory misses per
+ * rule. Done here (after the tag is built) they overlap the action
+ * placement and the rule record; done by mlx5dm_rule_prefetch() they also
+ * overlap the caller's work before the create, and the hashes computed
+ * there are reused. A wrong guess costs two useless prefetches.
  */
 static void
-mlx5dm_rule_prefetch(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
+mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 {
-	const struct mlx5dm_matcher *m = rc->m;
-	unsigned int last = m->nb_builders - 1;
-	const struct mlx5dm_htbl *head = m->first;
-	const struct mlx5dm_ste *hint = m->l0_hint;
-	const uint8_t *tag = arr + (size_t)last * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
-	uint32_t slot;
+	struct mlx5dm_matcher *m = rc->m;
+	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, arr);
+	const uint8_t *tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE +
+			     MLX5DM_STE_CTRL_SIZE;
 
-	if (last == 1) {
-		if (hint == NULL || hint->htbl->root != head->root || hint->next_htbl == NULL ||
-		    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
-			   MLX5DM_STE_TAG_SIZE) != 0)
-			return;
-		head = hint->next_htbl;
-	} else if (last > 1) {
+	if (head == NULL)
 		return;
-	}
 	rc->pf_head = head;
-	rc->pf_hash = mlx5dm_hidx_hash(head->root, tag);
-	mlx5dm_hidx_prefetch(&m->index, rc->pf_hash);
-	slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
-	mlx5dm_htbl_slot_prefetch(head, slot);
+	if (m->pf.root == head->root && memcmp(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE) == 0) {
+		rc->pf_hash = m->pf.ihash;
+		rc->pf_bwc = m->pf.bwc;
+	} else {
+		rc->pf_hash = mlx5dm_hidx_hash(head->root, tag);
+		rc->pf_bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+		mlx5dm_hidx_prefetch(&m->index, rc->pf_hash);
+		mlx5dm_htbl_slot_prefetch(head, rc->pf_bwc & (head->num_entries - 1));
+	}
+	m->pf.root = NULL;
+}
+
+void
+mlx5dm_rule_prefetch(struct mlx5dm_matcher *m, const uint8_t *value)
+{
+	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
+	const struct mlx5dm_htbl *head;
+	const uint8_t *tag;
+
+	if (m == NULL || value == NULL || mlx5dm_ste_tmpl_build(&m->tmpl, value, arr) < 0)
+		return;
+	tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
+	mlx5dm_spinlock_lock(&m->lock);
+	head = mlx5dm_rule_predict(m, arr);
+	if (head != NULL) {
+		m->pf.root = head->root;
+		m->pf.ihash = mlx5dm_hidx_hash(head->root, tag);
+		m->pf.bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+		memcpy(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE);
+		mlx5dm_hidx_prefetch(&m->index, m->pf.ihash);
+		mlx5dm_htbl_slot_prefetch(head, m->pf.bwc & (head->num_entries - 1));
+	}
+	mlx5dm_spinlock_unlock(&m->lock);
 }
 
 static void
@@ -338,11 +378,11 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		/*
 		 * The last level is usually a new entry: its index bucket and
 		 * its slot are both needed, so both loads start at once (done
-		 * already when mlx5dm_rule_prefetch() guessed this chain).
+		 * already when mlx5dm_rule_prefetch_ctx() guessed this chain).
 		 */
 		if (last && head == rc->pf_head) {
 			ihash = rc->pf_hash;
-			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (head->num_entries - 1);
+			slot = rc->pf_bwc & (head->num_entries - 1);
 		} else {
 			ihash = mlx5dm_hidx_hash(head->root, tag);
 			if (last) {
@@ -499,7 +539,7 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 		errno = -ret;
 		return NULL;
 	}
-	mlx5dm_rule_prefetch(&rc, arr);
+	mlx5dm_rule_prefetch_ctx(&rc, arr);
 	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(m, rc.q);

@@ -169,6 +169,14 @@ fake_rule_slot(void)
 	return -1;
 }
 
+/* A hint only: the fake has no tables to load. */
+void
+mlx5dm_rule_prefetch(struct mlx5dm_matcher *m, const uint8_t *value)
+{
+	(void)m;
+	(void)value;
+}
+
 struct mlx5dm_rule *
 mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 		   size_t nb_actions, struct mlx5dm_action *const actions[])

@@ -40,6 +40,12 @@
  */
 #define MLX5DM_DEF_DOORBELL_BATCH 32
 #define MLX5DM_MAX_DOORBELL_BATCH 1024
+/*
+ * devarg mem_reserve (MiB): memory for the steering state of rules, mapped
+ * and populated at probe so that rule insertion does not pay the first
+ * touch of fresh memory (mlx5dm_huge_reserve); shared by the device's ports.
+ */
+#define MLX5DM_MAX_MEM_RESERVE 65536
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
@@ -62,6 +68,8 @@ struct mlx5dm_devargs {
 	enum mlx5dm_flow_engine flow_engine;
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
 	bool sim_sq_thread;        /* the model executes send queues on its own thread */
+	uint32_t mem_reserve_mb;   /* warm reserve for steering state, MiB (0: none) */
+	bool sim_icm_populate;     /* the model's ICM is populated at creation */
 };
 
 struct mlx5dm_priv;
@@ -161,6 +169,7 @@ struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct mlx5dm_devargs args;
 	uint16_t nb_live;          /* ports not yet closed */
+	struct mlx5dm_reserve *reserve; /* devarg mem_reserve (NULL: none) */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
 };
 

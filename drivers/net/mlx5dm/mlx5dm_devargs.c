@@ -24,6 +24,8 @@
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 #define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
 #define MLX5DM_ARG_SIM_SQ_THREAD "sim_sq_thread"
+#define MLX5DM_ARG_MEM_RESERVE "mem_reserve"
+#define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -32,6 +34,8 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_FLOW_ENGINE,
 	MLX5DM_ARG_DOORBELL_BATCH,
 	MLX5DM_ARG_SIM_SQ_THREAD,
+	MLX5DM_ARG_MEM_RESERVE,
+	MLX5DM_ARG_SIM_ICM_POPULATE,
 	NULL,
 };
 
@@ -41,7 +45,9 @@ const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_TOPOLOGY "=loop|pair "
 	MLX5DM_ARG_FLOW_ENGINE "=steer|null "
 	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> "
-	MLX5DM_ARG_SIM_SQ_THREAD "=0|1";
+	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 "
+	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
+	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -146,7 +152,7 @@ mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
 	return ret;
 }
 
-/* Integer devargs: range and where the value goes (a field of 1 or 2 bytes). */
+/* Integer devargs: range and where the value goes (a field of 1, 2 or 4 bytes). */
 static const struct mlx5dm_arg_uint {
 	const char *key;
 	unsigned long min, max;
@@ -158,6 +164,10 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, doorbell_batch), sizeof(uint16_t) },
 	{ MLX5DM_ARG_SIM_SQ_THREAD, 0, 1,
 	  offsetof(struct mlx5dm_devargs, sim_sq_thread), sizeof(bool) },
+	{ MLX5DM_ARG_MEM_RESERVE, 0, MLX5DM_MAX_MEM_RESERVE,
+	  offsetof(struct mlx5dm_devargs, mem_reserve_mb), sizeof(uint32_t) },
+	{ MLX5DM_ARG_SIM_ICM_POPULATE, 0, 1,
+	  offsetof(struct mlx5dm_devargs, sim_icm_populate), sizeof(bool) },
 };
 
 static int
@@ -179,7 +189,11 @@ mlx5dm_arg_uint(const char *key, const char *value, void *opaque)
 	if (ret < 0)
 		return ret;
 	field = (uint8_t *)ctx->args + u->off;
-	if (u->size == sizeof(uint16_t)) {
+	if (u->size == sizeof(uint32_t)) {
+		uint32_t w = (uint32_t)v;
+
+		memcpy(field, &w, sizeof(w));
+	} else if (u->size == sizeof(uint16_t)) {
 		uint16_t w = (uint16_t)v;
 
 		memcpy(field, &w, sizeof(w));
@@ -199,6 +213,8 @@ static const struct {
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_uint },
 };
 
 int
@@ -216,6 +232,8 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
 		.sim_sq_thread = false,
+		.mem_reserve_mb = 0,
+		.sim_icm_populate = false,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

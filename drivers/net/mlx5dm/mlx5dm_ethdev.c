@@ -238,8 +238,10 @@ mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 	sh->ports[priv->port_index] = NULL;
 	MLX5DM_DRV_LOG(INFO, "%s: port %u (index %u) closed", sh->name, dev->data->port_id,
 		       priv->port_index);
-	if (--sh->nb_live == 0)
+	if (--sh->nb_live == 0) {
+		mlx5dm_huge_unreserve(sh->reserve);
 		rte_free(sh);
+	}
 	priv->sh = NULL;
 	return 0;
 }
@@ -316,6 +318,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	mlx5dm_sim_config_default(&cfg);
 	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
 	cfg.sq_thread = args->sim_sq_thread;
+	cfg.icm_populate = args->sim_icm_populate;
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
@@ -467,6 +470,17 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	snprintf(sh->name, sizeof(sh->name), "%s", name);
 	sh->args = args;
+	if (args.mem_reserve_mb != 0) {
+		/* Before the ports: their first tables already come from it. */
+		ret = mlx5dm_huge_reserve((size_t)args.mem_reserve_mb << 20, &sh->reserve);
+		if (ret < 0) {
+			MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u: cannot map and populate "
+				       "that many MiB: %s", name, args.mem_reserve_mb,
+				       rte_strerror(-ret));
+			rte_free(sh);
+			return ret;
+		}
+	}
 	for (i = 0; i < args.nb_ports; i++) {
 		devs[i] = mlx5dm_port_create(vdev, sh, i);
 		if (devs[i] == NULL) {
@@ -508,6 +522,7 @@ release_ports:
 		devs[i]->data->mac_addrs = NULL;
 		rte_eth_dev_release_port(devs[i]);
 	}
+	mlx5dm_huge_unreserve(sh->reserve);
 	rte_free(sh);
 	return ret;
 }
@@ -569,4 +584,5 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
-			      "flow_engine=steer|null doorbell_batch=<1-1024> sim_sq_thread=0|1");
+			      "flow_engine=steer|null doorbell_batch=<1-1024> sim_sq_thread=0|1 "
+			      "mem_reserve=<0-65536> sim_icm_populate=0|1");

@@ -150,6 +150,8 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		}
 		own = m;
 	}
+	/* The table lines of this value load while the actions are looked up. */
+	mlx5dm_rule_prefetch(mlx5dm_flow_matcher_obj(m), value);
 	n_p = mlx5dm_flow_rule_params(spec, i, p);
 	r->aset = mlx5dm_flow_aset_get(fp, i, m, p, n_p);
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */

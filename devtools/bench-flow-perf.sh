@@ -103,21 +103,30 @@ run() {
 	echo "${ins:--} ${del:--} ${rss:--}"
 }
 
+# The warm runs: memory for the rules' state populated at probe (about 800
+# bytes per rule, at least 64 MiB) and the model's ICM resident from the start.
+reserve_mb=$((rules * 800 / 1048576))
+[ "$reserve_mb" -ge 64 ] || reserve_mb=64
+warm_args=",mem_reserve=$reserve_mb,sim_icm_populate=1"
 echo "flow-perf, $rules rules, 1 core, net_mlx5dm on the device model"
 echo "rates in M rules/s; floor = the same command with flow_engine=null (handles only)"
+echo "warm = the same command with devargs $warm_args"
 echo "B/rule = (peak RSS - the floor run's peak RSS) / rules: host memory the rules took"
-printf '%-24s %9s %9s %9s %9s %7s\n' scenario insert floor delete floor B/rule
+printf '%-24s %9s %9s %9s %9s %9s %9s %7s\n' scenario insert warm floor delete warm floor \
+	B/rule
 for group in 0 1; do
 	for extra in "" --count --mark; do
 		name="group $group${extra:+ $extra}"
 		set -- "--group=$group"
 		[ -z "$extra" ] || set -- "$@" "$extra"
 		real=$(run "net_mlx5dm0$vdev_args" "$@")
+		warm=$(run "net_mlx5dm0$vdev_args$warm_args" "$@")
 		floor=$(run net_mlx5dm0,flow_engine=null "$@")
-		echo "$real $floor" | awk -v n="$name" -v r="$rules" '
+		echo "$real $warm $floor" | awk -v n="$name" -v r="$rules" '
 			function m(k) { return k == "-" ? "-" : sprintf("%.3f", k / 1000) }
 			function b(x, y) { return x == "-" || y == "-" ? "-" : sprintf("%d", (x - y) * 1024 / r) }
-			{ printf "%-24s %9s %9s %9s %9s %7s\n", n, m($1), m($4), m($2), m($5), b($3, $6) }'
+			{ printf "%-24s %9s %9s %9s %9s %9s %9s %7s\n", n, m($1), m($4), m($7),
+			  m($2), m($5), m($8), b($3, $9) }'
 	done
 done
 echo "targets (issue 6): insertion >= 2 M/s, deletion >= 3 M/s"

@@ -271,8 +271,13 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 	uint64_t a = MLX5DM_ALIGN_UP(off, page);
 	uint64_t e = (off + len) & ~(page - 1);
 
-	/* Whole pages go back to the OS; partial pages are zeroed line by line. */
-	if (e > a)
+	/*
+	 * Whole pages go back to the OS (or, when the ICM is kept resident,
+	 * are zeroed in place); partial pages are zeroed line by line.
+	 */
+	if (e > a && sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG)
+		memset(g->base + a, 0, e - a);
+	else if (e > a)
 		madvise(g->base + a, e - a, MADV_DONTNEED);
 	if (a > off || e < off + len) {
 		static const uint8_t zero[MLX5DM_SIM_LINE];

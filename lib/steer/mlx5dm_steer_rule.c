@@ -293,6 +293,7 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, arr);
 	const uint8_t *tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE +
 			     MLX5DM_STE_CTRL_SIZE;
+	const struct mlx5dm_ste *first;
 
 	if (head == NULL)
 		return;
@@ -307,6 +308,16 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 		mlx5dm_htbl_slot_prefetch(head, rc->pf_bwc & (head->num_entries - 1));
 	}
 	m->pf.root = NULL;
+	/*
+	 * An occupied slot: the new entry goes behind its chain, whose first
+	 * record (both lines: links, then the control bytes rewritten) is one
+	 * more miss that could only start once the slot head is known.
+	 */
+	first = mlx5dm_htbl_slot(head, rc->pf_bwc & (head->num_entries - 1));
+	if (first != NULL) {
+		MLX5DM_PREFETCH(first);
+		MLX5DM_PREFETCH(&first->next_col);
+	}
 }
 
 void

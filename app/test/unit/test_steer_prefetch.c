@@ -166,25 +166,29 @@ insert_one(struct pf_run *t, uint32_t i)
 }
 
 /*
- * Two levels, keys i (first of its level-0 group B) and i + 1: a hint of
- * the group before's level-0 tag (A, the chain the hint predicts now) with
- * the last-level tag of key i + 1; rule i opens chain B without a hint
- * (nothing predicted, the hint stays); rule i + 1 goes to chain B with the
- * same last-level tag as the hint, whose hashes were made for chain A.
+ * Two levels, keys i, i + 1, i + 2 (the first of level-0 group B). Rule i
+ * opens chain B (the level-0 hint stays on A, the group before). A hint
+ * of A's level-0 tag with key i + 2's last-level tag: chain A predicted,
+ * hashes for A. Rule i + 1 finds chain B by the index, unpredicted (the
+ * hint stays), and moves the level-0 hint to B. Rule i + 2: chain B
+ * predicted, the same last-level tag as the hint's, another chain.
  */
 static void
 insert_cross(struct pf_run *t, uint32_t i)
 {
 	uint8_t v[MP_SIZE];
+	uint32_t k;
 
-	shape_value(t->s, i + 1, v);
+	t->r[i] = create_key(t, t->m, i, i);
+	assert_non_null(t->r[i]);
+	shape_value(t->s, i + 2, v);
 	mp_mac(v, F(outer, dmac_47_16), key_dmac(t->s, i - 1));
 	mlx5dm_rule_prefetch(t->m, v);
 	assert_non_null(t->m->pf.root);
-	t->r[i] = create_key(t, t->m, i, i);
-	assert_non_null(t->r[i]);
-	t->r[i + 1] = create_key(t, t->m, i + 1, i + 1);
-	assert_non_null(t->r[i + 1]);
+	for (k = i + 1; k <= i + 2; k++) {
+		t->r[k] = create_key(t, t->m, k, k);
+		assert_non_null(t->r[k]);
+	}
 }
 
 /* Every rule's frame on its queue, the prefetched-only keys on none. */
@@ -210,11 +214,11 @@ check_traffic(struct pf_run *t)
 		if (t->s == TWO_LEVELS && i % 8 == 0 && i > 0) {
 			struct pkt p;
 
-			/* The key of the cross hint (group before, dip of i + 1). */
+			/* The key of the cross hint (group before, dip of i + 2). */
 			pkt_udp4(&p);
 			p.o.dmac = key_dmac(t->s, i - 1);
-			p.o.dip = key_dip(i + 1);
-			p.o.dport = key_dport(i + 1);
+			p.o.dip = key_dip(i + 2);
+			p.o.dport = key_dport(i + 2);
 			frame_build(&f, &p);
 			q = senv_send(t->e, &f, NULL);
 			if (q != RX_DROPPED)
@@ -253,10 +257,12 @@ prefetch_run(enum shape s)
 	mlx5dm_rule_prefetch(t->m, v);
 	mlx5dm_rule_prefetch(NULL, v);
 	for (i = 0; i < NB; i++) {
-		if (s == TWO_LEVELS && i % 8 == 0 && i > 0)
-			insert_cross(t, i++);
-		else
+		if (s == TWO_LEVELS && i % 8 == 0 && i > 0) {
+			insert_cross(t, i);
+			i += 2;
+		} else {
 			insert_one(t, i);
+		}
 		/*
 		 * A duplicate is refused after a hint of its value (the hint's
 		 * hashes): one of the last 7 keys, in the group of i (two levels).

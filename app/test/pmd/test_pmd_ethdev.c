@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -22,6 +23,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -135,14 +137,23 @@ test_devargs_rejected(void **state)
 		"doorbell_batch=8x",
 		"sim_sq_thread=2",
 		"sim_sq_thread=yes",
-		"mem_reserve=65537",
-		"mem_reserve=-1",
-		"mem_reserve=abc",
-		"mem_reserve=",
-		"sim_icm_populate=2",
+	};
+	/*
+	 * Refused by the parser, which names the devarg: 65537 MiB could also
+	 * be refused later, by a reserve this machine cannot populate.
+	 */
+	static const char * const bad_parsed[][2] = {
+		{ "mem_reserve=65537", "devarg mem_reserve" },
+		{ "mem_reserve=-1", "devarg mem_reserve" },
+		{ "mem_reserve=abc", "devarg mem_reserve" },
+		{ "mem_reserve=", "devarg mem_reserve" },
+		{ "sim_icm_populate=2", "devarg sim_icm_populate" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
+	size_t log_len = 0;
+	char *log = NULL;
 	unsigned int i;
+	FILE *f;
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -150,6 +161,25 @@ test_devargs_rejected(void **state)
 
 		if (ret >= 0)
 			fail_msg("devargs \"%s\" accepted", bad[i]);
+		assert_int_equal(rte_eth_dev_count_avail(), before);
+		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
+	}
+	for (i = 0; i < RTE_DIM(bad_parsed); i++) {
+		int ret;
+
+		f = open_memstream(&log, &log_len);
+		assert_non_null(f);
+		assert_int_equal(rte_openlog_stream(f), 0);
+		ret = rte_vdev_init("net_mlx5dm9", bad_parsed[i][0]);
+		rte_openlog_stream(NULL);
+		fclose(f);
+		if (ret >= 0)
+			fail_msg("devargs \"%s\" accepted", bad_parsed[i][0]);
+		if (strstr(log, bad_parsed[i][1]) == NULL)
+			fail_msg("devargs \"%s\" refused, not by the parser: %s",
+				 bad_parsed[i][0], log);
+		free(log);
+		log = NULL;
 		assert_int_equal(rte_eth_dev_count_avail(), before);
 		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
 	}

@@ -13,7 +13,9 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <rte_bus_vdev.h>
@@ -21,6 +23,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -135,8 +138,22 @@ test_devargs_rejected(void **state)
 		"sim_sq_thread=2",
 		"sim_sq_thread=yes",
 	};
+	/*
+	 * Refused by the parser, which names the devarg: 65537 MiB could also
+	 * be refused later, by a reserve this machine cannot populate.
+	 */
+	static const char * const bad_parsed[][2] = {
+		{ "mem_reserve=65537", "devarg mem_reserve" },
+		{ "mem_reserve=-1", "devarg mem_reserve" },
+		{ "mem_reserve=abc", "devarg mem_reserve" },
+		{ "mem_reserve=", "devarg mem_reserve" },
+		{ "sim_icm_populate=2", "devarg sim_icm_populate" },
+	};
 	uint16_t before = rte_eth_dev_count_avail();
+	size_t log_len = 0;
+	char *log = NULL;
 	unsigned int i;
+	FILE *f;
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -144,6 +161,25 @@ test_devargs_rejected(void **state)
 
 		if (ret >= 0)
 			fail_msg("devargs \"%s\" accepted", bad[i]);
+		assert_int_equal(rte_eth_dev_count_avail(), before);
+		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
+	}
+	for (i = 0; i < RTE_DIM(bad_parsed); i++) {
+		int ret;
+
+		f = open_memstream(&log, &log_len);
+		assert_non_null(f);
+		assert_int_equal(rte_openlog_stream(f), 0);
+		ret = rte_vdev_init("net_mlx5dm9", bad_parsed[i][0]);
+		rte_openlog_stream(NULL);
+		fclose(f);
+		if (ret >= 0)
+			fail_msg("devargs \"%s\" accepted", bad_parsed[i][0]);
+		if (strstr(log, bad_parsed[i][1]) == NULL)
+			fail_msg("devargs \"%s\" refused, not by the parser: %s",
+				 bad_parsed[i][0], log);
+		free(log);
+		log = NULL;
 		assert_int_equal(rte_eth_dev_count_avail(), before);
 		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
 	}
@@ -302,6 +338,33 @@ test_pair_topology_and_wire_drops(void **state)
 }
 
 /*
+ * A drop-all rule on rx's ingress drops what tx sends (its writes reached
+ * the device), and after its destroy the frames arrive again.
+ */
+static void
+drop_rule_steers(uint16_t tx, uint16_t rx)
+{
+	const struct rte_flow_attr in = { .ingress = 1 };
+	const struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	f = rte_flow_create(rx, &in, eth, drop, &err);
+	assert_non_null(f);
+	assert_int_equal(send_pkts(tx, 0, 5), 5);
+	assert_int_equal(recv_all(rx, 0, 1), 0);
+	assert_int_equal(xstat(rx, "rx_q0_packets"), 0);
+	assert_int_equal(rte_flow_destroy(rx, f, &err), 0);
+	assert_int_equal(send_pkts(tx, 0, 4), 4);
+	assert_int_equal(recv_all(rx, 0, 1), 4);
+}
+
+/*
  * doorbell_batch: a rule's writes wait behind the rule queue's doorbell,
  * yet steer the next frame that crosses the wire: a's Tx burst rings the
  * queue of its peer b, whose NIC RX steers what a sends. Same for a
@@ -318,15 +381,6 @@ test_doorbell_batch_peer(void **state)
 		"ports=2,topology=pair,doorbell_batch=1024,sim_sq_thread=1",
 		"ports=2,topology=pair,doorbell_batch=1,sim_sq_thread=1",
 	};
-	const struct rte_flow_attr in = { .ingress = 1 };
-	const struct rte_flow_item eth[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_error err;
-	struct rte_flow *f;
 	unsigned int i;
 	uint16_t a, b;
 
@@ -337,14 +391,7 @@ test_doorbell_batch_peer(void **state)
 		b = port_by_name("net_mlx5dm6_p1");
 		port_setup(a, 1, 1, 512);
 		port_setup(b, 1, 1, 512);
-		f = rte_flow_create(b, &in, eth, drop, &err);
-		assert_non_null(f);
-		assert_int_equal(send_pkts(a, 0, 5), 5);
-		assert_int_equal(recv_all(b, 0, 1), 0);
-		assert_int_equal(xstat(b, "rx_q0_packets"), 0);
-		assert_int_equal(rte_flow_destroy(b, f, &err), 0);
-		assert_int_equal(send_pkts(a, 0, 4), 4);
-		assert_int_equal(recv_all(b, 0, 1), 4);
+		drop_rule_steers(a, b);
 		close_port(a);
 		close_port(b);
 		assert_int_equal(rte_vdev_uninit("net_mlx5dm6"), 0);
@@ -427,6 +474,59 @@ test_no_leak_across_lifecycle(void **state)
 	assert_int_equal(rte_mempool_avail_count(pool), 2048);
 }
 
+/* Resident bytes of the process (/proc/self/statm, second field in pages). */
+static uint64_t
+rss_bytes(void)
+{
+	unsigned long long size, res;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu", &size, &res), 2);
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * mem_reserve and sim_icm_populate: the probe makes the reserve and the
+ * model's SW ICM resident (the default model: 512 MiB of STE ICM, 16 MiB
+ * of modify, 1 MiB each of pattern and encap), rules work, and the close
+ * gives all of it back: twice, with the same name and arguments.
+ */
+static void
+test_mem_reserve_populate(void **state)
+{
+	const uint64_t resident = (16ull + 512 + 16 + 1 + 1) << 20;
+	uint64_t rss0, rss1, rss2;
+	unsigned int round;
+	uint16_t port;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		rss0 = rss_bytes();
+		assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_reserve=16,sim_icm_populate=1"),
+				 0);
+		rss1 = rss_bytes();
+		port = port_by_name("net_mlx5dm7");
+		assert_true(port < RTE_MAX_ETHPORTS);
+		port_setup(port, 1, 1, 512);
+		drop_rule_steers(port, port);
+		close_port(port);
+		assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+		rss2 = rss_bytes();
+		fprintf(stderr, "round %u: probe +%llu MiB, after close %+lld MiB\n", round,
+			(unsigned long long)((rss1 - rss0) >> 20),
+			((long long)rss2 - (long long)rss0) / (1 << 20));
+		if (rss1 < rss0 + resident)
+			fail_msg("round %u: probe made %llu MiB resident, expected %llu", round,
+				 (unsigned long long)((rss1 - rss0) >> 20),
+				 (unsigned long long)(resident >> 20));
+		if (rss2 > rss0 + (8u << 20))
+			fail_msg("round %u: %llu MiB still resident after close", round,
+				 (unsigned long long)((rss2 - rss0) >> 20));
+	}
+}
+
 static int
 setup(void **state)
 {
@@ -465,6 +565,7 @@ main(void)
 		cmocka_unit_test(test_flow_engine_null),
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_doorbell_batch_peer),
+		cmocka_unit_test(test_mem_reserve_populate),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),
 	};

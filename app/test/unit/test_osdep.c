@@ -2,12 +2,16 @@
  * Copyright 2026 The mlx5dm authors
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "mlx5dm_osdep.h"
@@ -75,6 +79,210 @@ test_aligned_and_calloc(void **state)
 	assert_int_equal(mlx5dm_log2_ceil(1025), 11);
 }
 
+#define HUGE MLX5DM_HUGE_SIZE
+
+/*
+ * Every page of [p, p + len) resident. A fresh mapping is not (until
+ * written), a reserve's regions are (populated when it was made): that is
+ * how the tests tell where a region came from without the reserve's
+ * internals. -1 when the range is not mapped at all.
+ */
+static int
+resident(const void *p, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n = len / pg, i;
+	unsigned char *v = malloc(n);
+	int ret = 1;
+
+	assert_non_null(v);
+	if (mincore((void *)(uintptr_t)p, len, v) != 0) {
+		assert_int_equal(errno, ENOMEM);
+		ret = -1;
+	} else {
+		for (i = 0; i < n && ret == 1; i++)
+			ret = v[i] & 1;
+	}
+	free(v);
+	return ret;
+}
+
+static bool
+in_range(const void *p, const uint8_t *base, unsigned int units)
+{
+	return (const uint8_t *)p >= base && (const uint8_t *)p < base + units * HUGE;
+}
+
+/* Write a pattern over [p, p + len) and read it back (the region is mapped and ours). */
+static void
+assert_usable(void *p, size_t len, uint8_t pat)
+{
+	uint8_t *b = p;
+	size_t i;
+
+	memset(b, pat, len);
+	for (i = 0; i < len; i += 4093)
+		assert_int_equal(b[i], pat);
+	assert_int_equal(b[len - 1], pat);
+}
+
+static void
+assert_zero(const void *p, size_t len)
+{
+	const uint64_t *w = p;
+	size_t i;
+
+	for (i = 0; i < len / sizeof(*w); i++)
+		if (w[i] != 0)
+			fail_msg("byte %zu of a region taken again is not zero", i * sizeof(*w));
+}
+
+/*
+ * Map a reserve of units and learn where it is: its first region of all
+ * units is the whole reserve (first fit, nothing else taken), populated.
+ */
+static uint8_t *
+reserve_open(unsigned int units, struct mlx5dm_reserve **r)
+{
+	uint64_t bytes0 = mlx5dm_huge_bytes();
+	uint8_t *base;
+
+	assert_int_equal(mlx5dm_huge_reserve(units * HUGE, r), 0);
+	assert_non_null(*r);
+	/* Mapped by the reserve, not handed out: not counted yet. */
+	assert_true(mlx5dm_huge_bytes() == bytes0);
+	base = mlx5dm_huge_alloc(units * HUGE, false);
+	assert_non_null(base);
+	assert_int_equal((uintptr_t)base % HUGE, 0);
+	assert_int_equal(resident(base, units * HUGE), 1);
+	assert_true(mlx5dm_huge_bytes() == bytes0 + units * HUGE);
+	mlx5dm_huge_free(base, units * HUGE);
+	assert_true(mlx5dm_huge_bytes() == bytes0);
+	return base;
+}
+
+static void
+test_huge_reserve_first_fit(void **state)
+{
+	struct mlx5dm_reserve *r;
+	uint8_t *base, *a, *b, *c, *d, *e;
+
+	(void)state;
+	/* No reserve: nothing to take, nothing is given back to one. */
+	assert_null(mlx5dm_reserve_take(HUGE));
+	base = reserve_open(4, &r);
+	/* First fit in 2 MiB units: 1 + 2 (contiguous) + 1 fill it in order. */
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_ptr_equal(a, base);
+	b = mlx5dm_huge_alloc(2 * HUGE, false);
+	assert_ptr_equal(b, base + HUGE);
+	assert_usable(b, 2 * HUGE, 0x3c);
+	c = mlx5dm_huge_alloc(HUGE, true);
+	assert_ptr_equal(c, base + 3 * HUGE);
+	/* Full: the next region is a fresh mapping, aligned, outside, usable. */
+	d = mlx5dm_huge_alloc(HUGE, false);
+	assert_non_null(d);
+	assert_false(in_range(d, base, 4));
+	assert_int_equal((uintptr_t)d % HUGE, 0);
+	assert_int_equal(resident(d, HUGE), 0);
+	assert_usable(d, HUGE, 0x77);
+	/* Units 0 and 3 free but not adjacent: a 2-unit region cannot come from them. */
+	assert_usable(a, HUGE, 0xa5);
+	mlx5dm_huge_free(a, HUGE);
+	mlx5dm_huge_free(c, HUGE);
+	e = mlx5dm_huge_alloc(2 * HUGE, false);
+	assert_non_null(e);
+	assert_false(in_range(e, base, 4));
+	assert_usable(e, 2 * HUGE, 0x11);
+	mlx5dm_huge_free(e, 2 * HUGE);
+	/* A region written, freed and taken again reads zero (as a fresh mapping). */
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_ptr_equal(a, base);
+	assert_zero(a, HUGE);
+	/* b went back too: units 1-3 are one free run again. */
+	mlx5dm_huge_free(b, 2 * HUGE);
+	c = mlx5dm_huge_alloc(3 * HUGE, false);
+	assert_ptr_equal(c, base + HUGE);
+	assert_zero(c, 3 * HUGE);
+	mlx5dm_huge_free(a, HUGE);
+	mlx5dm_huge_free(c, 3 * HUGE);
+	mlx5dm_huge_free(d, HUGE);
+	/* Nothing out: unreserve unmaps it at once. */
+	mlx5dm_huge_unreserve(r);
+	assert_null(mlx5dm_reserve_take(HUGE));
+	assert_int_equal(resident(base, HUGE), -1);
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_non_null(a);
+	assert_int_equal(resident(a, HUGE), 0);
+	mlx5dm_huge_free(a, HUGE);
+}
+
+static void
+test_huge_reserve_bad_size(void **state)
+{
+	static const size_t bad[] = { 0, 4096, HUGE / 2, HUGE + 4096, 3 * HUGE - 1 };
+	struct mlx5dm_reserve *r = (struct mlx5dm_reserve *)&r;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(mlx5dm_huge_reserve(bad[i], &r), -EINVAL);
+		assert_null(r);
+	}
+	assert_null(mlx5dm_reserve_take(HUGE));
+	mlx5dm_huge_unreserve(NULL);
+}
+
+/* Unreserve while a region is out: that region lives on, the rest is no longer offered. */
+static void
+test_huge_unreserve_busy(void **state)
+{
+	struct mlx5dm_reserve *r;
+	uint8_t *base, *a, *b;
+
+	(void)state;
+	base = reserve_open(4, &r);
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_ptr_equal(a, base);
+	mlx5dm_huge_unreserve(r);
+	assert_int_equal(resident(a, HUGE), 1);
+	assert_usable(a, HUGE, 0xee);
+	/* Three units are free, yet nothing new comes from a reserve being released. */
+	assert_null(mlx5dm_reserve_take(HUGE));
+	b = mlx5dm_huge_alloc(HUGE, false);
+	assert_non_null(b);
+	assert_false(in_range(b, base, 4));
+	mlx5dm_huge_free(b, HUGE);
+	assert_usable(a, HUGE, 0x21);
+	/* The last region back: the reserve is unmapped, and no reserve is left. */
+	mlx5dm_huge_free(a, HUGE);
+	assert_int_equal(resident(base, 4 * HUGE), -1);
+	assert_null(mlx5dm_reserve_take(HUGE));
+}
+
+/* An injected failure fails a region that the reserve could give, and takes nothing from it. */
+static void
+test_huge_reserve_fail_injection(void **state)
+{
+	struct mlx5dm_reserve *r;
+	uint8_t *base, *a, *b;
+
+	(void)state;
+	base = reserve_open(1, &r);
+	mlx5dm_alloc_fail_at(1);
+	assert_null(mlx5dm_huge_alloc(HUGE, false));
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_int_equal(mlx5dm_alloc_count(), 2);
+	mlx5dm_alloc_fail_at(0);
+	assert_ptr_equal(a, base);
+	b = mlx5dm_huge_alloc(HUGE, false);
+	assert_non_null(b);
+	assert_false(in_range(b, base, 1));
+	mlx5dm_huge_free(a, HUGE);
+	mlx5dm_huge_free(b, HUGE);
+	mlx5dm_huge_unreserve(r);
+	assert_null(mlx5dm_reserve_take(HUGE));
+}
+
 int
 main(void)
 {
@@ -82,6 +290,10 @@ main(void)
 		cmocka_unit_test(test_log_hook),
 		cmocka_unit_test(test_alloc_fail_injection),
 		cmocka_unit_test(test_aligned_and_calloc),
+		cmocka_unit_test(test_huge_reserve_first_fit),
+		cmocka_unit_test(test_huge_reserve_bad_size),
+		cmocka_unit_test(test_huge_unreserve_busy),
+		cmocka_unit_test(test_huge_reserve_fail_injection),
 	};
 
 	return cmocka_run_group_tests_name("osdep", tests, NULL, NULL);

@@ -6,13 +6,16 @@
  * SW ICM device memory of the model: the kernel's allocation rules
  * (rounding to the block then to a power of two, first fit, alignment,
  * ENOMEM, free and reuse), per-type ranges, MRs over DMs and host memory,
- * and lazy reservation of a large ICM.
+ * lazy reservation of a large ICM, and its population at creation when the
+ * configuration asks for it.
  */
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "test_sim_util.h"
@@ -209,6 +212,68 @@ test_dm_lazy_large(void **state)
 	tsim_close(&t);
 }
 
+/* Resident bytes of this process (/proc/self/statm, second field in pages). */
+static uint64_t
+rss_bytes(void)
+{
+	unsigned long long size, res;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu", &size, &res), 2);
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * icm_populate: the STE, modify, pattern and encap regions are resident as
+ * soon as the instance exists (the argument store is not, it is host
+ * memory of another kind); without it creating the instance backs none of
+ * them. Closing gives the memory back either way.
+ */
+static void
+test_dm_icm_populate(void **state)
+{
+	struct mlx5dm_sim_config cfg;
+	uint64_t rss0, rss1, icm, sw_icm, v = 1;
+	struct ibv_dm *dm;
+	unsigned int pop;
+	struct tsim t;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_steering_sw_icm_size = 26;          /* 64 MiB */
+	sw_icm = (1ull << cfg.log_steering_sw_icm_size) +
+		 (1ull << cfg.log_header_modify_sw_icm_size) +
+		 (1ull << cfg.log_header_modify_pattern_sw_icm_size) +
+		 (1ull << cfg.log_indirect_encap_sw_icm_size);
+	for (pop = 0; pop < 2; pop++) {
+		cfg.icm_populate = pop != 0;
+		rss0 = rss_bytes();
+		assert_int_equal(tsim_open(&t, &cfg), 0);
+		rss1 = rss_bytes();
+		if (pop) {
+			if (rss1 < rss0 + sw_icm)
+				fail_msg("populated: RSS grew by %llu bytes, SW ICM is %llu",
+					 (unsigned long long)(rss1 - rss0),
+					 (unsigned long long)sw_icm);
+			/* Not the 256 MiB argument store. */
+			assert_true(rss1 < rss0 + sw_icm + (64u << 20));
+		} else if (rss1 > rss0 + (16u << 20)) {
+			fail_msg("not populated: RSS grew by %llu bytes",
+				 (unsigned long long)(rss1 - rss0));
+		}
+		/* Either way the ICM works and reads zero where nothing was written. */
+		dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 1u << 20, 0, &icm);
+		assert_non_null(dm);
+		assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + (1u << 20) - 8, &v, 8), 0);
+		assert_true(v == 0);
+		assert_int_equal(t.ops->free_dm(dm), 0);
+		tsim_close(&t);
+		assert_true(rss_bytes() < rss0 + (16u << 20));
+	}
+}
+
 int
 main(void)
 {
@@ -217,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_dm_types),
 		cmocka_unit_test(test_dm_mr),
 		cmocka_unit_test(test_dm_lazy_large),
+		cmocka_unit_test(test_dm_icm_populate),
 	};
 
 	return cmocka_run_group_tests_name("sim_dm", tests, NULL, NULL);

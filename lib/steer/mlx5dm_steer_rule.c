@@ -294,11 +294,15 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 	const uint8_t *tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE +
 			     MLX5DM_STE_CTRL_SIZE;
 	const struct mlx5dm_ste *first;
+	bool hinted = head != NULL && m->pf.root == head->root &&
+		      memcmp(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE) == 0;
 
+	/* A hint serves the next create only. */
+	m->pf.root = NULL;
 	if (head == NULL)
 		return;
 	rc->pf_head = head;
-	if (m->pf.root == head->root && memcmp(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE) == 0) {
+	if (hinted) {
 		rc->pf_hash = m->pf.ihash;
 		rc->pf_bwc = m->pf.bwc;
 	} else {
@@ -307,7 +311,6 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 		mlx5dm_hidx_prefetch(&m->index, rc->pf_hash);
 		mlx5dm_htbl_slot_prefetch(head, rc->pf_bwc & (head->num_entries - 1));
 	}
-	m->pf.root = NULL;
 	/*
 	 * An occupied slot: the new entry goes behind its chain, whose first
 	 * record (both lines: links, then the control bytes rewritten) is one
@@ -447,6 +450,9 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			s->next_htbl = child;
 			mlx5dm_htbl_point(ctx, child, s->shadow);
 			head = child;
+			/* The next rules usually share it (an undo clears the hint with the record). */
+			if (lvl == 0)
+				m->l0_hint = s;
 		} else {
 			s->rule = rule;
 			rule->last = s;

@@ -450,7 +450,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			s->next_htbl = child;
 			mlx5dm_htbl_point(ctx, child, s->shadow);
 			head = child;
-			/* The next rules usually share it (an undo clears the hint with the record). */
+			/* The next rules usually share it (an undo clears it with the record). */
 			if (lvl == 0)
 				m->l0_hint = s;
 		} else {

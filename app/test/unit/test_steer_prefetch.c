@@ -167,28 +167,32 @@ insert_one(struct pf_run *t, uint32_t i)
 
 /*
  * Two levels, keys i, i + 1, i + 2 (the first of level-0 group B). Rule i
- * opens chain B (the level-0 hint stays on A, the group before). A hint
- * of A's level-0 tag with key i + 2's last-level tag: chain A predicted,
- * hashes for A. Rule i + 1 finds chain B by the index, unpredicted (the
- * hint stays), and moves the level-0 hint to B. Rule i + 2: chain B
- * predicted, the same last-level tag as the hint's, another chain.
+ * opens chain B and becomes the level-0 hint. A hint of the previous
+ * group's level-0 tag with key i + 2's last-level tag predicts nothing
+ * (that tag is not the level-0 hint's). A hint of key i + 2's own value
+ * predicts chain B; rule i + 1, another value, ignores it and clears it
+ * (a hint serves the next create only), so rule i + 2 computes its own
+ * hashes.
  */
 static void
 insert_cross(struct pf_run *t, uint32_t i)
 {
 	uint8_t v[MP_SIZE];
-	uint32_t k;
 
 	t->r[i] = create_key(t, t->m, i, i);
 	assert_non_null(t->r[i]);
 	shape_value(t->s, i + 2, v);
 	mp_mac(v, F(outer, dmac_47_16), key_dmac(t->s, i - 1));
 	mlx5dm_rule_prefetch(t->m, v);
+	assert_null(t->m->pf.root);
+	shape_value(t->s, i + 2, v);
+	mlx5dm_rule_prefetch(t->m, v);
 	assert_non_null(t->m->pf.root);
-	for (k = i + 1; k <= i + 2; k++) {
-		t->r[k] = create_key(t, t->m, k, k);
-		assert_non_null(t->r[k]);
-	}
+	t->r[i + 1] = create_key(t, t->m, i + 1, i + 1);
+	assert_non_null(t->r[i + 1]);
+	assert_null(t->m->pf.root);
+	t->r[i + 2] = create_key(t, t->m, i + 2, i + 2);
+	assert_non_null(t->r[i + 2]);
 }
 
 /* Every rule's frame on its queue, the prefetched-only keys on none. */

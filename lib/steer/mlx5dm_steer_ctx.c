@@ -181,6 +181,7 @@ mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
 		ops->devx_free_uar(ctx->uar);
 	if (ctx->pd != NULL)
 		ops->dealloc_pd(ctx->pd);
+	mlx5dm_slab_destroy(&ctx->act_slab);
 	mlx5dm_spinlock_destroy(&ctx->lock);
 	mlx5dm_free(ctx);
 }
@@ -209,6 +210,7 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->allow_dup = attr->allow_duplicate_rules;
 	ctx->db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 	mlx5dm_spinlock_init(&ctx->lock);
+	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action));
 	LIST_INIT(&ctx->domains);
 	ret = mlx5dm_caps_read(dev, &ctx->caps);
 	if (ret < 0)

@@ -138,6 +138,7 @@ struct mlx5dm_ctx {
 	uint16_t nb_queues;
 	struct mlx5dm_queue *queues;          /* nb_queues + 1: the last is the control queue */
 	struct mlx5dm_spinlock lock;          /* control objects */
+	struct mlx5dm_slab act_slab;          /* struct mlx5dm_action records (under lock) */
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
 	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */

@@ -52,6 +52,7 @@ struct mlx5dm_flow_cnt_bulk {
 	uint32_t used;
 	uint32_t hint;                  /* no free counter in the words below */
 	uint32_t id;                    /* place in fp->cnt_tab */
+	size_t huge_bytes;              /* from mlx5dm_huge_alloc (this size), or 0: heap */
 	uint64_t *dirty;                /* counters used before (their value is not zero) */
 	uint64_t *tx;                   /* counters whose action is NIC TX's */
 	struct mlx5dm_flow_cnt_slot *slot;
@@ -111,6 +112,36 @@ take:
 	return 0;
 }
 
+/*
+ * A bulk's state: large bulks (a MiB or more: 2^16 counters and
+ * up) in a huge-page region, which faults in 2 MiB at a time (the slots of
+ * a million counters are otherwise thousands of 4 KiB faults, costly in a
+ * VM) and comes from the warm reserve when there is one; small ones from
+ * the heap. Zeroed either way.
+ */
+static struct mlx5dm_flow_cnt_bulk *
+mlx5dm_flow_cnt_bulk_mem(size_t bytes)
+{
+	size_t huge = RTE_ALIGN_CEIL(bytes, MLX5DM_HUGE_SIZE);
+	struct mlx5dm_flow_cnt_bulk *b;
+
+	if (bytes < MLX5DM_HUGE_SIZE / 2)
+		return mlx5dm_zmalloc(bytes);
+	b = mlx5dm_huge_alloc(huge, false);
+	if (b != NULL)
+		b->huge_bytes = huge;
+	return b;
+}
+
+static void
+mlx5dm_flow_cnt_bulk_mem_free(struct mlx5dm_flow_cnt_bulk *b)
+{
+	if (b->huge_bytes != 0)
+		mlx5dm_huge_free(b, b->huge_bytes);
+	else
+		mlx5dm_free(b);
+}
+
 /* The bulk's kept actions (on counters used before), the bulk; the last bulk takes the table. */
 static void
 mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b)
@@ -133,7 +164,7 @@ mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bu
 	if (ret < 0)
 		MLX5DM_LOG(ERR, "flow", "counter bulk not freed: %d", ret);
 	fp->cnt_tab[b->id] = NULL;
-	mlx5dm_free(b);
+	mlx5dm_flow_cnt_bulk_mem_free(b);
 	if (--fp->st.cnt_bulks == 0) {
 		mlx5dm_free(fp->cnt_tab);
 		fp->cnt_tab = NULL;
@@ -174,9 +205,8 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	if (c == NULL)
 		return NULL;
 	words = (1u << log) / 64;
-	/* Large bulks' slots are fresh zero pages: they fault in as counters are used. */
-	b = mlx5dm_zmalloc(sizeof(*b) + 3 * words * sizeof(b->busy[0]) +
-			   (1u << log) * sizeof(b->slot[0]));
+	b = mlx5dm_flow_cnt_bulk_mem(sizeof(*b) + 3 * words * sizeof(b->busy[0]) +
+				     (1u << log) * sizeof(b->slot[0]));
 	if (b == NULL) {
 		err = ENOMEM;
 		goto free_c;
@@ -193,7 +223,7 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	fp->st.cnt_bulks++;
 	return b;
 free_b:
-	mlx5dm_free(b);
+	mlx5dm_flow_cnt_bulk_mem_free(b);
 free_c:
 	if (mlx5dm_counters_free(c) < 0)
 		MLX5DM_LOG(ERR, "flow", "counter bulk not freed");

@@ -158,6 +158,7 @@ struct mlx5dm_sim {
 	struct mlx5dm_sim_idtab tab[MLX5DM_SIM_K_NUM];
 	struct mlx5dm_sim_bitmap fc_ids;
 	struct mlx5dm_sim_fc_slot *fc_chunk[MLX5DM_SIM_FC_CHUNKS];
+	struct mlx5dm_sim_fc_slot *fc_mem;      /* every chunk's slots (huge region) */
 	uint64_t root_cache[2];         /* per direction: ICM of the best root rule, 0 = none */
 	void *root_rules;               /* list head, see mlx5dm_sim_fw_root.c */
 	struct mlx5dm_sim_sync sync;

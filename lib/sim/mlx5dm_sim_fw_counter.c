@@ -8,7 +8,10 @@
  * bulk size, so "counter object id + offset" (what an STE's counter_id
  * holds) names one counter. Counting (mlx5dm_sim_counter_add) is lock-free:
  * slots live in chunks that are created once and kept until the instance
- * goes; a slot counts only while its bulk is allocated.
+ * goes; a slot counts only while its bulk is allocated. The chunks are
+ * cut from one huge-page region, mapped at the first bulk and faulted in
+ * 2 MiB at a time (a million counters' slots on the heap would be thousands
+ * of 4 KiB page faults, each costly in a VM).
  */
 
 #include <errno.h>
@@ -18,6 +21,9 @@
 
 #define MLX5DM_SIM_FC_CHUNK (1u << MLX5DM_SIM_FC_LOG_CHUNK)
 #define MLX5DM_SIM_FC_LOG_BULK_MAX 15
+#define MLX5DM_SIM_FC_MEM \
+	MLX5DM_ALIGN_UP(sizeof(struct mlx5dm_sim_fc_slot) << MLX5DM_SIM_FC_LOG_MAX, \
+			MLX5DM_HUGE_SIZE)
 
 static struct mlx5dm_sim_fc_slot *
 mlx5dm_sim_fc_slot(struct mlx5dm_sim *sim, uint32_t id)
@@ -62,9 +68,12 @@ mlx5dm_sim_cmd_alloc_fc(struct mlx5dm_sim_cmd *c)
 
 		if (c->sim->fc_chunk[k] != NULL)
 			continue;
-		chunk = mlx5dm_calloc(MLX5DM_SIM_FC_CHUNK, sizeof(*chunk));
-		if (chunk == NULL)
-			return MLX5DM_SIM_FAIL(c, NO_RES, "out of counter memory");
+		if (c->sim->fc_mem == NULL) {
+			c->sim->fc_mem = mlx5dm_huge_alloc(MLX5DM_SIM_FC_MEM, false);
+			if (c->sim->fc_mem == NULL)
+				return MLX5DM_SIM_FAIL(c, NO_RES, "out of counter memory");
+		}
+		chunk = c->sim->fc_mem + ((size_t)k << MLX5DM_SIM_FC_LOG_CHUNK);
 		__atomic_store_n(&c->sim->fc_chunk[k], chunk, __ATOMIC_RELEASE);
 	}
 	o = mlx5dm_sim_obj_new(c->sim, MLX5DM_SIM_K_FC, sizeof(*o));
@@ -165,8 +174,8 @@ mlx5dm_sim_fc_free_all(struct mlx5dm_sim *sim)
 {
 	unsigned int k;
 
-	for (k = 0; k < MLX5DM_ARRAY_SIZE(sim->fc_chunk); k++) {
-		mlx5dm_free(sim->fc_chunk[k]);
+	for (k = 0; k < MLX5DM_ARRAY_SIZE(sim->fc_chunk); k++)
 		sim->fc_chunk[k] = NULL;
-	}
+	mlx5dm_huge_free(sim->fc_mem, MLX5DM_SIM_FC_MEM);
+	sim->fc_mem = NULL;
 }

@@ -50,6 +50,15 @@ mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 }
 
+/* A region for the slot heads of a table of n slots (1 MiB of heads or more), else 0. */
+static size_t
+mlx5dm_htbl_slot_mem_bytes(uint32_t n)
+{
+	size_t bytes = (size_t)n * sizeof(struct mlx5dm_ste *);
+
+	return bytes >= MLX5DM_HUGE_SIZE / 2 ? MLX5DM_ALIGN_UP(bytes, MLX5DM_HUGE_SIZE) : 0;
+}
+
 static struct mlx5dm_htbl *
 mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 		  uint16_t byte_mask)
@@ -82,8 +91,8 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 			goto free_h;
 		}
 		/* Without the region, the pages come one by one from the heap. */
-		if ((size_t)n * sizeof(**h->pages) >= MLX5DM_HUGE_SIZE)
-			h->slot_mem = mlx5dm_huge_alloc((size_t)n * sizeof(**h->pages), false);
+		if (mlx5dm_htbl_slot_mem_bytes(n) != 0)
+			h->slot_mem = mlx5dm_huge_alloc(mlx5dm_htbl_slot_mem_bytes(n), false);
 	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
@@ -94,7 +103,7 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 free_pages:
 	if (!small) {
 		if (h->slot_mem != NULL)
-			mlx5dm_huge_free(h->slot_mem, (size_t)n * sizeof(**h->pages));
+			mlx5dm_huge_free(h->slot_mem, mlx5dm_htbl_slot_mem_bytes(n));
 		mlx5dm_free(h->pages);
 	}
 free_h:
@@ -112,7 +121,7 @@ mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
 	if (h->pages == &h->page0)
 		return;
 	if (h->slot_mem != NULL) {
-		mlx5dm_huge_free(h->slot_mem, (size_t)h->num_entries * sizeof(**h->pages));
+		mlx5dm_huge_free(h->slot_mem, mlx5dm_htbl_slot_mem_bytes(h->num_entries));
 		mlx5dm_free(h->pages);
 		return;
 	}

@@ -70,24 +70,39 @@ mlx5dm_hidx_match(const struct mlx5dm_ste *s, const struct mlx5dm_htbl *chain, c
 	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 
-/* Zeroed buckets; large tables in huge pages, faulted in as they are used. */
-static struct mlx5dm_hidx_bucket *
-mlx5dm_hidx_table_alloc(uint32_t n)
+/*
+ * Bytes of a huge-page region for a table of n buckets, 0 for a heap one.
+ * From 1 MiB on (an index of some 50 000 entries) a table takes a region
+ * (rounded up to 2 MiB): faulted in 2 MiB at a time, from the warm reserve
+ * when there is one, where the heap would zero it in the growing call.
+ */
+static size_t
+mlx5dm_hidx_table_huge(uint32_t n)
 {
 	size_t bytes = (size_t)n * sizeof(struct mlx5dm_hidx_bucket);
 
-	if (bytes >= MLX5DM_HUGE_SIZE)
-		return mlx5dm_huge_alloc(bytes, false);
-	return mlx5dm_aligned_zmalloc(bytes, sizeof(struct mlx5dm_hidx_bucket));
+	return bytes >= MLX5DM_HUGE_SIZE / 2 ? MLX5DM_ALIGN_UP(bytes, MLX5DM_HUGE_SIZE) : 0;
+}
+
+/* Zeroed buckets. */
+static struct mlx5dm_hidx_bucket *
+mlx5dm_hidx_table_alloc(uint32_t n)
+{
+	size_t huge = mlx5dm_hidx_table_huge(n);
+
+	if (huge != 0)
+		return mlx5dm_huge_alloc(huge, false);
+	return mlx5dm_aligned_zmalloc((size_t)n * sizeof(struct mlx5dm_hidx_bucket),
+				      sizeof(struct mlx5dm_hidx_bucket));
 }
 
 static void
 mlx5dm_hidx_table_free(struct mlx5dm_hidx_bucket *b, uint32_t n)
 {
-	size_t bytes = (size_t)n * sizeof(*b);
+	size_t huge = mlx5dm_hidx_table_huge(n);
 
-	if (bytes >= MLX5DM_HUGE_SIZE)
-		mlx5dm_huge_free(b, bytes);
+	if (huge != 0)
+		mlx5dm_huge_free(b, huge);
 	else
 		mlx5dm_free(b);
 }

@@ -195,7 +195,7 @@ struct mlx5dm_matcher;
  * when a slot of it is first used: growing a table to 2^20 slots costs a
  * 16 KiB directory, not 8 MiB of zeroed pointers in the inserting call.
  * A table of one page or less has its heads inline, behind the structure.
- * A table of MLX5DM_HUGE_SIZE of heads or more takes its pages from one
+ * A table of half MLX5DM_HUGE_SIZE of heads or more takes its pages from one
  * huge-page region instead of the heap: a page fault per 2 MiB, not per
  * 4 KiB page (faults, not zeroing, dominate where faults are costly, as in
  * a VM), and the region comes from the warm reserve when there is one.

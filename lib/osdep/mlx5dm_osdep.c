@@ -2,6 +2,7 @@
  * Copyright 2026 The mlx5dm authors
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,19 +149,33 @@ mlx5dm_free(void *ptr)
 
 static uint64_t mlx5dm_huge_mapped;
 
-void *
-mlx5dm_huge_alloc(size_t size, bool populate)
+int
+mlx5dm_populate(void *p, size_t len)
 {
-	uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
-	uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
+	size_t off;
+
+#ifdef MADV_POPULATE_WRITE
+	if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -ENOMEM;
+#endif
+	for (off = 0; off < len; off += 4096)
+		((volatile uint8_t *)p)[off] = 0;
+	return 0;
+}
+
+size_t
+mlx5dm_huge_fit(size_t bytes)
+{
+	return bytes >= MLX5DM_HUGE_SIZE / 2 ? MLX5DM_ALIGN_UP(bytes, MLX5DM_HUGE_SIZE) : 0;
+}
+
+void *
+mlx5dm_huge_map(size_t size)
+{
 	uint8_t *p, *a;
 
-	if (MLX5DM_UNLIKELY(fail != 0 && n == fail) || size == 0 ||
-	    size % MLX5DM_HUGE_SIZE != 0)
-		return NULL;
-	a = mlx5dm_reserve_take(size);
-	if (a != NULL)
-		goto done;
 	/* Twice the size, then keep the aligned part: huge pages need 2 MiB alignment. */
 	p = mmap(NULL, size + MLX5DM_HUGE_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -173,13 +188,28 @@ mlx5dm_huge_alloc(size_t size, bool populate)
 		munmap(a + size, (size_t)(p + size + MLX5DM_HUGE_SIZE - (a + size)));
 	/* Advice only: without THP (or an old kernel) the region works the same. */
 	(void)madvise(a, size, MADV_HUGEPAGE);
-#ifdef MADV_POPULATE_WRITE
-	if (populate)
-		(void)madvise(a, size, MADV_POPULATE_WRITE);
-#else
-	(void)populate;
-#endif
-done:
+	return a;
+}
+
+void *
+mlx5dm_huge_alloc(size_t size, bool populate)
+{
+	uint64_t n = __atomic_add_fetch(&mlx5dm_alloc_n, 1, __ATOMIC_RELAXED);
+	uint64_t fail = __atomic_load_n(&mlx5dm_alloc_fail_n, __ATOMIC_RELAXED);
+	uint8_t *a;
+
+	if (MLX5DM_UNLIKELY(fail != 0 && n == fail) || size == 0 ||
+	    size % MLX5DM_HUGE_SIZE != 0)
+		return NULL;
+	a = mlx5dm_reserve_take(size);
+	if (a == NULL) {
+		a = mlx5dm_huge_map(size);
+		if (a == NULL)
+			return NULL;
+		/* Best effort: what is not populated now faults in as it is used. */
+		if (populate)
+			(void)mlx5dm_populate(a, size);
+	}
 	__atomic_add_fetch(&mlx5dm_huge_mapped, size, __ATOMIC_RELAXED);
 	return a;
 }

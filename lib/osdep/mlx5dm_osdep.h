@@ -86,6 +86,16 @@ void *mlx5dm_huge_alloc(size_t size, bool populate);
 void mlx5dm_huge_free(void *ptr, size_t size);
 /* Bytes currently mapped by mlx5dm_huge_alloc() (heap statistics do not see them). */
 uint64_t mlx5dm_huge_bytes(void);
+/*
+ * The region size for a table of bytes that should take one (1 MiB or more,
+ * rounded up to MLX5DM_HUGE_SIZE), else 0: smaller ones belong on the heap.
+ */
+size_t mlx5dm_huge_fit(size_t bytes);
+/*
+ * Back [p, p + len) of an anonymous mapping now: the kernel's populate
+ * where it has one, else a write per page. -ENOMEM when memory is short.
+ */
+int mlx5dm_populate(void *p, size_t len);
 
 /*
  * Warm reserve (mlx5dm_osdep_reserve.c): bytes (a multiple of
@@ -98,6 +108,8 @@ uint64_t mlx5dm_huge_bytes(void);
 struct mlx5dm_reserve;
 int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
 void mlx5dm_huge_unreserve(struct mlx5dm_reserve *r);
+/* An aligned anonymous mapping of size bytes advised for huge pages (or NULL); not counted. */
+void *mlx5dm_huge_map(size_t size);
 /* For mlx5dm_huge_alloc/free: a zeroed region of a reserve (or NULL); give back one. */
 void *mlx5dm_reserve_take(size_t size);
 bool mlx5dm_reserve_give(void *ptr, size_t size);

@@ -29,8 +29,6 @@
 
 struct mlx5dm_reserve {
 	struct mlx5dm_reserve *next;
-	uint8_t *map_base;                /* of the mapping (before alignment) */
-	size_t map_len;
 	uint8_t *base;                    /* first unit, MLX5DM_HUGE_SIZE aligned */
 	uint32_t units;
 	uint32_t taken;                   /* units handed out */
@@ -58,27 +56,11 @@ mlx5dm_reserve_mark(struct mlx5dm_reserve *r, uint32_t i, uint32_t n, bool on)
 	}
 }
 
-/* Touch every page (kernels without MADV_POPULATE_WRITE). */
-static int
-mlx5dm_reserve_populate(uint8_t *p, size_t len)
-{
-#ifdef MADV_POPULATE_WRITE
-	if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -ENOMEM;
-#endif
-	for (size_t off = 0; off < len; off += 4096)
-		((volatile uint8_t *)p)[off] = 0;
-	return 0;
-}
-
 int
 mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
 {
 	size_t units = bytes / MLX5DM_HUGE_SIZE;
 	struct mlx5dm_reserve *r;
-	uint8_t *p;
 
 	*out = NULL;
 	if (units == 0 || units > UINT32_MAX || bytes % MLX5DM_HUGE_SIZE != 0)
@@ -86,18 +68,11 @@ mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
 	r = calloc(1, sizeof(*r) + (units + 63) / 64 * sizeof(uint64_t));
 	if (r == NULL)
 		return -ENOMEM;
-	r->map_len = units * MLX5DM_HUGE_SIZE + MLX5DM_HUGE_SIZE;
-	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		free(r);
-		return -ENOMEM;
-	}
-	r->map_base = p;
-	r->base = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)p, MLX5DM_HUGE_SIZE);
+	r->base = mlx5dm_huge_map(units * MLX5DM_HUGE_SIZE);
 	r->units = (uint32_t)units;
-	(void)madvise(r->base, units * MLX5DM_HUGE_SIZE, MADV_HUGEPAGE);
-	if (mlx5dm_reserve_populate(r->base, units * MLX5DM_HUGE_SIZE) < 0) {
-		munmap(p, r->map_len);
+	if (r->base == NULL || mlx5dm_populate(r->base, units * MLX5DM_HUGE_SIZE) < 0) {
+		if (r->base != NULL)
+			munmap(r->base, units * MLX5DM_HUGE_SIZE);
 		free(r);
 		return -ENOMEM;
 	}
@@ -121,7 +96,7 @@ mlx5dm_reserve_destroy(struct mlx5dm_reserve *r)
 			break;
 		}
 	}
-	munmap(r->map_base, r->map_len);
+	munmap(r->base, (size_t)r->units * MLX5DM_HUGE_SIZE);
 	free(r);
 }
 

@@ -55,23 +55,6 @@ mlx5dm_sim_rgn_log_size(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r)
 	}
 }
 
-/* Back a region now (config icm_populate); touch it where the kernel cannot. */
-static int
-mlx5dm_sim_icm_populate(uint8_t *p, size_t len)
-{
-	size_t off;
-
-#ifdef MADV_POPULATE_WRITE
-	if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -ENOMEM;
-#endif
-	for (off = 0; off < len; off += 4096)
-		((volatile uint8_t *)p)[off] = 0;
-	return 0;
-}
-
 int
 mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 {
@@ -103,7 +86,7 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 		 */
 		(void)madvise(p, g->size, MADV_HUGEPAGE);
 		if (sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG &&
-		    mlx5dm_sim_icm_populate(p, g->size) < 0) {
+		    mlx5dm_populate(p, g->size) < 0) {
 			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot populate %" PRIu64
 				   " bytes of ICM", g->size);
 			return -ENOMEM;

@@ -50,13 +50,11 @@ mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 }
 
-/* A region for the slot heads of a table of n slots (1 MiB of heads or more), else 0. */
+/* The region for the slot heads of a table of n slots, or 0 (mlx5dm_huge_fit). */
 static size_t
 mlx5dm_htbl_slot_mem_bytes(uint32_t n)
 {
-	size_t bytes = (size_t)n * sizeof(struct mlx5dm_ste *);
-
-	return bytes >= MLX5DM_HUGE_SIZE / 2 ? MLX5DM_ALIGN_UP(bytes, MLX5DM_HUGE_SIZE) : 0;
+	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_ste *));
 }
 
 static struct mlx5dm_htbl *

@@ -79,9 +79,7 @@ mlx5dm_hidx_match(const struct mlx5dm_ste *s, const struct mlx5dm_htbl *chain, c
 static size_t
 mlx5dm_hidx_table_huge(uint32_t n)
 {
-	size_t bytes = (size_t)n * sizeof(struct mlx5dm_hidx_bucket);
-
-	return bytes >= MLX5DM_HUGE_SIZE / 2 ? MLX5DM_ALIGN_UP(bytes, MLX5DM_HUGE_SIZE) : 0;
+	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_hidx_bucket));
 }
 
 /* Zeroed buckets. */

@@ -122,10 +122,10 @@ take:
 static struct mlx5dm_flow_cnt_bulk *
 mlx5dm_flow_cnt_bulk_mem(size_t bytes)
 {
-	size_t huge = RTE_ALIGN_CEIL(bytes, MLX5DM_HUGE_SIZE);
+	size_t huge = mlx5dm_huge_fit(bytes);
 	struct mlx5dm_flow_cnt_bulk *b;
 
-	if (bytes < MLX5DM_HUGE_SIZE / 2)
+	if (huge == 0)
 		return mlx5dm_zmalloc(bytes);
 	b = mlx5dm_huge_alloc(huge, false);
 	if (b != NULL)

@@ -29,6 +29,7 @@
 #include <rte_ring.h>
 
 #include <rte_pmd_mlx5dm.h>
+#include "test_rss.h"
 
 static struct rte_mempool *pool;
 
@@ -474,19 +475,6 @@ test_no_leak_across_lifecycle(void **state)
 	assert_int_equal(rte_mempool_avail_count(pool), 2048);
 }
 
-/* Resident bytes of the process (/proc/self/statm, second field in pages). */
-static uint64_t
-rss_bytes(void)
-{
-	unsigned long long size, res;
-	FILE *f = fopen("/proc/self/statm", "r");
-
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%llu %llu", &size, &res), 2);
-	fclose(f);
-	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 /*
  * mem_reserve and sim_icm_populate: the probe makes the reserve and the
  * model's SW ICM resident (the default model: 512 MiB of STE ICM, 16 MiB
@@ -503,17 +491,17 @@ test_mem_reserve_populate(void **state)
 
 	(void)state;
 	for (round = 0; round < 2; round++) {
-		rss0 = rss_bytes();
+		rss0 = test_rss_bytes();
 		assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_reserve=16,sim_icm_populate=1"),
 				 0);
-		rss1 = rss_bytes();
+		rss1 = test_rss_bytes();
 		port = port_by_name("net_mlx5dm7");
 		assert_true(port < RTE_MAX_ETHPORTS);
 		port_setup(port, 1, 1, 512);
 		drop_rule_steers(port, port);
 		close_port(port);
 		assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
-		rss2 = rss_bytes();
+		rss2 = test_rss_bytes();
 		fprintf(stderr, "round %u: probe +%llu MiB, after close %+lld MiB\n", round,
 			(unsigned long long)((rss1 - rss0) >> 20),
 			((long long)rss2 - (long long)rss0) / (1 << 20));

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "test_sim_util.h"
+#include "test_rss.h"
 
 static struct ibv_dm *
 dm_alloc(struct tsim *t, unsigned int type, size_t len, uint32_t log_align, uint64_t *icm)
@@ -212,19 +213,6 @@ test_dm_lazy_large(void **state)
 	tsim_close(&t);
 }
 
-/* Resident bytes of this process (/proc/self/statm, second field in pages). */
-static uint64_t
-rss_bytes(void)
-{
-	unsigned long long size, res;
-	FILE *f = fopen("/proc/self/statm", "r");
-
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%llu %llu", &size, &res), 2);
-	fclose(f);
-	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 /*
  * icm_populate: the STE, modify, pattern and encap regions are resident as
  * soon as the instance exists (the argument store is not, it is host
@@ -249,9 +237,9 @@ test_dm_icm_populate(void **state)
 		 (1ull << cfg.log_indirect_encap_sw_icm_size);
 	for (pop = 0; pop < 2; pop++) {
 		cfg.icm_populate = pop != 0;
-		rss0 = rss_bytes();
+		rss0 = test_rss_bytes();
 		assert_int_equal(tsim_open(&t, &cfg), 0);
-		rss1 = rss_bytes();
+		rss1 = test_rss_bytes();
 		if (pop) {
 			if (rss1 < rss0 + sw_icm)
 				fail_msg("populated: RSS grew by %llu bytes, SW ICM is %llu",
@@ -270,7 +258,7 @@ test_dm_icm_populate(void **state)
 		assert_true(v == 0);
 		assert_int_equal(t.ops->free_dm(dm), 0);
 		tsim_close(&t);
-		assert_true(rss_bytes() < rss0 + (16u << 20));
+		assert_true(test_rss_bytes() < rss0 + (16u << 20));
 	}
 }
 

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Resident memory of the test process, for tests that check what is
+ * populated up front and given back (warm reserves, resident model ICM).
+ * Shared by the unit and the PMD suites; depends on nothing of ours.
+ */
+
+#ifndef _TEST_RSS_H_
+#define _TEST_RSS_H_
+
+#include <stdint.h>
+
+/* Resident bytes (/proc/self/statm, second field in pages); fails the test if unreadable. */
+uint64_t test_rss_bytes(void);
+
+#endif /* _TEST_RSS_H_ */

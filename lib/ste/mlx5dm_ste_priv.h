@@ -113,4 +113,7 @@ int mlx5dm_ste_v1_decap_l3_list(const uint8_t *l2_hdr, size_t len, uint8_t *hw,
 void mlx5dm_ste_action_err_set(struct mlx5dm_ste_action_err *err, int index,
 			       const char *fmt, ...) MLX5DM_FORMAT(3, 4);
 
+/* mlx5dm_ste_hash_bwc() by tables only (the path of CPUs without a carry-less multiply). */
+uint32_t mlx5dm_ste_hash_bwc_tables(const uint8_t *tag, uint16_t byte_mask);
+
 #endif /* _MLX5DM_STE_PRIV_H_ */

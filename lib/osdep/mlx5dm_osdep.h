@@ -37,6 +37,8 @@
 #define MLX5DM_ALIGN_UP(v, a) (((v) + (a) - 1) & ~((__typeof__(v))(a) - 1))
 #define MLX5DM_IS_POW2(v) ((v) != 0 && ((v) & ((v) - 1)) == 0)
 #define MLX5DM_FORMAT(f, a) __attribute__((format(printf, f, a)))
+/* A function compiled for CPU features the build target does not assume (checked at run time). */
+#define MLX5DM_TARGET(features) __attribute__((target(features)))
 
 /* Log levels, numerically equal to DPDK's RTE_LOG_* so the PMD maps 1:1. */
 enum mlx5dm_log_level {

@@ -128,7 +128,7 @@ static int mlx5dm_ste_clmul_state;
 /* byte_mask8[b]: 64-bit mask over eight tag bytes (little-endian load), bit 7 of b = byte 0. */
 static uint64_t mlx5dm_ste_byte_mask8[256];
 
-__attribute__((target("pclmul"))) static inline uint64_t
+MLX5DM_TARGET("pclmul") static inline uint64_t
 mlx5dm_ste_clmul_lo(uint64_t a, uint64_t b)
 {
 	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
@@ -142,7 +142,7 @@ mlx5dm_ste_clmul_lo(uint64_t a, uint64_t b)
  * times (x^64 mod P) leave 64; Barrett turns those into the remainder.
  * Each product of reflected operands lands one bit low, hence the shifts.
  */
-__attribute__((target("pclmul"))) static uint32_t
+MLX5DM_TARGET("pclmul") static uint32_t
 mlx5dm_ste_crc32_16_clmul(uint64_t lo, uint64_t hi)
 {
 	__m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)lo),

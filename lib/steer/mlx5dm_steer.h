@@ -131,18 +131,32 @@ int mlx5dm_matcher_destroy(struct mlx5dm_matcher *matcher);
  * log line naming the cause) for an impossible action combination.
  */
 #define MLX5DM_RULE_MAX_ACTIONS 16
-/*
- * Optional, just before mlx5dm_rule_create() of the same value on the same
- * matcher: start loading the table lines inserting it will touch (random
- * lines of tables sized by the rule count), so the caller's work in between
- * (action lookups, allocations) overlaps the memory latency; the create
- * reuses the hashes computed here. A hint only: it changes no rule, and a
- * create of another value just ignores it.
- */
-void mlx5dm_rule_prefetch(struct mlx5dm_matcher *matcher, const uint8_t *value);
 struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
 				       const uint8_t *value, size_t nb_actions,
 				       struct mlx5dm_action *const actions[]);
+
+/*
+ * mlx5dm_rule_create() in two steps. mlx5dm_rule_prepare() checks the value
+ * (EINVAL as above), builds the rule's entries and starts loading the table
+ * lines inserting them will touch (random lines of tables sized by the rule
+ * count), so the caller's work before mlx5dm_rule_create_prepared() (action
+ * lookups, allocations) overlaps that memory latency. The prep lives on the
+ * caller's stack and serves one create (EINVAL after); rules created in
+ * between, on any queue, are fine. Fields are the library's.
+ */
+#define MLX5DM_RULE_PREP_BYTES (28 * 64)
+struct mlx5dm_rule_prep {
+	struct mlx5dm_matcher *matcher;	/* NULL: nothing prepared, or used */
+	const void *root;		/* the last level's chain as predicted, or NULL */
+	uint32_t ihash;			/* its index hash */
+	uint32_t bwc;			/* its slot hash, before the table's mask */
+	uint8_t ste[MLX5DM_RULE_PREP_BYTES];	/* the entries (match, then action) */
+};
+int mlx5dm_rule_prepare(struct mlx5dm_matcher *matcher, const uint8_t *value,
+			struct mlx5dm_rule_prep *prep);
+struct mlx5dm_rule *mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue,
+						size_t nb_actions,
+						struct mlx5dm_action *const actions[]);
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
 /* Ring the doorbells of / wait for the writes queued on a queue. */

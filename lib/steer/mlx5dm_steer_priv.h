@@ -300,13 +300,6 @@ struct mlx5dm_matcher {
 	 * lookup. Cleared when that record is freed (mlx5dm_ste_rec_free).
 	 */
 	struct mlx5dm_ste *l0_hint;
-	/* What mlx5dm_rule_prefetch() computed for the next create (root NULL: nothing). */
-	struct {
-		const struct mlx5dm_htbl *root; /* chain of the last level */
-		uint32_t ihash;                   /* index hash */
-		uint32_t bwc;                     /* slot hash, before the table's mask */
-		uint8_t tag[MLX5DM_STE_TAG_SIZE];
-	} pf;
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */

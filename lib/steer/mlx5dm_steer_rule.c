@@ -28,6 +28,8 @@
 #include "mlx5dm_steer_priv.h"
 
 #define MLX5DM_RULE_MAX_STES (MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
+_Static_assert(MLX5DM_RULE_PREP_BYTES == MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE,
+	       "a prep holds a rule's largest entry array");
 #define MLX5DM_RULE_MAX_WRITES (2 * MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
 
 /* References a rule record of each size class holds (action STEs + actions). */
@@ -277,40 +279,56 @@ mlx5dm_rule_predict(const struct mlx5dm_matcher *m, const uint8_t *arr)
 	return hint->next_htbl;
 }
 
+/* The last level's tag within a rule's entry array. */
+static inline const uint8_t *
+mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
+{
+	return arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
+}
+
 /*
- * Start loading the last level's index bucket and table slot. Both are
- * random lines in structures sized by the rule count (megabytes at a
- * million rules): loaded at lookup time they are two memory misses per
- * rule. Done here (after the tag is built) they overlap the action
- * placement and the rule record; done by mlx5dm_rule_prefetch() they also
- * overlap the caller's work before the create, and the hashes computed
- * there are reused. A wrong guess costs two useless prefetches.
+ * Predict the last level's chain and compute its hashes into prep, starting
+ * the loads of its index bucket and table slot: both are random lines in
+ * structures sized by the rule count (megabytes at a million rules), two
+ * memory misses per rule if loaded at lookup time. Matcher lock held.
  */
 static void
-mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
+mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
 {
-	struct mlx5dm_matcher *m = rc->m;
-	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, arr);
-	const uint8_t *tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE +
-			     MLX5DM_STE_CTRL_SIZE;
-	const struct mlx5dm_ste *first;
-	bool hinted = head != NULL && m->pf.root == head->root &&
-		      memcmp(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE) == 0;
+	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, prep->ste);
+	const uint8_t *tag = mlx5dm_rule_last_tag(m, prep->ste);
 
-	/* A hint serves the next create only. */
-	m->pf.root = NULL;
+	prep->root = NULL;
 	if (head == NULL)
 		return;
+	prep->root = head->root;
+	prep->ihash = mlx5dm_hidx_hash(head->root, tag);
+	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+	mlx5dm_hidx_prefetch(&m->index, prep->ihash);
+	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
+}
+
+/*
+ * At create time (lock held): the prediction again; the prepare's hashes
+ * serve when it saw the same chain (same tag: same array), else they are
+ * computed now. Done before the actions are placed, the loads overlap the
+ * placement and the rule record; done by mlx5dm_rule_prepare() they also
+ * overlap the caller's work. A wrong guess costs useless prefetches.
+ */
+static void
+mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *prep)
+{
+	struct mlx5dm_matcher *m = rc->m;
+	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, prep->ste);
+	const struct mlx5dm_ste *first;
+
+	if (head == NULL)
+		return;
+	if (prep->root != head->root)
+		mlx5dm_rule_prep_hint(m, prep);
 	rc->pf_head = head;
-	if (hinted) {
-		rc->pf_hash = m->pf.ihash;
-		rc->pf_bwc = m->pf.bwc;
-	} else {
-		rc->pf_hash = mlx5dm_hidx_hash(head->root, tag);
-		rc->pf_bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-		mlx5dm_hidx_prefetch(&m->index, rc->pf_hash);
-		mlx5dm_htbl_slot_prefetch(head, rc->pf_bwc & (head->num_entries - 1));
-	}
+	rc->pf_hash = prep->ihash;
+	rc->pf_bwc = prep->bwc;
 	/*
 	 * An occupied slot: the new entry goes behind its chain, whose first
 	 * record (both lines: links, then the control bytes rewritten) is one
@@ -323,27 +341,46 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, const uint8_t *arr)
 	}
 }
 
-void
-mlx5dm_rule_prefetch(struct mlx5dm_matcher *m, const uint8_t *value)
+/* Check the value and build the entries: a prep without hints. */
+static int
+mlx5dm_rule_prep_build(struct mlx5dm_matcher *m, const uint8_t *value,
+		       struct mlx5dm_rule_prep *prep)
 {
-	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
-	const struct mlx5dm_htbl *head;
-	const uint8_t *tag;
+	const char *field = NULL;
+	int ret;
 
-	if (m == NULL || value == NULL || mlx5dm_ste_tmpl_build(&m->tmpl, value, arr) < 0)
-		return;
-	tag = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
-	mlx5dm_spinlock_lock(&m->lock);
-	head = mlx5dm_rule_predict(m, arr);
-	if (head != NULL) {
-		m->pf.root = head->root;
-		m->pf.ihash = mlx5dm_hidx_hash(head->root, tag);
-		m->pf.bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-		memcpy(m->pf.tag, tag, MLX5DM_STE_TAG_SIZE);
-		mlx5dm_hidx_prefetch(&m->index, m->pf.ihash);
-		mlx5dm_htbl_slot_prefetch(head, m->pf.bwc & (head->num_entries - 1));
+	if (m == NULL || value == NULL || prep == NULL)
+		return -EINVAL;
+	prep->matcher = NULL;
+	/* The template's quick check; the full one names the field at fault. */
+	if (!mlx5dm_ste_tmpl_value_ok(&m->tmpl, value)) {
+		ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
+		if (ret < 0) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
+				   field != NULL ? field : "?");
+			return ret;
+		}
 	}
+	ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, prep->ste);
+	if (ret < 0)
+		return ret;
+	prep->matcher = m;
+	prep->root = NULL;
+	return 0;
+}
+
+int
+mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
+		    struct mlx5dm_rule_prep *prep)
+{
+	int ret = mlx5dm_rule_prep_build(m, value, prep);
+
+	if (ret < 0)
+		return ret;
+	mlx5dm_spinlock_lock(&m->lock);
+	mlx5dm_rule_prep_hint(m, prep);
 	mlx5dm_spinlock_unlock(&m->lock);
+	return 0;
 }
 
 static void
@@ -516,47 +553,51 @@ struct mlx5dm_rule *
 mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 		   size_t nb_actions, struct mlx5dm_action *const actions[])
 {
-	uint8_t arr[MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE];
+	struct mlx5dm_rule_prep prep;
+	int ret;
+
+	ret = mlx5dm_rule_prep_build(m, value, &prep);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	return mlx5dm_rule_create_prepared(&prep, queue, nb_actions, actions);
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
+			    struct mlx5dm_action *const actions[])
+{
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
-	const char *field = NULL;
 	unsigned int n_extra = 0, lvl;
+	struct mlx5dm_matcher *m;
 	struct mlx5dm_ctx *ctx;
+	uint8_t *arr;
 	size_t i;
 	int ret;
 
-	if (m == NULL || value == NULL || nb_actions > MLX5DM_RULE_MAX_ACTIONS ||
+	if (prep == NULL || prep->matcher == NULL || nb_actions > MLX5DM_RULE_MAX_ACTIONS ||
 	    (nb_actions > 0 && actions == NULL)) {
 		errno = EINVAL;
 		return NULL;
 	}
+	m = prep->matcher;
 	ctx = m->tbl->dom->ctx;
 	if (queue >= ctx->nb_queues) {
 		errno = EINVAL;
 		return NULL;
 	}
-	/* The template's quick check; the full one names the field at fault. */
-	if (!mlx5dm_ste_tmpl_value_ok(&m->tmpl, value)) {
-		ret = mlx5dm_ste_check_value(m->mask, value, m->criteria, &field);
-		if (ret < 0) {
-			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule value outside the matcher mask: %s",
-				   field != NULL ? field : "?");
-			errno = -ret;
-			return NULL;
-		}
-	}
-	ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
-	if (ret < 0) {
-		errno = -ret;
-		return NULL;
-	}
+	/* Used up: the actions are placed into its array. */
+	prep->matcher = NULL;
+	arr = prep->ste;
 	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0) {
 		errno = -ret;
 		return NULL;
 	}
-	mlx5dm_rule_prefetch_ctx(&rc, arr);
+	mlx5dm_rule_prefetch_ctx(&rc, prep);
 	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(m, rc.q);

@@ -169,31 +169,37 @@ fake_rule_slot(void)
 	return -1;
 }
 
-/* A hint only: the fake has no tables to load. */
-void
-mlx5dm_rule_prefetch(struct mlx5dm_matcher *m, const uint8_t *value)
+/* The fake's prep: the matcher and the value (its array is large enough). */
+int
+mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
+		    struct mlx5dm_rule_prep *prep)
 {
-	(void)m;
-	(void)value;
+	size_t i;
+
+	prep->matcher = NULL;
+	for (i = 0; i < MLX5DM_MATCH_PARAM_SIZE; i++)
+		if (value[i] & ~m->mask[i])
+			return -EINVAL;
+	prep->matcher = m;
+	memcpy(prep->ste, value, MLX5DM_MATCH_PARAM_SIZE);
+	return 0;
 }
 
 struct mlx5dm_rule *
-mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
-		   size_t nb_actions, struct mlx5dm_action *const actions[])
+mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
+			    struct mlx5dm_action *const actions[])
 {
+	struct mlx5dm_matcher *m = prep->matcher;
+	const uint8_t *value = prep->ste;
 	struct mlx5dm_rule *r;
 	size_t i;
 	int slot;
 
-	if (queue != 0 || nb_actions > MLX5DM_RULE_MAX_ACTIONS) {
+	if (m == NULL || queue != 0 || nb_actions > MLX5DM_RULE_MAX_ACTIONS) {
 		errno = EINVAL;
 		return NULL;
 	}
-	for (i = 0; i < MLX5DM_MATCH_PARAM_SIZE; i++)
-		if (value[i] & ~m->mask[i]) {
-			errno = EINVAL;
-			return NULL;
-		}
+	prep->matcher = NULL;
 	for (i = 0; i < nb_actions; i++)
 		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom) {
 			errno = EINVAL;

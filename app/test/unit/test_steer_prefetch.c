@@ -3,18 +3,20 @@
  */
 
 /*
- * mlx5dm_rule_prefetch() is a hint: whatever was prefetched, and on
- * whichever matcher, every rule created afterwards must steer its frames
- * and only its frames, and a duplicate must still be refused. The create
- * reuses the prefetch's hashes only when the tag and the chain match, so a
- * reuse where they do not (or hashes computed wrongly) puts the entry where
- * the device's walk and the host index cannot find it: frames are lost,
- * duplicates get in, destroys fail.
+ * mlx5dm_rule_prepare() + mlx5dm_rule_create_prepared(): the prep carries
+ * the built entries and the hashes of the chain predicted at prepare time.
+ * Whatever happened in between (rules of the same or another matcher,
+ * other preps, tables growing), every rule created from a prep must steer
+ * its frames and only its frames, and a duplicate must still be refused.
+ * The create reuses the prep's hashes only when it predicts the same chain,
+ * so a reuse where it should not (or hashes computed wrongly) puts the
+ * entry where the device's walk and the host index cannot find it: frames
+ * are lost, duplicates get in, destroys fail.
  *
- * Both matcher shapes the hint predicts: one lookup (the chain is the
+ * Both matcher shapes the prediction covers: one lookup (the chain is the
  * matcher's), and two lookups where eight consecutive keys share the
- * level-0 tag (the chain is predicted from the level-0 hint), with a few
- * thousand rules so that the tables grow while the hints are in use.
+ * level-0 tag (the chain is predicted from the level-0 hint). Keys are
+ * prepared a block at a time, so tables grow while preps are outstanding.
  */
 
 #include <errno.h>
@@ -110,13 +112,16 @@ struct pf_run {
 	struct mlx5dm_rule *r2[NB];  /* NULL where no rule of m2 */
 };
 
+#define BLOCK 64u
+
 static void
-prefetch_key(struct pf_run *t, struct mlx5dm_matcher *m, uint32_t k)
+prepare_key(struct pf_run *t, struct mlx5dm_matcher *m, uint32_t k, struct mlx5dm_rule_prep *p)
 {
 	uint8_t v[MP_SIZE];
 
 	shape_value(t->s, k, v);
-	mlx5dm_rule_prefetch(m, v);
+	assert_int_equal(mlx5dm_rule_prepare(m, v, p), 0);
+	assert_ptr_equal(p->matcher, m);
 }
 
 static struct mlx5dm_rule *
@@ -128,71 +133,74 @@ create_key(struct pf_run *t, struct mlx5dm_matcher *m, uint32_t k, unsigned int 
 	return mlx5dm_rule_create(m, 0, v, 1, &t->e->to_q[q % SENV_NB_RQ]);
 }
 
-/*
- * Rule i of m, after a hint chosen by i: of its own value, of another
- * value of the same matcher (same level-0 tag when there are two levels),
- * of its value on the other matcher, of its value with a rule of the other
- * matcher created in between, of its value then another one (the last
- * hint counts).
- */
-static void
-insert_one(struct pf_run *t, uint32_t i)
+static struct mlx5dm_rule *
+create_prepared(struct pf_run *t, struct mlx5dm_rule_prep *p, unsigned int q)
 {
-	switch (i % 5) {
-	case 0:
-		prefetch_key(t, t->m, i);
-		break;
-	case 1:
-		prefetch_key(t, t->m, GHOST(i));
-		break;
-	case 2:
-		prefetch_key(t, t->m2, i);
-		break;
-	case 3:
-		prefetch_key(t, t->m, i);
-		prefetch_key(t, t->m2, OTHER(i));
-		t->r2[i] = create_key(t, t->m2, OTHER(i), i + 1);
-		if (t->r2[i] == NULL)
-			fail_msg("rule of m2 for key %u refused: errno %d", i, errno);
-		break;
-	default:
-		prefetch_key(t, t->m, i);
-		prefetch_key(t, t->m, GHOST(i));
-		break;
-	}
-	t->r[i] = create_key(t, t->m, i, i);
-	if (t->r[i] == NULL)
-		fail_msg("rule %u refused after its hint (case %u): errno %d", i, i % 5, errno);
+	return mlx5dm_rule_create_prepared(p, 0, 1, &t->e->to_q[q % SENV_NB_RQ]);
 }
 
 /*
- * Two levels, keys i, i + 1, i + 2 (the first of level-0 group B). Rule i
- * opens chain B and becomes the level-0 hint. A hint of the previous
- * group's level-0 tag with key i + 2's last-level tag predicts nothing
- * (that tag is not the level-0 hint's). A hint of key i + 2's own value
- * predicts chain B; rule i + 1, another value, ignores it and clears it
- * (a hint serves the next create only), so rule i + 2 computes its own
- * hashes.
+ * Keys [base, base + n) of m, all prepared first, then created in order,
+ * each in a way chosen by its key: from its prep; from its prep after a
+ * rule of m2 created from a prep made in between; from its prep after a
+ * prep of a key never created (dropped); without a prep (its prep
+ * dropped); from its prep, then that prep again (refused: used up).
  */
 static void
-insert_cross(struct pf_run *t, uint32_t i)
+insert_block(struct pf_run *t, struct mlx5dm_rule_prep *preps, uint32_t base, uint32_t n)
 {
+	struct mlx5dm_rule_prep other;
+	uint32_t k, i;
+
+	for (k = 0; k < n; k++)
+		prepare_key(t, t->m, base + k, &preps[k]);
+	for (k = 0; k < n; k++) {
+		i = base + k;
+		switch (i % 5) {
+		case 1:
+			prepare_key(t, t->m2, OTHER(i), &other);
+			t->r2[i] = create_prepared(t, &other, i + 1);
+			if (t->r2[i] == NULL)
+				fail_msg("rule of m2 for key %u refused: errno %d", i, errno);
+			break;
+		case 2:
+			prepare_key(t, t->m, GHOST(i), &other);
+			break;
+		default:
+			break;
+		}
+		if (i % 5 == 3)
+			t->r[i] = create_key(t, t->m, i, i);
+		else
+			t->r[i] = create_prepared(t, &preps[k], i);
+		if (t->r[i] == NULL)
+			fail_msg("rule %u refused (case %u): errno %d", i, i % 5, errno);
+		if (i % 5 == 4) {
+			assert_null(preps[k].matcher);
+			assert_null(create_prepared(t, &preps[k], i));
+			assert_int_equal(errno, EINVAL);
+		}
+	}
+}
+
+/*
+ * Two levels, after a block whose last eight keys (from i) form level-0
+ * group B: the last rule made B's entry the level-0 hint, so a prep of a
+ * group-B key predicts B's chain, while a prep with the previous group's
+ * level-0 tag and a group-B last-level tag predicts nothing.
+ */
+static void
+check_prediction(struct pf_run *t, uint32_t i)
+{
+	struct mlx5dm_rule_prep p;
 	uint8_t v[MP_SIZE];
 
-	t->r[i] = create_key(t, t->m, i, i);
-	assert_non_null(t->r[i]);
 	shape_value(t->s, i + 2, v);
 	mp_mac(v, F(outer, dmac_47_16), key_dmac(t->s, i - 1));
-	mlx5dm_rule_prefetch(t->m, v);
-	assert_null(t->m->pf.root);
-	shape_value(t->s, i + 2, v);
-	mlx5dm_rule_prefetch(t->m, v);
-	assert_non_null(t->m->pf.root);
-	t->r[i + 1] = create_key(t, t->m, i + 1, i + 1);
-	assert_non_null(t->r[i + 1]);
-	assert_null(t->m->pf.root);
-	t->r[i + 2] = create_key(t, t->m, i + 2, i + 2);
-	assert_non_null(t->r[i + 2]);
+	assert_int_equal(mlx5dm_rule_prepare(t->m, v, &p), 0);
+	assert_null(p.root);
+	prepare_key(t, t->m, GHOST(i + 2), &p);
+	assert_non_null(p.root);
 }
 
 /* Every rule's frame on its queue, the prefetched-only keys on none. */
@@ -218,7 +226,7 @@ check_traffic(struct pf_run *t)
 		if (t->s == TWO_LEVELS && i % 8 == 0 && i > 0) {
 			struct pkt p;
 
-			/* The key of the cross hint (group before, dip of i + 2). */
+			/* The key of the cross prep (group before, dip of i + 2). */
 			pkt_udp4(&p);
 			p.o.dmac = key_dmac(t->s, i - 1);
 			p.o.dip = key_dip(i + 2);
@@ -226,13 +234,13 @@ check_traffic(struct pf_run *t)
 			frame_build(&f, &p);
 			q = senv_send(t->e, &f, NULL);
 			if (q != RX_DROPPED)
-				fail_msg("cross hint of key %u matched (queue %d)", i, q);
+				fail_msg("cross prep of key %u matched (queue %d)", i, q);
 		}
-		if (i % 5 == 1 || i % 5 == 4) {
+		if (i % 5 == 2 || (t->s == TWO_LEVELS && i % 8 == 2 && i > 8)) {
 			shape_frame(t->s, GHOST(i), &f);
 			q = senv_send(t->e, &f, NULL);
 			if (q != RX_DROPPED)
-				fail_msg("prefetched-only key %u matched (queue %d)", GHOST(i), q);
+				fail_msg("prepared-only key %u matched (queue %d)", GHOST(i), q);
 		}
 	}
 }
@@ -241,48 +249,45 @@ static void
 prefetch_run(enum shape s)
 {
 	struct pf_run *t = calloc(1, sizeof(*t));
+	struct mlx5dm_rule_prep *preps = calloc(BLOCK, sizeof(*preps));
 	struct mlx5dm_ctx_stats st0, st1;
 	uint8_t mask[MP_SIZE], v[MP_SIZE];
 	struct frame f;
 	uint32_t i, d;
 
 	assert_non_null(t);
+	assert_non_null(preps);
 	t->e = senv_open(1);
 	t->s = s;
 	st0 = senv_stats(t->e);
 	shape_mask(s, mask);
 	t->m = senv_matcher(t->e->tbl, 0, CRIT(outer), mask, 0);
 	t->m2 = senv_matcher(t->e->tbl, 1, CRIT(outer), mask, 0);
-	/* The shapes the hint predicts a chain for (more levels: it never does). */
+	/* The shapes a chain is predicted for (more levels: never). */
 	assert_int_equal(t->m->nb_builders, s == TWO_LEVELS ? 2 : 1);
-	/* Hints the create cannot use are harmless: a value outside the mask, no matcher. */
+	/* A value outside the mask, no matcher, no value: refused, and the prep unusable. */
 	shape_value(s, 0, v);
-	v[MP_SIZE - 1] = 0xff;
-	mlx5dm_rule_prefetch(t->m, v);
-	mlx5dm_rule_prefetch(NULL, v);
-	for (i = 0; i < NB; i++) {
-		if (s == TWO_LEVELS && i % 8 == 0 && i > 0) {
-			insert_cross(t, i);
-			i += 2;
-		} else {
-			insert_one(t, i);
-		}
-		/*
-		 * A duplicate is refused after a hint of its value (the hint's
-		 * hashes): one of the last 7 keys, in the group of i (two levels).
-		 */
-		if (i % 16 == 15) {
-			d = i - 1 - (i / 16) % 7;
-			prefetch_key(t, t->m, d);
-			assert_null(create_key(t, t->m, d, 0));
-			assert_int_equal(errno, EEXIST);
-		}
+	mp_mac(v, F(outer, smac_47_16), 1);
+	assert_int_equal(mlx5dm_rule_prepare(t->m, v, &preps[0]), -EINVAL);
+	assert_null(create_prepared(t, &preps[0], 0));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(mlx5dm_rule_prepare(NULL, v, &preps[0]), -EINVAL);
+	assert_int_equal(mlx5dm_rule_prepare(t->m, NULL, &preps[0]), -EINVAL);
+	assert_null(mlx5dm_rule_create_prepared(NULL, 0, 0, NULL));
+	for (i = 0; i < NB; i += BLOCK) {
+		insert_block(t, preps, i, BLOCK);
+		if (s == TWO_LEVELS)
+			check_prediction(t, i + BLOCK - 8);
+		/* A duplicate is refused from a prep: one of the last keys. */
+		d = i + BLOCK - 1 - (i / BLOCK) % 7;
+		prepare_key(t, t->m, d, &preps[0]);
+		assert_null(create_prepared(t, &preps[0], 0));
+		assert_int_equal(errno, EEXIST);
+		if (s == ONE_LEVEL)
+			assert_non_null(preps[0].root);
 	}
-	/* The last rule's group: a hint of another key of it predicts the chain. */
-	prefetch_key(t, t->m, GHOST(NB - 1));
-	assert_non_null(t->m->pf.root);
 	st1 = senv_stats(t->e);
-	/* The tables grew while the hints were used. */
+	/* The tables grew while preps were outstanding. */
 	assert_true(st1.rehash - st0.rehash >= 4);
 	assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
 	check_traffic(t);
@@ -303,6 +308,7 @@ prefetch_run(enum shape s)
 	st1 = senv_stats(t->e);
 	assert_icm_equal(&st0, &st1);
 	senv_close(t->e);
+	free(preps);
 	free(t);
 }
 
@@ -320,12 +326,67 @@ test_prefetch_two_levels(void **state)
 	prefetch_run(TWO_LEVELS);
 }
 
+/*
+ * Two levels: a prep whose predicted chain is gone by the create. Key 0
+ * (level-0 group 0) is prepared while group 0's chain X exists; then every
+ * rule of group 0 goes (X is freed), group 1 is filled, and group 0 comes
+ * back with key 1 (a new chain Y). The create of key 0 must see that its
+ * prep predicted another chain and hash for Y: with X's index hash the
+ * host index would file the entry where no lookup of Y finds it, and a
+ * duplicate of key 0 would get in.
+ */
+static void
+test_prepare_stale_chain(void **state)
+{
+	struct pf_run *t = calloc(1, sizeof(*t));
+	struct mlx5dm_rule_prep p;
+	uint8_t mask[MP_SIZE];
+	struct mlx5dm_rule *dup;
+	struct frame f;
+	uint32_t k;
+
+	(void)state;
+	assert_non_null(t);
+	t->e = senv_open(1);
+	t->s = TWO_LEVELS;
+	shape_mask(t->s, mask);
+	t->m = senv_matcher(t->e->tbl, 0, CRIT(outer), mask, 0);
+	for (k = 2; k < 8; k++)
+		assert_non_null(t->r[k] = create_key(t, t->m, k, k));
+	prepare_key(t, t->m, 0, &p);
+	assert_non_null(p.root);
+	for (k = 2; k < 8; k++)
+		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
+	for (k = 8; k < 16; k++)
+		assert_non_null(t->r[k] = create_key(t, t->m, k, k));
+	assert_non_null(t->r[1] = create_key(t, t->m, 1, 1));
+	assert_non_null(t->r[0] = create_prepared(t, &p, 0));
+	dup = create_key(t, t->m, 0, 3);
+	if (dup != NULL)
+		fail_msg("a duplicate of the rule created from a stale prep got in");
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
+	for (k = 0; k < 16; k++) {
+		if (k >= 2 && k < 8)
+			continue;
+		shape_frame(t->s, k, &f);
+		assert_int_equal(senv_send(t->e, &f, NULL), (int)(k % SENV_NB_RQ));
+	}
+	for (k = 0; k < 16; k++)
+		if (k < 2 || k >= 8)
+			assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
+	senv_close(t->e);
+	free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefetch_one_level),
 		cmocka_unit_test(test_prefetch_two_levels),
+		cmocka_unit_test(test_prepare_stale_chain),
 	};
 
 	return cmocka_run_group_tests_name("steer_prefetch", tests, NULL, NULL);

@@ -126,6 +126,7 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
 	struct mlx5dm_action *const *set;
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
+	struct mlx5dm_rule_prep prep;
 	const uint8_t *mask, *value;
 	unsigned int n_p, n_set, k, n = 0;
 	struct mlx5dm_flow_matcher *m = spec->sub[i].hint, *own = NULL;
@@ -150,8 +151,13 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		}
 		own = m;
 	}
-	/* The table lines of this value load while the actions are looked up. */
-	mlx5dm_rule_prefetch(mlx5dm_flow_matcher_obj(m), value);
+	/* The entries are built and their table lines load while the actions are looked up. */
+	err = -mlx5dm_rule_prepare(mlx5dm_flow_matcher_obj(m), value, &prep);
+	if (err != 0) {
+		if (own != NULL)
+			mlx5dm_flow_matcher_put(fp, own);
+		return mlx5dm_flow_lib_err(error, err, "steering library: rule insertion failed");
+	}
 	n_p = mlx5dm_flow_rule_params(spec, i, p);
 	r->aset = mlx5dm_flow_aset_get(fp, i, m, p, n_p);
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
@@ -168,7 +174,7 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(m), MLX5DM_FLOW_QUEUE, value, n, acts);
+	r->rule = mlx5dm_rule_create_prepared(&prep, MLX5DM_FLOW_QUEUE, n, acts);
 	if (r->rule == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);

@@ -255,11 +255,17 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	hdr = htonl(MLX5_INLINE_SEG | len);
 	memcpy(w + 32, &hdr, sizeof(hdr));
-	if (len == MLX5DM_SEND_MAX_INLINE)
+	/* The two sizes of STE writes (full, control) as fixed-size moves, not library calls. */
+	if (len == MLX5DM_SEND_MAX_INLINE) {
 		memcpy(w + 36, data, MLX5DM_SEND_MAX_INLINE);
-	else
+		memset(w + 36 + MLX5DM_SEND_MAX_INLINE, 0, 12);
+	} else if (len == MLX5DM_SEND_MAX_INLINE / 2) {
+		memcpy(w + 36, data, MLX5DM_SEND_MAX_INLINE / 2);
+		memset(w + 36 + MLX5DM_SEND_MAX_INLINE / 2, 0, 12);
+	} else {
 		memcpy(w + 36, data, len);
-	memset(w + 36 + len, 0, inl - 4 - len);
+		memset(w + 36 + len, 0, inl - 4 - len);
+	}
 	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
 	ring->stats.inline_writes++;
 	return 0;

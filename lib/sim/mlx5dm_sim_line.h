@@ -129,7 +129,9 @@ mlx5dm_sim_icm_put(struct mlx5dm_sim *sim, uint8_t *dst, const void *src, size_t
 {
 	unsigned int at = (unsigned int)((uintptr_t)dst % MLX5DM_SIM_LINE);
 
-	if (MLX5DM_LIKELY(len != 0 && at + len <= MLX5DM_SIM_LINE))
+	if (len == MLX5DM_SIM_LINE && at == 0)
+		mlx5dm_sim_line_store(sim, dst, 0, src, MLX5DM_SIM_LINE); /* an STE */
+	else if (len != 0 && at + len <= MLX5DM_SIM_LINE)
 		mlx5dm_sim_line_store(sim, dst - at, at, src, (unsigned int)len);
 	else
 		mlx5dm_sim_icm_store(sim, dst, src, len);

@@ -68,7 +68,7 @@ struct mlx5dm_sim_piece {
 struct mlx5dm_sim_wqe {
 	const uint8_t *b;               /* the WQE: in the SQ, or in buf if it wraps */
 	uint8_t buf[MLX5DM_SIM_WQE_MAX];
-	uint8_t opcode, opmod, ce;
+	uint8_t opcode, opmod;
 	uint16_t index;
 	uint32_t ds, qpn;
 };
@@ -279,9 +279,12 @@ mlx5dm_sim_tgt_fill(struct mlx5dm_sim_exec *x, struct mlx5dm_sim_tgt *t, uint32_
 	if (rqp == NULL || mr == NULL || mr->pd != rqp->pd ||
 	    !(mr->access & IBV_ACCESS_REMOTE_WRITE) || !rqp->rwe)
 		return NULL;
+	t->start = mr->dm != NULL ? 0 : (uintptr_t)mr->mr.addr;
+	/* A range that wraps past 2^64 (a bogus host MR) is left to the general path. */
+	if (mr->mr.length > UINT64_MAX - t->start)
+		return NULL;
 	t->key = rkey;
 	t->icm = mr->dm != NULL;
-	t->start = t->icm ? 0 : (uintptr_t)mr->mr.addr;
 	t->base = t->icm ? sim->rgn[mr->dm->rgn].base + mr->dm_off : (uint8_t *)mr->mr.addr;
 	t->len = mr->mr.length;
 	return t;
@@ -339,10 +342,13 @@ mlx5dm_sim_wqe_fast(struct mlx5dm_sim_exec *x, const uint32_t *c, const uint8_t 
 	t = mlx5dm_sim_tgt_get(x, (uint32_t)mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_RKEY));
 	if (t == NULL)
 		return false;
-	/* The range check of mlx5dm_sim_mr_range(). */
+	/*
+	 * The range check of mlx5dm_sim_mr_range(): as the target's range does
+	 * not wrap, a va below its start wraps off past its length.
+	 */
 	va = mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_VA);
 	off = va - t->start;
-	if (va < t->start || off > t->len || len > t->len - off)
+	if (off > t->len || len > t->len - off)
 		return false;
 	if (t->icm)
 		mlx5dm_sim_icm_put(x->sim, t->base + off, seg + 4, len);
@@ -351,7 +357,8 @@ mlx5dm_sim_wqe_fast(struct mlx5dm_sim_exec *x, const uint32_t *c, const uint8_t 
 	return true;
 }
 
-static int
+/* The general path: any WQE, every check, the exact error. */
+static __attribute__((noinline)) int
 mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
 		    uint32_t *byte_cnt)
 {
@@ -385,10 +392,13 @@ mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
 	}
 }
 
-/* Write one CQE; -ENOSPC on overrun. err = 0 for a good completion. */
-static int
-mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_sim_wqe *w,
-		   int err, uint32_t byte_cnt)
+/*
+ * Write the CQE of the WQE whose control segment dwords are c; -ENOSPC on
+ * overrun. err = 0 for a good completion. Off the common path.
+ */
+static __attribute__((noinline)) int
+mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, int err,
+		   uint32_t byte_cnt)
 {
 	uint8_t img[MLX5DM_SIM_CQE_BYTES];
 	uint32_t ci, size = 1u << cq->log_size;
@@ -406,9 +416,11 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_s
 		return -ENOSPC;
 	}
 	memset(img, 0, sizeof(img));
-	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE, w->opcode);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE,
+			mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE));
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_QPN, qpn);
-	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER, w->index);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER,
+			mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_WQE_INDEX));
 	if (err != 0) {
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SYNDROME, (uint32_t)err >> 8);
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_VENDOR_SYND, (uint32_t)err & 0xff);
@@ -432,8 +444,8 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_s
 static inline uint16_t
 mlx5dm_sim_wqe_bbs(uint32_t ds)
 {
-	return (uint16_t)MLX5DM_MAX(1u, (ds * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
-				    MLX5DM_SIM_WQEBB);
+	return (uint16_t)((MLX5DM_MAX(ds, 1u) * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
+			  MLX5DM_SIM_WQEBB);
 }
 
 /*
@@ -458,8 +470,8 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi)
 
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
 		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
-		if (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE) == MLX5DM_SIM_WQE_RDMA_WRITE &&
-		    ds >= 2) {
+		/* Its raddr segment is in the WQEBB even if ds says there is none: a hint. */
+		if (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE) == MLX5DM_SIM_WQE_RDMA_WRITE) {
 			t = mlx5dm_sim_tgt_get(x, (uint32_t)mlx5dm_prm_fget(ctrl + 16,
 							MLX5DM_SIM_RADDR_RKEY));
 			off = mlx5dm_prm_fget(ctrl + 16, MLX5DM_SIM_RADDR_VA) -
@@ -471,16 +483,61 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi)
 	}
 }
 
-/* The WQE fields the general path and the CQE use, from the control segment's dwords. */
+/* The WQE fields the general path uses, from the control segment's dwords. */
 static inline void
 mlx5dm_sim_wqe_ctrl(struct mlx5dm_sim_wqe *w, const uint32_t *c)
 {
 	w->opmod = (uint8_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPMOD);
 	w->opcode = (uint8_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE);
 	w->index = (uint16_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_WQE_INDEX);
-	w->ce = (uint8_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE);
 	w->ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
 	w->qpn = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_QPN);
+}
+
+/* A CQE when the WQE failed or asks for one; an error (or overrun) moves the QP to ERR. */
+static inline void
+mlx5dm_sim_sq_complete(struct mlx5dm_sim_qp *qp, const uint32_t *c, int err,
+		       uint32_t byte_cnt, uint32_t *state)
+{
+	if (MLX5DM_UNLIKELY(err != 0 || (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE) &
+					 MLX5DM_SIM_CTRL_CE_CQ_UPDATE))) {
+		if (mlx5dm_sim_cqe_put(qp->scq, qp->h.id, c, err, byte_cnt) != 0)
+			err = -1;
+	}
+	if (MLX5DM_UNLIKELY(err != 0) && *state != MLX5DM_SIM_QPS_ERR) {
+		*state = MLX5DM_SIM_QPS_ERR;
+		__atomic_store_n(&qp->state, *state, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * Execute the WQEs from ctr on while they have the common shape and the
+ * QP is in RTS; returns the counter of the first one not executed (pi
+ * when all were). What it leaves, the general loop takes.
+ */
+static uint16_t
+mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uint32_t *state)
+{
+	struct mlx5dm_sim_qp *qp = x->qp;
+	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
+
+	while (ctr != pi && *state == MLX5DM_SIM_QPS_RTS) {
+		uint32_t off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		const uint8_t *ctrl = qp->sq + off;
+		uint32_t c[3], ds;
+		uint16_t bb;
+
+		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
+		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+		bb = mlx5dm_sim_wqe_bbs(ds);
+		/* Whole (rung up to its end) and in place (not wrapping past the SQ's end). */
+		if (bb > (uint16_t)(pi - ctr) || off + ds * MLX5DM_SIM_WQE_DS > qp->sq_bytes ||
+		    !mlx5dm_sim_wqe_fast(x, c, ctrl))
+			break;
+		ctr = (uint16_t)(ctr + bb);
+		mlx5dm_sim_sq_complete(qp, c, 0, 0, state);
+	}
+	return ctr;
 }
 
 void
@@ -507,25 +564,24 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	mlx5dm_sim_tgt_reset(&x);
 	if ((uint16_t)(pi - ctr) > 2)
 		mlx5dm_sim_sq_prefetch(&x, ctr, pi);
-	while (ctr != pi) {
-		uint32_t off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
-		uint16_t bb, avail = (uint16_t)(pi - ctr);
-		uint32_t c[3], ds, byte_cnt = 0;
+	for (;;) {
+		uint32_t off, c[3], ds, byte_cnt = 0;
+		const uint8_t *ctrl;
+		uint16_t bb;
 		int err;
 
-		/* The control segment starts a WQEBB: it never wraps. */
-		const uint8_t *ctrl = qp->sq + off;
-
+		ctr = mlx5dm_sim_sq_run_fast(&x, ctr, pi, &state);
+		if (ctr == pi)
+			break;
+		/* The general path, for one WQE. The control segment starts a WQEBB: it never wraps. */
+		off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		ctrl = qp->sq + off;
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
 		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
 		bb = mlx5dm_sim_wqe_bbs(ds);
-		if (MLX5DM_LIKELY(state == MLX5DM_SIM_QPS_RTS && bb <= avail &&
-				  off + ds * MLX5DM_SIM_WQE_DS <= qp->sq_bytes &&
-				  mlx5dm_sim_wqe_fast(&x, c, ctrl))) {
-			err = 0;
-		} else if (bb > avail) {
+		if (bb > (uint16_t)(pi - ctr)) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_PARTIAL);
-			bb = avail;
+			bb = (uint16_t)(pi - ctr);
 		} else if (state == MLX5DM_SIM_QPS_ERR) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_WR_FLUSH, 0);
 		} else {
@@ -539,16 +595,7 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 			err = mlx5dm_sim_wqe_exec(&x, &w, &byte_cnt);
 		}
 		ctr = (uint16_t)(ctr + bb);
-		if (MLX5DM_UNLIKELY(err != 0 || (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE) &
-						 MLX5DM_SIM_CTRL_CE_CQ_UPDATE))) {
-			mlx5dm_sim_wqe_ctrl(&w, c);
-			if (mlx5dm_sim_cqe_put(qp->scq, qp->h.id, &w, err, byte_cnt) != 0)
-				err = -1;
-		}
-		if (MLX5DM_UNLIKELY(err != 0) && state != MLX5DM_SIM_QPS_ERR) {
-			state = MLX5DM_SIM_QPS_ERR;
-			__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);
-		}
+		mlx5dm_sim_sq_complete(qp, c, err, byte_cnt, &state);
 	}
 	qp->hw_ctr = ctr;
 }

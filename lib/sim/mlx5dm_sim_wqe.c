@@ -267,7 +267,7 @@ mlx5dm_sim_wqe_rdma(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 }
 
 /* Check rkey as an RDMA WRITE target and cache it in t; NULL if any check fails. */
-static __attribute__((noinline)) const struct mlx5dm_sim_tgt *
+static const struct mlx5dm_sim_tgt *
 mlx5dm_sim_tgt_fill(struct mlx5dm_sim_exec *x, struct mlx5dm_sim_tgt *t, uint32_t rkey)
 {
 	struct mlx5dm_sim *sim = x->sim;
@@ -358,7 +358,7 @@ mlx5dm_sim_wqe_fast(struct mlx5dm_sim_exec *x, const uint32_t *c, const uint8_t 
 }
 
 /* The general path: any WQE, every check, the exact error. */
-static __attribute__((noinline)) int
+static int
 mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
 		    uint32_t *byte_cnt)
 {
@@ -396,7 +396,7 @@ mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
  * Write the CQE of the WQE whose control segment dwords are c; -ENOSPC on
  * overrun. err = 0 for a good completion. Off the common path.
  */
-static __attribute__((noinline)) int
+static int
 mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, int err,
 		   uint32_t byte_cnt)
 {
@@ -573,7 +573,7 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		ctr = mlx5dm_sim_sq_run_fast(&x, ctr, pi, &state);
 		if (ctr == pi)
 			break;
-		/* The general path, for one WQE. The control segment starts a WQEBB: it never wraps. */
+		/* The general path, one WQE. Its control segment starts a WQEBB: it never wraps. */
 		off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
 		ctrl = qp->sq + off;
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));

@@ -224,6 +224,8 @@ void mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_
 			  const void *src, size_t len);
 void mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 			 void *dst, size_t len);
+/* The same at a host address inside a region's mapping (lines are aligned in both). */
+void mlx5dm_sim_icm_store(struct mlx5dm_sim *sim, uint8_t *dst, const void *src, size_t len);
 /* Is [off, off + len) allocated in region r? */
 bool mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 			 uint64_t len);

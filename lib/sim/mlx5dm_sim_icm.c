@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mlx5dm_sim_core.h"
+#include "mlx5dm_sim_line.h"
 
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
 
@@ -112,100 +112,35 @@ mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim)
 	}
 }
 
-static inline uint32_t *
-mlx5dm_sim_line_seq(struct mlx5dm_sim *sim, const uint8_t *line)
+void
+mlx5dm_sim_icm_store(struct mlx5dm_sim *sim, uint8_t *dst, const void *src, size_t len)
 {
-	uint64_t n = (uintptr_t)line / MLX5DM_SIM_LINE;
+	unsigned int at = (unsigned int)((uintptr_t)dst % MLX5DM_SIM_LINE);
+	const uint8_t *s = src;
 
-	/* Neighbouring lines land on different stripes; distant ones may share. */
-	return &sim->seq[(n ^ (n >> 12)) & (MLX5DM_SIM_SEQ_STRIPES - 1)];
-}
+	if (at != 0 && len > 0) {
+		unsigned int n = (unsigned int)MLX5DM_MIN(len, (size_t)(MLX5DM_SIM_LINE - at));
 
-static void
-mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
-		      const void *src, unsigned int n)
-{
-	uint32_t *seq = mlx5dm_sim_line_seq(sim, line);
-	uint64_t *w = (uint64_t *)(void *)line;
-	uint64_t img[MLX5DM_SIM_LINE / 8];
-	uint32_t s;
-	unsigned int i;
-
-	/* Writers of one stripe exclude each other: take it by making it odd. */
-	for (;;) {
-		s = __atomic_load_n(seq, __ATOMIC_RELAXED);
-		if ((s & 1) == 0 && __atomic_compare_exchange_n(seq, &s, s + 1, false,
-								__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			break;
+		mlx5dm_sim_line_store(sim, dst - at, at, s, n);
+		dst += n;
+		s += n;
+		len -= n;
 	}
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (n == MLX5DM_SIM_LINE) {
-		/* A whole line (an STE): no merge with what was there. */
-		memcpy(img, src, MLX5DM_SIM_LINE);
-#pragma GCC unroll 8
-		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
-	} else if (at % 8 == 0 && n % 8 == 0) {
-		/* Whole words (a control half): only those change. */
-		const uint8_t *p = src;
-
-		for (i = at / 8; i < (at + n) / 8; i++, p += 8) {
-			memcpy(&img[i], p, 8);
-			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
-		}
-	} else {
-		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
-		memcpy((uint8_t *)img + at, src, n);
-		for (i = 0; i < MLX5DM_ARRAY_SIZE(img); i++)
-			__atomic_store_n(&w[i], img[i], __ATOMIC_RELAXED);
+	/* Whole lines (a table written in one go): no merge, no partial words. */
+	for (; len >= MLX5DM_SIM_LINE; len -= MLX5DM_SIM_LINE) {
+		mlx5dm_sim_line_store(sim, dst, 0, s, MLX5DM_SIM_LINE);
+		dst += MLX5DM_SIM_LINE;
+		s += MLX5DM_SIM_LINE;
 	}
-	__atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
-}
-
-static void
-mlx5dm_sim_line_load(struct mlx5dm_sim *sim, const uint8_t *line, uint64_t img[8])
-{
-	const uint32_t *seq = mlx5dm_sim_line_seq(sim, line);
-	const uint64_t *w = (const uint64_t *)(const void *)line;
-	uint32_t s1, s2;
-	unsigned int i;
-
-	do {
-		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1)
-			continue;
-		for (i = 0; i < MLX5DM_SIM_LINE / 8; i++)
-			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
-			return;
-	} while (1);
+	if (len > 0)
+		mlx5dm_sim_line_store(sim, dst, 0, s, (unsigned int)len);
 }
 
 void
 mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 		     const void *src, size_t len)
 {
-	const uint8_t *s = src;
-
-	/* One aligned line (an STE, the common write): no splitting. */
-	if (len == MLX5DM_SIM_LINE && off % MLX5DM_SIM_LINE == 0) {
-		mlx5dm_sim_line_store(sim, sim->rgn[r].base + off, 0, s, MLX5DM_SIM_LINE);
-		return;
-	}
-	while (len > 0) {
-		unsigned int at = (unsigned int)(off % MLX5DM_SIM_LINE);
-		unsigned int n = MLX5DM_SIM_LINE - at;
-
-		if (n > len)
-			n = (unsigned int)len;
-		mlx5dm_sim_line_store(sim, sim->rgn[r].base + (off - at), at, s, n);
-		off += n;
-		s += n;
-		len -= n;
-	}
+	mlx5dm_sim_icm_store(sim, sim->rgn[r].base + off, src, len);
 }
 
 void

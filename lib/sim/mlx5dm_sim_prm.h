@@ -417,6 +417,28 @@ enum {
 	MLX5DM_SIM_WQE_OPMOD_ARG_UPDATE = 1,
 };
 
+/*
+ * Hot paths (the WQE executor) load a segment once as host-order dwords
+ * and take several fields from them: f must lie within one dword, which
+ * is dw[f.bit / 32]. With a constant f this is one shift and one mask.
+ */
+static inline void
+mlx5dm_sim_dw_load(uint32_t *dw, const uint8_t *p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dw[i] = mlx5dm_prm_be32(p + 4 * i);
+}
+
+static inline uint32_t
+mlx5dm_sim_dw_get(const uint32_t *dw, struct mlx5dm_prm_field f)
+{
+	unsigned int shift = 31 - (f.bit + f.width - 1) % 32;
+
+	return (uint32_t)((dw[f.bit / 32] >> shift) & ((1ull << f.width) - 1));
+}
+
 /* ---- CQE (64 bytes) ---- */
 #define MLX5DM_SIM_CQE_BYTES                64
 #define MLX5DM_SIM_CQE_BYTE_CNT             SIMF(0x160, 32)   /* byte 44 */

@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "mlx5dm_sim_line.h"
 #include "mlx5dm_sim_queue.h"
 
 #define MLX5DM_SIM_CONTAINER(p, type, member) \
@@ -67,9 +68,34 @@ struct mlx5dm_sim_piece {
 struct mlx5dm_sim_wqe {
 	const uint8_t *b;               /* the WQE: in the SQ, or in buf if it wraps */
 	uint8_t buf[MLX5DM_SIM_WQE_MAX];
-	uint8_t opcode, opmod, ce;
+	uint8_t opcode, opmod;
 	uint16_t index;
-	uint32_t ds;
+	uint32_t ds, qpn;
+};
+
+/*
+ * Remote targets of RDMA WRITEs that passed the remote checks (remote QP,
+ * rkey, PD, MR access, the QP's rwe) in this doorbell: the executor holds
+ * sim->lock for reading from the first WQE to the last, so no MR, QP or PD
+ * changes meanwhile and a check passed once holds for every later WQE
+ * naming the same rkey. Only the range is left to check per WQE. Direct-
+ * mapped by MR index; a key that fails is never cached (its WQE takes the
+ * general path, which reports the error).
+ */
+#define MLX5DM_SIM_TGT_SLOTS 8
+
+struct mlx5dm_sim_tgt {
+	uint32_t key;                   /* see mlx5dm_sim_tgt_reset() for an empty slot */
+	bool icm;                       /* a DM MR: stores go through the line seqlocks */
+	uint8_t *base;                  /* host address of RDMA address start */
+	uint64_t start, len;            /* the MR's RDMA address range */
+};
+
+/* One doorbell's execution of a QP. */
+struct mlx5dm_sim_exec {
+	struct mlx5dm_sim *sim;
+	struct mlx5dm_sim_qp *qp;
+	struct mlx5dm_sim_tgt tgt[MLX5DM_SIM_TGT_SLOTS];
 };
 
 static void
@@ -240,11 +266,106 @@ mlx5dm_sim_wqe_rdma(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 	return 0;
 }
 
-static int
-mlx5dm_sim_wqe_exec(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
-		    const struct mlx5dm_sim_wqe *w, uint32_t *byte_cnt)
+/* Check rkey as an RDMA WRITE target and cache it in t; NULL if any check fails. */
+static const struct mlx5dm_sim_tgt *
+mlx5dm_sim_tgt_fill(struct mlx5dm_sim_exec *x, struct mlx5dm_sim_tgt *t, uint32_t rkey)
 {
-	if (mlx5dm_prm_fget(w->b, MLX5DM_SIM_CTRL_QPN) != qp->h.id)
+	struct mlx5dm_sim *sim = x->sim;
+	const struct mlx5dm_sim_qp *rqp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP,
+							      x->qp->remote_qpn);
+	const struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim, rkey);
+
+	/* The checks of mlx5dm_sim_wqe_remote() for a WRITE, but the range. */
+	if (rqp == NULL || mr == NULL || mr->pd != rqp->pd ||
+	    !(mr->access & IBV_ACCESS_REMOTE_WRITE) || !rqp->rwe)
+		return NULL;
+	t->start = mr->dm != NULL ? 0 : (uintptr_t)mr->mr.addr;
+	/* A range that wraps past 2^64 (a bogus host MR) is left to the general path. */
+	if (mr->mr.length > UINT64_MAX - t->start)
+		return NULL;
+	t->key = rkey;
+	t->icm = mr->dm != NULL;
+	t->base = t->icm ? sim->rgn[mr->dm->rgn].base + mr->dm_off : (uint8_t *)mr->mr.addr;
+	t->len = mr->mr.length;
+	return t;
+}
+
+static inline unsigned int
+mlx5dm_sim_tgt_slot(uint32_t rkey)
+{
+	return (rkey >> 8) % MLX5DM_SIM_TGT_SLOTS; /* the MR index part of the key */
+}
+
+/* Empty the cache: an empty slot holds a key that cannot map to it, so it never matches. */
+static void
+mlx5dm_sim_tgt_reset(struct mlx5dm_sim_exec *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_SIM_TGT_SLOTS; i++)
+		x->tgt[i].key = ((i + 1) % MLX5DM_SIM_TGT_SLOTS) << 8;
+}
+
+static inline const struct mlx5dm_sim_tgt *
+mlx5dm_sim_tgt_get(struct mlx5dm_sim_exec *x, uint32_t rkey)
+{
+	struct mlx5dm_sim_tgt *t = &x->tgt[mlx5dm_sim_tgt_slot(rkey)];
+
+	if (MLX5DM_LIKELY(t->key == rkey))
+		return t;
+	return mlx5dm_sim_tgt_fill(x, t, rkey);
+}
+
+/*
+ * The common shape: an RDMA WRITE of this QP with its data inline, to a
+ * target that passes every check. Executed here without the general
+ * path's segment list; false (nothing done) for anything else, which the
+ * general path then executes or refuses with the exact reason. c: the
+ * first three dwords of the control segment at b.
+ */
+static inline bool
+mlx5dm_sim_wqe_fast(struct mlx5dm_sim_exec *x, const uint32_t *c, const uint8_t *b)
+{
+	uint32_t ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+	const uint8_t *ra = b + 16, *seg = b + 32;
+	const struct mlx5dm_sim_tgt *t;
+	uint32_t hdr, len;
+	uint64_t va, off;
+
+	if (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE) != MLX5DM_SIM_WQE_RDMA_WRITE ||
+	    mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_QPN) != x->qp->h.id || ds < 3)
+		return false;
+	hdr = mlx5dm_prm_be32(seg);
+	len = hdr & ~MLX5DM_SIM_INLINE_FLAG;
+	if (!(hdr & MLX5DM_SIM_INLINE_FLAG) || len > ds * MLX5DM_SIM_WQE_DS - 32 - 4)
+		return false;
+	t = mlx5dm_sim_tgt_get(x, (uint32_t)mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_RKEY));
+	if (t == NULL)
+		return false;
+	/*
+	 * The range check of mlx5dm_sim_mr_range(): as the target's range does
+	 * not wrap, a va below its start wraps off past its length.
+	 */
+	va = mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_VA);
+	off = va - t->start;
+	if (off > t->len || len > t->len - off)
+		return false;
+	if (t->icm)
+		mlx5dm_sim_icm_put(x->sim, t->base + off, seg + 4, len);
+	else
+		memcpy(t->base + off, seg + 4, len);
+	return true;
+}
+
+/* The general path: any WQE, every check, the exact error. */
+static int
+mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
+		    uint32_t *byte_cnt)
+{
+	struct mlx5dm_sim *sim = x->sim;
+	const struct mlx5dm_sim_qp *qp = x->qp;
+
+	if (w->qpn != qp->h.id)
 		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_QPN);
 	switch (w->opcode) {
 	case MLX5DM_SIM_WQE_NOP:
@@ -271,10 +392,13 @@ mlx5dm_sim_wqe_exec(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 	}
 }
 
-/* Write one CQE; -ENOSPC on overrun. err = 0 for a good completion. */
+/*
+ * Write the CQE of the WQE whose control segment dwords are c; -ENOSPC on
+ * overrun. err = 0 for a good completion. Off the common path.
+ */
 static int
-mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_sim_wqe *w,
-		   int err, uint32_t byte_cnt)
+mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, int err,
+		   uint32_t byte_cnt)
 {
 	uint8_t img[MLX5DM_SIM_CQE_BYTES];
 	uint32_t ci, size = 1u << cq->log_size;
@@ -292,9 +416,11 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_s
 		return -ENOSPC;
 	}
 	memset(img, 0, sizeof(img));
-	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE, w->opcode);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE,
+			mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE));
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_QPN, qpn);
-	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER, w->index);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER,
+			mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_WQE_INDEX));
 	if (err != 0) {
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SYNDROME, (uint32_t)err >> 8);
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_VENDOR_SYND, (uint32_t)err & 0xff);
@@ -314,46 +440,115 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const struct mlx5dm_s
 	return 0;
 }
 
+/* WQEBBs of a WQE of ds segments (a WQE takes at least one). */
+static inline uint16_t
+mlx5dm_sim_wqe_bbs(uint32_t ds)
+{
+	return (uint16_t)((MLX5DM_MAX(ds, 1u) * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
+			  MLX5DM_SIM_WQEBB);
+}
+
 /*
  * Before executing a batch, start loading the ICM lines its RDMA WRITEs
  * land on: each is usually a miss somewhere in a large table, and the
  * line stores (each behind a seqlock) would otherwise wait for them one
- * by one. Only a hint: nothing is checked or written here.
+ * by one. Only a hint: nothing is written here, and the targets it checks
+ * are the ones the WQEs need next anyway.
  */
 static void
-mlx5dm_sim_sq_prefetch(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp, uint16_t pi)
+mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi)
 {
-	uint16_t nbb = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB);
-	uint16_t ctr = qp->hw_ctr;
+	const struct mlx5dm_sim_qp *qp = x->qp;
+	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
 	unsigned int n;
 
 	for (n = 0; ctr != pi && n < 64; n++) {
-		const uint8_t *ctrl = qp->sq + (uint32_t)(ctr & (nbb - 1)) * MLX5DM_SIM_WQEBB;
-		uint32_t ds = (uint32_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_DS);
-		const struct mlx5dm_sim_mr *mr;
-		uint64_t va;
+		const uint8_t *ctrl = qp->sq + (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		const struct mlx5dm_sim_tgt *t;
+		uint32_t c[2], ds;
+		uint64_t off;
 
-		if (ds >= 2 && mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPCODE) ==
-		    MLX5DM_SIM_WQE_RDMA_WRITE) {
-			mr = mlx5dm_sim_mr_lookup(sim, (uint32_t)mlx5dm_prm_fget(ctrl + 16,
-						  MLX5DM_SIM_RADDR_RKEY));
-			va = mlx5dm_prm_fget(ctrl + 16, MLX5DM_SIM_RADDR_VA);
-			if (mr != NULL && mr->dm != NULL && mlx5dm_sim_mr_range(mr, va, 1))
-				__builtin_prefetch(sim->rgn[mr->dm->rgn].base + mr->dm_off + va, 1);
+		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
+		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+		/* Its raddr segment is in the WQEBB even if ds says there is none: a hint. */
+		if (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE) == MLX5DM_SIM_WQE_RDMA_WRITE) {
+			t = mlx5dm_sim_tgt_get(x, (uint32_t)mlx5dm_prm_fget(ctrl + 16,
+							MLX5DM_SIM_RADDR_RKEY));
+			off = mlx5dm_prm_fget(ctrl + 16, MLX5DM_SIM_RADDR_VA) -
+			      (t != NULL ? t->start : 0);
+			if (t != NULL && off < t->len)
+				__builtin_prefetch(t->base + off, 1);
 		}
-		ctr = (uint16_t)(ctr + MLX5DM_MAX(1u, (ds * MLX5DM_SIM_WQE_DS +
-						       MLX5DM_SIM_WQEBB - 1) / MLX5DM_SIM_WQEBB));
+		ctr = (uint16_t)(ctr + mlx5dm_sim_wqe_bbs(ds));
 	}
+}
+
+/* The WQE fields the general path uses, from the control segment's dwords. */
+static inline void
+mlx5dm_sim_wqe_ctrl(struct mlx5dm_sim_wqe *w, const uint32_t *c)
+{
+	w->opmod = (uint8_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPMOD);
+	w->opcode = (uint8_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE);
+	w->index = (uint16_t)mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_WQE_INDEX);
+	w->ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+	w->qpn = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_QPN);
+}
+
+/* A CQE when the WQE failed or asks for one; an error (or overrun) moves the QP to ERR. */
+static inline void
+mlx5dm_sim_sq_complete(struct mlx5dm_sim_qp *qp, const uint32_t *c, int err,
+		       uint32_t byte_cnt, uint32_t *state)
+{
+	if (MLX5DM_UNLIKELY(err != 0 || (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE) &
+					 MLX5DM_SIM_CTRL_CE_CQ_UPDATE))) {
+		if (mlx5dm_sim_cqe_put(qp->scq, qp->h.id, c, err, byte_cnt) != 0)
+			err = -1;
+	}
+	if (MLX5DM_UNLIKELY(err != 0) && *state != MLX5DM_SIM_QPS_ERR) {
+		*state = MLX5DM_SIM_QPS_ERR;
+		__atomic_store_n(&qp->state, *state, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * Execute the WQEs from ctr on while they have the common shape and the
+ * QP is in RTS; returns the counter of the first one not executed (pi
+ * when all were). What it leaves, the general loop takes.
+ */
+static uint16_t
+mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uint32_t *state)
+{
+	struct mlx5dm_sim_qp *qp = x->qp;
+	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
+
+	while (ctr != pi && *state == MLX5DM_SIM_QPS_RTS) {
+		uint32_t off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		const uint8_t *ctrl = qp->sq + off;
+		uint32_t c[3], ds;
+		uint16_t bb;
+
+		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
+		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+		bb = mlx5dm_sim_wqe_bbs(ds);
+		/* Whole (rung up to its end) and in place (not wrapping past the SQ's end). */
+		if (bb > (uint16_t)(pi - ctr) || off + ds * MLX5DM_SIM_WQE_DS > qp->sq_bytes ||
+		    !mlx5dm_sim_wqe_fast(x, c, ctrl))
+			break;
+		ctr = (uint16_t)(ctr + bb);
+		mlx5dm_sim_sq_complete(qp, c, 0, 0, state);
+	}
+	return ctr;
 }
 
 void
 mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 {
 	uint32_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
-	uint16_t nbb = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB);
+	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
+	struct mlx5dm_sim_exec x;
 	struct mlx5dm_sim_wqe w;
+	uint16_t pi, ctr;
 	uint8_t db[4];
-	uint16_t pi;
 
 	if (state != MLX5DM_SIM_QPS_RTS && state != MLX5DM_SIM_QPS_ERR)
 		return; /* the SQ is processed from RTS on */
@@ -361,48 +556,48 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	memcpy(db, qp->dbr + 4, sizeof(db));
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	pi = (uint16_t)mlx5dm_prm_be32(db);
-	if ((uint16_t)(pi - qp->hw_ctr) > 2)
-		mlx5dm_sim_sq_prefetch(sim, qp, pi);
-	while (qp->hw_ctr != pi) {
-		uint32_t off = (uint32_t)(qp->hw_ctr & (nbb - 1)) * MLX5DM_SIM_WQEBB;
-		uint16_t bb, avail = (uint16_t)(pi - qp->hw_ctr);
-		uint32_t byte_cnt = 0;
+	ctr = qp->hw_ctr;
+	if (ctr == pi)
+		return;
+	x.sim = sim;
+	x.qp = qp;
+	mlx5dm_sim_tgt_reset(&x);
+	if ((uint16_t)(pi - ctr) > 2)
+		mlx5dm_sim_sq_prefetch(&x, ctr, pi);
+	for (;;) {
+		uint32_t off, c[3], ds, byte_cnt = 0;
+		const uint8_t *ctrl;
+		uint16_t bb;
 		int err;
 
-		/* The control segment starts a WQEBB: it never wraps. */
-		const uint8_t *ctrl = qp->sq + off;
-
-		w.opmod = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPMOD);
-		w.opcode = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_OPCODE);
-		w.index = (uint16_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_WQE_INDEX);
-		w.ce = (uint8_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_FM_CE_SE);
-		w.ds = (uint32_t)mlx5dm_prm_fget(ctrl, MLX5DM_SIM_CTRL_DS);
-		bb = (uint16_t)MLX5DM_MAX(1u, (w.ds * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
-					      MLX5DM_SIM_WQEBB);
-		if (bb > avail) {
+		ctr = mlx5dm_sim_sq_run_fast(&x, ctr, pi, &state);
+		if (ctr == pi)
+			break;
+		/* The general path, one WQE. Its control segment starts a WQEBB: it never wraps. */
+		off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		ctrl = qp->sq + off;
+		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
+		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+		bb = mlx5dm_sim_wqe_bbs(ds);
+		if (bb > (uint16_t)(pi - ctr)) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_LOCAL_QP_OP, MLX5DM_SIM_WHY_PARTIAL);
-			bb = avail;
+			bb = (uint16_t)(pi - ctr);
 		} else if (state == MLX5DM_SIM_QPS_ERR) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_WR_FLUSH, 0);
 		} else {
 			/* Read in place; one that wraps past the SQ's end is put together first. */
+			mlx5dm_sim_wqe_ctrl(&w, c);
 			w.b = ctrl;
-			if (off + w.ds * MLX5DM_SIM_WQE_DS > qp->sq_bytes) {
-				mlx5dm_sim_sq_copy(qp, off, w.buf, w.ds * MLX5DM_SIM_WQE_DS);
+			if (off + ds * MLX5DM_SIM_WQE_DS > qp->sq_bytes) {
+				mlx5dm_sim_sq_copy(qp, off, w.buf, ds * MLX5DM_SIM_WQE_DS);
 				w.b = w.buf;
 			}
-			err = mlx5dm_sim_wqe_exec(sim, qp, &w, &byte_cnt);
+			err = mlx5dm_sim_wqe_exec(&x, &w, &byte_cnt);
 		}
-		qp->hw_ctr = (uint16_t)(qp->hw_ctr + bb);
-		if (err != 0 || (w.ce & MLX5DM_SIM_CTRL_CE_CQ_UPDATE)) {
-			if (mlx5dm_sim_cqe_put(qp->scq, qp->h.id, &w, err, byte_cnt) != 0)
-				err = -1;
-		}
-		if (err != 0 && state != MLX5DM_SIM_QPS_ERR) {
-			state = MLX5DM_SIM_QPS_ERR;
-			__atomic_store_n(&qp->state, state, __ATOMIC_RELEASE);
-		}
+		ctr = (uint16_t)(ctr + bb);
+		mlx5dm_sim_sq_complete(qp, c, err, byte_cnt, &state);
 	}
+	qp->hw_ctr = ctr;
 }
 
 void

@@ -4,10 +4,13 @@
 
 /*
  * Line atomicity of ICM writes: two threads write the same 64-byte lines
- * through RDMA WRITE WQEs (each line a self-consistent pattern: eight equal
- * 8-byte words; one WQE spans two lines) while a third reads lines with
- * mlx5dm_sim_icm_read. A reader must never see a torn line. No timing is
- * asserted: the test runs a fixed amount of work.
+ * through RDMA WRITE WQEs while a third reads lines with
+ * mlx5dm_sim_icm_read. Whole lines: each WQE writes two lines, each a
+ * self-consistent pattern (eight equal 8-byte words). Part lines: each WQE
+ * writes 64 bytes from the middle of a line, the second half of one line
+ * and the first half of the next (four equal words each). A reader must
+ * never see a torn line or half. No timing is asserted: the test runs a
+ * fixed amount of work.
  */
 
 #include <pthread.h>
@@ -28,6 +31,8 @@
 struct stress {
 	struct tsim t;
 	struct tdm ste;
+	unsigned int at, len;   /* each write: its offset in its first line, its length */
+	unsigned int unit;      /* bytes written whole by one write: a line or a half */
 	uint32_t started;
 	uint32_t writers_done;
 	uint64_t torn;
@@ -61,19 +66,21 @@ writer_main(void *arg)
 	for (i = 0; wr->err == 0 && i < 100u * WRITES &&
 	     (i < WRITES || __atomic_load_n(&s->changes, __ATOMIC_RELAXED) < 16); i++) {
 		unsigned int line = (i * 3 + wr->id) % (NLINES - 1);
+		uint8_t ds = (uint8_t)((32 + 4 + s->len + 15) / 16);
 		uint64_t pat[16];
 		const uint8_t *cqe;
 
-		/* Two lines, each eight copies of one word naming writer, line and round. */
-		for (k = 0; k < 16; k++)
-			pat[k] = ((uint64_t)wr->id << 56) | ((uint64_t)(line + k / 8) << 40) | i;
+		/* Copies of one word naming writer, unit (line or half) and round. */
+		for (k = 0; k < s->len / 8; k++)
+			pat[k] = ((uint64_t)wr->id << 56) |
+				 ((uint64_t)(64 * line + s->at + 8 * k) / s->unit << 40) | i;
 		memset(w, 0, sizeof(w));
-		tring_ctrl(&r, w, 0, 0x08, 11, true, 0);
-		SET(w + 16, 0x00, 64, 64ull * line);
+		tring_ctrl(&r, w, 0, 0x08, ds, true, 0);
+		SET(w + 16, 0x00, 64, 64ull * line + s->at);
 		SET(w + 16, 0x40, 32, s->ste.mr->rkey);
-		SET(w + 32, 0x00, 32, 0x80000000u | 128);
-		memcpy(w + 36, pat, sizeof(pat));
-		tring_put(&r, w, 11 * 16);
+		SET(w + 32, 0x00, 32, 0x80000000u | s->len);
+		memcpy(w + 36, pat, s->len);
+		tring_put(&r, w, ds * 16u);
 		tring_ring(&r, w);
 		cqe = tring_poll(&r);
 		if (cqe == NULL || (cqe[63] >> 4) != 0)
@@ -96,11 +103,11 @@ reader_main(void *arg)
 		unsigned int line = n++ % (NLINES - 1);
 		unsigned int k;
 
-		/* Two lines at once: each must be whole, they need not match each other. */
+		/* Two lines at once: each unit must be whole, units need not match. */
 		if (mlx5dm_sim_icm_read(s->t.sim, s->ste.icm + 64ull * line, img, 128) != 0)
 			s->torn++;
 		for (k = 1; k < 16; k++)
-			if (k != 8 && img[k] != img[k - 1])
+			if (k % (s->unit / 8) != 0 && img[k] != img[k - 1])
 				s->torn++;
 		if (img[0] != last)
 			__atomic_fetch_add(&s->changes, 1, __ATOMIC_RELAXED);
@@ -111,15 +118,17 @@ reader_main(void *arg)
 }
 
 static void
-test_no_torn_lines(void **state)
+run_torn(unsigned int at, unsigned int len, unsigned int unit)
 {
 	struct stress s;
 	struct writer wr[2];
 	pthread_t tw[2], tr;
 	unsigned int i;
 
-	(void)state;
 	memset(&s, 0, sizeof(s));
+	s.at = at;
+	s.len = len;
+	s.unit = unit;
 	assert_int_equal(tsim_open(&s.t, NULL), 0);
 	assert_int_equal(tdm_alloc(&s.t, &s.ste, MLX5DV_DM_TYPE_STEERING_SW_ICM, 4096), 0);
 	for (i = 0; i < 2; i++) {
@@ -138,6 +147,21 @@ test_no_torn_lines(void **state)
 	assert_int_equal(s.torn, 0);
 	tdm_free(&s.t, &s.ste);
 	tsim_close(&s.t);
+}
+
+static void
+test_no_torn_lines(void **state)
+{
+	(void)state;
+	run_torn(0, 128, 64);
+}
+
+/* 64 bytes from the middle of a line: two halves, each line under its own stripe. */
+static void
+test_no_torn_part_lines(void **state)
+{
+	(void)state;
+	run_torn(32, 64, 32);
 }
 
 #define PER_PRODUCER 50000
@@ -279,6 +303,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_torn_lines),
+		cmocka_unit_test(test_no_torn_part_lines),
 		cmocka_unit_test(test_rq_ring_mpsc),
 		cmocka_unit_test(test_sync_waits_for_walks),
 	};

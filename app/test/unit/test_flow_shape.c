@@ -20,9 +20,6 @@
 #define END_ITEM { .type = RTE_FLOW_ITEM_TYPE_END }
 #define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_##t, .conf = (c) }
 #define END_ACT { .type = RTE_FLOW_ACTION_TYPE_END }
-/* Outer header field f ("bit, width" macro): bit and width for mlx5dm_prm_get(). */
-#define T_AT_(b, w) T_OUTER(b), (w)
-#define T_AT(f) T_AT_(f)
 #define IP4(a, b, c, d) RTE_BE32(((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
 
 static const struct mlx5dm_flow_xctx t_plain = { .nb_rx_queues = 8 };

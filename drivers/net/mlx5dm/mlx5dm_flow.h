@@ -421,8 +421,32 @@ int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
-/* mlx5dm_flow_check.c: the steering library's verdict on the masks. */
-int mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+/*
+ * mlx5dm_flow_check.c: the steering library's verdict on the masks.
+ * mlx5dm_flow_check_masks() checks every sub-rule's (and sets its hint),
+ * mlx5dm_flow_check_subs() is its loop, mlx5dm_flow_check_mask() the
+ * library's check of one mask.
+ */
+int mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+int mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
+			   uint8_t criteria, struct rte_flow_error *error);
+
+/* Most rules are one sub-rule without a match of its own: that one inline, without a loop. */
+static inline int
+mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	const struct mlx5dm_flow_xctx *xc = x->xc;
+	struct mlx5dm_flow_spec *spec = x->spec;
+	struct mlx5dm_flow_sub *s = &spec->sub[0];
+
+	if (spec->nb_sub != 1 || s->ipv != 0 || s->proto != 0)
+		return mlx5dm_flow_check_subs(x, error);
+	s->hint = xc->match_known != NULL ?
+		  xc->match_known(xc->arg, spec, 0, spec->mask, spec->criteria) : NULL;
+	if (s->hint != NULL)
+		return 0;
+	return mlx5dm_flow_check_mask(x, spec->mask, spec->value, spec->criteria, error);
+}
 
 /*
  * mlx5dm_flow_shape.c: the shape cache. A pattern walk depends on the item
@@ -671,7 +695,14 @@ struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl
 void mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 /* Drop a reference: true (and out of the cache) when it was the last. */
-bool mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o);
+static inline bool
+mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
+{
+	if (--o->refcnt != 0)
+		return false;
+	LIST_REMOVE(o, next);
+	return true;
+}
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -705,14 +736,19 @@ struct mlx5dm_flow_pool {
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
 	uint64_t bytes;                         /* chunk memory held */
+	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */
 };
+#define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
-/* A live handle with room for nb_rules rules, zeroed but rules[]; NULL + errno. */
-struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
-void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
+/*
+ * A live handle with room for nb_rules rules, zeroed but rules[]; NULL +
+ * errno. mlx5dm_flow_pool_get() (inline, after struct rte_flow) takes one
+ * from the class's free list, this when the list is empty.
+ */
+struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
-bool mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
+bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */
 void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
 
@@ -887,6 +923,38 @@ struct rte_flow {
 	uint8_t nb_rules;
 	struct mlx5dm_flow_rule rules[];
 };
+
+/* The handle taken: zeroed but rules[], live, of its class. */
+static inline struct rte_flow *
+mlx5dm_flow_pool_take(struct mlx5dm_flow_pool *pool, unsigned int cls)
+{
+	struct rte_flow *f = pool->free[cls];
+
+	pool->free[cls] = f->free_next;
+	/* rules[] is the user's to fill (up to nb_rules): only the header is cleared. */
+	memset(f, 0, sizeof(*f));
+	f->live = MLX5DM_FLOW_LIVE;
+	f->cls = (uint8_t)cls;
+	pool->live++;
+	return f;
+}
+
+static inline struct rte_flow *
+mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
+{
+	if (MLX5DM_LIKELY(nb_rules <= MLX5DM_FLOW_MAX_SUB && pool->free[nb_rules] != NULL))
+		return mlx5dm_flow_pool_take(pool, nb_rules);
+	return mlx5dm_flow_pool_get_new(pool, nb_rules);
+}
+
+static inline void
+mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f)
+{
+	f->live = 0;
+	f->free_next = pool->free[f->cls];
+	pool->free[f->cls] = f;
+	pool->live--;
+}
 
 void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 /* Root tables of both domains (group 0) become the domains' entry points. */

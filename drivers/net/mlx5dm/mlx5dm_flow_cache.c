@@ -362,15 +362,6 @@ mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_ko
 	LIST_INSERT_HEAD(&tbl[hash % MLX5DM_FLOW_HASH_SIZE], o, next);
 }
 
-bool
-mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
-{
-	if (--o->refcnt != 0)
-		return false;
-	LIST_REMOVE(o, next);
-	return true;
-}
-
 /* The cache key: every parameter, serialised field by field (no padding). */
 size_t
 mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max)

@@ -62,10 +62,10 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 				  mlx5dm_flow_field_msgs[f]);
 }
 
-/* The library's builder selection for one sub-rule's mask (apart: its builders take stack). */
-static __rte_noinline int
-mlx5dm_flow_check_one(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
-		      uint8_t criteria, struct rte_flow_error *error)
+/* One mask through the library's builder selection (its value through the library's check). */
+int
+mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
+		       uint8_t criteria, struct rte_flow_error *error)
 {
 	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
 	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
@@ -95,7 +95,7 @@ mlx5dm_flow_check_one(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const ui
  * mask bits (ip_version equal to its mask), and the library checks every
  * rule's value against its matcher anyway.
  */
-static __rte_noinline int
+int
 mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
@@ -112,26 +112,9 @@ mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 				    xc->match_known(xc->arg, spec, i, mask, criteria) : NULL;
 		if (spec->sub[i].hint != NULL)
 			continue;
-		ret = mlx5dm_flow_check_one(x, mask, value, criteria, error);
+		ret = mlx5dm_flow_check_mask(x, mask, value, criteria, error);
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
-}
-
-/* Most rules are one sub-rule without a match of its own: that one first, without a loop. */
-int
-mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	const struct mlx5dm_flow_xctx *xc = x->xc;
-	struct mlx5dm_flow_spec *spec = x->spec;
-	struct mlx5dm_flow_sub *s = &spec->sub[0];
-
-	if (spec->nb_sub != 1 || s->ipv != 0 || s->proto != 0)
-		return mlx5dm_flow_check_subs(x, error);
-	s->hint = xc->match_known != NULL ?
-		  xc->match_known(xc->arg, spec, 0, spec->mask, spec->criteria) : NULL;
-	if (s->hint != NULL)
-		return 0;
-	return mlx5dm_flow_check_one(x, spec->mask, spec->value, spec->criteria, error);
 }

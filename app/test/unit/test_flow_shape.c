@@ -41,20 +41,32 @@ t_shape_new(void)
 }
 
 #define T_ID_AT offsetof(struct mlx5dm_flow_spec, shape_id)
-#define T_ID_END (T_ID_AT + sizeof(uint64_t))
+#define T_ID_END offsetof(struct mlx5dm_flow_spec, layers)
 
-/* Equal translations, but for the cache's id (and without the match value if !values). */
+/*
+ * Equal translations, but for the cache's ids; without the values the
+ * cache copies (match value, queue index, tag, jump group) if !values.
+ */
 static void
 t_spec_same_(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b, bool values)
 {
+	struct mlx5dm_flow_spec ha, hb;
 	unsigned int i;
 
-	assert_memory_equal(a, b, T_ID_AT);
+	memcpy(&ha, a, T_ID_AT);
+	memcpy(&hb, b, T_ID_AT);
+	if (!values) {
+		hb.tag_value = ha.tag_value;
+		hb.jump_group = ha.jump_group;
+	}
+	assert_memory_equal(&ha, &hb, T_ID_AT);
 	assert_memory_equal((const uint8_t *)a + T_ID_END, (const uint8_t *)b + T_ID_END,
 			    offsetof(struct mlx5dm_flow_spec, value) - T_ID_END);
 	if (values)
 		assert_memory_equal(a->value, b->value, sizeof(a->value));
-	assert_memory_equal(a->queues, b->queues, a->nb_queues * sizeof(a->queues[0]));
+	assert_int_equal(a->nb_queues, b->nb_queues);
+	for (i = values ? 0 : 1; i < a->nb_queues; i++)
+		assert_int_equal(a->queues[i], b->queues[i]);
 	if (a->rss_types != 0)
 		assert_memory_equal(a->rss_key, b->rss_key, sizeof(a->rss_key));
 	for (i = 0; i < a->nb_sub; i++)
@@ -72,19 +84,29 @@ t_spec_same(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b)
 }
 
 /*
- * The id's promise (mlx5dm_flow.h): a result with the id of an earlier one
- * equals it but for the match value. Ids only grow, so a result has the id
- * of the last one kept, or a new one.
+ * The ids' promise (mlx5dm_flow.h): a result with the shape_id of an
+ * earlier one equals it but for the values the cache copies, and for the
+ * match value only if its act_id is that id too. Ids only grow, so a
+ * result has the id of the last one kept, or a new one.
  */
 static void
 t_id_check(const struct mlx5dm_flow_spec *got)
 {
 	static struct mlx5dm_flow_spec kept;
 
-	if (got->shape_id == 0)
+	if (got->shape_id == 0) {
+		assert_int_equal(got->act_id, 0);
 		return;
+	}
+	assert_true(got->act_id == 0 || got->act_id == got->shape_id);
 	if (got->shape_id == kept.shape_id) {
 		t_spec_same_(got, &kept, false);
+		if (got->act_id != 0 && kept.act_id != 0) {
+			assert_int_equal(got->tag_value, kept.tag_value);
+			assert_int_equal(got->jump_group, kept.jump_group);
+			if (got->nb_queues != 0)
+				assert_int_equal(got->queues[0], kept.queues[0]);
+		}
 		return;
 	}
 	assert_true(got->shape_id > kept.shape_id);
@@ -399,10 +421,11 @@ test_check_error_after_replay(void **state)
 }
 
 /*
- * A rule of the kept shape with the kept action list is replayed whole: its
- * own copied value, the kept result otherwise, one id for all of them. Any
- * configuration byte the walk reads (queue, mark, jump group), the port's
- * queue count and the list itself take the walk again, with its verdict.
+ * A rule of the kept shape with an action list of the kept kinds is
+ * replayed whole: its own match value and action values (queue, mark,
+ * jump group), the kept result otherwise, one id for all of them. Values
+ * the walk refuses, another list (or a missing configuration) take the
+ * walk again, with its verdict.
  */
 static void
 test_rule_replays(void **state)
@@ -443,33 +466,47 @@ test_rule_replays(void **state)
 					 (10u << 24) | (1u << 16) | (i << 8) | 7);
 		}
 	}
-	/* Another queue: the actions' walk, a new result. */
+	/* Another queue and mark: their values, other action parameters (act_id 0). */
 	q.index = 2;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
-	assert_false(t_rule);
+	assert_true(t_rule);
 	assert_int_equal(sh->out.queues[0], 2);
-	assert_true(sh->out.shape_id > id);
+	assert_int_equal(sh->out.shape_id, id);
+	assert_int_equal(sh->out.act_id, 0);
+	mark.id = 6;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
-	/* The same list on a port with fewer queues: refused, and the list still kept. */
-	t_rxq = 2;
+	assert_int_equal(sh->out.tag_value, 7);
+	assert_int_equal(sh->out.act_id, 0);
+	/* Back to the kept values: the kept parameters. */
+	q.index = 1;
+	mark.id = 5;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.act_id, id);
+	assert_int_equal(sh->out.queues[0], 1);
+	assert_int_equal(sh->out.tag_value, 6);
+	/* Values the walk refuses (queue beyond the port's count, mark too large): its verdict. */
+	t_rxq = 1;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_false(t_rule);
 	assert_int_equal(ret, -EINVAL);
 	t_rxq = 8;
-	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
-	assert_true(t_rule);
-	/* Another mark (one that is refused too). */
-	mark.id = 6;
+	q.index = 8;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_false(t_rule);
-	assert_int_equal(sh->out.tag_value, 7);
-	mark.id = 0xffffff;
+	assert_int_equal(ret, -EINVAL);
+	q.index = 7;
+	mark.id = 0xfffffe;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_false(t_rule);
 	assert_int_equal(ret, -ENOTSUP);
-	mark.id = 6;
+	mark.id = 0xfffffd;
 	assert_true(t_both(sh, false, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.shape_id, id);
 	/* Shorter, longer, a missing configuration: their own walks and verdicts. */
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_short, &ret));
 	assert_false(t_rule);
@@ -482,7 +519,7 @@ test_rule_replays(void **state)
 	assert_int_equal(ret, -EINVAL);
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
-	/* MARK with JUMP (a modify entry), then another group; FLAG with DROP. */
+	/* MARK with JUMP (the id in a modify entry: compared), then other groups; FLAG, DROP. */
 	for (i = 0; i < 2; i++) {
 		assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
 		assert_int_equal(t_rule, i == 1);
@@ -490,10 +527,20 @@ test_rule_replays(void **state)
 	}
 	jump.group = 4;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
-	assert_false(t_rule);
+	assert_true(t_rule);
 	assert_int_equal(sh->out.jump_group, 4);
+	mark.id = 9;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_true(t_rule);
 	jump.group = 0; /* not above the rule's group */
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -ENOTSUP);
+	jump.group = UINT32_MAX; /* beyond the last group */
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
 	assert_int_equal(ret, -ENOTSUP);
 	for (i = 0; i < 2; i++) {
 		assert_true(t_both(sh, i == 0, false, &t_attr_in, items, acts_flag, &ret));
@@ -517,17 +564,18 @@ test_rule_replay_buffers(void **state)
 	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
 	const struct rte_flow_item *items = t_fp_items;
 	const struct rte_flow_action_queue q2 = { .index = 2 };
-	const struct rte_flow_action acts_q2[] = { ACT(QUEUE, &q2), END_ACT };
+	const struct rte_flow_action acts_q2[] = { ACT(COUNT, NULL), ACT(QUEUE, &q2), END_ACT };
 	int ret;
 
 	(void)state;
 	assert_false(t_both(sh, true, false, &t_attr_in, items, acts_q1, &ret));
-	/* Kept from another buffer: the cache's still holds queue 1. */
+	/* Another list kept from another buffer: the cache's still holds the first. */
 	assert_true(t_both(sh, false, false, &t_attr_in, items, acts_q2, &ret));
 	assert_false(t_rule);
-	assert_int_equal(sh->out.queues[0], 1);
+	assert_false(sh->out.count);
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
 	assert_true(t_rule);
+	assert_true(sh->out.count);
 	assert_int_equal(sh->out.queues[0], 2);
 	/* A translation into it that fails on its attributes keeps shape and list. */
 	assert_false(t_both(sh, true, false, NULL, items, acts_q2, &ret));

@@ -190,11 +190,15 @@ struct mlx5dm_flow_spec {
 	uint16_t nb_modify;
 	/*
 	 * Non-zero: the shape cache's id of this result (mlx5dm_flow_shape_act.c).
-	 * Specs with one id (process-wide) are equal but for the match value and
-	 * the sub-rules' hints: same attributes, actions, arrays, sub-rules, match
-	 * mask and criteria, so the same matcher key and action set per sub-rule.
+	 * Specs with one shape_id (process-wide) are equal but for the match value,
+	 * the sub-rules' hints and the action values the cache copies (queues[0],
+	 * tag_value, jump_group): same attributes, action kinds, sub-rules, match
+	 * mask and criteria, so the same matcher key per sub-rule. Specs with one
+	 * act_id (0 or their shape_id) also have the same action values, so the
+	 * same action parameters per sub-rule.
 	 */
 	uint64_t shape_id;
+	uint64_t act_id;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
 	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
@@ -462,12 +466,12 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
  *
  * mlx5dm_flow_shape_act.c: the rest of the translation of the last rule of
  * the kept shape, when the walk of each of its actions reads nothing but
- * the attributes, the port's Rx queue count and some bytes of the action's
+ * the attributes, the port's Rx queue count and one value of the action's
  * configuration (QUEUE, DROP, JUMP, COUNT, MARK, FLAG, VOID). A rule of the
- * kept shape with an equal action list (types, those bytes, queue count) is
- * that result with its own copied values: no walk at all, and the result
- * carries an id (spec->shape_id) the object layer keys its memos with.
- * Only the mask check runs again.
+ * kept shape with a list of the same types, whose values pass the walk's
+ * checks, is that result with its own copied values (match and actions):
+ * no walk at all, and the result carries ids (spec->shape_id, act_id) the
+ * object layer keys its memos with. Only the mask check runs again.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_SHAPE_ITEMS 8u         /* longest pattern kept (END excluded) */
@@ -514,15 +518,24 @@ enum mlx5dm_flow_shape_kind {
 	MLX5DM_FLOW_SHAPE_SPEC,         /* a spec, no last: its words are compared */
 };
 
+/* What a replay does with a kept action's configuration (mlx5dm_flow_shape_act.c). */
+enum mlx5dm_flow_shape_aop {
+	MLX5DM_FLOW_SHAPE_A_TYPE,       /* nothing: no configuration is read */
+	MLX5DM_FLOW_SHAPE_A_QUEUE,      /* the index, below the queue count, into queues[0] */
+	MLX5DM_FLOW_SHAPE_A_MARK,       /* a valid id, plus one, into tag_value */
+	MLX5DM_FLOW_SHAPE_A_MARK_SAME,  /* the same id (with JUMP: it is in a modify entry) */
+	MLX5DM_FLOW_SHAPE_A_JUMP,       /* a valid target group into jump_group */
+};
+
 /* The action list kept with the shape, and the translation's result. */
 struct mlx5dm_flow_shape_act {
 	bool valid;
 	uint8_t nb;                     /* actions before END */
-	uint16_t nb_rx_queues;          /* xc->nb_rx_queues it was translated with */
+	uint8_t has;                    /* 1 << op of the values a replay copies */
 	struct {
 		enum rte_flow_action_type type;
-		uint8_t conf_len;       /* configuration bytes compared: 0, 2, 4 or 8 */
-		uint64_t conf;          /* those bytes */
+		uint8_t op;             /* enum mlx5dm_flow_shape_aop */
+		uint32_t val;           /* the value it had (index, id, group) */
 	} a[MLX5DM_FLOW_SHAPE_ACTIONS];
 	/* The result: the spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 	struct mlx5dm_flow_spec res;
@@ -617,31 +630,30 @@ void mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm
 /*
  * mlx5dm_flow_shape_act.c. After a successful action walk over a pattern
  * of the kept shape: keep the list and the result if it can be replayed
- * (spec->shape_id set then).
+ * (spec->shape_id and act_id set then).
  */
 void mlx5dm_flow_shape_keep_actions(struct mlx5dm_flow_shape *sh,
-				    const struct mlx5dm_flow_xctx *xc,
 				    const struct rte_flow_action actions[],
 				    struct mlx5dm_flow_spec *spec);
+/* The value the walk reads of a kept action's configuration conf (op not A_TYPE). */
+static inline uint32_t
+mlx5dm_flow_shape_aval(const void *conf, uint8_t op)
+{
+	switch (op) {
+	case MLX5DM_FLOW_SHAPE_A_QUEUE:
+		return ((const struct rte_flow_action_queue *)conf)->index;
+	case MLX5DM_FLOW_SHAPE_A_JUMP:
+		return ((const struct rte_flow_action_jump *)conf)->group;
+	default:
+		return ((const struct rte_flow_action_mark *)conf)->id;
+	}
+}
+
 /* Forget the kept list (the shape changes). */
 void mlx5dm_flow_shape_act_forget(struct mlx5dm_flow_shape *sh);
 /* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
 
-/* len (2, 4 or 8) bytes of an action configuration at p as a number. */
-static inline uint64_t
-mlx5dm_flow_shape_conf(const void *p, unsigned int len)
-{
-	uint64_t v = 0;
-
-	if (len == 2)
-		memcpy(&v, p, 2);
-	else if (len == 4)
-		memcpy(&v, p, 4);
-	else
-		memcpy(&v, p, 8);
-	return v;
-}
 
 /* Recording hooks of the match writers (x->rec non-NULL). */
 static inline void
@@ -774,10 +786,10 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
 	/*
-	 * Memos by the shape cache's ids (spec->shape_id: equal ids, equal
-	 * matcher keys and action parameters), per sub-rule index: the matcher
-	 * match_known found for id known[i].id (live: cleared with it), and the
-	 * id last_aset[i] was taken for (0: none).
+	 * Memos by the shape cache's ids, per sub-rule index: the matcher
+	 * match_known found for shape_id known[i].id (equal shape_ids, equal
+	 * matcher keys; live: cleared with it), and the act_id last_aset[i] was
+	 * taken for (equal act_ids, equal action parameters; 0: none).
 	 */
 	struct {
 		uint64_t id;
@@ -867,7 +879,7 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *
  * matcher and their shared actions in device order. The set of sub-rule
  * sub's matcher m (which the set references itself if it is new; the
  * caller's reference, if any, stays the caller's) and actions p, with one
- * more reference; NULL + errno. id: the shape id of the spec p comes from
+ * more reference; NULL + errno. id: the act_id of the spec p comes from
  * (0: none), remembered for mlx5dm_flow_aset_known().
  */
 struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub,
@@ -875,7 +887,7 @@ struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsig
 					      const struct mlx5dm_flow_ent_param *p,
 					      unsigned int n, uint64_t id);
 /*
- * The same, when the spec of the parameters has shape id id (non-zero) and
+ * The same, when the spec of the parameters has act_id id (non-zero) and
  * the set last taken for sub-rule sub is known to be that id's with this
  * matcher: no parameters needed. NULL if not known.
  */

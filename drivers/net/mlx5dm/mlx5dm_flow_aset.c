@@ -17,7 +17,7 @@
  * field (no key built, no hash) before the keyed cache is searched. For
  * that the set keeps a copy of its parameters. Rules the shape cache
  * replayed whole (mlx5dm_flow_shape_act.c) need not even build their
- * parameters: the same shape id as the set's last taker, the same
+ * parameters: the same act_id as the set's last taker, the same
  * parameters (mlx5dm_flow_aset_known()).
  *
  * Callers hold fp->lock.

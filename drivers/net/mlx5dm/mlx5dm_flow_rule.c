@@ -99,18 +99,18 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	return n;
 }
 
-/* The action set of sub-rule i in matcher m: known by the spec's shape id, else by its actions. */
+/* The action set of sub-rule i in matcher m: known by the spec's act_id, else by its actions. */
 static struct mlx5dm_flow_aset *
 mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 		      unsigned int i, struct mlx5dm_flow_matcher *m)
 {
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-	struct mlx5dm_flow_aset *s = mlx5dm_flow_aset_known(fp, i, m, spec->shape_id);
+	struct mlx5dm_flow_aset *s = mlx5dm_flow_aset_known(fp, i, m, spec->act_id);
 
 	if (s != NULL)
 		return s;
 	return mlx5dm_flow_aset_get(fp, i, m, p, mlx5dm_flow_rule_params(spec, i, p),
-				    spec->shape_id);
+				    spec->act_id);
 }
 
 static void

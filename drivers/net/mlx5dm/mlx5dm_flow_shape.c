@@ -349,27 +349,54 @@ mlx5dm_flow_shape_x(const struct mlx5dm_flow_shape *sh, const struct rte_flow_it
 	x->vlan_item = sh->vlan_item >= 0 ? &items[sh->vlan_item] : NULL;
 }
 
+/* v passes the walk's check of kept action i's value (MARK with JUMP: it is the kept one). */
+static inline bool
+mlx5dm_flow_shape_aval_ok(const struct mlx5dm_flow_shape_act *m, unsigned int i,
+			  const struct mlx5dm_flow_xctx *xc, uint32_t v)
+{
+	switch (m->a[i].op) {
+	case MLX5DM_FLOW_SHAPE_A_QUEUE:
+		return v < xc->nb_rx_queues;
+	case MLX5DM_FLOW_SHAPE_A_MARK:
+		return v <= MLX5DM_FLOW_MARK_MAX;
+	case MLX5DM_FLOW_SHAPE_A_JUMP:
+		return v > m->res.group && v <= MLX5DM_FLOW_MAX_GROUP;
+	default:
+		return v == m->a[i].val;
+	}
+}
+
 /*
- * The action list is the one kept with the shape (mlx5dm_flow_shape_act.c),
- * for this port: then spec holds the kept result but for the copied values.
+ * The action list has the kinds of the one kept with the shape, and values
+ * that pass the walk's checks (mlx5dm_flow_shape_act.c): then spec holds the
+ * kept result with those values (but for the copied match values).
  */
 static inline bool
 mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
 			     const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec)
 {
 	const struct mlx5dm_flow_shape_act *m = &sh->act;
+	uint32_t v, val[MLX5DM_FLOW_SHAPE_A_JUMP + 1];
+	bool same = true;
 	unsigned int i;
+	uint8_t op;
 
-	if (!m->valid || actions == NULL || xc->nb_rx_queues != m->nb_rx_queues)
+	if (!m->valid || actions == NULL)
 		return false;
 	for (i = 0; i < m->nb; i++) {
 		const struct rte_flow_action *a = &actions[i];
 
+		op = m->a[i].op;
 		if (a->type != m->a[i].type)
 			return false;
-		if (m->a[i].conf_len != 0 &&
-		    (a->conf == NULL ||
-		     mlx5dm_flow_shape_conf(a->conf, m->a[i].conf_len) != m->a[i].conf))
+		if (op == MLX5DM_FLOW_SHAPE_A_TYPE)
+			continue;
+		if (a->conf == NULL)
+			return false;
+		v = mlx5dm_flow_shape_aval(a->conf, op);
+		same &= v == m->a[i].val;
+		val[op] = v;
+		if (!mlx5dm_flow_shape_aval_ok(m, i, xc, v))
 			return false;
 	}
 	if (actions[i].type != RTE_FLOW_ACTION_TYPE_END)
@@ -381,6 +408,14 @@ mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 			sh->out_full = true;
 		}
 	}
+	/* The action values, where the walk would have put them (the kept ones when same). */
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_QUEUE))
+		spec->queues[0] = (uint16_t)val[MLX5DM_FLOW_SHAPE_A_QUEUE];
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_MARK))
+		spec->tag_value = val[MLX5DM_FLOW_SHAPE_A_MARK] + 1;
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_JUMP))
+		spec->jump_group = val[MLX5DM_FLOW_SHAPE_A_JUMP];
+	spec->act_id = same ? spec->shape_id : 0;
 	sh->rule_hits++;
 	return true;
 }

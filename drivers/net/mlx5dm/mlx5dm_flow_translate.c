@@ -69,7 +69,7 @@ mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_r
 		return ret;
 	/* The pattern is the kept shape's (replayed, or just recorded). */
 	if (sh != NULL && sh->valid)
-		mlx5dm_flow_shape_keep_actions(sh, xc, actions, spec);
+		mlx5dm_flow_shape_keep_actions(sh, actions, spec);
 	return mlx5dm_flow_check_masks(x, error);
 }
 

@@ -180,11 +180,11 @@ mlx5dm_flow_shape_keep_words(struct mlx5dm_flow_shape *sh)
 	unsigned int i, k, off, nw = 0;
 
 	for (i = 0; i < sh->nb_items; i++) {
-		unsigned int len = sh->item[i].word_len;
-		unsigned int size = mlx5dm_flow_item_def_get(sh->item[i].type)->size;
+		unsigned int len = sh->item[i].word_len, size;
 
 		if (sh->item[i].kind != MLX5DM_FLOW_SHAPE_SPEC)
 			continue;
+		size = mlx5dm_flow_item_def_get(sh->item[i].type)->size;
 		sh->item[i].first = (uint8_t)nw;
 		for (k = 0; k < sh->item[i].nb_words; k++) {
 			struct mlx5dm_flow_shape_word *w = &sh->word[nw++];

@@ -27,6 +27,10 @@
 #define M3_ICMPV6_TYPE 0x110, 8
 #define C_ALL_SECTIONS 0x7f
 
+/* Outer header field f ("bit, width" macro): bit and width for mlx5dm_prm_get(). */
+#define T_AT_(b, w) T_OUTER(b), (w)
+#define T_AT(f) T_AT_(f)
+
 struct t_match {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
 	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];

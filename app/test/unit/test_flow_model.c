@@ -111,6 +111,26 @@ env_flow(struct env *e, const struct rte_flow_attr *attr, const struct rte_flow_
 	return f;
 }
 
+/* A flow as the PMD creates it: through the port's shape cache and matcher memo. */
+static struct rte_flow *
+env_flow_cached(struct env *e, const struct rte_flow_item *items,
+		const struct rte_flow_action *actions)
+{
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = NB_Q, .match_known = mlx5dm_flow_objs_match_known, .arg = &e->fp,
+		.shape = &e->fp.shape,
+	};
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow *f;
+
+	if (mlx5dm_flow_translate(&xc, &t_attr_in, items, actions, &e->fp.shape.out, &err) != 0)
+		fail_msg("translation: %s", err.message);
+	f = mlx5dm_flow_objs_create(&e->fp, &e->fp.shape.out, true, &err);
+	if (f == NULL)
+		fail_msg("create: %s (%d)", err.message, rte_errno);
+	return f;
+}
+
 struct frame {
 	uint8_t buf[512];
 	uint16_t len;
@@ -599,6 +619,97 @@ test_model_modify_bytes(void **state)
 	env_close(e);
 }
 
+/*
+ * Rule i of round r of test_model_cached_rules(): queue 1 and mark 5 for
+ * one half, 2 and 6 for the other, the second round in the other order.
+ */
+#define CACHED_N 8
+#define CACHED_A(r, i) (((i) < CACHED_N / 2) == ((r) == 0))
+#define CACHED_Q(r, i) (CACHED_A(r, i) ? 1 : 2)
+#define CACHED_MARK(r, i) (CACHED_A(r, i) ? 5u : 6u)
+
+static void
+env_expect_cached(struct env *e, uint32_t dip, int q, uint32_t mark)
+{
+	struct mlx5dm_dev_pkt got;
+	uint32_t id = 0;
+
+	assert_int_equal(env_send_udp4(e, 0x01010101, dip, 1000, 2000, &got), q);
+	assert_int_equal(mlx5dm_flow_tag_decode(got.flow_tag, &id), 2);
+	assert_int_equal(id, mark);
+}
+
+/*
+ * Rules as flow-perf inserts them (one pattern shape, one address each):
+ * the shape cache replays them whole, yet each one steers its own address,
+ * and a changed queue or mark in the same list takes effect. All of it
+ * again after the flows (and their matcher) are gone, with the list the
+ * cache still keeps. Then a rule of the same items with another mask, and
+ * one with a mask the device refuses, are translated as without the cache.
+ */
+static void
+test_model_cached_rules(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	const struct rte_flow_item_ipv4 net_mask = { .hdr.dst_addr = RTE_BE32(0xffffff00) };
+	const struct rte_flow_item_ipv4 bad_mask = { .hdr.packet_id = RTE_BE16(0xffff) };
+	const struct rte_flow_item items[] = { ITEM(ETH, NULL, NULL),
+					       ITEM(IPV4, &ip, &ip_dst_mask), END_ITEM };
+	const struct rte_flow_item net[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &net_mask),
+					     END_ITEM };
+	const struct rte_flow_item bad[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &bad_mask),
+					     END_ITEM };
+	struct rte_flow_action_queue q = { .index = 0 };
+	struct rte_flow_action_mark mark = { .id = 0 };
+	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
+	const struct mlx5dm_flow_xctx plain = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_xctx cached = plain;
+	struct rte_flow_error err[2];
+	struct rte_flow *f[CACHED_N];
+	struct env *e = env_open();
+	unsigned int round, i;
+	uint64_t hits;
+
+	(void)state;
+	cached.match_known = mlx5dm_flow_objs_match_known;
+	cached.arg = &e->fp;
+	cached.shape = &e->fp.shape;
+	for (round = 0; round < 2; round++) {
+		hits = e->fp.shape.rule_hits;
+		for (i = 0; i < CACHED_N; i++) {
+			ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000100 + i);
+			q.index = CACHED_Q(round, i);
+			mark.id = CACHED_MARK(round, i);
+			f[i] = env_flow_cached(e, items, acts);
+		}
+		/* Whole replays: all but the very first rule (queues and marks are copied). */
+		assert_int_equal(e->fp.shape.rule_hits - hits, CACHED_N - 1 + round);
+		assert_int_equal(e->fp.st.matchers, 1);
+		for (i = 0; i < CACHED_N; i++)
+			env_expect_cached(e, 0x0a000100 + i, CACHED_Q(round, i),
+					  CACHED_MARK(round, i));
+		assert_int_equal(env_send_udp4(e, 1, 0x0a000108, 1000, 2000, NULL), -1);
+		for (i = 0; i < CACHED_N; i++)
+			assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
+		assert_int_equal(e->fp.st.matchers + e->fp.st.asets, 0);
+		assert_int_equal(env_send_udp4(e, 1, 0x0a000100, 1000, 2000, NULL), -1);
+	}
+	/* Another mask: walked; a refused one: as without the cache (type, cause, message). */
+	ip.hdr.dst_addr = RTE_BE32(0x0a000200);
+	q.index = 3;
+	env_flow_cached(e, net, acts);
+	env_expect_cached(e, 0x0a000277, 3, mark.id);
+	assert_int_equal(mlx5dm_flow_translate(&cached, &t_attr_in, bad, acts, &e->fp.shape.out,
+					       &err[0]), -ENOTSUP);
+	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, &e->fp.shape.out,
+					       &err[1]), -ENOTSUP);
+	assert_int_equal(err[0].type, err[1].type);
+	assert_ptr_equal(err[0].cause, &bad[1]);
+	assert_ptr_equal(err[0].cause, err[1].cause);
+	assert_ptr_equal(err[0].message, err[1].message);
+	env_close(e);
+}
+
 int
 main(void)
 {
@@ -614,6 +725,7 @@ main(void)
 		cmocka_unit_test(test_model_vlan_ipv6_priority),
 		cmocka_unit_test(test_model_tag_meta),
 		cmocka_unit_test(test_model_modify_bytes),
+		cmocka_unit_test(test_model_cached_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

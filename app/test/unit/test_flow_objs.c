@@ -156,8 +156,8 @@ test_drop_rule(void **state)
 	assert_ptr_equal(r->m->tbl, fake_domain(0)->root);
 	assert_int_equal(r->m->attr.priority, 12);
 	assert_int_equal(r->m->attr.criteria, C_OUTER);
-	assert_int_equal(mlx5dm_prm_get(r->m->mask, T_OUTER(0x1e0), 32), 0xffffffff);
-	assert_int_equal(mlx5dm_prm_get(r->value, T_OUTER(0x1e0), 32), 0x0a000001);
+	assert_int_equal(mlx5dm_prm_get(r->m->mask, T_AT(S_DST_IP_31_0)), 0xffffffff);
+	assert_int_equal(mlx5dm_prm_get(r->value, T_AT(S_DST_IP_31_0)), 0x0a000001);
 	fake_live_get(&l);
 	assert_int_equal(l.matchers, 1);
 	assert_int_equal(l.rules, 1);
@@ -637,6 +637,121 @@ test_action_set_memo(void **state)
 	t_fp_stop(fp);
 }
 
+/* Flows as the PMD creates them: through the port's shape cache, with its matcher hook. */
+static struct rte_flow *
+t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
+		const struct rte_flow_item *items, const struct rte_flow_action *actions)
+{
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = 8, .match_known = mlx5dm_flow_objs_match_known, .arg = fp,
+		.shape = &fp->shape,
+	};
+	struct rte_flow_error err = { .message = NULL };
+
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, &err) != 0)
+		fail_msg("translation: %s", err.message);
+	return mlx5dm_flow_objs_create(fp, &fp->shape.out, true, &err);
+}
+
+static const struct rte_flow_item_ipv4 t_dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+static const struct rte_flow_item_ipv4 t_src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+
+/*
+ * The cache's ids tell keys apart: rules alternating between two masks
+ * land each in its matcher, rules alternating between two queues of one
+ * matcher each in its set (and TIR).
+ */
+static void
+t_id_keys(struct mlx5dm_flow_priv *fp)
+{
+	const struct rte_flow_item_ipv4 ip = {
+		.hdr.src_addr = RTE_BE32(0x01020304), .hdr.dst_addr = RTE_BE32(0x0a0b0c0d) };
+	const struct rte_flow_item p_dst[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_item p_src[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_src_mask), END_ITEM };
+	const struct rte_flow_action_queue q2 = { .index = 2 };
+	const struct rte_flow_action a_q1[] = { ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action a_q2[] = { ACT(QUEUE, &q2), END_ACT };
+	struct rte_flow *f[8];
+	const struct mlx5dm_rule *r;
+	unsigned int i;
+	bool src;
+
+	for (i = 0; i < RTE_DIM(f); i++) {
+		src = i % 4 >= 2;
+		f[i] = t_create_cached(fp, &t_attr_in, src ? p_src : p_dst, i % 2 ? a_q2 : a_q1);
+		assert_non_null(f[i]);
+		r = fake_last_rule();
+		assert_int_equal(mlx5dm_prm_get(r->m->mask, T_AT(S_DST_IP_31_0)), src ? 0 : ~0u);
+		assert_int_equal(mlx5dm_prm_get(r->m->mask, T_AT(S_SRC_IP_31_0)), src ? ~0u : 0);
+		assert_int_equal(r->n, 1);
+		assert_int_equal(r->acts[0]->tir->rqns[0], 100u + 1 + i % 2);
+	}
+	assert_int_equal(fp->st.matchers, 2);
+	assert_int_equal(fp->st.asets, 4);
+	for (i = 0; i < RTE_DIM(f); i++)
+		t_destroy(fp, f[i]);
+}
+
+/*
+ * Rules the shape cache replays whole carry one id, by which the object
+ * layer knows their matcher and action set: each rule still gets its own
+ * value, in the one matcher and set; once the flows (and with them matcher
+ * and set) are gone, the memos forget them and the same id leads to new
+ * ones.
+ */
+static void
+test_shape_id_memos(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	const struct mlx5dm_rule *r;
+	struct rte_flow *f[4];
+	struct fake_live l;
+	unsigned int round, i;
+	uint64_t id = 0;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < RTE_DIM(f); i++) {
+			uint32_t dst = 0x0a000001 + i;
+
+			ip.hdr.dst_addr = rte_cpu_to_be_32(dst);
+			f[i] = t_create_cached(fp, &t_attr_in, items, acts);
+			assert_non_null(f[i]);
+			r = fake_last_rule();
+			assert_int_equal(mlx5dm_prm_get(r->value, T_AT(S_DST_IP_31_0)), dst);
+			assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+			assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(
+						   mlx5dm_flow_aset_matcher(f[i]->rules[0].aset)));
+		}
+		/* One id for every rule of both rounds: the cache kept the list. */
+		if (round == 0)
+			id = fp->shape.out.shape_id;
+		assert_int_not_equal(id, 0);
+		assert_int_equal(fp->shape.out.shape_id, id);
+		assert_int_equal(fp->st.matchers, 1);
+		assert_int_equal(fp->st.asets, 1);
+		fake_live_get(&l);
+		assert_int_equal(l.matchers, 1);
+		assert_int_equal(l.rules, RTE_DIM(f));
+		for (i = 0; i < RTE_DIM(f); i++)
+			t_destroy(fp, f[i]);
+		assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+		assert_null(fp->known[0].m);
+		assert_null(fp->last_aset[0]);
+		assert_int_equal(fp->known[0].id + fp->last_aset_id[0], 0);
+	}
+	assert_int_equal(fp->shape.rule_hits, 2 * RTE_DIM(f) - 1);
+	t_id_keys(fp);
+	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	t_fp_stop(fp);
+}
+
 /*
  * A handle is 32 bytes and 16 per library rule (handed out in address
  * order, so the next handle of a class is that far on).
@@ -844,6 +959,7 @@ main(void)
 		cmocka_unit_test(test_counter_bulks),
 		cmocka_unit_test(test_counter_kept_action),
 		cmocka_unit_test(test_action_set_memo),
+		cmocka_unit_test(test_shape_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),
 	};

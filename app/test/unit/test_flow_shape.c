@@ -20,9 +20,6 @@
 #define END_ITEM { .type = RTE_FLOW_ITEM_TYPE_END }
 #define ACT(t, c) { .type = RTE_FLOW_ACTION_TYPE_##t, .conf = (c) }
 #define END_ACT { .type = RTE_FLOW_ACTION_TYPE_END }
-/* Outer header field f ("bit, width" macro): bit and width for mlx5dm_prm_get(). */
-#define T_AT_(b, w) T_OUTER(b), (w)
-#define T_AT(f) T_AT_(f)
 #define IP4(a, b, c, d) RTE_BE32(((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
 
 static const struct mlx5dm_flow_xctx t_plain = { .nb_rx_queues = 8 };
@@ -43,27 +40,88 @@ t_shape_new(void)
 	return sh;
 }
 
+#define T_ID_AT offsetof(struct mlx5dm_flow_spec, shape_id)
+#define T_ID_END offsetof(struct mlx5dm_flow_spec, layers)
+
+/*
+ * Equal translations, but for the cache's ids; without the values the
+ * cache copies (match value, queue index, tag, jump group) if !values.
+ */
 static void
-t_spec_same(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b)
+t_spec_same_(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b, bool values)
 {
+	struct mlx5dm_flow_spec ha, hb;
 	unsigned int i;
 
-	assert_memory_equal(a, b, MLX5DM_FLOW_SPEC_ZEROED);
-	assert_memory_equal(a->queues, b->queues, a->nb_queues * sizeof(a->queues[0]));
+	memcpy(&ha, a, T_ID_AT);
+	memcpy(&hb, b, T_ID_AT);
+	if (!values) {
+		hb.tag_value = ha.tag_value;
+		hb.jump_group = ha.jump_group;
+	}
+	assert_memory_equal(&ha, &hb, T_ID_AT);
+	assert_memory_equal((const uint8_t *)a + T_ID_END, (const uint8_t *)b + T_ID_END,
+			    offsetof(struct mlx5dm_flow_spec, value) - T_ID_END);
+	if (values)
+		assert_memory_equal(a->value, b->value, sizeof(a->value));
+	assert_int_equal(a->nb_queues, b->nb_queues);
+	for (i = values ? 0 : 1; i < a->nb_queues; i++)
+		assert_int_equal(a->queues[i], b->queues[i]);
 	if (a->rss_types != 0)
 		assert_memory_equal(a->rss_key, b->rss_key, sizeof(a->rss_key));
 	for (i = 0; i < a->nb_sub; i++)
-		assert_memory_equal(&a->sub[i], &b->sub[i], sizeof(a->sub[i]));
+		assert_memory_equal(&a->sub[i], &b->sub[i], offsetof(struct mlx5dm_flow_sub, hint));
 	assert_memory_equal(a->push, b->push, a->nb_push * sizeof(a->push[0]));
 	assert_memory_equal(a->decap_data, b->decap_data, a->decap_len);
 	assert_memory_equal(a->encap_data, b->encap_data, a->encap_len);
 	assert_memory_equal(a->modify, b->modify, a->nb_modify * MLX5DM_MODIFY_ACTION_SIZE);
 }
 
+static void
+t_spec_same(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b)
+{
+	t_spec_same_(a, b, true);
+}
+
+/*
+ * The ids' promise (mlx5dm_flow.h): a result with the shape_id of an
+ * earlier one equals it but for the values the cache copies, and for the
+ * match value only if its act_id is that id too. Ids only grow, so a
+ * result has the id of the last one kept, or a new one.
+ */
+static void
+t_id_check(const struct mlx5dm_flow_spec *got)
+{
+	static struct mlx5dm_flow_spec kept;
+
+	if (got->shape_id == 0) {
+		assert_int_equal(got->act_id, 0);
+		return;
+	}
+	assert_true(got->act_id == 0 || got->act_id == got->shape_id);
+	if (got->shape_id == kept.shape_id) {
+		t_spec_same_(got, &kept, false);
+		if (got->act_id != 0 && kept.act_id != 0) {
+			assert_int_equal(got->tag_value, kept.tag_value);
+			assert_int_equal(got->jump_group, kept.jump_group);
+			if (got->nb_queues != 0)
+				assert_int_equal(got->queues[0], kept.queues[0]);
+		}
+		return;
+	}
+	assert_true(got->shape_id > kept.shape_id);
+	mlx5dm_flow_spec_copy(&kept, got);
+}
+
+/* The port's Rx queue count of the next translations. */
+static uint16_t t_rxq = 8;
+/* Whether the last t_both() replayed the whole rule (the actions too). */
+static bool t_rule;
+
 /*
  * Translate with the cache (into its own output buffer when in_out, else
  * into a buffer of ours) and without; both must agree. Returns whether the
- * cache replayed the pattern.
+ * cache replayed the pattern (t_rule: the whole rule).
  */
 static bool
 t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
@@ -73,9 +131,10 @@ t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
 	static struct t_res ref, got;
 	struct mlx5dm_flow_xctx xc = t_plain;
 	struct mlx5dm_flow_spec *out = in_out ? &sh->out : &got.spec;
-	uint64_t hits = sh->hits;
+	uint64_t hits = sh->hits, rule_hits = sh->rule_hits;
 
 	xc.internal = internal;
+	xc.nb_rx_queues = t_rxq;
 	memset(&ref, 0xa5, sizeof(ref));
 	memset(&got.err, 0xa5, sizeof(got.err));
 	ref.ret = mlx5dm_flow_translate(&xc, attr, items, actions, &ref.spec, &ref.err);
@@ -86,8 +145,10 @@ t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
 			got.ret != 0 ? got.err.message : "", ref.ret,
 			ref.ret != 0 ? ref.err.message : "");
 	assert_int_equal(got.ret, ref.ret);
+	assert_int_equal(ref.spec.shape_id, 0);
 	if (ref.ret == 0) {
 		t_spec_same(out, &ref.spec);
+		t_id_check(out);
 	} else {
 		assert_int_equal(got.err.type, ref.err.type);
 		assert_ptr_equal(got.err.cause, ref.err.cause);
@@ -95,6 +156,9 @@ t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
 	}
 	if (ret != NULL)
 		*ret = ref.ret;
+	t_rule = sh->rule_hits != rule_hits;
+	/* A whole rule replayed is a pattern replayed. */
+	assert_true(!t_rule || sh->hits != hits);
 	return sh->hits != hits;
 }
 
@@ -106,14 +170,26 @@ static const struct rte_flow_action_queue q1 = { .index = 1 }, q100 = { .index =
 static const struct rte_flow_action acts_q1[] = { ACT(QUEUE, &q1), END_ACT };
 static const struct rte_flow_action acts_q100[] = { ACT(QUEUE, &q100), END_ACT };
 
+/* flow-perf's pattern: ETH / IPV4 matching the destination, t_fp_v4. */
+static struct rte_flow_item_ipv4 t_fp_v4;
+static const struct rte_flow_item t_fp_items[] = {
+	ITEM(ETH, NULL, NULL), ITEM(IPV4, &t_fp_v4, &v4_dst_mask), END_ITEM };
+
+/* The pattern's IPv4 spec, back to destination 10.0.0.1 only. */
+static struct rte_flow_item_ipv4 *
+t_fp_reset(void)
+{
+	t_fp_v4 = (struct rte_flow_item_ipv4){ .hdr.dst_addr = IP4(10, 0, 0, 1) };
+	return &t_fp_v4;
+}
+
 /* flow-perf's shape: ETH / IPV4 dst; only the address changes. */
 static void
 test_same_shape_replays(void **state)
 {
 	struct mlx5dm_flow_shape *sh = t_shape_new();
-	struct rte_flow_item_ipv4 v4 = { .hdr.dst_addr = IP4(10, 0, 0, 1) };
-	const struct rte_flow_item items[] = {
-		ITEM(ETH, NULL, NULL), ITEM(IPV4, &v4, &v4_dst_mask), END_ITEM };
+	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
+	const struct rte_flow_item *items = t_fp_items;
 	unsigned int i;
 	int ret;
 
@@ -122,8 +198,8 @@ test_same_shape_replays(void **state)
 	assert_int_equal(ret, 0);
 	/* Into the cache's buffer (in place) or another one (a copy of the walk). */
 	for (i = 0; i < 4; i++) {
-		v4.hdr.dst_addr = IP4(10, 0, i, 2 + i);
-		v4.hdr.src_addr = IP4(1, 2, 3, i); /* not matched: still the same shape */
+		v4->hdr.dst_addr = IP4(10, 0, i, 2 + i);
+		v4->hdr.src_addr = IP4(1, 2, 3, i); /* not matched: still the same shape */
 		assert_true(t_both(sh, i % 2 == 0, false, &t_attr_in, items, acts_q1, &ret));
 		assert_int_equal(ret, 0);
 		if (i % 2 == 0)
@@ -191,9 +267,8 @@ static void
 test_actions_after_replay(void **state)
 {
 	struct mlx5dm_flow_shape *sh = t_shape_new();
-	struct rte_flow_item_ipv4 v4 = { .hdr.dst_addr = IP4(10, 0, 0, 1) };
-	const struct rte_flow_item items[] = {
-		ITEM(ETH, NULL, NULL), ITEM(IPV4, &v4, &v4_dst_mask), END_ITEM };
+	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
+	const struct rte_flow_item *items = t_fp_items;
 	const struct rte_flow_action_mark mark = { .id = 7 }, bad_mark = { .id = 0xffffff };
 	const struct rte_flow_action acts_mark[] = {
 		ACT(COUNT, NULL), ACT(MARK, &mark), ACT(QUEUE, &q1), END_ACT };
@@ -204,7 +279,7 @@ test_actions_after_replay(void **state)
 
 	(void)state;
 	assert_false(t_both(sh, true, false, &t_attr_in, items, acts_q1, &ret));
-	v4.hdr.dst_addr = IP4(10, 0, 0, 2);
+	v4->hdr.dst_addr = IP4(10, 0, 0, 2);
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q100, &ret));
 	assert_int_equal(ret, -EINVAL);
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_mark, &ret));
@@ -342,6 +417,183 @@ test_check_error_after_replay(void **state)
 	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, b, drop, &sh->out, &err),
 			 -ENOTSUP);
 	assert_ptr_equal(err.cause, &b[3]);
+	free(sh);
+}
+
+/*
+ * A rule of the kept shape with an action list of the kept kinds is
+ * replayed whole: its own match value and action values (queue, mark,
+ * jump group), the kept result otherwise, one id for all of them. Values
+ * the walk refuses, another list (or a missing configuration) take the
+ * walk again, with its verdict.
+ */
+static void
+test_rule_replays(void **state)
+{
+	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
+	const struct rte_flow_item *items = t_fp_items;
+	struct rte_flow_action_queue q = { .index = 1 };
+	struct rte_flow_action_mark mark = { .id = 5 };
+	struct rte_flow_action_jump jump = { .group = 3 };
+	const struct rte_flow_action acts[] = {
+		ACT(COUNT, NULL), ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
+	const struct rte_flow_action acts_jump[] = {
+		ACT(VOID, NULL), ACT(MARK, &mark), ACT(JUMP, &jump), END_ACT };
+	const struct rte_flow_action acts_flag[] = { ACT(FLAG, NULL), ACT(DROP, NULL), END_ACT };
+	const struct rte_flow_action acts_short[] = { ACT(COUNT, NULL), ACT(MARK, &mark), END_ACT };
+	const struct rte_flow_action acts_long[] = {
+		ACT(COUNT, NULL), ACT(MARK, &mark), ACT(QUEUE, &q), ACT(COUNT, NULL), END_ACT };
+	const struct rte_flow_action acts_no_conf[] = {
+		ACT(COUNT, NULL), ACT(MARK, &mark), ACT(QUEUE, NULL), END_ACT };
+	uint64_t id;
+	unsigned int i;
+	int ret;
+
+	(void)state;
+	assert_false(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_int_equal(ret, 0);
+	id = sh->out.shape_id;
+	assert_int_not_equal(id, 0);
+	for (i = 0; i < 6; i++) {
+		v4->hdr.dst_addr = IP4(10, 1, i, 7);
+		assert_true(t_both(sh, i % 2 == 0, false, &t_attr_in, items, acts, &ret));
+		assert_true(t_rule);
+		assert_int_equal(ret, 0);
+		if (i % 2 == 0) {
+			assert_int_equal(sh->out.shape_id, id);
+			assert_int_equal(mlx5dm_prm_get(sh->out.value, T_AT(S_DST_IP_31_0)),
+					 (10u << 24) | (1u << 16) | (i << 8) | 7);
+		}
+	}
+	/* Another queue and mark: their values, other action parameters (act_id 0). */
+	q.index = 2;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.queues[0], 2);
+	assert_int_equal(sh->out.shape_id, id);
+	assert_int_equal(sh->out.act_id, 0);
+	mark.id = 6;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.tag_value, 7);
+	assert_int_equal(sh->out.act_id, 0);
+	/* Back to the kept values: the kept parameters. */
+	q.index = 1;
+	mark.id = 5;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.act_id, id);
+	assert_int_equal(sh->out.queues[0], 1);
+	assert_int_equal(sh->out.tag_value, 6);
+	/* Values the walk refuses (queue beyond the port's count, mark too large): its verdict. */
+	t_rxq = 1;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -EINVAL);
+	t_rxq = 8;
+	q.index = 8;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -EINVAL);
+	q.index = 7;
+	mark.id = 0xfffffe;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -ENOTSUP);
+	mark.id = 0xfffffd;
+	assert_true(t_both(sh, false, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.shape_id, id);
+	/* Shorter, longer, a missing configuration: their own walks and verdicts. */
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_short, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -EINVAL);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_long, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -ENOTSUP);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_no_conf, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -EINVAL);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
+	assert_true(t_rule);
+	/* MARK with JUMP (the id in a modify entry: compared), then other groups; FLAG, DROP. */
+	for (i = 0; i < 2; i++) {
+		assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+		assert_int_equal(t_rule, i == 1);
+		assert_int_equal(sh->out.nb_modify, 1);
+	}
+	jump.group = 4;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_true(t_rule);
+	assert_int_equal(sh->out.jump_group, 4);
+	mark.id = 9;
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_true(t_rule);
+	jump.group = 0; /* not above the rule's group */
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -ENOTSUP);
+	jump.group = UINT32_MAX; /* beyond the last group */
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_jump, &ret));
+	assert_false(t_rule);
+	assert_int_equal(ret, -ENOTSUP);
+	for (i = 0; i < 2; i++) {
+		assert_true(t_both(sh, i == 0, false, &t_attr_in, items, acts_flag, &ret));
+		assert_int_equal(t_rule, i == 1);
+	}
+	/* Egress: the same list is refused (QUEUE, MARK are ingress actions). */
+	assert_false(t_both(sh, true, false, &t_attr_out, items, acts, &ret));
+	assert_int_equal(ret, -ENOTSUP);
+	free(sh);
+}
+
+/*
+ * The cache's own buffer holds a whole result only while nothing else was
+ * written into it: a list kept from another buffer, or a translation into
+ * it that failed after clearing it, make the next replay rewrite it.
+ */
+static void
+test_rule_replay_buffers(void **state)
+{
+	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
+	const struct rte_flow_item *items = t_fp_items;
+	const struct rte_flow_action_queue q2 = { .index = 2 };
+	const struct rte_flow_action acts_q2[] = { ACT(COUNT, NULL), ACT(QUEUE, &q2), END_ACT };
+	int ret;
+
+	(void)state;
+	assert_false(t_both(sh, true, false, &t_attr_in, items, acts_q1, &ret));
+	/* Another list kept from another buffer: the cache's still holds the first. */
+	assert_true(t_both(sh, false, false, &t_attr_in, items, acts_q2, &ret));
+	assert_false(t_rule);
+	assert_false(sh->out.count);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
+	assert_true(t_rule);
+	assert_true(sh->out.count);
+	assert_int_equal(sh->out.queues[0], 2);
+	/* A translation into it that fails on its attributes keeps shape and list. */
+	assert_false(t_both(sh, true, false, NULL, items, acts_q2, &ret));
+	assert_int_equal(ret, -EINVAL);
+	v4->hdr.dst_addr = IP4(10, 0, 0, 9);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
+	assert_true(t_rule);
+	assert_int_equal(ret, 0);
+	/* One that fails in its actions after a pattern replay. */
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q100, &ret));
+	assert_int_equal(ret, -EINVAL);
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
+	assert_true(t_rule);
+	/* Another shape and back: everything again. */
+	assert_false(t_both(sh, true, false, &t_attr_in_g1, items, acts_q2, &ret));
+	assert_false(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
+	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_q2, &ret));
+	assert_true(t_rule);
 	free(sh);
 }
 
@@ -524,22 +776,26 @@ t_pattern(struct t_rule *r, unsigned int tmpl, unsigned int which)
 	return (unsigned int)(it - r->items);
 }
 
+/* Configurations: new values when vary, else those of the rule before. */
 static void
-t_actions(struct t_rule *r, unsigned int kind)
+t_actions(struct t_rule *r, unsigned int kind, bool vary)
 {
 	static const uint64_t rss_types[] = {
 		0, RTE_ETH_RSS_IP, RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP,
 		RTE_ETH_RSS_NONFRAG_IPV4_TCP };
 	struct rte_flow_action *a = r->actions;
 
-	r->queue.index = (uint16_t)t_rand(10); /* 8 queues: some refused */
-	r->mark.id = t_rand(8) == 0 ? 0xffffff : t_rand(1000);
-	r->jump.group = t_rand(3);
-	r->rss = (struct rte_flow_action_rss){
-		.types = rss_types[t_rand(RTE_DIM(rss_types))], .queue_num = 1 + t_rand(4),
-		.queue = t_queues, .level = t_rand(3) == 0 ? 2 : 0 };
+	if (vary) {
+		r->queue.index = (uint16_t)t_rand(10); /* 8 queues (3 at times): some refused */
+		r->mark.id = t_rand(8) == 0 ? 0xffffff : t_rand(1000);
+		r->jump.group = t_rand(3);
+		r->rss = (struct rte_flow_action_rss){
+			.types = rss_types[t_rand(RTE_DIM(rss_types))],
+			.queue_num = 1 + t_rand(4), .queue = t_queues,
+			.level = t_rand(3) == 0 ? 2 : 0 };
+		r->vid.vlan_vid = rte_cpu_to_be_16((uint16_t)t_rand(0x1000));
+	}
 	r->push.ethertype = RTE_BE16(RTE_ETHER_TYPE_VLAN);
-	r->vid.vlan_vid = rte_cpu_to_be_16((uint16_t)t_rand(0x1000));
 #define PUT(t, c) (*a++ = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_##t, \
 		.conf = (c) })
 	switch (kind) {
@@ -560,8 +816,21 @@ t_actions(struct t_rule *r, unsigned int kind)
 			PUT(OF_SET_VLAN_VID, &r->vid);
 		PUT(JUMP, &r->jump);
 		break;
-	default:
+	case 4:
 		PUT(DROP, NULL);
+		break;
+	case 5:
+		PUT(JUMP, &r->jump);
+		break;
+	case 6:
+		PUT(FLAG, NULL);
+		PUT(COUNT, NULL);
+		PUT(QUEUE, &r->queue);
+		break;
+	default:
+		PUT(VOID, NULL);
+		PUT(MARK, &r->mark);
+		PUT(JUMP, &r->jump);
 		break;
 	}
 #undef PUT
@@ -573,16 +842,16 @@ test_random_rules(void **state)
 {
 	struct mlx5dm_flow_shape *sh = t_shape_new();
 	static struct t_rule r;
-	unsigned int n, tmpl = 0, which = 0, acts = 0, ok = 0, replays = 0;
+	unsigned int n, tmpl = 0, which = 0, acts = 0, ok = 0, replays = 0, rules = 0;
 	int ret;
 
 	(void)state;
-	for (n = 0; n < 6000; n++) {
+	for (n = 0; n < 8000; n++) {
 		/* Mostly the shape of the rule before, with new values. */
 		if (t_rand(4) == 0) {
 			tmpl = t_rand(6);
 			which = t_rand(9);
-			acts = t_rand(5);
+			acts = t_rand(8);
 			r.attr = (struct rte_flow_attr){ .group = t_rand(2), .priority = t_rand(2),
 							  .ingress = t_rand(8) != 0 };
 			r.attr.egress = !r.attr.ingress;
@@ -591,14 +860,20 @@ test_random_rules(void **state)
 		t_values(&r);
 		t_masks(&r, which);
 		t_pattern(&r, tmpl, which);
-		t_actions(&r, t_rand(3) == 0 ? t_rand(5) : acts);
+		/* ... and mostly the action list before, configurations included. */
+		t_actions(&r, t_rand(3) == 0 ? t_rand(8) : acts, t_rand(3) == 0);
+		t_rxq = t_rand(10) == 0 ? 3 : 8;
 		replays += t_both(sh, n % 3 != 0, false, &r.attr, r.items, r.actions, &ret);
+		rules += t_rule;
 		ok += ret == 0;
 	}
-	fprintf(stderr, "%u rules: %u translated, %u replays\n", n, ok, replays);
-	/* Both outcomes, and replays, are common. */
-	assert_true(ok > 600 && ok < 5400);
-	assert_true(replays > 1000);
+	t_rxq = 8;
+	fprintf(stderr, "%u rules: %u translated, %u replays, %u whole\n", n, ok, replays,
+		rules);
+	/* Both outcomes, and replays (whole ones too), are common. */
+	assert_true(ok > 800 && ok < 7200);
+	assert_true(replays > 1300);
+	assert_true(rules > 150);
 	free(sh);
 }
 
@@ -612,6 +887,8 @@ main(void)
 		cmocka_unit_test(test_values_that_matter),
 		cmocka_unit_test(test_copies_actions_read),
 		cmocka_unit_test(test_check_error_after_replay),
+		cmocka_unit_test(test_rule_replays),
+		cmocka_unit_test(test_rule_replay_buffers),
 		cmocka_unit_test(test_random_rules),
 	};
 

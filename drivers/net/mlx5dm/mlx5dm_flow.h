@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_ethdev.h>
@@ -187,6 +188,17 @@ struct mlx5dm_flow_spec {
 	uint8_t nb_pop;
 	uint8_t nb_push;
 	uint16_t nb_modify;
+	/*
+	 * Non-zero: the shape cache's id of this result (mlx5dm_flow_shape_act.c).
+	 * Specs with one shape_id (process-wide) are equal but for the match value,
+	 * the sub-rules' hints and the action values the cache copies (queues[0],
+	 * tag_value, jump_group): same attributes, action kinds, sub-rules, match
+	 * mask and criteria, so the same matcher key per sub-rule. Specs with one
+	 * act_id (0 or their shape_id) also have the same action values, so the
+	 * same action parameters per sub-rule.
+	 */
+	uint64_t shape_id;
+	uint64_t act_id;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
 	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
@@ -413,8 +425,32 @@ int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
-/* mlx5dm_flow_check.c: the steering library's verdict on the masks. */
-int mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+/*
+ * mlx5dm_flow_check.c: the steering library's verdict on the masks.
+ * mlx5dm_flow_check_masks() checks every sub-rule's (and sets its hint),
+ * mlx5dm_flow_check_subs() is its loop, mlx5dm_flow_check_mask() the
+ * library's check of one mask.
+ */
+int mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+int mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
+			   uint8_t criteria, struct rte_flow_error *error);
+
+/* Most rules are one sub-rule without a match of its own: that one inline, without a loop. */
+static inline int
+mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	const struct mlx5dm_flow_xctx *xc = x->xc;
+	struct mlx5dm_flow_spec *spec = x->spec;
+	struct mlx5dm_flow_sub *s = &spec->sub[0];
+
+	if (spec->nb_sub != 1 || s->ipv != 0 || s->proto != 0)
+		return mlx5dm_flow_check_subs(x, error);
+	s->hint = xc->match_known != NULL ?
+		  xc->match_known(xc->arg, spec, 0, spec->mask, spec->criteria) : NULL;
+	if (s->hint != NULL)
+		return 0;
+	return mlx5dm_flow_check_mask(x, spec->mask, spec->value, spec->criteria, error);
+}
 
 /*
  * mlx5dm_flow_shape.c: the shape cache. A pattern walk depends on the item
@@ -423,13 +459,28 @@ int mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *
  * of a map entry (never read by an item hook) whose match field nothing else
  * writes and nothing reads during the walk. The walk's result for one
  * pattern is kept with which bits those are; a next pattern equal to it but
- * for those bits replays it and only copies them. Everything after the walk
- * (actions, mask check) always runs. Anything else takes the full walk,
- * which records its shape anew.
+ * for those bits replays it and only copies them. Anything else takes the
+ * full walk, which records its shape anew. The kept shape is compiled: the
+ * replay compares masks and the spec bits that matter a word at a time
+ * against precomputed words, and moves the copied bytes as they are.
+ *
+ * mlx5dm_flow_shape_act.c: the rest of the translation of the last rule of
+ * the kept shape, when the walk of each of its actions reads nothing but
+ * the attributes, the port's Rx queue count and one value of the action's
+ * configuration (QUEUE, DROP, JUMP, COUNT, MARK, FLAG, VOID). A rule of the
+ * kept shape with a list of the same types, whose values pass the walk's
+ * checks, is that result with its own copied values (match and actions):
+ * no walk at all, and the result carries ids (spec->shape_id, act_id) the
+ * object layer keys its memos with. Only the mask check runs again.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_SHAPE_ITEMS 8u         /* longest pattern kept (END excluded) */
 #define MLX5DM_FLOW_SHAPE_COPIES 16u       /* spec fields copied per pattern, at most */
+/* Compared words: at most an item's size in 8-byte words per item. */
+#define MLX5DM_FLOW_SHAPE_WORDS (MLX5DM_FLOW_SHAPE_ITEMS * MLX5DM_FLOW_ITEM_MAX_SIZE / 8u)
+/* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
+#define MLX5DM_FLOW_SHAPE_MOVES (MLX5DM_FLOW_SHAPE_COPIES * 4u)
+#define MLX5DM_FLOW_SHAPE_ACTIONS 8u       /* longest action list kept (END excluded) */
 
 struct mlx5dm_flow_item_def;
 
@@ -445,47 +496,130 @@ struct mlx5dm_flow_shape_copy {
 	uint16_t dst;
 };
 
+/* A word of an item's mask and spec as the kept shape has them. */
+struct mlx5dm_flow_shape_word {
+	uint64_t mask;                  /* the mask's bytes */
+	uint64_t sel;                   /* the spec bits that matter */
+	uint64_t val;                   /* their values */
+	uint16_t off;                   /* byte offset in the item's mask and spec */
+};
+
+/* Bytes of a copied field moved as they are. */
+struct mlx5dm_flow_shape_move {
+	uint8_t item;
+	uint8_t len;                    /* 1, 2, 4 or 8 */
+	uint16_t src;                   /* byte in the item's spec */
+	uint16_t dst;                   /* byte in the match value */
+};
+
+enum mlx5dm_flow_shape_kind {
+	MLX5DM_FLOW_SHAPE_VOID,         /* type only */
+	MLX5DM_FLOW_SHAPE_NO_SPEC,      /* no spec, mask or last */
+	MLX5DM_FLOW_SHAPE_SPEC,         /* a spec, no last: its words are compared */
+};
+
+/* What a replay does with a kept action's configuration (mlx5dm_flow_shape_act.c). */
+enum mlx5dm_flow_shape_aop {
+	MLX5DM_FLOW_SHAPE_A_TYPE,       /* nothing: no configuration is read */
+	MLX5DM_FLOW_SHAPE_A_QUEUE,      /* the index, below the queue count, into queues[0] */
+	MLX5DM_FLOW_SHAPE_A_MARK,       /* a valid id, plus one, into tag_value */
+	MLX5DM_FLOW_SHAPE_A_MARK_SAME,  /* the same id (with JUMP: it is in a modify entry) */
+	MLX5DM_FLOW_SHAPE_A_JUMP,       /* a valid target group into jump_group */
+};
+
+/* The action list kept with the shape, and the translation's result. */
+struct mlx5dm_flow_shape_act {
+	bool valid;
+	uint8_t nb;                     /* actions before END */
+	uint8_t has;                    /* 1 << op of the values a replay copies */
+	struct {
+		enum rte_flow_action_type type;
+		uint8_t op;             /* enum mlx5dm_flow_shape_aop */
+		uint32_t val;           /* the value it had (index, id, group) */
+	} a[MLX5DM_FLOW_SHAPE_ACTIONS];
+	/* The result: the spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
+	struct mlx5dm_flow_spec res;
+};
+
 struct mlx5dm_flow_shape {
 	bool valid;
 	bool internal;                  /* xc->internal it was recorded with */
 	bool out_kept;                  /* out holds the walk's result (but the copies) */
+	bool out_full;                  /* out holds act.res (but the copies and the hints) */
 	uint8_t nb_items;
-	uint8_t nb_copies;
+	uint8_t nb_copies;              /* copies through the match field (not byte moves) */
+	uint8_t nb_moves;
 	int8_t prev;                    /* x->prev, x->vlan_item as indexes (-1: NULL) */
 	int8_t vlan_item;
 	struct rte_flow_attr attr;
 	struct {
 		enum rte_flow_item_type type;
-		const struct mlx5dm_flow_item_def *def;
-		bool has_spec;
+		uint8_t kind;           /* enum mlx5dm_flow_shape_kind */
+		uint8_t word_len;       /* 8, or 4 for items shorter than 8 bytes */
+		uint8_t first;          /* its words: word[first .. first + nb_words) */
+		uint8_t nb_words;
+		const void *default_mask;
 	} item[MLX5DM_FLOW_SHAPE_ITEMS];
-	/* Items with a spec: mask, the spec bits that matter (sel) and their values. */
-	uint8_t mask[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t sel[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t ispec[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	struct mlx5dm_flow_shape_word word[MLX5DM_FLOW_SHAPE_WORDS];
+	struct mlx5dm_flow_shape_move move[MLX5DM_FLOW_SHAPE_MOVES];
 	struct mlx5dm_flow_shape_copy copy[MLX5DM_FLOW_SHAPE_COPIES];
 	/* The walk's result: translation state and the spec up to MLX5DM_FLOW_SPEC_ZEROED. */
 	struct mlx5dm_flow_xlate x;
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
-	/* Recording (one walk): writes per field (MLX5DM_FLOW_SHAPE_PINNED once read). */
+	struct mlx5dm_flow_shape_act act;
+	/*
+	 * Recording (one walk): writes per field (MLX5DM_FLOW_SHAPE_PINNED once
+	 * read), copy candidates, and per item with a spec its mask, the spec
+	 * bits that matter (sel) and their values, byte by byte.
+	 */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t nb_cand;
 	struct mlx5dm_flow_shape_copy cand[MLX5DM_FLOW_SHAPE_COPIES];
-	uint64_t hits;                  /* replays (tests, debugging) */
+	uint8_t mask[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t sel[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t ispec[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint64_t hits;                  /* pattern replays (tests, debugging) */
+	uint64_t rule_hits;             /* ... of them, whole translations */
 	/*
 	 * An output buffer for the cache's user: a replay into it rewrites
-	 * only the spec's head and the copied fields, not the match of the
-	 * walk it already holds. The user only reads it between translations.
+	 * only what differs from what it holds (the spec's head and the copied
+	 * fields after a pattern replay, the copied fields only after a whole
+	 * one). The user only reads it between translations (but for the
+	 * sub-rules' hints, which the mask check writes).
 	 */
 	struct mlx5dm_flow_spec out;
 };
 #define MLX5DM_FLOW_SHAPE_PINNED UINT8_MAX
 
-/* Replay the walk of items when they have the kept shape: true, x and spec set. */
-bool mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
-			      const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			      struct mlx5dm_flow_xlate *x, struct mlx5dm_flow_spec *spec);
+/* What mlx5dm_flow_shape_replay() reproduced. */
+enum mlx5dm_flow_replay {
+	MLX5DM_FLOW_REPLAY_NONE,        /* nothing: the full walk follows */
+	MLX5DM_FLOW_REPLAY_PATTERN,     /* attributes and pattern, x set for the actions */
+	MLX5DM_FLOW_REPLAY_RULE,        /* all but the mask check (x set for it only) */
+};
+
+/*
+ * mlx5dm_flow_translate() through the cache xc->shape: what the cache
+ * replays of the rule, then the rest through mlx5dm_flow_translate_walk().
+ */
+int mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc,
+				const struct rte_flow_attr *attr,
+				const struct rte_flow_item items[],
+				const struct rte_flow_action actions[],
+				struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
+/*
+ * mlx5dm_flow_translate.c: the translation after what was replayed (the
+ * pattern's walk unless a pattern was, the actions' walk, which the cache
+ * keeps if it can, the mask check); x as the replay left it.
+ */
+int mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc,
+			       enum mlx5dm_flow_replay replayed,
+			       const struct rte_flow_attr *attr,
+			       const struct rte_flow_item items[],
+			       const struct rte_flow_action actions[],
+			       struct mlx5dm_flow_xlate *x, struct mlx5dm_flow_spec *spec,
+			       struct rte_flow_error *error);
 /* Before a full walk: forget the kept shape, start recording into sh. */
 void mlx5dm_flow_shape_rec_begin(struct mlx5dm_flow_shape *sh);
 /* After a successful full walk: keep its shape. */
@@ -493,6 +627,33 @@ void mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm
 			       const struct rte_flow_attr *attr,
 			       const struct rte_flow_item items[],
 			       const struct mlx5dm_flow_xlate *x);
+/*
+ * mlx5dm_flow_shape_act.c. After a successful action walk over a pattern
+ * of the kept shape: keep the list and the result if it can be replayed
+ * (spec->shape_id and act_id set then).
+ */
+void mlx5dm_flow_shape_keep_actions(struct mlx5dm_flow_shape *sh,
+				    const struct rte_flow_action actions[],
+				    struct mlx5dm_flow_spec *spec);
+/* The value the walk reads of a kept action's configuration conf (op not A_TYPE). */
+static inline uint32_t
+mlx5dm_flow_shape_aval(const void *conf, uint8_t op)
+{
+	switch (op) {
+	case MLX5DM_FLOW_SHAPE_A_QUEUE:
+		return ((const struct rte_flow_action_queue *)conf)->index;
+	case MLX5DM_FLOW_SHAPE_A_JUMP:
+		return ((const struct rte_flow_action_jump *)conf)->group;
+	default:
+		return ((const struct rte_flow_action_mark *)conf)->id;
+	}
+}
+
+/* Forget the kept list (the shape changes). */
+void mlx5dm_flow_shape_act_forget(struct mlx5dm_flow_shape *sh);
+/* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
+void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
+
 
 /* Recording hooks of the match writers (x->rec non-NULL). */
 static inline void
@@ -546,7 +707,14 @@ struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl
 void mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 /* Drop a reference: true (and out of the cache) when it was the last. */
-bool mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o);
+static inline bool
+mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
+{
+	if (--o->refcnt != 0)
+		return false;
+	LIST_REMOVE(o, next);
+	return true;
+}
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -580,14 +748,19 @@ struct mlx5dm_flow_pool {
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
 	uint64_t bytes;                         /* chunk memory held */
+	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */
 };
+#define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
-/* A live handle with room for nb_rules rules, zeroed but rules[]; NULL + errno. */
-struct rte_flow *mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
-void mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f);
+/*
+ * A live handle with room for nb_rules rules, zeroed but rules[]; NULL +
+ * errno. mlx5dm_flow_pool_get() (inline, after struct rte_flow) takes one
+ * from the class's free list, this when the list is empty.
+ */
+struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
-bool mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
+bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */
 void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
 
@@ -612,6 +785,17 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
 	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
+	/*
+	 * Memos by the shape cache's ids, per sub-rule index: the matcher
+	 * match_known found for shape_id known[i].id (equal shape_ids, equal
+	 * matcher keys; live: cleared with it), and the act_id last_aset[i] was
+	 * taken for (equal act_ids, equal action parameters; 0: none).
+	 */
+	struct {
+		uint64_t id;
+		struct mlx5dm_flow_matcher *m;
+	} known[MLX5DM_FLOW_MAX_SUB];
+	uint64_t last_aset_id[MLX5DM_FLOW_MAX_SUB];
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;
@@ -695,12 +879,20 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *
  * matcher and their shared actions in device order. The set of sub-rule
  * sub's matcher m (which the set references itself if it is new; the
  * caller's reference, if any, stays the caller's) and actions p, with one
- * more reference; NULL + errno.
+ * more reference; NULL + errno. id: the act_id of the spec p comes from
+ * (0: none), remembered for mlx5dm_flow_aset_known().
  */
 struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub,
 					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
-					      unsigned int n);
+					      unsigned int n, uint64_t id);
+/*
+ * The same, when the spec of the parameters has act_id id (non-zero) and
+ * the set last taken for sub-rule sub is known to be that id's with this
+ * matcher: no parameters needed. NULL if not known.
+ */
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
+						const struct mlx5dm_flow_matcher *m, uint64_t id);
 void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
 struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
 						      unsigned int *n);
@@ -743,6 +935,38 @@ struct rte_flow {
 	uint8_t nb_rules;
 	struct mlx5dm_flow_rule rules[];
 };
+
+/* The handle taken: zeroed but rules[], live, of its class. */
+static inline struct rte_flow *
+mlx5dm_flow_pool_take(struct mlx5dm_flow_pool *pool, unsigned int cls)
+{
+	struct rte_flow *f = pool->free[cls];
+
+	pool->free[cls] = f->free_next;
+	/* rules[] is the user's to fill (up to nb_rules): only the header is cleared. */
+	memset(f, 0, sizeof(*f));
+	f->live = MLX5DM_FLOW_LIVE;
+	f->cls = (uint8_t)cls;
+	pool->live++;
+	return f;
+}
+
+static inline struct rte_flow *
+mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
+{
+	if (MLX5DM_LIKELY(nb_rules <= MLX5DM_FLOW_MAX_SUB && pool->free[nb_rules] != NULL))
+		return mlx5dm_flow_pool_take(pool, nb_rules);
+	return mlx5dm_flow_pool_get_new(pool, nb_rules);
+}
+
+static inline void
+mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f)
+{
+	f->live = 0;
+	f->free_next = pool->free[f->cls];
+	pool->free[f->cls] = f;
+	pool->live--;
+}
 
 void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 /* Root tables of both domains (group 0) become the domains' entry points. */

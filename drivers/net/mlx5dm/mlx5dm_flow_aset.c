@@ -15,7 +15,10 @@
  * Rules come in runs with the same set: the set used last for each
  * sub-rule index is compared with the new rule's parameters field by
  * field (no key built, no hash) before the keyed cache is searched. For
- * that the set keeps a copy of its parameters.
+ * that the set keeps a copy of its parameters. Rules the shape cache
+ * replayed whole (mlx5dm_flow_shape_act.c) need not even build their
+ * parameters: the same act_id as the set's last taker, the same
+ * parameters (mlx5dm_flow_aset_known()).
  *
  * Callers hold fp->lock.
  */
@@ -89,8 +92,10 @@ mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
 	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
-		if (fp->last_aset[i] == s)
+		if (fp->last_aset[i] == s) {
 			fp->last_aset[i] = NULL;
+			fp->last_aset_id[i] = 0;
+		}
 	mlx5dm_flow_matcher_put(fp, s->matcher);
 	mlx5dm_free(s);
 }
@@ -198,18 +203,34 @@ mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 }
 
 struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
+		       const struct mlx5dm_flow_matcher *m, uint64_t id)
+{
+	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
+
+	/* A set that is gone is no longer last (mlx5dm_flow_aset_drop()). */
+	if (id == 0 || fp->last_aset_id[sub] != id || s == NULL || s->matcher != m)
+		return NULL;
+	s->k.refcnt++;
+	return s;
+}
+
+struct mlx5dm_flow_aset *
 mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5dm_flow_matcher *m,
-		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n, uint64_t id)
 {
 	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
 
 	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
 		s->k.refcnt++;
+		fp->last_aset_id[sub] = id;
 		return s;
 	}
 	s = mlx5dm_flow_aset_lookup(fp, m, p, n);
-	if (s != NULL)
+	if (s != NULL) {
 		fp->last_aset[sub] = s;
+		fp->last_aset_id[sub] = id;
+	}
 	return s;
 }
 

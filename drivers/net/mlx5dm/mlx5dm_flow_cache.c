@@ -202,26 +202,44 @@ mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int d
 	return NULL;
 }
 
+/* The matcher of sub-rule i's key, compared or hashed (apart: the lookup without an id). */
+static __rte_noinline struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_known(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			  unsigned int i, const uint8_t *mask, uint8_t criteria)
+{
+	struct mlx5dm_flow_matcher *m = fp->last_matcher;
+	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
+	uint32_t h;
+
+	if (m == NULL ||
+	    !mlx5dm_flow_matcher_is(m, spec->egress, spec->group, prio, criteria, mask)) {
+		h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
+		m = mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria,
+					     mask);
+		if (m == NULL)
+			return NULL;
+		fp->last_matcher = m;
+	}
+	fp->known[i].id = spec->shape_id;
+	fp->known[i].m = m;
+	return m;
+}
+
 /*
- * Rules come in runs with the same key (one matcher, many values): the
- * matcher found last is tried before hashing the key.
+ * Rules come in runs with the same key (one matcher, many values): a spec
+ * with the shape id of the one a matcher was found for last at this
+ * sub-rule index has its key (mlx5dm_flow.h); else the matcher found last
+ * is compared before the key is hashed.
  */
 void *
 mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 			     const uint8_t *mask, uint8_t criteria)
 {
 	struct mlx5dm_flow_priv *fp = arg;
-	struct mlx5dm_flow_matcher *m = fp->last_matcher;
-	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
-	uint32_t h;
 
-	if (m != NULL && mlx5dm_flow_matcher_is(m, spec->egress, spec->group, prio, criteria, mask))
-		return m;
-	h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
-	m = mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria, mask);
-	if (m != NULL)
-		fp->last_matcher = m;
-	return m;
+	if (spec->shape_id != 0 && fp->known[i].id == spec->shape_id)
+		return fp->known[i].m;
+	return mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
 }
 
 struct mlx5dm_flow_matcher *
@@ -285,6 +303,7 @@ mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
 void
 mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
 {
+	unsigned int i;
 	int ret;
 
 	if (--m->refcnt != 0)
@@ -294,6 +313,11 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
 	if (fp->last_matcher == m)
 		fp->last_matcher = NULL;
+	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
+		if (fp->known[i].m == m) {
+			fp->known[i].id = 0;
+			fp->known[i].m = NULL;
+		}
 	LIST_REMOVE(m, next);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);
@@ -336,15 +360,6 @@ mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_ko
 	o->hash = hash;
 	o->refcnt = 1;
 	LIST_INSERT_HEAD(&tbl[hash % MLX5DM_FLOW_HASH_SIZE], o, next);
-}
-
-bool
-mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
-{
-	if (--o->refcnt != 0)
-		return false;
-	LIST_REMOVE(o, next);
-	return true;
 }
 
 /* The cache key: every parameter, serialised field by field (no padding). */

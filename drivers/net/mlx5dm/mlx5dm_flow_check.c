@@ -62,6 +62,30 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 				  mlx5dm_flow_field_msgs[f]);
 }
 
+/* One mask through the library's builder selection (its value through the library's check). */
+int
+mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
+		       uint8_t criteria, struct rte_flow_error *error)
+{
+	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
+	const char *err_field;
+	unsigned int n;
+	int ret;
+
+	if (ste == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering format not available");
+	ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
+				       x->spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,
+				       b, MLX5DM_STE_MAX_BUILDERS, &n, &err_field);
+	if (ret == 0)
+		ret = mlx5dm_ste_check_value(mask, value, criteria, &err_field);
+	if (ret < 0)
+		return mlx5dm_flow_check_err(x, ret, err_field, error);
+	return 0;
+}
+
 /*
  * Every sub-rule's mask goes through the library's builder selection, unless
  * the object layer vouches for it (a matcher with this key exists: its mask
@@ -72,35 +96,25 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
  * rule's value against its matcher anyway.
  */
 int
-mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
-	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
 	const struct mlx5dm_flow_xctx *xc = x->xc;
 	struct mlx5dm_flow_spec *spec = x->spec;
 	const uint8_t *mask, *value;
-	const char *err_field;
-	unsigned int i, n;
+	unsigned int i;
 	uint8_t criteria;
 	int ret;
 
-	if (ste == NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering format not available");
 	for (i = 0; i < spec->nb_sub; i++) {
 		criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
 		spec->sub[i].hint = xc->match_known != NULL ?
 				    xc->match_known(xc->arg, spec, i, mask, criteria) : NULL;
 		if (spec->sub[i].hint != NULL)
 			continue;
-		ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
-					       spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,
-					       b, MLX5DM_STE_MAX_BUILDERS, &n, &err_field);
-		if (ret == 0)
-			ret = mlx5dm_ste_check_value(mask, value, criteria, &err_field);
+		ret = mlx5dm_flow_check_mask(x, mask, value, criteria, error);
 		if (ret < 0)
-			return mlx5dm_flow_check_err(x, ret, err_field, error);
+			return ret;
 	}
 	return 0;
 }

@@ -69,15 +69,11 @@ mlx5dm_flow_mem(void)
 }
 
 /* The flow state of a port, created on first use (isolate may precede start). */
-static struct mlx5dm_flow_priv *
-mlx5dm_flow_fp(struct rte_eth_dev *dev)
+static __rte_noinline struct mlx5dm_flow_priv *
+mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
 {
-	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
-	struct mlx5dm_flow_priv *expected = NULL;
+	struct mlx5dm_flow_priv *fp, *expected = NULL;
 
-	if (MLX5DM_LIKELY(fp != NULL))
-		return fp;
 	fp = mlx5dm_zmalloc(sizeof(*fp));
 	if (fp == NULL)
 		return NULL;
@@ -93,6 +89,15 @@ mlx5dm_flow_fp(struct rte_eth_dev *dev)
 		fp = expected;
 	}
 	return fp;
+}
+
+static inline struct mlx5dm_flow_priv *
+mlx5dm_flow_fp(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
+
+	return MLX5DM_LIKELY(fp != NULL) ? fp : mlx5dm_flow_fp_new(priv);
 }
 
 static int

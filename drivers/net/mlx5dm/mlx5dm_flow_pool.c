@@ -31,7 +31,6 @@
 #include "mlx5dm_osdep.h"
 
 #define MLX5DM_FLOW_POOL_SET_MIN 64u
-#define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
 
 /* Chunk header; handles follow at MLX5DM_FLOW_POOL_HDR. */
 struct mlx5dm_flow_chunk {
@@ -181,10 +180,8 @@ mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls)
 }
 
 struct rte_flow *
-mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
+mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 {
-	struct rte_flow *f;
-
 	if (nb_rules > MLX5DM_FLOW_MAX_SUB) {
 		errno = EINVAL;
 		return NULL;
@@ -193,34 +190,27 @@ mlx5dm_flow_pool_get(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 		errno = ENOMEM;
 		return NULL;
 	}
-	f = pool->free[nb_rules];
-	pool->free[nb_rules] = f->free_next;
-	/* rules[] is the user's to fill (up to nb_rules): only the header is cleared. */
-	memset(f, 0, sizeof(*f));
-	f->live = MLX5DM_FLOW_LIVE;
-	f->cls = (uint8_t)nb_rules;
-	pool->live++;
-	return f;
+	return mlx5dm_flow_pool_take(pool, nb_rules);
 }
 
-void
-mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f)
-{
-	f->live = 0;
-	f->free_next = pool->free[f->cls];
-	pool->free[f->cls] = f;
-	pool->live--;
-}
-
+/*
+ * Handles are passed back in runs from one chunk (destroyed in creation
+ * order): the chunk found last is compared before the set is probed.
+ */
 bool
-mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
+mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
 {
 	uintptr_t p = (uintptr_t)f, chunk = p & ~(uintptr_t)(pool->chunk - 1);
 	const struct mlx5dm_flow_chunk *c;
 	uintptr_t off;
 
-	if (f == NULL || !mlx5dm_flow_pool_set_has(pool, chunk))
+	if (f == NULL)
 		return false;
+	if (chunk != pool->last_chunk || chunk == 0) {
+		if (!mlx5dm_flow_pool_set_has(pool, chunk))
+			return false;
+		pool->last_chunk = chunk;
+	}
 	c = (const struct mlx5dm_flow_chunk *)chunk;
 	off = p - chunk;
 	if (off < MLX5DM_FLOW_POOL_HDR)

@@ -99,6 +99,20 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	return n;
 }
 
+/* The action set of sub-rule i in matcher m: known by the spec's act_id, else by its actions. */
+static struct mlx5dm_flow_aset *
+mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		      unsigned int i, struct mlx5dm_flow_matcher *m)
+{
+	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
+	struct mlx5dm_flow_aset *s = mlx5dm_flow_aset_known(fp, i, m, spec->act_id);
+
+	if (s != NULL)
+		return s;
+	return mlx5dm_flow_aset_get(fp, i, m, p, mlx5dm_flow_rule_params(spec, i, p),
+				    spec->act_id);
+}
+
 static void
 mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r)
 {
@@ -123,12 +137,11 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		      struct rte_flow_error *error)
 {
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
 	struct mlx5dm_action *const *set;
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_rule_prep prep;
 	const uint8_t *mask, *value;
-	unsigned int n_p, n_set, k, n = 0;
+	unsigned int n_set, k, n = 0;
 	struct mlx5dm_flow_matcher *m = spec->sub[i].hint, *own = NULL;
 	const char *err_field = NULL;
 	uint8_t criteria;
@@ -158,8 +171,7 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 			mlx5dm_flow_matcher_put(fp, own);
 		return mlx5dm_flow_lib_err(error, err, "steering library: rule insertion failed");
 	}
-	n_p = mlx5dm_flow_rule_params(spec, i, p);
-	r->aset = mlx5dm_flow_aset_get(fp, i, m, p, n_p);
+	r->aset = mlx5dm_flow_rule_aset(fp, spec, i, m);
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
 	if (r->aset == NULL) {
 		err = errno;

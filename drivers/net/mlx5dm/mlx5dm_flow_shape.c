@@ -32,6 +32,7 @@ mlx5dm_flow_shape_rec_begin(struct mlx5dm_flow_shape *sh)
 {
 	sh->valid = false;
 	sh->out_kept = false;
+	mlx5dm_flow_shape_act_forget(sh);
 	sh->nb_cand = 0;
 	memset(sh->use, 0, sizeof(sh->use));
 }
@@ -55,21 +56,47 @@ mlx5dm_flow_shape_keep_items(struct mlx5dm_flow_shape *sh, const struct rte_flow
 		if (n == MLX5DM_FLOW_SHAPE_ITEMS)
 			return false;
 		sh->item[n].type = it->type;
-		sh->item[n].has_spec = false;
+		sh->item[n].kind = MLX5DM_FLOW_SHAPE_VOID;
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
 		if (it->last != NULL)
 			return false;
 		def = mlx5dm_flow_item_def_get(it->type);
-		sh->item[n].def = def;
+		sh->item[n].kind = MLX5DM_FLOW_SHAPE_NO_SPEC;
+		sh->item[n].default_mask = def->default_mask;
 		if (it->spec == NULL)
 			continue;
-		sh->item[n].has_spec = true;
+		/* Compared in words of 8 (or 4) bytes, the last one overlapping. */
+		if (def->size < 4 || def->size % 4 != 0)
+			return false;
+		sh->item[n].kind = MLX5DM_FLOW_SHAPE_SPEC;
+		sh->item[n].word_len = def->size >= 8 ? 8 : 4;
+		sh->item[n].nb_words = (uint8_t)((def->size + sh->item[n].word_len - 1) /
+						 sh->item[n].word_len);
 		memcpy(sh->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
 		memcpy(sh->ispec[n], it->spec, def->size);
 		memset(sh->sel[n], 0, def->size); /* the copied bits, for now */
 	}
 	sh->nb_items = (uint8_t)n;
+	return true;
+}
+
+/* Copied bytes as moves of 8, 4, 2 or 1; false if they do not fit. */
+static bool
+mlx5dm_flow_shape_keep_move(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_shape_copy *cp)
+{
+	unsigned int done = 0, len;
+
+	while (done < cp->bytes) {
+		len = cp->bytes - done;
+		len = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
+		if (sh->nb_moves == MLX5DM_FLOW_SHAPE_MOVES)
+			return false;
+		sh->move[sh->nb_moves++] = (struct mlx5dm_flow_shape_move){
+			.item = cp->item, .len = (uint8_t)len,
+			.src = (uint16_t)(cp->bit / 8 + done), .dst = (uint16_t)(cp->dst + done) };
+		done += len;
+	}
 	return true;
 }
 
@@ -80,6 +107,7 @@ mlx5dm_flow_shape_keep_copies(struct mlx5dm_flow_shape *sh, const struct mlx5dm_
 	unsigned int c, b;
 
 	sh->nb_copies = 0;
+	sh->nb_moves = 0;
 	for (c = 0; c < sh->nb_cand; c++) {
 		struct mlx5dm_flow_shape_copy *cp = &sh->cand[c];
 		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
@@ -99,6 +127,11 @@ mlx5dm_flow_shape_keep_copies(struct mlx5dm_flow_shape *sh, const struct mlx5dm_
 		}
 		mlx5dm_prm_set(copied, cp->bit, cp->width,
 			       mlx5dm_prm_get(copied, cp->bit, cp->width) | cp->mask);
+		if (cp->bytes != 0) {
+			if (!mlx5dm_flow_shape_keep_move(sh, cp))
+				return false;
+			continue;
+		}
 		sh->copy[sh->nb_copies++] = *cp;
 	}
 	for (c = 0; c < sh->nb_cand; c++) {
@@ -110,36 +143,20 @@ mlx5dm_flow_shape_keep_copies(struct mlx5dm_flow_shape *sh, const struct mlx5dm_
 	}
 	/* What matters: under the mask or read by a hook, and not copied. */
 	for (c = 0; c < sh->nb_items; c++) {
-		const struct mlx5dm_flow_item_def *def = sh->item[c].def;
-		const uint8_t *hook = def != NULL ? def->hook_spec : NULL;
+		const struct mlx5dm_flow_item_def *def;
+		const uint8_t *hook;
 
-		for (b = 0; sh->item[c].has_spec && b < def->size; b++) {
+		if (sh->item[c].kind != MLX5DM_FLOW_SHAPE_SPEC)
+			continue;
+		def = mlx5dm_flow_item_def_get(sh->item[c].type);
+		hook = def->hook_spec;
+		for (b = 0; b < def->size; b++) {
 			sh->sel[c][b] = (uint8_t)((sh->mask[c][b] | (hook != NULL ? hook[b] : 0)) &
 						  ~sh->sel[c][b]);
 			sh->ispec[c][b] &= sh->sel[c][b];
 		}
 	}
 	return true;
-}
-
-void
-mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
-			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			  const struct mlx5dm_flow_xlate *x)
-{
-	if (sh->nb_cand > MLX5DM_FLOW_SHAPE_COPIES || !mlx5dm_flow_shape_keep_items(sh, items) ||
-	    !mlx5dm_flow_shape_keep_copies(sh, x->spec))
-		return;
-	sh->attr = *attr;
-	sh->internal = xc->internal;
-	sh->x = *x;
-	sh->x.rec = NULL;
-	memcpy(sh->owner, x->owner, sizeof(sh->owner));
-	sh->prev = mlx5dm_flow_shape_index(items, x->prev);
-	sh->vlan_item = mlx5dm_flow_shape_index(items, x->vlan_item);
-	memcpy(sh->spec_head, x->spec, MLX5DM_FLOW_SPEC_ZEROED);
-	sh->out_kept = x->spec == &sh->out;
-	sh->valid = true;
 }
 
 /* n bytes at p as a number (n constant once inlined). */
@@ -152,33 +169,106 @@ mlx5dm_flow_shape_ld(const uint8_t *p, size_t n)
 	return w;
 }
 
-/* What differs in n bytes at b: the masks, or the spec under sel. */
-static inline uint64_t
-mlx5dm_flow_shape_diff(const struct mlx5dm_flow_shape *sh, unsigned int i, const uint8_t *spec,
-		       const uint8_t *mask, unsigned int b, size_t n)
+/*
+ * The words the replay compares: an item of size s in words of 8 bytes (4
+ * below 8) at 0, 8, ... and s - 8 for the rest, so no word reaches beyond
+ * the item and every byte is in one.
+ */
+static void
+mlx5dm_flow_shape_keep_words(struct mlx5dm_flow_shape *sh)
 {
-	return (mlx5dm_flow_shape_ld(mask + b, n) ^ mlx5dm_flow_shape_ld(sh->mask[i] + b, n)) |
-	       ((mlx5dm_flow_shape_ld(spec + b, n) & mlx5dm_flow_shape_ld(sh->sel[i] + b, n)) ^
-		mlx5dm_flow_shape_ld(sh->ispec[i] + b, n));
+	unsigned int i, k, off, nw = 0;
+
+	for (i = 0; i < sh->nb_items; i++) {
+		unsigned int len = sh->item[i].word_len, size;
+
+		if (sh->item[i].kind != MLX5DM_FLOW_SHAPE_SPEC)
+			continue;
+		size = mlx5dm_flow_item_def_get(sh->item[i].type)->size;
+		sh->item[i].first = (uint8_t)nw;
+		for (k = 0; k < sh->item[i].nb_words; k++) {
+			struct mlx5dm_flow_shape_word *w = &sh->word[nw++];
+
+			off = RTE_MIN(k * len, size - len);
+			w->off = (uint16_t)off;
+			w->mask = mlx5dm_flow_shape_ld(sh->mask[i] + off, len);
+			w->sel = mlx5dm_flow_shape_ld(sh->sel[i] + off, len);
+			w->val = mlx5dm_flow_shape_ld(sh->ispec[i] + off, len);
+		}
+	}
 }
 
-/* Same mask, same spec bits that matter (a word at a time). */
-static bool
-mlx5dm_flow_shape_same(const struct mlx5dm_flow_shape *sh, unsigned int i, const uint8_t *spec,
-		       const uint8_t *mask, unsigned int size)
+void
+mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			  const struct mlx5dm_flow_xlate *x)
+{
+	if (sh->nb_cand > MLX5DM_FLOW_SHAPE_COPIES || !mlx5dm_flow_shape_keep_items(sh, items) ||
+	    !mlx5dm_flow_shape_keep_copies(sh, x->spec))
+		return;
+	mlx5dm_flow_shape_keep_words(sh);
+	sh->attr = *attr;
+	sh->internal = xc->internal;
+	sh->x = *x;
+	sh->x.rec = NULL;
+	memcpy(sh->owner, x->owner, sizeof(sh->owner));
+	sh->prev = mlx5dm_flow_shape_index(items, x->prev);
+	sh->vlan_item = mlx5dm_flow_shape_index(items, x->vlan_item);
+	memcpy(sh->spec_head, x->spec, MLX5DM_FLOW_SPEC_ZEROED);
+	sh->out_kept = x->spec == &sh->out;
+	sh->valid = true;
+}
+
+/* What differs in a word: the mask, or the spec bits that matter. */
+static inline uint64_t
+mlx5dm_flow_shape_diff(const struct mlx5dm_flow_shape_word *w, const uint8_t *spec,
+		       const uint8_t *mask, size_t n)
+{
+	return (mlx5dm_flow_shape_ld(mask + w->off, n) ^ w->mask) |
+	       ((mlx5dm_flow_shape_ld(spec + w->off, n) & w->sel) ^ w->val);
+}
+
+/* The attributes and items are those of the kept shape but for the copied bits. */
+static inline bool
+mlx5dm_flow_shape_same(const struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+		       const struct rte_flow_attr *attr, const struct rte_flow_item items[])
 {
 	uint64_t acc = 0;
-	unsigned int b;
+	unsigned int i;
 
-	for (b = 0; b + 8 <= size; b += 8)
-		acc |= mlx5dm_flow_shape_diff(sh, i, spec, mask, b, 8);
-	if (b + 4 <= size) {
-		acc |= mlx5dm_flow_shape_diff(sh, i, spec, mask, b, 4);
-		b += 4;
+	if (!sh->valid || attr == NULL || items == NULL || xc->internal != sh->internal ||
+	    memcmp(attr, &sh->attr, sizeof(*attr)) != 0)
+		return false;
+	for (i = 0; i < sh->nb_items; i++) {
+		const struct rte_flow_item *it = &items[i];
+		const struct mlx5dm_flow_shape_word *w, *end;
+		const uint8_t *spec, *mask;
+
+		if (it->type != sh->item[i].type)
+			return false;
+		if (sh->item[i].kind == MLX5DM_FLOW_SHAPE_VOID)
+			continue;
+		if (it->last != NULL)
+			return false;
+		if (sh->item[i].kind == MLX5DM_FLOW_SHAPE_NO_SPEC) {
+			if (it->spec != NULL || it->mask != NULL)
+				return false;
+			continue;
+		}
+		spec = it->spec;
+		if (spec == NULL)
+			return false;
+		mask = it->mask != NULL ? it->mask : sh->item[i].default_mask;
+		w = &sh->word[sh->item[i].first];
+		end = w + sh->item[i].nb_words;
+		if (sh->item[i].word_len == 8)
+			for (; w < end; w++)
+				acc |= mlx5dm_flow_shape_diff(w, spec, mask, 8);
+		else
+			for (; w < end; w++)
+				acc |= mlx5dm_flow_shape_diff(w, spec, mask, 4);
 	}
-	for (; b < size; b++)
-		acc |= mlx5dm_flow_shape_diff(sh, i, spec, mask, b, 1);
-	return acc == 0;
+	return acc == 0 && items[i].type == RTE_FLOW_ITEM_TYPE_END;
 }
 
 /* Bits [bit, bit + width) of a spec, reading none of the caller's bytes beyond them. */
@@ -197,65 +287,176 @@ mlx5dm_flow_shape_bits(const uint8_t *p, unsigned int bit, unsigned int width)
 	return (uint32_t)(v & ((1ull << width) - 1));
 }
 
-bool
-mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
-			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			 struct mlx5dm_flow_xlate *x, struct mlx5dm_flow_spec *spec)
+/* The copied bits of the items into the match value. */
+static inline void
+mlx5dm_flow_shape_copy_values(const struct mlx5dm_flow_shape *sh,
+			      const struct rte_flow_item items[], uint8_t *value)
 {
 	unsigned int i;
 
-	if (!sh->valid || attr == NULL || items == NULL || xc->internal != sh->internal ||
-	    memcmp(attr, &sh->attr, sizeof(*attr)) != 0)
-		return false;
-	for (i = 0; i < sh->nb_items; i++) {
-		const struct rte_flow_item *it = &items[i];
-		const struct mlx5dm_flow_item_def *def = sh->item[i].def;
+	for (i = 0; i < sh->nb_moves; i++) {
+		const struct mlx5dm_flow_shape_move *mv = &sh->move[i];
+		const uint8_t *from = (const uint8_t *)items[mv->item].spec + mv->src;
+		uint8_t *to = value + mv->dst;
 
-		if (it->type != sh->item[i].type)
-			return false;
-		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
-			continue;
-		if (it->last != NULL || (it->spec != NULL) != sh->item[i].has_spec)
-			return false;
-		if (it->spec == NULL) {
-			if (it->mask != NULL)
-				return false;
-			continue;
+		switch (mv->len) {
+		case 8:
+			memcpy(to, from, 8);
+			break;
+		case 4:
+			memcpy(to, from, 4);
+			break;
+		case 2:
+			memcpy(to, from, 2);
+			break;
+		default:
+			*to = *from;
+			break;
 		}
-		if (!mlx5dm_flow_shape_same(sh, i, it->spec,
-					    it->mask != NULL ? it->mask : def->default_mask,
-					    def->size))
-			return false;
-	}
-	if (items[i].type != RTE_FLOW_ITEM_TYPE_END)
-		return false;
-	*x = sh->x;
-	x->xc = xc;
-	x->spec = spec;
-	x->items = items;
-	x->prev = sh->prev >= 0 ? &items[sh->prev] : NULL;
-	x->vlan_item = sh->vlan_item >= 0 ? &items[sh->vlan_item] : NULL;
-	x->owner = sh->owner;
-	if (spec == &sh->out && sh->out_kept) {
-		/* Only the walk writes the match (and the copies all of their fields). */
-		memcpy(spec, sh->spec_head, offsetof(struct mlx5dm_flow_spec, mask));
-	} else {
-		memcpy(spec, sh->spec_head, MLX5DM_FLOW_SPEC_ZEROED);
-		sh->out_kept = spec == &sh->out;
 	}
 	for (i = 0; i < sh->nb_copies; i++) {
 		const struct mlx5dm_flow_shape_copy *cp = &sh->copy[i];
-		const uint8_t *from = items[cp->item].spec;
-		unsigned int b;
 
-		if (cp->bytes != 0) {
-			for (b = 0; b < cp->bytes; b++)
-				spec->value[cp->dst + b] = from[cp->bit / 8 + b];
-			continue;
-		}
-		mlx5dm_fte_set(spec->value, (enum mlx5dm_fte_field)cp->fte,
-			       mlx5dm_flow_shape_bits(from, cp->bit, cp->width) & cp->mask);
+		mlx5dm_fte_set(value, (enum mlx5dm_fte_field)cp->fte,
+			       mlx5dm_flow_shape_bits(items[cp->item].spec, cp->bit, cp->width) &
+			       cp->mask);
 	}
-	sh->hits++;
+}
+
+/* The walk's spec, but for the copied values. */
+static void
+mlx5dm_flow_shape_head(struct mlx5dm_flow_shape *sh, struct mlx5dm_flow_spec *spec)
+{
+	if (spec == &sh->out) {
+		sh->out_full = false; /* the action walk writes the head */
+		if (sh->out_kept) {
+			/* Only the walk writes the match (and the copies all of their fields). */
+			memcpy(spec, sh->spec_head, offsetof(struct mlx5dm_flow_spec, mask));
+			return;
+		}
+		sh->out_kept = true;
+	}
+	memcpy(spec, sh->spec_head, MLX5DM_FLOW_SPEC_ZEROED);
+}
+
+/* The walk's translation state, for the action walk. */
+static void
+mlx5dm_flow_shape_x(const struct mlx5dm_flow_shape *sh, const struct rte_flow_item items[],
+		    struct mlx5dm_flow_xlate *x)
+{
+	*x = sh->x;
+	x->prev = sh->prev >= 0 ? &items[sh->prev] : NULL;
+	x->vlan_item = sh->vlan_item >= 0 ? &items[sh->vlan_item] : NULL;
+}
+
+/* v passes the walk's check of kept action i's value (MARK with JUMP: it is the kept one). */
+static inline bool
+mlx5dm_flow_shape_aval_ok(const struct mlx5dm_flow_shape_act *m, unsigned int i,
+			  const struct mlx5dm_flow_xctx *xc, uint32_t v)
+{
+	switch (m->a[i].op) {
+	case MLX5DM_FLOW_SHAPE_A_QUEUE:
+		return v < xc->nb_rx_queues;
+	case MLX5DM_FLOW_SHAPE_A_MARK:
+		return v <= MLX5DM_FLOW_MARK_MAX;
+	case MLX5DM_FLOW_SHAPE_A_JUMP:
+		return v > m->res.group && v <= MLX5DM_FLOW_MAX_GROUP;
+	default:
+		return v == m->a[i].val;
+	}
+}
+
+/*
+ * The action list has the kinds of the one kept with the shape, and values
+ * that pass the walk's checks (mlx5dm_flow_shape_act.c): then spec holds the
+ * kept result with those values (but for the copied match values).
+ */
+static inline bool
+mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+			     const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec)
+{
+	const struct mlx5dm_flow_shape_act *m = &sh->act;
+	uint32_t v, val[MLX5DM_FLOW_SHAPE_A_JUMP + 1];
+	bool same = true;
+	unsigned int i;
+	uint8_t op;
+
+	if (!m->valid || actions == NULL)
+		return false;
+	for (i = 0; i < m->nb; i++) {
+		const struct rte_flow_action *a = &actions[i];
+
+		op = m->a[i].op;
+		if (a->type != m->a[i].type)
+			return false;
+		if (op == MLX5DM_FLOW_SHAPE_A_TYPE)
+			continue;
+		if (a->conf == NULL)
+			return false;
+		v = mlx5dm_flow_shape_aval(a->conf, op);
+		same &= v == m->a[i].val;
+		val[op] = v;
+		if (!mlx5dm_flow_shape_aval_ok(m, i, xc, v))
+			return false;
+	}
+	if (actions[i].type != RTE_FLOW_ACTION_TYPE_END)
+		return false;
+	if (spec != &sh->out || !sh->out_full) {
+		mlx5dm_flow_spec_copy(spec, &m->res);
+		if (spec == &sh->out) {
+			sh->out_kept = true;
+			sh->out_full = true;
+		}
+	}
+	/* The action values, where the walk would have put them (the kept ones when same). */
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_QUEUE))
+		spec->queues[0] = (uint16_t)val[MLX5DM_FLOW_SHAPE_A_QUEUE];
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_MARK))
+		spec->tag_value = val[MLX5DM_FLOW_SHAPE_A_MARK] + 1;
+	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_JUMP))
+		spec->jump_group = val[MLX5DM_FLOW_SHAPE_A_JUMP];
+	spec->act_id = same ? spec->shape_id : 0;
+	sh->rule_hits++;
 	return true;
+}
+
+/* Replay what the cache can of the rule: x and spec set as far as it did. */
+static inline enum mlx5dm_flow_replay
+mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
+			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			 const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
+			 struct mlx5dm_flow_spec *spec)
+{
+	enum mlx5dm_flow_replay what = MLX5DM_FLOW_REPLAY_RULE;
+
+	if (!mlx5dm_flow_shape_same(sh, xc, attr, items))
+		return MLX5DM_FLOW_REPLAY_NONE;
+	if (!mlx5dm_flow_shape_act_replay(sh, xc, actions, spec)) {
+		what = MLX5DM_FLOW_REPLAY_PATTERN;
+		mlx5dm_flow_shape_x(sh, items, x);
+		mlx5dm_flow_shape_head(sh, spec);
+	}
+	/* What the mask check reads (everything, after a pattern replay). */
+	x->xc = xc;
+	x->spec = spec;
+	x->items = items;
+	x->owner = sh->owner;
+	mlx5dm_flow_shape_copy_values(sh, items, spec->value);
+	sh->hits++;
+	return what;
+}
+
+int
+mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			    const struct rte_flow_item items[],
+			    const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
+			    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_xlate x;
+	enum mlx5dm_flow_replay replayed;
+
+	replayed = mlx5dm_flow_shape_replay(xc->shape, xc, attr, items, actions, &x, spec);
+	if (replayed == MLX5DM_FLOW_REPLAY_RULE)
+		return mlx5dm_flow_check_masks(&x, error);
+	return mlx5dm_flow_translate_walk(xc, replayed, attr, items, actions, &x, spec, error);
 }

@@ -6,7 +6,9 @@
  * One rule: attributes, pattern, actions, then the library's check of the
  * masks. Attributes and pattern come from the shape cache when the pattern
  * has the shape it keeps (mlx5dm_flow_shape.c), else from the full walk,
- * which the cache then keeps.
+ * which the cache then keeps; the actions too when they are the list the
+ * cache keeps with that shape (mlx5dm_flow_shape_act.c), else from their
+ * walk, which the cache then keeps if it can.
  */
 
 #include <string.h>
@@ -22,8 +24,11 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 	struct mlx5dm_flow_shape *sh = xc->shape;
 	int ret;
 
-	if (sh != NULL && spec == &sh->out)
-		sh->out_kept = false; /* cleared below, whatever follows */
+	if (sh != NULL && spec == &sh->out) {
+		/* Cleared below, whatever follows. */
+		sh->out_kept = false;
+		sh->out_full = false;
+	}
 	memset(spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(x, 0, sizeof(*x));
 	memset(owner, 0, MLX5DM_FTE_NUM_FIELDS * sizeof(*owner));
@@ -45,21 +50,48 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 }
 
 int
+mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_replay replayed,
+			   const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			   const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
+			   struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
+	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
+	struct mlx5dm_flow_shape *sh = xc->shape;
+	int ret;
+
+	if (replayed == MLX5DM_FLOW_REPLAY_NONE) {
+		ret = mlx5dm_flow_translate_pattern(x, xc, attr, items, spec, owner, error);
+		if (ret < 0)
+			return ret;
+	}
+	ret = mlx5dm_flow_xlate_actions(x, actions, error);
+	if (ret < 0)
+		return ret;
+	/* The pattern is the kept shape's (replayed, or just recorded). */
+	if (sh != NULL && sh->valid)
+		mlx5dm_flow_shape_keep_actions(sh, actions, spec);
+	return mlx5dm_flow_check_masks(x, error);
+}
+
+/* Without a cache (apart: the cache's path has a translation state of its own). */
+static __rte_noinline int
+mlx5dm_flow_translate_uncached(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			       const struct rte_flow_item items[],
+			       const struct rte_flow_action actions[],
+			       struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_xlate x;
+
+	return mlx5dm_flow_translate_walk(xc, MLX5DM_FLOW_REPLAY_NONE, attr, items, actions, &x,
+					  spec, error);
+}
+
+int
 mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		      struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
-	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
-	struct mlx5dm_flow_xlate x;
-	int ret;
-
-	if (xc->shape == NULL || !mlx5dm_flow_shape_replay(xc->shape, xc, attr, items, &x, spec)) {
-		ret = mlx5dm_flow_translate_pattern(&x, xc, attr, items, spec, owner, error);
-		if (ret < 0)
-			return ret;
-	}
-	ret = mlx5dm_flow_xlate_actions(&x, actions, error);
-	if (ret < 0)
-		return ret;
-	return mlx5dm_flow_check_masks(&x, error);
+	if (xc->shape != NULL)
+		return mlx5dm_flow_shape_translate(xc, attr, items, actions, spec, error);
+	return mlx5dm_flow_translate_uncached(xc, attr, items, actions, spec, error);
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The action half of the shape cache (mlx5dm_flow.h): the last action list
+ * translated over a pattern of the kept shape, and the whole result, so the
+ * next rule with that pattern shape and a list of the same kinds is a copy
+ * of it with its own match values and action values
+ * (mlx5dm_flow_shape_replay() compares the list).
+ *
+ * Why a replay is exact. The walk of the kept kinds (mlx5dm_flow_actions.c,
+ * mlx5dm_flow_rss.c) reads the action types, one value of QUEUE, JUMP and
+ * MARK (index, group, id), the direction and group of the attributes and
+ * xc->nb_rx_queues; the checks at the list's end (fate, reformat, VLAN push,
+ * MARK with JUMP, RSS expansion) read only what those actions wrote: no
+ * pattern layer, no match value. The attributes are the kept shape's, so
+ * with the same types the walk writes what it wrote before but for where
+ * those values go: queues[0], tag_value (id + 1), jump_group, each as it
+ * is, after the walk's own check of it (index below the queue count, id at
+ * most MLX5DM_FLOW_MARK_MAX, group above the rule's and at most
+ * MLX5DM_FLOW_MAX_GROUP). The one exception, MARK with JUMP, also writes
+ * the id into a modify entry: that id is compared instead. A value that
+ * fails its check, or any other list, takes the walk, with its verdict.
+ * Only successful walks are kept.
+ *
+ * Each kept result gets a new id (spec->shape_id), unique in the process:
+ * equal ids mean equal results but for the copied values (and the hints the
+ * mask check adds); spec->act_id is that id too when the action values are
+ * the kept ones.
+ */
+
+#include <string.h>
+
+#include "mlx5dm_flow.h"
+
+static uint64_t mlx5dm_flow_shape_ids;
+
+/* What a replay does with a kept kind's configuration; -1: the kind is not kept. */
+static int
+mlx5dm_flow_shape_aop(enum rte_flow_action_type type, bool jump)
+{
+	switch (type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+	case RTE_FLOW_ACTION_TYPE_DROP:
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		return MLX5DM_FLOW_SHAPE_A_TYPE;
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return MLX5DM_FLOW_SHAPE_A_QUEUE;
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		return MLX5DM_FLOW_SHAPE_A_JUMP;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return jump ? MLX5DM_FLOW_SHAPE_A_MARK_SAME : MLX5DM_FLOW_SHAPE_A_MARK;
+	default:
+		return -1;
+	}
+}
+
+void
+mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src)
+{
+	memcpy(dst, src, MLX5DM_FLOW_SPEC_ZEROED);
+	memcpy(dst->queues, src->queues, src->nb_queues * sizeof(src->queues[0]));
+	if (src->rss_types != 0)
+		memcpy(dst->rss_key, src->rss_key, sizeof(dst->rss_key));
+	memcpy(dst->sub, src->sub, src->nb_sub * sizeof(src->sub[0]));
+	memcpy(dst->push, src->push, src->nb_push * sizeof(src->push[0]));
+	memcpy(dst->decap_data, src->decap_data, src->decap_len);
+	memcpy(dst->encap_data, src->encap_data, src->encap_len);
+	memcpy(dst->modify, src->modify, (size_t)src->nb_modify * MLX5DM_MODIFY_ACTION_SIZE);
+}
+
+void
+mlx5dm_flow_shape_act_forget(struct mlx5dm_flow_shape *sh)
+{
+	sh->act.valid = false;
+	sh->out_full = false;
+}
+
+void
+mlx5dm_flow_shape_keep_actions(struct mlx5dm_flow_shape *sh, const struct rte_flow_action actions[],
+			       struct mlx5dm_flow_spec *spec)
+{
+	struct mlx5dm_flow_shape_act *m = &sh->act;
+	bool jump = false;
+	unsigned int n;
+	int op;
+
+	mlx5dm_flow_shape_act_forget(sh);
+	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++)
+		jump |= actions[n].type == RTE_FLOW_ACTION_TYPE_JUMP;
+	if (n > MLX5DM_FLOW_SHAPE_ACTIONS)
+		return;
+	m->has = 0;
+	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
+		op = mlx5dm_flow_shape_aop(actions[n].type, jump);
+		if (op < 0)
+			return;
+		m->a[n].type = actions[n].type;
+		m->a[n].op = (uint8_t)op;
+		/* The walk succeeded: an action that needs a configuration has one. */
+		m->a[n].val = op != MLX5DM_FLOW_SHAPE_A_TYPE ?
+			      mlx5dm_flow_shape_aval(actions[n].conf, op) : 0;
+		if (op != MLX5DM_FLOW_SHAPE_A_MARK_SAME)
+			m->has |= 1u << op;
+	}
+	m->nb = (uint8_t)n;
+	spec->shape_id = __atomic_add_fetch(&mlx5dm_flow_shape_ids, 1, __ATOMIC_RELAXED);
+	spec->act_id = spec->shape_id;
+	mlx5dm_flow_spec_copy(&m->res, spec);
+	m->valid = true;
+	sh->out_full = spec == &sh->out;
+}

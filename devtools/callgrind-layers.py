@@ -6,8 +6,8 @@
 Reads `callgrind_annotate --tree=calling --inclusive=yes` on stdin (a
 dpdk-test-flow-perf run on net_mlx5dm) and prints one line: per create the
 ethdev call, the PMD's share (everything under mlx5dm_flow_create except the
-library's mlx5dm_rule_create), translation, the library's rule create and
-the send ring flush inside it (the device model executing the WQEs); the
+library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create_prepared),
+translation, the library's rule create and the send ring flush inside it (the device model executing the WQEs); the
 same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
 
     usage: callgrind-layers.py NAME RULES < tree
@@ -61,14 +61,14 @@ def main():
         return sum(c for (p, f), c in edge.items()
                    if p == caller and f.startswith('mlx5dm_send_flush'))
 
-    lib_c = from_pmd('mlx5dm_rule_create')
+    lib_c = from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_prepared')
     lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
         per('rte_flow_create', creates),
         (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates),
         lib_c / creates,
-        flush('mlx5dm_rule_create') / creates,
+        flush('mlx5dm_rule_create_prepared') / creates,
         per('rte_flow_destroy', destroys),
         (incl.get('mlx5dm_flow_destroy', 0) - lib_d) / destroys,
         lib_d / destroys,

@@ -14,6 +14,7 @@
 #define _MLX5DM_PRM_BITS_H_
 
 #include <stdint.h>
+#include <string.h>
 
 /* One field of a PRM layout, declared as data. */
 struct mlx5dm_prm_field {
@@ -28,16 +29,23 @@ struct mlx5dm_prm_field {
 static inline uint32_t
 mlx5dm_prm_be32(const uint8_t *p)
 {
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+	uint32_t v;
+
+	/* One load and a byte swap: byte-wise assembly compiles to a shuffle per byte. */
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
 }
 
 static inline void
 mlx5dm_prm_put_be32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
 }
 
 /* Read a field of up to 64 bits at (bit, width). */

@@ -185,16 +185,13 @@ mlx5dm_sim_wqe_pieces(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 	return 0;
 }
 
-/* The remote MR of an RDMA WQE, checked for [va, va + len) and the right; 0 or error. */
+/* The MR named by rkey, checked as a remote target of qp (but for its range); 0 or error. */
 static int
-mlx5dm_sim_wqe_remote(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
-		      const struct mlx5dm_sim_wqe *w, uint64_t len, bool write,
-		      struct mlx5dm_sim_mr **out)
+mlx5dm_sim_remote_mr(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp, uint32_t rkey,
+		     bool write, struct mlx5dm_sim_mr **out)
 {
-	const uint8_t *ra = w->b + 16;
 	struct mlx5dm_sim_qp *rqp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP, qp->remote_qpn);
-	struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim,
-				(uint32_t)mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_RKEY));
+	struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim, rkey);
 	unsigned int right = write ? IBV_ACCESS_REMOTE_WRITE : IBV_ACCESS_REMOTE_READ;
 
 	if (rqp == NULL)
@@ -203,6 +200,24 @@ mlx5dm_sim_wqe_remote(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
 		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RKEY);
 	if (!(mr->access & right) || !(write ? rqp->rwe : rqp->rre))
 		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RACCESS);
+	*out = mr;
+	return 0;
+}
+
+/* The remote MR of an RDMA WQE, checked for [va, va + len) and the right; 0 or error. */
+static int
+mlx5dm_sim_wqe_remote(struct mlx5dm_sim *sim, const struct mlx5dm_sim_qp *qp,
+		      const struct mlx5dm_sim_wqe *w, uint64_t len, bool write,
+		      struct mlx5dm_sim_mr **out)
+{
+	const uint8_t *ra = w->b + 16;
+	struct mlx5dm_sim_mr *mr;
+	int err;
+
+	err = mlx5dm_sim_remote_mr(sim, qp, (uint32_t)mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_RKEY),
+				   write, &mr);
+	if (err != 0)
+		return err;
 	if (!mlx5dm_sim_mr_range(mr, mlx5dm_prm_fget(ra, MLX5DM_SIM_RADDR_VA), len))
 		return MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS, MLX5DM_SIM_WHY_RRANGE);
 	*out = mr;
@@ -271,13 +286,10 @@ static const struct mlx5dm_sim_tgt *
 mlx5dm_sim_tgt_fill(struct mlx5dm_sim_exec *x, struct mlx5dm_sim_tgt *t, uint32_t rkey)
 {
 	struct mlx5dm_sim *sim = x->sim;
-	const struct mlx5dm_sim_qp *rqp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP,
-							      x->qp->remote_qpn);
-	const struct mlx5dm_sim_mr *mr = mlx5dm_sim_mr_lookup(sim, rkey);
+	struct mlx5dm_sim_mr *mr;
 
-	/* The checks of mlx5dm_sim_wqe_remote() for a WRITE, but the range. */
-	if (rqp == NULL || mr == NULL || mr->pd != rqp->pd ||
-	    !(mr->access & IBV_ACCESS_REMOTE_WRITE) || !rqp->rwe)
+	/* The checks of the general path, but the range (a failure takes that path). */
+	if (mlx5dm_sim_remote_mr(sim, x->qp, rkey, true, &mr) != 0)
 		return NULL;
 	t->start = mr->dm != NULL ? 0 : (uintptr_t)mr->mr.addr;
 	/* A range that wraps past 2^64 (a bogus host MR) is left to the general path. */

@@ -323,6 +323,7 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 {
 	struct mlx5dm_icm_stats is[MLX5DM_ICM_TYPE_NUM];
 	struct mlx5dm_send_stats ss;
+	int64_t rules = 0;
 	unsigned int i;
 
 	memset(st, 0, sizeof(*st));
@@ -335,6 +336,7 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	for (i = 0; i <= ctx->nb_queues; i++) {
 		mlx5dm_spinlock_lock(&ctx->queues[i].lock);
 		mlx5dm_send_stats_get(ctx->queues[i].ring, &ss);
+		rules += ctx->queues[i].n_rules;
 		mlx5dm_spinlock_unlock(&ctx->queues[i].lock);
 		st->wqes += ss.wqes;
 		st->write_bytes += ss.write_bytes;
@@ -343,7 +345,7 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	st->tables = ctx->n_tables;
 	st->matchers = ctx->n_matchers;
 	mlx5dm_spinlock_unlock(&ctx->lock);
-	st->rules = __atomic_load_n(&ctx->n_rules, __ATOMIC_RELAXED);
+	st->rules = (uint64_t)rules;
 	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
 	mlx5dm_steer_stats_objects(ctx, st);
 	return 0;

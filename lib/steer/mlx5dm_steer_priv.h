@@ -118,6 +118,8 @@ struct mlx5dm_caps {
 struct mlx5dm_queue {
 	struct mlx5dm_spinlock lock;      /* owner + threads draining it at handover */
 	struct mlx5dm_send_ring *ring;
+	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
+	int64_t n_rules;
 };
 
 struct mlx5dm_ctx {
@@ -145,7 +147,6 @@ struct mlx5dm_ctx {
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
-	uint64_t n_rules;                     /* atomic */
 	uint64_t n_rehash;                    /* atomic */
 };
 

@@ -236,6 +236,8 @@ struct mlx5dm_rule_ctx {
 	bool created[MLX5DM_STE_MAX_BUILDERS];
 	struct mlx5dm_htbl *placed_in[MLX5DM_STE_MAX_BUILDERS];
 	unsigned int depth;
+	/* The shared level-0 entry (or NULL), set before the walk. */
+	struct mlx5dm_ste *l0;
 	/* The last level's chain as predicted (or NULL), its index and slot hashes. */
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
@@ -257,26 +259,40 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 	rc->nw = 0;
 	rc->depth = 0;
 	rc->pf_head = NULL;
+	rc->l0 = NULL;
+}
+
+/*
+ * The matcher's level-0 hint when the rule's level-0 tag is the hint's (the
+ * rule shares that entry), else NULL. Matcher lock held (the hint changes
+ * under it).
+ */
+static inline struct mlx5dm_ste *
+mlx5dm_rule_l0_shared(const struct mlx5dm_matcher *m, const uint8_t *arr)
+{
+	struct mlx5dm_ste *hint = m->l0_hint;
+
+	if (m->nb_builders < 2 || hint == NULL || hint->htbl->root != m->first->root ||
+	    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
+		   MLX5DM_STE_TAG_SIZE) != 0)
+		return NULL;
+	return hint;
 }
 
 /*
  * The chain a rule's last level goes to, when it can be told before the
- * walk: the matcher's first chain for a one-level matcher, the level-0
- * hint's child for a two-level one whose level-0 tag is the hint's. NULL
- * otherwise. Matcher lock held (the hint and the chain heads change under it).
+ * walk: the matcher's first chain for a one-level matcher, the child of the
+ * shared level-0 entry l0 (from mlx5dm_rule_l0_shared()) for a two-level
+ * one. NULL otherwise.
  */
-static const struct mlx5dm_htbl *
-mlx5dm_rule_predict(const struct mlx5dm_matcher *m, const uint8_t *arr)
+static inline const struct mlx5dm_htbl *
+mlx5dm_rule_predict(const struct mlx5dm_matcher *m, const struct mlx5dm_ste *l0)
 {
-	const struct mlx5dm_ste *hint = m->l0_hint;
-
 	if (m->nb_builders == 1)
 		return m->first;
-	if (m->nb_builders > 2 || hint == NULL || hint->htbl->root != m->first->root ||
-	    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
-		   MLX5DM_STE_TAG_SIZE) != 0)
+	if (m->nb_builders > 2 || l0 == NULL)
 		return NULL;
-	return hint->next_htbl;
+	return l0->next_htbl;
 }
 
 /* The last level's tag within a rule's entry array. */
@@ -295,7 +311,8 @@ mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 static void
 mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
 {
-	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, prep->ste);
+	const struct mlx5dm_ste *l0 = mlx5dm_rule_l0_shared(m, prep->ste);
+	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, l0);
 	const uint8_t *tag = mlx5dm_rule_last_tag(m, prep->ste);
 
 	prep->root = NULL;
@@ -319,9 +336,12 @@ static void
 mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *prep)
 {
 	struct mlx5dm_matcher *m = rc->m;
-	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, prep->ste);
+	const struct mlx5dm_htbl *head;
 	const struct mlx5dm_ste *first;
 
+	/* The walk takes the shared level-0 entry from here: one tag compare per rule. */
+	rc->l0 = mlx5dm_rule_l0_shared(m, prep->ste);
+	head = mlx5dm_rule_predict(m, rc->l0);
 	if (head == NULL)
 		return;
 	if (prep->root != head->root)
@@ -413,17 +433,16 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
-		struct mlx5dm_ste *found, *s, *tail, *hint = m->l0_hint;
+		struct mlx5dm_ste *found, *s, *tail;
 		uint32_t slot = 0, ihash;
 
 		/* The shared first level of the previous rule: no index lookup. */
-		if (lvl == 0 && !last && hint != NULL && hint->htbl->root == head->root &&
-		    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0) {
-			hint->refcount++;
-			rc->path[0] = hint;
+		if (lvl == 0 && rc->l0 != NULL) {
+			rc->l0->refcount++;
+			rc->path[0] = rc->l0;
 			rc->created[0] = false;
 			rc->depth = 1;
-			head = hint->next_htbl;
+			head = rc->l0->next_htbl;
 			continue;
 		}
 		/*
@@ -642,13 +661,13 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 	}
 	rule->nb_actions = (uint8_t)nb_actions;
 	m->n_rules++;
+	rc.q->n_rules++;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
 	if (ret < 0) {
 		/* The ring failed: the device state is unknown; the rule stays accounted. */
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
 	}
-	__atomic_fetch_add(&ctx->n_rules, 1, __ATOMIC_RELAXED);
 	return rule;
 }
 
@@ -766,10 +785,10 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	memcpy(actions, mlx5dm_rule_action_list(rule), sizeof(actions[0]) * nb_actions);
 	mlx5dm_rule_free(m, rule);
 	m->n_rules--;
+	rc.q->n_rules--;
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
 	for (i = 0; i < nb_actions; i++)
 		mlx5dm_action_unref(actions[i]);
-	__atomic_fetch_sub(&rc.ctx->n_rules, 1, __ATOMIC_RELAXED);
 	return ret;
 }

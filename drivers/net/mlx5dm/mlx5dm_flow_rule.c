@@ -131,29 +131,47 @@ mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r
 	}
 }
 
-static int
-mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
-		      struct rte_flow_error *error)
-{
-	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
-	struct mlx5dm_action *const *set;
-	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
+/* A sub-rule between its prepare and its create. */
+struct mlx5dm_flow_rule_pending {
 	struct mlx5dm_rule_prep prep;
+	struct mlx5dm_flow_matcher *m;
+	struct mlx5dm_flow_matcher *own;  /* a reference taken here, or NULL (a hint) */
+};
+
+/* Drop the pending rule's own matcher reference (a prep needs no release). */
+static void
+mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pending *pr)
+{
+	if (pr->own != NULL)
+		mlx5dm_flow_matcher_put(fp, pr->own);
+	pr->own = NULL;
+}
+
+/*
+ * Sub-rule i's matcher and the library's prepare: the entries are built and
+ * the lines of their table slot and index bucket start loading, while the
+ * caller takes the handle and counter and looks up the actions.
+ */
+static int
+mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		       unsigned int i, struct mlx5dm_flow_rule_pending *pr,
+		       struct rte_flow_error *error)
+{
+	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	const uint8_t *mask, *value;
-	unsigned int n_set, k, n = 0;
-	struct mlx5dm_flow_matcher *m = spec->sub[i].hint, *own = NULL;
 	const char *err_field = NULL;
 	uint8_t criteria;
 	int err;
 
 	criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
 	/* A hint is a live matcher (fp->lock held since translation). */
-	if (m == NULL) {
-		m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
-					    mlx5dm_flow_sub_priority(spec, i), criteria, mask,
-					    &err_field);
-		if (m == NULL) {
+	pr->m = spec->sub[i].hint;
+	pr->own = NULL;
+	if (pr->m == NULL) {
+		pr->m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+						mlx5dm_flow_sub_priority(spec, i), criteria, mask,
+						&err_field);
+		if (pr->m == NULL) {
 			err = errno;
 			if (err_field != NULL)
 				MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
@@ -162,31 +180,41 @@ mlx5dm_flow_rule_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 						   "this pattern" : "steering library: table or "
 						   "matcher creation failed");
 		}
-		own = m;
+		pr->own = pr->m;
 	}
-	/* The entries are built and their table lines load while the actions are looked up. */
-	err = -mlx5dm_rule_prepare(mlx5dm_flow_matcher_obj(m), value, &prep);
+	err = -mlx5dm_rule_prepare(mlx5dm_flow_matcher_obj(pr->m), value, &pr->prep);
 	if (err != 0) {
-		if (own != NULL)
-			mlx5dm_flow_matcher_put(fp, own);
+		mlx5dm_flow_rule_abandon(fp, pr);
 		return mlx5dm_flow_lib_err(error, err, "steering library: rule insertion failed");
 	}
-	r->aset = mlx5dm_flow_rule_aset(fp, spec, i, m);
+	return 0;
+}
+
+/* Sub-rule i's actions and library rule, into r (released by the flow's release on failure). */
+static int
+mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
+			struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
+{
+	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_action *const *set;
+	unsigned int n_set, k, n = 0;
+	int err;
+
+	r->aset = mlx5dm_flow_rule_aset(fp, spec, i, pr->m);
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
 	if (r->aset == NULL) {
 		err = errno;
-		if (own != NULL)
-			mlx5dm_flow_matcher_put(fp, own);
+		mlx5dm_flow_rule_abandon(fp, pr);
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
-	if (own != NULL)
-		mlx5dm_flow_matcher_put(fp, own);
+	mlx5dm_flow_rule_abandon(fp, pr);
 	if (flow->cnt != 0)
 		acts[n++] = mlx5dm_flow_cnt_action(fp, flow->cnt);
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create_prepared(&prep, MLX5DM_FLOW_QUEUE, n, acts);
+	r->rule = mlx5dm_rule_create_prepared(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts);
 	if (r->rule == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);
@@ -212,12 +240,18 @@ struct rte_flow *
 mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 			bool listed, struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_rule_pending pr;
 	struct rte_flow *flow;
 	unsigned int i;
 	int ret;
 
+	/* The first sub-rule is prepared before anything is taken: its loads overlap the rest. */
+	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, &pr, error) < 0)
+		return NULL;
 	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
 	if (flow == NULL) {
+		if (spec->nb_sub > 0)
+			mlx5dm_flow_rule_abandon(fp, &pr);
 		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 		return NULL;
 	}
@@ -226,13 +260,20 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	if (spec->count) {
 		ret = mlx5dm_flow_cnt_alloc(fp, flow->dom, &flow->cnt);
 		if (ret < 0) {
+			if (spec->nb_sub > 0)
+				mlx5dm_flow_rule_abandon(fp, &pr);
 			mlx5dm_flow_lib_err(error, -ret, "steering library: counter allocation "
 					    "failed");
 			goto release;
 		}
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
-		ret = mlx5dm_flow_rule_make(fp, spec, i, flow, &flow->rules[i], error);
+		if (i > 0) {
+			ret = mlx5dm_flow_rule_begin(fp, spec, i, &pr, error);
+			if (ret < 0)
+				goto release;
+		}
+		ret = mlx5dm_flow_rule_finish(fp, spec, i, flow, &flow->rules[i], &pr, error);
 		if (ret < 0)
 			goto release;
 		flow->nb_rules++;

@@ -63,10 +63,11 @@ mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 	return (uint32_t)h;
 }
 
+/* A live entry (a buried one, refcount 0, may have lost its table) with this chain and tag. */
 static bool
 mlx5dm_hidx_match(const struct mlx5dm_ste *s, const struct mlx5dm_htbl *chain, const uint8_t *tag)
 {
-	return s->htbl->root == chain &&
+	return s->refcount != 0 && s->htbl->root == chain &&
 	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 

@@ -264,6 +264,8 @@ struct mlx5dm_act_memo {
 	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
 };
 
+#define MLX5DM_MATCHER_BURIED 16
+
 struct mlx5dm_matcher {
 	TAILQ_ENTRY(mlx5dm_matcher) next;
 	struct mlx5dm_table *tbl;
@@ -301,6 +303,15 @@ struct mlx5dm_matcher {
 	 * lookup. Cleared when that record is freed (mlx5dm_ste_rec_free).
 	 */
 	struct mlx5dm_ste *l0_hint;
+	/*
+	 * Entries unlinked from their slot chains (refcount 0, out of every
+	 * chain) whose index way and record are released in batches of
+	 * MLX5DM_MATCHER_BURIED: a removal reads a random index bucket, and a
+	 * batch has them all loaded by the time it runs instead of waiting for
+	 * each in its destroy. Index probes pass over them (refcount 0).
+	 */
+	struct mlx5dm_ste *buried[MLX5DM_MATCHER_BURIED];
+	unsigned int nb_buried;
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
@@ -418,6 +429,7 @@ struct mlx5dm_defer {
 /* ---- mlx5dm_steer_rule.c ---- */
 void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
+void mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);

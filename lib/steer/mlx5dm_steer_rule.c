@@ -671,6 +671,38 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 	return rule;
 }
 
+/* Release the buried entries' index ways and records; their buckets load together first. */
+void
+mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nb_buried; i++)
+		mlx5dm_hidx_prefetch(&m->index, m->buried[i]->hidx_hash);
+	for (i = 0; i < m->nb_buried; i++) {
+		mlx5dm_hidx_remove(&m->index, m->buried[i]);
+		mlx5dm_ste_rec_free(m, m->buried[i], d);
+	}
+	m->nb_buried = 0;
+}
+
+/*
+ * s (refcount 0) has left its slot chain: its index way and record go with
+ * the next batch. It must not be shared again meanwhile: the level-0 hint
+ * lets go of it now, and index probes pass over it.
+ */
+static void
+mlx5dm_rule_bury(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s)
+{
+	struct mlx5dm_matcher *m = rc->m;
+
+	if (m->l0_hint == s)
+		m->l0_hint = NULL;
+	m->buried[m->nb_buried++] = s;
+	if (m->nb_buried == MLX5DM_MATCHER_BURIED)
+		mlx5dm_rule_bury_flush(m, &rc->d);
+}
+
 /*
  * Remove entry s (count reached zero) from its slot chain with one write:
  * the slot becomes always-miss, or takes over its follower, or the
@@ -691,10 +723,9 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	if (!s->collision && s->next_col == NULL) {
 		uint32_t slot = s->slot;
 
-		mlx5dm_hidx_remove(&rc->m->index, s);
 		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(t, -1);
-		mlx5dm_ste_rec_free(rc->m, s, &rc->d);
+		mlx5dm_rule_bury(rc, s);
 		mlx5dm_htbl_miss_image(t, img);
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
 	}
@@ -723,12 +754,11 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	}
 	for (prev = mlx5dm_htbl_slot(t, s->slot); prev->next_col != s; prev = prev->next_col)
 		;
-	mlx5dm_hidx_remove(&rc->m->index, s);
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
 	mlx5dm_htbl_count_collision(t, -1);
-	mlx5dm_ste_rec_free(rc->m, s, &rc->d);
+	mlx5dm_rule_bury(rc, s);
 	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
 }
 

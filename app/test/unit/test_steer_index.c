@@ -28,6 +28,7 @@ static void
 rec_init(unsigned int i, unsigned int chain, uint32_t tag)
 {
 	memset(&recs[i], 0, sizeof(recs[i]));
+	recs[i].refcount = 1; /* live: a probe passes over refcount 0 (a buried entry) */
 	chains[chain].root = &chains[chain];
 	recs[i].htbl = &chains[chain];
 	memcpy(recs[i].shadow + MLX5DM_STE_CTRL_SIZE, &tag, sizeof(tag));
@@ -156,6 +157,30 @@ test_index_duplicates(void **state)
 	mlx5dm_hidx_fini(&x);
 }
 
+/* An indexed record with refcount 0 (buried, waiting for its release) is not found; a live one with its key is. */
+static void
+test_index_buried(void **state)
+{
+	struct mlx5dm_hidx x;
+	uint32_t h;
+
+	(void)state;
+	assert_int_equal(mlx5dm_hidx_init(&x), 0);
+	rec_init(0, 0, 7);
+	rec_init(1, 0, 7);
+	h = hash_real(0);
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[0], h), 0);
+	recs[0].refcount = 0;
+	recs[0].htbl = NULL; /* its table may be gone: a probe must not look there */
+	assert_null(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h));
+	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[1], h), 0);
+	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
+	mlx5dm_hidx_remove(&x, &recs[0]);
+	assert_int_equal(x.count, 1);
+	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
+	mlx5dm_hidx_fini(&x);
+}
+
 /* Without memory to grow, the index fills up and then refuses, staying correct. */
 static void
 test_index_no_growth(void **state)
@@ -233,6 +258,7 @@ main(void)
 		cmocka_unit_test(test_index_real_hash),
 		cmocka_unit_test(test_index_clustered),
 		cmocka_unit_test(test_index_duplicates),
+		cmocka_unit_test(test_index_buried),
 		cmocka_unit_test(test_index_no_growth),
 		cmocka_unit_test(test_slab_blocks),
 	};

@@ -157,7 +157,7 @@ test_index_duplicates(void **state)
 	mlx5dm_hidx_fini(&x);
 }
 
-/* An indexed record with refcount 0 (buried, waiting for its release) is not found; a live one with its key is. */
+/* An indexed record with refcount 0 (buried: awaiting release) is not found; a live one is. */
 static void
 test_index_buried(void **state)
 {

@@ -384,7 +384,7 @@ test_prepare_stale_chain(void **state)
 	free(t);
 }
 
-/* Every key of [0, n) with a live rule (r[k] != NULL) lands on queue q[k]; its duplicate is refused. */
+/* Every key of [0, n) with a live rule (r[k] != NULL) lands on queue q[k]; its duplicate fails. */
 static void
 check_live(struct pf_run *t, uint32_t n, const unsigned int *q)
 {

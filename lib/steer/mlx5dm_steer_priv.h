@@ -339,6 +339,13 @@ mlx5dm_htbl_slot_clear(struct mlx5dm_htbl *h, uint32_t i)
 	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = NULL;
 }
 
+/* Slot i of h (in use: its page exists) gets head record s. */
+static inline void
+mlx5dm_htbl_slot_replace(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
+{
+	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = s;
+}
+
 /* A table's slot / collision-entry count changed (matcher lock held). */
 static inline void
 mlx5dm_htbl_count_used(struct mlx5dm_htbl *t, int delta)

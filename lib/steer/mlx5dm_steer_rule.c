@@ -716,7 +716,6 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	struct mlx5dm_htbl *t = s->htbl;
 	struct mlx5dm_ste *f, *prev;
 	uint8_t img[MLX5DM_STE_SIZE];
-	struct mlx5dm_htbl *x;
 
 	*subtree = s->next_htbl;
 	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
@@ -730,27 +729,29 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
 	}
 	if (!s->collision) {
-		/* The follower moves into the slot; its own entry is released. */
+		/*
+		 * The follower's record becomes the slot's: it takes the slot's
+		 * ICM entry and s takes the follower's pooled one, released with
+		 * s's record. The follower keeps its identity, so its index way,
+		 * its rule and the tables pointing at it stay as they are; one
+		 * write puts its image in the slot.
+		 */
+		struct mlx5dm_icm_chunk *chunk = s->chunk;
+		uint32_t index = s->index;
+
 		f = s->next_col;
-		mlx5dm_hidx_remove(&rc->m->index, s);
-		mlx5dm_hidx_remove(&rc->m->index, f);
-		memcpy(s->shadow, f->shadow, sizeof(s->shadow));
-		s->next_htbl = f->next_htbl;
-		s->next_col = f->next_col;
-		s->refcount = f->refcount;
-		s->rule = f->rule;
-		if (s->rule != NULL && s->rule->last == f)
-			s->rule->last = s;
-		for (x = s->next_htbl; x != NULL; x = x->chain_next)
-			x->pointing_ste = s;
-		if (s->next_htbl != NULL && s->next_htbl->growing != NULL)
-			s->next_htbl->growing->pointing_ste = s;
+		s->chunk = f->chunk;
+		s->index = f->index;
+		s->pooled = f->pooled;
+		s->collision = true;
+		f->chunk = chunk;
+		f->index = index;
+		f->pooled = NULL;
+		f->collision = false;
+		mlx5dm_htbl_slot_replace(t, f->slot, f);
 		mlx5dm_htbl_count_collision(t, -1);
-		/* Same chain, the follower's tag: the follower's index hash. */
-		/* Cannot fail: two entries were just removed. */
-		(void)mlx5dm_hidx_insert(&rc->m->index, s, f->hidx_hash);
-		mlx5dm_ste_rec_free(rc->m, f, &rc->d);
-		return mlx5dm_ste_write_full(ctx, rc->q, s, rc->m->builders[t->level].bit_mask);
+		mlx5dm_rule_bury(rc, s);
+		return mlx5dm_ste_write_full(ctx, rc->q, f, rc->m->builders[t->level].bit_mask);
 	}
 	for (prev = mlx5dm_htbl_slot(t, s->slot); prev->next_col != s; prev = prev->next_col)
 		;

@@ -787,13 +787,23 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		return ret;
 	/*
 	 * Usually the last entry is the one unlinked: its index bucket (found
-	 * from the rule, not the entry), the entry and then its slot head are
-	 * needed, so the loads start together rather than one after the other.
+	 * from the rule, not the entry; read when its batch is released), the
+	 * entry, its slot and, when it is the slot's record, its follower
+	 * (which takes the slot over) are needed, so the loads start together
+	 * rather than one after the other.
 	 */
 	mlx5dm_hidx_prefetch(&m->index, rule->last_hash);
 	s = rule->last;
-	if (!s->collision)
+	if (!s->collision) {
+		const uint8_t *f = (const uint8_t *)s->next_col;
+
 		mlx5dm_htbl_slot_prefetch(s->htbl, s->slot);
+		if (f != NULL) {
+			MLX5DM_PREFETCH(f);
+			MLX5DM_PREFETCH(f + 64);
+			MLX5DM_PREFETCH(f + sizeof(struct mlx5dm_ste) - 1);
+		}
+	}
 	/* The path, level 0 first: each table's pointing entry is the level above. */
 	for (lvl = m->nb_builders; lvl-- > 0;) {
 		path[lvl] = s;

@@ -157,6 +157,16 @@ int mlx5dm_rule_prepare(struct mlx5dm_matcher *matcher, const uint8_t *value,
 struct mlx5dm_rule *mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue,
 						size_t nb_actions,
 						struct mlx5dm_action *const actions[]);
+/*
+ * mlx5dm_rule_create_prepared() with an argument per action: args[i] is the
+ * counter index (in its bulk) of an mlx5dm_action_counters() action
+ * (EINVAL when args is NULL or the index is outside the bulk), ignored for
+ * the other kinds. args may be NULL when no action takes one.
+ */
+struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep,
+						     uint16_t queue, size_t nb_actions,
+						     struct mlx5dm_action *const actions[],
+						     const uint32_t args[]);
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
 /* Ring the doorbells of / wait for the writes queued on a queue. */
@@ -217,6 +227,13 @@ struct mlx5dm_action *mlx5dm_action_dest_table(struct mlx5dm_domain *dom,
 struct mlx5dm_action *mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir);
 struct mlx5dm_action *mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c,
 					    uint32_t index);
+/*
+ * One counter action for every counter of bulk c: a rule using it names its
+ * counter by its index in c, as the action's argument in
+ * mlx5dm_rule_create_prepared_args(). Where mlx5dm_action_counter() costs
+ * an action object per counter, this costs one per bulk and domain.
+ */
+struct mlx5dm_action *mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c);
 struct mlx5dm_action *mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag);
 /* PRM set/add/copy_action_in entries (8 bytes each, big-endian, as the PRM lays them out). */
 struct mlx5dm_action *mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb,
@@ -253,6 +270,14 @@ int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
  * inserts and deletes wait). Return: 0, -EINVAL, -ENOMEM, -EIO.
  */
 int mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f);
+/*
+ * The id dumps give action a (its address), so that a caller's own records
+ * can name it (DPDK's 4420/4430). A bulk's counter action stands for one
+ * counter per rule: arg (the rule's argument, its index) picks it, and the
+ * id is the counter's: the device counter id with bit 63 set (no address
+ * has it).
+ */
+uint64_t mlx5dm_action_dump_id(const struct mlx5dm_action *a, uint32_t arg);
 
 struct mlx5dm_icm_usage {
 	uint64_t used_bytes;

@@ -193,6 +193,24 @@ mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint
 }
 
 struct mlx5dm_action *
+mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c)
+{
+	struct mlx5dm_action *a;
+
+	if (c == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_COUNTERS, MLX5DM_STE_ACTION_COUNTER);
+	if (a == NULL)
+		return NULL;
+	a->counters = c;
+	/* The bulk's first id: a rule's counter id is this plus its argument. */
+	a->ste.counter_id = mlx5dm_res_counter_id(c, 0);
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
 mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
 {
 	struct mlx5dm_action *a;

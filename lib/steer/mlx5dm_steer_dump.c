@@ -86,6 +86,16 @@ mlx5dm_dump_id(const void *obj)
 	return (uint64_t)(uintptr_t)obj;
 }
 
+#define MLX5DM_DUMP_ID_COUNTER (1ull << 63)
+
+uint64_t
+mlx5dm_action_dump_id(const struct mlx5dm_action *a, uint32_t arg)
+{
+	if (a->kind == MLX5DM_ACT_COUNTERS)
+		return MLX5DM_DUMP_ID_COUNTER | (uint32_t)(a->ste.counter_id + arg);
+	return mlx5dm_dump_id(a);
+}
+
 static uint64_t
 mlx5dm_dump_icm_idx(uint64_t icm_addr)
 {
@@ -254,7 +264,8 @@ mlx5dm_dump_action_arg(const struct mlx5dm_ste_action *sa, enum mlx5dm_dump_arg 
 }
 
 static void
-mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a, uint64_t rule_id)
+mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a,
+		   const struct mlx5dm_rule *rule, uint64_t rule_id)
 {
 	const struct mlx5dm_ste_action *sa = &a->ste;
 	const struct mlx5dm_ste_modify_ref *mod = &sa->modify;
@@ -263,6 +274,15 @@ mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a, uint64_
 	if ((unsigned int)sa->type >= MLX5DM_ARRAY_SIZE(mlx5dm_dump_action_fmts))
 		return;
 	fmt = &mlx5dm_dump_action_fmts[sa->type];
+	if (a->kind == MLX5DM_ACT_COUNTERS) {
+		/* A bulk's action: the rule's own counter (from its entries) and its id. */
+		uint32_t id = mlx5dm_rule_bulk_counter_id(rule, a);
+
+		mlx5dm_dump_rec(d, fmt->rec, mlx5dm_action_dump_id(a, id - sa->counter_id));
+		mlx5dm_dump_add(d, ",0x%" PRIx64 ",0x%x", rule_id, id);
+		mlx5dm_dump_end(d);
+		return;
+	}
 	mlx5dm_dump_rec(d, fmt->rec, mlx5dm_dump_id(a));
 	mlx5dm_dump_add(d, ",0x%" PRIx64, rule_id);
 	if (sa->type == MLX5DM_STE_ACTION_DEST_TABLE) {
@@ -324,7 +344,7 @@ mlx5dm_dump_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_dump_entry(d, mlx5dm_rule_act_stes(rule)[i], NULL, rule_id);
 	for (i = 0; i < rule->nb_actions; i++)
-		mlx5dm_dump_action(d, mlx5dm_rule_action_list(rule)[i], rule_id);
+		mlx5dm_dump_action(d, mlx5dm_rule_action_list(rule)[i], rule, rule_id);
 	return d->err;
 }
 

@@ -395,6 +395,7 @@ enum mlx5dm_action_kind {
 	MLX5DM_ACT_DEST_TABLE,
 	MLX5DM_ACT_DEST_TIR,
 	MLX5DM_ACT_COUNTER,
+	MLX5DM_ACT_COUNTERS,              /* a bulk: the rule's argument names the counter */
 	MLX5DM_ACT_FLOW_TAG,
 	MLX5DM_ACT_MODIFY,
 	MLX5DM_ACT_REFORMAT,
@@ -493,8 +494,10 @@ void mlx5dm_defer_run(struct mlx5dm_defer *d);
  * template, room for the extra action STEs behind them); matcher lock held.
  */
 int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
-			      struct mlx5dm_action *const actions[], uint8_t *arr,
-			      unsigned int *n_extra);
+			      struct mlx5dm_action *const actions[], const uint32_t args[],
+			      uint8_t *arr, unsigned int *n_extra);
+uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
+				     const struct mlx5dm_action *a);
 
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);

@@ -587,6 +587,14 @@ struct mlx5dm_rule *
 mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
 			    struct mlx5dm_action *const actions[])
 {
+	return mlx5dm_rule_create_prepared_args(prep, queue, nb_actions, actions, NULL);
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
+				 size_t nb_actions, struct mlx5dm_action *const actions[],
+				 const uint32_t args[])
+{
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
 	unsigned int n_extra = 0, lvl;
@@ -617,7 +625,7 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 		return NULL;
 	}
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
-	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, arr, &n_extra);
+	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, args, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(m, rc.q);
 		errno = -ret;

@@ -11,6 +11,8 @@
  * differs from rule to rule (one per rule) but never changes where the
  * actions go: a list with a counter matches any counter of the domain in
  * that position, and the new counter id is written where the old one was.
+ * A bulk's counter action (MLX5DM_ACT_COUNTERS) is the same object for
+ * every rule of the bulk; the counter comes from the rule's argument.
  */
 
 #include <errno.h>
@@ -18,10 +20,36 @@
 
 #include "mlx5dm_steer_priv.h"
 
+static inline bool
+mlx5dm_act_is_counter(const struct mlx5dm_action *a)
+{
+	return a->kind == MLX5DM_ACT_COUNTER || a->kind == MLX5DM_ACT_COUNTERS;
+}
+
+/* Action i's argument is fit for it (only a bulk's counter action takes one). */
+static bool
+mlx5dm_act_arg_ok(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
+{
+	if (a->kind != MLX5DM_ACT_COUNTERS)
+		return true;
+	if (args != NULL && args[i] < mlx5dm_res_counters_size(a->counters))
+		return true;
+	MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu: counter index %s", i,
+		   args == NULL ? "missing" : "outside the bulk");
+	return false;
+}
+
+/* The counter id action i (a counter action) puts in the rule's entries. */
+static inline uint32_t
+mlx5dm_act_counter_id(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
+{
+	return a->kind == MLX5DM_ACT_COUNTERS ? a->ste.counter_id + args[i] : a->ste.counter_id;
+}
+
 /* Convert the rule's action objects to what the STE encoder takes. */
 static int
 mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		    struct mlx5dm_ste_action *out)
+		    const uint32_t args[], struct mlx5dm_ste_action *out)
 {
 	size_t i;
 
@@ -39,7 +67,11 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 				   m->tbl->level, acts[i]->dest_tbl->level);
 			return -EINVAL;
 		}
+		if (!mlx5dm_act_arg_ok(acts[i], args, i))
+			return -EINVAL;
 		out[i] = acts[i]->ste;
+		if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
+			out[i].counter_id = mlx5dm_act_counter_id(acts[i], args, i);
 	}
 	return 0;
 }
@@ -50,7 +82,7 @@ mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_mem
 		     const struct mlx5dm_action *a)
 {
 	if (e->ctr_action == (int8_t)i)
-		return a->kind == MLX5DM_ACT_COUNTER && a->dom == m->tbl->dom;
+		return mlx5dm_act_is_counter(a) && a->dom == m->tbl->dom;
 	return e->serial[i] == a->serial;
 }
 
@@ -79,8 +111,9 @@ mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *c
 /* The counter action of a list and the entry its id went into; false if none (or unsure). */
 static bool
 mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
-			struct mlx5dm_action *const acts[], const uint8_t *last,
-			unsigned int n_extra, int8_t *ctr_action, uint8_t *ctr_ste)
+			struct mlx5dm_action *const acts[], const uint32_t args[],
+			const uint8_t *last, unsigned int n_extra, int8_t *ctr_action,
+			uint8_t *ctr_ste)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
 	uint32_t id = 0;
@@ -89,12 +122,12 @@ mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 
 	*ctr_action = -1;
 	for (i = 0; i < n; i++) {
-		if (acts[i]->kind != MLX5DM_ACT_COUNTER)
+		if (!mlx5dm_act_is_counter(acts[i]))
 			continue;
 		if (*ctr_action >= 0)
 			return false; /* two counters: exact lists only */
 		*ctr_action = (int8_t)i;
-		id = acts[i]->ste.counter_id;
+		id = mlx5dm_act_counter_id(acts[i], args, i);
 	}
 	if (*ctr_action < 0 || id == 0)
 		return false;
@@ -110,14 +143,23 @@ mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 
 static void
 mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		      const uint8_t *last, unsigned int n_extra)
+		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
 {
 	struct mlx5dm_act_memo *e = &m->memo[m->memo_next];
+	int8_t ctr_action;
+	uint8_t ctr_ste = 0;
 	size_t i;
 
+	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, &ctr_action, &ctr_ste)) {
+		ctr_action = -1;
+		/* Exact lists only: a bulk's action is the same for other counters. */
+		for (i = 0; i < n; i++)
+			if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
+				return;
+	}
 	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
-	if (!mlx5dm_act_memo_counter(m, n, acts, last, n_extra, &e->ctr_action, &e->ctr_ste))
-		e->ctr_action = -1;
+	e->ctr_action = ctr_action;
+	e->ctr_ste = ctr_ste;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
@@ -129,8 +171,8 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 
 int
 mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
-			  struct mlx5dm_action *const actions[], uint8_t *arr,
-			  unsigned int *n_extra)
+			  struct mlx5dm_action *const actions[], const uint32_t args[],
+			  uint8_t *arr, unsigned int *n_extra)
 {
 	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_domain *dom = m->tbl->dom;
@@ -143,16 +185,20 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 
 	e = mlx5dm_act_memo_find(m, nb_actions, actions);
 	if (e != NULL) {
+		size_t c = (size_t)e->ctr_action;
+
+		if (e->ctr_action >= 0 && !mlx5dm_act_arg_ok(actions[c], args, c))
+			return -EINVAL;
 		memcpy(last, e->ctrl, sizeof(e->ctrl));
 		memcpy(last + MLX5DM_STE_SIZE, e->extra, (size_t)e->n_extra * MLX5DM_STE_SIZE);
 		*n_extra = e->n_extra;
 		if (e->ctr_action >= 0)
 			mlx5dm_ste_set_counter_id(dom->ctx->ste,
 						  last + (size_t)e->ctr_ste * MLX5DM_STE_SIZE,
-						  actions[e->ctr_action]->ste.counter_id);
+						  mlx5dm_act_counter_id(actions[c], args, c));
 		return 0;
 	}
-	ret = mlx5dm_rule_actions(m, nb_actions, actions, sacts);
+	ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);
 	if (ret < 0)
 		return ret;
 	memset(&aattr, 0, sizeof(aattr));
@@ -170,6 +216,24 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 	}
 	/* Kept only while placement leaves the rule's tag alone (the memo holds no tag). */
 	if (memcmp(data, last + MLX5DM_STE_CTRL_SIZE, sizeof(data)) == 0)
-		mlx5dm_act_memo_store(m, nb_actions, actions, last, *n_extra);
+		mlx5dm_act_memo_store(m, nb_actions, actions, args, last, *n_extra);
 	return 0;
+}
+
+/*
+ * The counter id a rule's bulk counter action a put in its entries (the
+ * rule kept its actions, not their arguments): the one id within a's bulk
+ * among the rule's last match entry and action entries.
+ */
+uint32_t
+mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a)
+{
+	const struct mlx5dm_ste_ctx *ste = a->dom->ctx->ste;
+	uint32_t base = a->ste.counter_id, n = mlx5dm_res_counters_size(a->counters), id;
+	unsigned int i;
+
+	id = mlx5dm_ste_get_counter_id(ste, rule->last->shadow);
+	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++)
+		id = mlx5dm_ste_get_counter_id(ste, mlx5dm_rule_act_stes(rule)[i]->shadow);
+	return id;
 }

@@ -189,6 +189,14 @@ struct mlx5dm_rule *
 mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
 			    struct mlx5dm_action *const actions[])
 {
+	return mlx5dm_rule_create_prepared_args(prep, queue, nb_actions, actions, NULL);
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
+				 size_t nb_actions, struct mlx5dm_action *const actions[],
+				 const uint32_t args[])
+{
 	struct mlx5dm_matcher *m = prep->matcher;
 	const uint8_t *value = prep->ste;
 	struct mlx5dm_rule *r;
@@ -201,7 +209,9 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 	}
 	prep->matcher = NULL;
 	for (i = 0; i < nb_actions; i++)
-		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom) {
+		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom ||
+		    (actions[i]->kind == FAKE_COUNTERS &&
+		     (args == NULL || args[i] >= actions[i]->cnt->n))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -224,6 +234,7 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 	r->n = nb_actions;
 	for (i = 0; i < nb_actions; i++) {
 		r->acts[i] = actions[i];
+		r->args[i] = args != NULL ? args[i] : 0;
 		actions[i]->refs++;
 	}
 	m->rules++;
@@ -310,6 +321,27 @@ mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir)
 		tir->refs++;
 	}
 	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c)
+{
+	struct mlx5dm_action *a = fake_action(dom, FAKE_COUNTERS);
+
+	if (a != NULL) {
+		a->cnt = c;
+		c->refs++;
+	}
+	return a;
+}
+
+/* As the library's: the address, and for a bulk's action the counter with bit 63. */
+uint64_t
+mlx5dm_action_dump_id(const struct mlx5dm_action *a, uint32_t arg)
+{
+	if (a->kind == FAKE_COUNTERS)
+		return 1ull << 63 | arg;
+	return (uint64_t)(uintptr_t)a;
 }
 
 struct mlx5dm_action *

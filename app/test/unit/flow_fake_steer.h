@@ -23,6 +23,7 @@
 enum fake_act_kind {
 	FAKE_DROP = 1, FAKE_DEST_TABLE, FAKE_DEST_TIR, FAKE_COUNTER, FAKE_TAG, FAKE_MODIFY,
 	FAKE_REFORMAT, FAKE_PUSH, FAKE_POP, FAKE_DEFAULT_MISS,
+	FAKE_COUNTERS,          /* a bulk's: the rule's argument is the counter index */
 };
 
 struct mlx5dm_domain {
@@ -76,6 +77,7 @@ struct mlx5dm_rule {
 	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
 	size_t n;
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+	uint32_t args[MLX5DM_RULE_MAX_ACTIONS];   /* 0 where none was given */
 };
 
 struct fake_live {

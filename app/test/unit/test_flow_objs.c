@@ -311,9 +311,12 @@ test_counter(void **state)
 	assert_int_equal(l.counters, 1); /* one bulk */
 	assert_int_equal(t_cnt_index(fp, f1), 0);
 	assert_int_equal(t_cnt_index(fp, f2), 1);
-	/* The counter comes first in the rule. */
-	assert_int_equal(f2->rules[0].rule->acts[0]->kind, FAKE_COUNTER);
-	assert_int_equal(f2->rules[0].rule->acts[0]->u32, 1);
+	/* The counter comes first in the rule: its bulk's action, its index as the argument. */
+	assert_int_equal(f2->rules[0].rule->acts[0]->kind, FAKE_COUNTERS);
+	assert_ptr_equal(f2->rules[0].rule->acts[0], f1->rules[0].rule->acts[0]);
+	assert_int_equal(f1->rules[0].rule->args[0], 0);
+	assert_int_equal(f2->rules[0].rule->args[0], 1);
+	assert_int_equal(fp->st.cnt_actions, 1);
 	c = t_cnt(fp, f1, &idx);
 	c->packets[0] = 10;
 	c->bytes[0] = 640;
@@ -354,7 +357,7 @@ test_action_order(void **state)
 		ACT(JUMP, &jump), END_ACT,
 	};
 	static const enum fake_act_kind in_order[] = {
-		FAKE_COUNTER, FAKE_TAG, FAKE_REFORMAT, FAKE_POP, FAKE_MODIFY, FAKE_PUSH,
+		FAKE_COUNTERS, FAKE_TAG, FAKE_REFORMAT, FAKE_POP, FAKE_MODIFY, FAKE_PUSH,
 		FAKE_DEST_TABLE,
 	};
 	const struct rte_flow_item_vxlan vx = { .hdr.vx_vni = RTE_BE32(0x100) };
@@ -368,7 +371,7 @@ test_action_order(void **state)
 	const struct rte_flow_action out_acts[] = {
 		ACT(COUNT, NULL), ACT(SET_MAC_SRC, &mac), ACT(VXLAN_ENCAP, &enc), END_ACT,
 	};
-	static const enum fake_act_kind out_order[] = { FAKE_COUNTER, FAKE_MODIFY, FAKE_REFORMAT };
+	static const enum fake_act_kind out_order[] = { FAKE_COUNTERS, FAKE_MODIFY, FAKE_REFORMAT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	const struct mlx5dm_rule *r;
 	struct rte_flow *f;
@@ -803,10 +806,11 @@ test_counter_reuse(void **state)
 }
 
 /*
- * A counter's library action is kept while its bulk lives: a flow taking a
- * counter used before gets the same action (no action created) and still
- * counts from zero; taken in the other domain, the counter gets a new
- * action of that domain. The bulk's last counter takes the actions along.
+ * A bulk has one library action per domain for all its counters, created
+ * on the bulk's first use in that domain: flows taking its counters (used
+ * before or not) create no action and still count from zero; the counters
+ * are told apart by the rules' arguments. The bulk's last counter takes
+ * the actions along.
  */
 static void
 test_counter_kept_action(void **state)
@@ -825,38 +829,44 @@ test_counter_kept_action(void **state)
 	c = t_cnt(fp, f[0], &idx);
 	assert_int_equal(idx, 0);
 	a0 = f[0]->rules[0].rule->acts[0];
-	assert_int_equal(a0->kind, FAKE_COUNTER);
-	assert_int_equal(a0->u32, 0);
+	assert_int_equal(a0->kind, FAKE_COUNTERS);
+	assert_ptr_equal(a0->cnt, c);
+	assert_int_equal(f[0]->rules[0].rule->args[0], 0);
+	assert_ptr_equal(f[1]->rules[0].rule->acts[0], a0);
+	assert_int_equal(f[1]->rules[0].rule->args[0], 1);
+	assert_int_equal(fp->st.cnt_actions, 1);
 	c->packets[0] = 4;
 	c->bytes[0] = 400;
 	fake_live_get(&l);
 	actions = l.actions;
 	t_destroy(fp, f[0]);
 	fake_live_get(&l);
-	assert_int_equal(l.actions, actions); /* kept */
-	assert_int_equal(fp->st.cnt_actions, 2);
-	assert_int_equal(a0->refs, 0);
+	assert_int_equal(l.actions, actions); /* kept: the bulk lives */
+	assert_int_equal(a0->refs, 1);
 	t_create_many(fp, &f[2], 1, 10, acts);
 	assert_int_equal(t_cnt_index(fp, f[2]), 0);
 	assert_ptr_equal(f[2]->rules[0].rule->acts[0], a0);
+	assert_int_equal(f[2]->rules[0].rule->args[0], 0);
 	fake_live_get(&l);
 	assert_int_equal(l.actions, actions);
 	t_query_is(fp, f[2], 0, 0);
 	c->packets[0] = 6;
 	c->bytes[0] = 650;
 	t_query_is(fp, f[2], 2, 250);
-	/* Counter 0 again, now for an egress rule: an action of NIC TX. */
+	/* Counter 0 again, now for an egress rule: the bulk's action of NIC TX. */
 	t_destroy(fp, f[2]);
 	f[3] = t_create(fp, &t_attr_out, p_eth, acts);
 	assert_non_null(f[3]);
 	assert_int_equal(t_cnt_index(fp, f[3]), 0);
 	assert_ptr_equal(f[3]->rules[0].rule->acts[0]->dom, fake_domain(1));
-	assert_int_equal(f[3]->rules[0].rule->acts[0]->kind, FAKE_COUNTER);
-	assert_int_equal(f[3]->rules[0].rule->acts[0]->u32, 0);
+	assert_int_equal(f[3]->rules[0].rule->acts[0]->kind, FAKE_COUNTERS);
+	assert_ptr_equal(f[3]->rules[0].rule->acts[0]->cnt, c);
+	assert_int_equal(f[3]->rules[0].rule->args[0], 0);
+	assert_int_equal(fp->st.cnt_actions, 2);
 	t_query_is(fp, f[3], 0, 0);
 	t_destroy(fp, f[1]);
 	t_destroy(fp, f[3]);
-	assert_int_equal(fp->st.counters + fp->st.cnt_bulks, 0);
+	assert_int_equal(fp->st.counters + fp->st.cnt_bulks + fp->st.cnt_actions, 0);
 	assert_null(fp->cnt_tab);
 	fake_live_get(&l);
 	assert_int_equal(l.counters, 0);

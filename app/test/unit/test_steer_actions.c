@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <errno.h>
 #include <cmocka.h>
 
+#include "mlx5dm_res.h"
 #include "steer_test_env.h"
 #include "test_util.h"
 
@@ -203,6 +205,136 @@ test_counter_per_rule(void **state)
 	for (i = 0; i < 4; i++)
 		assert_int_equal(mlx5dm_action_destroy(cnt[i]), 0);
 	assert_int_equal(mlx5dm_action_destroy(tag), 0);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
+
+/* A rule of m for value with actions and their arguments, through prepare. */
+static struct mlx5dm_rule *
+rule_args(struct mlx5dm_matcher *m, const uint8_t *v, size_t n, struct mlx5dm_action *const acts[],
+	  const uint32_t args[])
+{
+	struct mlx5dm_rule_prep prep;
+
+	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+	return mlx5dm_rule_create_prepared_args(&prep, 0, n, acts, args);
+}
+
+/* The counter id rule r's dump gives its counter action (3406 record), and that record's id. */
+static uint32_t
+dumped_counter(struct mlx5dm_rule *r, uint64_t *rec_id)
+{
+	char *buf = NULL, *line;
+	unsigned int id = 0;
+	unsigned long long rid = 0, rule = 0;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_rule_dump(r, f), 0);
+	fclose(f);
+	line = strstr(buf, "\n3406,");
+	assert_non_null(line);
+	assert_int_equal(sscanf(line + 1, "3406,0x%llx,0x%llx,0x%x", &rid, &rule, &id), 3);
+	free(buf);
+	*rec_id = rid;
+	return id;
+}
+
+/*
+ * One action for a whole bulk: each rule names its counter by its argument.
+ * Forty rules of one list (the first placed, the others copied from the
+ * matcher's memo with their own counter written in) count into forty
+ * counters, each only its own frames, counter 0 included (its id may be 0,
+ * which the memo cannot patch: such a list is not kept). A missing or
+ * out-of-bulk argument is refused on both paths and steers nothing; two
+ * counters in one rule are refused; a dump names each rule's own counter.
+ */
+static void
+test_counter_bulk_action(void **state)
+{
+	enum { N = 40 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *bulk, *acts[3];
+	struct mlx5dm_rule *r[N];
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	uint32_t args[3], idx;
+	uint8_t v[MP_SIZE];
+	uint64_t pk, by, rid;
+	unsigned int i, k;
+	struct frame f;
+	struct pkt p;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 7);
+	assert_non_null(c);
+	bulk = mlx5dm_action_counters(e->rx, c);
+	assert_non_null(bulk);
+	m = udp_dport_matcher(e->tbl);
+	acts[0] = bulk;
+	acts[1] = e->to_q[2];
+	for (i = 0; i < N; i++) {
+		udp_dport_value(v, (uint16_t)(8000 + i));
+		args[0] = (i * 37) % 128; /* forty distinct indexes */
+		args[1] = 0xdead;         /* the queue takes none: ignored */
+		r[i] = rule_args(m, v, 2, acts, args);
+		if (r[i] == NULL)
+			fail_msg("rule %u refused: errno %d", i, errno);
+	}
+	/* Refused, memo path (the list is known) and first placement alike. */
+	udp_dport_value(v, 9000);
+	args[0] = 128;
+	assert_null(rule_args(m, v, 2, acts, args));
+	assert_int_equal(errno, EINVAL);
+	assert_null(rule_args(m, v, 2, acts, NULL));
+	assert_int_equal(errno, EINVAL);
+	acts[2] = e->to_q[2];
+	acts[1] = bulk;
+	assert_null(rule_args(m, v, 3, acts, NULL));
+	assert_int_equal(errno, EINVAL);
+	/* Two counters in one rule: the encoder refuses them (one counter per entry). */
+	udp_dport_value(v, 9100);
+	args[0] = 100;
+	args[1] = 101;
+	assert_null(rule_args(m, v, 3, acts, args));
+	assert_int_equal(errno, EOPNOTSUPP);
+	/* Rule i gets i % 3 + 1 frames; the refused rules' ports none of theirs. */
+	for (k = 0; k < N; k++) {
+		for (i = 0; i <= k % 3; i++) {
+			pkt_udp4(&p);
+			p.o.dport = (uint16_t)(8000 + k);
+			frame_build(&f, &p);
+			assert_int_equal(senv_send(e, &f, NULL), 2);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(9000 + 100 * k);
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	}
+	for (idx = 0; idx < 128; idx++) {
+		uint64_t want = 0;
+
+		for (k = 0; k < N; k++)
+			if ((k * 37) % 128 == idx)
+				want = k % 3 + 1;
+		assert_int_equal(mlx5dm_counters_query(c, idx, &pk, &by), 0);
+		if (pk != want)
+			fail_msg("counter %u: %" PRIu64 " packets, %" PRIu64 " expected", idx, pk,
+				 want);
+		assert_int_equal(by, want * f.len);
+	}
+	/* The dump: each rule's own counter, under an id of its own. */
+	assert_int_equal(dumped_counter(r[5], &rid), mlx5dm_res_counter_id(c, (5 * 37) % 128));
+	assert_int_equal(rid, 1ull << 63 | mlx5dm_res_counter_id(c, (5 * 37) % 128));
+	assert_int_equal(mlx5dm_action_dump_id(bulk, (5 * 37) % 128), rid);
+	assert_int_equal(dumped_counter(r[6], &rid), mlx5dm_res_counter_id(c, (6 * 37) % 128));
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_int_equal(mlx5dm_action_destroy(bulk), 0);
 	assert_int_equal(mlx5dm_counters_free(c), 0);
 	senv_close(e);
 }
@@ -1796,6 +1928,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counter_per_rule),
+		cmocka_unit_test(test_counter_bulk_action),
 		cmocka_unit_test(test_drop_counter_default_miss),
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_rss),

@@ -726,7 +726,7 @@ struct mlx5dm_flow_stats {
 	uint32_t asets;         /* cached action sets */
 	uint32_t cnt_bulks;
 	uint32_t counters;
-	uint32_t cnt_actions;   /* counter actions kept in bulks (used or free counters) */
+	uint32_t cnt_actions;   /* counter actions of the bulks (one per bulk and domain used) */
 };
 
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
@@ -906,7 +906,9 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_as
 /* A counter (*id) and its action in domain dom; 0 or a negative errno. */
 int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id);
 void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);
-struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id);
+/* The counter's action in domain dom (its bulk's) and, in arg, the rule argument naming it. */
+struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id,
+					     unsigned int dom, uint32_t *arg);
 /* What the flow counted since its counter was taken or last reset; 0 or a negative errno. */
 int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
 			  uint64_t *bytes);

@@ -14,16 +14,14 @@
  *
  * Everything a counter needs lives in its bulk, not in the flow handle
  * (only counted flows pay for it): a flow names its counter by a 32-bit id,
- * the bulk's place in fp->cnt_tab above the counter's index. Per counter
- * the bulk keeps:
- *  - the library counter action naming it, created on the counter's first
- *    use and kept until the bulk goes (a counter serves one flow at a time,
- *    so its action is only ever in that flow's rules; the library's action
- *    memo knows it by its serial, and a kept action keeps its serial). A
- *    counter reused in the other domain gets a new action;
- *  - the flow's base: a reused counter's device value is not zero, its
- *    value at allocation is where the new flow starts from (flows report
- *    what they counted themselves); a query with reset moves it.
+ * the bulk's place in fp->cnt_tab above the counter's index. A bulk keeps:
+ *  - one library counter action per domain for all its counters
+ *    (mlx5dm_action_counters(): a rule names its counter by the action's
+ *    argument), created on the bulk's first use in that domain and kept
+ *    until the bulk goes: no action object per counter;
+ *  - per counter, the flow's base: a reused counter's device value is not
+ *    zero, its value at allocation is where the new flow starts from (flows
+ *    report what they counted themselves); a query with reset moves it.
  *
  * Callers hold fp->lock.
  */
@@ -40,7 +38,6 @@
 #define MLX5DM_FLOW_CNT_TAB_MAX ((1u << (32 - MLX5DM_FLOW_CNT_LOG_MAX)) - 1u)
 
 struct mlx5dm_flow_cnt_slot {
-	struct mlx5dm_action *action;   /* NULL until the counter's first use */
 	uint64_t base_hits;             /* device values the flow's counts start from */
 	uint64_t base_bytes;
 };
@@ -53,10 +50,10 @@ struct mlx5dm_flow_cnt_bulk {
 	uint32_t hint;                  /* no free counter in the words below */
 	uint32_t id;                    /* place in fp->cnt_tab */
 	size_t huge_bytes;              /* from mlx5dm_huge_alloc (this size), or 0: heap */
+	struct mlx5dm_action *act[2];   /* per domain (RX, TX): NULL until first used there */
 	uint64_t *dirty;                /* counters used before (their value is not zero) */
-	uint64_t *tx;                   /* counters whose action is NIC TX's */
 	struct mlx5dm_flow_cnt_slot *slot;
-	uint64_t busy[];                /* size / 64 words, then dirty's, tx's, the slots */
+	uint64_t busy[];                /* size / 64 words, then dirty's, the slots */
 };
 
 static struct mlx5dm_flow_cnt_slot *
@@ -80,9 +77,13 @@ mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *fp, uint32_t id, uint32_
 }
 
 struct mlx5dm_action *
-mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id)
+mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id, unsigned int dom,
+		       uint32_t *arg)
 {
-	return mlx5dm_flow_cnt_slot(fp, id, NULL)->action;
+	struct mlx5dm_flow_cnt_bulk *b;
+
+	*arg = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
+	return b->act[dom];
 }
 
 /* A place in fp->cnt_tab for a new bulk (the table grows by doubling). */
@@ -142,24 +143,21 @@ mlx5dm_flow_cnt_bulk_mem_free(struct mlx5dm_flow_cnt_bulk *b)
 		mlx5dm_free(b);
 }
 
-/* The bulk's kept actions (on counters used before), the bulk; the last bulk takes the table. */
+/* The bulk's actions, the bulk; the last bulk takes the table. */
 static void
 mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b)
 {
-	uint32_t w, bit;
-	uint64_t d;
+	unsigned int dom;
 	int ret;
 
-	for (w = 0; w < b->size / 64; w++)
-		for (d = b->dirty[w]; d != 0; d &= d - 1) {
-			bit = (uint32_t)__builtin_ctzll(d);
-			if (b->slot[w * 64 + bit].action == NULL)
-				continue;
-			ret = mlx5dm_action_destroy(b->slot[w * 64 + bit].action);
-			if (ret < 0)
-				MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
-			fp->st.cnt_actions--;
-		}
+	for (dom = 0; dom < RTE_DIM(b->act); dom++) {
+		if (b->act[dom] == NULL)
+			continue;
+		ret = mlx5dm_action_destroy(b->act[dom]);
+		if (ret < 0)
+			MLX5DM_LOG(ERR, "flow", "counter action not destroyed: %d", ret);
+		fp->st.cnt_actions--;
+	}
 	ret = mlx5dm_counters_free(b->c);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, "flow", "counter bulk not freed: %d", ret);
@@ -205,7 +203,7 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	if (c == NULL)
 		return NULL;
 	words = (1u << log) / 64;
-	b = mlx5dm_flow_cnt_bulk_mem(sizeof(*b) + 3 * words * sizeof(b->busy[0]) +
+	b = mlx5dm_flow_cnt_bulk_mem(sizeof(*b) + 2 * words * sizeof(b->busy[0]) +
 				     (1u << log) * sizeof(b->slot[0]));
 	if (b == NULL) {
 		err = ENOMEM;
@@ -217,8 +215,7 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	b->c = c;
 	b->size = 1u << log;
 	b->dirty = b->busy + words;
-	b->tx = b->dirty + words;
-	b->slot = (struct mlx5dm_flow_cnt_slot *)(b->tx + words);
+	b->slot = (struct mlx5dm_flow_cnt_slot *)(b->dirty + words);
 	LIST_INSERT_HEAD(&fp->bulks, b, next);
 	fp->st.cnt_bulks++;
 	return b;
@@ -231,33 +228,17 @@ free_c:
 	return NULL;
 }
 
-/* The kept action of counter index of b fit for domain dom (created or replaced as needed). */
+/* The bulk's action in domain dom (created on the bulk's first use there). */
 static int
 mlx5dm_flow_cnt_action_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b,
-			    uint32_t index, unsigned int dom)
+			    unsigned int dom)
 {
-	struct mlx5dm_flow_cnt_slot *s = &b->slot[index];
-	uint64_t bit = 1ull << (index % 64);
-	uint64_t *tx = &b->tx[index / 64];
-	int ret;
-
-	if (s->action != NULL) {
-		if (((*tx & bit) != 0) == (dom != 0))
-			return 0;
-		ret = mlx5dm_action_destroy(s->action);
-		if (ret < 0)
-			return ret;
-		s->action = NULL;
-		fp->st.cnt_actions--;
-	}
-	s->action = mlx5dm_action_counter(fp->port.dom[dom], b->c, index);
-	if (s->action == NULL)
+	if (b->act[dom] != NULL)
+		return 0;
+	b->act[dom] = mlx5dm_action_counters(fp->port.dom[dom], b->c);
+	if (b->act[dom] == NULL)
 		return -errno;
 	fp->st.cnt_actions++;
-	if (dom != 0)
-		*tx |= bit;
-	else
-		*tx &= ~bit;
 	return 0;
 }
 
@@ -286,7 +267,7 @@ mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *i
 		if (ret < 0)
 			goto fail;
 	}
-	ret = mlx5dm_flow_cnt_action_make(fp, b, index, dom);
+	ret = mlx5dm_flow_cnt_action_make(fp, b, dom);
 	if (ret < 0)
 		goto fail;
 	s->base_hits = hits;

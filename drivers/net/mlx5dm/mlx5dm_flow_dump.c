@@ -155,6 +155,8 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 {
 	struct rte_flow_query_count q;
 	struct rte_flow_error error;
+	struct mlx5dm_action *a;
+	uint32_t arg;
 	int n, ret;
 
 	if (d->err != 0 || flow->cnt == 0)
@@ -165,9 +167,9 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 		d->err = ret;
 		return;
 	}
+	a = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &arg);
 	n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
-		     MLX5DM_DUMP_PMD_COUNTER,
-		     (uint64_t)(uintptr_t)mlx5dm_flow_cnt_action(fp, flow->cnt), q.hits, q.bytes);
+		     MLX5DM_DUMP_PMD_COUNTER, mlx5dm_action_dump_id(a, arg), q.hits, q.bytes);
 	if (n < 0 || (size_t)n >= sizeof(d->line)) {
 		d->err = -EOVERFLOW;
 		return;

@@ -197,6 +197,7 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 			struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
 {
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+	uint32_t args[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_action *const *set;
 	unsigned int n_set, k, n = 0;
 	int err;
@@ -209,12 +210,16 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
 	mlx5dm_flow_rule_abandon(fp, pr);
-	if (flow->cnt != 0)
-		acts[n++] = mlx5dm_flow_cnt_action(fp, flow->cnt);
+	/* Only the counter takes an argument (its index in the bulk); the others ignore theirs. */
+	if (flow->cnt != 0) {
+		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
+		n = 1;
+	}
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create_prepared(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts);
+	r->rule = mlx5dm_rule_create_prepared_args(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts,
+						   flow->cnt != 0 ? args : NULL);
 	if (r->rule == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);

@@ -114,6 +114,13 @@ struct mlx5dm_ste_ctx {
 	uint64_t (*get_miss_addr)(const uint8_t *ste);
 	void (*set_counter_id)(uint8_t *ste, uint32_t counter_id);
 	uint32_t (*get_counter_id)(const uint8_t *ste);
+	/*
+	 * The byte offset in ste of the one flow-tag action slot holding tag,
+	 * -1 when none or more than one slot reads so (NULL: not offered);
+	 * set_flow_tag rewrites the tag of such a slot.
+	 */
+	int (*flow_tag_slot)(const uint8_t *ste, uint32_t tag);
+	void (*set_flow_tag)(uint8_t *slot, uint32_t tag);
 	void (*set_ctrl_always_hit)(uint8_t *ste, uint16_t next_lu_type, uint16_t next_byte_mask,
 				    uint64_t next_icm_addr, uint32_t next_num_entries,
 				    uint16_t gvmi);
@@ -202,6 +209,18 @@ static inline uint32_t
 mlx5dm_ste_get_counter_id(const struct mlx5dm_ste_ctx *ctx, const uint8_t *ste)
 {
 	return ctx->get_counter_id(ste);
+}
+
+static inline int
+mlx5dm_ste_flow_tag_slot(const struct mlx5dm_ste_ctx *ctx, const uint8_t *ste, uint32_t tag)
+{
+	return ctx->flow_tag_slot != NULL ? ctx->flow_tag_slot(ste, tag) : -1;
+}
+
+static inline void
+mlx5dm_ste_set_flow_tag(const struct mlx5dm_ste_ctx *ctx, uint8_t *slot, uint32_t tag)
+{
+	ctx->set_flow_tag(slot, tag);
 }
 
 /* True for entries with a 32-byte tag and no mask (MATCH / definer). */

@@ -134,6 +134,31 @@ mlx5dm_ste_v1_get_counter_id(const uint8_t *ste)
 }
 
 /*
+ * Single-action slots of the action area (12 bytes of a MATCH entry from
+ * offset 20, 8 of a BWC entry from 24) reading as a flow tag of value tag:
+ * the offset of the one such slot, or -1 (a double action's data half
+ * could read so too: then the caller cannot tell which one to rewrite).
+ */
+static int
+mlx5dm_ste_v1_flow_tag_slot(const uint8_t *ste, uint32_t tag)
+{
+	const struct mlx5dm_prm_ste_v1_act_flow_tag *l = &mlx5dm_prm_ste_v1_act_flow_tag;
+	unsigned int off = mlx5dm_ste_v1_is_match_entry(ste) ? MLX5DM_STE_V1_MATCH_ACTION_OFF :
+							       MLX5DM_STE_V1_BWC_ACTION_OFF;
+	const unsigned int end = MLX5DM_STE_V1_MATCH_ACTION_OFF + MLX5DM_STE_V1_ACTION_TRIPLE_SIZE;
+	const unsigned int step = MLX5DM_STE_V1_ACTION_SINGLE_SIZE;
+	int found = -1, n = 0;
+
+	for (; off + step <= end; off += step)
+		if (mlx5dm_prm_fget(ste + off, l->action_id) == MLX5DM_STE_V1_ACT_FLOW_TAG &&
+		    mlx5dm_prm_fget(ste + off, l->flow_tag) == tag) {
+			found = (int)off;
+			n++;
+		}
+	return n == 1 ? found : -1;
+}
+
+/*
  * v1 control has no direction-specific entry type (v0 does): dir is
  * accepted for the common signature and ignored.
  */
@@ -219,6 +244,8 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.get_miss_addr = mlx5dm_ste_v1_get_miss_addr,
 	.set_counter_id = mlx5dm_ste_v1_set_counter_id,
 	.get_counter_id = mlx5dm_ste_v1_get_counter_id,
+	.flow_tag_slot = mlx5dm_ste_v1_flow_tag_slot,
+	.set_flow_tag = mlx5dm_ste_v1_write_flow_tag,
 	.set_ctrl_always_hit = mlx5dm_ste_v1_set_ctrl_always_hit,
 	.set_ctrl_always_miss = mlx5dm_ste_v1_set_ctrl_always_miss,
 	.to_hw = mlx5dm_ste_v1_to_hw,

@@ -260,6 +260,14 @@ struct mlx5dm_act_memo {
 	 */
 	int8_t ctr_action;
 	uint8_t ctr_ste;
+	/*
+	 * The list's flow tag action (-1: none, or its slot not told apart):
+	 * any flow tag action of the domain matches it, its tag is patched
+	 * into the slot at byte tag_off of entry tag_ste.
+	 */
+	int8_t tag_action;
+	uint8_t tag_ste;
+	uint8_t tag_off;
 	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
 	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
 };

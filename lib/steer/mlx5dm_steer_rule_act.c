@@ -13,6 +13,8 @@
  * that position, and the new counter id is written where the old one was.
  * A bulk's counter action (MLX5DM_ACT_COUNTERS) is the same object for
  * every rule of the bulk; the counter comes from the rule's argument.
+ * A flow tag is handled like a counter: rules marked with many values
+ * (rte_flow MARK ids) share the placement, each patching its own tag in.
  */
 
 #include <errno.h>
@@ -83,6 +85,8 @@ mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_mem
 {
 	if (e->ctr_action == (int8_t)i)
 		return mlx5dm_act_is_counter(a) && a->dom == m->tbl->dom;
+	if (e->tag_action == (int8_t)i)
+		return a->kind == MLX5DM_ACT_FLOW_TAG && a->dom == m->tbl->dom;
 	return e->serial[i] == a->serial;
 }
 
@@ -141,6 +145,44 @@ mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 	return found == 1;
 }
 
+/*
+ * The flow tag action of a list and where its tag went (entry, byte
+ * offset); false if none, or the slot cannot be told apart.
+ */
+static bool
+mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
+		    const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *e)
+{
+	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
+	unsigned int k, found = 0;
+	int8_t tag_action = -1;
+	size_t i;
+	int off;
+
+	for (i = 0; i < n; i++) {
+		if (acts[i]->kind != MLX5DM_ACT_FLOW_TAG)
+			continue;
+		if (tag_action >= 0)
+			return false;
+		tag_action = (int8_t)i;
+	}
+	if (tag_action < 0)
+		return false;
+	for (k = 0; k <= n_extra; k++) {
+		off = mlx5dm_ste_flow_tag_slot(ste, last + (size_t)k * MLX5DM_STE_SIZE,
+					       acts[tag_action]->ste.flow_tag);
+		if (off < 0)
+			continue;
+		e->tag_ste = (uint8_t)k;
+		e->tag_off = (uint8_t)off;
+		found++;
+	}
+	if (found != 1)
+		return false;
+	e->tag_action = tag_action;
+	return true;
+}
+
 static void
 mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
@@ -160,6 +202,8 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
 	e->ctr_action = ctr_action;
 	e->ctr_ste = ctr_ste;
+	if (!mlx5dm_act_memo_tag(m, n, acts, last, n_extra, e))
+		e->tag_action = -1;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
@@ -196,6 +240,11 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 			mlx5dm_ste_set_counter_id(dom->ctx->ste,
 						  last + (size_t)e->ctr_ste * MLX5DM_STE_SIZE,
 						  mlx5dm_act_counter_id(actions[c], args, c));
+		if (e->tag_action >= 0)
+			mlx5dm_ste_set_flow_tag(dom->ctx->ste,
+						last + (size_t)e->tag_ste * MLX5DM_STE_SIZE +
+						e->tag_off,
+						actions[e->tag_action]->ste.flow_tag);
 		return 0;
 	}
 	ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);

@@ -476,6 +476,85 @@ test_flow_tag(void **state)
 	senv_close(e);
 }
 
+/*
+ * Rules of one matcher, each marked with its own flow tag, in two list
+ * shapes (tag + queue in the match entry; tag + counter + modify + queue,
+ * which takes an action entry), cycling through more tags than the
+ * matcher keeps lists: after the first rule of a shape the placement is
+ * copied and the rule's tag written in. Each frame must carry its own
+ * rule's tag, including tags whose bits look like nothing else (0,
+ * 0xffffff) and after a delete in between.
+ */
+static void
+test_flow_tag_per_rule(void **state)
+{
+	enum { N = 24 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *tag[N], *cnt, *mod, *acts[4];
+	uint8_t v[MP_SIZE], prm[8];
+	struct mlx5dm_rule *r[N];
+	uint32_t tv[N];
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	unsigned int i;
+	struct frame f;
+	struct rx got;
+	struct pkt p;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 0);
+	assert_non_null(c);
+	cnt = mlx5dm_action_counter(e->rx, c, 0);
+	assert_non_null(cnt);
+	/* Set the IPv4 TTL to 9: one modify action. */
+	mod_set(prm, FLD_IP_TTL, 0, 8, 9);
+	mod = mlx5dm_action_modify_header(e->rx, 1, prm);
+	assert_non_null(mod);
+	m = udp_dport_matcher(e->tbl);
+	for (i = 0; i < N; i++) {
+		tv[i] = i == 0 ? 0 : i == 1 ? 0xffffff : (i * 0x10101u) & 0xffffff;
+		tag[i] = mlx5dm_action_flow_tag(e->rx, tv[i]);
+		assert_non_null(tag[i]);
+		udp_dport_value(v, (uint16_t)(6000 + i));
+		acts[0] = tag[i];
+		if (i % 2 == 0) {
+			acts[1] = e->to_q[3];
+			r[i] = senv_rule(m, 0, v, 2, acts);
+		} else {
+			acts[1] = cnt;
+			acts[2] = mod;
+			acts[3] = e->to_q[3];
+			r[i] = senv_rule(m, 0, v, 4, acts);
+		}
+		if (i == 5) {
+			assert_int_equal(mlx5dm_rule_destroy(r[4], 0), 0);
+			r[4] = NULL;
+		}
+	}
+	for (i = 0; i < N; i++) {
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(6000 + i);
+		frame_build(&f, &p);
+		if (r[i] == NULL) {
+			assert_int_equal(senv_send(e, &f, &got), RX_DROPPED);
+			continue;
+		}
+		assert_int_equal(senv_send(e, &f, &got), 3);
+		assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+		if (got.flow_tag != tv[i])
+			fail_msg("rule %u: flow tag 0x%x, 0x%x expected", i, got.flow_tag, tv[i]);
+	}
+	for (i = 0; i < N; i++)
+		if (r[i] != NULL)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_action_destroy(tag[i]), 0);
+	DESTROY_ACTIONS(cnt, mod);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
+
 /* ---- RSS ---- */
 
 /* Toeplitz hash, one input bit at a time (RSS specification). */
@@ -1931,6 +2010,7 @@ main(void)
 		cmocka_unit_test(test_counter_bulk_action),
 		cmocka_unit_test(test_drop_counter_default_miss),
 		cmocka_unit_test(test_flow_tag),
+		cmocka_unit_test(test_flow_tag_per_rule),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),
 		cmocka_unit_test(test_modify_header),

@@ -640,6 +640,45 @@ test_action_set_memo(void **state)
 	t_fp_stop(fp);
 }
 
+/*
+ * Sets with a flow tag are also found by the tag's low bits: marks cycling
+ * through more ids than the memo has places (0..299: ids 0 and 256 share
+ * one) each get their own set, the same one each time round, with the tag
+ * the id asks for; sets freed (their flows gone) are forgotten, so marks
+ * coming back get new sets (under ASan, a freed set used again is caught).
+ */
+static void
+test_action_set_tag_memo(void **state)
+{
+	enum { N = 300 };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	static struct rte_flow *f[2 * N];
+	struct rte_flow_action_mark mk;
+	const struct rte_flow_action acts[] = { ACT(MARK, &mk), ACT(QUEUE, &q1), END_ACT };
+	const struct mlx5dm_rule *r;
+	unsigned int i, round;
+
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 2 * N; i++) {
+			mk.id = i % N;
+			t_create_many(fp, &f[i], 1, 1000 * round + i, acts);
+			r = f[i]->rules[0].rule;
+			assert_int_equal(r->acts[0]->kind, FAKE_TAG);
+			assert_int_equal(r->acts[0]->u32, i % N + 1); /* MARK id -> tag id + 1 */
+			if (i >= N)
+				assert_ptr_equal(f[i]->rules[0].aset, f[i - N]->rules[0].aset);
+		}
+		assert_int_equal(fp->st.asets, N);
+		for (i = 0; i < 2 * N; i++)
+			t_destroy(fp, f[i]);
+		assert_int_equal(fp->st.asets + fp->st.entries, 0);
+		for (i = 0; i < MLX5DM_FLOW_TAG_ASETS; i++)
+			assert_null(fp->tag_aset[i]);
+	}
+	t_fp_stop(fp);
+}
+
 /* Flows as the PMD creates them: through the port's shape cache, with its matcher hook. */
 static struct rte_flow *
 t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
@@ -969,6 +1008,7 @@ main(void)
 		cmocka_unit_test(test_counter_bulks),
 		cmocka_unit_test(test_counter_kept_action),
 		cmocka_unit_test(test_action_set_memo),
+		cmocka_unit_test(test_action_set_tag_memo),
 		cmocka_unit_test(test_shape_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

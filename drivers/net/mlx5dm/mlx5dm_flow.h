@@ -57,6 +57,7 @@
 #define MLX5DM_FLOW_MAX_MODIFY 64u        /* PRM entries per modify-header action */
 #define MLX5DM_FLOW_MAX_ENCAP 126u        /* bytes: even, 6-bit count of 2-byte words */
 #define MLX5DM_FLOW_MAX_SUB 7u            /* rules one rte_flow rule may expand into */
+#define MLX5DM_FLOW_TAG_ASETS 256 /* power of two */
 #define MLX5DM_FLOW_MAX_VLAN_PUSH 2u
 #define MLX5DM_FLOW_ENCAP_DECISION 34u    /* Ethernet + IPv4: a "tunnel" header is longer */
 #define MLX5DM_FLOW_MARK_MAX 0xfffffdu
@@ -796,6 +797,12 @@ struct mlx5dm_flow_priv {
 		struct mlx5dm_flow_matcher *m;
 	} known[MLX5DM_FLOW_MAX_SUB];
 	uint64_t last_aset_id[MLX5DM_FLOW_MAX_SUB];
+	/*
+	 * Sets with a flow tag (MARK, FLAG) by the tag's low bits: rules
+	 * marked with a few hundred ids in turn find their set without a key
+	 * (live: cleared with it).
+	 */
+	struct mlx5dm_flow_aset *tag_aset[MLX5DM_FLOW_TAG_ASETS];
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;

@@ -84,11 +84,24 @@ mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
 	       RTE_ALIGN_CEIL(p->len, MLX5DM_FLOW_ASET_ALIGN);
 }
 
+/* The place of a set with parameters p in fp->tag_aset, -1 if it has no flow tag. */
+static inline int
+mlx5dm_flow_aset_tag_slot(const struct mlx5dm_flow_ent_param *p, unsigned int n)
+{
+	/* The tag comes first in a rule's parameters (mlx5dm_flow_rule_params()). */
+	if (n == 0 || p[0].kind != MLX5DM_FLOW_ENT_TAG)
+		return -1;
+	return (int)(p[0].u32 & (MLX5DM_FLOW_TAG_ASETS - 1));
+}
+
 static void
 mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
+	int t = mlx5dm_flow_aset_tag_slot(s->prm, s->nb);
 	unsigned int i;
 
+	if (t >= 0 && fp->tag_aset[t] == s)
+		fp->tag_aset[t] = NULL;
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
 	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
@@ -220,17 +233,26 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5d
 		     const struct mlx5dm_flow_ent_param *p, unsigned int n, uint64_t id)
 {
 	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
+	int t;
 
 	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
 		s->k.refcnt++;
 		fp->last_aset_id[sub] = id;
 		return s;
 	}
-	s = mlx5dm_flow_aset_lookup(fp, m, p, n);
-	if (s != NULL) {
-		fp->last_aset[sub] = s;
-		fp->last_aset_id[sub] = id;
+	t = mlx5dm_flow_aset_tag_slot(p, n);
+	s = t >= 0 ? fp->tag_aset[t] : NULL;
+	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
+		s->k.refcnt++;
+	} else {
+		s = mlx5dm_flow_aset_lookup(fp, m, p, n);
+		if (s == NULL)
+			return NULL;
+		if (t >= 0)
+			fp->tag_aset[t] = s;
 	}
+	fp->last_aset[sub] = s;
+	fp->last_aset_id[sub] = id;
 	return s;
 }
 

@@ -175,8 +175,10 @@ mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir)
 	return mlx5dm_action_publish(a);
 }
 
-struct mlx5dm_action *
-mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint32_t index)
+/* A counter action of bulk c: counter index, or (kind COUNTERS) the rule's argument's. */
+static struct mlx5dm_action *
+mlx5dm_action_counter_new(struct mlx5dm_domain *dom, struct mlx5dm_counters *c,
+			  enum mlx5dm_action_kind kind, uint32_t index)
 {
 	struct mlx5dm_action *a;
 
@@ -184,30 +186,25 @@ mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint
 		errno = EINVAL;
 		return NULL;
 	}
-	a = mlx5dm_action_new(dom, MLX5DM_ACT_COUNTER, MLX5DM_STE_ACTION_COUNTER);
+	a = mlx5dm_action_new(dom, kind, MLX5DM_STE_ACTION_COUNTER);
 	if (a == NULL)
 		return NULL;
 	a->counters = c;
+	/* A bulk's action holds its first id: a rule's counter id adds its argument. */
 	a->ste.counter_id = mlx5dm_res_counter_id(c, index);
 	return mlx5dm_action_publish(a);
 }
 
 struct mlx5dm_action *
+mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c, uint32_t index)
+{
+	return mlx5dm_action_counter_new(dom, c, MLX5DM_ACT_COUNTER, index);
+}
+
+struct mlx5dm_action *
 mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c)
 {
-	struct mlx5dm_action *a;
-
-	if (c == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	a = mlx5dm_action_new(dom, MLX5DM_ACT_COUNTERS, MLX5DM_STE_ACTION_COUNTER);
-	if (a == NULL)
-		return NULL;
-	a->counters = c;
-	/* The bulk's first id: a rule's counter id is this plus its argument. */
-	a->ste.counter_id = mlx5dm_res_counter_id(c, 0);
-	return mlx5dm_action_publish(a);
+	return mlx5dm_action_counter_new(dom, c, MLX5DM_ACT_COUNTERS, 0);
 }
 
 struct mlx5dm_action *

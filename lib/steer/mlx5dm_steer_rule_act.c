@@ -112,37 +112,44 @@ mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *c
 	return NULL;
 }
 
-/* The counter action of a list and the entry its id went into; false if none (or unsure). */
+/*
+ * The counter action of a list and the entry its id went into, into e;
+ * false if none, or the entry cannot be told apart.
+ */
 static bool
 mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 			struct mlx5dm_action *const acts[], const uint32_t args[],
-			const uint8_t *last, unsigned int n_extra, int8_t *ctr_action,
-			uint8_t *ctr_ste)
+			const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *e)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
+	unsigned int k, at = 0, found = 0;
+	int8_t ctr_action = -1;
 	uint32_t id = 0;
-	unsigned int k, found = 0;
 	size_t i;
 
-	*ctr_action = -1;
 	for (i = 0; i < n; i++) {
 		if (!mlx5dm_act_is_counter(acts[i]))
 			continue;
-		if (*ctr_action >= 0)
+		if (ctr_action >= 0)
 			return false; /* two counters: exact lists only */
-		*ctr_action = (int8_t)i;
+		ctr_action = (int8_t)i;
 		id = mlx5dm_act_counter_id(acts[i], args, i);
 	}
-	if (*ctr_action < 0 || id == 0)
+	if (ctr_action < 0 || id == 0)
 		return false;
 	/* Exactly one entry may carry the id, or the patch could not be placed. */
 	for (k = 0; k <= n_extra; k++) {
 		if (mlx5dm_ste_get_counter_id(ste, last + (size_t)k * MLX5DM_STE_SIZE) == id) {
-			*ctr_ste = (uint8_t)k;
+			at = k;
 			found++;
 		}
 	}
-	return found == 1;
+	if (found != 1)
+		return false;
+	/* Only now: a list not kept leaves the entry (still another list's) as it was. */
+	e->ctr_action = ctr_action;
+	e->ctr_ste = (uint8_t)at;
+	return true;
 }
 
 /*
@@ -188,20 +195,16 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
 {
 	struct mlx5dm_act_memo *e = &m->memo[m->memo_next];
-	int8_t ctr_action;
-	uint8_t ctr_ste = 0;
 	size_t i;
 
-	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, &ctr_action, &ctr_ste)) {
-		ctr_action = -1;
+	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, e)) {
 		/* Exact lists only: a bulk's action is the same for other counters. */
 		for (i = 0; i < n; i++)
 			if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
 				return;
+		e->ctr_action = -1;
 	}
 	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
-	e->ctr_action = ctr_action;
-	e->ctr_ste = ctr_ste;
 	if (!mlx5dm_act_memo_tag(m, n, acts, last, n_extra, e))
 		e->tag_action = -1;
 	for (i = 0; i < n; i++)

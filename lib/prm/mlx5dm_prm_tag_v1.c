@@ -147,6 +147,22 @@ const struct mlx5dm_prm_tag_v1_mpls mlx5dm_prm_tag_v1_mpls = {
 	.mpls2_label = F(0x060, 32),
 };
 
+/* Bit offset of parser p's dword in the tag of its lookup. */
+#define FLEX_DW(p) (32 * (MLX5DM_PRM_FLEX_PARSERS_PER_LOOKUP - 1 - \
+			  (p) % MLX5DM_PRM_FLEX_PARSERS_PER_LOOKUP))
+
+#define FLEX_MPLS(p) { \
+	.label = F(FLEX_DW(p), 20), \
+	.exp = F(FLEX_DW(p) + 20, 3), \
+	.s_bos = F(FLEX_DW(p) + 23, 1), \
+	.ttl = F(FLEX_DW(p) + 24, 8), \
+}
+
+const struct mlx5dm_prm_tag_v1_flex_mpls mlx5dm_prm_tag_v1_flex_mpls[MLX5DM_PRM_FLEX_PARSERS] = {
+	FLEX_MPLS(0), FLEX_MPLS(1), FLEX_MPLS(2), FLEX_MPLS(3),
+	FLEX_MPLS(4), FLEX_MPLS(5), FLEX_MPLS(6), FLEX_MPLS(7),
+};
+
 const struct mlx5dm_prm_tag_v1_gre mlx5dm_prm_tag_v1_gre = {
 	.gre_c_present = F(0x000, 1),
 	.gre_k_present = F(0x002, 1),

@@ -190,6 +190,29 @@ struct mlx5dm_prm_tag_v1_mpls {
 };
 extern const struct mlx5dm_prm_tag_v1_mpls mlx5dm_prm_tag_v1_mpls;
 
+/*
+ * FLEX_PARSER_0 / FLEX_PARSER_1 (ste_flex_parser_0/1): four 32-bit flex
+ * parser dwords each, parsers 3..0 (FLEX_PARSER_0) or 7..4 (FLEX_PARSER_1)
+ * from DW0 to DW3, so parser id p sits at tag byte 4 * (3 - p % 4) of the
+ * lookup p / 4 selects. Which header a parser holds is a device fact
+ * (QUERY_HCA_CAP flex_parser_id_*).
+ *
+ * mlx5dm_prm_tag_v1_flex_mpls[p]: parser p's dword holding an MPLS header
+ * (MPLS over GRE / over UDP) as on the wire: label[31:12] exp[11:9]
+ * s_bos[8] ttl[7:0].
+ */
+#define MLX5DM_PRM_FLEX_PARSERS 8
+#define MLX5DM_PRM_FLEX_PARSERS_PER_LOOKUP 4
+
+struct mlx5dm_prm_tag_v1_flex_mpls {
+	struct mlx5dm_prm_field label;
+	struct mlx5dm_prm_field exp;
+	struct mlx5dm_prm_field s_bos;
+	struct mlx5dm_prm_field ttl;
+};
+extern const struct mlx5dm_prm_tag_v1_flex_mpls
+	mlx5dm_prm_tag_v1_flex_mpls[MLX5DM_PRM_FLEX_PARSERS];
+
 /* GRE (ste_gre_v1). */
 struct mlx5dm_prm_tag_v1_gre {
 	struct mlx5dm_prm_field gre_c_present;

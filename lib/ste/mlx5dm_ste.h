@@ -61,9 +61,29 @@ enum mlx5dm_ste_lookup {
 	MLX5DM_STE_LOOKUP_ETHL4,
 	MLX5DM_STE_LOOKUP_ETHL4_MISC,
 	MLX5DM_STE_LOOKUP_MPLS,
+	MLX5DM_STE_LOOKUP_MPLS_OVER_GRE,	/* flex parser, position from the device */
+	MLX5DM_STE_LOOKUP_MPLS_OVER_UDP,	/* flex parser, position from the device */
 	MLX5DM_STE_LOOKUP_ICMP,
 	MLX5DM_STE_LOOKUP_GRE,
 	MLX5DM_STE_LOOKUP_MAX,
+};
+
+/*
+ * Protocols the device parses with a flex parser: whether it does, and into
+ * which of its eight parser dwords, are device facts (QUERY_HCA_CAP
+ * flex_parser_protocols and flex_parser_id_*), so their lookups exist only
+ * per device (struct mlx5dm_ste_dev_caps).
+ */
+enum mlx5dm_ste_flex {
+	MLX5DM_STE_FLEX_MPLS_OVER_GRE,	/* misc2.outer_first_mpls_over_gre_* */
+	MLX5DM_STE_FLEX_MPLS_OVER_UDP,	/* misc2.outer_first_mpls_over_udp_* */
+	MLX5DM_STE_FLEX_MAX,
+};
+
+/* The device facts builder selection depends on (decoded QUERY_HCA_CAP). */
+struct mlx5dm_ste_dev_caps {
+	uint32_t flex_protocols;		/* flex_parser_protocols: MLX5DM_FLEX_PARSER_* */
+	uint8_t flex_id[MLX5DM_STE_FLEX_MAX];	/* parser id of each protocol (0..7 usable) */
 };
 
 struct mlx5dm_ste_lookup_def;
@@ -95,8 +115,16 @@ struct mlx5dm_ste_ctx {
 	uint32_t caps;			/* MLX5DM_STE_CAP_* */
 	uint16_t lu_dont_care;		/* anchors, always-hit builder */
 	uint16_t lu_action;		/* extra action STEs */
-	/* Tag layouts and lookup types, indexed by enum mlx5dm_ste_lookup. */
+	/*
+	 * Tag layouts and lookup types, indexed by enum mlx5dm_ste_lookup
+	 * (NULL for the flex-parser kinds, which depend on the device)...
+	 */
 	const struct mlx5dm_ste_lookup_def *const *lookups;
+	/*
+	 * ...and those: entry flex * MLX5DM_PRM_FLEX_PARSERS + parser id, for
+	 * each enum mlx5dm_ste_flex and parser id; NULL: none.
+	 */
+	const struct mlx5dm_ste_lookup_def *flex_lookups;
 	/* Modify-header field map, indexed by user field id (< map_size). */
 	const struct mlx5dm_ste_modify_field *modify_map;
 	unsigned int modify_map_size;
@@ -300,6 +328,8 @@ struct mlx5dm_ste_builder {
 /**
  * Choose the lookups for a match mask, in the device's selection order.
  *
+ * @dev: the device's flex-parser facts; NULL = a device without flex-parser
+ *       protocols (their fields are then refused like any uncovered field).
  * @mask: 448-byte fte_match_param mask; only the sections enabled in
  *        criteria (match_criteria_enable bits 0..6) are read.
  * @dir: side of the domain the matcher lives on.
@@ -307,12 +337,16 @@ struct mlx5dm_ste_builder {
  * @err_field: on failure, the fte_match_param field at fault
  *             ("outer.ip_ttl_hoplimit"), or NULL when no field is to blame.
  *
- * An all-zero mask yields one always-hit builder.
+ * An all-zero mask yields one always-hit builder. MPLS over GRE / over UDP
+ * (misc2.outer_first_mpls_over_*) is looked up through the device's flex
+ * parser when dev reports the protocol (MLX5DM_FLEX_PARSER_MPLS_OVER_*_ENABLED)
+ * with a parser id below 8.
  * Return: 0; -EOPNOTSUPP if a mask field is covered by no builder (or the
  * mask's ip_version is neither 4 nor 6); -ENOSPC if more than max builders
  * are needed; -EINVAL for bad arguments.
  */
-int mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const uint8_t *mask,
+int mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx,
+			     const struct mlx5dm_ste_dev_caps *dev, const uint8_t *mask,
 			     uint8_t criteria, enum mlx5dm_ste_dir dir,
 			     struct mlx5dm_ste_builder *out, unsigned int max, unsigned int *n,
 			     const char **err_field);

@@ -7,6 +7,13 @@
  * the device expects (SWS_REFERENCE 4.7), lets each consume the mask
  * fields it covers, and turns rule values into tags. It knows no layout:
  * positions come from the format's lookup maps (mlx5dm_ste_v1_lookup.c).
+ *
+ * Flex-parser lookups (MPLS over GRE / over UDP) have a tag position and a
+ * lookup type that depend on the device (which parser id it gives the
+ * protocol, and whether it parses the protocol at all). The format supplies
+ * one ready lookup per parser id (ctx->flex_lookups); selection picks the
+ * one of the device's id, or none, so past that point a flex lookup is a
+ * builder like any other (same map code, same template and hash path).
  */
 
 #include <errno.h>
@@ -19,6 +26,7 @@ struct mlx5dm_ste_sel {
 	uint8_t lookup;		/* enum mlx5dm_ste_lookup */
 	uint8_t phases;		/* OUTER and/or INNER pass */
 	uint8_t ipv;		/* only for this mask ip_version (0 = any) */
+	uint8_t flex;		/* 1 + enum mlx5dm_ste_flex: placed by the device; 0: not */
 	uint8_t n_trig;
 	uint8_t n_trig2;
 	/* Selected if any of trig is set (NULL: any field of the map)... */
@@ -59,11 +67,19 @@ static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_vni[] = {
 #define OUTER (1u << 0)
 #define INNER (1u << 1)
 #define SEL(k, ph, ...) { .lookup = MLX5DM_STE_LOOKUP_##k, .phases = (ph), __VA_ARGS__ }
+#define FLEX(k) .flex = 1 + MLX5DM_STE_FLEX_##k
+
+/* The flex_parser_protocols bit that says the device parses each flex protocol. */
+static const uint32_t mlx5dm_ste_flex_protocol[MLX5DM_STE_FLEX_MAX] = {
+	[MLX5DM_STE_FLEX_MPLS_OVER_GRE] = MLX5DM_FLEX_PARSER_MPLS_OVER_GRE_ENABLED,
+	[MLX5DM_STE_FLEX_MPLS_OVER_UDP] = MLX5DM_FLEX_PARSER_MPLS_OVER_UDP_ENABLED,
+};
 
 /*
  * The selection order. The table is walked twice: first for the outer
  * headers and the section-wide fields (registers, GRE), then for the inner
- * headers; each pass takes the steps marked for it.
+ * headers; each pass takes the steps marked for it. The MPLS-over-GRE/UDP
+ * fields are section-wide (misc2, outer only): the outer pass takes them.
  */
 static const struct mlx5dm_ste_sel mlx5dm_ste_order[] = {
 	SEL(GENERAL_PURPOSE, OUTER),
@@ -80,6 +96,8 @@ static const struct mlx5dm_ste_sel mlx5dm_ste_order[] = {
 	SEL(ETHL4, OUTER | INNER, .ipv = 6),
 	SEL(ETHL4_MISC, OUTER | INNER),
 	SEL(MPLS, OUTER | INNER),
+	SEL(MPLS_OVER_GRE, OUTER, FLEX(MPLS_OVER_GRE)),
+	SEL(MPLS_OVER_UDP, OUTER, FLEX(MPLS_OVER_UDP)),
 	SEL(ICMP, OUTER),
 	SEL(GRE, OUTER),
 };
@@ -100,6 +118,8 @@ static const char *const mlx5dm_ste_lookup_names[MLX5DM_STE_LOOKUP_MAX] = {
 	[MLX5DM_STE_LOOKUP_ETHL4] = "ETHL4",
 	[MLX5DM_STE_LOOKUP_ETHL4_MISC] = "ETHL4_MISC",
 	[MLX5DM_STE_LOOKUP_MPLS] = "MPLS",
+	[MLX5DM_STE_LOOKUP_MPLS_OVER_GRE] = "MPLS_OVER_GRE",
+	[MLX5DM_STE_LOOKUP_MPLS_OVER_UDP] = "MPLS_OVER_UDP",
 	[MLX5DM_STE_LOOKUP_ICMP] = "ICMP",
 	[MLX5DM_STE_LOOKUP_GRE] = "GRE",
 };
@@ -221,11 +241,33 @@ mlx5dm_ste_byte_mask(const uint8_t *bit_mask)
 	return bm;
 }
 
+/*
+ * The lookup a selection step stands for on this device: the format's, or
+ * for a flex-parser step the one at the device's parser id. NULL when the
+ * device does not parse the protocol (or gives it a parser id the lookups
+ * cannot reach): the step is skipped and its fields stay unconsumed.
+ */
+static const struct mlx5dm_ste_lookup_def *
+mlx5dm_ste_sel_def(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_dev_caps *dev,
+		   const struct mlx5dm_ste_sel *s)
+{
+	unsigned int k, id;
+
+	if (s->flex == 0)
+		return ctx->lookups[s->lookup];
+	k = s->flex - 1u;
+	if (dev == NULL || ctx->flex_lookups == NULL ||
+	    !(dev->flex_protocols & mlx5dm_ste_flex_protocol[k]))
+		return NULL;
+	id = dev->flex_id[k];
+	return id < MLX5DM_PRM_FLEX_PARSERS ?
+	       &ctx->flex_lookups[k * MLX5DM_PRM_FLEX_PARSERS + id] : NULL;
+}
+
 static void
-mlx5dm_ste_builder_init(const struct mlx5dm_ste_ctx *ctx, struct mlx5dm_ste_builder *b,
+mlx5dm_ste_builder_init(struct mlx5dm_ste_builder *b, const struct mlx5dm_ste_lookup_def *def,
 			enum mlx5dm_ste_lookup lookup, bool inner, uint8_t *mask)
 {
-	const struct mlx5dm_ste_lookup_def *def = ctx->lookups[lookup];
 	unsigned int i;
 
 	memset(b, 0, sizeof(*b));
@@ -291,8 +333,8 @@ mlx5dm_ste_check_ip_version(const uint8_t *mask, uint8_t criteria, const char **
 }
 
 int
-mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const uint8_t *mask,
-			 uint8_t criteria, enum mlx5dm_ste_dir dir,
+mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_dev_caps *dev,
+			 const uint8_t *mask, uint8_t criteria, enum mlx5dm_ste_dir dir,
 			 struct mlx5dm_ste_builder *out, unsigned int max, unsigned int *n,
 			 const char **err_field)
 {
@@ -325,16 +367,18 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const uint8_t *mask,
 
 		for (s = 0; s < MLX5DM_ARRAY_SIZE(mlx5dm_ste_order); s++) {
 			const struct mlx5dm_ste_sel *sel = &mlx5dm_ste_order[s];
+			const struct mlx5dm_ste_lookup_def *def;
 
 			if (!(sel->phases & (inner ? INNER : OUTER)))
 				continue;
 			if (sel->ipv != 0 && sel->ipv != ipv)
 				continue;
-			if (!mlx5dm_ste_selected(sel, ctx->lookups[sel->lookup], left, inner))
+			def = mlx5dm_ste_sel_def(ctx, dev, sel);
+			if (def == NULL || !mlx5dm_ste_selected(sel, def, left, inner))
 				continue;
 			if (idx == max)
 				return -ENOSPC;
-			mlx5dm_ste_builder_init(ctx, &out[idx++], sel->lookup, inner, left);
+			mlx5dm_ste_builder_init(&out[idx++], def, sel->lookup, inner, left);
 		}
 	}
 	*err_field = mlx5dm_ste_first_set_field(left, criteria);
@@ -344,7 +388,8 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const uint8_t *mask,
 		/* Nothing to match: one lookup that hits everything. */
 		if (max == 0)
 			return -ENOSPC;
-		mlx5dm_ste_builder_init(ctx, &out[idx++], MLX5DM_STE_LOOKUP_DONT_CARE, false, left);
+		mlx5dm_ste_builder_init(&out[idx++], ctx->lookups[MLX5DM_STE_LOOKUP_DONT_CARE],
+					MLX5DM_STE_LOOKUP_DONT_CARE, false, left);
 	}
 	*n = idx;
 	return 0;

@@ -85,6 +85,8 @@ int mlx5dm_ste_fmap_value(const struct mlx5dm_ste_fmap *m, bool inner, const uin
 /* STE v1. */
 extern const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1;
 extern const struct mlx5dm_ste_lookup_def *const mlx5dm_ste_v1_lookups[MLX5DM_STE_LOOKUP_MAX];
+extern const struct mlx5dm_ste_lookup_def
+	mlx5dm_ste_v1_flex_lookups[MLX5DM_STE_FLEX_MAX][MLX5DM_PRM_FLEX_PARSERS];
 extern const struct mlx5dm_ste_modify_field mlx5dm_ste_v1_modify_map[MLX5DM_MODIFY_FLD_MAX];
 
 int mlx5dm_ste_v1_place_actions(const struct mlx5dm_ste_ctx *ctx,

@@ -230,6 +230,7 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.lu_dont_care = MLX5DM_STE_V1_LU_DONT_CARE,
 	.lu_action = MLX5DM_STE_V1_LU_MATCH | MLX5DM_STE_V1_LU_DONT_CARE,
 	.lookups = mlx5dm_ste_v1_lookups,
+	.flex_lookups = &mlx5dm_ste_v1_flex_lookups[0][0],
 	.modify_map = mlx5dm_ste_v1_modify_map,
 	.modify_map_size = MLX5DM_MODIFY_FLD_MAX,
 	.init = mlx5dm_ste_v1_init,

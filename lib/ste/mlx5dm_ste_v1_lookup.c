@@ -7,6 +7,12 @@
  * inner) and the map from fte_match_param fields to its 16-byte tag. The
  * generic engine (mlx5dm_ste_build.c) runs these maps over the mask (bit
  * mask, consumption) and over rule values (tags).
+ *
+ * Flex-parser lookups are the one place where a position is not the
+ * format's but the device's: the tag dword and the lookup type follow the
+ * parser id the device gives the protocol. They are declared here once per
+ * possible parser id (mlx5dm_ste_v1_flex_lookups[protocol][id]); the engine
+ * picks the device's, so each is still a fixed map, as every other lookup.
  */
 
 #include "mlx5dm_ste_priv.h"
@@ -163,6 +169,30 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_mpls[] = {
 	IO(TAG(mpls, mpls0_ttl), misc2, outer_first_mpls_ttl, inner_first_mpls_ttl),
 };
 
+/*
+ * MPLS over GRE / over UDP: the first MPLS header after the tunnel, which
+ * the device's flex parser p holds as one dword, field for field the
+ * misc2.outer_first_mpls_over_<proto>_* fields (label, exp, s_bos, ttl).
+ */
+#define MLX5DM_STE_V1_MPLS_FIELDS 4
+#define FLEX_MPLS_MAP(p, proto) { \
+	SEC(&mlx5dm_prm_tag_v1_flex_mpls[p].label, misc2, outer_first_mpls_over_##proto##_label), \
+	SEC(&mlx5dm_prm_tag_v1_flex_mpls[p].exp, misc2, outer_first_mpls_over_##proto##_exp), \
+	SEC(&mlx5dm_prm_tag_v1_flex_mpls[p].s_bos, misc2, outer_first_mpls_over_##proto##_s_bos), \
+	SEC(&mlx5dm_prm_tag_v1_flex_mpls[p].ttl, misc2, outer_first_mpls_over_##proto##_ttl), \
+}
+#define FLEX_MPLS_MAPS(proto) { \
+	FLEX_MPLS_MAP(0, proto), FLEX_MPLS_MAP(1, proto), FLEX_MPLS_MAP(2, proto), \
+	FLEX_MPLS_MAP(3, proto), FLEX_MPLS_MAP(4, proto), FLEX_MPLS_MAP(5, proto), \
+	FLEX_MPLS_MAP(6, proto), FLEX_MPLS_MAP(7, proto), \
+}
+
+static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_flex_mpls
+	[MLX5DM_STE_FLEX_MAX][MLX5DM_PRM_FLEX_PARSERS][MLX5DM_STE_V1_MPLS_FIELDS] = {
+	[MLX5DM_STE_FLEX_MPLS_OVER_GRE] = FLEX_MPLS_MAPS(gre),
+	[MLX5DM_STE_FLEX_MPLS_OVER_UDP] = FLEX_MPLS_MAPS(udp),
+};
+
 static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_gre[] = {
 	SEC(TAG(gre, gre_protocol), misc, gre_protocol),
 	SEC(TAG(gre, gre_k_present), misc, gre_k_present),
@@ -223,6 +253,24 @@ static const struct mlx5dm_ste_lookup_def mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_MA
 	/* ICMP reads the outer L4 header through the L4 misc lookup (as rdma-core does). */
 	[MLX5DM_STE_LOOKUP_ICMP] = DEF(LU(ETHL4_MISC_O, ETHL4_MISC_O), mlx5dm_ste_v1_map_icmp),
 	[MLX5DM_STE_LOOKUP_GRE] = DEF(LU(GRE, GRE), mlx5dm_ste_v1_map_gre),
+};
+
+/* Parsers 0..3 are read by the FLEX_PARSER_0 lookup, 4..7 by FLEX_PARSER_1. */
+#define FLEX_LU(p) ((p) < MLX5DM_PRM_FLEX_PARSERS_PER_LOOKUP ? MLX5DM_STE_V1_LU_FLEX_PARSER_0 : \
+		    MLX5DM_STE_V1_LU_FLEX_PARSER_1)
+#define FLEX_DEF(k, p) { \
+	.lu_type = { FLEX_LU(p), FLEX_LU(p) }, .n_map = MLX5DM_STE_V1_MPLS_FIELDS, \
+	.map = mlx5dm_ste_v1_map_flex_mpls[MLX5DM_STE_FLEX_##k][p], \
+}
+#define FLEX_DEFS(k) [MLX5DM_STE_FLEX_##k] = { \
+	FLEX_DEF(k, 0), FLEX_DEF(k, 1), FLEX_DEF(k, 2), FLEX_DEF(k, 3), \
+	FLEX_DEF(k, 4), FLEX_DEF(k, 5), FLEX_DEF(k, 6), FLEX_DEF(k, 7), \
+}
+
+const struct mlx5dm_ste_lookup_def
+	mlx5dm_ste_v1_flex_lookups[MLX5DM_STE_FLEX_MAX][MLX5DM_PRM_FLEX_PARSERS] = {
+	FLEX_DEFS(MPLS_OVER_GRE),
+	FLEX_DEFS(MPLS_OVER_UDP),
 };
 
 #define PTR(k) [MLX5DM_STE_LOOKUP_##k] = &mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_##k]

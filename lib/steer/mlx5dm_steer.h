@@ -121,6 +121,15 @@ struct mlx5dm_matcher *mlx5dm_matcher_create(struct mlx5dm_table *tbl,
 					     const struct mlx5dm_matcher_attr *attr,
 					     const char **err_field);
 int mlx5dm_matcher_destroy(struct mlx5dm_matcher *matcher);
+/*
+ * Would a matcher with this mask be accepted on dom? The builder selection
+ * of mlx5dm_matcher_create() (with the device's facts, such as the flex
+ * parsers it reports), nothing created; for validating ahead of creation.
+ * Return: 0; -EOPNOTSUPP with *err_field (if not NULL) naming the field;
+ * -ENOSPC (more lookups than a matcher chains); -EINVAL.
+ */
+int mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr *attr,
+			 const char **err_field);
 
 /* ---- rules ---- */
 

@@ -63,7 +63,11 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	caps->log_max_fc_bulk = (uint8_t)mlx5dm_prm_fget(out, g->log_max_flow_counter_bulk);
 	caps->rq_ts_format = (uint8_t)mlx5dm_prm_fget(out, g->rq_ts_format);
 	caps->eswitch_manager = mlx5dm_prm_fget(out, g->eswitch_manager) != 0;
-	caps->flex_protocols = (uint32_t)mlx5dm_prm_fget(out, g->flex_parser_protocols);
+	caps->ste.flex_protocols = (uint32_t)mlx5dm_prm_fget(out, g->flex_parser_protocols);
+	caps->ste.flex_id[MLX5DM_STE_FLEX_MPLS_OVER_GRE] =
+		(uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_outer_first_mpls_over_gre);
+	caps->ste.flex_id[MLX5DM_STE_FLEX_MPLS_OVER_UDP] =
+		(uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_outer_first_mpls_over_udp_label);
 	caps->flex_id_icmp[0] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmp_dw0);
 	caps->flex_id_icmp[1] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmp_dw1);
 	caps->flex_id_icmp[2] = (uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_icmpv6_dw0);

@@ -188,7 +188,7 @@ mlx5dm_dump_domain(struct mlx5dm_dump *d)
 	/* gvmi, NIC RX/TX drop addresses, flex protocols, vports (none), eswitch manager. */
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_CAPS, d->dom_id);
 	mlx5dm_dump_add(d, ",0x%x,0x%" PRIx64 ",0x%" PRIx64 ",0x%x,0,%d", caps->vhca_id,
-			caps->rx_drop_icm, caps->tx_drop_icm, caps->flex_protocols,
+			caps->rx_drop_icm, caps->tx_drop_icm, caps->ste.flex_protocols,
 			caps->eswitch_manager ? 1 : 0);
 	mlx5dm_dump_end(d);
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(flex_names); i++) {

@@ -84,6 +84,23 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	mlx5dm_free(m);
 }
 
+int
+mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr *attr,
+		     const char **err_field)
+{
+	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+	unsigned int n;
+
+	if (err_field != NULL)
+		*err_field = NULL;
+	if (dom == NULL || attr == NULL || attr->mask == NULL)
+		return -EINVAL;
+	/* Caps and format are fixed at context open: no lock needed. */
+	return mlx5dm_ste_build_matcher(dom->ctx->ste, &dom->ctx->caps.ste, attr->mask,
+					attr->criteria, dom->dir, b, MLX5DM_STE_MAX_BUILDERS, &n,
+					err_field);
+}
+
 struct mlx5dm_matcher *
 mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr *attr,
 		      const char **err_field)
@@ -119,9 +136,9 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 		goto free_m;
 	}
 	m->last_queue = ctx->nb_queues; /* the control queue writes the first level */
-	ret = mlx5dm_ste_build_matcher(ctx->ste, m->mask, m->criteria, tbl->dom->dir,
-				       m->builders, MLX5DM_STE_MAX_BUILDERS, &m->nb_builders,
-				       err_field);
+	ret = mlx5dm_ste_build_matcher(ctx->ste, &ctx->caps.ste, m->mask, m->criteria,
+				       tbl->dom->dir, m->builders, MLX5DM_STE_MAX_BUILDERS,
+				       &m->nb_builders, err_field);
 	if (ret < 0) {
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "matcher mask rejected: %d%s%s", ret,
 			   err_field != NULL && *err_field != NULL ? ", field " : "",

@@ -108,9 +108,10 @@ struct mlx5dm_caps {
 	uint8_t log_max_fc_bulk;
 	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
+	/* flex_parser_protocols and the flex parser ids the STE builders use. */
+	struct mlx5dm_ste_dev_caps ste;
 	/* Only reported (domain dump info records). */
 	bool eswitch_manager;
-	uint32_t flex_protocols;          /* flex_parser_protocols */
 	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "flow_fake_steer.h"
+#include "mlx5dm_ste.h"
 
 #define FAKE_MAX_RULES 4096
 
@@ -145,6 +146,20 @@ mlx5dm_matcher_create(struct mlx5dm_table *t, const struct mlx5dm_matcher_attr *
 	t->matchers++;
 	live.matchers++;
 	return m;
+}
+
+/* The real check's verdict for a format-1 device without flex-parser protocols. */
+int
+mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr *attr,
+		     const char **err_field)
+{
+	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+	unsigned int n;
+
+	(void)dom;
+	return mlx5dm_ste_build_matcher(mlx5dm_ste_ctx_get(1), NULL, attr->mask, attr->criteria,
+					MLX5DM_STE_DIR_RX, b, MLX5DM_STE_MAX_BUILDERS, &n,
+					err_field);
 }
 
 int

@@ -92,19 +92,6 @@ struct exp_builder {
 	uint8_t tag[16];
 };
 
-/* Test-side byte mask: bit 15 - i set iff mask byte i is 0xff. */
-static uint16_t
-t_byte_mask(const uint8_t *m)
-{
-	uint16_t bm = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		if (m[i] == 0xff)
-			bm |= (uint16_t)(1u << (15 - i));
-	return bm;
-}
-
 /* Build the matcher and compare every builder with the expectation. */
 static void
 t_check(const uint8_t *mask, const uint8_t *value, uint8_t criteria,
@@ -117,7 +104,7 @@ t_check(const uint8_t *mask, const uint8_t *value, uint8_t criteria,
 	uint8_t tag[16];
 	char what[64];
 
-	assert_int_equal(mlx5dm_ste_build_matcher(ctx, mask, criteria, MLX5DM_STE_DIR_RX, b,
+	assert_int_equal(mlx5dm_ste_build_matcher(ctx, NULL, mask, criteria, MLX5DM_STE_DIR_RX, b,
 						  MLX5DM_STE_MAX_BUILDERS, &n, &err_field), 0);
 	assert_null(err_field);
 	assert_int_equal(mlx5dm_ste_check_value(mask, value, criteria, &err_field), 0);
@@ -182,15 +169,15 @@ test_l2_src_dst(void **state)
 	 * Byte mask: bytes 0..9, 13, 14, 15 are all ones -> 0xffc7.
 	 */
 	t_check(m, v, C_OUTER, &exp, 1);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_OUTER, MLX5DM_STE_DIR_TX, b, 4,
-						  &n, &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m,
+						  C_OUTER, MLX5DM_STE_DIR_TX, b, 4, &n, &err), 0);
 	assert_int_equal(b[0].byte_mask, 0xffc7);
 	/* The same mask on the inner headers: the _I lookup. */
 	memset(m, 0, sizeof(m));
 	T_PUT(m, T_INNER, S_SMAC_47_16, 0xffffffff);
 	T_PUT(m, T_INNER, S_DMAC_15_0, 0xffff);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_INNER, MLX5DM_STE_DIR_RX, b, 4,
-						  &n, &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m,
+						  C_INNER, MLX5DM_STE_DIR_RX, b, 4, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(b[0].lu_type, 0x000c);
 	assert_true(b[0].inner);
@@ -502,7 +489,7 @@ test_selection_order(void **state)
 	T_PUT(m, T_MISC, M_VXLAN_VNI, 0xffffff);
 	T_PUT(m, T_MISC3, M3_INNER_TCP_SEQ, 0xffffffff);
 	T_PUT(m, T_MISC2, M2_INNER_MPLS_TTL, 0xff);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_OUTER | C_MISC | C_INNER |
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, C_OUTER | C_MISC | C_INNER |
 						  C_MISC2 | C_MISC3, MLX5DM_STE_DIR_RX, b,
 						  MLX5DM_STE_MAX_BUILDERS, &n, &err), 0);
 	for (i = 0; i < n; i++)
@@ -530,7 +517,7 @@ test_empty_mask(void **state)
 
 	(void)state;
 	/* No criteria, or criteria with an all-zero mask: always hit. */
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, 0, MLX5DM_STE_DIR_RX, b, 2, &n,
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, 0, MLX5DM_STE_DIR_RX, b, 2, &n,
 						  &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(b[0].lu_type, 0x000f);
@@ -539,14 +526,14 @@ test_empty_mask(void **state)
 	memset(tag, 0xee, sizeof(tag));
 	assert_int_equal(mlx5dm_ste_build_tag(&b[0], m, tag), 0);
 	t_assert_bytes(tag, zero, 16, "empty tag");
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, 0x7f, MLX5DM_STE_DIR_TX, b, 2, &n,
-						  &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m,
+						  0x7f, MLX5DM_STE_DIR_TX, b, 2, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(b[0].lu_type, 0x000f);
 	/* Fields of a section not enabled by the criteria are not looked at. */
 	T_PUT(m, T_MISC5, M5_TUNNEL_HEADER_0, 0xffffffff);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_OUTER, MLX5DM_STE_DIR_RX, b, 2, &n,
-						  &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m,
+						  C_OUTER, MLX5DM_STE_DIR_RX, b, 2, &n, &err), 0);
 	assert_int_equal(b[0].lu_type, 0x000f);
 }
 
@@ -585,7 +572,7 @@ test_rejected_masks(void **state)
 
 		mlx5dm_prm_set64(m, cases[i].bit, cases[i].width,
 				 cases[i].bit == T_OUTER(0x093) ? 5 : 0xffffffffu);
-		assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, cases[i].criteria,
+		assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, cases[i].criteria,
 							  MLX5DM_STE_DIR_RX, b,
 							  MLX5DM_STE_MAX_BUILDERS, &n, &err),
 				 cases[i].ret);
@@ -607,15 +594,15 @@ test_bad_arguments(void **state)
 	T_PUT(m, T_MISC2, M2_REG_A, 1);
 	T_PUT(m, T_MISC2, M2_REG_C_0, 1);
 	T_PUT(m, T_MISC2, M2_REG_C_7, 1);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_MISC2, MLX5DM_STE_DIR_RX, b, 2,
-						  &n, &err), -ENOSPC);
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, 0x80, MLX5DM_STE_DIR_RX, b, 2, &n,
-						  &err), -EINVAL);
-	assert_int_equal(mlx5dm_ste_build_matcher(NULL, m, 0, MLX5DM_STE_DIR_RX, b, 2, &n,
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, C_MISC2, MLX5DM_STE_DIR_RX,
+						  b, 2, &n, &err), -ENOSPC);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, 0x80, MLX5DM_STE_DIR_RX,
+						  b, 2, &n, &err), -EINVAL);
+	assert_int_equal(mlx5dm_ste_build_matcher(NULL, NULL, m, 0, MLX5DM_STE_DIR_RX, b, 2, &n,
 						  &err), -EINVAL);
 	/* err_field may be NULL. */
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_MISC2, MLX5DM_STE_DIR_RX, b, 2,
-						  &n, NULL), -ENOSPC);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, C_MISC2, MLX5DM_STE_DIR_RX,
+						  b, 2, &n, NULL), -ENOSPC);
 }
 
 static void
@@ -657,8 +644,8 @@ test_value_checks(void **state)
 	assert_int_equal(mlx5dm_ste_check_value(m, v, C_OUTER, &err), -EINVAL);
 	assert_string_equal(err, "outer.ip_version");
 	/* build_tag alone refuses an IP version it cannot encode. */
-	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), m, C_OUTER, MLX5DM_STE_DIR_RX, b, 4,
-						  &n, &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m,
+						  C_OUTER, MLX5DM_STE_DIR_RX, b, 4, &n, &err), 0);
 	assert_int_equal(b[0].lu_type, 0x0003);
 	T_PUT(v, T_OUTER, S_IP_VERSION, 5);
 	assert_int_equal(mlx5dm_ste_build_tag(&b[0], v, tag), -EINVAL);
@@ -682,8 +669,8 @@ test_ste_arr(void **state)
 	T_PUT(v, T_OUTER, S_IP_VERSION, 4);
 	T_PUT(v, T_OUTER, S_TTL, 0x11);
 	T_PUT(v, T_OUTER, S_DST_IP_31_0, 0x01020304);
-	assert_int_equal(mlx5dm_ste_build_matcher(ctx, m, C_OUTER, MLX5DM_STE_DIR_RX, b, 4, &n,
-						  &err), 0);
+	assert_int_equal(mlx5dm_ste_build_matcher(ctx, NULL, m,
+						  C_OUTER, MLX5DM_STE_DIR_RX, b, 4, &n, &err), 0);
 	assert_int_equal(n, 3);
 	memset(ste, 0xcc, sizeof(ste));
 	assert_int_equal(mlx5dm_ste_build_ste_arr(ctx, b, n, v, MLX5DM_STE_DIR_RX, 0x0021, ste),

@@ -151,6 +151,19 @@ t_assert_bytes(const uint8_t *got, const uint8_t *exp, size_t n, const char *wha
 	}
 }
 
+/* Test-side byte mask: bit 15 - i set iff mask byte i is 0xff. */
+static inline uint16_t
+t_byte_mask(const uint8_t *m)
+{
+	uint16_t bm = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (m[i] == 0xff)
+			bm |= (uint16_t)(1u << (15 - i));
+	return bm;
+}
+
 static inline const struct mlx5dm_ste_ctx *
 t_ctx(void)
 {

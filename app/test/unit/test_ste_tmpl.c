@@ -34,13 +34,24 @@ t_rand(void)
 	return t_seed >> 8;
 }
 
+/*
+ * A device with the flex-parser protocols MPLS over GRE (parser 3, in the
+ * FLEX_PARSER_0 lookup) and MPLS over UDP (parser 6, FLEX_PARSER_1), so
+ * random misc2 masks build those lookups too.
+ */
+static const struct mlx5dm_ste_dev_caps t_dev = {
+	.flex_protocols = MLX5DM_FLEX_PARSER_MPLS_OVER_GRE_ENABLED |
+			  MLX5DM_FLEX_PARSER_MPLS_OVER_UDP_ENABLED,
+	.flex_id = { [MLX5DM_STE_FLEX_MPLS_OVER_GRE] = 3, [MLX5DM_STE_FLEX_MPLS_OVER_UDP] = 6 },
+};
+
 static int
 t_compile(const uint8_t *mask, uint8_t criteria, struct mlx5dm_ste_builder *b, unsigned int *n,
 	  struct mlx5dm_ste_tmpl *t)
 {
 	int ret;
 
-	ret = mlx5dm_ste_build_matcher(t_ctx(), mask, criteria, MLX5DM_STE_DIR_RX, b,
+	ret = mlx5dm_ste_build_matcher(t_ctx(), &t_dev, mask, criteria, MLX5DM_STE_DIR_RX, b,
 				       MLX5DM_STE_MAX_BUILDERS, n, NULL);
 	if (ret < 0)
 		return ret;

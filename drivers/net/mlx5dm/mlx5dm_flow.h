@@ -221,6 +221,13 @@ struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
 	/*
+	 * The port's steering domains (NIC RX, NIC TX): masks are checked by
+	 * the library against the port's device (its STE format and flex
+	 * parsers). NULL: against STE format 1 on a device without flex-parser
+	 * protocols (translation tests without a device).
+	 */
+	struct mlx5dm_domain *dom[2];
+	/*
 	 * Optional: non-NULL when the match of a sub-rule is already known to
 	 * be one the device accepts (a matcher with this very key exists, and
 	 * the library checked its mask when creating it), so translation skips

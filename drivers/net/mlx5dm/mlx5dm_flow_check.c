@@ -8,13 +8,11 @@
  * lookup covers, naming it ("misc3.icmp_type"). The refusal is reported on
  * the item that wrote the field, with a static message naming the field.
  *
- * STEER API GAP: lib/steer has no "check this matcher mask" entry point
- * (mlx5dm_matcher_create() checks, but needs a table and creates). Until
- * it exports one (proposed: int mlx5dm_matcher_check(struct mlx5dm_domain *,
- * const struct mlx5dm_matcher_attr *, const char **err_field)), this calls
- * the STE layer's pure builder selection for STE format 1 (ConnectX-6 Dx,
- * the only format the library implements), which is exactly what
- * mlx5dm_matcher_create() runs.
+ * The check is the library's own (mlx5dm_matcher_check(): the builder
+ * selection mlx5dm_matcher_create() runs, with the device's facts such as
+ * its flex parsers) on the port's domain. Translation without a port (unit
+ * tests) checks against the STE layer's selection for format 1 on a device
+ * without flex-parser protocols.
  */
 
 #include <errno.h>
@@ -67,18 +65,27 @@ int
 mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
 		       uint8_t criteria, struct rte_flow_error *error)
 {
-	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
-	const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
+	struct mlx5dm_domain *dom = x->xc->dom[x->spec->egress ? 1 : 0];
 	const char *err_field;
-	unsigned int n;
 	int ret;
 
-	if (ste == NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering format not available");
-	ret = mlx5dm_ste_build_matcher(ste, mask, criteria,
-				       x->spec->egress ? MLX5DM_STE_DIR_TX : MLX5DM_STE_DIR_RX,
-				       b, MLX5DM_STE_MAX_BUILDERS, &n, &err_field);
+	if (dom != NULL) {
+		const struct mlx5dm_matcher_attr ma = { .criteria = criteria, .mask = mask };
+
+		ret = mlx5dm_matcher_check(dom, &ma, &err_field);
+	} else {
+		struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+		const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
+		unsigned int n;
+
+		if (ste == NULL)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+						  NULL, "steering format not available");
+		ret = mlx5dm_ste_build_matcher(ste, NULL, mask, criteria,
+					       x->spec->egress ? MLX5DM_STE_DIR_TX :
+					       MLX5DM_STE_DIR_RX, b, MLX5DM_STE_MAX_BUILDERS, &n,
+					       &err_field);
+	}
 	if (ret == 0)
 		ret = mlx5dm_ste_check_value(mask, value, criteria, &err_field);
 	if (ret < 0)

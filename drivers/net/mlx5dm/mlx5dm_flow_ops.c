@@ -132,7 +132,11 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		     const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		     struct rte_flow_error *error)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = dev->data->nb_rx_queues };
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = dev->data->nb_rx_queues,
+		.dom = { priv->dom_rx, priv->dom_tx },
+	};
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	struct mlx5dm_flow_spec spec;
 
@@ -171,9 +175,11 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		   struct rte_flow_error *error)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	const struct mlx5dm_flow_xctx xc = {
 		.nb_rx_queues = dev->data->nb_rx_queues,
+		.dom = { priv->dom_rx, priv->dom_tx },
 		.match_known = mlx5dm_flow_objs_match_known,
 		.arg = fp,
 		.shape = fp != NULL ? &fp->shape : NULL,
@@ -272,7 +278,11 @@ mlx5dm_flow_default_create(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 {
 	const struct rte_eth_rss_conf *rc = &dev->data->dev_conf.rx_adv_conf.rss_conf;
 	uint16_t nb = dev->data->nb_rx_queues;
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = nb, .internal = true };
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = nb,
+		.internal = true,
+		.dom = { fp->port.dom[0], fp->port.dom[1] },
+	};
 	const struct rte_flow_attr attr = {
 		.ingress = 1,
 		.priority = MLX5DM_FLOW_DEFAULT_PRIORITY,

@@ -169,6 +169,11 @@ mlx5dm_dump_domain(struct mlx5dm_dump *d)
 	static const char *const flex_names[] = {
 		"icmp_dw0", "icmp_dw1", "icmpv6_dw0", "icmpv6_dw1",
 	};
+	/* Ours (rdma-core prints only the four above): the ids FLEX_PARSER lookups read. */
+	static const char *const flex_ste_names[MLX5DM_STE_FLEX_MAX] = {
+		[MLX5DM_STE_FLEX_MPLS_OVER_GRE] = "mpls_over_gre",
+		[MLX5DM_STE_FLEX_MPLS_OVER_UDP] = "mpls_over_udp",
+	};
 	struct mlx5dm_icm_stats is[MLX5DM_ICM_TYPE_NUM];
 	const struct mlx5dm_caps *caps = &d->ctx->caps;
 	struct ibv_context *ibctx = d->ctx->dev->ctx;
@@ -194,6 +199,11 @@ mlx5dm_dump_domain(struct mlx5dm_dump *d)
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(flex_names); i++) {
 		mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_FLEX_PARSER, d->dom_id);
 		mlx5dm_dump_add(d, ",%s,0x%x", flex_names[i], caps->flex_id_icmp[i]);
+		mlx5dm_dump_end(d);
+	}
+	for (i = 0; i < MLX5DM_STE_FLEX_MAX; i++) {
+		mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_FLEX_PARSER, d->dom_id);
+		mlx5dm_dump_add(d, ",%s,0x%x", flex_ste_names[i], caps->ste.flex_id[i]);
 		mlx5dm_dump_end(d);
 	}
 	/* Every rule queue and the control queue. */

@@ -122,14 +122,14 @@ def sc_egress_modify(c, run):
 def sc_errors(c, run):
     """Refused rules: testpmd prints the PMD's message."""
     out = run(['flow validate 0 transfer pattern eth / end actions drop / end',
-               'flow validate 0 ingress pattern eth / ipv4 / gre / mpls label is 5 / end '
-               'actions drop / end',
+               'flow validate 0 ingress pattern eth / ipv4 / udp / vxlan / mpls label is 5 / '
+               'end actions drop / end',
                'flow validate 0 ingress pattern eth / end actions queue index 9 / end',
                'flow validate 0 egress pattern eth / end actions queue index 0 / end',
                'flow validate 0 ingress pattern eth / ipv4 / udp / end actions '
                'set_ipv4_src ipv4_addr 1.1.1.1 / drop / end'], ['--rxq=2'])
     for msg in ('transfer (FDB) rules are not supported yet',
-                'the device cannot match misc2.outer_first_mpls_over_gre_label',
+                'MPLS after VXLAN is not supported',
                 'QUEUE index is beyond the configured Rx queues',
                 'QUEUE is an ingress action',
                 'DROP cannot be combined with header changes'):

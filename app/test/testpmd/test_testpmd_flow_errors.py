@@ -35,7 +35,6 @@ ACT, CONF = 'specific action', 'action configuration'
 ORDER = ('header changes must come in the order the device applies them: decap, VLAN pop, '
          'field changes, VLAN push, encap')
 ONLY_V4 = 'IPV4: only IHL, DSCP/ECN, fragment_offset, TTL, protocol and addresses can be matched'
-CANNOT = 'the device cannot match %s (in this combination of fields)'
 MF_WIDTH = 'MODIFY_FIELD: width is 0 or offset + width exceeds the destination field'
 
 
@@ -121,10 +120,9 @@ BAD = [
     (i('eth / ipv4 / gre / eth'), ITEM, 'an inner ETH is only supported after VXLAN'),
     (i('eth / ipv4 / udp / vxlan / eth / ipv4 / udp / gre'), ITEM,
      'only one tunnel item per pattern'),
-    (i('eth / ipv4 / gre / mpls label is 5'), ITEM,
-     CANNOT % 'misc2.outer_first_mpls_over_gre_label'),
-    (i('eth / ipv4 / udp / mpls label is 5'), ITEM,
-     CANNOT % 'misc2.outer_first_mpls_over_udp_label'),
+    (i('eth / ipv4 / udp / vxlan / mpls label is 5'), ITEM, 'MPLS after VXLAN is not supported'),
+    (i('eth / ipv6 / tcp / mpls label is 5'), ITEM,
+     'MPLS is supported after ETH/VLAN, GRE or UDP only'),
     (i('eth / mpls / ipv4'), ITEM, 'no header item can follow MPLS'),
     (i('tag data is 1 index is 4'), SPEC, 'TAG index must be 0 to 3'),
     (i('mark id is 0xfffffe'), SPEC, 'MARK id must be at most 0xfffffd'),

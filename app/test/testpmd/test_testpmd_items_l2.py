@@ -117,16 +117,15 @@ def cases():
 
 
 def refusals():
-    """MPLS is only matched right after L2 (docs: MPLS over GRE/UDP is refused)."""
+    """MPLS is matched after L2, GRE or UDP only (MPLS over GRE/UDP: items_tunnel), and
+    nothing after it."""
     return [Case('mpls refusals', [], [], refused=[
-        ('ingress group {g} pattern eth / ipv4 / gre / mpls label is 5 / end '
+        ('ingress group {g} pattern eth / ipv4 / mpls label is 5 / end '
          'actions queue index 1 / end', 'specific pattern item',
-         'the device cannot match misc2.outer_first_mpls_over_gre_label (in this combination '
-         'of fields)'),
-        ('ingress group {g} pattern eth / ipv4 / udp / mpls label is 5 / end '
+         'MPLS is supported after ETH/VLAN, GRE or UDP only'),
+        ('ingress group {g} pattern eth / ipv4 / udp / vxlan / mpls label is 5 / end '
          'actions queue index 1 / end', 'specific pattern item',
-         'the device cannot match misc2.outer_first_mpls_over_udp_label (in this combination '
-         'of fields)'),
+         'MPLS after VXLAN is not supported'),
         ('ingress group {g} pattern eth / mpls label is 5 / ipv4 / end '
          'actions queue index 1 / end', 'specific pattern item',
          'no header item can follow MPLS'),

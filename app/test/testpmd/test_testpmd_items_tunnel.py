@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5dm authors
 """rte_flow tunnel items through the stock testpmd: VXLAN (VNI; inner ETH, IPV4, IPV6, TCP,
-UDP), GRE (C/K/S bits, protocol; inner IPV4/IPV6/TCP/UDP), GRE_KEY.
+UDP), GRE (C/K/S bits, protocol; inner IPV4/IPV6/TCP/UDP), GRE_KEY, MPLS after GRE and
+after UDP (the device's flex-parser lookups).
 
 Matching packets go to queue 1; packets that differ only in the matched field, or carry
 the field in the other header level (outer instead of inner), go to the catch-all (queue
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_pcap import Case, P, main  # noqa: E402
 
 from scapy.all import GRE, IP, TCP, UDP, VXLAN, Dot1Q, Ether, IPv6  # noqa: E402
+from scapy.contrib.mpls import MPLS  # noqa: E402
 
 E = Ether(dst='00:11:22:33:44:55')
 IN_E = Ether(dst='00:00:00:00:00:aa', src='00:00:00:00:00:bb')
@@ -127,6 +129,51 @@ def gre_cases():
     ]
 
 
+def mpls_cases():
+    """MPLS after GRE (GRE protocol 0x8847) and after UDP (destination port 6635): the first
+    label is read by the device's flex parsers (STE lookups FLEX_PARSER_0/1)."""
+    gm = GRE(proto=0x8847)
+
+    def m(label, **kw):
+        kw.setdefault('s', 1)
+        kw.setdefault('ttl', 64)
+        return MPLS(label=label, **kw)
+
+    def um(label, dport=6635, **kw):
+        return UDP(sport=40000, dport=dport) / m(label, **kw)
+
+    def q(n, rule):
+        return 'ingress group {g} pattern %s / end actions queue index %d / end' % (rule, n)
+
+    return [
+        Case('mpls over gre and over udp',
+             [q(1, 'eth / ipv4 / gre / mpls label is 100'),
+              q(2, 'eth / ipv4 / udp / mpls label is 200')],
+             [P(o4() / gm / m(100) / in4(), 1),
+              P(o4() / gm / m(101) / in4(), 0, what='other label after GRE'),
+              P(o4() / GRE(proto=0x0800) / in4(), 0, what='GRE without MPLS'),
+              P(o4() / gm / m(200) / in4(), 0, what="the UDP rule's label after GRE"),
+              P(o4() / um(200) / in4(), 2),
+              P(o4() / um(201) / in4(), 0, what='other label after UDP'),
+              P(o4() / um(200, dport=6636) / in4(), 0, what='UDP port 6636'),
+              P(o4() / um(100) / in4(), 0, what="the GRE rule's label after UDP"),
+              P(Ether(dst='00:11:22:33:44:55', type=0x8847) / m(100) / in4(), 0,
+                what='MPLS right after ETH')]),
+        # testpmd 22.11 has no token for the MPLS TTL.
+        Case('mpls over gre label+tc+s',
+             [q(1, 'eth / ipv4 / gre / mpls label is 77 tc is 5 s is 0')],
+             [P(o4() / gm / m(77, cos=5, s=0) / m(3) / in4(), 1),
+              P(o4() / gm / m(77, cos=5, s=1) / in4(), 0),
+              P(o4() / gm / m(77, cos=4, s=0) / m(3) / in4(), 0),
+              P(o4() / gm / m(78, cos=5, s=0) / m(3) / in4(), 0)]),
+        Case('mpls over udp label+tc',
+             [q(3, 'eth / ipv6 / udp / mpls label is 0xfffff tc is 7')],
+             [P(o6() / um(0xfffff, cos=7) / in4(), 3),
+              P(o6() / um(0xfffff, cos=6) / in4(), 0),
+              P(o4() / um(0xfffff, cos=7) / in4(), 0, what='over IPv4')]),
+    ]
+
+
 def refusals():
     item = 'specific pattern item'
     return [Case('tunnel refusals', [], [], refused=[
@@ -143,11 +190,13 @@ def refusals():
          'item contradicts a previous item or what it implies'),
         ('ingress group {g} pattern eth / ipv4 / udp / vxlan / eth / ipv4 / udp / vxlan / end '
          'actions queue index 1 / end', item, 'only one tunnel item per pattern'),
+        ('ingress group {g} pattern eth / ipv4 / udp / vxlan / mpls label is 5 / end '
+         'actions queue index 1 / end', item, 'MPLS after VXLAN is not supported'),
     ])]
 
 
 def body(s):
-    s.run(vxlan_cases() + gre_cases() + refusals())
+    s.run(vxlan_cases() + gre_cases() + mpls_cases() + refusals())
 
 
 if __name__ == '__main__':

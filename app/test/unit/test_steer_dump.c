@@ -755,7 +755,7 @@ static void
 check_counts_rx(const struct dump *d)
 {
 	assert_int_equal(count(d, 3000), 1);
-	assert_int_equal(count(d, 3001), 4);
+	assert_int_equal(count(d, 3001), 6);
 	assert_int_equal(count(d, 3004), 1);
 	assert_int_equal(count(d, 3005), NB_QUEUES + 1);
 	assert_int_equal(count(d, 3100), 2);

@@ -57,7 +57,18 @@ enum mlx5dm_sim_tnl {
 	MLX5DM_SIM_TNL_NONE = 0,
 	MLX5DM_SIM_TNL_VXLAN,
 	MLX5DM_SIM_TNL_GRE,
+	MLX5DM_SIM_TNL_MPLS_UDP, /* MPLS over UDP (destination port 6635) */
 };
+
+#define MLX5DM_SIM_ETH_P_MPLS_UC 0x8847 /* MPLS unicast (also a GRE protocol type) */
+#define MLX5DM_SIM_MPLS_UDP_PORT 6635 /* IANA mpls-in-udp (RFC 7510) */
+
+/*
+ * RTE_PTYPE_TUNNEL_MPLS_IN_UDP. It belongs with the MLX5DM_DEV_PTYPE_*
+ * values of mlx5dm_dev.h (whose PMD build check covers them); until it
+ * moves there the model defines it here, with the same DPDK value.
+ */
+#define MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP 0x0000d000u
 
 /* One header stack (outer or inner); offsets from the frame start. */
 struct mlx5dm_sim_hdrs {
@@ -86,8 +97,8 @@ struct mlx5dm_sim_parse {
 	struct mlx5dm_sim_hdrs i; /* inner (tunnel payload) */
 	uint8_t tnl;              /* enum mlx5dm_sim_tnl */
 	uint8_t mpls_in_gre;      /* the GRE payload is an MPLS stack (inner mpls) */
-	uint16_t tnl_off;         /* VXLAN or GRE header */
-	uint16_t tnl_len;
+	uint16_t tnl_off;         /* VXLAN or GRE header; MPLS over UDP: the UDP payload */
+	uint16_t tnl_len;         /* 0 for MPLS over UDP: its labels are the inner mpls */
 	uint16_t len;             /* valid bytes in hdr[] */
 	uint16_t pkt_len;         /* frame length when parsed */
 	uint32_t ptype;           /* MLX5DM_DEV_PTYPE_* */
@@ -136,6 +147,8 @@ enum mlx5dm_sim_lu {
 	MLX5DM_SIM_LU_GENERAL_PURPOSE = 0x010e,
 	MLX5DM_SIM_LU_STEERING_REGS_0 = 0x010f,
 	MLX5DM_SIM_LU_STEERING_REGS_1 = 0x0110,
+	MLX5DM_SIM_LU_FLEX_PARSER_0 = 0x0111, /* flex parsers 3..0, one dword each */
+	MLX5DM_SIM_LU_FLEX_PARSER_1 = 0x0112, /* flex parsers 7..4 */
 	MLX5DM_SIM_LU_ETHL4_MISC_O = 0x0113,
 	MLX5DM_SIM_LU_ETHL4_MISC_I = 0x0114,
 };

@@ -5,8 +5,8 @@
 /*
  * Packet parser of the device model: finds the outer and inner header
  * stacks (Ethernet, up to two VLANs, MPLS, IPv4 with options and
- * fragments, IPv6 with extension headers, TCP/UDP/ICMP, VXLAN and GRE
- * tunnels) and derives what the lookups and the ptype need.
+ * fragments, IPv6 with extension headers, TCP/UDP/ICMP, VXLAN, GRE and
+ * MPLS-over-UDP tunnels) and derives what the lookups and the ptype need.
  *
  * Every read is bounds-checked against the frame: an outer header that
  * claims to extend past the frame (or to be shorter than its minimum) is a
@@ -27,7 +27,6 @@
 #define MLX5DM_SIM_ETH_P_IPV6 0x86dd
 #define MLX5DM_SIM_ETH_P_CVLAN 0x8100
 #define MLX5DM_SIM_ETH_P_SVLAN 0x88a8
-#define MLX5DM_SIM_ETH_P_MPLS_UC 0x8847
 #define MLX5DM_SIM_ETH_P_MPLS_MC 0x8848
 #define MLX5DM_SIM_ETH_P_TEB 0x6558 /* transparent Ethernet bridging (GRE) */
 #define MLX5DM_SIM_VXLAN_PORT 4789
@@ -332,7 +331,8 @@ mlx5dm_sim_parse_stack(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h,
 		 * Labels carried by Ethernet end the stack: what they carry is
 		 * no L3 of this stack (mlx5 treats MPLS as a tunnel layer, so an
 		 * `eth / ipv4` match must not see IP behind labels). Labels in
-		 * GRE or UDP begin the inner stack, whose IP follows them.
+		 * GRE or UDP (port 6635) begin the inner stack, whose IP follows
+		 * them.
 		 */
 		if (l2)
 			return MLX5DM_SIM_PARSE_STOP;
@@ -380,27 +380,56 @@ mlx5dm_sim_parse_gre(struct mlx5dm_sim_parser *ps, unsigned int off, unsigned in
 	return mlx5dm_sim_parse_stack(ps, &p->i, start, off + hlen, &end);
 }
 
+/*
+ * UDP tunnels by destination port: VXLAN (an 8-byte header, then
+ * Ethernet) and MPLS over UDP (the label stack right after the UDP header,
+ * then IP by its version nibble). A payload too short for the tunnel's
+ * first header is no tunnel: the packet is plain UDP.
+ */
+static int
+mlx5dm_sim_parse_udp_tunnel(struct mlx5dm_sim_parser *ps, unsigned int end)
+{
+	static const struct {
+		uint16_t port;
+		uint8_t tnl;     /* enum mlx5dm_sim_tnl */
+		uint8_t hlen;    /* tunnel header before the inner stack */
+		uint8_t need;    /* bytes that must follow the UDP header */
+		uint8_t start;   /* enum mlx5dm_sim_stack_start */
+	} udp[] = {
+		{ MLX5DM_SIM_VXLAN_PORT, MLX5DM_SIM_TNL_VXLAN, 8, 8, MLX5DM_SIM_START_ETH },
+		{ MLX5DM_SIM_MPLS_UDP_PORT, MLX5DM_SIM_TNL_MPLS_UDP, 0, 4, MLX5DM_SIM_START_MPLS },
+	};
+	struct mlx5dm_sim_parse *p = ps->p;
+	unsigned int off = p->o.l4 + 8u, i;
+	uint16_t dport;
+	int rc;
+
+	dport = mlx5dm_sim_be16(ps->f + p->o.l4 + 2);
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(udp); i++)
+		if (udp[i].port == dport)
+			break;
+	if (i == MLX5DM_ARRAY_SIZE(udp))
+		return MLX5DM_SIM_PARSE_OK;
+	rc = mlx5dm_sim_parse_need(ps, off, udp[i].need, end);
+	if (rc != MLX5DM_SIM_PARSE_OK)
+		return rc;
+	p->tnl = udp[i].tnl;
+	p->tnl_off = (uint16_t)off;
+	p->tnl_len = udp[i].hlen;
+	return mlx5dm_sim_parse_stack(ps, &p->i, (enum mlx5dm_sim_stack_start)udp[i].start,
+				      off + udp[i].hlen, &end);
+}
+
 static int
 mlx5dm_sim_parse_tunnel(struct mlx5dm_sim_parser *ps, unsigned int end)
 {
-	struct mlx5dm_sim_parse *p = ps->p;
-	const struct mlx5dm_sim_hdrs *o = &p->o;
-	unsigned int off;
-	int rc;
+	const struct mlx5dm_sim_hdrs *o = &ps->p->o;
 
 	if (o->l3_type != MLX5DM_SIM_L3_NONE && o->proto == 47 && !o->frag)
 		return mlx5dm_sim_parse_gre(ps, o->l3 + o->l3_len, end);
-	if (o->l4_type != MLX5DM_SIM_L4_UDP ||
-	    mlx5dm_sim_be16(ps->f + o->l4 + 2) != MLX5DM_SIM_VXLAN_PORT)
-		return MLX5DM_SIM_PARSE_OK;
-	off = o->l4 + 8u;
-	rc = mlx5dm_sim_parse_need(ps, off, 8, end);
-	if (rc != MLX5DM_SIM_PARSE_OK)
-		return rc;
-	p->tnl = MLX5DM_SIM_TNL_VXLAN;
-	p->tnl_off = (uint16_t)off;
-	p->tnl_len = 8;
-	return mlx5dm_sim_parse_stack(ps, &p->i, MLX5DM_SIM_START_ETH, off + 8, &end);
+	if (o->l4_type == MLX5DM_SIM_L4_UDP)
+		return mlx5dm_sim_parse_udp_tunnel(ps, end);
+	return MLX5DM_SIM_PARSE_OK;
 }
 
 /*
@@ -451,6 +480,8 @@ mlx5dm_sim_parse_ptype(const struct mlx5dm_sim_parse *p)
 		return t;
 	if (p->tnl == MLX5DM_SIM_TNL_VXLAN)
 		t |= MLX5DM_DEV_PTYPE_TUNNEL_VXLAN;
+	else if (p->tnl == MLX5DM_SIM_TNL_MPLS_UDP)
+		t |= MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP;
 	else
 		t |= p->mpls_in_gre ? MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE :
 		     MLX5DM_DEV_PTYPE_TUNNEL_GRE;

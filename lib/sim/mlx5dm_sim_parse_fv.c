@@ -90,6 +90,14 @@ enum mlx5dm_sim_pf {
 	MLX5DM_SIM_PF_REG_C5,
 	MLX5DM_SIM_PF_REG_C6,
 	MLX5DM_SIM_PF_REG_C7,
+	MLX5DM_SIM_PF_FLEX_0, /* flex parser 0 .. 7 */
+	MLX5DM_SIM_PF_FLEX_1,
+	MLX5DM_SIM_PF_FLEX_2,
+	MLX5DM_SIM_PF_FLEX_3,
+	MLX5DM_SIM_PF_FLEX_4,
+	MLX5DM_SIM_PF_FLEX_5,
+	MLX5DM_SIM_PF_FLEX_6,
+	MLX5DM_SIM_PF_FLEX_7,
 };
 
 struct mlx5dm_sim_fv_field {
@@ -248,6 +256,15 @@ static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_gre[] = {
 	MLX5DM_SIM_FVF(0x040, 32, GRE_KEY),
 };
 
+/* ste_flex_parser_0 / _1: parser 3 (7) in dword 0 down to parser 0 (4) in dword 3 */
+static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_flex_0[] = {
+	MLX5DM_SIM_FV_4DW(FLEX_3, FLEX_2, FLEX_1, FLEX_0),
+};
+
+static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_flex_1[] = {
+	MLX5DM_SIM_FV_4DW(FLEX_7, FLEX_6, FLEX_5, FLEX_4),
+};
+
 /* ste_general_purpose */
 static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_general_purpose[] = {
 	MLX5DM_SIM_FVF(0x000, 32, REG_A),
@@ -288,6 +305,8 @@ static const struct mlx5dm_sim_fv_layout mlx5dm_sim_fv_layouts[2][0x15] = {
 	[1][0x0e] = MLX5DM_SIM_FVL("GENERAL_PURPOSE", mlx5dm_sim_fv_general_purpose, 0),
 	[1][0x0f] = MLX5DM_SIM_FVL("STEERING_REGISTERS_0", mlx5dm_sim_fv_regs_0, 0),
 	[1][0x10] = MLX5DM_SIM_FVL("STEERING_REGISTERS_1", mlx5dm_sim_fv_regs_1, 0),
+	[1][0x11] = MLX5DM_SIM_FVL("FLEX_PARSER_0", mlx5dm_sim_fv_flex_0, 0),
+	[1][0x12] = MLX5DM_SIM_FVL("FLEX_PARSER_1", mlx5dm_sim_fv_flex_1, 0),
 	[1][0x13] = MLX5DM_SIM_FVL("ETHL4_MISC_O", mlx5dm_sim_fv_ethl4_misc, 0),
 	[1][0x14] = MLX5DM_SIM_FVL("ETHL4_MISC_I", mlx5dm_sim_fv_ethl4_misc, 1),
 };
@@ -456,6 +475,35 @@ mlx5dm_sim_fv_tnl(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 	return mlx5dm_sim_fv_rd(p, p->tnl_off + ((dw0 & 0x80000000u) ? 8u : 4u), 4);
 }
 
+_Static_assert(MLX5DM_SIM_FLEX_ID_MPLS_O_GRE < 8 && MLX5DM_SIM_FLEX_ID_MPLS_O_UDP < 8 &&
+	       MLX5DM_SIM_FLEX_ID_MPLS_O_GRE != MLX5DM_SIM_FLEX_ID_MPLS_O_UDP,
+	       "the FLEX_PARSER_0/1 lookups carry parsers 0..7, one dword each");
+
+/*
+ * Flex parser k: the device's MPLS-over-GRE parser holds the first MPLS
+ * header after a GRE header of protocol 0x8847, its MPLS-over-UDP parser
+ * the first one after a UDP header to port 6635 (in both, the label stack
+ * is the inner stack's); no other parser is enabled, so they read 0.
+ */
+static uint32_t
+mlx5dm_sim_fv_flex(const struct mlx5dm_sim_parse *p, unsigned int k)
+{
+	uint8_t tnl;
+
+	if (k == MLX5DM_SIM_FLEX_ID_MPLS_O_GRE)
+		tnl = MLX5DM_SIM_TNL_GRE;
+	else if (k == MLX5DM_SIM_FLEX_ID_MPLS_O_UDP)
+		tnl = MLX5DM_SIM_TNL_MPLS_UDP;
+	else
+		return 0;
+	if (p->tnl != tnl || p->i.nb_mpls == 0)
+		return 0;
+	if (tnl == MLX5DM_SIM_TNL_GRE &&
+	    mlx5dm_sim_fv_rd(p, p->tnl_off + 2u, 2) != MLX5DM_SIM_ETH_P_MPLS_UC)
+		return 0; /* multicast MPLS (0x8848) is not what this parser follows */
+	return mlx5dm_sim_fv_rd(p, p->i.mpls, 4);
+}
+
 static uint32_t
 mlx5dm_sim_fv_get(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 {
@@ -581,6 +629,15 @@ mlx5dm_sim_fv_get(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 	case MLX5DM_SIM_PF_REG_C6:
 	case MLX5DM_SIM_PF_REG_C7:
 		return s->m->reg_c[pf - MLX5DM_SIM_PF_REG_C0];
+	case MLX5DM_SIM_PF_FLEX_0:
+	case MLX5DM_SIM_PF_FLEX_1:
+	case MLX5DM_SIM_PF_FLEX_2:
+	case MLX5DM_SIM_PF_FLEX_3:
+	case MLX5DM_SIM_PF_FLEX_4:
+	case MLX5DM_SIM_PF_FLEX_5:
+	case MLX5DM_SIM_PF_FLEX_6:
+	case MLX5DM_SIM_PF_FLEX_7:
+		return mlx5dm_sim_fv_flex(s->p, pf - MLX5DM_SIM_PF_FLEX_0);
 	}
 	return 0;
 }

@@ -67,6 +67,18 @@ struct mlx5dm_sim_caps {
 };
 const struct mlx5dm_sim_caps *mlx5dm_sim_caps(struct mlx5dm_sim *sim);
 
+/*
+ * Flex parsers of the modelled device: a ConnectX whose firmware enables
+ * the MPLS-over-GRE and MPLS-over-UDP parsers. QUERY_HCA_CAP reports these
+ * ids (flex_parser_id_outer_first_mpls_over_gre / _udp_label) and their
+ * flex_parser_protocols bits; the engine fills the FLEX_PARSER_0/1 lookups
+ * by the same ids. Every other parser id reads 0.
+ */
+#define MLX5DM_SIM_FLEX_ID_MPLS_O_GRE 3u
+#define MLX5DM_SIM_FLEX_ID_MPLS_O_UDP 4u
+#define MLX5DM_SIM_FLEX_PROTO_MPLS_O_GRE (1u << 4) /* MPLS_OVER_GRE_ENABLED */
+#define MLX5DM_SIM_FLEX_PROTO_MPLS_O_UDP (1u << 5) /* MPLS_OVER_UDP_ENABLED */
+
 enum mlx5dm_sim_dir {
 	MLX5DM_SIM_DIR_RX = 0,
 	MLX5DM_SIM_DIR_TX = 1,

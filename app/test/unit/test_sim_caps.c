@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "mlx5dm_prm_caps.h"
 #include "test_sim_util.h"
 
 #define CAP_OUT_BYTES (16 + 4096)
@@ -53,6 +54,23 @@ test_caps_default(void **state)
 	assert_true(GET(cap, 0x400, 64) & (1ull << 0x23));
 	assert_true(GET(cap, 0x400, 64) & (1ull << 0x08));
 	assert_int_equal(GET(cap, 0x773, 5), 16);          /* argument max_alloc */
+	/*
+	 * Flex parsers (DW42 flex_parser_protocols: MPLS-o-GRE bit 4, MPLS-o-UDP
+	 * bit 5 and nothing else; DW54[7:4] / [3:0] their ids 3 and 4), and the
+	 * same read through the library's capability layout.
+	 */
+	assert_int_equal(GET(cap, 0x540, 32), 0x30);
+	assert_int_equal(GET(cap, 0x6d8, 4), 3);
+	assert_int_equal(GET(cap, 0x6dc, 4), 4);
+	assert_int_equal(mlx5dm_prm_fget(out, mlx5dm_prm_caps_general.flex_parser_protocols),
+			 MLX5DM_FLEX_PARSER_MPLS_OVER_GRE_ENABLED |
+			 MLX5DM_FLEX_PARSER_MPLS_OVER_UDP_ENABLED);
+	assert_int_equal(mlx5dm_prm_fget(out, mlx5dm_prm_caps_general.
+					 flex_parser_id_outer_first_mpls_over_gre), 3);
+	assert_int_equal(mlx5dm_prm_fget(out, mlx5dm_prm_caps_general.
+					 flex_parser_id_outer_first_mpls_over_udp_label), 4);
+	/* The ICMP parsers stay unassigned (v1 matches ICMP without them). */
+	assert_int_equal(GET(cap, 0x6c8, 16), 0);
 	/* NIC_FLOW_TABLE */
 	assert_int_equal(query_cap(&t, 0x7, out), 0);
 	assert_int_equal(GET(cap, 0x200 + 0x01e, 1), 1);   /* RX sw_owner_v2 */

@@ -27,6 +27,8 @@
 #define LU_5TUPLE_O 0x0007
 #define LU_ETHL4_O 0x0009
 #define LU_DONT_CARE 0x000f
+#define LU_FLEX_PARSER_0 0x0111
+#define LU_FLEX_PARSER_1 0x0112
 
 #define MAC_A 0x001122334455ull
 #define MAC_B 0x66778899aabbull
@@ -68,6 +70,50 @@ tag_dport(uint8_t mask[16], uint8_t tag[16], uint16_t port)
 	memset(tag, 0, 16);
 	mlx5dm_prm_set(mask, 0x030, 16, 0xffff);
 	mlx5dm_prm_set(tag, 0x030, 16, port);
+}
+
+/*
+ * FLEX_PARSER_0/1 v1 (ste_flex_parser_0: parser 3 in dw0; ste_flex_parser_1:
+ * parser 4 in dw3): the MPLS label, bits 31:12 of the parser's dword.
+ */
+static void
+tag_flex_label(uint8_t mask[16], uint8_t tag[16], unsigned int dw, uint32_t label)
+{
+	memset(mask, 0, 16);
+	memset(tag, 0, 16);
+	mlx5dm_prm_set(mask, 32 * dw, 20, 0xfffff);
+	mlx5dm_prm_set(tag, 32 * dw, 20, label);
+}
+
+/* IPv4 / GRE (K bit: 8-byte header) / protocol proto / one label, bottom of stack / IPv4 / UDP. */
+static struct mlx5dm_dev_pkt *
+mk_gre(struct tpkt *t, uint16_t proto, uint32_t label)
+{
+	tp_init(t);
+	tp_eth(t, MAC_A, MAC_B, 0x0800);
+	tp_ipv4(t, 0x0a000001, 0x0a000002, 47, 64, 0);
+	tp_u32(t, 0x20000000u | proto);
+	tp_u32(t, 0x01020304);
+	if (proto == 0x8847)
+		tp_u32(t, label << 12 | 1u << 8 | 64);
+	tp_ipv4(t, 0xc0a80001, 0xc0a80002, 17, 64, 0);
+	tp_udp(t, 1, 2, true);
+	tp_payload(t, 8);
+	return tp_finish(t);
+}
+
+/* IPv4 / UDP to dport / one label, bottom of stack / IPv4 / TCP. */
+static struct mlx5dm_dev_pkt *
+mk_mpls_udp(struct tpkt *t, uint16_t dport, uint32_t label)
+{
+	tp_init(t);
+	tp_eth(t, MAC_A, MAC_B, 0x0800);
+	tp_ipv4(t, 0x0a000001, 0x0a000002, 17, 64, 0);
+	tp_udp(t, 49152, dport, true);
+	tp_u32(t, label << 12 | 3u << 9 | 1u << 8 | 32);
+	tp_ipv4(t, 0xc0a80001, 0xc0a80002, 6, 64, 0);
+	tp_tcp(t, 1, 2, 3, 4, 0x10);
+	return tp_finish(t);
 }
 
 static struct mlx5dm_dev_pkt *
@@ -509,15 +555,15 @@ test_bad_images(void **state)
 	/* A hit without a hit pointer. */
 	t_ste_put_hit(e->sim, STE(0), 0, 0, LU_DONT_CARE, 0);
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
-	/* Unmodelled lookup type with a non-zero mask (FLEX_PARSER_0). */
-	t_ste_init(&s, 0x0111);
+	/* Unmodelled lookup type with a non-zero mask (FLEX_PARSER_TNL_HEADER). */
+	t_ste_init(&s, 0x000e);
 	s.mask[15] = 0xff;
 	s.hit = GVMI(TIR_ADDR(1));
 	s.hit_size = 1;
 	t_ste_put(e->sim, STE(0), &s);
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
 	/* Hashing a table with an unmodelled lookup type. */
-	t_ste_put_hit(e->sim, STE(0), GVMI(STE(0x400)), 4, 0x0111, 0xffff);
+	t_ste_put_hit(e->sim, STE(0), GVMI(STE(0x400)), 4, 0x000e, 0xffff);
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
 	/* A definer (MATCH) entry with a real definer id. */
 	t_ste_init(&s, 0x0405);
@@ -541,6 +587,74 @@ test_bad_images(void **state)
 	assert_int_equal(env_stats(e).drops.walk_error, 8);
 	fake_caps(e->sim)->steering_format_version = 1;
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
+}
+
+/*
+ * Root -> a 4-entry table of lookup type lu holding one rule (the label in
+ * dword dw) that delivers to TIR 1; everything else misses to an end
+ * anchor whose miss is the RX drop address (a default miss).
+ */
+static void
+flex_rule(struct env *e, uint16_t lu, unsigned int dw, uint32_t label)
+{
+	const uint64_t tbl = STE(0x1000), ea = STE(0x800);
+	uint8_t m[16], g[16];
+	uint16_t bm;
+
+	tag_flex_label(m, g, dw, label);
+	bm = t_byte_mask(m);
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
+	t_ste_put_miss(e->sim, ea, LU_DONT_CARE, GVMI(FAKE_RX_DROP));
+	env_table(e, tbl, 4, lu, ea);
+	env_rule(e, tbl + 64 * t_slot(g, bm, 4), lu, m, g, ea, GVMI(TIR_ADDR(1)), 1,
+		 LU_DONT_CARE, 0);
+	t_ste_put_hit(e->sim, STE(0), GVMI(tbl), 4, lu, bm);
+}
+
+/* MPLS over GRE on FLEX_PARSER_0 (parser 3, tag bytes 0..3). */
+static void
+test_flex_mpls_over_gre(void **state)
+{
+	struct env *e = *state;
+	struct tpkt t;
+
+	flex_rule(e, LU_FLEX_PARSER_0, 0, 0x12345);
+	env_trace_on(e);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12345)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
+	assert_non_null(strstr(e->trace, "FLEX_PARSER_0"));
+	assert_int_equal(env_last_rx(e, 1)->pkt.ptype & 0xf000,
+			 MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE);
+	/* Another label; GRE carrying IPv4; the label behind UDP/6635: misses. */
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12346)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x0800, 0)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0x12345)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_stats(e).drops.default_miss, 3);
+	assert_int_equal(env_stats(e).drops.walk_error, 0);
+	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
+}
+
+/* MPLS over UDP on FLEX_PARSER_1 (parser 4, tag bytes 12..15). */
+static void
+test_flex_mpls_over_udp(void **state)
+{
+	struct env *e = *state;
+	struct tpkt t;
+
+	flex_rule(e, LU_FLEX_PARSER_1, 3, 0xabcde);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcde)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
+	assert_int_equal(env_last_rx(e, 1)->pkt.ptype,
+			 MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
+			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u /* TUNNEL_MPLS_IN_UDP */ |
+			 MLX5DM_DEV_PTYPE_INNER_L3_IPV4 | MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	/* Another label; the right label to port 6636; the label behind GRE: misses. */
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcdf)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6636, 0xabcde)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0xabcde)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_stats(e).drops.default_miss, 3);
+	assert_int_equal(env_stats(e).drops.walk_error, 0);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
 }
 
@@ -665,6 +779,8 @@ main(void)
 		T(test_action_stes),
 		T(test_loops_and_hop_limit),
 		T(test_bad_images),
+		T(test_flex_mpls_over_gre),
+		T(test_flex_mpls_over_udp),
 		T(test_parse_error_counted),
 		T(test_trace_off),
 		T(test_random_images),

@@ -337,6 +337,112 @@ test_mpls(void **state)
 	assert_int_equal(p.ptype & 0xf0, 0);
 }
 
+/* MPLS over UDP (port 6635, RFC 7510): two labels, then IP by its version nibble. */
+static void
+build_mpls_udp(struct tpkt *t, uint16_t dport, bool inner6)
+{
+	start4(t, 17);
+	tp_udp(t, 49152, dport, true);
+	tp_u32(t, (1000u << 12) | (5u << 9) | 64);
+	tp_u32(t, (2000u << 12) | (1u << 8) | 63);
+	if (inner6) {
+		tp_ipv6(t, ip6_b, ip6_a, 17, 5);
+		tp_udp(t, 7, 9, true);
+	} else {
+		tp_ipv4(t, 0xc0a80001, 0xc0a80002, 6, 32, 0);
+		tp_tcp(t, 4000, 443, 9, 10, 0x18);
+	}
+	tp_payload(t, 4);
+}
+
+static void
+test_mpls_udp(void **state)
+{
+	struct mlx5dm_sim_parse p;
+	struct tpkt t;
+
+	(void)state;
+	build_mpls_udp(&t, 6635, false);
+	assert_int_equal(parse(&t, &p), 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_MPLS_UDP);
+	assert_int_equal(p.tnl_off, 42);
+	assert_int_equal(p.tnl_len, 0);
+	assert_int_equal(p.mpls_in_gre, 0);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
+	assert_int_equal(p.o.nb_mpls, 0);
+	assert_int_equal(p.i.l2, MLX5DM_SIM_NOHDR);
+	assert_int_equal(p.i.nb_mpls, 2);
+	assert_int_equal(p.i.mpls, 42);
+	assert_int_equal(p.i.l3, 50);
+	assert_int_equal(p.i.l3_type, MLX5DM_SIM_L3_IPV4);
+	assert_int_equal(p.i.l4, 70);
+	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
+			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u /* RTE_PTYPE_TUNNEL_MPLS_IN_UDP */ |
+			 MLX5DM_DEV_PTYPE_INNER_L3_IPV4 | MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	/* IPv6 after the labels. */
+	build_mpls_udp(&t, 6635, true);
+	assert_int_equal(parse(&t, &p), 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_MPLS_UDP);
+	assert_int_equal(p.i.l3, 50);
+	assert_int_equal(p.i.l3_type, MLX5DM_SIM_L3_IPV6);
+	assert_int_equal(p.i.l4, 90);
+	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_UDP);
+	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
+			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u | MLX5DM_DEV_PTYPE_INNER_L3_IPV6 |
+			 MLX5DM_DEV_PTYPE_INNER_L4_UDP);
+	/* Any other port is plain UDP: the labels are payload. */
+	build_mpls_udp(&t, 6636, false);
+	assert_int_equal(parse(&t, &p), 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
+	assert_int_equal(p.i.nb_mpls, 0);
+	assert_int_equal(p.i.l3, MLX5DM_SIM_NOHDR);
+	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
+			 MLX5DM_DEV_PTYPE_L4_UDP);
+}
+
+/*
+ * UDP datagrams to 6635 with 0..3 payload bytes (well-formed, exactly
+ * sized heap copies): too short for a label, so no tunnel and no MPLS,
+ * and nothing read past the frame. With a whole label but no bottom of
+ * stack, the stack simply ends.
+ */
+static void
+test_mpls_udp_short(void **state)
+{
+	static const uint8_t junk[4] = { 0xff, 0xff, 0xff, 0xff };
+	struct mlx5dm_sim_parse p;
+	unsigned int n;
+	struct tpkt t;
+
+	(void)state;
+	for (n = 0; n <= 4; n++) {
+		uint8_t *b;
+
+		start4(&t, 17);
+		tp_udp(&t, 1, 6635, true);
+		tp_bytes(&t, junk, n);
+		tp_finish(&t);
+		b = malloc(t.len);
+		assert_non_null(b);
+		memcpy(b, t.pkt.data, t.len);
+		assert_int_equal(mlx5dm_sim_parse(b, (uint16_t)t.len, &p), 0);
+		free(b);
+		assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
+		assert_int_equal(p.i.l3, MLX5DM_SIM_NOHDR);
+		if (n < 4) {
+			assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
+			assert_int_equal(p.i.nb_mpls, 0);
+			assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER |
+					 MLX5DM_DEV_PTYPE_L3_IPV4 | MLX5DM_DEV_PTYPE_L4_UDP);
+		} else {
+			/* One label without S and nothing after it. */
+			assert_int_equal(p.tnl, MLX5DM_SIM_TNL_MPLS_UDP);
+			assert_int_equal(p.i.nb_mpls, 1);
+		}
+	}
+}
+
 /* Every prefix of a VXLAN frame, in an exactly-sized buffer: never a read past it. */
 static void
 test_truncations(void **state)
@@ -360,6 +466,29 @@ test_truncations(void **state)
 	/* Shorter than Ethernet, or cut inside the outer IPv4 datagram: errors. */
 	assert_int_equal(nb_err, t.len);
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, (uint16_t)t.len, &p), 0);
+}
+
+/* The same for MPLS over UDP: every cut is an outer error, never an over-read. */
+static void
+test_truncations_mpls_udp(void **state)
+{
+	struct mlx5dm_sim_parse p;
+	unsigned int len, nb_err = 0;
+	struct tpkt t;
+
+	(void)state;
+	build_mpls_udp(&t, 6635, true);
+	tp_finish(&t);
+	for (len = 0; len < t.len; len++) {
+		uint8_t *b = malloc(len ? len : 1);
+
+		assert_non_null(b);
+		memcpy(b, t.pkt.data, len);
+		if (mlx5dm_sim_parse(b, (uint16_t)len, &p) != 0)
+			nb_err++;
+		free(b);
+	}
+	assert_int_equal(nb_err, t.len);
 }
 
 /* Garbage or a cut in a tunnel payload only ends the inner stack. */
@@ -401,7 +530,7 @@ static void
 test_fuzz(void **state)
 {
 	struct mlx5dm_sim_parse p;
-	struct tpkt seeds[4];
+	struct tpkt seeds[5];
 	unsigned int i, k;
 
 	(void)state;
@@ -426,11 +555,12 @@ test_fuzz(void **state)
 	tp_ipv4(&seeds[3], 1, 2, 1, 3, 0);
 	tp_u32(&seeds[3], 0x08000000);
 	tp_u32(&seeds[3], 0);
-	for (i = 0; i < 4; i++)
+	build_mpls_udp(&seeds[4], 6635, false);
+	for (i = 0; i < 5; i++)
 		tp_finish(&seeds[i]);
 	srand(1234);
 	for (i = 0; i < 20000; i++) {
-		const struct tpkt *sd = &seeds[i % 4];
+		const struct tpkt *sd = &seeds[i % 5];
 		unsigned int len = sd->len - (unsigned int)rand() % 8u * (i & 1);
 		uint8_t *b = malloc(len);
 
@@ -514,7 +644,10 @@ main(void)
 		cmocka_unit_test(test_vxlan),
 		cmocka_unit_test(test_gre),
 		cmocka_unit_test(test_mpls),
+		cmocka_unit_test(test_mpls_udp),
+		cmocka_unit_test(test_mpls_udp_short),
 		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_truncations_mpls_udp),
 		cmocka_unit_test(test_bad_tunnel_payload),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_fuzz),

@@ -287,6 +287,87 @@ test_fv_gre_mpls(void **state)
 	check_fv(MLX5DM_SIM_LU_MPLS_O, &p, &m, (const struct fv_bits[]){ FV_END });
 }
 
+/*
+ * FLEX_PARSER_0/1 (ste_flex_parser_0: dw0 = parser 3 .. dw3 = parser 0;
+ * ste_flex_parser_1: dw0 = parser 7 .. dw3 = parser 4). The model's
+ * MPLS-over-GRE parser is id 3 (FLEX_PARSER_0 dword 0), its MPLS-over-UDP
+ * parser id 4 (FLEX_PARSER_1 dword 3); each holds the whole first MPLS
+ * header: label[31:12], exp[11:9], s_bos[8], ttl[7:0].
+ */
+static void
+test_fv_flex_parsers(void **state)
+{
+	const struct fv_bits gre_flex0[] = {
+		{ 0x000, 20, 0x12345 }, { 0x014, 3, 5 }, { 0x017, 1, 0 }, { 0x018, 8, 0x40 },
+		FV_END,
+	};
+	const struct fv_bits udp_flex1[] = {
+		{ 0x060, 20, 0xfedcb }, { 0x074, 3, 2 }, { 0x077, 1, 1 }, { 0x078, 8, 0x11 },
+		FV_END,
+	};
+	const struct fv_bits none[] = { FV_END };
+	struct mlx5dm_sim_meta m = { 0 };
+	struct mlx5dm_sim_parse p;
+	struct tpkt t;
+
+	(void)state;
+	/* GRE with K and S (12-byte header), two labels: only the first counts. */
+	start4(&t, 1, 2, 47, 64);
+	tp_u32(&t, 0x30008847);
+	tp_u32(&t, 0xabcdef01); /* key */
+	tp_u32(&t, 7);          /* sequence */
+	tp_u32(&t, (0x12345u << 12) | (5u << 9) | 0x40);
+	tp_u32(&t, (0x00777u << 12) | (1u << 8) | 0x3f);
+	tp_ipv4(&t, 3, 4, 17, 1, 0);
+	tp_udp(&t, 1, 2, true);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_0, &p, &m, gre_flex0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_1, &p, &m, none);
+
+	/* MPLS over UDP/6635. */
+	start4(&t, 1, 2, 17, 64);
+	tp_udp(&t, 5000, 6635, true);
+	tp_u32(&t, (0xfedcbu << 12) | (2u << 9) | (1u << 8) | 0x11);
+	tp_ipv4(&t, 3, 4, 6, 1, 0);
+	tp_tcp(&t, 1, 2, 3, 4, 0x10);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_1, &p, &m, udp_flex1);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_0, &p, &m, none);
+	/* The same bytes to another port: no parser sees them. */
+	t.pkt.data[37] ^= 1;
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_1, &p, &m, none);
+
+	/* GRE carrying IPv4, and GRE carrying multicast MPLS (0x8848): nothing. */
+	start4(&t, 1, 2, 47, 64);
+	tp_u32(&t, 0x00000800);
+	tp_ipv4(&t, 3, 4, 17, 1, 0);
+	tp_udp(&t, 1, 2, true);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_0, &p, &m, none);
+	start4(&t, 1, 2, 47, 64);
+	tp_u32(&t, 0x00008848);
+	tp_u32(&t, (0x12345u << 12) | (1u << 8) | 0x40);
+	tp_ipv4(&t, 3, 4, 17, 1, 0);
+	tp_udp(&t, 1, 2, true);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	assert_int_equal(p.i.nb_mpls, 1);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_0, &p, &m, none);
+
+	/* UDP/6635 with 3 payload bytes: no label, every parser reads 0. */
+	start4(&t, 1, 2, 17, 64);
+	tp_udp(&t, 5000, 6635, true);
+	tp_bytes(&t, (const uint8_t[3]){ 0xff, 0xff, 0xff }, 3);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_0, &p, &m, none);
+	check_fv(MLX5DM_SIM_LU_FLEX_PARSER_1, &p, &m, none);
+}
+
 static void
 test_fv_icmp_frag(void **state)
 {
@@ -354,8 +435,8 @@ test_fv_registers(void **state)
 	check_fv(MLX5DM_SIM_LU_STEERING_REGS_0, &p, &m, r0);
 	check_fv(MLX5DM_SIM_LU_STEERING_REGS_1, &p, &m, r1);
 	check_fv(MLX5DM_SIM_LU_GENERAL_PURPOSE, &p, &m, gp);
-	/* Not modelled: flex parsers, source QP/GVMI. */
-	assert_int_equal(mlx5dm_sim_fv_build(0x0111, &p, &m, v), -ENOTSUP);
+	/* Not modelled: flex-parser tunnel header, source QP/GVMI, definers. */
+	assert_int_equal(mlx5dm_sim_fv_build(0x000e, &p, &m, v), -ENOTSUP);
 	assert_int_equal(mlx5dm_sim_fv_build(0x0104, &p, &m, v), -ENOTSUP);
 	assert_int_equal(mlx5dm_sim_fv_build(0x0400, &p, &m, v), -ENOTSUP);
 }
@@ -369,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_fv_ipv6),
 		cmocka_unit_test(test_fv_vxlan_inner),
 		cmocka_unit_test(test_fv_gre_mpls),
+		cmocka_unit_test(test_fv_flex_parsers),
 		cmocka_unit_test(test_fv_icmp_frag),
 		cmocka_unit_test(test_fv_registers),
 	};

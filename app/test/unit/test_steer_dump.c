@@ -996,6 +996,13 @@ test_dump_empty(void **state)
 	struct mlx5dm_ctx *ctx;
 	struct mlx5dm_domain *dom;
 	struct dump *d;
+	static const char *const flex[][2] = {
+		{ "icmp_dw0", "0x0" }, { "icmp_dw1", "0x0" }, { "icmpv6_dw0", "0x0" },
+		{ "icmpv6_dw1", "0x0" },
+		/* The model's flex parsers of MPLS over GRE / over UDP. */
+		{ "mpls_over_gre", "0x3" }, { "mpls_over_udp", "0x4" },
+	};
+	unsigned int i, k = 0;
 
 	(void)state;
 	assert_non_null(dev);
@@ -1005,8 +1012,18 @@ test_dump_empty(void **state)
 	assert_non_null(dom);
 	d = dump_domain(dom, false);
 	check_structure(d, false);
-	assert_int_equal(d->n, 1 + 1 + 4 + 2);
+	assert_int_equal(d->n, 1 + 1 + 6 + 2);
 	assert_int_equal(count(d, 3005), 2);
+	/* 3001: name, parser id, in this order. */
+	for (i = 0; i < d->n; i++) {
+		if (d->r[i].type != 3001)
+			continue;
+		assert_true(k < sizeof(flex) / sizeof(flex[0]));
+		assert_string_equal(d->r[i].f[2], flex[k][0]);
+		assert_string_equal(d->r[i].f[3], flex[k][1]);
+		k++;
+	}
+	assert_int_equal(k, 6);
 	dump_free(d);
 	assert_int_equal(mlx5dm_domain_destroy(dom), 0);
 	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
@@ -1075,6 +1092,83 @@ test_dump_concurrent(void **state)
 	env_close(c.e);
 }
 
+/*
+ * The flex-parser lookups in a dump: a matcher on MPLS over GRE (the model's
+ * parser 3: FLEX_PARSER_0, tag bytes 0..3) and MPLS over UDP (parser 4:
+ * FLEX_PARSER_1, tag bytes 12..15); builder records carry the lookup types,
+ * the rule's entries the header dwords. Saved for check_dump_format.py (and
+ * mlx_steering_dump) like the other domains.
+ */
+static void
+test_dump_flex(void **state)
+{
+	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev *dev = mlx5dm_dev_open(&dattr);
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE] = { 0 }, v[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = { .criteria = MLX5DM_FTE_CRITERIA(misc2), .mask = mask };
+	/* label 0x12345, ttl 0x40 | label 0xabcde: the MPLS header dwords, big-endian. */
+	const uint8_t tag0[16] = { 0x12, 0x34, 0x50, 0x40 };
+	const uint8_t tag1[16] = { [12] = 0xab, [13] = 0xcd, [14] = 0xe0 };
+	const uint16_t lu[2] = { 0x0111, 0x0112 };
+	unsigned int i, nb = 0, ste = 0;
+	struct mlx5dm_action *drop;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_domain *dom;
+	struct mlx5dm_table *tbl;
+	struct mlx5dm_rule *r;
+	struct mlx5dm_ctx *ctx;
+	struct dump *d;
+
+	(void)state;
+	assert_non_null(dev);
+	ctx = mlx5dm_ctx_open(dev, NULL);
+	assert_non_null(ctx);
+	dom = mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_NIC_RX);
+	assert_non_null(dom);
+	tbl = mlx5dm_table_create(dom, 1);
+	assert_non_null(tbl);
+	drop = mlx5dm_action_drop(dom);
+	assert_non_null(drop);
+	mlx5dm_fte_set(mask, MLX5DM_FTE(misc2, outer_first_mpls_over_gre_label), 0xfffff);
+	mlx5dm_fte_set(mask, MLX5DM_FTE(misc2, outer_first_mpls_over_gre_ttl), 0xff);
+	mlx5dm_fte_set(mask, MLX5DM_FTE(misc2, outer_first_mpls_over_udp_label), 0xfffff);
+	m = mlx5dm_matcher_create(tbl, &ma, NULL);
+	assert_non_null(m);
+	mlx5dm_fte_set(v, MLX5DM_FTE(misc2, outer_first_mpls_over_gre_label), 0x12345);
+	mlx5dm_fte_set(v, MLX5DM_FTE(misc2, outer_first_mpls_over_gre_ttl), 0x40);
+	mlx5dm_fte_set(v, MLX5DM_FTE(misc2, outer_first_mpls_over_udp_label), 0xabcde);
+	r = mlx5dm_rule_create(m, 0, v, 1, &drop);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_queue_drain(ctx, 0), 0);
+	d = dump_domain(dom, true);
+	check_structure(d, true);
+	for (i = 0; i < d->n; i++) {
+		const struct rec *rc = &d->r[i];
+		uint8_t sw[64];
+
+		if (rc->type == 3204) {
+			assert_true(nb < 2);
+			assert_int_equal(num(rc->f[4]), lu[nb]);
+			nb++;
+		} else if (rc->type == 3303 && ste < 2) {
+			/* Software layout: control | tag | mask; the tag at 32. */
+			unhex(rc->f[3], sw, sizeof(sw));
+			assert_memory_equal(sw + 32, ste == 0 ? tag0 : tag1, 16);
+			ste++;
+		}
+	}
+	assert_int_equal(nb, 2);
+	assert_int_equal(ste, 2);
+	dump_free(d);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_int_equal(mlx5dm_action_destroy(drop), 0);
+	assert_int_equal(mlx5dm_table_destroy(tbl), 0);
+	assert_int_equal(mlx5dm_domain_destroy(dom), 0);
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	mlx5dm_dev_close(dev);
+}
+
 int
 main(void)
 {
@@ -1085,6 +1179,7 @@ main(void)
 		cmocka_unit_test(test_dump_errors),
 		cmocka_unit_test(test_rule_dump),
 		cmocka_unit_test(test_dump_empty),
+		cmocka_unit_test(test_dump_flex),
 		cmocka_unit_test(test_dump_concurrent),
 	};
 

@@ -1338,10 +1338,6 @@ test_refused_masks(void **state)
 		{ F(misc, source_port), 0xffff, CRIT(misc), "misc.source_port" },
 		{ F(misc, geneve_vni), 0xffffff, CRIT(misc), "misc.geneve_vni" },
 		{ F(misc, outer_esp_spi), 0xffffffff, CRIT(misc), "misc.outer_esp_spi" },
-		{ F(misc2, outer_first_mpls_over_gre_label), 0xfffff, CRIT(misc2),
-		  "misc2.outer_first_mpls_over_gre_label" },
-		{ F(misc2, outer_first_mpls_over_udp_label), 0xfffff, CRIT(misc2),
-		  "misc2.outer_first_mpls_over_udp_label" },
 		{ F(misc4, prog_sample_field_value_0), 0xffffffff, CRIT(misc4),
 		  "misc4.prog_sample_field_value_0" },
 		{ F(misc5, tunnel_header_1), 0xffffffff, CRIT(misc5), "misc5.tunnel_header_1" },
@@ -1497,6 +1493,106 @@ test_match_registers(void **state)
 	senv_close(e);
 }
 
+/* One MPLS label (S set, TTL 64) over GRE (protocol 0x8847) or none: plain IPv4 over GRE. */
+static void
+t_mpls_gre_frame(struct frame *f, unsigned int nb_mpls, uint32_t label)
+{
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.tnl = TNL_GRE;
+	p.in = p.o;
+	p.in.no_l2 = true;
+	p.in.sip = 0xc0a80001;
+	p.in.dip = 0xc0a80002;
+	p.in.nb_mpls = (uint8_t)nb_mpls;
+	p.in.mpls[0] = label << 12 | 3u << 9 | 64;
+	frame_build(f, &p);
+}
+
+/* One MPLS label (exp 3, S, TTL 64) as the payload of outer IPv4/UDP to dport. */
+static void
+t_mpls_udp_frame(struct frame *f, uint16_t dport, uint32_t label)
+{
+	const uint8_t payload[8] = { 0 };
+	uint8_t inner[128];
+	struct hdrs in;
+	struct pkt p;
+	uint16_t n;
+
+	pkt_udp4(&p);
+	in = p.o;
+	in.no_l2 = true;
+	in.sip = 0xc0a80001;
+	in.dip = 0xc0a80002;
+	in.nb_mpls = 1;
+	in.mpls[0] = label << 12 | 3u << 9 | 64;
+	n = stack_build(inner, &in, payload, sizeof(payload));
+	p.o.dport = dport;
+	f->len = stack_build(f->b, &p.o, inner, n);
+}
+
+/*
+ * MPLS over GRE and over UDP, through the device's flex parsers (the model
+ * reports both protocols): each matcher's label steers its tunnel's frames
+ * only; other labels, UDP ports other than 6635 and GRE without MPLS miss.
+ */
+static void
+test_match_mpls_over_tunnels(void **state)
+{
+	/* GRE frames (udp_port 0) with nb_mpls labels, or UDP frames to udp_port. */
+	static const struct {
+		uint16_t udp_port;
+		unsigned int nb_mpls;
+		uint32_t label;
+		int q;
+	} sends[] = {
+		{ 0, 1, 100, 1 }, { 0, 1, 101, RX_DROPPED }, { 0, 0, 100, RX_DROPPED },
+		{ 0, 1, 200, RX_DROPPED }, { 6635, 1, 200, 2 }, { 6635, 1, 201, RX_DROPPED },
+		{ 6636, 1, 200, RX_DROPPED }, { 6635, 1, 100, RX_DROPPED },
+	};
+	struct senv *e = senv_open(1);
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = { .criteria = CRIT(misc2), .mask = mask };
+	unsigned int i;
+	struct mlx5dm_matcher *mg, *mu;
+	struct mlx5dm_rule *rg, *ru;
+	const char *field = "untouched";
+	struct frame f;
+
+	(void)state;
+	mp_set(mask, F(misc2, outer_first_mpls_over_gre_label), 0xfffff);
+	assert_int_equal(mlx5dm_matcher_check(e->rx, &ma, &field), 0);
+	assert_null(field);
+	mg = senv_matcher(e->tbl, 0, CRIT(misc2), mask, 0);
+	mp_set(v, F(misc2, outer_first_mpls_over_gre_label), 100);
+	rg = senv_rule(mg, 0, v, 1, &e->to_q[1]);
+	memset(mask, 0, sizeof(mask));
+	memset(v, 0, sizeof(v));
+	mp_set(mask, F(misc2, outer_first_mpls_over_udp_label), 0xfffff);
+	mp_set(mask, F(misc2, outer_first_mpls_over_udp_exp), 7);
+	mp_set(mask, F(misc2, outer_first_mpls_over_udp_ttl), 0xff);
+	assert_int_equal(mlx5dm_matcher_check(e->rx, &ma, &field), 0);
+	mu = senv_matcher(e->tbl, 1, CRIT(misc2), mask, 0);
+	mp_set(v, F(misc2, outer_first_mpls_over_udp_label), 200);
+	mp_set(v, F(misc2, outer_first_mpls_over_udp_exp), 3);
+	mp_set(v, F(misc2, outer_first_mpls_over_udp_ttl), 64);
+	ru = senv_rule(mu, 0, v, 1, &e->to_q[2]);
+	for (i = 0; i < sizeof(sends) / sizeof(sends[0]); i++) {
+		if (sends[i].udp_port != 0)
+			t_mpls_udp_frame(&f, sends[i].udp_port, sends[i].label);
+		else
+			t_mpls_gre_frame(&f, sends[i].nb_mpls, sends[i].label);
+		if (senv_send(e, &f, NULL) != sends[i].q)
+			fail_msg("frame %u: not on %d", i, sends[i].q);
+	}
+	assert_int_equal(mlx5dm_rule_destroy(rg, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(ru, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mg), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(mu), 0);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -1505,6 +1601,7 @@ main(void)
 		cmocka_unit_test(test_refused_masks),
 		cmocka_unit_test(test_refused_values),
 		cmocka_unit_test(test_match_registers),
+		cmocka_unit_test(test_match_mpls_over_tunnels),
 	};
 
 	return cmocka_run_group_tests_name("steer_match", tests, NULL, NULL);

@@ -1532,6 +1532,8 @@ t_mpls_udp_frame(struct frame *f, uint16_t dport, uint32_t label)
 	f->len = stack_build(f->b, &p.o, inner, n);
 }
 
+#define T_MPLS_MANY 64
+
 /*
  * MPLS over GRE and over UDP, through the device's flex parsers (the model
  * reports both protocols): each matcher's label steers its tunnel's frames
@@ -1556,7 +1558,8 @@ test_match_mpls_over_tunnels(void **state)
 	struct mlx5dm_matcher_attr ma = { .criteria = CRIT(misc2), .mask = mask };
 	unsigned int i;
 	struct mlx5dm_matcher *mg, *mu;
-	struct mlx5dm_rule *rg, *ru;
+	struct mlx5dm_rule *rg, *ru, *many[T_MPLS_MANY];
+	struct mlx5dm_matcher_stats ms;
 	const char *field = "untouched";
 	struct frame f;
 
@@ -1586,6 +1589,21 @@ test_match_mpls_over_tunnels(void **state)
 		if (senv_send(e, &f, NULL) != sends[i].q)
 			fail_msg("frame %u: not on %d", i, sends[i].q);
 	}
+	/* Enough labels to grow the GRE matcher's table: the tag bytes are hashed. */
+	memset(v, 0, sizeof(v));
+	for (i = 0; i < T_MPLS_MANY; i++) {
+		mp_set(v, F(misc2, outer_first_mpls_over_gre_label), 5000 + 7 * i);
+		many[i] = senv_rule(mg, 0, v, 1, &e->to_q[1 + i % 3]);
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(mg, &ms), 0);
+	assert_true(ms.entries > 1 && ms.used > 1);
+	for (i = 0; i < T_MPLS_MANY; i++) {
+		t_mpls_gre_frame(&f, 1, 5000 + 7 * i);
+		if (senv_send(e, &f, NULL) != (int)(1 + i % 3))
+			fail_msg("label %u: not on queue %u", 5000 + 7 * i, 1 + i % 3);
+	}
+	for (i = 0; i < T_MPLS_MANY; i++)
+		assert_int_equal(mlx5dm_rule_destroy(many[i], 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(rg, 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(ru, 0), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(mg), 0);

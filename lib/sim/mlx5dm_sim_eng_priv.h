@@ -63,13 +63,6 @@ enum mlx5dm_sim_tnl {
 #define MLX5DM_SIM_ETH_P_MPLS_UC 0x8847 /* MPLS unicast (also a GRE protocol type) */
 #define MLX5DM_SIM_MPLS_UDP_PORT 6635 /* IANA mpls-in-udp (RFC 7510) */
 
-/*
- * RTE_PTYPE_TUNNEL_MPLS_IN_UDP. It belongs with the MLX5DM_DEV_PTYPE_*
- * values of mlx5dm_dev.h (whose PMD build check covers them); until it
- * moves there the model defines it here, with the same DPDK value.
- */
-#define MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP 0x0000d000u
-
 /* One header stack (outer or inner); offsets from the frame start. */
 struct mlx5dm_sim_hdrs {
 	uint16_t l2;          /* Ethernet header, NOHDR when the stack starts at L3 */

@@ -481,7 +481,7 @@ mlx5dm_sim_parse_ptype(const struct mlx5dm_sim_parse *p)
 	if (p->tnl == MLX5DM_SIM_TNL_VXLAN)
 		t |= MLX5DM_DEV_PTYPE_TUNNEL_VXLAN;
 	else if (p->tnl == MLX5DM_SIM_TNL_MPLS_UDP)
-		t |= MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP;
+		t |= MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_UDP;
 	else
 		t |= p->mpls_in_gre ? MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE :
 		     MLX5DM_DEV_PTYPE_TUNNEL_GRE;

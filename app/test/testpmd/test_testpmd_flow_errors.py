@@ -121,6 +121,8 @@ BAD = [
     (i('eth / ipv4 / udp / vxlan / eth / ipv4 / udp / gre'), ITEM,
      'only one tunnel item per pattern'),
     (i('eth / ipv4 / udp / vxlan / mpls label is 5'), ITEM, 'MPLS after VXLAN is not supported'),
+    (i('eth / ipv4 / gre / ipv4 / mpls label is 5'), ITEM,
+     'MPLS over GRE must follow GRE (or GRE_KEY) directly'),
     (i('eth / ipv6 / tcp / mpls label is 5'), ITEM,
      'MPLS is supported after ETH/VLAN, GRE or UDP only'),
     (i('eth / mpls / ipv4'), ITEM, 'no header item can follow MPLS'),

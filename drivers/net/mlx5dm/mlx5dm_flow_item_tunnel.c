@@ -205,6 +205,13 @@ mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_VXLAN))
 		return mlx5dm_flow_item_err(x, ENOTSUP, "MPLS after VXLAN is not supported",
 					    error);
+	/* The label read after GRE is the one right behind it: no inner header in between. */
+	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE) &&
+	    mlx5dm_flow_has(x, MLX5DM_FLOW_INNER(MLX5DM_FLOW_L_L2 | MLX5DM_FLOW_L_VLAN |
+						 MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4)))
+		return mlx5dm_flow_item_err(x, ENOTSUP,
+					    "MPLS over GRE must follow GRE (or GRE_KEY) directly",
+					    error);
 	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE))
 		x->variant = 1;
 	else if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_UDP))

@@ -76,10 +76,20 @@ test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_sb *sb)
 			       test_dm_pick(r, &test_dm_pool_port),
 			       test_dm_pick(r, &test_dm_pool_vni));
 		test_dm_pkt_eth(r, sb, "/");
-	} else if (test_dm_rng_pct(r, 50)) {
-		test_dm_sb_add(sb, "/gre(key=%s)", test_dm_pick(r, &test_dm_pool_grekey));
+	} else if (test_dm_rng_pct(r, 20)) {
+		/* MPLS over UDP (port 6635), an IP packet behind the label. */
+		test_dm_sb_add(sb, "/udp(sport=%s,dport=6635)/mpls(label=%s)",
+			       test_dm_pick(r, &test_dm_pool_port),
+			       test_dm_pick(r, &test_dm_pool_label));
 	} else {
-		test_dm_sb_add(sb, "/gre()");
+		if (test_dm_rng_pct(r, 50))
+			test_dm_sb_add(sb, "/gre(key=%s)", test_dm_pick(r, &test_dm_pool_grekey));
+		else
+			test_dm_sb_add(sb, "/gre()");
+		/* MPLS over GRE. */
+		if (test_dm_rng_pct(r, 25))
+			test_dm_sb_add(sb, "/mpls(label=%s)",
+				       test_dm_pick(r, &test_dm_pool_label));
 	}
 	in = test_dm_rng_pct(r, 70) ? 4 : 6;
 	test_dm_pkt_l3(r, sb, in);

@@ -4,7 +4,8 @@
 
 /*
  * Random rules: a pattern (outer L2/L3/L4, maybe a VXLAN or GRE tunnel with
- * inner headers, maybe MPLS, maybe metadata items in later groups), then
+ * inner headers, maybe MPLS after ETH, GRE or UDP, maybe metadata items in
+ * later groups), then
  * actions: COUNT first, header changes in
  * the order net_mlx5dm applies them (decap, VLAN pop, field changes, VLAN
  * push, encap), then mark/flag and register writes,
@@ -78,7 +79,7 @@ test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_sb *sb, int v)
 	test_dm_sb_add(sb, " / ");
 }
 
-/* A UDP item before VXLAN: the tunnel implies its destination port. */
+/* A UDP item before VXLAN or MPLS: the tunnel implies its destination port. */
 static void
 test_dm_gen_vxlan_udp(struct test_dm_gen *g, struct test_dm_sb *sb)
 {
@@ -153,6 +154,13 @@ test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		if (test_dm_rng_pct(r, 30))
 			test_dm_sb_add(sb, "gre_key value is %s / ",
 				       test_dm_pick(r, &test_dm_pool_grekey));
+		/* MPLS over GRE: the label right behind GRE, nothing after it. */
+		if (test_dm_rng_pct(r, 25)) {
+			s->mpls = 1;
+			test_dm_sb_add(sb, "mpls label is %s / ",
+				       test_dm_pick(r, &test_dm_pool_label));
+			return;
+		}
 	}
 	if (!test_dm_rng_pct(r, 60))
 		return;
@@ -225,6 +233,13 @@ test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 			s->vxlan = 1;
 			s->l4 = 'U';
 			test_dm_gen_vxlan_udp(g, sb);
+		} else if (test_dm_rng_pct(r, 5)) {
+			/* MPLS over UDP: the label implies destination port 6635. */
+			s->mpls = 1;
+			s->l4 = 'U';
+			test_dm_gen_vxlan_udp(g, sb);
+			test_dm_sb_add(sb, "mpls label is %s / ",
+				       test_dm_pick(r, &test_dm_pool_label));
 		} else {
 			s->l4 = test_dm_gen_l4(g, sb, s->l3, 1);
 		}

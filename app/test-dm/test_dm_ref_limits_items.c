@@ -399,6 +399,10 @@ test_dm_lim_tunnel(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 					       "or what it implies");
 	}
 	test_dm_lim_level(w, item->type);
+	/* GRE's protocol is the EtherType of what it carries: an L3 item after it must agree. */
+	if (item->type == RTE_FLOW_ITEM_TYPE_GRE)
+		w->ethertype = test_dm_lim_full16(item,
+						  offsetof(struct rte_flow_item_gre, protocol));
 	return 0;
 }
 

@@ -121,6 +121,8 @@ BAD = [
     (i('eth / ipv4 / udp / vxlan / eth / ipv4 / udp / gre'), ITEM,
      'only one tunnel item per pattern'),
     (i('eth / ipv4 / udp / vxlan / mpls label is 5'), ITEM, 'MPLS after VXLAN is not supported'),
+    (i('eth / ipv4 / gre protocol is 0x86dd / ipv4'), ITEM,
+     'L3 item does not match the GRE protocol given before it'),
     (i('eth / ipv4 / gre / ipv4 / mpls label is 5'), ITEM,
      'MPLS over GRE must follow GRE (or GRE_KEY) directly'),
     (i('eth / ipv6 / tcp / mpls label is 5'), ITEM,

@@ -126,6 +126,15 @@ def gre_cases():
              [P(o4() / GRE(proto=0x86dd) / IPv6(dst='2001:db8::5') / TCP(sport=22), 1),
               P(o4() / GRE(proto=0x86dd) / IPv6(dst='2001:db8::5') / TCP(sport=23), 0),
               P(o4() / GRE(proto=0x86dd) / IPv6(dst='2001:db8::6') / TCP(sport=22), 0)]),
+        # The L3 item after GRE implies GRE's protocol: an IP header behind MPLS labels
+        # (or behind any other GRE payload) is no match.
+        Case('gre inner ipv4 implies protocol', q1('eth / ipv4 / gre / ipv4 ttl is 2'),
+             [P(o4() / g4 / IP(src='192.168.0.9', dst='192.168.0.1', ttl=2) / UDP(), 1),
+              P(o4() / GRE(proto=0x8847) / MPLS(label=16, s=1) /
+                IP(src='192.168.0.9', dst='192.168.0.1', ttl=2) / UDP(), 0,
+                what='IPv4 behind an MPLS label'),
+              P(o4() / GRE(proto=0x6558) / IP(src='192.168.0.9', ttl=2) / UDP(), 0,
+                what='GRE protocol 0x6558')]),
     ]
 
 

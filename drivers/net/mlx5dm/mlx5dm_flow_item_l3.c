@@ -39,6 +39,7 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 		    struct rte_flow_error *error)
 {
 	enum mlx5dm_fte_field et = MLX5DM_FLOW_IO(x, ethertype);
+	int ret;
 
 	RTE_SET_USED(spec);
 	RTE_SET_USED(mask);
@@ -46,6 +47,20 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 	    mlx5dm_flow_match_value(x, et) != x->def->ethertype)
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
+	/*
+	 * Right behind GRE, the L3 item names what GRE carries: its protocol
+	 * is this EtherType (as mlx5 implies it), so a GRE packet carrying an
+	 * MPLS label stack, or anything else, before an IP header does not match.
+	 */
+	if (x->inner && mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE)) {
+		if (mlx5dm_flow_match_mask(x, MISC(gre_protocol)) == 0xffff &&
+		    mlx5dm_flow_match_value(x, MISC(gre_protocol)) != x->def->ethertype)
+			return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the GRE "
+						    "protocol given before it", error);
+		ret = mlx5dm_flow_match_default(x, MISC(gre_protocol), x->def->ethertype, error);
+		if (ret < 0)
+			return ret;
+	}
 	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), x->def->ip_version,
 					    error);
 }

@@ -5,11 +5,10 @@
 /*
  * Random rules: a pattern (outer L2/L3/L4, maybe a VXLAN or GRE tunnel with
  * inner headers, maybe MPLS after ETH, GRE or UDP, maybe metadata items in
- * later groups), then
- * actions: COUNT first, header changes in
- * the order net_mlx5dm applies them (decap, VLAN pop, field changes, VLAN
- * push, encap), then mark/flag and register writes,
- * and a fate: QUEUE, RSS, DROP (only without header changes) or JUMP to a
+ * later groups), then actions: COUNT first, header changes in the order
+ * net_mlx5dm applies them (decap, VLAN pop, field changes -- SET_*, TTL, TCP
+ * seq/ack arithmetic, MODIFY_FIELD -- VLAN push, encap), then mark/flag and
+ * register writes, and a fate: QUEUE, RSS, DROP (only without header changes) or JUMP to a
  * higher group; egress rules may have no fate (the packet goes on to the
  * wire). Every header change refers to a header the pattern names.
  */
@@ -271,9 +270,14 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		case 0:
 			if (!eth)
 				continue;
-			test_dm_sb_add(sb, "set_mac_%s mac_addr %s / ",
-				       test_dm_rng_pct(r, 50) ? "src" : "dst",
-				       test_dm_pick(r, &test_dm_pool_mac));
+			/* MODIFY_FIELD only where its level 0 (outermost) is the level changed. */
+			if (!s->decap && test_dm_rng_pct(r, 25))
+				test_dm_sb_add(sb, "modify_field op set dst_type mac_dst "
+					       "src_type mac_src width 48 / ");
+			else
+				test_dm_sb_add(sb, "set_mac_%s mac_addr %s / ",
+					       test_dm_rng_pct(r, 50) ? "src" : "dst",
+					       test_dm_pick(r, &test_dm_pool_mac));
 			break;
 		case 1:
 		case 2:
@@ -287,7 +291,13 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		case 3:
 			if (l3 == 0)
 				continue;
-			if (test_dm_rng_pct(r, 50))
+			if (!s->decap && test_dm_rng_pct(r, 25))
+				test_dm_sb_add(sb, "modify_field op %s dst_type %s src_type value "
+					       "src_value %02x width 8 / ",
+					       test_dm_rng_pct(r, 50) ? "add" : "sub",
+					       l3 == 4 ? "ipv4_ttl" : "ipv6_hoplimit",
+					       1 + test_dm_rng_below(r, 16));
+			else if (test_dm_rng_pct(r, 50))
 				test_dm_sb_add(sb, "dec_ttl / ");
 			else
 				test_dm_sb_add(sb, "set_ttl ttl_value %s / ",
@@ -296,9 +306,21 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		case 4:
 			if (l4 != 'T' && l4 != 'U')
 				continue;
-			test_dm_sb_add(sb, "set_tp_%s port %s / ",
-				       test_dm_rng_pct(r, 50) ? "src" : "dst",
-				       test_dm_pick(r, &test_dm_pool_port));
+			if (l4 == 'T' && test_dm_rng_pct(r, 25))
+				/* TCP sequence/acknowledgement arithmetic (wraps). */
+				test_dm_sb_add(sb, "%s_tcp_%s value %u / ",
+					       test_dm_rng_pct(r, 50) ? "inc" : "dec",
+					       test_dm_rng_pct(r, 50) ? "seq" : "ack",
+					       test_dm_rng_below(r, 0x20000));
+			else if (!s->decap && test_dm_rng_pct(r, 20))
+				test_dm_sb_add(sb, "modify_field op set dst_type %s_port_dst "
+					       "src_type %s_port_src width 16 / ",
+					       l4 == 'T' ? "tcp" : "udp",
+					       l4 == 'T' ? "tcp" : "udp");
+			else
+				test_dm_sb_add(sb, "set_tp_%s port %s / ",
+					       test_dm_rng_pct(r, 50) ? "src" : "dst",
+					       test_dm_pick(r, &test_dm_pool_port));
 			break;
 		default:
 			if (l3 != 4)

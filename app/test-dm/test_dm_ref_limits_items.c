@@ -410,7 +410,11 @@ static int
 test_dm_lim_mpls(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 		 struct rte_flow_error *e)
 {
-	/* After ETH/VLAN, right after GRE (or its key), or after the outer UDP; not after VXLAN. */
+	/*
+	 * First (the ETH item may be left out, as before an L3 item), after
+	 * ETH/VLAN, right after GRE (or its key), or after the outer UDP; not
+	 * after VXLAN.
+	 */
 	if (w->tunnel == RTE_FLOW_ITEM_TYPE_VXLAN)
 		return test_dm_lim_bad(item, ENOTSUP, e, "MPLS after VXLAN is not supported");
 	if (w->inner) {
@@ -418,8 +422,7 @@ test_dm_lim_mpls(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 		    w->l4 != RTE_FLOW_ITEM_TYPE_END)
 			return test_dm_lim_bad(item, ENOTSUP, e,
 					       "MPLS over GRE must follow GRE directly");
-	} else if (w->l4 != RTE_FLOW_ITEM_TYPE_UDP &&
-		   (w->l3 != RTE_FLOW_ITEM_TYPE_END || w->eth == 0)) {
+	} else if (w->l4 != RTE_FLOW_ITEM_TYPE_UDP && w->l3 != RTE_FLOW_ITEM_TYPE_END) {
 		return test_dm_lim_bad(item, ENOTSUP, e,
 				       "MPLS is supported after ETH/VLAN, GRE or UDP only");
 	}

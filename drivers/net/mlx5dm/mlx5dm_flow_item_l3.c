@@ -33,18 +33,24 @@ mlx5dm_flow_l3_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 	return 0;
 }
 
+/* A fully matched EtherType field f (what carries the L3 header) must be this version's. */
+static bool
+mlx5dm_flow_l3_carried_ok(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+{
+	return mlx5dm_flow_match_mask(x, f) != 0xffff ||
+	       mlx5dm_flow_match_value(x, f) == x->def->ethertype;
+}
+
 /* ip_version, and the EtherType (if matched) must be this version's. */
 static int
 mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		    struct rte_flow_error *error)
 {
-	enum mlx5dm_fte_field et = MLX5DM_FLOW_IO(x, ethertype);
 	int ret;
 
 	RTE_SET_USED(spec);
 	RTE_SET_USED(mask);
-	if (mlx5dm_flow_match_mask(x, et) == 0xffff &&
-	    mlx5dm_flow_match_value(x, et) != x->def->ethertype)
+	if (!mlx5dm_flow_l3_carried_ok(x, MLX5DM_FLOW_IO(x, ethertype)))
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
 	/*
@@ -53,8 +59,7 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 	 * MPLS label stack, or anything else, before an IP header does not match.
 	 */
 	if (x->inner && mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE)) {
-		if (mlx5dm_flow_match_mask(x, MISC(gre_protocol)) == 0xffff &&
-		    mlx5dm_flow_match_value(x, MISC(gre_protocol)) != x->def->ethertype)
+		if (!mlx5dm_flow_l3_carried_ok(x, MISC(gre_protocol)))
 			return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the GRE "
 						    "protocol given before it", error);
 		ret = mlx5dm_flow_match_default(x, MISC(gre_protocol), x->def->ethertype, error);

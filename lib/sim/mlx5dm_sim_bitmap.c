@@ -40,11 +40,17 @@ mlx5dm_sim_bit(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
 	return (__atomic_load_n(&bm->w[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
 }
 
-/* First index >= from whose bit equals want, or nbits. */
+/*
+ * First index in [from, end) whose bit equals want, or end (end <= nbits).
+ * Bounded: a search for the busy bit ending a free area need not look
+ * past the area (a bulk counter id search would otherwise scan the whole
+ * 2^24-bit map each time).
+ */
 static uint64_t
-mlx5dm_sim_bitmap_next(const struct mlx5dm_sim_bitmap *bm, uint64_t from, bool want)
+mlx5dm_sim_bitmap_next(const struct mlx5dm_sim_bitmap *bm, uint64_t from, uint64_t end,
+		       bool want)
 {
-	while (from < bm->nbits) {
+	while (from < end) {
 		uint64_t w = __atomic_load_n(&bm->w[from / 64], __ATOMIC_RELAXED);
 
 		if (!want)
@@ -52,11 +58,11 @@ mlx5dm_sim_bitmap_next(const struct mlx5dm_sim_bitmap *bm, uint64_t from, bool w
 		w &= ~0ull << (from % 64);
 		if (w != 0) {
 			from = (from & ~63ull) + (uint64_t)__builtin_ctzll(w);
-			return from < bm->nbits ? from : bm->nbits;
+			return from < end ? from : end;
 		}
 		from = (from & ~63ull) + 64;
 	}
-	return bm->nbits;
+	return end;
 }
 
 int64_t
@@ -69,29 +75,32 @@ mlx5dm_sim_bitmap_find_area(const struct mlx5dm_sim_bitmap *bm, uint64_t n, uint
 	for (;;) {
 		uint64_t busy;
 
-		start = mlx5dm_sim_bitmap_next(bm, start, false);
+		start = mlx5dm_sim_bitmap_next(bm, start, bm->nbits, false);
 		start = MLX5DM_ALIGN_UP(start, align);
 		if (start + n > bm->nbits)
 			return -1;
-		busy = mlx5dm_sim_bitmap_next(bm, start, true);
+		busy = mlx5dm_sim_bitmap_next(bm, start, start + n, true);
 		if (busy >= start + n)
 			return (int64_t)start;
 		start = busy + 1;
 	}
 }
 
+/* Bits [start, start + n) on or off, a word at a time (a counter bulk is up to 2^16 bits). */
 void
 mlx5dm_sim_bitmap_set(struct mlx5dm_sim_bitmap *bm, uint64_t start, uint64_t n, bool on)
 {
-	uint64_t i;
+	uint64_t i = start, end = start + n;
 
-	for (i = start; i < start + n; i++) {
-		uint64_t m = 1ull << (i % 64);
+	while (i < end) {
+		uint64_t lo = i % 64, cnt = MLX5DM_MIN(64 - lo, end - i);
+		uint64_t m = (cnt == 64 ? ~0ull : ((1ull << cnt) - 1)) << lo;
 
 		if (on)
 			__atomic_fetch_or(&bm->w[i / 64], m, __ATOMIC_RELEASE);
 		else
 			__atomic_fetch_and(&bm->w[i / 64], ~m, __ATOMIC_RELEASE);
+		i += cnt;
 	}
 }
 

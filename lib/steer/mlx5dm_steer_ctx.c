@@ -210,6 +210,8 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->allow_dup = attr->allow_duplicate_rules;
 	ctx->db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 	mlx5dm_spinlock_init(&ctx->lock);
+	mlx5dm_spinlock_init(&ctx->pend_lock);
+	TAILQ_INIT(&ctx->pend);
 	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action));
 	LIST_INIT(&ctx->domains);
 	ret = mlx5dm_caps_read(dev, &ctx->caps);
@@ -296,6 +298,7 @@ mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
 
 	if (queue >= ctx->nb_queues)
 		return -EINVAL;
+	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_flush(q->ring);
@@ -311,6 +314,7 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 
 	if (queue >= ctx->nb_queues)
 		return -EINVAL;
+	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_drain(q->ring);
@@ -326,6 +330,7 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	int64_t rules = 0;
 	unsigned int i;
 
+	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_icm_set_stats(ctx->icm, is, NULL);
 	for (i = 0; i < MLX5DM_ICM_TYPE_NUM && i < MLX5DM_ARRAY_SIZE(st->icm); i++) {

@@ -158,28 +158,39 @@ mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 }
 
 /* Make s the head of slot i; its page comes now if it is the page's first. -ENOMEM. */
+/* The page of slot i exists (allocated if it did not): slot_set on it cannot fail. */
+int
+mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+	void **page;
+
+	if (MLX5DM_LIKELY(*pp != NULL))
+		return 0;
+	page = h->matcher->page_cache;
+	if (h->slot_mem != NULL) {
+		/* Zero already: the region is fresh and a page of it is taken once. */
+		*pp = h->slot_mem + (i & ~(MLX5DM_HTBL_PAGE - 1));
+	} else if (page != NULL) {
+		h->matcher->page_cache = *page;
+		memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
+		*pp = (struct mlx5dm_ste **)page;
+	} else {
+		*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
+		if (*pp == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int
 mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 {
-	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+	int ret = mlx5dm_htbl_slot_reserve(h, i);
 
-	if (MLX5DM_UNLIKELY(*pp == NULL)) {
-		void **page = h->matcher->page_cache;
-
-		if (h->slot_mem != NULL) {
-			/* Zero already: the region is fresh and a page of it is taken once. */
-			*pp = h->slot_mem + (i & ~(MLX5DM_HTBL_PAGE - 1));
-		} else if (page != NULL) {
-			h->matcher->page_cache = *page;
-			memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
-			*pp = (struct mlx5dm_ste **)page;
-		} else {
-			*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
-			if (*pp == NULL)
-				return -ENOMEM;
-		}
-	}
-	(*pp)[i & (MLX5DM_HTBL_PAGE - 1)] = s;
+	if (ret < 0)
+		return ret;
+	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = s;
 	return 0;
 }
 

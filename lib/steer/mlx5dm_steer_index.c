@@ -240,6 +240,17 @@ mlx5dm_hidx_maybe_grow(struct mlx5dm_hidx *x)
 	x->mask = 2 * n - 1;
 }
 
+/* Room for n more entries (growing if due): their mlx5dm_hidx_insert() cannot fail. */
+int
+mlx5dm_hidx_reserve(struct mlx5dm_hidx *x, uint32_t n)
+{
+	/* Usually far from full: growing is left to the inserts (they move buckets too). */
+	if (x->count + n < MLX5DM_HIDX_WAYS * (x->mask + 1))
+		return 0;
+	mlx5dm_hidx_maybe_grow(x);
+	return x->count + n >= MLX5DM_HIDX_WAYS * (x->mask + 1) ? -ENOMEM : 0;
+}
+
 /* Start loading the home bucket of hash h (the caller has other work before the lookup). */
 void
 mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t h)

@@ -73,6 +73,7 @@ static void
 mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
 	mlx5dm_rule_bury_flush(m, d);
+	mlx5dm_rule_spare_free(m, d);
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);

@@ -145,6 +145,13 @@ struct mlx5dm_ctx {
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
 	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
+	/*
+	 * Matchers that may hold a rule whose placement is deferred
+	 * (db_batch > 1: mlx5dm_steer_rule.c), settled by every call that
+	 * observes the steering. Under pend_lock (taken last, alone).
+	 */
+	struct mlx5dm_spinlock pend_lock;
+	TAILQ_HEAD(, mlx5dm_matcher) pend;
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -321,6 +328,16 @@ struct mlx5dm_matcher {
 	 */
 	struct mlx5dm_ste *buried[MLX5DM_MATCHER_BURIED];
 	unsigned int nb_buried;
+	/*
+	 * Deferred placement (doorbell batching): the last rule created, indexed
+	 * but not yet in its slot chain, and a collision entry held for it so
+	 * that placing it cannot fail (mlx5dm_steer_rule.c).
+	 */
+	struct mlx5dm_rule *pending;
+	bool pending_probe;               /* not indexed yet: probed when placed */
+	struct mlx5dm_ste *spare;
+	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend while pend_listed */
+	bool pend_listed;
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
@@ -447,6 +464,8 @@ struct mlx5dm_defer {
 void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
 void mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
+void mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx);
+void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
@@ -468,6 +487,7 @@ void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
 struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
 				    const uint8_t *tag, uint32_t hash);
 int mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
+int mlx5dm_hidx_reserve(struct mlx5dm_hidx *x, uint32_t n);
 void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
 size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
 
@@ -512,6 +532,7 @@ uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
 int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
+int mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i);
 void mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m);
 void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);

@@ -242,6 +242,11 @@ struct mlx5dm_rule_ctx {
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
 	uint32_t pf_bwc;
+	/* The last level may be placed later (mlx5dm_rule_defer_ok()); its entry if it was. */
+	bool defer;
+	struct mlx5dm_ste *deferred;
+	bool deferred_dup;                /* it goes behind an equal entry, not to the head */
+	bool deferred_probe;              /* not indexed: looked up when placed (dups allowed) */
 };
 
 /* Only what an operation reads before writing it: the write list and undo log stay as they are. */
@@ -260,6 +265,8 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 	rc->depth = 0;
 	rc->pf_head = NULL;
 	rc->l0 = NULL;
+	rc->defer = false;
+	rc->deferred = NULL;
 }
 
 /*
@@ -300,6 +307,275 @@ static inline const uint8_t *
 mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 {
 	return arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
+}
+
+/*
+ * Deferred placement. With doorbell batching (db_batch > 1) a rule's writes
+ * reach the device at the next flush anyway, so the slot chain part of an
+ * insertion may wait as well: the rule's last entry is indexed when the
+ * rule is created (duplicates, EEXIST and every failure are decided then)
+ * and put into its slot chain, with its writes, by the next operation on
+ * the matcher, or by whatever observes the steering first (queue flush and
+ * drain, dumps, statistics, domain sync: mlx5dm_rule_settle_all()). The
+ * slot head and the chain's first record, random lines in tables sized by
+ * the rule count, are then read one insertion after their loads started
+ * instead of within the same call. The slot's page and a collision entry
+ * are held in advance, so that the placement itself cannot fail.
+ *
+ * Only a last level whose chain was predicted (one-level matchers, or the
+ * shared level-0 entry's child) and a rule without action entries wait:
+ * such a rule reads no slot before its placement.
+ */
+static bool
+mlx5dm_rule_defer_ok(const struct mlx5dm_rule_ctx *rc, unsigned int n_extra)
+{
+	return rc->ctx->db_batch > 1 && n_extra == 0 && rc->pf_head != NULL;
+}
+
+/* Start loading the first record of the pending rule's slot (its head is loaded by now). */
+static inline void
+mlx5dm_rule_pending_prefetch(const struct mlx5dm_matcher *m)
+{
+	const struct mlx5dm_ste *s, *first;
+
+	if (m->pending == NULL)
+		return;
+	s = m->pending->last;
+	first = mlx5dm_htbl_slot(s->htbl, s->slot);
+	if (first != NULL) {
+		MLX5DM_PREFETCH(first);
+		MLX5DM_PREFETCH(&first->next_col);
+	}
+}
+
+/*
+ * Put m's pending rule into its slot chain and post its writes (m->lock and
+ * q->lock held). Nothing here can fail but the ring, as for a rule placed
+ * at once.
+ */
+static int
+mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			  struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_ste *s = m->pending->last, *tail, *sp, *found;
+	struct mlx5dm_htbl *t = s->htbl;
+	int ret;
+
+	m->pending = NULL;
+	if (m->pending_probe) {
+		/* An equal entry: behind it, in its table (its slot's page exists). */
+		found = mlx5dm_hidx_find(&m->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
+					 s->hidx_hash);
+		if (found != NULL) {
+			t = found->htbl;
+			s->htbl = t;
+			s->slot = found->slot;
+		}
+		/* A way is reserved: this cannot fail. */
+		(void)mlx5dm_hidx_insert(&m->index, s, s->hidx_hash);
+	}
+	tail = mlx5dm_rule_chain_tail(t, s->slot);
+	if (tail == NULL) {
+		s->chunk = t->chunk;
+		s->index = s->slot;
+		/* Its page is reserved: this cannot fail. */
+		(void)mlx5dm_htbl_slot_set(t, s->slot, s);
+		mlx5dm_htbl_count_used(t, 1);
+	} else {
+		/* The held collision entry's ICM becomes s's. */
+		sp = m->spare;
+		m->spare = NULL;
+		s->chunk = sp->chunk;
+		s->index = sp->index;
+		s->pooled = sp->pooled;
+		sp->pooled = NULL;
+		mlx5dm_slab_free(&m->ste_slab, sp);
+		s->collision = true;
+		tail->next_col = s;
+		mlx5dm_htbl_count_collision(t, 1);
+	}
+	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
+	/* The entry first, then the pointer to it (as mlx5dm_rule_flush() orders them). */
+	ret = mlx5dm_ste_write_full(ctx, q, s, m->builders[t->level].bit_mask);
+	if (tail != NULL) {
+		mlx5dm_ste_set_miss_addr(ctx->ste, tail->shadow, mlx5dm_ste_icm(s));
+		if (ret == 0)
+			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
+	}
+	if (ret == 0)
+		ret = mlx5dm_htbl_after_insert(m, q, t, d);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "deferred rule write failed: %d", ret);
+	return ret;
+}
+
+/* Place m's pending rule, if any (m->lock held; takes the lock of the queue m wrote last). */
+static void
+mlx5dm_rule_settle(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_queue *q;
+
+	if (m->pending == NULL)
+		return;
+	q = &ctx->queues[m->last_queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	if (mlx5dm_rule_pending_place(m, q, d) == 0)
+		(void)mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	mlx5dm_spinlock_unlock(&q->lock);
+}
+
+static void
+mlx5dm_rule_defer_init(struct mlx5dm_defer *d, struct mlx5dm_ctx *ctx)
+{
+	memset(d, 0, sizeof(*d));
+	d->sync_pool = ctx->ste_pool;
+}
+
+/* Place the pending rule of an operation's matcher on its queue (both locks held). */
+static void
+mlx5dm_rule_settle_locked(struct mlx5dm_rule_ctx *rc)
+{
+	if (rc->m->pending != NULL && mlx5dm_rule_pending_place(rc->m, rc->q, &rc->d) == 0)
+		(void)mlx5dm_send_flush_batch(rc->q->ring, rc->ctx->db_batch);
+}
+
+/* Every pending rule of ctx placed (callers hold no lock of ctx). */
+void
+mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx)
+{
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_defer d;
+
+	if (ctx->db_batch <= 1)
+		return;
+	mlx5dm_rule_defer_init(&d, ctx);
+	/* The context lock keeps the listed matchers alive (their destroy takes it first). */
+	mlx5dm_spinlock_lock(&ctx->lock);
+	for (;;) {
+		mlx5dm_spinlock_lock(&ctx->pend_lock);
+		m = TAILQ_FIRST(&ctx->pend);
+		if (m != NULL) {
+			TAILQ_REMOVE(&ctx->pend, m, pend_link);
+			m->pend_listed = false;
+		}
+		mlx5dm_spinlock_unlock(&ctx->pend_lock);
+		if (m == NULL)
+			break;
+		mlx5dm_spinlock_lock(&m->lock);
+		mlx5dm_rule_settle(m, &d);
+		mlx5dm_spinlock_unlock(&m->lock);
+	}
+	mlx5dm_spinlock_unlock(&ctx->lock);
+	mlx5dm_defer_run(&d);
+}
+
+/* m leaves the pending list and gives its held collision entry back (no rule left). */
+void
+mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+
+	if (m->pend_listed) {
+		mlx5dm_spinlock_lock(&ctx->pend_lock);
+		TAILQ_REMOVE(&ctx->pend, m, pend_link);
+		m->pend_listed = false;
+		mlx5dm_spinlock_unlock(&ctx->pend_lock);
+	}
+	if (m->spare != NULL) {
+		mlx5dm_ste_rec_free(m, m->spare, d);
+		m->spare = NULL;
+	}
+}
+
+/*
+ * The walk's last level, deferred: a new record aimed at its slot, indexed
+ * now when probed (behind found for a duplicate), else looked up and
+ * indexed when placed (a duplicate then goes behind what it finds).
+ * mlx5dm_rule_defer_commit() holds the slot's page, a collision entry and
+ * an index way for it.
+ */
+static int
+mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
+		       struct mlx5dm_ste *found, bool probed, struct mlx5dm_htbl *head,
+		       uint32_t slot, const uint8_t *sh, uint32_t ihash)
+{
+	struct mlx5dm_matcher *m = rc->m;
+	struct mlx5dm_ste *s;
+
+	s = mlx5dm_ste_rec_alloc(m);
+	if (s == NULL)
+		return -ENOMEM;
+	s->htbl = found != NULL ? found->htbl : head;
+	s->slot = found != NULL ? found->slot : slot;
+	s->next_col = NULL;
+	s->next_htbl = NULL;
+	s->chunk = NULL;
+	s->pooled = NULL;
+	s->collision = false;
+	memcpy(s->shadow, sh, sizeof(s->shadow));
+	if (!probed) {
+		s->hidx_hash = ihash;
+	} else if (mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+		mlx5dm_slab_free(&m->ste_slab, s);
+		return -ENOMEM;
+	}
+	s->refcount = 1;
+	s->rule = rule;
+	rule->last = s;
+	rule->last_hash = ihash;
+	rc->deferred = s;
+	rc->deferred_dup = found != NULL;
+	rc->deferred_probe = !probed;
+	return 0;
+}
+
+/*
+ * After the walk of a deferred rule: the previous pending rule is placed
+ * (its lines have had a whole insertion to arrive), then this one is
+ * aimed at the chain's head again if that placement grew the chain, its
+ * slot's page reserved, and it becomes the matcher's pending rule.
+ */
+static int
+mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
+{
+	struct mlx5dm_matcher *m = rc->m;
+	struct mlx5dm_ste *s = rc->deferred;
+	struct mlx5dm_htbl *head;
+	int ret;
+
+	mlx5dm_rule_settle_locked(rc);
+	/* The predicted chain's head now (mlx5dm_rule_predict() gave rc->pf_head). */
+	head = m->nb_builders == 1 ? m->first : rc->l0->next_htbl;
+	if (!rc->deferred_dup && head != s->htbl) {
+		s->htbl = head;
+		s->slot = rc->pf_bwc & (head->num_entries - 1);
+	}
+	ret = mlx5dm_htbl_slot_reserve(s->htbl, s->slot);
+	if (ret < 0)
+		return ret;
+	if (rc->deferred_probe) {
+		ret = mlx5dm_hidx_reserve(&m->index, 1);
+		if (ret < 0)
+			return ret;
+	}
+	/* The previous rule may have taken the held entry. */
+	if (m->spare == NULL) {
+		m->spare = mlx5dm_ste_entry_alloc(m);
+		if (m->spare == NULL)
+			return -ENOMEM;
+	}
+	rc->deferred = NULL;
+	m->pending = rule;
+	m->pending_probe = rc->deferred_probe;
+	if (!m->pend_listed) {
+		mlx5dm_spinlock_lock(&rc->ctx->pend_lock);
+		TAILQ_INSERT_TAIL(&rc->ctx->pend, m, pend_link);
+		m->pend_listed = true;
+		mlx5dm_spinlock_unlock(&rc->ctx->pend_lock);
+	}
+	return 0;
 }
 
 /*
@@ -349,6 +625,9 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	rc->pf_head = head;
 	rc->pf_hash = prep->ihash;
 	rc->pf_bwc = prep->bwc;
+	/* A deferred placement reads the slot later: its load, started by the prepare, goes on. */
+	if (rc->defer)
+		return;
 	/*
 	 * An occupied slot: the new entry goes behind its chain, whose first
 	 * record (both lines: links, then the control bytes rewritten) is one
@@ -399,6 +678,7 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 		return ret;
 	mlx5dm_spinlock_lock(&m->lock);
 	mlx5dm_rule_prep_hint(m, prep);
+	mlx5dm_rule_pending_prefetch(m);
 	mlx5dm_spinlock_unlock(&m->lock);
 	return 0;
 }
@@ -406,6 +686,13 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 static void
 mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 {
+	/* Indexed, in no chain, nothing written: out of the index, record back. */
+	if (rc->deferred != NULL) {
+		if (!rc->deferred_probe)
+			mlx5dm_hidx_remove(&rc->m->index, rc->deferred);
+		mlx5dm_slab_free(&rc->m->ste_slab, rc->deferred);
+		rc->deferred = NULL;
+	}
 	while (rc->depth-- > 0) {
 		struct mlx5dm_ste *s = rc->path[rc->depth];
 
@@ -462,6 +749,9 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 				mlx5dm_htbl_slot_prefetch(head, slot);
 			}
 		}
+		/* Duplicates allowed: nothing to refuse, the lookup waits with the placement. */
+		if (last && rc->defer && ctx->allow_dup)
+			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, slot, sh, ihash);
 		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
@@ -475,6 +765,8 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		}
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
+		if (last && rc->defer)
+			return mlx5dm_rule_defer_last(rc, rule, found, true, head, slot, sh, ihash);
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
 		if (found != NULL) {
 			t = found->htbl;
@@ -624,12 +916,21 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		errno = -ret;
 		return NULL;
 	}
+	/* Deferrable when the chain is predicted (decided again with the actions). */
+	rc.defer = ctx->db_batch > 1 &&
+		   mlx5dm_rule_predict(m, mlx5dm_rule_l0_shared(m, prep->ste)) != NULL;
+	if (!rc.defer)
+		mlx5dm_rule_settle_locked(&rc);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
 	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, args, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(m, rc.q);
 		errno = -ret;
 		return NULL;
+	}
+	if (rc.defer && !mlx5dm_rule_defer_ok(&rc, n_extra)) {
+		rc.defer = false;
+		mlx5dm_rule_settle_locked(&rc);
 	}
 	rule = mlx5dm_rule_alloc(m, n_extra + (unsigned int)nb_actions);
 	if (rule == NULL) {
@@ -642,6 +943,8 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	rule->nb_act_stes = 0;
 	rule->nb_actions = 0;
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
+	if (ret == 0 && rc.deferred != NULL)
+		ret = mlx5dm_rule_defer_commit(&rc, rule);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
 	if (ret < 0) {
@@ -793,6 +1096,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0)
 		return ret;
+	mlx5dm_rule_settle_locked(&rc);
 	/*
 	 * Usually the last entry is the one unlinked: its index bucket (found
 	 * from the rule, not the entry; read when its batch is released), the

@@ -78,6 +78,7 @@ mlx5dm_matcher_stats_get(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *
 {
 	if (m == NULL || st == NULL)
 		return -EINVAL;
+	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_spinlock_lock(&m->lock);
 	mlx5dm_matcher_stats_locked(m, st);
@@ -107,6 +108,7 @@ mlx5dm_table_stats_get(struct mlx5dm_table *tbl, struct mlx5dm_table_stats *st)
 	if (tbl == NULL || st == NULL)
 		return -EINVAL;
 	ctx = tbl->dom->ctx;
+	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_spinlock_lock(&ctx->lock);
 	mlx5dm_table_stats_locked(tbl, st);
@@ -124,6 +126,7 @@ mlx5dm_domain_stats_get(struct mlx5dm_domain *dom, struct mlx5dm_domain_stats *s
 	if (dom == NULL || st == NULL)
 		return -EINVAL;
 	ctx = dom->ctx;
+	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_FOREACH(tbl, &dom->tables, next) {

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Deferred placement (doorbell batching, mlx5dm_steer_rule.c): a rule is
+ * indexed, or only recorded when duplicates are allowed, at create time and
+ * put into its slot chain by the next operation on its matcher or by a
+ * queue flush. On the device model, against a reference of which rule must
+ * win for each key: duplicates go behind the first inserted, deletions of
+ * pending and placed rules interleave with inserts, the table grows while
+ * a rule waits; EEXIST is still decided at create time; and a create that
+ * fails at any allocation leaves the rules before it (the pending one
+ * included) steering and its own key unmatched.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "mlx5dm_osdep.h"
+#include "steer_test_env.h"
+
+#define KEYS 1500u
+#define RULES 2400u
+#define DMAC_BASE 0x020000000000ull
+
+struct live {
+	struct mlx5dm_rule *r;
+	unsigned int key;
+	int q;
+	unsigned int seq;            /* insertion order */
+};
+
+static struct senv *
+batch_env(bool dups, uint32_t batch)
+{
+	struct mlx5dm_ctx_attr a = {
+		.nb_queues = 1, .doorbell_batch = batch, .allow_duplicate_rules = dups,
+	};
+
+	return senv_open_ex(&a, NULL);
+}
+
+static struct senv *
+defer_env(bool dups)
+{
+	return batch_env(dups, 16);
+}
+
+static struct mlx5dm_matcher *
+dmac_matcher(struct senv *e)
+{
+	uint8_t mask[MP_SIZE] = { 0 };
+
+	mp_mac(mask, MLX5DM_FTE(outer, dmac_47_16), 0xffffffffffffull);
+	return senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+}
+
+static struct mlx5dm_rule *
+dmac_rule(struct mlx5dm_matcher *m, struct senv *e, unsigned int key, int q)
+{
+	uint8_t v[MP_SIZE] = { 0 };
+
+	mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), DMAC_BASE + key);
+	return mlx5dm_rule_create(m, 0, v, 1, &e->to_q[q]);
+}
+
+static int
+dmac_send(struct senv *e, unsigned int key)
+{
+	struct frame f;
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dmac = DMAC_BASE + key;
+	frame_build(&f, &p);
+	return senv_send(e, &f, NULL);
+}
+
+/* The queue key's frame must reach: the earliest live rule's, or none. */
+static int
+expect_q(const struct live *l, unsigned int n, unsigned int key)
+{
+	unsigned int i, best = UINT32_MAX;
+	int q = RX_DROPPED;
+
+	for (i = 0; i < n; i++)
+		if (l[i].r != NULL && l[i].key == key && l[i].seq < best) {
+			best = l[i].seq;
+			q = l[i].q;
+		}
+	return q;
+}
+
+static void
+check_all(struct senv *e, const struct live *l, unsigned int n, unsigned int keys)
+{
+	unsigned int k;
+
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	for (k = 0; k < keys; k++) {
+		int want = expect_q(l, n, k), got = dmac_send(e, k);
+
+		if (got != want)
+			fail_msg("key %u: queue %d, want %d", k, got, want);
+	}
+}
+
+static void
+test_defer_dups_deletes_growth(void **state)
+{
+	static struct live l[RULES];
+	struct senv *e = defer_env(true);
+	struct mlx5dm_matcher *m = dmac_matcher(e);
+	struct mlx5dm_matcher_stats ms;
+	uint64_t rnd = 11;
+	unsigned int i, live = 0;
+
+	(void)state;
+	for (i = 0; i < RULES; i++) {
+		/* Keys repeat after KEYS rules: the later rule of a key is a duplicate. */
+		l[i].key = i < KEYS ? i : (unsigned int)(rnd_next(&rnd) % KEYS);
+		l[i].q = (int)(rnd_next(&rnd) % SENV_NB_RQ);
+		l[i].seq = i;
+		l[i].r = dmac_rule(m, e, l[i].key, l[i].q);
+		assert_non_null(l[i].r);
+		live++;
+		/* Delete now and then: the rule just made (pending) or an older one (placed). */
+		if (rnd_next(&rnd) % 5 == 0) {
+			unsigned int j = i;
+
+			if (rnd_next(&rnd) % 2)
+				j = (unsigned int)(rnd_next(&rnd) % (i + 1));
+
+			if (l[j].r != NULL) {
+				assert_int_equal(mlx5dm_rule_destroy(l[j].r, 0), 0);
+				l[j].r = NULL;
+				live--;
+			}
+		}
+		if (i == KEYS / 2 || i == KEYS + 300)
+			check_all(e, l, i + 1, KEYS);
+	}
+	check_all(e, l, RULES, KEYS);
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	assert_int_equal(ms.rules, live);
+	for (i = 0; i < RULES; i++)
+		if (l[i].r != NULL)
+			assert_int_equal(mlx5dm_rule_destroy(l[i].r, 0), 0);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	assert_int_equal(dmac_send(e, 0), RX_DROPPED);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+static void
+test_defer_eexist(void **state)
+{
+	struct senv *e = defer_env(false);
+	struct mlx5dm_matcher *m = dmac_matcher(e);
+	struct mlx5dm_rule *r0, *r1;
+
+	(void)state;
+	r0 = dmac_rule(m, e, 1, 2);
+	assert_non_null(r0);
+	/* r0 waits for its placement; its twin is refused now all the same. */
+	errno = 0;
+	assert_null(dmac_rule(m, e, 1, 3));
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(dmac_send(e, 1), RX_DROPPED); /* not flushed yet */
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	assert_int_equal(dmac_send(e, 1), 2);
+	/* A pending rule destroyed before anything placed it, and a placed one. */
+	r1 = dmac_rule(m, e, 2, 1);
+	assert_non_null(r1);
+	assert_int_equal(mlx5dm_rule_destroy(r1, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r0, 0), 0);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+	assert_int_equal(dmac_send(e, 1), RX_DROPPED);
+	assert_int_equal(dmac_send(e, 2), RX_DROPPED);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+/* The same rules, placed at once (no batching) or deferred: the same tables, slots and growths. */
+static void
+test_defer_same_layout(void **state)
+{
+	struct mlx5dm_matcher_stats st[2];
+	unsigned int run, k;
+
+	(void)state;
+	for (run = 0; run < 2; run++) {
+		static struct mlx5dm_rule *r[3 * KEYS];
+		struct senv *e = batch_env(true, run == 0 ? 1 : 16);
+		struct mlx5dm_matcher *m = dmac_matcher(e);
+
+		for (k = 0; k < 3 * KEYS; k++) {
+			r[k] = dmac_rule(m, e, (k * 7919u) % (3 * KEYS), 0);
+			assert_non_null(r[k]);
+		}
+		assert_int_equal(mlx5dm_matcher_stats_get(m, &st[run]), 0);
+		for (k = 0; k < 3 * KEYS; k++)
+			assert_int_equal(mlx5dm_rule_destroy(r[k], 0), 0);
+		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+		senv_close(e);
+	}
+	assert_true(st[0].growths > 1);
+	assert_int_equal(st[1].rules, st[0].rules);
+	assert_int_equal(st[1].tables, st[0].tables);
+	assert_int_equal(st[1].entries, st[0].entries);
+	assert_int_equal(st[1].used, st[0].used);
+	assert_int_equal(st[1].collisions, st[0].collisions);
+	assert_int_equal(st[1].growths, st[0].growths);
+}
+
+#define FAULT_KEYS 48u
+
+static void
+test_defer_faults(void **state)
+{
+	static struct live l[FAULT_KEYS];
+	struct senv *e = defer_env(true);
+	struct mlx5dm_matcher *m = dmac_matcher(e);
+	unsigned int k, n, failed = 0;
+
+	(void)state;
+	for (k = 0; k < FAULT_KEYS; k++) {
+		l[k].key = k;
+		l[k].q = (int)(k % SENV_NB_RQ);
+		l[k].seq = k;
+		for (n = 1;; n++) {
+			mlx5dm_alloc_fail_at(n);
+			errno = 0;
+			l[k].r = dmac_rule(m, e, k, l[k].q);
+			mlx5dm_alloc_fail_at(0);
+			if (l[k].r != NULL)
+				break;
+			failed++;
+			assert_int_equal(errno, ENOMEM);
+			/* The rules before (the pending one too) steer; this key does not. */
+			check_all(e, l, k, k + 1);
+		}
+	}
+	/* Creates allocate now and then (slabs, slot pages, the held entry): some failed. */
+	assert_true(failed > 0);
+	check_all(e, l, FAULT_KEYS, FAULT_KEYS);
+	for (k = 0; k < FAULT_KEYS; k++)
+		assert_int_equal(mlx5dm_rule_destroy(l[k].r, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defer_dups_deletes_growth),
+		cmocka_unit_test(test_defer_eexist),
+		cmocka_unit_test(test_defer_same_layout),
+		cmocka_unit_test(test_defer_faults),
+	};
+
+	return cmocka_run_group_tests_name("steer_defer", tests, NULL, NULL);
+}

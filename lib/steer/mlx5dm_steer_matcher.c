@@ -240,6 +240,7 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 		mlx5dm_spinlock_unlock(&ctx->lock);
 		return -EBUSY;
 	}
+	mlx5dm_rule_unlist(m);
 	mlx5dm_spinlock_unlock(&m->lock);
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_spinlock_lock(&tbl->anchor_lock);

@@ -465,6 +465,7 @@ void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
 void mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 void mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx);
+void mlx5dm_rule_unlist(struct mlx5dm_matcher *m);
 void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */

@@ -471,18 +471,28 @@ mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx)
 	mlx5dm_defer_run(&d);
 }
 
-/* m leaves the pending list and gives its held collision entry back (no rule left). */
+/*
+ * m leaves the list of matchers with a pending rule (it has no rule left).
+ * Under the context lock, which mlx5dm_rule_settle_all() holds while it
+ * walks the list: a matcher it found stays alive until it is done.
+ */
 void
-mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+mlx5dm_rule_unlist(struct mlx5dm_matcher *m)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 
-	if (m->pend_listed) {
-		mlx5dm_spinlock_lock(&ctx->pend_lock);
-		TAILQ_REMOVE(&ctx->pend, m, pend_link);
-		m->pend_listed = false;
-		mlx5dm_spinlock_unlock(&ctx->pend_lock);
-	}
+	if (!m->pend_listed)
+		return;
+	mlx5dm_spinlock_lock(&ctx->pend_lock);
+	TAILQ_REMOVE(&ctx->pend, m, pend_link);
+	m->pend_listed = false;
+	mlx5dm_spinlock_unlock(&ctx->pend_lock);
+}
+
+/* m gives its held collision entry back (no rule left, out of the list). */
+void
+mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
 	if (m->spare != NULL) {
 		mlx5dm_ste_rec_free(m, m->spare, d);
 		m->spare = NULL;

@@ -282,6 +282,14 @@ struct mlx5dm_act_memo {
 
 #define MLX5DM_MATCHER_BURIED 16
 
+#define MLX5DM_AREF_WAYS 4
+
+/* An action and how many rules of a matcher count on the reference this entry holds. */
+struct mlx5dm_aref {
+	struct mlx5dm_action *a;
+	uint32_t n;                       /* 0: free (no reference held) */
+};
+
 struct mlx5dm_matcher {
 	TAILQ_ENTRY(mlx5dm_matcher) next;
 	struct mlx5dm_table *tbl;
@@ -333,6 +341,12 @@ struct mlx5dm_matcher {
 	 * but not yet in its slot chain, and a collision entry held for it so
 	 * that placing it cannot fail (mlx5dm_steer_rule.c).
 	 */
+	/*
+	 * The actions its rules use most, each holding one reference of the
+	 * action for all of them (mlx5dm_steer_rule.c): a rule counts here,
+	 * under the lock, instead of a locked add on the shared action.
+	 */
+	struct mlx5dm_aref aref[MLX5DM_AREF_WAYS];
 	struct mlx5dm_rule *pending;
 	bool pending_probe;               /* not indexed yet: probed when placed */
 	struct mlx5dm_ste *spare;

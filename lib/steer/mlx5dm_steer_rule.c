@@ -77,6 +77,54 @@ mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
 	mlx5dm_slab_free(&m->rule_slab[rule->size_class], rule);
 }
 
+/*
+ * Action references. Every rule holds a reference on each of its actions,
+ * and the shared ones (a queue, a bulk's counter action) take a locked add
+ * per rule and per deletion, each waiting for the core's store buffer.
+ * A matcher's aref ways hold one reference for all its rules that count
+ * there. The action's count stays (rules of m that did not count in a way)
+ * + (1 per way in use), so it is 0 exactly when no rule uses it: a rule is
+ * released from a way if its action has one in use, however it was taken.
+ * Matcher lock held.
+ */
+static inline void
+mlx5dm_rule_act_ref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
+{
+	struct mlx5dm_aref *r, *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_AREF_WAYS; i++) {
+		r = &m->aref[i];
+		if (r->n != 0 && r->a == a) {
+			r->n++;
+			return;
+		}
+		if (r->n == 0 && free == NULL)
+			free = r;
+	}
+	/* The way's reference, or the rule's own. */
+	mlx5dm_action_ref(a);
+	if (free != NULL) {
+		free->a = a;
+		free->n = 1;
+	}
+}
+
+/* True when a's reference is left for the caller to drop (after unlocking). */
+static inline bool
+mlx5dm_rule_act_unref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_AREF_WAYS; i++) {
+		struct mlx5dm_aref *r = &m->aref[i];
+
+		if (r->n != 0 && r->a == a)
+			return --r->n == 0;
+	}
+	return true;
+}
+
 struct mlx5dm_rule_write {
 	struct mlx5dm_ste *ste;
 	const uint8_t *bit_mask;    /* full write with this mask; NULL + ctrl = control only */
@@ -978,7 +1026,7 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
-		mlx5dm_action_ref(actions[i]);
+		mlx5dm_rule_act_ref(m, actions[i]);
 	}
 	rule->nb_actions = (uint8_t)nb_actions;
 	m->n_rules++;
@@ -1144,8 +1192,14 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
-	nb_actions = rule->nb_actions;
-	memcpy(actions, mlx5dm_rule_action_list(rule), sizeof(actions[0]) * nb_actions);
+	/* The references to drop, once unlocked. */
+	nb_actions = 0;
+	for (i = 0; i < rule->nb_actions; i++) {
+		struct mlx5dm_action *a = mlx5dm_rule_action_list(rule)[i];
+
+		if (mlx5dm_rule_act_unref(m, a))
+			actions[nb_actions++] = a;
+	}
 	mlx5dm_rule_free(m, rule);
 	m->n_rules--;
 	rc.q->n_rules--;

@@ -360,15 +360,17 @@ mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 /*
  * Deferred placement. With doorbell batching (db_batch > 1) a rule's writes
  * reach the device at the next flush anyway, so the slot chain part of an
- * insertion may wait as well: the rule's last entry is indexed when the
- * rule is created (duplicates, EEXIST and every failure are decided then)
- * and put into its slot chain, with its writes, by the next operation on
- * the matcher, or by whatever observes the steering first (queue flush and
+ * insertion may wait as well. The rule's last entry is made when the rule
+ * is created, and indexed then (EEXIST is decided) unless duplicates are
+ * allowed: then nothing can be refused and the index lookup waits too. It
+ * is put into its slot chain, with its writes, by the next operation on the
+ * matcher, or by whatever observes the steering first (queue flush and
  * drain, dumps, statistics, domain sync: mlx5dm_rule_settle_all()). The
- * slot head and the chain's first record, random lines in tables sized by
- * the rule count, are then read one insertion after their loads started
- * instead of within the same call. The slot's page and a collision entry
- * are held in advance, so that the placement itself cannot fail.
+ * slot head, the chain's first record and the index bucket, random lines
+ * in tables sized by the rule count, are then read one insertion after
+ * their loads started instead of within the same call. The slot's page, an
+ * index way and a collision entry are held in advance: every failure is
+ * decided at create time, and the placement itself cannot fail.
  *
  * Only a last level whose chain was predicted (one-level matchers, or the
  * shared level-0 entry's child) and a rule without action entries wait:

@@ -166,17 +166,22 @@ mlx5dm_dump_end(struct mlx5dm_dump *d)
 static int
 mlx5dm_dump_domain(struct mlx5dm_dump *d)
 {
-	static const char *const flex_names[] = {
-		"icmp_dw0", "icmp_dw1", "icmpv6_dw0", "icmpv6_dw1",
-	};
-	/* Ours (rdma-core prints only the four above): the ids FLEX_PARSER lookups read. */
-	static const char *const flex_ste_names[MLX5DM_STE_FLEX_MAX] = {
-		[MLX5DM_STE_FLEX_MPLS_OVER_GRE] = "mpls_over_gre",
-		[MLX5DM_STE_FLEX_MPLS_OVER_UDP] = "mpls_over_udp",
+	const struct mlx5dm_caps *caps = &d->ctx->caps;
+	/* rdma-core's four ICMP parsers, then ours: the ids FLEX_PARSER lookups read. */
+	const struct {
+		const char *name;
+		unsigned int id;
+	} flex[] = {
+		{ "icmp_dw0", caps->flex_id_icmp[0] },
+		{ "icmp_dw1", caps->flex_id_icmp[1] },
+		{ "icmpv6_dw0", caps->flex_id_icmp[2] },
+		{ "icmpv6_dw1", caps->flex_id_icmp[3] },
+		{ "mpls_over_gre", caps->ste.flex_id[MLX5DM_STE_FLEX_MPLS_OVER_GRE] },
+		{ "mpls_over_udp", caps->ste.flex_id[MLX5DM_STE_FLEX_MPLS_OVER_UDP] },
 	};
 	struct mlx5dm_icm_stats is[MLX5DM_ICM_TYPE_NUM];
-	const struct mlx5dm_caps *caps = &d->ctx->caps;
 	struct ibv_context *ibctx = d->ctx->dev->ctx;
+	_Static_assert(MLX5DM_STE_FLEX_MAX == 2, "the dump names every flex protocol");
 	const char *dev_name = d->ctx->dev->ops->name;
 	unsigned int i;
 
@@ -196,14 +201,9 @@ mlx5dm_dump_domain(struct mlx5dm_dump *d)
 			caps->rx_drop_icm, caps->tx_drop_icm, caps->ste.flex_protocols,
 			caps->eswitch_manager ? 1 : 0);
 	mlx5dm_dump_end(d);
-	for (i = 0; i < MLX5DM_ARRAY_SIZE(flex_names); i++) {
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(flex); i++) {
 		mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_FLEX_PARSER, d->dom_id);
-		mlx5dm_dump_add(d, ",%s,0x%x", flex_names[i], caps->flex_id_icmp[i]);
-		mlx5dm_dump_end(d);
-	}
-	for (i = 0; i < MLX5DM_STE_FLEX_MAX; i++) {
-		mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_FLEX_PARSER, d->dom_id);
-		mlx5dm_dump_add(d, ",%s,0x%x", flex_ste_names[i], caps->ste.flex_id[i]);
+		mlx5dm_dump_add(d, ",%s,0x%x", flex[i].name, flex[i].id);
 		mlx5dm_dump_end(d);
 	}
 	/* Every rule queue and the control queue. */

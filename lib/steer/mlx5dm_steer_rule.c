@@ -564,7 +564,8 @@ mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	struct mlx5dm_matcher *m = rc->m;
 	struct mlx5dm_ste *s;
 
-	s = mlx5dm_ste_rec_alloc(m);
+	/* Not zeroed (a record the last placement gave back is reused): every field is set. */
+	s = mlx5dm_slab_alloc_raw(&m->ste_slab);
 	if (s == NULL)
 		return -ENOMEM;
 	s->htbl = found != NULL ? found->htbl : head;
@@ -573,11 +574,11 @@ mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	s->next_htbl = NULL;
 	s->chunk = NULL;
 	s->pooled = NULL;
+	s->index = 0;
 	s->collision = false;
 	memcpy(s->shadow, sh, sizeof(s->shadow));
-	if (!probed) {
-		s->hidx_hash = ihash;
-	} else if (mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+	s->hidx_hash = ihash;
+	if (probed && mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
 		mlx5dm_slab_free(&m->ste_slab, s);
 		return -ENOMEM;
 	}

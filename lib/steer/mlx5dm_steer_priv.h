@@ -350,8 +350,8 @@ struct mlx5dm_matcher {
 	struct mlx5dm_rule *pending;
 	bool pending_probe;               /* not indexed yet: probed when placed */
 	struct mlx5dm_ste *spare;
-	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend while pend_listed */
-	bool pend_listed;
+	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
+	bool pend_listed;                 /* listed, or being settled (under lock) */
 	uint64_t n_rules;
 	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */

@@ -506,14 +506,18 @@ mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx)
 	for (;;) {
 		mlx5dm_spinlock_lock(&ctx->pend_lock);
 		m = TAILQ_FIRST(&ctx->pend);
-		if (m != NULL) {
+		if (m != NULL)
 			TAILQ_REMOVE(&ctx->pend, m, pend_link);
-			m->pend_listed = false;
-		}
 		mlx5dm_spinlock_unlock(&ctx->pend_lock);
 		if (m == NULL)
 			break;
+		/*
+		 * pend_listed changes under the matcher lock only: a create that
+		 * saw it still set meanwhile did not list m again, and its
+		 * pending rule is the one placed here.
+		 */
 		mlx5dm_spinlock_lock(&m->lock);
+		m->pend_listed = false;
 		mlx5dm_rule_settle(m, &d);
 		mlx5dm_spinlock_unlock(&m->lock);
 	}

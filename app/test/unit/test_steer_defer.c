@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <cmocka.h>
 
 #include "mlx5dm_osdep.h"
@@ -258,6 +259,105 @@ test_defer_faults(void **state)
 	senv_close(e);
 }
 
+/*
+ * Two threads insert and delete on their own queues into one matcher while
+ * a third flushes, dumps and reads statistics (each places the pending
+ * rules first): every rule left must steer.
+ */
+#define THR_KEYS 1200u
+
+struct thr {
+	struct senv *e;
+	struct mlx5dm_matcher *m;
+	uint16_t queue;
+	unsigned int base;
+	struct mlx5dm_rule *r[THR_KEYS];
+	int q[THR_KEYS];
+	unsigned int made;               /* rules created (all, unless one failed) */
+	unsigned int *done;
+};
+
+static void *
+thr_run(void *arg)
+{
+	struct thr *t = arg;
+	uint64_t rnd = 100 + t->queue;
+	uint8_t v[MP_SIZE] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < THR_KEYS; i++) {
+		t->q[i] = (int)(rnd_next(&rnd) % SENV_NB_RQ);
+		mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), DMAC_BASE + t->base + i);
+		t->r[i] = mlx5dm_rule_create(t->m, t->queue, v, 1, &t->e->to_q[t->q[i]]);
+		if (t->r[i] == NULL)
+			break;
+		if (i > 0 && rnd_next(&rnd) % 4 == 0) {
+			unsigned int j = (unsigned int)(rnd_next(&rnd) % i);
+
+			if (t->r[j] != NULL && mlx5dm_rule_destroy(t->r[j], t->queue) == 0)
+				t->r[j] = NULL;
+		}
+	}
+	t->made = i;
+	__atomic_add_fetch(t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+test_defer_threads(void **state)
+{
+	struct mlx5dm_ctx_attr a = {
+		.nb_queues = 2, .doorbell_batch = 16, .allow_duplicate_rules = true,
+	};
+	static struct thr t[2];
+	struct senv *e = senv_open_ex(&a, NULL);
+	struct mlx5dm_matcher *m = dmac_matcher(e);
+	struct mlx5dm_matcher_stats ms;
+	unsigned int done = 0, i, k, rounds = 0;
+	pthread_t th[2];
+	FILE *f;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		memset(&t[k], 0, sizeof(t[k]));
+		t[k].e = e;
+		t[k].m = m;
+		t[k].queue = (uint16_t)k;
+		t[k].base = k * THR_KEYS;
+		t[k].done = &done;
+		assert_int_equal(pthread_create(&th[k], NULL, thr_run, &t[k]), 0);
+	}
+	while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < 2 || rounds < 3) {
+		assert_int_equal(mlx5dm_queue_flush(e->ctx, (uint16_t)(rounds % 2)), 0);
+		assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+		f = fopen("/dev/null", "w");
+		assert_non_null(f);
+		assert_int_equal(mlx5dm_domain_dump(e->rx, f), 0);
+		fclose(f);
+		rounds++;
+	}
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(pthread_join(th[k], NULL), 0);
+		assert_int_equal(t[k].made, THR_KEYS);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < THR_KEYS; i++) {
+			int want = t[k].r[i] != NULL ? t[k].q[i] : RX_DROPPED;
+
+			if (dmac_send(e, t[k].base + i) != want)
+				fail_msg("thread %u key %u: want %d", k, i, want);
+		}
+	}
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < THR_KEYS; i++)
+			if (t[k].r[i] != NULL)
+				assert_int_equal(mlx5dm_rule_destroy(t[k].r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -266,6 +366,7 @@ main(void)
 		cmocka_unit_test(test_defer_eexist),
 		cmocka_unit_test(test_defer_same_layout),
 		cmocka_unit_test(test_defer_faults),
+		cmocka_unit_test(test_defer_threads),
 	};
 
 	return cmocka_run_group_tests_name("steer_defer", tests, NULL, NULL);

@@ -361,7 +361,7 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_s
 			memcpy(left + s * MLX5DM_FTE_SECTION_SIZE,
 			       mask + s * MLX5DM_FTE_SECTION_SIZE, MLX5DM_FTE_SECTION_SIZE);
 	for (p = 0; p < 2; p++) {
-		bool inner = p == 1;
+		bool inner = p == 1, flex_taken = false;
 		uint32_t ipv = mlx5dm_fte_get(left, inner ? MLX5DM_FTE(inner, ip_version) :
 							    MLX5DM_FTE(outer, ip_version));
 
@@ -373,12 +373,20 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_s
 				continue;
 			if (sel->ipv != 0 && sel->ipv != ipv)
 				continue;
+			/*
+			 * One MPLS-over-GRE/UDP lookup per pass, as rdma-core's
+			 * else-if: a packet carries MPLS over one of them, and the
+			 * other's fields stay unconsumed (the mask is refused).
+			 */
+			if (sel->flex != 0 && flex_taken)
+				continue;
 			def = mlx5dm_ste_sel_def(ctx, dev, sel);
 			if (def == NULL || !mlx5dm_ste_selected(sel, def, left, inner))
 				continue;
 			if (idx == max)
 				return -ENOSPC;
 			mlx5dm_ste_builder_init(&out[idx++], def, sel->lookup, inner, left);
+			flex_taken |= sel->flex != 0;
 		}
 	}
 	*err_field = mlx5dm_ste_first_set_field(left, criteria);

@@ -172,12 +172,12 @@ test_every_parser_id(void **state)
 	}
 }
 
-/* Both protocols, MPLS, ICMP and GRE: the order of SWS_REFERENCE 4.7. */
+/* MPLS over GRE, MPLS, ICMP and GRE: the order of SWS_REFERENCE 4.7. */
 static void
 test_order(void **state)
 {
 	const struct mlx5dm_ste_dev_caps dev = t_dev(P_GRE | P_UDP, 3, 4);
-	const uint16_t want[] = { 0x010b, 0x0111, 0x0112, 0x0113, 0x010d };
+	const uint16_t want[] = { 0x010b, 0x0111, 0x0113, 0x010d };
 	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
 	uint8_t m[448] = { 0 };
 	const char *err;
@@ -186,7 +186,6 @@ test_order(void **state)
 	(void)state;
 	T_PUT(m, T_MISC, M_GRE_PROTOCOL, 0xffff);
 	T_PUT(m, T_MISC3, M3_ICMP_CODE, 0xff);
-	T_PUT(m, T_MISC2, M2_UDP_TTL, 0xff);
 	T_PUT(m, T_MISC2, M2_GRE_LABEL, 0xfffff);
 	T_PUT(m, T_MISC2, M2_OUTER_MPLS_TTL, 0xff);
 	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &dev, m, C_MISC | C_MISC2 | C_MISC3,
@@ -198,7 +197,22 @@ test_order(void **state)
 		assert_false(b[i].inner);
 	}
 	assert_string_equal(mlx5dm_ste_lookup_name(b[1].lookup), "MPLS_OVER_GRE");
-	assert_string_equal(mlx5dm_ste_lookup_name(b[2].lookup), "MPLS_OVER_UDP");
+	/* The UDP one alone takes its own flex lookup, at the same place. */
+	memset(m, 0, sizeof(m));
+	T_PUT(m, T_MISC2, M2_UDP_TTL, 0xff);
+	T_PUT(m, T_MISC2, M2_OUTER_MPLS_TTL, 0xff);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &dev, m, C_MISC2, MLX5DM_STE_DIR_RX,
+						  b, MLX5DM_STE_MAX_BUILDERS, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(b[0].lu_type, 0x010b);
+	assert_int_equal(b[1].lu_type, 0x0112);
+	/* Both: no packet carries MPLS over GRE and over UDP; the UDP fields are refused. */
+	T_PUT(m, T_MISC2, M2_GRE_LABEL, 0xfffff);
+	err = NULL;
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &dev, m, C_MISC2, MLX5DM_STE_DIR_RX,
+						  b, MLX5DM_STE_MAX_BUILDERS, &n, &err),
+			 -EOPNOTSUPP);
+	assert_string_equal(err, "misc2.outer_first_mpls_over_udp_ttl");
 }
 
 /* Without the device's protocol bit (or a usable id) the fields are refused, named. */

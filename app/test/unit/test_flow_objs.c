@@ -795,6 +795,52 @@ test_shape_id_memos(void **state)
 }
 
 /*
+ * Marked rules the shape cache replays whole with a new mark id each carry
+ * an id with the tag in it: the set of each mark is found by that id (kept
+ * where its tag keeps the set), never another mark's, and the ids go with
+ * the sets.
+ */
+static void
+test_mark_id_memos(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	struct rte_flow_action_mark mark = { .id = 0 };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f[12];
+	unsigned int i, k, memos = 0;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(f); i++) {
+		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000001 + i);
+		mark.id = 40 + i % 3;
+		f[i] = t_create_cached(fp, &t_attr_in, items, acts);
+		assert_non_null(f[i]);
+		if (i >= 3)
+			assert_ptr_equal(f[i]->rules[0].aset, f[i % 3]->rules[0].aset);
+	}
+	assert_ptr_not_equal(f[0]->rules[0].aset, f[1]->rules[0].aset);
+	assert_ptr_not_equal(f[1]->rules[0].aset, f[2]->rules[0].aset);
+	assert_ptr_not_equal(f[0]->rules[0].aset, f[2]->rules[0].aset);
+	assert_int_equal(fp->st.asets, 3);
+	/* Tags 41..43 (id + 1): their sets' places hold the ids of the marked replays. */
+	for (k = 41; k <= 43; k++)
+		if (fp->tag_aset_id[k] != 0) {
+			assert_true((fp->tag_aset_id[k] >> 40) == k);
+			memos++;
+		}
+	assert_true(memos >= 2);
+	for (i = 0; i < RTE_DIM(f); i++)
+		t_destroy(fp, f[i]);
+	for (k = 0; k < MLX5DM_FLOW_TAG_ASETS; k++)
+		assert_int_equal(fp->tag_aset_id[k], 0);
+	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	t_fp_stop(fp);
+}
+
+/*
  * A handle is 32 bytes and 16 per library rule (handed out in address
  * order, so the next handle of a class is that far on).
  */
@@ -1010,6 +1056,7 @@ main(void)
 		cmocka_unit_test(test_action_set_memo),
 		cmocka_unit_test(test_action_set_tag_memo),
 		cmocka_unit_test(test_shape_id_memos),
+		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),
 	};

@@ -100,8 +100,10 @@ mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 	int t = mlx5dm_flow_aset_tag_slot(s->prm, s->nb);
 	unsigned int i;
 
-	if (t >= 0 && fp->tag_aset[t] == s)
+	if (t >= 0 && fp->tag_aset[t] == s) {
 		fp->tag_aset[t] = NULL;
+		fp->tag_aset_id[t] = 0;
+	}
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
 	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
@@ -220,11 +222,24 @@ mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
 		       const struct mlx5dm_flow_matcher *m, uint64_t id)
 {
 	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
+	unsigned int t;
 
+	if (id == 0)
+		return NULL;
 	/* A set that is gone is no longer last (mlx5dm_flow_aset_drop()). */
-	if (id == 0 || fp->last_aset_id[sub] != id || s == NULL || s->matcher != m)
+	if (fp->last_aset_id[sub] == id && s != NULL && s->matcher == m) {
+		s->k.refcnt++;
+		return s;
+	}
+	/* A marked rule's set, where its tag keeps it (the id holds the tag above bit 40). */
+	t = (unsigned int)(id >> 40) & (MLX5DM_FLOW_TAG_ASETS - 1);
+	s = fp->tag_aset[t];
+	if (sub != 0 || (id >> 40) == 0 || fp->tag_aset_id[t] != id || s == NULL ||
+	    s->matcher != m)
 		return NULL;
 	s->k.refcnt++;
+	fp->last_aset[sub] = s;
+	fp->last_aset_id[sub] = id;
 	return s;
 }
 
@@ -251,6 +266,9 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5d
 		if (t >= 0)
 			fp->tag_aset[t] = s;
 	}
+	/* Only a first sub-rule's: sub-rules of one rule share its act_id. */
+	if (t >= 0)
+		fp->tag_aset_id[t] = sub == 0 && (id >> 40) != 0 ? id : 0;
 	fp->last_aset[sub] = s;
 	fp->last_aset_id[sub] = id;
 	return s;

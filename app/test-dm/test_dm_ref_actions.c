@@ -532,17 +532,88 @@ test_dm_act_get(enum rte_flow_action_type type)
 }
 
 /*
- * Where the device's counter counts a frame (as measured on the model): on
- * ingress after the rule's decapsulation and VLAN pops, before its VLAN
- * pushes (an ingress RAW_ENCAP is the new L2 header of a decapsulation); on
- * egress before any of its header changes. @return whether the frame is
- * counted before action @p a.
+ * Whether an ingress rule's counter comes after its VLAN pushes. The
+ * device counts a frame as it reaches the STE holding the counter, and the
+ * NIC RX placement (rdma-core's STE v1 order: decap, tag, pop, modify,
+ * push, counter) moves the counter to an STE of its own after a decap or a
+ * pop, unless a later action already opened a new STE for it: a modify
+ * list (never in the decap's or the pop's STE), or the tag behind an L3
+ * decap (which fills the match STE's action space). @p rule's actions.
  */
 static int
-test_dm_ref_counts_before(const struct test_dm_ref_rule *rule, const struct rte_flow_action *a)
+test_dm_ref_counts_after_push(const struct test_dm_ref_rule *rule)
+{
+	int decap = 0, decap_l3 = 0, pop = 0, modify = 0, tag = 0, pushed = 0;
+	const struct rte_flow_action *a;
+
+	if (rule->attr.egress)
+		return 0;
+	for (a = rule->actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		switch (a->type) {
+		case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
+		case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+			decap = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
+			/* On ingress, the new L2 header of an L3 tunnel's decapsulation. */
+			decap_l3 = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+			pop = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+			pushed = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+			/* Into the header just pushed; without one, a rewrite of the tag. */
+			modify |= !pushed;
+			break;
+		case RTE_FLOW_ACTION_TYPE_MARK:
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			tag = 1;
+			break;
+		case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
+		case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
+		case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
+		case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
+		case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
+		case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
+		case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
+		case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
+		case RTE_FLOW_ACTION_TYPE_SET_TTL:
+		case RTE_FLOW_ACTION_TYPE_DEC_TTL:
+		case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
+		case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
+		case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
+		case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
+		case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
+		case RTE_FLOW_ACTION_TYPE_SET_TAG:
+		case RTE_FLOW_ACTION_TYPE_SET_META:
+		case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+			modify = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return (decap || pop) && !modify && !(decap && decap_l3 && tag);
+}
+
+/*
+ * Where the device's counter counts a frame (as measured on the model): on
+ * ingress after the rule's decapsulation and VLAN pops, before its VLAN
+ * pushes unless @p after_push (test_dm_ref_counts_after_push()), before an
+ * encapsulation (an ingress RAW_ENCAP is the new L2 header of a
+ * decapsulation); on egress before any of its header changes. @return
+ * whether the frame is counted before action @p a.
+ */
+static int
+test_dm_ref_counts_before(const struct test_dm_ref_rule *rule, const struct rte_flow_action *a,
+			  int after_push)
 {
 	switch (a->type) {
 	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+		return !after_push;
 	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
 		return 1;
 	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
@@ -562,6 +633,7 @@ test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 	struct test_dm_ref_exec x = { .r = r, .rule = rule, .pkt = pkt, .fate = fate, .v = v };
 	/* net_mlx5dm counts where the device does, not where COUNT is in the list. */
 	int device = r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM && rule->counted;
+	int after_push = device && test_dm_ref_counts_after_push(rule);
 	const struct rte_flow_action *a;
 	const struct test_dm_act_desc *d;
 	int ret;
@@ -571,7 +643,7 @@ test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 		d = test_dm_act_get(a->type);
 		if (d == NULL)
 			return -ENOTSUP;
-		if (device && test_dm_ref_counts_before(rule, a)) {
+		if (device && test_dm_ref_counts_before(rule, a, after_push)) {
 			test_dm_act_count(&x, a);
 			device = 0;
 		}

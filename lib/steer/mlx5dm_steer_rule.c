@@ -178,6 +178,32 @@ mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
 }
 
 /*
+ * Link s (s->slot set) into its slot of t behind tail, the chain's last
+ * entry (NULL: the slot is unused and s takes it; its page exists). A
+ * collision entry has its own ICM entry already. The shadows' miss
+ * pointers are set: s's where the chain used to end, the old end's to s.
+ */
+static void
+mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
+		 struct mlx5dm_ste *tail)
+{
+	s->htbl = t;
+	if (tail == NULL) {
+		s->chunk = t->chunk;
+		s->index = s->slot;
+		(void)mlx5dm_htbl_slot_set(t, s->slot, s);
+		mlx5dm_htbl_count_used(t, 1);
+	} else {
+		s->collision = true;
+		tail->next_col = s;
+		mlx5dm_htbl_count_collision(t, 1);
+	}
+	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
+	if (tail != NULL)
+		mlx5dm_ste_set_miss_addr(ctx->ste, tail->shadow, mlx5dm_ste_icm(s));
+}
+
+/*
  * A new entry in table t at slot: the slot itself if unused, else a collision
  * entry appended to the slot's chain (*prev_tail = the entry whose miss
  * pointer must then move to it). The shadow's miss pointer is set.
@@ -193,28 +219,18 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		s = mlx5dm_ste_rec_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
-		if (mlx5dm_htbl_slot_set(t, slot, s) < 0) {
+		if (mlx5dm_htbl_slot_reserve(t, slot) < 0) {
 			mlx5dm_slab_free(&t->matcher->ste_slab, s);
 			return NULL;
 		}
-		s->chunk = t->chunk;
-		s->index = slot;
-		mlx5dm_htbl_count_used(t, 1);
 	} else {
 		s = mlx5dm_ste_entry_alloc(t->matcher);
 		if (s == NULL)
 			return NULL;
-		s->collision = true;
-		(*prev_tail)->next_col = s;
-		mlx5dm_htbl_count_collision(t, 1);
 	}
 	s->slot = slot;
-	s->htbl = t;
 	memcpy(s->shadow, shadow, sizeof(s->shadow));
-	/* Its miss goes where the chain used to end; the old end now misses to it. */
-	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
-	if (*prev_tail != NULL)
-		mlx5dm_ste_set_miss_addr(ctx->ste, (*prev_tail)->shadow, mlx5dm_ste_icm(s));
+	mlx5dm_rule_link(ctx, t, s, *prev_tail);
 	return s;
 }
 
@@ -290,7 +306,7 @@ struct mlx5dm_rule_ctx {
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
 	uint32_t pf_bwc;
-	/* The last level may be placed later (mlx5dm_rule_defer_ok()); its entry if it was. */
+	/* The last level may be placed later (deferred placement); its entry if it was. */
 	bool defer;
 	struct mlx5dm_ste *deferred;
 	bool deferred_dup;                /* it goes behind an equal entry, not to the head */
@@ -376,11 +392,6 @@ mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
  * shared level-0 entry's child) and a rule without action entries wait:
  * such a rule reads no slot before its placement.
  */
-static bool
-mlx5dm_rule_defer_ok(const struct mlx5dm_rule_ctx *rc, unsigned int n_extra)
-{
-	return rc->ctx->db_batch > 1 && n_extra == 0 && rc->pf_head != NULL;
-}
 
 /* Start loading the first record of the pending rule's slot (its head is loaded by now). */
 static inline void
@@ -426,13 +437,7 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 		(void)mlx5dm_hidx_insert(&m->index, s, s->hidx_hash);
 	}
 	tail = mlx5dm_rule_chain_tail(t, s->slot);
-	if (tail == NULL) {
-		s->chunk = t->chunk;
-		s->index = s->slot;
-		/* Its page is reserved: this cannot fail. */
-		(void)mlx5dm_htbl_slot_set(t, s->slot, s);
-		mlx5dm_htbl_count_used(t, 1);
-	} else {
+	if (tail != NULL) {
 		/* The held collision entry's ICM becomes s's. */
 		sp = m->spare;
 		m->spare = NULL;
@@ -441,18 +446,13 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 		s->pooled = sp->pooled;
 		sp->pooled = NULL;
 		mlx5dm_slab_free(&m->ste_slab, sp);
-		s->collision = true;
-		tail->next_col = s;
-		mlx5dm_htbl_count_collision(t, 1);
 	}
-	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
+	/* Its slot's page is reserved: this cannot fail. */
+	mlx5dm_rule_link(ctx, t, s, tail);
 	/* The entry first, then the pointer to it (as mlx5dm_rule_flush() orders them). */
 	ret = mlx5dm_ste_write_full(ctx, q, s, m->builders[t->level].bit_mask);
-	if (tail != NULL) {
-		mlx5dm_ste_set_miss_addr(ctx->ste, tail->shadow, mlx5dm_ste_icm(s));
-		if (ret == 0)
-			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
-	}
+	if (ret == 0 && tail != NULL)
+		ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
 	if (ret == 0)
 		ret = mlx5dm_htbl_after_insert(m, q, t, d);
 	if (ret < 0)
@@ -680,8 +680,7 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	const struct mlx5dm_htbl *head;
 	const struct mlx5dm_ste *first;
 
-	/* The walk takes the shared level-0 entry from here: one tag compare per rule. */
-	rc->l0 = mlx5dm_rule_l0_shared(m, prep->ste);
+	/* rc->l0: the shared level-0 entry the create found (the walk takes it from there). */
 	head = mlx5dm_rule_predict(m, rc->l0);
 	if (head == NULL)
 		return;
@@ -981,9 +980,10 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		errno = -ret;
 		return NULL;
 	}
-	/* Deferrable when the chain is predicted (decided again with the actions). */
-	rc.defer = ctx->db_batch > 1 &&
-		   mlx5dm_rule_predict(m, mlx5dm_rule_l0_shared(m, prep->ste)) != NULL;
+	/* One tag compare per rule; a placement (settle) never changes the hint. */
+	rc.l0 = mlx5dm_rule_l0_shared(m, prep->ste);
+	/* Deferrable when the chain is predicted and (below) no action entry is needed. */
+	rc.defer = ctx->db_batch > 1 && mlx5dm_rule_predict(m, rc.l0) != NULL;
 	if (!rc.defer)
 		mlx5dm_rule_settle_locked(&rc);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
@@ -993,7 +993,7 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		errno = -ret;
 		return NULL;
 	}
-	if (rc.defer && !mlx5dm_rule_defer_ok(&rc, n_extra)) {
+	if (rc.defer && n_extra != 0) {
 		rc.defer = false;
 		mlx5dm_rule_settle_locked(&rc);
 	}

@@ -112,6 +112,7 @@ echo "flow-perf, $rules rules, 1 core, net_mlx5dm on the device model"
 echo "rates in M rules/s; floor = the same command with flow_engine=null (handles only)"
 echo "warm = the same command with devargs $warm_args"
 echo "B/rule = (peak RSS - the floor run's peak RSS) / rules: host memory the rules took"
+echo "  (default devargs: with what the populate-ahead thread backed past their use)"
 printf '%-24s %9s %9s %9s %9s %9s %9s %7s\n' scenario insert warm floor delete warm floor \
 	B/rule
 for group in 0 1; do

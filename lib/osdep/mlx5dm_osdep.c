@@ -176,9 +176,13 @@ mlx5dm_huge_map(size_t size)
 {
 	uint8_t *p, *a;
 
-	/* Twice the size, then keep the aligned part: huge pages need 2 MiB alignment. */
+	/*
+	 * Twice the size, then keep the aligned part: huge pages need 2 MiB
+	 * alignment. No swap reservation: a large ahead reserve is address
+	 * space, backed only where it is used.
+	 */
 	p = mmap(NULL, size + MLX5DM_HUGE_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	a = (uint8_t *)MLX5DM_ALIGN_UP((uintptr_t)p, MLX5DM_HUGE_SIZE);

@@ -100,6 +100,26 @@ size_t mlx5dm_huge_fit(size_t bytes);
 int mlx5dm_populate(void *p, size_t len);
 
 /*
+ * Populate-ahead (mlx5dm_osdep_ahead.c): one thread of the process, on a
+ * CPU its starter is not bound to and at idle priority, backs ranges of
+ * anonymous mappings before their users touch them (a write per page that
+ * changes nothing), the range least backed beyond its use first. A range
+ * added is backed from its start up to lead bytes; a user that has taken
+ * [0, end) calls use(end) and the range is backed on to end plus half as
+ * much again (at least lead, at most 8 leads). What a range reads never
+ * changes: a page backed and not yet written reads zero as before. add()
+ * gives NULL for a range not page aligned or empty, or when no thread can
+ * be had: the user goes on without. done() is how far a range is backed
+ * now. remove() waits for the thread to leave the range (call it before
+ * unmapping); the last range removed stops the thread.
+ */
+struct mlx5dm_ahead;
+struct mlx5dm_ahead *mlx5dm_ahead_add(void *base, size_t size, size_t lead);
+void mlx5dm_ahead_use(struct mlx5dm_ahead *g, size_t end);
+size_t mlx5dm_ahead_done(const struct mlx5dm_ahead *g);
+void mlx5dm_ahead_remove(struct mlx5dm_ahead *g);
+
+/*
  * Warm reserve (mlx5dm_osdep_reserve.c): bytes (a multiple of
  * MLX5DM_HUGE_SIZE) mapped and populated now, from which mlx5dm_huge_alloc()
  * takes its regions before mapping new ones, so the first touch of fresh
@@ -109,6 +129,14 @@ int mlx5dm_populate(void *p, size_t len);
  */
 struct mlx5dm_reserve;
 int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
+/*
+ * The same, populated ahead of use instead of now (mlx5dm_ahead_*): bytes
+ * of address space, the first lead of them backed at once by the thread,
+ * then on past the highest region taken. Its regions may be touched before
+ * the thread gets there (they are backed then as any mapping is). Where the
+ * kernel cannot populate ahead, a reserve all the same (backed as touched).
+ */
+int mlx5dm_huge_reserve_ahead(size_t bytes, size_t lead, struct mlx5dm_reserve **out);
 void mlx5dm_huge_unreserve(struct mlx5dm_reserve *r);
 /* An aligned anonymous mapping of size bytes advised for huge pages (or NULL); not counted. */
 void *mlx5dm_huge_map(size_t size);

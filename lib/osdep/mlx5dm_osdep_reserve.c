@@ -16,6 +16,10 @@
  * zeroed, so a reserve stays warm for the next tables. When no reserve has
  * room, regions come from mmap as before.
  *
+ * An ahead reserve (mlx5dm_huge_reserve_ahead) is populated by a thread
+ * instead (mlx5dm_osdep_ahead.c), on past the highest unit ever taken: a
+ * large address space costs only what its users come near.
+ *
  * Regions are taken and given back a few hundred times per million rules:
  * one mutex and a bit scan are cheap there.
  */
@@ -32,7 +36,9 @@ struct mlx5dm_reserve {
 	uint8_t *base;                    /* first unit, MLX5DM_HUGE_SIZE aligned */
 	uint32_t units;
 	uint32_t taken;                   /* units handed out */
+	uint32_t high;                    /* units below the highest end ever taken */
 	bool released;                    /* unmapped once nothing is taken */
+	struct mlx5dm_ahead *ahead;       /* its populate-ahead range (ahead reserve), or NULL */
 	uint64_t used[];                  /* bit per unit: handed out */
 };
 
@@ -56,8 +62,9 @@ mlx5dm_reserve_mark(struct mlx5dm_reserve *r, uint32_t i, uint32_t n, bool on)
 	}
 }
 
-int
-mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
+/* Map a reserve of bytes; ahead: populated by a thread from lead on, else now. */
+static int
+mlx5dm_reserve_new(size_t bytes, bool ahead, size_t lead, struct mlx5dm_reserve **out)
 {
 	size_t units = bytes / MLX5DM_HUGE_SIZE;
 	struct mlx5dm_reserve *r;
@@ -70,18 +77,35 @@ mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
 		return -ENOMEM;
 	r->base = mlx5dm_huge_map(units * MLX5DM_HUGE_SIZE);
 	r->units = (uint32_t)units;
-	if (r->base == NULL || mlx5dm_populate(r->base, units * MLX5DM_HUGE_SIZE) < 0) {
-		if (r->base != NULL)
-			munmap(r->base, units * MLX5DM_HUGE_SIZE);
-		free(r);
-		return -ENOMEM;
-	}
+	if (r->base == NULL)
+		goto free_r;
+	if (!ahead && mlx5dm_populate(r->base, units * MLX5DM_HUGE_SIZE) < 0)
+		goto unmap;
+	if (ahead)
+		r->ahead = mlx5dm_ahead_add(r->base, units * MLX5DM_HUGE_SIZE, lead);
 	pthread_mutex_lock(&mlx5dm_reserve_lock);
 	r->next = mlx5dm_reserves;
 	__atomic_store_n(&mlx5dm_reserves, r, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&mlx5dm_reserve_lock);
 	*out = r;
 	return 0;
+unmap:
+	munmap(r->base, units * MLX5DM_HUGE_SIZE);
+free_r:
+	free(r);
+	return -ENOMEM;
+}
+
+int
+mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
+{
+	return mlx5dm_reserve_new(bytes, false, 0, out);
+}
+
+int
+mlx5dm_huge_reserve_ahead(size_t bytes, size_t lead, struct mlx5dm_reserve **out)
+{
+	return mlx5dm_reserve_new(bytes, true, lead, out);
 }
 
 /* Unlink and unmap r (lock held; nothing of it is handed out). */
@@ -107,6 +131,13 @@ mlx5dm_huge_unreserve(struct mlx5dm_reserve *r)
 		return;
 	pthread_mutex_lock(&mlx5dm_reserve_lock);
 	r->released = true;
+	/*
+	 * Out of the populating thread's hands before it can be unmapped (here
+	 * or by the last give). Under the lock, as take() reads r->ahead; the
+	 * thread never takes this lock, so waiting for it here cannot deadlock.
+	 */
+	mlx5dm_ahead_remove(r->ahead);
+	r->ahead = NULL;
 	if (r->taken == 0)
 		mlx5dm_reserve_destroy(r);
 	pthread_mutex_unlock(&mlx5dm_reserve_lock);
@@ -149,6 +180,10 @@ mlx5dm_reserve_take(size_t size)
 		mlx5dm_reserve_mark(r, i, n, true);
 		r->taken += n;
 		p = r->base + (size_t)i * MLX5DM_HUGE_SIZE;
+		if (r->ahead != NULL && i + n > r->high) {
+			r->high = i + n;
+			mlx5dm_ahead_use(r->ahead, (size_t)r->high * MLX5DM_HUGE_SIZE);
+		}
 	}
 	pthread_mutex_unlock(&mlx5dm_reserve_lock);
 	return p;
@@ -172,8 +207,19 @@ mlx5dm_reserve_give(void *ptr, size_t size)
 		uint32_t n = (uint32_t)(size / MLX5DM_HUGE_SIZE);
 
 		mine = true;
-		/* Handed out zeroed, like a fresh mapping. */
-		memset(p, 0, size);
+		/*
+		 * Handed out zeroed, like a fresh mapping: cleared in place where
+		 * every page is backed (all of a populated reserve; an ahead
+		 * reserve's below its thread), else dropped (MADV_DONTNEED reads
+		 * zero): clearing would fault the pages its user never touched
+		 * in here, on the core that frees. A released reserve hands out
+		 * nothing again.
+		 */
+		if (!r->released && (r->ahead == NULL ||
+				     p + size <= r->base + mlx5dm_ahead_done(r->ahead)))
+			memset(p, 0, size);
+		else if (!r->released)
+			(void)madvise(p, size, MADV_DONTNEED);
 		mlx5dm_reserve_mark(r, (uint32_t)((size_t)(p - r->base) / MLX5DM_HUGE_SIZE), n,
 				    false);
 		r->taken -= n;

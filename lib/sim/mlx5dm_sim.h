@@ -50,6 +50,15 @@ struct mlx5dm_sim_config {
 	 * as they are first written (a large configured ICM costs nothing).
 	 */
 	bool icm_populate;
+	/*
+	 * Without icm_populate: a thread of the model (on a CPU other than the
+	 * creator's, at idle priority) keeps each SW ICM region populated
+	 * ahead of the highest byte ever allocated in it (32 MiB from the
+	 * start, then as much again as is allocated): rule writes find their
+	 * ICM resident without the whole of it being populated up front.
+	 * Nothing a packet or a reader sees changes.
+	 */
+	bool icm_ahead;
 };
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);

@@ -27,6 +27,8 @@
 #include "mlx5dm_sim_line.h"
 
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
+/* config icm_ahead: populated from the start, and at least this far past the allocated end. */
+#define MLX5DM_SIM_AHEAD_LEAD ((size_t)32 << 20)
 
 uint64_t
 mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r)
@@ -91,6 +93,9 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 				   " bytes of ICM", g->size);
 			return -ENOMEM;
 		}
+		/* NULL (no populating kernel): backed as written, as without. */
+		if (sim->cfg.icm_ahead && !sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG)
+			g->ahead = mlx5dm_ahead_add(p, g->size, MLX5DM_SIM_AHEAD_LEAD);
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;
 	}
@@ -105,6 +110,8 @@ mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim)
 	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
 		struct mlx5dm_sim_region *g = &sim->rgn[r];
 
+		/* Out of the thread's hands first: it must not populate an unmapped range. */
+		mlx5dm_ahead_remove(g->ahead);
 		if (g->base != NULL)
 			munmap(g->base, g->size);
 		mlx5dm_sim_bitmap_fini(&g->blocks);
@@ -191,9 +198,12 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 
 	/*
 	 * Whole pages go back to the OS (or, when the ICM is kept resident,
-	 * are zeroed in place); partial pages are zeroed line by line.
+	 * are zeroed in place: all of it with icm_populate, what the ahead
+	 * thread has populated with icm_ahead); partial pages are zeroed line
+	 * by line.
 	 */
-	if (e > a && sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG)
+	if (e > a && ((sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) ||
+		      (g->ahead != NULL && e <= mlx5dm_ahead_done(g->ahead))))
 		memset(g->base + a, 0, e - a);
 	else if (e > a)
 		madvise(g->base + a, e - a, MADV_DONTNEED);

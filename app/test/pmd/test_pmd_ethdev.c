@@ -8,6 +8,7 @@
  * handle-only flow engine.
  */
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -149,6 +150,11 @@ test_devargs_rejected(void **state)
 		{ "mem_reserve=abc", "devarg mem_reserve" },
 		{ "mem_reserve=", "devarg mem_reserve" },
 		{ "sim_icm_populate=2", "devarg sim_icm_populate" },
+		{ "sim_icm_populate=", "devarg sim_icm_populate" },
+		{ "sim_icm_populate=Ahead", "devarg sim_icm_populate" },
+		{ "mem_ahead=65537", "devarg mem_ahead" },
+		{ "mem_ahead=1G", "devarg mem_ahead" },
+		{ "mem_ahead=", "devarg mem_ahead" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	size_t log_len = 0;
@@ -519,6 +525,87 @@ test_mem_reserve_populate(void **state)
 	}
 }
 
+/* Whether this process has the populate-ahead thread (by its name). */
+static bool
+has_ahead_thread(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	bool found = false;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && !found) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		found = fgets(comm, sizeof(comm), f) != NULL && strcmp(comm, "mlx5dm-ahead\n") == 0;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Defaults mem_ahead=4096 and sim_icm_populate=ahead: a thread populates
+ * the first 32 MiB of the ahead reserve and of the model's STE ICM (and the
+ * small modify, pattern and encap regions: 18 MiB) after the probe, rules
+ * work, and the close stops the thread and gives the memory back. With
+ * mem_ahead=0 and sim_icm_populate=0 there is no thread and nothing is
+ * populated.
+ */
+static void
+test_mem_ahead_default(void **state)
+{
+	const uint64_t mib = 1u << 20, ahead = (32 + 32 + 18) * mib;
+	uint64_t rss0, rss1 = 0, rss2;
+	unsigned int i;
+	uint16_t port;
+
+	(void)state;
+	assert_false(has_ahead_thread());
+	rss0 = test_rss_bytes();
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
+	assert_true(has_ahead_thread());
+	/* The thread runs at idle priority: give it time on a loaded machine. */
+	for (i = 0; i < 60000 && (rss1 = test_rss_bytes()) < rss0 + ahead; i++)
+		usleep(1000);
+	if (rss1 < rss0 + ahead)
+		fail_msg("probe: %llu MiB populated, expected %llu",
+			 (unsigned long long)((rss1 - rss0) / mib),
+			 (unsigned long long)(ahead / mib));
+	port = port_by_name("net_mlx5dm7");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	port_setup(port, 1, 1, 512);
+	drop_rule_steers(port, port);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+	assert_false(has_ahead_thread());
+	rss2 = test_rss_bytes();
+	if (rss2 > rss0 + 64 * mib)
+		fail_msg("%llu MiB still resident after close",
+			 (unsigned long long)((rss2 - rss0) / mib));
+	rss0 = test_rss_bytes();
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead=0,sim_icm_populate=0"), 0);
+	assert_false(has_ahead_thread());
+	usleep(200000);
+	rss1 = test_rss_bytes();
+	if (rss1 > rss0 + 32 * mib)
+		fail_msg("mem_ahead=0,sim_icm_populate=0: %llu MiB resident after the probe",
+			 (unsigned long long)((rss1 - rss0) / mib));
+	port = port_by_name("net_mlx5dm7");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	port_setup(port, 1, 1, 512);
+	drop_rule_steers(port, port);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -558,6 +645,7 @@ main(void)
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_doorbell_batch_peer),
 		cmocka_unit_test(test_mem_reserve_populate),
+		cmocka_unit_test(test_mem_ahead_default),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),
 	};

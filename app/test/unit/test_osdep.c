@@ -2,7 +2,10 @@
  * Copyright 2026 The mlx5dm authors
  */
 
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -283,6 +286,264 @@ test_huge_reserve_fail_injection(void **state)
 	assert_null(mlx5dm_reserve_take(HUGE));
 }
 
+/* Pages of [p, p + len) resident (mincore). */
+static size_t
+resident_pages(const void *p, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n = len / pg, i, c = 0;
+	unsigned char *v = malloc(n);
+
+	assert_non_null(v);
+	assert_int_equal(mincore((void *)(uintptr_t)p, len, v), 0);
+	for (i = 0; i < n; i++)
+		c += v[i] & 1;
+	free(v);
+	return c;
+}
+
+static void
+assert_all_resident(const void *p, size_t len)
+{
+	size_t n = resident_pages(p, len);
+
+	if (n != len / (size_t)sysconf(_SC_PAGESIZE))
+		fail_msg("%zu of %zu pages resident", n, len / (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static void
+assert_none_resident(const void *p, size_t len)
+{
+	size_t n = resident_pages(p, len);
+
+	if (n != 0)
+		fail_msg("%zu pages resident past the goal", n);
+}
+
+/*
+ * Wait for the thread to back a range to want. It runs at idle priority:
+ * on a loaded machine that may take a while, hence the long limit.
+ */
+static void
+wait_done(const struct mlx5dm_ahead *g, size_t want)
+{
+	unsigned int i;
+
+	for (i = 0; i < 60000 && mlx5dm_ahead_done(g) < want; i++)
+		usleep(1000);
+	if (mlx5dm_ahead_done(g) != want)
+		fail_msg("backed to %zu bytes, expected %zu", mlx5dm_ahead_done(g), want);
+}
+
+/* Wait until every page of [p, p + len) is resident (a reserve's thread has no done()). */
+static void
+wait_resident(const void *p, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 60000 && resident(p, len) != 1; i++)
+		usleep(1000);
+	assert_all_resident(p, len);
+}
+
+/* Threads of this process (entries of /proc/self/task). */
+static unsigned int
+task_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The populating thread's id (by its name), or -1. */
+static pid_t
+ahead_tid(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t tid = -1;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && tid < 0) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL && strcmp(comm, "mlx5dm-ahead\n") == 0)
+			tid = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+/*
+ * A range is backed to its lead at once and no further; use(end) moves the
+ * goal to end plus half as much again (at least a lead, at most 8 leads),
+ * never past the range; use below the mark changes nothing. Bytes the user
+ * wrote, before or after the thread got there, stay; the rest reads zero.
+ */
+static void
+test_ahead_backs_past_use(void **state)
+{
+	const size_t size = 64 * HUGE, lead = 4 * HUGE;
+	struct mlx5dm_ahead *g;
+	uint8_t *p;
+	size_t i;
+
+	(void)state;
+	p = mlx5dm_huge_map(size);
+	assert_non_null(p);
+	g = mlx5dm_ahead_add(p, size, lead);
+	assert_non_null(g);
+	wait_done(g, lead);
+	usleep(50000);
+	assert_true(mlx5dm_ahead_done(g) == lead);
+	assert_all_resident(p, lead);
+	assert_none_resident(p + lead, size - lead);
+	/* Written before and while the thread backs on: 10 used -> goal 15. */
+	memset(p + HUGE, 0xa5, HUGE);
+	mlx5dm_ahead_use(g, 10 * HUGE);
+	memset(p + 12 * HUGE, 0x5a, 4096);
+	wait_done(g, 15 * HUGE);
+	usleep(50000);
+	assert_true(mlx5dm_ahead_done(g) == 15 * HUGE);
+	assert_all_resident(p, 15 * HUGE);
+	assert_none_resident(p + 15 * HUGE, size - 15 * HUGE);
+	for (i = 0; i < HUGE; i++)
+		if (p[HUGE + i] != 0xa5)
+			fail_msg("byte %zu of the first write changed", i);
+	for (i = 0; i < 4096; i++)
+		assert_int_equal(p[12 * HUGE + i], 0x5a);
+	assert_zero(p + 12 * HUGE + 4096, 3 * HUGE - 4096);
+	/* Below the mark: nothing. 40 used: the lead is capped at 8 leads (60). */
+	mlx5dm_ahead_use(g, 5 * HUGE);
+	usleep(50000);
+	assert_true(mlx5dm_ahead_done(g) == 15 * HUGE);
+	mlx5dm_ahead_use(g, 40 * HUGE);
+	wait_done(g, 60 * HUGE);
+	usleep(50000);
+	assert_true(mlx5dm_ahead_done(g) == 60 * HUGE);
+	assert_none_resident(p + 60 * HUGE, size - 60 * HUGE);
+	/* Near the end: up to the end, not past it. */
+	mlx5dm_ahead_use(g, 62 * HUGE);
+	wait_done(g, size);
+	assert_all_resident(p, size);
+	mlx5dm_ahead_remove(g);
+	munmap(p, size);
+}
+
+/*
+ * One thread for all ranges, named, at idle priority, off its starter's
+ * CPU (when there is another); gone with the last range, back with the
+ * next. Bad ranges are refused.
+ */
+static void
+test_ahead_thread(void **state)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int tasks = task_count();
+	struct mlx5dm_ahead *a, *b;
+	cpu_set_t saved, one, got;
+	uint8_t *p;
+	pid_t tid;
+
+	(void)state;
+	p = mlx5dm_huge_map(4 * HUGE);
+	assert_non_null(p);
+	assert_null(mlx5dm_ahead_add(NULL, HUGE, HUGE));
+	assert_null(mlx5dm_ahead_add(p + 1, HUGE, HUGE));
+	assert_null(mlx5dm_ahead_add(p, 0, HUGE));
+	assert_null(mlx5dm_ahead_add(p, HUGE + 1, HUGE));
+	mlx5dm_ahead_remove(NULL);
+	assert_int_equal(task_count(), tasks);
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved), 0);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (ncpu > 1)
+		assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+	a = mlx5dm_ahead_add(p, 2 * HUGE, HUGE);
+	b = mlx5dm_ahead_add(p + 2 * HUGE, 2 * HUGE, HUGE);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(task_count(), tasks + 1);
+	tid = ahead_tid();
+	assert_true(tid > 0);
+	assert_int_equal(sched_getscheduler(tid), SCHED_IDLE);
+	assert_int_equal(sched_getaffinity(tid, sizeof(got), &got), 0);
+	if (ncpu > 1)
+		assert_false(CPU_ISSET(0, &got));
+	wait_done(a, HUGE);
+	wait_done(b, HUGE);
+	mlx5dm_ahead_remove(a);
+	assert_int_equal(task_count(), tasks + 1);
+	mlx5dm_ahead_remove(b);
+	assert_int_equal(task_count(), tasks);
+	assert_true(ahead_tid() < 0);
+	a = mlx5dm_ahead_add(p, 4 * HUGE, HUGE);
+	assert_non_null(a);
+	assert_int_equal(task_count(), tasks + 1);
+	wait_done(a, HUGE);
+	mlx5dm_ahead_remove(a);
+	assert_int_equal(task_count(), tasks);
+	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved), 0);
+	munmap(p, 4 * HUGE);
+}
+
+/*
+ * An ahead reserve: regions come first fit as from any reserve, usable at
+ * once; the thread backs past the highest unit taken (1 taken, lead 2: to
+ * 3; 6 taken: to 9); given back zeroed; unreserved with its thread.
+ */
+static void
+test_huge_reserve_ahead(void **state)
+{
+	unsigned int tasks = task_count();
+	struct mlx5dm_reserve *r;
+	uint8_t *a, *b, *c;
+
+	(void)state;
+	assert_int_equal(mlx5dm_huge_reserve_ahead(HUGE + 4096, HUGE, &r), -EINVAL);
+	assert_null(r);
+	assert_int_equal(mlx5dm_huge_reserve_ahead(32 * HUGE, 2 * HUGE, &r), 0);
+	assert_non_null(r);
+	a = mlx5dm_huge_alloc(HUGE, false);
+	assert_non_null(a);
+	wait_resident(a, 3 * HUGE);
+	usleep(50000);
+	assert_none_resident(a + 3 * HUGE, 29 * HUGE);
+	b = mlx5dm_huge_alloc(5 * HUGE, false);
+	assert_ptr_equal(b, a + HUGE);
+	assert_usable(b, 5 * HUGE, 0x3c);
+	wait_resident(a, 9 * HUGE);
+	usleep(50000);
+	assert_none_resident(a + 9 * HUGE, 23 * HUGE);
+	assert_int_equal(b[5 * HUGE - 1], 0x3c);
+	assert_int_equal(b[0], 0x3c);
+	mlx5dm_huge_free(b, 5 * HUGE);
+	c = mlx5dm_huge_alloc(2 * HUGE, false);
+	assert_ptr_equal(c, a + HUGE);
+	assert_zero(c, 2 * HUGE);
+	mlx5dm_huge_free(c, 2 * HUGE);
+	/* Unreserved with a region out: the thread goes, the region lives on. */
+	mlx5dm_huge_unreserve(r);
+	assert_int_equal(task_count(), tasks);
+	assert_usable(a, HUGE, 0x42);
+	mlx5dm_huge_free(a, HUGE);
+	assert_int_equal(resident(a, HUGE), -1);
+	assert_null(mlx5dm_reserve_take(HUGE));
+}
+
 int
 main(void)
 {
@@ -294,6 +555,9 @@ main(void)
 		cmocka_unit_test(test_huge_reserve_bad_size),
 		cmocka_unit_test(test_huge_unreserve_busy),
 		cmocka_unit_test(test_huge_reserve_fail_injection),
+		cmocka_unit_test(test_ahead_backs_past_use),
+		cmocka_unit_test(test_ahead_thread),
+		cmocka_unit_test(test_huge_reserve_ahead),
 	};
 
 	return cmocka_run_group_tests_name("osdep", tests, NULL, NULL);

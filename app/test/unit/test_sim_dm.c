@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "test_sim_util.h"
+#include "mlx5dm_sim_core.h"
 #include "test_rss.h"
 
 static struct ibv_dm *
@@ -262,6 +263,78 @@ test_dm_icm_populate(void **state)
 	}
 }
 
+/* Wait (up to 60 s: the populating thread runs at idle priority) until RSS reaches at least. */
+static uint64_t
+wait_rss(uint64_t at_least)
+{
+	unsigned int i;
+
+	for (i = 0; i < 60000 && test_rss_bytes() < at_least; i++)
+		usleep(1000);
+	return test_rss_bytes();
+}
+
+/*
+ * icm_ahead: a thread backs each SW ICM region ahead of what is allocated
+ * in it: 32 MiB (or all of a smaller region) from the start, then the
+ * allocated end plus half as much again (at least 32 MiB) and no more.
+ * Written ICM keeps its bytes, a freed range reads zero when taken again,
+ * and closing gives the memory back.
+ */
+static void
+test_dm_icm_ahead(void **state)
+{
+	const uint64_t mib = 1u << 20, small = 16 + 1 + 1; /* modify, pattern, encap */
+	static const uint8_t pat[64] = { 0xde, 0xad, 0xbe, 0xef, [63] = 0x77 };
+	struct mlx5dm_sim_config cfg;
+	uint64_t rss0, rss, icm, icm2;
+	uint8_t back[64];
+	struct ibv_dm *dm;
+	struct tsim t;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_steering_sw_icm_size = 28;          /* 256 MiB */
+	cfg.icm_ahead = true;
+	rss0 = test_rss_bytes();
+	assert_int_equal(tsim_open(&t, &cfg), 0);
+	rss = wait_rss(rss0 + (32 + small) * mib);
+	usleep(100000);
+	rss = test_rss_bytes();
+	if (rss < rss0 + (32 + small) * mib || rss > rss0 + (32 + small + 16) * mib)
+		fail_msg("created: RSS grew by %llu MiB, expected %llu",
+			 (unsigned long long)((rss - rss0) / mib),
+			 (unsigned long long)(32 + small));
+	/* 64 MiB allocated from 0: backed to 96 MiB. */
+	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm);
+	assert_non_null(dm);
+	/* Written as the send queue writes (SW ICM takes no memcpy_to_dm). */
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 0, pat, sizeof(pat));
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 60 * mib, pat, sizeof(pat));
+	rss = wait_rss(rss0 + (96 + small) * mib);
+	usleep(100000);
+	rss = test_rss_bytes();
+	if (rss < rss0 + (96 + small) * mib || rss > rss0 + (96 + small + 16) * mib)
+		fail_msg("64 MiB allocated: RSS grew by %llu MiB, expected %llu",
+			 (unsigned long long)((rss - rss0) / mib),
+			 (unsigned long long)(96 + small));
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
+	assert_memory_equal(back, pat, sizeof(pat));
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib, back, sizeof(back)), 0);
+	assert_memory_equal(back, pat, sizeof(pat));
+	/* Freed: zeroed in place (it stays resident), zero when taken again. */
+	assert_int_equal(t.ops->free_dm(dm), 0);
+	assert_true(test_rss_bytes() > rss0 + (96 + small) * mib - 8 * mib);
+	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm2);
+	assert_non_null(dm);
+	assert_true(icm2 == icm);
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib, back, sizeof(back)), 0);
+	assert_true(back[0] == 0 && back[63] == 0);
+	assert_int_equal(t.ops->free_dm(dm), 0);
+	tsim_close(&t);
+	assert_true(test_rss_bytes() < rss0 + 16 * mib);
+}
+
 int
 main(void)
 {
@@ -271,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_dm_mr),
 		cmocka_unit_test(test_dm_lazy_large),
 		cmocka_unit_test(test_dm_icm_populate),
+		cmocka_unit_test(test_dm_icm_ahead),
 	};
 
 	return cmocka_run_group_tests_name("sim_dm", tests, NULL, NULL);

@@ -46,12 +46,26 @@
  * touch of fresh memory (mlx5dm_huge_reserve); shared by the device's ports.
  */
 #define MLX5DM_MAX_MEM_RESERVE 65536
+/*
+ * devarg mem_ahead (MiB): address space for the same state, populated by a
+ * thread on another CPU ahead of use (mlx5dm_huge_reserve_ahead), the first
+ * MLX5DM_MEM_AHEAD_LEAD of it from the probe on.
+ */
+#define MLX5DM_DEF_MEM_AHEAD 4096
+#define MLX5DM_MEM_AHEAD_LEAD ((size_t)32 << 20)
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
 enum mlx5dm_topology {
 	MLX5DM_TOPO_LOOP, /* every port's wire loops back to itself */
 	MLX5DM_TOPO_PAIR, /* ports 2k and 2k+1 are cabled to each other */
+};
+
+/* devarg sim_icm_populate: when the model's SW ICM becomes resident. */
+enum mlx5dm_icm_populate {
+	MLX5DM_ICM_POP_LAZY,  /* 0: as it is first written */
+	MLX5DM_ICM_POP_ALL,   /* 1: all of it when the model is created */
+	MLX5DM_ICM_POP_AHEAD, /* ahead: a model thread, ahead of what is allocated */
 };
 
 /* What rte_flow rules of the ports become. */
@@ -69,7 +83,8 @@ struct mlx5dm_devargs {
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
 	bool sim_sq_thread;        /* the model executes send queues on its own thread */
 	uint32_t mem_reserve_mb;   /* warm reserve for steering state, MiB (0: none) */
-	bool sim_icm_populate;     /* the model's ICM is populated at creation */
+	uint32_t mem_ahead_mb;     /* populate-ahead reserve, MiB (0: none) */
+	enum mlx5dm_icm_populate sim_icm_populate;
 };
 
 struct mlx5dm_priv;
@@ -170,6 +185,7 @@ struct mlx5dm_shared {
 	struct mlx5dm_devargs args;
 	uint16_t nb_live;          /* ports not yet closed */
 	struct mlx5dm_reserve *reserve; /* devarg mem_reserve (NULL: none) */
+	struct mlx5dm_reserve *ahead;   /* devarg mem_ahead (NULL: none) */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
 };
 

@@ -26,6 +26,7 @@
 #define MLX5DM_ARG_SIM_SQ_THREAD "sim_sq_thread"
 #define MLX5DM_ARG_MEM_RESERVE "mem_reserve"
 #define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
+#define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -36,6 +37,7 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_SIM_SQ_THREAD,
 	MLX5DM_ARG_MEM_RESERVE,
 	MLX5DM_ARG_SIM_ICM_POPULATE,
+	MLX5DM_ARG_MEM_AHEAD,
 	NULL,
 };
 
@@ -47,7 +49,8 @@ const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> "
 	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 "
 	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
-	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1";
+	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead "
+	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -152,6 +155,23 @@ mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
 	return ret;
 }
 
+static int
+mlx5dm_arg_icm_populate(const char *key, const char *value, void *opaque)
+{
+	static const struct mlx5dm_arg_word words[] = {
+		{ "0", MLX5DM_ICM_POP_LAZY },
+		{ "1", MLX5DM_ICM_POP_ALL },
+		{ "ahead", MLX5DM_ICM_POP_AHEAD },
+	};
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	int v = 0, ret;
+
+	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "0, 1 or ahead", &v);
+	if (ret == 0)
+		ctx->args->sim_icm_populate = (enum mlx5dm_icm_populate)v;
+	return ret;
+}
+
 /* Integer devargs: range and where the value goes (a field of 1, 2 or 4 bytes). */
 static const struct mlx5dm_arg_uint {
 	const char *key;
@@ -166,8 +186,8 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, sim_sq_thread), sizeof(bool) },
 	{ MLX5DM_ARG_MEM_RESERVE, 0, MLX5DM_MAX_MEM_RESERVE,
 	  offsetof(struct mlx5dm_devargs, mem_reserve_mb), sizeof(uint32_t) },
-	{ MLX5DM_ARG_SIM_ICM_POPULATE, 0, 1,
-	  offsetof(struct mlx5dm_devargs, sim_icm_populate), sizeof(bool) },
+	{ MLX5DM_ARG_MEM_AHEAD, 0, MLX5DM_MAX_MEM_RESERVE,
+	  offsetof(struct mlx5dm_devargs, mem_ahead_mb), sizeof(uint32_t) },
 };
 
 static int
@@ -214,7 +234,8 @@ static const struct {
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_icm_populate },
+	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
 };
 
 int
@@ -233,7 +254,8 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
 		.sim_sq_thread = false,
 		.mem_reserve_mb = 0,
-		.sim_icm_populate = false,
+		.mem_ahead_mb = MLX5DM_DEF_MEM_AHEAD,
+		.sim_icm_populate = MLX5DM_ICM_POP_AHEAD,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

@@ -240,6 +240,7 @@ mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 		       priv->port_index);
 	if (--sh->nb_live == 0) {
 		mlx5dm_huge_unreserve(sh->reserve);
+		mlx5dm_huge_unreserve(sh->ahead);
 		rte_free(sh);
 	}
 	priv->sh = NULL;
@@ -318,7 +319,8 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	mlx5dm_sim_config_default(&cfg);
 	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
 	cfg.sq_thread = args->sim_sq_thread;
-	cfg.icm_populate = args->sim_icm_populate;
+	cfg.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL;
+	cfg.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD;
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
@@ -470,6 +472,20 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	snprintf(sh->name, sizeof(sh->name), "%s", name);
 	sh->args = args;
+	/*
+	 * Before the populated reserve, which is then offered first: reserves
+	 * are taken from the newest on.
+	 */
+	if (args.mem_ahead_mb != 0) {
+		ret = mlx5dm_huge_reserve_ahead((size_t)args.mem_ahead_mb << 20,
+						MLX5DM_MEM_AHEAD_LEAD, &sh->ahead);
+		if (ret < 0) {
+			MLX5DM_DRV_LOG(ERR, "%s: mem_ahead=%u: cannot map that many MiB: %s",
+				       name, args.mem_ahead_mb, rte_strerror(-ret));
+			rte_free(sh);
+			return ret;
+		}
+	}
 	if (args.mem_reserve_mb != 0) {
 		/* Before the ports: their first tables already come from it. */
 		ret = mlx5dm_huge_reserve((size_t)args.mem_reserve_mb << 20, &sh->reserve);
@@ -477,6 +493,7 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 			MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u: cannot map and populate "
 				       "that many MiB: %s", name, args.mem_reserve_mb,
 				       rte_strerror(-ret));
+			mlx5dm_huge_unreserve(sh->ahead);
 			rte_free(sh);
 			return ret;
 		}
@@ -523,6 +540,7 @@ release_ports:
 		rte_eth_dev_release_port(devs[i]);
 	}
 	mlx5dm_huge_unreserve(sh->reserve);
+	mlx5dm_huge_unreserve(sh->ahead);
 	rte_free(sh);
 	return ret;
 }
@@ -585,4 +603,5 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
 			      "flow_engine=steer|null doorbell_batch=<1-1024> sim_sq_thread=0|1 "
-			      "mem_reserve=<0-65536> sim_icm_populate=0|1");
+			      "mem_reserve=<0-65536> sim_icm_populate=0|1|ahead "
+			      "mem_ahead=<0-65536>");

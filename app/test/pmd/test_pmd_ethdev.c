@@ -8,7 +8,6 @@
  * handle-only flow engine.
  */
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -525,32 +524,6 @@ test_mem_reserve_populate(void **state)
 	}
 }
 
-/* Whether this process has the populate-ahead thread (by its name). */
-static bool
-has_ahead_thread(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	bool found = false;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL && !found) {
-		char path[64], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		found = fgets(comm, sizeof(comm), f) != NULL && strcmp(comm, "mlx5dm-ahead\n") == 0;
-		fclose(f);
-	}
-	closedir(d);
-	return found;
-}
-
 /*
  * Defaults mem_ahead=4096 and sim_icm_populate=ahead: a thread populates
  * the first 32 MiB of the ahead reserve and of the model's STE ICM (and the
@@ -568,10 +541,10 @@ test_mem_ahead_default(void **state)
 	uint16_t port;
 
 	(void)state;
-	assert_false(has_ahead_thread());
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	rss0 = test_rss_bytes();
 	assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
-	assert_true(has_ahead_thread());
+	assert_true(test_thread_tid("mlx5dm-ahead") > 0);
 	/* The thread runs at idle priority: give it time on a loaded machine. */
 	for (i = 0; i < 60000 && (rss1 = test_rss_bytes()) < rss0 + ahead; i++)
 		usleep(1000);
@@ -585,14 +558,14 @@ test_mem_ahead_default(void **state)
 	drop_rule_steers(port, port);
 	close_port(port);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
-	assert_false(has_ahead_thread());
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	rss2 = test_rss_bytes();
 	if (rss2 > rss0 + 64 * mib)
 		fail_msg("%llu MiB still resident after close",
 			 (unsigned long long)((rss2 - rss0) / mib));
 	rss0 = test_rss_bytes();
 	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead=0,sim_icm_populate=0"), 0);
-	assert_false(has_ahead_thread());
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	usleep(200000);
 	rss1 = test_rss_bytes();
 	if (rss1 > rss0 + 32 * mib)

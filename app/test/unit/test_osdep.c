@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_osdep.h"
+#include "test_rss.h"
 
 static char last_line[256];
 static enum mlx5dm_log_level last_level;
@@ -360,33 +361,6 @@ task_count(void)
 	return n;
 }
 
-/* The populating thread's id (by its name), or -1. */
-static pid_t
-ahead_tid(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = -1;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL && tid < 0) {
-		char path[64], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f) != NULL && strcmp(comm, "mlx5dm-ahead\n") == 0)
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
 /*
  * A range is backed to its lead at once and no further; use(end) moves the
  * goal to end plus half as much again (at least a lead, at most 8 leads),
@@ -477,7 +451,7 @@ test_ahead_thread(void **state)
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_int_equal(task_count(), tasks + 1);
-	tid = ahead_tid();
+	tid = test_thread_tid("mlx5dm-ahead");
 	assert_true(tid > 0);
 	assert_int_equal(sched_getscheduler(tid), SCHED_IDLE);
 	assert_int_equal(sched_getaffinity(tid, sizeof(got), &got), 0);
@@ -488,13 +462,14 @@ test_ahead_thread(void **state)
 	mlx5dm_ahead_remove(a);
 	assert_int_equal(task_count(), tasks + 1);
 	mlx5dm_ahead_remove(b);
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	assert_int_equal(task_count(), tasks);
-	assert_true(ahead_tid() < 0);
 	a = mlx5dm_ahead_add(p, 4 * HUGE, HUGE);
 	assert_non_null(a);
 	assert_int_equal(task_count(), tasks + 1);
 	wait_done(a, HUGE);
 	mlx5dm_ahead_remove(a);
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	assert_int_equal(task_count(), tasks);
 	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved), 0);
 	munmap(p, 4 * HUGE);
@@ -537,6 +512,7 @@ test_huge_reserve_ahead(void **state)
 	mlx5dm_huge_free(c, 2 * HUGE);
 	/* Unreserved with a region out: the thread goes, the region lives on. */
 	mlx5dm_huge_unreserve(r);
+	assert_true(test_thread_gone("mlx5dm-ahead"));
 	assert_int_equal(task_count(), tasks);
 	assert_usable(a, HUGE, 0x42);
 	mlx5dm_huge_free(a, HUGE);

@@ -74,7 +74,6 @@ static pthread_t mlx5dm_ahead_thread;
 static bool mlx5dm_ahead_running;
 static bool mlx5dm_ahead_stop;
 
-/* The range to work on (lock held): least backed beyond its use; NULL if none. */
 /*
  * Back [p, p + len) without changing a byte (see the top of the file).
  * Under ThreadSanitizer the kernel populates instead: the "or 0" racing a
@@ -98,6 +97,7 @@ mlx5dm_ahead_touch(uint8_t *p, size_t len)
 #endif
 }
 
+/* The range to work on (lock held): least backed beyond its use; NULL if none. */
 static struct mlx5dm_ahead *
 mlx5dm_ahead_pick(void)
 {

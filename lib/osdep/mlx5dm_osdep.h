@@ -124,7 +124,8 @@ void mlx5dm_ahead_remove(struct mlx5dm_ahead *g);
  * MLX5DM_HUGE_SIZE) mapped and populated now, from which mlx5dm_huge_alloc()
  * takes its regions before mapping new ones, so the first touch of fresh
  * memory is paid here rather than where the regions are used. A region
- * freed goes back zeroed. -EINVAL (size), -ENOMEM. Unreserving while regions
+ * freed goes back, and is zeroed when it is taken again. -EINVAL (size),
+ * -ENOMEM. Unreserving while regions
  * are out unmaps the reserve when the last one comes back.
  */
 struct mlx5dm_reserve;

@@ -12,9 +12,9 @@
  * while the rules go in, so that first touch lands in the inserting calls.
  * A reserve is mapped and populated when the application chooses (device
  * probe); mlx5dm_huge_alloc() carves its regions from reserves first (first
- * fit, in MLX5DM_HUGE_SIZE units) and mlx5dm_huge_free() gives them back
- * zeroed, so a reserve stays warm for the next tables. When no reserve has
- * room, regions come from mmap as before.
+ * fit, in MLX5DM_HUGE_SIZE units) and mlx5dm_huge_free() gives them back,
+ * to be zeroed when taken again, so a reserve stays warm for the next
+ * tables. When no reserve has room, regions come from mmap as before.
  *
  * An ahead reserve (mlx5dm_huge_reserve_ahead) is populated by a thread
  * instead (mlx5dm_osdep_ahead.c), on past the highest unit ever taken: a
@@ -39,26 +39,27 @@ struct mlx5dm_reserve {
 	uint32_t high;                    /* units below the highest end ever taken */
 	bool released;                    /* unmapped once nothing is taken */
 	struct mlx5dm_ahead *ahead;       /* its populate-ahead range (ahead reserve), or NULL */
-	uint64_t used[];                  /* bit per unit: handed out */
+	uint64_t *dirty;                  /* bit per unit: written, to be zeroed when taken */
+	uint64_t used[];                  /* bit per unit: handed out (then the dirty words) */
 };
 
 static pthread_mutex_t mlx5dm_reserve_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mlx5dm_reserve *mlx5dm_reserves;
 
 static bool
-mlx5dm_reserve_bit(const struct mlx5dm_reserve *r, uint32_t i)
+mlx5dm_reserve_bit(const uint64_t *map, uint32_t i)
 {
-	return (r->used[i / 64] >> (i % 64)) & 1;
+	return (map[i / 64] >> (i % 64)) & 1;
 }
 
 static void
-mlx5dm_reserve_mark(struct mlx5dm_reserve *r, uint32_t i, uint32_t n, bool on)
+mlx5dm_reserve_mark(uint64_t *map, uint32_t i, uint32_t n, bool on)
 {
 	for (; n > 0; n--, i++) {
 		if (on)
-			r->used[i / 64] |= 1ull << (i % 64);
+			map[i / 64] |= 1ull << (i % 64);
 		else
-			r->used[i / 64] &= ~(1ull << (i % 64));
+			map[i / 64] &= ~(1ull << (i % 64));
 	}
 }
 
@@ -72,9 +73,10 @@ mlx5dm_reserve_new(size_t bytes, bool ahead, size_t lead, struct mlx5dm_reserve 
 	*out = NULL;
 	if (units == 0 || units > UINT32_MAX || bytes % MLX5DM_HUGE_SIZE != 0)
 		return -EINVAL;
-	r = calloc(1, sizeof(*r) + (units + 63) / 64 * sizeof(uint64_t));
+	r = calloc(1, sizeof(*r) + 2 * ((units + 63) / 64) * sizeof(uint64_t));
 	if (r == NULL)
 		return -ENOMEM;
+	r->dirty = r->used + (units + 63) / 64;
 	r->base = mlx5dm_huge_map(units * MLX5DM_HUGE_SIZE);
 	r->units = (uint32_t)units;
 	if (r->base == NULL)
@@ -143,6 +145,18 @@ mlx5dm_huge_unreserve(struct mlx5dm_reserve *r)
 	pthread_mutex_unlock(&mlx5dm_reserve_lock);
 }
 
+/* Zero the units of [i, i + n) given back written (lock held). */
+static void
+mlx5dm_reserve_clean(struct mlx5dm_reserve *r, uint32_t i, uint32_t n)
+{
+	for (; n > 0; n--, i++) {
+		if (mlx5dm_reserve_bit(r->dirty, i)) {
+			memset(r->base + (size_t)i * MLX5DM_HUGE_SIZE, 0, MLX5DM_HUGE_SIZE);
+			mlx5dm_reserve_mark(r->dirty, i, 1, false);
+		}
+	}
+}
+
 /* First run of n free units of r; UINT32_MAX if none. */
 static uint32_t
 mlx5dm_reserve_find(const struct mlx5dm_reserve *r, uint32_t n)
@@ -150,7 +164,7 @@ mlx5dm_reserve_find(const struct mlx5dm_reserve *r, uint32_t n)
 	uint32_t i = 0, j;
 
 	while (i + n <= r->units) {
-		for (j = i; j < i + n && !mlx5dm_reserve_bit(r, j); j++)
+		for (j = i; j < i + n && !mlx5dm_reserve_bit(r->used, j); j++)
 			;
 		if (j == i + n)
 			return i;
@@ -177,7 +191,8 @@ mlx5dm_reserve_take(size_t size)
 		i = mlx5dm_reserve_find(r, n);
 		if (i == UINT32_MAX)
 			continue;
-		mlx5dm_reserve_mark(r, i, n, true);
+		mlx5dm_reserve_mark(r->used, i, n, true);
+		mlx5dm_reserve_clean(r, i, n);
 		r->taken += n;
 		p = r->base + (size_t)i * MLX5DM_HUGE_SIZE;
 		if (r->ahead != NULL && i + n > r->high) {
@@ -205,23 +220,24 @@ mlx5dm_reserve_give(void *ptr, size_t size)
 	}
 	if (r != NULL) {
 		uint32_t n = (uint32_t)(size / MLX5DM_HUGE_SIZE);
+		uint32_t first = (uint32_t)((size_t)(p - r->base) / MLX5DM_HUGE_SIZE);
 
 		mine = true;
 		/*
-		 * Handed out zeroed, like a fresh mapping: cleared in place where
-		 * every page is backed (all of a populated reserve; an ahead
-		 * reserve's below its thread), else dropped (MADV_DONTNEED reads
-		 * zero): clearing would fault the pages its user never touched
-		 * in here, on the core that frees. A released reserve hands out
-		 * nothing again.
+		 * Handed out zeroed, like a fresh mapping: a unit every page of
+		 * which is backed (all of a populated reserve; an ahead reserve's
+		 * below its thread) is zeroed when it is taken again (a region
+		 * freed for good costs nothing), the others are dropped now
+		 * (MADV_DONTNEED reads zero): clearing them would fault the pages
+		 * their user never touched in, on the core that clears. A released
+		 * reserve hands out nothing again.
 		 */
 		if (!r->released && (r->ahead == NULL ||
 				     p + size <= r->base + mlx5dm_ahead_done(r->ahead)))
-			memset(p, 0, size);
+			mlx5dm_reserve_mark(r->dirty, first, n, true);
 		else if (!r->released)
 			(void)madvise(p, size, MADV_DONTNEED);
-		mlx5dm_reserve_mark(r, (uint32_t)((size_t)(p - r->base) / MLX5DM_HUGE_SIZE), n,
-				    false);
+		mlx5dm_reserve_mark(r->used, first, n, false);
 		r->taken -= n;
 		if (r->released && r->taken == 0)
 			mlx5dm_reserve_destroy(r);

@@ -51,12 +51,13 @@ struct mlx5dm_sim_config {
 	 */
 	bool icm_populate;
 	/*
-	 * Without icm_populate: a thread of the model (on a CPU other than the
-	 * creator's, at idle priority) keeps each SW ICM region populated
-	 * ahead of the highest byte ever allocated in it (32 MiB from the
-	 * start, then as much again as is allocated): rule writes find their
-	 * ICM resident without the whole of it being populated up front.
-	 * Nothing a packet or a reader sees changes.
+	 * Without icm_populate: the process's populate-ahead thread
+	 * (mlx5dm_ahead_*, on a CPU other than the creator's, at idle
+	 * priority) keeps each SW ICM region backed ahead of the highest byte
+	 * ever allocated in it (32 MiB from the start, then the allocated end
+	 * plus half as much again, at least 32 MiB): rule writes find their
+	 * ICM resident without all of it being populated up front. Nothing a
+	 * packet or a reader sees changes.
 	 */
 	bool icm_ahead;
 };

@@ -480,6 +480,19 @@ test_no_leak_across_lifecycle(void **state)
 	assert_int_equal(rte_mempool_avail_count(pool), 2048);
 }
 
+/* The port of vdev name steers a drop rule; then it is closed and the vdev removed. */
+static void
+steer_and_remove(const char *name)
+{
+	uint16_t port = port_by_name(name);
+
+	assert_true(port < RTE_MAX_ETHPORTS);
+	port_setup(port, 1, 1, 512);
+	drop_rule_steers(port, port);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit(name), 0);
+}
+
 /*
  * mem_reserve and sim_icm_populate: the probe makes the reserve and the
  * model's SW ICM resident (the default model: 512 MiB of STE ICM, 16 MiB
@@ -492,7 +505,6 @@ test_mem_reserve_populate(void **state)
 	const uint64_t resident = (16ull + 512 + 16 + 1 + 1) << 20;
 	uint64_t rss0, rss1, rss2;
 	unsigned int round;
-	uint16_t port;
 
 	(void)state;
 	for (round = 0; round < 2; round++) {
@@ -500,12 +512,7 @@ test_mem_reserve_populate(void **state)
 		assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_reserve=16,sim_icm_populate=1"),
 				 0);
 		rss1 = test_rss_bytes();
-		port = port_by_name("net_mlx5dm7");
-		assert_true(port < RTE_MAX_ETHPORTS);
-		port_setup(port, 1, 1, 512);
-		drop_rule_steers(port, port);
-		close_port(port);
-		assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+		steer_and_remove("net_mlx5dm7");
 		rss2 = test_rss_bytes();
 		fprintf(stderr, "round %u: probe +%llu MiB, after close %+lld MiB\n", round,
 			(unsigned long long)((rss1 - rss0) >> 20),
@@ -536,28 +543,19 @@ static void
 test_mem_ahead_default(void **state)
 {
 	const uint64_t mib = 1u << 20, ahead = (32 + 32 + 18) * mib;
-	uint64_t rss0, rss1 = 0, rss2;
-	unsigned int i;
-	uint16_t port;
+	uint64_t rss0, rss1, rss2;
 
 	(void)state;
 	assert_true(test_thread_gone("mlx5dm-ahead"));
 	rss0 = test_rss_bytes();
 	assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
 	assert_true(test_thread_tid("mlx5dm-ahead") > 0);
-	/* The thread runs at idle priority: give it time on a loaded machine. */
-	for (i = 0; i < 60000 && (rss1 = test_rss_bytes()) < rss0 + ahead; i++)
-		usleep(1000);
+	rss1 = test_rss_wait(rss0 + ahead);
 	if (rss1 < rss0 + ahead)
 		fail_msg("probe: %llu MiB populated, expected %llu",
 			 (unsigned long long)((rss1 - rss0) / mib),
 			 (unsigned long long)(ahead / mib));
-	port = port_by_name("net_mlx5dm7");
-	assert_true(port < RTE_MAX_ETHPORTS);
-	port_setup(port, 1, 1, 512);
-	drop_rule_steers(port, port);
-	close_port(port);
-	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+	steer_and_remove("net_mlx5dm7");
 	assert_true(test_thread_gone("mlx5dm-ahead"));
 	rss2 = test_rss_bytes();
 	if (rss2 > rss0 + 64 * mib)
@@ -571,12 +569,7 @@ test_mem_ahead_default(void **state)
 	if (rss1 > rss0 + 32 * mib)
 		fail_msg("mem_ahead=0,sim_icm_populate=0: %llu MiB resident after the probe",
 			 (unsigned long long)((rss1 - rss0) / mib));
-	port = port_by_name("net_mlx5dm7");
-	assert_true(port < RTE_MAX_ETHPORTS);
-	port_setup(port, 1, 1, 512);
-	drop_rule_steers(port, port);
-	close_port(port);
-	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+	steer_and_remove("net_mlx5dm7");
 }
 
 static int

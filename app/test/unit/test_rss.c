@@ -26,6 +26,19 @@ test_rss_bytes(void)
 	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+uint64_t
+test_rss_wait(uint64_t at_least)
+{
+	uint64_t rss = test_rss_bytes();
+	unsigned int i;
+
+	for (i = 0; i < 60000 && rss < at_least; i++) {
+		usleep(1000);
+		rss = test_rss_bytes();
+	}
+	return rss;
+}
+
 pid_t
 test_thread_tid(const char *name)
 {

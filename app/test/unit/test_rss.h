@@ -17,6 +17,11 @@
 
 /* Resident bytes (/proc/self/statm, second field in pages); fails the test if unreadable. */
 uint64_t test_rss_bytes(void);
+/*
+ * Resident bytes once they reach at_least, or after a minute (the
+ * populate-ahead thread runs at idle priority: slow on a loaded machine).
+ */
+uint64_t test_rss_wait(uint64_t at_least);
 /* Id of this process's thread named name (/proc/self/task/<tid>/comm), or -1 if none. */
 pid_t test_thread_tid(const char *name);
 /*

@@ -263,15 +263,21 @@ test_dm_icm_populate(void **state)
 	}
 }
 
-/* Wait (up to 60 s: the populating thread runs at idle priority) until RSS reaches at least. */
-static uint64_t
-wait_rss(uint64_t at_least)
+/*
+ * RSS grows to rss0 + mib MiB (waiting for the populating thread) and no
+ * further than 16 MiB past it (a moment later: the thread stopped there).
+ */
+static void
+assert_rss_step(uint64_t rss0, uint64_t mib, const char *when)
 {
-	unsigned int i;
+	uint64_t rss;
 
-	for (i = 0; i < 60000 && test_rss_bytes() < at_least; i++)
-		usleep(1000);
-	return test_rss_bytes();
+	test_rss_wait(rss0 + (mib << 20));
+	usleep(100000);
+	rss = test_rss_bytes();
+	if (rss < rss0 + (mib << 20) || rss > rss0 + ((mib + 16) << 20))
+		fail_msg("%s: RSS grew by %llu MiB, expected %llu", when,
+			 (unsigned long long)((rss - rss0) >> 20), (unsigned long long)mib);
 }
 
 /*
@@ -287,7 +293,7 @@ test_dm_icm_ahead(void **state)
 	const uint64_t mib = 1u << 20, small = 16 + 1 + 1; /* modify, pattern, encap */
 	static const uint8_t pat[64] = { 0xde, 0xad, 0xbe, 0xef, [63] = 0x77 };
 	struct mlx5dm_sim_config cfg;
-	uint64_t rss0, rss, icm, icm2;
+	uint64_t rss0, icm, icm2;
 	uint8_t back[64];
 	struct ibv_dm *dm;
 	struct tsim t;
@@ -298,26 +304,14 @@ test_dm_icm_ahead(void **state)
 	cfg.icm_ahead = true;
 	rss0 = test_rss_bytes();
 	assert_int_equal(tsim_open(&t, &cfg), 0);
-	rss = wait_rss(rss0 + (32 + small) * mib);
-	usleep(100000);
-	rss = test_rss_bytes();
-	if (rss < rss0 + (32 + small) * mib || rss > rss0 + (32 + small + 16) * mib)
-		fail_msg("created: RSS grew by %llu MiB, expected %llu",
-			 (unsigned long long)((rss - rss0) / mib),
-			 (unsigned long long)(32 + small));
+	assert_rss_step(rss0, 32 + small, "created");
 	/* 64 MiB allocated from 0: backed to 96 MiB. */
 	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm);
 	assert_non_null(dm);
 	/* Written as the send queue writes (SW ICM takes no memcpy_to_dm). */
 	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 0, pat, sizeof(pat));
 	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 60 * mib, pat, sizeof(pat));
-	rss = wait_rss(rss0 + (96 + small) * mib);
-	usleep(100000);
-	rss = test_rss_bytes();
-	if (rss < rss0 + (96 + small) * mib || rss > rss0 + (96 + small + 16) * mib)
-		fail_msg("64 MiB allocated: RSS grew by %llu MiB, expected %llu",
-			 (unsigned long long)((rss - rss0) / mib),
-			 (unsigned long long)(96 + small));
+	assert_rss_step(rss0, 96 + small, "64 MiB allocated");
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
 	assert_memory_equal(back, pat, sizeof(pat));
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib, back, sizeof(back)), 0);

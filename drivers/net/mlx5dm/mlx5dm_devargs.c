@@ -7,6 +7,7 @@
  * out-of-range value fails the probe with one log line naming the culprit.
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -90,86 +91,54 @@ struct mlx5dm_arg_word {
 	int value;
 };
 
+/* Keyword devargs: their words and where the value goes (an enum field). */
+static const struct mlx5dm_arg_enum {
+	const char *key;
+	struct mlx5dm_arg_word words[3];
+	const char *expected;
+	size_t off;
+} mlx5dm_arg_enums[] = {
+	{ MLX5DM_ARG_BACKEND,
+	  { { "sim", RTE_PMD_MLX5DM_BACKEND_SIM }, { "hw", RTE_PMD_MLX5DM_BACKEND_HW } },
+	  "sim or hw", offsetof(struct mlx5dm_devargs, backend) },
+	{ MLX5DM_ARG_TOPOLOGY,
+	  { { "loop", MLX5DM_TOPO_LOOP }, { "pair", MLX5DM_TOPO_PAIR } },
+	  "loop or pair", offsetof(struct mlx5dm_devargs, topology) },
+	{ MLX5DM_ARG_FLOW_ENGINE,
+	  { { "steer", MLX5DM_FLOW_ENGINE_STEER }, { "null", MLX5DM_FLOW_ENGINE_NULL } },
+	  "steer or null", offsetof(struct mlx5dm_devargs, flow_engine) },
+	{ MLX5DM_ARG_SIM_ICM_POPULATE,
+	  { { "0", MLX5DM_ICM_POP_LAZY }, { "1", MLX5DM_ICM_POP_ALL },
+	    { "ahead", MLX5DM_ICM_POP_AHEAD } },
+	  "0, 1 or ahead", offsetof(struct mlx5dm_devargs, sim_icm_populate) },
+};
+
+/* The enum fields the table writes are ints. */
+static_assert(sizeof(enum rte_pmd_mlx5dm_backend) == sizeof(int) &&
+	      sizeof(enum mlx5dm_topology) == sizeof(int) &&
+	      sizeof(enum mlx5dm_flow_engine) == sizeof(int) &&
+	      sizeof(enum mlx5dm_icm_populate) == sizeof(int), "enum devargs are ints");
+
 static int
-mlx5dm_arg_keyword(const struct mlx5dm_arg_ctx *ctx, const char *key, const char *value,
-		   const struct mlx5dm_arg_word *words, unsigned int n, const char *expected,
-		   int *out)
+mlx5dm_arg_keyword(const char *key, const char *value, void *opaque)
 {
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	const struct mlx5dm_arg_enum *e = NULL;
 	unsigned int i;
 
-	for (i = 0; value != NULL && i < n; i++)
-		if (strcmp(value, words[i].word) == 0) {
-			*out = words[i].value;
+	for (i = 0; i < RTE_DIM(mlx5dm_arg_enums); i++)
+		if (strcmp(key, mlx5dm_arg_enums[i].key) == 0)
+			e = &mlx5dm_arg_enums[i];
+	if (e == NULL)
+		return -EINVAL;
+	for (i = 0; value != NULL && i < RTE_DIM(e->words) && e->words[i].word != NULL; i++)
+		if (strcmp(value, e->words[i].word) == 0) {
+			memcpy((uint8_t *)ctx->args + e->off, &e->words[i].value, sizeof(int));
 			return 0;
 		}
 	MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected %s)",
-		       ctx->dev, key, value == NULL ? "" : value, expected);
+		       ctx->dev, key, value == NULL ? "" : value, e->expected);
 	return -EINVAL;
-}
-
-static int
-mlx5dm_arg_backend(const char *key, const char *value, void *opaque)
-{
-	static const struct mlx5dm_arg_word words[] = {
-		{ "sim", RTE_PMD_MLX5DM_BACKEND_SIM },
-		{ "hw", RTE_PMD_MLX5DM_BACKEND_HW },
-	};
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	int v = 0, ret;
-
-	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "sim or hw", &v);
-	if (ret == 0)
-		ctx->args->backend = (enum rte_pmd_mlx5dm_backend)v;
-	return ret;
-}
-
-static int
-mlx5dm_arg_topology(const char *key, const char *value, void *opaque)
-{
-	static const struct mlx5dm_arg_word words[] = {
-		{ "loop", MLX5DM_TOPO_LOOP },
-		{ "pair", MLX5DM_TOPO_PAIR },
-	};
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	int v = 0, ret;
-
-	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "loop or pair", &v);
-	if (ret == 0)
-		ctx->args->topology = (enum mlx5dm_topology)v;
-	return ret;
-}
-
-static int
-mlx5dm_arg_flow_engine(const char *key, const char *value, void *opaque)
-{
-	static const struct mlx5dm_arg_word words[] = {
-		{ "steer", MLX5DM_FLOW_ENGINE_STEER },
-		{ "null", MLX5DM_FLOW_ENGINE_NULL },
-	};
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	int v = 0, ret;
-
-	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "steer or null", &v);
-	if (ret == 0)
-		ctx->args->flow_engine = (enum mlx5dm_flow_engine)v;
-	return ret;
-}
-
-static int
-mlx5dm_arg_icm_populate(const char *key, const char *value, void *opaque)
-{
-	static const struct mlx5dm_arg_word words[] = {
-		{ "0", MLX5DM_ICM_POP_LAZY },
-		{ "1", MLX5DM_ICM_POP_ALL },
-		{ "ahead", MLX5DM_ICM_POP_AHEAD },
-	};
-	struct mlx5dm_arg_ctx *ctx = opaque;
-	int v = 0, ret;
-
-	ret = mlx5dm_arg_keyword(ctx, key, value, words, RTE_DIM(words), "0, 1 or ahead", &v);
-	if (ret == 0)
-		ctx->args->sim_icm_populate = (enum mlx5dm_icm_populate)v;
-	return ret;
 }
 
 /* Integer devargs: range and where the value goes (a field of 1, 2 or 4 bytes). */
@@ -227,14 +196,14 @@ static const struct {
 	const char *key;
 	arg_handler_t handler;
 } mlx5dm_arg_handlers[] = {
-	{ MLX5DM_ARG_BACKEND, mlx5dm_arg_backend },
+	{ MLX5DM_ARG_BACKEND, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_PORTS, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_topology },
-	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_flow_engine },
+	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_keyword },
+	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_icm_populate },
+	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
 };
 

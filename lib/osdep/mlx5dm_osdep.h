@@ -103,20 +103,33 @@ int mlx5dm_populate(void *p, size_t len);
  * Populate-ahead (mlx5dm_osdep_ahead.c): one thread of the process, on a
  * CPU its starter is not bound to and at idle priority, backs ranges of
  * anonymous mappings before their users touch them (a write per page that
- * changes nothing), the range least backed beyond its use first. A range
- * added is backed from its start up to lead bytes; a user that has taken
- * [0, end) calls use(end) and the range is backed on to end plus half as
- * much again (at least lead, at most 8 leads). What a range reads never
- * changes: a page backed and not yet written reads zero as before. add()
- * gives NULL for a range not page aligned or empty, or when no thread can
- * be had: the user goes on without. done() is how far a range is backed
- * now. remove() waits for the thread to leave the range (call it before
- * unmapping); the last range removed stops the thread.
+ * changes nothing), in units of MLX5DM_HUGE_SIZE, the range whose next
+ * unit lies least far beyond its use first. A range added is backed from
+ * its start up to first bytes. Two ways to say where it is used:
+ *  - use(end): [0, end) is taken (a region allocated bottom up); the range
+ *    is backed on to end plus half as much again (at least lead, at most 8
+ *    leads);
+ *  - near(off): the user writes at off (memory filled where it is written,
+ *    as a table or a bump allocator fills it); the lead after off's unit
+ *    is backed, nothing below it. Cheap while writes stay in a window
+ *    already asked for (no lock).
+ * What a range reads never changes: a page backed and not yet written
+ * reads zero as before. add() gives NULL for a range not page aligned or
+ * empty, or when no thread can be had: the user goes on without. done() is
+ * how far a range is backed from its start, backed() whether every unit of
+ * [off, off + len) is. settle() lends the calling thread to the work until
+ * nothing is left to start (true) or ms have passed (false): for a caller
+ * about to need the memory, whose CPU would idle otherwise. remove() waits
+ * for the workers to leave the range (call it before unmapping); the last
+ * range removed stops the thread.
  */
 struct mlx5dm_ahead;
-struct mlx5dm_ahead *mlx5dm_ahead_add(void *base, size_t size, size_t lead);
+struct mlx5dm_ahead *mlx5dm_ahead_add(void *base, size_t size, size_t first, size_t lead);
 void mlx5dm_ahead_use(struct mlx5dm_ahead *g, size_t end);
+void mlx5dm_ahead_near(struct mlx5dm_ahead *g, size_t off);
+bool mlx5dm_ahead_settle(unsigned int ms);
 size_t mlx5dm_ahead_done(const struct mlx5dm_ahead *g);
+bool mlx5dm_ahead_backed(const struct mlx5dm_ahead *g, size_t off, size_t len);
 void mlx5dm_ahead_remove(struct mlx5dm_ahead *g);
 
 /*
@@ -132,12 +145,13 @@ struct mlx5dm_reserve;
 int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
 /*
  * The same, populated ahead of use instead of now (mlx5dm_ahead_*): bytes
- * of address space, the first lead of them backed at once by the thread,
- * then on past the highest region taken. Its regions may be touched before
+ * of address space, the first of them backed at once by the thread, then
+ * on past the highest region taken (mlx5dm_ahead_use, with lead). Its regions may be touched before
  * the thread gets there (they are backed then as any mapping is). Where the
  * kernel cannot populate ahead, a reserve all the same (backed as touched).
  */
-int mlx5dm_huge_reserve_ahead(size_t bytes, size_t lead, struct mlx5dm_reserve **out);
+int mlx5dm_huge_reserve_ahead(size_t bytes, size_t first, size_t lead,
+			      struct mlx5dm_reserve **out);
 void mlx5dm_huge_unreserve(struct mlx5dm_reserve *r);
 /* An aligned anonymous mapping of size bytes advised for huge pages (or NULL); not counted. */
 void *mlx5dm_huge_map(size_t size);

@@ -16,9 +16,20 @@
  * without taking CPU time from busy ones.
  *
  * One thread for all ranges, because it is usually the slower side: it
- * always works on the range whose backing is nearest to (or furthest
- * behind) its use, so the library's records and the model's ICM, growing
- * together, are served by urgency rather than in turns.
+ * always works on the range whose next unit to back is nearest to (or
+ * furthest behind) its use, so the library's records and the model's ICM,
+ * growing together, are served by urgency rather than in turns. What is
+ * wanted is kept per 2 MiB unit, not as one backed prefix: a region filled
+ * where it is written (the model's ICM, whose DM ranges are allocated large
+ * and written in places) asks for the units after each place written
+ * (near), and the thread skips what nobody writes. The first version backed
+ * the ICM from its start to past the highest DM range allocated: of the
+ * 170 MiB it backed for a million rules, 70 were never written, and the
+ * inserting core faulted in its records meanwhile.
+ *
+ * A caller that is about to need the memory and would idle otherwise (a
+ * port start, before the rules come) can lend its CPU (settle): on a VM
+ * that backs guest memory lazily, two CPUs fault pages in twice as fast.
  *
  * It backs a page by writing it without changing it: an atomic "or 0" on
  * its first word. A page not yet backed reads zero and stays zero; a page
@@ -40,36 +51,49 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mlx5dm_osdep.h"
 
-/* Backed per turn: one huge page, so urgency is weighed often. */
-#define MLX5DM_AHEAD_STEP MLX5DM_HUGE_SIZE
+/* Backed per turn, and the unit of the range's maps: one huge page, so urgency is weighed often. */
+#define MLX5DM_AHEAD_UNIT MLX5DM_HUGE_SIZE
 /* Backed past use: half as much again as is used, between 1 and 8 leads. */
 #define MLX5DM_AHEAD_LEAD_MAX 8
 
+/*
+ * A range and its maps, a bit per unit, set under the lock: want (to be
+ * backed: add, use, near), claimed (a worker took it) and backed (its
+ * worker is through). Users read want and backed without the lock (atomic
+ * words): a stale bit only sends near() to the lock or backed() to the
+ * safe side.
+ */
 struct mlx5dm_ahead {
 	struct mlx5dm_ahead *next;
 	uint8_t *base;
 	size_t size;
 	size_t lead;
-	size_t used;                      /* highest end reported by the user (atomic) */
-	size_t want;                      /* the thread's goal */
-	size_t done;                      /* backed from base up to here (atomic) */
+	size_t used;                      /* use: highest end; near: where the last window began */
+	size_t high_want;                 /* use: wanted from base up to here */
+	uint32_t units;
+	uint32_t first;                   /* no unit below is wanted and not claimed */
+	uint32_t busy;                    /* workers backing a unit of it, lock dropped */
+	uint64_t *want;
+	uint64_t *claimed;                /* want + words */
+	uint64_t *backed;                 /* claimed + words */
 };
 
 /*
  * life: held across starting and stopping the thread (add, remove); lock:
- * the ranges and the thread's state. busy is the range being populated
- * with lock dropped: remove waits for the thread to leave it.
+ * the ranges, their maps and the thread's state. A worker (the thread, or
+ * a caller of settle() lending its CPU) backs a unit with the lock dropped,
+ * counted in its range's busy: remove waits for them to leave the range.
  */
 static pthread_mutex_t mlx5dm_ahead_life = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t mlx5dm_ahead_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t mlx5dm_ahead_work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t mlx5dm_ahead_left = PTHREAD_COND_INITIALIZER;
 static struct mlx5dm_ahead *mlx5dm_ahead_ranges;
-static struct mlx5dm_ahead *mlx5dm_ahead_busy;
 static pthread_t mlx5dm_ahead_thread;
 static bool mlx5dm_ahead_running;
 static bool mlx5dm_ahead_stop;
@@ -97,22 +121,85 @@ mlx5dm_ahead_touch(uint8_t *p, size_t len)
 #endif
 }
 
-/* The range to work on (lock held): least backed beyond its use; NULL if none. */
+static bool
+mlx5dm_ahead_bit(const uint64_t *map, uint32_t i)
+{
+	return (__atomic_load_n(&map[i / 64], __ATOMIC_RELAXED) >> (i % 64)) & 1;
+}
+
+static void
+mlx5dm_ahead_set(uint64_t *map, uint32_t i)
+{
+	__atomic_fetch_or(&map[i / 64], 1ull << (i % 64), __ATOMIC_RELEASE);
+}
+
+/* First unit from g->first on that is wanted and not claimed (lock held), or units. */
+static uint32_t
+mlx5dm_ahead_next(struct mlx5dm_ahead *g)
+{
+	uint32_t w;
+
+	for (w = g->first / 64; w < (g->units + 63) / 64; w++) {
+		uint64_t todo = g->want[w] & ~g->claimed[w];
+
+		if (w == g->first / 64)
+			todo &= ~0ull << (g->first % 64);
+		if (todo != 0) {
+			g->first = w * 64 + (uint32_t)__builtin_ctzll(todo);
+			return g->first;
+		}
+	}
+	g->first = g->units;
+	return g->units;
+}
+
+/*
+ * The range to work on and its unit (lock held): the one whose next unit
+ * to back lies least far beyond its use; NULL if none has work.
+ */
 static struct mlx5dm_ahead *
-mlx5dm_ahead_pick(void)
+mlx5dm_ahead_pick(uint32_t *unit)
 {
 	struct mlx5dm_ahead *g, *best = NULL;
 	int64_t best_slack = INT64_MAX;
 
 	for (g = mlx5dm_ahead_ranges; g != NULL; g = g->next) {
-		int64_t slack = (int64_t)g->done - (int64_t)g->used;
+		uint32_t u = mlx5dm_ahead_next(g);
+		int64_t slack = (int64_t)u * (int64_t)MLX5DM_AHEAD_UNIT - (int64_t)g->used;
 
-		if (g->done < g->want && slack < best_slack) {
+		if (u < g->units && slack < best_slack) {
 			best = g;
 			best_slack = slack;
+			*unit = u;
 		}
 	}
 	return best;
+}
+
+/*
+ * Back one unit, the most urgent (lock held, dropped while backing); false
+ * if no range has work.
+ */
+static bool
+mlx5dm_ahead_step(void)
+{
+	uint32_t u = 0;
+	struct mlx5dm_ahead *g = mlx5dm_ahead_pick(&u);
+	size_t at, len;
+
+	if (g == NULL)
+		return false;
+	at = (size_t)u * MLX5DM_AHEAD_UNIT;
+	len = MLX5DM_MIN(MLX5DM_AHEAD_UNIT, g->size - at);
+	mlx5dm_ahead_set(g->claimed, u);
+	g->busy++;
+	pthread_mutex_unlock(&mlx5dm_ahead_lock);
+	mlx5dm_ahead_touch(g->base + at, len);
+	pthread_mutex_lock(&mlx5dm_ahead_lock);
+	mlx5dm_ahead_set(g->backed, u);
+	if (--g->busy == 0)
+		pthread_cond_broadcast(&mlx5dm_ahead_left);
+	return true;
 }
 
 static void *
@@ -121,27 +208,8 @@ mlx5dm_ahead_main(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&mlx5dm_ahead_lock);
 	while (!mlx5dm_ahead_stop) {
-		struct mlx5dm_ahead *g = mlx5dm_ahead_pick();
-		size_t at, len;
-
-		if (g == NULL) {
+		if (!mlx5dm_ahead_step())
 			pthread_cond_wait(&mlx5dm_ahead_work, &mlx5dm_ahead_lock);
-			continue;
-		}
-		/*
-		 * From where it stopped, even below what the user took: a region
-		 * taken is filled over time (a slab, a hash table), the rest of it
-		 * is still worth backing here.
-		 */
-		at = g->done;
-		len = MLX5DM_MIN(MLX5DM_AHEAD_STEP, g->want - at);
-		mlx5dm_ahead_busy = g;
-		pthread_mutex_unlock(&mlx5dm_ahead_lock);
-		mlx5dm_ahead_touch(g->base + at, len);
-		pthread_mutex_lock(&mlx5dm_ahead_lock);
-		mlx5dm_ahead_busy = NULL;
-		pthread_cond_broadcast(&mlx5dm_ahead_left);
-		__atomic_store_n(&g->done, at + len, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&mlx5dm_ahead_lock);
 	return NULL;
@@ -172,29 +240,56 @@ mlx5dm_ahead_place(pthread_t t)
 		(void)pthread_setaffinity_np(t, sizeof(set), &set);
 }
 
-/* Next goal for a range used up to end (lock held). */
-static size_t
+/* Want units [from, to) of g backed (lock held); wakes the thread if any is new. */
+static void
+mlx5dm_ahead_want(struct mlx5dm_ahead *g, uint32_t from, uint32_t to)
+{
+	bool more = false;
+	uint32_t i;
+
+	to = MLX5DM_MIN(to, g->units);
+	for (i = from; i < to; i++) {
+		if (!mlx5dm_ahead_bit(g->want, i)) {
+			mlx5dm_ahead_set(g->want, i);
+			more = true;
+		}
+	}
+	if (more) {
+		g->first = MLX5DM_MIN(g->first, from);
+		pthread_cond_signal(&mlx5dm_ahead_work);
+	}
+}
+
+/* Units to want for a range used up to end: end plus half as much again, in [1, 8] leads. */
+static uint32_t
 mlx5dm_ahead_goal(const struct mlx5dm_ahead *g, size_t end)
 {
 	size_t extra = MLX5DM_MIN(MLX5DM_MAX(g->lead, end / 2), g->lead * MLX5DM_AHEAD_LEAD_MAX);
+	size_t goal = MLX5DM_MIN(g->size, end + extra);
 
-	return MLX5DM_MIN(g->size, MLX5DM_ALIGN_UP(end + extra, MLX5DM_AHEAD_STEP));
+	return (uint32_t)((goal + MLX5DM_AHEAD_UNIT - 1) / MLX5DM_AHEAD_UNIT);
 }
 
 struct mlx5dm_ahead *
-mlx5dm_ahead_add(void *base, size_t size, size_t lead)
+mlx5dm_ahead_add(void *base, size_t size, size_t first, size_t lead)
 {
 	struct mlx5dm_ahead *g;
+	size_t units = (size + MLX5DM_AHEAD_UNIT - 1) / MLX5DM_AHEAD_UNIT;
+	size_t words = (units + 63) / 64;
 
-	if (base == NULL || size == 0 || (uintptr_t)base % 4096 != 0 || size % 4096 != 0)
+	if (base == NULL || size == 0 || (uintptr_t)base % 4096 != 0 || size % 4096 != 0 ||
+	    units > UINT32_MAX / 2)
 		return NULL;
-	g = calloc(1, sizeof(*g));
+	g = calloc(1, sizeof(*g) + 3 * words * sizeof(uint64_t));
 	if (g == NULL)
 		return NULL;
+	g->want = (uint64_t *)(g + 1);
+	g->claimed = g->want + words;
+	g->backed = g->claimed + words;
 	g->base = base;
 	g->size = size;
 	g->lead = lead;
-	g->want = mlx5dm_ahead_goal(g, 0);
+	g->units = (uint32_t)units;
 	pthread_mutex_lock(&mlx5dm_ahead_life);
 	if (!mlx5dm_ahead_running) {
 		if (pthread_create(&mlx5dm_ahead_thread, NULL, mlx5dm_ahead_main, NULL) != 0) {
@@ -206,6 +301,8 @@ mlx5dm_ahead_add(void *base, size_t size, size_t lead)
 		mlx5dm_ahead_running = true;
 	}
 	pthread_mutex_lock(&mlx5dm_ahead_lock);
+	g->high_want = (MLX5DM_MIN(first, size) + MLX5DM_AHEAD_UNIT - 1) / MLX5DM_AHEAD_UNIT;
+	mlx5dm_ahead_want(g, 0, (uint32_t)g->high_want);
 	g->next = mlx5dm_ahead_ranges;
 	mlx5dm_ahead_ranges = g;
 	pthread_cond_signal(&mlx5dm_ahead_work);
@@ -217,7 +314,7 @@ mlx5dm_ahead_add(void *base, size_t size, size_t lead)
 void
 mlx5dm_ahead_use(struct mlx5dm_ahead *g, size_t end)
 {
-	size_t want;
+	uint32_t goal;
 
 	/* The common case (a region below the mark) takes no lock. */
 	if (end <= __atomic_load_n(&g->used, __ATOMIC_RELAXED))
@@ -225,19 +322,76 @@ mlx5dm_ahead_use(struct mlx5dm_ahead *g, size_t end)
 	pthread_mutex_lock(&mlx5dm_ahead_lock);
 	if (end > g->used) {
 		__atomic_store_n(&g->used, end, __ATOMIC_RELAXED);
-		want = mlx5dm_ahead_goal(g, end);
-		if (want > g->want) {
-			g->want = want;
-			pthread_cond_signal(&mlx5dm_ahead_work);
+		goal = mlx5dm_ahead_goal(g, end);
+		if (goal > g->high_want) {
+			mlx5dm_ahead_want(g, (uint32_t)g->high_want, goal);
+			g->high_want = goal;
 		}
 	}
 	pthread_mutex_unlock(&mlx5dm_ahead_lock);
 }
 
+void
+mlx5dm_ahead_near(struct mlx5dm_ahead *g, size_t off)
+{
+	uint32_t u = (uint32_t)(off / MLX5DM_AHEAD_UNIT);
+	uint32_t to = u + 1 + (uint32_t)((g->lead + MLX5DM_AHEAD_UNIT - 1) / MLX5DM_AHEAD_UNIT);
+
+	/* Writes go on where they were: the window's far end already wanted, no lock. */
+	if (off >= g->size || u + 1 >= g->units ||
+	    mlx5dm_ahead_bit(g->want, MLX5DM_MIN(to, g->units) - 1))
+		return;
+	pthread_mutex_lock(&mlx5dm_ahead_lock);
+	__atomic_store_n(&g->used, off, __ATOMIC_RELAXED);
+	mlx5dm_ahead_want(g, u + 1, to);
+	pthread_mutex_unlock(&mlx5dm_ahead_lock);
+}
+
+bool
+mlx5dm_ahead_settle(unsigned int ms)
+{
+	struct timespec t;
+	uint64_t now, until;
+	bool more = true;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	now = (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+	until = now + ms;
+	pthread_mutex_lock(&mlx5dm_ahead_lock);
+	while (more && now < until) {
+		more = mlx5dm_ahead_step();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		now = (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+	}
+	if (more)
+		more = mlx5dm_ahead_pick(&(uint32_t){ 0 }) != NULL;
+	pthread_mutex_unlock(&mlx5dm_ahead_lock);
+	return !more;
+}
+
 size_t
 mlx5dm_ahead_done(const struct mlx5dm_ahead *g)
 {
-	return __atomic_load_n(&g->done, __ATOMIC_ACQUIRE);
+	uint32_t u = 0;
+
+	while (u < g->units && mlx5dm_ahead_bit(g->backed, u))
+		u++;
+	return MLX5DM_MIN(g->size, (size_t)u * MLX5DM_AHEAD_UNIT);
+}
+
+bool
+mlx5dm_ahead_backed(const struct mlx5dm_ahead *g, size_t off, size_t len)
+{
+	size_t u;
+
+	if (len == 0)
+		return true;
+	if (off >= g->size || len > g->size - off)
+		return false;
+	for (u = off / MLX5DM_AHEAD_UNIT; u <= (off + len - 1) / MLX5DM_AHEAD_UNIT; u++)
+		if (!mlx5dm_ahead_bit(g->backed, (uint32_t)u))
+			return false;
+	return true;
 }
 
 void
@@ -250,7 +404,7 @@ mlx5dm_ahead_remove(struct mlx5dm_ahead *g)
 		return;
 	pthread_mutex_lock(&mlx5dm_ahead_life);
 	pthread_mutex_lock(&mlx5dm_ahead_lock);
-	while (mlx5dm_ahead_busy == g)
+	while (g->busy != 0)
 		pthread_cond_wait(&mlx5dm_ahead_left, &mlx5dm_ahead_lock);
 	for (pp = &mlx5dm_ahead_ranges; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == g) {

@@ -63,9 +63,10 @@ mlx5dm_reserve_mark(uint64_t *map, uint32_t i, uint32_t n, bool on)
 	}
 }
 
-/* Map a reserve of bytes; ahead: populated by a thread from lead on, else now. */
+/* Map a reserve of bytes; ahead: populated by a thread (first, lead), else now. */
 static int
-mlx5dm_reserve_new(size_t bytes, bool ahead, size_t lead, struct mlx5dm_reserve **out)
+mlx5dm_reserve_new(size_t bytes, bool ahead, size_t first, size_t lead,
+		   struct mlx5dm_reserve **out)
 {
 	size_t units = bytes / MLX5DM_HUGE_SIZE;
 	struct mlx5dm_reserve *r;
@@ -84,7 +85,7 @@ mlx5dm_reserve_new(size_t bytes, bool ahead, size_t lead, struct mlx5dm_reserve 
 	if (!ahead && mlx5dm_populate(r->base, units * MLX5DM_HUGE_SIZE) < 0)
 		goto unmap;
 	if (ahead)
-		r->ahead = mlx5dm_ahead_add(r->base, units * MLX5DM_HUGE_SIZE, lead);
+		r->ahead = mlx5dm_ahead_add(r->base, units * MLX5DM_HUGE_SIZE, first, lead);
 	pthread_mutex_lock(&mlx5dm_reserve_lock);
 	r->next = mlx5dm_reserves;
 	__atomic_store_n(&mlx5dm_reserves, r, __ATOMIC_RELAXED);
@@ -101,13 +102,13 @@ free_r:
 int
 mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out)
 {
-	return mlx5dm_reserve_new(bytes, false, 0, out);
+	return mlx5dm_reserve_new(bytes, false, 0, 0, out);
 }
 
 int
-mlx5dm_huge_reserve_ahead(size_t bytes, size_t lead, struct mlx5dm_reserve **out)
+mlx5dm_huge_reserve_ahead(size_t bytes, size_t first, size_t lead, struct mlx5dm_reserve **out)
 {
-	return mlx5dm_reserve_new(bytes, true, lead, out);
+	return mlx5dm_reserve_new(bytes, true, first, lead, out);
 }
 
 /* Unlink and unmap r (lock held; nothing of it is handed out). */
@@ -233,7 +234,7 @@ mlx5dm_reserve_give(void *ptr, size_t size)
 		 * reserve hands out nothing again.
 		 */
 		if (!r->released && (r->ahead == NULL ||
-				     p + size <= r->base + mlx5dm_ahead_done(r->ahead)))
+				     mlx5dm_ahead_backed(r->ahead, (size_t)(p - r->base), size)))
 			mlx5dm_reserve_mark(r->dirty, first, n, true);
 		else if (!r->released)
 			(void)madvise(p, size, MADV_DONTNEED);

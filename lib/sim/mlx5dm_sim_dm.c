@@ -131,8 +131,6 @@ mlx5dm_sim_dm_place(struct mlx5dm_sim *sim, struct mlx5dm_sim_dm *d, uint64_t le
 	d->off = (uint64_t)idx << g->log_block;
 	d->size = act;
 	d->length = length;
-	if (g->ahead != NULL)
-		mlx5dm_ahead_use(g->ahead, d->off + act);
 	return 0;
 }
 

@@ -27,8 +27,13 @@
 #include "mlx5dm_sim_line.h"
 
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
-/* config icm_ahead: populated from the start, and at least this far past the allocated end. */
-#define MLX5DM_SIM_AHEAD_LEAD ((size_t)32 << 20)
+/*
+ * config icm_ahead: populated from the start, and this far past each place
+ * written. The STE region is written at the rate rules go in (a growing
+ * table's fill, collision entries); the others by few, small writes.
+ */
+#define MLX5DM_SIM_AHEAD_LEAD ((size_t)8 << 20)
+#define MLX5DM_SIM_AHEAD_LEAD_SMALL ((size_t)2 << 20)
 
 uint64_t
 mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r)
@@ -93,9 +98,13 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 				   " bytes of ICM", g->size);
 			return -ENOMEM;
 		}
-		/* NULL (no populating kernel): backed as written, as without. */
-		if (sim->cfg.icm_ahead && !sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG)
-			g->ahead = mlx5dm_ahead_add(p, g->size, MLX5DM_SIM_AHEAD_LEAD);
+		/* NULL (no thread to be had): backed as written, as without. */
+		if (sim->cfg.icm_ahead && !sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) {
+			size_t lead = r == MLX5DM_SIM_RGN_STE ? MLX5DM_SIM_AHEAD_LEAD :
+				      MLX5DM_SIM_AHEAD_LEAD_SMALL;
+
+			g->ahead = mlx5dm_ahead_add(p, g->size, lead, lead);
+		}
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;
 	}
@@ -147,7 +156,11 @@ void
 mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 		     const void *src, size_t len)
 {
-	mlx5dm_sim_icm_store(sim, sim->rgn[r].base + off, src, len);
+	struct mlx5dm_sim_region *g = &sim->rgn[r];
+
+	if (g->ahead != NULL)
+		mlx5dm_ahead_near(g->ahead, off);
+	mlx5dm_sim_icm_store(sim, g->base + off, src, len);
 }
 
 void
@@ -198,15 +211,25 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 
 	/*
 	 * Whole pages go back to the OS (or, when the ICM is kept resident,
-	 * are zeroed in place: all of it with icm_populate, what the ahead
-	 * thread has populated with icm_ahead); partial pages are zeroed line
-	 * by line.
+	 * are zeroed in place: all of it with icm_populate, each huge unit the
+	 * ahead thread has populated with icm_ahead); partial pages are zeroed
+	 * line by line.
 	 */
-	if (e > a && ((sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) ||
-		      (g->ahead != NULL && e <= mlx5dm_ahead_done(g->ahead))))
+	if (e > a && sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) {
 		memset(g->base + a, 0, e - a);
-	else if (e > a)
+	} else if (e > a && g->ahead != NULL) {
+		uint64_t x, y;
+
+		for (x = a; x < e; x = y) {
+			y = MLX5DM_MIN(e, MLX5DM_ALIGN_UP(x + 1, (uint64_t)MLX5DM_HUGE_SIZE));
+			if (mlx5dm_ahead_backed(g->ahead, x, y - x))
+				memset(g->base + x, 0, y - x);
+			else
+				madvise(g->base + x, y - x, MADV_DONTNEED);
+		}
+	} else if (e > a) {
 		madvise(g->base + a, e - a, MADV_DONTNEED);
+	}
 	if (a > off || e < off + len) {
 		static const uint8_t zero[MLX5DM_SIM_LINE];
 		uint64_t o;

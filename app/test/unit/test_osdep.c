@@ -372,7 +372,7 @@ test_ahead_backs_past_use(void **state)
 	(void)state;
 	p = mlx5dm_huge_map(size);
 	assert_non_null(p);
-	g = mlx5dm_ahead_add(p, size, lead);
+	g = mlx5dm_ahead_add(p, size, lead, lead);
 	assert_non_null(g);
 	wait_done(g, lead);
 	usleep(50000);
@@ -412,6 +412,55 @@ test_ahead_backs_past_use(void **state)
 }
 
 /*
+ * near(off): backed from the unit after off's for a lead, nothing below it
+ * but what add() asked for (first, apart from lead); a second write in the
+ * same unit asks for nothing new; backed() answers per unit. settle() lends
+ * the caller to the work: it returns true with every wanted unit backed,
+ * and at once when there is nothing to do.
+ */
+static void
+test_ahead_near_and_settle(void **state)
+{
+	const size_t size = 64 * HUGE, lead = 3 * HUGE;
+	struct mlx5dm_ahead *g;
+	uint8_t *p;
+
+	(void)state;
+	p = mlx5dm_huge_map(size);
+	assert_non_null(p);
+	g = mlx5dm_ahead_add(p, size, HUGE, lead);
+	assert_non_null(g);
+	assert_true(mlx5dm_ahead_settle(60000));
+	assert_true(mlx5dm_ahead_done(g) == HUGE);
+	assert_all_resident(p, HUGE);
+	assert_none_resident(p + HUGE, size - HUGE);
+	/* A write in unit 20: units 21-23 wanted; 2-19 and 24 on are not. */
+	p[20 * HUGE + 100] = 7;
+	mlx5dm_ahead_near(g, 20 * HUGE + 100);
+	assert_true(mlx5dm_ahead_settle(60000));
+	assert_all_resident(p + 21 * HUGE, 3 * HUGE);
+	assert_true(mlx5dm_ahead_backed(g, 21 * HUGE, 3 * HUGE));
+	assert_true(mlx5dm_ahead_backed(g, 0, HUGE));
+	assert_false(mlx5dm_ahead_backed(g, 20 * HUGE, HUGE)); /* the user's, not the thread's */
+	assert_false(mlx5dm_ahead_backed(g, 23 * HUGE, 2 * HUGE));
+	assert_false(mlx5dm_ahead_backed(g, size - HUGE, 2 * HUGE)); /* past the end */
+	assert_true(mlx5dm_ahead_done(g) == HUGE);
+	assert_none_resident(p + HUGE, 19 * HUGE - 4096);
+	assert_none_resident(p + 24 * HUGE, size - 24 * HUGE);
+	assert_int_equal(p[20 * HUGE + 100], 7);
+	mlx5dm_ahead_near(g, 20 * HUGE + 5000);
+	usleep(50000);
+	assert_none_resident(p + 24 * HUGE, size - 24 * HUGE);
+	/* At the end: up to it, no further; then nothing left to do. */
+	mlx5dm_ahead_near(g, size - 2 * HUGE);
+	assert_true(mlx5dm_ahead_settle(60000));
+	assert_all_resident(p + size - HUGE, HUGE);
+	assert_true(mlx5dm_ahead_settle(0));
+	mlx5dm_ahead_remove(g);
+	munmap(p, size);
+}
+
+/*
  * One thread for all ranges, named, at idle priority, off its starter's
  * CPU (when there is another); gone with the last range, back with the
  * next. Bad ranges are refused.
@@ -429,10 +478,10 @@ test_ahead_thread(void **state)
 	(void)state;
 	p = mlx5dm_huge_map(4 * HUGE);
 	assert_non_null(p);
-	assert_null(mlx5dm_ahead_add(NULL, HUGE, HUGE));
-	assert_null(mlx5dm_ahead_add(p + 1, HUGE, HUGE));
-	assert_null(mlx5dm_ahead_add(p, 0, HUGE));
-	assert_null(mlx5dm_ahead_add(p, HUGE + 1, HUGE));
+	assert_null(mlx5dm_ahead_add(NULL, HUGE, HUGE, HUGE));
+	assert_null(mlx5dm_ahead_add(p + 1, HUGE, HUGE, HUGE));
+	assert_null(mlx5dm_ahead_add(p, 0, HUGE, HUGE));
+	assert_null(mlx5dm_ahead_add(p, HUGE + 1, HUGE, HUGE));
 	mlx5dm_ahead_remove(NULL);
 	assert_int_equal(task_count(), tasks);
 	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved), 0);
@@ -440,8 +489,8 @@ test_ahead_thread(void **state)
 	CPU_SET(0, &one);
 	if (ncpu > 1)
 		assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
-	a = mlx5dm_ahead_add(p, 2 * HUGE, HUGE);
-	b = mlx5dm_ahead_add(p + 2 * HUGE, 2 * HUGE, HUGE);
+	a = mlx5dm_ahead_add(p, 2 * HUGE, HUGE, HUGE);
+	b = mlx5dm_ahead_add(p + 2 * HUGE, 2 * HUGE, HUGE, HUGE);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_int_equal(task_count(), tasks + 1);
@@ -458,7 +507,7 @@ test_ahead_thread(void **state)
 	mlx5dm_ahead_remove(b);
 	assert_true(test_thread_gone("mlx5dm-ahead"));
 	assert_int_equal(task_count(), tasks);
-	a = mlx5dm_ahead_add(p, 4 * HUGE, HUGE);
+	a = mlx5dm_ahead_add(p, 4 * HUGE, HUGE, HUGE);
 	assert_non_null(a);
 	assert_int_equal(task_count(), tasks + 1);
 	wait_done(a, HUGE);
@@ -482,9 +531,9 @@ test_huge_reserve_ahead(void **state)
 	uint8_t *a, *b, *c;
 
 	(void)state;
-	assert_int_equal(mlx5dm_huge_reserve_ahead(HUGE + 4096, HUGE, &r), -EINVAL);
+	assert_int_equal(mlx5dm_huge_reserve_ahead(HUGE + 4096, HUGE, HUGE, &r), -EINVAL);
 	assert_null(r);
-	assert_int_equal(mlx5dm_huge_reserve_ahead(32 * HUGE, 2 * HUGE, &r), 0);
+	assert_int_equal(mlx5dm_huge_reserve_ahead(32 * HUGE, 2 * HUGE, 2 * HUGE, &r), 0);
 	assert_non_null(r);
 	a = mlx5dm_huge_alloc(HUGE, false);
 	assert_non_null(a);
@@ -526,6 +575,7 @@ main(void)
 		cmocka_unit_test(test_huge_unreserve_busy),
 		cmocka_unit_test(test_huge_reserve_fail_injection),
 		cmocka_unit_test(test_ahead_backs_past_use),
+		cmocka_unit_test(test_ahead_near_and_settle),
 		cmocka_unit_test(test_ahead_thread),
 		cmocka_unit_test(test_huge_reserve_ahead),
 	};

@@ -14,7 +14,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -263,40 +265,54 @@ test_dm_icm_populate(void **state)
 	}
 }
 
-/*
- * RSS grows to rss0 + mib MiB (waiting for the populating thread) and no
- * further than 16 MiB past it (a moment later: the thread stopped there).
- */
-static void
-assert_rss_step(uint64_t rss0, uint64_t mib, const char *when)
+/* Whether every page (all true) or no page (all false) of [p, p + len) is resident. */
+static bool
+pages_resident(const uint8_t *p, size_t len, bool all)
 {
-	uint64_t rss;
+	unsigned char vec[512];
+	size_t off, i;
 
-	test_rss_wait(rss0 + (mib << 20));
-	usleep(100000);
-	rss = test_rss_bytes();
-	if (rss < rss0 + (mib << 20) || rss > rss0 + ((mib + 16) << 20))
-		fail_msg("%s: RSS grew by %llu MiB, expected %llu", when,
-			 (unsigned long long)((rss - rss0) >> 20), (unsigned long long)mib);
+	for (off = 0; off < len; off += sizeof(vec) * 4096) {
+		size_t n = (len - off) / 4096 < sizeof(vec) ? (len - off) / 4096 : sizeof(vec);
+
+		assert_int_equal(mincore((void *)(uintptr_t)(p + off), n * 4096, vec), 0);
+		for (i = 0; i < n; i++)
+			if (((vec[i] & 1) != 0) != all)
+				return false;
+	}
+	return true;
+}
+
+/* Wait for [p, p + len) to be resident (the thread runs at idle priority). */
+static void
+wait_resident(const uint8_t *p, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 30000 && !pages_resident(p, len, true); i++)
+		usleep(1000);
+	assert_true(pages_resident(p, len, true));
 }
 
 /*
- * icm_ahead: a thread backs each SW ICM region ahead of what is allocated
- * in it: 32 MiB (or all of a smaller region) from the start, then the
- * allocated end plus half as much again (at least 32 MiB) and no more.
- * Written ICM keeps its bytes, a freed range reads zero when taken again,
- * and closing gives the memory back.
+ * icm_ahead: a thread backs each SW ICM region ahead of where it is
+ * written: its first 8 MiB (2 MiB of the small regions) from the start,
+ * then 8 MiB past the 2 MiB unit of each write, and nothing else: a DM
+ * range allocated but not written stays unbacked. Written ICM keeps its
+ * bytes, a freed range reads zero when taken again, and closing gives the
+ * memory back.
  */
 static void
 test_dm_icm_ahead(void **state)
 {
-	const uint64_t mib = 1u << 20, small = 16 + 1 + 1; /* modify, pattern, encap */
+	const uint64_t mib = 1u << 20;
 	static const uint8_t pat[64] = { 0xde, 0xad, 0xbe, 0xef, [63] = 0x77 };
 	struct mlx5dm_sim_config cfg;
 	uint64_t rss0, icm, icm2;
 	uint8_t back[64];
 	struct ibv_dm *dm;
 	struct tsim t;
+	uint8_t *ste;
 
 	(void)state;
 	mlx5dm_sim_config_default(&cfg);
@@ -304,25 +320,41 @@ test_dm_icm_ahead(void **state)
 	cfg.icm_ahead = true;
 	rss0 = test_rss_bytes();
 	assert_int_equal(tsim_open(&t, &cfg), 0);
-	assert_rss_step(rss0, 32 + small, "created");
-	/* 64 MiB allocated from 0: backed to 96 MiB. */
+	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
+	wait_resident(ste, 8 * mib);
+	usleep(100000);
+	assert_true(pages_resident(ste + 8 * mib, 248 * mib, false));
+	/* 64 MiB allocated from 0: nothing more is backed until it is written. */
 	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm);
 	assert_non_null(dm);
+	usleep(100000);
+	assert_true(pages_resident(ste + 8 * mib, 248 * mib, false));
 	/* Written as the send queue writes (SW ICM takes no memcpy_to_dm). */
 	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 0, pat, sizeof(pat));
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 60 * mib, pat, sizeof(pat));
-	assert_rss_step(rss0, 96 + small, "64 MiB allocated");
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 60 * mib + 4096, pat, sizeof(pat));
+	/* Unit 0 written: units 1-4 wanted ([2, 10) MiB); unit 30: 31-34 ([62, 70)). */
+	wait_resident(ste, 10 * mib);
+	wait_resident(ste + 62 * mib, 8 * mib);
+	usleep(100000);
+	assert_true(pages_resident(ste + 10 * mib, 50 * mib, false));
+	assert_true(pages_resident(ste + 70 * mib, 186 * mib, false));
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
 	assert_memory_equal(back, pat, sizeof(pat));
-	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib, back, sizeof(back)), 0);
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib + 4096, back, sizeof(back)), 0);
 	assert_memory_equal(back, pat, sizeof(pat));
-	/* Freed: zeroed in place (it stays resident), zero when taken again. */
+	/* Another write in the same unit: its window is asked for already. */
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 61 * mib, pat, sizeof(pat));
+	usleep(100000);
+	assert_true(pages_resident(ste + 70 * mib, 186 * mib, false));
+	/* Freed: zeroed where backed, dropped elsewhere; zero when taken again. */
 	assert_int_equal(t.ops->free_dm(dm), 0);
-	assert_true(test_rss_bytes() > rss0 + (96 + small) * mib - 8 * mib);
+	assert_true(pages_resident(ste, 10 * mib, true));
 	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm2);
 	assert_non_null(dm);
 	assert_true(icm2 == icm);
-	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib, back, sizeof(back)), 0);
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
+	assert_true(back[0] == 0 && back[63] == 0);
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib + 4096, back, sizeof(back)), 0);
 	assert_true(back[0] == 0 && back[63] == 0);
 	assert_int_equal(t.ops->free_dm(dm), 0);
 	tsim_close(&t);

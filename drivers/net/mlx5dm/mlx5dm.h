@@ -48,11 +48,15 @@
 #define MLX5DM_MAX_MEM_RESERVE 65536
 /*
  * devarg mem_ahead (MiB): address space for the same state, populated by a
- * thread on another CPU ahead of use (mlx5dm_huge_reserve_ahead), the first
- * MLX5DM_MEM_AHEAD_LEAD of it from the probe on.
+ * thread on another CPU ahead of use (mlx5dm_huge_reserve_ahead), then
+ * MLX5DM_MEM_AHEAD_LEAD past what is taken. devarg mem_ahead_start (MiB):
+ * how much of it is backed from the probe on; a port start lends its CPU
+ * to that (mlx5dm_ahead_settle) for at most MLX5DM_MEM_AHEAD_WAIT_MS.
  */
 #define MLX5DM_DEF_MEM_AHEAD 4096
+#define MLX5DM_DEF_MEM_AHEAD_START 160
 #define MLX5DM_MEM_AHEAD_LEAD ((size_t)32 << 20)
+#define MLX5DM_MEM_AHEAD_WAIT_MS 1000
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
@@ -84,6 +88,7 @@ struct mlx5dm_devargs {
 	bool sim_sq_thread;        /* the model executes send queues on its own thread */
 	uint32_t mem_reserve_mb;   /* warm reserve for steering state, MiB (0: none) */
 	uint32_t mem_ahead_mb;     /* populate-ahead reserve, MiB (0: none) */
+	uint32_t mem_ahead_start_mb; /* of it backed from the probe on, MiB */
 	enum mlx5dm_icm_populate sim_icm_populate;
 };
 

@@ -28,6 +28,7 @@
 #define MLX5DM_ARG_MEM_RESERVE "mem_reserve"
 #define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
 #define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
+#define MLX5DM_ARG_MEM_AHEAD_START "mem_ahead_start"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -39,6 +40,7 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_MEM_RESERVE,
 	MLX5DM_ARG_SIM_ICM_POPULATE,
 	MLX5DM_ARG_MEM_AHEAD,
+	MLX5DM_ARG_MEM_AHEAD_START,
 	NULL,
 };
 
@@ -51,7 +53,8 @@ const char mlx5dm_devargs_help[] =
 	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 "
 	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
 	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead "
-	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>";
+	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
+	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>";
 
 struct mlx5dm_arg_ctx {
 	const char *dev;
@@ -157,6 +160,8 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, mem_reserve_mb), sizeof(uint32_t) },
 	{ MLX5DM_ARG_MEM_AHEAD, 0, MLX5DM_MAX_MEM_RESERVE,
 	  offsetof(struct mlx5dm_devargs, mem_ahead_mb), sizeof(uint32_t) },
+	{ MLX5DM_ARG_MEM_AHEAD_START, 0, MLX5DM_MAX_MEM_RESERVE,
+	  offsetof(struct mlx5dm_devargs, mem_ahead_start_mb), sizeof(uint32_t) },
 };
 
 static int
@@ -205,6 +210,7 @@ static const struct {
 	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_MEM_AHEAD_START, mlx5dm_arg_uint },
 };
 
 int
@@ -224,6 +230,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.sim_sq_thread = false,
 		.mem_reserve_mb = 0,
 		.mem_ahead_mb = MLX5DM_DEF_MEM_AHEAD,
+		.mem_ahead_start_mb = MLX5DM_DEF_MEM_AHEAD_START,
 		.sim_icm_populate = MLX5DM_ICM_POP_AHEAD,
 	};
 	if (params == NULL || params[0] == '\0')

@@ -69,6 +69,15 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	/*
+	 * Rules come after a start: the memory they will take first
+	 * (mem_ahead_start, the model's first ICM) is backed now, this CPU
+	 * helping the populate-ahead thread, rather than under the first
+	 * insertions. Bounded: on a busy machine the start goes on without.
+	 */
+	if (!mlx5dm_ahead_settle(MLX5DM_MEM_AHEAD_WAIT_MS))
+		MLX5DM_DRV_LOG(DEBUG, "port %u: started before the populate-ahead work was done",
+			       dev->data->port_id);
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] == NULL) {
 			MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u not set up",
@@ -478,6 +487,7 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	 */
 	if (args.mem_ahead_mb != 0) {
 		ret = mlx5dm_huge_reserve_ahead((size_t)args.mem_ahead_mb << 20,
+						(size_t)args.mem_ahead_start_mb << 20,
 						MLX5DM_MEM_AHEAD_LEAD, &sh->ahead);
 		if (ret < 0) {
 			MLX5DM_DRV_LOG(ERR, "%s: mem_ahead=%u: cannot map that many MiB: %s",

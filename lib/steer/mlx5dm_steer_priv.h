@@ -179,7 +179,7 @@ struct mlx5dm_htbl;
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
  * collision and action entries each have their own order-0 chunk.
  *
- * 120 bytes (slab records): what the index compares on a hash hit (tag,
+ * 112 bytes (slab records): what the index compares on a hash hit (tag,
  * table) comes first, the table bookkeeping after it.
  */
 struct mlx5dm_ste {
@@ -193,9 +193,12 @@ struct mlx5dm_ste {
 	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
 	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
 	uint32_t index;                   /* entry in chunk */
-	uint32_t refcount;                /* rules through this entry */
-	bool collision;                   /* not the slot itself */
+	/* One word for both: a bool of its own padded the record by 7 bytes. */
+	uint32_t refcount : 31;           /* rules through this entry */
+	uint32_t collision : 1;           /* not the slot itself */
 };
+
+_Static_assert(sizeof(struct mlx5dm_ste) == 112, "STE record size (one per rule at least)");
 
 struct mlx5dm_matcher;
 

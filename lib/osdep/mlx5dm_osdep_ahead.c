@@ -74,7 +74,7 @@ struct mlx5dm_ahead {
 	size_t size;
 	size_t lead;
 	size_t used;                      /* use: highest end; near: where the last window began */
-	size_t high_want;                 /* use: wanted from base up to here */
+	size_t high_want;                 /* use: units wanted from base on */
 	uint32_t units;
 	uint32_t first;                   /* no unit below is wanted and not claimed */
 	uint32_t busy;                    /* workers backing a unit of it, lock dropped */
@@ -338,7 +338,7 @@ mlx5dm_ahead_near(struct mlx5dm_ahead *g, size_t off)
 	uint32_t to = u + 1 + (uint32_t)((g->lead + MLX5DM_AHEAD_UNIT - 1) / MLX5DM_AHEAD_UNIT);
 
 	/* Writes go on where they were: the window's far end already wanted, no lock. */
-	if (off >= g->size || u + 1 >= g->units ||
+	if (off >= g->size || u + 1 >= g->units || to == u + 1 ||
 	    mlx5dm_ahead_bit(g->want, MLX5DM_MIN(to, g->units) - 1))
 		return;
 	pthread_mutex_lock(&mlx5dm_ahead_lock);

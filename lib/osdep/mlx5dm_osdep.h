@@ -118,8 +118,9 @@ int mlx5dm_populate(void *p, size_t len);
  * empty, or when no thread can be had: the user goes on without. done() is
  * how far a range is backed from its start, backed() whether every unit of
  * [off, off + len) is. settle() lends the calling thread to the work until
- * nothing is left to start (true) or ms have passed (false): for a caller
- * about to need the memory, whose CPU would idle otherwise. remove() waits
+ * every unit wanted is backed (true; it waits for units other workers are
+ * on) or ms have passed (false): for a caller about to need the memory,
+ * whose CPU would idle otherwise. remove() waits
  * for the workers to leave the range (call it before unmapping); the last
  * range removed stops the thread.
  */

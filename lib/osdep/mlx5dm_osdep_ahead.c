@@ -347,24 +347,51 @@ mlx5dm_ahead_near(struct mlx5dm_ahead *g, size_t off)
 	pthread_mutex_unlock(&mlx5dm_ahead_lock);
 }
 
+/* Whether a worker is backing a unit of some range now (lock held). */
+static bool
+mlx5dm_ahead_any_busy(void)
+{
+	const struct mlx5dm_ahead *g;
+
+	for (g = mlx5dm_ahead_ranges; g != NULL; g = g->next)
+		if (g->busy != 0)
+			return true;
+	return false;
+}
+
+static uint64_t
+mlx5dm_ahead_ms(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
 bool
 mlx5dm_ahead_settle(unsigned int ms)
 {
-	struct timespec t;
-	uint64_t now, until;
+	uint64_t until = mlx5dm_ahead_ms(CLOCK_MONOTONIC) + ms;
 	bool more = true;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	now = (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-	until = now + ms;
 	pthread_mutex_lock(&mlx5dm_ahead_lock);
-	while (more && now < until) {
+	while (more && mlx5dm_ahead_ms(CLOCK_MONOTONIC) < until)
 		more = mlx5dm_ahead_step();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		now = (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-	}
 	if (more)
 		more = mlx5dm_ahead_pick(&(uint32_t){ 0 }) != NULL;
+	/* Nothing left to start: wait for the units other workers are backing. */
+	while (!more && mlx5dm_ahead_any_busy()) {
+		uint64_t now = mlx5dm_ahead_ms(CLOCK_MONOTONIC);
+		uint64_t at = mlx5dm_ahead_ms(CLOCK_REALTIME) + (until > now ? until - now : 0);
+		struct timespec ts = {
+			.tv_sec = (time_t)(at / 1000),
+			.tv_nsec = (long)(at % 1000) * 1000000,
+		};
+
+		if (now >= until ||
+		    pthread_cond_timedwait(&mlx5dm_ahead_left, &mlx5dm_ahead_lock, &ts) != 0)
+			more = mlx5dm_ahead_any_busy();
+	}
 	pthread_mutex_unlock(&mlx5dm_ahead_lock);
 	return !more;
 }

@@ -283,6 +283,60 @@ test_flow_engine_null(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
 }
 
+/*
+ * Flush and isolate find the port's flows by walking the handle pool:
+ * 70 000 flows (two 2 MiB chunks of handles), a third destroyed one by
+ * one, then isolate is refused (flows exist), flush takes every other
+ * flow across both chunks (each then refused by destroy), isolate is
+ * accepted, and a new flow reuses a freed handle. The default rule (not
+ * the user's) survives: traffic is received again after isolate is off.
+ */
+static void
+test_flush_walks_pool(void **state)
+{
+	const unsigned int n = 70000;
+	const struct rte_flow_attr in = { .ingress = 1 };
+	const struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+	struct rte_flow **f;
+	unsigned int i;
+	uint16_t port;
+
+	(void)state;
+	f = calloc(n, sizeof(*f));
+	assert_non_null(f);
+	assert_int_equal(rte_vdev_init("net_mlx5dm5", "flow_engine=null"), 0);
+	port = port_by_name("net_mlx5dm5");
+	port_setup(port, 1, 1, 512);
+	for (i = 0; i < n; i++) {
+		f[i] = rte_flow_create(port, &in, eth, drop, &err);
+		assert_non_null(f[i]);
+	}
+	for (i = 0; i < n; i += 3)
+		assert_int_equal(rte_flow_destroy(port, f[i], &err), 0);
+	assert_int_equal(rte_flow_isolate(port, 1, &err), -EBUSY);
+	assert_int_equal(rte_flow_flush(port, &err), 0);
+	for (i = 0; i < n; i++)
+		if (rte_flow_destroy(port, f[i], &err) != -EINVAL)
+			fail_msg("flow %u still live after flush", i);
+	assert_int_equal(rte_flow_isolate(port, 1, &err), 0);
+	assert_int_equal(rte_flow_isolate(port, 0, &err), 0);
+	assert_int_equal(send_pkts(port, 0, 10), 10);
+	assert_int_equal(recv_all(port, 0, 1), 10);
+	f[0] = rte_flow_create(port, &in, eth, drop, &err);
+	assert_non_null(f[0]);
+	assert_int_equal(rte_flow_flush(port, &err), 0);
+	assert_int_equal(rte_flow_destroy(port, f[0], &err), -EINVAL);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
+	free(f);
+}
+
 static void
 test_order_and_ring_overflow(void **state)
 {
@@ -624,6 +678,7 @@ main(void)
 		cmocka_unit_test(test_loopback_single_port),
 		cmocka_unit_test(test_order_and_ring_overflow),
 		cmocka_unit_test(test_flow_engine_null),
+		cmocka_unit_test(test_flush_walks_pool),
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_doorbell_batch_peer),
 		cmocka_unit_test(test_mem_reserve_populate),

@@ -773,6 +773,8 @@ struct mlx5dm_flow_pool {
 	uint32_t live;                          /* handles handed out */
 	uint64_t bytes;                         /* chunk memory held */
 	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */
+	struct mlx5dm_flow_chunk *first;        /* chunks in the order they were made */
+	struct mlx5dm_flow_chunk *newest;
 };
 #define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
@@ -787,6 +789,13 @@ struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigne
 bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */
 void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
+/*
+ * The live handle after f (NULL: the first), in the order chunks were made
+ * and addresses within them (creation order until handles are reused);
+ * NULL after the last. f may have been put back since it was returned.
+ */
+struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
+				       const struct rte_flow *f);
 
 struct mlx5dm_flow_priv {
 	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
@@ -799,7 +808,7 @@ struct mlx5dm_flow_priv {
 	 */
 	bool null_engine;
 	struct mlx5dm_flow_pool pool;
-	TAILQ_HEAD(mlx5dm_flow_list, rte_flow) flows;
+	uint32_t nb_listed;                         /* user flows (in the pool) */
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
 	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
@@ -957,19 +966,27 @@ struct mlx5dm_flow_rule {
 	struct mlx5dm_flow_aset *aset;  /* its matcher and shared actions */
 };
 
+/*
+ * 16 bytes and the rules: 32 for a flow of one rule, a million of them 32
+ * MB. The port's flows are found by walking the pool (flush, dump), not a
+ * list through them (16 bytes more each).
+ */
 struct rte_flow {
 	union {
-		TAILQ_ENTRY(rte_flow) next;     /* fp->flows, while live */
-		struct rte_flow *free_next;     /* the pool's free list */
+		struct {                        /* live */
+			uint32_t cnt;           /* counter id (mlx5dm_flow_cnt.c), 0: no COUNT */
+			bool listed;            /* a user flow (not the default rule) */
+			uint8_t dom;
+			uint8_t nb_rules;
+		};
+		struct rte_flow *free_next;     /* free: the pool's free list */
 	};
 	uint32_t live;                  /* pool marker: a live handle */
-	uint32_t cnt;                   /* counter id (mlx5dm_flow_cnt.c), 0: no COUNT */
 	uint8_t cls;                    /* pool size class: room for cls rules */
-	bool listed;                    /* a user flow (not the default rule) */
-	uint8_t dom;
-	uint8_t nb_rules;
 	struct mlx5dm_flow_rule rules[];
 };
+
+_Static_assert(sizeof(struct rte_flow) == 16, "flow handle header");
 
 /* The handle taken: zeroed but rules[], live, of its class. */
 static inline struct rte_flow *

@@ -189,8 +189,10 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 		return -ENOMEM;
 	d->f = f;
 	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
-	TAILQ_FOREACH(flow, &fp->flows, next)
-		mlx5dm_flow_dump_counter(fp, d, flow);
+	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
+	     flow = mlx5dm_flow_pool_next(&fp->pool, flow))
+		if (flow->listed)
+			mlx5dm_flow_dump_counter(fp, d, flow);
 	ret = d->err;
 	mlx5dm_free(d);
 	return ret;

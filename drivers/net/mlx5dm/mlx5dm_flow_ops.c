@@ -331,7 +331,7 @@ mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *err
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
 	rte_spinlock_lock(&fp->lock);
-	if (!TAILQ_EMPTY(&fp->flows)) {
+	if (fp->nb_listed != 0) {
 		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					 "isolated mode can only change while no flows exist");
 		goto unlock;

@@ -36,6 +36,7 @@
 struct mlx5dm_flow_chunk {
 	uint32_t obj_size;
 	uint32_t nb_objs;
+	struct mlx5dm_flow_chunk *next;   /* made after this one */
 };
 #define MLX5DM_FLOW_POOL_HDR 64u
 
@@ -165,6 +166,12 @@ mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls)
 	c = (struct mlx5dm_flow_chunk *)base;
 	c->obj_size = (uint32_t)obj;
 	c->nb_objs = n;
+	c->next = NULL;
+	if (pool->newest != NULL)
+		pool->newest->next = c;
+	else
+		pool->first = c;
+	pool->newest = c;
 	/* Pushed in reverse: handles are handed out in address order. */
 	for (i = n; i-- > 0;) {
 		struct rte_flow *f = (struct rte_flow *)(base + MLX5DM_FLOW_POOL_HDR + i * obj);
@@ -219,6 +226,31 @@ mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
 	if (off % c->obj_size != 0 || off / c->obj_size >= c->nb_objs)
 		return false;
 	return f->live == MLX5DM_FLOW_LIVE;
+}
+
+struct rte_flow *
+mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
+{
+	const struct mlx5dm_flow_chunk *c = pool->first;
+	uint32_t i = 0;
+
+	if (f != NULL) {
+		uintptr_t chunk = (uintptr_t)f & ~(uintptr_t)(pool->chunk - 1);
+
+		c = (const struct mlx5dm_flow_chunk *)chunk;
+		i = (uint32_t)(((uintptr_t)f - chunk - MLX5DM_FLOW_POOL_HDR) / c->obj_size) + 1;
+	}
+	for (; c != NULL; c = c->next, i = 0) {
+		uintptr_t slots = (uintptr_t)c + MLX5DM_FLOW_POOL_HDR;
+
+		for (; i < c->nb_objs; i++) {
+			struct rte_flow *h = (struct rte_flow *)(slots + (size_t)i * c->obj_size);
+
+			if (h->live == MLX5DM_FLOW_LIVE)
+				return h;
+		}
+	}
+	return NULL;
 }
 
 void

@@ -29,7 +29,6 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
 	mlx5dm_flow_pool_init(&fp->pool, NULL);
-	TAILQ_INIT(&fp->flows);
 	LIST_INIT(&fp->tbls);
 	LIST_INIT(&fp->bulks);
 	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
@@ -283,8 +282,7 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 			goto release;
 		flow->nb_rules++;
 	}
-	if (listed)
-		TAILQ_INSERT_TAIL(&fp->flows, flow, next);
+	fp->nb_listed += listed;
 	fp->st.flows++;
 	return flow;
 release:
@@ -304,7 +302,7 @@ mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 	}
 	flow->dom = (uint8_t)egress;
 	flow->listed = true;
-	TAILQ_INSERT_TAIL(&fp->flows, flow, next);
+	fp->nb_listed++;
 	fp->st.flows++;
 	return flow;
 }
@@ -321,8 +319,7 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			 struct rte_flow_error *error)
 {
 	RTE_SET_USED(error);
-	if (flow->listed)
-		TAILQ_REMOVE(&fp->flows, flow, next);
+	fp->nb_listed -= flow->listed;
 	mlx5dm_flow_release(fp, flow);
 	fp->st.flows--;
 	return 0;
@@ -331,12 +328,16 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 int
 mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
 {
-	struct rte_flow *flow;
+	struct rte_flow *flow = NULL;
 	int ret = 0;
 
-	while ((flow = TAILQ_FIRST(&fp->flows)) != NULL) {
-		int r = mlx5dm_flow_objs_destroy(fp, flow, error);
+	/* In creation order (as far as handles were not reused); next() copes with the put. */
+	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
+		int r;
 
+		if (!flow->listed)
+			continue;
+		r = mlx5dm_flow_objs_destroy(fp, flow, error);
 		if (ret == 0)
 			ret = r;
 	}

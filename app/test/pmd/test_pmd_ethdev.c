@@ -33,6 +33,15 @@
 
 static struct rte_mempool *pool;
 
+/* The rule the tests steer with: every Ethernet frame on ingress, dropped. */
+static const struct rte_flow_attr in = { .ingress = 1 };
+static const struct rte_flow_item eth[] = {
+	{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+};
+static const struct rte_flow_action drop[] = {
+	{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+};
+
 static uint16_t
 port_by_name(const char *name)
 {
@@ -245,14 +254,7 @@ test_loopback_single_port(void **state)
 static void
 test_flow_engine_null(void **state)
 {
-	const struct rte_flow_attr in = { .ingress = 1 };
 	const struct rte_flow_attr xfer = { .transfer = 1 };
-	const struct rte_flow_item eth[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	const struct rte_flow_action meter[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_METER }, { .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -295,13 +297,6 @@ static void
 test_flush_walks_pool(void **state)
 {
 	const unsigned int n = 70000;
-	const struct rte_flow_attr in = { .ingress = 1 };
-	const struct rte_flow_item eth[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_error err;
 	struct rte_flow **f;
 	unsigned int i;
@@ -406,13 +401,6 @@ test_pair_topology_and_wire_drops(void **state)
 static void
 drop_rule_steers(uint16_t tx, uint16_t rx)
 {
-	const struct rte_flow_attr in = { .ingress = 1 };
-	const struct rte_flow_item eth[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	struct rte_flow_error err;
 	struct rte_flow *f;
 

@@ -461,6 +461,30 @@ test_ahead_near_and_settle(void **state)
 }
 
 /*
+ * settle() is bounded: with 128 MiB just asked for, no time to help gives
+ * false (work is left); given the time, true with all of it backed.
+ */
+static void
+test_ahead_settle_bounded(void **state)
+{
+	const size_t size = 64 * HUGE;
+	struct mlx5dm_ahead *g;
+	uint8_t *p;
+
+	(void)state;
+	p = mlx5dm_huge_map(size);
+	assert_non_null(p);
+	g = mlx5dm_ahead_add(p, size, size, HUGE);
+	assert_non_null(g);
+	assert_false(mlx5dm_ahead_settle(0));
+	assert_true(mlx5dm_ahead_settle(60000));
+	assert_true(mlx5dm_ahead_done(g) == size);
+	assert_all_resident(p, size);
+	mlx5dm_ahead_remove(g);
+	munmap(p, size);
+}
+
+/*
  * One thread for all ranges, named, at idle priority, off its starter's
  * CPU (when there is another); gone with the last range, back with the
  * next. Bad ranges are refused.
@@ -576,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_huge_reserve_fail_injection),
 		cmocka_unit_test(test_ahead_backs_past_use),
 		cmocka_unit_test(test_ahead_near_and_settle),
+		cmocka_unit_test(test_ahead_settle_bounded),
 		cmocka_unit_test(test_ahead_thread),
 		cmocka_unit_test(test_huge_reserve_ahead),
 	};

@@ -54,11 +54,12 @@ struct mlx5dm_sim_config {
 	 * Without icm_populate: the process's populate-ahead thread
 	 * (mlx5dm_ahead_*, on a CPU other than the creator's, at idle
 	 * priority) keeps each SW ICM region backed ahead of where it is
-	 * written (16 MiB from the start, then 16 MiB past the 2 MiB unit of
-	 * each write): rule writes find their ICM resident without all of it
-	 * being populated up front, and what the driver allocated but does not
-	 * write (most of a DM range of small chunks) is not backed. Nothing a
-	 * packet or a reader sees changes.
+	 * written (8 MiB of the STE region, 2 MiB of the others, from the
+	 * start, then as much past the 2 MiB unit of each write): rule writes
+	 * find their ICM resident without all of it being populated up front,
+	 * and what the driver allocated but does not write (most of a DM range
+	 * of small chunks) is not backed. Nothing a packet or a reader sees
+	 * changes.
 	 */
 	bool icm_ahead;
 };

@@ -305,7 +305,6 @@ mlx5dm_ahead_add(void *base, size_t size, size_t first, size_t lead)
 	mlx5dm_ahead_want(g, 0, (uint32_t)g->high_want);
 	g->next = mlx5dm_ahead_ranges;
 	mlx5dm_ahead_ranges = g;
-	pthread_cond_signal(&mlx5dm_ahead_work);
 	pthread_mutex_unlock(&mlx5dm_ahead_lock);
 	pthread_mutex_unlock(&mlx5dm_ahead_life);
 	return g;

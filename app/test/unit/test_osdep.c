@@ -355,6 +355,19 @@ task_count(void)
 	return n;
 }
 
+/* A fresh huge mapping of size bytes (at *p) added as a range: first and lead as add()'s. */
+static struct mlx5dm_ahead *
+ahead_range(size_t size, size_t first, size_t lead, uint8_t **p)
+{
+	struct mlx5dm_ahead *g;
+
+	*p = mlx5dm_huge_map(size);
+	assert_non_null(*p);
+	g = mlx5dm_ahead_add(*p, size, first, lead);
+	assert_non_null(g);
+	return g;
+}
+
 /*
  * A range is backed to its lead at once and no further; use(end) moves the
  * goal to end plus half as much again (at least a lead, at most 8 leads),
@@ -370,10 +383,7 @@ test_ahead_backs_past_use(void **state)
 	size_t i;
 
 	(void)state;
-	p = mlx5dm_huge_map(size);
-	assert_non_null(p);
-	g = mlx5dm_ahead_add(p, size, lead, lead);
-	assert_non_null(g);
+	g = ahead_range(size, lead, lead, &p);
 	wait_done(g, lead);
 	usleep(50000);
 	assert_true(mlx5dm_ahead_done(g) == lead);
@@ -426,10 +436,7 @@ test_ahead_near_and_settle(void **state)
 	uint8_t *p;
 
 	(void)state;
-	p = mlx5dm_huge_map(size);
-	assert_non_null(p);
-	g = mlx5dm_ahead_add(p, size, HUGE, lead);
-	assert_non_null(g);
+	g = ahead_range(size, HUGE, lead, &p);
 	assert_true(mlx5dm_ahead_settle(60000));
 	assert_true(mlx5dm_ahead_done(g) == HUGE);
 	assert_all_resident(p, HUGE);
@@ -472,10 +479,7 @@ test_ahead_settle_bounded(void **state)
 	uint8_t *p;
 
 	(void)state;
-	p = mlx5dm_huge_map(size);
-	assert_non_null(p);
-	g = mlx5dm_ahead_add(p, size, size, HUGE);
-	assert_non_null(g);
+	g = ahead_range(size, size, HUGE, &p);
 	assert_false(mlx5dm_ahead_settle(0));
 	assert_true(mlx5dm_ahead_settle(60000));
 	assert_true(mlx5dm_ahead_done(g) == size);

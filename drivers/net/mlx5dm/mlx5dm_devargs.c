@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_dev.h>
 #include <rte_kvargs.h>
 
 #include "mlx5dm.h"
@@ -44,17 +45,21 @@ static const char * const mlx5dm_valid_args[] = {
 	NULL,
 };
 
-const char mlx5dm_devargs_help[] =
-	MLX5DM_ARG_BACKEND "=sim|hw "
-	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> "
-	MLX5DM_ARG_TOPOLOGY "=loop|pair "
-	MLX5DM_ARG_FLOW_ENGINE "=steer|null "
-	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> "
-	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 "
-	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
-	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead "
-	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> "
-	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>";
+/* One text for the probe's error lines and the driver's parameter string (dpdk-pmdinfo). */
+#define MLX5DM_DEVARGS_HELP \
+	MLX5DM_ARG_BACKEND "=sim|hw " \
+	MLX5DM_ARG_PORTS "=<1-" RTE_STR(MLX5DM_MAX_PORTS) "> " \
+	MLX5DM_ARG_TOPOLOGY "=loop|pair " \
+	MLX5DM_ARG_FLOW_ENGINE "=steer|null " \
+	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> " \
+	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 " \
+	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
+	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead " \
+	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
+	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>"
+
+const char mlx5dm_devargs_help[] = MLX5DM_DEVARGS_HELP;
+RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, MLX5DM_DEVARGS_HELP);
 
 struct mlx5dm_arg_ctx {
 	const char *dev;

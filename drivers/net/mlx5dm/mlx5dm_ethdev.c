@@ -611,7 +611,3 @@ static struct rte_vdev_driver mlx5dm_vdev_driver = {
 };
 
 RTE_PMD_REGISTER_VDEV(MLX5DM_DRIVER_NAME, mlx5dm_vdev_driver);
-RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, "backend=sim|hw ports=<1-16> topology=loop|pair "
-			      "flow_engine=steer|null doorbell_batch=<1-1024> sim_sq_thread=0|1 "
-			      "mem_reserve=<0-65536> sim_icm_populate=0|1|ahead "
-			      "mem_ahead=<0-65536>");

@@ -54,14 +54,23 @@ struct mlx5dm_sim_config {
 	 * Without icm_populate: the process's populate-ahead thread
 	 * (mlx5dm_ahead_*, on a CPU other than the creator's, at idle
 	 * priority) keeps each SW ICM region backed ahead of where it is
-	 * written (8 MiB of the STE region, 2 MiB of the others, from the
-	 * start, then as much past the 2 MiB unit of each write): rule writes
+	 * written (icm_ahead_start bytes of the STE region and 2 MiB of the
+	 * others from the start, then 8 MiB (STE) or 2 MiB past the 2 MiB
+	 * unit of each write): rule writes
 	 * find their ICM resident without all of it being populated up front,
 	 * and what the driver allocated but does not write (most of a DM range
 	 * of small chunks) is not backed. Nothing a packet or a reader sees
 	 * changes.
 	 */
 	bool icm_ahead;
+	/*
+	 * With icm_ahead: bytes of the STE region backed from the start
+	 * (default 8 MiB). A growing hash table is filled faster than one
+	 * thread backs memory (a 2^20-entry table is 64 MiB written within a
+	 * few thousand rules), so a start that covers the tables a workload
+	 * reaches spares its inserting core that first touch.
+	 */
+	uint64_t icm_ahead_start;
 };
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);

@@ -28,9 +28,10 @@
 
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
 /*
- * config icm_ahead: populated from the start, and this far past each place
- * written. The STE region is written at the rate rules go in (a growing
- * table's fill, collision entries); the others by few, small writes.
+ * config icm_ahead: this far past each place written (and, for the small
+ * regions, from the start; the STE region's start is icm_ahead_start). The
+ * STE region is written at the rate rules go in (a growing table's fill,
+ * collision entries); the others by few, small writes.
  */
 #define MLX5DM_SIM_AHEAD_LEAD ((size_t)8 << 20)
 #define MLX5DM_SIM_AHEAD_LEAD_SMALL ((size_t)2 << 20)
@@ -100,10 +101,12 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 		}
 		/* NULL (no thread to be had): backed as written, as without. */
 		if (sim->cfg.icm_ahead && !sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) {
-			size_t lead = r == MLX5DM_SIM_RGN_STE ? MLX5DM_SIM_AHEAD_LEAD :
-				      MLX5DM_SIM_AHEAD_LEAD_SMALL;
+			bool ste = r == MLX5DM_SIM_RGN_STE;
+			size_t lead = ste ? MLX5DM_SIM_AHEAD_LEAD : MLX5DM_SIM_AHEAD_LEAD_SMALL;
+			size_t first = ste ? (size_t)MLX5DM_MIN(sim->cfg.icm_ahead_start, g->size) :
+				       lead;
 
-			g->ahead = mlx5dm_ahead_add(p, g->size, lead, lead);
+			g->ahead = mlx5dm_ahead_add(p, g->size, first, lead);
 		}
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;

@@ -165,6 +165,9 @@ test_devargs_rejected(void **state)
 		{ "mem_ahead=", "devarg mem_ahead" },
 		{ "mem_ahead_start=65537", "devarg mem_ahead_start" },
 		{ "mem_ahead_start=-1", "devarg mem_ahead_start" },
+		{ "sim_icm_start=65537", "devarg sim_icm_start" },
+		{ "sim_icm_start=8M", "devarg sim_icm_start" },
+		{ "sim_icm_start=", "devarg sim_icm_start" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	size_t log_len = 0;
@@ -576,18 +579,19 @@ test_mem_reserve_populate(void **state)
 }
 
 /*
- * Defaults mem_ahead=4096, mem_ahead_start=160 and sim_icm_populate=ahead:
- * a thread populates the first 160 MiB of the ahead reserve, 8 MiB of the
- * model's STE ICM and 2 MiB (or all) of each small region (modify 2,
- * pattern 1, encap 1) after the probe, rules work, and the close stops the
- * thread and gives the memory back. A port start returns with the start
- * populated (it helps the thread). With mem_ahead=0 and sim_icm_populate=0
- * there is no thread and nothing is populated.
+ * Defaults mem_ahead=4096, mem_ahead_start=160, sim_icm_populate=ahead and
+ * sim_icm_start=128: a thread populates the first 160 MiB of the ahead
+ * reserve, 128 MiB of the model's STE ICM and 2 MiB (or all) of each small
+ * region (modify 2, pattern 1, encap 1) after the probe, rules work, and
+ * the close stops the thread and gives the memory back. A port start
+ * returns with the start populated (it helps the thread), and no more than
+ * the start (mem_ahead_start=64,sim_icm_start=16). With mem_ahead=0 and
+ * sim_icm_populate=0 there is no thread and nothing is populated.
  */
 static void
 test_mem_ahead_default(void **state)
 {
-	const uint64_t mib = 1u << 20, ahead = (160 + 8 + 4) * mib;
+	const uint64_t mib = 1u << 20, ahead = (160 + 128 + 4) * mib;
 	uint64_t rss0, rss1, rss2;
 	uint16_t port;
 
@@ -616,15 +620,16 @@ test_mem_ahead_default(void **state)
 		fail_msg("mem_ahead=0,sim_icm_populate=0: %llu MiB resident after the probe",
 			 (unsigned long long)((rss1 - rss0) / mib));
 	steer_and_remove("net_mlx5dm7");
-	/* Started at once after the probe: the start itself waits for the 64 MiB. */
+	/* Started at once after the probe: the start itself waits for the 64 + 16 MiB. */
 	rss0 = test_rss_bytes();
-	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead_start=64"), 0);
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead_start=64,sim_icm_start=16"), 0);
 	port = port_by_name("net_mlx5dm7");
 	assert_true(port < RTE_MAX_ETHPORTS);
 	port_setup(port, 1, 1, 512);
 	rss1 = test_rss_bytes();
-	if (rss1 < rss0 + 64 * mib || rss1 > rss0 + (64 + 12 + 32) * mib)
-		fail_msg("mem_ahead_start=64: %llu MiB resident when the port started",
+	if (rss1 < rss0 + (64 + 16) * mib || rss1 > rss0 + (64 + 16 + 4 + 32) * mib)
+		fail_msg("mem_ahead_start=64,sim_icm_start=16: %llu MiB resident when the port "
+			 "started",
 			 (unsigned long long)((rss1 - rss0) / mib));
 	close_port(port);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);

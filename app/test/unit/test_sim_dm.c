@@ -294,6 +294,16 @@ wait_resident(const uint8_t *p, size_t len)
 	assert_true(pages_resident(p, len, true));
 }
 
+/* A model with a 256 MiB STE region backed ahead, start bytes of it from the start. */
+static void
+ahead_config(struct mlx5dm_sim_config *cfg, uint64_t start)
+{
+	mlx5dm_sim_config_default(cfg);
+	cfg->log_steering_sw_icm_size = 28;
+	cfg->icm_ahead = true;
+	cfg->icm_ahead_start = start;
+}
+
 /*
  * icm_ahead: a thread backs each SW ICM region ahead of where it is
  * written: its first 8 MiB (2 MiB of the small regions) from the start,
@@ -315,9 +325,7 @@ test_dm_icm_ahead(void **state)
 	uint8_t *ste;
 
 	(void)state;
-	mlx5dm_sim_config_default(&cfg);
-	cfg.log_steering_sw_icm_size = 28;          /* 256 MiB */
-	cfg.icm_ahead = true;
+	ahead_config(&cfg, 8 * mib);
 	rss0 = test_rss_bytes();
 	assert_int_equal(tsim_open(&t, &cfg), 0);
 	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
@@ -361,6 +369,35 @@ test_dm_icm_ahead(void **state)
 	assert_true(test_rss_bytes() < rss0 + 16 * mib);
 }
 
+/*
+ * icm_ahead_start: that much of the STE region is backed from the start
+ * and no more until something is written; more than the region backs the
+ * region. The small regions keep their 2 MiB.
+ */
+static void
+test_dm_icm_ahead_start(void **state)
+{
+	const uint64_t mib = 1u << 20;
+	struct mlx5dm_sim_config cfg;
+	struct tsim t;
+	uint8_t *ste;
+
+	(void)state;
+	ahead_config(&cfg, 24 * mib);
+	assert_int_equal(tsim_open(&t, &cfg), 0);
+	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
+	wait_resident(ste, 24 * mib);
+	wait_resident(t.sim->rgn[MLX5DM_SIM_RGN_MODIFY].base, 2 * mib);
+	usleep(100000);
+	assert_true(pages_resident(ste + 24 * mib, 232 * mib, false));
+	tsim_close(&t);
+	cfg.log_steering_sw_icm_size = 25;          /* 32 MiB */
+	cfg.icm_ahead_start = 64 * mib;
+	assert_int_equal(tsim_open(&t, &cfg), 0);
+	wait_resident(t.sim->rgn[MLX5DM_SIM_RGN_STE].base, 32 * mib);
+	tsim_close(&t);
+}
+
 int
 main(void)
 {
@@ -371,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_dm_lazy_large),
 		cmocka_unit_test(test_dm_icm_populate),
 		cmocka_unit_test(test_dm_icm_ahead),
+		cmocka_unit_test(test_dm_icm_ahead_start),
 	};
 
 	return cmocka_run_group_tests_name("sim_dm", tests, NULL, NULL);

@@ -30,6 +30,7 @@
 #define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
 #define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
 #define MLX5DM_ARG_MEM_AHEAD_START "mem_ahead_start"
+#define MLX5DM_ARG_SIM_ICM_START "sim_icm_start"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -42,6 +43,7 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_SIM_ICM_POPULATE,
 	MLX5DM_ARG_MEM_AHEAD,
 	MLX5DM_ARG_MEM_AHEAD_START,
+	MLX5DM_ARG_SIM_ICM_START,
 	NULL,
 };
 
@@ -56,7 +58,8 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
 	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead " \
 	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
-	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>"
+	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
+	MLX5DM_ARG_SIM_ICM_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>"
 
 const char mlx5dm_devargs_help[] = MLX5DM_DEVARGS_HELP;
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, MLX5DM_DEVARGS_HELP);
@@ -167,6 +170,8 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, mem_ahead_mb), sizeof(uint32_t) },
 	{ MLX5DM_ARG_MEM_AHEAD_START, 0, MLX5DM_MAX_MEM_RESERVE,
 	  offsetof(struct mlx5dm_devargs, mem_ahead_start_mb), sizeof(uint32_t) },
+	{ MLX5DM_ARG_SIM_ICM_START, 0, MLX5DM_MAX_MEM_RESERVE,
+	  offsetof(struct mlx5dm_devargs, sim_icm_start_mb), sizeof(uint32_t) },
 };
 
 static int
@@ -216,6 +221,7 @@ static const struct {
 	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_MEM_AHEAD_START, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_SIM_ICM_START, mlx5dm_arg_uint },
 };
 
 int
@@ -237,6 +243,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.mem_ahead_mb = MLX5DM_DEF_MEM_AHEAD,
 		.mem_ahead_start_mb = MLX5DM_DEF_MEM_AHEAD_START,
 		.sim_icm_populate = MLX5DM_ICM_POP_AHEAD,
+		.sim_icm_start_mb = MLX5DM_DEF_SIM_ICM_START,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

@@ -56,11 +56,10 @@ struct mlx5dm_sim_config {
 	 * priority) keeps each SW ICM region backed ahead of where it is
 	 * written (icm_ahead_start bytes of the STE region and 2 MiB of the
 	 * others from the start, then 8 MiB (STE) or 2 MiB past the 2 MiB
-	 * unit of each write): rule writes
-	 * find their ICM resident without all of it being populated up front,
-	 * and what the driver allocated but does not write (most of a DM range
-	 * of small chunks) is not backed. Nothing a packet or a reader sees
-	 * changes.
+	 * unit of each write): rule writes find their ICM resident without
+	 * all of it being populated up front, and what the driver allocated
+	 * but does not write (most of a DM range of small chunks) is not
+	 * backed. Nothing a packet or a reader sees changes.
 	 */
 	bool icm_ahead;
 	/*

@@ -585,7 +585,8 @@ test_mem_reserve_populate(void **state)
  * region (modify 2, pattern 1, encap 1) after the probe, rules work, and
  * the close stops the thread and gives the memory back. A port start
  * returns with the start populated (it helps the thread), and no more than
- * the start (mem_ahead_start=64,sim_icm_start=16). With mem_ahead=0 and
+ * the start (mem_ahead_start=64,sim_icm_start=64 over two ports: 32 MiB of
+ * STE ICM each, not 64). With mem_ahead=0 and
  * sim_icm_populate=0 there is no thread and nothing is populated.
  */
 static void
@@ -620,16 +621,17 @@ test_mem_ahead_default(void **state)
 		fail_msg("mem_ahead=0,sim_icm_populate=0: %llu MiB resident after the probe",
 			 (unsigned long long)((rss1 - rss0) / mib));
 	steer_and_remove("net_mlx5dm7");
-	/* Started at once after the probe: the start itself waits for the 64 + 16 MiB. */
+	/* Started at once after the probe: the start itself waits for the 64 + 2 * 32 MiB. */
 	rss0 = test_rss_bytes();
-	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead_start=64,sim_icm_start=16"), 0);
+	assert_int_equal(rte_vdev_init("net_mlx5dm7",
+				       "ports=2,mem_ahead_start=64,sim_icm_start=64"), 0);
 	port = port_by_name("net_mlx5dm7");
 	assert_true(port < RTE_MAX_ETHPORTS);
 	port_setup(port, 1, 1, 512);
 	rss1 = test_rss_bytes();
-	if (rss1 < rss0 + (64 + 16) * mib || rss1 > rss0 + (64 + 16 + 4 + 32) * mib)
-		fail_msg("mem_ahead_start=64,sim_icm_start=16: %llu MiB resident when the port "
-			 "started",
+	if (rss1 < rss0 + (64 + 64) * mib || rss1 > rss0 + (64 + 64 + 8 + 32) * mib)
+		fail_msg("ports=2,mem_ahead_start=64,sim_icm_start=64: %llu MiB resident when the "
+			 "port started",
 			 (unsigned long long)((rss1 - rss0) / mib));
 	close_port(port);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);

@@ -58,11 +58,12 @@
 #define MLX5DM_MEM_AHEAD_LEAD ((size_t)32 << 20)
 #define MLX5DM_MEM_AHEAD_WAIT_MS 1000
 /*
- * devarg sim_icm_start (MiB): with sim_icm_populate=ahead, how much of each
- * port's model STE ICM is backed from the probe on. 128 covers the tables
- * of a matcher of a million rules (its 2^20-entry table is the second
- * 64 MiB DM range): a table growth writes its whole table within a few
- * thousand rules, faster than the thread can back it.
+ * devarg sim_icm_start (MiB): with sim_icm_populate=ahead, how much model
+ * STE ICM is backed from the probe on, split evenly among the device's
+ * ports. 128 covers the tables of a matcher of a million rules on a
+ * one-port device (its 2^20-entry table is the second 64 MiB DM range): a
+ * table growth writes its whole table within a few thousand rules, faster
+ * than the thread can back it.
  */
 #define MLX5DM_DEF_SIM_ICM_START 128
 #define MLX5DM_MIN_MTU 68
@@ -98,7 +99,7 @@ struct mlx5dm_devargs {
 	uint32_t mem_ahead_mb;     /* populate-ahead reserve, MiB (0: none) */
 	uint32_t mem_ahead_start_mb; /* of it backed from the probe on, MiB */
 	enum mlx5dm_icm_populate sim_icm_populate;
-	uint32_t sim_icm_start_mb; /* (ahead) of the model's STE ICM backed from the probe on */
+	uint32_t sim_icm_start_mb; /* (ahead) model STE ICM backed from the probe on, all ports */
 };
 
 struct mlx5dm_priv;

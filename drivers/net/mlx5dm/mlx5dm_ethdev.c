@@ -330,7 +330,8 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	cfg.sq_thread = args->sim_sq_thread;
 	cfg.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL;
 	cfg.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD;
-	cfg.icm_ahead_start = (uint64_t)args->sim_icm_start_mb << 20;
+	/* A device's budget, shared by its ports' models as mem_ahead_start is by their records. */
+	cfg.icm_ahead_start = ((uint64_t)args->sim_icm_start_mb << 20) / args->nb_ports;
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;

@@ -13,10 +13,8 @@
 
 const struct mlx5dm_prm_ste_v1_ctrl mlx5dm_prm_ste_v1 = MLX5DM_PRM_STE_V1_CTRL_INIT;
 
-const struct mlx5dm_prm_ste_v1_act_flow_tag mlx5dm_prm_ste_v1_act_flow_tag = {
-	.action_id = F(0x00, 8),
-	.flow_tag = F(0x08, 24),
-};
+const struct mlx5dm_prm_ste_v1_act_flow_tag mlx5dm_prm_ste_v1_act_flow_tag =
+	MLX5DM_PRM_STE_V1_ACT_FLOW_TAG_INIT;
 
 const struct mlx5dm_prm_ste_v1_act_modify_list mlx5dm_prm_ste_v1_act_modify_list = {
 	.action_id = F(0x00, 8),

@@ -192,6 +192,11 @@ struct mlx5dm_prm_ste_v1_act_flow_tag {
 	struct mlx5dm_prm_field flow_tag;
 };
 extern const struct mlx5dm_prm_ste_v1_act_flow_tag mlx5dm_prm_ste_v1_act_flow_tag;
+/* As MLX5DM_PRM_STE_V1_CTRL_INIT: every rule with a MARK or FLAG action writes its tag. */
+#define MLX5DM_PRM_STE_V1_ACT_FLOW_TAG_INIT { \
+	.action_id = MLX5DM_PRM_FIELD_INIT(0x00, 8), \
+	.flow_tag = MLX5DM_PRM_FIELD_INIT(0x08, 24), \
+}
 
 struct mlx5dm_prm_ste_v1_act_modify_list {
 	struct mlx5dm_prm_field action_id;

@@ -13,10 +13,14 @@
 
 #include "mlx5dm_ste_priv.h"
 
+/* A static copy of the layout: constant fields, so the two sets fold into one dword store. */
+static const struct mlx5dm_prm_ste_v1_act_flow_tag mlx5dm_ste_v1_flow_tag_layout =
+	MLX5DM_PRM_STE_V1_ACT_FLOW_TAG_INIT;
+
 void
 mlx5dm_ste_v1_write_flow_tag(uint8_t *a, uint32_t tag)
 {
-	const struct mlx5dm_prm_ste_v1_act_flow_tag *l = &mlx5dm_prm_ste_v1_act_flow_tag;
+	const struct mlx5dm_prm_ste_v1_act_flow_tag *l = &mlx5dm_ste_v1_flow_tag_layout;
 
 	mlx5dm_prm_fset(a, l->action_id, MLX5DM_STE_V1_ACT_FLOW_TAG);
 	mlx5dm_prm_fset(a, l->flow_tag, tag);

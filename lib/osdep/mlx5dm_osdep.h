@@ -115,14 +115,14 @@ int mlx5dm_populate(void *p, size_t len);
  *    already asked for (no lock).
  * What a range reads never changes: a page backed and not yet written
  * reads zero as before. add() gives NULL for a range not page aligned or
- * empty, or when no thread can be had: the user goes on without. done() is
- * how far a range is backed from its start, backed() whether every unit of
- * [off, off + len) is. settle() lends the calling thread to the work until
- * every unit wanted is backed (true; it waits for units other workers are
- * on) or ms have passed (false): for a caller about to need the memory,
- * whose CPU would idle otherwise. remove() waits
- * for the workers to leave the range (call it before unmapping); the last
- * range removed stops the thread.
+ * empty, or when no thread can be had: the user goes on without. backed()
+ * is whether every unit of [off, off + len) is backed, done() how far a
+ * range is backed from its start (a prefix: what tests check). settle()
+ * lends the calling thread to the work until every unit wanted is backed
+ * (true; it waits for units other workers are on) or ms have passed
+ * (false): for a caller about to need the memory, whose CPU would idle
+ * otherwise. remove() waits for the workers to leave the range (call it
+ * before unmapping); the last range removed stops the thread.
  */
 struct mlx5dm_ahead;
 struct mlx5dm_ahead *mlx5dm_ahead_add(void *base, size_t size, size_t first, size_t lead);
@@ -139,17 +139,18 @@ void mlx5dm_ahead_remove(struct mlx5dm_ahead *g);
  * takes its regions before mapping new ones, so the first touch of fresh
  * memory is paid here rather than where the regions are used. A region
  * freed goes back, and is zeroed when it is taken again. -EINVAL (size),
- * -ENOMEM. Unreserving while regions
- * are out unmaps the reserve when the last one comes back.
+ * -ENOMEM. Unreserving while regions are out unmaps the reserve when the
+ * last one comes back.
  */
 struct mlx5dm_reserve;
 int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
 /*
  * The same, populated ahead of use instead of now (mlx5dm_ahead_*): bytes
  * of address space, the first of them backed at once by the thread, then
- * on past the highest region taken (mlx5dm_ahead_use, with lead). Its regions may be touched before
- * the thread gets there (they are backed then as any mapping is). Where the
- * kernel cannot populate ahead, a reserve all the same (backed as touched).
+ * on past the highest region taken (mlx5dm_ahead_use, with lead). Its
+ * regions may be touched before the thread gets there (they are backed then
+ * as any mapping is). Where no thread can be had, a reserve all the same
+ * (backed as touched).
  */
 int mlx5dm_huge_reserve_ahead(size_t bytes, size_t first, size_t lead,
 			      struct mlx5dm_reserve **out);

@@ -51,14 +51,24 @@ test_dm_ref_redecode(struct test_dm_ref_pkt *pkt)
 	unsigned int i, run = 0;
 
 	test_dm_pkt_decode(pkt->data, pkt->len, info);
-	if (pkt->max_vlans == 0)
-		return;
-	/* The device's parser stops at a tag beyond the ones it knows: the rest is payload. */
+	/*
+	 * The device's parser stops at a tag beyond the ones it knows, and
+	 * behind the IP header of a fragment (the first one too): the rest is
+	 * payload.
+	 */
 	for (i = 0; i < info->n; i++) {
+		const uint8_t *h = pkt->data + info->h[i].off;
+
 		run = info->h[i].type == TEST_DM_L_VLAN ? run + 1 : 0;
-		if (run > pkt->max_vlans) {
+		if (pkt->max_vlans != 0 && run > pkt->max_vlans) {
 			info->payload_off = info->h[i].off;
 			info->n = i;
+			break;
+		}
+		if (pkt->frag_stops && info->h[i].type == TEST_DM_L_IPV4 &&
+		    ((h[6] & 0x3f) != 0 || h[7] != 0) && i + 1 < info->n) {
+			info->payload_off = info->h[i + 1].off;
+			info->n = i + 1;
 			break;
 		}
 	}

@@ -39,6 +39,8 @@ struct test_dm_ref_pkt {
 	uint8_t marked;			/**< A MARK action ran (for a MARK item without spec). */
 	/** VLAN tags the device parses in a row (0: any number); what follows more is payload. */
 	uint8_t max_vlans;
+	/** No header behind the IP header of an IPv4 fragment, the first one included. */
+	uint8_t frag_stops;
 	uint8_t fdir;
 	uint8_t fdir_id;
 };

@@ -8,6 +8,12 @@
  * fragments, IPv6 with extension headers, TCP/UDP/ICMP, VXLAN, GRE and
  * MPLS-over-UDP tunnels) and derives what the lookups and the ptype need.
  *
+ * VLAN tags of TPID 0x8100 (C-tag) and 0x88a8 (S-tag), in any order, are
+ * reported with their kind (the first/second VLAN qualifiers). An IP
+ * fragment, the first one included, ends the stack at its IP header: a
+ * ConnectX parses no header behind it (DPDK doc/guides/nics/mlx5.rst,
+ * Limitations), so its L4 fields read as absent and it carries no tunnel.
+ *
  * Every read is bounds-checked against the frame: an outer header that
  * claims to extend past the frame (or to be shorter than its minimum) is a
  * parse error; inside a tunnel payload the same only ends the inner stack;
@@ -155,8 +161,8 @@ mlx5dm_sim_parse_ipv4(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, u
 	h->first_frag = h->frag && (frag & 0x1fffu) == 0;
 	h->l3_ok = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, b, hlen)) == 0;
 	*end = off + tot;
-	if ((frag & 0x1fffu) != 0)
-		return MLX5DM_SIM_PARSE_STOP; /* non-first fragment: no L4 header */
+	if (h->frag)
+		return MLX5DM_SIM_PARSE_STOP; /* a fragment, even the first: no L4 header */
 	return mlx5dm_sim_parse_l4(ps, h, off + hlen, *end);
 }
 
@@ -208,7 +214,7 @@ mlx5dm_sim_parse_ipv6(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, u
 	}
 	h->proto = nh;
 	h->l3_len = (uint16_t)(cur - off);
-	if (i == MLX5DM_SIM_IPV6_EXT_MAX || (h->frag && !h->first_frag))
+	if (i == MLX5DM_SIM_IPV6_EXT_MAX || h->frag)
 		return MLX5DM_SIM_PARSE_STOP;
 	return mlx5dm_sim_parse_l4(ps, h, cur, *end);
 }

@@ -568,6 +568,75 @@ test_rss_options(void **state)
 	assert_int_equal(fs.queues[0], 2);
 }
 
+/* A VLAN tag of either kind: one sub-rule per kind, the second matching an S-tag. */
+static void
+test_vlan_either(void **state)
+{
+	const struct rte_flow_item_eth has_vlan = { .has_vlan = 1 };
+	const struct rte_flow_item_eth s_tag = {
+		.hdr.ether_type = RTE_BE16(0x88a8), .has_vlan = 1 };
+	const struct rte_flow_item_eth s_tag_mask = {
+		.hdr.ether_type = RTE_BE16(0xffff), .has_vlan = 1 };
+	const struct rte_flow_item_vlan more = { .has_more_vlan = 1 };
+	const struct rte_flow_item p_has[] = { ITEM(ETH, &has_vlan, &has_vlan), END_ITEM };
+	const struct rte_flow_item p_s[] = { ITEM(ETH, &s_tag, &s_tag_mask), END_ITEM };
+	const struct rte_flow_item p_more[] = { ITEM(ETH, NULL, NULL), ITEM(VLAN, &more, &more),
+						END_ITEM };
+	const struct rte_flow_item p_bad[] = {
+		ITEM(ETH, C(rte_flow_item_eth, .has_vlan = 0), &has_vlan),
+		ITEM(VLAN, NULL, NULL), END_ITEM };
+	const struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_action a_q[] = { ACT(QUEUE, &q1), END_ACT };
+	struct rte_flow_action_rss rss = { .queue_num = 4, .queue = queues4,
+					   .types = RTE_ETH_RSS_IPV4 |
+						    RTE_ETH_RSS_NONFRAG_IPV4_TCP };
+	const struct rte_flow_action a_rss[] = { ACT(RSS, &rss), END_ACT };
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
+	struct rte_flow_error err;
+	struct mlx5dm_flow_spec fs;
+	uint8_t criteria;
+	unsigned int i;
+
+	(void)state;
+	t_xlate_ok(&t_attr_in, p_has, a_q, &fs);
+	assert_int_equal(fs.nb_sub, 2);
+	assert_int_equal(fs.sub[0].svlan, 0);
+	assert_int_equal(fs.sub[1].svlan, 1);
+	assert_int_equal(fs.sub[0].subprio, fs.sub[1].subprio);
+	/* Both match the two qualifier bits; the second's value is an S-tag. */
+	mlx5dm_flow_sub_match(&fs, 1, mask, value, &criteria);
+	assert_int_equal(mlx5dm_prm_get(mask, T_AT(S_CVLAN_TAG)), 1);
+	assert_int_equal(mlx5dm_prm_get(mask, T_AT(S_SVLAN_TAG)), 1);
+	assert_int_equal(mlx5dm_prm_get(value, T_AT(S_CVLAN_TAG)), 0);
+	assert_int_equal(mlx5dm_prm_get(value, T_AT(S_SVLAN_TAG)), 1);
+	assert_memory_equal(mask, fs.mask, sizeof(mask));
+	/* A named TPID: one rule. */
+	t_xlate_ok(&t_attr_in, p_s, a_q, &fs);
+	assert_int_equal(fs.nb_sub, 1);
+	assert_int_equal(fs.vlan_either, 0);
+	/* A VLAN item of either kind with another tag of either kind: four rules. */
+	t_xlate_ok(&t_attr_in, p_more, a_q, &fs);
+	assert_int_equal(fs.nb_sub, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(fs.sub[i].svlan, i);
+	/* With RSS over three kinds: each of them per tag kind. */
+	t_xlate_ok(&t_attr_in, p_has, a_rss, &fs);
+	assert_int_equal(fs.nb_sub, 6);
+	for (i = 0; i < 3; i++) {
+		assert_memory_equal(&fs.sub[3 + i].rss, &fs.sub[i].rss, sizeof(fs.sub[i].rss));
+		assert_int_equal(fs.sub[3 + i].subprio, fs.sub[i].subprio);
+		assert_int_equal(fs.sub[3 + i].svlan, 1);
+	}
+	/* Beyond MLX5DM_FLOW_MAX_SUB rules: refused, the TPID named instead. */
+	rss.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
+	assert_int_equal(mlx5dm_flow_translate(&t_xctx, &t_attr_in, p_more, a_rss, &fs, &err),
+			 -ENOTSUP);
+	/* No tag, then a tag: a contradiction. */
+	assert_int_equal(mlx5dm_flow_translate(&t_xctx, &t_attr_in, p_bad, a_q, &fs, &err),
+			 -EINVAL);
+	assert_ptr_equal(err.cause, &p_bad[1]);
+}
+
 static void
 test_attr(void **state)
 {
@@ -597,6 +666,7 @@ main(void)
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_rss_expansion),
 		cmocka_unit_test(test_rss_options),
+		cmocka_unit_test(test_vlan_either),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,16 +81,29 @@ static const struct item_case item_cases[] = {
 		F(T_OUTER, S_DMAC_15_0, 0xffff, 0x4455),
 		F(T_OUTER, S_SMAC_47_16, 0xffffffff, 0x66778899),
 		F(T_OUTER, S_SMAC_15_0, 0xffff, 0xaabb) } },
+	/* A tag of either kind: the C-tag here, the S-tag in a second sub-rule. */
 	{ "ETH has_vlan", IN, ITEMS(ITEM(ETH, C(rte_flow_item_eth, .has_vlan = 1),
 					 &has_vlan_mask)), 0, {
-		F(T_OUTER, S_CVLAN_TAG, 1, 1) } },
+		F(T_OUTER, S_CVLAN_TAG, 1, 1),
+		F(T_OUTER, S_SVLAN_TAG, 1, 0) } },
+	/* No tag: both qualifier bits 0. */
 	{ "ETH no VLAN", IN, ITEMS(ITEM(ETH, C(rte_flow_item_eth, .has_vlan = 0),
 					&has_vlan_mask)), 0, {
-		F(T_OUTER, S_CVLAN_TAG, 1, 0) } },
+		F(T_OUTER, S_CVLAN_TAG, 1, 0),
+		F(T_OUTER, S_SVLAN_TAG, 1, 0) } },
+	/* has_vlan and a TPID: the TPID's kind. */
+	{ "ETH 0x88a8 has_vlan", IN,
+	  ITEMS(ITEM(ETH, C(rte_flow_item_eth, .hdr.ether_type = RTE_BE16(0x88a8),
+			    .has_vlan = 1),
+		     C(rte_flow_item_eth, .hdr.ether_type = RTE_BE16(0xffff), .has_vlan = 1))),
+	  0, {
+		F(T_OUTER, S_CVLAN_TAG, 1, 0),
+		F(T_OUTER, S_SVLAN_TAG, 1, 1) } },
 	{ "ETH 0x8100 / VLAN", IN,
 	  ITEMS(ITEM(ETH, C(rte_flow_item_eth, .hdr.ether_type = RTE_BE16(0x8100)), &eth_type),
 		ITEM(VLAN, &vlan_spec, &vlan_full)), MLX5DM_FLOW_L_VLAN, {
 		F(T_OUTER, S_CVLAN_TAG, 1, 1),
+		F(T_OUTER, S_SVLAN_TAG, 1, 0),
 		F(T_OUTER, S_FIRST_PRIO, 7, 5),
 		F(T_OUTER, S_FIRST_CFI, 1, 1),
 		F(T_OUTER, S_FIRST_VID, 0xfff, 0x123),
@@ -99,6 +112,7 @@ static const struct item_case item_cases[] = {
 	{ "VLAN default mask", IN, ITEMS(ITEM(ETH, NULL, NULL), ITEM(VLAN, &vlan_spec, NULL)),
 	  MLX5DM_FLOW_L_VLAN, {
 		F(T_OUTER, S_CVLAN_TAG, 1, 1),
+		F(T_OUTER, S_SVLAN_TAG, 1, 0),
 		F(T_OUTER, S_FIRST_VID, 0xfff, 0x123) } },
 	{ "QinQ", IN,
 	  ITEMS(ITEM(ETH, C(rte_flow_item_eth, .hdr.ether_type = RTE_BE16(0x88a8)), &eth_type),
@@ -107,11 +121,13 @@ static const struct item_case item_cases[] = {
 		ITEM(VLAN, C(rte_flow_item_vlan, .hdr.vlan_tci = RTE_BE16(20),
 			     .hdr.eth_proto = RTE_BE16(0x0800)), &vlan_full)),
 	  MLX5DM_FLOW_L_VLAN | MLX5DM_FLOW_L_VLAN2, {
+		F(T_OUTER, S_CVLAN_TAG, 1, 0),
 		F(T_OUTER, S_SVLAN, 1, 1),
 		F(T_OUTER, S_FIRST_PRIO, 7, 0),
 		F(T_OUTER, S_FIRST_CFI, 1, 0),
 		F(T_OUTER, S_FIRST_VID, 0xfff, 10),
 		F(T_MISC, M_OUTER_SECOND_CVLAN_TAG, 1, 1),
+		F(T_MISC, M_OUTER_SECOND_SVLAN, 1, 0),
 		F(T_MISC, M_OUTER_SECOND_PRIO, 7, 0),
 		F(T_MISC, M_OUTER_SECOND_CFI, 1, 0),
 		F(T_MISC, M_OUTER_SECOND_VID, 0xfff, 20),
@@ -184,6 +200,7 @@ static const struct item_case item_cases[] = {
 	  MLX5DM_FLOW_L_TCP, {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 6),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_TCP_SPORT, 0xffff, 1234),
 		F(T_OUTER, S_TCP_DPORT, 0xffff, 80),
 		F(T_OUTER, S_TCP_FLAGS, 0xff, 0x12),
@@ -195,16 +212,19 @@ static const struct item_case item_cases[] = {
 			    .hdr.dst_port = RTE_BE16(5353)), NULL)), MLX5DM_FLOW_L_UDP, {
 		V6(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 17),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_UDP_SPORT, 0xffff, 53),
 		F(T_OUTER, S_UDP_DPORT, 0xffff, 5353) } },
 	/* ICMP without spec: the protocol only (type/code need misc3 lookups). */
 	{ "ICMP", IN, ITEMS(ITEM(IPV4, NULL, NULL), ITEM(ICMP, NULL, NULL)), MLX5DM_FLOW_L_ICMP, {
 		V4(T_OUTER),
-		F(T_OUTER, S_IP_PROTOCOL, 0xff, 1) } },
+		F(T_OUTER, S_IP_PROTOCOL, 0xff, 1),
+		F(T_OUTER, S_FRAG, 1, 0) } },
 	{ "ICMP6", IN, ITEMS(ITEM(IPV6, NULL, NULL), ITEM(ICMP6, NULL, NULL)),
 	  MLX5DM_FLOW_L_ICMP6, {
 		V6(T_OUTER),
-		F(T_OUTER, S_IP_PROTOCOL, 0xff, 58) } },
+		F(T_OUTER, S_IP_PROTOCOL, 0xff, 58),
+		F(T_OUTER, S_FRAG, 1, 0) } },
 	/* Default masks match inner source address and port too (as 0). */
 	{ "VXLAN", IN,
 	  ITEMS(P_V4, ITEM(UDP, NULL, NULL),
@@ -218,6 +238,7 @@ static const struct item_case item_cases[] = {
 	  MLX5DM_FLOW_L_VXLAN | MLX5DM_FLOW_INNER(MLX5DM_FLOW_L_TCP), {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 17),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_UDP_DPORT, 0xffff, 4789),
 		F(T_MISC, M_VXLAN_VNI, 0xffffff, 0x123456),
 		F(T_INNER, S_DMAC_47_16, 0xffffffff, 0x00aabbcc),
@@ -226,6 +247,7 @@ static const struct item_case item_cases[] = {
 		F(T_INNER, S_SRC_IP_31_0, 0xffffffff, 0),
 		F(T_INNER, S_DST_IP_31_0, 0xffffffff, 0xc0a80001),
 		F(T_INNER, S_IP_PROTOCOL, 0xff, 6),
+		F(T_INNER, S_FRAG, 1, 0),
 		F(T_INNER, S_TCP_SPORT, 0xffff, 0),
 		F(T_INNER, S_TCP_DPORT, 0xffff, 443) } },
 	{ "VXLAN on another port", IN,
@@ -234,6 +256,7 @@ static const struct item_case item_cases[] = {
 		ITEM(VXLAN, NULL, NULL)), MLX5DM_FLOW_L_VXLAN, {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 17),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_UDP_SPORT, 0xffff, 0),
 		F(T_OUTER, S_UDP_DPORT, 0xffff, 4790) } },
 	{ "GRE + GRE_KEY", IN,
@@ -247,6 +270,7 @@ static const struct item_case item_cases[] = {
 	  MLX5DM_FLOW_L_GRE | MLX5DM_FLOW_L_GRE_KEY, {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 47),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_MISC, M_GRE_C_PRESENT, 1, 0),
 		F(T_MISC, M_GRE_K_PRESENT, 1, 1),
 		F(T_MISC, M_GRE_S_PRESENT, 1, 0),
@@ -290,6 +314,7 @@ static const struct item_case item_cases[] = {
 		       C(rte_flow_item_tcp, .hdr.dst_port = RTE_BE16(0x1fff)), NULL)), 0, {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 6),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_SRC_IP_31_0, 0xffffffff, 0),
 		F(T_OUTER, S_DST_IP_31_0, 0xffffff00, 0x0a000000),
 		F(T_OUTER, S_TCP_SPORT, 0xffff, 0),
@@ -302,6 +327,7 @@ static const struct item_case item_cases[] = {
 		       C(rte_flow_item_udp, .hdr.dst_port = RTE_BE16(1039)), NULL)), 0, {
 		V4(T_OUTER),
 		F(T_OUTER, S_IP_PROTOCOL, 0xff, 17),
+		F(T_OUTER, S_FRAG, 1, 0),
 		F(T_OUTER, S_UDP_SPORT, 0xffff, 53),
 		F(T_OUTER, S_UDP_DPORT, 0xfff0, 1024) } },
 	/* A /64 over 128 bits: the range spans the two low words. */

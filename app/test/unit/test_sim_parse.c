@@ -111,6 +111,67 @@ test_qinq_udp(void **state)
 			 MLX5DM_DEV_PTYPE_L4_UDP);
 }
 
+/* A fragment (first or not) of an IPv4 or IPv6 datagram: parsed up to its IP header only. */
+static void
+check_fragment(struct tpkt *t, bool first)
+{
+	struct mlx5dm_sim_parse p;
+
+	assert_int_equal(parse(t, &p), 0);
+	assert_int_equal(p.o.frag, 1);
+	assert_int_equal(p.o.first_frag, first);
+	assert_int_equal(p.o.l4, MLX5DM_SIM_NOHDR);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_NONE);
+	assert_int_equal(p.o.l4_ok, 0);
+	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
+	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
+}
+
+/* First and second VLAN qualifiers for each order of C-tags (0x8100) and S-tags (0x88a8). */
+static void
+test_vlan_kinds(void **state)
+{
+	static const struct {
+		uint16_t tpid[3];       /* 0: no (further) tag */
+		uint8_t nb_vlan;
+		uint8_t qual[2];
+		uint16_t ethertype;
+	} c[] = {
+		{ { 0 }, 0, { MLX5DM_SIM_VLAN_NONE, MLX5DM_SIM_VLAN_NONE }, 0x0800 },
+		{ { 0x8100 }, 1, { MLX5DM_SIM_VLAN_C, MLX5DM_SIM_VLAN_NONE }, 0x0800 },
+		{ { 0x88a8 }, 1, { MLX5DM_SIM_VLAN_S, MLX5DM_SIM_VLAN_NONE }, 0x0800 },
+		{ { 0x88a8, 0x8100 }, 2, { MLX5DM_SIM_VLAN_S, MLX5DM_SIM_VLAN_C }, 0x0800 },
+		{ { 0x8100, 0x8100 }, 2, { MLX5DM_SIM_VLAN_C, MLX5DM_SIM_VLAN_C }, 0x0800 },
+		{ { 0x88a8, 0x88a8 }, 2, { MLX5DM_SIM_VLAN_S, MLX5DM_SIM_VLAN_S }, 0x0800 },
+		{ { 0x8100, 0x88a8 }, 2, { MLX5DM_SIM_VLAN_C, MLX5DM_SIM_VLAN_S }, 0x0800 },
+		/* A third tag is beyond the parser: its TPID is the EtherType, no L3. */
+		{ { 0x88a8, 0x8100, 0x8100 }, 2, { MLX5DM_SIM_VLAN_S, MLX5DM_SIM_VLAN_C }, 0x8100 },
+	};
+	struct mlx5dm_sim_parse p;
+	struct tpkt t;
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		tp_init(&t);
+		tp_eth(&t, MAC_D, MAC_S, c[i].tpid[0] != 0 ? c[i].tpid[0] : 0x0800);
+		for (k = 0; k < 3 && c[i].tpid[k] != 0; k++)
+			tp_vlan(&t, (uint16_t)(100 + k), k < 2 && c[i].tpid[k + 1] != 0 ?
+				c[i].tpid[k + 1] : 0x0800);
+		tp_ipv4(&t, IP_A, IP_B, 17, 64, 0);
+		tp_udp(&t, 1, 2, false);
+		assert_int_equal(parse(&t, &p), 0);
+		assert_int_equal(p.o.nb_vlan, c[i].nb_vlan);
+		assert_int_equal(p.o.vlan_qual[0], c[i].qual[0]);
+		assert_int_equal(p.o.vlan_qual[1], c[i].qual[1]);
+		assert_int_equal(p.o.ethertype, c[i].ethertype);
+		assert_int_equal(p.o.l3_type, c[i].ethertype == 0x0800 ? MLX5DM_SIM_L3_IPV4 :
+				 MLX5DM_SIM_L3_NONE);
+		for (k = 0; k < c[i].nb_vlan; k++)
+			assert_int_equal(p.o.vlan[k], 12 + 4 * k);
+	}
+}
+
 static void
 test_ipv4_options_and_fragments(void **state)
 {
@@ -131,28 +192,35 @@ test_ipv4_options_and_fragments(void **state)
 	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4_EXT |
 			 MLX5DM_DEV_PTYPE_L4_TCP);
 
-	/* First fragment: MF set, offset 0 -> L4 header parsed. */
+	/*
+	 * Fragments: first (MF, offset 0), middle (MF, offset 185 * 8) and last
+	 * (offset 370 * 8): a ConnectX parses nothing behind the IP header of
+	 * any of them, so even the first one's UDP header (to port 4789: no
+	 * VXLAN either) is no L4 header.
+	 */
 	start4(&t, 17);
 	t.mem[TP_HEAD + 20] = 0x20;
 	t.mem[TP_HEAD + 21] = 0x00;
-	tp_udp(&t, 1, 2, false);
-	assert_int_equal(parse(&t, &p), 0);
-	assert_int_equal(p.o.frag, 1);
-	assert_int_equal(p.o.first_frag, 1);
-	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
-
-	/* Non-first fragment (offset 185 * 8): no L4 header. */
+	tp_udp(&t, 1, 4789, false);
+	tp_payload(&t, 16);
+	check_fragment(&t, true);
 	start4(&t, 17);
-	t.mem[TP_HEAD + 20] = 0x00;
+	t.mem[TP_HEAD + 20] = 0x20;
 	t.mem[TP_HEAD + 21] = 185;
 	tp_payload(&t, 16);
+	check_fragment(&t, false);
+	start4(&t, 6);
+	t.mem[TP_HEAD + 20] = 0x01;
+	t.mem[TP_HEAD + 21] = 0x72;
+	tp_payload(&t, 24);
+	check_fragment(&t, false);
+	/* DF alone is no fragment: the L4 header is there. */
+	start4(&t, 17);
+	t.mem[TP_HEAD + 20] = 0x40;
+	tp_udp(&t, 1, 2, false);
 	assert_int_equal(parse(&t, &p), 0);
-	assert_int_equal(p.o.frag, 1);
-	assert_int_equal(p.o.first_frag, 0);
-	assert_int_equal(p.o.l4, MLX5DM_SIM_NOHDR);
-	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_NONE);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
+	assert_int_equal(p.o.frag, 0);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
 }
 
 /* IPv6 with hop-by-hop (8 B), routing (16 B) and destination options (8 B). */
@@ -182,24 +250,19 @@ test_ipv6_ext_headers(void **state)
 	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV6_EXT |
 			 MLX5DM_DEV_PTYPE_L4_TCP);
 
-	/* Fragment header, first fragment: UDP follows. */
+	/* Fragment header, first fragment: UDP follows, but is no L4 header to the device. */
 	start6(&t, 44);
 	tp_bytes(&t, frag1, sizeof(frag1));
 	tp_udp(&t, 1, 2, true);
+	check_fragment(&t, true);
 	assert_int_equal(parse(&t, &p), 0);
-	assert_int_equal(p.o.frag, 1);
-	assert_int_equal(p.o.first_frag, 1);
-	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
+	assert_int_equal(p.o.proto, 17);
 
 	/* Non-first fragment. */
 	start6(&t, 44);
 	tp_bytes(&t, frag2, sizeof(frag2));
 	tp_payload(&t, 24);
-	assert_int_equal(parse(&t, &p), 0);
-	assert_int_equal(p.o.frag, 1);
-	assert_int_equal(p.o.first_frag, 0);
-	assert_int_equal(p.o.l4, MLX5DM_SIM_NOHDR);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
+	check_fragment(&t, false);
 }
 
 static void
@@ -638,6 +701,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ipv4_tcp),
 		cmocka_unit_test(test_qinq_udp),
+		cmocka_unit_test(test_vlan_kinds),
 		cmocka_unit_test(test_ipv4_options_and_fragments),
 		cmocka_unit_test(test_ipv6_ext_headers),
 		cmocka_unit_test(test_icmp),

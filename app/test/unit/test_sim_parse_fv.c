@@ -376,14 +376,19 @@ test_fv_icmp_frag(void **state)
 		{ 0x020, 32, 0x12340001 /* id, sequence */ },
 		{ 0x040, 8, 8 /* echo request */ }, { 0x048, 8, 0 }, FV_END,
 	};
+	/* A fragment: the IP protocol, but no ports and no L4 header (l4_ok 0). */
 	const struct fv_bits frag_tuple[] = {
-		{ 0x000, 32, 1 }, { 0x020, 32, 2 }, { 0x040, 16, 7 }, { 0x050, 16, 9 },
-		{ 0x064, 1, 1 }, { 0x065, 1, 1 }, { 0x066, 1, 1 }, { 0x078, 8, 17 }, FV_END,
+		{ 0x000, 32, 1 }, { 0x020, 32, 2 }, { 0x065, 1, 1 }, { 0x066, 1, 1 },
+		{ 0x078, 8, 17 }, FV_END,
 	};
 	const struct fv_bits frag_l4[] = {
-		{ 0x000, 4, 4 }, { 0x010, 8, 64 }, { 0x018, 8, 17 }, { 0x020, 16, 7 },
-		{ 0x030, 16, 9 }, { 0x040, 1, 1 }, { 0x064, 1, 1 }, { 0x065, 1, 1 },
-		{ 0x066, 1, 1 }, FV_END,
+		{ 0x000, 4, 4 }, { 0x010, 8, 64 }, { 0x018, 8, 17 }, { 0x040, 1, 1 },
+		{ 0x065, 1, 1 }, { 0x066, 1, 1 }, FV_END,
+	};
+	/* ETHL2: fragmented, IPv4, no L4 type, no tag. */
+	const struct fv_bits frag_l2[] = {
+		{ 0x003, 1, 1 }, { 0x00a, 2, 1 }, { 0x020, 32, 0 }, { 0x040, 16, 1 },
+		{ 0x050, 16, 0x0800 }, { 0x06b, 1, 1 }, { 0x06c, 1, 1 }, FV_END,
 	};
 	struct mlx5dm_sim_meta m = { 0 };
 	struct mlx5dm_sim_parse p;
@@ -398,7 +403,10 @@ test_fv_icmp_frag(void **state)
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
 	check_fv(MLX5DM_SIM_LU_ETHL4_MISC_O, &p, &m, icmp);
 
-	/* First fragment: fragmented and first_fragment set, ports still there. */
+	/*
+	 * First fragment: fragmented and first_fragment set; the UDP header
+	 * behind it is not parsed (ports, L4 type and l4_ok read as absent).
+	 */
 	start4(&t, 1, 2, 17, 64);
 	t.mem[TP_HEAD + 20] = 0x20;
 	t.mem[TP_HEAD + 21] = 0;
@@ -407,6 +415,47 @@ test_fv_icmp_frag(void **state)
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
 	check_fv(MLX5DM_SIM_LU_IPV4_5_TUPLE_O, &p, &m, frag_tuple);
 	check_fv(MLX5DM_SIM_LU_ETHL4_O, &p, &m, frag_l4);
+	check_fv(MLX5DM_SIM_LU_ETHL2_O, &p, &m, frag_l2);
+}
+
+/* An S-tag then a C-tag: first qualifier 1 (S), second 2 (C), each tag's PCP/DEI/VID. */
+static void
+test_fv_qinq(void **state)
+{
+	const struct fv_bits l2[] = {
+		{ 0x00a, 2, 1 }, { 0x00c, 2, 2 }, { 0x00e, 2, 1 }, { 0x010, 3, 5 },
+		{ 0x013, 1, 1 }, { 0x014, 12, 0x064 }, { 0x020, 32, 0 }, { 0x040, 16, 1 },
+		{ 0x050, 16, 0x0800 }, { 0x06b, 1, 1 }, { 0x06c, 1, 1 }, { 0x06d, 1, 1 },
+		{ 0x06e, 2, 2 }, { 0x070, 3, 0 }, { 0x073, 1, 0 }, { 0x074, 12, 0x123 }, FV_END,
+	};
+	const struct fv_bits l2_s[] = {
+		{ 0x00a, 2, 1 }, { 0x00c, 2, 2 }, { 0x00e, 2, 1 }, { 0x014, 12, 7 },
+		{ 0x020, 32, 0 }, { 0x040, 16, 1 }, { 0x050, 16, 0x0800 }, { 0x06b, 1, 1 },
+		{ 0x06c, 1, 1 }, { 0x06d, 1, 1 }, FV_END,
+	};
+	struct mlx5dm_sim_meta m = { 0 };
+	struct mlx5dm_sim_parse p;
+	struct tpkt t;
+
+	(void)state;
+	tp_init(&t);
+	tp_eth(&t, 1, 2, 0x88a8);
+	tp_vlan(&t, 0xb064, 0x8100);
+	tp_vlan(&t, 0x0123, 0x0800);
+	tp_ipv4(&t, 1, 2, 17, 64, 0);
+	tp_udp(&t, 7, 9, false);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_ETHL2_O, &p, &m, l2);
+	/* An S-tag alone. */
+	tp_init(&t);
+	tp_eth(&t, 1, 2, 0x88a8);
+	tp_vlan(&t, 7, 0x0800);
+	tp_ipv4(&t, 1, 2, 17, 64, 0);
+	tp_udp(&t, 7, 9, false);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	check_fv(MLX5DM_SIM_LU_ETHL2_O, &p, &m, l2_s);
 }
 
 static void
@@ -452,6 +501,7 @@ main(void)
 		cmocka_unit_test(test_fv_gre_mpls),
 		cmocka_unit_test(test_fv_flex_parsers),
 		cmocka_unit_test(test_fv_icmp_frag),
+		cmocka_unit_test(test_fv_qinq),
 		cmocka_unit_test(test_fv_registers),
 	};
 

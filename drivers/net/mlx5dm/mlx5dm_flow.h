@@ -56,7 +56,7 @@
 #define MLX5DM_FLOW_MAX_QUEUES 64u
 #define MLX5DM_FLOW_MAX_MODIFY 64u        /* PRM entries per modify-header action */
 #define MLX5DM_FLOW_MAX_ENCAP 126u        /* bytes: even, 6-bit count of 2-byte words */
-#define MLX5DM_FLOW_MAX_SUB 7u            /* rules one rte_flow rule may expand into */
+#define MLX5DM_FLOW_MAX_SUB 16u           /* rules one rte_flow rule may expand into */
 #define MLX5DM_FLOW_TAG_ASETS 256 /* power of two */
 #define MLX5DM_FLOW_MAX_VLAN_PUSH 2u
 #define MLX5DM_FLOW_ENCAP_DECISION 34u    /* Ethernet + IPv4: a "tunnel" header is longer */
@@ -149,12 +149,16 @@ enum mlx5dm_flow_fate {
  * One library rule of an rte_flow rule. Rules without RSS have one; an RSS
  * action over several packet classes expands into one per distinct hash
  * (e.g. IPv4/TCP hashed on ports, other IPv4 on addresses, non-IP to the
- * first queue), each also matching ip_version / ip_protocol.
+ * first queue), each also matching ip_version / ip_protocol. A VLAN tag the
+ * pattern wants present without naming its TPID doubles them: the device
+ * tells a C-tag from an S-tag in one qualifier, so "either" is one rule per
+ * kind (spec->vlan_either), in the same sub-priority and matcher.
  */
 struct mlx5dm_flow_sub {
 	uint8_t subprio;            /* 0 .. MLX5DM_FLOW_SUBPRIO - 1 */
 	uint8_t ipv;                /* extra match: 0, 4 or 6 */
 	uint8_t proto;              /* extra match: 0 or IP protocol */
+	uint8_t svlan;              /* extra match: MLX5DM_FLOW_TAG_BIT()s matched as S-tags */
 	bool inner;                 /* ... on the inner headers */
 	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
 	struct mlx5dm_rss_attr rss; /* when hash */
@@ -165,6 +169,16 @@ struct mlx5dm_flow_sub {
 	 */
 	void *hint;
 };
+
+/* A VLAN tag of the pattern: first (0) or second (1) of the outer (0) or inner (1) headers. */
+#define MLX5DM_FLOW_TAG_BIT(inner, second) (1u << ((inner) * 2u + (second)))
+
+/* The sub-rule matches no more than the spec (no extra match of its own). */
+static inline bool
+mlx5dm_flow_sub_plain(const struct mlx5dm_flow_sub *s)
+{
+	return s->ipv == 0 && s->proto == 0 && s->svlan == 0;
+}
 
 struct mlx5dm_flow_push {
 	uint16_t tpid;
@@ -203,6 +217,8 @@ struct mlx5dm_flow_spec {
 	uint8_t nb_pop;
 	uint8_t nb_push;
 	uint16_t nb_modify;
+	/* MLX5DM_FLOW_TAG_BIT()s of the tags the pattern wants of either kind. */
+	uint8_t vlan_either;
 	/*
 	 * Non-zero: the shape cache's id of this result (mlx5dm_flow_shape_act.c).
 	 * Specs with one shape_id (process-wide) are equal but for the match value,
@@ -297,7 +313,7 @@ mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, u
 {
 	uint8_t criteria;
 
-	if (spec->sub[i].ipv == 0 && spec->sub[i].proto == 0) {
+	if (mlx5dm_flow_sub_plain(&spec->sub[i])) {
 		*mask = spec->mask;
 		*value = spec->value;
 		return spec->criteria;
@@ -382,6 +398,12 @@ int mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_at
 /* Set mask/value bits of a field; a contradiction with what is there fails. */
 int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
 			  uint32_t value, struct rte_flow_error *error);
+/*
+ * The whole field becomes value, whatever it held: for a caller that keeps
+ * what the field means itself (VLAN tag kinds) and has checked the change.
+ */
+void mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			       uint32_t value);
 /* Implied by an item (or action): the whole field must equal value. */
 int mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 			    uint32_t value, struct rte_flow_error *error);
@@ -467,7 +489,7 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 	struct mlx5dm_flow_spec *spec = x->spec;
 	struct mlx5dm_flow_sub *s = &spec->sub[0];
 
-	if (spec->nb_sub != 1 || s->ipv != 0 || s->proto != 0)
+	if (spec->nb_sub != 1 || !mlx5dm_flow_sub_plain(s))
 		return mlx5dm_flow_check_subs(x, error);
 	s->hint = xc->match_known != NULL ?
 		  xc->match_known(xc->arg, spec, 0, spec->mask, spec->criteria) : NULL;

@@ -9,6 +9,12 @@
  * 0x88a8, fully masked) is not an EtherType match but says "a C-/S-tagged
  * VLAN follows"; any other EtherType matches the L3 EtherType (after the
  * VLAN tags), as the device's parser reports it.
+ *
+ * A tag the pattern wants without naming its TPID (has_vlan, has_more_vlan,
+ * a VLAN item after an ETH or VLAN whose type is not a TPID) is a tag of
+ * either kind, as rte_flow defines VLAN: the device reports the kind of
+ * each tag in one qualifier (none, S-tag, C-tag), so the rule matches the
+ * C-tag and its sub-rules add the S-tag (spec->vlan_either).
  */
 
 #include <errno.h>
@@ -49,6 +55,71 @@ mlx5dm_flow_vlan_tag_field(const struct mlx5dm_flow_xlate *x, bool second, bool 
 	return f[second][x->inner][svlan];
 }
 
+/* What the pattern says of one tag: nothing yet, absent, either kind, a C-tag, an S-tag. */
+enum mlx5dm_flow_tag {
+	MLX5DM_FLOW_TAG_UNSET,
+	MLX5DM_FLOW_TAG_NONE,
+	MLX5DM_FLOW_TAG_EITHER,
+	MLX5DM_FLOW_TAG_C,
+	MLX5DM_FLOW_TAG_S,
+};
+
+/* The kind the match holds for the first or second tag of the level. */
+static enum mlx5dm_flow_tag
+mlx5dm_flow_tag_get(struct mlx5dm_flow_xlate *x, bool second)
+{
+	enum mlx5dm_fte_field c = mlx5dm_flow_vlan_tag_field(x, second, false);
+	enum mlx5dm_fte_field s = mlx5dm_flow_vlan_tag_field(x, second, true);
+
+	if (mlx5dm_flow_match_mask(x, c) == 0)
+		return MLX5DM_FLOW_TAG_UNSET;
+	if (mlx5dm_flow_match_value(x, s) != 0)
+		return MLX5DM_FLOW_TAG_S;
+	if (mlx5dm_flow_match_value(x, c) == 0)
+		return MLX5DM_FLOW_TAG_NONE;
+	return (x->spec->vlan_either & MLX5DM_FLOW_TAG_BIT(x->inner, second)) ?
+	       MLX5DM_FLOW_TAG_EITHER : MLX5DM_FLOW_TAG_C;
+}
+
+/*
+ * Add what an item says of a tag to what the pattern said before: "either
+ * kind" and one kind make that kind, anything else must agree. The match
+ * holds both qualifier bits whatever the kind (one lookup field, one
+ * matcher for all kinds); its value names the kind, C for "either".
+ */
+static int
+mlx5dm_flow_tag_set(struct mlx5dm_flow_xlate *x, bool second, enum mlx5dm_flow_tag kind,
+		    struct rte_flow_error *error)
+{
+	enum mlx5dm_flow_tag cur = mlx5dm_flow_tag_get(x, second);
+	uint8_t bit = (uint8_t)MLX5DM_FLOW_TAG_BIT(x->inner, second);
+
+	if (cur == kind || (kind == MLX5DM_FLOW_TAG_EITHER && cur >= MLX5DM_FLOW_TAG_C))
+		return 0;
+	if (cur != MLX5DM_FLOW_TAG_UNSET &&
+	    !(cur == MLX5DM_FLOW_TAG_EITHER && kind >= MLX5DM_FLOW_TAG_C))
+		return mlx5dm_flow_item_err(x, EINVAL, "item contradicts what a previous item "
+					    "says of this VLAN tag", error);
+	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x, second, false),
+				  kind == MLX5DM_FLOW_TAG_C || kind == MLX5DM_FLOW_TAG_EITHER);
+	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x, second, true),
+				  kind == MLX5DM_FLOW_TAG_S);
+	if (kind == MLX5DM_FLOW_TAG_EITHER)
+		x->spec->vlan_either |= bit;
+	else
+		x->spec->vlan_either &= (uint8_t)~bit;
+	return 0;
+}
+
+/* The kind a TPID names (0: none named, either kind). */
+static enum mlx5dm_flow_tag
+mlx5dm_flow_tag_of_tpid(uint16_t tpid)
+{
+	if (tpid == RTE_ETHER_TYPE_QINQ)
+		return MLX5DM_FLOW_TAG_S;
+	return tpid == RTE_ETHER_TYPE_VLAN ? MLX5DM_FLOW_TAG_C : MLX5DM_FLOW_TAG_EITHER;
+}
+
 /*
  * EtherType field of a header (ETH type, or inner_type of the first VLAN when
  * in_vlan), 16 bits at bit: a TPID announces the next VLAN tag (its kind and
@@ -83,14 +154,13 @@ mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 		return mlx5dm_flow_item_err(x, ENOTSUP, "a third VLAN tag cannot be matched",
 					    error);
 	x->next_tpid[x->inner] = (uint16_t)v;
-	return mlx5dm_flow_match_imply(x, mlx5dm_flow_vlan_tag_field(x, in_vlan,
-				       v == RTE_ETHER_TYPE_QINQ), 1, error);
+	return mlx5dm_flow_tag_set(x, in_vlan, mlx5dm_flow_tag_of_tpid((uint16_t)v), error);
 }
 
-/* A 1-bit "has (more) VLAN" flag -> a tag presence field. */
+/* A 1-bit "has (more) VLAN" flag: the first (second) tag is absent or of either kind. */
 static int
 mlx5dm_flow_l2_flag(struct mlx5dm_flow_xlate *x, uint32_t s, uint32_t l, uint32_t m,
-		    bool has_last, enum mlx5dm_fte_field f, struct rte_flow_error *error)
+		    bool has_last, bool second, struct rte_flow_error *error)
 {
 	int ret;
 
@@ -100,8 +170,11 @@ mlx5dm_flow_l2_flag(struct mlx5dm_flow_xlate *x, uint32_t s, uint32_t l, uint32_
 		ret = mlx5dm_flow_item_range_u32(x, s, l, &m, error);
 		if (ret < 0)
 			return ret;
+		if (m == 0)
+			return 0;
 	}
-	return mlx5dm_flow_match_set(x, f, m, s, error);
+	return mlx5dm_flow_tag_set(x, second, (s & m) ? MLX5DM_FLOW_TAG_EITHER :
+				   MLX5DM_FLOW_TAG_NONE, error);
 }
 
 /* ---- ETH ---- */
@@ -148,7 +221,7 @@ mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 	if (ret < 0)
 		return ret;
 	return mlx5dm_flow_l2_flag(x, s->has_vlan, l != NULL ? l->has_vlan : 0, m->has_vlan,
-				   l != NULL, mlx5dm_flow_vlan_tag_field(x, false, false), error);
+				   l != NULL, false, error);
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth = {
@@ -199,7 +272,7 @@ mlx5dm_flow_vlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 					    "level can be matched", error);
 	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN)))
 		x->variant = x->inner ? MLX5DM_FLOW_V_INNER2 : MLX5DM_FLOW_V_OUTER2;
-	/* This tag's kind was announced by the previous EtherType (C-VLAN if none). */
+	/* This tag's kind was announced by the previous EtherType (either kind if none). */
 	x->cur_tpid = x->next_tpid[x->inner];
 	x->next_tpid[x->inner] = 0;
 	return 0;
@@ -222,8 +295,7 @@ mlx5dm_flow_vlan_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 		return mlx5dm_flow_item_err(x, ENOTSUP, "has_more_vlan cannot be matched on "
 					    "the second VLAN", error);
 	return mlx5dm_flow_l2_flag(x, s->has_more_vlan, l != NULL ? l->has_more_vlan : 0,
-				   m->has_more_vlan, l != NULL,
-				   mlx5dm_flow_vlan_tag_field(x, true, false), error);
+				   m->has_more_vlan, l != NULL, true, error);
 }
 
 static int
@@ -231,7 +303,6 @@ mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const ui
 		      struct rte_flow_error *error)
 {
 	bool second = mlx5dm_flow_vlan_second(x);
-	bool svlan = x->cur_tpid == RTE_ETHER_TYPE_QINQ;
 
 	RTE_SET_USED(spec);
 	RTE_SET_USED(mask);
@@ -239,8 +310,7 @@ mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const ui
 		x->spec->layers |= mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2);
 	else if (!x->inner)
 		x->vlan_item = x->item;
-	return mlx5dm_flow_match_imply(x, mlx5dm_flow_vlan_tag_field(x, second, svlan), 1,
-				       error);
+	return mlx5dm_flow_tag_set(x, second, mlx5dm_flow_tag_of_tpid(x->cur_tpid), error);
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan = {

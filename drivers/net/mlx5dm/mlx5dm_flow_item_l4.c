@@ -6,6 +6,11 @@
  * TCP, UDP, ICMP and ICMP6 items: each needs the L3 item of its header
  * level before it (the device matches L4 fields and the IP protocol only
  * together with the IP version) and implies the IP protocol.
+ *
+ * An L4 item also implies "not an IP fragment": the device parses no
+ * header behind the IP header of a fragment, the first one included (DPDK
+ * doc/guides/nics/mlx5.rst, Limitations), so the item's header is absent
+ * from every fragment, whatever its L4 fields would read there.
  */
 
 #include <errno.h>
@@ -34,13 +39,22 @@ mlx5dm_flow_l4_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 	return 0;
 }
 
-/* The IP protocol of the item. */
+/* The IP protocol of the item, in a packet that is no fragment. */
 static int
 mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		    struct rte_flow_error *error)
 {
+	int ret;
+
 	RTE_SET_USED(spec);
 	RTE_SET_USED(mask);
+	if (mlx5dm_flow_match_mask(x, MLX5DM_FLOW_IO(x, frag)) != 0 &&
+	    mlx5dm_flow_match_value(x, MLX5DM_FLOW_IO(x, frag)) != 0)
+		return mlx5dm_flow_item_err(x, EINVAL, "L4 item after a fragment match: the "
+					    "device parses no L4 header in IP fragments", error);
+	ret = mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, frag), 0, error);
+	if (ret < 0)
+		return ret;
 	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_protocol), x->def->ip_proto, error);
 }
 

@@ -115,12 +115,18 @@ mlx5dm_flow_gre_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 	return 0;
 }
 
+/* IP protocol 47, no fragment: the device parses no GRE header in one (as no L4 header). */
 static int
 mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		     struct rte_flow_error *error)
 {
+	int ret;
+
 	RTE_SET_USED(spec);
 	RTE_SET_USED(mask);
+	ret = mlx5dm_flow_match_imply(x, MLX5DM_FTE(outer, frag), 0, error);
+	if (ret < 0)
+		return ret;
 	return mlx5dm_flow_match_imply(x, MLX5DM_FTE(outer, ip_protocol), IPPROTO_GRE, error);
 }
 

@@ -38,13 +38,29 @@ mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field
 	return mlx5dm_fte_get(x->spec->value, f);
 }
 
+/* Write mask and value of a field as they are, with the bookkeeping of every write. */
+static void
+mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+			uint32_t value)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+
+	mlx5dm_fte_set(spec->mask, f, mask);
+	mlx5dm_fte_set(spec->value, f, value);
+	if (x->rec != NULL)
+		mlx5dm_flow_shape_note_write(x->rec, f);
+	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
+	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
+	if (x->item != NULL)
+		x->owner[f] = (uint16_t)(x->item - x->items + 1);
+}
+
 int
 mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
 		      uint32_t value, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_spec *spec = x->spec;
-	uint32_t old_m = mlx5dm_fte_get(spec->mask, f);
-	uint32_t old_v = mlx5dm_fte_get(spec->value, f);
+	uint32_t old_m = mlx5dm_fte_get(x->spec->mask, f);
+	uint32_t old_v = mlx5dm_fte_get(x->spec->value, f);
 
 	mask &= mlx5dm_flow_field_ones(f);
 	value &= mask;
@@ -53,15 +69,15 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 	if (((old_v ^ value) & old_m & mask) != 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
 					  "item contradicts a previous item or what it implies");
-	mlx5dm_fte_set(spec->mask, f, old_m | mask);
-	mlx5dm_fte_set(spec->value, f, old_v | value);
-	if (x->rec != NULL)
-		mlx5dm_flow_shape_note_write(x->rec, f);
-	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
-	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
-	if (x->item != NULL)
-		x->owner[f] = (uint16_t)(x->item - x->items + 1);
+	mlx5dm_flow_match_write(x, f, old_m | mask, old_v | value);
 	return 0;
+}
+
+void
+mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+			  uint32_t value)
+{
+	mlx5dm_flow_match_write(x, f, mlx5dm_flow_field_ones(f), value);
 }
 
 int

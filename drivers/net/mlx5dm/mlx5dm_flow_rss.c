@@ -264,8 +264,9 @@ mlx5dm_flow_sub_add(struct mlx5dm_flow_spec *spec, const struct mlx5dm_flow_sub 
 	s->proto = proto;
 }
 
-int
-mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+/* The sub-rules by hash (QUEUE, or RSS over the kinds the pattern leaves possible). */
+static void
+mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
 {
 	struct mlx5dm_flow_sub h[MLX5DM_FLOW_NB_KINDS];
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -273,12 +274,11 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	unsigned int k, first = MLX5DM_FLOW_NB_KINDS, fam;
 	bool same = true;
 
-	RTE_SET_USED(error);
 	spec->nb_sub = 0;
 	if (x->rss_act == NULL || spec->nb_queues < 2) {
 		memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
 		spec->nb_sub = 1;
-		return 0;
+		return;
 	}
 	possible = mlx5dm_flow_kinds_possible(x, spec->rss_inner);
 	for (k = 0; k < MLX5DM_FLOW_NB_KINDS; k++) {
@@ -294,11 +294,11 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 		/* Nothing can match anyway: one rule to the first queue. */
 		memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
 		spec->nb_sub = 1;
-		return 0;
+		return;
 	}
 	if (same) {
 		mlx5dm_flow_sub_add(spec, &h[first], 0, 0, 0);
-		return 0;
+		return;
 	}
 	/* Per IP family: TCP / UDP rules where they hash differently from the rest. */
 	for (fam = 0; fam < 2; fam++) {
@@ -320,6 +320,31 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	}
 	if (possible & (1u << MLX5DM_FLOW_K_OTHER))
 		mlx5dm_flow_sub_add(spec, &h[MLX5DM_FLOW_K_OTHER], 2, 0, 0);
+}
+
+int
+mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_spec *spec = x->spec;
+	unsigned int bit, i, n;
+
+	mlx5dm_flow_rss_subs(x);
+	/* A tag of either kind: each sub-rule so far once more, with the tag an S-tag. */
+	for (bit = 1; bit <= spec->vlan_either; bit <<= 1) {
+		if (!(spec->vlan_either & bit))
+			continue;
+		n = spec->nb_sub;
+		if (2 * n > MLX5DM_FLOW_MAX_SUB)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+						  "VLAN tags of either kind with this RSS need too "
+						  "many device rules: name the TPID (ETH type or "
+						  "VLAN inner_type 0x8100 or 0x88a8)");
+		for (i = 0; i < n; i++) {
+			spec->sub[n + i] = spec->sub[i];
+			spec->sub[n + i].svlan |= (uint8_t)bit;
+		}
+		spec->nb_sub = (uint8_t)(2 * n);
+	}
 	return 0;
 }
 
@@ -327,6 +352,23 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 static void
 mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *value)
 {
+	/* [inner][second]: the C-tag and S-tag bits of each tag (both in the mask already). */
+	static const enum mlx5dm_fte_field tag[2][2][2] = {
+		{ { MLX5DM_FTE(outer, cvlan_tag), MLX5DM_FTE(outer, svlan_tag) },
+		  { MLX5DM_FTE(misc, outer_second_cvlan_tag),
+		    MLX5DM_FTE(misc, outer_second_svlan_tag) } },
+		{ { MLX5DM_FTE(inner, cvlan_tag), MLX5DM_FTE(inner, svlan_tag) },
+		  { MLX5DM_FTE(misc, inner_second_cvlan_tag),
+		    MLX5DM_FTE(misc, inner_second_svlan_tag) } },
+	};
+	unsigned int t;
+
+	for (t = 0; t < 4; t++) {
+		if (!(s->svlan & (1u << t)))
+			continue;
+		mlx5dm_fte_set(value, tag[t / 2][t % 2][0], 0);
+		mlx5dm_fte_set(value, tag[t / 2][t % 2][1], 1);
+	}
 	if (s->ipv != 0) {
 		enum mlx5dm_fte_field f = s->inner ? MLX5DM_FTE(inner, ip_version) :
 						     MLX5DM_FTE(outer, ip_version);

@@ -4,10 +4,12 @@
 
 /*
  * Random packets, from the value pools the rules use: Ethernet (maybe a
- * VLAN tag, maybe MPLS), IPv4 or IPv6, TCP/UDP/ICMP, sometimes a VXLAN or
- * GRE tunnel with inner headers. The payload (56 bytes or more) makes every
- * frame at least 64 bytes (no device padding to guess) and ends with the
- * packet's tag.
+ * C-tag, an S-tag, an S-tag then a C-tag or two C-tags; maybe MPLS), IPv4
+ * (sometimes a first, middle or last fragment) or IPv6 (sometimes with a
+ * fragment header), TCP/UDP/ICMP, sometimes a VXLAN or GRE tunnel with
+ * inner headers. The payload (56 bytes or more) makes every frame at
+ * least 64 bytes (no device padding to guess) and ends with the packet's
+ * tag.
  */
 
 #include <errno.h>
@@ -15,14 +17,38 @@
 #include "test_dm_gen_priv.h"
 #include "test_dm_tag.h"
 
+/* The IP header, frag its extra fields (a fragment: test_dm_pkt_frag(), ",nh=44"). */
 static void
-test_dm_pkt_l3(struct test_dm_rng *r, struct test_dm_sb *sb, int v)
+test_dm_pkt_l3(struct test_dm_rng *r, struct test_dm_sb *sb, int v, const char *frag)
 {
 	const struct test_dm_pool *ip = v == 4 ? &test_dm_pool_ip4 : &test_dm_pool_ip6;
 
-	test_dm_sb_add(sb, "/ipv%d(src=%s,dst=%s,%s=%s)", v, test_dm_pick(r, ip),
+	test_dm_sb_add(sb, "/ipv%d(src=%s,dst=%s,%s=%s%s)", v, test_dm_pick(r, ip),
 		       test_dm_pick(r, ip), v == 4 ? "ttl" : "hlim",
-		       test_dm_pick(r, &test_dm_pool_ttl));
+		       test_dm_pick(r, &test_dm_pool_ttl), frag);
+}
+
+/*
+ * IPv4 fragment fields: "" (no fragment), a first fragment (an L4 header
+ * follows, *later = 0) or a middle or last one (*later = 1: the protocol is
+ * given, payload follows).
+ */
+static const char *
+test_dm_pkt_frag(struct test_dm_rng *r, int *later)
+{
+	static const char *const first = ",mf=1";
+	static const char *const rest[] = {
+		",mf=1,frag=185,proto=17", ",frag=370,proto=17", ",mf=1,frag=3,proto=6",
+		",frag=1480,proto=6", ",frag=100,proto=1",
+	};
+
+	*later = 0;
+	if (!test_dm_rng_pct(r, 8))
+		return "";
+	if (test_dm_rng_pct(r, 40))
+		return first;
+	*later = 1;
+	return rest[test_dm_rng_below(r, RTE_DIM(rest))];
 }
 
 /* @return 'U' when a UDP header was written (a VXLAN may follow). */
@@ -92,8 +118,22 @@ test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_sb *sb)
 				       test_dm_pick(r, &test_dm_pool_label));
 	}
 	in = test_dm_rng_pct(r, 70) ? 4 : 6;
-	test_dm_pkt_l3(r, sb, in);
+	test_dm_pkt_l3(r, sb, in, "");
 	test_dm_pkt_l4(r, sb, in, 0);
+}
+
+/* No tag, a C-tag, an S-tag, an S-tag then a C-tag, or two C-tags. */
+static void
+test_dm_pkt_vlans(struct test_dm_rng *r, struct test_dm_sb *sb)
+{
+	unsigned int k = test_dm_rng_below(r, 100);
+
+	test_dm_sb_add(sb, "eth(dst=%s,src=%s%s)", test_dm_pick(r, &test_dm_pool_mac),
+		       test_dm_pick(r, &test_dm_pool_mac), k >= 12 && k < 20 ? ",type=0x88a8" : "");
+	if (k < 22)
+		test_dm_sb_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
+	if (k >= 17 && k < 22)
+		test_dm_sb_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
 }
 
 int
@@ -102,28 +142,37 @@ test_dm_gen_packet(struct test_dm_gen *g, uint32_t index, char *buf, size_t size
 	struct test_dm_rng *r = &g->pkts;
 	unsigned int pad = 56 + test_dm_rng_below(r, 32), i;
 	uint8_t tag[TEST_DM_TAG_LEN];
+	const char *frag = "";
 	struct test_dm_sb sb;
-	int v;
+	int v, later = 0, frag6 = 0;
 
 	test_dm_sb_init(&sb, buf, size);
-	test_dm_pkt_eth(r, &sb, "");
-	if (test_dm_rng_pct(r, 20))
-		test_dm_sb_add(&sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
+	test_dm_pkt_vlans(r, &sb);
 	if (test_dm_rng_pct(r, 4)) {
 		test_dm_sb_add(&sb, "/mpls(label=%s)", test_dm_pick(r, &test_dm_pool_label));
-		test_dm_pkt_l3(r, &sb, 4);
+		test_dm_pkt_l3(r, &sb, 4, "");
 		test_dm_pkt_l4(r, &sb, 4, 0);
 	} else if (test_dm_rng_pct(r, 95)) {
 		v = test_dm_rng_pct(r, 70) ? 4 : 6;
-		test_dm_pkt_l3(r, &sb, v);
-		if (test_dm_rng_pct(r, 25))
-			test_dm_pkt_tunnel(r, &sb);
+		if (v == 4)
+			frag = test_dm_pkt_frag(r, &later);
 		else
-			test_dm_pkt_l4(r, &sb, v, 1);
+			frag6 = test_dm_rng_pct(r, 5);
+		test_dm_pkt_l3(r, &sb, v, frag6 ? ",nh=44" : frag);
+		/* A later fragment carries the rest of the datagram: payload. */
+		if (!later && !frag6) {
+			if (frag[0] == '\0' && test_dm_rng_pct(r, 25))
+				test_dm_pkt_tunnel(r, &sb);
+			else
+				test_dm_pkt_l4(r, &sb, v, 1);
+		}
 	}
 	/* Zero padding, then the tag: part of the payload, so checksums cover it. */
 	test_dm_tag_write(tag + TEST_DM_TAG_LEN, index);
 	test_dm_sb_add(&sb, "/payload(hex=");
+	/* An IPv6 fragment header (next header UDP, first fragment or at offset 1480). */
+	if (frag6)
+		test_dm_sb_add(&sb, "1100%s00000007", test_dm_rng_pct(r, 50) ? "0001" : "05c8");
 	for (i = 0; i < pad - TEST_DM_TAG_LEN; i++)
 		test_dm_sb_add(&sb, "00");
 	for (i = 0; i < TEST_DM_TAG_LEN; i++)

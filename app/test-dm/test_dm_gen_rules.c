@@ -52,13 +52,21 @@ const char *const test_dm_gen_preamble[] = {
 
 /* ---- pattern ---- */
 
-static void
+/* @return 1 when the item matches IPv4 fragments only: nothing can follow it. */
+static int
 test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_sb *sb, int v)
 {
 	struct test_dm_rng *r = &g->rules;
+	int frag = 0;
 
 	if (v == 4) {
 		test_dm_sb_add(sb, "ipv4");
+		/* Fragments, or no fragment, matched explicitly. */
+		if (test_dm_rng_pct(r, 6)) {
+			frag = test_dm_rng_pct(r, 50);
+			test_dm_sb_add(sb, " fragment_offset spec %d%s fragment_offset mask 0x3fff",
+				       frag, frag ? " fragment_offset last 0x3fff" : "");
+		}
 		if (test_dm_rng_pct(r, 30))
 			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip4));
 		if (test_dm_rng_pct(r, 15))
@@ -76,6 +84,7 @@ test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_sb *sb, int v)
 			test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip6));
 	}
 	test_dm_sb_add(sb, " / ");
+	return frag;
 }
 
 /* A UDP item before VXLAN or MPLS: the tunnel implies its destination port. */
@@ -164,8 +173,8 @@ test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 	if (!test_dm_rng_pct(r, 60))
 		return;
 	s->in_l3 = test_dm_rng_pct(r, 70) ? 4 : 6;
-	test_dm_gen_l3(g, sb, s->in_l3);
-	s->in_l4 = test_dm_gen_l4(g, sb, s->in_l3, 0);
+	if (!test_dm_gen_l3(g, sb, s->in_l3))
+		s->in_l4 = test_dm_gen_l4(g, sb, s->in_l3, 0);
 }
 
 static void
@@ -174,17 +183,24 @@ test_dm_gen_l2(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shap
 	struct test_dm_rng *r = &g->rules;
 
 	s->eth = 1;
+	s->vlan = test_dm_rng_pct(r, 20);
 	test_dm_sb_add(sb, "eth");
 	if (test_dm_rng_pct(r, 20))
 		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_mac));
 	if (test_dm_rng_pct(r, 15))
 		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
+	/* A tag of either kind (C 0x8100 or S 0x88a8), or one named by its TPID; or none. */
+	if (s->vlan && test_dm_rng_pct(r, 25))
+		test_dm_sb_add(sb, " type is %s", test_dm_rng_pct(r, 50) ? "0x88a8" : "0x8100");
+	if (test_dm_rng_pct(r, 10))
+		test_dm_sb_add(sb, " has_vlan is %d", s->vlan || test_dm_rng_pct(r, 50));
 	test_dm_sb_add(sb, " / ");
-	if (test_dm_rng_pct(r, 20)) {
-		s->vlan = 1;
+	if (s->vlan) {
 		test_dm_sb_add(sb, "vlan");
 		if (test_dm_rng_pct(r, 70))
 			test_dm_sb_add(sb, " vid is %s", test_dm_pick(r, &test_dm_pool_vid));
+		if (test_dm_rng_pct(r, 15))
+			test_dm_sb_add(sb, " has_more_vlan is %d", test_dm_rng_pct(r, 50));
 		test_dm_sb_add(sb, " / ");
 	}
 }
@@ -225,8 +241,9 @@ test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 		test_dm_sb_add(sb, "mpls label is %s / ", test_dm_pick(r, &test_dm_pool_label));
 	} else if (!s->eth || test_dm_rng_pct(r, 85)) {
 		s->l3 = test_dm_rng_pct(r, 70) ? 4 : 6;
-		test_dm_gen_l3(g, sb, s->l3);
-		if (test_dm_rng_pct(r, 10)) {
+		if (test_dm_gen_l3(g, sb, s->l3)) {
+			/* Fragments only: no L4 header to match, no tunnel. */
+		} else if (test_dm_rng_pct(r, 10)) {
 			s->gre = 1;
 		} else if (test_dm_rng_pct(r, 12)) {
 			s->vxlan = 1;

@@ -241,6 +241,7 @@ struct test_dm_lim_walk {
 	int mpls;			/**< An MPLS item was seen. */
 	int ethertype;			/**< Fully masked EtherType before the L3 item, or -1. */
 	int proto;			/**< Fully masked IP protocol of the L3 item, or -1. */
+	int frag;			/**< The L3 item matches fragments only. */
 };
 
 static int
@@ -261,6 +262,7 @@ test_dm_lim_level(struct test_dm_lim_walk *w, enum rte_flow_item_type tunnel)
 	w->l4 = RTE_FLOW_ITEM_TYPE_END;
 	w->ethertype = -1;
 	w->proto = -1;
+	w->frag = 0;
 }
 
 /* A fully masked 16-bit big-endian field of the spec, or -1. */
@@ -332,6 +334,14 @@ test_dm_lim_l3(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 	w->l3 = item->type;
 	w->proto = test_dm_lim_full8(item, v4 ? offsetof(struct rte_ipv4_hdr, next_proto_id) :
 				     offsetof(struct rte_ipv6_hdr, proto));
+	/* "A fragment" (spec 1 .. last 0x3fff): the device parses nothing behind its header. */
+	if (v4 && item->spec != NULL) {
+		const struct rte_flow_item_ipv4 *s = item->spec;
+		const struct rte_flow_item_ipv4 *m = (const void *)test_dm_lim_eff_mask(item);
+
+		w->frag = (rte_be_to_cpu_16(s->hdr.fragment_offset & m->hdr.fragment_offset) &
+			   0x3fff) != 0;
+	}
 	return 0;
 }
 
@@ -364,6 +374,9 @@ test_dm_lim_l4(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 		return test_dm_lim_bad(item, ENOTSUP, e, "only one L4 item per header level");
 	if (w->l3 == RTE_FLOW_ITEM_TYPE_END || (d->l3 != RTE_FLOW_ITEM_TYPE_END && w->l3 != d->l3))
 		return test_dm_lim_bad(item, ENOTSUP, e, d->msg);
+	if (w->frag)
+		return test_dm_lim_bad(item, EINVAL, e, "L4 item after a fragment match: the "
+				       "device parses no L4 header in IP fragments");
 	if (w->proto >= 0 && w->proto != d->proto)
 		return test_dm_lim_bad(item, EINVAL, e, "item contradicts a previous item or what "
 				       "it implies");
@@ -394,7 +407,7 @@ test_dm_lim_tunnel(struct test_dm_lim_walk *w, const struct rte_flow_item *item,
 					       "item before it");
 		if (w->l4 != RTE_FLOW_ITEM_TYPE_END)
 			return test_dm_lim_bad(item, EINVAL, e, "GRE cannot follow an L4 item");
-		if (w->proto >= 0 && w->proto != IPPROTO_GRE)
+		if ((w->proto >= 0 && w->proto != IPPROTO_GRE) || w->frag)
 			return test_dm_lim_bad(item, EINVAL, e, "item contradicts a previous item "
 					       "or what it implies");
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5dm authors
-"""rte_flow L2 items through the stock testpmd: ETH, VLAN (one and two tags), MPLS, VOID.
+"""rte_flow L2 items through the stock testpmd: ETH, VLAN (one and two tags, C- and S-tags), MPLS,
+VOID.
 
 Each case matches a field and sends a packet that has it (-> queue 1) and packets that
 differ only in that field (-> the catch-all, queue 0), all arriving unchanged.
@@ -50,10 +51,13 @@ def cases():
               P(eth() / IPv6() / UDP(), 0)]),
         Case('eth has_vlan 1', ['ingress group {g} pattern eth has_vlan is 1 / end '
                                 'actions queue index 1 / end'],
-             [P(eth() / Dot1Q(vlan=5) / ip4(), 1), P(eth() / ip4(), 0)]),
+             [P(eth() / Dot1Q(vlan=5) / ip4(), 1), P(eth() / ip4(), 0),
+              P(eth() / Dot1AD(vlan=5) / ip4(), 1),
+              P(eth() / Dot1AD(vlan=5) / Dot1Q(vlan=6) / ip4(), 1)]),
         Case('eth has_vlan 0', ['ingress group {g} pattern eth has_vlan is 0 / end '
                                 'actions queue index 1 / end'],
-             [P(eth() / ip4(), 1), P(eth() / Dot1Q(vlan=5) / ip4(), 0)]),
+             [P(eth() / ip4(), 1), P(eth() / Dot1Q(vlan=5) / ip4(), 0),
+              P(eth() / Dot1AD(vlan=5) / ip4(), 0)]),
         Case('eth type 0x8100 = C-tag', ['ingress group {g} pattern eth type is 0x8100 / end '
                                          'actions queue index 1 / end'],
              [P(eth() / Dot1Q(vlan=7) / ip4(), 1), P(eth() / ip4(), 0),
@@ -62,7 +66,8 @@ def cases():
                           'actions queue index 1 / end'],
              [P(eth() / Dot1Q(vlan=100) / ip4(), 1),
               P(eth() / Dot1Q(vlan=100, prio=6) / IPv6() / UDP(), 1),
-              P(eth() / Dot1Q(vlan=101) / ip4(), 0), P(eth() / ip4(), 0)]),
+              P(eth() / Dot1Q(vlan=101) / ip4(), 0), P(eth() / ip4(), 0),
+              P(eth() / Dot1AD(vlan=100) / ip4(), 1)]),
         Case('vlan pcp+dei', ['ingress group {g} pattern eth / vlan pcp is 5 dei is 1 / end '
                               'actions queue index 1 / end'],
              [P(eth() / Dot1Q(vlan=3, prio=5, id=1) / ip4(), 1),
@@ -79,7 +84,8 @@ def cases():
         Case('vlan has_more_vlan', ['ingress group {g} pattern eth / vlan vid is 20 '
                                     'has_more_vlan is 1 / end actions queue index 1 / end'],
              [P(eth() / Dot1Q(vlan=20) / Dot1Q(vlan=30) / ip4(), 1),
-              P(eth() / Dot1Q(vlan=20) / ip4(), 0)]),
+              P(eth() / Dot1AD(vlan=20) / Dot1Q(vlan=30) / ip4(), 1),
+              P(eth() / Dot1Q(vlan=20) / ip4(), 0), P(eth() / Dot1AD(vlan=20) / ip4(), 0)]),
         Case('two vlans (QinQ)', ['ingress group {g} pattern eth / vlan vid is 20 / '
                                   'vlan vid is 30 / end actions queue index 1 / end'],
              [P(eth() / Dot1Q(vlan=20) / Dot1Q(vlan=30) / ip4(), 1),

@@ -108,6 +108,16 @@ def l4_cases():
         Case('tcp dst over ipv6', q1('eth / ipv6 / tcp dst is 443'),
              [P(ip6() / TCP(dport=443), 1), P(ip6() / TCP(dport=444), 0),
               P(ip4() / TCP(dport=443), 0)]),
+        # No L4 header in a fragment, the first one included: L4 items miss them all, also
+        # when their fields are matched as 0 (what an absent header would read).
+        Case('udp dst 0 on fragments', q1('eth / ipv4 / udp dst is 0'),
+             [P(ip4() / UDP(sport=5, dport=0), 1),
+              P(ip4(flags='MF', proto=17) / UDP(sport=5, dport=0), 0),
+              P(ip4(flags='MF', frag=100, proto=17) / bytes(24), 0),
+              P(ip4(frag=200, proto=17) / bytes(24), 0)]),
+        Case('tcp flags 0 on fragments', q1('eth / ipv4 / tcp flags is 0'),
+             [P(ip4() / TCP(flags=0), 1), P(ip4(flags='MF', proto=6) / TCP(flags=0), 0),
+              P(ip4(frag=200, proto=6) / bytes(24), 0)]),
         Case('tcp flags SYN only', q1('eth / ipv4 / tcp flags is 0x02'),
              [P(ip4() / TCP(flags='S'), 1), P(ip4() / TCP(flags='SA'), 0),
               P(ip4() / TCP(flags='A'), 0)]),

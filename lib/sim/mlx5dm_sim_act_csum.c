@@ -64,7 +64,7 @@ mlx5dm_sim_csum_l4_adjust(uint8_t *frame, const struct mlx5dm_sim_hdrs *h,
 	unsigned int i;
 
 	if (h->l4 == MLX5DM_SIM_NOHDR)
-		return; /* no L4 header (other protocol or non-first fragment) */
+		return; /* no L4 header (other protocol, or a fragment) */
 	if (h->l4_type == MLX5DM_SIM_L4_TCP)
 		csum = frame + h->l4 + 16;
 	else if (h->l4_type == MLX5DM_SIM_L4_UDP)

@@ -2,12 +2,14 @@
  * Copyright 2026 The mlx5dm authors
  */
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "test_dm_mutant.h"
 #include "test_dm_opts.h"
@@ -36,6 +38,7 @@ test_dm_usage(const char *prog)
 	       "  --seed S          random mode seed (default: time; printed)\n"
 	       "  --rules N         random mode rules (default 300)\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
+	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"
 	       "  --wait-us N       --run: time a case packet has to arrive (default 20000)\n"
 	       "  --quiet-us N      --run: burst ends after N us without arrivals (default 2000)\n"
@@ -207,6 +210,32 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 	}
 }
 
+/* mkdir -p: the evidence of a long run must not be lost to a missing directory. */
+static int
+test_dm_mkdir_p(const char *dir)
+{
+	char path[4096];
+	size_t i, len = strlen(dir);
+
+	if (len == 0 || len >= sizeof(path)) {
+		fprintf(stderr, "test-dm: --out-dir: bad directory name\n");
+		return -1;
+	}
+	memcpy(path, dir, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "test-dm: --out-dir: cannot create %s: %s\n", path,
+				strerror(errno));
+			return -1;
+		}
+		path[i] = dir[i];
+	}
+	return 0;
+}
+
 static int
 test_dm_opts_check(struct test_dm_config *cfg)
 {
@@ -225,6 +254,8 @@ test_dm_opts_check(struct test_dm_config *cfg)
 	}
 	if (test_dm_opts_has_work(cfg) && !cfg->check)
 		cfg->run = 1;
+	if (cfg->out_dir != NULL && test_dm_mkdir_p(cfg->out_dir) < 0)
+		return -1;
 	return 0;
 }
 

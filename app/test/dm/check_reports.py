@@ -6,10 +6,11 @@
     check_reports.py TEST_DM PASSING.case WRONG.case BROKEN.case -- [EAL ARGS]
 
 Runs the three cases on the reference classifier with --json, --tap and
---out-dir, and checks: exit status 1; the JSON document (counts, one entry
-per case with its verdict, first failure and evidence); the TAP stream; the
-pcap files and the steering dump the failing case left; the summary table
-and the last line.
+--out-dir (a directory that does not exist yet), and checks: exit status 1;
+the JSON document (counts, one entry per case with its verdict, first
+failure and evidence); the TAP stream; the pcap files and the steering dump
+the failing case left, in the --out-dir; the summary table and the last
+line.
 """
 
 import json
@@ -30,7 +31,9 @@ def main():
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         js, tap = os.path.join(tmp, 'r.json'), os.path.join(tmp, 'r.tap')
-        cmd = [test_dm] + eal + ['--', '--check', '--out-dir', tmp, '--json', js,
+        # --out-dir makes the directory and its parents, as mkdir -p does.
+        out_dir = os.path.join(tmp, 'evidence', 'run1')
+        cmd = [test_dm] + eal + ['--', '--check', '--out-dir', out_dir, '--json', js,
                                  '--tap', tap, '--case', good, '--case', wrong, broken]
         res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              universal_newlines=True, check=False)
@@ -58,6 +61,7 @@ def main():
         check(len(evidence) == 3, 'evidence %r' % evidence, problems)
         for path in evidence:
             check(os.path.exists(path), 'missing %s' % path, problems)
+            check(os.path.dirname(path) == out_dir, '%s not in --out-dir' % path, problems)
             if path.endswith('.pcap') and os.path.exists(path):
                 magic = open(path, 'rb').read(4)
                 check(magic in (b'\xd4\xc3\xb2\xa1', b'\xa1\xb2\xc3\xd4'),

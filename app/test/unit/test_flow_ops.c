@@ -101,17 +101,35 @@ test_ops_table(void **state)
 static void
 test_create_needs_start(void **state)
 {
+	static const char *const msg = "the port is not started: create flows after starting it";
 	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow *f;
 
 	(void)state;
-	/* Validation needs no started port... */
-	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_drop, &err), 0);
-	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_end, &err), -EINVAL);
-	/* ...creation does. */
+	/* Creation needs a started port; ENODEV, not a retry (EAGAIN)... */
 	assert_null(ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err));
-	assert_int_equal(rte_errno, EAGAIN);
-	assert_string_equal(err.message, "the port is not started: create flows after starting it");
+	assert_int_equal(rte_errno, ENODEV);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
+	assert_string_equal(err.message, msg);
 	assert_int_equal(live_rules(), 0);
+	/* ...and validation gives create's answer: the same refusal, a bad rule's own first. */
+	err.message = NULL;
+	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_drop, &err), -ENODEV);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
+	assert_string_equal(err.message, msg);
+	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_end, &err), -EINVAL);
+	assert_null(ops->create(&dev, &t_attr_in, p_eth, t_act_end, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	/* Started: both accept; stopped again: both refuse. */
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_drop, &err), 0);
+	f = ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err);
+	assert_non_null(f);
+	assert_int_equal(ops->destroy(&dev, f, &err), 0);
+	mlx5dm_flow_stop(&dev);
+	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, t_act_drop, &err), -ENODEV);
+	assert_null(ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err));
+	assert_int_equal(rte_errno, ENODEV);
 }
 
 static void

@@ -128,6 +128,15 @@ mlx5dm_flow_null_check(const struct rte_flow_attr *attr, const struct rte_flow_i
 }
 
 static int
+mlx5dm_flow_not_started(struct rte_flow_error *error)
+{
+	/* Not a retry: rules exist on a started port only (ENODEV, as DPDK's mlx5 says). */
+	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "the port is not started: create flows after starting it");
+}
+
+/* What create would answer: the translation's verdict, then whether the port takes rules. */
+static int
 mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		     const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		     struct rte_flow_error *error)
@@ -139,17 +148,21 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	};
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	struct mlx5dm_flow_spec spec;
+	bool started;
+	int ret;
 
-	if (fp != NULL && fp->null_engine)
-		return mlx5dm_flow_null_check(attr, items, actions, error);
-	return mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
-}
-
-static int
-mlx5dm_flow_not_started(struct rte_flow_error *error)
-{
-	return rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				  "the port is not started: create flows after starting it");
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	if (fp->null_engine)
+		ret = mlx5dm_flow_null_check(attr, items, actions, error);
+	else
+		ret = mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&fp->lock);
+	started = fp->started;
+	rte_spinlock_unlock(&fp->lock);
+	return started ? 0 : mlx5dm_flow_not_started(error);
 }
 
 static struct rte_flow *

@@ -624,9 +624,9 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 	if (s.fate == NULL && attr->ingress)
 		return test_dm_lim_err(e, EINVAL, actions, "ingress rules need a fate action: "
 				       "QUEUE, RSS, DROP or JUMP");
-	/* Register writes go through the modify-header list too. */
+	/* Register writes change no packet byte: they go with DROP. */
 	if (s.fate != NULL && s.fate->type == RTE_FLOW_ACTION_TYPE_DROP &&
-	    (s.seen & (TEST_DM_LIM_A_CHANGE | TEST_DM_LIM_A_REG)))
+	    (s.seen & TEST_DM_LIM_A_CHANGE))
 		return test_dm_lim_err(e, ENOTSUP, s.fate, "DROP cannot be combined with header "
 				       "changes");
 	ret = test_dm_lim_reformat(&s, e);

@@ -589,6 +589,39 @@ test_model_tag_meta(void **state)
 	env_close(e);
 }
 
+/*
+ * SET_TAG / SET_META with DROP: register writes change no packet byte, so
+ * they go with DROP (a header change does not); the frame is dropped.
+ */
+static void
+test_model_set_tag_drop(void **state)
+{
+	const struct rte_flow_action_set_tag tag = { .data = 5, .mask = 0xff, .index = 0 };
+	const struct rte_flow_action_set_meta meta = { .data = 9, .mask = 0xff };
+	const struct rte_flow_action acts[] = { ACT(SET_TAG, &tag), ACT(SET_META, &meta),
+						ACT(DROP, NULL), END_ACT };
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000002) };
+	const struct rte_flow_item items[] = { ITEM(ETH, NULL, NULL),
+					       ITEM(IPV4, &ip, &ip_dst_mask), END_ITEM };
+	const struct rte_flow_action_set_ipv4 sip = { .ipv4_addr = RTE_BE32(1) };
+	const struct rte_flow_action bad[] = { ACT(SET_TAG, &tag), ACT(SET_IPV4_SRC, &sip),
+					       ACT(DROP, NULL), END_ACT };
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec spec;
+	struct env *e = env_open();
+
+	(void)state;
+	env_default_rule(e);
+	env_flow(e, &t_attr_in, items, acts, false);
+	assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, NULL), -1);
+	assert_true(env_send_udp4(e, 0x0a000001, 0x0a000003, 1000, 2000, NULL) >= 0);
+	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, bad, &spec, &err),
+			 -ENOTSUP);
+	assert_string_equal(err.message, "DROP cannot be combined with header changes");
+	env_close(e);
+}
+
 /* Ingress SET_MAC_DST and MODIFY_FIELD (IPv4 src copied to dst): the bytes that arrive. */
 static void
 test_model_modify_bytes(void **state)
@@ -724,6 +757,7 @@ main(void)
 		cmocka_unit_test(test_model_vlan_push_pop),
 		cmocka_unit_test(test_model_vlan_ipv6_priority),
 		cmocka_unit_test(test_model_tag_meta),
+		cmocka_unit_test(test_model_set_tag_drop),
 		cmocka_unit_test(test_model_modify_bytes),
 		cmocka_unit_test(test_model_cached_rules),
 	};

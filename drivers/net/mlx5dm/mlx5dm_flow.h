@@ -384,10 +384,11 @@ enum {
 	MLX5DM_FLOW_A_FLAG = 1u << 3,
 	MLX5DM_FLOW_A_DECAP = 1u << 4,
 	MLX5DM_FLOW_A_ENCAP = 1u << 5,
-	MLX5DM_FLOW_A_MODIFY = 1u << 6,
+	MLX5DM_FLOW_A_MODIFY = 1u << 6,         /* a header field is rewritten */
 	MLX5DM_FLOW_A_POP = 1u << 7,
 	MLX5DM_FLOW_A_PUSH = 1u << 8,
 	MLX5DM_FLOW_A_SET_META = 1u << 9,
+	MLX5DM_FLOW_A_SET_REG = 1u << 10,       /* a metadata register is written */
 };
 
 /* mlx5dm_flow_attr.c */

@@ -511,6 +511,14 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 	if (spec->fate == MLX5DM_FLOW_FATE_DROP && (x->seen & changes))
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, x->fate_act,
 					  "DROP cannot be combined with header changes");
+	/*
+	 * Register writes (SET_TAG, SET_META) change no packet byte, and
+	 * nothing reads a register of a dropped packet: with DROP they need no
+	 * modify header, which the device's action order could not put before a
+	 * drop anyway (rdma-core's NIC state machine has no DROP after it).
+	 */
+	if (spec->fate == MLX5DM_FLOW_FATE_DROP)
+		spec->nb_modify = 0;
 	ret = mlx5dm_flow_xlate_reformat(x, error);
 	if (ret < 0)
 		return ret;

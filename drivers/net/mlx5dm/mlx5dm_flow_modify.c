@@ -19,10 +19,20 @@
 
 #define IN mlx5dm_prm_modify_in
 
-/* A new entry of the list: *e, with its type and (source) field set. */
+/* Metadata registers: a write there changes no byte of the packet. */
+static bool
+mlx5dm_flow_modify_is_reg(uint8_t field)
+{
+	return field == MLX5DM_MODIFY_FLD_METADATA_REG_A ||
+	       (field >= MLX5DM_MODIFY_FLD_METADATA_REG_B &&
+		field <= MLX5DM_MODIFY_FLD_METADATA_REG_C_5);
+}
+
+/* A new entry of the list: *e, with its type and (source) field set; dst is what it writes. */
 static int
 mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			 uint8_t type, uint8_t field, uint8_t **e, struct rte_flow_error *error)
+			 uint8_t type, uint8_t field, uint8_t dst, uint8_t **e,
+			 struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 
@@ -35,7 +45,7 @@ mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 	mlx5dm_prm_fset(*e, IN.action_type, type);
 	mlx5dm_prm_fset(*e, IN.field, field);
 	spec->nb_modify++;
-	x->seen |= MLX5DM_FLOW_A_MODIFY;
+	x->seen |= mlx5dm_flow_modify_is_reg(dst) ? MLX5DM_FLOW_A_SET_REG : MLX5DM_FLOW_A_MODIFY;
 	return 0;
 }
 
@@ -45,7 +55,8 @@ mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 		       struct rte_flow_error *error)
 {
 	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_SET, field, &e, error);
+	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_SET, field, field, &e,
+					   error);
 
 	if (ret < 0)
 		return ret;
@@ -62,7 +73,8 @@ mlx5dm_flow_modify_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 		       uint8_t field, uint32_t data, struct rte_flow_error *error)
 {
 	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_ADD, field, &e, error);
+	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_ADD, field, field, &e,
+					   error);
 
 	if (ret < 0)
 		return ret;
@@ -76,7 +88,8 @@ mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_actio
 			uint8_t length, struct rte_flow_error *error)
 {
 	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_COPY, src, &e, error);
+	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_COPY, src, dst, &e,
+					   error);
 
 	if (ret < 0)
 		return ret;

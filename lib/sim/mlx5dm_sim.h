@@ -38,6 +38,14 @@ struct mlx5dm_sim_config {
 	uint8_t log_max_ft_level;               /* NIC RX/TX max_ft_level */
 	uint16_t max_encap_header_size;         /* bytes */
 	/*
+	 * How many objects of one kind the firmware holds (flow tables,
+	 * reformat contexts, TIRs, ...: 2^n, 6..16; 0 = 16) and how many flow
+	 * counters (2^n, 8..20; 0 = 20): past them a create fails with
+	 * NO_RESOURCES, as on a device. Small values let tests reach them.
+	 */
+	uint8_t log_max_objects;
+	uint8_t log_max_flow_counters;
+	/*
 	 * Execute send queues on a thread of the model (as a NIC's engines
 	 * run beside the host): a doorbell returns at once and completions
 	 * arrive asynchronously. false: the doorbell call executes the WQEs.

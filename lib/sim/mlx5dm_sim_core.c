@@ -62,6 +62,12 @@ mlx5dm_sim_config_check(const struct mlx5dm_sim_config *c)
 		bad = "max_ft_level must be >= 1";
 	else if (c->max_encap_header_size > 1023)
 		bad = "max_encap_header_size is a 10-bit field";
+	else if (c->log_max_objects != 0 && (c->log_max_objects < 6 || c->log_max_objects > 16))
+		bad = "log_max_objects must be 6..16 (or 0)";
+	else if (c->log_max_flow_counters != 0 &&
+		 (c->log_max_flow_counters < 8 ||
+		  c->log_max_flow_counters > MLX5DM_SIM_FC_LOG_MAX))
+		bad = "log_max_flow_counters must be 8..20 (or 0)";
 	if (bad == NULL)
 		return 0;
 	MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "bad model configuration: %s", bad);
@@ -138,11 +144,15 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	pthread_rwlockattr_destroy(&ra);
 	pthread_mutex_init(&sim->sync.mutex, NULL);
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++)
-		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k], 1u << 16);
+		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k],
+				      1u << (sim->cfg.log_max_objects != 0 ?
+					     sim->cfg.log_max_objects : 16));
 	ret = mlx5dm_sim_icm_init(sim);
 	if (ret != 0)
 		goto fini;
-	ret = mlx5dm_sim_bitmap_init(&sim->fc_ids, 1u << MLX5DM_SIM_FC_LOG_MAX);
+	ret = mlx5dm_sim_bitmap_init(&sim->fc_ids, 1u << (sim->cfg.log_max_flow_counters != 0 ?
+							  sim->cfg.log_max_flow_counters :
+							  MLX5DM_SIM_FC_LOG_MAX));
 	if (ret != 0)
 		goto fini;
 	/* Counter id 0..127 and argument units 0..4095 are never handed out. */

@@ -19,7 +19,13 @@
 /* Argument objects span at least 4K units (rdma-core: DR_ICM_MODIFY_HDR_GRANULARITY_4K). */
 #define MLX5DM_RES_ARG_MIN_LOG_RANGE 12u
 
-/* Firmware status -> errno, as rdma-core's mlx5_cmd_status_to_err (default EIO). */
+/*
+ * Firmware status -> errno, as rdma-core's mlx5_cmd_status_to_err (default
+ * EIO), but for NO_RESOURCES: rdma-core says EAGAIN, which a caller reads as
+ * "retry", while the firmware says it when a table of fixed size (flow
+ * tables, counters, reformat contexts, ...) is full, which only a free
+ * empties: ENOSPC.
+ */
 static const struct {
 	uint8_t status;
 	uint8_t err;
@@ -31,7 +37,7 @@ static const struct {
 	{ MLX5DM_CMD_STAT_LIM_ERR, ENOMEM },
 	{ MLX5DM_CMD_STAT_BAD_RES_STATE_ERR, EINVAL },
 	{ MLX5DM_CMD_STAT_IX_ERR, EINVAL },
-	{ MLX5DM_CMD_STAT_NO_RES_ERR, EAGAIN },
+	{ MLX5DM_CMD_STAT_NO_RES_ERR, ENOSPC },
 	{ MLX5DM_CMD_STAT_BAD_QP_STATE_ERR, EINVAL },
 	{ MLX5DM_CMD_STAT_BAD_PKT_ERR, EINVAL },
 	{ MLX5DM_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR, EINVAL },

@@ -46,9 +46,9 @@ env_rqn(void *arg, uint16_t q, uint32_t *rqn)
 }
 
 static struct env *
-env_open(void)
+env_open_cfg(const struct mlx5dm_sim_config *cfg)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
 	struct mlx5dm_flow_port port = { .rqn = env_rqn };
 	struct env *e = calloc(1, sizeof(*e));
@@ -75,6 +75,12 @@ env_open(void)
 	mlx5dm_flow_priv_init(&e->fp);
 	assert_int_equal(mlx5dm_flow_objs_start(&e->fp, &port), 0);
 	return e;
+}
+
+static struct env *
+env_open(void)
+{
+	return env_open_cfg(NULL);
 }
 
 static void
@@ -622,6 +628,117 @@ test_model_set_tag_drop(void **state)
 	env_close(e);
 }
 
+/*
+ * Create rule i of a kind until the device is full: the refusal says
+ * ENOSPC (a resource of fixed size is full: no retry helps, EAGAIN would
+ * say one does), leaves nothing behind, and a freed rule makes room again.
+ */
+typedef struct rte_flow *(*full_rule_fn)(struct env *e, unsigned int i,
+					  struct rte_flow_error *err);
+
+static void
+env_fill_until_full(struct env *e, full_rule_fn make, unsigned int max, const char *what)
+{
+	struct rte_flow **f = calloc(max, sizeof(*f));
+	struct rte_flow_error err;
+	unsigned int n, i;
+
+	assert_non_null(f);
+	for (n = 0; n < max; n++) {
+		memset(&err, 0, sizeof(err));
+		rte_errno = 0;
+		f[n] = make(e, n, &err);
+		if (f[n] == NULL)
+			break;
+	}
+	if (n == max || n == 0)
+		fail_msg("%s: %u rules created, expected the device to fill up", what, n);
+	if (rte_errno != ENOSPC)
+		fail_msg("%s full after %u rules: rte_errno %d (%s), expected ENOSPC", what, n,
+			 rte_errno, err.message != NULL ? err.message : "");
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
+	assert_non_null(err.message);
+	/* Full stays full (no retry succeeds); a destroyed rule makes room. */
+	assert_null(make(e, n, &err));
+	assert_int_equal(rte_errno, ENOSPC);
+	assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[n - 1], NULL), 0);
+	f[n - 1] = make(e, n, &err);
+	assert_non_null(f[n - 1]);
+	for (i = 0; i < n; i++)
+		assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
+	free(f);
+}
+
+static struct rte_flow *
+env_try(struct env *e, const struct rte_flow_attr *attr, const struct rte_flow_item *items,
+	const struct rte_flow_action *actions, struct rte_flow_error *err)
+{
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_spec spec;
+
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, err) != 0)
+		fail_msg("translation: %s", err->message);
+	return mlx5dm_flow_objs_create(&e->fp, &spec, true, err);
+}
+
+/* One flow table per group. */
+static struct rte_flow *
+full_table(struct env *e, unsigned int i, struct rte_flow_error *err)
+{
+	const struct rte_flow_attr attr = { .group = i + 1, .ingress = 1 };
+	const struct rte_flow_action_queue q = { .index = 0 };
+	const struct rte_flow_action acts[] = { ACT(QUEUE, &q), END_ACT };
+
+	return env_try(e, &attr, p_eth, acts, err);
+}
+
+/* One reformat context per distinct encap header (no ENCAP ICM: all are firmware's). */
+static struct rte_flow *
+full_reformat(struct env *e, unsigned int i, struct rte_flow_error *err)
+{
+	uint8_t hdr[50] = { 0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00, 0x45 };
+	const struct rte_flow_action_raw_encap enc = { .data = hdr, .size = sizeof(hdr) };
+	const struct rte_flow_action acts[] = { ACT(RAW_ENCAP, &enc), END_ACT };
+
+	hdr[48] = (uint8_t)(i >> 8);
+	hdr[49] = (uint8_t)i;
+	return env_try(e, &t_attr_out, p_eth, acts, err);
+}
+
+/* One flow counter per counted rule. */
+static struct rte_flow *
+full_counter(struct env *e, unsigned int i, struct rte_flow_error *err)
+{
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 + i) };
+	const struct rte_flow_item items[] = { ITEM(ETH, NULL, NULL),
+					       ITEM(IPV4, &ip, &ip_dst_mask), END_ITEM };
+	const struct rte_flow_action_queue q = { .index = 0 };
+	const struct rte_flow_action acts[] = { ACT(COUNT, NULL), ACT(QUEUE, &q), END_ACT };
+
+	return env_try(e, &t_attr_in, items, acts, err);
+}
+
+static void
+test_model_full_is_enospc(void **state)
+{
+	struct mlx5dm_sim_config cfg;
+	struct env *e;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_max_objects = 7;
+	cfg.log_indirect_encap_sw_icm_size = 0;
+	e = env_open_cfg(&cfg);
+	env_fill_until_full(e, full_table, 1u << 8, "flow tables");
+	env_fill_until_full(e, full_reformat, 1u << 8, "reformat contexts");
+	env_close(e);
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_max_flow_counters = 9;
+	e = env_open_cfg(&cfg);
+	env_fill_until_full(e, full_counter, 1u << 10, "flow counters");
+	env_close(e);
+}
+
 /* Ingress SET_MAC_DST and MODIFY_FIELD (IPv4 src copied to dst): the bytes that arrive. */
 static void
 test_model_modify_bytes(void **state)
@@ -758,6 +875,7 @@ main(void)
 		cmocka_unit_test(test_model_vlan_ipv6_priority),
 		cmocka_unit_test(test_model_tag_meta),
 		cmocka_unit_test(test_model_set_tag_drop),
+		cmocka_unit_test(test_model_full_is_enospc),
 		cmocka_unit_test(test_model_modify_bytes),
 		cmocka_unit_test(test_model_cached_rules),
 	};

@@ -237,9 +237,9 @@ test_arg_errors(void **state)
 	ctx_arg(&res, true, 0, 5);
 	test_log_start();
 	fres_fail(0xa00, 1, 0x0f, 0xa0a0);
-	assert_int_equal(mlx5dm_res_arg_alloc(&res, 3, &a), -EAGAIN);
+	assert_int_equal(mlx5dm_res_arg_alloc(&res, 3, &a), -ENOSPC);
 	assert_string_equal(test_log_last(), "res: CREATE_GENERAL_OBJECT (modify-header argument)"
-			    " failed: Resource temporarily unavailable"
+			    " failed: No space left on device"
 			    " (status 0xf, syndrome 0xa0a0)");
 	test_log_stop();
 	/* The object's host memory: nothing sent. */

@@ -88,9 +88,9 @@ test_ctx_errors(void **state)
 	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -EOPNOTSUPP);
 	assert_non_null(strstr(test_log_last(), "init_obj"));
 	fres.fail_init_obj = false;
-	/* Firmware refuses the transport domain: NO_RESOURCES -> EAGAIN, syndrome logged. */
+	/* Firmware refuses the transport domain: NO_RESOURCES -> ENOSPC, syndrome logged. */
 	fres_fail(0x816, 1, 0x0f, 0x00c0ffee);
-	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -EAGAIN);
+	assert_int_equal(mlx5dm_res_ctx_init(&res, &a), -ENOSPC);
 	assert_non_null(strstr(test_log_last(), "ALLOC_TRANSPORT_DOMAIN"));
 	assert_non_null(strstr(test_log_last(), "status 0xf"));
 	assert_non_null(strstr(test_log_last(), "syndrome 0xc0ffee"));

@@ -429,8 +429,8 @@ test_tir_errors(void **state)
 	fres_fail(0x916, 1, 0x05, 0x9161);
 	assert_tir_fails(&res, rqn, 2, &rss, EINVAL, "CREATE_RQT failed");
 	fres_fail(0x900, 1, 0x0f, 0x9001);
-	assert_tir_fails(&res, rqn, 2, &rss, EAGAIN, "CREATE_TIR failed: Resource temporarily "
-			 "unavailable (status 0xf, syndrome 0x9001)");
+	assert_tir_fails(&res, rqn, 2, &rss, ENOSPC, "CREATE_TIR failed: No space left on "
+			 "device (status 0xf, syndrome 0x9001)");
 	fres_fail(0x900, 1, 0x03, 0x9002);
 	assert_tir_fails(&res, rqn, 1, NULL, EINVAL, "syndrome 0x9002");
 	/* A device that reports no TIR ICM address cannot be steered to. */

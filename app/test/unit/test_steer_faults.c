@@ -493,8 +493,8 @@ test_failed_calls_leave_nothing(void **state)
 				if (op->check != NULL)
 					op->check(&fe, obj);
 				op->undo(&fe, obj);
-			} else if (errno != ENOMEM && errno != EAGAIN) {
-				/* EAGAIN: the model's firmware was out of memory. */
+			} else if (errno != ENOMEM && errno != ENOSPC) {
+				/* ENOSPC: the model's firmware was out of memory (NO_RESOURCES). */
 				fail_msg("%s, allocation %llu failed: errno %d", op->name,
 					 (unsigned long long)j, errno);
 			}

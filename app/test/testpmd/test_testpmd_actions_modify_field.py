@@ -189,7 +189,7 @@ def refusals():
                 (pattern, action))
     return [Case('modify_field refusals', [], [], refused=[
         (r(mf('set', 'vxlan_vni', 'value src_value 0x000001', 24)), conf,
-         'MODIFY_FIELD: field not supported'),
+         'MODIFY_FIELD: destination field 21 (enum rte_flow_field_id) not supported'),
         (r(mf('set', 'ipv4_dst dst_level 2', 'value src_value 0x01020304', 32)), conf,
          'MODIFY_FIELD: only outermost headers (level 0 or 1) can be modified'),
         (r(mf('set', 'tag dst_level 4', 'value src_value 0x01', 32)), conf,

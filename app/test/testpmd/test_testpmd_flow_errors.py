@@ -76,8 +76,8 @@ BAD = [
     (i('eth', 'jump group 3'), CONF, "JUMP target group must be higher than the rule's group"),
     (i('eth', 'jump group 4294967295'), CONF, 'JUMP target group must be below 4294967295'),
     # items
-    (i('eth / ipv4 / udp / geneve'), ITEM, 'item type not supported'),
-    (i('eth / ipv4 / sctp'), ITEM, 'item type not supported'),
+    (i('eth / ipv4 / udp / geneve'), ITEM, 'item type GENEVE not supported'),
+    (i('eth / ipv4 / sctp'), ITEM, 'item type SCTP not supported'),
     (i('eth dst mask ff:ff:ff:ff:ff:ff'), ITEM, 'mask or last given without spec'),
     (i('eth type spec 0x0800 type last 0x0806 type mask 0xffff'), LAST,
      'EtherType range cannot be matched'),
@@ -142,9 +142,9 @@ BAD = [
     (e('eth', 'flag'), ACT, 'FLAG is an ingress action'),
     (i('eth', 'mark id 1 / flag / drop'), ACT, 'only one MARK or FLAG action per rule'),
     (i('eth', 'mark id 0xfffffe / drop'), CONF, 'MARK id must be at most 0xfffffd'),
-    (i('eth', 'age timeout 10 / drop'), ACT, 'action type not supported'),
-    (i('eth', 'port_id id 0'), ACT, 'action type not supported'),
-    (i('eth', 'send_to_kernel'), ACT, 'action type not supported'),
+    (i('eth', 'age timeout 10 / drop'), ACT, 'action type AGE not supported'),
+    (i('eth', 'port_id id 0'), ACT, 'action type PORT_ID not supported'),
+    (i('eth', 'send_to_kernel'), ACT, 'action type SEND_TO_KERNEL not supported'),
     # RSS
     (i('eth', 'rss queues end'), CONF, 'RSS needs at least one queue'),
     (i('eth', 'rss queues 1 1 end'), CONF, 'RSS queue list has duplicates'),
@@ -185,7 +185,8 @@ BAD = [
      'SET_TAG index must be 0 to 3'),
     (i('eth', 'set_meta data 1 / queue index 1'), CONF, 'mask is zero: nothing to set'),
     (i('eth / ipv4 / udp', mf('set', 'vxlan_vni', 'value src_value 0x000001', 24) +
-       ' / queue index 1'), CONF, 'MODIFY_FIELD: field not supported'),
+       ' / queue index 1'), CONF, 
+     'MODIFY_FIELD: destination field 21 (enum rte_flow_field_id) not supported'),
     (i('eth / ipv4', mf('set', 'ipv4_dst dst_level 2', 'value src_value 0x01020304', 32) +
        ' / queue index 1'), CONF,
      'MODIFY_FIELD: only outermost headers (level 0 or 1) can be modified'),

@@ -87,7 +87,7 @@ static const struct bad_rule bad_rules[] = {
 	  K_NULL, 0 },
 	/* ---- items: types, spec/mask/last ---- */
 	{ "unsupported item", IN, ITEMS(P_V4, ITEM(SCTP, NULL, NULL)), A_DROP, ENOTSUP, T(ITEM),
-	  "item type not supported", K_ITEM, 2 },
+	  "item type SCTP not supported", K_ITEM, 2 },
 	{ "mask without spec", IN,
 	  ITEMS(ITEM(ETH, NULL, C(rte_flow_item_eth, .hdr.ether_type = 0xffff))), A_DROP, EINVAL,
 	  T(ITEM), "mask or last given without spec", K_ITEM, 0 },
@@ -249,7 +249,7 @@ static const struct bad_rule bad_rules[] = {
 	  5 },
 	/* ---- actions: types, fates, directions ---- */
 	{ "unsupported action", IN, P_ETH, ACTS(ACT(PASSTHRU, NULL), ACT(DROP, NULL)), ENOTSUP,
-	  T(ACTION), "action type not supported", K_ACTION, 0 },
+	  T(ACTION), "action type PASSTHRU not supported", K_ACTION, 0 },
 	{ "two fates", IN, P_ETH, ACTS(ACT(QUEUE, Q0), ACT(DROP, NULL)), ENOTSUP, T(ACTION),
 	  "only one fate action (QUEUE, RSS, DROP, JUMP) per rule", K_ACTION, 1 },
 	{ "QUEUE on egress", OUT, P_ETH, ACTS(ACT(QUEUE, Q0)), ENOTSUP, T(ACTION),
@@ -406,7 +406,8 @@ static const struct bad_rule bad_rules[] = {
 	  ACTS(ACT(MODIFY_FIELD, C(rte_flow_action_modify_field,
 				   .dst = { .field = RTE_FLOW_FIELD_VXLAN_VNI },
 				   .src = { .field = RTE_FLOW_FIELD_VALUE }, .width = 24)),
-	       ACT(QUEUE, Q0)), ENOTSUP, T(ACTION_CONF), "MODIFY_FIELD: field not supported",
+	       ACT(QUEUE, Q0)), ENOTSUP, T(ACTION_CONF),
+	  "MODIFY_FIELD: destination field 21 (enum rte_flow_field_id) not supported",
 	  K_ACTION, 0 },
 	{ "MODIFY_FIELD inner", IN, ITEMS(P_VXLAN),
 	  ACTS(ACT(MODIFY_FIELD, C(rte_flow_action_modify_field,

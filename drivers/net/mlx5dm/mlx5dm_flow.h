@@ -279,8 +279,9 @@ struct mlx5dm_flow_xctx {
 
 /*
  * Translate (and validate) one rule. On success spec holds everything the
- * object layer needs; on failure error is set (type, cause, static message)
- * and a negative errno is returned. Includes the steering library's check
+ * object layer needs; on failure error is set (type, cause, a static
+ * message or one of mlx5dm_flow_type_msg()) and a negative errno is
+ * returned. Includes the steering library's check
  * of every match mask the rule produces (unless xc->match_known vouches
  * for it).
  */
@@ -288,6 +289,14 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
+
+/*
+ * "item type SCTP not supported" (action: true for an action type): the
+ * name DPDK gives the type (rte_flow_conv(), testpmd's names), else its
+ * number. The text lives in a per-thread buffer until the thread's next
+ * call, as an rte_flow_error keeps only a pointer.
+ */
+const char *mlx5dm_flow_type_msg(bool action, int type);
 
 /* The mask / value of sub-rule i (spec mask plus its extra match), copied. */
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,

@@ -557,7 +557,7 @@ mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 
 		if (def == NULL)
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-						  "action type not supported");
+						  mlx5dm_flow_type_msg(true, a->type));
 		if (!(def->dir & dir))
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  def->dir_msg);

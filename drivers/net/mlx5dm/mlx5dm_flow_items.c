@@ -209,7 +209,7 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	x->def = def;
 	if (def == NULL)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, item,
-					  "item type not supported");
+					  mlx5dm_flow_type_msg(false, item->type));
 	RTE_BUILD_BUG_ON(sizeof(struct rte_flow_item_ipv6) > MLX5DM_FLOW_ITEM_MAX_SIZE);
 	if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, item,

@@ -351,6 +351,6 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 		return mlx5dm_flow_set_vid(x, a, error);
 	default:
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "action type not supported");
+					  mlx5dm_flow_type_msg(true, a->type));
 	}
 }

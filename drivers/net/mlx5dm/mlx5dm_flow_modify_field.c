@@ -104,9 +104,15 @@ mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 	for (i = 0; i < RTE_DIM(mlx5dm_flow_mf_fields); i++)
 		if (mlx5dm_flow_mf_fields[i].id == d->field)
 			mf->def = &mlx5dm_flow_mf_fields[i];
-	if (mf->def == NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "MODIFY_FIELD: field not supported");
+	if (mf->def == NULL) {
+		/* Kept after the return: rte_flow_error holds a pointer. */
+		static __thread char msg[96];
+		const struct rte_flow_action_modify_field *c = a->conf;
+
+		snprintf(msg, sizeof(msg), "MODIFY_FIELD: %s field %d (enum rte_flow_field_id) "
+			 "not supported", d == &c->dst ? "destination" : "source", (int)d->field);
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a, msg);
+	}
 	for (i = 0; i < mf->def->n_seg; i++)
 		mf->seg_field[i] = mf->def->seg[i].field;
 	if (d->field == RTE_FLOW_FIELD_TAG) {

@@ -11,9 +11,28 @@
  * walk, which the cache then keeps if it can.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mlx5dm_flow.h"
+
+const char *
+mlx5dm_flow_type_msg(bool action, int type)
+{
+	static __thread char buf[96];
+	const char *what = action ? "action" : "item";
+	const char *name = NULL;
+	int ret;
+
+	ret = rte_flow_conv(action ? RTE_FLOW_CONV_OP_ACTION_NAME_PTR :
+			    RTE_FLOW_CONV_OP_ITEM_NAME_PTR, &name, sizeof(name),
+			    (const void *)(intptr_t)type, NULL);
+	if (ret < 0 || name == NULL)
+		snprintf(buf, sizeof(buf), "%s type %d not supported", what, type);
+	else
+		snprintf(buf, sizeof(buf), "%s type %s not supported", what, name);
+	return buf;
+}
 
 static int
 mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_xctx *xc,

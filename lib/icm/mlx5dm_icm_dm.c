@@ -44,8 +44,9 @@ mlx5dm_icm_dm_get(struct mlx5dm_icm_pool *pool, uint64_t length, uint64_t *icm)
 	dm = ops->alloc_dm(pool->dev->ctx, &attr, &mattr);
 	if (dm == NULL) {
 		ret = errno != 0 ? errno : ENOMEM;
-		MLX5DM_LOG(ERR, MLX5DM_ICM_LOG, "%s pool: alloc_dm of %" PRIu64
-			   " bytes failed (errno %d)", pool->info->name, length, ret);
+		/* Per rule once the device's ICM of this type is used up. */
+		MLX5DM_LOG_LIMITED(ERR, MLX5DM_ICM_LOG, "%s pool: alloc_dm of %" PRIu64
+				   " bytes failed (errno %d)", pool->info->name, length, ret);
 		errno = ret;
 		return NULL;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include "mlx5dm_osdep.h"
@@ -39,6 +40,25 @@ mlx5dm_log(enum mlx5dm_log_level level, const char *module, const char *fmt, ...
 		fputc('\n', stderr);
 	}
 	va_end(ap);
+}
+
+bool
+mlx5dm_log_limit_take(struct mlx5dm_log_limit *l, uint64_t *suppressed)
+{
+	struct timespec t;
+	uint64_t now, next = __atomic_load_n(&l->next_ns, __ATOMIC_RELAXED);
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	now = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+	/* One thread wins the second; the others count themselves out. */
+	if (now < next || !__atomic_compare_exchange_n(&l->next_ns, &next,
+						       now + MLX5DM_LOG_LIMIT_NS, false,
+						       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		__atomic_fetch_add(&l->suppressed, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	*suppressed = __atomic_exchange_n(&l->suppressed, 0, __ATOMIC_RELAXED);
+	return true;
 }
 
 static void *

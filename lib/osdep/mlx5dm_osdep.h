@@ -11,6 +11,7 @@
 #ifndef _MLX5DM_OSDEP_H_
 #define _MLX5DM_OSDEP_H_
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,6 +60,33 @@ void mlx5dm_log(enum mlx5dm_log_level level, const char *module, const char *fmt
 
 #define MLX5DM_LOG(level, module, ...) \
 	mlx5dm_log(MLX5DM_LOG_ ## level, module, __VA_ARGS__)
+
+/*
+ * Lines on a path taken per rule (a fallback, a full resource) would
+ * repeat for every rule: such a line is written the first time, then at
+ * most once a second, saying how many like lines were left out since.
+ * One limit per call site (MLX5DM_LOG_LIMITED keeps it in a static).
+ */
+struct mlx5dm_log_limit {
+	uint64_t next_ns;       /* monotonic time before which lines are left out */
+	uint64_t suppressed;    /* lines left out since the last one written */
+};
+#define MLX5DM_LOG_LIMIT_NS 1000000000ull
+
+/* true: write the line (*suppressed: how many were left out before it). */
+bool mlx5dm_log_limit_take(struct mlx5dm_log_limit *l, uint64_t *suppressed);
+
+#define MLX5DM_LOG_LIMITED(level, module, fmt, ...) do { \
+	static struct mlx5dm_log_limit mlx5dm_lim_; \
+	uint64_t mlx5dm_n_; \
+	if (!mlx5dm_log_limit_take(&mlx5dm_lim_, &mlx5dm_n_)) \
+		break; \
+	if (mlx5dm_n_ == 0) \
+		mlx5dm_log(MLX5DM_LOG_ ## level, module, fmt, ## __VA_ARGS__); \
+	else \
+		mlx5dm_log(MLX5DM_LOG_ ## level, module, fmt " [%" PRIu64 " like lines left out]", \
+			   ## __VA_ARGS__, mlx5dm_n_); \
+} while (0)
 
 /*
  * Allocation shim. Memory from here is host memory (never DMA-visible);

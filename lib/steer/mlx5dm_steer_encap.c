@@ -66,8 +66,9 @@ mlx5dm_encap_store(struct mlx5dm_action *a, size_t len, const void *data)
 		ret = mlx5dm_encap_store_icm(a, len, data);
 		if (ret == 0)
 			return 0;
-		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "encap in ENCAP ICM failed (%d): using a "
-			   "firmware reformat context", ret);
+		/* Taken by every new header once ENCAP ICM is full. */
+		MLX5DM_LOG_LIMITED(WARNING, MLX5DM_STEER_LOG, "encap in ENCAP ICM failed (%d): "
+				   "using a firmware reformat context", ret);
 	}
 	return mlx5dm_encap_store_fw(a, len, data);
 }

@@ -739,6 +739,53 @@ test_model_full_is_enospc(void **state)
 	env_close(e);
 }
 
+static unsigned int log_lines;
+static char log_last[256];
+
+static void
+count_log(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)module;
+	vsnprintf(log_last, sizeof(log_last), fmt, ap);
+	log_lines++;
+}
+
+/*
+ * Once ENCAP ICM is full every new encap header takes a firmware reformat
+ * context: that fallback, taken per rule, logs a few lines in all, not
+ * lines per rule.
+ */
+static void
+test_model_fallback_logs_limited(void **state)
+{
+	const unsigned int n = (1u << 12) + 200; /* 4096 headers fit the smallest ENCAP ICM */
+	struct rte_flow **f = calloc(n, sizeof(*f));
+	struct mlx5dm_sim_config cfg;
+	struct rte_flow_error err;
+	struct env *e;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(f);
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_indirect_encap_sw_icm_size = 18;
+	e = env_open_cfg(&cfg);
+	log_lines = 0;
+	mlx5dm_log_set_hook(count_log);
+	for (i = 0; i < n; i++) {
+		f[i] = full_reformat(e, i, &err);
+		assert_non_null(f[i]);
+	}
+	mlx5dm_log_set_hook(NULL);
+	if (log_lines > 8)
+		fail_msg("%u log lines for %u encap rules (last: %s)", log_lines, n, log_last);
+	for (i = 0; i < n; i++)
+		assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
+	free(f);
+	env_close(e);
+}
+
 /* Ingress SET_MAC_DST and MODIFY_FIELD (IPv4 src copied to dst): the bytes that arrive. */
 static void
 test_model_modify_bytes(void **state)
@@ -876,6 +923,7 @@ main(void)
 		cmocka_unit_test(test_model_tag_meta),
 		cmocka_unit_test(test_model_set_tag_drop),
 		cmocka_unit_test(test_model_full_is_enospc),
+		cmocka_unit_test(test_model_fallback_logs_limited),
 		cmocka_unit_test(test_model_modify_bytes),
 		cmocka_unit_test(test_model_cached_rules),
 	};

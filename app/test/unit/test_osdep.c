@@ -43,6 +43,47 @@ test_log_hook(void **state)
 	mlx5dm_log_set_hook(NULL);
 }
 
+static unsigned int nb_lines;
+
+static void
+count_log(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	capture_log(level, module, fmt, ap);
+	nb_lines++;
+}
+
+/* The same call site, as a per-rule path logs. */
+static void
+log_per_rule(unsigned int i)
+{
+	MLX5DM_LOG_LIMITED(WARNING, "steer", "rule %u took the fallback", i);
+}
+
+/* A per-rule line: the first, then one a second saying how many were left out. */
+static void
+test_log_limited(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	mlx5dm_log_set_hook(count_log);
+	for (i = 0; i < 1000; i++)
+		log_per_rule(i);
+	assert_int_equal(nb_lines, 1);
+	assert_string_equal(last_line, "steer: rule 0 took the fallback");
+	assert_int_equal(last_level, MLX5DM_LOG_WARNING);
+	usleep(1100 * 1000);
+	log_per_rule(1000);
+	log_per_rule(1001);
+	assert_int_equal(nb_lines, 2);
+	assert_string_equal(last_line,
+			    "steer: rule 1000 took the fallback [999 like lines left out]");
+	/* Another site has a limit of its own. */
+	MLX5DM_LOG_LIMITED(ERR, "icm", "other site");
+	assert_int_equal(nb_lines, 3);
+	mlx5dm_log_set_hook(NULL);
+}
+
 static void
 test_alloc_fail_injection(void **state)
 {
@@ -596,6 +637,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_log_hook),
+		cmocka_unit_test(test_log_limited),
 		cmocka_unit_test(test_alloc_fail_injection),
 		cmocka_unit_test(test_aligned_and_calloc),
 		cmocka_unit_test(test_huge_reserve_first_fit),

@@ -500,7 +500,9 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 	}
 	ret = mlx5dm_flow_ent_make(fp, p, e);
 	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "action of kind %d not created: %d", p->kind, ret);
+		/* Per rule while a device resource is full. */
+		MLX5DM_LOG_LIMITED(ERR, MLX5DM_FLOW_LOG, "action of kind %d not created: %d",
+				   p->kind, ret);
 		mlx5dm_free(e);
 		errno = -ret;
 		return NULL;

@@ -149,8 +149,9 @@ test_devargs_rejected(void **state)
 		"sim_sq_thread=yes",
 	};
 	/*
-	 * Refused by the parser, which names the devarg: 65537 MiB could also
-	 * be refused later, by a reserve this machine cannot populate.
+	 * Refused by the parser, which names the devarg (65537 MiB: above the
+	 * range), or by its check of the memory devargs against the machine,
+	 * which says why, before anything is mapped: not a kill by the kernel.
 	 */
 	static const char * const bad_parsed[][2] = {
 		{ "mem_reserve=65537", "devarg mem_reserve" },
@@ -168,6 +169,11 @@ test_devargs_rejected(void **state)
 		{ "sim_icm_start=65537", "devarg sim_icm_start" },
 		{ "sim_icm_start=8M", "devarg sim_icm_start" },
 		{ "sim_icm_start=", "devarg sim_icm_start" },
+		{ "mem_reserve=3", "each must be a multiple of 2 MiB" },
+		{ "mem_ahead=4095", "each must be a multiple of 2 MiB" },
+		/* 128 GiB populated at probe. */
+		{ "mem_reserve=65536,mem_ahead=65536,mem_ahead_start=65536",
+		  "MiB this machine has available (MemAvailable)" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	size_t log_len = 0;

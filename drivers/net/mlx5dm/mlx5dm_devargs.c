@@ -9,9 +9,13 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include <rte_common.h>
 #include <rte_dev.h>
@@ -19,6 +23,7 @@
 
 #include "mlx5dm.h"
 #include "mlx5dm_log.h"
+#include "mlx5dm_sim.h"
 
 #define MLX5DM_ARG_BACKEND "backend"
 #define MLX5DM_ARG_PORTS "ports"
@@ -224,6 +229,76 @@ static const struct {
 	{ MLX5DM_ARG_SIM_ICM_START, mlx5dm_arg_uint },
 };
 
+/* MemAvailable of /proc/meminfo (what can be had without swapping), else free pages. */
+static uint64_t
+mlx5dm_mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+				break;
+		fclose(f);
+	}
+	if (kib != 0)
+		return (uint64_t)kib << 10;
+	return (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * The memory devargs against the machine: a reserve is mapped in 2 MiB
+ * units, and what the probe populates must be memory the machine has, or
+ * the kernel kills the process while it populates.
+ */
+static int
+mlx5dm_devargs_mem_check(const char *name, const struct mlx5dm_devargs *args)
+{
+	const uint64_t mib = 1u << 20;
+	uint64_t start = 0, avail, space;
+	struct mlx5dm_sim_config cfg;
+	struct rlimit rl;
+
+	if (args->mem_reserve_mb % 2 != 0 || args->mem_ahead_mb % 2 != 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u, mem_ahead=%u: each must be a multiple of "
+			       "2 MiB, the unit a reserve is mapped and handed out in", name,
+			       args->mem_reserve_mb, args->mem_ahead_mb);
+		return -EINVAL;
+	}
+	start += args->mem_reserve_mb;
+	if (args->mem_ahead_mb != 0)
+		start += RTE_MIN(args->mem_ahead_start_mb, args->mem_ahead_mb);
+	if (args->backend == RTE_PMD_MLX5DM_BACKEND_SIM &&
+	    args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD) {
+		/* Each port's share stops at its model's STE region. */
+		mlx5dm_sim_config_default(&cfg);
+		start += RTE_MIN((uint64_t)args->sim_icm_start_mb,
+				 (uint64_t)args->nb_ports << (cfg.log_steering_sw_icm_size - 20));
+	}
+	avail = mlx5dm_mem_available();
+	if (start * mib > avail) {
+		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u, mem_ahead_start=%u and sim_icm_start=%u "
+			       "populate %" PRIu64 " MiB at probe, more than the %" PRIu64
+			       " MiB this machine has available (MemAvailable): lower them", name,
+			       args->mem_reserve_mb, args->mem_ahead_start_mb,
+			       args->sim_icm_start_mb, start, avail / mib);
+		return -ENOMEM;
+	}
+	space = ((uint64_t)args->mem_reserve_mb + args->mem_ahead_mb) * mib;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    space > (uint64_t)rl.rlim_cur) {
+		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u and mem_ahead=%u map %" PRIu64
+			       " MiB, more than the process's address space limit (RLIMIT_AS, %"
+			       PRIu64 " MiB)",
+			       name, args->mem_reserve_mb, args->mem_ahead_mb, space / mib,
+			       (uint64_t)rl.rlim_cur / mib);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int
 mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args)
 {
@@ -246,7 +321,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.sim_icm_start_mb = MLX5DM_DEF_SIM_ICM_START,
 	};
 	if (params == NULL || params[0] == '\0')
-		return 0;
+		return mlx5dm_devargs_mem_check(name, args);
 	kvlist = rte_kvargs_parse(params, mlx5dm_valid_args);
 	if (kvlist == NULL) {
 		MLX5DM_DRV_LOG(ERR, "%s: cannot parse devargs \"%s\": "
@@ -284,7 +359,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		ret = -EINVAL;
 		goto free_kvlist;
 	}
-	ret = 0;
+	ret = mlx5dm_devargs_mem_check(name, args);
 free_kvlist:
 	rte_kvargs_free(kvlist);
 	return ret;

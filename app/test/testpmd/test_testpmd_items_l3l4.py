@@ -170,7 +170,7 @@ def refusals():
          'ones) are supported'),
         ('ingress group {g} pattern eth / ipv4 dst spec 10.0.0.9 dst last 10.0.0.1 '
          'dst mask 255.255.255.255 / end actions queue index 1 / end', 'item specification range',
-         'empty range: last is below spec'),
+         'IPV4: empty range: last is below spec'),
         ('ingress group {g} pattern eth / ipv4 fragment_offset spec 0 fragment_offset mask '
          '0x1fff / end actions queue index 1 / end', mask,
          'IPV4 fragment_offset can only be matched with mask 0x3fff'),
@@ -182,7 +182,7 @@ def refusals():
          'specific pattern item', 'only one L3 item per header level'),
         ('ingress group {g} pattern eth / ipv4 proto is 17 / tcp / end '
          'actions queue index 1 / end', 'specific pattern item',
-         'item contradicts a previous item or what it implies'),
+         'TCP: item contradicts a previous item or what it implies'),
         ('ingress group {g} pattern eth type is 0x86dd / ipv4 / end actions queue index 1 / end',
          'specific pattern item', 'L3 item does not match the EtherType given before it'),
         ('ingress group {g} pattern eth / tcp / end actions queue index 1 / end',

@@ -196,7 +196,7 @@ def refusals():
          'actions queue index 1 / end', item, 'GRE_KEY must directly follow GRE'),
         ('ingress group {g} pattern eth / ipv4 / gre k_bit is 0 / gre_key value is 1 / end '
          'actions queue index 1 / end', item,
-         'item contradicts a previous item or what it implies'),
+         'GRE_KEY: item contradicts a previous item or what it implies'),
         ('ingress group {g} pattern eth / ipv4 / udp / vxlan / eth / ipv4 / udp / vxlan / end '
          'actions queue index 1 / end', item, 'only one tunnel item per pattern'),
         ('ingress group {g} pattern eth / ipv4 / udp / vxlan / mpls label is 5 / end '

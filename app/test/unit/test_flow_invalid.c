@@ -64,7 +64,7 @@ static struct rte_flow_item bad_encap_def[] = {
 
 static const char *const msg_order = "header changes must come in the order the device applies "
 				     "them: decap, VLAN pop, field changes, VLAN push, encap";
-static const char *const msg_contra = "item contradicts a previous item or what it implies";
+static const char *const msg_contra = "TCP: item contradicts a previous item or what it implies";
 static const char *const msg_range = "range cannot be matched: only ranges a mask expresses "
 				     "(spec ends in zeros, last in ones) are supported";
 
@@ -90,7 +90,7 @@ static const struct bad_rule bad_rules[] = {
 	  "item type SCTP not supported", K_ITEM, 2 },
 	{ "mask without spec", IN,
 	  ITEMS(ITEM(ETH, NULL, C(rte_flow_item_eth, .hdr.ether_type = 0xffff))), A_DROP, EINVAL,
-	  T(ITEM), "mask or last given without spec", K_ITEM, 0 },
+	  T(ITEM), "ETH: mask or last given without spec", K_ITEM, 0 },
 	{ "IPv4 total_length mask", IN,
 	  ITEMS(ITEM(IPV4, C(rte_flow_item_ipv4, .hdr.time_to_live = 1),
 		     C(rte_flow_item_ipv4, .hdr.total_length = 0xffff))), A_DROP, ENOTSUP,
@@ -138,7 +138,7 @@ static const struct bad_rule bad_rules[] = {
 	{ "empty address range", IN,
 	  ITEMS(ITEM_L(IPV4, C(rte_flow_item_ipv4, .hdr.dst_addr = RTE_BE32(0x0a000010)),
 		       C(rte_flow_item_ipv4, .hdr.dst_addr = RTE_BE32(0x0a000001)), NULL)),
-	  A_DROP, EINVAL, T(ITEM_LAST), "empty range: last is below spec", K_ITEM, 0 },
+	  A_DROP, EINVAL, T(ITEM_LAST), "IPV4: empty range: last is below spec", K_ITEM, 0 },
 	{ "fragment offset partial mask", IN,
 	  ITEMS(ITEM(IPV4, C(rte_flow_item_ipv4, .hdr.fragment_offset = RTE_BE16(0x2000)),
 		     C(rte_flow_item_ipv4, .hdr.fragment_offset = RTE_BE16(0x2000)))), A_DROP,
@@ -261,7 +261,7 @@ static const struct bad_rule bad_rules[] = {
 	  ACTS(ACT(QUEUE, C(rte_flow_action_queue, .index = 8))), EINVAL, T(ACTION_CONF),
 	  "QUEUE index is beyond the configured Rx queues", K_ACTION, 0 },
 	{ "QUEUE without conf", IN, P_ETH, ACTS(ACT(QUEUE, NULL)), EINVAL, T(ACTION_CONF),
-	  "action configuration is missing", K_ACTION, 0 },
+	  "QUEUE: action configuration is missing", K_ACTION, 0 },
 	{ "ingress without fate", IN, P_ETH, ACTS(ACT(COUNT, NULL)), EINVAL, T(ACTION),
 	  "ingress rules need a fate action: QUEUE, RSS, DROP or JUMP", K_ACTIONS, 0 },
 	{ "JUMP backwards", ATTR(.ingress = 1, .group = 3), P_ETH,

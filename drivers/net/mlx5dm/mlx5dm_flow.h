@@ -297,6 +297,8 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
  * call, as an rte_flow_error keeps only a pointer.
  */
 const char *mlx5dm_flow_type_msg(bool action, int type);
+/* "IPV4: <msg>": a refusal whose static text does not say which item (action) it is about. */
+const char *mlx5dm_flow_named_msg(bool action, int type, const char *msg);
 
 /* The mask / value of sub-rule i (spec mask plus its extra match), copied. */
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,

@@ -563,7 +563,8 @@ mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 						  def->dir_msg);
 		if (def->conf && a->conf == NULL)
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
-						  a, "action configuration is missing");
+						  a, mlx5dm_flow_named_msg(true, a->type,
+						  "action configuration is missing"));
 		ret = def->fn(x, a, error);
 		if (ret < 0)
 			return ret;

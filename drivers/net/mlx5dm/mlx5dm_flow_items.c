@@ -65,7 +65,8 @@ mlx5dm_flow_item_range_err(struct mlx5dm_flow_xlate *x, int ret, struct rte_flow
 {
 	if (ret == -ERANGE)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
-					  "empty range: last is below spec");
+					  mlx5dm_flow_named_msg(false, x->item->type,
+					  "empty range: last is below spec"));
 	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
 				  "range cannot be matched: only ranges a mask expresses "
 				  "(spec ends in zeros, last in ones) are supported");
@@ -213,7 +214,8 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	RTE_BUILD_BUG_ON(sizeof(struct rte_flow_item_ipv6) > MLX5DM_FLOW_ITEM_MAX_SIZE);
 	if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, item,
-					  "mask or last given without spec");
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "mask or last given without spec"));
 	/* Everything after a tunnel item belongs to the inner headers. */
 	x->inner = mlx5dm_flow_has(x, MLX5DM_FLOW_L_TUNNEL);
 	x->variant = x->inner ? MLX5DM_FLOW_V_INNER : MLX5DM_FLOW_V_OUTER;

@@ -68,7 +68,8 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 		return 0;
 	if (((old_v ^ value) & old_m & mask) != 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
-					  "item contradicts a previous item or what it implies");
+					  mlx5dm_flow_named_msg(false, x->item->type,
+					  "item contradicts a previous item or what it implies"));
 	mlx5dm_flow_match_write(x, f, old_m | mask, old_v | value);
 	return 0;
 }
@@ -101,7 +102,8 @@ mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 
 	if (m != 0 && m != version)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
-					  "item contradicts a previous item or what it implies");
+					  mlx5dm_flow_named_msg(false, x->item->type,
+					  "item contradicts a previous item or what it implies"));
 	return mlx5dm_flow_match_set(x, f, version, version, error);
 }
 

@@ -23,6 +23,7 @@
 #ifndef _MLX5DM_SEND_H_
 #define _MLX5DM_SEND_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mlx5dm_dev.h"
@@ -70,11 +71,44 @@ int mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint3
 int mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id,
 			   const void *data64);
 
-/* Ring the doorbell for everything posted so far. */
+/*
+ * Ring the doorbell for everything posted so far, then reap the completions
+ * already there (no wait): 0, or -EIO when the ring is (or is found) in error.
+ */
 int mlx5dm_send_flush(struct mlx5dm_send_ring *ring);
 
 /* Ring the doorbell only if at least min_wqes WQEs wait for it (0, or -EIO as flush). */
 int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
+
+/*
+ * Error state. A WQE that completes in error (an error CQE: its syndrome
+ * is in the statistics) moves the QP to the error state, as on a
+ * ConnectX: that WQE wrote nothing, the WQEs before it executed, and every
+ * later one is flushed unexecuted. The ring then stays in error until it
+ * is destroyed: every call returns -EIO (nothing is posted or retried).
+ * A ring that waited 5 s for a completion is in error too.
+ */
+
+/*
+ * Wait until no WQE posted on the ring can still execute: a drain on a
+ * working ring; on a ring in error, until the device has flushed what it
+ * was told of. 0, or -ETIMEDOUT (the device is silent: nothing is sure).
+ * Freed ICM may then be reused even when the ring failed.
+ */
+int mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring);
+
+/* 0, or -EIO once the ring is in error (nothing is polled). */
+int mlx5dm_send_error(const struct mlx5dm_send_ring *ring);
+
+/* Position of the next WQE to be posted (the WQEs posted so far end there). */
+uint32_t mlx5dm_send_pos(const struct mlx5dm_send_ring *ring);
+
+/*
+ * True when the ring is in error and a WQE posted before pos (a value of
+ * mlx5dm_send_pos()) did not execute. Writes posted before pos are on the
+ * device when it is false and the ring has reaped their completions.
+ */
+bool mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos);
 
 /*
  * Make every write posted so far complete: post an RDMA READ of the last

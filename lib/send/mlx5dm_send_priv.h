@@ -19,7 +19,8 @@ struct mlx5dm_send_ring {
 	struct mlx5dm_dev *dev;
 	struct mlx5dv_devx_uar *uar;
 	bool own_uar;
-	int err;                         /* -EIO once an error CQE was seen */
+	int err;                         /* -EIO once an error CQE was seen (or a wait gave up) */
+	uint32_t err_pos;                /* with err: pi of the first WQE that did not execute */
 
 	/* Send queue: (1 << log_nbb) WQEBBs of 64 bytes. */
 	uint8_t *sq_buf;
@@ -30,6 +31,7 @@ struct mlx5dm_send_ring {
 	uint64_t *wqe_data_end;          /* per start WQEBB: staging head after it */
 	uint8_t *last_ctrl;              /* control segment of the last WQE posted */
 	uint32_t unrung;                 /* WQEs posted since the last doorbell */
+	uint32_t rung_pi;                /* pi at the last doorbell: what the device was told */
 	uint32_t since_signal;           /* WQEs since the last CQE request */
 	uint32_t signal_th;
 	uint32_t qpn;

@@ -84,13 +84,25 @@ mlx5dm_send_ring_db(struct mlx5dm_send_ring *ring)
 	mlx5dm_wmb();
 	memcpy(&first8, ring->last_ctrl, sizeof(first8));
 	ring->dev->ops->doorbell(ring->uar, 0, first8);
+	ring->rung_pi = ring->pi;
 	ring->unrung = 0;
 	ring->stats.doorbells++;
 	return 0;
 }
 
-int
-mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
+/* The ring is unusable from WQE position pos on (the first failure counts). */
+static void
+mlx5dm_send_fail(struct mlx5dm_send_ring *ring, uint32_t pos)
+{
+	if (ring->err != 0)
+		return;
+	ring->err = -EIO;
+	ring->err_pos = pos;
+}
+
+/* Consume the completions there; how many. */
+static int
+mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 {
 	uint32_t mask = (1u << ring->log_ncqe) - 1;
 	uint32_t *cq_dbr = (uint32_t *)(ring->dbr_buf + MLX5DM_SEND_CQ_DBR_OFF);
@@ -116,8 +128,13 @@ mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 					   "syndrome 0x%x vendor 0x%x at WQE %u", ring->qpn,
 					   opcode, e->syndrome, e->vendor_err_synd,
 					   ntohs(e->wqe_counter));
+				/*
+				 * The QP is in error from this WQE on: it did not write,
+				 * the ones before it did (RC executes in order).
+				 */
+				mlx5dm_send_fail(ring, ring->ci + (uint16_t)(ntohs(e->wqe_counter) -
+								 (uint16_t)ring->ci));
 			}
-			ring->err = -EIO;
 		}
 		slot = ntohs(cqe->wqe_counter) & ((1u << ring->log_nbb) - 1);
 		ring->ci = ring->wqe_end[slot];
@@ -130,6 +147,14 @@ mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 		mlx5dm_wmb();
 		__atomic_store_n(&cq_dbr[0], htonl(ring->cq_ci & 0xffffff), __ATOMIC_RELAXED);
 	}
+	return n;
+}
+
+int
+mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
+{
+	int n = mlx5dm_send_reap(ring);
+
 	return ring->err != 0 ? ring->err : n;
 }
 
@@ -162,7 +187,7 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 		} else if (mlx5dm_send_now_ns() > deadline) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: no completion for 5 s (pi %u ci %u)",
 				   ring->qpn, ring->pi, ring->ci);
-			ring->err = -EIO;
+			mlx5dm_send_fail(ring, ring->ci);
 			return -ETIMEDOUT;
 		}
 		mlx5dm_send_poll(ring);
@@ -358,12 +383,29 @@ mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const voi
 	return 0;
 }
 
+/*
+ * Ring the doorbell, then reap what has completed already without waiting:
+ * a device that executes at the doorbell (the model without its send
+ * thread) has reported an error by then, and the caller learns it now.
+ */
+static int
+mlx5dm_send_ring_reap(struct mlx5dm_send_ring *ring)
+{
+	int ret;
+
+	if (ring->unrung == 0)
+		return 0;
+	mlx5dm_send_ring_db(ring);
+	ret = mlx5dm_send_poll(ring);
+	return ret < 0 ? ret : 0;
+}
+
 int
 mlx5dm_send_flush(struct mlx5dm_send_ring *ring)
 {
 	if (ring->err != 0)
 		return ring->err;
-	return mlx5dm_send_ring_db(ring);
+	return mlx5dm_send_ring_reap(ring);
 }
 
 int
@@ -373,7 +415,47 @@ mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
 		return ring->err;
 	if (ring->unrung < min_wqes)
 		return 0;
-	return mlx5dm_send_ring_db(ring);
+	return mlx5dm_send_ring_reap(ring);
+}
+
+int
+mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring)
+{
+	uint64_t deadline;
+	int ret;
+
+	ret = ring->err == 0 ? mlx5dm_send_drain(ring) : ring->err;
+	if (ret != -EIO)
+		return ret;
+	/* The QP flushes what followed the failed WQE: one error CQE each. */
+	deadline = mlx5dm_send_now_ns() + MLX5DM_SEND_WAIT_NS;
+	while (ring->ci != ring->rung_pi) {
+		if (mlx5dm_send_reap(ring) == 0 && mlx5dm_send_now_ns() > deadline) {
+			MLX5DM_LOG(ERR, "send", "qpn 0x%x: failed QP not flushed (pi %u ci %u)",
+				   ring->qpn, ring->rung_pi, ring->ci);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+int
+mlx5dm_send_error(const struct mlx5dm_send_ring *ring)
+{
+	return ring->err;
+}
+
+uint32_t
+mlx5dm_send_pos(const struct mlx5dm_send_ring *ring)
+{
+	return ring->pi;
+}
+
+bool
+mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos)
+{
+	/* Positions wrap at 2^32; the WQEs compared are at most a ring apart. */
+	return ring->err != 0 && (int32_t)(pos - ring->err_pos) > 0;
 }
 
 int
@@ -417,7 +499,7 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 		if (ret == 0 && mlx5dm_send_now_ns() > deadline) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: drain timed out (pi %u ci %u)",
 				   ring->qpn, ring->pi, ring->ci);
-			ring->err = -EIO;
+			mlx5dm_send_fail(ring, ring->ci);
 			return -ETIMEDOUT;
 		}
 	}

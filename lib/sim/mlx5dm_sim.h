@@ -118,6 +118,15 @@ int mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
 			      struct mlx5dm_sim_port_stats *st);
 
 /*
+ * Fault injection (tests): the n-th send-queue WQE the model executes from
+ * now on (n >= 1, any QP) fails as an RDMA access with a key the device
+ * does not know fails on a ConnectX: nothing is written, an error CQE with
+ * the remote access syndrome (0x13) reports it, the QP moves to the error
+ * state and its later WQEs complete with flush errors. n = 0 disarms.
+ */
+void mlx5dm_sim_sq_fail_at(struct mlx5dm_sim *sim, uint64_t n);
+
+/*
  * Packet-walk trace (debugging). Off by default and free when off: one
  * predictable branch per walk. When on, every STE visited, hit/miss,
  * actions executed and the final fate are passed to fn as text lines.

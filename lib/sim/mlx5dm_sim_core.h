@@ -165,6 +165,7 @@ struct mlx5dm_sim {
 	struct mlx5dm_sim_sync sync;
 	struct mlx5dm_sim_eng *eng;
 	struct mlx5dm_sim_sqt sqt;
+	uint64_t sq_fail_in;            /* mlx5dm_sim_sq_fail_at(): WQEs left, 0 = off */
 };
 
 static inline struct mlx5dm_sim *

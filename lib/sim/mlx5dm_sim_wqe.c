@@ -25,7 +25,8 @@
  *
  * Error CQE: opcode 13, syndrome (LOCAL_LENGTH 0x01, LOCAL_QP_OP 0x02,
  * LOCAL_PROT 0x04, WR_FLUSH 0x05, REMOTE_ACCESS 0x13) and in
- * vendor_err_synd the model's reason (enum below).
+ * vendor_err_synd the model's reason (enum below). Tests make a WQE fail
+ * on purpose with mlx5dm_sim_sq_fail_at().
  */
 
 #include <errno.h>
@@ -54,6 +55,7 @@ enum {
 	MLX5DM_SIM_WHY_ARG,             /* argument id not allocated */
 	MLX5DM_SIM_WHY_ARG_PD,          /* argument object of another PD */
 	MLX5DM_SIM_WHY_PARTIAL,         /* producer counter ends inside a WQE */
+	MLX5DM_SIM_WHY_INJECTED,        /* mlx5dm_sim_sq_fail_at() */
 };
 #define MLX5DM_SIM_ERR(synd, why) (((synd) << 8) | (why))
 
@@ -533,7 +535,9 @@ mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uin
 	struct mlx5dm_sim_qp *qp = x->qp;
 	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
 
-	while (ctr != pi && *state == MLX5DM_SIM_QPS_RTS) {
+	/* An armed fault injection counts every WQE: the general path does. */
+	while (ctr != pi && *state == MLX5DM_SIM_QPS_RTS &&
+	       __atomic_load_n(&x->sim->sq_fail_in, __ATOMIC_RELAXED) == 0) {
 		uint32_t off = (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
 		const uint8_t *ctrl = qp->sq + off;
 		uint32_t c[3], ds;
@@ -550,6 +554,26 @@ mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uin
 		mlx5dm_sim_sq_complete(qp, c, 0, 0, state);
 	}
 	return ctr;
+}
+
+void
+mlx5dm_sim_sq_fail_at(struct mlx5dm_sim *sim, uint64_t n)
+{
+	__atomic_store_n(&sim->sq_fail_in, n, __ATOMIC_RELAXED);
+}
+
+/* Count a WQE against an armed injection; true for the one that fails. */
+static bool
+mlx5dm_sim_sq_injected(struct mlx5dm_sim *sim)
+{
+	uint64_t n = __atomic_load_n(&sim->sq_fail_in, __ATOMIC_RELAXED);
+
+	while (n != 0) {
+		if (__atomic_compare_exchange_n(&sim->sq_fail_in, &n, n - 1, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return n == 1;
+	}
+	return false;
 }
 
 void
@@ -596,6 +620,9 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 			bb = (uint16_t)(pi - ctr);
 		} else if (state == MLX5DM_SIM_QPS_ERR) {
 			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_WR_FLUSH, 0);
+		} else if (mlx5dm_sim_sq_injected(sim)) {
+			err = MLX5DM_SIM_ERR(MLX5DM_SIM_SYND_REMOTE_ACCESS,
+					     MLX5DM_SIM_WHY_INJECTED);
 		} else {
 			/* Read in place; one that wraps past the SQ's end is put together first. */
 			mlx5dm_sim_wqe_ctrl(&w, c);

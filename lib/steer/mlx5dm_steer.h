@@ -137,7 +137,10 @@ int mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_
  * Insert a rule: value (MLX5DM_MATCH_PARAM_SIZE bytes, no bit outside the
  * matcher mask: EINVAL) and up to MLX5DM_RULE_MAX_ACTIONS actions, on queue.
  * EEXIST for a duplicate when duplicates are not allowed; EOPNOTSUPP (and a
- * log line naming the cause) for an impossible action combination.
+ * log line naming the cause) for an impossible action combination; EIO when
+ * the queue's send ring is (or is found) in error before the rule's writes
+ * executed: the rule is undone, and every later create on the queue fails
+ * the same way (doc/guides/steering.rst, Errors).
  */
 #define MLX5DM_RULE_MAX_ACTIONS 16
 struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
@@ -176,6 +179,7 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *pr
 						     uint16_t queue, size_t nb_actions,
 						     struct mlx5dm_action *const actions[],
 						     const uint32_t args[]);
+/* -EIO when the queue's ring is in error: the rule is released all the same. */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
 /* Ring the doorbells of / wait for the writes queued on a queue. */

@@ -374,7 +374,7 @@ mlx5dm_action_destroy(struct mlx5dm_action *a)
 	 * be on an STE of a deleted rule that names them.
 	 */
 	if (a->arg != NULL || a->fw_reformat != NULL) {
-		int ret = mlx5dm_steer_sync_rings(ctx);
+		int ret = mlx5dm_steer_quiesce_rings(ctx);
 
 		if (ret == 0)
 			ret = mlx5dm_steer_hw_sync(ctx);

@@ -24,9 +24,9 @@ mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx)
 	return mlx5dm_res_sync_steering(&ctx->res);
 }
 
-/* Drain every ring; each queue lock is taken alone (callers hold none). */
-int
-mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
+/* Drain (or quiesce) every ring; each queue lock is taken alone (callers hold none). */
+static int
+mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ring))
 {
 	unsigned int i;
 	int ret = 0;
@@ -36,12 +36,30 @@ mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
 		int r;
 
 		mlx5dm_spinlock_lock(&q->lock);
-		r = mlx5dm_send_drain(q->ring);
+		r = fn(q->ring);
 		mlx5dm_spinlock_unlock(&q->lock);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
 	return ret;
+}
+
+/* Every write posted is on the device; a ring in error reports it. */
+int
+mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
+{
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain);
+}
+
+/*
+ * No posted write can still land: what freeing ICM needs. A ring in error
+ * writes nothing more once flushed, so it does not stop the other queues'
+ * objects from being freed and their ICM reused.
+ */
+int
+mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx)
+{
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce);
 }
 
 /* The ICM pools' sync-before-reuse callback: no queued write targets freed ICM. */
@@ -51,7 +69,7 @@ mlx5dm_steer_icm_sync(void *arg)
 	struct mlx5dm_ctx *ctx = arg;
 	int ret;
 
-	ret = mlx5dm_steer_sync_rings(ctx);
+	ret = mlx5dm_steer_quiesce_rings(ctx);
 	if (ret == 0)
 		ret = mlx5dm_steer_hw_sync(ctx);
 	return ret;
@@ -285,7 +303,7 @@ mlx5dm_ctx_close(struct mlx5dm_ctx *ctx)
 		return -EINVAL;
 	if (!LIST_EMPTY(&ctx->domains))
 		return -EBUSY;
-	mlx5dm_steer_sync_rings(ctx);
+	mlx5dm_steer_quiesce_rings(ctx);
 	mlx5dm_ctx_free(ctx);
 	return 0;
 }

@@ -74,6 +74,10 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
 	mlx5dm_rule_bury_flush(m, d);
 	mlx5dm_rule_spare_free(m, d);
+	if (m->lost != NULL) {
+		mlx5dm_defer_move(d, m->lost);
+		mlx5dm_free(m->lost);
+	}
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);
@@ -229,7 +233,7 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 	tbl = m->tbl;
 	ctx = tbl->dom->ctx;
 	/* Queues that wrote m's entries must be done before its ICM is freed. */
-	ret = mlx5dm_steer_sync_rings(ctx);
+	ret = mlx5dm_steer_quiesce_rings(ctx);
 	if (ret < 0)
 		return ret;
 	q = mlx5dm_steer_ctrl_queue(ctx);

@@ -305,6 +305,12 @@ struct mlx5dm_matcher {
 	/* Per level: an unused slot's shadow image, miss address left 0. */
 	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
 	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS]; /* (under lock) */
+	/*
+	 * ICM of rules deleted while their ring was in error: the device may
+	 * still reach it through this matcher, so it is freed with the
+	 * matcher, once nothing leads into it (under lock; NULL: none).
+	 */
+	struct mlx5dm_defer *lost;
 	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
 	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
@@ -514,6 +520,7 @@ int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
 
 /* ---- mlx5dm_steer_ctx.c ---- */
 int mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx);
+int mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 
@@ -534,6 +541,7 @@ struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m);
 void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
+void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
 
 /* ---- mlx5dm_steer_rule_act.c ---- */
 /*

@@ -955,6 +955,7 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	struct mlx5dm_rule *rule;
 	unsigned int n_extra = 0, lvl;
 	struct mlx5dm_matcher *m;
+	uint32_t end;
 	struct mlx5dm_ctx *ctx;
 	uint8_t *arr;
 	size_t i;
@@ -977,6 +978,13 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	mlx5dm_rule_ctx_init(&rc, m);
 	ret = mlx5dm_rule_lock(m, queue, &rc.q);
 	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	/* A ring in error takes nothing more (as DPDK mlx5 HWS refuses rules on such a queue). */
+	ret = mlx5dm_send_error(rc.q->ring);
+	if (ret < 0) {
+		mlx5dm_rule_unlock(m, rc.q);
 		errno = -ret;
 		return NULL;
 	}
@@ -1012,17 +1020,11 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		ret = mlx5dm_rule_defer_commit(&rc, rule);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
-	if (ret < 0) {
-		for (i = 0; i < rule->nb_act_stes; i++)
-			mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
-		mlx5dm_rule_undo(&rc);
-		mlx5dm_rule_free(m, rule);
-		mlx5dm_rule_unlock(m, rc.q);
-		mlx5dm_defer_run(&rc.d);
-		errno = -ret;
-		return NULL;
-	}
+	if (ret < 0)
+		goto undo;
 	ret = mlx5dm_rule_flush(&rc);
+	/* The rule's writes end here; the last one makes it reachable. */
+	end = mlx5dm_send_pos(rc.q->ring);
 	/* Growth bookkeeping for every table that received an entry. */
 	for (lvl = 0; ret == 0 && lvl < rc.depth; lvl++) {
 		if (rc.created[lvl])
@@ -1030,6 +1032,20 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	}
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
+	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end)) {
+		/*
+		 * The ring failed before the rule's last write executed: the
+		 * device never reached it (what it did write hangs from nothing
+		 * reachable). Undone as a rule refused before any write.
+		 */
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
+		if (m->pending == rule) {
+			m->pending = NULL;
+			rc.deferred = rule->last;
+			rc.deferred_probe = m->pending_probe;
+		}
+		goto undo;
+	}
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
@@ -1041,10 +1057,19 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	mlx5dm_rule_unlock(m, rc.q);
 	mlx5dm_defer_run(&rc.d);
 	if (ret < 0) {
-		/* The ring failed: the device state is unknown; the rule stays accounted. */
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
+		/* The rule is on the device; the ring's error is for the calls that follow. */
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "ring failed after a rule was written: %d", ret);
 	}
 	return rule;
+undo:
+	for (i = 0; i < rule->nb_act_stes; i++)
+		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
+	mlx5dm_rule_undo(&rc);
+	mlx5dm_rule_free(m, rule);
+	mlx5dm_rule_unlock(m, rc.q);
+	mlx5dm_defer_run(&rc.d);
+	errno = -ret;
+	return NULL;
 }
 
 /* Release the buried entries' index ways and records; their buckets load together first. */
@@ -1139,6 +1164,23 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
 }
 
+/*
+ * A deletion whose unlink did not reach the device (its ring failed): the
+ * rule leaves the library, but its entries stay where the device finds
+ * them, so their ICM is kept until the matcher goes (matcher lock held).
+ */
+static void
+mlx5dm_rule_keep_lost(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	if (m->lost == NULL)
+		m->lost = mlx5dm_zmalloc(sizeof(*m->lost));
+	if (m->lost == NULL) {
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "no memory to keep a lost rule's ICM");
+		return;
+	}
+	mlx5dm_defer_move(m->lost, d);
+}
+
 int
 mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 {
@@ -1150,6 +1192,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_ste *s;
 	unsigned int lvl, i;
+	uint32_t end;
 	int ret;
 
 	if (rule == NULL)
@@ -1193,12 +1236,15 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		ret = mlx5dm_rule_unlink(&rc, s, &subtree);
 		break;
 	}
+	end = mlx5dm_send_pos(rc.q->ring);
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(m, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
+	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end))
+		mlx5dm_rule_keep_lost(m, &rc.d);
 	/* The references to drop, once unlocked. */
 	nb_actions = 0;
 	for (i = 0; i < rule->nb_actions; i++) {

@@ -77,10 +77,9 @@ senv_open(uint16_t nb_queues)
 	return senv_open_cfg(nb_queues, NULL);
 }
 
-void
-senv_close(struct senv *e)
+static void
+senv_close_objs(struct senv *e)
 {
-	struct mlx5dm_ctx_stats st;
 	unsigned int i;
 
 	for (i = 0; i < SENV_NB_RQ; i++) {
@@ -90,6 +89,26 @@ senv_close(struct senv *e)
 	}
 	assert_int_equal(mlx5dm_domain_set_root(e->rx, NULL), 0);
 	assert_int_equal(mlx5dm_table_destroy(e->tbl), 0);
+}
+
+void
+senv_close_failed(struct senv *e)
+{
+	senv_close_objs(e);
+	assert_int_equal(mlx5dm_domain_destroy(e->rx), 0);
+	assert_int_equal(mlx5dm_domain_destroy(e->tx), 0);
+	assert_int_equal(mlx5dm_ctx_close(e->ctx), 0);
+	mlx5dm_dev_close(e->dev);
+	free(e);
+}
+
+void
+senv_close(struct senv *e)
+{
+	struct mlx5dm_ctx_stats st;
+	unsigned int i;
+
+	senv_close_objs(e);
 	/* Every object is gone: the ICM in use is what the context alone holds. */
 	senv_sync(e);
 	st = senv_stats(e);

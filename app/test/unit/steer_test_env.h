@@ -52,6 +52,8 @@ struct senv *senv_open_ex(const struct mlx5dm_ctx_attr *cattr,
  * matcher or rule left).
  */
 void senv_close(struct senv *e);
+/* The same without the checks that need a sync (a rule queue's ring failed). */
+void senv_close_failed(struct senv *e);
 
 /* ---- frames ---- */
 

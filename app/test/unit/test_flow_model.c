@@ -331,6 +331,60 @@ test_model_queue_mark_drop(void **state)
 	env_close(e);
 }
 
+/*
+ * A rule write the device fails (the model completes a WQE of the rule
+ * queue's ring in error, as a ConnectX does an RDMA WRITE it cannot make):
+ * rte_flow create returns EIO with the error set, the frame keeps its
+ * path, and the queue's error is reported by the creates that follow.
+ */
+static void
+test_model_ring_failure(void **state)
+{
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000002) };
+	const struct rte_flow_item_ipv4 ip3 = { .hdr.dst_addr = RTE_BE32(0x0a000003) };
+	const struct rte_flow_item items[] = { ITEM(ETH, NULL, NULL),
+					       ITEM(IPV4, &ip, &ip_dst_mask), END_ITEM };
+	const struct rte_flow_item items3[] = { ITEM(ETH, NULL, NULL),
+						ITEM(IPV4, &ip3, &ip_dst_mask), END_ITEM };
+	const struct rte_flow_action_mark mark = { .id = 7 };
+	const struct rte_flow_action_queue q2 = { .index = 2 };
+	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q2), END_ACT };
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec spec;
+	struct mlx5dm_dev_pkt got;
+	struct env *e = env_open();
+	uint64_t flows, rules;
+	unsigned int i;
+	int q;
+
+	(void)state;
+	env_default_rule(e);
+	/* The rule's matcher exists: the failing WQE is the rule's own write. */
+	env_flow(e, &t_attr_in, items3, acts, false);
+	flows = e->fp.st.flows;
+	rules = e->fp.st.rules;
+	q = env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got);
+	assert_true(q >= 0);
+	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, acts, &spec, &err), 0);
+	mlx5dm_sim_sq_fail_at(e->dev->transport, 1);
+	for (i = 0; i < 2; i++) {
+		rte_errno = 0;
+		err.message = NULL;
+		assert_null(mlx5dm_flow_objs_create(&e->fp, &spec, true, &err));
+		assert_int_equal(rte_errno, EIO);
+		assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
+		assert_non_null(err.message);
+		assert_non_null(strstr(err.message, "device"));
+		assert_int_equal(e->fp.st.flows, flows);
+		assert_int_equal(e->fp.st.rules, rules);
+		/* Not steered by the failed rule: the default rule's queue, no mark. */
+		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
+		assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	}
+	env_close(e);
+}
+
 /* Group 0 jumps to group 1; a MARK there is seen by a MARK item in group 2. */
 static void
 test_model_jump_mark_item(void **state)
@@ -926,6 +980,7 @@ main(void)
 		cmocka_unit_test(test_model_fallback_logs_limited),
 		cmocka_unit_test(test_model_modify_bytes),
 		cmocka_unit_test(test_model_cached_rules),
+		cmocka_unit_test(test_model_ring_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

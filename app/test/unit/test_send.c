@@ -502,6 +502,41 @@ test_error_cqe_makes_ring_fail(void **state)
 	free_ring(r);
 }
 
+/*
+ * Where a ring failed: the WQE before the failed one executed, the failed
+ * one and those after it did not. The flush that rings the doorbell
+ * reaps the error CQE already there, and from then on nothing is posted.
+ */
+static void
+test_error_position(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	uint8_t d[16] = { 1 };
+	uint32_t a, b;
+	unsigned int doorbells;
+
+	(void)state;
+	r = make_ring(6, 4, 0);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), 0);
+	a = mlx5dm_send_pos(r);
+	assert_int_equal(mlx5dm_send_write(r, 64, 0x9999, d, sizeof(d)), 0);
+	b = mlx5dm_send_pos(r);
+	assert_int_equal(mlx5dm_send_write(r, 128, FAKE_RKEY, d, sizeof(d)), 0);
+	assert_int_equal(mlx5dm_send_error(r), 0);
+	assert_false(mlx5dm_send_lost(r, b));
+	assert_int_equal(mlx5dm_send_flush(r), -EIO);
+	assert_int_equal(mlx5dm_send_error(r), -EIO);
+	assert_false(mlx5dm_send_lost(r, a));
+	assert_true(mlx5dm_send_lost(r, b));
+	doorbells = fd->doorbells;
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), -EIO);
+	assert_int_equal(mlx5dm_send_arg_update(r, 1, fd->icm), -EIO);
+	assert_int_equal(mlx5dm_send_flush(r), -EIO);
+	assert_int_equal(mlx5dm_send_drain(r), -EIO);
+	assert_int_equal(fd->doorbells, doorbells);
+	free_ring(r);
+}
+
 static void
 test_bad_arguments(void **state)
 {
@@ -531,6 +566,7 @@ main(void)
 		cmocka_unit_test(test_backpressure_and_signalling),
 		cmocka_unit_test(test_arg_update_wqe),
 		cmocka_unit_test(test_error_cqe_makes_ring_fail),
+		cmocka_unit_test(test_error_position),
 		cmocka_unit_test(test_bad_arguments),
 	};
 

@@ -631,6 +631,77 @@ test_failed_growth(void **state)
 	fenv_close(&fe);
 }
 
+/*
+ * A rule write that fails on the device: the model completes one WQE of
+ * the rule queue's ring in error, as a ConnectX completes an RDMA WRITE it
+ * cannot make (an error CQE, the QP in error, later WQEs flushed). The
+ * create returns EIO and the library holds what it held before; the device
+ * does not steer by the rule. The ring stays in error: later creates fail
+ * at once and post nothing, while the other queues keep working and
+ * deleting the objects still frees everything.
+ */
+static void
+test_ring_failure(void **state)
+{
+	struct mlx5dm_ctx_stats st;
+	struct snap before, after;
+	uint8_t v[MP_SIZE];
+	struct frame f;
+	struct fenv fe;
+	unsigned int i;
+
+	(void)state;
+	fenv_open(&fe);
+	/* Once for the lasting effects of a success (slab blocks, index room). */
+	undo_rule(&fe, do_rule_new_path(&fe));
+	before = snap_take(&fe);
+	ml_key(0x5a5, v, &f);
+	mlx5dm_sim_sq_fail_at(fe.e->dev->transport, 2);
+	errno = 0;
+	assert_null(do_rule_new_path(&fe));
+	assert_int_equal(errno, EIO);
+	/*
+	 * The library is back where it was. Writes cannot be synced any more
+	 * (the ring reports its error), freed ICM can: the failed QP is flushed.
+	 */
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_SW), -EIO);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	after.st = senv_stats(fe.e);
+	after.host = test_alloc_live();
+	assert_int_equal(after.st.rules, before.st.rules);
+	assert_int_equal(after.st.tables, before.st.tables);
+	assert_int_equal(after.st.matchers, before.st.matchers);
+	assert_int_equal(after.host, before.host);
+	assert_icm_equal(&before.st, &after.st);
+	/* Not steered by the failed rule (it misses to the default); the base rule still is. */
+	assert_int_equal(senv_send(fe.e, &f, NULL), -1);
+	ml_key(0, v, &f);
+	assert_int_equal(senv_send(fe.e, &f, NULL), 3);
+	/* The ring's error state: refused at once, nothing posted. */
+	st = senv_stats(fe.e);
+	errno = 0;
+	assert_null(do_rule_new_path(&fe));
+	assert_int_equal(errno, EIO);
+	assert_int_equal(senv_stats(fe.e).wqes, st.wqes);
+	assert_int_equal(mlx5dm_queue_flush(fe.e->ctx, 0), -EIO);
+	/* The device was not told: the base rule's entries stay until its matcher goes. */
+	assert_int_equal(mlx5dm_rule_destroy(fe.base, 0), -EIO);
+	assert_int_equal(senv_send(fe.e, &f, NULL), 3);
+	assert_int_equal(mlx5dm_matcher_destroy(fe.m), 0);
+	assert_int_equal(senv_send(fe.e, &f, NULL), -1);
+	DESTROY_ACTIONS(fe.tag, fe.mod, fe.push, fe.cnt);
+	assert_int_equal(mlx5dm_counters_free(fe.c), 0);
+	assert_int_equal(mlx5dm_table_destroy(fe.t2), 0);
+	assert_int_equal(mlx5dm_table_destroy(fe.t_alt), 0);
+	/* Everything comes back but what the environment holds. */
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	st = senv_stats(fe.e);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(st.icm[i].hot_bytes, 0);
+	senv_close_failed(fe.e);
+	assert_int_equal(test_alloc_live(), 0);
+}
+
 int
 main(void)
 {
@@ -638,6 +709,7 @@ main(void)
 		cmocka_unit_test(test_failed_calls_leave_nothing),
 		cmocka_unit_test(test_failed_growth),
 		cmocka_unit_test(test_action_records),
+		cmocka_unit_test(test_ring_failure),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

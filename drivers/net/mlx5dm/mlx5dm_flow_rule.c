@@ -224,7 +224,9 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 		mlx5dm_flow_rule_release(fp, r);
 		return mlx5dm_flow_lib_err(error, err, err == EEXIST ?
 					   "an identical rule exists (same group, priority and "
-					   "match)" : "steering library: rule insertion failed");
+					   "match)" : err == EIO ? "steering library: the device "
+					   "failed a rule write (the rule queue is in error)" :
+					   "steering library: rule insertion failed");
 	}
 	fp->st.rules++;
 	return 0;

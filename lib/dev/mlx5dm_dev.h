@@ -146,6 +146,8 @@ struct mlx5dm_dev_ops {
 	int (*devx_umem_dereg)(struct mlx5dv_devx_umem *umem);
 	struct mlx5dv_devx_uar *(*devx_alloc_uar)(struct ibv_context *ctx, uint32_t flags);
 	void (*devx_free_uar)(struct mlx5dv_devx_uar *uar);
+	/* The EQ of completion vector `vector`: what CREATE_CQ's c_eqn names (0 or an errno). */
+	int (*devx_query_eqn)(struct ibv_context *context, uint32_t vector, uint32_t *eqn);
 
 	/* Root (kernel/firmware-owned) flow table: how traffic enters SW-owned tables. */
 	struct mlx5dv_flow_matcher *(*create_flow_matcher)(struct ibv_context *ctx,

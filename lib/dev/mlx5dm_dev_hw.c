@@ -102,6 +102,7 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.devx_umem_dereg = mlx5dv_devx_umem_dereg,
 	.devx_alloc_uar = mlx5dv_devx_alloc_uar,
 	.devx_free_uar = mlx5dv_devx_free_uar,
+	.devx_query_eqn = mlx5dv_devx_query_eqn,
 	.create_flow_matcher = mlx5dv_create_flow_matcher,
 	.destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
 	.create_flow = mlx5dv_create_flow,

@@ -38,7 +38,7 @@ struct mlx5dm_send_attr {
 	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: 10 (1024) */
 	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
-	uint32_t eqn;                 /* completion EQ number (hardware); 0 on the model */
+	uint32_t eqn;                 /* completion EQ of the CQ (mlx5dv_devx_query_eqn) */
 };
 
 /* Create a ring; NULL with errno set (ENOMEM, or what the device refused). */

@@ -170,6 +170,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	sim->ctx.device = &sim->ibdev;
 	sim->ctx.cmd_fd = -1;
 	sim->ctx.async_fd = -1;
+	sim->ctx.num_comp_vectors = MLX5DM_SIM_COMP_VECTORS;
 	pthread_mutex_init(&sim->ctx.mutex, NULL);
 	sim->eng = mlx5dm_sim_eng_create(sim);
 	if (sim->eng == NULL) {

@@ -147,6 +147,10 @@ struct mlx5dm_sim_sqt {
 
 #define MLX5DM_SIM_SEQ_STRIPES 4096
 
+/* Completion EQs: one per completion vector, numbered from MLX5DM_SIM_EQN_BASE. */
+#define MLX5DM_SIM_COMP_VECTORS 4
+#define MLX5DM_SIM_EQN_BASE 8
+
 struct mlx5dm_sim {
 	struct ibv_device ibdev;        /* what ctx.device points at */
 	struct ibv_context ctx;         /* handed out as the verbs context */
@@ -417,6 +421,7 @@ struct mlx5dv_devx_umem *mlx5dm_sim_devx_umem_reg(struct ibv_context *ctx, void 
 int mlx5dm_sim_devx_umem_dereg(struct mlx5dv_devx_umem *umem);
 struct mlx5dv_devx_uar *mlx5dm_sim_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags);
 void mlx5dm_sim_devx_free_uar(struct mlx5dv_devx_uar *uar);
+int mlx5dm_sim_devx_query_eqn(struct ibv_context *context, uint32_t vector, uint32_t *eqn);
 struct mlx5dv_flow_matcher *mlx5dm_sim_create_flow_matcher(struct ibv_context *ctx,
 		struct mlx5dv_flow_matcher_attr *attr);
 int mlx5dm_sim_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher);

@@ -62,6 +62,7 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.devx_umem_dereg = mlx5dm_sim_devx_umem_dereg,
 	.devx_alloc_uar = mlx5dm_sim_devx_alloc_uar,
 	.devx_free_uar = mlx5dm_sim_devx_free_uar,
+	.devx_query_eqn = mlx5dm_sim_devx_query_eqn,
 	.create_flow_matcher = mlx5dm_sim_create_flow_matcher,
 	.destroy_flow_matcher = mlx5dm_sim_destroy_flow_matcher,
 	.create_flow = mlx5dm_sim_create_flow,

@@ -351,6 +351,7 @@ enum {
 #define MLX5DM_SIM_CQC_DBR_UMEM_ID          SIMF(0x020, 32)
 #define MLX5DM_SIM_CQC_LOG_CQ_SIZE          SIMF(0x063, 5)
 #define MLX5DM_SIM_CQC_UAR_PAGE             SIMF(0x068, 24)
+#define MLX5DM_SIM_CQC_C_EQN                SIMF(0x0b8, 8)
 #define MLX5DM_SIM_CQC_DBR_ADDR             SIMF(0x1c0, 64)
 #define MLX5DM_SIM_CQ_IN_UMEM_OFFSET        SIMF(0x280, 64)
 #define MLX5DM_SIM_CQ_IN_UMEM_ID            SIMF(0x2c0, 32)

@@ -13,7 +13,9 @@
  * in a umem at dbr_addr (QP: RQ counter then SQ counter; CQ: consumer
  * index then arm). The QP is "self-connected": INIT2RTR's remote_qpn must
  * name a QP of the same device, whose rre/rwe then govern RDMA READ/WRITE.
- * The c_eqn of a CQ is not checked (the model raises no events).
+ * A CQ's c_eqn must name one of the model's completion EQs, as
+ * mlx5dv_devx_query_eqn() gives them out (the model raises no events on
+ * them).
  */
 
 #include <errno.h>
@@ -158,6 +160,16 @@ mlx5dm_sim_devx_free_uar(struct mlx5dv_devx_uar *uar)
 	pthread_rwlock_unlock(&sim->lock);
 }
 
+int
+mlx5dm_sim_devx_query_eqn(struct ibv_context *context, uint32_t vector, uint32_t *eqn)
+{
+	/* As rdma-core: 0, or the value of errno. */
+	if (context == NULL || eqn == NULL || vector >= (uint32_t)context->num_comp_vectors)
+		return EINVAL;
+	*eqn = MLX5DM_SIM_EQN_BASE + vector;
+	return 0;
+}
+
 static struct mlx5dm_sim_uar *
 mlx5dm_sim_uar_get(struct mlx5dm_sim *sim, uint32_t page_id)
 {
@@ -180,6 +192,9 @@ mlx5dm_sim_cmd_create_cq(struct mlx5dm_sim_cmd *c)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "only 64-byte CQEs are modelled");
 	if (log > MLX5DM_SIM_CQ_LOG_MAX)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "log_cq_size above log_max_cq_sz");
+	if (mlx5dm_sim_in_at(c, ctx, MLX5DM_SIM_CQC_C_EQN) - MLX5DM_SIM_EQN_BASE >=
+	    MLX5DM_SIM_COMP_VECTORS)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "c_eqn names no completion EQ");
 	uar = mlx5dm_sim_uar_get(c->sim, (uint32_t)mlx5dm_sim_in_at(c, ctx,
 				 MLX5DM_SIM_CQC_UAR_PAGE));
 	if (uar == NULL)

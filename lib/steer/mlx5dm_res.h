@@ -55,7 +55,7 @@ struct mlx5dm_res_attr {
 	struct ibv_pd *pd;              /* NULL: the context allocates its own */
 	struct mlx5dv_devx_uar *uar;    /* for RQ CQs; NULL: allocated on the first RQ */
 	uint16_t vhca_id;               /* cmd_hca_cap.vhca_id (logs; the core's GVMI) */
-	uint32_t eqn;                   /* completion EQ of RQ CQs (hardware); 0 on the model */
+	uint32_t eqn;                   /* completion EQ of RQ CQs (mlx5dv_devx_query_eqn) */
 	uint8_t rq_ts_format;           /* cmd_hca_cap.rq_ts_format */
 	/* Modify-header argument objects (cmd_hca_cap). */
 	bool arg_supported;             /* general_obj_types has 1 << 0x23 */

@@ -133,6 +133,7 @@ mlx5dm_ctx_res_init(struct mlx5dm_ctx *ctx)
 		.dev = ctx->dev,
 		.pd = ctx->pd,
 		.uar = ctx->uar,
+		.eqn = ctx->eqn,
 		.vhca_id = ctx->caps.vhca_id,
 		.rq_ts_format = ctx->caps.rq_ts_format,
 		.arg_supported = ctx->caps.modify_argument,
@@ -157,6 +158,7 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		.pd = ctx->pd,
 		.pdn = ctx->pdn,
 		.uar = ctx->uar,
+		.eqn = ctx->eqn,
 		.log_sq_wqebb = attr->log_queue_wqebb,
 	};
 	unsigned int i;
@@ -246,6 +248,13 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ret = mlx5dm_ctx_alloc_pd(ctx);
 	if (ret < 0)
 		goto free_ctx;
+	/* The CQs' completion EQ, as DPDK mlx5 takes it: completion vector 0's. */
+	ret = dev->ops->devx_query_eqn(dev->ctx, 0, &ctx->eqn);
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "completion EQ query failed: %d", ret);
+		ret = ret > 0 ? -ret : ret;
+		goto free_ctx;
+	}
 	ctx->uar = dev->ops->devx_alloc_uar(dev->ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
 	if (ctx->uar == NULL)
 		ctx->uar = dev->ops->devx_alloc_uar(dev->ctx, MLX5DV_UAR_ALLOC_TYPE_BF);

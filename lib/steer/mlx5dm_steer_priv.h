@@ -129,6 +129,7 @@ struct mlx5dm_ctx {
 	struct mlx5dm_dev *dev;
 	struct ibv_pd *pd;
 	uint32_t pdn;
+	uint32_t eqn;                         /* completion EQ of the CQs (vector 0) */
 	struct mlx5dv_devx_uar *uar;
 	const struct mlx5dm_ste_ctx *ste;
 	struct mlx5dm_caps caps;

@@ -163,7 +163,7 @@ tring_create(struct tsim *t, struct tring *r, uint32_t cq_log, uint32_t sq_log,
 {
 	size_t cq_bytes = (size_t)64 << cq_log, qp_bytes = TRING_RQ_BYTES + ((size_t)64 << sq_log);
 	uint8_t in[272], out[16];
-	uint32_t i;
+	uint32_t i, eqn;
 
 	memset(r, 0, sizeof(*r));
 	r->t = t;
@@ -193,7 +193,10 @@ tring_create(struct tsim *t, struct tring *r, uint32_t cq_log, uint32_t sq_log,
 	/* CREATE_CQ: cqc at byte 16. */
 	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
+	if (t->ops->devx_query_eqn(t->ctx, 0, &eqn) != 0)
+		return -EINVAL;
 	SET(in, 0x00, 16, 0x400);
+	SET(in, 0x80 + 0xb8, 8, eqn);                       /* c_eqn */
 	SET(in, 0x80 + 0x06, 1, 1);                         /* dbr_umem_valid */
 	SET(in, 0x80 + 0x08, 3, 0);                         /* cqe_sz 64 */
 	SET(in, 0x80 + 0x20, 32, r->cqdb_umem->umem_id);    /* dbr_umem_id */

@@ -318,8 +318,67 @@ test_errors(void **state)
 	tring_ring(r, back);
 	check_err_cqe(r, tring_poll(r), 0x0a, idx, 0x02, 9);
 	tring_destroy(r);
+	/*
+	 * An injected failure: the second WQE from now fails as an unknown key
+	 * does (0x13, reason 14) though it is valid; the first executes, the
+	 * third is flushed.
+	 */
+	assert_int_equal(tring_create(&c->t, r, 3, 2, 3), 0);
+	mlx5dm_sim_sq_fail_at(c->t.sim, 2);
+	post_write_inline(r, 0, c->ste.mr->rkey, line, 64, false);
+	memset(line, 0x4d, sizeof(line));
+	idx = post_write_inline(r, 64, c->ste.mr->rkey, line, 64, false);
+	check_err_cqe(r, tring_poll(r), 0x08, idx, 0x13, 14);
+	idx = post_write_inline(r, 128, c->ste.mr->rkey, line, 64, false);
+	check_err_cqe(r, tring_poll(r), 0x08, idx, 0x05, 0);
+	assert_int_equal(mlx5dm_sim_icm_read(c->t.sim, c->ste.icm, back, 64), 0);
+	assert_int_equal(back[0], 0x3c);
+	assert_int_equal(mlx5dm_sim_icm_read(c->t.sim, c->ste.icm + 64, back, 64), 0);
+	assert_true(back[0] != 0x4d);
+	tring_destroy(r);
 	/* Leave a working ring for teardown. */
 	assert_int_equal(tring_create(&c->t, r, 3, 2, 3), 0);
+}
+
+/* An EQ number the device did not give out: the model's completion EQs only. */
+static int
+eqn_zero(struct ibv_context *context, uint32_t vector, uint32_t *eqn)
+{
+	(void)context;
+	(void)vector;
+	*eqn = 0;
+	return 0;
+}
+
+/*
+ * The model's completion EQs, as mlx5dv_devx_query_eqn() reports them:
+ * one per completion vector; CREATE_CQ accepts those and no other.
+ */
+static void
+test_cq_eqn(void **state)
+{
+	struct tctx *c = *state;
+	struct mlx5dm_dev_ops ops = *c->t.ops;
+	const struct mlx5dm_dev_ops *real = c->t.ops;
+	struct tring r2;
+	uint32_t v, eqn, seen = 0;
+
+	assert_int_equal(c->t.ctx->num_comp_vectors, 4);
+	for (v = 0; v < 4; v++) {
+		assert_int_equal(real->devx_query_eqn(c->t.ctx, v, &eqn), 0);
+		assert_true(eqn < 256 && !(seen & (1u << (eqn & 31))));
+		seen |= 1u << (eqn & 31);
+	}
+	assert_int_equal(real->devx_query_eqn(c->t.ctx, 4, &eqn), EINVAL);
+	/* tring_create() asks for vector 0's EQ; with EQ 0 instead the CQ is refused. */
+	ops.devx_query_eqn = eqn_zero;
+	c->t.ops = &ops;
+	errno = 0;
+	assert_true(tring_create(&c->t, &r2, 3, 2, 3) < 0);
+	assert_int_equal(errno, EREMOTEIO);
+	assert_null(r2.cq);
+	c->t.ops = real;
+	tring_destroy(&r2);
 }
 
 static void
@@ -414,6 +473,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_doorbell_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cq_overrun_and_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cq_eqn, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("sim_wqe", tests, NULL, NULL);

@@ -46,6 +46,12 @@ struct mlx5dm_sim_config {
 	uint8_t log_max_objects;
 	uint8_t log_max_flow_counters;
 	/*
+	 * alloc_dm refuses ENCAP_SW_ICM (EOPNOTSUPP) while the capabilities
+	 * still report the region: a device behind an rdma-core older than
+	 * 50 or a kernel without that DM type.
+	 */
+	bool refuse_encap_dm;
+	/*
 	 * Execute send queues on a thread of the model (as a NIC's engines
 	 * run beside the host): a doorbell returns at once and completions
 	 * arrive asynchronously. false: the doorbell call executes the WQEs.

@@ -152,7 +152,8 @@ mlx5dm_sim_alloc_dm(struct ibv_context *ctx, struct ibv_alloc_dm_attr *attr,
 	/* MEMIC (0) is not modelled; types 1..4 are the SW ICM regions. */
 	if (type < 1 || type > 4 || sim->rgn[type - 1].size == 0 ||
 	    (type == MLX5DV_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM &&
-	     sim->cfg.steering_format_version == 0)) {
+	     sim->cfg.steering_format_version == 0) ||
+	    (type == MLX5DV_DM_TYPE_ENCAP_SW_ICM && sim->cfg.refuse_encap_dm)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

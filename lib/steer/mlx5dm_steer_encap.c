@@ -7,7 +7,8 @@
  * device has it (the STE's INSERT_POINTER names the 64-byte line), else -
  * or when that ICM is exhausted - in a firmware packet reformat context
  * (the pointer is its packet_reformat_id). Either way the data is in place
- * before the action is handed out.
+ * before the action is handed out. Whether there is ENCAP SW ICM is decided
+ * when the context opens, and once more if the device refuses its first DM.
  */
 
 #include <errno.h>
@@ -16,12 +17,13 @@
 #include "mlx5dm_steer_priv.h"
 
 static int
-mlx5dm_encap_store_icm(struct mlx5dm_action *a, size_t len, const void *data)
+mlx5dm_encap_store_icm(struct mlx5dm_action *a, struct mlx5dm_icm_pool *pool, size_t len,
+		       const void *data)
 {
 	struct mlx5dm_ctx *ctx = a->dom->ctx;
 	int ret;
 
-	a->chunk = mlx5dm_icm_chunk_alloc(ctx->encap_pool, mlx5dm_log2_ceil((len + 63) / 64));
+	a->chunk = mlx5dm_icm_chunk_alloc(pool, mlx5dm_log2_ceil((len + 63) / 64));
 	if (a->chunk == NULL)
 		return -ENOMEM;
 	ret = mlx5dm_icm_chunk_line_index(a->chunk, &a->ste.encap.index);
@@ -49,10 +51,29 @@ mlx5dm_encap_store_fw(struct mlx5dm_action *a, size_t len, const void *data)
 	return 0;
 }
 
+/*
+ * The pool's first DM was refused: the device reports ENCAP SW ICM but its
+ * driver stack does not give it out (an rdma-core or kernel without the DM
+ * type). The context stops asking, once, rather than per encap action.
+ */
+static void
+mlx5dm_encap_icm_check(struct mlx5dm_ctx *ctx, struct mlx5dm_icm_pool *pool)
+{
+	struct mlx5dm_icm_stats st;
+
+	mlx5dm_icm_pool_stats(pool, &st);
+	if (st.dm_bytes != 0)
+		return;
+	if (__atomic_exchange_n(&ctx->encap_pool, NULL, __ATOMIC_RELAXED) != NULL)
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "ENCAP SW ICM not available: encap "
+			   "headers go to firmware reformat contexts");
+}
+
 int
 mlx5dm_encap_store(struct mlx5dm_action *a, size_t len, const void *data)
 {
 	struct mlx5dm_ctx *ctx = a->dom->ctx;
+	struct mlx5dm_icm_pool *pool;
 	int ret;
 
 	ret = mlx5dm_ste_encap_check(len, ctx->caps.max_encap_header_size);
@@ -62,13 +83,17 @@ mlx5dm_encap_store(struct mlx5dm_action *a, size_t len, const void *data)
 		return ret;
 	}
 	a->ste.encap.size = (uint16_t)len;
-	if (ctx->encap_pool != NULL) {
-		ret = mlx5dm_encap_store_icm(a, len, data);
+	pool = __atomic_load_n(&ctx->encap_pool, __ATOMIC_RELAXED);
+	if (pool != NULL) {
+		ret = mlx5dm_encap_store_icm(a, pool, len, data);
 		if (ret == 0)
 			return 0;
+		mlx5dm_encap_icm_check(ctx, pool);
 		/* Taken by every new header once ENCAP ICM is full. */
-		MLX5DM_LOG_LIMITED(WARNING, MLX5DM_STEER_LOG, "encap in ENCAP ICM failed (%d): "
-				   "using a firmware reformat context", ret);
+		if (__atomic_load_n(&ctx->encap_pool, __ATOMIC_RELAXED) != NULL)
+			MLX5DM_LOG_LIMITED(WARNING, MLX5DM_STEER_LOG,
+					   "encap in ENCAP ICM failed (%d): using a firmware "
+					   "reformat context", ret);
 	}
 	return mlx5dm_encap_store_fw(a, len, data);
 }

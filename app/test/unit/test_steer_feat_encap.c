@@ -260,6 +260,131 @@ test_encap_refused(void **state)
 	fenv_close(e);
 }
 
+/* alloc_dm calls of the ENCAP type, and the library's log lines at WARNING and above. */
+static const struct mlx5dm_dev_ops *real_ops;
+static unsigned int encap_dm_calls, loud_lines;
+
+static struct ibv_dm *
+count_alloc_dm(struct ibv_context *ctx, struct ibv_alloc_dm_attr *dm_attr,
+	       struct mlx5dv_alloc_dm_attr *mlx5_dm_attr)
+{
+	if (mlx5_dm_attr->type == MLX5DV_DM_TYPE_ENCAP_SW_ICM)
+		encap_dm_calls++;
+	return real_ops->alloc_dm(ctx, dm_attr, mlx5_dm_attr);
+}
+
+static void
+count_log(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	(void)module;
+	(void)fmt;
+	(void)ap;
+	if (level <= MLX5DM_LOG_WARNING)
+		loud_lines++;
+}
+
+#define NB_ENCAPS 16
+
+/*
+ * NB_ENCAPS encap actions on a context whose ENCAP SW ICM cannot be had;
+ * returns how many ENCAP DMs were asked for and how many loud log lines
+ * came after the first action. Every action works (firmware context).
+ */
+static void
+encap_unavailable(struct mlx5dm_dev *dev, unsigned int *dm_calls, unsigned int *later_lines)
+{
+	struct mlx5dm_action *a[NB_ENCAPS];
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	const struct mlx5dm_dev_ops *saved = dev->ops;
+	struct mlx5dm_dev_ops ops = *dev->ops;
+	struct mlx5dm_res_stats rs;
+	struct mlx5dm_domain *tx;
+	struct mlx5dm_ctx *ctx;
+	uint8_t hdr[VXLAN_HDR];
+	unsigned int i;
+
+	real_ops = dev->ops;
+	ops.alloc_dm = count_alloc_dm;
+	dev->ops = &ops;
+	encap_dm_calls = 0;
+	ctx = mlx5dm_ctx_open(dev, &cattr);
+	assert_non_null(ctx);
+	tx = mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_NIC_TX);
+	assert_non_null(tx);
+	vxlan_hdr(hdr);
+	for (i = 0; i < NB_ENCAPS; i++) {
+		if (i == 1) {
+			loud_lines = 0;
+			mlx5dm_log_set_hook(count_log);
+		}
+		hdr[48] = (uint8_t)i;
+		a[i] = mlx5dm_action_reformat(tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, VXLAN_HDR, hdr);
+		assert_non_null(a[i]);
+	}
+	mlx5dm_log_set_hook(NULL);
+	*dm_calls = encap_dm_calls;
+	*later_lines = loud_lines;
+	mlx5dm_res_stats_get(mlx5dm_ctx_res(ctx), &rs);
+	assert_int_equal(rs.reformats, NB_ENCAPS);
+	for (i = 0; i < NB_ENCAPS; i++)
+		assert_int_equal(mlx5dm_action_destroy(a[i]), 0);
+	assert_int_equal(mlx5dm_domain_destroy(tx), 0);
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	dev->ops = saved;
+}
+
+/*
+ * The device reports ENCAP SW ICM but its stack refuses the DM type: the
+ * first encap asks once, then every header goes to a firmware reformat
+ * context without asking or logging again.
+ */
+static void
+test_encap_dm_refused(void **state)
+{
+	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_dev *dev;
+	unsigned int calls, lines;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.refuse_encap_dm = true;
+	dattr.sim = &cfg;
+	dev = mlx5dm_dev_open(&dattr);
+	assert_non_null(dev);
+	encap_unavailable(dev, &calls, &lines);
+	assert_true(calls <= 1);
+	assert_int_equal(lines, 0);
+	mlx5dm_dev_close(dev);
+}
+
+/*
+ * On the hardware transport, ENCAP SW ICM needs an rdma-core that has the
+ * DM type at build time: without it the context never asks (the model
+ * stands in for the device, reporting the region and giving it out).
+ */
+static void
+test_encap_dm_build(void **state)
+{
+	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev *dev, hw;
+	unsigned int calls, lines;
+
+	(void)state;
+	dev = mlx5dm_dev_open(&dattr);
+	assert_non_null(dev);
+	hw = *dev;
+	hw.backend = MLX5DM_DEV_BACKEND_HW;
+	if (MLX5DM_HAVE_DM_TYPE_ENCAP_SW_ICM) {
+		skip();
+	} else {
+		encap_unavailable(&hw, &calls, &lines);
+		assert_int_equal(calls, 0);
+		assert_int_equal(lines, 0);
+	}
+	mlx5dm_dev_close(dev);
+}
+
 int
 main(void)
 {
@@ -267,6 +392,8 @@ main(void)
 		cmocka_unit_test(test_encap_sw_icm),
 		cmocka_unit_test(test_encap_reformat_context),
 		cmocka_unit_test(test_encap_refused),
+		cmocka_unit_test(test_encap_dm_refused),
+		cmocka_unit_test(test_encap_dm_build),
 	};
 
 	return cmocka_run_group_tests_name("steer_feat_encap", tests, NULL, NULL);

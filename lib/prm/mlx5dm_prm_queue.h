@@ -23,6 +23,8 @@ enum {
 	MLX5DM_CMD_OP_RST2INIT_QP = 0x502,
 	MLX5DM_CMD_OP_INIT2RTR_QP = 0x503,
 	MLX5DM_CMD_OP_RTR2RTS_QP = 0x504,
+	MLX5DM_CMD_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
+	MLX5DM_CMD_OP_QUERY_ROCE_ADDRESS = 0x760,
 };
 
 /* Every command mailbox starts with opcode and op_mod; every output with status/syndrome. */
@@ -74,6 +76,11 @@ enum {
 #define MLX5DM_QPC_REMOTE_QPN     MLX5DM_QPC(0xa8, 24)
 #define MLX5DM_QPC_PAP_OFF        0xc0 /* primary_address_path inside qpc */
 #define MLX5DM_QPC_PAP_FL         MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x00, 1)
+#define MLX5DM_QPC_PAP_SRC_ADDR_INDEX MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x48, 8)
+#define MLX5DM_QPC_PAP_RGID_BYTE  ((MLX5DM_QPC_OFF + MLX5DM_QPC_PAP_OFF + 0x80) / 8) /* 16 B */
+#define MLX5DM_QPC_PAP_UDP_SPORT  MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x110, 16)
+#define MLX5DM_QPC_PAP_RMAC_47_32 MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x130, 16)
+#define MLX5DM_QPC_PAP_RMAC_31_0  MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x140, 32)
 #define MLX5DM_QPC_PAP_ACK_TIMEOUT MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x40, 5)
 #define MLX5DM_QPC_PAP_VHCA_PORT  MLX5DM_QPC(MLX5DM_QPC_PAP_OFF + 0x128, 8)
 #define MLX5DM_QPC_LOG_ACK_REQ_FREQ MLX5DM_QPC(0x380, 4)
@@ -109,5 +116,18 @@ enum {
 	MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES = 48,
 	MLX5DM_WQE_ARG_UPDATE_BYTES = 64,
 };
+
+/* query_nic_vport_context_in (16 bytes) / _out: nic_vport_context at bit 0x80. */
+#define MLX5DM_QUERY_NIC_VPORT_OUT_BYTES (16 + 256)
+#define MLX5DM_NIC_VPORT_ROCE_EN  MLX5DM_PRM_FIELD(0x80 + 0x1f, 1)
+
+/* query_roce_address_in (16 bytes) / _out: roce_addr_layout at bit 0x80. */
+#define MLX5DM_QUERY_ROCE_ADDRESS_OUT_BYTES (16 + 32)
+#define MLX5DM_QUERY_ROCE_IN_INDEX MLX5DM_PRM_FIELD(0x40, 16)
+#define MLX5DM_QUERY_ROCE_IN_PORT MLX5DM_PRM_FIELD(0x5c, 4)
+#define MLX5DM_ROCE_ADDR_GID_BYTE 16 /* source_l3_address, 16 bytes */
+#define MLX5DM_ROCE_ADDR_MAC_BYTE 34 /* source_mac_47_32, then source_mac_31_0 */
+#define MLX5DM_ROCE_ADDR_VERSION  MLX5DM_PRM_FIELD(0x80 + 0xd8, 8)
+#define MLX5DM_ROCE_VERSION_2     2
 
 #endif /* _MLX5DM_PRM_QUEUE_H_ */

@@ -30,6 +30,22 @@
 
 struct mlx5dm_send_ring;
 
+/*
+ * How the ring's RC QP reaches itself (INIT2RTR's primary address path),
+ * as rdma-core's DR rings do: force-loopback when the device allows it,
+ * else through the port's RoCE address (GID index 0 of port 1, from
+ * QUERY_ROCE_ADDRESS), with a UDP source port for RoCE v2.
+ */
+struct mlx5dm_send_path {
+	bool fl;
+	uint8_t rgid[16];
+	uint8_t rmac[6];
+	bool roce_v2;
+};
+
+/* The UDP source port of a RoCE v2 ring (rdma-core's DR uses this one). */
+#define MLX5DM_SEND_ROCE_UDP_SPORT 49999
+
 struct mlx5dm_send_attr {
 	struct mlx5dm_dev *dev;
 	struct ibv_pd *pd;            /* protection domain of the MRs and the QP */
@@ -39,6 +55,7 @@ struct mlx5dm_send_attr {
 	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
 	uint32_t eqn;                 /* completion EQ of the CQ (mlx5dv_devx_query_eqn) */
+	struct mlx5dm_send_path path; /* how the QP connects to itself */
 };
 
 /* Create a ring; NULL with errno set (ENOMEM, or what the device refused). */

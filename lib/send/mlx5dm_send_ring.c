@@ -4,8 +4,9 @@
 
 /*
  * Send-ring bring-up: buffers and umems, CREATE_CQ, CREATE_QP (RC, zero-length
- * RQ), then RST2INIT / INIT2RTR / RTR2RTS connecting the QP to itself with
- * force-loopback addressing, as rdma-core's DR send rings do.
+ * RQ), then RST2INIT / INIT2RTR / RTR2RTS connecting the QP to itself, with
+ * force-loopback addressing or through the port's RoCE address, as rdma-core's
+ * DR send rings do (dr_prepare_qp_to_rts()).
  */
 
 #include <errno.h>
@@ -85,9 +86,29 @@ mlx5dm_send_create_qp(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_at
 	return 0;
 }
 
+/* INIT2RTR's primary address path to the QP itself. */
+static void
+mlx5dm_send_path_set(uint8_t *in, const struct mlx5dm_send_path *path)
+{
+	const uint8_t *m = path->rmac;
+
+	if (path->fl) {
+		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_FL, 1);
+		return;
+	}
+	memcpy(in + MLX5DM_QPC_PAP_RGID_BYTE, path->rgid, sizeof(path->rgid));
+	mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_RMAC_47_32, (uint64_t)m[0] << 8 | m[1]);
+	mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_RMAC_31_0, (uint64_t)m[2] << 24 | (uint64_t)m[3] << 16 |
+			(uint64_t)m[4] << 8 | m[5]);
+	mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_SRC_ADDR_INDEX, 0);
+	if (path->roce_v2)
+		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_UDP_SPORT, MLX5DM_SEND_ROCE_UDP_SPORT);
+}
+
 /* One QP state transition; the fields each step sets are those of rdma-core's DR rings. */
 static int
-mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, uint16_t opcode)
+mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_attr *attr,
+		      uint16_t opcode)
 {
 	uint8_t in[MLX5DM_MODIFY_QP_IN_BYTES] = { 0 };
 	uint8_t out[MLX5DM_MODIFY_QP_OUT_BYTES] = { 0 };
@@ -106,7 +127,7 @@ mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, uint16_t opcode)
 		mlx5dm_prm_fset(in, MLX5DM_QPC_MTU, MLX5DM_QPC_MTU_1K);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_LOG_MSG_MAX, 24);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_REMOTE_QPN, ring->qpn); /* connected to itself */
-		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_FL, 1);              /* force loopback */
+		mlx5dm_send_path_set(in, &attr->path);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_VHCA_PORT, 1);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_MIN_RNR_NAK, 1);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_LOG_RRA_MAX, 4);
@@ -259,15 +280,16 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 	ret = mlx5dm_send_create_qp(ring, attr);
 	if (ret < 0)
 		goto free_ring;
-	ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_RST2INIT_QP);
+	ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_RST2INIT_QP);
 	if (ret == 0)
-		ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_INIT2RTR_QP);
+		ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_INIT2RTR_QP);
 	if (ret == 0)
-		ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_RTR2RTS_QP);
+		ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_RTR2RTS_QP);
 	if (ret < 0)
 		goto free_ring;
-	MLX5DM_LOG(DEBUG, "send", "ring qpn 0x%x cqn 0x%x: %u WQEBBs, signal every %u",
-		   ring->qpn, ring->cqn, 1u << ring->log_nbb, ring->signal_th);
+	MLX5DM_LOG(DEBUG, "send", "ring qpn 0x%x cqn 0x%x: %u WQEBBs, signal every %u, %s",
+		   ring->qpn, ring->cqn, 1u << ring->log_nbb, ring->signal_th,
+		   attr->path.fl ? "force-loopback" : "through the port's GID");
 	return ring;
 free_ring:
 	mlx5dm_send_free(ring);

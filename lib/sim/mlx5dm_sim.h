@@ -52,6 +52,18 @@ struct mlx5dm_sim_config {
 	 */
 	bool refuse_encap_dm;
 	/*
+	 * RoCE enabled on the port (the general "roce" capability and the
+	 * NIC vport context's roce_en): RC QPs may then connect through the
+	 * port's GID. Off by default.
+	 */
+	bool roce;
+	/*
+	 * Force-loopback RC QPs are not allowed (fl_rc_qp_when_roce_disabled
+	 * and _enabled 0): a QP then connects through the port's GID, which
+	 * needs RoCE. false by default: allowed in both RoCE states.
+	 */
+	bool no_force_loopback;
+	/*
 	 * Execute send queues on a thread of the model (as a NIC's engines
 	 * run beside the host): a doorbell returns at once and completions
 	 * arrive asynchronously. false: the doorbell call executes the WQEs.

@@ -276,6 +276,8 @@ int mlx5dm_sim_cmd_destroy_check(struct mlx5dm_sim_cmd *c, enum mlx5dm_sim_kind 
 typedef int (*mlx5dm_sim_cmd_fn)(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_hca_cap(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_sync_steering(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_query_nic_vport_context(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_query_roce_address(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_ft(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_ft(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_ft(struct mlx5dm_sim_cmd *c);

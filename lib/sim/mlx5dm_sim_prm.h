@@ -34,6 +34,8 @@ enum {
 	MLX5DM_SIM_OP_2ERR_QP = 0x507,
 	MLX5DM_SIM_OP_2RST_QP = 0x50a,
 	MLX5DM_SIM_OP_QUERY_QP = 0x50b,
+	MLX5DM_SIM_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
+	MLX5DM_SIM_OP_QUERY_ROCE_ADDRESS = 0x760,
 	MLX5DM_SIM_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	MLX5DM_SIM_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	MLX5DM_SIM_OP_CREATE_TIR = 0x900,
@@ -383,6 +385,31 @@ enum {
 #define MLX5DM_SIM_QPC_DBR_ADDR             SIMF(0x500, 64)
 #define MLX5DM_SIM_QPC_RQ_TYPE              SIMF(0x565, 3)
 #define MLX5DM_SIM_QPC_HW_SQ_WQEBB_CTR      SIMF(0x5a0, 16)
+/* primary_address_path (ads) at qpc bit 0xc0 */
+#define MLX5DM_SIM_QPC_PAP_FL               SIMF(0x0c0 + 0x000, 1)
+#define MLX5DM_SIM_QPC_PAP_SRC_ADDR_INDEX   SIMF(0x0c0 + 0x048, 8)
+#define MLX5DM_SIM_QPC_PAP_RGID_BYTE        ((0x0c0 + 0x080) / 8)
+#define MLX5DM_SIM_QPC_PAP_UDP_SPORT        SIMF(0x0c0 + 0x110, 16)
+#define MLX5DM_SIM_QPC_PAP_RMAC_47_32       SIMF(0x0c0 + 0x130, 16)
+#define MLX5DM_SIM_QPC_PAP_RMAC_31_0        SIMF(0x0c0 + 0x140, 32)
+
+/* QUERY_NIC_VPORT_CONTEXT: nic_vport_context at out bit 0x80 */
+#define MLX5DM_SIM_VPORT_IN_OTHER_VPORT     SIMF(0x040, 1)
+#define MLX5DM_SIM_VPORT_OUT_BYTES          (16 + 256)
+#define MLX5DM_SIM_VPORT_ROCE_EN            SIMF(0x080 + 0x01f, 1)
+#define MLX5DM_SIM_VPORT_MAC_47_32          SIMF(0x080 + 0x7b0, 16)
+#define MLX5DM_SIM_VPORT_MAC_31_0           SIMF(0x080 + 0x7c0, 32)
+
+/* QUERY_ROCE_ADDRESS: roce_addr_layout at out bit 0x80 */
+#define MLX5DM_SIM_ROCE_IN_INDEX            SIMF(0x040, 16)
+#define MLX5DM_SIM_ROCE_IN_PORT             SIMF(0x05c, 4)
+#define MLX5DM_SIM_ROCE_OUT_BYTES           (16 + 32)
+#define MLX5DM_SIM_ROCE_GID_BYTE            16
+#define MLX5DM_SIM_ROCE_MAC_47_32           SIMF(0x080 + 0x090, 16)
+#define MLX5DM_SIM_ROCE_MAC_31_0            SIMF(0x080 + 0x0a0, 32)
+#define MLX5DM_SIM_ROCE_L3_TYPE             SIMF(0x080 + 0x0d4, 4)
+#define MLX5DM_SIM_ROCE_VERSION             SIMF(0x080 + 0x0d8, 8)
+#define MLX5DM_SIM_ROCE_VERSION_2           2
 #define MLX5DM_SIM_QPC_DBR_UMEM_ID          SIMF(0x720, 32)
 enum {
 	MLX5DM_SIM_QP_ST_RC = 0x0,

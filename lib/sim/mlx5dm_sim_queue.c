@@ -16,6 +16,12 @@
  * A CQ's c_eqn must name one of the model's completion EQs, as
  * mlx5dv_devx_query_eqn() gives them out (the model raises no events on
  * them).
+ *
+ * INIT2RTR's primary address path: force-loopback (fl) when the device
+ * allows it (no_force_loopback off), else the port's own address, as
+ * QUERY_ROCE_ADDRESS reports it (GID index 0, its MAC), which needs RoCE
+ * enabled (roce). The port: MAC 02:00:00:00:hh:ll (hh:ll = vhca_id), GID
+ * index 0 the link-local fe80::ff:fe00:hhll, RoCE v2.
  */
 
 #include <errno.h>
@@ -315,6 +321,85 @@ mlx5dm_sim_cmd_create_qp(struct mlx5dm_sim_cmd *c)
 	return MLX5DM_SIM_ST_OK;
 }
 
+/* The port's MAC, 48 bits. */
+static uint64_t
+mlx5dm_sim_port_mac(const struct mlx5dm_sim *sim)
+{
+	return 0x020000000000ull | sim->cfg.vhca_id;
+}
+
+/* GID index 0: the link-local address of the port's MAC (modified EUI-64). */
+static void
+mlx5dm_sim_port_gid(const struct mlx5dm_sim *sim, uint8_t gid[16])
+{
+	uint64_t mac = mlx5dm_sim_port_mac(sim);
+	unsigned int i;
+
+	memset(gid, 0, 16);
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	gid[8] = (uint8_t)(mac >> 40) ^ 0x02;
+	gid[9] = (uint8_t)(mac >> 32);
+	gid[10] = (uint8_t)(mac >> 24);
+	gid[11] = 0xff;
+	gid[12] = 0xfe;
+	for (i = 0; i < 3; i++)
+		gid[13 + i] = (uint8_t)(mac >> (16 - 8 * i));
+}
+
+int
+mlx5dm_sim_cmd_query_nic_vport_context(struct mlx5dm_sim_cmd *c)
+{
+	uint64_t mac = mlx5dm_sim_port_mac(c->sim);
+
+	if (mlx5dm_sim_in(c, MLX5DM_SIM_VPORT_IN_OTHER_VPORT) != 0)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "no other vport (not an e-switch manager)");
+	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_ROCE_EN, c->sim->cfg.roce);
+	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_MAC_47_32, mac >> 32);
+	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_MAC_31_0, mac & 0xffffffffu);
+	return MLX5DM_SIM_ST_OK;
+}
+
+int
+mlx5dm_sim_cmd_query_roce_address(struct mlx5dm_sim_cmd *c)
+{
+	uint64_t mac = mlx5dm_sim_port_mac(c->sim);
+
+	if (mlx5dm_sim_in(c, MLX5DM_SIM_ROCE_IN_PORT) != 1)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "vhca_port_num: the device has port 1");
+	if (mlx5dm_sim_in(c, MLX5DM_SIM_ROCE_IN_INDEX) != 0)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "the port has GID index 0 only");
+	mlx5dm_sim_port_gid(c->sim, c->out + MLX5DM_SIM_ROCE_GID_BYTE);
+	mlx5dm_sim_out(c, MLX5DM_SIM_ROCE_MAC_47_32, mac >> 32);
+	mlx5dm_sim_out(c, MLX5DM_SIM_ROCE_MAC_31_0, mac & 0xffffffffu);
+	mlx5dm_sim_out(c, MLX5DM_SIM_ROCE_L3_TYPE, 1);      /* IPv6 */
+	mlx5dm_sim_out(c, MLX5DM_SIM_ROCE_VERSION, MLX5DM_SIM_ROCE_VERSION_2);
+	return MLX5DM_SIM_ST_OK;
+}
+
+/* INIT2RTR's primary address path: a way for the QP to reach its remote (itself). */
+static int
+mlx5dm_sim_qp_path_check(struct mlx5dm_sim_cmd *c, const uint8_t *qpc)
+{
+	uint64_t mac = mlx5dm_sim_port_mac(c->sim);
+	uint8_t gid[16];
+
+	if (mlx5dm_prm_fget(qpc, MLX5DM_SIM_QPC_PAP_FL) != 0) {
+		if (c->sim->cfg.no_force_loopback)
+			return MLX5DM_SIM_FAIL(c, BAD_PARAM, "force-loopback RC QPs not allowed");
+		return MLX5DM_SIM_ST_OK;
+	}
+	if (!c->sim->cfg.roce)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "RoCE disabled: only force-loopback connects");
+	mlx5dm_sim_port_gid(c->sim, gid);
+	if (mlx5dm_prm_fget(qpc, MLX5DM_SIM_QPC_PAP_SRC_ADDR_INDEX) != 0 ||
+	    memcmp(qpc + MLX5DM_SIM_QPC_PAP_RGID_BYTE, gid, sizeof(gid)) != 0 ||
+	    mlx5dm_prm_fget(qpc, MLX5DM_SIM_QPC_PAP_RMAC_47_32) != mac >> 32 ||
+	    mlx5dm_prm_fget(qpc, MLX5DM_SIM_QPC_PAP_RMAC_31_0) != (mac & 0xffffffffu))
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "address path does not lead to this port");
+	return MLX5DM_SIM_ST_OK;
+}
+
 int
 mlx5dm_sim_cmd_modify_qp(struct mlx5dm_sim_cmd *c)
 {
@@ -345,9 +430,14 @@ mlx5dm_sim_cmd_modify_qp(struct mlx5dm_sim_cmd *c)
 	} else if (c->opcode == MLX5DM_SIM_OP_INIT2RTR_QP) {
 		uint32_t rqpn = (uint32_t)mlx5dm_prm_fget(qpc, MLX5DM_SIM_QPC_REMOTE_QPN);
 
+		int st;
+
 		if (mlx5dm_sim_obj_get(c->sim, MLX5DM_SIM_K_QP, rqpn) == NULL)
 			return MLX5DM_SIM_FAIL(c, BAD_PARAM,
 					       "remote_qpn must be a QP of this device (loopback)");
+		st = mlx5dm_sim_qp_path_check(c, qpc);
+		if (st != MLX5DM_SIM_ST_OK)
+			return st;
 		qp->remote_qpn = rqpn;
 	}
 	mlx5dm_spinlock_lock(&qp->lock);

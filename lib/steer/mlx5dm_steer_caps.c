@@ -9,29 +9,87 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mlx5dm_prm.h"
+#include "mlx5dm_prm_queue.h"
 #include "mlx5dm_steer_priv.h"
 
 #define MLX5DM_STEER_CAP_OUT MLX5DM_QUERY_HCA_CAP_OUT_SIZE
+
+/* A query command of 16 input bytes; out gets outlen bytes. */
+static int
+mlx5dm_caps_cmd(struct mlx5dm_dev *dev, const uint8_t *in, uint8_t *out, size_t outlen,
+		const char *what)
+{
+	int ret;
+
+	memset(out, 0, outlen);
+	ret = dev->ops->devx_general_cmd(dev->ctx, in, 16, out, outlen);
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s failed: %d (status 0x%x syndrome 0x%x)",
+			   what, ret, mlx5dm_prm_get(out, 0, 8), mlx5dm_prm_get(out, 32, 32));
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
 
 static int
 mlx5dm_caps_query(struct mlx5dm_dev *dev, enum mlx5dm_hca_cap_type type, uint8_t *out)
 {
 	uint8_t in[16] = { 0 };
-	int ret;
+	char what[32];
 
 	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.opcode, MLX5DM_CMD_QUERY_HCA_CAP);
 	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.op_mod, MLX5DM_HCA_CAP_OPMOD(type));
-	memset(out, 0, MLX5DM_STEER_CAP_OUT);
-	ret = dev->ops->devx_general_cmd(dev->ctx, in, sizeof(in), out, MLX5DM_STEER_CAP_OUT);
-	if (ret != 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "QUERY_HCA_CAP type 0x%x failed: %d (status 0x%x "
-			   "syndrome 0x%x)", type, ret, mlx5dm_prm_get(out, 0, 8),
-			   mlx5dm_prm_get(out, 32, 32));
-		return ret < 0 ? ret : -EIO;
+	snprintf(what, sizeof(what), "QUERY_HCA_CAP type 0x%x", type);
+	return mlx5dm_caps_cmd(dev, in, out, MLX5DM_STEER_CAP_OUT, what);
+}
+
+/*
+ * How the send rings' QPs connect to themselves, as rdma-core decides it
+ * (dr_send_allow_fl(), dr_prepare_qp_to_rts()): force-loopback when the
+ * device allows it in the port's RoCE state (roce_en of the NIC vport
+ * context), else through the port's RoCE address, GID index 0 of port 1.
+ */
+static int
+mlx5dm_caps_send_path(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps, bool roce,
+		      bool fl_dis, uint8_t *out)
+{
+	const struct mlx5dm_prm_caps_roce *rc = &mlx5dm_prm_caps_roce;
+	struct mlx5dm_send_path *p = &caps->send_path;
+	uint8_t in[16] = { 0 };
+	bool fl_en = false;
+	int ret;
+
+	if (roce) {
+		ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_ROCE, out);
+		if (ret < 0)
+			return ret;
+		fl_dis |= mlx5dm_prm_fget(out, rc->fl_rc_qp_when_roce_disabled) != 0;
+		fl_en = mlx5dm_prm_fget(out, rc->fl_rc_qp_when_roce_enabled) != 0;
+		mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+		ret = mlx5dm_caps_cmd(dev, in, out, MLX5DM_QUERY_NIC_VPORT_OUT_BYTES,
+				      "QUERY_NIC_VPORT_CONTEXT");
+		if (ret < 0)
+			return ret;
+		caps->roce_en = mlx5dm_prm_fget(out, MLX5DM_NIC_VPORT_ROCE_EN) != 0;
 	}
+	p->fl = caps->roce_en ? fl_en : fl_dis;
+	if (p->fl)
+		return 0;
+	memset(in, 0, sizeof(in));
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_ROCE_ADDRESS);
+	mlx5dm_prm_fset(in, MLX5DM_QUERY_ROCE_IN_INDEX, 0);
+	mlx5dm_prm_fset(in, MLX5DM_QUERY_ROCE_IN_PORT, 1);
+	ret = mlx5dm_caps_cmd(dev, in, out, MLX5DM_QUERY_ROCE_ADDRESS_OUT_BYTES,
+			      "QUERY_ROCE_ADDRESS");
+	if (ret < 0)
+		return ret;
+	memcpy(p->rgid, out + MLX5DM_ROCE_ADDR_GID_BYTE, sizeof(p->rgid));
+	memcpy(p->rmac, out + MLX5DM_ROCE_ADDR_MAC_BYTE, sizeof(p->rmac));
+	p->roce_v2 = mlx5dm_prm_fget(out, MLX5DM_ROCE_ADDR_VERSION) == MLX5DM_ROCE_VERSION_2;
 	return 0;
 }
 
@@ -41,6 +99,7 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	const struct mlx5dm_prm_caps_general *g = &mlx5dm_prm_caps_general;
 	const struct mlx5dm_prm_caps_nic_ft *ft = &mlx5dm_prm_caps_nic_ft;
 	const struct mlx5dm_prm_caps_dev_mem *dm = &mlx5dm_prm_caps_dev_mem;
+	bool roce, fl_dis;
 	uint8_t *out;
 	int ret;
 
@@ -63,6 +122,8 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	caps->log_max_fc_bulk = (uint8_t)mlx5dm_prm_fget(out, g->log_max_flow_counter_bulk);
 	caps->rq_ts_format = (uint8_t)mlx5dm_prm_fget(out, g->rq_ts_format);
 	caps->eswitch_manager = mlx5dm_prm_fget(out, g->eswitch_manager) != 0;
+	roce = mlx5dm_prm_fget(out, g->roce) != 0;
+	fl_dis = mlx5dm_prm_fget(out, g->fl_rc_qp_when_roce_disabled) != 0;
 	caps->ste.flex_protocols = (uint32_t)mlx5dm_prm_fget(out, g->flex_parser_protocols);
 	caps->ste.flex_id[MLX5DM_STE_FLEX_MPLS_OVER_GRE] =
 		(uint8_t)mlx5dm_prm_fget(out, g->flex_parser_id_outer_first_mpls_over_gre);
@@ -104,7 +165,7 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	caps->icm.header_modify_pattern_sw_icm_start_address =
 		mlx5dm_prm_fget(out, dm->header_modify_pattern_sw_icm_start_address);
 	caps->icm.indirect_encap_icm_base = mlx5dm_prm_fget(out, dm->indirect_encap_icm_base);
-	ret = 0;
+	ret = mlx5dm_caps_send_path(dev, caps, roce, fl_dis, out);
 free_out:
 	mlx5dm_free(out);
 	return ret;

@@ -159,6 +159,7 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		.pdn = ctx->pdn,
 		.uar = ctx->uar,
 		.eqn = ctx->eqn,
+		.path = ctx->caps.send_path,
 		.log_sq_wqebb = attr->log_queue_wqebb,
 	};
 	unsigned int i;

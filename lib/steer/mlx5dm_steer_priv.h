@@ -108,6 +108,8 @@ struct mlx5dm_caps {
 	uint8_t log_max_fc_bulk;
 	uint8_t rq_ts_format;
 	struct mlx5dm_icm_caps icm;
+	bool roce_en;                     /* RoCE enabled on the port (NIC vport context) */
+	struct mlx5dm_send_path send_path; /* how the send rings' QPs connect */
 	/* flex_parser_protocols and the flex parser ids the STE builders use. */
 	struct mlx5dm_ste_dev_caps ste;
 	/* Only reported (domain dump info records). */

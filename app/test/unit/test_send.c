@@ -47,6 +47,7 @@ struct fake_dev {
 	uint64_t cq_dbr_off, qp_dbr_off;
 	uint32_t qp_state_steps;
 	uint32_t remote_qpn;
+	uint8_t init2rtr[272];
 	/* Execution state. */
 	uint32_t sq_ci;   /* WQEBBs executed */
 	uint32_t cq_pi;
@@ -180,7 +181,7 @@ fake_obj_modify(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen, void 
 	assert_int_equal(op, 0x502 + fd->qp_state_steps);
 	if (op == 0x503) {
 		fd->remote_qpn = mlx5dm_prm_get(in, 0xc0 + 0xa8, 24);
-		assert_int_equal(mlx5dm_prm_get(in, 0xc0 + 0xc0, 1), 1); /* force loopback */
+		memcpy(fd->init2rtr, in, sizeof(fd->init2rtr));
 	}
 	fd->qp_state_steps++;
 	return 0;
@@ -321,12 +322,15 @@ static const struct mlx5dm_dev_ops fake_ops = {
 
 static struct mlx5dm_dev dev = { .ops = &fake_ops };
 
+static const struct mlx5dm_send_path path_fl = { .fl = true };
+
 static struct mlx5dm_send_ring *
-make_ring(uint32_t log_sq, uint32_t signal_th, uint32_t data)
+make_ring_path(uint32_t log_sq, uint32_t signal_th, uint32_t data,
+	       const struct mlx5dm_send_path *path)
 {
 	struct mlx5dm_send_attr attr = {
 		.dev = &dev, .pd = NULL, .pdn = 0x33, .log_sq_wqebb = log_sq,
-		.signal_th = signal_th, .data_buf_size = data,
+		.signal_th = signal_th, .data_buf_size = data, .path = *path,
 	};
 	struct mlx5dm_send_ring *r;
 
@@ -336,6 +340,12 @@ make_ring(uint32_t log_sq, uint32_t signal_th, uint32_t data)
 	r = mlx5dm_send_ring_create(&attr);
 	assert_non_null(r);
 	return r;
+}
+
+static struct mlx5dm_send_ring *
+make_ring(uint32_t log_sq, uint32_t signal_th, uint32_t data)
+{
+	return make_ring_path(log_sq, signal_th, data, &path_fl);
 }
 
 static void
@@ -362,6 +372,45 @@ test_create_and_connect(void **state)
 	assert_int_equal(mlx5dm_send_ring_qpn(r), FAKE_QPN);
 	assert_int_equal(mlx5dm_send_ring_cqn(r), FAKE_CQN);
 	assert_true(fd->cq_log >= 6);
+	/* Force-loopback: primary_address_path.fl, no address. */
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, 0xc0 + 0xc0, 1), 1);
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, 0xc0 + 0xc0 + 0x110, 16), 0);
+	free_ring(r);
+}
+
+/*
+ * Without force-loopback the QP reaches itself through the port's RoCE
+ * address: rgid and rmac of GID index 0 in primary_address_path, and the
+ * UDP source port for RoCE v2 (ads in qpc at bit 0xc0 of the mailbox).
+ */
+static void
+test_connect_through_gid(void **state)
+{
+	struct mlx5dm_send_path p = {
+		.rgid = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 0, 0, 1 },
+		.rmac = { 0x02, 0, 0, 0, 0, 1 }, .roce_v2 = true,
+	};
+	const unsigned int ads = 0xc0 + 0xc0;
+	struct mlx5dm_send_ring *r;
+	uint8_t d[16] = { 1 };
+
+	(void)state;
+	r = make_ring_path(6, 4, 0, &p);
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads, 1), 0);            /* fl */
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x48, 8), 0);     /* src_addr_index */
+	assert_memory_equal(fd->init2rtr + (ads + 0x80) / 8, p.rgid, 16);    /* rgid_rip */
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x110, 16), 49999); /* udp_sport */
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x128, 8), 1);    /* vhca_port_num */
+	assert_memory_equal(fd->init2rtr + (ads + 0x130) / 8, p.rmac, 6);    /* rmac */
+	assert_int_equal(fd->remote_qpn, FAKE_QPN);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), 0);
+	assert_int_equal(mlx5dm_send_drain(r), 0);
+	assert_memory_equal(fd->icm, d, sizeof(d));
+	free_ring(r);
+	/* RoCE v1: no UDP source port. */
+	p.roce_v2 = false;
+	r = make_ring_path(6, 4, 0, &p);
+	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x110, 16), 0);
 	free_ring(r);
 }
 
@@ -561,6 +610,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_connect),
+		cmocka_unit_test(test_connect_through_gid),
 		cmocka_unit_test(test_inline_write_bytes),
 		cmocka_unit_test(test_writes_wrap_and_land),
 		cmocka_unit_test(test_backpressure_and_signalling),

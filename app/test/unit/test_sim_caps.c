@@ -203,6 +203,60 @@ test_cmd_errors(void **state)
 	tsim_close(&t);
 }
 
+/*
+ * The port's RoCE state and address, what a send ring that may not use
+ * force-loopback connects through: QUERY_NIC_VPORT_CONTEXT's roce_en and
+ * QUERY_ROCE_ADDRESS's GID index 0 (mlx5_ifc offsets), with the caps that
+ * go with them.
+ */
+static void
+test_port_address(void **state)
+{
+	/* MAC 02:00:00:00:00:01 (vhca_id 1); its modified EUI-64 link-local GID. */
+	static const uint8_t gid[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+					 0, 0, 0, 0xff, 0xfe, 0, 0, 1 };
+	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 1 };
+	static uint8_t out[CAP_OUT_BYTES];
+	struct mlx5dm_sim_config cfg;
+	uint8_t in[16];
+	struct tsim t;
+	unsigned int roce;
+
+	(void)state;
+	for (roce = 0; roce < 2; roce++) {
+		mlx5dm_sim_config_default(&cfg);
+		cfg.roce = roce;
+		cfg.no_force_loopback = roce;
+		assert_int_equal(tsim_open(&t, &cfg), 0);
+		assert_int_equal(query_cap(&t, 0x0, out), 0);
+		assert_int_equal(GET(out + 16, 0x21d, 1), roce);      /* roce */
+		assert_int_equal(GET(out + 16, 0x248, 1), !roce);     /* fl_rc_qp_..._disabled */
+		assert_int_equal(query_cap(&t, 0x4, out), 0);
+		assert_int_equal(GET(out + 16, 0x005, 1), !roce);     /* ..._disabled (ROCE caps) */
+		assert_int_equal(GET(out + 16, 0x006, 1), !roce);     /* ..._enabled */
+		memset(in, 0, sizeof(in));
+		SET(in, 0x00, 16, 0x754);
+		assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, 16, out, 16 + 256), 0);
+		assert_int_equal(GET(out, 0x80 + 0x1f, 1), roce);     /* roce_en */
+		assert_memory_equal(out + (0x80 + 0x7b0) / 8, mac, 6); /* permanent_address */
+		memset(in, 0, sizeof(in));
+		SET(in, 0x00, 16, 0x760);
+		SET(in, 0x5c, 4, 1);                                  /* vhca_port_num */
+		assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, 16, out, 48), 0);
+		assert_memory_equal(out + 16, gid, 16);               /* source_l3_address */
+		assert_memory_equal(out + 34, mac, 6);                /* source_mac */
+		assert_int_equal(GET(out, 0x80 + 0xd8, 8), 2);        /* roce_version 2 */
+		/* One GID on one port. */
+		SET(in, 0x40, 16, 1);
+		assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, 16, out, 48), EREMOTEIO);
+		assert_int_equal(tsim_status(out), 0x03);
+		SET(in, 0x40, 16, 0);
+		SET(in, 0x5c, 4, 2);
+		assert_int_equal(t.ops->devx_general_cmd(t.ctx, in, 16, out, 48), EREMOTEIO);
+		tsim_close(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -210,6 +264,7 @@ main(void)
 		cmocka_unit_test(test_caps_default),
 		cmocka_unit_test(test_caps_configured),
 		cmocka_unit_test(test_cmd_errors),
+		cmocka_unit_test(test_port_address),
 	};
 
 	return cmocka_run_group_tests_name("sim_caps", tests, NULL, NULL);

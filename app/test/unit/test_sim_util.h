@@ -150,9 +150,10 @@ tring_modify(struct tring *r, uint16_t opcode, unsigned int rre_rwe)
 	if (opcode == 0x502) {          /* RST2INIT: qpc.rre, qpc.rwe */
 		SET(in, 0xc0 + 0x490, 1, rre_rwe & 1);
 		SET(in, 0xc0 + 0x491, 1, (rre_rwe >> 1) & 1);
-	} else if (opcode == 0x503) {   /* INIT2RTR: mtu 1024 (3), remote_qpn = self */
+	} else if (opcode == 0x503) {   /* INIT2RTR: mtu 1024 (3), remote_qpn = self, fl */
 		SET(in, 0xc0 + 0x40, 3, 3);
 		SET(in, 0xc0 + 0xa8, 24, r->qpn);
+		SET(in, 0xc0 + 0xc0, 1, 1);
 	}
 	return r->t->ops->devx_obj_modify(r->qp, in, sizeof(in), out, sizeof(out));
 }

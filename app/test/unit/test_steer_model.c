@@ -131,12 +131,78 @@ test_doorbell_batch(void **state)
 	senv_close(e);
 }
 
+/* A dmac rule to queue 2 and a frame that hits it: the rule ring wrote the ICM. */
+static void
+ring_works(struct senv *e)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct frame f;
+
+	mp_mac(mask, MLX5DM_FTE(outer, dmac_47_16), 0xffffffffffffull);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), 0x020000000007ull);
+	r = senv_rule(m, 0, v, 1, &e->to_q[2]);
+	dmac_frame(&f, 0x020000000007ull);
+	assert_int_equal(senv_send(e, &f, NULL), 2);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+}
+
+/*
+ * How the send rings' RC QPs connect to themselves follows the device, as
+ * in rdma-core: force-loopback when allowed in the port's RoCE state, else
+ * through the port's GID. The model refuses a force-loopback QP it does
+ * not allow, and an address path that is not its port's GID index 0 (or
+ * any address path with RoCE off), so a ring that works took the path
+ * the device wants.
+ */
+static void
+test_ring_connection(void **state)
+{
+	static const struct {
+		bool roce, no_fl, works;
+	} modes[] = {
+		{ false, false, true },  /* force-loopback (the default) */
+		{ true, false, true },   /* RoCE on, force-loopback allowed */
+		{ true, true, true },    /* RoCE on, no force-loopback: the port's GID */
+		{ false, true, false },  /* neither: no way to connect */
+	};
+	struct mlx5dm_sim_config cfg;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = &cfg };
+		struct mlx5dm_dev *dev;
+		struct senv *e;
+
+		mlx5dm_sim_config_default(&cfg);
+		cfg.roce = modes[i].roce;
+		cfg.no_force_loopback = modes[i].no_fl;
+		if (modes[i].works) {
+			e = senv_open_cfg(1, &cfg);
+			ring_works(e);
+			senv_close(e);
+			continue;
+		}
+		dev = mlx5dm_dev_open(&dattr);
+		assert_non_null(dev);
+		errno = 0;
+		assert_null(mlx5dm_ctx_open(dev, NULL));
+		assert_true(errno != 0);
+		mlx5dm_dev_close(dev);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dmac_rules_steer_and_tag),
 		cmocka_unit_test(test_doorbell_batch),
+		cmocka_unit_test(test_ring_connection),
 	};
 
 	return cmocka_run_group_tests_name("steer_model", tests, NULL, NULL);

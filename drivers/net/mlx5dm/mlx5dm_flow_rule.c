@@ -119,7 +119,8 @@ mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r
 
 	if (r->rule != NULL) {
 		ret = mlx5dm_rule_destroy(r->rule, MLX5DM_FLOW_QUEUE);
-		if (ret < 0)
+		/* EIO: released, the device not told (the queue's failure was logged once). */
+		if (ret < 0 && ret != -EIO)
 			MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
 		r->rule = NULL;
 		fp->st.rules--;

@@ -632,49 +632,63 @@ test_failed_growth(void **state)
 }
 
 /*
- * A rule write that fails on the device: the model completes one WQE of
- * the rule queue's ring in error, as a ConnectX completes an RDMA WRITE it
- * cannot make (an error CQE, the QP in error, later WQEs flushed). The
- * create returns EIO and the library holds what it held before; the device
- * does not steer by the rule. The ring stays in error: later creates fail
- * at once and post nothing, while the other queues keep working and
+ * A rule write that fails on the device: the model completes WQE k of the
+ * rule's create in error, as a ConnectX completes an RDMA WRITE it cannot
+ * make (an error CQE, the QP in error, later WQEs flushed). Whichever of the
+ * rule's WQEs fails (the last one makes it reachable), the create returns
+ * EIO and the library holds what it held before; the device does not steer
+ * by the rule, whatever the WQEs before k wrote. A failure after the rule's
+ * WQEs (k past them) leaves the rule created and steering. Either way the
+ * ring stays in error: later creates fail at once and post nothing, while
  * deleting the objects still frees everything.
  */
 static void
-test_ring_failure(void **state)
+ring_failure_at(uint64_t k, bool rule_fails)
 {
 	struct mlx5dm_ctx_stats st;
+	struct mlx5dm_rule *r;
 	struct snap before, after;
 	uint8_t v[MP_SIZE];
 	struct frame f;
 	struct fenv fe;
 	unsigned int i;
 
-	(void)state;
 	fenv_open(&fe);
 	/* Once for the lasting effects of a success (slab blocks, index room). */
 	undo_rule(&fe, do_rule_new_path(&fe));
 	before = snap_take(&fe);
-	ml_key(0x5a5, v, &f);
-	mlx5dm_sim_sq_fail_at(fe.e->dev->transport, 2);
+	mlx5dm_sim_sq_fail_at(fe.e->dev->transport, k);
 	errno = 0;
-	assert_null(do_rule_new_path(&fe));
-	assert_int_equal(errno, EIO);
-	/*
-	 * The library is back where it was. Writes cannot be synced any more
-	 * (the ring reports its error), freed ICM can: the failed QP is flushed.
-	 */
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_SW), -EIO);
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
-	after.st = senv_stats(fe.e);
-	after.host = test_alloc_live();
-	assert_int_equal(after.st.rules, before.st.rules);
-	assert_int_equal(after.st.tables, before.st.tables);
-	assert_int_equal(after.st.matchers, before.st.matchers);
-	assert_int_equal(after.host, before.host);
-	assert_icm_equal(&before.st, &after.st);
-	/* Not steered by the failed rule (it misses to the default); the base rule still is. */
-	assert_int_equal(senv_send(fe.e, &f, NULL), -1);
+	r = do_rule_new_path(&fe);
+	if (!rule_fails) {
+		/* The rule is on the device; the next WQE (the drain's READ) fails. */
+		assert_non_null(r);
+		check_rule_new_path(&fe, r);
+		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+		assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
+		check_rule_new_path(&fe, r);
+	} else {
+		assert_null(r);
+		assert_int_equal(errno, EIO);
+		/*
+		 * The library is back where it was. Writes cannot be synced any
+		 * more (the ring reports its error), freed ICM can: the failed QP
+		 * is flushed.
+		 */
+		assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_SW), -EIO);
+		assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+		after.st = senv_stats(fe.e);
+		after.host = test_alloc_live();
+		assert_int_equal(after.st.rules, before.st.rules);
+		assert_int_equal(after.st.tables, before.st.tables);
+		assert_int_equal(after.st.matchers, before.st.matchers);
+		assert_int_equal(after.host, before.host);
+		assert_icm_equal(&before.st, &after.st);
+		/* Not steered by the failed rule (it misses to the default drop). */
+		ml_key(0x5a5, v, &f);
+		assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
+	}
+	/* The base rule still steers. */
 	ml_key(0, v, &f);
 	assert_int_equal(senv_send(fe.e, &f, NULL), 3);
 	/* The ring's error state: refused at once, nothing posted. */
@@ -688,7 +702,7 @@ test_ring_failure(void **state)
 	assert_int_equal(mlx5dm_rule_destroy(fe.base, 0), -EIO);
 	assert_int_equal(senv_send(fe.e, &f, NULL), 3);
 	assert_int_equal(mlx5dm_matcher_destroy(fe.m), 0);
-	assert_int_equal(senv_send(fe.e, &f, NULL), -1);
+	assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
 	DESTROY_ACTIONS(fe.tag, fe.mod, fe.push, fe.cnt);
 	assert_int_equal(mlx5dm_counters_free(fe.c), 0);
 	assert_int_equal(mlx5dm_table_destroy(fe.t2), 0);
@@ -700,6 +714,28 @@ test_ring_failure(void **state)
 		assert_int_equal(st.icm[i].hot_bytes, 0);
 	senv_close_failed(fe.e);
 	assert_int_equal(test_alloc_live(), 0);
+}
+
+static void
+test_ring_failure(void **state)
+{
+	struct mlx5dm_ctx_stats st;
+	struct fenv fe;
+	uint64_t k, n;
+	void *r;
+
+	(void)state;
+	/* The WQEs of the create under test. */
+	fenv_open(&fe);
+	undo_rule(&fe, do_rule_new_path(&fe));
+	st = snap_take(&fe).st;
+	r = do_rule_new_path(&fe);
+	n = senv_stats(fe.e).wqes - st.wqes;
+	undo_rule(&fe, r);
+	fenv_close(&fe);
+	assert_true(n >= 2);
+	for (k = 1; k <= n + 1; k++)
+		ring_failure_at(k, k <= n);
 }
 
 int

@@ -119,9 +119,10 @@ struct mlx5dm_sim_drop_stats {
 	uint64_t parse_error;    /* malformed frame */
 	uint64_t queue_full;     /* the chosen RQ had no room */
 	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
-	uint64_t walk_error;     /* unreadable ICM, bad pointer, hop limit or loop */
+	uint64_t walk_error;     /* unreadable ICM, bad pointer, unmodelled format */
 	uint64_t no_peer;        /* wire not connected to a live port */
 	uint64_t no_room;        /* an inserting action (encap, VLAN push) had no head/tailroom */
+	uint64_t loop;           /* the walk revisited an STE: the tables hold a cycle */
 };
 
 struct mlx5dm_sim_port_stats {

@@ -71,6 +71,7 @@ struct mlx5dm_sim_region {
 	uint64_t icm_start;     /* device address of byte 0 (0 for ARG) */
 	unsigned int log_block; /* allocation block */
 	struct mlx5dm_sim_bitmap blocks; /* allocated blocks (read lock-free) */
+	uint64_t live;          /* blocks allocated to DMs (read lock-free) */
 	struct mlx5dm_ahead *ahead; /* config icm_ahead: its populate-ahead range, or NULL */
 };
 

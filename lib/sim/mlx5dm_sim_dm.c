@@ -128,6 +128,7 @@ mlx5dm_sim_dm_place(struct mlx5dm_sim *sim, struct mlx5dm_sim_dm *d, uint64_t le
 	if (idx < 0)
 		return ENOMEM;
 	mlx5dm_sim_bitmap_set(&g->blocks, (uint64_t)idx, act >> g->log_block, true);
+	__atomic_fetch_add(&g->live, act >> g->log_block, __ATOMIC_RELAXED);
 	d->off = (uint64_t)idx << g->log_block;
 	d->size = act;
 	d->length = length;
@@ -200,6 +201,7 @@ mlx5dm_sim_free_dm(struct ibv_dm *dm)
 		return errno = EBUSY; /* registered MRs hold it */
 	}
 	mlx5dm_sim_bitmap_set(&g->blocks, d->off >> g->log_block, d->size >> g->log_block, false);
+	__atomic_fetch_sub(&g->live, d->size >> g->log_block, __ATOMIC_RELAXED);
 	mlx5dm_sim_rgn_discard(sim, d->rgn, d->off, d->size);
 	mlx5dm_sim_obj_free(sim, d);
 	pthread_rwlock_unlock(&sim->lock);

@@ -185,6 +185,9 @@ mlx5dm_sim_eng_drop(struct mlx5dm_sim_port_stats *st, uint8_t fate)
 	case MLX5DM_SIM_FATE_NO_ROOM:
 		mlx5dm_sim_stat_add(&d->no_room, 1);
 		return true;
+	case MLX5DM_SIM_FATE_LOOP:
+		mlx5dm_sim_stat_add(&d->loop, 1);
+		return true;
 	case MLX5DM_SIM_FATE_WIRE:
 	case MLX5DM_SIM_FATE_TIR:
 		return false;
@@ -252,6 +255,7 @@ mlx5dm_sim_fate_name(uint8_t fate)
 		[MLX5DM_SIM_FATE_WALK_ERROR] = "dropped (walk error)",
 		[MLX5DM_SIM_FATE_PARSE_ERROR] = "dropped (parse error)",
 		[MLX5DM_SIM_FATE_NO_ROOM] = "dropped (no head/tailroom)",
+		[MLX5DM_SIM_FATE_LOOP] = "dropped (loop)",
 	};
 
 	return fate < MLX5DM_ARRAY_SIZE(names) ? names[fate] : "?";

@@ -210,6 +210,7 @@ enum mlx5dm_sim_fate {
 	MLX5DM_SIM_FATE_WALK_ERROR,
 	MLX5DM_SIM_FATE_PARSE_ERROR,
 	MLX5DM_SIM_FATE_NO_ROOM,      /* an inserting action had no head/tailroom */
+	MLX5DM_SIM_FATE_LOOP,         /* an STE revisited: the tables hold a cycle */
 };
 
 struct mlx5dm_sim_eng;

@@ -23,10 +23,17 @@
  *      headers if the STE has the reparse bit and the frame changed, then
  *      follow the hit pointer with this STE's next lookup type, byte mask
  *      and the size encoded in the pointer.
- * A hop limit and a cycle check on (STE address, state generation) stop
- * corrupt tables: the state generation changes with every action that
- * alters the packet or its metadata, so only a walk revisiting an STE in
- * an identical state is called a loop.
+ * Any chain without a cycle is walked to its end, however long: a device
+ * walks a table's matchers one after the other (rdma-core chains them
+ * through their end anchors, DPDK mlx5 gives a group tens of thousands of
+ * them) and no source documents a hop limit. A cycle in the tables is a
+ * loop, dropped and counted as such. Brent's check on (STE address, state
+ * generation) finds one that comes back in an identical state (the
+ * generation changes with every action that alters the packet or its
+ * metadata); one that changes the state every turn is found when the walk
+ * has read more STEs than the allocated ICM holds, for then it has read
+ * one twice. The library never builds a cycle (jumps go to higher levels),
+ * so no rule set it accepts reaches either.
  */
 
 #include <errno.h>
@@ -34,8 +41,6 @@
 #include <string.h>
 
 #include "mlx5dm_sim_eng_priv.h"
-
-#define MLX5DM_SIM_WALK_MAX_HOPS 4096u
 
 enum mlx5dm_sim_via {
 	MLX5DM_SIM_VIA_ROOT,
@@ -259,15 +264,15 @@ static void
 mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 {
 	struct mlx5dm_sim_cycle cyc = { .power = 1 };
+	uint64_t read = 0, held = mlx5dm_sim_icm_lines(w->sim);
 	uint8_t raw[MLX5DM_SIM_STE_SIZE];
 	struct mlx5dm_sim_ste s;
-	unsigned int hop;
 	uint64_t addr;
 	uint32_t hash;
 	int64_t idx;
 	int rc;
 
-	for (hop = 0; hop < MLX5DM_SIM_WALK_MAX_HOPS; hop++) {
+	for (;;) {
 		if (mlx5dm_sim_walk_terminal(w, &ptr))
 			return;
 		idx = mlx5dm_sim_walk_index(w, &ptr, &hash);
@@ -279,13 +284,20 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		if (mlx5dm_sim_cycle_step(&cyc, addr, w->gen)) {
 			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 ": loop (STE revisited, same state)",
 					 addr);
-			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
 		if (mlx5dm_sim_icm_read(w->sim, addr, raw, sizeof(raw)) != 0) {
 			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ICM not readable", addr,
 					 mlx5dm_sim_via_name[ptr.via]);
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
+			return;
+		}
+		/* Counted again first: the ICM may have grown since the walk began. */
+		if (++read > held && read > (held = mlx5dm_sim_icm_lines(w->sim))) {
+			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 ": loop (%" PRIu64 " STEs read, the ICM "
+					 "holds %" PRIu64 ")", addr, read, held);
+			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
 		mlx5dm_sim_ste_decode(raw, &s);
@@ -309,8 +321,6 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 					       .lu = s.next_lu, .byte_mask = s.byte_mask,
 					       .via = MLX5DM_SIM_VIA_HIT };
 	}
-	MLX5DM_SIM_TRACE(w, "  hop limit (%u STEs) reached", MLX5DM_SIM_WALK_MAX_HOPS);
-	w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 }
 
 void

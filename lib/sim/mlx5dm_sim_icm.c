@@ -283,3 +283,16 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	mlx5dm_sim_rgn_read(sim, r, off, dst, len);
 	return 0;
 }
+
+uint64_t
+mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	/* The regions mlx5dm_sim_icm_read reads (not the argument store). */
+	for (r = MLX5DM_SIM_RGN_STE; r <= MLX5DM_SIM_RGN_ENCAP; r++)
+		n += (__atomic_load_n(&sim->rgn[r].live, __ATOMIC_RELAXED) <<
+		      sim->rgn[r].log_block) / MLX5DM_SIM_LINE;
+	return n;
+}

@@ -41,6 +41,12 @@
 int mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len);
 
 /*
+ * How many 64-byte lines of SW ICM are allocated now: a walk reads only
+ * those, so one that has read more STEs has read an STE twice.
+ */
+uint64_t mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim);
+
+/*
  * Before a walk: execute every WQE already rung on the device's send
  * queues (with the send-queue thread they may still wait), so a packet
  * sees each ICM write whose doorbell came before it.

@@ -319,6 +319,17 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	return 0;
 }
 
+uint64_t
+mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < sim->nb_icm; i++)
+		n += sim->icm[i].size / 64;
+	return n;
+}
+
 /* The fake has no send queues: nothing can be waiting. */
 void
 mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim)

@@ -77,6 +77,8 @@ test_dm_rules(void **state)
 	d = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 4096, 0, &id);
 	assert_non_null(d);
 	assert_true(id == caps->steering_sw_icm_start + 3 * 4096);
+	/* What a walk can read (loop bound): the lines of 1 + 2 + 4 + 1 allocated blocks. */
+	assert_int_equal(mlx5dm_sim_icm_lines(t.sim), 8 * 4096 / 64);
 	/* ICM reads: allocated -> 0, a hole -> -EFAULT. */
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, ia, &probe, 8), 0);
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, ic + 16384, &probe, 8), -EFAULT);
@@ -106,6 +108,7 @@ test_dm_rules(void **state)
 	assert_int_equal(t.ops->free_dm(b), 0);
 	assert_int_equal(t.ops->free_dm(c), 0);
 	assert_int_equal(t.ops->free_dm(d), 0);
+	assert_int_equal(mlx5dm_sim_icm_lines(t.sim), 0);
 	tsim_close(&t);
 }
 

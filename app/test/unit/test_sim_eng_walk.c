@@ -6,9 +6,10 @@
  * The STE walk against hand-built ICM images: hash vectors, root anchors,
  * multi-level tables (L2 -> L3 -> L4), collision chains, matcher end
  * anchors and priorities, always-hit/always-miss entries, every terminal,
- * counters, action-only STEs, corrupt tables (loops, hop limit, unreadable
- * ICM, unmodelled formats) and the trace. Tags are written at the bit
- * offsets of STE_LAYOUTS.md F/G; slots come from the test's bitwise CRC.
+ * counters, action-only STEs, a chain of 3000 matchers, corrupt tables
+ * (loops, unreadable ICM, unmodelled formats) and the trace. Tags are
+ * written at the bit offsets of STE_LAYOUTS.md F/G; slots come from the
+ * test's bitwise CRC.
  */
 
 #include <stdarg.h>
@@ -502,8 +503,66 @@ test_action_stes(void **state)
 	assert_int_equal(env_stats(e).drops.default_miss, 1);
 }
 
+/*
+ * A table of MATCHERS chained matchers, as a group with that many
+ * priorities: each matcher's 1-entry start table holds a source-MAC rule
+ * the packet does not match and misses to the matcher's end anchor, which
+ * hits to the next matcher. Only the last rule matches: the packet walks
+ * every matcher (two STEs each, far more than 4096) and is delivered with
+ * its flow tag. A device walks such a chain to its end; nothing here is a
+ * loop or an error.
+ */
+#define MATCHERS 3000u
+
 static void
-test_loops_and_hop_limit(void **state)
+test_long_matcher_chain(void **state)
+{
+	struct env *e = *state;
+	const struct fake_rx *rx;
+	uint8_t m[16], g[16];
+	struct t_ste s;
+	struct tpkt t;
+	uint64_t start, anchor;
+	unsigned int i;
+	uint16_t bm;
+
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
+	tag_smac(m, g, MAC_B);
+	bm = t_byte_mask(m);
+	t_ste_put_hit(e->sim, STE(0), GVMI(STE(0x1000)), 1, LU_ETHL2_SRC_O, bm);
+	for (i = 0; i < MATCHERS; i++) {
+		start = STE(0x1000 + 128ull * i);
+		anchor = start + 64;
+		if (i + 1 < MATCHERS) {
+			tag_smac(m, g, 0x060000000000ull | i);
+			env_rule(e, start, LU_ETHL2_SRC_O, m, g, GVMI(anchor), GVMI(TIR_ADDR(2)),
+				 1, LU_DONT_CARE, 0);
+			t_ste_put_hit(e->sim, anchor, GVMI(start + 128), 1, LU_ETHL2_SRC_O, bm);
+			continue;
+		}
+		t_ste_init(&s, LU_DONT_CARE);
+		t_act_flow_tag(s.act, 5);
+		s.miss = GVMI(anchor);
+		s.hit = GVMI(TIR_ADDR(1));
+		s.hit_size = 1;
+		t_ste_put(e->sim, start, &s);
+		t_ste_put_miss(e->sim, anchor, LU_DONT_CARE, GVMI(FAKE_RX_DROP));
+	}
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	rx = env_last_rx(e, 1);
+	assert_non_null(rx);
+	assert_int_equal(rx->pkt.flags, MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_int_equal(rx->pkt.flow_tag, 5);
+	/* A packet from the MAC of a rule deep in the chain hits that rule. */
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, 0x060000000000ull | 2500, 2, 80)),
+			 MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
+	assert_int_equal(env_stats(e).drops.walk_error, 0);
+	assert_int_equal(env_stats(e).drops.loop, 0);
+}
+
+static void
+test_loops(void **state)
 {
 	struct env *e = *state;
 	struct t_ste s;
@@ -523,7 +582,11 @@ test_loops_and_hop_limit(void **state)
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
 	assert_non_null(strstr(e->trace, "loop"));
 	assert_true(e->trace_lines < 40);
-	/* A cycle that changes state every turn (reg_c0 += 1) runs into the hop limit. */
+	/*
+	 * A cycle that changes state every turn (reg_c0 += 1) never comes back
+	 * in the same state: it is a loop once it has read more STEs than the
+	 * ICM holds (the env maps 1 MiB + 3 * 64 KiB: 19456 lines).
+	 */
 	t_ste_init(&s, LU_DONT_CARE);
 	t_act_add(s.act, 0x90, 0, 32, 1);
 	s.hit = GVMI(STE(0));
@@ -531,8 +594,9 @@ test_loops_and_hop_limit(void **state)
 	t_ste_put(e->sim, STE(0), &s);
 	env_trace_on(e);
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
-	assert_non_null(strstr(e->trace, "hop limit"));
-	assert_int_equal(env_stats(e).drops.walk_error, 3);
+	assert_non_null(strstr(e->trace, "loop (19457 STEs read, the ICM holds 19456)"));
+	assert_int_equal(env_stats(e).drops.loop, 3);
+	assert_int_equal(env_stats(e).drops.walk_error, 0);
 }
 
 static void
@@ -755,7 +819,7 @@ test_random_images(void **state)
 	assert_int_equal(st.rx_packets, st.wire_packets);
 	assert_int_equal(st.tx_packets, st.delivered + d->steering_drop + d->no_tir +
 			 d->parse_error + d->queue_full + d->default_miss + d->walk_error +
-			 d->no_peer + d->no_room);
+			 d->no_peer + d->no_room + d->loop);
 	assert_true(d->walk_error > 0);
 	assert_true(d->steering_drop + d->default_miss > 0);
 	assert_true(st.delivered + d->queue_full > 0);
@@ -777,7 +841,8 @@ main(void)
 		T(test_terminals),
 		T(test_counter),
 		T(test_action_stes),
-		T(test_loops_and_hop_limit),
+		T(test_long_matcher_chain),
+		T(test_loops),
 		T(test_bad_images),
 		T(test_flex_mpls_over_gre),
 		T(test_flex_mpls_over_udp),

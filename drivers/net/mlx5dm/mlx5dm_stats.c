@@ -100,6 +100,7 @@ static const struct {
 	{ "dev_walk_error_drops", offsetof(struct mlx5dm_sim_port_stats, drops.walk_error) },
 	{ "dev_no_peer_drops", offsetof(struct mlx5dm_sim_port_stats, drops.no_peer) },
 	{ "dev_no_room_drops", offsetof(struct mlx5dm_sim_port_stats, drops.no_room) },
+	{ "dev_loop_drops", offsetof(struct mlx5dm_sim_port_stats, drops.loop) },
 	{ "dev_wire_packets", offsetof(struct mlx5dm_sim_port_stats, wire_packets) },
 	{ "dev_rx_packets", offsetof(struct mlx5dm_sim_port_stats, rx_packets) },
 	{ "dev_delivered", offsetof(struct mlx5dm_sim_port_stats, delivered) },

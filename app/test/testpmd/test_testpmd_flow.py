@@ -151,6 +151,36 @@ def sc_dump(c, run):
         os.unlink(path)
 
 
+def sc_long_chain(c, run):
+    """A rule behind thousands of non-matching matchers still steers.
+
+    Each priority (and mask) of a group is a matcher, and a packet that misses
+    them walks every one in turn: the issue's 2047 `eth src` rules in front
+    (the first count the model used to drop at), then 1000 RSS rules that
+    expand into 5000 matchers.
+    """
+    src = 'eth src is 06:00:00:00:%02x:%02x / end actions '
+    fronts = (('2047 queue rules', 2047, src + 'queue index 2 / end'),
+              ('1000 RSS rules', 1000, src + 'rss queues 2 3 end types ipv4-udp ipv4-tcp '
+               'ipv6-udp ipv6-tcp end / end'))
+    for name, n, action in fronts:
+        rules = ['flow create 0 ingress priority %d pattern ' % i + action % (i >> 8, i & 0xff)
+                 for i in range(n)]
+        out = run(rules + ['flow create 0 ingress priority %d pattern eth / ipv4 / udp / end '
+                           'actions mark id 5 / queue index 1 / end' % (n + 1),
+                           'set verbose 1'] + SEND, ['--rxq=4', '--txq=4'])
+        c.check('%s: all created' % name, 'Flow rule #%d created' % n in out)
+        xs = last_xstats(c, out)
+        tx = xs.get('tx_good_packets', 0)
+        c.check('%s: packets sent' % name, tx > 0)
+        c.check('%s: all on rx_q1' % name, rxq(xs, 1) == tx,
+                'rx_q1=%d tx=%d' % (rxq(xs, 1), tx))
+        c.check('%s: MARK 5 reported' % name, 'FDIR matched ID=0x5' in out)
+        for drops in ('dev_walk_error_drops', 'dev_loop_drops'):
+            c.check('%s: %s 0' % (name, drops), xs.get(drops, -1) == 0,
+                    '%s=%s' % (drops, xs.get(drops)))
+
+
 SCENARIOS = {
     'queue_count': sc_queue_count,
     'drop': sc_drop,
@@ -161,6 +191,7 @@ SCENARIOS = {
     'egress_modify': sc_egress_modify,
     'errors': sc_errors,
     'dump': sc_dump,
+    'long_chain': sc_long_chain,
 }
 
 

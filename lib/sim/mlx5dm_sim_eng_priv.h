@@ -229,6 +229,14 @@ struct mlx5dm_sim_walk {
 	bool dirty;                   /* frame layout changed since look was parsed */
 	bool work_valid;              /* work matches the current frame */
 	uint32_t gen;                 /* bumped by every state change (loop detection) */
+	/*
+	 * The last field vector built, valid while the state (gen) and the
+	 * parse lookups see stay: a chain of matchers would rebuild it per STE.
+	 */
+	uint8_t fv[MLX5DM_SIM_FV_LEN];
+	uint16_t fv_lu;
+	uint32_t fv_gen;
+	bool fv_valid;
 	uint32_t tirn;                /* with MLX5DM_SIM_FATE_TIR */
 	uint8_t fate;                 /* enum mlx5dm_sim_fate */
 };

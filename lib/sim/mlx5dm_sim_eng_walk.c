@@ -80,6 +80,21 @@ mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w)
 	w->gen++;
 }
 
+/* The field vector of lookup type lu for the packet's current state; NULL if not modelled. */
+static const uint8_t *
+mlx5dm_sim_walk_fv(struct mlx5dm_sim_walk *w, uint16_t lu)
+{
+	if (w->fv_valid && w->fv_lu == lu && w->fv_gen == w->gen)
+		return w->fv;
+	w->fv_valid = false;
+	if (mlx5dm_sim_fv_build(lu, &w->look, &w->meta, w->fv) != 0)
+		return NULL;
+	w->fv_lu = lu;
+	w->fv_gen = w->gen;
+	w->fv_valid = true;
+	return w->fv;
+}
+
 static bool
 mlx5dm_sim_all_zero(const uint8_t *b, unsigned int n)
 {
@@ -95,7 +110,7 @@ mlx5dm_sim_all_zero(const uint8_t *b, unsigned int n)
 static int
 mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 {
-	uint8_t v[MLX5DM_SIM_FV_LEN];
+	const uint8_t *v;
 	unsigned int i;
 
 	switch (s->fmt) {
@@ -104,7 +119,8 @@ mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 		/* Zero mask: the vector is irrelevant (always-hit / always-miss STEs). */
 		if (mlx5dm_sim_all_zero(s->mask, MLX5DM_SIM_FV_LEN))
 			return mlx5dm_sim_all_zero(s->tag, MLX5DM_SIM_FV_LEN);
-		if (mlx5dm_sim_fv_build(s->lu, &w->look, &w->meta, v) != 0) {
+		v = mlx5dm_sim_walk_fv(w, s->lu);
+		if (v == NULL) {
 			MLX5DM_SIM_TRACE(w, "   lookup type 0x%04x is not modelled", s->lu);
 			return -1;
 		}
@@ -133,12 +149,13 @@ static int64_t
 mlx5dm_sim_walk_index(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr,
 		      uint32_t *hash)
 {
-	uint8_t v[MLX5DM_SIM_FV_LEN];
+	const uint8_t *v;
 
 	*hash = 0;
 	if (ptr->size == 1 || ptr->byte_mask == 0)
 		return 0;
-	if (mlx5dm_sim_fv_build(ptr->lu, &w->look, &w->meta, v) != 0) {
+	v = mlx5dm_sim_walk_fv(w, ptr->lu);
+	if (v == NULL) {
 		MLX5DM_SIM_TRACE(w, "  table 0x%" PRIx64 ": hash lookup type 0x%04x not modelled",
 				 ptr->addr, ptr->lu);
 		return -1;
@@ -209,6 +226,7 @@ mlx5dm_sim_walk_hit(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 		}
 		w->dirty = false;
 		w->work_valid = false;
+		w->fv_valid = false;
 		MLX5DM_SIM_TRACE(w, "   reparse: %u bytes, ptype 0x%08x", w->pkt->len,
 				 w->look.ptype);
 	}
@@ -335,6 +353,7 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	w->dirty = false;
 	w->work_valid = false;
 	w->gen = 0;
+	w->fv_valid = false;
 	w->caps = mlx5dm_sim_caps(w->sim);
 	memset(&w->meta, 0, sizeof(w->meta));
 	/* Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk. */

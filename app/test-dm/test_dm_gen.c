@@ -11,8 +11,13 @@
 
 #include "test_dm_gen_priv.h"
 
-/* Distinct priorities per group for up to this many rules (more rules: reuse). */
+/*
+ * Distinct priorities per group: 4096 up to 4000 rules (the rule sets seeds
+ * have always given), beyond that every priority net_mlx5dm takes (0..16382),
+ * which keeps the busiest group's rules apart up to 50000 (more: reuse).
+ */
 #define TEST_DM_GEN_PRIOS 4096
+#define TEST_DM_GEN_PRIOS_ALL 16383
 #define TEST_DM_POOL(name, ...) \
 	static const char *const name##_v[] = { __VA_ARGS__ }; \
 	const struct test_dm_pool name = { name##_v, RTE_DIM(name##_v) }
@@ -77,7 +82,7 @@ test_dm_gen_new(const struct test_dm_gen_cfg *cfg, uint64_t seed)
 	if (g == NULL)
 		return NULL;
 	g->cfg = *cfg;
-	g->nb_prio = TEST_DM_GEN_PRIOS;
+	g->nb_prio = cfg->rules > 4000 ? TEST_DM_GEN_PRIOS_ALL : TEST_DM_GEN_PRIOS;
 	g->used[0] = calloc((size_t)cfg->out_groups * g->nb_prio, 1);
 	g->used[1] = calloc((size_t)cfg->in_groups * g->nb_prio, 1);
 	if (g->used[0] == NULL || g->used[1] == NULL) {

@@ -26,6 +26,7 @@ struct test_dm_gen_cfg {
 	uint16_t nb_queues;		/**< Rx queues of rx_port. */
 	unsigned int in_groups;		/**< Ingress groups 0..in_groups-1 (default 4). */
 	unsigned int out_groups;	/**< Egress groups (default 2). */
+	unsigned int rules;		/**< Rules the run asks for (sizes the priorities). */
 };
 
 struct test_dm_gen;

@@ -181,7 +181,7 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		cfg->seed_given = 1;
 		return test_dm_opt_u64("seed", arg, 0, UINT64_MAX, &cfg->seed);
 	case OPT_RULES:
-		return test_dm_opt_uint("rules", arg, 1, 4000, &cfg->rules);
+		return test_dm_opt_uint("rules", arg, 1, 50000, &cfg->rules);
 	case OPT_JSON:
 		cfg->json = arg;
 		return 0;

@@ -562,7 +562,7 @@ test_dm_rsetup(struct test_dm_rstate *st)
 	const struct test_dm_random_cfg *cfg = st->cfg;
 	struct test_dm_gen_cfg gc = {
 		.tx_port = cfg->port, .rx_port = st->peer, .nb_queues = cfg->nb_queues,
-		.in_groups = 4, .out_groups = 2,
+		.in_groups = 4, .out_groups = 2, .rules = cfg->rules,
 	};
 	struct test_dm_ref_cfg rc;
 

@@ -578,6 +578,13 @@ bool mlx5dm_ste_modify_pattern_equal(const struct mlx5dm_ste_ctx *ctx, const uin
 				     const uint8_t *b, unsigned int n);
 
 /**
+ * A hash of a pattern over the bytes mlx5dm_ste_modify_pattern_equal()
+ * compares: equal patterns hash equal.
+ */
+uint32_t mlx5dm_ste_modify_pattern_hash(const struct mlx5dm_ste_ctx *ctx, const uint8_t *pattern,
+					unsigned int n);
+
+/**
  * HW action list of an L3-tunnel decap that writes l2_hdr (14 bytes, or 18
  * with one VLAN) in front of the inner IP header; stored like a modify list.
  * Return: 0 with *n_hw actions (v1: 6 or 7), -EINVAL for another length,

@@ -245,6 +245,25 @@ mlx5dm_ste_modify_pattern_equal(const struct mlx5dm_ste_ctx *ctx, const uint8_t 
 	return true;
 }
 
+uint32_t
+mlx5dm_ste_modify_pattern_hash(const struct mlx5dm_ste_ctx *ctx, const uint8_t *pattern,
+			       unsigned int n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ n;
+	unsigned int i;
+	size_t k;
+
+	/* FNV-1a over the compared bytes, folded. */
+	for (i = 0; i < n; i++) {
+		const uint8_t *a = pattern + (size_t)i * MLX5DM_MODIFY_ACTION_SIZE;
+		size_t len = ctx->modify_pattern_key(a);
+
+		for (k = 0; k < len; k++)
+			h = (h ^ a[k]) * 0x100000001b3ull;
+	}
+	return (uint32_t)(h ^ h >> 32);
+}
+
 int
 mlx5dm_ste_decap_l3_list(const struct mlx5dm_ste_ctx *ctx, const uint8_t *l2_hdr, size_t len,
 			 uint8_t *hw, unsigned int max_hw, unsigned int *n_hw)

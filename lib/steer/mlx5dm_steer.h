@@ -267,6 +267,62 @@ struct mlx5dm_action *mlx5dm_action_pop_vlan(struct mlx5dm_domain *dom);
 /* -EBUSY while rules use it. */
 int mlx5dm_action_destroy(struct mlx5dm_action *action);
 
+/*
+ * ---- a growable hash index (mlx5dm_steer_index.c) ----
+ *
+ * Records (any pointer) by a 32-bit hash, compared on a hash hit by the
+ * caller's function; what every lookup on the rule path uses (the
+ * library's entries and modify patterns, the PMD's caches), so none of
+ * them slows down as it fills. It doubles incrementally: a few buckets
+ * move per operation, no call rehashes everything. Not thread-safe: the
+ * owner serialises. A zeroed struct is an empty index (tables are
+ * allocated on the first insert).
+ */
+struct mlx5dm_index_bucket;
+struct mlx5dm_index {
+	struct mlx5dm_index_bucket *b;     /* buckets, mask + 1 (NULL: empty) */
+	struct mlx5dm_index_bucket *old;   /* buckets still to move while growing */
+	uint32_t mask;
+	uint32_t old_mask;
+	uint32_t move_pos;
+	uint32_t count;
+};
+
+/* rec (a record whose hash hit) is the one key names. */
+typedef bool (*mlx5dm_index_eq)(const void *rec, const void *key);
+
+/* Free the tables; the index is empty (and usable) again. */
+void mlx5dm_index_fini(struct mlx5dm_index *x);
+/* The record with hash h that eq says is key's, or NULL. */
+void *mlx5dm_index_find(const struct mlx5dm_index *x, uint32_t h, mlx5dm_index_eq eq,
+			const void *key);
+/* Start loading the home bucket of hash h (for a lookup a little later). */
+void mlx5dm_index_prefetch(const struct mlx5dm_index *x, uint32_t h);
+/*
+ * Index rec under h (records are distinct pointers; equal keys are the
+ * caller's business). -ENOMEM only when the index could not grow and is
+ * nearly full; never right after a removal, nor after a successful
+ * mlx5dm_index_reserve() for it.
+ */
+int mlx5dm_index_insert(struct mlx5dm_index *x, void *rec, uint32_t h);
+/* Room for n more records (growing if due): their inserts cannot fail. 0 or -ENOMEM. */
+int mlx5dm_index_reserve(struct mlx5dm_index *x, uint32_t n);
+/* Remove rec, indexed under h; false if it is not there. */
+bool mlx5dm_index_remove(struct mlx5dm_index *x, const void *rec, uint32_t h);
+/* Call cb for every record (the index must not change meanwhile). */
+void mlx5dm_index_foreach(const struct mlx5dm_index *x, void (*cb)(void *arg, void *rec),
+			  void *arg);
+/* Host bytes of the tables. */
+size_t mlx5dm_index_bytes(const struct mlx5dm_index *x);
+
+/* Shape of an index (tests, debugging): what stays bounded as it fills. */
+struct mlx5dm_index_shape {
+	uint32_t count;                    /* records */
+	uint32_t buckets;                  /* of the current table (and the old one) */
+	uint64_t reads;                    /* buckets read by finding every record once */
+};
+void mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape *sh);
+
 /* ---- observability ---- */
 
 /*

@@ -3,28 +3,30 @@
  */
 
 /*
- * A matcher's host index of its entries, keyed by (chain, tag).
+ * The growable hash index (mlx5dm_steer.h), and a matcher's index of its
+ * entries on it, keyed by (chain, tag).
  *
- * A growth chain holds entries in several tables (the head and the older
- * ones), so finding a tag in ICM-layout order means probing every table.
- * The index answers "is this tag already under this parent?" with one
- * probe. A chain is named by its oldest table (htbl->root), which lives as
- * long as the chain, so moving an entry's identity (a follower copied into
- * its slot on delete) never invalidates the keys of the entries below it.
- *
- * Open addressing in cache-line buckets of MLX5DM_HIDX_WAYS (hash, record)
+ * Open addressing in cache-line buckets of MLX5DM_INDEX_WAYS (hash, record)
  * pairs: a probe compares hashes within one line and reads a record only
- * when its whole hash matches (nearly always the entry looked for), where a
- * chained table read a record per link. A full bucket sends new entries on
+ * when its whole hash matches (nearly always the record looked for), where a
+ * chained table read a record per link. A full bucket sends new records on
  * to the next one and counts them in its overflow count; a probe goes past
  * a bucket only while that count is non-zero, so a removal just clears its
  * way and decrements the counts of the buckets it passed (no tombstones).
  *
  * Growth is incremental: past 4/5 of the ways, a table twice as large is
  * allocated and a few old buckets move over per operation, so no call ever
- * rehashes everything at once. Entries not yet moved are found in the old
+ * rehashes everything at once. Records not yet moved are found in the old
  * table, whose overflow counts stay as they were (an emptied bucket may
  * send a probe one bucket further, never stop it short).
+ *
+ * The matcher's index: a growth chain holds entries in several tables (the
+ * head and the older ones), so finding a tag in ICM-layout order means
+ * probing every table. The index answers "is this tag already under this
+ * parent?" with one probe. A chain is named by its oldest table
+ * (htbl->root), which lives as long as the chain, so moving an entry's
+ * identity (a follower copied into its slot on delete) never invalidates
+ * the keys of the entries below it.
  */
 
 #include <errno.h>
@@ -32,19 +34,315 @@
 
 #include "mlx5dm_steer_priv.h"
 
-#define MLX5DM_HIDX_WAYS 5
-#define MLX5DM_HIDX_MIN_LOG 4  /* buckets of a new index */
-#define MLX5DM_HIDX_MAX_LOG 26
-#define MLX5DM_HIDX_MOVE 2     /* old buckets moved per operation while growing */
+#define MLX5DM_INDEX_WAYS 5
+#define MLX5DM_INDEX_MIN_LOG 4  /* buckets of a new index */
+#define MLX5DM_INDEX_MAX_LOG 26
+#define MLX5DM_INDEX_MOVE 2     /* old buckets moved per operation while growing */
 
-struct mlx5dm_hidx_bucket {
-	uint32_t hash[MLX5DM_HIDX_WAYS];
-	uint32_t overflow;                /* entries placed further on from this bucket */
-	struct mlx5dm_ste *ste[MLX5DM_HIDX_WAYS]; /* NULL: free way */
+struct mlx5dm_index_bucket {
+	uint32_t hash[MLX5DM_INDEX_WAYS];
+	uint32_t overflow;                /* records placed further on from this bucket */
+	void *rec[MLX5DM_INDEX_WAYS];     /* NULL: free way */
 };
 
 /* One cache line; tables are allocated on line boundaries. */
-_Static_assert(sizeof(struct mlx5dm_hidx_bucket) == 64, "index bucket is one cache line");
+_Static_assert(sizeof(struct mlx5dm_index_bucket) == 64, "index bucket is one cache line");
+
+/*
+ * Bytes of a huge-page region for a table of n buckets, 0 for a heap one.
+ * From 1 MiB on (an index of some 50 000 records) a table takes a region
+ * (rounded up to 2 MiB): faulted in 2 MiB at a time, from the warm reserve
+ * when there is one, where the heap would zero it in the growing call.
+ */
+static size_t
+mlx5dm_index_table_huge(uint32_t n)
+{
+	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_index_bucket));
+}
+
+/* Zeroed buckets. */
+static struct mlx5dm_index_bucket *
+mlx5dm_index_table_alloc(uint32_t n)
+{
+	size_t huge = mlx5dm_index_table_huge(n);
+
+	if (huge != 0)
+		return mlx5dm_huge_alloc(huge, false);
+	return mlx5dm_aligned_zmalloc((size_t)n * sizeof(struct mlx5dm_index_bucket),
+				      sizeof(struct mlx5dm_index_bucket));
+}
+
+static void
+mlx5dm_index_table_free(struct mlx5dm_index_bucket *b, uint32_t n)
+{
+	size_t huge = mlx5dm_index_table_huge(n);
+
+	if (huge != 0)
+		mlx5dm_huge_free(b, huge);
+	else
+		mlx5dm_free(b);
+}
+
+void
+mlx5dm_index_fini(struct mlx5dm_index *x)
+{
+	if (x->b != NULL)
+		mlx5dm_index_table_free(x->b, x->mask + 1);
+	if (x->old != NULL)
+		mlx5dm_index_table_free(x->old, x->old_mask + 1);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Record rec in the first free way from its home bucket (one exists). */
+static void
+mlx5dm_index_put(struct mlx5dm_index_bucket *tb, uint32_t mask, void *rec, uint32_t h)
+{
+	uint32_t i = h & mask;
+	unsigned int w;
+
+	for (;;) {
+		struct mlx5dm_index_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++) {
+			if (b->rec[w] == NULL) {
+				b->hash[w] = h;
+				b->rec[w] = rec;
+				return;
+			}
+		}
+		b->overflow++;
+		i = (i + 1) & mask;
+	}
+}
+
+/* Clear rec's way in table tb; false if it is not there. */
+static bool
+mlx5dm_index_take(struct mlx5dm_index_bucket *tb, uint32_t mask, const void *rec, uint32_t h)
+{
+	uint32_t home = h & mask, i = home, n;
+	unsigned int w;
+
+	for (n = 0; n <= mask; n++) {
+		struct mlx5dm_index_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++) {
+			if (b->rec[w] != rec)
+				continue;
+			b->rec[w] = NULL;
+			/* The buckets passed on the way counted it. */
+			for (; home != i; home = (home + 1) & mask)
+				tb[home].overflow--;
+			return true;
+		}
+		if (b->overflow == 0)
+			return false;
+		i = (i + 1) & mask;
+	}
+	return false;
+}
+
+/* Inline: the matcher's lookup below gets its comparison inlined too. */
+static inline void *
+mlx5dm_index_probe(const struct mlx5dm_index_bucket *tb, uint32_t mask, uint32_t h,
+		   mlx5dm_index_eq eq, const void *key)
+{
+	uint32_t i = h & mask, n;
+	unsigned int w;
+
+	for (n = 0; n <= mask; n++) {
+		const struct mlx5dm_index_bucket *b = &tb[i];
+
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++) {
+			if (b->hash[w] == h && b->rec[w] != NULL && eq(b->rec[w], key))
+				return b->rec[w];
+		}
+		if (b->overflow == 0)
+			return NULL;
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
+static inline void *
+mlx5dm_index_lookup(const struct mlx5dm_index *x, uint32_t h, mlx5dm_index_eq eq,
+		    const void *key)
+{
+	void *r;
+
+	if (x->b == NULL)
+		return NULL;
+	r = mlx5dm_index_probe(x->b, x->mask, h, eq, key);
+	if (r == NULL && x->old != NULL)
+		r = mlx5dm_index_probe(x->old, x->old_mask, h, eq, key);
+	return r;
+}
+
+void *
+mlx5dm_index_find(const struct mlx5dm_index *x, uint32_t h, mlx5dm_index_eq eq, const void *key)
+{
+	return mlx5dm_index_lookup(x, h, eq, key);
+}
+
+/* Move up to n old buckets into the current table. */
+static void
+mlx5dm_index_move(struct mlx5dm_index *x, unsigned int n)
+{
+	while (x->old != NULL && n-- > 0) {
+		struct mlx5dm_index_bucket *b = &x->old[x->move_pos];
+		unsigned int w;
+
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++) {
+			if (b->rec[w] != NULL) {
+				mlx5dm_index_put(x->b, x->mask, b->rec[w], b->hash[w]);
+				b->rec[w] = NULL;
+			}
+		}
+		if (++x->move_pos > x->old_mask) {
+			mlx5dm_index_table_free(x->old, x->old_mask + 1);
+			x->old = NULL;
+		}
+	}
+}
+
+/* The first table; then grow when 4/5 of the ways are taken. */
+static void
+mlx5dm_index_maybe_grow(struct mlx5dm_index *x)
+{
+	struct mlx5dm_index_bucket *nb;
+	uint32_t n = x->mask + 1;
+
+	if (x->b == NULL) {
+		x->b = mlx5dm_index_table_alloc(1u << MLX5DM_INDEX_MIN_LOG);
+		x->mask = x->b != NULL ? (1u << MLX5DM_INDEX_MIN_LOG) - 1 : 0;
+		return;
+	}
+	if (x->old != NULL) {
+		mlx5dm_index_move(x, MLX5DM_INDEX_MOVE);
+		return;
+	}
+	if (x->count < 4u * n || n >= (1u << MLX5DM_INDEX_MAX_LOG))
+		return;
+	nb = mlx5dm_index_table_alloc(2 * n);
+	if (nb == NULL)
+		return; /* fuller buckets, still correct (insert refuses at the limit) */
+	x->old = x->b;
+	x->old_mask = x->mask;
+	x->move_pos = 0;
+	x->b = nb;
+	x->mask = 2 * n - 1;
+}
+
+/* Room for n more records in the current table. */
+static bool
+mlx5dm_index_room(const struct mlx5dm_index *x, uint32_t n)
+{
+	return x->b != NULL && x->count + n < MLX5DM_INDEX_WAYS * (x->mask + 1);
+}
+
+int
+mlx5dm_index_reserve(struct mlx5dm_index *x, uint32_t n)
+{
+	/* Usually far from full: growing is left to the inserts (they move buckets too). */
+	if (mlx5dm_index_room(x, n))
+		return 0;
+	mlx5dm_index_maybe_grow(x);
+	return mlx5dm_index_room(x, n) ? 0 : -ENOMEM;
+}
+
+void
+mlx5dm_index_prefetch(const struct mlx5dm_index *x, uint32_t h)
+{
+	if (x->b != NULL)
+		MLX5DM_PREFETCH(&x->b[h & x->mask]);
+}
+
+int
+mlx5dm_index_insert(struct mlx5dm_index *x, void *rec, uint32_t h)
+{
+	mlx5dm_index_maybe_grow(x);
+	if (!mlx5dm_index_room(x, 1))
+		return -ENOMEM;
+	mlx5dm_index_put(x->b, x->mask, rec, h);
+	x->count++;
+	return 0;
+}
+
+bool
+mlx5dm_index_remove(struct mlx5dm_index *x, const void *rec, uint32_t h)
+{
+	bool done = false;
+
+	if (x->b != NULL)
+		done = mlx5dm_index_take(x->b, x->mask, rec, h);
+	if (!done && x->old != NULL)
+		done = mlx5dm_index_take(x->old, x->old_mask, rec, h);
+	if (done)
+		x->count--;
+	mlx5dm_index_move(x, x->old != NULL ? MLX5DM_INDEX_MOVE : 0);
+	return done;
+}
+
+static void
+mlx5dm_index_table_foreach(const struct mlx5dm_index_bucket *tb, uint32_t mask,
+			   void (*cb)(void *arg, void *rec), void *arg)
+{
+	uint32_t i;
+	unsigned int w;
+
+	for (i = 0; tb != NULL && i <= mask; i++)
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++)
+			if (tb[i].rec[w] != NULL)
+				cb(arg, tb[i].rec[w]);
+}
+
+void
+mlx5dm_index_foreach(const struct mlx5dm_index *x, void (*cb)(void *arg, void *rec), void *arg)
+{
+	mlx5dm_index_table_foreach(x->b, x->mask, cb, arg);
+	if (x->old != NULL)
+		mlx5dm_index_table_foreach(x->old, x->old_mask, cb, arg);
+}
+
+size_t
+mlx5dm_index_bytes(const struct mlx5dm_index *x)
+{
+	size_t n = 0;
+
+	if (x->b != NULL)
+		n += sizeof(*x->b) * ((size_t)x->mask + 1);
+	if (x->old != NULL)
+		n += sizeof(*x->old) * ((size_t)x->old_mask + 1);
+	return n;
+}
+
+/* Buckets read by finding every record of table tb once (from its home bucket to its way). */
+static uint64_t
+mlx5dm_index_table_reads(const struct mlx5dm_index_bucket *tb, uint32_t mask)
+{
+	uint64_t reads = 0;
+	uint32_t i;
+	unsigned int w;
+
+	for (i = 0; tb != NULL && i <= mask; i++)
+		for (w = 0; w < MLX5DM_INDEX_WAYS; w++)
+			if (tb[i].rec[w] != NULL)
+				reads += ((i - tb[i].hash[w]) & mask) + 1;
+	return reads;
+}
+
+void
+mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape *sh)
+{
+	sh->count = x->count;
+	sh->buckets = x->b != NULL ? x->mask + 1 : 0;
+	sh->reads = mlx5dm_index_table_reads(x->b, x->mask);
+	if (x->old != NULL) {
+		sh->buckets += x->old_mask + 1;
+		sh->reads += mlx5dm_index_table_reads(x->old, x->old_mask);
+	}
+}
+
+/* ---- the matcher's index of its entries ---- */
 
 uint32_t
 mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
@@ -63,250 +361,27 @@ mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 	return (uint32_t)h;
 }
 
+struct mlx5dm_hidx_key {
+	const struct mlx5dm_htbl *chain;
+	const uint8_t *tag;
+};
+
 /* A live entry (a buried one, refcount 0, may have lost its table) with this chain and tag. */
-static bool
-mlx5dm_hidx_match(const struct mlx5dm_ste *s, const struct mlx5dm_htbl *chain, const uint8_t *tag)
+static inline bool
+mlx5dm_hidx_match(const void *rec, const void *key)
 {
-	return s->refcount != 0 && s->htbl->root == chain &&
-	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE) == 0;
+	const struct mlx5dm_ste *s = rec;
+	const struct mlx5dm_hidx_key *k = key;
+
+	return s->refcount != 0 && s->htbl->root == k->chain &&
+	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, k->tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 
-/*
- * Bytes of a huge-page region for a table of n buckets, 0 for a heap one.
- * From 1 MiB on (an index of some 50 000 entries) a table takes a region
- * (rounded up to 2 MiB): faulted in 2 MiB at a time, from the warm reserve
- * when there is one, where the heap would zero it in the growing call.
- */
-static size_t
-mlx5dm_hidx_table_huge(uint32_t n)
-{
-	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_hidx_bucket));
-}
-
-/* Zeroed buckets. */
-static struct mlx5dm_hidx_bucket *
-mlx5dm_hidx_table_alloc(uint32_t n)
-{
-	size_t huge = mlx5dm_hidx_table_huge(n);
-
-	if (huge != 0)
-		return mlx5dm_huge_alloc(huge, false);
-	return mlx5dm_aligned_zmalloc((size_t)n * sizeof(struct mlx5dm_hidx_bucket),
-				      sizeof(struct mlx5dm_hidx_bucket));
-}
-
-static void
-mlx5dm_hidx_table_free(struct mlx5dm_hidx_bucket *b, uint32_t n)
-{
-	size_t huge = mlx5dm_hidx_table_huge(n);
-
-	if (huge != 0)
-		mlx5dm_huge_free(b, huge);
-	else
-		mlx5dm_free(b);
-}
-
-int
-mlx5dm_hidx_init(struct mlx5dm_hidx *x)
-{
-	memset(x, 0, sizeof(*x));
-	x->mask = (1u << MLX5DM_HIDX_MIN_LOG) - 1;
-	x->b = mlx5dm_hidx_table_alloc(x->mask + 1);
-	return x->b == NULL ? -ENOMEM : 0;
-}
-
-void
-mlx5dm_hidx_fini(struct mlx5dm_hidx *x)
-{
-	if (x->b != NULL)
-		mlx5dm_hidx_table_free(x->b, x->mask + 1);
-	if (x->old != NULL)
-		mlx5dm_hidx_table_free(x->old, x->old_mask + 1);
-	memset(x, 0, sizeof(*x));
-}
-
-/* Record s in the first free way from its home bucket (one exists). */
-static void
-mlx5dm_hidx_put(struct mlx5dm_hidx_bucket *tb, uint32_t mask, struct mlx5dm_ste *s, uint32_t h)
-{
-	uint32_t i = h & mask;
-	unsigned int w;
-
-	for (;;) {
-		struct mlx5dm_hidx_bucket *b = &tb[i];
-
-		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
-			if (b->ste[w] == NULL) {
-				b->hash[w] = h;
-				b->ste[w] = s;
-				return;
-			}
-		}
-		b->overflow++;
-		i = (i + 1) & mask;
-	}
-}
-
-/* Clear s's way in table tb; false if it is not there. */
-static bool
-mlx5dm_hidx_take(struct mlx5dm_hidx_bucket *tb, uint32_t mask, const struct mlx5dm_ste *s,
-		 uint32_t h)
-{
-	uint32_t home = h & mask, i = home, n;
-	unsigned int w;
-
-	for (n = 0; n <= mask; n++) {
-		struct mlx5dm_hidx_bucket *b = &tb[i];
-
-		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
-			if (b->ste[w] != s)
-				continue;
-			b->ste[w] = NULL;
-			/* The buckets passed on the way counted it. */
-			for (; home != i; home = (home + 1) & mask)
-				tb[home].overflow--;
-			return true;
-		}
-		if (b->overflow == 0)
-			return false;
-		i = (i + 1) & mask;
-	}
-	return false;
-}
-
-static struct mlx5dm_ste *
-mlx5dm_hidx_probe(const struct mlx5dm_hidx_bucket *tb, uint32_t mask,
-		  const struct mlx5dm_htbl *chain, const uint8_t *tag, uint32_t h)
-{
-	uint32_t i = h & mask, n;
-	unsigned int w;
-
-	for (n = 0; n <= mask; n++) {
-		const struct mlx5dm_hidx_bucket *b = &tb[i];
-
-		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
-			if (b->hash[w] == h && b->ste[w] != NULL &&
-			    mlx5dm_hidx_match(b->ste[w], chain, tag))
-				return b->ste[w];
-		}
-		if (b->overflow == 0)
-			return NULL;
-		i = (i + 1) & mask;
-	}
-	return NULL;
-}
-
-/* Move up to n old buckets into the current table. */
-static void
-mlx5dm_hidx_move(struct mlx5dm_hidx *x, unsigned int n)
-{
-	while (x->old != NULL && n-- > 0) {
-		struct mlx5dm_hidx_bucket *b = &x->old[x->move_pos];
-		unsigned int w;
-
-		for (w = 0; w < MLX5DM_HIDX_WAYS; w++) {
-			if (b->ste[w] != NULL) {
-				mlx5dm_hidx_put(x->b, x->mask, b->ste[w], b->hash[w]);
-				b->ste[w] = NULL;
-			}
-		}
-		if (++x->move_pos > x->old_mask) {
-			mlx5dm_hidx_table_free(x->old, x->old_mask + 1);
-			x->old = NULL;
-		}
-	}
-}
-
-/* Grow when 4/5 of the ways are taken. */
-static void
-mlx5dm_hidx_maybe_grow(struct mlx5dm_hidx *x)
-{
-	struct mlx5dm_hidx_bucket *nb;
-	uint32_t n = x->mask + 1;
-
-	if (x->old != NULL) {
-		mlx5dm_hidx_move(x, MLX5DM_HIDX_MOVE);
-		return;
-	}
-	if (x->count < 4u * n || n >= (1u << MLX5DM_HIDX_MAX_LOG))
-		return;
-	nb = mlx5dm_hidx_table_alloc(2 * n);
-	if (nb == NULL)
-		return; /* fuller buckets, still correct (insert refuses at the limit) */
-	x->old = x->b;
-	x->old_mask = x->mask;
-	x->move_pos = 0;
-	x->b = nb;
-	x->mask = 2 * n - 1;
-}
-
-/* Room for n more entries (growing if due): their mlx5dm_hidx_insert() cannot fail. */
-int
-mlx5dm_hidx_reserve(struct mlx5dm_hidx *x, uint32_t n)
-{
-	/* Usually far from full: growing is left to the inserts (they move buckets too). */
-	if (x->count + n < MLX5DM_HIDX_WAYS * (x->mask + 1))
-		return 0;
-	mlx5dm_hidx_maybe_grow(x);
-	return x->count + n >= MLX5DM_HIDX_WAYS * (x->mask + 1) ? -ENOMEM : 0;
-}
-
-/* Start loading the home bucket of hash h (the caller has other work before the lookup). */
-void
-mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t h)
-{
-	MLX5DM_PREFETCH(&x->b[h & x->mask]);
-}
-
-/* An entry with this tag in this chain; h = mlx5dm_hidx_hash(chain, tag). */
 struct mlx5dm_ste *
-mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
+mlx5dm_hidx_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
 		 uint32_t h)
 {
-	struct mlx5dm_ste *s = mlx5dm_hidx_probe(x->b, x->mask, chain, tag, h);
+	const struct mlx5dm_hidx_key k = { .chain = chain, .tag = tag };
 
-	if (s == NULL && x->old != NULL)
-		s = mlx5dm_hidx_probe(x->old, x->old_mask, chain, tag, h);
-	return s;
-}
-
-/*
- * Index s (its htbl and tag are set; h: the hash of its chain and tag).
- * -ENOMEM only when the index could not grow and is nearly full; never
- * right after a removal (the way it freed is there).
- */
-int
-mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t h)
-{
-	mlx5dm_hidx_maybe_grow(x);
-	if (x->count + 1 >= MLX5DM_HIDX_WAYS * (x->mask + 1))
-		return -ENOMEM;
-	s->hidx_hash = h;
-	mlx5dm_hidx_put(x->b, x->mask, s, h);
-	x->count++;
-	return 0;
-}
-
-void
-mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s)
-{
-	uint32_t h = s->hidx_hash;
-	bool done;
-
-	done = mlx5dm_hidx_take(x->b, x->mask, s, h);
-	if (!done && x->old != NULL)
-		done = mlx5dm_hidx_take(x->old, x->old_mask, s, h);
-	if (done)
-		x->count--;
-	mlx5dm_hidx_move(x, x->old != NULL ? MLX5DM_HIDX_MOVE : 0);
-}
-
-size_t
-mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x)
-{
-	size_t n = sizeof(*x->b) * ((size_t)x->mask + 1);
-
-	if (x->old != NULL)
-		n += sizeof(*x->old) * ((size_t)x->old_mask + 1);
-	return n;
+	return mlx5dm_index_lookup(x, h, mlx5dm_hidx_match, &k);
 }

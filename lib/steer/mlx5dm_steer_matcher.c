@@ -82,7 +82,7 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_epool_destroy(&m->epool, d);
-	mlx5dm_hidx_fini(&m->index);
+	mlx5dm_index_fini(&m->index);
 	mlx5dm_rule_slabs_destroy(m);
 	mlx5dm_slab_destroy(&m->ste_slab);
 	mlx5dm_spinlock_destroy(&m->lock);
@@ -136,10 +136,6 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	mlx5dm_spinlock_init(&m->lock);
 	mlx5dm_slab_init(&m->ste_slab, sizeof(struct mlx5dm_ste));
 	mlx5dm_rule_slabs_init(m);
-	if (mlx5dm_hidx_init(&m->index) < 0) {
-		ret = -ENOMEM;
-		goto free_m;
-	}
 	m->last_queue = ctx->nb_queues; /* the control queue writes the first level */
 	ret = mlx5dm_ste_build_matcher(ctx->ste, &ctx->caps.ste, m->mask, m->criteria,
 				       tbl->dom->dir, m->builders, MLX5DM_STE_MAX_BUILDERS,
@@ -212,7 +208,7 @@ unlock:
 	}
 	return m;
 free_m:
-	mlx5dm_hidx_fini(&m->index);
+	mlx5dm_index_fini(&m->index);
 	mlx5dm_spinlock_destroy(&m->lock);
 	mlx5dm_free(m);
 	errno = -ret;

@@ -17,10 +17,10 @@
  * Everything is written on the control queue and drained before the
  * action is handed out, so rules on any queue may use it at once.
  *
- * The cache is a list in most-recently-used order under a mutex (held
+ * The cache is a growable hash index (mlx5dm_index_*) under a mutex (held
  * across the ICM write of a new pattern, so two actions with the same new
- * pattern never write it twice). Patterns are few (one per distinct set of
- * fields rewritten), so the linear search is not a concern.
+ * pattern never write it twice): patterns are one per distinct set of
+ * fields rewritten, usually few, but a program may make many.
  */
 
 #include <errno.h>
@@ -31,7 +31,7 @@
 #include "mlx5dm_steer_priv.h"
 
 struct mlx5dm_pattern {
-	LIST_ENTRY(mlx5dm_pattern) next;
+	uint32_t hash;                    /* mlx5dm_pattern_hash() */
 	struct mlx5dm_icm_chunk *chunk;   /* in HEADER_MODIFY_PATTERN ICM */
 	uint32_t index;                   /* line index: what ACCELERATED_LIST names */
 	uint32_t refcnt;                  /* actions using it */
@@ -43,8 +43,7 @@ struct mlx5dm_pattern {
 struct mlx5dm_pattern_cache {
 	struct mlx5dm_ctx *ctx;
 	pthread_mutex_t lock;
-	LIST_HEAD(, mlx5dm_pattern) list; /* most recently used first */
-	uint32_t count;
+	struct mlx5dm_index index;        /* patterns by mlx5dm_pattern_hash() */
 };
 
 struct mlx5dm_pattern_cache *
@@ -58,25 +57,29 @@ mlx5dm_pattern_cache_create(struct mlx5dm_ctx *ctx)
 	}
 	pc->ctx = ctx;
 	pthread_mutex_init(&pc->lock, NULL);
-	LIST_INIT(&pc->list);
 	return pc;
+}
+
+/* Every action is gone before its context; a pattern left is a leak, freed here. */
+static void
+mlx5dm_pattern_leaked(void *arg, void *rec)
+{
+	struct mlx5dm_pattern *p = rec;
+
+	(void)arg;
+	MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "modify pattern %u still referenced %u time(s)",
+		   p->index, p->refcnt);
+	mlx5dm_icm_chunk_free(p->chunk);
+	mlx5dm_free(p);
 }
 
 void
 mlx5dm_pattern_cache_destroy(struct mlx5dm_pattern_cache *pc)
 {
-	struct mlx5dm_pattern *p;
-
 	if (pc == NULL)
 		return;
-	/* Every action is gone before its context; anything left is a leak, freed here. */
-	while ((p = LIST_FIRST(&pc->list)) != NULL) {
-		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "modify pattern %u still referenced %u "
-			   "time(s)", p->index, p->refcnt);
-		LIST_REMOVE(p, next);
-		mlx5dm_icm_chunk_free(p->chunk);
-		mlx5dm_free(p);
-	}
+	mlx5dm_index_foreach(&pc->index, mlx5dm_pattern_leaked, NULL);
+	mlx5dm_index_fini(&pc->index);
 	pthread_mutex_destroy(&pc->lock);
 	mlx5dm_free(pc);
 }
@@ -89,21 +92,49 @@ mlx5dm_pattern_cache_count(struct mlx5dm_pattern_cache *pc)
 	if (pc == NULL)
 		return 0;
 	pthread_mutex_lock(&pc->lock);
-	n = pc->count;
+	n = pc->index.count;
 	pthread_mutex_unlock(&pc->lock);
 	return n;
 }
 
+void
+mlx5dm_pattern_cache_shape(struct mlx5dm_pattern_cache *pc, struct mlx5dm_index_shape *sh)
+{
+	pthread_mutex_lock(&pc->lock);
+	mlx5dm_index_shape(&pc->index, sh);
+	pthread_mutex_unlock(&pc->lock);
+}
+
+struct mlx5dm_pattern_key {
+	const struct mlx5dm_ctx *ctx;
+	enum mlx5dm_ste_action_type type;
+	const uint8_t *pat;
+	unsigned int n;
+};
+
 /* Same device pattern? All L3-decap patterns of one length are (they differ in data only). */
 static bool
-mlx5dm_pattern_match(const struct mlx5dm_ctx *ctx, const struct mlx5dm_pattern *p,
-		     enum mlx5dm_ste_action_type type, const uint8_t *pat, unsigned int n)
+mlx5dm_pattern_match(const void *rec, const void *key)
 {
-	if (p->type != type || p->n != n)
+	const struct mlx5dm_pattern *p = rec;
+	const struct mlx5dm_pattern_key *k = key;
+
+	if (p->type != k->type || p->n != k->n)
 		return false;
-	if (type == MLX5DM_STE_ACTION_DECAP_L3)
+	if (k->type == MLX5DM_STE_ACTION_DECAP_L3)
 		return true;
-	return mlx5dm_ste_modify_pattern_equal(ctx->ste, p->data, pat, n);
+	return mlx5dm_ste_modify_pattern_equal(k->ctx->ste, p->data, k->pat, k->n);
+}
+
+/* Over what mlx5dm_pattern_match() compares. */
+static uint32_t
+mlx5dm_pattern_hash(const struct mlx5dm_pattern_key *k)
+{
+	uint32_t h = (uint32_t)k->type * 0x9e3779b1u ^ k->n;
+
+	if (k->type != MLX5DM_STE_ACTION_DECAP_L3)
+		h ^= mlx5dm_ste_modify_pattern_hash(k->ctx->ste, k->pat, k->n);
+	return h;
 }
 
 /* A new pattern, written to pattern ICM and drained; NULL + errno. */
@@ -150,7 +181,9 @@ mlx5dm_pattern_get(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_action_type type,
 {
 	struct mlx5dm_pattern_cache *pc = ctx->patterns;
 	uint8_t pat[MLX5DM_RES_ARG_MAX_ACTIONS * MLX5DM_MODIFY_ACTION_SIZE];
+	struct mlx5dm_pattern_key k;
 	struct mlx5dm_pattern *p;
+	uint32_t h;
 	int ret;
 
 	ret = mlx5dm_ste_modify_pattern(ctx->ste, hw, n, pat);
@@ -158,25 +191,23 @@ mlx5dm_pattern_get(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_action_type type,
 		errno = -ret;
 		return NULL;
 	}
+	k = (struct mlx5dm_pattern_key){ .ctx = ctx, .type = type, .pat = pat, .n = n };
+	h = mlx5dm_pattern_hash(&k);
 	pthread_mutex_lock(&pc->lock);
-	LIST_FOREACH(p, &pc->list, next) {
-		if (mlx5dm_pattern_match(ctx, p, type, pat, n))
-			break;
-	}
-	if (p != NULL) {
-		LIST_REMOVE(p, next);
-	} else {
-		p = mlx5dm_pattern_new(ctx, type, pat, n);
+	p = mlx5dm_index_find(&pc->index, h, mlx5dm_pattern_match, &k);
+	if (p == NULL) {
+		ret = mlx5dm_index_reserve(&pc->index, 1);
+		p = ret == 0 ? mlx5dm_pattern_new(ctx, type, pat, n) : NULL;
 		if (p == NULL) {
-			ret = errno;
+			ret = ret < 0 ? -ret : errno;
 			pthread_mutex_unlock(&pc->lock);
 			errno = ret;
 			return NULL;
 		}
-		pc->count++;
+		p->hash = h;
+		(void)mlx5dm_index_insert(&pc->index, p, h); /* reserved */
 	}
 	p->refcnt++;
-	LIST_INSERT_HEAD(&pc->list, p, next);
 	pthread_mutex_unlock(&pc->lock);
 	return p;
 }
@@ -189,10 +220,8 @@ mlx5dm_pattern_put(struct mlx5dm_ctx *ctx, struct mlx5dm_pattern *p)
 
 	pthread_mutex_lock(&pc->lock);
 	last = --p->refcnt == 0;
-	if (last) {
-		LIST_REMOVE(p, next);
-		pc->count--;
-	}
+	if (last)
+		(void)mlx5dm_index_remove(&pc->index, p, p->hash);
 	pthread_mutex_unlock(&pc->lock);
 	if (!last)
 		return;

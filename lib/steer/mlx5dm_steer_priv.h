@@ -79,17 +79,6 @@ struct mlx5dm_epool {
 	bool init;
 };
 
-/* A matcher's index of its entries by (parent, tag) (mlx5dm_steer_index.c). */
-struct mlx5dm_hidx_bucket;
-struct mlx5dm_hidx {
-	struct mlx5dm_hidx_bucket *b;     /* buckets, mask + 1 */
-	struct mlx5dm_hidx_bucket *old;   /* buckets still to move while growing */
-	uint32_t mask;
-	uint32_t old_mask;
-	uint32_t move_pos;
-	uint32_t count;
-};
-
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
 struct mlx5dm_caps {
 	uint16_t vhca_id;
@@ -331,7 +320,7 @@ struct mlx5dm_matcher {
 	 */
 	void *page_cache;
 	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
-	struct mlx5dm_hidx index;         /* entries by (chain, tag) */
+	struct mlx5dm_index index;        /* entries by (chain, tag) */
 	/*
 	 * The level-0 entry the last rule went through (non-last levels only).
 	 * Consecutive rules usually share it (e.g. the same EtherType/IP
@@ -506,17 +495,24 @@ void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx
 		      struct mlx5dm_defer *d);
 void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 
-/* ---- mlx5dm_steer_index.c ---- */
-int mlx5dm_hidx_init(struct mlx5dm_hidx *x);
-void mlx5dm_hidx_fini(struct mlx5dm_hidx *x);
+/* ---- mlx5dm_steer_index.c: a matcher's index of its entries by (chain, tag) ---- */
 uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
-void mlx5dm_hidx_prefetch(const struct mlx5dm_hidx *x, uint32_t hash);
-struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_hidx *x, const struct mlx5dm_htbl *chain,
+struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain,
 				    const uint8_t *tag, uint32_t hash);
-int mlx5dm_hidx_insert(struct mlx5dm_hidx *x, struct mlx5dm_ste *s, uint32_t hash);
-int mlx5dm_hidx_reserve(struct mlx5dm_hidx *x, uint32_t n);
-void mlx5dm_hidx_remove(struct mlx5dm_hidx *x, struct mlx5dm_ste *s);
-size_t mlx5dm_hidx_bytes(const struct mlx5dm_hidx *x);
+
+/* Index s (its htbl and tag are set; h: the hash of its chain and tag). */
+static inline int
+mlx5dm_hidx_insert(struct mlx5dm_index *x, struct mlx5dm_ste *s, uint32_t h)
+{
+	s->hidx_hash = h;
+	return mlx5dm_index_insert(x, s, h);
+}
+
+static inline void
+mlx5dm_hidx_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s)
+{
+	(void)mlx5dm_index_remove(x, s, s->hidx_hash);
+}
 
 /* ---- mlx5dm_steer_caps.c ---- */
 int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
@@ -596,6 +592,8 @@ struct mlx5dm_pattern_cache *mlx5dm_pattern_cache_create(struct mlx5dm_ctx *ctx)
 void mlx5dm_pattern_cache_destroy(struct mlx5dm_pattern_cache *pc);
 /* Distinct patterns in pattern ICM. */
 uint32_t mlx5dm_pattern_cache_count(struct mlx5dm_pattern_cache *pc);
+/* The shape of its index (tests). */
+void mlx5dm_pattern_cache_shape(struct mlx5dm_pattern_cache *pc, struct mlx5dm_index_shape *sh);
 /*
  * Put a HW modify list (MODIFY_HDR, or DECAP_L3 with may_inline false) where
  * the device reads it and fill a->ste.modify. On failure the caller frees

@@ -621,7 +621,7 @@ mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
 	if (ret < 0)
 		return ret;
 	if (rc->deferred_probe) {
-		ret = mlx5dm_hidx_reserve(&m->index, 1);
+		ret = mlx5dm_index_reserve(&m->index, 1);
 		if (ret < 0)
 			return ret;
 	}
@@ -662,7 +662,7 @@ mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
 	prep->root = head->root;
 	prep->ihash = mlx5dm_hidx_hash(head->root, tag);
 	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-	mlx5dm_hidx_prefetch(&m->index, prep->ihash);
+	mlx5dm_index_prefetch(&m->index, prep->ihash);
 	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
 }
 
@@ -807,7 +807,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else {
 			ihash = mlx5dm_hidx_hash(head->root, tag);
 			if (last) {
-				mlx5dm_hidx_prefetch(&m->index, ihash);
+				mlx5dm_index_prefetch(&m->index, ihash);
 				slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
 				       (head->num_entries - 1);
 				mlx5dm_htbl_slot_prefetch(head, slot);
@@ -1079,7 +1079,7 @@ mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	unsigned int i;
 
 	for (i = 0; i < m->nb_buried; i++)
-		mlx5dm_hidx_prefetch(&m->index, m->buried[i]->hidx_hash);
+		mlx5dm_index_prefetch(&m->index, m->buried[i]->hidx_hash);
 	for (i = 0; i < m->nb_buried; i++) {
 		mlx5dm_hidx_remove(&m->index, m->buried[i]);
 		mlx5dm_ste_rec_free(m, m->buried[i], d);
@@ -1212,7 +1212,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	 * (which takes the slot over) are needed, so the loads start together
 	 * rather than one after the other.
 	 */
-	mlx5dm_hidx_prefetch(&m->index, rule->last_hash);
+	mlx5dm_index_prefetch(&m->index, rule->last_hash);
 	s = rule->last;
 	if (!s->collision) {
 		const uint8_t *f = (const uint8_t *)s->next_col;

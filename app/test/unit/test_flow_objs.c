@@ -840,6 +840,68 @@ test_mark_id_memos(void **state)
 	t_fp_stop(fp);
 }
 
+/* An index on the create path grew with its contents: lookups read about one bucket. */
+static void
+t_check_grown(const struct mlx5dm_index *x, uint32_t count)
+{
+	struct mlx5dm_index_shape sh;
+
+	mlx5dm_index_shape(x, &sh);
+	assert_int_equal(sh.count, count);
+	assert_true(sh.buckets * 4u >= count); /* at most 4 of the 5 ways of a bucket taken */
+	assert_true(sh.reads <= 2u * count);
+}
+
+/*
+ * Distinct action values (a MARK id, a modified address and a jump target
+ * per rule) and many priorities: the caches of actions, action sets,
+ * groups and matchers grow, so no lookup walks a long chain.
+ */
+static void
+test_caches_grow(void **state)
+{
+	enum { N = 4000, PRIOS = 400 }; /* the fake library holds 4096 rules */
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	struct rte_flow_action_mark mark = { .id = 0 };
+	struct rte_flow_action_set_ipv4 set = { .ipv4_addr = 0 };
+	struct rte_flow_action_jump jump = { .group = 0 };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action acts[] = {
+		ACT(MARK, &mark), ACT(SET_IPV4_SRC, &set), ACT(JUMP, &jump), END_ACT };
+	struct rte_flow_attr attr = t_attr_in;
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	static struct rte_flow *f[N];
+	uint32_t tables;
+	unsigned int i;
+
+	(void)state;
+	tables = fp->st.tables;
+	for (i = 0; i < N; i++) {
+		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 + i);
+		mark.id = i + 1;
+		set.ipv4_addr = rte_cpu_to_be_32(0xc0000000 + i);
+		jump.group = i + 1;
+		attr.priority = i % PRIOS;
+		f[i] = t_create(fp, &attr, items, acts);
+		assert_non_null(f[i]);
+	}
+	assert_int_equal(fp->st.tables, tables + N);
+	assert_int_equal(fp->st.matchers, PRIOS);
+	/* Per rule: a tag, a modify list and a jump (the tables' root actions aside). */
+	assert_true(fp->st.entries >= 3 * N);
+	assert_int_equal(fp->st.asets, N);
+	t_check_grown(&fp->ents, fp->st.entries);
+	t_check_grown(&fp->asets, fp->st.asets);
+	t_check_grown(&fp->tbls, fp->st.tables);
+	t_check_grown(&fp->matchers, fp->st.matchers);
+	for (i = 0; i < N; i++)
+		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->ents.count + fp->asets.count + fp->matchers.count, 0);
+	t_fp_stop(fp);
+}
+
 /*
  * A handle is 16 bytes and 16 per library rule (handed out in address
  * order, so the next handle of a class is that far on).
@@ -1059,6 +1121,7 @@ main(void)
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),
+		cmocka_unit_test(test_caches_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

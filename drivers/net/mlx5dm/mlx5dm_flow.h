@@ -744,35 +744,28 @@ struct mlx5dm_flow_ent;
 struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
-#define MLX5DM_FLOW_HASH_SIZE 256u
-
 /*
- * A cached object found by a byte key (shared actions, action sets): the
- * lookup part, first member of the object; the key bytes follow the object.
+ * A cached object found by a byte key (shared actions, action sets) in a
+ * growable index (mlx5dm_index_*): the lookup part, first member of the
+ * object; the key bytes follow the object.
  */
 struct mlx5dm_flow_kobj {
-	LIST_ENTRY(mlx5dm_flow_kobj) next;
 	uint32_t hash;
 	uint32_t refcnt;
 	uint16_t key_len;
 	const uint8_t *key;
 };
-LIST_HEAD(mlx5dm_flow_kbucket, mlx5dm_flow_kobj);
 /* The object with this key, with one more reference; NULL if none. */
-struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl,
+struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_index *cache,
 						 const uint8_t *key, size_t len, uint32_t *hash);
-/* Insert a new object (one reference) under key, copied to key_store. */
-void mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
+/*
+ * Insert a new object (one reference) under key, copied to key_store; the
+ * caller reserved its place (mlx5dm_index_reserve()) before making it.
+ */
+void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 /* Drop a reference: true (and out of the cache) when it was the last. */
-static inline bool
-mlx5dm_flow_kcache_put(struct mlx5dm_flow_kobj *o)
-{
-	if (--o->refcnt != 0)
-		return false;
-	LIST_REMOVE(o, next);
-	return true;
-}
+bool mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o);
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -845,12 +838,13 @@ struct mlx5dm_flow_priv {
 	uint32_t nb_listed;                         /* user flows (in the pool) */
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
-	LIST_HEAD(, mlx5dm_flow_tbl) tbls;
-	LIST_HEAD(, mlx5dm_flow_matcher) matchers[MLX5DM_FLOW_HASH_SIZE];
+	/* The caches, by key (mlx5dm_flow_cache.c, mlx5dm_flow_aset.c). */
+	struct mlx5dm_index tbls;
+	struct mlx5dm_index matchers;
 	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
 	struct mlx5dm_flow_shape shape;             /* of the last created rule's pattern */
-	struct mlx5dm_flow_kbucket ents[MLX5DM_FLOW_HASH_SIZE];
-	struct mlx5dm_flow_kbucket asets[MLX5DM_FLOW_HASH_SIZE];
+	struct mlx5dm_index ents;
+	struct mlx5dm_index asets;
 	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
 	/*
 	 * Memos by the shape cache's ids, per sub-rule index: the matcher

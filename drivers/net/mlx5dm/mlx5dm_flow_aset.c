@@ -193,7 +193,7 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 							 p[i].nb_queues * sizeof(p[i].queues[0]));
 		s->prm[i].data = mlx5dm_flow_aset_copy(&area, p[i].data, p[i].len);
 	}
-	mlx5dm_flow_kcache_insert(fp->asets, &s->k, h, key, len, area);
+	mlx5dm_flow_kcache_insert(&fp->asets, &s->k, h, key, len, area);
 	fp->st.asets++;
 	return s;
 }
@@ -213,8 +213,14 @@ mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 		errno = EINVAL;
 		return NULL;
 	}
-	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(fp->asets, key, len, &h);
-	return s != NULL ? s : mlx5dm_flow_aset_new(fp, m, p, n, key, len, h);
+	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(&fp->asets, key, len, &h);
+	if (s != NULL)
+		return s;
+	if (mlx5dm_index_reserve(&fp->asets, 1) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return mlx5dm_flow_aset_new(fp, m, p, n, key, len, h);
 }
 
 struct mlx5dm_flow_aset *
@@ -277,7 +283,7 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5d
 void
 mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
-	if (!mlx5dm_flow_kcache_put(&s->k))
+	if (!mlx5dm_flow_kcache_put(&fp->asets, &s->k))
 		return;
 	mlx5dm_flow_aset_drop(fp, s);
 	fp->st.asets--;

@@ -12,6 +12,9 @@
  *  - actions ("entries"): drop, TIR + dest_tir per queue set and hash,
  *    dest_table per jump target, flow tags, modify-header lists, reformats,
  *    VLAN push headers, VLAN pop; each keyed by its parameters.
+ * Each kind is found through a growable hash index (mlx5dm_index_*), so a
+ * port with a million distinct actions or tens of thousands of groups
+ * finds or adds one as fast as a port with a few.
  * Callers hold fp->lock.
  */
 
@@ -24,7 +27,7 @@
 #define MLX5DM_FLOW_LOG "flow"
 
 struct mlx5dm_flow_tbl {
-	LIST_ENTRY(mlx5dm_flow_tbl) next;
+	uint32_t hash;
 	unsigned int dom;
 	uint32_t group;
 	uint32_t refcnt;
@@ -32,7 +35,6 @@ struct mlx5dm_flow_tbl {
 };
 
 struct mlx5dm_flow_matcher {
-	LIST_ENTRY(mlx5dm_flow_matcher) next;
 	struct mlx5dm_flow_tbl *tbl;
 	uint32_t hash;
 	uint32_t refcnt;
@@ -81,10 +83,16 @@ mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 
 #define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
 
+/* A full avalanche (MurmurHash3's finaliser): the index takes buckets from the low bits. */
 static uint32_t
 mlx5dm_flow_hash_fold(uint64_t h)
 {
-	return (uint32_t)(h ^ h >> 32);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (uint32_t)h;
 }
 
 /* ---- tables ---- */
@@ -95,16 +103,44 @@ mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t)
 	return t->t;
 }
 
+struct mlx5dm_flow_tbl_key {
+	unsigned int dom;
+	uint32_t group;
+};
+
+static bool
+mlx5dm_flow_tbl_is(const void *rec, const void *key)
+{
+	const struct mlx5dm_flow_tbl *t = rec;
+	const struct mlx5dm_flow_tbl_key *k = key;
+
+	return t->dom == k->dom && t->group == k->group;
+}
+
+static uint32_t
+mlx5dm_flow_tbl_hash(unsigned int dom, uint32_t group)
+{
+	uint64_t head = (uint64_t)group << 8 | dom;
+
+	return mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &head, sizeof(head)));
+}
+
 struct mlx5dm_flow_tbl *
 mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
 {
+	const struct mlx5dm_flow_tbl_key k = { .dom = dom, .group = group };
+	uint32_t h = mlx5dm_flow_tbl_hash(dom, group);
 	struct mlx5dm_flow_tbl *t;
 
-	LIST_FOREACH(t, &fp->tbls, next)
-		if (t->dom == dom && t->group == group) {
-			t->refcnt++;
-			return t;
-		}
+	t = mlx5dm_index_find(&fp->tbls, h, mlx5dm_flow_tbl_is, &k);
+	if (t != NULL) {
+		t->refcnt++;
+		return t;
+	}
+	if (mlx5dm_index_reserve(&fp->tbls, 1) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	t = mlx5dm_zmalloc(sizeof(*t));
 	if (t == NULL) {
 		errno = ENOMEM;
@@ -119,10 +155,11 @@ mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t grou
 		errno = err;
 		return NULL;
 	}
+	t->hash = h;
 	t->dom = dom;
 	t->group = group;
 	t->refcnt = 1;
-	LIST_INSERT_HEAD(&fp->tbls, t, next);
+	(void)mlx5dm_index_insert(&fp->tbls, t, h); /* reserved */
 	fp->st.tables++;
 	return t;
 }
@@ -138,7 +175,7 @@ mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u not destroyed: %d", t->group,
 			   ret);
-	LIST_REMOVE(t, next);
+	(void)mlx5dm_index_remove(&fp->tbls, t, t->hash);
 	mlx5dm_free(t);
 	fp->st.tables--;
 }
@@ -190,16 +227,31 @@ mlx5dm_flow_matcher_is(const struct mlx5dm_flow_matcher *m, unsigned int dom, ui
 	return true;
 }
 
+struct mlx5dm_flow_matcher_key {
+	unsigned int dom;
+	uint32_t group;
+	uint16_t prio;
+	uint8_t criteria;
+	const uint8_t *mask;
+};
+
+static bool
+mlx5dm_flow_matcher_eq(const void *rec, const void *key)
+{
+	const struct mlx5dm_flow_matcher_key *k = key;
+
+	return mlx5dm_flow_matcher_is(rec, k->dom, k->group, k->prio, k->criteria, k->mask);
+}
+
 static struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int dom,
 			 uint32_t group, uint16_t prio, uint8_t criteria, const uint8_t *mask)
 {
-	struct mlx5dm_flow_matcher *m;
+	const struct mlx5dm_flow_matcher_key k = {
+		.dom = dom, .group = group, .prio = prio, .criteria = criteria, .mask = mask,
+	};
 
-	LIST_FOREACH(m, &fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], next)
-		if (m->hash == h && mlx5dm_flow_matcher_is(m, dom, group, prio, criteria, mask))
-			return m;
-	return NULL;
+	return mlx5dm_index_find(&fp->matchers, h, mlx5dm_flow_matcher_eq, &k);
 }
 
 /* The matcher of sub-rule i's key, compared or hashed (apart: the lookup without an id). */
@@ -263,6 +315,10 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 		m->refcnt++;
 		return m;
 	}
+	if (mlx5dm_index_reserve(&fp->matchers, 1) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	t = mlx5dm_flow_tbl_get(fp, dom, group);
 	if (t == NULL)
 		return NULL;
@@ -282,7 +338,7 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 	m->criteria = criteria;
 	m->refcnt = 1;
 	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
-	LIST_INSERT_HEAD(&fp->matchers[h % MLX5DM_FLOW_HASH_SIZE], m, next);
+	(void)mlx5dm_index_insert(&fp->matchers, m, h); /* reserved */
 	fp->st.matchers++;
 	return m;
 free_m:
@@ -318,7 +374,7 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 			fp->known[i].id = 0;
 			fp->known[i].m = NULL;
 		}
-	LIST_REMOVE(m, next);
+	(void)mlx5dm_index_remove(&fp->matchers, m, m->hash);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);
 	fp->st.matchers--;
@@ -334,24 +390,37 @@ mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
 
 /* ---- keyed caches ---- */
 
+struct mlx5dm_flow_kkey {
+	const uint8_t *key;
+	size_t len;
+};
+
+static bool
+mlx5dm_flow_kobj_is(const void *rec, const void *key)
+{
+	const struct mlx5dm_flow_kobj *o = rec;
+	const struct mlx5dm_flow_kkey *k = key;
+
+	return o->key_len == k->len && memcmp(o->key, k->key, k->len) == 0;
+}
+
 struct mlx5dm_flow_kobj *
-mlx5dm_flow_kcache_find(struct mlx5dm_flow_kbucket *tbl, const uint8_t *key, size_t len,
+mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
 			uint32_t *hash)
 {
 	uint32_t h = mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
+	const struct mlx5dm_flow_kkey k = { .key = key, .len = len };
 	struct mlx5dm_flow_kobj *o;
 
 	*hash = h;
-	LIST_FOREACH(o, &tbl[h % MLX5DM_FLOW_HASH_SIZE], next)
-		if (o->hash == h && o->key_len == len && memcmp(o->key, key, len) == 0) {
-			o->refcnt++;
-			return o;
-		}
-	return NULL;
+	o = mlx5dm_index_find(cache, h, mlx5dm_flow_kobj_is, &k);
+	if (o != NULL)
+		o->refcnt++;
+	return o;
 }
 
 void
-mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_kobj *o,
+mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			  uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
 {
 	memcpy(key_store, key, len);
@@ -359,7 +428,16 @@ mlx5dm_flow_kcache_insert(struct mlx5dm_flow_kbucket *tbl, struct mlx5dm_flow_ko
 	o->key_len = (uint16_t)len;
 	o->hash = hash;
 	o->refcnt = 1;
-	LIST_INSERT_HEAD(&tbl[hash % MLX5DM_FLOW_HASH_SIZE], o, next);
+	(void)mlx5dm_index_insert(cache, o, hash); /* reserved by the caller */
+}
+
+bool
+mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
+{
+	if (--o->refcnt != 0)
+		return false;
+	(void)mlx5dm_index_remove(cache, o, o->hash);
+	return true;
 }
 
 /* The cache key: every parameter, serialised field by field (no padding). */
@@ -490,9 +568,13 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = EINVAL;
 		return NULL;
 	}
-	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(fp->ents, key, len, &h);
+	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(&fp->ents, key, len, &h);
 	if (e != NULL)
 		return e;
+	if (mlx5dm_index_reserve(&fp->ents, 1) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	e = mlx5dm_zmalloc(sizeof(*e) + len);
 	if (e == NULL) {
 		errno = ENOMEM;
@@ -510,30 +592,38 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 	e->kind = p->kind;
 	e->u32 = p->u32;
 	e->data_len = (uint16_t)p->len;
-	mlx5dm_flow_kcache_insert(fp->ents, &e->k, h, key, len, e->key);
+	mlx5dm_flow_kcache_insert(&fp->ents, &e->k, h, key, len, e->key);
 	fp->st.entries++;
 	return e;
+}
+
+struct mlx5dm_flow_ent_walk {
+	mlx5dm_flow_ent_cb cb;
+	void *arg;
+};
+
+static void
+mlx5dm_flow_ent_visit(void *arg, void *rec)
+{
+	const struct mlx5dm_flow_ent_walk *w = arg;
+	const struct mlx5dm_flow_ent *e = rec;
+	struct mlx5dm_flow_ent_view v = {
+		.kind = e->kind,
+		.u32 = e->u32,
+		.act = e->act,
+		.len = e->data_len,
+		.data = e->key + e->k.key_len - e->data_len,
+	};
+
+	w->cb(w->arg, &v);
 }
 
 void
 mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg)
 {
-	struct mlx5dm_flow_ent_view v;
-	struct mlx5dm_flow_kobj *o;
-	unsigned int i;
+	struct mlx5dm_flow_ent_walk w = { .cb = cb, .arg = arg };
 
-	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
-		LIST_FOREACH(o, &fp->ents[i], next) {
-			const struct mlx5dm_flow_ent *e = (const struct mlx5dm_flow_ent *)o;
-
-			v.kind = e->kind;
-			v.u32 = e->u32;
-			v.act = e->act;
-			v.len = e->data_len;
-			v.data = e->key + e->k.key_len - e->data_len;
-			cb(arg, &v);
-		}
-	}
+	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_ent_visit, &w);
 }
 
 void
@@ -541,7 +631,7 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 {
 	int ret;
 
-	if (!mlx5dm_flow_kcache_put(&e->k))
+	if (!mlx5dm_flow_kcache_put(&fp->ents, &e->k))
 		return;
 	/* Rule writes that still reach the action (doorbell batching) go first. */
 	if (fp->port.ctx != NULL)

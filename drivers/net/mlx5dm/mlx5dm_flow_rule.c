@@ -24,18 +24,11 @@
 void
 mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 {
-	unsigned int i;
-
+	/* The caches' indexes are empty when zeroed. */
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
 	mlx5dm_flow_pool_init(&fp->pool, NULL);
-	LIST_INIT(&fp->tbls);
 	LIST_INIT(&fp->bulks);
-	for (i = 0; i < MLX5DM_FLOW_HASH_SIZE; i++) {
-		LIST_INIT(&fp->matchers[i]);
-		LIST_INIT(&fp->ents[i]);
-		LIST_INIT(&fp->asets[i]);
-	}
 }
 
 static int
@@ -422,5 +415,10 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "
 			   "%u actions, %u action sets, %u counters", fp->st.tables,
 			   fp->st.matchers, fp->st.entries, fp->st.asets, fp->st.counters);
+	/* The caches' tables go with their contents (a start grows them again). */
+	mlx5dm_index_fini(&fp->tbls);
+	mlx5dm_index_fini(&fp->matchers);
+	mlx5dm_index_fini(&fp->ents);
+	mlx5dm_index_fini(&fp->asets);
 	fp->started = false;
 }

@@ -42,17 +42,7 @@ ninja -C "$top/build" >/dev/null
 pmd=${PMD:-$top/build/drivers/net/mlx5dm/librte_net_mlx5dm.so}
 vdev_args=${VDEV_ARGS:-}
 command -v dpdk-test-flow-perf >/dev/null || { echo "dpdk-test-flow-perf not found (dpdk-dev)"; exit 1; }
-# EAL refuses -d under a world-writable directory: preload the PMD there instead.
-load="-d $pmd"
-d=$(dirname "$pmd")
-while [ "$d" != / ]; do
-	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
-		load=""
-		export LD_PRELOAD="$pmd"
-		break
-	fi
-	d=$(dirname "$d")
-done
+. "$top/devtools/pmd-load.sh"
 
 if [ $mode = callgrind ]; then
 	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }

@@ -212,16 +212,16 @@ main(int argc, char **argv)
 	}
 	if (rules == 0 || groups == 0 || port_init() < 0)
 		return 1;
-	printf("%-8s %9s %12s %12s %7s\n", "kind", "rules", "shared/s", "unique/s", "ratio");
+	printf("%-16s %9s %12s %12s %7s\n", "kind", "rules", "shared/s", "unique/s", "ratio");
 	for (kind = strtok_r(kinds, ",", &save); kind != NULL; kind = strtok_r(NULL, ",", &save)) {
 		double shared = run(kind, rules, false, groups);
 		double unique = run(kind, rules, true, groups);
 
 		if (shared == 0 || unique == 0) {
-			printf("%-8s %9u %12s %12s %7s\n", kind, rules, "-", "-", "-");
+			printf("%-16s %9u %12s %12s %7s\n", kind, rules, "-", "-", "-");
 			continue;
 		}
-		printf("%-8s %9u %12.0f %12.0f %7.2f\n", kind, rules, shared, unique,
+		printf("%-16s %9u %12.0f %12.0f %7.2f\n", kind, rules, shared, unique,
 		       shared / unique);
 		fflush(stdout);
 	}

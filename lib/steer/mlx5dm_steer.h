@@ -288,6 +288,18 @@ struct mlx5dm_index {
 	uint32_t count;
 };
 
+/* A full avalanche of h (MurmurHash3's finaliser): buckets come from the low bits. */
+static inline uint32_t
+mlx5dm_index_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
 /* rec (a record whose hash hit) is the one key names. */
 typedef bool (*mlx5dm_index_eq)(const void *rec, const void *key);
 
@@ -322,6 +334,33 @@ struct mlx5dm_index_shape {
 	uint64_t reads;                    /* buckets read by finding every record once */
 };
 void mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape *sh);
+
+/*
+ * ---- record slabs (mlx5dm_steer_slab.c) ----
+ *
+ * Fixed-size records, allocated under the owner's lock: the first blocks
+ * from the heap, then 2 MiB huge-page regions populated at once (from the
+ * warm reserve when there is one), so a million records cost a few hundred
+ * page faults, not a fault per 4 KiB page. Freed records are reused first;
+ * blocks go back only with the slab.
+ */
+struct mlx5dm_slab {
+	size_t obj_size;
+	void *free;                       /* freed records, linked through their first word */
+	uint8_t *bump;                    /* never-used records of the newest block ... */
+	uint8_t *end;                     /* ... up to here */
+	void *blocks;
+	uint32_t nb_blocks;
+	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
+	uint64_t live;
+};
+void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
+/* A zeroed record; NULL without memory. */
+void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
+void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
+/* Free every block (no record may be in use any more). */
+void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
+size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
 
 /* ---- observability ---- */
 

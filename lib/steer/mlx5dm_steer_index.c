@@ -351,14 +351,8 @@ mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 
 	memcpy(&a, tag, 8);
 	memcpy(&b, tag + 8, 8);
-	/* Combine, then a full avalanche (MurmurHash3's finaliser): bucket = low bits. */
 	h = a ^ (b * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uintptr_t)chain >> 4);
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return (uint32_t)h;
+	return mlx5dm_index_mix(h);
 }
 
 struct mlx5dm_hidx_key {

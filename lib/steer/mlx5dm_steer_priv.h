@@ -48,18 +48,6 @@
 /* Size classes of rule records (mlx5dm_steer_rule.c). */
 #define MLX5DM_RULE_CLASSES 4
 
-/* Fixed-size records, allocated under the owner's lock (mlx5dm_steer_slab.c). */
-struct mlx5dm_slab {
-	size_t obj_size;
-	void *free;                       /* freed records, linked through their first word */
-	uint8_t *bump;                    /* never-used records of the newest block ... */
-	uint8_t *end;                     /* ... up to here */
-	void *blocks;
-	uint32_t nb_blocks;
-	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
-	uint64_t live;
-};
-
 /* The record the next allocation returns (NULL if it needs a new block), for prefetching. */
 static inline const void *
 mlx5dm_slab_peek(const struct mlx5dm_slab *s)
@@ -484,12 +472,7 @@ void mlx5dm_rule_unlist(struct mlx5dm_matcher *m);
 void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */
-void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
-void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
 void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);
-void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);
-void mlx5dm_slab_destroy(struct mlx5dm_slab *s);
-size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
 int mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s);
 void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
 		      struct mlx5dm_defer *d);

@@ -478,7 +478,8 @@ test_failure_leaves_nothing(void **state)
 		}
 	}
 	fprintf(stderr, "%u injected failures, none left state behind\n", failures);
-	assert_true(failures > 20);
+	/* (Actions and sets come from slabs the first flow grew: no allocation of their own.) */
+	assert_true(failures > 15);
 	t_destroy(fp, keep);
 	t_fp_stop(fp);
 }

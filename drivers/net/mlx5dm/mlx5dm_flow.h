@@ -753,6 +753,7 @@ struct mlx5dm_flow_kobj {
 	uint32_t hash;
 	uint32_t refcnt;
 	uint16_t key_len;
+	uint8_t cls;                    /* its memory (mlx5dm_flow_obj_alloc()) */
 	const uint8_t *key;
 };
 /* The object with this key, with one more reference; NULL if none. */
@@ -766,6 +767,16 @@ void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_ko
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 /* Drop a reference: true (and out of the cache) when it was the last. */
 bool mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o);
+
+/*
+ * Memory of the objects made per distinct action value (shared actions,
+ * action sets): slabs of 64 << cls bytes (mlx5dm_slab_*, 2 MiB regions),
+ * so a million unique MARK ids do not take a million heap allocations
+ * and their page faults; freed objects are reused, the regions kept until
+ * the port stops. Larger objects come from the heap (MLX5DM_FLOW_OBJ_HEAP).
+ */
+#define MLX5DM_FLOW_OBJ_CLASSES 7u
+#define MLX5DM_FLOW_OBJ_HEAP 0xffu
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {
@@ -845,6 +856,7 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_shape shape;             /* of the last created rule's pattern */
 	struct mlx5dm_index ents;
 	struct mlx5dm_index asets;
+	struct mlx5dm_slab objs[MLX5DM_FLOW_OBJ_CLASSES]; /* of ents and asets */
 	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
 	/*
 	 * Memos by the shape cache's ids, per sub-rule index: the matcher
@@ -874,6 +886,9 @@ struct mlx5dm_flow_priv {
 };
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
+/* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
+void *mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls);
+void mlx5dm_flow_obj_free(struct mlx5dm_flow_priv *fp, void *o, uint8_t cls);
 struct mlx5dm_flow_tbl *mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom,
 					    uint32_t group);
 void mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t);

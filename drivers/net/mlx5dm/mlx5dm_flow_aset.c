@@ -37,10 +37,15 @@ struct mlx5dm_flow_aset {
 	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_flow_matcher *matcher;
 	uint8_t nb;
-	struct mlx5dm_flow_ent *ents[MLX5DM_FLOW_RULE_MAX_ENTS];
-	struct mlx5dm_action *acts[MLX5DM_FLOW_RULE_MAX_ENTS];
-	/* The parameters, their queues / RSS / data copied to mem, then the key. */
-	struct mlx5dm_flow_ent_param prm[MLX5DM_FLOW_RULE_MAX_ENTS];
+	/*
+	 * In mem, as many as the set has (one set per unique MARK id is
+	 * common: no room for the largest list): the parameters, the
+	 * entries, their actions, then the parameters' queues / RSS / data
+	 * copies, then the key.
+	 */
+	struct mlx5dm_flow_ent_param *prm;
+	struct mlx5dm_flow_ent **ents;
+	struct mlx5dm_action **acts;
 	uint64_t mem[];
 };
 
@@ -112,7 +117,7 @@ mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 			fp->last_aset_id[i] = 0;
 		}
 	mlx5dm_flow_matcher_put(fp, s->matcher);
-	mlx5dm_free(s);
+	mlx5dm_flow_obj_free(fp, s, s->k.cls);
 }
 
 /*
@@ -165,17 +170,21 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 	size_t data = 0;
 	unsigned int i;
 	uint8_t *area;
+	uint8_t cls;
 	int err;
 
 	for (i = 0; i < n; i++)
 		data += mlx5dm_flow_aset_data_size(&p[i]);
-	s = mlx5dm_zmalloc(sizeof(*s) + data + len);
-	if (s == NULL) {
-		errno = ENOMEM;
+	s = mlx5dm_flow_obj_alloc(fp, sizeof(*s) + n * (sizeof(*s->prm) + sizeof(*s->ents) +
+						       sizeof(*s->acts)) + data + len, &cls);
+	if (s == NULL)
 		return NULL;
-	}
+	s->k.cls = cls;
+	s->prm = (struct mlx5dm_flow_ent_param *)s->mem;
+	s->ents = (struct mlx5dm_flow_ent **)(s->prm + n);
+	s->acts = (struct mlx5dm_action **)(s->ents + n);
 	s->matcher = mlx5dm_flow_matcher_ref(m);
-	area = (uint8_t *)s->mem;
+	area = (uint8_t *)(s->acts + n);
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
 		if (s->ents[i] == NULL) {

@@ -83,18 +83,6 @@ mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 
 #define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
 
-/* A full avalanche (MurmurHash3's finaliser): the index takes buckets from the low bits. */
-static uint32_t
-mlx5dm_flow_hash_fold(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
-
 /* ---- tables ---- */
 
 struct mlx5dm_table *
@@ -122,7 +110,7 @@ mlx5dm_flow_tbl_hash(unsigned int dom, uint32_t group)
 {
 	uint64_t head = (uint64_t)group << 8 | dom;
 
-	return mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &head, sizeof(head)));
+	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &head, sizeof(head)));
 }
 
 struct mlx5dm_flow_tbl *
@@ -206,7 +194,7 @@ mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_
 		if (criteria & (1u << s))
 			h = mlx5dm_flow_hash(h, mask + s * MLX5DM_FTE_SECTION_SIZE,
 					     MLX5DM_FTE_SECTION_SIZE);
-	return mlx5dm_flow_hash_fold(h);
+	return mlx5dm_index_mix(h);
 }
 
 /* Equal criteria: the same sections are zero in both masks, the others are compared. */
@@ -390,6 +378,35 @@ mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
 
 /* ---- keyed caches ---- */
 
+void *
+mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls)
+{
+	unsigned int c = size <= 64 ? 0 : mlx5dm_log2_ceil(size) - 6;
+	void *o;
+
+	if (c >= MLX5DM_FLOW_OBJ_CLASSES) {
+		*cls = MLX5DM_FLOW_OBJ_HEAP;
+		o = mlx5dm_zmalloc(size);
+	} else {
+		*cls = (uint8_t)c;
+		if (fp->objs[c].obj_size == 0)
+			mlx5dm_slab_init(&fp->objs[c], 64u << c);
+		o = mlx5dm_slab_alloc(&fp->objs[c]);
+	}
+	if (o == NULL)
+		errno = ENOMEM;
+	return o;
+}
+
+void
+mlx5dm_flow_obj_free(struct mlx5dm_flow_priv *fp, void *o, uint8_t cls)
+{
+	if (cls == MLX5DM_FLOW_OBJ_HEAP)
+		mlx5dm_free(o);
+	else
+		mlx5dm_slab_free(&fp->objs[cls], o);
+}
+
 struct mlx5dm_flow_kkey {
 	const uint8_t *key;
 	size_t len;
@@ -408,7 +425,7 @@ struct mlx5dm_flow_kobj *
 mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
 			uint32_t *hash)
 {
-	uint32_t h = mlx5dm_flow_hash_fold(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
+	uint32_t h = mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
 	const struct mlx5dm_flow_kkey k = { .key = key, .len = len };
 	struct mlx5dm_flow_kobj *o;
 
@@ -561,6 +578,7 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 	uint8_t key[1024];
 	struct mlx5dm_flow_ent *e;
 	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
+	uint8_t cls;
 	uint32_t h;
 	int ret;
 
@@ -575,20 +593,19 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = ENOMEM;
 		return NULL;
 	}
-	e = mlx5dm_zmalloc(sizeof(*e) + len);
-	if (e == NULL) {
-		errno = ENOMEM;
+	e = mlx5dm_flow_obj_alloc(fp, sizeof(*e) + len, &cls);
+	if (e == NULL)
 		return NULL;
-	}
 	ret = mlx5dm_flow_ent_make(fp, p, e);
 	if (ret < 0) {
 		/* Per rule while a device resource is full. */
 		MLX5DM_LOG_LIMITED(ERR, MLX5DM_FLOW_LOG, "action of kind %d not created: %d",
 				   p->kind, ret);
-		mlx5dm_free(e);
+		mlx5dm_flow_obj_free(fp, e, cls);
 		errno = -ret;
 		return NULL;
 	}
+	e->k.cls = cls;
 	e->kind = p->kind;
 	e->u32 = p->u32;
 	e->data_len = (uint16_t)p->len;
@@ -643,6 +660,6 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 		mlx5dm_tir_destroy(e->tir);
 	if (e->jump != NULL)
 		mlx5dm_flow_tbl_put(fp, e->jump);
-	mlx5dm_free(e);
+	mlx5dm_flow_obj_free(fp, e, e->k.cls);
 	fp->st.entries--;
 }

@@ -395,7 +395,7 @@ unwind:
 void
 mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 {
-	unsigned int dom;
+	unsigned int dom, i;
 
 	if (!fp->started)
 		return;
@@ -420,5 +420,7 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 	mlx5dm_index_fini(&fp->matchers);
 	mlx5dm_index_fini(&fp->ents);
 	mlx5dm_index_fini(&fp->asets);
+	for (i = 0; i < MLX5DM_FLOW_OBJ_CLASSES; i++)
+		mlx5dm_slab_destroy(&fp->objs[i]);
 	fp->started = false;
 }

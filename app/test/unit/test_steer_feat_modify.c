@@ -481,6 +481,38 @@ test_pattern_threads(void **state)
 }
 
 /* A device without argument objects: basic lists in HEADER_MODIFY ICM, same traffic. */
+/*
+ * Many distinct patterns (a SIPV4 and a DIPV4 write of every width pair):
+ * the cache's index grows, so finding a pattern reads about one bucket.
+ */
+static void
+test_many_patterns(void **state)
+{
+	enum { N = 400 };
+	static struct mlx5dm_action *a[N];
+	struct mlx5dm_index_shape sh;
+	struct fenv *e = fenv_open(NULL);
+	uint8_t sw[2][8];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		sw_set(sw[0], F_SIPV4, i % 32, 0x0a000000 + i);
+		sw_set(sw[1], F_DIPV4, i / 32, 0x0b000000 + i);
+		a[i] = mlx5dm_action_modify_header(e->rx, 2, &sw[0][0]);
+		assert_non_null(a[i]);
+	}
+	assert_int_equal(pattern_count(e), N);
+	mlx5dm_pattern_cache_shape(e->ctx->patterns, &sh);
+	assert_int_equal(sh.count, N);
+	assert_true(sh.buckets * 4u >= N);
+	assert_true(sh.reads <= 2u * N);
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_action_destroy(a[i]), 0);
+	assert_int_equal(pattern_count(e), 0);
+	fenv_close(e);
+}
+
 static void
 test_list_mode(void **state)
 {
@@ -537,6 +569,7 @@ main(void)
 		cmocka_unit_test(test_long_list),
 		cmocka_unit_test(test_pattern_threads),
 		cmocka_unit_test(test_list_mode),
+		cmocka_unit_test(test_many_patterns),
 	};
 
 	return cmocka_run_group_tests_name("steer_feat_modify", tests, NULL, NULL);

@@ -145,10 +145,12 @@ struct mlx5dm_ste_ctx {
 	/*
 	 * The byte offset in ste of the one flow-tag action slot holding tag,
 	 * -1 when none or more than one slot reads so (NULL: not offered);
-	 * set_flow_tag rewrites the tag of such a slot.
+	 * set_flow_tag rewrites the tag of such a slot; get_flow_tag reads the
+	 * tag of the one flow-tag slot of any value (-1: none or more than one).
 	 */
 	int (*flow_tag_slot)(const uint8_t *ste, uint32_t tag);
 	void (*set_flow_tag)(uint8_t *slot, uint32_t tag);
+	int (*get_flow_tag)(const uint8_t *ste, uint32_t *tag);
 	void (*set_ctrl_always_hit)(uint8_t *ste, uint16_t next_lu_type, uint16_t next_byte_mask,
 				    uint64_t next_icm_addr, uint32_t next_num_entries,
 				    uint16_t gvmi);
@@ -249,6 +251,12 @@ static inline void
 mlx5dm_ste_set_flow_tag(const struct mlx5dm_ste_ctx *ctx, uint8_t *slot, uint32_t tag)
 {
 	ctx->set_flow_tag(slot, tag);
+}
+
+static inline int
+mlx5dm_ste_get_flow_tag(const struct mlx5dm_ste_ctx *ctx, const uint8_t *ste, uint32_t *tag)
+{
+	return ctx->get_flow_tag != NULL ? ctx->get_flow_tag(ste, tag) : -1;
 }
 
 /* True for entries with a 32-byte tag and no mask (MATCH / definer). */

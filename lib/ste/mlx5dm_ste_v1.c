@@ -135,12 +135,13 @@ mlx5dm_ste_v1_get_counter_id(const uint8_t *ste)
 
 /*
  * Single-action slots of the action area (12 bytes of a MATCH entry from
- * offset 20, 8 of a BWC entry from 24) reading as a flow tag of value tag:
- * the offset of the one such slot, or -1 (a double action's data half
- * could read so too: then the caller cannot tell which one to rewrite).
+ * offset 20, 8 of a BWC entry from 24) reading as a flow tag of value tag
+ * (any value when any): the offset of the one such slot, or -1 (a double
+ * action's data half could read so too: then the caller cannot tell which
+ * one to rewrite).
  */
 static int
-mlx5dm_ste_v1_flow_tag_slot(const uint8_t *ste, uint32_t tag)
+mlx5dm_ste_v1_tag_slot(const uint8_t *ste, uint32_t tag, bool any)
 {
 	const struct mlx5dm_prm_ste_v1_act_flow_tag *l = &mlx5dm_prm_ste_v1_act_flow_tag;
 	unsigned int off = mlx5dm_ste_v1_is_match_entry(ste) ? MLX5DM_STE_V1_MATCH_ACTION_OFF :
@@ -151,11 +152,29 @@ mlx5dm_ste_v1_flow_tag_slot(const uint8_t *ste, uint32_t tag)
 
 	for (; off + step <= end; off += step)
 		if (mlx5dm_prm_fget(ste + off, l->action_id) == MLX5DM_STE_V1_ACT_FLOW_TAG &&
-		    mlx5dm_prm_fget(ste + off, l->flow_tag) == tag) {
+		    (any || mlx5dm_prm_fget(ste + off, l->flow_tag) == tag)) {
 			found = (int)off;
 			n++;
 		}
 	return n == 1 ? found : -1;
+}
+
+static int
+mlx5dm_ste_v1_flow_tag_slot(const uint8_t *ste, uint32_t tag)
+{
+	return mlx5dm_ste_v1_tag_slot(ste, tag, false);
+}
+
+static int
+mlx5dm_ste_v1_get_flow_tag(const uint8_t *ste, uint32_t *tag)
+{
+	int off = mlx5dm_ste_v1_tag_slot(ste, 0, true);
+
+	if (off < 0)
+		return -1;
+	*tag = (uint32_t)mlx5dm_prm_fget(ste + off,
+					 mlx5dm_prm_ste_v1_act_flow_tag.flow_tag);
+	return 0;
 }
 
 /*
@@ -247,6 +266,7 @@ const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1 = {
 	.get_counter_id = mlx5dm_ste_v1_get_counter_id,
 	.flow_tag_slot = mlx5dm_ste_v1_flow_tag_slot,
 	.set_flow_tag = mlx5dm_ste_v1_write_flow_tag,
+	.get_flow_tag = mlx5dm_ste_v1_get_flow_tag,
 	.set_ctrl_always_hit = mlx5dm_ste_v1_set_ctrl_always_hit,
 	.set_ctrl_always_miss = mlx5dm_ste_v1_set_ctrl_always_miss,
 	.to_hw = mlx5dm_ste_v1_to_hw,

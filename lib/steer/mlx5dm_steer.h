@@ -171,8 +171,9 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, u
 						struct mlx5dm_action *const actions[]);
 /*
  * mlx5dm_rule_create_prepared() with an argument per action: args[i] is the
- * counter index (in its bulk) of an mlx5dm_action_counters() action
- * (EINVAL when args is NULL or the index is outside the bulk), ignored for
+ * counter index (in its bulk) of an mlx5dm_action_counters() action, the
+ * tag of an mlx5dm_action_flow_tags() action (EINVAL when args is NULL or
+ * the index is outside the bulk, the tag wider than 24 bits), ignored for
  * the other kinds. args may be NULL when no action takes one.
  */
 struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep,
@@ -247,7 +248,16 @@ struct mlx5dm_action *mlx5dm_action_counter(struct mlx5dm_domain *dom, struct ml
  * an action object per counter, this costs one per bulk and domain.
  */
 struct mlx5dm_action *mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c);
+#define MLX5DM_FLOW_TAG_MAX 0xffffffu /* the CQE's 24-bit flow tag */
 struct mlx5dm_action *mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag);
+/*
+ * One flow tag action for every tag: a rule using it gives its tag (at most
+ * MLX5DM_FLOW_TAG_MAX) as the action's argument in
+ * mlx5dm_rule_create_prepared_args(). The tag is a value in the rule's
+ * entries, not a device object: where mlx5dm_action_flow_tag() costs an
+ * action object per tag, this costs one per domain.
+ */
+struct mlx5dm_action *mlx5dm_action_flow_tags(struct mlx5dm_domain *dom);
 /* PRM set/add/copy_action_in entries (8 bytes each, big-endian, as the PRM lays them out). */
 struct mlx5dm_action *mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb,
 						  const uint8_t *prm_actions);

@@ -207,21 +207,34 @@ mlx5dm_action_counters(struct mlx5dm_domain *dom, struct mlx5dm_counters *c)
 	return mlx5dm_action_counter_new(dom, c, MLX5DM_ACT_COUNTERS, 0);
 }
 
-struct mlx5dm_action *
-mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
+/* A flow tag action: tag, or (kind FLOW_TAGS) the rule's argument. */
+static struct mlx5dm_action *
+mlx5dm_action_flow_tag_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind, uint32_t tag)
 {
 	struct mlx5dm_action *a;
 
-	if (tag > 0xffffff) {
+	if (tag > MLX5DM_FLOW_TAG_MAX) {
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "flow tag 0x%x wider than 24 bits", tag);
 		errno = EINVAL;
 		return NULL;
 	}
-	a = mlx5dm_action_new(dom, MLX5DM_ACT_FLOW_TAG, MLX5DM_STE_ACTION_FLOW_TAG);
+	a = mlx5dm_action_new(dom, kind, MLX5DM_STE_ACTION_FLOW_TAG);
 	if (a == NULL)
 		return NULL;
 	a->ste.flow_tag = tag;
 	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
+{
+	return mlx5dm_action_flow_tag_new(dom, MLX5DM_ACT_FLOW_TAG, tag);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_flow_tags(struct mlx5dm_domain *dom)
+{
+	return mlx5dm_action_flow_tag_new(dom, MLX5DM_ACT_FLOW_TAGS, 0);
 }
 
 struct mlx5dm_action *

@@ -253,14 +253,20 @@ static const struct mlx5dm_dump_action_fmt mlx5dm_dump_action_fmts[] = {
 	[MLX5DM_STE_ACTION_DEFAULT_MISS] = { MLX5DM_DUMP_ACTION_MISS, MLX5DM_DUMP_ARG_NONE },
 };
 
-/* The 32- or 64-bit field of actions with one (fmt->arg). */
+/* The 32- or 64-bit field of actions with one (fmt->arg), of rule's action a. */
 static uint64_t
-mlx5dm_dump_action_arg(const struct mlx5dm_ste_action *sa, enum mlx5dm_dump_arg arg)
+mlx5dm_dump_action_arg(const struct mlx5dm_action *a, const struct mlx5dm_rule *rule,
+		       enum mlx5dm_dump_arg arg)
 {
+	const struct mlx5dm_ste_action *sa = &a->ste;
+
 	switch (arg) {
 	case MLX5DM_DUMP_ARG_COUNTER:
 		return sa->counter_id;
 	case MLX5DM_DUMP_ARG_TAG:
+		/* The tags action's tag is the rule's (in its entries). */
+		if (a->kind == MLX5DM_ACT_FLOW_TAGS)
+			return mlx5dm_rule_flow_tag(rule, a);
 		return sa->flow_tag;
 	case MLX5DM_DUMP_ARG_LIST_INDEX:
 		return sa->modify.index;
@@ -312,7 +318,7 @@ mlx5dm_dump_action(struct mlx5dm_dump *d, const struct mlx5dm_action *a,
 				mod->mode == MLX5DM_STE_MODIFY_PATTERN ? mod->pattern_index : 0,
 				mod->mode == MLX5DM_STE_MODIFY_PATTERN ? mod->index : 0);
 	} else if (fmt->arg != MLX5DM_DUMP_ARG_NONE) {
-		mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_action_arg(sa, fmt->arg));
+		mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_action_arg(a, rule, fmt->arg));
 	}
 	mlx5dm_dump_end(d);
 }

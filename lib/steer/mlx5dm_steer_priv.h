@@ -426,6 +426,7 @@ enum mlx5dm_action_kind {
 	MLX5DM_ACT_COUNTER,
 	MLX5DM_ACT_COUNTERS,              /* a bulk: the rule's argument names the counter */
 	MLX5DM_ACT_FLOW_TAG,
+	MLX5DM_ACT_FLOW_TAGS,             /* the rule's argument is the tag */
 	MLX5DM_ACT_MODIFY,
 	MLX5DM_ACT_REFORMAT,
 	MLX5DM_ACT_PUSH_VLAN,
@@ -535,6 +536,7 @@ int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 			      uint8_t *arr, unsigned int *n_extra);
 uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
 				     const struct mlx5dm_action *a);
+uint32_t mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a);
 
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);

@@ -14,7 +14,9 @@
  * A bulk's counter action (MLX5DM_ACT_COUNTERS) is the same object for
  * every rule of the bulk; the counter comes from the rule's argument.
  * A flow tag is handled like a counter: rules marked with many values
- * (rte_flow MARK ids) share the placement, each patching its own tag in.
+ * (rte_flow MARK ids) share the placement, each patching its own tag in;
+ * with the domain's tags action (MLX5DM_ACT_FLOW_TAGS) the tag is the
+ * rule's argument, so marking with many values costs no object per value.
  */
 
 #include <errno.h>
@@ -28,17 +30,38 @@ mlx5dm_act_is_counter(const struct mlx5dm_action *a)
 	return a->kind == MLX5DM_ACT_COUNTER || a->kind == MLX5DM_ACT_COUNTERS;
 }
 
-/* Action i's argument is fit for it (only a bulk's counter action takes one). */
+static inline bool
+mlx5dm_act_is_tag(const struct mlx5dm_action *a)
+{
+	return a->kind == MLX5DM_ACT_FLOW_TAG || a->kind == MLX5DM_ACT_FLOW_TAGS;
+}
+
+/* Action i's argument is fit for it (a bulk's counter action and the tags action take one). */
 static bool
 mlx5dm_act_arg_ok(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
 {
-	if (a->kind != MLX5DM_ACT_COUNTERS)
-		return true;
-	if (args != NULL && args[i] < mlx5dm_res_counters_size(a->counters))
-		return true;
-	MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu: counter index %s", i,
-		   args == NULL ? "missing" : "outside the bulk");
-	return false;
+	if (a->kind == MLX5DM_ACT_COUNTERS) {
+		if (args != NULL && args[i] < mlx5dm_res_counters_size(a->counters))
+			return true;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu: counter index %s", i,
+			   args == NULL ? "missing" : "outside the bulk");
+		return false;
+	}
+	if (a->kind == MLX5DM_ACT_FLOW_TAGS) {
+		if (args != NULL && args[i] <= MLX5DM_FLOW_TAG_MAX)
+			return true;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu: flow tag %s", i,
+			   args == NULL ? "missing" : "wider than 24 bits");
+		return false;
+	}
+	return true;
+}
+
+/* The tag action i (a flow tag action) puts in the rule's entries. */
+static inline uint32_t
+mlx5dm_act_tag(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
+{
+	return a->kind == MLX5DM_ACT_FLOW_TAGS ? args[i] : a->ste.flow_tag;
 }
 
 /* The counter id action i (a counter action) puts in the rule's entries. */
@@ -74,6 +97,8 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 		out[i] = acts[i]->ste;
 		if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
 			out[i].counter_id = mlx5dm_act_counter_id(acts[i], args, i);
+		if (acts[i]->kind == MLX5DM_ACT_FLOW_TAGS)
+			out[i].flow_tag = mlx5dm_act_tag(acts[i], args, i);
 	}
 	return 0;
 }
@@ -86,7 +111,7 @@ mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_mem
 	if (e->ctr_action == (int8_t)i)
 		return mlx5dm_act_is_counter(a) && a->dom == m->tbl->dom;
 	if (e->tag_action == (int8_t)i)
-		return a->kind == MLX5DM_ACT_FLOW_TAG && a->dom == m->tbl->dom;
+		return mlx5dm_act_is_tag(a) && a->dom == m->tbl->dom;
 	return e->serial[i] == a->serial;
 }
 
@@ -154,11 +179,13 @@ mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 
 /*
  * The flow tag action of a list and where its tag went (entry, byte
- * offset); false if none, or the slot cannot be told apart.
+ * offset), into t (its tag_* fields only); false if none, or the slot
+ * cannot be told apart.
  */
 static bool
 mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		    const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *e)
+		    const uint32_t args[], const uint8_t *last, unsigned int n_extra,
+		    struct mlx5dm_act_memo *t)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
 	unsigned int k, found = 0;
@@ -167,7 +194,7 @@ mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 	int off;
 
 	for (i = 0; i < n; i++) {
-		if (acts[i]->kind != MLX5DM_ACT_FLOW_TAG)
+		if (!mlx5dm_act_is_tag(acts[i]))
 			continue;
 		if (tag_action >= 0)
 			return false;
@@ -177,16 +204,17 @@ mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 		return false;
 	for (k = 0; k <= n_extra; k++) {
 		off = mlx5dm_ste_flow_tag_slot(ste, last + (size_t)k * MLX5DM_STE_SIZE,
-					       acts[tag_action]->ste.flow_tag);
+					       mlx5dm_act_tag(acts[tag_action], args,
+							      (size_t)tag_action));
 		if (off < 0)
 			continue;
-		e->tag_ste = (uint8_t)k;
-		e->tag_off = (uint8_t)off;
+		t->tag_ste = (uint8_t)k;
+		t->tag_off = (uint8_t)off;
 		found++;
 	}
 	if (found != 1)
 		return false;
-	e->tag_action = tag_action;
+	t->tag_action = tag_action;
 	return true;
 }
 
@@ -195,8 +223,18 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
 {
 	struct mlx5dm_act_memo *e = &m->memo[m->memo_next];
+	struct mlx5dm_act_memo t;
 	size_t i;
 
+	/* Exact lists only: the tags action is the same for other tags. */
+	t.tag_ste = 0;
+	t.tag_off = 0;
+	if (!mlx5dm_act_memo_tag(m, n, acts, args, last, n_extra, &t)) {
+		for (i = 0; i < n; i++)
+			if (acts[i]->kind == MLX5DM_ACT_FLOW_TAGS)
+				return;
+		t.tag_action = -1;
+	}
 	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, e)) {
 		/* Exact lists only: a bulk's action is the same for other counters. */
 		for (i = 0; i < n; i++)
@@ -205,8 +243,9 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 		e->ctr_action = -1;
 	}
 	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
-	if (!mlx5dm_act_memo_tag(m, n, acts, last, n_extra, e))
-		e->tag_action = -1;
+	e->tag_action = t.tag_action;
+	e->tag_ste = t.tag_ste;
+	e->tag_off = t.tag_off;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
@@ -232,9 +271,10 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 
 	e = mlx5dm_act_memo_find(m, nb_actions, actions);
 	if (e != NULL) {
-		size_t c = (size_t)e->ctr_action;
+		size_t c = (size_t)e->ctr_action, t = (size_t)e->tag_action;
 
-		if (e->ctr_action >= 0 && !mlx5dm_act_arg_ok(actions[c], args, c))
+		if ((e->ctr_action >= 0 && !mlx5dm_act_arg_ok(actions[c], args, c)) ||
+		    (e->tag_action >= 0 && !mlx5dm_act_arg_ok(actions[t], args, t)))
 			return -EINVAL;
 		memcpy(last, e->ctrl, sizeof(e->ctrl));
 		memcpy(last + MLX5DM_STE_SIZE, e->extra, (size_t)e->n_extra * MLX5DM_STE_SIZE);
@@ -246,8 +286,7 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 		if (e->tag_action >= 0)
 			mlx5dm_ste_set_flow_tag(dom->ctx->ste,
 						last + (size_t)e->tag_ste * MLX5DM_STE_SIZE +
-						e->tag_off,
-						actions[e->tag_action]->ste.flow_tag);
+						e->tag_off, mlx5dm_act_tag(actions[t], args, t));
 		return 0;
 	}
 	ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);
@@ -288,4 +327,24 @@ mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule, const struct mlx5dm_
 	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++)
 		id = mlx5dm_ste_get_counter_id(ste, mlx5dm_rule_act_stes(rule)[i]->shadow);
 	return id;
+}
+
+/*
+ * The tag a rule's tags action (MLX5DM_ACT_FLOW_TAGS) put in its entries
+ * (the rule kept its actions, not their arguments): the one flow tag among
+ * the rule's last match entry and action entries; 0 if not found.
+ */
+uint32_t
+mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a)
+{
+	const struct mlx5dm_ste_ctx *ste = a->dom->ctx->ste;
+	uint32_t tag = 0;
+	unsigned int i;
+
+	if (mlx5dm_ste_get_flow_tag(ste, rule->last->shadow, &tag) == 0)
+		return tag;
+	for (i = 0; i < rule->nb_act_stes; i++)
+		if (mlx5dm_ste_get_flow_tag(ste, mlx5dm_rule_act_stes(rule)[i]->shadow, &tag) == 0)
+			return tag;
+	return 0;
 }

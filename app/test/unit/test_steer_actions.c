@@ -555,6 +555,108 @@ test_flow_tag_per_rule(void **state)
 	senv_close(e);
 }
 
+/* The tag rule r's dump gives its flow tag action (3407 record). */
+static uint32_t
+dumped_tag(struct mlx5dm_rule *r)
+{
+	char *buf = NULL, *line;
+	unsigned long long rid = 0, rule = 0, tag = 0;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_rule_dump(r, f), 0);
+	fclose(f);
+	line = strstr(buf, "\n3407,");
+	assert_non_null(line);
+	assert_int_equal(sscanf(line + 1, "3407,0x%llx,0x%llx,0x%llx", &rid, &rule, &tag), 3);
+	free(buf);
+	return (uint32_t)tag;
+}
+
+/*
+ * One flow tag action for every tag: each rule gives its tag as the
+ * action's argument, in the two list shapes of test_flow_tag_per_rule()
+ * (the first rule of a shape placed, the others copied from the matcher's
+ * memo with their own tag written in). Each frame carries its own rule's
+ * tag; a missing tag or one wider than 24 bits is refused on both paths;
+ * a dump names each rule's own tag.
+ */
+static void
+test_flow_tags_action(void **state)
+{
+	enum { N = 24 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *tags, *cnt, *mod, *acts[4];
+	uint8_t v[MP_SIZE], prm[8];
+	uint32_t tv[N], args[4] = { 0 };
+	struct mlx5dm_rule *r[N];
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	unsigned int i, k;
+	struct frame f;
+	struct rx got;
+	struct pkt p;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 0);
+	assert_non_null(c);
+	cnt = mlx5dm_action_counter(e->rx, c, 0);
+	assert_non_null(cnt);
+	mod_set(prm, FLD_IP_TTL, 0, 8, 9);
+	mod = mlx5dm_action_modify_header(e->rx, 1, prm);
+	assert_non_null(mod);
+	tags = mlx5dm_action_flow_tags(e->rx);
+	assert_non_null(tags);
+	m = udp_dport_matcher(e->tbl);
+	acts[0] = tags;
+	for (i = 0; i < N; i++) {
+		tv[i] = i == 0 ? 1 : i == 1 ? 0xffffff : (i * 0x10101u) & 0xffffff;
+		udp_dport_value(v, (uint16_t)(6000 + i));
+		args[0] = tv[i];
+		if (i % 2 == 0) {
+			acts[1] = e->to_q[3];
+			r[i] = rule_args(m, v, 2, acts, args);
+		} else {
+			acts[1] = cnt;
+			acts[2] = mod;
+			acts[3] = e->to_q[3];
+			r[i] = rule_args(m, v, 4, acts, args);
+		}
+		if (r[i] == NULL)
+			fail_msg("rule %u refused: errno %d", i, errno);
+	}
+	/* Refused on the memo path (the lists are known) and on a first placement. */
+	for (k = 0; k < 3; k++) {
+		udp_dport_value(v, 7000);
+		acts[1] = e->to_q[k == 2 ? 2 : 3];
+		args[0] = 0x1000000;
+		assert_null(rule_args(m, v, 2, acts, k == 1 ? NULL : args));
+		assert_int_equal(errno, EINVAL);
+	}
+	for (i = 0; i < N; i++) {
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(6000 + i);
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(e, &f, &got), 3);
+		assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+		if (got.flow_tag != tv[i])
+			fail_msg("rule %u: flow tag 0x%x, 0x%x expected", i, got.flow_tag, tv[i]);
+	}
+	pkt_udp4(&p);
+	p.o.dport = 7000;
+	frame_build(&f, &p);
+	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	assert_int_equal(dumped_tag(r[2]), tv[2]);
+	assert_int_equal(dumped_tag(r[7]), tv[7]);
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	DESTROY_ACTIONS(tags, cnt, mod);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
+
 /* ---- RSS ---- */
 
 /* Toeplitz hash, one input bit at a time (RSS specification). */
@@ -2011,6 +2113,7 @@ main(void)
 		cmocka_unit_test(test_drop_counter_default_miss),
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_flow_tag_per_rule),
+		cmocka_unit_test(test_flow_tags_action),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),
 		cmocka_unit_test(test_modify_header),

@@ -226,7 +226,8 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	for (i = 0; i < nb_actions; i++)
 		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom ||
 		    (actions[i]->kind == FAKE_COUNTERS &&
-		     (args == NULL || args[i] >= actions[i]->cnt->n))) {
+		     (args == NULL || args[i] >= actions[i]->cnt->n)) ||
+		    (actions[i]->kind == FAKE_TAGS && (args == NULL || args[i] > 0xffffff))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -390,6 +391,16 @@ mlx5dm_action_flow_tag(struct mlx5dm_domain *dom, uint32_t tag)
 	if (a != NULL)
 		a->u32 = tag;
 	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_flow_tags(struct mlx5dm_domain *dom)
+{
+	if (dom->id != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return fake_action(dom, FAKE_TAGS);
 }
 
 struct mlx5dm_action *

@@ -24,6 +24,7 @@ enum fake_act_kind {
 	FAKE_DROP = 1, FAKE_DEST_TABLE, FAKE_DEST_TIR, FAKE_COUNTER, FAKE_TAG, FAKE_MODIFY,
 	FAKE_REFORMAT, FAKE_PUSH, FAKE_POP, FAKE_DEFAULT_MISS,
 	FAKE_COUNTERS,          /* a bulk's: the rule's argument is the counter index */
+	FAKE_TAGS,              /* the domain's flow tags: the rule's argument is the tag */
 };
 
 struct mlx5dm_domain {

@@ -192,16 +192,20 @@ test_sharing(void **state)
 	fake_live_get(&l);
 	assert_int_equal(l.matchers, 1);
 	assert_int_equal(l.rules, 2);
-	assert_int_equal(l.actions, 2); /* one tag, one dest_tir */
+	assert_int_equal(l.actions, 2); /* the tags, one dest_tir */
 	assert_int_equal(l.tirs, 1);
 	f3 = t_create(fp, &t_attr_in, i2, a6);
 	assert_non_null(f3);
 	fake_live_get(&l);
-	assert_int_equal(l.actions, 3); /* a second tag */
+	/* Another MARK id is the rule's argument to the same tags action, not an action. */
+	assert_int_equal(l.actions, 2);
+	assert_ptr_equal(f3->rules[0].rule->acts[0], f1->rules[0].rule->acts[0]);
+	assert_int_equal(f1->rules[0].rule->args[0], 6);
+	assert_int_equal(f3->rules[0].rule->args[0], 7);
 	t_destroy(fp, f1);
 	fake_live_get(&l);
 	assert_int_equal(l.matchers, 1);
-	assert_int_equal(l.actions, 3);
+	assert_int_equal(l.actions, 2);
 	t_destroy(fp, f2);
 	fake_live_get(&l);
 	assert_int_equal(l.actions, 2);
@@ -357,7 +361,7 @@ test_action_order(void **state)
 		ACT(JUMP, &jump), END_ACT,
 	};
 	static const enum fake_act_kind in_order[] = {
-		FAKE_COUNTERS, FAKE_TAG, FAKE_REFORMAT, FAKE_POP, FAKE_MODIFY, FAKE_PUSH,
+		FAKE_COUNTERS, FAKE_TAGS, FAKE_REFORMAT, FAKE_POP, FAKE_MODIFY, FAKE_PUSH,
 		FAKE_DEST_TABLE,
 	};
 	const struct rte_flow_item_vxlan vx = { .hdr.vx_vni = RTE_BE32(0x100) };
@@ -384,7 +388,7 @@ test_action_order(void **state)
 	assert_int_equal(r->n, RTE_DIM(in_order));
 	for (i = 0; i < RTE_DIM(in_order); i++)
 		assert_int_equal(r->acts[i]->kind, in_order[i]);
-	assert_int_equal(r->acts[1]->u32, 10); /* MARK 9 -> tag 10 */
+	assert_int_equal(r->args[1], 10); /* MARK 9 -> tag 10 */
 	assert_int_equal(r->acts[2]->u32, MLX5DM_REFORMAT_L2_TUNNEL_TO_L2);
 	assert_int_equal(r->acts[5]->u32, 0x8100u << 16 | 42);
 	/* The modify list: SMAC (2 entries) and, jumping, the mark into reg_c_0. */
@@ -554,9 +558,10 @@ t_create_many(struct mlx5dm_flow_priv *fp, struct rte_flow **f, unsigned int n, 
 static void
 test_action_sets(void **state)
 {
-	const struct rte_flow_action_mark m5 = { .id = 5 }, m6 = { .id = 6 };
+	const struct rte_flow_action_mark m5 = { .id = 5 };
+	const struct rte_flow_action_queue q2 = { .index = 2 };
 	const struct rte_flow_action a5[] = { ACT(MARK, &m5), ACT(QUEUE, &q1), END_ACT };
-	const struct rte_flow_action a6[] = { ACT(MARK, &m6), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action a6[] = { ACT(MARK, &m5), ACT(QUEUE, &q2), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow *f[3];
 	struct fake_live l;
@@ -569,7 +574,7 @@ test_action_sets(void **state)
 	t_create_many(fp, &f[2], 1, 3, a6);
 	assert_ptr_not_equal(f[2]->rules[0].aset, f[0]->rules[0].aset);
 	assert_int_equal(fp->st.asets, 2);
-	assert_int_equal(fp->st.entries, 3); /* the TIR entry is in both sets */
+	assert_int_equal(fp->st.entries, 3); /* the tags entry is in both sets */
 	t_destroy(fp, f[0]);
 	assert_int_equal(fp->st.asets, 2);
 	t_destroy(fp, f[1]);
@@ -642,41 +647,38 @@ test_action_set_memo(void **state)
 }
 
 /*
- * Sets with a flow tag are also found by the tag's low bits: marks cycling
- * through more ids than the memo has places (0..299: ids 0 and 256 share
- * one) each get their own set, the same one each time round, with the tag
- * the id asks for; sets freed (their flows gone) are forgotten, so marks
- * coming back get new sets (under ASan, a freed set used again is caught).
+ * A MARK id is a value of the rule, not an object: rules marked with as
+ * many ids as rules share one action set and one tags action, each rule
+ * giving its tag (id + 1) as that action's argument.
  */
 static void
-test_action_set_tag_memo(void **state)
+test_mark_is_argument(void **state)
 {
 	enum { N = 300 };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
-	static struct rte_flow *f[2 * N];
+	static struct rte_flow *f[N];
 	struct rte_flow_action_mark mk;
 	const struct rte_flow_action acts[] = { ACT(MARK, &mk), ACT(QUEUE, &q1), END_ACT };
 	const struct mlx5dm_rule *r;
-	unsigned int i, round;
+	struct fake_live l;
+	unsigned int i;
 
 	(void)state;
-	for (round = 0; round < 3; round++) {
-		for (i = 0; i < 2 * N; i++) {
-			mk.id = i % N;
-			t_create_many(fp, &f[i], 1, 1000 * round + i, acts);
-			r = f[i]->rules[0].rule;
-			assert_int_equal(r->acts[0]->kind, FAKE_TAG);
-			assert_int_equal(r->acts[0]->u32, i % N + 1); /* MARK id -> tag id + 1 */
-			if (i >= N)
-				assert_ptr_equal(f[i]->rules[0].aset, f[i - N]->rules[0].aset);
-		}
-		assert_int_equal(fp->st.asets, N);
-		for (i = 0; i < 2 * N; i++)
-			t_destroy(fp, f[i]);
-		assert_int_equal(fp->st.asets + fp->st.entries, 0);
-		for (i = 0; i < MLX5DM_FLOW_TAG_ASETS; i++)
-			assert_null(fp->tag_aset[i]);
+	for (i = 0; i < N; i++) {
+		mk.id = i;
+		t_create_many(fp, &f[i], 1, i, acts);
+		r = f[i]->rules[0].rule;
+		assert_int_equal(r->acts[0]->kind, FAKE_TAGS);
+		assert_int_equal(r->args[0], i + 1); /* MARK id -> tag id + 1 */
+		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
 	}
+	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.entries, 2); /* the tags, the TIR */
+	fake_live_get(&l);
+	assert_int_equal(l.actions, 2);
+	for (i = 0; i < N; i++)
+		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.asets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
@@ -796,10 +798,9 @@ test_shape_id_memos(void **state)
 }
 
 /*
- * Marked rules the shape cache replays whole with a new mark id each carry
- * an id with the tag in it: the set of each mark is found by that id (kept
- * where its tag keeps the set), never another mark's, and the ids go with
- * the sets.
+ * Marked rules the shape cache replays whole with a new mark id each take
+ * the one set by the shape's id (no parameters built), each rule with its
+ * own tag.
  */
 static void
 test_mark_id_memos(void **state)
@@ -811,7 +812,8 @@ test_mark_id_memos(void **state)
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow *f[12];
-	unsigned int i, k, memos = 0;
+	uint64_t first_id = 0;
+	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < RTE_DIM(f); i++) {
@@ -819,24 +821,18 @@ test_mark_id_memos(void **state)
 		mark.id = 40 + i % 3;
 		f[i] = t_create_cached(fp, &t_attr_in, items, acts);
 		assert_non_null(f[i]);
-		if (i >= 3)
-			assert_ptr_equal(f[i]->rules[0].aset, f[i % 3]->rules[0].aset);
+		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+		assert_int_equal(f[i]->rules[0].rule->args[0], 41 + i % 3);
+		/* Replayed whole: the set last taken is known by the shape's id. */
+		if (i >= 1)
+			assert_int_equal(fp->last_aset_id[0], first_id);
+		else
+			first_id = fp->last_aset_id[0];
 	}
-	assert_ptr_not_equal(f[0]->rules[0].aset, f[1]->rules[0].aset);
-	assert_ptr_not_equal(f[1]->rules[0].aset, f[2]->rules[0].aset);
-	assert_ptr_not_equal(f[0]->rules[0].aset, f[2]->rules[0].aset);
-	assert_int_equal(fp->st.asets, 3);
-	/* Tags 41..43 (id + 1): their sets' places hold the ids of the marked replays. */
-	for (k = 41; k <= 43; k++)
-		if (fp->tag_aset_id[k] != 0) {
-			assert_true((fp->tag_aset_id[k] >> 40) == k);
-			memos++;
-		}
-	assert_true(memos >= 2);
+	assert_int_not_equal(first_id, 0);
+	assert_int_equal(fp->st.asets, 1);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
-	for (k = 0; k < MLX5DM_FLOW_TAG_ASETS; k++)
-		assert_int_equal(fp->tag_aset_id[k], 0);
 	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
@@ -889,8 +885,8 @@ test_caches_grow(void **state)
 	}
 	assert_int_equal(fp->st.tables, tables + N);
 	assert_int_equal(fp->st.matchers, PRIOS);
-	/* Per rule: a tag, a modify list and a jump (the tables' root actions aside). */
-	assert_true(fp->st.entries >= 3 * N);
+	/* Per rule: a modify list and a jump (the tables' root actions aside); one tags. */
+	assert_true(fp->st.entries >= 2 * N + 1);
 	assert_int_equal(fp->st.asets, N);
 	t_check_grown(&fp->ents, fp->st.entries);
 	t_check_grown(&fp->asets, fp->st.asets);
@@ -1117,7 +1113,7 @@ main(void)
 		cmocka_unit_test(test_counter_bulks),
 		cmocka_unit_test(test_counter_kept_action),
 		cmocka_unit_test(test_action_set_memo),
-		cmocka_unit_test(test_action_set_tag_memo),
+		cmocka_unit_test(test_mark_is_argument),
 		cmocka_unit_test(test_shape_id_memos),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),

@@ -57,24 +57,10 @@
 #define MLX5DM_FLOW_MAX_MODIFY 64u        /* PRM entries per modify-header action */
 #define MLX5DM_FLOW_MAX_ENCAP 126u        /* bytes: even, 6-bit count of 2-byte words */
 #define MLX5DM_FLOW_MAX_SUB 16u           /* rules one rte_flow rule may expand into */
-#define MLX5DM_FLOW_TAG_ASETS 256 /* power of two */
 #define MLX5DM_FLOW_MAX_VLAN_PUSH 2u
 #define MLX5DM_FLOW_ENCAP_DECISION 34u    /* Ethernet + IPv4: a "tunnel" header is longer */
 #define MLX5DM_FLOW_MARK_MAX 0xfffffdu
 
-/*
- * The act_id of a shape's result whose only new action value is its MARK
- * (tag = id + 1, at most 2^24 - 2): the tag above bit 40, the shape_id
- * below. 0 (no id) for a shape_id that does not fit; never a plain
- * shape_id, which has no bit above 40.
- */
-static inline uint64_t
-mlx5dm_flow_act_id_mark(uint64_t shape_id, uint32_t tag)
-{
-	if (shape_id >= (1ull << 40) || tag == 0 || tag >= (1u << 24))
-		return 0;
-	return shape_id | ((uint64_t)tag << 40);
-}
 #define MLX5DM_FLOW_TAG_FLAG 0xffffffu
 #define MLX5DM_FLOW_MARK_REG_FLAG (1u << 24)
 #define MLX5DM_FLOW_NB_TAGS 4u
@@ -225,10 +211,9 @@ struct mlx5dm_flow_spec {
 	 * the sub-rules' hints and the action values the cache copies (queues[0],
 	 * tag_value, jump_group): same attributes, action kinds, sub-rules, match
 	 * mask and criteria, so the same matcher key per sub-rule. Specs with one
-	 * non-zero act_id also have the same action values, so the same action
-	 * parameters per sub-rule: act_id is the shape_id when all values are
-	 * the kept ones, or mlx5dm_flow_act_id_mark() of it when only the MARK
-	 * id differs (marked rules come with many ids).
+	 * non-zero act_id also have the same action parameters per sub-rule:
+	 * act_id is the shape_id when all values but the MARK id are the kept
+	 * ones (the tag is the rule's argument, not a parameter of its set).
 	 */
 	uint64_t shape_id;
 	uint64_t act_id;
@@ -869,15 +854,6 @@ struct mlx5dm_flow_priv {
 		struct mlx5dm_flow_matcher *m;
 	} known[MLX5DM_FLOW_MAX_SUB];
 	uint64_t last_aset_id[MLX5DM_FLOW_MAX_SUB];
-	/*
-	 * Sets with a flow tag (MARK, FLAG) by the tag's low bits: rules
-	 * marked with a few hundred ids in turn find their set without a key
-	 * (live: cleared with it), and the act_id of a marked first sub-rule it
-	 * was taken for (mlx5dm_flow_act_id_mark(); 0: none): a replayed rule
-	 * with that id takes it without building its parameters.
-	 */
-	struct mlx5dm_flow_aset *tag_aset[MLX5DM_FLOW_TAG_ASETS];
-	uint64_t tag_aset_id[MLX5DM_FLOW_TAG_ASETS];
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;

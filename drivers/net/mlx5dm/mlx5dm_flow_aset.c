@@ -38,8 +38,8 @@ struct mlx5dm_flow_aset {
 	struct mlx5dm_flow_matcher *matcher;
 	uint8_t nb;
 	/*
-	 * In mem, as many as the set has (one set per unique MARK id is
-	 * common: no room for the largest list): the parameters, the
+	 * In mem, as many as the set has (one set per unique modified value
+	 * is common: no room for the largest list): the parameters, the
 	 * entries, their actions, then the parameters' queues / RSS / data
 	 * copies, then the key.
 	 */
@@ -89,26 +89,11 @@ mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
 	       RTE_ALIGN_CEIL(p->len, MLX5DM_FLOW_ASET_ALIGN);
 }
 
-/* The place of a set with parameters p in fp->tag_aset, -1 if it has no flow tag. */
-static inline int
-mlx5dm_flow_aset_tag_slot(const struct mlx5dm_flow_ent_param *p, unsigned int n)
-{
-	/* The tag comes first in a rule's parameters (mlx5dm_flow_rule_params()). */
-	if (n == 0 || p[0].kind != MLX5DM_FLOW_ENT_TAG)
-		return -1;
-	return (int)(p[0].u32 & (MLX5DM_FLOW_TAG_ASETS - 1));
-}
-
 static void
 mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
-	int t = mlx5dm_flow_aset_tag_slot(s->prm, s->nb);
 	unsigned int i;
 
-	if (t >= 0 && fp->tag_aset[t] == s) {
-		fp->tag_aset[t] = NULL;
-		fp->tag_aset_id[t] = 0;
-	}
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
 	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
@@ -237,24 +222,11 @@ mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
 		       const struct mlx5dm_flow_matcher *m, uint64_t id)
 {
 	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
-	unsigned int t;
 
-	if (id == 0)
-		return NULL;
 	/* A set that is gone is no longer last (mlx5dm_flow_aset_drop()). */
-	if (fp->last_aset_id[sub] == id && s != NULL && s->matcher == m) {
-		s->k.refcnt++;
-		return s;
-	}
-	/* A marked rule's set, where its tag keeps it (the id holds the tag above bit 40). */
-	t = (unsigned int)(id >> 40) & (MLX5DM_FLOW_TAG_ASETS - 1);
-	s = fp->tag_aset[t];
-	if (sub != 0 || (id >> 40) == 0 || fp->tag_aset_id[t] != id || s == NULL ||
-	    s->matcher != m)
+	if (id == 0 || fp->last_aset_id[sub] != id || s == NULL || s->matcher != m)
 		return NULL;
 	s->k.refcnt++;
-	fp->last_aset[sub] = s;
-	fp->last_aset_id[sub] = id;
 	return s;
 }
 
@@ -263,27 +235,14 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5d
 		     const struct mlx5dm_flow_ent_param *p, unsigned int n, uint64_t id)
 {
 	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
-	int t;
 
-	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
-		s->k.refcnt++;
-		fp->last_aset_id[sub] = id;
-		return s;
-	}
-	t = mlx5dm_flow_aset_tag_slot(p, n);
-	s = t >= 0 ? fp->tag_aset[t] : NULL;
 	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
 		s->k.refcnt++;
 	} else {
 		s = mlx5dm_flow_aset_lookup(fp, m, p, n);
 		if (s == NULL)
 			return NULL;
-		if (t >= 0)
-			fp->tag_aset[t] = s;
 	}
-	/* Only a first sub-rule's: sub-rules of one rule share its act_id. */
-	if (t >= 0)
-		fp->tag_aset_id[t] = sub == 0 && (id >> 40) != 0 ? id : 0;
 	fp->last_aset[sub] = s;
 	fp->last_aset_id[sub] = id;
 	return s;

@@ -549,7 +549,8 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 		e->act = mlx5dm_action_drop(dom);
 		break;
 	case MLX5DM_FLOW_ENT_TAG:
-		e->act = mlx5dm_action_flow_tag(dom, p->u32);
+		/* The domain's one tag action: each rule gives its tag. */
+		e->act = mlx5dm_action_flow_tags(dom);
 		break;
 	case MLX5DM_FLOW_ENT_MODIFY:
 		e->act = mlx5dm_action_modify_header(dom, p->len / MLX5DM_MODIFY_ACTION_SIZE,

@@ -46,10 +46,13 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = spec->egress, n = 0, k;
 
-	/* Each entry is written whole (compound literals): no clearing needed. */
+	/*
+	 * Each entry is written whole (compound literals): no clearing needed.
+	 * The tag is the rule's argument (mlx5dm_flow_rule_finish()), not a
+	 * parameter: rules marked with many ids share one set.
+	 */
 	if (spec->tag)
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom,
-							 .u32 = spec->tag_value };
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom };
 	if (spec->decap)
 		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_REFORMAT,
 							 .dom = dom, .u32 = spec->decap_type,
@@ -190,7 +193,7 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 			struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
 {
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
-	uint32_t args[MLX5DM_RULE_MAX_ACTIONS];
+	uint32_t args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
 	struct mlx5dm_action *const *set;
 	unsigned int n_set, k, n = 0;
 	int err;
@@ -203,16 +206,21 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
 	mlx5dm_flow_rule_abandon(fp, pr);
-	/* Only the counter takes an argument (its index in the bulk); the others ignore theirs. */
+	/*
+	 * The counter takes an argument (its index in the bulk), and so does
+	 * the flow tag (the tag, first of the set: mlx5dm_flow_rule_params());
+	 * the others ignore theirs.
+	 */
 	if (flow->cnt != 0) {
 		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
 		n = 1;
 	}
+	if (spec->tag)
+		args[n] = spec->tag_value;
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create_prepared_args(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts,
-						   flow->cnt != 0 ? args : NULL);
+	r->rule = mlx5dm_rule_create_prepared_args(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts, args);
 	if (r->rule == NULL) {
 		err = errno;
 		mlx5dm_flow_rule_release(fp, r);

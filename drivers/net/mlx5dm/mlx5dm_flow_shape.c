@@ -377,7 +377,7 @@ mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 {
 	const struct mlx5dm_flow_shape_act *m = &sh->act;
 	uint32_t v, val[MLX5DM_FLOW_SHAPE_A_JUMP + 1];
-	bool same = true, same_but_mark = true;
+	bool same = true;
 	unsigned int i;
 	uint8_t op;
 
@@ -394,8 +394,8 @@ mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 		if (a->conf == NULL)
 			return false;
 		v = mlx5dm_flow_shape_aval(a->conf, op);
-		same &= v == m->a[i].val;
-		same_but_mark &= v == m->a[i].val || op == MLX5DM_FLOW_SHAPE_A_MARK;
+		/* A MARK id is the rule's argument, not a parameter of its actions. */
+		same &= v == m->a[i].val || op == MLX5DM_FLOW_SHAPE_A_MARK;
 		val[op] = v;
 		if (!mlx5dm_flow_shape_aval_ok(m, i, xc, v))
 			return false;
@@ -416,12 +416,7 @@ mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 		spec->tag_value = val[MLX5DM_FLOW_SHAPE_A_MARK] + 1;
 	if (m->has & (1u << MLX5DM_FLOW_SHAPE_A_JUMP))
 		spec->jump_group = val[MLX5DM_FLOW_SHAPE_A_JUMP];
-	if (same)
-		spec->act_id = spec->shape_id;
-	else if (same_but_mark && (m->has & (1u << MLX5DM_FLOW_SHAPE_A_MARK)))
-		spec->act_id = mlx5dm_flow_act_id_mark(spec->shape_id, spec->tag_value);
-	else
-		spec->act_id = 0;
+	spec->act_id = same ? spec->shape_id : 0;
 	sh->rule_hits++;
 	return true;
 }

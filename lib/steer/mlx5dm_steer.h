@@ -172,9 +172,10 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, u
 /*
  * mlx5dm_rule_create_prepared() with an argument per action: args[i] is the
  * counter index (in its bulk) of an mlx5dm_action_counters() action, the
- * tag of an mlx5dm_action_flow_tags() action (EINVAL when args is NULL or
- * the index is outside the bulk, the tag wider than 24 bits), ignored for
- * the other kinds. args may be NULL when no action takes one.
+ * tag of an mlx5dm_action_flow_tags() action, the data of an
+ * mlx5dm_action_modify_set() action (EINVAL when args is NULL or the index
+ * is outside the bulk, the tag wider than 24 bits), ignored for the other
+ * kinds. args may be NULL when no action takes one.
  */
 struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep,
 						     uint16_t queue, size_t nb_actions,
@@ -261,6 +262,24 @@ struct mlx5dm_action *mlx5dm_action_flow_tags(struct mlx5dm_domain *dom);
 /* PRM set/add/copy_action_in entries (8 bytes each, big-endian, as the PRM lays them out). */
 struct mlx5dm_action *mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb,
 						  const uint8_t *prm_actions);
+/*
+ * One modify-header action for every value of one PRM set_action_in entry
+ * (its data ignored): a rule using it gives the data as
+ * the action's argument in mlx5dm_rule_create_prepared_args() (EINVAL when
+ * missing). The device applies one set action from the rule's STE, so the
+ * value is the rule's, as an argument is with DPDK mlx5 HWS: one action
+ * object per field instead of one per value. ENOTSUP when the entry does
+ * not give one HW action whose data word is the entry's on this device.
+ */
+#define MLX5DM_MODIFY_ARG_SIZE 4
+struct mlx5dm_action *mlx5dm_action_modify_set(struct mlx5dm_domain *dom,
+					       const uint8_t *prm_action);
+/*
+ * The data rule gave its modify-set action a (read back from its entries,
+ * for dumps); 0, -EINVAL if a is no such action, -ENOENT if not told apart.
+ */
+int mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a,
+			    uint32_t *data);
 
 enum mlx5dm_reformat_type {
 	MLX5DM_REFORMAT_L2_TO_L2_TUNNEL,  /* encap: prepend data (e.g. Eth/IP/UDP/VXLAN) */

@@ -237,12 +237,31 @@ mlx5dm_action_flow_tags(struct mlx5dm_domain *dom)
 	return mlx5dm_action_flow_tag_new(dom, MLX5DM_ACT_FLOW_TAGS, 0);
 }
 
+/* The device's HW actions for nb PRM entries, into hw (room for 128); 0 or -errno. */
+static int
+mlx5dm_action_modify_hw(struct mlx5dm_domain *dom, size_t nb, const uint8_t *prm_actions,
+			uint8_t *hw, unsigned int *n_hw)
+{
+	struct mlx5dm_ste_actions_attr attr;
+	struct mlx5dm_ste_action_err err;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.domain = MLX5DM_STE_DOMAIN_NIC;
+	attr.dir = dom->dir;
+	attr.gvmi = dom->ctx->caps.vhca_id;
+	ret = mlx5dm_ste_modify_translate(dom->ctx->ste, &attr, prm_actions, (unsigned int)nb,
+					  hw, 2 * 64, n_hw, &err);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "modify header rejected: %s (action %d)", err.msg,
+			   err.index);
+	return ret;
+}
+
 struct mlx5dm_action *
 mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t *prm_actions)
 {
 	uint8_t hw[2 * 64 * MLX5DM_MODIFY_ACTION_SIZE];
-	struct mlx5dm_ste_actions_attr attr;
-	struct mlx5dm_ste_action_err err;
 	struct mlx5dm_action *a;
 	unsigned int n_hw = 0;
 	int ret;
@@ -251,16 +270,8 @@ mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t 
 		errno = EINVAL;
 		return NULL;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.domain = MLX5DM_STE_DOMAIN_NIC;
-	attr.dir = dom->dir;
-	attr.gvmi = dom->ctx->caps.vhca_id;
-	ret = mlx5dm_ste_modify_translate(dom->ctx->ste, &attr, prm_actions, (unsigned int)nb,
-					  hw, MLX5DM_ARRAY_SIZE(hw) / MLX5DM_MODIFY_ACTION_SIZE,
-					  &n_hw, &err);
+	ret = mlx5dm_action_modify_hw(dom, nb, prm_actions, hw, &n_hw);
 	if (ret < 0) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "modify header rejected: %s (action %d)", err.msg,
-			   err.index);
 		errno = -ret;
 		return NULL;
 	}
@@ -273,6 +284,57 @@ mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t 
 		errno = -ret;
 		return NULL;
 	}
+	return mlx5dm_action_publish(a);
+}
+
+/*
+ * The entry is translated with its data all zeros and all ones: it must
+ * give one HW action that differs only in its data word (the last four
+ * bytes, big-endian), which each rule then writes with its argument.
+ */
+struct mlx5dm_action *
+mlx5dm_action_modify_set(struct mlx5dm_domain *dom, const uint8_t *prm_action)
+{
+	uint8_t prm[MLX5DM_MODIFY_ACTION_SIZE], hw[2][2 * 64 * MLX5DM_MODIFY_ACTION_SIZE];
+	static const uint8_t ones[MLX5DM_MODIFY_ARG_SIZE] = { 0xff, 0xff, 0xff, 0xff };
+	const unsigned int at = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
+	unsigned int n_hw[2] = { 0, 0 }, k;
+	struct mlx5dm_action *a;
+	int ret;
+
+	if (dom == NULL || prm_action == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (mlx5dm_prm_fget(prm_action, mlx5dm_prm_modify_in.action_type) !=
+	    MLX5DM_MODIFY_ACTION_SET) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	for (k = 0; k < 2; k++) {
+		memcpy(prm, prm_action, at);
+		memset(prm + at, k == 0 ? 0 : 0xff, MLX5DM_MODIFY_ARG_SIZE);
+		ret = mlx5dm_action_modify_hw(dom, 1, prm, hw[k], &n_hw[k]);
+		if (ret < 0) {
+			errno = -ret;
+			return NULL;
+		}
+	}
+	if (!(dom->ctx->ste->caps & MLX5DM_STE_CAP_MODIFY_INLINE) || n_hw[0] != 1 ||
+	    n_hw[1] != 1 || memcmp(hw[0], hw[1], at) != 0 ||
+	    memcmp(hw[1] + at, ones, sizeof(ones)) != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG,
+			   "modify entry cannot take its data from the rule (not one set in "
+			   "the STE)");
+		errno = ENOTSUP;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_MODIFY_SET, MLX5DM_STE_ACTION_MODIFY_HDR);
+	if (a == NULL)
+		return NULL;
+	a->ste.modify.mode = MLX5DM_STE_MODIFY_INLINE;
+	a->ste.modify.num_actions = 1;
+	memcpy(a->ste.modify.inline_action, hw[0], MLX5DM_MODIFY_ACTION_SIZE);
 	return mlx5dm_action_publish(a);
 }
 

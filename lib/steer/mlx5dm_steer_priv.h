@@ -259,6 +259,14 @@ struct mlx5dm_act_memo {
 	int8_t tag_action;
 	uint8_t tag_ste;
 	uint8_t tag_off;
+	/*
+	 * The list's modify-set action (-1: none, or its HW action not told
+	 * apart): the rule's data is patched into the HW action at byte
+	 * set_off of entry set_ste.
+	 */
+	int8_t set_action;
+	uint8_t set_ste;
+	uint8_t set_off;
 	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
 	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
 };
@@ -428,6 +436,7 @@ enum mlx5dm_action_kind {
 	MLX5DM_ACT_FLOW_TAG,
 	MLX5DM_ACT_FLOW_TAGS,             /* the rule's argument is the tag */
 	MLX5DM_ACT_MODIFY,
+	MLX5DM_ACT_MODIFY_SET,            /* one inline set: the rule's argument is its data */
 	MLX5DM_ACT_REFORMAT,
 	MLX5DM_ACT_PUSH_VLAN,
 	MLX5DM_ACT_POP_VLAN,

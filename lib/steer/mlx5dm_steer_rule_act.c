@@ -17,6 +17,8 @@
  * (rte_flow MARK ids) share the placement, each patching its own tag in;
  * with the domain's tags action (MLX5DM_ACT_FLOW_TAGS) the tag is the
  * rule's argument, so marking with many values costs no object per value.
+ * A modify-set action (MLX5DM_ACT_MODIFY_SET, one HW set action in the
+ * entry) is kept by its exact list, the rule's data patched into it.
  */
 
 #include <errno.h>
@@ -47,6 +49,12 @@ mlx5dm_act_arg_ok(const struct mlx5dm_action *a, const uint32_t args[], size_t i
 			   args == NULL ? "missing" : "outside the bulk");
 		return false;
 	}
+	if (a->kind == MLX5DM_ACT_MODIFY_SET) {
+		if (args != NULL)
+			return true;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu: modify data missing", i);
+		return false;
+	}
 	if (a->kind == MLX5DM_ACT_FLOW_TAGS) {
 		if (args != NULL && args[i] <= MLX5DM_FLOW_TAG_MAX)
 			return true;
@@ -69,6 +77,17 @@ static inline uint32_t
 mlx5dm_act_counter_id(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
 {
 	return a->kind == MLX5DM_ACT_COUNTERS ? a->ste.counter_id + args[i] : a->ste.counter_id;
+}
+
+/* Write a modify-set's data (the rule's argument) into its 8-byte HW action. */
+static inline void
+mlx5dm_act_set_data(uint8_t *hw, uint32_t data)
+{
+	hw += MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
+	hw[0] = (uint8_t)(data >> 24);
+	hw[1] = (uint8_t)(data >> 16);
+	hw[2] = (uint8_t)(data >> 8);
+	hw[3] = (uint8_t)data;
 }
 
 /* Convert the rule's action objects to what the STE encoder takes. */
@@ -99,6 +118,8 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 			out[i].counter_id = mlx5dm_act_counter_id(acts[i], args, i);
 		if (acts[i]->kind == MLX5DM_ACT_FLOW_TAGS)
 			out[i].flow_tag = mlx5dm_act_tag(acts[i], args, i);
+		if (acts[i]->kind == MLX5DM_ACT_MODIFY_SET)
+			mlx5dm_act_set_data(out[i].modify.inline_action, args[i]);
 	}
 	return 0;
 }
@@ -218,6 +239,48 @@ mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 	return true;
 }
 
+/*
+ * The modify-set action of a list and where its HW action went (entry,
+ * byte offset), into t (its set_* fields only); false if none, or the
+ * bytes read so at more than one place.
+ */
+static bool
+mlx5dm_act_memo_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t args[],
+		    const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *t)
+{
+	uint8_t hw[MLX5DM_MODIFY_ACTION_SIZE];
+	unsigned int k, off, len, found = 0;
+	int8_t set_action = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (acts[i]->kind != MLX5DM_ACT_MODIFY_SET)
+			continue;
+		if (set_action >= 0)
+			return false;
+		set_action = (int8_t)i;
+	}
+	if (set_action < 0)
+		return false;
+	memcpy(hw, acts[set_action]->ste.modify.inline_action, sizeof(hw));
+	mlx5dm_act_set_data(hw, args[set_action]);
+	/* The memo keeps the control part of the match entry and whole action entries. */
+	for (k = 0; k <= n_extra; k++) {
+		len = k == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
+		for (off = 0; off + sizeof(hw) <= len; off++) {
+			if (memcmp(last + (size_t)k * MLX5DM_STE_SIZE + off, hw, sizeof(hw)) != 0)
+				continue;
+			t->set_ste = (uint8_t)k;
+			t->set_off = (uint8_t)off;
+			found++;
+		}
+	}
+	if (found != 1)
+		return false;
+	t->set_action = set_action;
+	return true;
+}
+
 static void
 mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
@@ -235,6 +298,15 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 				return;
 		t.tag_action = -1;
 	}
+	/* The same for the modify-set action: its data is the rule's. */
+	t.set_ste = 0;
+	t.set_off = 0;
+	if (!mlx5dm_act_memo_set(n, acts, args, last, n_extra, &t)) {
+		for (i = 0; i < n; i++)
+			if (acts[i]->kind == MLX5DM_ACT_MODIFY_SET)
+				return;
+		t.set_action = -1;
+	}
 	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, e)) {
 		/* Exact lists only: a bulk's action is the same for other counters. */
 		for (i = 0; i < n; i++)
@@ -246,6 +318,9 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 	e->tag_action = t.tag_action;
 	e->tag_ste = t.tag_ste;
 	e->tag_off = t.tag_off;
+	e->set_action = t.set_action;
+	e->set_ste = t.set_ste;
+	e->set_off = t.set_off;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
@@ -272,9 +347,11 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 	e = mlx5dm_act_memo_find(m, nb_actions, actions);
 	if (e != NULL) {
 		size_t c = (size_t)e->ctr_action, t = (size_t)e->tag_action;
+		size_t s = (size_t)e->set_action;
 
 		if ((e->ctr_action >= 0 && !mlx5dm_act_arg_ok(actions[c], args, c)) ||
-		    (e->tag_action >= 0 && !mlx5dm_act_arg_ok(actions[t], args, t)))
+		    (e->tag_action >= 0 && !mlx5dm_act_arg_ok(actions[t], args, t)) ||
+		    (e->set_action >= 0 && !mlx5dm_act_arg_ok(actions[s], args, s)))
 			return -EINVAL;
 		memcpy(last, e->ctrl, sizeof(e->ctrl));
 		memcpy(last + MLX5DM_STE_SIZE, e->extra, (size_t)e->n_extra * MLX5DM_STE_SIZE);
@@ -287,6 +364,9 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 			mlx5dm_ste_set_flow_tag(dom->ctx->ste,
 						last + (size_t)e->tag_ste * MLX5DM_STE_SIZE +
 						e->tag_off, mlx5dm_act_tag(actions[t], args, t));
+		if (e->set_action >= 0)
+			mlx5dm_act_set_data(last + (size_t)e->set_ste * MLX5DM_STE_SIZE +
+					    e->set_off, args[s]);
 		return 0;
 	}
 	ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);
@@ -346,5 +426,31 @@ mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action 
 	for (i = 0; i < rule->nb_act_stes; i++)
 		if (mlx5dm_ste_get_flow_tag(ste, mlx5dm_rule_act_stes(rule)[i]->shadow, &tag) == 0)
 			return tag;
+	return 0;
+}
+
+int
+mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a,
+			uint32_t *data)
+{
+	const uint8_t *hw = a->ste.modify.inline_action, *ste, *at = NULL;
+	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
+	unsigned int i, off, len, found = 0;
+
+	if (a->kind != MLX5DM_ACT_MODIFY_SET)
+		return -EINVAL;
+	/* Where placement put the HW action: its first bytes, the rule's data after. */
+	for (i = 0; i <= rule->nb_act_stes; i++) {
+		ste = i == 0 ? rule->last->shadow : mlx5dm_rule_act_stes(rule)[i - 1]->shadow;
+		len = i == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
+		for (off = 0; off + MLX5DM_MODIFY_ACTION_SIZE <= len; off++)
+			if (memcmp(ste + off, hw, head) == 0) {
+				at = ste + off + head;
+				found++;
+			}
+	}
+	if (found != 1)
+		return -ENOENT;
+	*data = (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | at[3];
 	return 0;
 }

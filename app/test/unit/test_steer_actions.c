@@ -657,6 +657,92 @@ test_flow_tags_action(void **state)
 	senv_close(e);
 }
 
+/*
+ * One modify-set action (the IPv4 source address) for every value: each
+ * rule gives its address as the action's argument, alone and with a
+ * counter (the first rule of a list placed, the others copied from the
+ * matcher's memo with their own data written in). Each frame leaves with
+ * its own rule's address; missing data is refused on both paths; an entry
+ * without data (a copy) is ENOTSUP.
+ */
+static void
+test_modify_set_action(void **state)
+{
+	enum { N = 24 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *set, *cnt, *acts[3];
+	uint8_t v[MP_SIZE], prm[8];
+	uint32_t sv[N], args[3] = { 0 };
+	struct mlx5dm_rule *r[N];
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	struct frame f, want;
+	unsigned int i, k;
+	struct rx got;
+	struct pkt p;
+
+	(void)state;
+	mod_copy(prm, FLD_DIPV4, 0, FLD_SIPV4, 0, 0);
+	assert_null(mlx5dm_action_modify_set(e->rx, prm));
+	assert_int_equal(errno, ENOTSUP);
+	c = mlx5dm_counters_alloc(e->ctx, 0);
+	assert_non_null(c);
+	cnt = mlx5dm_action_counter(e->rx, c, 0);
+	assert_non_null(cnt);
+	mod_set(prm, FLD_SIPV4, 0, 0, 0x01020304); /* the data is the rules' */
+	set = mlx5dm_action_modify_set(e->rx, prm);
+	assert_non_null(set);
+	m = udp_dport_matcher(e->tbl);
+	for (i = 0; i < N; i++) {
+		sv[i] = i == 0 ? 0 : i == 1 ? 0xffffffff : 0xc0a80000u + i * 0x10101u;
+		udp_dport_value(v, (uint16_t)(6000 + i));
+		if (i % 2 == 0) {
+			acts[0] = set;
+			acts[1] = e->to_q[3];
+			args[0] = sv[i];
+		} else {
+			acts[0] = cnt;
+			acts[1] = set;
+			acts[2] = e->to_q[3];
+			args[1] = sv[i];
+		}
+		r[i] = rule_args(m, v, i % 2 == 0 ? 2 : 3, acts, args);
+		if (r[i] == NULL)
+			fail_msg("rule %u refused: errno %d", i, errno);
+	}
+	/* Refused on the memo path (the list is known) and on a first placement. */
+	for (k = 0; k < 2; k++) {
+		udp_dport_value(v, 7000);
+		acts[0] = set;
+		acts[1] = e->to_q[k == 0 ? 3 : 2];
+		assert_null(rule_args(m, v, 2, acts, NULL));
+		assert_int_equal(errno, EINVAL);
+	}
+	for (i = 0; i < N; i++) {
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(6000 + i);
+		frame_build(&f, &p);
+		p.o.sip = sv[i];
+		frame_build(&want, &p);
+		assert_int_equal(senv_send(e, &f, &got), 3);
+		rx_assert_bytes(&got, &want);
+	}
+	/* What dumps read back: each rule's own data. */
+	for (i = 2; i < N; i += 5) {
+		uint32_t data = 0;
+
+		assert_int_equal(mlx5dm_rule_modify_data(r[i], set, &data), 0);
+		assert_int_equal(data, sv[i]);
+	}
+	assert_int_equal(mlx5dm_rule_modify_data(r[2], cnt, &sv[0]), -EINVAL);
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	DESTROY_ACTIONS(set, cnt);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	senv_close(e);
+}
+
 /* ---- RSS ---- */
 
 /* Toeplitz hash, one input bit at a time (RSS specification). */
@@ -2114,6 +2200,7 @@ main(void)
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_flow_tag_per_rule),
 		cmocka_unit_test(test_flow_tags_action),
+		cmocka_unit_test(test_modify_set_action),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),
 		cmocka_unit_test(test_modify_header),

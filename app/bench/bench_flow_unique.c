@@ -20,8 +20,9 @@
  * --unique-data), hence this program.
  *
  *   mlx5dm-bench-flow-unique EAL_ARGS -- --rules N [--kinds mark,modify,encap,jump]
- *                                        [--groups G]
- * prints one line per kind: rules/s shared, unique, and the ratio.
+ *                                        [--groups G] [--only shared|unique]
+ * prints one line per kind: rules/s shared, unique, and the ratio
+ * (--only: one of the two runs, for profiling it alone).
  */
 
 #include <getopt.h>
@@ -183,10 +184,12 @@ main(int argc, char **argv)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "kinds", required_argument, NULL, 'k' },
 		{ "groups", required_argument, NULL, 'g' },
+		{ "only", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char kinds[64] = "mark,modify,encap,jump";
 	uint32_t rules = 100000, groups = 40000;
+	const char *only = "";
 	char *kind, *save = NULL;
 	int ret, c;
 
@@ -206,6 +209,9 @@ main(int argc, char **argv)
 		case 'g':
 			groups = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
+		case 'o':
+			only = optarg;
+			break;
 		default:
 			return 1;
 		}
@@ -214,8 +220,8 @@ main(int argc, char **argv)
 		return 1;
 	printf("%-16s %9s %12s %12s %7s\n", "kind", "rules", "shared/s", "unique/s", "ratio");
 	for (kind = strtok_r(kinds, ",", &save); kind != NULL; kind = strtok_r(NULL, ",", &save)) {
-		double shared = run(kind, rules, false, groups);
-		double unique = run(kind, rules, true, groups);
+		double shared = strcmp(only, "unique") == 0 ? 1 : run(kind, rules, false, groups);
+		double unique = strcmp(only, "shared") == 0 ? 1 : run(kind, rules, true, groups);
 
 		if (shared == 0 || unique == 0) {
 			printf("%-16s %9u %12s %12s %7s\n", kind, rules, "-", "-", "-");

@@ -227,7 +227,8 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		if (actions[i] == NULL || actions[i]->dom != m->tbl->dom ||
 		    (actions[i]->kind == FAKE_COUNTERS &&
 		     (args == NULL || args[i] >= actions[i]->cnt->n)) ||
-		    (actions[i]->kind == FAKE_TAGS && (args == NULL || args[i] > 0xffffff))) {
+		    (actions[i]->kind == FAKE_TAGS && (args == NULL || args[i] > 0xffffff)) ||
+		    (actions[i]->kind == FAKE_MODIFY_SET && args == NULL)) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -418,6 +419,33 @@ mlx5dm_action_modify_header(struct mlx5dm_domain *dom, size_t nb, const uint8_t 
 		memcpy(a->data, prm, a->len);
 	}
 	return a;
+}
+
+struct mlx5dm_action *
+mlx5dm_action_modify_set(struct mlx5dm_domain *dom, const uint8_t *prm)
+{
+	struct mlx5dm_action *a = fake_action(dom, FAKE_MODIFY_SET);
+
+	if (a != NULL) {
+		a->len = 8;
+		memcpy(a->data, prm, 4);
+		memset(a->data + 4, 0, 4);
+	}
+	return a;
+}
+
+int
+mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a,
+			uint32_t *data)
+{
+	size_t i;
+
+	for (i = 0; i < rule->n; i++)
+		if (rule->acts[i] == a && a->kind == FAKE_MODIFY_SET) {
+			*data = rule->args[i];
+			return 0;
+		}
+	return -EINVAL;
 }
 
 struct mlx5dm_action *

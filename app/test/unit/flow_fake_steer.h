@@ -25,6 +25,7 @@ enum fake_act_kind {
 	FAKE_REFORMAT, FAKE_PUSH, FAKE_POP, FAKE_DEFAULT_MISS,
 	FAKE_COUNTERS,          /* a bulk's: the rule's argument is the counter index */
 	FAKE_TAGS,              /* the domain's flow tags: the rule's argument is the tag */
+	FAKE_MODIFY_SET,        /* one set entry (data zeroed): the rule's argument is the data */
 };
 
 struct mlx5dm_domain {

@@ -682,6 +682,47 @@ test_mark_is_argument(void **state)
 	t_fp_stop(fp);
 }
 
+/*
+ * A value a rule writes into one 32-bit field is the rule's too: rules
+ * setting as many IPv4 sources as rules share one set and one modify-set
+ * action (its entry without the data), each rule giving its address as
+ * the action's argument; a list of two entries stays a list.
+ */
+static void
+test_modify_set_is_argument(void **state)
+{
+	enum { N = 300 };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	static struct rte_flow *f[N + 1];
+	struct rte_flow_action_set_ipv4 set;
+	const struct rte_flow_action acts[] = {
+		ACT(SET_IPV4_SRC, &set), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action two[] = {
+		ACT(SET_IPV4_SRC, &set), ACT(SET_IPV4_DST, &set), ACT(QUEUE, &q1), END_ACT };
+	const struct mlx5dm_rule *r;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		set.ipv4_addr = rte_cpu_to_be_32(0xc0000000 + i);
+		t_create_many(fp, &f[i], 1, i, acts);
+		r = f[i]->rules[0].rule;
+		assert_int_equal(r->acts[0]->kind, FAKE_MODIFY_SET);
+		assert_int_equal(r->args[0], 0xc0000000 + i);
+		assert_memory_equal(r->acts[0]->data + 4, "\0\0\0\0", 4);
+		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+	}
+	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.entries, 2); /* the modify-set, the TIR */
+	t_create_many(fp, &f[N], 1, N, two);
+	assert_int_equal(f[N]->rules[0].rule->acts[0]->kind, FAKE_MODIFY);
+	assert_int_equal(f[N]->rules[0].rule->acts[0]->len, 16);
+	for (i = 0; i <= N; i++)
+		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.asets + fp->st.entries, 0);
+	t_fp_stop(fp);
+}
+
 /* Flows as the PMD creates them: through the port's shape cache, with its matcher hook. */
 static struct rte_flow *
 t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
@@ -1114,6 +1155,7 @@ main(void)
 		cmocka_unit_test(test_counter_kept_action),
 		cmocka_unit_test(test_action_set_memo),
 		cmocka_unit_test(test_mark_is_argument),
+		cmocka_unit_test(test_modify_set_is_argument),
 		cmocka_unit_test(test_shape_id_memos),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),

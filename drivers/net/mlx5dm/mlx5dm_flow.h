@@ -434,6 +434,8 @@ int mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow
 			      struct rte_flow_error *error);
 
 /* mlx5dm_flow_modify.c: PRM modify-header entries. */
+/* Entry e sets a whole 32-bit field: true, its data in *data. */
+bool mlx5dm_flow_modify_is_set32(const uint8_t *e, uint32_t *data);
 int mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			   uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 			   struct rte_flow_error *error);
@@ -890,6 +892,7 @@ enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_JUMP,
 	MLX5DM_FLOW_ENT_TAG,
 	MLX5DM_FLOW_ENT_MODIFY,
+	MLX5DM_FLOW_ENT_MODIFY_SET,  /* one 32-bit set (its first 4 bytes): data is the rule's */
 	MLX5DM_FLOW_ENT_REFORMAT,
 	MLX5DM_FLOW_ENT_PUSH,
 	MLX5DM_FLOW_ENT_POP,
@@ -958,6 +961,9 @@ void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *
 struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
 						      unsigned int *n);
 struct mlx5dm_flow_matcher *mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s);
+/* The set's action parameters, in the order of its actions. */
+const struct mlx5dm_flow_ent_param *mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s,
+							    unsigned int *n);
 
 /*
  * mlx5dm_flow_cnt.c: flow counters taken from bulks. A flow names its

@@ -264,6 +264,13 @@ mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s, unsigned int *n)
 	return s->acts;
 }
 
+const struct mlx5dm_flow_ent_param *
+mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s, unsigned int *n)
+{
+	*n = s->nb;
+	return s->prm;
+}
+
 struct mlx5dm_flow_matcher *
 mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s)
 {

@@ -552,6 +552,14 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 		/* The domain's one tag action: each rule gives its tag. */
 		e->act = mlx5dm_action_flow_tags(dom);
 		break;
+	case MLX5DM_FLOW_ENT_MODIFY_SET: {
+		/* The entry's field, its data each rule's (mlx5dm_flow_rule_args()). */
+		uint8_t prm[MLX5DM_MODIFY_ACTION_SIZE] = { 0 };
+
+		memcpy(prm, p->data, p->len);
+		e->act = mlx5dm_action_modify_set(dom, prm);
+		break;
+	}
 	case MLX5DM_FLOW_ENT_MODIFY:
 		e->act = mlx5dm_action_modify_header(dom, p->len / MLX5DM_MODIFY_ACTION_SIZE,
 						     p->data);

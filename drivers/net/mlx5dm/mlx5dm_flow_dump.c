@@ -113,13 +113,66 @@ mlx5dm_flow_dump_is_vxlan(const uint8_t *h, size_t len)
 	return proto == MLX5DM_DUMP_IPPROTO_UDP && len == off + MLX5DM_DUMP_UDP_VXLAN_LEN;
 }
 
+/* The record begun in d->line (n characters), then len bytes of data in hex. */
+static void
+mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	if (n < 0 || (size_t)n + 2 * len + 1 > sizeof(d->line)) {
+		d->err = -EOVERFLOW;
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		d->line[n++] = digits[data[i] >> 4];
+		d->line[n++] = digits[data[i] & 0xf];
+	}
+	d->line[n++] = '\n';
+	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
+		d->err = -EIO;
+}
+
+/*
+ * The 4420 records of the flow's modify-set actions (one 32-bit set whose
+ * data is each rule's, mlx5dm_flow_rule_args()): the entry with the data
+ * the rule gave it.
+ */
+static void
+mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
+{
+	const struct mlx5dm_flow_ent_param *p;
+	struct mlx5dm_action *const *acts;
+	uint8_t e[MLX5DM_MODIFY_ACTION_SIZE];
+	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
+	unsigned int i, k, nb;
+	uint32_t data;
+	int n;
+
+	for (i = 0; i < flow->nb_rules && d->err == 0; i++) {
+		acts = mlx5dm_flow_aset_actions(flow->rules[i].aset, &nb);
+		p = mlx5dm_flow_aset_params(flow->rules[i].aset, &nb);
+		for (k = 0; k < nb && d->err == 0; k++) {
+			if (p[k].kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
+			    mlx5dm_rule_modify_data(flow->rules[i].rule, acts[k], &data) < 0)
+				continue;
+			memcpy(e, p[k].data, head);
+			e[head] = (uint8_t)(data >> 24);
+			e[head + 1] = (uint8_t)(data >> 16);
+			e[head + 2] = (uint8_t)(data >> 8);
+			e[head + 3] = (uint8_t)data;
+			n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",1,",
+				     MLX5DM_DUMP_PMD_MODIFY, (uint64_t)(uintptr_t)acts[k]);
+			mlx5dm_flow_dump_hex(d, n, e, sizeof(e));
+		}
+	}
+}
+
 static void
 mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
 {
-	static const char digits[] = "0123456789abcdef";
 	struct mlx5dm_flow_dump *d = arg;
 	uint64_t id = (uint64_t)(uintptr_t)v->act;
-	size_t i;
 	int n;
 
 	if (d->err != 0 || !mlx5dm_flow_dump_wanted(d, v->act))
@@ -134,19 +187,10 @@ mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
 		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",",
 			     MLX5DM_DUMP_PMD_REFORMAT, id);
 	} else {
+		/* A modify-set's data is each rule's: see mlx5dm_flow_dump_sets(). */
 		return;
 	}
-	if (n < 0 || (size_t)n + 2 * v->len + 1 > sizeof(d->line)) {
-		d->err = -EOVERFLOW;
-		return;
-	}
-	for (i = 0; i < v->len; i++) {
-		d->line[n++] = digits[v->data[i] >> 4];
-		d->line[n++] = digits[v->data[i] & 0xf];
-	}
-	d->line[n++] = '\n';
-	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
-		d->err = -EIO;
+	mlx5dm_flow_dump_hex(d, n, v->data, v->len);
 }
 
 static void
@@ -191,8 +235,10 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow))
-		if (flow->listed)
+		if (flow->listed) {
+			mlx5dm_flow_dump_sets(d, flow);
 			mlx5dm_flow_dump_counter(fp, d, flow);
+		}
 	ret = d->err;
 	mlx5dm_free(d);
 	return ret;
@@ -217,6 +263,7 @@ mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *
 				d->only[d->nb_only++] = acts[k];
 	}
 	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
+	mlx5dm_flow_dump_sets(d, flow);
 	mlx5dm_flow_dump_counter(fp, d, flow);
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++)
 		d->err = mlx5dm_rule_dump(flow->rules[i].rule, f);

@@ -49,6 +49,16 @@ mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 	return 0;
 }
 
+bool
+mlx5dm_flow_modify_is_set32(const uint8_t *e, uint32_t *data)
+{
+	if (mlx5dm_prm_fget(e, IN.action_type) != MLX5DM_MODIFY_ACTION_SET ||
+	    mlx5dm_prm_fget(e, IN.offset) != 0 || mlx5dm_prm_fget(e, IN.length) != 0)
+		return false;
+	*data = (uint32_t)mlx5dm_prm_fget(e, IN.data);
+	return true;
+}
+
 int
 mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		       uint8_t field, uint8_t offset, uint8_t length, uint32_t data,

@@ -45,6 +45,7 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 {
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = spec->egress, n = 0, k;
+	uint32_t data;
 
 	/*
 	 * Each entry is written whole (compound literals): no clearing needed.
@@ -60,7 +61,12 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 							 .len = spec->decap_len };
 	for (k = 0; k < spec->nb_pop; k++)
 		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_POP, .dom = dom };
-	if (spec->nb_modify != 0)
+	/* One 32-bit set: its field only (the data is the rule's argument). */
+	if (spec->nb_modify == 1 && mlx5dm_flow_modify_is_set32(spec->modify, &data))
+		p[n++] = (struct mlx5dm_flow_ent_param){
+			.kind = MLX5DM_FLOW_ENT_MODIFY_SET, .dom = dom, .data = spec->modify,
+			.len = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE };
+	else if (spec->nb_modify != 0)
 		p[n++] = (struct mlx5dm_flow_ent_param){
 			.kind = MLX5DM_FLOW_ENT_MODIFY, .dom = dom, .data = spec->modify,
 			.len = (size_t)spec->nb_modify * MLX5DM_MODIFY_ACTION_SIZE };
@@ -92,6 +98,25 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 		break;
 	}
 	return n;
+}
+
+/*
+ * The arguments of the set's actions (mlx5dm_flow_rule_params() order),
+ * from args[0]: the flow tag's tag, a 32-bit set's data; 0 for the others.
+ */
+static void
+mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
+{
+	unsigned int n = 0;
+	uint32_t data;
+
+	if (spec->tag)
+		args[n++] = spec->tag_value;
+	if (spec->decap)
+		n++;
+	n += spec->nb_pop;
+	if (spec->nb_modify == 1 && mlx5dm_flow_modify_is_set32(spec->modify, &data))
+		args[n] = data;
 }
 
 /* The action set of sub-rule i in matcher m: known by the spec's act_id, else by its actions. */
@@ -207,16 +232,15 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	}
 	mlx5dm_flow_rule_abandon(fp, pr);
 	/*
-	 * The counter takes an argument (its index in the bulk), and so does
-	 * the flow tag (the tag, first of the set: mlx5dm_flow_rule_params());
-	 * the others ignore theirs.
+	 * The counter takes an argument (its index in the bulk), and so do
+	 * the flow tag and a 32-bit set (mlx5dm_flow_rule_args()); the others
+	 * ignore theirs.
 	 */
 	if (flow->cnt != 0) {
 		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
 		n = 1;
 	}
-	if (spec->tag)
-		args[n] = spec->tag_value;
+	mlx5dm_flow_rule_args(spec, &args[n]);
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];

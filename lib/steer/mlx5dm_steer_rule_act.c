@@ -38,6 +38,30 @@ mlx5dm_act_is_tag(const struct mlx5dm_action *a)
 	return a->kind == MLX5DM_ACT_FLOW_TAG || a->kind == MLX5DM_ACT_FLOW_TAGS;
 }
 
+static inline bool
+mlx5dm_act_is_modify_set(const struct mlx5dm_action *a)
+{
+	return a->kind == MLX5DM_ACT_MODIFY_SET;
+}
+
+/* The index of the list's one action that is() holds for; -1 if none or several. */
+static int8_t
+mlx5dm_act_find_one(size_t n, struct mlx5dm_action *const acts[],
+		    bool (*is)(const struct mlx5dm_action *a))
+{
+	int8_t found = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!is(acts[i]))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (int8_t)i;
+	}
+	return found;
+}
+
 /* Action i's argument is fit for it (a bulk's counter action and the tags action take one). */
 static bool
 mlx5dm_act_arg_ok(const struct mlx5dm_action *a, const uint32_t args[], size_t i)
@@ -209,18 +233,10 @@ mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 		    struct mlx5dm_act_memo *t)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
+	int8_t tag_action = mlx5dm_act_find_one(n, acts, mlx5dm_act_is_tag);
 	unsigned int k, found = 0;
-	int8_t tag_action = -1;
-	size_t i;
 	int off;
 
-	for (i = 0; i < n; i++) {
-		if (!mlx5dm_act_is_tag(acts[i]))
-			continue;
-		if (tag_action >= 0)
-			return false;
-		tag_action = (int8_t)i;
-	}
 	if (tag_action < 0)
 		return false;
 	for (k = 0; k <= n_extra; k++) {
@@ -248,18 +264,10 @@ static bool
 mlx5dm_act_memo_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t args[],
 		    const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *t)
 {
+	int8_t set_action = mlx5dm_act_find_one(n, acts, mlx5dm_act_is_modify_set);
 	uint8_t hw[MLX5DM_MODIFY_ACTION_SIZE];
 	unsigned int k, off, len, found = 0;
-	int8_t set_action = -1;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (acts[i]->kind != MLX5DM_ACT_MODIFY_SET)
-			continue;
-		if (set_action >= 0)
-			return false;
-		set_action = (int8_t)i;
-	}
 	if (set_action < 0)
 		return false;
 	memcpy(hw, acts[set_action]->ste.modify.inline_action, sizeof(hw));

@@ -199,6 +199,22 @@ struct mlx5dm_dev {
 };
 
 /*
+ * The doorbell: the 8-byte store of the first 8 bytes of the last posted
+ * control segment to the UAR register (uar->reg_addr + offset), after the
+ * WQEs and the doorbell record are visible. On a ConnectX an MMIO write
+ * (the fence drains write-combining); on the model a store into the UAR
+ * page its device thread watches. Either way, no call into the device.
+ */
+static inline void
+mlx5dm_dev_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
+{
+	volatile uint64_t *reg = (volatile uint64_t *)(void *)((uint8_t *)uar->reg_addr + offset);
+
+	*reg = value;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/*
  * Open a device through the chosen transport. Returns NULL with errno set
  * and one log line saying what was looked for when it fails (e.g. hw on a
  * machine without an mlx5 device: ENODEV).

@@ -191,13 +191,61 @@ int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
 /* ---- device resources the actions point at ---- */
 
 /*
- * A receive queue of the device (the model's RQ ring) with its CQ, ready
- * (RDY): 2^log_size entries, log_size 1..16. Destroy fails (the device
- * refuses) while a TIR uses it.
+ * A receive queue of the device with its CQ, ready (RDY): 2^log_size
+ * single-segment WQEs, log_size 1..16. Destroy fails (the device refuses)
+ * while a TIR uses it.
  */
 struct mlx5dm_rq *mlx5dm_rq_create(struct mlx5dm_ctx *ctx, uint32_t log_size);
 int mlx5dm_rq_destroy(struct mlx5dm_rq *rq);
 uint32_t mlx5dm_rq_number(const struct mlx5dm_rq *rq);
+
+/*
+ * ---- datapath queues ----
+ * A poll-mode datapath drives its queues itself, as DPDK's mlx5 PMD does:
+ * it writes WQEs into the rings, updates the doorbell records, rings the
+ * SQ's UAR register (mlx5dm_dev_doorbell) and polls 64-byte CQEs. Formats
+ * are the PRM's (rdma-core mlx5dv.h struct mlx5_wqe_ctrl_seg/_eth_seg/
+ * _data_seg, DPDK mlx5_prm.h struct mlx5_cqe).
+ */
+struct mlx5dm_wq_info {
+	uint32_t qn;                 /* SQ or RQ number */
+	uint32_t cqn;
+	uint8_t *wqes;               /* SQ: 64-byte WQEBBs; RQ: 16-byte WQEs (one data segment) */
+	uint32_t log_wqes;
+	volatile uint32_t *dbrec;    /* big-endian counters: RQ [0] received, SQ [1] sent */
+	uint8_t *cqes;               /* 64-byte CQEs, all invalid (opcode 0xf, owner 0) at start */
+	uint32_t log_cqes;
+	volatile uint32_t *cq_dbrec; /* [0]: CQ consumer index, big-endian, 24 bits */
+	struct mlx5dv_devx_uar *uar; /* SQ: doorbell register at uar->reg_addr; RQ: NULL */
+	uint32_t inline_min;         /* SQ: header bytes each Ethernet segment must inline */
+};
+
+void mlx5dm_rq_info(const struct mlx5dm_rq *rq, struct mlx5dm_wq_info *info);
+
+struct mlx5dm_sq;
+
+/*
+ * A send queue for Ethernet frames on the context's TIS, ready (RDY), with
+ * its own CQ: 2^log_size WQEBBs and CQEs, log_size 6..15.
+ */
+struct mlx5dm_sq *mlx5dm_sq_create(struct mlx5dm_ctx *ctx, uint32_t log_size);
+int mlx5dm_sq_destroy(struct mlx5dm_sq *sq);
+void mlx5dm_sq_info(const struct mlx5dm_sq *sq, struct mlx5dm_wq_info *info);
+
+/*
+ * After an error CQE the device has moved the queue to ERR and flushed it:
+ * back to RDY (ERR -> RST -> RDY) with the device's counters at zero. The
+ * caller restarts its own counters from zero and reposts. 0 or -errno.
+ */
+int mlx5dm_sq_recover(struct mlx5dm_sq *sq);
+int mlx5dm_rq_recover(struct mlx5dm_rq *rq);
+
+struct mlx5dm_mr;
+
+/* Host memory the datapath's WQEs point at (lkey), in the context's PD. */
+struct mlx5dm_mr *mlx5dm_mr_reg(struct mlx5dm_ctx *ctx, void *addr, size_t len);
+int mlx5dm_mr_dereg(struct mlx5dm_mr *mr);
+uint32_t mlx5dm_mr_lkey(const struct mlx5dm_mr *mr);
 
 #define MLX5DM_RSS_SRC_IP   (1u << 0)
 #define MLX5DM_RSS_DST_IP   (1u << 1)

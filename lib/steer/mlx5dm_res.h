@@ -71,6 +71,7 @@ struct mlx5dm_res_stats {
 	uint32_t fts;
 	uint32_t roots;         /* root rules installed */
 	uint32_t rqs;
+	uint32_t sqs;
 	uint32_t tirs;
 	uint32_t counter_bulks;
 	uint32_t arg_objs;      /* argument general objects (incl. cached empty ones) */
@@ -101,6 +102,9 @@ struct mlx5dm_res_ctx {
 	uint32_t tdn;                 /* transport domain of the TIRs */
 	struct mlx5dv_devx_obj *td;
 	struct mlx5dv_devx_uar *uar;
+	struct mlx5dv_devx_obj *tis;  /* of the datapath SQs, made with the first one */
+	uint32_t tisn;
+	uint32_t inline_min;          /* inline header bytes the SQs' WQEs must carry */
 	bool own_pd;
 	bool own_uar;
 	struct mlx5dm_res_attr attr;  /* as given (pd/uar fields not used after init) */
@@ -183,6 +187,16 @@ void mlx5dm_res_root_init(struct mlx5dm_res_root *root, struct mlx5dm_res_ctx *r
  */
 int mlx5dm_res_root_set(struct mlx5dm_res_root *root, struct mlx5dm_res_ft *ft);
 
+/* Host memory registered with the device (queue buffers, doorbell records). */
+struct mlx5dm_res_umem {
+	uint8_t *buf;
+	size_t size;
+	struct mlx5dv_devx_umem *umem;
+};
+
+int mlx5dm_res_umem_alloc(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u, size_t size);
+void mlx5dm_res_umem_free(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u);
+
 /*
  * ---- receive objects (mlx5dm_steer_res_rq.c, mlx5dm_steer_res_tir.c) ----
  * mlx5dm_rq_create/mlx5dm_tir_create (mlx5dm_steer.h) are these on
@@ -194,6 +208,28 @@ int mlx5dm_res_root_set(struct mlx5dm_res_root *root, struct mlx5dm_res_ft *ft);
 
 struct mlx5dm_rq *mlx5dm_res_rq_create(struct mlx5dm_res_ctx *res, uint32_t log_size);
 uint32_t mlx5dm_res_rq_cqn(const struct mlx5dm_rq *rq);
+
+/* The UAR named by CQs and SQs: given at init, or allocated once (NC, else BF). */
+struct mlx5dv_devx_uar *mlx5dm_res_uar(struct mlx5dm_res_ctx *res);
+
+#define MLX5DM_RES_CQE_BYTES 64u
+
+/* Mark the 2^log_size CQEs of buf invalid (opcode 0xf, owner 0). */
+void mlx5dm_res_cq_invalidate(struct mlx5dm_res_umem *buf, uint32_t log_size);
+/*
+ * CREATE_CQ of 2^log_size 64-byte CQEs in buf, its doorbell record at
+ * dbr_off of dbr, on uar_page. 0 or -errno (logged as what).
+ */
+int mlx5dm_res_cq_create(struct mlx5dm_res_ctx *res, uint32_t log_size, uint32_t uar_page,
+			 const struct mlx5dm_res_umem *buf, const struct mlx5dm_res_umem *dbr,
+			 uint32_t dbr_off, const char *what, struct mlx5dv_devx_obj **cq,
+			 uint32_t *cqn);
+
+/*
+ * ---- send queues (mlx5dm_steer_res_sq.c) ----
+ * The context's TIS (made with the first SQ, destroyed by ctx_fini).
+ */
+int mlx5dm_res_tis_fini(struct mlx5dm_res_ctx *res);
 
 struct mlx5dm_tir *mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns,
 					 uint32_t nb_rqns, const struct mlx5dm_rss_attr *rss);
@@ -279,15 +315,6 @@ int mlx5dm_res_cmd_err(const char *cmd, const void *out, int err);
 int mlx5dm_res_obj_destroy(struct mlx5dm_res_ctx *res, struct mlx5dv_devx_obj *obj,
 			   const char *what, uint32_t id);
 
-/* Host memory registered with the device (queue buffers, doorbell records). */
-struct mlx5dm_res_umem {
-	uint8_t *buf;
-	size_t size;
-	struct mlx5dv_devx_umem *umem;
-};
-
-int mlx5dm_res_umem_alloc(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u, size_t size);
-void mlx5dm_res_umem_free(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u);
 
 /* Live-object accounting. */
 static inline void

@@ -234,8 +234,10 @@ void mlx5dm_sq_info(const struct mlx5dm_sq *sq, struct mlx5dm_wq_info *info);
 
 /*
  * After an error CQE the device has moved the queue to ERR and flushed it:
- * back to RDY (ERR -> RST -> RDY) with the device's counters at zero. The
- * caller restarts its own counters from zero and reposts. 0 or -errno.
+ * back to RDY (ERR -> RST -> RDY) with the device's counters at zero (the
+ * queue's doorbell record is zeroed too). The caller restarts its own WQ
+ * counters from zero and reposts; the CQ is not reset (as on hardware): its
+ * consumer index goes on. 0 or -errno.
  */
 int mlx5dm_sq_recover(struct mlx5dm_sq *sq);
 int mlx5dm_rq_recover(struct mlx5dm_rq *rq);

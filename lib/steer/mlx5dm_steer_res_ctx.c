@@ -211,14 +211,17 @@ mlx5dm_res_ctx_fini(struct mlx5dm_res_ctx *res)
 	int ret, first = 0;
 
 	mlx5dm_res_stats_get(res, &st);
-	if (st.fts || st.roots || st.rqs || st.tirs || st.counter_bulks || st.args ||
+	if (st.fts || st.roots || st.rqs || st.sqs || st.tirs || st.counter_bulks || st.args ||
 	    st.reformats) {
 		MLX5DM_LOG(ERR, "res", "context still has objects: %u tables, %u root rules, "
-			   "%u RQs, %u TIRs, %u counter bulks, %u arguments, %u reformats", st.fts,
-			   st.roots, st.rqs, st.tirs, st.counter_bulks, st.args, st.reformats);
+			   "%u RQs, %u SQs, %u TIRs, %u counter bulks, %u arguments, %u reformats",
+			   st.fts, st.roots, st.rqs, st.sqs, st.tirs, st.counter_bulks, st.args,
+			   st.reformats);
 		return -EBUSY;
 	}
 	first = mlx5dm_res_arg_pools_fini(res);
+	ret = mlx5dm_res_tis_fini(res);
+	first = first != 0 ? first : ret;
 	ret = mlx5dm_res_obj_destroy(res, res->td, "transport domain", res->tdn);
 	first = first != 0 ? first : ret;
 	if (res->own_uar && res->uar != NULL)

@@ -7,10 +7,10 @@
  * raw-packet RQ is: a CQ (CREATE_CQ with its CQE buffer and doorbell
  * record in umems), then CREATE_RQ (inline memory RQ, cyclic WQ of
  * 16-byte single-segment WQEs in a umem, doorbell record in a umem, state
- * RST) and MODIFY_RQ RST -> RDY. On the model the RQ is a packet ring
- * polled through dev->ops->rq_poll and the WQ buffer stays unused; on
- * hardware the buffers are where receive WQEs and CQEs will live once a
- * datapath posts buffers (not part of this layer).
+ * RST) and MODIFY_RQ RST -> RDY. The datapath posts receive WQEs into the
+ * WQ and polls the CQEs itself (mlx5dm_rq_info); the device, ConnectX or
+ * model, writes frames into the posted buffers. The CQ and UAR helpers
+ * here serve the send queues (mlx5dm_steer_res_sq.c) too.
  */
 
 #include <errno.h>
@@ -22,7 +22,6 @@
 #include "mlx5dm_prm_res_rx.h"
 #include "mlx5dm_res.h"
 
-#define MLX5DM_RES_CQE_BYTES 64u
 #define MLX5DM_RES_RQ_LOG_WQE_BYTES 4u   /* one 16-byte data segment per WQE */
 /* One doorbell page per RQ: the CQ's record, then the RQ's on its own cache line. */
 #define MLX5DM_RES_RQ_CQ_DBR_OFF 0u
@@ -41,8 +40,7 @@ struct mlx5dm_rq {
 	struct mlx5dm_res_umem dbr;
 };
 
-/* The UAR named by RQ CQs: given at init, or allocated once (NC, else BF). */
-static struct mlx5dv_devx_uar *
+struct mlx5dv_devx_uar *
 mlx5dm_res_uar(struct mlx5dm_res_ctx *res)
 {
 	const struct mlx5dm_dev_ops *ops = res->dev->ops;
@@ -63,22 +61,51 @@ mlx5dm_res_uar(struct mlx5dm_res_ctx *res)
 	return uar;
 }
 
-/* CREATE_CQ mailbox of an RQ's CQ: 2^log_size 64-byte CQEs. */
+/* CREATE_CQ mailbox: 2^log_size 64-byte CQEs in buf, its record at dbr_off of dbr. */
 static void
-mlx5dm_res_rq_cq_build(const struct mlx5dm_rq *rq, uint32_t uar_page, uint8_t *in)
+mlx5dm_res_cq_build(const struct mlx5dm_res_ctx *res, uint32_t log_size, uint32_t uar_page,
+		    const struct mlx5dm_res_umem *buf, const struct mlx5dm_res_umem *dbr,
+		    uint32_t dbr_off, uint8_t *in)
 {
 	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_CREATE_CQ);
 	mlx5dm_prm_fset(in, MLX5DM_CQC_CQE_SZ, 0); /* 64-byte CQEs */
-	mlx5dm_prm_fset(in, MLX5DM_CQC_LOG_CQ_SIZE, rq->log_size);
+	mlx5dm_prm_fset(in, MLX5DM_CQC_LOG_CQ_SIZE, log_size);
 	mlx5dm_prm_fset(in, MLX5DM_CQC_UAR_PAGE, uar_page);
-	mlx5dm_prm_fset(in, MLX5DM_CQC_C_EQN, rq->res->attr.eqn);
+	mlx5dm_prm_fset(in, MLX5DM_CQC_C_EQN, res->attr.eqn);
 	mlx5dm_prm_fset(in, MLX5DM_CQC_LOG_PAGE_SIZE, 0); /* 4 KiB pages */
 	mlx5dm_prm_fset(in, MLX5DM_CQC_DBR_UMEM_VALID, 1);
-	mlx5dm_prm_fset(in, MLX5DM_CQC_DBR_UMEM_ID, rq->dbr.umem->umem_id);
-	mlx5dm_prm_fset(in, MLX5DM_CQC_DBR_ADDR, MLX5DM_RES_RQ_CQ_DBR_OFF);
+	mlx5dm_prm_fset(in, MLX5DM_CQC_DBR_UMEM_ID, dbr->umem->umem_id);
+	mlx5dm_prm_fset(in, MLX5DM_CQC_DBR_ADDR, dbr_off);
 	mlx5dm_prm_fset(in, MLX5DM_CREATE_CQ_IN_UMEM_VALID, 1);
-	mlx5dm_prm_fset(in, MLX5DM_CREATE_CQ_IN_UMEM_ID, rq->cq_buf.umem->umem_id);
+	mlx5dm_prm_fset(in, MLX5DM_CREATE_CQ_IN_UMEM_ID, buf->umem->umem_id);
 	mlx5dm_prm_fset(in, MLX5DM_CREATE_CQ_IN_UMEM_OFFSET, 0);
+}
+
+void
+mlx5dm_res_cq_invalidate(struct mlx5dm_res_umem *buf, uint32_t log_size)
+{
+	size_t i;
+
+	/* Invalid CQEs, owner 0: nothing reads as a completion before the device writes. */
+	for (i = 0; i < (size_t)1 << log_size; i++)
+		buf->buf[i * MLX5DM_RES_CQE_BYTES + MLX5DM_RES_CQE_BYTES - 1] = 0xf0;
+}
+
+int
+mlx5dm_res_cq_create(struct mlx5dm_res_ctx *res, uint32_t log_size, uint32_t uar_page,
+		     const struct mlx5dm_res_umem *buf, const struct mlx5dm_res_umem *dbr,
+		     uint32_t dbr_off, const char *what, struct mlx5dv_devx_obj **cq,
+		     uint32_t *cqn)
+{
+	uint8_t in[MLX5DM_CREATE_CQ_IN_BYTES] = { 0 };
+	uint8_t out[MLX5DM_CREATE_CQ_OUT_BYTES] = { 0 };
+
+	mlx5dm_res_cq_build(res, log_size, uar_page, buf, dbr, dbr_off, in);
+	*cq = res->dev->ops->devx_obj_create(res->dev->ctx, in, sizeof(in), out, sizeof(out));
+	if (*cq == NULL)
+		return mlx5dm_res_cmd_err(what, out, errno);
+	*cqn = (uint32_t)mlx5dm_prm_fget(out, MLX5DM_CREATE_CQ_OUT_CQN);
+	return 0;
 }
 
 /*
@@ -115,23 +142,14 @@ mlx5dm_res_rq_build(const struct mlx5dm_rq *rq, uint8_t *in)
 	mlx5dm_prm_fset(in, MLX5DM_WQ_WQ_UMEM_OFFSET, 0);
 }
 
-/* MODIFY_RQ mailbox: RST -> RDY, nothing else modified (bitmask 0). */
-static void
-mlx5dm_res_rq_rdy_build(const struct mlx5dm_rq *rq, uint8_t *in)
-{
-	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_MODIFY_RQ);
-	mlx5dm_prm_fset(in, MLX5DM_MODIFY_RQ_IN_RQ_STATE, MLX5DM_RQC_STATE_RST);
-	mlx5dm_prm_fset(in, MLX5DM_MODIFY_RQ_IN_RQN, rq->rqn);
-	mlx5dm_prm_fset(in, MLX5DM_MODIFY_RQ_IN_BITMASK, 0);
-	mlx5dm_prm_fset(in, MLX5DM_RQC_STATE, MLX5DM_RQC_STATE_RDY);
-}
+static int mlx5dm_res_rq_modify(struct mlx5dm_rq *rq, uint32_t cur, uint32_t next,
+				const char *what);
 
 static int
 mlx5dm_res_rq_buffers(struct mlx5dm_rq *rq)
 {
 	struct mlx5dm_res_ctx *res = rq->res;
 	size_t ncqe = (size_t)1 << rq->log_size;
-	size_t i;
 	int ret;
 
 	ret = mlx5dm_res_umem_alloc(res, &rq->cq_buf, ncqe * MLX5DM_RES_CQE_BYTES);
@@ -142,9 +160,7 @@ mlx5dm_res_rq_buffers(struct mlx5dm_rq *rq)
 		ret = mlx5dm_res_umem_alloc(res, &rq->dbr, MLX5DM_RES_RQ_DBR_BYTES);
 	if (ret < 0)
 		return ret;
-	/* Invalid CQEs, owner 0: nothing reads as a completion before the device writes. */
-	for (i = 0; i < ncqe; i++)
-		rq->cq_buf.buf[i * MLX5DM_RES_CQE_BYTES + MLX5DM_RES_CQE_BYTES - 1] = 0xf0;
+	mlx5dm_res_cq_invalidate(&rq->cq_buf, rq->log_size);
 	return 0;
 }
 
@@ -164,18 +180,14 @@ mlx5dm_res_rq_objects(struct mlx5dm_rq *rq, uint32_t uar_page)
 {
 	const struct mlx5dm_dev_ops *ops = rq->res->dev->ops;
 	struct ibv_context *ctx = rq->res->dev->ctx;
-	uint8_t cq_in[MLX5DM_CREATE_CQ_IN_BYTES] = { 0 };
 	uint8_t rq_in[MLX5DM_CREATE_RQ_IN_BYTES] = { 0 };
-	uint8_t mod_in[MLX5DM_MODIFY_RQ_IN_BYTES] = { 0 };
 	uint8_t out[MLX5DM_CMD_HDR_BYTES] = { 0 };
 	int ret;
 
-	mlx5dm_res_rq_cq_build(rq, uar_page, cq_in);
-	rq->cq = ops->devx_obj_create(ctx, cq_in, sizeof(cq_in), out, sizeof(out));
-	if (rq->cq == NULL)
-		return mlx5dm_res_cmd_err("CREATE_CQ (RQ)", out, errno);
-	rq->cqn = (uint32_t)mlx5dm_prm_fget(out, MLX5DM_CREATE_CQ_OUT_CQN);
-	memset(out, 0, sizeof(out));
+	ret = mlx5dm_res_cq_create(rq->res, rq->log_size, uar_page, &rq->cq_buf, &rq->dbr,
+				   MLX5DM_RES_RQ_CQ_DBR_OFF, "CREATE_CQ (RQ)", &rq->cq, &rq->cqn);
+	if (ret < 0)
+		return ret;
 	mlx5dm_res_rq_build(rq, rq_in);
 	rq->rq = ops->devx_obj_create(ctx, rq_in, sizeof(rq_in), out, sizeof(out));
 	if (rq->rq == NULL) {
@@ -183,13 +195,10 @@ mlx5dm_res_rq_objects(struct mlx5dm_rq *rq, uint32_t uar_page)
 		goto destroy_cq;
 	}
 	rq->rqn = (uint32_t)mlx5dm_prm_fget(out, MLX5DM_CMD_OUT_OBJ_NUM);
-	memset(out, 0, sizeof(out));
-	mlx5dm_res_rq_rdy_build(rq, mod_in);
-	ret = ops->devx_obj_modify(rq->rq, mod_in, sizeof(mod_in), out, sizeof(out));
-	if (ret != 0) {
-		ret = mlx5dm_res_cmd_err("MODIFY_RQ (RST->RDY)", out, ret);
+	ret = mlx5dm_res_rq_modify(rq, MLX5DM_RQC_STATE_RST, MLX5DM_RQC_STATE_RDY,
+				   "MODIFY_RQ (RST->RDY)");
+	if (ret < 0)
 		goto destroy_rq;
-	}
 	return 0;
 destroy_rq:
 	mlx5dm_res_obj_destroy(rq->res, rq->rq, "RQ", rq->rqn);
@@ -270,4 +279,52 @@ uint32_t
 mlx5dm_rq_number(const struct mlx5dm_rq *rq)
 {
 	return rq->rqn;
+}
+
+void
+mlx5dm_rq_info(const struct mlx5dm_rq *rq, struct mlx5dm_wq_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->qn = rq->rqn;
+	info->cqn = rq->cqn;
+	info->wqes = rq->wq_buf.buf;
+	info->log_wqes = rq->log_size;
+	info->dbrec = (volatile uint32_t *)(void *)(rq->dbr.buf + MLX5DM_RES_RQ_WQ_DBR_OFF);
+	info->cqes = rq->cq_buf.buf;
+	info->log_cqes = rq->log_size;
+	info->cq_dbrec = (volatile uint32_t *)(void *)(rq->dbr.buf + MLX5DM_RES_RQ_CQ_DBR_OFF);
+}
+
+/* MODIFY_RQ from state cur to next, nothing else modified. */
+static int
+mlx5dm_res_rq_modify(struct mlx5dm_rq *rq, uint32_t cur, uint32_t next, const char *what)
+{
+	uint8_t in[MLX5DM_MODIFY_RQ_IN_BYTES] = { 0 };
+	uint8_t out[MLX5DM_MODIFY_RQ_OUT_BYTES] = { 0 };
+	int ret;
+
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_MODIFY_RQ);
+	mlx5dm_prm_fset(in, MLX5DM_MODIFY_RQ_IN_RQ_STATE, cur);
+	mlx5dm_prm_fset(in, MLX5DM_MODIFY_RQ_IN_RQN, rq->rqn);
+	mlx5dm_prm_fset(in, MLX5DM_RQC_STATE, next);
+	ret = rq->res->dev->ops->devx_obj_modify(rq->rq, in, sizeof(in), out, sizeof(out));
+	return ret != 0 ? mlx5dm_res_cmd_err(what, out, ret) : 0;
+}
+
+int
+mlx5dm_rq_recover(struct mlx5dm_rq *rq)
+{
+	int ret;
+
+	if (rq == NULL)
+		return -EINVAL;
+	ret = mlx5dm_res_rq_modify(rq, MLX5DM_RQC_STATE_ERR, MLX5DM_RQC_STATE_RST,
+				   "MODIFY_RQ (ERR->RST)");
+	if (ret < 0)
+		return ret;
+	/* In RST the device reads nothing: the record restarts with its counter. */
+	__atomic_store_n((uint32_t *)(void *)(rq->dbr.buf + MLX5DM_RES_RQ_WQ_DBR_OFF), 0,
+			 __ATOMIC_RELEASE);
+	return mlx5dm_res_rq_modify(rq, MLX5DM_RQC_STATE_RST, MLX5DM_RQC_STATE_RDY,
+				    "MODIFY_RQ (RST->RDY)");
 }

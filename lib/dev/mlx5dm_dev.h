@@ -15,11 +15,14 @@
  *
  * What crosses the boundary is the hardware's language: QUERY_HCA_CAP
  * blobs, PRM command mailboxes, device memory of the four SW ICM types,
- * mlx5 WQEs in a send queue buffer, 64-byte CQEs, a doorbell.
+ * mlx5 WQEs in a send queue buffer, 64-byte CQEs, and the doorbell, which
+ * is not an operation but a store into the UAR page (mlx5dm_dev_doorbell).
  *
- * Packet I/O of the ports (port_tx/rq_poll) is the model's datapath; on
- * hardware it will be raw-packet queues. A transport that cannot do an
- * operation returns -ENOTSUP (int ops) or NULL with errno = ENOTSUP.
+ * Packets travel through raw-packet queues (SQ/RQ WQEs and CQEs in host
+ * memory) on both transports; port_tx/rq_poll/rq_stats remain in the table
+ * until the PMD no longer calls them and return -ENOTSUP. A transport that
+ * cannot do an operation returns -ENOTSUP (int ops) or NULL with errno =
+ * ENOTSUP.
  */
 
 #ifndef _MLX5DM_DEV_H_
@@ -158,14 +161,6 @@ struct mlx5dm_dev_ops {
 					size_t num_actions,
 					struct mlx5dv_flow_action_attr actions_attr[]);
 	int (*destroy_flow)(struct ibv_flow *flow);
-
-	/*
-	 * The doorbell: the 8-byte MMIO write of the first 8 bytes of the last
-	 * posted control segment at uar->reg_addr + offset (offset 0 for the
-	 * SQ BlueFlame/NC register). The caller has already updated the
-	 * doorbell record and issued a store barrier.
-	 */
-	void (*doorbell)(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value);
 
 	/* Model datapath: run n frames through port's NIC TX, the wire, the peer's NIC RX. */
 	int (*port_tx)(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,

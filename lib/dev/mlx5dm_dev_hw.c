@@ -41,16 +41,6 @@ mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
 	return ibv_destroy_flow(flow);
 }
 
-/* The doorbell is an 8-byte MMIO store; the fence drains write-combining (BlueFlame). */
-static void
-mlx5dm_dev_hw_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
-{
-	volatile uint64_t *reg = (volatile uint64_t *)(void *)((uint8_t *)uar->reg_addr + offset);
-
-	*reg = value;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
 static int
 mlx5dm_dev_hw_port_tx(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
 		      uint16_t n)
@@ -107,7 +97,6 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
 	.create_flow = mlx5dv_create_flow,
 	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
-	.doorbell = mlx5dm_dev_hw_doorbell,
 	.port_tx = mlx5dm_dev_hw_port_tx,
 	.rq_poll = mlx5dm_dev_hw_rq_poll,
 	.rq_stats = mlx5dm_dev_hw_rq_stats,

@@ -83,7 +83,7 @@ mlx5dm_send_ring_db(struct mlx5dm_send_ring *ring)
 	__atomic_store_n(&qp_dbr[MLX5_SND_DBR], htonl(ring->pi & 0xffff), __ATOMIC_RELAXED);
 	mlx5dm_wmb();
 	memcpy(&first8, ring->last_ctrl, sizeof(first8));
-	ring->dev->ops->doorbell(ring->uar, 0, first8);
+	mlx5dm_dev_doorbell(ring->uar, 0, first8);
 	ring->rung_pi = ring->pi;
 	ring->unrung = 0;
 	ring->stats.doorbells++;
@@ -385,8 +385,7 @@ mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const voi
 
 /*
  * Ring the doorbell, then reap what has completed already without waiting:
- * a device that executes at the doorbell (the model without its send
- * thread) has reported an error by then, and the caller learns it now.
+ * an error the device reported meanwhile reaches the caller now.
  */
 static int
 mlx5dm_send_ring_reap(struct mlx5dm_send_ring *ring)

@@ -64,11 +64,12 @@ struct mlx5dm_sim_config {
 	 */
 	bool no_force_loopback;
 	/*
-	 * Execute send queues on a thread of the model (as a NIC's engines
-	 * run beside the host): a doorbell returns at once and completions
-	 * arrive asynchronously. false: the doorbell call executes the WQEs.
+	 * The NIC vport context demands L2 inline headers (min_wqe_inline_mode
+	 * L2: 18 bytes in each Ethernet segment of a send WQE; the Ethernet
+	 * offload caps say wqe_inline_mode "vport context"). false: none.
+	 * true by default.
 	 */
-	bool sq_thread;
+	bool wqe_inline_l2;
 	/*
 	 * Populate the SW ICM regions (STE, modify, pattern, encap) when the
 	 * instance is created, as a NIC's device memory is resident: rule
@@ -117,7 +118,7 @@ struct mlx5dm_sim_drop_stats {
 	uint64_t steering_drop;  /* walk ended at a drop address */
 	uint64_t no_tir;         /* walk ended at a TIR/RQ that does not exist or is not ready */
 	uint64_t parse_error;    /* malformed frame */
-	uint64_t queue_full;     /* the chosen RQ had no room */
+	uint64_t queue_full;     /* the chosen RQ had nothing posted (or its WQE was in error) */
 	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
 	uint64_t walk_error;     /* unreadable ICM, bad pointer, unmodelled format */
 	uint64_t no_peer;        /* wire not connected to a live port */

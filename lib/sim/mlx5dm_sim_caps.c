@@ -109,6 +109,8 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_ARG_GRANULARITY, 0 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_ARG_MAX_ALLOC,
 		  cfg->header_modify_argument ? 16 : 0 },
+		{ MLX5DM_SIM_CAP_ETH_OFFLOAD, 0, MLX5DM_SIM_ETH_WQE_INLINE_MODE,
+		  MLX5DM_SIM_CAP_INLINE_VPORT },
 		{ MLX5DM_SIM_CAP_ROCE, 0, MLX5DM_SIM_ROCE_FL_RC_QP_DIS, !cfg->no_force_loopback },
 		{ MLX5DM_SIM_CAP_ROCE, 0, MLX5DM_SIM_ROCE_FL_RC_QP_EN, !cfg->no_force_loopback },
 		{ MLX5DM_SIM_CAP_NIC_FLOW_TABLE, 0, MLX5DM_SIM_NIC_MAX_ENCAP_HDR,
@@ -143,7 +145,8 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 		  c->indirect_encap_icm_base },
 	};
 	static const uint8_t present[] = {
-		MLX5DM_SIM_CAP_GENERAL, MLX5DM_SIM_CAP_ROCE, MLX5DM_SIM_CAP_NIC_FLOW_TABLE,
+		MLX5DM_SIM_CAP_GENERAL, MLX5DM_SIM_CAP_ETH_OFFLOAD, MLX5DM_SIM_CAP_ROCE,
+		MLX5DM_SIM_CAP_NIC_FLOW_TABLE,
 		MLX5DM_SIM_CAP_ESW_FLOW_TABLE, MLX5DM_SIM_CAP_DEVICE_MEMORY,
 	};
 	unsigned int i;

@@ -77,6 +77,12 @@ static const struct mlx5dm_sim_cmd_desc mlx5dm_sim_cmds[] = {
 	D(CREATE_TIR, CREATE, TIR, 272, 16, NOID, mlx5dm_sim_cmd_create_tir),
 	D(DESTROY_TIR, DESTROY, TIR, 16, 16, NOID, mlx5dm_sim_cmd_destroy_tir),
 	D(QUERY_TIR, QUERY, TIR, 16, 272, MLX5DM_SIM_IN_OBJ_NUM, mlx5dm_sim_cmd_query_tir),
+	D(CREATE_TIS, CREATE, TIS, 272, 16, NOID, mlx5dm_sim_cmd_create_tis),
+	D(DESTROY_TIS, DESTROY, TIS, 16, 16, NOID, mlx5dm_sim_cmd_destroy_tis),
+	D(CREATE_SQ, CREATE, SQ, 272, 16, NOID, mlx5dm_sim_cmd_create_sq),
+	D(MODIFY_SQ, MODIFY, SQ, 272, 16, MLX5DM_SIM_IN_OBJ_NUM, mlx5dm_sim_cmd_modify_sq),
+	D(QUERY_SQ, QUERY, SQ, 16, 272, MLX5DM_SIM_IN_OBJ_NUM, mlx5dm_sim_cmd_query_sq),
+	D(DESTROY_SQ, DESTROY, SQ, 16, 16, NOID, mlx5dm_sim_cmd_destroy_sq),
 	D(CREATE_RQ, CREATE, RQ, 272, 16, NOID, mlx5dm_sim_cmd_create_rq),
 	D(MODIFY_RQ, MODIFY, RQ, 272, 16, MLX5DM_SIM_IN_OBJ_NUM, mlx5dm_sim_cmd_modify_rq),
 	D(QUERY_RQ, QUERY, RQ, 16, 272, MLX5DM_SIM_IN_OBJ_NUM, mlx5dm_sim_cmd_query_rq),
@@ -125,6 +131,10 @@ static const struct mlx5dm_sim_destroy_desc mlx5dm_sim_destroys[] = {
 	{ MLX5DM_SIM_K_TD, MLX5DM_SIM_OP_DEALLOC_TRANSPORT_DOMAIN, 16,
 	  { { MLX5DM_SIM_IN_OBJ_NUM, MLX5DM_SIM_SRC_ID } } },
 	{ MLX5DM_SIM_K_TIR, MLX5DM_SIM_OP_DESTROY_TIR, 16,
+	  { { MLX5DM_SIM_IN_OBJ_NUM, MLX5DM_SIM_SRC_ID } } },
+	{ MLX5DM_SIM_K_TIS, MLX5DM_SIM_OP_DESTROY_TIS, 16,
+	  { { MLX5DM_SIM_IN_OBJ_NUM, MLX5DM_SIM_SRC_ID } } },
+	{ MLX5DM_SIM_K_SQ, MLX5DM_SIM_OP_DESTROY_SQ, 16,
 	  { { MLX5DM_SIM_IN_OBJ_NUM, MLX5DM_SIM_SRC_ID } } },
 	{ MLX5DM_SIM_K_RQ, MLX5DM_SIM_OP_DESTROY_RQ, 16,
 	  { { MLX5DM_SIM_IN_OBJ_NUM, MLX5DM_SIM_SRC_ID } } },
@@ -224,9 +234,12 @@ mlx5dm_sim_fw_exec(struct mlx5dm_sim_cmd *c, const struct mlx5dm_sim_cmd_desc *d
 	else if (d->opcode == MLX5DM_SIM_OP_SYNC_STEERING)
 		st = d->fn(c); /* waits for walks: must not hold the instance lock */
 	else {
+		/* Between two batches of the device thread, as a firmware command is. */
+		pthread_mutex_lock(&c->sim->dt.exec);
 		pthread_rwlock_wrlock(&c->sim->lock);
 		st = d->fn(c);
 		pthread_rwlock_unlock(&c->sim->lock);
+		pthread_mutex_unlock(&c->sim->dt.exec);
 	}
 	mlx5dm_sim_out(c, MLX5DM_SIM_OUT_STATUS, (uint64_t)st);
 	if (st == MLX5DM_SIM_ST_OK)

@@ -29,6 +29,7 @@ mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg)
 	cfg->header_modify_argument = true;
 	cfg->log_max_ft_level = 64;             /* reported as max_ft_level */
 	cfg->max_encap_header_size = 128;
+	cfg->wqe_inline_l2 = true;
 	cfg->icm_ahead_start = (uint64_t)8 << 20;
 }
 
@@ -113,7 +114,8 @@ static const uint32_t mlx5dm_sim_id_base[MLX5DM_SIM_K_NUM] = {
 	[MLX5DM_SIM_K_QP] = 0x1100, [MLX5DM_SIM_K_TD] = 0x20, [MLX5DM_SIM_K_RQ] = 0x2200,
 	[MLX5DM_SIM_K_RQT] = 0x30, [MLX5DM_SIM_K_TIR] = 0x3300, [MLX5DM_SIM_K_FT] = 0x4,
 	[MLX5DM_SIM_K_FG] = 0x50, [MLX5DM_SIM_K_FTE] = 0x1, [MLX5DM_SIM_K_FC] = 0x1,
-	[MLX5DM_SIM_K_ARG] = 0x1, [MLX5DM_SIM_K_PRC] = 0x600,
+	[MLX5DM_SIM_K_ARG] = 0x1, [MLX5DM_SIM_K_PRC] = 0x600, [MLX5DM_SIM_K_TIS] = 0x70,
+	[MLX5DM_SIM_K_SQ] = 0x5500,
 };
 
 struct mlx5dm_sim *
@@ -143,6 +145,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	pthread_rwlock_init(&sim->lock, &ra);
 	pthread_rwlockattr_destroy(&ra);
 	pthread_mutex_init(&sim->sync.mutex, NULL);
+	pthread_mutex_init(&sim->dt.exec, NULL);
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++)
 		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k],
 				      1u << (sim->cfg.log_max_objects != 0 ?
@@ -177,11 +180,9 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		ret = errno != 0 ? -errno : -ENOMEM;
 		goto fini;
 	}
-	if (sim->cfg.sq_thread) {
-		ret = mlx5dm_sim_sqt_start(sim);
-		if (ret != 0)
-			goto fini;
-	}
+	ret = mlx5dm_sim_thread_start(sim);
+	if (ret != 0)
+		goto fini;
 	return sim;
 fini:
 	mlx5dm_sim_destroy(sim);
@@ -200,7 +201,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 
 	if (sim == NULL)
 		return;
-	mlx5dm_sim_sqt_stop(sim);
+	mlx5dm_sim_thread_stop(sim);
 	if (sim->eng != NULL) {
 		/* A cabled peer keeps a cable to nowhere (its frames are lost), as a real one. */
 		mlx5dm_sim_eng_destroy(sim->eng);
@@ -216,9 +217,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 
 			if (o == NULL)
 				continue;
-			if (k == MLX5DM_SIM_K_RQ)
-				mlx5dm_sim_rq_release(sim, o);
-			else if (k == MLX5DM_SIM_K_UAR)
+			if (k == MLX5DM_SIM_K_UAR)
 				mlx5dm_sim_uar_release(sim, o);
 			mlx5dm_sim_obj_free(sim, o);
 		}
@@ -230,6 +229,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	mlx5dm_sim_icm_fini(sim);
 	pthread_rwlock_destroy(&sim->lock);
 	pthread_mutex_destroy(&sim->sync.mutex);
+	pthread_mutex_destroy(&sim->dt.exec);
 	pthread_mutex_destroy(&sim->ctx.mutex);
 	mlx5dm_free(sim);
 }

@@ -10,12 +10,14 @@
  * Locking:
  *   sim->lock (rwlock, writer-preferring) is the instance lock. Every
  *   command and verbs-object operation holds it for writing; everything
- *   the datapath does (engine contract calls, doorbells, RQ polling)
- *   holds it for reading, so objects cannot vanish under a reader.
+ *   the datapath does (engine contract calls, queue execution, RQ
+ *   writes) holds it for reading, so objects cannot vanish under a reader.
+ *   Commands first take the device thread's exec mutex (see
+ *   struct mlx5dm_sim_thread), so queues change only between its batches.
  *   No function ever takes it twice (no recursion): *_locked helpers
  *   expect the caller to hold it.
  *   ICM and argument lines are read lock-free (seqlock stripes, see
- *   mlx5dm_sim_icm.c); counters are atomics; RQ rings are MPSC.
+ *   mlx5dm_sim_icm.c); counters are atomics; an RQ is written under its own spinlock.
  */
 
 #ifndef _MLX5DM_SIM_CORE_H_
@@ -104,6 +106,8 @@ enum mlx5dm_sim_kind {
 	MLX5DM_SIM_K_FC,
 	MLX5DM_SIM_K_ARG,
 	MLX5DM_SIM_K_PRC,       /* packet reformat context */
+	MLX5DM_SIM_K_TIS,
+	MLX5DM_SIM_K_SQ,        /* datapath (raw packet) send queue */
 	MLX5DM_SIM_K_NUM,
 };
 
@@ -135,13 +139,15 @@ struct mlx5dm_sim_sync {
 	pthread_mutex_t mutex;
 };
 
-/* The send-queue thread (mlx5dm_sim_sqt.c). */
-struct mlx5dm_sim_sqt {
+/*
+ * The device thread (mlx5dm_sim_thread.c). exec is held while it runs
+ * queues and by every command (before sim->lock), so a command never
+ * changes a queue in the middle of a batch.
+ */
+struct mlx5dm_sim_thread {
 	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	uint32_t kicks;                 /* doorbells since start */
-	uint32_t sleeping;              /* the thread waits on cv */
+	pthread_mutex_t exec;
+	struct mlx5dm_sim_tx *tx;       /* its Tx frame buffers */
 	bool stop;
 	bool running;
 };
@@ -169,7 +175,7 @@ struct mlx5dm_sim {
 	void *root_rules;               /* list head, see mlx5dm_sim_fw_root.c */
 	struct mlx5dm_sim_sync sync;
 	struct mlx5dm_sim_eng *eng;
-	struct mlx5dm_sim_sqt sqt;
+	struct mlx5dm_sim_thread dt;
 	uint64_t sq_fail_in;            /* mlx5dm_sim_sq_fail_at(): WQEs left, 0 = off */
 };
 
@@ -312,6 +318,12 @@ int mlx5dm_sim_cmd_create_qp(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_modify_qp(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_qp(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_qp(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_create_tis(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_destroy_tis(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_create_sq(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_modify_sq(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_query_sq(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_destroy_sq(struct mlx5dm_sim_cmd *c);
 
 /* ---- firmware objects shared between core files ---- */
 struct mlx5dm_sim_pd {
@@ -379,19 +391,13 @@ bool mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5d
 void mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim);
 
 /* Objects whose kind keeps memory besides the object itself (teardown). */
-void mlx5dm_sim_rq_release(struct mlx5dm_sim *sim, void *obj);
 void mlx5dm_sim_uar_release(struct mlx5dm_sim *sim, void *obj);
 /* Counters (mlx5dm_sim_fw_counter.c) */
 void mlx5dm_sim_fc_free_all(struct mlx5dm_sim *sim);
-/* RQs (mlx5dm_sim_fw_rq.c) */
-int mlx5dm_sim_rq_poll(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
-		       uint16_t n);
-int mlx5dm_sim_rq_stats(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_rq_stats *st);
 /* Arguments (mlx5dm_sim_fw_arg.c): write one 64-byte unit from a WQE; 0 or CQE syndrome. */
 int mlx5dm_sim_arg_write(struct mlx5dm_sim *sim, uint32_t arg_id, uint32_t pdn,
 			 const uint8_t data[64]);
-/* Queues (mlx5dm_sim_queue.c, mlx5dm_sim_wqe.c) */
-void mlx5dm_sim_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value);
+/* Queues (mlx5dm_sim_queue.c) */
 void mlx5dm_sim_uar_put(struct mlx5dm_sim *sim, struct mlx5dm_sim_uar *u);
 
 /* SYNC_STEERING grace period (mlx5dm_sim_core.c) */

@@ -4,7 +4,8 @@
 
 /*
  * The engine of one model instance: its uplink port, the wire, per-port
- * statistics and the trace hook. port_tx runs each frame through NIC TX
+ * statistics and the trace hook. A burst (mlx5dm_sim_eng_port_tx, called
+ * by the device thread for a datapath SQ) runs each frame through NIC TX
  * steering of this instance, puts it on the wire (to the cabled peer, or
  * back to itself when unconnected), runs NIC RX steering of the receiving
  * instance and hands it to the chosen receive queue.
@@ -239,8 +240,10 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *
 	}
 	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
 	MLX5DM_SIM_TRACE(w, "fate: dropped (rq 0x%x: %s)", rqn,
-			 rc == -ENOSPC ? "full" : "missing or not ready");
-	mlx5dm_sim_stat_add(rc == -ENOSPC ? &st->drops.queue_full : &st->drops.no_tir, 1);
+			 rc == -ENOSPC ? "nothing posted" : rc == -EIO ? "WQE in error" :
+			 "missing or not ready");
+	mlx5dm_sim_stat_add(rc == -ENOSPC || rc == -EIO ? &st->drops.queue_full :
+			    &st->drops.no_tir, 1);
 }
 
 static const char *

@@ -3,94 +3,33 @@
  */
 
 /*
- * Receive queues. A model RQ is created with CREATE_RQ like a hardware RQ
- * (its CQ and PD must exist; the ring holds 2^log_wq_sz frames) but does
- * not use a WQE buffer: frames delivered by the engine are copied by value
- * (struct mlx5dm_dev_pkt) into a bounded multi-producer ring and handed
- * back by rq_poll. Delivery needs the RQ in RDY (MODIFY_RQ RST->RDY);
- * frames already in the ring stay pollable in any state. Destroying an RQ
- * drops what is still in its ring (the caller owns those cookies).
+ * Receive queues, as a ConnectX's: CREATE_RQ names a CQ, a PD and a cyclic
+ * WQ of single-segment WQEs (BE32 buffer length, BE32 lkey, BE64 address)
+ * in a umem with its doorbell record (BE32 receive counter) in a umem.
+ * Delivery needs the RQ in RDY (MODIFY_RQ RST->RDY).
  *
- * Ring: Vyukov's bounded queue (per-cell sequence numbers), lock-free for
- * producers; one consumer at a time (a spinlock keeps two pollers of the
- * same RQ from corrupting it).
+ * A frame the steering delivers goes into the next posted WQE's buffer
+ * (found by lkey in the RQ's PD, range checked) and a 64-byte CQE says so
+ * (DPDK struct mlx5_cqe as rxq_cq_to_pkt_type / rxq_cq_to_ol_flags /
+ * mlx5_rx_burst read it): opcode RESP_SEND, wqe_counter, byte_cnt, the flow
+ * tag in sop_drop_qpn, the RSS hash, the outer L3/L4 header types, IP
+ * fragment and checksum-good bits. Nothing posted: the frame is dropped
+ * and counted (out of buffer). Errors, as a ConnectX reports them: an lkey
+ * or address the RQ may not write (LOCAL_PROT), a frame longer than the
+ * buffer (LOCAL_LENGTH), a receive counter more than a ring ahead of the
+ * device (LOCAL_QP_OP) write an error CQE (RESP_ERR, syndrome) for the
+ * WQE, move the RQ to ERR and flush the rest of its posted WQEs (WR_FLUSH
+ * CQEs, and so for every WQE posted while in ERR: the device thread
+ * watches the record). MODIFY_RQ ERR->RST->RDY restarts the counter at 0.
  */
 
 #include <errno.h>
 #include <string.h>
 
-#include "mlx5dm_sim_core.h"
+#include "mlx5dm_sim_queue.h"
 
 #define MLX5DM_SIM_RQ_LOG_MAX 16
-#define MLX5DM_SIM_RQC_BYTES 240
-
-struct mlx5dm_sim_cell {
-	uint64_t seq;
-	struct mlx5dm_dev_pkt pkt;
-};
-
-struct mlx5dm_sim_rq {
-	struct mlx5dm_sim_obj h;
-	uint32_t state;
-	struct mlx5dm_sim_obj *cq;
-	struct mlx5dm_sim_pd *pd;
-	uint8_t ctx[MLX5DM_SIM_RQC_BYTES];   /* as created, for QUERY_RQ */
-	struct mlx5dm_spinlock cons_lock;
-	uint64_t mask;
-	uint64_t head;                       /* next producer ticket */
-	uint64_t tail;                       /* next consumer position */
-	struct mlx5dm_sim_cell *cells;
-	/* Counted at enqueue, so a consumer that stops polling does not skew them. */
-	uint64_t packets;
-	uint64_t bytes;
-	uint64_t full_drops;
-};
-
-static int
-mlx5dm_sim_ring_push(struct mlx5dm_sim_rq *rq, const struct mlx5dm_dev_pkt *pkt)
-{
-	uint64_t pos = __atomic_load_n(&rq->head, __ATOMIC_RELAXED);
-	struct mlx5dm_sim_cell *cell;
-
-	for (;;) {
-		int64_t dif;
-
-		cell = &rq->cells[pos & rq->mask];
-		dif = (int64_t)(__atomic_load_n(&cell->seq, __ATOMIC_ACQUIRE) - pos);
-		if (dif == 0) {
-			if (__atomic_compare_exchange_n(&rq->head, &pos, pos + 1, true,
-							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				break;
-		} else if (dif < 0) {
-			return -ENOSPC;
-		} else {
-			pos = __atomic_load_n(&rq->head, __ATOMIC_RELAXED);
-		}
-	}
-	cell->pkt = *pkt;
-	__atomic_store_n(&cell->seq, pos + 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-static uint16_t
-mlx5dm_sim_ring_pop(struct mlx5dm_sim_rq *rq, struct mlx5dm_dev_pkt *pkts, uint16_t n)
-{
-	uint16_t got = 0;
-
-	mlx5dm_spinlock_lock(&rq->cons_lock);
-	while (got < n) {
-		uint64_t pos = rq->tail;
-		struct mlx5dm_sim_cell *cell = &rq->cells[pos & rq->mask];
-
-		if (__atomic_load_n(&cell->seq, __ATOMIC_ACQUIRE) != pos + 1)
-			break;
-		pkts[got++] = cell->pkt;
-		__atomic_store_n(&cell->seq, pos + rq->mask + 1, __ATOMIC_RELEASE);
-		rq->tail = pos + 1;
-	}
-	mlx5dm_spinlock_unlock(&rq->cons_lock);
-	return got;
-}
+#define MLX5DM_SIM_RQ_LOG_STRIDE 4 /* one 16-byte data segment */
 
 int
 mlx5dm_sim_cmd_create_rq(struct mlx5dm_sim_cmd *c)
@@ -98,43 +37,52 @@ mlx5dm_sim_cmd_create_rq(struct mlx5dm_sim_cmd *c)
 	const uint8_t *ctx = c->in + MLX5DM_SIM_RQ_IN_CTX_BYTE;
 	const uint8_t *wq = ctx + MLX5DM_SIM_RQC_WQ_BYTE;
 	uint64_t log = mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_LOG_WQ_SZ);
-	struct mlx5dm_sim_obj *cq;
-	struct mlx5dm_sim_pd *pd;
-	struct mlx5dm_sim_rq *rq;
-	uint64_t i;
+	uint32_t stride = (uint32_t)mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_LOG_WQ_STRIDE);
+	struct mlx5dm_sim_rq r, *rq;
 
+	memset(&r, 0, sizeof(r));
 	if (mlx5dm_prm_fget(ctx, MLX5DM_SIM_RQC_STATE) != MLX5DM_SIM_RQ_RST)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "an RQ is created in RST");
 	if (mlx5dm_prm_fget(ctx, MLX5DM_SIM_RQC_MEM_RQ_TYPE) != 0)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "only inline RQs are modelled");
+	if (mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_TYPE) != MLX5DM_SIM_WQ_CYCLIC)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "only cyclic WQs are modelled");
 	if (log > MLX5DM_SIM_RQ_LOG_MAX)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "log_wq_sz above log_max_wq_sz");
-	cq = mlx5dm_sim_obj_get(c->sim, MLX5DM_SIM_K_CQ,
-				(uint32_t)mlx5dm_prm_fget(ctx, MLX5DM_SIM_RQC_CQN));
-	if (cq == NULL)
+	if (stride != MLX5DM_SIM_RQ_LOG_STRIDE)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "only one-segment WQEs are modelled");
+	r.cq = mlx5dm_sim_obj_get(c->sim, MLX5DM_SIM_K_CQ,
+				  (uint32_t)mlx5dm_prm_fget(ctx, MLX5DM_SIM_RQC_CQN));
+	if (r.cq == NULL)
 		return MLX5DM_SIM_FAIL(c, BAD_RES, "cqn names no CQ");
-	pd = mlx5dm_sim_obj_get(c->sim, MLX5DM_SIM_K_PD, (uint32_t)mlx5dm_prm_fget(wq,
-				MLX5DM_SIM_WQ_PD));
-	if (pd == NULL)
+	r.pd = mlx5dm_sim_obj_get(c->sim, MLX5DM_SIM_K_PD,
+				  (uint32_t)mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_PD));
+	if (r.pd == NULL)
 		return MLX5DM_SIM_FAIL(c, BAD_RES, "wq.pd names no PD");
+	r.wq = mlx5dm_sim_umem_ptr(c->sim, (uint32_t)mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_WQ_UMEM_ID),
+				   mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_WQ_UMEM_OFFSET),
+				   (uint64_t)1 << (log + stride), &r.wq_umem);
+	if (r.wq == NULL)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "WQ outside its umem");
+	r.dbr = mlx5dm_sim_umem_ptr(c->sim,
+				    (uint32_t)mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_DBR_UMEM_ID),
+				    mlx5dm_prm_fget(wq, MLX5DM_SIM_WQ_DBR_ADDR), 4, &r.dbr_umem);
+	if (r.dbr == NULL)
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "doorbell record outside its umem");
 	rq = mlx5dm_sim_obj_new(c->sim, MLX5DM_SIM_K_RQ, sizeof(*rq));
 	if (rq == NULL)
 		return MLX5DM_SIM_FAIL(c, NO_RES, "out of RQs");
-	rq->cells = mlx5dm_aligned_zmalloc(sizeof(*rq->cells) << log, 64);
-	if (rq->cells == NULL) {
-		mlx5dm_sim_obj_free(c->sim, rq);
-		return MLX5DM_SIM_FAIL(c, NO_RES, "out of memory for the RQ ring");
-	}
-	rq->mask = (1ull << log) - 1;
-	for (i = 0; i <= rq->mask; i++)
-		rq->cells[i].seq = i;
-	mlx5dm_spinlock_init(&rq->cons_lock);
-	memcpy(rq->ctx, ctx, sizeof(rq->ctx));
+	r.h = rq->h;
+	*rq = r;
+	rq->log_size = (uint32_t)log;
+	rq->log_stride = stride;
 	rq->state = MLX5DM_SIM_RQ_RST;
-	rq->cq = cq;
-	rq->pd = pd;
-	cq->refs++;
-	pd->h.refs++;
+	mlx5dm_spinlock_init(&rq->lock);
+	memcpy(rq->ctx, ctx, sizeof(rq->ctx));
+	rq->cq->h.refs++;
+	rq->pd->h.refs++;
+	rq->wq_umem->h.refs++;
+	rq->dbr_umem->h.refs++;
 	mlx5dm_sim_out(c, MLX5DM_SIM_OUT_OBJ_NUM, rq->h.id);
 	c->obj = &rq->h;
 	return MLX5DM_SIM_ST_OK;
@@ -157,7 +105,11 @@ mlx5dm_sim_cmd_modify_rq(struct mlx5dm_sim_cmd *c)
 	     (cur == MLX5DM_SIM_RQ_ERR && next == MLX5DM_SIM_RQ_RST) || cur == next;
 	if (!ok)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "bad RQ state transition");
+	mlx5dm_spinlock_lock(&rq->lock);
+	if (next == MLX5DM_SIM_RQ_RST)
+		rq->ctr = 0; /* the device's counter restarts with the queue */
 	__atomic_store_n(&rq->state, next, __ATOMIC_RELEASE);
+	mlx5dm_spinlock_unlock(&rq->lock);
 	return MLX5DM_SIM_ST_OK;
 }
 
@@ -171,21 +123,6 @@ mlx5dm_sim_cmd_query_rq(struct mlx5dm_sim_cmd *c)
 	return MLX5DM_SIM_ST_OK;
 }
 
-void
-mlx5dm_sim_rq_release(struct mlx5dm_sim *sim, void *obj)
-{
-	struct mlx5dm_sim_rq *rq = obj;
-	uint64_t left = rq->head - rq->tail;
-
-	(void)sim;
-	if (left != 0)
-		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG, "RQ 0x%x destroyed with %" PRIu64 " frames queued",
-			   rq->h.id, left);
-	mlx5dm_spinlock_destroy(&rq->cons_lock);
-	mlx5dm_free(rq->cells);
-	rq->cells = NULL;
-}
-
 int
 mlx5dm_sim_cmd_destroy_rq(struct mlx5dm_sim_cmd *c)
 {
@@ -194,11 +131,226 @@ mlx5dm_sim_cmd_destroy_rq(struct mlx5dm_sim_cmd *c)
 
 	if (st != MLX5DM_SIM_ST_OK)
 		return st; /* a TIR or an RQT still uses it */
-	rq->cq->refs--;
+	rq->cq->h.refs--;
 	rq->pd->h.refs--;
-	mlx5dm_sim_rq_release(c->sim, rq);
+	rq->wq_umem->h.refs--;
+	rq->dbr_umem->h.refs--;
+	mlx5dm_spinlock_destroy(&rq->lock);
 	mlx5dm_sim_obj_free(c->sim, rq);
 	return MLX5DM_SIM_ST_OK;
+}
+
+/* One's-complement sum of len bytes (big-endian 16-bit words), folded later. */
+static uint32_t
+mlx5dm_sim_csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+static uint16_t
+mlx5dm_sim_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/*
+ * What the NIC's receive offload reports of a frame's outer headers:
+ * byte 28 (hds_ip_ext: L3_OK, L4_OK) and byte 29 (ip_frag, l4_hdr_type,
+ * l3_hdr_type) of the CQE. L3_OK: an IPv4 header whose checksum verifies,
+ * or an IPv6 header; L4_OK: a TCP or UDP checksum that verifies (UDP over
+ * IPv4 without checksum too) on an unfragmented datagram.
+ */
+static void
+mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr)
+{
+	uint32_t off = 12, l3, l4_len = 0, sum = 0, hlen;
+	uint8_t proto = 0, l3_type = 0, l4_type = 0;
+	bool frag = false, ok3 = false;
+	uint16_t et;
+
+	*hds = 0;
+	*hdr = 0;
+	if (len < 14)
+		return;
+	et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	while ((et == 0x8100 || et == 0x88a8) && off + 6 <= len) {
+		off += 4;
+		et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	}
+	l3 = off + 2;
+	if (et == 0x0800 && l3 + 20 <= len && (f[l3] >> 4) == 4) {
+		hlen = (uint32_t)(f[l3] & 0xf) * 4;
+		if (hlen < 20 || l3 + hlen > len)
+			return;
+		l3_type = 2;
+		ok3 = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, f + l3, hlen)) == 0xffff;
+		frag = ((f[l3 + 6] & 0x3f) | f[l3 + 7]) != 0; /* MF or an offset */
+		proto = f[l3 + 9];
+		l4_len = (uint32_t)(f[l3 + 2] << 8 | f[l3 + 3]);
+		l4_len = l4_len > hlen ? l4_len - hlen : 0;
+		sum = mlx5dm_sim_csum_add(0, f + l3 + 12, 8);
+		l3 += hlen;
+	} else if (et == 0x86dd && l3 + 40 <= len && (f[l3] >> 4) == 6) {
+		l3_type = 1;
+		ok3 = true;
+		proto = f[l3 + 6];
+		l4_len = (uint32_t)(f[l3 + 4] << 8 | f[l3 + 5]);
+		sum = mlx5dm_sim_csum_add(0, f + l3 + 8, 32);
+		l3 += 40;
+	} else {
+		return;
+	}
+	if (!frag && (proto == 6 || proto == 17)) {
+		l4_type = proto == 6 ? 1 : 2;
+		if (l4_len != 0 && l3 + l4_len <= len) {
+			sum += proto + l4_len;
+			sum = mlx5dm_sim_csum_add(sum, f + l3, l4_len);
+			if (mlx5dm_sim_csum_fold(sum) == 0xffff ||
+			    (proto == 17 && l3_type == 2 && l4_len >= 8 &&
+			     f[l3 + 6] == 0 && f[l3 + 7] == 0))
+				*hds |= MLX5DM_SIM_CQE_L4_OK;
+		}
+	}
+	if (ok3)
+		*hds |= MLX5DM_SIM_CQE_L3_OK;
+	*hdr = (uint8_t)((frag ? MLX5DM_SIM_CQE_IP_FRAG : 0) |
+			 l4_type << MLX5DM_SIM_CQE_L4_SHIFT | l3_type << MLX5DM_SIM_CQE_L3_SHIFT);
+}
+
+/* A receive CQE: err 0 for a frame, else the syndrome of an error CQE. */
+static int
+mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
+		  const struct mlx5dm_dev_pkt *pkt)
+{
+	uint8_t img[MLX5DM_SIM_CQE_BYTES];
+
+	memset(img, 0, sizeof(img));
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER, idx);
+	if (synd != 0) {
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SYNDROME, synd);
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_QPN, rq->h.id);
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_RESP_ERR);
+		return mlx5dm_sim_cq_push(rq->cq, img);
+	}
+	mlx5dm_sim_rx_offload(pkt->data, pkt->len, &img[28], &img[29]);
+	if (pkt->flags & MLX5DM_DEV_PKT_F_RSS_HASH) {
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_RX_HASH_RES, pkt->rss_hash);
+		/* Which headers were hashed (the model's coding): IPv4 1, IPv6 2, TCP 4, UDP 8. */
+		unsigned int l3 = (img[29] >> MLX5DM_SIM_CQE_L3_SHIFT) & 3;
+		unsigned int l4 = (img[29] >> MLX5DM_SIM_CQE_L4_SHIFT) & 7;
+		unsigned int type = l3 == 1 ? 2u : 1u;
+
+		type |= l4 == 1 ? 4u : l4 == 2 ? 8u : 0;
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_RX_HASH_TYPE, type);
+	}
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_BYTE_CNT, pkt->len);
+	if (pkt->flags & MLX5DM_DEV_PKT_F_FLOW_TAG)
+		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_FLOW_TAG, pkt->flow_tag & 0xffffff);
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_RESP_SEND);
+	return mlx5dm_sim_cq_push(rq->cq, img);
+}
+
+/* Posted WQEs the device has not used; > ring size: the record is bogus. */
+static uint32_t
+mlx5dm_sim_rq_posted(const struct mlx5dm_sim_rq *rq)
+{
+	uint8_t db[4];
+
+	memcpy(db, rq->dbr, sizeof(db));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return (uint16_t)(mlx5dm_prm_be32(db) - rq->ctr);
+}
+
+/* Flush n posted WQEs from the device's counter on (WR_FLUSH CQEs). */
+static void
+mlx5dm_sim_rq_flush_n(struct mlx5dm_sim_rq *rq, uint32_t n)
+{
+	while (n-- > 0) {
+		mlx5dm_sim_rq_cqe(rq, rq->ctr, MLX5DM_SIM_SYND_WR_FLUSH, NULL);
+		rq->ctr++;
+	}
+}
+
+/* An error on WQE ctr: its error CQE, the RQ to ERR, the rest flushed. */
+static void
+mlx5dm_sim_rq_fail(struct mlx5dm_sim_rq *rq, uint8_t synd, uint32_t posted)
+{
+	mlx5dm_sim_rq_cqe(rq, rq->ctr, synd, NULL);
+	__atomic_store_n(&rq->state, MLX5DM_SIM_RQ_ERR, __ATOMIC_RELEASE);
+	if (posted > (1u << rq->log_size))
+		return; /* the record is bogus: nothing is known to be posted */
+	rq->ctr++;
+	mlx5dm_sim_rq_flush_n(rq, posted - 1);
+}
+
+bool
+mlx5dm_sim_rq_flush(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq)
+{
+	uint32_t posted;
+
+	(void)sim;
+	if (__atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_ERR ||
+	    mlx5dm_sim_rq_posted(rq) == 0)
+		return false;
+	mlx5dm_spinlock_lock(&rq->lock);
+	posted = mlx5dm_sim_rq_posted(rq);
+	if (rq->state == MLX5DM_SIM_RQ_ERR && posted <= (1u << rq->log_size))
+		mlx5dm_sim_rq_flush_n(rq, posted);
+	mlx5dm_spinlock_unlock(&rq->lock);
+	return true;
+}
+
+/* Write pkt into the next posted buffer of rq (its lock held); 0 or -errno. */
+static int
+mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
+		    const struct mlx5dm_dev_pkt *pkt)
+{
+	uint32_t posted = mlx5dm_sim_rq_posted(rq);
+	struct mlx5dm_sim_mr *mr;
+	const uint8_t *wqe;
+	uint32_t blen;
+	uint64_t addr;
+
+	if (posted == 0) {
+		rq->out_of_buffer++;
+		return -ENOSPC;
+	}
+	if (posted > (1u << rq->log_size)) {
+		mlx5dm_sim_rq_fail(rq, MLX5DM_SIM_SYND_LOCAL_QP_OP, posted);
+		return -EIO;
+	}
+	wqe = rq->wq + ((size_t)(rq->ctr & ((1u << rq->log_size) - 1)) << rq->log_stride);
+	blen = (uint32_t)mlx5dm_prm_fget(wqe, MLX5DM_SIM_DSEG_BYTE_COUNT);
+	mr = mlx5dm_sim_mr_lookup(sim, (uint32_t)mlx5dm_prm_fget(wqe, MLX5DM_SIM_DSEG_LKEY));
+	addr = mlx5dm_prm_fget(wqe, MLX5DM_SIM_DSEG_ADDR);
+	if (mr == NULL || mr->pd != rq->pd || mr->dm != NULL ||
+	    addr < (uintptr_t)mr->mr.addr || addr - (uintptr_t)mr->mr.addr > mr->mr.length ||
+	    blen > mr->mr.length - (addr - (uintptr_t)mr->mr.addr)) {
+		mlx5dm_sim_rq_fail(rq, MLX5DM_SIM_SYND_LOCAL_PROT, posted);
+		return -EIO;
+	}
+	if (pkt->len > blen) {
+		mlx5dm_sim_rq_fail(rq, MLX5DM_SIM_SYND_LOCAL_LENGTH, posted);
+		return -EIO;
+	}
+	memcpy((void *)(uintptr_t)addr, pkt->data, pkt->len);
+	/* An overrun CQ is in error: the frame is in the buffer, but no one learns of it. */
+	if (mlx5dm_sim_rq_cqe(rq, rq->ctr, 0, pkt) != 0) {
+		__atomic_store_n(&rq->state, MLX5DM_SIM_RQ_ERR, __ATOMIC_RELEASE);
+		return -EIO;
+	}
+	rq->ctr++;
+	rq->packets++;
+	rq->bytes += pkt->len;
+	return 0;
 }
 
 int
@@ -212,49 +364,10 @@ mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_
 	if (rq == NULL || __atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_RDY) {
 		ret = -ENOENT;
 	} else {
-		ret = mlx5dm_sim_ring_push(rq, pkt);
-		if (ret == 0) {
-			__atomic_fetch_add(&rq->packets, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&rq->bytes, pkt->len, __ATOMIC_RELAXED);
-		} else {
-			__atomic_fetch_add(&rq->full_drops, 1, __ATOMIC_RELAXED);
-		}
+		mlx5dm_spinlock_lock(&rq->lock);
+		ret = rq->state == MLX5DM_SIM_RQ_RDY ? mlx5dm_sim_rq_write(sim, rq, pkt) : -ENOENT;
+		mlx5dm_spinlock_unlock(&rq->lock);
 	}
-	pthread_rwlock_unlock(&sim->lock);
-	return ret;
-}
-
-int
-mlx5dm_sim_rq_stats(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
-{
-	struct mlx5dm_sim_rq *rq;
-	int ret = 0;
-
-	pthread_rwlock_rdlock(&sim->lock);
-	rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
-	if (rq == NULL) {
-		ret = -ENOENT;
-	} else {
-		st->packets = __atomic_load_n(&rq->packets, __ATOMIC_RELAXED);
-		st->bytes = __atomic_load_n(&rq->bytes, __ATOMIC_RELAXED);
-		st->full_drops = __atomic_load_n(&rq->full_drops, __ATOMIC_RELAXED);
-	}
-	pthread_rwlock_unlock(&sim->lock);
-	return ret;
-}
-
-int
-mlx5dm_sim_rq_poll(struct mlx5dm_sim *sim, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
-		   uint16_t n)
-{
-	struct mlx5dm_sim_rq *rq;
-	int ret;
-
-	if (pkts == NULL && n != 0)
-		return -EINVAL;
-	pthread_rwlock_rdlock(&sim->lock);
-	rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
-	ret = rq == NULL ? -ENOENT : mlx5dm_sim_ring_pop(rq, pkts, n);
 	pthread_rwlock_unlock(&sim->lock);
 	return ret;
 }

@@ -47,9 +47,9 @@ int mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, si
 uint64_t mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim);
 
 /*
- * Before a walk: execute every WQE already rung on the device's send
- * queues (with the send-queue thread they may still wait), so a packet
- * sees each ICM write whose doorbell came before it.
+ * Before a walk: execute every WQE already rung on the device's steering
+ * send queues (the device thread may not have run them yet), so a packet
+ * sees each ICM write whose doorbell record was written before it.
  */
 void mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim);
 
@@ -140,9 +140,10 @@ struct mlx5dm_sim_tir_info {
 int mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir_info *info);
 
 /*
- * Hand a frame to receive queue rqn (copied by value into the RQ ring).
- * 0 on success; -ENOENT if rqn does not exist or is not in RDY state;
- * -ENOSPC if its ring is full.
+ * Hand a frame to receive queue rqn: written into the buffer of its next
+ * posted WQE with a CQE. 0 on success; -ENOENT if rqn does not exist or is
+ * not in RDY state; -ENOSPC if nothing is posted (out of buffer); -EIO if
+ * the WQE was in error (the RQ is in ERR now).
  */
 int mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_dev_pkt *pkt);
 
@@ -174,7 +175,7 @@ struct mlx5dm_sim_eng;
 
 struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim);
 void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
-/* dev_ops.port_tx of the model: NIC TX steering, wire, peer NIC RX steering. */
+/* A burst of frames: NIC TX steering, wire, peer NIC RX steering, delivery. */
 int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
 			   struct mlx5dm_dev_pkt *pkts, uint16_t n);
 int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,

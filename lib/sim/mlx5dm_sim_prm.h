@@ -41,10 +41,16 @@ enum {
 	MLX5DM_SIM_OP_CREATE_TIR = 0x900,
 	MLX5DM_SIM_OP_DESTROY_TIR = 0x902,
 	MLX5DM_SIM_OP_QUERY_TIR = 0x903,
+	MLX5DM_SIM_OP_CREATE_SQ = 0x904,
+	MLX5DM_SIM_OP_MODIFY_SQ = 0x905,
+	MLX5DM_SIM_OP_DESTROY_SQ = 0x906,
+	MLX5DM_SIM_OP_QUERY_SQ = 0x907,
 	MLX5DM_SIM_OP_CREATE_RQ = 0x908,
 	MLX5DM_SIM_OP_MODIFY_RQ = 0x909,
 	MLX5DM_SIM_OP_DESTROY_RQ = 0x90a,
 	MLX5DM_SIM_OP_QUERY_RQ = 0x90b,
+	MLX5DM_SIM_OP_CREATE_TIS = 0x912,
+	MLX5DM_SIM_OP_DESTROY_TIS = 0x914,
 	MLX5DM_SIM_OP_CREATE_RQT = 0x916,
 	MLX5DM_SIM_OP_MODIFY_RQT = 0x917,
 	MLX5DM_SIM_OP_DESTROY_RQT = 0x918,
@@ -99,6 +105,7 @@ enum {
 #define MLX5DM_SIM_CAP_BYTES           4096
 enum {
 	MLX5DM_SIM_CAP_GENERAL = 0x0,
+	MLX5DM_SIM_CAP_ETH_OFFLOAD = 0x1,
 	MLX5DM_SIM_CAP_ROCE = 0x4,
 	MLX5DM_SIM_CAP_NIC_FLOW_TABLE = 0x7,
 	MLX5DM_SIM_CAP_ESW_FLOW_TABLE = 0x8,
@@ -284,6 +291,50 @@ enum {
 #define MLX5DM_SIM_RQT_ENTRY_RQN            SIMF(0x008, 24)
 #define MLX5DM_SIM_RQT_MOD_IN_BITMASK       SIMF(0x080, 64)
 
+/* per_protocol_networking_offload_caps (mlx5_ifc.h): how much header a WQE inlines. */
+#define MLX5DM_SIM_ETH_WQE_INLINE_MODE      SIMF(0x012, 2)
+enum {
+	MLX5DM_SIM_CAP_INLINE_L2 = 0,
+	MLX5DM_SIM_CAP_INLINE_VPORT = 1,
+	MLX5DM_SIM_CAP_INLINE_NOT_REQUIRED = 2,
+	MLX5DM_SIM_INLINE_MODE_NONE = 0,    /* min_wqe_inline_mode values */
+	MLX5DM_SIM_INLINE_MODE_L2 = 1,
+	MLX5DM_SIM_INLINE_L2_BYTES = 18,    /* DPDK MLX5_ESEG_MIN_INLINE_SIZE */
+};
+
+/* tisc at create_tis_in byte 32 (mlx5_ifc_tisc_bits). */
+#define MLX5DM_SIM_TIS_IN_CTX_BYTE          32
+#define MLX5DM_SIM_TISC_TRANSPORT_DOMAIN    SIMF(0x128, 24)
+
+/*
+ * sqc at create_sq_in / modify_sq_in / query_sq_out byte 32
+ * (mlx5_ifc_sqc_bits); its wq at sqc byte 48, laid out as the RQ's.
+ */
+#define MLX5DM_SIM_SQ_IN_CTX_BYTE           32
+#define MLX5DM_SIM_SQC_BYTES                240
+#define MLX5DM_SIM_SQC_FLUSH_IN_ERROR_EN    SIMF(0x003, 1)
+#define MLX5DM_SIM_SQC_MIN_WQE_INLINE_MODE  SIMF(0x005, 3)
+#define MLX5DM_SIM_SQC_STATE                SIMF(0x008, 4)
+#define MLX5DM_SIM_SQC_CQN                  SIMF(0x048, 24)
+#define MLX5DM_SIM_SQC_TIS_LST_SZ           SIMF(0x100, 16)
+#define MLX5DM_SIM_SQC_TIS_NUM_0            SIMF(0x168, 24)
+#define MLX5DM_SIM_SQC_WQ_BYTE              48
+#define MLX5DM_SIM_SQ_MOD_IN_STATE          SIMF(0x040, 4)
+enum {
+	MLX5DM_SIM_SQ_RST = 0x0,
+	MLX5DM_SIM_SQ_RDY = 0x1,
+	MLX5DM_SIM_SQ_ERR = 0x3,
+};
+
+/* wq (mlx5_ifc_wq_bits), inside an rqc or sqc. */
+#define MLX5DM_SIM_WQ_TYPE                  SIMF(0x000, 4)
+#define MLX5DM_SIM_WQ_DBR_ADDR              SIMF(0x080, 64)
+#define MLX5DM_SIM_WQ_LOG_WQ_STRIDE         SIMF(0x10c, 4)
+#define MLX5DM_SIM_WQ_DBR_UMEM_ID           SIMF(0x140, 32)
+#define MLX5DM_SIM_WQ_WQ_UMEM_ID            SIMF(0x160, 32)
+#define MLX5DM_SIM_WQ_WQ_UMEM_OFFSET        SIMF(0x180, 64)
+#define MLX5DM_SIM_WQ_CYCLIC                1
+
 #define MLX5DM_SIM_RQ_IN_CTX_BYTE           32
 #define MLX5DM_SIM_RQC_MEM_RQ_TYPE          SIMF(0x004, 4)
 #define MLX5DM_SIM_RQC_STATE                SIMF(0x008, 4)
@@ -396,6 +447,7 @@ enum {
 /* QUERY_NIC_VPORT_CONTEXT: nic_vport_context at out bit 0x80 */
 #define MLX5DM_SIM_VPORT_IN_OTHER_VPORT     SIMF(0x040, 1)
 #define MLX5DM_SIM_VPORT_OUT_BYTES          (16 + 256)
+#define MLX5DM_SIM_VPORT_MIN_INLINE         SIMF(0x080 + 0x005, 3)
 #define MLX5DM_SIM_VPORT_ROCE_EN            SIMF(0x080 + 0x01f, 1)
 #define MLX5DM_SIM_VPORT_MAC_47_32          SIMF(0x080 + 0x7b0, 16)
 #define MLX5DM_SIM_VPORT_MAC_31_0           SIMF(0x080 + 0x7c0, 32)
@@ -440,10 +492,15 @@ enum {
 #define MLX5DM_SIM_INLINE_FLAG              0x80000000u
 #define MLX5DM_SIM_ARG_WQE_DS               8             /* ctrl + 48 B flow update + 64 B */
 #define MLX5DM_SIM_ARG_WQE_DATA_BYTE        64
+/* Ethernet segment (mlx5_wqe_eth_seg): metadata, inline header size, its first 2 bytes. */
+#define MLX5DM_SIM_ESEG_METADATA            SIMF(0x040, 32)
+#define MLX5DM_SIM_ESEG_INLINE_HDR_SZ       SIMF(0x060, 16)
+#define MLX5DM_SIM_ESEG_INLINE_BYTE         14
 enum {
 	MLX5DM_SIM_WQE_NOP = 0x00,
 	MLX5DM_SIM_WQE_RDMA_WRITE = 0x08,
 	MLX5DM_SIM_WQE_RDMA_READ = 0x10,
+	MLX5DM_SIM_WQE_SEND = 0x0a,
 	MLX5DM_SIM_WQE_FLOW_TBL_ACCESS = 0x2c,
 	MLX5DM_SIM_WQE_OPMOD_ARG_UPDATE = 1,
 };
@@ -472,6 +529,13 @@ mlx5dm_sim_dw_get(const uint32_t *dw, struct mlx5dm_prm_field f)
 
 /* ---- CQE (64 bytes) ---- */
 #define MLX5DM_SIM_CQE_BYTES                64
+/* Receive completion fields (DPDK struct mlx5_cqe, mlx5_rxtx.c rxq_cq_to_pkt_type). */
+#define MLX5DM_SIM_CQE_PKT_INFO             SIMF(0x000, 8)    /* byte 0 */
+#define MLX5DM_SIM_CQE_RX_HASH_RES          SIMF(0x060, 32)   /* byte 12 */
+#define MLX5DM_SIM_CQE_RX_HASH_TYPE         SIMF(0x080, 8)    /* byte 16 */
+#define MLX5DM_SIM_CQE_HDS_IP_EXT           SIMF(0x0e0, 8)    /* byte 28 */
+#define MLX5DM_SIM_CQE_HDR_TYPE             SIMF(0x0e8, 8)    /* byte 29 */
+#define MLX5DM_SIM_CQE_FLOW_TAG             SIMF(0x1c8, 24)   /* sop_drop_qpn [23:0] */
 #define MLX5DM_SIM_CQE_BYTE_CNT             SIMF(0x160, 32)   /* byte 44 */
 #define MLX5DM_SIM_CQE_VENDOR_SYND          SIMF(0x1b0, 8)    /* byte 54 */
 #define MLX5DM_SIM_CQE_SYNDROME             SIMF(0x1b8, 8)    /* byte 55 */
@@ -482,7 +546,14 @@ mlx5dm_sim_dw_get(const uint32_t *dw, struct mlx5dm_prm_field f)
 #define MLX5DM_SIM_CQE_OWNER                SIMF(0x1ff, 1)    /* byte 63 [0] */
 enum {
 	MLX5DM_SIM_CQE_REQ = 0x0,
+	MLX5DM_SIM_CQE_RESP_SEND = 0x2,
 	MLX5DM_SIM_CQE_REQ_ERR = 0xd,
+	MLX5DM_SIM_CQE_RESP_ERR = 0xe,
+	MLX5DM_SIM_CQE_L3_OK = 0x2,         /* hds_ip_ext */
+	MLX5DM_SIM_CQE_L4_OK = 0x4,
+	MLX5DM_SIM_CQE_IP_FRAG = 0x80,      /* byte 29 */
+	MLX5DM_SIM_CQE_L4_SHIFT = 4,        /* byte 29 [6:4]: none, TCP, UDP */
+	MLX5DM_SIM_CQE_L3_SHIFT = 2,        /* byte 29 [3:2]: none, IPv6, IPv4 */
 	MLX5DM_SIM_CQE_INVALID = 0xf,
 	MLX5DM_SIM_SYND_LOCAL_LENGTH = 0x01,
 	MLX5DM_SIM_SYND_LOCAL_QP_OP = 0x02,

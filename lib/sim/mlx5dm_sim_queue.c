@@ -355,6 +355,8 @@ mlx5dm_sim_cmd_query_nic_vport_context(struct mlx5dm_sim_cmd *c)
 	if (mlx5dm_sim_in(c, MLX5DM_SIM_VPORT_IN_OTHER_VPORT) != 0)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "no other vport (not an e-switch manager)");
 	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_ROCE_EN, c->sim->cfg.roce);
+	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_MIN_INLINE, c->sim->cfg.wqe_inline_l2 ?
+		       MLX5DM_SIM_INLINE_MODE_L2 : MLX5DM_SIM_INLINE_MODE_NONE);
 	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_MAC_47_32, mac >> 32);
 	mlx5dm_sim_out(c, MLX5DM_SIM_VPORT_MAC_31_0, mac & 0xffffffffu);
 	return MLX5DM_SIM_ST_OK;

@@ -3,8 +3,10 @@
  */
 
 /*
- * CQ and QP state shared by the queue commands (mlx5dm_sim_queue.c) and
- * the WQE executor (mlx5dm_sim_wqe.c).
+ * Queue state shared by the queue commands (mlx5dm_sim_queue.c,
+ * mlx5dm_sim_fw_sq.c, mlx5dm_sim_fw_rq.c), the WQE executors
+ * (mlx5dm_sim_wqe.c for the steering QPs, mlx5dm_sim_tx.c for the
+ * datapath SQs) and the device thread (mlx5dm_sim_thread.c).
  */
 
 #ifndef _MLX5DM_SIM_QUEUE_H_
@@ -21,9 +23,69 @@ struct mlx5dm_sim_cq {
 	uint8_t *dbr;           /* [0..3] consumer index (BE, 24 bits), [4..7] arm */
 	uint32_t log_size;
 	uint32_t pc;            /* CQEs written so far */
-	bool overrun;
+	bool overrun;           /* in error: the device writes no more CQEs */
+	uint64_t overruns;      /* CQEs lost to the overrun */
 	struct mlx5dm_spinlock lock;
 };
+
+/*
+ * Write one CQE (img, owner bit filled in here) at the CQ's producer
+ * index, body before op_own. -ENOSPC when it would overwrite a CQE the
+ * consumer has not released (cq_dbrec): the CQ goes to error (overrun)
+ * and the CQE is counted as lost.
+ */
+int mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES]);
+
+struct mlx5dm_sim_tis {
+	struct mlx5dm_sim_obj h;
+	struct mlx5dm_sim_obj *td;
+};
+
+/* A raw-packet send queue of the datapath (mlx5dm_sim_fw_sq.c, mlx5dm_sim_tx.c). */
+struct mlx5dm_sim_sq {
+	struct mlx5dm_sim_obj h;
+	uint32_t state;
+	struct mlx5dm_sim_pd *pd;
+	struct mlx5dm_sim_cq *cq;
+	struct mlx5dm_sim_tis *tis;
+	struct mlx5dm_sim_umem *wq_umem;
+	struct mlx5dm_sim_umem *dbr_umem;
+	uint8_t *wq;            /* 2^log_size WQEBBs */
+	uint32_t log_size;
+	uint8_t *dbr;           /* [4..7] send counter (BE, 16 bits used) */
+	uint32_t inline_min;    /* header bytes each Ethernet segment must inline */
+	uint16_t ctr;           /* next WQEBB the device executes */
+	uint8_t ctx[MLX5DM_SIM_SQC_BYTES]; /* as created, for QUERY_SQ */
+};
+
+/* A receive queue: cyclic WQ of single-segment WQEs (mlx5dm_sim_fw_rq.c). */
+struct mlx5dm_sim_rq {
+	struct mlx5dm_sim_obj h;
+	uint32_t state;
+	struct mlx5dm_sim_cq *cq;
+	struct mlx5dm_sim_pd *pd;
+	struct mlx5dm_sim_umem *wq_umem;
+	struct mlx5dm_sim_umem *dbr_umem;
+	uint8_t *wq;
+	uint32_t log_size;
+	uint32_t log_stride;
+	uint8_t *dbr;           /* [0..3] receive counter (BE, 16 bits used) */
+	uint16_t ctr;           /* next WQE the device fills */
+	struct mlx5dm_spinlock lock; /* one writer at a time (several devices may deliver) */
+	uint8_t ctx[240];       /* as created, for QUERY_RQ */
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t out_of_buffer; /* frames for it while nothing was posted */
+};
+
+/* Datapath SQs (mlx5dm_sim_tx.c): run what is rung on sq; true if there was work. */
+struct mlx5dm_sim_tx;
+struct mlx5dm_sim_tx *mlx5dm_sim_tx_create(void);
+void mlx5dm_sim_tx_free(struct mlx5dm_sim_tx *tx);
+bool mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx,
+		       struct mlx5dm_sim_sq *sq);
+/* RQ in ERR (sim->lock read-held): complete what was posted since with flush errors. */
+bool mlx5dm_sim_rq_flush(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq);
 
 struct mlx5dm_sim_qp {
 	struct mlx5dm_sim_obj h;
@@ -40,15 +102,13 @@ struct mlx5dm_sim_qp {
 	uint32_t remote_qpn;
 	bool rre, rwe;
 	uint16_t hw_ctr;        /* next WQEBB the model executes */
-	uint32_t db_pending;    /* rung, not yet executed (send-queue thread) */
-	struct mlx5dm_spinlock lock; /* one doorbell executes a QP at a time */
+	struct mlx5dm_spinlock lock; /* one executor runs a QP at a time */
 };
 
 /* Execute the rung WQEs of qp (its lock and sim->lock for reading held). */
 void mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
-/* Hand a doorbell of qp to the send-queue thread. */
-void mlx5dm_sim_sq_kick(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
-int mlx5dm_sim_sqt_start(struct mlx5dm_sim *sim);
-void mlx5dm_sim_sqt_stop(struct mlx5dm_sim *sim);
+/* The device thread (mlx5dm_sim_thread.c). */
+int mlx5dm_sim_thread_start(struct mlx5dm_sim *sim);
+void mlx5dm_sim_thread_stop(struct mlx5dm_sim *sim);
 
 #endif /* _MLX5DM_SIM_QUEUE_H_ */

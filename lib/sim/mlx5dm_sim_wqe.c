@@ -3,13 +3,11 @@
  */
 
 /*
- * The send-queue executor: what the doorbell makes the model do.
+ * The executor of the steering send queues (RC QPs).
  *
- * A doorbell (the 8-byte "MMIO" write of the first 8 bytes of the last
- * control segment; its qpn_ds names the QP) makes the model execute the
- * WQEs of that QP from its internal counter up to the SQ producer counter
- * in the doorbell record, synchronously, in order, honouring wrap-around
- * of the SQ buffer:
+ * The device thread (mlx5dm_sim_thread.c) sees a QP's SQ producer counter
+ * in its doorbell record move and executes the WQEs from the QP's internal
+ * counter up to it, in order, honouring wrap-around of the SQ buffer:
  *   RDMA WRITE (0x08): ctrl + raddr + one inline segment (0x80000000|len)
  *                      or data pointer segments (lkey/addr of local MRs);
  *   RDMA READ  (0x10): ctrl + raddr + scatter pointer segments;
@@ -35,8 +33,6 @@
 #include "mlx5dm_sim_line.h"
 #include "mlx5dm_sim_queue.h"
 
-#define MLX5DM_SIM_CONTAINER(p, type, member) \
-	((type *)(void *)((uint8_t *)(p) - offsetof(type, member)))
 #define MLX5DM_SIM_WQE_MAX (63 * MLX5DM_SIM_WQE_DS)
 #define MLX5DM_SIM_MAX_SEGS ((MLX5DM_SIM_WQE_MAX - 32) / MLX5DM_SIM_WQE_DS)
 
@@ -406,15 +402,9 @@ mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
 	}
 }
 
-/*
- * Write the CQE of the WQE whose control segment dwords are c; -ENOSPC on
- * overrun. err = 0 for a good completion. Off the common path.
- */
-static int
-mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, int err,
-		   uint32_t byte_cnt)
+int
+mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 {
-	uint8_t img[MLX5DM_SIM_CQE_BYTES];
 	uint32_t ci, size = 1u << cq->log_size;
 	uint8_t *slot;
 
@@ -426,9 +416,31 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "CQ 0x%x overrun (consumer index %u)",
 				   cq->h.id, ci);
 		cq->overrun = true;
+		cq->overruns++;
 		mlx5dm_spinlock_unlock(&cq->lock);
 		return -ENOSPC;
 	}
+	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OWNER, (cq->pc >> cq->log_size) & 1);
+	slot = cq->buf + (size_t)(cq->pc & (size - 1)) * MLX5DM_SIM_CQE_BYTES;
+	/* Body first, then op_own: a poller that sees the new owner sees the whole CQE. */
+	memcpy(slot, img, MLX5DM_SIM_CQE_BYTES - 1);
+	__atomic_store_n(&slot[MLX5DM_SIM_CQE_BYTES - 1], img[MLX5DM_SIM_CQE_BYTES - 1],
+			 __ATOMIC_RELEASE);
+	cq->pc++;
+	mlx5dm_spinlock_unlock(&cq->lock);
+	return 0;
+}
+
+/*
+ * Write the CQE of the WQE whose control segment dwords are c; -ENOSPC on
+ * overrun. err = 0 for a good completion. Off the common path.
+ */
+static int
+mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, int err,
+		   uint32_t byte_cnt)
+{
+	uint8_t img[MLX5DM_SIM_CQE_BYTES];
+
 	memset(img, 0, sizeof(img));
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SOP_OPCODE,
 			mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE));
@@ -443,15 +455,7 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_BYTE_CNT, byte_cnt);
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_REQ);
 	}
-	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OWNER, (cq->pc >> cq->log_size) & 1);
-	slot = cq->buf + (size_t)(cq->pc & (size - 1)) * MLX5DM_SIM_CQE_BYTES;
-	/* Body first, then op_own: a poller that sees the new owner sees the whole CQE. */
-	memcpy(slot, img, MLX5DM_SIM_CQE_BYTES - 1);
-	__atomic_store_n(&slot[MLX5DM_SIM_CQE_BYTES - 1], img[MLX5DM_SIM_CQE_BYTES - 1],
-			 __ATOMIC_RELEASE);
-	cq->pc++;
-	mlx5dm_spinlock_unlock(&cq->lock);
-	return 0;
+	return mlx5dm_sim_cq_push(cq, img);
 }
 
 /* WQEBBs of a WQE of ds segments (a WQE takes at least one). */
@@ -637,43 +641,4 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		mlx5dm_sim_sq_complete(qp, c, err, byte_cnt, &state);
 	}
 	qp->hw_ctr = ctr;
-}
-
-void
-mlx5dm_sim_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
-{
-	struct mlx5dm_sim_uar *u;
-	struct mlx5dm_sim_qp *qp;
-	struct mlx5dm_sim *sim;
-	uint8_t b[8];
-	uint32_t qpn;
-
-	if (uar == NULL)
-		return;
-	u = MLX5DM_SIM_CONTAINER(uar, struct mlx5dm_sim_uar, uar);
-	if (mlx5dm_sim_obj_check(u, MLX5DM_SIM_K_UAR) == NULL)
-		return;
-	sim = u->h.sim;
-	/* The value is the control segment's first 8 bytes as they sit in memory. */
-	memcpy(b, &value, sizeof(b));
-	qpn = (uint32_t)mlx5dm_prm_fget(b, MLX5DM_SIM_CTRL_QPN);
-	/* Register 0 and its BlueFlame twin (+256) are the SQ doorbell. */
-	if (offset != 0 && offset != 256) {
-		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG, "doorbell at UAR offset %u ignored", offset);
-		return;
-	}
-	pthread_rwlock_rdlock(&sim->lock);
-	qp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP, qpn);
-	if (qp == NULL || qp->uar != u) {
-		MLX5DM_LOG(INFO, MLX5DM_SIM_LOG,
-			   "doorbell for QP 0x%x ignored: no such QP on UAR page 0x%x", qpn,
-			   u->h.id);
-	} else if (sim->sqt.running) {
-		mlx5dm_sim_sq_kick(sim, qp);
-	} else {
-		mlx5dm_spinlock_lock(&qp->lock);
-		mlx5dm_sim_sq_exec(sim, qp);
-		mlx5dm_spinlock_unlock(&qp->lock);
-	}
-	pthread_rwlock_unlock(&sim->lock);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_prm_match.h"
+#include "mlx5dm_sim_priv.h"
 #include "steer_feat_env.h"
 #include "test_util.h"
 
@@ -58,6 +59,7 @@ fenv_open(const struct mlx5dm_sim_config *cfg)
 		e->to_q[i] = mlx5dm_action_dest_tir(e->rx, e->tir[i]);
 		assert_non_null(e->to_q[i]);
 	}
+	assert_int_equal(dp_open(&e->dp, e->ctx, e->dev, e->rq, FENV_QUEUES), 0);
 	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &e->start), 0);
 	mlx5dm_res_stats_get(mlx5dm_ctx_res(e->ctx), &e->res_start);
 	return e;
@@ -79,6 +81,7 @@ fenv_close(struct fenv *e)
 	mlx5dm_res_stats_get(mlx5dm_ctx_res(e->ctx), &rs);
 	assert_int_equal(rs.args, e->res_start.args);
 	assert_int_equal(rs.reformats, e->res_start.reformats);
+	dp_close(&e->dp);
 	for (i = 0; i < FENV_QUEUES; i++) {
 		assert_int_equal(mlx5dm_action_destroy(e->to_q[i]), 0);
 		assert_int_equal(mlx5dm_tir_destroy(e->tir[i]), 0);
@@ -156,30 +159,18 @@ frame_udp4(struct frame *f, uint64_t dmac, uint64_t smac, uint32_t sip, uint32_t
 int
 fenv_send(struct fenv *e, struct frame *f, uint8_t *got, uint16_t *got_len)
 {
-	struct mlx5dm_dev_pkt pkt = {
-		.cookie = f, .data = frame_data(f), .len = f->len, .headroom = FENV_HEADROOM,
-		.tailroom = (uint16_t)(FENV_FRAME_MAX - f->len),
-	};
-	unsigned int q;
+	struct mlx5dm_dev_pkt r;
+	int q = dp_send_pkt(&e->dp, frame_data(f), f->len, &r);
 
-	assert_int_equal(e->dev->ops->port_tx(e->dev, 0, &pkt, 1), 1);
-	if (pkt.fate == MLX5DM_DEV_PKT_DROPPED)
+	if (q == -1)
 		return -1;
-	assert_int_equal(pkt.fate, MLX5DM_DEV_PKT_DELIVERED);
-	for (q = 0; q < FENV_QUEUES; q++) {
-		struct mlx5dm_dev_pkt r;
-
-		if (e->dev->ops->rq_poll(e->dev, e->rqn[q], &r, 1) != 1)
-			continue;
-		assert_ptr_equal(r.cookie, f);
-		if (got != NULL)
-			memcpy(got, r.data, r.len);
-		if (got_len != NULL)
-			*got_len = r.len;
-		return (int)q;
-	}
-	fail_msg("delivered frame found in no RQ");
-	return -2;
+	if (q < 0)
+		fail_msg("frame lost in the model (%d)", q);
+	if (got != NULL)
+		memcpy(got, r.data, r.len);
+	if (got_len != NULL)
+		*got_len = r.len;
+	return q;
 }
 
 void
@@ -220,4 +211,25 @@ fenv_dmac_rule(struct mlx5dm_matcher *m, uint64_t mac, size_t n,
 	r = mlx5dm_rule_create(m, 0, v, n, acts);
 	assert_non_null(r);
 	return r;
+}
+
+int
+fenv_icm_read(struct fenv *e, uint64_t icm_addr, void *dst, size_t len)
+{
+	mlx5dm_sim_sq_catch_up(e->sim);
+	return mlx5dm_sim_icm_read(e->sim, icm_addr, dst, len);
+}
+
+int
+fenv_arg_read(struct fenv *e, uint32_t arg_id, void *dst, size_t len)
+{
+	mlx5dm_sim_sq_catch_up(e->sim);
+	return mlx5dm_sim_arg_read(e->sim, arg_id, dst, len);
+}
+
+int
+fenv_reformat_read(struct fenv *e, uint32_t id, void *dst, size_t len)
+{
+	mlx5dm_sim_sq_catch_up(e->sim);
+	return mlx5dm_sim_reformat_read(e->sim, id, dst, len);
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dp_test_util.h"
 #include "mlx5dm_dev.h"
 #include "mlx5dm_res.h"
 #include "mlx5dm_sim.h"
@@ -39,6 +40,7 @@ struct fenv {
 	struct mlx5dm_ctx_stats start;
 	struct mlx5dm_res_stats res_start;
 	long host_start;
+	struct dp dp;                           /* an SQ and the RQs' posted buffers */
 };
 
 /* Open with a model configuration (NULL: defaults); SIM_TRACE=1 prints packet walks. */
@@ -71,6 +73,15 @@ void ipv4_csum_set(uint8_t *ip);
  * bytes, *got_len), or -1 if the device dropped it.
  */
 int fenv_send(struct fenv *e, struct frame *f, uint8_t *got, uint16_t *got_len);
+
+/*
+ * What the device holds (mlx5dm_sim_icm_read, _arg_read, _reformat_read),
+ * once it has executed every rule write rung so far: the device thread
+ * runs beside the test, as a NIC does.
+ */
+int fenv_icm_read(struct fenv *e, uint64_t icm_addr, void *dst, size_t len);
+int fenv_arg_read(struct fenv *e, uint32_t arg_id, void *dst, size_t len);
+int fenv_reformat_read(struct fenv *e, uint32_t id, void *dst, size_t len);
 
 /* Match parameter helpers. */
 void fenv_mask_dmac(uint8_t *mask);

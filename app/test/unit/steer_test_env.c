@@ -60,6 +60,7 @@ senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config
 		e->to_q[i] = mlx5dm_action_dest_tir(e->rx, e->tir[i]);
 		assert_non_null(e->to_q[i]);
 	}
+	assert_int_equal(dp_open(&e->dp, e->ctx, e->dev, e->rq, SENV_NB_RQ), 0);
 	return e;
 }
 
@@ -82,6 +83,7 @@ senv_close_objs(struct senv *e)
 {
 	unsigned int i;
 
+	dp_close(&e->dp);
 	for (i = 0; i < SENV_NB_RQ; i++) {
 		assert_int_equal(mlx5dm_action_destroy(e->to_q[i]), 0);
 		assert_int_equal(mlx5dm_tir_destroy(e->tir[i]), 0);
@@ -419,33 +421,26 @@ int
 senv_send_rqs(struct senv *e, const struct frame *f, const uint32_t *rqns, unsigned int nb,
 	      struct rx *out)
 {
-	uint8_t buf[FRAME_HEADROOM + FRAME_MAX + 64];
-	struct mlx5dm_dev_pkt pkt = {
-		.cookie = buf, .data = buf + FRAME_HEADROOM, .len = f->len,
-		.headroom = FRAME_HEADROOM,
-		.tailroom = (uint16_t)(sizeof(buf) - FRAME_HEADROOM - f->len),
-	};
+	static struct dp_rx r;
 	unsigned int q;
+	int got;
 
-	memcpy(buf + FRAME_HEADROOM, f->b, f->len);
-	if (e->dev->ops->port_tx(e->dev, 0, &pkt, 1) != 1)
-		return -2;
-	if (pkt.fate == MLX5DM_DEV_PKT_DROPPED)
+	got = dp_send(&e->dp, f->b, f->len, &r);
+	if (got == -1)
 		return RX_DROPPED;
-	if (pkt.fate != MLX5DM_DEV_PKT_DELIVERED)
-		return -3;
+	if (got < 0)
+		return got - 1;
+	if (r.len > FRAME_MAX + FRAME_HEADROOM)
+		return -4;
 	for (q = 0; q < nb; q++) {
-		struct mlx5dm_dev_pkt r;
-
-		if (e->dev->ops->rq_poll(e->dev, rqns[q], &r, 1) != 1)
+		if (rqns[q] != e->rqn[got])
 			continue;
-		if (r.cookie != buf || r.len > FRAME_MAX + FRAME_HEADROOM)
-			return -4;
 		if (out != NULL) {
 			out->q = (int)q;
-			memcpy(out->b, r.data, r.len);
+			memcpy(out->b, r.b, r.len);
 			out->len = r.len;
-			out->flags = r.flags;
+			out->flags = (uint16_t)((r.flow_tag != 0 ? MLX5DM_DEV_PKT_F_FLOW_TAG : 0) |
+						(r.has_hash ? MLX5DM_DEV_PKT_F_RSS_HASH : 0));
 			out->flow_tag = r.flow_tag;
 			out->rss_hash = r.rss_hash;
 		}

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dp_test_util.h"
 #include "mlx5dm_dev.h"
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_sim.h"
@@ -37,6 +38,7 @@ struct senv {
 	struct mlx5dm_tir *tir[SENV_NB_RQ];
 	struct mlx5dm_action *to_q[SENV_NB_RQ]; /* RX: deliver to RQ i */
 	struct mlx5dm_ctx_stats open_stats;     /* right after mlx5dm_ctx_open() */
+	struct dp dp;                           /* an SQ and the RQs' posted buffers */
 };
 
 /* Open a model, a context with nb_queues rule queues, both NIC domains, RX entry table. */

@@ -164,92 +164,6 @@ test_no_torn_part_lines(void **state)
 	run_torn(32, 64, 32);
 }
 
-#define PER_PRODUCER 50000
-
-struct mpsc {
-	struct mlx5dm_sim *sim;
-	uint32_t rqn;
-	unsigned int id;
-	uint64_t full;
-};
-
-static void *
-producer_main(void *arg)
-{
-	struct mpsc *p = arg;
-	struct mlx5dm_dev_pkt pkt;
-	unsigned int i;
-
-	memset(&pkt, 0, sizeof(pkt));
-	for (i = 0; i < PER_PRODUCER; i++) {
-		pkt.cookie = (void *)(uintptr_t)((p->id << 24) | i);
-		pkt.len = (uint16_t)(i & 0xfff);
-		while (mlx5dm_sim_rq_deliver(p->sim, p->rqn, &pkt) == -ENOSPC)
-			p->full++;
-	}
-	return NULL;
-}
-
-static void
-test_rq_ring_mpsc(void **state)
-{
-	uint8_t in[272] = { 0 }, out[16];
-	struct mlx5dv_devx_obj *rq;
-	struct mlx5dm_dev_pkt got[32];
-	struct mpsc p[2];
-	pthread_t tp[2];
-	uint32_t next[2] = { 0, 0 };
-	unsigned int i, total = 0;
-	struct tring r;
-	struct tsim t;
-
-	(void)state;
-	assert_int_equal(tsim_open(&t, NULL), 0);
-	assert_int_equal(tring_create(&t, &r, 2, 2, 3), 0);
-	SET(in, 0x00, 16, 0x908);               /* CREATE_RQ, ring of 2^6 */
-	SET(in, 0x100 + 0x48, 24, r.cqn);
-	SET(in, 0x280 + 0x48, 24, t.pdn);
-	SET(in, 0x280 + 0x11b, 5, 6);
-	rq = t.ops->devx_obj_create(t.ctx, in, sizeof(in), out, sizeof(out));
-	assert_non_null(rq);
-	memset(in, 0, sizeof(in));
-	SET(in, 0x00, 16, 0x909);               /* MODIFY_RQ RST -> RDY */
-	SET(in, 0x48, 24, GET(out, 0x48, 24));
-	SET(in, 0x100 + 0x08, 4, 1);
-	for (i = 0; i < 2; i++) {
-		p[i].sim = t.sim;
-		p[i].rqn = (uint32_t)GET(out, 0x48, 24);
-		p[i].id = i + 1;
-		p[i].full = 0;
-	}
-	assert_int_equal(t.ops->devx_obj_modify(rq, in, sizeof(in), out, sizeof(out)), 0);
-	for (i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&tp[i], NULL, producer_main, &p[i]), 0);
-	/* One consumer: every frame arrives once, each producer's in its order. */
-	while (total < 2 * PER_PRODUCER) {
-		int n = t.ops->rq_poll(t.dev, p[0].rqn, got, 32);
-		int k;
-
-		assert_true(n >= 0);
-		for (k = 0; k < n; k++) {
-			uintptr_t v = (uintptr_t)got[k].cookie;
-			unsigned int who = (unsigned int)(v >> 24) - 1;
-
-			assert_true(who < 2);
-			assert_int_equal(v & 0xffffff, next[who]);
-			assert_int_equal(got[k].len, next[who] & 0xfff);
-			next[who]++;
-		}
-		total += (unsigned int)n;
-	}
-	for (i = 0; i < 2; i++)
-		pthread_join(tp[i], NULL);
-	assert_int_equal(t.ops->rq_poll(t.dev, p[0].rqn, got, 32), 0);
-	assert_int_equal(t.ops->devx_obj_destroy(rq), 0);
-	tring_destroy(&r);
-	tsim_close(&t);
-}
-
 struct syncer {
 	struct tsim *t;
 	uint32_t done;
@@ -304,7 +218,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_torn_lines),
 		cmocka_unit_test(test_no_torn_part_lines),
-		cmocka_unit_test(test_rq_ring_mpsc),
 		cmocka_unit_test(test_sync_waits_for_walks),
 	};
 

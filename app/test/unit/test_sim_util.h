@@ -283,7 +283,9 @@ tring_ring(struct tring *r, const uint8_t *ctrl)
 	mlx5dm_prm_put_be32(r->qpdb + 4, r->pi);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(&v, ctrl, sizeof(v));
-	r->t->ops->doorbell(r->uar, 0, v);
+	mlx5dm_dev_doorbell(r->uar, 0, v);
+	/* The device thread would see it soon; a test wants it executed now. */
+	mlx5dm_sim_sq_catch_up(r->t->sim);
 }
 
 /* Control segment: opmod, wqe index, opcode, qpn, ds, fm_ce_se, imm. */

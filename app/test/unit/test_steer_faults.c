@@ -637,7 +637,9 @@ test_failed_growth(void **state)
  * make (an error CQE, the QP in error, later WQEs flushed). Whichever of the
  * rule's WQEs fails (the last one makes it reachable), the create returns
  * EIO and the library holds what it held before; the device does not steer
- * by the rule, whatever the WQEs before k wrote. A failure after the rule's
+ * by the rule, whatever the WQEs before k wrote (the create returns EIO
+ * if it saw the error CQE; the device runs beside the caller, so it may
+ * return first and the drain reports the error). A failure after the rule's
  * WQEs (k past them) leaves the rule created and steering. Either way the
  * ring stays in error: later creates fail at once and post nothing, while
  * deleting the objects still frees everything.
@@ -667,6 +669,16 @@ ring_failure_at(uint64_t k, bool rule_fails)
 		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
 		assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
 		check_rule_new_path(&fe, r);
+	} else if (r != NULL) {
+		/*
+		 * The device reports the failed WQE after the create returned (it
+		 * runs beside the caller): the drain learns it, the rule never
+		 * became reachable on the device, and the ring is in error.
+		 */
+		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+		ml_key(0x5a5, v, &f);
+		assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
+		assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
 	} else {
 		assert_null(r);
 		assert_int_equal(errno, EIO);

@@ -94,7 +94,7 @@ check_insert_ptr(struct fenv *e, const struct mlx5dm_rule *r, unsigned int size,
 {
 	uint8_t ste[64], exp[8] = { 0 };
 
-	assert_int_equal(mlx5dm_sim_icm_read(e->sim, mlx5dm_ste_icm(r->last), ste, 64), 0);
+	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(r->last), ste, 64), 0);
 	mlx5dm_prm_set(exp, 0x000, 8, 0x0b);          /* action_id INSERT_POINTER */
 	mlx5dm_prm_set(exp, 0x00a, 6, 0);             /* start_anchor: packet start */
 	mlx5dm_prm_set(exp, 0x010, 7, 0);             /* start_offset */
@@ -117,13 +117,13 @@ check_encap_data(struct fenv *e, const struct mlx5dm_action *a, const uint8_t *h
 	if (sw_icm) {
 		assert_non_null(a->chunk);
 		assert_null(a->fw_reformat);
-		assert_int_equal(mlx5dm_sim_icm_read(e->sim, caps->indirect_encap_icm_base +
+		assert_int_equal(fenv_icm_read(e, caps->indirect_encap_icm_base +
 						     64ull * a->ste.encap.index, got, len), 0);
 		assert_int_equal(rs.reformats, 0);
 	} else {
 		assert_null(a->chunk);
 		assert_non_null(a->fw_reformat);
-		assert_int_equal(mlx5dm_sim_reformat_read(e->sim, a->ste.encap.index, got, len),
+		assert_int_equal(fenv_reformat_read(e, a->ste.encap.index, got, len),
 				 0);
 		assert_int_equal(rs.reformats, contexts);
 	}
@@ -207,7 +207,7 @@ encap_run(bool sw_icm)
 	ctx_id = encap->ste.encap.index;
 	assert_int_equal(mlx5dm_action_destroy(encap), 0);
 	if (!sw_icm)
-		assert_int_equal(mlx5dm_sim_reformat_read(e->sim, ctx_id, got, 2), -ENOENT);
+		assert_int_equal(fenv_reformat_read(e, ctx_id, got, 2), -ENOENT);
 	assert_int_equal(mlx5dm_rule_destroy(rtx, 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(rrx, 0), 0);
 	assert_int_equal(mlx5dm_action_destroy(encap3), 0);

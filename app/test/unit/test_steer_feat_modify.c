@@ -128,7 +128,7 @@ ste_action(struct fenv *e, const struct mlx5dm_rule *r, uint8_t act[8])
 {
 	uint8_t ste[64];
 
-	assert_int_equal(mlx5dm_sim_icm_read(e->sim, mlx5dm_ste_icm(r->last), ste, 64), 0);
+	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(r->last), ste, 64), 0);
 	memcpy(act, ste + 24, 8);
 }
 
@@ -158,11 +158,11 @@ test_pattern_argument(void **state)
 	memset(pat, 0, sizeof(pat));
 	for (i = 0; i < 3; i++)
 		memcpy(pat[i], hw1[i], 4);
-	assert_int_equal(mlx5dm_sim_icm_read(e->sim, pat_base + 64ull * m1->pattern_index, got,
+	assert_int_equal(fenv_icm_read(e, pat_base + 64ull * m1->pattern_index, got,
 					     24), 0);
 	assert_memory_equal(got, pat, 24);
 	/* Argument: the full actions, padded to one 64-byte unit. */
-	assert_int_equal(mlx5dm_sim_arg_read(e->sim, m1->index, got, 64), 0);
+	assert_int_equal(fenv_arg_read(e, m1->index, got, 64), 0);
 	assert_memory_equal(got, hw1, 24);
 	for (i = 24; i < 64; i++)
 		assert_int_equal(got[i], 0);
@@ -192,7 +192,7 @@ test_pattern_argument(void **state)
 	assert_int_not_equal(m2->index, m1->index);
 	assert_int_equal(pattern_count(e), 1);
 	assert_int_equal(icm_used(e, MLX5DM_ICM_PATTERN), 64);
-	assert_int_equal(mlx5dm_sim_arg_read(e->sim, m2->index, got, 24), 0);
+	assert_int_equal(fenv_arg_read(e, m2->index, got, 24), 0);
 	assert_memory_equal(got, hw2, 24);
 	/* A rule on the other queue uses it right away. */
 	fenv_value_dmac(v, MAC_B);
@@ -535,7 +535,7 @@ test_list_mode(void **state)
 	assert_int_equal(a->ste.modify.mode, MLX5DM_STE_MODIFY_LIST);
 	assert_int_equal(a->ste.modify.num_actions, 3);
 	/* The whole list at its line of HEADER_MODIFY ICM. */
-	assert_int_equal(mlx5dm_sim_icm_read(e->sim, mod_base + 64ull * a->ste.modify.index, got,
+	assert_int_equal(fenv_icm_read(e, mod_base + 64ull * a->ste.modify.index, got,
 					     24), 0);
 	assert_memory_equal(got, hw, 24);
 	assert_int_equal(icm_used(e, MLX5DM_ICM_MODIFY), 64);

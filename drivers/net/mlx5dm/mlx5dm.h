@@ -94,7 +94,6 @@ struct mlx5dm_devargs {
 	enum mlx5dm_topology topology;
 	enum mlx5dm_flow_engine flow_engine;
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
-	bool sim_sq_thread;        /* the model executes send queues on its own thread */
 	uint32_t mem_reserve_mb;   /* warm reserve for steering state, MiB (0: none) */
 	uint32_t mem_ahead_mb;     /* populate-ahead reserve, MiB (0: none) */
 	uint32_t mem_ahead_start_mb; /* of it backed from the probe on, MiB */

@@ -30,7 +30,6 @@
 #define MLX5DM_ARG_TOPOLOGY "topology"
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 #define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
-#define MLX5DM_ARG_SIM_SQ_THREAD "sim_sq_thread"
 #define MLX5DM_ARG_MEM_RESERVE "mem_reserve"
 #define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
 #define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
@@ -43,7 +42,6 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_FLOW_ENGINE,
 	MLX5DM_ARG_DOORBELL_BATCH,
-	MLX5DM_ARG_SIM_SQ_THREAD,
 	MLX5DM_ARG_MEM_RESERVE,
 	MLX5DM_ARG_SIM_ICM_POPULATE,
 	MLX5DM_ARG_MEM_AHEAD,
@@ -59,7 +57,6 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_TOPOLOGY "=loop|pair " \
 	MLX5DM_ARG_FLOW_ENGINE "=steer|null " \
 	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> " \
-	MLX5DM_ARG_SIM_SQ_THREAD "=0|1 " \
 	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
 	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead " \
 	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
@@ -167,8 +164,6 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, nb_ports), sizeof(uint16_t) },
 	{ MLX5DM_ARG_DOORBELL_BATCH, 1, MLX5DM_MAX_DOORBELL_BATCH,
 	  offsetof(struct mlx5dm_devargs, doorbell_batch), sizeof(uint16_t) },
-	{ MLX5DM_ARG_SIM_SQ_THREAD, 0, 1,
-	  offsetof(struct mlx5dm_devargs, sim_sq_thread), sizeof(bool) },
 	{ MLX5DM_ARG_MEM_RESERVE, 0, MLX5DM_MAX_MEM_RESERVE,
 	  offsetof(struct mlx5dm_devargs, mem_reserve_mb), sizeof(uint32_t) },
 	{ MLX5DM_ARG_MEM_AHEAD, 0, MLX5DM_MAX_MEM_RESERVE,
@@ -221,7 +216,6 @@ static const struct {
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_SIM_SQ_THREAD, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
@@ -313,7 +307,6 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.topology = MLX5DM_TOPO_LOOP,
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
-		.sim_sq_thread = false,
 		.mem_reserve_mb = 0,
 		.mem_ahead_mb = MLX5DM_DEF_MEM_AHEAD,
 		.mem_ahead_start_mb = MLX5DM_DEF_MEM_AHEAD_START,

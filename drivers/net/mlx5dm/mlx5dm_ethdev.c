@@ -327,7 +327,6 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 
 	mlx5dm_sim_config_default(&cfg);
 	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
-	cfg.sq_thread = args->sim_sq_thread;
 	cfg.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL;
 	cfg.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD;
 	/* A device's budget, shared by its ports' models as mem_ahead_start is by their records. */

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The device thread: one per model instance, the model's engines running
+ * beside the host cores as a NIC's do. It learns of work only from memory,
+ * as a ConnectX does: the doorbell records of the queues (the driver's
+ * doorbell itself is a store into the UAR page, mlx5dm_dev_doorbell, which
+ * no one calls into). Each pass, under the exec mutex:
+ *   - steering QPs whose SQ producer counter moved: their WQEs execute
+ *     (mlx5dm_sim_sq_exec);
+ *   - datapath SQs whose send counter moved: their frames go out
+ *     (mlx5dm_sim_sq_run: NIC TX steering, wire, NIC RX steering, Rx CQE,
+ *     then Tx CQE);
+ *   - RQs in ERR whose receive counter moved: the posted WQEs complete
+ *     with flush errors.
+ * Before a frame is walked, every steering WQE already rung on both
+ * devices the walk touches executes (mlx5dm_sim_sq_catch_up, called by
+ * the engine), so a frame sees every rule write rung before it.
+ *
+ * Two cabled devices: the sending device's thread walks the whole journey
+ * and writes the receiving device's RQ (under that RQ's lock and that
+ * device's instance lock for reading); frames of one SQ are walked in
+ * order by one thread, so none is lost or reordered on the way.
+ *
+ * Idle: after a pass with work the thread polls again at once; after
+ * MLX5DM_SIM_DT_SPIN_NS without work it sleeps, 10 us at first, doubling
+ * up to 1 ms, so an idle model costs no core.
+ */
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mlx5dm_sim_queue.h"
+
+#define MLX5DM_SIM_DT_SPIN_NS 200000ull
+#define MLX5DM_SIM_DT_SLEEP_MIN_NS 10000l
+#define MLX5DM_SIM_DT_SLEEP_MAX_NS 1000000l
+
+/* Run the rung WQEs of every steering QP; sim->lock held for reading. */
+static bool
+mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_QP];
+	bool work = false;
+	uint32_t i;
+
+	for (i = 0; i < t->cap; i++) {
+		struct mlx5dm_sim_qp *qp = t->slot[i];
+		uint8_t db[4];
+
+		if (qp == NULL)
+			continue;
+		memcpy(db, qp->dbr + 4, sizeof(db));
+		if ((uint16_t)mlx5dm_prm_be32(db) == __atomic_load_n(&qp->hw_ctr, __ATOMIC_RELAXED))
+			continue;
+		mlx5dm_spinlock_lock(&qp->lock);
+		mlx5dm_sim_sq_exec(sim, qp);
+		mlx5dm_spinlock_unlock(&qp->lock);
+		work = true;
+	}
+	return work;
+}
+
+void
+mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim)
+{
+	if (sim == NULL)
+		return;
+	pthread_rwlock_rdlock(&sim->lock);
+	mlx5dm_sim_qp_run_all(sim);
+	pthread_rwlock_unlock(&sim->lock);
+}
+
+/* One pass over the device's queues; true if any had work. Exec mutex held. */
+static bool
+mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_idtab *sqs = &sim->tab[MLX5DM_SIM_K_SQ];
+	struct mlx5dm_sim_idtab *rqs = &sim->tab[MLX5DM_SIM_K_RQ];
+	bool work;
+	uint32_t i;
+
+	pthread_rwlock_rdlock(&sim->lock);
+	work = mlx5dm_sim_qp_run_all(sim);
+	for (i = 0; i < rqs->cap; i++)
+		if (rqs->slot[i] != NULL && mlx5dm_sim_rq_flush(sim, rqs->slot[i]))
+			work = true;
+	pthread_rwlock_unlock(&sim->lock);
+	/*
+	 * SQs are walked without the instance lock (the walk takes it where it
+	 * needs it); they cannot go away meanwhile: commands wait for exec.
+	 */
+	for (i = 0; i < sqs->cap; i++)
+		if (sqs->slot[i] != NULL && mlx5dm_sim_sq_run(sim, sim->dt.tx, sqs->slot[i]))
+			work = true;
+	return work;
+}
+
+static uint64_t
+mlx5dm_sim_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *
+mlx5dm_sim_thread_main(void *arg)
+{
+	struct mlx5dm_sim *sim = arg;
+	struct mlx5dm_sim_thread *t = &sim->dt;
+	long nap = MLX5DM_SIM_DT_SLEEP_MIN_NS;
+	uint64_t last = mlx5dm_sim_now_ns();
+
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+		bool work;
+
+		pthread_mutex_lock(&t->exec);
+		work = mlx5dm_sim_thread_pass(sim);
+		pthread_mutex_unlock(&t->exec);
+		if (work) {
+			last = mlx5dm_sim_now_ns();
+			nap = MLX5DM_SIM_DT_SLEEP_MIN_NS;
+		} else if (mlx5dm_sim_now_ns() - last < MLX5DM_SIM_DT_SPIN_NS) {
+			MLX5DM_PAUSE();
+		} else {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = nap };
+
+			nanosleep(&ts, NULL);
+			nap = MLX5DM_MIN(nap * 2, MLX5DM_SIM_DT_SLEEP_MAX_NS);
+		}
+	}
+	return NULL;
+}
+
+int
+mlx5dm_sim_thread_start(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_thread *t = &sim->dt;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all;
+	long c;
+	int ret;
+
+	t->tx = mlx5dm_sim_tx_create();
+	if (t->tx == NULL)
+		return -ENOMEM;
+	ret = pthread_create(&t->th, NULL, mlx5dm_sim_thread_main, sim);
+	if (ret != 0) {
+		MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot start the device thread: %s",
+			   strerror(ret));
+		mlx5dm_sim_tx_free(t->tx);
+		t->tx = NULL;
+		return -ret;
+	}
+	/*
+	 * Any CPU: the creator is often pinned (a DPDK lcore), and the device
+	 * must not compete with it for that one.
+	 */
+	CPU_ZERO(&all);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &all);
+	(void)pthread_setaffinity_np(t->th, sizeof(all), &all);
+	(void)pthread_setname_np(t->th, "mlx5dm-sim-dev");
+	t->running = true;
+	return 0;
+}
+
+void
+mlx5dm_sim_thread_stop(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_thread *t = &sim->dt;
+
+	if (!t->running)
+		return;
+	__atomic_store_n(&t->stop, true, __ATOMIC_RELEASE);
+	pthread_join(t->th, NULL);
+	t->running = false;
+	mlx5dm_sim_tx_free(t->tx);
+	t->tx = NULL;
+}

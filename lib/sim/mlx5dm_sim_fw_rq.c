@@ -342,12 +342,14 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 		return -EIO;
 	}
 	memcpy((void *)(uintptr_t)addr, pkt->data, pkt->len);
-	/* An overrun CQ is in error: the frame is in the buffer, but no one learns of it. */
-	if (mlx5dm_sim_rq_cqe(rq, rq->ctr, 0, pkt) != 0) {
+	/*
+	 * An overrun CQ is in error: the WQE is used and the frame is in its
+	 * buffer, but no one learns of it; the RQ goes to ERR.
+	 */
+	if (mlx5dm_sim_rq_cqe(rq, rq->ctr++, 0, pkt) != 0) {
 		__atomic_store_n(&rq->state, MLX5DM_SIM_RQ_ERR, __ATOMIC_RELEASE);
 		return -EIO;
 	}
-	rq->ctr++;
 	rq->packets++;
 	rq->bytes += pkt->len;
 	return 0;

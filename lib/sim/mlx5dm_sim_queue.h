@@ -105,6 +105,14 @@ struct mlx5dm_sim_qp {
 	struct mlx5dm_spinlock lock; /* one executor runs a QP at a time */
 };
 
+/* WQEBBs of a send WQE of ds 16-byte units (a WQE takes at least one). */
+static inline uint16_t
+mlx5dm_sim_wqe_bbs(uint32_t ds)
+{
+	return (uint16_t)((MLX5DM_MAX(ds, 1u) * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
+			  MLX5DM_SIM_WQEBB);
+}
+
 /* Execute the rung WQEs of qp (its lock and sim->lock for reading held). */
 void mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
 /* The device thread (mlx5dm_sim_thread.c). */

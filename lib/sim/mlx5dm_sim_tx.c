@@ -68,13 +68,6 @@ mlx5dm_sim_tx_free(struct mlx5dm_sim_tx *tx)
 	mlx5dm_free(tx);
 }
 
-static inline uint16_t
-mlx5dm_sim_tx_bbs(uint32_t ds)
-{
-	return (uint16_t)((MLX5DM_MAX(ds, 1u) * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
-			  MLX5DM_SIM_WQEBB);
-}
-
 /* A Tx CQE for the WQE at idx: synd 0 for a good one (REQ), else REQ_ERR. */
 static int
 mlx5dm_sim_tx_cqe(struct mlx5dm_sim_sq *sq, uint16_t idx, uint8_t synd)
@@ -178,7 +171,7 @@ mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 	mlx5dm_sim_tx_copy(sq, sq->ctr, tx->wqe, MLX5DM_SIM_WQE_DS);
 	mlx5dm_sim_dw_load(c, tx->wqe, MLX5DM_ARRAY_SIZE(c));
 	ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
-	*bb = mlx5dm_sim_tx_bbs(ds);
+	*bb = mlx5dm_sim_wqe_bbs(ds);
 	if (*bb > (uint16_t)(pi - sq->ctr)) {
 		*bb = (uint16_t)(pi - sq->ctr);
 		return MLX5DM_SIM_SYND_LOCAL_QP_OP; /* the counter ends inside the WQE */
@@ -230,7 +223,7 @@ mlx5dm_sim_tx_flush(struct mlx5dm_sim_sq *sq, uint16_t pi)
 
 		mlx5dm_sim_tx_copy(sq, sq->ctr, ctrl, sizeof(ctrl));
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
-		bb = MLX5DM_MIN(mlx5dm_sim_tx_bbs(mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS)),
+		bb = MLX5DM_MIN(mlx5dm_sim_wqe_bbs(mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS)),
 				(uint16_t)(pi - sq->ctr));
 		mlx5dm_sim_tx_cqe(sq, sq->ctr, MLX5DM_SIM_SYND_WR_FLUSH);
 		sq->ctr = (uint16_t)(sq->ctr + bb);

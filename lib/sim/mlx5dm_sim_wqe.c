@@ -458,14 +458,6 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 	return mlx5dm_sim_cq_push(cq, img);
 }
 
-/* WQEBBs of a WQE of ds segments (a WQE takes at least one). */
-static inline uint16_t
-mlx5dm_sim_wqe_bbs(uint32_t ds)
-{
-	return (uint16_t)((MLX5DM_MAX(ds, 1u) * MLX5DM_SIM_WQE_DS + MLX5DM_SIM_WQEBB - 1) /
-			  MLX5DM_SIM_WQEBB);
-}
-
 /*
  * Before executing a batch, start loading the ICM lines its RDMA WRITEs
  * land on: each is usually a miss somewhere in a large table, and the

@@ -9,28 +9,14 @@
 #include <unistd.h>
 
 #include "dp_test_util.h"
+#include "mlx5dm_prm_bits.h"
 #include "mlx5dm_res.h"
-
-static void
-put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 static void
 put_be64(uint8_t *p, uint64_t v)
 {
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	mlx5dm_prm_put_be32(p, (uint32_t)(v >> 32));
+	mlx5dm_prm_put_be32(p + 4, (uint32_t)v);
 }
 
 /* Post the receive WQE with counter pi of RQ r: one data segment, buffer pi % posted. */
@@ -40,8 +26,8 @@ dp_rq_post(struct dp *dp, struct dp_rq *r)
 	uint8_t *w = r->wi.wqes + (size_t)(r->pi & ((1u << r->wi.log_wqes) - 1)) * 16;
 	uint8_t *b = r->buf + (size_t)(r->pi % DP_RQ_POSTED) * DP_BUF;
 
-	put_be32(w, DP_BUF);
-	put_be32(w + 4, dp->mr->lkey);
+	mlx5dm_prm_put_be32(w, DP_BUF);
+	mlx5dm_prm_put_be32(w + 4, dp->mr->lkey);
 	put_be64(w + 8, (uintptr_t)b);
 	r->pi++;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -139,16 +125,16 @@ dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t metadat
 	at = 32 + (inl > 2 ? (inl - 2 + 15) / 16 * 16 : 0);
 	if (len > inl) {
 		memcpy(tx, frame + inl, len - inl);
-		put_be32(w + at, len - inl);
-		put_be32(w + at + 4, dp->mr->lkey);
+		mlx5dm_prm_put_be32(w + at, len - inl);
+		mlx5dm_prm_put_be32(w + at + 4, dp->mr->lkey);
 		put_be64(w + at + 8, (uintptr_t)tx);
 		at += 16;
 	}
 	ds = at / 16;
-	put_be32(w, (uint32_t)dp->pi << 8 | 0x0a);            /* wqe_index, SEND */
-	put_be32(w + 4, dp->sqi.qn << 8 | ds);
+	mlx5dm_prm_put_be32(w, (uint32_t)dp->pi << 8 | 0x0a);         /* wqe_index, SEND */
+	mlx5dm_prm_put_be32(w + 4, dp->sqi.qn << 8 | ds);
 	w[11] = 0x08;                                          /* CQ_UPDATE */
-	put_be32(w + 16 + 8, metadata);
+	mlx5dm_prm_put_be32(w + 16 + 8, metadata);
 	w[16 + 12] = (uint8_t)(inl >> 8);
 	w[16 + 13] = (uint8_t)inl;
 	dp_sq_put(dp, dp->pi, w, at);
@@ -177,10 +163,10 @@ dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t metadat
 			uint16_t idx = (uint16_t)(c[60] << 8 | c[61]);
 
 			out->q = (int)q;
-			out->len = (uint16_t)get_be32(c + 44);
+			out->len = (uint16_t)mlx5dm_prm_be32(c + 44);
 			memcpy(out->b, r->buf + (size_t)(idx % DP_RQ_POSTED) * DP_BUF, out->len);
-			out->flow_tag = get_be32(c + 56) & 0xffffff;
-			out->rss_hash = get_be32(c + 12);
+			out->flow_tag = mlx5dm_prm_be32(c + 56) & 0xffffff;
+			out->rss_hash = mlx5dm_prm_be32(c + 12);
 			out->has_hash = c[16] != 0;
 			memcpy(out->cqe, c, 64);
 		}

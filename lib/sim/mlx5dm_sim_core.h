@@ -148,6 +148,7 @@ struct mlx5dm_sim_thread {
 	pthread_t th;
 	pthread_mutex_t exec;
 	struct mlx5dm_sim_tx *tx;       /* its Tx frame buffers */
+	uint64_t stray_doorbells;       /* doorbell values naming no queue of their UAR */
 	bool stop;
 	bool running;
 };
@@ -374,6 +375,7 @@ struct mlx5dm_sim_uar {
 	struct mlx5dv_devx_uar uar;
 	void *page;
 	bool freed;             /* devx_free_uar called; kept while QPs use it */
+	uint64_t seen[2];       /* registers 0 and 256 as the device thread last read them */
 };
 
 struct mlx5dm_sim_cq;

@@ -5,9 +5,13 @@
 /*
  * The device thread: one per model instance, the model's engines running
  * beside the host cores as a NIC's do. It learns of work only from memory,
- * as a ConnectX does: the doorbell records of the queues (the driver's
- * doorbell itself is a store into the UAR page, mlx5dm_dev_doorbell, which
- * no one calls into). Each pass, under the exec mutex:
+ * as a ConnectX does: the doorbell records of the queues and the doorbell
+ * registers of its UAR pages (the driver's doorbell is a store into the
+ * page, mlx5dm_dev_doorbell; no one calls into the device). Work is taken
+ * from the records, which cannot lose a doorbell as a register overwritten
+ * before the thread looks can; a register value that names no queue of
+ * its page is counted and logged, as a stray doorbell. Each pass, under
+ * the exec mutex:
  *   - steering QPs whose SQ producer counter moved: their WQEs execute
  *     (mlx5dm_sim_sq_exec);
  *   - datapath SQs whose send counter moved: their frames go out
@@ -76,6 +80,44 @@ mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim)
 	pthread_rwlock_unlock(&sim->lock);
 }
 
+/* Register 0 of a UAR page (and its BlueFlame twin at +256): new values. sim->lock read-held. */
+static void
+mlx5dm_sim_uar_watch(struct mlx5dm_sim *sim)
+{
+	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_UAR];
+	uint32_t i, r;
+
+	for (i = 0; i < t->cap; i++) {
+		struct mlx5dm_sim_uar *u = t->slot[i];
+
+		if (u == NULL || u->page == NULL)
+			continue;
+		for (r = 0; r < 2; r++) {
+			const uint64_t *reg = (const uint64_t *)(const void *)((const uint8_t *)
+					      u->uar.reg_addr + 256 * r);
+			uint64_t v = __atomic_load_n(reg, __ATOMIC_ACQUIRE);
+			struct mlx5dm_sim_qp *qp;
+			uint8_t b[8];
+			uint32_t qn;
+
+			if (v == u->seen[r])
+				continue;
+			u->seen[r] = v;
+			memcpy(b, &v, sizeof(b));
+			qn = (uint32_t)mlx5dm_prm_fget(b, MLX5DM_SIM_CTRL_QPN);
+			qp = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_QP, qn);
+			/* An SQ may ring on any UAR of the device; a QP on its own. */
+			if ((qp != NULL && qp->uar == u) ||
+			    mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_SQ, qn) != NULL)
+				continue;
+			if (__atomic_fetch_add(&sim->dt.stray_doorbells, 1, __ATOMIC_RELAXED) == 0)
+				MLX5DM_LOG(INFO, MLX5DM_SIM_LOG,
+					   "doorbell on UAR page 0x%x names no queue of it (0x%x)",
+					   u->h.id, qn);
+		}
+	}
+}
+
 /* One pass over the device's queues; true if any had work. Exec mutex held. */
 static bool
 mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
@@ -86,6 +128,7 @@ mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
 	uint32_t i;
 
 	pthread_rwlock_rdlock(&sim->lock);
+	mlx5dm_sim_uar_watch(sim);
 	work = mlx5dm_sim_qp_run_all(sim);
 	for (i = 0; i < rqs->cap; i++)
 		if (rqs->slot[i] != NULL && mlx5dm_sim_rq_flush(sim, rqs->slot[i]))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "mlx5dm_sim_core.h"
 #include "test_sim_util.h"
 
 struct tctx {
@@ -400,7 +401,8 @@ wait_cqe(struct tring *r)
  * The device learns of work from memory only: a NOP whose doorbell record
  * is written and whose doorbell is stored into the UAR page completes with
  * no call into the model, and so after the UAR was freed (its page stays
- * while the QP uses it).
+ * while the QP uses it). The device watches the page: a value that names
+ * no queue of it is counted.
  */
 static void
 test_doorbell_rules(void **state)
@@ -410,6 +412,7 @@ test_doorbell_rules(void **state)
 	const uint8_t *cqe;
 	uint8_t w[64] = { 0 };
 	uint64_t v;
+	int i;
 
 	tring_ctrl(r, w, 0, 0x00, 1, true, 0);
 	tring_put(r, w, 16);
@@ -420,6 +423,14 @@ test_doorbell_rules(void **state)
 	assert_non_null(cqe);
 	assert_int_equal(cqe[63] >> 4, 0);                       /* REQ */
 	assert_int_equal(mlx5dm_prm_get(cqe, 0x1e0, 16), (uint16_t)(r->pi - 1));
+	/* A doorbell value naming no queue of the page: seen and counted, nothing runs. */
+	SET(w, 0x20, 24, 0x7654);
+	memcpy(&v, w, 8);
+	mlx5dm_dev_doorbell(r->uar, 0, v);
+	for (i = 0; i < 100000 && c->t.sim->dt.stray_doorbells == 0; i++)
+		usleep(10);
+	assert_int_equal(c->t.sim->dt.stray_doorbells, 1);
+	assert_null(tring_poll(r));
 	c->t.ops->devx_free_uar(r->uar);
 	tring_ctrl(r, w, 0, 0x00, 1, true, 0);
 	tring_put(r, w, 16);

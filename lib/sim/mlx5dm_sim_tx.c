@@ -159,7 +159,8 @@ mlx5dm_sim_tx_gather(struct mlx5dm_sim *sim, const struct mlx5dm_sim_sq *sq,
 
 /*
  * Read and check the WQE at the device's counter, gather its frame into
- * slot n of tx. 0 (bb set) or the syndrome (bb: WQEBBs to step over).
+ * slot n of tx (sim->lock read-held). 0 (bb set) or the syndrome (bb:
+ * WQEBBs to step over).
  */
 static uint8_t
 mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5dm_sim_sq *sq,
@@ -185,16 +186,18 @@ mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 		.data = tx->buf[n] + MLX5DM_SIM_TX_HEADROOM,
 		.headroom = MLX5DM_SIM_TX_HEADROOM,
 	};
-	pthread_rwlock_rdlock(&sim->lock);
 	synd = mlx5dm_sim_tx_gather(sim, sq, tx->wqe, ds, &tx->pkt[n]);
-	pthread_rwlock_unlock(&sim->lock);
 	tx->idx[n] = sq->ctr;
 	tx->ce[n] = (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE) &
 		     MLX5DM_SIM_CTRL_CE_CQ_UPDATE) != 0;
 	return synd;
 }
 
-/* Send the gathered frames, then write the CQEs their WQEs asked for. */
+/*
+ * Send the gathered frames, then write the CQEs their WQEs asked for.
+ * Called with sim->lock read-held, which the walks must not nest in (they
+ * take it themselves): released meanwhile, held again on return.
+ */
 static void
 mlx5dm_sim_tx_burst(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5dm_sim_sq *sq,
 		    unsigned int n)
@@ -204,12 +207,14 @@ mlx5dm_sim_tx_burst(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx
 
 	if (n == 0)
 		return;
+	pthread_rwlock_unlock(&sim->lock);
 	epoch = mlx5dm_sim_walk_enter(sim);
 	mlx5dm_sim_eng_port_tx(sim->eng, 0, tx->pkt, (uint16_t)n);
 	mlx5dm_sim_walk_exit(sim, epoch);
 	for (i = 0; i < n; i++)
 		if (tx->ce[i] && mlx5dm_sim_tx_cqe(sq, tx->idx[i], 0) != 0)
 			mlx5dm_sim_tx_to_err(sq);
+	pthread_rwlock_rdlock(&sim->lock);
 }
 
 /* In ERR: every WQE posted completes with a flush error. */
@@ -257,6 +262,8 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 		mlx5dm_sim_tx_flush(sq, pi);
 		return true;
 	}
+	/* One read hold for the gathering of a whole batch (MR lookups, data copies). */
+	pthread_rwlock_rdlock(&sim->lock);
 	while (sq->ctr != pi) {
 		uint16_t bb;
 		uint8_t synd = mlx5dm_sim_tx_wqe(sim, tx, sq, pi, n, &bb);
@@ -268,6 +275,7 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 			mlx5dm_sim_tx_to_err(sq);
 			sq->ctr = (uint16_t)(sq->ctr + bb);
 			mlx5dm_sim_tx_flush(sq, pi);
+			pthread_rwlock_unlock(&sim->lock);
 			return true;
 		}
 		sq->ctr = (uint16_t)(sq->ctr + bb);
@@ -276,10 +284,11 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 			n = 0;
 			if (__atomic_load_n(&sq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_SQ_RDY) {
 				mlx5dm_sim_tx_flush(sq, pi);
-				return true;
+				break;
 			}
 		}
 	}
 	mlx5dm_sim_tx_burst(sim, tx, sq, n);
+	pthread_rwlock_unlock(&sim->lock);
 	return true;
 }

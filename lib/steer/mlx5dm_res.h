@@ -77,6 +77,7 @@ struct mlx5dm_res_stats {
 	uint32_t arg_objs;      /* argument general objects (incl. cached empty ones) */
 	uint32_t args;          /* argument slots handed out */
 	uint32_t reformats;     /* packet reformat contexts */
+	uint32_t mrs;           /* datapath memory regions */
 };
 
 /* Argument slot sizes: 1, 2, 4, 8 units (<= 8, 16, 32, 64 modify actions). */
@@ -230,6 +231,9 @@ int mlx5dm_res_cq_create(struct mlx5dm_res_ctx *res, uint32_t log_size, uint32_t
  * The context's TIS (made with the first SQ, destroyed by ctx_fini).
  */
 int mlx5dm_res_tis_fini(struct mlx5dm_res_ctx *res);
+
+/* mlx5dm_mr_reg (mlx5dm_steer.h) on a resource context (mlx5dm_steer_res_mr.c). */
+struct mlx5dm_mr *mlx5dm_res_mr_reg(struct mlx5dm_res_ctx *res, void *addr, size_t len);
 
 struct mlx5dm_tir *mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns,
 					 uint32_t nb_rqns, const struct mlx5dm_rss_attr *rss);

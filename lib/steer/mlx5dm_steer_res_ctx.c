@@ -212,11 +212,11 @@ mlx5dm_res_ctx_fini(struct mlx5dm_res_ctx *res)
 
 	mlx5dm_res_stats_get(res, &st);
 	if (st.fts || st.roots || st.rqs || st.sqs || st.tirs || st.counter_bulks || st.args ||
-	    st.reformats) {
+	    st.reformats || st.mrs) {
 		MLX5DM_LOG(ERR, "res", "context still has objects: %u tables, %u root rules, "
-			   "%u RQs, %u SQs, %u TIRs, %u counter bulks, %u arguments, %u reformats",
-			   st.fts, st.roots, st.rqs, st.sqs, st.tirs, st.counter_bulks, st.args,
-			   st.reformats);
+			   "%u RQs, %u SQs, %u TIRs, %u counter bulks, %u arguments, %u reformats, "
+			   "%u MRs", st.fts, st.roots, st.rqs, st.sqs, st.tirs, st.counter_bulks,
+			   st.args, st.reformats, st.mrs);
 		return -EBUSY;
 	}
 	first = mlx5dm_res_arg_pools_fini(res);

@@ -633,6 +633,51 @@ fake_dealloc_pd(struct ibv_pd *pd)
 	return 0;
 }
 
+/* ibv_reg_mr: lkey FAKE_LKEY0 + slot; the PD and access flags are kept for checks. */
+static struct ibv_mr *
+fake_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	unsigned int i;
+
+	if (fres.fail_mr) {
+		errno = EFAULT;
+		return NULL;
+	}
+	for (i = 0; i < FAKE_MAX_MRS; i++) {
+		struct fake_mr *m = &fres.mrs[i];
+
+		if (m->live)
+			continue;
+		memset(m, 0, sizeof(*m));
+		m->live = true;
+		m->pd = pd;
+		m->access = access;
+		m->mr.pd = pd;
+		m->mr.addr = addr;
+		m->mr.length = length;
+		m->mr.lkey = FAKE_LKEY0 + i;
+		m->mr.rkey = FAKE_LKEY0 + i;
+		fres.live_mrs++;
+		return &m->mr;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+static int
+fake_dereg_mr(struct ibv_mr *mr)
+{
+	struct fake_mr *m = (struct fake_mr *)(void *)mr;
+
+	if (m < fres.mrs || m >= fres.mrs + FAKE_MAX_MRS || !m->live) {
+		fres.bad_calls++;
+		return EINVAL;
+	}
+	m->live = false;
+	fres.live_mrs--;
+	return 0;
+}
+
 static int
 fake_init_obj(struct mlx5dv_obj *obj, uint64_t type)
 {
@@ -859,6 +904,8 @@ static const struct mlx5dm_dev_ops fake_ops = {
 	.alloc_pd = fake_alloc_pd,
 	.dealloc_pd = fake_dealloc_pd,
 	.init_obj = fake_init_obj,
+	.reg_mr = fake_reg_mr,
+	.dereg_mr = fake_dereg_mr,
 	.devx_general_cmd = fake_general_cmd,
 	.devx_obj_create = fake_obj_create,
 	.devx_obj_query = fake_obj_query,
@@ -896,6 +943,7 @@ fres_fini(void)
 {
 	assert_int_equal(fres.live_objs, 0);
 	assert_int_equal(fres.live_umems, 0);
+	assert_int_equal(fres.live_mrs, 0);
 	assert_int_equal(fres.live_matchers, 0);
 	assert_int_equal(fres.live_flows, 0);
 	assert_int_equal(fres.pd_allocs, fres.pd_frees);

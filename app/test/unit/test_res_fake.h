@@ -42,6 +42,8 @@
 #define FAKE_FC_ID0 0x8000
 #define FAKE_ARG_ID0 0x200000
 #define FAKE_PRC_ID0 0x7700
+#define FAKE_LKEY0 0x51e0
+#define FAKE_MAX_MRS 4
 
 /* A TIR's ICM address: all three output pieces non-zero and distinct. */
 #define FAKE_TIR_ICM(tirn) (0xa1b2c3d4e5f60000ull + ((uint64_t)(tirn) << 6))
@@ -63,6 +65,13 @@ struct fake_obj {
 	uint8_t state;         /* RQ state */
 	uint8_t table_type;    /* FT */
 	uint64_t root[2];      /* FT: sw_owner_icm_root_0/1 */
+};
+
+struct fake_mr {
+	struct ibv_mr mr;      /* first */
+	bool live;
+	struct ibv_pd *pd;
+	int access;
 };
 
 struct fake_umem {
@@ -107,6 +116,7 @@ struct fake_res_dev {
 	struct mlx5dm_dev dev;
 	struct fake_obj objs[FAKE_MAX_OBJS];
 	struct fake_umem umems[FAKE_MAX_UMEMS];
+	struct fake_mr mrs[FAKE_MAX_MRS];
 	struct fake_matcher matchers[FAKE_MAX_FLOWS];
 	struct fake_flow flows[FAKE_MAX_FLOWS];
 	struct fake_rec recs[FAKE_REC_MAX];
@@ -123,11 +133,11 @@ struct fake_res_dev {
 	int fail_errno;
 	bool tir_no_icm;           /* CREATE_TIR answers ICM address 0 */
 	bool fc_log_size;          /* ALLOC_FLOW_COUNTER accepts flow_counter_bulk_log_size */
-	bool fail_pd, fail_init_obj, fail_uar_nc, fail_uar_all, fail_umem;
+	bool fail_pd, fail_init_obj, fail_uar_nc, fail_uar_all, fail_umem, fail_mr;
 	int fail_matcher, fail_flow, fail_destroy_flow; /* errno to fail with once, 0 = work */
 	unsigned int fail_flow_skip;
 	/* Counters. */
-	unsigned int live_objs, live_umems, live_matchers, live_flows;
+	unsigned int live_objs, live_umems, live_matchers, live_flows, live_mrs;
 	unsigned int pd_allocs, pd_frees, uar_allocs, uar_frees, syncs, destroys;
 	unsigned int bad_calls;    /* calls on dead/unknown handles */
 	unsigned int same_prio;    /* two live root rules of one direction at one priority */

@@ -243,6 +243,50 @@ test_rq_errors(void **state)
 	fres_fini();
 }
 
+/*
+ * A datapath MR is ibv_reg_mr in the context's PD with local write (the
+ * device writes received frames through it), its lkey is the verbs MR's,
+ * the context refuses to close while it lives, and failures leave nothing.
+ */
+static void
+test_mr(void **state)
+{
+	static uint8_t buf[4096];
+	struct mlx5dm_res_ctx res;
+	struct mlx5dm_mr *mr;
+
+	(void)state;
+	fres_init();
+	fres_ctx(&res);
+	mr = mlx5dm_res_mr_reg(&res, buf + 64, 1000);
+	assert_non_null(mr);
+	assert_int_equal(fres.live_mrs, 1);
+	assert_ptr_equal(fres.mrs[0].pd, res.pd);
+	assert_int_equal(fres.mrs[0].access, IBV_ACCESS_LOCAL_WRITE);
+	assert_ptr_equal(fres.mrs[0].mr.addr, buf + 64);
+	assert_int_equal(fres.mrs[0].mr.length, 1000);
+	assert_int_equal(mlx5dm_mr_lkey(mr), FAKE_LKEY0);
+	assert_int_equal(mlx5dm_res_ctx_fini(&res), -EBUSY);
+	assert_int_equal(mlx5dm_mr_dereg(mr), 0);
+	assert_int_equal(fres.live_mrs, 0);
+	assert_int_equal(mlx5dm_mr_dereg(NULL), -EINVAL);
+	assert_null(mlx5dm_res_mr_reg(&res, NULL, 10));
+	assert_int_equal(errno, EINVAL);
+	assert_null(mlx5dm_res_mr_reg(&res, buf, 0));
+	assert_int_equal(errno, EINVAL);
+	fres.fail_mr = true;
+	assert_null(mlx5dm_res_mr_reg(&res, buf, sizeof(buf)));
+	assert_int_equal(errno, EFAULT);
+	fres.fail_mr = false;
+	mlx5dm_alloc_fail_at(1);
+	assert_null(mlx5dm_res_mr_reg(&res, buf, sizeof(buf)));
+	assert_int_equal(errno, ENOMEM);
+	mlx5dm_alloc_fail_at(0);
+	assert_int_equal(fres.live_mrs, 0);
+	fres_ctx_fini(&res);
+	fres_fini();
+}
+
 /* create_tir_in, tirc at 0x100: everything but the hash part. */
 static void
 exp_tir(uint8_t *exp, unsigned int disp, uint32_t rqn_or_rqt)
@@ -464,6 +508,7 @@ main(void)
 		cmocka_unit_test(test_rq_mailboxes),
 		cmocka_unit_test(test_rq_uar),
 		cmocka_unit_test(test_rq_errors),
+		cmocka_unit_test(test_mr),
 		cmocka_unit_test(test_tir_direct),
 		cmocka_unit_test(test_tir_rss),
 		cmocka_unit_test(test_tir_errors),

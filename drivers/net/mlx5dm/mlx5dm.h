@@ -9,9 +9,8 @@
  * The vdev-wide state (devargs, port table) lives in struct mlx5dm_shared;
  * each ethdev port has a struct mlx5dm_priv as its dev_private.
  *
- * Threading: Rx/Tx bursts take no locks (one lcore per queue, as DPDK asks).
- * A Tx burst delivers into the peer port's Rx ring, which is multi-producer;
- * Rx counters are therefore updated with relaxed atomics by the producers.
+ * Threading: Rx/Tx bursts take no locks (one lcore per queue, as DPDK asks);
+ * the device is on the far side of the queues' memory.
  */
 
 #ifndef _MLX5DM_H_
@@ -20,10 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_dev.h>
 #include <rte_ether.h>
 #include <rte_ring.h>
 #include <rte_mempool.h>
+#include <rte_spinlock.h>
 
 #include "rte_pmd_mlx5dm.h"
 
@@ -103,41 +104,117 @@ struct mlx5dm_devargs {
 
 struct mlx5dm_priv;
 struct mlx5dm_rq;
+struct mlx5dm_sq;
+struct mlx5dm_mr;
+struct mlx5dv_devx_uar;
 struct rte_eth_dev;
 struct rte_flow_ops;
 
-/*
- * An Rx queue is a receive queue (RQ) of the port's device: the model
- * delivers steered frames into it; the burst takes them back as mbufs.
- */
-struct mlx5dm_rxq {
-	struct mlx5dm_priv *priv;
-	struct mlx5dm_dev *dev;
-	struct mlx5dm_rq *rq;
-	uint32_t rqn;
-	struct rte_mempool *mp;
-	uint16_t idx;
-	uint16_t nb_desc;
-	uint16_t port_id;
-	/* Counted at poll time; the device's enqueue-time counters win when it has them. */
-	uint64_t polled;
-	uint64_t polled_bytes;
-	/* Device counters at the last stats reset. */
-	uint64_t base_packets;
-	uint64_t base_bytes;
-	uint64_t base_full;
+/* The last memory region a queue's lookups hit: [start, end) has lkey. */
+struct mlx5dm_mr_cache {
+	uintptr_t start;
+	uintptr_t end;
+	uint32_t lkey;
 };
 
-/* Single writer: the lcore owning the queue. */
-struct mlx5dm_txq {
-	struct mlx5dm_priv *priv;
-	struct mlx5dm_dev *dev;
-	uint16_t idx;
-	uint16_t nb_desc;
+/*
+ * An Rx queue is a receive queue (RQ) of the port's device in the mlx5
+ * format: every WQE holds an mbuf of the queue's pool, the device writes a
+ * frame into one and a CQE that says so; the burst hands the mbuf out and
+ * posts a fresh one in its place. Single writer: the polling lcore.
+ */
+struct mlx5dm_rxq {
+	uint8_t *wqes;                  /* 16-byte WQEs */
+	volatile uint32_t *dbrec;       /* [0]: WQEs posted */
+	uint8_t *cqes;
+	volatile uint32_t *cq_dbrec;
+	uint32_t log_wqes;
+	uint32_t log_cqes;
+	uint32_t rq_pi;                 /* WQEs posted since the last (re)start */
+	uint32_t rq_db;                 /* of them in the doorbell record (the device knows) */
+	uint32_t rq_ci;                 /* of them completed */
+	uint32_t cq_ci;
+	uint32_t buf_len;               /* bytes a WQE offers (data room past the headroom) */
+	bool err;                       /* an error CQE was seen: wait for the flush, recover */
+	struct rte_mbuf **elts;         /* the mbuf of each WQE */
+	struct rte_mempool *mp;
+	uint16_t port_id;
+	struct mlx5dm_mr_cache mr;
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t dropped;          /* the device (steering, wire or receiver) dropped them */
-	uint64_t linearize_fail;   /* multi-segment mbufs that could not be made contiguous */
+	uint64_t errors;                /* error CQEs other than flushes */
+	uint64_t nombuf;                /* frames dropped: no mbuf to replace theirs */
+	uint64_t recoveries;            /* ERR -> RDY */
+	/* Control path. */
+	struct mlx5dm_priv *priv;
+	struct mlx5dm_rq *rq;
+	uint32_t rqn;
+	uint16_t idx;
+	uint16_t nb_desc;
+};
+
+/* What a completion-requesting WQE releases when its CQE comes. */
+struct mlx5dm_txq_comp {
+	uint16_t elts_head;             /* mbufs posted up to and including this WQE */
+	uint16_t pi_next;               /* WQEBB counter past it */
+};
+
+/*
+ * A Tx queue is a send queue (SQ) of the port's device: one SEND WQE per
+ * frame, mbufs kept until a completion covers them. Single writer: the
+ * lcore owning the queue.
+ */
+struct mlx5dm_txq {
+	uint8_t *wqes;                  /* 64-byte WQEBBs */
+	volatile uint32_t *dbrec;       /* [1]: WQEBBs posted */
+	uint8_t *cqes;
+	volatile uint32_t *cq_dbrec;
+	struct mlx5dv_devx_uar *uar;
+	uint32_t log_wqes;
+	uint32_t log_cqes;
+	uint32_t sqn;
+	uint16_t inline_min;
+	uint16_t pi;                    /* WQEBBs posted */
+	uint16_t ci;                    /* WQEBBs completed */
+	uint16_t elts_head;             /* mbufs posted */
+	uint16_t elts_tail;             /* mbufs freed */
+	uint16_t since_comp;            /* WQEs since the last that asked for a CQE */
+	uint32_t cq_ci;
+	struct rte_mbuf **elts;         /* 2^log_wqes: a WQE takes at least one WQEBB */
+	struct mlx5dm_txq_comp *comp;   /* by WQEBB index */
+	struct mlx5dm_mr_cache mr;
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;                /* frames lost to an error CQE (the rest flushed) */
+	uint64_t refused;               /* not posted: memory not registered, too many segs */
+	uint64_t recoveries;
+	/* Control path. */
+	struct mlx5dm_priv *priv;
+	struct mlx5dm_sq *sq;
+	uint16_t idx;
+	uint16_t nb_desc;
+};
+
+/*
+ * The memory regions of a port (its device's PD): the chunks of every
+ * mempool whose mbufs its queues carry, registered once (Rx pools at queue
+ * set-up, Tx pools at their first mbuf). Lookups read without a lock: an
+ * entry is complete before the count that publishes it.
+ */
+#define MLX5DM_MR_MAX 256
+
+struct mlx5dm_mr_entry {
+	uintptr_t start;
+	uintptr_t end;
+	uint32_t lkey;
+	const struct rte_mempool *mp;
+	struct mlx5dm_mr *mr;
+};
+
+struct mlx5dm_mr_table {
+	rte_spinlock_t lock;            /* registration (control path) */
+	uint32_t n;                     /* published entries */
+	struct mlx5dm_mr_entry e[MLX5DM_MR_MAX];
 };
 
 struct mlx5dm_shared;
@@ -170,6 +247,8 @@ struct mlx5dm_priv {
 	bool isolated;                 /* rte_flow_isolate(): no default RSS rule */
 	/* Rule writes may wait for the doorbell (doorbell_batch > 1): see mlx5dm_rules_ring(). */
 	uint32_t rules_unrung;
+	uint64_t imissed_base;         /* the device's out-of-buffer count at the last reset */
+	struct mlx5dm_mr_table mrs;
 };
 
 void mlx5dm_rules_ring_slow(struct mlx5dm_priv *priv);
@@ -213,7 +292,33 @@ extern const char mlx5dm_devargs_help[];
 /* mlx5dm_rxtx.c */
 uint16_t mlx5dm_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5dm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+int mlx5dm_tx_done_cleanup(void *txq, uint32_t free_cnt);
 void mlx5dm_rxq_drain(struct mlx5dm_rxq *rxq);
+void mlx5dm_rxq_post_all(struct mlx5dm_rxq *rxq);
+void mlx5dm_txq_reset(struct mlx5dm_txq *txq);
+const uint32_t *mlx5dm_supported_ptypes(struct rte_eth_dev *dev);
+
+/* mlx5dm_mr.c */
+int mlx5dm_mr_mempool_reg(struct mlx5dm_priv *priv, struct rte_mempool *mp);
+uint32_t mlx5dm_mr_lkey_slow(struct mlx5dm_priv *priv, struct mlx5dm_mr_cache *cache,
+			     struct rte_mbuf *m, uintptr_t addr);
+void mlx5dm_mr_release_all(struct mlx5dm_priv *priv);
+
+/* No MR covers the address (an lkey the PMD never uses). */
+#define MLX5DM_MR_NONE UINT32_MAX
+
+/*
+ * lkey of addr, the data of mbuf segment m: the queue's last hit, else the
+ * port's table, else m's pool registered now (first use of a pool).
+ */
+static inline uint32_t
+mlx5dm_mbuf_lkey(struct mlx5dm_priv *priv, struct mlx5dm_mr_cache *cache, struct rte_mbuf *m,
+		 uintptr_t addr)
+{
+	if (likely(addr - cache->start < cache->end - cache->start))
+		return cache->lkey;
+	return mlx5dm_mr_lkey_slow(priv, cache, m, addr);
+}
 
 /* mlx5dm_rxq.c */
 struct rte_eth_rxconf;
@@ -225,8 +330,6 @@ void mlx5dm_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
 int mlx5dm_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t nb_desc,
 			  unsigned int socket, const struct rte_eth_txconf *conf);
 void mlx5dm_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
-int mlx5dm_rxq_counts(struct mlx5dm_rxq *rxq, uint64_t *packets, uint64_t *bytes,
-		      uint64_t *full);
 
 /*
  * Interface between the datapath part and the rte_flow part.

@@ -168,7 +168,9 @@ mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_in
 	/* Toeplitz over IPv4/IPv6 addresses and TCP/UDP ports, as the TIRs do. */
 	info->flow_type_rss_offloads = MLX5DM_FLOW_RSS_HF_SUPPORTED;
 	info->hash_key_size = 40;
-	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	/* What the CQE reports: RSS hash, checksum verdicts. */
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	return 0;
 }
 
@@ -241,6 +243,7 @@ mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 		mlx5dm_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5dm_tx_queue_release(dev, i);
+	mlx5dm_mr_release_all(priv);
 	mlx5dm_port_steer_fini(priv);
 	/* The MAC lives in priv, which ethdev frees with the port. */
 	dev->data->mac_addrs = NULL;
@@ -273,6 +276,8 @@ static const struct eth_dev_ops mlx5dm_dev_ops = {
 	.tx_queue_setup = mlx5dm_tx_queue_setup,
 	.rx_queue_release = mlx5dm_rx_queue_release,
 	.tx_queue_release = mlx5dm_tx_queue_release,
+	.tx_done_cleanup = mlx5dm_tx_done_cleanup,
+	.dev_supported_ptypes_get = mlx5dm_supported_ptypes,
 	.rxq_info_get = mlx5dm_rxq_info_get,
 	.txq_info_get = mlx5dm_txq_info_get,
 	.stats_get = mlx5dm_stats_get,
@@ -432,6 +437,7 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	priv->data = dev->data;
 	priv->port_index = index;
 	priv->port_id = dev->data->port_id;
+	rte_spinlock_init(&priv->mrs.lock);
 	peer = sh->args.topology == MLX5DM_TOPO_PAIR ? index ^ 1 : index;
 	priv->peer_index = peer;
 	/* Locally administered MAC: 02:4d:44:<vdev name hash>:<port index>. */

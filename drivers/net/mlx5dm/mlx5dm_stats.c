@@ -5,8 +5,10 @@
 /*
  * Basic stats, per-queue stats (ethdev turns them into rx_qN_* / tx_qN_*
  * xstats because the port sets RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS) and the
- * driver's own xstats. Rx counts come from the device, which counts a frame
- * when it enqueues it to the RQ, so a stopped poller never skews them.
+ * driver's own xstats. Packets and bytes are counted by the bursts: Rx
+ * what the application received, Tx what was posted to the device. Error
+ * CQEs count as Rx errors and Tx errors. On the device model, frames the
+ * device had no receive buffer for are imissed (its out-of-buffer count).
  */
 
 #include <stdio.h>
@@ -18,26 +20,41 @@
 #include "mlx5dm_dev.h"
 #include "mlx5dm_sim.h"
 
+/* Frames dropped for want of a posted receive buffer, as the model counts them. */
+static uint64_t
+mlx5dm_out_of_buffer(struct mlx5dm_priv *priv)
+{
+	struct mlx5dm_sim_port_stats ps;
+
+	if (priv->dev->backend != MLX5DM_DEV_BACKEND_SIM)
+		return 0;
+	memset(&ps, 0, sizeof(ps));
+	mlx5dm_sim_port_stats_get(priv->dev->transport, 0, &ps);
+	return ps.drops.queue_full;
+}
+
 int
 mlx5dm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	unsigned int i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct mlx5dm_rxq *rxq = dev->data->rx_queues[i];
-		uint64_t pk, by, full;
 
 		if (rxq == NULL)
 			continue;
-		mlx5dm_rxq_counts(rxq, &pk, &by, &full);
-		stats->ipackets += pk;
-		stats->ibytes += by;
-		stats->imissed += full;
+		stats->ipackets += rxq->packets;
+		stats->ibytes += rxq->bytes;
+		stats->ierrors += rxq->errors;
+		stats->rx_nombuf += rxq->nombuf;
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[i] = pk;
-			stats->q_ibytes[i] = by;
+			stats->q_ipackets[i] = rxq->packets;
+			stats->q_ibytes[i] = rxq->bytes;
+			stats->q_errors[i] = rxq->errors;
 		}
 	}
+	stats->imissed = mlx5dm_out_of_buffer(priv) - priv->imissed_base;
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5dm_txq *txq = dev->data->tx_queues[i];
 
@@ -45,7 +62,7 @@ mlx5dm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 			continue;
 		stats->opackets += txq->packets;
 		stats->obytes += txq->bytes;
-		stats->oerrors += txq->linearize_fail;
+		stats->oerrors += txq->errors + txq->refused;
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			stats->q_opackets[i] = txq->packets;
 			stats->q_obytes[i] = txq->bytes;
@@ -54,26 +71,25 @@ mlx5dm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 	return 0;
 }
 
-/* Device counters are monotonic: a reset remembers where they stood. */
 int
 mlx5dm_stats_reset(struct rte_eth_dev *dev)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	unsigned int i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct mlx5dm_rxq *rxq = dev->data->rx_queues[i];
-		struct mlx5dm_dev_rq_stats st;
 
 		if (rxq == NULL)
 			continue;
-		if (rxq->dev->ops->rq_stats(rxq->dev, rxq->rqn, &st) == 0) {
-			rxq->base_packets = st.packets;
-			rxq->base_bytes = st.bytes;
-			rxq->base_full = st.full_drops;
-		}
-		rxq->polled = 0;
-		rxq->polled_bytes = 0;
+		rxq->packets = 0;
+		rxq->bytes = 0;
+		rxq->errors = 0;
+		rxq->nombuf = 0;
+		rxq->recoveries = 0;
 	}
+	/* The device's count is monotonic: a reset remembers where it stood. */
+	priv->imissed_base = mlx5dm_out_of_buffer(priv);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5dm_txq *txq = dev->data->tx_queues[i];
 
@@ -81,8 +97,9 @@ mlx5dm_stats_reset(struct rte_eth_dev *dev)
 			continue;
 		txq->packets = 0;
 		txq->bytes = 0;
-		txq->dropped = 0;
-		txq->linearize_fail = 0;
+		txq->errors = 0;
+		txq->refused = 0;
+		txq->recoveries = 0;
 	}
 	return 0;
 }
@@ -126,10 +143,10 @@ mlx5dm_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *name
 	if (names == NULL || size < nrx + ntx + ndev)
 		return (int)(nrx + ntx + ndev);
 	for (i = 0; i < nrx; i++)
-		snprintf(names[i].name, sizeof(names[i].name), "rx_q%u_full_drops", i);
+		snprintf(names[i].name, sizeof(names[i].name), "rx_q%u_recoveries", i);
 	for (i = 0; i < ntx; i++)
 		snprintf(names[nrx + i].name, sizeof(names[nrx + i].name),
-			 "tx_q%u_dropped", i);
+			 "tx_q%u_recoveries", i);
 	for (i = 0; i < ndev; i++)
 		snprintf(names[nrx + ntx + i].name, sizeof(names[0].name), "%s",
 			 mlx5dm_xstats_dev[i].name);
@@ -150,18 +167,15 @@ mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigne
 		return (int)(nrx + ntx + ndev);
 	for (i = 0; i < nrx; i++) {
 		struct mlx5dm_rxq *rxq = dev->data->rx_queues[i];
-		uint64_t pk = 0, by = 0, full = 0;
 
-		if (rxq != NULL)
-			mlx5dm_rxq_counts(rxq, &pk, &by, &full);
 		xstats[i].id = i;
-		xstats[i].value = full;
+		xstats[i].value = rxq == NULL ? 0 : rxq->recoveries;
 	}
 	for (i = 0; i < ntx; i++) {
 		struct mlx5dm_txq *txq = dev->data->tx_queues[i];
 
 		xstats[nrx + i].id = nrx + i;
-		xstats[nrx + i].value = txq == NULL ? 0 : txq->dropped;
+		xstats[nrx + i].value = txq == NULL ? 0 : txq->recoveries;
 	}
 	memset(&ps, 0, sizeof(ps));
 	if (ndev != 0)

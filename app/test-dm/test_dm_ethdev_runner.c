@@ -18,8 +18,9 @@
 #include "test_dm_tag.h"
 
 #define TEST_DM_ER_DESC 512
+#define TEST_DM_ER_MIN_DESC 64
 #define TEST_DM_ER_BURST 32
-/* Tagged packets in flight at once: half an Rx ring, whatever queue they all reach. */
+/* Tagged packets in flight at once: at most half an Rx ring, whatever queue they all reach. */
 #define TEST_DM_ER_CHUNK (TEST_DM_ER_DESC / 2)
 
 struct test_dm_ethdev_runner {
@@ -27,12 +28,37 @@ struct test_dm_ethdev_runner {
 	uint64_t wait_cycles;
 	uint64_t quiet_cycles;
 	uint16_t nb_rxq;
+	uint16_t rx_desc;		/**< Rx ring size of this many queues. */
 	uint16_t ports[RTE_MAX_ETHPORTS];
 	uint16_t peer[RTE_MAX_ETHPORTS];
 	uint8_t started[RTE_MAX_ETHPORTS];
 	unsigned int nb_ports;
 	uint64_t late;			/**< Tagged packets that arrived after their burst. */
+	uint32_t pending[RTE_MAX_ETHPORTS];	/**< Sent, Tx completion not seen yet. */
 };
+
+/*
+ * How long a frame's Tx completion may take: the device always completes
+ * what was posted, but a loaded machine may leave its thread waiting for a
+ * CPU; only a broken device takes this long.
+ */
+#define TEST_DM_ER_COMPLETION_US 2000000
+
+/*
+ * Every Rx descriptor holds an mbuf of the pool from the queue's set-up
+ * on: the rings of all ports take at most half of it (the rest is for
+ * frames in flight), down to TEST_DM_ER_MIN_DESC per queue.
+ */
+static uint16_t
+test_dm_er_rx_desc(const struct test_dm_ethdev_runner *er)
+{
+	unsigned int per = er->mp->size / 2 / RTE_MAX(er->nb_ports * er->nb_rxq, 1u);
+	uint16_t desc = TEST_DM_ER_DESC;
+
+	while (desc > per && desc > TEST_DM_ER_MIN_DESC)
+		desc /= 2;
+	return desc;
+}
 
 static int
 test_dm_er_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg, size_t size)
@@ -60,7 +86,7 @@ test_dm_er_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg
 	er->started[port] = 0;
 	ret = rte_eth_dev_configure(port, er->nb_rxq, 1, &conf);
 	for (q = 0; ret == 0 && q < er->nb_rxq; q++)
-		ret = rte_eth_rx_queue_setup(port, q, TEST_DM_ER_DESC, rte_eth_dev_socket_id(port),
+		ret = rte_eth_rx_queue_setup(port, q, er->rx_desc, rte_eth_dev_socket_id(port),
 					     NULL, er->mp);
 	if (ret == 0)
 		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_ER_DESC,
@@ -99,6 +125,7 @@ test_dm_er_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size
 		if (er->started[er->ports[i]] && er->nb_rxq == c->nb_queues)
 			continue;
 		er->nb_rxq = c->nb_queues;
+		er->rx_desc = test_dm_er_rx_desc(er);
 		for (i = 0; i < er->nb_ports; i++) {
 			ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
 			if (ret != 0)
@@ -197,17 +224,66 @@ test_dm_er_record(struct test_dm_rx *rx, uint16_t port, uint16_t queue, struct r
 	return 0;
 }
 
-/* Look for the packet on every queue of every port until it shows up or time runs out. */
-static int
-test_dm_er_collect(struct test_dm_ethdev_runner *er, struct test_dm_rx *rx)
+/*
+ * Frames of port's Tx queue the device has completed since the last call.
+ * A Tx completion comes after the frame's whole journey (delivered into an
+ * Rx queue or dropped), as on a looped NIC.
+ */
+static unsigned int
+test_dm_er_tx_done(struct test_dm_ethdev_runner *er, uint16_t port)
 {
-	uint64_t deadline = rte_get_timer_cycles() + er->wait_cycles;
+	int n = rte_eth_tx_done_cleanup(port, 0, 0);
+
+	if (n <= 0)
+		return 0;
+	er->pending[port] -= RTE_MIN((uint32_t)n, er->pending[port]);
+	return (unsigned int)n;
+}
+
+/*
+ * Wait until every frame sent on port completed: the Tx burst then finds no
+ * completion to consume unseen, and what tx_done_cleanup reports is the
+ * next burst's alone.
+ */
+static void
+test_dm_er_tx_idle(struct test_dm_ethdev_runner *er, uint16_t port)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+			    rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000;
+
+	while (er->pending[port] != 0 && rte_get_timer_cycles() < deadline)
+		test_dm_er_tx_done(er, port);
+	er->pending[port] = 0;
+}
+
+static uint16_t
+test_dm_er_tx(struct test_dm_ethdev_runner *er, uint16_t port, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t k = rte_eth_tx_burst(port, 0, m, n);
+
+	er->pending[port] += k;
+	return k;
+}
+
+/*
+ * Look for the packet on every queue of every port until it shows up and
+ * its Tx completed, or it did not show up in a round of polls that began
+ * after the completion, or time runs out.
+ */
+static int
+test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_dm_rx *rx)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+			    RTE_MAX(er->wait_cycles,
+				    rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000);
 	struct rte_mbuf *m[TEST_DM_ER_BURST];
-	unsigned int i, extra = 0;
+	unsigned int i, extra = 0, done = 0, rounds_after = 0;
 	uint16_t q, n, k;
 	int ret = 0;
 
 	do {
+		bool completed = done != 0;
+
 		for (i = 0; i < er->nb_ports; i++) {
 			for (q = 0; q < er->nb_rxq; q++) {
 				n = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST);
@@ -220,7 +296,11 @@ test_dm_er_collect(struct test_dm_ethdev_runner *er, struct test_dm_rx *rx)
 				rte_pktmbuf_free_bulk(m, n);
 			}
 		}
-	} while (!rx->received && ret == 0 && rte_get_timer_cycles() < deadline);
+		rounds_after += completed;
+		done += test_dm_er_tx_done(er, port);
+		if (done != 0 && (rx->received || rounds_after >= 1))
+			break;
+	} while (ret == 0 && rte_get_timer_cycles() < deadline);
 	/* One packet sent, more than one received: the device duplicated it. */
 	return ret < 0 ? ret : extra == 0 ? 0 : -EIO;
 }
@@ -246,11 +326,12 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 			return -E2BIG;
 		}
 		memcpy(rte_pktmbuf_mtod(m, void *), pkts->v[k].data, pkts->v[k].len);
-		if (rte_eth_tx_burst(port, 0, &m, 1) != 1) {
+		test_dm_er_tx_idle(er, port);
+		if (test_dm_er_tx(er, port, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
 			return -EIO;
 		}
-		ret = test_dm_er_collect(er, &rx[k]);
+		ret = test_dm_er_collect(er, port, &rx[k]);
 		if (ret < 0)
 			return ret;
 	}
@@ -259,25 +340,32 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 
 /*
  * Poll every queue of every port, pairing packets with rx[first..first+n) by
- * their tag (tag of packet 0: @p base). The burst ends when all arrived, or
- * after two empty rounds of polls once nothing arrived for the quiet time:
- * a poll always follows the wait, so a descheduled process does not call
- * waiting packets dropped. Packets of earlier bursts are late: ignored (they
- * were reported dropped); a packet without tag, or twice, is an error.
+ * their tag (tag of packet 0: @p base). The burst ends once the device has
+ * completed all n on port's Tx queue and either all arrived or two rounds
+ * of polls after the completion found nothing for the quiet time: a poll
+ * always follows the wait, so a descheduled process does not call waiting
+ * packets dropped. Without completions, the quiet time alone ends it.
+ * Packets of earlier bursts are late: ignored (they were reported
+ * dropped); a packet without tag, or twice, is an error.
  */
 static int
-test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, struct test_dm_rx *rx,
-			  uint32_t base, unsigned int first, unsigned int n)
+test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
+			  struct test_dm_rx *rx, uint32_t base, unsigned int first,
+			  unsigned int n)
 {
 	uint64_t last = rte_get_timer_cycles();
+	uint64_t limit = RTE_MAX(RTE_MAX(er->wait_cycles, er->quiet_cycles),
+				 rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000);
 	struct rte_mbuf *m[TEST_DM_ER_BURST];
-	unsigned int i, got = 0, bad = 0, empty = 0, arrived;
+	unsigned int i, got = 0, bad = 0, empty = 0, arrived, done = 0;
 	uint16_t q, nb, k;
 	uint32_t idx;
 	int64_t tag;
 	int ret = 0;
 
-	while (got < n) {
+	while (got < n || done < n) {
+		bool completed = done >= n;
+
 		arrived = 0;
 		for (i = 0; i < er->nb_ports; i++) {
 			for (q = 0; q < er->nb_rxq; q++) {
@@ -303,12 +391,18 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, struct test_dm_rx *r
 				arrived += nb;
 			}
 		}
+		done += test_dm_er_tx_done(er, port);
 		if (arrived != 0) {
 			last = rte_get_timer_cycles();
 			empty = 0;
-		} else if (++empty >= 2 && rte_get_timer_cycles() - last >= er->quiet_cycles) {
+		} else if (completed && ++empty >= 2 &&
+			   rte_get_timer_cycles() - last >= er->quiet_cycles) {
+			break;
+		} else if (!completed && rte_get_timer_cycles() - last >= limit) {
 			break;
 		}
+		if (done >= n && !completed)
+			last = rte_get_timer_cycles();
 	}
 	return ret < 0 ? ret : bad == 0 ? 0 : -EIO;
 }
@@ -319,6 +413,7 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 {
 	struct test_dm_ethdev_runner *er = ctx;
 	struct rte_mbuf *m[TEST_DM_ER_CHUNK];
+	unsigned int chunk = RTE_MIN((unsigned int)TEST_DM_ER_CHUNK, er->rx_desc / 2u);
 	unsigned int done, n, k, sent, idle;
 	uint32_t base;
 	int ret;
@@ -330,7 +425,7 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 	base = (uint32_t)test_dm_tag_read(pkts->v[0].data, pkts->v[0].len);
 	memset(rx, 0, pkts->n * sizeof(*rx));
 	for (done = 0; done < pkts->n; done += n) {
-		n = RTE_MIN((unsigned int)TEST_DM_ER_CHUNK, pkts->n - done);
+		n = RTE_MIN(chunk, pkts->n - done);
 		if (rte_pktmbuf_alloc_bulk(er->mp, m, n) != 0)
 			return -ENOMEM;
 		for (k = 0; k < n; k++) {
@@ -342,8 +437,9 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 			}
 			memcpy(rte_pktmbuf_mtod(m[k], void *), b->data, b->len);
 		}
+		test_dm_er_tx_idle(er, port);
 		for (sent = 0, idle = 0; sent < n && idle < 1000; ) {
-			k = rte_eth_tx_burst(port, 0, m + sent, (uint16_t)(n - sent));
+			k = test_dm_er_tx(er, port, m + sent, (uint16_t)(n - sent));
 			sent += k;
 			idle = k == 0 ? idle + 1 : 0;
 		}
@@ -351,7 +447,7 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 			rte_pktmbuf_free_bulk(m + sent, n - sent);
 			return -EIO;
 		}
-		ret = test_dm_er_collect_tagged(er, rx, base, done, n);
+		ret = test_dm_er_collect_tagged(er, port, rx, base, done, n);
 		if (ret < 0)
 			return ret;
 	}

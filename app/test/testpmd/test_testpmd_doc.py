@@ -17,12 +17,11 @@ import argparse
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_harness import Checker, parse_xstats, pmd_load_args  # noqa: E402
+from testpmd_harness import Checker, parse_xstats, pmd_load_args, run_commands  # noqa: E402
 from testpmd_pcap import read_pcap, write_pcap  # noqa: E402
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'doc',
@@ -67,14 +66,15 @@ def run_block(testpmd, cmdline, cmds, pmd, cwd):
     sep = argv.index('--')
     eal = pmd_load_args(pmd, env) + ['--file-prefix=mlx5dm_doc_%d' % os.getpid(),
                                      '--no-shconf', '--log-level=lib.eal:error']
-    cmdfile = os.path.join(cwd, 'cmds.txt')
-    with open(cmdfile, 'w') as f:
-        f.write('\n'.join(cmds + ['quit']) + '\n')
-    argv = argv[:sep] + eal + argv[sep:] + ['--cmdline-file=' + cmdfile]
-    p = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=env, timeout=120,
-                       universal_newlines=True, errors='replace')
-    return p.returncode, p.stdout
+    # As a person at the prompt would, give the device time between start and stop.
+    timed = []
+    for cmd in cmds + ['quit']:
+        timed.append(cmd)
+        if cmd.startswith('start'):
+            timed.append('sleep 1')
+    if len(timed) > len(cmds) + 1:
+        pmd_load_args(pmd, env, line_buffered=True)
+    return run_commands(argv[:sep] + eal + argv[sep:], timed, env, cwd=cwd)
 
 
 def check_flows(c, tag, cmds, out):
@@ -114,8 +114,12 @@ def main():
             check_flows(c, tag, cmds, out)
             xs = [x for _, x in parse_xstats(out)]
             if n == 1:
-                c.check('%s: all sent packets received' % tag, xs and xs[-1].get(
-                    'rx_good_packets', -1) == xs[-1].get('tx_good_packets', -2) > 0)
+                # io forwarding sends on what it receives; at the stop the device may still
+                # hold some of the 32 frames tx_first injected.
+                rx = xs[-1].get('rx_good_packets', -1) if xs else -1
+                tx = xs[-1].get('tx_good_packets', -1) if xs else -1
+                c.check('%s: sent packets received' % tag, rx > 0 and 0 <= tx - rx <= 32,
+                        'rx=%d tx=%d' % (rx, tx))
             elif n == 2:
                 tx = xs[-1].get('tx_good_packets', -1) if xs else -1
                 c.check('%s: all on rx_q2' % tag, tx > 0 and xs[-1].get('rx_q2_packets') == tx)

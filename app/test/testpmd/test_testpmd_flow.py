@@ -23,7 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_harness import Checker, parse_xstats, run_testpmd  # noqa: E402
 
 TX_DST = '198.18.0.2'  # testpmd's default txonly destination
-SEND = ['set fwd rxonly', 'start tx_first', 'stop', 'show port xstats 0']
+# The device works beside testpmd: give it time before stopping the Rx polls.
+SEND = ['set fwd rxonly', 'start tx_first', 'sleep 0.5', 'stop', 'show port xstats 0']
 
 
 def rxq(xs, q):
@@ -40,7 +41,7 @@ def sc_queue_count(c, run):
     """A matched UDP/IPv4 flow lands on queue 2 and is counted."""
     out = run(['flow create 0 ingress pattern eth / ipv4 dst is %s / udp / end '
                'actions count / queue index 2 / end' % TX_DST] + SEND +
-              ['flow query 0 0 count', 'flow destroy 0 rule 0'], ['--rxq=4', '--txq=1'])
+              ['flow query 0 0 count', 'flow destroy 0 rule 0'], ['--rxq=4', '--txq=4'])
     c.check('flow created', 'Flow rule #0 created' in out)
     xs = last_xstats(c, out)
     tx = xs.get('tx_good_packets', 0)
@@ -54,7 +55,7 @@ def sc_queue_count(c, run):
 def sc_drop(c, run):
     """A DROP rule above the default rule: nothing is received."""
     out = run(['flow create 0 ingress pattern eth / ipv4 / udp dst is 9 / end '
-               'actions drop / end'] + SEND, ['--rxq=2', '--txq=1'])
+               'actions drop / end'] + SEND, ['--rxq=2', '--txq=2'])
     xs = last_xstats(c, out)
     c.check('packets sent', xs.get('tx_good_packets', 0) > 0)
     c.check('nothing received', xs.get('rx_good_packets', -1) == 0,
@@ -63,7 +64,7 @@ def sc_drop(c, run):
 
 def sc_default_rss(c, run):
     """No rule: the default rule spreads multi-flow traffic over the 4 queues."""
-    out = run(SEND, ['--rxq=4', '--txq=1', '--txonly-multi-flow'])
+    out = run(SEND, ['--rxq=4', '--txq=4', '--txonly-multi-flow'])
     xs = last_xstats(c, out)
     tx = xs.get('tx_good_packets', 0)
     used = [q for q in range(4) if rxq(xs, q) > 0]
@@ -75,7 +76,7 @@ def sc_rss_action(c, run):
     """RSS action on IPv4/UDP ports over queues 1..3 (never 0)."""
     out = run(['flow create 0 ingress pattern eth / ipv4 / udp / end actions rss queues 1 2 3 '
                'end types ipv4-udp end / end'] + SEND,
-              ['--rxq=4', '--txq=1', '--txonly-multi-flow'])
+              ['--rxq=4', '--txq=4', '--txonly-multi-flow'])
     xs = last_xstats(c, out)
     tx = xs.get('tx_good_packets', 0)
     c.check('all on queues 1..3', rxq(xs, 1) + rxq(xs, 2) + rxq(xs, 3) == tx)
@@ -87,7 +88,7 @@ def sc_isolate(c, run):
     """Isolated: nothing without rules; a rule brings its traffic only."""
     out = run(SEND + ['flow create 0 ingress pattern eth / ipv4 / udp / end '
                       'actions queue index 1 / end'] + SEND,
-              ['--rxq=2', '--txq=1', '--flow-isolate-all'])
+              ['--rxq=2', '--txq=2', '--flow-isolate-all'])
     blocks = parse_xstats(out)
     c.check('two xstats blocks', len(blocks) == 2)
     if len(blocks) == 2:
@@ -114,7 +115,7 @@ def sc_egress_modify(c, run):
     out = run(['flow create 0 egress pattern eth / ipv4 / udp / end '
                'actions set_ipv4_dst ipv4_addr 198.18.5.5 / end',
                'flow create 0 ingress pattern eth / ipv4 dst is 198.18.5.5 / end '
-               'actions queue index 3 / end'] + SEND, ['--rxq=4', '--txq=1'])
+               'actions queue index 3 / end'] + SEND, ['--rxq=4', '--txq=4'])
     xs = last_xstats(c, out)
     c.check('rewritten packets on rx_q3', rxq(xs, 3) == xs.get('tx_good_packets', -1))
 

@@ -24,6 +24,7 @@ def main():
     cmds = [
         'set fwd io',
         'start tx_first',
+        'sleep 0.5',
         'stop',
         'show port xstats 0',
         'port stop 0',
@@ -31,6 +32,7 @@ def main():
         'port config all txq 2',
         'port start 0',
         'start tx_first 2',
+        'sleep 0.5',
         'stop',
         'show port xstats 0',
         'port stop 0',
@@ -39,6 +41,7 @@ def main():
         'port config all rxd 64',
         'port start 0',
         'start tx_first',
+        'sleep 0.5',
         'stop',
         'show port xstats 0',
         'show port info 0',
@@ -53,6 +56,7 @@ def main():
     blocks = parse_xstats(out)
     c.check('three xstats blocks', len(blocks) == 3, 'got %d' % len(blocks))
     expect_min = [32, 64, 32]  # tx_first bursts: 1, 2, 1 per queue-stream
+    injected = [32, 128, 32]   # frames tx_first put in circulation: 1, 2 x 2, 1 bursts
     for i, (port, xs) in enumerate(blocks[:3]):
         tag = 'run %d:' % (i + 1)
         tx = xs.get('tx_good_packets', -1)
@@ -60,14 +64,16 @@ def main():
         c.check('%s port 0' % tag, port == 0)
         c.check('%s tx_good_packets >= %d' % (tag, expect_min[i]), tx >= expect_min[i],
                 'tx=%d' % tx)
-        c.check('%s rx_good_packets == tx_good_packets' % tag, rx == tx,
-                'rx=%d tx=%d' % (rx, tx))
+        # io forwarding sends on what it receives: what tx_first injected circulates, and
+        # at the stop some of it is still with the device (sent, not yet received).
+        c.check('%s 0 <= tx_good_packets - rx_good_packets <= %d' % (tag, injected[i]),
+                0 <= tx - rx <= injected[i], 'rx=%d tx=%d' % (rx, tx))
         per_q = [xs.get('rx_q%d_packets' % q, 0) for q in range(2)]
         c.check('%s Rx queues account for every packet' % tag, sum(per_q) == rx,
                 'rx_q=%s rx=%d' % (per_q, rx))
-        c.check('%s no ring-full drops' % tag, xs.get('rx_q0_full_drops') == 0)
+        c.check('%s no frame without an Rx buffer' % tag, xs.get('rx_missed_errors') == 0)
         c.check('%s bytes match' % tag,
-                xs.get('rx_good_bytes', -1) == xs.get('tx_good_bytes', -2))
+                xs.get('tx_good_bytes', -1) - xs.get('rx_good_bytes', -2) == 64 * (tx - rx))
         if i == 1:
             # The default rule is RSS over all Rx queues; multi-flow txonly
             # varies the source address, so both queues get traffic.

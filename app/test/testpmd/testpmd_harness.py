@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 
 def world_writable_ancestor(path):
@@ -53,18 +55,115 @@ def pmd_load_args(pmd, env, line_buffered=False):
     return args
 
 
+# A command whose output tells that testpmd executed everything sent before it.
+MARK_CMD = 'show port summary all'
+MARK_LINE = 'Number of available ports:'
+PROMPT = 'testpmd> '
+
+
+def split_sleeps(commands):
+    """The commands up to the first `sleep S`, then [(S, commands after it), ...]."""
+    head, rest = [], []
+    for c in commands:
+        if c.startswith('sleep '):
+            rest.append((float(c.split()[1]), []))
+        elif rest:
+            rest[-1][1].append(c)
+        else:
+            head.append(c)
+    return head, rest
+
+
+def unprompt(output):
+    """Commands read from stdin print after a prompt: put it on a line of its own."""
+    lines = []
+    for line in output.splitlines():
+        while line.startswith(PROMPT) and len(line) > len(PROMPT):
+            lines.append(PROMPT.strip())
+            line = line[len(PROMPT):]
+        lines.append(line)
+    return '\n'.join(lines) + '\n'
+
+
+def feed_after_sleeps(p, rest, timeout):
+    """Send each group of commands once testpmd executed the previous ones, S seconds later."""
+    marks = [0]
+    out = []
+    cond = threading.Condition()
+
+    def reader():
+        for line in p.stdout:
+            with cond:
+                out.append(line)
+                if MARK_LINE in line:
+                    marks[0] += 1
+                    cond.notify_all()
+        with cond:
+            marks[0] = float('inf')
+            cond.notify_all()
+
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    deadline = time.monotonic() + timeout
+    try:
+        for k, (secs, cmds) in enumerate(rest, start=1):
+            p.stdin.write(MARK_CMD + '\n')
+            p.stdin.flush()
+            with cond:
+                cond.wait_for(lambda: marks[0] >= k, max(0, deadline - time.monotonic()))
+            time.sleep(secs)
+            p.stdin.write(''.join(c + '\n' for c in cmds))
+            p.stdin.flush()
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    p.wait(max(1, deadline - time.monotonic()))
+    t.join(5)
+    return p.returncode, unprompt(''.join(out))
+
+
+def run_commands(argv, commands, env, timeout=120, cwd=None):
+    """Run testpmd (argv, ending with its application arguments) on the commands.
+
+    `sleep S` among the commands: the device works beside testpmd (a frame
+    sent is on its way until the device is done with it), so what follows is
+    sent S seconds after testpmd executed what came before (read from stdin;
+    the output is line-buffered for that, see pmd_load_args).
+    Returns (returncode, combined output).
+    """
+    head, rest = split_sleeps(commands)
+    with tempfile.NamedTemporaryFile('w', suffix='.cmd', delete=False, dir=cwd) as f:
+        f.write('\n'.join(head) + '\n')
+        cmdfile = f.name
+    argv = list(argv) + ['--cmdline-file=' + cmdfile]
+    try:
+        if rest:
+            p = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, env=env, universal_newlines=True,
+                                 errors='replace')
+            try:
+                return feed_after_sleeps(p, rest, timeout)
+            finally:
+                if p.poll() is None:
+                    p.kill()
+        p = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=env, timeout=timeout,
+                           universal_newlines=True, errors='replace')
+    finally:
+        os.unlink(cmdfile)
+    return p.returncode, p.stdout
+
+
 def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper=(),
                 timeout=120, line_buffered=False):
-    """Run testpmd with a command file; return (returncode, combined output).
+    """Run testpmd on the commands (see run_commands); return (returncode, combined output).
 
     vdev: one --vdev argument or a list of them (ports in that order).
     """
     env = dict(os.environ)
-    eal = pmd_load_args(pmd, env, line_buffered)
+    sleeps = any(c.startswith('sleep ') for c in commands)
+    eal = pmd_load_args(pmd, env, line_buffered or sleeps)
     prefix = 'mlx5dm_tp_%d' % os.getpid()
-    with tempfile.NamedTemporaryFile('w', suffix='.cmd', delete=False) as f:
-        f.write('\n'.join(commands) + '\n')
-        cmdfile = f.name
     cmd = list(wrapper) + [
         testpmd, '--no-huge', '--no-pci', '-m', '256', '-l', '0-1',
         '--file-prefix=' + prefix, '--no-shconf', '--log-level=lib.eal:error',
@@ -72,16 +171,9 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
     for v in [vdev] if isinstance(vdev, str) else vdev:
         cmd += ['--vdev', v]
     cmd += eal + list(eal_extra) + [
-        '--', '-i', '--cmdline-file=' + cmdfile, '--no-mlockall',
-        '--total-num-mbufs=8192',
+        '--', '-i', '--no-mlockall', '--total-num-mbufs=8192',
     ] + list(app_args)
-    try:
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, env=env, timeout=timeout,
-                           universal_newlines=True, errors='replace')
-    finally:
-        os.unlink(cmdfile)
-    return p.returncode, p.stdout
+    return run_commands(cmd, commands, env, timeout)
 
 
 XSTATS_HDR = re.compile(r'#+ NIC extended statistics for port (\d+)')

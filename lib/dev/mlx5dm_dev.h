@@ -19,10 +19,9 @@
  * is not an operation but a store into the UAR page (mlx5dm_dev_doorbell).
  *
  * Packets travel through raw-packet queues (SQ/RQ WQEs and CQEs in host
- * memory) on both transports; port_tx/rq_poll/rq_stats remain in the table
- * until the PMD no longer calls them and return -ENOTSUP. A transport that
- * cannot do an operation returns -ENOTSUP (int ops) or NULL with errno =
- * ENOTSUP.
+ * memory) on both transports: no operation carries a frame. A transport
+ * that cannot do an operation returns -ENOTSUP (int ops) or NULL with
+ * errno = ENOTSUP.
  */
 
 #ifndef _MLX5DM_DEV_H_
@@ -43,7 +42,10 @@
 
 struct mlx5dm_dev;
 
-/* A frame on the model's ports; the device never allocates or frees them. */
+/*
+ * A frame inside the device model (its engine's unit of work, lib/sim); no
+ * operation of the table takes one.
+ */
 struct mlx5dm_dev_pkt {
 	void *cookie;       /* caller's handle (e.g. an mbuf), returned untouched */
 	uint8_t *data;      /* first byte of the frame; may move into headroom */
@@ -55,7 +57,7 @@ struct mlx5dm_dev_pkt {
 	uint32_t rss_hash;  /* valid with MLX5DM_DEV_PKT_F_RSS_HASH */
 	uint32_t ptype;     /* MLX5DM_DEV_PTYPE_* of the delivered frame (outer, inner) */
 	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
-	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by port_tx */
+	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by the engine */
 };
 
 /*
@@ -95,15 +97,8 @@ struct mlx5dm_dev_pkt {
 #define MLX5DM_DEV_PKT_F_FLOW_TAG (1u << 0)
 #define MLX5DM_DEV_PKT_F_RSS_HASH (1u << 1)
 
-/* Frames a receive queue took (counted by the device when it enqueues them). */
-struct mlx5dm_dev_rq_stats {
-	uint64_t packets;
-	uint64_t bytes;
-	uint64_t full_drops;    /* frames steered to it while its ring was full */
-};
-
 enum mlx5dm_dev_pkt_fate {
-	MLX5DM_DEV_PKT_DELIVERED = 1, /* now owned by an RQ; comes back from rq_poll */
+	MLX5DM_DEV_PKT_DELIVERED = 1, /* written into an RQ's buffer */
 	MLX5DM_DEV_PKT_DROPPED = 2,   /* the caller still owns it and frees it */
 };
 
@@ -161,15 +156,6 @@ struct mlx5dm_dev_ops {
 					size_t num_actions,
 					struct mlx5dv_flow_action_attr actions_attr[]);
 	int (*destroy_flow)(struct ibv_flow *flow);
-
-	/* Model datapath: run n frames through port's NIC TX, the wire, the peer's NIC RX. */
-	int (*port_tx)(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
-		       uint16_t n);
-	/* Frames delivered to receive queue rqn (created with CREATE_RQ); returns count. */
-	int (*rq_poll)(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
-		       uint16_t n);
-	/* Monotonic delivery counters of RQ rqn (0, -ENOENT, -ENOTSUP). */
-	int (*rq_stats)(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st);
 };
 
 enum mlx5dm_dev_backend {

@@ -41,38 +41,6 @@ mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
 	return ibv_destroy_flow(flow);
 }
 
-static int
-mlx5dm_dev_hw_port_tx(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
-		      uint16_t n)
-{
-	(void)dev;
-	(void)port;
-	(void)pkts;
-	(void)n;
-	return -ENOTSUP;
-}
-
-static int
-mlx5dm_dev_hw_rq_poll(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
-		      uint16_t n)
-{
-	(void)dev;
-	(void)rqn;
-	(void)pkts;
-	(void)n;
-	return -ENOTSUP;
-}
-
-/* Hardware keeps no per-RQ delivery count: the PMD counts at poll time. */
-static int
-mlx5dm_dev_hw_rq_stats(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
-{
-	(void)dev;
-	(void)rqn;
-	(void)st;
-	return -ENOTSUP;
-}
-
 static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.name = "hw",
 	.alloc_pd = ibv_alloc_pd,
@@ -97,9 +65,6 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
 	.create_flow = mlx5dv_create_flow,
 	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
-	.port_tx = mlx5dm_dev_hw_port_tx,
-	.rq_poll = mlx5dm_dev_hw_rq_poll,
-	.rq_stats = mlx5dm_dev_hw_rq_stats,
 };
 
 /* The device to open, or NULL after one log line saying what was looked for. */

@@ -9,48 +9,10 @@
  * stands for (return values included: int entries return 0 or a positive
  * errno and set errno; creators return NULL with errno). Packets travel
  * through the datapath queues, which the device thread runs
- * (mlx5dm_sim_thread.c); port_tx, rq_poll and rq_stats return -ENOTSUP.
+ * (mlx5dm_sim_thread.c).
  */
-
-#include <errno.h>
 
 #include "mlx5dm_sim_core.h"
-
-/*
- * The model-only packet entries of the old datapath: frames now travel
- * through the datapath queues (SQ WQEs, RQ WQEs, CQEs), so these are
- * gone from the device and say so until the boundary drops them.
- */
-static int
-mlx5dm_sim_port_tx(struct mlx5dm_dev *dev, uint16_t port, struct mlx5dm_dev_pkt *pkts,
-		   uint16_t n)
-{
-	(void)dev;
-	(void)port;
-	(void)pkts;
-	(void)n;
-	return -ENOTSUP;
-}
-
-static int
-mlx5dm_sim_dev_rq_poll(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_pkt *pkts,
-		       uint16_t n)
-{
-	(void)dev;
-	(void)rqn;
-	(void)pkts;
-	(void)n;
-	return -ENOTSUP;
-}
-
-static int
-mlx5dm_sim_dev_rq_stats(struct mlx5dm_dev *dev, uint32_t rqn, struct mlx5dm_dev_rq_stats *st)
-{
-	(void)dev;
-	(void)rqn;
-	(void)st;
-	return -ENOTSUP;
-}
 
 const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.name = "sim",
@@ -76,7 +38,4 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.destroy_flow_matcher = mlx5dm_sim_destroy_flow_matcher,
 	.create_flow = mlx5dm_sim_create_flow,
 	.destroy_flow = mlx5dm_sim_destroy_flow,
-	.port_tx = mlx5dm_sim_port_tx,
-	.rq_poll = mlx5dm_sim_dev_rq_poll,
-	.rq_stats = mlx5dm_sim_dev_rq_stats,
 };

@@ -60,7 +60,6 @@ test_hw_first_mlx5(void **state)
 	if (dev != NULL) {
 		/* A machine with a ConnectX: the real transport opened. */
 		assert_string_equal(dev->ops->name, "hw");
-		assert_int_equal(dev->ops->port_tx(dev, 0, NULL, 0), -ENOTSUP);
 		mlx5dm_dev_close(dev);
 		skip();
 	}

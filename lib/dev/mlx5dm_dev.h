@@ -167,9 +167,26 @@ struct mlx5dm_sim_config;
 
 struct mlx5dm_dev_attr {
 	enum mlx5dm_dev_backend backend;
-	const char *ib_device;                 /* hw: name (e.g. "mlx5_0"); NULL = first mlx5 */
+	/*
+	 * hw: the RDMA device by name (e.g. "mlx5_0") and/or by the PCI
+	 * address of its function (any form mlx5dm_dev_pci_parse() takes);
+	 * both NULL: the first mlx5 device.
+	 */
+	const char *ib_device;
+	const char *pci_addr;
 	const struct mlx5dm_sim_config *sim;   /* sim: model configuration; NULL = defaults */
 };
+
+/* "dddd:bb:dd.f": a PCI address in its canonical form, with the final NUL. */
+#define MLX5DM_DEV_PCI_ADDR_LEN 13
+
+/*
+ * Parse a PCI address, "dddd:bb:dd.f" or "bb:dd.f" (domain 0), in hex of
+ * either case, as DPDK and sysfs write it; out gets the canonical
+ * lower-case form with the domain. -EINVAL on anything else (a missing
+ * function, device > 0x1f, function > 7, extra characters).
+ */
+int mlx5dm_dev_pci_parse(const char *s, char out[MLX5DM_DEV_PCI_ADDR_LEN]);
 
 /* An open device: the transport's ops and its verbs context. */
 struct mlx5dm_dev {

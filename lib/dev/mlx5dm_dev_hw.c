@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_dev_priv.h"
@@ -67,60 +68,117 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
 };
 
-/* The device to open, or NULL after one log line saying what was looked for. */
-static struct ibv_device *
-mlx5dm_dev_hw_pick(struct ibv_device **list, int n, const char *want, const char *why)
+int
+mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN])
 {
+	char link[IBV_SYSFS_PATH_MAX + 8], target[IBV_SYSFS_PATH_MAX];
+	const char *base;
+	ssize_t len;
+
+	/*
+	 * <ibdev_path>/device links to the device's parent in sysfs, on PCI
+	 * the function's directory, named by its address (as rdma-core's
+	 * sysfs layout and DPDK's mlx5_get_pci_addr() read it).
+	 */
+	if ((size_t)snprintf(link, sizeof(link), "%s/device", ibdev_path) >= sizeof(link))
+		return -ENAMETOOLONG;
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len < 0)
+		return -ENOENT;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	base = base != NULL ? base + 1 : target;
+	return mlx5dm_dev_pci_parse(base, out) == 0 ? 0 : -ENOENT;
+}
+
+struct ibv_device *
+mlx5dm_dev_hw_select(struct ibv_device **list, int n, const char *ib_device, const char *pci)
+{
+	struct ibv_device *found = NULL;
+	char addr[MLX5DM_DEV_PCI_ADDR_LEN];
 	int i;
 
 	for (i = 0; list != NULL && i < n; i++) {
 		const char *name = ibv_get_device_name(list[i]);
 
-		if (want != NULL && (name == NULL || strcmp(name, want) != 0))
+		if (ib_device != NULL && (name == NULL || strcmp(name, ib_device) != 0))
 			continue;
-		if (mlx5dv_is_supported(list[i]))
-			return list[i];
-		if (want != NULL) {
-			MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "RDMA device %s is not mlx5", want);
+		if (pci != NULL && (mlx5dm_dev_hw_pci_of(list[i]->ibdev_path, addr) < 0 ||
+				    strcmp(addr, pci) != 0))
+			continue;
+		if (found != NULL) {
+			MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "PCI address %s has several RDMA devices "
+				   "(%s, %s): name one with ib_device", pci,
+				   ibv_get_device_name(found), name);
 			return NULL;
 		}
+		found = list[i];
 	}
-	if (want != NULL)
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
-			   "no RDMA device named %s (ibv_get_device_list returned %d devices%s)",
-			   want, n, why);
-	else
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
-			   "no mlx5 device found (ibv_get_device_list returned %d devices, %s%s)",
-			   n, "none mlx5", why);
+	if (found == NULL)
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "no RDMA device%s%s%s%s (ibv_get_device_list "
+			   "returned %d devices)", ib_device != NULL ? " named " : "",
+			   ib_device != NULL ? ib_device : "",
+			   pci != NULL ? " at PCI address " : "", pci != NULL ? pci : "", n);
+	return found;
+}
+
+/* The first device rdma-core's mlx5 provider drives, or NULL after one log line. */
+static struct ibv_device *
+mlx5dm_dev_hw_first(struct ibv_device **list, int n, const char *why)
+{
+	int i;
+
+	for (i = 0; list != NULL && i < n; i++)
+		if (mlx5dv_is_supported(list[i]))
+			return list[i];
+	MLX5DM_LOG(ERR, MLX5DM_DEV_LOG,
+		   "no mlx5 device found (ibv_get_device_list returned %d devices, none mlx5%s)",
+		   n, why);
 	return NULL;
 }
 
 int
-mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device)
+mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device, const char *pci_addr)
 {
 	struct mlx5dv_context_attr attr = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	char pci[MLX5DM_DEV_PCI_ADDR_LEN];
 	struct ibv_device **list;
 	struct ibv_device *pick;
 	struct ibv_context *ctx;
 	char why[128] = "";
 	int n = 0, ret = 0;
 
+	if (pci_addr != NULL && mlx5dm_dev_pci_parse(pci_addr, pci) < 0) {
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "\"%s\" is not a PCI address "
+			   "([domain:]bus:device.function in hex)", pci_addr);
+		return -EINVAL;
+	}
 	list = ibv_get_device_list(&n);
 	if (list == NULL) {
 		/* No RDMA subsystem at all reads the same as an empty list. */
 		snprintf(why, sizeof(why), ": %s", strerror(errno));
 		n = 0;
 	}
-	pick = mlx5dm_dev_hw_pick(list, n, ib_device, why);
+	if (ib_device == NULL && pci_addr == NULL) {
+		pick = mlx5dm_dev_hw_first(list, n, why);
+	} else {
+		pick = mlx5dm_dev_hw_select(list, n, ib_device, pci_addr != NULL ? pci : NULL);
+		if (pick != NULL && !mlx5dv_is_supported(pick)) {
+			MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "RDMA device %s is not mlx5",
+				   ibv_get_device_name(pick));
+			pick = NULL;
+		}
+	}
 	if (pick == NULL) {
 		ret = -ENODEV;
 		goto free_list;
 	}
+	/* Without DEVX (kernel or rdma-core too old, or not allowed) nothing else can work. */
 	ctx = mlx5dv_open_device(pick, &attr);
 	if (ctx == NULL) {
 		ret = errno != 0 ? -errno : -ENODEV;
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "mlx5dv_open_device(%s) with DEVX failed: %s",
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: DEVX not available: mlx5dv_open_device() "
+			   "with MLX5DV_CONTEXT_FLAGS_DEVX failed: %s",
 			   ibv_get_device_name(pick), strerror(-ret));
 		goto free_list;
 	}

@@ -11,8 +11,26 @@
 
 #define MLX5DM_DEV_LOG "dev"
 
-/* rdma-core: open ib_device (NULL: the first mlx5 device) with DEVX. -errno on failure. */
-int mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device);
+/*
+ * rdma-core: open the device named ib_device and/or at PCI address
+ * pci_addr (both NULL: the first mlx5 device) with DEVX. -errno on failure.
+ */
+int mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device, const char *pci_addr);
+
+/*
+ * The PCI address (canonical, see mlx5dm_dev_pci_parse()) of the RDMA
+ * device whose sysfs directory is ibdev_path. -ENOENT when it is not a
+ * PCI function.
+ */
+int mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN]);
+
+/*
+ * The device of list[0..n) named ib_device and at canonical PCI address
+ * pci (either may be NULL, not both), or NULL after one log line: no such
+ * device, or several at that address.
+ */
+struct ibv_device *mlx5dm_dev_hw_select(struct ibv_device **list, int n,
+					const char *ib_device, const char *pci);
 void mlx5dm_dev_hw_close(struct mlx5dm_dev *dev);
 
 #endif /* _MLX5DM_DEV_PRIV_H_ */

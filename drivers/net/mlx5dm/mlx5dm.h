@@ -100,6 +100,8 @@ struct mlx5dm_devargs {
 	uint32_t mem_ahead_start_mb; /* of it backed from the probe on, MiB */
 	enum mlx5dm_icm_populate sim_icm_populate;
 	uint32_t sim_icm_start_mb; /* (ahead) model STE ICM backed from the probe on, all ports */
+	char ib_device[64];        /* hw: RDMA device name ("": not given) */
+	char pci_addr[13];         /* hw: canonical PCI address ("": not given) */
 };
 
 struct mlx5dm_priv;

@@ -8,6 +8,7 @@
  */
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <rte_kvargs.h>
 
 #include "mlx5dm.h"
+#include "mlx5dm_dev.h"
 #include "mlx5dm_log.h"
 #include "mlx5dm_sim.h"
 
@@ -35,6 +37,8 @@
 #define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
 #define MLX5DM_ARG_MEM_AHEAD_START "mem_ahead_start"
 #define MLX5DM_ARG_SIM_ICM_START "sim_icm_start"
+#define MLX5DM_ARG_IB_DEVICE "ib_device"
+#define MLX5DM_ARG_PCI_ADDR "pci_addr"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -47,7 +51,21 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_MEM_AHEAD,
 	MLX5DM_ARG_MEM_AHEAD_START,
 	MLX5DM_ARG_SIM_ICM_START,
+	MLX5DM_ARG_IB_DEVICE,
+	MLX5DM_ARG_PCI_ADDR,
 	NULL,
+};
+
+/* Devargs of one backend only: given with the other, they fail the probe. */
+static const char * const mlx5dm_sim_only_args[] = {
+	MLX5DM_ARG_PORTS,
+	MLX5DM_ARG_TOPOLOGY,
+	MLX5DM_ARG_SIM_ICM_POPULATE,
+	MLX5DM_ARG_SIM_ICM_START,
+};
+static const char * const mlx5dm_hw_only_args[] = {
+	MLX5DM_ARG_IB_DEVICE,
+	MLX5DM_ARG_PCI_ADDR,
 };
 
 /* One text for the probe's error lines and the driver's parameter string (dpdk-pmdinfo). */
@@ -61,7 +79,9 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead " \
 	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
 	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
-	MLX5DM_ARG_SIM_ICM_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB>"
+	MLX5DM_ARG_SIM_ICM_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
+	MLX5DM_ARG_IB_DEVICE "=<RDMA device name> " \
+	MLX5DM_ARG_PCI_ADDR "=<[domain:]bus:device.function>"
 
 const char mlx5dm_devargs_help[] = MLX5DM_DEVARGS_HELP;
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, MLX5DM_DEVARGS_HELP);
@@ -125,6 +145,10 @@ static const struct mlx5dm_arg_enum {
 	    { "ahead", MLX5DM_ICM_POP_AHEAD } },
 	  "0, 1 or ahead", offsetof(struct mlx5dm_devargs, sim_icm_populate) },
 };
+
+static_assert(sizeof(((struct mlx5dm_devargs *)0)->pci_addr) == MLX5DM_DEV_PCI_ADDR_LEN &&
+	      sizeof(((struct mlx5dm_devargs *)0)->ib_device) == IBV_SYSFS_NAME_MAX,
+	      "device selection fields as lib/dev and rdma-core size them");
 
 /* The enum fields the table writes are ints. */
 static_assert(sizeof(enum rte_pmd_mlx5dm_backend) == sizeof(int) &&
@@ -207,6 +231,41 @@ mlx5dm_arg_uint(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* ib_device: a name as the kernel gives RDMA devices (mlx5_0, mlx5_bond_0, ...). */
+static int
+mlx5dm_arg_ib_device(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	size_t i, len = strlen(value);
+
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)value[i]) && strchr("_-.", value[i]) == NULL)
+			break;
+	if (len == 0 || i < len || len >= sizeof(ctx->args->ib_device)) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected an RDMA device name "
+			       "such as mlx5_0: letters, digits, '_', '-', '.', at most %zu)",
+			       ctx->dev, key, value, sizeof(ctx->args->ib_device) - 1);
+		return -EINVAL;
+	}
+	memcpy(ctx->args->ib_device, value, len + 1);
+	return 0;
+}
+
+/* pci_addr: kept in the canonical form the device layer compares with sysfs. */
+static int
+mlx5dm_arg_pci_addr(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+
+	if (mlx5dm_dev_pci_parse(value, ctx->args->pci_addr) < 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected a PCI address "
+			       "[domain:]bus:device.function in hex, e.g. 0000:08:00.0)",
+			       ctx->dev, key, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	arg_handler_t handler;
@@ -221,7 +280,33 @@ static const struct {
 	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_MEM_AHEAD_START, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_SIM_ICM_START, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_IB_DEVICE, mlx5dm_arg_ib_device },
+	{ MLX5DM_ARG_PCI_ADDR, mlx5dm_arg_pci_addr },
 };
+
+/* A devarg of the other backend than the one chosen. */
+static int
+mlx5dm_devargs_backend_check(const char *name, struct rte_kvargs *kvlist,
+			     const struct mlx5dm_devargs *args)
+{
+	bool hw = args->backend == RTE_PMD_MLX5DM_BACKEND_HW;
+	const char * const *keys = hw ? mlx5dm_sim_only_args : mlx5dm_hw_only_args;
+	unsigned int i, n = hw ? RTE_DIM(mlx5dm_sim_only_args) : RTE_DIM(mlx5dm_hw_only_args);
+
+	for (i = 0; i < n; i++) {
+		if (rte_kvargs_count(kvlist, keys[i]) == 0)
+			continue;
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s applies to backend=%s only (backend=%s)",
+			       name, keys[i], hw ? "sim" : "hw", hw ? "hw" : "sim");
+		return -EINVAL;
+	}
+	if (args->ib_device[0] != '\0' && args->pci_addr[0] != '\0') {
+		MLX5DM_DRV_LOG(ERR, "%s: devargs %s and %s both name the device: give one",
+			       name, MLX5DM_ARG_IB_DEVICE, MLX5DM_ARG_PCI_ADDR);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* MemAvailable of /proc/meminfo (what can be had without swapping), else free pages. */
 static uint64_t
@@ -346,6 +431,9 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		}
 	}
 	/* Cross-key validation. */
+	ret = mlx5dm_devargs_backend_check(name, kvlist, args);
+	if (ret < 0)
+		goto free_kvlist;
 	if (args->topology == MLX5DM_TOPO_PAIR && args->nb_ports % 2 != 0) {
 		MLX5DM_DRV_LOG(ERR, "%s: topology=pair needs an even number of ports (ports=%u)",
 			       name, args->nb_ports);

@@ -320,6 +320,8 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	struct mlx5dm_dev_attr dattr = {
 		.backend = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? MLX5DM_DEV_BACKEND_HW :
 			   MLX5DM_DEV_BACKEND_SIM,
+		.ib_device = args->ib_device[0] != '\0' ? args->ib_device : NULL,
+		.pci_addr = args->pci_addr[0] != '\0' ? args->pci_addr : NULL,
 		.sim = &cfg,
 	};
 	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */

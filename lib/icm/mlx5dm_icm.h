@@ -51,6 +51,9 @@ enum mlx5dm_icm_type {
 	MLX5DM_ICM_TYPE_NUM
 };
 
+/* The smallest device ICM of a type a pool can use, log2 bytes (one block of its least order). */
+unsigned int mlx5dm_icm_min_log_size(enum mlx5dm_icm_type type);
+
 /* The sync callback: drain all send rings, then SYNC_STEERING; 0 or -errno. */
 typedef int (*mlx5dm_icm_sync_fn)(void *arg);
 

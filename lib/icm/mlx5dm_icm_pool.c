@@ -56,6 +56,14 @@ mlx5dm_icm_threshold(const struct mlx5dm_icm_type_info *info, unsigned int max_o
 	return ((1ull << (max_order + info->log_entry)) * info->sync_percent) / 100;
 }
 
+unsigned int
+mlx5dm_icm_min_log_size(enum mlx5dm_icm_type type)
+{
+	const struct mlx5dm_icm_type_info *info = &mlx5dm_icm_types[type];
+
+	return info->min_order + info->log_entry;
+}
+
 /* Max order from the device size, or -errno with a log line. */
 static int
 mlx5dm_icm_pool_order(const struct mlx5dm_icm_type_info *info, uint8_t log_icm_size)

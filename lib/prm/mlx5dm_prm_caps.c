@@ -22,6 +22,8 @@ const struct mlx5dm_prm_query_hca_cap_in mlx5dm_prm_query_hca_cap_in = {
 
 const struct mlx5dm_prm_caps_general mlx5dm_prm_caps_general = {
 	.vhca_id = CAP(0x030, 16),
+	.log_max_qp_sz = CAP(0x088, 8),
+	.log_max_cq_sz = CAP(0x0c8, 8),
 	.isolate_vl_tc_new = CAP(0x093, 1),
 	.prio_tag_required = CAP(0x098, 1),
 	.eswitch_manager = CAP(0x1a7, 1),

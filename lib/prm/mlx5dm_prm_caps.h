@@ -62,6 +62,8 @@ enum {
 /* General device capabilities (cmd_hca_cap, op_mod cap type 0). */
 struct mlx5dm_prm_caps_general {
 	struct mlx5dm_prm_field vhca_id;
+	struct mlx5dm_prm_field log_max_qp_sz;
+	struct mlx5dm_prm_field log_max_cq_sz;
 	struct mlx5dm_prm_field isolate_vl_tc_new;
 	struct mlx5dm_prm_field prio_tag_required;
 	struct mlx5dm_prm_field eswitch_manager;

@@ -46,12 +46,15 @@ struct mlx5dm_send_path {
 /* The UDP source port of a RoCE v2 ring (rdma-core's DR uses this one). */
 #define MLX5DM_SEND_ROCE_UDP_SPORT 49999
 
+/* SQ size of a ring, log2 of 64-byte WQEBBs, when the caller gives none; its CQ's as well. */
+#define MLX5DM_SEND_LOG_SQ_WQEBB 10
+
 struct mlx5dm_send_attr {
 	struct mlx5dm_dev *dev;
 	struct ibv_pd *pd;            /* protection domain of the MRs and the QP */
 	uint32_t pdn;                 /* its PRM number (mlx5dv_init_obj MLX5DV_OBJ_PD) */
 	struct mlx5dv_devx_uar *uar;  /* doorbell page; NULL: the ring allocates one */
-	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: 10 (1024) */
+	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: the default */
 	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
 	uint32_t eqn;                 /* completion EQ of the CQ (mlx5dv_devx_query_eqn) */

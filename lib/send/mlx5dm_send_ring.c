@@ -243,7 +243,7 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 		return NULL;
 	}
 	ring->dev = attr->dev;
-	ring->log_nbb = attr->log_sq_wqebb != 0 ? attr->log_sq_wqebb : 10;
+	ring->log_nbb = attr->log_sq_wqebb != 0 ? attr->log_sq_wqebb : MLX5DM_SEND_LOG_SQ_WQEBB;
 	/*
 	 * Every WQE may end with an error CQE once the QP fails, so the CQ holds
 	 * as many CQEs as the SQ holds WQEs (one WQEBB at least each).

@@ -45,6 +45,11 @@ struct mlx5dm_sim_config {
 	 */
 	uint8_t log_max_objects;
 	uint8_t log_max_flow_counters;
+	/* log_max_qp_sz and log_max_cq_sz reported (0: 15 and 22, a ConnectX-6 Dx's). */
+	uint8_t log_max_qp_sz;
+	uint8_t log_max_cq_sz;
+	/* NIC RX/TX flow tables report neither sw_owner nor sw_owner_v2 (firmware keeps them). */
+	bool no_sw_owner;
 	/*
 	 * alloc_dm refuses ENCAP_SW_ICM (EOPNOTSUPP) while the capabilities
 	 * still report the region: a device behind an rdma-core older than
@@ -136,6 +141,16 @@ struct mlx5dm_sim_port_stats {
 
 int mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
 			      struct mlx5dm_sim_port_stats *st);
+
+/*
+ * Objects the driver created on the instance and has not destroyed: PDs,
+ * MRs, DMs, umems, UARs, DEVX objects, root matchers and rules. A clean
+ * teardown brings it to 0 before mlx5dm_sim_destroy(), which reclaims
+ * whatever is left as a device reset does, and adds it to a process-wide
+ * count (mlx5dm_sim_left_behind()): what teardowns leaked.
+ */
+uint64_t mlx5dm_sim_live_objects(struct mlx5dm_sim *sim);
+uint64_t mlx5dm_sim_left_behind(void);
 
 /*
  * Fault injection (tests): the n-th send-queue WQE the model executes from

@@ -29,6 +29,7 @@ static void
 mlx5dm_sim_caps_ft_props(const struct mlx5dm_sim *sim, uint8_t *blob, unsigned int base)
 {
 	bool v2 = sim->cfg.steering_format_version >= 1;
+	bool sw = !sim->cfg.no_sw_owner;
 	const struct mlx5dm_sim_capval rows[] = {
 		{ 0, 0, MLX5DM_SIM_FTP_FT_SUPPORT, 1 },
 		{ 0, 0, MLX5DM_SIM_FTP_FLOW_TAG, 1 },
@@ -42,8 +43,8 @@ mlx5dm_sim_caps_ft_props(const struct mlx5dm_sim *sim, uint8_t *blob, unsigned i
 		{ 0, 0, MLX5DM_SIM_FTP_POP_VLAN_2, 1 },
 		{ 0, 0, MLX5DM_SIM_FTP_PUSH_VLAN_2, 1 },
 		/* ConnectX-5 reports sw_owner; later formats report sw_owner_v2. */
-		{ 0, 0, MLX5DM_SIM_FTP_SW_OWNER, !v2 },
-		{ 0, 0, MLX5DM_SIM_FTP_SW_OWNER_V2, v2 },
+		{ 0, 0, MLX5DM_SIM_FTP_SW_OWNER, sw && !v2 },
+		{ 0, 0, MLX5DM_SIM_FTP_SW_OWNER_V2, sw && v2 },
 		{ 0, 0, MLX5DM_SIM_FTP_REFORMAT_L3_TNL_L2, 1 },
 		{ 0, 0, MLX5DM_SIM_FTP_REFORMAT_L2_L3_TNL, 1 },
 		{ 0, 0, MLX5DM_SIM_FTP_LOG_MAX_FT_SIZE, 23 },
@@ -69,9 +70,11 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 	uint64_t obj_types = 1ull << MLX5DM_SIM_OBJ_SW_ICM;
 	const struct mlx5dm_sim_capval rows[] = {
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_VHCA_ID, cfg->vhca_id },
-		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_QP_SZ, 15 },
+		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_QP_SZ,
+		  cfg->log_max_qp_sz != 0 ? cfg->log_max_qp_sz : 15 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_QP, 16 },
-		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_CQ_SZ, 22 },
+		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_CQ_SZ,
+		  cfg->log_max_cq_sz != 0 ? cfg->log_max_cq_sz : 22 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_CQ, 16 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_NIC_FLOW_TABLE, 1 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_ESWITCH_MANAGER, 0 },

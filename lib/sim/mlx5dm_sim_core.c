@@ -207,6 +207,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 		mlx5dm_sim_eng_destroy(sim->eng);
 		sim->eng = NULL;
 	}
+	mlx5dm_sim_note_left_behind(sim);
 	mlx5dm_sim_root_free_all(sim);
 	/* Whatever the caller left behind goes with the device, as on a reset. */
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++) {

@@ -174,6 +174,7 @@ struct mlx5dm_sim {
 	struct mlx5dm_sim_fc_slot *fc_mem;      /* every chunk's slots (huge region) */
 	uint64_t root_cache[2];         /* per direction: ICM of the best root rule, 0 = none */
 	void *root_rules;               /* list head, see mlx5dm_sim_fw_root.c */
+	uint32_t root_matchers;         /* live root matchers */
 	struct mlx5dm_sim_sync sync;
 	struct mlx5dm_sim_eng *eng;
 	struct mlx5dm_sim_thread dt;
@@ -391,6 +392,10 @@ bool mlx5dm_sim_ft_is(struct mlx5dm_sim_obj *o, unsigned int table_type, uint64_
 bool mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
 			      uint32_t *tirn);
 void mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim);
+/* Live root matchers and rules (caller holds the lock). */
+uint64_t mlx5dm_sim_root_objects(const struct mlx5dm_sim *sim);
+/* At destroy: count (and log) what the driver left behind. */
+void mlx5dm_sim_note_left_behind(struct mlx5dm_sim *sim);
 
 /* Objects whose kind keeps memory besides the object itself (teardown). */
 void mlx5dm_sim_uar_release(struct mlx5dm_sim *sim, void *obj);

@@ -124,6 +124,7 @@ mlx5dm_sim_create_flow_matcher(struct ibv_context *ctx, struct mlx5dv_flow_match
 	m->dir = ft == MLX5DV_FLOW_TABLE_TYPE_NIC_TX ? MLX5DM_SIM_DIR_TX : MLX5DM_SIM_DIR_RX;
 	m->priority = attr->priority;
 	m->match_sz = attr->match_mask->match_sz;
+	__atomic_add_fetch(&sim->root_matchers, 1, __ATOMIC_RELAXED);
 	return (struct mlx5dv_flow_matcher *)m;
 }
 
@@ -137,6 +138,7 @@ mlx5dm_sim_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher)
 	if (__atomic_load_n(&m->nflows, __ATOMIC_RELAXED) != 0)
 		return errno = EBUSY;
 	m->magic = 0;
+	__atomic_sub_fetch(&m->sim->root_matchers, 1, __ATOMIC_RELAXED);
 	mlx5dm_free(m);
 	return 0;
 }
@@ -282,4 +284,12 @@ mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim)
 	sim->root_rules = NULL;
 	sim->root_cache[0] = 0;
 	sim->root_cache[1] = 0;
+}
+
+uint64_t
+mlx5dm_sim_root_objects(const struct mlx5dm_sim *sim)
+{
+	const struct mlx5dm_sim_root *r = sim->root_rules;
+
+	return __atomic_load_n(&sim->root_matchers, __ATOMIC_RELAXED) + (r != NULL ? r->n : 0);
 }

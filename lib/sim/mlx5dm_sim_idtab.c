@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "mlx5dm_sim_core.h"
@@ -120,4 +121,46 @@ mlx5dm_sim_obj_free(struct mlx5dm_sim *sim, void *obj)
 	mlx5dm_sim_idtab_del(&sim->tab[o->kind], o->id);
 	o->magic = 0;
 	mlx5dm_free(o);
+}
+
+static uint64_t mlx5dm_sim_leftover;
+
+static uint64_t
+mlx5dm_sim_live_locked(const struct mlx5dm_sim *sim)
+{
+	uint64_t n = mlx5dm_sim_root_objects(sim);
+	unsigned int k;
+
+	for (k = 0; k < MLX5DM_SIM_K_NUM; k++)
+		n += sim->tab[k].count;
+	return n;
+}
+
+uint64_t
+mlx5dm_sim_live_objects(struct mlx5dm_sim *sim)
+{
+	uint64_t n;
+
+	pthread_rwlock_rdlock(&sim->lock);
+	n = mlx5dm_sim_live_locked(sim);
+	pthread_rwlock_unlock(&sim->lock);
+	return n;
+}
+
+uint64_t
+mlx5dm_sim_left_behind(void)
+{
+	return __atomic_load_n(&mlx5dm_sim_leftover, __ATOMIC_RELAXED);
+}
+
+void
+mlx5dm_sim_note_left_behind(struct mlx5dm_sim *sim)
+{
+	uint64_t n = mlx5dm_sim_live_locked(sim);
+
+	if (n == 0)
+		return;
+	__atomic_add_fetch(&mlx5dm_sim_leftover, n, __ATOMIC_RELAXED);
+	MLX5DM_LOG(INFO, MLX5DM_SIM_LOG, "%s destroyed with %" PRIu64 " objects still live",
+		   sim->ibdev.name, n);
 }

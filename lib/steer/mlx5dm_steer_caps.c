@@ -111,6 +111,8 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	if (ret < 0)
 		goto free_out;
 	caps->vhca_id = (uint16_t)mlx5dm_prm_fget(out, g->vhca_id);
+	caps->log_max_qp_sz = (uint8_t)mlx5dm_prm_fget(out, g->log_max_qp_sz);
+	caps->log_max_cq_sz = (uint8_t)mlx5dm_prm_fget(out, g->log_max_cq_sz);
 	caps->fmt = (uint8_t)mlx5dm_prm_fget(out, g->steering_format_version);
 	caps->modify_argument = (mlx5dm_prm_fget(out, g->general_obj_types) >>
 				 MLX5DM_GENERAL_OBJ_TYPE_HEADER_MODIFY_ARGUMENT) & 1;
@@ -142,7 +144,8 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 			    caps->fmt <= 3 : mlx5dm_prm_fget(out, ft->rx.sw_owner) != 0;
 	caps->tx_sw_owner = mlx5dm_prm_fget(out, ft->tx.sw_owner_v2) ?
 			    caps->fmt <= 3 : mlx5dm_prm_fget(out, ft->tx.sw_owner) != 0;
-	caps->max_ft_level = (uint8_t)mlx5dm_prm_fget(out, ft->rx.max_ft_level);
+	caps->max_ft_level = (uint8_t)MLX5DM_MIN(mlx5dm_prm_fget(out, ft->rx.max_ft_level),
+						mlx5dm_prm_fget(out, ft->tx.max_ft_level));
 	caps->rx_drop_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_rx_action_drop_icm_address);
 	caps->tx_drop_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_tx_action_drop_icm_address);
 	caps->tx_allow_icm = mlx5dm_prm_fget(out, ft->sw_steering_nic_tx_action_allow_icm_address);

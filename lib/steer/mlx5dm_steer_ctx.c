@@ -81,25 +81,75 @@ mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx)
 	return &ctx->queues[ctx->nb_queues];
 }
 
+/*
+ * What SW steering of NIC RX/TX needs from the device, checked before
+ * anything is created on it (rdma-core's DR gates on the same:
+ * dr_domain_caps_init(), dr_domain_check_icm_memory_caps()): one log line
+ * per capability missing, then -ENOTSUP.
+ */
 static int
-mlx5dm_ctx_check_caps(const struct mlx5dm_caps *caps)
+mlx5dm_ctx_check_caps(const struct mlx5dm_caps *caps, unsigned int log_sq)
 {
+	/* steering_format_version as rdma-core's mlx5dv.h names the formats. */
+	static const char * const fmt_dev[] = { "ConnectX-5", "ConnectX-6 Dx", "ConnectX-7",
+						"ConnectX-8" };
+	static const char * const icm_cap[MLX5DM_ICM_TYPE_NUM] = {
+		[MLX5DM_ICM_STE] = "log_steering_sw_icm_size",
+		[MLX5DM_ICM_MODIFY] = "log_header_modify_sw_icm_size",
+		[MLX5DM_ICM_PATTERN] = "log_header_modify_pattern_sw_icm_size",
+		[MLX5DM_ICM_ENCAP] = "log_indirect_encap_sw_icm_size",
+	};
+	const uint8_t icm_log[MLX5DM_ICM_TYPE_NUM] = {
+		[MLX5DM_ICM_STE] = caps->icm.log_steering_sw_icm_size,
+		[MLX5DM_ICM_MODIFY] = caps->icm.log_header_modify_sw_icm_size,
+		[MLX5DM_ICM_PATTERN] = caps->icm.log_header_modify_pattern_sw_icm_size,
+		[MLX5DM_ICM_ENCAP] = caps->icm.log_indirect_encap_sw_icm_size,
+	};
+	unsigned int t, missing = 0;
+
 	if (caps->fmt != 1) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "steering_format_version %u: only 1 "
-			   "(ConnectX-6 Dx, STE v1) is implemented", caps->fmt);
-		return -ENOTSUP;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "steering_format_version %u (%s): only 1 "
+			   "(ConnectX-6 Dx, STE v1) is implemented", caps->fmt,
+			   caps->fmt < MLX5DM_ARRAY_SIZE(fmt_dev) ? fmt_dev[caps->fmt] : "unknown");
+		missing++;
 	}
 	if (!caps->rx_sw_owner || !caps->tx_sw_owner) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "device does not let software own NIC %s "
-			   "steering",
-			   !caps->rx_sw_owner ? "RX" : "TX");
-		return -ENOTSUP;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "NIC %s flow tables: neither sw_owner nor "
+			   "sw_owner_v2: software may not own the steering", !caps->rx_sw_owner &&
+			   !caps->tx_sw_owner ? "RX and TX" : !caps->rx_sw_owner ? "RX" : "TX");
+		missing++;
 	}
 	if (caps->max_ft_level < 2) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "max_ft_level %u too small", caps->max_ft_level);
-		return -ENOTSUP;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "NIC flow tables: max_ft_level %u, at least 2 "
+			   "needed (the root table jumps to SW-owned tables below it)",
+			   caps->max_ft_level);
+		missing++;
 	}
-	return 0;
+	/* The send engine's QP and CQ (a CQE per WQE). */
+	if (caps->log_max_qp_sz < log_sq || caps->log_max_cq_sz < log_sq) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "log_max_qp_sz %u, log_max_cq_sz %u: the send "
+			   "engine's QP and CQ need %u", caps->log_max_qp_sz, caps->log_max_cq_sz,
+			   log_sq);
+		missing++;
+	}
+	for (t = 0; t < MLX5DM_ICM_TYPE_NUM; t++) {
+		/* Pattern ICM is checked even unused, as rdma-core does; encap is optional. */
+		if (t == MLX5DM_ICM_ENCAP && icm_log[t] == 0)
+			continue;
+		if (icm_log[t] >= mlx5dm_icm_min_log_size((enum mlx5dm_icm_type)t))
+			continue;
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s %u: SW ICM of 2^%u bytes at least needed",
+			   icm_cap[t], icm_log[t],
+			   mlx5dm_icm_min_log_size((enum mlx5dm_icm_type)t));
+		missing++;
+	}
+	if (!caps->send_path.fl && !caps->roce_en) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "fl_rc_qp_when_roce_disabled 0 and RoCE "
+			   "disabled: the send engine's QP can connect to itself neither by "
+			   "force-loopback nor through the port's GID");
+		missing++;
+	}
+	return missing == 0 ? 0 : -ENOTSUP;
 }
 
 static int
@@ -238,7 +288,8 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ret = mlx5dm_caps_read(dev, &ctx->caps);
 	if (ret < 0)
 		goto free_ctx;
-	ret = mlx5dm_ctx_check_caps(&ctx->caps);
+	ret = mlx5dm_ctx_check_caps(&ctx->caps, attr->log_queue_wqebb != 0 ?
+				    attr->log_queue_wqebb : MLX5DM_SEND_LOG_SQ_WQEBB);
 	if (ret < 0)
 		goto free_ctx;
 	ctx->ste = mlx5dm_ste_ctx_get(ctx->caps.fmt);

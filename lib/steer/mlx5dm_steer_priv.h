@@ -73,7 +73,9 @@ struct mlx5dm_caps {
 	uint8_t fmt;                      /* steering_format_version */
 	bool rx_sw_owner;
 	bool tx_sw_owner;
-	uint8_t max_ft_level;
+	uint8_t max_ft_level;             /* the lower of NIC RX's and NIC TX's */
+	uint8_t log_max_qp_sz;            /* WQEs of a QP, log2 */
+	uint8_t log_max_cq_sz;            /* CQEs of a CQ, log2 */
 	uint64_t rx_drop_icm;
 	uint64_t tx_drop_icm;
 	uint64_t tx_allow_icm;

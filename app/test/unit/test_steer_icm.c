@@ -312,8 +312,8 @@ test_unsupported_devices(void **state)
 	test_log_start();
 	assert_null(mlx5dm_ctx_open(dev, &cattr));
 	assert_int_equal(errno, ENOTSUP);
-	assert_string_equal(test_log_last(), "steer: steering_format_version 2: only 1 "
-			    "(ConnectX-6 Dx, STE v1) is implemented");
+	assert_string_equal(test_log_last(), "steer: steering_format_version 2 (ConnectX-7): "
+			    "only 1 (ConnectX-6 Dx, STE v1) is implemented");
 	test_log_stop();
 	mlx5dm_dev_close(dev);
 

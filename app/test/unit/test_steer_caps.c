@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * mlx5dm_ctx_open() on a device that lacks what SW steering needs: the
+ * model presents the capabilities, the context refuses with ENOTSUP and
+ * one log line per missing capability, and creates nothing on the device.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "mlx5dm_osdep.h"
+#include "mlx5dm_dev.h"
+#include "mlx5dm_sim.h"
+#include "mlx5dm_steer.h"
+
+#define MAX_LINES 16
+
+static char lines[MAX_LINES][512];
+static unsigned int nb_lines;
+
+static void
+capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	if (level > MLX5DM_LOG_ERR || strcmp(module, "steer") != 0 || nb_lines == MAX_LINES)
+		return;
+	vsnprintf(lines[nb_lines++], sizeof(lines[0]), fmt, ap);
+}
+
+typedef void (*cfg_fn)(struct mlx5dm_sim_config *cfg);
+
+/* Open a context on a model configured by fn; expect exactly the lines in want. */
+static void
+refused(cfg_fn fn, const char * const *want, unsigned int n)
+{
+	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_dev *dev;
+	unsigned int i;
+
+	mlx5dm_sim_config_default(&cfg);
+	fn(&cfg);
+	attr.sim = &cfg;
+	dev = mlx5dm_dev_open(&attr);
+	assert_non_null(dev);
+	nb_lines = 0;
+	mlx5dm_log_set_hook(capture);
+	errno = 0;
+	assert_null(mlx5dm_ctx_open(dev, NULL));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, ENOTSUP);
+	for (i = 0; i < nb_lines; i++)
+		print_message("refused: %s\n", lines[i]);
+	assert_int_equal(nb_lines, n);
+	for (i = 0; i < n; i++)
+		assert_string_equal(lines[i], want[i]);
+	/* Nothing was created on the device: no PD, UAR, DM, queue or table. */
+	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	mlx5dm_dev_close(dev);
+}
+
+static void
+cfg_fmt0(struct mlx5dm_sim_config *cfg)
+{
+	cfg->steering_format_version = 0;
+}
+
+static void
+cfg_fmt2(struct mlx5dm_sim_config *cfg)
+{
+	cfg->steering_format_version = 2;
+}
+
+static void
+cfg_no_sw_owner(struct mlx5dm_sim_config *cfg)
+{
+	cfg->no_sw_owner = true;
+}
+
+static void
+cfg_ft_level(struct mlx5dm_sim_config *cfg)
+{
+	cfg->log_max_ft_level = 1;
+}
+
+static void
+cfg_qp_sz(struct mlx5dm_sim_config *cfg)
+{
+	cfg->log_max_qp_sz = 8;
+}
+
+static void
+cfg_cq_sz(struct mlx5dm_sim_config *cfg)
+{
+	cfg->log_max_cq_sz = 9;
+}
+
+static void
+cfg_icm(struct mlx5dm_sim_config *cfg)
+{
+	cfg->log_steering_sw_icm_size = 25;
+	cfg->log_header_modify_sw_icm_size = 14;
+	cfg->log_header_modify_pattern_sw_icm_size = 0;
+	cfg->log_indirect_encap_sw_icm_size = 17;
+}
+
+static void
+cfg_no_connect(struct mlx5dm_sim_config *cfg)
+{
+	cfg->roce = false;
+	cfg->no_force_loopback = true;
+}
+
+/* Everything at once: still one line each. */
+static void
+cfg_all(struct mlx5dm_sim_config *cfg)
+{
+	cfg_fmt2(cfg);
+	cfg_no_sw_owner(cfg);
+	cfg_ft_level(cfg);
+	cfg_qp_sz(cfg);
+	cfg_icm(cfg);
+	cfg_no_connect(cfg);
+}
+
+static const char fmt_line[] = "steering_format_version %u (%s): only 1 (ConnectX-6 Dx, STE v1) "
+			       "is implemented";
+static const char owner_line[] = "NIC RX and TX flow tables: neither sw_owner nor sw_owner_v2: "
+				 "software may not own the steering";
+static const char level_line[] = "NIC flow tables: max_ft_level 1, at least 2 needed (the root "
+				 "table jumps to SW-owned tables below it)";
+static const char connect_line[] = "fl_rc_qp_when_roce_disabled 0 and RoCE disabled: the send "
+				   "engine's QP can connect to itself neither by force-loopback "
+				   "nor through the port's GID";
+static const char * const icm_lines[] = {
+	"log_steering_sw_icm_size 25: SW ICM of 2^26 bytes at least needed",
+	"log_header_modify_sw_icm_size 14: SW ICM of 2^15 bytes at least needed",
+	"log_header_modify_pattern_sw_icm_size 0: SW ICM of 2^15 bytes at least needed",
+	"log_indirect_encap_sw_icm_size 17: SW ICM of 2^18 bytes at least needed",
+};
+
+static void
+test_format_version(void **state)
+{
+	char l0[256], l2[256];
+	const char *w0[] = { l0 }, *w2[] = { l2 };
+
+	(void)state;
+	snprintf(l0, sizeof(l0), fmt_line, 0, "ConnectX-5");
+	snprintf(l2, sizeof(l2), fmt_line, 2, "ConnectX-7");
+	refused(cfg_fmt0, w0, 1);
+	refused(cfg_fmt2, w2, 1);
+}
+
+static void
+test_sw_owner(void **state)
+{
+	const char *w[] = { owner_line };
+
+	(void)state;
+	refused(cfg_no_sw_owner, w, 1);
+}
+
+static void
+test_ft_level(void **state)
+{
+	const char *w[] = { level_line };
+
+	(void)state;
+	refused(cfg_ft_level, w, 1);
+}
+
+static void
+test_queue_sizes(void **state)
+{
+	const char *wq[] = {
+		"log_max_qp_sz 8, log_max_cq_sz 22: the send engine's QP and CQ need 10",
+	};
+	const char *wc[] = {
+		"log_max_qp_sz 15, log_max_cq_sz 9: the send engine's QP and CQ need 10",
+	};
+
+	(void)state;
+	refused(cfg_qp_sz, wq, 1);
+	refused(cfg_cq_sz, wc, 1);
+}
+
+static void
+test_icm_sizes(void **state)
+{
+	(void)state;
+	refused(cfg_icm, icm_lines, 4);
+}
+
+static void
+test_send_connection(void **state)
+{
+	const char *w[] = { connect_line };
+
+	(void)state;
+	refused(cfg_no_connect, w, 1);
+}
+
+static void
+test_all_missing(void **state)
+{
+	char l2[256];
+	const char *w[] = {
+		l2, owner_line, level_line,
+		"log_max_qp_sz 8, log_max_cq_sz 22: the send engine's QP and CQ need 10",
+		icm_lines[0], icm_lines[1], icm_lines[2], icm_lines[3], connect_line,
+	};
+
+	(void)state;
+	snprintf(l2, sizeof(l2), fmt_line, 2, "ConnectX-7");
+	refused(cfg_all, w, 9);
+}
+
+/* The default model (a ConnectX-6 Dx) passes, and its context is all on the device. */
+static void
+test_default_accepted(void **state)
+{
+	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev *dev;
+	struct mlx5dm_ctx *ctx;
+
+	(void)state;
+	dev = mlx5dm_dev_open(&attr);
+	assert_non_null(dev);
+	nb_lines = 0;
+	mlx5dm_log_set_hook(capture);
+	ctx = mlx5dm_ctx_open(dev, NULL);
+	mlx5dm_log_set_hook(NULL);
+	assert_non_null(ctx);
+	assert_int_equal(nb_lines, 0);
+	assert_true(mlx5dm_sim_live_objects(dev->transport) > 0);
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	mlx5dm_dev_close(dev);
+	assert_int_equal(mlx5dm_sim_left_behind(), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_version),
+		cmocka_unit_test(test_sw_owner),
+		cmocka_unit_test(test_ft_level),
+		cmocka_unit_test(test_queue_sizes),
+		cmocka_unit_test(test_icm_sizes),
+		cmocka_unit_test(test_send_connection),
+		cmocka_unit_test(test_all_missing),
+		cmocka_unit_test(test_default_accepted),
+	};
+
+	return cmocka_run_group_tests_name("steer_caps", tests, NULL, NULL);
+}

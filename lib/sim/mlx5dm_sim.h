@@ -51,6 +51,15 @@ struct mlx5dm_sim_config {
 	/* NIC RX/TX flow tables report neither sw_owner nor sw_owner_v2 (firmware keeps them). */
 	bool no_sw_owner;
 	/*
+	 * The NIC vport: its permanent MAC (48 bits; 0: 02:00:00:00:00:<vhca_id>),
+	 * its MTU as the vport context counts it, the whole frame with one VLAN
+	 * tag and FCS (0: 1522, a netdev MTU of 1500), and the link (up unless
+	 * link_down).
+	 */
+	uint64_t vport_mac;
+	uint16_t vport_mtu;
+	bool link_down;
+	/*
 	 * alloc_dm refuses ENCAP_SW_ICM (EOPNOTSUPP) while the capabilities
 	 * still report the region: a device behind an rdma-core older than
 	 * 50 or a kernel without that DM type.

@@ -287,6 +287,9 @@ int mlx5dm_sim_cmd_query_hca_cap(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_sync_steering(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_nic_vport_context(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_roce_address(struct mlx5dm_sim_cmd *c);
+/* mlx5dm_sim_fw_vport.c: the vport context with the port's fields, the vport state. */
+int mlx5dm_sim_cmd_nic_vport_context(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_query_vport_state(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_ft(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_ft(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_ft(struct mlx5dm_sim_cmd *c);

@@ -325,7 +325,7 @@ mlx5dm_sim_cmd_create_qp(struct mlx5dm_sim_cmd *c)
 static uint64_t
 mlx5dm_sim_port_mac(const struct mlx5dm_sim *sim)
 {
-	return 0x020000000000ull | sim->cfg.vhca_id;
+	return sim->cfg.vport_mac != 0 ? sim->cfg.vport_mac : 0x020000000000ull | sim->cfg.vhca_id;
 }
 
 /* GID index 0: the link-local address of the port's MAC (modified EUI-64). */

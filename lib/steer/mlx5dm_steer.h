@@ -69,6 +69,16 @@ struct mlx5dm_ctx *mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_c
 /* -EBUSY while domains exist. */
 int mlx5dm_ctx_close(struct mlx5dm_ctx *ctx);
 
+/* The device's port as its NIC vport reports it. */
+struct mlx5dm_port_attr {
+	uint8_t mac[6];      /* permanent address (nic_vport_context) */
+	uint16_t mtu;        /* the netdev's MTU: the vport's less the Ethernet overhead */
+	bool link_up;        /* vport state UP (QUERY_VPORT_STATE) */
+};
+
+/* QUERY_NIC_VPORT_CONTEXT and QUERY_VPORT_STATE; 0 or -errno after one log line. */
+int mlx5dm_port_attr_query(struct mlx5dm_dev *dev, struct mlx5dm_port_attr *attr);
+
 /* ---- domains ---- */
 
 enum mlx5dm_domain_type {

@@ -14,6 +14,7 @@
 
 #include "mlx5dm_prm.h"
 #include "mlx5dm_prm_queue.h"
+#include "mlx5dm_prm_vport.h"
 #include "mlx5dm_steer_priv.h"
 
 #define MLX5DM_STEER_CAP_OUT MLX5DM_QUERY_HCA_CAP_OUT_SIZE
@@ -172,4 +173,39 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 free_out:
 	mlx5dm_free(out);
 	return ret;
+}
+
+int
+mlx5dm_port_attr_query(struct mlx5dm_dev *dev, struct mlx5dm_port_attr *attr)
+{
+	uint8_t in[16] = { 0 };
+	uint8_t out[MLX5DM_QUERY_NIC_VPORT_OUT_BYTES];
+	uint64_t mac;
+	unsigned int i;
+	int ret;
+
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	ret = mlx5dm_caps_cmd(dev, in, out, sizeof(out), "QUERY_NIC_VPORT_CONTEXT");
+	if (ret < 0)
+		return ret;
+	mac = mlx5dm_prm_fget(out, MLX5DM_NIC_VPORT_MAC_47_32) << 32 |
+	      mlx5dm_prm_fget(out, MLX5DM_NIC_VPORT_MAC_31_0);
+	for (i = 0; i < 6; i++)
+		attr->mac[i] = (uint8_t)(mac >> (40 - 8 * i));
+	attr->mtu = (uint16_t)mlx5dm_prm_fget(out, MLX5DM_NIC_VPORT_MTU);
+	if (attr->mtu <= MLX5DM_VPORT_HARD_MTU) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "QUERY_NIC_VPORT_CONTEXT: vport MTU %u",
+			   attr->mtu);
+		return -EIO;
+	}
+	attr->mtu -= MLX5DM_VPORT_HARD_MTU;
+	memset(in, 0, sizeof(in));
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_VPORT_STATE);
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OP_MOD, MLX5DM_VPORT_STATE_OP_MOD_VNIC);
+	ret = mlx5dm_caps_cmd(dev, in, out, MLX5DM_QUERY_VPORT_STATE_OUT_BYTES,
+			      "QUERY_VPORT_STATE");
+	if (ret < 0)
+		return ret;
+	attr->link_up = mlx5dm_prm_fget(out, MLX5DM_VPORT_STATE_OPER) == MLX5DM_VPORT_STATE_UP;
+	return 0;
 }

@@ -108,6 +108,45 @@ test_devargs_device_selection(void **state)
 	}
 }
 
+/* MAC, MTU and link as the device's vport reports them (the model's defaults). */
+static void
+test_port_attributes(void **state)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_ether_addr mac;
+	struct rte_eth_link link;
+	uint16_t port, mtu = 0;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm8", "ports=2"), 0);
+	port = port_by_name("net_mlx5dm8_p1");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	/* Known from the probe on, before any configuration. */
+	assert_int_equal(rte_eth_dev_get_mtu(port, &mtu), 0);
+	assert_int_equal(mtu, 1500);
+	assert_int_equal(rte_eth_macaddr_get(port, &mac), 0);
+	assert_int_equal(mac.addr_bytes[0], 0x02);
+	assert_int_equal(mac.addr_bytes[1], 0x4d);
+	assert_int_equal(mac.addr_bytes[2], 0x44);
+	assert_int_equal(mac.addr_bytes[5], 1);
+	assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_DOWN);
+	assert_int_equal(link.link_speed, RTE_ETH_SPEED_NUM_NONE);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 128, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 128, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+	/* Up, at a speed nothing reports. */
+	assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
+	assert_int_equal(link.link_speed, RTE_ETH_SPEED_NUM_UNKNOWN);
+	assert_int_equal(link.link_duplex, RTE_ETH_LINK_FULL_DUPLEX);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_link_get_nowait(port, &link), 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_DOWN);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm8"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -141,6 +180,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devargs_device_selection),
+		cmocka_unit_test(test_port_attributes),
 	};
 
 	return cmocka_run_group_tests_name("pmd_backend", tests, setup, teardown);

@@ -6,6 +6,7 @@
  * mlx5dm_ctx_open() on a device that lacks what SW steering needs: the
  * model presents the capabilities, the context refuses with ENOTSUP and
  * one log line per missing capability, and creates nothing on the device.
+ * The port's attributes as the device's vport reports them.
  */
 
 #include <stdarg.h>
@@ -248,6 +249,47 @@ test_default_accepted(void **state)
 	assert_int_equal(mlx5dm_sim_left_behind(), 0);
 }
 
+static void
+test_port_attr(void **state)
+{
+	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	static const uint8_t mac2[6] = { 0x0c, 0x42, 0xa1, 0x12, 0x34, 0x56 };
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_port_attr pa;
+	struct mlx5dm_dev *dev;
+
+	(void)state;
+	/* Defaults: a netdev of MTU 1500 (vport 1522), link up. */
+	mlx5dm_sim_config_default(&cfg);
+	attr.sim = &cfg;
+	dev = mlx5dm_dev_open(&attr);
+	assert_non_null(dev);
+	assert_int_equal(mlx5dm_port_attr_query(dev, &pa), 0);
+	assert_memory_equal(pa.mac, mac, 6);
+	assert_int_equal(pa.mtu, 1500);
+	assert_true(pa.link_up);
+	mlx5dm_dev_close(dev);
+	/* What the vport says, whatever it says. */
+	cfg.vport_mac = 0x0c42a1123456ull;
+	cfg.vport_mtu = 9000 + 22;
+	cfg.link_down = true;
+	dev = mlx5dm_dev_open(&attr);
+	assert_non_null(dev);
+	assert_int_equal(mlx5dm_port_attr_query(dev, &pa), 0);
+	assert_memory_equal(pa.mac, mac2, 6);
+	assert_int_equal(pa.mtu, 9000);
+	assert_false(pa.link_up);
+	/* A vport MTU that cannot hold a frame is refused. */
+	mlx5dm_dev_close(dev);
+	cfg.vport_mtu = 22;
+	dev = mlx5dm_dev_open(&attr);
+	assert_non_null(dev);
+	assert_int_equal(mlx5dm_port_attr_query(dev, &pa), -EIO);
+	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	mlx5dm_dev_close(dev);
+}
+
 int
 main(void)
 {
@@ -260,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_send_connection),
 		cmocka_unit_test(test_all_missing),
 		cmocka_unit_test(test_default_accepted),
+		cmocka_unit_test(test_port_attr),
 	};
 
 	return cmocka_run_group_tests_name("steer_caps", tests, NULL, NULL);

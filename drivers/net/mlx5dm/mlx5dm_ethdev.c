@@ -35,6 +35,7 @@ RTE_LOG_REGISTER_DEFAULT(mlx5dm_logtype, NOTICE);
 RTE_LOG_REGISTER_SUFFIX(mlx5dm_logtype_lib, lib, NOTICE);
 
 static const struct eth_dev_ops mlx5dm_dev_ops;
+static int mlx5dm_link_set(struct rte_eth_dev *dev, bool running);
 static void mlx5dm_port_steer_fini(struct mlx5dm_priv *priv);
 
 static struct mlx5dm_priv *
@@ -101,8 +102,9 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 			       rte_strerror(-ret));
 		return ret;
 	}
-	dev->data->dev_link.link_status = RTE_ETH_LINK_UP;
 	priv->started = true;
+	/* ethdev marks the port started after this returns; the link follows the vport. */
+	mlx5dm_link_set(dev, true);
 	return 0;
 }
 
@@ -113,7 +115,7 @@ mlx5dm_dev_stop(struct rte_eth_dev *dev)
 	uint16_t i;
 
 	priv->started = false;
-	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	mlx5dm_link_set(dev, false);
 	/* No rule steers here any more; then the rings are emptied. */
 	mlx5dm_flow_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
@@ -174,17 +176,39 @@ mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_in
 	return 0;
 }
 
+/*
+ * The link is up while the port runs and its vport's link is up
+ * (QUERY_VPORT_STATE). Nothing tells the speed (that is a PTYS register
+ * read), so an up link reports RTE_ETH_SPEED_NUM_UNKNOWN, as DPDK's mlx5
+ * does when ethtool does not know it (mlx5_link_update_unlocked_gset()).
+ */
+static int
+mlx5dm_link_set(struct rte_eth_dev *dev, bool running)
+{
+	struct mlx5dm_port_attr attr;
+	struct rte_eth_link link = {
+		.link_speed = RTE_ETH_SPEED_NUM_NONE,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = RTE_ETH_LINK_DOWN,
+	};
+	int ret = 0;
+
+	if (running) {
+		ret = mlx5dm_port_attr_query(mlx5dm_priv(dev)->dev, &attr);
+		if (ret == 0 && attr.link_up) {
+			link.link_status = RTE_ETH_LINK_UP;
+			link.link_speed = RTE_ETH_SPEED_NUM_UNKNOWN;
+		}
+	}
+	rte_eth_linkstatus_set(dev, &link);
+	return ret;
+}
+
 static int
 mlx5dm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 {
-	struct rte_eth_link link = {
-		.link_speed = RTE_ETH_SPEED_NUM_100G,
-		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
-		.link_autoneg = RTE_ETH_LINK_FIXED,
-		.link_status = dev->data->dev_started ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN,
-	};
-
-	return rte_eth_linkstatus_set(dev, &link);
+	return mlx5dm_link_set(dev, mlx5dm_priv(dev)->started);
 }
 
 static int
@@ -317,6 +341,7 @@ static int
 mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *args)
 {
 	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_port_attr pattr;
 	struct mlx5dm_dev_attr dattr = {
 		.backend = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? MLX5DM_DEV_BACKEND_HW :
 			   MLX5DM_DEV_BACKEND_SIM,
@@ -330,6 +355,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.allow_duplicate_rules = true,
 		.doorbell_batch = args->doorbell_batch,
 	};
+	unsigned int i;
 	int ret;
 
 	mlx5dm_sim_config_default(&cfg);
@@ -338,9 +364,20 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	cfg.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD;
 	/* A device's budget, shared by its ports' models as mem_ahead_start is by their records. */
 	cfg.icm_ahead_start = ((uint64_t)args->sim_icm_start_mb << 20) / args->nb_ports;
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		cfg.vport_mac = cfg.vport_mac << 8 | priv->mac.addr_bytes[i];
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
+	/* The port is what the NIC vport says it is. */
+	ret = mlx5dm_port_attr_query(priv->dev, &pattr);
+	if (ret < 0) {
+		MLX5DM_DRV_LOG(ERR, "port %u: cannot read the port's MAC and MTU from the device",
+			       priv->port_id);
+		goto close_dev;
+	}
+	memcpy(priv->mac.addr_bytes, pattr.mac, RTE_ETHER_ADDR_LEN);
+	priv->data->mtu = pattr.mtu;
 	if (priv->dev->backend == MLX5DM_DEV_BACKEND_HW) {
 		/* The steering would work; the raw-packet queues of a NIC do not exist yet. */
 		MLX5DM_DRV_LOG(ERR, "backend=hw: the hardware datapath (raw-packet Rx/Tx "
@@ -442,7 +479,10 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	rte_spinlock_init(&priv->mrs.lock);
 	peer = sh->args.topology == MLX5DM_TOPO_PAIR ? index ^ 1 : index;
 	priv->peer_index = peer;
-	/* Locally administered MAC: 02:4d:44:<vdev name hash>:<port index>. */
+	/*
+	 * The model's MAC: locally administered, 02:4d:44:<vdev name hash>:<port
+	 * index>; the device reports it (or a NIC its own) at bring-up.
+	 */
 	hash = mlx5dm_name_hash(sh->name);
 	priv->mac = (struct rte_ether_addr){
 		.addr_bytes = { 0x02, 0x4d, 0x44, (uint8_t)(hash >> 8), (uint8_t)hash,
@@ -453,7 +493,7 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS |
 				RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE;
 	dev->data->dev_link = (struct rte_eth_link){
-		.link_speed = RTE_ETH_SPEED_NUM_100G,
+		.link_speed = RTE_ETH_SPEED_NUM_NONE,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
 		.link_autoneg = RTE_ETH_LINK_FIXED,
 		.link_status = RTE_ETH_LINK_DOWN,

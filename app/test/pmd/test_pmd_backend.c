@@ -36,19 +36,10 @@
 
 #include <rte_pmd_mlx5dm.h>
 #include "mlx5dm_osdep.h"
+#include "pmd_env.h"
 #include "mlx5dm_sim.h"
 
 static struct rte_mempool *pool;
-
-static uint16_t
-port_by_name(const char *name)
-{
-	uint16_t port;
-
-	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
-		return RTE_MAX_ETHPORTS;
-	return port;
-}
 
 /* Probe name with devargs; returns the probe's result, the log it wrote in *log (free it). */
 static int
@@ -160,15 +151,6 @@ test_port_attributes(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm8"), 0);
 }
 
-static size_t
-heap_allocated(void)
-{
-	struct rte_malloc_socket_stats st;
-
-	assert_int_equal(rte_malloc_get_socket_stats(0, &st), 0);
-	return st.heap_allocsz_bytes;
-}
-
 /*
  * Everything a port has on its device: probe (device, capabilities,
  * context, PD, UAR, ICM pools, the send engine's QP, domains), queues,
@@ -273,19 +255,8 @@ test_bringup_faults(void **state)
 static int
 setup(void **state)
 {
-	static char args[][40] = {
-		"test_pmd_backend", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
-		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug",
-	};
-	char *argv[RTE_DIM(args)];
-	unsigned int i;
-
 	(void)state;
-	for (i = 0; i < RTE_DIM(args); i++)
-		argv[i] = args[i];
-	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
-		return -1;
-	pool = rte_pktmbuf_pool_create("test_pool", 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool = pmd_env_init("test_pmd_backend");
 	return pool == NULL ? -1 : 0;
 }
 
@@ -293,8 +264,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	pmd_env_fini(pool);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <rte_ring.h>
 
 #include <rte_pmd_mlx5dm.h>
+#include "pmd_env.h"
 #include "test_rss.h"
 
 static struct rte_mempool *pool;
@@ -43,16 +44,6 @@ static const struct rte_flow_item eth[] = {
 static const struct rte_flow_action drop[] = {
 	{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
 };
-
-static uint16_t
-port_by_name(const char *name)
-{
-	uint16_t port;
-
-	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
-		return RTE_MAX_ETHPORTS;
-	return port;
-}
 
 static void
 port_setup(uint16_t port, uint16_t nrxq, uint16_t ntxq, uint16_t rx_desc)
@@ -520,15 +511,6 @@ test_reconfigure(void **state)
 	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, NULL), -ENODEV);
 }
 
-static size_t
-heap_allocated(void)
-{
-	struct rte_malloc_socket_stats st;
-
-	assert_int_equal(rte_malloc_get_socket_stats(0, &st), 0);
-	return st.heap_allocsz_bytes;
-}
-
 /* Probe, use and close ports repeatedly: the DPDK heap returns to its start. */
 static void
 test_no_leak_across_lifecycle(void **state)
@@ -833,19 +815,8 @@ test_rx_error_recovery(void **state)
 static int
 setup(void **state)
 {
-	static char args[][40] = {
-		"test_pmd_ethdev", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
-		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug",
-	};
-	char *argv[RTE_DIM(args)];
-	unsigned int i;
-
 	(void)state;
-	for (i = 0; i < RTE_DIM(args); i++)
-		argv[i] = args[i];
-	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
-		return -1;
-	pool = rte_pktmbuf_pool_create("test_pool", 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool = pmd_env_init("test_pmd_ethdev");
 	return pool == NULL ? -1 : 0;
 }
 
@@ -853,8 +824,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	pmd_env_fini(pool);
 	return 0;
 }
 

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "pmd_env.h"
+
+struct rte_mempool *
+pmd_env_init(const char *prog)
+{
+	static char args[][40] = {
+		"", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
+		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug",
+	};
+	char *argv[RTE_DIM(args)];
+	unsigned int i;
+
+	snprintf(args[0], sizeof(args[0]), "%s", prog);
+	for (i = 0; i < RTE_DIM(args); i++)
+		argv[i] = args[i];
+	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
+		return NULL;
+	return rte_pktmbuf_pool_create("test_pool", 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+}
+
+void
+pmd_env_fini(struct rte_mempool *pool)
+{
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+}
+
+uint16_t
+port_by_name(const char *name)
+{
+	uint16_t port;
+
+	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
+		return RTE_MAX_ETHPORTS;
+	return port;
+}
+
+size_t
+heap_allocated(void)
+{
+	struct rte_malloc_socket_stats st;
+
+	assert_int_equal(rte_malloc_get_socket_stats(0, &st), 0);
+	return st.heap_allocsz_bytes;
+}

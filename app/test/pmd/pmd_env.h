@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/* What the PMD tests share: EAL without hugepages or PCI, an mbuf pool, small queries. */
+
+#ifndef _PMD_ENV_H_
+#define _PMD_ENV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rte_mempool;
+
+/* rte_eal_init() as the tests run it (prog names the process); the pool, or NULL. */
+struct rte_mempool *pmd_env_init(const char *prog);
+void pmd_env_fini(struct rte_mempool *pool);
+
+/* The ethdev port named name, or RTE_MAX_ETHPORTS. */
+uint16_t port_by_name(const char *name);
+/* Bytes allocated in the DPDK heap of socket 0. */
+size_t heap_allocated(void);
+
+#endif /* _PMD_ENV_H_ */

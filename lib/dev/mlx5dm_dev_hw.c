@@ -6,7 +6,8 @@
  * The hardware transport: the boundary operations are rdma-core's own
  * functions, on a device opened with DEVX. A few are static inlines or
  * macros in verbs.h, so they get a one-line wrapper to have an address.
- * Packet I/O of the ports (raw-packet queues) is not implemented yet.
+ * The ports' packets go through raw-packet queues made of these same
+ * calls (DEVX objects, umems, UAR doorbells), as on the model.
  */
 
 #include <errno.h>

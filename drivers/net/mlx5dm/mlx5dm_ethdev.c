@@ -378,13 +378,6 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	}
 	memcpy(priv->mac.addr_bytes, pattr.mac, RTE_ETHER_ADDR_LEN);
 	priv->data->mtu = pattr.mtu;
-	if (priv->dev->backend == MLX5DM_DEV_BACKEND_HW) {
-		/* The steering would work; the raw-packet queues of a NIC do not exist yet. */
-		MLX5DM_DRV_LOG(ERR, "backend=hw: the hardware datapath (raw-packet Rx/Tx "
-			       "queues) is not implemented yet");
-		ret = -ENOTSUP;
-		goto close_dev;
-	}
 	priv->steer = mlx5dm_ctx_open(priv->dev, &cattr);
 	if (priv->steer == NULL) {
 		ret = -errno;

@@ -170,11 +170,13 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		 __atomic_fetch_add(&instances, 1, __ATOMIC_RELAXED));
 	sim->ibdev.node_type = IBV_NODE_CA;
 	sim->ibdev.transport_type = IBV_TRANSPORT_IB;
-	sim->ctx.device = &sim->ibdev;
-	sim->ctx.cmd_fd = -1;
-	sim->ctx.async_fd = -1;
-	sim->ctx.num_comp_vectors = MLX5DM_SIM_COMP_VECTORS;
-	pthread_mutex_init(&sim->ctx.mutex, NULL);
+	sim->vctx.sz = sizeof(sim->vctx);
+	sim->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
+	sim->vctx.context.device = &sim->ibdev;
+	sim->vctx.context.cmd_fd = -1;
+	sim->vctx.context.async_fd = -1;
+	sim->vctx.context.num_comp_vectors = MLX5DM_SIM_COMP_VECTORS;
+	pthread_mutex_init(&sim->vctx.context.mutex, NULL);
 	sim->eng = mlx5dm_sim_eng_create(sim);
 	if (sim->eng == NULL) {
 		ret = errno != 0 ? -errno : -ENOMEM;
@@ -231,14 +233,14 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	pthread_rwlock_destroy(&sim->lock);
 	pthread_mutex_destroy(&sim->sync.mutex);
 	pthread_mutex_destroy(&sim->dt.exec);
-	pthread_mutex_destroy(&sim->ctx.mutex);
+	pthread_mutex_destroy(&sim->vctx.context.mutex);
 	mlx5dm_free(sim);
 }
 
 struct ibv_context *
 mlx5dm_sim_context(struct mlx5dm_sim *sim)
 {
-	return &sim->ctx;
+	return &sim->vctx.context;
 }
 
 struct mlx5dm_sim_eng *

@@ -160,8 +160,14 @@ struct mlx5dm_sim_thread {
 #define MLX5DM_SIM_EQN_BASE 8
 
 struct mlx5dm_sim {
-	struct ibv_device ibdev;        /* what ctx.device points at */
-	struct ibv_context ctx;         /* handed out as the verbs context */
+	struct ibv_device ibdev;        /* what vctx.context.device points at */
+	/*
+	 * vctx.context is handed out as the verbs context. Extended, as every
+	 * rdma-core provider's, so verbs.h's inline calls (ibv_free_dm, ...)
+	 * find their operations; the model leaves those empty (its callers
+	 * use the ops table) and a test double may fill them.
+	 */
+	struct verbs_context vctx;
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_sim_caps caps;
 	uint8_t *cap_blob[MLX5DM_SIM_CAP_NUM]; /* QUERY_HCA_CAP answers, built once */
@@ -184,7 +190,7 @@ struct mlx5dm_sim {
 static inline struct mlx5dm_sim *
 mlx5dm_sim_from_ctx(struct ibv_context *ctx)
 {
-	return (struct mlx5dm_sim *)((uint8_t *)ctx - offsetof(struct mlx5dm_sim, ctx));
+	return (struct mlx5dm_sim *)((uint8_t *)ctx - offsetof(struct mlx5dm_sim, vctx.context));
 }
 
 /* ---- bitmap (mlx5dm_sim_bitmap.c) ---- */

@@ -219,7 +219,7 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 		f->magic = MLX5DM_SIM_FLOW_MAGIC;
 		f->m = m;
 		f->seq = r->seq++;
-		f->flow.context = &sim->ctx;
+		f->flow.context = &sim->vctx.context;
 		f->flow.handle = (uint32_t)f->seq;
 		r->v[r->n++] = f;
 		if (f->dest != NULL)

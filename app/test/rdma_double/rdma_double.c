@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The rdma-core test double: the libibverbs and libmlx5 entry points the
+ * hardware transport (lib/dev/mlx5dm_dev_hw.c) calls, served by device
+ * model instances. Preloaded (devtools/with-rdma-double.sh), it stands in
+ * for rdma-core so that backend=hw runs where there is no ConnectX; the
+ * product still links the real libraries.
+ *
+ * A thin adapter: every object comes from the model's ops table
+ * (mlx5dm_sim_dev_ops, whose entries have rdma-core's signatures), and
+ * the model's context is an extended verbs context whose operations this
+ * file points at the same entries, for verbs.h's inline calls. What the
+ * double adds is what rdma-core and the kernel add: a device list (names,
+ * sysfs paths, PCI addresses), opening a device by name, the cabling
+ * between devices, and refusing DEVX where a device has none.
+ *
+ * Configuration: MLX5DM_RDMA_DOUBLE (doc/guides/testing.rst).
+ */
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include "mlx5dm_sim.h"
+
+#define RD_ENV "MLX5DM_RDMA_DOUBLE"
+/* Port 0 looped; mlx5_1 and mlx5_2 cabled: the topology the tests use on the model. */
+#define RD_DEFAULT "mlx5_0 mlx5_1,wire=mlx5_2 mlx5_2,wire=mlx5_1"
+#define RD_MAX_DEVS 16
+
+struct rd_dev {
+	struct ibv_device ibdev;        /* what ibv_get_device_list hands out */
+	char pci[16];                   /* DDDD:BB:DD.F */
+	char wire[IBV_SYSFS_NAME_MAX];  /* the device cabled to this one; "" = looped */
+	bool no_devx;                   /* opening with DEVX fails */
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_sim *sim;         /* while open */
+	unsigned int opens;
+};
+
+/* A device key: a field of the model's configuration it sets. */
+struct rd_key {
+	const char *name;
+	size_t off;
+	unsigned int max;
+};
+
+#define RD_CFG_U8(k, f, m) { k, offsetof(struct mlx5dm_sim_config, f), m }
+static const struct rd_key rd_keys[] = {
+	RD_CFG_U8("ste_format", steering_format_version, 255),
+	RD_CFG_U8("log_sw_icm", log_steering_sw_icm_size, 63),
+	RD_CFG_U8("log_modify_icm", log_header_modify_sw_icm_size, 63),
+	RD_CFG_U8("log_encap_icm", log_indirect_encap_sw_icm_size, 63),
+	RD_CFG_U8("log_max_ft_level", log_max_ft_level, 63),
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_once_t once;
+	struct rd_dev dev[RD_MAX_DEVS];
+	unsigned int nb_dev;
+	char root[PATH_MAX];            /* the sysfs tree, removed at exit */
+	pid_t root_pid;
+} rd = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.once = PTHREAD_ONCE_INIT,
+};
+
+static void __attribute__((format(printf, 1, 2)))
+rd_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "rdma double: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static struct rd_dev *
+rd_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < rd.nb_dev; i++)
+		if (strcmp(rd.dev[i].ibdev.name, name) == 0)
+			return &rd.dev[i];
+	return NULL;
+}
+
+static int
+rd_parse_pci(const char *v, char *out, size_t size)
+{
+	unsigned int dom, bus, dev, fn;
+	char end;
+
+	if (sscanf(v, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn, &end) != 4 || dev > 0x1f ||
+	    fn > 7)
+		return -EINVAL;
+	snprintf(out, size, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+	return 0;
+}
+
+static int
+rd_parse_key(struct rd_dev *d, const char *key, const char *v)
+{
+	unsigned long n;
+	unsigned int i;
+	char *end;
+
+	if (strcmp(key, "pci") == 0)
+		return rd_parse_pci(v, d->pci, sizeof(d->pci));
+	if (strcmp(key, "wire") == 0) {
+		if (strlen(v) >= sizeof(d->wire))
+			return -EINVAL;
+		snprintf(d->wire, sizeof(d->wire), "%s", v);
+		return 0;
+	}
+	n = strtoul(v, &end, 0);
+	if (*v == '\0' || *end != '\0')
+		return -EINVAL;
+	if (strcmp(key, "devx") == 0) {
+		if (n > 1)
+			return -EINVAL;
+		d->no_devx = n == 0;
+		return 0;
+	}
+	for (i = 0; i < sizeof(rd_keys) / sizeof(rd_keys[0]); i++) {
+		if (strcmp(key, rd_keys[i].name) != 0)
+			continue;
+		if (n > rd_keys[i].max)
+			return -EINVAL;
+		*((uint8_t *)&d->cfg + rd_keys[i].off) = (uint8_t)n;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* One device: NAME[,KEY=VALUE...]. */
+static int
+rd_parse_dev(char *spec)
+{
+	struct rd_dev *d = &rd.dev[rd.nb_dev];
+	char *save = NULL, *kv, *name;
+	unsigned int i = rd.nb_dev;
+	int ret;
+
+	if (rd.nb_dev == RD_MAX_DEVS) {
+		rd_err("%s: more than %u devices", RD_ENV, RD_MAX_DEVS);
+		return -E2BIG;
+	}
+	name = strtok_r(spec, ",", &save);
+	if (name == NULL || strlen(name) >= sizeof(d->ibdev.name) || rd_find(name) != NULL) {
+		rd_err("%s: bad or repeated device name '%s'", RD_ENV, name != NULL ? name : "");
+		return -EINVAL;
+	}
+	memset(d, 0, sizeof(*d));
+	snprintf(d->ibdev.name, sizeof(d->ibdev.name), "%s", name);
+	/* Two functions per card, as a dual-port ConnectX: 08:00.0, 08:00.1, 09:00.0, ... */
+	snprintf(d->pci, sizeof(d->pci), "0000:%02x:00.%u", 8 + i / 2, i % 2);
+	mlx5dm_sim_config_default(&d->cfg);
+	d->cfg.vhca_id = (uint16_t)(i + 1);
+	while ((kv = strtok_r(NULL, ",", &save)) != NULL) {
+		char *eq = strchr(kv, '=');
+
+		if (eq == NULL) {
+			rd_err("%s: '%s': expected KEY=VALUE", RD_ENV, kv);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		ret = rd_parse_key(d, kv, eq + 1);
+		if (ret != 0) {
+			*eq = '=';
+			rd_err(ret == -ENOENT ? "%s: '%s': unknown key" : "%s: '%s': bad value",
+			       RD_ENV, kv);
+			return ret;
+		}
+	}
+	rd.nb_dev++;
+	return 0;
+}
+
+static int
+rd_parse(const char *conf)
+{
+	char *copy = strdup(conf), *save = NULL, *spec;
+	unsigned int i;
+	int ret = 0;
+
+	if (copy == NULL)
+		return -ENOMEM;
+	for (spec = strtok_r(copy, " \t\n", &save); spec != NULL && ret == 0;
+	     spec = strtok_r(NULL, " \t\n", &save))
+		ret = rd_parse_dev(spec);
+	free(copy);
+	for (i = 0; ret == 0 && i < rd.nb_dev; i++) {
+		struct rd_dev *peer;
+
+		if (rd.dev[i].wire[0] == '\0')
+			continue;
+		peer = rd_find(rd.dev[i].wire);
+		/* A cable has two ends: each names the other. */
+		if (peer == NULL || strcmp(peer->wire, rd.dev[i].ibdev.name) != 0) {
+			rd_err("%s: %s is cabled to a device that is not cabled back to it",
+			       RD_ENV, rd.dev[i].ibdev.name);
+			ret = -EINVAL;
+		}
+	}
+	if (ret != 0)
+		rd.nb_dev = 0;
+	return ret;
+}
+
+static int
+rd_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+static int
+rd_mkdirs(char *path)
+{
+	char *p;
+
+	for (p = strchr(path + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0755) != 0 && errno != EEXIST ? -errno : 0;
+}
+
+/*
+ * The sysfs layout rdma-core reads (and DPDK's mlx5 after it):
+ * class/infiniband/<name> links to the device's directory under the PCI
+ * function, whose "device" link leads back to the function, whose uevent
+ * holds PCI_SLOT_NAME; class/infiniband_verbs/uverbsN names the device.
+ */
+static int
+rd_sysfs_dev(struct rd_dev *d, unsigned int i)
+{
+	char path[PATH_MAX], text[128], n[IBV_SYSFS_NAME_MAX];
+	const char *r = rd.root;
+	int ret;
+
+	snprintf(n, sizeof(n), "%s", d->ibdev.name);
+
+	snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/infiniband/%s", r, d->pci, n);
+	ret = rd_mkdirs(path);
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/uevent", r, d->pci);
+		snprintf(text, sizeof(text),
+			 "DRIVER=mlx5_core\nPCI_ID=15B3:101D\nPCI_SLOT_NAME=%s\n", d->pci);
+		ret = rd_write(path, text);
+	}
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/infiniband/%s/device",
+			 r, d->pci, n);
+		snprintf(text, sizeof(text), "../../../%s", d->pci);
+		ret = symlink(text, path) == 0 ? 0 : -errno;
+	}
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/class/infiniband/%s", r, n);
+		snprintf(text, sizeof(text), "../../devices/pci0000:00/%s/infiniband/%s",
+			 d->pci, n);
+		ret = symlink(text, path) == 0 ? 0 : -errno;
+	}
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs%u", r, i);
+		ret = rd_mkdirs(path);
+	}
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs%u/ibdev", r, i);
+		snprintf(text, sizeof(text), "%s\n", n);
+		ret = rd_write(path, text);
+	}
+	if (ret != 0)
+		return ret;
+	snprintf(d->ibdev.dev_name, sizeof(d->ibdev.dev_name), "uverbs%u", i);
+	snprintf(d->ibdev.dev_path, sizeof(d->ibdev.dev_path), "%s/class/infiniband_verbs/uverbs%u",
+		 r, i);
+	snprintf(d->ibdev.ibdev_path, sizeof(d->ibdev.ibdev_path), "%s/class/infiniband/%s", r, n);
+	d->ibdev.node_type = IBV_NODE_CA;
+	d->ibdev.transport_type = IBV_TRANSPORT_IB;
+	return 0;
+}
+
+static int
+rd_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void __attribute__((destructor))
+rd_fini(void)
+{
+	/* A forked child leaves its parent's tree alone. */
+	if (rd.root[0] != '\0' && rd.root_pid == getpid())
+		nftw(rd.root, rd_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int
+rd_sysfs(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX];
+	unsigned int i;
+	int ret = 0;
+
+	snprintf(rd.root, sizeof(rd.root), "%s/mlx5dm-rdma-double.XXXXXX",
+		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	if (mkdtemp(rd.root) == NULL) {
+		rd_err("cannot create the sysfs tree under %s: %s", rd.root, strerror(errno));
+		rd.root[0] = '\0';
+		return -errno;
+	}
+	rd.root_pid = getpid();
+	snprintf(path, sizeof(path), "%s/class/infiniband", rd.root);
+	ret = rd_mkdirs(path);
+	for (i = 0; ret == 0 && i < rd.nb_dev; i++)
+		ret = rd_sysfs_dev(&rd.dev[i], i);
+	if (ret != 0)
+		rd_err("cannot write the sysfs tree %s: %s", rd.root, strerror(-ret));
+	return ret;
+}
+
+static void
+rd_init(void)
+{
+	const char *conf = getenv(RD_ENV);
+
+	if (rd_parse(conf != NULL ? conf : RD_DEFAULT) != 0 || rd_sysfs() != 0)
+		rd.nb_dev = 0;
+}
+
+static struct rd_dev *
+rd_of_device(struct ibv_device *device)
+{
+	unsigned int i;
+
+	for (i = 0; i < rd.nb_dev; i++)
+		if (device == &rd.dev[i].ibdev)
+			return &rd.dev[i];
+	return NULL;
+}
+
+static struct rd_dev *
+rd_of_context(struct ibv_context *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < rd.nb_dev; i++)
+		if (rd.dev[i].sim != NULL && mlx5dm_sim_context(rd.dev[i].sim) == ctx)
+			return &rd.dev[i];
+	return NULL;
+}
+
+/* Cable d to its peer when both are open; the model unplugs a cable when one end goes. */
+static void
+rd_plug(struct rd_dev *d)
+{
+	struct rd_dev *peer = d->wire[0] != '\0' ? rd_find(d->wire) : NULL;
+
+	if (peer != NULL && peer->sim != NULL)
+		mlx5dm_sim_wire_connect(d->sim, 0, peer->sim, 0);
+}
+
+/* ---- libibverbs ---- */
+
+struct ibv_device **
+ibv_get_device_list(int *num_devices)
+{
+	struct ibv_device **list;
+	unsigned int i;
+
+	pthread_once(&rd.once, rd_init);
+	list = calloc(rd.nb_dev + 1, sizeof(*list));
+	if (list == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < rd.nb_dev; i++)
+		list[i] = &rd.dev[i].ibdev;
+	if (num_devices != NULL)
+		*num_devices = (int)rd.nb_dev;
+	return list;
+}
+
+void
+ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+const char *
+ibv_get_device_name(struct ibv_device *device)
+{
+	return device->name;
+}
+
+int
+ibv_close_device(struct ibv_context *context)
+{
+	struct rd_dev *d;
+
+	pthread_mutex_lock(&rd.lock);
+	d = rd_of_context(context);
+	if (d == NULL) {
+		pthread_mutex_unlock(&rd.lock);
+		errno = EINVAL;
+		return -1;
+	}
+	if (--d->opens == 0) {
+		mlx5dm_sim_destroy(d->sim);
+		d->sim = NULL;
+	}
+	pthread_mutex_unlock(&rd.lock);
+	return 0;
+}
+
+struct ibv_pd *
+ibv_alloc_pd(struct ibv_context *context)
+{
+	return mlx5dm_sim_dev_ops.alloc_pd(context);
+}
+
+int
+ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	return mlx5dm_sim_dev_ops.dealloc_pd(pd);
+}
+
+/* In parentheses: verbs.h makes ibv_reg_mr a macro over this symbol. */
+struct ibv_mr *
+(ibv_reg_mr)(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	return mlx5dm_sim_dev_ops.reg_mr(pd, addr, length, access);
+}
+
+/* The model's MRs are addressed by virtual address: only iova == addr is served. */
+struct ibv_mr *
+ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
+		 unsigned int access)
+{
+	if (iova != (uintptr_t)addr) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return mlx5dm_sim_dev_ops.reg_mr(pd, addr, length, (int)access);
+}
+
+int
+ibv_dereg_mr(struct ibv_mr *mr)
+{
+	return mlx5dm_sim_dev_ops.dereg_mr(mr);
+}
+
+/* ---- libmlx5 ---- */
+
+bool
+mlx5dv_is_supported(struct ibv_device *device)
+{
+	return rd_of_device(device) != NULL;
+}
+
+/*
+ * Without DEVX the kernel refuses a DEVX user context with EINVAL
+ * (drivers/infiniband/hw/mlx5/devx.c, mlx5_ib_devx_create: log_max_uctx 0
+ * means not supported), and mlx5dv_open_device returns NULL with it.
+ */
+struct ibv_context *
+mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
+{
+	struct rd_dev *d = rd_of_device(device);
+	struct verbs_context *vctx;
+	int ret = 0;
+
+	if (d == NULL) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (attr != NULL && (attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX) != 0 && d->no_devx) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pthread_mutex_lock(&rd.lock);
+	if (d->sim == NULL) {
+		d->sim = mlx5dm_sim_create(&d->cfg);
+		if (d->sim == NULL) {
+			ret = errno;
+			goto unlock;
+		}
+		vctx = verbs_get_ctx(mlx5dm_sim_context(d->sim));
+		vctx->context.device = &d->ibdev;
+		vctx->free_dm = mlx5dm_sim_dev_ops.free_dm;
+		vctx->reg_dm_mr = mlx5dm_sim_dev_ops.reg_dm_mr;
+		vctx->ibv_destroy_flow = mlx5dm_sim_dev_ops.destroy_flow;
+		rd_plug(d);
+	}
+	d->opens++;
+unlock:
+	pthread_mutex_unlock(&rd.lock);
+	if (ret != 0) {
+		errno = ret;
+		return NULL;
+	}
+	return mlx5dm_sim_context(d->sim);
+}
+
+struct ibv_dm *
+mlx5dv_alloc_dm(struct ibv_context *context, struct ibv_alloc_dm_attr *dm_attr,
+		struct mlx5dv_alloc_dm_attr *mlx5_dm_attr)
+{
+	return mlx5dm_sim_dev_ops.alloc_dm(context, dm_attr, mlx5_dm_attr);
+}
+
+int
+mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
+{
+	return mlx5dm_sim_dev_ops.init_obj(obj, obj_type);
+}
+
+int
+mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in, size_t inlen, void *out,
+			size_t outlen)
+{
+	return mlx5dm_sim_dev_ops.devx_general_cmd(context, in, inlen, out, outlen);
+}
+
+struct mlx5dv_devx_obj *
+mlx5dv_devx_obj_create(struct ibv_context *context, const void *in, size_t inlen, void *out,
+		       size_t outlen)
+{
+	return mlx5dm_sim_dev_ops.devx_obj_create(context, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen, void *out,
+		      size_t outlen)
+{
+	return mlx5dm_sim_dev_ops.devx_obj_query(obj, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen, void *out,
+		       size_t outlen)
+{
+	return mlx5dm_sim_dev_ops.devx_obj_modify(obj, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_destroy(struct mlx5dv_devx_obj *obj)
+{
+	return mlx5dm_sim_dev_ops.devx_obj_destroy(obj);
+}
+
+struct mlx5dv_devx_umem *
+mlx5dv_devx_umem_reg(struct ibv_context *context, void *addr, size_t size, uint32_t access)
+{
+	return mlx5dm_sim_dev_ops.devx_umem_reg(context, addr, size, access);
+}
+
+int
+mlx5dv_devx_umem_dereg(struct mlx5dv_devx_umem *umem)
+{
+	return mlx5dm_sim_dev_ops.devx_umem_dereg(umem);
+}
+
+struct mlx5dv_devx_uar *
+mlx5dv_devx_alloc_uar(struct ibv_context *context, uint32_t flags)
+{
+	return mlx5dm_sim_dev_ops.devx_alloc_uar(context, flags);
+}
+
+void
+mlx5dv_devx_free_uar(struct mlx5dv_devx_uar *uar)
+{
+	mlx5dm_sim_dev_ops.devx_free_uar(uar);
+}
+
+int
+mlx5dv_devx_query_eqn(struct ibv_context *context, uint32_t vector, uint32_t *eqn)
+{
+	return mlx5dm_sim_dev_ops.devx_query_eqn(context, vector, eqn);
+}
+
+struct mlx5dv_flow_matcher *
+mlx5dv_create_flow_matcher(struct ibv_context *context, struct mlx5dv_flow_matcher_attr *attr)
+{
+	return mlx5dm_sim_dev_ops.create_flow_matcher(context, attr);
+}
+
+int
+mlx5dv_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher)
+{
+	return mlx5dm_sim_dev_ops.destroy_flow_matcher(matcher);
+}
+
+struct ibv_flow *
+mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
+		   struct mlx5dv_flow_match_parameters *match_value, size_t num_actions,
+		   struct mlx5dv_flow_action_attr actions_attr[])
+{
+	return mlx5dm_sim_dev_ops.create_flow(matcher, match_value, num_actions, actions_attr);
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The hardware transport through the rdma-core test double (run with
+ * devtools/with-rdma-double.sh; without the double there is no mlx5
+ * device and every test fails). The double presents the devices of
+ * DOUBLE_CONF: it opens them by name, resolves their PCI address through
+ * the sysfs tree it writes, builds the same steering as the sim transport
+ * does (the two dumps are equal), and refuses what a device lacks: DEVX at
+ * open, STE format 2 at steering open.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "mlx5dm_dev.h"
+#include "mlx5dm_osdep.h"
+#include "mlx5dm_prm_match.h"
+#include "mlx5dm_steer.h"
+
+#define DOUBLE_CONF "mlx5_0 mlx5_1,wire=mlx5_2,pci=0000:3b:00.1 mlx5_2,wire=mlx5_1 " \
+		    "mlx5_3,devx=0 mlx5_4,ste_format=2"
+#define NB_RULES 64
+
+static char last_log[512];
+
+static void
+capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
+{
+	(void)module;
+	if (level <= MLX5DM_LOG_ERR)
+		vsnprintf(last_log, sizeof(last_log), fmt, ap);
+}
+
+static struct mlx5dm_dev *
+open_hw(const char *name)
+{
+	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_HW, .ib_device = name };
+
+	return mlx5dm_dev_open(&attr);
+}
+
+/* The PCI function <ibdev_path>/device leads to, as rdma-core and DPDK's mlx5 read it. */
+static void
+pci_of(struct mlx5dm_dev *dev, char *out, size_t size)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	const char *slash;
+
+	snprintf(path, sizeof(path), "%s/device", dev->ctx->device->ibdev_path);
+	assert_non_null(realpath(path, real));
+	slash = strrchr(real, '/');
+	assert_non_null(slash);
+	snprintf(out, size, "%s", slash + 1);
+}
+
+static void
+test_open_by_name(void **state)
+{
+	struct mlx5dm_dev *dev;
+	char pci[32];
+
+	(void)state;
+	dev = open_hw(NULL);
+	assert_non_null(dev);
+	assert_string_equal(dev->ops->name, "hw");
+	assert_string_equal(dev->ctx->device->name, "mlx5_0");
+	pci_of(dev, pci, sizeof(pci));
+	assert_string_equal(pci, "0000:08:00.0");
+	mlx5dm_dev_close(dev);
+	dev = open_hw("mlx5_1");
+	assert_non_null(dev);
+	assert_string_equal(dev->ctx->device->name, "mlx5_1");
+	pci_of(dev, pci, sizeof(pci));
+	assert_string_equal(pci, "0000:3b:00.1");
+	mlx5dm_dev_close(dev);
+}
+
+/* NB_RULES dmac rules in an RX table of level 1, half drop, half jump to level 2. */
+static char *
+steer_and_dump(struct mlx5dm_dev *dev, size_t *len)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_rule *rules[NB_RULES];
+	struct mlx5dm_action *drop, *jump;
+	struct mlx5dm_matcher_attr ma = {
+		.criteria = MLX5DM_FTE_CRITERIA(outer), .mask = mask,
+	};
+	struct mlx5dm_table *t1, *t2;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_domain *rx;
+	struct mlx5dm_ctx *ctx;
+	char *buf = NULL;
+	unsigned int i;
+	FILE *f;
+
+	ctx = mlx5dm_ctx_open(dev, &cattr);
+	assert_non_null(ctx);
+	rx = mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_NIC_RX);
+	assert_non_null(rx);
+	t1 = mlx5dm_table_create(rx, 1);
+	t2 = mlx5dm_table_create(rx, 2);
+	assert_non_null(t1);
+	assert_non_null(t2);
+	assert_int_equal(mlx5dm_domain_set_root(rx, t1), 0);
+	mlx5dm_fte_set(mask, MLX5DM_FTE(outer, dmac_47_16), 0xffffffff);
+	mlx5dm_fte_set(mask, MLX5DM_FTE(outer, dmac_15_0), 0xffff);
+	m = mlx5dm_matcher_create(t1, &ma, NULL);
+	assert_non_null(m);
+	drop = mlx5dm_action_drop(rx);
+	jump = mlx5dm_action_dest_table(rx, t2);
+	assert_non_null(drop);
+	assert_non_null(jump);
+	for (i = 0; i < NB_RULES; i++) {
+		uint8_t v[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+		struct mlx5dm_action *a = i % 2 ? jump : drop;
+
+		mlx5dm_fte_set(v, MLX5DM_FTE(outer, dmac_47_16), 0x02000000u + i);
+		mlx5dm_fte_set(v, MLX5DM_FTE(outer, dmac_15_0), i);
+		rules[i] = mlx5dm_rule_create(m, 0, v, 1, &a);
+		assert_non_null(rules[i]);
+	}
+	assert_int_equal(mlx5dm_domain_sync(rx, 0), 0);
+	f = open_memstream(&buf, len);
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_domain_dump(rx, f), 0);
+	fclose(f);
+	for (i = 0; i < NB_RULES; i++)
+		assert_int_equal(mlx5dm_rule_destroy(rules[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_int_equal(mlx5dm_action_destroy(drop), 0);
+	assert_int_equal(mlx5dm_action_destroy(jump), 0);
+	assert_int_equal(mlx5dm_domain_set_root(rx, NULL), 0);
+	assert_int_equal(mlx5dm_table_destroy(t1), 0);
+	assert_int_equal(mlx5dm_table_destroy(t2), 0);
+	assert_int_equal(mlx5dm_domain_destroy(rx), 0);
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	return buf;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/*
+ * The RX rule entries of a dump (records 3303: ICM index, rule, STE hex)
+ * without the rule's host address, sorted, one per line: what the
+ * device's ICM holds, whatever order the rules were dumped in.
+ */
+static char *
+entries(char *dump, unsigned int *n)
+{
+	char *line, *save = NULL, *lines[4 * NB_RULES], *out;
+	size_t len = 0;
+	unsigned int i;
+
+	*n = 0;
+	for (line = strtok_r(dump, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		char *rule, *hex;
+
+		if (strncmp(line, "3303,", 5) != 0)
+			continue;
+		rule = strchr(line + 5, ',');
+		hex = rule != NULL ? strchr(rule + 1, ',') : NULL;
+		assert_non_null(hex);
+		memmove(rule, hex, strlen(hex) + 1);
+		assert_true(*n < 4 * NB_RULES);
+		lines[(*n)++] = line;
+		len += strlen(line) + 1;
+	}
+	qsort(lines, *n, sizeof(lines[0]), cmp_str);
+	out = calloc(1, len + 1);
+	assert_non_null(out);
+	for (i = 0; i < *n; i++) {
+		strcat(out, lines[i]);
+		strcat(out, "\n");
+	}
+	return out;
+}
+
+static void
+test_steering_as_on_the_model(void **state)
+{
+	struct mlx5dm_dev_attr sim_attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev *hw, *sim;
+	char *hw_dump, *sim_dump, *hw_entries, *sim_entries;
+	unsigned int hw_n, sim_n;
+	size_t hw_len, sim_len;
+
+	(void)state;
+	hw = open_hw("mlx5_0");
+	assert_non_null(hw);
+	assert_string_equal(hw->ops->name, "hw");
+	hw_dump = steer_and_dump(hw, &hw_len);
+	mlx5dm_dev_close(hw);
+	sim = mlx5dm_dev_open(&sim_attr);
+	assert_non_null(sim);
+	sim_dump = steer_and_dump(sim, &sim_len);
+	mlx5dm_dev_close(sim);
+	/* Every rule's entry, at the same ICM index with the same bytes as on the model. */
+	hw_entries = entries(hw_dump, &hw_n);
+	sim_entries = entries(sim_dump, &sim_n);
+	assert_int_equal(hw_n, NB_RULES);
+	assert_int_equal(sim_n, NB_RULES);
+	assert_string_equal(hw_entries, sim_entries);
+	free(hw_entries);
+	free(sim_entries);
+	free(hw_dump);
+	free(sim_dump);
+}
+
+static void
+test_refuse_no_devx(void **state)
+{
+	(void)state;
+	mlx5dm_log_set_hook(capture);
+	last_log[0] = '\0';
+	errno = 0;
+	assert_null(open_hw("mlx5_3"));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(last_log, "mlx5dv_open_device(mlx5_3) with DEVX failed"));
+	print_message("refused: %s\n", last_log);
+}
+
+static void
+test_refuse_ste_format_2(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	struct mlx5dm_dev *dev;
+
+	(void)state;
+	dev = open_hw("mlx5_4");
+	assert_non_null(dev);
+	mlx5dm_log_set_hook(capture);
+	last_log[0] = '\0';
+	errno = 0;
+	assert_null(mlx5dm_ctx_open(dev, &cattr));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, ENOTSUP);
+	assert_non_null(strstr(last_log, "steering_format_version 2: only 1"));
+	print_message("refused: %s\n", last_log);
+	mlx5dm_dev_close(dev);
+}
+
+static void
+test_no_such_device(void **state)
+{
+	(void)state;
+	mlx5dm_log_set_hook(capture);
+	errno = 0;
+	assert_null(open_hw("mlx5_9"));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(last_log, "no RDMA device named mlx5_9 (ibv_get_device_list "
+				"returned 5 devices)"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_by_name),
+		cmocka_unit_test(test_steering_as_on_the_model),
+		cmocka_unit_test(test_refuse_no_devx),
+		cmocka_unit_test(test_refuse_ste_format_2),
+		cmocka_unit_test(test_no_such_device),
+	};
+
+	/* Read by the double at its first call. */
+	setenv("MLX5DM_RDMA_DOUBLE", DOUBLE_CONF, 1);
+	return cmocka_run_group_tests_name("rdma_double", tests, NULL, NULL);
+}

@@ -96,6 +96,7 @@ static int
 test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
 {
 	char msg[512];
+	uint16_t port;
 	int ret;
 
 	ret = test_dm_ports_prepare(cfg, msg, sizeof(msg));
@@ -112,6 +113,8 @@ test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
 	t->er = test_dm_ethdev_runner_new(t->mp, cfg->wait_us, cfg->quiet_us);
 	if (t->er == NULL)
 		return -1;
+	RTE_ETH_FOREACH_DEV(port)
+		test_dm_ethdev_runner_set_peer(t->er, port, test_dm_ports_peer(cfg, port));
 	t->ops = &test_dm_ethdev_runner_ops;
 	t->ctx = t->er;
 	ret = test_dm_ethdev_runner_flow_probe(t->er, msg, sizeof(msg));

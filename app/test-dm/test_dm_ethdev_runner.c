@@ -515,6 +515,13 @@ test_dm_ethdev_runner_new(struct rte_mempool *mp, unsigned int wait_us, unsigned
 	return er;
 }
 
+void
+test_dm_ethdev_runner_set_peer(struct test_dm_ethdev_runner *er, uint16_t port, uint16_t peer)
+{
+	if (port < RTE_MAX_ETHPORTS)
+		er->peer[port] = peer;
+}
+
 int
 test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, size_t size)
 {

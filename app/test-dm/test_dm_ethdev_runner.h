@@ -34,6 +34,10 @@ struct test_dm_ethdev_runner;
 struct test_dm_ethdev_runner *test_dm_ethdev_runner_new(struct rte_mempool *mp,
 							 unsigned int wait_us,
 							 unsigned int quiet_us);
+/** A wire the PMD cannot know (hardware ports): @p port's frames arrive on @p peer. */
+void test_dm_ethdev_runner_set_peer(struct test_dm_ethdev_runner *er, uint16_t port,
+				    uint16_t peer);
+
 /**
  * Does the PMD offer rte_flow at all? A trivial rule is validated on the
  * first port. @return 1 yes, 0 no (why in @p msg), <0 the port cannot start.

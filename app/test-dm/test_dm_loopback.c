@@ -15,6 +15,7 @@
 #include <rte_pmd_mlx5dm.h>
 
 #include "test_dm_loopback.h"
+#include "test_dm_ports.h"
 #include "test_dm_progress.h"
 
 #define TEST_DM_LB_DESC 512
@@ -159,8 +160,8 @@ test_dm_loopback_run(const struct test_dm_config *cfg, struct rte_mempool *mp,
 {
 	struct rte_pmd_mlx5dm_port_info info;
 	struct test_dm_lb_count n;
+	uint16_t port, peer;
 	char msg[256];
-	uint16_t port;
 	double t0;
 
 	RTE_ETH_FOREACH_DEV(port) {
@@ -175,12 +176,12 @@ test_dm_loopback_run(const struct test_dm_config *cfg, struct rte_mempool *mp,
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
 			continue;
+		peer = test_dm_ports_peer(cfg, port);
 		t0 = test_dm_now();
-		if (test_dm_lb_port(port, info.peer_port_id, mp, cfg, &n) < 0)
-			test_dm_lb_record(report, port, info.peer_port_id, &n, t0,
-					  "mbuf pool exhausted");
+		if (test_dm_lb_port(port, peer, mp, cfg, &n) < 0)
+			test_dm_lb_record(report, port, peer, &n, t0, "mbuf pool exhausted");
 		else
-			test_dm_lb_record(report, port, info.peer_port_id, &n, t0, NULL);
+			test_dm_lb_record(report, port, peer, &n, t0, NULL);
 	}
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)

@@ -31,7 +31,9 @@ test_dm_usage(const char *prog)
 	       "Where:\n"
 	       "  --run             on the net_mlx5dm ports (the default)\n"
 	       "  --check           on the reference classifier (checks the cases)\n"
-	       "  --backend sim|hw  device model (default) or a NIC (not available yet)\n"
+	       "  --backend sim|hw  device model (default) or a NIC (backend=hw ports)\n"
+	       "  --cabled A:B      hw: ports A and B are cabled to each other (repeatable;\n"
+	       "                    a hw port not named loops back to itself)\n"
 	       "Options:\n"
 	       "  --suite-dir DIR   where the suites are (default: installed or source tree)\n"
 	       "  --repeat N        run the selection N times (soak)\n"
@@ -108,10 +110,43 @@ test_dm_opt_push(const char ***list, unsigned int *n, const char *v)
 	return 0;
 }
 
+/* A:B, two distinct ports, each in one cable at most. */
+static int
+test_dm_opt_cable(const char *arg, struct test_dm_config *cfg)
+{
+	unsigned int a, b, i, j;
+	char end;
+
+	if (sscanf(arg, "%u:%u%c", &a, &b, &end) != 2 || a == b || a >= UINT16_MAX ||
+	    b >= UINT16_MAX) {
+		fprintf(stderr, "test-dm: --cabled %s: expected two different port ids A:B\n",
+			arg);
+		return -1;
+	}
+	for (i = 0; i < cfg->nb_cables; i++) {
+		for (j = 0; j < 2; j++) {
+			if (cfg->cable[i][j] == a || cfg->cable[i][j] == b) {
+				fprintf(stderr, "test-dm: --cabled %s: port %u is already cabled\n",
+					arg, cfg->cable[i][j]);
+				return -1;
+			}
+		}
+	}
+	if (cfg->nb_cables == TEST_DM_MAX_CABLES) {
+		fprintf(stderr, "test-dm: at most %u --cabled pairs\n", TEST_DM_MAX_CABLES);
+		return -1;
+	}
+	cfg->cable[cfg->nb_cables][0] = (uint16_t)a;
+	cfg->cable[cfg->nb_cables][1] = (uint16_t)b;
+	cfg->nb_cables++;
+	return 0;
+}
+
 enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
-	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE, OPT_HELP,
+	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
+	OPT_HELP,
 };
 
 static const struct option test_dm_long_opts[] = {
@@ -134,6 +169,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "cabled", required_argument, NULL, OPT_CABLED },
 	{ "skip-without-flow", no_argument, NULL, OPT_SKIP },
 	{ "no-device-limits", no_argument, NULL, OPT_NO_LIMITS },
 	{ "mutate", required_argument, NULL, OPT_MUTATE },
@@ -196,6 +232,8 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		cfg->backend_given = 1;
 		cfg->backend_hw = strcmp(arg, "hw") == 0;
 		return 0;
+	case OPT_CABLED:
+		return test_dm_opt_cable(arg, cfg);
 	case OPT_SKIP:
 		cfg->skip_without_flow = 1;
 		return 0;
@@ -245,6 +283,11 @@ test_dm_opts_check(struct test_dm_config *cfg)
 	}
 	if ((cfg->check || cfg->run) && !test_dm_opts_has_work(cfg)) {
 		fprintf(stderr, "test-dm: --check and --run need --suite, --case or --random\n");
+		return -1;
+	}
+	if (cfg->nb_cables != 0 && !cfg->backend_hw) {
+		fprintf(stderr, "test-dm: --cabled describes hardware ports (the model's ports "
+			"know their cabling): it needs --backend hw\n");
 		return -1;
 	}
 	if (cfg->check && cfg->backend_hw) {

@@ -13,6 +13,8 @@
 #define TEST_DM_EXIT_FAIL 1
 /** Exit status: nothing could be run (bad options, no device, no suite). */
 #define TEST_DM_EXIT_SETUP 2
+/** --cabled pairs at most. */
+#define TEST_DM_MAX_CABLES 16
 
 struct test_dm_config {
 	/* loopback check (the mode without cases) */
@@ -43,6 +45,9 @@ struct test_dm_config {
 	int backend_hw;			/**< --backend hw, or backend=hw in the EAL's devargs. */
 	int hw_devargs;			/**< backend=hw came from the EAL's devargs. */
 	int backend_given;
+	/** --cabled A:B: hardware ports A and B are wired to each other (others loop). */
+	uint16_t cable[TEST_DM_MAX_CABLES][2];
+	unsigned int nb_cables;
 	int skip_without_flow;
 	int no_limits;
 	const char *mutate;

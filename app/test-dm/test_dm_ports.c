@@ -33,14 +33,57 @@ test_dm_ports_count(unsigned int *sim, unsigned int *hw)
 	}
 }
 
+uint16_t
+test_dm_ports_peer(const struct test_dm_config *cfg, uint16_t port)
+{
+	struct rte_pmd_mlx5dm_port_info info;
+	unsigned int i;
+
+	if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
+		return port;
+	if (info.backend != RTE_PMD_MLX5DM_BACKEND_HW)
+		return info.peer_port_id;
+	for (i = 0; i < cfg->nb_cables; i++) {
+		if (cfg->cable[i][0] == port)
+			return cfg->cable[i][1];
+		if (cfg->cable[i][1] == port)
+			return cfg->cable[i][0];
+	}
+	return port;
+}
+
+/* Every port --cabled names is a hardware net_mlx5dm port. */
+static int
+test_dm_ports_cables(const struct test_dm_config *cfg, char *msg, size_t size)
+{
+	struct rte_pmd_mlx5dm_port_info info;
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->nb_cables; i++) {
+		for (j = 0; j < 2; j++) {
+			uint16_t p = cfg->cable[i][j];
+
+			if (rte_pmd_mlx5dm_port_info_get(p, &info) == 0 &&
+			    info.backend == RTE_PMD_MLX5DM_BACKEND_HW)
+				continue;
+			snprintf(msg, size, "--cabled %u:%u: port %u is not a net_mlx5dm port on a "
+				 "NIC", cfg->cable[i][0], cfg->cable[i][1], p);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int
 test_dm_ports_hw(const struct test_dm_config *cfg, unsigned int sim, unsigned int hw, char *msg,
 		 size_t size)
 {
 	int ret;
 
-	if (hw != 0)
-		return (int)hw;
+	if (hw != 0) {
+		ret = test_dm_ports_cables(cfg, msg, size);
+		return ret < 0 ? ret : (int)hw;
+	}
 	if (sim != 0) {
 		snprintf(msg, size, "hardware run asked for, but the net_mlx5dm ports given run on "
 			 "the device model (add backend=hw to their devargs)");
@@ -55,7 +98,8 @@ test_dm_ports_hw(const struct test_dm_config *cfg, unsigned int sim, unsigned in
 	ret = rte_vdev_init("net_mlx5dm0", "backend=hw");
 	if (ret == 0) {
 		test_dm_ports_count(&sim, &hw);
-		return (int)hw;
+		ret = test_dm_ports_cables(cfg, msg, size);
+		return ret < 0 ? ret : (int)hw;
 	}
 	snprintf(msg, size, "hardware run: no net_mlx5dm port on a NIC could be brought up "
 		 "(net_mlx5dm0,backend=hw: %s); the PMD's log above says why. Nothing was run: "

@@ -12,6 +12,8 @@
  * --check models too. A hardware run (--backend hw, or backend=hw in the
  * devargs) only ever uses hardware ports: when the PMD refuses the device,
  * the run stops with the reason instead of falling back to the model.
+ * A NIC's ports loop back (a loopback plug or self-loopback) unless
+ * --cabled says which two are wired to each other.
  */
 
 #include <stddef.h>
@@ -29,5 +31,11 @@ extern const uint16_t test_dm_default_peer[TEST_DM_DEFAULT_PORTS];
  * @return number of ports, or <0 with the reason in @p msg.
  */
 int test_dm_ports_prepare(const struct test_dm_config *cfg, char *msg, size_t size);
+
+/**
+ * The port at the other end of @p port's wire: the model's ports say it,
+ * a hardware port's is the one --cabled pairs it with, else itself.
+ */
+uint16_t test_dm_ports_peer(const struct test_dm_config *cfg, uint16_t port);
 
 #endif /* _TEST_DM_PORTS_H_ */

@@ -3,11 +3,14 @@
 # Copyright 2026 The mlx5dm authors
 #
 # Set up (idempotent), build and run every test suite, twice: a normal build
-# (build/) and an ASan+UBSan build (build-san/). Ends with "N passed, N failed".
+# (build/) and an ASan+UBSan build (build-san/). In the normal build the
+# suite "hw" runs a second time with backend=hw on the rdma-core test double
+# (meson test --setup hw). Ends with "N passed, N failed".
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
-#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, dm, style)
+#   devtools/test.sh --suite S    only meson suite S (unit, pmd, testpmd, flowperf, dm, style;
+#                                 hw: only the backend=hw run)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +20,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--suite) shift; suite="--suite ${1:?--suite needs a name}" ;;
-	-h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
 	*) echo "test.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -39,10 +42,17 @@ for b in $builds; do
 		setup_failed=$((setup_failed + 1))
 		continue
 	fi
-	echo "==> $b: tests"
-	rm -f "$top/$b/meson-logs/testlog.json"
-	# shellcheck disable=SC2086
-	meson test -C "$top/$b" --print-errorlogs --num-processes "$jobs" $suite
+	rm -f "$top/$b/meson-logs/testlog.json" "$top/$b/meson-logs/testlog-hw.json"
+	if [ "$suite" != "--suite hw" ]; then
+		echo "==> $b: tests"
+		# shellcheck disable=SC2086
+		meson test -C "$top/$b" --print-errorlogs --num-processes "$jobs" $suite
+	fi
+	if [ "$b" = build ] && { [ -z "$suite" ] || [ "$suite" = "--suite hw" ]; }; then
+		echo "==> $b: tests with backend=hw on the rdma-core test double"
+		meson test -C "$top/$b" --setup hw --suite hw --print-errorlogs \
+			--num-processes "$jobs"
+	fi
 done
 
 # Count per test from meson's JSON logs (meson's own summary is not a format CI reads).
@@ -50,8 +60,10 @@ python3 - "$top" "$setup_failed" $builds <<'PY'
 import json, os, sys
 top, setup_failed, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 passed = failed = skipped = 0
-for b in builds:
-    path = os.path.join(top, b, 'meson-logs', 'testlog.json')
+runs = [(b, 'testlog.json', b) for b in builds]
+runs.append(('build', 'testlog-hw.json', 'build (backend=hw)'))
+for b, log, label in runs:
+    path = os.path.join(top, b, 'meson-logs', log)
     if not os.path.exists(path):
         continue
     bp = bf = 0
@@ -64,7 +76,7 @@ for b in builds:
                 skipped += 1
             else:
                 bf += 1
-    print('%s: %d passed, %d failed' % (b, bp, bf))
+    print('%s: %d passed, %d failed' % (label, bp, bf))
     passed += bp
     failed += bf
 failed += setup_failed

@@ -24,7 +24,8 @@ if [ ! -f "$lib" ]; then
 	echo "with-rdma-double.sh: $lib not found: build the tests (ninja -C build)" >&2
 	exit 2
 fi
-# The double goes after a sanitizer runtime, which must come first.
-LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$lib"
+# A sanitizer runtime (MLX5DM_ASAN_PRELOAD, set by the ASan build's tests) must come first.
+asan=${MLX5DM_ASAN_PRELOAD:-}
+LD_PRELOAD="${asan:+$asan }${LD_PRELOAD:+$LD_PRELOAD }$lib"
 export LD_PRELOAD
 exec "$@"

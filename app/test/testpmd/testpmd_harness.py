@@ -10,6 +10,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import test_backend  # noqa: E402  (app/test: the ports on the run's backend)
+
 
 def world_writable_ancestor(path):
     """EAL refuses -d <path> when any ancestor directory is world-writable."""
@@ -37,6 +40,8 @@ def pmd_load_args(pmd, env, line_buffered=False):
     preload = []
     if os.environ.get('MLX5DM_ASAN_PRELOAD'):
         preload.append(os.environ['MLX5DM_ASAN_PRELOAD'])
+    # What the run preloads already (the rdma-core test double of the hw setup) stays.
+    preload += [x for x in os.environ.get('LD_PRELOAD', '').split() if x not in preload]
     if line_buffered:
         lib = [x for x in LIBSTDBUF if os.path.exists(x)]
         if not lib:
@@ -158,9 +163,12 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
                 timeout=120, line_buffered=False):
     """Run testpmd on the commands (see run_commands); return (returncode, combined output).
 
-    vdev: one --vdev argument or a list of them (ports in that order).
+    vdev: one --vdev argument or a list of them (ports in that order), as on the
+    device model; test_backend puts them on the run's backend.
     """
     env = dict(os.environ)
+    ports = test_backend.ports([vdev] if isinstance(vdev, str) else vdev)
+    env.update(ports.env)
     sleeps = any(c.startswith('sleep ') for c in commands)
     eal = pmd_load_args(pmd, env, line_buffered or sleeps)
     prefix = 'mlx5dm_tp_%d' % os.getpid()
@@ -168,7 +176,7 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
         testpmd, '--no-huge', '--no-pci', '-m', '256', '-l', '0-1',
         '--file-prefix=' + prefix, '--no-shconf', '--log-level=lib.eal:error',
     ]
-    for v in [vdev] if isinstance(vdev, str) else vdev:
+    for v in ports.vdevs:
         cmd += ['--vdev', v]
     cmd += eal + list(eal_extra) + [
         '--', '-i', '--no-mlockall', '--total-num-mbufs=8192',

@@ -22,6 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_harness import Checker, parse_xstats, pmd_load_args, run_commands  # noqa: E402
+import test_backend  # noqa: E402
 from testpmd_pcap import read_pcap, write_pcap  # noqa: E402
 
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'doc',
@@ -63,6 +64,15 @@ def run_block(testpmd, cmdline, cmds, pmd, cwd):
     argv[0] = testpmd
     k = argv.index('-d')
     del argv[k:k + 2]
+    sep = argv.index('--')
+    # The guide's ports, on the run's backend (test_backend.py).
+    vdevs = [argv[i + 1] for i in range(1, sep - 1) if argv[i] == '--vdev']
+    ports = test_backend.ports(vdevs)
+    env.update(ports.env)
+    for i in range(1, sep - 1):
+        if argv[i] == '--vdev':
+            argv[i + 1] = ports.vdevs.pop(0)
+    argv[sep:sep] = ['--vdev=' + v for v in ports.vdevs]
     sep = argv.index('--')
     eal = pmd_load_args(pmd, env) + ['--file-prefix=mlx5dm_doc_%d' % os.getpid(),
                                      '--no-shconf', '--log-level=lib.eal:error']

@@ -49,6 +49,7 @@ struct rd_dev {
 	char pci[16];                   /* DDDD:BB:DD.F */
 	char wire[IBV_SYSFS_NAME_MAX];  /* the device cabled to this one; "" = looped */
 	bool no_devx;                   /* opening with DEVX fails */
+	bool trace;                     /* the model's packet-walk trace to stderr */
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_sim *sim;         /* while open */
 	unsigned int opens;
@@ -136,10 +137,13 @@ rd_parse_key(struct rd_dev *d, const char *key, const char *v)
 	n = strtoul(v, &end, 0);
 	if (*v == '\0' || *end != '\0')
 		return -EINVAL;
-	if (strcmp(key, "devx") == 0) {
+	if (strcmp(key, "devx") == 0 || strcmp(key, "trace") == 0) {
 		if (n > 1)
 			return -EINVAL;
-		d->no_devx = n == 0;
+		if (key[0] == 'd')
+			d->no_devx = n == 0;
+		else
+			d->trace = n == 1;
 		return 0;
 	}
 	for (i = 0; i < sizeof(rd_keys) / sizeof(rd_keys[0]); i++) {
@@ -383,6 +387,12 @@ rd_of_context(struct ibv_context *ctx)
 	return NULL;
 }
 
+static void
+rd_trace(void *arg, const char *line)
+{
+	fprintf(stderr, "%s: %s\n", (const char *)arg, line);
+}
+
 /* Cable d to its peer when both are open; the model unplugs a cable when one end goes. */
 static void
 rd_plug(struct rd_dev *d)
@@ -524,6 +534,8 @@ mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 		vctx->reg_dm_mr = mlx5dm_sim_dev_ops.reg_dm_mr;
 		vctx->ibv_destroy_flow = mlx5dm_sim_dev_ops.destroy_flow;
 		rd_plug(d);
+		if (d->trace)
+			mlx5dm_sim_trace_set(d->sim, rd_trace, d->ibdev.name);
 	}
 	d->opens++;
 unlock:

@@ -56,6 +56,20 @@ open_hw(const char *name)
 	return mlx5dm_dev_open(&attr);
 }
 
+/* open_hw(name) with the error lines it logs in errors[]. */
+static struct mlx5dm_dev *
+open_hw_logged(const char *name)
+{
+	struct mlx5dm_dev *dev;
+
+	mlx5dm_log_set_hook(capture);
+	errors[0] = '\0';
+	errno = 0;
+	dev = open_hw(name);
+	mlx5dm_log_set_hook(NULL);
+	return dev;
+}
+
 /* The PCI function <ibdev_path>/device leads to, as rdma-core and DPDK's mlx5 read it. */
 static void
 pci_of(struct mlx5dm_dev *dev, char *out, size_t size)
@@ -232,11 +246,7 @@ static void
 test_refuse_no_devx(void **state)
 {
 	(void)state;
-	mlx5dm_log_set_hook(capture);
-	errors[0] = '\0';
-	errno = 0;
-	assert_null(open_hw("mlx5_3"));
-	mlx5dm_log_set_hook(NULL);
+	assert_null(open_hw_logged("mlx5_3"));
 	assert_int_equal(errno, EINVAL);
 	/* The line names the device, DEVX and the reason. */
 	assert_non_null(strstr(errors, "mlx5_3"));
@@ -269,11 +279,7 @@ static void
 test_no_such_device(void **state)
 {
 	(void)state;
-	mlx5dm_log_set_hook(capture);
-	errors[0] = '\0';
-	errno = 0;
-	assert_null(open_hw("mlx5_9"));
-	mlx5dm_log_set_hook(NULL);
+	assert_null(open_hw_logged("mlx5_9"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(errors, "no RDMA device named mlx5_9 (ibv_get_device_list "
 			       "returned 5 devices)"));

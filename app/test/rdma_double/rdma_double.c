@@ -59,16 +59,23 @@ struct rd_dev {
 struct rd_key {
 	const char *name;
 	size_t off;
-	unsigned int max;
+	enum { RD_U8, RD_U16, RD_U64, RD_NOT } type; /* RD_NOT: a bool, key=0 sets it */
+	uint64_t max;
 };
 
-#define RD_CFG_U8(k, f, m) { k, offsetof(struct mlx5dm_sim_config, f), m }
+#define RD_CFG(k, f, t, m) { k, offsetof(struct mlx5dm_sim_config, f), t, m }
 static const struct rd_key rd_keys[] = {
-	RD_CFG_U8("ste_format", steering_format_version, 255),
-	RD_CFG_U8("log_sw_icm", log_steering_sw_icm_size, 63),
-	RD_CFG_U8("log_modify_icm", log_header_modify_sw_icm_size, 63),
-	RD_CFG_U8("log_encap_icm", log_indirect_encap_sw_icm_size, 63),
-	RD_CFG_U8("log_max_ft_level", log_max_ft_level, 63),
+	RD_CFG("ste_format", steering_format_version, RD_U8, 255),
+	RD_CFG("sw_owner", no_sw_owner, RD_NOT, 1),
+	RD_CFG("log_sw_icm", log_steering_sw_icm_size, RD_U8, 63),
+	RD_CFG("log_modify_icm", log_header_modify_sw_icm_size, RD_U8, 63),
+	RD_CFG("log_encap_icm", log_indirect_encap_sw_icm_size, RD_U8, 63),
+	RD_CFG("log_max_ft_level", log_max_ft_level, RD_U8, 63),
+	RD_CFG("log_max_qp_sz", log_max_qp_sz, RD_U8, 31),
+	RD_CFG("log_max_cq_sz", log_max_cq_sz, RD_U8, 31),
+	RD_CFG("mac", vport_mac, RD_U64, 0xffffffffffffull),
+	RD_CFG("mtu", vport_mtu, RD_U16, 0xffff),
+	RD_CFG("link", link_down, RD_NOT, 1),
 };
 
 static struct {
@@ -120,10 +127,26 @@ rd_parse_pci(const char *v, char *out, size_t size)
 }
 
 static int
+rd_parse_mac(const char *v, uint64_t *mac)
+{
+	unsigned int b[6], i;
+	char end;
+
+	if (sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &end) != 6)
+		return -EINVAL;
+	*mac = 0;
+	for (i = 0; i < 6; i++)
+		*mac = *mac << 8 | b[i];
+	return 0;
+}
+
+static int
 rd_parse_key(struct rd_dev *d, const char *key, const char *v)
 {
-	unsigned long n;
+	unsigned long long n;
 	unsigned int i;
+	uint8_t *f;
 	char *end;
 
 	if (strcmp(key, "pci") == 0)
@@ -134,7 +157,9 @@ rd_parse_key(struct rd_dev *d, const char *key, const char *v)
 		snprintf(d->wire, sizeof(d->wire), "%s", v);
 		return 0;
 	}
-	n = strtoul(v, &end, 0);
+	if (strcmp(key, "mac") == 0 && strchr(v, ':') != NULL)
+		return rd_parse_mac(v, &d->cfg.vport_mac);
+	n = strtoull(v, &end, 0);
 	if (*v == '\0' || *end != '\0')
 		return -EINVAL;
 	if (strcmp(key, "devx") == 0 || strcmp(key, "trace") == 0) {
@@ -151,7 +176,15 @@ rd_parse_key(struct rd_dev *d, const char *key, const char *v)
 			continue;
 		if (n > rd_keys[i].max)
 			return -EINVAL;
-		*((uint8_t *)&d->cfg + rd_keys[i].off) = (uint8_t)n;
+		f = (uint8_t *)&d->cfg + rd_keys[i].off;
+		if (rd_keys[i].type == RD_U8)
+			*f = (uint8_t)n;
+		else if (rd_keys[i].type == RD_U16)
+			*(uint16_t *)(void *)f = (uint16_t)n;
+		else if (rd_keys[i].type == RD_U64)
+			*(uint64_t *)(void *)f = n;
+		else
+			*(bool *)f = n == 0;
 		return 0;
 	}
 	return -ENOENT;

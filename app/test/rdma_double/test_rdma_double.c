@@ -30,7 +30,7 @@
 #include "mlx5dm_steer.h"
 
 #define DOUBLE_CONF "mlx5_0 mlx5_1,wire=mlx5_2,pci=0000:3b:00.1 mlx5_2,wire=mlx5_1 " \
-		    "mlx5_3,devx=0 mlx5_4,ste_format=2"
+		    "mlx5_3,devx=0 mlx5_4,ste_format=2 mlx5_5,sw_owner=0"
 #define NB_RULES 64
 
 /* The error lines logged since the last reset, one per line. */
@@ -70,6 +70,14 @@ open_hw_logged(const char *name)
 	return dev;
 }
 
+static struct mlx5dm_dev *
+open_hw_pci(const char *pci)
+{
+	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_HW, .pci_addr = pci };
+
+	return mlx5dm_dev_open(&attr);
+}
+
 /* The PCI function <ibdev_path>/device leads to, as rdma-core and DPDK's mlx5 read it. */
 static void
 pci_of(struct mlx5dm_dev *dev, char *out, size_t size)
@@ -84,26 +92,29 @@ pci_of(struct mlx5dm_dev *dev, char *out, size_t size)
 	snprintf(out, size, "%s", slash + 1);
 }
 
+/* dev is the device name, at the PCI function pci; closes it. */
+static void
+is_device(struct mlx5dm_dev *dev, const char *name, const char *pci)
+{
+	char addr[32];
+
+	assert_non_null(dev);
+	assert_string_equal(dev->ops->name, "hw");
+	assert_string_equal(dev->ctx->device->name, name);
+	pci_of(dev, addr, sizeof(addr));
+	assert_string_equal(addr, pci);
+	mlx5dm_dev_close(dev);
+}
+
 static void
 test_open_by_name(void **state)
 {
-	struct mlx5dm_dev *dev;
-	char pci[32];
-
 	(void)state;
-	dev = open_hw(NULL);
-	assert_non_null(dev);
-	assert_string_equal(dev->ops->name, "hw");
-	assert_string_equal(dev->ctx->device->name, "mlx5_0");
-	pci_of(dev, pci, sizeof(pci));
-	assert_string_equal(pci, "0000:08:00.0");
-	mlx5dm_dev_close(dev);
-	dev = open_hw("mlx5_1");
-	assert_non_null(dev);
-	assert_string_equal(dev->ctx->device->name, "mlx5_1");
-	pci_of(dev, pci, sizeof(pci));
-	assert_string_equal(pci, "0000:3b:00.1");
-	mlx5dm_dev_close(dev);
+	is_device(open_hw(NULL), "mlx5_0", "0000:08:00.0");
+	is_device(open_hw("mlx5_1"), "mlx5_1", "0000:3b:00.1");
+	/* By PCI address, as the hardware transport reads it from the sysfs tree. */
+	is_device(open_hw_pci("3b:00.1"), "mlx5_1", "0000:3b:00.1");
+	is_device(open_hw_pci("0000:09:00.0"), "mlx5_2", "0000:09:00.0");
 }
 
 /* NB_RULES dmac rules in an RX table of level 1, half drop, half jump to level 2. */
@@ -255,14 +266,14 @@ test_refuse_no_devx(void **state)
 	print_message("refused: %s", errors);
 }
 
+/* Steering on device name is refused (ENOTSUP) with a line that names what. */
 static void
-test_refuse_ste_format_2(void **state)
+refused_at_steering(const char *name, const char *what)
 {
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
 	struct mlx5dm_dev *dev;
 
-	(void)state;
-	dev = open_hw("mlx5_4");
+	dev = open_hw(name);
 	assert_non_null(dev);
 	mlx5dm_log_set_hook(capture);
 	errors[0] = '\0';
@@ -270,9 +281,23 @@ test_refuse_ste_format_2(void **state)
 	assert_null(mlx5dm_ctx_open(dev, &cattr));
 	mlx5dm_log_set_hook(NULL);
 	assert_int_equal(errno, ENOTSUP);
-	assert_non_null(strstr(errors, "steering_format_version 2"));
+	assert_non_null(strstr(errors, what));
 	print_message("refused: %s", errors);
 	mlx5dm_dev_close(dev);
+}
+
+static void
+test_refuse_ste_format_2(void **state)
+{
+	(void)state;
+	refused_at_steering("mlx5_4", "steering_format_version 2");
+}
+
+static void
+test_refuse_no_sw_owner(void **state)
+{
+	(void)state;
+	refused_at_steering("mlx5_5", "sw_owner");
 }
 
 static void
@@ -282,7 +307,7 @@ test_no_such_device(void **state)
 	assert_null(open_hw_logged("mlx5_9"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(errors, "no RDMA device named mlx5_9 (ibv_get_device_list "
-			       "returned 5 devices)"));
+			       "returned 6 devices)"));
 }
 
 int
@@ -293,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_steering_as_on_the_model),
 		cmocka_unit_test(test_refuse_no_devx),
 		cmocka_unit_test(test_refuse_ste_format_2),
+		cmocka_unit_test(test_refuse_no_sw_owner),
 		cmocka_unit_test(test_no_such_device),
 	};
 

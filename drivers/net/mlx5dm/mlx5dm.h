@@ -39,7 +39,7 @@
  * the device: a Tx burst through the port or its peer, a flow query, dump,
  * flush or isolate, a shared action's last release, a stop.
  */
-#define MLX5DM_DEF_DOORBELL_BATCH 32
+#define MLX5DM_DEF_DOORBELL_BATCH 1
 #define MLX5DM_MAX_DOORBELL_BATCH 1024
 /*
  * devarg mem_reserve (MiB): memory for the steering state of rules, mapped

@@ -3,12 +3,14 @@
  */
 
 /*
- * Doorbell batching of the rule queue (devarg doorbell_batch): rte_flow
+ * Doorbell batching of the rule queue (devarg doorbell_batch > 1): rte_flow
  * create/destroy post their rule writes and the library rings the queue
- * once enough wait, saving a doorbell (a model run, an MMIO write on a
- * NIC) per operation. Whatever could observe the steering first rings
- * what waits (mlx5dm_rules_ring()), so to a user every rule is in place
- * when its create returns, as with a doorbell per operation.
+ * once enough wait, saving an MMIO write per operation. What this driver
+ * can see observing the steering rings what waits first
+ * (mlx5dm_rules_ring()): its own Tx bursts, queries, dumps, flush, port
+ * start/stop. Frames from elsewhere (the wire, another port of the same
+ * cable on hardware) are not seen: there a rule may take effect only at
+ * the next doorbell, hence the default of one doorbell per operation.
  */
 
 #include "mlx5dm.h"

@@ -106,8 +106,10 @@ mlx5dm_sim_cmd_modify_rq(struct mlx5dm_sim_cmd *c)
 	if (!ok)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "bad RQ state transition");
 	mlx5dm_spinlock_lock(&rq->lock);
-	if (next == MLX5DM_SIM_RQ_RST)
+	if (next == MLX5DM_SIM_RQ_RST) {
 		rq->ctr = 0; /* the device's counter restarts with the queue */
+		rq->posted = 0;
+	}
 	__atomic_store_n(&rq->state, next, __ATOMIC_RELEASE);
 	mlx5dm_spinlock_unlock(&rq->lock);
 	return MLX5DM_SIM_ST_OK;
@@ -277,6 +279,7 @@ mlx5dm_sim_rq_flush_n(struct mlx5dm_sim_rq *rq, uint32_t n)
 		mlx5dm_sim_rq_cqe(rq, rq->ctr, MLX5DM_SIM_SYND_WR_FLUSH, NULL);
 		rq->ctr++;
 	}
+	rq->posted = 0;
 }
 
 /* An error on WQE ctr: its error CQE, the RQ to ERR, the rest flushed. */
@@ -285,6 +288,7 @@ mlx5dm_sim_rq_fail(struct mlx5dm_sim_rq *rq, uint8_t synd, uint32_t posted)
 {
 	mlx5dm_sim_rq_cqe(rq, rq->ctr, synd, NULL);
 	__atomic_store_n(&rq->state, MLX5DM_SIM_RQ_ERR, __ATOMIC_RELEASE);
+	rq->posted = 0;
 	if (posted > (1u << rq->log_size))
 		return; /* the record is bogus: nothing is known to be posted */
 	rq->ctr++;
@@ -313,12 +317,15 @@ static int
 mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 		    const struct mlx5dm_dev_pkt *pkt)
 {
-	uint32_t posted = mlx5dm_sim_rq_posted(rq);
+	uint32_t posted = rq->posted;
 	struct mlx5dm_sim_mr *mr;
 	const uint8_t *wqe;
 	uint32_t blen;
 	uint64_t addr;
 
+	/* The record, a line the driver keeps writing, is read when what it said is used up. */
+	if (posted == 0)
+		posted = rq->posted = mlx5dm_sim_rq_posted(rq);
 	if (posted == 0) {
 		rq->out_of_buffer++;
 		return -ENOSPC;
@@ -346,6 +353,7 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 	 * An overrun CQ is in error: the WQE is used and the frame is in its
 	 * buffer, but no one learns of it; the RQ goes to ERR.
 	 */
+	rq->posted--;
 	if (mlx5dm_sim_rq_cqe(rq, rq->ctr++, 0, pkt) != 0) {
 		__atomic_store_n(&rq->state, MLX5DM_SIM_RQ_ERR, __ATOMIC_RELEASE);
 		return -EIO;

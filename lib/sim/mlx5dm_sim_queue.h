@@ -23,6 +23,7 @@ struct mlx5dm_sim_cq {
 	uint8_t *dbr;           /* [0..3] consumer index (BE, 24 bits), [4..7] arm */
 	uint32_t log_size;
 	uint32_t pc;            /* CQEs written so far */
+	uint32_t ci;            /* consumer index as last read from the record */
 	bool overrun;           /* in error: the device writes no more CQEs */
 	uint64_t overruns;      /* CQEs lost to the overrun */
 	struct mlx5dm_spinlock lock;
@@ -71,6 +72,7 @@ struct mlx5dm_sim_rq {
 	uint32_t log_stride;
 	uint8_t *dbr;           /* [0..3] receive counter (BE, 16 bits used) */
 	uint16_t ctr;           /* next WQE the device fills */
+	uint32_t posted;        /* WQEs from ctr on known posted (record read when 0) */
 	struct mlx5dm_spinlock lock; /* one writer at a time (several devices may deliver) */
 	uint8_t ctx[240];       /* as created, for QUERY_RQ */
 	uint64_t packets;

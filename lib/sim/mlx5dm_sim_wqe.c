@@ -409,8 +409,17 @@ mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 	uint8_t *slot;
 
 	mlx5dm_spinlock_lock(&cq->lock);
-	ci = mlx5dm_prm_be32(cq->dbr) & 0xffffff;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/*
+	 * The consumer index only moves forward: the record, a line the
+	 * consumer keeps writing, is read again only when the last value read
+	 * says the ring is full.
+	 */
+	ci = cq->ci;
+	if (!cq->overrun && ((cq->pc - ci) & 0xffffff) >= size) {
+		ci = mlx5dm_prm_be32(cq->dbr) & 0xffffff;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		cq->ci = ci;
+	}
 	if (cq->overrun || ((cq->pc - ci) & 0xffffff) >= size) {
 		if (!cq->overrun)
 			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "CQ 0x%x overrun (consumer index %u)",

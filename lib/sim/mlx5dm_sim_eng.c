@@ -10,9 +10,12 @@
  * back to itself when unconnected), runs NIC RX steering of the receiving
  * instance and hands it to the chosen receive queue.
  *
- * Datapath threads share nothing writable but the statistics (relaxed
- * atomics) and read the wire and trace hook with atomic loads; all
- * per-packet state is on the stack, so forwarding allocates nothing.
+ * Datapath threads share nothing writable but the statistics and read the
+ * wire and trace hook with atomic loads; all per-packet state is on the
+ * stack, so forwarding allocates nothing. A burst counts into its own
+ * copies of the two ports' statistics and adds them to the shared ones
+ * (relaxed atomics) once at its end: the atomics would otherwise wait,
+ * frame after frame, for the stores into the other core's buffers.
  */
 
 #include <errno.h>
@@ -48,10 +51,24 @@ _Static_assert(sizeof(struct mlx5dm_sim_port_stats) % sizeof(uint64_t) == 0,
 /* Cabling is control path: one lock for all engines avoids lock ordering. */
 static pthread_mutex_t mlx5dm_sim_wire_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A counter of the burst's own statistics (on the stack). */
 static void
 mlx5dm_sim_stat_add(uint64_t *c, uint64_t v)
 {
-	__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+	*c += v;
+}
+
+/* Add the burst's statistics to the port's. */
+static void
+mlx5dm_sim_stat_flush(struct mlx5dm_sim_port_stats *dst, const struct mlx5dm_sim_port_stats *src)
+{
+	const uint64_t *s = (const uint64_t *)src;
+	uint64_t *d = (uint64_t *)dst;
+	size_t i;
+
+	for (i = 0; i < sizeof(*src) / sizeof(uint64_t); i++)
+		if (s[i] != 0)
+			__atomic_fetch_add(&d[i], s[i], __ATOMIC_RELAXED);
 }
 
 struct mlx5dm_sim_eng *
@@ -277,11 +294,13 @@ mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
 	return (struct mlx5dm_sim_eng *)w;
 }
 
+/* One frame from eng to peer (NULL: a dead cable), counted into tx_st and rx_st. */
 static void
-mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkt)
+mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
+		   struct mlx5dm_dev_pkt *pkt, struct mlx5dm_sim_port_stats *tx_st,
+		   struct mlx5dm_sim_port_stats *rx_st)
 {
-	struct mlx5dm_sim_port_stats *st = &eng->st[port];
-	struct mlx5dm_sim_eng *peer;
+	struct mlx5dm_sim_port_stats *st = tx_st;
 	struct mlx5dm_sim_walk w;
 
 	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
@@ -296,13 +315,12 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_
 	}
 	mlx5dm_sim_stat_add(&st->wire_packets, 1);
 	mlx5dm_sim_stat_add(&st->wire_bytes, pkt->len);
-	peer = mlx5dm_sim_eng_peer(eng);
 	if (peer == NULL) {
 		MLX5DM_SIM_TRACE(&w, "fate: dropped (wire leads to no live port)");
 		mlx5dm_sim_stat_add(&st->drops.no_peer, 1);
 		return;
 	}
-	st = &peer->st[0];
+	st = rx_st;
 	mlx5dm_sim_stat_add(&st->rx_packets, 1);
 	mlx5dm_sim_stat_add(&st->rx_bytes, pkt->len);
 	mlx5dm_sim_eng_walk_init(peer, &w, MLX5DM_SIM_DIR_RX, pkt);
@@ -318,6 +336,7 @@ int
 mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkts,
 		       uint16_t n)
 {
+	struct mlx5dm_sim_port_stats tx_st, rx_st;
 	struct mlx5dm_sim_eng *peer;
 	uint16_t i;
 
@@ -328,7 +347,12 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 	peer = mlx5dm_sim_eng_peer(eng);
 	if (peer != NULL && peer != eng)
 		mlx5dm_sim_sq_catch_up(peer->sim);
+	memset(&tx_st, 0, sizeof(tx_st));
+	memset(&rx_st, 0, sizeof(rx_st));
 	for (i = 0; i < n; i++)
-		mlx5dm_sim_eng_one(eng, port, &pkts[i]);
+		mlx5dm_sim_eng_one(eng, peer, &pkts[i], &tx_st, &rx_st);
+	mlx5dm_sim_stat_flush(&eng->st[port], &tx_st);
+	if (peer != NULL)
+		mlx5dm_sim_stat_flush(&peer->st[0], &rx_st);
 	return n;
 }

@@ -360,6 +360,16 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 	}
 	rq->packets++;
 	rq->bytes += pkt->len;
+	if (rq->posted > 0) {
+		struct mlx5dm_sim_cq *cq = rq->cq;
+
+		/* A hint: the next frame's buffer and CQE, lines the driver's core owns. */
+		wqe = rq->wq + ((size_t)(rq->ctr & ((1u << rq->log_size) - 1)) << rq->log_stride);
+		__builtin_prefetch((const void *)(uintptr_t)mlx5dm_prm_fget(wqe,
+				   MLX5DM_SIM_DSEG_ADDR), 1, 3);
+		__builtin_prefetch(cq->buf + (size_t)(cq->pc & ((1u << cq->log_size) - 1)) *
+				   MLX5DM_SIM_CQE_BYTES, 1, 3);
+	}
 	return 0;
 }
 

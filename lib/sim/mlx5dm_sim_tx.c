@@ -217,6 +217,43 @@ mlx5dm_sim_tx_burst(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx
 	pthread_rwlock_rdlock(&sim->lock);
 }
 
+/*
+ * Start loading what the next burst reads: its WQEBBs, then the frame
+ * data their first data segments point at. Both were written by another
+ * core; loaded one by one, each would be a wait. Only a hint: nothing is
+ * checked or decided here (the WQE is checked when it executes, and a
+ * prefetch of a bad address cannot fault).
+ */
+static void
+mlx5dm_sim_tx_prefetch(const struct mlx5dm_sim_sq *sq, uint16_t pi)
+{
+	uint16_t mask = (uint16_t)((1u << sq->log_size) - 1);
+	uint16_t left = (uint16_t)MLX5DM_MIN((uint16_t)(pi - sq->ctr), 2u * MLX5DM_SIM_TX_BURST);
+	uint16_t ctr, i;
+	unsigned int n;
+
+	for (i = 0; i < left; i++)
+		MLX5DM_PREFETCH(sq->wq + (size_t)((sq->ctr + i) & mask) * MLX5DM_SIM_WQEBB);
+	for (ctr = sq->ctr, n = 0; left > 0 && n < MLX5DM_SIM_TX_BURST; n++) {
+		const uint8_t *w = sq->wq + (size_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+		uint32_t ds = (uint32_t)mlx5dm_prm_fget(w, MLX5DM_SIM_CTRL_DS);
+		uint32_t inl = (uint32_t)mlx5dm_prm_fget(w + MLX5DM_SIM_WQE_DS,
+							 MLX5DM_SIM_ESEG_INLINE_HDR_SZ);
+		uint32_t at = 2 + (inl > 2 ? MLX5DM_ALIGN_UP(inl - 2, MLX5DM_SIM_WQE_DS) /
+				   MLX5DM_SIM_WQE_DS : 0);
+		uint16_t bb = mlx5dm_sim_wqe_bbs(ds);
+
+		/* The first data segment, when it lies in the WQE's first WQEBB. */
+		if (at < ds && at < MLX5DM_SIM_WQEBB / MLX5DM_SIM_WQE_DS)
+			MLX5DM_PREFETCH((const void *)(uintptr_t)mlx5dm_prm_fget(w +
+					at * MLX5DM_SIM_WQE_DS, MLX5DM_SIM_DSEG_ADDR));
+		if (bb >= left)
+			break;
+		left = (uint16_t)(left - bb);
+		ctr = (uint16_t)(ctr + bb);
+	}
+}
+
 /* In ERR: every WQE posted completes with a flush error. */
 static void
 mlx5dm_sim_tx_flush(struct mlx5dm_sim_sq *sq, uint16_t pi)
@@ -266,7 +303,11 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 	pthread_rwlock_rdlock(&sim->lock);
 	while (sq->ctr != pi) {
 		uint16_t bb;
-		uint8_t synd = mlx5dm_sim_tx_wqe(sim, tx, sq, pi, n, &bb);
+		uint8_t synd;
+
+		if (n == 0)
+			mlx5dm_sim_tx_prefetch(sq, pi);
+		synd = mlx5dm_sim_tx_wqe(sim, tx, sq, pi, n, &bb);
 
 		if (synd != 0) {
 			/* What came before the bad WQE goes out first, in order. */

@@ -26,14 +26,15 @@ struct mlx5dm_sim_cq {
 	uint32_t ci;            /* consumer index as last read from the record */
 	bool overrun;           /* in error: the device writes no more CQEs */
 	uint64_t overruns;      /* CQEs lost to the overrun */
-	struct mlx5dm_spinlock lock;
+	struct mlx5dm_spinlock lock; /* writers of a CQ several queues share */
 };
 
 /*
  * Write one CQE (img, owner bit filled in here) at the CQ's producer
  * index, body before op_own. -ENOSPC when it would overwrite a CQE the
  * consumer has not released (cq_dbrec): the CQ goes to error (overrun)
- * and the CQE is counted as lost.
+ * and the CQE is counted as lost. The CQ's lock is taken only when more
+ * than one queue completes into it.
  */
 int mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES]);
 

@@ -406,9 +406,17 @@ int
 mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 {
 	uint32_t ci, size = 1u << cq->log_size;
+	/*
+	 * A CQ one queue writes to has one writer at a time already (that
+	 * queue's thread or lock), and its users change only by commands,
+	 * which run between the device's batches: no lock, whose atomic
+	 * would wait for every store before it into the driver's lines.
+	 */
+	bool shared = cq->h.refs > 1;
 	uint8_t *slot;
 
-	mlx5dm_spinlock_lock(&cq->lock);
+	if (shared)
+		mlx5dm_spinlock_lock(&cq->lock);
 	/*
 	 * The consumer index only moves forward: the record, a line the
 	 * consumer keeps writing, is read again only when the last value read
@@ -426,7 +434,8 @@ mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 				   cq->h.id, ci);
 		cq->overrun = true;
 		cq->overruns++;
-		mlx5dm_spinlock_unlock(&cq->lock);
+		if (shared)
+			mlx5dm_spinlock_unlock(&cq->lock);
 		return -ENOSPC;
 	}
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OWNER, (cq->pc >> cq->log_size) & 1);
@@ -436,7 +445,8 @@ mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 	__atomic_store_n(&slot[MLX5DM_SIM_CQE_BYTES - 1], img[MLX5DM_SIM_CQE_BYTES - 1],
 			 __ATOMIC_RELEASE);
 	cq->pc++;
-	mlx5dm_spinlock_unlock(&cq->lock);
+	if (shared)
+		mlx5dm_spinlock_unlock(&cq->lock);
 	return 0;
 }
 

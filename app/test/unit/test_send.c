@@ -208,11 +208,18 @@ fake_obj_modify(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen, void 
 	return 0;
 }
 
+/*
+ * DESTROY_QP returns once the device stopped using the QP's memory, which
+ * the caller frees next: the device thread forgets the queue under its lock.
+ */
 static int
 fake_obj_destroy(struct mlx5dv_devx_obj *obj)
 {
-	(void)obj;
+	pthread_mutex_lock(&fd->mu);
+	if (obj == (struct mlx5dv_devx_obj *)(uintptr_t)(0x1000 + 0x500))
+		fd->qp_dbr_umem = 0;
 	fd->objs--;
+	pthread_mutex_unlock(&fd->mu);
 	return 0;
 }
 
@@ -226,9 +233,11 @@ fake_write_cqe(uint8_t opcode, uint16_t wqe_counter, uint8_t syndrome)
 	cqe[55] = syndrome;                 /* mlx5_err_cqe.syndrome */
 	cqe[60] = (uint8_t)(wqe_counter >> 8);
 	cqe[61] = (uint8_t)wqe_counter;
-	cqe[63] = (uint8_t)((opcode << 4) | ((fd->cq_pi >> fd->cq_log) & 1));
-	fd->cq_pi++;
+	/* Counted before it is published: the test reads the count once it polled the CQE. */
 	fd->cqes++;
+	__atomic_store_n(&cqe[63], (uint8_t)((opcode << 4) | ((fd->cq_pi >> fd->cq_log) & 1)),
+			 __ATOMIC_RELEASE);
+	fd->cq_pi++;
 }
 
 /* Execute WQEs up to the producer index in the doorbell record. */
@@ -254,6 +263,9 @@ fake_execute(void)
 		ce = (w[11] & 0x0c) == 0x08;
 		FAKE_CHECK(idx == (fd->sq_ci & 0xffff));
 		FAKE_CHECK(qpn == FAKE_QPN);
+		FAKE_CHECK(ds != 0);
+		if (ds == 0)
+			return; /* a device would fail the QP: executing on would not advance */
 		if (!fd->have_first) {
 			memcpy(fd->first_wqe, w, sizeof(fd->first_wqe));
 			fd->have_first = true;
@@ -647,6 +659,7 @@ test_error_position(void **state)
 	assert_int_equal(mlx5dm_send_error(r), -EIO);
 	assert_false(mlx5dm_send_lost(r, a));
 	assert_true(mlx5dm_send_lost(r, b));
+	fake_settle(); /* the drain's doorbell may still be on its way */
 	doorbells = fd->doorbells;
 	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), -EIO);
 	assert_int_equal(mlx5dm_send_arg_update(r, 1, fd->icm), -EIO);

@@ -56,6 +56,7 @@ struct mlx5dm_send_attr {
 	struct mlx5dv_devx_uar *uar;  /* doorbell page; NULL: the ring allocates one */
 	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: the default */
 	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
+	uint32_t stall_ms;            /* waits fail after this long without a CQE; 0: 5000 */
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
 	uint32_t eqn;                 /* completion EQ of the CQ (mlx5dv_devx_query_eqn) */
 	struct mlx5dm_send_path path; /* how the QP connects to itself */
@@ -79,7 +80,9 @@ void mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring);
  * mlx5dm_send_flush()/drain(), or when the SQ needs room.
  * Returns 0, -EINVAL (len 0 or > MLX5DM_SEND_MAX_WRITE), -EIO if the ring
  * saw an error completion (the ring is then unusable), or -ETIMEDOUT if it
- * waited 5 s for room without a completion (the ring is then unusable too).
+ * waited for room and the device completed nothing for the stall limit
+ * (attr.stall_ms; the ring is then unusable too). Waits never fail on a
+ * device that keeps completing, however long it takes.
  */
 int mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 		      const void *data, uint32_t len);
@@ -106,7 +109,7 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * ConnectX: that WQE wrote nothing, the WQEs before it executed, and every
  * later one is flushed unexecuted. The ring then stays in error until it
  * is destroyed: every call returns -EIO (nothing is posted or retried).
- * A ring that waited 5 s for a completion is in error too.
+ * A ring that waited the stall limit without any completion is in error too.
  */
 
 /*
@@ -134,7 +137,7 @@ bool mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos);
  * Make every write posted so far complete: post an RDMA READ of the last
  * written ICM range behind them (a completion fence on an RC QP), ring the
  * doorbell and poll until it completes. 0, -EIO or -ETIMEDOUT (no
- * completion for 5 s; the ring is then unusable).
+ * completion for the stall limit; the ring is then unusable).
  */
 int mlx5dm_send_drain(struct mlx5dm_send_ring *ring);
 

@@ -34,6 +34,7 @@ struct mlx5dm_send_ring {
 	uint32_t rung_pi;                /* pi at the last doorbell: what the device was told */
 	uint32_t since_signal;           /* WQEs since the last CQE request */
 	uint32_t signal_th;
+	uint64_t stall_ns;               /* a wait fails after this long without a completion */
 	uint32_t qpn;
 	struct mlx5dv_devx_obj *qp;
 	struct mlx5dv_devx_umem *sq_umem;

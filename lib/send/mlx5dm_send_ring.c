@@ -250,6 +250,7 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 	 */
 	ring->log_ncqe = ring->log_nbb;
 	ring->signal_th = attr->signal_th != 0 ? attr->signal_th : 16;
+	ring->stall_ns = (uint64_t)(attr->stall_ms != 0 ? attr->stall_ms : 5000) * 1000000;
 	/* Keep a requested CQE always in flight when the SQ is full (WQEs <= 2 WQEBBs). */
 	if (ring->signal_th > (1u << ring->log_nbb) / 4)
 		ring->signal_th = (1u << ring->log_nbb) / 4;

@@ -23,7 +23,6 @@
 #include "mlx5dm_prm_queue.h"
 #include "mlx5dm_send_priv.h"
 
-#define MLX5DM_SEND_WAIT_NS 5000000000ull /* give up on a silent device after 5 s */
 
 static inline uint64_t
 mlx5dm_send_htobe64(uint64_t v)
@@ -68,6 +67,29 @@ mlx5dm_send_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A wait gives up only on a device that completed nothing for the ring's
+ * stall limit: a slow device (a loaded host, the model under valgrind)
+ * still progresses, however long the whole backlog takes. reaped: CQEs the
+ * last poll consumed; idle_since: 0 before the first poll of the wait.
+ */
+static bool
+mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped, uint64_t *idle_since)
+{
+	uint64_t now;
+
+	if (reaped > 0) {
+		*idle_since = 0;
+		return false;
+	}
+	now = mlx5dm_send_now_ns();
+	if (*idle_since == 0) {
+		*idle_since = now;
+		return false;
+	}
+	return now - *idle_since > ring->stall_ns;
 }
 
 static int
@@ -163,7 +185,9 @@ int
 mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len)
 {
 	uint32_t size = 1u << ring->log_nbb;
-	uint64_t deadline = 0;
+	uint64_t idle_since = 0;
+	bool rung = false;
+	int reaped = 0;
 
 	for (;;) {
 		uint64_t head = ring->data_head;
@@ -180,17 +204,18 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 			return 0;
 		if (ring->err != 0)
 			return ring->err;
-		if (deadline == 0) {
+		if (!rung) {
 			ring->stats.full_waits++;
 			mlx5dm_send_ring_db(ring);
-			deadline = mlx5dm_send_now_ns() + MLX5DM_SEND_WAIT_NS;
-		} else if (mlx5dm_send_now_ns() > deadline) {
-			MLX5DM_LOG(ERR, "send", "qpn 0x%x: no completion for 5 s (pi %u ci %u)",
-				   ring->qpn, ring->pi, ring->ci);
+			rung = true;
+		} else if (mlx5dm_send_stalled(ring, reaped, &idle_since)) {
+			MLX5DM_LOG(ERR, "send", "qpn 0x%x: no completion for %u ms (pi %u ci %u)",
+				   ring->qpn, (unsigned int)(ring->stall_ns / 1000000),
+				   ring->pi, ring->ci);
 			mlx5dm_send_fail(ring, ring->ci);
 			return -ETIMEDOUT;
 		}
-		mlx5dm_send_poll(ring);
+		reaped = mlx5dm_send_poll(ring);
 	}
 }
 
@@ -420,16 +445,15 @@ mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
 int
 mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring)
 {
-	uint64_t deadline;
+	uint64_t idle_since = 0;
 	int ret;
 
 	ret = ring->err == 0 ? mlx5dm_send_drain(ring) : ring->err;
 	if (ret != -EIO)
 		return ret;
 	/* The QP flushes what followed the failed WQE: one error CQE each. */
-	deadline = mlx5dm_send_now_ns() + MLX5DM_SEND_WAIT_NS;
 	while (ring->ci != ring->rung_pi) {
-		if (mlx5dm_send_reap(ring) == 0 && mlx5dm_send_now_ns() > deadline) {
+		if (mlx5dm_send_stalled(ring, mlx5dm_send_reap(ring), &idle_since)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: failed QP not flushed (pi %u ci %u)",
 				   ring->qpn, ring->rung_pi, ring->ci);
 			return -ETIMEDOUT;
@@ -462,7 +486,7 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
 	uint32_t target, slot;
-	uint64_t deadline;
+	uint64_t idle_since = 0;
 	uint8_t *w;
 	int ret;
 
@@ -490,12 +514,11 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 	}
 	mlx5dm_send_ring_db(ring);
 	target = ring->pi;
-	deadline = mlx5dm_send_now_ns() + MLX5DM_SEND_WAIT_NS;
 	while (ring->ci != target) {
 		ret = mlx5dm_send_poll(ring);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && mlx5dm_send_now_ns() > deadline) {
+		if (mlx5dm_send_stalled(ring, ret, &idle_since)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: drain timed out (pi %u ci %u)",
 				   ring->qpn, ring->pi, ring->ci);
 			mlx5dm_send_fail(ring, ring->ci);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -61,6 +62,7 @@ struct fake_dev {
 	unsigned int wqes;
 	unsigned int cqes;
 	bool hold;        /* do not execute on doorbell (to test back-pressure) */
+	unsigned int wqe_us; /* time the device takes per WQE (a slow device) */
 	bool fail_next_write; /* next WRITE gets an error CQE (bad rkey) */
 	uint32_t last_arg_id;
 	uint8_t last_arg[64];
@@ -320,6 +322,8 @@ fake_execute(void)
 		} else {
 			FAKE_CHECK(!"unexpected WQE opcode");
 		}
+		if (fd->wqe_us != 0)
+			usleep(fd->wqe_us);
 		if (ce)
 			fake_write_cqe(opcode == 0x10 ? 0 : 0, (uint16_t)idx, 0);
 		fd->sq_ci += (ds * 16 + 63) / 64;
@@ -345,7 +349,7 @@ fake_thread(void *arg)
 			fd->last_db = v;
 			fd->doorbells++;
 		}
-		if (!fd->hold && fd->qp_dbr_umem != 0)
+		if (!__atomic_load_n(&fd->hold, __ATOMIC_ACQUIRE) && fd->qp_dbr_umem != 0)
 			fake_execute();
 		pthread_mutex_unlock(&fd->mu);
 		usleep(10);
@@ -394,11 +398,12 @@ static const struct mlx5dm_send_path path_fl = { .fl = true };
 
 static struct mlx5dm_send_ring *
 make_ring_path(uint32_t log_sq, uint32_t signal_th, uint32_t data,
-	       const struct mlx5dm_send_path *path)
+	       const struct mlx5dm_send_path *path, uint32_t stall_ms)
 {
 	struct mlx5dm_send_attr attr = {
 		.dev = &dev, .pd = NULL, .pdn = 0x33, .log_sq_wqebb = log_sq,
 		.signal_th = signal_th, .data_buf_size = data, .path = *path,
+		.stall_ms = stall_ms,
 	};
 	struct mlx5dm_send_ring *r;
 
@@ -418,7 +423,7 @@ make_ring_path(uint32_t log_sq, uint32_t signal_th, uint32_t data,
 static struct mlx5dm_send_ring *
 make_ring(uint32_t log_sq, uint32_t signal_th, uint32_t data)
 {
-	return make_ring_path(log_sq, signal_th, data, &path_fl);
+	return make_ring_path(log_sq, signal_th, data, &path_fl, 0);
 }
 
 static void
@@ -472,7 +477,7 @@ test_connect_through_gid(void **state)
 	uint8_t d[16] = { 1 };
 
 	(void)state;
-	r = make_ring_path(6, 4, 0, &p);
+	r = make_ring_path(6, 4, 0, &p, 0);
 	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads, 1), 0);            /* fl */
 	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x48, 8), 0);     /* src_addr_index */
 	assert_memory_equal(fd->init2rtr + (ads + 0x80) / 8, p.rgid, 16);    /* rgid_rip */
@@ -486,7 +491,7 @@ test_connect_through_gid(void **state)
 	free_ring(r);
 	/* RoCE v1: no UDP source port. */
 	p.roce_v2 = false;
-	r = make_ring_path(6, 4, 0, &p);
+	r = make_ring_path(6, 4, 0, &p, 0);
 	assert_int_equal(mlx5dm_prm_get(fd->init2rtr, ads + 0x110, 16), 0);
 	free_ring(r);
 }
@@ -669,6 +674,57 @@ test_error_position(void **state)
 	free_ring(r);
 }
 
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The stall limit bounds the time without a completion, not the whole
+ * wait: a device that takes at least 1 ms per WQE (a CQE every 4) drains
+ * a backlog longer than the limit; one that executes nothing fails the
+ * ring after it. The limit leaves a loaded host wide margins.
+ */
+static void
+test_slow_device_drains_stuck_one_fails(void **state)
+{
+	struct mlx5dm_send_ring *r;
+	uint8_t d[64];
+	uint64_t t0, waited;
+	unsigned int i;
+
+	(void)state;
+	/* 1024 WQEBBs hold the whole backlog: the drain's doorbell starts all of it. */
+	r = make_ring_path(10, 4, 0, &path_fl, 300);
+	fd->wqe_us = 1000;
+	t0 = now_ms();
+	for (i = 0; i < 400; i++) {
+		memset(d, (int)i, sizeof(d));
+		assert_int_equal(mlx5dm_send_write(r, i * 64, FAKE_RKEY, d, 64), 0);
+	}
+	assert_int_equal(fd->doorbells, 0);
+	assert_int_equal(mlx5dm_send_drain(r), 0);
+	assert_true(now_ms() - t0 > 300);
+	for (i = 0; i < 400; i++)
+		assert_int_equal(fd->icm[i * 64 + 63], (uint8_t)i);
+	free_ring(r);
+
+	r = make_ring_path(6, 4, 0, &path_fl, 300);
+	__atomic_store_n(&fd->hold, true, __ATOMIC_RELEASE);
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, 64), 0);
+	t0 = now_ms();
+	assert_int_equal(mlx5dm_send_drain(r), -ETIMEDOUT);
+	waited = now_ms() - t0;
+	assert_true(waited >= 300 && waited < 5000);
+	assert_int_equal(mlx5dm_send_error(r), -EIO);
+	assert_int_equal(fd->wqes, 0);
+	free_ring(r);
+}
+
 static void
 test_bad_arguments(void **state)
 {
@@ -700,6 +756,7 @@ main(void)
 		cmocka_unit_test(test_arg_update_wqe),
 		cmocka_unit_test(test_error_cqe_makes_ring_fail),
 		cmocka_unit_test(test_error_position),
+		cmocka_unit_test(test_slow_device_drains_stuck_one_fails),
 		cmocka_unit_test(test_bad_arguments),
 	};
 

@@ -206,7 +206,8 @@ mlx5dm_sim_rf_remove_size(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_rf_
 
 /*
  * The bytes an INSERT_POINTER inserts: a line of ENCAP SW ICM when the
- * device has it, else the packet reformat context the pointer names.
+ * device has it (written by the library, or by the firmware for a packet
+ * reformat context), else the packet reformat context the pointer names.
  */
 static int
 mlx5dm_sim_rf_ptr_data(struct mlx5dm_sim_walk *w, uint32_t ptr, uint8_t *buf, unsigned int n)

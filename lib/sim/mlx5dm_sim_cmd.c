@@ -159,7 +159,7 @@ static const struct mlx5dm_sim_destroy_desc mlx5dm_sim_destroys[] = {
 	  { { MLX5DM_SIM_GO_IN_ID, MLX5DM_SIM_SRC_AUX1 },
 	    { MLX5DM_SIM_GO_IN_TYPE, MLX5DM_SIM_SRC_AUX0 } } },
 	{ MLX5DM_SIM_K_PRC, MLX5DM_SIM_OP_DEALLOC_PACKET_REFORMAT_CONTEXT, 16,
-	  { { MLX5DM_SIM_PRC_DEALLOC_ID, MLX5DM_SIM_SRC_ID } } },
+	  { { MLX5DM_SIM_PRC_DEALLOC_ID, MLX5DM_SIM_SRC_AUX0 } } },
 };
 
 int

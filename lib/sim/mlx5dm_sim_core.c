@@ -160,6 +160,9 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		goto fini;
 	/* Counter id 0..127 and argument units 0..4095 are never handed out. */
 	mlx5dm_sim_bitmap_set(&sim->fc_ids, 0, 128, true);
+	ret = mlx5dm_sim_prc_init(sim);
+	if (ret != 0)
+		goto fini;
 	if (sim->rgn[MLX5DM_SIM_RGN_ARG].size != 0)
 		mlx5dm_sim_bitmap_set(&sim->rgn[MLX5DM_SIM_RGN_ARG].blocks, 0, 4096, true);
 	mlx5dm_sim_caps_fill(sim);
@@ -228,6 +231,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	}
 	mlx5dm_sim_fc_free_all(sim);
 	mlx5dm_sim_bitmap_fini(&sim->fc_ids);
+	mlx5dm_sim_prc_fini(sim);
 	mlx5dm_sim_caps_free(sim);
 	mlx5dm_sim_icm_fini(sim);
 	pthread_rwlock_destroy(&sim->lock);

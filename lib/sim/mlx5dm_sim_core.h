@@ -176,6 +176,10 @@ struct mlx5dm_sim {
 	uint32_t seq[MLX5DM_SIM_SEQ_STRIPES];
 	struct mlx5dm_sim_idtab tab[MLX5DM_SIM_K_NUM];
 	struct mlx5dm_sim_bitmap fc_ids;
+	/* ENCAP ICM lines of firmware reformat contexts: each line's context (obj id), 0 free. */
+	uint32_t *prc_line_owner;
+	uint64_t prc_first_line;        /* line index of the first one (from the region start) */
+	uint32_t prc_lines;
 	struct mlx5dm_sim_fc_slot *fc_chunk[MLX5DM_SIM_FC_CHUNKS];
 	struct mlx5dm_sim_fc_slot *fc_mem;      /* every chunk's slots (huge region) */
 	uint64_t root_cache[2];         /* per direction: ICM of the best root rule, 0 = none */
@@ -322,6 +326,8 @@ int mlx5dm_sim_cmd_create_gobj(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_gobj(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_gobj(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_alloc_prc(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_prc_init(struct mlx5dm_sim *sim);
+void mlx5dm_sim_prc_fini(struct mlx5dm_sim *sim);
 int mlx5dm_sim_cmd_dealloc_prc(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_create_cq(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_cq(struct mlx5dm_sim_cmd *c);

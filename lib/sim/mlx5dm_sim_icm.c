@@ -55,7 +55,11 @@ mlx5dm_sim_rgn_log_size(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r)
 	case MLX5DM_SIM_RGN_PATTERN:
 		return sim->cfg.log_header_modify_pattern_sw_icm_size;
 	case MLX5DM_SIM_RGN_ENCAP:
-		return sim->cfg.log_indirect_encap_sw_icm_size;
+		/* Twice the SW ICM: the upper half holds firmware reformat contexts. */
+		if (sim->cfg.log_indirect_encap_sw_icm_size == 0)
+			return 0;
+		return MLX5DM_MIN(sim->cfg.log_indirect_encap_sw_icm_size + 1u,
+				  (unsigned int)MLX5DM_SIM_WINDOW_SHIFT);
 	case MLX5DM_SIM_RGN_ARG:
 		return sim->cfg.header_modify_argument ? MLX5DM_SIM_ARG_LOG_UNITS + 6 : 0;
 	default:

@@ -66,8 +66,9 @@ struct mlx5dm_sim_caps {
 	uint64_t indirect_encap_icm_base;             /* base of INSERT_POINTER indexes */
 	/*
 	 * The device has ENCAP SW ICM (log_indirect_encap_sw_icm_size != 0):
-	 * an INSERT_POINTER names a 64-byte line of it. Without, the pointer is
-	 * a packet_reformat_id (mlx5dm_sim_reformat_read).
+	 * an INSERT_POINTER names a 64-byte line of it (firmware reformat
+	 * contexts are lines of it too). Without, the pointer is a
+	 * packet_reformat_id (mlx5dm_sim_reformat_read).
 	 */
 	bool indirect_encap_sw_icm;
 };

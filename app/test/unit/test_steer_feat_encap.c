@@ -6,6 +6,8 @@
  * Encap on a NIC TX domain, end to end on the device model, with and
  * without ENCAP SW ICM: without it the header lives in a firmware packet
  * reformat context whose id the STE's INSERT_POINTER carries (SWS 8.1).
+ * On a device that has encap ICM but refused it to the library (rdma-core
+ * without the DM type), the firmware's context is a line of that memory.
  * Frames go NIC TX -> wire (loopback) -> NIC RX -> RQ and are checked byte
  * for byte (outer lengths and IPv4 checksum are the device's to fill in),
  * then decapsulated back on RX.
@@ -104,11 +106,15 @@ check_insert_ptr(struct fenv *e, const struct mlx5dm_rule *r, unsigned int size,
 	assert_memory_equal(ste + 24, exp, 8);
 }
 
+/* The library's encap ICM; none on the device; the device's, refused to the library. */
+enum encap_dev { ENCAP_DM, ENCAP_NO_ICM, ENCAP_DM_REFUSED };
+
 /* Where the device reads the header: ENCAP ICM line, or firmware context (contexts live). */
 static void
 check_encap_data(struct fenv *e, const struct mlx5dm_action *a, const uint8_t *hdr,
-		 unsigned int len, bool sw_icm, uint32_t contexts)
+		 unsigned int len, enum encap_dev dev, uint32_t contexts)
 {
+	bool sw_icm = dev == ENCAP_DM;
 	const struct mlx5dm_sim_caps *caps = mlx5dm_sim_caps(e->sim);
 	struct mlx5dm_res_stats rs;
 	uint8_t got[128];
@@ -128,12 +134,19 @@ check_encap_data(struct fenv *e, const struct mlx5dm_action *a, const uint8_t *h
 		assert_int_equal(rs.reformats, contexts);
 	}
 	assert_memory_equal(got, hdr, len);
+	/* The firmware keeps the context in the device's encap ICM: the id is its line. */
+	if (dev == ENCAP_DM_REFUSED)
+		assert_int_equal(fenv_icm_read(e, caps->indirect_encap_icm_base +
+						     64ull * a->ste.encap.index, got, len), 0);
+	assert_memory_equal(got, hdr, len);
 	assert_int_equal(a->ste.encap.size, len);
 }
 
 static void
-encap_run(bool sw_icm)
+encap_run(enum encap_dev dev)
 {
+	const struct mlx5dm_sim_caps *caps;
+	bool sw_icm = dev == ENCAP_DM;
 	uint8_t hdr[VXLAN_HDR], ghdr[GRE_HDR], got[FENV_FRAME_MAX], exp[FENV_FRAME_MAX];
 	struct mlx5dm_action *encap, *encap3, *decap, *acts[2];
 	struct mlx5dm_matcher *mtx, *mrx;
@@ -146,14 +159,17 @@ encap_run(bool sw_icm)
 	uint32_t ctx_id;
 
 	mlx5dm_sim_config_default(&cfg);
-	if (!sw_icm)
+	if (dev == ENCAP_NO_ICM)
 		cfg.log_indirect_encap_sw_icm_size = 0;
+	cfg.refuse_encap_dm = dev == ENCAP_DM_REFUSED;
 	e = fenv_open(&cfg);
-	assert_true((e->ctx->encap_pool != NULL) == sw_icm);
+	caps = mlx5dm_sim_caps(e->sim);
+	assert_true(caps->indirect_encap_sw_icm == (dev != ENCAP_NO_ICM));
+	assert_true((e->ctx->encap_pool != NULL) == (dev != ENCAP_NO_ICM));
 	vxlan_hdr(hdr);
 	encap = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, VXLAN_HDR, hdr);
 	assert_non_null(encap);
-	check_encap_data(e, encap, hdr, VXLAN_HDR, sw_icm, 1);
+	check_encap_data(e, encap, hdr, VXLAN_HDR, dev, 1);
 	/* An encap is a NIC TX action. */
 	assert_null(mlx5dm_action_reformat(e->rx, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL, VXLAN_HDR,
 					   hdr));
@@ -195,7 +211,7 @@ encap_run(bool sw_icm)
 	gre_hdr(ghdr);
 	encap3 = mlx5dm_action_reformat(e->tx, MLX5DM_REFORMAT_L2_TO_L3_TUNNEL, GRE_HDR, ghdr);
 	assert_non_null(encap3);
-	check_encap_data(e, encap3, ghdr, GRE_HDR, sw_icm, 2);
+	check_encap_data(e, encap3, ghdr, GRE_HDR, dev, 2);
 	rtx = fenv_dmac_rule(mtx, MAC_IN, 1, &encap3);
 	frame_udp4(&f, MAC_IN, MAC_SRC, 0x0a000001, 0x0a000002, 1000, 2000, 20);
 	elen = expect_encap(ghdr, GRE_HDR, frame_data(&f) + 14, f.len - 14u, exp);
@@ -208,6 +224,13 @@ encap_run(bool sw_icm)
 	assert_int_equal(mlx5dm_action_destroy(encap), 0);
 	if (!sw_icm)
 		assert_int_equal(fenv_reformat_read(e, ctx_id, got, 2), -ENOENT);
+	if (dev == ENCAP_DM_REFUSED) {
+		/* Freed with the context: the line reads as zeros. */
+		assert_int_equal(fenv_icm_read(e, caps->indirect_encap_icm_base + 64ull * ctx_id,
+					       got, VXLAN_HDR), 0);
+		for (elen = 0; elen < VXLAN_HDR; elen++)
+			assert_int_equal(got[elen], 0);
+	}
 	assert_int_equal(mlx5dm_rule_destroy(rtx, 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(rrx, 0), 0);
 	assert_int_equal(mlx5dm_action_destroy(encap3), 0);
@@ -223,14 +246,27 @@ static void
 test_encap_sw_icm(void **state)
 {
 	(void)state;
-	encap_run(true);
+	encap_run(ENCAP_DM);
 }
 
 static void
 test_encap_reformat_context(void **state)
 {
 	(void)state;
-	encap_run(false);
+	encap_run(ENCAP_NO_ICM);
+}
+
+/*
+ * The device has encap ICM but the library cannot have it (refuse_encap_dm
+ * stands for rdma-core < 50): the header goes to a firmware context, which
+ * the device's encap walk finds like any other line, and frames arrive
+ * encapsulated byte for byte.
+ */
+static void
+test_encap_dm_refused_frames(void **state)
+{
+	(void)state;
+	encap_run(ENCAP_DM_REFUSED);
 }
 
 /* Above max_encap_header_size: refused before the firmware is asked; nothing left behind. */
@@ -393,6 +429,7 @@ main(void)
 		cmocka_unit_test(test_encap_reformat_context),
 		cmocka_unit_test(test_encap_refused),
 		cmocka_unit_test(test_encap_dm_refused),
+		cmocka_unit_test(test_encap_dm_refused_frames),
 		cmocka_unit_test(test_encap_dm_build),
 	};
 

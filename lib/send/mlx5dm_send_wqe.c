@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
@@ -74,6 +75,8 @@ mlx5dm_send_now_ns(void)
  * stall limit: a slow device (a loaded host, the model under valgrind)
  * still progresses, however long the whole backlog takes. reaped: CQEs the
  * last poll consumed; idle_since: 0 before the first poll of the wait.
+ * An idle poll yields: the device may share the core with this (control
+ * path) loop, and valgrind runs one thread at a time.
  */
 static bool
 mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped, uint64_t *idle_since)
@@ -84,6 +87,7 @@ mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped, uint64_t *i
 		*idle_since = 0;
 		return false;
 	}
+	sched_yield();
 	now = mlx5dm_send_now_ns();
 	if (*idle_since == 0) {
 		*idle_since = now;

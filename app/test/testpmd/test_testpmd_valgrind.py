@@ -45,7 +45,9 @@ def main():
     ]
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'vg.log')
-        wrapper = [a.valgrind, '--error-exitcode=0', '--leak-check=full',
+        # Fair scheduling: the model's device thread must not starve behind
+        # a thread polling for its completions (valgrind runs one at a time).
+        wrapper = [a.valgrind, '--error-exitcode=0', '--leak-check=full', '--fair-sched=try',
                    '--show-leak-kinds=definite', '--num-callers=40',
                    '--log-file=' + log]
         rc, out = run_testpmd(a.testpmd, a.pmd, 'net_mlx5dm0', cmds,

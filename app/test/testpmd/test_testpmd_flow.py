@@ -21,6 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_harness import Checker, parse_xstats, run_testpmd  # noqa: E402
+import test_backend  # noqa: E402
 
 TX_DST = '198.18.0.2'  # testpmd's default txonly destination
 # The device works beside testpmd: give it time before stopping the Rx polls.
@@ -177,6 +178,9 @@ def sc_long_chain(c, run):
         c.check('%s: all on rx_q1' % name, rxq(xs, 1) == tx,
                 'rx_q1=%d tx=%d' % (rxq(xs, 1), tx))
         c.check('%s: MARK 5 reported' % name, 'FDIR matched ID=0x5' in out)
+        # The model's own counters: a NIC (backend=hw, the test double) has none.
+        if test_backend.backend() == 'hw':
+            continue
         for drops in ('dev_walk_error_drops', 'dev_loop_drops'):
             c.check('%s: %s 0' % (name, drops), xs.get(drops, -1) == 0,
                     '%s=%s' % (drops, xs.get(drops)))

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <ethdev_driver.h>
 
@@ -28,6 +27,7 @@
 #include "mlx5dm_dev.h"
 #include "mlx5dm_rxtx.h"
 #include "mlx5dm_steer.h"
+#include "pmd_env.h"
 
 #define LKEY 0x77aa
 
@@ -341,19 +341,8 @@ test_rx_burst(void **state)
 static int
 setup(void **state)
 {
-	static char args[][40] = {
-		"test_pmd_rxtx", "--no-huge", "--no-pci", "--no-shconf", "-m", "64",
-		"--log-level=lib.eal:error",
-	};
-	char *argv[RTE_DIM(args)];
-	unsigned int i;
-
 	(void)state;
-	for (i = 0; i < RTE_DIM(args); i++)
-		argv[i] = args[i];
-	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
-		return -1;
-	pool = rte_pktmbuf_pool_create("rxtx_pool", 512, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool = pmd_env_init("test_pmd_rxtx");
 	return pool == NULL ? -1 : 0;
 }
 
@@ -361,8 +350,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	pmd_env_fini(pool);
 	return 0;
 }
 

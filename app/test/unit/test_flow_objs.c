@@ -13,6 +13,7 @@
 
 #include "test_flow_common.h"
 #include "flow_fake_steer.h"
+#include "test_util.h"
 #include "mlx5dm_osdep.h"
 
 #define ITEM(t, s, m) { .type = RTE_FLOW_ITEM_TYPE_##t, .spec = (s), .mask = (m) }
@@ -1135,6 +1136,53 @@ test_handles(void **state)
 	t_fp_stop(fp);
 }
 
+/* A port start failed at each library call and allocation in turn leaves nothing behind. */
+static void
+test_start_failure_leaves_nothing(void **state)
+{
+	const struct mlx5dm_flow_port port = {
+		.ctx = (struct mlx5dm_ctx *)&dummy_ctx,
+		.dom = { fake_domain(0), fake_domain(1) },
+		.rqn = t_rqn,
+	};
+	struct mlx5dm_flow_priv *fp;
+	unsigned int n, mode, failures = 0;
+	struct fake_live l;
+	long live;
+	int ret;
+
+	(void)state;
+	test_alloc_count_install();
+	for (mode = 0; mode < 2; mode++) {
+		for (n = 1;; n++) {
+			fp = calloc(1, sizeof(*fp));
+			assert_non_null(fp);
+			fake_reset();
+			mlx5dm_flow_priv_init(fp);
+			live = test_alloc_live();
+			if (mode == 0)
+				fake_fail_at(n);
+			else
+				mlx5dm_alloc_fail_at(n);
+			ret = mlx5dm_flow_objs_start(fp, &port);
+			fake_fail_at(0);
+			mlx5dm_alloc_fail_at(0);
+			if (ret == 0) {
+				t_fp_stop(fp);
+				break;
+			}
+			failures++;
+			fake_live_get(&l);
+			assert_int_equal(l.tables + l.matchers + l.rules + l.actions, 0);
+			assert_null(fake_domain(0)->root);
+			assert_null(fake_domain(1)->root);
+			assert_int_equal(test_alloc_live(), live);
+			free(fp);
+		}
+	}
+	assert_true(failures >= 4);
+}
+
 int
 main(void)
 {
@@ -1147,6 +1195,7 @@ main(void)
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_action_order),
 		cmocka_unit_test(test_failure_leaves_nothing),
+		cmocka_unit_test(test_start_failure_leaves_nothing),
 		cmocka_unit_test(test_largest_modify_list),
 		cmocka_unit_test(test_duplicate_rule),
 		cmocka_unit_test(test_action_sets),

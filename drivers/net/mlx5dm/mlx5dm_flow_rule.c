@@ -393,6 +393,20 @@ mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	return 0;
 }
 
+/* The caches' tables go with their contents (a start grows them again). */
+static void
+mlx5dm_flow_caches_fini(struct mlx5dm_flow_priv *fp)
+{
+	unsigned int i;
+
+	mlx5dm_index_fini(&fp->tbls);
+	mlx5dm_index_fini(&fp->matchers);
+	mlx5dm_index_fini(&fp->ents);
+	mlx5dm_index_fini(&fp->asets);
+	for (i = 0; i < MLX5DM_FLOW_OBJ_CLASSES; i++)
+		mlx5dm_slab_destroy(&fp->objs[i]);
+}
+
 int
 mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port)
 {
@@ -421,13 +435,14 @@ unwind:
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
 		fp->root[dom] = NULL;
 	}
+	mlx5dm_flow_caches_fini(fp);
 	return ret;
 }
 
 void
 mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 {
-	unsigned int dom, i;
+	unsigned int dom;
 
 	if (!fp->started)
 		return;
@@ -447,12 +462,6 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "
 			   "%u actions, %u action sets, %u counters", fp->st.tables,
 			   fp->st.matchers, fp->st.entries, fp->st.asets, fp->st.counters);
-	/* The caches' tables go with their contents (a start grows them again). */
-	mlx5dm_index_fini(&fp->tbls);
-	mlx5dm_index_fini(&fp->matchers);
-	mlx5dm_index_fini(&fp->ents);
-	mlx5dm_index_fini(&fp->asets);
-	for (i = 0; i < MLX5DM_FLOW_OBJ_CLASSES; i++)
-		mlx5dm_slab_destroy(&fp->objs[i]);
+	mlx5dm_flow_caches_fini(fp);
 	fp->started = false;
 }

@@ -353,7 +353,7 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ret = mlx5dm_ctx_create_queues(ctx, attr);
 	if (ret < 0)
 		goto free_ctx;
-	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, STE %s, %u queue(s), %s encap, "
+	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, %s, %u queue(s), %s encap, "
 		   "%s modify header", ctx->caps.vhca_id, ctx->ste->name, ctx->nb_queues,
 		   ctx->encap_pool != NULL ? "SW" : "firmware",
 		   ctx->patterns != NULL ? "pattern + argument" : "list");

@@ -102,7 +102,7 @@ bench_mask(const struct bench_cfg *cfg, uint8_t *m)
  * Between passes (untimed): return the ICM freed by the deletions to the
  * pools, so that the next pass reuses ICM the model has already backed with
  * host memory. The first write to a model ICM page costs a host page fault
- * (~13 us on the development VMs, nothing like it on a NIC); without this,
+ * (nothing like it on a NIC); without this,
  * how much of a pass lands on fresh pages depends on when the pools last
  * synced, not on the library.
  */

@@ -7,9 +7,9 @@
  * mappings before their users reach them.
  *
  * Where a guest hands idle pages back to its host, the first touch of a
- * page costs a host fault (0.3-0.5 GB/s here): a million rules grow some
- * 350 MB of records, tables and ICM, so a core inserting them spends more
- * time faulting than inserting. Populating everything at start costs that
+ * page costs a host fault: a million rules grow hundreds of MB of
+ * records, tables and ICM, so a core inserting them spends more time
+ * faulting than inserting. Populating everything at start costs that
  * memory whether rules come or not; this thread keeps each range backed
  * only some way past what its user has taken, on a CPU other than its
  * starter's, at idle priority: the faults move off the inserting core
@@ -22,10 +22,7 @@
  * wanted is kept per 2 MiB unit, not as one backed prefix: a region filled
  * where it is written (the model's ICM, whose DM ranges are allocated large
  * and written in places) asks for the units after each place written
- * (near), and the thread skips what nobody writes. The first version backed
- * the ICM from its start to past the highest DM range allocated: of the
- * 170 MiB it backed for a million rules, 70 were never written, and the
- * inserting core faulted in its records meanwhile.
+ * (near), and the thread skips what nobody writes.
  *
  * A caller that is about to need the memory and would idle otherwise (a
  * port start, before the rules come) can lend its CPU (settle): on a VM

@@ -6,8 +6,8 @@
  * Warm reserves for huge regions.
  *
  * Where a guest hands idle pages back to its host (free page reporting),
- * the first touch of memory not used for a while is a host fault per page:
- * 0.3-0.8 GB/s, against ~14 GB/s for pages the guest recycled. A matcher of
+ * the first touch of memory not used for a while is a host fault per page,
+ * far slower than reusing pages the guest recycled. A matcher of
  * a million rules grows by hundreds of MB of records, index and slot tables
  * while the rules go in, so that first touch lands in the inserting calls.
  * A reserve is mapped and populated when the application chooses (device

@@ -314,7 +314,7 @@ struct mlx5dm_matcher {
 	/*
 	 * Slot pages of freed tables, kept for the next ones: a burst of page
 	 * frees followed by one allocation makes malloc sort them all in that
-	 * call (~0.1-0.2 ms at 2^20 slots); a page here costs a memset.
+	 * call, a pause that grows with the table; a page here costs a memset.
 	 */
 	void *page_cache;
 	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */

@@ -18,7 +18,7 @@
 
 #define MLX5DM_ICM_LOG "icm"
 
-/* Per-type policy, as data (SWS_REFERENCE §2.1, §2.2). */
+/* Per-type policy, as data (rdma-core dr_icm_pool.c, dr_domain.c). */
 struct mlx5dm_icm_type_info {
 	const char *name;
 	uint32_t dm_type;       /* MLX5DV_DM_TYPE_* */

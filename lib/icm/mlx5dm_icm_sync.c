@@ -3,7 +3,7 @@
  */
 
 /*
- * Sync-before-reuse (SWS_REFERENCE §2.4, §10). A sync snapshots the hot
+ * Sync-before-reuse (rdma-core dr_icm_pool.c, hot memory). A sync snapshots the hot
  * chunks, runs the owner's callback (drain the send rings, SYNC_STEERING)
  * without the pool lock, then returns exactly the snapshot to the buddies:
  * a chunk freed while the callback runs may have been written by work the

@@ -4,7 +4,7 @@
 
 /*
  * QUERY_HCA_CAP: the command, the capability types and the capability
- * fields the steering library reads (SWS_REFERENCE 3.2). Field positions
+ * fields the steering library reads (rdma-core dr_domain.c, dr_devx.c). Field positions
  * are offsets inside the whole QUERY_HCA_CAP *output* mailbox (the
  * capability union starts at byte 16), so a caller can read a field straight
  * from the output buffer the device returned.

@@ -7,7 +7,7 @@
  * (create_rq_in/modify_rq_in with rqc and its wq), RQT (create_rqt_in with
  * rqtc and the RQ list) and TIR (create_tir_in with tirc; create_tir_out
  * also carries the TIR's ICM address, the final hit address of an STE
- * delivering to it - SWS_REFERENCE 6.3). Bit offsets follow mlx5_ifc.h /
+ * delivering to it - rdma-core verbs.c, set_devx_obj_info()). Bit offsets follow mlx5_ifc.h /
  * DPDK mlx5_prm.h (bit 0 = MSB of byte 0), relative to the mailbox start.
  */
 

@@ -186,7 +186,7 @@ enum mlx5dm_ste_v1_insert_attr {
 	MLX5DM_STE_V1_INSERT_ATTR_ESP = 2,
 };
 
-/* Action slot layouts (STE_LAYOUTS section C), offsets from the slot start. */
+/* Action slot layouts (mlx5_ifc.h ste_*_action_*_v1), offsets from the slot start. */
 struct mlx5dm_prm_ste_v1_act_flow_tag {
 	struct mlx5dm_prm_field action_id;
 	struct mlx5dm_prm_field flow_tag;

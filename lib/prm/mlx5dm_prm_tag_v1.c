@@ -2,7 +2,7 @@
  * Copyright 2026 The mlx5dm authors
  */
 
-/* v1 16-byte tag positions (STE_LAYOUTS sections F and G). */
+/* v1 16-byte tag positions (ste_*_v1 of rdma-core's mlx5_ifc.h). */
 
 #include "mlx5dm_prm_tag_v1.h"
 

@@ -95,7 +95,7 @@ mlx5dm_sim_act_modify_list(struct mlx5dm_sim_walk *w, const uint8_t *a)
 /*
  * Pattern + argument: the pattern holds the actions with their data zeroed,
  * the argument the complete actions; the device combines them with an OR
- * (SWS_REFERENCE §7.3), which is what is modelled.
+ * (rdma-core providers/mlx5/dr_ptrn.c), which is what is modelled.
  */
 static int
 mlx5dm_sim_act_accel_list(struct mlx5dm_sim_walk *w, const uint8_t *a)

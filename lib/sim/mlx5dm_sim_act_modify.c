@@ -3,8 +3,8 @@
  */
 
 /*
- * Header rewrite actions (v1 SET 0x06, ADD 0x07, COPY 0x05; STE_LAYOUTS C,
- * SWS_REFERENCE §7.2). An action names a 32-bit "dword" of the device's
+ * Header rewrite actions (v1 SET 0x06, ADD 0x07, COPY 0x05; rdma-core
+ * providers/mlx5/dr_ste_v1.c). An action names a 32-bit "dword" of the device's
  * header view by its dw_offset code and a bit range in it (shifter - 0x20,
  * length). The map from codes to packet bytes and metadata registers is
  * declared below as data, read off the v1 field map; bits of a dword the
@@ -79,7 +79,7 @@ static const struct mlx5dm_sim_mf_piece mlx5dm_sim_mf_hdr[] = {
 /*
  * Metadata registers reg_c0..7 by format version. v1: REGISTER_6/7 = c0/c1,
  * 4/5 = c2/c3, 2/3 = c4/c5 (rdma-core's v1 table); REGISTER_0/1 = c6/c7 is
- * inferred from that pairing. v2/v3 shift the block by 4 (SWS_REFERENCE §7.2).
+ * inferred from that pairing. v2/v3 shift the block by 4 (dr_ste_v2.c).
  */
 static const uint8_t mlx5dm_sim_mf_regc_v1[8] = { 0x90, 0x91, 0x8e, 0x8f, 0x8c, 0x8d, 0x8a, 0x8b };
 static const uint8_t mlx5dm_sim_mf_regc_v2[8] = { 0x94, 0x95, 0x92, 0x93, 0x90, 0x91, 0x8e, 0x8f };

@@ -31,7 +31,7 @@ enum {
 	MLX5DM_SIM_ANCHOR_INNER_L3 = 0x19,
 };
 
-/* Field positions of the insert/remove actions; v3 re-lays them (STE_LAYOUTS C, D). */
+/* Field positions of the insert/remove actions; v3 re-lays them (mlx5_ifc.h *_v1, *_v3). */
 struct mlx5dm_sim_rf_layout {
 	struct mlx5dm_prm_field start_anchor, end_anchor, decap;   /* REMOVE_HEADER_TO_HEADER */
 	struct mlx5dm_prm_field rs_anchor, rs_offset, rs_size;     /* REMOVE_BY_SIZE */

@@ -38,7 +38,7 @@
  * ICM address map (bits 39:0; bits 63:48 carry the GVMI where the device
  * reports one). Every SW ICM type lives in its own 64 GiB window, aligned
  * so any power-of-two allocation inside keeps the STE pointer encoding
- * (SWS_REFERENCE 4.1) valid; terminal addresses (drop/allow/TIR) and
+ * (rdma-core providers/mlx5/dr_ste.c) valid; terminal addresses (drop/allow/TIR) and
  * firmware-owned table roots sit in windows of their own, never inside DM.
  */
 #define MLX5DM_SIM_WINDOW_SHIFT      36

@@ -3,11 +3,12 @@
  */
 
 /*
- * The hash the device uses to index a steering hash table (SWS_REFERENCE
- * §5.1): reflected CRC-32 with polynomial 0xEDB88320, initial value 0 and
- * no final xor, over the 16-byte field vector with the bytes not selected
- * by the pointing STE's byte_mask zeroed, then byte-swapped. The index is
- * that value modulo the (power-of-two) table size.
+ * The hash the device uses to index a steering hash table (rdma-core
+ * dr_ste.c, dr_ste_calc_hash_index()): reflected CRC-32 with polynomial
+ * 0xEDB88320, initial value 0 and no final xor, over the 16-byte field
+ * vector with the bytes not selected by the pointing STE's byte_mask
+ * zeroed, then byte-swapped. The index is that value modulo the
+ * (power-of-two) table size.
  */
 
 #include <pthread.h>

@@ -33,7 +33,7 @@
 #define MLX5DM_SIM_HDR_MAX 256u
 #define MLX5DM_SIM_MPLS_MAX 5u
 
-/* Encodings shared by the tag layouts (SWS_REFERENCE §4.6). */
+/* Encodings shared by the tag layouts (rdma-core dr_ste.h, dr_ste_v1.c). */
 enum mlx5dm_sim_l3 {
 	MLX5DM_SIM_L3_NONE = 0,
 	MLX5DM_SIM_L3_IPV4 = 1,
@@ -113,7 +113,7 @@ struct mlx5dm_sim_meta {
 
 /* ---- field vectors (mlx5dm_sim_parse_fv.c) ---- */
 
-/* v1 lookup types: (mode << 8) | index (SWS_REFERENCE §4.5). */
+/* v1 lookup types: (mode << 8) | index (rdma-core dr_ste_v1.c, DR_STE_V1_LU_TYPE_*). */
 enum mlx5dm_sim_lu {
 	MLX5DM_SIM_LU_ETHL2_TNL = 0x0002,
 	MLX5DM_SIM_LU_ETHL2_O = 0x0003,
@@ -150,7 +150,7 @@ enum mlx5dm_sim_lu {
 
 /*
  * Build the 16-byte field vector of lookup type lu for packet p (tag
- * layout of STE_LAYOUTS F/G). Returns 0, or -ENOTSUP when lu is not
+ * layout of mlx5_ifc.h ste_*_v1). Returns 0, or -ENOTSUP when lu is not
  * modelled (v is then all zero).
  */
 int mlx5dm_sim_fv_build(uint16_t lu, const struct mlx5dm_sim_parse *p,
@@ -254,7 +254,7 @@ void mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w);
 
 /* ---- actions (mlx5dm_sim_act*.c) ---- */
 
-/* v1 action ids (first byte of an action slot, SWS_REFERENCE §6.3). */
+/* v1 action ids (first byte of an action slot, rdma-core enum dr_ste_v1_action_id). */
 enum mlx5dm_sim_act_id {
 	MLX5DM_SIM_ACT_NOP = 0x00,
 	MLX5DM_SIM_ACT_COPY = 0x05,

@@ -4,9 +4,9 @@
 
 /*
  * Decoding of a 64-byte v1 STE as the device reads it from ICM. The
- * control layout is declared once as data (STE_LAYOUTS.md section B,
+ * control layout is declared once as data (rdma-core mlx5_ifc.h,
  * ste_match_bwc_v1 / ste_mask_and_match_v1); the pointer arithmetic is
- * SWS_REFERENCE §4.1:
+ * rdma-core's dr_ste.c:
  *   hit:  raw = next_table_base_39_32_size << 27 | next_table_base_31_5_size
  *         = (base >> 5) | entries; the lowest set bit is the table size
  *         (tables are aligned to their size), the rest is the base.

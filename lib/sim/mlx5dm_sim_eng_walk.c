@@ -3,7 +3,7 @@
  */
 
 /*
- * The STE walk of one packet through one direction (SWS_REFERENCE §14).
+ * The STE walk of one packet through one direction.
  *
  * The walk holds a "pointer": a table base address, its number of entries,
  * the lookup type and byte mask of the STE that pointed at it. At the root

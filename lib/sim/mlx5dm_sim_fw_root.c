@@ -5,7 +5,8 @@
 /*
  * The root flow table of NIC RX and NIC TX, owned by the kernel/firmware on
  * hardware and reached through mlx5dv_create_flow_matcher/create_flow. It
- * is how traffic enters a SW-owned table (SWS_REFERENCE 3.3).
+ * is how traffic enters a SW-owned table (rdma-core dr_action.c,
+ * dr_actions_build_attr()).
  *
  * Modelled: matchers with an empty mask (match everything) and rules with
  * exactly one fate action: MLX5DV_FLOW_ACTION_DEST_DEVX to a flow table

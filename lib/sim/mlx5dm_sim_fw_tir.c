@@ -8,7 +8,8 @@
  *
  * Every TIR gets a unique ICM address in the terminal window
  * (GVMI << 48 | window << 36 | 0x100000 + 64 * tirn), returned by
- * CREATE_TIR in icm_address_63_40/39_32/31_0 (SWS_REFERENCE 6.3), which is
+ * CREATE_TIR in icm_address_63_40/39_32/31_0 (rdma-core verbs.c,
+ * set_devx_obj_info()), which is
  * what an STE's hit pointer names to deliver to the TIR.
  */
 

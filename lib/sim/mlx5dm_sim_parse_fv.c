@@ -5,7 +5,7 @@
 /*
  * Field vectors: what the device extracts from a packet for one lookup
  * type, in that lookup's 16-byte tag layout. The layouts are declared
- * here as data, read independently off STE_LAYOUTS.md sections F and G
+ * here as data, read independently off the ste_*_v1 tags of rdma-core's mlx5_ifc.h
  * (v1 tags; IPv6 addresses, registers and general purpose use the layouts
  * shared with v0), as (bit offset, width, packet field) triples. A vector
  * is built by one loop over the layout, so adding a lookup type is adding

@@ -4,8 +4,8 @@
 
 /*
  * The generic builder engine: picks lookups for a match mask in the order
- * the device expects (SWS_REFERENCE 4.7), lets each consume the mask
- * fields it covers, and turns rule values into tags. It knows no layout:
+ * the device expects (rdma-core dr_matcher.c, dr_matcher_set_ste_builders()),
+ * lets each consume the mask fields it covers, and turns rule values into tags. It knows no layout:
  * positions come from the format's lookup maps (mlx5dm_ste_v1_lookup.c).
  *
  * Flex-parser lookups (MPLS over GRE / over UDP) have a tag position and a

@@ -5,7 +5,8 @@
 /*
  * Capabilities: QUERY_HCA_CAP through the device boundary (the same
  * mailbox on the model and on hardware), decoded with the lib/prm tables,
- * then the gating rules of SW steering (SWS_REFERENCE 3.2).
+ * then the gating rules of SW steering (rdma-core providers/mlx5/dr_domain.c,
+ * dr_domain_caps_init()).
  */
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 
 /*
  * The steering context: device resources shared by every domain. Bring-up
- * order follows rdma-core's DR (SWS_REFERENCE 3.2 rule 4): caps, STE
+ * order follows rdma-core's DR (dr_domain.c, mlx5dv_dr_domain_create()): caps, STE
  * format, PD (+pdn), UAR, ICM pools, send rings.
  */
 

@@ -3,7 +3,7 @@
  */
 
 /*
- * Where an encap header lives (SWS_REFERENCE 8.1): in ENCAP SW ICM when the
+ * Where an encap header lives (rdma-core providers/mlx5/dr_action.c): in ENCAP SW ICM when the
  * device has it (the STE's INSERT_POINTER names the 64-byte line), else -
  * or when that ICM is exhausted - in a firmware packet reformat context
  * (the pointer is its packet_reformat_id). Either way the data is in place

@@ -3,7 +3,8 @@
  */
 
 /*
- * Where a modify-header (or L3 decap) action list lives (SWS_REFERENCE 7.3):
+ * Where a modify-header (or L3 decap) action list lives (rdma-core
+ * providers/mlx5/dr_action.c, dr_ptrn.c, dr_arg.c):
  *
  *  - one HW action of a modify header: inline in the STE (no ICM);
  *  - pattern + argument, when the device has HEADER_MODIFY_ARGUMENT objects

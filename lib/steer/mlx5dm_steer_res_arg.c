@@ -3,7 +3,7 @@
  */
 
 /*
- * Modify-header argument pools (SWS_REFERENCE 7.3). In pattern + argument
+ * Modify-header argument pools (rdma-core providers/mlx5/dr_arg.c). In pattern + argument
  * mode an STE's ACCELERATED_LIST action names the action data by argument
  * id: the id of a HEADER_MODIFY_ARGUMENT general object (0x23) plus a
  * 64-byte unit offset inside it. An object spans 2^log_obj_range units,

@@ -157,7 +157,7 @@ mlx5dm_res_arg_pools_init(struct mlx5dm_res_ctx *res)
 		LIST_INIT(&res->arg_pools[i].full);
 		res->arg_pools[i].nempty = 0;
 	}
-	/* SWS_REFERENCE 7.3: min(max_alloc, max(granularity, 12)). */
+	/* As rdma-core's dr_arg.c sizes its pools: min(max_alloc, max(granularity, 12)). */
 	range = MLX5DM_MAX((unsigned int)res->attr.log_arg_granularity,
 			   MLX5DM_RES_ARG_MIN_LOG_RANGE);
 	res->log_arg_obj_range = (uint8_t)MLX5DM_MIN(range, res->attr.log_arg_max_alloc);

@@ -3,7 +3,7 @@
  */
 
 /*
- * SW-owned flow table objects (SWS_REFERENCE 3.3). The device walks a
+ * SW-owned flow table objects (rdma-core providers/mlx5/dr_table.c). The device walks a
  * SW-owned table from its ICM root - the start anchor the library wrote -
  * so the object only tells the firmware that the table exists, at which
  * level, and where it starts: root rules and FW tables can then name it.

@@ -3,7 +3,7 @@
  */
 
 /*
- * Firmware packet reformat contexts (SWS_REFERENCE 8.1): on a device
+ * Firmware packet reformat contexts (rdma-core providers/mlx5/dr_action.c): on a device
  * without ENCAP SW ICM the firmware keeps an encap header and the STE's
  * INSERT_POINTER names it by packet_reformat_id. One DEVX object per
  * context (ALLOC_PACKET_REFORMAT_CONTEXT; the transport builds the DEALLOC

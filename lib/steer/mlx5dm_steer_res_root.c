@@ -3,7 +3,8 @@
  */
 
 /*
- * Root-table connection (SWS_REFERENCE 3.3). The root flow table of a
+ * Root-table connection (rdma-core providers/mlx5/dr_action.c,
+ * dr_actions_build_attr()). The root flow table of a
  * direction belongs to the kernel/firmware; the only way into SW-owned ICM
  * is a root rule whose destination is the SW table's DEVX object
  * (MLX5DV_FLOW_ACTION_DEST_DEVX). The rule matches everything: matcher

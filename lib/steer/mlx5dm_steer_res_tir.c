@@ -6,7 +6,8 @@
  * TIRs: the receive end of a steering rule. A TIR delivers to one RQ
  * (direct: inline_rqn) or spreads by Toeplitz RSS over an RQ table
  * (indirect: CREATE_RQT, then the TIR names it). CREATE_TIR returns the
- * TIR's ICM address (SWS_REFERENCE 6.3), the last hit address of an STE
+ * TIR's ICM address (rdma-core providers/mlx5/verbs.c, set_devx_obj_info()),
+ * the last hit address of an STE
  * that delivers to it; without it SW steering cannot reach the TIR.
  */
 

@@ -3,7 +3,7 @@
  */
 
 /*
- * Rule insertion and deletion (SWS_REFERENCE 6), one matcher at a time.
+ * Rule insertion and deletion (rdma-core providers/mlx5/dr_rule.c), one matcher at a time.
  *
  * Insert: build the rule's STEs (one per builder, then action STEs), walk
  * the levels: reuse an entry with the same tag (non-last level), or place a

@@ -7,7 +7,7 @@
  * software layout; the device image is produced right before each write.
  * Full writes carry the 64-byte entry (with the table's bit mask); pointer
  * flips are 32-byte control-only writes, so the device sees the old or the
- * new pointer, never a mix (SWS_REFERENCE 10, rule 3).
+ * new pointer, never a mix (as rdma-core's dr_rule.c updates a live STE).
  */
 
 #include <errno.h>

@@ -4,8 +4,8 @@
 
 /*
  * Test helpers (see sim_test_util.h). Bit offsets below are read off
- * STE_LAYOUTS.md: section B (ste_match_bwc_v1 / ste_mask_and_match_v1)
- * and section C (v1 actions).
+ * rdma-core's mlx5_ifc.h: ste_match_bwc_v1 / ste_mask_and_match_v1 and
+ * the v1 actions.
  */
 
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "sim_test_util.h"
 
-/* Fields as (bit, width, value) at the offsets of STE_LAYOUTS B and C. */
+/* Fields as (bit, width, value) at the offsets of mlx5_ifc.h (STE, actions). */
 struct t_fld {
 	uint16_t bit;
 	uint8_t width;

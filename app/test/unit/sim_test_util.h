@@ -4,7 +4,7 @@
 
 /*
  * Helpers of the engine tests: STE images written field by field at the
- * bit offsets of STE_LAYOUTS.md section B (the test's own reading of the
+ * bit offsets of mlx5_ifc.h ste_match_bwc_v1 (the test's own reading of the
  * layout, not the engine's tables), an independent bitwise CRC for hash
  * indexes, a frame builder with correct lengths and checksums, and
  * independent checksum verifiers.
@@ -53,7 +53,7 @@ uint32_t t_slot(const uint8_t tag[16], uint16_t byte_mask, uint32_t size);
 /* byte_mask of a 16-byte bit mask: bit 15 - i set when mask byte i is 0xff. */
 uint16_t t_byte_mask(const uint8_t mask[16]);
 
-/* Action slot helpers (STE_LAYOUTS C). */
+/* Action slot helpers (mlx5_ifc.h ste_*_action_*_v1). */
 void t_act_flow_tag(uint8_t *a, uint32_t tag);
 void t_act_set(uint8_t *a, uint8_t dw, unsigned int pos, unsigned int len, uint32_t data);
 void t_act_add(uint8_t *a, uint8_t dw, unsigned int pos, unsigned int len, uint32_t data);

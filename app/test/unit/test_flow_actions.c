@@ -5,7 +5,7 @@
 /*
  * rte_flow actions -> spec: the PRM modify-header entries of every set /
  * modify action (set/add/copy_action_in bytes written by hand from
- * STE_LAYOUTS.md I, field ids from mlx5_ifc's MLX5_ACTION_IN_FIELD_OUT_*),
+ * mlx5_ifc.h, field ids from mlx5_ifc's MLX5_ACTION_IN_FIELD_OUT_*),
  * VLAN push headers, flow tags, encap header bytes, RAW decap/encap
  * combinations and the RSS expansion (hash fields per sub-rule).
  */

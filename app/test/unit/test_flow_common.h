@@ -4,7 +4,7 @@
 
 /*
  * Shared helpers of the rte_flow translation tests (no EAL, no device).
- * Match positions are the literal STE_LAYOUTS.md section I offsets of
+ * Match positions are the literal fte_match_param offsets of
  * test_ste_common.h (plus a few more below, same source), never the PMD's
  * or the library's field tables.
  */
@@ -17,7 +17,7 @@
 #include "test_ste_common.h"
 #include "mlx5dm_flow.h"
 
-/* More literal positions (STE_LAYOUTS.md I). */
+/* More literal positions (mlx5_ifc.h fte_match_param). */
 #define S_SVLAN S_SVLAN_TAG
 #define M_OUTER_SECOND_CFI 0x043, 1
 #define M_OUTER_SECOND_SVLAN 0x062, 1

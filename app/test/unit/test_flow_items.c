@@ -6,7 +6,7 @@
  * rte_flow pattern items -> the exact fte_match_param mask and value
  * (448 bytes each), including implied fields (ip_version, ip_protocol,
  * VLAN tag bits, the VXLAN port) and `last` ranges a mask can express.
- * Expected bits are written at literal STE_LAYOUTS.md offsets. ip_version
+ * Expected bits are written at literal mlx5_ifc.h offsets. ip_version
  * follows the SW-steering convention (mask = value = the version).
  */
 

@@ -5,7 +5,7 @@
 /*
  * PRM layouts declared as data in lib/prm: capability fields read back
  * from QUERY_HCA_CAP output bytes placed by hand (offsets of
- * SWS_REFERENCE 3.2, +16 for the output header), and the fte_match_param
+ * mlx5_ifc.h cmd_hca_cap, +16 for the output header), and the fte_match_param
  * field table checked for structure and against literal positions.
  */
 
@@ -87,7 +87,7 @@ test_nic_flow_table_caps(void **state)
 	/*
 	 * The SW-steering addresses sit at cap bytes 1024/1032/1040 (bit 0x2000
 	 * of flow_table_nic_cap in rdma-core's, DPDK's and the kernel's
-	 * mlx5_ifc.h); SWS_REFERENCE 3.2's 960/968/976 is wrong.
+	 * mlx5_ifc.h).
 	 */
 	memcpy(out + CAP(1024), (const uint8_t[]){ 0, 1, 0, 0, 0x12, 0x34, 0x56, 0x40 }, 8);
 	memcpy(out + CAP(1040), (const uint8_t[]){ 0, 1, 0, 0, 0xab, 0xcd, 0xef, 0x00 }, 8);

@@ -31,7 +31,7 @@
 #define IP_S 0x0a000001u
 #define IP_D 0x0a000002u
 
-/* v1 modify-header dword codes (SWS_REFERENCE §7.2). */
+/* v1 modify-header dword codes (rdma-core dr_ste_v1.c). */
 #define DW_DMAC_HI 0x00
 #define DW_DMAC_LO 0x01
 #define DW_VLAN 0x02
@@ -517,7 +517,7 @@ test_encap_reformat_context(void **state)
 }
 
 /*
- * L3 decap as a 6-action list (SWS_REFERENCE §8.3): remove up to the inner
+ * L3 decap as a 6-action list (rdma-core dr_ste_v1.c): remove up to the inner
  * L3, insert the 14-byte L2 left-padded to 16 bytes last dword first, then
  * remove the 2 pad bytes.
  */
@@ -649,7 +649,7 @@ test_action_errors(void **state)
 
 /*
  * Format versions: v2 moves the reg_c block of the modify-header map
- * (reg_c0 = 0x94), v3 re-lays the insert/remove actions (STE_LAYOUTS D).
+ * (reg_c0 = 0x94), v3 re-lays the insert/remove actions (mlx5_ifc.h *_v3).
  */
 static void
 test_format_versions(void **state)

@@ -8,7 +8,7 @@
  * anchors and priorities, always-hit/always-miss entries, every terminal,
  * counters, action-only STEs, a chain of 3000 matchers, corrupt tables
  * (loops, unreadable ICM, unmodelled formats) and the trace. Tags are
- * written at the bit offsets of STE_LAYOUTS.md F/G; slots come from the
+ * written at the bit offsets of mlx5_ifc.h ste_*_v1; slots come from the
  * test's bitwise CRC.
  */
 
@@ -131,7 +131,7 @@ mk_pkt(struct tpkt *t, uint64_t dmac, uint64_t smac, uint32_t dip, uint16_t dpor
 static void
 test_hash_vectors(void **state)
 {
-	/* SWS_REFERENCE §5.1 */
+	/* Known hash vectors (rdma-core dr_ste_calc_hash_index()). */
 	static const struct {
 		uint8_t v[16];
 		uint16_t byte_mask;

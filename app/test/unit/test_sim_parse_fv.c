@@ -4,7 +4,7 @@
 
 /*
  * Field vectors per lookup type. Each case lists the expected tag fields as
- * (bit offset, width, value) read off STE_LAYOUTS.md sections F/G, with
+ * (bit offset, width, value) read off mlx5_ifc.h ste_*_v1, with
  * values derived by hand from the test packet; the expected 16 bytes are
  * built from that list and compared with what the engine extracts.
  */

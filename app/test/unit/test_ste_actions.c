@@ -6,7 +6,7 @@
  * STE v1 actions: slot placement in the last match STE and in extra
  * action STEs, per direction, with the hit pointer to the final address;
  * and the refusal of impossible lists, by cause. Expected bytes are
- * literal, derived by hand from STE_LAYOUTS.md sections B and C:
+ * literal, derived by hand from mlx5_ifc.h (STE control, v1 actions):
  *   BWC action area = bytes 24..31, MATCH action area = bytes 20..31;
  *   FLOW_TAG 0c tt tt tt; MODIFY_LIST 0f nn pp pp; ACCELERATED_LIST
  *   0e pp pp pp | nn aa aa aa; REMOVE_HEADER 09 <start> <end> <decap 0x08,

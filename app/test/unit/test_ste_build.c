@@ -5,8 +5,8 @@
 /*
  * Builders: which lookups a mask selects (and in which order), their bit
  * masks, byte masks and the tags of rule values. Masks and values are
- * written at fte_match_param offsets of STE_LAYOUTS.md section I; expected
- * tags/masks at the v1 tag offsets of sections F and G, as literal numbers
+ * written at fte_match_param offsets of rdma-core's mlx5_ifc.h; expected
+ * tags/masks at the offsets of its ste_*_v1 tags, as literal numbers
  * (never through the library's layout tables).
  */
 
@@ -14,7 +14,7 @@
 
 #include "test_ste_common.h"
 
-/* v1 tag fields: bit offset, width (STE_LAYOUTS.md F/G). */
+/* v1 tag fields: bit offset, width (mlx5_ifc.h ste_*_v1). */
 #define L2SD_DMAC_47_16 0x000, 32
 #define L2SD_SMAC_47_16 0x020, 32
 #define L2SD_DMAC_15_0 0x040, 16

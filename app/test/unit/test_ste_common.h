@@ -4,8 +4,8 @@
 
 /*
  * Shared helpers of the lib/ste unit tests. Positions here are literal
- * numbers read off STE_LAYOUTS.md (section I for fte_match_param, B/C/F/G
- * for STEs), deliberately not the library's layout tables: expected bytes
+ * numbers read off rdma-core's mlx5_ifc.h (fte_match_param, the ste_*_v1
+ * STE, action and tag layouts), deliberately not the library's layout tables: expected bytes
  * must not come from the code under test.
  */
 

@@ -6,7 +6,7 @@
  * STE v1 control part: format lookup, entry init, hit/miss pointer
  * encodings, always-hit / always-miss images and the shadow -> device
  * swap. Expected bytes are literal arrays derived by hand from
- * STE_LAYOUTS.md section B (ste_match_bwc_v1):
+ * ste_match_bwc_v1 of rdma-core's providers/mlx5/mlx5_ifc.h:
  *   byte 0 entry_format, 1..3 counter_id, 4..5 miss GVMI, 6 own lookup
  *   index, 7 miss[39:32], 8..11 miss[31:6] | polarity(bit 4) | reparse(bit 3),
  *   12..13 hit GVMI, 14 next lookup index, 15 hit[39:32]+size,

@@ -6,9 +6,9 @@
  * Flex-parser lookups: MPLS over GRE and MPLS over UDP. Where the header
  * lands is a device fact (its flex parser id p): FLEX_PARSER_0 (0x0111) for
  * p <= 3, FLEX_PARSER_1 (0x0112) otherwise, the whole MPLS header dword at
- * tag byte 4 * (3 - p % 4) (STE_LAYOUTS.md ste_flex_parser_0/1: parser 3/7
+ * tag byte 4 * (3 - p % 4) (mlx5_ifc.h ste_flex_parser_0/1: parser 3/7
  * in DW0 ... parser 0/4 in DW3). Inputs are written at the misc2 offsets of
- * STE_LAYOUTS.md section I; expected masks and tags as literal bytes.
+ * mlx5_ifc.h fte_match_param; expected masks and tags as literal bytes.
  */
 
 #include <errno.h>
@@ -172,7 +172,7 @@ test_every_parser_id(void **state)
 	}
 }
 
-/* MPLS over GRE, MPLS, ICMP and GRE: the order of SWS_REFERENCE 4.7. */
+/* MPLS over GRE, MPLS, ICMP and GRE: the order of rdma-core's dr_matcher.c. */
 static void
 test_order(void **state)
 {

@@ -3,8 +3,8 @@
  */
 
 /*
- * The STE hash against the vectors of SWS_REFERENCE 5.1 (verified there
- * with an independent bitwise CRC) and against vectors generated with
+ * The STE hash against known vectors (rdma-core dr_ste_calc_hash_index(),
+ * checked with an independent bitwise CRC) and against vectors generated with
  * Python's zlib by devtools/gen-crc-vectors.py.
  */
 

@@ -5,8 +5,8 @@
 /*
  * Modify header (user set/add/copy -> v1 HW actions, NOP pairing, checks),
  * the L3-decap action list and the small reformat helpers. User actions
- * are written at the set/add/copy_action_in offsets of STE_LAYOUTS.md
- * section I; expected HW actions are literal bytes derived by hand from
+ * are written at the set/add/copy_action_in offsets of rdma-core's
+ * mlx5_ifc.h; expected HW actions are literal bytes derived by hand from
  * section C (ste_double_action_set/add/copy_v1):
  *   byte 0 id (COPY 05, SET 06, ADD 07), byte 1 HW field, byte 2 bits 5..0
  *   left shifter = bit + 0x20, byte 3 bits 5..0 length; DW1 = data, or for

@@ -711,7 +711,7 @@ check_masks(struct env *e, const struct dump *d)
 	assert_memory_equal(sec, exp, 64);
 }
 
-/* Words of an STE control (big-endian bit layout, STE_LAYOUTS ste_match_bwc_v1). */
+/* Words of an STE control (big-endian bit layout, mlx5_ifc.h ste_match_bwc_v1). */
 static uint64_t
 ctrl_miss_addr(const uint8_t *ste)
 {

@@ -7,9 +7,9 @@
  * end on the device model: the pattern bytes in HEADER_MODIFY_PATTERN ICM,
  * the argument bytes in the model's argument store and the STE's
  * ACCELERATED_LIST action are checked against bytes derived by hand from
- * STE_LAYOUTS C (v1 SET = 06 | dw_offset | shifter + 0x20 | length | data),
+ * mlx5_ifc.h ste_double_action_set_v1 (v1 SET = 06 | dw_offset | shifter + 0x20 | length | data),
  * frames are rewritten by the model from those bytes, patterns are shared
- * per SWS_REFERENCE 7.3, and everything is returned on destroy.
+ * as rdma-core's dr_ptrn.c shares them, and everything is returned on destroy.
  */
 
 #include <stdarg.h>

@@ -9,6 +9,11 @@ Checks every tracked (or, outside git, every) source file:
     whitespace, and in lib/ and drivers/ none of the forbidden tokens
     (printf family, rte_panic, rte_exit, rte_atomicNN_*, rte_smp_*mb,
     __sync_*, raw __attribute__ outside osdep, %l[dux] formats, plain RTE_LOG_REGISTER);
+  * C comments in lib/, drivers/ and app/: no measurements (rates such as
+    Mpps or M/s, "x faster", approximate or fractional times): figures
+    belong in benchmark output and commit messages;
+  * no file cites a document outside the repository (the project's
+    reference notes): cite the PRM or the rdma-core/DPDK source instead;
   * meson.build: no tabs, 4-space indentation;
   * no DPDK driver-SDK header committed.
 Prints one line per violation and a summary; exit 1 on any violation.
@@ -36,6 +41,22 @@ SDK_HEADERS = {'ethdev_driver.h', 'ethdev_vdev.h', 'bus_vdev_driver.h', 'dev_dri
 # The OS shim is the one place allowed to print (its default log sink) and to
 # spell attributes (it defines the project's macros for them).
 EXEMPT_OUTPUT = {'lib/osdep/mlx5dm_osdep.c', 'lib/osdep/mlx5dm_osdep.h'}
+TIME = r'(?:ns|us|\u00b5s|ms)\b'
+MEASUREMENT = re.compile('|'.join([
+    r'\d\s*[KMG]?(?:pps|rules/s|lookups/s|insertions/s|deletions/s)\b',
+    r'\d\s*M(?:pps|lookups/s)\b',
+    r'\d\s*[KMG]B?/s\b',
+    r'\d\s*(?:x|times) (?:faster|slower)\b',
+    r'\d\s*% (?:faster|slower|fewer|more)\b',
+    r'(?:~|\babout |\bsome )\d[\d.]*\s*' + TIME,
+    r'\d\s*-\s*\d[\d.]*\s*' + TIME,
+    r'\d\.\d+\s*' + TIME,
+    r'\d\s+instructions (?:per|a)\b',
+]))
+# The project's reference notes live outside the repository: a reader cannot open them.
+OUTSIDE_DOCS = re.compile(r'\b(?:SWS_REFERENCE|STE_LAYOUTS|PERF_ANCHORS|DPDK_OOT_FACTS|'
+                          r'STYLE_ANCHORS)\b')
+TEXT_EXT = C_EXT + ('.py', '.sh', '.rst', '.md', '.txt', '.build', '.ini', '.case')
 
 
 def tracked_files(root):
@@ -56,20 +77,23 @@ def tracked_files(root):
 
 
 def strip_comments_and_strings(line, in_comment):
-    """Drop comment and string-literal text so tokens there are not flagged."""
-    out = []
+    """Split off comment and string-literal text: (code, in_comment, comment)."""
+    out, comment = [], []
     i = 0
     while i < len(line):
         if in_comment:
             j = line.find('*/', i)
             if j < 0:
-                return ''.join(out), True
+                comment.append(line[i:])
+                return ''.join(out), True, ' '.join(comment)
+            comment.append(line[i:j])
             i = j + 2
             in_comment = False
         elif line.startswith('/*', i):
             in_comment = True
             i += 2
         elif line.startswith('//', i):
+            comment.append(line[i + 2:])
             break
         elif line[i] == '"':
             j = i + 1
@@ -80,11 +104,12 @@ def strip_comments_and_strings(line, in_comment):
         else:
             out.append(line[i])
             i += 1
-    return ''.join(out), in_comment
+    return ''.join(out), in_comment, ' '.join(comment)
 
 
 def check_c(path, rel, errs):
     in_lib = rel.startswith('lib/') or rel.startswith('drivers/')
+    measured = in_lib or rel.startswith('app/')
     in_comment = False
     with open(path, encoding='utf-8', errors='replace') as f:
         for n, line in enumerate(f, 1):
@@ -97,7 +122,11 @@ def check_c(path, rel, errs):
             lead = line[:len(line) - len(line.lstrip(' \t'))]
             if lead.startswith('        ') or re.match(r'^\t* {8,}', lead):
                 errs.append('%s: indentation with spaces (use tabs)' % where)
-            code, in_comment = strip_comments_and_strings(line, in_comment)
+            code, in_comment, comment = strip_comments_and_strings(line, in_comment)
+            m = MEASUREMENT.search(comment) if measured else None
+            if m is not None:
+                errs.append('%s: measurement in a comment (%r): figures go in benchmark '
+                            'output and commit messages' % (where, m.group(0)))
             if not in_lib:
                 continue
             if rel not in EXEMPT_OUTPUT:
@@ -144,6 +173,14 @@ def main():
                 head = ''.join(f.readline() for _ in range(3))
             if 'SPDX-License-Identifier' not in head:
                 errs.append('%s:1: missing SPDX-License-Identifier' % rel)
+        if rel.endswith(TEXT_EXT) and rel != 'devtools/check-style.py':
+            with open(path, encoding='utf-8', errors='replace') as f:
+                for n, line in enumerate(f, 1):
+                    m = OUTSIDE_DOCS.search(line)
+                    if m is not None:
+                        errs.append('%s:%d: cites %s, a document outside the repository: '
+                                    'cite the PRM or the rdma-core/DPDK source' % (rel, n,
+                                                                                 m.group(0)))
         if rel.endswith(C_EXT):
             check_c(path, rel, errs)
         elif os.path.basename(rel) in ('meson.build', 'meson_options.txt'):

@@ -275,10 +275,10 @@ struct mlx5dm_act_memo {
 
 #define MLX5DM_MATCHER_BURIED 16
 
-#define MLX5DM_AREF_WAYS 4
+#define MLX5DM_MATCHER_ACTION_REFS 4
 
 /* An action and how many rules of a matcher count on the reference this entry holds. */
-struct mlx5dm_aref {
+struct mlx5dm_matcher_action_ref {
 	struct mlx5dm_action *a;
 	uint32_t n;                       /* 0: free (no reference held) */
 };
@@ -345,7 +345,7 @@ struct mlx5dm_matcher {
 	 * action for all of them (mlx5dm_steer_rule.c): a rule counts here,
 	 * under the lock, instead of a locked add on the shared action.
 	 */
-	struct mlx5dm_aref aref[MLX5DM_AREF_WAYS];
+	struct mlx5dm_matcher_action_ref action_refs[MLX5DM_MATCHER_ACTION_REFS];
 	struct mlx5dm_rule *pending;
 	bool pending_probe;               /* not indexed yet: probed when placed */
 	struct mlx5dm_ste *spare;

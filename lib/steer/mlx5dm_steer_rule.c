@@ -81,7 +81,7 @@ mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
  * Action references. Every rule holds a reference on each of its actions,
  * and the shared ones (a queue, a bulk's counter action) take a locked add
  * per rule and per deletion, each waiting for the core's store buffer.
- * A matcher's aref ways hold one reference for all its rules that count
+ * A matcher's action-reference ways hold one reference for all its rules that count
  * there. The action's count stays (rules of m that did not count in a way)
  * + (1 per way in use), so it is 0 exactly when no rule uses it: a rule is
  * released from a way if its action has one in use, however it was taken.
@@ -90,11 +90,11 @@ mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
 static inline void
 mlx5dm_rule_act_ref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
 {
-	struct mlx5dm_aref *r, *free = NULL;
+	struct mlx5dm_matcher_action_ref *r, *free = NULL;
 	unsigned int i;
 
-	for (i = 0; i < MLX5DM_AREF_WAYS; i++) {
-		r = &m->aref[i];
+	for (i = 0; i < MLX5DM_MATCHER_ACTION_REFS; i++) {
+		r = &m->action_refs[i];
 		if (r->n != 0 && r->a == a) {
 			r->n++;
 			return;
@@ -116,8 +116,8 @@ mlx5dm_rule_act_unref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < MLX5DM_AREF_WAYS; i++) {
-		struct mlx5dm_aref *r = &m->aref[i];
+	for (i = 0; i < MLX5DM_MATCHER_ACTION_REFS; i++) {
+		struct mlx5dm_matcher_action_ref *r = &m->action_refs[i];
 
 		if (r->n != 0 && r->a == a)
 			return --r->n == 0;

@@ -3,7 +3,7 @@
  */
 
 /*
- * Action references held for a matcher's rules by its aref ways
+ * Action references held for a matcher's rules by its action-reference ways
  * (mlx5dm_steer_rule.c): more distinct actions than ways, rules created and
  * destroyed in random order, two matchers sharing actions. Whatever way a
  * rule's reference took, an action must be busy (mlx5dm_action_destroy()
@@ -61,7 +61,7 @@ check_busy(const struct trule *t, struct mlx5dm_action **tags)
 }
 
 static void
-test_aref_random(void **state)
+test_action_ref_random(void **state)
 {
 	static struct trule t[RULES];
 	struct mlx5dm_action *tags[TAGS];
@@ -143,8 +143,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_aref_random),
+		cmocka_unit_test(test_action_ref_random),
 	};
 
-	return cmocka_run_group_tests_name("steer_aref", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("steer_action_ref", tests, NULL, NULL);
 }

@@ -345,7 +345,7 @@ mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape *sh)
 /* ---- the matcher's index of its entries ---- */
 
 uint32_t
-mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
+mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 {
 	uint64_t a, b, h;
 
@@ -355,27 +355,27 @@ mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 	return mlx5dm_index_mix(h);
 }
 
-struct mlx5dm_hidx_key {
+struct mlx5dm_tag_index_key {
 	const struct mlx5dm_htbl *chain;
 	const uint8_t *tag;
 };
 
 /* A live entry (a buried one, refcount 0, may have lost its table) with this chain and tag. */
 static inline bool
-mlx5dm_hidx_match(const void *rec, const void *key)
+mlx5dm_tag_index_match(const void *rec, const void *key)
 {
 	const struct mlx5dm_ste *s = rec;
-	const struct mlx5dm_hidx_key *k = key;
+	const struct mlx5dm_tag_index_key *k = key;
 
 	return s->refcount != 0 && s->htbl->root == k->chain &&
 	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, k->tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 
 struct mlx5dm_ste *
-mlx5dm_hidx_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
-		 uint32_t h)
+mlx5dm_tag_index_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
+		      uint32_t h)
 {
-	const struct mlx5dm_hidx_key k = { .chain = chain, .tag = tag };
+	const struct mlx5dm_tag_index_key k = { .chain = chain, .tag = tag };
 
-	return mlx5dm_index_lookup(x, h, mlx5dm_hidx_match, &k);
+	return mlx5dm_index_lookup(x, h, mlx5dm_tag_index_match, &k);
 }

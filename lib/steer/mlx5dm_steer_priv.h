@@ -165,7 +165,7 @@ struct mlx5dm_htbl;
  * table) comes first, the table bookkeeping after it.
  */
 struct mlx5dm_ste {
-	uint32_t hidx_hash;               /* matcher index hash of (chain, tag) */
+	uint32_t tag_index_hash;          /* matcher index hash of (chain, tag) */
 	uint32_t slot;                    /* slot of htbl whose chain holds it */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
@@ -491,22 +491,22 @@ void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx
 void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_index.c: a matcher's index of its entries by (chain, tag) ---- */
-uint32_t mlx5dm_hidx_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
-struct mlx5dm_ste *mlx5dm_hidx_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain,
-				    const uint8_t *tag, uint32_t hash);
+uint32_t mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
+struct mlx5dm_ste *mlx5dm_tag_index_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain,
+					 const uint8_t *tag, uint32_t hash);
 
 /* Index s (its htbl and tag are set; h: the hash of its chain and tag). */
 static inline int
-mlx5dm_hidx_insert(struct mlx5dm_index *x, struct mlx5dm_ste *s, uint32_t h)
+mlx5dm_tag_index_insert(struct mlx5dm_index *x, struct mlx5dm_ste *s, uint32_t h)
 {
-	s->hidx_hash = h;
+	s->tag_index_hash = h;
 	return mlx5dm_index_insert(x, s, h);
 }
 
 static inline void
-mlx5dm_hidx_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s)
+mlx5dm_tag_index_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s)
 {
-	(void)mlx5dm_index_remove(x, s, s->hidx_hash);
+	(void)mlx5dm_index_remove(x, s, s->tag_index_hash);
 }
 
 /* ---- mlx5dm_steer_caps.c ---- */

@@ -241,7 +241,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 {
 	struct mlx5dm_htbl *t = s->htbl;
 
-	mlx5dm_hidx_remove(&t->matcher->index, s);
+	mlx5dm_tag_index_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
 		mlx5dm_htbl_slot_clear(t, s->slot);
 		mlx5dm_htbl_count_used(t, -1);
@@ -277,7 +277,7 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 				n = s->next_col;
 				if (s->next_htbl != NULL)
 					mlx5dm_rule_free_subtree(m, s->next_htbl, d);
-				mlx5dm_hidx_remove(&m->index, s);
+				mlx5dm_tag_index_remove(&m->index, s);
 				mlx5dm_ste_rec_free(m, s, d);
 				s = n;
 			}
@@ -426,15 +426,15 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	m->pending = NULL;
 	if (m->pending_probe) {
 		/* An equal entry: behind it, in its table (its slot's page exists). */
-		found = mlx5dm_hidx_find(&m->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
-					 s->hidx_hash);
+		found = mlx5dm_tag_index_find(&m->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
+					      s->tag_index_hash);
 		if (found != NULL) {
 			t = found->htbl;
 			s->htbl = t;
 			s->slot = found->slot;
 		}
 		/* A way is reserved: this cannot fail. */
-		(void)mlx5dm_hidx_insert(&m->index, s, s->hidx_hash);
+		(void)mlx5dm_tag_index_insert(&m->index, s, s->tag_index_hash);
 	}
 	tail = mlx5dm_rule_chain_tail(t, s->slot);
 	if (tail != NULL) {
@@ -581,8 +581,8 @@ mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	s->index = 0;
 	s->collision = false;
 	memcpy(s->shadow, sh, sizeof(s->shadow));
-	s->hidx_hash = ihash;
-	if (probed && mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+	s->tag_index_hash = ihash;
+	if (probed && mlx5dm_tag_index_insert(&m->index, s, ihash) < 0) {
 		mlx5dm_slab_free(&m->ste_slab, s);
 		return -ENOMEM;
 	}
@@ -660,7 +660,7 @@ mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
 	if (head == NULL)
 		return;
 	prep->root = head->root;
-	prep->ihash = mlx5dm_hidx_hash(head->root, tag);
+	prep->ihash = mlx5dm_tag_index_hash(head->root, tag);
 	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
 	mlx5dm_index_prefetch(&m->index, prep->ihash);
 	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
@@ -753,7 +753,7 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 	/* Indexed, in no chain, nothing written: out of the index, record back. */
 	if (rc->deferred != NULL) {
 		if (!rc->deferred_probe)
-			mlx5dm_hidx_remove(&rc->m->index, rc->deferred);
+			mlx5dm_tag_index_remove(&rc->m->index, rc->deferred);
 		mlx5dm_slab_free(&rc->m->ste_slab, rc->deferred);
 		rc->deferred = NULL;
 	}
@@ -805,7 +805,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			ihash = rc->pf_hash;
 			slot = rc->pf_bwc & (head->num_entries - 1);
 		} else {
-			ihash = mlx5dm_hidx_hash(head->root, tag);
+			ihash = mlx5dm_tag_index_hash(head->root, tag);
 			if (last) {
 				mlx5dm_index_prefetch(&m->index, ihash);
 				slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
@@ -816,7 +816,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		/* Duplicates allowed: nothing to refuse, the lookup waits with the placement. */
 		if (last && rc->defer && ctx->allow_dup)
 			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, slot, sh, ihash);
-		found = mlx5dm_hidx_find(&m->index, head->root, tag, ihash);
+		found = mlx5dm_tag_index_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
 			rc->path[lvl] = found;
@@ -841,7 +841,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		if (mlx5dm_hidx_insert(&m->index, s, ihash) < 0) {
+		if (mlx5dm_tag_index_insert(&m->index, s, ihash) < 0) {
 			/* Not indexed: the index's removal in the undo finds nothing. */
 			mlx5dm_rule_unplace(ctx, s, tail, &rc->d);
 			return -ENOMEM;
@@ -1079,9 +1079,9 @@ mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	unsigned int i;
 
 	for (i = 0; i < m->nb_buried; i++)
-		mlx5dm_index_prefetch(&m->index, m->buried[i]->hidx_hash);
+		mlx5dm_index_prefetch(&m->index, m->buried[i]->tag_index_hash);
 	for (i = 0; i < m->nb_buried; i++) {
-		mlx5dm_hidx_remove(&m->index, m->buried[i]);
+		mlx5dm_tag_index_remove(&m->index, m->buried[i]);
 		mlx5dm_ste_rec_free(m, m->buried[i], d);
 	}
 	m->nb_buried = 0;

@@ -47,8 +47,8 @@ check_all(struct mlx5dm_index *x, uint32_t (*hash)(unsigned int))
 	unsigned int i;
 
 	for (i = 0; i < NB_RECS; i++) {
-		struct mlx5dm_ste *s = mlx5dm_hidx_find(x, recs[i].htbl->root, rec_tag(i),
-							hash(i));
+		struct mlx5dm_ste *s = mlx5dm_tag_index_find(x, recs[i].htbl->root, rec_tag(i),
+							       hash(i));
 
 		if (indexed[i])
 			assert_ptr_equal(s, &recs[i]);
@@ -67,7 +67,7 @@ hash_clustered(unsigned int i)
 static uint32_t
 hash_real(unsigned int i)
 {
-	return mlx5dm_hidx_hash(recs[i].htbl->root, rec_tag(i));
+	return mlx5dm_tag_index_hash(recs[i].htbl->root, rec_tag(i));
 }
 
 static void
@@ -82,7 +82,7 @@ run_index(uint32_t (*hash)(unsigned int))
 		rec_init(i, i & 1, i / 2);
 	/* Insert all, checking everything now and then (growths happen on the way). */
 	for (i = 0; i < NB_RECS; i++) {
-		assert_int_equal(mlx5dm_hidx_insert(&x, &recs[i], hash(i)), 0);
+		assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[i], hash(i)), 0);
 		indexed[i] = true;
 		n++;
 		if (i % 500 == 499)
@@ -92,23 +92,23 @@ run_index(uint32_t (*hash)(unsigned int))
 	check_all(&x, hash);
 	/* Remove every third, then insert them back, while growth may still be moving buckets. */
 	for (i = 0; i < NB_RECS; i += 3) {
-		mlx5dm_hidx_remove(&x, &recs[i]);
+		mlx5dm_tag_index_remove(&x, &recs[i]);
 		indexed[i] = false;
 		n--;
 	}
 	check_all(&x, hash);
 	for (i = 0; i < NB_RECS; i += 6) {
-		assert_int_equal(mlx5dm_hidx_insert(&x, &recs[i], hash(i)), 0);
+		assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[i], hash(i)), 0);
 		indexed[i] = true;
 		n++;
 	}
 	check_all(&x, hash);
 	/* Removing a record that is not indexed changes nothing. */
-	mlx5dm_hidx_remove(&x, &recs[3]);
+	mlx5dm_tag_index_remove(&x, &recs[3]);
 	assert_int_equal(x.count, n);
 	for (i = 0; i < NB_RECS; i++) {
 		if (indexed[i]) {
-			mlx5dm_hidx_remove(&x, &recs[i]);
+			mlx5dm_tag_index_remove(&x, &recs[i]);
 			indexed[i] = false;
 		}
 	}
@@ -145,15 +145,15 @@ test_index_duplicates(void **state)
 	rec_init(1, 0, 42);
 	rec_init(2, 1, 42); /* same tag, other chain: another key */
 	h = hash_real(0);
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[0], h), 0);
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[1], h), 0);
-	assert_null(mlx5dm_hidx_find(&x, &chains[1], rec_tag(2), hash_real(2)));
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[2], hash_real(2)), 0);
-	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[1], rec_tag(2), hash_real(2)), &recs[2]);
-	mlx5dm_hidx_remove(&x, &recs[0]);
-	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(0), h), &recs[1]);
-	mlx5dm_hidx_remove(&x, &recs[1]);
-	assert_null(mlx5dm_hidx_find(&x, &chains[0], rec_tag(0), h));
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[0], h), 0);
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[1], h), 0);
+	assert_null(mlx5dm_tag_index_find(&x, &chains[1], rec_tag(2), hash_real(2)));
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[2], hash_real(2)), 0);
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[1], rec_tag(2), hash_real(2)), &recs[2]);
+	mlx5dm_tag_index_remove(&x, &recs[0]);
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h), &recs[1]);
+	mlx5dm_tag_index_remove(&x, &recs[1]);
+	assert_null(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h));
 	mlx5dm_index_fini(&x);
 }
 
@@ -169,15 +169,15 @@ test_index_buried(void **state)
 	rec_init(0, 0, 7);
 	rec_init(1, 0, 7);
 	h = hash_real(0);
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[0], h), 0);
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[0], h), 0);
 	recs[0].refcount = 0;
 	recs[0].htbl = NULL; /* its table may be gone: a probe must not look there */
-	assert_null(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h));
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[1], h), 0);
-	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
-	mlx5dm_hidx_remove(&x, &recs[0]);
+	assert_null(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h));
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[1], h), 0);
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
+	mlx5dm_tag_index_remove(&x, &recs[0]);
 	assert_int_equal(x.count, 1);
-	assert_ptr_equal(mlx5dm_hidx_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
 	mlx5dm_index_fini(&x);
 }
 
@@ -197,7 +197,7 @@ test_index_no_growth(void **state)
 	for (n = 0; n < NB_RECS; n++) {
 		/* The first insert takes the first table. */
 		mlx5dm_alloc_fail_at(n == 0 ? 0 : 1);
-		ret = mlx5dm_hidx_insert(&x, &recs[n], hash_real(n));
+		ret = mlx5dm_tag_index_insert(&x, &recs[n], hash_real(n));
 		mlx5dm_alloc_fail_at(0);
 		if (ret < 0)
 			break;
@@ -207,9 +207,9 @@ test_index_no_growth(void **state)
 	assert_true(n > 4 * 16); /* past the growth point of the first table */
 	check_all(&x, hash_real);
 	/* A removal makes room again. */
-	mlx5dm_hidx_remove(&x, &recs[0]);
+	mlx5dm_tag_index_remove(&x, &recs[0]);
 	indexed[0] = false;
-	assert_int_equal(mlx5dm_hidx_insert(&x, &recs[n], hash_real(n)), 0);
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[n], hash_real(n)), 0);
 	indexed[n] = true;
 	check_all(&x, hash_real);
 	mlx5dm_index_fini(&x);
@@ -228,7 +228,7 @@ key_hash(uint32_t k)
 	uint8_t tag[MLX5DM_STE_TAG_SIZE] = { 0 };
 
 	memcpy(tag, &k, sizeof(k));
-	return mlx5dm_hidx_hash(NULL, tag);
+	return mlx5dm_tag_index_hash(NULL, tag);
 }
 
 static void

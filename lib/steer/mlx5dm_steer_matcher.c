@@ -81,7 +81,7 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);
-	mlx5dm_epool_destroy(&m->epool, d);
+	mlx5dm_entry_pool_destroy(&m->entry_pool, d);
 	mlx5dm_index_fini(&m->index);
 	mlx5dm_rule_slabs_destroy(m);
 	mlx5dm_slab_destroy(&m->ste_slab);

@@ -56,12 +56,12 @@ mlx5dm_slab_peek(const struct mlx5dm_slab *s)
 }
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
-#define MLX5DM_EPOOL_BLOCK 64
-struct mlx5dm_epool_blk;
-struct mlx5dm_epool {
-	LIST_HEAD(, mlx5dm_epool_blk) all;
-	LIST_HEAD(, mlx5dm_epool_blk) avail;
-	TAILQ_HEAD(, mlx5dm_epool_blk) hot;
+#define MLX5DM_ENTRY_POOL_BLOCK 64
+struct mlx5dm_entry_pool_block;
+struct mlx5dm_entry_pool {
+	LIST_HEAD(, mlx5dm_entry_pool_block) all;
+	LIST_HEAD(, mlx5dm_entry_pool_block) avail;
+	TAILQ_HEAD(, mlx5dm_entry_pool_block) hot;
 	uint32_t n_hot;                   /* entries freed since the last ICM sync */
 	uint64_t hot_epoch;               /* the ICM sync count n_hot was counted at */
 	bool init;
@@ -173,7 +173,7 @@ struct mlx5dm_ste {
 	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
 	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
 	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
-	struct mlx5dm_epool_blk *pooled;  /* block of the matcher's pool, or NULL */
+	struct mlx5dm_entry_pool_block *pooled; /* block of the matcher's pool, or NULL */
 	uint32_t index;                   /* entry in chunk */
 	/* One word for both: a bool of its own padded the record by 7 bytes. */
 	uint32_t refcount : 31;           /* rules through this entry */
@@ -317,7 +317,7 @@ struct mlx5dm_matcher {
 	 * call, a pause that grows with the table; a page here costs a memset.
 	 */
 	void *page_cache;
-	struct mlx5dm_epool epool;        /* ICM of collision, action and miss-anchor entries */
+	struct mlx5dm_entry_pool entry_pool; /* ICM of collision, action and miss-anchor entries */
 	struct mlx5dm_index index;        /* entries by (chain, tag) */
 	/*
 	 * The level-0 entry the last rule went through (non-last levels only).
@@ -485,10 +485,11 @@ void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);
-int mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s);
-void mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
-		      struct mlx5dm_defer *d);
-void mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d);
+int mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx,
+			  struct mlx5dm_ste *s);
+void mlx5dm_entry_pool_put(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx,
+			   struct mlx5dm_ste *s, struct mlx5dm_defer *d);
+void mlx5dm_entry_pool_destroy(struct mlx5dm_entry_pool *p, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_index.c: a matcher's index of its entries by (chain, tag) ---- */
 uint32_t mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);

@@ -17,7 +17,7 @@
  * thousands (each costing microseconds in a VM).
  *
  * Collision and action entries each need one ICM entry of their own. They
- * come from blocks of MLX5DM_EPOOL_BLOCK entries cut from the STE pool. A
+ * come from blocks of MLX5DM_ENTRY_POOL_BLOCK entries cut from the STE pool. A
  * freed entry is hot: the device may still read it, so it is reused only
  * after an ICM sync (drain + SYNC_STEERING) has completed since it was freed.
  */
@@ -150,16 +150,16 @@ mlx5dm_slab_bytes(const struct mlx5dm_slab *s)
 /* ---- pooled single ICM entries ---- */
 
 /*
- * A block of MLX5DM_EPOOL_BLOCK entries (one ICM chunk) with a bit per
+ * A block of MLX5DM_ENTRY_POOL_BLOCK entries (one ICM chunk) with a bit per
  * entry: free (cool, reusable), hot (freed, waiting for a sync), or in use.
  * A block whose entries are all free or hot goes back to the ICM pool at
  * once (which keeps it hot there until the next sync), so deleting every
  * rule of a matcher returns all of its pooled ICM.
  */
-struct mlx5dm_epool_blk {
-	LIST_ENTRY(mlx5dm_epool_blk) all;
-	LIST_ENTRY(mlx5dm_epool_blk) avail;   /* has free entries */
-	TAILQ_ENTRY(mlx5dm_epool_blk) hot;    /* has hot entries; by time of freeing */
+struct mlx5dm_entry_pool_block {
+	LIST_ENTRY(mlx5dm_entry_pool_block) all;
+	LIST_ENTRY(mlx5dm_entry_pool_block) avail;   /* has free entries */
+	TAILQ_ENTRY(mlx5dm_entry_pool_block) hot;    /* has hot entries; by time of freeing */
 	struct mlx5dm_icm_chunk *chunk;
 	uint64_t free;
 	uint64_t busy;
@@ -168,17 +168,17 @@ struct mlx5dm_epool_blk {
 	bool in_hot;
 };
 
-#define MLX5DM_EPOOL_ALL (MLX5DM_EPOOL_BLOCK == 64 ? ~0ull : \
-			  ((1ull << (MLX5DM_EPOOL_BLOCK & 63)) - 1))
+#define MLX5DM_ENTRY_POOL_ALL (MLX5DM_ENTRY_POOL_BLOCK == 64 ? ~0ull : \
+			  ((1ull << (MLX5DM_ENTRY_POOL_BLOCK & 63)) - 1))
 
 static uint64_t
-mlx5dm_epool_epoch(struct mlx5dm_ctx *ctx)
+mlx5dm_entry_pool_epoch(struct mlx5dm_ctx *ctx)
 {
 	return mlx5dm_icm_pool_syncs(ctx->ste_pool);
 }
 
 static void
-mlx5dm_epool_init_lists(struct mlx5dm_epool *p)
+mlx5dm_entry_pool_init_lists(struct mlx5dm_entry_pool *p)
 {
 	if (!p->init) {
 		LIST_INIT(&p->all);
@@ -189,7 +189,7 @@ mlx5dm_epool_init_lists(struct mlx5dm_epool *p)
 }
 
 static void
-mlx5dm_epool_set_avail(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b, bool on)
+mlx5dm_entry_pool_set_avail(struct mlx5dm_entry_pool *p, struct mlx5dm_entry_pool_block *b, bool on)
 {
 	if (on && !b->in_avail)
 		LIST_INSERT_HEAD(&p->avail, b, avail);
@@ -200,31 +200,31 @@ mlx5dm_epool_set_avail(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b, bool 
 
 /* Hot entries freed before the last completed sync become free again. */
 static void
-mlx5dm_epool_cool(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx)
+mlx5dm_entry_pool_cool(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx)
 {
-	uint64_t now = mlx5dm_epool_epoch(ctx);
-	struct mlx5dm_epool_blk *b;
+	uint64_t now = mlx5dm_entry_pool_epoch(ctx);
+	struct mlx5dm_entry_pool_block *b;
 
 	while ((b = TAILQ_FIRST(&p->hot)) != NULL && b->hot_epoch < now) {
 		TAILQ_REMOVE(&p->hot, b, hot);
 		b->in_hot = false;
-		b->free |= MLX5DM_EPOOL_ALL & ~b->busy & ~b->free;
+		b->free |= MLX5DM_ENTRY_POOL_ALL & ~b->busy & ~b->free;
 		p->n_hot = 0;
-		mlx5dm_epool_set_avail(p, b, true);
+		mlx5dm_entry_pool_set_avail(p, b, true);
 	}
 }
 
 /* An entry of its own for record s (collision, action or miss-anchor entry). */
 int
-mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s)
+mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s)
 {
-	struct mlx5dm_epool_blk *b;
+	struct mlx5dm_entry_pool_block *b;
 	unsigned int idx;
 
-	mlx5dm_epool_init_lists(p);
+	mlx5dm_entry_pool_init_lists(p);
 	b = LIST_FIRST(&p->avail);
 	if (b == NULL && !TAILQ_EMPTY(&p->hot)) {
-		mlx5dm_epool_cool(p, ctx);
+		mlx5dm_entry_pool_cool(p, ctx);
 		b = LIST_FIRST(&p->avail);
 	}
 	if (b == NULL) {
@@ -232,20 +232,20 @@ mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 		if (b == NULL)
 			return -ENOMEM;
 		b->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool,
-						  mlx5dm_log2_ceil(MLX5DM_EPOOL_BLOCK));
+						  mlx5dm_log2_ceil(MLX5DM_ENTRY_POOL_BLOCK));
 		if (b->chunk == NULL) {
 			mlx5dm_free(b);
 			return -ENOMEM;
 		}
-		b->free = MLX5DM_EPOOL_ALL;
+		b->free = MLX5DM_ENTRY_POOL_ALL;
 		LIST_INSERT_HEAD(&p->all, b, all);
-		mlx5dm_epool_set_avail(p, b, true);
+		mlx5dm_entry_pool_set_avail(p, b, true);
 	}
 	idx = (unsigned int)__builtin_ctzll(b->free);
 	b->free &= ~(1ull << idx);
 	b->busy |= 1ull << idx;
 	if (b->free == 0)
-		mlx5dm_epool_set_avail(p, b, false);
+		mlx5dm_entry_pool_set_avail(p, b, false);
 	s->chunk = b->chunk;
 	s->index = idx;
 	s->pooled = b;
@@ -253,10 +253,10 @@ mlx5dm_epool_get(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 }
 
 static void
-mlx5dm_epool_release(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b,
-		     struct mlx5dm_defer *d)
+mlx5dm_entry_pool_release(struct mlx5dm_entry_pool *p, struct mlx5dm_entry_pool_block *b,
+			  struct mlx5dm_defer *d)
 {
-	mlx5dm_epool_set_avail(p, b, false);
+	mlx5dm_entry_pool_set_avail(p, b, false);
 	if (b->in_hot)
 		TAILQ_REMOVE(&p->hot, b, hot);
 	LIST_REMOVE(b, all);
@@ -266,20 +266,20 @@ mlx5dm_epool_release(struct mlx5dm_epool *p, struct mlx5dm_epool_blk *b,
 
 /* Give record s's entry back; it stays hot until the next sync. */
 void
-mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
-		 struct mlx5dm_defer *d)
+mlx5dm_entry_pool_put(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
+		      struct mlx5dm_defer *d)
 {
-	struct mlx5dm_epool_blk *b = s->pooled;
+	struct mlx5dm_entry_pool_block *b = s->pooled;
 
 	b->busy &= ~(1ull << s->index);
 	s->pooled = NULL;
 	s->chunk = NULL;
 	if (b->busy == 0) {
 		/* Nothing in use: the ICM pool takes the whole chunk (and keeps it hot). */
-		mlx5dm_epool_release(p, b, d);
+		mlx5dm_entry_pool_release(p, b, d);
 		return;
 	}
-	b->hot_epoch = mlx5dm_epool_epoch(ctx);
+	b->hot_epoch = mlx5dm_entry_pool_epoch(ctx);
 	/* A sync since the last count: what was hot then is cooling already. */
 	if (b->hot_epoch != p->hot_epoch) {
 		p->hot_epoch = b->hot_epoch;
@@ -298,17 +298,17 @@ mlx5dm_epool_put(struct mlx5dm_epool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_s
 	 * Many hot entries and nothing free: ask for a sync once the locks are
 	 * gone (once per 4 blocks' worth of frees, not on every free after).
 	 */
-	if (p->n_hot >= 4 * MLX5DM_EPOOL_BLOCK && LIST_EMPTY(&p->avail))
+	if (p->n_hot >= 4 * MLX5DM_ENTRY_POOL_BLOCK && LIST_EMPTY(&p->avail))
 		d->want_sync = true;
 }
 
 void
-mlx5dm_epool_destroy(struct mlx5dm_epool *p, struct mlx5dm_defer *d)
+mlx5dm_entry_pool_destroy(struct mlx5dm_entry_pool *p, struct mlx5dm_defer *d)
 {
-	struct mlx5dm_epool_blk *b;
+	struct mlx5dm_entry_pool_block *b;
 
-	mlx5dm_epool_init_lists(p);
+	mlx5dm_entry_pool_init_lists(p);
 	while ((b = LIST_FIRST(&p->all)) != NULL)
-		mlx5dm_epool_release(p, b, d);
+		mlx5dm_entry_pool_release(p, b, d);
 	memset(p, 0, sizeof(*p));
 }

@@ -199,7 +199,7 @@ mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m)
 
 	if (s == NULL)
 		return NULL;
-	if (mlx5dm_epool_get(&m->epool, m->tbl->dom->ctx, s) < 0) {
+	if (mlx5dm_entry_pool_get(&m->entry_pool, m->tbl->dom->ctx, s) < 0) {
 		mlx5dm_slab_free(&m->ste_slab, s);
 		return NULL;
 	}
@@ -216,7 +216,7 @@ mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5d
 		m->l0_hint = NULL;
 	if (s->pooled != NULL) {
 		d->sync_pool = m->tbl->dom->ctx->ste_pool;
-		mlx5dm_epool_put(&m->epool, m->tbl->dom->ctx, s, d);
+		mlx5dm_entry_pool_put(&m->entry_pool, m->tbl->dom->ctx, s, d);
 	}
 	mlx5dm_slab_free(&m->ste_slab, s);
 }

@@ -152,11 +152,11 @@ mlx5dm_ste_map_any_set(const uint8_t *param, const struct mlx5dm_ste_lookup_def 
 	unsigned int i;
 
 	for (i = 0; i < def->n_map; i++) {
-		const struct mlx5dm_ste_fmap *m = &def->map[i];
+		const struct mlx5dm_ste_field_map *m = &def->map[i];
 
 		if (mlx5dm_fte_get(param, m->src.id[inner]) != 0)
 			return true;
-		if (m->kind == MLX5DM_STE_FMAP_VLAN_QUAL &&
+		if (m->kind == MLX5DM_STE_FIELD_MAP_VLAN_QUAL &&
 		    mlx5dm_fte_get(param, m->src2.id[inner]) != 0)
 			return true;
 	}
@@ -179,13 +179,13 @@ mlx5dm_ste_selected(const struct mlx5dm_ste_sel *s, const struct mlx5dm_ste_look
  * source fields. Returns true if the mask uses the entry.
  */
 static bool
-mlx5dm_ste_fmap_mask(const struct mlx5dm_ste_fmap *m, bool inner, uint8_t *mask,
-		     uint8_t *bit_mask)
+mlx5dm_ste_field_map_mask(const struct mlx5dm_ste_field_map *m, bool inner, uint8_t *mask,
+			  uint8_t *bit_mask)
 {
 	enum mlx5dm_fte_field src = m->src.id[inner];
 	uint32_t v = mlx5dm_fte_get(mask, src);
 
-	if (m->kind == MLX5DM_STE_FMAP_VLAN_QUAL) {
+	if (m->kind == MLX5DM_STE_FIELD_MAP_VLAN_QUAL) {
 		enum mlx5dm_fte_field src2 = m->src2.id[inner];
 
 		v |= mlx5dm_fte_get(mask, src2);
@@ -195,24 +195,24 @@ mlx5dm_ste_fmap_mask(const struct mlx5dm_ste_fmap *m, bool inner, uint8_t *mask,
 		return false;
 	mlx5dm_fte_set(mask, src, 0);
 	/* Encoded fields are compared whole: the qualifier / l3_type values. */
-	mlx5dm_prm_fset(bit_mask, *m->dst, m->kind == MLX5DM_STE_FMAP_COPY ? v : UINT64_MAX);
+	mlx5dm_prm_fset(bit_mask, *m->dst, m->kind == MLX5DM_STE_FIELD_MAP_COPY ? v : UINT64_MAX);
 	return true;
 }
 
 /* Value side of one (active) map entry. */
 int
-mlx5dm_ste_fmap_value(const struct mlx5dm_ste_fmap *m, bool inner, const uint8_t *value,
-		      uint8_t *tag)
+mlx5dm_ste_field_map_value(const struct mlx5dm_ste_field_map *m, bool inner, const uint8_t *value,
+			   uint8_t *tag)
 {
 	uint32_t v = mlx5dm_fte_get(value, m->src.id[inner]);
 
 	switch (m->kind) {
-	case MLX5DM_STE_FMAP_COPY:
+	case MLX5DM_STE_FIELD_MAP_COPY:
 		/* Two sources may share a field (TCP or UDP port): keep the set one. */
 		if (v != 0)
 			mlx5dm_prm_fset(tag, *m->dst, v);
 		return 0;
-	case MLX5DM_STE_FMAP_L3_TYPE:
+	case MLX5DM_STE_FIELD_MAP_L3_TYPE:
 		if (v == 4)
 			mlx5dm_prm_fset(tag, *m->dst, MLX5DM_TAG_L3_TYPE_IPV4);
 		else if (v == 6)
@@ -276,7 +276,7 @@ mlx5dm_ste_builder_init(struct mlx5dm_ste_builder *b, const struct mlx5dm_ste_lo
 	b->inner = inner;
 	b->lu_type = def->lu_type[inner];
 	for (i = 0; i < def->n_map; i++)
-		if (mlx5dm_ste_fmap_mask(&def->map[i], inner, mask, b->bit_mask))
+		if (mlx5dm_ste_field_map_mask(&def->map[i], inner, mask, b->bit_mask))
 			b->active |= 1u << i;
 	b->byte_mask = mlx5dm_ste_byte_mask(b->bit_mask);
 }
@@ -468,7 +468,7 @@ mlx5dm_ste_build_tag(const struct mlx5dm_ste_builder *b, const uint8_t *value, u
 	for (i = 0; i < def->n_map; i++) {
 		if (!(b->active & (1u << i)))
 			continue;
-		ret = mlx5dm_ste_fmap_value(&def->map[i], b->inner, value, tag);
+		ret = mlx5dm_ste_field_map_value(&def->map[i], b->inner, value, tag);
 		if (ret < 0)
 			return ret;
 	}

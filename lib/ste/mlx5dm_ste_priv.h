@@ -15,10 +15,10 @@
 #include "mlx5dm_ste.h"
 
 /* How a tag field is filled from fte_match_param fields. */
-enum mlx5dm_ste_fmap_kind {
-	MLX5DM_STE_FMAP_COPY,		/* tag field = param field */
-	MLX5DM_STE_FMAP_L3_TYPE,	/* ip_version: mask -> all ones, 4/6 -> 1/2 */
-	MLX5DM_STE_FMAP_VLAN_QUAL,	/* cvlan_tag/svlan_tag -> qualifier 2/1 */
+enum mlx5dm_ste_field_map_kind {
+	MLX5DM_STE_FIELD_MAP_COPY,		/* tag field = param field */
+	MLX5DM_STE_FIELD_MAP_L3_TYPE,	/* ip_version: mask -> all ones, 4/6 -> 1/2 */
+	MLX5DM_STE_FIELD_MAP_VLAN_QUAL,	/* cvlan_tag/svlan_tag -> qualifier 2/1 */
 };
 
 /*
@@ -35,18 +35,18 @@ struct mlx5dm_ste_fsrc {
 #define MLX5DM_STE_FSRC(sec, f) MLX5DM_STE_FSRC_IO(sec, f, f)
 
 /* One tag field of a lookup and where its bits come from. */
-struct mlx5dm_ste_fmap {
+struct mlx5dm_ste_field_map {
 	const struct mlx5dm_prm_field *dst;
 	struct mlx5dm_ste_fsrc src;
 	struct mlx5dm_ste_fsrc src2;	/* VLAN_QUAL: the svlan_tag field */
-	uint8_t kind;			/* enum mlx5dm_ste_fmap_kind */
+	uint8_t kind;			/* enum mlx5dm_ste_field_map_kind */
 };
 
 /* A lookup of one format: its type codes and its tag map (<= 32 entries). */
 struct mlx5dm_ste_lookup_def {
 	uint16_t lu_type[2];		/* outer, inner */
 	uint8_t n_map;
-	const struct mlx5dm_ste_fmap *map;
+	const struct mlx5dm_ste_field_map *map;
 };
 
 /* Where a user modify-header field sits in the format's HW field space. */
@@ -79,8 +79,8 @@ struct mlx5dm_ste_actions_set {
 #define MLX5DM_STE_ACT_BIT(t) (1u << MLX5DM_STE_ACTION_##t)
 
 /* Tag bits of one active map entry for a rule value (the entry's bits must be zero). */
-int mlx5dm_ste_fmap_value(const struct mlx5dm_ste_fmap *m, bool inner, const uint8_t *value,
-			  uint8_t *tag);
+int mlx5dm_ste_field_map_value(const struct mlx5dm_ste_field_map *m, bool inner,
+			       const uint8_t *value, uint8_t *tag);
 
 /* STE v1. */
 extern const struct mlx5dm_ste_ctx mlx5dm_ste_ctx_v1;

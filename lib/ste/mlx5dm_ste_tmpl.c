@@ -47,22 +47,22 @@ mlx5dm_ste_tmpl_shared(const struct mlx5dm_ste_builder *b, unsigned int j)
 
 /* A copy entry the template can do with bytes: whole bytes, same width on both sides. */
 static bool
-mlx5dm_ste_tmpl_bytewise(const struct mlx5dm_ste_fmap *m, bool inner)
+mlx5dm_ste_tmpl_bytewise(const struct mlx5dm_ste_field_map *m, bool inner)
 {
 	const struct mlx5dm_prm_field *src = &mlx5dm_fte_fields[m->src.id[inner]].f;
 
-	return m->kind == MLX5DM_STE_FMAP_COPY && src->bit % 8 == 0 && src->width % 8 == 0 &&
+	return m->kind == MLX5DM_STE_FIELD_MAP_COPY && src->bit % 8 == 0 && src->width % 8 == 0 &&
 	       m->dst->bit % 8 == 0 && m->dst->width == src->width;
 }
 
 /* The l3_type of the matcher's own ip_version, which every value repeats. */
 static bool
-mlx5dm_ste_tmpl_fixed(const struct mlx5dm_ste_fmap *m, bool inner)
+mlx5dm_ste_tmpl_fixed(const struct mlx5dm_ste_field_map *m, bool inner)
 {
 	enum mlx5dm_fte_field ipv = inner ? MLX5DM_FTE(inner, ip_version) :
 					    MLX5DM_FTE(outer, ip_version);
 
-	return m->kind == MLX5DM_STE_FMAP_L3_TYPE && m->src.id[inner] == ipv;
+	return m->kind == MLX5DM_STE_FIELD_MAP_L3_TYPE && m->src.id[inner] == ipv;
 }
 
 static int
@@ -91,12 +91,12 @@ mlx5dm_ste_tmpl_entry(struct mlx5dm_ste_tmpl *t, unsigned int i, unsigned int j,
 		      const uint8_t *mask)
 {
 	const struct mlx5dm_ste_builder *b = &t->b[i];
-	const struct mlx5dm_ste_fmap *m = &b->def->map[j];
+	const struct mlx5dm_ste_field_map *m = &b->def->map[j];
 	uint8_t *tag = t->image + (size_t)i * MLX5DM_STE_SIZE + MLX5DM_STE_TAG_OFF;
 
 	if (!mlx5dm_ste_tmpl_shared(b, j)) {
 		if (mlx5dm_ste_tmpl_fixed(m, b->inner))
-			return mlx5dm_ste_fmap_value(m, b->inner, mask, tag);
+			return mlx5dm_ste_field_map_value(m, b->inner, mask, tag);
 		if (mlx5dm_ste_tmpl_bytewise(m, b->inner) &&
 		    mlx5dm_ste_tmpl_add_copy(t, mlx5dm_fte_fields[m->src.id[b->inner]].f.bit / 8,
 					     i * MLX5DM_STE_SIZE + MLX5DM_STE_TAG_OFF +
@@ -227,9 +227,9 @@ mlx5dm_ste_tmpl_build(const struct mlx5dm_ste_tmpl *t, const uint8_t *value, uin
 		const struct mlx5dm_ste_tmpl_slow *sl = &t->slow[i];
 		const struct mlx5dm_ste_builder *b = &t->b[sl->ste];
 
-		ret = mlx5dm_ste_fmap_value(&b->def->map[sl->map], b->inner, value,
-					    ste_arr + (size_t)sl->ste * MLX5DM_STE_SIZE +
-					    MLX5DM_STE_TAG_OFF);
+		ret = mlx5dm_ste_field_map_value(&b->def->map[sl->map], b->inner, value,
+						 ste_arr + (size_t)sl->ste * MLX5DM_STE_SIZE +
+						 MLX5DM_STE_TAG_OFF);
 		if (ret < 0)
 			return ret;
 	}

@@ -20,22 +20,22 @@
 #define TAG(layout, f) (&mlx5dm_prm_tag_v1_##layout.f)
 #define DW4(i) (&mlx5dm_prm_tag_dw4.dw[i])
 
-#define COPY(dstp, s) { .dst = (dstp), .src = s, .kind = MLX5DM_STE_FMAP_COPY }
+#define COPY(dstp, s) { .dst = (dstp), .src = s, .kind = MLX5DM_STE_FIELD_MAP_COPY }
 #define SPEC(dstp, f) COPY(dstp, MLX5DM_STE_FSRC_SPEC(f))
 #define SEC(dstp, sec, f) COPY(dstp, MLX5DM_STE_FSRC(sec, f))
 #define IO(dstp, sec, fo, fi) COPY(dstp, MLX5DM_STE_FSRC_IO(sec, fo, fi))
 /* l3_type from the matcher's ip_version. */
 #define L3_TYPE(dstp) { \
 	.dst = (dstp), .src = MLX5DM_STE_FSRC_SPEC(ip_version), \
-	.kind = MLX5DM_STE_FMAP_L3_TYPE }
+	.kind = MLX5DM_STE_FIELD_MAP_L3_TYPE }
 /* First VLAN qualifier from the cvlan_tag / svlan_tag bits of the headers. */
 #define VLAN1_QUAL(dstp) { \
 	.dst = (dstp), .src = MLX5DM_STE_FSRC_SPEC(cvlan_tag), \
-	.src2 = MLX5DM_STE_FSRC_SPEC(svlan_tag), .kind = MLX5DM_STE_FMAP_VLAN_QUAL }
+	.src2 = MLX5DM_STE_FSRC_SPEC(svlan_tag), .kind = MLX5DM_STE_FIELD_MAP_VLAN_QUAL }
 #define LU(o, i) { MLX5DM_STE_V1_LU_##o, MLX5DM_STE_V1_LU_##i }
 #define DEF(lu, m) { .lu_type = lu, .n_map = MLX5DM_ARRAY_SIZE(m), .map = (m) }
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_src_dst[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_l2_src_dst[] = {
 	SPEC(TAG(eth_l2_src_dst, dmac_47_16), dmac_47_16),
 	SPEC(TAG(eth_l2_src_dst, dmac_15_0), dmac_15_0),
 	SPEC(TAG(eth_l2_src_dst, smac_47_16), smac_47_16),
@@ -67,22 +67,22 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_src_dst[] = {
 					  inner_second_cvlan_tag), \
 		.src2 = MLX5DM_STE_FSRC_IO(misc, outer_second_svlan_tag, \
 					   inner_second_svlan_tag), \
-		.kind = MLX5DM_STE_FMAP_VLAN_QUAL, \
+		.kind = MLX5DM_STE_FIELD_MAP_VLAN_QUAL, \
 	}, \
 	IO(TAG(eth_l2, second_vlan_id), misc, outer_second_vid, inner_second_vid), \
 	IO(TAG(eth_l2, second_cfi), misc, outer_second_cfi, inner_second_cfi), \
 	IO(TAG(eth_l2, second_priority), misc, outer_second_prio, inner_second_prio)
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_src[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_l2_src[] = {
 	MLX5DM_STE_V1_L2_COMMON(smac),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_dst[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_l2_dst[] = {
 	MLX5DM_STE_V1_L2_COMMON(dmac),
 };
 
 /* Inner L2 with the VXLAN VNI (VNI << 8 in the network id). */
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_tnl[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_l2_tnl[] = {
 	SPEC(TAG(eth_l2_tnl, dmac_47_16), dmac_47_16),
 	SPEC(TAG(eth_l2_tnl, dmac_15_0), dmac_15_0),
 	SPEC(TAG(eth_l2_tnl, first_vlan_id), first_vid),
@@ -95,13 +95,13 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_l2_tnl[] = {
 	VLAN1_QUAL(TAG(eth_l2_tnl, first_vlan_qualifier)),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv4_misc[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ipv4_misc[] = {
 	SPEC(TAG(eth_l3_ipv4_misc, time_to_live), ip_ttl_hoplimit),
 	SPEC(TAG(eth_l3_ipv4_misc, ihl), ipv4_ihl),
 };
 
 /* TCP and UDP ports share the tag's port fields (a packet has one L4). */
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv4_5_tuple[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ipv4_5_tuple[] = {
 	SPEC(TAG(eth_l3_ipv4_5_tuple, destination_address), dst_ip_31_0),
 	SPEC(TAG(eth_l3_ipv4_5_tuple, source_address), src_ip_31_0),
 	SPEC(TAG(eth_l3_ipv4_5_tuple, destination_port), tcp_dport),
@@ -115,14 +115,14 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv4_5_tuple[] = {
 	SPEC(TAG(eth_l3_ipv4_5_tuple, tcp_flags), tcp_flags),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv6_dst[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ipv6_dst[] = {
 	SPEC(DW4(0), dst_ip_127_96),
 	SPEC(DW4(1), dst_ip_95_64),
 	SPEC(DW4(2), dst_ip_63_32),
 	SPEC(DW4(3), dst_ip_31_0),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv6_src[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ipv6_src[] = {
 	SPEC(DW4(0), src_ip_127_96),
 	SPEC(DW4(1), src_ip_95_64),
 	SPEC(DW4(2), src_ip_63_32),
@@ -130,7 +130,7 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ipv6_src[] = {
 };
 
 /* IPv6 L3 fields and L4 ports (the IPv6 counterpart of the 5-tuple). */
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ethl4[] = {
 	SPEC(TAG(eth_l4, dst_port), tcp_dport),
 	SPEC(TAG(eth_l4, src_port), tcp_sport),
 	SPEC(TAG(eth_l4, dst_port), udp_dport),
@@ -144,7 +144,7 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4[] = {
 	SPEC(TAG(eth_l4, tcp_flags), tcp_flags),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4_misc[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_ethl4_misc[] = {
 	IO(TAG(eth_l4_misc, seq_num), misc3, outer_tcp_seq_num, inner_tcp_seq_num),
 	IO(TAG(eth_l4_misc, ack_num), misc3, outer_tcp_ack_num, inner_tcp_ack_num),
 };
@@ -153,7 +153,7 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_ethl4_misc[] = {
  * ICMP and ICMPv6 share the tag (misc3 has outer fields only); a matcher
  * masks the fields of one of them (its pattern's L3 decides which).
  */
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_icmp[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_icmp[] = {
 	SEC(TAG(icmp, icmp_header_data), misc3, icmp_header_data),
 	SEC(TAG(icmp, icmp_type), misc3, icmp_type),
 	SEC(TAG(icmp, icmp_code), misc3, icmp_code),
@@ -162,7 +162,7 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_icmp[] = {
 	SEC(TAG(icmp, icmp_code), misc3, icmpv6_code),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_mpls[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_mpls[] = {
 	IO(TAG(mpls, mpls0_label), misc2, outer_first_mpls_label, inner_first_mpls_label),
 	IO(TAG(mpls, mpls0_s_bos), misc2, outer_first_mpls_s_bos, inner_first_mpls_s_bos),
 	IO(TAG(mpls, mpls0_exp), misc2, outer_first_mpls_exp, inner_first_mpls_exp),
@@ -187,13 +187,13 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_mpls[] = {
 	FLEX_MPLS_MAP(6, proto), FLEX_MPLS_MAP(7, proto), \
 }
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_flex_mpls
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_flex_mpls
 	[MLX5DM_STE_FLEX_MAX][MLX5DM_PRM_FLEX_PARSERS][MLX5DM_STE_V1_MPLS_FIELDS] = {
 	[MLX5DM_STE_FLEX_MPLS_OVER_GRE] = FLEX_MPLS_MAPS(gre),
 	[MLX5DM_STE_FLEX_MPLS_OVER_UDP] = FLEX_MPLS_MAPS(udp),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_gre[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_gre[] = {
 	SEC(TAG(gre, gre_protocol), misc, gre_protocol),
 	SEC(TAG(gre, gre_k_present), misc, gre_k_present),
 	SEC(TAG(gre, gre_key_h), misc, gre_key_h),
@@ -203,21 +203,21 @@ static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_gre[] = {
 };
 
 /* register_N_h / register_N_l = reg_c pairs, most significant first. */
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_registers_0[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_registers_0[] = {
 	SEC(DW4(0), misc2, metadata_reg_c_0),
 	SEC(DW4(1), misc2, metadata_reg_c_1),
 	SEC(DW4(2), misc2, metadata_reg_c_2),
 	SEC(DW4(3), misc2, metadata_reg_c_3),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_registers_1[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_registers_1[] = {
 	SEC(DW4(0), misc2, metadata_reg_c_4),
 	SEC(DW4(1), misc2, metadata_reg_c_5),
 	SEC(DW4(2), misc2, metadata_reg_c_6),
 	SEC(DW4(3), misc2, metadata_reg_c_7),
 };
 
-static const struct mlx5dm_ste_fmap mlx5dm_ste_v1_map_general_purpose[] = {
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_general_purpose[] = {
 	SEC(&mlx5dm_prm_tag_general_purpose.general_purpose_lookup_field, misc2, metadata_reg_a),
 };
 

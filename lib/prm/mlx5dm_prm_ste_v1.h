@@ -10,6 +10,9 @@
  * 16-byte bit mask in the data half, two 4-byte action slots in DW6..DW7)
  * and the MATCH entry (32-byte definer tag, 12 bytes of actions in DW5..DW7).
  * The positions are declared once, here, as data.
+ *
+ * BWC: rdma-core's name for the legacy entry (ste_match_bwc_v1 in mlx5_ifc.h,
+ * DR_STE_V1_TYPE_BWC_* in dr_ste_v1.c); names here keep it.
  */
 
 #ifndef _MLX5DM_PRM_STE_V1_H_

@@ -33,6 +33,7 @@
 #define MLX5DM_FLOW_ASET_KEY_MAX 2048u
 #define MLX5DM_FLOW_ASET_ALIGN 8u
 
+/* "aset": an action set, a rule's matcher and shared actions as one cached object. */
 struct mlx5dm_flow_aset {
 	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_flow_matcher *matcher;

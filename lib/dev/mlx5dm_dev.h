@@ -42,64 +42,25 @@
 
 struct mlx5dm_dev;
 
-/*
- * A frame inside the device model (its engine's unit of work, lib/sim); no
- * operation of the table takes one.
- */
-struct mlx5dm_dev_pkt {
-	void *cookie;       /* caller's handle (e.g. an mbuf), returned untouched */
-	uint8_t *data;      /* first byte of the frame; may move into headroom */
-	uint16_t len;       /* frame length */
-	uint16_t headroom;  /* writable bytes before data (encap, VLAN push) */
-	uint16_t tailroom;  /* writable bytes after data + len */
-	uint16_t flags;     /* MLX5DM_DEV_PKT_F_* set by the device on delivery */
-	uint32_t flow_tag;  /* valid with MLX5DM_DEV_PKT_F_FLOW_TAG */
-	uint32_t rss_hash;  /* valid with MLX5DM_DEV_PKT_F_RSS_HASH */
-	uint32_t ptype;     /* MLX5DM_DEV_PTYPE_* of the delivered frame (outer, inner) */
-	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
-	uint8_t fate;       /* enum mlx5dm_dev_pkt_fate, set by the engine */
+/* Why the model dropped packets (monotonic counters). */
+struct mlx5dm_dev_drop_stats {
+	uint64_t steering_drop;  /* walk ended at a drop address */
+	uint64_t no_tir;         /* walk ended at a TIR/RQ that does not exist or is not ready */
+	uint64_t parse_error;    /* malformed frame */
+	uint64_t queue_full;     /* the chosen RQ had nothing posted (or its WQE was in error) */
+	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
+	uint64_t walk_error;     /* unreadable ICM, bad pointer, unmodelled format */
+	uint64_t no_peer;        /* wire not connected to a live port */
+	uint64_t no_room;        /* an inserting action (encap, VLAN push) had no head/tailroom */
+	uint64_t loop;           /* the walk revisited an STE: the tables hold a cycle */
 };
 
-/*
- * Packet types reported on delivery. The values are numerically equal to
- * DPDK's RTE_PTYPE_* (the PMD copies them into mbuf->packet_type and checks
- * the equality at build time), but lib/ does not include DPDK headers.
- */
-#define MLX5DM_DEV_PTYPE_L2_ETHER          0x00000001u
-#define MLX5DM_DEV_PTYPE_L2_ETHER_VLAN     0x00000006u
-#define MLX5DM_DEV_PTYPE_L2_ETHER_QINQ     0x00000007u
-#define MLX5DM_DEV_PTYPE_L2_ETHER_MPLS     0x0000000au
-#define MLX5DM_DEV_PTYPE_L3_IPV4           0x00000010u
-#define MLX5DM_DEV_PTYPE_L3_IPV4_EXT       0x00000030u /* IPv4 with options */
-#define MLX5DM_DEV_PTYPE_L3_IPV6           0x00000040u
-#define MLX5DM_DEV_PTYPE_L3_IPV6_EXT       0x000000c0u /* IPv6 with extension headers */
-#define MLX5DM_DEV_PTYPE_L4_TCP            0x00000100u
-#define MLX5DM_DEV_PTYPE_L4_UDP            0x00000200u
-#define MLX5DM_DEV_PTYPE_L4_FRAG           0x00000300u
-#define MLX5DM_DEV_PTYPE_L4_ICMP           0x00000500u
-#define MLX5DM_DEV_PTYPE_L4_NONFRAG        0x00000600u
-#define MLX5DM_DEV_PTYPE_TUNNEL_GRE        0x00002000u
-#define MLX5DM_DEV_PTYPE_TUNNEL_VXLAN      0x00003000u
-#define MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE 0x0000c000u
-#define MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_UDP 0x0000d000u
-#define MLX5DM_DEV_PTYPE_INNER_L2_ETHER    0x00010000u
-#define MLX5DM_DEV_PTYPE_INNER_L2_ETHER_VLAN 0x00020000u
-#define MLX5DM_DEV_PTYPE_INNER_L3_IPV4     0x00100000u
-#define MLX5DM_DEV_PTYPE_INNER_L3_IPV4_EXT 0x00200000u
-#define MLX5DM_DEV_PTYPE_INNER_L3_IPV6     0x00300000u
-#define MLX5DM_DEV_PTYPE_INNER_L3_IPV6_EXT 0x00500000u
-#define MLX5DM_DEV_PTYPE_INNER_L4_TCP      0x01000000u
-#define MLX5DM_DEV_PTYPE_INNER_L4_UDP      0x02000000u
-#define MLX5DM_DEV_PTYPE_INNER_L4_FRAG     0x03000000u
-#define MLX5DM_DEV_PTYPE_INNER_L4_ICMP     0x05000000u
-#define MLX5DM_DEV_PTYPE_INNER_L4_NONFRAG  0x06000000u
-
-#define MLX5DM_DEV_PKT_F_FLOW_TAG (1u << 0)
-#define MLX5DM_DEV_PKT_F_RSS_HASH (1u << 1)
-
-enum mlx5dm_dev_pkt_fate {
-	MLX5DM_DEV_PKT_DELIVERED = 1, /* written into an RQ's buffer */
-	MLX5DM_DEV_PKT_DROPPED = 2,   /* the caller still owns it and frees it */
+struct mlx5dm_dev_port_stats {
+	uint64_t tx_packets, tx_bytes;     /* entered NIC TX */
+	uint64_t wire_packets, wire_bytes; /* left NIC TX onto the wire */
+	uint64_t rx_packets, rx_bytes;     /* entered NIC RX from the wire */
+	uint64_t delivered;                /* reached an RQ */
+	struct mlx5dm_dev_drop_stats drops;
 };
 
 /*

@@ -127,29 +127,8 @@ struct ibv_context *mlx5dm_sim_context(struct mlx5dm_sim *sim);
 int mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim *sim_b,
 			    uint16_t b);
 
-/* Why the model dropped packets (monotonic counters). */
-struct mlx5dm_sim_drop_stats {
-	uint64_t steering_drop;  /* walk ended at a drop address */
-	uint64_t no_tir;         /* walk ended at a TIR/RQ that does not exist or is not ready */
-	uint64_t parse_error;    /* malformed frame */
-	uint64_t queue_full;     /* the chosen RQ had nothing posted (or its WQE was in error) */
-	uint64_t default_miss;   /* RX default (no root rule / miss to the default address) */
-	uint64_t walk_error;     /* unreadable ICM, bad pointer, unmodelled format */
-	uint64_t no_peer;        /* wire not connected to a live port */
-	uint64_t no_room;        /* an inserting action (encap, VLAN push) had no head/tailroom */
-	uint64_t loop;           /* the walk revisited an STE: the tables hold a cycle */
-};
-
-struct mlx5dm_sim_port_stats {
-	uint64_t tx_packets, tx_bytes;     /* entered NIC TX */
-	uint64_t wire_packets, wire_bytes; /* left NIC TX onto the wire */
-	uint64_t rx_packets, rx_bytes;     /* entered NIC RX from the wire */
-	uint64_t delivered;                /* reached an RQ */
-	struct mlx5dm_sim_drop_stats drops;
-};
-
 int mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
-			      struct mlx5dm_sim_port_stats *st);
+			      struct mlx5dm_dev_port_stats *st);
 
 /*
  * Objects the driver created on the instance and has not destroyed: PDs,

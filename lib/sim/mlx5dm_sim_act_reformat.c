@@ -120,7 +120,7 @@ mlx5dm_sim_rf_pos(struct mlx5dm_sim_walk *w, const char *what, unsigned int anch
 static void
 mlx5dm_sim_rf_remove(struct mlx5dm_sim_walk *w, unsigned int pos, unsigned int n)
 {
-	struct mlx5dm_dev_pkt *pkt = w->pkt;
+	struct mlx5dm_sim_pkt *pkt = w->pkt;
 
 	memmove(pkt->data + n, pkt->data, pos);
 	pkt->data += n;
@@ -133,7 +133,7 @@ static int
 mlx5dm_sim_rf_insert(struct mlx5dm_sim_walk *w, unsigned int pos, const uint8_t *b,
 		     unsigned int n)
 {
-	struct mlx5dm_dev_pkt *pkt = w->pkt;
+	struct mlx5dm_sim_pkt *pkt = w->pkt;
 
 	if (pkt->len + n > UINT16_MAX) {
 		MLX5DM_SIM_TRACE(w, "    insert %u bytes: frame would exceed 64 KiB", n);

@@ -264,7 +264,7 @@ mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim 
 
 int
 mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
-			  struct mlx5dm_sim_port_stats *st)
+			  struct mlx5dm_dev_port_stats *st)
 {
 	if (sim == NULL || st == NULL)
 		return -EINVAL;

@@ -41,11 +41,11 @@ struct mlx5dm_sim_eng {
 	uintptr_t wire;
 	mlx5dm_sim_trace_fn trace;
 	void *trace_arg;
-	struct mlx5dm_sim_port_stats st[MLX5DM_SIM_ENG_PORTS];
+	struct mlx5dm_dev_port_stats st[MLX5DM_SIM_ENG_PORTS];
 };
 
 /* Statistics are read counter by counter as uint64_t (port_stats). */
-_Static_assert(sizeof(struct mlx5dm_sim_port_stats) % sizeof(uint64_t) == 0,
+_Static_assert(sizeof(struct mlx5dm_dev_port_stats) % sizeof(uint64_t) == 0,
 	       "port statistics must be uint64_t counters only");
 
 /* Cabling is control path: one lock for all engines avoids lock ordering. */
@@ -60,7 +60,7 @@ mlx5dm_sim_stat_add(uint64_t *c, uint64_t v)
 
 /* Add the burst's statistics to the port's. */
 static void
-mlx5dm_sim_stat_flush(struct mlx5dm_sim_port_stats *dst, const struct mlx5dm_sim_port_stats *src)
+mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst, const struct mlx5dm_dev_port_stats *src)
 {
 	const uint64_t *s = (const uint64_t *)src;
 	uint64_t *d = (uint64_t *)dst;
@@ -147,7 +147,7 @@ mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng)
 
 int
 mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
-			  struct mlx5dm_sim_port_stats *st)
+			  struct mlx5dm_dev_port_stats *st)
 {
 	const uint64_t *src;
 	uint64_t *dst;
@@ -175,7 +175,7 @@ mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, voi
 
 static void
 mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
-			 enum mlx5dm_sim_dir dir, struct mlx5dm_dev_pkt *pkt)
+			 enum mlx5dm_sim_dir dir, struct mlx5dm_sim_pkt *pkt)
 {
 	w->sim = eng->sim;
 	w->dir = dir;
@@ -186,9 +186,9 @@ mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 
 /* Count a walk that did not end where it should go on; true if it was a drop. */
 static bool
-mlx5dm_sim_eng_drop(struct mlx5dm_sim_port_stats *st, uint8_t fate)
+mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 {
-	struct mlx5dm_sim_drop_stats *d = &st->drops;
+	struct mlx5dm_dev_drop_stats *d = &st->drops;
 
 	switch (fate) {
 	case MLX5DM_SIM_FATE_STEERING_DROP:
@@ -217,9 +217,9 @@ mlx5dm_sim_eng_drop(struct mlx5dm_sim_port_stats *st, uint8_t fate)
 
 /* RX walk ended at a TIR: choose the queue and deliver. */
 static void
-mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *st)
+mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st)
 {
-	struct mlx5dm_dev_pkt *pkt = w->pkt;
+	struct mlx5dm_sim_pkt *pkt = w->pkt;
 	const struct mlx5dm_sim_parse *lay;
 	struct mlx5dm_sim_tir_info tir;
 	bool has_hash;
@@ -235,16 +235,16 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *
 	rqn = mlx5dm_sim_rss_pick(&tir, lay, &hash, &has_hash);
 	pkt->flags = 0;
 	if (w->meta.has_flow_tag) {
-		pkt->flags |= MLX5DM_DEV_PKT_F_FLOW_TAG;
+		pkt->flags |= MLX5DM_SIM_PKT_F_FLOW_TAG;
 		pkt->flow_tag = w->meta.flow_tag;
 	}
 	if (has_hash) {
-		pkt->flags |= MLX5DM_DEV_PKT_F_RSS_HASH;
+		pkt->flags |= MLX5DM_SIM_PKT_F_RSS_HASH;
 		pkt->rss_hash = hash;
 	}
 	pkt->ptype = lay->ptype;
 	/* The RQ keeps a copy: it must already say delivered. */
-	pkt->fate = MLX5DM_DEV_PKT_DELIVERED;
+	pkt->fate = MLX5DM_SIM_PKT_DELIVERED;
 	rc = mlx5dm_sim_rq_deliver(w->sim, rqn, pkt);
 	if (rc == 0) {
 		if (has_hash)
@@ -255,7 +255,7 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_port_stats *
 		mlx5dm_sim_stat_add(&st->delivered, 1);
 		return;
 	}
-	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
+	pkt->fate = MLX5DM_SIM_PKT_DROPPED;
 	MLX5DM_SIM_TRACE(w, "fate: dropped (rq 0x%x: %s)", rqn,
 			 rc == -ENOSPC ? "nothing posted" : rc == -EIO ? "WQE in error" :
 			 "missing or not ready");
@@ -297,13 +297,13 @@ mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
 /* One frame from eng to peer (NULL: a dead cable), counted into tx_st and rx_st. */
 static void
 mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
-		   struct mlx5dm_dev_pkt *pkt, struct mlx5dm_sim_port_stats *tx_st,
-		   struct mlx5dm_sim_port_stats *rx_st)
+		   struct mlx5dm_sim_pkt *pkt, struct mlx5dm_dev_port_stats *tx_st,
+		   struct mlx5dm_dev_port_stats *rx_st)
 {
-	struct mlx5dm_sim_port_stats *st = tx_st;
+	struct mlx5dm_dev_port_stats *st = tx_st;
 	struct mlx5dm_sim_walk w;
 
-	pkt->fate = MLX5DM_DEV_PKT_DROPPED;
+	pkt->fate = MLX5DM_SIM_PKT_DROPPED;
 	pkt->flags = 0;
 	mlx5dm_sim_stat_add(&st->tx_packets, 1);
 	mlx5dm_sim_stat_add(&st->tx_bytes, pkt->len);
@@ -333,10 +333,10 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 }
 
 int
-mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_dev_pkt *pkts,
+mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_sim_pkt *pkts,
 		       uint16_t n)
 {
-	struct mlx5dm_sim_port_stats tx_st, rx_st;
+	struct mlx5dm_dev_port_stats tx_st, rx_st;
 	struct mlx5dm_sim_eng *peer;
 	uint16_t i;
 

@@ -94,7 +94,7 @@ struct mlx5dm_sim_parse {
 	uint16_t tnl_len;         /* 0 for MPLS over UDP: its labels are the inner mpls */
 	uint16_t len;             /* valid bytes in hdr[] */
 	uint16_t pkt_len;         /* frame length when parsed */
-	uint32_t ptype;           /* MLX5DM_DEV_PTYPE_* */
+	uint32_t ptype;           /* MLX5DM_SIM_PTYPE_* */
 	uint8_t hdr[MLX5DM_SIM_HDR_MAX];
 };
 
@@ -220,7 +220,7 @@ struct mlx5dm_sim_walk {
 	struct mlx5dm_sim *sim;
 	const struct mlx5dm_sim_caps *caps;
 	enum mlx5dm_sim_dir dir;
-	struct mlx5dm_dev_pkt *pkt;
+	struct mlx5dm_sim_pkt *pkt;
 	mlx5dm_sim_trace_fn trace;   /* NULL when tracing is off */
 	void *trace_arg;
 	struct mlx5dm_sim_meta meta;

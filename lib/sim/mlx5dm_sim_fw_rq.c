@@ -230,7 +230,7 @@ mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr
 /* A receive CQE: err 0 for a frame, else the syndrome of an error CQE. */
 static int
 mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
-		  const struct mlx5dm_dev_pkt *pkt)
+		  const struct mlx5dm_sim_pkt *pkt)
 {
 	uint8_t img[MLX5DM_SIM_CQE_BYTES];
 
@@ -243,7 +243,7 @@ mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 		return mlx5dm_sim_cq_push(rq->cq, img);
 	}
 	mlx5dm_sim_rx_offload(pkt->data, pkt->len, &img[28], &img[29]);
-	if (pkt->flags & MLX5DM_DEV_PKT_F_RSS_HASH) {
+	if (pkt->flags & MLX5DM_SIM_PKT_F_RSS_HASH) {
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_RX_HASH_RES, pkt->rss_hash);
 		/* Which headers were hashed (the model's coding): IPv4 1, IPv6 2, TCP 4, UDP 8. */
 		unsigned int l3 = (img[29] >> MLX5DM_SIM_CQE_L3_SHIFT) & 3;
@@ -254,7 +254,7 @@ mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_RX_HASH_TYPE, type);
 	}
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_BYTE_CNT, pkt->len);
-	if (pkt->flags & MLX5DM_DEV_PKT_F_FLOW_TAG)
+	if (pkt->flags & MLX5DM_SIM_PKT_F_FLOW_TAG)
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_FLOW_TAG, pkt->flow_tag & 0xffffff);
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_RESP_SEND);
 	return mlx5dm_sim_cq_push(rq->cq, img);
@@ -315,7 +315,7 @@ mlx5dm_sim_rq_flush(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq)
 /* Write pkt into the next posted buffer of rq (its lock held); 0 or -errno. */
 static int
 mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
-		    const struct mlx5dm_dev_pkt *pkt)
+		    const struct mlx5dm_sim_pkt *pkt)
 {
 	uint32_t posted = rq->posted;
 	struct mlx5dm_sim_mr *mr;
@@ -374,7 +374,7 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 }
 
 int
-mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_dev_pkt *pkt)
+mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt)
 {
 	struct mlx5dm_sim_rq *rq;
 	int ret;

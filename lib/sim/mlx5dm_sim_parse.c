@@ -446,17 +446,17 @@ static uint32_t
 mlx5dm_sim_parse_ptype_l4(const struct mlx5dm_sim_hdrs *h, bool nonfrag)
 {
 	if (h->frag)
-		return MLX5DM_DEV_PTYPE_L4_FRAG;
+		return MLX5DM_SIM_PTYPE_L4_FRAG;
 	switch (h->l4_type) {
 	case MLX5DM_SIM_L4_TCP:
-		return MLX5DM_DEV_PTYPE_L4_TCP;
+		return MLX5DM_SIM_PTYPE_L4_TCP;
 	case MLX5DM_SIM_L4_UDP:
-		return MLX5DM_DEV_PTYPE_L4_UDP;
+		return MLX5DM_SIM_PTYPE_L4_UDP;
 	case MLX5DM_SIM_L4_ICMP:
-		return MLX5DM_DEV_PTYPE_L4_ICMP;
+		return MLX5DM_SIM_PTYPE_L4_ICMP;
 	default:
 		return nonfrag && h->l3_type != MLX5DM_SIM_L3_NONE ?
-		       MLX5DM_DEV_PTYPE_L4_NONFRAG : 0;
+		       MLX5DM_SIM_PTYPE_L4_NONFRAG : 0;
 	}
 }
 
@@ -465,35 +465,35 @@ static uint32_t
 mlx5dm_sim_parse_ptype(const struct mlx5dm_sim_parse *p)
 {
 	static const uint32_t l3[2][3] = {
-		{ 0, MLX5DM_DEV_PTYPE_L3_IPV4, MLX5DM_DEV_PTYPE_L3_IPV6 },
-		{ 0, MLX5DM_DEV_PTYPE_L3_IPV4_EXT, MLX5DM_DEV_PTYPE_L3_IPV6_EXT },
+		{ 0, MLX5DM_SIM_PTYPE_L3_IPV4, MLX5DM_SIM_PTYPE_L3_IPV6 },
+		{ 0, MLX5DM_SIM_PTYPE_L3_IPV4_EXT, MLX5DM_SIM_PTYPE_L3_IPV6_EXT },
 	};
 	static const uint32_t il3[2][3] = {
-		{ 0, MLX5DM_DEV_PTYPE_INNER_L3_IPV4, MLX5DM_DEV_PTYPE_INNER_L3_IPV6 },
-		{ 0, MLX5DM_DEV_PTYPE_INNER_L3_IPV4_EXT, MLX5DM_DEV_PTYPE_INNER_L3_IPV6_EXT },
+		{ 0, MLX5DM_SIM_PTYPE_INNER_L3_IPV4, MLX5DM_SIM_PTYPE_INNER_L3_IPV6 },
+		{ 0, MLX5DM_SIM_PTYPE_INNER_L3_IPV4_EXT, MLX5DM_SIM_PTYPE_INNER_L3_IPV6_EXT },
 	};
 	const struct mlx5dm_sim_hdrs *o = &p->o, *i = &p->i;
 	uint32_t t = 0;
 
 	if (o->l2 != MLX5DM_SIM_NOHDR)
-		t |= o->nb_mpls ? MLX5DM_DEV_PTYPE_L2_ETHER_MPLS :
-		     o->nb_vlan == 2 ? MLX5DM_DEV_PTYPE_L2_ETHER_QINQ :
-		     o->nb_vlan == 1 ? MLX5DM_DEV_PTYPE_L2_ETHER_VLAN : MLX5DM_DEV_PTYPE_L2_ETHER;
+		t |= o->nb_mpls ? MLX5DM_SIM_PTYPE_L2_ETHER_MPLS :
+		     o->nb_vlan == 2 ? MLX5DM_SIM_PTYPE_L2_ETHER_QINQ :
+		     o->nb_vlan == 1 ? MLX5DM_SIM_PTYPE_L2_ETHER_VLAN : MLX5DM_SIM_PTYPE_L2_ETHER;
 	t |= l3[o->l3_ext][o->l3_type];
 	/* A GRE-tunnelled IP packet has no outer L4 type. */
 	t |= mlx5dm_sim_parse_ptype_l4(o, p->tnl == MLX5DM_SIM_TNL_NONE);
 	if (p->tnl == MLX5DM_SIM_TNL_NONE)
 		return t;
 	if (p->tnl == MLX5DM_SIM_TNL_VXLAN)
-		t |= MLX5DM_DEV_PTYPE_TUNNEL_VXLAN;
+		t |= MLX5DM_SIM_PTYPE_TUNNEL_VXLAN;
 	else if (p->tnl == MLX5DM_SIM_TNL_MPLS_UDP)
-		t |= MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_UDP;
+		t |= MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP;
 	else
-		t |= p->mpls_in_gre ? MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE :
-		     MLX5DM_DEV_PTYPE_TUNNEL_GRE;
+		t |= p->mpls_in_gre ? MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_GRE :
+		     MLX5DM_SIM_PTYPE_TUNNEL_GRE;
 	if (i->l2 != MLX5DM_SIM_NOHDR)
-		t |= i->nb_vlan ? MLX5DM_DEV_PTYPE_INNER_L2_ETHER_VLAN :
-		     MLX5DM_DEV_PTYPE_INNER_L2_ETHER;
+		t |= i->nb_vlan ? MLX5DM_SIM_PTYPE_INNER_L2_ETHER_VLAN :
+		     MLX5DM_SIM_PTYPE_INNER_L2_ETHER;
 	t |= il3[i->l3_ext][i->l3_type];
 	return t | mlx5dm_sim_parse_ptype_l4(i, true) << 16;
 }

@@ -30,6 +30,65 @@
 
 #include "mlx5dm_sim.h"
 
+/*
+ * A frame inside the model: the engine's unit of work. It never crosses
+ * the device boundary; frames reach the model through its queues.
+ */
+struct mlx5dm_sim_pkt {
+	void *cookie;       /* caller's handle (e.g. an mbuf), returned untouched */
+	uint8_t *data;      /* first byte of the frame; may move into headroom */
+	uint16_t len;       /* frame length */
+	uint16_t headroom;  /* writable bytes before data (encap, VLAN push) */
+	uint16_t tailroom;  /* writable bytes after data + len */
+	uint16_t flags;     /* MLX5DM_SIM_PKT_F_* set by the device on delivery */
+	uint32_t flow_tag;  /* valid with MLX5DM_SIM_PKT_F_FLOW_TAG */
+	uint32_t rss_hash;  /* valid with MLX5DM_SIM_PKT_F_RSS_HASH */
+	uint32_t ptype;     /* MLX5DM_SIM_PTYPE_* of the delivered frame (outer, inner) */
+	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
+	uint8_t fate;       /* enum mlx5dm_sim_pkt_fate, set by the engine */
+};
+
+/*
+ * Packet types the parser finds (outer, inner). The values are numerically
+ * equal to DPDK's RTE_PTYPE_*, but lib/ does not include DPDK headers.
+ */
+#define MLX5DM_SIM_PTYPE_L2_ETHER          0x00000001u
+#define MLX5DM_SIM_PTYPE_L2_ETHER_VLAN     0x00000006u
+#define MLX5DM_SIM_PTYPE_L2_ETHER_QINQ     0x00000007u
+#define MLX5DM_SIM_PTYPE_L2_ETHER_MPLS     0x0000000au
+#define MLX5DM_SIM_PTYPE_L3_IPV4           0x00000010u
+#define MLX5DM_SIM_PTYPE_L3_IPV4_EXT       0x00000030u /* IPv4 with options */
+#define MLX5DM_SIM_PTYPE_L3_IPV6           0x00000040u
+#define MLX5DM_SIM_PTYPE_L3_IPV6_EXT       0x000000c0u /* IPv6 with extension headers */
+#define MLX5DM_SIM_PTYPE_L4_TCP            0x00000100u
+#define MLX5DM_SIM_PTYPE_L4_UDP            0x00000200u
+#define MLX5DM_SIM_PTYPE_L4_FRAG           0x00000300u
+#define MLX5DM_SIM_PTYPE_L4_ICMP           0x00000500u
+#define MLX5DM_SIM_PTYPE_L4_NONFRAG        0x00000600u
+#define MLX5DM_SIM_PTYPE_TUNNEL_GRE        0x00002000u
+#define MLX5DM_SIM_PTYPE_TUNNEL_VXLAN      0x00003000u
+#define MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_GRE 0x0000c000u
+#define MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_UDP 0x0000d000u
+#define MLX5DM_SIM_PTYPE_INNER_L2_ETHER    0x00010000u
+#define MLX5DM_SIM_PTYPE_INNER_L2_ETHER_VLAN 0x00020000u
+#define MLX5DM_SIM_PTYPE_INNER_L3_IPV4     0x00100000u
+#define MLX5DM_SIM_PTYPE_INNER_L3_IPV4_EXT 0x00200000u
+#define MLX5DM_SIM_PTYPE_INNER_L3_IPV6     0x00300000u
+#define MLX5DM_SIM_PTYPE_INNER_L3_IPV6_EXT 0x00500000u
+#define MLX5DM_SIM_PTYPE_INNER_L4_TCP      0x01000000u
+#define MLX5DM_SIM_PTYPE_INNER_L4_UDP      0x02000000u
+#define MLX5DM_SIM_PTYPE_INNER_L4_FRAG     0x03000000u
+#define MLX5DM_SIM_PTYPE_INNER_L4_ICMP     0x05000000u
+#define MLX5DM_SIM_PTYPE_INNER_L4_NONFRAG  0x06000000u
+
+#define MLX5DM_SIM_PKT_F_FLOW_TAG (1u << 0)
+#define MLX5DM_SIM_PKT_F_RSS_HASH (1u << 1)
+
+enum mlx5dm_sim_pkt_fate {
+	MLX5DM_SIM_PKT_DELIVERED = 1, /* written into an RQ's buffer */
+	MLX5DM_SIM_PKT_DROPPED = 2,   /* the caller still owns it and frees it */
+};
+
 /* ---- provided by the core, used by the engine ---- */
 
 /*
@@ -146,7 +205,7 @@ int mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim
  * not in RDY state; -ENOSPC if nothing is posted (out of buffer); -EIO if
  * the WQE was in error (the RQ is in ERR now).
  */
-int mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_dev_pkt *pkt);
+int mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt);
 
 /*
  * Count a hit on flow counter counter_id (the STE's counter_id: counter
@@ -178,12 +237,12 @@ struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim);
 void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
 /* A burst of frames: NIC TX steering, wire, peer NIC RX steering, delivery. */
 int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
-			   struct mlx5dm_dev_pkt *pkts, uint16_t n);
+			   struct mlx5dm_sim_pkt *pkts, uint16_t n);
 int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,
 				struct mlx5dm_sim_eng *b, uint16_t pb);
 void mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng);
 int mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
-			      struct mlx5dm_sim_port_stats *st);
+			      struct mlx5dm_dev_port_stats *st);
 void mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, void *arg);
 
 #endif /* _MLX5DM_SIM_PRIV_H_ */

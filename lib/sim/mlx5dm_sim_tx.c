@@ -49,7 +49,7 @@
 
 /* The device's frame buffers for one burst. */
 struct mlx5dm_sim_tx {
-	struct mlx5dm_dev_pkt pkt[MLX5DM_SIM_TX_BURST];
+	struct mlx5dm_sim_pkt pkt[MLX5DM_SIM_TX_BURST];
 	uint16_t idx[MLX5DM_SIM_TX_BURST];   /* WQE counter of each frame's WQE */
 	bool ce[MLX5DM_SIM_TX_BURST];        /* its WQE asked for a CQE */
 	uint8_t wqe[MLX5DM_SIM_TX_WQE_MAX];  /* the WQE being read, put together */
@@ -117,7 +117,7 @@ mlx5dm_sim_tx_copy(const struct mlx5dm_sim_sq *sq, uint16_t ctr, uint8_t *dst, u
  */
 static uint8_t
 mlx5dm_sim_tx_gather(struct mlx5dm_sim *sim, const struct mlx5dm_sim_sq *sq,
-		     const uint8_t *w, uint32_t ds, struct mlx5dm_dev_pkt *p)
+		     const uint8_t *w, uint32_t ds, struct mlx5dm_sim_pkt *p)
 {
 	const uint8_t *es = w + MLX5DM_SIM_WQE_DS;
 	uint32_t inl = (uint32_t)mlx5dm_prm_fget(es, MLX5DM_SIM_ESEG_INLINE_HDR_SZ);
@@ -182,7 +182,7 @@ mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 	    mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_QPN) != sq->h.id)
 		return MLX5DM_SIM_SYND_LOCAL_QP_OP;
 	mlx5dm_sim_tx_copy(sq, sq->ctr, tx->wqe, ds * MLX5DM_SIM_WQE_DS);
-	tx->pkt[n] = (struct mlx5dm_dev_pkt){
+	tx->pkt[n] = (struct mlx5dm_sim_pkt){
 		.data = tx->buf[n] + MLX5DM_SIM_TX_HEADROOM,
 		.headroom = MLX5DM_SIM_TX_HEADROOM,
 	};

@@ -183,7 +183,7 @@ dp_send(struct dp *dp, const uint8_t *frame, uint16_t len, struct dp_rx *out)
 }
 
 int
-dp_send_pkt(struct dp *dp, const uint8_t *frame, uint16_t len, struct mlx5dm_dev_pkt *got)
+dp_send_pkt(struct dp *dp, const uint8_t *frame, uint16_t len, struct mlx5dm_sim_pkt *got)
 {
 	static struct dp_rx r;
 	int q = dp_send(dp, frame, len, &r);
@@ -194,8 +194,8 @@ dp_send_pkt(struct dp *dp, const uint8_t *frame, uint16_t len, struct mlx5dm_dev
 		got->len = r.len;
 		got->flow_tag = r.flow_tag;
 		got->rss_hash = r.rss_hash;
-		got->flags = (uint16_t)((r.flow_tag != 0 ? MLX5DM_DEV_PKT_F_FLOW_TAG : 0) |
-					(r.has_hash ? MLX5DM_DEV_PKT_F_RSS_HASH : 0));
+		got->flags = (uint16_t)((r.flow_tag != 0 ? MLX5DM_SIM_PKT_F_FLOW_TAG : 0) |
+					(r.has_hash ? MLX5DM_SIM_PKT_F_RSS_HASH : 0));
 	}
 	return q;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "mlx5dm_dev.h"
+#include "mlx5dm_sim_priv.h"
 #include "mlx5dm_steer.h"
 
 #define DP_MAX_RQ 8
@@ -71,12 +72,12 @@ int dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t met
 int dp_send(struct dp *dp, const uint8_t *frame, uint16_t len, struct dp_rx *out);
 
 /*
- * dp_send() for tests written against struct mlx5dm_dev_pkt: got (if not
+ * dp_send() for tests written against struct mlx5dm_sim_pkt: got (if not
  * NULL) says what the CQE said (flags, flow_tag, rss_hash, len) and its
  * data points into a static copy, valid until the next call.
  */
 int dp_send_pkt(struct dp *dp, const uint8_t *frame, uint16_t len,
-		struct mlx5dm_dev_pkt *got);
+		struct mlx5dm_sim_pkt *got);
 
 /* Next CQE of a ring (2^log entries) at *ci if software owns it (consumed), else NULL. */
 const uint8_t *dp_cqe(uint8_t *cqes, uint32_t log, uint32_t *ci, volatile uint32_t *dbrec);

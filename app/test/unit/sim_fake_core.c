@@ -382,7 +382,7 @@ mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir
 }
 
 int
-mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_dev_pkt *pkt)
+mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt)
 {
 	struct fake_rq *rq = fake_rq_find(sim, rqn);
 	struct fake_rx *rx;

@@ -22,7 +22,7 @@
 
 /* What an RQ received: the delivered descriptor and a copy of its bytes. */
 struct fake_rx {
-	struct mlx5dm_dev_pkt pkt;
+	struct mlx5dm_sim_pkt pkt;
 	uint8_t data[FAKE_FRAME_MAX];
 };
 

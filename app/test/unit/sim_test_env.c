@@ -82,16 +82,16 @@ env_trace_on(struct env *e)
 }
 
 uint8_t
-env_send(struct env *e, struct mlx5dm_dev_pkt *pkt)
+env_send(struct env *e, struct mlx5dm_sim_pkt *pkt)
 {
 	assert_int_equal(mlx5dm_sim_eng_port_tx(e->eng, 0, pkt, 1), 1);
 	return pkt->fate;
 }
 
-struct mlx5dm_sim_port_stats
+struct mlx5dm_dev_port_stats
 env_stats(struct env *e)
 {
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 
 	assert_int_equal(mlx5dm_sim_eng_port_stats(e->eng, 0, &st), 0);
 	return st;

@@ -32,8 +32,8 @@ int env_teardown(void **state);
 
 void env_trace_on(struct env *e);
 /* Send one frame through port 0; returns its fate. */
-uint8_t env_send(struct env *e, struct mlx5dm_dev_pkt *pkt);
-struct mlx5dm_sim_port_stats env_stats(struct env *e);
+uint8_t env_send(struct env *e, struct mlx5dm_sim_pkt *pkt);
+struct mlx5dm_dev_port_stats env_stats(struct env *e);
 /* The last frame RQ(n) received (NULL if none). */
 const struct fake_rx *env_last_rx(struct env *e, unsigned int n);
 

@@ -389,7 +389,7 @@ t_pseudo(const uint8_t *ip, unsigned int l4_len, uint8_t proto)
 	return t_sum(s, ip + 8, 32);
 }
 
-struct mlx5dm_dev_pkt *
+struct mlx5dm_sim_pkt *
 tp_finish(struct tpkt *t)
 {
 	uint8_t *f = t->mem + TP_HEAD;
@@ -432,7 +432,7 @@ tp_finish(struct tpkt *t)
 			break;
 		}
 	}
-	t->pkt = (struct mlx5dm_dev_pkt){
+	t->pkt = (struct mlx5dm_sim_pkt){
 		.data = f,
 		.len = (uint16_t)t->len,
 		.headroom = TP_HEAD,

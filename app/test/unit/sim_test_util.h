@@ -84,7 +84,7 @@ struct tpkt {
 		bool csum;      /* UDP: compute a checksum (else 0) */
 	} fix[8];
 	unsigned int nb_fix;
-	struct mlx5dm_dev_pkt pkt;
+	struct mlx5dm_sim_pkt pkt;
 };
 
 void tp_init(struct tpkt *t);
@@ -101,7 +101,7 @@ void tp_tcp(struct tpkt *t, uint16_t sport, uint16_t dport, uint32_t seq, uint32
 	    uint16_t flags);
 void tp_payload(struct tpkt *t, unsigned int n);
 /* Fill lengths and checksums (innermost first); the frame is in t->pkt. */
-struct mlx5dm_dev_pkt *tp_finish(struct tpkt *t);
+struct mlx5dm_sim_pkt *tp_finish(struct tpkt *t);
 
 /* Independent checks of a frame region. */
 bool t_ipv4_csum_ok(const uint8_t *ip);

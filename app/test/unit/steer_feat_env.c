@@ -159,7 +159,7 @@ frame_udp4(struct frame *f, uint64_t dmac, uint64_t smac, uint32_t sip, uint32_t
 int
 fenv_send(struct fenv *e, struct frame *f, uint8_t *got, uint16_t *got_len)
 {
-	struct mlx5dm_dev_pkt r;
+	struct mlx5dm_sim_pkt r;
 	int q = dp_send_pkt(&e->dp, frame_data(f), f->len, &r);
 
 	if (q == -1)

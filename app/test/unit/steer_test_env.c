@@ -439,8 +439,8 @@ senv_send_rqs(struct senv *e, const struct frame *f, const uint32_t *rqns, unsig
 			out->q = (int)q;
 			memcpy(out->b, r.b, r.len);
 			out->len = r.len;
-			out->flags = (uint16_t)((r.flow_tag != 0 ? MLX5DM_DEV_PKT_F_FLOW_TAG : 0) |
-						(r.has_hash ? MLX5DM_DEV_PKT_F_RSS_HASH : 0));
+			out->flags = (uint16_t)((r.flow_tag != 0 ? MLX5DM_SIM_PKT_F_FLOW_TAG : 0) |
+						(r.has_hash ? MLX5DM_SIM_PKT_F_RSS_HASH : 0));
 			out->flow_tag = r.flow_tag;
 			out->rss_hash = r.rss_hash;
 		}
@@ -477,10 +477,10 @@ rx_assert_bytes(const struct rx *out, const struct frame *want)
 	fail_msg("received frame differs from the expected one");
 }
 
-struct mlx5dm_sim_port_stats
+struct mlx5dm_dev_port_stats
 senv_port_stats(struct senv *e)
 {
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 
 	assert_int_equal(mlx5dm_sim_port_stats_get(e->dev->transport, 0, &st), 0);
 	return st;

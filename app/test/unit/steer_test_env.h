@@ -152,7 +152,7 @@ int senv_send_rqs(struct senv *e, const struct frame *f, const uint32_t *rqns, u
 		  struct rx *out);
 /* Assert that out carries exactly the bytes of want. */
 void rx_assert_bytes(const struct rx *out, const struct frame *want);
-struct mlx5dm_sim_port_stats senv_port_stats(struct senv *e);
+struct mlx5dm_dev_port_stats senv_port_stats(struct senv *e);
 
 /* ---- match parameters ---- */
 

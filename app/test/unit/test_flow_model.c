@@ -186,7 +186,7 @@ frame_udp4(struct frame *f, int vid, uint32_t sip, uint32_t dip, uint16_t sport,
 
 /* Send a frame; the queue it arrived on (got filled), -1 when dropped. */
 static int
-env_send(struct env *e, struct frame *f, struct mlx5dm_dev_pkt *got)
+env_send(struct env *e, struct frame *f, struct mlx5dm_sim_pkt *got)
 {
 	int q = dp_send_pkt(&e->dp, f->buf + HEADROOM, f->len, got);
 
@@ -197,7 +197,7 @@ env_send(struct env *e, struct frame *f, struct mlx5dm_dev_pkt *got)
 
 static int
 env_send_udp4(struct env *e, uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport,
-	      struct mlx5dm_dev_pkt *got)
+	      struct mlx5dm_sim_pkt *got)
 {
 	/* Static: got->data points into it after the return. */
 	static struct frame f;
@@ -217,7 +217,7 @@ static void
 env_round_trip(const struct rte_flow_action *out_acts, const struct rte_flow_item *in_items,
 	       const struct rte_flow_action *in_acts, int q, const char *what)
 {
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 	uint8_t orig[64];
 	struct frame f;
@@ -295,7 +295,7 @@ test_model_queue_mark_drop(void **state)
 	const struct rte_flow_action_mark mark = { .id = 7 };
 	const struct rte_flow_action_queue q2 = { .index = 2 };
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q2), END_ACT };
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 	struct rte_flow *f;
 	uint32_t id = 0;
@@ -305,17 +305,17 @@ test_model_queue_mark_drop(void **state)
 	f = env_flow(e, &t_attr_in, items, acts, false);
 	env_flow(e, &t_attr_in, drop_items, t_act_drop, false);
 	assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), 2);
-	assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_true(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(mlx5dm_flow_tag_decode(got.flow_tag, &id), 2);
 	assert_int_equal(id, 7);
 	/* Another destination: the default rule, no mark. */
 	assert_true(env_send_udp4(e, 0x0a000001, 0x0a000003, 1000, 2000, &got) >= 0);
-	assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000009, 1000, 3000, NULL), -1);
 	/* Destroyed: back to the default. */
 	assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f, NULL), 0);
 	assert_true(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got) >= 0);
-	assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	env_close(e);
 }
 
@@ -341,7 +341,7 @@ test_model_ring_failure(void **state)
 	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec spec;
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 	struct rte_flow *first;
 	uint64_t flows, rules;
@@ -367,7 +367,7 @@ test_model_ring_failure(void **state)
 	if (first != NULL) {
 		mlx5dm_sim_sq_catch_up(e->dev->transport);
 		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
-		assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+		assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 		flows = e->fp.st.flows;
 		rules = e->fp.st.rules;
 	}
@@ -383,7 +383,7 @@ test_model_ring_failure(void **state)
 		assert_int_equal(e->fp.st.rules, rules);
 		/* Not steered by the failed rule: the default rule's queue, no mark. */
 		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
-		assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+		assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	}
 	env_close(e);
 }
@@ -408,7 +408,7 @@ test_model_jump_mark_item(void **state)
 	const struct rte_flow_item_udp um = { .hdr.dst_port = RTE_BE16(0xffff) };
 	const struct rte_flow_item p_dns[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL),
 					       ITEM(UDP, &u, &um), END_ITEM };
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 	uint32_t id = 0;
 
@@ -465,7 +465,7 @@ test_model_egress_modify(void **state)
 					      ITEM(IPV4, &ip, &ip_dst_mask), END_ITEM };
 	const struct rte_flow_action_queue q3 = { .index = 3 };
 	const struct rte_flow_action a_in[] = { ACT(QUEUE, &q3), END_ACT };
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 
 	(void)state;
@@ -861,7 +861,7 @@ test_model_modify_bytes(void **state)
 	const struct rte_flow_action acts[] = { ACT(SET_MAC_DST, &mac), ACT(MODIFY_FIELD, &mf),
 						ACT(QUEUE, &q0), END_ACT };
 	static const uint8_t new_mac[6] = { 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	struct env *e = env_open();
 
 	(void)state;
@@ -885,7 +885,7 @@ test_model_modify_bytes(void **state)
 static void
 env_expect_cached(struct env *e, uint32_t dip, int q, uint32_t mark)
 {
-	struct mlx5dm_dev_pkt got;
+	struct mlx5dm_sim_pkt got;
 	uint32_t id = 0;
 
 	assert_int_equal(env_send_udp4(e, 0x01010101, dip, 1000, 2000, &got), q);

@@ -676,7 +676,7 @@ test_tx_record_ahead(void **state)
 static void
 rx_error_case(unsigned int kind)
 {
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 	uint8_t f[120];
 	const uint8_t *c;
 	struct dpx d;
@@ -743,7 +743,7 @@ test_rx_errors(void **state)
 static void
 test_rx_out_of_buffer_and_ahead(void **state)
 {
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 	uint8_t f[60];
 	struct dpx d;
 

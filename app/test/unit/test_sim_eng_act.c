@@ -69,7 +69,7 @@ chain(struct env *e, const uint8_t (*acts)[8], unsigned int n, bool reparse)
 	}
 }
 
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 udp4(struct tpkt *t, bool udp_csum)
 {
 	tp_init(t);
@@ -80,7 +80,7 @@ udp4(struct tpkt *t, bool udp_csum)
 	return tp_finish(t);
 }
 
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 tcp4(struct tpkt *t)
 {
 	tp_init(t);
@@ -95,10 +95,10 @@ tcp4(struct tpkt *t)
 static uint8_t orig[TP_MAX];
 
 static const struct fake_rx *
-deliver(struct env *e, struct mlx5dm_dev_pkt *pkt)
+deliver(struct env *e, struct mlx5dm_sim_pkt *pkt)
 {
 	memcpy(orig, pkt->data, pkt->len);
-	assert_int_equal(env_send(e, pkt), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, pkt), MLX5DM_SIM_PKT_DELIVERED);
 	return env_last_rx(e, 1);
 }
 
@@ -273,7 +273,7 @@ test_registers(void **state)
 	tp_finish(&t);
 	t.mem[TP_HEAD + 33] = 9;
 	tp_finish(&t);
-	assert_int_equal(env_send(e, &t.pkt), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, &t.pkt), MLX5DM_SIM_PKT_DROPPED);
 }
 
 static void
@@ -298,7 +298,7 @@ test_modify_list(void **state)
 	/* A list pointing outside HEADER_MODIFY ICM is a walk error. */
 	t_act_modify_list(a[0], 3, 0xffff);
 	chain(e, a, 1, true);
-	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.walk_error, 1);
 }
 
@@ -327,7 +327,7 @@ test_accelerated_list(void **state)
 	/* An argument that was never allocated. */
 	t_act_accel_list(a[0], 2, 2, 0x99);
 	chain(e, a, 1, true);
-	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.walk_error, 1);
 }
 
@@ -362,7 +362,7 @@ test_vlan_push_match_pop(void **state)
 		udp4(&t, true);
 		if (!reparse) {
 			/* Without reparse the lookup still sees the untagged frame. */
-			assert_int_equal(env_send(e, &t.pkt), MLX5DM_DEV_PKT_DROPPED);
+			assert_int_equal(env_send(e, &t.pkt), MLX5DM_SIM_PKT_DROPPED);
 			assert_int_equal(env_stats(e).drops.default_miss, 1);
 			continue;
 		}
@@ -371,7 +371,7 @@ test_vlan_push_match_pop(void **state)
 		assert_memory_equal(rx->data, orig, 12);
 		assert_int_equal(rd32(rx->data + 12), 0x81002064);
 		assert_memory_equal(rx->data + 16, orig + 12, t.len - 12);
-		assert_int_equal(rx->pkt.ptype & 0xf, MLX5DM_DEV_PTYPE_L2_ETHER_VLAN);
+		assert_int_equal(rx->pkt.ptype & 0xf, MLX5DM_SIM_PTYPE_L2_ETHER_VLAN);
 		assert_int_equal(rx->pkt.headroom, TP_HEAD - 4);
 	}
 }
@@ -397,7 +397,7 @@ test_vlan_pop(void **state)
 	assert_int_equal(rx->pkt.len, t.len - 8);
 	assert_memory_equal(rx->data, orig, 12);
 	assert_memory_equal(rx->data + 12, orig + 20, t.len - 20);
-	assert_int_equal(rx->pkt.ptype & 0xf, MLX5DM_DEV_PTYPE_L2_ETHER);
+	assert_int_equal(rx->pkt.ptype & 0xf, MLX5DM_SIM_PTYPE_L2_ETHER);
 	/* No VLAN to pop: the anchor is absent and the frame is left as it is. */
 	rx = deliver(e, udp4(&t, true));
 	assert_int_equal(rx->pkt.len, t.len);
@@ -453,8 +453,8 @@ encap_check(struct env *e, const uint8_t hdr[50])
 	assert_int_equal(rx->data[38] << 8 | rx->data[39], t.len + 16); /* UDP length */
 	assert_memory_equal(rx->data + 42, hdr + 42, 8);
 	assert_memory_equal(rx->data + 50, orig, t.len);
-	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_DEV_PTYPE_TUNNEL_VXLAN);
-	assert_int_equal(rx->pkt.ptype & 0x0f000000, MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_SIM_PTYPE_TUNNEL_VXLAN);
+	assert_int_equal(rx->pkt.ptype & 0x0f000000, MLX5DM_SIM_PTYPE_INNER_L4_TCP);
 }
 
 /* TX encap from ENCAP ICM (INSERT_POINTER), RX L2 decap (remove to the inner MAC). */
@@ -481,12 +481,12 @@ test_encap_decap(void **state)
 	t_ste_put(e->sim, STE(0), &s);
 	tcp4(&t);
 	memcpy(orig, t.pkt.data, t.len);
-	assert_int_equal(env_send(e, &t.pkt), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, &t.pkt), MLX5DM_SIM_PKT_DELIVERED);
 	rx = env_last_rx(e, 2);
 	assert_int_equal(rx->pkt.len, t.len);
 	assert_memory_equal(rx->data, orig, t.len);
-	assert_int_equal(rx->pkt.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_TCP);
+	assert_int_equal(rx->pkt.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_TCP);
 }
 
 /*
@@ -510,9 +510,9 @@ test_encap_reformat_context(void **state)
 
 	/* More words than the context holds, or no such context: walk error. */
 	encap_rules(e, 26, 0x100);
-	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_SIM_PKT_DELIVERED);
 	encap_rules(e, 25, 0x101);
-	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_not_equal(env_send(e, tcp4(&t)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(env_stats(e).drops.walk_error, 2);
 }
 
@@ -552,8 +552,8 @@ test_l3_decap(void **state)
 	assert_int_equal(rx->pkt.len, 14 + t.len - inner);
 	assert_memory_equal(rx->data, l2 + 2, 14);
 	assert_memory_equal(rx->data + 14, orig + inner, t.len - inner);
-	assert_int_equal(rx->pkt.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP);
+	assert_int_equal(rx->pkt.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP);
 }
 
 /* L2 -> L3 tunnel encap in one MATCH-format STE: remove the L2, insert eth/IPv4/GRE. */
@@ -588,7 +588,7 @@ test_l3_encap(void **state)
 	assert_int_equal(rx->data[16] << 8 | rx->data[17], t.len - 14 + 24);
 	assert_true(t_ipv4_csum_ok(rx->data + 14));
 	assert_memory_equal(rx->data + 38, orig + 14, t.len - 14);
-	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_DEV_PTYPE_TUNNEL_GRE);
+	assert_int_equal(rx->pkt.ptype & 0xf000, MLX5DM_SIM_PTYPE_TUNNEL_GRE);
 }
 
 static void
@@ -604,7 +604,7 @@ test_no_room(void **state)
 	udp4(&t, true);
 	t.pkt.headroom = 0;
 	t.pkt.tailroom = 3;
-	assert_int_equal(env_send(e, &t.pkt), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, &t.pkt), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.no_room, 1);
 	/* No headroom but enough tailroom: the bytes after the insert point move. */
 	udp4(&t, true);
@@ -675,7 +675,7 @@ test_format_versions(void **state)
 	deliver(e, udp4(&t, true));
 	/* On v1 the same code is reg_c4: reg_c0 stays 0 and the match misses. */
 	fake_caps(e->sim)->steering_format_version = 1;
-	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, udp4(&t, true)), MLX5DM_SIM_PKT_DROPPED);
 
 	/* v3 insert inline: start_anchor DW0[23:17], start_offset DW0[16:9] */
 	fake_caps(e->sim)->steering_format_version = 3;

@@ -37,7 +37,7 @@ mk_sim(unsigned int tir)
 	return sim;
 }
 
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 frame(struct tpkt *t, uint16_t sport)
 {
 	tp_init(t);
@@ -48,10 +48,10 @@ frame(struct tpkt *t, uint16_t sport)
 	return tp_finish(t);
 }
 
-static struct mlx5dm_sim_port_stats
+static struct mlx5dm_dev_port_stats
 stats(struct mlx5dm_sim *sim)
 {
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 
 	assert_int_equal(mlx5dm_sim_eng_port_stats(fake_engine(sim), 0, &st), 0);
 	return st;
@@ -61,14 +61,14 @@ static void
 test_cable(void **state)
 {
 	struct mlx5dm_sim *a = mk_sim(1), *b = mk_sim(2);
-	struct mlx5dm_sim_port_stats sa, sb;
+	struct mlx5dm_dev_port_stats sa, sb;
 	struct tpkt t;
 
 	(void)state;
 	assert_int_equal(mlx5dm_sim_eng_wire_connect(fake_engine(a), 0, fake_engine(b), 0), 0);
 	/* A -> B */
 	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 1), 1), 1);
-	assert_int_equal(t.pkt.fate, MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(t.pkt.fate, MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(b, RQN(2)), 1);
 	assert_int_equal(fake_rq_count(a, RQN(1)), 0);
 	sa = stats(a);
@@ -94,7 +94,7 @@ test_cable(void **state)
 	mlx5dm_sim_eng_wire_connect(fake_engine(b), 0, fake_engine(a), 0);
 	fake_destroy(b);
 	mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 5), 1);
-	assert_int_equal(t.pkt.fate, MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(t.pkt.fate, MLX5DM_SIM_PKT_DROPPED);
 	sa = stats(a);
 	assert_int_equal(sa.drops.no_peer, 1);
 	assert_int_equal(sa.wire_packets, 3);
@@ -109,7 +109,7 @@ static void
 test_bad_args(void **state)
 {
 	struct mlx5dm_sim *a = mk_sim(1);
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 	struct tpkt t;
 
 	(void)state;
@@ -128,7 +128,7 @@ static void
 test_no_alloc_per_packet(void **state)
 {
 	struct mlx5dm_sim *a = mk_sim(1);
-	struct mlx5dm_dev_pkt pkts[16];
+	struct mlx5dm_sim_pkt pkts[16];
 	struct tpkt t[16];
 	uint64_t before;
 	unsigned int i;
@@ -140,7 +140,7 @@ test_no_alloc_per_packet(void **state)
 	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 0, pkts, 16), 16);
 	assert_int_equal(mlx5dm_alloc_count(), before);
 	for (i = 0; i < 16; i++)
-		assert_int_equal(pkts[i].fate, MLX5DM_DEV_PKT_DELIVERED);
+		assert_int_equal(pkts[i].fate, MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(stats(a).delivered, 16);
 	fake_destroy(a);
 }
@@ -191,7 +191,7 @@ static void *
 mt_sender(void *p)
 {
 	struct mt_arg *arg = p;
-	struct mlx5dm_dev_pkt pkts[MT_BURST];
+	struct mlx5dm_sim_pkt pkts[MT_BURST];
 	static __thread struct tpkt t[MT_BURST];
 	unsigned int i, k;
 
@@ -200,7 +200,7 @@ mt_sender(void *p)
 			pkts[k] = *frame(&t[k], (uint16_t)(i + k));
 		mlx5dm_sim_eng_port_tx(fake_engine(arg->sim), 0, pkts, MT_BURST);
 		for (k = 0; k < MT_BURST; k++)
-			arg->delivered += pkts[k].fate == MLX5DM_DEV_PKT_DELIVERED;
+			arg->delivered += pkts[k].fate == MLX5DM_SIM_PKT_DELIVERED;
 	}
 	return NULL;
 }
@@ -211,7 +211,7 @@ test_two_threads(void **state)
 	struct mlx5dm_sim *a = mk_counting_sim(), *b = mk_counting_sim();
 	struct mt_arg args[3] = { { .sim = a }, { .sim = b }, { .sim = a } };
 	const unsigned int n = MT_PKTS / MT_BURST * MT_BURST;
-	struct mlx5dm_sim_port_stats sa, sb;
+	struct mlx5dm_dev_port_stats sa, sb;
 	pthread_t th[3];
 	uint64_t pk, by;
 	unsigned int i;

@@ -128,7 +128,7 @@ rss_tir(uint32_t nb, uint32_t fields, bool udp)
 #define ALL (MLX5DM_SIM_HASH_SRC_IP | MLX5DM_SIM_HASH_DST_IP | MLX5DM_SIM_HASH_L4_SPORT | \
 	     MLX5DM_SIM_HASH_L4_DPORT)
 
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 tcp4(struct tpkt *t, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
 {
 	tp_init(t);
@@ -140,14 +140,14 @@ tcp4(struct tpkt *t, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
 
 /* Send one frame; returns the table slot (0x300 + i) that received it and its hash. */
 static unsigned int
-send_rss(struct env *e, struct mlx5dm_dev_pkt *pkt, uint32_t nb, uint32_t *hash)
+send_rss(struct env *e, struct mlx5dm_sim_pkt *pkt, uint32_t nb, uint32_t *hash)
 {
 	unsigned int before[256], i, q = UINT32_MAX;
 	const struct fake_rx *rx;
 
 	for (i = 0; i < nb; i++)
 		before[i] = fake_rq_count(e->sim, 0x300 + i);
-	assert_int_equal(env_send(e, pkt), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, pkt), MLX5DM_SIM_PKT_DELIVERED);
 	for (i = 0; i < nb; i++) {
 		if (fake_rq_count(e->sim, 0x300 + i) == before[i])
 			continue;
@@ -157,7 +157,7 @@ send_rss(struct env *e, struct mlx5dm_dev_pkt *pkt, uint32_t nb, uint32_t *hash)
 	}
 	assert_int_not_equal(q, UINT32_MAX);
 	rx = fake_rq_get(e->sim, 0x300 + q, before[q]);
-	assert_int_equal(rx->pkt.flags & MLX5DM_DEV_PKT_F_RSS_HASH, MLX5DM_DEV_PKT_F_RSS_HASH);
+	assert_int_equal(rx->pkt.flags & MLX5DM_SIM_PKT_F_RSS_HASH, MLX5DM_SIM_PKT_F_RSS_HASH);
 	*hash = rx->pkt.rss_hash;
 	return q;
 }
@@ -342,7 +342,7 @@ test_direct_tir(void **state)
 	env_send(e, tcp4(&t, 1, 2, 3, 4));
 	rx = env_last_rx(e, 5);
 	assert_non_null(rx);
-	assert_int_equal(rx->pkt.flags & MLX5DM_DEV_PKT_F_RSS_HASH, 0);
+	assert_int_equal(rx->pkt.flags & MLX5DM_SIM_PKT_F_RSS_HASH, 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, env_setup, env_teardown)

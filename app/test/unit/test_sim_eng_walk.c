@@ -87,7 +87,7 @@ tag_flex_label(uint8_t mask[16], uint8_t tag[16], unsigned int dw, uint32_t labe
 }
 
 /* IPv4 / GRE (K bit: 8-byte header) / protocol proto / one label, bottom of stack / IPv4 / UDP. */
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 mk_gre(struct tpkt *t, uint16_t proto, uint32_t label)
 {
 	tp_init(t);
@@ -104,7 +104,7 @@ mk_gre(struct tpkt *t, uint16_t proto, uint32_t label)
 }
 
 /* IPv4 / UDP to dport / one label, bottom of stack / IPv4 / TCP. */
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 mk_mpls_udp(struct tpkt *t, uint16_t dport, uint32_t label)
 {
 	tp_init(t);
@@ -117,7 +117,7 @@ mk_mpls_udp(struct tpkt *t, uint16_t dport, uint32_t label)
 	return tp_finish(t);
 }
 
-static struct mlx5dm_dev_pkt *
+static struct mlx5dm_sim_pkt *
 mk_pkt(struct tpkt *t, uint64_t dmac, uint64_t smac, uint32_t dip, uint16_t dport)
 {
 	tp_init(t);
@@ -165,11 +165,11 @@ static void
 test_no_root(void **state)
 {
 	struct env *e = *state;
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 	struct tpkt t;
 
 	/* No TX root: straight to the wire; no RX root: default miss. */
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	st = env_stats(e);
 	assert_int_equal(st.tx_packets, 1);
 	assert_int_equal(st.wire_packets, 1);
@@ -191,15 +191,15 @@ test_anchor_to_tir(void **state)
 	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
 	t_ste_put_hit(e->sim, STE(0), GVMI(STE(0x40)), 1, LU_DONT_CARE, 0);
 	t_ste_put_hit(e->sim, STE(0x40), GVMI(TIR_ADDR(1)), 1, LU_DONT_CARE, 0);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
 	rx = env_last_rx(e, 1);
 	assert_int_equal(rx->pkt.len, t.len);
 	assert_memory_equal(rx->data, t.mem + TP_HEAD, t.len);
-	assert_int_equal(rx->pkt.fate, MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(rx->pkt.fate, MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(rx->pkt.flags, 0);
-	assert_int_equal(rx->pkt.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP);
+	assert_int_equal(rx->pkt.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP);
 	assert_int_equal(env_stats(e).delivered, 1);
 }
 
@@ -237,7 +237,7 @@ test_multi_level(void **state)
 
 	env_trace_on(e);
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 0x0a000002, 80)),
-			 MLX5DM_DEV_PKT_DELIVERED);
+			 MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
 	assert_non_null(strstr(e->trace, "ETHL2_O"));
 	assert_non_null(strstr(e->trace, "IPV4_5_TUPLE_O"));
@@ -246,11 +246,11 @@ test_multi_level(void **state)
 	assert_non_null(strstr(e->trace, "fate: delivered to rq 0x102"));
 	/* A miss at each level ends at the end anchor -> default miss. */
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_B, MAC_B, 0x0a000002, 80)),
-			 MLX5DM_DEV_PKT_DROPPED);
+			 MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 0x0a000003, 80)),
-			 MLX5DM_DEV_PKT_DROPPED);
+			 MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 0x0a000002, 81)),
-			 MLX5DM_DEV_PKT_DROPPED);
+			 MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.default_miss, 3);
 	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
 }
@@ -299,12 +299,12 @@ test_collision_chain(void **state)
 
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(env_send(e, mk_pkt(&t, macs[i], MAC_B, 2, 80)),
-				 MLX5DM_DEV_PKT_DELIVERED);
+				 MLX5DM_SIM_PKT_DELIVERED);
 		assert_int_equal(fake_rq_count(e->sim, RQN(i + 1)), 1);
 	}
 	env_trace_on(e);
 	assert_int_equal(env_send(e, mk_pkt(&t, macs[3], MAC_B, 2, 80)),
-			 MLX5DM_DEV_PKT_DELIVERED);
+			 MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(4)), 1);
 	/* slot (miss), c1 (miss), c2 (miss), end anchor (hit), catch-all (hit) */
 	{
@@ -318,7 +318,7 @@ test_collision_chain(void **state)
 		}
 		assert_int_equal(misses, 3);
 	}
-	assert_int_equal(env_send(e, mk_pkt(&t, other, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, other, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(4)), 2);
 }
 
@@ -347,11 +347,11 @@ test_matcher_priorities(void **state)
 		 LU_DONT_CARE, 0);
 	t_ste_put_miss(e->sim, e2, LU_DONT_CARE, GVMI(FAKE_RX_DROP));
 
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
-	assert_int_equal(env_send(e, mk_pkt(&t, 0x0a, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, 0x0a, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
-	assert_int_equal(env_send(e, mk_pkt(&t, 0x0a, 0x0b, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, 0x0a, 0x0b, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.default_miss, 1);
 }
 
@@ -378,7 +378,7 @@ test_always_hit_and_miss(void **state)
 	s.hit = GVMI(TIR_ADDR(2));
 	s.hit_size = 1;
 	t_ste_put(e->sim, STE(0x40), &s);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 0);
 	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
 }
@@ -388,7 +388,7 @@ test_terminals(void **state)
 {
 	struct env *e = *state;
 	struct mlx5dm_sim_tir_info ti = { .inline_rqn = 0x200 };
-	struct mlx5dm_sim_port_stats st;
+	struct mlx5dm_dev_port_stats st;
 	struct tpkt t;
 	unsigned int i;
 
@@ -490,16 +490,16 @@ test_action_stes(void **state)
 	s.hit = GVMI(TIR_ADDR(3));
 	s.hit_size = 1;
 	t_ste_put(e->sim, STE(0x80), &s);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	rx = env_last_rx(e, 3);
 	assert_non_null(rx);
-	assert_int_equal(rx->pkt.flags, MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_int_equal(rx->pkt.flags, MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(rx->pkt.flow_tag, 0xabcdef);
 	/* A definer entry with a non-zero tag misses. */
 	s.tag[0] = 1;
 	s.miss = GVMI(FAKE_RX_DROP);
 	t_ste_put(e->sim, STE(0x80), &s);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.default_miss, 1);
 }
 
@@ -548,14 +548,14 @@ test_long_matcher_chain(void **state)
 		t_ste_put(e->sim, start, &s);
 		t_ste_put_miss(e->sim, anchor, LU_DONT_CARE, GVMI(FAKE_RX_DROP));
 	}
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	rx = env_last_rx(e, 1);
 	assert_non_null(rx);
-	assert_int_equal(rx->pkt.flags, MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_int_equal(rx->pkt.flags, MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(rx->pkt.flow_tag, 5);
 	/* A packet from the MAC of a rule deep in the chain hits that rule. */
 	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, 0x060000000000ull | 2500, 2, 80)),
-			 MLX5DM_DEV_PKT_DELIVERED);
+			 MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(2)), 1);
 	assert_int_equal(env_stats(e).drops.walk_error, 0);
 	assert_int_equal(env_stats(e).drops.loop, 0);
@@ -572,14 +572,14 @@ test_loops(void **state)
 	/* An always-miss entry missing to itself. */
 	t_ste_put_miss(e->sim, STE(0), LU_DONT_CARE, GVMI(STE(0)));
 	env_trace_on(e);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	assert_non_null(strstr(e->trace, "loop"));
 	/* A three-entry hit cycle. */
 	t_ste_put_hit(e->sim, STE(0), GVMI(STE(0x40)), 1, LU_DONT_CARE, 0);
 	t_ste_put_hit(e->sim, STE(0x40), GVMI(STE(0x80)), 1, LU_DONT_CARE, 0);
 	t_ste_put_hit(e->sim, STE(0x80), GVMI(STE(0x40)), 1, LU_DONT_CARE, 0);
 	env_trace_on(e);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	assert_non_null(strstr(e->trace, "loop"));
 	assert_true(e->trace_lines < 40);
 	/*
@@ -593,7 +593,7 @@ test_loops(void **state)
 	s.hit_size = 1;
 	t_ste_put(e->sim, STE(0), &s);
 	env_trace_on(e);
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DROPPED);
 	assert_non_null(strstr(e->trace, "loop (19457 STEs read, the ICM holds 19456)"));
 	assert_int_equal(env_stats(e).drops.loop, 3);
 	assert_int_equal(env_stats(e).drops.walk_error, 0);
@@ -650,7 +650,7 @@ test_bad_images(void **state)
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
 	assert_int_equal(env_stats(e).drops.walk_error, 8);
 	fake_caps(e->sim)->steering_format_version = 1;
-	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
 }
 
@@ -685,15 +685,15 @@ test_flex_mpls_over_gre(void **state)
 
 	flex_rule(e, LU_FLEX_PARSER_0, 0, 0x12345);
 	env_trace_on(e);
-	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12345)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12345)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
 	assert_non_null(strstr(e->trace, "FLEX_PARSER_0"));
 	assert_int_equal(env_last_rx(e, 1)->pkt.ptype & 0xf000,
-			 MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE);
+			 MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_GRE);
 	/* Another label; GRE carrying IPv4; the label behind UDP/6635: misses. */
-	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12346)), MLX5DM_DEV_PKT_DROPPED);
-	assert_int_equal(env_send(e, mk_gre(&t, 0x0800, 0)), MLX5DM_DEV_PKT_DROPPED);
-	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0x12345)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0x12346)), MLX5DM_SIM_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x0800, 0)), MLX5DM_SIM_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0x12345)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.default_miss, 3);
 	assert_int_equal(env_stats(e).drops.walk_error, 0);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
@@ -707,16 +707,16 @@ test_flex_mpls_over_udp(void **state)
 	struct tpkt t;
 
 	flex_rule(e, LU_FLEX_PARSER_1, 3, 0xabcde);
-	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcde)), MLX5DM_DEV_PKT_DELIVERED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcde)), MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
 	assert_int_equal(env_last_rx(e, 1)->pkt.ptype,
-			 MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u /* TUNNEL_MPLS_IN_UDP */ |
-			 MLX5DM_DEV_PTYPE_INNER_L3_IPV4 | MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+			 MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP | 0x0000d000u /* TUNNEL_MPLS_IN_UDP */ |
+			 MLX5DM_SIM_PTYPE_INNER_L3_IPV4 | MLX5DM_SIM_PTYPE_INNER_L4_TCP);
 	/* Another label; the right label to port 6636; the label behind GRE: misses. */
-	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcdf)), MLX5DM_DEV_PKT_DROPPED);
-	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6636, 0xabcde)), MLX5DM_DEV_PKT_DROPPED);
-	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0xabcde)), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6635, 0xabcdf)), MLX5DM_SIM_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_mpls_udp(&t, 6636, 0xabcde)), MLX5DM_SIM_PKT_DROPPED);
+	assert_int_equal(env_send(e, mk_gre(&t, 0x8847, 0xabcde)), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.default_miss, 3);
 	assert_int_equal(env_stats(e).drops.walk_error, 0);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
@@ -726,12 +726,12 @@ static void
 test_parse_error_counted(void **state)
 {
 	struct env *e = *state;
-	struct mlx5dm_dev_pkt *pkt;
+	struct mlx5dm_sim_pkt *pkt;
 	struct tpkt t;
 
 	pkt = mk_pkt(&t, MAC_A, MAC_B, 2, 80);
 	pkt->len = 20; /* cut inside the IPv4 header */
-	assert_int_equal(env_send(e, pkt), MLX5DM_DEV_PKT_DROPPED);
+	assert_int_equal(env_send(e, pkt), MLX5DM_SIM_PKT_DROPPED);
 	assert_int_equal(env_stats(e).drops.parse_error, 1);
 	assert_int_equal(env_stats(e).wire_packets, 0);
 }
@@ -764,8 +764,8 @@ test_random_images(void **state)
 	static const uint64_t terms[] = { FAKE_RX_DROP, TIR_ADDR(1), TIR_ADDR(2), FAKE_TX_ALLOW };
 	const unsigned int nb = 1024, npkt = 3000;
 	struct env *e = *state;
-	struct mlx5dm_sim_port_stats st;
-	struct mlx5dm_sim_drop_stats *d;
+	struct mlx5dm_dev_port_stats st;
+	struct mlx5dm_dev_drop_stats *d;
 	unsigned int i, k;
 	struct tpkt t;
 
@@ -804,13 +804,13 @@ test_random_images(void **state)
 	}
 	/* No TX root: every frame reaches RX, which starts at a random entry. */
 	for (i = 0; i < npkt; i++) {
-		struct mlx5dm_dev_pkt *pkt = mk_pkt(&t, MAC_A + (unsigned int)rand() % 4, MAC_B,
+		struct mlx5dm_sim_pkt *pkt = mk_pkt(&t, MAC_A + (unsigned int)rand() % 4, MAC_B,
 						   (uint32_t)rand() % 8, (uint16_t)(rand() % 4));
 
 		fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(64ull * ((unsigned int)rand() % nb)));
 		env_send(e, pkt);
-		assert_true(pkt->fate == MLX5DM_DEV_PKT_DELIVERED ||
-			    pkt->fate == MLX5DM_DEV_PKT_DROPPED);
+		assert_true(pkt->fate == MLX5DM_SIM_PKT_DELIVERED ||
+			    pkt->fate == MLX5DM_SIM_PKT_DROPPED);
 	}
 	st = env_stats(e);
 	d = &st.drops;

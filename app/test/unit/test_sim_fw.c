@@ -239,7 +239,7 @@ test_rq_rqt_tir(void **state)
 	static const uint8_t key[40] = { 0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7 };
 	struct mlx5dv_devx_obj *rq[3], *td, *rqt, *tir, *tir2;
 	struct mlx5dm_sim_tir_info ti;
-	struct mlx5dm_dev_pkt p;
+	struct mlx5dm_sim_pkt p;
 	uint32_t rqn[3], tdn, rqtn, tirn, tirn2, n;
 	uint8_t in[1024], out[272];
 	uint64_t icm;

@@ -49,7 +49,7 @@ start6(struct tpkt *t, uint8_t nh)
 static int
 parse(struct tpkt *t, struct mlx5dm_sim_parse *p)
 {
-	struct mlx5dm_dev_pkt *pkt = tp_finish(t);
+	struct mlx5dm_sim_pkt *pkt = tp_finish(t);
 
 	return mlx5dm_sim_parse(pkt->data, pkt->len, p);
 }
@@ -76,8 +76,8 @@ test_ipv4_tcp(void **state)
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_TCP);
 	assert_int_equal(p.o.frag, 0);
 	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_TCP);
 	/* A corrupted header checksum is parsed, with l3_ok clear. */
 	t.pkt.data[24] ^= 0xff;
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
@@ -107,8 +107,8 @@ test_qinq_udp(void **state)
 	assert_int_equal(p.o.l3, 22);
 	assert_int_equal(p.o.l4, 42);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER_QINQ | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER_QINQ | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP);
 }
 
 /* A fragment (first or not) of an IPv4 or IPv6 datagram: parsed up to its IP header only. */
@@ -124,7 +124,7 @@ check_fragment(struct tpkt *t, bool first)
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_NONE);
 	assert_int_equal(p.o.l4_ok, 0);
 	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_FRAG);
+	assert_int_equal(p.ptype & 0xf00, MLX5DM_SIM_PTYPE_L4_FRAG);
 }
 
 /* First and second VLAN qualifiers for each order of C-tags (0x8100) and S-tags (0x88a8). */
@@ -189,8 +189,8 @@ test_ipv4_options_and_fragments(void **state)
 	assert_int_equal(p.o.l3_ext, 1);
 	assert_int_equal(p.o.l3_ok, 1);
 	assert_int_equal(p.o.l4, 38);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4_EXT |
-			 MLX5DM_DEV_PTYPE_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4_EXT |
+			 MLX5DM_SIM_PTYPE_L4_TCP);
 
 	/*
 	 * Fragments: first (MF, offset 0), middle (MF, offset 185 * 8) and last
@@ -247,8 +247,8 @@ test_ipv6_ext_headers(void **state)
 	assert_int_equal(p.o.proto, 6);
 	assert_int_equal(p.o.l4, 14 + 72);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_TCP);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV6_EXT |
-			 MLX5DM_DEV_PTYPE_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV6_EXT |
+			 MLX5DM_SIM_PTYPE_L4_TCP);
 
 	/* Fragment header, first fragment: UDP follows, but is no L4 header to the device. */
 	start6(&t, 44);
@@ -277,14 +277,14 @@ test_icmp(void **state)
 	tp_u32(&t, 0x12340001);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_ICMP);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_ICMP);
+	assert_int_equal(p.ptype & 0xf00, MLX5DM_SIM_PTYPE_L4_ICMP);
 
 	start6(&t, 58);
 	tp_u32(&t, 0x80000000);
 	tp_u32(&t, 0x00010002);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_ICMP);
-	assert_int_equal(p.ptype & 0xf00, MLX5DM_DEV_PTYPE_L4_ICMP);
+	assert_int_equal(p.ptype & 0xf00, MLX5DM_SIM_PTYPE_L4_ICMP);
 }
 
 static void
@@ -320,10 +320,10 @@ test_vxlan(void **state)
 	assert_int_equal(p.i.l4, 88);
 	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_TCP);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_UDP);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP | MLX5DM_DEV_PTYPE_TUNNEL_VXLAN |
-			 MLX5DM_DEV_PTYPE_INNER_L2_ETHER_VLAN | MLX5DM_DEV_PTYPE_INNER_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP | MLX5DM_SIM_PTYPE_TUNNEL_VXLAN |
+			 MLX5DM_SIM_PTYPE_INNER_L2_ETHER_VLAN | MLX5DM_SIM_PTYPE_INNER_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_INNER_L4_TCP);
 }
 
 /* GRE with C, K and S (16-byte header) carrying IPv6, then Ethernet (TEB), then MPLS. */
@@ -349,9 +349,9 @@ test_gre(void **state)
 	assert_int_equal(p.i.l3, 50);
 	assert_int_equal(p.i.l3_type, MLX5DM_SIM_L3_IPV6);
 	assert_int_equal(p.i.l4, 90);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_TUNNEL_GRE | MLX5DM_DEV_PTYPE_INNER_L3_IPV6 |
-			 MLX5DM_DEV_PTYPE_INNER_L4_UDP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_TUNNEL_GRE | MLX5DM_SIM_PTYPE_INNER_L3_IPV6 |
+			 MLX5DM_SIM_PTYPE_INNER_L4_UDP);
 
 	start4(&t, 47);
 	tp_u32(&t, 0x00006558);
@@ -374,7 +374,7 @@ test_gre(void **state)
 	assert_int_equal(p.i.nb_mpls, 1);
 	assert_int_equal(p.i.mpls, 38);
 	assert_int_equal(p.i.l3, 42);
-	assert_int_equal(p.ptype & 0xf000, MLX5DM_DEV_PTYPE_TUNNEL_MPLS_IN_GRE);
+	assert_int_equal(p.ptype & 0xf000, MLX5DM_SIM_PTYPE_TUNNEL_MPLS_IN_GRE);
 }
 
 static void
@@ -396,7 +396,7 @@ test_mpls(void **state)
 	/* The IP behind labels on Ethernet is no outer L3 (MPLS is a tunnel layer). */
 	assert_int_equal(p.o.l3_type, MLX5DM_SIM_L3_NONE);
 	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_NONE);
-	assert_int_equal(p.ptype & 0xf, MLX5DM_DEV_PTYPE_L2_ETHER_MPLS);
+	assert_int_equal(p.ptype & 0xf, MLX5DM_SIM_PTYPE_L2_ETHER_MPLS);
 	assert_int_equal(p.ptype & 0xf0, 0);
 }
 
@@ -440,9 +440,9 @@ test_mpls_udp(void **state)
 	assert_int_equal(p.i.l3_type, MLX5DM_SIM_L3_IPV4);
 	assert_int_equal(p.i.l4, 70);
 	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_TCP);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u /* RTE_PTYPE_TUNNEL_MPLS_IN_UDP */ |
-			 MLX5DM_DEV_PTYPE_INNER_L3_IPV4 | MLX5DM_DEV_PTYPE_INNER_L4_TCP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP | 0x0000d000u /* RTE_PTYPE_TUNNEL_MPLS_IN_UDP */ |
+			 MLX5DM_SIM_PTYPE_INNER_L3_IPV4 | MLX5DM_SIM_PTYPE_INNER_L4_TCP);
 	/* IPv6 after the labels. */
 	build_mpls_udp(&t, 6635, true);
 	assert_int_equal(parse(&t, &p), 0);
@@ -451,17 +451,17 @@ test_mpls_udp(void **state)
 	assert_int_equal(p.i.l3_type, MLX5DM_SIM_L3_IPV6);
 	assert_int_equal(p.i.l4, 90);
 	assert_int_equal(p.i.l4_type, MLX5DM_SIM_L4_UDP);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP | 0x0000d000u | MLX5DM_DEV_PTYPE_INNER_L3_IPV6 |
-			 MLX5DM_DEV_PTYPE_INNER_L4_UDP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP | 0x0000d000u | MLX5DM_SIM_PTYPE_INNER_L3_IPV6 |
+			 MLX5DM_SIM_PTYPE_INNER_L4_UDP);
 	/* Any other port is plain UDP: the labels are payload. */
 	build_mpls_udp(&t, 6636, false);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
 	assert_int_equal(p.i.nb_mpls, 0);
 	assert_int_equal(p.i.l3, MLX5DM_SIM_NOHDR);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP);
 }
 
 /*
@@ -496,8 +496,8 @@ test_mpls_udp_short(void **state)
 		if (n < 4) {
 			assert_int_equal(p.tnl, MLX5DM_SIM_TNL_NONE);
 			assert_int_equal(p.i.nb_mpls, 0);
-			assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER |
-					 MLX5DM_DEV_PTYPE_L3_IPV4 | MLX5DM_DEV_PTYPE_L4_UDP);
+			assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER |
+					 MLX5DM_SIM_PTYPE_L3_IPV4 | MLX5DM_SIM_PTYPE_L4_UDP);
 		} else {
 			/* One label without S and nothing after it. */
 			assert_int_equal(p.tnl, MLX5DM_SIM_TNL_MPLS_UDP);
@@ -579,9 +579,9 @@ test_bad_tunnel_payload(void **state)
 	assert_int_equal(p.tnl, MLX5DM_SIM_TNL_VXLAN);
 	assert_int_equal(p.i.l2, 50);
 	assert_int_equal(p.i.l3, MLX5DM_SIM_NOHDR);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER | MLX5DM_DEV_PTYPE_L3_IPV4 |
-			 MLX5DM_DEV_PTYPE_L4_UDP | MLX5DM_DEV_PTYPE_TUNNEL_VXLAN |
-			 MLX5DM_DEV_PTYPE_INNER_L2_ETHER);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER | MLX5DM_SIM_PTYPE_L3_IPV4 |
+			 MLX5DM_SIM_PTYPE_L4_UDP | MLX5DM_SIM_PTYPE_TUNNEL_VXLAN |
+			 MLX5DM_SIM_PTYPE_INNER_L2_ETHER);
 }
 
 /*
@@ -671,7 +671,7 @@ test_malformed(void **state)
 	tp_payload(&t, 46);
 	assert_int_equal(parse(&t, &p), 0);
 	assert_int_equal(p.o.l3, MLX5DM_SIM_NOHDR);
-	assert_int_equal(p.ptype, MLX5DM_DEV_PTYPE_L2_ETHER);
+	assert_int_equal(p.ptype, MLX5DM_SIM_PTYPE_L2_ETHER);
 }
 
 /* Headers past the parse window end parsing quietly (no error, no L4). */

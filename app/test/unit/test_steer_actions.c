@@ -344,7 +344,7 @@ test_drop_counter_default_miss(void **state)
 {
 	struct senv *e = senv_open(1);
 	struct mlx5dm_action *drop, *miss, *cnt[2], *acts[2];
-	struct mlx5dm_sim_port_stats s0, s1;
+	struct mlx5dm_dev_port_stats s0, s1;
 	struct mlx5dm_counters *c;
 	uint64_t pk, by, want_bytes = 0;
 	struct tx_path t;
@@ -466,7 +466,7 @@ test_flow_tag(void **state)
 		catch_all_add(&c, e->tbl, 2, acts);
 		assert_int_equal(senv_send(e, &f, &got), (int)i);
 		/* A CQE carries the tag in sop_drop_qpn: tag 0 reads as no tag. */
-		assert_true(tags[i] == 0 || (got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG));
+		assert_true(tags[i] == 0 || (got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG));
 		assert_int_equal(got.flow_tag, tags[i]);
 		catch_all_del(&c);
 		assert_int_equal(mlx5dm_action_destroy(acts[0]), 0);
@@ -541,7 +541,7 @@ test_flow_tag_per_rule(void **state)
 			continue;
 		}
 		assert_int_equal(senv_send(e, &f, &got), 3);
-		assert_true(tv[i] == 0 || (got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG));
+		assert_true(tv[i] == 0 || (got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG));
 		if (got.flow_tag != tv[i])
 			fail_msg("rule %u: flow tag 0x%x, 0x%x expected", i, got.flow_tag, tv[i]);
 	}
@@ -640,7 +640,7 @@ test_flow_tags_action(void **state)
 		p.o.dport = (uint16_t)(6000 + i);
 		frame_build(&f, &p);
 		assert_int_equal(senv_send(e, &f, &got), 3);
-		assert_true(tv[i] == 0 || (got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG));
+		assert_true(tv[i] == 0 || (got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG));
 		if (got.flow_tag != tv[i])
 			fail_msg("rule %u: flow tag 0x%x, 0x%x expected", i, got.flow_tag, tv[i]);
 	}
@@ -887,7 +887,7 @@ rss_run(struct senv *e, const struct rss_case *c)
 		n = c->input(&p, in);
 		h = ref_toeplitz(rss.key, in, n);
 		q = senv_send(e, &f, &got);
-		assert_true(got.flags & MLX5DM_DEV_PKT_F_RSS_HASH);
+		assert_true(got.flags & MLX5DM_SIM_PKT_F_RSS_HASH);
 		if (got.rss_hash != h)
 			fail_msg("%s: frame %u hash 0x%08x, expected 0x%08x", c->name, i,
 				 got.rss_hash, h);

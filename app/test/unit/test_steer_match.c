@@ -1239,7 +1239,7 @@ case_check_hits(struct senv *e, const struct mcase *c, unsigned int i, bool pres
 		if (senv_send(e, &f, &got) != (int)(i % SENV_NB_RQ))
 			fail_msg("%s: rule %u frame (variant %d) not on its queue", c->name, i,
 				 k);
-		assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+		assert_true(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 		assert_int_equal(got.flow_tag, i + 1);
 		rx_assert_bytes(&got, &f);
 	}

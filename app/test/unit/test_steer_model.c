@@ -60,11 +60,11 @@ test_dmac_rules_steer_and_tag(void **state)
 
 	dmac_frame(&f, 0x020000000001ull);
 	assert_int_equal(senv_send(e, &f, &got), 1);
-	assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_true(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(got.flow_tag, 0x1234);
 	dmac_frame(&f, 0x020000000002ull);
 	assert_int_equal(senv_send(e, &f, &got), 2);
-	assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	/* No rule: NIC RX default is drop. */
 	dmac_frame(&f, 0x020000000003ull);
 	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);

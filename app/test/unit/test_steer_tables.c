@@ -282,7 +282,7 @@ test_jumps(void **state)
 	p.o.dip = DIP_E;
 	frame_build(&f, &p);
 	assert_int_equal(senv_send(e, &f, &got), 3);
-	assert_true(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_true(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	assert_int_equal(got.flow_tag, 0x5151);
 	rx_assert_bytes(&got, &f);
 	/* Y, D: the address rewritten in table 1 is what table 3 matches. */
@@ -292,7 +292,7 @@ test_jumps(void **state)
 	p.o.dip = DIP_E;
 	frame_build(&want, &p);
 	assert_int_equal(senv_send(e, &f, &got), 3);
-	assert_false(got.flags & MLX5DM_DEV_PKT_F_FLOW_TAG);
+	assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 	rx_assert_bytes(&got, &want);
 	/* A miss in a jumped-to table is the domain default (drop). */
 	send_expect(e, MAC_X, 0x01010101, RX_DROPPED);

@@ -24,7 +24,7 @@
 static uint64_t
 mlx5dm_out_of_buffer(struct mlx5dm_priv *priv)
 {
-	struct mlx5dm_sim_port_stats ps;
+	struct mlx5dm_dev_port_stats ps;
 
 	if (priv->dev->backend != MLX5DM_DEV_BACKEND_SIM)
 		return 0;
@@ -109,18 +109,18 @@ static const struct {
 	const char *name;
 	size_t off;
 } mlx5dm_xstats_dev[] = {
-	{ "dev_steering_drops", offsetof(struct mlx5dm_sim_port_stats, drops.steering_drop) },
-	{ "dev_default_miss_drops", offsetof(struct mlx5dm_sim_port_stats, drops.default_miss) },
-	{ "dev_no_tir_drops", offsetof(struct mlx5dm_sim_port_stats, drops.no_tir) },
-	{ "dev_queue_full_drops", offsetof(struct mlx5dm_sim_port_stats, drops.queue_full) },
-	{ "dev_parse_error_drops", offsetof(struct mlx5dm_sim_port_stats, drops.parse_error) },
-	{ "dev_walk_error_drops", offsetof(struct mlx5dm_sim_port_stats, drops.walk_error) },
-	{ "dev_no_peer_drops", offsetof(struct mlx5dm_sim_port_stats, drops.no_peer) },
-	{ "dev_no_room_drops", offsetof(struct mlx5dm_sim_port_stats, drops.no_room) },
-	{ "dev_loop_drops", offsetof(struct mlx5dm_sim_port_stats, drops.loop) },
-	{ "dev_wire_packets", offsetof(struct mlx5dm_sim_port_stats, wire_packets) },
-	{ "dev_rx_packets", offsetof(struct mlx5dm_sim_port_stats, rx_packets) },
-	{ "dev_delivered", offsetof(struct mlx5dm_sim_port_stats, delivered) },
+	{ "dev_steering_drops", offsetof(struct mlx5dm_dev_port_stats, drops.steering_drop) },
+	{ "dev_default_miss_drops", offsetof(struct mlx5dm_dev_port_stats, drops.default_miss) },
+	{ "dev_no_tir_drops", offsetof(struct mlx5dm_dev_port_stats, drops.no_tir) },
+	{ "dev_queue_full_drops", offsetof(struct mlx5dm_dev_port_stats, drops.queue_full) },
+	{ "dev_parse_error_drops", offsetof(struct mlx5dm_dev_port_stats, drops.parse_error) },
+	{ "dev_walk_error_drops", offsetof(struct mlx5dm_dev_port_stats, drops.walk_error) },
+	{ "dev_no_peer_drops", offsetof(struct mlx5dm_dev_port_stats, drops.no_peer) },
+	{ "dev_no_room_drops", offsetof(struct mlx5dm_dev_port_stats, drops.no_room) },
+	{ "dev_loop_drops", offsetof(struct mlx5dm_dev_port_stats, drops.loop) },
+	{ "dev_wire_packets", offsetof(struct mlx5dm_dev_port_stats, wire_packets) },
+	{ "dev_rx_packets", offsetof(struct mlx5dm_dev_port_stats, rx_packets) },
+	{ "dev_delivered", offsetof(struct mlx5dm_dev_port_stats, delivered) },
 };
 
 static unsigned int
@@ -160,7 +160,7 @@ mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigne
 	unsigned int nrx = dev->data->nb_rx_queues;
 	unsigned int ntx = dev->data->nb_tx_queues;
 	unsigned int ndev = mlx5dm_xstats_ndev(dev);
-	struct mlx5dm_sim_port_stats ps;
+	struct mlx5dm_dev_port_stats ps;
 	unsigned int i;
 
 	if (xstats == NULL || n < nrx + ntx + ndev)

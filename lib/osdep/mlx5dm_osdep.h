@@ -40,6 +40,8 @@
 #define MLX5DM_FORMAT(f, a) __attribute__((format(printf, f, a)))
 /* A function compiled for CPU features the build target does not assume (checked at run time). */
 #define MLX5DM_TARGET(features) __attribute__((target(features)))
+/* A function run when the program or library is loaded, before main(). */
+#define MLX5DM_CONSTRUCTOR __attribute__((constructor))
 
 /* Log levels, numerically equal to DPDK's RTE_LOG_* so the PMD maps 1:1. */
 enum mlx5dm_log_level {

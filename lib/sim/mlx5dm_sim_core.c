@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mlx5dm_sim_queue.h"
+#include "mlx5dm_sim_core.h"
 
 void
 mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg)

@@ -153,6 +153,9 @@ struct mlx5dm_sim_thread {
 	bool running;
 };
 
+int mlx5dm_sim_thread_start(struct mlx5dm_sim *sim);
+void mlx5dm_sim_thread_stop(struct mlx5dm_sim *sim);
+
 #define MLX5DM_SIM_SEQ_STRIPES 4096
 
 /* Completion EQs: one per completion vector, numbered from MLX5DM_SIM_EQN_BASE. */

@@ -118,8 +118,5 @@ mlx5dm_sim_wqe_bbs(uint32_t ds)
 
 /* Execute the rung WQEs of qp (its lock and sim->lock for reading held). */
 void mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
-/* The device thread (mlx5dm_sim_thread.c). */
-int mlx5dm_sim_thread_start(struct mlx5dm_sim *sim);
-void mlx5dm_sim_thread_stop(struct mlx5dm_sim *sim);
 
 #endif /* _MLX5DM_SIM_QUEUE_H_ */

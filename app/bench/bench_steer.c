@@ -234,7 +234,7 @@ bench_baseline(const struct bench_cfg *cfg)
 static int
 bench_steer(const struct bench_cfg *cfg)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .doorbell_batch = cfg->batch };
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], v[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };

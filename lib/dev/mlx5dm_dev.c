@@ -2,29 +2,48 @@
  * Copyright 2026 The mlx5dm authors
  */
 
-/* Opening and closing a device through one of the two transports. */
+/* The registry of transports; opening and closing a device through one. */
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mlx5dm_osdep.h"
-#include "mlx5dm_sim.h"
-#include "mlx5dm_dev_priv.h"
+#include "mlx5dm_dev.h"
 
-static int
-mlx5dm_dev_sim_open(struct mlx5dm_dev *dev, const struct mlx5dm_sim_config *cfg)
+/* Filled before main() by the transports' constructors, or by a program before its first open. */
+#define MLX5DM_DEV_MAX_TRANSPORTS 8
+static const struct mlx5dm_dev_transport *mlx5dm_dev_transports[MLX5DM_DEV_MAX_TRANSPORTS];
+
+const struct mlx5dm_dev_transport *
+mlx5dm_dev_transport_find(const char *name)
 {
-	struct mlx5dm_sim *sim = mlx5dm_sim_create(cfg);
+	unsigned int i;
 
-	if (sim == NULL) {
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "cannot create the device model (errno %d)", errno);
-		return -errno;
+	for (i = 0; name != NULL && i < MLX5DM_DEV_MAX_TRANSPORTS; i++)
+		if (mlx5dm_dev_transports[i] != NULL &&
+		    strcmp(mlx5dm_dev_transports[i]->name, name) == 0)
+			return mlx5dm_dev_transports[i];
+	return NULL;
+}
+
+int
+mlx5dm_dev_transport_register(const struct mlx5dm_dev_transport *transport)
+{
+	unsigned int i;
+
+	if (transport == NULL || transport->name == NULL || transport->open == NULL ||
+	    transport->close == NULL)
+		return -EINVAL;
+	if (mlx5dm_dev_transport_find(transport->name) != NULL)
+		return -EEXIST;
+	for (i = 0; i < MLX5DM_DEV_MAX_TRANSPORTS; i++) {
+		if (mlx5dm_dev_transports[i] == NULL) {
+			mlx5dm_dev_transports[i] = transport;
+			return 0;
+		}
 	}
-	dev->ops = &mlx5dm_sim_dev_ops;
-	dev->ctx = mlx5dm_sim_context(sim);
-	dev->transport = sim;
-	return 0;
+	return -ENOSPC;
 }
 
 /* Exactly n hex digits of value <= max at *s; *s moves past them. */
@@ -75,12 +94,19 @@ mlx5dm_dev_pci_parse(const char *s, char out[MLX5DM_DEV_PCI_ADDR_LEN])
 struct mlx5dm_dev *
 mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr)
 {
+	const struct mlx5dm_dev_transport *transport;
 	struct mlx5dm_dev *dev;
 	int ret;
 
-	if (attr == NULL || (attr->backend != MLX5DM_DEV_BACKEND_SIM &&
-			     attr->backend != MLX5DM_DEV_BACKEND_HW)) {
+	if (attr == NULL || attr->transport == NULL) {
 		errno = EINVAL;
+		return NULL;
+	}
+	transport = mlx5dm_dev_transport_find(attr->transport);
+	if (transport == NULL) {
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "no transport \"%s\" in this build",
+			   attr->transport);
+		errno = ENOENT;
 		return NULL;
 	}
 	dev = mlx5dm_zmalloc(sizeof(*dev));
@@ -88,11 +114,8 @@ mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	dev->backend = attr->backend;
-	if (attr->backend == MLX5DM_DEV_BACKEND_SIM)
-		ret = mlx5dm_dev_sim_open(dev, attr->sim);
-	else
-		ret = mlx5dm_dev_hw_open(dev, attr->ib_device, attr->pci_addr);
+	dev->transport = transport;
+	ret = transport->open(dev, attr);
 	if (ret != 0) {
 		mlx5dm_free(dev);
 		errno = -ret;
@@ -106,9 +129,24 @@ mlx5dm_dev_close(struct mlx5dm_dev *dev)
 {
 	if (dev == NULL)
 		return;
-	if (dev->backend == MLX5DM_DEV_BACKEND_SIM)
-		mlx5dm_sim_destroy(dev->transport);
-	else
-		mlx5dm_dev_hw_close(dev);
+	dev->transport->close(dev);
 	mlx5dm_free(dev);
+}
+
+int
+mlx5dm_dev_wire_connect(struct mlx5dm_dev *a, struct mlx5dm_dev *b)
+{
+	if (a->ops != b->ops)
+		return -EINVAL;
+	if (a->ops->wire_connect == NULL)
+		return -ENOTSUP;
+	return a->ops->wire_connect(a->ctx, b->ctx);
+}
+
+int
+mlx5dm_dev_port_stats(struct mlx5dm_dev *dev, struct mlx5dm_dev_port_stats *stats)
+{
+	if (dev->ops->port_stats == NULL)
+		return -ENOTSUP;
+	return dev->ops->port_stats(dev->ctx, stats);
 }

@@ -5,13 +5,16 @@
 /*
  * The device boundary. Everything above it (lib/icm, lib/send, lib/steer,
  * the PMD) talks to a ConnectX only through this operations table, whose
- * entries have rdma-core's own signatures. Two transports fill it:
+ * entries have rdma-core's own signatures. Transports fill it; they join a
+ * registry by name when they are loaded (mlx5dm_dev_transport_register)
+ * and a device is opened by naming one:
  *
- *   - hw:  rdma-core itself (mlx5dv_alloc_dm, mlx5dv_devx_*, ...), the
- *          device opened with DEVX;
- *   - sim: the device model (lib/sim), which builds and returns the same
- *          verbs objects (struct ibv_dm, struct ibv_mr, ...) and decodes the
- *          same PRM command mailboxes and WQEs.
+ *   - "hw":  rdma-core itself (mlx5dv_alloc_dm, mlx5dv_devx_*, ...), the
+ *            device opened with DEVX (mlx5dm_dev_hw.c);
+ *   - "sim": the device model (lib/sim), which builds and returns the same
+ *            verbs objects (struct ibv_dm, struct ibv_mr, ...) and decodes
+ *            the same PRM command mailboxes and WQEs. lib/dev knows
+ *            nothing else of it.
  *
  * What crosses the boundary is the hardware's language: QUERY_HCA_CAP
  * blobs, PRM command mailboxes, device memory of the four SW ICM types,
@@ -21,12 +24,14 @@
  * Packets travel through raw-packet queues (SQ/RQ WQEs and CQEs in host
  * memory) on both transports: no operation carries a frame. A transport
  * that cannot do an operation returns -ENOTSUP (int ops) or NULL with
- * errno = ENOTSUP.
+ * errno = ENOTSUP. The model's own controls (cabling, its counters) are
+ * optional operations that the hardware leaves NULL.
  */
 
 #ifndef _MLX5DM_DEV_H_
 #define _MLX5DM_DEV_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,9 +45,15 @@
 #define MLX5DV_DM_TYPE_ENCAP_SW_ICM 4
 #endif
 
+/* The boundary's module name in log lines. */
+#define MLX5DM_DEV_LOG "dev"
+
 struct mlx5dm_dev;
 
-/* Why the model dropped packets (monotonic counters). */
+/*
+ * Why the device dropped frames of one uplink (monotonic counters): what
+ * the device model counts (the optional port_stats operation).
+ */
 struct mlx5dm_dev_drop_stats {
 	uint64_t steering_drop;  /* walk ended at a drop address */
 	uint64_t no_tir;         /* walk ended at a TIR/RQ that does not exist or is not ready */
@@ -117,17 +128,20 @@ struct mlx5dm_dev_ops {
 					size_t num_actions,
 					struct mlx5dv_flow_action_attr actions_attr[]);
 	int (*destroy_flow)(struct ibv_flow *flow);
-};
 
-enum mlx5dm_dev_backend {
-	MLX5DM_DEV_BACKEND_SIM = 0,
-	MLX5DM_DEV_BACKEND_HW = 1,
+	/*
+	 * Optional, the device model's own controls: NULL on hardware, whose
+	 * cabling is physical. Callers go through mlx5dm_dev_wire_connect()
+	 * and mlx5dm_dev_port_stats(), which say -ENOTSUP for NULL.
+	 */
+	/* Cable the uplink of a to the uplink of b (both directions); a == b loops it. */
+	int (*wire_connect)(struct ibv_context *a, struct ibv_context *b);
+	/* The uplink's counters. 0 or -errno. */
+	int (*port_stats)(struct ibv_context *ctx, struct mlx5dm_dev_port_stats *stats);
 };
-
-struct mlx5dm_sim_config;
 
 struct mlx5dm_dev_attr {
-	enum mlx5dm_dev_backend backend;
+	const char *transport; /* a registered transport's name: "hw", "sim" */
 	/*
 	 * hw: the RDMA device by name (e.g. "mlx5_0") and/or by the PCI
 	 * address of its function (any form mlx5dm_dev_pci_parse() takes);
@@ -135,7 +149,23 @@ struct mlx5dm_dev_attr {
 	 */
 	const char *ib_device;
 	const char *pci_addr;
-	const struct mlx5dm_sim_config *sim;   /* sim: model configuration; NULL = defaults */
+	/*
+	 * The transport's own configuration (the model's: struct
+	 * mlx5dm_sim_config), for programs that link that transport; NULL:
+	 * its defaults with the fields below.
+	 */
+	const void *config;
+	/*
+	 * A transport that makes the device it opens (the model) gives it
+	 * this identity: function (vhca_id) and permanent MAC (48 bits); 0:
+	 * its default. A NIC has its own.
+	 */
+	uint16_t vhca_id;
+	uint64_t mac;
+	/* The model's SW ICM residency (struct mlx5dm_sim_config says how). */
+	bool icm_populate;
+	bool icm_ahead;
+	uint64_t icm_ahead_start;
 };
 
 /* "dddd:bb:dd.f": a PCI address in its canonical form, with the final NUL. */
@@ -149,13 +179,32 @@ struct mlx5dm_dev_attr {
  */
 int mlx5dm_dev_pci_parse(const char *s, char out[MLX5DM_DEV_PCI_ADDR_LEN]);
 
-/* An open device: the transport's ops and its verbs context. */
+/* An open device: its transport, the transport's ops and its verbs context. */
 struct mlx5dm_dev {
+	const struct mlx5dm_dev_transport *transport;
 	const struct mlx5dm_dev_ops *ops;
 	struct ibv_context *ctx;
-	enum mlx5dm_dev_backend backend;
-	void *transport; /* transport private (the model instance for sim) */
+	void *priv; /* the transport's (the model instance) */
 };
+
+/* A transport of the registry: how its devices are opened and closed. */
+struct mlx5dm_dev_transport {
+	const char *name;
+	/* The DM types (1u << MLX5DV_DM_TYPE_*) its alloc_dm can allocate. */
+	uint32_t dm_types;
+	/* Fill dev->ops, ->ctx and ->priv from attr: 0, or -errno after one log line. */
+	int (*open)(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *attr);
+	void (*close)(struct mlx5dm_dev *dev);
+};
+
+/*
+ * Join the registry (load-time constructors, or a program before its first
+ * open). -EEXIST when the name is taken, -ENOSPC when the registry is full.
+ */
+int mlx5dm_dev_transport_register(const struct mlx5dm_dev_transport *transport);
+
+/* The registered transport of that name, or NULL. */
+const struct mlx5dm_dev_transport *mlx5dm_dev_transport_find(const char *name);
 
 /*
  * The doorbell: the 8-byte store of the first 8 bytes of the last posted
@@ -174,11 +223,19 @@ mlx5dm_dev_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value
 }
 
 /*
- * Open a device through the chosen transport. Returns NULL with errno set
- * and one log line saying what was looked for when it fails (e.g. hw on a
- * machine without an mlx5 device: ENODEV).
+ * Open a device through the transport attr names. Returns NULL with errno
+ * set and one log line saying what was looked for when it fails (e.g. hw
+ * on a machine without an mlx5 device: ENODEV; a transport that is not
+ * registered: ENOENT).
  */
 struct mlx5dm_dev *mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr);
 void mlx5dm_dev_close(struct mlx5dm_dev *dev);
+
+/*
+ * The optional operations. -ENOTSUP: not supported by this device (a NIC);
+ * -EINVAL: devices of two transports.
+ */
+int mlx5dm_dev_wire_connect(struct mlx5dm_dev *a, struct mlx5dm_dev *b);
+int mlx5dm_dev_port_stats(struct mlx5dm_dev *dev, struct mlx5dm_dev_port_stats *stats);
 
 #endif /* _MLX5DM_DEV_H_ */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "mlx5dm_osdep.h"
-#include "mlx5dm_dev_priv.h"
+#include "mlx5dm_dev_hw.h"
 
 static int
 mlx5dm_dev_hw_free_dm(struct ibv_dm *dm)
@@ -138,10 +138,11 @@ mlx5dm_dev_hw_first(struct ibv_device **list, int n, const char *why)
 	return NULL;
 }
 
-int
-mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device, const char *pci_addr)
+static int
+mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 {
 	struct mlx5dv_context_attr attr = { .flags = MLX5DV_CONTEXT_FLAGS_DEVX };
+	const char *ib_device = dattr->ib_device, *pci_addr = dattr->pci_addr;
 	char pci[MLX5DM_DEV_PCI_ADDR_LEN];
 	struct ibv_device **list;
 	struct ibv_device *pick;
@@ -185,17 +186,35 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device, const char *pc
 	}
 	dev->ops = &mlx5dm_dev_hw_ops;
 	dev->ctx = ctx;
-	dev->transport = NULL;
 free_list:
 	if (list != NULL)
 		ibv_free_device_list(list);
 	return ret;
 }
 
-void
+static void
 mlx5dm_dev_hw_close(struct mlx5dm_dev *dev)
 {
 	if (dev->ctx != NULL)
 		ibv_close_device(dev->ctx);
 	dev->ctx = NULL;
+}
+
+/* "hw": rdma-core opens the device named ib_device and/or at PCI address pci_addr. */
+const struct mlx5dm_dev_transport mlx5dm_dev_hw_transport = {
+	.name = "hw",
+	/* ENCAP SW ICM only through an rdma-core that has the type (>= 50) at build time. */
+	.dm_types = 1u << MLX5DV_DM_TYPE_STEERING_SW_ICM |
+		    1u << MLX5DV_DM_TYPE_HEADER_MODIFY_SW_ICM |
+		    1u << MLX5DV_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM |
+		    (MLX5DM_HAVE_DM_TYPE_ENCAP_SW_ICM ? 1u << MLX5DV_DM_TYPE_ENCAP_SW_ICM : 0),
+	.open = mlx5dm_dev_hw_open,
+	.close = mlx5dm_dev_hw_close,
+};
+
+/* At load time, before any open (lib/meson.build makes static links keep this object). */
+static void MLX5DM_CONSTRUCTOR
+mlx5dm_dev_hw_join(void)
+{
+	mlx5dm_dev_transport_register(&mlx5dm_dev_hw_transport);
 }

@@ -2,20 +2,12 @@
  * Copyright 2026 The mlx5dm authors
  */
 
-/* Transports of the device boundary, as seen by mlx5dm_dev.c. */
+/* The hardware transport's device selection, for its tests. */
 
-#ifndef _MLX5DM_DEV_PRIV_H_
-#define _MLX5DM_DEV_PRIV_H_
+#ifndef _MLX5DM_DEV_HW_H_
+#define _MLX5DM_DEV_HW_H_
 
 #include "mlx5dm_dev.h"
-
-#define MLX5DM_DEV_LOG "dev"
-
-/*
- * rdma-core: open the device named ib_device and/or at PCI address
- * pci_addr (both NULL: the first mlx5 device) with DEVX. -errno on failure.
- */
-int mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const char *ib_device, const char *pci_addr);
 
 /*
  * The PCI address (canonical, see mlx5dm_dev_pci_parse()) of the RDMA
@@ -31,6 +23,5 @@ int mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LE
  */
 struct ibv_device *mlx5dm_dev_hw_select(struct ibv_device **list, int n,
 					const char *ib_device, const char *pci);
-void mlx5dm_dev_hw_close(struct mlx5dm_dev *dev);
 
-#endif /* _MLX5DM_DEV_PRIV_H_ */
+#endif /* _MLX5DM_DEV_HW_H_ */

@@ -6,10 +6,11 @@
  * The device model: a software ConnectX-6 Dx (one PCI function with one
  * Ethernet uplink per instance) behind the hardware's own interface.
  *
- * It is reached through the device boundary (lib/dev): mlx5dm_dev_open()
- * with backend sim creates an instance and fills struct mlx5dm_dev with
- * mlx5dm_sim_dev_ops. Several instances can be cabled together
- * (mlx5dm_sim_wire_connect); an unconnected uplink loops back to itself.
+ * It is reached through the device boundary (lib/dev): it joins the
+ * registry as transport "sim" when loaded, and mlx5dm_dev_open() of "sim"
+ * creates an instance and fills struct mlx5dm_dev with mlx5dm_sim_dev_ops.
+ * Several instances can be cabled together (mlx5dm_sim_wire_connect, or
+ * mlx5dm_dev_wire_connect); an unconnected uplink loops back to itself.
  *
  * The model decides a packet's fate only from the bytes written into its
  * ICM and from its firmware objects; it never sees library structures.
@@ -118,7 +119,13 @@ void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);
 /* The boundary operations the model implements (see mlx5dm_dev.h). */
 extern const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops;
 
-/* Create/destroy an instance; dev->transport points at it after dev_open. */
+/* Its transport: attr->config of mlx5dm_dev_open() is a struct mlx5dm_sim_config. */
+extern const struct mlx5dm_dev_transport mlx5dm_sim_transport;
+
+/* The instance behind a device opened through "sim", NULL for another device. */
+struct mlx5dm_sim *mlx5dm_sim_of(const struct mlx5dm_dev *dev);
+
+/* Create/destroy an instance (what opening and closing a "sim" device do). */
 struct mlx5dm_sim *mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg);
 void mlx5dm_sim_destroy(struct mlx5dm_sim *sim);
 struct ibv_context *mlx5dm_sim_context(struct mlx5dm_sim *sim);

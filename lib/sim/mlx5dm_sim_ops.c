@@ -3,7 +3,8 @@
  */
 
 /*
- * The model's side of the device boundary: mlx5dm_sim_dev_ops.
+ * The model's side of the device boundary: mlx5dm_sim_dev_ops and the
+ * "sim" transport, which joins lib/dev's registry when the model is loaded.
  *
  * Every rdma-core-named entry behaves like the rdma-core function it
  * stands for (return values included: int entries return 0 or a positive
@@ -12,7 +13,22 @@
  * (mlx5dm_sim_thread.c).
  */
 
+#include <errno.h>
+
 #include "mlx5dm_sim_core.h"
+
+/* The model has one uplink per instance. */
+static int
+mlx5dm_sim_ops_wire_connect(struct ibv_context *a, struct ibv_context *b)
+{
+	return mlx5dm_sim_wire_connect(mlx5dm_sim_from_ctx(a), 0, mlx5dm_sim_from_ctx(b), 0);
+}
+
+static int
+mlx5dm_sim_ops_port_stats(struct ibv_context *ctx, struct mlx5dm_dev_port_stats *stats)
+{
+	return mlx5dm_sim_port_stats_get(mlx5dm_sim_from_ctx(ctx), 0, stats);
+}
 
 const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.name = "sim",
@@ -38,4 +54,65 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.destroy_flow_matcher = mlx5dm_sim_destroy_flow_matcher,
 	.create_flow = mlx5dm_sim_create_flow,
 	.destroy_flow = mlx5dm_sim_destroy_flow,
+	.wire_connect = mlx5dm_sim_ops_wire_connect,
+	.port_stats = mlx5dm_sim_ops_port_stats,
 };
+
+/* attr->config is the whole configuration; without it, defaults and attr's fields. */
+static int
+mlx5dm_sim_transport_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *attr)
+{
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_sim *sim;
+
+	if (attr->config != NULL) {
+		cfg = *(const struct mlx5dm_sim_config *)attr->config;
+	} else {
+		mlx5dm_sim_config_default(&cfg);
+		if (attr->vhca_id != 0)
+			cfg.vhca_id = attr->vhca_id;
+		if (attr->mac != 0)
+			cfg.vport_mac = attr->mac;
+		cfg.icm_populate = attr->icm_populate;
+		cfg.icm_ahead = attr->icm_ahead;
+		cfg.icm_ahead_start = attr->icm_ahead_start;
+	}
+	sim = mlx5dm_sim_create(&cfg);
+	if (sim == NULL) {
+		MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot create the device model (errno %d)", errno);
+		return -errno;
+	}
+	dev->ops = &mlx5dm_sim_dev_ops;
+	dev->ctx = mlx5dm_sim_context(sim);
+	dev->priv = sim;
+	return 0;
+}
+
+static void
+mlx5dm_sim_transport_close(struct mlx5dm_dev *dev)
+{
+	mlx5dm_sim_destroy(dev->priv);
+}
+
+const struct mlx5dm_dev_transport mlx5dm_sim_transport = {
+	.name = "sim",
+	.dm_types = 1u << MLX5DV_DM_TYPE_STEERING_SW_ICM |
+		    1u << MLX5DV_DM_TYPE_HEADER_MODIFY_SW_ICM |
+		    1u << MLX5DV_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM |
+		    1u << MLX5DV_DM_TYPE_ENCAP_SW_ICM,
+	.open = mlx5dm_sim_transport_open,
+	.close = mlx5dm_sim_transport_close,
+};
+
+/* At load time, before any open (lib/meson.build makes static links keep this object). */
+static void MLX5DM_CONSTRUCTOR
+mlx5dm_sim_transport_join(void)
+{
+	mlx5dm_dev_transport_register(&mlx5dm_sim_transport);
+}
+
+struct mlx5dm_sim *
+mlx5dm_sim_of(const struct mlx5dm_dev *dev)
+{
+	return dev != NULL && dev->transport == &mlx5dm_sim_transport ? dev->priv : NULL;
+}

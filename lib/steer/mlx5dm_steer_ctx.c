@@ -336,11 +336,11 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->modify_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_MODIFY);
 	/*
 	 * ENCAP SW ICM when the device reports it and the transport can
-	 * allocate that DM type: on hardware, an rdma-core that has it (>= 50)
-	 * at build time. Otherwise encap headers go to firmware reformat
+	 * allocate that DM type (on hardware, an rdma-core that has it at
+	 * build time). Otherwise encap headers go to firmware reformat
 	 * contexts, decided here rather than failed per action.
 	 */
-	if (dev->backend != MLX5DM_DEV_BACKEND_HW || MLX5DM_HAVE_DM_TYPE_ENCAP_SW_ICM)
+	if (dev->transport->dm_types & 1u << MLX5DV_DM_TYPE_ENCAP_SW_ICM)
 		ctx->encap_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_ENCAP);
 	ctx->pattern_pool = mlx5dm_icm_set_pool(ctx->icm, MLX5DM_ICM_PATTERN);
 	if (ctx->pattern_pool != NULL) {

@@ -51,7 +51,7 @@ capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_lis
 static struct mlx5dm_dev *
 open_hw(const char *name)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_HW, .ib_device = name };
+	struct mlx5dm_dev_attr attr = { .transport = "hw", .ib_device = name };
 
 	return mlx5dm_dev_open(&attr);
 }
@@ -73,7 +73,7 @@ open_hw_logged(const char *name)
 static struct mlx5dm_dev *
 open_hw_pci(const char *pci)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_HW, .pci_addr = pci };
+	struct mlx5dm_dev_attr attr = { .transport = "hw", .pci_addr = pci };
 
 	return mlx5dm_dev_open(&attr);
 }
@@ -225,7 +225,7 @@ entries(char *dump, unsigned int *n)
 static void
 test_steering_as_on_the_model(void **state)
 {
-	struct mlx5dm_dev_attr sim_attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr sim_attr = { .transport = "sim" };
 	struct mlx5dm_dev *hw, *sim;
 	char *hw_dump, *sim_dump, *hw_entries, *sim_entries;
 	unsigned int hw_n, sim_n;

@@ -25,7 +25,7 @@ fenv_trace(void *arg, const char *line)
 struct fenv *
 fenv_open(const struct mlx5dm_sim_config *cfg)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2 };
 	struct fenv *e = calloc(1, sizeof(*e));
 	unsigned int i;
@@ -35,7 +35,7 @@ fenv_open(const struct mlx5dm_sim_config *cfg)
 	test_alloc_count_install();
 	e->dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(e->dev);
-	e->sim = e->dev->transport;
+	e->sim = mlx5dm_sim_of(e->dev);
 	if (getenv("SIM_TRACE") != NULL)
 		mlx5dm_sim_trace_set(e->sim, fenv_trace, NULL);
 	e->ctx = mlx5dm_ctx_open(e->dev, &cattr);

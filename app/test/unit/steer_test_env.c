@@ -32,7 +32,7 @@ senv_trace_print(void *arg, const char *line)
 struct senv *
 senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config *cfg)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
 	struct senv *e = calloc(1, sizeof(*e));
 	unsigned int i;
 
@@ -40,7 +40,7 @@ senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config
 	e->dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(e->dev);
 	if (getenv("SIM_TRACE") != NULL)
-		mlx5dm_sim_trace_set(e->dev->transport, senv_trace_print, NULL);
+		mlx5dm_sim_trace_set(mlx5dm_sim_of(e->dev), senv_trace_print, NULL);
 	e->ctx = mlx5dm_ctx_open(e->dev, cattr);
 	assert_non_null(e->ctx);
 	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &e->open_stats), 0);
@@ -482,7 +482,7 @@ senv_port_stats(struct senv *e)
 {
 	struct mlx5dm_dev_port_stats st;
 
-	assert_int_equal(mlx5dm_sim_port_stats_get(e->dev->transport, 0, &st), 0);
+	assert_int_equal(mlx5dm_sim_port_stats_get(mlx5dm_sim_of(e->dev), 0, &st), 0);
 	return st;
 }
 

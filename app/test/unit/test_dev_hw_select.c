@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_osdep.h"
-#include "mlx5dm_dev_priv.h"
+#include "mlx5dm_dev_hw.h"
 
 /* name, where its sysfs "device" link points (NULL: no link), mlx5 or not. */
 static const struct {
@@ -146,7 +146,7 @@ static int
 open_hw(const char *name, const char *pci)
 {
 	struct mlx5dm_dev_attr attr = {
-		.backend = MLX5DM_DEV_BACKEND_HW, .ib_device = name, .pci_addr = pci,
+		.transport = "hw", .ib_device = name, .pci_addr = pci,
 	};
 	opened[0] = '\0';
 	last_log[0] = '\0';

@@ -51,7 +51,7 @@ env_rqn(void *arg, uint16_t q, uint32_t *rqn)
 static struct env *
 env_open_cfg(const struct mlx5dm_sim_config *cfg)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
 	struct mlx5dm_flow_port port = { .rqn = env_rqn };
 	struct env *e = calloc(1, sizeof(*e));
@@ -357,7 +357,7 @@ test_model_ring_failure(void **state)
 	q = env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got);
 	assert_true(q >= 0);
 	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, acts, &spec, &err), 0);
-	mlx5dm_sim_sq_fail_at(e->dev->transport, 1);
+	mlx5dm_sim_sq_fail_at(mlx5dm_sim_of(e->dev), 1);
 	/*
 	 * The device runs beside the caller: the create may return before the
 	 * device failed its write. Then the rule never became reachable, and
@@ -365,7 +365,7 @@ test_model_ring_failure(void **state)
 	 */
 	first = mlx5dm_flow_objs_create(&e->fp, &spec, true, &err);
 	if (first != NULL) {
-		mlx5dm_sim_sq_catch_up(e->dev->transport);
+		mlx5dm_sim_sq_catch_up(mlx5dm_sim_of(e->dev));
 		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
 		assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
 		flows = e->fp.st.flows;

@@ -174,7 +174,6 @@ fake_init(void)
 	memset(&fake, 0, sizeof(fake));
 	fake.dev.ops = &fake_ops;
 	fake.dev.ctx = (struct ibv_context *)(void *)&fake_ctx_obj;
-	fake.dev.backend = MLX5DM_DEV_BACKEND_SIM;
 	fake.pd = (struct ibv_pd *)(void *)&fake_pd_obj;
 	fake.next_rkey = FAKE_RKEY_FIRST;
 	for (t = 0; t < FAKE_DM_TYPES; t++)

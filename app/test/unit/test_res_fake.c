@@ -931,7 +931,6 @@ fres_init(void)
 	memset(&fres, 0, sizeof(fres));
 	fres.dev.ops = &fake_ops;
 	fres.dev.ctx = &fake_ctx_obj;
-	fres.dev.backend = MLX5DM_DEV_BACKEND_SIM;
 	fres.next_fc = FAKE_FC_ID0;
 	fres.next_arg = FAKE_ARG_ID0;
 	fres.fc_log_size = true;

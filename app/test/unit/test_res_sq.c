@@ -27,7 +27,7 @@
 static struct mlx5dm_sim *
 sim_of(struct senv *e)
 {
-	return e->dev->transport;
+	return mlx5dm_sim_of(e->dev);
 }
 
 static uint32_t
@@ -136,7 +136,7 @@ test_sq_create_matches_device(void **state)
 static void
 test_teardown_leaves_nothing(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
 	struct mlx5dm_dev *dev = mlx5dm_dev_open(&dattr);
 	struct mlx5dm_sim *sim;
@@ -146,7 +146,7 @@ test_teardown_leaves_nothing(void **state)
 
 	(void)state;
 	assert_non_null(dev);
-	sim = dev->transport;
+	sim = mlx5dm_sim_of(dev);
 	ctx = mlx5dm_ctx_open(dev, &cattr);
 	assert_non_null(ctx);
 	umems = sim->tab[MLX5DM_SIM_K_UMEM].count;

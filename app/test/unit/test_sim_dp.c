@@ -801,12 +801,15 @@ test_cq_overrun(void **state)
 }
 
 /*
- * Two cabled devices: what a's SQ sends arrives in b's RQ, all of it and
- * in order (a's device thread walks the journey and writes b's RQ).
+ * Two devices cabled through the boundary's optional operation, as the PMD
+ * cables a port pair: what a's SQ sends arrives in b's RQ, all of it and in
+ * order (a's device thread walks the journey and writes b's RQ), and the
+ * boundary's port counters say so.
  */
 static void
 test_two_devices(void **state)
 {
+	struct mlx5dm_dev_port_stats sa, sb;
 	struct dpx a, b;
 	uint8_t f[64];
 	unsigned int i, got = 0;
@@ -814,7 +817,7 @@ test_two_devices(void **state)
 	(void)state;
 	dpx_open_cfg(&a, NULL, false, 0);
 	dpx_open(&b);
-	assert_int_equal(mlx5dm_sim_wire_connect(a.t.sim, 0, b.t.sim, 0), 0);
+	assert_int_equal(mlx5dm_dev_wire_connect(a.t.dev, b.t.dev), 0);
 	for (i = 0; i < 120; i++)
 		rq_post(&b);
 	for (i = 0; i < 120; i++) {
@@ -839,6 +842,12 @@ test_two_devices(void **state)
 		got++;
 	}
 	assert_int_equal(got, 120);
+	assert_int_equal(mlx5dm_dev_port_stats(a.t.dev, &sa), 0);
+	assert_int_equal(mlx5dm_dev_port_stats(b.t.dev, &sb), 0);
+	assert_int_equal(sa.wire_packets, 120);
+	assert_int_equal(sa.rx_packets, 0);
+	assert_int_equal(sb.rx_packets, 120);
+	assert_int_equal(sb.delivered, 120);
 	dpx_close(&a);
 	dpx_close(&b);
 }

@@ -37,7 +37,7 @@ struct tsim {
 static inline int
 tsim_open(struct tsim *t, const struct mlx5dm_sim_config *cfg)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = cfg };
+	struct mlx5dm_dev_attr attr = { .transport = "sim", .config = cfg };
 	struct mlx5dv_pd dpd = { 0 };
 	struct mlx5dv_obj o;
 
@@ -47,7 +47,7 @@ tsim_open(struct tsim *t, const struct mlx5dm_sim_config *cfg)
 		return -errno;
 	t->ops = t->dev->ops;
 	t->ctx = t->dev->ctx;
-	t->sim = t->dev->transport;
+	t->sim = mlx5dm_sim_of(t->dev);
 	t->pd = t->ops->alloc_pd(t->ctx);
 	if (t->pd == NULL)
 		return -errno;

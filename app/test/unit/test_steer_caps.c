@@ -42,14 +42,14 @@ typedef void (*cfg_fn)(struct mlx5dm_sim_config *cfg);
 static void
 refused(cfg_fn fn, const char * const *want, unsigned int n)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr attr = { .transport = "sim" };
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_dev *dev;
 	unsigned int i;
 
 	mlx5dm_sim_config_default(&cfg);
 	fn(&cfg);
-	attr.sim = &cfg;
+	attr.config = &cfg;
 	dev = mlx5dm_dev_open(&attr);
 	assert_non_null(dev);
 	nb_lines = 0;
@@ -64,7 +64,7 @@ refused(cfg_fn fn, const char * const *want, unsigned int n)
 	for (i = 0; i < n; i++)
 		assert_string_equal(lines[i], want[i]);
 	/* Nothing was created on the device: no PD, UAR, DM, queue or table. */
-	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	assert_int_equal(mlx5dm_sim_live_objects(mlx5dm_sim_of(dev)), 0);
 	mlx5dm_dev_close(dev);
 }
 
@@ -229,7 +229,7 @@ test_all_missing(void **state)
 static void
 test_default_accepted(void **state)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr attr = { .transport = "sim" };
 	struct mlx5dm_dev *dev;
 	struct mlx5dm_ctx *ctx;
 
@@ -242,9 +242,9 @@ test_default_accepted(void **state)
 	mlx5dm_log_set_hook(NULL);
 	assert_non_null(ctx);
 	assert_int_equal(nb_lines, 0);
-	assert_true(mlx5dm_sim_live_objects(dev->transport) > 0);
+	assert_true(mlx5dm_sim_live_objects(mlx5dm_sim_of(dev)) > 0);
 	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
-	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	assert_int_equal(mlx5dm_sim_live_objects(mlx5dm_sim_of(dev)), 0);
 	mlx5dm_dev_close(dev);
 	assert_int_equal(mlx5dm_sim_left_behind(), 0);
 }
@@ -252,7 +252,7 @@ test_default_accepted(void **state)
 static void
 test_port_attr(void **state)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr attr = { .transport = "sim" };
 	static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 	static const uint8_t mac2[6] = { 0x0c, 0x42, 0xa1, 0x12, 0x34, 0x56 };
 	struct mlx5dm_sim_config cfg;
@@ -262,7 +262,7 @@ test_port_attr(void **state)
 	(void)state;
 	/* Defaults: a netdev of MTU 1500 (vport 1522), link up. */
 	mlx5dm_sim_config_default(&cfg);
-	attr.sim = &cfg;
+	attr.config = &cfg;
 	dev = mlx5dm_dev_open(&attr);
 	assert_non_null(dev);
 	assert_int_equal(mlx5dm_port_attr_query(dev, &pa), 0);
@@ -286,7 +286,7 @@ test_port_attr(void **state)
 	dev = mlx5dm_dev_open(&attr);
 	assert_non_null(dev);
 	assert_int_equal(mlx5dm_port_attr_query(dev, &pa), -EIO);
-	assert_int_equal(mlx5dm_sim_live_objects(dev->transport), 0);
+	assert_int_equal(mlx5dm_sim_live_objects(mlx5dm_sim_of(dev)), 0);
 	mlx5dm_dev_close(dev);
 }
 

@@ -254,14 +254,14 @@ build_tx(struct env *e)
 static struct env *
 env_open(void)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = NB_QUEUES };
 	struct env *e = calloc(1, sizeof(*e));
 
 	assert_non_null(e);
 	e->dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(e->dev);
-	e->sim = e->dev->transport;
+	e->sim = mlx5dm_sim_of(e->dev);
 	e->ctx = mlx5dm_ctx_open(e->dev, &cattr);
 	assert_non_null(e->ctx);
 	e->rx = mlx5dm_domain_create(e->ctx, MLX5DM_DOMAIN_NIC_RX);
@@ -991,7 +991,7 @@ test_dump_errors(void **state)
 static void
 test_dump_empty(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_dev *dev = mlx5dm_dev_open(&dattr);
 	struct mlx5dm_ctx *ctx;
 	struct mlx5dm_domain *dom;
@@ -1103,7 +1103,7 @@ test_dump_concurrent(void **state)
 static void
 test_dump_flex(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_dev *dev = mlx5dm_dev_open(&dattr);
 	uint8_t mask[2][MLX5DM_MATCH_PARAM_SIZE] = { { 0 } }, v[MLX5DM_MATCH_PARAM_SIZE];
 	/* label 0x12345, ttl 0x40 | label 0xabcde: the MPLS header dwords, big-endian. */

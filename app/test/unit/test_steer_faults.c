@@ -659,7 +659,7 @@ ring_failure_at(uint64_t k, bool rule_fails)
 	/* Once for the lasting effects of a success (slab blocks, index room). */
 	undo_rule(&fe, do_rule_new_path(&fe));
 	before = snap_take(&fe);
-	mlx5dm_sim_sq_fail_at(fe.e->dev->transport, k);
+	mlx5dm_sim_sq_fail_at(mlx5dm_sim_of(fe.e->dev), k);
 	errno = 0;
 	r = do_rule_new_path(&fe);
 	if (!rule_fails) {

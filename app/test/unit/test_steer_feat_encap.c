@@ -377,7 +377,7 @@ encap_unavailable(struct mlx5dm_dev *dev, unsigned int *dm_calls, unsigned int *
 static void
 test_encap_dm_refused(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_dev *dev;
 	unsigned int calls, lines;
@@ -385,7 +385,7 @@ test_encap_dm_refused(void **state)
 	(void)state;
 	mlx5dm_sim_config_default(&cfg);
 	cfg.refuse_encap_dm = true;
-	dattr.sim = &cfg;
+	dattr.config = &cfg;
 	dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(dev);
 	encap_unavailable(dev, &calls, &lines);
@@ -402,7 +402,7 @@ test_encap_dm_refused(void **state)
 static void
 test_encap_dm_build(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_dev *dev, hw;
 	unsigned int calls, lines;
 
@@ -410,7 +410,7 @@ test_encap_dm_build(void **state)
 	dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(dev);
 	hw = *dev;
-	hw.backend = MLX5DM_DEV_BACKEND_HW;
+	hw.transport = mlx5dm_dev_transport_find("hw");
 	if (MLX5DM_HAVE_DM_TYPE_ENCAP_SW_ICM) {
 		skip();
 	} else {

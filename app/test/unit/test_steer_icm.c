@@ -293,7 +293,7 @@ test_icm_reclaim(void **state)
 static void
 test_unsupported_devices(void **state)
 {
-	struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_ctx_stats st;
@@ -306,7 +306,7 @@ test_unsupported_devices(void **state)
 	/* STE formats other than v1 (ConnectX-5, -7, -8). */
 	mlx5dm_sim_config_default(&cfg);
 	cfg.steering_format_version = 2;
-	dattr.sim = &cfg;
+	dattr.config = &cfg;
 	dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(dev);
 	test_log_start();

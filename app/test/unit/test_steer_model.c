@@ -174,7 +174,7 @@ test_ring_connection(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		struct mlx5dm_dev_attr dattr = { .backend = MLX5DM_DEV_BACKEND_SIM, .sim = &cfg };
+		struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = &cfg };
 		struct mlx5dm_dev *dev;
 		struct senv *e;
 

@@ -25,7 +25,6 @@
 #include "mlx5dm.h"
 #include "mlx5dm_dev.h"
 #include "mlx5dm_log.h"
-#include "mlx5dm_sim.h"
 
 #define MLX5DM_ARG_BACKEND "backend"
 #define MLX5DM_ARG_PORTS "ports"
@@ -337,7 +336,6 @@ mlx5dm_devargs_mem_check(const char *name, const struct mlx5dm_devargs *args)
 {
 	const uint64_t mib = 1u << 20;
 	uint64_t start = 0, avail, space;
-	struct mlx5dm_sim_config cfg;
 	struct rlimit rl;
 
 	if (args->mem_reserve_mb % 2 != 0 || args->mem_ahead_mb % 2 != 0) {
@@ -350,12 +348,8 @@ mlx5dm_devargs_mem_check(const char *name, const struct mlx5dm_devargs *args)
 	if (args->mem_ahead_mb != 0)
 		start += RTE_MIN(args->mem_ahead_start_mb, args->mem_ahead_mb);
 	if (args->backend == RTE_PMD_MLX5DM_BACKEND_SIM &&
-	    args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD) {
-		/* Each port's share stops at its model's STE region. */
-		mlx5dm_sim_config_default(&cfg);
-		start += RTE_MIN((uint64_t)args->sim_icm_start_mb,
-				 (uint64_t)args->nb_ports << (cfg.log_steering_sw_icm_size - 20));
-	}
+	    args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD)
+		start += args->sim_icm_start_mb;
 	avail = mlx5dm_mem_available();
 	if (start * mib > avail) {
 		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u, mem_ahead_start=%u and sim_icm_start=%u "

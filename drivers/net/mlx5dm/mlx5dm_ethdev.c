@@ -24,7 +24,6 @@
 #include "mlx5dm_dev.h"
 #include "mlx5dm_flow.h"
 #include "mlx5dm_osdep.h"
-#include "mlx5dm_sim.h"
 #include "mlx5dm_steer.h"
 
 #if RTE_VERSION < RTE_VERSION_NUM(22, 11, 0, 0) || RTE_VERSION >= RTE_VERSION_NUM(22, 12, 0, 0)
@@ -334,20 +333,23 @@ mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
 }
 
 /*
- * The port's device and steering: one device-model instance per port (a
- * NIC function with one uplink), its steering context and NIC RX/TX domains.
+ * The port's device and steering: one device per port (a NIC function with
+ * one uplink: on sim, a model instance), its steering context and NIC RX/TX
+ * domains.
  */
 static int
 mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *args)
 {
-	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_port_attr pattr;
 	struct mlx5dm_dev_attr dattr = {
-		.backend = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? MLX5DM_DEV_BACKEND_HW :
-			   MLX5DM_DEV_BACKEND_SIM,
+		.transport = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? "hw" : "sim",
 		.ib_device = args->ib_device[0] != '\0' ? args->ib_device : NULL,
 		.pci_addr = args->pci_addr[0] != '\0' ? args->pci_addr : NULL,
-		.sim = &cfg,
+		.vhca_id = (uint16_t)(priv->port_index + 1),
+		.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL,
+		.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD,
+		/* The device's budget, split between its ports' models. */
+		.icm_ahead_start = ((uint64_t)args->sim_icm_start_mb << 20) / args->nb_ports,
 	};
 	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
 	struct mlx5dm_ctx_attr cattr = {
@@ -358,14 +360,8 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	unsigned int i;
 	int ret;
 
-	mlx5dm_sim_config_default(&cfg);
-	cfg.vhca_id = (uint16_t)(priv->port_index + 1);
-	cfg.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL;
-	cfg.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD;
-	/* A device's budget, shared by its ports' models as mem_ahead_start is by their records. */
-	cfg.icm_ahead_start = ((uint64_t)args->sim_icm_start_mb << 20) / args->nb_ports;
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
-		cfg.vport_mac = cfg.vport_mac << 8 | priv->mac.addr_bytes[i];
+		dattr.mac = dattr.mac << 8 | priv->mac.addr_bytes[i];
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
@@ -569,9 +565,10 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 		struct mlx5dm_priv *a = devs[i]->data->dev_private;
 		struct mlx5dm_priv *b = devs[i + 1]->data->dev_private;
 
-		ret = mlx5dm_sim_wire_connect(a->dev->transport, 0, b->dev->transport, 0);
+		ret = mlx5dm_dev_wire_connect(a->dev, b->dev);
 		if (ret < 0) {
 			MLX5DM_DRV_LOG(ERR, "%s: cannot cable ports %u and %u: %s", name, i, i + 1,
+				       ret == -ENOTSUP ? "not supported by this device" :
 				       rte_strerror(-ret));
 			i = args.nb_ports;
 			goto release_ports;

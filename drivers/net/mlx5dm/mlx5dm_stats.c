@@ -18,18 +18,15 @@
 
 #include "mlx5dm.h"
 #include "mlx5dm_dev.h"
-#include "mlx5dm_sim.h"
 
-/* Frames dropped for want of a posted receive buffer, as the model counts them. */
+/* Frames dropped for want of a posted receive buffer, where the device counts them. */
 static uint64_t
 mlx5dm_out_of_buffer(struct mlx5dm_priv *priv)
 {
 	struct mlx5dm_dev_port_stats ps;
 
-	if (priv->dev->backend != MLX5DM_DEV_BACKEND_SIM)
-		return 0;
 	memset(&ps, 0, sizeof(ps));
-	mlx5dm_sim_port_stats_get(priv->dev->transport, 0, &ps);
+	mlx5dm_dev_port_stats(priv->dev, &ps);
 	return ps.drops.queue_full;
 }
 
@@ -104,7 +101,7 @@ mlx5dm_stats_reset(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* Why the device dropped frames this port sent or received (device model only). */
+/* Why the device dropped frames this port sent or received (where it counts them). */
 static const struct {
 	const char *name;
 	size_t off;
@@ -128,7 +125,9 @@ mlx5dm_xstats_ndev(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 
-	return priv->dev->backend == MLX5DM_DEV_BACKEND_SIM ? RTE_DIM(mlx5dm_xstats_dev) : 0;
+	struct mlx5dm_dev_port_stats ps;
+
+	return mlx5dm_dev_port_stats(priv->dev, &ps) == 0 ? RTE_DIM(mlx5dm_xstats_dev) : 0;
 }
 
 int
@@ -179,7 +178,7 @@ mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigne
 	}
 	memset(&ps, 0, sizeof(ps));
 	if (ndev != 0)
-		mlx5dm_sim_port_stats_get(priv->dev->transport, 0, &ps);
+		mlx5dm_dev_port_stats(priv->dev, &ps);
 	for (i = 0; i < ndev; i++) {
 		xstats[nrx + ntx + i].id = nrx + ntx + i;
 		memcpy(&xstats[nrx + ntx + i].value,

@@ -140,6 +140,17 @@ int mlx5dm_matcher_destroy(struct mlx5dm_matcher *matcher);
  */
 int mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr *attr,
 			 const char **err_field);
+/*
+ * Would a rule of this value (NULL: none) under a matcher of attr's mask be
+ * accepted? mlx5dm_matcher_check() on dom, then the rule's value against
+ * the mask (no value bit outside it, ip_version equal to the mask's). With
+ * dom NULL, ahead of any device: the builder selection of STE format 1 on
+ * a device without flex-parser protocols, in the direction of type.
+ * Return: as mlx5dm_matcher_check(); -EINVAL with *err_field for a value.
+ */
+int mlx5dm_match_check(struct mlx5dm_domain *dom, enum mlx5dm_domain_type type,
+		       const struct mlx5dm_matcher_attr *attr, const uint8_t *value,
+		       const char **err_field);
 
 /* ---- rules ---- */
 

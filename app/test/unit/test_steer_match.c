@@ -1611,6 +1611,35 @@ test_match_mpls_over_tunnels(void **state)
 	senv_close(e);
 }
 
+/*
+ * mlx5dm_match_check(): on a domain, the device's verdict (the model
+ * reports the flex parsers MPLS over GRE needs); without one, the verdict
+ * for a device without them, naming the field; a value bit outside the
+ * mask is refused either way.
+ */
+static void
+test_match_check(void **state)
+{
+	struct senv *e = senv_open(1);
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = { .criteria = CRIT(misc2), .mask = mask };
+	const char *field = "untouched";
+
+	(void)state;
+	mp_set(mask, F(misc2, outer_first_mpls_over_gre_label), 0xfffff);
+	mp_set(v, F(misc2, outer_first_mpls_over_gre_label), 100);
+	assert_int_equal(mlx5dm_match_check(e->rx, MLX5DM_DOMAIN_NIC_RX, &ma, v, &field), 0);
+	assert_null(field);
+	assert_int_equal(mlx5dm_match_check(NULL, MLX5DM_DOMAIN_NIC_RX, &ma, v, &field),
+			 -EOPNOTSUPP);
+	assert_string_equal(field, "misc2.outer_first_mpls_over_gre_label");
+	mp_set(v, F(misc2, outer_first_mpls_over_udp_label), 1);
+	assert_int_equal(mlx5dm_match_check(e->rx, MLX5DM_DOMAIN_NIC_RX, &ma, v, &field),
+			 -EINVAL);
+	assert_string_equal(field, "misc2.outer_first_mpls_over_udp_label");
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -1620,6 +1649,7 @@ main(void)
 		cmocka_unit_test(test_refused_values),
 		cmocka_unit_test(test_match_registers),
 		cmocka_unit_test(test_match_mpls_over_tunnels),
+		cmocka_unit_test(test_match_check),
 	};
 
 	return cmocka_run_group_tests_name("steer_match", tests, NULL, NULL);

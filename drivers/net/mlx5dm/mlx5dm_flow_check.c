@@ -8,18 +8,17 @@
  * lookup covers, naming it ("misc3.icmp_type"). The refusal is reported on
  * the item that wrote the field, with a static message naming the field.
  *
- * The check is the library's own (mlx5dm_matcher_check(): the builder
+ * The check is the library's own (mlx5dm_match_check(): the builder
  * selection mlx5dm_matcher_create() runs, with the device's facts such as
  * its flex parsers) on the port's domain. Translation without a port (unit
- * tests) checks against the STE layer's selection for format 1 on a device
- * without flex-parser protocols.
+ * tests) checks against the library's selection for a device it assumes
+ * (STE format 1 without flex-parser protocols).
  */
 
 #include <errno.h>
 #include <string.h>
 
 #include "mlx5dm_flow.h"
-#include "mlx5dm_ste.h"
 
 #define MLX5DM_FLOW_X_MSG(sec, name, bit, width) \
 	[MLX5DM_FTE(sec, name)] = "the device cannot match " #sec "." #name \
@@ -66,28 +65,12 @@ mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const u
 		       uint8_t criteria, struct rte_flow_error *error)
 {
 	struct mlx5dm_domain *dom = x->xc->dom[x->spec->egress ? 1 : 0];
+	const struct mlx5dm_matcher_attr ma = { .criteria = criteria, .mask = mask };
 	const char *err_field;
 	int ret;
 
-	if (dom != NULL) {
-		const struct mlx5dm_matcher_attr ma = { .criteria = criteria, .mask = mask };
-
-		ret = mlx5dm_matcher_check(dom, &ma, &err_field);
-	} else {
-		struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
-		const struct mlx5dm_ste_ctx *ste = mlx5dm_ste_ctx_get(1);
-		unsigned int n;
-
-		if (ste == NULL)
-			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-						  NULL, "steering format not available");
-		ret = mlx5dm_ste_build_matcher(ste, NULL, mask, criteria,
-					       x->spec->egress ? MLX5DM_STE_DIR_TX :
-					       MLX5DM_STE_DIR_RX, b, MLX5DM_STE_MAX_BUILDERS, &n,
-					       &err_field);
-	}
-	if (ret == 0)
-		ret = mlx5dm_ste_check_value(mask, value, criteria, &err_field);
+	ret = mlx5dm_match_check(dom, x->spec->egress ? MLX5DM_DOMAIN_NIC_TX : MLX5DM_DOMAIN_NIC_RX,
+				 &ma, value, &err_field);
 	if (ret < 0)
 		return mlx5dm_flow_check_err(x, ret, err_field, error);
 	return 0;

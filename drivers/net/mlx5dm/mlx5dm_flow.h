@@ -426,10 +426,21 @@ int mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_i
 /* Layers of the level the actions act on (inner after a decap). */
 uint32_t mlx5dm_flow_action_layers(const struct mlx5dm_flow_xlate *x);
 
-/* mlx5dm_flow_actions.c */
 /* Enter a header-change stage (decap < pop < modify < push < encap). */
-int mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
-			    const struct rte_flow_action *a, struct rte_flow_error *error);
+static inline int
+mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
+			const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	if (stage < x->stage)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  "header changes must come in the order the device "
+					  "applies them: decap, VLAN pop, field changes, VLAN "
+					  "push, encap");
+	x->stage = (uint8_t)stage;
+	return 0;
+}
+
+/* mlx5dm_flow_actions.c */
 int mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
 			      struct rte_flow_error *error);
 

@@ -33,19 +33,6 @@ struct mlx5dm_flow_act_def {
 	mlx5dm_flow_act_fn fn;
 };
 
-int
-mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
-			const struct rte_flow_action *a, struct rte_flow_error *error)
-{
-	if (stage < x->stage)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "header changes must come in the order the device "
-					  "applies them: decap, VLAN pop, field changes, VLAN "
-					  "push, encap");
-	x->stage = (uint8_t)stage;
-	return 0;
-}
-
 static int
 mlx5dm_flow_once(struct mlx5dm_flow_xlate *x, uint32_t bit, const struct rte_flow_action *a,
 		 const char *msg, struct rte_flow_error *error)

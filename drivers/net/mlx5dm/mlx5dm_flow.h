@@ -655,15 +655,14 @@ enum mlx5dm_flow_replay {
 	MLX5DM_FLOW_REPLAY_RULE,        /* all but the mask check (x set for it only) */
 };
 
-/*
- * mlx5dm_flow_translate() through the cache xc->shape: what the cache
- * replays of the rule, then the rest through mlx5dm_flow_translate_walk().
- */
-int mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc,
-				const struct rte_flow_attr *attr,
-				const struct rte_flow_item items[],
-				const struct rte_flow_action actions[],
-				struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
+/* Replay what the cache can of the rule: x and spec set as far as it did. */
+enum mlx5dm_flow_replay mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh,
+						 const struct mlx5dm_flow_xctx *xc,
+						 const struct rte_flow_attr *attr,
+						 const struct rte_flow_item items[],
+						 const struct rte_flow_action actions[],
+						 struct mlx5dm_flow_xlate *x,
+						 struct mlx5dm_flow_spec *spec);
 /*
  * mlx5dm_flow_translate.c: the translation after what was replayed (the
  * pattern's walk unless a pattern was, the actions' walk, which the cache

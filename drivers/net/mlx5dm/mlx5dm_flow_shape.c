@@ -421,8 +421,7 @@ mlx5dm_flow_shape_act_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 	return true;
 }
 
-/* Replay what the cache can of the rule: x and spec set as far as it did. */
-static inline enum mlx5dm_flow_replay
+enum mlx5dm_flow_replay
 mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
 			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			 const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
@@ -445,19 +444,4 @@ mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_
 	mlx5dm_flow_shape_copy_values(sh, items, spec->value);
 	sh->hits++;
 	return what;
-}
-
-int
-mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
-			    const struct rte_flow_item items[],
-			    const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
-			    struct rte_flow_error *error)
-{
-	struct mlx5dm_flow_xlate x;
-	enum mlx5dm_flow_replay replayed;
-
-	replayed = mlx5dm_flow_shape_replay(xc->shape, xc, attr, items, actions, &x, spec);
-	if (replayed == MLX5DM_FLOW_REPLAY_RULE)
-		return mlx5dm_flow_check_masks(&x, error);
-	return mlx5dm_flow_translate_walk(xc, replayed, attr, items, actions, &x, spec, error);
 }

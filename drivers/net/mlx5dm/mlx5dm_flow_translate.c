@@ -73,6 +73,22 @@ mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_r
 	return mlx5dm_flow_check_masks(x, error);
 }
 
+/* Through the cache xc->shape: what it replays of the rule, then the rest. */
+static int
+mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			    const struct rte_flow_item items[],
+			    const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
+			    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_xlate x;
+	enum mlx5dm_flow_replay replayed;
+
+	replayed = mlx5dm_flow_shape_replay(xc->shape, xc, attr, items, actions, &x, spec);
+	if (replayed == MLX5DM_FLOW_REPLAY_RULE)
+		return mlx5dm_flow_check_masks(&x, error);
+	return mlx5dm_flow_translate_walk(xc, replayed, attr, items, actions, &x, spec, error);
+}
+
 /* Without a cache (apart: the cache's path has a translation state of its own). */
 static __rte_noinline int
 mlx5dm_flow_translate_uncached(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,

@@ -276,6 +276,7 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 			  struct rte_flow_error *error);
 
 /*
+ * mlx5dm_flow_msg.c.
  * "item type SCTP not supported" (action: true for an action type): the
  * name DPDK gives the type (rte_flow_conv(), testpmd's names), else its
  * number. The text lives in a per-thread buffer until the thread's next
@@ -663,18 +664,6 @@ enum mlx5dm_flow_replay mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh,
 						 const struct rte_flow_action actions[],
 						 struct mlx5dm_flow_xlate *x,
 						 struct mlx5dm_flow_spec *spec);
-/*
- * mlx5dm_flow_translate.c: the translation after what was replayed (the
- * pattern's walk unless a pattern was, the actions' walk, which the cache
- * keeps if it can, the mask check); x as the replay left it.
- */
-int mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc,
-			       enum mlx5dm_flow_replay replayed,
-			       const struct rte_flow_attr *attr,
-			       const struct rte_flow_item items[],
-			       const struct rte_flow_action actions[],
-			       struct mlx5dm_flow_xlate *x, struct mlx5dm_flow_spec *spec,
-			       struct rte_flow_error *error);
 /* Before a full walk: forget the kept shape, start recording into sh. */
 void mlx5dm_flow_shape_rec_begin(struct mlx5dm_flow_shape *sh);
 /* After a successful full walk: keep its shape. */

@@ -49,7 +49,12 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 	return ret;
 }
 
-int
+/*
+ * The translation after what was replayed (the pattern's walk unless a
+ * pattern was, the actions' walk, which the cache keeps if it can, the
+ * mask check); x as the replay left it.
+ */
+static int
 mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_replay replayed,
 			   const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			   const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,

@@ -541,6 +541,12 @@ mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return queue == 0 ? 0 : -EINVAL;
 }
 
+int
+mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	return mlx5dm_queue_flush(ctx, queue);
+}
+
 struct mlx5dm_counters *
 mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n)
 {

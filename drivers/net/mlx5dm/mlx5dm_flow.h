@@ -238,6 +238,12 @@ struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
 	/*
+	 * A relaxed pattern template's rule: an item without a mask implies no
+	 * match of its own (its protocol); items with a mask keep what locates
+	 * their fields.
+	 */
+	bool relaxed;
+	/*
 	 * The port's steering domains (NIC RX, NIC TX): masks are checked by
 	 * the library against the port's device (its STE format and flex
 	 * parsers). NULL: against STE format 1 on a device without flex-parser
@@ -444,6 +450,8 @@ mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stag
 /* mlx5dm_flow_actions.c */
 int mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
 			      struct rte_flow_error *error);
+/* The translation takes actions of this type (in some rules). */
+bool mlx5dm_flow_action_known(enum rte_flow_action_type type);
 
 /* mlx5dm_flow_modify.c: PRM modify-header entries. */
 /* Entry e sets a whole 32-bit field: true, its data in *data. */
@@ -601,6 +609,7 @@ struct mlx5dm_flow_shape_act {
 struct mlx5dm_flow_shape {
 	bool valid;
 	bool internal;                  /* xc->internal it was recorded with */
+	bool relaxed;                   /* xc->relaxed it was recorded with */
 	bool out_kept;                  /* out holds the walk's result (but the copies) */
 	bool out_full;                  /* out holds act.res (but the copies and the hints) */
 	uint8_t nb_items;
@@ -860,6 +869,10 @@ struct mlx5dm_flow_priv {
 	uint32_t cnt_tab_size;
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
 	struct mlx5dm_flow_stats st;
+	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
+	struct mlx5dm_flow_tmpl *tmpl;
+	/* Rules a matcher made now is sized for, log2 (a template table's; 0: none). */
+	uint32_t log_rules_hint;
 };
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
@@ -969,6 +982,8 @@ const struct mlx5dm_flow_ent_param *mlx5dm_flow_aset_params(const struct mlx5dm_
  * counter by an id (never 0); the counter's action and the flow's base
  * values live in the bulk.
  */
+/* Counters a port can have at most (ids), whatever the device offers. */
+uint32_t mlx5dm_flow_cnt_max(void);
 /* A counter (*id) and its action in domain dom; 0 or a negative errno. */
 int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id);
 void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);

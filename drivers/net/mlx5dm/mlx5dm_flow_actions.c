@@ -451,6 +451,12 @@ mlx5dm_flow_act_def_get(enum rte_flow_action_type type)
 	}
 }
 
+bool
+mlx5dm_flow_action_known(enum rte_flow_action_type type)
+{
+	return mlx5dm_flow_act_def_get(type) != NULL;
+}
+
 /* VID / PCP of pushed headers not set by an action: from the matched VLAN. */
 static int
 mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)

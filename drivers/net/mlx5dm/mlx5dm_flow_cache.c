@@ -291,6 +291,7 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 		.priority = prio,
 		.criteria = criteria,
 		.mask = mask,
+		.log_rules_hint = fp->log_rules_hint,
 	};
 	struct mlx5dm_flow_matcher *m;
 	struct mlx5dm_flow_tbl *t;

@@ -242,6 +242,13 @@ mlx5dm_flow_cnt_action_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_
 	return 0;
 }
 
+uint32_t
+mlx5dm_flow_cnt_max(void)
+{
+	/* Ids: MLX5DM_FLOW_CNT_TAB_MAX bulks of at most 2^MLX5DM_FLOW_CNT_LOG_MAX counters. */
+	return MLX5DM_FLOW_CNT_TAB_MAX << MLX5DM_FLOW_CNT_LOG_MAX;
+}
+
 int
 mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id)
 {

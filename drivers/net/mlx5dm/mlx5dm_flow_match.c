@@ -81,10 +81,19 @@ mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 	mlx5dm_flow_match_write(x, f, mlx5dm_flow_field_ones(f), value);
 }
 
+/* A relaxed template's item without a mask: it implies nothing (mlx5dm_flow_xctx). */
+static bool
+mlx5dm_flow_match_relaxed(const struct mlx5dm_flow_xlate *x)
+{
+	return x->xc->relaxed && x->item != NULL && x->item->mask == NULL;
+}
+
 int
 mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
 			struct rte_flow_error *error)
 {
+	if (mlx5dm_flow_match_relaxed(x))
+		return 0;
 	return mlx5dm_flow_match_set(x, f, mlx5dm_flow_field_ones(f), value, error);
 }
 
@@ -100,6 +109,8 @@ mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 {
 	uint32_t m = mlx5dm_fte_get(x->spec->mask, f);
 
+	if (mlx5dm_flow_match_relaxed(x))
+		return 0;
 	if (m != 0 && m != version)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
 					  mlx5dm_flow_named_msg(false, x->item->type,

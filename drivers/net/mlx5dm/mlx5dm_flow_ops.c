@@ -33,6 +33,7 @@
 
 #include "mlx5dm.h"
 #include "mlx5dm_flow.h"
+#include "mlx5dm_flow_template.h"
 #include "mlx5dm_log.h"
 #include "mlx5dm_osdep.h"
 
@@ -100,7 +101,13 @@ mlx5dm_flow_fp(struct rte_eth_dev *dev)
 	return MLX5DM_LIKELY(fp != NULL) ? fp : mlx5dm_flow_fp_new(priv);
 }
 
-static int
+struct mlx5dm_flow_priv *
+mlx5dm_flow_port_fp(struct rte_eth_dev *dev)
+{
+	return mlx5dm_flow_fp(dev);
+}
+
+int
 mlx5dm_flow_nomem(struct rte_flow_error *error)
 {
 	return rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -127,7 +134,7 @@ mlx5dm_flow_null_check(const struct rte_flow_attr *attr, const struct rte_flow_i
 	return 0;
 }
 
-static int
+int
 mlx5dm_flow_not_started(struct rte_flow_error *error)
 {
 	/* Not a retry: rules exist on a started port only (ENODEV, as DPDK's mlx5 says). */
@@ -183,21 +190,40 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 	return flow;
 }
 
+struct rte_flow *
+mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, bool relaxed,
+			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			  const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = dev->data->nb_rx_queues,
+		.relaxed = relaxed,
+		.dom = { priv->dom_rx, priv->dom_tx },
+		.match_known = mlx5dm_flow_objs_match_known,
+		.arg = fp,
+		.shape = &fp->shape,
+	};
+	struct rte_flow *flow = NULL;
+
+	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, error) < 0)
+		return NULL;
+	if (!fp->started)
+		mlx5dm_flow_not_started(error);
+	else
+		flow = mlx5dm_flow_objs_create(fp, &fp->shape.out, true, error);
+	if (flow != NULL)
+		mlx5dm_rules_posted(priv);
+	return flow;
+}
+
 static struct rte_flow *
 mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		   struct rte_flow_error *error)
 {
-	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
-	const struct mlx5dm_flow_xctx xc = {
-		.nb_rx_queues = dev->data->nb_rx_queues,
-		.dom = { priv->dom_rx, priv->dom_tx },
-		.match_known = mlx5dm_flow_objs_match_known,
-		.arg = fp,
-		.shape = fp != NULL ? &fp->shape : NULL,
-	};
-	struct rte_flow *flow = NULL;
+	struct rte_flow *flow;
 
 	if (fp == NULL) {
 		mlx5dm_flow_nomem(error);
@@ -210,15 +236,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	 * objects, and the shape cache (with its output spec) is ours.
 	 */
 	rte_spinlock_lock(&fp->lock);
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, error) < 0)
-		goto unlock;
-	if (!fp->started)
-		mlx5dm_flow_not_started(error);
-	else
-		flow = mlx5dm_flow_objs_create(fp, &fp->shape.out, true, error);
-	if (flow != NULL)
-		mlx5dm_rules_posted(dev->data->dev_private);
-unlock:
+	flow = mlx5dm_flow_create_locked(dev, fp, false, attr, items, actions, error);
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
 }
@@ -419,6 +437,18 @@ static const struct rte_flow_ops mlx5dm_flow_ops = {
 	.query = mlx5dm_flow_query,
 	.isolate = mlx5dm_flow_isolate,
 	.dev_dump = mlx5dm_flow_dev_dump,
+	.info_get = mlx5dm_flow_info_get,
+	.configure = mlx5dm_flow_configure,
+	.pattern_template_create = mlx5dm_flow_pattern_template_create,
+	.pattern_template_destroy = mlx5dm_flow_pattern_template_destroy,
+	.actions_template_create = mlx5dm_flow_actions_template_create,
+	.actions_template_destroy = mlx5dm_flow_actions_template_destroy,
+	.template_table_create = mlx5dm_flow_template_table_create,
+	.template_table_destroy = mlx5dm_flow_template_table_destroy,
+	.async_create = mlx5dm_flow_async_create,
+	.async_destroy = mlx5dm_flow_async_destroy,
+	.push = mlx5dm_flow_push,
+	.pull = mlx5dm_flow_pull,
 };
 
 int
@@ -457,6 +487,7 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 	}
 	rte_spinlock_lock(&fp->lock);
 	/* A start without a stop in between: begin from a clean state. */
+	mlx5dm_flow_tmpl_unbind_all(fp);
 	mlx5dm_flow_objs_stop(fp);
 	ret = mlx5dm_flow_objs_start(fp, &port);
 	if (ret == 0 && !priv->isolated) {
@@ -482,6 +513,8 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 	if (fp == NULL)
 		return;
 	rte_spinlock_lock(&fp->lock);
+	/* Template tables let their matchers go: the objects' stop checks nothing is left. */
+	mlx5dm_flow_tmpl_unbind_all(fp);
 	mlx5dm_flow_objs_stop(fp);
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
@@ -496,6 +529,7 @@ mlx5dm_flow_close(struct rte_eth_dev *dev)
 	if (priv->flow == NULL)
 		return;
 	mlx5dm_flow_stop(dev);
+	mlx5dm_flow_tmpl_free(priv->flow);
 	mlx5dm_free(priv->flow);
 	priv->flow = NULL;
 }

@@ -209,6 +209,7 @@ mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow
 	mlx5dm_flow_shape_keep_words(sh);
 	sh->attr = *attr;
 	sh->internal = xc->internal;
+	sh->relaxed = xc->relaxed;
 	sh->x = *x;
 	sh->x.rec = NULL;
 	memcpy(sh->owner, x->owner, sizeof(sh->owner));
@@ -237,6 +238,7 @@ mlx5dm_flow_shape_same(const struct mlx5dm_flow_shape *sh, const struct mlx5dm_f
 	unsigned int i;
 
 	if (!sh->valid || attr == NULL || items == NULL || xc->internal != sh->internal ||
+	    xc->relaxed != sh->relaxed ||
 	    memcmp(attr, &sh->attr, sizeof(*attr)) != 0)
 		return false;
 	for (i = 0; i < sh->nb_items; i++) {

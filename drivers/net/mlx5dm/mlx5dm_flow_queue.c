@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The flow queues of the template API: rte_flow_async_create/destroy,
+ * rte_flow_push, rte_flow_pull (mlx5dm_flow_template.h).
+ *
+ * An operation is done when its call returns (its rule writes are posted
+ * on the library's rule queue, under fp->lock as the synchronous path's);
+ * its result waits in the flow queue's ring. A postponed operation's result
+ * becomes visible at the next push or the next operation that is not
+ * postponed, and pull rings and drains the rule queue before it hands out
+ * results: a pulled creation steers packets, a pulled destruction no longer
+ * does. Only the lcore owning a flow queue touches its ring.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow_driver.h>
+#include <ethdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_flow_template.h"
+#include "mlx5dm_log.h"
+#include "mlx5dm_osdep.h"
+#include "mlx5dm_steer.h"
+
+/* The flow queue, or NULL with error set. */
+static struct mlx5dm_flow_tq *
+mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, struct rte_flow_error *error)
+{
+	if (fp == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	if (fp->tmpl == NULL || queue >= fp->tmpl->nb_queues) {
+		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "no such flow queue: see rte_flow_configure()");
+		return NULL;
+	}
+	return &fp->tmpl->tq[queue];
+}
+
+static int
+mlx5dm_flow_tq_full(struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "the flow queue is full: pull its results first");
+}
+
+/* Keep the result of a finished operation (room was checked). */
+static void
+mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
+		    void *user_data)
+{
+	uint32_t place = tq->head + tq->count;
+	struct rte_flow_op_result *r;
+
+	r = &tq->res[place >= tq->size ? place - tq->size : place];
+	r->status = RTE_FLOW_OP_SUCCESS;
+	r->user_data = user_data;
+	tq->count++;
+	if (op_attr == NULL || !op_attr->postpone)
+		tq->pushed = tq->count;
+}
+
+struct rte_flow *
+mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
+			 const struct rte_flow_op_attr *op_attr,
+			 struct rte_flow_template_table *tbl,
+			 const struct rte_flow_item pattern[], uint8_t pt_idx,
+			 const struct rte_flow_action actions[], uint8_t at_idx,
+			 void *user_data, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
+	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	struct rte_flow *flow = NULL;
+
+	if (tq == NULL)
+		return NULL;
+	if (tq->count >= tq->size) {
+		mlx5dm_flow_tq_full(error);
+		return NULL;
+	}
+	if (tbl == NULL || pattern == NULL || actions == NULL) {
+		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "a template table, a pattern and actions are required");
+		return NULL;
+	}
+	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
+				  error) < 0)
+		return NULL;
+	rte_spinlock_lock(&fp->lock);
+	if (!fp->started) {
+		mlx5dm_flow_not_started(error);
+		goto unlock;
+	}
+	if (!tbl->bound && mlx5dm_flow_tmpl_bind(dev, fp, tbl, error) < 0)
+		goto unlock;
+	flow = mlx5dm_flow_create_locked(dev, fp, tbl->pt[pt_idx]->relaxed, &tbl->attr, items,
+					 acts, error);
+unlock:
+	rte_spinlock_unlock(&fp->lock);
+	if (flow != NULL)
+		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	return flow;
+}
+
+int
+mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
+			  const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+			  void *user_data, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	int ret;
+
+	if (tq == NULL)
+		return -rte_errno;
+	if (tq->count >= tq->size)
+		return mlx5dm_flow_tq_full(error);
+	rte_spinlock_lock(&fp->lock);
+	if (!mlx5dm_flow_objs_owns(fp, flow))
+		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					 "unknown flow handle");
+	else
+		ret = mlx5dm_flow_objs_destroy(fp, flow, error);
+	mlx5dm_rules_posted(dev->data->dev_private);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0)
+		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	return ret;
+}
+
+int
+mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+
+	if (tq == NULL)
+		return -rte_errno;
+	tq->pushed = tq->count;
+	mlx5dm_rules_ring(dev->data->dev_private);
+	return 0;
+}
+
+int
+mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
+		 uint16_t n_res, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	uint32_t n, i;
+	int ret = 0;
+
+	if (tq == NULL)
+		return -rte_errno;
+	n = RTE_MIN((uint32_t)n_res, tq->pushed);
+	if (n == 0)
+		return 0;
+	/* What is pulled is in the device: the rule queue's writes have completed. */
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_rules_ring(priv);
+	if (priv->steer != NULL)
+		ret = mlx5dm_queue_drain(priv->steer, 0);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: the rule queue failed");
+	for (i = 0; i < n; i++) {
+		res[i] = tq->res[tq->head];
+		tq->head = tq->head + 1 == tq->size ? 0 : tq->head + 1;
+	}
+	tq->count -= n;
+	tq->pushed -= n;
+	return (int)n;
+}

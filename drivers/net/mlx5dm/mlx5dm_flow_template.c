@@ -1,0 +1,725 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * rte_flow_info_get / rte_flow_configure, pattern and actions templates,
+ * template tables (mlx5dm_flow_template.h). Everything here is control
+ * path: lists and the table's matchers change under fp->lock.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow_driver.h>
+#include <ethdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_flow_item.h"
+#include "mlx5dm_flow_template.h"
+#include "mlx5dm_osdep.h"
+
+/* The example value of a field the template masks (larger than any item the PMD takes). */
+static const uint8_t mlx5dm_flow_tmpl_zero[256];
+
+static int
+mlx5dm_flow_tmpl_err(struct rte_flow_error *error, int err, const char *msg)
+{
+	return rte_flow_error_set(error, err, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, msg);
+}
+
+/* The port's template state; NULL (and error set) before rte_flow_configure(). */
+static struct mlx5dm_flow_tmpl *
+mlx5dm_flow_tmpl_get(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
+{
+	if (fp == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	if (fp->tmpl == NULL)
+		mlx5dm_flow_tmpl_err(error, EINVAL, "the flow engine is not configured: "
+				     "call rte_flow_configure() first");
+	return fp->tmpl;
+}
+
+int
+mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+		     struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(error);
+	memset(port_info, 0, sizeof(*port_info));
+	port_info->max_nb_queues = MLX5DM_FLOW_MAX_QUEUES;
+	port_info->max_nb_counters = mlx5dm_flow_cnt_max();
+	if (queue_info != NULL)
+		queue_info->max_size = MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE;
+	return 0;
+}
+
+static void
+mlx5dm_flow_tq_free(struct mlx5dm_flow_tmpl *t)
+{
+	uint16_t q;
+
+	if (t->tq == NULL)
+		return;
+	for (q = 0; q < t->nb_queues; q++)
+		mlx5dm_free(t->tq[q].res);
+	mlx5dm_free(t->tq);
+	t->tq = NULL;
+	t->nb_queues = 0;
+}
+
+/* The queues as asked, or a negative errno with error (nothing changed). */
+static int
+mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
+		   struct mlx5dm_flow_tq **out, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_tq *tq;
+	uint16_t q;
+
+	for (q = 0; q < nb; q++)
+		if (attr[q] == NULL || attr[q]->size == 0 ||
+		    attr[q]->size > MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE)
+			return mlx5dm_flow_tmpl_err(error, EINVAL, "a flow queue's size must be "
+						    "1 to rte_flow_info_get()'s max_size");
+	tq = mlx5dm_aligned_zmalloc(sizeof(*tq) * nb, RTE_CACHE_LINE_SIZE);
+	if (tq == NULL)
+		return mlx5dm_flow_nomem(error);
+	for (q = 0; q < nb; q++) {
+		tq[q].size = attr[q]->size;
+		tq[q].res = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].res[0]));
+		if (tq[q].res == NULL)
+			goto nomem;
+	}
+	*out = tq;
+	return 0;
+nomem:
+	while (q-- > 0)
+		mlx5dm_free(tq[q].res);
+	mlx5dm_free(tq);
+	return mlx5dm_flow_nomem(error);
+}
+
+int
+mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
+		      uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+		      struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = NULL;
+	struct mlx5dm_flow_tmpl *t;
+	int ret;
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	if (port_attr == NULL || nb_queue == 0 || queue_attr == NULL)
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "rte_flow_configure: port attributes "
+					    "and at least one flow queue are required");
+	if (nb_queue > MLX5DM_FLOW_MAX_QUEUES)
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "more flow queues than "
+					    "rte_flow_info_get()'s max_nb_queues");
+	if (port_attr->nb_counters > mlx5dm_flow_cnt_max())
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "more counters than "
+					    "rte_flow_info_get()'s max_nb_counters");
+	if (port_attr->nb_aging_objects != 0 || port_attr->nb_meters != 0 ||
+	    port_attr->nb_conn_tracks != 0)
+		return mlx5dm_flow_tmpl_err(error, ENOTSUP, "rte_flow_configure: aging objects, "
+					    "meters and connection tracking are not supported");
+	if (port_attr->flags != 0)
+		return mlx5dm_flow_tmpl_err(error, ENOTSUP, "rte_flow_configure: no port flag "
+					    "is supported");
+	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, &tq, error);
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&fp->lock);
+	t = fp->tmpl;
+	/* Rules and tables were made for the queues they went through. */
+	if (fp->nb_listed != 0) {
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "rte_flow_configure: flow rules exist; "
+					   "destroy them before configuring again");
+		goto unlock;
+	}
+	if (t != NULL && !LIST_EMPTY(&t->tables)) {
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "rte_flow_configure: template tables "
+					   "exist; destroy them before configuring again");
+		goto unlock;
+	}
+	if (t == NULL) {
+		t = mlx5dm_zmalloc(sizeof(*t));
+		if (t == NULL) {
+			ret = mlx5dm_flow_nomem(error);
+			goto unlock;
+		}
+		LIST_INIT(&t->pts);
+		LIST_INIT(&t->ats);
+		LIST_INIT(&t->tables);
+		fp->tmpl = t;
+	}
+	mlx5dm_flow_tq_free(t);
+	t->tq = tq;
+	t->nb_queues = nb_queue;
+	tq = NULL;
+	ret = 0;
+unlock:
+	rte_spinlock_unlock(&fp->lock);
+	if (tq != NULL) {
+		t = &(struct mlx5dm_flow_tmpl){ .tq = tq, .nb_queues = nb_queue };
+		mlx5dm_flow_tq_free(t);
+	}
+	return ret;
+}
+
+static bool
+mlx5dm_flow_tmpl_zero_mask(const void *mask, size_t size)
+{
+	const uint8_t *b = mask;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
+struct rte_flow_pattern_template *
+mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
+				    const struct rte_flow_pattern_template_attr *attr,
+				    const struct rte_flow_item pattern[],
+				    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct rte_flow_pattern_template *pt;
+	const struct mlx5dm_flow_item_def *def;
+	unsigned int i, nb = 0;
+	int size;
+
+	if (t == NULL)
+		return NULL;
+	if (attr == NULL || pattern == NULL) {
+		mlx5dm_flow_tmpl_err(error, EINVAL, "pattern template: attributes and pattern "
+				     "are required");
+		return NULL;
+	}
+	if (attr->transfer) {
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+				   "transfer (FDB) templates are not supported");
+		return NULL;
+	}
+	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++, nb++) {
+		if (nb == MLX5DM_FLOW_TMPL_MAX_ITEMS) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+					   "pattern template: too many items");
+			return NULL;
+		}
+		if (pattern[i].type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		if (mlx5dm_flow_item_def_get(pattern[i].type) == NULL) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, &pattern[i],
+					   mlx5dm_flow_type_msg(false, pattern[i].type));
+			return NULL;
+		}
+		if (pattern[i].last != NULL) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+					   &pattern[i], mlx5dm_flow_named_msg(false,
+					   pattern[i].type, "a template item takes no range"));
+			return NULL;
+		}
+	}
+	size = rte_flow_conv(RTE_FLOW_CONV_OP_PATTERN, NULL, 0, pattern, error);
+	if (size < 0)
+		return NULL;
+	pt = mlx5dm_zmalloc(sizeof(*pt) + (size_t)size);
+	if (pt == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	pt->items = (struct rte_flow_item *)(pt + 1);
+	if (rte_flow_conv(RTE_FLOW_CONV_OP_PATTERN, pt->items, size, pattern, error) < 0) {
+		mlx5dm_free(pt);
+		return NULL;
+	}
+	/* A mask of zeros matches no field of the item: the same as none. */
+	for (i = 0; i < nb; i++) {
+		struct rte_flow_item *it = &pt->items[i];
+
+		it->spec = NULL;
+		def = mlx5dm_flow_item_def_get(it->type);
+		if (def == NULL ||
+		    (it->mask != NULL && mlx5dm_flow_tmpl_zero_mask(it->mask, def->size)))
+			it->mask = NULL;
+	}
+	pt->nb = (uint16_t)nb;
+	pt->relaxed = attr->relaxed_matching;
+	pt->ingress = attr->ingress;
+	pt->egress = attr->egress;
+	rte_spinlock_lock(&fp->lock);
+	LIST_INSERT_HEAD(&t->pts, pt, next);
+	rte_spinlock_unlock(&fp->lock);
+	return pt;
+}
+
+int
+mlx5dm_flow_pattern_template_destroy(struct rte_eth_dev *dev,
+				     struct rte_flow_pattern_template *pt,
+				     struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	int ret = 0;
+
+	if (t == NULL)
+		return -rte_errno;
+	rte_spinlock_lock(&fp->lock);
+	if (pt->users != 0)
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the pattern template is used by a "
+					   "template table");
+	else
+		LIST_REMOVE(pt, next);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0)
+		mlx5dm_free(pt);
+	return ret;
+}
+
+/*
+ * The size of an action's configuration when it is one flat structure: a
+ * mask of it that is all zero leaves every field to the rule. 0 for the
+ * others (lists, headers): any mask fixes them.
+ */
+static size_t
+mlx5dm_flow_tmpl_flat_conf(enum rte_flow_action_type type)
+{
+	switch (type) {
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return sizeof(struct rte_flow_action_queue);
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		return sizeof(struct rte_flow_action_mark);
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+		return sizeof(struct rte_flow_action_jump);
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
+		return sizeof(struct rte_flow_action_set_mac);
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
+		return sizeof(struct rte_flow_action_set_ipv4);
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
+		return sizeof(struct rte_flow_action_set_ipv6);
+	case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
+		return sizeof(struct rte_flow_action_set_tp);
+	case RTE_FLOW_ACTION_TYPE_SET_TTL:
+		return sizeof(struct rte_flow_action_set_ttl);
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
+		return sizeof(rte_be32_t);
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
+		return sizeof(struct rte_flow_action_set_dscp);
+	case RTE_FLOW_ACTION_TYPE_SET_TAG:
+		return sizeof(struct rte_flow_action_set_tag);
+	case RTE_FLOW_ACTION_TYPE_SET_META:
+		return sizeof(struct rte_flow_action_set_meta);
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+		return sizeof(struct rte_flow_action_of_set_vlan_vid);
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
+		return sizeof(struct rte_flow_action_of_set_vlan_pcp);
+	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+		return sizeof(struct rte_flow_action_of_push_vlan);
+	default:
+		return 0;
+	}
+}
+
+/* The template fixes the action's configuration (DPDK: a masked action). */
+static bool
+mlx5dm_flow_tmpl_fixed(const struct rte_flow_action *mask)
+{
+	size_t size = mlx5dm_flow_tmpl_flat_conf(mask->type);
+
+	if (mask->conf == NULL)
+		return false;
+	return size == 0 || !mlx5dm_flow_tmpl_zero_mask(mask->conf, size);
+}
+
+struct rte_flow_actions_template *
+mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
+				    const struct rte_flow_actions_template_attr *attr,
+				    const struct rte_flow_action actions[],
+				    const struct rte_flow_action masks[],
+				    struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct rte_flow_actions_template *at;
+	unsigned int i, nb = 0;
+	int size, msize;
+
+	if (t == NULL)
+		return NULL;
+	if (attr == NULL || actions == NULL || masks == NULL) {
+		mlx5dm_flow_tmpl_err(error, EINVAL, "actions template: attributes, actions and "
+				     "masks are required");
+		return NULL;
+	}
+	if (attr->transfer) {
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+				   "transfer (FDB) templates are not supported");
+		return NULL;
+	}
+	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++, nb++) {
+		if (nb == MLX5DM_FLOW_TMPL_MAX_ACTIONS) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+					   "actions template: too many actions");
+			return NULL;
+		}
+		if (!mlx5dm_flow_action_known(actions[i].type)) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
+					   mlx5dm_flow_type_msg(true, actions[i].type));
+			return NULL;
+		}
+		if (masks[i].type != actions[i].type) {
+			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
+					   mlx5dm_flow_named_msg(true, actions[i].type,
+					   "the mask list must have the action list's types"));
+			return NULL;
+		}
+	}
+	if (masks[nb].type != RTE_FLOW_ACTION_TYPE_END) {
+		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[nb],
+				   "the mask list is longer than the action list");
+		return NULL;
+	}
+	size = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, actions, error);
+	if (size < 0)
+		return NULL;
+	msize = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, masks, error);
+	if (msize < 0)
+		return NULL;
+	size = RTE_ALIGN_CEIL(size, sizeof(void *));
+	at = mlx5dm_zmalloc(sizeof(*at) + (size_t)size + (size_t)msize);
+	if (at == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	at->actions = (struct rte_flow_action *)(at + 1);
+	at->masks = (struct rte_flow_action *)((uint8_t *)at->actions + size);
+	if (rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->actions, size, actions, error) < 0 ||
+	    rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->masks, msize, masks, error) < 0) {
+		mlx5dm_free(at);
+		return NULL;
+	}
+	for (i = 0; i < nb; i++)
+		if (mlx5dm_flow_tmpl_fixed(&masks[i]))
+			at->fixed |= 1u << i;
+	at->nb = (uint16_t)nb;
+	at->ingress = attr->ingress;
+	at->egress = attr->egress;
+	rte_spinlock_lock(&fp->lock);
+	LIST_INSERT_HEAD(&t->ats, at, next);
+	rte_spinlock_unlock(&fp->lock);
+	return at;
+}
+
+int
+mlx5dm_flow_actions_template_destroy(struct rte_eth_dev *dev,
+				     struct rte_flow_actions_template *at,
+				     struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	int ret = 0;
+
+	if (t == NULL)
+		return -rte_errno;
+	rte_spinlock_lock(&fp->lock);
+	if (at->users != 0)
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the actions template is used by a "
+					   "template table");
+	else
+		LIST_REMOVE(at, next);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0)
+		mlx5dm_free(at);
+	return ret;
+}
+
+int
+mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
+		      uint8_t at_idx, const struct rte_flow_item vals[],
+		      const struct rte_flow_action avals[], struct rte_flow_item *items,
+		      struct rte_flow_action *actions, struct rte_flow_error *error)
+{
+	const struct rte_flow_pattern_template *pt;
+	const struct rte_flow_actions_template *at;
+	unsigned int i;
+
+	if (pt_idx >= tbl->nb_pt || at_idx >= tbl->nb_at)
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "no such template in the table");
+	pt = tbl->pt[pt_idx];
+	at = tbl->at[at_idx];
+	for (i = 0; i < pt->nb; i++) {
+		const struct rte_flow_item *it = &pt->items[i];
+
+		items[i] = (struct rte_flow_item){ .type = it->type, .mask = it->mask };
+		if (vals != NULL && vals[i].type != it->type)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, &vals[i],
+						  "the rule's pattern is not its template's");
+		if (it->mask == NULL)
+			continue;
+		items[i].spec = vals != NULL ? vals[i].spec : mlx5dm_flow_tmpl_zero;
+		if (items[i].spec == NULL)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC,
+						  &vals[i], mlx5dm_flow_named_msg(false, it->type,
+						  "the template masks fields of the item: the "
+						  "rule must give their values"));
+	}
+	items[i] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_END };
+	for (i = 0; i < at->nb; i++) {
+		const struct rte_flow_action *a = &at->actions[i];
+
+		if (avals != NULL && avals[i].type != a->type)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+						  &avals[i], "the rule's actions are not their "
+						  "template's");
+		/* A masked action is the template's; an unmasked one takes the rule's value. */
+		actions[i] = (struct rte_flow_action){
+			.type = a->type,
+			.conf = avals == NULL || (at->fixed & (1u << i)) ? a->conf :
+				avals[i].conf,
+		};
+	}
+	actions[i] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_END };
+	return 0;
+}
+
+/* The example rule of templates pi and ai, translated into spec. */
+static int
+mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
+			 uint8_t pi, uint8_t ai, struct mlx5dm_flow_spec *spec,
+			 struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	const struct mlx5dm_flow_xctx xc = {
+		.nb_rx_queues = dev->data->nb_rx_queues,
+		.relaxed = tbl->pt[pi]->relaxed,
+		.dom = { priv->dom_rx, priv->dom_tx },
+	};
+	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
+	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	int ret;
+
+	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, error);
+	if (ret < 0)
+		return ret;
+	return mlx5dm_flow_translate(&xc, &tbl->attr, items, actions, spec, error);
+}
+
+static void
+mlx5dm_flow_tmpl_unbind(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl)
+{
+	while (tbl->nb_m > 0)
+		mlx5dm_flow_matcher_put(fp, tbl->m[--tbl->nb_m]);
+	tbl->bound = false;
+}
+
+int
+mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		      struct rte_flow_template_table *tbl, struct rte_flow_error *error)
+{
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE], criteria;
+	struct mlx5dm_flow_spec *spec = mlx5dm_malloc(sizeof(*spec));
+	const char *err_field = NULL;
+	struct mlx5dm_flow_matcher *m;
+	unsigned int pi, ai, i;
+	int ret = 0;
+
+	if (spec == NULL)
+		return mlx5dm_flow_nomem(error);
+	fp->log_rules_hint = tbl->log_rules;
+	for (pi = 0; pi < tbl->nb_pt; pi++) {
+		for (ai = 0; ai < tbl->nb_at; ai++) {
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, spec, error);
+			if (ret < 0)
+				goto unbind;
+			for (i = 0; i < spec->nb_sub; i++) {
+				mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+				m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+							    mlx5dm_flow_sub_priority(spec, i),
+							    criteria, mask, &err_field);
+				if (m == NULL) {
+					ret = mlx5dm_flow_tmpl_err(error, errno, "steering "
+								   "library: the table's matcher "
+								   "creation failed");
+					goto unbind;
+				}
+				tbl->m[tbl->nb_m++] = m;
+			}
+		}
+	}
+	tbl->bound = true;
+	goto out;
+unbind:
+	mlx5dm_flow_tmpl_unbind(fp, tbl);
+out:
+	fp->log_rules_hint = 0;
+	mlx5dm_free(spec);
+	return ret;
+}
+
+void
+mlx5dm_flow_tmpl_unbind_all(struct mlx5dm_flow_priv *fp)
+{
+	struct rte_flow_template_table *tbl;
+
+	if (fp->tmpl == NULL)
+		return;
+	LIST_FOREACH(tbl, &fp->tmpl->tables, next)
+		mlx5dm_flow_tmpl_unbind(fp, tbl);
+}
+
+/* A template made for one direction only serves tables of that direction. */
+static bool
+mlx5dm_flow_tmpl_dir_ok(bool ingress, bool egress, const struct rte_flow_attr *attr)
+{
+	if (!ingress && !egress)
+		return true;
+	return attr->egress ? egress : ingress;
+}
+
+static void
+mlx5dm_flow_table_free(struct rte_flow_template_table *tbl)
+{
+	unsigned int i;
+
+	for (i = 0; i < tbl->nb_pt; i++)
+		tbl->pt[i]->users--;
+	for (i = 0; i < tbl->nb_at; i++)
+		tbl->at[i]->users--;
+	mlx5dm_free(tbl->m);
+	mlx5dm_free(tbl);
+}
+
+struct rte_flow_template_table *
+mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
+				  const struct rte_flow_template_table_attr *attr,
+				  struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+				  struct rte_flow_actions_template *ats[], uint8_t nb_at,
+				  struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct rte_flow_template_table *tbl;
+	struct mlx5dm_flow_spec *spec;
+	unsigned int i, j;
+	int ret = 0;
+
+	if (t == NULL)
+		return NULL;
+	if (attr == NULL || nb_pt == 0 || nb_at == 0 || nb_pt > MLX5DM_FLOW_TMPL_MAX_PER_TABLE ||
+	    nb_at > MLX5DM_FLOW_TMPL_MAX_PER_TABLE) {
+		mlx5dm_flow_tmpl_err(error, EINVAL, "template table: attributes and 1 to 8 "
+				     "pattern and actions templates are required");
+		return NULL;
+	}
+	tbl = mlx5dm_zmalloc(sizeof(*tbl));
+	spec = mlx5dm_malloc(sizeof(*spec));
+	if (tbl != NULL)
+		tbl->m = mlx5dm_calloc((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
+				       sizeof(tbl->m[0]));
+	if (tbl == NULL || spec == NULL || tbl->m == NULL) {
+		if (tbl != NULL)
+			mlx5dm_free(tbl->m);
+		mlx5dm_free(tbl);
+		mlx5dm_free(spec);
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	tbl->attr = attr->flow_attr;
+	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
+		tbl->log_rules++;
+	rte_spinlock_lock(&fp->lock);
+	for (i = 0; i < nb_pt; i++) {
+		tbl->pt[tbl->nb_pt++] = pts[i];
+		pts[i]->users++;
+		if (!mlx5dm_flow_tmpl_dir_ok(pts[i]->ingress, pts[i]->egress, &tbl->attr))
+			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: a pattern "
+						   "template is of the other direction");
+	}
+	for (i = 0; i < nb_at; i++) {
+		tbl->at[tbl->nb_at++] = ats[i];
+		ats[i]->users++;
+		if (!mlx5dm_flow_tmpl_dir_ok(ats[i]->ingress, ats[i]->egress, &tbl->attr))
+			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
+						   "template is of the other direction");
+	}
+	/* Every pair of templates must make rules: the example of each is translated once. */
+	for (i = 0; ret == 0 && i < nb_pt; i++)
+		for (j = 0; ret == 0 && j < nb_at; j++)
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, spec,
+						       error);
+	if (ret == 0 && fp->started)
+		ret = mlx5dm_flow_tmpl_bind(dev, fp, tbl, error);
+	if (ret == 0)
+		LIST_INSERT_HEAD(&t->tables, tbl, next);
+	else
+		mlx5dm_flow_table_free(tbl);
+	mlx5dm_rules_posted(dev->data->dev_private);
+	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_free(spec);
+	return ret == 0 ? tbl : NULL;
+}
+
+int
+mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
+				   struct rte_flow_template_table *tbl,
+				   struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+
+	if (t == NULL)
+		return -rte_errno;
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_tmpl_unbind(fp, tbl);
+	LIST_REMOVE(tbl, next);
+	mlx5dm_flow_table_free(tbl);
+	mlx5dm_rules_posted(dev->data->dev_private);
+	mlx5dm_rules_ring(dev->data->dev_private);
+	rte_spinlock_unlock(&fp->lock);
+	return 0;
+}
+
+void
+mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
+{
+	struct mlx5dm_flow_tmpl *t = fp->tmpl;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+
+	if (t == NULL)
+		return;
+	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
+		mlx5dm_flow_tmpl_unbind(fp, tbl);
+		LIST_REMOVE(tbl, next);
+		mlx5dm_flow_table_free(tbl);
+	}
+	while ((pt = LIST_FIRST(&t->pts)) != NULL) {
+		LIST_REMOVE(pt, next);
+		mlx5dm_free(pt);
+	}
+	while ((at = LIST_FIRST(&t->ats)) != NULL) {
+		LIST_REMOVE(at, next);
+		mlx5dm_free(at);
+	}
+	mlx5dm_flow_tq_free(t);
+	mlx5dm_free(t);
+	fp->tmpl = NULL;
+}

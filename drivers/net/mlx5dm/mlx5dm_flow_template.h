@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The template and asynchronous rte_flow API of net_mlx5dm (DPDK 22.11's
+ * rte_flow_configure(), templates, template tables, rte_flow_async_*,
+ * rte_flow_push/pull).
+ *
+ * mlx5dm_flow_template.c: info_get, configure, pattern and actions
+ * templates, template tables. A template keeps a copy of its items or
+ * actions (rte_flow_conv()); a table checks every pair of its templates
+ * once by translating an example rule of them, and holds the matchers of
+ * that rule's sub-rules, sized for the table's nb_flows, while the port is
+ * started (so a table filled within its size does not grow).
+ *
+ * mlx5dm_flow_queue.c: the flow queues. A rule of a table is its
+ * templates with the rule's values (item specs under the template's masks,
+ * the configuration of unmasked actions) taken the synchronous path's
+ * way; its result waits in the queue's ring until rte_flow_pull(). A queue
+ * is used by one lcore (as rte_flow asks): its ring takes no lock.
+ */
+
+#ifndef _MLX5DM_FLOW_TEMPLATE_H_
+#define _MLX5DM_FLOW_TEMPLATE_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_flow.h>
+#include <rte_flow_driver.h>
+
+#include "mlx5dm_flow.h"
+
+#define MLX5DM_FLOW_TMPL_MAX_ITEMS 32u      /* items of a pattern template, END excluded */
+#define MLX5DM_FLOW_TMPL_MAX_ACTIONS 32u    /* actions of an actions template, END excluded */
+#define MLX5DM_FLOW_TMPL_MAX_PER_TABLE 8u   /* pattern (actions) templates of a table */
+#define MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE (1u << 16) /* operations in flight per flow queue */
+
+struct rte_flow_pattern_template {
+	LIST_ENTRY(rte_flow_pattern_template) next;
+	uint32_t users;                 /* tables built on it */
+	bool relaxed;
+	bool ingress;
+	bool egress;
+	uint16_t nb;                    /* items, END excluded */
+	struct rte_flow_item *items;    /* a copy: types and masks (NULL: none, or all zero) */
+};
+
+struct rte_flow_actions_template {
+	LIST_ENTRY(rte_flow_actions_template) next;
+	uint32_t users;
+	bool ingress;
+	bool egress;
+	uint16_t nb;                    /* actions, END excluded */
+	struct rte_flow_action *actions; /* copies */
+	struct rte_flow_action *masks;
+	uint32_t fixed;                 /* bit i: action i is masked (its configuration fixed) */
+};
+
+struct rte_flow_template_table {
+	LIST_ENTRY(rte_flow_template_table) next;
+	struct rte_flow_attr attr;
+	uint32_t log_rules;             /* nb_flows, log2 rounded up */
+	uint8_t nb_pt;
+	uint8_t nb_at;
+	struct rte_flow_pattern_template *pt[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
+	struct rte_flow_actions_template *at[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
+	/* While the port is started: the matchers of the rules of every template pair. */
+	bool bound;
+	uint32_t nb_m;
+	struct mlx5dm_flow_matcher **m;
+};
+
+/* One flow queue: results of finished operations, a ring of size entries (one lcore). */
+struct mlx5dm_flow_tq {
+	uint32_t size;
+	uint32_t head;                  /* place of the next result to pull */
+	uint32_t count;                 /* results waiting */
+	uint32_t pushed;                /* of them, the first that may be pulled */
+	struct rte_flow_op_result *res;
+} __rte_cache_aligned;
+
+/* The template state of a port (fp->tmpl), made by rte_flow_configure(). */
+struct mlx5dm_flow_tmpl {
+	uint16_t nb_queues;
+	struct mlx5dm_flow_tq *tq;
+	LIST_HEAD(, rte_flow_pattern_template) pts;
+	LIST_HEAD(, rte_flow_actions_template) ats;
+	LIST_HEAD(, rte_flow_template_table) tables;
+};
+
+/* mlx5dm_flow_ops.c */
+struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
+int mlx5dm_flow_nomem(struct rte_flow_error *error);
+int mlx5dm_flow_not_started(struct rte_flow_error *error);
+/* rte_flow_create() with fp->lock held; relaxed: the rule of a relaxed pattern template. */
+struct rte_flow *mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+					   bool relaxed, const struct rte_flow_attr *attr,
+					   const struct rte_flow_item items[],
+					   const struct rte_flow_action actions[],
+					   struct rte_flow_error *error);
+
+/* mlx5dm_flow_template.c: the rte_flow_ops entries. */
+int mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+			 struct rte_flow_queue_info *queue_info, struct rte_flow_error *error);
+int mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
+			  uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+			  struct rte_flow_error *error);
+struct rte_flow_pattern_template *
+mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
+				    const struct rte_flow_pattern_template_attr *attr,
+				    const struct rte_flow_item pattern[],
+				    struct rte_flow_error *error);
+int mlx5dm_flow_pattern_template_destroy(struct rte_eth_dev *dev,
+					 struct rte_flow_pattern_template *pt,
+					 struct rte_flow_error *error);
+struct rte_flow_actions_template *
+mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
+				    const struct rte_flow_actions_template_attr *attr,
+				    const struct rte_flow_action actions[],
+				    const struct rte_flow_action masks[],
+				    struct rte_flow_error *error);
+int mlx5dm_flow_actions_template_destroy(struct rte_eth_dev *dev,
+					 struct rte_flow_actions_template *at,
+					 struct rte_flow_error *error);
+struct rte_flow_template_table *
+mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
+				  const struct rte_flow_template_table_attr *attr,
+				  struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+				  struct rte_flow_actions_template *ats[], uint8_t nb_at,
+				  struct rte_flow_error *error);
+int mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
+				       struct rte_flow_template_table *tbl,
+				       struct rte_flow_error *error);
+
+/*
+ * A rule of tbl from templates pt_idx and at_idx with the rule's values:
+ * attr, items (room for MLX5DM_FLOW_TMPL_MAX_ITEMS + 1) and actions (room
+ * for MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1) as rte_flow_create() takes them.
+ * vals: the values the template leaves to the rule; NULL: an example of the
+ * template itself (zero values under the masks, the template's
+ * configuration of every action). 0 or a negative errno with error set.
+ */
+int mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
+			  uint8_t at_idx, const struct rte_flow_item vals[],
+			  const struct rte_flow_action avals[], struct rte_flow_item *items,
+			  struct rte_flow_action *actions, struct rte_flow_error *error);
+/* The table's matchers (fp->lock held, port started); 0 or a negative errno with error. */
+int mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			  struct rte_flow_template_table *tbl, struct rte_flow_error *error);
+/* Every table lets its matchers go (fp->lock held; before the flow objects stop). */
+void mlx5dm_flow_tmpl_unbind_all(struct mlx5dm_flow_priv *fp);
+/* Free the template state (port close). */
+void mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp);
+
+/* mlx5dm_flow_queue.c: the rte_flow_ops entries. */
+struct rte_flow *mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
+					  const struct rte_flow_op_attr *op_attr,
+					  struct rte_flow_template_table *tbl,
+					  const struct rte_flow_item pattern[], uint8_t pt_idx,
+					  const struct rte_flow_action actions[], uint8_t at_idx,
+					  void *user_data, struct rte_flow_error *error);
+int mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
+			      const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+			      void *user_data, struct rte_flow_error *error);
+int mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error);
+int mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
+		     uint16_t n_res, struct rte_flow_error *error);
+
+#endif /* _MLX5DM_FLOW_TEMPLATE_H_ */

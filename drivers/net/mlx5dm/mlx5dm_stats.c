@@ -18,6 +18,7 @@
 
 #include "mlx5dm.h"
 #include "mlx5dm_dev.h"
+#include "mlx5dm_steer.h"
 
 /* Frames dropped for want of a posted receive buffer, where the device counts them. */
 static uint64_t
@@ -120,6 +121,32 @@ static const struct {
 	{ "dev_delivered", offsetof(struct mlx5dm_dev_port_stats, delivered) },
 };
 
+/*
+ * The steering library's state of the port (either backend): rules, and
+ * the STE ICM they and their tables hold, which returns to the pool as
+ * rules and matchers go.
+ */
+static const char *const mlx5dm_xstats_steer[] = {
+	"steer_rules",
+	"steer_matchers",
+	"steer_icm_used_bytes",
+	"steer_table_growths",
+};
+
+static void
+mlx5dm_xstats_steer_get(struct mlx5dm_priv *priv, uint64_t *v)
+{
+	struct mlx5dm_ctx_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (priv->steer != NULL)
+		mlx5dm_ctx_stats_get(priv->steer, &st);
+	v[0] = st.rules;
+	v[1] = st.matchers;
+	v[2] = st.icm[0].used_bytes;
+	v[3] = st.rehash;
+}
+
 static unsigned int
 mlx5dm_xstats_ndev(struct rte_eth_dev *dev)
 {
@@ -137,10 +164,11 @@ mlx5dm_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *name
 	unsigned int nrx = dev->data->nb_rx_queues;
 	unsigned int ntx = dev->data->nb_tx_queues;
 	unsigned int ndev = mlx5dm_xstats_ndev(dev);
+	unsigned int n = nrx + ntx + ndev + RTE_DIM(mlx5dm_xstats_steer);
 	unsigned int i;
 
-	if (names == NULL || size < nrx + ntx + ndev)
-		return (int)(nrx + ntx + ndev);
+	if (names == NULL || size < n)
+		return (int)n;
 	for (i = 0; i < nrx; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "rx_q%u_recoveries", i);
 	for (i = 0; i < ntx; i++)
@@ -149,7 +177,10 @@ mlx5dm_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *name
 	for (i = 0; i < ndev; i++)
 		snprintf(names[nrx + ntx + i].name, sizeof(names[0].name), "%s",
 			 mlx5dm_xstats_dev[i].name);
-	return (int)(nrx + ntx + ndev);
+	for (i = 0; i < RTE_DIM(mlx5dm_xstats_steer); i++)
+		snprintf(names[nrx + ntx + ndev + i].name, sizeof(names[0].name), "%s",
+			 mlx5dm_xstats_steer[i]);
+	return (int)n;
 }
 
 int
@@ -159,11 +190,13 @@ mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigne
 	unsigned int nrx = dev->data->nb_rx_queues;
 	unsigned int ntx = dev->data->nb_tx_queues;
 	unsigned int ndev = mlx5dm_xstats_ndev(dev);
+	unsigned int nb = nrx + ntx + ndev + RTE_DIM(mlx5dm_xstats_steer);
+	uint64_t steer[RTE_DIM(mlx5dm_xstats_steer)];
 	struct mlx5dm_dev_port_stats ps;
 	unsigned int i;
 
-	if (xstats == NULL || n < nrx + ntx + ndev)
-		return (int)(nrx + ntx + ndev);
+	if (xstats == NULL || n < nb)
+		return (int)nb;
 	for (i = 0; i < nrx; i++) {
 		struct mlx5dm_rxq *rxq = dev->data->rx_queues[i];
 
@@ -184,5 +217,10 @@ mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigne
 		memcpy(&xstats[nrx + ntx + i].value,
 		       (const uint8_t *)&ps + mlx5dm_xstats_dev[i].off, sizeof(uint64_t));
 	}
-	return (int)(nrx + ntx + ndev);
+	mlx5dm_xstats_steer_get(priv, steer);
+	for (i = 0; i < RTE_DIM(steer); i++) {
+		xstats[nrx + ntx + ndev + i].id = nrx + ntx + ndev + i;
+		xstats[nrx + ntx + ndev + i].value = steer[i];
+	}
+	return (int)nb;
 }

@@ -17,6 +17,7 @@
 #include "test_flow_common.h"
 #include "flow_fake_steer.h"
 #include "mlx5dm.h"
+#include "mlx5dm_flow_template.h"
 
 #define ITEM(t, s, m) { .type = RTE_FLOW_ITEM_TYPE_##t, .spec = (s), .mask = (m) }
 #define END_ITEM { .type = RTE_FLOW_ITEM_TYPE_END }
@@ -272,6 +273,196 @@ test_dump(void **state)
 	mlx5dm_flow_stop(&dev);
 }
 
+/* ---- the template API ---- */
+
+static const struct rte_flow_queue_attr q_attr = { .size = 4 };
+static const struct rte_flow_queue_attr *q_attrs[2] = { &q_attr, &q_attr };
+static const struct rte_flow_port_attr port_attr = { .nb_counters = 0 };
+
+static void
+test_template_configure(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_port_attr meters = { .nb_meters = 1 };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_port_info pi;
+	struct rte_flow_queue_info qi;
+	struct rte_flow *f;
+
+	(void)state;
+	assert_int_equal(ops->info_get(&dev, &pi, &qi, &err), 0);
+	assert_int_equal(pi.max_nb_queues, 64);
+	assert_true(pi.max_nb_counters >= 1u << 24);
+	assert_int_equal(qi.max_size, 1u << 16);
+	/* Templates need a configured flow engine. */
+	assert_null(ops->pattern_template_create(&dev, &pa, p_eth, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_string_equal(err.message, "the flow engine is not configured: call "
+			    "rte_flow_configure() first");
+	assert_int_equal(ops->configure(&dev, &port_attr, 0, NULL, &err), -EINVAL);
+	assert_int_equal(ops->configure(&dev, &meters, 2,
+					q_attrs, &err),
+			 -ENOTSUP);
+	assert_string_equal(err.message, "rte_flow_configure: aging objects, meters and "
+			    "connection tracking are not supported");
+	assert_int_equal(ops->configure(&dev, &port_attr, 2,
+					q_attrs, &err), 0);
+	assert_int_equal(priv.flow->tmpl->nb_queues, 2);
+	assert_int_equal(priv.flow->tmpl->tq[1].size, 4);
+	/* Not again while a rule exists. */
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	f = ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err);
+	assert_non_null(f);
+	assert_int_equal(ops->configure(&dev, &port_attr, 1,
+					q_attrs, &err),
+			 -EBUSY);
+	assert_string_equal(err.message, "rte_flow_configure: flow rules exist; destroy them "
+			    "before configuring again");
+	assert_int_equal(ops->destroy(&dev, f, &err), 0);
+	assert_int_equal(ops->configure(&dev, &port_attr, 1,
+					q_attrs, &err), 0);
+	assert_int_equal(priv.flow->tmpl->nb_queues, 1);
+	mlx5dm_flow_stop(&dev);
+}
+
+static void
+test_template_refusals(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_item sctp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL),
+					      ITEM(SCTP, NULL, NULL), END_ITEM };
+	const struct rte_flow_action meter[] = { ACT(METER, NULL), ACT(DROP, NULL), END_ACT };
+	const struct rte_flow_action drop_mask[] = { ACT(QUEUE, NULL), END_ACT };
+	struct rte_flow_error err = { .message = NULL };
+
+	(void)state;
+	assert_int_equal(ops->configure(&dev, &port_attr, 1,
+					q_attrs, &err), 0);
+	/* What the synchronous API refuses is refused at template creation, named. */
+	assert_null(ops->pattern_template_create(&dev, &pa, sctp, &err));
+	assert_int_equal(rte_errno, ENOTSUP);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_ITEM);
+	assert_ptr_equal(err.cause, &sctp[2]);
+	assert_string_equal(err.message, mlx5dm_flow_type_msg(false, RTE_FLOW_ITEM_TYPE_SCTP));
+	assert_null(ops->actions_template_create(&dev, &aa, meter, meter, &err));
+	assert_int_equal(rte_errno, ENOTSUP);
+	assert_ptr_equal(err.cause, &meter[0]);
+	assert_string_equal(err.message, mlx5dm_flow_type_msg(true, RTE_FLOW_ACTION_TYPE_METER));
+	assert_null(ops->actions_template_create(&dev, &aa, t_act_drop, drop_mask, &err));
+	assert_int_equal(rte_errno, EINVAL);
+}
+
+/* Rule i's field of the match value. */
+static uint32_t
+rule_field(const struct mlx5dm_rule *r, enum mlx5dm_fte_field f)
+{
+	return mlx5dm_fte_get(r->value, f);
+}
+
+static void
+test_template_rules(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_pattern_template_attr pa_relaxed = { .ingress = 1,
+								   .relaxed_matching = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_item_ipv4 dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item tp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, &dst_mask),
+					    ITEM(UDP, NULL, NULL), END_ITEM };
+	/* MARK left to the rule, QUEUE fixed to 2 by its mask. */
+	const struct rte_flow_action_mark mark0 = { .id = 0 };
+	const struct rte_flow_action_queue q2 = { .index = 2 }, qmask = { .index = 0xffff };
+	const struct rte_flow_action ta[] = { ACT(MARK, &mark0), ACT(QUEUE, &q2), END_ACT };
+	const struct rte_flow_action tm[] = { ACT(MARK, &mark0), ACT(QUEUE, &qmask), END_ACT };
+	const struct rte_flow_template_table_attr ta_attr = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 1000 };
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	const struct rte_flow_item_ipv4 dst = { .hdr.dst_addr = RTE_BE32(0x0a000007) };
+	const struct rte_flow_item rp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &dst, NULL),
+					    ITEM(UDP, NULL, NULL), END_ITEM };
+	const struct rte_flow_action_mark mark5 = { .id = 5 };
+	const struct rte_flow_action_queue q3 = { .index = 3 };
+	const struct rte_flow_action ra[] = { ACT(MARK, &mark5), ACT(QUEUE, &q3), END_ACT };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_pattern_template *pt, *ptr;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl, *tblr;
+	struct rte_flow_op_result res[4];
+	const struct mlx5dm_rule *r;
+	struct rte_flow *f, *fr, *fq[4];
+	struct fake_live l0, l;
+	unsigned int i;
+	int cookie;
+
+	(void)state;
+	assert_int_equal(ops->configure(&dev, &port_attr, 2,
+					q_attrs, &err), 0);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	pt = ops->pattern_template_create(&dev, &pa, tp, &err);
+	ptr = ops->pattern_template_create(&dev, &pa_relaxed, tp, &err);
+	at = ops->actions_template_create(&dev, &aa, ta, tm, &err);
+	assert_non_null(pt);
+	assert_non_null(ptr);
+	assert_non_null(at);
+	fake_live_get(&l0);
+	/* A table is its matcher, made now and sized for its nb_flows. */
+	tbl = ops->template_table_create(&dev, &ta_attr, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, l0.matchers + 1);
+	assert_int_equal(mlx5dm_flow_matcher_obj(tbl->m[0])->attr.log_rules_hint, 10);
+	/* A template in use stays. */
+	assert_int_equal(ops->pattern_template_destroy(&dev, pt, &err), -EBUSY);
+	/* A rule: its values under the template's masks, its MARK, the template's QUEUE. */
+	f = ops->async_create(&dev, 1, &later, tbl, rp, 0, ra, 0, &cookie, &err);
+	assert_non_null(f);
+	r = fake_last_rule();
+	assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(tbl->m[0]));
+	assert_int_equal(rule_field(r, MLX5DM_FTE(outer, dst_ip_31_0)), 0x0a000007);
+	assert_int_equal(rule_field(r, MLX5DM_FTE(outer, ip_protocol)), IPPROTO_UDP);
+	assert_int_equal(r->args[0], 5 + 1);
+	assert_int_equal(r->acts[1]->tir->rqns[0], 102);
+	/* Postponed: pulled after the push only, with its user data. */
+	assert_int_equal(ops->pull(&dev, 1, res, 4, &err), 0);
+	assert_int_equal(ops->push(&dev, 1, &err), 0);
+	assert_int_equal(ops->pull(&dev, 1, res, 4, &err), 1);
+	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
+	assert_ptr_equal(res[0].user_data, &cookie);
+	/* Relaxed: UDP without a mask implies no IP protocol. */
+	tblr = ops->template_table_create(&dev, &ta_attr, &ptr, 1, &at, 1, &err);
+	assert_non_null(tblr);
+	fr = ops->async_create(&dev, 0, NULL, tblr, rp, 0, ra, 0, NULL, &err);
+	assert_non_null(fr);
+	r = fake_last_rule();
+	assert_int_equal(mlx5dm_fte_get(r->m->mask, MLX5DM_FTE(outer, ip_protocol)), 0);
+	assert_int_equal(rule_field(r, MLX5DM_FTE(outer, dst_ip_31_0)), 0x0a000007);
+	assert_int_equal(ops->async_destroy(&dev, 0, NULL, fr, NULL, &err), 0);
+	assert_int_equal(ops->async_destroy(&dev, 1, NULL, f, &cookie, &err), 0);
+	assert_int_equal(ops->pull(&dev, 0, res, 4, &err), 2);
+	assert_int_equal(ops->pull(&dev, 1, res, 4, &err), 1);
+	assert_ptr_equal(res[0].user_data, &cookie);
+	/* A queue holds its size of results: full, it refuses until pulled. */
+	for (i = 0; i < 4; i++) {
+		fq[i] = ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err);
+		assert_non_null(fq[i]);
+	}
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err));
+	assert_int_equal(rte_errno, EAGAIN);
+	assert_int_equal(ops->pull(&dev, 0, res, 4, &err), 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ops->async_destroy(&dev, 0, NULL, fq[i], NULL, &err), 0);
+	assert_int_equal(ops->pull(&dev, 0, res, 4, &err), 4);
+	fake_live_get(&l);
+	assert_int_equal(l.rules, l0.rules);
+	assert_int_equal(ops->template_table_destroy(&dev, tbl, &err), 0);
+	assert_int_equal(ops->template_table_destroy(&dev, tblr, &err), 0);
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, l0.matchers);
+	assert_int_equal(ops->pattern_template_destroy(&dev, pt, &err), 0);
+	mlx5dm_flow_stop(&dev);
+}
+
 int
 main(void)
 {
@@ -282,6 +473,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_isolate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handles_query_flush, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_configure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,9 @@ pattern_template, actions_template, template_table, flow queue create/destroy, p
 A template table of 10 000 rules (UDP to one IPv4 address each, the MARK id and the queue
 per rule: unmasked actions) is filled through two flow queues, a push and a pull every 32
 operations; one packet per rule must arrive on the rule's queue with the rule's mark. A
-relaxed table next to it matches a TCP packet its non-relaxed twin does not. Destroying
+relaxed table next to it matches a TCP packet its non-relaxed twin does not; the rules of a
+third table share an indirect COUNT (flow queue indirect_action create, query; destroy
+refused while in use). Destroying
 every rule through the queues takes the library's rules back to what they were, and
 destroying the table gives its ICM back (the steer_* xstats). Topology: testpmd_pcap.py.
 """
@@ -55,7 +57,14 @@ def commands():
             'pattern_template 0 actions_template 0' % (P, N),
             'flow template_table %d create table_id 1 group 0 priority 0 ingress rules_number 4 '
             'pattern_template 1 actions_template 1' % P,
-            'show port xstats %d' % P]
+            'show port xstats %d' % P,
+            # An indirect COUNT shared by the rules of a third table.
+            'flow queue %d indirect_action 0 create action_id 5 ingress postpone no '
+            'action count / end' % P,
+            'flow actions_template %d create actions_template_id 2 template indirect 5 / '
+            'queue index 1 / end mask indirect 5 / queue index 0xffff / end' % P,
+            'flow template_table %d create table_id 2 group 0 priority 0 ingress rules_number 4 '
+            'pattern_template 0 actions_template 2' % P]
     for i in range(N):
         q = i % 2
         cmds.append('flow queue %d create %d template_table 0 pattern_template 0 '
@@ -67,19 +76,29 @@ def commands():
     cmds.append('flow queue %d create 0 template_table 1 pattern_template 0 actions_template 0 '
                 'postpone no pattern eth / ipv4 dst is 11.0.0.1 / udp / end '
                 'actions mark id 1 / queue index 1 / end' % P)
+    for d in ('12.0.0.1', '12.0.0.2'):
+        cmds.append('flow queue %d create 0 template_table 2 pattern_template 0 '
+                    'actions_template 0 postpone no pattern eth / ipv4 dst is %s / udp / end '
+                    'actions indirect 5 / queue index 1 / end' % (P, d))
     for q in (0, 1):
         cmds += ['flow push %d queue %d' % (P, q), 'flow pull %d queue %d' % (P, q)]
     cmds += ['show port xstats %d' % P, 'set verbose 1', 'start', 'sleep 3', 'stop',
-             'set verbose 0']
-    # Rule ids: testpmd numbers them 0 .. N in creation order.
-    for base in range(0, N + 1, 20):
-        ids = range(base, min(base + 20, N + 1))
+             'set verbose 0',
+             'flow queue %d indirect_action 0 query 5' % P,
+             'flow push %d queue 0' % P, 'flow pull %d queue 0' % P,
+             # In use: refused.
+             'flow queue %d indirect_action 0 destroy action_id 5' % P]
+    # Rule ids: testpmd numbers them 0 .. N + 2 in creation order.
+    for base in range(0, N + 3, 20):
+        ids = range(base, min(base + 20, N + 3))
         q = (base // 20) % 2
         cmds.append('flow queue %d destroy %d postpone yes %s' %
                     (P, q, ' '.join('rule %d' % r for r in ids)))
         cmds += ['flow push %d queue %d' % (P, q), 'flow pull %d queue %d' % (P, q)]
     cmds += ['show port xstats %d' % P,
-             'flow template_table %d destroy table 0 table 1' % P,
+             'flow queue %d indirect_action 0 destroy action_id 5' % P,
+             'flow push %d queue 0' % P, 'flow pull %d queue 0' % P,
+             'flow template_table %d destroy table 0 table 1 table 2' % P,
              'show port xstats %d' % P]
     return cmds
 
@@ -126,19 +145,26 @@ def body(s):
         # The relaxed table: UDP and TCP alike.
         (e / IP(dst='11.0.0.1') / UDP(), 3, 0x777),
         (e / IP(dst='11.0.0.1') / TCP(), 3, 0x777),
-    ]
+        # The indirect COUNT's rules: five packets counted.
+    ] + [(e / IP(dst='12.0.0.%d' % (1 + k % 2)) / UDP(), 1, NOMARK) for k in range(5)]
     for k, (pkt, q, mark) in enumerate(extra):
         frames.append(frame(N + k, pkt))
         want.append((q, mark))
     c = s.c
     out, received = run(s, frames)
     enq = len(re.findall(r'^Flow rule #\d+ creation enqueued', out, re.M))
-    c.check('%d rules enqueued' % (N + 1), enq == N + 1, 'got %d' % enq)
+    c.check('%d rules enqueued' % (N + 3), enq == N + 3, 'got %d' % enq)
     pulled = [tuple(map(int, m)) for m in
               re.findall(r'Queue #\d+ pulled (\d+) operations \((\d+) failed', out)]
+    # Rules made and destroyed, the indirect COUNT made, queried and destroyed.
     c.check('every operation pulled, none failed',
-            sum(p[0] for p in pulled) == 2 * (N + 1) and all(p[1] == 0 for p in pulled),
+            sum(p[0] for p in pulled) == 2 * (N + 3) + 3 and all(p[1] == 0 for p in pulled),
             'pulled %d, failed %d' % (sum(p[0] for p in pulled), sum(p[1] for p in pulled)))
+    m = re.search(r'Indirect COUNT action:\n hits_set: 1\n bytes_set: 1\n hits: (\d+)', out)
+    c.check('the indirect COUNT counted its rules\' 5 packets', m and int(m.group(1)) == 5,
+            m.group(0) if m else 'no query output')
+    c.check('an indirect COUNT in use is not destroyed',
+            'the indirect action is used by flow rules' in out)
     seen = verbose_rx(out, P)
     bad = []
     for i, (q, mark) in enumerate(want):
@@ -161,8 +187,8 @@ def body(s):
     c.check('the tables made their matchers up front',
             tables['steer_matchers'] == start['steer_matchers'] + 2,
             '%d -> %d' % (start['steer_matchers'], tables['steer_matchers']))
-    c.check('%d rules in the library' % (N + 1),
-            full['steer_rules'] == tables['steer_rules'] + N + 1,
+    c.check('%d rules in the library' % (N + 3),
+            full['steer_rules'] == tables['steer_rules'] + N + 3,
             '%d -> %d' % (tables['steer_rules'], full['steer_rules']))
     c.check('destroyed through the queues: the rules are gone',
             emptied['steer_rules'] == tables['steer_rules'],

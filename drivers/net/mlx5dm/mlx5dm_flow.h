@@ -873,6 +873,8 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_tmpl *tmpl;
 	/* Rules a matcher made now is sized for, log2 (a template table's; 0: none). */
 	uint32_t log_rules_hint;
+	/* The COUNT of the rule being made is this indirect counter (0: a counter of its own). */
+	uint32_t shared_cnt;
 };
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
@@ -990,6 +992,8 @@ void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);
 /* The counter's action in domain dom (its bulk's) and, in arg, the rule argument naming it. */
 struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id,
 					     unsigned int dom, uint32_t *arg);
+/* An indirect COUNT's rules: delta more (or fewer); the number now. */
+uint32_t mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta);
 /* What the flow counted since its counter was taken or last reset; 0 or a negative errno. */
 int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
 			  uint64_t *bytes);
@@ -1014,6 +1018,7 @@ struct rte_flow {
 	union {
 		struct {                        /* live */
 			uint32_t cnt;           /* counter id (mlx5dm_flow_cnt.c), 0: no COUNT */
+			bool cnt_shared;        /* cnt is an indirect COUNT's (not the flow's) */
 			bool listed;            /* a user flow (not the default rule) */
 			uint8_t dom;
 			uint8_t nb_rules;

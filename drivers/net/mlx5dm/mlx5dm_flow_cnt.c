@@ -40,6 +40,7 @@
 struct mlx5dm_flow_cnt_slot {
 	uint64_t base_hits;             /* device values the flow's counts start from */
 	uint64_t base_bytes;
+	uint32_t users;                 /* rules sharing it (an indirect COUNT); 0 after use */
 };
 
 struct mlx5dm_flow_cnt_bulk {
@@ -320,6 +321,15 @@ mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id)
 		return;
 	LIST_REMOVE(b, next);
 	mlx5dm_flow_cnt_bulk_free(fp, b);
+}
+
+uint32_t
+mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta)
+{
+	struct mlx5dm_flow_cnt_slot *s = mlx5dm_flow_cnt_slot(fp, id, NULL);
+
+	s->users = (uint32_t)((int)s->users + delta);
+	return s->users;
 }
 
 int

@@ -449,6 +449,9 @@ static const struct rte_flow_ops mlx5dm_flow_ops = {
 	.async_destroy = mlx5dm_flow_async_destroy,
 	.push = mlx5dm_flow_push,
 	.pull = mlx5dm_flow_pull,
+	.async_action_handle_create = mlx5dm_flow_async_handle_create,
+	.async_action_handle_destroy = mlx5dm_flow_async_handle_destroy,
+	.async_action_handle_query = mlx5dm_flow_async_handle_query,
 };
 
 int
@@ -487,7 +490,9 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 	}
 	rte_spinlock_lock(&fp->lock);
 	/* A start without a stop in between: begin from a clean state. */
-	mlx5dm_flow_tmpl_unbind_all(fp);
+	if (fp->started)
+		mlx5dm_flow_objs_flush(fp, NULL);
+	mlx5dm_flow_tmpl_stop(fp);
 	mlx5dm_flow_objs_stop(fp);
 	ret = mlx5dm_flow_objs_start(fp, &port);
 	if (ret == 0 && !priv->isolated) {
@@ -513,8 +518,13 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 	if (fp == NULL)
 		return;
 	rte_spinlock_lock(&fp->lock);
-	/* Template tables let their matchers go: the objects' stop checks nothing is left. */
-	mlx5dm_flow_tmpl_unbind_all(fp);
+	/*
+	 * Flows first (they hold indirect counters), then what the template
+	 * state holds: the objects' stop checks that nothing is left.
+	 */
+	if (fp->started)
+		mlx5dm_flow_objs_flush(fp, NULL);
+	mlx5dm_flow_tmpl_stop(fp);
 	mlx5dm_flow_objs_stop(fp);
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);

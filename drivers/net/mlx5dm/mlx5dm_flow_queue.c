@@ -69,6 +69,29 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 		tq->pushed = tq->count;
 }
 
+/* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
+static bool
+mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
+		      struct rte_flow_error *error)
+{
+	const struct rte_flow_action_handle *o;
+
+	LIST_FOREACH(o, &fp->tmpl->handles, next)
+		if (o == h)
+			break;
+	if (o == NULL) {
+		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
+				   "unknown indirect action handle");
+		return false;
+	}
+	if (h->cnt == 0) {
+		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
+				   "the indirect action's counter went with a port stop");
+		return false;
+	}
+	return true;
+}
+
 struct rte_flow *
 mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_op_attr *op_attr,
@@ -81,6 +104,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_handle *shared = NULL;
 	struct rte_flow *flow = NULL;
 
 	if (tq == NULL)
@@ -94,7 +118,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 				   "a template table, a pattern and actions are required");
 		return NULL;
 	}
-	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
+	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts, &shared,
 				  error) < 0)
 		return NULL;
 	rte_spinlock_lock(&fp->lock);
@@ -104,8 +128,19 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	if (!tbl->bound && mlx5dm_flow_tmpl_bind(dev, fp, tbl, error) < 0)
 		goto unlock;
+	if (shared != NULL) {
+		if (!mlx5dm_flow_handle_ok(fp, shared, error))
+			goto unlock;
+		if (shared->egress != !!tbl->attr.egress) {
+			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, shared,
+					   "the indirect COUNT is of the other direction");
+			goto unlock;
+		}
+		fp->shared_cnt = shared->cnt;
+	}
 	flow = mlx5dm_flow_create_locked(dev, fp, tbl->pt[pt_idx]->relaxed, &tbl->attr, items,
 					 acts, error);
+	fp->shared_cnt = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);
 	if (flow != NULL)
@@ -183,4 +218,127 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	tq->count -= n;
 	tq->pushed -= n;
 	return (int)n;
+}
+
+struct rte_flow_action_handle *
+mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
+				const struct rte_flow_op_attr *op_attr,
+				const struct rte_flow_indir_action_conf *conf,
+				const struct rte_flow_action *action, void *user_data,
+				struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct rte_flow_action_handle *h;
+	int ret;
+
+	if (tq == NULL)
+		return NULL;
+	if (tq->count >= tq->size) {
+		mlx5dm_flow_tq_full(error);
+		return NULL;
+	}
+	if (conf == NULL || action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
+	    conf->transfer || conf->ingress == conf->egress) {
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+				   "indirect actions: COUNT only, ingress or egress");
+		return NULL;
+	}
+	h = mlx5dm_zmalloc(sizeof(*h));
+	if (h == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	h->egress = conf->egress;
+	rte_spinlock_lock(&fp->lock);
+	if (!fp->started) {
+		mlx5dm_flow_not_started(error);
+		goto fail;
+	}
+	ret = mlx5dm_flow_cnt_alloc(fp, h->egress, &h->cnt);
+	if (ret < 0) {
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "steering library: counter allocation failed");
+		goto fail;
+	}
+	LIST_INSERT_HEAD(&fp->tmpl->handles, h, next);
+	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	return h;
+fail:
+	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_free(h);
+	return NULL;
+}
+
+int
+mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
+				 const struct rte_flow_op_attr *op_attr,
+				 struct rte_flow_action_handle *h, void *user_data,
+				 struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	int ret = 0;
+
+	if (tq == NULL)
+		return -rte_errno;
+	if (tq->count >= tq->size)
+		return mlx5dm_flow_tq_full(error);
+	rte_spinlock_lock(&fp->lock);
+	/* A handle whose counter went with a stop can still be destroyed. */
+	if (!mlx5dm_flow_handle_ok(fp, h, error) && rte_errno != ENODEV) {
+		ret = -rte_errno;
+	} else if (h->cnt != 0 && mlx5dm_flow_cnt_share(fp, h->cnt, 0) != 0) {
+		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
+					 "the indirect action is used by flow rules");
+	} else {
+		if (h->cnt != 0)
+			mlx5dm_flow_cnt_free(fp, h->cnt);
+		LIST_REMOVE(h, next);
+		mlx5dm_free(h);
+	}
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0)
+		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	return ret;
+}
+
+int
+mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
+			       const struct rte_flow_op_attr *op_attr,
+			       const struct rte_flow_action_handle *h, void *data,
+			       void *user_data, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct rte_flow_query_count *q = data;
+	uint64_t hits, bytes;
+	int ret;
+
+	if (tq == NULL)
+		return -rte_errno;
+	if (tq->count >= tq->size)
+		return mlx5dm_flow_tq_full(error);
+	if (q == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "no query result buffer");
+	rte_spinlock_lock(&fp->lock);
+	/* What the device counted: the rules' writes are in, the counters read now. */
+	mlx5dm_rules_ring(dev->data->dev_private);
+	if (!mlx5dm_flow_handle_ok(fp, h, error)) {
+		rte_spinlock_unlock(&fp->lock);
+		return -rte_errno;
+	}
+	ret = mlx5dm_flow_cnt_query(fp, h->cnt, q->reset, &hits, &bytes);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: counter query failed");
+	q->hits = hits;
+	q->bytes = bytes;
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	return 0;
 }

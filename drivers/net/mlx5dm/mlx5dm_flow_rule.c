@@ -263,7 +263,9 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
 	while (flow->nb_rules > 0)
 		mlx5dm_flow_rule_release(fp, &flow->rules[--flow->nb_rules]);
-	if (flow->cnt != 0)
+	if (flow->cnt_shared)
+		mlx5dm_flow_cnt_share(fp, flow->cnt, -1);
+	else if (flow->cnt != 0)
 		mlx5dm_flow_cnt_free(fp, flow->cnt);
 	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
@@ -289,7 +291,11 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	}
 	flow->dom = (uint8_t)spec->egress;
 	flow->listed = listed;
-	if (spec->count) {
+	if (spec->count && fp->shared_cnt != 0) {
+		flow->cnt = fp->shared_cnt;
+		flow->cnt_shared = true;
+		mlx5dm_flow_cnt_share(fp, flow->cnt, 1);
+	} else if (spec->count) {
 		ret = mlx5dm_flow_cnt_alloc(fp, flow->dom, &flow->cnt);
 		if (ret < 0) {
 			if (spec->nb_sub > 0)

@@ -157,6 +157,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		LIST_INIT(&t->pts);
 		LIST_INIT(&t->ats);
 		LIST_INIT(&t->tables);
+		LIST_INIT(&t->handles);
 		fp->tmpl = t;
 	}
 	mlx5dm_flow_tq_free(t);
@@ -379,7 +380,8 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 					   "actions template: too many actions");
 			return NULL;
 		}
-		if (!mlx5dm_flow_action_known(actions[i].type)) {
+		if (actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		    !mlx5dm_flow_action_known(actions[i].type)) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
 					   mlx5dm_flow_type_msg(true, actions[i].type));
 			return NULL;
@@ -454,7 +456,8 @@ int
 mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 		      uint8_t at_idx, const struct rte_flow_item vals[],
 		      const struct rte_flow_action avals[], struct rte_flow_item *items,
-		      struct rte_flow_action *actions, struct rte_flow_error *error)
+		      struct rte_flow_action *actions, struct rte_flow_action_handle **shared,
+		      struct rte_flow_error *error)
 {
 	const struct rte_flow_pattern_template *pt;
 	const struct rte_flow_actions_template *at;
@@ -494,6 +497,17 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 			.conf = avals == NULL || (at->fixed & (1u << i)) ? a->conf :
 				avals[i].conf,
 		};
+		/* Indirect actions are COUNTs: the rule counts with the handle's counter. */
+		if (a->type == RTE_FLOW_ACTION_TYPE_INDIRECT) {
+			if (*shared != NULL)
+				return rte_flow_error_set(error, ENOTSUP,
+							  RTE_FLOW_ERROR_TYPE_ACTION, a,
+							  "one indirect action per rule");
+			*shared = avals != NULL ? (void *)(uintptr_t)actions[i].conf :
+				  NULL;
+			actions[i] = (struct rte_flow_action){
+				.type = RTE_FLOW_ACTION_TYPE_COUNT };
+		}
 	}
 	actions[i] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_END };
 	return 0;
@@ -513,9 +527,10 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	};
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	struct rte_flow_action_handle *shared = NULL;
 	int ret;
 
-	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, error);
+	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, &shared, error);
 	if (ret < 0)
 		return ret;
 	return mlx5dm_flow_translate(&xc, &tbl->attr, items, actions, spec, error);
@@ -574,14 +589,20 @@ out:
 }
 
 void
-mlx5dm_flow_tmpl_unbind_all(struct mlx5dm_flow_priv *fp)
+mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 {
 	struct rte_flow_template_table *tbl;
+	struct rte_flow_action_handle *h;
 
 	if (fp->tmpl == NULL)
 		return;
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next)
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
+	LIST_FOREACH(h, &fp->tmpl->handles, next) {
+		if (h->cnt != 0)
+			mlx5dm_flow_cnt_free(fp, h->cnt);
+		h->cnt = 0;
+	}
 }
 
 /* A template made for one direction only serves tables of that direction. */
@@ -703,9 +724,14 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 	struct rte_flow_template_table *tbl;
 	struct rte_flow_pattern_template *pt;
 	struct rte_flow_actions_template *at;
+	struct rte_flow_action_handle *h;
 
 	if (t == NULL)
 		return;
+	while ((h = LIST_FIRST(&t->handles)) != NULL) {
+		LIST_REMOVE(h, next);
+		mlx5dm_free(h);
+	}
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
 		LIST_REMOVE(tbl, next);

@@ -73,6 +73,16 @@ struct rte_flow_template_table {
 	struct mlx5dm_flow_matcher **m;
 };
 
+/*
+ * An indirect COUNT: a counter rules share (RTE_FLOW_ACTION_TYPE_INDIRECT in
+ * their actions), of one direction. Its counter goes with a port stop.
+ */
+struct rte_flow_action_handle {
+	LIST_ENTRY(rte_flow_action_handle) next;
+	uint32_t cnt;                   /* counter id; 0: gone with a port stop */
+	bool egress;
+};
+
 /* One flow queue: results of finished operations, a ring of size entries (one lcore). */
 struct mlx5dm_flow_tq {
 	uint32_t size;
@@ -89,6 +99,7 @@ struct mlx5dm_flow_tmpl {
 	LIST_HEAD(, rte_flow_pattern_template) pts;
 	LIST_HEAD(, rte_flow_actions_template) ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
+	LIST_HEAD(, rte_flow_action_handle) handles;
 };
 
 /* mlx5dm_flow_ops.c */
@@ -141,17 +152,22 @@ int mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
  * for MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1) as rte_flow_create() takes them.
  * vals: the values the template leaves to the rule; NULL: an example of the
  * template itself (zero values under the masks, the template's
- * configuration of every action). 0 or a negative errno with error set.
+ * configuration of every action). An INDIRECT action becomes COUNT and
+ * its handle *shared (NULL: none). 0 or a negative errno with error set.
  */
 int mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 			  uint8_t at_idx, const struct rte_flow_item vals[],
 			  const struct rte_flow_action avals[], struct rte_flow_item *items,
-			  struct rte_flow_action *actions, struct rte_flow_error *error);
+			  struct rte_flow_action *actions, struct rte_flow_action_handle **shared,
+			  struct rte_flow_error *error);
 /* The table's matchers (fp->lock held, port started); 0 or a negative errno with error. */
 int mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			  struct rte_flow_template_table *tbl, struct rte_flow_error *error);
-/* Every table lets its matchers go (fp->lock held; before the flow objects stop). */
-void mlx5dm_flow_tmpl_unbind_all(struct mlx5dm_flow_priv *fp);
+/*
+ * Before the flow objects stop (fp->lock held, user flows flushed): every
+ * table lets its matchers go, every indirect COUNT its counter.
+ */
+void mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp);
 /* Free the template state (port close). */
 void mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp);
 
@@ -168,5 +184,19 @@ int mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 int mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error);
 int mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
 		     uint16_t n_res, struct rte_flow_error *error);
+struct rte_flow_action_handle *
+mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
+				const struct rte_flow_op_attr *op_attr,
+				const struct rte_flow_indir_action_conf *conf,
+				const struct rte_flow_action *action, void *user_data,
+				struct rte_flow_error *error);
+int mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
+				     const struct rte_flow_op_attr *op_attr,
+				     struct rte_flow_action_handle *h, void *user_data,
+				     struct rte_flow_error *error);
+int mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
+				   const struct rte_flow_op_attr *op_attr,
+				   const struct rte_flow_action_handle *h, void *data,
+				   void *user_data, struct rte_flow_error *error);
 
 #endif /* _MLX5DM_FLOW_TEMPLATE_H_ */

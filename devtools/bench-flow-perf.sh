@@ -6,7 +6,10 @@
 # rates of net_mlx5dm on the device model, measured by the stock
 # dpdk-test-flow-perf on one core, next to the harness floor measured in the
 # same run: the same flow-perf command on the driver's handle-only path
-# (devarg flow_engine=null: create/destroy only take/return a handle).
+# (devarg flow_engine=null: create/destroy only take/return a handle). Each
+# scenario runs with EAL hugepages (when enough are free: devtools/setup.sh
+# reserves them) and with --no-huge, in the same run: the driver's memory is
+# the DPDK heap's.
 #
 #   devtools/bench-flow-perf.sh [RULES]              default: 1000000
 #   devtools/bench-flow-perf.sh --callgrind [RULES]  default: 20000
@@ -55,7 +58,7 @@ if [ $mode = callgrind ]; then
 		name=${extra:-queue}
 		# shellcheck disable=SC2086
 		valgrind --tool=callgrind --callgrind-out-file="$out/cg" \
-			dpdk-test-flow-perf --no-huge --no-pci --no-shconf -m 512 -l 0-1 \
+			dpdk-test-flow-perf --no-huge --no-pci --no-shconf -m 1024 -l 0-1 \
 			--log-level=lib.eal:error $load --vdev net_mlx5dm0 -- --ingress --ipv4 \
 			--queue --rules-count="$rules" --rules-batch="$((rules / 2))" \
 			--deletion-rate --total-mbuf-count=4096 $extra >/dev/null 2>&1 ||
@@ -75,11 +78,23 @@ print("peak_rss_kib %d" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 sys.exit(r.returncode)' "$@"
 }
 
-# run VDEV ARGS...: prints "insert_krate delete_krate peak_rss_kib" (rates in K rules/s).
+# The EAL memory options of a run: hugepages (the heap grows as it needs), or
+# --no-huge with a heap large enough for the rules' records and handles.
+eal_mem() {
+	if [ "$1" = huge ]; then
+		echo "--in-memory"
+	else
+		echo "--no-huge --no-shconf -m $((512 + rules / 500))"
+	fi
+}
+
+# run MEM VDEV ARGS...: prints "insert_krate delete_krate peak_rss_kib" (rates in K rules/s).
 run() {
-	vdev=$1
-	shift
-	out=$(with_rss dpdk-test-flow-perf --no-huge --no-pci --no-shconf -m 1024 -l 0-1 \
+	mem=$1
+	vdev=$2
+	shift 2
+	# shellcheck disable=SC2046
+	out=$(with_rss dpdk-test-flow-perf $(eal_mem "$mem") --no-pci -l 0-1 \
 		--log-level=lib.eal:error $load --vdev "$vdev" -- \
 		--ingress --ipv4 --queue --rules-count="$rules" --rules-batch="$batch" \
 		--deletion-rate --total-mbuf-count=4096 "$@" 2>&1) || {
@@ -93,36 +108,36 @@ run() {
 	echo "${ins:--} ${del:--} ${rss:--}"
 }
 
-# The warm runs: memory for the rules' state populated at probe (about 800
-# bytes per rule, at least 64 MiB) and the model's ICM resident from the start.
-reserve_mb=$((rules * 800 / 1048576))
-[ "$reserve_mb" -ge 64 ] || reserve_mb=64
-warm_args=",mem_reserve=$reserve_mb,sim_icm_populate=1"
+# Free hugepages for the DPDK heap and the model's ICM (some 700 MiB at a million rules).
+hp=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0)
+huge=1
+[ "$hp" -ge 512 ] || huge=0
 echo "flow-perf, $rules rules, 1 core, net_mlx5dm on the device model"
-echo "rates in M rules/s; floor = the same command with flow_engine=null (handles only)"
-echo "warm = the same command with devargs $warm_args"
-echo "B/rule = (peak RSS - peak RSS of the floor without populate-ahead) / rules: host memory"
-echo "  the rules took (default devargs: with what the populate-ahead thread backed past their"
-echo "  use; the floor's own run holds its mem_ahead_start memory too, unused)"
-printf '%-24s %9s %9s %9s %9s %9s %9s %7s\n' scenario insert warm floor delete warm floor \
-	B/rule
+echo "rates in M rules/s: huge = with EAL hugepages, no-huge = with --no-huge;"
+echo "  floor = the same command with flow_engine=null (handles only), --no-huge"
+[ $huge = 1 ] ||
+	echo "  ($hp free hugepages of 2 MiB, fewer than 512: no hugepage runs; see devtools/setup.sh)"
+echo "B/rule = (peak RSS of the no-huge run - peak RSS of the floor) / rules: host memory the"
+echo "  rules took"
+printf '%-20s %11s %9s %9s %11s %9s %9s %7s\n' scenario insert:huge no-huge floor \
+	delete:huge no-huge floor B/rule
 for group in 0 1; do
 	for extra in "" --count --mark; do
 		name="group $group${extra:+ $extra}"
 		set -- "--group=$group"
 		[ -z "$extra" ] || set -- "$@" "$extra"
-		real=$(run "net_mlx5dm0$vdev_args" "$@")
-		warm=$(run "net_mlx5dm0$vdev_args$warm_args" "$@")
-		floor=$(run net_mlx5dm0,flow_engine=null "$@")
-		bare=$(run net_mlx5dm0,flow_engine=null,mem_ahead=0,sim_icm_populate=0 "$@")
-		echo "$real $warm $floor $bare" | awk -v n="$name" -v r="$rules" '
+		hr="- - -"
+		[ $huge = 0 ] || hr=$(run huge "net_mlx5dm0$vdev_args" "$@")
+		nr=$(run nohuge "net_mlx5dm0$vdev_args" "$@")
+		floor=$(run nohuge net_mlx5dm0,flow_engine=null "$@")
+		echo "$hr $nr $floor" | awk -v n="$name" -v r="$rules" '
 			function m(k) { return k == "-" ? "-" : sprintf("%.3f", k / 1000) }
 			function b(x, y) { return x == "-" || y == "-" ? "-" : sprintf("%d", (x - y) * 1024 / r) }
-			{ printf "%-24s %9s %9s %9s %9s %9s %9s %7s\n", n, m($1), m($4), m($7),
-			  m($2), m($5), m($8), b($3, $12) }'
+			{ printf "%-20s %11s %9s %9s %11s %9s %9s %7s\n", n, m($1), m($4), m($7),
+			  m($2), m($5), m($8), b($6, $9) }'
 	done
 done
-echo "targets (issue 6): insertion >= 2 M/s, deletion >= 3 M/s"
+echo "targets (issue 22): with hugepages, insertion >= 2 M/s, deletion >= 3 M/s"
 # Context: every byte of new state costs a first touch (kernel page clearing,
 # and on a VM with free page reporting a host fault per page).
 python3 "$top/devtools/mem-touch-rate.py" 256 | awk '{ printf "memory first touch on this machine: %s GB/s fresh, %s GB/s just-freed pages\n", $1, $2 }'

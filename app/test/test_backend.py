@@ -15,7 +15,7 @@ import sys
 
 VARIABLE = 'MLX5DM_TEST_BACKEND'
 # Devargs of the model only: they describe what the hw devices' cabling now is.
-SIM_ONLY = ('ports', 'topology', 'sim_sq_thread', 'sim_icm_populate', 'sim_icm_start')
+SIM_ONLY = ('ports', 'topology', 'sim_sq_thread')
 # The devarg that names the RDMA device of a hw port.
 HW_DEVICE = 'ib_device'
 

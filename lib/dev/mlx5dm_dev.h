@@ -162,10 +162,12 @@ struct mlx5dm_dev_attr {
 	 */
 	uint16_t vhca_id;
 	uint64_t mac;
-	/* The model's SW ICM residency (struct mlx5dm_sim_config says how). */
-	bool icm_populate;
-	bool icm_ahead;
-	uint64_t icm_ahead_start;
+	/*
+	 * A transport that makes its device memory (the model): resident from
+	 * the open on, and the log2 size of its STE ICM (0: its default).
+	 */
+	bool icm_resident;
+	uint8_t log_steering_icm_size;
 };
 
 /* "dddd:bb:dd.f": a PCI address in its canonical form, with the final NUL. */

@@ -91,11 +91,18 @@ bool mlx5dm_log_limit_take(struct mlx5dm_log_limit *l, uint64_t *suppressed);
 } while (0)
 
 /*
- * Allocation shim. Memory from here is host memory (never DMA-visible);
- * the hooks let the PMD route it to rte_malloc and tests inject failures.
+ * Allocation shim. Memory from here is host memory (never DMA-visible).
+ * Without operations set it comes from libc; the PMD sets rte_malloc-family
+ * operations on the port's socket, as DPDK's mlx5 does with mlx5_malloc, so
+ * under EAL hugepages the library's memory is hugepage-backed (resident) and
+ * NUMA-local; tests set counting or failing ones. Set them before the first
+ * allocation: memory goes back to the operations that are set when it is
+ * freed. zalloc may be NULL (alloc, then zeroed here): the DPDK heap knows
+ * which of its memory is zero already.
  */
 struct mlx5dm_alloc_ops {
-	void *(*alloc)(size_t size, size_t align);
+	void *(*alloc)(size_t size, size_t align);     /* align 0: malloc's */
+	void *(*zalloc)(size_t size, size_t align);    /* zeroed, or NULL */
 	void (*free)(void *ptr);
 };
 void mlx5dm_alloc_set_ops(const struct mlx5dm_alloc_ops *ops);
@@ -106,90 +113,35 @@ void *mlx5dm_aligned_zmalloc(size_t size, size_t align);
 void mlx5dm_free(void *ptr);
 
 /*
- * Large zeroed regions for bulk records: anonymous memory of size bytes
- * (a multiple of MLX5DM_HUGE_SIZE), aligned to it and advised for
- * transparent huge pages, so a region costs one page fault per 2 MiB
- * instead of one per 4 KiB (a fault costs microseconds in a VM); populate:
- * fault it all in now (memory used soon anyway), else as it is touched.
- * Counted by the fault injection like every other allocation.
+ * Large zeroed regions for bulk records, size a multiple of
+ * MLX5DM_HUGE_SIZE. With operations set, from them (page aligned).
+ * Without, an anonymous mapping aligned to MLX5DM_HUGE_SIZE, advised for
+ * transparent huge pages (a fault per 2 MiB instead of one per 4 KiB) and
+ * placed on the caller's NUMA node; populate: fault it all in now (memory
+ * used soon anyway), else as it is touched. Counted by the fault injection
+ * like every other allocation.
  */
 #define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
 void *mlx5dm_huge_alloc(size_t size, bool populate);
 void mlx5dm_huge_free(void *ptr, size_t size);
-/* Bytes currently mapped by mlx5dm_huge_alloc() (heap statistics do not see them). */
+/* Bytes currently held by mlx5dm_huge_alloc() regions (heap statistics do not see mappings). */
 uint64_t mlx5dm_huge_bytes(void);
 /*
  * The region size for a table of bytes that should take one (1 MiB or more,
  * rounded up to MLX5DM_HUGE_SIZE), else 0: smaller ones belong on the heap.
  */
 size_t mlx5dm_huge_fit(size_t bytes);
-/*
- * Back [p, p + len) of an anonymous mapping now: the kernel's populate
- * where it has one, else a write per page. -ENOMEM when memory is short.
- */
-int mlx5dm_populate(void *p, size_t len);
 
 /*
- * Populate-ahead (mlx5dm_osdep_ahead.c): one thread of the process, on a
- * CPU its starter is not bound to and at idle priority, backs ranges of
- * anonymous mappings before their users touch them (a write per page that
- * changes nothing), in units of MLX5DM_HUGE_SIZE, the range whose next
- * unit lies least far beyond its use first. A range added is backed from
- * its start up to first bytes. Two ways to say where it is used:
- *  - use(end): [0, end) is taken (a region allocated bottom up); the range
- *    is backed on to end plus half as much again (at least lead, at most 8
- *    leads);
- *  - near(off): the user writes at off (memory filled where it is written,
- *    as a table or a bump allocator fills it); the lead after off's unit
- *    is backed, nothing below it. Cheap while writes stay in a window
- *    already asked for (no lock).
- * What a range reads never changes: a page backed and not yet written
- * reads zero as before. add() gives NULL for a range not page aligned or
- * empty, or when no thread can be had: the user goes on without. backed()
- * is whether every unit of [off, off + len) is backed, done() how far a
- * range is backed from its start (a prefix: what tests check). settle()
- * lends the calling thread to the work until every unit wanted is backed
- * (true; it waits for units other workers are on) or ms have passed
- * (false): for a caller about to need the memory, whose CPU would idle
- * otherwise. remove() waits for the workers to leave the range (call it
- * before unmapping); the last range removed stops the thread.
+ * Memory that stays resident, as a device's is: size bytes (rounded up to
+ * MLX5DM_HUGE_SIZE), zeroed, mapped and faulted in now on the caller's NUMA
+ * node. From the kernel's huge page pool (hugetlbfs pages, which stay
+ * resident from one process to the next) when it has room, else anonymous
+ * memory advised for transparent huge pages. NULL (errno ENOMEM) when the
+ * machine cannot back it. Not counted by the fault injection.
  */
-struct mlx5dm_ahead;
-struct mlx5dm_ahead *mlx5dm_ahead_add(void *base, size_t size, size_t first, size_t lead);
-void mlx5dm_ahead_use(struct mlx5dm_ahead *g, size_t end);
-void mlx5dm_ahead_near(struct mlx5dm_ahead *g, size_t off);
-bool mlx5dm_ahead_settle(unsigned int ms);
-size_t mlx5dm_ahead_done(const struct mlx5dm_ahead *g);
-bool mlx5dm_ahead_backed(const struct mlx5dm_ahead *g, size_t off, size_t len);
-void mlx5dm_ahead_remove(struct mlx5dm_ahead *g);
-
-/*
- * Warm reserve (mlx5dm_osdep_reserve.c): bytes (a multiple of
- * MLX5DM_HUGE_SIZE) mapped and populated now, from which mlx5dm_huge_alloc()
- * takes its regions before mapping new ones, so the first touch of fresh
- * memory is paid here rather than where the regions are used. A region
- * freed goes back, and is zeroed when it is taken again. -EINVAL (size),
- * -ENOMEM. Unreserving while regions are out unmaps the reserve when the
- * last one comes back.
- */
-struct mlx5dm_reserve;
-int mlx5dm_huge_reserve(size_t bytes, struct mlx5dm_reserve **out);
-/*
- * The same, populated ahead of use instead of now (mlx5dm_ahead_*): bytes
- * of address space, the first of them backed at once by the thread, then
- * on past the highest region taken (mlx5dm_ahead_use, with lead). Its
- * regions may be touched before the thread gets there (they are backed then
- * as any mapping is). Where no thread can be had, a reserve all the same
- * (backed as touched).
- */
-int mlx5dm_huge_reserve_ahead(size_t bytes, size_t first, size_t lead,
-			      struct mlx5dm_reserve **out);
-void mlx5dm_huge_unreserve(struct mlx5dm_reserve *r);
-/* An aligned anonymous mapping of size bytes advised for huge pages (or NULL); not counted. */
-void *mlx5dm_huge_map(size_t size);
-/* For mlx5dm_huge_alloc/free: a zeroed region of a reserve (or NULL); give back one. */
-void *mlx5dm_reserve_take(size_t size);
-bool mlx5dm_reserve_give(void *ptr, size_t size);
+void *mlx5dm_resident_map(size_t size);
+void mlx5dm_resident_unmap(void *ptr, size_t size);
 
 /*
  * Fault injection for tests: the n-th allocation from now (1-based) fails;

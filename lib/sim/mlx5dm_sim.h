@@ -86,32 +86,14 @@ struct mlx5dm_sim_config {
 	 */
 	bool wqe_inline_l2;
 	/*
-	 * Populate the SW ICM regions (STE, modify, pattern, encap) when the
-	 * instance is created, as a NIC's device memory is resident: rule
-	 * writes then never pay a host page fault. false: they are backed
-	 * as they are first written (a large configured ICM costs nothing).
+	 * The SW ICM regions (STE, modify, pattern, encap) are device memory:
+	 * mapped and faulted in when the instance is created, from the huge
+	 * page pool where it has room (mlx5dm_resident_map), so rule writes
+	 * never pay a page fault; a NIC port's model (the PMD) sets it. false
+	 * (the default): backed as first written, so a large configured ICM
+	 * costs nothing.
 	 */
 	bool icm_populate;
-	/*
-	 * Without icm_populate: the process's populate-ahead thread
-	 * (mlx5dm_ahead_*, on a CPU other than the creator's, at idle
-	 * priority) keeps each SW ICM region backed ahead of where it is
-	 * written (icm_ahead_start bytes of the STE region and 2 MiB of the
-	 * others from the start, then 8 MiB (STE) or 2 MiB past the 2 MiB
-	 * unit of each write): rule writes find their ICM resident without
-	 * all of it being populated up front, and what the driver allocated
-	 * but does not write (most of a DM range of small chunks) is not
-	 * backed. Nothing a packet or a reader sees changes.
-	 */
-	bool icm_ahead;
-	/*
-	 * With icm_ahead: bytes of the STE region backed from the start
-	 * (default 8 MiB). A growing hash table is filled faster than one
-	 * thread backs memory (a 2^20-entry table is 64 MiB written within a
-	 * few thousand rules), so a start that covers the tables a workload
-	 * reaches spares its inserting core that first touch.
-	 */
-	uint64_t icm_ahead_start;
 };
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);

@@ -30,7 +30,6 @@ mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg)
 	cfg->log_max_ft_level = 64;             /* reported as max_ft_level */
 	cfg->max_encap_header_size = 128;
 	cfg->wqe_inline_l2 = true;
-	cfg->icm_ahead_start = (uint64_t)8 << 20;
 }
 
 static bool

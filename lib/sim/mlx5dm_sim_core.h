@@ -68,13 +68,13 @@ struct mlx5dm_sim_bitmap {
 };
 
 struct mlx5dm_sim_region {
-	uint8_t *base;          /* host mapping (MAP_NORESERVE) */
+	uint8_t *base;          /* host mapping */
 	uint64_t size;          /* bytes; 0 = region not present */
 	uint64_t icm_start;     /* device address of byte 0 (0 for ARG) */
 	unsigned int log_block; /* allocation block */
 	struct mlx5dm_sim_bitmap blocks; /* allocated blocks (read lock-free) */
 	uint64_t live;          /* blocks allocated to DMs (read lock-free) */
-	struct mlx5dm_ahead *ahead; /* config icm_ahead: its populate-ahead range, or NULL */
+	bool resident;          /* mapped by mlx5dm_resident_map (config icm_populate) */
 };
 
 /* id -> object table: ids are base + slot, reused round-robin. */

@@ -4,8 +4,11 @@
 
 /*
  * ICM of the model: one host mapping per SW ICM type (and one for the
- * modify-header argument store), reserved with MAP_NORESERVE so a large
- * configured ICM costs nothing until it is written.
+ * modify-header argument store). With config icm_populate the SW ICM is
+ * device memory: resident from the instance's creation on, mapped and
+ * faulted in once (mlx5dm_resident_map), so rule writes never pay a page
+ * fault. Otherwise (and for the argument store) it is reserved with
+ * MAP_NORESERVE: a large configured ICM costs nothing until it is written.
  *
  * Visibility rule (what a packet walk can observe): memory is written one
  * aligned 64-byte line at a time, each line under a seqlock stripe, and a
@@ -27,14 +30,6 @@
 #include "mlx5dm_sim_line.h"
 
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
-/*
- * config icm_ahead: this far past each place written (and, for the small
- * regions, from the start; the STE region's start is icm_ahead_start). The
- * STE region is written at the rate rules go in (a growing table's fill,
- * collision entries); the others by few, small writes.
- */
-#define MLX5DM_SIM_AHEAD_LEAD ((size_t)8 << 20)
-#define MLX5DM_SIM_AHEAD_LEAD_SMALL ((size_t)2 << 20)
 
 uint64_t
 mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r)
@@ -82,36 +77,29 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 		g->size = 1ull << log;
 		g->icm_start = mlx5dm_sim_rgn_start(r);
 		g->log_block = r == MLX5DM_SIM_RGN_ARG ? 6 : sim->cfg.log_sw_icm_alloc_granularity;
-		p = mmap(NULL, g->size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED) {
-			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot reserve %" PRIu64
-				   " bytes of ICM: %s", g->size, strerror(errno));
+		g->resident = sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG;
+		if (g->resident) {
+			p = mlx5dm_resident_map(g->size);
+		} else {
+			p = mmap(NULL, g->size, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			/*
+			 * Huge pages where the host offers them (a hint):
+			 * rule writes land all over a large hash table, and
+			 * with 4 KiB pages nearly every one is a TLB miss.
+			 */
+			if (p != MAP_FAILED)
+				(void)madvise(p, g->size, MADV_HUGEPAGE);
+			else
+				p = NULL;
+		}
+		if (p == NULL) {
+			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot %s %" PRIu64 " bytes of ICM",
+				   g->resident ? "map and populate" : "reserve", g->size);
 			g->size = 0;
 			return -ENOMEM;
 		}
 		g->base = p;
-		/*
-		 * Huge pages where the host offers them (a hint, failure is
-		 * fine): rule writes land all over a large hash table, and with
-		 * 4 KiB pages nearly every one is also a TLB miss.
-		 */
-		(void)madvise(p, g->size, MADV_HUGEPAGE);
-		if (sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG &&
-		    mlx5dm_populate(p, g->size) < 0) {
-			MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot populate %" PRIu64
-				   " bytes of ICM", g->size);
-			return -ENOMEM;
-		}
-		/* NULL (no thread to be had): backed as written, as without. */
-		if (sim->cfg.icm_ahead && !sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) {
-			bool ste = r == MLX5DM_SIM_RGN_STE;
-			size_t lead = ste ? MLX5DM_SIM_AHEAD_LEAD : MLX5DM_SIM_AHEAD_LEAD_SMALL;
-			size_t first = ste ? (size_t)MLX5DM_MIN(sim->cfg.icm_ahead_start, g->size) :
-				       lead;
-
-			g->ahead = mlx5dm_ahead_add(p, g->size, first, lead);
-		}
 		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
 			return -ENOMEM;
 	}
@@ -126,9 +114,9 @@ mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim)
 	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
 		struct mlx5dm_sim_region *g = &sim->rgn[r];
 
-		/* Out of the thread's hands first: it must not populate an unmapped range. */
-		mlx5dm_ahead_remove(g->ahead);
-		if (g->base != NULL)
+		if (g->resident)
+			mlx5dm_resident_unmap(g->base, g->size);
+		else if (g->base != NULL)
 			munmap(g->base, g->size);
 		mlx5dm_sim_bitmap_fini(&g->blocks);
 		memset(g, 0, sizeof(*g));
@@ -163,11 +151,7 @@ void
 mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 		     const void *src, size_t len)
 {
-	struct mlx5dm_sim_region *g = &sim->rgn[r];
-
-	if (g->ahead != NULL)
-		mlx5dm_ahead_near(g->ahead, off);
-	mlx5dm_sim_icm_store(sim, g->base + off, src, len);
+	mlx5dm_sim_icm_store(sim, sim->rgn[r].base + off, src, len);
 }
 
 void
@@ -217,26 +201,13 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 	uint64_t e = (off + len) & ~(page - 1);
 
 	/*
-	 * Whole pages go back to the OS (or, when the ICM is kept resident,
-	 * are zeroed in place: all of it with icm_populate, each huge unit the
-	 * ahead thread has populated with icm_ahead); partial pages are zeroed
-	 * line by line.
+	 * Whole pages are zeroed in place where the ICM is resident, else go
+	 * back to the OS (reading zero); partial pages are zeroed line by line.
 	 */
-	if (e > a && sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG) {
+	if (e > a && g->resident)
 		memset(g->base + a, 0, e - a);
-	} else if (e > a && g->ahead != NULL) {
-		uint64_t x, y;
-
-		for (x = a; x < e; x = y) {
-			y = MLX5DM_MIN(e, MLX5DM_ALIGN_UP(x + 1, (uint64_t)MLX5DM_HUGE_SIZE));
-			if (mlx5dm_ahead_backed(g->ahead, x, y - x))
-				memset(g->base + x, 0, y - x);
-			else
-				madvise(g->base + x, y - x, MADV_DONTNEED);
-		}
-	} else if (e > a) {
+	else if (e > a)
 		madvise(g->base + a, e - a, MADV_DONTNEED);
-	}
 	if (a > off || e < off + len) {
 		static const uint8_t zero[MLX5DM_SIM_LINE];
 		uint64_t o;

@@ -73,9 +73,9 @@ mlx5dm_sim_transport_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *
 			cfg.vhca_id = attr->vhca_id;
 		if (attr->mac != 0)
 			cfg.vport_mac = attr->mac;
-		cfg.icm_populate = attr->icm_populate;
-		cfg.icm_ahead = attr->icm_ahead;
-		cfg.icm_ahead_start = attr->icm_ahead_start;
+		cfg.icm_populate = attr->icm_resident;
+		if (attr->log_steering_icm_size != 0)
+			cfg.log_steering_sw_icm_size = attr->log_steering_icm_size;
 	}
 	sim = mlx5dm_sim_create(&cfg);
 	if (sim == NULL) {

@@ -439,9 +439,9 @@ void mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape 
  * ---- record slabs (mlx5dm_steer_slab.c) ----
  *
  * Fixed-size records, allocated under the owner's lock: the first blocks
- * from the heap, then 2 MiB huge-page regions populated at once (from the
- * warm reserve when there is one), so a million records cost a few hundred
- * page faults, not a fault per 4 KiB page. Freed records are reused first;
+ * from the heap, then 2 MiB huge regions (mlx5dm_huge_alloc) populated at
+ * once, so a million records cost a few hundred page faults, not a fault
+ * per 4 KiB page. Freed records are reused first;
  * blocks go back only with the slab.
  */
 struct mlx5dm_slab {

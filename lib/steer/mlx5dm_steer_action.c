@@ -43,8 +43,7 @@ mlx5dm_action_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind,
 	/*
 	 * From the context's slab, not the heap: flow-perf's counted or marked
 	 * rules create an action per rule, and heap growth faults in 4 KiB
-	 * pages where a slab takes 2 MiB regions (from the warm reserve when
-	 * there is one).
+	 * pages where a slab takes 2 MiB regions.
 	 */
 	mlx5dm_spinlock_lock(&dom->ctx->lock);
 	a = mlx5dm_slab_alloc(&dom->ctx->act_slab);

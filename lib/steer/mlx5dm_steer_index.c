@@ -51,8 +51,8 @@ _Static_assert(sizeof(struct mlx5dm_index_bucket) == 64, "index bucket is one ca
 /*
  * Bytes of a huge-page region for a table of n buckets, 0 for a heap one.
  * From 1 MiB on (an index of some 50 000 records) a table takes a region
- * (rounded up to 2 MiB): faulted in 2 MiB at a time, from the warm reserve
- * when there is one, where the heap would zero it in the growing call.
+ * (rounded up to 2 MiB, mlx5dm_huge_alloc): faulted in 2 MiB at a time
+ * where the heap would zero it in the growing call.
  */
 static size_t
 mlx5dm_index_table_huge(uint32_t n)

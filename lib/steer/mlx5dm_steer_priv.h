@@ -192,7 +192,7 @@ struct mlx5dm_matcher;
  * A table of half MLX5DM_HUGE_SIZE of heads or more takes its pages from one
  * huge-page region instead of the heap: a page fault per 2 MiB, not per
  * 4 KiB page (faults, not zeroing, dominate where faults are costly, as in
- * a VM), and the region comes from the warm reserve when there is one.
+ * a VM).
  */
 #define MLX5DM_HTBL_PAGE_LOG 9
 #define MLX5DM_HTBL_PAGE (1u << MLX5DM_HTBL_PAGE_LOG)

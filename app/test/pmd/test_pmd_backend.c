@@ -80,10 +80,6 @@ test_devargs_device_selection(void **state)
 		{ "backend=hw,ports=2", "devarg ports applies to backend=sim only" },
 		{ "backend=hw,ports=1", "devarg ports applies to backend=sim only" },
 		{ "backend=hw,topology=loop", "devarg topology applies to backend=sim only" },
-		{ "backend=hw,sim_icm_populate=1",
-		  "devarg sim_icm_populate applies to backend=sim only" },
-		{ "backend=hw,sim_icm_start=8",
-		  "devarg sim_icm_start applies to backend=sim only" },
 		/* Well formed: refused because no such device is on this machine. */
 		{ "backend=hw,ib_device=mlx5dm_none", "no RDMA device named mlx5dm_none" },
 		{ "backend=hw,pci_addr=ffff:ff:1f.7",
@@ -174,7 +170,7 @@ bring_up(const char *name, uint16_t *port)
 	int ret;
 
 	*port = RTE_MAX_ETHPORTS;
-	ret = rte_vdev_init(name, "mem_ahead=0,sim_icm_populate=0");
+	ret = rte_vdev_init(name, NULL);
 	if (ret < 0)
 		return ret;
 	*port = port_by_name(name);
@@ -248,7 +244,7 @@ test_bringup_faults(void **state)
 	rte_log_set_level_pattern("pmd.net.mlx5dm*", RTE_LOG_DEBUG);
 	print_message("%" PRIu64 " allocations, %u bring-ups failed, none left anything\n",
 		      total, failed);
-	/* Most failures are fatal; a few are absorbed (a cache or a reserve that does without). */
+	/* Most failures are fatal; a few are absorbed (a cache that does without). */
 	assert_true(failed > total / 2);
 }
 

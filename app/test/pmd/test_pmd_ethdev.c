@@ -170,32 +170,13 @@ test_devargs_rejected(void **state)
 		"doorbell_batch=8x",
 		"sim_sq_thread=1",
 	};
-	/*
-	 * Refused by the parser, which names the devarg (65537 MiB: above the
-	 * range), or by its check of the memory devargs against the machine,
-	 * which says why, before anything is mapped: not a kill by the kernel.
-	 */
+	/* Refused by the parser, which names the devarg: the memory devargs are gone. */
 	static const char * const bad_parsed[][2] = {
-		{ "mem_reserve=65537", "devarg mem_reserve" },
-		{ "mem_reserve=-1", "devarg mem_reserve" },
-		{ "mem_reserve=abc", "devarg mem_reserve" },
-		{ "mem_reserve=", "devarg mem_reserve" },
-		{ "sim_icm_populate=2", "devarg sim_icm_populate" },
-		{ "sim_icm_populate=", "devarg sim_icm_populate" },
-		{ "sim_icm_populate=Ahead", "devarg sim_icm_populate" },
-		{ "mem_ahead=65537", "devarg mem_ahead" },
-		{ "mem_ahead=1G", "devarg mem_ahead" },
-		{ "mem_ahead=", "devarg mem_ahead" },
-		{ "mem_ahead_start=65537", "devarg mem_ahead_start" },
-		{ "mem_ahead_start=-1", "devarg mem_ahead_start" },
-		{ "sim_icm_start=65537", "devarg sim_icm_start" },
-		{ "sim_icm_start=8M", "devarg sim_icm_start" },
-		{ "sim_icm_start=", "devarg sim_icm_start" },
-		{ "mem_reserve=3", "each must be a multiple of 2 MiB" },
-		{ "mem_ahead=4095", "each must be a multiple of 2 MiB" },
-		/* 128 GiB populated at probe. */
-		{ "mem_reserve=65536,mem_ahead=65536,mem_ahead_start=65536",
-		  "MiB this machine has available (MemAvailable)" },
+		{ "mem_reserve=16", "unknown key" },
+		{ "mem_ahead=0", "unknown key" },
+		{ "mem_ahead_start=64", "unknown key" },
+		{ "sim_icm_populate=1", "unknown key" },
+		{ "sim_icm_start=8", "unknown key" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	size_t log_len = 0;
@@ -561,37 +542,30 @@ steer_and_remove(const char *name)
 }
 
 /*
- * mem_reserve and sim_icm_populate: the probe makes the reserve and the
- * model's SW ICM resident (the default model: 512 MiB of STE ICM, 16 MiB
- * of modify, 1 MiB each of pattern and encap), rules work, and the close
- * gives all of it back: twice, with the same name and arguments.
+ * The model's SW ICM is device memory: resident when the probe returns
+ * (256 MiB of STE ICM, 16 MiB of modify, 2 MiB each of pattern and encap,
+ * each rounded up to 2 MiB), without a thread to wait for; rules work, and
+ * the close gives all of it back: twice, with the same name.
  */
 static void
-test_mem_reserve_populate(void **state)
+test_icm_resident(void **state)
 {
-	const uint64_t resident = (16ull + 512 + 16 + 1 + 1) << 20;
+	const uint64_t resident = (256ull + 16 + 2 + 2) << 20;
 	uint64_t rss0, rss1, rss2;
 	unsigned int round;
 
 	(void)state;
 	for (round = 0; round < 2; round++) {
 		rss0 = test_rss_bytes();
-		assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_reserve=16,sim_icm_populate=1"),
-				 0);
+		assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
 		rss1 = test_rss_bytes();
 		steer_and_remove("net_mlx5dm7");
 		rss2 = test_rss_bytes();
-		fprintf(stderr, "round %u: probe +%llu MiB, after close %+lld MiB\n", round,
-			(unsigned long long)((rss1 - rss0) >> 20),
-			((long long)rss2 - (long long)rss0) / (1 << 20));
 		if (rss1 < rss0 + resident)
 			fail_msg("round %u: probe made %llu MiB resident, expected %llu", round,
 				 (unsigned long long)((rss1 - rss0) >> 20),
 				 (unsigned long long)(resident >> 20));
-		/*
-		 * Released: well under the 546 MiB taken. The slack covers the
-		 * sanitizers' shadow and quarantine (11 MiB seen under ASan).
-		 */
+		/* The slack covers the sanitizers' shadow and quarantine. */
 		if (rss2 > rss0 + (64u << 20))
 			fail_msg("round %u: %llu MiB still resident after close", round,
 				 (unsigned long long)((rss2 - rss0) >> 20));
@@ -599,62 +573,53 @@ test_mem_reserve_populate(void **state)
 }
 
 /*
- * Defaults mem_ahead=4096, mem_ahead_start=160, sim_icm_populate=ahead and
- * sim_icm_start=128: a thread populates the first 160 MiB of the ahead
- * reserve, 128 MiB of the model's STE ICM and 2 MiB (or all) of each small
- * region (modify 2, pattern 1, encap 1) after the probe, rules work, and
- * the close stops the thread and gives the memory back. A port start
- * returns with the start populated (it helps the thread), and no more than
- * the start (mem_ahead_start=64,sim_icm_start=64 over two ports: 32 MiB of
- * STE ICM each, not 64). With mem_ahead=0 and
- * sim_icm_populate=0 there is no thread and nothing is populated.
+ * The steering library's memory is DPDK's (rte_malloc on the port's
+ * socket): rules grow the DPDK heap by their records, and closing the port
+ * gives every byte back.
  */
 static void
-test_mem_ahead_default(void **state)
+test_lib_memory_in_dpdk_heap(void **state)
 {
-	const uint64_t mib = 1u << 20, ahead = (160 + 128 + 4) * mib;
-	uint64_t rss0, rss1, rss2;
+	enum { RULES = 4096 };
+	struct rte_flow_item_ipv4 spec = { 0 }, mask = { 0 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &spec, .mask = &mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	static const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const struct rte_flow_attr attr = { .ingress = 1, .group = 1 };
+	struct rte_flow_error err;
+	size_t heap0, heap1, heap2;
 	uint16_t port;
+	unsigned int i;
 
 	(void)state;
-	assert_true(test_thread_gone("mlx5dm-ahead"));
-	rss0 = test_rss_bytes();
+	heap0 = heap_allocated();
 	assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
-	assert_true(test_thread_tid("mlx5dm-ahead") > 0);
-	rss1 = test_rss_wait(rss0 + ahead);
-	if (rss1 < rss0 + ahead)
-		fail_msg("probe: %llu MiB populated, expected %llu",
-			 (unsigned long long)((rss1 - rss0) / mib),
-			 (unsigned long long)(ahead / mib));
-	steer_and_remove("net_mlx5dm7");
-	assert_true(test_thread_gone("mlx5dm-ahead"));
-	rss2 = test_rss_bytes();
-	if (rss2 > rss0 + 64 * mib)
-		fail_msg("%llu MiB still resident after close",
-			 (unsigned long long)((rss2 - rss0) / mib));
-	rss0 = test_rss_bytes();
-	assert_int_equal(rte_vdev_init("net_mlx5dm7", "mem_ahead=0,sim_icm_populate=0"), 0);
-	assert_true(test_thread_gone("mlx5dm-ahead"));
-	usleep(200000);
-	rss1 = test_rss_bytes();
-	if (rss1 > rss0 + 32 * mib)
-		fail_msg("mem_ahead=0,sim_icm_populate=0: %llu MiB resident after the probe",
-			 (unsigned long long)((rss1 - rss0) / mib));
-	steer_and_remove("net_mlx5dm7");
-	/* Started at once after the probe: the start itself waits for the 64 + 2 * 32 MiB. */
-	rss0 = test_rss_bytes();
-	assert_int_equal(rte_vdev_init("net_mlx5dm7",
-				       "ports=2,mem_ahead_start=64,sim_icm_start=64"), 0);
 	port = port_by_name("net_mlx5dm7");
 	assert_true(port < RTE_MAX_ETHPORTS);
 	port_setup(port, 1, 1, 512);
-	rss1 = test_rss_bytes();
-	if (rss1 < rss0 + (64 + 64) * mib || rss1 > rss0 + (64 + 64 + 8 + 32) * mib)
-		fail_msg("ports=2,mem_ahead_start=64,sim_icm_start=64: %llu MiB resident when the "
-			 "port started",
-			 (unsigned long long)((rss1 - rss0) / mib));
+	heap1 = heap_allocated();
+	mask.hdr.dst_addr = RTE_BE32(0xffffffff);
+	for (i = 0; i < RULES; i++) {
+		spec.hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 + i);
+		if (rte_flow_create(port, &attr, pattern, actions, &err) == NULL)
+			fail_msg("rule %u: %s", i, err.message ? err.message : "(no message)");
+	}
+	heap2 = heap_allocated();
+	/* A rule's STE record, its hash-table slot and index entry are 64 bytes at least. */
+	if (heap2 < heap1 + RULES * 64)
+		fail_msg("%u rules grew the DPDK heap by %zu bytes", RULES, heap2 - heap1);
+	/* The device's context, domains and tables are there from the probe on. */
+	if (heap1 < heap0 + (64u << 10))
+		fail_msg("a started port holds %zu bytes of the DPDK heap", heap1 - heap0);
+	assert_int_equal(rte_flow_flush(port, &err), 0);
 	close_port(port);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+	assert_int_equal(heap_allocated(), heap0);
 }
 
 /*
@@ -842,8 +807,8 @@ main(void)
 		cmocka_unit_test(test_flush_walks_pool),
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_doorbell_batch_peer),
-		cmocka_unit_test(test_mem_reserve_populate),
-		cmocka_unit_test(test_mem_ahead_default),
+		cmocka_unit_test(test_icm_resident),
+		cmocka_unit_test(test_lib_memory_in_dpdk_heap),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),
 	};

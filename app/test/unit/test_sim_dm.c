@@ -286,118 +286,48 @@ pages_resident(const uint8_t *p, size_t len, bool all)
 	return true;
 }
 
-/* Wait for [p, p + len) to be resident (the thread runs at idle priority). */
-static void
-wait_resident(const uint8_t *p, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < 30000 && !pages_resident(p, len, true); i++)
-		usleep(1000);
-	assert_true(pages_resident(p, len, true));
-}
-
-/* A model with a 256 MiB STE region backed ahead, start bytes of it from the start. */
-static void
-ahead_config(struct mlx5dm_sim_config *cfg, uint64_t start)
-{
-	mlx5dm_sim_config_default(cfg);
-	cfg->log_steering_sw_icm_size = 28;
-	cfg->icm_ahead = true;
-	cfg->icm_ahead_start = start;
-}
-
 /*
- * icm_ahead: a thread backs each SW ICM region ahead of where it is
- * written: its first 8 MiB (2 MiB of the small regions) from the start,
- * then 8 MiB past the 2 MiB unit of each write, and nothing else: a DM
- * range allocated but not written stays unbacked. Written ICM keeps its
- * bytes, a freed range reads zero when taken again, and closing gives the
- * memory back.
+ * Resident ICM stays device memory: a DM range freed is zeroed in place
+ * (it reads zero when taken again) and stays resident; written bytes are
+ * read back as written.
  */
 static void
-test_dm_icm_ahead(void **state)
+test_dm_icm_resident_reuse(void **state)
 {
 	const uint64_t mib = 1u << 20;
 	static const uint8_t pat[64] = { 0xde, 0xad, 0xbe, 0xef, [63] = 0x77 };
 	struct mlx5dm_sim_config cfg;
-	uint64_t rss0, icm, icm2;
+	uint64_t icm, icm2;
 	uint8_t back[64];
 	struct ibv_dm *dm;
 	struct tsim t;
 	uint8_t *ste;
 
 	(void)state;
-	ahead_config(&cfg, 8 * mib);
-	rss0 = test_rss_bytes();
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_steering_sw_icm_size = 26;          /* 64 MiB */
+	cfg.icm_populate = true;
 	assert_int_equal(tsim_open(&t, &cfg), 0);
 	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
-	wait_resident(ste, 8 * mib);
-	usleep(100000);
-	assert_true(pages_resident(ste + 8 * mib, 248 * mib, false));
-	/* 64 MiB allocated from 0: nothing more is backed until it is written. */
-	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm);
+	assert_true(pages_resident(ste, 64 * mib, true));
+	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 16 * mib, 0, &icm);
 	assert_non_null(dm);
-	usleep(100000);
-	assert_true(pages_resident(ste + 8 * mib, 248 * mib, false));
 	/* Written as the send queue writes (SW ICM takes no memcpy_to_dm). */
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 0, pat, sizeof(pat));
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 60 * mib + 4096, pat, sizeof(pat));
-	/* Unit 0 written: units 1-4 wanted ([2, 10) MiB); unit 30: 31-34 ([62, 70)). */
-	wait_resident(ste, 10 * mib);
-	wait_resident(ste + 62 * mib, 8 * mib);
-	usleep(100000);
-	assert_true(pages_resident(ste + 10 * mib, 50 * mib, false));
-	assert_true(pages_resident(ste + 70 * mib, 186 * mib, false));
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, icm & (64 * mib - 1), pat, sizeof(pat));
+	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, (icm & (64 * mib - 1)) + 12 * mib,
+			     pat, sizeof(pat));
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
 	assert_memory_equal(back, pat, sizeof(pat));
-	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib + 4096, back, sizeof(back)), 0);
-	assert_memory_equal(back, pat, sizeof(pat));
-	/* Another write in the same unit: its window is asked for already. */
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, 61 * mib, pat, sizeof(pat));
-	usleep(100000);
-	assert_true(pages_resident(ste + 70 * mib, 186 * mib, false));
-	/* Freed: zeroed where backed, dropped elsewhere; zero when taken again. */
 	assert_int_equal(t.ops->free_dm(dm), 0);
-	assert_true(pages_resident(ste, 10 * mib, true));
-	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 64 * mib, 0, &icm2);
+	assert_true(pages_resident(ste, 64 * mib, true));
+	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 16 * mib, 0, &icm2);
 	assert_non_null(dm);
 	assert_true(icm2 == icm);
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
 	assert_true(back[0] == 0 && back[63] == 0);
-	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 60 * mib + 4096, back, sizeof(back)), 0);
+	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm + 12 * mib, back, sizeof(back)), 0);
 	assert_true(back[0] == 0 && back[63] == 0);
 	assert_int_equal(t.ops->free_dm(dm), 0);
-	tsim_close(&t);
-	assert_true(test_rss_bytes() < rss0 + 16 * mib);
-}
-
-/*
- * icm_ahead_start: that much of the STE region is backed from the start
- * and no more until something is written; more than the region backs the
- * region. The small regions keep their 2 MiB.
- */
-static void
-test_dm_icm_ahead_start(void **state)
-{
-	const uint64_t mib = 1u << 20;
-	struct mlx5dm_sim_config cfg;
-	struct tsim t;
-	uint8_t *ste;
-
-	(void)state;
-	ahead_config(&cfg, 24 * mib);
-	assert_int_equal(tsim_open(&t, &cfg), 0);
-	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
-	wait_resident(ste, 24 * mib);
-	wait_resident(t.sim->rgn[MLX5DM_SIM_RGN_MODIFY].base, 2 * mib);
-	usleep(100000);
-	assert_true(pages_resident(ste + 24 * mib, 232 * mib, false));
-	tsim_close(&t);
-	cfg.log_steering_sw_icm_size = 25;          /* 32 MiB */
-	cfg.icm_ahead_start = 64 * mib;
-	assert_int_equal(tsim_open(&t, &cfg), 0);
-	wait_resident(t.sim->rgn[MLX5DM_SIM_RGN_STE].base, 32 * mib);
 	tsim_close(&t);
 }
 
@@ -410,8 +340,7 @@ main(void)
 		cmocka_unit_test(test_dm_mr),
 		cmocka_unit_test(test_dm_lazy_large),
 		cmocka_unit_test(test_dm_icm_populate),
-		cmocka_unit_test(test_dm_icm_ahead),
-		cmocka_unit_test(test_dm_icm_ahead_start),
+		cmocka_unit_test(test_dm_icm_resident_reuse),
 	};
 
 	return cmocka_run_group_tests_name("sim_dm", tests, NULL, NULL);

@@ -41,45 +41,12 @@
  */
 #define MLX5DM_DEF_DOORBELL_BATCH 1
 #define MLX5DM_MAX_DOORBELL_BATCH 1024
-/*
- * devarg mem_reserve (MiB): memory for the steering state of rules, mapped
- * and populated at probe so that rule insertion does not pay the first
- * touch of fresh memory (mlx5dm_huge_reserve); shared by the device's ports.
- */
-#define MLX5DM_MAX_MEM_RESERVE 65536
-/*
- * devarg mem_ahead (MiB): address space for the same state, populated by a
- * thread on another CPU ahead of use (mlx5dm_huge_reserve_ahead), then
- * MLX5DM_MEM_AHEAD_LEAD past what is taken. devarg mem_ahead_start (MiB):
- * how much of it is backed from the probe on; a port start lends its CPU
- * to that (mlx5dm_ahead_settle) for at most MLX5DM_MEM_AHEAD_WAIT_MS.
- */
-#define MLX5DM_DEF_MEM_AHEAD 4096
-#define MLX5DM_DEF_MEM_AHEAD_START 160
-#define MLX5DM_MEM_AHEAD_LEAD ((size_t)32 << 20)
-#define MLX5DM_MEM_AHEAD_WAIT_MS 1000
-/*
- * devarg sim_icm_start (MiB): with sim_icm_populate=ahead, how much model
- * STE ICM is backed from the probe on, split evenly among the device's
- * ports. 128 covers the tables of a matcher of a million rules on a
- * one-port device (its 2^20-entry table is the second 64 MiB DM range): a
- * table growth writes its whole table within a few thousand rules, faster
- * than the thread can back it.
- */
-#define MLX5DM_DEF_SIM_ICM_START 128
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
 enum mlx5dm_topology {
 	MLX5DM_TOPO_LOOP, /* every port's wire loops back to itself */
 	MLX5DM_TOPO_PAIR, /* ports 2k and 2k+1 are cabled to each other */
-};
-
-/* devarg sim_icm_populate: when the model's SW ICM becomes resident. */
-enum mlx5dm_icm_populate {
-	MLX5DM_ICM_POP_LAZY,  /* 0: as it is first written */
-	MLX5DM_ICM_POP_ALL,   /* 1: all of it when the model is created */
-	MLX5DM_ICM_POP_AHEAD, /* ahead: a model thread, ahead of what is allocated */
 };
 
 /* What rte_flow rules of the ports become. */
@@ -95,11 +62,6 @@ struct mlx5dm_devargs {
 	enum mlx5dm_topology topology;
 	enum mlx5dm_flow_engine flow_engine;
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
-	uint32_t mem_reserve_mb;   /* warm reserve for steering state, MiB (0: none) */
-	uint32_t mem_ahead_mb;     /* populate-ahead reserve, MiB (0: none) */
-	uint32_t mem_ahead_start_mb; /* of it backed from the probe on, MiB */
-	enum mlx5dm_icm_populate sim_icm_populate;
-	uint32_t sim_icm_start_mb; /* (ahead) model STE ICM backed from the probe on, all ports */
 	char ib_device[64];        /* hw: RDMA device name ("": not given) */
 	char pci_addr[13];         /* hw: canonical PCI address ("": not given) */
 };
@@ -279,8 +241,6 @@ struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct mlx5dm_devargs args;
 	uint16_t nb_live;          /* ports not yet closed */
-	struct mlx5dm_reserve *reserve; /* devarg mem_reserve (NULL: none) */
-	struct mlx5dm_reserve *ahead;   /* devarg mem_ahead (NULL: none) */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
 };
 

@@ -10,13 +10,9 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/resource.h>
 
 #include <rte_common.h>
 #include <rte_dev.h>
@@ -31,11 +27,6 @@
 #define MLX5DM_ARG_TOPOLOGY "topology"
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 #define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
-#define MLX5DM_ARG_MEM_RESERVE "mem_reserve"
-#define MLX5DM_ARG_SIM_ICM_POPULATE "sim_icm_populate"
-#define MLX5DM_ARG_MEM_AHEAD "mem_ahead"
-#define MLX5DM_ARG_MEM_AHEAD_START "mem_ahead_start"
-#define MLX5DM_ARG_SIM_ICM_START "sim_icm_start"
 #define MLX5DM_ARG_IB_DEVICE "ib_device"
 #define MLX5DM_ARG_PCI_ADDR "pci_addr"
 
@@ -45,11 +36,6 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_FLOW_ENGINE,
 	MLX5DM_ARG_DOORBELL_BATCH,
-	MLX5DM_ARG_MEM_RESERVE,
-	MLX5DM_ARG_SIM_ICM_POPULATE,
-	MLX5DM_ARG_MEM_AHEAD,
-	MLX5DM_ARG_MEM_AHEAD_START,
-	MLX5DM_ARG_SIM_ICM_START,
 	MLX5DM_ARG_IB_DEVICE,
 	MLX5DM_ARG_PCI_ADDR,
 	NULL,
@@ -59,8 +45,6 @@ static const char * const mlx5dm_valid_args[] = {
 static const char * const mlx5dm_sim_only_args[] = {
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
-	MLX5DM_ARG_SIM_ICM_POPULATE,
-	MLX5DM_ARG_SIM_ICM_START,
 };
 static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_IB_DEVICE,
@@ -74,11 +58,6 @@ static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_TOPOLOGY "=loop|pair " \
 	MLX5DM_ARG_FLOW_ENGINE "=steer|null " \
 	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> " \
-	MLX5DM_ARG_MEM_RESERVE "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
-	MLX5DM_ARG_SIM_ICM_POPULATE "=0|1|ahead " \
-	MLX5DM_ARG_MEM_AHEAD "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
-	MLX5DM_ARG_MEM_AHEAD_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
-	MLX5DM_ARG_SIM_ICM_START "=<0-" RTE_STR(MLX5DM_MAX_MEM_RESERVE) " MiB> " \
 	MLX5DM_ARG_IB_DEVICE "=<RDMA device name> " \
 	MLX5DM_ARG_PCI_ADDR "=<[domain:]bus:device.function>"
 
@@ -139,10 +118,6 @@ static const struct mlx5dm_arg_enum {
 	{ MLX5DM_ARG_FLOW_ENGINE,
 	  { { "steer", MLX5DM_FLOW_ENGINE_STEER }, { "null", MLX5DM_FLOW_ENGINE_NULL } },
 	  "steer or null", offsetof(struct mlx5dm_devargs, flow_engine) },
-	{ MLX5DM_ARG_SIM_ICM_POPULATE,
-	  { { "0", MLX5DM_ICM_POP_LAZY }, { "1", MLX5DM_ICM_POP_ALL },
-	    { "ahead", MLX5DM_ICM_POP_AHEAD } },
-	  "0, 1 or ahead", offsetof(struct mlx5dm_devargs, sim_icm_populate) },
 };
 
 static_assert(sizeof(((struct mlx5dm_devargs *)0)->pci_addr) == MLX5DM_DEV_PCI_ADDR_LEN &&
@@ -152,8 +127,7 @@ static_assert(sizeof(((struct mlx5dm_devargs *)0)->pci_addr) == MLX5DM_DEV_PCI_A
 /* The enum fields the table writes are ints. */
 static_assert(sizeof(enum rte_pmd_mlx5dm_backend) == sizeof(int) &&
 	      sizeof(enum mlx5dm_topology) == sizeof(int) &&
-	      sizeof(enum mlx5dm_flow_engine) == sizeof(int) &&
-	      sizeof(enum mlx5dm_icm_populate) == sizeof(int), "enum devargs are ints");
+	      sizeof(enum mlx5dm_flow_engine) == sizeof(int), "enum devargs are ints");
 
 static int
 mlx5dm_arg_keyword(const char *key, const char *value, void *opaque)
@@ -187,14 +161,6 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, nb_ports), sizeof(uint16_t) },
 	{ MLX5DM_ARG_DOORBELL_BATCH, 1, MLX5DM_MAX_DOORBELL_BATCH,
 	  offsetof(struct mlx5dm_devargs, doorbell_batch), sizeof(uint16_t) },
-	{ MLX5DM_ARG_MEM_RESERVE, 0, MLX5DM_MAX_MEM_RESERVE,
-	  offsetof(struct mlx5dm_devargs, mem_reserve_mb), sizeof(uint32_t) },
-	{ MLX5DM_ARG_MEM_AHEAD, 0, MLX5DM_MAX_MEM_RESERVE,
-	  offsetof(struct mlx5dm_devargs, mem_ahead_mb), sizeof(uint32_t) },
-	{ MLX5DM_ARG_MEM_AHEAD_START, 0, MLX5DM_MAX_MEM_RESERVE,
-	  offsetof(struct mlx5dm_devargs, mem_ahead_start_mb), sizeof(uint32_t) },
-	{ MLX5DM_ARG_SIM_ICM_START, 0, MLX5DM_MAX_MEM_RESERVE,
-	  offsetof(struct mlx5dm_devargs, sim_icm_start_mb), sizeof(uint32_t) },
 };
 
 static int
@@ -274,11 +240,6 @@ static const struct {
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_MEM_RESERVE, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_SIM_ICM_POPULATE, mlx5dm_arg_keyword },
-	{ MLX5DM_ARG_MEM_AHEAD, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_MEM_AHEAD_START, mlx5dm_arg_uint },
-	{ MLX5DM_ARG_SIM_ICM_START, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_IB_DEVICE, mlx5dm_arg_ib_device },
 	{ MLX5DM_ARG_PCI_ADDR, mlx5dm_arg_pci_addr },
 };
@@ -307,71 +268,6 @@ mlx5dm_devargs_backend_check(const char *name, struct rte_kvargs *kvlist,
 	return 0;
 }
 
-/* MemAvailable of /proc/meminfo (what can be had without swapping), else free pages. */
-static uint64_t
-mlx5dm_mem_available(void)
-{
-	unsigned long long kib = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (f != NULL) {
-		while (fgets(line, sizeof(line), f) != NULL)
-			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-				break;
-		fclose(f);
-	}
-	if (kib != 0)
-		return (uint64_t)kib << 10;
-	return (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
-/*
- * The memory devargs against the machine: a reserve is mapped in 2 MiB
- * units, and what the probe populates must be memory the machine has, or
- * the kernel kills the process while it populates.
- */
-static int
-mlx5dm_devargs_mem_check(const char *name, const struct mlx5dm_devargs *args)
-{
-	const uint64_t mib = 1u << 20;
-	uint64_t start = 0, avail, space;
-	struct rlimit rl;
-
-	if (args->mem_reserve_mb % 2 != 0 || args->mem_ahead_mb % 2 != 0) {
-		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u, mem_ahead=%u: each must be a multiple of "
-			       "2 MiB, the unit a reserve is mapped and handed out in", name,
-			       args->mem_reserve_mb, args->mem_ahead_mb);
-		return -EINVAL;
-	}
-	start += args->mem_reserve_mb;
-	if (args->mem_ahead_mb != 0)
-		start += RTE_MIN(args->mem_ahead_start_mb, args->mem_ahead_mb);
-	if (args->backend == RTE_PMD_MLX5DM_BACKEND_SIM &&
-	    args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD)
-		start += args->sim_icm_start_mb;
-	avail = mlx5dm_mem_available();
-	if (start * mib > avail) {
-		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u, mem_ahead_start=%u and sim_icm_start=%u "
-			       "populate %" PRIu64 " MiB at probe, more than the %" PRIu64
-			       " MiB this machine has available (MemAvailable): lower them", name,
-			       args->mem_reserve_mb, args->mem_ahead_start_mb,
-			       args->sim_icm_start_mb, start, avail / mib);
-		return -ENOMEM;
-	}
-	space = ((uint64_t)args->mem_reserve_mb + args->mem_ahead_mb) * mib;
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    space > (uint64_t)rl.rlim_cur) {
-		MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u and mem_ahead=%u map %" PRIu64
-			       " MiB, more than the process's address space limit (RLIMIT_AS, %"
-			       PRIu64 " MiB)",
-			       name, args->mem_reserve_mb, args->mem_ahead_mb, space / mib,
-			       (uint64_t)rl.rlim_cur / mib);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 int
 mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args)
 {
@@ -386,14 +282,9 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.topology = MLX5DM_TOPO_LOOP,
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
-		.mem_reserve_mb = 0,
-		.mem_ahead_mb = MLX5DM_DEF_MEM_AHEAD,
-		.mem_ahead_start_mb = MLX5DM_DEF_MEM_AHEAD_START,
-		.sim_icm_populate = MLX5DM_ICM_POP_AHEAD,
-		.sim_icm_start_mb = MLX5DM_DEF_SIM_ICM_START,
 	};
 	if (params == NULL || params[0] == '\0')
-		return mlx5dm_devargs_mem_check(name, args);
+		return 0;
 	kvlist = rte_kvargs_parse(params, mlx5dm_valid_args);
 	if (kvlist == NULL) {
 		MLX5DM_DRV_LOG(ERR, "%s: cannot parse devargs \"%s\": "
@@ -432,9 +323,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		MLX5DM_DRV_LOG(ERR, "%s: topology=pair needs an even number of ports (ports=%u)",
 			       name, args->nb_ports);
 		ret = -EINVAL;
-		goto free_kvlist;
 	}
-	ret = mlx5dm_devargs_mem_check(name, args);
 free_kvlist:
 	rte_kvargs_free(kvlist);
 	return ret;

@@ -69,15 +69,6 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
-	/*
-	 * Rules come after a start: the memory they will take first
-	 * (mem_ahead_start, the model's first ICM) is backed now, this CPU
-	 * helping the populate-ahead thread, rather than under the first
-	 * insertions. Bounded: on a busy machine the start goes on without.
-	 */
-	if (!mlx5dm_ahead_settle(MLX5DM_MEM_AHEAD_WAIT_MS))
-		MLX5DM_DRV_LOG(DEBUG, "port %u: started before the populate-ahead work was done",
-			       dev->data->port_id);
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] == NULL) {
 			MLX5DM_DRV_LOG(ERR, "port %u: Rx queue %u not set up",
@@ -273,11 +264,8 @@ mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 	sh->ports[priv->port_index] = NULL;
 	MLX5DM_DRV_LOG(INFO, "%s: port %u (index %u) closed", sh->name, dev->data->port_id,
 		       priv->port_index);
-	if (--sh->nb_live == 0) {
-		mlx5dm_huge_unreserve(sh->reserve);
-		mlx5dm_huge_unreserve(sh->ahead);
+	if (--sh->nb_live == 0)
 		rte_free(sh);
-	}
 	priv->sh = NULL;
 	return 0;
 }
@@ -323,6 +311,44 @@ mlx5dm_lib_log(enum mlx5dm_log_level level, const char *module, const char *fmt,
 	rte_log((uint32_t)level, mlx5dm_logtype_lib, "mlx5dm.%s: %s\n", module, buf);
 }
 
+/*
+ * The library's memory comes from the DPDK heap, as DPDK mlx5's does
+ * (mlx5_malloc, MLX5_MEM_RTE): hugepage-backed under EAL hugepages and on
+ * the device's socket (a vdev has none: then the caller's, else any).
+ */
+static int mlx5dm_mem_socket = SOCKET_ID_ANY;
+
+static void *
+mlx5dm_rte_alloc(size_t size, size_t align)
+{
+	return rte_malloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_mem_socket);
+}
+
+static void *
+mlx5dm_rte_zalloc(size_t size, size_t align)
+{
+	return rte_zmalloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_mem_socket);
+}
+
+static const struct mlx5dm_alloc_ops mlx5dm_rte_alloc_ops = {
+	.alloc = mlx5dm_rte_alloc,
+	.zalloc = mlx5dm_rte_zalloc,
+	.free = rte_free,
+};
+
+/* Once, before the library allocates anything: memory goes back where it came from. */
+static void
+mlx5dm_mem_use_rte(int socket)
+{
+	static bool set;
+
+	if (set)
+		return;
+	mlx5dm_mem_socket = socket;
+	mlx5dm_alloc_set_ops(&mlx5dm_rte_alloc_ops);
+	set = true;
+}
+
 static void
 mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
 {
@@ -346,10 +372,13 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.ib_device = args->ib_device[0] != '\0' ? args->ib_device : NULL,
 		.pci_addr = args->pci_addr[0] != '\0' ? args->pci_addr : NULL,
 		.vhca_id = (uint16_t)(priv->port_index + 1),
-		.icm_populate = args->sim_icm_populate == MLX5DM_ICM_POP_ALL,
-		.icm_ahead = args->sim_icm_populate == MLX5DM_ICM_POP_AHEAD,
-		/* The device's budget, split between its ports' models. */
-		.icm_ahead_start = ((uint64_t)args->sim_icm_start_mb << 20) / args->nb_ports,
+		/*
+		 * The model's ICM is resident from the port's creation on, as a
+		 * NIC's device memory is: 256 MiB of STE ICM, twice what a
+		 * matcher of a million rules takes.
+		 */
+		.icm_resident = true,
+		.log_steering_icm_size = 28,
 	};
 	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
 	struct mlx5dm_ctx_attr cattr = {
@@ -513,39 +542,13 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	if (ret < 0)
 		return ret;
 	mlx5dm_log_set_hook(mlx5dm_lib_log);
+	mlx5dm_mem_use_rte(vdev->device.numa_node);
 	sh = rte_zmalloc_socket("mlx5dm_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE,
 				vdev->device.numa_node);
 	if (sh == NULL)
 		return -ENOMEM;
 	snprintf(sh->name, sizeof(sh->name), "%s", name);
 	sh->args = args;
-	/*
-	 * Before the populated reserve, which is then offered first: reserves
-	 * are taken from the newest on.
-	 */
-	if (args.mem_ahead_mb != 0) {
-		ret = mlx5dm_huge_reserve_ahead((size_t)args.mem_ahead_mb << 20,
-						(size_t)args.mem_ahead_start_mb << 20,
-						MLX5DM_MEM_AHEAD_LEAD, &sh->ahead);
-		if (ret < 0) {
-			MLX5DM_DRV_LOG(ERR, "%s: mem_ahead=%u: cannot map that many MiB: %s",
-				       name, args.mem_ahead_mb, rte_strerror(-ret));
-			rte_free(sh);
-			return ret;
-		}
-	}
-	if (args.mem_reserve_mb != 0) {
-		/* Before the ports: their first tables already come from it. */
-		ret = mlx5dm_huge_reserve((size_t)args.mem_reserve_mb << 20, &sh->reserve);
-		if (ret < 0) {
-			MLX5DM_DRV_LOG(ERR, "%s: mem_reserve=%u: cannot map and populate "
-				       "that many MiB: %s", name, args.mem_reserve_mb,
-				       rte_strerror(-ret));
-			mlx5dm_huge_unreserve(sh->ahead);
-			rte_free(sh);
-			return ret;
-		}
-	}
 	for (i = 0; i < args.nb_ports; i++) {
 		devs[i] = mlx5dm_port_create(vdev, sh, i);
 		if (devs[i] == NULL) {
@@ -588,8 +591,6 @@ release_ports:
 		devs[i]->data->mac_addrs = NULL;
 		rte_eth_dev_release_port(devs[i]);
 	}
-	mlx5dm_huge_unreserve(sh->reserve);
-	mlx5dm_huge_unreserve(sh->ahead);
 	rte_free(sh);
 	return ret;
 }

@@ -793,8 +793,6 @@ struct mlx5dm_flow_pool_mem {
 	void (*free)(void *p, size_t size);
 	unsigned int log_chunk;                 /* chunk size */
 };
-/* Anonymous 2 MiB mappings advised for transparent huge pages. */
-extern const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp;
 
 struct mlx5dm_flow_pool {
 	const struct mlx5dm_flow_pool_mem *mem; /* chunk memory */

@@ -116,10 +116,9 @@ take:
 
 /*
  * A bulk's state: large bulks (a MiB or more: 2^16 counters and
- * up) in a huge-page region, which faults in 2 MiB at a time (the slots of
- * a million counters are otherwise thousands of 4 KiB faults, costly in a
- * VM) and comes from the warm reserve when there is one; small ones from
- * the heap. Zeroed either way.
+ * up) in a huge region (mlx5dm_huge_alloc: without the DPDK heap, a
+ * mapping that faults in 2 MiB at a time), small ones from the heap.
+ * Zeroed either way.
  */
 static struct mlx5dm_flow_cnt_bulk *
 mlx5dm_flow_cnt_bulk_mem(size_t bytes)

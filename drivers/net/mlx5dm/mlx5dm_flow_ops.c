@@ -57,18 +57,6 @@ static const struct mlx5dm_flow_pool_mem mlx5dm_flow_rte_mem = {
 	.log_chunk = 16,
 };
 
-/*
- * Where flow handles live: the DPDK heap when hugepages back it; without
- * them (--no-huge) the heap is a memfd faulted in 4 KiB at a time, which
- * cannot use transparent huge pages, so handles come from anonymous
- * mappings advised for them instead (one fault per 2 MiB, not 512).
- */
-static const struct mlx5dm_flow_pool_mem *
-mlx5dm_flow_mem(void)
-{
-	return rte_eal_has_hugepages() ? &mlx5dm_flow_rte_mem : &mlx5dm_flow_pool_thp;
-}
-
 /* The flow state of a port, created on first use (isolate may precede start). */
 static __rte_noinline struct mlx5dm_flow_priv *
 mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
@@ -81,7 +69,7 @@ mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
 	mlx5dm_flow_priv_init(fp);
 	/* A probed port (a port built by hand in unit tests has no vdev state, no EAL). */
 	if (priv->sh != NULL) {
-		mlx5dm_flow_pool_init(&fp->pool, mlx5dm_flow_mem());
+		mlx5dm_flow_pool_init(&fp->pool, &mlx5dm_flow_rte_mem);
 		fp->null_engine = priv->sh->args.flow_engine == MLX5DM_FLOW_ENGINE_NULL;
 	}
 	if (!__atomic_compare_exchange_n(&priv->flow, &expected, fp, false, __ATOMIC_ACQ_REL,

@@ -18,10 +18,9 @@
  *
  * Chunks are kept until mlx5dm_flow_pool_release() (port stop), so the
  * memory held is the peak number of flows since the port started. Chunk
- * memory comes from the pool's allocator: in the PMD rte_malloc when
- * hugepages back the DPDK heap (the heap statistics, and
- * dpdk-test-flow-perf's "rte_flow size in DPDK layer", then see it), else
- * mlx5dm_flow_pool_thp; the osdep heap in unit tests.
+ * memory comes from the pool's allocator: in the PMD rte_malloc (the heap
+ * statistics, and dpdk-test-flow-perf's "rte_flow size in DPDK layer",
+ * see it); the osdep heap in unit tests.
  */
 
 #include <errno.h>
@@ -58,24 +57,6 @@ static const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_heap = {
 	.alloc = mlx5dm_flow_pool_heap_alloc,
 	.free = mlx5dm_flow_pool_heap_free,
 	.log_chunk = 16,
-};
-
-/*
- * 2 MiB regions advised for transparent huge pages (mlx5dm_huge_alloc): a
- * million handles then cost tens of page faults, not tens of thousands (a
- * fault costs microseconds in a VM). Not populated up front: a chunk's
- * pages are touched as handles are handed out.
- */
-static void *
-mlx5dm_flow_pool_thp_alloc(size_t size)
-{
-	return mlx5dm_huge_alloc(size, false);
-}
-
-const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_thp = {
-	.alloc = mlx5dm_flow_pool_thp_alloc,
-	.free = mlx5dm_huge_free,
-	.log_chunk = 21,
 };
 
 static size_t

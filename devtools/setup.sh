@@ -5,12 +5,23 @@
 # Set up a Debian 12 machine to build and test mlx5dm, then configure the
 # build. Idempotent: packages already present are not reinstalled, the SDK
 # headers are provisioned once per DPDK version, an existing build directory
-# is reused.
+# is reused, hugepages are reserved only when none are.
 #
-#   devtools/setup.sh [BUILD_DIR] [meson options...]   (default build dir: build)
+#   devtools/setup.sh [--no-hugepages] [BUILD_DIR] [meson options...]
+#
+# Hugepages: as DPDK's Linux guide says ("Use of Hugepages in the Linux
+# Environment"), HUGEPAGES (default 1024) 2 MiB pages are reserved through
+# /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages and hugetlbfs is
+# mounted on /dev/hugepages, when no 2 MiB page is reserved yet. Skipped with
+# --no-hugepages or HUGEPAGES=0 (tests run with --no-huge either way).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+hugepages=${HUGEPAGES:-1024}
+if [ "${1:-}" = --no-hugepages ]; then
+	hugepages=0
+	shift
+fi
 builddir=${1:-build}
 [ $# -gt 0 ] && shift
 
@@ -44,6 +55,22 @@ if [ -n "$missing" ]; then
 fi
 
 "$top/devtools/sdk-headers.sh" >/dev/null
+
+# Reserve 2 MiB hugepages and mount hugetlbfs, unless some are reserved already.
+reserve_hugepages() {
+	nr=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	[ -w "$nr" ] || { echo "setup: hugepages not reserved (no $nr, or not root)" >&2; return 0; }
+	if [ "$(cat "$nr")" -eq 0 ]; then
+		echo "$hugepages" >"$nr" 2>/dev/null || true
+		echo "setup: $(cat "$nr") hugepages of 2 MiB reserved (asked $hugepages)"
+	fi
+	if ! grep -qs ' /dev/hugepages hugetlbfs ' /proc/mounts; then
+		mkdir -p /dev/hugepages
+		mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null ||
+			echo "setup: cannot mount hugetlbfs on /dev/hugepages" >&2
+	fi
+}
+[ "$hugepages" -eq 0 ] || reserve_hugepages
 
 cd "$top"
 if [ -f "$builddir/build.ninja" ]; then

@@ -173,7 +173,7 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
     eal = pmd_load_args(pmd, env, line_buffered or sleeps)
     prefix = 'mlx5dm_tp_%d' % os.getpid()
     cmd = list(wrapper) + [
-        testpmd, '--no-huge', '--no-pci', '-m', '256', '-l', '0-1',
+        testpmd, '--no-huge', '--no-pci', '-m', '1024', '-l', '0-1',
         '--file-prefix=' + prefix, '--no-shconf', '--log-level=lib.eal:error',
     ]
     for v in ports.vdevs:

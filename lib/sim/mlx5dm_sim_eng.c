@@ -15,7 +15,9 @@
  * stack, so forwarding allocates nothing. A burst counts into its own
  * copies of the two ports' statistics and adds them to the shared ones
  * (relaxed atomics) once at its end: the atomics would otherwise wait,
- * frame after frame, for the stores into the other core's buffers.
+ * frame after frame, for the stores into the other core's buffers. For
+ * the same reason a burst holds the instances it reaches once
+ * (mlx5dm_sim_hold), not frame by frame.
  */
 
 #include <errno.h>
@@ -175,9 +177,11 @@ mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, voi
 
 static void
 mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
-			 enum mlx5dm_sim_dir dir, struct mlx5dm_sim_pkt *pkt)
+			 struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
+			 struct mlx5dm_sim_pkt *pkt)
 {
 	w->sim = eng->sim;
+	w->hold = hold;
 	w->dir = dir;
 	w->pkt = pkt;
 	w->trace = __atomic_load_n(&eng->trace, __ATOMIC_ACQUIRE);
@@ -245,7 +249,7 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *
 	pkt->ptype = lay->ptype;
 	/* The RQ keeps a copy: it must already say delivered. */
 	pkt->fate = MLX5DM_SIM_PKT_DELIVERED;
-	rc = mlx5dm_sim_rq_deliver(w->sim, rqn, pkt);
+	rc = mlx5dm_sim_rq_deliver(w->hold, w->sim, rqn, pkt);
 	if (rc == 0) {
 		if (has_hash)
 			MLX5DM_SIM_TRACE(w, "fate: delivered to rq 0x%x by RSS (hash 0x%08x)",
@@ -297,8 +301,8 @@ mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
 /* One frame from eng to peer (NULL: a dead cable), counted into tx_st and rx_st. */
 static void
 mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
-		   struct mlx5dm_sim_pkt *pkt, struct mlx5dm_dev_port_stats *tx_st,
-		   struct mlx5dm_dev_port_stats *rx_st)
+		   struct mlx5dm_sim_hold *hold, struct mlx5dm_sim_pkt *pkt,
+		   struct mlx5dm_dev_port_stats *tx_st, struct mlx5dm_dev_port_stats *rx_st)
 {
 	struct mlx5dm_dev_port_stats *st = tx_st;
 	struct mlx5dm_sim_walk w;
@@ -307,7 +311,7 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 	pkt->flags = 0;
 	mlx5dm_sim_stat_add(&st->tx_packets, 1);
 	mlx5dm_sim_stat_add(&st->tx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(eng, &w, MLX5DM_SIM_DIR_TX, pkt);
+	mlx5dm_sim_eng_walk_init(eng, &w, hold, MLX5DM_SIM_DIR_TX, pkt);
 	mlx5dm_sim_walk_run(&w);
 	if (mlx5dm_sim_eng_drop(st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
@@ -323,7 +327,7 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 	st = rx_st;
 	mlx5dm_sim_stat_add(&st->rx_packets, 1);
 	mlx5dm_sim_stat_add(&st->rx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(peer, &w, MLX5DM_SIM_DIR_RX, pkt);
+	mlx5dm_sim_eng_walk_init(peer, &w, hold, MLX5DM_SIM_DIR_RX, pkt);
 	mlx5dm_sim_walk_run(&w);
 	if (mlx5dm_sim_eng_drop(st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
@@ -338,6 +342,7 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 {
 	struct mlx5dm_dev_port_stats tx_st, rx_st;
 	struct mlx5dm_sim_eng *peer;
+	struct mlx5dm_sim_hold hold;
 	uint16_t i;
 
 	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
@@ -349,8 +354,10 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 		mlx5dm_sim_sq_catch_up(peer->sim);
 	memset(&tx_st, 0, sizeof(tx_st));
 	memset(&rx_st, 0, sizeof(rx_st));
+	mlx5dm_sim_hold(&hold, eng->sim, peer != NULL ? peer->sim : NULL);
 	for (i = 0; i < n; i++)
-		mlx5dm_sim_eng_one(eng, peer, &pkts[i], &tx_st, &rx_st);
+		mlx5dm_sim_eng_one(eng, peer, &hold, &pkts[i], &tx_st, &rx_st);
+	mlx5dm_sim_release(&hold);
 	mlx5dm_sim_stat_flush(&eng->st[port], &tx_st);
 	if (peer != NULL)
 		mlx5dm_sim_stat_flush(&peer->st[0], &rx_st);

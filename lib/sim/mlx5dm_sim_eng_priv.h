@@ -218,6 +218,7 @@ struct mlx5dm_sim_eng;
 /* Everything one packet's walk through one direction needs, on the stack. */
 struct mlx5dm_sim_walk {
 	struct mlx5dm_sim *sim;
+	struct mlx5dm_sim_hold *hold; /* the burst's, on sim */
 	const struct mlx5dm_sim_caps *caps;
 	enum mlx5dm_sim_dir dir;
 	struct mlx5dm_sim_pkt *pkt;

@@ -354,7 +354,7 @@ mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim
 	*t = MLX5DM_SIM_TERM_NONE;
 	if ((local >> MLX5DM_SIM_WINDOW_SHIFT) != MLX5DM_SIM_FWFT_WINDOW || off % 64 != 0)
 		return false;
-	pthread_rwlock_rdlock(&sim->lock);
+	/* Inside a hold (mlx5dm_sim_hold): the tables and entries stay. */
 	ft = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_FT, (uint32_t)(off / 64));
 	for (i = 0; ft != NULL && !ft->sw_owner && i < tab->cap; i++) {
 		struct mlx5dm_sim_fte *e = tab->slot[i];
@@ -372,6 +372,5 @@ mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim
 		   ft->type == MLX5DM_SIM_FT_NIC_TX) {
 		*t = MLX5DM_SIM_TERM_TX_WIRE;
 	}
-	pthread_rwlock_unlock(&sim->lock);
 	return true;
 }

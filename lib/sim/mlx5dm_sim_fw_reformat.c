@@ -174,17 +174,13 @@ mlx5dm_sim_prc_get(struct mlx5dm_sim *sim, uint32_t id)
 int
 mlx5dm_sim_reformat_read(struct mlx5dm_sim *sim, uint32_t id, void *dst, size_t len)
 {
-	struct mlx5dm_sim_prc *p;
-	int ret = 0;
+	/* Inside a hold (mlx5dm_sim_hold): the context stays. */
+	struct mlx5dm_sim_prc *p = mlx5dm_sim_prc_get(sim, id);
 
-	pthread_rwlock_rdlock(&sim->lock);
-	p = mlx5dm_sim_prc_get(sim, id);
 	if (p == NULL)
-		ret = -ENOENT;
-	else if (len > p->size)
-		ret = -ERANGE;
-	else
-		memcpy(dst, p->data, len);
-	pthread_rwlock_unlock(&sim->lock);
-	return ret;
+		return -ENOENT;
+	if (len > p->size)
+		return -ERANGE;
+	memcpy(dst, p->data, len);
+	return 0;
 }

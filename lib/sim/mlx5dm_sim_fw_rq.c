@@ -373,21 +373,63 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 	return 0;
 }
 
-int
-mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt)
+void
+mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b)
 {
-	struct mlx5dm_sim_rq *rq;
-	int ret;
+	/* In address order: two device threads cabled to each other never wait in a circle. */
+	if (b == a)
+		b = NULL;
+	if (b != NULL && (uintptr_t)b < (uintptr_t)a) {
+		struct mlx5dm_sim *t = a;
 
-	pthread_rwlock_rdlock(&sim->lock);
-	rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
-	if (rq == NULL || __atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_RDY) {
-		ret = -ENOENT;
-	} else {
-		mlx5dm_spinlock_lock(&rq->lock);
-		ret = rq->state == MLX5DM_SIM_RQ_RDY ? mlx5dm_sim_rq_write(sim, rq, pkt) : -ENOENT;
-		mlx5dm_spinlock_unlock(&rq->lock);
+		a = b;
+		b = t;
 	}
-	pthread_rwlock_unlock(&sim->lock);
-	return ret;
+	h->sim[0] = a;
+	h->sim[1] = b;
+	h->rq_sim = NULL;
+	h->rq = NULL;
+	pthread_rwlock_rdlock(&a->lock);
+	if (b != NULL)
+		pthread_rwlock_rdlock(&b->lock);
+}
+
+static void
+mlx5dm_sim_hold_rq_drop(struct mlx5dm_sim_hold *h)
+{
+	struct mlx5dm_sim_rq *rq = h->rq;
+
+	if (rq != NULL)
+		mlx5dm_spinlock_unlock(&rq->lock);
+	h->rq = NULL;
+	h->rq_sim = NULL;
+}
+
+void
+mlx5dm_sim_release(struct mlx5dm_sim_hold *h)
+{
+	mlx5dm_sim_hold_rq_drop(h);
+	if (h->sim[1] != NULL)
+		pthread_rwlock_unlock(&h->sim[1]->lock);
+	pthread_rwlock_unlock(&h->sim[0]->lock);
+}
+
+int
+mlx5dm_sim_rq_deliver(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *sim, uint32_t rqn,
+		      const struct mlx5dm_sim_pkt *pkt)
+{
+	struct mlx5dm_sim_rq *rq = h->rq;
+
+	/* Frames of a burst mostly go to one RQ: its lock is taken once for them. */
+	if (rq == NULL || h->rq_sim != sim || rq->h.id != rqn) {
+		mlx5dm_sim_hold_rq_drop(h);
+		rq = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_RQ, rqn);
+		if (rq == NULL ||
+		    __atomic_load_n(&rq->state, __ATOMIC_ACQUIRE) != MLX5DM_SIM_RQ_RDY)
+			return -ENOENT;
+		mlx5dm_spinlock_lock(&rq->lock);
+		h->rq = rq;
+		h->rq_sim = sim;
+	}
+	return rq->state == MLX5DM_SIM_RQ_RDY ? mlx5dm_sim_rq_write(sim, rq, pkt) : -ENOENT;
 }

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "mlx5dm_sim_core.h"
@@ -258,22 +259,18 @@ mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir
 {
 	struct mlx5dm_sim_tir *tir;
 	uint32_t i;
-	int ret = 0;
 
-	pthread_rwlock_rdlock(&sim->lock);
+	/* Inside a hold (mlx5dm_sim_hold): the TIR and its RQT stay. */
 	tir = mlx5dm_sim_obj_get(sim, MLX5DM_SIM_K_TIR, tirn);
-	if (tir == NULL) {
-		ret = -ENOENT;
-	} else {
-		*info = tir->info;
-		if (tir->rqt != NULL) {
-			info->nb_rqs = tir->rqt->n;
-			for (i = 0; i < tir->rqt->n; i++)
-				info->rqns[i] = tir->rqt->rq[i]->id;
-		}
+	if (tir == NULL)
+		return -ENOENT;
+	memcpy(info, &tir->info, offsetof(struct mlx5dm_sim_tir_info, rqns));
+	if (tir->rqt != NULL) {
+		info->nb_rqs = tir->rqt->n;
+		for (i = 0; i < tir->rqt->n; i++)
+			info->rqns[i] = tir->rqt->rq[i]->id;
 	}
-	pthread_rwlock_unlock(&sim->lock);
-	return ret;
+	return 0;
 }
 
 enum mlx5dm_sim_term

@@ -18,8 +18,10 @@
  * only through the mlx5dm_sim_eng_* functions.
  *
  * Thread safety: every function here may be called concurrently from
- * several threads (several Tx lcores walk packets while another lcore
- * writes ICM through a send queue).
+ * several threads (several device threads walk packets while another
+ * thread writes ICM through a send queue). The lookups of firmware
+ * objects (terminal_lookup, tir_info, rq_deliver, reformat_read) are made
+ * inside a hold (mlx5dm_sim_hold) on the instance they name.
  */
 
 #ifndef _MLX5DM_SIM_PRIV_H_
@@ -112,6 +114,22 @@ uint64_t mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim);
  */
 void mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim);
 
+/*
+ * A burst's hold on the instances its frames reach (the sending one and
+ * the receiving one, which may be the same): their firmware objects stay
+ * as they are until mlx5dm_sim_release, so the lookups below take no lock
+ * frame by frame (a locked instruction per frame would wait for every
+ * store before it, into lines the driver's core reads). The RQ a frame
+ * was last delivered to stays locked in the hold for the next frame.
+ */
+struct mlx5dm_sim_hold {
+	struct mlx5dm_sim *sim[2];  /* held, in address order; [1] NULL: one */
+	struct mlx5dm_sim *rq_sim;  /* the instance of rq */
+	void *rq;                   /* the RQ last delivered to, locked; or NULL */
+};
+void mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b);
+void mlx5dm_sim_release(struct mlx5dm_sim_hold *h);
+
 /* Capabilities as configured (the values QUERY_HCA_CAP reports). */
 struct mlx5dm_sim_caps {
 	uint16_t vhca_id;
@@ -188,7 +206,6 @@ struct mlx5dm_sim_tir_info {
 	bool indirect;             /* false: inline_rqn; true: RQT + hash */
 	uint32_t inline_rqn;
 	uint32_t nb_rqs;           /* RQT size (power of two or not, as created) */
-	uint32_t rqns[256];        /* RQT entries */
 	bool toeplitz;             /* rx_hash_fn: true Toeplitz, false XOR8 */
 	bool symmetric;            /* rx_hash_symmetric */
 	uint8_t key[40];           /* rx_hash_toeplitz_key */
@@ -196,6 +213,7 @@ struct mlx5dm_sim_tir_info {
 	uint8_t l4_udp;            /* l4_prot_type: 0 TCP, 1 UDP */
 	uint32_t fields;           /* MLX5DM_SIM_HASH_* */
 	bool inner;                /* hash on the inner headers (tunneled_offload_en) */
+	uint32_t rqns[256];        /* RQT entries (last: only nb_rqs are copied) */
 };
 int mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir_info *info);
 
@@ -205,7 +223,8 @@ int mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim
  * not in RDY state; -ENOSPC if nothing is posted (out of buffer); -EIO if
  * the WQE was in error (the RQ is in ERR now).
  */
-int mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt);
+int mlx5dm_sim_rq_deliver(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *sim, uint32_t rqn,
+			  const struct mlx5dm_sim_pkt *pkt);
 
 /*
  * Count a hit on flow counter counter_id (the STE's counter_id: counter

@@ -381,13 +381,31 @@ mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir
 	return -ENOENT;
 }
 
+void
+mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b)
+{
+	/* The fake's objects are set up before the walks and never change during them. */
+	h->sim[0] = a;
+	h->sim[1] = b;
+	h->rq_sim = NULL;
+	h->rq = NULL;
+}
+
+void
+mlx5dm_sim_release(struct mlx5dm_sim_hold *h)
+{
+	(void)h;
+}
+
 int
-mlx5dm_sim_rq_deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *pkt)
+mlx5dm_sim_rq_deliver(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *sim, uint32_t rqn,
+		      const struct mlx5dm_sim_pkt *pkt)
 {
 	struct fake_rq *rq = fake_rq_find(sim, rqn);
 	struct fake_rx *rx;
 	int rc = 0;
 
+	(void)h;
 	if (rq == NULL || !rq->ready)
 		return -ENOENT;
 	pthread_mutex_lock(&sim->lock);

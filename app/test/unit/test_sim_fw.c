@@ -233,6 +233,20 @@ modify_rq(struct tsim *t, struct mlx5dv_devx_obj *rq, uint32_t rqn, uint32_t cur
 	return t->ops->devx_obj_modify(rq, in, sizeof(in), out, 16);
 }
 
+
+/* One frame to an RQ, as a burst of the engine hands it over. */
+static int
+deliver(struct mlx5dm_sim *sim, uint32_t rqn, const struct mlx5dm_sim_pkt *p)
+{
+	struct mlx5dm_sim_hold h;
+	int ret;
+
+	mlx5dm_sim_hold(&h, sim, NULL);
+	ret = mlx5dm_sim_rq_deliver(&h, sim, rqn, p);
+	mlx5dm_sim_release(&h);
+	return ret;
+}
+
 static void
 test_rq_rqt_tir(void **state)
 {
@@ -258,7 +272,7 @@ test_rq_rqt_tir(void **state)
 	/* RST: no delivery. Wrong current state: BAD_RES_STATE. Then RST -> RDY. */
 	memset(&p, 0, sizeof(p));
 	p.len = 60;
-	assert_int_equal(mlx5dm_sim_rq_deliver(t.sim, rqn[0], &p), -ENOENT);
+	assert_int_equal(deliver(t.sim, rqn[0], &p), -ENOENT);
 	assert_int_equal(modify_rq(&t, rq[0], rqn[0], 1, 1, out), EREMOTEIO);
 	assert_int_equal(tsim_status(out), 0x09);
 	assert_int_equal(modify_rq(&t, rq[0], rqn[1], 0, 1, out), EINVAL);
@@ -270,7 +284,7 @@ test_rq_rqt_tir(void **state)
 	assert_int_equal(t.ops->devx_obj_query(rq[0], in, 16, out, 272), 0);
 	assert_int_equal(GET(out, 0x100 + 0x08, 4), 1);
 	/* RDY but nothing posted: the frame is dropped (out of buffer). */
-	assert_int_equal(mlx5dm_sim_rq_deliver(t.sim, rqn[0], &p), -ENOSPC);
+	assert_int_equal(deliver(t.sim, rqn[0], &p), -ENOSPC);
 	/* Transport domain, RQT of three RQs. */
 	memset(in, 0, 16);
 	SET(in, 0x00, 16, 0x816);

@@ -227,14 +227,33 @@ mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr
 			 l4_type << MLX5DM_SIM_CQE_L4_SHIFT | l3_type << MLX5DM_SIM_CQE_L3_SHIFT);
 }
 
+/* Put the run of CQEs claimed for frames of rq (RQ lock held). */
+static void
+mlx5dm_sim_rq_publish(struct mlx5dm_sim_rq *rq)
+{
+	unsigned int i;
+
+	for (i = 0; i < rq->run; i++)
+		__builtin_prefetch(rq->run_slot[i], 1, 3);
+	for (i = 0; i < rq->run; i++)
+		mlx5dm_sim_cq_put(rq->run_slot[i], rq->run_img[i]);
+	rq->run = 0;
+}
+
 /* A receive CQE: err 0 for a frame, else the syndrome of an error CQE. */
 static int
 mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 		  const struct mlx5dm_sim_pkt *pkt)
 {
-	uint8_t img[MLX5DM_SIM_CQE_BYTES];
+	uint8_t cqe[MLX5DM_SIM_CQE_BYTES];
+	bool run = synd == 0 && !mlx5dm_sim_cq_shared(rq->cq);
+	uint8_t *img = run ? rq->run_img[rq->run] : cqe;
+	uint8_t *slot;
 
-	memset(img, 0, sizeof(img));
+	/* What completed before comes first. */
+	if (!run)
+		mlx5dm_sim_rq_publish(rq);
+	memset(img, 0, MLX5DM_SIM_CQE_BYTES);
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_WQE_COUNTER, idx);
 	if (synd != 0) {
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_SYNDROME, synd);
@@ -257,7 +276,15 @@ mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 	if (pkt->flags & MLX5DM_SIM_PKT_F_FLOW_TAG)
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_FLOW_TAG, pkt->flow_tag & 0xffffff);
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_RESP_SEND);
-	return mlx5dm_sim_cq_push(rq->cq, img);
+	if (!run)
+		return mlx5dm_sim_cq_push(rq->cq, img);
+	slot = mlx5dm_sim_cq_claim(rq->cq, img);
+	if (slot == NULL)
+		return -ENOSPC;
+	rq->run_slot[rq->run++] = slot;
+	if (rq->run == MLX5DM_SIM_RQ_RUN)
+		mlx5dm_sim_rq_publish(rq);
+	return 0;
 }
 
 /* Posted WQEs the device has not used; > ring size: the record is bogus. */
@@ -361,14 +388,10 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 	rq->packets++;
 	rq->bytes += pkt->len;
 	if (rq->posted > 0) {
-		struct mlx5dm_sim_cq *cq = rq->cq;
-
-		/* A hint: the next frame's buffer and CQE, lines the driver's core owns. */
+		/* A hint: the next frame's buffer, a line the driver's core owns. */
 		wqe = rq->wq + ((size_t)(rq->ctr & ((1u << rq->log_size) - 1)) << rq->log_stride);
 		__builtin_prefetch((const void *)(uintptr_t)mlx5dm_prm_fget(wqe,
 				   MLX5DM_SIM_DSEG_ADDR), 1, 3);
-		__builtin_prefetch(cq->buf + (size_t)(cq->pc & ((1u << cq->log_size) - 1)) *
-				   MLX5DM_SIM_CQE_BYTES, 1, 3);
 	}
 	return 0;
 }
@@ -399,8 +422,10 @@ mlx5dm_sim_hold_rq_drop(struct mlx5dm_sim_hold *h)
 {
 	struct mlx5dm_sim_rq *rq = h->rq;
 
-	if (rq != NULL)
+	if (rq != NULL) {
+		mlx5dm_sim_rq_publish(rq);
 		mlx5dm_spinlock_unlock(&rq->lock);
+	}
 	h->rq = NULL;
 	h->rq_sim = NULL;
 }

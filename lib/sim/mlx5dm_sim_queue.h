@@ -37,6 +37,20 @@ struct mlx5dm_sim_cq {
  * than one queue completes into it.
  */
 int mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES]);
+/*
+ * cq_push in two steps, for a writer that owns the CQ (not shared): claim
+ * the next slot (the room check, the owner bit into img; NULL on overrun,
+ * as cq_push), then put img into it.
+ */
+uint8_t *mlx5dm_sim_cq_claim(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES]);
+void mlx5dm_sim_cq_put(uint8_t *slot, const uint8_t img[MLX5DM_SIM_CQE_BYTES]);
+
+/* More than one queue completes into cq: its writers take its lock. */
+static inline bool
+mlx5dm_sim_cq_shared(const struct mlx5dm_sim_cq *cq)
+{
+	return cq->h.refs > 1;
+}
 
 struct mlx5dm_sim_tis {
 	struct mlx5dm_sim_obj h;
@@ -60,6 +74,8 @@ struct mlx5dm_sim_sq {
 	uint8_t ctx[MLX5DM_SIM_SQC_BYTES]; /* as created, for QUERY_SQ */
 };
 
+#define MLX5DM_SIM_RQ_RUN 32
+
 /* A receive queue: cyclic WQ of single-segment WQEs (mlx5dm_sim_fw_rq.c). */
 struct mlx5dm_sim_rq {
 	struct mlx5dm_sim_obj h;
@@ -76,6 +92,15 @@ struct mlx5dm_sim_rq {
 	uint32_t posted;        /* WQEs from ctr on known posted (record read when 0) */
 	struct mlx5dm_spinlock lock; /* one writer at a time (several devices may deliver) */
 	uint8_t ctx[240];       /* as created, for QUERY_RQ */
+	/*
+	 * CQEs of frames already in their buffers, claimed but not yet put:
+	 * written as one run when the burst leaves the RQ (or the run is
+	 * full), so the driver, polling the next CQE's line, takes that line
+	 * from the device once per run rather than once per frame.
+	 */
+	uint16_t run;
+	uint8_t *run_slot[MLX5DM_SIM_RQ_RUN];
+	uint8_t run_img[MLX5DM_SIM_RQ_RUN][MLX5DM_SIM_CQE_BYTES];
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t out_of_buffer; /* frames for it while nothing was posted */

@@ -402,21 +402,12 @@ mlx5dm_sim_wqe_exec(struct mlx5dm_sim_exec *x, const struct mlx5dm_sim_wqe *w,
 	}
 }
 
-int
-mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
+uint8_t *
+mlx5dm_sim_cq_claim(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 {
 	uint32_t ci, size = 1u << cq->log_size;
-	/*
-	 * A CQ one queue writes to has one writer at a time already (that
-	 * queue's thread or lock), and its users change only by commands,
-	 * which run between the device's batches: no lock, whose atomic
-	 * would wait for every store before it into the driver's lines.
-	 */
-	bool shared = cq->h.refs > 1;
 	uint8_t *slot;
 
-	if (shared)
-		mlx5dm_spinlock_lock(&cq->lock);
 	/*
 	 * The consumer index only moves forward: the record, a line the
 	 * consumer keeps writing, is read again only when the last value read
@@ -434,20 +425,43 @@ mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 				   cq->h.id, ci);
 		cq->overrun = true;
 		cq->overruns++;
-		if (shared)
-			mlx5dm_spinlock_unlock(&cq->lock);
-		return -ENOSPC;
+		return NULL;
 	}
 	mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OWNER, (cq->pc >> cq->log_size) & 1);
 	slot = cq->buf + (size_t)(cq->pc & (size - 1)) * MLX5DM_SIM_CQE_BYTES;
+	cq->pc++;
+	return slot;
+}
+
+void
+mlx5dm_sim_cq_put(uint8_t *slot, const uint8_t img[MLX5DM_SIM_CQE_BYTES])
+{
 	/* Body first, then op_own: a poller that sees the new owner sees the whole CQE. */
 	memcpy(slot, img, MLX5DM_SIM_CQE_BYTES - 1);
 	__atomic_store_n(&slot[MLX5DM_SIM_CQE_BYTES - 1], img[MLX5DM_SIM_CQE_BYTES - 1],
 			 __ATOMIC_RELEASE);
-	cq->pc++;
+}
+
+int
+mlx5dm_sim_cq_push(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
+{
+	/*
+	 * A CQ one queue writes to has one writer at a time already (that
+	 * queue's thread or lock), and its users change only by commands,
+	 * which run between the device's batches: no lock, whose atomic
+	 * would wait for every store before it into the driver's lines.
+	 */
+	bool shared = mlx5dm_sim_cq_shared(cq);
+	uint8_t *slot;
+
+	if (shared)
+		mlx5dm_spinlock_lock(&cq->lock);
+	slot = mlx5dm_sim_cq_claim(cq, img);
+	if (slot != NULL)
+		mlx5dm_sim_cq_put(slot, img);
 	if (shared)
 		mlx5dm_spinlock_unlock(&cq->lock);
-	return 0;
+	return slot != NULL ? 0 : -ENOSPC;
 }
 
 /*

@@ -182,6 +182,7 @@ mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 {
 	w->sim = eng->sim;
 	w->hold = hold;
+	w->look_current = false;
 	w->dir = dir;
 	w->pkt = pkt;
 	w->trace = __atomic_load_n(&eng->trace, __ATOMIC_ACQUIRE);
@@ -328,6 +329,8 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 	mlx5dm_sim_stat_add(&st->rx_packets, 1);
 	mlx5dm_sim_stat_add(&st->rx_bytes, pkt->len);
 	mlx5dm_sim_eng_walk_init(peer, &w, hold, MLX5DM_SIM_DIR_RX, pkt);
+	/* The wire does not change the bytes: what the TX walk last parsed still holds. */
+	w.look_current = !w.dirty;
 	mlx5dm_sim_walk_run(&w);
 	if (mlx5dm_sim_eng_drop(st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));

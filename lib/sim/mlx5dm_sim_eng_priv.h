@@ -227,6 +227,7 @@ struct mlx5dm_sim_walk {
 	struct mlx5dm_sim_meta meta;
 	struct mlx5dm_sim_parse look; /* what lookups see; refreshed on reparse */
 	struct mlx5dm_sim_parse work; /* the current frame layout, for actions */
+	bool look_current;            /* set before a walk: look already describes pkt */
 	bool dirty;                   /* frame layout changed since look was parsed */
 	bool work_valid;              /* work matches the current frame */
 	uint32_t gen;                 /* bumped by every state change (loop detection) */

@@ -95,15 +95,28 @@ mlx5dm_sim_walk_fv(struct mlx5dm_sim_walk *w, uint16_t lu)
 	return w->fv;
 }
 
+/* Field vectors, masks and tags are compared a 64-bit word at a time. */
+_Static_assert(MLX5DM_SIM_FV_LEN % 8 == 0, "field vectors must be whole words");
+
+static uint64_t
+mlx5dm_sim_word(const uint8_t *b, unsigned int i)
+{
+	uint64_t v;
+
+	memcpy(&v, b + 8 * i, sizeof(v));
+	return v;
+}
+
+/* n: a multiple of 8. */
 static bool
 mlx5dm_sim_all_zero(const uint8_t *b, unsigned int n)
 {
+	uint64_t acc = 0;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return false;
-	return true;
+	for (i = 0; i < n / 8; i++)
+		acc |= mlx5dm_sim_word(b, i);
+	return acc == 0;
 }
 
 /* 1 hit, 0 miss, -1 the STE cannot be evaluated (walk error, traced). */
@@ -124,8 +137,9 @@ mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 			MLX5DM_SIM_TRACE(w, "   lookup type 0x%04x is not modelled", s->lu);
 			return -1;
 		}
-		for (i = 0; i < MLX5DM_SIM_FV_LEN; i++)
-			if ((v[i] & s->mask[i]) != s->tag[i])
+		for (i = 0; i < MLX5DM_SIM_FV_LEN / 8; i++)
+			if ((mlx5dm_sim_word(v, i) & mlx5dm_sim_word(s->mask, i)) !=
+			    mlx5dm_sim_word(s->tag, i))
 				return 0;
 		return 1;
 	case MLX5DM_SIM_STE_DEFINER:
@@ -359,7 +373,7 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	/* Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk. */
 	if (w->dir == MLX5DM_SIM_DIR_TX)
 		w->meta.reg_a = w->pkt->metadata;
-	if (mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
+	if (!w->look_current && mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
 		MLX5DM_SIM_TRACE(w, "%s: %u bytes: malformed frame", dir, w->pkt->len);
 		w->fate = MLX5DM_SIM_FATE_PARSE_ERROR;
 		return;

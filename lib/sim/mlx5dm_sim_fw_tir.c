@@ -282,6 +282,10 @@ mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr, uint32_t *
 
 	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local))
 		return MLX5DM_SIM_TERM_NONE;
+	/* Most addresses a walk asks about are STEs: only two windows hold terminals. */
+	if ((local >> MLX5DM_SIM_WINDOW_SHIFT) != MLX5DM_SIM_TERM_WINDOW &&
+	    (local >> MLX5DM_SIM_WINDOW_SHIFT) != MLX5DM_SIM_FWFT_WINDOW)
+		return MLX5DM_SIM_TERM_NONE;
 	if (mlx5dm_sim_fwft_terminal(sim, local, &t, &n)) {
 		if (t == MLX5DM_SIM_TERM_TIR && tirn != NULL)
 			*tirn = n;

@@ -168,7 +168,11 @@ mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 		if (n > len)
 			n = (unsigned int)len;
 		mlx5dm_sim_line_load(sim, sim->rgn[r].base + (off - at), img);
-		memcpy(d, (uint8_t *)img + at, n);
+		/* A whole line (an STE) is a fixed-size copy. */
+		if (n == MLX5DM_SIM_LINE)
+			memcpy(d, img, MLX5DM_SIM_LINE);
+		else
+			memcpy(d, (uint8_t *)img + at, n);
 		off += n;
 		d += n;
 		len -= n;

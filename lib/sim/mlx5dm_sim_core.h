@@ -260,8 +260,23 @@ bool mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, ui
 /* Give freed memory back to the OS (contents become zero). */
 void mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 			    uint64_t len);
-/* Strip and check the GVMI of a device address (0 or own vhca_id); false if foreign. */
-bool mlx5dm_sim_icm_local(const struct mlx5dm_sim *sim, uint64_t addr, uint64_t *local);
+/*
+ * Strip and check the GVMI of a device address (0 or own vhca_id); false if
+ * foreign. Inline: every hop of a walk asks it.
+ */
+static inline bool
+mlx5dm_sim_icm_local(const struct mlx5dm_sim *sim, uint64_t addr, uint64_t *local)
+{
+	uint16_t gvmi = (uint16_t)(addr >> 48);
+
+	if (gvmi != 0 && gvmi != sim->cfg.vhca_id)
+		return false;
+	/* Bits 47:40 cannot be encoded in an STE pointer: no address of ours has them. */
+	if ((addr & MLX5DM_SIM_ICM_ADDR_MASK) >> 40)
+		return false;
+	*local = addr & MLX5DM_SIM_ICM_ADDR_MASK;
+	return true;
+}
 
 /* ---- capabilities (mlx5dm_sim_caps.c) ---- */
 int mlx5dm_sim_caps_build(struct mlx5dm_sim *sim);

@@ -222,20 +222,6 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 	}
 }
 
-bool
-mlx5dm_sim_icm_local(const struct mlx5dm_sim *sim, uint64_t addr, uint64_t *local)
-{
-	uint16_t gvmi = (uint16_t)(addr >> 48);
-
-	if (gvmi != 0 && gvmi != sim->cfg.vhca_id)
-		return false;
-	/* Bits 47:40 cannot be encoded in an STE pointer: no address of ours has them. */
-	if ((addr & MLX5DM_SIM_ICM_ADDR_MASK) >> 40)
-		return false;
-	*local = addr & MLX5DM_SIM_ICM_ADDR_MASK;
-	return true;
-}
-
 static bool
 mlx5dm_sim_icm_decode(const struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_rgn *r,
 		      uint64_t *off)

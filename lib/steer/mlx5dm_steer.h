@@ -509,11 +509,12 @@ int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
 
 /*
  * A matcher's rules and hash tables. Each level of a matcher is a chain of
- * tables that grows at its head (a new table four times larger; entries
- * already placed never move): "chained" tables are those in a chain of two
- * or more, "growing" ones are being filled and not yet reachable. A
- * consistent snapshot of this matcher (taken under its lock); O(1) plus the
- * growths in progress.
+ * tables that grows at its head (a new table four times larger, whose
+ * entries then move over from the old head a few per rule operation, until
+ * the old one is freed): "chained" tables are those in a chain of two,
+ * "growing" ones are being filled and not yet reachable. A consistent
+ * snapshot of this matcher (taken under its lock); O(1) plus the growths
+ * in progress.
  */
 struct mlx5dm_matcher_stats {
 	uint64_t rules;
@@ -521,7 +522,7 @@ struct mlx5dm_matcher_stats {
 	uint64_t entries;            /* slots of those tables (the sum of their sizes) */
 	uint64_t used;               /* slots holding an entry */
 	uint64_t collisions;         /* entries hanging off a used slot (own ICM entry each) */
-	uint64_t chained_tables;     /* tables in growth chains of two or more */
+	uint64_t chained_tables;     /* tables in growth chains of two (one being emptied) */
 	uint64_t growing;            /* tables being filled for a growth in progress */
 	uint64_t growths;            /* growths completed (this matcher's share of ctx rehash) */
 };

@@ -7,16 +7,24 @@
  *
  * A chain is reached through one parent pointer (an anchor for a matcher's
  * first level, the previous level's entry otherwise). Its newest table is
- * the head; each older table is reached from the newer one's miss anchor,
- * and the oldest table misses to the matcher's end anchor:
+ * the head; while a growth is being finished, the older table is reached
+ * from the head's miss anchor and misses to the matcher's end anchor:
  *
- *   parent -> head [slot chains] -miss-> head.miss_anchor -hit-> older ... -> e_anchor
+ *   parent -> head [slot chains] -miss-> head.miss_anchor -hit-> older -> e_anchor
  *
- * Growing never moves an entry: a table four times the head's size is
- * allocated and filled with always-miss entries (a slice per later entry
- * insertion when it is large), then one control write of the parent makes
- * it the head. New entries go to the head; whether a tag is already in any
- * table of the chain is answered by the matcher's index (mlx5dm_steer_index.c).
+ * Growing never stops an insert for a table copy: a table four times the
+ * head's size is allocated and filled with always-miss entries (a slice per
+ * later entry insertion when it is large), then one control write of the
+ * parent makes it the head. New entries go to the head; whether a tag is
+ * already in either table is answered by the matcher's index
+ * (mlx5dm_steer_index.c). The older table's entries then move to the head,
+ * a few per later rule operation, each in rdma-core's rehash order
+ * (dr_rule_rehash_htbl in providers/mlx5/dr_rule.c): the copy is written and
+ * linked first, then the old place is unlinked, so a packet finds the entry
+ * in one table or the other at every moment. Once it is empty, the head's
+ * miss anchor becomes an always-miss to the matcher's end and the older
+ * table is freed (its ICM reused after the next sync). A chain grows again
+ * only after that, so a packet pays at most two hash lookups per level.
  */
 
 #include <errno.h>
@@ -223,7 +231,7 @@ mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t lev
 	if (h == NULL)
 		return NULL;
 	h->pointing_ste = pointing;
-	h->root = h;
+	h->root = pointing != NULL ? (const void *)pointing : (const void *)m;
 	mlx5dm_htbl_miss_image(h, hw);
 	ret = mlx5dm_ste_write_image(ctx, q, h->chunk, 0, h->num_entries, hw);
 	if (ret < 0) {
@@ -265,7 +273,9 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
 
 	if (h->collisions < half || h->used < half)
 		return false;
-	if (h->growing != NULL || h->chain_prev != NULL || h->byte_mask == 0)
+	/* Not while an older table is still being emptied: two tables at most. */
+	if (h->growing != NULL || h->chain_prev != NULL || h->chain_next != NULL ||
+	    h->byte_mask == 0)
 		return false;
 	/* More index bits than hashed bits cannot spread entries any further. */
 	return (unsigned int)__builtin_popcount(h->byte_mask) * 8 > h->log_size;
@@ -350,11 +360,13 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	}
 	if (g->fill_pos < g->num_entries)
 		return 0;
-	/* Complete: g becomes the head. */
+	/* Complete: g becomes the head, the old head's entries move over from now on. */
 	mlx5dm_htbl_grow_unlist(m, head);
 	head->growing = NULL;
 	g->chain_next = head;
 	head->chain_prev = g;
+	head->move_pos = 0;
+	TAILQ_INSERT_TAIL(&m->drain, head, drain_link);
 	mlx5dm_htbl_stats_grown(g);
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
 	if (ret < 0)
@@ -412,6 +424,152 @@ mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 	}
 	for (t = head; t != NULL; t = next) {
 		next = t->chain_next;
+		if (t->chain_prev != NULL)
+			TAILQ_REMOVE(&m->drain, t, drain_link);
 		mlx5dm_htbl_free(t, d);
 	}
+}
+
+/* Last record of slot i's collision chain in h, or NULL when the slot is unused. */
+static struct mlx5dm_ste *
+mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(h, i);
+
+	while (s != NULL && s->next_col != NULL)
+		s = s->next_col;
+	return s;
+}
+
+/*
+ * Move the first entry of slot i of the older table o to the chain's head
+ * h: its copy is written and linked behind h's slot chain, then o's slot is
+ * rewritten without it (with its follower's image, or always-miss). The
+ * record stays, with its new place: the rule, the index and the table below
+ * it keep pointing at it. Nothing has changed when it fails (-ENOMEM).
+ */
+static int
+mlx5dm_htbl_move_entry(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
+		       struct mlx5dm_htbl *o, uint32_t i, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	const uint8_t *bit_mask = m->builders[o->level].bit_mask;
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *f = s->next_col, *tail;
+	struct mlx5dm_ste own;
+	uint8_t img[MLX5DM_STE_SIZE];
+	uint32_t j;
+	int ret;
+
+	j = mlx5dm_ste_hash_bwc(s->shadow + MLX5DM_STE_CTRL_SIZE, h->byte_mask) &
+	    (h->num_entries - 1);
+	tail = mlx5dm_htbl_slot_tail(h, j);
+	/* A slot of o has no ICM entry of its own: a collision place in h needs one. */
+	ret = tail == NULL ? mlx5dm_htbl_slot_reserve(h, j) :
+			     mlx5dm_entry_pool_get(&m->entry_pool, ctx, s);
+	if (ret < 0)
+		return ret;
+	s->slot = j;
+	s->next_col = NULL;
+	mlx5dm_rule_link(ctx, h, s, tail);
+	ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
+	if (ret == 0 && tail != NULL)
+		ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
+	if (f == NULL) {
+		mlx5dm_htbl_slot_clear(o, i);
+		mlx5dm_htbl_count_used(o, -1);
+		mlx5dm_htbl_miss_image(o, img);
+		if (ret == 0)
+			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, img);
+		return ret;
+	}
+	/* The follower takes the slot; its own entry goes (reused after a sync). */
+	own.chunk = f->chunk;
+	own.index = f->index;
+	own.pooled = f->pooled;
+	f->chunk = o->chunk;
+	f->index = i;
+	f->pooled = NULL;
+	f->collision = false;
+	mlx5dm_htbl_slot_replace(o, i, f);
+	mlx5dm_htbl_count_collision(o, -1);
+	mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
+	if (ret == 0)
+		ret = mlx5dm_ste_write_full(ctx, q, f, bit_mask);
+	return ret;
+}
+
+/*
+ * o, the older table of head h's chain, is empty: h's miss anchor stops
+ * leading into it (an always-miss to the matcher's end, as o's slots were),
+ * then o goes; its ICM turns hot and is reused after the next sync.
+ */
+static int
+mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
+		    struct mlx5dm_htbl *o, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_ste *a = h->miss_anchor;
+	uint8_t hw[MLX5DM_STE_SIZE];
+	int ret;
+
+	memcpy(hw, m->miss_img[h->level], MLX5DM_STE_SIZE);
+	mlx5dm_ste_set_miss_addr(ctx->ste, hw, mlx5dm_matcher_end_icm(m));
+	memcpy(a->shadow, hw, sizeof(a->shadow));
+	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
+	ret = mlx5dm_ste_write_image(ctx, q, a->chunk, a->index, 1, hw);
+	if (ret < 0)
+		return ret;
+	TAILQ_REMOVE(&m->drain, o, drain_link);
+	h->chain_next = NULL;
+	o->chain_prev = NULL;
+	m->n_chained -= 2;
+	mlx5dm_htbl_free(o, d);
+	return 0;
+}
+
+/*
+ * One rule operation's share of emptying older tables (matcher and queue
+ * locks held): up to MLX5DM_HTBL_MOVE_ENTRIES entries moved to their heads,
+ * or MLX5DM_HTBL_MOVE_SCAN unused slots passed, the oldest growth first. A
+ * table that received entries behind the scan (a duplicate placed behind
+ * its original, a placement deferred since before the growth) is scanned
+ * again; an empty one is unchained and freed.
+ */
+int
+mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
+{
+	unsigned int moved = 0, passed = 0;
+	struct mlx5dm_htbl *o;
+	int ret;
+
+	while ((o = TAILQ_FIRST(&m->drain)) != NULL) {
+		while (o->move_pos < o->num_entries) {
+			uint32_t i = o->move_pos;
+
+			if (o->pages[i >> MLX5DM_HTBL_PAGE_LOG] == NULL) {
+				o->move_pos = (i | (MLX5DM_HTBL_PAGE - 1)) + 1;
+				passed++;
+			} else if (mlx5dm_htbl_slot(o, i) == NULL) {
+				o->move_pos++;
+				passed++;
+			} else {
+				ret = mlx5dm_htbl_move_entry(m, q, o->chain_prev, o, i, d);
+				if (ret < 0)
+					return ret;
+				moved++;
+			}
+			if (moved >= MLX5DM_HTBL_MOVE_ENTRIES || passed >= MLX5DM_HTBL_MOVE_SCAN)
+				return 0;
+		}
+		o->move_pos = 0;
+		if (o->used != 0 || o->collisions != 0)
+			return 0;
+		/* The pending rule (mlx5dm_steer_rule.c) may be aimed at it still. */
+		if (m->pending != NULL && m->pending->last->htbl == o)
+			return 0;
+		ret = mlx5dm_htbl_unchain(m, q, o->chain_prev, o, d);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }

@@ -20,13 +20,13 @@
  * table, whose overflow counts stay as they were (an emptied bucket may
  * send a probe one bucket further, never stop it short).
  *
- * The matcher's index: a growth chain holds entries in several tables (the
- * head and the older ones), so finding a tag in ICM-layout order means
- * probing every table. The index answers "is this tag already under this
- * parent?" with one probe. A chain is named by its oldest table
- * (htbl->root), which lives as long as the chain, so moving an entry's
- * identity (a follower copied into its slot on delete) never invalidates
- * the keys of the entries below it.
+ * The matcher's index: a growth chain holds entries in two tables (the
+ * head and the older one being emptied), so finding a tag in ICM-layout
+ * order means probing both. The index answers "is this tag already under
+ * this parent?" with one probe. A chain is named by its pointing entry (the
+ * matcher for the first level, htbl->root), which lives as long as the
+ * chain, so moving an entry (a follower copied into its slot on delete, an
+ * entry moved to the head) never invalidates the keys of the entries below it.
  */
 
 #include <errno.h>
@@ -345,7 +345,7 @@ mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape *sh)
 /* ---- the matcher's index of its entries ---- */
 
 uint32_t
-mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
+mlx5dm_tag_index_hash(const void *chain, const uint8_t *tag)
 {
 	uint64_t a, b, h;
 
@@ -356,7 +356,7 @@ mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag)
 }
 
 struct mlx5dm_tag_index_key {
-	const struct mlx5dm_htbl *chain;
+	const void *chain;
 	const uint8_t *tag;
 };
 
@@ -372,7 +372,7 @@ mlx5dm_tag_index_match(const void *rec, const void *key)
 }
 
 struct mlx5dm_ste *
-mlx5dm_tag_index_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain, const uint8_t *tag,
+mlx5dm_tag_index_find(struct mlx5dm_index *x, const void *chain, const uint8_t *tag,
 		      uint32_t h)
 {
 	const struct mlx5dm_tag_index_key k = { .chain = chain, .tag = tag };

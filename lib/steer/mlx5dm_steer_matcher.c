@@ -134,6 +134,7 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	m->criteria = attr->criteria;
 	memcpy(m->mask, attr->mask, sizeof(m->mask));
 	mlx5dm_spinlock_init(&m->lock);
+	TAILQ_INIT(&m->drain);
 	mlx5dm_slab_init(&m->ste_slab, sizeof(struct mlx5dm_ste));
 	mlx5dm_rule_slabs_init(m);
 	m->last_queue = ctx->nb_queues; /* the control queue writes the first level */

@@ -11,14 +11,17 @@
  *                                   (misses)                                  ... -> default
  *
  * Every hash table of a matcher (its first table and the per-prefix deeper
- * tables) is a *chain* of tables that only ever grows at its head:
+ * tables) is a *chain* of at most two tables, the head and an older one:
  *
- *   parent -hit-> T_new [slots; misses -> T_new.miss_anchor] -hit-> T_old -> ... -> e_anchor
+ *   parent -hit-> T_new [slots; misses -> T_new.miss_anchor] -hit-> T_old -> e_anchor
  *
  * Growth allocates a table four times the head's size, fills it with
  * always-miss entries (incrementally, a slice per later insert, when it is
- * large), then flips the parent's hit pointer with one control write.
- * Entries already placed never move, so no insert ever copies a table.
+ * large), then flips the parent's hit pointer with one control write. The
+ * old head's entries then move to the new head a few per later operation
+ * (mlx5dm_htbl_drain_step); once it is empty, the miss anchor stops
+ * leading into it and it is freed. No insert ever copies a table, and the
+ * next growth of a chain waits until its older table is gone.
  */
 
 #ifndef _MLX5DM_STEER_PRIV_H_
@@ -44,6 +47,11 @@
 /* Not used: the growth rule is mlx5dm_htbl_wants_growth() (collisions and used slots >= half). */
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
+
+/* Entries an older table of a chain gives to its head per rule operation. */
+#define MLX5DM_HTBL_MOVE_ENTRIES 4
+/* Unused slots (or never used pages of slots) passed over per rule operation. */
+#define MLX5DM_HTBL_MOVE_SCAN 64
 
 /* Size classes of rule records (mlx5dm_steer_rule.c). */
 #define MLX5DM_RULE_CLASSES 4
@@ -214,11 +222,17 @@ struct mlx5dm_htbl {
 	struct mlx5dm_ste *pointing_ste;  /* parent whose hit pointer reaches the chain */
 	struct mlx5dm_htbl *chain_next;   /* older table, reached through miss_anchor */
 	struct mlx5dm_htbl *chain_prev;   /* newer table */
-	struct mlx5dm_htbl *root;         /* oldest table of the chain: names the chain */
-	struct mlx5dm_ste *miss_anchor;   /* always-hit: chain_next, or the matcher end */
+	/*
+	 * Names the chain in the matcher's index: its pointing entry, or the
+	 * matcher for the first level; both outlive every table of the chain.
+	 */
+	const void *root;
+	struct mlx5dm_ste *miss_anchor;   /* always-hit to chain_next, else always-miss to end */
 	struct mlx5dm_htbl *growing;      /* bigger table being filled, not yet reachable */
 	uint32_t fill_pos;                /* (growing table) entries already written */
 	struct mlx5dm_htbl *grow_next;    /* (growing table) next head of the matcher's list */
+	uint32_t move_pos;                /* (older table) next slot whose entries move */
+	TAILQ_ENTRY(mlx5dm_htbl) drain_link; /* (older table) in its matcher's drain list */
 };
 
 struct mlx5dm_table {
@@ -309,6 +323,7 @@ struct mlx5dm_matcher {
 	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
 	bool written;
 	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
+	TAILQ_HEAD(, mlx5dm_htbl) drain;  /* older tables being emptied, oldest growth first */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	/*
@@ -358,7 +373,7 @@ struct mlx5dm_matcher {
 	uint64_t n_entries;               /* slots of its tables */
 	uint64_t n_used;                  /* slots in use, over its tables */
 	uint64_t n_collisions;            /* collision entries, over its tables */
-	uint64_t n_chained;               /* tables in growth chains of two or more */
+	uint64_t n_chained;               /* tables in growth chains of two */
 	uint64_t n_growths;               /* growths completed */
 };
 
@@ -476,6 +491,9 @@ struct mlx5dm_defer {
 
 
 /* ---- mlx5dm_steer_rule.c ---- */
+/* Link s (s->slot set) into its slot of t behind tail (NULL: s takes the unused slot). */
+void mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
+		      struct mlx5dm_ste *tail);
 void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
 void mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
@@ -492,9 +510,9 @@ void mlx5dm_entry_pool_put(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx,
 void mlx5dm_entry_pool_destroy(struct mlx5dm_entry_pool *p, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_index.c: a matcher's index of its entries by (chain, tag) ---- */
-uint32_t mlx5dm_tag_index_hash(const struct mlx5dm_htbl *chain, const uint8_t *tag);
-struct mlx5dm_ste *mlx5dm_tag_index_find(struct mlx5dm_index *x, const struct mlx5dm_htbl *chain,
-					 const uint8_t *tag, uint32_t hash);
+uint32_t mlx5dm_tag_index_hash(const void *chain, const uint8_t *tag);
+struct mlx5dm_ste *mlx5dm_tag_index_find(struct mlx5dm_index *x, const void *chain,
+				    const uint8_t *tag, uint32_t hash);
 
 /* Index s (its htbl and tag are set; h: the hash of its chain and tag). */
 static inline int
@@ -564,6 +582,8 @@ struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_q
 void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow);
 int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
+int mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+			   struct mlx5dm_defer *d);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			    struct mlx5dm_defer *d);
 

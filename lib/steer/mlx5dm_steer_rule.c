@@ -183,7 +183,7 @@ mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
  * collision entry has its own ICM entry already. The shadows' miss
  * pointers are set: s's where the chain used to end, the old end's to s.
  */
-static void
+void
 mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
 		 struct mlx5dm_ste *tail)
 {
@@ -924,6 +924,25 @@ mlx5dm_rule_flush(struct mlx5dm_rule_ctx *rc)
 	return 0;
 }
 
+/*
+ * After an operation's own writes: its share of emptying the older tables
+ * of grown chains (mlx5dm_htbl_drain_step). Not the operation's failure when
+ * it fails: the entries stay where they are, reachable, until a later one.
+ */
+static void
+mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc)
+{
+	int ret;
+
+	if (TAILQ_EMPTY(&rc->m->drain))
+		return;
+	ret = mlx5dm_htbl_drain_step(rc->m, rc->q, &rc->d);
+	if (ret == 0)
+		ret = mlx5dm_send_flush_batch(rc->q->ring, rc->ctx->db_batch);
+	if (ret < 0)
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "moving entries to a grown table: %d", ret);
+}
+
 struct mlx5dm_rule *
 mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 		   size_t nb_actions, struct mlx5dm_action *const actions[])
@@ -1046,6 +1065,8 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		}
 		goto undo;
 	}
+	if (ret == 0)
+		mlx5dm_rule_drain(&rc);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
@@ -1245,6 +1266,8 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end))
 		mlx5dm_rule_keep_lost(m, &rc.d);
+	else if (ret == 0)
+		mlx5dm_rule_drain(&rc);
 	/* The references to drop, once unlocked. */
 	nb_actions = 0;
 	for (i = 0; i < rule->nb_actions; i++) {

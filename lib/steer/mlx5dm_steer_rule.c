@@ -925,9 +925,11 @@ mlx5dm_rule_flush(struct mlx5dm_rule_ctx *rc)
 }
 
 /*
- * After an operation's own writes: its share of emptying the older tables
- * of grown chains (mlx5dm_htbl_drain_step). Not the operation's failure when
- * it fails: the entries stay where they are, reachable, until a later one.
+ * After an operation's own writes and doorbell: its share of emptying the
+ * older tables of grown chains (mlx5dm_htbl_drain_step). The moves are
+ * rung with the next operation's writes (or a flush, drain or sync): until
+ * then the device finds the entries where they were. Not the operation's
+ * failure when it fails: the entries stay where they are, reachable.
  */
 static void
 mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc)
@@ -937,8 +939,6 @@ mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc)
 	if (TAILQ_EMPTY(&rc->m->drain))
 		return;
 	ret = mlx5dm_htbl_drain_step(rc->m, rc->q, &rc->d);
-	if (ret == 0)
-		ret = mlx5dm_send_flush_batch(rc->q->ring, rc->ctx->db_batch);
 	if (ret < 0)
 		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "moving entries to a grown table: %d", ret);
 }

@@ -172,6 +172,21 @@ traffic_quiesce(struct traffic *t)
 #define BATCH 32        /* rules published to the traffic thread at a time */
 #define DEL_BATCH 1024  /* rules withdrawn from it at a time */
 
+/* Destroy m (its rules are gone) and the env: the ICM is back at st0. */
+static void
+growth_close(struct senv *e, struct mlx5dm_matcher *m, const struct mlx5dm_ctx_stats *st0,
+	     struct mlx5dm_rule **r)
+{
+	struct mlx5dm_ctx_stats st1;
+
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_sync(e);
+	st1 = senv_stats(e);
+	assert_icm_equal(st0, &st1);
+	free(r);
+	senv_close(e);
+}
+
 /*
  * Insert n rules of kind into a fresh matcher (first table of one entry)
  * under traffic, then delete them (newest first) under traffic.
@@ -245,12 +260,7 @@ growth_run(enum key_kind kind, uint32_t n)
 	/* Every growth step ran: 1 -> 4 -> 16 ... entries until n fit. */
 	assert_true(st1.rehash - st0.rehash >= 7);
 	assert_true(t.sent > 0);
-	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
-	senv_sync(e);
-	st1 = senv_stats(e);
-	assert_icm_equal(&st0, &st1);
-	free(r);
-	senv_close(e);
+	growth_close(e, m, &st0, r);
 }
 
 static void
@@ -371,12 +381,7 @@ lookups_run(enum key_kind kind, unsigned int levels, uint32_t n)
 	assert_true(icm <= 96ull * n);
 	for (i = 0; i < n; i++)
 		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
-	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
-	senv_sync(e);
-	st1 = senv_stats(e);
-	assert_icm_equal(&st0, &st1);
-	free(r);
-	senv_close(e);
+	growth_close(e, m, &st0, r);
 }
 
 static uint32_t

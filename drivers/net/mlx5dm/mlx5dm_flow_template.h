@@ -102,10 +102,12 @@ struct mlx5dm_flow_tmpl {
 	LIST_HEAD(, rte_flow_action_handle) handles;
 };
 
-/* mlx5dm_flow_ops.c */
+/* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
 struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
 int mlx5dm_flow_not_started(struct rte_flow_error *error);
+
+/* mlx5dm_flow_ops.c */
 /* rte_flow_create() with fp->lock held; relaxed: the rule of a relaxed pattern template. */
 struct rte_flow *mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 					   bool relaxed, const struct rte_flow_attr *attr,

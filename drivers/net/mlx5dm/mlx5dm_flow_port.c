@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The port's flow state, shared by the synchronous ops and the template
+ * API: made on first use, with its handle chunks in the DPDK heap.
+ */
+
+#include <errno.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow_driver.h>
+#include <rte_malloc.h>
+#include <ethdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_flow_template.h"
+#include "mlx5dm_osdep.h"
+
+/* Flow handle chunks in the DPDK heap, where the heap statistics see them. */
+static void *
+mlx5dm_flow_rte_alloc(size_t size)
+{
+	return rte_malloc("mlx5dm_flow", size, size);
+}
+
+static void
+mlx5dm_flow_rte_free(void *p, size_t size)
+{
+	RTE_SET_USED(size);
+	rte_free(p);
+}
+
+static const struct mlx5dm_flow_pool_mem mlx5dm_flow_rte_mem = {
+	.alloc = mlx5dm_flow_rte_alloc,
+	.free = mlx5dm_flow_rte_free,
+	.log_chunk = 16,
+};
+
+/* The flow state of a port, created on first use (isolate may precede start). */
+static __rte_noinline struct mlx5dm_flow_priv *
+mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
+{
+	struct mlx5dm_flow_priv *fp, *expected = NULL;
+
+	fp = mlx5dm_zmalloc(sizeof(*fp));
+	if (fp == NULL)
+		return NULL;
+	mlx5dm_flow_priv_init(fp);
+	/* A probed port (a port built by hand in unit tests has no vdev state, no EAL). */
+	if (priv->sh != NULL) {
+		mlx5dm_flow_pool_init(&fp->pool, &mlx5dm_flow_rte_mem);
+		fp->null_engine = priv->sh->args.flow_engine == MLX5DM_FLOW_ENGINE_NULL;
+	}
+	if (!__atomic_compare_exchange_n(&priv->flow, &expected, fp, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		mlx5dm_free(fp);
+		fp = expected;
+	}
+	return fp;
+}
+
+struct mlx5dm_flow_priv *
+mlx5dm_flow_port_fp(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
+
+	return fp != NULL ? fp : mlx5dm_flow_fp_new(priv);
+}
+
+int
+mlx5dm_flow_nomem(struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "no memory for the port's flow state");
+}
+
+int
+mlx5dm_flow_not_started(struct rte_flow_error *error)
+{
+	/* Not a retry: rules exist on a started port only (ENODEV, as DPDK's mlx5 says). */
+	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "the port is not started: create flows after starting it");
+}

@@ -155,6 +155,11 @@ struct mlx5dm_send_stats {
 	uint64_t cqes;
 	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
 	uint32_t err_syndrome; /* syndrome of the first error CQE, 0 if none */
+	/* The ring's state when read. */
+	uint32_t size;         /* WQEBBs */
+	uint32_t outstanding;  /* WQEBBs posted and not completed */
+	uint32_t unrung;       /* WQEs posted since the last doorbell */
+	int err;               /* mlx5dm_send_error() */
 };
 
 void mlx5dm_send_stats_get(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_stats *st);

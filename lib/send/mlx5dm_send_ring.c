@@ -312,6 +312,10 @@ void
 mlx5dm_send_stats_get(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_stats *st)
 {
 	*st = ring->stats;
+	st->size = 1u << ring->log_nbb;
+	st->outstanding = ring->pi - ring->ci;
+	st->unrung = ring->unrung;
+	st->err = ring->err;
 }
 
 uint32_t

@@ -504,8 +504,27 @@ struct mlx5dm_ctx_stats {
 	uint64_t modify_patterns;    /* distinct modify-header patterns in pattern ICM */
 	uint64_t modify_args;        /* modify-header argument slots in use */
 	uint64_t reformat_contexts;  /* firmware reformat contexts (encap without ENCAP ICM) */
+	uint64_t counter_bulks;      /* flow counter bulks allocated from the device */
+	uint64_t queues;             /* rule queues (mlx5dm_queue_stats_get) */
 };
 int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
+
+/* A rule queue and its send ring. */
+struct mlx5dm_queue_stats {
+	int64_t rules;               /* created minus destroyed through it (may be < 0) */
+	uint64_t wqes;               /* WQEs posted */
+	uint64_t write_bytes;
+	uint64_t doorbells;
+	uint64_t cqes;
+	uint64_t full_waits;         /* times the ring or its staging buffer was full */
+	uint32_t size;               /* ring size in WQEBBs */
+	uint32_t outstanding;        /* WQEBBs posted and not completed yet */
+	uint32_t unrung;             /* WQEs posted the device was not told of (doorbell batch) */
+	int error;                   /* 0, or -EIO: the ring is in error (mlx5dm_rule_create) */
+	uint32_t err_syndrome;       /* of the first error CQE, 0 if none */
+};
+/* 0; -EINVAL (queue >= the context's queues, NULL). */
+int mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_stats *st);
 
 /*
  * A matcher's rules and hash tables. Each level of a matcher is a chain of

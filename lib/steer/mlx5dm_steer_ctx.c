@@ -438,6 +438,34 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	st->rules = (uint64_t)rules;
 	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
+	st->queues = ctx->nb_queues;
 	mlx5dm_steer_stats_objects(ctx, st);
+	return 0;
+}
+
+int
+mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_stats *st)
+{
+	struct mlx5dm_send_stats ss;
+	struct mlx5dm_queue *q;
+
+	if (ctx == NULL || st == NULL || queue >= ctx->nb_queues)
+		return -EINVAL;
+	mlx5dm_rule_settle_all(ctx);
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	mlx5dm_send_stats_get(q->ring, &ss);
+	st->rules = q->n_rules;
+	mlx5dm_spinlock_unlock(&q->lock);
+	st->wqes = ss.wqes;
+	st->write_bytes = ss.write_bytes;
+	st->doorbells = ss.doorbells;
+	st->cqes = ss.cqes;
+	st->full_waits = ss.full_waits;
+	st->size = ss.size;
+	st->outstanding = ss.outstanding;
+	st->unrung = ss.unrung;
+	st->error = ss.err;
+	st->err_syndrome = ss.err_syndrome;
 	return 0;
 }

@@ -53,6 +53,7 @@ mlx5dm_steer_stats_objects(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	st->modify_patterns = mlx5dm_pattern_cache_count(ctx->patterns);
 	st->modify_args = rs.args;
 	st->reformat_contexts = rs.reformats;
+	st->counter_bulks = rs.counter_bulks;
 }
 
 /* Matcher lock held. */

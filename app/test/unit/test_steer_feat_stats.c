@@ -176,6 +176,61 @@ test_matcher_counts(void **state)
 	fenv_close(e);
 }
 
+/* Each rule queue's rules and ring; the counter bulks of the context. */
+static void
+test_queue_counters(void **state)
+{
+	static struct mlx5dm_rule *r[10];
+	struct mlx5dm_queue_stats q0, q1, q;
+	struct mlx5dm_counters *c;
+	struct mlx5dm_ctx_stats cs;
+	struct mlx5dm_matcher *m;
+	struct fenv *e = fenv_open(NULL);
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &cs), 0);
+	assert_int_equal(cs.queues, FENV_QUEUES);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 0, &q0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &q1), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, FENV_QUEUES, &q), -EINVAL);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 0, NULL), -EINVAL);
+	assert_true(q0.size > 0);
+	m = two_level_matcher(e);
+	/* Rules 0, 2, ... on queue 0, 1, 3, ... on queue 1. */
+	for (i = 0; i < 10; i++)
+		r[i] = two_level_rule(e, m, i);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 0, &q), 0);
+	assert_int_equal(q.rules - q0.rules, 5);
+	assert_true(q.wqes > q0.wqes);
+	assert_true(q.write_bytes > q0.write_bytes);
+	assert_true(q.doorbells > q0.doorbells);
+	assert_true(q.cqes > q0.cqes);
+	assert_int_equal(q.outstanding, 0);     /* drained */
+	assert_int_equal(q.unrung, 0);
+	assert_int_equal(q.error, 0);
+	assert_int_equal(q.err_syndrome, 0);
+	assert_int_equal(q.size, q0.size);
+	/* Destroyed through the other queue: queue 0 goes below what it created. */
+	for (i = 0; i < 10; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 1), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 0, &q), 0);
+	assert_int_equal(q.rules - q0.rules, 5);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &q), 0);
+	assert_int_equal(q.rules - q1.rules, -5);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+
+	c = mlx5dm_counters_alloc(e->ctx, 4);
+	assert_non_null(c);
+	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &cs), 0);
+	assert_int_equal(cs.counter_bulks - e->start.counter_bulks, 1);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	assert_int_equal(mlx5dm_ctx_stats_get(e->ctx, &cs), 0);
+	assert_int_equal(cs.counter_bulks, e->start.counter_bulks);
+	fenv_close(e);
+}
+
 /* A large first level grows a slice at a time: "growing" while it fills. */
 static void
 test_incremental_growth(void **state)
@@ -343,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_matcher_counts),
 		cmocka_unit_test(test_incremental_growth),
 		cmocka_unit_test(test_table_domain_ctx),
+		cmocka_unit_test(test_queue_counters),
 	};
 
 	return cmocka_run_group_tests_name("steer_feat_stats", tests, NULL, NULL);

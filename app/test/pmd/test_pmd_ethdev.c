@@ -5,8 +5,11 @@
 /*
  * net_mlx5dm through the ethdev API: devargs strictness, loopback delivery,
  * stats and xstats, ring overflow, wire drops, reconfiguration, close, the
- * handle-only flow engine.
+ * handle-only flow engine, the private dump.
  */
+
+/* rte_eth_dev_priv_dump() is experimental in 22.11. */
+#define ALLOW_EXPERIMENTAL_API
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -777,6 +780,116 @@ test_rx_error_recovery(void **state)
 	rte_mempool_free(small);
 }
 
+/* The port's private dump (rte_eth_dev_priv_dump) as a string to free. */
+static char *
+priv_dump(uint16_t port)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rte_eth_dev_priv_dump(port, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	return buf;
+}
+
+/* The number after key, found after anchor, in a dump. */
+static uint64_t
+dump_num(const char *dump, const char *anchor, const char *key)
+{
+	const char *p = strstr(dump, anchor);
+
+	assert_non_null(p);
+	p = strstr(p, key);
+	assert_non_null(p);
+	return strtoull(p + strlen(key), NULL, 10);
+}
+
+struct dump_facts {
+	uint64_t flows, rules, rx_rules, queue_rules, counters, icm_used;
+};
+
+static void
+dump_facts(uint16_t port, struct dump_facts *df)
+{
+	char *d = priv_dump(port);
+
+	df->flows = dump_num(d, "\n", "rte_flow: ");
+	df->rules = dump_num(d, "rte_flow: ", "steering: ");
+	df->rx_rules = dump_num(d, "  rx: ", "matchers, ");
+	df->queue_rules = dump_num(d, "\n", "rule queue 0: ");
+	df->counters = dump_num(d, "\n", "counters: ");
+	df->icm_used = dump_num(d, "ICM", "  steering ");
+	assert_non_null(strstr(d, "net_mlx5dm port"));
+	free(d);
+}
+
+/*
+ * The private dump says what the port's steering holds: rte_flow rules and
+ * the steering rules under them (the default rule too), per domain, the rule
+ * queue's share, counters in use, steering ICM; a flush takes it all back.
+ */
+static void
+test_priv_dump(void **state)
+{
+	static const struct rte_flow_action_queue q0 = { .index = 0 };
+	static const struct rte_flow_action_count cnt;
+	static const struct rte_flow_action count_queue[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT, .conf = &cnt },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_item_ipv4 spec = { 0 }, mask = { 0 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &spec, .mask = &mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct dump_facts base, now;
+	struct rte_flow_error err;
+	char *d;
+	uint16_t port;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm10", NULL), 0);
+	port = port_by_name("net_mlx5dm10");
+	port_setup(port, 2, 1, 128);
+	dump_facts(port, &base);
+	assert_int_equal(base.flows, 0);
+	assert_true(base.rules > 0);                    /* the default rule */
+	assert_int_equal(base.rx_rules, base.rules);
+	assert_int_equal(base.counters, 0);
+	assert_true(base.icm_used > 0);
+	mask.hdr.dst_addr = RTE_BE32(0xffffffff);
+	for (i = 0; i < 3; i++) {
+		spec.hdr.dst_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, i + 1));
+		assert_non_null(rte_flow_create(port, &in, pattern, count_queue, &err));
+	}
+	dump_facts(port, &now);
+	assert_int_equal(now.flows, 3);
+	assert_int_equal(now.rules, base.rules + 3);
+	assert_int_equal(now.rx_rules, base.rx_rules + 3);
+	assert_int_equal(now.queue_rules, base.queue_rules + 3);
+	assert_int_equal(now.counters, 3);
+	assert_true(now.icm_used > base.icm_used);
+	d = priv_dump(port);
+	assert_non_null(strstr(d, "rx group 0: "));
+	assert_non_null(strstr(d, "error 0 "));
+	free(d);
+	assert_int_equal(rte_flow_flush(port, &err), 0);
+	dump_facts(port, &now);
+	assert_int_equal(now.flows, 0);
+	assert_int_equal(now.rules, base.rules);
+	assert_int_equal(now.queue_rules, base.queue_rules);
+	assert_int_equal(now.counters, 0);
+	assert_int_equal(now.icm_used, base.icm_used);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm10"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -811,6 +924,7 @@ main(void)
 		cmocka_unit_test(test_lib_memory_in_dpdk_heap),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),
+		cmocka_unit_test(test_priv_dump),
 	};
 
 	return cmocka_run_group_tests_name("pmd_ethdev", tests, setup, teardown);

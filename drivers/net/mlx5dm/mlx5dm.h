@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_dev.h>
@@ -323,5 +324,8 @@ int mlx5dm_stats_reset(struct rte_eth_dev *dev);
 int mlx5dm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);
 int mlx5dm_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 			    unsigned int size);
+
+/* mlx5dm_telemetry.c: the ethdev private dump; also registers the /mlx5dm/ telemetry. */
+int mlx5dm_dev_priv_dump(struct rte_eth_dev *dev, FILE *file);
 
 #endif /* _MLX5DM_H_ */

@@ -297,6 +297,7 @@ static const struct eth_dev_ops mlx5dm_dev_ops = {
 	.xstats_get_names = mlx5dm_xstats_get_names,
 	.xstats_reset = mlx5dm_stats_reset,
 	.flow_ops_get = mlx5dm_flow_ops_get,
+	.eth_dev_priv_dump = mlx5dm_dev_priv_dump,
 };
 
 /* Route the DPDK-free library's log lines to pmd.net.mlx5dm.lib. */

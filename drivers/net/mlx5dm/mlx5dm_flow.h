@@ -883,6 +883,10 @@ struct mlx5dm_flow_tbl *mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigne
 					    uint32_t group);
 void mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t);
 struct mlx5dm_table *mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t);
+/* cb for every group's table (dom: 0 ingress, 1 egress), in no order; caller holds fp->lock. */
+typedef void (*mlx5dm_flow_tbl_cb)(void *arg, unsigned int dom, uint32_t group,
+				   struct mlx5dm_table *t);
+void mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void *arg);
 /* The matcher holds a reference on its table (group's table, created on demand). */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    unsigned int dom, uint32_t group,

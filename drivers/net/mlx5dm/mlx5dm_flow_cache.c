@@ -168,6 +168,28 @@ mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
 	fp->st.tables--;
 }
 
+struct mlx5dm_flow_tbl_walk {
+	mlx5dm_flow_tbl_cb cb;
+	void *arg;
+};
+
+static void
+mlx5dm_flow_tbl_visit(void *arg, void *rec)
+{
+	struct mlx5dm_flow_tbl_walk *w = arg;
+	const struct mlx5dm_flow_tbl *t = rec;
+
+	w->cb(w->arg, t->dom, t->group, t->t);
+}
+
+void
+mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void *arg)
+{
+	struct mlx5dm_flow_tbl_walk w = { .cb = cb, .arg = arg };
+
+	mlx5dm_index_foreach(&fp->tbls, mlx5dm_flow_tbl_visit, &w);
+}
+
 /* ---- matchers ---- */
 
 struct mlx5dm_matcher *

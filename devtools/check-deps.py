@@ -120,6 +120,9 @@ def check(root):
         for f in sources:
             for d in DEFINITION.finditer(body[f]):
                 line = body[f].rfind('\n', 0, d.start() - 1)
+                # A macro that makes a function (RTE_INIT) defines nothing callable.
+                if d.group(1).isupper():
+                    continue
                 if not body[f][line + 1:d.start()].lstrip().startswith('static'):
                     defined[d.group(1)] = stem(f)
         calls = {}

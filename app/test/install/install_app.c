@@ -22,7 +22,7 @@
 static int
 library_table(void)
 {
-	struct mlx5dm_dev_attr attr = { .backend = MLX5DM_DEV_BACKEND_SIM };
+	struct mlx5dm_dev_attr attr = { .transport = "sim" };
 	struct mlx5dm_ctx_stats st;
 	struct mlx5dm_domain *dom = NULL;
 	struct mlx5dm_table *tbl = NULL;

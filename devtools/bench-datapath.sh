@@ -51,7 +51,8 @@ for pmd in $pmds; do
 	. "$top/devtools/pmd-load.sh"
 	[ "$pmd" = "${BASELINE_PMD:-}" ] && name=baseline || name=this
 	for mem in $mems; do
-		[ "$mem" = hugepages ] && m="-m 2048" || m="--no-huge -m 2048"
+		# --in-memory: no hugepage files are left behind for the next run.
+		[ "$mem" = hugepages ] && m="--in-memory -m 2048" || m="--no-huge -m 2048"
 		printf '%-10s %-9s %9s %7s %10s %16s\n' "$name" "$mem" testpmd - "$(testpmd_io)" -
 		for n in "$@"; do
 			# shellcheck disable=SC2086

@@ -165,14 +165,13 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return flow;
 }
 
-static int
-mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
+/* rte_flow_destroy() of a handle the caller may not own, on either API. */
+int
+mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			struct rte_flow *flow, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	int ret;
 
-	if (fp == NULL)
-		return mlx5dm_flow_nomem(error);
 	rte_spinlock_lock(&fp->lock);
 	if (!mlx5dm_flow_objs_owns(fp, flow))
 		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -182,6 +181,16 @@ mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_f
 	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
+}
+
+static int
+mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+
+	if (fp == NULL)
+		return mlx5dm_flow_nomem(error);
+	return mlx5dm_flow_destroy_one(dev, fp, flow, error);
 }
 
 static int

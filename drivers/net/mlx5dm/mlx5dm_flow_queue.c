@@ -161,14 +161,7 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 		return -rte_errno;
 	if (tq->count >= tq->size)
 		return mlx5dm_flow_tq_full(error);
-	rte_spinlock_lock(&fp->lock);
-	if (!mlx5dm_flow_objs_owns(fp, flow))
-		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					 "unknown flow handle");
-	else
-		ret = mlx5dm_flow_objs_destroy(fp, flow, error);
-	mlx5dm_rules_posted(dev->data->dev_private);
-	rte_spinlock_unlock(&fp->lock);
+	ret = mlx5dm_flow_destroy_one(dev, fp, flow, error);
 	if (ret == 0)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data);
 	return ret;

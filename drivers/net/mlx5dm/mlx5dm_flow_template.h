@@ -108,6 +108,8 @@ int mlx5dm_flow_nomem(struct rte_flow_error *error);
 int mlx5dm_flow_not_started(struct rte_flow_error *error);
 
 /* mlx5dm_flow_ops.c */
+int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			    struct rte_flow *flow, struct rte_flow_error *error);
 /* rte_flow_create() with fp->lock held; relaxed: the rule of a relaxed pattern template. */
 struct rte_flow *mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 					   bool relaxed, const struct rte_flow_attr *attr,

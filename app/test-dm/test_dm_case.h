@@ -11,6 +11,7 @@
  *
  *   case <name>                        queues <n>           port <p>
  *   flow create|validate|destroy|flush|query ...   (testpmd syntax)
+ *   flow configure|pattern_template|actions_template|template_table|queue|push|pull ...
  *   set raw_encap|raw_decap|vxlan ...              (testpmd syntax)
  *   send [port <p>] [count <n>] <packet> | hex <bytes> | from <file.pcap>
  *   expect [packet <k>] queue <q> | port <p> queue <q> | drop | received <n>

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_common.h>
 
@@ -26,6 +27,24 @@ struct test_dm_rule_id {
 	uint16_t port;
 	uint32_t id;
 	void *handle;
+};
+
+/* A pattern template, actions template or template table of the case. */
+struct test_dm_tobj {
+	enum test_dm_flow_cmd_type type;
+	uint16_t port;
+	uint32_t id;
+	void *handle;
+};
+
+/* An operation on a flow queue whose result was not pulled yet. */
+struct test_dm_op {
+	uint16_t port;
+	uint32_t queue;
+	uint32_t seq;			/**< Its user data. */
+	int pushed;			/**< Its result may be pulled. */
+	const struct test_dm_pos *pos;
+	char what[48];
 };
 
 struct test_dm_exec {
@@ -40,6 +59,13 @@ struct test_dm_exec {
 	unsigned int logged;		/**< Failure lines logged so far. */
 	uint8_t *pcap_done;		/**< Per step: its pcaps were written. */
 	uint32_t iter;			/**< Run of the innermost repeat block (from 1). */
+	struct test_dm_tobj *tobjs;
+	unsigned int nb_tobjs;
+	unsigned int cap_tobjs;
+	struct test_dm_op *qops;
+	unsigned int nb_qops;
+	unsigned int cap_qops;
+	uint32_t seq;
 	uint8_t port_used[UINT16_MAX + 1];
 };
 
@@ -265,6 +291,372 @@ test_dm_run_query(struct test_dm_exec *x, const struct test_dm_pos *pos, uint16_
 	return 0;
 }
 
+/* ---- template API ---- */
+
+/*
+ * How long a pull waits for the results of pushed operations: the device
+ * finishes them, but a loaded machine may leave its thread waiting.
+ */
+#define TEST_DM_PULL_WAIT_MS 2000
+#define TEST_DM_PULL_BURST 32
+
+static const char *
+test_dm_tobj_name(enum test_dm_flow_cmd_type type)
+{
+	return type == TEST_DM_FLOW_PATTERN_TEMPLATE ? "pattern template" :
+	       type == TEST_DM_FLOW_ACTIONS_TEMPLATE ? "actions template" : "template table";
+}
+
+static struct test_dm_tobj *
+test_dm_tobj_find(struct test_dm_exec *x, enum test_dm_flow_cmd_type type, uint16_t port,
+		  uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nb_tobjs; i++)
+		if (x->tobjs[i].type == type && x->tobjs[i].port == port && x->tobjs[i].id == id)
+			return &x->tobjs[i];
+	return NULL;
+}
+
+static int
+test_dm_has_tmpl(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	if (x->ops->async_create != NULL)
+		return 1;
+	test_dm_fail(x, &s->pos, "the %s runner has no template API", x->ops->name);
+	return 0;
+}
+
+static void
+test_dm_run_configure(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_error e = { 0 };
+
+	if (!test_dm_has_tmpl(x, s))
+		return;
+	if (x->ops->flow_configure(x->ctx, s->flow, &e) < 0)
+		test_dm_fail(x, &s->pos, "flow configure failed: %s: %s",
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+	else
+		test_dm_pass(x, &s->pos, "flow configure");
+}
+
+/* A template or table; a table refers to its templates by their ids. */
+static int
+test_dm_run_template(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_flow_cmd *cmd = s->flow;
+	void *refs[2 * TEST_DM_TABLE_TEMPLATES], *h = NULL;
+	struct rte_flow_error e = { 0 };
+	const struct test_dm_tobj *o;
+	unsigned int i, n = 0;
+	uint32_t id = cmd->id;
+
+	if (!test_dm_has_tmpl(x, s))
+		return 0;
+	/* As testpmd: without an id, one more than the port's highest of the kind. */
+	if (id == TEST_DM_ID_AUTO)
+		for (i = 0, id = 0; i < x->nb_tobjs; i++)
+			if (x->tobjs[i].type == cmd->type && x->tobjs[i].port == cmd->port)
+				id = RTE_MAX(id, x->tobjs[i].id + 1);
+	if (test_dm_tobj_find(x, cmd->type, cmd->port, id) != NULL) {
+		test_dm_fail(x, &s->pos, "%s %u exists on port %u", test_dm_tobj_name(cmd->type),
+			     id, cmd->port);
+		return 0;
+	}
+	for (i = 0; i < cmd->nb_pattern_templates + cmd->nb_actions_templates; i++) {
+		int pt = i < cmd->nb_pattern_templates;
+		uint32_t ref = pt ? cmd->pattern_templates[i] :
+			       cmd->actions_templates[i - cmd->nb_pattern_templates];
+
+		o = test_dm_tobj_find(x, pt ? TEST_DM_FLOW_PATTERN_TEMPLATE :
+				      TEST_DM_FLOW_ACTIONS_TEMPLATE, cmd->port, ref);
+		if (o == NULL) {
+			test_dm_fail(x, &s->pos, "no %s template %u on port %u",
+				     pt ? "pattern" : "actions", ref, cmd->port);
+			return 0;
+		}
+		refs[n++] = o->handle;
+	}
+	if (x->ops->template_create(x->ctx, cmd, refs, &h, &e) < 0) {
+		test_dm_fail(x, &s->pos, "%s create failed: %s: %s", test_dm_tobj_name(cmd->type),
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		return 0;
+	}
+	test_dm_pass(x, &s->pos, test_dm_tobj_name(cmd->type));
+	if (test_dm_vec_grow((void **)&x->tobjs, &x->cap_tobjs, x->nb_tobjs,
+			     sizeof(*x->tobjs)) < 0) {
+		x->ops->template_destroy(x->ctx, cmd->type, cmd->port, h, &e);
+		return -ENOMEM;
+	}
+	x->tobjs[x->nb_tobjs++] = (struct test_dm_tobj){ cmd->type, cmd->port, id, h };
+	return 0;
+}
+
+static void
+test_dm_tobj_destroy(struct test_dm_exec *x, struct test_dm_tobj *o,
+		     const struct test_dm_pos *pos)
+{
+	struct rte_flow_error e = { 0 };
+	unsigned int i = (unsigned int)(o - x->tobjs);
+
+	if (x->ops->template_destroy(x->ctx, o->type, o->port, o->handle, &e) < 0 &&
+	    pos != NULL)
+		test_dm_fail(x, pos, "destroy of %s %u failed: %s: %s", test_dm_tobj_name(o->type),
+			     o->id, test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+	else if (pos != NULL)
+		test_dm_pass(x, pos, "template destroy");
+	memmove(o, o + 1, (x->nb_tobjs - i - 1) * sizeof(*o));
+	x->nb_tobjs--;
+}
+
+static void
+test_dm_run_template_destroy(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_flow_cmd *cmd = s->flow;
+	enum test_dm_flow_cmd_type type = cmd->type - TEST_DM_FLOW_PATTERN_TEMPLATE_DESTROY +
+					  TEST_DM_FLOW_PATTERN_TEMPLATE;
+	struct test_dm_tobj *o;
+	unsigned int i;
+
+	if (!test_dm_has_tmpl(x, s))
+		return;
+	for (i = 0; i < cmd->nb_rules; i++) {
+		o = test_dm_tobj_find(x, type, cmd->port, cmd->rules[i]);
+		if (o == NULL)
+			test_dm_fail(x, &s->pos, "no %s %u on port %u", test_dm_tobj_name(type),
+				     cmd->rules[i], cmd->port);
+		else
+			test_dm_tobj_destroy(x, o, &s->pos);
+	}
+}
+
+static int
+test_dm_op_add(struct test_dm_exec *x, const struct test_dm_step *s, const char *what,
+	       uint32_t rule)
+{
+	struct test_dm_op *op;
+
+	if (test_dm_vec_grow((void **)&x->qops, &x->cap_qops, x->nb_qops, sizeof(*op)) < 0)
+		return -ENOMEM;
+	op = &x->qops[x->nb_qops++];
+	*op = (struct test_dm_op){ s->flow->port, s->flow->queue, x->seq++, !s->flow->postpone,
+				   &s->pos, "" };
+	snprintf(op->what, sizeof(op->what), "%s of rule %u", what, rule);
+	return 0;
+}
+
+static int
+test_dm_run_queue_create(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_flow_cmd *cmd = s->flow;
+	const struct test_dm_rule_id *r;
+	struct rte_flow_error e = { 0 };
+	struct test_dm_tobj *t;
+	void *h = NULL;
+	int ret;
+
+	if (!test_dm_has_tmpl(x, s))
+		return 0;
+	t = test_dm_tobj_find(x, TEST_DM_FLOW_TABLE, cmd->port, cmd->id);
+	if (t == NULL) {
+		test_dm_fail(x, &s->pos, "no template table %u on port %u", cmd->id, cmd->port);
+		return 0;
+	}
+	if (x->ops->async_create(x->ctx, cmd, t->handle, (void *)(uintptr_t)x->seq, &h,
+				 &e) < 0) {
+		test_dm_fail(x, &s->pos, "flow queue create failed: %s: %s",
+			     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		return 0;
+	}
+	test_dm_pass(x, &s->pos, "flow queue create");
+	ret = test_dm_id_add(x, cmd->port, h);
+	if (ret < 0)
+		return ret;
+	r = &x->ids[x->nb_ids - 1];
+	return test_dm_op_add(x, s, "creation", r->id);
+}
+
+static int
+test_dm_run_queue_destroy(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	const struct test_dm_flow_cmd *cmd = s->flow;
+	struct rte_flow_error e = { 0 };
+	struct test_dm_rule_id *r;
+	unsigned int i;
+	int ret;
+
+	if (!test_dm_has_tmpl(x, s))
+		return 0;
+	for (i = 0; i < cmd->nb_rules; i++) {
+		r = test_dm_id_find(x, cmd->port, cmd->rules[i]);
+		if (r == NULL) {
+			test_dm_fail(x, &s->pos, "flow queue destroy: no rule %u on port %u",
+				     cmd->rules[i], cmd->port);
+			continue;
+		}
+		if (x->ops->async_destroy(x->ctx, cmd->port, cmd->queue, cmd->postpone, r->handle,
+					  (void *)(uintptr_t)x->seq, &e) < 0) {
+			test_dm_fail(x, &s->pos, "flow queue destroy of rule %u failed: %s: %s",
+				     r->id, test_dm_flow_error_type_name(e.type),
+				     test_dm_errmsg(&e));
+			continue;
+		}
+		test_dm_pass(x, &s->pos, "flow queue destroy");
+		ret = test_dm_op_add(x, s, "destruction", r->id);
+		test_dm_id_del(x, r);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void
+test_dm_run_push(struct test_dm_exec *x, uint16_t port, uint32_t queue,
+		 const struct test_dm_pos *pos)
+{
+	struct rte_flow_error e = { 0 };
+	unsigned int i;
+
+	if (x->ops->push(x->ctx, port, queue, &e) < 0) {
+		if (pos != NULL)
+			test_dm_fail(x, pos, "flow push failed: %s: %s",
+				     test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+		return;
+	}
+	if (pos != NULL)
+		test_dm_pass(x, pos, "flow push");
+	for (i = 0; i < x->nb_qops; i++)
+		if (x->qops[i].port == port && x->qops[i].queue == queue)
+			x->qops[i].pushed = 1;
+}
+
+static uint64_t
+test_dm_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Pushed operations of the queue still without a result. */
+static unsigned int
+test_dm_pushed_left(const struct test_dm_exec *x, uint16_t port, uint32_t queue)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < x->nb_qops; i++)
+		n += x->qops[i].port == port && x->qops[i].queue == queue && x->qops[i].pushed;
+	return n;
+}
+
+/* One result: it must be a pending operation's of this queue, and a success. */
+static void
+test_dm_pull_result(struct test_dm_exec *x, uint16_t port, uint32_t queue,
+		    const struct rte_flow_op_result *r, const struct test_dm_pos *pos)
+{
+	uint32_t seq = (uint32_t)(uintptr_t)r->user_data;
+	struct test_dm_op *op = NULL;
+	unsigned int i;
+
+	for (i = 0; i < x->nb_qops; i++) {
+		if (x->qops[i].seq == seq && x->qops[i].port == port && x->qops[i].queue == queue) {
+			op = &x->qops[i];
+			break;
+		}
+	}
+	if (pos == NULL)
+		;
+	else if (op == NULL)
+		test_dm_fail(x, pos, "flow pull: a result with user data %u, which no pending "
+			     "operation of queue %u has", seq, queue);
+	else if (r->status != RTE_FLOW_OP_SUCCESS)
+		test_dm_fail(x, pos, "flow pull: the %s (line %u) failed", op->what,
+			     op->pos->line);
+	else
+		test_dm_pass(x, pos, op->what);
+	if (op != NULL) {
+		memmove(op, op + 1, (x->nb_qops - i - 1) * sizeof(*op));
+		x->nb_qops--;
+	}
+}
+
+/*
+ * Pull until every pushed operation of the queue has its result (each one
+ * checked), or the wait is over. @p pos NULL: drain quietly.
+ */
+static void
+test_dm_run_pull(struct test_dm_exec *x, uint16_t port, uint32_t queue,
+		 const struct test_dm_pos *pos)
+{
+	struct rte_flow_op_result res[TEST_DM_PULL_BURST];
+	uint64_t deadline = test_dm_now_ms() + TEST_DM_PULL_WAIT_MS;
+	struct rte_flow_error e = { 0 };
+	unsigned int i;
+	int n;
+
+	do {
+		n = x->ops->pull(x->ctx, port, queue, res, TEST_DM_PULL_BURST, &e);
+		if (n < 0) {
+			if (pos != NULL)
+				test_dm_fail(x, pos, "flow pull failed: %s: %s",
+					     test_dm_flow_error_type_name(e.type),
+					     test_dm_errmsg(&e));
+			return;
+		}
+		for (i = 0; i < (unsigned int)n; i++)
+			test_dm_pull_result(x, port, queue, &res[i], pos);
+	} while ((n != 0 || test_dm_pushed_left(x, port, queue) != 0) &&
+		 test_dm_now_ms() < deadline);
+	for (i = 0; i < x->nb_qops; i++) {
+		const struct test_dm_op *op = &x->qops[i];
+
+		if (op->port == port && op->queue == queue && op->pushed && pos != NULL)
+			test_dm_fail(x, pos, "flow pull: no result for the %s (line %u) after "
+				     "%u ms", op->what, op->pos->line, TEST_DM_PULL_WAIT_MS);
+	}
+	if (pos != NULL && n == 0)
+		test_dm_pass(x, pos, "flow pull");
+}
+
+/* The case's operations left without a result are pushed and their results drained. */
+static void
+test_dm_queues_drain(struct test_dm_exec *x)
+{
+	struct test_dm_op op;
+
+	while (x->nb_qops != 0) {
+		op = x->qops[0];
+		test_dm_run_push(x, op.port, op.queue, NULL);
+		test_dm_run_pull(x, op.port, op.queue, NULL);
+		/* Whatever the runner did not report is forgotten. */
+		for (unsigned int i = 0; i < x->nb_qops; i++) {
+			if (x->qops[i].port == op.port && x->qops[i].queue == op.queue) {
+				memmove(&x->qops[i], &x->qops[i + 1],
+					(x->nb_qops - i - 1) * sizeof(op));
+				x->nb_qops--;
+				i--;
+			}
+		}
+	}
+}
+
+/* Tables first, then the templates they use. */
+static void
+test_dm_tobjs_destroy(struct test_dm_exec *x)
+{
+	enum test_dm_flow_cmd_type order[] = { TEST_DM_FLOW_TABLE, TEST_DM_FLOW_ACTIONS_TEMPLATE,
+					       TEST_DM_FLOW_PATTERN_TEMPLATE };
+	unsigned int k, i;
+
+	for (k = 0; k < RTE_DIM(order); k++)
+		for (i = x->nb_tobjs; i > 0; i--)
+			if (x->tobjs[i - 1].type == order[k])
+				test_dm_tobj_destroy(x, &x->tobjs[i - 1], NULL);
+}
+
 static int
 test_dm_run_flow(struct test_dm_exec *x, const struct test_dm_step *s)
 {
@@ -287,6 +679,30 @@ test_dm_run_flow(struct test_dm_exec *x, const struct test_dm_step *s)
 		return 0;
 	case TEST_DM_FLOW_FLUSH:
 		test_dm_run_flush(x, s->flow->port, &s->pos);
+		return 0;
+	case TEST_DM_FLOW_CONFIGURE:
+		test_dm_run_configure(x, s);
+		return 0;
+	case TEST_DM_FLOW_PATTERN_TEMPLATE:
+	case TEST_DM_FLOW_ACTIONS_TEMPLATE:
+	case TEST_DM_FLOW_TABLE:
+		return test_dm_run_template(x, s);
+	case TEST_DM_FLOW_PATTERN_TEMPLATE_DESTROY:
+	case TEST_DM_FLOW_ACTIONS_TEMPLATE_DESTROY:
+	case TEST_DM_FLOW_TABLE_DESTROY:
+		test_dm_run_template_destroy(x, s);
+		return 0;
+	case TEST_DM_FLOW_QUEUE_CREATE:
+		return test_dm_run_queue_create(x, s);
+	case TEST_DM_FLOW_QUEUE_DESTROY:
+		return test_dm_run_queue_destroy(x, s);
+	case TEST_DM_FLOW_PUSH:
+		if (test_dm_has_tmpl(x, s))
+			test_dm_run_push(x, s->flow->port, s->flow->queue, &s->pos);
+		return 0;
+	case TEST_DM_FLOW_PULL:
+		if (test_dm_has_tmpl(x, s))
+			test_dm_run_pull(x, s->flow->port, s->flow->queue, &s->pos);
 		return 0;
 	default:
 		if (test_dm_run_query(x, &s->pos, s->flow->port, s->flow->rule, &q) == 0 &&
@@ -615,12 +1031,16 @@ test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *
 			break;
 		}
 	}
-	/* Leave no rule behind for the next case. */
+	/* Leave no rule, template or queued result behind for the next case. */
+	test_dm_queues_drain(x);
 	for (i = 0; i <= UINT16_MAX; i++)
 		if (x->port_used[i])
 			test_dm_run_flush(x, (uint16_t)i, NULL);
+	test_dm_tobjs_destroy(x);
 	ops->case_end(ctx);
 	free(x->pcap_done);
+	free(x->qops);
+	free(x->tobjs);
 	free(x->ids);
 	free(x);
 	return ret;

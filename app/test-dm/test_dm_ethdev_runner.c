@@ -202,6 +202,137 @@ test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 	return test_dm_er_errno(rte_flow_query(port, handle, count, q, error));
 }
 
+/*
+ * ethdev takes a flow configuration only between configure and start: the
+ * port stops for it (a case configures before it has rules or tables).
+ */
+static int
+test_dm_er_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
+			  struct rte_flow_error *error)
+{
+	struct test_dm_ethdev_runner *er = ctx;
+	const struct rte_flow_queue_attr **qa;
+	struct rte_flow_queue_attr q = { .size = cmd->queue_size };
+	struct rte_flow_port_attr pa = { .nb_counters = cmd->nb_counters };
+	uint16_t port = cmd->port;
+	int ret, start;
+
+	if (!rte_eth_dev_is_valid_port(port))
+		return -ENODEV;
+	qa = calloc(cmd->nb_queues, sizeof(*qa));
+	if (qa == NULL)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < cmd->nb_queues; i++)
+		qa[i] = &q;
+	if (er->started[port])
+		rte_eth_dev_stop(port);
+	ret = test_dm_er_errno(rte_flow_configure(port, &pa, cmd->nb_queues, qa, error));
+	free(qa);
+	start = er->started[port] ? rte_eth_dev_start(port) : 0;
+	if (ret == 0 && start != 0) {
+		er->started[port] = 0;
+		rte_flow_error_set(error, -start, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "the port did not start again after rte_flow_configure()");
+		ret = start;
+	}
+	return ret;
+}
+
+static int
+test_dm_er_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+			   void **handle, struct rte_flow_error *error)
+{
+	const struct rte_flow_pattern_template_attr pa = {
+		.relaxed_matching = !!cmd->relaxed,
+		.ingress = cmd->attr.ingress,
+		.egress = cmd->attr.egress,
+		.transfer = cmd->attr.transfer,
+	};
+	const struct rte_flow_actions_template_attr aa = {
+		.ingress = cmd->attr.ingress,
+		.egress = cmd->attr.egress,
+		.transfer = cmd->attr.transfer,
+	};
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = cmd->attr,
+		.nb_flows = cmd->rules_number,
+	};
+
+	RTE_SET_USED(ctx);
+	switch (cmd->type) {
+	case TEST_DM_FLOW_PATTERN_TEMPLATE:
+		*handle = rte_flow_pattern_template_create(cmd->port, &pa, cmd->pattern, error);
+		break;
+	case TEST_DM_FLOW_ACTIONS_TEMPLATE:
+		*handle = rte_flow_actions_template_create(cmd->port, &aa, cmd->actions,
+							   cmd->masks, error);
+		break;
+	default:
+		*handle = rte_flow_template_table_create(cmd->port, &ta,
+			(struct rte_flow_pattern_template **)(uintptr_t)refs,
+			(uint8_t)cmd->nb_pattern_templates,
+			(struct rte_flow_actions_template **)(uintptr_t)
+			(refs + cmd->nb_pattern_templates),
+			(uint8_t)cmd->nb_actions_templates, error);
+		break;
+	}
+	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
+}
+
+static int
+test_dm_er_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
+			    void *handle, struct rte_flow_error *error)
+{
+	RTE_SET_USED(ctx);
+	if (type == TEST_DM_FLOW_PATTERN_TEMPLATE)
+		return test_dm_er_errno(rte_flow_pattern_template_destroy(port, handle, error));
+	if (type == TEST_DM_FLOW_ACTIONS_TEMPLATE)
+		return test_dm_er_errno(rte_flow_actions_template_destroy(port, handle, error));
+	return test_dm_er_errno(rte_flow_template_table_destroy(port, handle, error));
+}
+
+static int
+test_dm_er_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
+			void *user_data, void **handle, struct rte_flow_error *error)
+{
+	const struct rte_flow_op_attr op = { .postpone = !!cmd->postpone };
+
+	RTE_SET_USED(ctx);
+	*handle = rte_flow_async_create(cmd->port, cmd->queue, &op, table, cmd->pattern,
+					cmd->pattern_index, cmd->actions, cmd->actions_index,
+					user_data, error);
+	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
+}
+
+static int
+test_dm_er_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
+			 void *user_data, struct rte_flow_error *error)
+{
+	const struct rte_flow_op_attr op = { .postpone = !!postpone };
+
+	RTE_SET_USED(ctx);
+	return test_dm_er_errno(rte_flow_async_destroy(port, queue, &op, handle, user_data,
+						       error));
+}
+
+static int
+test_dm_er_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
+{
+	RTE_SET_USED(ctx);
+	return test_dm_er_errno(rte_flow_push(port, queue, error));
+}
+
+static int
+test_dm_er_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+		uint16_t n, struct rte_flow_error *error)
+{
+	int ret;
+
+	RTE_SET_USED(ctx);
+	ret = rte_flow_pull(port, queue, res, n, error);
+	return ret >= 0 ? ret : test_dm_er_errno(ret);
+}
+
 static int
 test_dm_er_record(struct test_dm_rx *rx, uint16_t port, uint16_t queue, struct rte_mbuf *m)
 {
@@ -485,6 +616,13 @@ const struct test_dm_runner_ops test_dm_ethdev_runner_ops = {
 	.flow_destroy = test_dm_er_destroy,
 	.flow_flush = test_dm_er_flush,
 	.flow_query_count = test_dm_er_query,
+	.flow_configure = test_dm_er_flow_configure,
+	.template_create = test_dm_er_template_create,
+	.template_destroy = test_dm_er_template_destroy,
+	.async_create = test_dm_er_async_create,
+	.async_destroy = test_dm_er_async_destroy,
+	.push = test_dm_er_push,
+	.pull = test_dm_er_pull,
 	.send = test_dm_er_send,
 	.peer = test_dm_er_peer,
 	.send_tagged = test_dm_er_send_tagged,

@@ -16,6 +16,20 @@
  *   flow destroy <port> rule <id> [rule <id>]...
  *   flow flush <port>
  *   flow query <port> <id> count
+ *   flow configure <port> queues_number N queues_size N [counters_number N]
+ *   flow pattern_template <port> create [pattern_template_id N] [relaxed yes|no]
+ *        [ingress|egress|transfer] template <item> ... / end
+ *   flow actions_template <port> create [actions_template_id N] [ingress|egress|transfer]
+ *        template <action> ... / end mask <action> ... / end
+ *   flow template_table <port> create [table_id N] [group N] [priority N]
+ *        [ingress|egress|transfer] rules_number N pattern_template <id>...
+ *        actions_template <id>...
+ *   flow pattern_template|actions_template|template_table <port> destroy
+ *        pattern_template|actions_template|table <id>...
+ *   flow queue <port> create <queue> template_table <id> pattern_template <index>
+ *        actions_template <index> [postpone yes|no] pattern ... / end actions ... / end
+ *   flow queue <port> destroy <queue> [postpone yes|no] rule <id> [rule <id>]...
+ *   flow push|pull <port> queue <queue>
  *   set raw_encap|raw_decap [<index>] <item> [fields] / ... / end_set
  *   set vxlan|vxlan-with-vlan|vxlan-tos-ttl ip-version ipv4|ipv6 vni N ...
  */
@@ -28,12 +42,19 @@
 #include "test_dm_pkt.h"
 #include "test_dm_text.h"
 
+/* Longest pattern / action list of one rule (END included). */
+#define TEST_DM_FLOW_MAX_ITEMS 32
+#define TEST_DM_FLOW_MAX_ACTIONS 32
 /** Number of raw_encap / raw_decap slots (as in testpmd). */
 #define TEST_DM_RAW_SLOTS 8
 /** Largest raw encapsulation header (as in testpmd). */
 #define TEST_DM_RAW_MAX 512
 /** Largest RSS queue list (as in testpmd). */
 #define TEST_DM_RSS_QUEUES_MAX 128
+/** Most pattern or actions templates of one template table (as in testpmd). */
+#define TEST_DM_TABLE_TEMPLATES 8
+/** A template or table id left out: the executor picks one, as testpmd does. */
+#define TEST_DM_ID_AUTO UINT32_MAX
 /** Largest RSS key accepted. */
 #define TEST_DM_RSS_KEY_MAX 64
 
@@ -43,6 +64,17 @@ enum test_dm_flow_cmd_type {
 	TEST_DM_FLOW_DESTROY,
 	TEST_DM_FLOW_FLUSH,
 	TEST_DM_FLOW_QUERY,
+	TEST_DM_FLOW_CONFIGURE,
+	TEST_DM_FLOW_PATTERN_TEMPLATE,	/**< Create one; destroy: the DESTROY kinds. */
+	TEST_DM_FLOW_ACTIONS_TEMPLATE,
+	TEST_DM_FLOW_TABLE,
+	TEST_DM_FLOW_PATTERN_TEMPLATE_DESTROY,
+	TEST_DM_FLOW_ACTIONS_TEMPLATE_DESTROY,
+	TEST_DM_FLOW_TABLE_DESTROY,
+	TEST_DM_FLOW_QUEUE_CREATE,
+	TEST_DM_FLOW_QUEUE_DESTROY,
+	TEST_DM_FLOW_PUSH,
+	TEST_DM_FLOW_PULL,
 	TEST_DM_SET_RAW_ENCAP,
 	TEST_DM_SET_RAW_DECAP,
 	TEST_DM_SET_VXLAN,
@@ -96,9 +128,29 @@ struct test_dm_flow_cmd {
 	unsigned int nb_items;		/**< Including END. */
 	struct rte_flow_action *actions; /**< Ends with RTE_FLOW_ACTION_TYPE_END. */
 	unsigned int nb_actions;	/**< Including END. */
-	/* destroy */
+	/* destroy (and the template and table ids of their destroy commands) */
 	uint32_t *rules;
 	unsigned int nb_rules;
+	/* template API: configure */
+	uint16_t nb_queues;
+	uint32_t queue_size;
+	uint32_t nb_counters;
+	/* pattern template, actions template, table: its id; queue create: the table's */
+	uint32_t id;
+	int relaxed;
+	/** Actions template: the mask list (same length as @p actions). */
+	struct rte_flow_action *masks;
+	/* table */
+	uint32_t rules_number;
+	uint32_t pattern_templates[TEST_DM_TABLE_TEMPLATES];
+	uint32_t actions_templates[TEST_DM_TABLE_TEMPLATES];
+	unsigned int nb_pattern_templates;
+	unsigned int nb_actions_templates;
+	/* queue create / destroy, push, pull */
+	uint32_t queue;
+	int postpone;
+	uint8_t pattern_index;	/**< Of the table's pattern templates. */
+	uint8_t actions_index;
 	/* query */
 	uint32_t rule;
 	enum rte_flow_action_type query_action;
@@ -128,6 +180,21 @@ int test_dm_flow_parse_str(struct test_dm_flow_ctx *ctx, const char *text, const
 			   struct test_dm_err *err);
 
 void test_dm_flow_cmd_free(struct test_dm_flow_cmd *cmd);
+
+/**
+ * The synchronous rule a template table's rule stands for: the items of
+ * pattern template @p pt with @p rule's specs under the template's masks (an
+ * item without a mask matches its protocol only; in a relaxed template the
+ * items after the last masked one are left out, implying nothing), and the
+ * actions of @p rule with the configuration of @p at where its mask is not
+ * zero. @p items and @p actions hold TEST_DM_FLOW_MAX_ITEMS / _ACTIONS
+ * entries and point into the three commands.
+ *
+ * @return 0, or -EINVAL with @p error when the rule has not its templates' types.
+ */
+int test_dm_flow_tmpl_rule(const struct test_dm_flow_cmd *pt, const struct test_dm_flow_cmd *at,
+			   const struct test_dm_flow_cmd *rule, struct rte_flow_item *items,
+			   struct rte_flow_action *actions, struct rte_flow_error *error);
 
 /** testpmd name of an item type ("eth", ...) or NULL when unsupported. */
 const char *test_dm_flow_item_name(enum rte_flow_item_type type);

@@ -279,8 +279,9 @@ test_dm_parse_action_args(struct test_dm_fparser *p, const struct test_dm_adesc 
 	}
 }
 
-static int
-test_dm_parse_actions(struct test_dm_fparser *p)
+int
+test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **out,
+			   unsigned int *nb)
 {
 	struct rte_flow_action *actions;
 	const struct test_dm_adesc *d;
@@ -292,7 +293,7 @@ test_dm_parse_actions(struct test_dm_fparser *p)
 				       sizeof(*actions) * TEST_DM_FLOW_MAX_ACTIONS);
 	if (actions == NULL)
 		return -ENOMEM;
-	p->cmd->actions = actions;
+	*out = actions;
 	while ((ret = test_dm_fp_element(p, &test_dm_actions_kind, "end", n,
 					 (const void **)&d, &t)) > 0) {
 		p->action_tok = t;
@@ -316,12 +317,12 @@ test_dm_parse_actions(struct test_dm_fparser *p)
 	if (ret < 0)
 		return ret;
 	actions[n].type = RTE_FLOW_ACTION_TYPE_END;
-	p->cmd->nb_actions = n + 1;
+	*nb = n + 1;
 	return 0;
 }
 
-static int
-test_dm_parse_port(struct test_dm_fparser *p)
+int
+test_dm_flow_parse_port(struct test_dm_fparser *p)
 {
 	uint64_t v;
 	int ret = test_dm_fp_uint(p, UINT16_MAX, "a port number", &v);
@@ -330,16 +331,42 @@ test_dm_parse_port(struct test_dm_fparser *p)
 	return ret;
 }
 
+int
+test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok *t,
+			struct rte_flow_attr *attr, bool group)
+{
+	uint64_t v;
+	int ret;
+
+	if (group && (test_dm_tok_is(t, "group") || test_dm_tok_is(t, "priority"))) {
+		ret = test_dm_fp_uint(p, UINT32_MAX, t->s[0] == 'g' ? "a group number" :
+				      "a priority level", &v);
+		if (ret < 0)
+			return ret;
+		if (t->s[0] == 'g')
+			attr->group = (uint32_t)v;
+		else
+			attr->priority = (uint32_t)v;
+	} else if (test_dm_tok_is(t, "ingress")) {
+		attr->ingress = 1;
+	} else if (test_dm_tok_is(t, "egress")) {
+		attr->egress = 1;
+	} else if (test_dm_tok_is(t, "transfer")) {
+		attr->transfer = 1;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 /* [group N] [priority N] [ingress|egress|transfer]... pattern ... actions ... */
 static int
 test_dm_parse_create(struct test_dm_fparser *p)
 {
-	struct rte_flow_attr *attr = &p->cmd->attr;
 	const struct test_dm_tok *t;
-	uint64_t v;
 	int ret;
 
-	ret = test_dm_parse_port(p);
+	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
 	for (;;) {
@@ -349,34 +376,30 @@ test_dm_parse_create(struct test_dm_fparser *p)
 						   "egress, transfer or pattern");
 		if (test_dm_tok_is(t, "pattern"))
 			break;
-		if (test_dm_tok_is(t, "group") || test_dm_tok_is(t, "priority")) {
-			ret = test_dm_fp_uint(p, UINT32_MAX, t->s[0] == 'g' ? "a group number" :
-					      "a priority level", &v);
-			if (ret < 0)
-				return ret;
-			if (t->s[0] == 'g')
-				attr->group = (uint32_t)v;
-			else
-				attr->priority = (uint32_t)v;
-		} else if (test_dm_tok_is(t, "ingress")) {
-			attr->ingress = 1;
-		} else if (test_dm_tok_is(t, "egress")) {
-			attr->egress = 1;
-		} else if (test_dm_tok_is(t, "transfer")) {
-			attr->transfer = 1;
-		} else {
+		ret = test_dm_flow_parse_attr(p, t, &p->cmd->attr, true);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
 			return test_dm_fp_error_at(p, t, "expected group, priority, ingress, "
 						   "egress, transfer or pattern, got '%.*s'",
 						   (int)t->len, t->s);
-		}
 	}
+	return test_dm_flow_parse_rule(p);
+}
+
+int
+test_dm_flow_parse_rule(struct test_dm_fparser *p)
+{
+	const struct test_dm_tok *t;
+	int ret;
+
 	ret = test_dm_flow_parse_items(p, "end");
 	if (ret < 0)
 		return ret;
 	t = test_dm_fp_next(p);
 	if (t == NULL || !test_dm_tok_is(t, "actions"))
 		return test_dm_fp_error_at(p, t, "expected 'actions' after the pattern");
-	return test_dm_parse_actions(p);
+	return test_dm_flow_parse_actions(p, &p->cmd->actions, &p->cmd->nb_actions);
 }
 
 static int
@@ -387,7 +410,7 @@ test_dm_parse_destroy(struct test_dm_fparser *p)
 	uint64_t v;
 	int ret;
 
-	ret = test_dm_parse_port(p);
+	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
 	cmd->rules = test_dm_arena_zalloc(&cmd->arena,
@@ -416,7 +439,7 @@ test_dm_parse_query(struct test_dm_fparser *p)
 	uint64_t v;
 	int ret;
 
-	ret = test_dm_parse_port(p);
+	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
 	ret = test_dm_fp_uint(p, UINT32_MAX, "a rule id", &v);
@@ -445,14 +468,13 @@ test_dm_parse_flow(struct test_dm_fparser *p)
 	}
 	if (t != NULL && test_dm_tok_is(t, "flush")) {
 		p->cmd->type = TEST_DM_FLOW_FLUSH;
-		return test_dm_parse_port(p);
+		return test_dm_flow_parse_port(p);
 	}
 	if (t != NULL && test_dm_tok_is(t, "query")) {
 		p->cmd->type = TEST_DM_FLOW_QUERY;
 		return test_dm_parse_query(p);
 	}
-	return test_dm_fp_error_at(p, t, "expected create, validate, destroy, flush or query "
-				   "after 'flow'");
+	return test_dm_flow_parse_tmpl(p, t);
 }
 
 int

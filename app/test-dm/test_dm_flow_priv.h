@@ -10,15 +10,12 @@
  * testpmd calls tokens) and the parser state they are driven by.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "test_dm_flow.h"
 #include "test_dm_pkt.h"
-
-/* Longest pattern / action list of one rule (END included). */
-#define TEST_DM_FLOW_MAX_ITEMS 32
-#define TEST_DM_FLOW_MAX_ACTIONS 32
 
 /** How a field's value is written. */
 enum test_dm_fkind {
@@ -134,6 +131,26 @@ void test_dm_field_prefix(const struct test_dm_field *f, void *obj, unsigned int
 /** Integer store/load at a field (respecting order and bit range). */
 void test_dm_field_store(const struct test_dm_field *f, void *obj, uint64_t v);
 uint64_t test_dm_field_load(const struct test_dm_field *f, const void *obj);
+
+/* Pieces of the "flow" grammar (test_dm_flow_parse.c). */
+int test_dm_flow_parse_port(struct test_dm_fparser *p);
+/**
+ * One attribute token @p t already read: ingress, egress, transfer, and with
+ * @p group also "group N" and "priority N". @return 1 taken, 0 not an attribute, <0.
+ */
+int test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok *t,
+			    struct rte_flow_attr *attr, bool group);
+/** Actions up to "end" into a new array *out of *nb entries (END included). */
+int test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **out,
+			       unsigned int *nb);
+/** "<items> / end actions <actions> / end" into the command's pattern and actions. */
+int test_dm_flow_parse_rule(struct test_dm_fparser *p);
+/**
+ * The template API's commands (test_dm_flow_tmpl.c), @p t the word after
+ * "flow" (NULL at the end): configure, pattern_template, actions_template,
+ * template_table, queue, push, pull; anything else is an error.
+ */
+int test_dm_flow_parse_tmpl(struct test_dm_fparser *p, const struct test_dm_tok *t);
 
 /* Special action parsers (test_dm_flow_actions.c). */
 int test_dm_flow_vxlan_encap_conf(struct test_dm_fparser *p, struct rte_flow_action *a);

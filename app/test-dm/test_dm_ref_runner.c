@@ -11,6 +11,10 @@
  * the outermost IP addresses (and TCP/UDP ports) with Toeplitz and picks
  * queues[hash % n]. A device spreads differently: comparisons with a device
  * use the set, not the queue.
+ *
+ * The template API: a table's rule is the synchronous rule it stands for
+ * (test_dm_flow_tmpl_rule()), added at once; its result waits on its flow
+ * queue until a push (or at once without postpone) and is pulled in order.
  */
 
 #include <errno.h>
@@ -23,11 +27,41 @@
 
 #include "test_dm_ref.h"
 #include "test_dm_runner.h"
+#include "test_dm_vec.h"
+
+/* A pattern or actions template (its command) or a template table. */
+struct test_dm_rr_tmpl {
+	const struct test_dm_flow_cmd *cmd;
+	struct test_dm_rr_tmpl *pt[TEST_DM_TABLE_TEMPLATES];
+	struct test_dm_rr_tmpl *at[TEST_DM_TABLE_TEMPLATES];
+};
+
+/* The rule arrays of a table's rule (the reference keeps pointers to them). */
+struct test_dm_rr_rule {
+	struct rte_flow_item items[TEST_DM_FLOW_MAX_ITEMS];
+	struct rte_flow_action actions[TEST_DM_FLOW_MAX_ACTIONS];
+};
+
+struct test_dm_rr_result {
+	uint16_t port;
+	uint32_t queue;
+	int pushed;
+	void *user_data;
+};
 
 struct test_dm_ref_runner {
 	struct test_dm_ref *ref;
 	struct test_dm_ref_cfg cfg;
 	struct test_dm_fate fate;
+	/* The template API, for the current case. */
+	uint16_t nb_fq[TEST_DM_REF_MAX_PORTS];		/**< Flow queues configured. */
+	uint32_t fq_size[TEST_DM_REF_MAX_PORTS];
+	void **owned;				/**< Templates and rule arrays. */
+	unsigned int nb_owned;
+	unsigned int cap_owned;
+	struct test_dm_rr_result *res;
+	unsigned int nb_res;
+	unsigned int cap_res;
 };
 
 /* The common 40-byte Toeplitz key (Microsoft's RSS verification suite). */
@@ -69,12 +103,25 @@ test_dm_rss_pick(const struct test_dm_fate *f)
 	return f->queues[rte_softrss(tuple, n, test_dm_rss_key) % f->nb_queues];
 }
 
+static void
+test_dm_rr_tmpl_reset(struct test_dm_ref_runner *rr)
+{
+	unsigned int i;
+
+	for (i = 0; i < rr->nb_owned; i++)
+		free(rr->owned[i]);
+	rr->nb_owned = 0;
+	rr->nb_res = 0;
+	memset(rr->nb_fq, 0, sizeof(rr->nb_fq));
+}
+
 static int
 test_dm_rr_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
 	test_dm_ref_free(rr->ref);
+	test_dm_rr_tmpl_reset(rr);
 	rr->cfg.nb_rxq = c->nb_queues;
 	rr->ref = test_dm_ref_new(&rr->cfg);
 	if (rr->ref == NULL) {
@@ -146,6 +193,190 @@ test_dm_rr_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 }
 
 static int
+test_dm_rr_err(struct rte_flow_error *error, int err, const char *msg)
+{
+	error->type = RTE_FLOW_ERROR_TYPE_UNSPECIFIED;
+	error->message = msg;
+	return -err;
+}
+
+static void *
+test_dm_rr_own(struct test_dm_ref_runner *rr, size_t size)
+{
+	void *p;
+
+	if (test_dm_vec_grow((void **)&rr->owned, &rr->cap_owned, rr->nb_owned,
+			     sizeof(*rr->owned)) < 0)
+		return NULL;
+	p = calloc(1, size);
+	if (p != NULL)
+		rr->owned[rr->nb_owned++] = p;
+	return p;
+}
+
+static int
+test_dm_rr_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
+			  struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+
+	if (cmd->port >= rr->cfg.nb_ports)
+		return test_dm_rr_err(error, ENODEV, "no such port");
+	if (test_dm_ref_count(rr->ref, cmd->port) != 0)
+		return test_dm_rr_err(error, EBUSY, "rte_flow_configure: flow rules exist");
+	rr->nb_fq[cmd->port] = cmd->nb_queues;
+	rr->fq_size[cmd->port] = cmd->queue_size;
+	return 0;
+}
+
+/* Templates and tables are kept as they were declared; their rules are checked when made. */
+static int
+test_dm_rr_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+			   void **handle, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	struct test_dm_rr_tmpl *t;
+	unsigned int i;
+
+	if (cmd->port >= rr->cfg.nb_ports || rr->nb_fq[cmd->port] == 0)
+		return test_dm_rr_err(error, EINVAL, "the flow engine is not configured: call "
+				      "rte_flow_configure() first");
+	t = test_dm_rr_own(rr, sizeof(*t));
+	if (t == NULL)
+		return test_dm_rr_err(error, ENOMEM, "out of memory");
+	t->cmd = cmd;
+	for (i = 0; cmd->type == TEST_DM_FLOW_TABLE && i < cmd->nb_pattern_templates; i++)
+		t->pt[i] = refs[i];
+	for (i = 0; cmd->type == TEST_DM_FLOW_TABLE && i < cmd->nb_actions_templates; i++)
+		t->at[i] = refs[cmd->nb_pattern_templates + i];
+	*handle = t;
+	return 0;
+}
+
+static int
+test_dm_rr_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
+			    void *handle, struct rte_flow_error *error)
+{
+	RTE_SET_USED(ctx);
+	RTE_SET_USED(type);
+	RTE_SET_USED(port);
+	RTE_SET_USED(handle);
+	RTE_SET_USED(error);
+	return 0;
+}
+
+/* Room for one more result on the queue, or a negative errno. */
+static int
+test_dm_rr_queue_room(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue,
+		      struct rte_flow_error *error)
+{
+	unsigned int i, n = 0;
+
+	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
+		return test_dm_rr_err(error, EINVAL, "no such flow queue: see "
+				      "rte_flow_configure()");
+	for (i = 0; i < rr->nb_res; i++)
+		n += rr->res[i].port == port && rr->res[i].queue == queue;
+	if (n >= rr->fq_size[port])
+		return test_dm_rr_err(error, EAGAIN, "the flow queue is full: pull its results "
+				      "first");
+	return test_dm_vec_grow((void **)&rr->res, &rr->cap_res, rr->nb_res, sizeof(*rr->res)) < 0 ?
+	       test_dm_rr_err(error, ENOMEM, "out of memory") : 0;
+}
+
+static void
+test_dm_rr_result(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue, int postpone,
+		  void *user_data)
+{
+	rr->res[rr->nb_res++] = (struct test_dm_rr_result){ port, queue, !postpone, user_data };
+}
+
+static int
+test_dm_rr_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
+			void *user_data, void **handle, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	struct test_dm_rr_tmpl *t = table;
+	const struct test_dm_flow_cmd *tc = t->cmd;
+	struct test_dm_rr_rule *r;
+	int ret;
+
+	ret = test_dm_rr_queue_room(rr, cmd->port, cmd->queue, error);
+	if (ret < 0)
+		return ret;
+	if (cmd->pattern_index >= tc->nb_pattern_templates ||
+	    cmd->actions_index >= tc->nb_actions_templates)
+		return test_dm_rr_err(error, EINVAL, "no such template in the table");
+	r = test_dm_rr_own(rr, sizeof(*r));
+	if (r == NULL)
+		return test_dm_rr_err(error, ENOMEM, "out of memory");
+	ret = test_dm_flow_tmpl_rule(t->pt[cmd->pattern_index]->cmd,
+				     t->at[cmd->actions_index]->cmd, cmd, r->items, r->actions,
+				     error);
+	if (ret < 0)
+		return ret;
+	*handle = test_dm_ref_rule_add(rr->ref, cmd->port, &tc->attr, r->items, r->actions,
+				       error);
+	if (*handle == NULL)
+		return -EINVAL;
+	test_dm_rr_result(rr, cmd->port, cmd->queue, cmd->postpone, user_data);
+	return 0;
+}
+
+static int
+test_dm_rr_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
+			 void *user_data, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	int ret;
+
+	ret = test_dm_rr_queue_room(rr, port, queue, error);
+	if (ret < 0)
+		return ret;
+	if (test_dm_ref_rule_del(rr->ref, handle) < 0)
+		return test_dm_rr_err(error, ENOENT, "no such rule");
+	test_dm_rr_result(rr, port, queue, postpone, user_data);
+	return 0;
+}
+
+static int
+test_dm_rr_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	unsigned int i;
+
+	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
+		return test_dm_rr_err(error, EINVAL, "no such flow queue");
+	for (i = 0; i < rr->nb_res; i++)
+		if (rr->res[i].port == port && rr->res[i].queue == queue)
+			rr->res[i].pushed = 1;
+	return 0;
+}
+
+static int
+test_dm_rr_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+		uint16_t n, struct rte_flow_error *error)
+{
+	struct test_dm_ref_runner *rr = ctx;
+	unsigned int i, k = 0, got = 0;
+
+	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
+		return test_dm_rr_err(error, EINVAL, "no such flow queue");
+	for (i = 0; i < rr->nb_res; i++) {
+		const struct test_dm_rr_result *r = &rr->res[i];
+
+		if (got < n && r->port == port && r->queue == queue && r->pushed) {
+			res[got++] = (struct rte_flow_op_result){
+				.status = RTE_FLOW_OP_SUCCESS, .user_data = r->user_data };
+			continue;
+		}
+		rr->res[k++] = *r;
+	}
+	rr->nb_res = k;
+	return (int)got;
+}
+
+static int
 test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		struct test_dm_rx *rx)
 {
@@ -205,6 +436,13 @@ const struct test_dm_runner_ops test_dm_ref_runner_ops = {
 	.flow_destroy = test_dm_rr_destroy,
 	.flow_flush = test_dm_rr_flush,
 	.flow_query_count = test_dm_rr_query,
+	.flow_configure = test_dm_rr_flow_configure,
+	.template_create = test_dm_rr_template_create,
+	.template_destroy = test_dm_rr_template_destroy,
+	.async_create = test_dm_rr_async_create,
+	.async_destroy = test_dm_rr_async_destroy,
+	.push = test_dm_rr_push,
+	.pull = test_dm_rr_pull,
 	.send = test_dm_rr_send,
 	.peer = test_dm_rr_peer,
 	.send_tagged = NULL,
@@ -242,6 +480,9 @@ test_dm_ref_runner_free(struct test_dm_ref_runner *rr)
 	if (rr == NULL)
 		return;
 	test_dm_ref_free(rr->ref);
+	test_dm_rr_tmpl_reset(rr);
+	free(rr->owned);
+	free(rr->res);
 	free(rr);
 }
 

@@ -53,6 +53,27 @@ struct test_dm_runner_ops {
 	int (*flow_flush)(void *ctx, uint16_t port, struct rte_flow_error *error);
 	int (*flow_query_count)(void *ctx, uint16_t port, void *handle,
 				struct rte_flow_query_count *q, struct rte_flow_error *error);
+	/*
+	 * The template API (NULL: the runner has none). Templates and tables are
+	 * made from their commands; a table's @p refs are the handles of its
+	 * pattern templates then of its actions templates, in the command's order.
+	 */
+	int (*flow_configure)(void *ctx, const struct test_dm_flow_cmd *cmd,
+			      struct rte_flow_error *error);
+	int (*template_create)(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+			       void **handle, struct rte_flow_error *error);
+	/** @p type: TEST_DM_FLOW_PATTERN_TEMPLATE, _ACTIONS_TEMPLATE or _TABLE. */
+	int (*template_destroy)(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
+				void *handle, struct rte_flow_error *error);
+	/** rte_flow_async_create() of @p cmd (TEST_DM_FLOW_QUEUE_CREATE) into @p table. */
+	int (*async_create)(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
+			    void *user_data, void **handle, struct rte_flow_error *error);
+	int (*async_destroy)(void *ctx, uint16_t port, uint32_t queue, int postpone,
+			     void *handle, void *user_data, struct rte_flow_error *error);
+	int (*push)(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error);
+	/** rte_flow_pull(): the number of results written, or <0. */
+	int (*pull)(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+		    uint16_t n, struct rte_flow_error *error);
 	/** Send packets on @p port and report each one's fate in rx[i]. */
 	int (*send)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		    struct test_dm_rx *rx);

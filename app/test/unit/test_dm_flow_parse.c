@@ -7,6 +7,7 @@
  * checked field by field against values written out by hand.
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -747,6 +748,144 @@ test_other_commands(void **state)
 }
 
 static void
+test_template_commands(void **state)
+{
+	const struct rte_flow_item_ipv4 *m;
+	const struct rte_flow_action_mark *mk;
+	struct test_dm_flow_cmd *c = NULL;
+	struct test_dm_err err;
+
+	(void)state;
+	c = parse_ok("flow configure 1 queues_number 2 queues_size 64 counters_number 8");
+	assert_int_equal(c->type, TEST_DM_FLOW_CONFIGURE);
+	assert_int_equal(c->port, 1);
+	assert_int_equal(c->nb_queues, 2);
+	assert_int_equal(c->queue_size, 64);
+	assert_int_equal(c->nb_counters, 8);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow pattern_template 0 create pattern_template_id 3 relaxed yes ingress "
+		     "template eth / ipv4 dst mask 255.255.0.0 / udp / end");
+	assert_int_equal(c->type, TEST_DM_FLOW_PATTERN_TEMPLATE);
+	assert_int_equal(c->id, 3);
+	assert_int_equal(c->relaxed, 1);
+	assert_int_equal(c->attr.ingress, 1);
+	assert_int_equal(c->nb_items, 4);
+	m = c->pattern[1].mask;
+	assert_null(c->pattern[1].spec);
+	assert_int_equal(m->hdr.dst_addr, rte_cpu_to_be_32(IP4(255, 255, 0, 0)));
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow actions_template 0 create egress template mark id 5 / queue / end "
+		     "mask mark id 0xff / queue / end");
+	assert_int_equal(c->type, TEST_DM_FLOW_ACTIONS_TEMPLATE);
+	assert_int_equal(c->id, TEST_DM_ID_AUTO);
+	assert_int_equal(c->attr.egress, 1);
+	assert_int_equal(c->nb_actions, 3);
+	mk = c->masks[0].conf;
+	assert_int_equal(mk->id, 0xff);
+	assert_int_equal(c->masks[1].type, RTE_FLOW_ACTION_TYPE_QUEUE);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow template_table 0 create table_id 2 group 1 priority 3 ingress "
+		     "rules_number 100 pattern_template 3 pattern_template 4 actions_template 0");
+	assert_int_equal(c->type, TEST_DM_FLOW_TABLE);
+	assert_int_equal(c->id, 2);
+	assert_int_equal(c->attr.group, 1);
+	assert_int_equal(c->attr.priority, 3);
+	assert_int_equal(c->rules_number, 100);
+	assert_int_equal(c->nb_pattern_templates, 2);
+	assert_int_equal(c->pattern_templates[1], 4);
+	assert_int_equal(c->nb_actions_templates, 1);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow queue 0 create 1 template_table 2 pattern_template 1 "
+		     "actions_template 0 postpone yes pattern eth / end actions drop / end");
+	assert_int_equal(c->type, TEST_DM_FLOW_QUEUE_CREATE);
+	assert_int_equal(c->queue, 1);
+	assert_int_equal(c->id, 2);
+	assert_int_equal(c->pattern_index, 1);
+	assert_int_equal(c->actions_index, 0);
+	assert_int_equal(c->postpone, 1);
+	assert_int_equal(c->nb_items, 2);
+	assert_int_equal(c->actions[0].type, RTE_FLOW_ACTION_TYPE_DROP);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow queue 0 destroy 1 postpone no rule 4 rule 5");
+	assert_int_equal(c->type, TEST_DM_FLOW_QUEUE_DESTROY);
+	assert_int_equal(c->postpone, 0);
+	assert_int_equal(c->nb_rules, 2);
+	assert_int_equal(c->rules[1], 5);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow template_table 0 destroy table 2 table 3");
+	assert_int_equal(c->type, TEST_DM_FLOW_TABLE_DESTROY);
+	assert_int_equal(c->nb_rules, 2);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow pull 2 queue 1");
+	assert_int_equal(c->type, TEST_DM_FLOW_PULL);
+	assert_int_equal(c->port, 2);
+	assert_int_equal(c->queue, 1);
+	test_dm_flow_cmd_free(c);
+	c = parse_ok("flow push 2 queue 0");
+	assert_int_equal(c->type, TEST_DM_FLOW_PUSH);
+	test_dm_flow_cmd_free(c);
+	/* The mask list must pair with the actions. */
+	assert_int_equal(test_dm_flow_parse_str(&ctx, "flow actions_template 0 create template "
+						"mark / queue / end mask queue / end", "t", 1,
+						&c, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "the mask list must have the action list's types"));
+	assert_int_equal(test_dm_flow_parse_str(&ctx, "flow template_table 0 create "
+						"rules_number 4 pattern_template 0", "t", 1,
+						&c, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "needs rules_number, a pattern_template and an "
+			       "actions_template"));
+}
+
+/* The synchronous rule a table's rule stands for: masks, relaxed, masked actions. */
+static void
+test_template_rule(void **state)
+{
+	struct rte_flow_item items[TEST_DM_FLOW_MAX_ITEMS];
+	struct rte_flow_action acts[TEST_DM_FLOW_MAX_ACTIONS];
+	struct test_dm_flow_cmd *pt, *rpt, *at, *r, *bad;
+	struct rte_flow_error e = { 0 };
+	const struct rte_flow_item_ipv4 *ip;
+
+	(void)state;
+	pt = parse_ok("flow pattern_template 0 create template eth / ipv4 dst mask 255.0.0.0 / "
+		      "udp / end");
+	rpt = parse_ok("flow pattern_template 0 create relaxed yes template eth / "
+		       "ipv4 dst mask 255.0.0.0 / udp / end");
+	at = parse_ok("flow actions_template 0 create template mark id 7 / queue index 1 / end "
+		      "mask mark id 0xffffffff / queue / end");
+	r = parse_ok("flow queue 0 create 0 template_table 0 pattern_template 0 actions_template 0 "
+		     "pattern eth / ipv4 dst is 10.1.2.3 / udp src is 9 / end "
+		     "actions mark id 1 / queue index 2 / end");
+	assert_int_equal(test_dm_flow_tmpl_rule(pt, at, r, items, acts, &e), 0);
+	assert_int_equal(items[2].type, RTE_FLOW_ITEM_TYPE_UDP);
+	/* The rule's UDP spec goes: the template has no mask for it. */
+	assert_null(items[2].spec);
+	assert_null(items[2].mask);
+	assert_null(items[0].mask);
+	ip = items[1].spec;
+	assert_int_equal(ip->hdr.dst_addr, rte_cpu_to_be_32(IP4(10, 1, 2, 3)));
+	assert_ptr_equal(items[1].mask, pt->pattern[1].mask);
+	assert_int_equal(items[3].type, RTE_FLOW_ITEM_TYPE_END);
+	/* MARK from the template (masked), QUEUE from the rule. */
+	assert_ptr_equal(acts[0].conf, at->actions[0].conf);
+	assert_ptr_equal(acts[1].conf, r->actions[1].conf);
+	assert_int_equal(acts[2].type, RTE_FLOW_ACTION_TYPE_END);
+	/* Relaxed: UDP (no mask, last) implies nothing. */
+	assert_int_equal(test_dm_flow_tmpl_rule(rpt, at, r, items, acts, &e), 0);
+	assert_int_equal(items[2].type, RTE_FLOW_ITEM_TYPE_END);
+	bad = parse_ok("flow queue 0 create 0 template_table 0 pattern_template 0 "
+		       "actions_template 0 pattern eth / ipv4 / tcp / end "
+		       "actions mark id 1 / queue index 2 / end");
+	assert_int_equal(test_dm_flow_tmpl_rule(pt, at, bad, items, acts, &e), -EINVAL);
+	assert_int_equal(e.type, RTE_FLOW_ERROR_TYPE_ITEM);
+	test_dm_flow_cmd_free(bad);
+	test_dm_flow_cmd_free(r);
+	test_dm_flow_cmd_free(at);
+	test_dm_flow_cmd_free(rpt);
+	test_dm_flow_cmd_free(pt);
+}
+
+static void
 test_continuation_and_positions(void **state)
 {
 	struct test_dm_flow_cmd *c = NULL;
@@ -810,6 +949,8 @@ main(void)
 		cmocka_unit_test_setup(test_raw_bytes_chaining, setup),
 		cmocka_unit_test_setup(test_vxlan_encap, setup),
 		cmocka_unit_test_setup(test_other_commands, setup),
+		cmocka_unit_test_setup(test_template_commands, setup),
+		cmocka_unit_test_setup(test_template_rule, setup),
 		cmocka_unit_test_setup(test_continuation_and_positions, setup),
 		cmocka_unit_test_setup(test_names, setup),
 	};

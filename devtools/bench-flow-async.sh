@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5dm authors
+#
+# Benchmark (never part of the test suites): the template and asynchronous
+# rte_flow API of net_mlx5dm on the device model. mlx5dm-bench-flow-async
+# (app/bench/bench_flow_async.c) inserts RULES 5-tuple rules into one
+# template table of group 1 sized for them, a push and a pull every 32
+# operations, on 1 and on 2 lcores (one flow queue each), then destroys
+# them the same way. Per line: insertion and deletion rates, the latency of
+# one rte_flow_async_create() call (p50, p99, p99.9, the worst), the mean
+# and worst push + pull, ICM and host bytes per rule, and the floor of the
+# same run: rte_hash inserts and deletes of the same keys, bytes per key.
+# Each size runs with EAL hugepages (when 1024 are free: devtools/setup.sh
+# reserves them) and with --no-huge. The machine's load (uptime) is printed
+# first: figures from a loaded machine say little.
+#
+#   devtools/bench-flow-async.sh [RULES...]      default: 1000000 4000000
+#
+# PUSH=N pushes every N operations instead of 32. One run per figure: on a
+# shared machine repeat the script rather than trusting one line.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/devtools/setup.sh" build >/dev/null
+ninja -C "$top/build" >/dev/null
+bench="$top/build/app/bench/mlx5dm-bench-flow-async"
+[ $# -gt 0 ] || set -- 1000000 4000000
+push=${PUSH:-32}
+
+echo "load: $(uptime)"
+for n in "$@"; do
+	# Host memory grows with the rules (handles, latencies, the rte_hash floor).
+	mb=$((1024 + n / 1000))
+	hp=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0)
+	for mem in hugepages --no-huge; do
+		if [ "$mem" = hugepages ]; then
+			if [ "$hp" -lt 1024 ]; then
+				echo "== $n rules, hugepages: skipped ($hp free 2 MiB pages, 1024 needed)"
+				continue
+			fi
+			# --in-memory: no hugepage files are left behind for the next run.
+			m="--in-memory -m 2048"
+		else
+			m="--no-huge -m $mb"
+		fi
+		echo "== $n rules, $mem"
+		# shellcheck disable=SC2086
+		"$bench" $m --no-pci --no-shconf -l 0-1 --file-prefix bench-async \
+			--log-level=lib.eal:error --log-level=pmd.*:crit --vdev net_mlx5dm0 \
+			-- --rules "$n" --push "$push" 2>/dev/null || echo "(exit status $?)"
+	done
+done

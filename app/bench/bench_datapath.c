@@ -36,6 +36,8 @@
 #include <rte_jhash.h>
 #include <rte_mbuf.h>
 
+#include "bench_key.h"
+
 #define PORT 0
 #define BURST 32
 #define FRAME_LEN 64
@@ -46,32 +48,6 @@ struct bench_opts {
 	double seconds;
 	uint32_t inflight;
 };
-
-/* The 5-tuple of rule i, as the hash baseline keys it (protocol implied: UDP). */
-struct bench_key {
-	uint32_t src;
-	uint32_t dst;
-	uint16_t sport;
-	uint16_t dport;
-};
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void
-bench_key_of(uint32_t i, struct bench_key *k)
-{
-	k->src = 0x0a000000u | (i & 0xffffffu);
-	k->dst = 0x0b000000u | ((i >> 8) & 0xffffu);
-	k->sport = (uint16_t)(1024 + (i & 0x3fffu));
-	k->dport = (uint16_t)(2048 + ((i >> 14) & 0x3fffu));
-}
 
 static int
 bench_port_start(struct rte_mempool *mp)

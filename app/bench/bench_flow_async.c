@@ -49,6 +49,8 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "bench_key.h"
+
 #include <rte_pmd_mlx5dm.h>
 
 #define PORT 0
@@ -61,14 +63,6 @@ struct bench_opts {
 	uint32_t queue_size;
 	unsigned int lcores[MAX_LCORES];
 	unsigned int nb_runs;
-};
-
-/* The 5-tuple of rule i (protocol implied: UDP), as the floor keys it too. */
-struct bench_key {
-	uint32_t src;
-	uint32_t dst;
-	uint16_t sport;
-	uint16_t dport;
 };
 
 /* One lcore's share of a run. */
@@ -95,24 +89,6 @@ struct bench_worker {
 };
 
 static struct bench_worker workers[MAX_LCORES];
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void
-bench_key_of(uint32_t i, struct bench_key *k)
-{
-	k->src = 0x0a000000u | (i & 0xffffffu);
-	k->dst = 0x0b000000u | ((i >> 8) & 0xffffu);
-	k->sport = (uint16_t)(1024 + (i & 0x3fffu));
-	k->dport = (uint16_t)(2048 + ((i >> 14) & 0x3fffu));
-}
 
 static uint64_t
 xstat(const char *name)

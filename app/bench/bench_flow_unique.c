@@ -38,6 +38,8 @@
 #include <rte_flow.h>
 #include <rte_mbuf.h>
 
+#include "bench_key.h"
+
 #define PORT 0
 #define BENCH_ENCAPS 65536u /* distinct encap headers (within the device's reformat room) */
 
@@ -51,15 +53,6 @@ struct rule_buf {
 	struct rte_flow_action_raw_encap encap;
 	uint8_t encap_data[50];
 };
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* An Ethernet/IPv4/UDP/VXLAN header whose VNI is v. */
 static void

@@ -402,34 +402,41 @@ test_dm_flow_parse_rule(struct test_dm_fparser *p)
 	return test_dm_flow_parse_actions(p, &p->cmd->actions, &p->cmd->nb_actions);
 }
 
-static int
-test_dm_parse_destroy(struct test_dm_fparser *p)
+int
+test_dm_flow_parse_ids(struct test_dm_fparser *p, const char *kind)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
 	const struct test_dm_tok *t;
+	char what[32];
 	uint64_t v;
 	int ret;
 
-	ret = test_dm_flow_parse_port(p);
-	if (ret < 0)
-		return ret;
+	snprintf(what, sizeof(what), "a %s id", kind);
 	cmd->rules = test_dm_arena_zalloc(&cmd->arena,
 					  sizeof(*cmd->rules) * TEST_DM_FLOW_MAX_DESTROY);
 	if (cmd->rules == NULL)
 		return -ENOMEM;
 	do {
 		t = test_dm_fp_next(p);
-		if (t == NULL || !test_dm_tok_is(t, "rule"))
-			return test_dm_fp_error_at(p, t, "expected 'rule'");
+		if (t == NULL || !test_dm_tok_is(t, kind))
+			return test_dm_fp_error_at(p, t, "expected '%s'", kind);
 		if (cmd->nb_rules == TEST_DM_FLOW_MAX_DESTROY)
-			return test_dm_fp_error_at(p, t, "too many rules (max %u)",
+			return test_dm_fp_error_at(p, t, "too many %ss (max %u)", kind,
 						   TEST_DM_FLOW_MAX_DESTROY);
-		ret = test_dm_fp_uint(p, UINT32_MAX, "a rule id", &v);
+		ret = test_dm_fp_uint(p, UINT32_MAX, what, &v);
 		if (ret < 0)
 			return ret;
 		cmd->rules[cmd->nb_rules++] = (uint32_t)v;
 	} while (test_dm_fp_peek(p) != NULL);
 	return 0;
+}
+
+static int
+test_dm_parse_destroy(struct test_dm_fparser *p)
+{
+	int ret = test_dm_flow_parse_port(p);
+
+	return ret < 0 ? ret : test_dm_flow_parse_ids(p, "rule");
 }
 
 static int

@@ -143,6 +143,8 @@ int test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok 
 /** Actions up to "end" into a new array *out of *nb entries (END included). */
 int test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **out,
 			       unsigned int *nb);
+/** "<kind> <id> [<kind> <id>]..." to the end, into the command's rules[] (ids). */
+int test_dm_flow_parse_ids(struct test_dm_fparser *p, const char *kind);
 /** "<items> / end actions <actions> / end" into the command's pattern and actions. */
 int test_dm_flow_parse_rule(struct test_dm_fparser *p);
 /**

@@ -75,31 +75,6 @@ test_dm_parse_configure(struct test_dm_fparser *p)
 	return ret;
 }
 
-/* <kind> <id> [<kind> <id>]... into cmd->rules */
-static int
-test_dm_parse_ids(struct test_dm_fparser *p, const char *kind)
-{
-	struct test_dm_flow_cmd *cmd = p->cmd;
-	unsigned int cap = 64;
-	const struct test_dm_tok *t;
-	int ret;
-
-	cmd->rules = test_dm_arena_zalloc(&cmd->arena, sizeof(*cmd->rules) * cap);
-	if (cmd->rules == NULL)
-		return -ENOMEM;
-	do {
-		t = test_dm_fp_next(p);
-		if (t == NULL || !test_dm_tok_is(t, kind))
-			return test_dm_fp_error_at(p, t, "expected '%s'", kind);
-		if (cmd->nb_rules == cap)
-			return test_dm_fp_error_at(p, t, "too many ids (max %u)", cap);
-		ret = test_dm_fp_u32(p, "an id", &cmd->rules[cmd->nb_rules++]);
-		if (ret < 0)
-			return ret;
-	} while (test_dm_fp_peek(p) != NULL);
-	return 0;
-}
-
 /*
  * Attributes and options before "template" (@p id_word names the id).
  * @return 1 when @p t was "template", 0 when taken, <0.
@@ -141,7 +116,7 @@ test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
 	if (t != NULL && test_dm_tok_is(t, "destroy")) {
 		cmd->type = pattern ? TEST_DM_FLOW_PATTERN_TEMPLATE_DESTROY :
 			    TEST_DM_FLOW_ACTIONS_TEMPLATE_DESTROY;
-		return test_dm_parse_ids(p, pattern ? "pattern_template" : "actions_template");
+		return test_dm_flow_parse_ids(p, pattern ? "pattern_template" : "actions_template");
 	}
 	if (t == NULL || !test_dm_tok_is(t, "create"))
 		return test_dm_fp_error_at(p, t, "expected create or destroy");
@@ -191,7 +166,7 @@ test_dm_parse_table(struct test_dm_fparser *p)
 	t = test_dm_fp_next(p);
 	if (t != NULL && test_dm_tok_is(t, "destroy")) {
 		cmd->type = TEST_DM_FLOW_TABLE_DESTROY;
-		return test_dm_parse_ids(p, "table");
+		return test_dm_flow_parse_ids(p, "table");
 	}
 	if (t == NULL || !test_dm_tok_is(t, "create"))
 		return test_dm_fp_error_at(p, t, "expected create or destroy");
@@ -265,7 +240,7 @@ test_dm_parse_queue(struct test_dm_fparser *p)
 		return ret;
 	if (cmd->type == TEST_DM_FLOW_QUEUE_DESTROY) {
 		ret = test_dm_parse_postpone(p);
-		return ret < 0 ? ret : test_dm_parse_ids(p, "rule");
+		return ret < 0 ? ret : test_dm_flow_parse_ids(p, "rule");
 	}
 	ret = test_dm_fp_word(p, "template_table");
 	if (ret == 0)

@@ -35,11 +35,14 @@ static const struct {
 } bad[] = {
 	{ TEST_DM_IN_FLOW,
 	  "flow",
-	  "r.cmd:1:5: unexpected end of command: expected create, validate, destroy, flush "
-	  "or query after 'flow'" },
+	  "r.cmd:1:5: unexpected end of command: expected create, validate, destroy, flush, "
+	  "query, configure, pattern_template, actions_template, template_table, queue, push or "
+	  "pull after 'flow'" },
 	{ TEST_DM_IN_FLOW,
 	  "flow make 0",
-	  "r.cmd:1:6: expected create, validate, destroy, flush or query after 'flow'" },
+	  "r.cmd:1:6: expected create, validate, destroy, flush, query, configure, "
+	  "pattern_template, actions_template, template_table, queue, push or pull after "
+	  "'flow'" },
 	{ TEST_DM_IN_FLOW,
 	  "flow create",
 	  "r.cmd:1:12: unexpected end of command: expected a port number" },

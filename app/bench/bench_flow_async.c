@@ -374,6 +374,7 @@ struct bench_result {
 	double insert;
 	double delete;
 	double p50, p99, p999, max;	/**< Microseconds. */
+	uint32_t worst;			/**< The rule of the slowest create. */
 	double max_batch;
 	double mean_batch;
 	double icm_per_rule;
@@ -528,6 +529,9 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	r->icm_per_rule = (double)(icm1 - icm0) / o->rules;
 	r->host_per_rule = (double)(heap1 - heap0) / o->rules;
 	if (calls == o->rules) {
+		for (i = 0; i < o->rules; i++)
+			if (lat[i] > lat[r->worst])
+				r->worst = i;
 		qsort(lat, o->rules, sizeof(*lat), cmp_u32);
 		r->p50 = lat[(uint64_t)o->rules * 50 / 100] / hz;
 		r->p99 = lat[(uint64_t)o->rules * 99 / 100] / hz;
@@ -656,6 +660,10 @@ main(int argc, char **argv)
 		       r[i].floor_per_key);
 		fflush(stdout);
 	}
+	/* The first rules of a table make its matcher: say whether the worst was one of them. */
+	for (i = 0; i < o.nb_runs; i++)
+		printf("%u lcore%s: the slowest create (%.1f us) was rule %u\n", o.lcores[i],
+		       o.lcores[i] > 1 ? "s" : "", r[i].max, r[i].worst);
 	for (i = 1; i < o.nb_runs; i++)
 		if (o.lcores[i] == 2 && o.lcores[0] == 1 && r[0].insert > 0)
 			printf("2 lcores / 1 lcore: insert %.2fx, delete %.2fx\n",

@@ -610,14 +610,16 @@ test_dm_run_pull(struct test_dm_exec *x, uint16_t port, uint32_t queue,
 			test_dm_pull_result(x, port, queue, &res[i], pos);
 	} while ((n != 0 || test_dm_pushed_left(x, port, queue) != 0) &&
 		 test_dm_now_ms() < deadline);
+	if (pos == NULL)
+		return;
 	for (i = 0; i < x->nb_qops; i++) {
 		const struct test_dm_op *op = &x->qops[i];
 
-		if (op->port == port && op->queue == queue && op->pushed && pos != NULL)
+		if (op->port == port && op->queue == queue && op->pushed)
 			test_dm_fail(x, pos, "flow pull: no result for the %s (line %u) after "
 				     "%u ms", op->what, op->pos->line, TEST_DM_PULL_WAIT_MS);
 	}
-	if (pos != NULL && n == 0)
+	if (test_dm_pushed_left(x, port, queue) == 0)
 		test_dm_pass(x, pos, "flow pull");
 }
 
@@ -626,20 +628,17 @@ static void
 test_dm_queues_drain(struct test_dm_exec *x)
 {
 	struct test_dm_op op;
+	unsigned int i, k;
 
 	while (x->nb_qops != 0) {
 		op = x->qops[0];
 		test_dm_run_push(x, op.port, op.queue, NULL);
 		test_dm_run_pull(x, op.port, op.queue, NULL);
 		/* Whatever the runner did not report is forgotten. */
-		for (unsigned int i = 0; i < x->nb_qops; i++) {
-			if (x->qops[i].port == op.port && x->qops[i].queue == op.queue) {
-				memmove(&x->qops[i], &x->qops[i + 1],
-					(x->nb_qops - i - 1) * sizeof(op));
-				x->nb_qops--;
-				i--;
-			}
-		}
+		for (i = 0, k = 0; i < x->nb_qops; i++)
+			if (x->qops[i].port != op.port || x->qops[i].queue != op.queue)
+				x->qops[k++] = x->qops[i];
+		x->nb_qops = k;
 	}
 }
 

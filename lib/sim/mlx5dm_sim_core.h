@@ -77,9 +77,16 @@ struct mlx5dm_sim_region {
 	bool resident;          /* mapped by mlx5dm_resident_map (config icm_populate) */
 };
 
-/* id -> object table: ids are base + slot, reused round-robin. */
+/*
+ * id -> object table: ids are base + slot, reused round-robin. live holds
+ * the objects densely (count of them), so the device thread visits the
+ * queues there are rather than every slot.
+ */
 struct mlx5dm_sim_idtab {
 	void **slot;
+	void **live;
+	uint32_t *live_slot;    /* slot of live[i] */
+	uint32_t *live_at;      /* index in live of the object in a slot */
 	uint32_t cap;
 	uint32_t max;
 	uint32_t base;

@@ -27,8 +27,12 @@ mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max)
 void
 mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t)
 {
+	/* One allocation holds the four arrays (idtab_grow). */
 	mlx5dm_free(t->slot);
 	t->slot = NULL;
+	t->live = NULL;
+	t->live_slot = NULL;
+	t->live_at = NULL;
 	t->cap = 0;
 }
 
@@ -36,19 +40,30 @@ static int
 mlx5dm_sim_idtab_grow(struct mlx5dm_sim_idtab *t)
 {
 	uint32_t ncap = t->cap == 0 ? 64 : t->cap * 2;
-	void **n;
+	void **slot, **live;
+	uint32_t *live_slot, *live_at;
 
 	if (ncap > t->max)
 		ncap = t->max;
 	if (ncap <= t->cap)
 		return -ENOSPC;
-	n = mlx5dm_calloc(ncap, sizeof(*n));
-	if (n == NULL)
+	slot = mlx5dm_calloc(ncap, 2 * sizeof(void *) + 2 * sizeof(uint32_t));
+	if (slot == NULL)
 		return -ENOMEM;
-	if (t->cap != 0)
-		memcpy(n, t->slot, t->cap * sizeof(*n));
+	live = slot + ncap;
+	live_slot = (uint32_t *)(void *)(live + ncap);
+	live_at = live_slot + ncap;
+	if (t->cap != 0) {
+		memcpy(slot, t->slot, t->cap * sizeof(*slot));
+		memcpy(live, t->live, t->cap * sizeof(*live));
+		memcpy(live_slot, t->live_slot, t->cap * sizeof(*live_slot));
+		memcpy(live_at, t->live_at, t->cap * sizeof(*live_at));
+	}
 	mlx5dm_free(t->slot);
-	t->slot = n;
+	t->slot = slot;
+	t->live = live;
+	t->live_slot = live_slot;
+	t->live_at = live_at;
 	t->cursor = t->cap;
 	t->cap = ncap;
 	return 0;
@@ -72,6 +87,9 @@ mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id)
 		if (t->slot[s] == NULL) {
 			t->slot[s] = p;
 			t->cursor = (s + 1) % t->cap;
+			t->live[t->count] = p;
+			t->live_slot[t->count] = s;
+			t->live_at[s] = t->count;
 			t->count++;
 			*id = t->base + s;
 			return 0;
@@ -83,10 +101,18 @@ mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id)
 void
 mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id)
 {
-	if (id < t->base || id - t->base >= t->cap || t->slot[id - t->base] == NULL)
+	uint32_t s = id - t->base, i, last;
+
+	if (id < t->base || s >= t->cap || t->slot[s] == NULL)
 		return;
-	t->slot[id - t->base] = NULL;
-	t->count--;
+	t->slot[s] = NULL;
+	/* The last live object takes the place of the one leaving. */
+	i = t->live_at[s];
+	last = --t->count;
+	t->live[i] = t->live[last];
+	t->live_slot[i] = t->live_slot[last];
+	t->live_at[t->live_slot[i]] = i;
+	t->live[last] = NULL;
 }
 
 void *

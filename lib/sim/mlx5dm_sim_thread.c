@@ -10,8 +10,9 @@
  * page, mlx5dm_dev_doorbell; no one calls into the device). Work is taken
  * from the records, which cannot lose a doorbell as a register overwritten
  * before the thread looks can; a register value that names no queue of
- * its page is counted and logged, as a stray doorbell. Each pass, under
- * the exec mutex:
+ * its page is counted and logged, as a stray doorbell. Each pass visits
+ * the queues the device has (the id tables' live lists), not every id,
+ * under the exec mutex:
  *   - steering QPs whose SQ producer counter moved: their WQEs execute
  *     (mlx5dm_sim_sq_exec);
  *   - datapath SQs whose send counter moved: their frames go out
@@ -53,12 +54,10 @@ mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
 	bool work = false;
 	uint32_t i;
 
-	for (i = 0; i < t->cap; i++) {
-		struct mlx5dm_sim_qp *qp = t->slot[i];
+	for (i = 0; i < t->count; i++) {
+		struct mlx5dm_sim_qp *qp = t->live[i];
 		uint8_t db[4];
 
-		if (qp == NULL)
-			continue;
 		memcpy(db, qp->dbr + 4, sizeof(db));
 		if ((uint16_t)mlx5dm_prm_be32(db) == __atomic_load_n(&qp->hw_ctr, __ATOMIC_RELAXED))
 			continue;
@@ -87,10 +86,10 @@ mlx5dm_sim_uar_watch(struct mlx5dm_sim *sim)
 	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_UAR];
 	uint32_t i, r;
 
-	for (i = 0; i < t->cap; i++) {
-		struct mlx5dm_sim_uar *u = t->slot[i];
+	for (i = 0; i < t->count; i++) {
+		struct mlx5dm_sim_uar *u = t->live[i];
 
-		if (u == NULL || u->page == NULL)
+		if (u->page == NULL)
 			continue;
 		for (r = 0; r < 2; r++) {
 			const uint64_t *reg = (const uint64_t *)(const void *)((const uint8_t *)
@@ -130,16 +129,16 @@ mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
 	pthread_rwlock_rdlock(&sim->lock);
 	mlx5dm_sim_uar_watch(sim);
 	work = mlx5dm_sim_qp_run_all(sim);
-	for (i = 0; i < rqs->cap; i++)
-		if (rqs->slot[i] != NULL && mlx5dm_sim_rq_flush(sim, rqs->slot[i]))
+	for (i = 0; i < rqs->count; i++)
+		if (mlx5dm_sim_rq_flush(sim, rqs->live[i]))
 			work = true;
 	pthread_rwlock_unlock(&sim->lock);
 	/*
 	 * SQs are walked without the instance lock (the walk takes it where it
 	 * needs it); they cannot go away meanwhile: commands wait for exec.
 	 */
-	for (i = 0; i < sqs->cap; i++)
-		if (sqs->slot[i] != NULL && mlx5dm_sim_sq_run(sim, sim->dt.tx, sqs->slot[i]))
+	for (i = 0; i < sqs->count; i++)
+		if (mlx5dm_sim_sq_run(sim, sim->dt.tx, sqs->live[i]))
 			work = true;
 	return work;
 }

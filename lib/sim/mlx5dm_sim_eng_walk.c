@@ -31,9 +31,10 @@
  * generation) finds one that comes back in an identical state (the
  * generation changes with every action that alters the packet or its
  * metadata); one that changes the state every turn is found when the walk
- * has read more STEs than the allocated ICM holds, for then it has read
- * one twice. The library never builds a cycle (jumps go to higher levels),
- * so no rule set it accepts reaches either.
+ * has read more STEs than the allocated ICM holds (and more than
+ * MLX5DM_SIM_WALK_SHORT), for then it has read one twice. The library
+ * never builds a cycle (jumps go to higher levels), so no rule set it
+ * accepts reaches either.
  */
 
 #include <errno.h>
@@ -49,6 +50,9 @@ enum mlx5dm_sim_via {
 };
 
 static const char *const mlx5dm_sim_via_name[] = { "root", "hit", "miss" };
+
+/* STEs a walk reads before it asks how many lines the ICM holds. */
+#define MLX5DM_SIM_WALK_SHORT 8
 
 struct mlx5dm_sim_ptr {
 	uint64_t addr;      /* GVMI << 48 | table base */
@@ -296,8 +300,11 @@ static void
 mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 {
 	struct mlx5dm_sim_cycle cyc = { .power = 1 };
-	uint64_t read = 0, held = mlx5dm_sim_icm_lines(w->sim);
-	uint8_t raw[MLX5DM_SIM_STE_SIZE];
+	/*
+	 * The ICM's lines are counted only once the walk has read a few STEs
+	 * (most end sooner); a loop is then still found, a few reads later.
+	 */
+	uint64_t read = 0, held = MLX5DM_SIM_WALK_SHORT;
 	struct mlx5dm_sim_ste s;
 	uint64_t addr;
 	uint32_t hash;
@@ -319,7 +326,7 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
-		if (mlx5dm_sim_icm_read(w->sim, addr, raw, sizeof(raw)) != 0) {
+		if (mlx5dm_sim_icm_read(w->sim, addr, s.raw, sizeof(s.raw)) != 0) {
 			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ICM not readable", addr,
 					 mlx5dm_sim_via_name[ptr.via]);
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
@@ -332,7 +339,7 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
-		mlx5dm_sim_ste_decode(raw, &s);
+		mlx5dm_sim_ste_decode(s.raw, &s);
 		rc = mlx5dm_sim_walk_match(w, &s);
 		mlx5dm_sim_walk_trace_ste(w, &ptr, addr, idx, hash, &s, rc);
 		if (rc < 0) {

@@ -242,8 +242,20 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	uint64_t local, off;
 
 	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
-	    !mlx5dm_sim_icm_decode(sim, local, &r, &off) ||
-	    !mlx5dm_sim_rgn_live(sim, r, off, len))
+	    !mlx5dm_sim_icm_decode(sim, local, &r, &off))
+		return -EFAULT;
+	if (len == MLX5DM_SIM_LINE && off % MLX5DM_SIM_LINE == 0 && off < sim->rgn[r].size) {
+		/* One aligned line (an STE, the walk's every step): one block, one load. */
+		const struct mlx5dm_sim_region *g = &sim->rgn[r];
+		uint64_t img[MLX5DM_SIM_LINE / 8];
+
+		if (!mlx5dm_sim_bitmap_all_set(&g->blocks, off >> g->log_block, 1))
+			return -EFAULT;
+		mlx5dm_sim_line_load(sim, g->base + off, img);
+		memcpy(dst, img, MLX5DM_SIM_LINE);
+		return 0;
+	}
+	if (!mlx5dm_sim_rgn_live(sim, r, off, len))
 		return -EFAULT;
 	mlx5dm_sim_rgn_read(sim, r, off, dst, len);
 	return 0;

@@ -111,6 +111,7 @@ mlx5dm_sim_line_load(struct mlx5dm_sim *sim, const uint8_t *line, uint64_t img[8
 		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
 		if (s1 & 1)
 			continue;
+#pragma GCC unroll 8
 		for (i = 0; i < MLX5DM_SIM_LINE / 8; i++)
 			img[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);

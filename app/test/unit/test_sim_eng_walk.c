@@ -7,7 +7,8 @@
  * multi-level tables (L2 -> L3 -> L4), collision chains, matcher end
  * anchors and priorities, always-hit/always-miss entries, every terminal,
  * counters, action-only STEs, a chain of 3000 matchers, corrupt tables
- * (loops, unreadable ICM, unmodelled formats) and the trace. Tags are
+ * (loops, unreadable ICM, unmodelled formats), the trace and the STE
+ * control fields against their bit offsets. Tags are
  * written at the bit offsets of mlx5_ifc.h ste_*_v1; slots come from the
  * test's bitwise CRC.
  */
@@ -825,6 +826,65 @@ test_random_images(void **state)
 	assert_true(st.delivered + d->queue_full > 0);
 }
 
+/* Bit field of a big-endian PRM layout, MSB first: width bits at bit offset off. */
+static uint64_t
+prm_bits(const uint8_t *b, unsigned int off, unsigned int width)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < width; i++)
+		v = v << 1 | ((b[(off + i) / 8] >> (7 - (off + i) % 8)) & 1);
+	return v;
+}
+
+/*
+ * The STE control fields against the ste_match_bwc_v1 offsets read bit by
+ * bit, over random STEs of every entry format.
+ */
+static void
+test_ste_decode_fields(void **state)
+{
+	unsigned int n, i;
+
+	(void)state;
+	srand(5);
+	for (n = 0; n < 4000; n++) {
+		uint8_t raw[MLX5DM_SIM_STE_SIZE];
+		struct mlx5dm_sim_ste s;
+		uint64_t hit, size, miss;
+		bool bwc;
+
+		for (i = 0; i < sizeof(raw); i++)
+			raw[i] = (uint8_t)rand();
+		raw[0] = (uint8_t)(n % 6);
+		if (n % 3 == 0) /* a valid hit pointer: one set bit at or below 2^24 */
+			raw[19] = (uint8_t)((raw[19] & ~0x1fu) | 0x20);
+		mlx5dm_sim_ste_decode(raw, &s);
+		bwc = raw[0] < 2;
+		assert_memory_equal(s.raw, raw, sizeof(raw));
+		assert_int_equal(s.entry_format, prm_bits(raw, 0x000, 8));
+		assert_int_equal(s.counter_id, prm_bits(raw, 0x008, 24));
+		assert_int_equal(s.reparse, prm_bits(raw, 0x05c, 1));
+		miss = prm_bits(raw, 0x038, 8) << 26 | prm_bits(raw, 0x040, 26);
+		assert_true(s.miss_addr == (prm_bits(raw, 0x020, 16) << 48 | miss << 6));
+		hit = prm_bits(raw, 0x078, 8) << 27 | prm_bits(raw, 0x080, 27);
+		size = hit & (0 - hit);
+		if (hit == 0 || size > (1u << 24)) {
+			assert_int_equal(s.hit_size, 0);
+			assert_true(s.hit_addr == prm_bits(raw, 0x060, 16) << 48);
+		} else {
+			assert_int_equal(s.hit_size, size);
+			assert_true(s.hit_addr == (prm_bits(raw, 0x060, 16) << 48 |
+						   (hit & ~size) << 5));
+		}
+		assert_int_equal(s.next_lu, (bwc ? prm_bits(raw, 0x0b0, 1) << 8 : 0) |
+				 prm_bits(raw, 0x070, 8));
+		assert_int_equal(s.byte_mask, bwc ? prm_bits(raw, 0x0a0, 16) : 0);
+		assert_int_equal(s.lu & 0xff, prm_bits(raw, 0x030, 8));
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, env_setup, env_teardown)
 
 int
@@ -832,6 +892,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_vectors),
+		cmocka_unit_test(test_ste_decode_fields),
 		T(test_no_root),
 		T(test_anchor_to_tir),
 		T(test_multi_level),

@@ -34,12 +34,6 @@ mlx5dm_sim_bitmap_fini(struct mlx5dm_sim_bitmap *bm)
 	bm->nbits = 0;
 }
 
-static inline bool
-mlx5dm_sim_bit(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
-{
-	return (__atomic_load_n(&bm->w[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
-}
-
 /*
  * First index in [from, end) whose bit equals want, or end (end <= nbits).
  * Bounded: a search for the busy bit ending a free area need not look
@@ -112,7 +106,7 @@ mlx5dm_sim_bitmap_all_set(const struct mlx5dm_sim_bitmap *bm, uint64_t start, ui
 	if (start >= bm->nbits || n > bm->nbits - start)
 		return false;
 	for (i = start; i < start + n; i++)
-		if (!mlx5dm_sim_bit(bm, i))
+		if (!mlx5dm_sim_bitmap_test(bm, i))
 			return false;
 	return true;
 }

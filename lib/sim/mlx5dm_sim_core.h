@@ -215,6 +215,13 @@ int64_t mlx5dm_sim_bitmap_find_area(const struct mlx5dm_sim_bitmap *bm, uint64_t
 void mlx5dm_sim_bitmap_set(struct mlx5dm_sim_bitmap *bm, uint64_t start, uint64_t n, bool on);
 bool mlx5dm_sim_bitmap_all_set(const struct mlx5dm_sim_bitmap *bm, uint64_t start, uint64_t n);
 
+/* Bit i (false past the end); read without the lock, as the datapath does. */
+static inline bool
+mlx5dm_sim_bitmap_test(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
+{
+	return i < bm->nbits && (__atomic_load_n(&bm->w[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
+}
+
 /* ---- id tables (mlx5dm_sim_idtab.c) ---- */
 int mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max);
 void mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t);

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "mlx5dm_sim_eng_priv.h"
 #include "mlx5dm_sim_queue.h"
 
 #define MLX5DM_SIM_RQ_LOG_MAX 16
@@ -147,28 +148,6 @@ mlx5dm_sim_cmd_destroy_rq(struct mlx5dm_sim_cmd *c)
  * later. Four bytes at a time: a big-endian 32-bit word adds its two
  * 16-bit halves, as 2^16 = 1 modulo 0xffff.
  */
-static uint64_t
-mlx5dm_sim_csum_add(uint64_t sum, const uint8_t *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 4 <= len; i += 4)
-		sum += mlx5dm_prm_be32(p + i);
-	for (; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
-static uint16_t
-mlx5dm_sim_csum_fold(uint64_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
 /*
  * What the NIC's receive offload reports of a frame's outer headers:
  * byte 28 (hds_ip_ext: L3_OK, L4_OK) and byte 29 (ip_frag, l4_hdr_type,
@@ -180,7 +159,7 @@ static void
 mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr)
 {
 	uint32_t off = 12, l3, l4_len = 0, hlen;
-	uint64_t sum = 0;
+	uint32_t sum = 0;
 	uint8_t proto = 0, l3_type = 0, l4_type = 0;
 	bool frag = false, ok3 = false;
 	uint16_t et;
@@ -200,7 +179,7 @@ mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr
 		if (hlen < 20 || l3 + hlen > len)
 			return;
 		l3_type = 2;
-		ok3 = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, f + l3, hlen)) == 0xffff;
+		ok3 = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, f + l3, hlen)) == 0;
 		frag = ((f[l3 + 6] & 0x3f) | f[l3 + 7]) != 0; /* MF or an offset */
 		proto = f[l3 + 9];
 		l4_len = (uint32_t)(f[l3 + 2] << 8 | f[l3 + 3]);
@@ -222,7 +201,7 @@ mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr
 		if (l4_len != 0 && l3 + l4_len <= len) {
 			sum += proto + l4_len;
 			sum = mlx5dm_sim_csum_add(sum, f + l3, l4_len);
-			if (mlx5dm_sim_csum_fold(sum) == 0xffff ||
+			if (mlx5dm_sim_csum_fold(sum) == 0 ||
 			    (proto == 17 && l3_type == 2 && l4_len >= 8 &&
 			     f[l3 + 6] == 0 && f[l3 + 7] == 0))
 				*hds |= MLX5DM_SIM_CQE_L4_OK;

@@ -249,7 +249,7 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 		const struct mlx5dm_sim_region *g = &sim->rgn[r];
 		uint64_t img[MLX5DM_SIM_LINE / 8];
 
-		if (!mlx5dm_sim_bitmap_all_set(&g->blocks, off >> g->log_block, 1))
+		if (!mlx5dm_sim_bitmap_test(&g->blocks, off >> g->log_block))
 			return -EFAULT;
 		mlx5dm_sim_line_load(sim, g->base + off, img);
 		memcpy(dst, img, MLX5DM_SIM_LINE);

@@ -52,7 +52,7 @@ struct mlx5dm_sim_tx {
 	struct mlx5dm_sim_pkt pkt[MLX5DM_SIM_TX_BURST];
 	uint16_t idx[MLX5DM_SIM_TX_BURST];   /* WQE counter of each frame's WQE */
 	bool ce[MLX5DM_SIM_TX_BURST];        /* its WQE asked for a CQE */
-	uint8_t wqe[MLX5DM_SIM_TX_WQE_MAX];  /* the WQE being read, put together */
+	uint8_t wqe[MLX5DM_SIM_TX_WQE_MAX];  /* the WQE being read, when it wraps */
 	uint8_t buf[MLX5DM_SIM_TX_BURST][MLX5DM_SIM_TX_BUF];
 };
 
@@ -110,8 +110,20 @@ mlx5dm_sim_tx_copy(const struct mlx5dm_sim_sq *sq, uint16_t ctr, uint8_t *dst, u
 	}
 }
 
+/* The len bytes of the ring at ctr: in place, or put together in buf when they wrap. */
+static const uint8_t *
+mlx5dm_sim_tx_read(const struct mlx5dm_sim_sq *sq, uint16_t ctr, uint8_t *buf, uint32_t len)
+{
+	uint32_t off = (uint32_t)(ctr & ((1u << sq->log_size) - 1)) * MLX5DM_SIM_WQEBB;
+
+	if (off + len <= (uint32_t)MLX5DM_SIM_WQEBB << sq->log_size)
+		return sq->wq + off;
+	mlx5dm_sim_tx_copy(sq, ctr, buf, len);
+	return buf;
+}
+
 /*
- * Gather the frame of the WQE in tx->wqe (ds units) into p: its inline
+ * Gather the frame of the WQE at w (ds units) into p: its inline
  * header, then its data segments by lkey. sim->lock read-held. 0 or the
  * syndrome.
  */
@@ -166,11 +178,13 @@ static uint8_t
 mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5dm_sim_sq *sq,
 		  uint16_t pi, unsigned int n, uint16_t *bb)
 {
+	const uint8_t *w;
 	uint32_t c[3], ds;
 	uint8_t synd;
 
-	mlx5dm_sim_tx_copy(sq, sq->ctr, tx->wqe, MLX5DM_SIM_WQE_DS);
-	mlx5dm_sim_dw_load(c, tx->wqe, MLX5DM_ARRAY_SIZE(c));
+	/* The control segment: the first 16 bytes of a WQEBB never wrap. */
+	w = mlx5dm_sim_tx_read(sq, sq->ctr, tx->wqe, MLX5DM_SIM_WQE_DS);
+	mlx5dm_sim_dw_load(c, w, MLX5DM_ARRAY_SIZE(c));
 	ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
 	*bb = mlx5dm_sim_wqe_bbs(ds);
 	if (*bb > (uint16_t)(pi - sq->ctr)) {
@@ -181,12 +195,12 @@ mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 	    mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_WQE_INDEX) != sq->ctr ||
 	    mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_QPN) != sq->h.id)
 		return MLX5DM_SIM_SYND_LOCAL_QP_OP;
-	mlx5dm_sim_tx_copy(sq, sq->ctr, tx->wqe, ds * MLX5DM_SIM_WQE_DS);
+	w = mlx5dm_sim_tx_read(sq, sq->ctr, tx->wqe, ds * MLX5DM_SIM_WQE_DS);
 	tx->pkt[n] = (struct mlx5dm_sim_pkt){
 		.data = tx->buf[n] + MLX5DM_SIM_TX_HEADROOM,
 		.headroom = MLX5DM_SIM_TX_HEADROOM,
 	};
-	synd = mlx5dm_sim_tx_gather(sim, sq, tx->wqe, ds, &tx->pkt[n]);
+	synd = mlx5dm_sim_tx_gather(sim, sq, w, ds, &tx->pkt[n]);
 	tx->idx[n] = sq->ctr;
 	tx->ce[n] = (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_FM_CE_SE) &
 		     MLX5DM_SIM_CTRL_CE_CQ_UPDATE) != 0;

@@ -12,6 +12,11 @@
  * Several instances can be cabled together (mlx5dm_sim_wire_connect, or
  * mlx5dm_dev_wire_connect); an unconnected uplink loops back to itself.
  *
+ * A PF configured with VFs (num_vfs) is the manager of an E-Switch that
+ * switches between its uplink and its functions: the PF (vport 0) and
+ * each VF (vport 1 + i), every function an instance of its own, opened
+ * through the same transport (esw_pf, vf), so a test plays the VM on a VF.
+ *
  * The model decides a packet's fate only from the bytes written into its
  * ICM and from its firmware objects; it never sees library structures.
  */
@@ -94,7 +99,30 @@ struct mlx5dm_sim_config {
 	 * costs nothing.
 	 */
 	bool icm_populate;
+	/*
+	 * The E-Switch (mlx5dm_sim_esw.c). num_vfs (0..MLX5DM_SIM_ESW_MAX_VFS)
+	 * VFs make this instance a PF that manages one; 0 is the single-
+	 * function device. esw_pf set: this instance is VF vf of that PF
+	 * (which must outlive it); its vhca_id is then the PF's + 1 + vf.
+	 */
+	uint16_t num_vfs;
+	struct mlx5dm_sim *esw_pf;
+	uint16_t vf;
 };
+
+#define MLX5DM_SIM_ESW_MAX_VFS 7
+/* The uplink's vport number in source_port matching (rdma-core WIRE_PORT). */
+#define MLX5DM_SIM_VPORT_UPLINK 0xffffu
+
+/*
+ * The source-port metadata the E-Switch writes into metadata_reg_c_0 of a
+ * frame that enters the FDB from vport (or MLX5DM_SIM_VPORT_UPLINK), as
+ * Linux does in switchdev mode (eswitch_offloads.c,
+ * mlx5_esw_match_metadata_alloc: a 16-bit id in bits 31:16, the uplink's
+ * reserved id 1). On hardware the library reads it with mlx5dv_query_port
+ * (MLX5DV_QUERY_PORT_VPORT_REG_C0); the mask is 0xffff0000.
+ */
+uint32_t mlx5dm_sim_esw_reg_c0(uint16_t vport);
 
 void mlx5dm_sim_config_default(struct mlx5dm_sim_config *cfg);
 

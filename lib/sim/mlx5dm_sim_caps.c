@@ -67,6 +67,7 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 {
 	const struct mlx5dm_sim_config *cfg = &sim->cfg;
 	const struct mlx5dm_sim_caps *c = &sim->caps;
+	bool mgr = mlx5dm_sim_esw_manager(sim);
 	uint64_t obj_types = 1ull << MLX5DM_SIM_OBJ_SW_ICM;
 	const struct mlx5dm_sim_capval rows[] = {
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_VHCA_ID, cfg->vhca_id },
@@ -77,7 +78,8 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 		  cfg->log_max_cq_sz != 0 ? cfg->log_max_cq_sz : 22 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_CQ, 16 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_NIC_FLOW_TABLE, 1 },
-		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_ESWITCH_MANAGER, 0 },
+		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_ESWITCH_MANAGER,
+		  mlx5dm_sim_esw_manager(sim) },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_PORT_TYPE, 1 },   /* Ethernet */
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_NUM_PORTS, 1 },
 		{ MLX5DM_SIM_CAP_GENERAL, 0, MLX5DM_SIM_GEN_LOG_MAX_MSG, 30 },
@@ -124,7 +126,18 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 		  c->nic_tx_drop_icm_addr },
 		{ MLX5DM_SIM_CAP_NIC_FLOW_TABLE, 0, MLX5DM_SIM_NIC_TX_ALLOW_ICM,
 		  c->nic_tx_allow_icm_addr },
-		/* ESW_FLOW_TABLE stays all zero: no FDB SW ownership, no e-switch. */
+		/* ESW_FLOW_TABLE and ESW stay all zero on a function that manages no e-switch. */
+		{ MLX5DM_SIM_CAP_ESW_FLOW_TABLE, 0, MLX5DM_SIM_ESW_FDB_DROP_RX_ICM,
+		  mgr ? mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_FDB_DROP_RX_OFF) : 0 },
+		{ MLX5DM_SIM_CAP_ESW_FLOW_TABLE, 0, MLX5DM_SIM_ESW_FDB_DROP_TX_ICM,
+		  mgr ? mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_FDB_DROP_TX_OFF) : 0 },
+		{ MLX5DM_SIM_CAP_ESW_FLOW_TABLE, 0, MLX5DM_SIM_ESW_UPLINK_RX_ICM,
+		  mgr ? mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_UPLINK_RX_OFF) : 0 },
+		{ MLX5DM_SIM_CAP_ESW_FLOW_TABLE, 0, MLX5DM_SIM_ESW_UPLINK_TX_ICM,
+		  mgr ? mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_UPLINK_TX_OFF) : 0 },
+		/* The PF is the manager: vport 0, not an ECPF's 0xfffe. */
+		{ MLX5DM_SIM_CAP_ESW, 0, MLX5DM_SIM_ESWCAP_MGR_VPORT_VALID, mgr },
+		{ MLX5DM_SIM_CAP_ESW, 0, MLX5DM_SIM_ESWCAP_MGR_VPORT, 0 },
 		{ MLX5DM_SIM_CAP_DEVICE_MEMORY, 0, MLX5DM_SIM_DM_MEMIC, 0 },
 		{ MLX5DM_SIM_CAP_DEVICE_MEMORY, 0, MLX5DM_SIM_DM_STEERING_START,
 		  c->steering_sw_icm_start },
@@ -150,7 +163,7 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 	static const uint8_t present[] = {
 		MLX5DM_SIM_CAP_GENERAL, MLX5DM_SIM_CAP_ETH_OFFLOAD, MLX5DM_SIM_CAP_ROCE,
 		MLX5DM_SIM_CAP_NIC_FLOW_TABLE,
-		MLX5DM_SIM_CAP_ESW_FLOW_TABLE, MLX5DM_SIM_CAP_DEVICE_MEMORY,
+		MLX5DM_SIM_CAP_ESW_FLOW_TABLE, MLX5DM_SIM_CAP_ESW, MLX5DM_SIM_CAP_DEVICE_MEMORY,
 	};
 	unsigned int i;
 
@@ -166,6 +179,9 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 				 MLX5DM_SIM_NIC_PROP_RX_BIT);
 	mlx5dm_sim_caps_ft_props(sim, sim->cap_blob[MLX5DM_SIM_CAP_NIC_FLOW_TABLE],
 				 MLX5DM_SIM_NIC_PROP_TX_BIT);
+	if (mgr)
+		mlx5dm_sim_caps_ft_props(sim, sim->cap_blob[MLX5DM_SIM_CAP_ESW_FLOW_TABLE],
+					 MLX5DM_SIM_ESW_PROP_FDB_BIT);
 	return 0;
 }
 
@@ -185,10 +201,10 @@ mlx5dm_sim_cmd_query_hca_cap(struct mlx5dm_sim_cmd *c)
 {
 	unsigned int type = c->op_mod >> 1;
 
-	if (mlx5dm_sim_in(c, MLX5DM_SIM_QCAP_IN_OTHER_FUNC))
-		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "other_function not supported");
 	if (type >= MLX5DM_SIM_CAP_NUM || c->sim->cap_blob[type] == NULL)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "capability type not supported");
+	if (mlx5dm_sim_in(c, MLX5DM_SIM_QCAP_IN_OTHER_FUNC))
+		return mlx5dm_sim_esw_other_caps(c, type);
 	memcpy(c->out + MLX5DM_SIM_QCAP_OUT_CAP_BYTE, c->sim->cap_blob[type],
 	       MLX5DM_SIM_CAP_BYTES);
 	return MLX5DM_SIM_ST_OK;

@@ -149,6 +149,9 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k],
 				      1u << (sim->cfg.log_max_objects != 0 ?
 					     sim->cfg.log_max_objects : 16));
+	ret = mlx5dm_sim_esw_attach(sim);
+	if (ret != 0)
+		goto fini;
 	ret = mlx5dm_sim_icm_init(sim);
 	if (ret != 0)
 		goto fini;
@@ -206,6 +209,8 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	if (sim == NULL)
 		return;
 	mlx5dm_sim_thread_stop(sim);
+	/* No burst crosses to this function from here on. */
+	mlx5dm_sim_esw_detach(sim);
 	if (sim->eng != NULL) {
 		/* A cabled peer keeps a cable to nowhere (its frames are lost), as a real one. */
 		mlx5dm_sim_eng_destroy(sim->eng);

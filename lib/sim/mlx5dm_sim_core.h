@@ -49,6 +49,13 @@
 #define MLX5DM_SIM_TERM_TX_DROP_OFF  0x0040
 #define MLX5DM_SIM_TERM_TX_ALLOW_OFF 0x0080
 #define MLX5DM_SIM_TERM_TIR_OFF      0x100000 /* TIR n at +64 * n */
+/* E-Switch manager only (mlx5dm_sim_esw.c): FDB drop, uplink and vport entries. */
+#define MLX5DM_SIM_TERM_FDB_DROP_RX_OFF 0x0100
+#define MLX5DM_SIM_TERM_FDB_DROP_TX_OFF 0x0140
+#define MLX5DM_SIM_TERM_UPLINK_RX_OFF   0x0180
+#define MLX5DM_SIM_TERM_UPLINK_TX_OFF   0x01c0
+#define MLX5DM_SIM_TERM_VPORT_RX_OFF    0x10000  /* vport n at +64 * n */
+#define MLX5DM_SIM_TERM_VPORT_TX_OFF    0x20000
 #define MLX5DM_SIM_LINE              64
 
 /* Memory regions: the four SW ICM types plus the argument store. */
@@ -199,6 +206,11 @@ struct mlx5dm_sim {
 	struct mlx5dm_sim_eng *eng;
 	struct mlx5dm_sim_thread dt;
 	uint64_t sq_fail_in;            /* mlx5dm_sim_sq_fail_at(): WQEs left, 0 = off */
+	struct mlx5dm_sim_esw *esw;     /* the E-Switch this function is on, or NULL */
+	uint16_t vport;                 /* its vport there (0: the PF, the manager) */
+	/* Manager: per direction, the FDB root's ICM root (SET_FLOW_TABLE_ROOT), 0 = none. */
+	uint64_t fdb_root[2];
+	struct mlx5dm_sim_obj *fdb_root_ft;
 };
 
 static inline struct mlx5dm_sim *
@@ -374,6 +386,25 @@ int mlx5dm_sim_cmd_modify_sq(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_query_sq(struct mlx5dm_sim_cmd *c);
 int mlx5dm_sim_cmd_destroy_sq(struct mlx5dm_sim_cmd *c);
 
+/* ---- E-Switch (mlx5dm_sim_esw.c) ---- */
+/* At create, before the capabilities: join or make the configured E-Switch. */
+int mlx5dm_sim_esw_attach(struct mlx5dm_sim *sim);
+/* At destroy, after the device thread stopped: leave it. */
+void mlx5dm_sim_esw_detach(struct mlx5dm_sim *sim);
+/* Is sim the manager of an E-Switch (the PF of num_vfs > 0)? */
+static inline bool
+mlx5dm_sim_esw_manager(const struct mlx5dm_sim *sim)
+{
+	return sim->esw != NULL && sim->vport == 0;
+}
+/* The manager's terminal at off (an MLX5DM_SIM_TERM_* offset); NONE if not one. */
+enum mlx5dm_sim_term mlx5dm_sim_esw_terminal(const struct mlx5dm_sim *sim, uint64_t off,
+					     uint32_t *num);
+int mlx5dm_sim_cmd_query_esw_vport_context(struct mlx5dm_sim_cmd *c);
+int mlx5dm_sim_cmd_set_ft_root(struct mlx5dm_sim_cmd *c);
+/* QUERY_HCA_CAP other_function: the general caps of vport function_id. */
+int mlx5dm_sim_esw_other_caps(struct mlx5dm_sim_cmd *c, unsigned int type);
+
 /* ---- firmware objects shared between core files ---- */
 struct mlx5dm_sim_pd {
 	struct mlx5dm_sim_obj h;
@@ -436,6 +467,8 @@ uint64_t mlx5dm_sim_tir_icm(const struct mlx5dm_sim *sim, uint32_t tirn);
 uint64_t mlx5dm_sim_term_icm(const struct mlx5dm_sim *sim, uint64_t off);
 /* Flow table lookups for root rules (mlx5dm_sim_fw_ft.c) */
 bool mlx5dm_sim_ft_is(struct mlx5dm_sim_obj *o, unsigned int table_type, uint64_t *icm_root);
+/* A SW-owned FDB table's RX and TX roots; false for any other object. */
+bool mlx5dm_sim_ft_fdb_roots(struct mlx5dm_sim_obj *o, uint64_t *rx, uint64_t *tx);
 bool mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
 			      uint32_t *tirn);
 void mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim);

@@ -28,7 +28,7 @@
 #include "mlx5dm_sim_eng_priv.h"
 
 /* One Ethernet uplink per instance (mlx5dm_sim.h). */
-#define MLX5DM_SIM_ENG_PORTS 1
+#define MLX5DM_SIM_ENG_PORTS MLX5DM_ARRAY_SIZE(((struct mlx5dm_sim_eng *)0)->st)
 
 /*
  * The wire of the uplink, one atomic word: 0 = looped back to itself,
@@ -38,14 +38,6 @@
 #define MLX5DM_SIM_WIRE_LOOP ((uintptr_t)0)
 #define MLX5DM_SIM_WIRE_DEAD ((uintptr_t)1)
 
-struct mlx5dm_sim_eng {
-	struct mlx5dm_sim *sim;
-	uintptr_t wire;
-	mlx5dm_sim_trace_fn trace;
-	void *trace_arg;
-	struct mlx5dm_dev_port_stats st[MLX5DM_SIM_ENG_PORTS];
-};
-
 /* Statistics are read counter by counter as uint64_t (port_stats). */
 _Static_assert(sizeof(struct mlx5dm_dev_port_stats) % sizeof(uint64_t) == 0,
 	       "port statistics must be uint64_t counters only");
@@ -54,14 +46,14 @@ _Static_assert(sizeof(struct mlx5dm_dev_port_stats) % sizeof(uint64_t) == 0,
 static pthread_mutex_t mlx5dm_sim_wire_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A counter of the burst's own statistics (on the stack). */
-static void
+void
 mlx5dm_sim_stat_add(uint64_t *c, uint64_t v)
 {
 	*c += v;
 }
 
 /* Add the burst's statistics to the port's. */
-static void
+void
 mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst, const struct mlx5dm_dev_port_stats *src)
 {
 	const uint64_t *s = (const uint64_t *)src;
@@ -175,7 +167,7 @@ mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, voi
 	__atomic_store_n(&eng->trace, fn, __ATOMIC_RELEASE);
 }
 
-static void
+void
 mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 			 struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
 			 struct mlx5dm_sim_pkt *pkt)
@@ -183,14 +175,15 @@ mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 	w->sim = eng->sim;
 	w->hold = hold;
 	w->look_current = false;
+	w->fdb = false;
+	w->meta_set = false;
 	w->dir = dir;
 	w->pkt = pkt;
 	w->trace = __atomic_load_n(&eng->trace, __ATOMIC_ACQUIRE);
 	w->trace_arg = __atomic_load_n(&eng->trace_arg, __ATOMIC_RELAXED);
 }
 
-/* Count a walk that did not end where it should go on; true if it was a drop. */
-static bool
+bool
 mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 {
 	struct mlx5dm_dev_drop_stats *d = &st->drops;
@@ -213,6 +206,7 @@ mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 		return true;
 	case MLX5DM_SIM_FATE_WIRE:
 	case MLX5DM_SIM_FATE_TIR:
+	case MLX5DM_SIM_FATE_VPORT:
 		return false;
 	default:
 		mlx5dm_sim_stat_add(&d->walk_error, 1);
@@ -220,8 +214,7 @@ mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 	}
 }
 
-/* RX walk ended at a TIR: choose the queue and deliver. */
-static void
+void
 mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st)
 {
 	struct mlx5dm_sim_pkt *pkt = w->pkt;
@@ -268,7 +261,7 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *
 			    &st->drops.no_tir, 1);
 }
 
-static const char *
+const char *
 mlx5dm_sim_fate_name(uint8_t fate)
 {
 	static const char *const names[] = {
@@ -281,13 +274,13 @@ mlx5dm_sim_fate_name(uint8_t fate)
 		[MLX5DM_SIM_FATE_PARSE_ERROR] = "dropped (parse error)",
 		[MLX5DM_SIM_FATE_NO_ROOM] = "dropped (no head/tailroom)",
 		[MLX5DM_SIM_FATE_LOOP] = "dropped (loop)",
+		[MLX5DM_SIM_FATE_VPORT] = "vport",
 	};
 
 	return fate < MLX5DM_ARRAY_SIZE(names) ? names[fate] : "?";
 }
 
-/* Which engine receives what eng's uplink sends; NULL: the cable is dead. */
-static struct mlx5dm_sim_eng *
+struct mlx5dm_sim_eng *
 mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
 {
 	uintptr_t w = __atomic_load_n(&eng->wire, __ATOMIC_ACQUIRE);
@@ -344,15 +337,20 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 		       uint16_t n)
 {
 	struct mlx5dm_dev_port_stats tx_st, rx_st;
+	struct mlx5dm_sim_esw_view vt, vr;
 	struct mlx5dm_sim_eng *peer;
 	struct mlx5dm_sim_hold hold;
 	uint16_t i;
 
 	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
 		return -EINVAL;
+	if (mlx5dm_sim_esw_enter(eng->sim, &vt))
+		return mlx5dm_sim_eng_esw_burst(eng, &vt, NULL, NULL, pkts, n);
+	peer = mlx5dm_sim_eng_peer(eng);
+	if (peer != NULL && peer != eng && mlx5dm_sim_esw_enter(peer->sim, &vr))
+		return mlx5dm_sim_eng_esw_burst(eng, NULL, peer, &vr, pkts, n);
 	/* Both ends steer these frames: each device first executes what was rung. */
 	mlx5dm_sim_sq_catch_up(eng->sim);
-	peer = mlx5dm_sim_eng_peer(eng);
 	if (peer != NULL && peer != eng)
 		mlx5dm_sim_sq_catch_up(peer->sim);
 	memset(&tx_st, 0, sizeof(tx_st));

@@ -109,6 +109,9 @@ struct mlx5dm_sim_meta {
 	uint32_t reg_c[8];
 	uint32_t flow_tag;
 	bool has_flow_tag;
+	/* What the E-Switch stamps on a frame from a function (0 from the wire). */
+	uint16_t source_gvmi;
+	uint32_t source_qp;
 };
 
 /* ---- field vectors (mlx5dm_sim_parse_fv.c) ---- */
@@ -130,6 +133,7 @@ enum mlx5dm_sim_lu {
 	/* 0x000f is both ETHL3_IPV4_MISC_I and DONT_CARE (anchors use a zero mask). */
 	MLX5DM_SIM_LU_IPV4_MISC_I = 0x000f,
 	MLX5DM_SIM_LU_DONT_CARE = 0x000f,
+	MLX5DM_SIM_LU_SRC_QP_GVMI = 0x0104,
 	MLX5DM_SIM_LU_IPV6_DES_O = 0x0107,
 	MLX5DM_SIM_LU_IPV6_DES_I = 0x0108,
 	MLX5DM_SIM_LU_IPV6_SRC_O = 0x0109,
@@ -211,6 +215,7 @@ enum mlx5dm_sim_fate {
 	MLX5DM_SIM_FATE_PARSE_ERROR,
 	MLX5DM_SIM_FATE_NO_ROOM,      /* an inserting action had no head/tailroom */
 	MLX5DM_SIM_FATE_LOOP,         /* an STE revisited: the tables hold a cycle */
+	MLX5DM_SIM_FATE_VPORT,        /* FDB: into vport w->vport (its NIC RX) */
 };
 
 struct mlx5dm_sim_eng;
@@ -222,6 +227,8 @@ struct mlx5dm_sim_walk {
 	const struct mlx5dm_sim_caps *caps;
 	enum mlx5dm_sim_dir dir;
 	struct mlx5dm_sim_pkt *pkt;
+	bool fdb;                     /* the E-Switch's FDB of w->sim (the manager) */
+	bool meta_set;                /* w->meta is preset (E-Switch stamps), not cleared */
 	mlx5dm_sim_trace_fn trace;   /* NULL when tracing is off */
 	void *trace_arg;
 	struct mlx5dm_sim_meta meta;
@@ -240,6 +247,7 @@ struct mlx5dm_sim_walk {
 	uint32_t fv_gen;
 	bool fv_valid;
 	uint32_t tirn;                /* with MLX5DM_SIM_FATE_TIR */
+	uint16_t vport;               /* with MLX5DM_SIM_FATE_VPORT */
 	uint8_t fate;                 /* enum mlx5dm_sim_fate */
 };
 
@@ -253,6 +261,39 @@ void mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w);
 const struct mlx5dm_sim_parse *mlx5dm_sim_walk_layout(struct mlx5dm_sim_walk *w);
 /* Record that the frame's bytes changed (lookups see it only after a reparse). */
 void mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w);
+
+/* ---- the engine of an instance (mlx5dm_sim_eng.c), shared with the E-Switch ---- */
+
+struct mlx5dm_sim_eng {
+	struct mlx5dm_sim *sim;
+	uintptr_t wire;
+	mlx5dm_sim_trace_fn trace;
+	void *trace_arg;
+	struct mlx5dm_dev_port_stats st[1];
+};
+
+void mlx5dm_sim_stat_add(uint64_t *c, uint64_t v);
+void mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst,
+			   const struct mlx5dm_dev_port_stats *src);
+void mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
+			      struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
+			      struct mlx5dm_sim_pkt *pkt);
+/* Count a walk that did not end where it should go on; true if it was a drop. */
+bool mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate);
+/* RX walk ended at a TIR: choose the queue and deliver. */
+void mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st);
+const char *mlx5dm_sim_fate_name(uint8_t fate);
+/* Which engine receives what eng's uplink sends; NULL: the cable is dead. */
+struct mlx5dm_sim_eng *mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng);
+
+/*
+ * A burst of frames that crosses an E-Switch (mlx5dm_sim_eng_esw.c): sent
+ * by a function on one (vt entered) and/or into an uplink whose device
+ * manages one (vr entered; peer is then its engine). Exits both views.
+ */
+int mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view *vt,
+			     struct mlx5dm_sim_eng *peer, struct mlx5dm_sim_esw_view *vr,
+			     struct mlx5dm_sim_pkt *pkts, uint16_t n);
 
 /* ---- actions (mlx5dm_sim_act*.c) ---- */
 

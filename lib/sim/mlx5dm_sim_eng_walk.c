@@ -9,7 +9,7 @@
  * the lookup type and byte mask of the STE that pointed at it. At the root
  * the pointer is the flow table's ICM root, 1 entry, lookup DONT_CARE. Per
  * step:
- *   1. a terminal address (drop, TX allow, TIR) ends the walk;
+ *   1. a terminal address (drop, TX allow, TIR, an FDB vport or uplink) ends it;
  *   2. index = 0 for a 1-entry table, else the hash of the packet's field
  *      vector of the pointer's lookup type under the pointer's byte mask,
  *      modulo the table size; the 64-byte STE at base + 64 * index is read;
@@ -186,7 +186,9 @@ mlx5dm_sim_walk_index(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *pt
 static bool
 mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *ptr)
 {
-	static const char *const names[] = { "", "drop", "wire", "tir" };
+	static const char *const names[] = {
+		"", "drop", "wire", "tir", "vport (rx)", "vport (tx)", "uplink (rx)"
+	};
 	enum mlx5dm_sim_term t;
 	uint32_t tirn = 0;
 
@@ -194,6 +196,19 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 	switch (t) {
 	case MLX5DM_SIM_TERM_NONE:
 		return false;
+	case MLX5DM_SIM_TERM_VPORT_RX:
+	case MLX5DM_SIM_TERM_VPORT_TX:
+		/* A vport's entry of one FDB side is no entry of the other. */
+		w->fate = w->fdb && (w->dir == MLX5DM_SIM_DIR_RX) ==
+			  (t == MLX5DM_SIM_TERM_VPORT_RX) ? MLX5DM_SIM_FATE_VPORT :
+			  MLX5DM_SIM_FATE_WALK_ERROR;
+		w->vport = (uint16_t)tirn;
+		break;
+	case MLX5DM_SIM_TERM_UPLINK_RX:
+		/* No loopback of the wire's frames to the wire (rdma-core refuses it too). */
+		w->fate = w->fdb && w->dir == MLX5DM_SIM_DIR_RX ? MLX5DM_SIM_FATE_STEERING_DROP :
+			  MLX5DM_SIM_FATE_WALK_ERROR;
+		break;
 	case MLX5DM_SIM_TERM_DROP:
 		/* RX's default address is its drop address: a miss there is a default miss. */
 		w->fate = w->dir == MLX5DM_SIM_DIR_RX && ptr->via == MLX5DM_SIM_VIA_MISS ?
@@ -204,7 +219,7 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 			  MLX5DM_SIM_FATE_WALK_ERROR;
 		break;
 	case MLX5DM_SIM_TERM_TIR:
-		w->fate = w->dir == MLX5DM_SIM_DIR_RX ? MLX5DM_SIM_FATE_TIR :
+		w->fate = w->dir == MLX5DM_SIM_DIR_RX && !w->fdb ? MLX5DM_SIM_FATE_TIR :
 			  MLX5DM_SIM_FATE_WALK_ERROR;
 		w->tirn = tirn;
 		break;
@@ -219,6 +234,8 @@ mlx5dm_sim_walk_terminal(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr 
 			 "");
 	if (t == MLX5DM_SIM_TERM_TIR)
 		MLX5DM_SIM_TRACE(w, "  tir 0x%x", tirn);
+	else if (t == MLX5DM_SIM_TERM_VPORT_RX || t == MLX5DM_SIM_TERM_VPORT_TX)
+		MLX5DM_SIM_TRACE(w, "  vport %u", tirn);
 	return true;
 }
 
@@ -367,7 +384,8 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 {
 	struct mlx5dm_sim_ptr ptr = { .size = 1, .lu = MLX5DM_SIM_LU_DONT_CARE,
 				      .via = MLX5DM_SIM_VIA_ROOT };
-	const char *dir = w->dir == MLX5DM_SIM_DIR_RX ? "rx" : "tx";
+	const char *dir = w->fdb ? (w->dir == MLX5DM_SIM_DIR_RX ? "fdb rx" : "fdb tx") :
+			  w->dir == MLX5DM_SIM_DIR_RX ? "rx" : "tx";
 	int rc;
 
 	w->fate = MLX5DM_SIM_FATE_NONE;
@@ -376,9 +394,10 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	w->gen = 0;
 	w->fv_valid = false;
 	w->caps = mlx5dm_sim_caps(w->sim);
-	memset(&w->meta, 0, sizeof(w->meta));
+	if (!w->meta_set)
+		memset(&w->meta, 0, sizeof(w->meta));
 	/* Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk. */
-	if (w->dir == MLX5DM_SIM_DIR_TX)
+	if (w->dir == MLX5DM_SIM_DIR_TX && !w->fdb)
 		w->meta.reg_a = w->pkt->metadata;
 	if (!w->look_current && mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
 		MLX5DM_SIM_TRACE(w, "%s: %u bytes: malformed frame", dir, w->pkt->len);
@@ -392,7 +411,14 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 		w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 		return;
 	}
-	rc = mlx5dm_sim_root_lookup(w->sim, w->dir, &ptr.addr);
+	rc = w->fdb ? mlx5dm_sim_fdb_root_lookup(w->sim, w->dir, &ptr.addr) :
+	     mlx5dm_sim_root_lookup(w->sim, w->dir, &ptr.addr);
+	if (rc == -ENOENT && w->fdb) {
+		/* The E-Switch's own path (mlx5dm_sim_eng_esw.c): the caller knows it. */
+		MLX5DM_SIM_TRACE(w, "%s: no root table", dir);
+		w->fate = MLX5DM_SIM_FATE_DEFAULT_MISS;
+		return;
+	}
 	if (rc == -ENOENT) {
 		/* No root rule: RX default miss, TX straight to the wire. */
 		MLX5DM_SIM_TRACE(w, "%s: no root rule", dir);

@@ -7,7 +7,10 @@
  *
  * SW-owned tables (sw_owner = 1) only record their ICM roots: packets
  * enter them through a root rule and the engine walks the STEs at
- * sw_owner_icm_root_0 (NIC RX and NIC TX both use root 0).
+ * sw_owner_icm_root_0 (NIC RX and NIC TX both use root 0). FDB tables
+ * (on an E-Switch manager only) have two: root 0 for the frames of the
+ * wire (RX), root 1 for the frames of the functions (TX); packets enter
+ * the one SET_FLOW_TABLE_ROOT names (mlx5dm_sim_esw.c).
  * Firmware-owned tables get a root address in the model's FW window,
  * reported by CREATE/QUERY_FLOW_TABLE; the model resolves such an address
  * only when the table's first always-hit entry (a group with no match
@@ -90,9 +93,10 @@ mlx5dm_sim_cmd_create_ft(struct mlx5dm_sim_cmd *c)
 	uint64_t type = mlx5dm_sim_in(c, MLX5DM_SIM_FT_IN_TABLE_TYPE);
 	struct mlx5dm_sim_ft *ft;
 
-	if (type == MLX5DM_SIM_FT_FDB)
-		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "FDB: no e-switch in the model");
-	if (type != MLX5DM_SIM_FT_NIC_RX && type != MLX5DM_SIM_FT_NIC_TX)
+	if (type == MLX5DM_SIM_FT_FDB && !mlx5dm_sim_esw_manager(c->sim))
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "FDB: not an e-switch manager");
+	if (type != MLX5DM_SIM_FT_NIC_RX && type != MLX5DM_SIM_FT_NIC_TX &&
+	    type != MLX5DM_SIM_FT_FDB)
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "unsupported table_type");
 	if (mlx5dm_sim_in(c, MLX5DM_SIM_FT_IN_OTHER_VPORT))
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM, "other_vport not supported");
@@ -102,6 +106,10 @@ mlx5dm_sim_cmd_create_ft(struct mlx5dm_sim_cmd *c)
 	    !mlx5dm_sim_ste_root_ok(c->sim, mlx5dm_sim_in_at(c, ctx, MLX5DM_SIM_FTC_ICM_ROOT_0)))
 		return MLX5DM_SIM_FAIL(c, BAD_PARAM,
 				       "sw_owner_icm_root_0 is not allocated steering ICM");
+	if (mlx5dm_sim_in_at(c, ctx, MLX5DM_SIM_FTC_SW_OWNER) && type == MLX5DM_SIM_FT_FDB &&
+	    !mlx5dm_sim_ste_root_ok(c->sim, mlx5dm_sim_in_at(c, ctx, MLX5DM_SIM_FTC_ICM_ROOT_1)))
+		return MLX5DM_SIM_FAIL(c, BAD_PARAM,
+				       "sw_owner_icm_root_1 is not allocated steering ICM");
 	ft = mlx5dm_sim_obj_new(c->sim, MLX5DM_SIM_K_FT, sizeof(*ft));
 	if (ft == NULL)
 		return MLX5DM_SIM_FAIL(c, NO_RES, "out of flow tables");
@@ -162,6 +170,19 @@ mlx5dm_sim_ft_is(struct mlx5dm_sim_obj *o, unsigned int table_type, uint64_t *ic
 	if (o == NULL || o->kind != MLX5DM_SIM_K_FT || ft->type != table_type)
 		return false;
 	*icm_root = ft->sw_owner ? ft->icm_root0 : ft->fw_root;
+	return true;
+}
+
+bool
+mlx5dm_sim_ft_fdb_roots(struct mlx5dm_sim_obj *o, uint64_t *rx, uint64_t *tx)
+{
+	struct mlx5dm_sim_ft *ft = (struct mlx5dm_sim_ft *)o;
+
+	if (o == NULL || o->kind != MLX5DM_SIM_K_FT || ft->type != MLX5DM_SIM_FT_FDB ||
+	    !ft->sw_owner)
+		return false;
+	*rx = ft->icm_root0;
+	*tx = ft->icm_root1;
 	return true;
 }
 

@@ -383,24 +383,37 @@ mlx5dm_sim_rq_write(struct mlx5dm_sim *sim, struct mlx5dm_sim_rq *rq,
 }
 
 void
-mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b)
+mlx5dm_sim_hold_all(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *const *sims, unsigned int n)
 {
-	/* In address order: two device threads cabled to each other never wait in a circle. */
-	if (b == a)
-		b = NULL;
-	if (b != NULL && (uintptr_t)b < (uintptr_t)a) {
-		struct mlx5dm_sim *t = a;
+	unsigned int i, j;
 
-		a = b;
-		b = t;
+	/* In address order: device threads whose bursts meet never wait in a circle. */
+	h->n = 0;
+	for (i = 0; i < n; i++) {
+		struct mlx5dm_sim *s = sims[i];
+
+		if (s == NULL)
+			continue;
+		for (j = h->n; j > 0 && (uintptr_t)h->sim[j - 1] >= (uintptr_t)s; j--)
+			;
+		if (j < h->n && h->sim[j] == s)
+			continue;
+		memmove(&h->sim[j + 1], &h->sim[j], (h->n - j) * sizeof(h->sim[0]));
+		h->sim[j] = s;
+		h->n++;
 	}
-	h->sim[0] = a;
-	h->sim[1] = b;
 	h->rq_sim = NULL;
 	h->rq = NULL;
-	pthread_rwlock_rdlock(&a->lock);
-	if (b != NULL)
-		pthread_rwlock_rdlock(&b->lock);
+	for (i = 0; i < h->n; i++)
+		pthread_rwlock_rdlock(&h->sim[i]->lock);
+}
+
+void
+mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b)
+{
+	struct mlx5dm_sim *const two[2] = { a, b };
+
+	mlx5dm_sim_hold_all(h, two, 2);
 }
 
 static void
@@ -419,10 +432,11 @@ mlx5dm_sim_hold_rq_drop(struct mlx5dm_sim_hold *h)
 void
 mlx5dm_sim_release(struct mlx5dm_sim_hold *h)
 {
+	unsigned int i;
+
 	mlx5dm_sim_hold_rq_drop(h);
-	if (h->sim[1] != NULL)
-		pthread_rwlock_unlock(&h->sim[1]->lock);
-	pthread_rwlock_unlock(&h->sim[0]->lock);
+	for (i = h->n; i > 0; i--)
+		pthread_rwlock_unlock(&h->sim[i - 1]->lock);
 }
 
 /*

@@ -298,6 +298,12 @@ mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr, uint32_t *
 		return MLX5DM_SIM_TERM_DROP;
 	if (off == MLX5DM_SIM_TERM_TX_ALLOW_OFF)
 		return MLX5DM_SIM_TERM_TX_WIRE;
+	if (off < MLX5DM_SIM_TERM_TIR_OFF && sim->esw != NULL) {
+		t = mlx5dm_sim_esw_terminal(sim, off, &n);
+		if (t != MLX5DM_SIM_TERM_NONE && tirn != NULL)
+			*tirn = n;
+		return t;
+	}
 	/* A TIR address stays a TIR address after the TIR is gone: tir_info then fails. */
 	if (off >= MLX5DM_SIM_TERM_TIR_OFF && (off - MLX5DM_SIM_TERM_TIR_OFF) % 64 == 0 &&
 	    (off - MLX5DM_SIM_TERM_TIR_OFF) / 64 <= UINT32_MAX) {

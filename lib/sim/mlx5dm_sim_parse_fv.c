@@ -82,6 +82,8 @@ enum mlx5dm_sim_pf {
 	MLX5DM_SIM_PF_MPLS_1,
 	MLX5DM_SIM_PF_MPLS_2,
 	MLX5DM_SIM_PF_REG_A,
+	MLX5DM_SIM_PF_SRC_GVMI,
+	MLX5DM_SIM_PF_SRC_QP,
 	MLX5DM_SIM_PF_REG_C0,
 	MLX5DM_SIM_PF_REG_C1,
 	MLX5DM_SIM_PF_REG_C2,
@@ -265,6 +267,12 @@ static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_flex_1[] = {
 	MLX5DM_SIM_FV_4DW(FLEX_7, FLEX_6, FLEX_5, FLEX_4),
 };
 
+/* ste_src_gvmi_qp_v1: what the E-Switch stamps (loopback and requestor bits stay 0) */
+static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_src_gvmi_qp[] = {
+	MLX5DM_SIM_FVF(0x010, 16, SRC_GVMI),
+	MLX5DM_SIM_FVF(0x028, 24, SRC_QP),
+};
+
 /* ste_general_purpose */
 static const struct mlx5dm_sim_fv_field mlx5dm_sim_fv_general_purpose[] = {
 	MLX5DM_SIM_FVF(0x000, 32, REG_A),
@@ -295,6 +303,7 @@ static const struct mlx5dm_sim_fv_layout mlx5dm_sim_fv_layouts[2][0x15] = {
 	[0][0x0c] = MLX5DM_SIM_FVL("ETHL2_SRC_DST_I", mlx5dm_sim_fv_ethl2_src_dst, 1),
 	[0][0x0d] = MLX5DM_SIM_FVL("IPV4_MISC_O", mlx5dm_sim_fv_ipv4_misc, 0),
 	[0][0x0f] = MLX5DM_SIM_FVL("IPV4_MISC_I/DONT_CARE", mlx5dm_sim_fv_ipv4_misc, 1),
+	[1][0x04] = MLX5DM_SIM_FVL("SRC_QP_GVMI", mlx5dm_sim_fv_src_gvmi_qp, 0),
 	[1][0x07] = MLX5DM_SIM_FVL("IPV6_DES_O", mlx5dm_sim_fv_ipv6_dst, 0),
 	[1][0x08] = MLX5DM_SIM_FVL("IPV6_DES_I", mlx5dm_sim_fv_ipv6_dst, 1),
 	[1][0x09] = MLX5DM_SIM_FVL("IPV6_SRC_O", mlx5dm_sim_fv_ipv6_src, 0),
@@ -620,6 +629,10 @@ mlx5dm_sim_fv_get(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 		return mlx5dm_sim_fv_mpls_get(s, pf - MLX5DM_SIM_PF_MPLS_0);
 	case MLX5DM_SIM_PF_REG_A:
 		return s->m->reg_a;
+	case MLX5DM_SIM_PF_SRC_GVMI:
+		return s->m->source_gvmi;
+	case MLX5DM_SIM_PF_SRC_QP:
+		return s->m->source_qp;
 	case MLX5DM_SIM_PF_REG_C0:
 	case MLX5DM_SIM_PF_REG_C1:
 	case MLX5DM_SIM_PF_REG_C2:

@@ -122,12 +122,17 @@ void mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim);
  * store before it, into lines the driver's core reads). The RQ a frame
  * was last delivered to stays locked in the hold for the next frame.
  */
+#define MLX5DM_SIM_HOLD_MAX (2 * (1 + MLX5DM_SIM_ESW_MAX_VFS))
 struct mlx5dm_sim_hold {
-	struct mlx5dm_sim *sim[2];  /* held, in address order; [1] NULL: one */
+	struct mlx5dm_sim *sim[MLX5DM_SIM_HOLD_MAX]; /* held, in address order */
+	unsigned int n;
 	struct mlx5dm_sim *rq_sim;  /* the instance of rq */
 	void *rq;                   /* the RQ last delivered to, locked; or NULL */
 };
 void mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b);
+/* The same for n instances (NULLs and repeats skipped; n <= MLX5DM_SIM_HOLD_MAX). */
+void mlx5dm_sim_hold_all(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *const *sims,
+			 unsigned int n);
 void mlx5dm_sim_release(struct mlx5dm_sim_hold *h);
 
 /* Capabilities as configured (the values QUERY_HCA_CAP reports). */
@@ -191,9 +196,33 @@ enum mlx5dm_sim_term {
 	MLX5DM_SIM_TERM_DROP,      /* an RX/TX drop address */
 	MLX5DM_SIM_TERM_TX_WIRE,   /* NIC TX allow address: onto the wire */
 	MLX5DM_SIM_TERM_TIR,       /* a TIR's ICM address (CREATE_TIR output) */
+	/* An E-Switch manager's FDB terminals (*tirn = the vport number for VPORT_*): */
+	MLX5DM_SIM_TERM_VPORT_RX,  /* sw_steering_vport_icm_address_rx: into the vport */
+	MLX5DM_SIM_TERM_VPORT_TX,  /* sw_steering_vport_icm_address_tx: into the vport */
+	MLX5DM_SIM_TERM_UPLINK_RX, /* sw_steering_uplink_icm_address_rx */
 };
 enum mlx5dm_sim_term mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr,
 						uint32_t *tirn);
+
+/*
+ * The E-Switch of sim, for a burst: the functions by vport number (NULL
+ * where none is open) and the manager (fn[0], NULL once the PF is gone).
+ * mlx5dm_sim_esw_enter returns false when sim is on none; otherwise the
+ * membership stays as it is until mlx5dm_sim_esw_exit, and a SYNC_STEERING
+ * on the manager waits for the burst, which walks the manager's FDB ICM.
+ */
+struct mlx5dm_sim_esw_view {
+	struct mlx5dm_sim *fn[1 + MLX5DM_SIM_ESW_MAX_VFS];
+	unsigned int nfn;
+	uint32_t epoch;             /* the burst's walk epoch on the manager (SYNC_STEERING) */
+};
+bool mlx5dm_sim_esw_enter(struct mlx5dm_sim *sim, struct mlx5dm_sim_esw_view *v);
+void mlx5dm_sim_esw_exit(struct mlx5dm_sim *sim, const struct mlx5dm_sim_esw_view *v);
+/* The vport of a function on an E-Switch, and its vhca_id (source_gvmi). */
+uint16_t mlx5dm_sim_esw_vport(const struct mlx5dm_sim *sim);
+/* Where FDB traffic enters on the manager: the root table's RX or TX root; -ENOENT: none. */
+int mlx5dm_sim_fdb_root_lookup(struct mlx5dm_sim *mgr, enum mlx5dm_sim_dir dir,
+			       uint64_t *icm_root);
 
 /* RX hash fields of a TIR (PRM rx_hash_field_select). */
 #define MLX5DM_SIM_HASH_SRC_IP   (1u << 0)

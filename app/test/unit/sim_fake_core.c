@@ -387,8 +387,47 @@ mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_s
 	/* The fake's objects are set up before the walks and never change during them. */
 	h->sim[0] = a;
 	h->sim[1] = b;
+	h->n = 2;
 	h->rq_sim = NULL;
 	h->rq = NULL;
+}
+
+void
+mlx5dm_sim_hold_all(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *const *sims, unsigned int n)
+{
+	mlx5dm_sim_hold(h, n > 0 ? sims[0] : NULL, n > 1 ? sims[1] : NULL);
+}
+
+/* The fake device is a single function: no e-switch. */
+bool
+mlx5dm_sim_esw_enter(struct mlx5dm_sim *sim, struct mlx5dm_sim_esw_view *v)
+{
+	(void)sim;
+	v->nfn = 0;
+	return false;
+}
+
+void
+mlx5dm_sim_esw_exit(struct mlx5dm_sim *sim, const struct mlx5dm_sim_esw_view *v)
+{
+	(void)sim;
+	(void)v;
+}
+
+uint16_t
+mlx5dm_sim_esw_vport(const struct mlx5dm_sim *sim)
+{
+	(void)sim;
+	return 0;
+}
+
+int
+mlx5dm_sim_fdb_root_lookup(struct mlx5dm_sim *mgr, enum mlx5dm_sim_dir dir, uint64_t *icm_root)
+{
+	(void)mgr;
+	(void)dir;
+	(void)icm_root;
+	return -ENOENT;
 }
 
 void

@@ -852,6 +852,375 @@ test_two_devices(void **state)
 	dpx_close(&b);
 }
 
+/*
+ * ---- The E-Switch: a PF with two VFs, each function a device of its own ----
+ *
+ * FDB STEs are hand-built here (mlx5_ifc.h ste_match_bwc_v1, the v1
+ * pointer encodings of rdma-core dr_ste_v1.c) and written into the PF's
+ * STEERING ICM by RDMA WRITE; the addresses they end at are what the PF's
+ * firmware reports (ESW_FLOW_TABLE caps, QUERY_ESW_VPORT_CONTEXT).
+ */
+
+#define ESW_VFS 2
+#define ESW_STES 64
+
+struct esw {
+	struct dpx pf, vf[ESW_VFS], wire;  /* wire: a device cabled to the PF's uplink */
+	struct tdm dm;                     /* the PF's STE ICM */
+	struct tring r;                    /* the PF's ring that writes it */
+	struct mlx5dv_devx_obj *ft;
+	uint32_t ftn;
+	uint64_t drop[2], uplink[2];       /* FDB drop and uplink entries, RX and TX */
+	uint64_t vport_rx[1 + ESW_VFS], vport_tx[1 + ESW_VFS];
+	uint16_t vhca;                     /* the PF's */
+};
+
+/* QUERY_HCA_CAP (current) of type, of this function or (other) of vport function. */
+static int
+esw_cap(struct dpx *d, unsigned int type, bool other, uint16_t function, uint8_t *cap)
+{
+	uint8_t in[16] = { 0 }, out[16 + 4096] = { 0 };
+	int rc;
+
+	SET(in, 0x00, 16, 0x100);
+	SET(in, 0x30, 16, type << 1 | 1);
+	SET(in, 0x40, 1, other);
+	SET(in, 0x50, 16, function);
+	rc = d->t.ops->devx_general_cmd(d->t.ctx, in, sizeof(in), out, sizeof(out));
+	memcpy(cap, out + 16, 4096);
+	return rc;
+}
+
+/* QUERY_ESW_VPORT_CONTEXT: sw_steering_vport_icm_address_rx/_tx (context at bit 0x80). */
+static int
+esw_vport_ctx(struct dpx *d, bool other, uint16_t vport, uint64_t *rx, uint64_t *tx)
+{
+	uint8_t in[16] = { 0 }, out[272] = { 0 };
+	int rc;
+
+	SET(in, 0x00, 16, 0x752);
+	SET(in, 0x40, 1, other);
+	SET(in, 0x50, 16, vport);
+	rc = d->t.ops->devx_general_cmd(d->t.ctx, in, sizeof(in), out, sizeof(out));
+	*rx = GET(out, 0x80 + 0x780, 64);
+	*tx = GET(out, 0x80 + 0x7c0, 64);
+	return rc;
+}
+
+/* SET_FLOW_TABLE_ROOT of the FDB (table_type 4) to table id (0: none). */
+static int
+esw_set_root(struct dpx *d, uint32_t id)
+{
+	uint8_t in[64] = { 0 }, out[16] = { 0 };
+
+	SET(in, 0x00, 16, 0x92f);
+	SET(in, 0x80, 8, 4);
+	SET(in, 0xa8, 24, id);
+	return d->t.ops->devx_general_cmd(d->t.ctx, in, sizeof(in), out, sizeof(out));
+}
+
+/* CREATE_FLOW_TABLE of type, SW-owned with roots 0 and 1 (flow_table_context at byte 24). */
+static struct mlx5dv_devx_obj *
+esw_ft(struct dpx *d, unsigned int type, uint64_t root0, uint64_t root1, uint32_t *id)
+{
+	uint8_t in[64] = { 0 }, out[16] = { 0 };
+	struct mlx5dv_devx_obj *o;
+
+	SET(in, 0x00, 16, 0x930);
+	SET(in, 0x80, 8, type);
+	SET(in, 24 * 8 + 0x002, 1, 1);           /* sw_owner */
+	SET(in, 24 * 8 + 0x008, 8, 63);          /* level */
+	SET(in, 24 * 8 + 0x100, 64, root0);      /* sw_owner_icm_root_0 */
+	SET(in, 24 * 8 + 0xc0, 64, root1);       /* sw_owner_icm_root_1 */
+	o = d->t.ops->devx_obj_create(d->t.ctx, in, sizeof(in), out, sizeof(out));
+	*id = (uint32_t)GET(out, 0x48, 24);
+	return o;
+}
+
+/*
+ * A v1 BWC STE of lookup lu: match (mask, tag) or, both NULL, always hit;
+ * on a miss go to miss; on a hit to hit, a table of hit_size entries
+ * (1 for a final address) looked up with DONT_CARE.
+ */
+static void
+esw_ste(uint8_t img[64], uint16_t lu, const uint8_t *mask, const uint8_t *tag, uint64_t miss,
+	uint64_t hit, uint32_t hit_size, uint16_t gvmi)
+{
+	uint64_t mi = (miss & 0xffffffffffull) >> 6;
+	uint64_t hi = ((hit & 0xffffffffffull) >> 5) | hit_size;
+
+	memset(img, 0, 64);
+	SET(img, 0x000, 8, lu >> 8);             /* entry_format */
+	SET(img, 0x020, 16, miss >> 48);         /* miss_address_63_48 */
+	SET(img, 0x030, 8, lu & 0xff);           /* match_definer_ctx_idx */
+	SET(img, 0x038, 8, mi >> 26);            /* miss_address_39_32 */
+	SET(img, 0x040, 26, mi);                 /* miss_address_31_6 */
+	SET(img, 0x060, 16, hit >> 48);          /* next_table_base_63_48 */
+	SET(img, 0x070, 8, 0x0f);                /* hash_definer_ctx_idx: DONT_CARE */
+	SET(img, 0x078, 8, hi >> 27);            /* next_table_base_39_32_size */
+	SET(img, 0x080, 27, hi);                 /* next_table_base_31_5_size */
+	SET(img, 0x0b2, 14, gvmi);
+	if (mask != NULL)
+		memcpy(img + 32, mask, 16);      /* HW image: mask, then tag */
+	if (tag != NULL)
+		memcpy(img + 48, tag, 16);
+}
+
+/* RDMA WRITE of STE idx of the PF's ICM (inline data), waiting for its CQE. */
+static void
+esw_put(struct esw *e, unsigned int idx, const uint8_t img[64])
+{
+	uint8_t w[7 * 16] = { 0 };
+	const uint8_t *c = NULL;
+	int i;
+
+	tring_ctrl(&e->r, w, 0, 0x08, 7, true, 0);
+	SET(w + 16, 0x00, 64, 64ull * idx);      /* raddr: the MR is zero-based */
+	SET(w + 16, 0x40, 32, e->dm.mr->rkey);
+	SET(w + 32, 0x00, 32, 0x80000000u | 64);
+	memcpy(w + 36, img, 64);
+	tring_put(&e->r, w, sizeof(w));
+	tring_ring(&e->r, w);
+	for (i = 0; i < 100000 && c == NULL; i++)
+		c = tring_poll(&e->r);
+	assert_non_null(c);
+	assert_int_equal(c[63] >> 4, 0x0);
+}
+
+static uint64_t
+esw_icm(const struct esw *e, unsigned int idx)
+{
+	return (uint64_t)e->vhca << 48 | (e->dm.icm + 64ull * idx);
+}
+
+static void
+esw_open(struct esw *e)
+{
+	struct mlx5dm_sim_config cfg;
+	uint8_t cap[4096];
+	unsigned int i;
+
+	memset(e, 0, sizeof(*e));
+	mlx5dm_sim_config_default(&cfg);
+	cfg.num_vfs = ESW_VFS;
+	dpx_open_cfg(&e->pf, &cfg, true, LOG_RQ);
+	e->vhca = cfg.vhca_id;
+	for (i = 0; i < ESW_VFS; i++) {
+		mlx5dm_sim_config_default(&cfg);
+		cfg.esw_pf = e->pf.t.sim;
+		cfg.vf = (uint16_t)i;
+		dpx_open_cfg(&e->vf[i], &cfg, true, LOG_RQ);
+	}
+	dpx_open(&e->wire);
+	assert_int_equal(mlx5dm_dev_wire_connect(e->wire.t.dev, e->pf.t.dev), 0);
+	/* What rdma-core's FDB domain reads: ESW_FLOW_TABLE (type 8) and the vports. */
+	assert_int_equal(esw_cap(&e->pf, 0x8, false, 0, cap), 0);
+	e->drop[0] = GET(cap, 0x1800, 64);
+	e->drop[1] = GET(cap, 0x1840, 64);
+	e->uplink[0] = GET(cap, 0x1880, 64);
+	e->uplink[1] = GET(cap, 0x18c0, 64);
+	for (i = 0; i <= ESW_VFS; i++)
+		assert_int_equal(esw_vport_ctx(&e->pf, i != 0, (uint16_t)i, &e->vport_rx[i],
+					       &e->vport_tx[i]), 0);
+	assert_int_equal(tdm_alloc(&e->pf.t, &e->dm, MLX5DV_DM_TYPE_STEERING_SW_ICM,
+				   64 * ESW_STES), 0);
+	assert_int_equal(tring_create(&e->pf.t, &e->r, 4, 4, 3), 0);
+}
+
+static void
+esw_close(struct esw *e)
+{
+	unsigned int i;
+
+	tring_destroy(&e->r);
+	tdm_free(&e->pf.t, &e->dm);
+	dpx_close(&e->wire);
+	for (i = 0; i < ESW_VFS; i++)
+		dpx_close(&e->vf[i]);
+	dpx_close(&e->pf);
+}
+
+/* The functions are told apart and the PF alone manages the switch. */
+static void
+test_esw_caps(void **state)
+{
+	uint8_t cap[4096], fn[4096];
+	uint64_t rx, tx;
+	uint32_t id;
+	struct esw e;
+	unsigned int i;
+
+	(void)state;
+	esw_open(&e);
+	assert_int_equal(esw_cap(&e.pf, 0x0, false, 0, cap), 0);
+	assert_int_equal(GET(cap, 0x1a7, 1), 1);                 /* eswitch_manager */
+	for (i = 0; i < ESW_VFS; i++) {
+		/* A VF: its own vhca_id, the one the PF reports for its vport. */
+		assert_int_equal(esw_cap(&e.vf[i], 0x0, false, 0, cap), 0);
+		assert_int_equal(GET(cap, 0x1a7, 1), 0);
+		assert_int_equal(GET(cap, 0x030, 16), e.vhca + 1 + i);
+		assert_int_equal(esw_cap(&e.pf, 0x0, true, (uint16_t)(1 + i), fn), 0);
+		assert_int_equal(GET(fn, 0x030, 16), e.vhca + 1 + i);
+		/* Only the manager answers for the switch. */
+		assert_int_equal(esw_cap(&e.vf[i], 0x0, true, 0, fn), EREMOTEIO);
+		assert_int_equal(esw_vport_ctx(&e.vf[i], false, 0, &rx, &tx), EREMOTEIO);
+		assert_int_equal(esw_cap(&e.vf[i], 0x8, false, 0, fn), 0);
+		assert_int_equal(GET(fn, 0x1800, 64), 0);
+	}
+	assert_int_equal(esw_cap(&e.pf, 0x0, true, ESW_VFS + 1, fn), EREMOTEIO);
+	assert_int_equal(esw_vport_ctx(&e.pf, true, ESW_VFS + 1, &rx, &tx), EREMOTEIO);
+	/* FDB: SW-owned (sw_owner_v2 on STE v1), E_SWITCH: the manager is vport 0. */
+	assert_int_equal(esw_cap(&e.pf, 0x8, false, 0, cap), 0);
+	assert_int_equal(GET(cap, 0x200 + 0x1e, 1), 1);
+	assert_int_equal(esw_cap(&e.pf, 0x9, false, 0, cap), 0);
+	assert_int_equal(GET(cap, 0x60, 1), 1);
+	assert_int_equal(GET(cap, 0x70, 16), 0);
+	/* Every FDB address is a distinct one of the manager's (GVMI in 63:48). */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(e.drop[i] >> 48, e.vhca);
+		assert_int_equal(e.uplink[i] >> 48, e.vhca);
+		assert_true(e.drop[i] != e.uplink[i]);
+	}
+	for (i = 0; i <= ESW_VFS; i++) {
+		assert_int_equal(e.vport_rx[i] >> 48, e.vhca);
+		assert_true(e.vport_rx[i] != e.vport_tx[i]);
+		assert_true(i == 0 || e.vport_rx[i] != e.vport_rx[i - 1]);
+	}
+	/* FDB tables: the manager's, both roots in steering ICM; a VF has none. */
+	assert_null(esw_ft(&e.vf[0], 4, esw_icm(&e, 0), esw_icm(&e, 1), &id));
+	assert_null(esw_ft(&e.pf, 4, esw_icm(&e, 0), 0x1000, &id));
+	e.ft = esw_ft(&e.pf, 4, esw_icm(&e, 0), esw_icm(&e, 1), &e.ftn);
+	assert_non_null(e.ft);
+	assert_int_equal(esw_set_root(&e.vf[0], e.ftn), EREMOTEIO);
+	assert_int_equal(esw_set_root(&e.pf, e.ftn), 0);
+	/* The root is referenced: the table stays until the root moves off it. */
+	assert_int_equal(e.pf.t.ops->devx_obj_destroy(e.ft), EBUSY);
+	assert_int_equal(esw_set_root(&e.pf, 0), 0);
+	assert_int_equal(e.pf.t.ops->devx_obj_destroy(e.ft), 0);
+	esw_close(&e);
+}
+
+/* Send f from d and say which device's RQ got it (NULL: none). */
+static struct dpx *
+esw_send(struct esw *e, struct dpx *d, const uint8_t *f, uint16_t len)
+{
+	struct dpx *all[] = { &e->pf, &e->vf[0], &e->vf[1], &e->wire };
+	struct dpx *got = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(all); i++)
+		rq_post(all[i]);
+	sq_send(d, f, len, 18, 1, true);
+	sq_ring(d, (uint16_t)(d->pi - 1));
+	assert_non_null(tx_cqe(d));
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(all); i++) {
+		const uint8_t *c = rx_cqe(all[i]);
+
+		if (c == NULL)
+			continue;
+		assert_null(got);
+		assert_int_equal(mlx5dm_prm_be32(c + 44), len);
+		assert_memory_equal(rxbuf(all[i], (uint16_t)(all[i]->rpi - 1)), f, len);
+		got = all[i];
+	}
+	/* What nobody took stays posted for the next frame. */
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(all); i++)
+		if (all[i] != got)
+			all[i]->rpi--;
+	return got;
+}
+
+static void
+esw_frame(uint8_t *f, uint8_t dmac_last)
+{
+	udp_frame(f, 64, 1);
+	f[5] = dmac_last;
+}
+
+/*
+ * The FDB steers: from the wire by destination MAC to VF1 or a drop, a
+ * miss to the manager's vport (the PF's NIC RX); from the functions by
+ * source GVMI (VF0 to the wire) and by the reg_c_0 the switch stamps (VF1
+ * dropped), a miss (the PF) back to the PF's own NIC RX.
+ */
+static void
+test_esw_walk(void **state)
+{
+	uint8_t img[64], mask[16] = { 0 }, tag[16] = { 0 }, f[64];
+	struct mlx5dm_dev_port_stats st;
+	uint16_t g;
+	struct esw e;
+
+	(void)state;
+	esw_open(&e);
+	g = e.vhca;
+	/* RX root (STE 0) -> STE 8: dmac ..:21 -> vport 2 (VF1); miss -> STE 9. */
+	esw_ste(img, 0x000f, NULL, NULL, 0, esw_icm(&e, 8), 1, g);
+	esw_put(&e, 0, img);
+	memset(mask + 4, 0xff, 6);                          /* ste_eth_l2_dst_v1 dmac */
+	memcpy(tag + 4, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0x21 }, 6);
+	esw_ste(img, 0x0003, mask, tag, esw_icm(&e, 9), e.vport_rx[2], 1, g);
+	esw_put(&e, 8, img);
+	/* STE 9: dmac ..:99 -> FDB RX drop; miss -> the manager's vport (the default). */
+	tag[9] = 0x99;
+	esw_ste(img, 0x0003, mask, tag, e.vport_rx[0], e.drop[0], 1, g);
+	esw_put(&e, 9, img);
+	/* TX root (STE 1) -> STE 16: source_gvmi VF0 -> uplink; miss -> STE 17. */
+	esw_ste(img, 0x000f, NULL, NULL, 0, esw_icm(&e, 16), 1, g);
+	esw_put(&e, 1, img);
+	memset(mask, 0, sizeof(mask));
+	memset(tag, 0, sizeof(tag));
+	SET(mask, 0x010, 16, 0xffff);                        /* ste_src_gvmi_qp_v1 */
+	SET(tag, 0x010, 16, g + 1);
+	esw_ste(img, 0x0104, mask, tag, esw_icm(&e, 17), e.uplink[1], 1, g);
+	esw_put(&e, 16, img);
+	/* STE 17: reg_c_0 of vport 2 (VF1) -> FDB TX drop; miss -> the manager's vport. */
+	memset(mask, 0, sizeof(mask));
+	memset(tag, 0, sizeof(tag));
+	SET(mask, 0x000, 32, 0xffff0000);                    /* register_0_h: reg_c_0 */
+	SET(tag, 0x000, 32, mlx5dm_sim_esw_reg_c0(2));
+	esw_ste(img, 0x010f, mask, tag, e.vport_tx[0], e.drop[1], 1, g);
+	esw_put(&e, 17, img);
+	e.ft = esw_ft(&e.pf, 4, esw_icm(&e, 0), esw_icm(&e, 1), &e.ftn);
+	assert_non_null(e.ft);
+
+	/* No FDB root yet: the wire's frames reach the PF, VF0's go to the wire. */
+	esw_frame(f, 0x21);
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.pf);
+	assert_ptr_equal(esw_send(&e, &e.vf[0], f, 64), &e.wire);
+	assert_int_equal(esw_set_root(&e.pf, e.ftn), 0);
+	/* From the wire: to VF1, dropped, or (miss) to the PF. */
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.vf[1]);
+	esw_frame(f, 0x99);
+	assert_null(esw_send(&e, &e.wire, f, 64));
+	assert_int_equal(mlx5dm_dev_port_stats(e.pf.t.dev, &st), 0);
+	assert_int_equal(st.drops.steering_drop, 1);
+	esw_frame(f, 0x42);
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.pf);
+	/* From the functions: VF0 to the wire, VF1 dropped, the PF's miss back to it. */
+	assert_ptr_equal(esw_send(&e, &e.vf[0], f, 64), &e.wire);
+	assert_null(esw_send(&e, &e.vf[1], f, 64));
+	assert_int_equal(mlx5dm_dev_port_stats(e.vf[1].t.dev, &st), 0);
+	assert_int_equal(st.drops.steering_drop, 1);
+	assert_int_equal(st.delivered, 1);
+	assert_ptr_equal(esw_send(&e, &e.pf, f, 64), &e.pf);
+	/* A vport's TX entry on the RX side is no entry: a walk error, not a delivery. */
+	esw_frame(f, 0x21);
+	tag[0] = 0;
+	memset(mask, 0, sizeof(mask));
+	memset(tag, 0, sizeof(tag));
+	memset(mask + 4, 0xff, 6);
+	memcpy(tag + 4, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0x21 }, 6);
+	esw_ste(img, 0x0003, mask, tag, esw_icm(&e, 9), e.vport_tx[2], 1, g);
+	esw_put(&e, 8, img);
+	assert_null(esw_send(&e, &e.wire, f, 64));
+	assert_int_equal(mlx5dm_dev_port_stats(e.pf.t.dev, &st), 0);
+	assert_int_equal(st.drops.walk_error, 1);
+	assert_int_equal(esw_set_root(&e.pf, 0), 0);
+	assert_int_equal(e.pf.t.ops->devx_obj_destroy(e.ft), 0);
+	esw_close(&e);
+}
+
 /* CPU time (utime + stime, clock ticks) of the device thread, found by name. */
 static long
 dev_thread_ticks(void)
@@ -925,6 +1294,8 @@ main(void)
 		cmocka_unit_test(test_rx_out_of_buffer_and_ahead),
 		cmocka_unit_test(test_cq_overrun),
 		cmocka_unit_test(test_two_devices),
+		cmocka_unit_test(test_esw_caps),
+		cmocka_unit_test(test_esw_walk),
 		cmocka_unit_test(test_idle_sleeps),
 	};
 

@@ -470,7 +470,10 @@ test_fv_registers(void **state)
 		{ 0x060, 32, 0x107 }, FV_END,
 	};
 	const struct fv_bits gp[] = { { 0x000, 32, 0xdeadbeef }, FV_END };
-	struct mlx5dm_sim_meta m = { .reg_a = 0xdeadbeef, .reg_b = 0x55 };
+	/* ste_src_gvmi_qp_v1: source_gvmi at 0x010, source_qp at 0x028. */
+	const struct fv_bits src[] = { { 0x010, 16, 0x1234 }, { 0x028, 24, 0xabcdef }, FV_END };
+	struct mlx5dm_sim_meta m = { .reg_a = 0xdeadbeef, .reg_b = 0x55, .source_gvmi = 0x1234,
+				     .source_qp = 0xabcdef };
 	struct mlx5dm_sim_parse p;
 	uint8_t v[16];
 	struct tpkt t;
@@ -484,9 +487,9 @@ test_fv_registers(void **state)
 	check_fv(MLX5DM_SIM_LU_STEERING_REGS_0, &p, &m, r0);
 	check_fv(MLX5DM_SIM_LU_STEERING_REGS_1, &p, &m, r1);
 	check_fv(MLX5DM_SIM_LU_GENERAL_PURPOSE, &p, &m, gp);
-	/* Not modelled: flex-parser tunnel header, source QP/GVMI, definers. */
+	check_fv(MLX5DM_SIM_LU_SRC_QP_GVMI, &p, &m, src);
+	/* Not modelled: flex-parser tunnel header, definers. */
 	assert_int_equal(mlx5dm_sim_fv_build(0x000e, &p, &m, v), -ENOTSUP);
-	assert_int_equal(mlx5dm_sim_fv_build(0x0104, &p, &m, v), -ENOTSUP);
 	assert_int_equal(mlx5dm_sim_fv_build(0x0400, &p, &m, v), -ENOTSUP);
 }
 

@@ -208,7 +208,11 @@ struct mlx5dm_sim {
 	uint64_t sq_fail_in;            /* mlx5dm_sim_sq_fail_at(): WQEs left, 0 = off */
 	struct mlx5dm_sim_esw *esw;     /* the E-Switch this function is on, or NULL */
 	uint16_t vport;                 /* its vport there (0: the PF, the manager) */
-	/* Manager: per direction, the FDB root's ICM root (SET_FLOW_TABLE_ROOT), 0 = none. */
+	/*
+	 * Manager: per direction, the FDB's entry: of the best FDB root rule,
+	 * else of the table SET_FLOW_TABLE_ROOT named; 0 = none.
+	 */
+	uint64_t fdb_rule_root[2];
 	uint64_t fdb_root[2];
 	struct mlx5dm_sim_obj *fdb_root_ft;
 };

@@ -18,7 +18,8 @@
  *   - FDB flow tables (CREATE_FLOW_TABLE table_type 4, sw_owner_icm_root_0
  *     the RX root, _1 the TX root) and SET_FLOW_TABLE_ROOT, which makes one
  *     the FDB's root: where the frames of the wire (RX) and of the
- *     functions (TX) enter.
+ *     functions (TX) enter, unless an FDB root rule (mlx5dm_sim_fw_root.c)
+ *     names another.
  * All these addresses are terminals of the manager's ICM space (GVMI = its
  * vhca_id, as rdma-core's vport caps give vhca_gvmi = the domain's gvmi).
  *
@@ -157,7 +158,9 @@ mlx5dm_sim_fdb_root_lookup(struct mlx5dm_sim *mgr, enum mlx5dm_sim_dir dir, uint
 
 	if ((unsigned int)dir > MLX5DM_SIM_DIR_TX || !mlx5dm_sim_esw_manager(mgr))
 		return -EINVAL;
-	v = __atomic_load_n(&mgr->fdb_root[dir], __ATOMIC_ACQUIRE);
+	v = __atomic_load_n(&mgr->fdb_rule_root[dir], __ATOMIC_ACQUIRE);
+	if (v == 0)
+		v = __atomic_load_n(&mgr->fdb_root[dir], __ATOMIC_ACQUIRE);
 	if (v == 0)
 		return -ENOENT;
 	*icm_root = v;

@@ -3,15 +3,18 @@
  */
 
 /*
- * The root flow table of NIC RX and NIC TX, owned by the kernel/firmware on
- * hardware and reached through mlx5dv_create_flow_matcher/create_flow. It
- * is how traffic enters a SW-owned table (rdma-core dr_action.c,
- * dr_actions_build_attr()).
+ * The root flow table of NIC RX, NIC TX and (on an E-Switch manager) the
+ * FDB, owned by the kernel/firmware on hardware and reached through
+ * mlx5dv_create_flow_matcher/create_flow. It is how traffic enters a
+ * SW-owned table (rdma-core dr_action.c, dr_actions_build_attr(); an FDB
+ * domain's level-0 rules are FDB root rules, dr_rule.c).
  *
  * Modelled: matchers with an empty mask (match everything) and rules with
  * exactly one fate action: MLX5DV_FLOW_ACTION_DEST_DEVX to a flow table
- * DEVX object of the same direction (or, on RX, a TIR), or
- * MLX5DV_FLOW_ACTION_DROP. A matcher with a non-empty mask fails with
+ * DEVX object of the same type (or, on NIC RX, a TIR), or
+ * MLX5DV_FLOW_ACTION_DROP. An FDB rule gives both FDB entries: its table's
+ * RX and TX roots; while one exists it takes precedence over the table
+ * SET_FLOW_TABLE_ROOT named (mlx5dm_sim_esw.c). A matcher with a non-empty mask fails with
  * EOPNOTSUPP: the model does not classify packets outside the STEs it walks.
  *
  * The entry point a packet takes is the rule with the lowest priority value
@@ -29,10 +32,14 @@
 #define MLX5DM_SIM_MATCHER_MAGIC 0x4d415443u
 #define MLX5DM_SIM_FLOW_MAGIC 0x464c4f57u
 
+/* Root tables: NIC RX and NIC TX (by enum mlx5dm_sim_dir), then the FDB. */
+#define MLX5DM_SIM_ROOT_FDB 2
+
 struct mlx5dm_sim_matcher {
 	uint32_t magic;
 	struct mlx5dm_sim *sim;
 	enum mlx5dm_sim_dir dir;
+	uint8_t table;             /* MLX5DM_SIM_DIR_RX/TX or MLX5DM_SIM_ROOT_FDB */
 	uint16_t priority;
 	size_t match_sz;
 	uint32_t nflows;
@@ -44,6 +51,7 @@ struct mlx5dm_sim_rflow {
 	struct mlx5dm_sim_matcher *m;
 	struct mlx5dm_sim_obj *dest;   /* NULL for DROP */
 	uint64_t icm;
+	uint64_t icm_tx;               /* FDB: the TX side's entry (icm: the RX side's) */
 	uint64_t seq;
 };
 
@@ -57,12 +65,13 @@ static void
 mlx5dm_sim_root_recompute(struct mlx5dm_sim *sim)
 {
 	struct mlx5dm_sim_root *r = sim->root_rules;
-	struct mlx5dm_sim_rflow *best[2] = { NULL, NULL };
+	struct mlx5dm_sim_rflow *best[3] = { NULL, NULL, NULL };
+	struct mlx5dm_sim_rflow *fdb;
 	uint32_t i, d;
 
 	for (i = 0; r != NULL && i < r->n; i++) {
 		struct mlx5dm_sim_rflow *f = r->v[i];
-		struct mlx5dm_sim_rflow **b = &best[f->m->dir];
+		struct mlx5dm_sim_rflow **b = &best[f->m->table];
 
 		if (*b == NULL || f->m->priority < (*b)->m->priority ||
 		    (f->m->priority == (*b)->m->priority && f->seq < (*b)->seq))
@@ -71,6 +80,11 @@ mlx5dm_sim_root_recompute(struct mlx5dm_sim *sim)
 	for (d = 0; d < 2; d++)
 		__atomic_store_n(&sim->root_cache[d], best[d] != NULL ? best[d]->icm : 0,
 				 __ATOMIC_RELEASE);
+	fdb = best[MLX5DM_SIM_ROOT_FDB];
+	__atomic_store_n(&sim->fdb_rule_root[MLX5DM_SIM_DIR_RX], fdb != NULL ? fdb->icm : 0,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&sim->fdb_rule_root[MLX5DM_SIM_DIR_TX], fdb != NULL ? fdb->icm_tx : 0,
+			 __ATOMIC_RELEASE);
 }
 
 int
@@ -102,7 +116,13 @@ mlx5dm_sim_create_flow_matcher(struct ibv_context *ctx, struct mlx5dv_flow_match
 	}
 	if (attr->comp_mask & MLX5DV_FLOW_MATCHER_MASK_FT_TYPE)
 		ft = attr->ft_type;
-	if (ft != MLX5DV_FLOW_TABLE_TYPE_NIC_RX && ft != MLX5DV_FLOW_TABLE_TYPE_NIC_TX) {
+	if (ft == MLX5DV_FLOW_TABLE_TYPE_FDB && !mlx5dm_sim_esw_manager(sim)) {
+		MLX5DM_LOG(NOTICE, MLX5DM_SIM_LOG, "root matcher: FDB on no e-switch manager");
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (ft != MLX5DV_FLOW_TABLE_TYPE_NIC_RX && ft != MLX5DV_FLOW_TABLE_TYPE_NIC_TX &&
+	    ft != MLX5DV_FLOW_TABLE_TYPE_FDB) {
 		MLX5DM_LOG(NOTICE, MLX5DM_SIM_LOG, "root matcher: ft_type %u not modelled", ft);
 		errno = EOPNOTSUPP;
 		return NULL;
@@ -123,6 +143,7 @@ mlx5dm_sim_create_flow_matcher(struct ibv_context *ctx, struct mlx5dv_flow_match
 	m->magic = MLX5DM_SIM_MATCHER_MAGIC;
 	m->sim = sim;
 	m->dir = ft == MLX5DV_FLOW_TABLE_TYPE_NIC_TX ? MLX5DM_SIM_DIR_TX : MLX5DM_SIM_DIR_RX;
+	m->table = ft == MLX5DV_FLOW_TABLE_TYPE_FDB ? MLX5DM_SIM_ROOT_FDB : (uint8_t)m->dir;
 	m->priority = attr->priority;
 	m->match_sz = attr->match_mask->match_sz;
 	__atomic_add_fetch(&sim->root_matchers, 1, __ATOMIC_RELAXED);
@@ -144,6 +165,25 @@ mlx5dm_sim_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher)
 	return 0;
 }
 
+/* The fate of an FDB root rule: its RX and TX entries. */
+static int
+mlx5dm_sim_root_fdb_fate(struct mlx5dm_sim *sim, struct mlx5dv_flow_action_attr *a,
+			 struct mlx5dm_sim_rflow *f)
+{
+	if (a->type == MLX5DV_FLOW_ACTION_DROP) {
+		f->icm = mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_FDB_DROP_RX_OFF);
+		f->icm_tx = mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_FDB_DROP_TX_OFF);
+		return 0;
+	}
+	if (a->type != MLX5DV_FLOW_ACTION_DEST_DEVX)
+		return EOPNOTSUPP;
+	f->dest = mlx5dm_sim_obj_check(a->obj, MLX5DM_SIM_K_FT);
+	if (f->dest == NULL || f->dest->sim != sim ||
+	    !mlx5dm_sim_ft_fdb_roots(f->dest, &f->icm, &f->icm_tx))
+		return EINVAL;
+	return 0;
+}
+
 /* The single fate of a root rule: 0, or an errno value. */
 static int
 mlx5dm_sim_root_fate(struct mlx5dm_sim *sim, struct mlx5dm_sim_matcher *m, size_t n,
@@ -154,6 +194,8 @@ mlx5dm_sim_root_fate(struct mlx5dm_sim *sim, struct mlx5dm_sim_matcher *m, size_
 
 	if (n != 1 || a == NULL)
 		return EOPNOTSUPP; /* one fate action, nothing else, is modelled */
+	if (m->table == MLX5DM_SIM_ROOT_FDB)
+		return mlx5dm_sim_root_fdb_fate(sim, a, f);
 	if (a->type == MLX5DV_FLOW_ACTION_DROP) {
 		f->icm = m->dir == MLX5DM_SIM_DIR_TX ? sim->caps.nic_tx_drop_icm_addr :
 						       sim->caps.nic_rx_drop_icm_addr;
@@ -285,6 +327,8 @@ mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim)
 	sim->root_rules = NULL;
 	sim->root_cache[0] = 0;
 	sim->root_cache[1] = 0;
+	sim->fdb_rule_root[0] = 0;
+	sim->fdb_rule_root[1] = 0;
 }
 
 uint64_t

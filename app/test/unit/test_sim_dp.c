@@ -870,6 +870,8 @@ struct esw {
 	struct tring r;                    /* the PF's ring that writes it */
 	struct mlx5dv_devx_obj *ft;
 	uint32_t ftn;
+	struct mlx5dv_flow_matcher *root_m;  /* an FDB root rule to ft */
+	struct ibv_flow *root_f;
 	uint64_t drop[2], uplink[2];       /* FDB drop and uplink entries, RX and TX */
 	uint64_t vport_rx[1 + ESW_VFS], vport_tx[1 + ESW_VFS];
 	uint16_t vhca;                     /* the PF's */
@@ -1100,6 +1102,43 @@ test_esw_caps(void **state)
 	esw_close(&e);
 }
 
+/*
+ * An FDB root rule forwarding everything to the FDB table (on), or its
+ * removal (off); a VF may not make one.
+ */
+static void
+esw_root_rule(struct esw *e, bool on)
+{
+	struct mlx5dv_flow_match_parameters *mp = calloc(1, sizeof(*mp) + 64);
+	struct mlx5dv_flow_matcher_attr ma = { 0 };
+	struct mlx5dv_flow_action_attr act = { 0 };
+	const struct mlx5dm_dev_ops *ops = e->pf.t.ops;
+
+	if (!on) {
+		assert_int_equal(ops->destroy_flow(e->root_f), 0);
+		assert_int_equal(ops->destroy_flow_matcher(e->root_m), 0);
+		free(mp);
+		return;
+	}
+	assert_non_null(mp);
+	mp->match_sz = 64;
+	ma.type = IBV_FLOW_ATTR_NORMAL;
+	ma.match_mask = mp;
+	ma.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE;
+	ma.ft_type = MLX5DV_FLOW_TABLE_TYPE_FDB;
+	assert_null(ops->create_flow_matcher(e->vf[0].t.ctx, &ma));
+	assert_int_equal(errno, EOPNOTSUPP);
+	e->root_m = ops->create_flow_matcher(e->pf.t.ctx, &ma);
+	assert_non_null(e->root_m);
+	act.type = MLX5DV_FLOW_ACTION_DEST_DEVX;
+	act.obj = e->pf.tir;               /* a TIR is no FDB destination */
+	assert_null(ops->create_flow(e->root_m, mp, 1, &act));
+	act.obj = e->ft;
+	e->root_f = ops->create_flow(e->root_m, mp, 1, &act);
+	assert_non_null(e->root_f);
+	free(mp);
+}
+
 /* Send f from d and say which device's RQ got it (NULL: none). */
 static struct dpx *
 esw_send(struct esw *e, struct dpx *d, const uint8_t *f, uint16_t len)
@@ -1204,9 +1243,18 @@ test_esw_walk(void **state)
 	assert_int_equal(st.drops.steering_drop, 1);
 	assert_int_equal(st.delivered, 1);
 	assert_ptr_equal(esw_send(&e, &e.pf, f, 64), &e.pf);
-	/* A vport's TX entry on the RX side is no entry: a walk error, not a delivery. */
+	/* An FDB root rule (rdma-core's level-0 rules) is an entry too: no root, then the rule. */
 	esw_frame(f, 0x21);
-	tag[0] = 0;
+	assert_int_equal(esw_set_root(&e.pf, 0), 0);
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.pf);
+	esw_root_rule(&e, true);
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.vf[1]);
+	assert_ptr_equal(esw_send(&e, &e.vf[0], f, 64), &e.wire);
+	assert_int_equal(e.pf.t.ops->devx_obj_destroy(e.ft), EBUSY);
+	esw_root_rule(&e, false);
+	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.pf);
+	assert_int_equal(esw_set_root(&e.pf, e.ftn), 0);
+	/* A vport's TX entry on the RX side is no entry: a walk error, not a delivery. */
 	memset(mask, 0, sizeof(mask));
 	memset(tag, 0, sizeof(tag));
 	memset(mask + 4, 0xff, 6);

@@ -39,4 +39,23 @@ enum {
  */
 #define MLX5DM_VPORT_HARD_MTU (14 + 4 + 4)
 
+/*
+ * The E-Switch as its manager reports it (mlx5_ifc.h query_esw_vport_context_in/
+ * out with esw_vport_context at bit 0x80 of the output; e_switch_cap, cap type 9):
+ * what an FDB domain reads of a vport (rdma-core dr_devx.c,
+ * dr_devx_query_esw_vport_context) and which vport the manager is.
+ */
+enum {
+	MLX5DM_CMD_OP_QUERY_ESW_VPORT_CONTEXT = 0x752,
+	/* The uplink's number in source_port matching (rdma-core WIRE_PORT). */
+	MLX5DM_VPORT_UPLINK = 0xffff,
+};
+#define MLX5DM_QUERY_ESW_VPORT_OUT_BYTES (16 + 256)
+#define MLX5DM_ESW_VPORT_IN_OTHER_VPORT MLX5DM_PRM_FIELD(0x40, 1)
+#define MLX5DM_ESW_VPORT_IN_NUMBER      MLX5DM_PRM_FIELD(0x50, 16)
+#define MLX5DM_ESW_VPORT_ICM_RX         MLX5DM_PRM_FIELD(0x80 + 0x780, 64)
+#define MLX5DM_ESW_VPORT_ICM_TX         MLX5DM_PRM_FIELD(0x80 + 0x7c0, 64)
+#define MLX5DM_ESW_CAP_MANAGER_VALID    MLX5DM_PRM_FIELD(0x60, 1)
+#define MLX5DM_ESW_CAP_MANAGER_VPORT    MLX5DM_PRM_FIELD(0x70, 16)
+
 #endif /* _MLX5DM_PRM_VPORT_H_ */

@@ -95,6 +95,107 @@ mlx5dm_caps_send_path(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps, bool roc
 	return 0;
 }
 
+/* A vport's ICM entries (QUERY_ESW_VPORT_CONTEXT): its own (0) or, other, of vport num. */
+static int
+mlx5dm_caps_esw_vport(struct mlx5dm_dev *dev, bool other, uint16_t num,
+		      struct mlx5dm_vport_caps *vc, uint8_t *out)
+{
+	uint8_t in[16] = { 0 };
+	int ret;
+
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_ESW_VPORT_CONTEXT);
+	mlx5dm_prm_fset(in, MLX5DM_ESW_VPORT_IN_OTHER_VPORT, other);
+	mlx5dm_prm_fset(in, MLX5DM_ESW_VPORT_IN_NUMBER, num);
+	ret = mlx5dm_caps_cmd(dev, in, out, MLX5DM_QUERY_ESW_VPORT_OUT_BYTES,
+			      "QUERY_ESW_VPORT_CONTEXT");
+	if (ret < 0)
+		return ret;
+	vc->num = num;
+	vc->icm_rx = mlx5dm_prm_fget(out, MLX5DM_ESW_VPORT_ICM_RX);
+	vc->icm_tx = mlx5dm_prm_fget(out, MLX5DM_ESW_VPORT_ICM_TX);
+	return 0;
+}
+
+/*
+ * The FDB of an E-Switch manager (rdma-core dr_domain_query_fdb_caps,
+ * dr_domain_query_esw_mgr, dr_domain_fill_uplink_caps). The manager is
+ * vport 0 here: an ECPF's (esw_manager_vport_number 0xfffe) is not handled,
+ * so its FDB stays without SW ownership.
+ */
+static int
+mlx5dm_caps_fdb(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps, uint8_t *out)
+{
+	const struct mlx5dm_prm_caps_esw_ft *ft = &mlx5dm_prm_caps_esw_ft;
+	struct mlx5dm_fdb_caps *fdb = &caps->fdb;
+	bool sw_owner;
+	int ret;
+
+	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_ESW_FLOW_TABLE, out);
+	if (ret < 0)
+		return ret;
+	sw_owner = mlx5dm_prm_fget(out, ft->fdb.sw_owner_v2) ?
+		   caps->fmt <= 3 : mlx5dm_prm_fget(out, ft->fdb.sw_owner) != 0;
+	fdb->max_ft_level = (uint8_t)mlx5dm_prm_fget(out, ft->fdb.max_ft_level);
+	fdb->drop_icm_rx = mlx5dm_prm_fget(out, ft->sw_steering_fdb_action_drop_icm_address_rx);
+	fdb->drop_icm_tx = mlx5dm_prm_fget(out, ft->sw_steering_fdb_action_drop_icm_address_tx);
+	fdb->uplink.num = MLX5DM_VPORT_UPLINK;
+	fdb->uplink.icm_rx = mlx5dm_prm_fget(out, ft->sw_steering_uplink_icm_address_rx);
+	fdb->uplink.icm_tx = mlx5dm_prm_fget(out, ft->sw_steering_uplink_icm_address_tx);
+	fdb->uplink.vhca_gvmi = caps->vhca_id;
+	ret = mlx5dm_caps_query(dev, MLX5DM_HCA_CAP_ESW, out);
+	if (ret < 0)
+		return ret;
+	if (mlx5dm_prm_fget(out, MLX5DM_ESW_CAP_MANAGER_VALID) &&
+	    mlx5dm_prm_fget(out, MLX5DM_ESW_CAP_MANAGER_VPORT) != 0) {
+		MLX5DM_LOG(NOTICE, MLX5DM_STEER_LOG, "FDB: e-switch manager vport 0x%x, not 0",
+			   (unsigned int)mlx5dm_prm_fget(out, MLX5DM_ESW_CAP_MANAGER_VPORT));
+		return 0;
+	}
+	ret = mlx5dm_caps_esw_vport(dev, false, 0, &fdb->manager, out);
+	if (ret < 0)
+		return ret;
+	fdb->manager.vport_gvmi = caps->vhca_id;
+	fdb->manager.vhca_gvmi = caps->vhca_id;
+	fdb->sw_owner = sw_owner;
+	return 0;
+}
+
+int
+mlx5dm_caps_vport(struct mlx5dm_dev *dev, const struct mlx5dm_caps *caps, uint16_t num,
+		  struct mlx5dm_vport_caps *vc)
+{
+	uint8_t *out;
+	uint8_t in[16] = { 0 };
+	int ret;
+
+	if (!caps->fdb.sw_owner)
+		return -ENOTSUP;
+	if (num == MLX5DM_VPORT_UPLINK || num == caps->fdb.manager.num) {
+		*vc = num == MLX5DM_VPORT_UPLINK ? caps->fdb.uplink : caps->fdb.manager;
+		return 0;
+	}
+	out = mlx5dm_malloc(MLX5DM_STEER_CAP_OUT);
+	if (out == NULL)
+		return -ENOMEM;
+	ret = mlx5dm_caps_esw_vport(dev, true, num, vc, out);
+	if (ret < 0)
+		goto free_out;
+	/* The vport's function: its vhca_id is what source_gvmi matches (dr_devx_query_gvmi). */
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.opcode, MLX5DM_CMD_QUERY_HCA_CAP);
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.op_mod,
+			MLX5DM_HCA_CAP_OPMOD(MLX5DM_HCA_CAP_GENERAL));
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.other_function, 1);
+	mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.function_id, num);
+	ret = mlx5dm_caps_cmd(dev, in, out, MLX5DM_STEER_CAP_OUT, "QUERY_HCA_CAP other_function");
+	if (ret < 0)
+		goto free_out;
+	vc->vport_gvmi = (uint16_t)mlx5dm_prm_fget(out, mlx5dm_prm_caps_general.vhca_id);
+	vc->vhca_gvmi = caps->vhca_id;
+free_out:
+	mlx5dm_free(out);
+	return ret;
+}
+
 int
 mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 {
@@ -171,6 +272,11 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 		mlx5dm_prm_fget(out, dm->header_modify_pattern_sw_icm_start_address);
 	caps->icm.indirect_encap_icm_base = mlx5dm_prm_fget(out, dm->indirect_encap_icm_base);
 	ret = mlx5dm_caps_send_path(dev, caps, roce, fl_dis, out);
+	/* NIC domains do not need the FDB: a manager whose FDB cannot be read has none. */
+	if (ret == 0 && caps->eswitch_manager && mlx5dm_caps_fdb(dev, caps, out) < 0) {
+		MLX5DM_LOG(NOTICE, MLX5DM_STEER_LOG, "FDB capabilities unreadable: no FDB");
+		memset(&caps->fdb, 0, sizeof(caps->fdb));
+	}
 free_out:
 	mlx5dm_free(out);
 	return ret;

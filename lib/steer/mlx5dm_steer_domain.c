@@ -20,7 +20,9 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 		return NULL;
 	}
 	if (type == MLX5DM_DOMAIN_FDB) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "FDB domains are not supported yet");
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s", !ctx->caps.fdb.sw_owner ?
+			   "FDB: the device manages no e-switch with SW-owned FDB tables" :
+			   "FDB domains are not supported yet");
 		errno = ENOTSUP;
 		return NULL;
 	}

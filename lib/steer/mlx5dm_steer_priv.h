@@ -76,6 +76,29 @@ struct mlx5dm_entry_pool {
 };
 
 /* Device capabilities the library reads (decoded QUERY_HCA_CAP). */
+/*
+ * A vport of the E-Switch as an FDB domain sees it (rdma-core
+ * dr_domain_query_vport, dr_domain_fill_uplink_caps): where a rule sends a
+ * frame into it on each FDB side, and its function's vhca_id.
+ */
+struct mlx5dm_vport_caps {
+	uint16_t num;                     /* vport number, MLX5DM_VPORT_UPLINK: the wire */
+	uint16_t vport_gvmi;              /* its function's vhca_id (source_gvmi); 0: the wire */
+	uint16_t vhca_gvmi;               /* owner of the ICM addresses: the manager */
+	uint64_t icm_rx;                  /* sw_steering_vport_icm_address_rx */
+	uint64_t icm_tx;                  /* sw_steering_vport_icm_address_tx */
+};
+
+/* The FDB, on an E-Switch manager (rdma-core dr_domain_query_fdb_caps). */
+struct mlx5dm_fdb_caps {
+	bool sw_owner;                    /* FDB tables may be SW-owned (3.2, rule 3) */
+	uint8_t max_ft_level;
+	uint64_t drop_icm_rx;             /* sw_steering_fdb_action_drop_icm_address_rx */
+	uint64_t drop_icm_tx;
+	struct mlx5dm_vport_caps manager; /* the FDB domain's default on both sides */
+	struct mlx5dm_vport_caps uplink;
+};
+
 struct mlx5dm_caps {
 	uint16_t vhca_id;
 	uint8_t fmt;                      /* steering_format_version */
@@ -99,8 +122,9 @@ struct mlx5dm_caps {
 	struct mlx5dm_send_path send_path; /* how the send rings' QPs connect */
 	/* flex_parser_protocols and the flex parser ids the STE builders use. */
 	struct mlx5dm_ste_dev_caps ste;
-	/* Only reported (domain dump info records). */
+	/* Reported (domain dump info records); with it, the FDB's capabilities. */
 	bool eswitch_manager;
+	struct mlx5dm_fdb_caps fdb;
 	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 
@@ -530,6 +554,14 @@ mlx5dm_tag_index_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s)
 
 /* ---- mlx5dm_steer_caps.c ---- */
 int mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps);
+/*
+ * Vport num of the E-Switch that dev manages (caps read from it): queried
+ * with QUERY_ESW_VPORT_CONTEXT and QUERY_HCA_CAP other_function; the
+ * uplink and the manager from caps. -ENOTSUP on no manager, -EIO when the
+ * device knows no such vport.
+ */
+int mlx5dm_caps_vport(struct mlx5dm_dev *dev, const struct mlx5dm_caps *caps, uint16_t num,
+		      struct mlx5dm_vport_caps *vc);
 
 /* ---- mlx5dm_steer_ctx.c ---- */
 int mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx);

@@ -22,6 +22,8 @@
 #include "mlx5dm_dev.h"
 #include "mlx5dm_sim.h"
 #include "mlx5dm_steer.h"
+#include "mlx5dm_prm_vport.h"
+#include "mlx5dm_steer_priv.h"
 
 #define MAX_LINES 16
 
@@ -290,6 +292,96 @@ test_port_attr(void **state)
 	mlx5dm_dev_close(dev);
 }
 
+/* A PF with two VFs: the FDB as an FDB domain reads it on the manager; a VF has none. */
+static void
+test_fdb_caps(void **state)
+{
+	struct mlx5dm_dev_attr attr = { .transport = "sim" };
+	struct mlx5dm_sim_config cfg, vcfg;
+	struct mlx5dm_caps caps, vcaps;
+	struct mlx5dm_vport_caps vc[3], u;
+	struct mlx5dm_dev *pf, *vf[2];
+	struct mlx5dm_ctx *ctx;
+	uint16_t g;
+	unsigned int i;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.num_vfs = 2;
+	g = cfg.vhca_id;
+	attr.config = &cfg;
+	pf = mlx5dm_dev_open(&attr);
+	assert_non_null(pf);
+	for (i = 0; i < 2; i++) {
+		mlx5dm_sim_config_default(&vcfg);
+		vcfg.esw_pf = mlx5dm_sim_of(pf);
+		vcfg.vf = (uint16_t)i;
+		attr.config = &vcfg;
+		vf[i] = mlx5dm_dev_open(&attr);
+		assert_non_null(vf[i]);
+	}
+	assert_int_equal(mlx5dm_caps_read(pf, &caps), 0);
+	assert_true(caps.eswitch_manager);
+	assert_true(caps.fdb.sw_owner);
+	assert_int_equal(caps.fdb.max_ft_level, 64);
+	/* Drop, uplink and vport entries: distinct addresses of the manager (GVMI 63:48). */
+	assert_int_equal(caps.fdb.drop_icm_rx >> 48, g);
+	assert_int_equal(caps.fdb.drop_icm_tx >> 48, g);
+	assert_true(caps.fdb.drop_icm_rx != caps.fdb.drop_icm_tx);
+	assert_int_equal(caps.fdb.uplink.num, MLX5DM_VPORT_UPLINK);
+	assert_int_equal(caps.fdb.uplink.vport_gvmi, 0);
+	assert_int_equal(caps.fdb.uplink.vhca_gvmi, g);
+	assert_int_equal(caps.fdb.uplink.icm_rx >> 48, g);
+	assert_true(caps.fdb.uplink.icm_tx != caps.fdb.drop_icm_tx);
+	assert_int_equal(mlx5dm_caps_vport(pf, &caps, MLX5DM_VPORT_UPLINK, &u), 0);
+	assert_memory_equal(&u, &caps.fdb.uplink, sizeof(u));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(mlx5dm_caps_vport(pf, &caps, (uint16_t)i, &vc[i]), 0);
+		assert_int_equal(vc[i].num, i);
+		assert_int_equal(vc[i].vhca_gvmi, g);
+		assert_int_equal(vc[i].icm_rx >> 48, g);
+		assert_int_equal(vc[i].icm_tx >> 48, g);
+		assert_true(vc[i].icm_rx != vc[i].icm_tx);
+		assert_true(vc[i].icm_rx != caps.fdb.uplink.icm_rx);
+		assert_true(i == 0 || vc[i].icm_rx != vc[i - 1].icm_rx);
+	}
+	assert_memory_equal(&vc[0], &caps.fdb.manager, sizeof(vc[0]));
+	assert_int_equal(vc[0].vport_gvmi, g);
+	/* A VF's vport gvmi is the vhca_id the VF itself reports; it manages nothing. */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(mlx5dm_caps_read(vf[i], &vcaps), 0);
+		assert_int_equal(vc[1 + i].vport_gvmi, vcaps.vhca_id);
+		assert_false(vcaps.eswitch_manager);
+		assert_false(vcaps.fdb.sw_owner);
+		assert_int_equal(mlx5dm_caps_vport(vf[i], &vcaps, 0, &u), -ENOTSUP);
+	}
+	assert_int_equal(mlx5dm_caps_vport(pf, &caps, 3, &u), -EIO);
+	/* FDB domains: none on a VF, not yet on the manager. */
+	ctx = mlx5dm_ctx_open(vf[0], NULL);
+	assert_non_null(ctx);
+	nb_lines = 0;
+	mlx5dm_log_set_hook(capture);
+	assert_null(mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_FDB));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, ENOTSUP);
+	assert_int_equal(nb_lines, 1);
+	assert_string_equal(lines[0],
+			    "FDB: the device manages no e-switch with SW-owned FDB tables");
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	ctx = mlx5dm_ctx_open(pf, NULL);
+	assert_non_null(ctx);
+	nb_lines = 0;
+	mlx5dm_log_set_hook(capture);
+	assert_null(mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_FDB));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(nb_lines, 1);
+	assert_string_equal(lines[0], "FDB domains are not supported yet");
+	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	mlx5dm_dev_close(vf[0]);
+	mlx5dm_dev_close(vf[1]);
+	mlx5dm_dev_close(pf);
+}
+
 int
 main(void)
 {
@@ -303,6 +395,7 @@ main(void)
 		cmocka_unit_test(test_all_missing),
 		cmocka_unit_test(test_default_accepted),
 		cmocka_unit_test(test_port_attr),
+		cmocka_unit_test(test_fdb_caps),
 	};
 
 	return cmocka_run_group_tests_name("steer_caps", tests, NULL, NULL);

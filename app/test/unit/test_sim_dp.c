@@ -1179,8 +1179,8 @@ esw_frame(uint8_t *f, uint8_t dmac_last)
 /*
  * The FDB steers: from the wire by destination MAC to VF1 or a drop, a
  * miss to the manager's vport (the PF's NIC RX); from the functions by
- * source GVMI (VF0 to the wire) and by the reg_c_0 the switch stamps (VF1
- * dropped), a miss (the PF) back to the PF's own NIC RX.
+ * source GVMI (VF0 to the wire, then to VF1) and by the reg_c_0 the switch
+ * stamps (VF1 dropped), a miss (the PF) back to the PF's own NIC RX.
  */
 static void
 test_esw_walk(void **state)
@@ -1254,6 +1254,14 @@ test_esw_walk(void **state)
 	esw_root_rule(&e, false);
 	assert_ptr_equal(esw_send(&e, &e.wire, f, 64), &e.pf);
 	assert_int_equal(esw_set_root(&e.pf, e.ftn), 0);
+	/* VF to VF through the switch: VF0's frames to vport 2's TX entry reach VF1. */
+	memset(mask, 0, sizeof(mask));
+	memset(tag, 0, sizeof(tag));
+	SET(mask, 0x010, 16, 0xffff);
+	SET(tag, 0x010, 16, g + 1);
+	esw_ste(img, 0x0104, mask, tag, esw_icm(&e, 17), e.vport_tx[2], 1, g);
+	esw_put(&e, 16, img);
+	assert_ptr_equal(esw_send(&e, &e.vf[0], f, 64), &e.vf[1]);
 	/* A vport's TX entry on the RX side is no entry: a walk error, not a delivery. */
 	memset(mask, 0, sizeof(mask));
 	memset(tag, 0, sizeof(tag));

@@ -140,7 +140,7 @@ struct mlx5dm_sim *mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg);
 void mlx5dm_sim_destroy(struct mlx5dm_sim *sim);
 struct ibv_context *mlx5dm_sim_context(struct mlx5dm_sim *sim);
 
-/* Cable uplink a of sim_a to uplink b of sim_b (both directions). */
+/* Cable uplink a of sim_a to uplink b of sim_b (both directions); a VF has none (-EINVAL). */
 int mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim *sim_b,
 			    uint16_t b);
 

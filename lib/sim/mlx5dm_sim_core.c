@@ -263,6 +263,9 @@ mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim 
 {
 	if (sim_a == NULL || sim_b == NULL)
 		return -EINVAL;
+	/* A VF has no uplink: its frames leave by the PF's. */
+	if ((sim_a->esw != NULL && sim_a->vport != 0) || (sim_b->esw != NULL && sim_b->vport != 0))
+		return -EINVAL;
 	return mlx5dm_sim_eng_wire_connect(sim_a->eng, a, sim_b->eng, b);
 }
 

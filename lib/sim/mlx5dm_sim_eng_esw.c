@@ -56,6 +56,28 @@ struct mlx5dm_sim_esw_burst {
 	struct mlx5dm_dev_port_stats st;   /* the sender's, added to its own at the end */
 };
 
+/*
+ * NIC RX of eng's function, with the reg_c_0 the switch passed on (0: none),
+ * then the delivery; counted in st, which is added to the function's.
+ */
+static void
+mlx5dm_sim_esw_nic_rx(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_eng *eng,
+		      struct mlx5dm_sim_pkt *pkt, uint32_t reg_c0, struct mlx5dm_dev_port_stats *st)
+{
+	struct mlx5dm_sim_walk w;
+
+	mlx5dm_sim_eng_walk_init(eng, &w, &b->hold, MLX5DM_SIM_DIR_RX, pkt);
+	memset(&w.meta, 0, sizeof(w.meta));
+	w.meta.reg_c[0] = reg_c0;
+	w.meta_set = true;
+	mlx5dm_sim_walk_run(&w);
+	if (mlx5dm_sim_eng_drop(st, w.fate))
+		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
+	else
+		mlx5dm_sim_eng_deliver(&w, st);
+	mlx5dm_sim_stat_flush(&eng->st[0], st);
+}
+
 /* Into vport from->vport of switch v: that function's NIC RX. */
 static void
 mlx5dm_sim_esw_to_vport(struct mlx5dm_sim_esw_burst *b, const struct mlx5dm_sim_esw_view *v,
@@ -63,28 +85,16 @@ mlx5dm_sim_esw_to_vport(struct mlx5dm_sim_esw_burst *b, const struct mlx5dm_sim_
 {
 	struct mlx5dm_sim *fn = from->vport < v->nfn ? v->fn[from->vport] : NULL;
 	struct mlx5dm_dev_port_stats st;
-	struct mlx5dm_sim_eng *eng;
-	struct mlx5dm_sim_walk w;
 
 	if (fn == NULL) {
 		MLX5DM_SIM_TRACE(from, "fate: dropped (vport %u: no function open)", from->vport);
 		mlx5dm_sim_stat_add(&b->st.drops.no_peer, 1);
 		return;
 	}
-	eng = mlx5dm_sim_engine(fn);
 	memset(&st, 0, sizeof(st));
 	mlx5dm_sim_stat_add(&st.rx_packets, 1);
 	mlx5dm_sim_stat_add(&st.rx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(eng, &w, &b->hold, MLX5DM_SIM_DIR_RX, pkt);
-	memset(&w.meta, 0, sizeof(w.meta));
-	w.meta.reg_c[0] = from->meta.reg_c[0];
-	w.meta_set = true;
-	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(&st, w.fate))
-		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
-	else
-		mlx5dm_sim_eng_deliver(&w, &st);
-	mlx5dm_sim_stat_flush(&eng->st[0], &st);
+	mlx5dm_sim_esw_nic_rx(b, mlx5dm_sim_engine(fn), pkt, from->meta.reg_c[0], &st);
 }
 
 /*
@@ -140,13 +150,7 @@ mlx5dm_sim_esw_ingress(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_pkt *pk
 		mlx5dm_sim_stat_flush(&peer->st[0], &st);
 		return;
 	}
-	mlx5dm_sim_eng_walk_init(peer, &w, &b->hold, MLX5DM_SIM_DIR_RX, pkt);
-	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(&st, w.fate))
-		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
-	else
-		mlx5dm_sim_eng_deliver(&w, &st);
-	mlx5dm_sim_stat_flush(&peer->st[0], &st);
+	mlx5dm_sim_esw_nic_rx(b, peer, pkt, 0, &st);
 }
 
 static void

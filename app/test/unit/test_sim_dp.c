@@ -1069,6 +1069,9 @@ test_esw_caps(void **state)
 		assert_int_equal(esw_cap(&e.vf[i], 0x8, false, 0, fn), 0);
 		assert_int_equal(GET(fn, 0x1800, 64), 0);
 	}
+	/* A VF has no uplink to cable. */
+	assert_int_equal(mlx5dm_dev_wire_connect(e.vf[0].t.dev, e.wire.t.dev), -EINVAL);
+	assert_int_equal(mlx5dm_dev_wire_connect(e.wire.t.dev, e.vf[1].t.dev), -EINVAL);
 	assert_int_equal(esw_cap(&e.pf, 0x0, true, ESW_VFS + 1, fn), EREMOTEIO);
 	assert_int_equal(esw_vport_ctx(&e.pf, true, ESW_VFS + 1, &rx, &tx), EREMOTEIO);
 	/* FDB: SW-owned (sw_owner_v2 on STE v1), E_SWITCH: the manager is vport 0. */

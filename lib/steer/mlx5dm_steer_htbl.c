@@ -442,60 +442,84 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
 }
 
 /*
- * Move the first entry of slot i of the older table o to the chain's head
- * h: its copy is written and linked behind h's slot chain, then o's slot is
- * rewritten without it (with its follower's image, or always-miss). The
- * record stays, with its new place: the rule, the index and the table below
- * it keep pointing at it. Nothing has changed when it fails (-ENOMEM).
+ * Move the entries of slot i of the older table o to the chain's head h, in
+ * chain order, MLX5DM_HTBL_MOVE_CHAIN at most: each is written at its place
+ * in h (its slot from the hash it keeps) and linked behind that slot's
+ * chain, then o's slot is rewritten once: always-miss, or the image of the
+ * first entry left, which takes the slot over. The copies come first, as in
+ * rdma-core's rehash (dr_rule_rehash_htbl in providers/mlx5/dr_rule.c), so
+ * a packet finds every entry in one table or the other at every moment.
+ * The records stay, with their new places: the rules, the index and the
+ * tables below keep pointing at them; the ICM entries they leave are reused
+ * after a sync. Returns the entries moved (0 with -ENOMEM in *err when the
+ * first could not be placed), the first write error in *err.
  */
-static int
-mlx5dm_htbl_move_entry(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
-		       struct mlx5dm_htbl *o, uint32_t i, struct mlx5dm_defer *d)
+static unsigned int
+mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
+		       struct mlx5dm_htbl *o, uint32_t i, struct mlx5dm_defer *d, int *err)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	const uint8_t *bit_mask = m->builders[o->level].bit_mask;
-	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *f = s->next_col, *tail;
-	struct mlx5dm_ste own;
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *next, *tail;
 	uint8_t img[MLX5DM_STE_SIZE];
-	uint32_t j;
-	int ret;
+	unsigned int n;
+	int ret = 0;
 
-	j = mlx5dm_ste_hash_bwc(s->shadow + MLX5DM_STE_CTRL_SIZE, h->byte_mask) &
-	    (h->num_entries - 1);
-	tail = mlx5dm_htbl_slot_tail(h, j);
-	/* A slot of o has no ICM entry of its own: a collision place in h needs one. */
-	ret = tail == NULL ? mlx5dm_htbl_slot_reserve(h, j) :
-			     mlx5dm_entry_pool_get(&m->entry_pool, ctx, s);
-	if (ret < 0)
-		return ret;
-	s->slot = j;
-	s->next_col = NULL;
-	mlx5dm_rule_link(ctx, h, s, tail);
-	ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
-	if (ret == 0 && tail != NULL)
-		ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
-	if (f == NULL) {
+	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = next, n++) {
+		uint32_t j = s->hash & (h->num_entries - 1);
+		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
+					  .pooled = s->pooled };
+
+		tail = mlx5dm_htbl_slot_tail(h, j);
+		/* The slot of h, or an ICM entry of its own behind the slot's chain. */
+		if ((tail == NULL ? mlx5dm_htbl_slot_reserve(h, j) :
+				    mlx5dm_entry_pool_get(&m->entry_pool, ctx, s)) < 0) {
+			/* The rest stays in o, reachable as it was. */
+			if (n == 0) {
+				*err = -ENOMEM;
+				return 0;
+			}
+			break;
+		}
+		next = s->next_col;
+		if (tail == NULL)
+			s->pooled = NULL;
+		s->collision = false;
+		s->next_col = NULL;
+		mlx5dm_rule_link(ctx, h, s, tail);
+		if (ret == 0)
+			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
+		if (ret == 0 && tail != NULL)
+			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
+		if (own.pooled != NULL) {
+			mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
+			mlx5dm_htbl_count_collision(o, -1);
+		}
+	}
+	if (s == NULL) {
 		mlx5dm_htbl_slot_clear(o, i);
 		mlx5dm_htbl_count_used(o, -1);
 		mlx5dm_htbl_miss_image(o, img);
 		if (ret == 0)
 			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, img);
-		return ret;
+	} else {
+		/* s takes the slot; its own entry goes (reused after a sync). */
+		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
+					  .pooled = s->pooled };
+
+		s->chunk = o->chunk;
+		s->index = i;
+		s->pooled = NULL;
+		s->collision = false;
+		mlx5dm_htbl_slot_replace(o, i, s);
+		mlx5dm_htbl_count_collision(o, -1);
+		mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
+		if (ret == 0)
+			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
 	}
-	/* The follower takes the slot; its own entry goes (reused after a sync). */
-	own.chunk = f->chunk;
-	own.index = f->index;
-	own.pooled = f->pooled;
-	f->chunk = o->chunk;
-	f->index = i;
-	f->pooled = NULL;
-	f->collision = false;
-	mlx5dm_htbl_slot_replace(o, i, f);
-	mlx5dm_htbl_count_collision(o, -1);
-	mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
-	if (ret == 0)
-		ret = mlx5dm_ste_write_full(ctx, q, f, bit_mask);
-	return ret;
+	if (*err == 0)
+		*err = ret;
+	return n;
 }
 
 /*
@@ -529,11 +553,12 @@ mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 
 /*
  * One rule operation's share of emptying older tables (matcher and queue
- * locks held): up to MLX5DM_HTBL_MOVE_ENTRIES entries moved to their heads,
- * or MLX5DM_HTBL_MOVE_SCAN unused slots passed, the oldest growth first. A
- * table that received entries behind the scan (a duplicate placed behind
- * its original, a placement deferred since before the growth) is scanned
- * again; an empty one is unchained and freed.
+ * locks held): slot chains moved to their heads until
+ * MLX5DM_HTBL_MOVE_ENTRIES entries moved, or MLX5DM_HTBL_MOVE_SCAN unused
+ * slots passed, the oldest growth first. A table that received entries
+ * behind the scan (a duplicate placed behind its original, a placement
+ * deferred since before the growth) is scanned again; an empty one is
+ * unchained and freed.
  */
 int
 mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
@@ -553,10 +578,10 @@ mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 				o->move_pos++;
 				passed++;
 			} else {
-				ret = mlx5dm_htbl_move_entry(m, q, o->chain_prev, o, i, d);
+				ret = 0;
+				moved += mlx5dm_htbl_move_chain(m, q, o->chain_prev, o, i, d, &ret);
 				if (ret < 0)
 					return ret;
-				moved++;
 			}
 			if (moved >= MLX5DM_HTBL_MOVE_ENTRIES || passed >= MLX5DM_HTBL_MOVE_SCAN)
 				return 0;

@@ -48,8 +48,10 @@
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 
-/* Entries an older table of a chain gives to its head per rule operation. */
+/* Entries an older table of a chain gives to its head per rule operation (whole slot chains). */
 #define MLX5DM_HTBL_MOVE_ENTRIES 4
+/* Entries of one slot chain moved in one go (a longer chain moves in parts). */
+#define MLX5DM_HTBL_MOVE_CHAIN 16
 /* Unused slots (or never used pages of slots) passed over per rule operation. */
 #define MLX5DM_HTBL_MOVE_SCAN 64
 
@@ -198,7 +200,7 @@ struct mlx5dm_htbl;
  */
 struct mlx5dm_ste {
 	uint32_t tag_index_hash;          /* matcher index hash of (chain, tag) */
-	uint32_t slot;                    /* slot of htbl whose chain holds it */
+	uint32_t hash;                    /* its tag's hash: the slot in any table of the chain */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
@@ -410,6 +412,13 @@ mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
 	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
 }
 
+/* Slot of htbl whose chain holds s: its hash within the table's size. */
+static inline uint32_t
+mlx5dm_ste_slot(const struct mlx5dm_ste *s)
+{
+	return s->hash & (s->htbl->num_entries - 1);
+}
+
 /* Clear slot i of h (it is in use, so its page exists). */
 static inline void
 mlx5dm_htbl_slot_clear(struct mlx5dm_htbl *h, uint32_t i)
@@ -515,7 +524,7 @@ struct mlx5dm_defer {
 
 
 /* ---- mlx5dm_steer_rule.c ---- */
-/* Link s (s->slot set) into its slot of t behind tail (NULL: s takes the unused slot). */
+/* Link s (s->hash set) into its slot of t behind tail (NULL: s takes the unused slot). */
 void mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
 		      struct mlx5dm_ste *tail);
 void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);

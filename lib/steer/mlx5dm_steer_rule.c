@@ -178,7 +178,7 @@ mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
 }
 
 /*
- * Link s (s->slot set) into its slot of t behind tail, the chain's last
+ * Link s (s->hash set) into its slot of t behind tail, the chain's last
  * entry (NULL: the slot is unused and s takes it; its page exists). A
  * collision entry has its own ICM entry already. The shadows' miss
  * pointers are set: s's where the chain used to end, the old end's to s.
@@ -190,8 +190,8 @@ mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_st
 	s->htbl = t;
 	if (tail == NULL) {
 		s->chunk = t->chunk;
-		s->index = s->slot;
-		(void)mlx5dm_htbl_slot_set(t, s->slot, s);
+		s->index = mlx5dm_ste_slot(s);
+		(void)mlx5dm_htbl_slot_set(t, s->index, s);
 		mlx5dm_htbl_count_used(t, 1);
 	} else {
 		s->collision = true;
@@ -204,14 +204,15 @@ mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_st
 }
 
 /*
- * A new entry in table t at slot: the slot itself if unused, else a collision
- * entry appended to the slot's chain (*prev_tail = the entry whose miss
- * pointer must then move to it). The shadow's miss pointer is set.
+ * A new entry in table t for its tag's hash: the slot itself if unused, else
+ * a collision entry appended to the slot's chain (*prev_tail = the entry
+ * whose miss pointer must then move to it). The shadow's miss pointer is set.
  */
 static struct mlx5dm_ste *
-mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
+mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t hash,
 		  const uint8_t *shadow, struct mlx5dm_ste **prev_tail)
 {
+	uint32_t slot = hash & (t->num_entries - 1);
 	struct mlx5dm_ste *s;
 
 	*prev_tail = mlx5dm_rule_chain_tail(t, slot);
@@ -228,7 +229,7 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t slot,
 		if (s == NULL)
 			return NULL;
 	}
-	s->slot = slot;
+	s->hash = hash;
 	memcpy(s->shadow, shadow, sizeof(s->shadow));
 	mlx5dm_rule_link(ctx, t, s, *prev_tail);
 	return s;
@@ -243,7 +244,7 @@ mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_
 
 	mlx5dm_tag_index_remove(&t->matcher->index, s);
 	if (prev_tail == NULL) {
-		mlx5dm_htbl_slot_clear(t, s->slot);
+		mlx5dm_htbl_slot_clear(t, mlx5dm_ste_slot(s));
 		mlx5dm_htbl_count_used(t, -1);
 	} else {
 		prev_tail->next_col = NULL;
@@ -402,7 +403,7 @@ mlx5dm_rule_pending_prefetch(const struct mlx5dm_matcher *m)
 	if (m->pending == NULL)
 		return;
 	s = m->pending->last;
-	first = mlx5dm_htbl_slot(s->htbl, s->slot);
+	first = mlx5dm_htbl_slot(s->htbl, mlx5dm_ste_slot(s));
 	if (first != NULL) {
 		MLX5DM_PREFETCH(first);
 		MLX5DM_PREFETCH(&first->next_col);
@@ -431,12 +432,11 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 		if (found != NULL) {
 			t = found->htbl;
 			s->htbl = t;
-			s->slot = found->slot;
 		}
 		/* A way is reserved: this cannot fail. */
 		(void)mlx5dm_tag_index_insert(&m->index, s, s->tag_index_hash);
 	}
-	tail = mlx5dm_rule_chain_tail(t, s->slot);
+	tail = mlx5dm_rule_chain_tail(t, mlx5dm_ste_slot(s));
 	if (tail != NULL) {
 		/* The held collision entry's ICM becomes s's. */
 		sp = m->spare;
@@ -563,7 +563,7 @@ mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 static int
 mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 		       struct mlx5dm_ste *found, bool probed, struct mlx5dm_htbl *head,
-		       uint32_t slot, const uint8_t *sh, uint32_t ihash)
+		       uint32_t hash, const uint8_t *sh, uint32_t ihash)
 {
 	struct mlx5dm_matcher *m = rc->m;
 	struct mlx5dm_ste *s;
@@ -573,7 +573,7 @@ mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	if (s == NULL)
 		return -ENOMEM;
 	s->htbl = found != NULL ? found->htbl : head;
-	s->slot = found != NULL ? found->slot : slot;
+	s->hash = hash;
 	s->next_col = NULL;
 	s->next_htbl = NULL;
 	s->chunk = NULL;
@@ -615,9 +615,9 @@ mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
 	head = m->nb_builders == 1 ? m->first : rc->l0->next_htbl;
 	if (!rc->deferred_dup && head != s->htbl) {
 		s->htbl = head;
-		s->slot = rc->pf_bwc & (head->num_entries - 1);
+		s->hash = rc->pf_bwc;
 	}
-	ret = mlx5dm_htbl_slot_reserve(s->htbl, s->slot);
+	ret = mlx5dm_htbl_slot_reserve(s->htbl, mlx5dm_ste_slot(s));
 	if (ret < 0)
 		return ret;
 	if (rc->deferred_probe) {
@@ -785,7 +785,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *found, *s, *tail;
-		uint32_t slot = 0, ihash;
+		uint32_t hash = 0, ihash;
 
 		/* The shared first level of the previous rule: no index lookup. */
 		if (lvl == 0 && rc->l0 != NULL) {
@@ -803,19 +803,18 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		 */
 		if (last && head == rc->pf_head) {
 			ihash = rc->pf_hash;
-			slot = rc->pf_bwc & (head->num_entries - 1);
+			hash = rc->pf_bwc;
 		} else {
 			ihash = mlx5dm_tag_index_hash(head->root, tag);
 			if (last) {
 				mlx5dm_index_prefetch(&m->index, ihash);
-				slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
-				       (head->num_entries - 1);
-				mlx5dm_htbl_slot_prefetch(head, slot);
+				hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+				mlx5dm_htbl_slot_prefetch(head, hash & (head->num_entries - 1));
 			}
 		}
 		/* Duplicates allowed: nothing to refuse, the lookup waits with the placement. */
 		if (last && rc->defer && ctx->allow_dup)
-			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, slot, sh, ihash);
+			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, hash, sh, ihash);
 		found = mlx5dm_tag_index_find(&m->index, head->root, tag, ihash);
 		if (found != NULL && !last) {
 			found->refcount++;
@@ -830,15 +829,15 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
 		if (last && rc->defer)
-			return mlx5dm_rule_defer_last(rc, rule, found, true, head, slot, sh, ihash);
+			return mlx5dm_rule_defer_last(rc, rule, found, true, head, hash, sh, ihash);
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
 		if (found != NULL) {
 			t = found->htbl;
-			slot = found->slot;
+			hash = found->hash;
 		} else if (!last) {
-			slot = mlx5dm_ste_hash_bwc(tag, head->byte_mask) & (t->num_entries - 1);
+			hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
 		}
-		s = mlx5dm_rule_place(ctx, t, slot, sh, &tail);
+		s = mlx5dm_rule_place(ctx, t, hash, sh, &tail);
 		if (s == NULL)
 			return -ENOMEM;
 		if (mlx5dm_tag_index_insert(&m->index, s, ihash) < 0) {
@@ -1142,7 +1141,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	*subtree = s->next_htbl;
 	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
 	if (!s->collision && s->next_col == NULL) {
-		uint32_t slot = s->slot;
+		uint32_t slot = mlx5dm_ste_slot(s);
 
 		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(t, -1);
@@ -1170,12 +1169,13 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		f->index = index;
 		f->pooled = NULL;
 		f->collision = false;
-		mlx5dm_htbl_slot_replace(t, f->slot, f);
+		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
 		mlx5dm_htbl_count_collision(t, -1);
 		mlx5dm_rule_bury(rc, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, f, rc->m->builders[t->level].bit_mask);
 	}
-	for (prev = mlx5dm_htbl_slot(t, s->slot); prev->next_col != s; prev = prev->next_col)
+	for (prev = mlx5dm_htbl_slot(t, mlx5dm_ste_slot(s)); prev->next_col != s;
+	     prev = prev->next_col)
 		;
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
@@ -1238,7 +1238,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (!s->collision) {
 		const uint8_t *f = (const uint8_t *)s->next_col;
 
-		mlx5dm_htbl_slot_prefetch(s->htbl, s->slot);
+		mlx5dm_htbl_slot_prefetch(s->htbl, mlx5dm_ste_slot(s));
 		if (f != NULL) {
 			MLX5DM_PREFETCH(f);
 			MLX5DM_PREFETCH(f + 64);

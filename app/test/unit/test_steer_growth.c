@@ -748,6 +748,52 @@ test_matcher_churn_during_growth(void **state)
 	senv_close(e);
 }
 
+/*
+ * What moving entries to grown tables costs the send ring: n rules
+ * inserted into a matcher grown from one slot, then deleted (the later
+ * operations finish the moves). A slot chain moves in one go: each entry
+ * is written once at its new place and the old slot is cleared with one
+ * write; an entry is never written where it only waits to move again.
+ */
+static void
+test_growth_move_writes(void **state)
+{
+	enum { N = 8192 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_matcher_stats ms;
+	struct mlx5dm_rule **r = calloc(N, sizeof(*r));
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	uint64_t wqes;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(r);
+	key_mask(KEY_DMAC, mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	senv_sync(e);
+	st0 = senv_stats(e);
+	for (i = 0; i < N; i++) {
+		key_value(KEY_DMAC, i, v);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	assert_true(ms.growths >= 6);
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	assert_int_equal(ms.chained_tables, 0);
+	st1 = senv_stats(e);
+	wqes = st1.wqes - st0.wqes;
+	fprintf(stderr, "%u rules in and out, %llu growths: %.2f WQEs per rule\n", N,
+		(unsigned long long)ms.growths, (double)wqes / N);
+	assert_true(wqes < 4 * N);
+	free(r);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 /* With "lookups": the lookup tests only; without: the others. */
 int
 main(int argc, char **argv)
@@ -756,6 +802,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_growth_level0),
 		cmocka_unit_test(test_growth_deep_level),
 		cmocka_unit_test(test_churn),
+		cmocka_unit_test(test_growth_move_writes),
 		cmocka_unit_test(test_small_rings),
 		cmocka_unit_test(test_concurrent_same_matcher),
 		cmocka_unit_test(test_concurrent_two_matchers),

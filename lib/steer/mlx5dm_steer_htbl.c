@@ -281,14 +281,12 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
 	return (unsigned int)__builtin_popcount(h->byte_mask) * 8 > h->log_size;
 }
 
-/* Begin growing head: allocate the bigger table and its miss anchor. */
+/* Begin growing head to 2^log_size entries: allocate the table and its miss anchor. */
 static int
 mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
-			 struct mlx5dm_htbl *head, struct mlx5dm_defer *d)
+			 struct mlx5dm_htbl *head, uint8_t log_size, struct mlx5dm_defer *d)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	unsigned int max = mlx5dm_icm_pool_max_order(ctx->ste_pool);
-	uint8_t log_size = (uint8_t)MLX5DM_MIN(head->log_size + 2u, max);
 	struct mlx5dm_ste *anchor;
 	struct mlx5dm_htbl *g;
 	uint8_t img[MLX5DM_STE_SIZE];
@@ -321,6 +319,40 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	g->grow_next = m->grow_list;
 	m->grow_list = head;
 	return 0;
+}
+
+/*
+ * A new chain below entry pointing (of level - 1). The first chain of its
+ * level (while it lives) is sized from the matcher's hint, as the level-0
+ * table is: rules that share their first levels (the same EtherType and IP
+ * version before per-rule fields, say) then fill a table of their count
+ * and never grow it. Later chains of the level start at one slot. A table
+ * too large to write within one insert starts at the largest that is not,
+ * and the hinted one is filled a slice per later insert, as a growth is
+ * (not counted as one: the chain is being sized).
+ */
+struct mlx5dm_htbl *
+mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t level,
+			 struct mlx5dm_ste *pointing, struct mlx5dm_defer *d)
+{
+	uint16_t byte_mask = m->builders[level].byte_mask;
+	/* No more index bits than hashed bits: more slots would stay unused. */
+	unsigned int hint = MLX5DM_MIN((unsigned int)m->log_first,
+				       (unsigned int)__builtin_popcount(byte_mask) * 8);
+	unsigned int now;
+	struct mlx5dm_htbl *h;
+
+	if (m->n_chains[level] != 0)
+		hint = 0;
+	now = MLX5DM_MIN(hint, MLX5DM_HTBL_LOG_SYNC_FILL - 1u);
+	h = mlx5dm_htbl_create(m, q, level, (uint8_t)now, byte_mask, pointing, d);
+	if (h == NULL)
+		return NULL;
+	m->n_chains[level]++;
+	/* Not fatal: the chain grows from its first size instead. */
+	if (hint > now && mlx5dm_htbl_start_growth(m, q, h, (uint8_t)hint, d) == 0)
+		h->growing->sizing = true;
+	return h;
 }
 
 /* Drop head from the matcher's list of chains being grown. */
@@ -367,14 +399,18 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	head->chain_prev = g;
 	head->move_pos = 0;
 	TAILQ_INSERT_TAIL(&m->drain, head, drain_link);
-	mlx5dm_htbl_stats_grown(g);
+	if (g->sizing)
+		m->n_chained += 2;
+	else
+		mlx5dm_htbl_stats_grown(g);
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
 	if (ret < 0)
 		return ret;
 	/* (A first table became m->first with the anchor flip, under the anchor lock.) */
 	if (g->pointing_ste != NULL)
 		g->pointing_ste->next_htbl = g;
-	__atomic_fetch_add(&ctx->n_rehash, 1, __ATOMIC_RELAXED);
+	if (!g->sizing)
+		__atomic_fetch_add(&ctx->n_rehash, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -387,11 +423,13 @@ int
 mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			 struct mlx5dm_htbl *head, struct mlx5dm_defer *d)
 {
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h;
 	int ret;
 
 	if (head != NULL && mlx5dm_htbl_wants_growth(head)) {
-		ret = mlx5dm_htbl_start_growth(m, q, head, d);
+		ret = mlx5dm_htbl_start_growth(m, q, head, (uint8_t)MLX5DM_MIN(head->log_size + 2u,
+					       mlx5dm_icm_pool_max_order(ctx->ste_pool)), d);
 		if (ret < 0) {
 			/* Not fatal: entries keep going to the crowded head. */
 			MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "table growth postponed: %d", ret);
@@ -417,6 +455,8 @@ mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 
 	if (head == NULL)
 		return;
+	if (head->pointing_ste != NULL)
+		m->n_chains[head->level]--;
 	if (head->growing != NULL) {
 		mlx5dm_htbl_grow_unlist(m, head);
 		mlx5dm_htbl_free(head->growing, d);

@@ -243,6 +243,7 @@ struct mlx5dm_htbl {
 	uint8_t level;                    /* builder index of its entries */
 	uint16_t lu_type;                 /* lookup of its entries */
 	uint16_t byte_mask;               /* hashed tag bytes (from the pointing entry) */
+	bool sizing;                      /* (growing table) the size of the hint, not a growth */
 	uint32_t used;                    /* slots in use */
 	uint32_t collisions;              /* collision entries hanging off its slots */
 	struct mlx5dm_ste *pointing_ste;  /* parent whose hit pointer reaches the chain */
@@ -344,7 +345,8 @@ struct mlx5dm_matcher {
 	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
 	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
-	uint8_t log_first;                /* initial size of the level-0 table */
+	uint8_t log_first;                /* level-0 table size, and each level's first chain's */
+	uint32_t n_chains[MLX5DM_STE_MAX_BUILDERS]; /* chains below level-0 entries, per level */
 	struct mlx5dm_spinlock lock;      /* rule operations on this matcher */
 	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
 	bool written;
@@ -617,6 +619,9 @@ int mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i);
 void mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m);
 void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
+struct mlx5dm_htbl *mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+					    uint8_t level, struct mlx5dm_ste *pointing,
+					    struct mlx5dm_defer *d);
 struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 				       uint8_t level, uint8_t log_size, uint16_t byte_mask,
 				       struct mlx5dm_ste *pointing, struct mlx5dm_defer *d);

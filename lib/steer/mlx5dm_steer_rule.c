@@ -854,8 +854,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (!last) {
 			struct mlx5dm_htbl *child;
 
-			child = mlx5dm_htbl_create(m, rc->q, (uint8_t)(lvl + 1), 0,
-						   m->builders[lvl + 1].byte_mask, s, &rc->d);
+			child = mlx5dm_htbl_chain_create(m, rc->q, (uint8_t)(lvl + 1), s, &rc->d);
 			if (child == NULL)
 				return -ENOMEM;
 			s->next_htbl = child;

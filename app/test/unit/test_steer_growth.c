@@ -11,6 +11,8 @@
  * checks that none is ever missed. Then everything is deleted under the
  * same traffic. Lookups: what growth costs the packets, and the ICM per
  * rule once grown (the program's "lookups" group, its own meson test).
+ * Sizing ("sizing" group, steer_sizing): what moving entries to a grown
+ * table writes, and matchers sized from their hint that never grow.
  * Churn: the same rules inserted and deleted over and over, the ICM back
  * at its start each round. Concurrency: two threads on two queues
  * inserting and deleting in the same matcher and in two matchers.
@@ -794,7 +796,74 @@ test_growth_move_writes(void **state)
 	senv_close(e);
 }
 
-/* With "lookups": the lookup tests only; without: the others. */
+/*
+ * A matcher sized for its rules (log hint) and filled with that many never
+ * grows a table: at level 0 (distinct dmacs), and below a level-0 entry the
+ * rules share (one IPv4 address, a UDP port each), whose chain is sized
+ * from the hint too. Every rule steers its frames.
+ */
+static void
+sized_run(bool deep)
+{
+	enum { LOG_N = 14, N = 1 << LOG_N };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_rule **r = calloc(N, sizeof(*r));
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_matcher_stats ms;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct frame f;
+	struct pkt p;
+	uint32_t i;
+
+	assert_non_null(r);
+	senv_sync(e);
+	st0 = senv_stats(e);
+	key_mask(deep ? KEY_TUPLE : KEY_DMAC, mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, LOG_N);
+	for (i = 0; i < N; i++) {
+		if (deep) {
+			memset(v, 0, MP_SIZE);
+			mp_set(v, F(outer, ip_version), 4);
+			mp_set(v, F(outer, dst_ip_31_0), 0x0a000001);
+			mp_set(v, F(outer, udp_dport), i);
+		} else {
+			key_value(KEY_DMAC, i, v);
+		}
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	st1 = senv_stats(e);
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	fprintf(stderr, "%u rules in a matcher sized for them (%s): %llu growths\n", N,
+		deep ? "two levels" : "one level", (unsigned long long)ms.growths);
+	assert_int_equal(st1.rehash - st0.rehash, 0);
+	assert_int_equal(ms.growths, 0);
+	for (i = 0; i < N; i += 97) {
+		if (deep) {
+			pkt_udp4(&p);
+			p.o.dip = 0x0a000001;
+			p.o.dport = (uint16_t)i;
+			frame_build(&f, &p);
+		} else {
+			key_frame(KEY_DMAC, i, &f);
+		}
+		assert_int_equal(senv_send(e, &f, NULL), (int)(i % SENV_NB_RQ));
+	}
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	growth_close(e, m, &st0, r);
+}
+
+static void
+test_sized_never_grows(void **state)
+{
+	(void)state;
+	sized_run(false);
+	sized_run(true);
+}
+
+/* With "lookups" or "sizing": those tests only; without: the others. */
 int
 main(int argc, char **argv)
 {
@@ -802,11 +871,14 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_growth_level0),
 		cmocka_unit_test(test_growth_deep_level),
 		cmocka_unit_test(test_churn),
-		cmocka_unit_test(test_growth_move_writes),
 		cmocka_unit_test(test_small_rings),
 		cmocka_unit_test(test_concurrent_same_matcher),
 		cmocka_unit_test(test_concurrent_two_matchers),
 		cmocka_unit_test(test_matcher_churn_during_growth),
+	};
+	const struct CMUnitTest sizing[] = {
+		cmocka_unit_test(test_growth_move_writes),
+		cmocka_unit_test(test_sized_never_grows),
 	};
 	const struct CMUnitTest lookups[] = {
 		cmocka_unit_test(test_growth_lookups_level0),
@@ -815,5 +887,7 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "lookups") == 0)
 		return cmocka_run_group_tests_name("steer_lookups", lookups, NULL, NULL);
+	if (argc > 1 && strcmp(argv[1], "sizing") == 0)
+		return cmocka_run_group_tests_name("steer_sizing", sizing, NULL, NULL);
 	return cmocka_run_group_tests_name("steer_growth", tests, NULL, NULL);
 }

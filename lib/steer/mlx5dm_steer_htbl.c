@@ -491,17 +491,18 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
  * a packet finds every entry in one table or the other at every moment.
  * The records stay, with their new places: the rules, the index and the
  * tables below keep pointing at them; the ICM entries they leave are reused
- * after a sync. Returns the entries moved (0 with -ENOMEM in *err when the
- * first could not be placed), the first write error in *err.
+ * after a sync. miss: o's unused-slot image (mlx5dm_htbl_miss_image). Returns
+ * the entries moved (0 with -ENOMEM in *err when the first could not be
+ * placed), the first write error in *err.
  */
 static unsigned int
 mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
-		       struct mlx5dm_htbl *o, uint32_t i, struct mlx5dm_defer *d, int *err)
+		       struct mlx5dm_htbl *o, uint32_t i, const uint8_t *miss,
+		       struct mlx5dm_defer *d, int *err)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	const uint8_t *bit_mask = m->builders[o->level].bit_mask;
 	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *next, *tail;
-	uint8_t img[MLX5DM_STE_SIZE];
 	unsigned int n;
 	int ret = 0;
 
@@ -539,9 +540,8 @@ mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 	if (s == NULL) {
 		mlx5dm_htbl_slot_clear(o, i);
 		mlx5dm_htbl_count_used(o, -1);
-		mlx5dm_htbl_miss_image(o, img);
 		if (ret == 0)
-			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, img);
+			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, miss);
 	} else {
 		/* s takes the slot; its own entry goes (reused after a sync). */
 		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
@@ -604,7 +604,8 @@ int
 mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
 {
 	unsigned int moved = 0, passed = 0;
-	struct mlx5dm_htbl *o;
+	struct mlx5dm_htbl *o, *miss_of = NULL;
+	uint8_t miss[MLX5DM_STE_SIZE];
 	int ret;
 
 	while ((o = TAILQ_FIRST(&m->drain)) != NULL) {
@@ -618,8 +619,14 @@ mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 				o->move_pos++;
 				passed++;
 			} else {
+				/* One image for the slots it clears. */
+				if (miss_of != o) {
+					mlx5dm_htbl_miss_image(o, miss);
+					miss_of = o;
+				}
 				ret = 0;
-				moved += mlx5dm_htbl_move_chain(m, q, o->chain_prev, o, i, d, &ret);
+				moved += mlx5dm_htbl_move_chain(m, q, o->chain_prev, o, i, miss, d,
+								&ret);
 				if (ret < 0)
 					return ret;
 			}

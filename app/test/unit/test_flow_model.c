@@ -122,21 +122,20 @@ env_flow(struct env *e, const struct rte_flow_attr *attr, const struct rte_flow_
 	return f;
 }
 
-/* A flow as the PMD creates it: through the port's shape cache and matcher memo. */
+/* A flow as the PMD creates it: through the implicit template of its shape. */
 static struct rte_flow *
 env_flow_cached(struct env *e, const struct rte_flow_item *items,
 		const struct rte_flow_action *actions)
 {
-	const struct mlx5dm_flow_xctx xc = {
-		.nb_rx_queues = NB_Q, .match_known = mlx5dm_flow_objs_match_known, .arg = &e->fp,
-		.shape = &e->fp.shape,
-	};
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *f;
 
-	if (mlx5dm_flow_translate(&xc, &t_attr_in, items, actions, &e->fp.shape.out, &err) != 0)
+	if (mlx5dm_flow_objs_translate(&e->fp, &xc, NULL, &t_attr_in, items, actions, &spec,
+				       &err) != 0)
 		fail_msg("translation: %s", err.message);
-	f = mlx5dm_flow_objs_create(&e->fp, &e->fp.shape.out, true, &err);
+	f = mlx5dm_flow_objs_create(&e->fp, spec, true, &err);
 	if (f == NULL)
 		fail_msg("create: %s (%d)", err.message, rte_errno);
 	return f;
@@ -893,13 +892,26 @@ env_expect_cached(struct env *e, uint32_t dip, int q, uint32_t mark)
 	assert_int_equal(id, mark);
 }
 
+/* Whole replays of the port's implicit templates. */
+static uint64_t
+env_rule_hits(const struct env *e)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_FLOW_IMPLICIT; i++)
+		n += e->fp.implicit[i] != NULL ? e->fp.implicit[i]->rule_hits : 0;
+	return n;
+}
+
 /*
  * Rules as flow-perf inserts them (one pattern shape, one address each):
- * the shape cache replays them whole, yet each one steers its own address,
- * and a changed queue or mark in the same list takes effect. All of it
- * again after the flows (and their matcher) are gone, with the list the
- * cache still keeps. Then a rule of the same items with another mask, and
- * one with a mask the device refuses, are translated as without the cache.
+ * their implicit template replays them whole, yet each one steers its own
+ * address, and a changed queue or mark in the same list takes effect. All
+ * of it again after the flows (and their matcher) are gone, with the
+ * template still compiled. Then a rule of the same items with another
+ * mask, and one with a mask the device refuses, are translated as without
+ * a template.
  */
 static void
 test_model_cached_rules(void **state)
@@ -917,7 +929,7 @@ test_model_cached_rules(void **state)
 	struct rte_flow_action_mark mark = { .id = 0 };
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
 	const struct mlx5dm_flow_xctx plain = { .nb_rx_queues = NB_Q };
-	struct mlx5dm_flow_xctx cached = plain;
+	struct mlx5dm_flow_spec *spec;
 	struct rte_flow_error err[2];
 	struct rte_flow *f[CACHED_N];
 	struct env *e = env_open();
@@ -925,11 +937,8 @@ test_model_cached_rules(void **state)
 	uint64_t hits;
 
 	(void)state;
-	cached.match_known = mlx5dm_flow_objs_match_known;
-	cached.arg = &e->fp;
-	cached.shape = &e->fp.shape;
 	for (round = 0; round < 2; round++) {
-		hits = e->fp.shape.rule_hits;
+		hits = env_rule_hits(e);
 		for (i = 0; i < CACHED_N; i++) {
 			ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000100 + i);
 			q.index = CACHED_Q(round, i);
@@ -937,7 +946,7 @@ test_model_cached_rules(void **state)
 			f[i] = env_flow_cached(e, items, acts);
 		}
 		/* Whole replays: all but the very first rule (queues and marks are copied). */
-		assert_int_equal(e->fp.shape.rule_hits - hits, CACHED_N - 1 + round);
+		assert_int_equal(env_rule_hits(e) - hits, CACHED_N - 1 + round);
 		assert_int_equal(e->fp.st.matchers, 1);
 		for (i = 0; i < CACHED_N; i++)
 			env_expect_cached(e, 0x0a000100 + i, CACHED_Q(round, i),
@@ -953,10 +962,10 @@ test_model_cached_rules(void **state)
 	q.index = 3;
 	env_flow_cached(e, net, acts);
 	env_expect_cached(e, 0x0a000277, 3, mark.id);
-	assert_int_equal(mlx5dm_flow_translate(&cached, &t_attr_in, bad, acts, &e->fp.shape.out,
-					       &err[0]), -ENOTSUP);
-	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, &e->fp.shape.out,
-					       &err[1]), -ENOTSUP);
+	assert_int_equal(mlx5dm_flow_objs_translate(&e->fp, &plain, NULL, &t_attr_in, bad, acts,
+						    &spec, &err[0]), -ENOTSUP);
+	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, spec, &err[1]),
+			 -ENOTSUP);
 	assert_int_equal(err[0].type, err[1].type);
 	assert_ptr_equal(err[0].cause, &bad[1]);
 	assert_ptr_equal(err[0].cause, err[1].cause);

@@ -724,29 +724,55 @@ test_modify_set_is_argument(void **state)
 	t_fp_stop(fp);
 }
 
-/* Flows as the PMD creates them: through the port's shape cache, with its matcher hook. */
+/* Flows as the PMD creates them: through the implicit template of their shape. */
 static struct rte_flow *
 t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *items, const struct rte_flow_action *actions)
 {
-	const struct mlx5dm_flow_xctx xc = {
-		.nb_rx_queues = 8, .match_known = mlx5dm_flow_objs_match_known, .arg = fp,
-		.shape = &fp->shape,
-	};
+	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
 	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_spec *spec;
 
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, &err) != 0)
+	if (mlx5dm_flow_objs_translate(fp, &xc, NULL, attr, items, actions, &spec, &err) != 0)
 		fail_msg("translation: %s", err.message);
-	return mlx5dm_flow_objs_create(fp, &fp->shape.out, true, &err);
+	return mlx5dm_flow_objs_create(fp, spec, true, &err);
+}
+
+/* The slot of the port's one implicit template. */
+static unsigned int
+t_slot(const struct mlx5dm_flow_priv *fp)
+{
+	unsigned int i;
+
+	for (i = 0; fp->implicit[i] == NULL; i++)
+		;
+	return i;
+}
+
+/* The port's implicit templates: how many, and their whole replays. */
+static unsigned int
+t_implicit(const struct mlx5dm_flow_priv *fp, uint64_t *rule_hits)
+{
+	unsigned int i, n = 0;
+
+	*rule_hits = 0;
+	for (i = 0; i < MLX5DM_FLOW_IMPLICIT; i++) {
+		if (fp->implicit[i] == NULL)
+			continue;
+		n++;
+		*rule_hits += fp->implicit[i]->rule_hits;
+	}
+	return n;
 }
 
 static const struct rte_flow_item_ipv4 t_dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
 static const struct rte_flow_item_ipv4 t_src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
 
 /*
- * The cache's ids tell keys apart: rules alternating between two masks
- * land each in its matcher, rules alternating between two queues of one
- * matcher each in its set (and TIR).
+ * Templates tell keys apart: rules alternating between two masks land
+ * each in its matcher, rules alternating between two queues of one
+ * matcher each in its set (and TIR); each shape has its implicit
+ * template, which replays all but its first rule.
  */
 static void
 t_id_keys(struct mlx5dm_flow_priv *fp)
@@ -763,44 +789,49 @@ t_id_keys(struct mlx5dm_flow_priv *fp)
 	struct rte_flow *f[8];
 	const struct mlx5dm_rule *r;
 	unsigned int i;
+	uint64_t hits, hits0;
 	bool src;
 
+	t_implicit(fp, &hits0);
 	for (i = 0; i < RTE_DIM(f); i++) {
-		src = i % 4 >= 2;
-		f[i] = t_create_cached(fp, &t_attr_in, src ? p_src : p_dst, i % 2 ? a_q2 : a_q1);
+		src = i % 2 == 1;
+		f[i] = t_create_cached(fp, &t_attr_in, src ? p_src : p_dst,
+				       i % 4 >= 2 ? a_q2 : a_q1);
 		assert_non_null(f[i]);
 		r = fake_last_rule();
 		assert_int_equal(mlx5dm_prm_get(r->m->mask, T_AT(S_DST_IP_31_0)), src ? 0 : ~0u);
 		assert_int_equal(mlx5dm_prm_get(r->m->mask, T_AT(S_SRC_IP_31_0)), src ? ~0u : 0);
 		assert_int_equal(r->n, 1);
-		assert_int_equal(r->acts[0]->tir->rqns[0], 100u + 1 + i % 2);
+		assert_int_equal(r->acts[0]->tir->rqns[0], 100u + 1 + (i % 4 >= 2));
 	}
 	assert_int_equal(fp->st.matchers, 2);
 	assert_int_equal(fp->st.asets, 4);
+	assert_int_equal(t_implicit(fp, &hits), 2);
+	assert_int_equal(hits - hits0, RTE_DIM(f) - 1);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
 }
 
 /*
- * Rules the shape cache replays whole carry one id, by which the object
- * layer knows their matcher and action set: each rule still gets its own
- * value, in the one matcher and set; once the flows (and with them matcher
- * and set) are gone, the memos forget them and the same id leads to new
- * ones.
+ * Rules their implicit template replays whole share the matcher and action
+ * set the template found: each rule still gets its own value, in the one
+ * matcher and set; once the flows (and with them matcher and set) are
+ * gone, the template forgets them and finds new ones.
  */
 static void
-test_shape_id_memos(void **state)
+test_template_memos(void **state)
 {
 	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
 	const struct rte_flow_item items[] = {
 		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
 	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct mlx5dm_flow_compiled *ct = NULL;
 	const struct mlx5dm_rule *r;
 	struct rte_flow *f[4];
 	struct fake_live l;
 	unsigned int round, i;
-	uint64_t id = 0;
+	uint64_t hits;
 
 	(void)state;
 	for (round = 0; round < 2; round++) {
@@ -816,11 +847,13 @@ test_shape_id_memos(void **state)
 			assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(
 						   mlx5dm_flow_aset_matcher(f[i]->rules[0].aset)));
 		}
-		/* One id for every rule of both rounds: the cache kept the list. */
+		/* One template for every rule of both rounds, knowing the set. */
+		assert_int_equal(t_implicit(fp, &hits), 1);
 		if (round == 0)
-			id = fp->shape.out.shape_id;
-		assert_int_not_equal(id, 0);
-		assert_int_equal(fp->shape.out.shape_id, id);
+			for (i = 0; ct == NULL; i++)
+				ct = fp->implicit[i];
+		assert_ptr_equal(ct->out.compiled, ct);
+		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, ct)[0].aset, f[0]->rules[0].aset);
 		assert_int_equal(fp->st.matchers, 1);
 		assert_int_equal(fp->st.asets, 1);
 		fake_live_get(&l);
@@ -829,19 +862,18 @@ test_shape_id_memos(void **state)
 		for (i = 0; i < RTE_DIM(f); i++)
 			t_destroy(fp, f[i]);
 		assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
-		assert_null(fp->known[0].m);
-		assert_null(fp->last_aset[0]);
-		assert_int_equal(fp->known[0].id + fp->last_aset_id[0], 0);
+		assert_null(mlx5dm_flow_compiled_objs(fp, ct)[0].m);
+		assert_null(mlx5dm_flow_compiled_objs(fp, ct)[0].aset);
 	}
-	assert_int_equal(fp->shape.rule_hits, 2 * RTE_DIM(f) - 1);
+	assert_int_equal(hits, 2 * RTE_DIM(f) - 1);
 	t_id_keys(fp);
 	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
 /*
- * Marked rules the shape cache replays whole with a new mark id each take
- * the one set by the shape's id (no parameters built), each rule with its
+ * Marked rules their template replays whole with a new mark id each take
+ * the one set the template knows (no parameters built), each rule with its
  * own tag.
  */
 static void
@@ -854,7 +886,6 @@ test_mark_id_memos(void **state)
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow *f[12];
-	uint64_t first_id = 0;
 	unsigned int i;
 
 	(void)state;
@@ -865,13 +896,11 @@ test_mark_id_memos(void **state)
 		assert_non_null(f[i]);
 		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
 		assert_int_equal(f[i]->rules[0].rule->args[0], 41 + i % 3);
-		/* Replayed whole: the set last taken is known by the shape's id. */
-		if (i >= 1)
-			assert_int_equal(fp->last_aset_id[0], first_id);
-		else
-			first_id = fp->last_aset_id[0];
+		/* Replayed whole: the set is the one the template knows. */
+		assert_true(f[i]->rules[0].aset != NULL);
+		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, fp->implicit[t_slot(fp)])[0].aset,
+				 f[0]->rules[0].aset);
 	}
-	assert_int_not_equal(first_id, 0);
 	assert_int_equal(fp->st.asets, 1);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
@@ -1205,7 +1234,7 @@ main(void)
 		cmocka_unit_test(test_action_set_memo),
 		cmocka_unit_test(test_mark_is_argument),
 		cmocka_unit_test(test_modify_set_is_argument),
-		cmocka_unit_test(test_shape_id_memos),
+		cmocka_unit_test(test_template_memos),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

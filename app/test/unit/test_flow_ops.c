@@ -463,6 +463,92 @@ test_template_rules(void **state)
 	mlx5dm_flow_stop(&dev);
 }
 
+/*
+ * A table's pairs of templates are compiled once, when it is made: rules
+ * alternating between its two pattern templates are each a replay of
+ * their pair's template (no walk, no compile), with their own values in
+ * the match and the tag, in their template's matcher.
+ */
+static void
+test_template_compiled(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_item_ipv4 dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item_ipv4 src_mask = { .hdr.src_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item tp_dst[] = { ITEM(ETH, NULL, NULL),
+						ITEM(IPV4, NULL, &dst_mask), END_ITEM };
+	const struct rte_flow_item tp_src[] = { ITEM(ETH, NULL, NULL),
+						ITEM(IPV4, NULL, &src_mask), END_ITEM };
+	const struct rte_flow_action_mark mark0 = { .id = 0 };
+	const struct rte_flow_action_queue q1 = { .index = 1 }, qmask = { .index = 0xffff };
+	const struct rte_flow_action ta[] = { ACT(MARK, &mark0), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action tm[] = { ACT(MARK, &mark0), ACT(QUEUE, &qmask), END_ACT };
+	const struct rte_flow_template_table_attr ta_attr = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 64 };
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	const struct rte_flow_item rp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, NULL),
+					    END_ITEM };
+	struct rte_flow_action_mark mark = { .id = 0 };
+	const struct rte_flow_action ra[] = { ACT(MARK, &mark), ACT(QUEUE, NULL), END_ACT };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_pattern_template *pt[2];
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct mlx5dm_flow_compiled *ct[2];
+	struct rte_flow_op_result res[16];
+	uint64_t compiles[2], hits[2];
+	const struct mlx5dm_rule *r;
+	struct rte_flow *f[16];
+	unsigned int i, k;
+	int live0;
+
+	(void)state;
+	assert_int_equal(ops->configure(&dev, &port_attr, 2, q_attrs, &err), 0);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	pt[0] = ops->pattern_template_create(&dev, &pa, tp_dst, &err);
+	pt[1] = ops->pattern_template_create(&dev, &pa, tp_src, &err);
+	at = ops->actions_template_create(&dev, &aa, ta, tm, &err);
+	assert_true(pt[0] != NULL && pt[1] != NULL && at != NULL);
+	tbl = ops->template_table_create(&dev, &ta_attr, pt, 2, &at, 1, &err);
+	assert_non_null(tbl);
+	for (k = 0; k < 2; k++) {
+		ct[k] = mlx5dm_flow_tmpl_compiled(tbl, (uint8_t)k, 0);
+		assert_true(ct[k]->valid && ct[k]->act.valid);
+		compiles[k] = ct[k]->compiles;
+		hits[k] = ct[k]->rule_hits;
+	}
+	live0 = live_rules();
+	for (i = 0; i < RTE_DIM(f); i++) {
+		k = i % 2;
+		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 + i);
+		ip.hdr.src_addr = rte_cpu_to_be_32(0x0b000000 + i);
+		mark.id = 100 + i;
+		f[i] = ops->async_create(&dev, 0, NULL, tbl, rp, (uint8_t)k, ra, 0, NULL, &err);
+		assert_non_null(f[i]);
+		r = fake_last_rule();
+		assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(tbl->m[k]));
+		assert_int_equal(rule_field(r, MLX5DM_FTE(outer, dst_ip_31_0)),
+				 k == 0 ? 0x0a000000 + i : 0);
+		assert_int_equal(rule_field(r, MLX5DM_FTE(outer, src_ip_31_0)),
+				 k == 1 ? 0x0b000000 + i : 0);
+		assert_int_equal(r->args[0], 100 + i + 1);
+		assert_int_equal(r->acts[1]->tir->rqns[0], 101);
+		assert_int_equal(ops->pull(&dev, 0, res, RTE_DIM(res), &err), 1);
+	}
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(ct[k]->rule_hits - hits[k], RTE_DIM(f) / 2);
+		assert_int_equal(ct[k]->compiles, compiles[k]);
+	}
+	for (i = 0; i < RTE_DIM(f); i++) {
+		assert_int_equal(ops->async_destroy(&dev, 0, NULL, f[i], NULL, &err), 0);
+		assert_int_equal(ops->pull(&dev, 0, res, RTE_DIM(res), &err), 1);
+	}
+	assert_int_equal(live_rules(), live0);
+	assert_int_equal(ops->template_table_destroy(&dev, tbl, &err), 0);
+	mlx5dm_flow_stop(&dev);
+}
+
 int
 main(void)
 {
@@ -476,6 +562,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_template_configure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_compiled, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

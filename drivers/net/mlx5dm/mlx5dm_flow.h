@@ -206,17 +206,19 @@ struct mlx5dm_flow_spec {
 	/* MLX5DM_FLOW_TAG_BIT()s of the tags the pattern wants of either kind. */
 	uint8_t vlan_either;
 	/*
-	 * Non-zero: the shape cache's id of this result (mlx5dm_flow_shape_act.c).
-	 * Specs with one shape_id (process-wide) are equal but for the match value,
-	 * the sub-rules' hints and the action values the cache copies (queues[0],
-	 * tag_value, jump_group): same attributes, action kinds, sub-rules, match
-	 * mask and criteria, so the same matcher key per sub-rule. Specs with one
-	 * non-zero act_id also have the same action parameters per sub-rule:
-	 * act_id is the shape_id when all values but the MARK id are the kept
-	 * ones (the tag is the rule's argument, not a parameter of its set).
+	 * The compiled template this result is a replay of, or was recorded
+	 * into (NULL: neither). Specs of one compiled template that are whole
+	 * are equal but
+	 * for the match value, the sub-rules' hints and the action values a
+	 * replay copies (queues[0], tag_value, jump_group): same attributes,
+	 * action kinds, sub-rules, match mask and criteria, so the same matcher
+	 * key per sub-rule. act_same: the action values are the recorded ones
+	 * too but perhaps for the MARK id (the tag is the rule's argument, not
+	 * a parameter of its set), so the same action parameters per sub-rule.
 	 */
-	uint64_t shape_id;
-	uint64_t act_id;
+	struct mlx5dm_flow_compiled *compiled;
+	bool whole;                 /* the whole result is the template's (replayed or kept) */
+	bool act_same;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
 	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
@@ -261,11 +263,12 @@ struct mlx5dm_flow_xctx {
 			     const uint8_t *mask, uint8_t criteria);
 	void *arg;
 	/*
-	 * Optional: the last pattern's shape (mlx5dm_flow_shape.c), used and
-	 * updated by every translation with this context; the caller gives
-	 * translation exclusive use of it (the port lock). NULL: no cache.
+	 * Optional: the compiled template of the rule's shape
+	 * (mlx5dm_flow_compile.c): replayed when the rule fits it, else
+	 * compiled anew from the rule's full walk. The caller gives
+	 * translation exclusive use of it (the port lock). NULL: no template.
 	 */
-	struct mlx5dm_flow_shape *shape;
+	struct mlx5dm_flow_compiled *compiled;
 };
 
 /*
@@ -348,11 +351,11 @@ struct mlx5dm_flow_xlate {
 	/*
 	 * Which item wrote each match field (index + 1; 0 = none / implied by
 	 * an action), MLX5DM_FTE_NUM_FIELDS entries: the translation's own, or
-	 * the shape cache's after a replay.
+	 * the compiled template's after a replay.
 	 */
 	uint16_t *owner;
-	/* Non-NULL during a pattern walk that records its shape (mlx5dm_flow_shape.c). */
-	struct mlx5dm_flow_shape *rec;
+	/* Non-NULL during a pattern walk that compiles a template (mlx5dm_flow_compile.c). */
+	struct mlx5dm_flow_compiled *rec;
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
@@ -518,39 +521,39 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 }
 
 /*
- * mlx5dm_flow_shape.c: the shape cache. A pattern walk depends on the item
- * types, masks, `last`s, attributes and the spec bits under the masks, but
- * on some of those only through a plain copy into the match value: the bits
- * of a map entry (never read by an item hook) whose match field nothing else
- * writes and nothing reads during the walk. The walk's result for one
- * pattern is kept with which bits those are; a next pattern equal to it but
- * for those bits replays it and only copies them. Anything else takes the
- * full walk, which records its shape anew. The kept shape is compiled: the
- * replay compares masks and the spec bits that matter a word at a time
- * against precomputed words, and moves the copied bytes as they are.
- *
- * mlx5dm_flow_shape_act.c: the rest of the translation of the last rule of
- * the kept shape, when the walk of each of its actions reads nothing but
- * the attributes, the port's Rx queue count and one value of the action's
- * configuration (QUEUE, DROP, JUMP, COUNT, MARK, FLAG, VOID). A rule of the
- * kept shape with a list of the same types, whose values pass the walk's
- * checks, is that result with its own copied values (match and actions):
- * no walk at all, and the result carries ids (spec->shape_id, act_id) the
- * object layer keys its memos with. Only the mask check runs again.
+ * mlx5dm_flow_compile.c: compiled templates. A template (a template
+ * table's pair of pattern and actions templates, or the implicit template
+ * of a synchronous rule's shape) is compiled once from one full walk of a
+ * rule of it, into what makes its other rules without a walk:
+ *  - a tag builder: which bits of which item spec go where in the match
+ *    value (byte moves, and masked field copies), found by recording which
+ *    match fields the walk wrote once from a map entry and never read;
+ *  - the words a rule's items must equal for that to hold (masks, and the
+ *    spec bits the walk read: an EtherType that chooses a layer);
+ *  - when the walk of each action reads nothing but the attributes, the
+ *    port's Rx queue count and one value of the action's configuration
+ *    (QUEUE, DROP, JUMP, COUNT, MARK, FLAG, VOID), the whole result, with
+ *    those per-rule values marked (queue index, MARK id, jump group);
+ *  - the objects of its sub-rules once found: matchers and action sets.
+ * A rule of the template copies its values into the match value and the
+ * marked fields, and goes to the library's prepare (tag, hash) and create.
+ * A rule that does not fit (other masks or read bits, another action list)
+ * takes the full walk, which compiles the template anew from it.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
-#define MLX5DM_FLOW_SHAPE_ITEMS 8u         /* longest pattern kept (END excluded) */
-#define MLX5DM_FLOW_SHAPE_COPIES 16u       /* spec fields copied per pattern, at most */
+#define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern kept (END excluded) */
+#define MLX5DM_FLOW_CT_COPIES 16u       /* spec fields copied per pattern, at most */
 /* Compared words: at most an item's size in 8-byte words per item. */
-#define MLX5DM_FLOW_SHAPE_WORDS (MLX5DM_FLOW_SHAPE_ITEMS * MLX5DM_FLOW_ITEM_MAX_SIZE / 8u)
+#define MLX5DM_FLOW_CT_WORDS (MLX5DM_FLOW_CT_ITEMS * MLX5DM_FLOW_ITEM_MAX_SIZE / 8u)
 /* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
-#define MLX5DM_FLOW_SHAPE_MOVES (MLX5DM_FLOW_SHAPE_COPIES * 4u)
-#define MLX5DM_FLOW_SHAPE_ACTIONS 8u       /* longest action list kept (END excluded) */
+#define MLX5DM_FLOW_CT_MOVES (MLX5DM_FLOW_CT_COPIES * 4u)
+#define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list kept (END excluded) */
+#define MLX5DM_FLOW_IMPLICIT 64u        /* implicit templates of a port */
 
 struct mlx5dm_flow_item_def;
 
 /* One field copied from an item's spec into the match value. */
-struct mlx5dm_flow_shape_copy {
+struct mlx5dm_flow_ct_copy {
 	uint8_t item;                   /* index in the pattern */
 	uint8_t width;
 	uint16_t bit;                   /* in the item's spec */
@@ -561,8 +564,8 @@ struct mlx5dm_flow_shape_copy {
 	uint16_t dst;
 };
 
-/* A word of an item's mask and spec as the kept shape has them. */
-struct mlx5dm_flow_shape_word {
+/* A word of an item's mask and spec as the template has them. */
+struct mlx5dm_flow_ct_word {
 	uint64_t mask;                  /* the mask's bytes */
 	uint64_t sel;                   /* the spec bits that matter */
 	uint64_t val;                   /* their values */
@@ -570,43 +573,49 @@ struct mlx5dm_flow_shape_word {
 };
 
 /* Bytes of a copied field moved as they are. */
-struct mlx5dm_flow_shape_move {
+struct mlx5dm_flow_ct_move {
 	uint8_t item;
 	uint8_t len;                    /* 1, 2, 4 or 8 */
 	uint16_t src;                   /* byte in the item's spec */
 	uint16_t dst;                   /* byte in the match value */
 };
 
-enum mlx5dm_flow_shape_kind {
-	MLX5DM_FLOW_SHAPE_VOID,         /* type only */
-	MLX5DM_FLOW_SHAPE_NO_SPEC,      /* no spec, mask or last */
-	MLX5DM_FLOW_SHAPE_SPEC,         /* a spec, no last: its words are compared */
+enum mlx5dm_flow_compiled_kind {
+	MLX5DM_FLOW_CT_VOID,         /* type only */
+	MLX5DM_FLOW_CT_NO_SPEC,      /* no spec, mask or last */
+	MLX5DM_FLOW_CT_SPEC,         /* a spec, no last: its words are compared */
 };
 
-/* What a replay does with a kept action's configuration (mlx5dm_flow_shape_act.c). */
-enum mlx5dm_flow_shape_aop {
-	MLX5DM_FLOW_SHAPE_A_TYPE,       /* nothing: no configuration is read */
-	MLX5DM_FLOW_SHAPE_A_QUEUE,      /* the index, below the queue count, into queues[0] */
-	MLX5DM_FLOW_SHAPE_A_MARK,       /* a valid id, plus one, into tag_value */
-	MLX5DM_FLOW_SHAPE_A_MARK_SAME,  /* the same id (with JUMP: it is in a modify entry) */
-	MLX5DM_FLOW_SHAPE_A_JUMP,       /* a valid target group into jump_group */
+/* What a replay does with a kept action's configuration (mlx5dm_flow_compile_act.c). */
+enum mlx5dm_flow_compiled_aop {
+	MLX5DM_FLOW_CT_A_TYPE,       /* nothing: no configuration is read */
+	MLX5DM_FLOW_CT_A_QUEUE,      /* the index, below the queue count, into queues[0] */
+	MLX5DM_FLOW_CT_A_MARK,       /* a valid id, plus one, into tag_value */
+	MLX5DM_FLOW_CT_A_MARK_SAME,  /* the same id (with JUMP: it is in a modify entry) */
+	MLX5DM_FLOW_CT_A_JUMP,       /* a valid target group into jump_group */
 };
 
-/* The action list kept with the shape, and the translation's result. */
-struct mlx5dm_flow_shape_act {
+/* The action list compiled with the pattern, and the translation's result. */
+struct mlx5dm_flow_ct_act {
 	bool valid;
 	uint8_t nb;                     /* actions before END */
 	uint8_t has;                    /* 1 << op of the values a replay copies */
 	struct {
 		enum rte_flow_action_type type;
-		uint8_t op;             /* enum mlx5dm_flow_shape_aop */
+		uint8_t op;             /* enum mlx5dm_flow_compiled_aop */
 		uint32_t val;           /* the value it had (index, id, group) */
-	} a[MLX5DM_FLOW_SHAPE_ACTIONS];
+	} a[MLX5DM_FLOW_CT_ACTIONS];
 	/* The result: the spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 	struct mlx5dm_flow_spec res;
 };
 
-struct mlx5dm_flow_shape {
+/* The objects of a compiled template's sub-rules, found by its first rules. */
+struct mlx5dm_flow_ct_objs {
+	struct mlx5dm_flow_matcher *m;  /* the matcher of the sub-rule's key */
+	struct mlx5dm_flow_aset *aset;  /* ... and its set, when act_same */
+};
+
+struct mlx5dm_flow_compiled {
 	bool valid;
 	bool internal;                  /* xc->internal it was recorded with */
 	bool relaxed;                   /* xc->relaxed it was recorded with */
@@ -620,35 +629,39 @@ struct mlx5dm_flow_shape {
 	struct rte_flow_attr attr;
 	struct {
 		enum rte_flow_item_type type;
-		uint8_t kind;           /* enum mlx5dm_flow_shape_kind */
+		uint8_t kind;           /* enum mlx5dm_flow_compiled_kind */
 		uint8_t word_len;       /* 8, or 4 for items shorter than 8 bytes */
 		uint8_t first;          /* its words: word[first .. first + nb_words) */
 		uint8_t nb_words;
 		const void *default_mask;
-	} item[MLX5DM_FLOW_SHAPE_ITEMS];
-	struct mlx5dm_flow_shape_word word[MLX5DM_FLOW_SHAPE_WORDS];
-	struct mlx5dm_flow_shape_move move[MLX5DM_FLOW_SHAPE_MOVES];
-	struct mlx5dm_flow_shape_copy copy[MLX5DM_FLOW_SHAPE_COPIES];
+	} item[MLX5DM_FLOW_CT_ITEMS];
+	struct mlx5dm_flow_ct_word word[MLX5DM_FLOW_CT_WORDS];
+	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
+	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
 	/* The walk's result: translation state and the spec up to MLX5DM_FLOW_SPEC_ZEROED. */
 	struct mlx5dm_flow_xlate x;
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
-	struct mlx5dm_flow_shape_act act;
+	struct mlx5dm_flow_ct_act act;
 	/*
-	 * Recording (one walk): writes per field (MLX5DM_FLOW_SHAPE_PINNED once
+	 * Recording (one walk): writes per field (MLX5DM_FLOW_CT_PINNED once
 	 * read), copy candidates, and per item with a spec its mask, the spec
 	 * bits that matter (sel) and their values, byte by byte.
 	 */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t nb_cand;
-	struct mlx5dm_flow_shape_copy cand[MLX5DM_FLOW_SHAPE_COPIES];
-	uint8_t mask[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t sel[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t ispec[MLX5DM_FLOW_SHAPE_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
+	uint8_t mask[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t ispec[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
 	uint64_t hits;                  /* pattern replays (tests, debugging) */
 	uint64_t rule_hits;             /* ... of them, whole translations */
+	uint64_t compiles;              /* walks compiled into it (pattern or actions) */
+	/* Objects of the sub-rules, valid while epoch is the port's (mlx5dm_flow_priv). */
+	uint64_t epoch;
+	struct mlx5dm_flow_ct_objs objs[MLX5DM_FLOW_MAX_SUB];
 	/*
-	 * An output buffer for the cache's user: a replay into it rewrites
+	 * An output buffer for the template's user: a replay into it rewrites
 	 * only what differs from what it holds (the spec's head and the copied
 	 * fields after a pattern replay, the copied fields only after a whole
 	 * one). The user only reads it between translations (but for the
@@ -656,70 +669,79 @@ struct mlx5dm_flow_shape {
 	 */
 	struct mlx5dm_flow_spec out;
 };
-#define MLX5DM_FLOW_SHAPE_PINNED UINT8_MAX
+#define MLX5DM_FLOW_CT_PINNED UINT8_MAX
 
-/* What mlx5dm_flow_shape_replay() reproduced. */
+/* What mlx5dm_flow_compiled_replay() reproduced. */
 enum mlx5dm_flow_replay {
 	MLX5DM_FLOW_REPLAY_NONE,        /* nothing: the full walk follows */
 	MLX5DM_FLOW_REPLAY_PATTERN,     /* attributes and pattern, x set for the actions */
 	MLX5DM_FLOW_REPLAY_RULE,        /* all but the mask check (x set for it only) */
 };
 
-/* Replay what the cache can of the rule: x and spec set as far as it did. */
-enum mlx5dm_flow_replay mlx5dm_flow_shape_replay(struct mlx5dm_flow_shape *sh,
-						 const struct mlx5dm_flow_xctx *xc,
-						 const struct rte_flow_attr *attr,
-						 const struct rte_flow_item items[],
-						 const struct rte_flow_action actions[],
-						 struct mlx5dm_flow_xlate *x,
-						 struct mlx5dm_flow_spec *spec);
-/* Before a full walk: forget the kept shape, start recording into sh. */
-void mlx5dm_flow_shape_rec_begin(struct mlx5dm_flow_shape *sh);
-/* After a successful full walk: keep its shape. */
-void mlx5dm_flow_shape_rec_end(struct mlx5dm_flow_shape *sh, const struct mlx5dm_flow_xctx *xc,
-			       const struct rte_flow_attr *attr,
-			       const struct rte_flow_item items[],
-			       const struct mlx5dm_flow_xlate *x);
+/* Replay what the template can of the rule: x and spec set as far as it did. */
+enum mlx5dm_flow_replay mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct,
+						    const struct mlx5dm_flow_xctx *xc,
+						    const struct rte_flow_attr *attr,
+						    const struct rte_flow_item items[],
+						    const struct rte_flow_action actions[],
+						    struct mlx5dm_flow_xlate *x,
+						    struct mlx5dm_flow_spec *spec);
+/* Before a full walk: forget what ct holds, start recording into it. */
+void mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct);
+/* After a successful full walk: compile it. */
+void mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct,
+				  const struct mlx5dm_flow_xctx *xc,
+				  const struct rte_flow_attr *attr,
+				  const struct rte_flow_item items[],
+				  const struct mlx5dm_flow_xlate *x);
 /*
- * mlx5dm_flow_shape_act.c. After a successful action walk over a pattern
- * of the kept shape: keep the list and the result if it can be replayed
- * (spec->shape_id and act_id set then).
+ * mlx5dm_flow_compile_act.c. After a successful action walk over a pattern
+ * ct compiled: keep the list and the result if it can be replayed
+ * (spec->compiled and act_same set then).
  */
-void mlx5dm_flow_shape_keep_actions(struct mlx5dm_flow_shape *sh,
-				    const struct rte_flow_action actions[],
-				    struct mlx5dm_flow_spec *spec);
+void mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
+				       const struct rte_flow_action actions[],
+				       struct mlx5dm_flow_spec *spec);
 /* The value the walk reads of a kept action's configuration conf (op not A_TYPE). */
 static inline uint32_t
-mlx5dm_flow_shape_aval(const void *conf, uint8_t op)
+mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
 {
 	switch (op) {
-	case MLX5DM_FLOW_SHAPE_A_QUEUE:
+	case MLX5DM_FLOW_CT_A_QUEUE:
 		return ((const struct rte_flow_action_queue *)conf)->index;
-	case MLX5DM_FLOW_SHAPE_A_JUMP:
+	case MLX5DM_FLOW_CT_A_JUMP:
 		return ((const struct rte_flow_action_jump *)conf)->group;
 	default:
 		return ((const struct rte_flow_action_mark *)conf)->id;
 	}
 }
 
-/* Forget the kept list (the shape changes). */
-void mlx5dm_flow_shape_act_forget(struct mlx5dm_flow_shape *sh);
+/* Forget the kept list (the pattern is compiled anew). */
+void mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct);
+/*
+ * The hash of a rule's shape: attributes, item types and masks, action
+ * types; the implicit template of a synchronous rule is found by it.
+ */
+uint32_t mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc,
+				  const struct rte_flow_attr *attr,
+				  const struct rte_flow_item items[],
+				  const struct rte_flow_action actions[]);
 /* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
 
 
 /* Recording hooks of the match writers (x->rec non-NULL). */
 static inline void
-mlx5dm_flow_shape_note_write(struct mlx5dm_flow_shape *sh, enum mlx5dm_fte_field f)
+mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
 {
-	if (sh->use[f] < MLX5DM_FLOW_SHAPE_PINNED - 1)
-		sh->use[f]++;
+	if (ct->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
+		ct->use[f]++;
 }
 
 static inline void
-mlx5dm_flow_shape_note_read(struct mlx5dm_flow_shape *sh, enum mlx5dm_fte_field f)
+mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
 {
-	sh->use[f] = MLX5DM_FLOW_SHAPE_PINNED;
+	ct->use[f] = MLX5DM_FLOW_CT_PINNED;
 }
 
 /* ---- objects ---- */
@@ -845,23 +867,17 @@ struct mlx5dm_flow_priv {
 	/* The caches, by key (mlx5dm_flow_cache.c, mlx5dm_flow_aset.c). */
 	struct mlx5dm_index tbls;
 	struct mlx5dm_index matchers;
-	struct mlx5dm_flow_matcher *last_matcher;  /* found last by match_known */
-	struct mlx5dm_flow_shape shape;             /* of the last created rule's pattern */
 	struct mlx5dm_index ents;
 	struct mlx5dm_index asets;
 	struct mlx5dm_slab objs[MLX5DM_FLOW_OBJ_CLASSES]; /* of ents and asets */
-	struct mlx5dm_flow_aset *last_aset[MLX5DM_FLOW_MAX_SUB];  /* per sub-rule index */
 	/*
-	 * Memos by the shape cache's ids, per sub-rule index: the matcher
-	 * match_known found for shape_id known[i].id (equal shape_ids, equal
-	 * matcher keys; live: cleared with it), and the act_id last_aset[i] was
-	 * taken for (equal act_ids, equal action parameters; 0: none).
+	 * Implicit templates of the synchronous rules, by the hash of their
+	 * shape (mlx5dm_flow_compiled_key()), one per slot: a slot holds the
+	 * last shape that hashed to it, compiled (NULL: none yet).
 	 */
-	struct {
-		uint64_t id;
-		struct mlx5dm_flow_matcher *m;
-	} known[MLX5DM_FLOW_MAX_SUB];
-	uint64_t last_aset_id[MLX5DM_FLOW_MAX_SUB];
+	struct mlx5dm_flow_compiled *implicit[MLX5DM_FLOW_IMPLICIT];
+	/* Bumped when a matcher or an action set goes: templates find their objects again. */
+	uint64_t epoch;
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;
@@ -901,6 +917,9 @@ void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_mat
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
+/* The objects ct found for its sub-rules (forgotten if one may have gone since). */
+struct mlx5dm_flow_ct_objs *mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp,
+						      struct mlx5dm_flow_compiled *ct);
 
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
@@ -956,23 +975,18 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *
 
 /*
  * mlx5dm_flow_aset.c: what library rules share, as one object: their
- * matcher and their shared actions in device order. The set of sub-rule
- * sub's matcher m (which the set references itself if it is new; the
- * caller's reference, if any, stays the caller's) and actions p, with one
- * more reference; NULL + errno. id: the act_id of the spec p comes from
- * (0: none), remembered for mlx5dm_flow_aset_known().
+ * matcher and their shared actions in device order. The set of matcher m
+ * (which the set references itself if it is new; the caller's reference,
+ * if any, stays the caller's) and actions p, with one more reference; NULL
+ * + errno. memo: a set a template found before for the same sub-rule
+ * (NULL: none), compared before the keyed cache is searched.
  */
-struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub,
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
 					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
-					      unsigned int n, uint64_t id);
-/*
- * The same, when the spec of the parameters has act_id id (non-zero) and
- * the set last taken for sub-rule sub is known to be that id's with this
- * matcher: no parameters needed. NULL if not known.
- */
-struct mlx5dm_flow_aset *mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
-						const struct mlx5dm_flow_matcher *m, uint64_t id);
+					      unsigned int n, struct mlx5dm_flow_aset *memo);
+/* The set s, one more reference (a template's set, known to be the rule's). */
+struct mlx5dm_flow_aset *mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s);
 void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
 struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
 						      unsigned int *n);
@@ -1079,6 +1093,17 @@ int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
+/*
+ * Translate a rule through its template ct (NULL: the implicit template of
+ * its shape) with the port's context port; *spec: the result, in the
+ * template's buffer until the next rule of the template. fp->lock held,
+ * until mlx5dm_flow_objs_create() consumed the result.
+ */
+int mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *port,
+			       struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
+			       const struct rte_flow_item items[],
+			       const struct rte_flow_action actions[],
+			       struct mlx5dm_flow_spec **spec, struct rte_flow_error *error);
 /* flow_engine=null: a listed handle with no rule behind it. */
 struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 					      struct rte_flow_error *error);

@@ -12,13 +12,12 @@
  * its matcher and on each of its entries (mlx5dm_flow_cache.c), and the
  * library action array a rule is inserted with.
  *
- * Rules come in runs with the same set: the set used last for each
- * sub-rule index is compared with the new rule's parameters field by
+ * Rules of a template mostly share its sets: the set the template found
+ * last for a sub-rule is compared with the new rule's parameters field by
  * field (no key built, no hash) before the keyed cache is searched. For
- * that the set keeps a copy of its parameters. Rules the shape cache
- * replayed whole (mlx5dm_flow_shape_act.c) need not even build their
- * parameters: the same act_id as the set's last taker, the same
- * parameters (mlx5dm_flow_aset_known()).
+ * that the set keeps a copy of its parameters. Rules a template replayed
+ * whole with its values need not even build their parameters
+ * (mlx5dm_flow_aset_ref()).
  *
  * Callers hold fp->lock.
  */
@@ -93,15 +92,10 @@ mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
 static void
 mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
-	unsigned int i;
-
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
-	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
-		if (fp->last_aset[i] == s) {
-			fp->last_aset[i] = NULL;
-			fp->last_aset_id[i] = 0;
-		}
+	/* Templates may know it: they look for their sets again. */
+	fp->epoch++;
 	mlx5dm_flow_matcher_put(fp, s->matcher);
 	mlx5dm_flow_obj_free(fp, s, s->k.cls);
 }
@@ -219,34 +213,20 @@ mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 }
 
 struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_known(struct mlx5dm_flow_priv *fp, unsigned int sub,
-		       const struct mlx5dm_flow_matcher *m, uint64_t id)
+mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s)
 {
-	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
-
-	/* A set that is gone is no longer last (mlx5dm_flow_aset_drop()). */
-	if (id == 0 || fp->last_aset_id[sub] != id || s == NULL || s->matcher != m)
-		return NULL;
 	s->k.refcnt++;
 	return s;
 }
 
 struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, unsigned int sub, struct mlx5dm_flow_matcher *m,
-		     const struct mlx5dm_flow_ent_param *p, unsigned int n, uint64_t id)
+mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n,
+		     struct mlx5dm_flow_aset *memo)
 {
-	struct mlx5dm_flow_aset *s = fp->last_aset[sub];
-
-	if (s != NULL && mlx5dm_flow_aset_is(s, m, p, n)) {
-		s->k.refcnt++;
-	} else {
-		s = mlx5dm_flow_aset_lookup(fp, m, p, n);
-		if (s == NULL)
-			return NULL;
-	}
-	fp->last_aset[sub] = s;
-	fp->last_aset_id[sub] = id;
-	return s;
+	if (memo != NULL && mlx5dm_flow_aset_is(memo, m, p, n))
+		return mlx5dm_flow_aset_ref(memo);
+	return mlx5dm_flow_aset_lookup(fp, m, p, n);
 }
 
 void

@@ -264,44 +264,55 @@ mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int d
 	return mlx5dm_index_find(&fp->matchers, h, mlx5dm_flow_matcher_eq, &k);
 }
 
-/* The matcher of sub-rule i's key, compared or hashed (apart: the lookup without an id). */
+struct mlx5dm_flow_ct_objs *
+mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	if (ct->epoch != fp->epoch) {
+		memset(ct->objs, 0, sizeof(ct->objs));
+		ct->epoch = fp->epoch;
+	}
+	return ct->objs;
+}
+
+/* The matcher of sub-rule i's key, hashed (apart: the lookup a template did not spare). */
 static __rte_noinline struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_known(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 			  unsigned int i, const uint8_t *mask, uint8_t criteria)
 {
-	struct mlx5dm_flow_matcher *m = fp->last_matcher;
 	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
 	uint32_t h;
 
-	if (m == NULL ||
-	    !mlx5dm_flow_matcher_is(m, spec->egress, spec->group, prio, criteria, mask)) {
-		h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
-		m = mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria,
-					     mask);
-		if (m == NULL)
-			return NULL;
-		fp->last_matcher = m;
-	}
-	fp->known[i].id = spec->shape_id;
-	fp->known[i].m = m;
-	return m;
+	h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
+	return mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria, mask);
 }
 
 /*
- * Rules come in runs with the same key (one matcher, many values): a spec
- * with the shape id of the one a matcher was found for last at this
- * sub-rule index has its key (mlx5dm_flow.h); else the matcher found last
- * is compared before the key is hashed.
+ * A spec its template made whole has the key of the matcher the template
+ * found for the sub-rule with a whole spec (mlx5dm_flow.h); another spec
+ * of the template is compared with it before the key is hashed.
  */
 void *
 mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 			     const uint8_t *mask, uint8_t criteria)
 {
 	struct mlx5dm_flow_priv *fp = arg;
+	struct mlx5dm_flow_ct_objs *o;
+	struct mlx5dm_flow_matcher *m;
 
-	if (spec->shape_id != 0 && fp->known[i].id == spec->shape_id)
-		return fp->known[i].m;
-	return mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
+	if (spec->compiled == NULL)
+		return mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
+	o = &mlx5dm_flow_compiled_objs(fp, spec->compiled)[i];
+	m = o->m;
+	if (m != NULL && (spec->whole ||
+			  mlx5dm_flow_matcher_is(m, spec->egress, spec->group,
+						 mlx5dm_flow_sub_priority(spec, i), criteria,
+						 mask)))
+		return m;
+	m = mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
+	/* Only a whole result vouches for the key of the template's later ones. */
+	if (spec->whole)
+		o->m = m;
+	return m;
 }
 
 struct mlx5dm_flow_matcher *
@@ -370,7 +381,6 @@ mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
 void
 mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
 {
-	unsigned int i;
 	int ret;
 
 	if (--m->refcnt != 0)
@@ -378,13 +388,8 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 	ret = mlx5dm_matcher_destroy(m->m);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
-	if (fp->last_matcher == m)
-		fp->last_matcher = NULL;
-	for (i = 0; i < MLX5DM_FLOW_MAX_SUB; i++)
-		if (fp->known[i].m == m) {
-			fp->known[i].id = 0;
-			fp->known[i].m = NULL;
-		}
+	/* Templates may know it: they look for their matchers again. */
+	fp->epoch++;
 	(void)mlx5dm_index_remove(&fp->matchers, m, m->hash);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);

@@ -54,8 +54,8 @@ struct mlx5dm_flow_item_def {
 	const void *nic_mask;           /* what the device can match, same layout */
 	/*
 	 * Spec bits the hooks read where the mask is zero, same layout (NULL:
-	 * none). The hooks read no other spec bits outside the mask: the shape
-	 * cache compares a spec only under mask and these (mlx5dm_flow_shape.c).
+	 * none). The hooks read no other spec bits outside the mask: a compiled
+	 * template compares a spec only under mask and these (mlx5dm_flow_compile.c).
 	 */
 	const void *hook_spec;
 	const char *mask_msg;           /* static message for a mask beyond nic_mask */
@@ -76,8 +76,8 @@ struct mlx5dm_flow_item_def {
 	/*
 	 * Before the map: fields the map cannot express (flags, host-order
 	 * values, special ranges). May clear the mask bits it consumed.
-	 * Neither pre nor post may read spec bits the map covers: the shape
-	 * cache copies those without running the hooks (mlx5dm_flow.h).
+	 * Neither pre nor post may read spec bits the map covers: a compiled
+	 * template copies those without running the hooks (mlx5dm_flow.h).
 	 */
 	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);

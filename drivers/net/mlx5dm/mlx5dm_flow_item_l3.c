@@ -94,7 +94,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(dst_addr), 32, 0, dst_ip_31_0),
 };
 
-/* fragment_offset decides the frag match (a cached shape never copies it). */
+/* fragment_offset decides the frag match (a compiled template never copies it). */
 static const struct rte_flow_item_ipv4 mlx5dm_flow_hook_ipv4 = {
 	.hdr.fragment_offset = RTE_BE16(0xffff),
 };

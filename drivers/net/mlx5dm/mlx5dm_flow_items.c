@@ -118,22 +118,22 @@ mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 }
 
 /*
- * Recording a shape: the map entry just wrote its field, a copy candidate
- * (mlx5dm_flow_shape_rec_end() decides). No room: the count goes beyond
- * the array and no shape is kept.
+ * Compiling a template: the map entry just wrote its field, a copy candidate
+ * (mlx5dm_flow_compiled_rec_end() decides). No room: the count goes beyond
+ * the array and nothing is compiled.
  */
 static void
 mlx5dm_flow_item_note_copy(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_fmap *f,
 			   uint16_t fte)
 {
-	struct mlx5dm_flow_shape *sh = x->rec;
+	struct mlx5dm_flow_compiled *ct = x->rec;
 
-	if (sh->nb_cand >= MLX5DM_FLOW_SHAPE_COPIES ||
-	    x->item - x->items >= MLX5DM_FLOW_SHAPE_ITEMS) {
-		sh->nb_cand = MLX5DM_FLOW_SHAPE_COPIES + 1;
+	if (ct->nb_cand >= MLX5DM_FLOW_CT_COPIES ||
+	    x->item - x->items >= MLX5DM_FLOW_CT_ITEMS) {
+		ct->nb_cand = MLX5DM_FLOW_CT_COPIES + 1;
 		return;
 	}
-	sh->cand[sh->nb_cand++] = (struct mlx5dm_flow_shape_copy){
+	ct->cand[ct->nb_cand++] = (struct mlx5dm_flow_ct_copy){
 		.item = (uint8_t)(x->item - x->items), .width = f->width, .bit = f->bit,
 		.fte = fte };
 }

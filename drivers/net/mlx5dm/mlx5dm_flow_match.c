@@ -29,12 +29,12 @@ mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 	return mlx5dm_fte_get(x->spec->mask, f);
 }
 
-/* The one reader of match values during a walk: a field read is no mere copy (shape cache). */
+/* The one reader of match values during a walk: a field read is no mere copy (templates). */
 uint32_t
 mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
 {
 	if (x->rec != NULL)
-		mlx5dm_flow_shape_note_read(x->rec, f);
+		mlx5dm_flow_compiled_note_read(x->rec, f);
 	return mlx5dm_fte_get(x->spec->value, f);
 }
 
@@ -48,7 +48,7 @@ mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 	mlx5dm_fte_set(spec->mask, f, mask);
 	mlx5dm_fte_set(spec->value, f, value);
 	if (x->rec != NULL)
-		mlx5dm_flow_shape_note_write(x->rec, f);
+		mlx5dm_flow_compiled_note_write(x->rec, f);
 	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
 	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
 	if (x->item != NULL)

@@ -13,8 +13,9 @@
  * RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE, so ethdev takes no mutex per call):
  * translation is pure, everything touching flow objects holds fp->lock,
  * which also orders the ops with start/stop. create takes the lock once,
- * around translation too, so translation can ask the matcher cache whether
- * a mask is already known. Rules use the library's rule queue 0.
+ * around translation too: the rule's template (a table's, or the implicit
+ * one of its shape) and the matchers it knows are the port's. Rules use
+ * the library's rule queue 0.
  *
  * flow_engine=null (devarg, a benchmarking aid): user flows are handles
  * from the same pool after minimal validation, with no steering; the
@@ -115,7 +116,8 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 }
 
 struct rte_flow *
-mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, bool relaxed,
+mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			  struct mlx5dm_flow_compiled *ct, bool relaxed,
 			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
@@ -124,18 +126,16 @@ mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, 
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
-		.match_known = mlx5dm_flow_objs_match_known,
-		.arg = fp,
-		.shape = &fp->shape,
 	};
+	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *flow = NULL;
 
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &fp->shape.out, error) < 0)
+	if (mlx5dm_flow_objs_translate(fp, &xc, ct, attr, items, actions, &spec, error) < 0)
 		return NULL;
 	if (!fp->started)
 		mlx5dm_flow_not_started(error);
 	else
-		flow = mlx5dm_flow_objs_create(fp, &fp->shape.out, true, error);
+		flow = mlx5dm_flow_objs_create(fp, spec, true, error);
 	if (flow != NULL)
 		mlx5dm_rules_posted(priv);
 	return flow;
@@ -157,10 +157,10 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
 	/*
 	 * One lock hold: the matchers translation found stay valid for the
-	 * objects, and the shape cache (with its output spec) is ours.
+	 * objects, and the implicit template (with its output spec) is ours.
 	 */
 	rte_spinlock_lock(&fp->lock);
-	flow = mlx5dm_flow_create_locked(dev, fp, false, attr, items, actions, error);
+	flow = mlx5dm_flow_create_locked(dev, fp, NULL, false, attr, items, actions, error);
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
 }

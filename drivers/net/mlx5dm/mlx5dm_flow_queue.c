@@ -138,8 +138,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		fp->shared_cnt = shared->cnt;
 	}
-	flow = mlx5dm_flow_create_locked(dev, fp, tbl->pt[pt_idx]->relaxed, &tbl->attr, items,
-					 acts, error);
+	flow = mlx5dm_flow_create_locked(dev, fp, mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
+					 tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts, error);
 	fp->shared_cnt = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);

@@ -119,18 +119,29 @@ mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
 		args[n] = data;
 }
 
-/* The action set of sub-rule i in matcher m: known by the spec's act_id, else by its actions. */
+/*
+ * The action set of sub-rule i in matcher m: the one its template found
+ * when the rule is the template's but for its tag, else by its actions
+ * (compared with the template's first).
+ */
 static struct mlx5dm_flow_aset *
 mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 		      unsigned int i, struct mlx5dm_flow_matcher *m)
 {
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-	struct mlx5dm_flow_aset *s = mlx5dm_flow_aset_known(fp, i, m, spec->act_id);
+	struct mlx5dm_flow_ct_objs *o = NULL;
+	struct mlx5dm_flow_aset *s;
 
-	if (s != NULL)
-		return s;
-	return mlx5dm_flow_aset_get(fp, i, m, p, mlx5dm_flow_rule_params(spec, i, p),
-				    spec->act_id);
+	if (spec->compiled != NULL) {
+		o = &mlx5dm_flow_compiled_objs(fp, spec->compiled)[i];
+		if (o->aset != NULL && spec->act_same && mlx5dm_flow_aset_matcher(o->aset) == m)
+			return mlx5dm_flow_aset_ref(o->aset);
+	}
+	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p),
+				 o != NULL ? o->aset : NULL);
+	if (s != NULL && o != NULL && spec->act_same)
+		o->aset = s;
+	return s;
 }
 
 static void
@@ -324,6 +335,37 @@ release:
 	return NULL;
 }
 
+/* The implicit template of a rule's shape: its slot's, made on first use (NULL: no memory). */
+static struct mlx5dm_flow_compiled *
+mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
+		     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+		     const struct rte_flow_action actions[])
+{
+	uint32_t k = mlx5dm_flow_compiled_key(xc, attr, items, actions) % MLX5DM_FLOW_IMPLICIT;
+
+	if (fp->implicit[k] == NULL)
+		fp->implicit[k] = mlx5dm_aligned_zmalloc(sizeof(*fp->implicit[k]), 64);
+	return fp->implicit[k];
+}
+
+int
+mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *port,
+			   struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
+			   const struct rte_flow_item items[],
+			   const struct rte_flow_action actions[], struct mlx5dm_flow_spec **spec,
+			   struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_xctx xc = *port;
+
+	xc.match_known = mlx5dm_flow_objs_match_known;
+	xc.arg = fp;
+	xc.compiled = ct != NULL ? ct : mlx5dm_flow_implicit(fp, &xc, attr, items, actions);
+	if (xc.compiled == NULL)
+		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the rule's template");
+	*spec = &xc.compiled->out;
+	return mlx5dm_flow_translate(&xc, attr, items, actions, *spec, error);
+}
+
 struct rte_flow *
 mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 			     struct rte_flow_error *error)
@@ -463,6 +505,10 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		fp->root[dom] = NULL;
 	}
 	mlx5dm_flow_pool_release(&fp->pool);
+	for (dom = 0; dom < MLX5DM_FLOW_IMPLICIT; dom++) {
+		mlx5dm_free(fp->implicit[dom]);
+		fp->implicit[dom] = NULL;
+	}
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
 	    fp->st.asets != 0 || fp->st.counters != 0)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "

@@ -513,7 +513,10 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 	return 0;
 }
 
-/* The example rule of templates pi and ai, translated into spec. */
+/*
+ * The example rule of templates pi and ai, translated into spec through
+ * their compiled template (which is compiled from it the first time).
+ */
 static int
 mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
 			 uint8_t pi, uint8_t ai, struct mlx5dm_flow_spec *spec,
@@ -524,6 +527,7 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = tbl->pt[pi]->relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
+		.compiled = mlx5dm_flow_tmpl_compiled(tbl, pi, ai),
 	};
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
@@ -623,6 +627,9 @@ mlx5dm_flow_table_free(struct rte_flow_template_table *tbl)
 		tbl->pt[i]->users--;
 	for (i = 0; i < tbl->nb_at; i++)
 		tbl->at[i]->users--;
+	for (i = 0; i < tbl->nb_ct; i++)
+		mlx5dm_free(tbl->ct[i]);
+	mlx5dm_free(tbl->ct);
 	mlx5dm_free(tbl->m);
 	mlx5dm_free(tbl);
 }
@@ -651,13 +658,17 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	}
 	tbl = mlx5dm_zmalloc(sizeof(*tbl));
 	spec = mlx5dm_malloc(sizeof(*spec));
-	if (tbl != NULL)
+	if (tbl != NULL) {
 		tbl->m = mlx5dm_calloc((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
 				       sizeof(tbl->m[0]));
-	if (tbl == NULL || spec == NULL || tbl->m == NULL) {
+		tbl->ct = mlx5dm_calloc((size_t)nb_pt * nb_at, sizeof(tbl->ct[0]));
+		while (tbl->ct != NULL && tbl->nb_ct < nb_pt * nb_at &&
+		       (tbl->ct[tbl->nb_ct] = mlx5dm_aligned_zmalloc(sizeof(*tbl->ct[0]), 64)))
+			tbl->nb_ct++;
+	}
+	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->nb_ct < nb_pt * nb_at) {
 		if (tbl != NULL)
-			mlx5dm_free(tbl->m);
-		mlx5dm_free(tbl);
+			mlx5dm_flow_table_free(tbl);
 		mlx5dm_free(spec);
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -680,7 +691,10 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
 						   "template is of the other direction");
 	}
-	/* Every pair of templates must make rules: the example of each is translated once. */
+	/*
+	 * Every pair of templates must make rules: the example of each is
+	 * translated once, and its template compiled from it.
+	 */
 	for (i = 0; ret == 0 && i < nb_pt; i++)
 		for (j = 0; ret == 0 && j < nb_at; j++)
 			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, spec,

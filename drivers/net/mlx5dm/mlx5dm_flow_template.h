@@ -67,6 +67,9 @@ struct rte_flow_template_table {
 	uint8_t nb_at;
 	struct rte_flow_pattern_template *pt[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
 	struct rte_flow_actions_template *at[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
+	/* Each pair's compiled template (pattern template i, actions template j: i * nb_at + j). */
+	uint16_t nb_ct;
+	struct mlx5dm_flow_compiled **ct;
 	/* While the port is started: the matchers of the rules of every template pair. */
 	bool bound;
 	uint32_t nb_m;
@@ -110,9 +113,14 @@ int mlx5dm_flow_not_started(struct rte_flow_error *error);
 /* mlx5dm_flow_ops.c */
 int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			    struct rte_flow *flow, struct rte_flow_error *error);
-/* rte_flow_create() with fp->lock held; relaxed: the rule of a relaxed pattern template. */
+/*
+ * rte_flow_create() with fp->lock held, through template ct (NULL: the
+ * implicit one of the rule's shape); relaxed: the rule of a relaxed
+ * pattern template.
+ */
 struct rte_flow *mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-					   bool relaxed, const struct rte_flow_attr *attr,
+					   struct mlx5dm_flow_compiled *ct, bool relaxed,
+					   const struct rte_flow_attr *attr,
 					   const struct rte_flow_item items[],
 					   const struct rte_flow_action actions[],
 					   struct rte_flow_error *error);
@@ -174,6 +182,13 @@ int mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 void mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp);
 /* Free the template state (port close). */
 void mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp);
+
+/* The compiled template of pattern template pi and actions template ai of tbl. */
+static inline struct mlx5dm_flow_compiled *
+mlx5dm_flow_tmpl_compiled(const struct rte_flow_template_table *tbl, uint8_t pi, uint8_t ai)
+{
+	return tbl->ct[pi * tbl->nb_at + ai];
+}
 
 /* mlx5dm_flow_queue.c: the rte_flow_ops entries. */
 struct rte_flow *mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,

@@ -4,11 +4,11 @@
 
 /*
  * One rule: attributes, pattern, actions, then the library's check of the
- * masks. Attributes and pattern come from the shape cache when the pattern
- * has the shape it keeps (mlx5dm_flow_shape.c), else from the full walk,
- * which the cache then keeps; the actions too when they are the list the
- * cache keeps with that shape (mlx5dm_flow_shape_act.c), else from their
- * walk, which the cache then keeps if it can.
+ * masks. With a template (xc->compiled), attributes and pattern come from
+ * it when the rule fits it (mlx5dm_flow_compile.c), else from the full
+ * walk, which the template is then compiled from; the actions too when they
+ * are the list compiled with the pattern (mlx5dm_flow_compile_act.c), else
+ * from their walk, which is compiled if it can be.
  */
 
 #include <string.h>
@@ -21,13 +21,13 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 			      const struct rte_flow_item items[], struct mlx5dm_flow_spec *spec,
 			      uint16_t *owner, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_shape *sh = xc->shape;
+	struct mlx5dm_flow_compiled *ct = xc->compiled;
 	int ret;
 
-	if (sh != NULL && spec == &sh->out) {
+	if (ct != NULL && spec == &ct->out) {
 		/* Cleared below, whatever follows. */
-		sh->out_kept = false;
-		sh->out_full = false;
+		ct->out_kept = false;
+		ct->out_full = false;
 	}
 	memset(spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(x, 0, sizeof(*x));
@@ -38,20 +38,20 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 	ret = mlx5dm_flow_xlate_attr(x, attr, error);
 	if (ret < 0)
 		return ret;
-	if (sh != NULL) {
-		mlx5dm_flow_shape_rec_begin(sh);
-		x->rec = sh;
+	if (ct != NULL) {
+		mlx5dm_flow_compiled_rec_begin(ct);
+		x->rec = ct;
 	}
 	ret = mlx5dm_flow_xlate_items(x, items, error);
 	x->rec = NULL;
-	if (ret == 0 && sh != NULL)
-		mlx5dm_flow_shape_rec_end(sh, xc, attr, items, x);
+	if (ret == 0 && ct != NULL)
+		mlx5dm_flow_compiled_rec_end(ct, xc, attr, items, x);
 	return ret;
 }
 
 /*
  * The translation after what was replayed (the pattern's walk unless a
- * pattern was, the actions' walk, which the cache keeps if it can, the
+ * pattern was, the actions' walk, which is compiled if it can be, the
  * mask check); x as the replay left it.
  */
 static int
@@ -61,7 +61,7 @@ mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_r
 			   struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
-	struct mlx5dm_flow_shape *sh = xc->shape;
+	struct mlx5dm_flow_compiled *ct = xc->compiled;
 	int ret;
 
 	if (replayed == MLX5DM_FLOW_REPLAY_NONE) {
@@ -72,34 +72,34 @@ mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_r
 	ret = mlx5dm_flow_xlate_actions(x, actions, error);
 	if (ret < 0)
 		return ret;
-	/* The pattern is the kept shape's (replayed, or just recorded). */
-	if (sh != NULL && sh->valid)
-		mlx5dm_flow_shape_keep_actions(sh, actions, spec);
+	/* The pattern is the template's (replayed, or just compiled). */
+	if (ct != NULL && ct->valid)
+		mlx5dm_flow_compiled_keep_actions(ct, actions, spec);
 	return mlx5dm_flow_check_masks(x, error);
 }
 
-/* Through the cache xc->shape: what it replays of the rule, then the rest. */
+/* Through the template xc->compiled: what it replays of the rule, then the rest. */
 static int
-mlx5dm_flow_shape_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
-			    const struct rte_flow_item items[],
-			    const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
-			    struct rte_flow_error *error)
+mlx5dm_flow_compiled_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			       const struct rte_flow_item items[],
+			       const struct rte_flow_action actions[],
+			       struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_xlate x;
 	enum mlx5dm_flow_replay replayed;
 
-	replayed = mlx5dm_flow_shape_replay(xc->shape, xc, attr, items, actions, &x, spec);
+	replayed = mlx5dm_flow_compiled_replay(xc->compiled, xc, attr, items, actions, &x, spec);
 	if (replayed == MLX5DM_FLOW_REPLAY_RULE)
 		return mlx5dm_flow_check_masks(&x, error);
 	return mlx5dm_flow_translate_walk(xc, replayed, attr, items, actions, &x, spec, error);
 }
 
-/* Without a cache (apart: the cache's path has a translation state of its own). */
+/* Without a template (apart: the template's path has a translation state of its own). */
 static __rte_noinline int
-mlx5dm_flow_translate_uncached(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
-			       const struct rte_flow_item items[],
-			       const struct rte_flow_action actions[],
-			       struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+mlx5dm_flow_translate_plain(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			    const struct rte_flow_item items[],
+			    const struct rte_flow_action actions[],
+			    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_xlate x;
 
@@ -112,7 +112,7 @@ mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		      struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
-	if (xc->shape != NULL)
-		return mlx5dm_flow_shape_translate(xc, attr, items, actions, spec, error);
-	return mlx5dm_flow_translate_uncached(xc, attr, items, actions, spec, error);
+	if (xc->compiled != NULL)
+		return mlx5dm_flow_compiled_translate(xc, attr, items, actions, spec, error);
+	return mlx5dm_flow_translate_plain(xc, attr, items, actions, spec, error);
 }

@@ -31,16 +31,16 @@ struct t_res {
 	struct mlx5dm_flow_spec spec;
 };
 
-static struct mlx5dm_flow_shape *
+static struct mlx5dm_flow_compiled *
 t_shape_new(void)
 {
-	struct mlx5dm_flow_shape *sh = calloc(1, sizeof(*sh));
+	struct mlx5dm_flow_compiled *sh = calloc(1, sizeof(*sh));
 
 	assert_non_null(sh);
 	return sh;
 }
 
-#define T_ID_AT offsetof(struct mlx5dm_flow_spec, shape_id)
+#define T_ID_AT offsetof(struct mlx5dm_flow_spec, compiled)
 #define T_ID_END offsetof(struct mlx5dm_flow_spec, layers)
 
 /*
@@ -84,50 +84,34 @@ t_spec_same(const struct mlx5dm_flow_spec *a, const struct mlx5dm_flow_spec *b)
 }
 
 /*
- * The ids' promise (mlx5dm_flow.h): a result with the shape_id of an
- * earlier one equals it but for the values the cache copies, and results
- * with one non-zero act_id (the shape_id) have the same copied values too,
- * but for the MARK tag (the rule's argument, not an action parameter). Ids
- * only grow, so a result has the id of the last one kept, or a new one.
+ * The promise of whole results (mlx5dm_flow.h): a whole result of a
+ * template equals the first one since its last compile but for the values
+ * a replay copies, and one with act_same has the same copied values too,
+ * but for the MARK tag (the rule's argument, not an action parameter).
  */
 static void
-t_id_check(const struct mlx5dm_flow_spec *got)
+t_id_check(const struct mlx5dm_flow_spec *got, const struct mlx5dm_flow_compiled *ct)
 {
 	static struct mlx5dm_flow_spec kept;
-	static struct {
-		uint64_t id;
-		uint32_t jump;
-		uint16_t q0;
-	} seen[64];
-	static unsigned int n_seen;
-	unsigned int i;
+	static const struct mlx5dm_flow_compiled *kept_ct;
+	static uint64_t kept_compiles;
 
-	if (got->shape_id == 0) {
-		assert_int_equal(got->act_id, 0);
+	assert_true(!got->act_same || got->whole);
+	if (!got->whole)
+		return;
+	assert_ptr_equal(got->compiled, ct);
+	if (kept_ct != ct || kept_compiles != ct->compiles) {
+		mlx5dm_flow_spec_copy(&kept, got);
+		kept_ct = ct;
+		kept_compiles = ct->compiles;
 		return;
 	}
-	assert_true(got->act_id == 0 || got->act_id == got->shape_id);
-	if (got->act_id != 0) {
-		uint16_t q0 = got->nb_queues != 0 ? got->queues[0] : 0;
-
-		for (i = 0; i < n_seen && seen[i].id != got->act_id; i++)
-			;
-		if (i < n_seen) {
-			assert_int_equal(got->jump_group, seen[i].jump);
-			assert_int_equal(q0, seen[i].q0);
-		} else if (n_seen < 64) {
-			seen[n_seen].id = got->act_id;
-			seen[n_seen].jump = got->jump_group;
-			seen[n_seen].q0 = q0;
-			n_seen++;
-		}
+	t_spec_same_(got, &kept, false);
+	if (got->act_same) {
+		assert_int_equal(got->jump_group, kept.jump_group);
+		if (got->nb_queues != 0)
+			assert_int_equal(got->queues[0], kept.queues[0]);
 	}
-	if (got->shape_id == kept.shape_id) {
-		t_spec_same_(got, &kept, false);
-		return;
-	}
-	assert_true(got->shape_id > kept.shape_id);
-	mlx5dm_flow_spec_copy(&kept, got);
 }
 
 /* The port's Rx queue count of the next translations. */
@@ -141,7 +125,7 @@ static bool t_rule;
  * cache replayed the pattern (t_rule: the whole rule).
  */
 static bool
-t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
+t_both(struct mlx5dm_flow_compiled *sh, bool in_out, bool internal,
        const struct rte_flow_attr *attr, const struct rte_flow_item *items,
        const struct rte_flow_action *actions, int *ret)
 {
@@ -155,17 +139,17 @@ t_both(struct mlx5dm_flow_shape *sh, bool in_out, bool internal,
 	memset(&ref, 0xa5, sizeof(ref));
 	memset(&got.err, 0xa5, sizeof(got.err));
 	ref.ret = mlx5dm_flow_translate(&xc, attr, items, actions, &ref.spec, &ref.err);
-	xc.shape = sh;
+	xc.compiled = sh;
 	got.ret = mlx5dm_flow_translate(&xc, attr, items, actions, out, &got.err);
 	if (got.ret != ref.ret)
 		fprintf(stderr, "cache %d (%s), none %d (%s)\n", got.ret,
 			got.ret != 0 ? got.err.message : "", ref.ret,
 			ref.ret != 0 ? ref.err.message : "");
 	assert_int_equal(got.ret, ref.ret);
-	assert_int_equal(ref.spec.shape_id, 0);
+	assert_null(ref.spec.compiled);
 	if (ref.ret == 0) {
 		t_spec_same(out, &ref.spec);
-		t_id_check(out);
+		t_id_check(out, sh);
 	} else {
 		assert_int_equal(got.err.type, ref.err.type);
 		assert_ptr_equal(got.err.cause, ref.err.cause);
@@ -204,7 +188,7 @@ t_fp_reset(void)
 static void
 test_same_shape_replays(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
 	const struct rte_flow_item *items = t_fp_items;
 	unsigned int i;
@@ -230,7 +214,7 @@ test_same_shape_replays(void **state)
 static void
 test_other_shapes_walk(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	struct rte_flow_item_ipv4 v4 = { .hdr.dst_addr = IP4(10, 0, 0, 1) };
 	const struct rte_flow_item_ipv4 v4_last = { .hdr.dst_addr = IP4(10, 0, 0, 255) };
 	const struct rte_flow_item_ipv4 net_mask = { .hdr.dst_addr = RTE_BE32(0xffffff00) };
@@ -283,7 +267,7 @@ test_other_shapes_walk(void **state)
 static void
 test_actions_after_replay(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
 	const struct rte_flow_item *items = t_fp_items;
 	const struct rte_flow_action_mark mark = { .id = 7 }, bad_mark = { .id = 0xffffff };
@@ -318,7 +302,7 @@ test_actions_after_replay(void **state)
 static void
 test_values_that_matter(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	const struct rte_flow_item_eth eth_type_mask = { .hdr.ether_type = RTE_BE16(0xffff) };
 	struct rte_flow_item_eth eth = { .hdr.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4) };
 	const struct rte_flow_item_ipv4 proto_mask = { .hdr.next_proto_id = 0xff };
@@ -368,7 +352,7 @@ test_values_that_matter(void **state)
 static void
 test_copies_actions_read(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	const uint16_t queues[] = { 0, 1, 2, 3 };
 	const struct rte_flow_action_rss rss = {
 		.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_NONFRAG_IPV4_TCP, .queue_num = 4,
@@ -412,7 +396,7 @@ test_copies_actions_read(void **state)
 static void
 test_check_error_after_replay(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	const struct rte_flow_item_mpls mpls1 = { .label_tc_s = { 0, 0x10, 0 } };
 	const struct rte_flow_item_mpls mpls2 = { .label_tc_s = { 0, 0x20, 0 } };
 	const struct rte_flow_item a[] = {
@@ -422,7 +406,7 @@ test_check_error_after_replay(void **state)
 		ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL), ITEM(GRE, NULL, NULL),
 		ITEM(MPLS, &mpls2, NULL), END_ITEM };
 	const struct rte_flow_action drop[] = { ACT(DROP, NULL), END_ACT };
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8, .shape = sh };
+	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8, .compiled = sh };
 	struct rte_flow_error err;
 	int ret;
 
@@ -447,7 +431,7 @@ test_check_error_after_replay(void **state)
 static void
 test_rule_replays(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
 	const struct rte_flow_item *items = t_fp_items;
 	struct rte_flow_action_queue q = { .index = 1 };
@@ -470,43 +454,45 @@ test_rule_replays(void **state)
 	(void)state;
 	assert_false(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_int_equal(ret, 0);
-	id = sh->out.shape_id;
-	assert_int_not_equal(id, 0);
+	assert_ptr_equal(sh->out.compiled, sh);
+	assert_true(sh->out.whole && sh->out.act_same);
+	id = sh->compiles;
 	for (i = 0; i < 6; i++) {
 		v4->hdr.dst_addr = IP4(10, 1, i, 7);
 		assert_true(t_both(sh, i % 2 == 0, false, &t_attr_in, items, acts, &ret));
 		assert_true(t_rule);
 		assert_int_equal(ret, 0);
 		if (i % 2 == 0) {
-			assert_int_equal(sh->out.shape_id, id);
+			assert_int_equal(sh->compiles, id);
 			assert_int_equal(mlx5dm_prm_get(sh->out.value, T_AT(S_DST_IP_31_0)),
 					 (10u << 24) | (1u << 16) | (i << 8) | 7);
 		}
 	}
-	/* Another queue and mark: their values, other action parameters (act_id 0). */
+	/* Another queue and mark: their values, other action parameters (not act_same). */
 	q.index = 2;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
 	assert_int_equal(sh->out.queues[0], 2);
-	assert_int_equal(sh->out.shape_id, id);
-	assert_int_equal(sh->out.act_id, 0);
+	assert_int_equal(sh->compiles, id);
+	assert_true(sh->out.whole);
+	assert_false(sh->out.act_same);
 	mark.id = 6;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
 	assert_int_equal(sh->out.tag_value, 7);
-	assert_int_equal(sh->out.act_id, 0);
+	assert_false(sh->out.act_same);
 	/* Only the mark new: the kept parameters (the tag is the rule's argument). */
 	q.index = 1;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
 	assert_int_equal(sh->out.tag_value, 7);
-	assert_int_equal(sh->out.act_id, id);
+	assert_true(sh->out.act_same);
 	/* Back to the kept values: the kept parameters. */
 	q.index = 1;
 	mark.id = 5;
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
-	assert_int_equal(sh->out.act_id, id);
+	assert_true(sh->out.act_same);
 	assert_int_equal(sh->out.queues[0], 1);
 	assert_int_equal(sh->out.tag_value, 6);
 	/* Values the walk refuses (queue beyond the port's count, mark too large): its verdict. */
@@ -529,7 +515,7 @@ test_rule_replays(void **state)
 	assert_true(t_rule);
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts, &ret));
 	assert_true(t_rule);
-	assert_int_equal(sh->out.shape_id, id);
+	assert_int_equal(sh->compiles, id);
 	/* Shorter, longer, a missing configuration: their own walks and verdicts. */
 	assert_true(t_both(sh, true, false, &t_attr_in, items, acts_short, &ret));
 	assert_false(t_rule);
@@ -583,7 +569,7 @@ test_rule_replays(void **state)
 static void
 test_rule_replay_buffers(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	struct rte_flow_item_ipv4 *v4 = t_fp_reset();
 	const struct rte_flow_item *items = t_fp_items;
 	const struct rte_flow_action_queue q2 = { .index = 2 };
@@ -863,7 +849,7 @@ t_actions(struct t_rule *r, unsigned int kind, bool vary)
 static void
 test_random_rules(void **state)
 {
-	struct mlx5dm_flow_shape *sh = t_shape_new();
+	struct mlx5dm_flow_compiled *sh = t_shape_new();
 	static struct t_rule r;
 	unsigned int n, tmpl = 0, which = 0, acts = 0, ok = 0, replays = 0, rules = 0;
 	int ret;

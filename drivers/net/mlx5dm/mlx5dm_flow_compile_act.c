@@ -3,18 +3,18 @@
  */
 
 /*
- * The action half of the shape cache (mlx5dm_flow.h): the last action list
- * translated over a pattern of the kept shape, and the whole result, so the
- * next rule with that pattern shape and a list of the same kinds is a copy
- * of it with its own match values and action values
- * (mlx5dm_flow_shape_replay() compares the list).
+ * The action half of a compiled template (mlx5dm_flow.h): the action list
+ * translated over its pattern, and the whole result, so a rule of the
+ * template with a list of the same kinds is a copy of it with its own match
+ * values and action values (mlx5dm_flow_compiled_replay() compares the
+ * list).
  *
  * Why a replay is exact. The walk of the kept kinds (mlx5dm_flow_actions.c,
  * mlx5dm_flow_rss.c) reads the action types, one value of QUEUE, JUMP and
  * MARK (index, group, id), the direction and group of the attributes and
  * xc->nb_rx_queues; the checks at the list's end (fate, reformat, VLAN push,
  * MARK with JUMP, RSS expansion) read only what those actions wrote: no
- * pattern layer, no match value. The attributes are the kept shape's, so
+ * pattern layer, no match value. The attributes are the template's, so
  * with the same types the walk writes what it wrote before but for where
  * those values go: queues[0], tag_value (id + 1), jump_group, each as it
  * is, after the walk's own check of it (index below the queue count, id at
@@ -23,35 +23,28 @@
  * the id into a modify entry: that id is compared instead. A value that
  * fails its check, or any other list, takes the walk, with its verdict.
  * Only successful walks are kept.
- *
- * Each kept result gets a new id (spec->shape_id), unique in the process:
- * equal ids mean equal results but for the copied values (and the hints the
- * mask check adds); spec->act_id is that id too when the action values are
- * the kept ones.
  */
 
 #include <string.h>
 
 #include "mlx5dm_flow.h"
 
-static uint64_t mlx5dm_flow_shape_ids;
-
 /* What a replay does with a kept kind's configuration; -1: the kind is not kept. */
 static int
-mlx5dm_flow_shape_aop(enum rte_flow_action_type type, bool jump)
+mlx5dm_flow_compiled_aop(enum rte_flow_action_type type, bool jump)
 {
 	switch (type) {
 	case RTE_FLOW_ACTION_TYPE_VOID:
 	case RTE_FLOW_ACTION_TYPE_DROP:
 	case RTE_FLOW_ACTION_TYPE_COUNT:
 	case RTE_FLOW_ACTION_TYPE_FLAG:
-		return MLX5DM_FLOW_SHAPE_A_TYPE;
+		return MLX5DM_FLOW_CT_A_TYPE;
 	case RTE_FLOW_ACTION_TYPE_QUEUE:
-		return MLX5DM_FLOW_SHAPE_A_QUEUE;
+		return MLX5DM_FLOW_CT_A_QUEUE;
 	case RTE_FLOW_ACTION_TYPE_JUMP:
-		return MLX5DM_FLOW_SHAPE_A_JUMP;
+		return MLX5DM_FLOW_CT_A_JUMP;
 	case RTE_FLOW_ACTION_TYPE_MARK:
-		return jump ? MLX5DM_FLOW_SHAPE_A_MARK_SAME : MLX5DM_FLOW_SHAPE_A_MARK;
+		return jump ? MLX5DM_FLOW_CT_A_MARK_SAME : MLX5DM_FLOW_CT_A_MARK;
 	default:
 		return -1;
 	}
@@ -72,43 +65,47 @@ mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spe
 }
 
 void
-mlx5dm_flow_shape_act_forget(struct mlx5dm_flow_shape *sh)
+mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct)
 {
-	sh->act.valid = false;
-	sh->out_full = false;
+	ct->act.valid = false;
+	ct->out_full = false;
+	/* Its objects were found for the results being forgotten. */
+	memset(ct->objs, 0, sizeof(ct->objs));
+	ct->compiles++;
 }
 
 void
-mlx5dm_flow_shape_keep_actions(struct mlx5dm_flow_shape *sh, const struct rte_flow_action actions[],
-			       struct mlx5dm_flow_spec *spec)
+mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
+				  const struct rte_flow_action actions[],
+				  struct mlx5dm_flow_spec *spec)
 {
-	struct mlx5dm_flow_shape_act *m = &sh->act;
+	struct mlx5dm_flow_ct_act *m = &ct->act;
 	bool jump = false;
 	unsigned int n;
 	int op;
 
-	mlx5dm_flow_shape_act_forget(sh);
+	mlx5dm_flow_compiled_act_forget(ct);
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++)
 		jump |= actions[n].type == RTE_FLOW_ACTION_TYPE_JUMP;
-	if (n > MLX5DM_FLOW_SHAPE_ACTIONS)
+	if (n > MLX5DM_FLOW_CT_ACTIONS)
 		return;
 	m->has = 0;
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
-		op = mlx5dm_flow_shape_aop(actions[n].type, jump);
+		op = mlx5dm_flow_compiled_aop(actions[n].type, jump);
 		if (op < 0)
 			return;
 		m->a[n].type = actions[n].type;
 		m->a[n].op = (uint8_t)op;
 		/* The walk succeeded: an action that needs a configuration has one. */
-		m->a[n].val = op != MLX5DM_FLOW_SHAPE_A_TYPE ?
-			      mlx5dm_flow_shape_aval(actions[n].conf, op) : 0;
-		if (op != MLX5DM_FLOW_SHAPE_A_MARK_SAME)
+		m->a[n].val = op != MLX5DM_FLOW_CT_A_TYPE ?
+			      mlx5dm_flow_compiled_aval(actions[n].conf, op) : 0;
+		if (op != MLX5DM_FLOW_CT_A_MARK_SAME)
 			m->has |= 1u << op;
 	}
 	m->nb = (uint8_t)n;
-	spec->shape_id = __atomic_add_fetch(&mlx5dm_flow_shape_ids, 1, __ATOMIC_RELAXED);
-	spec->act_id = spec->shape_id;
+	spec->whole = true;
+	spec->act_same = true;
 	mlx5dm_flow_spec_copy(&m->res, spec);
 	m->valid = true;
-	sh->out_full = spec == &sh->out;
+	ct->out_full = spec == &ct->out;
 }

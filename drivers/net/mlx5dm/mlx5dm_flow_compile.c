@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Compiled templates (mlx5dm_flow.h): a template's rules have one pattern
+ * shape with different values (flow-perf: one address per rule), and the
+ * pattern walk is most of a translation.
+ *
+ * Why a replay is exact. A walk is a function of the attributes,
+ * xc->internal and the items: types, masks, `last`s, and of a spec only the
+ * bits under its mask and those its hooks read anyway (the item's
+ * hook_spec). A replay needs all of them equal, except the copied bits.
+ * Those are bits of a map entry that wrote its match field, where
+ *  - no item hook reads bits a map covers (mlx5dm_flow_item.h),
+ *  - the walk wrote the field once (no contradiction check saw its value),
+ *  - the walk read no match value of the field (mlx5dm_flow_match_value()
+ *    pins it),
+ *  - no other map entry that wrote reads the same bits.
+ * So they reach nothing but that field's value, under its mask: the walk
+ * could neither fail nor differ anywhere else because of them. Patterns with
+ * a `last` are not compiled (a range turns spec bits into mask bits); a
+ * recording that ran out of room compiles nothing.
+ */
+
+#include <string.h>
+
+#include "mlx5dm_flow_item.h"
+
+void
+mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct)
+{
+	ct->valid = false;
+	ct->out_kept = false;
+	mlx5dm_flow_compiled_act_forget(ct);
+	ct->nb_cand = 0;
+	memset(ct->use, 0, sizeof(ct->use));
+}
+
+static int8_t
+mlx5dm_flow_compiled_index(const struct rte_flow_item items[], const struct rte_flow_item *it)
+{
+	return it == NULL ? -1 : (int8_t)(it - items);
+}
+
+/* The pattern's items into ct (types, masks, specs); false if it cannot be kept. */
+static bool
+mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[])
+{
+	unsigned int n;
+
+	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
+		const struct rte_flow_item *it = &items[n];
+		const struct mlx5dm_flow_item_def *def;
+
+		if (n == MLX5DM_FLOW_CT_ITEMS)
+			return false;
+		ct->item[n].type = it->type;
+		ct->item[n].kind = MLX5DM_FLOW_CT_VOID;
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		if (it->last != NULL)
+			return false;
+		def = mlx5dm_flow_item_def_get(it->type);
+		ct->item[n].kind = MLX5DM_FLOW_CT_NO_SPEC;
+		ct->item[n].default_mask = def->default_mask;
+		if (it->spec == NULL)
+			continue;
+		/* Compared in words of 8 (or 4) bytes, the last one overlapping. */
+		if (def->size < 4 || def->size % 4 != 0)
+			return false;
+		ct->item[n].kind = MLX5DM_FLOW_CT_SPEC;
+		ct->item[n].word_len = def->size >= 8 ? 8 : 4;
+		ct->item[n].nb_words = (uint8_t)((def->size + ct->item[n].word_len - 1) /
+						 ct->item[n].word_len);
+		memcpy(ct->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
+		memcpy(ct->ispec[n], it->spec, def->size);
+		memset(ct->sel[n], 0, def->size); /* the copied bits, for now */
+	}
+	ct->nb_items = (uint8_t)n;
+	return true;
+}
+
+/* Copied bytes as moves of 8, 4, 2 or 1; false if they do not fit. */
+static bool
+mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
+			       const struct mlx5dm_flow_ct_copy *cp)
+{
+	unsigned int done = 0, len;
+
+	while (done < cp->bytes) {
+		len = cp->bytes - done;
+		len = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
+		if (ct->nb_moves == MLX5DM_FLOW_CT_MOVES)
+			return false;
+		ct->move[ct->nb_moves++] = (struct mlx5dm_flow_ct_move){
+			.item = cp->item, .len = (uint8_t)len,
+			.src = (uint16_t)(cp->bit / 8 + done), .dst = (uint16_t)(cp->dst + done) };
+		done += len;
+	}
+	return true;
+}
+
+/* The candidates that are copies; false if another map entry reads their bits. */
+static bool
+mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
+				 const struct mlx5dm_flow_spec *spec)
+{
+	unsigned int c, b;
+
+	ct->nb_copies = 0;
+	ct->nb_moves = 0;
+	for (c = 0; c < ct->nb_cand; c++) {
+		struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
+		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
+		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
+		uint8_t *copied = ct->sel[cp->item];
+
+		if (ct->use[cp->fte] != 1)
+			continue;
+		/* One write: the field's mask is this entry's, its value these bits. */
+		cp->mask = mlx5dm_fte_get(spec->mask, cp->fte);
+		cp->bytes = 0;
+		if (cp->bit % 8 == 0 && cp->width % 8 == 0 && f->bit % 8 == 0 &&
+		    f->width == cp->width && cp->mask == all) {
+			/* Both sides are big-endian bit streams: the same bytes. */
+			cp->bytes = cp->width / 8;
+			cp->dst = f->bit / 8;
+		}
+		mlx5dm_prm_set(copied, cp->bit, cp->width,
+			       mlx5dm_prm_get(copied, cp->bit, cp->width) | cp->mask);
+		if (cp->bytes != 0) {
+			if (!mlx5dm_flow_compiled_keep_move(ct, cp))
+				return false;
+			continue;
+		}
+		ct->copy[ct->nb_copies++] = *cp;
+	}
+	for (c = 0; c < ct->nb_cand; c++) {
+		const struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
+
+		if (ct->use[cp->fte] != 1 &&
+		    mlx5dm_prm_get(ct->sel[cp->item], cp->bit, cp->width) != 0)
+			return false;
+	}
+	/* What matters: under the mask or read by a hook, and not copied. */
+	for (c = 0; c < ct->nb_items; c++) {
+		const struct mlx5dm_flow_item_def *def;
+		const uint8_t *hook;
+
+		if (ct->item[c].kind != MLX5DM_FLOW_CT_SPEC)
+			continue;
+		def = mlx5dm_flow_item_def_get(ct->item[c].type);
+		hook = def->hook_spec;
+		for (b = 0; b < def->size; b++) {
+			ct->sel[c][b] = (uint8_t)((ct->mask[c][b] | (hook != NULL ? hook[b] : 0)) &
+						  ~ct->sel[c][b]);
+			ct->ispec[c][b] &= ct->sel[c][b];
+		}
+	}
+	return true;
+}
+
+/* n bytes at p as a number (n constant once inlined). */
+static inline uint64_t
+mlx5dm_flow_compiled_ld(const uint8_t *p, size_t n)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, p, n);
+	return w;
+}
+
+/*
+ * The words the replay compares: an item of size s in words of 8 bytes (4
+ * below 8) at 0, 8, ... and s - 8 for the rest, so no word reaches beyond
+ * the item and every byte is in one.
+ */
+static void
+mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
+{
+	unsigned int i, k, off, nw = 0;
+
+	for (i = 0; i < ct->nb_items; i++) {
+		unsigned int len = ct->item[i].word_len, size;
+
+		if (ct->item[i].kind != MLX5DM_FLOW_CT_SPEC)
+			continue;
+		size = mlx5dm_flow_item_def_get(ct->item[i].type)->size;
+		ct->item[i].first = (uint8_t)nw;
+		for (k = 0; k < ct->item[i].nb_words; k++) {
+			struct mlx5dm_flow_ct_word *w = &ct->word[nw++];
+
+			off = RTE_MIN(k * len, size - len);
+			w->off = (uint16_t)off;
+			w->mask = mlx5dm_flow_compiled_ld(ct->mask[i] + off, len);
+			w->sel = mlx5dm_flow_compiled_ld(ct->sel[i] + off, len);
+			w->val = mlx5dm_flow_compiled_ld(ct->ispec[i] + off, len);
+		}
+	}
+}
+
+void
+mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+			     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			     const struct mlx5dm_flow_xlate *x)
+{
+	if (ct->nb_cand > MLX5DM_FLOW_CT_COPIES || !mlx5dm_flow_compiled_keep_items(ct, items) ||
+	    !mlx5dm_flow_compiled_keep_copies(ct, x->spec))
+		return;
+	mlx5dm_flow_compiled_keep_words(ct);
+	ct->attr = *attr;
+	ct->internal = xc->internal;
+	ct->relaxed = xc->relaxed;
+	ct->x = *x;
+	ct->x.rec = NULL;
+	memcpy(ct->owner, x->owner, sizeof(ct->owner));
+	ct->prev = mlx5dm_flow_compiled_index(items, x->prev);
+	ct->vlan_item = mlx5dm_flow_compiled_index(items, x->vlan_item);
+	x->spec->compiled = ct;
+	memcpy(ct->spec_head, x->spec, MLX5DM_FLOW_SPEC_ZEROED);
+	ct->out_kept = x->spec == &ct->out;
+	ct->valid = true;
+}
+
+/* What differs in a word: the mask, or the spec bits that matter. */
+static inline uint64_t
+mlx5dm_flow_compiled_diff(const struct mlx5dm_flow_ct_word *w, const uint8_t *spec,
+			  const uint8_t *mask, size_t n)
+{
+	return (mlx5dm_flow_compiled_ld(mask + w->off, n) ^ w->mask) |
+	       ((mlx5dm_flow_compiled_ld(spec + w->off, n) & w->sel) ^ w->val);
+}
+
+/* The attributes and items are those ct was compiled from but for the copied bits. */
+static inline bool
+mlx5dm_flow_compiled_same(const struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+			  const struct rte_flow_attr *attr, const struct rte_flow_item items[])
+{
+	uint64_t acc = 0;
+	unsigned int i;
+
+	if (!ct->valid || attr == NULL || items == NULL || xc->internal != ct->internal ||
+	    xc->relaxed != ct->relaxed ||
+	    memcmp(attr, &ct->attr, sizeof(*attr)) != 0)
+		return false;
+	for (i = 0; i < ct->nb_items; i++) {
+		const struct rte_flow_item *it = &items[i];
+		const struct mlx5dm_flow_ct_word *w, *end;
+		const uint8_t *spec, *mask;
+
+		if (it->type != ct->item[i].type)
+			return false;
+		if (ct->item[i].kind == MLX5DM_FLOW_CT_VOID)
+			continue;
+		if (it->last != NULL)
+			return false;
+		if (ct->item[i].kind == MLX5DM_FLOW_CT_NO_SPEC) {
+			if (it->spec != NULL || it->mask != NULL)
+				return false;
+			continue;
+		}
+		spec = it->spec;
+		if (spec == NULL)
+			return false;
+		mask = it->mask != NULL ? it->mask : ct->item[i].default_mask;
+		w = &ct->word[ct->item[i].first];
+		end = w + ct->item[i].nb_words;
+		if (ct->item[i].word_len == 8)
+			for (; w < end; w++)
+				acc |= mlx5dm_flow_compiled_diff(w, spec, mask, 8);
+		else
+			for (; w < end; w++)
+				acc |= mlx5dm_flow_compiled_diff(w, spec, mask, 4);
+	}
+	return acc == 0 && items[i].type == RTE_FLOW_ITEM_TYPE_END;
+}
+
+/* Bits [bit, bit + width) of a spec, reading none of the caller's bytes beyond them. */
+static uint32_t
+mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width)
+{
+	unsigned int b, end = bit + width - 1;
+	uint64_t v = 0;
+
+	if (end / 8 - bit / 8 == 3) /* four bytes: addresses, most fields */
+		v = mlx5dm_prm_be32(p + bit / 8);
+	else
+		for (b = bit / 8; b <= end / 8; b++)
+			v = v << 8 | p[b];
+	v >>= 7 - end % 8;
+	return (uint32_t)(v & ((1ull << width) - 1));
+}
+
+/* The copied bits of the items into the match value. */
+static inline void
+mlx5dm_flow_compiled_copy_values(const struct mlx5dm_flow_compiled *ct,
+				 const struct rte_flow_item items[], uint8_t *value)
+{
+	unsigned int i;
+
+	for (i = 0; i < ct->nb_moves; i++) {
+		const struct mlx5dm_flow_ct_move *mv = &ct->move[i];
+		const uint8_t *from = (const uint8_t *)items[mv->item].spec + mv->src;
+		uint8_t *to = value + mv->dst;
+
+		switch (mv->len) {
+		case 8:
+			memcpy(to, from, 8);
+			break;
+		case 4:
+			memcpy(to, from, 4);
+			break;
+		case 2:
+			memcpy(to, from, 2);
+			break;
+		default:
+			*to = *from;
+			break;
+		}
+	}
+	for (i = 0; i < ct->nb_copies; i++) {
+		const struct mlx5dm_flow_ct_copy *cp = &ct->copy[i];
+
+		mlx5dm_fte_set(value, (enum mlx5dm_fte_field)cp->fte,
+			       mlx5dm_flow_compiled_bits(items[cp->item].spec, cp->bit, cp->width) &
+			       cp->mask);
+	}
+}
+
+/* The walk's spec, but for the copied values. */
+static void
+mlx5dm_flow_compiled_head(struct mlx5dm_flow_compiled *ct, struct mlx5dm_flow_spec *spec)
+{
+	if (spec == &ct->out) {
+		ct->out_full = false; /* the action walk writes the head */
+		if (ct->out_kept) {
+			/* Only the walk writes the match (and the copies all of their fields). */
+			memcpy(spec, ct->spec_head, offsetof(struct mlx5dm_flow_spec, mask));
+			return;
+		}
+		ct->out_kept = true;
+	}
+	memcpy(spec, ct->spec_head, MLX5DM_FLOW_SPEC_ZEROED);
+}
+
+/* The walk's translation state, for the action walk. */
+static void
+mlx5dm_flow_compiled_x(const struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
+		       struct mlx5dm_flow_xlate *x)
+{
+	*x = ct->x;
+	x->prev = ct->prev >= 0 ? &items[ct->prev] : NULL;
+	x->vlan_item = ct->vlan_item >= 0 ? &items[ct->vlan_item] : NULL;
+}
+
+/* v passes the walk's check of kept action i's value (MARK with JUMP: it is the kept one). */
+static inline bool
+mlx5dm_flow_compiled_aval_ok(const struct mlx5dm_flow_ct_act *m, unsigned int i,
+			     const struct mlx5dm_flow_xctx *xc, uint32_t v)
+{
+	switch (m->a[i].op) {
+	case MLX5DM_FLOW_CT_A_QUEUE:
+		return v < xc->nb_rx_queues;
+	case MLX5DM_FLOW_CT_A_MARK:
+		return v <= MLX5DM_FLOW_MARK_MAX;
+	case MLX5DM_FLOW_CT_A_JUMP:
+		return v > m->res.group && v <= MLX5DM_FLOW_MAX_GROUP;
+	default:
+		return v == m->a[i].val;
+	}
+}
+
+/*
+ * The action list has the kinds of the one compiled with the pattern, and values
+ * that pass the walk's checks (mlx5dm_flow_compile_act.c): then spec holds the
+ * kept result with those values (but for the copied match values).
+ */
+static inline bool
+mlx5dm_flow_compiled_act_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+				const struct rte_flow_action actions[],
+				struct mlx5dm_flow_spec *spec)
+{
+	const struct mlx5dm_flow_ct_act *m = &ct->act;
+	uint32_t v, val[MLX5DM_FLOW_CT_A_JUMP + 1];
+	bool same = true;
+	unsigned int i;
+	uint8_t op;
+
+	if (!m->valid || actions == NULL)
+		return false;
+	for (i = 0; i < m->nb; i++) {
+		const struct rte_flow_action *a = &actions[i];
+
+		op = m->a[i].op;
+		if (a->type != m->a[i].type)
+			return false;
+		if (op == MLX5DM_FLOW_CT_A_TYPE)
+			continue;
+		if (a->conf == NULL)
+			return false;
+		v = mlx5dm_flow_compiled_aval(a->conf, op);
+		/* A MARK id is the rule's argument, not a parameter of its actions. */
+		same &= v == m->a[i].val || op == MLX5DM_FLOW_CT_A_MARK;
+		val[op] = v;
+		if (!mlx5dm_flow_compiled_aval_ok(m, i, xc, v))
+			return false;
+	}
+	if (actions[i].type != RTE_FLOW_ACTION_TYPE_END)
+		return false;
+	if (spec != &ct->out || !ct->out_full) {
+		mlx5dm_flow_spec_copy(spec, &m->res);
+		if (spec == &ct->out) {
+			ct->out_kept = true;
+			ct->out_full = true;
+		}
+	}
+	/* The action values, where the walk would have put them (the kept ones when same). */
+	if (m->has & (1u << MLX5DM_FLOW_CT_A_QUEUE))
+		spec->queues[0] = (uint16_t)val[MLX5DM_FLOW_CT_A_QUEUE];
+	if (m->has & (1u << MLX5DM_FLOW_CT_A_MARK))
+		spec->tag_value = val[MLX5DM_FLOW_CT_A_MARK] + 1;
+	if (m->has & (1u << MLX5DM_FLOW_CT_A_JUMP))
+		spec->jump_group = val[MLX5DM_FLOW_CT_A_JUMP];
+	spec->act_same = same;
+	ct->rule_hits++;
+	return true;
+}
+
+enum mlx5dm_flow_replay
+mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+			    const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			    const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
+			    struct mlx5dm_flow_spec *spec)
+{
+	enum mlx5dm_flow_replay what = MLX5DM_FLOW_REPLAY_RULE;
+
+	if (!mlx5dm_flow_compiled_same(ct, xc, attr, items))
+		return MLX5DM_FLOW_REPLAY_NONE;
+	if (!mlx5dm_flow_compiled_act_replay(ct, xc, actions, spec)) {
+		what = MLX5DM_FLOW_REPLAY_PATTERN;
+		mlx5dm_flow_compiled_x(ct, items, x);
+		mlx5dm_flow_compiled_head(ct, spec);
+	}
+	/* What the mask check reads (everything, after a pattern replay). */
+	x->xc = xc;
+	x->spec = spec;
+	x->items = items;
+	x->owner = ct->owner;
+	mlx5dm_flow_compiled_copy_values(ct, items, spec->value);
+	ct->hits++;
+	return what;
+}
+
+/* The mask an item is matched under, and its size (0: none). */
+static const uint8_t *
+mlx5dm_flow_compiled_mask(const struct rte_flow_item *it, size_t *size)
+{
+	const struct mlx5dm_flow_item_def *def;
+
+	*size = 0;
+	if (it->spec == NULL && it->mask == NULL)
+		return NULL;
+	def = mlx5dm_flow_item_def_get(it->type);
+	if (def == NULL)
+		return NULL;
+	*size = def->size;
+	return it->mask != NULL ? it->mask : def->default_mask;
+}
+
+uint32_t
+mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			 const struct rte_flow_item items[], const struct rte_flow_action actions[])
+{
+	uint64_t h, w;
+	size_t size, off;
+	unsigned int i;
+
+	if (attr == NULL || items == NULL || actions == NULL)
+		return 0;
+	h = (uint64_t)attr->group << 32 ^ (uint64_t)attr->priority << 4 ^
+	    (uint64_t)attr->ingress << 3 ^ (uint64_t)attr->egress << 2 ^
+	    (uint64_t)xc->relaxed << 1 ^ xc->internal;
+	/* A walk of a longer pattern or list is not compiled: its head is hash enough. */
+	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS && items[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
+		const uint8_t *mask = mlx5dm_flow_compiled_mask(&items[i], &size);
+
+		h = mlx5dm_index_mix(h ^ (uint64_t)items[i].type << 40 ^ (items[i].last != NULL));
+		for (off = 0; off + 8 <= size; off += 8) {
+			memcpy(&w, mask + off, 8);
+			h ^= w;
+			h = h << 7 | h >> 57;
+		}
+		for (; off < size; off++)
+			h = h << 8 ^ mask[off];
+	}
+	for (i = 0; i < MLX5DM_FLOW_CT_ACTIONS && actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++)
+		h = mlx5dm_index_mix(h ^ (uint64_t)actions[i].type << 20);
+	return mlx5dm_index_mix(h);
+}

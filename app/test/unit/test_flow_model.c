@@ -127,7 +127,7 @@ static struct rte_flow *
 env_flow_cached(struct env *e, const struct rte_flow_item *items,
 		const struct rte_flow_action *actions)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *f;
@@ -929,6 +929,7 @@ test_model_cached_rules(void **state)
 	struct rte_flow_action_mark mark = { .id = 0 };
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
 	const struct mlx5dm_flow_xctx plain = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_xctx port = plain;
 	struct mlx5dm_flow_spec *spec;
 	struct rte_flow_error err[2];
 	struct rte_flow *f[CACHED_N];
@@ -962,7 +963,7 @@ test_model_cached_rules(void **state)
 	q.index = 3;
 	env_flow_cached(e, net, acts);
 	env_expect_cached(e, 0x0a000277, 3, mark.id);
-	assert_int_equal(mlx5dm_flow_objs_translate(&e->fp, &plain, NULL, &t_attr_in, bad, acts,
+	assert_int_equal(mlx5dm_flow_objs_translate(&e->fp, &port, NULL, &t_attr_in, bad, acts,
 						    &spec, &err[0]), -ENOTSUP);
 	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, spec, &err[1]),
 			 -ENOTSUP);

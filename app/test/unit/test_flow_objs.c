@@ -729,7 +729,7 @@ static struct rte_flow *
 t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *items, const struct rte_flow_action *actions)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
+	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec *spec;
 

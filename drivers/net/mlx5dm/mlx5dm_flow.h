@@ -719,8 +719,9 @@ mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
 /* Forget the kept list (the pattern is compiled anew). */
 void mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct);
 /*
- * The hash of a rule's shape: attributes, item types and masks, action
- * types; the implicit template of a synchronous rule is found by it.
+ * The hash of a rule's shape: attributes, item types and masks (by
+ * address), action types; the implicit template of a synchronous rule is
+ * found by it.
  */
 uint32_t mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc,
 				  const struct rte_flow_attr *attr,
@@ -891,6 +892,17 @@ struct mlx5dm_flow_priv {
 	uint32_t shared_cnt;
 };
 
+/* The objects ct found for its sub-rules (forgotten if one may have gone since). */
+static inline struct mlx5dm_flow_ct_objs *
+mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	if (MLX5DM_UNLIKELY(ct->epoch != fp->epoch)) {
+		memset(ct->objs, 0, sizeof(ct->objs));
+		ct->epoch = fp->epoch;
+	}
+	return ct->objs;
+}
+
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
 /* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
 void *mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls);
@@ -917,9 +929,6 @@ void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_mat
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
-/* The objects ct found for its sub-rules (forgotten if one may have gone since). */
-struct mlx5dm_flow_ct_objs *mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp,
-						      struct mlx5dm_flow_compiled *ct);
 
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
@@ -1095,11 +1104,12 @@ int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *f
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 /*
  * Translate a rule through its template ct (NULL: the implicit template of
- * its shape) with the port's context port; *spec: the result, in the
- * template's buffer until the next rule of the template. fp->lock held,
- * until mlx5dm_flow_objs_create() consumed the result.
+ * its shape) with the port's context xc (its template and object hooks
+ * set here); *spec: the result, in the template's buffer until the next
+ * rule of the template. fp->lock held, until mlx5dm_flow_objs_create()
+ * consumed the result.
  */
-int mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *port,
+int mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 			       struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
 			       const struct rte_flow_item items[],
 			       const struct rte_flow_action actions[],

@@ -264,16 +264,6 @@ mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int d
 	return mlx5dm_index_find(&fp->matchers, h, mlx5dm_flow_matcher_eq, &k);
 }
 
-struct mlx5dm_flow_ct_objs *
-mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
-{
-	if (ct->epoch != fp->epoch) {
-		memset(ct->objs, 0, sizeof(ct->objs));
-		ct->epoch = fp->epoch;
-	}
-	return ct->objs;
-}
-
 /* The matcher of sub-rule i's key, hashed (apart: the lookup a template did not spare). */
 static __rte_noinline struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_known(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,

@@ -452,29 +452,26 @@ mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm
 	return what;
 }
 
-/* The mask an item is matched under, and its size (0: none). */
-static const uint8_t *
-mlx5dm_flow_compiled_mask(const struct rte_flow_item *it, size_t *size)
+/* Mixes a word into a running hash (a multiply: the final mix spreads it). */
+static inline uint64_t
+mlx5dm_flow_compiled_step(uint64_t h, uint64_t w)
 {
-	const struct mlx5dm_flow_item_def *def;
-
-	*size = 0;
-	if (it->spec == NULL && it->mask == NULL)
-		return NULL;
-	def = mlx5dm_flow_item_def_get(it->type);
-	if (def == NULL)
-		return NULL;
-	*size = def->size;
-	return it->mask != NULL ? it->mask : def->default_mask;
+	return (h ^ w) * 0x9e3779b97f4a7c15ull;
 }
 
+/*
+ * The key is a hint: it picks the slot, and the template in it replays a
+ * rule only if the rule's attributes, types and mask bytes are its own
+ * (mlx5dm_flow_compiled_same()). So masks are hashed by address, not read:
+ * applications pass one mask per shape, and a shape whose masks come from
+ * several addresses is compiled in as many slots.
+ */
 uint32_t
 mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			 const struct rte_flow_item items[], const struct rte_flow_action actions[])
 {
-	uint64_t h, w;
-	size_t size, off;
 	unsigned int i;
+	uint64_t h;
 
 	if (attr == NULL || items == NULL || actions == NULL)
 		return 0;
@@ -482,19 +479,13 @@ mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flo
 	    (uint64_t)attr->ingress << 3 ^ (uint64_t)attr->egress << 2 ^
 	    (uint64_t)xc->relaxed << 1 ^ xc->internal;
 	/* A walk of a longer pattern or list is not compiled: its head is hash enough. */
-	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS && items[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
-		const uint8_t *mask = mlx5dm_flow_compiled_mask(&items[i], &size);
-
-		h = mlx5dm_index_mix(h ^ (uint64_t)items[i].type << 40 ^ (items[i].last != NULL));
-		for (off = 0; off + 8 <= size; off += 8) {
-			memcpy(&w, mask + off, 8);
-			h ^= w;
-			h = h << 7 | h >> 57;
-		}
-		for (; off < size; off++)
-			h = h << 8 ^ mask[off];
-	}
-	for (i = 0; i < MLX5DM_FLOW_CT_ACTIONS && actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++)
-		h = mlx5dm_index_mix(h ^ (uint64_t)actions[i].type << 20);
+	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS && items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
+		h = mlx5dm_flow_compiled_step(h, (uint64_t)items[i].type << 48 ^
+					      (uintptr_t)items[i].mask ^
+					      (items[i].spec != NULL) << 1 ^
+					      (items[i].last != NULL));
+	for (i = 0; i < MLX5DM_FLOW_CT_ACTIONS && actions[i].type != RTE_FLOW_ACTION_TYPE_END;
+	     i++)
+		h = mlx5dm_flow_compiled_step(h, actions[i].type);
 	return mlx5dm_index_mix(h);
 }

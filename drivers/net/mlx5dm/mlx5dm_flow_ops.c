@@ -122,7 +122,7 @@ mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			  const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	const struct mlx5dm_flow_xctx xc = {
+	struct mlx5dm_flow_xctx xc = {
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },

@@ -349,21 +349,19 @@ mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx 
 }
 
 int
-mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *port,
+mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 			   struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
 			   const struct rte_flow_item items[],
 			   const struct rte_flow_action actions[], struct mlx5dm_flow_spec **spec,
 			   struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_xctx xc = *port;
-
-	xc.match_known = mlx5dm_flow_objs_match_known;
-	xc.arg = fp;
-	xc.compiled = ct != NULL ? ct : mlx5dm_flow_implicit(fp, &xc, attr, items, actions);
-	if (xc.compiled == NULL)
+	xc->match_known = mlx5dm_flow_objs_match_known;
+	xc->arg = fp;
+	xc->compiled = ct != NULL ? ct : mlx5dm_flow_implicit(fp, xc, attr, items, actions);
+	if (xc->compiled == NULL)
 		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the rule's template");
-	*spec = &xc.compiled->out;
-	return mlx5dm_flow_translate(&xc, attr, items, actions, *spec, error);
+	*spec = &xc->compiled->out;
+	return mlx5dm_flow_translate(xc, attr, items, actions, *spec, error);
 }
 
 struct rte_flow *

@@ -181,6 +181,14 @@ mlx5dm_spinlock_lock(struct mlx5dm_spinlock *l)
 	}
 }
 
+/* Take l if it is free: false, at once, if another thread holds it. */
+static inline bool
+mlx5dm_spinlock_trylock(struct mlx5dm_spinlock *l)
+{
+	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) == 0 &&
+	       __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
 static inline void
 mlx5dm_spinlock_unlock(struct mlx5dm_spinlock *l)
 {

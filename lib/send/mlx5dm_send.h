@@ -127,6 +127,13 @@ int mlx5dm_send_error(const struct mlx5dm_send_ring *ring);
 uint32_t mlx5dm_send_pos(const struct mlx5dm_send_ring *ring);
 
 /*
+ * True when every WQE posted before pos (a value of mlx5dm_send_pos()) is
+ * known to have completed. Another thread than the ring's user may ask:
+ * it reads the completion counter the user last reaped, nothing else.
+ */
+bool mlx5dm_send_done(const struct mlx5dm_send_ring *ring, uint32_t pos);
+
+/*
  * True when the ring is in error and a WQE posted before pos (a value of
  * mlx5dm_send_pos()) did not execute. Writes posted before pos are on the
  * device when it is false and the ring has reaped their completions.

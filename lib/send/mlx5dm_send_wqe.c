@@ -163,7 +163,8 @@ mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 			}
 		}
 		slot = ntohs(cqe->wqe_counter) & ((1u << ring->log_nbb) - 1);
-		ring->ci = ring->wqe_end[slot];
+		/* Read by other threads (mlx5dm_send_done()). */
+		__atomic_store_n(&ring->ci, ring->wqe_end[slot], __ATOMIC_RELEASE);
 		ring->data_tail = ring->wqe_data_end[slot];
 		ring->cq_ci++;
 		n++;
@@ -483,6 +484,12 @@ mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos)
 {
 	/* Positions wrap at 2^32; the WQEs compared are at most a ring apart. */
 	return ring->err != 0 && (int32_t)(pos - ring->err_pos) > 0;
+}
+
+bool
+mlx5dm_send_done(const struct mlx5dm_send_ring *ring, uint32_t pos)
+{
+	return (int32_t)(__atomic_load_n(&ring->ci, __ATOMIC_ACQUIRE) - pos) >= 0;
 }
 
 int

@@ -21,7 +21,9 @@
  * actions) is serialised by a context lock and may be called from any
  * thread. Rule insertion/deletion takes a queue index: each queue has its
  * own send ring and must be used by one thread at a time; different queues
- * may be used concurrently.
+ * may be used concurrently, into the same matcher too: with several
+ * queues a matcher is split in shards by hash slot, and rules of different
+ * shards share no lock (doc/guides/steering.rst, Queues).
  */
 
 #ifndef _MLX5DM_STEER_H_
@@ -506,6 +508,12 @@ struct mlx5dm_ctx_stats {
 	uint64_t reformat_contexts;  /* firmware reformat contexts (encap without ENCAP ICM) */
 	uint64_t counter_bulks;      /* flow counter bulks allocated from the device */
 	uint64_t queues;             /* rule queues (mlx5dm_queue_stats_get) */
+	/*
+	 * Rule operations that found another queue's writes into their slot
+	 * chain possibly not executed yet and made them execute first (rules
+	 * of two queues meeting in one hash slot: doc/guides/steering.rst).
+	 */
+	uint64_t queue_waits;
 };
 int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
 

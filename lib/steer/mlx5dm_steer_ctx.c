@@ -24,9 +24,13 @@ mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx)
 	return mlx5dm_res_sync_steering(&ctx->res);
 }
 
-/* Drain (or quiesce) every ring; each queue lock is taken alone (callers hold none). */
+/*
+ * Drain (or quiesce) every ring but skip's; each queue lock is taken alone
+ * (callers hold none, or skip's).
+ */
 static int
-mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ring))
+mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ring),
+		   const struct mlx5dm_queue *skip)
 {
 	unsigned int i;
 	int ret = 0;
@@ -35,6 +39,8 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 		struct mlx5dm_queue *q = &ctx->queues[i];
 		int r;
 
+		if (q == skip)
+			continue;
 		mlx5dm_spinlock_lock(&q->lock);
 		r = fn(q->ring);
 		mlx5dm_spinlock_unlock(&q->lock);
@@ -44,11 +50,45 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 	return ret;
 }
 
+/*
+ * Rule queue qi's writes before pos have executed (qi's lock is taken if
+ * they may not have: callers hold no queue lock). A ring in error is only
+ * quiesced: what it did not execute never will. With try, a caller that
+ * holds a queue lock gets false instead of waiting for qi's lock.
+ */
+bool
+mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try)
+{
+	struct mlx5dm_queue *o = &ctx->queues[qi];
+
+	if (mlx5dm_send_done(o->ring, pos))
+		return true;
+	if (!try)
+		mlx5dm_spinlock_lock(&o->lock);
+	else if (!mlx5dm_spinlock_trylock(&o->lock))
+		return false;
+	/* Completions already there (its user may not have reaped them) spare a fence. */
+	if (!mlx5dm_send_done(o->ring, pos))
+		(void)mlx5dm_send_poll(o->ring);
+	if (!mlx5dm_send_done(o->ring, pos))
+		(void)mlx5dm_send_quiesce(o->ring);
+	mlx5dm_spinlock_unlock(&o->lock);
+	__atomic_fetch_add(&ctx->n_order_waits, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* Drain every ring but q's (q's lock held; the others are taken one at a time). */
+int
+mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q)
+{
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain, q);
+}
+
 /* Every write posted is on the device; a ring in error reports it. */
 int
 mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
 {
-	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain);
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain, NULL);
 }
 
 /*
@@ -59,7 +99,7 @@ mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
 int
 mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx)
 {
-	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce);
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce, NULL);
 }
 
 /* The ICM pools' sync-before-reuse callback: no queued write targets freed ICM. */
@@ -214,7 +254,8 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 	};
 	unsigned int i;
 
-	ctx->queues = mlx5dm_calloc((size_t)ctx->nb_queues + 1, sizeof(*ctx->queues));
+	ctx->queues = mlx5dm_aligned_zmalloc(((size_t)ctx->nb_queues + 1) * sizeof(*ctx->queues),
+					     _Alignof(struct mlx5dm_queue));
 	if (ctx->queues == NULL)
 		return -ENOMEM;
 	for (i = 0; i <= ctx->nb_queues; i++) {
@@ -439,6 +480,7 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	st->rules = (uint64_t)rules;
 	st->rehash = __atomic_load_n(&ctx->n_rehash, __ATOMIC_RELAXED);
 	st->queues = ctx->nb_queues;
+	st->queue_waits = __atomic_load_n(&ctx->n_order_waits, __ATOMIC_RELAXED);
 	mlx5dm_steer_stats_objects(ctx, st);
 	return 0;
 }

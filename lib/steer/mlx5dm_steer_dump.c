@@ -25,8 +25,9 @@
  * the flow table object id; parsers ignore trailing fields.
  *
  * Locking: the context lock for the whole dump (tables and matchers stay
- * put), each matcher's lock while its rules are walked (inserts and deletes
- * on that matcher wait; other matchers keep going). Nothing is written.
+ * put), each matcher's shard locks while its rules are walked (inserts
+ * and deletes on that matcher wait; other matchers keep going). Nothing is
+ * written.
  */
 
 #include <errno.h>
@@ -458,7 +459,7 @@ mlx5dm_dump_matcher(struct mlx5dm_dump *d, struct mlx5dm_matcher *m)
 	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%u", mlx5dm_dump_id(m->tbl), m->priority);
 	mlx5dm_dump_end(d);
 	mlx5dm_dump_mask(d, m);
-	mlx5dm_spinlock_lock(&m->lock);
+	mlx5dm_matcher_lock_all(m);
 	/* The matcher's side of the domain; its first table and its end anchor. */
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_MATCHER_RX + d->side, mlx5dm_dump_id(m->builders));
 	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%u,0x%" PRIx64 ",0x%" PRIx64 ",-1", id,
@@ -473,7 +474,7 @@ mlx5dm_dump_matcher(struct mlx5dm_dump *d, struct mlx5dm_matcher *m)
 		mlx5dm_dump_end(d);
 	}
 	mlx5dm_dump_chain(d, m->first);
-	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_matcher_unlock_all(m);
 	return d->err;
 }
 
@@ -548,9 +549,9 @@ mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
 	d = mlx5dm_dump_new(m->tbl->dom, f);
 	if (d == NULL)
 		return -ENOMEM;
-	mlx5dm_spinlock_lock(&m->lock);
+	mlx5dm_matcher_lock_all(m);
 	mlx5dm_dump_rule(d, rule);
-	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_matcher_unlock_all(m);
 	return mlx5dm_dump_finish(d);
 }
 

@@ -66,8 +66,8 @@ mlx5dm_htbl_slot_mem_bytes(uint32_t n)
 }
 
 static struct mlx5dm_htbl *
-mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
-		  uint16_t byte_mask)
+mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t level,
+		  uint8_t log_size, uint16_t byte_mask)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h;
@@ -82,6 +82,7 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 		return NULL;
 	}
 	h->matcher = m;
+	h->shard = sh;
 	h->level = level;
 	h->log_size = log_size;
 	h->num_entries = n;
@@ -103,8 +104,8 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, uint8_t level, uint8_t log_size,
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
 		goto free_pages;
-	m->n_tables++;
-	m->n_entries += h->num_entries;
+	mlx5dm_htbl_cnt(h)->tables++;
+	mlx5dm_htbl_cnt(h)->entries += h->num_entries;
 	return h;
 free_pages:
 	if (!small) {
@@ -117,11 +118,14 @@ free_h:
 	return NULL;
 }
 
-/* Slot pages go to the matcher's cache (the link in the page's first word). */
+/*
+ * Slot pages go to the owning shard's cache (the link in the page's first
+ * word); a shared first-level table's to the heap.
+ */
 static void
 mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
 {
-	struct mlx5dm_matcher *m = h->matcher;
+	struct mlx5dm_shard *sh = h->shard;
 	uint32_t i;
 
 	if (h->pages == &h->page0)
@@ -134,21 +138,23 @@ mlx5dm_htbl_free_pages(struct mlx5dm_htbl *h)
 	for (i = 0; i < h->num_entries >> MLX5DM_HTBL_PAGE_LOG; i++) {
 		void **page = (void **)h->pages[i];
 
-		if (page != NULL) {
-			*page = m->page_cache;
-			m->page_cache = page;
+		if (page != NULL && sh != NULL) {
+			*page = sh->page_cache;
+			sh->page_cache = page;
+		} else {
+			mlx5dm_free(page);
 		}
 	}
 	mlx5dm_free(h->pages);
 }
 
 void
-mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m)
+mlx5dm_htbl_page_cache_free(struct mlx5dm_shard *sh)
 {
-	while (m->page_cache != NULL) {
-		void **page = m->page_cache;
+	while (sh->page_cache != NULL) {
+		void **page = sh->page_cache;
 
-		m->page_cache = *page;
+		sh->page_cache = *page;
 		mlx5dm_free(page);
 	}
 }
@@ -158,36 +164,46 @@ static void
 mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 {
 	mlx5dm_defer_chunk(d, h->chunk);
-	mlx5dm_ste_rec_free(h->matcher, h->miss_anchor, d);
+	mlx5dm_ste_rec_free(mlx5dm_htbl_owner(h), h->miss_anchor, d);
 	mlx5dm_htbl_free_pages(h);
-	h->matcher->n_tables--;
+	mlx5dm_htbl_cnt(h)->tables--;
 	mlx5dm_htbl_stats_drop(h);
 	mlx5dm_free(h);
 }
 
-/* Make s the head of slot i; its page comes now if it is the page's first. -ENOMEM. */
-/* The page of slot i exists (allocated if it did not): slot_set on it cannot fail. */
+/*
+ * The page of slot i exists (allocated if it did not): slot_set on it
+ * cannot fail. Slots of one page of a shared first-level table belong to
+ * every shard: the page is installed with a compare-and-swap.
+ */
 int
 mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i)
 {
 	struct mlx5dm_ste ***pp = &h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
-	void **page;
+	struct mlx5dm_ste **page, **none = NULL;
+	void **cached;
 
-	if (MLX5DM_LIKELY(*pp != NULL))
+	if (MLX5DM_LIKELY(__atomic_load_n(pp, __ATOMIC_ACQUIRE) != NULL))
 		return 0;
-	page = h->matcher->page_cache;
 	if (h->slot_mem != NULL) {
 		/* Zero already: the region is fresh and a page of it is taken once. */
-		*pp = h->slot_mem + (i & ~(MLX5DM_HTBL_PAGE - 1));
-	} else if (page != NULL) {
-		h->matcher->page_cache = *page;
-		memset(page, 0, MLX5DM_HTBL_PAGE * sizeof(**pp));
-		*pp = (struct mlx5dm_ste **)page;
+		page = h->slot_mem + (i & ~(MLX5DM_HTBL_PAGE - 1));
+		__atomic_store_n(pp, page, __ATOMIC_RELEASE);
+		return 0;
+	}
+	cached = h->shard != NULL ? h->shard->page_cache : NULL;
+	if (cached != NULL) {
+		h->shard->page_cache = *cached;
+		memset(cached, 0, MLX5DM_HTBL_PAGE * sizeof(*page));
+		page = (struct mlx5dm_ste **)cached;
 	} else {
-		*pp = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(**pp));
-		if (*pp == NULL)
+		page = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(*page));
+		if (page == NULL)
 			return -ENOMEM;
 	}
+	if (!__atomic_compare_exchange_n(pp, &none, page, false, __ATOMIC_RELEASE,
+					 __ATOMIC_ACQUIRE))
+		mlx5dm_free(page);
 	return 0;
 }
 
@@ -198,7 +214,7 @@ mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 
 	if (ret < 0)
 		return ret;
-	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = s;
+	mlx5dm_htbl_slot_replace(h, i, s);
 	return 0;
 }
 
@@ -206,7 +222,7 @@ mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 void
 mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i)
 {
-	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+	struct mlx5dm_ste **p = mlx5dm_htbl_page(h, i);
 
 	if (p != NULL)
 		MLX5DM_PREFETCH(&p[i & (MLX5DM_HTBL_PAGE - 1)]);
@@ -218,16 +234,16 @@ mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i)
  * the caller points something at it.
  */
 struct mlx5dm_htbl *
-mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t level,
-		   uint8_t log_size, uint16_t byte_mask, struct mlx5dm_ste *pointing,
-		   struct mlx5dm_defer *d)
+mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, struct mlx5dm_queue *q,
+		   uint8_t level, uint8_t log_size, uint16_t byte_mask,
+		   struct mlx5dm_ste *pointing, struct mlx5dm_defer *d)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	uint8_t hw[MLX5DM_STE_SIZE];
 	struct mlx5dm_htbl *h;
 	int ret;
 
-	h = mlx5dm_htbl_alloc(m, level, log_size, byte_mask);
+	h = mlx5dm_htbl_alloc(m, sh, level, log_size, byte_mask);
 	if (h == NULL)
 		return NULL;
 	h->pointing_ste = pointing;
@@ -266,12 +282,45 @@ mlx5dm_htbl_flip_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	return mlx5dm_ste_write_ctrl(ctx, q, p);
 }
 
+/* The chain heads being grown with h's chain: its shard's list, or the first level's. */
+static struct mlx5dm_htbl **
+mlx5dm_htbl_grow_list(const struct mlx5dm_htbl *h)
+{
+	return h->shard != NULL ? &h->shard->grow_list : &h->matcher->grow_list;
+}
+
+/*
+ * Used slots and collision entries of h. A shared first-level table is
+ * counted by the shards, each its share of it: the sum, with every
+ * shard lock held, or one shard's share scaled up (an estimate) with one.
+ */
+static void
+mlx5dm_htbl_load(const struct mlx5dm_htbl *h, const struct mlx5dm_shard *one, uint64_t *used,
+		 uint64_t *collisions)
+{
+	const struct mlx5dm_matcher *m = h->matcher;
+	unsigned int i;
+
+	*used = h->used;
+	*collisions = h->collisions;
+	if (h->shard != NULL)
+		return;
+	for (i = 0; i < m->nb_shards; i++) {
+		const struct mlx5dm_shard *sh = one != NULL ? one : &m->shards[i];
+
+		*used += sh->l0_used[h->chain_prev != NULL];
+		*collisions += sh->l0_collisions[h->chain_prev != NULL];
+	}
+}
+
 static bool
-mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h)
+mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h, const struct mlx5dm_shard *one)
 {
 	unsigned int half = (h->num_entries + 1) / 2;
+	uint64_t used, collisions;
 
-	if (h->collisions < half || h->used < half)
+	mlx5dm_htbl_load(h, one, &used, &collisions);
+	if (collisions < half || used < half)
 		return false;
 	/* Not while an older table is still being emptied: two tables at most. */
 	if (h->growing != NULL || h->chain_prev != NULL || h->chain_next != NULL ||
@@ -292,10 +341,10 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	uint8_t img[MLX5DM_STE_SIZE];
 	int ret;
 
-	g = mlx5dm_htbl_alloc(m, head->level, log_size, head->byte_mask);
+	g = mlx5dm_htbl_alloc(m, head->shard, head->level, log_size, head->byte_mask);
 	if (g == NULL)
 		return -ENOMEM;
-	anchor = mlx5dm_ste_entry_alloc(m);
+	anchor = mlx5dm_ste_entry_alloc(mlx5dm_htbl_owner(head));
 	if (anchor == NULL) {
 		mlx5dm_htbl_free(g, d);
 		return -ENOMEM;
@@ -316,8 +365,8 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	}
 	head->growing = g;
 	g->fill_pos = 0;
-	g->grow_next = m->grow_list;
-	m->grow_list = head;
+	g->grow_next = *mlx5dm_htbl_grow_list(head);
+	*mlx5dm_htbl_grow_list(head) = head;
 	return 0;
 }
 
@@ -332,23 +381,25 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
  * (not counted as one: the chain is being sized).
  */
 struct mlx5dm_htbl *
-mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8_t level,
-			 struct mlx5dm_ste *pointing, struct mlx5dm_defer *d)
+mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, struct mlx5dm_queue *q,
+			 uint8_t level, struct mlx5dm_ste *pointing, struct mlx5dm_defer *d)
 {
 	uint16_t byte_mask = m->builders[level].byte_mask;
 	/* No more index bits than hashed bits: more slots would stay unused. */
-	unsigned int hint = MLX5DM_MIN((unsigned int)m->log_first,
+	unsigned int hint = MLX5DM_MIN((unsigned int)m->log_hint,
 				       (unsigned int)__builtin_popcount(byte_mask) * 8);
 	unsigned int now;
 	struct mlx5dm_htbl *h;
 
-	if (m->n_chains[level] != 0)
+	/* Counted by the shards' rules at once: one locked add per chain, not per rule. */
+	if (__atomic_fetch_add(&m->n_chains[level], 1, __ATOMIC_RELAXED) != 0)
 		hint = 0;
 	now = MLX5DM_MIN(hint, MLX5DM_HTBL_LOG_SYNC_FILL - 1u);
-	h = mlx5dm_htbl_create(m, q, level, (uint8_t)now, byte_mask, pointing, d);
-	if (h == NULL)
+	h = mlx5dm_htbl_create(m, sh, q, level, (uint8_t)now, byte_mask, pointing, d);
+	if (h == NULL) {
+		__atomic_fetch_sub(&m->n_chains[level], 1, __ATOMIC_RELAXED);
 		return NULL;
-	m->n_chains[level]++;
+	}
 	/* Not fatal: the chain grows from its first size instead. */
 	if (hint > now && mlx5dm_htbl_start_growth(m, q, h, (uint8_t)hint, d) == 0)
 		h->growing->sizing = true;
@@ -357,15 +408,37 @@ mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint8
 
 /* Drop head from the matcher's list of chains being grown. */
 static void
-mlx5dm_htbl_grow_unlist(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head)
+mlx5dm_htbl_grow_unlist(struct mlx5dm_htbl *head)
 {
 	struct mlx5dm_htbl **pp;
 
-	for (pp = &m->grow_list; *pp != NULL; pp = &(*pp)->growing->grow_next) {
+	for (pp = mlx5dm_htbl_grow_list(head); *pp != NULL; pp = &(*pp)->growing->grow_next) {
 		if (*pp == head) {
 			*pp = head->growing->grow_next;
 			return;
 		}
+	}
+}
+
+/*
+ * The shared first level grew (every shard lock held): each shard's share
+ * of the old head is now its share of the older table, which it empties
+ * from its first slot.
+ */
+static void
+mlx5dm_htbl_l0_aged(struct mlx5dm_matcher *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		sh->l0_used[1] = sh->l0_used[0];
+		sh->l0_collisions[1] = sh->l0_collisions[0];
+		sh->l0_used[0] = 0;
+		sh->l0_collisions[0] = 0;
+		sh->l0_move_pos = i;
+		sh->l0_drained = false;
 	}
 }
 
@@ -392,15 +465,27 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	}
 	if (g->fill_pos < g->num_entries)
 		return 0;
-	/* Complete: g becomes the head, the old head's entries move over from now on. */
-	mlx5dm_htbl_grow_unlist(m, head);
+	/*
+	 * Complete: g becomes the head, the old head's entries move over from
+	 * now on. Slices of a shared first level went out on the rings of
+	 * several queues: all of them first.
+	 */
+	if (g->shard == NULL) {
+		ret = mlx5dm_steer_drain_others(ctx, q);
+		if (ret < 0)
+			return ret;
+	}
+	mlx5dm_htbl_grow_unlist(head);
 	head->growing = NULL;
 	g->chain_next = head;
 	head->chain_prev = g;
 	head->move_pos = 0;
-	TAILQ_INSERT_TAIL(&m->drain, head, drain_link);
+	if (head->shard != NULL)
+		TAILQ_INSERT_TAIL(&head->shard->drain, head, drain_link);
+	else
+		mlx5dm_htbl_l0_aged(m);
 	if (g->sizing)
-		m->n_chained += 2;
+		mlx5dm_htbl_cnt(g)->chained += 2;
 	else
 		mlx5dm_htbl_stats_grown(g);
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
@@ -427,7 +512,7 @@ mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	struct mlx5dm_htbl *h;
 	int ret;
 
-	if (head != NULL && mlx5dm_htbl_wants_growth(head)) {
+	if (head != NULL && mlx5dm_htbl_wants_growth(head, NULL)) {
 		ret = mlx5dm_htbl_start_growth(m, q, head, (uint8_t)MLX5DM_MIN(head->log_size + 2u,
 					       mlx5dm_icm_pool_max_order(ctx->ste_pool)), d);
 		if (ret < 0) {
@@ -437,7 +522,7 @@ mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			return mlx5dm_htbl_fill(m, q, head, UINT32_MAX);
 		}
 	}
-	h = m->grow_list;
+	h = head != NULL ? *mlx5dm_htbl_grow_list(head) : NULL;
 	if (h == NULL)
 		return 0;
 	return mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
@@ -453,19 +538,20 @@ mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 {
 	struct mlx5dm_htbl *t, *next;
 
+	(void)m; /* growth lists are the chain's own (its shard's or the first level's) */
 	if (head == NULL)
 		return;
 	if (head->pointing_ste != NULL)
-		m->n_chains[head->level]--;
+		__atomic_fetch_sub(&m->n_chains[head->level], 1, __ATOMIC_RELAXED);
 	if (head->growing != NULL) {
-		mlx5dm_htbl_grow_unlist(m, head);
+		mlx5dm_htbl_grow_unlist(head);
 		mlx5dm_htbl_free(head->growing, d);
 		head->growing = NULL;
 	}
 	for (t = head; t != NULL; t = next) {
 		next = t->chain_next;
-		if (t->chain_prev != NULL)
-			TAILQ_REMOVE(&m->drain, t, drain_link);
+		if (t->chain_prev != NULL && t->shard != NULL)
+			TAILQ_REMOVE(&t->shard->drain, t, drain_link);
 		mlx5dm_htbl_free(t, d);
 	}
 }
@@ -481,6 +567,51 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
 	return s;
 }
 
+/* The level-0 entry above the chains of level > 0 that t is in. */
+static const struct mlx5dm_ste *
+mlx5dm_htbl_top(const struct mlx5dm_htbl *t)
+{
+	const struct mlx5dm_ste *p = t->pointing_ste;
+
+	while (p->htbl->level > 0)
+		p = p->htbl->pointing_ste;
+	return p;
+}
+
+/*
+ * Several shards: the slot records of the chains a move of slot i of the
+ * older table o (n entries, from s on) writes, into rec: the level-0 slot
+ * above the chain, or, for a level-0 table, slot i and each entry's slot
+ * in the head h. Returns how many (0 with one shard).
+ */
+static unsigned int
+mlx5dm_htbl_move_orders(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h,
+			const struct mlx5dm_htbl *o, uint32_t i, const struct mlx5dm_ste *s,
+			struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 1])
+{
+	const struct mlx5dm_ste *top;
+	unsigned int n, k, nb = 0;
+
+	if (sh->order == NULL)
+		return 0;
+	if (o->level > 0) {
+		top = mlx5dm_htbl_top(o);
+		rec[0] = mlx5dm_shard_order(sh, top->htbl, mlx5dm_ste_slot(top));
+		return 1;
+	}
+	rec[nb++] = mlx5dm_shard_order(sh, o, i);
+	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = s->next_col, n++) {
+		struct mlx5dm_order *r = mlx5dm_shard_order(sh, h,
+							    s->hash & (h->num_entries - 1));
+
+		for (k = 0; k < nb && rec[k] != r; k++)
+			;
+		if (k == nb)
+			rec[nb++] = r;
+	}
+	return nb;
+}
+
 /*
  * Move the entries of slot i of the older table o to the chain's head h, in
  * chain order, MLX5DM_HTBL_MOVE_CHAIN at most: each is written at its place
@@ -491,21 +622,34 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
  * a packet finds every entry in one table or the other at every moment.
  * The records stay, with their new places: the rules, the index and the
  * tables below keep pointing at them; the ICM entries they leave are reused
- * after a sync. miss: o's unused-slot image (mlx5dm_htbl_miss_image). Returns
- * the entries moved (0 with -ENOMEM in *err when the first could not be
- * placed), the first write error in *err.
+ * after a sync. miss: o's unused-slot image (mlx5dm_htbl_miss_image).
+ * Another queue's writes into the slot chains it writes execute first;
+ * when that queue is busy (its lock taken: q's is held), nothing moves
+ * and *err is -EBUSY (try with a later operation). Returns the entries
+ * moved (0 with -ENOMEM in *err when the first could not be placed), the
+ * first write error in *err.
  */
 static unsigned int
-mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h,
-		       struct mlx5dm_htbl *o, uint32_t i, const uint8_t *miss,
-		       struct mlx5dm_defer *d, int *err)
+mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
+		       struct mlx5dm_htbl *h, struct mlx5dm_htbl *o, uint32_t i,
+		       const uint8_t *miss, struct mlx5dm_defer *d, int *err)
 {
+	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	const uint8_t *bit_mask = m->builders[o->level].bit_mask;
 	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *next, *tail;
-	unsigned int n;
+	struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 1];
+	unsigned int n, k, nb;
 	int ret = 0;
 
+	nb = mlx5dm_htbl_move_orders(sh, h, o, i, s, rec);
+	for (k = 0; k < nb; k++) {
+		if (rec[k]->queue != qi && rec[k]->queue != UINT16_MAX &&
+		    !mlx5dm_steer_queue_wait(ctx, rec[k]->queue, rec[k]->pos, true)) {
+			*err = -EBUSY;
+			return 0;
+		}
+	}
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = next, n++) {
 		uint32_t j = s->hash & (h->num_entries - 1);
 		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
@@ -514,7 +658,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 		tail = mlx5dm_htbl_slot_tail(h, j);
 		/* The slot of h, or an ICM entry of its own behind the slot's chain. */
 		if ((tail == NULL ? mlx5dm_htbl_slot_reserve(h, j) :
-				    mlx5dm_entry_pool_get(&m->entry_pool, ctx, s)) < 0) {
+				    mlx5dm_entry_pool_get(&sh->entry_pool, ctx, s)) < 0) {
 			/* The rest stays in o, reachable as it was. */
 			if (n == 0) {
 				*err = -ENOMEM;
@@ -527,19 +671,19 @@ mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 			s->pooled = NULL;
 		s->collision = false;
 		s->next_col = NULL;
-		mlx5dm_rule_link(ctx, h, s, tail);
+		mlx5dm_rule_link(sh, h, s, tail);
 		if (ret == 0)
 			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
 		if (ret == 0 && tail != NULL)
 			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
 		if (own.pooled != NULL) {
-			mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
-			mlx5dm_htbl_count_collision(o, -1);
+			mlx5dm_entry_pool_put(&sh->entry_pool, ctx, &own, d);
+			mlx5dm_htbl_count_collision(sh, o, -1);
 		}
 	}
 	if (s == NULL) {
 		mlx5dm_htbl_slot_clear(o, i);
-		mlx5dm_htbl_count_used(o, -1);
+		mlx5dm_htbl_count_used(sh, o, -1);
 		if (ret == 0)
 			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, miss);
 	} else {
@@ -552,10 +696,14 @@ mlx5dm_htbl_move_chain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 		s->pooled = NULL;
 		s->collision = false;
 		mlx5dm_htbl_slot_replace(o, i, s);
-		mlx5dm_htbl_count_collision(o, -1);
-		mlx5dm_entry_pool_put(&m->entry_pool, ctx, &own, d);
+		mlx5dm_htbl_count_collision(sh, o, -1);
+		mlx5dm_entry_pool_put(&sh->entry_pool, ctx, &own, d);
 		if (ret == 0)
 			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
+	}
+	for (k = 0; k < nb; k++) {
+		rec[k]->queue = qi;
+		rec[k]->pos = mlx5dm_send_pos(q->ring);
 	}
 	if (*err == 0)
 		*err = ret;
@@ -583,56 +731,115 @@ mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 	ret = mlx5dm_ste_write_image(ctx, q, a->chunk, a->index, 1, hw);
 	if (ret < 0)
 		return ret;
-	TAILQ_REMOVE(&m->drain, o, drain_link);
+	if (o->shard != NULL)
+		TAILQ_REMOVE(&o->shard->drain, o, drain_link);
 	h->chain_next = NULL;
 	o->chain_prev = NULL;
-	m->n_chained -= 2;
+	mlx5dm_htbl_cnt(o)->chained -= 2;
 	mlx5dm_htbl_free(o, d);
 	return 0;
 }
 
-/*
- * One rule operation's share of emptying older tables (matcher and queue
- * locks held): slot chains moved to their heads until
- * MLX5DM_HTBL_MOVE_ENTRIES entries moved, or MLX5DM_HTBL_MOVE_SCAN unused
- * slots passed, the oldest growth first. A table that received entries
- * behind the scan (a duplicate placed behind its original, a placement
- * deferred since before the growth) is scanned again; an empty one is
- * unchained and freed.
- */
-int
-mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
-{
-	unsigned int moved = 0, passed = 0;
-	struct mlx5dm_htbl *o, *miss_of = NULL;
+/* What one rule operation may spend on emptying older tables, and its one unused-slot image. */
+struct mlx5dm_htbl_budget {
+	unsigned int moved;
+	unsigned int passed;
+	const struct mlx5dm_htbl *miss_of; /* the table miss is the image of, or NULL */
 	uint8_t miss[MLX5DM_STE_SIZE];
+};
+
+/*
+ * Empty slots of older table o from *pos, every stride-th, into its head:
+ * 1 once past the last, 0 when the budget is spent (or another queue is
+ * busy in a slot to move), or a negative errno.
+ */
+static int
+mlx5dm_htbl_drain_scan(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
+		       struct mlx5dm_htbl *o, uint32_t *pos, uint32_t stride,
+		       struct mlx5dm_htbl_budget *b, struct mlx5dm_defer *d)
+{
 	int ret;
 
-	while ((o = TAILQ_FIRST(&m->drain)) != NULL) {
-		while (o->move_pos < o->num_entries) {
-			uint32_t i = o->move_pos;
+	while (*pos < o->num_entries) {
+		uint32_t i = *pos;
 
-			if (o->pages[i >> MLX5DM_HTBL_PAGE_LOG] == NULL) {
-				o->move_pos = (i | (MLX5DM_HTBL_PAGE - 1)) + 1;
-				passed++;
-			} else if (mlx5dm_htbl_slot(o, i) == NULL) {
-				o->move_pos++;
-				passed++;
-			} else {
-				/* One image for the slots it clears. */
-				if (miss_of != o) {
-					mlx5dm_htbl_miss_image(o, miss);
-					miss_of = o;
-				}
-				ret = 0;
-				moved += mlx5dm_htbl_move_chain(m, q, o->chain_prev, o, i, miss, d,
-								&ret);
-				if (ret < 0)
-					return ret;
+		if (mlx5dm_htbl_page(o, i) == NULL) {
+			/* A never used page: the stride's first slot of the next one. */
+			*pos = ((i | (MLX5DM_HTBL_PAGE - 1)) + 1) | (i & (stride - 1));
+			b->passed++;
+		} else if (mlx5dm_htbl_slot(o, i) == NULL) {
+			*pos += stride;
+			b->passed++;
+		} else {
+			/* One image for the slots it clears. */
+			if (b->miss_of != o) {
+				mlx5dm_htbl_miss_image(o, b->miss);
+				b->miss_of = o;
 			}
-			if (moved >= MLX5DM_HTBL_MOVE_ENTRIES || passed >= MLX5DM_HTBL_MOVE_SCAN)
+			ret = 0;
+			b->moved += mlx5dm_htbl_move_chain(sh, q, qi, o->chain_prev, o, i, b->miss,
+							   d, &ret);
+			if (ret == -EBUSY)
 				return 0;
+			if (ret < 0)
+				return ret;
 		}
+		if (b->moved >= MLX5DM_HTBL_MOVE_ENTRIES || b->passed >= MLX5DM_HTBL_MOVE_SCAN)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Shard sh's share of the shared first level's older table, with sh's lock
+ * (or every shard's) and q's held: sh's slots move to the head; once none
+ * is left, the shard says so (the table goes with every shard lock held:
+ * mlx5dm_htbl_l0_grow()). 1 when sh's share is empty.
+ */
+static int
+mlx5dm_htbl_l0_drain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
+		     struct mlx5dm_htbl_budget *b, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_matcher *m = sh->m;
+	struct mlx5dm_htbl *o = m->first->chain_next;
+	int ret;
+
+	if (o == NULL || sh->l0_drained)
+		return 1;
+	ret = mlx5dm_htbl_drain_scan(sh, q, qi, o, &sh->l0_move_pos, m->nb_shards, b, d);
+	if (ret <= 0)
+		return ret;
+	sh->l0_move_pos = (uint32_t)(sh - m->shards);
+	/* Entries placed behind the scan (a duplicate behind its original): again. */
+	if (sh->l0_used[1] != 0 || sh->l0_collisions[1] != 0)
+		return 0;
+	sh->l0_drained = true;
+	return 1;
+}
+
+/*
+ * One rule operation's share of emptying older tables (shard sh's lock
+ * and q's held): slot chains moved to their heads until
+ * MLX5DM_HTBL_MOVE_ENTRIES entries moved, or MLX5DM_HTBL_MOVE_SCAN unused
+ * slots passed, the shard's oldest
+ * growth first, then its share of a shared first level. A table that
+ * received entries behind the scan (a duplicate placed behind its
+ * original, a placement deferred since before the growth) is scanned
+ * again; an empty one of the shard's is unchained and freed.
+ */
+int
+mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
+		       struct mlx5dm_defer *d)
+{
+	struct mlx5dm_matcher *m = sh->m;
+	struct mlx5dm_htbl_budget b = { .miss_of = NULL };
+	struct mlx5dm_htbl *o;
+	int ret;
+
+	while ((o = TAILQ_FIRST(&sh->drain)) != NULL) {
+		ret = mlx5dm_htbl_drain_scan(sh, q, qi, o, &o->move_pos, 1, &b, d);
+		if (ret <= 0)
+			return ret;
 		o->move_pos = 0;
 		if (o->used != 0 || o->collisions != 0)
 			return 0;
@@ -643,5 +850,64 @@ mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	if (m->nb_shards == 1)
+		return 0;
+	ret = mlx5dm_htbl_l0_drain(sh, q, qi, &b, d);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Several shards: does the shared first level want growing, a slice of
+ * its growth in progress, or its older table emptied by the shards that
+ * have not done their share yet (sh's lock held; placed: sh's rule took a
+ * first-level slot; sh's share stands for the rest)?
+ */
+bool
+mlx5dm_htbl_l0_due(struct mlx5dm_shard *sh, bool placed)
+{
+	struct mlx5dm_matcher *m = sh->m;
+
+	if (m->first->chain_next != NULL)
+		return sh->l0_drained;
+	return m->grow_list != NULL || (placed && mlx5dm_htbl_wants_growth(m->first, sh));
+}
+
+/*
+ * The first-level part of mlx5dm_htbl_after_insert() with several shards,
+ * and the end of its older table: every shard lock (no rule is then
+ * between reading m->first and writing under it), then queue qi's. The
+ * shards that still have entries in the older table get this operation's
+ * moves; once none has, every ring's moves are made to execute and the
+ * table goes. Called holding no lock of m.
+ */
+int
+mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_queue *q = &ctx->queues[qi];
+	struct mlx5dm_htbl_budget b = { .miss_of = NULL };
+	struct mlx5dm_htbl *o;
+	unsigned int i;
+	int ret = 0;
+
+	mlx5dm_matcher_lock_all(m);
+	mlx5dm_spinlock_lock(&q->lock);
+	o = m->first->chain_next;
+	if (o == NULL)
+		ret = mlx5dm_htbl_after_insert(m, q, m->first, d);
+	for (i = 0; o != NULL && i < m->nb_shards; i++) {
+		ret = mlx5dm_htbl_l0_drain(&m->shards[i], q, qi, &b, d);
+		if (ret <= 0)
+			break;
+	}
+	if (o != NULL && i == m->nb_shards) {
+		ret = mlx5dm_steer_drain_others(ctx, q);
+		if (ret == 0)
+			ret = mlx5dm_htbl_unchain(m, q, m->first, o, d);
+	}
+	if (ret >= 0)
+		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	mlx5dm_spinlock_unlock(&q->lock);
+	mlx5dm_matcher_unlock_all(m);
+	return ret;
 }

@@ -69,23 +69,77 @@ mlx5dm_matcher_link(struct mlx5dm_table *tbl, struct mlx5dm_queue *q, struct mlx
 	return mlx5dm_anchor_write_miss(tbl->dom, q, anchor, tbl->dom->default_icm);
 }
 
+/* Shards for a context with nb_queues rule queues (their records and locks set up). */
+static int
+mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
+{
+	unsigned int i, j;
+
+	m->nb_shards = nb_queues > 1 ? MLX5DM_MATCHER_SHARDS : 1;
+	m->shards = mlx5dm_aligned_zmalloc(m->nb_shards * sizeof(*m->shards),
+					   _Alignof(struct mlx5dm_shard));
+	if (m->shards == NULL)
+		return -ENOMEM;
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		sh->m = m;
+		mlx5dm_spinlock_init(&sh->lock);
+		mlx5dm_slab_init(&sh->ste_slab, sizeof(struct mlx5dm_ste));
+		mlx5dm_rule_slabs_init(sh);
+		TAILQ_INIT(&sh->drain);
+		if (m->nb_shards == 1)
+			continue;
+		sh->order = mlx5dm_malloc(MLX5DM_SHARD_ORDER * sizeof(*sh->order));
+		if (sh->order == NULL)
+			return -ENOMEM;
+		for (j = 0; j < MLX5DM_SHARD_ORDER; j++)
+			sh->order[j].queue = UINT16_MAX;
+	}
+	return 0;
+}
+
+/* The shards' records (nothing may use them any more); NULL shards: nothing. */
+static void
+mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+{
+	unsigned int i;
+
+	if (m->shards == NULL)
+		return;
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		mlx5dm_htbl_page_cache_free(sh);
+		mlx5dm_entry_pool_destroy(&sh->entry_pool, d);
+		mlx5dm_index_fini(&sh->index);
+		mlx5dm_rule_slabs_destroy(sh);
+		mlx5dm_slab_destroy(&sh->ste_slab);
+		mlx5dm_free(sh->order);
+		mlx5dm_spinlock_destroy(&sh->lock);
+	}
+	mlx5dm_free(m->shards);
+	m->shards = NULL;
+}
+
 static void
 mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
-	mlx5dm_rule_bury_flush(m, d);
-	mlx5dm_rule_spare_free(m, d);
-	if (m->lost != NULL) {
-		mlx5dm_defer_move(d, m->lost);
-		mlx5dm_free(m->lost);
+	unsigned int i;
+
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		mlx5dm_rule_bury_flush(sh, d);
+		if (sh->lost != NULL) {
+			mlx5dm_defer_move(d, sh->lost);
+			mlx5dm_free(sh->lost);
+		}
 	}
+	mlx5dm_rule_spare_free(m, d);
 	mlx5dm_htbl_chain_free(m, m->first, d);
-	mlx5dm_htbl_page_cache_free(m);
 	mlx5dm_ste_free_single(m->e_anchor, d);
-	mlx5dm_entry_pool_destroy(&m->entry_pool, d);
-	mlx5dm_index_fini(&m->index);
-	mlx5dm_rule_slabs_destroy(m);
-	mlx5dm_slab_destroy(&m->ste_slab);
-	mlx5dm_spinlock_destroy(&m->lock);
+	mlx5dm_matcher_shards_fini(m, d);
 	mlx5dm_free(m);
 }
 
@@ -133,11 +187,9 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	m->priority = attr->priority;
 	m->criteria = attr->criteria;
 	memcpy(m->mask, attr->mask, sizeof(m->mask));
-	mlx5dm_spinlock_init(&m->lock);
-	TAILQ_INIT(&m->drain);
-	mlx5dm_slab_init(&m->ste_slab, sizeof(struct mlx5dm_ste));
-	mlx5dm_rule_slabs_init(m);
-	m->last_queue = ctx->nb_queues; /* the control queue writes the first level */
+	ret = mlx5dm_matcher_shards_init(m, ctx->nb_queues);
+	if (ret < 0)
+		goto free_m;
 	ret = mlx5dm_ste_build_matcher(ctx->ste, &ctx->caps.ste, m->mask, m->criteria,
 				       tbl->dom->dir, m->builders, MLX5DM_STE_MAX_BUILDERS,
 				       &m->nb_builders, err_field);
@@ -157,7 +209,11 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 		mlx5dm_ste_build_always_miss(ctx->ste, m->miss_img[i], m->builders[i].lu_type,
 					     tbl->dom->dir, ctx->caps.vhca_id, 0);
 	max_log = mlx5dm_icm_pool_max_order(ctx->ste_pool);
-	m->log_first = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
+	m->log_hint = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
+	m->log_first = m->log_hint;
+	/* Every slot of a first-level table in one shard: at least a slot per shard. */
+	while ((1u << m->log_first) < m->nb_shards && m->log_first < max_log)
+		m->log_first++;
 	m->e_anchor = mlx5dm_ste_alloc_single(ctx);
 	if (m->e_anchor == NULL) {
 		ret = -ENOMEM;
@@ -166,7 +222,8 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 	q = mlx5dm_steer_ctrl_queue(ctx);
 	mlx5dm_spinlock_lock(&ctx->lock);
 	mlx5dm_spinlock_lock(&q->lock);
-	m->first = mlx5dm_htbl_create(m, q, 0, m->log_first, m->builders[0].byte_mask, NULL, &d);
+	m->first = mlx5dm_htbl_create(m, m->nb_shards == 1 ? &m->shards[0] : NULL, q, 0,
+				      m->log_first, m->builders[0].byte_mask, NULL, &d);
 	if (m->first == NULL) {
 		ret = -errno;
 		goto unlock;
@@ -209,8 +266,8 @@ unlock:
 	}
 	return m;
 free_m:
-	mlx5dm_index_fini(&m->index);
-	mlx5dm_spinlock_destroy(&m->lock);
+	mlx5dm_matcher_shards_fini(m, &d);
+	mlx5dm_defer_run(&d);
 	mlx5dm_free(m);
 	errno = -ret;
 	return NULL;
@@ -235,14 +292,14 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 		return ret;
 	q = mlx5dm_steer_ctrl_queue(ctx);
 	mlx5dm_spinlock_lock(&ctx->lock);
-	mlx5dm_spinlock_lock(&m->lock);
-	if (m->n_rules != 0) {
-		mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_matcher_lock_all(m);
+	if (mlx5dm_matcher_rules(m) != 0) {
+		mlx5dm_matcher_unlock_all(m);
 		mlx5dm_spinlock_unlock(&ctx->lock);
 		return -EBUSY;
 	}
 	mlx5dm_rule_unlist(m);
-	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_matcher_unlock_all(m);
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_spinlock_lock(&tbl->anchor_lock);
 	/* Bypass m: the previous anchor now goes where m's end went. */

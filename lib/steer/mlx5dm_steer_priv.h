@@ -130,9 +130,9 @@ struct mlx5dm_caps {
 	uint8_t flex_id_icmp[4];          /* flex parser ids: ICMP dw0, dw1, ICMPv6 dw0, dw1 */
 };
 
-/* A rule queue: one send ring, used by one thread at a time. */
+/* A rule queue: one send ring, used by one thread at a time (a line of its own). */
 struct mlx5dm_queue {
-	struct mlx5dm_spinlock lock;      /* owner + threads draining it at handover */
+	_Alignas(64) struct mlx5dm_spinlock lock; /* owner + threads waiting for its writes */
 	struct mlx5dm_send_ring *ring;
 	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
 	int64_t n_rules;
@@ -172,6 +172,7 @@ struct mlx5dm_ctx {
 	uint64_t n_tables;
 	uint64_t n_matchers;
 	uint64_t n_rehash;                    /* atomic */
+	uint64_t n_order_waits;               /* atomic: rules that waited for another queue */
 };
 
 struct mlx5dm_table;
@@ -234,6 +235,8 @@ struct mlx5dm_matcher;
 /* A hash table of STEs (2^log_size entries), a link of a growth chain. */
 struct mlx5dm_htbl {
 	struct mlx5dm_matcher *matcher;
+	/* The shard owning it; NULL: the first level, shared by several shards. */
+	struct mlx5dm_shard *shard;
 	struct mlx5dm_icm_chunk *chunk;
 	struct mlx5dm_ste ***pages;       /* per page of slots: its heads (NULL = all unused) */
 	struct mlx5dm_ste **page0;        /* the inline page of a small table (pages = &page0) */
@@ -259,7 +262,7 @@ struct mlx5dm_htbl {
 	uint32_t fill_pos;                /* (growing table) entries already written */
 	struct mlx5dm_htbl *grow_next;    /* (growing table) next head of the matcher's list */
 	uint32_t move_pos;                /* (older table) next slot whose entries move */
-	TAILQ_ENTRY(mlx5dm_htbl) drain_link; /* (older table) in its matcher's drain list */
+	TAILQ_ENTRY(mlx5dm_htbl) drain_link; /* (older table) in its shard's drain list */
 };
 
 struct mlx5dm_table {
@@ -324,44 +327,55 @@ struct mlx5dm_matcher_action_ref {
 	uint32_t n;                       /* 0: free (no reference held) */
 };
 
-struct mlx5dm_matcher {
-	TAILQ_ENTRY(mlx5dm_matcher) next;
-	struct mlx5dm_table *tbl;
-	uint16_t priority;
-	uint8_t criteria;
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
-	struct mlx5dm_ste_builder builders[MLX5DM_STE_MAX_BUILDERS];
-	unsigned int nb_builders;
-	struct mlx5dm_ste_tmpl tmpl;      /* rule STEs, compiled from the builders */
-	/* Per level: an unused slot's shadow image, miss address left 0. */
-	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
-	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS]; /* (under lock) */
-	/*
-	 * ICM of rules deleted while their ring was in error: the device may
-	 * still reach it through this matcher, so it is freed with the
-	 * matcher, once nothing leads into it (under lock; NULL: none).
-	 */
-	struct mlx5dm_defer *lost;
-	unsigned int memo_next;           /* way replaced next */
-	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
-	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
-	uint8_t log_first;                /* level-0 table size, and each level's first chain's */
-	uint32_t n_chains[MLX5DM_STE_MAX_BUILDERS]; /* chains below level-0 entries, per level */
-	struct mlx5dm_spinlock lock;      /* rule operations on this matcher */
-	uint16_t last_queue;              /* queue of the last write (cross-ring ordering) */
-	bool written;
-	struct mlx5dm_htbl *grow_list;    /* chain heads whose growth is in progress */
-	TAILQ_HEAD(, mlx5dm_htbl) drain;  /* older tables being emptied, oldest growth first */
+/* A matcher's figures, kept where they change (its statistics are the sums). */
+struct mlx5dm_mcount {
+	uint64_t rules;
+	uint64_t tables;
+	uint64_t entries;                 /* slots of its tables */
+	uint64_t used;                    /* slots in use, over its tables */
+	uint64_t collisions;              /* collision entries, over its tables */
+	uint64_t chained;                 /* tables in growth chains of two */
+	uint64_t growths;                 /* growths completed */
+};
+
+/*
+ * Shards of a matcher on a context with several rule queues. A rule's
+ * shard is given by its level-0 tag (the low bits of the slot hash) and
+ * level-0 tables have at least as many slots as there are shards, so all
+ * the rules of one slot chain, and every table hanging off it, are in one
+ * shard: a shard's lock orders the rules that meet, and rules of other
+ * shards touch none of its lines. The first-level chain (its head, its
+ * growth) is shared: changed only with every shard lock held.
+ *
+ * Rules of two queues meeting in one slot chain write the same entries
+ * through different rings, which the device executes in no particular
+ * order. Each shard remembers, per slot (hashed), which queue wrote it
+ * last and where that queue's writes ended; a rule on another queue makes
+ * those writes execute before it posts its own (what rdma-core gets by
+ * choosing a rule's lock and send ring by its first-level hash index:
+ * dr_rule_lock() in providers/mlx5/dr_rule.c). Moving a slot chain of an
+ * older table to the grown head (mlx5dm_htbl_drain_step) writes the old
+ * slot and the entries' new slots and keeps all their records the same
+ * way. An entry and its copy are in the same shard (both tables have a
+ * slot per shard at least), so a shard's rules empty its share of an
+ * older table under its own lock.
+ */
+#define MLX5DM_MATCHER_SHARDS 16
+#define MLX5DM_SHARD_ORDER 256            /* slot records per shard */
+
+struct mlx5dm_order {
+	uint32_t pos;                     /* the end of the writes on that queue's ring */
+	uint16_t queue;                   /* UINT16_MAX: no writes recorded */
+};
+
+struct mlx5dm_shard {
+	_Alignas(64) struct mlx5dm_spinlock lock; /* a line of its own: shards share none */
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_order *order;       /* MLX5DM_SHARD_ORDER records; NULL with one shard */
+	struct mlx5dm_index index;        /* entries by (chain, tag) */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
-	/*
-	 * Slot pages of freed tables, kept for the next ones: a burst of page
-	 * frees followed by one allocation makes malloc sort them all in that
-	 * call, a pause that grows with the table; a page here costs a memset.
-	 */
-	void *page_cache;
 	struct mlx5dm_entry_pool entry_pool; /* ICM of collision, action and miss-anchor entries */
-	struct mlx5dm_index index;        /* entries by (chain, tag) */
 	/*
 	 * The level-0 entry the last rule went through (non-last levels only).
 	 * Consecutive rules usually share it (e.g. the same EtherType/IP
@@ -379,37 +393,145 @@ struct mlx5dm_matcher {
 	struct mlx5dm_ste *buried[MLX5DM_MATCHER_BURIED];
 	unsigned int nb_buried;
 	/*
-	 * Deferred placement (doorbell batching): the last rule created, indexed
-	 * but not yet in its slot chain, and a collision entry held for it so
-	 * that placing it cannot fail (mlx5dm_steer_rule.c).
-	 */
-	/*
 	 * The actions its rules use most, each holding one reference of the
 	 * action for all of them (mlx5dm_steer_rule.c): a rule counts here,
 	 * under the lock, instead of a locked add on the shared action.
 	 */
 	struct mlx5dm_matcher_action_ref action_refs[MLX5DM_MATCHER_ACTION_REFS];
+	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS];
+	unsigned int memo_next;           /* way replaced next */
+	struct mlx5dm_htbl *grow_list;    /* its chain heads whose growth is in progress */
+	/*
+	 * Slot pages of freed tables, kept for the next ones: a burst of page
+	 * frees followed by one allocation makes malloc sort them all in that
+	 * call, a pause that grows with the table; a page here costs a memset.
+	 */
+	void *page_cache;
+	/*
+	 * ICM of rules deleted while their ring was in error: the device may
+	 * still reach it through this matcher, so it is freed with the
+	 * matcher, once nothing leads into it (NULL: none).
+	 */
+	struct mlx5dm_defer *lost;
+	TAILQ_HEAD(, mlx5dm_htbl) drain;  /* older tables of its chains being emptied */
+	/*
+	 * Its share of the shared first level (several shards): slots used and
+	 * collision entries of the head [0] and of the older table being
+	 * emptied [1], the next of its slots (one in nb_shards) of that older
+	 * table to empty, and whether it found them all empty.
+	 */
+	uint32_t l0_used[2];
+	uint32_t l0_collisions[2];
+	uint32_t l0_move_pos;
+	bool l0_drained;
+	struct mlx5dm_mcount cnt;
+};
+
+struct mlx5dm_matcher {
+	TAILQ_ENTRY(mlx5dm_matcher) next;
+	struct mlx5dm_table *tbl;
+	uint16_t priority;
+	uint8_t criteria;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	struct mlx5dm_ste_builder builders[MLX5DM_STE_MAX_BUILDERS];
+	unsigned int nb_builders;
+	struct mlx5dm_ste_tmpl tmpl;      /* rule STEs, compiled from the builders */
+	/* Per level: an unused slot's shadow image, miss address left 0. */
+	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
+	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
+	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
+	uint8_t log_hint;                 /* the rules hint: each level's first chain's size */
+	uint8_t log_first;                /* level-0 table size (the hint, a slot per shard) */
+	uint32_t n_chains[MLX5DM_STE_MAX_BUILDERS]; /* chains below level-0 entries (atomic) */
+	bool written;
+	unsigned int nb_shards;           /* 1, or MLX5DM_MATCHER_SHARDS with several queues */
+	struct mlx5dm_shard *shards;
+	/* The shared first-level chain with several shards (every shard lock held). */
+	struct mlx5dm_htbl *grow_list;
+	struct mlx5dm_mcount cnt;
+	/*
+	 * Deferred placement (doorbell batching, one shard only): the last rule
+	 * created, indexed but not yet in its slot chain, and a collision entry
+	 * held for it so that placing it cannot fail (mlx5dm_steer_rule.c).
+	 */
 	struct mlx5dm_rule *pending;
+	uint16_t pend_queue;              /* the queue that created it */
 	bool pending_probe;               /* not indexed yet: probed when placed */
 	struct mlx5dm_ste *spare;
 	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
 	bool pend_listed;                 /* listed, or being settled (under lock) */
-	uint64_t n_rules;
-	uint64_t n_tables;
 	uint16_t queue_idx;               /* for logs */
-	/* Statistics kept as the tables change (under lock, like n_tables). */
-	uint64_t n_entries;               /* slots of its tables */
-	uint64_t n_used;                  /* slots in use, over its tables */
-	uint64_t n_collisions;            /* collision entries, over its tables */
-	uint64_t n_chained;               /* tables in growth chains of two */
-	uint64_t n_growths;               /* growths completed */
 };
+
+/* Shard sh's record of the queue that last wrote the slot chain of table t at slot. */
+static inline struct mlx5dm_order *
+mlx5dm_shard_order(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *t, uint32_t slot)
+{
+	return &sh->order[mlx5dm_index_mix((uint64_t)(uintptr_t)t ^ ((uint64_t)slot << 40)) &
+			  (MLX5DM_SHARD_ORDER - 1)];
+}
+
+/* Lock every shard of m, in order (first-level chain changes, dumps, statistics). */
+static inline void
+mlx5dm_matcher_lock_all(struct mlx5dm_matcher *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nb_shards; i++)
+		mlx5dm_spinlock_lock(&m->shards[i].lock);
+}
+
+static inline void
+mlx5dm_matcher_unlock_all(struct mlx5dm_matcher *m)
+{
+	unsigned int i;
+
+	for (i = m->nb_shards; i-- > 0;)
+		mlx5dm_spinlock_unlock(&m->shards[i].lock);
+}
+
+/* m's rules (every shard lock held, for an exact figure). */
+static inline uint64_t
+mlx5dm_matcher_rules(const struct mlx5dm_matcher *m)
+{
+	uint64_t n = m->cnt.rules;
+	unsigned int i;
+
+	for (i = 0; i < m->nb_shards; i++)
+		n += m->shards[i].cnt.rules;
+	return n;
+}
+
+/* Counters of table h: its shard's, or the matcher's for the shared first level. */
+static inline struct mlx5dm_mcount *
+mlx5dm_htbl_cnt(const struct mlx5dm_htbl *h)
+{
+	return h->shard != NULL ? &h->shard->cnt : &h->matcher->cnt;
+}
+
+/* The shard whose records h's chain objects use (shard 0 for the shared first level). */
+static inline struct mlx5dm_shard *
+mlx5dm_htbl_owner(const struct mlx5dm_htbl *h)
+{
+	return h->shard != NULL ? h->shard : &h->matcher->shards[0];
+}
+
+/*
+ * The page of h's slots holding slot i, NULL if never used. A page of a
+ * shared first-level table may be installed by another shard at any time
+ * (mlx5dm_htbl_slot_reserve()): every access to the directory is atomic.
+ */
+static inline struct mlx5dm_ste **
+mlx5dm_htbl_page(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	return __atomic_load_n(&h->pages[i >> MLX5DM_HTBL_PAGE_LOG], __ATOMIC_ACQUIRE);
+}
 
 /* Head record of slot i of h, NULL when unused. */
 static inline struct mlx5dm_ste *
 mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
 {
-	struct mlx5dm_ste **p = h->pages[i >> MLX5DM_HTBL_PAGE_LOG];
+	struct mlx5dm_ste **p = mlx5dm_htbl_page(h, i);
 
 	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
 }
@@ -425,29 +547,39 @@ mlx5dm_ste_slot(const struct mlx5dm_ste *s)
 static inline void
 mlx5dm_htbl_slot_clear(struct mlx5dm_htbl *h, uint32_t i)
 {
-	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = NULL;
+	mlx5dm_htbl_page(h, i)[i & (MLX5DM_HTBL_PAGE - 1)] = NULL;
 }
 
 /* Slot i of h (in use: its page exists) gets head record s. */
 static inline void
 mlx5dm_htbl_slot_replace(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
 {
-	h->pages[i >> MLX5DM_HTBL_PAGE_LOG][i & (MLX5DM_HTBL_PAGE - 1)] = s;
+	mlx5dm_htbl_page(h, i)[i & (MLX5DM_HTBL_PAGE - 1)] = s;
 }
 
-/* A table's slot / collision-entry count changed (matcher lock held). */
+/*
+ * A table's slot / collision-entry count changed, by a rule of shard sh
+ * (its lock held). A shared first-level table is not written: the shard
+ * counts its share of it instead (mlx5dm_htbl_load()).
+ */
 static inline void
-mlx5dm_htbl_count_used(struct mlx5dm_htbl *t, int delta)
+mlx5dm_htbl_count_used(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, int delta)
 {
-	t->used += (uint32_t)delta;
-	t->matcher->n_used += (uint64_t)(int64_t)delta;
+	sh->cnt.used += (uint64_t)(int64_t)delta;
+	if (t->shard != NULL)
+		t->used += (uint32_t)delta;
+	else
+		sh->l0_used[t->chain_prev != NULL] += (uint32_t)delta;
 }
 
 static inline void
-mlx5dm_htbl_count_collision(struct mlx5dm_htbl *t, int delta)
+mlx5dm_htbl_count_collision(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, int delta)
 {
-	t->collisions += (uint32_t)delta;
-	t->matcher->n_collisions += (uint64_t)(int64_t)delta;
+	sh->cnt.collisions += (uint64_t)(int64_t)delta;
+	if (t->shard != NULL)
+		t->collisions += (uint32_t)delta;
+	else
+		sh->l0_collisions[t->chain_prev != NULL] += (uint32_t)delta;
 }
 
 /*
@@ -461,6 +593,7 @@ struct mlx5dm_rule {
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
 	uint8_t size_class;               /* slab it came from */
+	uint8_t shard;                    /* of its matcher */
 	uint32_t last_hash;               /* index hash of last: its bucket without reading last */
 	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
 };
@@ -527,11 +660,11 @@ struct mlx5dm_defer {
 
 /* ---- mlx5dm_steer_rule.c ---- */
 /* Link s (s->hash set) into its slot of t behind tail (NULL: s takes the unused slot). */
-void mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
+void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
 		      struct mlx5dm_ste *tail);
-void mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m);
-void mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m);
-void mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
+void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
+void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
+void mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d);
 void mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx);
 void mlx5dm_rule_unlist(struct mlx5dm_matcher *m);
 void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
@@ -579,6 +712,8 @@ int mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
+bool mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
+int mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q);
 
 /* ---- mlx5dm_steer_write.c ---- */
 void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);
@@ -592,9 +727,9 @@ int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
 struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
 void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
-struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_matcher *m);
-struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m);
-void mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
+struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh);
+struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh);
+void mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
 void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
@@ -602,9 +737,9 @@ void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
 /* ---- mlx5dm_steer_rule_act.c ---- */
 /*
  * Put a rule's actions into its STE array (arr: the match STEs from the
- * template, room for the extra action STEs behind them); matcher lock held.
+ * template, room for the extra action STEs behind them); shard lock held.
  */
-int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
+int mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
 			      struct mlx5dm_action *const actions[], const uint32_t args[],
 			      uint8_t *arr, unsigned int *n_extra);
 uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
@@ -616,22 +751,25 @@ uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
 int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
 int mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i);
-void mlx5dm_htbl_page_cache_free(struct mlx5dm_matcher *m);
+void mlx5dm_htbl_page_cache_free(struct mlx5dm_shard *sh);
 void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);
 uint64_t mlx5dm_htbl_miss_target(const struct mlx5dm_htbl *h);
-struct mlx5dm_htbl *mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
-					    uint8_t level, struct mlx5dm_ste *pointing,
-					    struct mlx5dm_defer *d);
-struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
-				       uint8_t level, uint8_t log_size, uint16_t byte_mask,
-				       struct mlx5dm_ste *pointing, struct mlx5dm_defer *d);
+struct mlx5dm_htbl *mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh,
+					    struct mlx5dm_queue *q, uint8_t level,
+					    struct mlx5dm_ste *pointing, struct mlx5dm_defer *d);
+struct mlx5dm_htbl *mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh,
+				       struct mlx5dm_queue *q, uint8_t level, uint8_t log_size,
+				       uint16_t byte_mask, struct mlx5dm_ste *pointing,
+				       struct mlx5dm_defer *d);
 void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow);
 int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
-int mlx5dm_htbl_drain_step(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
+int mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
 			   struct mlx5dm_defer *d);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			    struct mlx5dm_defer *d);
+bool mlx5dm_htbl_l0_due(struct mlx5dm_shard *sh, bool placed);
+int mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_table.c ---- */
 int mlx5dm_anchor_write_miss(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,

@@ -17,9 +17,11 @@
  * as always-miss, or a follower copied into the slot, or the predecessor's
  * miss pointer moved on), which detaches everything below it.
  *
- * Queues: each queue has its own ring. A matcher remembers the queue that
- * wrote it last; a different queue first drains that ring, so writes to the
- * same entries are never reordered across rings.
+ * Queues: each queue has its own ring. On a context with several queues a
+ * matcher is in shards (struct mlx5dm_shard): a rule takes the lock of its
+ * shard only, and before its first write waits for another queue's writes
+ * into the same slot chain that may not have executed yet, so writes to the
+ * same entries are never reordered across rings (doc/guides/steering.rst).
  */
 
 #include <errno.h>
@@ -38,26 +40,26 @@ static const uint8_t mlx5dm_rule_class_refs[MLX5DM_RULE_CLASSES] = {
 };
 
 void
-mlx5dm_rule_slabs_init(struct mlx5dm_matcher *m)
+mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh)
 {
 	unsigned int c;
 
 	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
-		mlx5dm_slab_init(&m->rule_slab[c], sizeof(struct mlx5dm_rule) +
+		mlx5dm_slab_init(&sh->rule_slab[c], sizeof(struct mlx5dm_rule) +
 				 mlx5dm_rule_class_refs[c] * sizeof(void *));
 }
 
 void
-mlx5dm_rule_slabs_destroy(struct mlx5dm_matcher *m)
+mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh)
 {
 	unsigned int c;
 
 	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
-		mlx5dm_slab_destroy(&m->rule_slab[c]);
+		mlx5dm_slab_destroy(&sh->rule_slab[c]);
 }
 
 static struct mlx5dm_rule *
-mlx5dm_rule_alloc(struct mlx5dm_matcher *m, unsigned int nb_refs)
+mlx5dm_rule_alloc(struct mlx5dm_shard *sh, unsigned int nb_refs)
 {
 	struct mlx5dm_rule *rule;
 	uint8_t c = 0;
@@ -65,16 +67,16 @@ mlx5dm_rule_alloc(struct mlx5dm_matcher *m, unsigned int nb_refs)
 	while (mlx5dm_rule_class_refs[c] < nb_refs)
 		c++;
 	/* Not zeroed: the caller sets the header, references are set as they are placed. */
-	rule = mlx5dm_slab_alloc_raw(&m->rule_slab[c]);
+	rule = mlx5dm_slab_alloc_raw(&sh->rule_slab[c]);
 	if (rule != NULL)
 		rule->size_class = c;
 	return rule;
 }
 
 static void
-mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
+mlx5dm_rule_free(struct mlx5dm_shard *sh, struct mlx5dm_rule *rule)
 {
-	mlx5dm_slab_free(&m->rule_slab[rule->size_class], rule);
+	mlx5dm_slab_free(&sh->rule_slab[rule->size_class], rule);
 }
 
 /*
@@ -85,16 +87,16 @@ mlx5dm_rule_free(struct mlx5dm_matcher *m, struct mlx5dm_rule *rule)
  * there. The action's count stays (rules of m that did not count in a way)
  * + (1 per way in use), so it is 0 exactly when no rule uses it: a rule is
  * released from a way if its action has one in use, however it was taken.
- * Matcher lock held.
+ * Shard lock held (a rule is released in the shard it was created in).
  */
 static inline void
-mlx5dm_rule_act_ref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
+mlx5dm_rule_act_ref(struct mlx5dm_shard *sh, struct mlx5dm_action *a)
 {
 	struct mlx5dm_matcher_action_ref *r, *free = NULL;
 	unsigned int i;
 
 	for (i = 0; i < MLX5DM_MATCHER_ACTION_REFS; i++) {
-		r = &m->action_refs[i];
+		r = &sh->action_refs[i];
 		if (r->n != 0 && r->a == a) {
 			r->n++;
 			return;
@@ -112,12 +114,12 @@ mlx5dm_rule_act_ref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
 
 /* True when a's reference is left for the caller to drop (after unlocking). */
 static inline bool
-mlx5dm_rule_act_unref(struct mlx5dm_matcher *m, struct mlx5dm_action *a)
+mlx5dm_rule_act_unref(struct mlx5dm_shard *sh, struct mlx5dm_action *a)
 {
 	unsigned int i;
 
 	for (i = 0; i < MLX5DM_MATCHER_ACTION_REFS; i++) {
-		struct mlx5dm_matcher_action_ref *r = &m->action_refs[i];
+		struct mlx5dm_matcher_action_ref *r = &sh->action_refs[i];
 
 		if (r->n != 0 && r->a == a)
 			return --r->n == 0;
@@ -131,44 +133,40 @@ struct mlx5dm_rule_write {
 	bool ctrl;
 };
 
-/* Lock the matcher for queue qi and drain the queue that wrote it before. */
-static int
-mlx5dm_rule_lock(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_queue **qp)
+/* The shard of a rule whose entries (level 0 first) are arr: its level-0 slot hash. */
+static inline unsigned int
+mlx5dm_rule_shard_of(const struct mlx5dm_matcher *m, const uint8_t *arr)
 {
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	int ret = 0;
-
-	mlx5dm_spinlock_lock(&m->lock);
-	if (m->last_queue != qi) {
-		struct mlx5dm_queue *o = &ctx->queues[m->last_queue];
-
-		mlx5dm_spinlock_lock(&o->lock);
-		ret = mlx5dm_send_drain(o->ring);
-		mlx5dm_spinlock_unlock(&o->lock);
-		if (ret < 0) {
-			mlx5dm_spinlock_unlock(&m->lock);
-			return ret;
-		}
-		m->last_queue = qi;
-	}
-	*qp = &ctx->queues[qi];
-	mlx5dm_spinlock_lock(&(*qp)->lock);
-	/* The next free records: a rule takes some (a freed one's link is read first). */
-	MLX5DM_PREFETCH(mlx5dm_slab_peek(&m->ste_slab));
-	MLX5DM_PREFETCH(mlx5dm_slab_peek(&m->rule_slab[0]));
-	return 0;
+	if (m->nb_shards == 1)
+		return 0;
+	return mlx5dm_ste_hash_bwc(arr + MLX5DM_STE_CTRL_SIZE, m->builders[0].byte_mask) &
+	       (m->nb_shards - 1);
 }
 
-static void
-mlx5dm_rule_unlock(struct mlx5dm_matcher *m, struct mlx5dm_queue *q)
+/*
+ * Lock shard si of m for a rule on queue qi. With one shard the queue is
+ * locked too; with several, mlx5dm_rule_order() locks it once the rule's
+ * slot chain is known and another queue's writes into it have executed.
+ */
+static struct mlx5dm_shard *
+mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
+		 struct mlx5dm_queue **qp)
 {
-	mlx5dm_spinlock_unlock(&q->lock);
-	mlx5dm_spinlock_unlock(&m->lock);
+	struct mlx5dm_shard *sh = &m->shards[si];
+
+	mlx5dm_spinlock_lock(&sh->lock);
+	*qp = &m->tbl->dom->ctx->queues[qi];
+	if (m->nb_shards == 1)
+		mlx5dm_spinlock_lock(&(*qp)->lock);
+	/* The next free records: a rule takes some (a freed one's link is read first). */
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->ste_slab));
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->rule_slab[0]));
+	return sh;
 }
 
 /* Slot-chain tail of table t at slot. */
 static struct mlx5dm_ste *
-mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
+mlx5dm_rule_chain_tail(const struct mlx5dm_htbl *t, uint32_t slot)
 {
 	struct mlx5dm_ste *s = mlx5dm_htbl_slot(t, slot);
 
@@ -184,19 +182,21 @@ mlx5dm_rule_chain_tail(struct mlx5dm_htbl *t, uint32_t slot)
  * pointers are set: s's where the chain used to end, the old end's to s.
  */
 void
-mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
+mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
 		 struct mlx5dm_ste *tail)
 {
+	struct mlx5dm_ctx *ctx = sh->m->tbl->dom->ctx;
+
 	s->htbl = t;
 	if (tail == NULL) {
 		s->chunk = t->chunk;
 		s->index = mlx5dm_ste_slot(s);
 		(void)mlx5dm_htbl_slot_set(t, s->index, s);
-		mlx5dm_htbl_count_used(t, 1);
+		mlx5dm_htbl_count_used(sh, t, 1);
 	} else {
 		s->collision = true;
 		tail->next_col = s;
-		mlx5dm_htbl_count_collision(t, 1);
+		mlx5dm_htbl_count_collision(sh, t, 1);
 	}
 	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
 	if (tail != NULL)
@@ -209,7 +209,7 @@ mlx5dm_rule_link(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, struct mlx5dm_st
  * whose miss pointer must then move to it). The shadow's miss pointer is set.
  */
 static struct mlx5dm_ste *
-mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t hash,
+mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
 		  const uint8_t *shadow, struct mlx5dm_ste **prev_tail)
 {
 	uint32_t slot = hash & (t->num_entries - 1);
@@ -217,48 +217,50 @@ mlx5dm_rule_place(struct mlx5dm_ctx *ctx, struct mlx5dm_htbl *t, uint32_t hash,
 
 	*prev_tail = mlx5dm_rule_chain_tail(t, slot);
 	if (*prev_tail == NULL) {
-		s = mlx5dm_ste_rec_alloc(t->matcher);
+		s = mlx5dm_ste_rec_alloc(sh);
 		if (s == NULL)
 			return NULL;
 		if (mlx5dm_htbl_slot_reserve(t, slot) < 0) {
-			mlx5dm_slab_free(&t->matcher->ste_slab, s);
+			mlx5dm_slab_free(&sh->ste_slab, s);
 			return NULL;
 		}
 	} else {
-		s = mlx5dm_ste_entry_alloc(t->matcher);
+		s = mlx5dm_ste_entry_alloc(sh);
 		if (s == NULL)
 			return NULL;
 	}
 	s->hash = hash;
 	memcpy(s->shadow, shadow, sizeof(s->shadow));
-	mlx5dm_rule_link(ctx, t, s, *prev_tail);
+	mlx5dm_rule_link(sh, t, s, *prev_tail);
 	return s;
 }
 
 /* Undo mlx5dm_rule_place() for an entry nothing was written for yet. */
 static void
-mlx5dm_rule_unplace(struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail,
+mlx5dm_rule_unplace(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail,
 		    struct mlx5dm_defer *d)
 {
+	struct mlx5dm_ctx *ctx = sh->m->tbl->dom->ctx;
 	struct mlx5dm_htbl *t = s->htbl;
 
-	mlx5dm_tag_index_remove(&t->matcher->index, s);
+	mlx5dm_tag_index_remove(&sh->index, s);
 	if (prev_tail == NULL) {
 		mlx5dm_htbl_slot_clear(t, mlx5dm_ste_slot(s));
-		mlx5dm_htbl_count_used(t, -1);
+		mlx5dm_htbl_count_used(sh, t, -1);
 	} else {
 		prev_tail->next_col = NULL;
 		mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->shadow, mlx5dm_htbl_miss_target(t));
-		mlx5dm_htbl_count_collision(t, -1);
+		mlx5dm_htbl_count_collision(sh, t, -1);
 	}
-	mlx5dm_ste_rec_free(t->matcher, s, d);
+	mlx5dm_ste_rec_free(sh, s, d);
 }
 
 /* Free a subtree: the chain below a dead entry, all of whose entries are dead too. */
 static void
-mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
+mlx5dm_rule_free_subtree(struct mlx5dm_shard *sh, struct mlx5dm_htbl *head,
 			 struct mlx5dm_defer *d)
 {
+	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_htbl *t;
 	uint32_t i;
 
@@ -277,9 +279,9 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			while (s != NULL) {
 				n = s->next_col;
 				if (s->next_htbl != NULL)
-					mlx5dm_rule_free_subtree(m, s->next_htbl, d);
-				mlx5dm_tag_index_remove(&m->index, s);
-				mlx5dm_ste_rec_free(m, s, d);
+					mlx5dm_rule_free_subtree(sh, s->next_htbl, d);
+				mlx5dm_tag_index_remove(&sh->index, s);
+				mlx5dm_ste_rec_free(sh, s, d);
 				s = n;
 			}
 			mlx5dm_htbl_slot_clear(t, i);
@@ -291,7 +293,11 @@ mlx5dm_rule_free_subtree(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 struct mlx5dm_rule_ctx {
 	struct mlx5dm_ctx *ctx;
 	struct mlx5dm_matcher *m;
+	struct mlx5dm_shard *sh;
 	struct mlx5dm_queue *q;
+	uint16_t qi;
+	bool q_locked;
+	struct mlx5dm_order *order;       /* the slot record to update when done, or NULL */
 	struct mlx5dm_defer d;
 	struct mlx5dm_rule_write w[MLX5DM_RULE_MAX_WRITES];
 	unsigned int nw;
@@ -320,7 +326,10 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 {
 	rc->ctx = m->tbl->dom->ctx;
 	rc->m = m;
+	rc->sh = NULL;
 	rc->q = NULL;
+	rc->q_locked = false;
+	rc->order = NULL;
 	rc->d.n = 0;
 	rc->d.cap = 0;
 	rc->d.want_sync = false;
@@ -335,14 +344,59 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 }
 
 /*
- * The matcher's level-0 hint when the rule's level-0 tag is the hint's (the
- * rule shares that entry), else NULL. Matcher lock held (the hint changes
+ * Several shards: the rule's writes go into the slot chain of table t at
+ * slot (its level-0 entry's). Another queue's writes into it, if they may
+ * not have executed, are made to first; then the queue is locked (the
+ * wait takes the other queue's lock: no queue lock is held while it
+ * runs). Nothing is written before this. 0, or -EIO (a ring in error).
+ */
+static int
+mlx5dm_rule_order(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint32_t slot)
+{
+	struct mlx5dm_order *o;
+
+	if (rc->q_locked)
+		return 0;
+	o = mlx5dm_shard_order(rc->sh, t, slot);
+	if (o->queue != rc->qi && o->queue != UINT16_MAX)
+		(void)mlx5dm_steer_queue_wait(rc->ctx, o->queue, o->pos, false);
+	rc->order = o;
+	mlx5dm_spinlock_lock(&rc->q->lock);
+	rc->q_locked = true;
+	return mlx5dm_send_error(rc->q->ring);
+}
+
+/* Unlock the queue (recording where the rule's writes end) and the shard. */
+static void
+mlx5dm_rule_unlock(struct mlx5dm_rule_ctx *rc)
+{
+	if (rc->order != NULL) {
+		rc->order->queue = rc->qi;
+		rc->order->pos = mlx5dm_send_pos(rc->q->ring);
+	}
+	if (rc->q_locked)
+		mlx5dm_spinlock_unlock(&rc->q->lock);
+	mlx5dm_spinlock_unlock(&rc->sh->lock);
+}
+
+static void
+mlx5dm_rule_lock_ctx(struct mlx5dm_rule_ctx *rc, unsigned int si, uint16_t qi)
+{
+	rc->qi = qi;
+	rc->sh = mlx5dm_rule_lock(rc->m, si, qi, &rc->q);
+	rc->q_locked = rc->m->nb_shards == 1;
+}
+
+/*
+ * The shard's level-0 hint when the rule's level-0 tag is the hint's (the
+ * rule shares that entry), else NULL. Shard lock held (the hint changes
  * under it).
  */
 static inline struct mlx5dm_ste *
-mlx5dm_rule_l0_shared(const struct mlx5dm_matcher *m, const uint8_t *arr)
+mlx5dm_rule_l0_shared(const struct mlx5dm_shard *sh, const uint8_t *arr)
 {
-	struct mlx5dm_ste *hint = m->l0_hint;
+	const struct mlx5dm_matcher *m = sh->m;
+	struct mlx5dm_ste *hint = sh->l0_hint;
 
 	if (m->nb_builders < 2 || hint == NULL || hint->htbl->root != m->first->root ||
 	    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
@@ -411,7 +465,7 @@ mlx5dm_rule_pending_prefetch(const struct mlx5dm_matcher *m)
 }
 
 /*
- * Put m's pending rule into its slot chain and post its writes (m->lock and
+ * Put m's pending rule into its slot chain and post its writes (its shard and
  * q->lock held). Nothing here can fail but the ring, as for a rule placed
  * at once.
  */
@@ -421,20 +475,21 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_ste *s = m->pending->last, *tail, *sp, *found;
+	struct mlx5dm_shard *sh = &m->shards[0];
 	struct mlx5dm_htbl *t = s->htbl;
 	int ret;
 
 	m->pending = NULL;
 	if (m->pending_probe) {
 		/* An equal entry: behind it, in its table (its slot's page exists). */
-		found = mlx5dm_tag_index_find(&m->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
+		found = mlx5dm_tag_index_find(&sh->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
 					      s->tag_index_hash);
 		if (found != NULL) {
 			t = found->htbl;
 			s->htbl = t;
 		}
 		/* A way is reserved: this cannot fail. */
-		(void)mlx5dm_tag_index_insert(&m->index, s, s->tag_index_hash);
+		(void)mlx5dm_tag_index_insert(&sh->index, s, s->tag_index_hash);
 	}
 	tail = mlx5dm_rule_chain_tail(t, mlx5dm_ste_slot(s));
 	if (tail != NULL) {
@@ -445,10 +500,10 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 		s->index = sp->index;
 		s->pooled = sp->pooled;
 		sp->pooled = NULL;
-		mlx5dm_slab_free(&m->ste_slab, sp);
+		mlx5dm_slab_free(&sh->ste_slab, sp);
 	}
 	/* Its slot's page is reserved: this cannot fail. */
-	mlx5dm_rule_link(ctx, t, s, tail);
+	mlx5dm_rule_link(sh, t, s, tail);
 	/* The entry first, then the pointer to it (as mlx5dm_rule_flush() orders them). */
 	ret = mlx5dm_ste_write_full(ctx, q, s, m->builders[t->level].bit_mask);
 	if (ret == 0 && tail != NULL)
@@ -460,7 +515,7 @@ mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	return ret;
 }
 
-/* Place m's pending rule, if any (m->lock held; takes the lock of the queue m wrote last). */
+/* Place m's pending rule, if any (its one shard locked; takes the lock of its queue). */
 static void
 mlx5dm_rule_settle(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
@@ -469,7 +524,7 @@ mlx5dm_rule_settle(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 
 	if (m->pending == NULL)
 		return;
-	q = &ctx->queues[m->last_queue];
+	q = &ctx->queues[m->pend_queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	if (mlx5dm_rule_pending_place(m, q, d) == 0)
 		(void)mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
@@ -516,10 +571,10 @@ mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx)
 		 * saw it still set meanwhile did not list m again, and its
 		 * pending rule is the one placed here.
 		 */
-		mlx5dm_spinlock_lock(&m->lock);
+		mlx5dm_spinlock_lock(&m->shards[0].lock);
 		m->pend_listed = false;
 		mlx5dm_rule_settle(m, &d);
-		mlx5dm_spinlock_unlock(&m->lock);
+		mlx5dm_spinlock_unlock(&m->shards[0].lock);
 	}
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	mlx5dm_defer_run(&d);
@@ -548,7 +603,7 @@ void
 mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
 	if (m->spare != NULL) {
-		mlx5dm_ste_rec_free(m, m->spare, d);
+		mlx5dm_ste_rec_free(&m->shards[0], m->spare, d);
 		m->spare = NULL;
 	}
 }
@@ -563,13 +618,13 @@ mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 static int
 mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 		       struct mlx5dm_ste *found, bool probed, struct mlx5dm_htbl *head,
-		       uint32_t hash, const uint8_t *sh, uint32_t ihash)
+		       uint32_t hash, const uint8_t *ent, uint32_t ihash)
 {
-	struct mlx5dm_matcher *m = rc->m;
+	struct mlx5dm_shard *sh = rc->sh;
 	struct mlx5dm_ste *s;
 
 	/* Not zeroed (a record the last placement gave back is reused): every field is set. */
-	s = mlx5dm_slab_alloc_raw(&m->ste_slab);
+	s = mlx5dm_slab_alloc_raw(&sh->ste_slab);
 	if (s == NULL)
 		return -ENOMEM;
 	s->htbl = found != NULL ? found->htbl : head;
@@ -580,10 +635,10 @@ mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	s->pooled = NULL;
 	s->index = 0;
 	s->collision = false;
-	memcpy(s->shadow, sh, sizeof(s->shadow));
+	memcpy(s->shadow, ent, sizeof(s->shadow));
 	s->tag_index_hash = ihash;
-	if (probed && mlx5dm_tag_index_insert(&m->index, s, ihash) < 0) {
-		mlx5dm_slab_free(&m->ste_slab, s);
+	if (probed && mlx5dm_tag_index_insert(&sh->index, s, ihash) < 0) {
+		mlx5dm_slab_free(&sh->ste_slab, s);
 		return -ENOMEM;
 	}
 	s->refcount = 1;
@@ -621,18 +676,19 @@ mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
 	if (ret < 0)
 		return ret;
 	if (rc->deferred_probe) {
-		ret = mlx5dm_index_reserve(&m->index, 1);
+		ret = mlx5dm_index_reserve(&rc->sh->index, 1);
 		if (ret < 0)
 			return ret;
 	}
 	/* The previous rule may have taken the held entry. */
 	if (m->spare == NULL) {
-		m->spare = mlx5dm_ste_entry_alloc(m);
+		m->spare = mlx5dm_ste_entry_alloc(rc->sh);
 		if (m->spare == NULL)
 			return -ENOMEM;
 	}
 	rc->deferred = NULL;
 	m->pending = rule;
+	m->pend_queue = rc->qi;
 	m->pending_probe = rc->deferred_probe;
 	if (!m->pend_listed) {
 		mlx5dm_spinlock_lock(&rc->ctx->pend_lock);
@@ -647,12 +703,13 @@ mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
  * Predict the last level's chain and compute its hashes into prep, starting
  * the loads of its index bucket and table slot: both are random lines in
  * structures sized by the rule count (megabytes at a million rules), two
- * memory misses per rule if loaded at lookup time. Matcher lock held.
+ * memory misses per rule if loaded at lookup time. Shard lock held.
  */
 static void
-mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
+mlx5dm_rule_prep_hint(struct mlx5dm_shard *sh, struct mlx5dm_rule_prep *prep)
 {
-	const struct mlx5dm_ste *l0 = mlx5dm_rule_l0_shared(m, prep->ste);
+	struct mlx5dm_matcher *m = sh->m;
+	const struct mlx5dm_ste *l0 = mlx5dm_rule_l0_shared(sh, prep->ste);
 	const struct mlx5dm_htbl *head = mlx5dm_rule_predict(m, l0);
 	const uint8_t *tag = mlx5dm_rule_last_tag(m, prep->ste);
 
@@ -662,7 +719,7 @@ mlx5dm_rule_prep_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
 	prep->root = head->root;
 	prep->ihash = mlx5dm_tag_index_hash(head->root, tag);
 	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-	mlx5dm_index_prefetch(&m->index, prep->ihash);
+	mlx5dm_index_prefetch(&sh->index, prep->ihash);
 	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
 }
 
@@ -685,7 +742,7 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	if (head == NULL)
 		return;
 	if (prep->root != head->root)
-		mlx5dm_rule_prep_hint(m, prep);
+		mlx5dm_rule_prep_hint(rc->sh, prep);
 	rc->pf_head = head;
 	rc->pf_hash = prep->ihash;
 	rc->pf_bwc = prep->bwc;
@@ -737,13 +794,15 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 		    struct mlx5dm_rule_prep *prep)
 {
 	int ret = mlx5dm_rule_prep_build(m, value, prep);
+	struct mlx5dm_shard *sh;
 
 	if (ret < 0)
 		return ret;
-	mlx5dm_spinlock_lock(&m->lock);
-	mlx5dm_rule_prep_hint(m, prep);
+	sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
+	mlx5dm_spinlock_lock(&sh->lock);
+	mlx5dm_rule_prep_hint(sh, prep);
 	mlx5dm_rule_pending_prefetch(m);
-	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_spinlock_unlock(&sh->lock);
 	return 0;
 }
 
@@ -753,8 +812,8 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 	/* Indexed, in no chain, nothing written: out of the index, record back. */
 	if (rc->deferred != NULL) {
 		if (!rc->deferred_probe)
-			mlx5dm_tag_index_remove(&rc->m->index, rc->deferred);
-		mlx5dm_slab_free(&rc->m->ste_slab, rc->deferred);
+			mlx5dm_tag_index_remove(&rc->sh->index, rc->deferred);
+		mlx5dm_slab_free(&rc->sh->ste_slab, rc->deferred);
 		rc->deferred = NULL;
 	}
 	while (rc->depth-- > 0) {
@@ -766,7 +825,7 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 		}
 		if (s->next_htbl != NULL)
 			mlx5dm_htbl_chain_free(rc->m, s->next_htbl, &rc->d);
-		mlx5dm_rule_unplace(rc->ctx, s, rc->tails[rc->depth], &rc->d);
+		mlx5dm_rule_unplace(rc->sh, s, rc->tails[rc->depth], &rc->d);
 	}
 }
 
@@ -777,11 +836,13 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 	struct mlx5dm_matcher *m = rc->m;
 	struct mlx5dm_ctx *ctx = rc->ctx;
 	struct mlx5dm_htbl *head = m->first;
+	struct mlx5dm_shard *shd = rc->sh;
 	unsigned int lvl, n = m->nb_builders;
+	int ret;
 
 	for (lvl = 0; lvl < n; lvl++) {
-		uint8_t *sh = arr + (size_t)lvl * MLX5DM_STE_SIZE;
-		const uint8_t *tag = sh + MLX5DM_STE_CTRL_SIZE;
+		uint8_t *ent = arr + (size_t)lvl * MLX5DM_STE_SIZE;
+		const uint8_t *tag = ent + MLX5DM_STE_CTRL_SIZE;
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *found, *s, *tail;
@@ -789,6 +850,9 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 
 		/* The shared first level of the previous rule: no index lookup. */
 		if (lvl == 0 && rc->l0 != NULL) {
+			ret = mlx5dm_rule_order(rc, rc->l0->htbl, mlx5dm_ste_slot(rc->l0));
+			if (ret < 0)
+				return ret;
 			rc->l0->refcount++;
 			rc->path[0] = rc->l0;
 			rc->created[0] = false;
@@ -807,15 +871,27 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else {
 			ihash = mlx5dm_tag_index_hash(head->root, tag);
 			if (last) {
-				mlx5dm_index_prefetch(&m->index, ihash);
+				mlx5dm_index_prefetch(&shd->index, ihash);
 				hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
 				mlx5dm_htbl_slot_prefetch(head, hash & (head->num_entries - 1));
 			}
 		}
 		/* Duplicates allowed: nothing to refuse, the lookup waits with the placement. */
 		if (last && rc->defer && ctx->allow_dup)
-			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, hash, sh, ihash);
-		found = mlx5dm_tag_index_find(&m->index, head->root, tag, ihash);
+			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, hash, ent,
+						      ihash);
+		found = mlx5dm_tag_index_find(&shd->index, head->root, tag, ihash);
+		if (lvl == 0) {
+			/* Level 0 decides the slot chain the rule writes into. */
+			if (found != NULL)
+				ret = mlx5dm_rule_order(rc, found->htbl, mlx5dm_ste_slot(found));
+			else
+				ret = mlx5dm_rule_order(rc, head,
+							mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
+							(head->num_entries - 1));
+			if (ret < 0)
+				return ret;
+		}
 		if (found != NULL && !last) {
 			found->refcount++;
 			rc->path[lvl] = found;
@@ -823,13 +899,14 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			rc->depth = lvl + 1;
 			head = found->next_htbl;
 			if (lvl == 0)
-				m->l0_hint = found;
+				shd->l0_hint = found;
 			continue;
 		}
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
 		if (last && rc->defer)
-			return mlx5dm_rule_defer_last(rc, rule, found, true, head, hash, sh, ihash);
+			return mlx5dm_rule_defer_last(rc, rule, found, true, head, hash, ent,
+						      ihash);
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
 		if (found != NULL) {
 			t = found->htbl;
@@ -837,12 +914,12 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else if (!last) {
 			hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
 		}
-		s = mlx5dm_rule_place(ctx, t, hash, sh, &tail);
+		s = mlx5dm_rule_place(shd, t, hash, ent, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		if (mlx5dm_tag_index_insert(&m->index, s, ihash) < 0) {
+		if (mlx5dm_tag_index_insert(&shd->index, s, ihash) < 0) {
 			/* Not indexed: the index's removal in the undo finds nothing. */
-			mlx5dm_rule_unplace(ctx, s, tail, &rc->d);
+			mlx5dm_rule_unplace(shd, s, tail, &rc->d);
 			return -ENOMEM;
 		}
 		s->refcount = 1;
@@ -854,7 +931,8 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		if (!last) {
 			struct mlx5dm_htbl *child;
 
-			child = mlx5dm_htbl_chain_create(m, rc->q, (uint8_t)(lvl + 1), s, &rc->d);
+			child = mlx5dm_htbl_chain_create(m, shd, rc->q, (uint8_t)(lvl + 1), s,
+							 &rc->d);
 			if (child == NULL)
 				return -ENOMEM;
 			s->next_htbl = child;
@@ -862,7 +940,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			head = child;
 			/* The next rules usually share it (an undo clears it with the record). */
 			if (lvl == 0)
-				m->l0_hint = s;
+				shd->l0_hint = s;
 		} else {
 			s->rule = rule;
 			rule->last = s;
@@ -888,7 +966,7 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	unsigned int i;
 
 	for (i = 0; i < n_extra; i++) {
-		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->m);
+		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->sh);
 
 		if (a == NULL)
 			return -ENOMEM;
@@ -934,9 +1012,12 @@ mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc)
 {
 	int ret;
 
-	if (TAILQ_EMPTY(&rc->m->drain))
+	/* Nothing to empty, or (several shards) no write of the operation locked the queue. */
+	if ((TAILQ_EMPTY(&rc->sh->drain) && (rc->m->nb_shards == 1 ||
+					      rc->m->first->chain_next == NULL ||
+					      rc->sh->l0_drained)) || !rc->q_locked)
 		return;
-	ret = mlx5dm_htbl_drain_step(rc->m, rc->q, &rc->d);
+	ret = mlx5dm_htbl_drain_step(rc->sh, rc->q, rc->qi, &rc->d);
 	if (ret < 0)
 		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "moving entries to a grown table: %d", ret);
 }
@@ -971,6 +1052,7 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
 	unsigned int n_extra = 0, lvl;
+	bool grow0 = false;
 	struct mlx5dm_matcher *m;
 	uint32_t end;
 	struct mlx5dm_ctx *ctx;
@@ -993,28 +1075,31 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	prep->matcher = NULL;
 	arr = prep->ste;
 	mlx5dm_rule_ctx_init(&rc, m);
-	ret = mlx5dm_rule_lock(m, queue, &rc.q);
+	mlx5dm_rule_lock_ctx(&rc, mlx5dm_rule_shard_of(m, arr), queue);
+	/*
+	 * A ring in error takes nothing more (as DPDK mlx5 HWS refuses rules on
+	 * such a queue); with several shards mlx5dm_rule_order() checks it.
+	 */
+	ret = rc.q_locked ? mlx5dm_send_error(rc.q->ring) : 0;
 	if (ret < 0) {
-		errno = -ret;
-		return NULL;
-	}
-	/* A ring in error takes nothing more (as DPDK mlx5 HWS refuses rules on such a queue). */
-	ret = mlx5dm_send_error(rc.q->ring);
-	if (ret < 0) {
-		mlx5dm_rule_unlock(m, rc.q);
+		mlx5dm_rule_unlock(&rc);
 		errno = -ret;
 		return NULL;
 	}
 	/* One tag compare per rule; a placement (settle) never changes the hint. */
-	rc.l0 = mlx5dm_rule_l0_shared(m, prep->ste);
-	/* Deferrable when the chain is predicted and (below) no action entry is needed. */
-	rc.defer = ctx->db_batch > 1 && mlx5dm_rule_predict(m, rc.l0) != NULL;
+	rc.l0 = mlx5dm_rule_l0_shared(rc.sh, prep->ste);
+	/*
+	 * Deferrable when the chain is predicted and (below) no action entry
+	 * is needed; with one shard only (the placement is the matcher's).
+	 */
+	rc.defer = ctx->db_batch > 1 && m->nb_shards == 1 &&
+		   mlx5dm_rule_predict(m, rc.l0) != NULL;
 	if (!rc.defer)
 		mlx5dm_rule_settle_locked(&rc);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
-	ret = mlx5dm_rule_place_actions(m, nb_actions, actions, args, arr, &n_extra);
+	ret = mlx5dm_rule_place_actions(rc.sh, nb_actions, actions, args, arr, &n_extra);
 	if (ret < 0) {
-		mlx5dm_rule_unlock(m, rc.q);
+		mlx5dm_rule_unlock(&rc);
 		errno = -ret;
 		return NULL;
 	}
@@ -1022,13 +1107,14 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		rc.defer = false;
 		mlx5dm_rule_settle_locked(&rc);
 	}
-	rule = mlx5dm_rule_alloc(m, n_extra + (unsigned int)nb_actions);
+	rule = mlx5dm_rule_alloc(rc.sh, n_extra + (unsigned int)nb_actions);
 	if (rule == NULL) {
-		mlx5dm_rule_unlock(m, rc.q);
+		mlx5dm_rule_unlock(&rc);
 		errno = ENOMEM;
 		return NULL;
 	}
 	rule->matcher = m;
+	rule->shard = (uint8_t)(rc.sh - m->shards);
 	rule->last = NULL;
 	rule->nb_act_stes = 0;
 	rule->nb_actions = 0;
@@ -1042,11 +1128,20 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	ret = mlx5dm_rule_flush(&rc);
 	/* The rule's writes end here; the last one makes it reachable. */
 	end = mlx5dm_send_pos(rc.q->ring);
-	/* Growth bookkeeping for every table that received an entry. */
+	/*
+	 * Growth bookkeeping for every table that received an entry; a shared
+	 * first level's once every lock is released (mlx5dm_htbl_l0_grow()).
+	 */
 	for (lvl = 0; ret == 0 && lvl < rc.depth; lvl++) {
-		if (rc.created[lvl])
+		if (!rc.created[lvl])
+			continue;
+		if (rc.placed_in[lvl]->shard == NULL && m->nb_shards > 1)
+			grow0 = mlx5dm_htbl_l0_due(rc.sh, true);
+		else
 			ret = mlx5dm_htbl_after_insert(m, rc.q, rc.placed_in[lvl], &rc.d);
 	}
+	if (!grow0 && m->nb_shards > 1)
+		grow0 = mlx5dm_htbl_l0_due(rc.sh, false);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
 	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end)) {
@@ -1068,12 +1163,14 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
-		mlx5dm_rule_act_ref(m, actions[i]);
+		mlx5dm_rule_act_ref(rc.sh, actions[i]);
 	}
 	rule->nb_actions = (uint8_t)nb_actions;
-	m->n_rules++;
+	rc.sh->cnt.rules++;
 	rc.q->n_rules++;
-	mlx5dm_rule_unlock(m, rc.q);
+	mlx5dm_rule_unlock(&rc);
+	if (grow0 && ret == 0)
+		ret = mlx5dm_htbl_l0_grow(m, queue, &rc.d);
 	mlx5dm_defer_run(&rc.d);
 	if (ret < 0) {
 		/* The rule is on the device; the ring's error is for the calls that follow. */
@@ -1082,10 +1179,10 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	return rule;
 undo:
 	for (i = 0; i < rule->nb_act_stes; i++)
-		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
+		mlx5dm_ste_rec_free(rc.sh, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	mlx5dm_rule_undo(&rc);
-	mlx5dm_rule_free(m, rule);
-	mlx5dm_rule_unlock(m, rc.q);
+	mlx5dm_rule_free(rc.sh, rule);
+	mlx5dm_rule_unlock(&rc);
 	mlx5dm_defer_run(&rc.d);
 	errno = -ret;
 	return NULL;
@@ -1093,17 +1190,17 @@ undo:
 
 /* Release the buried entries' index ways and records; their buckets load together first. */
 void
-mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nb_buried; i++)
-		mlx5dm_index_prefetch(&m->index, m->buried[i]->tag_index_hash);
-	for (i = 0; i < m->nb_buried; i++) {
-		mlx5dm_tag_index_remove(&m->index, m->buried[i]);
-		mlx5dm_ste_rec_free(m, m->buried[i], d);
+	for (i = 0; i < sh->nb_buried; i++)
+		mlx5dm_index_prefetch(&sh->index, sh->buried[i]->tag_index_hash);
+	for (i = 0; i < sh->nb_buried; i++) {
+		mlx5dm_tag_index_remove(&sh->index, sh->buried[i]);
+		mlx5dm_ste_rec_free(sh, sh->buried[i], d);
 	}
-	m->nb_buried = 0;
+	sh->nb_buried = 0;
 }
 
 /*
@@ -1114,13 +1211,13 @@ mlx5dm_rule_bury_flush(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 static void
 mlx5dm_rule_bury(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s)
 {
-	struct mlx5dm_matcher *m = rc->m;
+	struct mlx5dm_shard *sh = rc->sh;
 
-	if (m->l0_hint == s)
-		m->l0_hint = NULL;
-	m->buried[m->nb_buried++] = s;
-	if (m->nb_buried == MLX5DM_MATCHER_BURIED)
-		mlx5dm_rule_bury_flush(m, &rc->d);
+	if (sh->l0_hint == s)
+		sh->l0_hint = NULL;
+	sh->buried[sh->nb_buried++] = s;
+	if (sh->nb_buried == MLX5DM_MATCHER_BURIED)
+		mlx5dm_rule_bury_flush(sh, &rc->d);
 }
 
 /*
@@ -1143,7 +1240,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		uint32_t slot = mlx5dm_ste_slot(s);
 
 		mlx5dm_htbl_slot_clear(t, slot);
-		mlx5dm_htbl_count_used(t, -1);
+		mlx5dm_htbl_count_used(rc->sh, t, -1);
 		mlx5dm_rule_bury(rc, s);
 		mlx5dm_htbl_miss_image(t, img);
 		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
@@ -1169,7 +1266,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		f->pooled = NULL;
 		f->collision = false;
 		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
-		mlx5dm_htbl_count_collision(t, -1);
+		mlx5dm_htbl_count_collision(rc->sh, t, -1);
 		mlx5dm_rule_bury(rc, s);
 		return mlx5dm_ste_write_full(ctx, rc->q, f, rc->m->builders[t->level].bit_mask);
 	}
@@ -1179,7 +1276,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	prev->next_col = s->next_col;
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
-	mlx5dm_htbl_count_collision(t, -1);
+	mlx5dm_htbl_count_collision(rc->sh, t, -1);
 	mlx5dm_rule_bury(rc, s);
 	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
 }
@@ -1187,18 +1284,18 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 /*
  * A deletion whose unlink did not reach the device (its ring failed): the
  * rule leaves the library, but its entries stay where the device finds
- * them, so their ICM is kept until the matcher goes (matcher lock held).
+ * them, so their ICM is kept until the matcher goes (shard lock held).
  */
 static void
-mlx5dm_rule_keep_lost(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
+mlx5dm_rule_keep_lost(struct mlx5dm_shard *sh, struct mlx5dm_defer *d)
 {
-	if (m->lost == NULL)
-		m->lost = mlx5dm_zmalloc(sizeof(*m->lost));
-	if (m->lost == NULL) {
+	if (sh->lost == NULL)
+		sh->lost = mlx5dm_zmalloc(sizeof(*sh->lost));
+	if (sh->lost == NULL) {
 		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "no memory to keep a lost rule's ICM");
 		return;
 	}
-	mlx5dm_defer_move(m->lost, d);
+	mlx5dm_defer_move(sh->lost, d);
 }
 
 int
@@ -1210,10 +1307,11 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	struct mlx5dm_rule_ctx rc;
 	unsigned int nb_actions;
 	struct mlx5dm_matcher *m;
-	struct mlx5dm_ste *s;
+	struct mlx5dm_ste *s, *top;
 	unsigned int lvl, i;
+	bool grow0;
 	uint32_t end;
-	int ret;
+	int ret = 0;
 
 	if (rule == NULL)
 		return -EINVAL;
@@ -1221,9 +1319,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
 	mlx5dm_rule_ctx_init(&rc, m);
-	ret = mlx5dm_rule_lock(m, queue, &rc.q);
-	if (ret < 0)
-		return ret;
+	mlx5dm_rule_lock_ctx(&rc, rule->shard, queue);
 	mlx5dm_rule_settle_locked(&rc);
 	/*
 	 * Usually the last entry is the one unlinked: its index bucket (found
@@ -1232,7 +1328,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	 * (which takes the slot over) are needed, so the loads start together
 	 * rather than one after the other.
 	 */
-	mlx5dm_index_prefetch(&m->index, rule->last_hash);
+	mlx5dm_index_prefetch(&rc.sh->index, rule->last_hash);
 	s = rule->last;
 	if (!s->collision) {
 		const uint8_t *f = (const uint8_t *)s->next_col;
@@ -1245,10 +1341,14 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		}
 	}
 	/* The path, level 0 first: each table's pointing entry is the level above. */
+	top = s;
 	for (lvl = m->nb_builders; lvl-- > 0;) {
 		path[lvl] = s;
+		top = s;
 		s = s->htbl->pointing_ste;
 	}
+	/* A ring in error is reported by the writes below. */
+	(void)mlx5dm_rule_order(&rc, top->htbl, mlx5dm_ste_slot(top));
 	for (lvl = 0; lvl < m->nb_builders; lvl++) {
 		s = path[lvl];
 		if (--s->refcount > 0)
@@ -1258,13 +1358,13 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	}
 	end = mlx5dm_send_pos(rc.q->ring);
 	if (subtree != NULL)
-		mlx5dm_rule_free_subtree(m, subtree, &rc.d);
+		mlx5dm_rule_free_subtree(rc.sh, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)
-		mlx5dm_ste_rec_free(m, mlx5dm_rule_act_stes(rule)[i], &rc.d);
+		mlx5dm_ste_rec_free(rc.sh, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end))
-		mlx5dm_rule_keep_lost(m, &rc.d);
+		mlx5dm_rule_keep_lost(rc.sh, &rc.d);
 	else if (ret == 0)
 		mlx5dm_rule_drain(&rc);
 	/* The references to drop, once unlocked. */
@@ -1272,13 +1372,16 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	for (i = 0; i < rule->nb_actions; i++) {
 		struct mlx5dm_action *a = mlx5dm_rule_action_list(rule)[i];
 
-		if (mlx5dm_rule_act_unref(m, a))
+		if (mlx5dm_rule_act_unref(rc.sh, a))
 			actions[nb_actions++] = a;
 	}
-	mlx5dm_rule_free(m, rule);
-	m->n_rules--;
+	mlx5dm_rule_free(rc.sh, rule);
+	rc.sh->cnt.rules--;
 	rc.q->n_rules--;
-	mlx5dm_rule_unlock(m, rc.q);
+	grow0 = ret == 0 && m->nb_shards > 1 && mlx5dm_htbl_l0_due(rc.sh, false);
+	mlx5dm_rule_unlock(&rc);
+	if (grow0)
+		ret = mlx5dm_htbl_l0_grow(m, queue, &rc.d);
 	mlx5dm_defer_run(&rc.d);
 	for (i = 0; i < nb_actions; i++)
 		mlx5dm_action_unref(actions[i]);

@@ -161,8 +161,9 @@ mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_mem
 }
 
 static struct mlx5dm_act_memo *
-mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[])
+mlx5dm_act_memo_find(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *const acts[])
 {
+	const struct mlx5dm_matcher *m = sh->m;
 	unsigned int w;
 	size_t i;
 
@@ -170,7 +171,7 @@ mlx5dm_act_memo_find(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *c
 		if (acts[i] == NULL)
 			return NULL;
 	for (w = 0; w < MLX5DM_ACT_MEMO_WAYS; w++) {
-		struct mlx5dm_act_memo *e = &m->memo[w];
+		struct mlx5dm_act_memo *e = &sh->memo[w];
 
 		if (!e->valid || e->nb_actions != n)
 			continue;
@@ -290,10 +291,11 @@ mlx5dm_act_memo_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t
 }
 
 static void
-mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
+mlx5dm_act_memo_store(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *const acts[],
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
 {
-	struct mlx5dm_act_memo *e = &m->memo[m->memo_next];
+	const struct mlx5dm_matcher *m = sh->m;
+	struct mlx5dm_act_memo *e = &sh->memo[sh->memo_next];
 	struct mlx5dm_act_memo t;
 	size_t i;
 
@@ -322,7 +324,7 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 				return;
 		e->ctr_action = -1;
 	}
-	m->memo_next = (m->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
+	sh->memo_next = (sh->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
 	e->tag_action = t.tag_action;
 	e->tag_ste = t.tag_ste;
 	e->tag_off = t.tag_off;
@@ -339,10 +341,11 @@ mlx5dm_act_memo_store(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *
 }
 
 int
-mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
+mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
 			  struct mlx5dm_action *const actions[], const uint32_t args[],
 			  uint8_t *arr, unsigned int *n_extra)
 {
+	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_domain *dom = m->tbl->dom;
 	uint8_t *last = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
@@ -352,7 +355,7 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 	struct mlx5dm_act_memo *e;
 	int ret;
 
-	e = mlx5dm_act_memo_find(m, nb_actions, actions);
+	e = mlx5dm_act_memo_find(sh, nb_actions, actions);
 	if (e != NULL) {
 		size_t c = (size_t)e->ctr_action, t = (size_t)e->tag_action;
 		size_t s = (size_t)e->set_action;
@@ -395,7 +398,7 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 	}
 	/* Kept only while placement leaves the rule's tag alone (the memo holds no tag). */
 	if (memcmp(data, last + MLX5DM_STE_CTRL_SIZE, sizeof(data)) == 0)
-		mlx5dm_act_memo_store(m, nb_actions, actions, args, last, *n_extra);
+		mlx5dm_act_memo_store(sh, nb_actions, actions, args, last, *n_extra);
 	return 0;
 }
 

@@ -6,12 +6,13 @@
  * Statistics of matchers, tables and domains.
  *
  * A matcher's hash-table figures are kept as they change (the table code
- * and the rule code update them under the matcher lock), because finding
+ * and the rule code update them in the shard they work in, under its
+ * lock; mlx5dm_mcount), because finding
  * every table of a matcher means visiting every slot of every level. What
  * is cheap to walk is walked: the tables of a domain and the matchers of a
  * table (under the context lock, which guards those lists), the chains
- * being grown of a matcher (under its lock). Each matcher's figures are
- * read under its own lock, so they are consistent per matcher; a table or
+ * being grown of a matcher (under its locks). Each matcher's figures are
+ * read under all its shard locks, so they are consistent per matcher; a table or
  * domain sum is not one atomic snapshot across matchers.
  */
 
@@ -23,24 +24,36 @@
 void
 mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h)
 {
-	struct mlx5dm_matcher *m = h->matcher;
+	struct mlx5dm_mcount *c = mlx5dm_htbl_cnt(h);
 
-	m->n_entries -= h->num_entries;
-	m->n_used -= h->used;
-	m->n_collisions -= h->collisions;
+	c->entries -= h->num_entries;
+	c->used -= h->used;
+	c->collisions -= h->collisions;
 	/* Links of a chain are only freed with the whole chain. */
 	if (h->chain_next != NULL || h->chain_prev != NULL)
-		m->n_chained--;
+		c->chained--;
 }
 
 void
 mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g)
 {
-	struct mlx5dm_matcher *m = g->matcher;
+	struct mlx5dm_mcount *c = mlx5dm_htbl_cnt(g);
 
-	m->n_growths++;
+	c->growths++;
 	/* The old head was alone until now: both tables join the chain count. */
-	m->n_chained += g->chain_next->chain_next == NULL ? 2 : 1;
+	c->chained += g->chain_next->chain_next == NULL ? 2 : 1;
+}
+
+static void
+mlx5dm_mcount_add(struct mlx5dm_matcher_stats *st, const struct mlx5dm_mcount *c)
+{
+	st->rules += c->rules;
+	st->tables += c->tables;
+	st->entries += c->entries;
+	st->used += c->used;
+	st->collisions += c->collisions;
+	st->chained_tables += c->chained;
+	st->growths += c->growths;
 }
 
 /* The context's device objects behind actions (mlx5dm_ctx_stats_get). */
@@ -56,22 +69,21 @@ mlx5dm_steer_stats_objects(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	st->counter_bulks = rs.counter_bulks;
 }
 
-/* Matcher lock held. */
+/* Every shard lock of m held; st zeroed. */
 static void
 mlx5dm_matcher_stats_locked(const struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *st)
 {
 	const struct mlx5dm_htbl *h;
+	unsigned int i;
 
-	st->rules = m->n_rules;
-	st->tables = m->n_tables;
-	st->entries = m->n_entries;
-	st->used = m->n_used;
-	st->collisions = m->n_collisions;
-	st->chained_tables = m->n_chained;
-	st->growths = m->n_growths;
-	st->growing = 0;
+	mlx5dm_mcount_add(st, &m->cnt);
 	for (h = m->grow_list; h != NULL; h = h->growing->grow_next)
 		st->growing++;
+	for (i = 0; i < m->nb_shards; i++) {
+		mlx5dm_mcount_add(st, &m->shards[i].cnt);
+		for (h = m->shards[i].grow_list; h != NULL; h = h->growing->grow_next)
+			st->growing++;
+	}
 }
 
 int
@@ -81,9 +93,9 @@ mlx5dm_matcher_stats_get(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *
 		return -EINVAL;
 	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	memset(st, 0, sizeof(*st));
-	mlx5dm_spinlock_lock(&m->lock);
+	mlx5dm_matcher_lock_all(m);
 	mlx5dm_matcher_stats_locked(m, st);
-	mlx5dm_spinlock_unlock(&m->lock);
+	mlx5dm_matcher_unlock_all(m);
 	return 0;
 }
 
@@ -95,9 +107,9 @@ mlx5dm_table_stats_locked(struct mlx5dm_table *tbl, struct mlx5dm_table_stats *s
 
 	TAILQ_FOREACH(m, &tbl->matchers, next) {
 		st->matchers++;
-		mlx5dm_spinlock_lock(&m->lock);
-		st->rules += m->n_rules;
-		mlx5dm_spinlock_unlock(&m->lock);
+		mlx5dm_matcher_lock_all(m);
+		st->rules += mlx5dm_matcher_rules(m);
+		mlx5dm_matcher_unlock_all(m);
 	}
 }
 

@@ -184,39 +184,41 @@ mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from)
 	from->n = 0;
 }
 
-/* A record for a slot entry of one of m's tables (ICM = the table's). */
+/* A record for a slot entry of one of the shard's tables (ICM = the table's). */
 struct mlx5dm_ste *
-mlx5dm_ste_rec_alloc(struct mlx5dm_matcher *m)
+mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh)
 {
-	return mlx5dm_slab_alloc(&m->ste_slab);
+	return mlx5dm_slab_alloc(&sh->ste_slab);
 }
 
 /* A record with an ICM entry of its own (collision, action or miss anchor). */
 struct mlx5dm_ste *
-mlx5dm_ste_entry_alloc(struct mlx5dm_matcher *m)
+mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh)
 {
-	struct mlx5dm_ste *s = mlx5dm_slab_alloc(&m->ste_slab);
+	struct mlx5dm_ste *s = mlx5dm_slab_alloc(&sh->ste_slab);
 
 	if (s == NULL)
 		return NULL;
-	if (mlx5dm_entry_pool_get(&m->entry_pool, m->tbl->dom->ctx, s) < 0) {
-		mlx5dm_slab_free(&m->ste_slab, s);
+	if (mlx5dm_entry_pool_get(&sh->entry_pool, sh->m->tbl->dom->ctx, s) < 0) {
+		mlx5dm_slab_free(&sh->ste_slab, s);
 		return NULL;
 	}
 	return s;
 }
 
-/* Free a record of m; an own ICM entry turns hot until the next sync. */
+/* Free a record of the shard; an own ICM entry turns hot until the next sync. */
 void
-mlx5dm_ste_rec_free(struct mlx5dm_matcher *m, struct mlx5dm_ste *s, struct mlx5dm_defer *d)
+mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d)
 {
+	struct mlx5dm_ctx *ctx = sh->m->tbl->dom->ctx;
+
 	if (s == NULL)
 		return;
-	if (m->l0_hint == s)
-		m->l0_hint = NULL;
+	if (sh->l0_hint == s)
+		sh->l0_hint = NULL;
 	if (s->pooled != NULL) {
-		d->sync_pool = m->tbl->dom->ctx->ste_pool;
-		mlx5dm_entry_pool_put(&m->entry_pool, m->tbl->dom->ctx, s, d);
+		d->sync_pool = ctx->ste_pool;
+		mlx5dm_entry_pool_put(&sh->entry_pool, ctx, s, d);
 	}
-	mlx5dm_slab_free(&m->ste_slab, s);
+	mlx5dm_slab_free(&sh->ste_slab, s);
 }

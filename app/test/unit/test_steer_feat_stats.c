@@ -125,16 +125,19 @@ test_matcher_counts(void **state)
 
 	(void)state;
 	m = two_level_matcher(e);
-	/* Empty: one first-level table of one slot (no size hint). */
+	/*
+	 * Empty: one first-level table (no size hint) of a slot per shard (the
+	 * context has two queues).
+	 */
 	check_matcher(m, 0, &st);
 	assert_int_equal(st.tables, 1);
-	assert_int_equal(st.entries, 1);
+	assert_int_equal(st.entries, MLX5DM_MATCHER_SHARDS);
 	assert_int_equal(st.used + st.collisions + st.chained_tables + st.growths, 0);
 	/* One rule: its first-level entry and a one-slot table below it. */
 	r[0] = two_level_rule(e, m, 0);
 	check_matcher(m, 1, &st);
 	assert_int_equal(st.tables, 2);
-	assert_int_equal(st.entries, 2);
+	assert_int_equal(st.entries, MLX5DM_MATCHER_SHARDS + 1);
 	assert_int_equal(st.used, 2);
 	assert_int_equal(st.collisions, 0);
 	for (i = 1; i < N_RULES; i++) {

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * Rule queues used from two threads at once, into one matcher, on the
+ * device model.
+ *
+ * One slot: sixteen rules whose tags hash to the same slot of the first
+ * table (one collision chain), eight per thread, inserted and deleted at
+ * random by both threads on their own queues while each thread, after
+ * waiting for its queue, sends frames: a live rule of its own must steer
+ * its frame, a deleted one must not. Then the frames of all sixteen keys
+ * must find exactly the live rules. The walk is the model's, over the
+ * bytes in its ICM: a write of one queue overtaken by an older write of the
+ * other to the same entry loses a rule or revives a deleted one.
+ *
+ * One slot, one thread: the same meeting in a fixed order, the second
+ * queue's doorbell rung first (what the device may do with two rings).
+ *
+ * Disjoint slots: rules of two queues in different slots neither wait for
+ * nor drain the other queue (one write per rule, on its own ring).
+ *
+ * Moves: a first level that grew has its older table's entries moved to
+ * the head on the ring of the queue whose operation moves them; the other
+ * queue's entry in the same head slot must execute first (fixed order),
+ * and two threads grow a first level from its smallest table.
+ *
+ * Threads other than the test's own never call cmocka: they count
+ * failures and the test asserts on the counts after joining them.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <pthread.h>
+#include <cmocka.h>
+
+#include "steer_test_env.h"
+
+#define F(sec, name) MLX5DM_FTE(sec, name)
+
+#define HAM_KEYS 8              /* per thread */
+#define HAM_OPS 4000            /* inserts and deletes per thread */
+#define HAM_CHECK 64            /* operations between two checks by frame */
+#define GROW_KEYS 384           /* per thread, over every shard: the first level grows */
+
+static void
+dmac_mask(uint8_t *m)
+{
+	memset(m, 0, MP_SIZE);
+	mp_mac(m, F(outer, dmac_47_16), 0xffffffffffffull);
+}
+
+static void
+dmac_value(uint64_t mac, uint8_t *v)
+{
+	memset(v, 0, MP_SIZE);
+	mp_mac(v, F(outer, dmac_47_16), mac);
+}
+
+static void
+dmac_frame(uint64_t mac, struct frame *f)
+{
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dmac = mac;
+	frame_build(f, &p);
+}
+
+/* The slot hash of mac's rule in m (before the table's mask): what the device hashes. */
+static uint32_t
+dmac_hash(struct mlx5dm_matcher *m, uint64_t mac)
+{
+	struct mlx5dm_rule_prep prep;
+	uint8_t v[MP_SIZE];
+
+	dmac_value(mac, v);
+	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+	assert_non_null(prep.root);
+	return prep.bwc;
+}
+
+static uint64_t
+first_entries(struct mlx5dm_matcher *m)
+{
+	struct mlx5dm_matcher_stats st;
+
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &st), 0);
+	return st.entries;
+}
+
+struct hammer {
+	struct senv *e;
+	struct mlx5dm_matcher *m;
+	pthread_mutex_t *send_lock;
+	uint16_t queue;
+	uint64_t seed;
+	unsigned int nb_keys;
+	uint64_t mac[GROW_KEYS];
+	struct mlx5dm_rule *r[GROW_KEYS];
+	int errors;
+	int first_errno;
+	int missed;              /* a live rule's frame not steered by it */
+	int stale;               /* a deleted rule's frame steered */
+};
+
+static int
+hammer_rq(const struct hammer *h, unsigned int i)
+{
+	return (int)((h->queue * 2u + i) % SENV_NB_RQ);
+}
+
+static void
+hammer_fail(struct hammer *h)
+{
+	if (h->errors++ == 0)
+		h->first_errno = errno;
+}
+
+/* Key i's frame goes where its rule says, or is dropped when it has none. */
+static void
+hammer_check(struct hammer *h, unsigned int i)
+{
+	struct frame f;
+	int q;
+
+	dmac_frame(h->mac[i], &f);
+	pthread_mutex_lock(h->send_lock);
+	q = senv_send(h->e, &f, NULL);
+	pthread_mutex_unlock(h->send_lock);
+	if (h->r[i] != NULL && q != hammer_rq(h, i))
+		h->missed++;
+	else if (h->r[i] == NULL && q != RX_DROPPED)
+		h->stale++;
+}
+
+static void *
+hammer_main(void *arg)
+{
+	struct hammer *h = arg;
+	uint8_t v[MP_SIZE];
+	unsigned int n, i;
+
+	for (n = 0; n < HAM_OPS; n++) {
+		i = (unsigned int)(rnd_next(&h->seed) % h->nb_keys);
+		if (h->r[i] != NULL) {
+			if (mlx5dm_rule_destroy(h->r[i], h->queue) != 0)
+				hammer_fail(h);
+			h->r[i] = NULL;
+		} else {
+			dmac_value(h->mac[i], v);
+			h->r[i] = mlx5dm_rule_create(h->m, h->queue, v, 1,
+						     &h->e->to_q[hammer_rq(h, i)]);
+			if (h->r[i] == NULL)
+				hammer_fail(h);
+		}
+		if (n % HAM_CHECK != HAM_CHECK - 1)
+			continue;
+		/* Once the queue's writes are done, its rules are as the thread left them. */
+		if (mlx5dm_queue_drain(h->e->ctx, h->queue) != 0)
+			hammer_fail(h);
+		hammer_check(h, (unsigned int)(rnd_next(&h->seed) % h->nb_keys));
+	}
+	if (mlx5dm_queue_drain(h->e->ctx, h->queue) != 0)
+		hammer_fail(h);
+	return NULL;
+}
+
+/*
+ * Keys in one slot chain of m's first table (no growth: one slot in use),
+ * alternately for out0 and out1 (n each).
+ */
+static void
+one_slot_keys(struct mlx5dm_matcher *m, uint64_t *out0, uint64_t *out1, unsigned int n)
+{
+	uint64_t entries = first_entries(m), mac;
+	uint32_t slot = UINT32_MAX, hash;
+	unsigned int found = 0;
+
+	for (mac = 0x020000000001ull; found < 2 * n; mac++) {
+		hash = dmac_hash(m, mac) & (uint32_t)(entries - 1);
+		if (slot == UINT32_MAX)
+			slot = hash;
+		if (hash != slot)
+			continue;
+		if (found % 2 == 0)
+			out0[found / 2] = mac;
+		else
+			out1[found / 2] = mac;
+		found++;
+	}
+}
+
+static int
+send_mac(struct senv *e, uint64_t mac)
+{
+	struct frame f;
+
+	dmac_frame(mac, &f);
+	return senv_send(e, &f, NULL);
+}
+
+/*
+ * Run the two hammers (their keys set) on m, then check every key's frame:
+ * exactly the live rules steer, as the model walks the chains.
+ */
+static void
+hammer_run(struct hammer *h, struct senv *e, struct mlx5dm_matcher *m, unsigned int nb_keys,
+	   uint64_t seed)
+{
+	static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t th[2];
+	unsigned int t, i;
+
+	for (t = 0; t < 2; t++) {
+		h[t].e = e;
+		h[t].m = m;
+		h[t].send_lock = &send_lock;
+		h[t].queue = (uint16_t)t;
+		h[t].nb_keys = nb_keys;
+		h[t].seed = seed * (t + 1);
+		assert_int_equal(pthread_create(&th[t], NULL, hammer_main, &h[t]), 0);
+	}
+	for (t = 0; t < 2; t++)
+		pthread_join(th[t], NULL);
+	for (t = 0; t < 2; t++) {
+		if (h[t].errors != 0)
+			fail_msg("thread %u: %d failures, first errno %d", t, h[t].errors,
+				 h[t].first_errno);
+		if (h[t].missed != 0 || h[t].stale != 0)
+			fail_msg("thread %u: %d live rules missed, %d deleted rules hit", t,
+				 h[t].missed, h[t].stale);
+	}
+	for (t = 0; t < 2; t++) {
+		for (i = 0; i < nb_keys; i++) {
+			hammer_check(&h[t], i);
+			if (h[t].missed != 0 || h[t].stale != 0)
+				fail_msg("thread %u key %u: live %d, steered wrong", t, i,
+					 h[t].r[i] != NULL);
+		}
+	}
+}
+
+/* Each thread's remaining rules, deleted through the other queue. */
+static void
+hammer_release(struct hammer *h)
+{
+	unsigned int t, i;
+
+	for (t = 0; t < 2; t++) {
+		for (i = 0; i < h[t].nb_keys; i++) {
+			if (h[t].r[i] != NULL)
+				assert_int_equal(mlx5dm_rule_destroy(h[t].r[i], (uint16_t)(1 - t)),
+						 0);
+		}
+	}
+}
+
+/* Sixteen keys in one slot chain, two threads on two queues. */
+static void
+test_threads_one_slot(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	struct mlx5dm_ctx_stats st0, st1;
+	struct hammer h[2];
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE];
+	struct senv *e;
+
+	(void)state;
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	memset(h, 0, sizeof(h));
+	one_slot_keys(m, h[0].mac, h[1].mac, HAM_KEYS);
+	st0 = senv_stats(e);
+	hammer_run(h, e, m, HAM_KEYS, 0x9e3779b97f4a7c15ull);
+	/* They met: some rule made the other queue's writes to the chain execute first. */
+	st1 = senv_stats(e);
+	assert_true(st1.queue_waits > st0.queue_waits);
+	hammer_release(h);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+/*
+ * One thread, two queues, one slot chain, writes held back by doorbell
+ * batching: queue 1 links an entry behind the one queue 0 has just
+ * appended (and not rung yet), then deletes queue 0's rule; queue 1's ring
+ * is rung first. Without the wait for queue 0's writes, queue 0's entry
+ * (written later, with its miss pointer at the chain end) would cut queue
+ * 1's rule off, or revive the deleted one.
+ */
+static void
+test_one_slot_order(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 64 };
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_rule *r0[3], *r1[3];
+	uint64_t k0[3], k1[3];
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	unsigned int i;
+	struct senv *e;
+
+	(void)state;
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	one_slot_keys(m, k0, k1, 3);
+	st0 = senv_stats(e);
+	for (i = 0; i < 3; i++) {
+		dmac_value(k0[i], v);
+		r0[i] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+		dmac_value(k1[i], v);
+		r1[i] = senv_rule(m, 1, v, 1, &e->to_q[1]);
+	}
+	/* Queue 1's doorbell first: the device gets its writes before queue 0's. */
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(send_mac(e, k0[i]), 0);
+		assert_int_equal(send_mac(e, k1[i]), 1);
+	}
+	/* Deletes across queues: queue 1 unlinks queue 0's rules, queue 0 queue 1's. */
+	assert_int_equal(mlx5dm_rule_destroy(r0[1], 1), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1[0], 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r0[2], 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(send_mac(e, k0[0]), 0);
+	assert_int_equal(send_mac(e, k0[1]), RX_DROPPED);
+	assert_int_equal(send_mac(e, k0[2]), RX_DROPPED);
+	assert_int_equal(send_mac(e, k1[0]), RX_DROPPED);
+	assert_int_equal(send_mac(e, k1[1]), 1);
+	assert_int_equal(send_mac(e, k1[2]), 1);
+	st1 = senv_stats(e);
+	assert_true(st1.queue_waits > st0.queue_waits);
+	assert_int_equal(mlx5dm_rule_destroy(r0[0], 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1[1], 1), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1[2], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+#define DIS_RULES 2000
+
+/*
+ * Rules of two queues in different shards (queue 0's in the lower half of
+ * the shards, queue 1's in the upper), each in a slot of its own, one
+ * operation on each queue in turn, both queues' writes held back by
+ * doorbell batching: a rule writes its one entry and nothing else, on its
+ * own ring (no drain of the other queue, no wait for it).
+ */
+static void
+test_disjoint_slots(void **state)
+{
+	/* Rings large enough that no write waits for room (no fence for completions). */
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 64,
+					 .log_queue_wqebb = 13 };
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_rule **r = calloc(DIS_RULES, sizeof(*r));
+	uint8_t *used = calloc(1u << 16, 1);
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	uint64_t *mac = calloc(DIS_RULES, sizeof(*mac));
+	uint64_t entries, k;
+	unsigned int n[2] = { 0, 0 }, i, q, shards;
+	uint32_t slot;
+	struct senv *e;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(used);
+	assert_non_null(mac);
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	/* The first table of a matcher without a hint has a slot per shard. */
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	shards = (unsigned int)first_entries(m);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_true(shards > 1);
+	/* Large enough not to grow: every rule takes a slot of its own. */
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 14);
+	entries = first_entries(m);
+	for (k = 0x020000000001ull; n[0] + n[1] < DIS_RULES; k += 0x10001) {
+		slot = dmac_hash(m, k) & (uint32_t)(entries - 1);
+		q = (slot & (shards - 1)) < shards / 2 ? 0 : 1;
+		if (used[slot] || n[q] == DIS_RULES / 2)
+			continue;
+		used[slot] = 1;
+		mac[2 * n[q] + q] = k;
+		n[q]++;
+	}
+	st0 = senv_stats(e);
+	for (i = 0; i < DIS_RULES; i++) {
+		dmac_value(mac[i], v);
+		r[i] = senv_rule(m, (uint16_t)(i & 1), v, 1, &e->to_q[i & 1]);
+	}
+	st1 = senv_stats(e);
+	assert_int_equal(st1.wqes - st0.wqes, DIS_RULES);
+	assert_int_equal(st1.queue_waits, st0.queue_waits);
+	for (i = 0; i < DIS_RULES; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], (uint16_t)(i & 1)), 0);
+	st0 = senv_stats(e);
+	assert_int_equal(st0.wqes - st1.wqes, DIS_RULES);
+	assert_int_equal(st0.queue_waits, st1.queue_waits);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(mac);
+	free(used);
+	free(r);
+}
+
+static uint64_t
+matcher_stat(struct mlx5dm_matcher *m, size_t off)
+{
+	struct mlx5dm_matcher_stats st;
+
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &st), 0);
+	return *(const uint64_t *)((const uint8_t *)&st + off);
+}
+
+#define MSTAT(m, field) matcher_stat(m, offsetof(struct mlx5dm_matcher_stats, field))
+
+#define MOVE_LOG 8              /* first table: 2^8 slots, 16 per shard */
+#define MOVE_KEYS 1024
+
+/*
+ * One thread, two queues, a first level that grew: entries of the older
+ * table move to the head a few per operation, on the ring of the queue
+ * whose operation moves them. Queue 1 puts a rule into a slot of the head
+ * (its writes held back: not rung), then queue 0's operations move the
+ * older table's entries of the same shard, some into that slot, behind
+ * queue 1's entry; queue 0 is rung and drained first. Without the wait for
+ * queue 1's writes to that slot, queue 1's entry, written last with its
+ * miss pointer at the chain end, cuts the moved entries off. At the end
+ * the older table is gone (every shard emptied its share).
+ */
+static void
+test_move_order(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 64,
+					 .log_queue_wqebb = 13 };
+	struct mlx5dm_rule **r = calloc(MOVE_KEYS, sizeof(*r));
+	uint64_t *mac = calloc(MOVE_KEYS, sizeof(*mac));
+	uint32_t e0, last = 0, hash, j;
+	struct mlx5dm_rule *rb, *rc;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	uint64_t k, kb = 0, kc = 0;
+	unsigned int n = 0, i, s = 0;
+	struct senv *e;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(mac);
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, MOVE_LOG);
+	e0 = (uint32_t)first_entries(m);
+	/* Keys on queue 0 until the table grows; s: the shard-0 one its scan reaches last. */
+	for (k = 0x020000000001ull; MSTAT(m, growths) == 0; k++) {
+		assert_true(n < MOVE_KEYS);
+		hash = dmac_hash(m, k);
+		dmac_value(k, v);
+		r[n] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+		mac[n] = k;
+		if ((hash & 15) == 0 && (hash & (e0 - 1)) >= last) {
+			last = hash & (e0 - 1);
+			s = n;
+		}
+		n++;
+	}
+	assert_true((dmac_hash(m, mac[s]) & 15) == 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	/* Queue 1's key in the head's slot the last entry moves to, queue 0's elsewhere. */
+	j = dmac_hash(m, mac[s]) & (4 * e0 - 1);
+	for (; kb == 0 || kc == 0; k++) {
+		hash = dmac_hash(m, k);
+		if ((hash & 15) != 0)
+			continue;
+		if ((hash & (4 * e0 - 1)) == j && kb == 0)
+			kb = k;
+		else if ((hash & (4 * e0 - 1)) != j && kc == 0)
+			kc = k;
+	}
+	dmac_value(kb, v);
+	rb = senv_rule(m, 1, v, 1, &e->to_q[1]);
+	/* Queue 0 only, rung and drained at once: its moves overtake queue 1's writes. */
+	for (i = 0; i < 2 * n; i++) {
+		dmac_value(kc, v);
+		rc = senv_rule(m, 0, v, 1, &e->to_q[0]);
+		assert_int_equal(mlx5dm_rule_destroy(rc, 0), 0);
+		assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	for (i = 0; i < n; i++) {
+		if (send_mac(e, mac[i]) != 0)
+			fail_msg("key %u of %u (slot %u of the older table) lost", i, n,
+				 dmac_hash(m, mac[i]) & (e0 - 1));
+	}
+	assert_int_equal(send_mac(e, kb), 1);
+	/* Every shard emptied its share: the older table is gone. */
+	assert_int_equal(MSTAT(m, chained_tables), 0);
+	assert_int_equal(mlx5dm_rule_destroy(rb, 1), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], (uint16_t)(i & 1)), 0);
+	assert_int_equal(MSTAT(m, rules), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(mac);
+	free(r);
+}
+
+/*
+ * Two threads on two queues, each inserting and deleting its own keys
+ * spread over every shard, into a matcher grown from its smallest first
+ * table while they run: the first level grows, and the entries of its
+ * older table move to the head on the ring of whichever queue's operation
+ * moves them, meeting the other queue's rules in both tables' slots.
+ * Frames after each wait for the thread's queue, then all keys at the end.
+ */
+static void
+test_threads_grow(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	struct hammer *h = calloc(2, sizeof(*h));
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE];
+	unsigned int t, i;
+	struct senv *e;
+
+	(void)state;
+	assert_non_null(h);
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (t = 0; t < 2; t++) {
+		for (i = 0; i < GROW_KEYS; i++)
+			h[t].mac[i] = 0x020000000001ull + 2 * i + t;
+	}
+	hammer_run(h, e, m, GROW_KEYS, 0x6a09e667f3bcc909ull);
+	assert_true(MSTAT(m, growths) >= 2);
+	hammer_release(h);
+	assert_int_equal(MSTAT(m, rules), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(h);
+}
+
+/* An argument runs only the tests it names (a pattern: the suite "tsan" runs test_threads_*). */
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_slot_order),
+		cmocka_unit_test(test_threads_one_slot),
+		cmocka_unit_test(test_disjoint_slots),
+		cmocka_unit_test(test_move_order),
+		cmocka_unit_test(test_threads_grow),
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

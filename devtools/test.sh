@@ -3,9 +3,11 @@
 # Copyright 2026 The mlx5dm authors
 #
 # Set up (idempotent), build and run every test suite, twice: a normal build
-# (build/) and an ASan+UBSan build (build-san/). In the normal build the
-# suite "hw" runs a second time with backend=hw on the rdma-core test double
-# (meson test --setup hw). Ends with "N passed, N failed".
+# (build/) and an ASan+UBSan build (build-san/); then the suite "tsan" (the
+# tests of several threads on the library) in a ThreadSanitizer build
+# (build-tsan/, only those tests built). In the normal build the suite "hw"
+# runs a second time with backend=hw on the rdma-core test double (meson
+# test --setup hw). Ends with "N passed, N failed".
 #
 #   devtools/test.sh              everything
 #   devtools/test.sh --quick      normal build only
@@ -27,16 +29,28 @@ while [ $# -gt 0 ]; do
 done
 
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# The executables of the meson suite "tsan" (app/test/unit/meson.build): only
+# they are built with ThreadSanitizer (model-side accesses: tsan.supp).
+tsan_targets="app/test/unit/test_steer_queues"
 builds="build"
-[ $quick = 1 ] || builds="build build-san"
+[ $quick = 1 ] || builds="build build-san build-tsan"
 setup_failed=0
 
 for b in $builds; do
 	opts=""
+	targets=""
 	[ "$b" = build-san ] && opts="-Db_sanitize=address,undefined -Db_lundef=false"
+	if [ "$b" = build-tsan ]; then
+		[ -z "$suite" ] || [ "$suite" = "--suite tsan" ] || continue
+		# GCC does not model fences under TSan: it warns (-Wtsan), the build is -Werror.
+		opts="-Db_sanitize=thread -Db_lundef=false -Dc_args=-Wno-tsan"
+		targets=$tsan_targets
+	fi
 	echo "==> $b: set up and build"
 	# shellcheck disable=SC2086
-	if ! "$top/devtools/setup.sh" "$b" $opts || ! ninja -C "$top/$b" -j "$jobs" >/dev/null; then
+	if ! "$top/devtools/setup.sh" "$b" $opts ||
+	   ! ninja -C "$top/$b" -j "$jobs" $targets >/dev/null; then
 		echo "==> $b: set-up or build FAILED" >&2
 		ninja -C "$top/$b" -j "$jobs" 2>&1 | tail -30 >&2
 		setup_failed=$((setup_failed + 1))
@@ -45,6 +59,13 @@ for b in $builds; do
 	rm -f "$top/$b/meson-logs/testlog.json" "$top/$b/meson-logs/testlog-hw.json"
 	if [ "$suite" != "--suite hw" ]; then
 		echo "==> $b: tests"
+		if [ "$b" = build-tsan ]; then
+			sup="$top/app/test/unit/tsan.supp"
+			TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$sup" \
+				meson test -C "$top/$b" --no-rebuild --print-errorlogs \
+				--num-processes "$jobs" --suite tsan
+			continue
+		fi
 		# shellcheck disable=SC2086
 		meson test -C "$top/$b" --print-errorlogs --num-processes "$jobs" $suite
 	fi

@@ -10,11 +10,16 @@
  *
  * Baseline measured in the same run: rte_hash add/del of the same keys
  * (a host-only hash table, the floor of "remember a rule").
+ *
+ * --threads 2: insertion and deletion rates into one matcher on a context
+ * with two rule queues, first by one thread on one queue (the floor), then
+ * by two threads on their own queues, in the same run.
  */
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +41,7 @@ struct bench_cfg {
 	uint32_t batch;     /* doorbell batch of the rule queue (0: every operation) */
 	const char *kind;
 	bool five_tuple;
+	uint32_t threads;   /* 2: the two-queue comparison instead of the single-queue run */
 };
 
 static uint64_t
@@ -365,6 +371,143 @@ bench_steer(const struct bench_cfg *cfg)
 	return 0;
 }
 
+/* One thread's share of a two-queue pass: rules [lo, hi) on its queue. */
+struct bench_worker {
+	const struct bench_cfg *cfg;
+	struct bench_run *run;
+	uint16_t queue;
+	uint32_t lo, hi;
+	bool destroy;
+	pthread_barrier_t *start;
+	int failed;
+};
+
+static void *
+bench_worker_main(void *arg)
+{
+	struct bench_worker *w = arg;
+	uint8_t v[MLX5DM_MATCH_PARAM_SIZE];
+	uint32_t i;
+
+	pthread_barrier_wait(w->start);
+	for (i = w->lo; i < w->hi; i++) {
+		if (w->destroy) {
+			mlx5dm_rule_destroy(w->run->rules[i], w->queue);
+			continue;
+		}
+		bench_key(w->cfg, i, v);
+		w->run->rules[i] = mlx5dm_rule_create(w->run->m, w->queue, v, 1, &w->run->act);
+		if (w->run->rules[i] == NULL)
+			w->failed++;
+	}
+	mlx5dm_queue_drain(w->run->ctx, w->queue);
+	return NULL;
+}
+
+/* Insert (or delete) every rule with n threads on queues 0..n-1; the wall time in ns. */
+static uint64_t
+bench_queues_pass(const struct bench_cfg *cfg, struct bench_run *run, unsigned int n,
+		  bool destroy)
+{
+	struct bench_worker w[2];
+	pthread_barrier_t start;
+	pthread_t th[2];
+	uint64_t t0, t1;
+	unsigned int k;
+
+	pthread_barrier_init(&start, NULL, n + 1);
+	for (k = 0; k < n; k++) {
+		w[k] = (struct bench_worker){
+			.cfg = cfg, .run = run, .queue = (uint16_t)k, .destroy = destroy,
+			.lo = (uint32_t)((uint64_t)cfg->rules * k / n),
+			.hi = (uint32_t)((uint64_t)cfg->rules * (k + 1) / n), .start = &start,
+		};
+		pthread_create(&th[k], NULL, bench_worker_main, &w[k]);
+	}
+	pthread_barrier_wait(&start);
+	t0 = bench_ns();
+	for (k = 0; k < n; k++)
+		pthread_join(th[k], NULL);
+	t1 = bench_ns();
+	pthread_barrier_destroy(&start);
+	for (k = 0; k < n; k++) {
+		if (w[k].failed != 0) {
+			printf("thread %u: %d inserts failed\n", k, w[k].failed);
+			return 0;
+		}
+	}
+	return t1 - t0;
+}
+
+/*
+ * One matcher, a context with two rule queues: the rates of one thread on
+ * queue 0 (the floor), then of two threads on queues 0 and 1, each over
+ * all the rules, the tables grown from the same initial size each time.
+ */
+static int
+bench_queues(const struct bench_cfg *cfg)
+{
+	struct mlx5dm_dev_attr dattr = { .transport = "sim" };
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = cfg->batch };
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };
+	struct mlx5dm_ctx_stats s0, s1;
+	double ins[2], del[2];
+	struct bench_run run;
+	struct mlx5dm_table *tbl;
+	struct mlx5dm_dev *dev;
+	uint64_t ti, td;
+	unsigned int n;
+
+	memset(&run, 0, sizeof(run));
+	run.rules = calloc(cfg->rules, sizeof(*run.rules));
+	dev = mlx5dm_dev_open(&dattr);
+	run.ctx = dev == NULL ? NULL : mlx5dm_ctx_open(dev, &cattr);
+	if (run.ctx == NULL || run.rules == NULL) {
+		printf("cannot open the device model\n");
+		return -1;
+	}
+	run.dom = mlx5dm_domain_create(run.ctx, MLX5DM_DOMAIN_NIC_RX);
+	tbl = mlx5dm_table_create(run.dom, 1);
+	mlx5dm_domain_set_root(run.dom, tbl);
+	run.act = mlx5dm_action_drop(run.dom);
+	bench_mask(cfg, mask);
+	ma.log_rules_hint = cfg->hint_log;
+	printf("mlx5dm steering library on the device model, %u %s rules, one matcher "
+	       "(initial table 2^%u), two rule queues, doorbell %s:\n", cfg->rules, cfg->kind,
+	       cfg->hint_log, cfg->batch > 1 ? "batched" : "per operation");
+	mlx5dm_ctx_stats_get(run.ctx, &s0);
+	for (n = 1; n <= 2; n++) {
+		/* A new matcher each time: the same growth from the same initial table. */
+		run.m = mlx5dm_matcher_create(tbl, &ma, NULL);
+		if (run.m == NULL || run.act == NULL) {
+			printf("cannot create the matcher\n");
+			return -1;
+		}
+		ti = bench_queues_pass(cfg, &run, n, false);
+		td = ti == 0 ? 0 : bench_queues_pass(cfg, &run, n, true);
+		if (td == 0)
+			return -1;
+		ins[n - 1] = cfg->rules / (ti / 1e9);
+		del[n - 1] = cfg->rules / (td / 1e9);
+		printf("  %u thread%s  insert %10.0f rules/s   delete %10.0f rules/s\n", n,
+		       n > 1 ? "s" : " ", ins[n - 1], del[n - 1]);
+		mlx5dm_matcher_destroy(run.m);
+		bench_settle(run.dom);
+	}
+	mlx5dm_ctx_stats_get(run.ctx, &s1);
+	printf("  two threads / one: insert %.2fx, delete %.2fx; waits for the other queue: %"
+	       PRIu64 "\n", ins[1] / ins[0], del[1] / del[0], s1.queue_waits - s0.queue_waits);
+	mlx5dm_action_destroy(run.act);
+	mlx5dm_domain_set_root(run.dom, NULL);
+	mlx5dm_table_destroy(tbl);
+	mlx5dm_domain_destroy(run.dom);
+	mlx5dm_ctx_close(run.ctx);
+	mlx5dm_dev_close(dev);
+	free(run.rules);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -373,6 +516,7 @@ main(int argc, char **argv)
 		{ "hint", required_argument, NULL, 'h' },
 		{ "kind", required_argument, NULL, 'k' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "threads", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_cfg cfg = { .rules = 1000000, .hint_log = 0, .kind = "ipv4dst" };
@@ -397,9 +541,13 @@ main(int argc, char **argv)
 		case 'b':
 			cfg.batch = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
+		case 't':
+			cfg.threads = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [EAL] -- [--rules N] [--hint LOG2] "
-				"[--kind ipv4dst|5tuple] [--batch WQES]\n", argv[0]);
+				"[--kind ipv4dst|5tuple] [--batch WQES] [--threads 1|2]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -412,9 +560,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "--rules: 1..16000000\n");
 		return 2;
 	}
+	if (cfg.threads > 2) {
+		fprintf(stderr, "--threads: 1 or 2\n");
+		return 2;
+	}
 	ret = bench_baseline(&cfg);
 	if (ret == 0)
-		ret = bench_steer(&cfg);
+		ret = cfg.threads == 2 ? bench_queues(&cfg) : bench_steer(&cfg);
 	rte_eal_cleanup();
 	return ret == 0 ? 0 : 1;
 }

@@ -41,6 +41,7 @@ struct bench_cfg {
 	uint32_t batch;     /* doorbell batch of the rule queue (0: every operation) */
 	const char *kind;
 	bool five_tuple;
+	bool dmac;          /* one lookup: the destination MAC */
 	uint32_t threads;   /* 2: the two-queue comparison instead of the single-queue run */
 };
 
@@ -75,11 +76,16 @@ bench_percentiles(const char *what, uint32_t *lat, uint32_t n)
 	       lat[n / 2], lat[(uint64_t)n * 99 / 100], lat[(uint64_t)n * 999 / 1000], lat[n - 1]);
 }
 
-/* The i-th rule's key: IPv4 destination (and source for 5-tuple rules). */
+/* The i-th rule's key: IPv4 destination (and source for 5-tuple rules), or MAC. */
 static void
 bench_key(const struct bench_cfg *cfg, uint32_t i, uint8_t *v)
 {
 	memset(v, 0, MLX5DM_MATCH_PARAM_SIZE);
+	if (cfg->dmac) {
+		mlx5dm_fte_set(v, MLX5DM_FTE(outer, dmac_47_16), 0x02000000u + (i >> 16));
+		mlx5dm_fte_set(v, MLX5DM_FTE(outer, dmac_15_0), i & 0xffff);
+		return;
+	}
 	mlx5dm_fte_set(v, MLX5DM_FTE(outer, ip_version), 4);
 	mlx5dm_fte_set(v, MLX5DM_FTE(outer, dst_ip_31_0), 0x0a000000u + i);
 	if (cfg->five_tuple) {
@@ -94,6 +100,11 @@ static void
 bench_mask(const struct bench_cfg *cfg, uint8_t *m)
 {
 	memset(m, 0, MLX5DM_MATCH_PARAM_SIZE);
+	if (cfg->dmac) {
+		mlx5dm_fte_set(m, MLX5DM_FTE(outer, dmac_47_16), 0xffffffff);
+		mlx5dm_fte_set(m, MLX5DM_FTE(outer, dmac_15_0), 0xffff);
+		return;
+	}
 	mlx5dm_fte_set(m, MLX5DM_FTE(outer, ip_version), 4); /* DR convention: the version */
 	mlx5dm_fte_set(m, MLX5DM_FTE(outer, dst_ip_31_0), 0xffffffff);
 	if (cfg->five_tuple) {
@@ -546,14 +557,15 @@ main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [EAL] -- [--rules N] [--hint LOG2] "
-				"[--kind ipv4dst|5tuple] [--batch WQES] [--threads 1|2]\n",
+				"[--kind ipv4dst|5tuple|dmac] [--batch WQES] [--threads 1|2]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	cfg.five_tuple = strcmp(cfg.kind, "5tuple") == 0;
-	if (!cfg.five_tuple && strcmp(cfg.kind, "ipv4dst") != 0) {
-		fprintf(stderr, "--kind: ipv4dst or 5tuple\n");
+	cfg.dmac = strcmp(cfg.kind, "dmac") == 0;
+	if (!cfg.five_tuple && !cfg.dmac && strcmp(cfg.kind, "ipv4dst") != 0) {
+		fprintf(stderr, "--kind: ipv4dst, 5tuple or dmac\n");
 		return 2;
 	}
 	if (cfg.rules == 0 || cfg.rules > 16000000) {

@@ -6,9 +6,10 @@
 Reads `callgrind_annotate --tree=calling --inclusive=yes` on stdin (a
 dpdk-test-flow-perf run on net_mlx5dm) and prints one line: per create the
 ethdev call, the PMD's share (everything under mlx5dm_flow_create except the
-library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create_prepared),
-translation, the library's rule create and the send ring flush inside it (the device model executing the WQEs); the
-same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
+library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create_prepared*),
+translation (full or replayed from a compiled template), the library's rule
+create and the send ring flush inside it (the device model executing the WQEs);
+the same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
 
     usage: callgrind-layers.py NAME RULES < tree
 """
@@ -52,21 +53,22 @@ def main():
     creates = calls.get('mlx5dm_flow_create', rules)
     destroys = calls.get('mlx5dm_flow_destroy', rules)
     def from_pmd(callee):
-        # Whichever PMD function calls it (the compiler may inline the caller).
+        # Whichever PMD function calls it (the compiler may inline the caller);
+        # a prefix, as the library's create has variants (_prepared, _prepared_args).
         return sum(c for (p, f), c in edge.items()
-                   if f == callee and p.startswith('mlx5dm_flow_'))
+                   if f.startswith(callee) and p.startswith('mlx5dm_flow_'))
 
     def flush(caller):
         # The send ring flush (its name has changed: mlx5dm_send_flush, _batch).
         return sum(c for (p, f), c in edge.items()
-                   if p == caller and f.startswith('mlx5dm_send_flush'))
+                   if p.startswith(caller) and f.startswith('mlx5dm_send_flush'))
 
     lib_c = from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_prepared')
     lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
         per('rte_flow_create', creates),
         (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
-        per('mlx5dm_flow_translate', creates),
+        per('mlx5dm_flow_translate', creates) + per('mlx5dm_flow_compiled_replay', creates),
         lib_c / creates,
         flush('mlx5dm_rule_create_prepared') / creates,
         per('rte_flow_destroy', destroys),

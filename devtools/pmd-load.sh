@@ -4,6 +4,11 @@
 # Sourced by the benchmark scripts: sets $load to the EAL arguments that load
 # the PMD at $pmd. EAL refuses -d under a world-writable directory: the PMD
 # is preloaded there instead ($load empty, LD_PRELOAD exported).
+case "$pmd" in
+/*) ;;
+"") echo "pmd-load.sh: \$pmd is not set" >&2; exit 1 ;;
+*) pmd="$(pwd)/$pmd" ;;
+esac
 load="-d $pmd"
 d=$(dirname "$pmd")
 while [ "$d" != / ]; do

@@ -517,6 +517,14 @@ struct mlx5dm_ctx_stats {
 };
 int mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
 
+/*
+ * Whether @p rules more rules can be placed: each takes one STE at the least
+ * (its last match level's entry), so they need rules STEs of the STE ICM
+ * the device reports (log_steering_sw_icm_size) that is not in use. 0, or
+ * -ENOMEM when it is short; -EINVAL (NULL). A check, not a reservation.
+ */
+int mlx5dm_ctx_ste_room(struct mlx5dm_ctx *ctx, uint64_t rules);
+
 /* A rule queue and its send ring. */
 struct mlx5dm_queue_stats {
 	int64_t rules;               /* created minus destroyed through it (may be < 0) */

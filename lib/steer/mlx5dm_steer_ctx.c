@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -482,6 +483,26 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	st->queues = ctx->nb_queues;
 	st->queue_waits = __atomic_load_n(&ctx->n_order_waits, __ATOMIC_RELAXED);
 	mlx5dm_steer_stats_objects(ctx, st);
+	return 0;
+}
+
+int
+mlx5dm_ctx_ste_room(struct mlx5dm_ctx *ctx, uint64_t rules)
+{
+	struct mlx5dm_icm_stats is[MLX5DM_ICM_TYPE_NUM];
+	uint64_t size, used;
+
+	if (ctx == NULL)
+		return -EINVAL;
+	size = 1ull << ctx->caps.icm.log_steering_sw_icm_size;
+	mlx5dm_icm_set_stats(ctx->icm, is, NULL);
+	used = MLX5DM_MIN(is[MLX5DM_ICM_STE].used_bytes, size);
+	if (rules > (size - used) / MLX5DM_STE_SIZE) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%" PRIu64 " rules need %" PRIu64 " bytes of STE "
+			   "ICM at the least; the device has %" PRIu64 " of %" PRIu64 " left",
+			   rules, rules * MLX5DM_STE_SIZE, size - used, size);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

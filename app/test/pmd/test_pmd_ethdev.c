@@ -171,6 +171,9 @@ test_devargs_rejected(void **state)
 		"doorbell_batch=0",
 		"doorbell_batch=1025",
 		"doorbell_batch=8x",
+		"log_steering_icm_size=25",
+		"log_steering_icm_size=33",
+		"log_steering_icm_size=28x",
 		"sim_sq_thread=1",
 	};
 	/* Refused by the parser, which names the devarg: the memory devargs are gone. */
@@ -546,21 +549,24 @@ steer_and_remove(const char *name)
 
 /*
  * The model's SW ICM is device memory: resident when the probe returns
- * (256 MiB of STE ICM, 16 MiB of modify, 2 MiB each of pattern and encap,
- * each rounded up to 2 MiB), without a thread to wait for; rules work, and
- * the close gives all of it back: twice, with the same name.
+ * (256 MiB of STE ICM by default, 16 MiB of modify, 2 MiB each of pattern
+ * and encap, each rounded up to 2 MiB), without a thread to wait for;
+ * rules work, and the close gives all of it back: twice, with the same
+ * name; then once with twice the STE ICM (log_steering_icm_size=29).
  */
 static void
 test_icm_resident(void **state)
 {
-	const uint64_t resident = (256ull + 16 + 2 + 2) << 20;
-	uint64_t rss0, rss1, rss2;
+	static const char * const devargs[] = { NULL, NULL, "log_steering_icm_size=29" };
+	const uint64_t others = (16ull + 2 + 2) << 20;
+	uint64_t rss0, rss1, rss2, resident;
 	unsigned int round;
 
 	(void)state;
-	for (round = 0; round < 2; round++) {
+	for (round = 0; round < RTE_DIM(devargs); round++) {
+		resident = (devargs[round] == NULL ? 256ull << 20 : 512ull << 20) + others;
 		rss0 = test_rss_bytes();
-		assert_int_equal(rte_vdev_init("net_mlx5dm7", NULL), 0);
+		assert_int_equal(rte_vdev_init("net_mlx5dm7", devargs[round]), 0);
 		rss1 = test_rss_bytes();
 		steer_and_remove("net_mlx5dm7");
 		rss2 = test_rss_bytes();
@@ -573,6 +579,91 @@ test_icm_resident(void **state)
 			fail_msg("round %u: %llu MiB still resident after close", round,
 				 (unsigned long long)((rss2 - rss0) >> 20));
 	}
+}
+
+/*
+ * A template table whose rules cannot fit in the STE ICM the port has left
+ * (64 MiB with log_steering_icm_size=26: a million rules of one 64-byte
+ * STE each take all of it) is refused with ENOMEM and a message, and
+ * changes nothing: no matcher, no ICM; a table of a size that fits is
+ * made after it, and its rules are placed.
+ */
+static void
+test_template_table_icm(void **state)
+{
+	static const struct rte_flow_item_ipv4 ip_mask = {
+		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
+	};
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item_ipv4 ip = { 0 };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 1, .ingress = 1 },
+		.nb_flows = 1u << 20,
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_op_result res;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error err;
+	uint64_t icm0, matchers0;
+	struct rte_flow *f;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", "log_steering_icm_size=26"), 0);
+	port = port_by_name("net_mlx5dm7");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+	pt = rte_flow_pattern_template_create(port, &pta, pattern, &err);
+	assert_non_null(pt);
+	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
+	assert_non_null(at);
+	icm0 = xstat(port, "steer_icm_used_bytes");
+	matchers0 = xstat(port, "steer_matchers");
+	memset(&err, 0, sizeof(err));
+	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_null(tbl);
+	assert_int_equal(rte_errno, ENOMEM);
+	assert_non_null(err.message);
+	assert_non_null(strstr(err.message, "STE ICM"));
+	assert_int_equal(xstat(port, "steer_icm_used_bytes"), icm0);
+	assert_int_equal(xstat(port, "steer_matchers"), matchers0);
+	ta.nb_flows = 1u << 16;
+	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000001);
+	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
+	assert_non_null(f);
+	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
+	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
 }
 
 /*
@@ -921,6 +1012,7 @@ main(void)
 		cmocka_unit_test(test_pair_topology_and_wire_drops),
 		cmocka_unit_test(test_doorbell_batch_peer),
 		cmocka_unit_test(test_icm_resident),
+		cmocka_unit_test(test_template_table_icm),
 		cmocka_unit_test(test_lib_memory_in_dpdk_heap),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),

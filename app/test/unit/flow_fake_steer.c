@@ -547,6 +547,15 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return mlx5dm_queue_flush(ctx, queue);
 }
 
+/* The fake has no ICM to run out of. */
+int
+mlx5dm_ctx_ste_room(struct mlx5dm_ctx *ctx, uint64_t rules)
+{
+	(void)ctx;
+	(void)rules;
+	return 0;
+}
+
 struct mlx5dm_counters *
 mlx5dm_counters_alloc(struct mlx5dm_ctx *ctx, uint32_t log_n)
 {

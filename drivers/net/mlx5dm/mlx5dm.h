@@ -42,6 +42,14 @@
  */
 #define MLX5DM_DEF_DOORBELL_BATCH 1
 #define MLX5DM_MAX_DOORBELL_BATCH 1024
+/*
+ * STE ICM of a model port, log2 bytes: the least SW steering runs with
+ * (rdma-core's DR needs 2^26), the default, and the most a port may hold
+ * resident.
+ */
+#define MLX5DM_MIN_LOG_STEERING_ICM_SIZE 26
+#define MLX5DM_DEF_LOG_STEERING_ICM_SIZE 28
+#define MLX5DM_MAX_LOG_STEERING_ICM_SIZE 32
 #define MLX5DM_MIN_MTU 68
 #define MLX5DM_MAX_MTU 9600
 
@@ -63,6 +71,7 @@ struct mlx5dm_devargs {
 	enum mlx5dm_topology topology;
 	enum mlx5dm_flow_engine flow_engine;
 	uint16_t doorbell_batch;   /* rule writes per rule-queue doorbell */
+	uint8_t log_steering_icm_size; /* sim: the model's STE ICM, log2 bytes */
 	char ib_device[64];        /* hw: RDMA device name ("": not given) */
 	char pci_addr[13];         /* hw: canonical PCI address ("": not given) */
 };

@@ -27,6 +27,7 @@
 #define MLX5DM_ARG_TOPOLOGY "topology"
 #define MLX5DM_ARG_FLOW_ENGINE "flow_engine"
 #define MLX5DM_ARG_DOORBELL_BATCH "doorbell_batch"
+#define MLX5DM_ARG_LOG_STEERING_ICM_SIZE "log_steering_icm_size"
 #define MLX5DM_ARG_IB_DEVICE "ib_device"
 #define MLX5DM_ARG_PCI_ADDR "pci_addr"
 
@@ -36,6 +37,7 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_FLOW_ENGINE,
 	MLX5DM_ARG_DOORBELL_BATCH,
+	MLX5DM_ARG_LOG_STEERING_ICM_SIZE,
 	MLX5DM_ARG_IB_DEVICE,
 	MLX5DM_ARG_PCI_ADDR,
 	NULL,
@@ -45,6 +47,7 @@ static const char * const mlx5dm_valid_args[] = {
 static const char * const mlx5dm_sim_only_args[] = {
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
+	MLX5DM_ARG_LOG_STEERING_ICM_SIZE,
 };
 static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_IB_DEVICE,
@@ -58,6 +61,8 @@ static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_TOPOLOGY "=loop|pair " \
 	MLX5DM_ARG_FLOW_ENGINE "=steer|null " \
 	MLX5DM_ARG_DOORBELL_BATCH "=<1-" RTE_STR(MLX5DM_MAX_DOORBELL_BATCH) "> " \
+	MLX5DM_ARG_LOG_STEERING_ICM_SIZE "=<" RTE_STR(MLX5DM_MIN_LOG_STEERING_ICM_SIZE) "-" \
+	RTE_STR(MLX5DM_MAX_LOG_STEERING_ICM_SIZE) "> " \
 	MLX5DM_ARG_IB_DEVICE "=<RDMA device name> " \
 	MLX5DM_ARG_PCI_ADDR "=<[domain:]bus:device.function>"
 
@@ -161,6 +166,9 @@ static const struct mlx5dm_arg_uint {
 	  offsetof(struct mlx5dm_devargs, nb_ports), sizeof(uint16_t) },
 	{ MLX5DM_ARG_DOORBELL_BATCH, 1, MLX5DM_MAX_DOORBELL_BATCH,
 	  offsetof(struct mlx5dm_devargs, doorbell_batch), sizeof(uint16_t) },
+	{ MLX5DM_ARG_LOG_STEERING_ICM_SIZE, MLX5DM_MIN_LOG_STEERING_ICM_SIZE,
+	  MLX5DM_MAX_LOG_STEERING_ICM_SIZE,
+	  offsetof(struct mlx5dm_devargs, log_steering_icm_size), sizeof(uint8_t) },
 };
 
 static int
@@ -191,7 +199,7 @@ mlx5dm_arg_uint(const char *key, const char *value, void *opaque)
 
 		memcpy(field, &w, sizeof(w));
 	} else {
-		*(bool *)field = v != 0;
+		*field = (uint8_t)v;
 	}
 	return 0;
 }
@@ -240,6 +248,7 @@ static const struct {
 	{ MLX5DM_ARG_TOPOLOGY, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_FLOW_ENGINE, mlx5dm_arg_keyword },
 	{ MLX5DM_ARG_DOORBELL_BATCH, mlx5dm_arg_uint },
+	{ MLX5DM_ARG_LOG_STEERING_ICM_SIZE, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_IB_DEVICE, mlx5dm_arg_ib_device },
 	{ MLX5DM_ARG_PCI_ADDR, mlx5dm_arg_pci_addr },
 };
@@ -282,6 +291,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.topology = MLX5DM_TOPO_LOOP,
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
+		.log_steering_icm_size = MLX5DM_DEF_LOG_STEERING_ICM_SIZE,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;

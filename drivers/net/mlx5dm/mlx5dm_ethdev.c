@@ -375,11 +375,10 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.vhca_id = (uint16_t)(priv->port_index + 1),
 		/*
 		 * The model's ICM is resident from the port's creation on, as a
-		 * NIC's device memory is: 256 MiB of STE ICM, twice what a
-		 * matcher of a million rules takes.
+		 * NIC's device memory is; its STE ICM is what the devarg asks.
 		 */
 		.icm_resident = true,
-		.log_steering_icm_size = 28,
+		.log_steering_icm_size = args->log_steering_icm_size,
 	};
 	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
 	struct mlx5dm_ctx_attr cattr = {

@@ -643,6 +643,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct rte_flow_template_table *tbl;
 	struct mlx5dm_flow_spec *spec;
 	unsigned int i, j;
@@ -654,6 +655,13 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	    nb_at > MLX5DM_FLOW_TMPL_MAX_PER_TABLE) {
 		mlx5dm_flow_tmpl_err(error, EINVAL, "template table: attributes and 1 to 8 "
 				     "pattern and actions templates are required");
+		return NULL;
+	}
+	/* Refused now, not after a part of its rules took the rest of the ICM. */
+	if (priv->steer != NULL && mlx5dm_ctx_ste_room(priv->steer, attr->nb_flows) < 0) {
+		mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: nb_flows rules do not fit "
+				     "in the STE ICM the port has left (devarg "
+				     "log_steering_icm_size sizes it on the device model)");
 		return NULL;
 	}
 	tbl = mlx5dm_zmalloc(sizeof(*tbl));

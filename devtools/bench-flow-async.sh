@@ -13,7 +13,9 @@
 # same run: rte_hash inserts and deletes of the same keys, bytes per key.
 # Each size runs with EAL hugepages (when 1024 are free: devtools/setup.sh
 # reserves them) and with --no-huge. The machine's load (uptime) is printed
-# first: figures from a loaded machine say little.
+# first: figures from a loaded machine say little. The port's STE ICM
+# (devarg log_steering_icm_size) is sized for the rules. The script exits 1
+# when a run failed its checks.
 #
 #   devtools/bench-flow-async.sh [RULES...]      default: 1000000 4000000
 #
@@ -29,9 +31,16 @@ bench="$top/build/app/bench/mlx5dm-bench-flow-async"
 push=${PUSH:-32}
 
 echo "load: $(uptime)"
+status=0
 for n in "$@"; do
 	# Host memory grows with the rules (handles, latencies, the rte_hash floor).
 	mb=$((1024 + n / 1000))
+	# STE ICM for 128 bytes per rule (the target is 96, growth needs room),
+	# 2^28 at the least: the port's default.
+	icm=28
+	while [ $((1 << icm)) -lt $((n * 128)) ]; do
+		icm=$((icm + 1))
+	done
 	hp=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages 2>/dev/null || echo 0)
 	for mem in hugepages --no-huge; do
 		if [ "$mem" = hugepages ]; then
@@ -44,10 +53,15 @@ for n in "$@"; do
 		else
 			m="--no-huge -m $mb"
 		fi
-		echo "== $n rules, $mem"
+		echo "== $n rules, $mem, log_steering_icm_size=$icm"
 		# shellcheck disable=SC2086
-		"$bench" $m --no-pci --no-shconf -l 0-1 --file-prefix bench-async \
-			--log-level=lib.eal:error --log-level=pmd.*:crit --vdev net_mlx5dm0 \
-			-- --rules "$n" --push "$push" 2>/dev/null || echo "(exit status $?)"
+		if ! "$bench" $m --no-pci --no-shconf -l 0-1 --file-prefix bench-async \
+			--log-level=lib.eal:error --log-level=pmd.*:crit \
+			--vdev "net_mlx5dm0,log_steering_icm_size=$icm" \
+			-- --rules "$n" --push "$push" 2>/dev/null; then
+			echo "(run failed)"
+			status=1
+		fi
 	done
 done
+exit $status

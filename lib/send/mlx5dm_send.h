@@ -109,7 +109,10 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * ConnectX: that WQE wrote nothing, the WQEs before it executed, and every
  * later one is flushed unexecuted. The ring then stays in error until it
  * is destroyed: every call returns -EIO (nothing is posted or retried).
- * A ring that waited the stall limit without any completion is in error too.
+ * A ring that waited the stall limit for room without any completion is
+ * in error too (a WQE of an operation may then be missing). A drain that
+ * waited that long is not: it returns -ETIMEDOUT with every write still
+ * posted, and a later drain waits for them again.
  */
 
 /*
@@ -143,8 +146,9 @@ bool mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos);
 /*
  * Make every write posted so far complete: post an RDMA READ of the last
  * written ICM range behind them (a completion fence on an RC QP), ring the
- * doorbell and poll until it completes. 0, -EIO or -ETIMEDOUT (no
- * completion for the stall limit; the ring is then unusable).
+ * doorbell and poll until it completes. 0, -EIO, or -ETIMEDOUT (no
+ * completion for the stall limit: the writes stay posted, the ring usable,
+ * and a later drain waits for them again).
  */
 int mlx5dm_send_drain(struct mlx5dm_send_ring *ring);
 
@@ -161,6 +165,7 @@ struct mlx5dm_send_stats {
 	uint64_t doorbells;
 	uint64_t cqes;
 	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
+	uint64_t drain_timeouts; /* drains that gave up on a silent device */
 	uint32_t err_syndrome; /* syndrome of the first error CQE, 0 if none */
 	/* The ring's state when read. */
 	uint32_t size;         /* WQEBBs */

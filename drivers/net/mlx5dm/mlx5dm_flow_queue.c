@@ -201,6 +201,11 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	if (priv->steer != NULL)
 		ret = mlx5dm_queue_drain(priv->steer, 0);
 	rte_spinlock_unlock(&fp->lock);
+	/* A silent device: the results stay for a later pull, which waits again. */
+	if (ret == -ETIMEDOUT)
+		return rte_flow_error_set(error, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: the device has not executed the "
+					  "rule queue's writes yet; pull again");
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering library: the rule queue failed");

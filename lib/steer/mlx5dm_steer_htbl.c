@@ -326,6 +326,13 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h, const struct mlx5dm_shard 
 	if (h->growing != NULL || h->chain_prev != NULL || h->chain_next != NULL ||
 	    h->byte_mask == 0)
 		return false;
+	/*
+	 * A table of the STE pool's largest chunk cannot grow: its "growth"
+	 * would copy every entry into a table no larger, again each time it
+	 * is crowded. Its collision lists take the rest.
+	 */
+	if (h->log_size >= mlx5dm_icm_pool_max_order(h->matcher->tbl->dom->ctx->ste_pool))
+		return false;
 	/* More index bits than hashed bits cannot spread entries any further. */
 	return (unsigned int)__builtin_popcount(h->byte_mask) * 8 > h->log_size;
 }

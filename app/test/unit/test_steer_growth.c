@@ -863,6 +863,55 @@ test_sized_never_grows(void **state)
 	sized_run(true);
 }
 
+/*
+ * A table as large as the STE pool's largest chunk (2^17 entries on 64 MiB
+ * of STE ICM) does not grow when crowded: a growth could only copy its
+ * entries into another table of that size, again and again. With half
+ * again as many rules as slots it stays the one table, its collision
+ * lists take the rest, and every rule steers its frames.
+ */
+static void
+test_largest_table_stays(void **state)
+{
+	enum { LOG_N = 17, N = 3 << (LOG_N - 1) };
+	struct mlx5dm_rule **r = calloc(N, sizeof(*r));
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_matcher_stats ms;
+	struct mlx5dm_sim_config cfg;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct frame f;
+	struct senv *e;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(r);
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_steering_sw_icm_size = 26;
+	e = senv_open_cfg(1, &cfg);
+	senv_sync(e);
+	st0 = senv_stats(e);
+	key_mask(KEY_DMAC, mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, LOG_N);
+	for (i = 0; i < N; i++) {
+		key_value(KEY_DMAC, i, v);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	st1 = senv_stats(e);
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	assert_int_equal(ms.growths, 0);
+	assert_int_equal(st1.rehash - st0.rehash, 0);
+	assert_int_equal(ms.rules, N);
+	for (i = 0; i < N; i += 101) {
+		key_frame(KEY_DMAC, i, &f);
+		assert_int_equal(senv_send(e, &f, NULL), (int)(i % SENV_NB_RQ));
+	}
+	for (i = 0; i < N; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	growth_close(e, m, &st0, r);
+}
+
 /* With "lookups" or "sizing": those tests only; without: the others. */
 int
 main(int argc, char **argv)
@@ -879,6 +928,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest sizing[] = {
 		cmocka_unit_test(test_growth_move_writes),
 		cmocka_unit_test(test_sized_never_grows),
+		cmocka_unit_test(test_largest_table_stays),
 	};
 	const struct CMUnitTest lookups[] = {
 		cmocka_unit_test(test_growth_lookups_level0),

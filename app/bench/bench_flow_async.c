@@ -30,6 +30,7 @@
  *                                      [--queue-size 1024]
  */
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -82,6 +83,7 @@ struct bench_worker {
 	uint64_t pulled_ok;
 	uint64_t pulled_failed;
 	uint64_t call_failed;
+	uint64_t pull_timeouts;		/**< Pulls that timed out (and were retried). */
 	uint64_t max_batch;		/**< Cycles of the slowest push + pull. */
 	uint64_t sum_batch;		/**< Cycles of all of them... */
 	uint64_t nb_batch;		/**< ...and their number. */
@@ -218,6 +220,11 @@ pull(struct bench_worker *w)
 	int n, i;
 
 	n = rte_flow_pull(PORT, w->queue, res, PULL_BURST, &err);
+	/* The device completed nothing for the stall limit: the results wait, pull again. */
+	if (n == -ETIMEDOUT) {
+		w->pull_timeouts++;
+		return 0;
+	}
 	if (n < 0) {
 		snprintf(w->error, sizeof(w->error), "rte_flow_pull: %s",
 			 err.message != NULL ? err.message : "?");
@@ -494,6 +501,7 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	struct rte_flow_actions_template *at = NULL;
 	struct rte_flow_template_table *table;
 	uint64_t icm0, icm1, icm2, heap0, heap1, rules0, calls, ok, failed, batch, created;
+	uint64_t timeouts = 0;
 	struct rte_flow *jump = NULL;
 	struct rte_flow_error err = { 0 };
 	double hz = (double)rte_get_tsc_hz() / 1e6, t, mean;
@@ -514,6 +522,8 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	for (i = 0; i < nb; i++)
 		workers[i].table = table;
 	t = run_on(nb, worker_flows);
+	for (i = 0; i < nb; i++)
+		timeouts += workers[i].pull_timeouts;
 	icm1 = xstat("steer_icm_used_bytes");
 	heap1 = heap_bytes();
 	r->ok &= workers_ok(nb, "insert");
@@ -552,10 +562,15 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		workers[i].destroy = true;
 		workers[i].n = (uint32_t)workers[i].calls_ok;
 		workers[i].calls_ok = workers[i].pulled_ok = workers[i].pulled_failed = 0;
-		workers[i].call_failed = 0;
+		workers[i].call_failed = workers[i].pull_timeouts = 0;
 		workers[i].error[0] = '\0';
 	}
 	t = run_on(nb, worker_flows);
+	for (i = 0; i < nb; i++)
+		timeouts += workers[i].pull_timeouts;
+	/* The run went on, but the device was silent for the stall limit. */
+	snprintf(what, sizeof(what), "%" PRIu64 " pulls timed out (retried)", timeouts);
+	r->ok &= check(timeouts == 0, what, nb);
 	r->ok &= workers_ok(nb, "delete");
 	sums(nb, &calls, &ok, &failed, &batch, &mean);
 	r->delete = calls / t;

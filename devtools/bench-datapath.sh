@@ -9,6 +9,7 @@
 # lookups of the same keys measured in the same run.
 #
 #   devtools/bench-datapath.sh [RULES...]      default: 0 1000 1000000
+#   devtools/bench-datapath.sh --callgrind [RULES...]   default: 0 1000
 #
 # BASELINE_PMD=path/to/librte_net_mlx5dm.so measures that build of the PMD
 # (e.g. one of an earlier revision) in the same run, with the same program.
@@ -17,15 +18,50 @@
 # with --no-huge. SECONDS_PER_RUN (default 3) sets the forwarding time.
 # One run per figure: on a shared machine repeat the script rather than
 # trusting one line.
+#
+# --callgrind: instructions per frame instead of rates (valgrind, stable on
+# a loaded machine), FRAMES (default 100000) forwarded with --no-huge: the
+# device thread's datapath (SQ to Tx CQE), inside it the steering of both
+# directions and the delivery into the receive queue, and the PMD thread's
+# Rx and Tx bursts. PMD=path/to/librte_net_mlx5dm.so measures another build.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+mode=rates
+if [ "${1:-}" = --callgrind ]; then
+	mode=callgrind
+	shift
+fi
 "$top/devtools/setup.sh" build >/dev/null
 ninja -C "$top/build" >/dev/null
 bench="$top/build/app/bench/mlx5dm-bench-datapath"
-[ $# -gt 0 ] || set -- 0 1000 1000000
 secs=${SECONDS_PER_RUN:-3}
 
+if [ $mode = callgrind ]; then
+	[ $# -gt 0 ] || set -- 0 1000
+	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }
+	pmd=${PMD:-$top/build/drivers/net/mlx5dm/librte_net_mlx5dm.so}
+	. "$top/devtools/pmd-load.sh"
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	frames=${FRAMES:-100000}
+	echo "mlx5dm-bench-datapath under callgrind, $frames frames: instructions per frame"
+	printf '%-9s %9s %9s %9s %9s | %9s %9s\n' rules frames device steer deliver \
+		rx_burst tx_burst
+	for n in "$@"; do
+		# shellcheck disable=SC2086
+		valgrind --tool=callgrind --callgrind-out-file="$out/cg" \
+			"$bench" --no-huge -m 2048 --no-pci --no-shconf -l 0 --file-prefix bench-dp \
+			--log-level=lib.eal:error --log-level=pmd.*:crit $load --vdev net_mlx5dm0 \
+			-- --rules "$n" --frames "$frames" --seconds 0.1 >/dev/null 2>&1 ||
+			{ echo "$n: the bench failed"; continue; }
+		callgrind_annotate --tree=calling --inclusive=yes "$out/cg" 2>/dev/null |
+			python3 "$top/devtools/callgrind-datapath.py" "$n"
+	done
+	exit 0
+fi
+
+[ $# -gt 0 ] || set -- 0 1000 1000000
 pmds="$top/build/drivers/net/mlx5dm/librte_net_mlx5dm.so"
 [ -z "${BASELINE_PMD:-}" ] || pmds="$pmds $BASELINE_PMD"
 mems="--no-huge"

@@ -14,15 +14,20 @@
  * of those 5-tuples spread over the N rules (with no rules, F distinct
  * UDP frames that reach queue 0 through the default RSS rule, one queue).
  * --inflight frames are injected once (testpmd's `start tx_first`), then
- * the loop forwards for --seconds.
+ * the loop forwards for --seconds, or until --frames N were forwarded. With
+ * --frames an empty poll yields the core (sched_yield): under valgrind,
+ * whose threads take turns on one core, the device thread then runs at
+ * once and the count of empty polls stays small, so instructions per frame
+ * do not depend on how the turns fell.
  *
  *   mlx5dm-bench-datapath EAL_ARGS -- [--rules N] [--flows F] [--seconds S]
- *                                     [--inflight K]
+ *                                     [--inflight K] [--frames N]
  * prints: rules flows Mpps (forwarded) and Mlookups/s (rte_hash, same keys).
  */
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +52,7 @@ struct bench_opts {
 	uint32_t flows;
 	double seconds;
 	uint32_t inflight;
+	uint64_t frames; /* 0: forward for seconds */
 };
 
 static int
@@ -196,9 +202,12 @@ bench_inject(const struct bench_opts *o, struct rte_mempool *mp)
 	return 0;
 }
 
-/* testpmd's io forwarding on this lcore; returns frames forwarded per second. */
+/*
+ * testpmd's io forwarding on this lcore for seconds, or until frames were
+ * forwarded; returns frames forwarded per second.
+ */
 static double
-bench_forward(double seconds, uint64_t *total)
+bench_forward(double seconds, uint64_t frames, uint64_t *total)
 {
 	struct rte_mbuf *m[BURST];
 	uint64_t fwd = 0;
@@ -213,8 +222,12 @@ bench_forward(double seconds, uint64_t *total)
 			if (sent < n)
 				rte_pktmbuf_free_bulk(m + sent, n - sent);
 			fwd += n;
+			if (frames != 0 && fwd >= frames)
+				break;
+		} else if (frames != 0) {
+			sched_yield();
 		}
-		if (++spin == 1024) {
+		if (frames == 0 && ++spin == 1024) {
 			spin = 0;
 			t = now();
 			if (t - t0 >= seconds)
@@ -286,6 +299,7 @@ bench_parse(int argc, char **argv, struct bench_opts *o)
 		{ "flows", required_argument, NULL, 'f' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "inflight", required_argument, NULL, 'i' },
+		{ "frames", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -304,9 +318,11 @@ bench_parse(int argc, char **argv, struct bench_opts *o)
 			continue;
 		}
 		v = strtoul(optarg, &end, 10);
-		if (*end != '\0' || v > 10000000ul)
+		if (*end != '\0' || v > (c == 'n' ? 1000000000ul : 10000000ul))
 			return -1;
-		if (c == 'r')
+		if (c == 'n')
+			o->frames = v;
+		else if (c == 'r')
 			o->rules = (uint32_t)v;
 		else if (c == 'f')
 			o->flows = (uint32_t)v;
@@ -334,7 +350,7 @@ main(int argc, char **argv)
 		return 1;
 	if (bench_parse(argc - ret, argv + ret, &o) != 0) {
 		fprintf(stderr, "usage: mlx5dm-bench-datapath EAL -- [--rules N] [--flows F] "
-			"[--seconds S] [--inflight K]\n");
+			"[--seconds S] [--inflight K] [--frames N]\n");
 		return 2;
 	}
 	if (rte_eth_dev_count_avail() < 1) {
@@ -349,7 +365,7 @@ main(int argc, char **argv)
 		return 1;
 	if (bench_inject(&o, mp) != 0)
 		return 1;
-	pps = bench_forward(o.seconds, &total);
+	pps = bench_forward(o.seconds, o.frames, &total);
 	lookups = bench_hash(&o, o.seconds);
 	printf("%-9s %7s %12s %16s\n", "rules", "flows", "fwd Mpps", "rte_hash Mlook/s");
 	printf("%-9u %7u %12.2f %16.2f\n", o.rules, o.flows, pps / 1e6, lookups / 1e6);

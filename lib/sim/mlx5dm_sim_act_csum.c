@@ -8,12 +8,14 @@
  * incrementally (RFC 1624) for the changed 16-bit words of the L4 header
  * and of the pseudo header (IP addresses), so the payload is never read;
  * a zero UDP checksum over IPv4 means "none" and stays zero. After an
- * encapsulation the outer length fields are filled in.
+ * encapsulation the outer length fields are filled in. On receive, the
+ * checksums of a delivered frame's outer headers are verified for its CQE.
  */
 
 #include <string.h>
 
 #include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_prm.h"
 
 uint32_t
 mlx5dm_sim_csum_add(uint32_t sum, const uint8_t *buf, unsigned int len)
@@ -142,4 +144,52 @@ mlx5dm_sim_encap_fixup(uint8_t *frame, uint16_t len)
 	}
 	if (proto == 17 && l4 + 8u <= len)
 		mlx5dm_sim_wr16(frame + l4 + 4, (uint16_t)(len - l4));
+}
+
+void
+mlx5dm_sim_rx_offload(const struct mlx5dm_sim_parse *p, const uint8_t *f, uint16_t len,
+		      uint8_t *ok, uint8_t *hdr)
+{
+	const struct mlx5dm_sim_hdrs *o = &p->o;
+	bool udp = o->l4_type == MLX5DM_SIM_L4_UDP;
+	uint32_t sum, l4_len, pay;
+	const uint8_t *l3, *l4;
+	uint8_t l3_type;
+
+	*ok = 0;
+	*hdr = 0;
+	if (o->l3 == MLX5DM_SIM_NOHDR || o->l3_type == MLX5DM_SIM_L3_NONE)
+		return;
+	l3 = f + o->l3;
+	if (o->l3_type == MLX5DM_SIM_L3_IPV4) {
+		l3_type = 2;
+		pay = (uint32_t)(l3[2] << 8 | l3[3]);
+		l4_len = pay > o->l3_len ? pay - o->l3_len : 0;
+		sum = mlx5dm_sim_csum_add(0, l3 + 12, 8);
+	} else {
+		/* The payload length counts the extension headers too. */
+		l3_type = 1;
+		pay = (uint32_t)(l3[4] << 8 | l3[5]);
+		l4_len = pay > o->l3_len - 40u ? pay - (o->l3_len - 40u) : 0;
+		sum = mlx5dm_sim_csum_add(0, l3 + 8, 32);
+	}
+	if (o->l3_ok)
+		*ok |= MLX5DM_SIM_CQE_L3_OK;
+	*hdr = (uint8_t)((o->frag ? MLX5DM_SIM_CQE_IP_FRAG : 0) |
+			 l3_type << MLX5DM_SIM_CQE_L3_SHIFT);
+	/* The parser gives a fragment no L4 header. */
+	if (o->l4_type != MLX5DM_SIM_L4_TCP && !udp)
+		return;
+	*hdr |= (uint8_t)((udp ? 2 : 1) << MLX5DM_SIM_CQE_L4_SHIFT);
+	l4 = f + o->l4;
+	if (l4_len == 0 || o->l4 + l4_len > len)
+		return;
+	/* UDP over IPv4 without a checksum: nothing to verify. */
+	if (udp && l3_type == 2 && l4_len >= 8 && l4[6] == 0 && l4[7] == 0) {
+		*ok |= MLX5DM_SIM_CQE_L4_OK;
+		return;
+	}
+	sum += o->proto + l4_len;
+	if (mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(sum, l4, l4_len)) == 0)
+		*ok |= MLX5DM_SIM_CQE_L4_OK;
 }

@@ -241,6 +241,7 @@ mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *
 		pkt->rss_hash = hash;
 	}
 	pkt->ptype = lay->ptype;
+	mlx5dm_sim_rx_offload(lay, pkt->data, pkt->len, &pkt->rx_ok, &pkt->rx_hdr);
 	/* The RQ keeps a copy: it must already say delivered. */
 	pkt->fate = MLX5DM_SIM_PKT_DELIVERED;
 	rc = mlx5dm_sim_rq_deliver(w->hold, w->sim, rqn, pkt);

@@ -330,6 +330,17 @@ void mlx5dm_sim_csum_l4_adjust(uint8_t *frame, const struct mlx5dm_sim_hdrs *h,
 			       const uint8_t *old, const uint8_t *cur, unsigned int len);
 
 /*
+ * What the receive offload reports in the CQE of a frame delivered with
+ * layout p (the device's one parse of it, the one its steering used, so
+ * the frame is not parsed again): the hds_ip_ext byte in *ok (L3_OK: an
+ * IPv4 header whose checksum verifies, or an IPv6 header; L4_OK: a TCP or
+ * UDP checksum that verifies, or UDP over IPv4 without one) and the
+ * ip_frag / l4_hdr_type / l3_hdr_type byte in *hdr, of the outer headers.
+ */
+void mlx5dm_sim_rx_offload(const struct mlx5dm_sim_parse *p, const uint8_t *f, uint16_t len,
+			   uint8_t *ok, uint8_t *hdr);
+
+/*
  * After an encapsulation header was inserted at the frame start, set its
  * IPv4 total length (and header checksum), IPv6 payload length and UDP
  * length from the new frame length, as the device does.

@@ -13,7 +13,8 @@
  * (DPDK struct mlx5_cqe as rxq_cq_to_pkt_type / rxq_cq_to_ol_flags /
  * mlx5_rx_burst read it): opcode RESP_SEND, wqe_counter, byte_cnt, the flow
  * tag in sop_drop_qpn, the RSS hash, the outer L3/L4 header types, IP
- * fragment and checksum-good bits. Nothing posted: the frame is dropped
+ * fragment and checksum-good bits (from the parse its steering used,
+ * mlx5dm_sim_rx_offload). Nothing posted: the frame is dropped
  * and counted (out of buffer). Errors, as a ConnectX reports them: an lkey
  * or address the RQ may not write (LOCAL_PROT), a frame longer than the
  * buffer (LOCAL_LENGTH), a receive counter more than a ring ahead of the
@@ -148,71 +149,6 @@ mlx5dm_sim_cmd_destroy_rq(struct mlx5dm_sim_cmd *c)
  * later. Four bytes at a time: a big-endian 32-bit word adds its two
  * 16-bit halves, as 2^16 = 1 modulo 0xffff.
  */
-/*
- * What the NIC's receive offload reports of a frame's outer headers:
- * byte 28 (hds_ip_ext: L3_OK, L4_OK) and byte 29 (ip_frag, l4_hdr_type,
- * l3_hdr_type) of the CQE. L3_OK: an IPv4 header whose checksum verifies,
- * or an IPv6 header; L4_OK: a TCP or UDP checksum that verifies (UDP over
- * IPv4 without checksum too) on an unfragmented datagram.
- */
-static void
-mlx5dm_sim_rx_offload(const uint8_t *f, uint32_t len, uint8_t *hds, uint8_t *hdr)
-{
-	uint32_t off = 12, l3, l4_len = 0, hlen;
-	uint32_t sum = 0;
-	uint8_t proto = 0, l3_type = 0, l4_type = 0;
-	bool frag = false, ok3 = false;
-	uint16_t et;
-
-	*hds = 0;
-	*hdr = 0;
-	if (len < 14)
-		return;
-	et = (uint16_t)(f[off] << 8 | f[off + 1]);
-	while ((et == 0x8100 || et == 0x88a8) && off + 6 <= len) {
-		off += 4;
-		et = (uint16_t)(f[off] << 8 | f[off + 1]);
-	}
-	l3 = off + 2;
-	if (et == 0x0800 && l3 + 20 <= len && (f[l3] >> 4) == 4) {
-		hlen = (uint32_t)(f[l3] & 0xf) * 4;
-		if (hlen < 20 || l3 + hlen > len)
-			return;
-		l3_type = 2;
-		ok3 = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, f + l3, hlen)) == 0;
-		frag = ((f[l3 + 6] & 0x3f) | f[l3 + 7]) != 0; /* MF or an offset */
-		proto = f[l3 + 9];
-		l4_len = (uint32_t)(f[l3 + 2] << 8 | f[l3 + 3]);
-		l4_len = l4_len > hlen ? l4_len - hlen : 0;
-		sum = mlx5dm_sim_csum_add(0, f + l3 + 12, 8);
-		l3 += hlen;
-	} else if (et == 0x86dd && l3 + 40 <= len && (f[l3] >> 4) == 6) {
-		l3_type = 1;
-		ok3 = true;
-		proto = f[l3 + 6];
-		l4_len = (uint32_t)(f[l3 + 4] << 8 | f[l3 + 5]);
-		sum = mlx5dm_sim_csum_add(0, f + l3 + 8, 32);
-		l3 += 40;
-	} else {
-		return;
-	}
-	if (!frag && (proto == 6 || proto == 17)) {
-		l4_type = proto == 6 ? 1 : 2;
-		if (l4_len != 0 && l3 + l4_len <= len) {
-			sum += proto + l4_len;
-			sum = mlx5dm_sim_csum_add(sum, f + l3, l4_len);
-			if (mlx5dm_sim_csum_fold(sum) == 0 ||
-			    (proto == 17 && l3_type == 2 && l4_len >= 8 &&
-			     f[l3 + 6] == 0 && f[l3 + 7] == 0))
-				*hds |= MLX5DM_SIM_CQE_L4_OK;
-		}
-	}
-	if (ok3)
-		*hds |= MLX5DM_SIM_CQE_L3_OK;
-	*hdr = (uint8_t)((frag ? MLX5DM_SIM_CQE_IP_FRAG : 0) |
-			 l4_type << MLX5DM_SIM_CQE_L4_SHIFT | l3_type << MLX5DM_SIM_CQE_L3_SHIFT);
-}
-
 /* Put the run of CQEs claimed for frames of rq (RQ lock held). */
 static void
 mlx5dm_sim_rq_publish(struct mlx5dm_sim_rq *rq)
@@ -247,7 +183,9 @@ mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_OPCODE, MLX5DM_SIM_CQE_RESP_ERR);
 		return mlx5dm_sim_cq_push(rq->cq, img);
 	}
-	mlx5dm_sim_rx_offload(pkt->data, pkt->len, &img[28], &img[29]);
+	/* The receive offload's bytes, from the layout the engine had (mlx5dm_sim_rx_offload). */
+	img[28] = pkt->rx_ok;
+	img[29] = pkt->rx_hdr;
 	if (pkt->flags & MLX5DM_SIM_PKT_F_RSS_HASH) {
 		mlx5dm_prm_fset(img, MLX5DM_SIM_CQE_RX_HASH_RES, pkt->rss_hash);
 		/* Which headers were hashed (the model's coding): IPv4 1, IPv6 2, TCP 4, UDP 8. */

@@ -46,6 +46,8 @@ struct mlx5dm_sim_pkt {
 	uint32_t flow_tag;  /* valid with MLX5DM_SIM_PKT_F_FLOW_TAG */
 	uint32_t rss_hash;  /* valid with MLX5DM_SIM_PKT_F_RSS_HASH */
 	uint32_t ptype;     /* MLX5DM_SIM_PTYPE_* of the delivered frame (outer, inner) */
+	uint8_t rx_ok;      /* delivered: the CQE's hds_ip_ext byte (L3_OK, L4_OK) */
+	uint8_t rx_hdr;     /* delivered: the CQE's ip_frag / l4_hdr_type / l3_hdr_type byte */
 	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
 	uint8_t fate;       /* enum mlx5dm_sim_pkt_fate, set by the engine */
 };

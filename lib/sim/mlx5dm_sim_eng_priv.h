@@ -148,6 +148,7 @@ enum mlx5dm_sim_lu {
 	MLX5DM_SIM_LU_FLEX_PARSER_1 = 0x0112, /* flex parsers 7..4 */
 	MLX5DM_SIM_LU_ETHL4_MISC_O = 0x0113,
 	MLX5DM_SIM_LU_ETHL4_MISC_I = 0x0114,
+	MLX5DM_SIM_LU_NONE = 0xffff, /* no lookup type (mode and index are far smaller) */
 };
 
 #define MLX5DM_SIM_FV_LEN 16u
@@ -159,6 +160,16 @@ enum mlx5dm_sim_lu {
  */
 int mlx5dm_sim_fv_build(uint16_t lu, const struct mlx5dm_sim_parse *p,
 			const struct mlx5dm_sim_meta *m, uint8_t v[MLX5DM_SIM_FV_LEN]);
+/*
+ * The same, for the bytes in need only (bit 15 = byte 0, as a hash byte
+ * mask: those a mask or a hash looks at): the fields of the layout that
+ * touch them, except those already in *have (bit k: the layout's field
+ * k), are written into v, which holds what earlier calls built (all zero
+ * at first); *have gains them. The other bytes of v stay as they were.
+ */
+int mlx5dm_sim_fv_build_part(uint16_t lu, const struct mlx5dm_sim_parse *p,
+			     const struct mlx5dm_sim_meta *m, uint8_t v[MLX5DM_SIM_FV_LEN],
+			     uint16_t need, uint64_t *have);
 const char *mlx5dm_sim_fv_name(uint16_t lu);
 
 /* ---- hash (mlx5dm_sim_eng_hash.c) ---- */
@@ -220,6 +231,9 @@ enum mlx5dm_sim_fate {
 
 struct mlx5dm_sim_eng;
 
+/* Lookup types whose field vectors a walk keeps at once. */
+#define MLX5DM_SIM_WALK_FV_SLOTS 4
+
 /* Everything one packet's walk through one direction needs, on the stack. */
 struct mlx5dm_sim_walk {
 	struct mlx5dm_sim *sim;
@@ -239,13 +253,20 @@ struct mlx5dm_sim_walk {
 	bool work_valid;              /* work matches the current frame */
 	uint32_t gen;                 /* bumped by every state change (loop detection) */
 	/*
-	 * The last field vector built, valid while the state (gen) and the
-	 * parse lookups see stay: a chain of matchers would rebuild it per STE.
+	 * The field vectors built, by lookup type, each with the fields built
+	 * so far (a mask or a hash asks for the bytes it looks at): valid
+	 * while the state (gen) and the parse lookups see stay, for a walk
+	 * alternates between the lookup types of its matchers and hashes.
 	 */
-	uint8_t fv[MLX5DM_SIM_FV_LEN];
-	uint16_t fv_lu;
+	struct mlx5dm_sim_fv_slot {
+		uint8_t v[MLX5DM_SIM_FV_LEN];
+		uint64_t have;        /* fields built */
+		uint16_t done;        /* bytes complete: every field touching them built */
+		uint16_t lu;
+	} fv[MLX5DM_SIM_WALK_FV_SLOTS];
+	uint8_t fv_n;                 /* slots in use; 0 = none valid */
+	uint8_t fv_next;              /* the slot a new lookup type takes when all are in use */
 	uint32_t fv_gen;
-	bool fv_valid;
 	uint32_t tirn;                /* with MLX5DM_SIM_FATE_TIR */
 	uint16_t vport;               /* with MLX5DM_SIM_FATE_VPORT */
 	uint8_t fate;                 /* enum mlx5dm_sim_fate */

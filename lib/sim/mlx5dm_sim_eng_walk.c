@@ -84,19 +84,46 @@ mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w)
 	w->gen++;
 }
 
-/* The field vector of lookup type lu for the packet's current state; NULL if not modelled. */
+/*
+ * The field vector of lookup type lu for the packet's current state, at
+ * least the bytes in need (bit 15 = byte 0); NULL if lu is not modelled.
+ */
 static const uint8_t *
-mlx5dm_sim_walk_fv(struct mlx5dm_sim_walk *w, uint16_t lu)
+mlx5dm_sim_walk_fv(struct mlx5dm_sim_walk *w, uint16_t lu, uint16_t need)
 {
-	if (w->fv_valid && w->fv_lu == lu && w->fv_gen == w->gen)
-		return w->fv;
-	w->fv_valid = false;
-	if (mlx5dm_sim_fv_build(lu, &w->look, &w->meta, w->fv) != 0)
+	struct mlx5dm_sim_fv_slot *f = NULL;
+	unsigned int i;
+
+	if (w->fv_gen != w->gen) {
+		w->fv_n = 0;
+		w->fv_gen = w->gen;
+	}
+	for (i = 0; i < w->fv_n; i++)
+		if (w->fv[i].lu == lu) {
+			f = &w->fv[i];
+			break;
+		}
+	if (f == NULL) {
+		if (w->fv_n < MLX5DM_SIM_WALK_FV_SLOTS) {
+			f = &w->fv[w->fv_n++];
+		} else {
+			f = &w->fv[w->fv_next];
+			w->fv_next = (uint8_t)((w->fv_next + 1) % MLX5DM_SIM_WALK_FV_SLOTS);
+		}
+		memset(f->v, 0, sizeof(f->v));
+		f->have = 0;
+		f->done = 0;
+		f->lu = lu;
+	}
+	if ((need & ~f->done) == 0)
+		return f->v;
+	if (mlx5dm_sim_fv_build_part(lu, &w->look, &w->meta, f->v, need, &f->have) != 0) {
+		/* Nothing was built: the slot is given up. */
+		f->lu = MLX5DM_SIM_LU_NONE;
 		return NULL;
-	w->fv_lu = lu;
-	w->fv_gen = w->gen;
-	w->fv_valid = true;
-	return w->fv;
+	}
+	f->done |= need;
+	return f->v;
 }
 
 /* Field vectors, masks and tags are compared a 64-bit word at a time. */
@@ -109,6 +136,27 @@ mlx5dm_sim_word(const uint8_t *b, unsigned int i)
 
 	memcpy(&v, b + 8 * i, sizeof(v));
 	return v;
+}
+
+/* Bit 7 - i set for each non-zero byte i of the word as it lies in memory. */
+static unsigned int
+mlx5dm_sim_word_bytes(uint64_t x)
+{
+	uint64_t y = ((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x;
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	y = __builtin_bswap64(y);
+#endif
+	/* The high bit of each byte, gathered into the top byte (no two products meet). */
+	return (unsigned int)((((y >> 7) & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
+}
+
+/* The non-zero bytes of a 16-byte mask as a byte mask (bit 15 = byte 0). */
+static uint16_t
+mlx5dm_sim_mask_bytes(const uint8_t *mask)
+{
+	return (uint16_t)(mlx5dm_sim_word_bytes(mlx5dm_sim_word(mask, 0)) << 8 |
+			  mlx5dm_sim_word_bytes(mlx5dm_sim_word(mask, 1)));
 }
 
 /* n: a multiple of 8. */
@@ -129,14 +177,17 @@ mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 {
 	const uint8_t *v;
 	unsigned int i;
+	uint16_t need;
 
 	switch (s->fmt) {
 	case MLX5DM_SIM_STE_BWC:
 	case MLX5DM_SIM_STE_MASK_MATCH:
 		/* Zero mask: the vector is irrelevant (always-hit / always-miss STEs). */
-		if (mlx5dm_sim_all_zero(s->mask, MLX5DM_SIM_FV_LEN))
+		need = mlx5dm_sim_mask_bytes(s->mask);
+		if (need == 0)
 			return mlx5dm_sim_all_zero(s->tag, MLX5DM_SIM_FV_LEN);
-		v = mlx5dm_sim_walk_fv(w, s->lu);
+		/* Only the bytes the mask looks at; the others are zero in v and in the mask. */
+		v = mlx5dm_sim_walk_fv(w, s->lu, need);
 		if (v == NULL) {
 			MLX5DM_SIM_TRACE(w, "   lookup type 0x%04x is not modelled", s->lu);
 			return -1;
@@ -172,7 +223,7 @@ mlx5dm_sim_walk_index(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ptr *pt
 	*hash = 0;
 	if (ptr->size == 1 || ptr->byte_mask == 0)
 		return 0;
-	v = mlx5dm_sim_walk_fv(w, ptr->lu);
+	v = mlx5dm_sim_walk_fv(w, ptr->lu, ptr->byte_mask);
 	if (v == NULL) {
 		MLX5DM_SIM_TRACE(w, "  table 0x%" PRIx64 ": hash lookup type 0x%04x not modelled",
 				 ptr->addr, ptr->lu);
@@ -261,7 +312,7 @@ mlx5dm_sim_walk_hit(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 		}
 		w->dirty = false;
 		w->work_valid = false;
-		w->fv_valid = false;
+		w->fv_n = 0;
 		MLX5DM_SIM_TRACE(w, "   reparse: %u bytes, ptype 0x%08x", w->pkt->len,
 				 w->look.ptype);
 	}
@@ -392,7 +443,9 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	w->dirty = false;
 	w->work_valid = false;
 	w->gen = 0;
-	w->fv_valid = false;
+	w->fv_n = 0;
+	w->fv_next = 0;
+	w->fv_gen = 0;
 	w->caps = mlx5dm_sim_caps(w->sim);
 	if (!w->meta_set)
 		memset(&w->meta, 0, sizeof(w->meta));

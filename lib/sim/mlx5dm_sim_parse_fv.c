@@ -103,12 +103,16 @@ enum mlx5dm_sim_pf {
 };
 
 struct mlx5dm_sim_fv_field {
-	uint8_t bit;   /* offset of the field's MSB in the 16-byte tag */
+	uint8_t bit;    /* offset of the field's MSB in the 16-byte tag */
 	uint8_t width;
-	uint8_t pf;    /* enum mlx5dm_sim_pf */
+	uint8_t pf;     /* enum mlx5dm_sim_pf */
+	uint16_t bytes; /* the tag bytes it touches, bit 15 = byte 0 (a hash byte mask) */
 };
 
-#define MLX5DM_SIM_FVF(b, w, f) { .bit = (b), .width = (w), .pf = MLX5DM_SIM_PF_ ## f }
+/* Bytes a .. z of the tag as a byte mask (bit 15 = byte 0). */
+#define MLX5DM_SIM_FV_BYTES(a, z) ((uint16_t)(((1u << ((z) - (a) + 1)) - 1) << (15 - (z))))
+#define MLX5DM_SIM_FVF(b, w, f) { .bit = (b), .width = (w), .pf = MLX5DM_SIM_PF_ ## f, \
+	.bytes = MLX5DM_SIM_FV_BYTES((b) / 8, ((b) + (w) - 1) / 8) }
 
 /* ste_eth_l2_dst_v1 / ste_eth_l2_src_v1: identical but for which MAC sits at 0x020. */
 #define MLX5DM_SIM_FV_ETHL2(mac) \
@@ -656,21 +660,38 @@ mlx5dm_sim_fv_get(const struct mlx5dm_sim_fv_src *s, enum mlx5dm_sim_pf pf)
 }
 
 int
-mlx5dm_sim_fv_build(uint16_t lu, const struct mlx5dm_sim_parse *p,
-		    const struct mlx5dm_sim_meta *m, uint8_t v[MLX5DM_SIM_FV_LEN])
+mlx5dm_sim_fv_build_part(uint16_t lu, const struct mlx5dm_sim_parse *p,
+			 const struct mlx5dm_sim_meta *m, uint8_t v[MLX5DM_SIM_FV_LEN],
+			 uint16_t need, uint64_t *have)
 {
 	const struct mlx5dm_sim_fv_layout *l = mlx5dm_sim_fv_layout(lu);
 	struct mlx5dm_sim_fv_src s;
 	unsigned int k;
 
-	memset(v, 0, MLX5DM_SIM_FV_LEN);
 	if (l == NULL)
 		return -ENOTSUP;
 	s.p = p;
 	s.h = l->inner ? &p->i : &p->o;
 	s.m = m;
-	for (k = 0; k < l->nb; k++)
+	for (k = 0; k < l->nb; k++) {
+		/* Fields past the 64 that *have tracks are built every time. */
+		uint64_t bit = k < 64 ? (uint64_t)1 << k : 0;
+
+		if ((l->f[k].bytes & need) == 0 || (*have & bit) != 0)
+			continue;
 		mlx5dm_prm_set(v, l->f[k].bit, l->f[k].width,
 			       mlx5dm_sim_fv_get(&s, (enum mlx5dm_sim_pf)l->f[k].pf));
+		*have |= bit;
+	}
 	return 0;
+}
+
+int
+mlx5dm_sim_fv_build(uint16_t lu, const struct mlx5dm_sim_parse *p,
+		    const struct mlx5dm_sim_meta *m, uint8_t v[MLX5DM_SIM_FV_LEN])
+{
+	uint64_t have = 0;
+
+	memset(v, 0, MLX5DM_SIM_FV_LEN);
+	return mlx5dm_sim_fv_build_part(lu, p, m, v, 0xffff, &have);
 }

@@ -7,9 +7,10 @@ Reads `callgrind_annotate --tree=calling --inclusive=yes` on stdin (an
 mlx5dm-bench-datapath run on net_mlx5dm) and prints one line: the rules,
 the frames the device delivered (calls of mlx5dm_sim_rq_deliver), then per
 frame the device thread's datapath (mlx5dm_sim_sq_run: SQ WQEs in, Tx
-CQEs out), inside it the steering of both directions (mlx5dm_sim_eng_port_tx
-without the delivery) and the delivery (receive buffer and CQE), and the
-PMD thread's Rx and Tx bursts. Used by devtools/bench-datapath.sh --callgrind.
+CQEs out), inside it the steering of both directions
+(mlx5dm_sim_eng_port_tx or _tx_lines, without the delivery) and the
+delivery (receive buffer and CQE), and the PMD thread's Rx and Tx bursts.
+Used by devtools/bench-datapath.sh --callgrind.
 
     usage: callgrind-datapath.py RULES < tree
 """
@@ -38,7 +39,9 @@ def main():
     deliver = incl.get('mlx5dm_sim_rq_deliver', 0)
     row = [
         incl.get('mlx5dm_sim_sq_run', 0),
-        incl.get('mlx5dm_sim_eng_port_tx', 0) - deliver,
+        # The device thread's entry passes its cache of decoded STEs.
+        max(incl.get('mlx5dm_sim_eng_port_tx', 0),
+            incl.get('mlx5dm_sim_eng_port_tx_lines', 0)) - deliver,
         deliver,
         incl.get('mlx5dm_rx_burst', 0),
         incl.get('mlx5dm_tx_burst', 0),

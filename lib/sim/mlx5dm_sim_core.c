@@ -124,6 +124,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	struct mlx5dm_sim *sim;
 	unsigned int k;
 	static uint32_t instances;
+	static uint64_t epochs;
 	int ret;
 
 	sim = mlx5dm_aligned_zmalloc(sizeof(*sim), 64);
@@ -131,6 +132,8 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* Line versions of a new instance at the address of a gone one differ from its. */
+	sim->icm_epoch = __atomic_add_fetch(&epochs, 1ull << 32, __ATOMIC_RELAXED);
 	if (cfg != NULL)
 		sim->cfg = *cfg;
 	else
@@ -326,7 +329,12 @@ mlx5dm_sim_sync_wait(struct mlx5dm_sim *sim)
 int
 mlx5dm_sim_cmd_sync_steering(struct mlx5dm_sim_cmd *c)
 {
-	/* ICM writes are visible at once (no steering cache); what remains is the walk fence. */
+	/*
+	 * ICM writes are visible at once (a cache of decoded lines checks
+	 * their versions); what remains is the walk fence. The versions move
+	 * all the same: SYNC_STEERING is where a device drops its cache.
+	 */
+	__atomic_fetch_add(&c->sim->icm_epoch, 1, __ATOMIC_RELEASE);
 	mlx5dm_sim_sync_wait(c->sim);
 	return MLX5DM_SIM_ST_OK;
 }

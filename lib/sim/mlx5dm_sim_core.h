@@ -191,6 +191,8 @@ struct mlx5dm_sim {
 	pthread_rwlock_t lock;
 	struct mlx5dm_sim_region rgn[MLX5DM_SIM_RGN_NUM];
 	uint32_t seq[MLX5DM_SIM_SEQ_STRIPES];
+	/* Versions of ICM lines (mlx5dm_sim_line_ver): unique per instance, moved by discards. */
+	uint64_t icm_epoch;
 	struct mlx5dm_sim_idtab tab[MLX5DM_SIM_K_NUM];
 	struct mlx5dm_sim_bitmap fc_ids;
 	/* ENCAP ICM lines of firmware reformat contexts: each line's context (obj id), 0 free. */

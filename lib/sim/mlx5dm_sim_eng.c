@@ -174,6 +174,7 @@ mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 {
 	w->sim = eng->sim;
 	w->hold = hold;
+	w->lines = hold->lines;
 	w->look_current = false;
 	w->fdb = false;
 	w->meta_set = false;
@@ -337,6 +338,14 @@ int
 mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_sim_pkt *pkts,
 		       uint16_t n)
 {
+	return mlx5dm_sim_eng_port_tx_lines(eng, port, pkts, n, NULL);
+}
+
+int
+mlx5dm_sim_eng_port_tx_lines(struct mlx5dm_sim_eng *eng, uint16_t port,
+			     struct mlx5dm_sim_pkt *pkts, uint16_t n,
+			     struct mlx5dm_sim_lines *lines)
+{
 	struct mlx5dm_dev_port_stats tx_st, rx_st;
 	struct mlx5dm_sim_esw_view vt, vr;
 	struct mlx5dm_sim_eng *peer;
@@ -346,10 +355,10 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
 		return -EINVAL;
 	if (mlx5dm_sim_esw_enter(eng->sim, &vt))
-		return mlx5dm_sim_eng_esw_burst(eng, &vt, NULL, NULL, pkts, n);
+		return mlx5dm_sim_eng_esw_burst(eng, &vt, NULL, NULL, pkts, n, lines);
 	peer = mlx5dm_sim_eng_peer(eng);
 	if (peer != NULL && peer != eng && mlx5dm_sim_esw_enter(peer->sim, &vr))
-		return mlx5dm_sim_eng_esw_burst(eng, NULL, peer, &vr, pkts, n);
+		return mlx5dm_sim_eng_esw_burst(eng, NULL, peer, &vr, pkts, n, lines);
 	/* Both ends steer these frames: each device first executes what was rung. */
 	mlx5dm_sim_sq_catch_up(eng->sim);
 	if (peer != NULL && peer != eng)
@@ -357,6 +366,7 @@ mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_
 	memset(&tx_st, 0, sizeof(tx_st));
 	memset(&rx_st, 0, sizeof(rx_st));
 	mlx5dm_sim_hold(&hold, eng->sim, peer != NULL ? peer->sim : NULL);
+	hold.lines = lines;
 	for (i = 0; i < n; i++)
 		mlx5dm_sim_eng_one(eng, peer, &hold, &pkts[i], &tx_st, &rx_st);
 	mlx5dm_sim_release(&hold);

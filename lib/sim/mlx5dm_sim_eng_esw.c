@@ -216,7 +216,7 @@ mlx5dm_sim_esw_add(struct mlx5dm_sim **sims, unsigned int *n, struct mlx5dm_sim 
 int
 mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view *vt,
 			 struct mlx5dm_sim_eng *peer, struct mlx5dm_sim_esw_view *vr,
-			 struct mlx5dm_sim_pkt *pkts, uint16_t n)
+			 struct mlx5dm_sim_pkt *pkts, uint16_t n, struct mlx5dm_sim_lines *lines)
 {
 	struct mlx5dm_sim_esw_burst b = { .src = eng, .vt = vt, .peer = peer, .vr = vr };
 	struct mlx5dm_sim *sims[MLX5DM_SIM_HOLD_MAX];
@@ -244,6 +244,7 @@ mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view 
 	for (i = 0; i < ns; i++)
 		mlx5dm_sim_sq_catch_up(sims[i]);
 	mlx5dm_sim_hold_all(&b.hold, sims, ns);
+	b.hold.lines = lines;
 	for (i = 0; i < n; i++)
 		mlx5dm_sim_esw_one(&b, &pkts[i]);
 	mlx5dm_sim_release(&b.hold);

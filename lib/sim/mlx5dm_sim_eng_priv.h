@@ -210,9 +210,39 @@ struct mlx5dm_sim_ste {
 	uint8_t actions_len;      /* 8 (BWC) or 12 */
 	const uint8_t *mask;      /* 16 B, NULL for definer entries */
 	const uint8_t *tag;       /* 16 B (BWC) or 32 B (definer) */
+	uint16_t mask_bytes;      /* the mask's non-zero bytes, bit 15 = byte 0 (0 without mask) */
 };
 
 void mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_ste *s);
+
+/*
+ * A cache of decoded STE lines, direct-mapped by ICM address, owned by one
+ * thread (a device thread). An entry holds the line's bytes as read and
+ * their decoding, and the line's version then (mlx5dm_sim_line_ver): it
+ * serves only while the line's version is still that one, so a walk still
+ * decides from the ICM bytes as they are, and any write to the line (the
+ * send engine's, a discard, SYNC_STEERING) is seen by the next read.
+ */
+#define MLX5DM_SIM_LINES_LOG 9
+
+struct mlx5dm_sim_lines {
+	struct mlx5dm_sim_line_ent {
+		const struct mlx5dm_sim *sim;
+		uint64_t addr;
+		struct mlx5dm_sim_line_ver ver;
+		struct mlx5dm_sim_ste ste;
+	} e[1u << MLX5DM_SIM_LINES_LOG];
+};
+
+/*
+ * The decoded STE at icm_addr of sim: from c while the line is as it was
+ * decoded, else read, decoded and kept in c (c NULL: into *own). NULL
+ * when mlx5dm_sim_icm_read would fail there. The result is valid until
+ * the next fetch with c.
+ */
+const struct mlx5dm_sim_ste *mlx5dm_sim_ste_fetch(struct mlx5dm_sim *sim,
+						  struct mlx5dm_sim_lines *c, uint64_t icm_addr,
+						  struct mlx5dm_sim_ste *own);
 
 /* ---- walk (mlx5dm_sim_eng_walk.c) ---- */
 
@@ -238,6 +268,7 @@ struct mlx5dm_sim_eng;
 struct mlx5dm_sim_walk {
 	struct mlx5dm_sim *sim;
 	struct mlx5dm_sim_hold *hold; /* the burst's, on sim */
+	struct mlx5dm_sim_lines *lines; /* the burst's cache of decoded STEs, or NULL */
 	const struct mlx5dm_sim_caps *caps;
 	enum mlx5dm_sim_dir dir;
 	struct mlx5dm_sim_pkt *pkt;
@@ -314,7 +345,8 @@ struct mlx5dm_sim_eng *mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng);
  */
 int mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view *vt,
 			     struct mlx5dm_sim_eng *peer, struct mlx5dm_sim_esw_view *vr,
-			     struct mlx5dm_sim_pkt *pkts, uint16_t n);
+			     struct mlx5dm_sim_pkt *pkts, uint16_t n,
+			     struct mlx5dm_sim_lines *lines);
 
 /* ---- actions (mlx5dm_sim_act*.c) ---- */
 

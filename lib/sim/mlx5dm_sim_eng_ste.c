@@ -38,6 +38,21 @@
 #define MLX5DM_SIM_STE_MATCH_ACT 20u
 #define MLX5DM_SIM_STE_DATA 32u
 
+/* Bit 7 - i set for each non-zero byte i of the 8 at b. */
+static unsigned int
+mlx5dm_sim_ste_nonzero(const uint8_t *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, b, sizeof(x));
+	y = ((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	y = __builtin_bswap64(y);
+#endif
+	/* The high bit of each byte, gathered into the top byte (no two products meet). */
+	return (unsigned int)((((y >> 7) & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
+}
+
 void
 mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_ste *s)
 {
@@ -108,4 +123,51 @@ mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_
 		s->lu = (uint16_t)(s->entry_format << 8 | ctx);
 		break;
 	}
+	s->mask_bytes = s->mask == NULL ? 0 :
+			(uint16_t)(mlx5dm_sim_ste_nonzero(s->mask) << 8 |
+				   mlx5dm_sim_ste_nonzero(s->mask + 8));
+}
+
+struct mlx5dm_sim_lines *
+mlx5dm_sim_lines_create(void)
+{
+	return mlx5dm_aligned_zmalloc(sizeof(struct mlx5dm_sim_lines), 64);
+}
+
+void
+mlx5dm_sim_lines_free(struct mlx5dm_sim_lines *c)
+{
+	mlx5dm_free(c);
+}
+
+const struct mlx5dm_sim_ste *
+mlx5dm_sim_ste_fetch(struct mlx5dm_sim *sim, struct mlx5dm_sim_lines *c, uint64_t icm_addr,
+		     struct mlx5dm_sim_ste *own)
+{
+	uint64_t slot = (icm_addr >> 6 ^ icm_addr >> (6 + MLX5DM_SIM_LINES_LOG)) &
+			((1u << MLX5DM_SIM_LINES_LOG) - 1);
+	struct mlx5dm_sim_line_ent *e;
+	struct mlx5dm_sim_line_ver ver;
+
+	if (c == NULL) {
+		if (mlx5dm_sim_icm_read(sim, icm_addr, own->raw, MLX5DM_SIM_STE_SIZE) != 0)
+			return NULL;
+		mlx5dm_sim_ste_decode(own->raw, own);
+		return own;
+	}
+	e = &c->e[slot];
+	if (e->sim == sim && e->addr == icm_addr) {
+		/* The line's version now; the ICM may also have been freed since. */
+		if (mlx5dm_sim_icm_line_ver(sim, icm_addr, &ver) != 0)
+			return NULL;
+		if (ver.seq == e->ver.seq && ver.epoch == e->ver.epoch)
+			return &e->ste;
+	}
+	e->sim = NULL;
+	if (mlx5dm_sim_icm_read_line(sim, icm_addr, e->ste.raw, &e->ver) != 0)
+		return NULL;
+	mlx5dm_sim_ste_decode(e->ste.raw, &e->ste);
+	e->sim = sim;
+	e->addr = icm_addr;
+	return &e->ste;
 }

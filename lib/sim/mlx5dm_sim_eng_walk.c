@@ -138,27 +138,6 @@ mlx5dm_sim_word(const uint8_t *b, unsigned int i)
 	return v;
 }
 
-/* Bit 7 - i set for each non-zero byte i of the word as it lies in memory. */
-static unsigned int
-mlx5dm_sim_word_bytes(uint64_t x)
-{
-	uint64_t y = ((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x;
-
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	y = __builtin_bswap64(y);
-#endif
-	/* The high bit of each byte, gathered into the top byte (no two products meet). */
-	return (unsigned int)((((y >> 7) & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
-}
-
-/* The non-zero bytes of a 16-byte mask as a byte mask (bit 15 = byte 0). */
-static uint16_t
-mlx5dm_sim_mask_bytes(const uint8_t *mask)
-{
-	return (uint16_t)(mlx5dm_sim_word_bytes(mlx5dm_sim_word(mask, 0)) << 8 |
-			  mlx5dm_sim_word_bytes(mlx5dm_sim_word(mask, 1)));
-}
-
 /* n: a multiple of 8. */
 static bool
 mlx5dm_sim_all_zero(const uint8_t *b, unsigned int n)
@@ -177,17 +156,15 @@ mlx5dm_sim_walk_match(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 {
 	const uint8_t *v;
 	unsigned int i;
-	uint16_t need;
 
 	switch (s->fmt) {
 	case MLX5DM_SIM_STE_BWC:
 	case MLX5DM_SIM_STE_MASK_MATCH:
 		/* Zero mask: the vector is irrelevant (always-hit / always-miss STEs). */
-		need = mlx5dm_sim_mask_bytes(s->mask);
-		if (need == 0)
+		if (s->mask_bytes == 0)
 			return mlx5dm_sim_all_zero(s->tag, MLX5DM_SIM_FV_LEN);
 		/* Only the bytes the mask looks at; the others are zero in v and in the mask. */
-		v = mlx5dm_sim_walk_fv(w, s->lu, need);
+		v = mlx5dm_sim_walk_fv(w, s->lu, s->mask_bytes);
 		if (v == NULL) {
 			MLX5DM_SIM_TRACE(w, "   lookup type 0x%04x is not modelled", s->lu);
 			return -1;
@@ -373,7 +350,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 	 * (most end sooner); a loop is then still found, a few reads later.
 	 */
 	uint64_t read = 0, held = MLX5DM_SIM_WALK_SHORT;
-	struct mlx5dm_sim_ste s;
+	const struct mlx5dm_sim_ste *s;
+	struct mlx5dm_sim_ste own;
 	uint64_t addr;
 	uint32_t hash;
 	int64_t idx;
@@ -394,7 +372,9 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
-		if (mlx5dm_sim_icm_read(w->sim, addr, s.raw, sizeof(s.raw)) != 0) {
+		/* Decoded once per line while its bytes stay (the device thread's cache). */
+		s = mlx5dm_sim_ste_fetch(w->sim, w->lines, addr, &own);
+		if (s == NULL) {
 			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ICM not readable", addr,
 					 mlx5dm_sim_via_name[ptr.via]);
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
@@ -407,25 +387,24 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 			w->fate = MLX5DM_SIM_FATE_LOOP;
 			return;
 		}
-		mlx5dm_sim_ste_decode(s.raw, &s);
-		rc = mlx5dm_sim_walk_match(w, &s);
-		mlx5dm_sim_walk_trace_ste(w, &ptr, addr, idx, hash, &s, rc);
+		rc = mlx5dm_sim_walk_match(w, s);
+		mlx5dm_sim_walk_trace_ste(w, &ptr, addr, idx, hash, s, rc);
 		if (rc < 0) {
 			w->fate = MLX5DM_SIM_FATE_WALK_ERROR;
 			return;
 		}
 		if (rc == 0) {
-			ptr = (struct mlx5dm_sim_ptr){ .addr = s.miss_addr, .size = 1,
-						       .lu = s.lu, .via = MLX5DM_SIM_VIA_MISS };
+			ptr = (struct mlx5dm_sim_ptr){ .addr = s->miss_addr, .size = 1,
+						       .lu = s->lu, .via = MLX5DM_SIM_VIA_MISS };
 			continue;
 		}
-		rc = mlx5dm_sim_walk_hit(w, &s);
+		rc = mlx5dm_sim_walk_hit(w, s);
 		if (rc != 0) {
 			w->fate = (uint8_t)rc;
 			return;
 		}
-		ptr = (struct mlx5dm_sim_ptr){ .addr = s.hit_addr, .size = s.hit_size,
-					       .lu = s.next_lu, .byte_mask = s.byte_mask,
+		ptr = (struct mlx5dm_sim_ptr){ .addr = s->hit_addr, .size = s->hit_size,
+					       .lu = s->next_lu, .byte_mask = s->byte_mask,
 					       .via = MLX5DM_SIM_VIA_HIT };
 	}
 }

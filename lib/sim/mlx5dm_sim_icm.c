@@ -220,6 +220,8 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 			if (o < a || o >= e)
 				mlx5dm_sim_rgn_write(sim, r, o, zero, MLX5DM_SIM_LINE);
 	}
+	/* The whole pages changed without a line write: every line version moves. */
+	__atomic_fetch_add(&sim->icm_epoch, 1, __ATOMIC_RELEASE);
 }
 
 static bool
@@ -235,29 +237,70 @@ mlx5dm_sim_icm_decode(const struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_
 	return sim->rgn[*r].size != 0;
 }
 
+/* The host address of the aligned line at icm_addr in an allocated block; NULL if none. */
+static const uint8_t *
+mlx5dm_sim_icm_line_at(struct mlx5dm_sim *sim, uint64_t icm_addr)
+{
+	const struct mlx5dm_sim_region *g;
+	enum mlx5dm_sim_rgn r;
+	uint64_t local, off;
+
+	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
+	    !mlx5dm_sim_icm_decode(sim, local, &r, &off))
+		return NULL;
+	g = &sim->rgn[r];
+	if (off % MLX5DM_SIM_LINE != 0 || off >= g->size ||
+	    !mlx5dm_sim_bitmap_test(&g->blocks, off >> g->log_block))
+		return NULL;
+	return g->base + off;
+}
+
 int
 mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len)
 {
 	enum mlx5dm_sim_rgn r;
 	uint64_t local, off;
 
-	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
-	    !mlx5dm_sim_icm_decode(sim, local, &r, &off))
-		return -EFAULT;
-	if (len == MLX5DM_SIM_LINE && off % MLX5DM_SIM_LINE == 0 && off < sim->rgn[r].size) {
+	if (len == MLX5DM_SIM_LINE && icm_addr % MLX5DM_SIM_LINE == 0) {
 		/* One aligned line (an STE, the walk's every step): one block, one load. */
-		const struct mlx5dm_sim_region *g = &sim->rgn[r];
-		uint64_t img[MLX5DM_SIM_LINE / 8];
+		struct mlx5dm_sim_line_ver ver;
 
-		if (!mlx5dm_sim_bitmap_test(&g->blocks, off >> g->log_block))
-			return -EFAULT;
-		mlx5dm_sim_line_load(sim, g->base + off, img);
-		memcpy(dst, img, MLX5DM_SIM_LINE);
-		return 0;
+		return mlx5dm_sim_icm_read_line(sim, icm_addr, dst, &ver);
 	}
-	if (!mlx5dm_sim_rgn_live(sim, r, off, len))
+	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
+	    !mlx5dm_sim_icm_decode(sim, local, &r, &off) ||
+	    !mlx5dm_sim_rgn_live(sim, r, off, len))
 		return -EFAULT;
 	mlx5dm_sim_rgn_read(sim, r, off, dst, len);
+	return 0;
+}
+
+int
+mlx5dm_sim_icm_read_line(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst,
+			 struct mlx5dm_sim_line_ver *ver)
+{
+	const uint8_t *line = mlx5dm_sim_icm_line_at(sim, icm_addr);
+	uint64_t img[MLX5DM_SIM_LINE / 8];
+
+	if (line == NULL)
+		return -EFAULT;
+	/* The epoch first: a discard that moves it after the snapshot makes the version old. */
+	ver->epoch = __atomic_load_n(&sim->icm_epoch, __ATOMIC_ACQUIRE);
+	ver->seq = mlx5dm_sim_line_load(sim, line, img);
+	memcpy(dst, img, MLX5DM_SIM_LINE);
+	return 0;
+}
+
+int
+mlx5dm_sim_icm_line_ver(struct mlx5dm_sim *sim, uint64_t icm_addr,
+			struct mlx5dm_sim_line_ver *ver)
+{
+	const uint8_t *line = mlx5dm_sim_icm_line_at(sim, icm_addr);
+
+	if (line == NULL)
+		return -EFAULT;
+	ver->epoch = __atomic_load_n(&sim->icm_epoch, __ATOMIC_ACQUIRE);
+	ver->seq = __atomic_load_n(mlx5dm_sim_line_seq(sim, line), __ATOMIC_ACQUIRE);
 	return 0;
 }
 

@@ -99,7 +99,8 @@ mlx5dm_sim_line_store(struct mlx5dm_sim *sim, uint8_t *line, unsigned int at,
 	mlx5dm_sim_seq_leave(seq, s);
 }
 
-static inline void
+/* Returns the line's sequence the snapshot was taken under. */
+static inline uint32_t
 mlx5dm_sim_line_load(struct mlx5dm_sim *sim, const uint8_t *line, uint64_t img[8])
 {
 	const uint32_t *seq = mlx5dm_sim_line_seq(sim, line);
@@ -117,7 +118,7 @@ mlx5dm_sim_line_load(struct mlx5dm_sim *sim, const uint8_t *line, uint64_t img[8
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
 		if (s1 == s2)
-			return;
+			return s1;
 	} while (1);
 }
 

@@ -104,6 +104,25 @@ enum mlx5dm_sim_pkt_fate {
 int mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len);
 
 /*
+ * The version of an ICM line's contents, for caches of what was decoded
+ * from one: the line holds the bytes mlx5dm_sim_icm_read_line gave as long
+ * as mlx5dm_sim_icm_line_ver gives the same version. Every write that
+ * reaches the line changes it (writes to other lines may as well), and so
+ * do a discard of ICM and SYNC_STEERING.
+ */
+struct mlx5dm_sim_line_ver {
+	uint64_t epoch; /* the instance's: unique to it, moved by discards and syncs */
+	uint32_t seq;   /* the line's write sequence: even, odd while a write is under way */
+};
+
+/* Read the aligned 64-byte line at icm_addr as mlx5dm_sim_icm_read does, and its version. */
+int mlx5dm_sim_icm_read_line(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst,
+			     struct mlx5dm_sim_line_ver *ver);
+/* The version of that line now; -EFAULT where mlx5dm_sim_icm_read would fail. */
+int mlx5dm_sim_icm_line_ver(struct mlx5dm_sim *sim, uint64_t icm_addr,
+			    struct mlx5dm_sim_line_ver *ver);
+
+/*
  * How many 64-byte lines of SW ICM are allocated now: a walk reads only
  * those, so one that has read more STEs has read an STE twice.
  */
@@ -125,11 +144,13 @@ void mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim);
  * was last delivered to stays locked in the hold for the next frame.
  */
 #define MLX5DM_SIM_HOLD_MAX (2 * (1 + MLX5DM_SIM_ESW_MAX_VFS))
+struct mlx5dm_sim_lines;
 struct mlx5dm_sim_hold {
 	struct mlx5dm_sim *sim[MLX5DM_SIM_HOLD_MAX]; /* held, in address order */
 	unsigned int n;
 	struct mlx5dm_sim *rq_sim;  /* the instance of rq */
 	void *rq;                   /* the RQ last delivered to, locked; or NULL */
+	struct mlx5dm_sim_lines *lines; /* the burst's cache of decoded STEs (set by the engine) */
 };
 void mlx5dm_sim_hold(struct mlx5dm_sim_hold *h, struct mlx5dm_sim *a, struct mlx5dm_sim *b);
 /* The same for n instances (NULLs and repeats skipped; n <= MLX5DM_SIM_HOLD_MAX). */
@@ -288,6 +309,15 @@ void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
 /* A burst of frames: NIC TX steering, wire, peer NIC RX steering, delivery. */
 int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
 			   struct mlx5dm_sim_pkt *pkts, uint16_t n);
+/*
+ * The same, the walks keeping what they decode of STE lines in lines (see
+ * mlx5dm_sim_ste_fetch): a cache of one thread, which only it may pass.
+ */
+int mlx5dm_sim_eng_port_tx_lines(struct mlx5dm_sim_eng *eng, uint16_t port,
+				 struct mlx5dm_sim_pkt *pkts, uint16_t n,
+				 struct mlx5dm_sim_lines *lines);
+struct mlx5dm_sim_lines *mlx5dm_sim_lines_create(void);
+void mlx5dm_sim_lines_free(struct mlx5dm_sim_lines *c);
 int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,
 				struct mlx5dm_sim_eng *b, uint16_t pb);
 void mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng);

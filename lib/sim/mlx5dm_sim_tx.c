@@ -47,8 +47,9 @@
 			   MLX5DM_SIM_TX_TAILROOM)
 #define MLX5DM_SIM_TX_WQE_MAX (63 * MLX5DM_SIM_WQE_DS)
 
-/* The device's frame buffers for one burst. */
+/* The device's frame buffers for one burst, and the device thread's decoded STEs. */
 struct mlx5dm_sim_tx {
+	struct mlx5dm_sim_lines *lines;
 	struct mlx5dm_sim_pkt pkt[MLX5DM_SIM_TX_BURST];
 	uint16_t idx[MLX5DM_SIM_TX_BURST];   /* WQE counter of each frame's WQE */
 	bool ce[MLX5DM_SIM_TX_BURST];        /* its WQE asked for a CQE */
@@ -59,12 +60,24 @@ struct mlx5dm_sim_tx {
 struct mlx5dm_sim_tx *
 mlx5dm_sim_tx_create(void)
 {
-	return mlx5dm_aligned_zmalloc(sizeof(struct mlx5dm_sim_tx), 64);
+	struct mlx5dm_sim_tx *tx = mlx5dm_aligned_zmalloc(sizeof(*tx), 64);
+
+	if (tx == NULL)
+		return NULL;
+	tx->lines = mlx5dm_sim_lines_create();
+	if (tx->lines == NULL) {
+		mlx5dm_free(tx);
+		return NULL;
+	}
+	return tx;
 }
 
 void
 mlx5dm_sim_tx_free(struct mlx5dm_sim_tx *tx)
 {
+	if (tx == NULL)
+		return;
+	mlx5dm_sim_lines_free(tx->lines);
 	mlx5dm_free(tx);
 }
 
@@ -223,7 +236,7 @@ mlx5dm_sim_tx_burst(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx
 		return;
 	pthread_rwlock_unlock(&sim->lock);
 	epoch = mlx5dm_sim_walk_enter(sim);
-	mlx5dm_sim_eng_port_tx(sim->eng, 0, tx->pkt, (uint16_t)n);
+	mlx5dm_sim_eng_port_tx_lines(sim->eng, 0, tx->pkt, (uint16_t)n, tx->lines);
 	mlx5dm_sim_walk_exit(sim, epoch);
 	for (i = 0; i < n; i++)
 		if (tx->ce[i] && mlx5dm_sim_tx_cqe(sq, tx->idx[i], 0) != 0)

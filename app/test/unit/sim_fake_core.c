@@ -77,6 +77,7 @@ struct mlx5dm_sim {
 	unsigned int nb_arg;
 	struct fake_prc prc[FAKE_MAX];
 	unsigned int nb_prc;
+	uint32_t icm_writes;       /* fake_icm_write calls: every line's version */
 	pthread_mutex_t lock;
 };
 
@@ -178,6 +179,7 @@ fake_icm_write(struct mlx5dm_sim *sim, uint64_t addr, const void *src, size_t le
 	if (p == NULL)
 		abort();
 	memcpy(p, src, len);
+	sim->icm_writes++;
 }
 
 void
@@ -316,6 +318,27 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	if (p == NULL)
 		return -EFAULT;
 	memcpy(dst, p, len);
+	return 0;
+}
+
+int
+mlx5dm_sim_icm_read_line(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst,
+			 struct mlx5dm_sim_line_ver *ver)
+{
+	if (icm_addr % 64 != 0 || mlx5dm_sim_icm_line_ver(sim, icm_addr, ver) != 0)
+		return -EFAULT;
+	return mlx5dm_sim_icm_read(sim, icm_addr, dst, 64);
+}
+
+/* Any write moves every line's version. */
+int
+mlx5dm_sim_icm_line_ver(struct mlx5dm_sim *sim, uint64_t icm_addr,
+			struct mlx5dm_sim_line_ver *ver)
+{
+	if (fake_icm_at(sim, icm_addr, 64) == NULL)
+		return -EFAULT;
+	ver->epoch = 0;
+	ver->seq = sim->icm_writes * 2;
 	return 0;
 }
 

@@ -8,7 +8,8 @@
  * against a walk of its internal structures (every chain, slot and
  * collision entry) through insertions, growths (synchronous and
  * incremental) and deletions; table and domain sums against what the test
- * created; the context's object counts against the actions alive.
+ * created; the context's object counts against the actions alive; a rule
+ * rewritten in place steering the next frame.
  */
 
 #include <stdarg.h>
@@ -394,10 +395,52 @@ test_table_domain_ctx(void **state)
 	fenv_close(e);
 }
 
+/*
+ * A rule written again in place (destroyed, and created for the same
+ * match: the same line of the same table) decides the fate of the very
+ * next frame: the device thread keeps the STEs it decoded, and any write
+ * to their lines is seen at once.
+ */
+static void
+test_rewrite_in_place(void **state)
+{
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct fenv *e = fenv_open(NULL);
+	struct frame f;
+	uint64_t line;
+	unsigned int i, k;
+
+	(void)state;
+	m = fenv_dmac_matcher(e->rx_tbl);
+	frame_udp4(&f, MAC(1), 0x02000000aaaaull, 0x0a000001, 0x0a000002, 1, 2, 4);
+	r = fenv_dmac_rule(m, MAC(1), 1, &e->to_q[0]);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	line = mlx5dm_ste_icm(r->last);
+	for (k = 0; k < 4; k++)
+		assert_int_equal(fenv_send(e, &f, NULL, NULL), 0);
+	for (i = 1; i <= 6; i++) {
+		assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+		/* Gone: the frame misses the table (the domain's default drops it). */
+		assert_int_equal(fenv_send(e, &f, NULL, NULL), -1);
+		r = fenv_dmac_rule(m, MAC(1), 1, &e->to_q[i % 2]);
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+		assert_int_equal(mlx5dm_ste_icm(r->last), line);
+		for (k = 0; k < 4; k++)
+			assert_int_equal(fenv_send(e, &f, NULL, NULL), (int)(i % 2));
+	}
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	fenv_close(e);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rewrite_in_place),
 		cmocka_unit_test(test_matcher_counts),
 		cmocka_unit_test(test_incremental_growth),
 		cmocka_unit_test(test_table_domain_ctx),

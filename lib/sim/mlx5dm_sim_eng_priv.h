@@ -211,6 +211,7 @@ struct mlx5dm_sim_ste {
 	const uint8_t *mask;      /* 16 B, NULL for definer entries */
 	const uint8_t *tag;       /* 16 B (BWC) or 32 B (definer) */
 	uint16_t mask_bytes;      /* the mask's non-zero bytes, bit 15 = byte 0 (0 without mask) */
+	bool no_actions;          /* every action slot is a NOP: a hit runs nothing */
 };
 
 void mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_ste *s);

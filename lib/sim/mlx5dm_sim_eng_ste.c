@@ -123,6 +123,10 @@ mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_
 		s->lu = (uint16_t)(s->entry_format << 8 | ctx);
 		break;
 	}
+	/* A NOP takes 4 bytes: slots start at 0, 4 and 8 while they are NOPs. */
+	s->no_actions = s->actions_len == 0 ||
+			(s->actions[0] | s->actions[4] |
+			 (s->actions_len > 8 ? s->actions[8] : 0)) == 0;
 	s->mask_bytes = s->mask == NULL ? 0 :
 			(uint16_t)(mlx5dm_sim_ste_nonzero(s->mask) << 8 |
 				   mlx5dm_sim_ste_nonzero(s->mask + 8));

@@ -279,7 +279,7 @@ mlx5dm_sim_walk_hit(struct mlx5dm_sim_walk *w, const struct mlx5dm_sim_ste *s)
 				 w->pkt->len);
 		mlx5dm_sim_counter_add(w->sim, s->counter_id, w->pkt->len);
 	}
-	rc = mlx5dm_sim_act_run(w, s->actions, s->actions_len);
+	rc = s->no_actions ? 0 : mlx5dm_sim_act_run(w, s->actions, s->actions_len);
 	if (rc != 0)
 		return rc;
 	if (s->reparse && w->dirty) {

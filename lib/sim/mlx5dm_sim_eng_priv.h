@@ -212,6 +212,9 @@ struct mlx5dm_sim_ste {
 	const uint8_t *tag;       /* 16 B (BWC) or 32 B (definer) */
 	uint16_t mask_bytes;      /* the mask's non-zero bytes, bit 15 = byte 0 (0 without mask) */
 	bool no_actions;          /* every action slot is a NOP: a hit runs nothing */
+	/* The pointers may name terminals (mlx5dm_sim_terminal_possible; true when not known). */
+	bool hit_may_end;
+	bool miss_may_end;
 };
 
 void mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_ste *s);

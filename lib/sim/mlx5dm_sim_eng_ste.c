@@ -123,6 +123,8 @@ mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_
 		s->lu = (uint16_t)(s->entry_format << 8 | ctx);
 		break;
 	}
+	s->hit_may_end = true;
+	s->miss_may_end = true;
 	/* A NOP takes 4 bytes: slots start at 0, 4 and 8 while they are NOPs. */
 	s->no_actions = s->actions_len == 0 ||
 			(s->actions[0] | s->actions[4] |
@@ -159,6 +161,7 @@ mlx5dm_sim_ste_fetch(struct mlx5dm_sim *sim, struct mlx5dm_sim_lines *c, uint64_
 		mlx5dm_sim_ste_decode(own->raw, own);
 		return own;
 	}
+	/* The cached decoding also says which pointers cannot end a walk (the instance's). */
 	e = &c->e[slot];
 	if (e->sim == sim && e->addr == icm_addr) {
 		/* The line's version now; the ICM may also have been freed since. */
@@ -171,6 +174,8 @@ mlx5dm_sim_ste_fetch(struct mlx5dm_sim *sim, struct mlx5dm_sim_lines *c, uint64_
 	if (mlx5dm_sim_icm_read_line(sim, icm_addr, e->ste.raw, &e->ver) != 0)
 		return NULL;
 	mlx5dm_sim_ste_decode(e->ste.raw, &e->ste);
+	e->ste.hit_may_end = mlx5dm_sim_terminal_possible(sim, e->ste.hit_addr);
+	e->ste.miss_may_end = mlx5dm_sim_terminal_possible(sim, e->ste.miss_addr);
 	e->sim = sim;
 	e->addr = icm_addr;
 	return &e->ste;

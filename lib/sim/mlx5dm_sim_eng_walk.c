@@ -60,6 +60,7 @@ struct mlx5dm_sim_ptr {
 	uint16_t lu;        /* lookup type the table is hashed with */
 	uint16_t byte_mask;
 	uint8_t via;        /* enum mlx5dm_sim_via */
+	bool may_end;       /* may be a terminal address (else known to name an STE) */
 };
 
 const struct mlx5dm_sim_parse *
@@ -358,7 +359,7 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 	int rc;
 
 	for (;;) {
-		if (mlx5dm_sim_walk_terminal(w, &ptr))
+		if (ptr.may_end && mlx5dm_sim_walk_terminal(w, &ptr))
 			return;
 		idx = mlx5dm_sim_walk_index(w, &ptr, &hash);
 		if (idx < 0) {
@@ -395,7 +396,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		}
 		if (rc == 0) {
 			ptr = (struct mlx5dm_sim_ptr){ .addr = s->miss_addr, .size = 1,
-						       .lu = s->lu, .via = MLX5DM_SIM_VIA_MISS };
+						       .lu = s->lu, .via = MLX5DM_SIM_VIA_MISS,
+						       .may_end = s->miss_may_end };
 			continue;
 		}
 		rc = mlx5dm_sim_walk_hit(w, s);
@@ -405,7 +407,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 		}
 		ptr = (struct mlx5dm_sim_ptr){ .addr = s->hit_addr, .size = s->hit_size,
 					       .lu = s->next_lu, .byte_mask = s->byte_mask,
-					       .via = MLX5DM_SIM_VIA_HIT };
+					       .via = MLX5DM_SIM_VIA_HIT,
+					       .may_end = s->hit_may_end };
 	}
 }
 
@@ -413,7 +416,7 @@ void
 mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 {
 	struct mlx5dm_sim_ptr ptr = { .size = 1, .lu = MLX5DM_SIM_LU_DONT_CARE,
-				      .via = MLX5DM_SIM_VIA_ROOT };
+				      .via = MLX5DM_SIM_VIA_ROOT, .may_end = true };
 	const char *dir = w->fdb ? (w->dir == MLX5DM_SIM_DIR_RX ? "fdb rx" : "fdb tx") :
 			  w->dir == MLX5DM_SIM_DIR_RX ? "rx" : "tx";
 	int rc;

@@ -273,6 +273,17 @@ mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir
 	return 0;
 }
 
+bool
+mlx5dm_sim_terminal_possible(const struct mlx5dm_sim *sim, uint64_t icm_addr)
+{
+	uint64_t local;
+
+	/* As mlx5dm_sim_terminal_lookup decides before it looks at any object. */
+	return mlx5dm_sim_icm_local(sim, icm_addr, &local) &&
+	       ((local >> MLX5DM_SIM_WINDOW_SHIFT) == MLX5DM_SIM_TERM_WINDOW ||
+		(local >> MLX5DM_SIM_WINDOW_SHIFT) == MLX5DM_SIM_FWFT_WINDOW);
+}
+
 enum mlx5dm_sim_term
 mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr, uint32_t *tirn)
 {

@@ -226,6 +226,12 @@ enum mlx5dm_sim_term {
 };
 enum mlx5dm_sim_term mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr,
 						uint32_t *tirn);
+/*
+ * Whether mlx5dm_sim_terminal_lookup may ever give anything but NONE for
+ * icm_addr: a property of the address alone (the windows terminals live
+ * in), so a cache of decoded STEs may keep it with a line's pointers.
+ */
+bool mlx5dm_sim_terminal_possible(const struct mlx5dm_sim *sim, uint64_t icm_addr);
 
 /*
  * The E-Switch of sim, for a burst: the functions by vport number (NULL

@@ -390,6 +390,15 @@ mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr, uint32_t *
 	return MLX5DM_SIM_TERM_NONE;
 }
 
+/* The fake's terminals may be added at any address. */
+bool
+mlx5dm_sim_terminal_possible(const struct mlx5dm_sim *sim, uint64_t icm_addr)
+{
+	(void)sim;
+	(void)icm_addr;
+	return true;
+}
+
 int
 mlx5dm_sim_tir_info(struct mlx5dm_sim *sim, uint32_t tirn, struct mlx5dm_sim_tir_info *info)
 {

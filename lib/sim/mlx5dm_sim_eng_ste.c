@@ -134,16 +134,10 @@ mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm_sim_
 				   mlx5dm_sim_ste_nonzero(s->mask + 8));
 }
 
-struct mlx5dm_sim_lines *
-mlx5dm_sim_lines_create(void)
+size_t
+mlx5dm_sim_lines_bytes(void)
 {
-	return mlx5dm_aligned_zmalloc(sizeof(struct mlx5dm_sim_lines), 64);
-}
-
-void
-mlx5dm_sim_lines_free(struct mlx5dm_sim_lines *c)
-{
-	mlx5dm_free(c);
+	return sizeof(struct mlx5dm_sim_lines);
 }
 
 const struct mlx5dm_sim_ste *

@@ -322,8 +322,8 @@ int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
 int mlx5dm_sim_eng_port_tx_lines(struct mlx5dm_sim_eng *eng, uint16_t port,
 				 struct mlx5dm_sim_pkt *pkts, uint16_t n,
 				 struct mlx5dm_sim_lines *lines);
-struct mlx5dm_sim_lines *mlx5dm_sim_lines_create(void);
-void mlx5dm_sim_lines_free(struct mlx5dm_sim_lines *c);
+/* Bytes of such a cache (64-byte aligned); all zero, it is an empty one. */
+size_t mlx5dm_sim_lines_bytes(void);
 int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,
 				struct mlx5dm_sim_eng *b, uint16_t pb);
 void mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng);

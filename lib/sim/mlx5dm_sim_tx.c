@@ -47,9 +47,16 @@
 			   MLX5DM_SIM_TX_TAILROOM)
 #define MLX5DM_SIM_TX_WQE_MAX (63 * MLX5DM_SIM_WQE_DS)
 
-/* The device's frame buffers for one burst, and the device thread's decoded STEs. */
+/*
+ * The device's frame buffers for one burst, and the device thread's decoded
+ * STEs (after it, in the same memory). Every frame lands in a buffer of
+ * its own and a walk visits cache entries all over: on 4 KiB pages that
+ * is a TLB miss or two per frame, so this is device memory, on huge pages
+ * whatever the host's allocator gives (EAL --no-huge).
+ */
 struct mlx5dm_sim_tx {
 	struct mlx5dm_sim_lines *lines;
+	size_t bytes;                        /* resident mapping; 0: from the heap */
 	struct mlx5dm_sim_pkt pkt[MLX5DM_SIM_TX_BURST];
 	uint16_t idx[MLX5DM_SIM_TX_BURST];   /* WQE counter of each frame's WQE */
 	bool ce[MLX5DM_SIM_TX_BURST];        /* its WQE asked for a CQE */
@@ -60,15 +67,19 @@ struct mlx5dm_sim_tx {
 struct mlx5dm_sim_tx *
 mlx5dm_sim_tx_create(void)
 {
-	struct mlx5dm_sim_tx *tx = mlx5dm_aligned_zmalloc(sizeof(*tx), 64);
+	size_t head = MLX5DM_ALIGN_UP(sizeof(struct mlx5dm_sim_tx), 64);
+	size_t bytes = head + mlx5dm_sim_lines_bytes();
+	struct mlx5dm_sim_tx *tx = mlx5dm_resident_map(bytes);
 
+	/* Zeroed either way: an empty cache. */
+	if (tx == NULL) {
+		tx = mlx5dm_aligned_zmalloc(bytes, 64);
+		bytes = 0;
+	}
 	if (tx == NULL)
 		return NULL;
-	tx->lines = mlx5dm_sim_lines_create();
-	if (tx->lines == NULL) {
-		mlx5dm_free(tx);
-		return NULL;
-	}
+	tx->bytes = bytes;
+	tx->lines = (struct mlx5dm_sim_lines *)(void *)((uint8_t *)tx + head);
 	return tx;
 }
 
@@ -77,8 +88,10 @@ mlx5dm_sim_tx_free(struct mlx5dm_sim_tx *tx)
 {
 	if (tx == NULL)
 		return;
-	mlx5dm_sim_lines_free(tx->lines);
-	mlx5dm_free(tx);
+	if (tx->bytes != 0)
+		mlx5dm_resident_unmap(tx, tx->bytes);
+	else
+		mlx5dm_free(tx);
 }
 
 /* A Tx CQE for the WQE at idx: synd 0 for a good one (REQ), else REQ_ERR. */

@@ -55,7 +55,8 @@ if [ $mode = callgrind ]; then
 			--log-level=lib.eal:error --log-level=pmd.*:crit $load --vdev net_mlx5dm0 \
 			-- --rules "$n" --frames "$frames" --seconds 0.1 >/dev/null 2>&1 ||
 			{ echo "$n: the bench failed"; continue; }
-		callgrind_annotate --tree=calling --inclusive=yes "$out/cg" 2>/dev/null |
+		# Every function (the default threshold leaves out the small ones).
+		callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out/cg" 2>/dev/null |
 			python3 "$top/devtools/callgrind-datapath.py" "$n"
 	done
 	exit 0

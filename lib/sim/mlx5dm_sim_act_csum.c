@@ -152,7 +152,7 @@ mlx5dm_sim_rx_offload(const struct mlx5dm_sim_parse *p, const uint8_t *f, uint16
 {
 	const struct mlx5dm_sim_hdrs *o = &p->o;
 	bool udp = o->l4_type == MLX5DM_SIM_L4_UDP;
-	uint32_t sum, l4_len, pay;
+	uint32_t l4_len, pay, sum;
 	const uint8_t *l3, *l4;
 	uint8_t l3_type;
 
@@ -165,13 +165,11 @@ mlx5dm_sim_rx_offload(const struct mlx5dm_sim_parse *p, const uint8_t *f, uint16
 		l3_type = 2;
 		pay = (uint32_t)(l3[2] << 8 | l3[3]);
 		l4_len = pay > o->l3_len ? pay - o->l3_len : 0;
-		sum = mlx5dm_sim_csum_add(0, l3 + 12, 8);
 	} else {
 		/* The payload length counts the extension headers too. */
 		l3_type = 1;
 		pay = (uint32_t)(l3[4] << 8 | l3[5]);
 		l4_len = pay > o->l3_len - 40u ? pay - (o->l3_len - 40u) : 0;
-		sum = mlx5dm_sim_csum_add(0, l3 + 8, 32);
 	}
 	if (o->l3_ok)
 		*ok |= MLX5DM_SIM_CQE_L3_OK;
@@ -189,6 +187,11 @@ mlx5dm_sim_rx_offload(const struct mlx5dm_sim_parse *p, const uint8_t *f, uint16
 		*ok |= MLX5DM_SIM_CQE_L4_OK;
 		return;
 	}
+	/* The pseudo header: the addresses, the protocol and the L4 length. */
+	if (l3_type == 2)
+		sum = mlx5dm_sim_csum_add(0, l3 + 12, 8);
+	else
+		sum = mlx5dm_sim_csum_add(0, l3 + 8, 32);
 	sum += o->proto + l4_len;
 	if (mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(sum, l4, l4_len)) == 0)
 		*ok |= MLX5DM_SIM_CQE_L4_OK;

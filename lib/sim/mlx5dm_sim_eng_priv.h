@@ -227,7 +227,7 @@ void mlx5dm_sim_ste_decode(const uint8_t raw[MLX5DM_SIM_STE_SIZE], struct mlx5dm
  * decides from the ICM bytes as they are, and any write to the line (the
  * send engine's, a discard, SYNC_STEERING) is seen by the next read.
  */
-#define MLX5DM_SIM_LINES_LOG 9
+#define MLX5DM_SIM_LINES_LOG 12
 
 struct mlx5dm_sim_lines {
 	struct mlx5dm_sim_line_ent {

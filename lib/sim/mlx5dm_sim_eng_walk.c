@@ -53,6 +53,12 @@ static const char *const mlx5dm_sim_via_name[] = { "root", "hit", "miss" };
 
 /* STEs a walk reads before it asks how many lines the ICM holds. */
 #define MLX5DM_SIM_WALK_SHORT 8
+/*
+ * STEs of a walk kept in the device thread's cache: a chain longer than
+ * half of it (thousands of matchers) would only evict its own lines, and
+ * a line decoded for the cache costs more than one decoded for once.
+ */
+#define MLX5DM_SIM_WALK_CACHED (1u << (MLX5DM_SIM_LINES_LOG - 1))
 
 struct mlx5dm_sim_ptr {
 	uint64_t addr;      /* GVMI << 48 | table base */
@@ -374,7 +380,8 @@ mlx5dm_sim_walk_steps(struct mlx5dm_sim_walk *w, struct mlx5dm_sim_ptr ptr)
 			return;
 		}
 		/* Decoded once per line while its bytes stay (the device thread's cache). */
-		s = mlx5dm_sim_ste_fetch(w->sim, w->lines, addr, &own);
+		s = mlx5dm_sim_ste_fetch(w->sim, read < MLX5DM_SIM_WALK_CACHED ? w->lines : NULL,
+					 addr, &own);
 		if (s == NULL) {
 			MLX5DM_SIM_TRACE(w, "  0x%" PRIx64 " (%s): ICM not readable", addr,
 					 mlx5dm_sim_via_name[ptr.via]);

@@ -88,6 +88,20 @@ int mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint3
 		      const void *data, uint32_t len);
 
 /*
+ * Post RDMA WRITEs of count copies of the unit_len bytes at unit (1 to
+ * MLX5DM_SEND_MAX_INLINE) to consecutive places from (remote_addr, rkey):
+ * how a table's unused slots, all alike, are written. The unit is copied
+ * MLX5DM_SEND_REPEAT_UNITS times into the staging buffer, and each WQE
+ * gathers that copy up to MLX5DM_SEND_REPEAT_SEGS times (one data segment
+ * each), so the copy is a fraction of the bytes written. Returns as
+ * mlx5dm_send_write() (-EINVAL: count 0, unit NULL or unit_len out of range).
+ */
+#define MLX5DM_SEND_REPEAT_UNITS 16u
+#define MLX5DM_SEND_REPEAT_SEGS 16u
+int mlx5dm_send_write_repeat(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			     const void *unit, uint32_t unit_len, uint32_t count);
+
+/*
  * Post a FLOW_TBL_ACCESS WQE updating modify-header argument data: 64 bytes
  * (8 actions) into argument unit arg_id (argument object id + unit offset).
  */

@@ -326,18 +326,18 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	return 0;
 }
 
-/* An RDMA WRITE from the staging buffer (the data is copied there first). */
+/*
+ * Room for a WQE of nbb WQEBBs and len contiguous staging bytes, taken:
+ * where the bytes go in the staging buffer, or a negative errno. Whether
+ * the WQE asks for a completion is in *signal.
+ */
 static int
-mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
-			 const void *data, uint32_t len)
+mlx5dm_send_stage(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t len, bool *signal)
 {
-	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
-	uint32_t pos, slot;
-	uint8_t *w;
-	bool sig;
+	uint32_t pos;
 	int ret;
 
-	ret = mlx5dm_send_wait_room(ring, 1, len);
+	ret = mlx5dm_send_wait_room(ring, nbb, len);
 	if (ret < 0)
 		return ret;
 	pos = (uint32_t)(ring->data_head % ring->data_size);
@@ -345,10 +345,27 @@ mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 		ring->data_head += ring->data_size - pos;
 		pos = 0;
 	}
-	memcpy(ring->data_buf + pos, data, len);
 	ring->data_head += len;
-	sig = mlx5dm_send_want_signal(ring, len);
+	*signal = mlx5dm_send_want_signal(ring, len);
 	ring->data_unsignaled += len;
+	return (int)pos;
+}
+
+/* An RDMA WRITE from the staging buffer (the data is copied there first). */
+static int
+mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			 const void *data, uint32_t len)
+{
+	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
+	uint32_t slot;
+	uint8_t *w;
+	bool sig;
+	int pos;
+
+	pos = mlx5dm_send_stage(ring, 1, len, &sig);
+	if (pos < 0)
+		return pos;
+	memcpy(ring->data_buf + pos, data, len);
 	slot = ring->pi & ((1u << ring->log_nbb) - 1);
 	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
@@ -356,6 +373,70 @@ mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->data_buf + pos),
 			 ring->data_mr->lkey, len);
 	mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
+	return 0;
+}
+
+/*
+ * One WQE of mlx5dm_send_write_repeat(): up to MLX5DM_SEND_REPEAT_UNITS
+ * copies of the unit staged, gathered by up to MLX5DM_SEND_REPEAT_SEGS data
+ * segments. Each WQE stages its own copy: staging space is released per
+ * completed WQE. Returns the units written, or a negative errno.
+ */
+static int
+mlx5dm_send_repeat_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+		       const uint8_t *unit, uint32_t unit_len, uint32_t count)
+{
+	uint64_t tmp[(2 + MLX5DM_SEND_REPEAT_SEGS) * 16 / 8];
+	uint32_t units = MLX5DM_MIN(count, MLX5DM_SEND_REPEAT_UNITS);
+	uint32_t n = MLX5DM_MIN(count, units * MLX5DM_SEND_REPEAT_SEGS);
+	uint32_t stage = units * unit_len, nseg = (n + units - 1) / units;
+	uint32_t ds = 2 + nseg, nbb = (ds * 16 + 63) / 64;
+	uint32_t slot, i, left;
+	uint8_t *w, *data;
+	bool sig;
+	int pos;
+
+	pos = mlx5dm_send_stage(ring, nbb, stage, &sig);
+	if (pos < 0)
+		return pos;
+	data = ring->data_buf + pos;
+	for (i = 0; i < units; i++)
+		memcpy(data + (size_t)i * unit_len, unit, unit_len);
+	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
+	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds, sig, 0);
+	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
+	for (i = 0, left = n * unit_len; i < nseg; i++, left -= stage)
+		mlx5dm_send_dptr(w + 32 + 16 * i, (uint64_t)(uintptr_t)data, ring->data_mr->lkey,
+				 MLX5DM_MIN(left, stage));
+	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
+	return (int)n;
+}
+
+int
+mlx5dm_send_write_repeat(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			 const void *unit, uint32_t unit_len, uint32_t count)
+{
+	uint64_t raddr = remote_addr;
+	uint32_t left = count;
+	int n;
+
+	if (count == 0 || unit == NULL || unit_len == 0 || unit_len > MLX5DM_SEND_MAX_INLINE)
+		return -EINVAL;
+	if (ring->err != 0)
+		return ring->err;
+	while (left > 0) {
+		n = mlx5dm_send_repeat_wqe(ring, raddr, rkey, unit, unit_len, left);
+		if (n < 0)
+			return n;
+		raddr += (uint64_t)n * unit_len;
+		left -= (uint32_t)n;
+		ring->stats.writes++;
+	}
+	ring->last_raddr = raddr - unit_len;
+	ring->last_rkey = rkey;
+	ring->last_len = unit_len;
+	ring->stats.write_bytes += (uint64_t)count * unit_len;
 	return 0;
 }
 

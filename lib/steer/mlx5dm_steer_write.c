@@ -56,44 +56,19 @@ mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 				 ste->chunk->rkey, hw, MLX5DM_STE_CTRL_SIZE);
 }
 
-/* Write count copies of one 64-byte device image from entry first, in large posts. */
+/* Write count copies of one 64-byte device image from entry first. */
 int
 mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 		       const struct mlx5dm_icm_chunk *chunk, uint32_t first, uint32_t count,
 		       const uint8_t *hw_image)
 {
-	enum { PER_POST = MLX5DM_SEND_MAX_WRITE / MLX5DM_STE_SIZE };
-	static __thread uint8_t buf[MLX5DM_SEND_MAX_WRITE];
-	static __thread uint8_t buf_image[MLX5DM_STE_SIZE];
-	static __thread uint32_t buf_valid;
-	uint32_t i;
-	int ret;
-
 	(void)ctx;
-	/* One entry (a slot freed by a deletion): straight from the image. */
+	/* One entry (a slot freed by a deletion): inline in the WQE. */
 	if (count == 1)
 		return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, first),
 					 chunk->rkey, hw_image, MLX5DM_STE_SIZE);
-	/* Replicating 64 KiB is not free: keep the last image per thread. */
-	if (memcmp(buf_image, hw_image, MLX5DM_STE_SIZE) != 0)
-		buf_valid = 0;
-	while (count > 0) {
-		uint32_t n = MLX5DM_MIN(count, (uint32_t)PER_POST);
-
-		for (i = buf_valid; i < n; i++)
-			memcpy(buf + (size_t)i * MLX5DM_STE_SIZE, hw_image, MLX5DM_STE_SIZE);
-		if (n > buf_valid) {
-			buf_valid = n;
-			memcpy(buf_image, hw_image, MLX5DM_STE_SIZE);
-		}
-		ret = mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, first),
-					chunk->rkey, buf, n * MLX5DM_STE_SIZE);
-		if (ret < 0)
-			return ret;
-		first += n;
-		count -= n;
-	}
-	return 0;
+	return mlx5dm_send_write_repeat(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, first),
+					chunk->rkey, hw_image, MLX5DM_STE_SIZE, count);
 }
 
 /* A record with its own single-entry chunk (collision, action and anchor entries). */

@@ -251,7 +251,7 @@ fake_execute(void)
 	uint32_t pi = mlx5dm_prm_be32(umem_ptr(fd->qp_dbr_umem, fd->qp_dbr_off + 4)) & 0xffff;
 
 	while ((fd->sq_ci & 0xffff) != pi) {
-		uint8_t w[256];
+		uint8_t w[63 * 16];
 		uint32_t off = (fd->sq_ci & (nbb - 1)) * 64, i;
 		uint32_t opcode, idx, ds, qpn;
 		bool ce;
@@ -295,11 +295,30 @@ fake_execute(void)
 				uint64_t a = mlx5dm_prm_get64(w, 320, 64);
 
 				len = bc;
-				FAKE_CHECK(ds == 3);
+				FAKE_CHECK(ds == 3 || (opcode == 0x08 && ds > 3));
 				FAKE_CHECK(mlx5dm_prm_get(w, 288, 32) == 0x55aa);
 				FAKE_CHECK(a >= (uintptr_t)fd->mr_addr &&
 					   a + len <= (uintptr_t)fd->mr_addr + fd->mr_len);
 				src = (const uint8_t *)(uintptr_t)a;
+			}
+			/* A gather list: the segments after the first land behind it. */
+			for (i = 3; opcode == 0x08 && !(bc & 0x80000000u) && i < ds; i++) {
+				uint32_t sl = mlx5dm_prm_be32(w + 16 * i);
+				uint64_t a = mlx5dm_prm_get64(w, 128 * i + 64, 64);
+
+				FAKE_CHECK(mlx5dm_prm_get(w, 128 * i + 32, 32) == 0x55aa);
+				FAKE_CHECK(a >= (uintptr_t)fd->mr_addr &&
+					   a + sl <= (uintptr_t)fd->mr_addr + fd->mr_len);
+				FAKE_CHECK(raddr + len + sl <= FAKE_ICM_SIZE);
+				if (raddr + len + sl > FAKE_ICM_SIZE)
+					return;
+				memcpy(fd->icm + raddr + len, (const void *)(uintptr_t)a, sl);
+				len += sl;
+			}
+			if (opcode == 0x08 && !(bc & 0x80000000u) && ds > 3) {
+				/* The first segment, now that the range is known good. */
+				memcpy(fd->icm + raddr, src, bc);
+				goto executed;
 			}
 			FAKE_CHECK(raddr + len <= FAKE_ICM_SIZE);
 			if (raddr + len > FAKE_ICM_SIZE)
@@ -322,6 +341,7 @@ fake_execute(void)
 		} else {
 			FAKE_CHECK(!"unexpected WQE opcode");
 		}
+executed:
 		if (fd->wqe_us != 0)
 			usleep(fd->wqe_us);
 		if (ce)
@@ -524,6 +544,51 @@ test_inline_write_bytes(void **state)
 	memcpy(expect + 36, ste, 64);
 	assert_memory_equal(fd->first_wqe, expect, sizeof(expect));
 	assert_memory_equal(fd->icm + 0x1c0, ste, 64);
+	free_ring(r);
+}
+
+/*
+ * A repeated unit lands at every place of the range (gather WQEs of one
+ * staged copy each), across SQ and staging wrap-around, and nothing
+ * beyond it changes; the staged copy is a fraction of the bytes written.
+ */
+static void
+test_write_repeat(void **state)
+{
+	static const uint32_t counts[] = { 2, 15, 16, 17, 255, 256, 257, 1000, 1500 };
+	struct mlx5dm_send_ring *r;
+	struct mlx5dm_send_stats st0, st1;
+	uint8_t unit[64];
+	unsigned int round, i;
+
+	(void)state;
+	r = make_ring(6, 4, 128 * 1024); /* 64 WQEBBs, staging 128 KiB */
+	for (round = 0; round < 40; round++) {
+		uint32_t count = counts[round % (sizeof(counts) / sizeof(counts[0]))];
+		uint32_t len = round % 2 == 0 ? 64 : 16 + round;
+		uint64_t addr = (uint64_t)(round * 4096) % (FAKE_ICM_SIZE / 2);
+
+		for (i = 0; i < len; i++)
+			unit[i] = (uint8_t)(round * 31 + i);
+		memset(fd->icm + addr, 0xcc, (size_t)count * len + 64);
+		mlx5dm_send_stats_get(r, &st0);
+		assert_int_equal(mlx5dm_send_write_repeat(r, addr, FAKE_RKEY, unit, len, count), 0);
+		memset(unit, 0xee, sizeof(unit)); /* copied: no longer needed */
+		assert_int_equal(mlx5dm_send_drain(r), 0);
+		mlx5dm_send_stats_get(r, &st1);
+		for (i = 0; i < count * len; i++)
+			if (fd->icm[addr + i] != (uint8_t)(round * 31 + i % len))
+				fail_msg("round %u: byte %u of %u x %u wrong", round, i, count,
+					 len);
+		for (i = 0; i < 64; i++)
+			assert_int_equal(fd->icm[addr + (size_t)count * len + i], 0xcc);
+		assert_int_equal(st1.write_bytes - st0.write_bytes, (uint64_t)count * len);
+		/* One WQE per MLX5DM_SEND_REPEAT_UNITS * _SEGS units, and the fence READ. */
+		assert_int_equal(st1.wqes - st0.wqes,
+				 (count + MLX5DM_SEND_REPEAT_UNITS * MLX5DM_SEND_REPEAT_SEGS - 1) /
+				 (MLX5DM_SEND_REPEAT_UNITS * MLX5DM_SEND_REPEAT_SEGS) + 1);
+	}
+	assert_int_equal(fd->bad, 0);
 	free_ring(r);
 }
 
@@ -755,6 +820,11 @@ test_bad_arguments(void **state)
 	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, MLX5DM_SEND_MAX_WRITE + 1),
 			 -EINVAL);
 	assert_int_equal(mlx5dm_send_arg_update(r, 1, NULL), -EINVAL);
+	assert_int_equal(mlx5dm_send_write_repeat(r, 0, FAKE_RKEY, d, 8, 0), -EINVAL);
+	assert_int_equal(mlx5dm_send_write_repeat(r, 0, FAKE_RKEY, NULL, 8, 2), -EINVAL);
+	assert_int_equal(mlx5dm_send_write_repeat(r, 0, FAKE_RKEY, d, 0, 2), -EINVAL);
+	assert_int_equal(mlx5dm_send_write_repeat(r, 0, FAKE_RKEY, d,
+						  MLX5DM_SEND_MAX_INLINE + 1, 2), -EINVAL);
 	free_ring(r);
 }
 
@@ -766,6 +836,7 @@ main(void)
 		cmocka_unit_test(test_connect_through_gid),
 		cmocka_unit_test(test_inline_write_bytes),
 		cmocka_unit_test(test_writes_wrap_and_land),
+		cmocka_unit_test(test_write_repeat),
 		cmocka_unit_test(test_backpressure_and_signalling),
 		cmocka_unit_test(test_arg_update_wqe),
 		cmocka_unit_test(test_error_cqe_makes_ring_fail),

@@ -257,7 +257,7 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uin
 	}
 }
 
-static bool
+static inline bool
 mlx5dm_send_want_signal(struct mlx5dm_send_ring *ring, uint32_t staged)
 {
 	return ring->since_signal + 1 >= ring->signal_th ||
@@ -284,8 +284,13 @@ mlx5dm_send_dptr(uint8_t *at, uint64_t addr, uint32_t lkey, uint32_t len)
 	d->addr = mlx5dm_send_htobe64(addr);
 }
 
-/* An RDMA WRITE with the data inline in the WQE (len <= MLX5DM_SEND_MAX_INLINE). */
-static int
+/*
+ * An RDMA WRITE with the data inline in the WQE (len <= MLX5DM_SEND_MAX_INLINE).
+ * Inlined into mlx5dm_send_write() once per STE write size (a full entry,
+ * its control half) and once for the rest: the segment count, the WQEBBs
+ * and the copies are constants of the two STE sizes.
+ */
+static MLX5DM_ALWAYS_INLINE int
 mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 			 const void *data, uint32_t len)
 {
@@ -310,17 +315,8 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	hdr = htonl(MLX5_INLINE_SEG | len);
 	memcpy(w + 32, &hdr, sizeof(hdr));
-	/* The two sizes of STE writes (full, control) as fixed-size moves, not library calls. */
-	if (len == MLX5DM_SEND_MAX_INLINE) {
-		memcpy(w + 36, data, MLX5DM_SEND_MAX_INLINE);
-		memset(w + 36 + MLX5DM_SEND_MAX_INLINE, 0, 12);
-	} else if (len == MLX5DM_SEND_MAX_INLINE / 2) {
-		memcpy(w + 36, data, MLX5DM_SEND_MAX_INLINE / 2);
-		memset(w + 36 + MLX5DM_SEND_MAX_INLINE / 2, 0, 12);
-	} else {
-		memcpy(w + 36, data, len);
-		memset(w + 36 + len, 0, inl - 4 - len);
-	}
+	memcpy(w + 36, data, len);
+	memset(w + 36 + len, 0, inl - 4 - len);
 	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
 	ring->stats.inline_writes++;
 	return 0;
@@ -446,11 +442,20 @@ mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t 
 {
 	int ret;
 
-	if (len == 0 || len > MLX5DM_SEND_MAX_WRITE || data == NULL)
+	if (MLX5DM_UNLIKELY(data == NULL))
 		return -EINVAL;
-	if (ring->err != 0)
+	if (MLX5DM_UNLIKELY(ring->err != 0))
 		return ring->err;
-	if (len <= MLX5DM_SEND_MAX_INLINE)
+	/* The two STE write sizes first: one compare each. */
+	if (MLX5DM_LIKELY(len == MLX5DM_SEND_MAX_INLINE))
+		ret = mlx5dm_send_write_inline(ring, remote_addr, rkey, data,
+					       MLX5DM_SEND_MAX_INLINE);
+	else if (len == MLX5DM_SEND_MAX_INLINE / 2)
+		ret = mlx5dm_send_write_inline(ring, remote_addr, rkey, data,
+					       MLX5DM_SEND_MAX_INLINE / 2);
+	else if (len == 0 || len > MLX5DM_SEND_MAX_WRITE)
+		return -EINVAL;
+	else if (len < MLX5DM_SEND_MAX_INLINE)
 		ret = mlx5dm_send_write_inline(ring, remote_addr, rkey, data, len);
 	else
 		ret = mlx5dm_send_write_staged(ring, remote_addr, rkey, data, len);

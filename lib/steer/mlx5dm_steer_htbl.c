@@ -58,6 +58,25 @@ mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw)
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 }
 
+/*
+ * The device image of an unused slot of h, kept by shard sh (its lock
+ * held) for the next slots of the same level and miss target: the image
+ * depends on nothing else of the matcher's.
+ */
+const uint8_t *
+mlx5dm_htbl_miss_image_of(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h)
+{
+	uint64_t target = mlx5dm_htbl_miss_target(h);
+
+	if (!sh->miss_valid || sh->miss_level != h->level || sh->miss_target != target) {
+		mlx5dm_htbl_miss_image(h, sh->miss_hw);
+		sh->miss_level = h->level;
+		sh->miss_target = target;
+		sh->miss_valid = true;
+	}
+	return sh->miss_hw;
+}
+
 /* The region for the slot heads of a table of n slots, or 0 (mlx5dm_huge_fit). */
 static size_t
 mlx5dm_htbl_slot_mem_bytes(uint32_t n)
@@ -747,12 +766,10 @@ mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 	return 0;
 }
 
-/* What one rule operation may spend on emptying older tables, and its one unused-slot image. */
+/* What one rule operation may spend on emptying older tables. */
 struct mlx5dm_htbl_budget {
 	unsigned int moved;
 	unsigned int passed;
-	const struct mlx5dm_htbl *miss_of; /* the table miss is the image of, or NULL */
-	uint8_t miss[MLX5DM_STE_SIZE];
 };
 
 /*
@@ -778,14 +795,10 @@ mlx5dm_htbl_drain_scan(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 			*pos += stride;
 			b->passed++;
 		} else {
-			/* One image for the slots it clears. */
-			if (b->miss_of != o) {
-				mlx5dm_htbl_miss_image(o, b->miss);
-				b->miss_of = o;
-			}
 			ret = 0;
-			b->moved += mlx5dm_htbl_move_chain(sh, q, qi, o->chain_prev, o, i, b->miss,
-							   d, &ret);
+			b->moved += mlx5dm_htbl_move_chain(sh, q, qi, o->chain_prev, o, i,
+							   mlx5dm_htbl_miss_image_of(sh, o), d,
+							   &ret);
 			if (ret == -EBUSY)
 				return 0;
 			if (ret < 0)
@@ -839,7 +852,7 @@ mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		       struct mlx5dm_defer *d)
 {
 	struct mlx5dm_matcher *m = sh->m;
-	struct mlx5dm_htbl_budget b = { .miss_of = NULL };
+	struct mlx5dm_htbl_budget b = { .moved = 0 };
 	struct mlx5dm_htbl *o;
 	int ret;
 
@@ -892,7 +905,7 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_queue *q = &ctx->queues[qi];
-	struct mlx5dm_htbl_budget b = { .miss_of = NULL };
+	struct mlx5dm_htbl_budget b = { .moved = 0 };
 	struct mlx5dm_htbl *o;
 	unsigned int i;
 	int ret = 0;

@@ -402,6 +402,15 @@ struct mlx5dm_shard {
 	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *grow_list;    /* its chain heads whose growth is in progress */
 	/*
+	 * The last unused-slot image built (mlx5dm_htbl_miss_image_of()): the
+	 * matcher's always-miss entry of a level aimed at one miss target.
+	 * Consecutive deletions and moves clear slots of the same table.
+	 */
+	bool miss_valid;
+	uint8_t miss_level;
+	uint64_t miss_target;
+	uint8_t miss_hw[MLX5DM_STE_SIZE];
+	/*
 	 * Slot pages of freed tables, kept for the next ones: a burst of page
 	 * frees followed by one allocation makes malloc sort them all in that
 	 * call, a pause that grows with the table; a page here costs a memset.
@@ -749,6 +758,7 @@ uint32_t mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5d
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
+const uint8_t *mlx5dm_htbl_miss_image_of(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h);
 int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
 int mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i);
 void mlx5dm_htbl_page_cache_free(struct mlx5dm_shard *sh);

@@ -1232,7 +1232,6 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	struct mlx5dm_ctx *ctx = rc->ctx;
 	struct mlx5dm_htbl *t = s->htbl;
 	struct mlx5dm_ste *f, *prev;
-	uint8_t img[MLX5DM_STE_SIZE];
 
 	*subtree = s->next_htbl;
 	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
@@ -1242,8 +1241,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(rc->sh, t, -1);
 		mlx5dm_rule_bury(rc, s);
-		mlx5dm_htbl_miss_image(t, img);
-		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1, img);
+		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1,
+					      mlx5dm_htbl_miss_image_of(rc->sh, t));
 	}
 	if (!s->collision) {
 		/*

@@ -545,7 +545,7 @@ int mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm
 /*
  * A matcher's rules and hash tables. Each level of a matcher is a chain of
  * tables that grows at its head (a new table four times larger, whose
- * entries then move over from the old head a few per rule operation, until
+ * entries then move over from the old head a few per rule insert, until
  * the old one is freed): "chained" tables are those in a chain of two,
  * "growing" ones are being filled and not yet reachable. A consistent
  * snapshot of this matcher (taken under its lock); O(1) plus the growths

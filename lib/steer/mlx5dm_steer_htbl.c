@@ -18,7 +18,7 @@
  * parent makes it the head. New entries go to the head; whether a tag is
  * already in either table is answered by the matcher's index
  * (mlx5dm_steer_index.c). The older table's entries then move to the head,
- * a few per later rule operation, each in rdma-core's rehash order
+ * a few per later rule insert, each in rdma-core's rehash order
  * (dr_rule_rehash_htbl in providers/mlx5/dr_rule.c): the copy is written and
  * linked first, then the old place is unlinked, so a packet finds the entry
  * in one table or the other at every moment. Once it is empty, the head's
@@ -841,22 +841,22 @@ mlx5dm_htbl_l0_drain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t q
  * One rule operation's share of emptying older tables (shard sh's lock
  * and q's held): slot chains moved to their heads until
  * MLX5DM_HTBL_MOVE_ENTRIES entries moved, or MLX5DM_HTBL_MOVE_SCAN unused
- * slots passed, the shard's oldest
- * growth first, then its share of a shared first level. A table that
- * received entries behind the scan (a duplicate placed behind its
- * original, a placement deferred since before the growth) is scanned
+ * slots passed, the shard's oldest growth first (own: an insertion; see
+ * mlx5dm_htbl_after_delete()), then its share of a shared first level. A
+ * table that received entries behind the scan (a duplicate placed behind
+ * its original, a placement deferred since before the growth) is scanned
  * again; an empty one of the shard's is unchained and freed.
  */
 int
 mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
-		       struct mlx5dm_defer *d)
+		       bool own, struct mlx5dm_defer *d)
 {
 	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_htbl_budget b = { .moved = 0 };
 	struct mlx5dm_htbl *o;
 	int ret;
 
-	while ((o = TAILQ_FIRST(&sh->drain)) != NULL) {
+	while (own && (o = TAILQ_FIRST(&sh->drain)) != NULL) {
 		ret = mlx5dm_htbl_drain_scan(sh, q, qi, o, &o->move_pos, 1, &b, d);
 		if (ret <= 0)
 			return ret;
@@ -874,6 +874,28 @@ mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		return 0;
 	ret = mlx5dm_htbl_l0_drain(sh, q, qi, &b, d);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * After a deletion from table t (shard sh's lock and q's held): t, an
+ * older table of a chain of the shard's, goes once it is empty. Deletions
+ * move no entries of the shard's tables: a chain grows only on insertion,
+ * so only insertions need its older table gone (mlx5dm_htbl_drain_step),
+ * and meanwhile the older table also empties as its rules are deleted;
+ * moving entries on deletion would move many that are deleted next.
+ */
+int
+mlx5dm_htbl_after_delete(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, struct mlx5dm_htbl *t,
+			 struct mlx5dm_defer *d)
+{
+	struct mlx5dm_matcher *m = sh->m;
+
+	if (t->chain_prev == NULL || t->shard == NULL || t->used != 0 || t->collisions != 0)
+		return 0;
+	/* The pending rule (mlx5dm_steer_rule.c) may be aimed at it still. */
+	if (m->pending != NULL && m->pending->last->htbl == t)
+		return 0;
+	return mlx5dm_htbl_unchain(m, q, t->chain_prev, t, d);
 }
 
 /*

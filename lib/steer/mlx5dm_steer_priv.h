@@ -18,7 +18,7 @@
  * Growth allocates a table four times the head's size, fills it with
  * always-miss entries (incrementally, a slice per later insert, when it is
  * large), then flips the parent's hit pointer with one control write. The
- * old head's entries then move to the new head a few per later operation
+ * old head's entries then move to the new head a few per later insert
  * (mlx5dm_htbl_drain_step); once it is empty, the miss anchor stops
  * leading into it and it is freed. No insert ever copies a table, and the
  * next growth of a chain waits until its older table is gone.
@@ -48,11 +48,11 @@
 #define MLX5DM_HTBL_GROW_NUM 1
 #define MLX5DM_HTBL_GROW_DEN 1
 
-/* Entries an older table of a chain gives to its head per rule operation (whole slot chains). */
+/* Entries an older table of a chain gives to its head per rule insert (whole slot chains). */
 #define MLX5DM_HTBL_MOVE_ENTRIES 4
 /* Entries of one slot chain moved in one go (a longer chain moves in parts). */
 #define MLX5DM_HTBL_MOVE_CHAIN 16
-/* Unused slots (or never used pages of slots) passed over per rule operation. */
+/* Unused slots (or never used pages of slots) passed over per rule insert. */
 #define MLX5DM_HTBL_MOVE_SCAN 64
 
 /* Size classes of rule records (mlx5dm_steer_rule.c). */
@@ -775,7 +775,9 @@ void mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint
 int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
 int mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
-			   struct mlx5dm_defer *d);
+			   bool own, struct mlx5dm_defer *d);
+int mlx5dm_htbl_after_delete(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, struct mlx5dm_htbl *t,
+			     struct mlx5dm_defer *d);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 			    struct mlx5dm_defer *d);
 bool mlx5dm_htbl_l0_due(struct mlx5dm_shard *sh, bool placed);

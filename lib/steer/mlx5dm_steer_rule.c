@@ -1002,22 +1002,23 @@ mlx5dm_rule_flush(struct mlx5dm_rule_ctx *rc)
 
 /*
  * After an operation's own writes and doorbell: its share of emptying the
- * older tables of grown chains (mlx5dm_htbl_drain_step). The moves are
- * rung with the next operation's writes (or a flush, drain or sync): until
- * then the device finds the entries where they were. Not the operation's
- * failure when it fails: the entries stay where they are, reachable.
+ * older tables of grown chains (mlx5dm_htbl_drain_step; own: those of the
+ * shard's, on insertion). The moves are rung with the next operation's
+ * writes (or a flush, drain or sync): until then the device finds the
+ * entries where they were. Not the operation's failure when it fails: the
+ * entries stay where they are, reachable.
  */
 static void
-mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc)
+mlx5dm_rule_drain(struct mlx5dm_rule_ctx *rc, bool own)
 {
 	int ret;
 
 	/* Nothing to empty, or (several shards) no write of the operation locked the queue. */
-	if ((TAILQ_EMPTY(&rc->sh->drain) && (rc->m->nb_shards == 1 ||
-					      rc->m->first->chain_next == NULL ||
-					      rc->sh->l0_drained)) || !rc->q_locked)
+	if (((!own || TAILQ_EMPTY(&rc->sh->drain)) && (rc->m->nb_shards == 1 ||
+						      rc->m->first->chain_next == NULL ||
+						      rc->sh->l0_drained)) || !rc->q_locked)
 		return;
-	ret = mlx5dm_htbl_drain_step(rc->sh, rc->q, rc->qi, &rc->d);
+	ret = mlx5dm_htbl_drain_step(rc->sh, rc->q, rc->qi, own, &rc->d);
 	if (ret < 0)
 		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "moving entries to a grown table: %d", ret);
 }
@@ -1159,7 +1160,7 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		goto undo;
 	}
 	if (ret == 0)
-		mlx5dm_rule_drain(&rc);
+		mlx5dm_rule_drain(&rc, true);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
@@ -1302,7 +1303,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 {
 	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
-	struct mlx5dm_htbl *subtree = NULL;
+	struct mlx5dm_htbl *subtree = NULL, *from = NULL;
 	struct mlx5dm_rule_ctx rc;
 	unsigned int nb_actions;
 	struct mlx5dm_matcher *m;
@@ -1352,6 +1353,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		s = path[lvl];
 		if (--s->refcount > 0)
 			continue;
+		from = s->htbl;
 		ret = mlx5dm_rule_unlink(&rc, s, &subtree);
 		break;
 	}
@@ -1364,8 +1366,11 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end))
 		mlx5dm_rule_keep_lost(rc.sh, &rc.d);
-	else if (ret == 0)
-		mlx5dm_rule_drain(&rc);
+	else if (ret == 0 && from != NULL && rc.q_locked &&
+		 mlx5dm_htbl_after_delete(rc.sh, rc.q, from, &rc.d) < 0)
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "freeing an emptied older table failed");
+	if (ret == 0)
+		mlx5dm_rule_drain(&rc, false);
 	/* The references to drop, once unlocked. */
 	nb_actions = 0;
 	for (i = 0; i < rule->nb_actions; i++) {

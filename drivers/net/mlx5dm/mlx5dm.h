@@ -216,6 +216,18 @@ struct mlx5dm_priv {
 	struct mlx5dm_ctx *steer;
 	struct mlx5dm_domain *dom_rx;
 	struct mlx5dm_domain *dom_tx;
+	/*
+	 * The library's rule queues (mlx5dm_port_steer_init()): one of its own
+	 * for each EAL lcore (rule_queue[lcore id]), one that every other
+	 * thread takes under a lock (rule_queue_any, also in rule_queue[] for
+	 * the lcores that are not EAL's), then nb_rule_queues_tmpl for the flow
+	 * queues of rte_flow_configure() from rule_queue_tmpl on.
+	 */
+	uint16_t rule_queue[RTE_MAX_LCORE];
+	uint16_t rule_queue_any;
+	uint16_t rule_queue_tmpl;
+	uint16_t nb_rule_queues_tmpl;
+	uint16_t nb_rule_queues;
 	/* rte_flow state (mlx5dm_flow*.c). */
 	struct mlx5dm_flow_priv *flow;
 	bool isolated;                 /* rte_flow_isolate(): no default RSS rule */
@@ -228,7 +240,7 @@ struct mlx5dm_priv {
 void mlx5dm_rules_ring_slow(struct mlx5dm_priv *priv);
 
 /*
- * Ring the rule queue if rule writes may wait behind it, before anything
+ * Ring the rule queues if rule writes may wait behind them, before anything
  * observes the port's steering. A relaxed load on the fast path: a flow
  * operation that happens-before the caller also stored the flag before it.
  */

@@ -11,6 +11,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_version.h>
 #include <rte_mbuf.h>
@@ -360,6 +361,32 @@ mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
 }
 
 /*
+ * The rule queues of the port's steering context: one per EAL lcore, so
+ * that lcores calling rte_flow_create() at once share no queue and no lock;
+ * one for every other thread (a non-EAL thread, a service lcore), which
+ * takes it under a lock; and as many as there are EAL lcores for the flow
+ * queues of rte_flow_configure() (an application gives each of its lcores
+ * a flow queue). The context cannot add queues later: it has them from
+ * the start.
+ */
+static void
+mlx5dm_port_rule_queues(struct mlx5dm_priv *priv)
+{
+	unsigned int lcore;
+	uint16_t n = 0;
+
+	RTE_LCORE_FOREACH(lcore)
+		priv->rule_queue[lcore] = n++;
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+		if (!rte_lcore_is_enabled(lcore))
+			priv->rule_queue[lcore] = n;
+	priv->rule_queue_any = n;
+	priv->rule_queue_tmpl = n + 1;
+	priv->nb_rule_queues_tmpl = n;
+	priv->nb_rule_queues = (uint16_t)(2 * n + 1);
+}
+
+/*
  * The port's device and steering: one device per port (a NIC function with
  * one uplink: on sim, a model instance), its steering context and NIC RX/TX
  * domains.
@@ -380,15 +407,16 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.icm_resident = true,
 		.log_steering_icm_size = args->log_steering_icm_size,
 	};
-	/* Queue 0 is rte_flow's; rte_flow allows identical rules, as mlx5 does. */
+	/* rte_flow allows identical rules, as mlx5 does. */
 	struct mlx5dm_ctx_attr cattr = {
-		.nb_queues = 1,
 		.allow_duplicate_rules = true,
 		.doorbell_batch = args->doorbell_batch,
 	};
 	unsigned int i;
 	int ret;
 
+	mlx5dm_port_rule_queues(priv);
+	cattr.nb_queues = priv->nb_rule_queues;
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
 		dattr.mac = dattr.mac << 8 | priv->mac.addr_bytes[i];
 	priv->dev = mlx5dm_dev_open(&dattr);

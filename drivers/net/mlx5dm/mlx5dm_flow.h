@@ -754,6 +754,18 @@ struct mlx5dm_flow_port {
 	/* RQ number behind Rx queue q (mlx5dm_rxq_rqn on a real port). */
 	int (*rqn)(void *arg, uint16_t q, uint32_t *rqn);
 	void *rqn_arg;
+	/*
+	 * The context's rule queues (struct mlx5dm_priv): lcore_queue[lcore
+	 * id] is the queue of an EAL lcore, any the one every other thread
+	 * takes under fp->any_lock; nb_tmpl queues from tmpl on are the flow
+	 * queues'. lcore_queue NULL (a port built by hand): every thread uses
+	 * queue any.
+	 */
+	const uint16_t *lcore_queue;
+	uint16_t any;
+	uint16_t tmpl;
+	uint16_t nb_tmpl;
+	uint16_t nb_queues;
 };
 
 struct mlx5dm_flow_tbl;
@@ -852,10 +864,21 @@ struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
 				       const struct rte_flow *f);
 
 struct mlx5dm_flow_priv {
-	/* Serialises the rte_flow ops with start/stop/close (flows use rule queue 0). */
+	/*
+	 * Guards the flow objects and state below and orders the rte_flow ops
+	 * with start/stop/close. Held while a rule is translated and its
+	 * objects found, and while a destroyed rule's objects are put back;
+	 * never across the library's rule insertion or deletion, which run
+	 * on the caller's rule queue (mlx5dm_flow_queue_enter()).
+	 */
 	rte_spinlock_t lock;
+	/* The rule queue of threads that are not EAL lcores (innermost lock). */
+	rte_spinlock_t any_lock;
 	struct mlx5dm_flow_port port;
 	bool started;
+	/* Operations between their locked phases; stop and start wait for none. */
+	uint32_t inflight;
+	bool quiescing;                             /* no operation may begin */
 	/*
 	 * flow_engine=null (a benchmarking aid): user flows are handles only,
 	 * created after minimal validation, with no steering behind them.
@@ -924,7 +947,7 @@ void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_mat
 /*
  * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): the
  * matcher of sub-rule i's key, if it exists. Caller holds fp->lock, and
- * keeps it until mlx5dm_flow_objs_create() consumed the spec's hints.
+ * keeps it until mlx5dm_flow_objs_begin() consumed the spec's hints.
  */
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
@@ -1094,19 +1117,74 @@ void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
 /* Every flow (default included) and the root tables go. */
 void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
-/* A user flow (listed), or the PMD's default rule (not listed). */
+/*
+ * The rule queue of the calling thread: an EAL lcore's own, else the shared
+ * one, whose lock this takes (innermost: nothing is locked while it is
+ * held but the library's own locks). mlx5dm_flow_queue_leave() ends it.
+ */
+uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);
+/* The same queue, and the lock to take around its use (NULL: the thread's own queue). */
+uint16_t mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock);
+
+/*
+ * A flow created in three phases, so that the port lock is not held while
+ * the library inserts: mlx5dm_flow_objs_begin() (fp->lock held) takes the
+ * handle, the counter, the matchers and action sets, and prepares the
+ * first sub-rule; mlx5dm_flow_objs_insert() (no port lock; the caller owns
+ * the queue) inserts the library rules; mlx5dm_flow_objs_commit() (fp->lock
+ * held) lists the flow, or releases it after a failure. Between begin and
+ * commit the handle is not listed: flush, query and destroy do not see it.
+ */
+struct mlx5dm_flow_build {
+	struct rte_flow *flow;
+	bool listed;
+	struct mlx5dm_rule_prep prep;               /* sub-rule 0 */
+	struct mlx5dm_matcher *m[MLX5DM_FLOW_MAX_SUB];
+	uint8_t n[MLX5DM_FLOW_MAX_SUB];
+	struct mlx5dm_action *acts[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
+	uint32_t args[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
+	/* Match values of sub-rules 1.. (the spec is the template's: reused once unlocked). */
+	uint8_t value[MLX5DM_FLOW_MAX_SUB - 1][MLX5DM_MATCH_PARAM_SIZE];
+};
+/* 0 (b ready for insert) or a negative errno with error (nothing left). */
+int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			   bool listed, struct mlx5dm_flow_build *b, struct rte_flow_error *error);
+/* 0 or a negative errno with error (the rules inserted so far are deleted again). */
+int mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
+			    uint16_t queue, struct rte_flow_error *error);
+/* ret: the insert's; the flow, or NULL when ret < 0 (its objects released). */
+struct rte_flow *mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp,
+					 struct mlx5dm_flow_build *b, int ret);
+/* The three phases under fp->lock, on the caller's queue: rare flows (the default rule). */
 struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 					 const struct mlx5dm_flow_spec *spec, bool listed,
 					 struct rte_flow_error *error);
+/*
+ * A flow destroyed in three phases the same way: unlist (fp->lock held:
+ * the flow is no longer the application's), remove (no port lock: the
+ * library deletes its rules on the caller's queue), reap (fp->lock held:
+ * its objects go).
+ */
+void mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
+void mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
+void mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
+/* The three phases under fp->lock, on the caller's queue (flush, stop). */
 int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
+/*
+ * fp->lock held: wait until no operation is between its phases (the lock
+ * is let go meanwhile); none may begin until mlx5dm_flow_objs_resume().
+ */
+void mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 /*
  * Translate a rule through its template ct (NULL: the implicit template of
  * its shape) with the port's context xc (its template and object hooks
  * set here); *spec: the result, in the template's buffer until the next
- * rule of the template. fp->lock held, until mlx5dm_flow_objs_create()
+ * rule of the template. fp->lock held, until mlx5dm_flow_objs_begin()
  * consumed the result.
  */
 int mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,

@@ -673,13 +673,14 @@ mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void
 void
 mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 {
+	unsigned int q;
 	int ret;
 
 	if (!mlx5dm_flow_kcache_put(&fp->ents, &e->k))
 		return;
-	/* Rule writes that still reach the action (doorbell batching) go first. */
-	if (fp->port.ctx != NULL)
-		(void)mlx5dm_queue_flush(fp->port.ctx, 0);
+	/* Rule writes that still reach the action (doorbell batching) go first, on every queue. */
+	for (q = 0; fp->port.ctx != NULL && q < RTE_MAX(fp->port.nb_queues, 1u); q++)
+		(void)mlx5dm_queue_flush(fp->port.ctx, (uint16_t)q);
 	ret = mlx5dm_action_destroy(e->act);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "action not destroyed: %d", ret);

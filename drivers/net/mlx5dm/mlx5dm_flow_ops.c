@@ -12,10 +12,14 @@
  * Threading: the ops are thread-safe on their own (the port sets
  * RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE, so ethdev takes no mutex per call):
  * translation is pure, everything touching flow objects holds fp->lock,
- * which also orders the ops with start/stop. create takes the lock once,
- * around translation too: the rule's template (a table's, or the implicit
- * one of its shape) and the matchers it knows are the port's. Rules use
- * the library's rule queue 0.
+ * which also orders the ops with start/stop. create takes the lock once
+ * around translation and the rule's objects (the rule's template, a
+ * table's or the implicit one of its shape, and the matchers it knows are
+ * the port's), lets it go while the library inserts the rules on the
+ * calling lcore's own rule queue (a thread that is no EAL lcore: the
+ * shared queue, under its lock), and takes it again to list the flow.
+ * destroy unlists under the lock, deletes unlocked, puts the objects
+ * back under the lock.
  *
  * flow_engine=null (devarg, a benchmarking aid): user flows are handles
  * from the same pool after minimal validation, with no steering; the
@@ -115,11 +119,12 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 	return flow;
 }
 
-struct rte_flow *
-mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-			  struct mlx5dm_flow_compiled *ct, bool relaxed,
-			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			  const struct rte_flow_action actions[], struct rte_flow_error *error)
+int
+mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			 struct mlx5dm_flow_compiled *ct, bool relaxed,
+			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			 const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
+			 struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_xctx xc = {
@@ -128,16 +133,35 @@ mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
 	struct mlx5dm_flow_spec *spec;
-	struct rte_flow *flow = NULL;
+	int ret;
 
-	if (mlx5dm_flow_objs_translate(fp, &xc, ct, attr, items, actions, &spec, error) < 0)
-		return NULL;
-	if (!fp->started)
-		mlx5dm_flow_not_started(error);
-	else
-		flow = mlx5dm_flow_objs_create(fp, spec, true, error);
-	if (flow != NULL)
-		mlx5dm_rules_posted(priv);
+	ret = mlx5dm_flow_objs_translate(fp, &xc, ct, attr, items, actions, &spec, error);
+	if (ret < 0)
+		return ret;
+	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
+	if (!fp->started || fp->quiescing)
+		return mlx5dm_flow_not_started(error);
+	return mlx5dm_flow_objs_begin(fp, spec, true, b, error);
+}
+
+struct rte_flow *
+mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		       struct mlx5dm_flow_build *b, uint16_t queue, rte_spinlock_t *qlock,
+		       struct rte_flow_error *error)
+{
+	struct rte_flow *flow;
+	int ret;
+
+	if (qlock != NULL)
+		rte_spinlock_lock(qlock);
+	ret = mlx5dm_flow_objs_insert(fp, b, queue, error);
+	if (qlock != NULL)
+		rte_spinlock_unlock(qlock);
+	if (ret == 0)
+		mlx5dm_rules_posted(dev->data->dev_private);
+	rte_spinlock_lock(&fp->lock);
+	flow = mlx5dm_flow_objs_commit(fp, b, ret);
+	rte_spinlock_unlock(&fp->lock);
 	return flow;
 }
 
@@ -147,7 +171,10 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
-	struct rte_flow *flow;
+	struct mlx5dm_flow_build b;
+	rte_spinlock_t *qlock;
+	uint16_t queue;
+	int ret;
 
 	if (fp == NULL) {
 		mlx5dm_flow_nomem(error);
@@ -156,31 +183,44 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
 	/*
-	 * One lock hold: the matchers translation found stay valid for the
-	 * objects, and the implicit template (with its output spec) is ours.
+	 * One lock hold for translation and objects: the matchers translation
+	 * found stay valid for the objects, and the implicit template (with
+	 * its output spec) is ours. The library's insertion runs unlocked, on
+	 * the lcore's own rule queue.
 	 */
 	rte_spinlock_lock(&fp->lock);
-	flow = mlx5dm_flow_create_locked(dev, fp, NULL, false, attr, items, actions, error);
+	ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b, error);
+	queue = mlx5dm_flow_queue_of(fp, &qlock);
 	rte_spinlock_unlock(&fp->lock);
-	return flow;
+	if (ret < 0)
+		return NULL;
+	return mlx5dm_flow_create_end(dev, fp, &b, queue, qlock, error);
 }
 
-/* rte_flow_destroy() of a handle the caller may not own, on either API. */
 int
 mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-			struct rte_flow *flow, struct rte_flow_error *error)
+			struct rte_flow *flow, uint16_t queue, rte_spinlock_t *qlock,
+			struct rte_flow_error *error)
 {
-	int ret;
-
 	rte_spinlock_lock(&fp->lock);
-	if (!mlx5dm_flow_objs_owns(fp, flow))
-		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					 "unknown flow handle");
-	else
-		ret = mlx5dm_flow_objs_destroy(fp, flow, error);
-	mlx5dm_rules_posted(dev->data->dev_private);
+	if (!mlx5dm_flow_objs_owns(fp, flow)) {
+		rte_spinlock_unlock(&fp->lock);
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "unknown flow handle");
+	}
+	/* Unlisted: no other call finds the handle while its rules go unlocked. */
+	mlx5dm_flow_objs_unlist(fp, flow);
 	rte_spinlock_unlock(&fp->lock);
-	return ret;
+	if (qlock != NULL)
+		rte_spinlock_lock(qlock);
+	mlx5dm_flow_objs_remove(flow, queue);
+	if (qlock != NULL)
+		rte_spinlock_unlock(qlock);
+	mlx5dm_rules_posted(dev->data->dev_private);
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_objs_reap(fp, flow);
+	rte_spinlock_unlock(&fp->lock);
+	return 0;
 }
 
 static int
@@ -188,9 +228,13 @@ mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_f
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 
+	rte_spinlock_t *qlock;
+	uint16_t queue;
+
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
-	return mlx5dm_flow_destroy_one(dev, fp, flow, error);
+	queue = mlx5dm_flow_queue_of(fp, &qlock);
+	return mlx5dm_flow_destroy_one(dev, fp, flow, queue, qlock, error);
 }
 
 static int
@@ -411,6 +455,11 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 		.dom = { priv->dom_rx, priv->dom_tx },
 		.rqn = mlx5dm_flow_rqn,
 		.rqn_arg = dev,
+		.lcore_queue = priv->rule_queue,
+		.any = priv->rule_queue_any,
+		.tmpl = priv->rule_queue_tmpl,
+		.nb_tmpl = priv->nb_rule_queues_tmpl,
+		.nb_queues = priv->nb_rule_queues,
 	};
 	struct rte_flow_error error = { .message = NULL };
 	int ret;
@@ -422,6 +471,7 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 		return -ENODEV;
 	}
 	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_objs_quiesce(fp);
 	/* A start without a stop in between: begin from a clean state. */
 	if (fp->started)
 		mlx5dm_flow_objs_flush(fp, NULL);
@@ -435,6 +485,7 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 	}
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
+	mlx5dm_flow_objs_resume(fp);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: flow start failed: %d (%s)", dev->data->port_id, ret,
@@ -451,6 +502,8 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 	if (fp == NULL)
 		return;
 	rte_spinlock_lock(&fp->lock);
+	/* Operations of other threads between their phases finish first. */
+	mlx5dm_flow_objs_quiesce(fp);
 	/*
 	 * Flows first (they hold indirect counters), then what the template
 	 * state holds: the objects' stop checks that nothing is left.
@@ -461,6 +514,7 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 	mlx5dm_flow_objs_stop(fp);
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
+	mlx5dm_flow_objs_resume(fp);
 	rte_spinlock_unlock(&fp->lock);
 }
 

@@ -7,12 +7,18 @@
  * rte_flow_push, rte_flow_pull (mlx5dm_flow_template.h).
  *
  * An operation is done when its call returns (its rule writes are posted
- * on the library's rule queue, under fp->lock as the synchronous path's);
- * its result waits in the flow queue's ring. A postponed operation's result
+ * on the flow queue's library rule queue, found and released under fp->lock
+ * and inserted or deleted without it, as the synchronous path's); its
+ * result waits in the flow queue's ring. A postponed operation's result
  * becomes visible at the next push or the next operation that is not
  * postponed, and pull rings and drains the rule queue before it hands out
  * results: a pulled creation steers packets, a pulled destruction no longer
  * does. Only the lcore owning a flow queue touches its ring.
+ *
+ * Flow queue q has library rule queue port.tmpl + q % port.nb_tmpl (one
+ * for each EAL lcore): of its own when rte_flow_configure() asked for no
+ * more flow queues than that, else shared with the flow queues of the
+ * same remainder, under a lock of the template state.
  */
 
 #include <errno.h>
@@ -44,6 +50,23 @@ mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, struct rte_flow_
 		return NULL;
 	}
 	return &fp->tmpl->tq[queue];
+}
+
+/* Flow queue q's library rule queue and the lock its use takes (NULL: none). */
+static uint16_t
+mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_t **lock)
+{
+	const struct mlx5dm_flow_port *port = &fp->port;
+	uint32_t i;
+
+	/* A port built by hand: the one queue every thread shares. */
+	if (port->nb_tmpl == 0) {
+		*lock = &fp->any_lock;
+		return port->any;
+	}
+	i = q % port->nb_tmpl;
+	*lock = fp->tmpl->nb_queues > port->nb_tmpl ? &fp->tmpl->qlock[i] : NULL;
+	return (uint16_t)(port->tmpl + i);
 }
 
 static int
@@ -105,7 +128,11 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
-	struct rte_flow *flow = NULL;
+	struct mlx5dm_flow_build b;
+	struct rte_flow *flow;
+	rte_spinlock_t *qlock;
+	uint16_t lq;
+	int ret = -1;
 
 	if (tq == NULL)
 		return NULL;
@@ -138,11 +165,16 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		fp->shared_cnt = shared->cnt;
 	}
-	flow = mlx5dm_flow_create_locked(dev, fp, mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
-					 tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts, error);
+	ret = mlx5dm_flow_create_begin(dev, fp, mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
+				       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts, &b,
+				       error);
 	fp->shared_cnt = 0;
+	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
 	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		return NULL;
+	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 	if (flow != NULL)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data);
 	return flow;
@@ -159,9 +191,14 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 
 	if (tq == NULL)
 		return -rte_errno;
+	rte_spinlock_t *qlock;
+	uint16_t lq;
+
 	if (tq->count >= tq->size)
 		return mlx5dm_flow_tq_full(error);
-	ret = mlx5dm_flow_destroy_one(dev, fp, flow, error);
+	/* The queue exists (tq): the template state outlives the call. */
+	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
+	ret = mlx5dm_flow_destroy_one(dev, fp, flow, lq, qlock, error);
 	if (ret == 0)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data);
 	return ret;
@@ -195,12 +232,17 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	n = RTE_MIN((uint32_t)n_res, tq->pushed);
 	if (n == 0)
 		return 0;
-	/* What is pulled is in the device: the rule queue's writes have completed. */
-	rte_spinlock_lock(&fp->lock);
+	/*
+	 * What is pulled is in the device: the writes of the flow queue's rule
+	 * queue have completed (the library takes the queue's lock), and so
+	 * have those of other queues they waited for.
+	 */
 	mlx5dm_rules_ring(priv);
-	if (priv->steer != NULL)
-		ret = mlx5dm_queue_drain(priv->steer, 0);
-	rte_spinlock_unlock(&fp->lock);
+	if (priv->steer != NULL) {
+		rte_spinlock_t *qlock;
+
+		ret = mlx5dm_queue_drain(priv->steer, mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
+	}
 	/* A silent device: the results stay for a later pull, which waits again. */
 	if (ret == -ETIMEDOUT)
 		return rte_flow_error_set(error, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,

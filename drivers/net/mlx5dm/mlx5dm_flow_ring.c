@@ -3,7 +3,7 @@
  */
 
 /*
- * Doorbell batching of the rule queue (devarg doorbell_batch > 1): rte_flow
+ * Doorbell batching of the rule queues (devarg doorbell_batch > 1): rte_flow
  * create/destroy post their rule writes and the library rings the queue
  * once enough wait, saving an MMIO write per operation. What this driver
  * can see observing the steering rings what waits first
@@ -20,13 +20,18 @@
 void
 mlx5dm_rules_ring_slow(struct mlx5dm_priv *priv)
 {
+	uint16_t q;
 	int ret;
 
 	/* Cleared first: writes posted after this leave the flag set again. */
 	if (__atomic_exchange_n(&priv->rules_unrung, 0, __ATOMIC_ACQ_REL) == 0 ||
 	    priv->steer == NULL)
 		return;
-	ret = mlx5dm_queue_flush(priv->steer, 0);
-	if (ret < 0)
-		MLX5DM_DRV_LOG(ERR, "port %u: rule queue doorbell failed: %d", priv->port_id, ret);
+	/* A flush takes the queue's lock in the library: any thread may ring any queue. */
+	for (q = 0; q < priv->nb_rule_queues; q++) {
+		ret = mlx5dm_queue_flush(priv->steer, q);
+		if (ret < 0)
+			MLX5DM_DRV_LOG(ERR, "port %u: rule queue %u doorbell failed: %d",
+				       priv->port_id, q, ret);
+	}
 }

@@ -8,7 +8,9 @@
  * order the device applies them:
  *   counter, flow tag, decap, VLAN pops, modify header, VLAN pushes, encap,
  *   fate (drop / TIR / jump; none on egress = on to the wire).
- * All rules go through rule queue 0 (the synchronous API; fp->lock held).
+ * The objects are found under fp->lock, the library rules inserted and
+ * deleted without it on the caller's rule queue (mlx5dm_flow_queue_enter()):
+ * lcores creating rules at once meet only in the library's matcher shards.
  * Any failure undoes everything done for the flow, so a refused rule leaves
  * no rule, matcher, table, action or counter behind.
  */
@@ -16,10 +18,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
 #include "mlx5dm_flow.h"
 #include "mlx5dm_osdep.h"
-
-#define MLX5DM_FLOW_QUEUE 0
 
 void
 mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
@@ -27,6 +30,7 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 	/* The caches' indexes are empty when zeroed. */
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
+	rte_spinlock_init(&fp->any_lock);
 	mlx5dm_flow_pool_init(&fp->pool, NULL);
 	LIST_INIT(&fp->bulks);
 }
@@ -144,33 +148,62 @@ mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	return s;
 }
 
+uint16_t
+mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
+{
+	unsigned int lcore = rte_lcore_id();
+	uint16_t q;
+
+	*lock = NULL;
+	if (MLX5DM_LIKELY(fp->port.lcore_queue != NULL && lcore < RTE_MAX_LCORE)) {
+		q = fp->port.lcore_queue[lcore];
+		if (MLX5DM_LIKELY(q != fp->port.any))
+			return q;
+	}
+	*lock = &fp->any_lock;
+	return fp->port.any;
+}
+
+uint16_t
+mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
+{
+	rte_spinlock_t *lock;
+	uint16_t q = mlx5dm_flow_queue_of(fp, &lock);
+
+	if (lock != NULL)
+		rte_spinlock_lock(lock);
+	return q;
+}
+
+void
+mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
+{
+	if (queue == fp->port.any)
+		rte_spinlock_unlock(&fp->any_lock);
+}
+
+/* The library's rule of r goes (no port lock needed: the caller owns queue). */
 static void
-mlx5dm_flow_rule_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r)
+mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 {
 	int ret;
 
-	if (r->rule != NULL) {
-		ret = mlx5dm_rule_destroy(r->rule, MLX5DM_FLOW_QUEUE);
-		/* EIO: released, the device not told (the queue's failure was logged once). */
-		if (ret < 0 && ret != -EIO)
-			MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
-		r->rule = NULL;
-		fp->st.rules--;
-	}
-	if (r->aset != NULL) {
-		mlx5dm_flow_aset_put(fp, r->aset);
-		r->aset = NULL;
-	}
+	if (r->rule == NULL)
+		return;
+	ret = mlx5dm_rule_destroy(r->rule, queue);
+	/* EIO: released, the device not told (the queue's failure was logged once). */
+	if (ret < 0 && ret != -EIO)
+		MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
+	r->rule = NULL;
 }
 
-/* A sub-rule between its prepare and its create. */
+/* A sub-rule's matcher between its lookup and its action set. */
 struct mlx5dm_flow_rule_pending {
-	struct mlx5dm_rule_prep prep;
 	struct mlx5dm_flow_matcher *m;
 	struct mlx5dm_flow_matcher *own;  /* a reference taken here, or NULL (a hint) */
 };
 
-/* Drop the pending rule's own matcher reference (a prep needs no release). */
+/* Drop the pending rule's own matcher reference. */
 static void
 mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pending *pr)
 {
@@ -180,14 +213,15 @@ mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pe
 }
 
 /*
- * Sub-rule i's matcher and the library's prepare: the entries are built and
- * the lines of their table slot and index bucket start loading, while the
- * caller takes the handle and counter and looks up the actions.
+ * Sub-rule i's matcher and match value (b's copy for i > 0). Sub-rule 0 is
+ * prepared at once: the library builds its entries and starts loading the
+ * lines of its table slot and index bucket while the caller takes the
+ * handle and counter and looks up the actions.
  */
 static int
 mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		       unsigned int i, struct mlx5dm_flow_rule_pending *pr,
-		       struct rte_flow_error *error)
+		       unsigned int i, struct mlx5dm_flow_build *b,
+		       struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
 {
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	const uint8_t *mask, *value;
@@ -214,7 +248,12 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		}
 		pr->own = pr->m;
 	}
-	err = -mlx5dm_rule_prepare(mlx5dm_flow_matcher_obj(pr->m), value, &pr->prep);
+	b->m[i] = mlx5dm_flow_matcher_obj(pr->m);
+	if (i > 0) {
+		memcpy(b->value[i - 1], value, MLX5DM_MATCH_PARAM_SIZE);
+		return 0;
+	}
+	err = -mlx5dm_rule_prepare(b->m[0], value, &b->prep);
 	if (err != 0) {
 		mlx5dm_flow_rule_abandon(fp, pr);
 		return mlx5dm_flow_lib_err(error, err, "steering library: rule insertion failed");
@@ -222,18 +261,20 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	return 0;
 }
 
-/* Sub-rule i's actions and library rule, into r (released by the flow's release on failure). */
+/* Sub-rule i's action set (into r) and the actions and arguments of its library rule. */
 static int
-mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-			unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
-			struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
+mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
+		      struct mlx5dm_flow_rule_pending *pr, struct mlx5dm_flow_build *b,
+		      struct rte_flow_error *error)
 {
-	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
-	uint32_t args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
+	struct mlx5dm_action **acts = b->acts[i];
+	uint32_t *args = b->args[i];
 	struct mlx5dm_action *const *set;
 	unsigned int n_set, k, n = 0;
 	int err;
 
+	r->rule = NULL;
 	r->aset = mlx5dm_flow_rule_aset(fp, spec, i, pr->m);
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
 	if (r->aset == NULL) {
@@ -247,6 +288,7 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	 * the flow tag and a 32-bit set (mlx5dm_flow_rule_args()); the others
 	 * ignore theirs.
 	 */
+	memset(args, 0, sizeof(b->args[i]));
 	if (flow->cnt != 0) {
 		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
 		n = 1;
@@ -255,25 +297,22 @@ mlx5dm_flow_rule_finish(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
-	r->rule = mlx5dm_rule_create_prepared_args(&pr->prep, MLX5DM_FLOW_QUEUE, n, acts, args);
-	if (r->rule == NULL) {
-		err = errno;
-		mlx5dm_flow_rule_release(fp, r);
-		return mlx5dm_flow_lib_err(error, err, err == EEXIST ?
-					   "an identical rule exists (same group, priority and "
-					   "match)" : err == EIO ? "steering library: the device "
-					   "failed a rule write (the rule queue is in error)" :
-					   "steering library: rule insertion failed");
-	}
-	fp->st.rules++;
+	b->n[i] = (uint8_t)n;
 	return 0;
 }
 
+/* The objects of a flow whose library rules are gone (or never were); fp->lock held. */
 static void
 mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	while (flow->nb_rules > 0)
-		mlx5dm_flow_rule_release(fp, &flow->rules[--flow->nb_rules]);
+	struct mlx5dm_flow_rule *r;
+
+	while (flow->nb_rules > 0) {
+		r = &flow->rules[--flow->nb_rules];
+		if (r->aset != NULL)
+			mlx5dm_flow_aset_put(fp, r->aset);
+		r->aset = NULL;
+	}
 	if (flow->cnt_shared)
 		mlx5dm_flow_cnt_share(fp, flow->cnt, -1);
 	else if (flow->cnt != 0)
@@ -281,9 +320,9 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
 
-struct rte_flow *
-mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-			bool listed, struct rte_flow_error *error)
+int
+mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		       bool listed, struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_rule_pending pr;
 	struct rte_flow *flow;
@@ -291,17 +330,15 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	int ret;
 
 	/* The first sub-rule is prepared before anything is taken: its loads overlap the rest. */
-	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, &pr, error) < 0)
-		return NULL;
+	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
+		return -rte_errno;
 	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
 	if (flow == NULL) {
 		if (spec->nb_sub > 0)
 			mlx5dm_flow_rule_abandon(fp, &pr);
-		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
-		return NULL;
+		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 	}
 	flow->dom = (uint8_t)spec->egress;
-	flow->listed = listed;
 	if (spec->count && fp->shared_cnt != 0) {
 		flow->cnt = fp->shared_cnt;
 		flow->cnt_shared = true;
@@ -318,21 +355,93 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
 		if (i > 0) {
-			ret = mlx5dm_flow_rule_begin(fp, spec, i, &pr, error);
+			ret = mlx5dm_flow_rule_begin(fp, spec, i, b, &pr, error);
 			if (ret < 0)
 				goto release;
 		}
-		ret = mlx5dm_flow_rule_finish(fp, spec, i, flow, &flow->rules[i], &pr, error);
+		ret = mlx5dm_flow_rule_acts(fp, spec, i, flow, &flow->rules[i], &pr, b, error);
 		if (ret < 0)
 			goto release;
 		flow->nb_rules++;
 	}
-	fp->nb_listed += listed;
-	fp->st.flows++;
-	return flow;
+	b->flow = flow;
+	b->listed = listed;
+	fp->inflight++;
+	return 0;
 release:
 	mlx5dm_flow_release(fp, flow);
-	return NULL;
+	return -rte_errno;
+}
+
+int
+mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
+			uint16_t queue, struct rte_flow_error *error)
+{
+	struct rte_flow *flow = b->flow;
+	struct mlx5dm_rule_prep prep;
+	struct mlx5dm_rule_prep *p;
+	unsigned int i;
+	int err;
+
+	RTE_SET_USED(fp);
+	for (i = 0; i < flow->nb_rules; i++) {
+		p = &b->prep;
+		if (i > 0) {
+			p = &prep;
+			err = -mlx5dm_rule_prepare(b->m[i], b->value[i - 1], p);
+			if (err != 0)
+				goto undo;
+		}
+		flow->rules[i].rule = mlx5dm_rule_create_prepared_args(p, queue, b->n[i],
+								       b->acts[i], b->args[i]);
+		if (flow->rules[i].rule == NULL) {
+			err = errno;
+			goto undo;
+		}
+	}
+	return 0;
+undo:
+	while (i-- > 0)
+		mlx5dm_flow_rule_remove(&flow->rules[i], queue);
+	return mlx5dm_flow_lib_err(error, err, err == EEXIST ?
+				   "an identical rule exists (same group, priority and "
+				   "match)" : err == EIO ? "steering library: the device "
+				   "failed a rule write (the rule queue is in error)" :
+				   "steering library: rule insertion failed");
+}
+
+struct rte_flow *
+mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b, int ret)
+{
+	struct rte_flow *flow = b->flow;
+
+	fp->inflight--;
+	if (ret < 0) {
+		mlx5dm_flow_release(fp, flow);
+		return NULL;
+	}
+	flow->listed = b->listed;
+	fp->nb_listed += b->listed;
+	fp->st.rules += flow->nb_rules;
+	fp->st.flows++;
+	return flow;
+}
+
+struct rte_flow *
+mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			bool listed, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_build b;
+	uint16_t q;
+	int ret;
+
+	ret = mlx5dm_flow_objs_begin(fp, spec, listed, &b, error);
+	if (ret < 0)
+		return NULL;
+	q = mlx5dm_flow_queue_enter(fp);
+	ret = mlx5dm_flow_objs_insert(fp, &b, q, error);
+	mlx5dm_flow_queue_leave(fp, q);
+	return mlx5dm_flow_objs_commit(fp, &b, ret);
 }
 
 /* The implicit template of a rule's shape: its slot's, made on first use (NULL: no memory). */
@@ -388,15 +497,62 @@ mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
 	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
 }
 
+void
+mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
+{
+	fp->nb_listed -= flow->listed;
+	flow->listed = false;
+	fp->inflight++;
+}
+
+void
+mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue)
+{
+	unsigned int i;
+
+	for (i = 0; i < flow->nb_rules; i++)
+		mlx5dm_flow_rule_remove(&flow->rules[i], queue);
+}
+
+void
+mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
+{
+	fp->inflight--;
+	fp->st.rules -= flow->nb_rules;
+	mlx5dm_flow_release(fp, flow);
+	fp->st.flows--;
+}
+
 int
 mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			 struct rte_flow_error *error)
 {
+	uint16_t q;
+
 	RTE_SET_USED(error);
-	fp->nb_listed -= flow->listed;
-	mlx5dm_flow_release(fp, flow);
-	fp->st.flows--;
+	mlx5dm_flow_objs_unlist(fp, flow);
+	q = mlx5dm_flow_queue_enter(fp);
+	mlx5dm_flow_objs_remove(flow, q);
+	mlx5dm_flow_queue_leave(fp, q);
+	mlx5dm_flow_objs_reap(fp, flow);
 	return 0;
+}
+
+void
+mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp)
+{
+	fp->quiescing = true;
+	while (fp->inflight != 0) {
+		rte_spinlock_unlock(&fp->lock);
+		rte_pause();
+		rte_spinlock_lock(&fp->lock);
+	}
+}
+
+void
+mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp)
+{
+	fp->quiescing = false;
 }
 
 int

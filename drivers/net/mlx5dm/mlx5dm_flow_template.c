@@ -112,6 +112,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = NULL;
 	struct mlx5dm_flow_tmpl *t;
+	unsigned int q;
 	int ret;
 
 	if (fp == NULL)
@@ -158,6 +159,8 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		LIST_INIT(&t->ats);
 		LIST_INIT(&t->tables);
 		LIST_INIT(&t->handles);
+		for (q = 0; q < MLX5DM_FLOW_MAX_QUEUES; q++)
+			rte_spinlock_init(&t->qlock[q]);
 		fp->tmpl = t;
 	}
 	mlx5dm_flow_tq_free(t);

@@ -99,6 +99,8 @@ struct mlx5dm_flow_tq {
 struct mlx5dm_flow_tmpl {
 	uint16_t nb_queues;
 	struct mlx5dm_flow_tq *tq;
+	/* Library rule queues flow queues share (mlx5dm_flow_queue.c). */
+	rte_spinlock_t qlock[MLX5DM_FLOW_MAX_QUEUES];
 	LIST_HEAD(, rte_flow_pattern_template) pts;
 	LIST_HEAD(, rte_flow_actions_template) ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
@@ -110,20 +112,30 @@ struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
 int mlx5dm_flow_not_started(struct rte_flow_error *error);
 
-/* mlx5dm_flow_ops.c */
-int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-			    struct rte_flow *flow, struct rte_flow_error *error);
 /*
- * rte_flow_create() with fp->lock held, through template ct (NULL: the
- * implicit one of the rule's shape); relaxed: the rule of a relaxed
- * pattern template.
+ * mlx5dm_flow_ops.c. rte_flow_destroy() of a handle the caller may not own,
+ * on either API: the library deletes its rules on queue (under qlock unless
+ * NULL: the caller's own queue).
  */
-struct rte_flow *mlx5dm_flow_create_locked(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-					   struct mlx5dm_flow_compiled *ct, bool relaxed,
-					   const struct rte_flow_attr *attr,
-					   const struct rte_flow_item items[],
-					   const struct rte_flow_action actions[],
-					   struct rte_flow_error *error);
+int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			    struct rte_flow *flow, uint16_t queue, rte_spinlock_t *qlock,
+			    struct rte_flow_error *error);
+/*
+ * rte_flow_create() in two halves. The first with fp->lock held: the rule
+ * translated through template ct (NULL: the implicit one of the rule's
+ * shape; relaxed: the rule of a relaxed pattern template) and its objects
+ * taken into b; 0 or a negative errno with error. The second with no
+ * lock held: the library rules inserted on queue (under qlock unless NULL),
+ * then the flow listed; NULL with error on failure (nothing left).
+ */
+int mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			     struct mlx5dm_flow_compiled *ct, bool relaxed,
+			     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			     const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
+			     struct rte_flow_error *error);
+struct rte_flow *mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+					struct mlx5dm_flow_build *b, uint16_t queue,
+					rte_spinlock_t *qlock, struct rte_flow_error *error);
 
 /* mlx5dm_flow_template.c: the rte_flow_ops entries. */
 int mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,

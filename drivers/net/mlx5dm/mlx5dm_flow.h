@@ -1129,23 +1129,24 @@ uint16_t mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock
 
 /*
  * A flow created in three phases, so that the port lock is not held while
- * the library inserts: mlx5dm_flow_objs_begin() (fp->lock held) takes the
- * handle, the counter, the matchers and action sets, and prepares the
- * first sub-rule; mlx5dm_flow_objs_insert() (no port lock; the caller owns
- * the queue) inserts the library rules; mlx5dm_flow_objs_commit() (fp->lock
- * held) lists the flow, or releases it after a failure. Between begin and
- * commit the handle is not listed: flush, query and destroy do not see it.
+ * the library works: mlx5dm_flow_objs_begin() (fp->lock held) takes the
+ * handle, the counter, the matchers and action sets;
+ * mlx5dm_flow_objs_insert() (no port lock; the caller owns the queue)
+ * prepares and inserts the library rules; mlx5dm_flow_objs_commit()
+ * (fp->lock held) lists the flow, or releases it after a failure. Between
+ * begin and commit the handle is not listed: flush, query and destroy do
+ * not see it.
  */
 struct mlx5dm_flow_build {
 	struct rte_flow *flow;
 	bool listed;
-	struct mlx5dm_rule_prep prep;               /* sub-rule 0 */
+	struct mlx5dm_rule_prep prep;
 	struct mlx5dm_matcher *m[MLX5DM_FLOW_MAX_SUB];
 	uint8_t n[MLX5DM_FLOW_MAX_SUB];
 	struct mlx5dm_action *acts[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
 	uint32_t args[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
-	/* Match values of sub-rules 1.. (the spec is the template's: reused once unlocked). */
-	uint8_t value[MLX5DM_FLOW_MAX_SUB - 1][MLX5DM_MATCH_PARAM_SIZE];
+	/* Match values (the spec is the template's: reused once the lock is let go). */
+	uint8_t value[MLX5DM_FLOW_MAX_SUB][MLX5DM_MATCH_PARAM_SIZE];
 };
 /* 0 (b ready for insert) or a negative errno with error (nothing left). */
 int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,

@@ -213,10 +213,10 @@ mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pe
 }
 
 /*
- * Sub-rule i's matcher and match value (b's copy for i > 0). Sub-rule 0 is
- * prepared at once: the library builds its entries and starts loading the
- * lines of its table slot and index bucket while the caller takes the
- * handle and counter and looks up the actions.
+ * Sub-rule i's matcher and a copy of its match value. The library prepares
+ * the rule later, without the port lock: its prepare takes the matcher
+ * shard's lock, which another lcore's insert may hold through a table
+ * growth, and the port lock must not wait behind it.
  */
 static int
 mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -249,15 +249,7 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		pr->own = pr->m;
 	}
 	b->m[i] = mlx5dm_flow_matcher_obj(pr->m);
-	if (i > 0) {
-		memcpy(b->value[i - 1], value, MLX5DM_MATCH_PARAM_SIZE);
-		return 0;
-	}
-	err = -mlx5dm_rule_prepare(b->m[0], value, &b->prep);
-	if (err != 0) {
-		mlx5dm_flow_rule_abandon(fp, pr);
-		return mlx5dm_flow_lib_err(error, err, "steering library: rule insertion failed");
-	}
+	memcpy(b->value[i], value, MLX5DM_MATCH_PARAM_SIZE);
 	return 0;
 }
 
@@ -329,7 +321,6 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	unsigned int i;
 	int ret;
 
-	/* The first sub-rule is prepared before anything is taken: its loads overlap the rest. */
 	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
 		return -rte_errno;
 	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
@@ -378,21 +369,15 @@ mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 			uint16_t queue, struct rte_flow_error *error)
 {
 	struct rte_flow *flow = b->flow;
-	struct mlx5dm_rule_prep prep;
-	struct mlx5dm_rule_prep *p;
 	unsigned int i;
 	int err;
 
 	RTE_SET_USED(fp);
 	for (i = 0; i < flow->nb_rules; i++) {
-		p = &b->prep;
-		if (i > 0) {
-			p = &prep;
-			err = -mlx5dm_rule_prepare(b->m[i], b->value[i - 1], p);
-			if (err != 0)
-				goto undo;
-		}
-		flow->rules[i].rule = mlx5dm_rule_create_prepared_args(p, queue, b->n[i],
+		err = -mlx5dm_rule_prepare(b->m[i], b->value[i], &b->prep);
+		if (err != 0)
+			goto undo;
+		flow->rules[i].rule = mlx5dm_rule_create_prepared_args(&b->prep, queue, b->n[i],
 								       b->acts[i], b->args[i]);
 		if (flow->rules[i].rule == NULL) {
 			err = errno;

@@ -30,9 +30,10 @@ done
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# The executables of the meson suite "tsan" (app/test/unit/meson.build): only
-# they are built with ThreadSanitizer (model-side accesses: tsan.supp).
-tsan_targets="app/test/unit/test_steer_queues"
+# The executables of the meson suite "tsan" (app/test/unit/meson.build,
+# app/test/pmd/meson.build): only they are built with ThreadSanitizer
+# (model-side accesses: tsan.supp).
+tsan_targets="app/test/unit/test_steer_queues app/test/pmd/test_pmd_lcores"
 builds="build"
 [ $quick = 1 ] || builds="build build-san build-tsan"
 setup_failed=0

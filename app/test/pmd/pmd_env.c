@@ -18,21 +18,30 @@
 #include "pmd_env.h"
 
 struct rte_mempool *
-pmd_env_init(const char *prog)
+pmd_env_init_lcores(const char *prog, const char *lcores)
 {
 	static char args[][40] = {
 		"", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
-		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug",
+		"--log-level=lib.eal:error", "--log-level=pmd.net.mlx5dm:debug", "--lcores", "",
 	};
 	char *argv[RTE_DIM(args)];
-	unsigned int i;
+	int argc = (int)RTE_DIM(args) - (lcores == NULL ? 2 : 0);
+	int i;
 
 	snprintf(args[0], sizeof(args[0]), "%s", prog);
-	for (i = 0; i < RTE_DIM(args); i++)
+	if (lcores != NULL)
+		snprintf(args[RTE_DIM(args) - 1], sizeof(args[0]), "%s", lcores);
+	for (i = 0; i < argc; i++)
 		argv[i] = args[i];
-	if (rte_eal_init((int)RTE_DIM(args), argv) < 0)
+	if (rte_eal_init(argc, argv) < 0)
 		return NULL;
 	return rte_pktmbuf_pool_create("test_pool", 2048, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+}
+
+struct rte_mempool *
+pmd_env_init(const char *prog)
+{
+	return pmd_env_init_lcores(prog, NULL);
 }
 
 void

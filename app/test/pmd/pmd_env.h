@@ -14,6 +14,8 @@ struct rte_mempool;
 
 /* rte_eal_init() as the tests run it (prog names the process); the pool, or NULL. */
 struct rte_mempool *pmd_env_init(const char *prog);
+/* The same with EAL's --lcores (NULL: EAL's default). */
+struct rte_mempool *pmd_env_init_lcores(const char *prog, const char *lcores);
 void pmd_env_fini(struct rte_mempool *pool);
 
 /* The ethdev port named name, or RTE_MAX_ETHPORTS. */

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * rte_flow_create() / rte_flow_destroy() from two EAL lcores at once on one
+ * port, into one group and pattern (so one matcher): each lcore inserts on
+ * its own rule queue, and the frames sent afterwards show that every live
+ * rule steers and no deleted one does. The suite "tsan" runs it in a
+ * ThreadSanitizer build.
+ */
+
+/* rte_eth_dev_priv_dump() is experimental in 22.11. */
+#define ALLOW_EXPERIMENTAL_API
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_flow.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+#include <rte_udp.h>
+
+#include <rte_pmd_mlx5dm.h>
+#include "pmd_env.h"
+
+#define RULES 192u          /* per lcore and round */
+#define ROUNDS 6u
+#define NB_LCORES 2u
+
+static struct rte_mempool *pool;
+
+struct lcore_job {
+	uint16_t port;
+	uint32_t base;          /* first IPv4 destination (host order); MARK id = dst - base0 */
+	uint32_t mark;          /* MARK id of the first rule */
+	struct rte_flow *flows[RULES];
+	unsigned int failures;
+	char msg[128];
+	uint32_t done;          /* set (release) when the job is over */
+};
+
+static uint32_t go;         /* the lcores start together */
+
+static struct rte_flow *
+rule_create(uint16_t port, uint32_t dst, uint32_t mark, struct rte_flow_error *err)
+{
+	const struct rte_flow_attr attr = { .group = 0, .ingress = 1 };
+	const struct rte_flow_item_ipv4 spec = { .hdr.dst_addr = rte_cpu_to_be_32(dst) };
+	const struct rte_flow_item_ipv4 mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &spec, .mask = &mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action_mark m = { .id = mark };
+	const struct rte_flow_action_queue q = { .index = 0 };
+	const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &m },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	return rte_flow_create(port, &attr, pattern, actions, err);
+}
+
+/*
+ * ROUNDS times: create the job's RULES rules, then destroy them; in the
+ * last round only the odd ones go, so the even ones stay.
+ */
+static int
+lcore_rules(void *arg)
+{
+	struct lcore_job *j = arg;
+	struct rte_flow_error err;
+	unsigned int r, i;
+
+	while (__atomic_load_n(&go, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < RULES; i++) {
+			j->flows[i] = rule_create(j->port, j->base + i, j->mark + i, &err);
+			if (j->flows[i] == NULL && j->failures++ == 0)
+				snprintf(j->msg, sizeof(j->msg), "create: %s",
+					 err.message != NULL ? err.message : "?");
+		}
+		for (i = 0; i < RULES; i++) {
+			if (r == ROUNDS - 1 && i % 2 == 0)
+				continue;
+			if (j->flows[i] != NULL &&
+			    rte_flow_destroy(j->port, j->flows[i], &err) != 0 &&
+			    j->failures++ == 0)
+				snprintf(j->msg, sizeof(j->msg), "destroy: %s",
+					 err.message != NULL ? err.message : "?");
+			j->flows[i] = NULL;
+		}
+	}
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* An Ethernet / IPv4 (dst) / UDP frame of 100 bytes. */
+static struct rte_mbuf *
+frame(uint32_t dst)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t d[100] = { 0 };
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	char *to;
+
+	assert_non_null(m);
+	eth = (struct rte_ether_hdr *)d;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	eth->dst_addr.addr_bytes[0] = 0x02;
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(100 - sizeof(*eth));
+	ip->src_addr = RTE_BE32(0x0a000001);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->src_port = RTE_BE16(1000);
+	udp->dst_port = RTE_BE16(2000);
+	udp->dgram_len = rte_cpu_to_be_16(100 - sizeof(*eth) - sizeof(*ip));
+	to = rte_pktmbuf_append(m, sizeof(d));
+	assert_non_null(to);
+	memcpy(to, d, sizeof(d));
+	return m;
+}
+
+/* 1 when the frame is marked by its live rule, 0 when its rule was deleted. */
+static unsigned int
+check_frame(const struct rte_mbuf *m, const struct lcore_job *j)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+								sizeof(struct rte_ether_hdr));
+	uint32_t idx = rte_be_to_cpu_32(ip->dst_addr) - j->base;
+	bool live = idx % 2 == 0;
+
+	assert_true(idx < RULES);
+	if (live != ((m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) != 0))
+		fail_msg("destination %u of base %#x: %s rule, frame %s", idx, j->base,
+			 live ? "live" : "deleted", live ? "not marked" : "marked");
+	if (!live)
+		return 0;
+	assert_int_equal(m->hash.fdir.hi, j->mark + idx);
+	return 1;
+}
+
+/*
+ * Frames to every destination of the job: each is received, marked with
+ * its rule's id when the rule is live (even index), unmarked (the default
+ * rule's) when it was destroyed.
+ */
+static void
+check_steering(uint16_t port, const struct lcore_job *j)
+{
+	struct rte_mbuf *m[64];
+	unsigned int i, k, sent, got, marked = 0;
+	uint64_t deadline;
+	uint16_t n;
+
+	for (i = 0; i < RULES; i += sent) {
+		sent = RTE_MIN(64u, RULES - i);
+		for (k = 0; k < sent; k++)
+			m[k] = frame(j->base + i + k);
+		assert_int_equal(rte_eth_tx_burst(port, 0, m, (uint16_t)sent), sent);
+		got = 0;
+		deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+		while (got < sent && rte_get_timer_cycles() < deadline) {
+			n = rte_eth_rx_burst(port, 0, m, 64);
+			for (k = 0; k < n; k++)
+				marked += check_frame(m[k], j);
+			got += n;
+			rte_pktmbuf_free_bulk(m, n);
+		}
+		assert_int_equal(got, sent);
+	}
+	assert_int_equal(marked, RULES / 2);
+}
+
+/* The rules rule queue q holds, from the port's private dump. */
+static long long
+queue_rules(uint16_t port, unsigned int q)
+{
+	char *buf = NULL, key[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *p;
+	long long v;
+
+	assert_non_null(f);
+	assert_int_equal(rte_eth_dev_priv_dump(port, f), 0);
+	assert_int_equal(fclose(f), 0);
+	snprintf(key, sizeof(key), "rule queue %u: ", q);
+	p = strstr(buf, key);
+	assert_non_null(p);
+	v = strtoll(p + strlen(key), NULL, 10);
+	free(buf);
+	return v;
+}
+
+static void
+test_two_lcores_one_matcher(void **state)
+{
+	static struct lcore_job jobs[NB_LCORES];
+	struct rte_pmd_mlx5dm_port_info info;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error err;
+	unsigned int worker, i;
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(rte_lcore_count(), NB_LCORES);
+	assert_int_equal(rte_vdev_init("net_mlx5dm20", NULL), 0);
+	port = port_by_name("net_mlx5dm20");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	/* A looped port: what it sends comes back to its own Rx queue. */
+	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, &info), 0);
+	assert_int_equal(info.peer_port_id, port);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+
+	for (i = 0; i < NB_LCORES; i++) {
+		memset(&jobs[i], 0, sizeof(jobs[i]));
+		jobs[i].port = port;
+		jobs[i].base = 0x0a010000u + i * 0x100u;
+		jobs[i].mark = 1 + i * RULES;
+	}
+	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	assert_int_equal(rte_eal_remote_launch(lcore_rules, &jobs[1], worker), 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	lcore_rules(&jobs[0]);
+	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	/* EAL's wait is not seen by ThreadSanitizer: the job's own flag is. */
+	while (__atomic_load_n(&jobs[1].done, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	for (i = 0; i < NB_LCORES; i++) {
+		if (jobs[i].failures != 0)
+			fail_msg("lcore job %u: %u failures, first: %s", i, jobs[i].failures,
+				 jobs[i].msg);
+	}
+
+	/* Each lcore's own rule queue holds the rules it left (queue 0: the default rule too). */
+	assert_int_equal(queue_rules(port, 1), RULES / 2);
+	assert_true(queue_rules(port, 0) >= RULES / 2);
+	for (i = 0; i < NB_LCORES; i++)
+		check_steering(port, &jobs[i]);
+
+	assert_int_equal(rte_flow_flush(port, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm20"), 0);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	pool = pmd_env_init_lcores("test_pmd_lcores", "0-1");
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	pmd_env_fini(pool);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_lcores_one_matcher),
+	};
+
+	return cmocka_run_group_tests_name("pmd_lcores", tests, setup, teardown);
+}

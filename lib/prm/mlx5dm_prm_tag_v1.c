@@ -183,3 +183,8 @@ const struct mlx5dm_prm_tag_dw4 mlx5dm_prm_tag_dw4 = {
 const struct mlx5dm_prm_tag_general_purpose mlx5dm_prm_tag_general_purpose = {
 	.general_purpose_lookup_field = F(0x000, 32),
 };
+
+const struct mlx5dm_prm_tag_v1_src_gvmi_qp mlx5dm_prm_tag_v1_src_gvmi_qp = {
+	.source_gvmi = F(0x010, 16),
+	.source_qp = F(0x028, 24),
+};

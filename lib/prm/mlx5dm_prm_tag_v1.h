@@ -244,4 +244,11 @@ struct mlx5dm_prm_tag_general_purpose {
 };
 extern const struct mlx5dm_prm_tag_general_purpose mlx5dm_prm_tag_general_purpose;
 
+/* SRC_QP_GVMI (ste_src_gvmi_qp_v1): the sending function's vhca_id and QP. */
+struct mlx5dm_prm_tag_v1_src_gvmi_qp {
+	struct mlx5dm_prm_field source_gvmi;
+	struct mlx5dm_prm_field source_qp;
+};
+extern const struct mlx5dm_prm_tag_v1_src_gvmi_qp mlx5dm_prm_tag_v1_src_gvmi_qp;
+
 #endif /* _MLX5DM_PRM_TAG_V1_H_ */

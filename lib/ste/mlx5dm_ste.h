@@ -65,6 +65,12 @@ enum mlx5dm_ste_lookup {
 	MLX5DM_STE_LOOKUP_MPLS_OVER_UDP,	/* flex parser, position from the device */
 	MLX5DM_STE_LOOKUP_ICMP,
 	MLX5DM_STE_LOOKUP_GRE,
+	/*
+	 * The sending function (misc.source_port, misc.source_sqn): only with
+	 * struct mlx5dm_ste_dev_caps.source_gvmi, whose caller has put the
+	 * vport's vhca_id in source_port (an FDB side, rdma-core's vport caps).
+	 */
+	MLX5DM_STE_LOOKUP_SRC_GVMI_QP,
 	MLX5DM_STE_LOOKUP_MAX,
 };
 
@@ -84,6 +90,7 @@ enum mlx5dm_ste_flex {
 struct mlx5dm_ste_dev_caps {
 	uint32_t flex_protocols;		/* flex_parser_protocols: MLX5DM_FLEX_PARSER_* */
 	uint8_t flex_id[MLX5DM_STE_FLEX_MAX];	/* parser id of each protocol (0..7 usable) */
+	bool source_gvmi;			/* misc.source_port holds a vhca_id: match it */
 };
 
 struct mlx5dm_ste_lookup_def;
@@ -472,6 +479,7 @@ enum mlx5dm_ste_action_type {
 	MLX5DM_STE_ACTION_DEST_TABLE,
 	MLX5DM_STE_ACTION_DEST_TIR,	/* RX only */
 	MLX5DM_STE_ACTION_DEFAULT_MISS,
+	MLX5DM_STE_ACTION_DEST_VPORT,	/* FDB only: a vport's (or the uplink's) entry */
 	MLX5DM_STE_ACTION_TYPE_MAX,
 };
 
@@ -508,6 +516,10 @@ struct mlx5dm_ste_action {
 		} encap;
 		uint32_t vlan_hdr;	/* PUSH_VLAN: TPID << 16 | TCI */
 		uint64_t icm_addr;	/* DROP, DEST_TABLE, DEST_TIR */
+		struct {
+			uint64_t icm_addr;	/* the side's vport entry (where icm_addr is) */
+			uint16_t gvmi;		/* the e-switch manager owning it */
+		} vport;
 	};
 };
 

@@ -35,7 +35,8 @@ static const char *const mlx5dm_ste_state_names[MLX5DM_STE_ST_MAX] = {
 	"push_vlan", "a terminating action",
 };
 
-#define TERMINATING (BIT(DROP) | BIT(DEST_TABLE) | BIT(DEST_TIR) | BIT(DEFAULT_MISS))
+#define TERMINATING (BIT(DROP) | BIT(DEST_TABLE) | BIT(DEST_TIR) | BIT(DEFAULT_MISS) | \
+		     BIT(DEST_VPORT))
 #define DECAP (BIT(DECAP_L2) | BIT(DECAP_L3))
 #define ENCAP (BIT(ENCAP_L2) | BIT(ENCAP_L3))
 #define ALL ((1u << MLX5DM_STE_ACTION_TYPE_MAX) - 1)
@@ -43,7 +44,10 @@ static const char *const mlx5dm_ste_state_names[MLX5DM_STE_ST_MAX] = {
 /*
  * Actions accepted in each state of a NIC side (rdma-core's state machine
  * without ASO/meter/sampler). Direction-only restrictions (no flow tag or
- * decap on TX, no encap on NIC RX) are applied separately.
+ * decap on TX, no encap on NIC RX) are applied separately. An FDB side
+ * follows the NIC side of its direction (rdma-core's FDB_INGRESS and
+ * FDB_EGRESS differ from NIC_RX and NIC_TX in their destinations only): a
+ * vport destination is accepted wherever a table is.
  */
 static const uint32_t mlx5dm_ste_nic_allowed[2][MLX5DM_STE_ST_MAX] = {
 	[MLX5DM_STE_DIR_RX] = {
@@ -124,6 +128,7 @@ static const struct {
 	[MLX5DM_STE_ACTION_DEST_TIR] = { "dest_tir", MLX5DM_STE_FAM_TERM, MLX5DM_STE_ST_TERM },
 	[MLX5DM_STE_ACTION_DEFAULT_MISS] = {
 		"default_miss", MLX5DM_STE_FAM_TERM, MLX5DM_STE_ST_TERM },
+	[MLX5DM_STE_ACTION_DEST_VPORT] = { "dest_vport", MLX5DM_STE_FAM_TERM, MLX5DM_STE_ST_TERM },
 };
 
 const char *
@@ -149,11 +154,20 @@ static uint32_t
 mlx5dm_ste_side_forbidden(const struct mlx5dm_ste_ctx *ctx,
 			  const struct mlx5dm_ste_actions_attr *attr)
 {
+	bool fdb = attr->domain == MLX5DM_STE_DOMAIN_FDB;
+
 	if (attr->dir == MLX5DM_STE_DIR_RX)
-		/* A NIC RX domain only decapsulates; push needs a v1+ device. */
-		return ENCAP | ((ctx->caps & MLX5DM_STE_CAP_RX_PUSH) ? 0 : BIT(PUSH_VLAN));
+		/*
+		 * A NIC RX domain only decapsulates, the FDB's RX side
+		 * encapsulates too where the format can (rdma-core's
+		 * RX_ENCAP); push needs a v1+ device. Tags and TIRs are
+		 * NIC RX's, vports the FDB's.
+		 */
+		return (fdb && (ctx->caps & MLX5DM_STE_CAP_RX_ENCAP) ? 0 : ENCAP) |
+		       (fdb ? BIT(FLOW_TAG) | BIT(DEST_TIR) : BIT(DEST_VPORT)) |
+		       ((ctx->caps & MLX5DM_STE_CAP_RX_PUSH) ? 0 : BIT(PUSH_VLAN));
 	/* TX: nothing to tag or decapsulate, no TIR; pop needs a v1+ device. */
-	return BIT(FLOW_TAG) | DECAP | BIT(DEST_TIR) |
+	return BIT(FLOW_TAG) | DECAP | BIT(DEST_TIR) | (fdb ? 0 : BIT(DEST_VPORT)) |
 	       ((ctx->caps & MLX5DM_STE_CAP_TX_POP) ? 0 : BIT(POP_VLAN));
 }
 
@@ -236,6 +250,11 @@ mlx5dm_ste_collect(const struct mlx5dm_ste_action *a, const struct mlx5dm_ste_ac
 		set->final_icm_addr = a->icm_addr;
 		set->final_gvmi = attr->gvmi;
 		break;
+	case MLX5DM_STE_ACTION_DEST_VPORT:
+		/* The vport's entry belongs to the e-switch manager (rdma-core's vhca_gvmi). */
+		set->final_icm_addr = a->vport.icm_addr;
+		set->final_gvmi = a->vport.gvmi;
+		break;
 	default:
 		break;
 	}
@@ -257,10 +276,9 @@ mlx5dm_ste_validate(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_ac
 		mlx5dm_ste_action_err_set(err, -1, "invalid arguments");
 		return -EINVAL;
 	}
-	if (attr->domain != MLX5DM_STE_DOMAIN_NIC) {
-		mlx5dm_ste_action_err_set(err, -1, "actions on %s are not implemented",
-					  mlx5dm_ste_side_name(attr));
-		return -EOPNOTSUPP;
+	if (attr->domain != MLX5DM_STE_DOMAIN_NIC && attr->domain != MLX5DM_STE_DOMAIN_FDB) {
+		mlx5dm_ste_action_err_set(err, -1, "invalid arguments");
+		return -EINVAL;
 	}
 	memset(set, 0, sizeof(*set));
 	set->dir = attr->dir;
@@ -288,7 +306,10 @@ mlx5dm_ste_validate(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_ac
 						  mlx5dm_ste_families[fam].name);
 			return -EOPNOTSUPP;
 		}
-		if (!(mlx5dm_ste_nic_allowed[attr->dir][st] & (1u << a->type))) {
+		/* A vport is a destination as a table is. */
+		if (!(mlx5dm_ste_nic_allowed[attr->dir][st] &
+		      (1u << (a->type == MLX5DM_STE_ACTION_DEST_VPORT ?
+			      MLX5DM_STE_ACTION_DEST_TABLE : a->type)))) {
 			mlx5dm_ste_action_err_set(err, (int)i, "%s after %s on %s", name,
 						  mlx5dm_ste_state_names[st],
 						  mlx5dm_ste_side_name(attr));

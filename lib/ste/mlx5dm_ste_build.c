@@ -85,6 +85,7 @@ static const struct mlx5dm_ste_sel mlx5dm_ste_order[] = {
 	SEL(GENERAL_PURPOSE, OUTER),
 	SEL(REGISTERS_0, OUTER),
 	SEL(REGISTERS_1, OUTER),
+	SEL(SRC_GVMI_QP, OUTER),
 	SEL(ETHL2_TNL, INNER, TRIG(mlx5dm_ste_trig_vni)),
 	SEL(ETHL2_SRC_DST, OUTER | INNER, TRIG(mlx5dm_ste_trig_smac), TRIG2(mlx5dm_ste_trig_dmac)),
 	SEL(ETHL2_SRC, OUTER | INNER, TRIG(mlx5dm_ste_trig_smac)),
@@ -122,6 +123,7 @@ static const char *const mlx5dm_ste_lookup_names[MLX5DM_STE_LOOKUP_MAX] = {
 	[MLX5DM_STE_LOOKUP_MPLS_OVER_UDP] = "MPLS_OVER_UDP",
 	[MLX5DM_STE_LOOKUP_ICMP] = "ICMP",
 	[MLX5DM_STE_LOOKUP_GRE] = "GRE",
+	[MLX5DM_STE_LOOKUP_SRC_GVMI_QP] = "SRC_QP_GVMI",
 };
 
 const char *
@@ -253,6 +255,9 @@ mlx5dm_ste_sel_def(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_dev
 {
 	unsigned int k, id;
 
+	/* source_port is a vport number unless the caller made it a vhca_id. */
+	if (s->lookup == MLX5DM_STE_LOOKUP_SRC_GVMI_QP && (dev == NULL || !dev->source_gvmi))
+		return NULL;
 	if (s->flex == 0)
 		return ctx->lookups[s->lookup];
 	k = s->flex - 1u;
@@ -349,7 +354,7 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_s
 	if (ctx == NULL || mask == NULL || out == NULL || n == NULL ||
 	    (criteria & ~MLX5DM_FTE_CRITERIA_ALL) != 0)
 		return -EINVAL;
-	/* dir only matters to source-port lookups, which v1 does not build yet. */
+	/* The source-port lookup is the caller's choice (dev->source_gvmi), not dir's. */
 	(void)dir;
 	ret = mlx5dm_ste_check_ip_version(mask, criteria, err_field);
 	if (ret < 0)

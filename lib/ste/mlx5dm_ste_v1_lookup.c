@@ -221,6 +221,12 @@ static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_general_purpose[] = {
 	SEC(&mlx5dm_prm_tag_general_purpose.general_purpose_lookup_field, misc2, metadata_reg_a),
 };
 
+/* source_port already holds the vport's vhca_id (struct mlx5dm_ste_dev_caps.source_gvmi). */
+static const struct mlx5dm_ste_field_map mlx5dm_ste_v1_map_src_gvmi_qp[] = {
+	SEC(TAG(src_gvmi_qp, source_gvmi), misc, source_port),
+	SEC(TAG(src_gvmi_qp, source_qp), misc, source_sqn),
+};
+
 static const struct mlx5dm_ste_lookup_def mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_MAX] = {
 	[MLX5DM_STE_LOOKUP_DONT_CARE] = { .lu_type = LU(DONT_CARE, DONT_CARE) },
 	[MLX5DM_STE_LOOKUP_GENERAL_PURPOSE] =
@@ -253,6 +259,8 @@ static const struct mlx5dm_ste_lookup_def mlx5dm_ste_v1_def[MLX5DM_STE_LOOKUP_MA
 	/* ICMP reads the outer L4 header through the L4 misc lookup (as rdma-core does). */
 	[MLX5DM_STE_LOOKUP_ICMP] = DEF(LU(ETHL4_MISC_O, ETHL4_MISC_O), mlx5dm_ste_v1_map_icmp),
 	[MLX5DM_STE_LOOKUP_GRE] = DEF(LU(GRE, GRE), mlx5dm_ste_v1_map_gre),
+	[MLX5DM_STE_LOOKUP_SRC_GVMI_QP] =
+		DEF(LU(SRC_QP_GVMI, SRC_QP_GVMI), mlx5dm_ste_v1_map_src_gvmi_qp),
 };
 
 /* Parsers 0..3 are read by the FLEX_PARSER_0 lookup, 4..7 by FLEX_PARSER_1. */
@@ -279,5 +287,5 @@ const struct mlx5dm_ste_lookup_def *const mlx5dm_ste_v1_lookups[MLX5DM_STE_LOOKU
 	PTR(DONT_CARE), PTR(GENERAL_PURPOSE), PTR(REGISTERS_0), PTR(REGISTERS_1),
 	PTR(ETHL2_SRC_DST), PTR(ETHL2_SRC), PTR(ETHL2_DST), PTR(ETHL2_TNL),
 	PTR(IPV4_MISC), PTR(IPV4_5_TUPLE), PTR(IPV6_DST), PTR(IPV6_SRC),
-	PTR(ETHL4), PTR(ETHL4_MISC), PTR(MPLS), PTR(ICMP), PTR(GRE),
+	PTR(ETHL4), PTR(ETHL4_MISC), PTR(MPLS), PTR(ICMP), PTR(GRE), PTR(SRC_GVMI_QP),
 };

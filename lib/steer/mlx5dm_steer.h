@@ -9,7 +9,8 @@
  *
  * Object model (as rdma-core's SW steering): a context owns the device
  * resources (capabilities, ICM pools of the four SW ICM types, send rings);
- * a domain (NIC RX, NIC TX) holds tables; a table (level >= 1, a SW-owned
+ * a domain (NIC RX, NIC TX, or the FDB of an E-Switch manager, whose every
+ * object has an RX and a TX side inside) holds tables; a table (level >= 1, a SW-owned
  * flow table object) holds matchers sorted by priority; a matcher (one
  * match mask) holds rules; rules reference actions, which are shared and
  * refcounted. Handles are opaque.
@@ -86,7 +87,15 @@ int mlx5dm_port_attr_query(struct mlx5dm_dev *dev, struct mlx5dm_port_attr *attr
 enum mlx5dm_domain_type {
 	MLX5DM_DOMAIN_NIC_RX = 0,
 	MLX5DM_DOMAIN_NIC_TX = 1,
-	MLX5DM_DOMAIN_FDB = 2,       /* not supported yet: ENOTSUP */
+	/*
+	 * The E-Switch (ENOTSUP unless the device manages one with SW-owned
+	 * FDB tables). Frames from the wire walk its RX side, frames of the
+	 * functions its TX side; a rule matching misc.source_port (a vport
+	 * number, MLX5DM_VPORT_UPLINK = 0xffff the wire; matched whole) goes
+	 * into the one side such frames walk, any other rule into both.
+	 * Unmatched frames go to the manager's vport.
+	 */
+	MLX5DM_DOMAIN_FDB = 2,
 };
 
 struct mlx5dm_domain *mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type);
@@ -313,6 +322,13 @@ struct mlx5dm_action *mlx5dm_action_default_miss(struct mlx5dm_domain *dom);
 struct mlx5dm_action *mlx5dm_action_dest_table(struct mlx5dm_domain *dom,
 					       struct mlx5dm_table *tbl);
 struct mlx5dm_action *mlx5dm_action_dest_tir(struct mlx5dm_domain *dom, struct mlx5dm_tir *tir);
+/*
+ * FDB: forward to a vport of the e-switch (0 the manager, 1 + i VF i;
+ * 0xffff the uplink, i.e. the wire: from the wire's own frames, on the RX
+ * side, that is a drop on the device). EOPNOTSUPP on a NIC domain, EINVAL
+ * for a vport the e-switch does not have.
+ */
+struct mlx5dm_action *mlx5dm_action_dest_vport(struct mlx5dm_domain *dom, uint16_t vport);
 struct mlx5dm_action *mlx5dm_action_counter(struct mlx5dm_domain *dom, struct mlx5dm_counters *c,
 					    uint32_t index);
 /*
@@ -470,7 +486,8 @@ size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
  * CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records
  * 3000-3424; doc/guides/steering_dump.rst). Safe while rules are inserted
  * on other threads (a matcher's inserts wait while it is dumped); writes
- * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error).
+ * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error),
+ * -ENOTSUP (an FDB domain or rule, not dumped yet).
  */
 int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
 /*

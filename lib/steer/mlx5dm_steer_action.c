@@ -36,7 +36,7 @@ mlx5dm_action_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind,
 {
 	struct mlx5dm_action *a;
 
-	if (dom == NULL) {
+	if (dom == NULL || dom->top != NULL) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -64,6 +64,8 @@ mlx5dm_action_publish(struct mlx5dm_action *a)
 {
 	struct mlx5dm_ctx *ctx = a->dom->ctx;
 
+	if (mlx5dm_domain_is_fdb(a->dom))
+		mlx5dm_fdb_action_init(a);
 	mlx5dm_spinlock_lock(&ctx->lock);
 	a->dom->refcnt++;
 	mlx5dm_spinlock_unlock(&ctx->lock);
@@ -145,10 +147,44 @@ mlx5dm_action_dest_table(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl)
 	if (a == NULL)
 		return NULL;
 	a->dest_tbl = tbl;
-	a->ste.icm_addr = mlx5dm_ste_icm(tbl->s_anchor);
+	/* An FDB table's sides have the anchors (mlx5dm_fdb_action_init). */
+	if (tbl->s_anchor != NULL)
+		a->ste.icm_addr = mlx5dm_ste_icm(tbl->s_anchor);
 	mlx5dm_spinlock_lock(&dom->ctx->lock);
 	tbl->refcnt++;
 	mlx5dm_spinlock_unlock(&dom->ctx->lock);
+	return mlx5dm_action_publish(a);
+}
+
+struct mlx5dm_action *
+mlx5dm_action_dest_vport(struct mlx5dm_domain *dom, uint16_t vport)
+{
+	struct mlx5dm_vport_caps vc;
+	struct mlx5dm_action *a;
+	int ret;
+
+	if (dom == NULL || dom->top != NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!mlx5dm_domain_is_fdb(dom)) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "a vport is a destination of the FDB only");
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ret = mlx5dm_fdb_vport_get(dom, vport, &vc);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	a = mlx5dm_action_new(dom, MLX5DM_ACT_DEST_VPORT, MLX5DM_STE_ACTION_DEST_VPORT);
+	if (a == NULL)
+		return NULL;
+	/* The RX side's entry here, the TX side's aside (mlx5dm_fdb_action_side). */
+	a->vport = vport;
+	a->ste.vport.icm_addr = vc.icm_rx;
+	a->ste.vport.gvmi = vc.vhca_gvmi;
+	a->fdb_icm_tx = vc.icm_tx;
 	return mlx5dm_action_publish(a);
 }
 
@@ -246,7 +282,7 @@ mlx5dm_action_modify_hw(struct mlx5dm_domain *dom, size_t nb, const uint8_t *prm
 	int ret;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.domain = MLX5DM_STE_DOMAIN_NIC;
+	attr.domain = mlx5dm_domain_is_fdb(dom) ? MLX5DM_STE_DOMAIN_FDB : MLX5DM_STE_DOMAIN_NIC;
 	attr.dir = dom->dir;
 	attr.gvmi = dom->ctx->caps.vhca_id;
 	ret = mlx5dm_ste_modify_translate(dom->ctx->ste, &attr, prm_actions, (unsigned int)nb,
@@ -366,8 +402,9 @@ mlx5dm_action_reformat(struct mlx5dm_domain *dom, enum mlx5dm_reformat_type type
 		errno = EINVAL;
 		return NULL;
 	}
-	if (dom->type != kinds[type].dom) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s only on a NIC %s domain",
+	/* The FDB takes both; which side may use them is the rule's check (RX_ENCAP). */
+	if (dom->type != kinds[type].dom && dom->type != MLX5DM_DOMAIN_FDB) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s only on a NIC %s domain or the FDB",
 			   kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "encap" : "decap",
 			   kinds[type].dom == MLX5DM_DOMAIN_NIC_TX ? "TX" : "RX");
 		errno = EOPNOTSUPP;

@@ -2,7 +2,7 @@
  * Copyright 2026 The mlx5dm authors
  */
 
-/* Domains (NIC RX, NIC TX), their entry table and sync. */
+/* Domains (NIC RX, NIC TX; the FDB's sides: mlx5dm_steer_fdb.c), their entry table and sync. */
 
 #include <errno.h>
 #include <string.h>
@@ -19,13 +19,8 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (type == MLX5DM_DOMAIN_FDB) {
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "%s", !ctx->caps.fdb.sw_owner ?
-			   "FDB: the device manages no e-switch with SW-owned FDB tables" :
-			   "FDB domains are not supported yet");
-		errno = ENOTSUP;
-		return NULL;
-	}
+	if (type == MLX5DM_DOMAIN_FDB)
+		return mlx5dm_fdb_domain_create(ctx);
 	dom = mlx5dm_zmalloc(sizeof(*dom));
 	if (dom == NULL) {
 		errno = ENOMEM;
@@ -33,6 +28,7 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 	}
 	dom->ctx = ctx;
 	dom->type = type;
+	dom->ste_caps = ctx->caps.ste;
 	LIST_INIT(&dom->tables);
 	if (type == MLX5DM_DOMAIN_NIC_RX) {
 		dom->dir = MLX5DM_STE_DIR_RX;
@@ -52,13 +48,10 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 }
 
 int
-mlx5dm_domain_destroy(struct mlx5dm_domain *dom)
+mlx5dm_domain_unlist(struct mlx5dm_domain *dom)
 {
-	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_ctx *ctx = dom->ctx;
 
-	if (dom == NULL)
-		return -EINVAL;
-	ctx = dom->ctx;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	if (!LIST_EMPTY(&dom->tables) || dom->refcnt != 0 || dom->root_tbl != NULL) {
 		mlx5dm_spinlock_unlock(&ctx->lock);
@@ -66,19 +59,34 @@ mlx5dm_domain_destroy(struct mlx5dm_domain *dom)
 	}
 	LIST_REMOVE(dom, next);
 	mlx5dm_spinlock_unlock(&ctx->lock);
-	mlx5dm_free(dom);
 	return 0;
+}
+
+int
+mlx5dm_domain_destroy(struct mlx5dm_domain *dom)
+{
+	int ret;
+
+	if (dom == NULL || dom->top != NULL)
+		return -EINVAL;
+	if (mlx5dm_domain_is_fdb(dom))
+		return mlx5dm_fdb_domain_destroy(dom);
+	ret = mlx5dm_domain_unlist(dom);
+	if (ret == 0)
+		mlx5dm_free(dom);
+	return ret;
 }
 
 
 int
 mlx5dm_domain_set_root(struct mlx5dm_domain *dom, struct mlx5dm_table *tbl)
 {
-	struct mlx5dm_ctx *ctx = dom->ctx;
+	struct mlx5dm_ctx *ctx;
 	int ret;
 
-	if (tbl != NULL && tbl->dom != dom)
+	if (dom == NULL || dom->top != NULL || (tbl != NULL && tbl->dom != dom))
 		return -EINVAL;
+	ctx = dom->ctx;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	/* Make-before-break: the resource layer installs the new rule first. */
 	ret = mlx5dm_res_root_set(&dom->root, tbl != NULL ? tbl->ft : NULL);

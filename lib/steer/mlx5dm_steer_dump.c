@@ -545,6 +545,8 @@ mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
 	if (rule == NULL || f == NULL)
 		return -EINVAL;
 	m = rule->matcher;
+	if (mlx5dm_domain_is_fdb(m->tbl->dom))
+		return -ENOTSUP;
 	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	d = mlx5dm_dump_new(m->tbl->dom, f);
 	if (d == NULL)
@@ -564,6 +566,8 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 
 	if (dom == NULL || f == NULL)
 		return -EINVAL;
+	if (mlx5dm_domain_is_fdb(dom))
+		return -ENOTSUP;
 	mlx5dm_rule_settle_all(dom->ctx);
 	d = mlx5dm_dump_new(dom, f);
 	if (d == NULL)

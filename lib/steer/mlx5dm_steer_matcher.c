@@ -143,6 +143,22 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 	mlx5dm_free(m);
 }
 
+struct mlx5dm_matcher *
+mlx5dm_matcher_alloc(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr *attr)
+{
+	struct mlx5dm_matcher *m = mlx5dm_zmalloc(sizeof(*m));
+
+	if (m == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->tbl = tbl;
+	m->priority = attr->priority;
+	m->criteria = attr->criteria;
+	memcpy(m->mask, attr->mask, sizeof(m->mask));
+	return m;
+}
+
 int
 mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr *attr,
 		     const char **err_field)
@@ -154,8 +170,14 @@ mlx5dm_matcher_check(struct mlx5dm_domain *dom, const struct mlx5dm_matcher_attr
 		*err_field = NULL;
 	if (dom == NULL || attr == NULL || attr->mask == NULL)
 		return -EINVAL;
+	if (mlx5dm_domain_is_fdb(dom)) {
+		int ret = mlx5dm_fdb_mask_check(attr->mask, attr->criteria, err_field);
+
+		if (ret < 0)
+			return ret;
+	}
 	/* Caps and format are fixed at context open: no lock needed. */
-	return mlx5dm_ste_build_matcher(dom->ctx->ste, &dom->ctx->caps.ste, attr->mask,
+	return mlx5dm_ste_build_matcher(dom->ctx->ste, &dom->ste_caps, attr->mask,
 					attr->criteria, dom->dir, b, MLX5DM_STE_MAX_BUILDERS, &n,
 					err_field);
 }
@@ -177,20 +199,16 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 		errno = EINVAL;
 		return NULL;
 	}
+	if (mlx5dm_domain_is_fdb(tbl->dom))
+		return mlx5dm_fdb_matcher_create(tbl, attr, err_field);
 	ctx = tbl->dom->ctx;
-	m = mlx5dm_zmalloc(sizeof(*m));
-	if (m == NULL) {
-		errno = ENOMEM;
+	m = mlx5dm_matcher_alloc(tbl, attr);
+	if (m == NULL)
 		return NULL;
-	}
-	m->tbl = tbl;
-	m->priority = attr->priority;
-	m->criteria = attr->criteria;
-	memcpy(m->mask, attr->mask, sizeof(m->mask));
 	ret = mlx5dm_matcher_shards_init(m, ctx->nb_queues);
 	if (ret < 0)
 		goto free_m;
-	ret = mlx5dm_ste_build_matcher(ctx->ste, &ctx->caps.ste, m->mask, m->criteria,
+	ret = mlx5dm_ste_build_matcher(ctx->ste, &tbl->dom->ste_caps, m->mask, m->criteria,
 				       tbl->dom->dir, m->builders, MLX5DM_STE_MAX_BUILDERS,
 				       &m->nb_builders, err_field);
 	if (ret < 0) {
@@ -284,6 +302,8 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 
 	if (m == NULL)
 		return -EINVAL;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_matcher_destroy(m);
 	tbl = m->tbl;
 	ctx = tbl->dom->ctx;
 	/* Queues that wrote m's entries must be done before its ICM is freed. */

@@ -177,6 +177,16 @@ struct mlx5dm_ctx {
 
 struct mlx5dm_table;
 
+struct mlx5dm_fdb_vports;
+
+/*
+ * A domain. An FDB domain (rdma-core's info.rx / info.tx) is two sides in
+ * one: every table, matcher and rule of it is a pair of side objects, each
+ * a NIC-like object of its side's domain (half[]), which is listed nowhere
+ * and walked by the device from the FDB table's RX or TX root
+ * (mlx5dm_steer_fdb.c). The FDB domain's own default and drop are its RX
+ * side's.
+ */
 struct mlx5dm_domain {
 	LIST_ENTRY(mlx5dm_domain) next;
 	struct mlx5dm_ctx *ctx;
@@ -188,7 +198,25 @@ struct mlx5dm_domain {
 	struct mlx5dm_res_root root;      /* the root-table rule forwarding to root_tbl */
 	LIST_HEAD(, mlx5dm_table) tables;
 	uint32_t refcnt;                  /* actions created on it */
+	struct mlx5dm_ste_dev_caps ste_caps; /* builder facts (an FDB's: source_port matched) */
+	struct mlx5dm_domain *top;        /* an FDB side: its FDB domain; else NULL */
+	struct mlx5dm_domain *half[2];    /* an FDB domain: its sides by direction; else NULL */
+	struct mlx5dm_fdb_vports *vports; /* an FDB domain: the vports it has looked up */
 };
+
+/* The domain actions and callers know: an FDB side's FDB domain, else dom. */
+static inline struct mlx5dm_domain *
+mlx5dm_domain_top(struct mlx5dm_domain *dom)
+{
+	return dom->top != NULL ? dom->top : dom;
+}
+
+/* dom is an FDB domain (its objects are pairs of side objects). */
+static inline bool
+mlx5dm_domain_is_fdb(const struct mlx5dm_domain *dom)
+{
+	return dom->half[MLX5DM_STE_DIR_RX] != NULL;
+}
 
 struct mlx5dm_htbl;
 
@@ -275,6 +303,7 @@ struct mlx5dm_table {
 	TAILQ_HEAD(mlx5dm_matcher_list, mlx5dm_matcher) matchers; /* by priority */
 	uint32_t refcnt;                  /* jump actions and the domain root pointing here */
 	struct mlx5dm_spinlock anchor_lock; /* writes of anchors shared by matchers */
+	struct mlx5dm_table *half[2];     /* an FDB table: its sides (s_anchor NULL); else NULL */
 };
 
 /*
@@ -467,6 +496,8 @@ struct mlx5dm_matcher {
 	uint16_t pend_queue;              /* the queue that created it */
 	bool pending_probe;               /* not indexed yet: probed when placed */
 	struct mlx5dm_ste *spare;
+	/* An FDB matcher: its sides (its rules count in cnt.rules, atomic); else NULL. */
+	struct mlx5dm_matcher *half[2];
 	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
 	bool pend_listed;                 /* listed, or being settled (under lock) */
 	uint16_t queue_idx;               /* for logs */
@@ -634,6 +665,7 @@ enum mlx5dm_action_kind {
 	MLX5DM_ACT_REFORMAT,
 	MLX5DM_ACT_PUSH_VLAN,
 	MLX5DM_ACT_POP_VLAN,
+	MLX5DM_ACT_DEST_VPORT,
 };
 
 struct mlx5dm_action {
@@ -650,6 +682,9 @@ struct mlx5dm_action {
 	struct mlx5dm_pattern *pattern;   /* pattern mode: the shared pattern... */
 	struct mlx5dm_res_arg *arg;       /* ...and this action's argument slot */
 	struct mlx5dm_res_reformat *fw_reformat; /* encap data kept by the firmware */
+	/* FDB: the TX side's address of a drop, default miss, jump or vport (ste: the RX's). */
+	uint64_t fdb_icm_tx;
+	uint16_t vport;                   /* DEST_VPORT: its number */
 };
 
 /*
@@ -790,6 +825,9 @@ int mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 			    struct mlx5dm_ste *anchor, const struct mlx5dm_htbl *h);
 
 /* ---- mlx5dm_steer_matcher.c ---- */
+/* A zeroed matcher of tbl with attr's priority, criteria and mask (errno ENOMEM). */
+struct mlx5dm_matcher *mlx5dm_matcher_alloc(struct mlx5dm_table *tbl,
+					    const struct mlx5dm_matcher_attr *attr);
 uint64_t mlx5dm_matcher_end_icm(const struct mlx5dm_matcher *m);
 int mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 				struct mlx5dm_htbl *h);
@@ -821,6 +859,49 @@ void mlx5dm_modify_release(struct mlx5dm_action *a);
 void mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g);
 void mlx5dm_steer_stats_objects(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st);
+
+/* ---- mlx5dm_steer_domain.c ---- */
+/* Out of the context's list unless it has tables, actions or a root (-EBUSY). */
+int mlx5dm_domain_unlist(struct mlx5dm_domain *dom);
+
+/* ---- mlx5dm_steer_table.c ---- */
+/* A table of dom (an FDB side) with its start anchor written, no flow table object. */
+struct mlx5dm_table *mlx5dm_table_side_new(struct mlx5dm_domain *dom, uint32_t level);
+void mlx5dm_table_side_free(struct mlx5dm_table *tbl);
+
+/* ---- mlx5dm_steer_fdb.c ---- */
+/* Vport num of FDB domain dom (kept once looked up); -EINVAL when the e-switch has none. */
+int mlx5dm_fdb_vport_get(struct mlx5dm_domain *dom, uint16_t num, struct mlx5dm_vport_caps *vc);
+struct mlx5dm_domain *mlx5dm_fdb_domain_create(struct mlx5dm_ctx *ctx);
+int mlx5dm_fdb_domain_destroy(struct mlx5dm_domain *dom);
+struct mlx5dm_table *mlx5dm_fdb_table_create(struct mlx5dm_domain *dom, uint32_t level);
+int mlx5dm_fdb_table_destroy(struct mlx5dm_table *tbl);
+struct mlx5dm_matcher *mlx5dm_fdb_matcher_create(struct mlx5dm_table *tbl,
+						 const struct mlx5dm_matcher_attr *attr,
+						 const char **err_field);
+int mlx5dm_fdb_matcher_destroy(struct mlx5dm_matcher *m);
+/* Its sides' tables and entries, its own rules (an FDB rule counts once). */
+int mlx5dm_fdb_matcher_stats(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *st);
+/* An FDB mask matches source_port whole or not at all: 0 or -EOPNOTSUPP naming it. */
+int mlx5dm_fdb_mask_check(const uint8_t *mask, uint8_t criteria, const char **err_field);
+int mlx5dm_fdb_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
+			    struct mlx5dm_rule_prep *prep);
+struct mlx5dm_rule *mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue,
+					   const uint8_t *value, size_t nb_actions,
+					   struct mlx5dm_action *const actions[],
+					   const uint32_t args[]);
+int mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
+/* An FDB rule's side rule of direction dir, NULL if the rule skipped that side. */
+static inline struct mlx5dm_rule *
+mlx5dm_fdb_rule_side(const struct mlx5dm_rule *rule, unsigned int dir)
+{
+	return (struct mlx5dm_rule *)rule->refs[dir];
+}
+/* An action of an FDB domain (created, its RX side's bytes set): its TX side's address. */
+void mlx5dm_fdb_action_init(struct mlx5dm_action *a);
+/* The bytes of action a on side dir of an FDB domain (out: a->ste, copied). */
+void mlx5dm_fdb_action_side(const struct mlx5dm_action *a, enum mlx5dm_ste_dir dir,
+			    struct mlx5dm_ste_action *out);
 
 /* ---- mlx5dm_steer_encap.c ---- */
 /* Place encap data (ENCAP ICM or a firmware reformat context); fills a->ste.encap. */

@@ -798,6 +798,8 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 
 	if (ret < 0)
 		return ret;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_rule_prepare(m, value, prep);
 	sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
 	mlx5dm_spinlock_lock(&sh->lock);
 	mlx5dm_rule_prep_hint(sh, prep);
@@ -1030,6 +1032,8 @@ mlx5dm_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *valu
 	struct mlx5dm_rule_prep prep;
 	int ret;
 
+	if (m != NULL && m->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_rule_create(m, queue, value, nb_actions, actions, NULL);
 	ret = mlx5dm_rule_prep_build(m, value, &prep);
 	if (ret < 0) {
 		errno = -ret;
@@ -1067,6 +1071,10 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 		return NULL;
 	}
 	m = prep->matcher;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL) {
+		prep->matcher = NULL;
+		return mlx5dm_fdb_rule_create(m, queue, prep->ste, nb_actions, actions, args);
+	}
 	ctx = m->tbl->dom->ctx;
 	if (queue >= ctx->nb_queues) {
 		errno = EINVAL;
@@ -1316,6 +1324,8 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (rule == NULL)
 		return -EINVAL;
 	m = rule->matcher;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_rule_destroy(rule, queue);
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
 	mlx5dm_rule_ctx_init(&rc, m);

@@ -119,10 +119,11 @@ static int
 mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
 		    const uint32_t args[], struct mlx5dm_ste_action *out)
 {
+	struct mlx5dm_domain *dom = m->tbl->dom;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (acts[i] == NULL || acts[i]->dom != m->tbl->dom) {
+		if (acts[i] == NULL || acts[i]->dom != mlx5dm_domain_top(dom)) {
 			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "action %zu %s", i,
 				   acts[i] == NULL ? "is NULL" : "belongs to another domain");
 			return -EINVAL;
@@ -137,7 +138,10 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 		}
 		if (!mlx5dm_act_arg_ok(acts[i], args, i))
 			return -EINVAL;
-		out[i] = acts[i]->ste;
+		if (dom->top != NULL)
+			mlx5dm_fdb_action_side(acts[i], dom->dir, &out[i]);
+		else
+			out[i] = acts[i]->ste;
 		if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
 			out[i].counter_id = mlx5dm_act_counter_id(acts[i], args, i);
 		if (acts[i]->kind == MLX5DM_ACT_FLOW_TAGS)
@@ -154,9 +158,9 @@ mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_mem
 		     const struct mlx5dm_action *a)
 {
 	if (e->ctr_action == (int8_t)i)
-		return mlx5dm_act_is_counter(a) && a->dom == m->tbl->dom;
+		return mlx5dm_act_is_counter(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
 	if (e->tag_action == (int8_t)i)
-		return mlx5dm_act_is_tag(a) && a->dom == m->tbl->dom;
+		return mlx5dm_act_is_tag(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
 	return e->serial[i] == a->serial;
 }
 
@@ -384,7 +388,7 @@ mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
 	if (ret < 0)
 		return ret;
 	memset(&aattr, 0, sizeof(aattr));
-	aattr.domain = MLX5DM_STE_DOMAIN_NIC;
+	aattr.domain = dom->top != NULL ? MLX5DM_STE_DOMAIN_FDB : MLX5DM_STE_DOMAIN_NIC;
 	aattr.dir = dom->dir;
 	aattr.gvmi = dom->ctx->caps.vhca_id;
 	aattr.default_icm_addr = dom->default_icm;

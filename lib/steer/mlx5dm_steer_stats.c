@@ -91,6 +91,8 @@ mlx5dm_matcher_stats_get(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *
 {
 	if (m == NULL || st == NULL)
 		return -EINVAL;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_matcher_stats(m, st);
 	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_matcher_lock_all(m);

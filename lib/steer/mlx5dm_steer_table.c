@@ -44,19 +44,14 @@ mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 }
 
 struct mlx5dm_table *
-mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+mlx5dm_table_side_new(struct mlx5dm_domain *dom, uint32_t level)
 {
-	struct mlx5dm_ctx *ctx;
-	struct mlx5dm_queue *q;
+	struct mlx5dm_ctx *ctx = dom->ctx;
 	struct mlx5dm_defer d = { .n = 0 };
 	struct mlx5dm_table *tbl;
+	struct mlx5dm_queue *q;
 	int ret;
 
-	if (dom == NULL || level == 0) {
-		errno = EINVAL;
-		return NULL;
-	}
-	ctx = dom->ctx;
 	tbl = mlx5dm_zmalloc(sizeof(*tbl));
 	if (tbl == NULL) {
 		errno = ENOMEM;
@@ -79,34 +74,70 @@ mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
 	mlx5dm_spinlock_unlock(&q->lock);
 	if (ret < 0)
 		goto free_anchor;
+	return tbl;
+free_anchor:
+	mlx5dm_ste_free_single(tbl->s_anchor, &d);
+	mlx5dm_defer_run(&d);
+free_tbl:
+	mlx5dm_spinlock_destroy(&tbl->anchor_lock);
+	mlx5dm_free(tbl);
+	errno = -ret;
+	return NULL;
+}
+
+void
+mlx5dm_table_side_free(struct mlx5dm_table *tbl)
+{
+	struct mlx5dm_defer d = { .n = 0 };
+
+	mlx5dm_ste_free_single(tbl->s_anchor, &d);
+	mlx5dm_defer_run(&d);
+	mlx5dm_spinlock_destroy(&tbl->anchor_lock);
+	mlx5dm_free(tbl);
+}
+
+struct mlx5dm_table *
+mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+{
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_table *tbl;
+	int ret;
+
+	if (dom == NULL || level == 0 || dom->top != NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (mlx5dm_domain_is_fdb(dom))
+		return mlx5dm_fdb_table_create(dom, level);
+	ctx = dom->ctx;
+	tbl = mlx5dm_table_side_new(dom, level);
+	if (tbl == NULL)
+		return NULL;
 	/* Firmware level: one below the deepest, as rdma-core's DR does. */
 	ret = mlx5dm_res_ft_create(&ctx->res, dom->type, ctx->caps.max_ft_level - 1u,
 				   mlx5dm_ste_icm(tbl->s_anchor), 0, &tbl->ft);
-	if (ret < 0)
-		goto free_anchor;
+	if (ret < 0) {
+		mlx5dm_table_side_free(tbl);
+		errno = -ret;
+		return NULL;
+	}
 	tbl->ft_id = mlx5dm_res_ft_id(tbl->ft);
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_INSERT_HEAD(&dom->tables, tbl, next);
 	ctx->n_tables++;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	return tbl;
-free_anchor:
-	mlx5dm_ste_free_single(tbl->s_anchor, &d);
-	mlx5dm_defer_run(&d);
-free_tbl:
-	mlx5dm_free(tbl);
-	errno = -ret;
-	return NULL;
 }
 
 int
 mlx5dm_table_destroy(struct mlx5dm_table *tbl)
 {
-	struct mlx5dm_defer d = { .n = 0 };
 	struct mlx5dm_ctx *ctx;
 
-	if (tbl == NULL)
+	if (tbl == NULL || tbl->dom->top != NULL)
 		return -EINVAL;
+	if (mlx5dm_domain_is_fdb(tbl->dom))
+		return mlx5dm_fdb_table_destroy(tbl);
 	ctx = tbl->dom->ctx;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	if (!TAILQ_EMPTY(&tbl->matchers) || tbl->refcnt != 0) {
@@ -117,9 +148,6 @@ mlx5dm_table_destroy(struct mlx5dm_table *tbl)
 	ctx->n_tables--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	mlx5dm_res_ft_destroy(tbl->ft);
-	mlx5dm_ste_free_single(tbl->s_anchor, &d);
-	mlx5dm_defer_run(&d);
-	mlx5dm_spinlock_destroy(&tbl->anchor_lock);
-	mlx5dm_free(tbl);
+	mlx5dm_table_side_free(tbl);
 	return 0;
 }

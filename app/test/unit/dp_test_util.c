@@ -114,8 +114,8 @@ dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t metadat
 	uint8_t w[192];
 	uint32_t inl = dp->sqi.inline_min, at, ds;
 	const uint8_t *c = NULL;
-	unsigned int q, i;
 	uint64_t first8;
+	unsigned int i;
 
 	if (len > DP_BUF || len < inl)
 		return -2;
@@ -151,6 +151,15 @@ dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t metadat
 	}
 	if (c == NULL || (c[63] >> 4) != 0x0)
 		return -3;
+	return dp_recv(dp, out);
+}
+
+int
+dp_recv(struct dp *dp, struct dp_rx *out)
+{
+	const uint8_t *c;
+	unsigned int q;
+
 	for (q = 0; q < dp->nb_rq; q++) {
 		struct dp_rq *r = &dp->rq[q];
 

@@ -72,6 +72,12 @@ int dp_send_meta(struct dp *dp, const uint8_t *frame, uint16_t len, uint32_t met
 int dp_send(struct dp *dp, const uint8_t *frame, uint16_t len, struct dp_rx *out);
 
 /*
+ * A frame another device's send has already delivered to one of dp's RQs
+ * (the model delivers before the sender's Tx CQE): as dp_send() returns.
+ */
+int dp_recv(struct dp *dp, struct dp_rx *out);
+
+/*
  * dp_send() for tests written against struct mlx5dm_sim_pkt: got (if not
  * NULL) says what the CQE said (flags, flow_tag, rss_hash, len) and its
  * data points into a static copy, valid until the next call.

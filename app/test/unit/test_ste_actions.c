@@ -324,6 +324,42 @@ test_rx_drop(void **state)
 	t_run(&t_rx, acts, 2, e, 0, false);
 }
 
+/*
+ * FDB: a vport destination ends the walk at the vport's entry, owned by
+ * the e-switch manager (hit GVMI 0x0022 here, not the rule's 0x0011);
+ * the RX side may encapsulate (v1), after a counter, as NIC TX does.
+ */
+static void
+test_fdb_vport(void **state)
+{
+	const uint64_t vport_rx = 0x0022000000a01040ull;
+	const struct mlx5dm_ste_action acts[] = {
+		A(COUNTER, .counter_id = 0x10),
+		A(ENCAP_L2, .encap = { 0x0007, 50 }),
+		A(DEST_VPORT, .vport = { vport_rx, 0x0022 }),
+	};
+	struct mlx5dm_ste_actions_attr rx = t_rx, tx = t_tx;
+	uint8_t e[64];
+
+	(void)state;
+	rx.domain = MLX5DM_STE_DOMAIN_FDB;
+	tx.domain = MLX5DM_STE_DOMAIN_FDB;
+	t_base_bwc(e);
+	SET(e, 1, 0x00, 0x00, 0x10);
+	/* INSERT_POINTER as on NIC TX (test_tx_modify_encap), in the match entry's slot. */
+	SET(e, 24, 0x0b, 0x00, 0x00, 0xc9, 0x00, 0x00, 0x00, 0x07);
+	REPARSE(e);
+	t_final(e, vport_rx, 0x0022);
+	/* idx = (0x0022000000a01040 >> 5) | 1 = ...0x50083: bits 39:32 of the address are 0. */
+	assert_int_equal(e[15], 0x00);
+	assert_int_equal(e[16], 0x00);
+	assert_int_equal(e[17], 0xa0);
+	assert_int_equal(e[18], 0x10);
+	assert_int_equal(e[19], 0x60);
+	t_run(&rx, acts, 3, e, 0, false);
+	t_run(&tx, acts, 3, e, 0, false);
+}
+
 /* TX: a push after a modify goes to a new STE (encap/push stay apart). */
 static void
 test_tx_modify_push(void **state)
@@ -446,6 +482,8 @@ test_placement_limits(void **state)
 		A(POP_VLAN), A(MODIFY_HDR, LIST(1, 1)), A(PUSH_VLAN, .vlan_hdr = 0x81000001),
 	};
 	const struct mlx5dm_ste_action big_index[] = { A(MODIFY_HDR, LIST(0x10000, 1)) };
+	const struct mlx5dm_ste_action tag[] = { A(FLOW_TAG, .flow_tag = 1) };
+	const struct mlx5dm_ste_action vport[] = { A(DEST_VPORT, .vport = { 0x40, 1 }) };
 	struct mlx5dm_ste_actions_attr fdb = t_rx;
 	struct mlx5dm_ste_action_err err;
 	uint8_t stes[4 * 64] = { 0 };
@@ -466,11 +504,14 @@ test_placement_limits(void **state)
 	assert_int_equal(mlx5dm_ste_set_actions(ctx, &t_rx, big_index, 1, stes, 2, &n_extra,
 						&err), -ERANGE);
 	assert_string_equal(err.msg, "modify list index 65536 exceeds 16 bits");
-	/* FDB sides are not implemented yet, and say so. */
+	/* An FDB side has no flow tag; a NIC side no vport. */
 	fdb.domain = MLX5DM_STE_DOMAIN_FDB;
-	assert_int_equal(mlx5dm_ste_set_actions(ctx, &fdb, many, 1, stes, 2, &n_extra, &err),
+	assert_int_equal(mlx5dm_ste_set_actions(ctx, &fdb, tag, 1, stes, 2, &n_extra, &err),
 			 -EOPNOTSUPP);
-	assert_string_equal(err.msg, "actions on FDB_RX are not implemented");
+	assert_string_equal(err.msg, "flow_tag on FDB_RX");
+	assert_int_equal(mlx5dm_ste_set_actions(ctx, &t_tx, vport, 1, stes, 2, &n_extra, &err),
+			 -EOPNOTSUPP);
+	assert_string_equal(err.msg, "dest_vport on NIC_TX");
 	assert_string_equal(mlx5dm_ste_action_name(MLX5DM_STE_ACTION_MODIFY_HDR), "modify_header");
 }
 
@@ -488,6 +529,7 @@ main(void)
 		cmocka_unit_test(test_tx_pop_modify_match_entry),
 		cmocka_unit_test(test_tx_modify_push),
 		cmocka_unit_test(test_rx_drop),
+		cmocka_unit_test(test_fdb_vport),
 		cmocka_unit_test(test_rx_counter_only),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_placement_limits),

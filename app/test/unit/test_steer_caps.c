@@ -301,6 +301,7 @@ test_fdb_caps(void **state)
 	struct mlx5dm_caps caps, vcaps;
 	struct mlx5dm_vport_caps vc[3], u;
 	struct mlx5dm_dev *pf, *vf[2];
+	struct mlx5dm_domain *dom;
 	struct mlx5dm_ctx *ctx;
 	uint16_t g;
 	unsigned int i;
@@ -368,14 +369,19 @@ test_fdb_caps(void **state)
 	assert_string_equal(lines[0],
 			    "FDB: the device manages no e-switch with SW-owned FDB tables");
 	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	/* The manager has one: its sides miss to the manager's vport, drop to the FDB's drops. */
 	ctx = mlx5dm_ctx_open(pf, NULL);
 	assert_non_null(ctx);
-	nb_lines = 0;
-	mlx5dm_log_set_hook(capture);
-	assert_null(mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_FDB));
-	mlx5dm_log_set_hook(NULL);
-	assert_int_equal(nb_lines, 1);
-	assert_string_equal(lines[0], "FDB domains are not supported yet");
+	dom = mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_FDB);
+	assert_non_null(dom);
+	assert_int_equal(dom->half[0]->default_icm, vc[0].icm_rx);
+	assert_int_equal(dom->half[1]->default_icm, vc[0].icm_tx);
+	assert_int_equal(dom->half[0]->drop_icm, caps.fdb.drop_icm_rx);
+	assert_int_equal(dom->half[1]->drop_icm, caps.fdb.drop_icm_tx);
+	assert_int_equal(dom->half[0]->dir, MLX5DM_STE_DIR_RX);
+	assert_int_equal(dom->half[1]->dir, MLX5DM_STE_DIR_TX);
+	assert_int_equal(mlx5dm_ctx_close(ctx), -EBUSY);
+	assert_int_equal(mlx5dm_domain_destroy(dom), 0);
 	assert_int_equal(mlx5dm_ctx_close(ctx), 0);
 	mlx5dm_dev_close(vf[0]);
 	mlx5dm_dev_close(vf[1]);

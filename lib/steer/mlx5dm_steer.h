@@ -486,8 +486,7 @@ size_t mlx5dm_slab_bytes(const struct mlx5dm_slab *s);
  * CSV dump in the format of rdma-core's mlx5dv_dump_dr_domain (records
  * 3000-3424; doc/guides/steering_dump.rst). Safe while rules are inserted
  * on other threads (a matcher's inserts wait while it is dumped); writes
- * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error),
- * -ENOTSUP (an FDB domain or rule, not dumped yet).
+ * nothing to the device. Return: 0, -EINVAL, -ENOMEM, -EIO (write error).
  */
 int mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f);
 /*

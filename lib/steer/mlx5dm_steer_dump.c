@@ -24,6 +24,12 @@
  * Extension: the table record (3100) has one more field than rdma-core's,
  * the flow table object id; parsers ignore trailing fields.
  *
+ * An FDB domain is dumped as rdma-core dumps one: its vports (3003), each
+ * table with its RX and TX anchors (3101, 3102), each matcher with both
+ * sides (3202, 3203, their builders), each rule once (3300) with the
+ * entries of its sides (3303, 3304) and its actions once. Ids are those
+ * of the FDB objects, not of their sides.
+ *
  * Locking: the context lock for the whole dump (tables and matchers stay
  * put), each matcher's shard locks while its rules are walked (inserts
  * and deletes on that matcher wait; other matchers keep going). Nothing is
@@ -42,6 +48,7 @@
 enum mlx5dm_dump_rec {
 	MLX5DM_DUMP_DOMAIN = 3000,
 	MLX5DM_DUMP_DOMAIN_FLEX_PARSER = 3001,
+	MLX5DM_DUMP_DOMAIN_VPORT = 3003,
 	MLX5DM_DUMP_DOMAIN_CAPS = 3004,
 	MLX5DM_DUMP_DOMAIN_SEND_RING = 3005,
 	MLX5DM_DUMP_TABLE = 3100,
@@ -56,6 +63,7 @@ enum mlx5dm_dump_rec {
 	MLX5DM_DUMP_ACTION_ENCAP_L3 = 3401,
 	MLX5DM_DUMP_ACTION_MODIFY_HDR = 3402,
 	MLX5DM_DUMP_ACTION_DROP = 3403,
+	MLX5DM_DUMP_ACTION_VPORT = 3404,
 	MLX5DM_DUMP_ACTION_FT = 3405,
 	MLX5DM_DUMP_ACTION_CTR = 3406,
 	MLX5DM_DUMP_ACTION_TAG = 3407,
@@ -164,6 +172,18 @@ mlx5dm_dump_end(struct mlx5dm_dump *d)
 
 /* ---- domain ---- */
 
+/* 3003: number, vhca_id of its function, RX and TX entries. */
+static void
+mlx5dm_dump_vport(void *arg, const struct mlx5dm_vport_caps *vc)
+{
+	struct mlx5dm_dump *d = arg;
+
+	mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_VPORT, d->dom_id);
+	mlx5dm_dump_add(d, ",%u,0x%x,0x%" PRIx64 ",0x%" PRIx64, vc->num, vc->vport_gvmi,
+			vc->icm_rx, vc->icm_tx);
+	mlx5dm_dump_end(d);
+}
+
 static int
 mlx5dm_dump_domain(struct mlx5dm_dump *d)
 {
@@ -196,12 +216,16 @@ mlx5dm_dump_domain(struct mlx5dm_dump *d)
 			is[MLX5DM_ICM_STE].dm_count, is[MLX5DM_ICM_MODIFY].dm_count,
 			is[MLX5DM_ICM_PATTERN].dm_count, caps->fmt);
 	mlx5dm_dump_end(d);
-	/* gvmi, NIC RX/TX drop addresses, flex protocols, vports (none), eswitch manager. */
+	/* gvmi, NIC RX/TX drop addresses, flex protocols, vports, eswitch manager. */
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_CAPS, d->dom_id);
-	mlx5dm_dump_add(d, ",0x%x,0x%" PRIx64 ",0x%" PRIx64 ",0x%x,0,%d", caps->vhca_id,
+	mlx5dm_dump_add(d, ",0x%x,0x%" PRIx64 ",0x%" PRIx64 ",0x%x,%u,%d", caps->vhca_id,
 			caps->rx_drop_icm, caps->tx_drop_icm, caps->ste.flex_protocols,
+			mlx5dm_domain_is_fdb(d->dom) ?
+			mlx5dm_fdb_vports_each(d->dom, NULL, NULL) : 0,
 			caps->eswitch_manager ? 1 : 0);
 	mlx5dm_dump_end(d);
+	if (mlx5dm_domain_is_fdb(d->dom))
+		(void)mlx5dm_fdb_vports_each(d->dom, mlx5dm_dump_vport, d);
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(flex); i++) {
 		mlx5dm_dump_rec(d, MLX5DM_DUMP_DOMAIN_FLEX_PARSER, d->dom_id);
 		mlx5dm_dump_add(d, ",%s,0x%x", flex[i].name, flex[i].id);
@@ -235,6 +259,7 @@ enum mlx5dm_dump_arg {
 	MLX5DM_DUMP_ARG_ENCAP_INDEX,
 	MLX5DM_DUMP_ARG_VLAN,
 	MLX5DM_DUMP_ARG_ICM,
+	MLX5DM_DUMP_ARG_VPORT,
 	MLX5DM_DUMP_ARG_SPECIAL,          /* several fields: mlx5dm_dump_action() */
 };
 
@@ -252,6 +277,7 @@ static const struct mlx5dm_dump_action_fmt mlx5dm_dump_action_fmts[] = {
 	[MLX5DM_STE_ACTION_DEST_TABLE] = { MLX5DM_DUMP_ACTION_FT, MLX5DM_DUMP_ARG_SPECIAL },
 	[MLX5DM_STE_ACTION_DEST_TIR] = { MLX5DM_DUMP_ACTION_DEVX_TIR, MLX5DM_DUMP_ARG_ICM },
 	[MLX5DM_STE_ACTION_DEFAULT_MISS] = { MLX5DM_DUMP_ACTION_MISS, MLX5DM_DUMP_ARG_NONE },
+	[MLX5DM_STE_ACTION_DEST_VPORT] = { MLX5DM_DUMP_ACTION_VPORT, MLX5DM_DUMP_ARG_VPORT },
 };
 
 /* The 32- or 64-bit field of actions with one (fmt->arg), of rule's action a. */
@@ -275,6 +301,8 @@ mlx5dm_dump_action_arg(const struct mlx5dm_action *a, const struct mlx5dm_rule *
 		return sa->encap.index;
 	case MLX5DM_DUMP_ARG_VLAN:
 		return sa->vlan_hdr;
+	case MLX5DM_DUMP_ARG_VPORT:
+		return a->vport;
 	default:
 		return sa->icm_addr;
 	}
@@ -339,18 +367,15 @@ mlx5dm_dump_entry(struct mlx5dm_dump *d, const struct mlx5dm_ste *s, const uint8
 	mlx5dm_dump_end(d);
 }
 
-static int
-mlx5dm_dump_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
+/* The entries of rule (of one side), as rule_id's, on side d->side. */
+static void
+mlx5dm_dump_rule_entries(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule, uint64_t rule_id)
 {
 	const struct mlx5dm_matcher *m = rule->matcher;
 	const struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
-	const uint64_t rule_id = mlx5dm_dump_id(rule);
 	const struct mlx5dm_ste *s = rule->last;
 	unsigned int lvl, i;
 
-	mlx5dm_dump_rec(d, MLX5DM_DUMP_RULE, rule_id);
-	mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_id(m));
-	mlx5dm_dump_end(d);
 	/* Each table's pointing entry is the level above: walk up from the last. */
 	for (lvl = m->nb_builders; lvl-- > 0;) {
 		path[lvl] = s;
@@ -360,8 +385,57 @@ mlx5dm_dump_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
 		mlx5dm_dump_entry(d, path[lvl], m->builders[lvl].bit_mask, rule_id);
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_dump_entry(d, mlx5dm_rule_act_stes(rule)[i], NULL, rule_id);
+}
+
+static void
+mlx5dm_dump_rule_actions(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule, uint64_t rule_id)
+{
+	unsigned int i;
+
 	for (i = 0; i < rule->nb_actions; i++)
 		mlx5dm_dump_action(d, mlx5dm_rule_action_list(rule)[i], rule, rule_id);
+}
+
+static int
+mlx5dm_dump_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
+{
+	const uint64_t rule_id = mlx5dm_dump_id(rule);
+
+	mlx5dm_dump_rec(d, MLX5DM_DUMP_RULE, rule_id);
+	mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_id(rule->matcher));
+	mlx5dm_dump_end(d);
+	mlx5dm_dump_rule_entries(d, rule, rule_id);
+	mlx5dm_dump_rule_actions(d, rule, rule_id);
+	return d->err;
+}
+
+/*
+ * An FDB rule: once, with the entries of each of its sides (each side's
+ * matcher locked meanwhile) and the actions of one.
+ */
+static int
+mlx5dm_dump_fdb_rule(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule)
+{
+	const uint64_t rule_id = mlx5dm_dump_id(rule);
+	const struct mlx5dm_rule *side, *any = NULL;
+	unsigned int s;
+
+	mlx5dm_dump_rec(d, MLX5DM_DUMP_RULE, rule_id);
+	mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_id(rule->matcher));
+	mlx5dm_dump_end(d);
+	for (s = 0; s < 2; s++) {
+		side = mlx5dm_fdb_rule_side(rule, s);
+		if (side == NULL)
+			continue;
+		d->side = s;
+		mlx5dm_matcher_lock_all(side->matcher);
+		mlx5dm_dump_rule_entries(d, side, rule_id);
+		mlx5dm_matcher_unlock_all(side->matcher);
+		any = side;
+	}
+	/* A side's action list stays as it is while the rule lives. */
+	if (any != NULL)
+		mlx5dm_dump_rule_actions(d, any, rule_id);
 	return d->err;
 }
 
@@ -449,18 +523,12 @@ mlx5dm_dump_mask(struct mlx5dm_dump *d, const struct mlx5dm_matcher *m)
 	mlx5dm_dump_end(d);
 }
 
-static int
-mlx5dm_dump_matcher(struct mlx5dm_dump *d, struct mlx5dm_matcher *m)
+/* Side m (its locks held) of matcher id: its first table, end anchor and builders. */
+static void
+mlx5dm_dump_matcher_side(struct mlx5dm_dump *d, const struct mlx5dm_matcher *m, uint64_t id)
 {
-	const uint64_t id = mlx5dm_dump_id(m);
 	unsigned int i;
 
-	mlx5dm_dump_rec(d, MLX5DM_DUMP_MATCHER, id);
-	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%u", mlx5dm_dump_id(m->tbl), m->priority);
-	mlx5dm_dump_end(d);
-	mlx5dm_dump_mask(d, m);
-	mlx5dm_matcher_lock_all(m);
-	/* The matcher's side of the domain; its first table and its end anchor. */
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_MATCHER_RX + d->side, mlx5dm_dump_id(m->builders));
 	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%u,0x%" PRIx64 ",0x%" PRIx64 ",-1", id,
 			m->nb_builders, mlx5dm_dump_icm_idx(mlx5dm_htbl_icm(m->first)),
@@ -473,6 +541,36 @@ mlx5dm_dump_matcher(struct mlx5dm_dump *d, struct mlx5dm_matcher *m)
 				m->builders[i].lu_type);
 		mlx5dm_dump_end(d);
 	}
+}
+
+static int
+mlx5dm_dump_matcher(struct mlx5dm_dump *d, struct mlx5dm_matcher *m)
+{
+	const uint64_t id = mlx5dm_dump_id(m);
+	const struct mlx5dm_rule *r;
+	unsigned int s;
+
+	mlx5dm_dump_rec(d, MLX5DM_DUMP_MATCHER, id);
+	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%u", mlx5dm_dump_id(m->tbl), m->priority);
+	mlx5dm_dump_end(d);
+	mlx5dm_dump_mask(d, m);
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL) {
+		/* FDB: both sides, then each rule once (the list held: rules stay whole). */
+		for (s = 0; s < 2; s++) {
+			d->side = s;
+			mlx5dm_matcher_lock_all(m->half[s]);
+			mlx5dm_dump_matcher_side(d, m->half[s], id);
+			mlx5dm_matcher_unlock_all(m->half[s]);
+		}
+		mlx5dm_spinlock_lock(&m->fdb_lock);
+		for (r = m->fdb_rules; r != NULL && d->err == 0; r = mlx5dm_fdb_rule_next(r))
+			mlx5dm_dump_fdb_rule(d, r);
+		mlx5dm_spinlock_unlock(&m->fdb_lock);
+		return d->err;
+	}
+	mlx5dm_matcher_lock_all(m);
+	/* The matcher's side of the domain; its first table and its end anchor. */
+	mlx5dm_dump_matcher_side(d, m, id);
 	mlx5dm_dump_chain(d, m->first);
 	mlx5dm_matcher_unlock_all(m);
 	return d->err;
@@ -485,15 +583,24 @@ mlx5dm_dump_table(struct mlx5dm_dump *d, struct mlx5dm_table *tbl)
 {
 	const uint64_t id = mlx5dm_dump_id(tbl);
 	struct mlx5dm_matcher *m;
+	unsigned int s;
 
-	/* Table type: rdma-core's FS_FT_NIC_RX/TX, 0 and 1, as our domain types. */
+	/* Table type: rdma-core's FS_FT_NIC_RX/TX (0, 1, as our domain types), FS_FT_FDB (4). */
 	mlx5dm_dump_rec(d, MLX5DM_DUMP_TABLE, id);
-	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%d,%u,0x%x", d->dom_id, (int)d->dom->type, tbl->level,
-			tbl->ft_id);
+	mlx5dm_dump_add(d, ",0x%" PRIx64 ",%d,%u,0x%x", d->dom_id,
+			tbl->half[0] != NULL ? 4 : (int)d->dom->type, tbl->level, tbl->ft_id);
 	mlx5dm_dump_end(d);
-	mlx5dm_dump_rec(d, MLX5DM_DUMP_TABLE_RX + d->side, id);
-	mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_icm_idx(mlx5dm_ste_icm(tbl->s_anchor)));
-	mlx5dm_dump_end(d);
+	for (s = 0; s < 2; s++) {
+		const struct mlx5dm_table *t = tbl->half[0] != NULL ? tbl->half[s] : tbl;
+
+		if (tbl->half[0] != NULL)
+			d->side = s;
+		mlx5dm_dump_rec(d, MLX5DM_DUMP_TABLE_RX + d->side, id);
+		mlx5dm_dump_add(d, ",0x%" PRIx64, mlx5dm_dump_icm_idx(mlx5dm_ste_icm(t->s_anchor)));
+		mlx5dm_dump_end(d);
+		if (tbl->half[0] == NULL)
+			break;
+	}
 	TAILQ_FOREACH(m, &tbl->matchers, next) {
 		if (mlx5dm_dump_matcher(d, m) < 0)
 			break;
@@ -545,12 +652,14 @@ mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
 	if (rule == NULL || f == NULL)
 		return -EINVAL;
 	m = rule->matcher;
-	if (mlx5dm_domain_is_fdb(m->tbl->dom))
-		return -ENOTSUP;
 	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	d = mlx5dm_dump_new(m->tbl->dom, f);
 	if (d == NULL)
 		return -ENOMEM;
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL) {
+		mlx5dm_dump_fdb_rule(d, rule);
+		return mlx5dm_dump_finish(d);
+	}
 	mlx5dm_matcher_lock_all(m);
 	mlx5dm_dump_rule(d, rule);
 	mlx5dm_matcher_unlock_all(m);
@@ -566,8 +675,6 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 
 	if (dom == NULL || f == NULL)
 		return -EINVAL;
-	if (mlx5dm_domain_is_fdb(dom))
-		return -ENOTSUP;
 	mlx5dm_rule_settle_all(dom->ctx);
 	d = mlx5dm_dump_new(dom, f);
 	if (d == NULL)

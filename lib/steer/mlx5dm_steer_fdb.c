@@ -77,6 +77,28 @@ mlx5dm_fdb_vport_get(struct mlx5dm_domain *dom, uint16_t num, struct mlx5dm_vpor
 	return 0;
 }
 
+unsigned int
+mlx5dm_fdb_vports_each(struct mlx5dm_domain *dom,
+		       void (*cb)(void *arg, const struct mlx5dm_vport_caps *vc), void *arg)
+{
+	const struct mlx5dm_fdb_caps *fdb = &dom->ctx->caps.fdb;
+	struct mlx5dm_fdb_vports *v = dom->vports;
+	unsigned int i, n = 2;
+
+	if (cb != NULL)
+		cb(arg, &fdb->manager);
+	for (i = 0; i < MLX5DM_FDB_VPORT_CACHE; i++) {
+		if (i == fdb->manager.num || !__atomic_load_n(&v->known[i], __ATOMIC_ACQUIRE))
+			continue;
+		if (cb != NULL)
+			cb(arg, &v->caps[i]);
+		n++;
+	}
+	if (cb != NULL)
+		cb(arg, &fdb->uplink);
+	return n;
+}
+
 /* ---- domain ---- */
 
 static void
@@ -267,6 +289,7 @@ mlx5dm_fdb_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_
 	m = mlx5dm_matcher_alloc(tbl, attr);
 	if (m == NULL)
 		return NULL;
+	mlx5dm_spinlock_init(&m->fdb_lock);
 	for (i = 0; i < 2; i++) {
 		m->half[i] = mlx5dm_matcher_create(tbl->half[i], attr, err_field);
 		if (m->half[i] == NULL) {
@@ -289,6 +312,7 @@ mlx5dm_fdb_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_
 undo:
 	while (i-- > 0)
 		(void)mlx5dm_matcher_destroy(m->half[i]);
+	mlx5dm_spinlock_destroy(&m->fdb_lock);
 	mlx5dm_free(m);
 	errno = -ret;
 	return NULL;
@@ -315,6 +339,7 @@ mlx5dm_fdb_matcher_destroy(struct mlx5dm_matcher *m)
 	mlx5dm_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&m->tbl->matchers, m, next);
 	mlx5dm_spinlock_unlock(&ctx->lock);
+	mlx5dm_spinlock_destroy(&m->fdb_lock);
 	mlx5dm_free(m);
 	return 0;
 }
@@ -413,7 +438,7 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 		errno = -ret;
 		return NULL;
 	}
-	rule = mlx5dm_zmalloc(sizeof(*rule) + 2 * sizeof(rule->refs[0]));
+	rule = mlx5dm_zmalloc(sizeof(*rule) + 4 * sizeof(rule->refs[0]));
 	if (rule == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -432,6 +457,12 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 		if (ret < 0)
 			goto undo;
 	}
+	mlx5dm_spinlock_lock(&m->fdb_lock);
+	rule->refs[3] = m->fdb_rules;
+	if (m->fdb_rules != NULL)
+		m->fdb_rules->refs[2] = rule;
+	m->fdb_rules = rule;
+	mlx5dm_spinlock_unlock(&m->fdb_lock);
 	__atomic_fetch_add(&m->cnt.rules, 1, __ATOMIC_RELEASE);
 	return rule;
 undo:
@@ -446,12 +477,22 @@ undo:
 int
 mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 {
+	struct mlx5dm_rule *prev = rule->refs[2], *next = rule->refs[3];
 	struct mlx5dm_matcher *m = rule->matcher;
 	unsigned int i;
 	int ret = 0, r;
 
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
+	/* Out of the list first: a dump holding the list sees whole rules only. */
+	mlx5dm_spinlock_lock(&m->fdb_lock);
+	if (prev != NULL)
+		prev->refs[3] = next;
+	else
+		m->fdb_rules = next;
+	if (next != NULL)
+		next->refs[2] = prev;
+	mlx5dm_spinlock_unlock(&m->fdb_lock);
 	/* A side whose ring is in error is released all the same (-EIO): go on. */
 	for (i = 0; i < 2; i++) {
 		if (rule->refs[i] == NULL)

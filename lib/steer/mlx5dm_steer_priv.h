@@ -498,6 +498,9 @@ struct mlx5dm_matcher {
 	struct mlx5dm_ste *spare;
 	/* An FDB matcher: its sides (its rules count in cnt.rules, atomic); else NULL. */
 	struct mlx5dm_matcher *half[2];
+	/* An FDB matcher's rules (dumps), under fdb_lock (taken before its sides' locks). */
+	struct mlx5dm_rule *fdb_rules;
+	struct mlx5dm_spinlock fdb_lock;
 	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
 	bool pend_listed;                 /* listed, or being settled (under lock) */
 	uint16_t queue_idx;               /* for logs */
@@ -870,6 +873,10 @@ struct mlx5dm_table *mlx5dm_table_side_new(struct mlx5dm_domain *dom, uint32_t l
 void mlx5dm_table_side_free(struct mlx5dm_table *tbl);
 
 /* ---- mlx5dm_steer_fdb.c ---- */
+/* cb (if not NULL) on each vport FDB domain dom knows (manager, looked up, uplink); count. */
+unsigned int mlx5dm_fdb_vports_each(struct mlx5dm_domain *dom,
+				    void (*cb)(void *arg, const struct mlx5dm_vport_caps *vc),
+				    void *arg);
 /* Vport num of FDB domain dom (kept once looked up); -EINVAL when the e-switch has none. */
 int mlx5dm_fdb_vport_get(struct mlx5dm_domain *dom, uint16_t num, struct mlx5dm_vport_caps *vc);
 struct mlx5dm_domain *mlx5dm_fdb_domain_create(struct mlx5dm_ctx *ctx);
@@ -891,11 +898,21 @@ struct mlx5dm_rule *mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t qu
 					   struct mlx5dm_action *const actions[],
 					   const uint32_t args[]);
 int mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
-/* An FDB rule's side rule of direction dir, NULL if the rule skipped that side. */
+/*
+ * An FDB rule's side rule of direction dir, NULL if the rule skipped that
+ * side; refs[2] and refs[3] link it into its matcher's fdb_rules.
+ */
 static inline struct mlx5dm_rule *
 mlx5dm_fdb_rule_side(const struct mlx5dm_rule *rule, unsigned int dir)
 {
 	return (struct mlx5dm_rule *)rule->refs[dir];
+}
+
+/* The next FDB rule of its matcher's fdb_rules (its lock held). */
+static inline struct mlx5dm_rule *
+mlx5dm_fdb_rule_next(const struct mlx5dm_rule *rule)
+{
+	return (struct mlx5dm_rule *)rule->refs[3];
 }
 /* An action of an FDB domain (created, its RX side's bytes set): its TX side's address. */
 void mlx5dm_fdb_action_init(struct mlx5dm_action *a);

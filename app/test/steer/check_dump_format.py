@@ -12,7 +12,9 @@ parser) relies on, written from the format itself:
   * nesting: each record names the object it belongs to, which is the last
     domain / table / matcher / rule before it;
   * RX/TX consistency with the domain type (3101/3202/3303 vs 3102/3203/3304,
-    the builders' is_rx);
+    the builders' is_rx); an FDB domain (type 2) has both sides: tables of
+    type 4 with both anchors, matchers with both side records (each followed
+    by its builders), rules with the entries of one or both sides;
   * each matcher has as many builder records as its side record says, each
     rule at least that many STEs, and the lookup type of a rule's STE at
     level k (entry_format << 8 | match_definer_ctx_idx) is builder k's; the
@@ -48,7 +50,7 @@ FIELDS = {
     '3100': 6, '3101': 3, '3102': 3,
     '3200': 4, '3202': 7, '3203': 7, '3204': 6,
     '3300': 3, '3303': 4, '3304': 4,
-    '3400': 4, '3401': 4, '3403': 3, '3405': 5, '3406': 4, '3407': 4,
+    '3400': 4, '3401': 4, '3403': 3, '3404': 4, '3405': 5, '3406': 4, '3407': 4,
     '3409': 3, '3410': 4, '3411': 4, '3412': 4, '3413': 3, '3423': 3,
     '4410': 3, '4420': 4, '4430': 4,
 }
@@ -96,13 +98,15 @@ class Checker:
     def reset_domain(self):
         self.dom = None
         self.rx = None
+        self.fdb = False
         self.tbl = self.mat = self.rule = None
         self.tables = {}            # id -> FT id
         self.jumps = []             # (line, table id, ft id)
         self.actions = {}           # action id -> record type
-        self.builders = {}          # matcher id -> [lu_type]
-        self.nb_builders = {}       # matcher id -> from the side record
-        self.rule_stes = []
+        self.builders = {}          # (matcher id, is_rx) -> [lu_type]
+        self.nb_builders = {}       # (matcher id, is_rx) -> from the side record
+        self.rule_stes = {}         # is_rx -> the rule's STEs of that side
+        self.mat_rx = True          # the side of the last matcher side record
 
     def err(self, ln, msg):
         self.errors.append('line %d: %s' % (ln, msg))
@@ -116,20 +120,22 @@ class Checker:
         """Check the STEs of the rule that just ended against its matcher's lookups."""
         if self.rule is None:
             return
-        lus = self.builders.get(self.mat, [])
-        stes = self.rule_stes
-        self.need(ln, len(stes) >= len(lus),
-                  'rule %s: %d STEs for %d lookups' % (self.rule, len(stes), len(lus)))
-        for k, ste in enumerate(stes):
-            lu = ste[0] << 8 | ste[6]
-            if k < len(lus):
-                self.need(ln, lu == lus[k], 'rule %s STE %d: lookup 0x%x, builder 0x%x'
-                          % (self.rule, k, lu, lus[k]))
-            else:
-                self.need(ln, ste[0] == ENTRY_MATCH,
-                          'rule %s STE %d: action STE of format 0x%x' % (self.rule, k, ste[0]))
+        self.need(ln, len(self.rule_stes) > 0, 'rule %s without STEs' % self.rule)
+        for is_rx, stes in self.rule_stes.items():
+            lus = self.builders.get((self.mat, is_rx), [])
+            self.need(ln, len(stes) >= len(lus),
+                      'rule %s: %d STEs for %d lookups' % (self.rule, len(stes), len(lus)))
+            for k, ste in enumerate(stes):
+                lu = ste[0] << 8 | ste[6]
+                if k < len(lus):
+                    self.need(ln, lu == lus[k], 'rule %s STE %d: lookup 0x%x, builder 0x%x'
+                              % (self.rule, k, lu, lus[k]))
+                else:
+                    self.need(ln, ste[0] == ENTRY_MATCH,
+                              'rule %s STE %d: action STE of format 0x%x'
+                              % (self.rule, k, ste[0]))
         self.rule = None
-        self.rule_stes = []
+        self.rule_stes = {}
 
     def end_domain(self, ln):
         self.end_rule(ln)
@@ -145,7 +151,10 @@ class Checker:
         self.reset_domain()
 
     def side(self, rx_type, tx_type):
-        return rx_type if self.rx else tx_type
+        """The record types of the domain's sides (both in an FDB domain)."""
+        if self.fdb:
+            return (rx_type, tx_type)
+        return (rx_type,) if self.rx else (tx_type,)
 
     def record(self, ln, f):
         t = f[0]
@@ -173,9 +182,10 @@ class Checker:
             if self.dom is not None:
                 self.end_domain(ln)
             self.dom = f[1]
-            # NIC RX or NIC TX: what mlx5dm dumps (FDB domains have both sides).
-            self.need(ln, f[2] in ('0', '1'), 'domain type %s' % f[2])
+            # NIC RX, NIC TX or FDB (both sides).
+            self.need(ln, f[2] in ('0', '1', '2'), 'domain type %s' % f[2])
             self.rx = f[2] == '0'
+            self.fdb = f[2] == '2'
             self.need(ln, f[11] in ('0', '1', '2'), 'steering format %s' % f[11])
             return
         if not self.need(ln, self.dom is not None, '%s before any domain' % t):
@@ -189,13 +199,14 @@ class Checker:
         if t == '3100':
             self.end_rule(ln)
             self.need(ln, f[2] == self.dom, 'table of domain %s in domain %s' % (f[2], self.dom))
-            self.need(ln, f[3] == ('0' if self.rx else '1'), 'table type %s in this domain' % f[3])
+            want = '4' if self.fdb else '0' if self.rx else '1'
+            self.need(ln, f[3] == want, 'table type %s in this domain' % f[3])
             self.need(ln, int(f[4]) >= 1, 'SW table at level %s' % f[4])
             self.tbl = f[1]
             self.mat = None
             self.tables[f[1]] = f[5]
             return
-        self.need(ln, t == self.side('3101', '3102'), '%s in this domain' % t)
+        self.need(ln, t in self.side('3101', '3102'), '%s in this domain' % t)
         self.need(ln, f[1] == self.tbl, '%s names table %s, not %s' % (t, f[1], self.tbl))
         self.need(ln, HEX_ID.match(f[2]) is not None, 'anchor index %r' % f[2])
 
@@ -205,7 +216,6 @@ class Checker:
             self.end_rule(ln)
             self.need(ln, f[2] == self.tbl, 'matcher of table %s under %s' % (f[2], self.tbl))
             self.mat = f[1]
-            self.builders[self.mat] = []
             return
         mid = f[2] if t in ('3202', '3203') else f[1]
         self.need(ln, mid == self.mat and self.rule is None,
@@ -215,13 +225,16 @@ class Checker:
                 self.need(ln, sec == '' or (len(sec) == MASK_HEX and HEX_DATA.match(sec)),
                           'mask section of %d characters' % len(sec))
         elif t == '3204':
-            self.need(ln, f[3] == ('1' if self.rx else '0'), 'builder is_rx %s' % f[3])
-            self.need(ln, int(f[2]) == len(self.builders.get(mid, [])),
+            key = (mid, self.mat_rx)
+            self.need(ln, f[3] == ('1' if self.mat_rx else '0'), 'builder is_rx %s' % f[3])
+            self.need(ln, int(f[2]) == len(self.builders.get(key, [])),
                       'builder index %s out of order' % f[2])
-            self.builders.setdefault(mid, []).append(int(f[4], 16))
+            self.builders.setdefault(key, []).append(int(f[4], 16))
         else:
-            self.need(ln, t == self.side('3202', '3203'), '%s in this domain' % t)
-            self.nb_builders[mid] = int(f[3])
+            self.need(ln, t in self.side('3202', '3203'), '%s in this domain' % t)
+            self.mat_rx = t == '3202'
+            self.builders[(mid, self.mat_rx)] = []
+            self.nb_builders[(mid, self.mat_rx)] = int(f[3])
             for x in (f[4], f[5]):
                 self.need(ln, HEX_ID.match(x) is not None, 'ICM index %r' % x)
 
@@ -232,11 +245,11 @@ class Checker:
             self.need(ln, f[2] == self.mat, 'rule of matcher %s under %s' % (f[2], self.mat))
             self.rule = f[1]
             return
-        self.need(ln, t == self.side('3303', '3304'), '%s in this domain' % t)
+        self.need(ln, t in self.side('3303', '3304'), '%s in this domain' % t)
         self.need(ln, f[2] == self.rule, 'entry of rule %s under %s' % (f[2], self.rule))
         if self.need(ln, len(f[3]) == STE_HEX and HEX_DATA.match(f[3]),
                      'STE data of %d characters' % len(f[3])):
-            self.rule_stes.append(bytes.fromhex(f[3]))
+            self.rule_stes.setdefault(t == '3303', []).append(bytes.fromhex(f[3]))
 
     # ---- actions ----
     def rec_34xx(self, ln, t, f):

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -138,6 +139,48 @@ port_dmac(uint8_t *v, uint16_t port, uint64_t dmac)
 	mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), dmac);
 }
 
+/* Lines of text starting with "rec," (a record type). */
+static unsigned int
+count_recs(const char *text, const char *rec)
+{
+	size_t n = strlen(rec);
+	unsigned int c = 0;
+	const char *l;
+
+	for (l = text; *l != '\0'; l++) {
+		if (strncmp(l, rec, n) == 0 && l[n] == ',')
+			c++;
+		l = strchr(l, '\n');
+		if (l == NULL)
+			break;
+	}
+	return c;
+}
+
+/*
+ * The FDB domain's dump (and, with MLX5DM_STEER_DUMP_OUT set, appended to
+ * that file for check_dump_format.py); the text, to be freed.
+ */
+static char *
+fdb_dump(struct mlx5dm_domain *dom)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_domain_dump(dom, f), 0);
+	assert_int_equal(fclose(f), 0);
+	if (getenv("MLX5DM_STEER_DUMP_OUT") != NULL) {
+		FILE *o = fopen(getenv("MLX5DM_STEER_DUMP_OUT"), "a");
+
+		assert_non_null(o);
+		assert_int_equal(fwrite(text, 1, len, o), len);
+		assert_int_equal(fclose(o), 0);
+	}
+	return text;
+}
+
 #define D1 0x020000000011ull
 #define D2 0x020000000022ull
 #define D3 0x020000000033ull
@@ -239,6 +282,44 @@ test_fdb_forward(void **state)
 	assert_int_equal(ms.rules, 4);
 	/* A first table per side, a second level per source: the wire's, VF0's, VF1's. */
 	assert_int_equal(ms.tables, 2 + 3);
+	/*
+	 * The dump, as rdma-core's: the vports it knows (the manager, VF0, VF1,
+	 * the uplink), the table with both anchors, each matcher with both
+	 * sides, each rule once with the entries of its sides (two levels on
+	 * m, one on m2), the vport actions.
+	 */
+	{
+		char *text = fdb_dump(e.fdb);
+
+		assert_int_equal(count_recs(text, "3003"), 4);
+		assert_int_equal(count_recs(text, "3100"), 1);
+		assert_int_equal(count_recs(text, "3101"), 1);
+		assert_int_equal(count_recs(text, "3102"), 1);
+		assert_int_equal(count_recs(text, "3200"), 2);
+		assert_int_equal(count_recs(text, "3202"), 2);
+		assert_int_equal(count_recs(text, "3203"), 2);
+		assert_int_equal(count_recs(text, "3300"), 5);
+		assert_int_equal(count_recs(text, "3303"), 2 + 1);
+		assert_int_equal(count_recs(text, "3304"), 3 * 2 + 1);
+		assert_int_equal(count_recs(text, "3404"), 4);
+		assert_int_equal(count_recs(text, "3403"), 1);
+		assert_int_equal(count_recs(text, "3406"), 1);
+		assert_non_null(strstr(text, ",4,1,"));   /* table type FS_FT_FDB, level 1 */
+		free(text);
+		text = NULL;
+		{
+			size_t len = 0;
+			FILE *f = open_memstream(&text, &len);
+
+			assert_non_null(f);
+			assert_int_equal(mlx5dm_rule_dump(r[4], f), 0);
+			assert_int_equal(fclose(f), 0);
+		}
+		assert_int_equal(count_recs(text, "3300"), 1);
+		assert_int_equal(count_recs(text, "3303"), 1);
+		assert_int_equal(count_recs(text, "3304"), 1);
+		free(text);
+	}
 	/* Busy while used. */
 	assert_int_equal(mlx5dm_matcher_destroy(m), -EBUSY);
 	assert_int_equal(mlx5dm_action_destroy(to_vf1), -EBUSY);

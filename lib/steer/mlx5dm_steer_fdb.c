@@ -307,6 +307,7 @@ mlx5dm_fdb_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_
 		TAILQ_INSERT_BEFORE(pos, m, next);
 	else
 		TAILQ_INSERT_TAIL(&tbl->matchers, m, next);
+	ctx->n_matchers++;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	return m;
 undo:
@@ -338,6 +339,7 @@ mlx5dm_fdb_matcher_destroy(struct mlx5dm_matcher *m)
 		return ret;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	TAILQ_REMOVE(&m->tbl->matchers, m, next);
+	ctx->n_matchers--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	mlx5dm_spinlock_destroy(&m->fdb_lock);
 	mlx5dm_free(m);
@@ -411,6 +413,18 @@ mlx5dm_fdb_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 	return 0;
 }
 
+/* An FDB rule counts once, in its matcher and on the queue that inserted it. */
+static void
+mlx5dm_fdb_queue_count(struct mlx5dm_matcher *m, uint16_t queue, int delta)
+{
+	struct mlx5dm_queue *q = &m->tbl->dom->ctx->queues[queue];
+
+	__atomic_fetch_add(&m->cnt.rules, delta, __ATOMIC_RELEASE);
+	mlx5dm_spinlock_lock(&q->lock);
+	q->n_rules += delta;
+	mlx5dm_spinlock_unlock(&q->lock);
+}
+
 struct mlx5dm_rule *
 mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 		       size_t nb_actions, struct mlx5dm_action *const actions[],
@@ -463,7 +477,7 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 		m->fdb_rules->refs[2] = rule;
 	m->fdb_rules = rule;
 	mlx5dm_spinlock_unlock(&m->fdb_lock);
-	__atomic_fetch_add(&m->cnt.rules, 1, __ATOMIC_RELEASE);
+	mlx5dm_fdb_queue_count(m, queue, 1);
 	return rule;
 undo:
 	while (i-- > 0)
@@ -501,7 +515,7 @@ mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		if (ret == 0)
 			ret = r;
 	}
-	__atomic_fetch_sub(&m->cnt.rules, 1, __ATOMIC_RELEASE);
+	mlx5dm_fdb_queue_count(m, queue, -1);
 	mlx5dm_free(rule);
 	return ret;
 }

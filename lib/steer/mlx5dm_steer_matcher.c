@@ -270,7 +270,8 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 			TAILQ_REMOVE(&tbl->matchers, m, next);
 	}
 	mlx5dm_spinlock_unlock(&tbl->anchor_lock);
-	if (ret == 0)
+	/* An FDB side is counted as its FDB matcher (mlx5dm_fdb_matcher_create). */
+	if (ret == 0 && tbl->dom->top == NULL)
 		ctx->n_matchers++;
 unlock:
 	mlx5dm_spinlock_unlock(&q->lock);
@@ -331,7 +332,7 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 		TAILQ_REMOVE(&tbl->matchers, m, next);
 	mlx5dm_spinlock_unlock(&tbl->anchor_lock);
 	mlx5dm_spinlock_unlock(&q->lock);
-	if (ret == 0)
+	if (ret == 0 && tbl->dom->top == NULL)
 		ctx->n_matchers--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	if (ret < 0)

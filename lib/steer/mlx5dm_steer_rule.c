@@ -1176,7 +1176,9 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	}
 	rule->nb_actions = (uint8_t)nb_actions;
 	rc.sh->cnt.rules++;
-	rc.q->n_rules++;
+	/* An FDB side is counted as its FDB rule (mlx5dm_fdb_rule_create). */
+	if (m->tbl->dom->top == NULL)
+		rc.q->n_rules++;
 	mlx5dm_rule_unlock(&rc);
 	if (grow0 && ret == 0)
 		ret = mlx5dm_htbl_l0_grow(m, queue, &rc.d);
@@ -1391,7 +1393,8 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	}
 	mlx5dm_rule_free(rc.sh, rule);
 	rc.sh->cnt.rules--;
-	rc.q->n_rules--;
+	if (m->tbl->dom->top == NULL)
+		rc.q->n_rules--;
 	grow0 = ret == 0 && m->nb_shards > 1 && mlx5dm_htbl_l0_due(rc.sh, false);
 	mlx5dm_rule_unlock(&rc);
 	if (grow0)

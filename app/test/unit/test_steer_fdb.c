@@ -201,6 +201,7 @@ test_fdb_forward(void **state)
 	struct mlx5dm_dev_port_stats st;
 	struct mlx5dm_counters *c;
 	struct mlx5dm_domain_stats ds;
+	struct mlx5dm_ctx_stats cs;
 	struct mlx5dm_matcher_stats ms;
 	uint64_t pkts, bytes;
 	struct frame f;
@@ -282,6 +283,11 @@ test_fdb_forward(void **state)
 	assert_int_equal(ms.rules, 4);
 	/* A first table per side, a second level per source: the wire's, VF0's, VF1's. */
 	assert_int_equal(ms.tables, 2 + 3);
+	/* The device's figures count an FDB object once too: the NIC RX set-up's, then FDB's. */
+	assert_int_equal(mlx5dm_ctx_stats_get(e.pf->ctx, &cs), 0);
+	assert_int_equal(cs.tables, 1 + 1);
+	assert_int_equal(cs.matchers, 1 + 2);
+	assert_int_equal(cs.rules, 1 + 5);
 	/*
 	 * The dump, as rdma-core's: the vports it knows (the manager, VF0, VF1,
 	 * the uplink), the table with both anchors, each matcher with both

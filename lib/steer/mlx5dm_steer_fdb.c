@@ -179,7 +179,7 @@ mlx5dm_fdb_domain_destroy(struct mlx5dm_domain *dom)
 
 /* ---- tables ---- */
 
-static void
+void
 mlx5dm_fdb_table_free(struct mlx5dm_table *tbl)
 {
 	unsigned int i;
@@ -192,7 +192,7 @@ mlx5dm_fdb_table_free(struct mlx5dm_table *tbl)
 }
 
 struct mlx5dm_table *
-mlx5dm_fdb_table_create(struct mlx5dm_domain *dom, uint32_t level)
+mlx5dm_fdb_table_new(struct mlx5dm_domain *dom, uint32_t level)
 {
 	struct mlx5dm_ctx *ctx = dom->ctx;
 	struct mlx5dm_table *tbl;
@@ -224,33 +224,11 @@ mlx5dm_fdb_table_create(struct mlx5dm_domain *dom, uint32_t level)
 	tbl->ft_id = mlx5dm_res_ft_id(tbl->ft);
 	for (i = 0; i < 2; i++)
 		tbl->half[i]->ft_id = tbl->ft_id;
-	mlx5dm_spinlock_lock(&ctx->lock);
-	LIST_INSERT_HEAD(&dom->tables, tbl, next);
-	ctx->n_tables++;
-	mlx5dm_spinlock_unlock(&ctx->lock);
 	return tbl;
 free_tbl:
 	mlx5dm_fdb_table_free(tbl);
 	errno = -ret;
 	return NULL;
-}
-
-int
-mlx5dm_fdb_table_destroy(struct mlx5dm_table *tbl)
-{
-	struct mlx5dm_ctx *ctx = tbl->dom->ctx;
-
-	mlx5dm_spinlock_lock(&ctx->lock);
-	if (!TAILQ_EMPTY(&tbl->matchers) || tbl->refcnt != 0) {
-		mlx5dm_spinlock_unlock(&ctx->lock);
-		return -EBUSY;
-	}
-	LIST_REMOVE(tbl, next);
-	ctx->n_tables--;
-	mlx5dm_spinlock_unlock(&ctx->lock);
-	mlx5dm_res_ft_destroy(tbl->ft);
-	mlx5dm_fdb_table_free(tbl);
-	return 0;
 }
 
 /* ---- matchers ---- */

@@ -881,8 +881,8 @@ unsigned int mlx5dm_fdb_vports_each(struct mlx5dm_domain *dom,
 int mlx5dm_fdb_vport_get(struct mlx5dm_domain *dom, uint16_t num, struct mlx5dm_vport_caps *vc);
 struct mlx5dm_domain *mlx5dm_fdb_domain_create(struct mlx5dm_ctx *ctx);
 int mlx5dm_fdb_domain_destroy(struct mlx5dm_domain *dom);
-struct mlx5dm_table *mlx5dm_fdb_table_create(struct mlx5dm_domain *dom, uint32_t level);
-int mlx5dm_fdb_table_destroy(struct mlx5dm_table *tbl);
+struct mlx5dm_table *mlx5dm_fdb_table_new(struct mlx5dm_domain *dom, uint32_t level);
+void mlx5dm_fdb_table_free(struct mlx5dm_table *tbl);
 struct mlx5dm_matcher *mlx5dm_fdb_matcher_create(struct mlx5dm_table *tbl,
 						 const struct mlx5dm_matcher_attr *attr,
 						 const char **err_field);

@@ -96,20 +96,14 @@ mlx5dm_table_side_free(struct mlx5dm_table *tbl)
 	mlx5dm_free(tbl);
 }
 
-struct mlx5dm_table *
-mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+/* A NIC table: its anchor, then the firmware table that starts at it. */
+static struct mlx5dm_table *
+mlx5dm_table_nic_new(struct mlx5dm_domain *dom, uint32_t level)
 {
-	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_ctx *ctx = dom->ctx;
 	struct mlx5dm_table *tbl;
 	int ret;
 
-	if (dom == NULL || level == 0 || dom->top != NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (mlx5dm_domain_is_fdb(dom))
-		return mlx5dm_fdb_table_create(dom, level);
-	ctx = dom->ctx;
 	tbl = mlx5dm_table_side_new(dom, level);
 	if (tbl == NULL)
 		return NULL;
@@ -122,6 +116,26 @@ mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
 		return NULL;
 	}
 	tbl->ft_id = mlx5dm_res_ft_id(tbl->ft);
+	return tbl;
+}
+
+struct mlx5dm_table *
+mlx5dm_table_create(struct mlx5dm_domain *dom, uint32_t level)
+{
+	struct mlx5dm_ctx *ctx;
+	struct mlx5dm_table *tbl;
+
+	if (dom == NULL || level == 0 || dom->top != NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ctx = dom->ctx;
+	if (mlx5dm_domain_is_fdb(dom))
+		tbl = mlx5dm_fdb_table_new(dom, level);
+	else
+		tbl = mlx5dm_table_nic_new(dom, level);
+	if (tbl == NULL)
+		return NULL;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_INSERT_HEAD(&dom->tables, tbl, next);
 	ctx->n_tables++;
@@ -136,8 +150,6 @@ mlx5dm_table_destroy(struct mlx5dm_table *tbl)
 
 	if (tbl == NULL || tbl->dom->top != NULL)
 		return -EINVAL;
-	if (mlx5dm_domain_is_fdb(tbl->dom))
-		return mlx5dm_fdb_table_destroy(tbl);
 	ctx = tbl->dom->ctx;
 	mlx5dm_spinlock_lock(&ctx->lock);
 	if (!TAILQ_EMPTY(&tbl->matchers) || tbl->refcnt != 0) {
@@ -148,6 +160,9 @@ mlx5dm_table_destroy(struct mlx5dm_table *tbl)
 	ctx->n_tables--;
 	mlx5dm_spinlock_unlock(&ctx->lock);
 	mlx5dm_res_ft_destroy(tbl->ft);
-	mlx5dm_table_side_free(tbl);
+	if (mlx5dm_domain_is_fdb(tbl->dom))
+		mlx5dm_fdb_table_free(tbl);
+	else
+		mlx5dm_table_side_free(tbl);
 	return 0;
 }

@@ -26,9 +26,9 @@ import test_backend  # noqa: E402
 TX_DST = '198.18.0.2'  # testpmd's default txonly destination
 # The device works beside testpmd: give it time before stopping the Rx polls.
 SEND = ['set fwd rxonly', 'start tx_first', 'sleep 0.5', 'stop', 'show port xstats 0']
-# A frame walking thousands of matchers takes the device longer: a second Rx window collects
-# what it delivered after the first one closed.
-SEND_LONG = SEND[:-1] + ['start', 'sleep 2', 'stop', 'show port xstats 0']
+# A frame walking thousands of matchers takes the device longer: Rx polls until every frame
+# sent came back (all match on the looped wire), or a minute went by.
+SEND_ALL = ['set fwd rxonly', 'start tx_first', 'wait_rx 0 60', 'stop', 'show port xstats 0']
 
 
 def rxq(xs, q):
@@ -173,7 +173,7 @@ def sc_long_chain(c, run):
                  for i in range(n)]
         out = run(rules + ['flow create 0 ingress priority %d pattern eth / ipv4 / udp / end '
                            'actions mark id 5 / queue index 1 / end' % (n + 1),
-                           'set verbose 1'] + SEND_LONG, ['--rxq=4', '--txq=4'])
+                           'set verbose 1'] + SEND_ALL, ['--rxq=4', '--txq=4'])
         c.check('%s: all created' % name, 'Flow rule #%d created' % n in out)
         xs = last_xstats(c, out)
         tx = xs.get('tx_good_packets', 0)

@@ -66,12 +66,17 @@ MARK_LINE = 'Number of available ports:'
 PROMPT = 'testpmd> '
 
 
+def is_pause(c):
+    """`sleep S`, or `wait_rx PORT S`: wait until PORT received what it sent, S at most."""
+    return c.startswith('sleep ') or c.startswith('wait_rx ')
+
+
 def split_sleeps(commands):
-    """The commands up to the first `sleep S`, then [(S, commands after it), ...]."""
+    """The commands up to the first pause, then [(pause, commands after it), ...]."""
     head, rest = [], []
     for c in commands:
-        if c.startswith('sleep '):
-            rest.append((float(c.split()[1]), []))
+        if is_pause(c):
+            rest.append((c.split(), []))
         elif rest:
             rest[-1][1].append(c)
         else:
@@ -90,11 +95,46 @@ def unprompt(output):
     return '\n'.join(lines) + '\n'
 
 
+STATS_RX = re.compile(r'RX-packets:\s+(\d+)')
+STATS_TX = re.compile(r'TX-packets:\s+(\d+)')
+
+
+def port_rx_tx(text):
+    """RX-packets and TX-packets of the last `show port stats` block in text."""
+    rx, tx = STATS_RX.findall(text), STATS_TX.findall(text)
+    return (int(rx[-1]), int(tx[-1])) if rx and tx else (0, 0)
+
+
 def feed_after_sleeps(p, rest, timeout):
-    """Send each group of commands once testpmd executed the previous ones, S seconds later."""
+    """Send each group of commands once testpmd executed the previous ones and the pause ended.
+
+    `sleep S`: S seconds later. `wait_rx PORT S`: once PORT's RX-packets reached its
+    TX-packets (every frame it sent is back, on a looped wire), polled, or S seconds later.
+    """
     marks = [0]
     out = []
     cond = threading.Condition()
+
+    def executed(cmd):
+        """Send cmd and a mark; wait until testpmd printed the mark; return what cmd printed."""
+        with cond:
+            start, want = len(out), marks[0] + 1
+        p.stdin.write((cmd + '\n' if cmd else '') + MARK_CMD + '\n')
+        p.stdin.flush()
+        with cond:
+            cond.wait_for(lambda: marks[0] >= want, max(0, deadline - time.monotonic()))
+            return ''.join(out[start:])
+
+    def pause(words):
+        if words[0] == 'sleep':
+            time.sleep(float(words[1]))
+            return
+        until = min(deadline, time.monotonic() + float(words[2]))
+        while time.monotonic() < until:
+            rx, tx = port_rx_tx(executed('show port stats %s' % words[1]))
+            if tx > 0 and rx >= tx:
+                return
+            time.sleep(0.1)
 
     def reader():
         for line in p.stdout:
@@ -111,12 +151,9 @@ def feed_after_sleeps(p, rest, timeout):
     t.start()
     deadline = time.monotonic() + timeout
     try:
-        for k, (secs, cmds) in enumerate(rest, start=1):
-            p.stdin.write(MARK_CMD + '\n')
-            p.stdin.flush()
-            with cond:
-                cond.wait_for(lambda: marks[0] >= k, max(0, deadline - time.monotonic()))
-            time.sleep(secs)
+        for words, cmds in rest:
+            executed(None)
+            pause(words)
             p.stdin.write(''.join(c + '\n' for c in cmds))
             p.stdin.flush()
         p.stdin.close()
@@ -130,10 +167,11 @@ def feed_after_sleeps(p, rest, timeout):
 def run_commands(argv, commands, env, timeout=120, cwd=None):
     """Run testpmd (argv, ending with its application arguments) on the commands.
 
-    `sleep S` among the commands: the device works beside testpmd (a frame
-    sent is on its way until the device is done with it), so what follows is
-    sent S seconds after testpmd executed what came before (read from stdin;
-    the output is line-buffered for that, see pmd_load_args).
+    `sleep S` or `wait_rx PORT S` among the commands: the device works beside
+    testpmd (a frame sent is on its way until the device is done with it), so
+    what follows is sent once testpmd executed what came before and the pause
+    ended (read from stdin; the output is line-buffered for that, see
+    pmd_load_args; see feed_after_sleeps).
     Returns (returncode, combined output).
     """
     head, rest = split_sleeps(commands)
@@ -169,7 +207,7 @@ def run_testpmd(testpmd, pmd, vdev, commands, app_args=(), eal_extra=(), wrapper
     env = dict(os.environ)
     ports = test_backend.ports([vdev] if isinstance(vdev, str) else vdev)
     env.update(ports.env)
-    sleeps = any(c.startswith('sleep ') for c in commands)
+    sleeps = any(is_pause(c) for c in commands)
     eal = pmd_load_args(pmd, env, line_buffered or sleeps)
     prefix = 'mlx5dm_tp_%d' % os.getpid()
     cmd = list(wrapper) + [

@@ -150,3 +150,11 @@ mlx5dm_dev_port_stats(struct mlx5dm_dev *dev, struct mlx5dm_dev_port_stats *stat
 		return -ENOTSUP;
 	return dev->ops->port_stats(dev->ctx, stats);
 }
+
+int
+mlx5dm_dev_vport_reg_c0(struct mlx5dm_dev *dev, uint16_t vport, uint32_t *value, uint32_t *mask)
+{
+	if (dev->ops->vport_reg_c0 == NULL)
+		return -ENOTSUP;
+	return dev->ops->vport_reg_c0(dev->ctx, vport, value, mask);
+}

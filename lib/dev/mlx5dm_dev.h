@@ -138,7 +138,19 @@ struct mlx5dm_dev_ops {
 	int (*wire_connect)(struct ibv_context *a, struct ibv_context *b);
 	/* The uplink's counters. 0 or -errno. */
 	int (*port_stats)(struct ibv_context *ctx, struct mlx5dm_dev_port_stats *stats);
+	/*
+	 * On an E-Switch manager: the metadata_reg_c_0 value and mask the
+	 * switch stamps on a frame from vport (MLX5DM_DEV_VPORT_UPLINK: the
+	 * wire), with which a frame that missed the FDB tells the manager
+	 * where it came from. On hardware that is mlx5dv_query_port()'s
+	 * reg_c0 (rdma-core 45 and later), not wired yet: NULL.
+	 */
+	int (*vport_reg_c0)(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
+			    uint32_t *mask);
 };
+
+/* The uplink's vport number (rdma-core WIRE_PORT). */
+#define MLX5DM_DEV_VPORT_UPLINK 0xffffu
 
 struct mlx5dm_dev_attr {
 	const char *transport; /* a registered transport's name: "hw", "sim" */
@@ -168,6 +180,15 @@ struct mlx5dm_dev_attr {
 	 */
 	bool icm_resident;
 	uint8_t log_steering_icm_size;
+	/*
+	 * A transport that makes its functions (the model): num_vfs VFs make
+	 * the device a PF that manages an E-Switch; esw_manager set opens VF
+	 * vf of that open PF instead (which must be closed after it). A NIC's
+	 * functions are what its firmware and the kernel made them.
+	 */
+	uint16_t num_vfs;
+	struct mlx5dm_dev *esw_manager;
+	uint16_t vf;
 };
 
 /* "dddd:bb:dd.f": a PCI address in its canonical form, with the final NUL. */
@@ -239,5 +260,7 @@ void mlx5dm_dev_close(struct mlx5dm_dev *dev);
  */
 int mlx5dm_dev_wire_connect(struct mlx5dm_dev *a, struct mlx5dm_dev *b);
 int mlx5dm_dev_port_stats(struct mlx5dm_dev *dev, struct mlx5dm_dev_port_stats *stats);
+int mlx5dm_dev_vport_reg_c0(struct mlx5dm_dev *dev, uint16_t vport, uint32_t *value,
+			    uint32_t *mask);
 
 #endif /* _MLX5DM_DEV_H_ */

@@ -30,6 +30,21 @@ mlx5dm_sim_ops_port_stats(struct ibv_context *ctx, struct mlx5dm_dev_port_stats 
 	return mlx5dm_sim_port_stats_get(mlx5dm_sim_from_ctx(ctx), 0, stats);
 }
 
+/* The switch's stamp (mlx5dm_sim_eng_esw.c), on a PF that manages one. */
+static int
+mlx5dm_sim_ops_vport_reg_c0(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
+			    uint32_t *mask)
+{
+	struct mlx5dm_sim *sim = mlx5dm_sim_from_ctx(ctx);
+
+	if (sim->cfg.num_vfs == 0 ||
+	    (vport != MLX5DM_SIM_VPORT_UPLINK && vport > sim->cfg.num_vfs))
+		return -EINVAL;
+	*value = mlx5dm_sim_esw_reg_c0(vport);
+	*mask = 0xffff0000u;
+	return 0;
+}
+
 const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.name = "sim",
 	.alloc_pd = mlx5dm_sim_alloc_pd,
@@ -56,6 +71,7 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.destroy_flow = mlx5dm_sim_destroy_flow,
 	.wire_connect = mlx5dm_sim_ops_wire_connect,
 	.port_stats = mlx5dm_sim_ops_port_stats,
+	.vport_reg_c0 = mlx5dm_sim_ops_vport_reg_c0,
 };
 
 /* attr->config is the whole configuration; without it, defaults and attr's fields. */
@@ -76,6 +92,16 @@ mlx5dm_sim_transport_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *
 		cfg.icm_populate = attr->icm_resident;
 		if (attr->log_steering_icm_size != 0)
 			cfg.log_steering_sw_icm_size = attr->log_steering_icm_size;
+		cfg.num_vfs = attr->num_vfs;
+		cfg.vf = attr->vf;
+		if (attr->esw_manager != NULL) {
+			cfg.esw_pf = mlx5dm_sim_of(attr->esw_manager);
+			if (cfg.esw_pf == NULL) {
+				MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "VF %u: its PF is no model device",
+					   attr->vf);
+				return -EINVAL;
+			}
+		}
 	}
 	sim = mlx5dm_sim_create(&cfg);
 	if (sim == NULL) {

@@ -133,7 +133,7 @@ def sc_errors(c, run):
                'flow validate 0 egress pattern eth / end actions queue index 0 / end',
                'flow validate 0 ingress pattern eth / ipv4 / udp / end actions '
                'set_ipv4_src ipv4_addr 1.1.1.1 / drop / end'], ['--rxq=2'])
-    for msg in ('transfer (FDB) rules are not supported yet',
+    for msg in ('transfer (FDB) rules need an E-Switch: a port of a vdev with representor=vf[...]',
                 'MPLS after VXLAN is not supported',
                 'QUEUE index is beyond the configured Rx queues',
                 'QUEUE is an ingress action',

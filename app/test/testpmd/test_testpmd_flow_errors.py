@@ -64,7 +64,7 @@ SETUP = [
 BAD = [
     # attributes
     ('transfer pattern eth / end actions drop / end', TRANSFER,
-     'transfer (FDB) rules are not supported yet'),
+     'transfer (FDB) rules need an E-Switch: a port of a vdev with representor=vf[...]'),
     ('ingress egress pattern eth / end actions drop / end', EGRESS,
      'a rule is either ingress or egress, not both'),
     ('pattern eth / end actions drop / end', INGRESS, 'ingress or egress must be set'),

@@ -71,7 +71,9 @@ static const char *const msg_range = "range cannot be matched: only ranges a mas
 static const struct bad_rule bad_rules[] = {
 	/* ---- attributes ---- */
 	{ "transfer", ATTR(.ingress = 1, .transfer = 1), P_ETH, A_DROP, ENOTSUP,
-	  T(ATTR_TRANSFER), "transfer (FDB) rules are not supported yet", K_ATTR, 0 },
+	  T(ATTR_TRANSFER),
+	  "transfer (FDB) rules need an E-Switch: a port of a vdev with representor=vf[...]",
+	  K_ATTR, 0 },
 	{ "ingress and egress", ATTR(.ingress = 1, .egress = 1), P_ETH, A_DROP, ENOTSUP,
 	  T(ATTR_EGRESS), "a rule is either ingress or egress, not both", K_ATTR, 0 },
 	{ "no direction", ATTR(.group = 1), P_ETH, A_DROP, EINVAL, T(ATTR_INGRESS),

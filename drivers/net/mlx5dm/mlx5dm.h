@@ -31,6 +31,8 @@
 
 #define MLX5DM_DRIVER_NAME net_mlx5dm
 #define MLX5DM_MAX_PORTS 16
+/* VFs of a model PF's E-Switch (the model's MLX5DM_SIM_ESW_MAX_VFS). */
+#define MLX5DM_MAX_VFS 7
 #define MLX5DM_MAX_QUEUES 64
 #define MLX5DM_MIN_DESC 32
 #define MLX5DM_MAX_DESC 32768
@@ -74,6 +76,9 @@ struct mlx5dm_devargs {
 	uint8_t log_steering_icm_size; /* sim: the model's STE ICM, log2 bytes */
 	char ib_device[64];        /* hw: RDMA device name ("": not given) */
 	char pci_addr[13];         /* hw: canonical PCI address ("": not given) */
+	uint8_t nb_vfs;            /* sim: representor=vf[...]: VFs listed */
+	uint8_t vfs[MLX5DM_MAX_VFS]; /* their numbers, in the order given */
+	uint8_t vf_ports;          /* sim: the VF functions are ethdev ports too */
 };
 
 struct mlx5dm_priv;
@@ -197,12 +202,30 @@ struct mlx5dm_ctx;
 struct mlx5dm_domain;
 struct mlx5dm_flow_priv;
 
+/* What an ethdev port of the vdev is. */
+enum mlx5dm_port_kind {
+	MLX5DM_PORT_NIC,          /* a NIC port (a PF; port 0 manages the E-Switch if any) */
+	MLX5DM_PORT_REPRESENTOR,  /* a VF's representor, on the manager's device */
+	MLX5DM_PORT_VF,           /* a VF function itself (vf_ports=1) */
+};
+
+struct mlx5dm_esw_rep;
+
 struct mlx5dm_priv {
 	struct mlx5dm_shared *sh;
 	struct rte_eth_dev_data *data;
 	uint16_t port_index;       /* inside the vdev */
 	uint16_t port_id;          /* ethdev port id */
 	uint16_t peer_index;       /* port_index at the other end of the wire */
+	enum mlx5dm_port_kind kind;
+	uint16_t vf;               /* representor, VF port: the VF's number */
+	/*
+	 * A representor has no device of its own: dev and steer are the
+	 * manager's (not closed with the port), it has no NIC domains; its
+	 * Rx is the manager's NIC RX rule for its VF (mlx5dm_esw.c).
+	 */
+	struct mlx5dm_esw_rep *rep;
+	struct mlx5dm_domain *dom_fdb; /* the E-Switch manager's FDB (port 0 with representors) */
 	bool started;
 	bool promisc;
 	bool allmulti;
@@ -259,12 +282,36 @@ mlx5dm_rules_posted(struct mlx5dm_priv *priv)
 		__atomic_store_n(&priv->rules_unrung, 1, __ATOMIC_RELAXED);
 }
 
+struct mlx5dm_esw;
+
 struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct mlx5dm_devargs args;
+	uint16_t nb_ethdevs;       /* NIC ports, then representors, then VF ports */
+	uint16_t switch_domain;    /* with representors: of the manager and its representors */
+	struct mlx5dm_esw *esw;    /* transfer rules (mlx5dm_flow_esw.c) */
+	struct mlx5dm_priv *mgr_held; /* the manager's steering, closed after its representors */
 	uint16_t nb_live;          /* ports not yet closed */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
 };
+
+/* mlx5dm_esw.c: representors and transfer rules. */
+int mlx5dm_esw_init(struct mlx5dm_shared *sh);
+void mlx5dm_esw_fini(struct mlx5dm_shared *sh);
+int mlx5dm_esw_rep_start(struct rte_eth_dev *dev);
+void mlx5dm_esw_rep_stop(struct rte_eth_dev *dev);
+int mlx5dm_esw_start(struct rte_eth_dev *dev);
+void mlx5dm_esw_stop(struct rte_eth_dev *dev);
+int mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+
+/* The manager's priv of a port of a vdev with an E-Switch, NULL otherwise. */
+static inline struct mlx5dm_priv *
+mlx5dm_esw_manager(const struct mlx5dm_priv *priv)
+{
+	if (priv->sh == NULL || priv->sh->args.nb_vfs == 0 || priv->kind == MLX5DM_PORT_VF)
+		return NULL;
+	return priv->sh->ports[0];
+}
 
 /* mlx5dm_devargs.c */
 int mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs *args);

@@ -18,6 +18,8 @@
 #include <rte_dev.h>
 #include <rte_kvargs.h>
 
+#include <ethdev_driver.h>
+
 #include "mlx5dm.h"
 #include "mlx5dm_dev.h"
 #include "mlx5dm_log.h"
@@ -30,6 +32,8 @@
 #define MLX5DM_ARG_LOG_STEERING_ICM_SIZE "log_steering_icm_size"
 #define MLX5DM_ARG_IB_DEVICE "ib_device"
 #define MLX5DM_ARG_PCI_ADDR "pci_addr"
+#define MLX5DM_ARG_REPRESENTOR "representor"
+#define MLX5DM_ARG_VF_PORTS "vf_ports"
 
 static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_BACKEND,
@@ -40,6 +44,8 @@ static const char * const mlx5dm_valid_args[] = {
 	MLX5DM_ARG_LOG_STEERING_ICM_SIZE,
 	MLX5DM_ARG_IB_DEVICE,
 	MLX5DM_ARG_PCI_ADDR,
+	MLX5DM_ARG_REPRESENTOR,
+	MLX5DM_ARG_VF_PORTS,
 	NULL,
 };
 
@@ -48,6 +54,8 @@ static const char * const mlx5dm_sim_only_args[] = {
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_LOG_STEERING_ICM_SIZE,
+	MLX5DM_ARG_REPRESENTOR,
+	MLX5DM_ARG_VF_PORTS,
 };
 static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_IB_DEVICE,
@@ -64,7 +72,9 @@ static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_LOG_STEERING_ICM_SIZE "=<" RTE_STR(MLX5DM_MIN_LOG_STEERING_ICM_SIZE) "-" \
 	RTE_STR(MLX5DM_MAX_LOG_STEERING_ICM_SIZE) "> " \
 	MLX5DM_ARG_IB_DEVICE "=<RDMA device name> " \
-	MLX5DM_ARG_PCI_ADDR "=<[domain:]bus:device.function>"
+	MLX5DM_ARG_PCI_ADDR "=<[domain:]bus:device.function> " \
+	MLX5DM_ARG_REPRESENTOR "=vf<N>|vf[<N>-<M>]|vf[<N>,<M>,...] " \
+	MLX5DM_ARG_VF_PORTS "=0|1"
 
 const char mlx5dm_devargs_help[] = MLX5DM_DEVARGS_HELP;
 RTE_PMD_REGISTER_PARAM_STRING(MLX5DM_DRIVER_NAME, MLX5DM_DEVARGS_HELP);
@@ -169,6 +179,7 @@ static const struct mlx5dm_arg_uint {
 	{ MLX5DM_ARG_LOG_STEERING_ICM_SIZE, MLX5DM_MIN_LOG_STEERING_ICM_SIZE,
 	  MLX5DM_MAX_LOG_STEERING_ICM_SIZE,
 	  offsetof(struct mlx5dm_devargs, log_steering_icm_size), sizeof(uint8_t) },
+	{ MLX5DM_ARG_VF_PORTS, 0, 1, offsetof(struct mlx5dm_devargs, vf_ports), sizeof(uint8_t) },
 };
 
 static int
@@ -239,6 +250,58 @@ mlx5dm_arg_pci_addr(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/*
+ * representor: DPDK's syntax (rte_eth_devargs_parse(), as DPDK mlx5 takes
+ * it), VF representors only, each VF the model's E-Switch can have (VFs
+ * 0 .. MLX5DM_MAX_VFS - 1), none twice; kept in the order given.
+ */
+static int
+mlx5dm_arg_representor(const char *key, const char *value, void *opaque)
+{
+	struct mlx5dm_arg_ctx *ctx = opaque;
+	struct mlx5dm_devargs *args = ctx->args;
+	struct rte_eth_devargs eth_da;
+	char buf[128];
+	uint16_t i, j;
+
+	memset(&eth_da, 0, sizeof(eth_da));
+	if ((size_t)snprintf(buf, sizeof(buf), "%s=%s", key, value) >= sizeof(buf) ||
+	    rte_eth_devargs_parse(buf, &eth_da) < 0 || eth_da.nb_representor_ports == 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s invalid (expected vf<N>, vf[<N>-<M>] "
+			       "or vf[<N>,<M>,...])", ctx->dev, key, value);
+		return -EINVAL;
+	}
+	if (eth_da.type != RTE_ETH_REPRESENTOR_VF || eth_da.nb_mh_controllers > 0 ||
+	    eth_da.nb_ports > 1 || (eth_da.nb_ports == 1 && eth_da.ports[0] != 0)) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s: only VF representors (vf...) of the "
+			       "device's own PF are supported", ctx->dev, key, value);
+		return -ENOTSUP;
+	}
+	if (eth_da.nb_representor_ports > MLX5DM_MAX_VFS) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s: at most %u representors", ctx->dev, key,
+			       value, MLX5DM_MAX_VFS);
+		return -ERANGE;
+	}
+	for (i = 0; i < eth_da.nb_representor_ports; i++) {
+		uint16_t vf = eth_da.representor_ports[i];
+
+		if (vf >= MLX5DM_MAX_VFS) {
+			MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s: VF %u out of range [0, %u]",
+				       ctx->dev, key, value, vf, MLX5DM_MAX_VFS - 1);
+			return -ERANGE;
+		}
+		for (j = 0; j < i; j++)
+			if (eth_da.representor_ports[j] == vf) {
+				MLX5DM_DRV_LOG(ERR, "%s: devarg %s=%s: VF %u listed twice",
+					       ctx->dev, key, value, vf);
+				return -EINVAL;
+			}
+		args->vfs[i] = (uint8_t)vf;
+	}
+	args->nb_vfs = (uint8_t)eth_da.nb_representor_ports;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	arg_handler_t handler;
@@ -251,6 +314,8 @@ static const struct {
 	{ MLX5DM_ARG_LOG_STEERING_ICM_SIZE, mlx5dm_arg_uint },
 	{ MLX5DM_ARG_IB_DEVICE, mlx5dm_arg_ib_device },
 	{ MLX5DM_ARG_PCI_ADDR, mlx5dm_arg_pci_addr },
+	{ MLX5DM_ARG_REPRESENTOR, mlx5dm_arg_representor },
+	{ MLX5DM_ARG_VF_PORTS, mlx5dm_arg_uint },
 };
 
 /* A devarg of the other backend than the one chosen. */
@@ -292,6 +357,7 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 		.flow_engine = MLX5DM_FLOW_ENGINE_STEER,
 		.doorbell_batch = MLX5DM_DEF_DOORBELL_BATCH,
 		.log_steering_icm_size = MLX5DM_DEF_LOG_STEERING_ICM_SIZE,
+		.vf_ports = 0,
 	};
 	if (params == NULL || params[0] == '\0')
 		return 0;
@@ -332,6 +398,17 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 	if (args->topology == MLX5DM_TOPO_PAIR && args->nb_ports % 2 != 0) {
 		MLX5DM_DRV_LOG(ERR, "%s: topology=pair needs an even number of ports (ports=%u)",
 			       name, args->nb_ports);
+		ret = -EINVAL;
+	}
+	if (ret == 0 && args->vf_ports && args->nb_vfs == 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s=1 needs %s (the VFs to open)", name,
+			       MLX5DM_ARG_VF_PORTS, MLX5DM_ARG_REPRESENTOR);
+		ret = -EINVAL;
+	}
+	/* The E-Switch is the one-port device's: its PF's vhca ids follow the VFs'. */
+	if (ret == 0 && args->nb_vfs != 0 && args->nb_ports != 1) {
+		MLX5DM_DRV_LOG(ERR, "%s: devarg %s needs a one-port device (ports=%u)", name,
+			       MLX5DM_ARG_REPRESENTOR, args->nb_ports);
 		ret = -EINVAL;
 	}
 free_kvlist:

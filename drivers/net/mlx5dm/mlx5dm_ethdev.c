@@ -37,6 +37,7 @@ RTE_LOG_REGISTER_SUFFIX(mlx5dm_logtype_lib, lib, NOTICE);
 static const struct eth_dev_ops mlx5dm_dev_ops;
 static int mlx5dm_link_set(struct rte_eth_dev *dev, bool running);
 static void mlx5dm_port_steer_fini(struct mlx5dm_priv *priv);
+static void mlx5dm_port_steer_close(struct mlx5dm_priv *priv);
 
 static struct mlx5dm_priv *
 mlx5dm_priv(struct rte_eth_dev *dev)
@@ -86,8 +87,21 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 		}
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	}
-	/* Group 0 and the default rule exist only while the port runs. */
-	ret = mlx5dm_flow_start(dev);
+	/*
+	 * Group 0 and the default rule exist only while the port runs; a
+	 * representor's Rx is a rule of the manager's, the manager's FDB
+	 * follows its NIC tables.
+	 */
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		ret = mlx5dm_esw_rep_start(dev);
+	} else {
+		ret = mlx5dm_flow_start(dev);
+		if (ret == 0 && priv->dom_fdb != NULL) {
+			ret = mlx5dm_esw_start(dev);
+			if (ret < 0)
+				mlx5dm_flow_stop(dev);
+		}
+	}
 	if (ret < 0) {
 		MLX5DM_DRV_LOG(ERR, "port %u: steering start failed: %s", dev->data->port_id,
 			       rte_strerror(-ret));
@@ -108,7 +122,13 @@ mlx5dm_dev_stop(struct rte_eth_dev *dev)
 	priv->started = false;
 	mlx5dm_link_set(dev, false);
 	/* No rule steers here any more; then the rings are emptied. */
-	mlx5dm_flow_stop(dev);
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		mlx5dm_esw_rep_stop(dev);
+	} else {
+		if (priv->dom_fdb != NULL)
+			mlx5dm_esw_stop(dev);
+		mlx5dm_flow_stop(dev);
+	}
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] != NULL)
 			mlx5dm_rxq_drain(dev->data->rx_queues[i]);
@@ -139,8 +159,10 @@ mlx5dm_txq_info_get(struct rte_eth_dev *dev, uint16_t idx, struct rte_eth_txq_in
 }
 
 static int
-mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_info *info)
+mlx5dm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
+	struct mlx5dm_priv *priv = mlx5dm_priv(dev);
+
 	info->max_mac_addrs = 1;
 	info->max_rx_pktlen = MLX5DM_MAX_MTU + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
 	info->min_mtu = MLX5DM_MIN_MTU;
@@ -164,6 +186,17 @@ mlx5dm_dev_infos_get(struct rte_eth_dev *dev __rte_unused, struct rte_eth_dev_in
 	/* What the CQE reports: RSS hash, checksum verdicts. */
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_CHECKSUM;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/*
+	 * As DPDK mlx5 reports them: the manager (the uplink) and its
+	 * representors share a switch domain; a representor's port is its VF,
+	 * the manager's is none (UINT16_MAX). VF functions are not in it.
+	 */
+	if (mlx5dm_esw_manager(priv) != NULL) {
+		info->switch_info.name = dev->data->name;
+		info->switch_info.domain_id = priv->sh->switch_domain;
+		info->switch_info.port_id = priv->kind == MLX5DM_PORT_REPRESENTOR ? priv->vf :
+					    UINT16_MAX;
+	}
 	return 0;
 }
 
@@ -253,20 +286,27 @@ mlx5dm_ethdev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
-	mlx5dm_flow_close(dev);
+	if (priv->kind != MLX5DM_PORT_REPRESENTOR)
+		mlx5dm_flow_close(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5dm_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5dm_tx_queue_release(dev, i);
 	mlx5dm_mr_release_all(priv);
-	mlx5dm_port_steer_fini(priv);
+	mlx5dm_port_steer_close(priv);
 	/* The MAC lives in priv, which ethdev frees with the port. */
 	dev->data->mac_addrs = NULL;
 	sh->ports[priv->port_index] = NULL;
 	MLX5DM_DRV_LOG(INFO, "%s: port %u (index %u) closed", sh->name, dev->data->port_id,
 		       priv->port_index);
-	if (--sh->nb_live == 0)
+	if (--sh->nb_live == 0) {
+		if (sh->mgr_held != NULL) {
+			mlx5dm_port_steer_fini(sh->mgr_held);
+			rte_free(sh->mgr_held);
+		}
+		mlx5dm_esw_fini(sh);
 		rte_free(sh);
+	}
 	priv->sh = NULL;
 	return 0;
 }
@@ -297,7 +337,7 @@ static const struct eth_dev_ops mlx5dm_dev_ops = {
 	.xstats_get = mlx5dm_xstats_get,
 	.xstats_get_names = mlx5dm_xstats_get_names,
 	.xstats_reset = mlx5dm_stats_reset,
-	.flow_ops_get = mlx5dm_flow_ops_get,
+	.flow_ops_get = mlx5dm_esw_flow_ops_get,
 	.eth_dev_priv_dump = mlx5dm_dev_priv_dump,
 };
 
@@ -351,9 +391,34 @@ mlx5dm_mem_use_rte(int socket)
 	set = true;
 }
 
-static void
-mlx5dm_port_name(char *buf, size_t len, const char *vdev, uint16_t index)
+/* What port index of the vdev is: NIC ports, representors, VF ports (vfs[*vf]). */
+static enum mlx5dm_port_kind
+mlx5dm_port_kind(const struct mlx5dm_devargs *args, uint16_t index, uint16_t *vf)
 {
+	if (index < args->nb_ports)
+		return MLX5DM_PORT_NIC;
+	index -= args->nb_ports;
+	*vf = args->vfs[index % args->nb_vfs];
+	return index < args->nb_vfs ? MLX5DM_PORT_REPRESENTOR : MLX5DM_PORT_VF;
+}
+
+/* The ethdev name of port index: DPDK's representor names, as DPDK mlx5 gives them. */
+static void
+mlx5dm_port_name(char *buf, size_t len, const char *vdev, const struct mlx5dm_devargs *args,
+		 uint16_t index)
+{
+	uint16_t vf = 0;
+
+	switch (mlx5dm_port_kind(args, index, &vf)) {
+	case MLX5DM_PORT_REPRESENTOR:
+		snprintf(buf, len, "%s_representor_vf%u", vdev, vf);
+		return;
+	case MLX5DM_PORT_VF:
+		snprintf(buf, len, "%s_vf%u", vdev, vf);
+		return;
+	default:
+		break;
+	}
 	if (index == 0)
 		snprintf(buf, len, "%s", vdev);
 	else
@@ -394,6 +459,7 @@ mlx5dm_port_rule_queues(struct mlx5dm_priv *priv)
 static int
 mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *args)
 {
+	struct mlx5dm_priv *mgr = priv->sh->ports[0];
 	struct mlx5dm_port_attr pattr;
 	struct mlx5dm_dev_attr dattr = {
 		.transport = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? "hw" : "sim",
@@ -417,6 +483,20 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 
 	mlx5dm_port_rule_queues(priv);
 	cattr.nb_queues = priv->nb_rule_queues;
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		/* The manager's device and context; the MAC is the representor's own. */
+		priv->dev = mgr->dev;
+		priv->steer = mgr->steer;
+		priv->data->mtu = mgr->data->mtu;
+		return 0;
+	}
+	if (priv->kind == MLX5DM_PORT_VF) {
+		dattr.esw_manager = mgr->dev;
+		dattr.vf = priv->vf;
+	} else if (priv->port_index == 0) {
+		for (i = 0; i < args->nb_vfs; i++)
+			dattr.num_vfs = RTE_MAX(dattr.num_vfs, (uint16_t)(args->vfs[i] + 1));
+	}
 	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
 		dattr.mac = dattr.mac << 8 | priv->mac.addr_bytes[i];
 	priv->dev = mlx5dm_dev_open(&dattr);
@@ -446,7 +526,19 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		ret = -errno;
 		goto destroy_rx;
 	}
+	if (dattr.num_vfs != 0) {
+		priv->dom_fdb = mlx5dm_domain_create(priv->steer, MLX5DM_DOMAIN_FDB);
+		if (priv->dom_fdb == NULL) {
+			ret = -errno;
+			MLX5DM_DRV_LOG(ERR, "port %u: the device manages no E-Switch with "
+				       "SW-owned FDB tables", priv->port_id);
+			goto destroy_tx;
+		}
+	}
 	return 0;
+destroy_tx:
+	mlx5dm_domain_destroy(priv->dom_tx);
+	priv->dom_tx = NULL;
 destroy_rx:
 	mlx5dm_domain_destroy(priv->dom_rx);
 	priv->dom_rx = NULL;
@@ -462,6 +554,14 @@ close_dev:
 static void
 mlx5dm_port_steer_fini(struct mlx5dm_priv *priv)
 {
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		priv->steer = NULL;
+		priv->dev = NULL;
+		return;
+	}
+	if (priv->dom_fdb != NULL && mlx5dm_domain_destroy(priv->dom_fdb) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: FDB domain still in use", priv->port_id);
+	priv->dom_fdb = NULL;
 	if (priv->dom_tx != NULL && mlx5dm_domain_destroy(priv->dom_tx) < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: NIC TX domain still in use", priv->port_id);
 	if (priv->dom_rx != NULL && mlx5dm_domain_destroy(priv->dom_rx) < 0)
@@ -474,6 +574,29 @@ mlx5dm_port_steer_fini(struct mlx5dm_priv *priv)
 	priv->dom_rx = NULL;
 	priv->steer = NULL;
 	priv->dev = NULL;
+}
+
+/*
+ * A closing port's steering, unless it is the E-Switch manager's and
+ * representors (whose queues and rules are on its device) are still open:
+ * then the last port's close ends it.
+ */
+static void
+mlx5dm_port_steer_close(struct mlx5dm_priv *priv)
+{
+	struct mlx5dm_shared *sh = priv->sh;
+	uint16_t i;
+
+	for (i = 0; priv->dom_fdb != NULL && i < sh->nb_ethdevs; i++) {
+		if (sh->ports[i] == NULL || sh->ports[i]->kind != MLX5DM_PORT_REPRESENTOR)
+			continue;
+		sh->mgr_held = rte_malloc("mlx5dm_mgr", sizeof(*priv), 0);
+		if (sh->mgr_held == NULL)
+			break;
+		memcpy(sh->mgr_held, priv, sizeof(*priv));
+		return;
+	}
+	mlx5dm_port_steer_fini(priv);
 }
 
 /* FNV-1a: distinct vdevs get distinct MACs, stable across runs. */
@@ -499,7 +622,7 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	if (index == 0) {
 		dev = rte_eth_vdev_allocate(vdev, sizeof(*priv));
 	} else {
-		mlx5dm_port_name(name, sizeof(name), sh->name, index);
+		mlx5dm_port_name(name, sizeof(name), sh->name, &sh->args, index);
 		dev = rte_eth_dev_allocate(name);
 		if (dev != NULL) {
 			dev->data->dev_private = rte_zmalloc_socket(name, sizeof(*priv),
@@ -522,6 +645,7 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	priv->data = dev->data;
 	priv->port_index = index;
 	priv->port_id = dev->data->port_id;
+	priv->kind = mlx5dm_port_kind(&sh->args, index, &priv->vf);
 	rte_spinlock_init(&priv->mrs.lock);
 	peer = sh->args.topology == MLX5DM_TOPO_PAIR ? index ^ 1 : index;
 	priv->peer_index = peer;
@@ -538,6 +662,11 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	/* The flow ops serialise themselves (mlx5dm_flow_ops.c): no ethdev mutex per call. */
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS |
 				RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE;
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		dev->data->dev_flags |= RTE_ETH_DEV_REPRESENTOR;
+		dev->data->representor_id = priv->vf;
+		dev->data->backer_port_id = sh->ports[0]->port_id;
+	}
 	dev->data->dev_link = (struct rte_eth_link){
 		.link_speed = RTE_ETH_SPEED_NUM_NONE,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
@@ -577,7 +706,14 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	snprintf(sh->name, sizeof(sh->name), "%s", name);
 	sh->args = args;
-	for (i = 0; i < args.nb_ports; i++) {
+	/* NIC ports, then one representor per listed VF, then the VF ports. */
+	sh->nb_ethdevs = (uint16_t)(args.nb_ports + args.nb_vfs * (1 + args.vf_ports));
+	ret = mlx5dm_esw_init(sh);
+	if (ret < 0) {
+		rte_free(sh);
+		return ret;
+	}
+	for (i = 0; i < sh->nb_ethdevs; i++) {
 		devs[i] = mlx5dm_port_create(vdev, sh, i);
 		if (devs[i] == NULL) {
 			ret = -ENOMEM;
@@ -605,20 +741,24 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 			goto release_ports;
 		}
 	}
-	for (i = 0; i < args.nb_ports; i++)
+	for (i = 0; i < sh->nb_ethdevs; i++)
 		rte_eth_dev_probing_finish(devs[i]);
-	MLX5DM_DRV_LOG(INFO, "%s: %u port(s), backend=%s, topology=%s%s", name, args.nb_ports,
+	MLX5DM_DRV_LOG(INFO, "%s: %u port(s), %u representor(s), %u VF port(s), backend=%s, "
+		       "topology=%s%s", name, args.nb_ports, args.nb_vfs,
+		       args.nb_vfs * args.vf_ports,
 		       args.backend == RTE_PMD_MLX5DM_BACKEND_SIM ? "sim" : "hw",
 		       args.topology == MLX5DM_TOPO_LOOP ? "loop" : "pair",
 		       args.flow_engine == MLX5DM_FLOW_ENGINE_NULL ?
 		       ", flow_engine=null (rte_flow rules are handles only)" : "");
 	return 0;
 release_ports:
+	/* VFs before their PF, representors before the device they share. */
 	while (i-- > 0) {
 		mlx5dm_port_steer_fini(devs[i]->data->dev_private);
 		devs[i]->data->mac_addrs = NULL;
 		rte_eth_dev_release_port(devs[i]);
 	}
+	mlx5dm_esw_fini(sh);
 	rte_free(sh);
 	return ret;
 }
@@ -628,13 +768,20 @@ mlx5dm_remove(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	char pname[RTE_ETH_NAME_MAX_LEN];
-	uint16_t i;
+	struct mlx5dm_devargs args;
+	uint16_t i, n;
 
-	/* Close every port of this vdev still open; the last close frees the shared state. */
-	for (i = 0; i < MLX5DM_MAX_PORTS; i++) {
+	if (mlx5dm_devargs_parse(name, rte_vdev_device_args(vdev), &args) < 0)
+		return -EINVAL;
+	n = (uint16_t)(args.nb_ports + args.nb_vfs * (1 + args.vf_ports));
+	/*
+	 * Close every port of this vdev still open, the VF ports and the
+	 * representors before the manager; the last close frees the shared state.
+	 */
+	for (i = n; i-- > 0;) {
 		struct rte_eth_dev *dev;
 
-		mlx5dm_port_name(pname, sizeof(pname), name, i);
+		mlx5dm_port_name(pname, sizeof(pname), name, &args, i);
 		dev = rte_eth_dev_allocated(pname);
 		if (dev == NULL)
 			continue;

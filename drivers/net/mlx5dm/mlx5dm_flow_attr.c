@@ -20,7 +20,8 @@ mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *
 					  "attributes are missing");
 	if (attr->transfer)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
-					  "transfer (FDB) rules are not supported yet");
+					  "transfer (FDB) rules need an E-Switch: a port of a "
+					  "vdev with representor=vf[...]");
 	if (attr->reserved != 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, attr,
 					  "reserved attribute bits must be zero");

@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The E-Switch through the ethdev API: the representor and vf_ports
+ * devargs, the ports they make and their switch information, transfer
+ * rules between the uplink and the VFs (items and actions), the misses to
+ * the representors, and refused rules that change nothing. Frames go in by
+ * a VF port (the VM's side) or the manager (the uplink's representor,
+ * whose wire loops back into the switch) and are looked for where the
+ * rules say.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+#include <rte_mbuf.h>
+
+#include <rte_pmd_mlx5dm.h>
+#include "pmd_env.h"
+
+static struct rte_mempool *pool;
+
+/* The ports of "representor=vf[0-1],vf_ports=1". */
+enum { PF, REP0, REP1, VF0, VF1, NB };
+static uint16_t ports[NB];
+static const char * const names[NB] = {
+	"net_mlx5dm9", "net_mlx5dm9_representor_vf0", "net_mlx5dm9_representor_vf1",
+	"net_mlx5dm9_vf0", "net_mlx5dm9_vf1",
+};
+
+static void
+test_esw_devargs(void **state)
+{
+	static const char * const bad[] = {
+		"representor=pf0",
+		"representor=vf7",
+		"representor=vf[0-7]",
+		"representor=vf[x]",
+		"representor=sf0",
+		"representor=pf1vf0",
+		"vf_ports=1",
+		"vf_ports=2,representor=vf0",
+		"representor=vf0,ports=2",
+		"representor=vf0,ports=2,topology=pair",
+		"backend=hw,representor=vf0",
+		"representor=vf0,representor=vf1",
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		assert_int_not_equal(rte_vdev_init("net_mlx5dm8", bad[i]), 0);
+		assert_int_equal(port_by_name("net_mlx5dm8"), RTE_MAX_ETHPORTS);
+	}
+	/* Representors in the order listed, after the PF. */
+	assert_int_equal(rte_vdev_init("net_mlx5dm8", "representor=vf[3,1]"), 0);
+	assert_int_equal(port_by_name("net_mlx5dm8_representor_vf3"),
+			 port_by_name("net_mlx5dm8") + 1);
+	assert_int_equal(port_by_name("net_mlx5dm8_representor_vf1"),
+			 port_by_name("net_mlx5dm8") + 2);
+	assert_int_equal(port_by_name("net_mlx5dm8_vf3"), RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm8"), 0);
+	assert_int_equal(port_by_name("net_mlx5dm8_representor_vf3"), RTE_MAX_ETHPORTS);
+	/* DPDK's list syntax drops a repeated id. */
+	assert_int_equal(rte_vdev_init("net_mlx5dm8", "representor=vf[0,0]"), 0);
+	assert_int_equal(port_by_name("net_mlx5dm8_representor_vf0"),
+			 port_by_name("net_mlx5dm8") + 1);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm8"), 0);
+	assert_int_equal(rte_vdev_init("net_mlx5dm8", "representor=vf6"), 0);
+	assert_true(port_by_name("net_mlx5dm8_representor_vf6") < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm8"), 0);
+}
+
+static void
+esw_open(void)
+{
+	struct rte_pmd_mlx5dm_port_info pinfo;
+	struct rte_eth_conf conf = { 0 };
+	unsigned int i;
+
+	assert_int_equal(rte_vdev_init("net_mlx5dm9", "representor=vf[0-1],vf_ports=1"), 0);
+	for (i = 0; i < NB; i++) {
+		ports[i] = port_by_name(names[i]);
+		assert_int_equal(rte_pmd_mlx5dm_port_info_get(ports[i], &pinfo), 0);
+		assert_int_equal(pinfo.port_index, i);
+		assert_int_equal(ports[i], ports[PF] + i);
+		assert_int_equal(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(ports[i], 0, 256, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_tx_queue_setup(ports[i], 0, 256, 0, NULL), 0);
+	}
+}
+
+static void
+esw_start(void)
+{
+	unsigned int i;
+
+	/* The manager first: the representors' Rx rules are in its tables. */
+	for (i = 0; i < NB; i++)
+		assert_int_equal(rte_eth_dev_start(ports[i]), 0);
+}
+
+static void
+esw_close(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NB; i++)
+		assert_int_equal(rte_eth_dev_stop(ports[NB - 1 - i]), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm9"), 0);
+}
+
+static void
+test_esw_switch_info(void **state)
+{
+	struct rte_eth_dev_info info[NB];
+	struct rte_flow_error error;
+	uint16_t proxy;
+	unsigned int i;
+
+	(void)state;
+	esw_open();
+	for (i = 0; i < NB; i++)
+		assert_int_equal(rte_eth_dev_info_get(ports[i], &info[i]), 0);
+	assert_int_equal(info[PF].switch_info.domain_id, info[REP0].switch_info.domain_id);
+	assert_int_equal(info[PF].switch_info.domain_id, info[REP1].switch_info.domain_id);
+	assert_int_not_equal(info[PF].switch_info.domain_id, RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID);
+	assert_int_equal(info[PF].switch_info.port_id, UINT16_MAX);
+	assert_int_equal(info[REP0].switch_info.port_id, 0);
+	assert_int_equal(info[REP1].switch_info.port_id, 1);
+	assert_string_equal(info[REP1].switch_info.name, names[REP1]);
+	assert_int_equal(info[VF0].switch_info.domain_id, RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID);
+	assert_int_equal(info[VF1].switch_info.domain_id, RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID);
+	assert_true(*info[REP0].dev_flags & RTE_ETH_DEV_REPRESENTOR);
+	assert_false(*info[PF].dev_flags & RTE_ETH_DEV_REPRESENTOR);
+	assert_false(*info[VF0].dev_flags & RTE_ETH_DEV_REPRESENTOR);
+	for (i = PF; i <= REP1; i++) {
+		proxy = RTE_MAX_ETHPORTS;
+		assert_int_equal(rte_flow_pick_transfer_proxy(ports[i], &proxy, &error), 0);
+		assert_int_equal(proxy, ports[PF]);
+	}
+	/* A port outside the switch is its own proxy (ethdev's answer without the op). */
+	assert_int_equal(rte_flow_pick_transfer_proxy(ports[VF0], &proxy, &error), 0);
+	assert_int_equal(proxy, ports[VF0]);
+	esw_start();
+	esw_close();
+}
+
+/*
+ * Send n 100-byte frames (all bytes 0xa5) on port and wait
+ * until the device completed them: it has then delivered or dropped each,
+ * through the switch and the looped wire, in the same pass.
+ */
+static void
+send_frames(uint16_t port, unsigned int n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	struct rte_mbuf *m[32];
+	unsigned int i, done = 0;
+	int k;
+
+	assert_true(n <= RTE_DIM(m));
+	for (i = 0; i < n; i++) {
+		uint8_t *d;
+
+		m[i] = rte_pktmbuf_alloc(pool);
+		assert_non_null(m[i]);
+		d = (uint8_t *)rte_pktmbuf_append(m[i], 100);
+		memset(d, 0xa5, 100);
+	}
+	assert_int_equal(rte_eth_tx_burst(port, 0, m, (uint16_t)n), n);
+	while (done < n && rte_get_timer_cycles() < deadline) {
+		k = rte_eth_tx_done_cleanup(port, 0, 0);
+		assert_true(k >= 0);
+		done += (unsigned int)k;
+	}
+	assert_int_equal(done, n);
+}
+
+/* Frames of length len waiting on port (any other length fails); VLAN tag vid if len 104. */
+static unsigned int
+recv_frames(uint16_t port, uint32_t len, uint16_t vid)
+{
+	struct rte_mbuf *m[32];
+	unsigned int total = 0;
+	uint16_t n, i;
+
+	while ((n = rte_eth_rx_burst(port, 0, m, RTE_DIM(m))) != 0) {
+		for (i = 0; i < n; i++) {
+			const uint8_t *d = rte_pktmbuf_mtod(m[i], const uint8_t *);
+
+			assert_int_equal(m[i]->pkt_len, len);
+			if (len == 104) {
+				assert_int_equal(d[12] << 8 | d[13], 0x8100);
+				assert_int_equal((d[14] << 8 | d[15]) & 0xfff, vid);
+			}
+		}
+		total += n;
+		rte_pktmbuf_free_bulk(m, n);
+	}
+	return total;
+}
+
+/* Every port received exactly what want says (100-byte frames). */
+static void
+expect(const unsigned int want[NB])
+{
+	unsigned int i;
+
+	for (i = 0; i < NB; i++)
+		assert_int_equal(recv_frames(ports[i], 100, 0), want[i]);
+}
+
+static const struct rte_flow_attr transfer = { .transfer = 1 };
+
+/* pattern: represented_port from; actions: count (if cnt), act to. */
+static struct rte_flow *
+rule(uint16_t on, const struct rte_flow_attr *attr, uint16_t from,
+     enum rte_flow_action_type act, uint16_t to, bool cnt, struct rte_flow_error *error)
+{
+	struct rte_flow_item_ethdev src = { .port_id = from };
+	struct rte_flow_action_ethdev dst = { .port_id = to };
+	struct rte_flow_action_port_id port_id = { .id = to };
+	struct rte_flow_action_jump jump = { .group = to };
+	const void *conf = &dst;
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &src },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = cnt ? RTE_FLOW_ACTION_TYPE_COUNT : RTE_FLOW_ACTION_TYPE_VOID },
+		{ .type = act },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	if (act == RTE_FLOW_ACTION_TYPE_JUMP)
+		conf = &jump;
+	else if (act == RTE_FLOW_ACTION_TYPE_PORT_ID)
+		conf = &port_id;
+	else if (act == RTE_FLOW_ACTION_TYPE_DROP)
+		conf = NULL;
+	actions[1].conf = conf;
+	return rte_flow_create(on, attr, pattern, actions, error);
+}
+
+static uint64_t
+hits(uint16_t port, struct rte_flow *f)
+{
+	struct rte_flow_action count[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_query_count q = { .reset = 0 };
+	struct rte_flow_error error;
+
+	assert_int_equal(rte_flow_query(port, f, count, &q, &error), 0);
+	assert_true(q.hits_set);
+	return q.hits;
+}
+
+/* Misses: a VF's frames reach its representor, the uplink's the manager. */
+static void
+test_esw_misses(void **state)
+{
+	(void)state;
+	esw_open();
+	esw_start();
+	send_frames(ports[VF0], 8);
+	send_frames(ports[VF1], 4);
+	send_frames(ports[PF], 5);
+	/* A representor's frames leave by the wire as the manager's. */
+	send_frames(ports[REP0], 2);
+	expect((const unsigned int[NB]){ [PF] = 7, [REP0] = 8, [REP1] = 4 });
+	esw_close();
+}
+
+static void
+test_esw_transfer(void **state)
+{
+	const uint16_t *p = ports;
+	struct rte_flow *vf0_vf1, *up_vf0, *vf1_up, *vf1_rep0, *jump, *drop;
+	struct rte_flow_error error;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	/* VF0 -> VF1 (created on a representor), the uplink -> VF0, VF1 -> the uplink. */
+	vf0_vf1 = rule(p[REP0], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT,
+		       p[REP1], true, &error);
+	assert_non_null(vf0_vf1);
+	up_vf0 = rule(p[PF], &transfer, p[PF], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[REP0],
+		      true, &error);
+	assert_non_null(up_vf0);
+	vf1_up = rule(p[PF], &transfer, p[REP1], RTE_FLOW_ACTION_TYPE_PORT_ID, p[PF], true,
+		      &error);
+	assert_non_null(vf1_up);
+	send_frames(p[VF0], 8);
+	send_frames(p[PF], 6);
+	/* VF1's frames go to the wire, which loops them into the switch from the uplink. */
+	send_frames(p[VF1], 3);
+	expect((const unsigned int[NB]){ [VF0] = 9, [VF1] = 8 });
+	assert_int_equal(hits(p[REP0], vf0_vf1), 8);
+	assert_int_equal(hits(p[PF], up_vf0), 9);
+	assert_int_equal(hits(p[PF], vf1_up), 3);
+
+	/* PORT_REPRESENTOR: VF1's frames to the Rx of VF0's representor. */
+	assert_int_equal(rte_flow_destroy(p[PF], vf1_up, &error), 0);
+	vf1_rep0 = rule(p[REP1], &transfer, p[REP1], RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR,
+			p[REP0], false, &error);
+	assert_non_null(vf1_rep0);
+	send_frames(p[VF1], 5);
+	expect((const unsigned int[NB]){ [REP0] = 5 });
+
+	/* JUMP to group 1, which counts and drops VF0's frames. */
+	assert_int_equal(rte_flow_destroy(p[REP0], vf0_vf1, &error), 0);
+	jump = rule(p[PF], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_JUMP, 1, false, &error);
+	assert_non_null(jump);
+	drop = rule(p[PF], &(const struct rte_flow_attr){ .transfer = 1, .group = 1 }, p[REP0],
+		    RTE_FLOW_ACTION_TYPE_DROP, 0, true, &error);
+	assert_non_null(drop);
+	send_frames(p[VF0], 7);
+	expect((const unsigned int[NB]){ 0 });
+	assert_int_equal(hits(p[PF], drop), 7);
+
+	/* Flush takes the rules created through the port only. */
+	assert_int_equal(rte_flow_flush(p[REP1], &error), 0);
+	send_frames(p[VF1], 2);
+	expect((const unsigned int[NB]){ [REP1] = 2 });
+	assert_int_equal(hits(p[PF], up_vf0), 9);
+	esw_close();
+}
+
+/* VLAN push on the way to a VF, pop on the way back to the wire. */
+static void
+test_esw_vlan(void **state)
+{
+	struct rte_flow_item_ethdev vf1 = { .port_id = 0 }, up = { .port_id = 0 };
+	struct rte_flow_action_ethdev to_rep0 = { .port_id = 0 }, to_up = { .port_id = 0 };
+	struct rte_flow_action_of_push_vlan push = { .ethertype = RTE_BE16(0x8100) };
+	struct rte_flow_action_of_set_vlan_vid vid = { .vlan_vid = RTE_BE16(5) };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &vf1 },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN, .conf = &push },
+		{ .type = RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID, .conf = &vid },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_up },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action pop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_OF_POP_VLAN },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_rep0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_item up_pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &up },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_error error;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	vf1.port_id = ports[REP1];
+	up.port_id = ports[PF];
+	to_up.port_id = ports[PF];
+	to_rep0.port_id = ports[REP0];
+	/* VF1 -> the wire with a tag; back from the wire untagged to VF0. */
+	assert_non_null(rte_flow_create(ports[PF], &transfer, pattern, actions, &error));
+	assert_non_null(rte_flow_create(ports[PF], &transfer, up_pattern, pop, &error));
+	send_frames(ports[VF1], 4);
+	expect((const unsigned int[NB]){ [VF0] = 4 });
+	/* Without the pop, VF0 gets the tagged frames. */
+	assert_int_equal(rte_flow_flush(ports[PF], &error), 0);
+	assert_non_null(rte_flow_create(ports[PF], &transfer, pattern, actions, &error));
+	assert_non_null(rule(ports[PF], &transfer, ports[PF],
+			     RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, ports[REP0], false, &error));
+	send_frames(ports[VF1], 3);
+	assert_int_equal(recv_frames(ports[VF0], 104, 5), 3);
+	esw_close();
+}
+
+/* Refused rules name their item or action, and leave the switch as it was. */
+static void
+test_esw_refused(void **state)
+{
+	const uint16_t *p = ports;
+	struct rte_flow_item_ethdev src = { .port_id = 0 };
+	struct rte_flow_action_mark mark = { .id = 1 };
+	struct rte_flow_action_ethdev to = { .port_id = 0 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &src },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action marked[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error error;
+	struct rte_flow *f;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	/* A VF port is no port of the switch: as an item, as an action. */
+	memset(&error, 0, sizeof(error));
+	assert_null(rule(p[PF], &transfer, p[VF0], RTE_FLOW_ACTION_TYPE_DROP, 0, false, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ITEM_SPEC);
+	assert_non_null(strstr(error.message, "REPRESENTED_PORT"));
+	assert_non_null(strstr(error.message, "switch domain"));
+	assert_null(rule(p[PF], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[VF1],
+			 false, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ACTION_CONF);
+	assert_null(rule(p[PF], &transfer, RTE_MAX_ETHPORTS - 1,
+			 RTE_FLOW_ACTION_TYPE_DROP, 0, false, &error));
+	/* An action the FDB does not take here. */
+	src.port_id = p[REP0];
+	to.port_id = p[REP1];
+	assert_null(rte_flow_create(p[PF], &transfer, pattern, marked, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ACTION);
+	assert_non_null(strstr(error.message, "MARK"));
+	assert_int_not_equal(rte_flow_validate(p[PF], &transfer, pattern, marked, &error), 0);
+	/* Transfer on a port outside the switch; NIC rules on a representor. */
+	assert_null(rule(p[VF0], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0, false, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER);
+	assert_null(rule(p[REP0], &(const struct rte_flow_attr){ .ingress = 1 }, p[REP0],
+			 RTE_FLOW_ACTION_TYPE_DROP, 0, false, &error));
+	/* Nothing changed: VF0's frames still miss to its representor. */
+	send_frames(p[VF0], 3);
+	expect((const unsigned int[NB]){ [REP0] = 3 });
+	f = rule(p[PF], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0, true, &error);
+	assert_non_null(f);
+	send_frames(p[VF0], 3);
+	expect((const unsigned int[NB]){ 0 });
+	assert_int_equal(hits(p[PF], f), 3);
+	esw_close();
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	pool = pmd_env_init("test_pmd_esw");
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	pmd_env_fini(pool);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_esw_devargs),
+		cmocka_unit_test(test_esw_switch_info),
+		cmocka_unit_test(test_esw_misses),
+		cmocka_unit_test(test_esw_transfer),
+		cmocka_unit_test(test_esw_vlan),
+		cmocka_unit_test(test_esw_refused),
+	};
+
+	return cmocka_run_group_tests_name("pmd_esw", tests, setup, teardown);
+}

@@ -1,0 +1,1214 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5dm authors
+ */
+
+/*
+ * The E-Switch side of the PMD: representor ports and transfer rules, as
+ * DPDK mlx5 gives them in switchdev mode (doc/guides/nics/mlx5.rst,
+ * "E-Switch"; mlx5_flow_dv.c for the port items and actions).
+ *
+ * Port 0 of a vdev with representors is the E-Switch manager and the
+ * uplink's representor; each listed VF has a representor port, which has
+ * no device of its own: its queues are the manager's, and a frame of its
+ * VF that misses the FDB reaches the manager's NIC RX stamped with the
+ * VF's vport metadata (metadata_reg_c_0), where a rule of the manager's
+ * root table matching that stamp sends it to the representor's Rx queues.
+ *
+ * Transfer rules (attr.transfer, on the manager or a representor) go into
+ * the manager's FDB domain through the full translation of their pattern
+ * (mlx5dm_flow_xlate_items(): no compiled template), with the port items
+ * and the FDB's actions translated here. Groups are FDB tables, group 0
+ * the FDB root; the manager's own frames leave by the wire through a rule
+ * of the lowest priority in group 0 (the manager is the uplink's
+ * representor), so the frames of the wire enter the FDB from the uplink.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_flow_driver.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_spinlock.h>
+#include <ethdev_driver.h>
+
+#include "mlx5dm.h"
+#include "mlx5dm_dev.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_flow_template.h"
+#include "mlx5dm_log.h"
+#include "mlx5dm_prm_match.h"
+#include "mlx5dm_prm_modify.h"
+#include "mlx5dm_steer.h"
+
+/* FDB priorities: rte_flow's, then the manager's uplink rule below every one. */
+#define MLX5DM_ESW_MAX_PRIORITY 0xfffdu
+#define MLX5DM_ESW_UPLINK_PRIORITY 0xfffeu
+#define MLX5DM_ESW_MAX_GROUP 0xfffeu
+#define MLX5DM_ESW_MAX_ACTIONS 8
+
+
+struct mlx5dm_esw_tbl {
+	LIST_ENTRY(mlx5dm_esw_tbl) next;
+	uint32_t group;
+	uint32_t refs;
+	struct mlx5dm_table *tbl;
+};
+
+struct mlx5dm_esw_matcher {
+	LIST_ENTRY(mlx5dm_esw_matcher) next;
+	struct mlx5dm_esw_tbl *t;
+	uint16_t priority;
+	uint8_t criteria;
+	uint32_t refs;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	struct mlx5dm_matcher *m;
+};
+
+/* A transfer rule: one library rule and the actions it holds. */
+struct rte_flow;
+struct mlx5dm_esw_flow {
+	TAILQ_ENTRY(mlx5dm_esw_flow) next;
+	struct mlx5dm_esw_matcher *m;
+	struct mlx5dm_rule *rule;
+	struct mlx5dm_esw_tbl *jump;
+	struct mlx5dm_counters *cnt;
+	uint16_t port_id;                   /* the port it was created on (flush) */
+	unsigned int nb_actions;
+	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
+};
+
+struct mlx5dm_esw {
+	rte_spinlock_t lock;
+	bool started;
+	LIST_HEAD(, mlx5dm_esw_tbl) tbls;
+	LIST_HEAD(, mlx5dm_esw_matcher) matchers;
+	TAILQ_HEAD(, mlx5dm_esw_flow) flows;
+	struct mlx5dm_esw_tbl *root;
+	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
+	struct rte_flow_ops mgr_ops;        /* the NIC ops with the transfer ones */
+	struct rte_flow_ops rep_ops;        /* a representor's: transfer only */
+};
+
+/* A representor's Rx: the manager's NIC RX rule for its VF's stamp. */
+struct mlx5dm_esw_rep {
+	struct mlx5dm_tir *tir;
+	struct mlx5dm_action *to_tir;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *rule;
+};
+
+/* ---- rule queues of the manager's context ---- */
+
+/* The queue of the calling thread; a thread that is not an EAL lcore takes the shared one. */
+static uint16_t
+mlx5dm_esw_queue_take(struct mlx5dm_priv *mgr, struct mlx5dm_flow_priv *fp)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	if (lcore != LCORE_ID_ANY && rte_lcore_is_enabled(lcore))
+		return mgr->rule_queue[lcore];
+	rte_spinlock_lock(&fp->any_lock);
+	return mgr->rule_queue_any;
+}
+
+static void
+mlx5dm_esw_queue_give(struct mlx5dm_priv *mgr, struct mlx5dm_flow_priv *fp, uint16_t queue)
+{
+	/* Rules are visible to frames sent after the call returns. */
+	mlx5dm_queue_drain(mgr->steer, queue);
+	if (queue == mgr->rule_queue_any)
+		rte_spinlock_unlock(&fp->any_lock);
+}
+
+/* ---- tables and matchers of the FDB (under esw->lock) ---- */
+
+static struct mlx5dm_esw_tbl *
+mlx5dm_esw_tbl_get(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, uint32_t group)
+{
+	struct mlx5dm_esw_tbl *t;
+
+	LIST_FOREACH(t, &esw->tbls, next)
+		if (t->group == group) {
+			t->refs++;
+			return t;
+		}
+	t = rte_zmalloc("mlx5dm_esw_tbl", sizeof(*t), 0);
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->tbl = mlx5dm_table_create(mgr->dom_fdb, group + 1);
+	if (t->tbl == NULL) {
+		rte_free(t);
+		return NULL;
+	}
+	t->group = group;
+	t->refs = 1;
+	LIST_INSERT_HEAD(&esw->tbls, t, next);
+	return t;
+}
+
+static void
+mlx5dm_esw_tbl_put(struct mlx5dm_esw_tbl *t)
+{
+	if (t == NULL || --t->refs != 0)
+		return;
+	LIST_REMOVE(t, next);
+	if (mlx5dm_table_destroy(t->tbl) < 0)
+		MLX5DM_DRV_LOG(ERR, "FDB table of group %u still in use", t->group);
+	rte_free(t);
+}
+
+static struct mlx5dm_esw_matcher *
+mlx5dm_esw_matcher_get(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, uint32_t group,
+		       uint16_t priority, uint8_t criteria, const uint8_t *mask,
+		       const char **err_field)
+{
+	struct mlx5dm_matcher_attr attr = {
+		.priority = priority, .criteria = criteria, .mask = mask,
+	};
+	struct mlx5dm_esw_matcher *m;
+
+	LIST_FOREACH(m, &esw->matchers, next)
+		if (m->t->group == group && m->priority == priority && m->criteria == criteria &&
+		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
+			m->refs++;
+			return m;
+		}
+	m = rte_zmalloc("mlx5dm_esw_matcher", sizeof(*m), 0);
+	if (m == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->t = mlx5dm_esw_tbl_get(esw, mgr, group);
+	if (m->t == NULL)
+		goto free_m;
+	m->m = mlx5dm_matcher_create(m->t->tbl, &attr, err_field);
+	if (m->m == NULL)
+		goto put_tbl;
+	m->priority = priority;
+	m->criteria = criteria;
+	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
+	m->refs = 1;
+	LIST_INSERT_HEAD(&esw->matchers, m, next);
+	return m;
+put_tbl:
+	mlx5dm_esw_tbl_put(m->t);
+free_m:
+	rte_free(m);
+	return NULL;
+}
+
+static void
+mlx5dm_esw_matcher_put(struct mlx5dm_esw_matcher *m)
+{
+	if (m == NULL || --m->refs != 0)
+		return;
+	LIST_REMOVE(m, next);
+	if (mlx5dm_matcher_destroy(m->m) < 0)
+		MLX5DM_DRV_LOG(ERR, "FDB matcher of group %u still in use", m->t->group);
+	mlx5dm_esw_tbl_put(m->t);
+	rte_free(m);
+}
+
+/* ---- the translation of a transfer rule ---- */
+
+/* What a transfer rule becomes. */
+struct mlx5dm_esw_spec {
+	struct mlx5dm_flow_spec spec;   /* the pattern's match (and its attributes) */
+	int32_t source;                 /* a vport, or -1: none (both halves) */
+	bool drop;
+	bool count;
+	bool jump;
+	uint32_t jump_group;
+	int32_t dest;                   /* a vport, or -1 */
+	uint32_t stamp;                 /* to a representor's Rx: its reg_c_0 */
+	bool pop;
+	bool push;
+	uint16_t tpid;
+	uint16_t tci;
+};
+
+/*
+ * The vport behind ethdev port_id for a port item or action of a rule on
+ * a port of vdev sh: the manager is the uplink (or, for the
+ * representor's own side, the manager's vport 0), a representor its VF.
+ */
+static int
+mlx5dm_esw_port_vport(struct mlx5dm_shared *sh, uint32_t port_id, bool wire, uint16_t *vport,
+		      struct mlx5dm_priv **out)
+{
+	struct mlx5dm_priv *p;
+	struct rte_eth_dev *dev;
+
+	if (port_id >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port((uint16_t)port_id))
+		return -ENODEV;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops == NULL || dev->dev_ops->flow_ops_get != mlx5dm_esw_flow_ops_get)
+		return -EXDEV;
+	p = dev->data->dev_private;
+	if (p->sh != sh || mlx5dm_esw_manager(p) == NULL)
+		return -EXDEV;
+	if (p->kind == MLX5DM_PORT_REPRESENTOR)
+		*vport = (uint16_t)(1 + p->vf);
+	else
+		*vport = wire ? MLX5DM_DEV_VPORT_UPLINK : 0;
+	if (out != NULL)
+		*out = p;
+	return 0;
+}
+
+static int
+mlx5dm_esw_port_err(struct rte_flow_error *error, int ret, bool action, int type,
+		    const void *cause)
+{
+	return rte_flow_error_set(error, ret == -ENODEV ? ENODEV : EINVAL,
+				  action ? RTE_FLOW_ERROR_TYPE_ACTION_CONF :
+				  RTE_FLOW_ERROR_TYPE_ITEM_SPEC, cause,
+				  mlx5dm_flow_named_msg(action, type, ret == -ENODEV ?
+				  "no such ethdev port" :
+				  "the port is not in this port's switch domain"));
+}
+
+/* A port item: its ethdev port id under a full mask (or the default one). */
+static int
+mlx5dm_esw_item_port(struct mlx5dm_priv *priv, const struct rte_flow_item *item,
+		     struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	uint32_t id, mask;
+	uint16_t vport;
+	struct mlx5dm_priv *p;
+	int ret;
+
+	if (item->last != NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, item,
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "ranges are not supported"));
+	if (es->source >= 0)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, item,
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "a rule has one source port item"));
+	if (item->type == RTE_FLOW_ITEM_TYPE_PORT_ID) {
+		const struct rte_flow_item_port_id *s = item->spec, *m = item->mask;
+
+		if (s == NULL)
+			goto no_spec;
+		id = s->id;
+		mask = m != NULL ? m->id : UINT32_MAX;
+	} else {
+		const struct rte_flow_item_ethdev *s = item->spec, *m = item->mask;
+
+		if (s == NULL)
+			goto no_spec;
+		id = s->port_id;
+		mask = m != NULL ? m->port_id : UINT16_MAX;
+	}
+	if ((item->type == RTE_FLOW_ITEM_TYPE_PORT_ID && mask != UINT32_MAX) ||
+	    (item->type != RTE_FLOW_ITEM_TYPE_PORT_ID && mask != UINT16_MAX))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "the port is matched whole (full mask)"));
+	ret = mlx5dm_esw_port_vport(priv->sh, id,
+				    item->type != RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR, &vport, &p);
+	if (ret < 0)
+		return mlx5dm_esw_port_err(error, ret, false, item->type, item);
+	/* A representor's own Tx is not told apart from the manager's in the switch. */
+	if (item->type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR &&
+	    p->kind == MLX5DM_PORT_REPRESENTOR)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "frames a representor sends are not matched apart "
+					  "(match its VF with REPRESENTED_PORT)"));
+	es->source = vport;
+	return 0;
+no_spec:
+	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
+				  mlx5dm_flow_named_msg(false, item->type, "the port is missing"));
+}
+
+/* The pattern: port items here, the rest by the NIC translation (one level, no template). */
+static int
+mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
+		   const struct rte_flow_item pattern[], struct mlx5dm_esw_spec *es,
+		   struct rte_flow_error *error)
+{
+	struct rte_flow_item items[64];
+	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
+	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 0 };
+	struct mlx5dm_flow_xlate x;
+	unsigned int n;
+	int ret;
+
+	if (pattern == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
+					  "the pattern is missing");
+	for (n = 0; pattern[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
+		if (n + 1 >= RTE_DIM(items))
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+						  &pattern[n], "too many pattern items");
+		items[n] = pattern[n];
+		switch ((int)pattern[n].type) {
+		case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
+		case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
+		case RTE_FLOW_ITEM_TYPE_PORT_ID:
+			ret = mlx5dm_esw_item_port(priv, &pattern[n], es, error);
+			if (ret < 0)
+				return ret;
+			items[n] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_VOID };
+			break;
+		case RTE_FLOW_ITEM_TYPE_MARK:
+		case RTE_FLOW_ITEM_TYPE_META:
+		case RTE_FLOW_ITEM_TYPE_TAG:
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+						  &pattern[n], mlx5dm_flow_named_msg(false,
+						  pattern[n].type, "not supported in transfer "
+						  "rules"));
+		default:
+			break;
+		}
+	}
+	items[n] = pattern[n];
+	memset(&es->spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
+	memset(&x, 0, sizeof(x));
+	memset(owner, 0, sizeof(owner));
+	x.xc = &xc;
+	x.spec = &es->spec;
+	x.owner = owner;
+	es->spec.group = attr->group;
+	es->spec.priority = attr->priority;
+	ret = mlx5dm_flow_xlate_items(&x, items, error);
+	if (ret < 0)
+		return ret;
+	if (es->source >= 0) {
+		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
+		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), (uint32_t)es->source);
+	}
+	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
+	return 0;
+}
+
+/* Refusal of an action the FDB does not take here. */
+static int
+mlx5dm_esw_action_refused(const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				  mlx5dm_flow_named_msg(true, a->type,
+				  "not supported in transfer rules"));
+}
+
+static int
+mlx5dm_esw_fate_twice(const struct rte_flow_action *a, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				  mlx5dm_flow_named_msg(true, a->type,
+				  "a transfer rule has one fate (drop, jump or a port)"));
+}
+
+/* A port action: the vport (REPRESENTED_PORT, PORT_ID) or the representor's Rx. */
+static int
+mlx5dm_esw_action_port(struct mlx5dm_priv *priv, const struct rte_flow_action *a,
+		       struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *p;
+	uint16_t vport;
+	uint32_t id;
+	int ret;
+
+	if (a->conf == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  mlx5dm_flow_named_msg(true, a->type,
+					  "the port is missing"));
+	if (a->type == RTE_FLOW_ACTION_TYPE_PORT_ID) {
+		const struct rte_flow_action_port_id *c = a->conf;
+
+		if (c->original)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+						  a, mlx5dm_flow_named_msg(true, a->type,
+						  "original is not supported"));
+		id = c->id;
+	} else {
+		id = ((const struct rte_flow_action_ethdev *)a->conf)->port_id;
+	}
+	ret = mlx5dm_esw_port_vport(priv->sh, id, true, &vport, &p);
+	if (ret < 0)
+		return mlx5dm_esw_port_err(error, ret, true, a->type, a);
+	if (a->type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR) {
+		uint32_t stamp_mask;
+
+		/* The manager's NIC RX, stamped as a frame of the representor's VF or the wire. */
+		ret = mlx5dm_dev_vport_reg_c0(p->dev, vport, &es->stamp, &stamp_mask);
+		if (ret < 0)
+			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  mlx5dm_flow_named_msg(true, a->type,
+						  "the device gives no vport metadata"));
+		vport = 0;
+	}
+	es->dest = vport;
+	return 0;
+}
+
+/* VLAN pop, then a push with the tag the set actions after it give, before the fate. */
+static int
+mlx5dm_esw_action_vlan(const struct rte_flow_action *a, bool fate, struct mlx5dm_esw_spec *es,
+		       struct rte_flow_error *error)
+{
+	const char *msg = NULL;
+	uint16_t v;
+
+	switch ((int)a->type) {
+	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+		if (es->pop || es->push || fate)
+			msg = "once, before a push and the fate";
+		es->pop = true;
+		break;
+	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+		if (es->push || fate) {
+			msg = "once, before the fate";
+			break;
+		}
+		es->push = true;
+		es->tpid = a->conf != NULL ? rte_be_to_cpu_16(((const struct
+			   rte_flow_action_of_push_vlan *)a->conf)->ethertype) : 0;
+		if (es->tpid != RTE_ETHER_TYPE_VLAN && es->tpid != RTE_ETHER_TYPE_QINQ)
+			msg = "TPID 0x8100 or 0x88a8";
+		break;
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+		if (!es->push || a->conf == NULL) {
+			msg = "only after OF_PUSH_VLAN, for its tag";
+			break;
+		}
+		v = rte_be_to_cpu_16(((const struct rte_flow_action_of_set_vlan_vid *)
+				      a->conf)->vlan_vid);
+		es->tci = (uint16_t)((es->tci & 0xf000) | (v & 0x0fff));
+		break;
+	default:
+		if (!es->push || a->conf == NULL) {
+			msg = "only after OF_PUSH_VLAN, for its tag";
+			break;
+		}
+		v = ((const struct rte_flow_action_of_set_vlan_pcp *)a->conf)->vlan_pcp;
+		es->tci = (uint16_t)((es->tci & 0x0fff) | (v & 7) << 13);
+		break;
+	}
+	if (msg == NULL)
+		return 0;
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+				  mlx5dm_flow_named_msg(true, a->type, msg));
+}
+
+static int
+mlx5dm_esw_actions(struct mlx5dm_priv *priv, const struct rte_flow_action actions[],
+		   struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+	bool fate = false;
+	int ret;
+
+	if (actions == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+					  "the actions are missing");
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		switch ((int)a->type) {
+		case RTE_FLOW_ACTION_TYPE_VOID:
+			break;
+		case RTE_FLOW_ACTION_TYPE_DROP:
+			if (fate)
+				return mlx5dm_esw_fate_twice(a, error);
+			fate = es->drop = true;
+			break;
+		case RTE_FLOW_ACTION_TYPE_JUMP:
+			if (fate)
+				return mlx5dm_esw_fate_twice(a, error);
+			if (a->conf == NULL)
+				return rte_flow_error_set(error, EINVAL,
+							  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+							  "JUMP: the group is missing");
+			es->jump_group = ((const struct rte_flow_action_jump *)a->conf)->group;
+			if (es->jump_group <= es->spec.group ||
+			    es->jump_group > MLX5DM_ESW_MAX_GROUP)
+				return rte_flow_error_set(error, ENOTSUP,
+							  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+							  "JUMP: to a higher group only");
+			fate = es->jump = true;
+			break;
+		case RTE_FLOW_ACTION_TYPE_PORT_ID:
+		case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+		case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+			if (fate)
+				return mlx5dm_esw_fate_twice(a, error);
+			ret = mlx5dm_esw_action_port(priv, a, es, error);
+			if (ret < 0)
+				return ret;
+			fate = true;
+			break;
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+			if (es->count)
+				return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+							  a, "COUNT given twice");
+			es->count = true;
+			break;
+		case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+		case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+		case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+		case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
+			ret = mlx5dm_esw_action_vlan(a, fate, es, error);
+			if (ret < 0)
+				return ret;
+			break;
+		default:
+			return mlx5dm_esw_action_refused(a, error);
+		}
+	}
+	if (!fate)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+					  "a transfer rule needs a fate: DROP, JUMP or a port "
+					  "action");
+	return 0;
+}
+
+static int
+mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		     struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
+	struct mlx5dm_matcher_attr mattr;
+	const char *field = NULL;
+	int ret;
+
+	if (mgr == NULL || mgr->dom_fdb == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+					  "transfer (FDB) rules need an E-Switch: a port of a "
+					  "vdev with representor=vf[...]");
+	if (attr->group > MLX5DM_ESW_MAX_GROUP)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+					  "transfer group must be below 65535");
+	if (attr->priority > MLX5DM_ESW_MAX_PRIORITY)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+					  "transfer priority must be at most 65533");
+	memset(es, 0, sizeof(*es) - sizeof(es->spec) + MLX5DM_FLOW_SPEC_ZEROED);
+	es->source = -1;
+	es->dest = -1;
+	ret = mlx5dm_esw_pattern(priv, attr, pattern, es, error);
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_esw_actions(priv, actions, es, error);
+	if (ret < 0)
+		return ret;
+	mattr = (struct mlx5dm_matcher_attr){
+		.priority = (uint16_t)attr->priority, .criteria = es->spec.criteria,
+		.mask = es->spec.mask,
+	};
+	ret = mlx5dm_match_check(mgr->dom_fdb, MLX5DM_DOMAIN_FDB, &mattr, es->spec.value, &field);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+					  field != NULL ? field :
+					  "the FDB cannot match this pattern");
+	return 0;
+}
+
+/* ---- rules ---- */
+
+static void
+mlx5dm_esw_flow_free(struct mlx5dm_esw_flow *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nb_actions; i++)
+		mlx5dm_action_destroy(f->actions[i]);
+	if (f->cnt != NULL)
+		mlx5dm_counters_free(f->cnt);
+	mlx5dm_esw_tbl_put(f->jump);
+	mlx5dm_esw_matcher_put(f->m);
+	rte_free(f);
+}
+
+static int
+mlx5dm_esw_flow_action(struct mlx5dm_esw_flow *f, struct mlx5dm_action *a)
+{
+	if (a == NULL)
+		return -errno;
+	f->actions[f->nb_actions++] = a;
+	return 0;
+}
+
+/* The library's actions of es, in the order the device applies them. */
+static int
+mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
+			const struct mlx5dm_esw_spec *es, struct mlx5dm_esw_flow *f)
+{
+	struct mlx5dm_domain *dom = mgr->dom_fdb;
+	int ret = 0;
+
+	if (es->count) {
+		f->cnt = mlx5dm_counters_alloc(mgr->steer, 0);
+		if (f->cnt == NULL)
+			return -errno;
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_counter(dom, f->cnt, 0));
+	}
+	if (ret == 0 && es->pop)
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_pop_vlan(dom));
+	if (ret == 0 && es->stamp != 0) {
+		uint8_t set[8];
+		uint32_t w0 = 1u << 28 | (uint32_t)MLX5DM_MODIFY_FLD_METADATA_REG_C_0 << 16;
+
+		/* set_action_in: the whole register (length 0 = 32 bits). */
+		set[0] = (uint8_t)(w0 >> 24);
+		set[1] = (uint8_t)(w0 >> 16);
+		set[2] = (uint8_t)(w0 >> 8);
+		set[3] = (uint8_t)w0;
+		set[4] = (uint8_t)(es->stamp >> 24);
+		set[5] = (uint8_t)(es->stamp >> 16);
+		set[6] = (uint8_t)(es->stamp >> 8);
+		set[7] = (uint8_t)es->stamp;
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_modify_header(dom, 1, set));
+	}
+	if (ret == 0 && es->push)
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_push_vlan(dom,
+					     (uint32_t)es->tpid << 16 | es->tci));
+	if (ret < 0)
+		return ret;
+	if (es->drop) {
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_drop(dom));
+	} else if (es->jump) {
+		f->jump = mlx5dm_esw_tbl_get(esw, mgr, es->jump_group);
+		if (f->jump == NULL)
+			return -errno;
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_table(dom, f->jump->tbl));
+	} else {
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_vport(dom, (uint16_t)es->dest));
+	}
+	return ret;
+}
+
+/* Insert es on the manager; esw->lock held. */
+static struct mlx5dm_esw_flow *
+mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
+		       const struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct mlx5dm_esw_flow *f;
+	const char *field = NULL;
+	uint16_t queue;
+	int ret;
+
+	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f), 0);
+	if (f == NULL) {
+		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "no memory for the transfer rule");
+		return NULL;
+	}
+	f->m = mlx5dm_esw_matcher_get(esw, mgr, es->spec.group, (uint16_t)es->spec.priority,
+				      es->spec.criteria, es->spec.mask, &field);
+	if (f->m == NULL) {
+		ret = -errno;
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+				   field != NULL ? field : "FDB: cannot create the matcher");
+		goto free_f;
+	}
+	ret = mlx5dm_esw_flow_actions(esw, mgr, es, f);
+	if (ret < 0) {
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
+				   "FDB: the device refused an action of the rule");
+		goto free_f;
+	}
+	queue = mlx5dm_esw_queue_take(mgr, fp);
+	f->rule = mlx5dm_rule_create(f->m->m, queue, es->spec.value, f->nb_actions, f->actions);
+	ret = f->rule == NULL ? -errno : 0;
+	mlx5dm_esw_queue_give(mgr, fp, queue);
+	if (ret < 0) {
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "FDB: the steering library refused the rule");
+		goto free_f;
+	}
+	return f;
+free_f:
+	mlx5dm_esw_flow_free(f);
+	return NULL;
+}
+
+static int
+mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	uint16_t queue;
+	int ret;
+
+	queue = mlx5dm_esw_queue_take(mgr, fp);
+	ret = mlx5dm_rule_destroy(f->rule, queue);
+	mlx5dm_esw_queue_give(mgr, fp, queue);
+	mlx5dm_esw_flow_free(f);
+	return ret;
+}
+
+/* ---- rte_flow operations ---- */
+
+/* The NIC rules' operations (mlx5dm_flow_ops.c). */
+static const struct rte_flow_ops *
+mlx5dm_esw_nic_ops(void)
+{
+	const struct rte_flow_ops *ops;
+
+	mlx5dm_flow_ops_get(NULL, &ops);
+	return ops;
+}
+
+static struct mlx5dm_esw_flow *
+mlx5dm_esw_flow_find(struct mlx5dm_esw *esw, const struct rte_flow *flow)
+{
+	struct mlx5dm_esw_flow *f;
+
+	TAILQ_FOREACH(f, &esw->flows, next)
+		if ((const void *)f == (const void *)flow)
+			return f;
+	return NULL;
+}
+
+static int
+mlx5dm_esw_not_transfer(struct rte_flow_error *error, const struct rte_flow_attr *attr)
+{
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
+				  "a representor takes transfer rules only (its NIC rules "
+				  "are not supported yet)");
+}
+
+static int
+mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		    const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		    struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw_spec *es;
+	int ret;
+
+	if (attr == NULL || !attr->transfer) {
+		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+			return mlx5dm_esw_not_transfer(error, attr);
+		return mlx5dm_esw_nic_ops()->validate(dev, attr, pattern, actions, error);
+	}
+	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
+	if (es == NULL)
+		return mlx5dm_flow_nomem(error);
+	ret = mlx5dm_esw_translate(priv, attr, pattern, actions, es, error);
+	rte_free(es);
+	return ret;
+}
+
+static struct rte_flow *
+mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		  const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		  struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_esw_flow *f = NULL;
+	struct mlx5dm_esw_spec *es;
+
+	if (attr == NULL || !attr->transfer) {
+		if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+			mlx5dm_esw_not_transfer(error, attr);
+			return NULL;
+		}
+		return mlx5dm_esw_nic_ops()->create(dev, attr, pattern, actions, error);
+	}
+	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
+	if (es == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	if (mlx5dm_esw_translate(priv, attr, pattern, actions, es, error) < 0)
+		goto free_es;
+	rte_spinlock_lock(&esw->lock);
+	if (!esw->started) {
+		rte_spinlock_unlock(&esw->lock);
+		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "the E-Switch manager (port 0 of the vdev) is not started");
+		goto free_es;
+	}
+	f = mlx5dm_esw_flow_insert(esw, mgr, es, error);
+	if (f != NULL) {
+		f->port_id = priv->port_id;
+		TAILQ_INSERT_TAIL(&esw->flows, f, next);
+	}
+	rte_spinlock_unlock(&esw->lock);
+free_es:
+	rte_free(es);
+	return (struct rte_flow *)f;
+}
+
+static int
+mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_esw_flow *f;
+	int ret;
+
+	rte_spinlock_lock(&esw->lock);
+	f = mlx5dm_esw_flow_find(esw, flow);
+	if (f == NULL) {
+		rte_spinlock_unlock(&esw->lock);
+		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+						  "no such transfer rule");
+		return mlx5dm_esw_nic_ops()->destroy(dev, flow, error);
+	}
+	TAILQ_REMOVE(&esw->flows, f, next);
+	ret = mlx5dm_esw_flow_remove(mlx5dm_esw_manager(priv), f);
+	rte_spinlock_unlock(&esw->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "steering library: the rule's removal failed");
+	return 0;
+}
+
+/* The transfer rules created through the port, then its NIC rules. */
+static int
+mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_esw_flow *f, *next;
+	int ret = 0;
+
+	rte_spinlock_lock(&esw->lock);
+	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
+		next = TAILQ_NEXT(f, next);
+		if (f->port_id != priv->port_id)
+			continue;
+		TAILQ_REMOVE(&esw->flows, f, next);
+		if (mlx5dm_esw_flow_remove(mgr, f) < 0)
+			ret = -EIO;
+	}
+	rte_spinlock_unlock(&esw->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: a rule's removal failed");
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+		return 0;
+	return mlx5dm_esw_nic_ops()->flush(dev, error);
+}
+
+static int
+mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
+		 const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct rte_flow_query_count *q = data;
+	struct mlx5dm_esw_flow *f;
+	uint64_t hits, bytes;
+	int ret;
+
+	rte_spinlock_lock(&esw->lock);
+	f = mlx5dm_esw_flow_find(esw, flow);
+	if (f == NULL) {
+		rte_spinlock_unlock(&esw->lock);
+		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+						  "no such transfer rule");
+		return mlx5dm_esw_nic_ops()->query(dev, flow, action, data, error);
+	}
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || f->cnt == NULL) {
+		rte_spinlock_unlock(&esw->lock);
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+					  "a transfer rule answers COUNT queries of its COUNT");
+	}
+	/* The device's counter is the truth; a reset keeps its value as the base. */
+	ret = mlx5dm_counters_query(f->cnt, 0, &hits, &bytes);
+	rte_spinlock_unlock(&esw->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: counter query failed");
+	q->hits = hits;
+	q->bytes = bytes;
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	return 0;
+}
+
+static int
+mlx5dm_esw_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
+			       struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(dev->data->dev_private);
+
+	if (mgr == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "the port is in no switch domain");
+	*proxy_port_id = mgr->port_id;
+	return 0;
+}
+
+int
+mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw *esw = priv->sh != NULL ? priv->sh->esw : NULL;
+
+	if (esw == NULL || mlx5dm_esw_manager(priv) == NULL)
+		return mlx5dm_flow_ops_get(dev, ops);
+	*ops = priv->kind == MLX5DM_PORT_REPRESENTOR ? &esw->rep_ops : &esw->mgr_ops;
+	return 0;
+}
+
+/* ---- the switch's life ---- */
+
+int
+mlx5dm_esw_init(struct mlx5dm_shared *sh)
+{
+	const struct rte_flow_ops *base;
+	struct mlx5dm_esw *esw;
+	int ret;
+
+	if (sh->args.nb_vfs == 0)
+		return 0;
+	esw = rte_zmalloc("mlx5dm_esw", sizeof(*esw), 0);
+	if (esw == NULL)
+		return -ENOMEM;
+	ret = rte_eth_switch_domain_alloc(&sh->switch_domain);
+	if (ret < 0) {
+		MLX5DM_DRV_LOG(ERR, "%s: no switch domain left", sh->name);
+		rte_free(esw);
+		return ret;
+	}
+	rte_spinlock_init(&esw->lock);
+	LIST_INIT(&esw->tbls);
+	LIST_INIT(&esw->matchers);
+	TAILQ_INIT(&esw->flows);
+	base = mlx5dm_esw_nic_ops();
+	esw->mgr_ops = *base;
+	esw->mgr_ops.validate = mlx5dm_esw_validate;
+	esw->mgr_ops.create = mlx5dm_esw_create;
+	esw->mgr_ops.destroy = mlx5dm_esw_destroy;
+	esw->mgr_ops.flush = mlx5dm_esw_flush;
+	esw->mgr_ops.query = mlx5dm_esw_query;
+	esw->mgr_ops.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy;
+	esw->rep_ops = (struct rte_flow_ops){
+		.validate = mlx5dm_esw_validate,
+		.create = mlx5dm_esw_create,
+		.destroy = mlx5dm_esw_destroy,
+		.flush = mlx5dm_esw_flush,
+		.query = mlx5dm_esw_query,
+		.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy,
+	};
+	sh->esw = esw;
+	return 0;
+}
+
+void
+mlx5dm_esw_fini(struct mlx5dm_shared *sh)
+{
+	if (sh->esw == NULL)
+		return;
+	rte_eth_switch_domain_free(sh->switch_domain);
+	rte_free(sh->esw);
+	sh->esw = NULL;
+}
+
+/*
+ * The manager started (its NIC tables exist): the FDB's group 0 becomes the
+ * switch's root, with the manager's frames to the wire below every rule.
+ */
+int
+mlx5dm_esw_start(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	struct mlx5dm_esw_spec *es;
+	struct rte_flow_error error = { .message = NULL };
+	int ret;
+
+	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
+	if (es == NULL)
+		return -ENOMEM;
+	rte_spinlock_lock(&esw->lock);
+	esw->root = mlx5dm_esw_tbl_get(esw, mgr, 0);
+	if (esw->root == NULL) {
+		ret = -errno;
+		goto unlock;
+	}
+	ret = mlx5dm_domain_set_root(mgr->dom_fdb, esw->root->tbl);
+	if (ret < 0)
+		goto put_root;
+	es->spec.priority = MLX5DM_ESW_UPLINK_PRIORITY;
+	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
+	mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), 0);
+	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
+	es->dest = MLX5DM_DEV_VPORT_UPLINK;
+	esw->uplink = mlx5dm_esw_flow_insert(esw, mgr, es, &error);
+	if (esw->uplink == NULL) {
+		ret = -EIO;
+		MLX5DM_DRV_LOG(ERR, "port %u: the manager's rule to the wire failed: %s",
+			       mgr->port_id, error.message != NULL ? error.message : "");
+		goto unset_root;
+	}
+	esw->started = true;
+	rte_spinlock_unlock(&esw->lock);
+	rte_free(es);
+	return 0;
+unset_root:
+	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
+put_root:
+	mlx5dm_esw_tbl_put(esw->root);
+	esw->root = NULL;
+unlock:
+	rte_spinlock_unlock(&esw->lock);
+	rte_free(es);
+	return ret;
+}
+
+static void
+mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep);
+
+/* Transfer rules do not survive the manager's stop; nor do its representors' Rx rules. */
+void
+mlx5dm_esw_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_shared *sh = mgr->sh;
+	struct mlx5dm_esw *esw = sh->esw;
+	struct mlx5dm_esw_flow *f;
+	uint16_t i;
+
+	for (i = 0; i < sh->nb_ethdevs; i++)
+		if (sh->ports[i] != NULL && sh->ports[i]->kind == MLX5DM_PORT_REPRESENTOR)
+			mlx5dm_esw_rep_rx_remove(mgr, sh->ports[i]);
+	rte_spinlock_lock(&esw->lock);
+	if (!esw->started) {
+		rte_spinlock_unlock(&esw->lock);
+		return;
+	}
+	esw->started = false;
+	while ((f = TAILQ_FIRST(&esw->flows)) != NULL) {
+		TAILQ_REMOVE(&esw->flows, f, next);
+		mlx5dm_esw_flow_remove(mgr, f);
+	}
+	mlx5dm_esw_flow_remove(mgr, esw->uplink);
+	esw->uplink = NULL;
+	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
+	mlx5dm_esw_tbl_put(esw->root);
+	esw->root = NULL;
+	rte_spinlock_unlock(&esw->lock);
+}
+
+/* ---- a representor's Rx ---- */
+
+static void
+mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct mlx5dm_esw_rep *r = rep->rep;
+	uint16_t queue;
+
+	if (r == NULL)
+		return;
+	rte_spinlock_lock(&fp->lock);
+	queue = mlx5dm_esw_queue_take(mgr, fp);
+	if (mlx5dm_rule_destroy(r->rule, queue) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: the representor's Rx rule was not removed",
+			       rep->port_id);
+	mlx5dm_esw_queue_give(mgr, fp, queue);
+	mlx5dm_matcher_destroy(r->m);
+	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_action_destroy(r->to_tir);
+	mlx5dm_tir_destroy(r->tir);
+	rte_free(r);
+	rep->rep = NULL;
+}
+
+/*
+ * The representor's Rx queues get its VF's frames that missed the FDB: in
+ * the manager's NIC RX root table, before the manager's rules, its VF's
+ * stamp to a TIR over its queues (RSS over IP addresses with several).
+ */
+int
+mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *rep = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(rep);
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	uint32_t rqns[MLX5DM_MAX_QUEUES], value, mask;
+	struct mlx5dm_rss_attr rss = {
+		.fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP,
+		.key = { 0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2,
+			 0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9,
+			 0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
+			 0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a },
+	};
+	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 }, vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr mattr = { .priority = 0, .mask = mparam };
+	struct mlx5dm_esw_rep *r;
+	uint16_t q, queue;
+	int ret;
+
+	if (fp == NULL || !fp->started || mgr->data->dev_started == 0) {
+		MLX5DM_DRV_LOG(ERR, "port %u: start the E-Switch manager (port %u) before its "
+			       "representors", rep->port_id, mgr->port_id);
+		return -EAGAIN;
+	}
+	ret = mlx5dm_dev_vport_reg_c0(mgr->dev, (uint16_t)(1 + rep->vf), &value, &mask);
+	if (ret < 0)
+		return ret;
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		ret = mlx5dm_rxq_rqn(dev, q, &rqns[q]);
+		if (ret < 0)
+			return ret;
+	}
+	if (dev->data->nb_rx_queues == 0)
+		return 0;
+	r = rte_zmalloc("mlx5dm_esw_rep", sizeof(*r), 0);
+	if (r == NULL)
+		return -ENOMEM;
+	r->tir = mlx5dm_tir_create(mgr->steer, rqns, dev->data->nb_rx_queues,
+				   dev->data->nb_rx_queues > 1 ? &rss : NULL);
+	if (r->tir == NULL)
+		goto err;
+	r->to_tir = mlx5dm_action_dest_tir(mgr->dom_rx, r->tir);
+	if (r->to_tir == NULL)
+		goto err;
+	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
+	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
+	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
+	rte_spinlock_lock(&fp->lock);
+	r->m = mlx5dm_matcher_create(mlx5dm_flow_tbl_table(fp->root[0]), &mattr, NULL);
+	if (r->m != NULL) {
+		queue = mlx5dm_esw_queue_take(mgr, fp);
+		r->rule = mlx5dm_rule_create(r->m, queue, vparam, 1, &r->to_tir);
+		mlx5dm_esw_queue_give(mgr, fp, queue);
+		if (r->rule == NULL) {
+			ret = errno;
+			mlx5dm_matcher_destroy(r->m);
+			r->m = NULL;
+			errno = ret;
+		}
+	}
+	rte_spinlock_unlock(&fp->lock);
+	if (r->m == NULL)
+		goto err;
+	rep->rep = r;
+	return 0;
+err:
+	ret = errno != 0 ? -errno : -EIO;
+	if (r->to_tir != NULL)
+		mlx5dm_action_destroy(r->to_tir);
+	if (r->tir != NULL)
+		mlx5dm_tir_destroy(r->tir);
+	rte_free(r);
+	return ret;
+}
+
+void
+mlx5dm_esw_rep_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *rep = dev->data->dev_private;
+
+	mlx5dm_esw_rep_rx_remove(mlx5dm_esw_manager(rep), rep);
+}

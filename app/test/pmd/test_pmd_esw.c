@@ -98,8 +98,9 @@ esw_open(void)
 		assert_int_equal(rte_pmd_mlx5dm_port_info_get(ports[i], &pinfo), 0);
 		assert_int_equal(pinfo.port_index, i);
 		assert_int_equal(ports[i], ports[PF] + i);
-		assert_int_equal(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
-		assert_int_equal(rte_eth_rx_queue_setup(ports[i], 0, 256, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_dev_configure(ports[i], 2, 1, &conf), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(ports[i], 0, 64, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(ports[i], 1, 64, 0, NULL, pool), 0);
 		assert_int_equal(rte_eth_tx_queue_setup(ports[i], 0, 256, 0, NULL), 0);
 	}
 }
@@ -191,15 +192,18 @@ send_frames(uint16_t port, unsigned int n)
 	assert_int_equal(done, n);
 }
 
-/* Frames of length len waiting on port (any other length fails); VLAN tag vid if len 104. */
+/*
+ * Frames of length len waiting on Rx queue q of port (any other length
+ * fails); VLAN tag vid if len is 104; MARK mark if not 0.
+ */
 static unsigned int
-recv_frames(uint16_t port, uint32_t len, uint16_t vid)
+recv_queue(uint16_t port, uint16_t q, uint32_t len, uint16_t vid, uint32_t mark)
 {
 	struct rte_mbuf *m[32];
 	unsigned int total = 0;
 	uint16_t n, i;
 
-	while ((n = rte_eth_rx_burst(port, 0, m, RTE_DIM(m))) != 0) {
+	while ((n = rte_eth_rx_burst(port, q, m, RTE_DIM(m))) != 0) {
 		for (i = 0; i < n; i++) {
 			const uint8_t *d = rte_pktmbuf_mtod(m[i], const uint8_t *);
 
@@ -208,11 +212,22 @@ recv_frames(uint16_t port, uint32_t len, uint16_t vid)
 				assert_int_equal(d[12] << 8 | d[13], 0x8100);
 				assert_int_equal((d[14] << 8 | d[15]) & 0xfff, vid);
 			}
+			if (mark != 0) {
+				assert_true(m[i]->ol_flags & RTE_MBUF_F_RX_FDIR_ID);
+				assert_int_equal(m[i]->hash.fdir.hi, mark);
+			}
 		}
 		total += n;
 		rte_pktmbuf_free_bulk(m, n);
 	}
 	return total;
+}
+
+/* Frames waiting on both Rx queues of port. */
+static unsigned int
+recv_frames(uint16_t port, uint32_t len, uint16_t vid)
+{
+	return recv_queue(port, 0, len, vid, 0) + recv_queue(port, 1, len, vid, 0);
 }
 
 /* Every port received exactly what want says (100-byte frames). */
@@ -395,6 +410,59 @@ test_esw_vlan(void **state)
 	esw_close();
 }
 
+/*
+ * A representor's NIC rules: they see the frames of its VF that missed the
+ * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
+ */
+static void
+test_esw_rep_nic_rules(void **state)
+{
+	struct rte_flow_item_eth eth = { .hdr.ether_type = RTE_BE16(0xa5a5) };
+	struct rte_flow_item_eth eth_mask = { .hdr.ether_type = RTE_BE16(0xffff) };
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	struct rte_flow_action_mark mark = { .id = 7 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth, .mask = &eth_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action to_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const struct rte_flow_attr in = { .ingress = 1 };
+	struct rte_flow_error error;
+	struct rte_flow *f;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	assert_int_equal(rte_flow_validate(ports[REP0], &in, pattern, to_q1, &error), 0);
+	f = rte_flow_create(ports[REP0], &in, pattern, to_q1, &error);
+	assert_non_null(f);
+	assert_non_null(rte_flow_create(ports[REP1], &in, pattern, drop, &error));
+	send_frames(ports[VF0], 6);
+	send_frames(ports[VF1], 4);
+	send_frames(ports[PF], 3);
+	assert_int_equal(recv_queue(ports[REP0], 1, 100, 0, 7), 6);
+	expect((const unsigned int[NB]){ [PF] = 3 });
+	assert_int_equal(hits(ports[REP0], f), 6);
+	/* Destroyed, the representor's default takes them again. */
+	assert_int_equal(rte_flow_destroy(ports[REP0], f, &error), 0);
+	send_frames(ports[VF0], 2);
+	assert_int_equal(recv_queue(ports[REP0], 1, 100, 0, 0) +
+			 recv_queue(ports[REP0], 0, 100, 0, 0), 2);
+	/* Egress and jumps are not a representor's. */
+	assert_null(rte_flow_create(ports[REP0], &(const struct rte_flow_attr){ .egress = 1 },
+				    pattern, drop, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS);
+	esw_close();
+}
+
 /* Refused rules name their item or action, and leave the switch as it was. */
 static void
 test_esw_refused(void **state)
@@ -477,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),
+		cmocka_unit_test(test_esw_rep_nic_rules),
 		cmocka_unit_test(test_esw_refused),
 	};
 

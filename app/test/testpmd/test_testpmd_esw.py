@@ -12,7 +12,8 @@ counts them:
   VF0 -> VF1 (rule on representor 1);
   the uplink -> VF0 (what ports 0, 1, 2 send leaves by the wire and comes back);
   VF1 -> the uplink (then back from the wire to VF0).
-Bad transfer rules are refused with a message naming the item or action.
+Bad transfer rules are refused with a message naming the item or action. Rules on a
+representor without transfer are NIC rules of that port: they see its VF's missed frames.
 """
 
 import argparse
@@ -94,6 +95,15 @@ def main():
     c.check('rules: rx per port %s' % want, rx == want, 'got %s' % rx)
     c.check('counters VF0->VF1, uplink->VF0, VF1->uplink', hits == [BURST, 4 * BURST, BURST],
             'got %s' % hits)
+
+    # Rules of the representors without transfer: NIC rules on their VF's missed frames.
+    rules = ['1 ingress pattern eth / end actions count / drop / end',
+             '2 ingress pattern eth / end actions count / queue index 0 / end']
+    rc, out, rx, hits = session(a.testpmd, a.pmd, rules)
+    c.check('representor rules: testpmd exited with status 0', rc == 0, 'status %d' % rc)
+    want = {0: 3 * BURST, 1: 0, 2: BURST, 3: 0, 4: 0}
+    c.check('representor rules: rx per port %s' % want, rx == want, 'got %s' % rx)
+    c.check('representor rules: counters', hits == [BURST, BURST], 'got %s' % hits)
     c.done(out)
 
 

@@ -61,7 +61,8 @@ struct mlx5dm_esw_tbl {
 
 struct mlx5dm_esw_matcher {
 	LIST_ENTRY(mlx5dm_esw_matcher) next;
-	struct mlx5dm_esw_tbl *t;
+	struct mlx5dm_esw_tbl *t;           /* an FDB group's; NULL: a representor's table */
+	struct mlx5dm_table *tbl;
 	uint16_t priority;
 	uint8_t criteria;
 	uint32_t refs;
@@ -77,6 +78,8 @@ struct mlx5dm_esw_flow {
 	struct mlx5dm_rule *rule;
 	struct mlx5dm_esw_tbl *jump;
 	struct mlx5dm_counters *cnt;
+	struct mlx5dm_tir *tir;             /* a representor's NIC rule to a queue */
+	struct mlx5dm_priv *rep;            /* a representor's NIC rule: its port */
 	uint16_t port_id;                   /* the port it was created on (flush) */
 	unsigned int nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
@@ -96,10 +99,14 @@ struct mlx5dm_esw {
 
 /* A representor's Rx: the manager's NIC RX rule for its VF's stamp. */
 struct mlx5dm_esw_rep {
-	struct mlx5dm_tir *tir;
-	struct mlx5dm_action *to_tir;
-	struct mlx5dm_matcher *m;
+	struct mlx5dm_table *tbl;       /* its NIC rules, then its default */
+	struct mlx5dm_action *to_tbl;
+	struct mlx5dm_matcher *m;       /* in the manager's root: its VF's stamp */
 	struct mlx5dm_rule *rule;
+	struct mlx5dm_tir *tir;         /* its default: all its Rx queues */
+	struct mlx5dm_action *to_tir;
+	struct mlx5dm_matcher *dm;
+	struct mlx5dm_rule *drule;
 };
 
 /* ---- rule queues of the manager's context ---- */
@@ -164,43 +171,55 @@ mlx5dm_esw_tbl_put(struct mlx5dm_esw_tbl *t)
 	rte_free(t);
 }
 
+/*
+ * The matcher of (table, priority, mask): of FDB group group, or (rep_tbl
+ * not NULL) of a representor's table of the manager's NIC RX.
+ */
 static struct mlx5dm_esw_matcher *
 mlx5dm_esw_matcher_get(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, uint32_t group,
-		       uint16_t priority, uint8_t criteria, const uint8_t *mask,
-		       const char **err_field)
+		       struct mlx5dm_table *rep_tbl, uint16_t priority, uint8_t criteria,
+		       const uint8_t *mask, const char **err_field)
 {
 	struct mlx5dm_matcher_attr attr = {
 		.priority = priority, .criteria = criteria, .mask = mask,
 	};
+	struct mlx5dm_esw_tbl *t = NULL;
+	struct mlx5dm_table *tbl = rep_tbl;
 	struct mlx5dm_esw_matcher *m;
 
+	if (tbl == NULL) {
+		t = mlx5dm_esw_tbl_get(esw, mgr, group);
+		if (t == NULL)
+			return NULL;
+		tbl = t->tbl;
+	}
 	LIST_FOREACH(m, &esw->matchers, next)
-		if (m->t->group == group && m->priority == priority && m->criteria == criteria &&
+		if (m->tbl == tbl && m->priority == priority && m->criteria == criteria &&
 		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
+			mlx5dm_esw_tbl_put(t);
 			m->refs++;
 			return m;
 		}
 	m = rte_zmalloc("mlx5dm_esw_matcher", sizeof(*m), 0);
 	if (m == NULL) {
 		errno = ENOMEM;
-		return NULL;
-	}
-	m->t = mlx5dm_esw_tbl_get(esw, mgr, group);
-	if (m->t == NULL)
-		goto free_m;
-	m->m = mlx5dm_matcher_create(m->t->tbl, &attr, err_field);
-	if (m->m == NULL)
 		goto put_tbl;
+	}
+	m->t = t;
+	m->tbl = tbl;
+	m->m = mlx5dm_matcher_create(tbl, &attr, err_field);
+	if (m->m == NULL)
+		goto free_m;
 	m->priority = priority;
 	m->criteria = criteria;
 	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
 	m->refs = 1;
 	LIST_INSERT_HEAD(&esw->matchers, m, next);
 	return m;
-put_tbl:
-	mlx5dm_esw_tbl_put(m->t);
 free_m:
 	rte_free(m);
+put_tbl:
+	mlx5dm_esw_tbl_put(t);
 	return NULL;
 }
 
@@ -211,7 +230,7 @@ mlx5dm_esw_matcher_put(struct mlx5dm_esw_matcher *m)
 		return;
 	LIST_REMOVE(m, next);
 	if (mlx5dm_matcher_destroy(m->m) < 0)
-		MLX5DM_DRV_LOG(ERR, "FDB matcher of group %u still in use", m->t->group);
+		MLX5DM_DRV_LOG(ERR, "transfer or representor matcher still in use");
 	mlx5dm_esw_tbl_put(m->t);
 	rte_free(m);
 }
@@ -220,7 +239,6 @@ mlx5dm_esw_matcher_put(struct mlx5dm_esw_matcher *m)
 
 /* What a transfer rule becomes. */
 struct mlx5dm_esw_spec {
-	struct mlx5dm_flow_spec spec;   /* the pattern's match (and its attributes) */
 	int32_t source;                 /* a vport, or -1: none (both halves) */
 	bool drop;
 	bool count;
@@ -232,7 +250,14 @@ struct mlx5dm_esw_spec {
 	bool push;
 	uint16_t tpid;
 	uint16_t tci;
+	/* A representor's NIC rule. */
+	int32_t queue;                  /* QUEUE index, or -1 */
+	bool tag;
+	uint32_t tag_value;             /* MARK id, or the FLAG tag */
+	struct mlx5dm_flow_spec spec;   /* the pattern's match (and its attributes), last */
 };
+/* What translation clears: the fields above and the spec's own. */
+#define MLX5DM_ESW_SPEC_ZEROED (offsetof(struct mlx5dm_esw_spec, spec) + MLX5DM_FLOW_SPEC_ZEROED)
 
 /*
  * The vport behind ethdev port_id for a port item or action of a rule on
@@ -337,6 +362,8 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item pattern[], struct mlx5dm_esw_spec *es,
 		   struct rte_flow_error *error)
 {
+	const char *what = attr->transfer ? "not supported in transfer rules" :
+			   "not supported in a representor's rules";
 	struct rte_flow_item items[64];
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 0 };
@@ -356,6 +383,10 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
 		case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
 		case RTE_FLOW_ITEM_TYPE_PORT_ID:
+			if (!attr->transfer)
+				return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+							  &pattern[n], mlx5dm_flow_named_msg(false,
+							  pattern[n].type, "a transfer item"));
 			ret = mlx5dm_esw_item_port(priv, &pattern[n], es, error);
 			if (ret < 0)
 				return ret;
@@ -366,14 +397,12 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		case RTE_FLOW_ITEM_TYPE_TAG:
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
 						  &pattern[n], mlx5dm_flow_named_msg(false,
-						  pattern[n].type, "not supported in transfer "
-						  "rules"));
+						  pattern[n].type, what));
 		default:
 			break;
 		}
 	}
 	items[n] = pattern[n];
-	memset(&es->spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(&x, 0, sizeof(x));
 	memset(owner, 0, sizeof(owner));
 	x.xc = &xc;
@@ -388,6 +417,7 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), (uint32_t)es->source);
 	}
+	/* A representor's rules see its VF's frames only: its table is behind their stamp. */
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	return 0;
 }
@@ -571,6 +601,120 @@ mlx5dm_esw_actions(struct mlx5dm_priv *priv, const struct rte_flow_action action
 	return 0;
 }
 
+/* A representor's NIC rule: QUEUE or DROP, with COUNT, MARK, FLAG. */
+static int
+mlx5dm_esw_rep_actions(struct rte_eth_dev *dev, const struct rte_flow_action actions[],
+		       struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+
+	if (actions == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
+					  "the actions are missing");
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		switch ((int)a->type) {
+		case RTE_FLOW_ACTION_TYPE_VOID:
+			break;
+		case RTE_FLOW_ACTION_TYPE_QUEUE:
+		case RTE_FLOW_ACTION_TYPE_DROP:
+			if (es->drop || es->queue >= 0)
+				return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+							  a, "a rule has one fate");
+			if (a->type == RTE_FLOW_ACTION_TYPE_DROP) {
+				es->drop = true;
+				break;
+			}
+			if (a->conf == NULL || ((const struct rte_flow_action_queue *)
+			    a->conf)->index >= dev->data->nb_rx_queues)
+				return rte_flow_error_set(error, EINVAL,
+							  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+							  "QUEUE index is beyond the configured "
+							  "Rx queues");
+			es->queue = ((const struct rte_flow_action_queue *)a->conf)->index;
+			break;
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+			es->count = true;
+			break;
+		case RTE_FLOW_ACTION_TYPE_MARK:
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			if (es->tag)
+				return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+							  a, "MARK or FLAG, once");
+			es->tag = true;
+			es->tag_value = MLX5DM_FLOW_TAG_FLAG;
+			if (a->type == RTE_FLOW_ACTION_TYPE_FLAG)
+				break;
+			if (a->conf == NULL || ((const struct rte_flow_action_mark *)
+			    a->conf)->id > MLX5DM_FLOW_MARK_MAX)
+				return rte_flow_error_set(error, ENOTSUP,
+							  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+							  "MARK id must be at most 0xfffffd");
+			/* The flow tag as the NIC rules give it (mlx5dm_flow_actions.c). */
+			es->tag_value = ((const struct rte_flow_action_mark *)a->conf)->id + 1;
+			break;
+		default:
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  mlx5dm_flow_named_msg(true, a->type,
+						  "not supported in a representor's rules"));
+		}
+	}
+	if (!es->drop && es->queue < 0)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+					  "a representor's rule needs a fate: QUEUE or DROP");
+	return 0;
+}
+
+/*
+ * A NIC rule of a representor: ingress, group 0, in the representor's
+ * table of the manager's NIC RX (which only its VF's frames reach).
+ */
+static int
+mlx5dm_esw_rep_translate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+			 const struct rte_flow_item pattern[],
+			 const struct rte_flow_action actions[], struct mlx5dm_esw_spec *es,
+			 struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
+	struct mlx5dm_matcher_attr mattr;
+	const char *field = NULL;
+	int ret;
+
+	if (attr == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
+					  "attributes are missing");
+	if (!attr->ingress || attr->egress)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+					  "a representor's NIC rules are ingress rules");
+	if (attr->group != 0)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+					  "a representor's NIC rules are in group 0");
+	if (attr->priority > MLX5DM_ESW_MAX_PRIORITY)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+					  "priority must be at most 65533");
+	memset(es, 0, MLX5DM_ESW_SPEC_ZEROED);
+	es->source = -1;
+	es->dest = -1;
+	es->queue = -1;
+	ret = mlx5dm_esw_pattern(priv, attr, pattern, es, error);
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_esw_rep_actions(dev, actions, es, error);
+	if (ret < 0)
+		return ret;
+	mattr = (struct mlx5dm_matcher_attr){
+		.priority = (uint16_t)attr->priority, .criteria = es->spec.criteria,
+		.mask = es->spec.mask,
+	};
+	ret = mlx5dm_match_check(mgr->dom_rx, MLX5DM_DOMAIN_NIC_RX, &mattr, es->spec.value,
+				 &field);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+					  field != NULL ? field :
+					  "NIC RX cannot match this pattern");
+	return 0;
+}
+
 static int
 mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		     const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
@@ -591,9 +735,10 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	if (attr->priority > MLX5DM_ESW_MAX_PRIORITY)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 					  "transfer priority must be at most 65533");
-	memset(es, 0, sizeof(*es) - sizeof(es->spec) + MLX5DM_FLOW_SPEC_ZEROED);
+	memset(es, 0, MLX5DM_ESW_SPEC_ZEROED);
 	es->source = -1;
 	es->dest = -1;
+	es->queue = -1;
 	ret = mlx5dm_esw_pattern(priv, attr, pattern, es, error);
 	if (ret < 0)
 		return ret;
@@ -623,6 +768,8 @@ mlx5dm_esw_flow_free(struct mlx5dm_esw_flow *f)
 		mlx5dm_action_destroy(f->actions[i]);
 	if (f->cnt != NULL)
 		mlx5dm_counters_free(f->cnt);
+	if (f->tir != NULL)
+		mlx5dm_tir_destroy(f->tir);
 	mlx5dm_esw_tbl_put(f->jump);
 	mlx5dm_esw_matcher_put(f->m);
 	rte_free(f);
@@ -642,7 +789,8 @@ static int
 mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 			const struct mlx5dm_esw_spec *es, struct mlx5dm_esw_flow *f)
 {
-	struct mlx5dm_domain *dom = mgr->dom_fdb;
+	struct mlx5dm_domain *dom = f->rep != NULL ? mgr->dom_rx : mgr->dom_fdb;
+	uint32_t rqn;
 	int ret = 0;
 
 	if (es->count) {
@@ -671,10 +819,20 @@ mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 	if (ret == 0 && es->push)
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_push_vlan(dom,
 					     (uint32_t)es->tpid << 16 | es->tci));
+	if (ret == 0 && es->tag)
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_flow_tag(dom, es->tag_value));
 	if (ret < 0)
 		return ret;
 	if (es->drop) {
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_drop(dom));
+	} else if (es->queue >= 0) {
+		ret = mlx5dm_rxq_rqn(&rte_eth_devices[f->rep->port_id], (uint16_t)es->queue, &rqn);
+		if (ret < 0)
+			return ret;
+		f->tir = mlx5dm_tir_create(mgr->steer, &rqn, 1, NULL);
+		if (f->tir == NULL)
+			return -errno;
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_tir(dom, f->tir));
 	} else if (es->jump) {
 		f->jump = mlx5dm_esw_tbl_get(esw, mgr, es->jump_group);
 		if (f->jump == NULL)
@@ -688,7 +846,7 @@ mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 
 /* Insert es on the manager; esw->lock held. */
 static struct mlx5dm_esw_flow *
-mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
+mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 		       const struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
@@ -703,8 +861,11 @@ mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 				   "no memory for the transfer rule");
 		return NULL;
 	}
-	f->m = mlx5dm_esw_matcher_get(esw, mgr, es->spec.group, (uint16_t)es->spec.priority,
-				      es->spec.criteria, es->spec.mask, &field);
+	f->rep = rep;
+	f->m = mlx5dm_esw_matcher_get(esw, mgr, es->spec.group,
+				      rep != NULL ? rep->rep->tbl : NULL,
+				      (uint16_t)es->spec.priority, es->spec.criteria,
+				      es->spec.mask, &field);
 	if (f->m == NULL) {
 		ret = -errno;
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
@@ -769,12 +930,17 @@ mlx5dm_esw_flow_find(struct mlx5dm_esw *esw, const struct rte_flow *flow)
 	return NULL;
 }
 
+/* A transfer rule, or a representor's NIC rule. */
 static int
-mlx5dm_esw_not_transfer(struct rte_flow_error *error, const struct rte_flow_attr *attr)
+mlx5dm_esw_translate_any(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+			 const struct rte_flow_item pattern[],
+			 const struct rte_flow_action actions[], struct mlx5dm_esw_spec *es,
+			 struct rte_flow_error *error)
 {
-	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
-				  "a representor takes transfer rules only (its NIC rules "
-				  "are not supported yet)");
+	if (attr != NULL && attr->transfer)
+		return mlx5dm_esw_translate(dev->data->dev_private, attr, pattern, actions, es,
+					    error);
+	return mlx5dm_esw_rep_translate(dev, attr, pattern, actions, es, error);
 }
 
 static int
@@ -786,15 +952,12 @@ mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct mlx5dm_esw_spec *es;
 	int ret;
 
-	if (attr == NULL || !attr->transfer) {
-		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-			return mlx5dm_esw_not_transfer(error, attr);
+	if ((attr == NULL || !attr->transfer) && priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return mlx5dm_esw_nic_ops()->validate(dev, attr, pattern, actions, error);
-	}
 	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
 	if (es == NULL)
 		return mlx5dm_flow_nomem(error);
-	ret = mlx5dm_esw_translate(priv, attr, pattern, actions, es, error);
+	ret = mlx5dm_esw_translate_any(dev, attr, pattern, actions, es, error);
 	rte_free(es);
 	return ret;
 }
@@ -810,28 +973,26 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct mlx5dm_esw_flow *f = NULL;
 	struct mlx5dm_esw_spec *es;
 
-	if (attr == NULL || !attr->transfer) {
-		if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
-			mlx5dm_esw_not_transfer(error, attr);
-			return NULL;
-		}
+	bool nic = attr == NULL || !attr->transfer;
+
+	if (nic && priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return mlx5dm_esw_nic_ops()->create(dev, attr, pattern, actions, error);
-	}
 	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
 	if (es == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
 	}
-	if (mlx5dm_esw_translate(priv, attr, pattern, actions, es, error) < 0)
+	if (mlx5dm_esw_translate_any(dev, attr, pattern, actions, es, error) < 0)
 		goto free_es;
 	rte_spinlock_lock(&esw->lock);
-	if (!esw->started) {
+	if (!esw->started || (nic && priv->rep == NULL)) {
 		rte_spinlock_unlock(&esw->lock);
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   nic ? "the port is not started: create flows after starting it" :
 				   "the E-Switch manager (port 0 of the vdev) is not started");
 		goto free_es;
 	}
-	f = mlx5dm_esw_flow_insert(esw, mgr, es, error);
+	f = mlx5dm_esw_flow_insert(esw, mgr, nic ? priv : NULL, es, error);
 	if (f != NULL) {
 		f->port_id = priv->port_id;
 		TAILQ_INSERT_TAIL(&esw->flows, f, next);
@@ -1043,7 +1204,8 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), 0);
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	es->dest = MLX5DM_DEV_VPORT_UPLINK;
-	esw->uplink = mlx5dm_esw_flow_insert(esw, mgr, es, &error);
+	es->queue = -1;
+	esw->uplink = mlx5dm_esw_flow_insert(esw, mgr, NULL, es, &error);
 	if (esw->uplink == NULL) {
 		ret = -EIO;
 		MLX5DM_DRV_LOG(ERR, "port %u: the manager's rule to the wire failed: %s",
@@ -1101,33 +1263,85 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 
 /* ---- a representor's Rx ---- */
 
+/* Remove r's rules and objects (what exists of them); fp->lock held for the root's. */
+static void
+mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	uint16_t queue;
+
+	queue = mlx5dm_esw_queue_take(mgr, fp);
+	if (r->rule != NULL && mlx5dm_rule_destroy(r->rule, queue) < 0)
+		MLX5DM_DRV_LOG(ERR, "a representor's root rule was not removed");
+	if (r->drule != NULL && mlx5dm_rule_destroy(r->drule, queue) < 0)
+		MLX5DM_DRV_LOG(ERR, "a representor's default rule was not removed");
+	mlx5dm_esw_queue_give(mgr, fp, queue);
+	if (r->m != NULL)
+		mlx5dm_matcher_destroy(r->m);
+	if (r->dm != NULL)
+		mlx5dm_matcher_destroy(r->dm);
+	if (r->to_tbl != NULL)
+		mlx5dm_action_destroy(r->to_tbl);
+	if (r->to_tir != NULL)
+		mlx5dm_action_destroy(r->to_tir);
+	if (r->tbl != NULL)
+		mlx5dm_table_destroy(r->tbl);
+	if (r->tir != NULL)
+		mlx5dm_tir_destroy(r->tir);
+	rte_free(r);
+}
+
+/* The representor's NIC rules, then its Rx. */
 static void
 mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 {
-	struct mlx5dm_flow_priv *fp = mgr->flow;
-	struct mlx5dm_esw_rep *r = rep->rep;
-	uint16_t queue;
+	struct mlx5dm_esw *esw = rep->sh->esw;
+	struct mlx5dm_esw_flow *f, *next;
 
-	if (r == NULL)
+	if (rep->rep == NULL)
 		return;
-	rte_spinlock_lock(&fp->lock);
-	queue = mlx5dm_esw_queue_take(mgr, fp);
-	if (mlx5dm_rule_destroy(r->rule, queue) < 0)
-		MLX5DM_DRV_LOG(ERR, "port %u: the representor's Rx rule was not removed",
-			       rep->port_id);
-	mlx5dm_esw_queue_give(mgr, fp, queue);
-	mlx5dm_matcher_destroy(r->m);
-	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_action_destroy(r->to_tir);
-	mlx5dm_tir_destroy(r->tir);
-	rte_free(r);
+	rte_spinlock_lock(&esw->lock);
+	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
+		next = TAILQ_NEXT(f, next);
+		if (f->rep != rep)
+			continue;
+		TAILQ_REMOVE(&esw->flows, f, next);
+		mlx5dm_esw_flow_remove(mgr, f);
+	}
+	rte_spinlock_unlock(&esw->lock);
+	rte_spinlock_lock(&mgr->flow->lock);
+	mlx5dm_esw_rep_free(mgr, rep->rep);
+	rte_spinlock_unlock(&mgr->flow->lock);
 	rep->rep = NULL;
 }
 
+/* A rule of r: its matcher (mask, priority) in tbl, its value, one action. */
+static int
+mlx5dm_esw_rep_rule(struct mlx5dm_priv *mgr, struct mlx5dm_table *tbl, uint16_t priority,
+		    uint32_t mask, uint32_t value, struct mlx5dm_action *a,
+		    struct mlx5dm_matcher **m, struct mlx5dm_rule **rule)
+{
+	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 }, vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr mattr = { .priority = priority, .mask = mparam };
+	uint16_t queue;
+
+	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
+	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
+	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
+	*m = mlx5dm_matcher_create(tbl, &mattr, NULL);
+	if (*m == NULL)
+		return -errno;
+	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
+	*rule = mlx5dm_rule_create(*m, queue, vparam, 1, &a);
+	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
+	return *rule == NULL ? -errno : 0;
+}
+
 /*
- * The representor's Rx queues get its VF's frames that missed the FDB: in
- * the manager's NIC RX root table, before the manager's rules, its VF's
- * stamp to a TIR over its queues (RSS over IP addresses with several).
+ * The representor's Rx: in the manager's NIC RX root table, before the
+ * manager's rules, its VF's stamp jumps to a table of its own, where its
+ * NIC rules are, then its default: a TIR over its Rx queues (RSS over IP
+ * addresses with several). Frames of its VF that missed the FDB get there.
  */
 int
 mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
@@ -1143,10 +1357,8 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 			 0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
 			 0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a },
 	};
-	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 }, vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
-	struct mlx5dm_matcher_attr mattr = { .priority = 0, .mask = mparam };
 	struct mlx5dm_esw_rep *r;
-	uint16_t q, queue;
+	uint16_t q;
 	int ret;
 
 	if (fp == NULL || !fp->started || mgr->data->dev_started == 0) {
@@ -1169,39 +1381,30 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 		return -ENOMEM;
 	r->tir = mlx5dm_tir_create(mgr->steer, rqns, dev->data->nb_rx_queues,
 				   dev->data->nb_rx_queues > 1 ? &rss : NULL);
-	if (r->tir == NULL)
+	/* Past the root's level (group 0 is level 1), as a jump target must be. */
+	r->tbl = mlx5dm_table_create(mgr->dom_rx, 2);
+	if (r->tir == NULL || r->tbl == NULL)
 		goto err;
 	r->to_tir = mlx5dm_action_dest_tir(mgr->dom_rx, r->tir);
-	if (r->to_tir == NULL)
+	r->to_tbl = mlx5dm_action_dest_table(mgr->dom_rx, r->tbl);
+	if (r->to_tir == NULL || r->to_tbl == NULL)
 		goto err;
-	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
-	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
-	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
 	rte_spinlock_lock(&fp->lock);
-	r->m = mlx5dm_matcher_create(mlx5dm_flow_tbl_table(fp->root[0]), &mattr, NULL);
-	if (r->m != NULL) {
-		queue = mlx5dm_esw_queue_take(mgr, fp);
-		r->rule = mlx5dm_rule_create(r->m, queue, vparam, 1, &r->to_tir);
-		mlx5dm_esw_queue_give(mgr, fp, queue);
-		if (r->rule == NULL) {
-			ret = errno;
-			mlx5dm_matcher_destroy(r->m);
-			r->m = NULL;
-			errno = ret;
-		}
+	ret = mlx5dm_esw_rep_rule(mgr, r->tbl, UINT16_MAX, 0, 0, r->to_tir, &r->dm, &r->drule);
+	if (ret == 0)
+		ret = mlx5dm_esw_rep_rule(mgr, mlx5dm_flow_tbl_table(fp->root[0]), 0, mask, value,
+					  r->to_tbl, &r->m, &r->rule);
+	if (ret < 0) {
+		mlx5dm_esw_rep_free(mgr, r);
+		rte_spinlock_unlock(&fp->lock);
+		return ret;
 	}
 	rte_spinlock_unlock(&fp->lock);
-	if (r->m == NULL)
-		goto err;
 	rep->rep = r;
 	return 0;
 err:
 	ret = errno != 0 ? -errno : -EIO;
-	if (r->to_tir != NULL)
-		mlx5dm_action_destroy(r->to_tir);
-	if (r->tir != NULL)
-		mlx5dm_tir_destroy(r->tir);
-	rte_free(r);
+	mlx5dm_esw_rep_free(mgr, r);
 	return ret;
 }
 

@@ -10,7 +10,8 @@
  * walk of the manager's FDB root (SET_FLOW_TABLE_ROOT) with the stamps the
  * device gives a frame entering the switch: metadata_reg_c_0 = the source
  * vport's metadata (mlx5dm_sim_esw_reg_c0) and, for the SRC_QP_GVMI lookup,
- * source_gvmi = the sending function's vhca_id (0 from the wire). The walk
+ * source_gvmi = the sending function's vhca_id (0 from the wire) and
+ * source_qp = its send queue's number (0 from the wire). The walk
  * ends at
  *   - a vport's entry (sw_steering_vport_icm_address_rx on the RX side,
  *     _tx on the TX side): the frame enters that function's NIC RX, with
@@ -115,10 +116,13 @@ mlx5dm_sim_esw_fdb(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim *mgr,
 	memset(&w->meta, 0, sizeof(w->meta));
 	w->meta.reg_c[0] = mlx5dm_sim_esw_reg_c0(vport);
 	w->meta.source_gvmi = gvmi;
+	/* A function's frame also tells its send queue (what a representor's Tx is told by). */
+	w->meta.source_qp = dir == MLX5DM_SIM_DIR_TX ? pkt->sqn : 0;
 	w->meta_set = true;
-	MLX5DM_SIM_TRACE(w, "e-switch: from %s %u, reg_c_0 0x%08x, source_gvmi 0x%x",
-			 vport == MLX5DM_SIM_VPORT_UPLINK ? "uplink" : "vport",
-			 vport == MLX5DM_SIM_VPORT_UPLINK ? 0 : vport, w->meta.reg_c[0], gvmi);
+	MLX5DM_SIM_TRACE(w, "e-switch: from %s %u, reg_c_0 0x%08x, source_gvmi 0x%x, "
+			 "source_qp 0x%x", vport == MLX5DM_SIM_VPORT_UPLINK ? "uplink" : "vport",
+			 vport == MLX5DM_SIM_VPORT_UPLINK ? 0 : vport, w->meta.reg_c[0], gvmi,
+			 w->meta.source_qp);
 	mlx5dm_sim_walk_run(w);
 	return true;
 }

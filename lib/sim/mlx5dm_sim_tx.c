@@ -225,6 +225,7 @@ mlx5dm_sim_tx_wqe(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 	tx->pkt[n] = (struct mlx5dm_sim_pkt){
 		.data = tx->buf[n] + MLX5DM_SIM_TX_HEADROOM,
 		.headroom = MLX5DM_SIM_TX_HEADROOM,
+		.sqn = sq->h.id,
 	};
 	synd = mlx5dm_sim_tx_gather(sim, sq, w, ds, &tx->pkt[n]);
 	tx->idx[n] = sq->ctr;

@@ -287,7 +287,7 @@ hits(uint16_t port, struct rte_flow *f)
 	return q.hits;
 }
 
-/* Misses: a VF's frames reach its representor, the uplink's the manager. */
+/* Misses: a VF's frames reach its representor, the uplink's the manager; back. */
 static void
 test_esw_misses(void **state)
 {
@@ -297,9 +297,10 @@ test_esw_misses(void **state)
 	send_frames(ports[VF0], 8);
 	send_frames(ports[VF1], 4);
 	send_frames(ports[PF], 5);
-	/* A representor's frames leave by the wire as the manager's. */
+	/* A representor's frames go to its VF. */
 	send_frames(ports[REP0], 2);
-	expect((const unsigned int[NB]){ [PF] = 7, [REP0] = 8, [REP1] = 4 });
+	send_frames(ports[REP1], 1);
+	expect((const unsigned int[NB]){ [PF] = 5, [REP0] = 8, [REP1] = 4, [VF0] = 2, [VF1] = 1 });
 	esw_close();
 }
 

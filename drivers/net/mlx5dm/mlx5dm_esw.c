@@ -107,6 +107,8 @@ struct mlx5dm_esw_rep {
 	struct mlx5dm_action *to_tir;
 	struct mlx5dm_matcher *dm;
 	struct mlx5dm_rule *drule;
+	/* Its Tx: the frames of each of its send queues go to its VF (FDB rules). */
+	struct mlx5dm_esw_flow *tx[MLX5DM_MAX_QUEUES];
 };
 
 /* ---- rule queues of the manager's context ---- */
@@ -1291,16 +1293,20 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	rte_free(r);
 }
 
-/* The representor's NIC rules, then its Rx. */
+/* The representor's Tx rules and NIC rules, then its Rx. */
 static void
 mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 {
 	struct mlx5dm_esw *esw = rep->sh->esw;
 	struct mlx5dm_esw_flow *f, *next;
+	unsigned int i;
 
 	if (rep->rep == NULL)
 		return;
 	rte_spinlock_lock(&esw->lock);
+	for (i = 0; i < RTE_DIM(rep->rep->tx); i++)
+		if (rep->rep->tx[i] != NULL)
+			mlx5dm_esw_flow_remove(mgr, rep->rep->tx[i]);
 	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
 		next = TAILQ_NEXT(f, next);
 		if (f->rep != rep)
@@ -1335,6 +1341,48 @@ mlx5dm_esw_rep_rule(struct mlx5dm_priv *mgr, struct mlx5dm_table *tbl, uint16_t 
 	*rule = mlx5dm_rule_create(*m, queue, vparam, 1, &a);
 	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
 	return *rule == NULL ? -errno : 0;
+}
+
+/*
+ * What a representor sends goes to its VF, as DPDK mlx5's representor
+ * send queues do: its queues are the manager's, so in the FDB's group 0,
+ * before the rules created later at the same priority, the manager's
+ * frames of each of its send queues (source_sqn) go to the VF's vport.
+ */
+static int
+mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
+{
+	struct mlx5dm_priv *rep = dev->data->dev_private;
+	struct mlx5dm_esw *esw = rep->sh->esw;
+	struct rte_flow_error error = { .message = NULL };
+	struct mlx5dm_esw_spec *es;
+	uint16_t q;
+	int ret = 0;
+
+	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
+	if (es == NULL)
+		return -ENOMEM;
+	es->queue = -1;
+	es->dest = 1 + rep->vf;
+	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
+	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
+	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
+	rte_spinlock_lock(&esw->lock);
+	for (q = 0; q < dev->data->nb_tx_queues && ret == 0; q++) {
+		const struct mlx5dm_txq *txq = dev->data->tx_queues[q];
+
+		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_sqn), txq->sqn);
+		r->tx[q] = esw->started ? mlx5dm_esw_flow_insert(esw, mgr, NULL, es, &error) : NULL;
+		if (r->tx[q] == NULL) {
+			MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u: no rule to its VF: %s",
+				       rep->port_id, q, error.message != NULL ? error.message :
+				       "the E-Switch is not started");
+			ret = -EIO;
+		}
+	}
+	rte_spinlock_unlock(&esw->lock);
+	rte_free(es);
+	return ret;
 }
 
 /*
@@ -1401,7 +1449,10 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	}
 	rte_spinlock_unlock(&fp->lock);
 	rep->rep = r;
-	return 0;
+	ret = mlx5dm_esw_rep_tx_start(dev, mgr, r);
+	if (ret < 0)
+		mlx5dm_esw_rep_rx_remove(mgr, rep);
+	return ret;
 err:
 	ret = errno != 0 ? -errno : -EIO;
 	mlx5dm_esw_rep_free(mgr, r);

@@ -27,6 +27,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 #include <rte_pmd_mlx5dm.h>
@@ -411,6 +412,128 @@ test_esw_vlan(void **state)
 	esw_close();
 }
 
+/* The first frame waiting on port: its first bytes into head, its length; 0: none. */
+static uint32_t
+recv_head(uint16_t port, uint8_t *head, size_t len)
+{
+	struct rte_mbuf *m = NULL;
+	uint32_t n;
+	uint16_t q;
+
+	for (q = 0; q < 2 && m == NULL; q++)
+		if (rte_eth_rx_burst(port, q, &m, 1) == 0)
+			m = NULL;
+	if (m == NULL)
+		return 0;
+	memcpy(head, rte_pktmbuf_mtod(m, const uint8_t *), RTE_MIN(len, (size_t)m->pkt_len));
+	n = m->pkt_len;
+	rte_pktmbuf_free(m);
+	return n;
+}
+
+/*
+ * Header changes in transfer rules: a MAC rewrite from VF0 to VF1; VXLAN
+ * encap from VF1 to the wire, decap from the wire to VF0.
+ */
+static void
+test_esw_headers(void **state)
+{
+	static const uint8_t mac[6] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	struct rte_flow_item_ethdev vf0 = { .port_id = 0 }, vf1 = { .port_id = 0 };
+	struct rte_flow_item_ethdev up = { .port_id = 0 };
+	struct rte_flow_action_ethdev to_vf0 = { .port_id = 0 }, to_vf1 = { .port_id = 0 };
+	struct rte_flow_action_ethdev to_up = { .port_id = 0 };
+	struct rte_flow_action_set_mac set_mac;
+	struct rte_flow_item_eth o_eth = {
+		.hdr.dst_addr.addr_bytes = { 0x02, 0, 0, 0, 0, 0x02 },
+		.hdr.src_addr.addr_bytes = { 0x02, 0, 0, 0, 0, 0x01 },
+		.hdr.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4),
+	};
+	struct rte_flow_item_ipv4 o_ip = {
+		.hdr.version_ihl = RTE_IPV4_VHL_DEF, .hdr.time_to_live = 64,
+		.hdr.next_proto_id = IPPROTO_UDP,
+		.hdr.src_addr = RTE_BE32(0x0a000001), .hdr.dst_addr = RTE_BE32(0x0a000002),
+	};
+	struct rte_flow_item_udp o_udp = { .hdr.dst_port = RTE_BE16(4789) };
+	struct rte_flow_item_vxlan o_vxlan = { .hdr.vx_flags = RTE_BE32(0x08000000),
+					       .hdr.vx_vni = RTE_BE32(42 << 8) };
+	struct rte_flow_item tunnel[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &o_eth },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &o_ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP, .spec = &o_udp },
+		{ .type = RTE_FLOW_ITEM_TYPE_VXLAN, .spec = &o_vxlan },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action_vxlan_encap encap = { .definition = tunnel };
+	struct rte_flow_item from_vf0[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &vf0 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item from_vf1[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &vf1 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item from_up_vxlan[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &up },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4 },
+		{ .type = RTE_FLOW_ITEM_TYPE_UDP },
+		{ .type = RTE_FLOW_ITEM_TYPE_VXLAN },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action rewrite[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_SET_MAC_DST, .conf = &set_mac },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_vf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action encap_to_up[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP, .conf = &encap },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_up },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action decap_to_vf0[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_VXLAN_DECAP },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_vf0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error error;
+	struct rte_flow *decap;
+	uint8_t head[64];
+	unsigned int i;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	vf0.port_id = ports[REP0];
+	vf1.port_id = ports[REP1];
+	up.port_id = ports[PF];
+	to_vf0.port_id = ports[REP0];
+	to_vf1.port_id = ports[REP1];
+	to_up.port_id = ports[PF];
+	memcpy(set_mac.mac_addr, mac, sizeof(mac));
+	assert_non_null(rte_flow_create(ports[PF], &transfer, from_vf0, rewrite, &error));
+	assert_non_null(rte_flow_create(ports[PF], &transfer, from_vf1, encap_to_up, &error));
+	decap = rte_flow_create(ports[PF], &transfer, from_up_vxlan, decap_to_vf0, &error);
+	assert_non_null(decap);
+	send_frames(ports[VF0], 1);
+	assert_int_equal(recv_head(ports[VF1], head, sizeof(head)), 100);
+	assert_memory_equal(head, mac, sizeof(mac));
+	assert_int_equal(head[6], 0xa5);
+	/* 50 bytes of tunnel on the wire, none when it reaches VF0. */
+	send_frames(ports[VF1], 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(recv_head(ports[VF0], head, sizeof(head)), 100);
+		assert_int_equal(head[0], 0xa5);
+		assert_int_equal(head[13], 0xa5);
+	}
+	assert_int_equal(hits(ports[PF], decap), 3);
+	expect((const unsigned int[NB]){ 0 });
+	esw_close();
+}
+
 /*
  * A representor's NIC rules: they see the frames of its VF that missed the
  * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
@@ -546,6 +669,7 @@ main(void)
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),
+		cmocka_unit_test(test_esw_headers),
 		cmocka_unit_test(test_esw_rep_nic_rules),
 		cmocka_unit_test(test_esw_refused),
 	};

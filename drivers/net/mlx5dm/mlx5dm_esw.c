@@ -359,10 +359,81 @@ no_spec:
 }
 
 /* The pattern: port items here, the rest by the NIC translation (one level, no template). */
+/* Header changes: what the NIC translation makes of them (modify lists, reformat data). */
+static bool
+mlx5dm_esw_is_header(enum rte_flow_action_type type)
+{
+	switch ((int)type) {
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
+	case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
+	case RTE_FLOW_ACTION_TYPE_SET_TTL:
+	case RTE_FLOW_ACTION_TYPE_DEC_TTL:
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
+	case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
+	case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
+	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
+	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
+	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
+	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
+	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The header changes of a transfer rule through the NIC translation, on
+ * the pattern it translated: as egress (field changes, encap) unless the
+ * rule decapsulates, then as ingress (decap, field changes), with a jump
+ * standing in for the rule's fate, which is its own (a port, DROP, JUMP).
+ */
+static int
+mlx5dm_esw_headers(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
+		   struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
+{
+	struct rte_flow_action_jump next = { .group = es->spec.group + 1 };
+	struct rte_flow_action list[MLX5DM_ESW_MAX_ACTIONS * 2];
+	const struct rte_flow_action *a;
+	unsigned int n = 0;
+	bool decap = false;
+
+	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
+		if (!mlx5dm_esw_is_header(a->type))
+			continue;
+		if (n + 2 >= RTE_DIM(list))
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  "too many header changes");
+		list[n++] = *a;
+		decap |= a->type == RTE_FLOW_ACTION_TYPE_VXLAN_DECAP ||
+			 a->type == RTE_FLOW_ACTION_TYPE_RAW_DECAP;
+	}
+	if (n == 0)
+		return 0;
+	if (es->drop)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, actions,
+					  "DROP cannot be combined with header changes");
+	es->spec.egress = !decap;
+	if (decap)
+		list[n++] = (struct rte_flow_action){
+			.type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &next,
+		};
+	list[n] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_END };
+	return mlx5dm_flow_xlate_actions(x, list, error);
+}
+
 static int
 mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
-		   const struct rte_flow_item pattern[], struct mlx5dm_esw_spec *es,
-		   struct rte_flow_error *error)
+		   const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		   struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
 {
 	const char *what = attr->transfer ? "not supported in transfer rules" :
 			   "not supported in a representor's rules";
@@ -421,7 +492,7 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	}
 	/* A representor's rules see its VF's frames only: its table is behind their stamp. */
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
-	return 0;
+	return actions != NULL ? mlx5dm_esw_headers(&x, actions, es, error) : 0;
 }
 
 /* Refusal of an action the FDB does not take here. */
@@ -593,6 +664,9 @@ mlx5dm_esw_actions(struct mlx5dm_priv *priv, const struct rte_flow_action action
 				return ret;
 			break;
 		default:
+			/* Header changes: with the pattern (mlx5dm_esw_headers()). */
+			if (mlx5dm_esw_is_header(a->type))
+				break;
 			return mlx5dm_esw_action_refused(a, error);
 		}
 	}
@@ -698,7 +772,7 @@ mlx5dm_esw_rep_translate(struct rte_eth_dev *dev, const struct rte_flow_attr *at
 	es->source = -1;
 	es->dest = -1;
 	es->queue = -1;
-	ret = mlx5dm_esw_pattern(priv, attr, pattern, es, error);
+	ret = mlx5dm_esw_pattern(priv, attr, pattern, NULL, es, error);
 	if (ret < 0)
 		return ret;
 	ret = mlx5dm_esw_rep_actions(dev, actions, es, error);
@@ -741,10 +815,12 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	es->source = -1;
 	es->dest = -1;
 	es->queue = -1;
-	ret = mlx5dm_esw_pattern(priv, attr, pattern, es, error);
+	es->spec.group = attr->group;
+	es->spec.priority = attr->priority;
+	ret = mlx5dm_esw_actions(priv, actions, es, error);
 	if (ret < 0)
 		return ret;
-	ret = mlx5dm_esw_actions(priv, actions, es, error);
+	ret = mlx5dm_esw_pattern(priv, attr, pattern, actions, es, error);
 	if (ret < 0)
 		return ret;
 	mattr = (struct mlx5dm_matcher_attr){
@@ -801,26 +877,38 @@ mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 			return -errno;
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_counter(dom, f->cnt, 0));
 	}
+	if (ret == 0 && es->spec.decap)
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_reformat(dom, es->spec.decap_type,
+					     es->spec.decap_len, es->spec.decap_data));
 	if (ret == 0 && es->pop)
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_pop_vlan(dom));
-	if (ret == 0 && es->stamp != 0) {
-		uint8_t set[8];
+	if (ret == 0 && (es->stamp != 0 || es->spec.nb_modify != 0)) {
+		uint8_t list[(MLX5DM_FLOW_MAX_MODIFY + 1) * 8];
+		size_t nb = es->spec.nb_modify;
+		uint8_t *set = &list[nb * 8];
 		uint32_t w0 = 1u << 28 | (uint32_t)MLX5DM_MODIFY_FLD_METADATA_REG_C_0 << 16;
 
-		/* set_action_in: the whole register (length 0 = 32 bits). */
-		set[0] = (uint8_t)(w0 >> 24);
-		set[1] = (uint8_t)(w0 >> 16);
-		set[2] = (uint8_t)(w0 >> 8);
-		set[3] = (uint8_t)w0;
-		set[4] = (uint8_t)(es->stamp >> 24);
-		set[5] = (uint8_t)(es->stamp >> 16);
-		set[6] = (uint8_t)(es->stamp >> 8);
-		set[7] = (uint8_t)es->stamp;
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_modify_header(dom, 1, set));
+		memcpy(list, es->spec.modify, nb * 8);
+		if (es->stamp != 0) {
+			/* set_action_in: the whole register (length 0 = 32 bits). */
+			set[0] = (uint8_t)(w0 >> 24);
+			set[1] = (uint8_t)(w0 >> 16);
+			set[2] = (uint8_t)(w0 >> 8);
+			set[3] = (uint8_t)w0;
+			set[4] = (uint8_t)(es->stamp >> 24);
+			set[5] = (uint8_t)(es->stamp >> 16);
+			set[6] = (uint8_t)(es->stamp >> 8);
+			set[7] = (uint8_t)es->stamp;
+			nb++;
+		}
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_modify_header(dom, nb, list));
 	}
 	if (ret == 0 && es->push)
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_push_vlan(dom,
 					     (uint32_t)es->tpid << 16 | es->tci));
+	if (ret == 0 && es->spec.encap)
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_reformat(dom, es->spec.encap_type,
+					     es->spec.encap_len, es->spec.encap_data));
 	if (ret == 0 && es->tag)
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_flow_tag(dom, es->tag_value));
 	if (ret < 0)

@@ -55,8 +55,8 @@ test_esw_devargs(void **state)
 		"representor=pf1vf0",
 		"vf_ports=1",
 		"vf_ports=2,representor=vf0",
-		"representor=vf0,ports=2",
-		"representor=vf0,ports=2,topology=pair",
+		"representor=vf[0-6],vf_ports=1,ports=3",
+		"representor=vf0,ports=3,topology=pair",
 		"backend=hw,representor=vf0",
 		"representor=vf0,representor=vf1",
 	};
@@ -587,6 +587,64 @@ test_esw_rep_nic_rules(void **state)
 	esw_close();
 }
 
+/*
+ * ports=2,topology=pair: the manager's wire is cabled to port 1, the
+ * outside world. Ports: 0 manager, 1 outside, 2 VF0's representor, 3 VF0.
+ */
+static void
+test_esw_pair(void **state)
+{
+	static const char * const pnames[] = {
+		"net_mlx5dm7", "net_mlx5dm7_p1", "net_mlx5dm7_representor_vf0", "net_mlx5dm7_vf0",
+	};
+	enum { MGR, OUT, R0, V0, NP };
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error error;
+	struct rte_flow *in, *out;
+	uint16_t p[NP];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", "ports=2,topology=pair,representor=vf0,"
+				       "vf_ports=1"), 0);
+	for (i = 0; i < NP; i++) {
+		p[i] = port_by_name(pnames[i]);
+		assert_int_equal(p[i], p[MGR] + i);
+		assert_int_equal(rte_eth_dev_configure(p[i], 2, 1, &conf), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(p[i], 0, 64, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(p[i], 1, 64, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_tx_queue_setup(p[i], 0, 64, 0, NULL), 0);
+	}
+	for (i = 0; i < NP; i++)
+		assert_int_equal(rte_eth_dev_start(p[i]), 0);
+	/* Misses: the outside's frames reach the manager, VF0's its representor. */
+	send_frames(p[OUT], 4);
+	send_frames(p[MGR], 2);
+	send_frames(p[V0], 3);
+	send_frames(p[R0], 1);
+	assert_int_equal(recv_frames(p[MGR], 100, 0), 4);
+	assert_int_equal(recv_frames(p[OUT], 100, 0), 2);
+	assert_int_equal(recv_frames(p[R0], 100, 0), 3);
+	assert_int_equal(recv_frames(p[V0], 100, 0), 1);
+	/* The uplink <-> VF0. */
+	in = rule(p[MGR], &transfer, p[MGR], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[R0], true,
+		  &error);
+	assert_non_null(in);
+	out = rule(p[R0], &transfer, p[R0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[MGR], true,
+		   &error);
+	assert_non_null(out);
+	send_frames(p[OUT], 5);
+	send_frames(p[V0], 2);
+	assert_int_equal(recv_frames(p[V0], 100, 0), 5);
+	assert_int_equal(recv_frames(p[OUT], 100, 0), 2);
+	assert_int_equal(recv_frames(p[MGR], 100, 0) + recv_frames(p[R0], 100, 0), 0);
+	assert_int_equal(hits(p[MGR], in), 5);
+	assert_int_equal(hits(p[R0], out), 2);
+	for (i = 0; i < NP; i++)
+		assert_int_equal(rte_eth_dev_stop(p[NP - 1 - i]), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+}
+
 /* Refused rules name their item or action, and leave the switch as it was. */
 static void
 test_esw_refused(void **state)
@@ -671,6 +729,7 @@ main(void)
 		cmocka_unit_test(test_esw_vlan),
 		cmocka_unit_test(test_esw_headers),
 		cmocka_unit_test(test_esw_rep_nic_rules),
+		cmocka_unit_test(test_esw_pair),
 		cmocka_unit_test(test_esw_refused),
 	};
 

@@ -405,10 +405,11 @@ mlx5dm_devargs_parse(const char *name, const char *params, struct mlx5dm_devargs
 			       MLX5DM_ARG_VF_PORTS, MLX5DM_ARG_REPRESENTOR);
 		ret = -EINVAL;
 	}
-	/* The E-Switch is the one-port device's: its PF's vhca ids follow the VFs'. */
-	if (ret == 0 && args->nb_vfs != 0 && args->nb_ports != 1) {
-		MLX5DM_DRV_LOG(ERR, "%s: devarg %s needs a one-port device (ports=%u)", name,
-			       MLX5DM_ARG_REPRESENTOR, args->nb_ports);
+	/* Port 0 manages the E-Switch; its ports with the others stay under the port limit. */
+	if (ret == 0 && args->nb_ports + args->nb_vfs * (1 + args->vf_ports) > MLX5DM_MAX_PORTS) {
+		MLX5DM_DRV_LOG(ERR, "%s: %u ports, %u representors and %u VF ports are more "
+			       "than %u ports", name, args->nb_ports, args->nb_vfs,
+			       args->nb_vfs * args->vf_ports, MLX5DM_MAX_PORTS);
 		ret = -EINVAL;
 	}
 free_kvlist:

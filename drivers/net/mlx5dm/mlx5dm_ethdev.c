@@ -465,7 +465,10 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		.transport = args->backend == RTE_PMD_MLX5DM_BACKEND_HW ? "hw" : "sim",
 		.ib_device = args->ib_device[0] != '\0' ? args->ib_device : NULL,
 		.pci_addr = args->pci_addr[0] != '\0' ? args->pci_addr : NULL,
-		.vhca_id = (uint16_t)(priv->port_index + 1),
+		/* The manager's VFs take the vhca ids after its own (1 + 1 + vf). */
+		.vhca_id = (uint16_t)(priv->port_index + 1 +
+				      (priv->port_index != 0 && args->nb_vfs != 0 ?
+				       MLX5DM_MAX_VFS : 0)),
 		/*
 		 * The model's ICM is resident from the port's creation on, as a
 		 * NIC's device memory is; its STE ICM is what the devarg asks.
@@ -647,7 +650,9 @@ mlx5dm_port_create(struct rte_vdev_device *vdev, struct mlx5dm_shared *sh, uint1
 	priv->port_id = dev->data->port_id;
 	priv->kind = mlx5dm_port_kind(&sh->args, index, &priv->vf);
 	rte_spinlock_init(&priv->mrs.lock);
-	peer = sh->args.topology == MLX5DM_TOPO_PAIR ? index ^ 1 : index;
+	/* Representors and VF ports have no wire of their own. */
+	peer = sh->args.topology == MLX5DM_TOPO_PAIR && priv->kind == MLX5DM_PORT_NIC ?
+	       index ^ 1 : index;
 	priv->peer_index = peer;
 	/*
 	 * The model's MAC: locally administered, 02:4d:44:<vdev name hash>:<port

@@ -302,6 +302,12 @@ test_esw_misses(void **state)
 	send_frames(ports[REP0], 2);
 	send_frames(ports[REP1], 1);
 	expect((const unsigned int[NB]){ [PF] = 5, [REP0] = 8, [REP1] = 4, [VF0] = 2, [VF1] = 1 });
+	/* The manager restarted, its running representors' rules are back. */
+	assert_int_equal(rte_eth_dev_stop(ports[PF]), 0);
+	assert_int_equal(rte_eth_dev_start(ports[PF]), 0);
+	send_frames(ports[VF0], 2);
+	send_frames(ports[REP0], 1);
+	expect((const unsigned int[NB]){ [REP0] = 2, [VF0] = 1 });
 	esw_close();
 }
 

@@ -300,6 +300,7 @@ int mlx5dm_esw_init(struct mlx5dm_shared *sh);
 void mlx5dm_esw_fini(struct mlx5dm_shared *sh);
 int mlx5dm_esw_rep_start(struct rte_eth_dev *dev);
 void mlx5dm_esw_rep_stop(struct rte_eth_dev *dev);
+void mlx5dm_esw_reps_restart(struct mlx5dm_priv *mgr);
 int mlx5dm_esw_start(struct rte_eth_dev *dev);
 void mlx5dm_esw_stop(struct rte_eth_dev *dev);
 int mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);

@@ -29,6 +29,7 @@
 #include <sys/queue.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_flow_driver.h>
 #include <rte_lcore.h>
@@ -1497,7 +1498,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	uint16_t q;
 	int ret;
 
-	if (fp == NULL || !fp->started || mgr->data->dev_started == 0) {
+	if (fp == NULL || !fp->started || !mgr->started) {
 		MLX5DM_DRV_LOG(ERR, "port %u: start the E-Switch manager (port %u) before its "
 			       "representors", rep->port_id, mgr->port_id);
 		return -EAGAIN;
@@ -1545,6 +1546,27 @@ err:
 	ret = errno != 0 ? -errno : -EIO;
 	mlx5dm_esw_rep_free(mgr, r);
 	return ret;
+}
+
+/* The manager (re)started: its running representors' rules, as their start made them. */
+void
+mlx5dm_esw_reps_restart(struct mlx5dm_priv *mgr)
+{
+	struct mlx5dm_shared *sh = mgr->sh;
+	struct rte_eth_dev *dev;
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < sh->nb_ethdevs; i++) {
+		if (sh->ports[i] == NULL || sh->ports[i]->kind != MLX5DM_PORT_REPRESENTOR ||
+		    !sh->ports[i]->started || sh->ports[i]->rep != NULL)
+			continue;
+		dev = &rte_eth_devices[sh->ports[i]->port_id];
+		ret = mlx5dm_esw_rep_start(dev);
+		if (ret < 0)
+			MLX5DM_DRV_LOG(ERR, "port %u: representor rules not restored: %s",
+				       sh->ports[i]->port_id, rte_strerror(-ret));
+	}
 }
 
 void

@@ -108,6 +108,8 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 		return ret;
 	}
 	priv->started = true;
+	if (priv->dom_fdb != NULL)
+		mlx5dm_esw_reps_restart(priv);
 	/* ethdev marks the port started after this returns; the link follows the vport. */
 	mlx5dm_link_set(dev, true);
 	return 0;

@@ -12,6 +12,9 @@
  * rules say.
  */
 
+/* rte_flow_dev_dump() is experimental in 22.11. */
+#define ALLOW_EXPERIMENTAL_API
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -288,6 +291,34 @@ hits(uint16_t port, struct rte_flow *f)
 	return q.hits;
 }
 
+/*
+ * rte_flow_dev_dump() of port (flow: one, NULL: all): rdma-core's CSV
+ * records, domains (3000) as many as want, and a rule (3300) at least.
+ */
+static void
+dump_check(uint16_t port, struct rte_flow *flow, unsigned int domains)
+{
+	struct rte_flow_error error;
+	unsigned int n = 0, rules = 0;
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(rte_flow_dev_dump(port, flow, f, &error), 0);
+	fclose(f);
+	for (line = buf; line != NULL && *line != '\0'; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		n += strncmp(line, "3000,", 5) == 0;
+		rules += strncmp(line, "3300,", 5) == 0;
+	}
+	free(buf);
+	assert_int_equal(n, domains);
+	assert_true(rules >= 1);
+}
+
 /* Misses: a VF's frames reach its representor, the uplink's the manager; back. */
 static void
 test_esw_misses(void **state)
@@ -339,6 +370,9 @@ test_esw_transfer(void **state)
 	assert_int_equal(hits(p[REP0], vf0_vf1), 8);
 	assert_int_equal(hits(p[PF], up_vf0), 9);
 	assert_int_equal(hits(p[PF], vf1_up), 3);
+	dump_check(p[PF], NULL, 3);
+	dump_check(p[REP0], vf0_vf1, 0);
+	dump_check(p[REP0], NULL, 0);
 
 	/* PORT_REPRESENTOR: VF1's frames to the Rx of VF0's representor. */
 	assert_int_equal(rte_flow_destroy(p[PF], vf1_up, &error), 0);

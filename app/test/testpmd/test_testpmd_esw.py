@@ -19,7 +19,9 @@ representor without transfer are NIC rules of that port: they see its VF's misse
 import argparse
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_harness import Checker, parse_xstats, run_testpmd  # noqa: E402
@@ -30,10 +32,16 @@ NAMES = ['net_mlx5dm0', 'net_mlx5dm0_representor_vf0', 'net_mlx5dm0_representor_
          'net_mlx5dm0_vf0', 'net_mlx5dm0_vf1']
 
 
-def session(testpmd, pmd, rules):
+CHECK_DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'steer',
+                          'check_dump_format.py')
+
+
+def session(testpmd, pmd, rules, dump=None):
     """tx_first on every port with the rules; the rx of each port and the counters."""
     cmds = ['set fwd rxonly'] + ['flow create %s' % r for r in rules] + [
         'start tx_first', 'sleep 0.5', 'stop', 'show port xstats all']
+    if dump is not None:
+        cmds.append('flow dump 0 all %s' % dump)
     cmds += ['flow query %d %d count' % (p, i) for p, i in counted(rules)]
     cmds += ['show port info 1', 'quit']
     rc, out = run_testpmd(testpmd, pmd, VDEV, cmds, app_args=['--port-topology=loop'])
@@ -84,7 +92,14 @@ def main():
         '0 transfer pattern eth / end actions mark id 1 / represented_port ethdev_port_id 0 '
         '/ end',
     ]
-    rc, out, rx, hits = session(a.testpmd, a.pmd, rules)
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = os.path.join(tmp, 'esw.csv')
+        rc, out, rx, hits = session(a.testpmd, a.pmd, rules, dump)
+        # The manager's dump: its NIC domains, then the FDB, in rdma-core's format.
+        chk = subprocess.run([sys.executable, CHECK_DUMP, dump], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, universal_newlines=True)
+        c.check('FDB dump in rdma-core format', chk.returncode == 0 and
+                re.search(r'\b3000:3\b', chk.stdout) is not None, chk.stdout[-500:])
     c.check('rules: testpmd exited with status 0', rc == 0, 'status %d' % rc)
     c.check('three rules created', len(re.findall(r'Flow rule #\d+ created', out)) == 3)
     c.check('a port of no switch domain refused',

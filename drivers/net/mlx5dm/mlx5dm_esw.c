@@ -1186,6 +1186,47 @@ mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 	return 0;
 }
 
+/*
+ * The manager's dump of all flows is its NIC domains' and then its FDB's;
+ * a transfer rule's, its steering rule (mlx5dm_rule_dump()). A
+ * representor's: its rules' steering rules, all in the manager's tables.
+ */
+static int
+mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
+		    struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_esw_flow *f;
+	int ret = 0;
+
+	rte_spinlock_lock(&esw->lock);
+	f = flow != NULL ? mlx5dm_esw_flow_find(esw, flow) : NULL;
+	if (f != NULL) {
+		ret = mlx5dm_rule_dump(f->rule, file);
+	} else if (flow == NULL && priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		TAILQ_FOREACH(f, &esw->flows, next)
+			if (f->port_id == priv->port_id && ret == 0)
+				ret = mlx5dm_rule_dump(f->rule, file);
+	} else {
+		rte_spinlock_unlock(&esw->lock);
+		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+						  "unknown flow handle");
+		ret = mlx5dm_esw_nic_ops()->dev_dump(dev, flow, file, error);
+		if (ret < 0 || flow != NULL)
+			return ret;
+		rte_spinlock_lock(&esw->lock);
+		ret = mlx5dm_domain_dump(mgr->dom_fdb, file);
+	}
+	rte_spinlock_unlock(&esw->lock);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "steering library: dump failed");
+	return 0;
+}
+
 static int
 mlx5dm_esw_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 			       struct rte_flow_error *error)
@@ -1243,6 +1284,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 	esw->mgr_ops.flush = mlx5dm_esw_flush;
 	esw->mgr_ops.query = mlx5dm_esw_query;
 	esw->mgr_ops.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy;
+	esw->mgr_ops.dev_dump = mlx5dm_esw_dev_dump;
 	esw->rep_ops = (struct rte_flow_ops){
 		.validate = mlx5dm_esw_validate,
 		.create = mlx5dm_esw_create,
@@ -1250,6 +1292,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		.flush = mlx5dm_esw_flush,
 		.query = mlx5dm_esw_query,
 		.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy,
+		.dev_dump = mlx5dm_esw_dev_dump,
 	};
 	sh->esw = esw;
 	return 0;

@@ -136,6 +136,7 @@ test_esw_switch_info(void **state)
 	struct rte_flow_error error;
 	uint16_t proxy;
 	unsigned int i;
+	uint64_t id;
 
 	(void)state;
 	esw_open();
@@ -150,6 +151,10 @@ test_esw_switch_info(void **state)
 	assert_string_equal(info[REP1].switch_info.name, names[REP1]);
 	assert_int_equal(info[VF0].switch_info.domain_id, RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID);
 	assert_int_equal(info[VF1].switch_info.domain_id, RTE_ETH_DEV_SWITCH_DOMAIN_ID_INVALID);
+	/* A representor counts no device drops of its own (its device is the manager's). */
+	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[REP0], "dev_delivered", &id),
+			 -EINVAL);
+	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[PF], "dev_delivered", &id), 0);
 	assert_true(*info[REP0].dev_flags & RTE_ETH_DEV_REPRESENTOR);
 	assert_false(*info[PF].dev_flags & RTE_ETH_DEV_REPRESENTOR);
 	assert_false(*info[VF0].dev_flags & RTE_ETH_DEV_REPRESENTOR);
@@ -685,6 +690,29 @@ test_esw_pair(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
 }
 
+/* The manager closed before its representors: they live on without steering. */
+static void
+test_esw_manager_closed(void **state)
+{
+	struct rte_flow_error error;
+	unsigned int i;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	for (i = 0; i < NB; i++)
+		assert_int_equal(rte_eth_dev_stop(ports[i]), 0);
+	assert_int_equal(rte_eth_dev_close(ports[PF]), 0);
+	assert_null(rule(ports[REP0], &transfer, ports[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0,
+			 false, &error));
+	assert_int_not_equal(rte_eth_dev_start(ports[REP0]), 0);
+	/* The VF ports are NIC ports of their own and still run. */
+	assert_int_equal(rte_eth_dev_start(ports[VF0]), 0);
+	assert_int_equal(rte_eth_dev_stop(ports[VF0]), 0);
+	assert_int_equal(rte_eth_dev_close(ports[REP0]), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm9"), 0);
+}
+
 /* Refused rules name their item or action, and leave the switch as it was. */
 static void
 test_esw_refused(void **state)
@@ -771,6 +799,7 @@ main(void)
 		cmocka_unit_test(test_esw_rep_nic_rules),
 		cmocka_unit_test(test_esw_pair),
 		cmocka_unit_test(test_esw_refused),
+		cmocka_unit_test(test_esw_manager_closed),
 	};
 
 	return cmocka_run_group_tests_name("pmd_esw", tests, setup, teardown);

@@ -1246,6 +1246,13 @@ mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_esw *esw = priv->sh != NULL ? priv->sh->esw : NULL;
 
+	/* A representor whose manager is closed has no steering left: no operation. */
+	static const struct rte_flow_ops none;
+
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR && mlx5dm_esw_manager(priv) == NULL) {
+		*ops = &none;
+		return 0;
+	}
 	if (esw == NULL || mlx5dm_esw_manager(priv) == NULL)
 		return mlx5dm_flow_ops_get(dev, ops);
 	*ops = priv->kind == MLX5DM_PORT_REPRESENTOR ? &esw->rep_ops : &esw->mgr_ops;
@@ -1528,7 +1535,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *rep = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(rep);
-	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct mlx5dm_flow_priv *fp;
 	uint32_t rqns[MLX5DM_MAX_QUEUES], value, mask;
 	struct mlx5dm_rss_attr rss = {
 		.fields = MLX5DM_RSS_SRC_IP | MLX5DM_RSS_DST_IP,
@@ -1541,6 +1548,11 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	uint16_t q;
 	int ret;
 
+	if (mgr == NULL) {
+		MLX5DM_DRV_LOG(ERR, "port %u: its E-Switch manager is closed", rep->port_id);
+		return -ENODEV;
+	}
+	fp = mgr->flow;
 	if (fp == NULL || !fp->started || !mgr->started) {
 		MLX5DM_DRV_LOG(ERR, "port %u: start the E-Switch manager (port %u) before its "
 			       "representors", rep->port_id, mgr->port_id);
@@ -1617,5 +1629,7 @@ mlx5dm_esw_rep_stop(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *rep = dev->data->dev_private;
 
-	mlx5dm_esw_rep_rx_remove(mlx5dm_esw_manager(rep), rep);
+	/* Without a manager (closed) its rules went with the manager's stop. */
+	if (mlx5dm_esw_manager(rep) != NULL)
+		mlx5dm_esw_rep_rx_remove(mlx5dm_esw_manager(rep), rep);
 }

@@ -26,6 +26,9 @@ mlx5dm_out_of_buffer(struct mlx5dm_priv *priv)
 {
 	struct mlx5dm_dev_port_stats ps;
 
+	/* A representor's device is its manager's: the counts are the manager's. */
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+		return 0;
 	memset(&ps, 0, sizeof(ps));
 	mlx5dm_dev_port_stats(priv->dev, &ps);
 	return ps.drops.queue_full;
@@ -154,6 +157,8 @@ mlx5dm_xstats_ndev(struct rte_eth_dev *dev)
 
 	struct mlx5dm_dev_port_stats ps;
 
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+		return 0;
 	return mlx5dm_dev_port_stats(priv->dev, &ps) == 0 ? RTE_DIM(mlx5dm_xstats_dev) : 0;
 }
 

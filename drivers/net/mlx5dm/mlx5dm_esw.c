@@ -12,7 +12,9 @@
  * no device of its own: its queues are the manager's, and a frame of its
  * VF that misses the FDB reaches the manager's NIC RX stamped with the
  * VF's vport metadata (metadata_reg_c_0), where a rule of the manager's
- * root table matching that stamp sends it to the representor's Rx queues.
+ * root table matching that stamp sends it to the representor's table: its
+ * NIC rules, then its Rx queues. What it sends goes to its VF by an FDB
+ * rule on each of its send queues.
  *
  * Transfer rules (attr.transfer, on the manager or a representor) go into
  * the manager's FDB domain through the full translation of their pattern
@@ -52,7 +54,6 @@
 #define MLX5DM_ESW_MAX_GROUP 0xfffeu
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
-
 struct mlx5dm_esw_tbl {
 	LIST_ENTRY(mlx5dm_esw_tbl) next;
 	uint32_t group;
@@ -71,8 +72,7 @@ struct mlx5dm_esw_matcher {
 	struct mlx5dm_matcher *m;
 };
 
-/* A transfer rule: one library rule and the actions it holds. */
-struct rte_flow;
+/* A transfer rule or a representor's NIC rule: one library rule and its actions. */
 struct mlx5dm_esw_flow {
 	TAILQ_ENTRY(mlx5dm_esw_flow) next;
 	struct mlx5dm_esw_matcher *m;
@@ -95,10 +95,10 @@ struct mlx5dm_esw {
 	struct mlx5dm_esw_tbl *root;
 	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
 	struct rte_flow_ops mgr_ops;        /* the NIC ops with the transfer ones */
-	struct rte_flow_ops rep_ops;        /* a representor's: transfer only */
+	struct rte_flow_ops rep_ops;        /* a representor's: transfer and its NIC rules */
 };
 
-/* A representor's Rx: the manager's NIC RX rule for its VF's stamp. */
+/* A representor's steering: its Rx and NIC rules in the manager's NIC RX, its Tx in the FDB. */
 struct mlx5dm_esw_rep {
 	struct mlx5dm_table *tbl;       /* its NIC rules, then its default */
 	struct mlx5dm_action *to_tbl;

@@ -33,6 +33,7 @@
 #include "test_dm_ref.h"
 #include "test_dm_report.h"
 #include "test_dm_suite.h"
+#include "test_dm_topo.h"
 
 #define TEST_DM_MBUFS 8192
 #define TEST_DM_RANDOM_QUEUES 8
@@ -47,6 +48,8 @@ struct test_dm_target {
 	struct rte_mempool *mp;
 	/** Set when rte_flow is missing and --skip-without-flow was given. */
 	char skip_flow[256];
+	/** Set when a case needs the switch topology and the ports have none. */
+	char skip_switch[512];
 };
 
 static int
@@ -92,9 +95,30 @@ test_dm_select(const struct test_dm_config *cfg, struct test_dm_jobs *jobs)
 	return 0;
 }
 
-static int
-test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
+/*
+ * The switch topology for the cases that need it: the default topology
+ * gains the switch's vdev; given ports must include one. Without it those
+ * cases are skipped with the reason.
+ */
+static void
+test_dm_target_switch(const struct test_dm_config *cfg, struct test_dm_target *t, int defaults)
 {
+	char msg[sizeof(t->skip_switch) - 64];
+
+	if (defaults && !cfg->backend_hw && test_dm_ports_add_switch(msg, sizeof(msg)) < 0)
+		goto skip;
+	if (test_dm_ports_find_switch(cfg, msg, sizeof(msg)) == 0)
+		return;
+skip:
+	snprintf(t->skip_switch, sizeof(t->skip_switch), "switch topology not available: %s",
+		 msg);
+	printf("%s; the cases that need it are skipped\n", t->skip_switch);
+}
+
+static int
+test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t, int need_switch)
+{
+	int defaults = rte_eth_dev_count_avail() == 0;
 	char msg[512];
 	uint16_t port;
 	int ret;
@@ -104,6 +128,8 @@ test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
 		fprintf(stderr, "test-dm: %s\n", msg);
 		return -1;
 	}
+	if (need_switch)
+		test_dm_target_switch(cfg, t, defaults);
 	t->mp = rte_pktmbuf_pool_create("test_dm_pool", TEST_DM_MBUFS, 0, 0,
 					RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (t->mp == NULL) {
@@ -135,23 +161,38 @@ test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t)
 }
 
 static int
-test_dm_target_open(const struct test_dm_config *cfg, struct test_dm_target *t)
+test_dm_target_open(const struct test_dm_config *cfg, struct test_dm_target *t, int need_switch)
 {
 	uint16_t peer[TEST_DM_REF_MAX_PORTS], p;
 
 	memset(t, 0, sizeof(*t));
 	if (cfg->check) {
-		/* The reference models the default topology of the ports (test_dm_ports.h). */
+		/*
+		 * The reference models the default topology of the ports
+		 * (test_dm_ports.h) and, behind it, the switch topology
+		 * (test_dm_topo.h): its wire cabled to the PF.
+		 */
+		test_dm_topo_set_default();
 		for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
 			peer[p] = p < TEST_DM_DEFAULT_PORTS ? test_dm_default_peer[p] : p;
+		peer[test_dm_topo_port(TEST_DM_TOPO_PF)] = test_dm_topo_port(TEST_DM_TOPO_WIRE);
+		peer[test_dm_topo_port(TEST_DM_TOPO_WIRE)] = test_dm_topo_port(TEST_DM_TOPO_PF);
 		t->rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, peer);
 		if (t->rr == NULL)
 			return -1;
+		test_dm_ref_runner_set_role(t->rr, test_dm_topo_port(TEST_DM_TOPO_PF),
+					    TEST_DM_REF_PF, 0);
+		for (p = 0; p < TEST_DM_TOPO_VFS; p++) {
+			test_dm_ref_runner_set_role(t->rr, test_dm_topo_port(TEST_DM_TOPO_REP0 + p),
+						    TEST_DM_REF_REP, (uint8_t)p);
+			test_dm_ref_runner_set_role(t->rr, test_dm_topo_port(TEST_DM_TOPO_VF0 + p),
+						    TEST_DM_REF_VF, (uint8_t)p);
+		}
 		if (cfg->no_limits)
 			test_dm_ref_runner_set_limits(t->rr, TEST_DM_REF_LIMITS_NONE);
 		t->ops = &test_dm_ref_runner_ops;
 		t->ctx = t->rr;
-	} else if (test_dm_target_ports(cfg, t) < 0) {
+	} else if (test_dm_target_ports(cfg, t, need_switch) < 0) {
 		return -1;
 	}
 	if (cfg->mutate == NULL)
@@ -270,7 +311,7 @@ test_dm_cases(const struct test_dm_config *cfg)
 		test_dm_jobs_free(&jobs);
 		return TEST_DM_EXIT_SETUP;
 	}
-	if (test_dm_target_open(cfg, &t) < 0) {
+	if (test_dm_target_open(cfg, &t, test_dm_jobs_need_switch(&jobs)) < 0) {
 		test_dm_target_close(&t);
 		test_dm_jobs_free(&jobs);
 		return TEST_DM_EXIT_SETUP;
@@ -278,6 +319,7 @@ test_dm_cases(const struct test_dm_config *cfg)
 	test_dm_progress_init(&progress, stdout);
 	test_dm_report_init(&report, t.ops->name);
 	sc.skip_flow = t.skip_flow[0] != '\0' ? t.skip_flow : NULL;
+	sc.skip_switch = t.skip_switch[0] != '\0' ? t.skip_switch : NULL;
 	test_dm_suite_run(t.ops, t.ctx, &jobs, &sc, &report);
 	if (cfg->random != 0)
 		test_dm_random(cfg, &t, &progress, &report);

@@ -10,11 +10,12 @@
  * (doc/guides/tools/testdm.rst has the full description):
  *
  *   case <name>                        queues <n>           port <p>
+ *   topology switch                    (the E-Switch's ports, test_dm_topo.h)
  *   flow create|validate|destroy|flush|query ...   (testpmd syntax)
  *   flow configure|pattern_template|actions_template|template_table|queue|push|pull ...
  *   set raw_encap|raw_decap|vxlan ...              (testpmd syntax)
  *   send [port <p>] [count <n>] <packet> | hex <bytes> | from <file.pcap>
- *   expect [packet <k>] queue <q> | port <p> queue <q> | drop | received <n>
+ *   expect [packet <k>] queue <q> | port <p> [queue <q>] | drop | received <n>
  *   expect [packet <k>] bytes <packet> | bytes hex <bytes>
  *   expect [packet <k>] field <layer[.n].field> ==|!= <value>
  *   expect [packet <k>] mark <v> | mark none | flag | no flag
@@ -38,6 +39,7 @@
 
 enum test_dm_exp_type {
 	TEST_DM_EXP_QUEUE,	/**< Arrived on (port,) queue. */
+	TEST_DM_EXP_PORT,	/**< Arrived on a port, any queue. */
 	TEST_DM_EXP_DROP,
 	TEST_DM_EXP_RECEIVED,	/**< So many packets of the send arrived (group only). */
 	TEST_DM_EXP_BYTES,
@@ -111,6 +113,8 @@ struct test_dm_case {
 	char *file;		/**< Positions point into this string. */
 	uint16_t nb_queues;	/**< Rx queues per port the case expects (default 4). */
 	uint16_t port;		/**< Default sending port (default 0). */
+	/** Needs the switch topology ("topology switch"): its ports, named by role. */
+	uint8_t needs_switch;
 	struct test_dm_step *steps;
 	unsigned int nb_steps;
 	unsigned int cap_steps;

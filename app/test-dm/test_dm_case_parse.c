@@ -69,6 +69,12 @@ test_dm_cp_uint(struct test_dm_cparser *cp, uint64_t max, const char *what, uint
 }
 
 static int
+test_dm_cp_port(struct test_dm_cparser *cp, uint64_t *v)
+{
+	return test_dm_tok_port(cp->err, test_dm_cp_next(cp), &cp->toks.end, "line", v);
+}
+
+static int
 test_dm_cp_word(struct test_dm_cparser *cp, const char *word)
 {
 	const struct test_dm_tok *t = test_dm_cp_next(cp);
@@ -162,11 +168,28 @@ static int
 test_dm_st_port(struct test_dm_cparser *cp)
 {
 	uint64_t v;
-	int ret = test_dm_cp_uint(cp, UINT16_MAX, "a port number", &v);
+	int ret = test_dm_cp_port(cp, &v);
 
 	if (ret < 0)
 		return ret;
 	cp->c->port = (uint16_t)v;
+	return test_dm_cp_end(cp);
+}
+
+/* topology switch: the case runs on the E-Switch's ports (test_dm_topo.h). */
+static int
+test_dm_st_topology(struct test_dm_cparser *cp)
+{
+	const struct test_dm_tok *t;
+
+	if (cp->flows_seen || cp->last_send >= 0)
+		return test_dm_cp_error(cp, &cp->toks.v[0], "'topology' must come before the "
+					"first flow command and send");
+	t = test_dm_cp_next(cp);
+	if (t == NULL || !test_dm_tok_is(t, "switch"))
+		return test_dm_cp_error(cp, t, "expected 'switch' after 'topology' (the only "
+					"topology a case can ask for)");
+	cp->c->needs_switch = 1;
 	return test_dm_cp_end(cp);
 }
 
@@ -284,7 +307,7 @@ test_dm_st_send(struct test_dm_cparser *cp)
 	for (;;) {
 		if (test_dm_cp_peek_is(cp, "port")) {
 			cp->i++;
-			ret = test_dm_cp_uint(cp, UINT16_MAX, "a port number", &port);
+			ret = test_dm_cp_port(cp, &port);
 		} else if (test_dm_cp_peek_is(cp, "count")) {
 			cp->i++;
 			ret = test_dm_cp_uint(cp, TEST_DM_SEND_MAX, "a packet count", &count);
@@ -385,11 +408,15 @@ static int
 test_dm_exp_port(struct test_dm_cparser *cp, struct test_dm_expect *e)
 {
 	uint64_t v;
-	int ret = test_dm_cp_uint(cp, UINT16_MAX, "a port number", &v);
+	int ret = test_dm_cp_port(cp, &v);
 
 	if (ret < 0)
 		return ret;
 	e->port = (int)v;
+	if (!test_dm_cp_peek_is(cp, "queue")) {
+		e->type = TEST_DM_EXP_PORT;
+		return 0;
+	}
 	e->type = TEST_DM_EXP_QUEUE;
 	ret = test_dm_cp_word(cp, "queue");
 	return ret < 0 ? ret : test_dm_exp_queue(cp, e);
@@ -516,7 +543,7 @@ test_dm_exp_count(struct test_dm_cparser *cp)
 	s->rule = (uint32_t)v;
 	if (test_dm_cp_peek_is(cp, "port")) {
 		cp->i++;
-		ret = test_dm_cp_uint(cp, UINT16_MAX, "a port number", &v);
+		ret = test_dm_cp_port(cp, &v);
 		if (ret < 0)
 			return ret;
 		s->port = (uint16_t)v;
@@ -696,6 +723,7 @@ static const struct {
 	{ "case", test_dm_st_case },
 	{ "queues", test_dm_st_queues },
 	{ "port", test_dm_st_port },
+	{ "topology", test_dm_st_topology },
 	{ "flow", test_dm_st_flow },
 	{ "set", test_dm_st_flow },
 	{ "send", test_dm_st_send },
@@ -743,8 +771,8 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 			if (test_dm_tok_is(t, test_dm_stmts[k].word))
 				break;
 		if (k == RTE_DIM(test_dm_stmts)) {
-			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, flow, "
-					     "set, send, expect, repeat or end, got '%.*s'",
+			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, topology, "
+					     "flow, set, send, expect, repeat or end, got '%.*s'",
 					     (int)t->len, t->s);
 			break;
 		}

@@ -796,6 +796,9 @@ test_dm_check_one(struct test_dm_exec *x, const struct test_dm_send *snd,
 	case TEST_DM_EXP_QUEUE:
 		snprintf(why, size, "expected port %u queue %u, got %s", port, e->value, a);
 		return rx->port == port && rx->queue == e->value;
+	case TEST_DM_EXP_PORT:
+		snprintf(why, size, "expected port %u, got %s", port, a);
+		return rx->port == port;
 	case TEST_DM_EXP_RSS:
 	case TEST_DM_EXP_RSS_SPREAD:
 		snprintf(why, size, "expected port %u and a queue of the set, got %s", port, a);

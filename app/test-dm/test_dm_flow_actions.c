@@ -85,6 +85,21 @@ static const struct test_dm_fdesc test_dm_a_set_pcp[] = {
 	TEST_DM_F("vlan_pcp", struct rte_flow_action_of_set_vlan_pcp, vlan_pcp,
 		  TEST_DM_FK_UINT, 1),
 };
+static const struct test_dm_fdesc test_dm_a_represented_port[] = {
+	TEST_DM_F("ethdev_port_id", struct rte_flow_action_ethdev, port_id, TEST_DM_FK_PORT, 0),
+};
+static const struct test_dm_fdesc test_dm_a_port_representor[] = {
+	TEST_DM_F("port_id", struct rte_flow_action_ethdev, port_id, TEST_DM_FK_PORT, 0),
+};
+static void
+test_dm_probe_port_id_original(void *o)
+{
+	((struct rte_flow_action_port_id *)o)->original = 1;
+}
+static const struct test_dm_fdesc test_dm_a_port_id[] = {
+	{ .name = "original", .kind = TEST_DM_FK_BOOL, .probe = test_dm_probe_port_id_original },
+	TEST_DM_F("id", struct rte_flow_action_port_id, id, TEST_DM_FK_PORT, 0),
+};
 
 /* testpmd's names for enum rte_flow_modify_op and enum rte_flow_field_id (22.11 order). */
 static const char *const test_dm_modify_ops[] = { "set", "add", "sub", NULL };
@@ -393,6 +408,11 @@ static const struct test_dm_adesc test_dm_actions[] = {
 	  .parse = test_dm_no_args },
 	TEST_DM_ACT("queue", QUEUE, struct rte_flow_action_queue, test_dm_a_queue),
 	TEST_DM_ACT("jump", JUMP, struct rte_flow_action_jump, test_dm_a_jump),
+	TEST_DM_ACT("represented_port", REPRESENTED_PORT, struct rte_flow_action_ethdev,
+		    test_dm_a_represented_port),
+	TEST_DM_ACT("port_representor", PORT_REPRESENTOR, struct rte_flow_action_ethdev,
+		    test_dm_a_port_representor),
+	TEST_DM_ACT("port_id", PORT_ID, struct rte_flow_action_port_id, test_dm_a_port_id),
 	TEST_DM_ACT("mark", MARK, struct rte_flow_action_mark, test_dm_a_mark),
 	TEST_DM_ACT("count", COUNT, struct rte_flow_action_count, test_dm_a_count),
 	TEST_DM_ACT("set_mac_src", SET_MAC_SRC, struct rte_flow_action_set_mac, test_dm_a_set_mac),

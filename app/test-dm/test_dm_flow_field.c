@@ -242,6 +242,15 @@ test_dm_field_parse(struct test_dm_fparser *p, const struct test_dm_field *f, vo
 	if (t == NULL || test_dm_tok_is(t, "/"))
 		return test_dm_fp_error_at(p, t, "expected a value for '%s'", f->d->name);
 	switch (f->d->kind) {
+	case TEST_DM_FK_PORT:
+		ret = test_dm_tok_port(p->err, t, &p->toks->end, "command", &v);
+		if (ret < 0)
+			return ret;
+		if (v > test_dm_field_max(f))
+			return test_dm_fp_error_at(p, t, "port '%.*s' out of range for '%s'",
+						   (int)t->len, t->s, f->d->name);
+		test_dm_field_store(f, obj, v);
+		return 0;
 	case TEST_DM_FK_UINT:
 		ret = test_dm_parse_uint(t->s, t->len, test_dm_field_max(f), &v);
 		if (ret == -ERANGE)

@@ -143,6 +143,17 @@ static const struct test_dm_fdesc test_dm_f_mark[] = {
 	TEST_DM_F("id", struct rte_flow_item_mark, id, TEST_DM_FK_UINT, 0),
 };
 
+/* Traffic sources of transfer rules: testpmd's field names. */
+static const struct test_dm_fdesc test_dm_f_ethdev[] = {
+	TEST_DM_F("ethdev_port_id", struct rte_flow_item_ethdev, port_id, TEST_DM_FK_PORT, 0),
+};
+static const struct test_dm_fdesc test_dm_f_port_representor[] = {
+	TEST_DM_F("port_id", struct rte_flow_item_ethdev, port_id, TEST_DM_FK_PORT, 0),
+};
+static const struct test_dm_fdesc test_dm_f_port_id[] = {
+	TEST_DM_F("id", struct rte_flow_item_port_id, id, TEST_DM_FK_PORT, 0),
+};
+
 /* rte_flow.h of 22.11 has no default mask for GRE_KEY; rte_flow.rst says all ones. */
 static const rte_be32_t test_dm_gre_key_mask = RTE_BE32(UINT32_MAX);
 
@@ -177,6 +188,12 @@ static const struct test_dm_idesc test_dm_items[] = {
 		     &rte_flow_item_tag_mask, test_dm_f_tag),
 	TEST_DM_ITEM("mark", MARK, COUNT, struct rte_flow_item_mark,
 		     &rte_flow_item_mark_mask, test_dm_f_mark),
+	TEST_DM_ITEM("represented_port", REPRESENTED_PORT, COUNT, struct rte_flow_item_ethdev,
+		     &rte_flow_item_ethdev_mask, test_dm_f_ethdev),
+	TEST_DM_ITEM("port_representor", PORT_REPRESENTOR, COUNT, struct rte_flow_item_ethdev,
+		     &rte_flow_item_ethdev_mask, test_dm_f_port_representor),
+	TEST_DM_ITEM("port_id", PORT_ID, COUNT, struct rte_flow_item_port_id,
+		     &rte_flow_item_port_id_mask, test_dm_f_port_id),
 	{ .name = "void", .type = RTE_FLOW_ITEM_TYPE_VOID, .layer = TEST_DM_L_COUNT },
 };
 

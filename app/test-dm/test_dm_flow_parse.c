@@ -325,7 +325,7 @@ int
 test_dm_flow_parse_port(struct test_dm_fparser *p)
 {
 	uint64_t v;
-	int ret = test_dm_fp_uint(p, UINT16_MAX, "a port number", &v);
+	int ret = test_dm_tok_port(p->err, test_dm_fp_next(p), &p->toks->end, "command", &v);
 
 	p->cmd->port = (uint16_t)v;
 	return ret;

@@ -27,6 +27,7 @@ enum test_dm_fkind {
 	TEST_DM_FK_ENUM,	/**< Integer given by name from @p names. */
 	TEST_DM_FK_HEX,		/**< Byte string of at most @p size bytes. */
 	TEST_DM_FK_HEXPTR,	/**< Byte string stored aside; its address at @p off. */
+	TEST_DM_FK_PORT,	/**< Host-order port id, also by role name (test_dm_topo.h). */
 };
 
 /** A named field of an item spec or an action configuration. */

@@ -12,6 +12,7 @@
 #include <rte_pmd_mlx5dm.h>
 
 #include "test_dm_ports.h"
+#include "test_dm_topo.h"
 
 const uint16_t test_dm_default_peer[TEST_DM_DEFAULT_PORTS] = { 0, 2, 1 };
 
@@ -128,4 +129,78 @@ test_dm_ports_prepare(const struct test_dm_config *cfg, char *msg, size_t size)
 	}
 	test_dm_ports_count(&sim, &hw);
 	return (int)(sim + hw);
+}
+
+int
+test_dm_ports_add_switch(char *msg, size_t size)
+{
+	int ret = rte_vdev_init(TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS);
+
+	if (ret != 0)
+		snprintf(msg, size, "the switch topology's ports could not be created (%s,%s: "
+			 "%s): this PMD has no representor ports", TEST_DM_SWITCH_VDEV,
+			 TEST_DM_SWITCH_ARGS, strerror(-ret));
+	return ret != 0 ? ret : 0;
+}
+
+/* Port @p prefix@p suffix, or -ENOENT with its name in @p msg. */
+static int
+test_dm_ports_by_name(const char *prefix, const char *suffix, uint16_t *port, char *msg,
+		      size_t size)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	snprintf(name, sizeof(name), "%s%s", prefix, suffix);
+	if (rte_eth_dev_get_port_by_name(name, port) == 0)
+		return 0;
+	snprintf(msg, size, "the switch topology needs a port %s", name);
+	return -ENOENT;
+}
+
+int
+test_dm_ports_find_switch(const struct test_dm_config *cfg, char *msg, size_t size)
+{
+	static const char rep0[] = "_representor_vf0";
+	static const char *const suffix[TEST_DM_TOPO_ROLES] = {
+		[TEST_DM_TOPO_PF] = "",
+		[TEST_DM_TOPO_REP0] = rep0,
+		[TEST_DM_TOPO_REP1] = "_representor_vf1",
+		[TEST_DM_TOPO_VF0] = "_vf0",
+		[TEST_DM_TOPO_VF1] = "_vf1",
+	};
+	uint16_t ports[TEST_DM_TOPO_ROLES], port;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	size_t len;
+	unsigned int r;
+	int ret;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (rte_eth_dev_get_name_by_port(port, name) != 0)
+			continue;
+		len = strlen(name);
+		if (len > sizeof(rep0) - 1 && strcmp(name + len - (sizeof(rep0) - 1), rep0) == 0)
+			break;
+	}
+	if (port >= RTE_MAX_ETHPORTS) {
+		snprintf(msg, size, "no representor port among the ports (the switch topology "
+			 "needs %s,%s or a NIC's PF in switchdev mode with representor=vf[0-1])",
+			 TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS);
+		return -ENOENT;
+	}
+	name[len - (sizeof(rep0) - 1)] = '\0';
+	for (r = 0; r < TEST_DM_TOPO_WIRE; r++) {
+		ret = test_dm_ports_by_name(name, suffix[r], &ports[r], msg, size);
+		if (ret < 0)
+			return ret;
+	}
+	ports[TEST_DM_TOPO_WIRE] = test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]);
+	if (ports[TEST_DM_TOPO_WIRE] == ports[TEST_DM_TOPO_PF]) {
+		snprintf(msg, size, "the wire of the switch's PF %s is looped: the switch topology "
+			 "needs it cabled to a port (ports=2,topology=pair; on a NIC, --cabled)",
+			 name);
+		return -ENOENT;
+	}
+	for (r = 0; r < TEST_DM_TOPO_ROLES; r++)
+		test_dm_topo_set(r, ports[r]);
+	return 0;
 }

@@ -71,6 +71,39 @@ test_dm_ref_free(struct test_dm_ref *r)
 }
 
 int
+test_dm_ref_switch_port(const struct test_dm_ref *r, uint32_t port, struct rte_flow_error *e,
+			enum rte_flow_error_type type, const void *cause)
+{
+	if (port < r->cfg.nb_ports && (r->cfg.role[port] == TEST_DM_REF_PF ||
+				       r->cfg.role[port] == TEST_DM_REF_REP))
+		return 0;
+	return test_dm_ref_err(e, EINVAL, type, cause, "the port is not the PF or a "
+			       "representor of this E-Switch");
+}
+
+/* The traffic-source items: transfer rules only, naming the PF or a representor. */
+static int
+test_dm_ref_port_item_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+			    const struct rte_flow_item *item, struct rte_flow_error *error)
+{
+	uint32_t port;
+
+	if (item->type != RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT &&
+	    item->type != RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR &&
+	    item->type != RTE_FLOW_ITEM_TYPE_PORT_ID)
+		return 0;
+	if (!attr->transfer)
+		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, item,
+				       "traffic source items are for transfer rules");
+	if (item->spec == NULL)
+		return 0;
+	port = item->type == RTE_FLOW_ITEM_TYPE_PORT_ID ?
+	       ((const struct rte_flow_item_port_id *)item->spec)->id :
+	       ((const struct rte_flow_item_ethdev *)item->spec)->port_id;
+	return test_dm_ref_switch_port(r, port, error, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item);
+}
+
+int
 test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 		     const struct rte_flow_attr *attr, const struct rte_flow_item *pattern,
 		     const struct rte_flow_action *actions, struct rte_flow_error *error)
@@ -88,10 +121,15 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 	ret = test_dm_ref_limits_attr(r, attr, error);
 	if (ret < 0)
 		return ret;
-	if (attr->transfer)
+	if (attr->transfer && r->cfg.role[port] != TEST_DM_REF_PF &&
+	    r->cfg.role[port] != TEST_DM_REF_REP)
 		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
-				       "transfer rules are not modelled");
-	if (attr->ingress == attr->egress)
+				       "transfer rules need the PF or a representor of an "
+				       "E-Switch");
+	if (attr->transfer && attr->egress)
+		return test_dm_ref_err(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
+				       "a transfer rule is not an egress rule");
+	if (!attr->transfer && attr->ingress == attr->egress)
 		return test_dm_ref_err(error, EINVAL, attr->ingress ?
 				       RTE_FLOW_ERROR_TYPE_ATTR_EGRESS :
 				       RTE_FLOW_ERROR_TYPE_ATTR, attr,
@@ -108,6 +146,9 @@ test_dm_ref_validate(const struct test_dm_ref *r, uint16_t port,
 					       "gre_key must follow gre");
 		if (item->type != RTE_FLOW_ITEM_TYPE_VOID)
 			prev_gre = item->type == RTE_FLOW_ITEM_TYPE_GRE;
+		ret = test_dm_ref_port_item_check(r, attr, item, error);
+		if (ret < 0)
+			return ret;
 	}
 	ret = test_dm_ref_limits_actions(r, attr, pattern, actions, error);
 	if (ret < 0)
@@ -203,12 +244,19 @@ test_dm_ref_query(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 	return 0;
 }
 
+/* Where rules are looked up: a port's egress or ingress rules, the E-Switch's FDB. */
+enum {
+	TEST_DM_DIR_EGRESS,
+	TEST_DM_DIR_INGRESS,
+	TEST_DM_DIR_FDB,
+};
+
 /*
  * The rule of @p group deciding for the packet: lowest priority value, then
  * earliest. Notes a tie (undefined in rte_flow) in fate->ambiguous.
  */
 static struct test_dm_ref_rule *
-test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t group,
+test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int dir, uint32_t group,
 		   const struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate)
 {
 	struct test_dm_ref_rule *best = NULL, *rule;
@@ -217,8 +265,12 @@ test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t g
 
 	for (i = 0; i < r->n; i++) {
 		rule = r->rules[i];
-		if (rule->port != port || rule->attr.ingress != (unsigned int)ingress ||
-		    rule->attr.group != group)
+		/* The switch has one FDB: its transfer rules, made on any of its ports. */
+		if (dir == TEST_DM_DIR_FDB ? !rule->attr.transfer :
+		    rule->attr.transfer || rule->port != port ||
+		    rule->attr.ingress != (unsigned int)dir)
+			continue;
+		if (rule->attr.group != group)
 			continue;
 		if (best != NULL && rule->attr.priority > best->attr.priority)
 			continue;
@@ -236,11 +288,15 @@ test_dm_ref_lookup(struct test_dm_ref *r, uint16_t port, int ingress, uint32_t g
 	return best;
 }
 
-/* Walk one direction. @return 1 when a fate was decided, 0 on a miss, <0 on error. */
+/*
+ * Walk one direction. @return 1 when a fate was decided, 2 when a port
+ * action forwards (pkt->fwd), 0 on a miss, <0 on error.
+ */
 static int
-test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
+test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int dir,
 		 struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate)
 {
+	int ingress = dir == TEST_DM_DIR_INGRESS;
 	struct test_dm_ref_verdict v;
 	struct test_dm_ref_rule *rule;
 	uint32_t group = 0;
@@ -248,7 +304,7 @@ test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
 	int ret;
 
 	for (jumps = 0; jumps <= TEST_DM_REF_MAX_JUMPS; jumps++) {
-		rule = test_dm_ref_lookup(r, port, ingress, group, pkt, fate);
+		rule = test_dm_ref_lookup(r, port, dir, group, pkt, fate);
 		if (rule == NULL && ingress && group != 0 &&
 		    r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM) {
 			/* net_mlx5dm: a table's miss is its domain's default, drop on NIC RX. */
@@ -263,6 +319,8 @@ test_dm_ref_walk(struct test_dm_ref *r, uint16_t port, int ingress,
 		ret = test_dm_ref_apply(r, rule, pkt, fate, &v);
 		if (ret < 0)
 			return ret;
+		if (v.forward)
+			return 2;
 		if (v.fate)
 			return 1;
 		if (!v.jump)
@@ -300,7 +358,7 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 	pkt->fdir = 0;
 	pkt->fdir_id = 0;
 	fate->port = port;
-	ret = test_dm_ref_walk(r, port, 1, pkt, fate);
+	ret = test_dm_ref_walk(r, port, TEST_DM_DIR_INGRESS, pkt, fate);
 	if (ret < 0)
 		return ret;
 	if (ret == 0)
@@ -314,6 +372,93 @@ test_dm_ref_ingress(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt
 	return 0;
 }
 
+/* The port of @p role (and VF @p vf), TEST_DM_REF_NO_PORT when none. */
+static uint16_t
+test_dm_ref_role_port(const struct test_dm_ref *r, enum test_dm_ref_role role, uint8_t vf)
+{
+	uint16_t p;
+
+	for (p = 0; p < r->cfg.nb_ports; p++)
+		if (r->cfg.role[p] == role && (role == TEST_DM_REF_PF || r->cfg.vf[p] == vf))
+			return p;
+	return TEST_DM_REF_NO_PORT;
+}
+
+static int test_dm_ref_fdb(struct test_dm_ref *r, struct test_dm_ref_pkt *pkt,
+			   struct test_dm_fate *fate, unsigned int hops);
+
+/*
+ * A frame on the wire of @p port: at the other end a NIC port's ingress, or
+ * the uplink of an E-Switch (the FDB, source: the uplink, which the PF
+ * represents). @p hops bounds a frame going round a looped uplink.
+ */
+static int
+test_dm_ref_to_wire(struct test_dm_ref *r, uint16_t port, struct test_dm_ref_pkt *pkt,
+		    struct test_dm_fate *fate, unsigned int hops)
+{
+	uint16_t peer = r->cfg.peer[port];
+
+	if (r->cfg.role[peer] != TEST_DM_REF_PF)
+		return test_dm_ref_ingress(r, peer, pkt, fate);
+	pkt->src_represented = peer;
+	pkt->src_ethdev = TEST_DM_REF_NO_PORT;
+	return test_dm_ref_fdb(r, pkt, fate, hops + 1);
+}
+
+/* Deliver what a port action (or the switch's default) names. */
+static int
+test_dm_ref_forward(struct test_dm_ref *r, enum rte_flow_action_type type, uint16_t port,
+		    struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate, unsigned int hops)
+{
+	if (type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
+		return test_dm_ref_ingress(r, port, pkt, fate);
+	if (port >= r->cfg.nb_ports) {
+		fate->kind = TEST_DM_FATE_DROP;
+		return 0;
+	}
+	/* REPRESENTED_PORT, PORT_ID: what the port represents. */
+	if (r->cfg.role[port] == TEST_DM_REF_PF)
+		return test_dm_ref_to_wire(r, port, pkt, fate, hops);
+	return test_dm_ref_forward(r, RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR,
+				   test_dm_ref_role_port(r, TEST_DM_REF_VF, r->cfg.vf[port]), pkt,
+				   fate, hops);
+}
+
+/* A frame entering the E-Switch from the source pkt->src_*: the FDB's rules, then its fate. */
+static int
+test_dm_ref_fdb(struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate,
+		unsigned int hops)
+{
+	uint16_t pf = test_dm_ref_role_port(r, TEST_DM_REF_PF, 0);
+	int ret;
+
+	if (hops > TEST_DM_REF_MAX_JUMPS || pf == TEST_DM_REF_NO_PORT) {
+		fate->loop = 1;
+		fate->kind = TEST_DM_FATE_DROP;
+		return 0;
+	}
+	/* What the functions set stays in the function: the FDB sees the frame only. */
+	memset(pkt->tags, 0, sizeof(pkt->tags));
+	pkt->meta = 0;
+	pkt->mark = 0;
+	pkt->marked = 0;
+	ret = test_dm_ref_walk(r, pf, TEST_DM_DIR_FDB, pkt, fate);
+	if (ret < 0)
+		return ret;
+	if (ret == 1) {
+		fate->dropped_in_fdb = 1;
+		fate->len = pkt->len;
+		return 0;
+	}
+	if (ret == 2)
+		return test_dm_ref_forward(r, pkt->fwd, pkt->fwd_port, pkt, fate, hops);
+	fate->fdb_miss = 1;
+	if (pkt->src_represented != TEST_DM_REF_NO_PORT)
+		return test_dm_ref_ingress(r, pkt->src_represented, pkt, fate);
+	return test_dm_ref_forward(r, RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, pkt->src_ethdev, pkt,
+				   fate, hops);
+}
+
 static int
 test_dm_ref_start(const struct test_dm_ref *r, struct test_dm_fate *fate,
 		  struct test_dm_ref_pkt *pkt, const uint8_t *p, size_t len)
@@ -322,6 +467,8 @@ test_dm_ref_start(const struct test_dm_ref *r, struct test_dm_fate *fate,
 		return -E2BIG;
 	memset(fate, 0, offsetof(struct test_dm_fate, data));
 	memset(pkt, 0, sizeof(*pkt));
+	pkt->src_represented = TEST_DM_REF_NO_PORT;
+	pkt->src_ethdev = TEST_DM_REF_NO_PORT;
 	memcpy(fate->data, p, len);
 	pkt->data = fate->data;
 	pkt->len = (uint32_t)len;
@@ -361,7 +508,7 @@ test_dm_ref_send(struct test_dm_ref *r, uint16_t tx_port, const uint8_t *p, size
 	ret = test_dm_ref_start(r, fate, &pkt, p, len);
 	if (ret < 0)
 		return ret;
-	ret = test_dm_ref_walk(r, tx_port, 0, &pkt, fate);
+	ret = test_dm_ref_walk(r, tx_port, TEST_DM_DIR_EGRESS, &pkt, fate);
 	if (ret < 0)
 		return ret;
 	if (ret > 0 && fate->kind == TEST_DM_FATE_DROP) {
@@ -369,5 +516,16 @@ test_dm_ref_send(struct test_dm_ref *r, uint16_t tx_port, const uint8_t *p, size
 		fate->len = pkt.len;
 		return 0;
 	}
-	return test_dm_ref_ingress(r, r->cfg.peer[tx_port], &pkt, fate);
+	switch (r->cfg.role[tx_port]) {
+	case TEST_DM_REF_VF:
+		pkt.src_represented = test_dm_ref_role_port(r, TEST_DM_REF_REP,
+							    r->cfg.vf[tx_port]);
+		return test_dm_ref_fdb(r, &pkt, fate, 0);
+	case TEST_DM_REF_PF:
+	case TEST_DM_REF_REP:
+		pkt.src_ethdev = tx_port;
+		return test_dm_ref_fdb(r, &pkt, fate, 0);
+	default:
+		return test_dm_ref_to_wire(r, tx_port, &pkt, fate, 0);
+	}
 }

@@ -33,6 +33,18 @@
  *    pattern are skipped after ETH, and a pattern not starting with ETH
  *    skips the outer L2; `last` gives inclusive ranges per field; a NULL
  *    mask means the item's default mask;
+ *  - the E-Switch (cfg.role: a PF, VF representors, VF functions): a frame
+ *    a VF function sends (after its egress rules), a frame from the wire of
+ *    the PF (after the sending port's egress rules) and a frame a representor
+ *    sends meet the transfer rules of the switch, whatever port they were
+ *    created on, from group 0. REPRESENTED_PORT and PORT_ID match the port
+ *    representing the source (a VF's representor; the PF for the uplink),
+ *    PORT_REPRESENTOR the representor that sent it. REPRESENTED_PORT and
+ *    PORT_ID actions send to what the port represents (a VF's function and
+ *    its ingress rules; the PF: the uplink, the wire), PORT_REPRESENTOR to
+ *    the port itself (its ingress rules). A miss in any group delivers to
+ *    the source's representor (from the wire: the PF), a representor's own
+ *    frame to what it represents;
  *  - header rewrites leave valid IPv4 header checksums and TCP/UDP/ICMP
  *    checksums (a zero UDP checksum stays zero); encapsulation fills in the
  *    outer lengths and IPv4 checksum (cfg.fix_cksum = 0 turns this off).
@@ -65,6 +77,17 @@ enum test_dm_ref_limits {
 	TEST_DM_REF_LIMITS_MLX5DM,
 };
 
+/** No port (a packet that did not come through the E-Switch). */
+#define TEST_DM_REF_NO_PORT UINT16_MAX
+
+/** What a port is to the E-Switch (the switch topology, test_dm_topo.h). */
+enum test_dm_ref_role {
+	TEST_DM_REF_NIC,	/**< Not on the E-Switch (its wire may lead to the PF). */
+	TEST_DM_REF_PF,		/**< The PF: e-switch manager, uplink representor. */
+	TEST_DM_REF_REP,	/**< The representor of VF vf[port]. */
+	TEST_DM_REF_VF,		/**< VF vf[port]'s own function (the VM's view). */
+};
+
 struct test_dm_ref_cfg {
 	uint16_t nb_ports;
 	/** The wire: what is sent on port p arrives on peer[p]. */
@@ -75,6 +98,9 @@ struct test_dm_ref_cfg {
 	uint8_t fix_cksum;
 	/** enum test_dm_ref_limits */
 	uint8_t limits;
+	/** enum test_dm_ref_role of each port (all NIC by default: no E-Switch). */
+	uint8_t role[TEST_DM_REF_MAX_PORTS];
+	uint8_t vf[TEST_DM_REF_MAX_PORTS];
 };
 
 /** Defaults: every port looped to itself, checksums fixed, rte_flow's rules only. */
@@ -101,6 +127,8 @@ struct test_dm_fate {
 	uint8_t loop;			/**< Dropped: JUMP chain did not end. */
 	uint8_t group_miss;		/**< Dropped: missed in an ingress group above 0. */
 	uint8_t ambiguous;		/**< Two rules of one group and priority matched. */
+	uint8_t dropped_in_fdb;		/**< Dropped by a transfer rule. */
+	uint8_t fdb_miss;		/**< No transfer rule decided: source's representor. */
 	uint8_t fdir;			/**< RTE_MBUF_F_RX_FDIR (MARK or FLAG). */
 	uint8_t fdir_id;		/**< RTE_MBUF_F_RX_FDIR_ID (MARK): mark is valid. */
 	uint32_t mark;

@@ -254,6 +254,19 @@ test_dm_act_jump(struct test_dm_ref_exec *x, const struct rte_flow_action *a)
 	return 0;
 }
 
+/* A port action of a transfer rule decides: the walk forwards (test_dm_ref.c). */
+static int
+test_dm_act_port(struct test_dm_ref_exec *x, const struct rte_flow_action *a)
+{
+	x->pkt->fwd = a->type;
+	if (a->type == RTE_FLOW_ACTION_TYPE_PORT_ID)
+		x->pkt->fwd_port = (uint16_t)((const struct rte_flow_action_port_id *)a->conf)->id;
+	else
+		x->pkt->fwd_port = ((const struct rte_flow_action_ethdev *)a->conf)->port_id;
+	x->v->forward = 1;
+	return 0;
+}
+
 /* Write @p n bytes at byte @p off of the first header among @p layers. */
 static int
 test_dm_rewrite(struct test_dm_ref_exec *x, uint32_t layers, unsigned int off,
@@ -501,6 +514,9 @@ static const struct test_dm_act_desc test_dm_acts[] = {
 	TEST_DM_A(RSS, test_dm_act_rss, 1, 1, 1, 0),
 	TEST_DM_A(DROP, test_dm_act_drop, 1, 0, 0, 0),
 	TEST_DM_A(JUMP, test_dm_act_jump, 1, 0, 1, 0),
+	TEST_DM_A(REPRESENTED_PORT, test_dm_act_port, 1, 0, 1, 0),
+	TEST_DM_A(PORT_REPRESENTOR, test_dm_act_port, 1, 0, 1, 0),
+	TEST_DM_A(PORT_ID, test_dm_act_port, 1, 0, 1, 0),
 	TEST_DM_A(SET_MAC_SRC, test_dm_act_set_mac, 0, 0, 1, TEST_DM_NEED(TEST_DM_L_ETH)),
 	TEST_DM_A(SET_MAC_DST, test_dm_act_set_mac, 0, 0, 1, TEST_DM_NEED(TEST_DM_L_ETH)),
 	TEST_DM_A(SET_IPV4_SRC, test_dm_act_set_ipv4, 0, 0, 1, TEST_DM_NEED(TEST_DM_L_IPV4)),
@@ -782,6 +798,21 @@ test_dm_conf_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr
 		break;
 	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
 		return test_dm_ref_modify_check(a->conf, e);
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+	case RTE_FLOW_ACTION_TYPE_PORT_ID: {
+		uint32_t port = a->type == RTE_FLOW_ACTION_TYPE_PORT_ID ?
+			((const struct rte_flow_action_port_id *)a->conf)->id :
+			((const struct rte_flow_action_ethdev *)a->conf)->port_id;
+
+		/* DPDK mlx5's type for a port of another switch: the action itself. */
+		if (test_dm_ref_switch_port(r, port, e, RTE_FLOW_ERROR_TYPE_ACTION, a) < 0)
+			return -EINVAL;
+		if (a->type == RTE_FLOW_ACTION_TYPE_PORT_ID &&
+			 ((const struct rte_flow_action_port_id *)a->conf)->original)
+			why = "PORT_ID with 'original' is not supported";
+		break;
+	}
 	default:
 		break;
 	}
@@ -821,6 +852,11 @@ test_dm_ref_action_check(const struct test_dm_ref *r, const struct rte_flow_attr
 		    !(layers & TEST_DM_NEED(TEST_DM_L_VLAN)))
 			return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 					       "no VLAN in the pattern nor pushed before");
+		if (!attr->transfer && (a->type == RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT ||
+					a->type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR ||
+					a->type == RTE_FLOW_ACTION_TYPE_PORT_ID))
+			return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					       "port actions are for transfer rules");
 		pushed |= a->type == RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN;
 		fates += d->fate;
 		ret = test_dm_conf_check(r, attr, a, e);
@@ -833,5 +869,8 @@ test_dm_ref_action_check(const struct test_dm_ref *r, const struct rte_flow_attr
 	if (fates == 0 && attr->ingress)
 		return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, actions,
 				       "no fate action (queue, rss, drop or jump)");
+	if (fates == 0 && attr->transfer)
+		return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, actions,
+				       "no fate action (a port action, drop or jump)");
 	return 0;
 }

@@ -121,7 +121,7 @@ test_dm_lim_fate(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
 		 struct rte_flow_error *e)
 {
 	int ret = test_dm_lim_once(s, TEST_DM_LIM_A_FATE, a, "only one fate action (QUEUE, RSS, "
-				   "DROP, JUMP) per rule", e);
+				   "DROP, JUMP, a port action) per rule", e);
 
 	s->fate = a;
 	return ret;
@@ -503,7 +503,7 @@ test_dm_lim_reformat(const struct test_dm_lim_acts *s, struct rte_flow_error *e)
 struct test_dm_lim_act {
 	enum rte_flow_action_type type;
 	test_dm_lim_fn fn;
-	uint8_t dir;		/**< 1 ingress only, 2 egress only, 0 both. */
+	uint8_t dir;		/**< 1 ingress only, 2 egress only, 3 transfer only, 0 any. */
 	uint8_t conf;		/**< Needs a configuration. */
 	const char *dir_msg;
 };
@@ -547,7 +547,26 @@ static const struct test_dm_lim_act test_dm_lim_acts[] = {
 		   "VXLAN_DECAP is an ingress action (NIC TX cannot decapsulate)"),
 	TEST_DM_LA(RAW_ENCAP, test_dm_lim_raw, 0, 1, NULL),
 	TEST_DM_LA(RAW_DECAP, test_dm_lim_raw, 0, 1, NULL),
+	TEST_DM_LA(REPRESENTED_PORT, test_dm_lim_fate, 3, 1,
+		   "REPRESENTED_PORT is a transfer action"),
+	TEST_DM_LA(PORT_REPRESENTOR, test_dm_lim_fate, 3, 1,
+		   "PORT_REPRESENTOR is a transfer action"),
+	TEST_DM_LA(PORT_ID, test_dm_lim_fate, 3, 1, "PORT_ID is a transfer action"),
 };
+
+/*
+ * Where an action may be: the E-Switch (FDB) both encapsulates and
+ * decapsulates, but has no Rx queue nor flow tag to deliver to.
+ */
+static int
+test_dm_lim_dir(const struct test_dm_lim_act *d, const struct rte_flow_attr *attr,
+		enum rte_flow_action_type type)
+{
+	if (attr->transfer)
+		return d->dir == 0 || d->dir == 3 || type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP ||
+		       type == RTE_FLOW_ACTION_TYPE_VXLAN_DECAP;
+	return d->dir == 0 || (d->dir == 1 && attr->ingress) || (d->dir == 2 && attr->egress);
+}
 
 static int
 test_dm_lim_one(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
@@ -561,8 +580,10 @@ test_dm_lim_one(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
 			d = &test_dm_lim_acts[i];
 	if (d == NULL)
 		return test_dm_lim_err(e, ENOTSUP, a, "action type not supported");
-	if ((d->dir == 1 && !s->attr->ingress) || (d->dir == 2 && !s->attr->egress))
-		return test_dm_lim_err(e, ENOTSUP, a, d->dir_msg);
+	if (!test_dm_lim_dir(d, s->attr, a->type))
+		return test_dm_lim_err(e, ENOTSUP, a, s->attr->transfer ? "action not supported "
+				       "in transfer rules (no Rx queue nor flow tag in the "
+				       "E-Switch)" : d->dir_msg);
 	if (d->conf && a->conf == NULL)
 		return test_dm_lim_conf(e, EINVAL, a, "action configuration is missing");
 	return d->fn != NULL ? d->fn(s, a, e) : 0;
@@ -624,6 +645,9 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 	if (s.fate == NULL && attr->ingress)
 		return test_dm_lim_err(e, EINVAL, actions, "ingress rules need a fate action: "
 				       "QUEUE, RSS, DROP or JUMP");
+	if (s.fate == NULL && attr->transfer)
+		return test_dm_lim_err(e, EINVAL, actions, "transfer rules need a fate action: "
+				       "a port action, DROP or JUMP");
 	/* Register writes change no packet byte: they go with DROP. */
 	if (s.fate != NULL && s.fate->type == RTE_FLOW_ACTION_TYPE_DROP &&
 	    (s.seen & TEST_DM_LIM_A_CHANGE))

@@ -36,9 +36,15 @@ test_dm_ref_limits_attr(const struct test_dm_ref *r, const struct rte_flow_attr 
 {
 	if (r->cfg.limits != TEST_DM_REF_LIMITS_MLX5DM)
 		return 0;
+	if (attr->transfer && attr->group == UINT32_MAX)
+		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
+				       "group must be below 4294967295");
+	if (attr->transfer && attr->priority > TEST_DM_LIM_PRIO_MAX)
+		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
+				       "priority must be at most 16382");
+	/* A transfer rule is a rule of the E-Switch: the port must be on one (test_dm_ref.c). */
 	if (attr->transfer)
-		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, attr,
-				       "transfer (FDB) rules are not supported");
+		return 0;
 	if (attr->ingress && attr->egress)
 		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_EGRESS, attr,
 				       "a rule is either ingress or egress, not both");
@@ -482,6 +488,27 @@ test_dm_lim_is_meta(enum rte_flow_item_type t)
 	       t == RTE_FLOW_ITEM_TYPE_MARK;
 }
 
+/* Traffic-source items: in transfer rules, one per pattern. */
+static int
+test_dm_lim_port(const struct rte_flow_attr *attr, const struct rte_flow_item *item,
+		 int *sources, struct rte_flow_error *e)
+{
+	if (!attr->transfer)
+		return test_dm_lim_bad(item, ENOTSUP, e, "REPRESENTED_PORT, PORT_REPRESENTOR and "
+				       "PORT_ID match only in transfer rules");
+	if ((*sources)++ != 0)
+		return test_dm_lim_bad(item, ENOTSUP, e, "only one traffic-source item per "
+				       "pattern");
+	return 0;
+}
+
+static int
+test_dm_lim_is_port(enum rte_flow_item_type t)
+{
+	return t == RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT ||
+	       t == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR || t == RTE_FLOW_ITEM_TYPE_PORT_ID;
+}
+
 int
 test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
 			 const struct rte_flow_item *pattern, struct rte_flow_error *e)
@@ -492,7 +519,7 @@ test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr
 		.ethertype = -1, .proto = -1,
 	};
 	const struct rte_flow_item *item;
-	int ret;
+	int sources = 0, ret;
 
 	if (r->cfg.limits != TEST_DM_REF_LIMITS_MLX5DM)
 		return 0;
@@ -501,8 +528,12 @@ test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr
 			continue;
 		if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
 			return test_dm_lim_bad(item, EINVAL, e, "mask or last given without spec");
-		ret = test_dm_lim_is_meta(item->type) ? test_dm_lim_meta(attr, item, e) :
-			test_dm_lim_order(&w, item, e);
+		if (test_dm_lim_is_port(item->type))
+			ret = test_dm_lim_port(attr, item, &sources, e);
+		else if (test_dm_lim_is_meta(item->type))
+			ret = test_dm_lim_meta(attr, item, e);
+		else
+			ret = test_dm_lim_order(&w, item, e);
 		if (ret == 0)
 			ret = test_dm_lim_item_mask(item, e);
 		if (ret == 0 && item->type == RTE_FLOW_ITEM_TYPE_IPV4 && item->spec != NULL)

@@ -57,6 +57,8 @@ static const struct test_dm_unit test_dm_u_mpls[] = { { 0, 3 }, { 3, 1 } };
 static const struct test_dm_unit test_dm_u_icmp6[] = { { 0, 1 }, { 1, 1 }, { 2, 2 } };
 /* GRE_KEY, META, TAG data, MARK: one 32-bit field (host order for the last three). */
 static const struct test_dm_unit test_dm_u_word[] = { { 0, 4 } };
+/* REPRESENTED_PORT, PORT_REPRESENTOR: a host-order 16-bit port id. */
+static const struct test_dm_unit test_dm_u_half[] = { { 0, 2 } };
 
 static const struct test_dm_item_match test_dm_item_match[] = {
 	TEST_DM_IM(ETH, test_dm_u_eth),
@@ -74,6 +76,9 @@ static const struct test_dm_item_match test_dm_item_match[] = {
 	TEST_DM_IM(META, test_dm_u_word),
 	TEST_DM_IM(TAG, test_dm_u_word),
 	TEST_DM_IM(MARK, test_dm_u_word),
+	TEST_DM_IM(REPRESENTED_PORT, test_dm_u_half),
+	TEST_DM_IM(PORT_REPRESENTOR, test_dm_u_half),
+	TEST_DM_IM(PORT_ID, test_dm_u_word),
 };
 
 static const struct test_dm_item_match *
@@ -194,9 +199,23 @@ static int
 test_dm_meta_match(const struct test_dm_item_match *im, const struct rte_flow_item *item,
 		   const struct test_dm_ref_pkt *pkt)
 {
+	uint16_t port;
 	uint32_t v;
 
 	switch (item->type) {
+	case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
+		/* Where the traffic came from: the port representing it, or the sender. */
+		port = item->type == RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT ?
+		       pkt->src_represented : pkt->src_ethdev;
+		return port != TEST_DM_REF_NO_PORT &&
+		       test_dm_units_match(im, item, (const uint8_t *)&port, 1);
+	case RTE_FLOW_ITEM_TYPE_PORT_ID:
+		/* The deprecated item means REPRESENTED_PORT (DPDK mlx5 and rte_flow.rst). */
+		if (pkt->src_represented == TEST_DM_REF_NO_PORT)
+			return 0;
+		v = pkt->src_represented;
+		break;
 	case RTE_FLOW_ITEM_TYPE_META:
 		v = pkt->meta;
 		break;
@@ -314,8 +333,8 @@ static void
 test_dm_unit_bytes(const struct rte_flow_item *item, const uint8_t *p,
 		   const struct test_dm_unit *u, uint8_t *out)
 {
-	int host = item->type == RTE_FLOW_ITEM_TYPE_META || item->type == RTE_FLOW_ITEM_TYPE_TAG ||
-		   item->type == RTE_FLOW_ITEM_TYPE_MARK;
+	int host = test_dm_flow_item_layer(item->type) == TEST_DM_L_COUNT &&
+		   item->type != RTE_FLOW_ITEM_TYPE_GRE_KEY;
 	unsigned int j;
 
 	for (j = 0; j < u->len; j++)

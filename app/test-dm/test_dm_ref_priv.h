@@ -43,6 +43,16 @@ struct test_dm_ref_pkt {
 	uint8_t frag_stops;
 	uint8_t fdir;
 	uint8_t fdir_id;
+	/*
+	 * Where a frame entering the E-Switch came from (TEST_DM_REF_NO_PORT:
+	 * not so): the port representing its source (a VF's representor, the PF
+	 * for the uplink), or the representor port that sent it.
+	 */
+	uint16_t src_represented;
+	uint16_t src_ethdev;
+	/* A port action of a transfer rule: its type and port. */
+	enum rte_flow_action_type fwd;
+	uint16_t fwd_port;
 };
 
 /** Outcome of one rule's actions. */
@@ -50,11 +60,16 @@ struct test_dm_ref_verdict {
 	uint8_t fate;		/**< QUEUE, RSS or DROP ran: fate->kind is set. */
 	uint8_t jump;
 	uint32_t group;
+	uint8_t forward;	/**< A port action ran: pkt->fwd, pkt->fwd_port. */
 };
 
 /** Fill @p e (when not NULL) and return -code. */
 int test_dm_ref_err(struct rte_flow_error *e, int code, enum rte_flow_error_type type,
 		    const void *cause, const char *msg);
+
+/** Is @p port the PF or a representor of the E-Switch? 0, or -EINVAL with @p e set. */
+int test_dm_ref_switch_port(const struct test_dm_ref *r, uint32_t port, struct rte_flow_error *e,
+			    enum rte_flow_error_type type, const void *cause);
 
 /* test_dm_ref_match.c */
 /** Does the pattern match the packet (headers and metadata)? */

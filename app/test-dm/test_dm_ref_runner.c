@@ -469,6 +469,15 @@ test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer)
 }
 
 void
+test_dm_ref_runner_set_role(struct test_dm_ref_runner *rr, uint16_t port, int role, uint8_t vf)
+{
+	if (port >= TEST_DM_REF_MAX_PORTS)
+		return;
+	rr->cfg.role[port] = (uint8_t)role;
+	rr->cfg.vf[port] = vf;
+}
+
+void
 test_dm_ref_runner_set_limits(struct test_dm_ref_runner *rr, int limits)
 {
 	rr->cfg.limits = (uint8_t)limits;

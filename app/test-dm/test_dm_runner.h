@@ -141,6 +141,9 @@ extern const struct test_dm_runner_ops test_dm_ref_runner_ops;
  */
 struct test_dm_ref_runner;
 struct test_dm_ref_runner *test_dm_ref_runner_new(uint16_t nb_ports, const uint16_t *peer);
+/** Port @p port's enum test_dm_ref_role on the E-Switch (VF @p vf for REP and VF). */
+void test_dm_ref_runner_set_role(struct test_dm_ref_runner *rr, uint16_t port, int role,
+				 uint8_t vf);
 /** enum test_dm_ref_limits for the next cases. */
 void test_dm_ref_runner_set_limits(struct test_dm_ref_runner *rr, int limits);
 void test_dm_ref_runner_free(struct test_dm_ref_runner *rr);

@@ -212,6 +212,24 @@ test_dm_jobs_free(struct test_dm_jobs *j)
 	memset(j, 0, sizeof(*j));
 }
 
+int
+test_dm_jobs_need_switch(const struct test_dm_jobs *jobs)
+{
+	struct test_dm_case *c;
+	struct test_dm_err err;
+	unsigned int i;
+	int need = 0;
+
+	/* A case that does not load fails when it runs; here it needs nothing. */
+	for (i = 0; i < jobs->n && !need; i++) {
+		if (test_dm_case_load(jobs->v[i].path, &c, &err) != 0)
+			continue;
+		need = c->needs_switch;
+		test_dm_case_free(c);
+	}
+	return need;
+}
+
 /* ---- running ---- */
 
 static void
@@ -238,6 +256,12 @@ test_dm_suite_one(const struct test_dm_runner_ops *ops, void *ctx, const struct 
 		rec.reason = cfg->skip_flow;
 		snprintf(line, sizeof(line), "SKIP %s/%s: %s", job->suite, c->name,
 			 cfg->skip_flow);
+	} else if (cfg->skip_switch != NULL && c->needs_switch) {
+		rec.verdict = TEST_DM_SKIP;
+		rec.name = c->name;
+		rec.reason = cfg->skip_switch;
+		snprintf(line, sizeof(line), "SKIP %s/%s: %s", job->suite, c->name,
+			 cfg->skip_switch);
 	} else if (test_dm_case_run(c, ops, ctx, cfg->opts, &cr) != 0) {
 		rec.verdict = TEST_DM_ERROR;
 		rec.name = c->name;

@@ -67,7 +67,12 @@ struct test_dm_suite_cfg {
 	struct test_dm_progress *progress;
 	/** When set, cases using rte_flow are skipped with this reason. */
 	const char *skip_flow;
+	/** When set, cases needing the switch topology are skipped with this reason. */
+	const char *skip_switch;
 };
+
+/** Does a case of @p jobs need the switch topology ("topology switch")? */
+int test_dm_jobs_need_switch(const struct test_dm_jobs *jobs);
 
 /**
  * Load and run each job, @p cfg->repeat times over; print "PASS <suite>/<case>

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "test_dm_text.h"
+#include "test_dm_topo.h"
 #include "test_dm_value.h"
 #include "test_dm_vec.h"
 
@@ -233,4 +234,21 @@ test_dm_tok_uint(struct test_dm_err *err, const struct test_dm_tok *t,
 		return test_dm_tok_error(err, t, end, where, "expected %s, got '%.*s'", what,
 					 (int)t->len, t->s);
 	return 0;
+}
+
+int
+test_dm_tok_port(struct test_dm_err *err, const struct test_dm_tok *t,
+		 const struct test_dm_pos *end, const char *where, uint64_t *v)
+{
+	uint16_t port;
+
+	if (t != NULL && test_dm_topo_lookup(t->s, t->len, &port) == 0) {
+		*v = port;
+		return 0;
+	}
+	if (t != NULL && test_dm_parse_uint(t->s, t->len, UINT64_MAX, v) == -EINVAL)
+		return test_dm_tok_error(err, t, end, where, "expected a port number or a switch "
+					 "port name (pf, rep0, rep1, vf0, vf1, wire), got '%.*s'",
+					 (int)t->len, t->s);
+	return test_dm_tok_uint(err, t, end, where, UINT16_MAX, "a port number", v);
 }

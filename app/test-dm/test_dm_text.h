@@ -111,6 +111,15 @@ int test_dm_tok_uint(struct test_dm_err *err, const struct test_dm_tok *t,
 		     const char *what, uint64_t *v);
 
 /**
+ * Read a port from token @p t: a number up to UINT16_MAX or the name of a
+ * role of the switch topology (test_dm_topo.h).
+ *
+ * @return 0 or -EINVAL with @p err filled.
+ */
+int test_dm_tok_port(struct test_dm_err *err, const struct test_dm_tok *t,
+		     const struct test_dm_pos *end, const char *where, uint64_t *v);
+
+/**
  * A character cursor used by the packet description parser: the same
  * position bookkeeping as the reader, but character by character.
  */

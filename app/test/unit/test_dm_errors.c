@@ -48,7 +48,8 @@ static const struct {
 	  "r.cmd:1:12: unexpected end of command: expected a port number" },
 	{ TEST_DM_IN_FLOW,
 	  "flow create x",
-	  "r.cmd:1:13: expected a port number, got 'x'" },
+	  "r.cmd:1:13: expected a port number or a switch port name (pf, rep0, rep1, vf0, vf1, "
+	  "wire), got 'x'" },
 	{ TEST_DM_IN_FLOW,
 	  "flow create 70000 ingress pattern end actions end",
 	  "r.cmd:1:13: a port number '70000' out of range (max 65535)" },
@@ -296,8 +297,8 @@ static const struct {
 	  "p:1:13: expected hexadecimal bytes for 'hex', got 'abc'" },
 	{ TEST_DM_IN_CASE,
 	  "bogus 1",
-	  "c.case:1:1: expected case, queues, port, flow, set, send, expect, repeat or end, "
-	  "got 'bogus'" },
+	  "c.case:1:1: expected case, queues, port, topology, flow, set, send, expect, repeat "
+	  "or end, got 'bogus'" },
 	{ TEST_DM_IN_CASE,
 	  "queues 0",
 	  "c.case:1:8: a port needs at least one queue" },
@@ -316,7 +317,8 @@ static const struct {
 	  "c.case:1:12: a send needs at least one packet" },
 	{ TEST_DM_IN_CASE,
 	  "send port eth()",
-	  "c.case:1:11: expected a port number, got 'eth()'" },
+	  "c.case:1:11: expected a port number or a switch port name (pf, rep0, rep1, vf0, "
+	  "vf1, wire), got 'eth()'" },
 	{ TEST_DM_IN_CASE,
 	  "send count 2 from x.pcap",
 	  "c.case:1:14: 'count' does not apply to 'from'" },

@@ -699,6 +699,95 @@ test_egress(void **state)
 	assert_int_equal(test_dm_ref_send(ref, 2, buf, 60, &fate), -EINVAL);
 }
 
+/*
+ * An E-Switch (ports by number, as test_dm_topo.h's roles are for cases):
+ * 0 the PF, 1 and 2 VF 0's and VF 1's representors, 3 and 4 their
+ * functions, 5 the wire cabled to the PF.
+ */
+static int
+setup_switch(void **state)
+{
+	static const uint16_t peer[6] = { 5, 1, 2, 3, 4, 0 };
+	struct test_dm_ref_cfg cfg;
+
+	(void)state;
+	test_dm_flow_ctx_init(&fctx);
+	fctx.nb_rxq = 8;
+	test_dm_ref_cfg_init(&cfg, 6, 8);
+	memcpy(cfg.peer, peer, sizeof(peer));
+	cfg.role[0] = TEST_DM_REF_PF;
+	cfg.role[1] = TEST_DM_REF_REP;
+	cfg.role[2] = TEST_DM_REF_REP;
+	cfg.vf[2] = 1;
+	cfg.role[3] = TEST_DM_REF_VF;
+	cfg.role[4] = TEST_DM_REF_VF;
+	cfg.vf[4] = 1;
+	ref = test_dm_ref_new(&cfg);
+	nb_cmds = 0;
+	return ref == NULL;
+}
+
+static void
+test_switch(void **state)
+{
+	struct rte_flow_query_count q = { 0 };
+	struct test_dm_ref_rule *counted;
+	struct rte_flow_error e;
+
+	(void)state;
+	/* Misses: to the source's representor, the PF for the wire. */
+	send_on(3, "eth/ipv4/udp", 0);
+	assert_int_equal(fate.fdb_miss, 1);
+	assert_int_equal(fate.port, 1);
+	send_on(4, "eth/ipv4/udp", 0);
+	assert_int_equal(fate.port, 2);
+	send_on(5, "eth/ipv4/udp", 0);
+	assert_int_equal(fate.port, 0);
+	/* VF 0 to the wire (rule made on a representor: one FDB), wire to VF 1, VF 1 dropped. */
+	counted = add("flow create 1 transfer pattern represented_port ethdev_port_id is 1 / eth / "
+		      "end actions count / represented_port ethdev_port_id 0 / end");
+	add("flow create 0 transfer pattern represented_port ethdev_port_id is 0 / eth / ipv4 / "
+	    "udp / vxlan / end actions vxlan_decap / represented_port ethdev_port_id 2 / end");
+	add("flow create 0 transfer pattern port_id id is 2 / eth / end actions drop / end");
+	send_on(3, "eth/ipv4/udp", 0);
+	assert_int_equal(fate.fdb_miss, 0);
+	assert_int_equal(fate.port, 5);
+	assert_bytes(&fate, "eth/ipv4/udp");
+	send_on(5, "eth/ipv4/udp/vxlan/eth(src=02:00:00:00:00:99)/ipv6/tcp", 0);
+	assert_int_equal(fate.port, 4);
+	assert_bytes(&fate, "eth(src=02:00:00:00:00:99)/ipv6/tcp");
+	send_on(4, "eth/ipv4/udp", 0);
+	assert_int_equal(fate.kind, TEST_DM_FATE_DROP);
+	assert_int_equal(fate.dropped_in_fdb, 1);
+	assert_int_equal(test_dm_ref_query(ref, counted, &q, &e), 0);
+	assert_int_equal(q.hits, 1);
+	/* PORT_REPRESENTOR: the port itself; the representor's own frame goes to its VF. */
+	add("flow create 0 transfer priority 1 pattern eth / end actions port_representor "
+	    "port_id 2 / end");
+	send_on(5, "eth/ipv6/udp", 0);
+	assert_int_equal(fate.port, 2);
+	send_on(2, "eth/ipv6/udp", 0);
+	assert_int_equal(fate.port, 2);
+	test_dm_ref_flush(ref, 0);
+	test_dm_ref_flush(ref, 1);
+	send_on(2, "eth/ipv6/udp", 0);
+	assert_int_equal(fate.port, 4);
+	/* Refused: not a switch port, another switch's port, NIC-only actions, no fate. */
+	assert_int_equal(reject("flow create 3 transfer pattern eth / end actions drop / end"),
+			 RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER);
+	assert_int_equal(reject("flow create 0 transfer pattern represented_port ethdev_port_id "
+				"is 5 / end actions drop / end"), RTE_FLOW_ERROR_TYPE_ITEM_SPEC);
+	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions "
+				"represented_port ethdev_port_id 3 / end"),
+			 RTE_FLOW_ERROR_TYPE_ACTION);
+	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions queue index 0 / "
+				"end"), RTE_FLOW_ERROR_TYPE_ACTION);
+	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions count / end"),
+			 RTE_FLOW_ERROR_TYPE_ACTION);
+	assert_int_equal(reject("flow create 1 ingress pattern represented_port ethdev_port_id "
+				"is 1 / end actions drop / end"), RTE_FLOW_ERROR_TYPE_ITEM);
+}
+
 /* ---- validation ---- */
 
 static void
@@ -938,6 +1027,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_modify_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_egress, setup_crossed, teardown),
+		cmocka_unit_test_setup_teardown(test_switch, setup_switch, teardown),
 		cmocka_unit_test_setup_teardown(test_rejections, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_random_rule_sets, setup, teardown),
 	};

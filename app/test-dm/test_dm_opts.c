@@ -34,6 +34,8 @@ test_dm_usage(const char *prog)
 	       "  --backend sim|hw  device model (default) or a NIC (backend=hw ports)\n"
 	       "  --cabled A:B      hw: ports A and B are cabled to each other (repeatable;\n"
 	       "                    a hw port not named loops back to itself)\n"
+	       "  --switch-port ROLE=ID  the switch topology's port ROLE (pf, rep0, rep1,\n"
+	       "                    vf0, vf1, wire) is port ID (repeatable; default: by name)\n"
 	       "Options:\n"
 	       "  --suite-dir DIR   where the suites are (default: installed or source tree)\n"
 	       "  --repeat N        run the selection N times (soak)\n"
@@ -64,6 +66,8 @@ test_dm_opts_init(struct test_dm_config *cfg, int argc, char **argv)
 	cfg->repeat = 1;
 	cfg->rules = 300;
 	cfg->seed = (uint64_t)time(NULL);
+	for (i = 0; i < TEST_DM_TOPO_ROLES; i++)
+		cfg->switch_port[i] = TEST_DM_TOPO_NONE;
 	/* A hardware run may be asked for in the devargs: --vdev net_mlx5dm0,backend=hw. */
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strstr(argv[i], "net_mlx5dm") != NULL && strstr(argv[i], "backend=hw") != NULL)
@@ -142,11 +146,40 @@ test_dm_opt_cable(const char *arg, struct test_dm_config *cfg)
 	return 0;
 }
 
+/* ROLE=ID: a port of the switch topology given by hand. */
+static int
+test_dm_opt_switch_port(const char *arg, struct test_dm_config *cfg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned int id, r, o;
+	char end;
+
+	for (r = 0; eq != NULL && r < TEST_DM_TOPO_ROLES; r++)
+		if (strlen(test_dm_topo_name(r)) == (size_t)(eq - arg) &&
+		    strncmp(arg, test_dm_topo_name(r), (size_t)(eq - arg)) == 0)
+			break;
+	if (eq == NULL || r == TEST_DM_TOPO_ROLES || sscanf(eq + 1, "%u%c", &id, &end) != 1 ||
+	    id >= UINT16_MAX) {
+		fprintf(stderr, "test-dm: --switch-port %s: expected ROLE=ID, ROLE one of pf, "
+			"rep0, rep1, vf0, vf1, wire\n", arg);
+		return -1;
+	}
+	for (o = 0; o < TEST_DM_TOPO_ROLES; o++) {
+		if (o != r && cfg->switch_port[o] == id) {
+			fprintf(stderr, "test-dm: --switch-port %s: port %u is already %s\n", arg,
+				id, test_dm_topo_name(o));
+			return -1;
+		}
+	}
+	cfg->switch_port[r] = (uint16_t)id;
+	return 0;
+}
+
 enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
 	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
-	OPT_HELP,
+	OPT_SWITCH_PORT, OPT_HELP,
 };
 
 static const struct option test_dm_long_opts[] = {
@@ -170,6 +203,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "cabled", required_argument, NULL, OPT_CABLED },
+	{ "switch-port", required_argument, NULL, OPT_SWITCH_PORT },
 	{ "skip-without-flow", no_argument, NULL, OPT_SKIP },
 	{ "no-device-limits", no_argument, NULL, OPT_NO_LIMITS },
 	{ "mutate", required_argument, NULL, OPT_MUTATE },
@@ -234,6 +268,8 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		return 0;
 	case OPT_CABLED:
 		return test_dm_opt_cable(arg, cfg);
+	case OPT_SWITCH_PORT:
+		return test_dm_opt_switch_port(arg, cfg);
 	case OPT_SKIP:
 		cfg->skip_without_flow = 1;
 		return 0;
@@ -277,6 +313,8 @@ test_dm_mkdir_p(const char *dir)
 static int
 test_dm_opts_check(struct test_dm_config *cfg)
 {
+	unsigned int i;
+
 	if (cfg->check && cfg->run) {
 		fprintf(stderr, "test-dm: --check and --run exclude each other\n");
 		return -1;
@@ -289,6 +327,13 @@ test_dm_opts_check(struct test_dm_config *cfg)
 		fprintf(stderr, "test-dm: --cabled describes hardware ports (the model's ports "
 			"know their cabling): it needs --backend hw\n");
 		return -1;
+	}
+	for (i = 0; cfg->check && i < TEST_DM_TOPO_ROLES; i++) {
+		if (cfg->switch_port[i] != TEST_DM_TOPO_NONE) {
+			fprintf(stderr, "test-dm: --switch-port describes ports: --check's switch "
+				"has fixed port ids\n");
+			return -1;
+		}
 	}
 	if (cfg->check && cfg->backend_hw) {
 		fprintf(stderr, "test-dm: --check runs on the reference classifier, not on a "

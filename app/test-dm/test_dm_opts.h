@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "test_dm_topo.h"
+
 /** Exit status: some check failed. */
 #define TEST_DM_EXIT_FAIL 1
 /** Exit status: nothing could be run (bad options, no device, no suite). */
@@ -48,6 +50,11 @@ struct test_dm_config {
 	/** --cabled A:B: hardware ports A and B are wired to each other (others loop). */
 	uint16_t cable[TEST_DM_MAX_CABLES][2];
 	unsigned int nb_cables;
+	/**
+	 * --switch-port ROLE=ID: the port of a role of the switch topology
+	 * (TEST_DM_TOPO_NONE: found by name), for ports named otherwise (a NIC's VFs).
+	 */
+	uint16_t switch_port[TEST_DM_TOPO_ROLES];
 	int skip_without_flow;
 	int no_limits;
 	const char *mutate;

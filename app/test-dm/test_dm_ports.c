@@ -143,18 +143,15 @@ test_dm_ports_add_switch(char *msg, size_t size)
 	return ret != 0 ? ret : 0;
 }
 
-/* Port @p prefix@p suffix, or -ENOENT with its name in @p msg. */
-static int
-test_dm_ports_by_name(const char *prefix, const char *suffix, uint16_t *port, char *msg,
-		      size_t size)
+/* Port @p prefix@p suffix into *port, if there is one. */
+static void
+test_dm_ports_by_name(const char *prefix, const char *suffix, uint16_t *port)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
 
 	snprintf(name, sizeof(name), "%s%s", prefix, suffix);
-	if (rte_eth_dev_get_port_by_name(name, port) == 0)
-		return 0;
-	snprintf(msg, size, "the switch topology needs a port %s", name);
-	return -ENOENT;
+	if (rte_eth_dev_get_port_by_name(name, port) != 0)
+		*port = TEST_DM_TOPO_NONE;
 }
 
 int
@@ -169,11 +166,11 @@ test_dm_ports_find_switch(const struct test_dm_config *cfg, char *msg, size_t si
 		[TEST_DM_TOPO_VF1] = "_vf1",
 	};
 	uint16_t ports[TEST_DM_TOPO_ROLES], port;
-	char name[RTE_ETH_NAME_MAX_LEN];
-	size_t len;
+	char name[RTE_ETH_NAME_MAX_LEN] = "";
+	size_t len = 0;
 	unsigned int r;
-	int ret;
 
+	/* By name: the PF is <name> of a representor <name>_representor_vf0. */
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_eth_dev_get_name_by_port(port, name) != 0)
 			continue;
@@ -181,23 +178,38 @@ test_dm_ports_find_switch(const struct test_dm_config *cfg, char *msg, size_t si
 		if (len > sizeof(rep0) - 1 && strcmp(name + len - (sizeof(rep0) - 1), rep0) == 0)
 			break;
 	}
-	if (port >= RTE_MAX_ETHPORTS) {
-		snprintf(msg, size, "no representor port among the ports (the switch topology "
-			 "needs %s,%s or a NIC's PF in switchdev mode with representor=vf[0-1])",
-			 TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS);
-		return -ENOENT;
+	if (port < RTE_MAX_ETHPORTS)
+		name[len - (sizeof(rep0) - 1)] = '\0';
+	else
+		name[0] = '\0';
+	for (r = 0; r < TEST_DM_TOPO_ROLES; r++) {
+		ports[r] = cfg->switch_port[r];
+		if (ports[r] == TEST_DM_TOPO_NONE && port < RTE_MAX_ETHPORTS &&
+		    r != TEST_DM_TOPO_WIRE)
+			test_dm_ports_by_name(name, suffix[r], &ports[r]);
 	}
-	name[len - (sizeof(rep0) - 1)] = '\0';
-	for (r = 0; r < TEST_DM_TOPO_WIRE; r++) {
-		ret = test_dm_ports_by_name(name, suffix[r], &ports[r], msg, size);
-		if (ret < 0)
-			return ret;
-	}
-	ports[TEST_DM_TOPO_WIRE] = test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]);
-	if (ports[TEST_DM_TOPO_WIRE] == ports[TEST_DM_TOPO_PF]) {
-		snprintf(msg, size, "the wire of the switch's PF %s is looped: the switch topology "
-			 "needs it cabled to a port (ports=2,topology=pair; on a NIC, --cabled)",
-			 name);
+	if (ports[TEST_DM_TOPO_WIRE] == TEST_DM_TOPO_NONE && ports[TEST_DM_TOPO_PF] !=
+	    TEST_DM_TOPO_NONE && test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]) !=
+	    ports[TEST_DM_TOPO_PF])
+		ports[TEST_DM_TOPO_WIRE] = test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]);
+	for (r = 0; r < TEST_DM_TOPO_ROLES; r++) {
+		if (ports[r] != TEST_DM_TOPO_NONE && rte_eth_dev_is_valid_port(ports[r]))
+			continue;
+		if (port >= RTE_MAX_ETHPORTS && cfg->switch_port[TEST_DM_TOPO_PF] ==
+		    TEST_DM_TOPO_NONE)
+			snprintf(msg, size, "no representor port among the ports (the switch "
+				 "topology needs %s,%s, or a NIC's PF in switchdev mode with "
+				 "representor=vf[0-1])", TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS);
+		else if (r == TEST_DM_TOPO_WIRE)
+			snprintf(msg, size, "the switch's PF has no port at the other end of its "
+				 "wire (ports=2,topology=pair; on a NIC, --cabled), nor is one "
+				 "given with --switch-port wire=ID");
+		else if (name[0] != '\0')
+			snprintf(msg, size, "no port %s%s, nor is one given with --switch-port "
+				 "%s=ID", name, suffix[r], test_dm_topo_name(r));
+		else
+			snprintf(msg, size, "no %s port: give it with --switch-port %s=ID",
+				 test_dm_topo_name(r), test_dm_topo_name(r));
 		return -ENOENT;
 	}
 	for (r = 0; r < TEST_DM_TOPO_ROLES; r++)

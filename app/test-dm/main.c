@@ -36,6 +36,7 @@
 #include "test_dm_topo.h"
 
 #define TEST_DM_MBUFS 8192
+#define TEST_DM_MBUFS_PER_PORT 2048
 #define TEST_DM_RANDOM_QUEUES 8
 
 /* Where cases run: the runner, its context, and what it is made of. */
@@ -130,7 +131,9 @@ test_dm_target_ports(const struct test_dm_config *cfg, struct test_dm_target *t,
 	}
 	if (need_switch)
 		test_dm_target_switch(cfg, t, defaults);
-	t->mp = rte_pktmbuf_pool_create("test_dm_pool", TEST_DM_MBUFS, 0, 0,
+	/* Every Rx queue of every port holds mbufs: a switch's ports need more. */
+	t->mp = rte_pktmbuf_pool_create("test_dm_pool", RTE_MAX(TEST_DM_MBUFS,
+					rte_eth_dev_count_avail() * TEST_DM_MBUFS_PER_PORT), 0, 0,
 					RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (t->mp == NULL) {
 		fprintf(stderr, "test-dm: cannot create the mbuf pool\n");
@@ -170,13 +173,11 @@ test_dm_target_open(const struct test_dm_config *cfg, struct test_dm_target *t, 
 		/*
 		 * The reference models the default topology of the ports
 		 * (test_dm_ports.h) and, behind it, the switch topology
-		 * (test_dm_topo.h): its wire cabled to the PF.
+		 * (test_dm_topo.h), its PF's uplink looped as the PMD's is.
 		 */
 		test_dm_topo_set_default();
 		for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
 			peer[p] = p < TEST_DM_DEFAULT_PORTS ? test_dm_default_peer[p] : p;
-		peer[test_dm_topo_port(TEST_DM_TOPO_PF)] = test_dm_topo_port(TEST_DM_TOPO_WIRE);
-		peer[test_dm_topo_port(TEST_DM_TOPO_WIRE)] = test_dm_topo_port(TEST_DM_TOPO_PF);
 		t->rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, peer);
 		if (t->rr == NULL)
 			return -1;

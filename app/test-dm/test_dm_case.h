@@ -11,6 +11,7 @@
  *
  *   case <name>                        queues <n>           port <p>
  *   topology switch                    (the E-Switch's ports, test_dm_topo.h)
+ *   require flow validate ...          (else the case is skipped, with the reason)
  *   flow create|validate|destroy|flush|query ...   (testpmd syntax)
  *   flow configure|pattern_template|actions_template|template_table|queue|push|pull ...
  *   set raw_encap|raw_decap|vxlan ...              (testpmd syntax)
@@ -84,6 +85,8 @@ enum test_dm_step_type {
 	TEST_DM_STEP_REJECT,	/**< A flow command that must fail. */
 	TEST_DM_STEP_REPEAT,	/**< Start of a block run @p repeat times. */
 	TEST_DM_STEP_END,	/**< End of the block: back to @p block if runs remain. */
+	/** A rule the runner must accept (flow validate), else the case is skipped. */
+	TEST_DM_STEP_REQUIRE,
 };
 
 /** Deepest nesting of repeat blocks. */
@@ -94,7 +97,7 @@ enum test_dm_step_type {
 struct test_dm_step {
 	enum test_dm_step_type type;
 	struct test_dm_pos pos;
-	struct test_dm_flow_cmd *flow;	/**< FLOW, REJECT */
+	struct test_dm_flow_cmd *flow;	/**< FLOW, REJECT, REQUIRE */
 	int error_type;			/**< REJECT: RTE_FLOW_ERROR_TYPE_* */
 	struct test_dm_send send;	/**< SEND */
 	/* COUNT */

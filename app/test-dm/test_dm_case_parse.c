@@ -193,6 +193,35 @@ test_dm_st_topology(struct test_dm_cparser *cp)
 	return test_dm_cp_end(cp);
 }
 
+/*
+ * require flow validate ...: what the case needs of the device; a device
+ * refusing it skips the case (with its reason) instead of failing it.
+ */
+static int
+test_dm_st_require(struct test_dm_cparser *cp)
+{
+	struct test_dm_step *s;
+	int ret;
+
+	if (cp->flows_seen || cp->last_send >= 0)
+		return test_dm_cp_error(cp, &cp->toks.v[0], "'require' must come before the "
+					"first flow command and send");
+	if (cp->i >= cp->toks.n || !test_dm_tok_is(&cp->toks.v[cp->i], "flow"))
+		return test_dm_cp_error(cp, cp->i < cp->toks.n ? &cp->toks.v[cp->i] : NULL,
+					"expected 'flow validate ...' after 'require'");
+	s = test_dm_cp_step(cp, TEST_DM_STEP_REQUIRE);
+	if (s == NULL)
+		return -ENOMEM;
+	ret = test_dm_flow_parse(&cp->fctx, &cp->toks, cp->i, &s->flow, cp->err);
+	if (ret < 0)
+		return ret;
+	if (s->flow->type != TEST_DM_FLOW_VALIDATE)
+		return test_dm_cp_error(cp, &cp->toks.v[cp->i + 1], "only 'flow validate' can "
+					"be required");
+	cp->i = cp->toks.n;
+	return 0;
+}
+
 static int
 test_dm_st_flow(struct test_dm_cparser *cp)
 {
@@ -724,6 +753,7 @@ static const struct {
 	{ "queues", test_dm_st_queues },
 	{ "port", test_dm_st_port },
 	{ "topology", test_dm_st_topology },
+	{ "require", test_dm_st_require },
 	{ "flow", test_dm_st_flow },
 	{ "set", test_dm_st_flow },
 	{ "send", test_dm_st_send },
@@ -772,8 +802,8 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 				break;
 		if (k == RTE_DIM(test_dm_stmts)) {
 			ret = test_dm_err_at(err, &t->pos, "expected case, queues, port, topology, "
-					     "flow, set, send, expect, repeat or end, got '%.*s'",
-					     (int)t->len, t->s);
+					     "require, flow, set, send, expect, repeat or end, "
+					     "got '%.*s'", (int)t->len, t->s);
 			break;
 		}
 		cp.i = test_dm_stmts[k].fn == test_dm_st_flow ? 0 : 1;
@@ -830,7 +860,8 @@ test_dm_case_uses_flow(const struct test_dm_case *c)
 
 	for (i = 0; i < c->nb_steps; i++) {
 		t = c->steps[i].type;
-		if (t == TEST_DM_STEP_FLOW || t == TEST_DM_STEP_REJECT || t == TEST_DM_STEP_COUNT)
+		if (t == TEST_DM_STEP_FLOW || t == TEST_DM_STEP_REJECT || t == TEST_DM_STEP_COUNT ||
+		    t == TEST_DM_STEP_REQUIRE)
 			return 1;
 	}
 	return 0;

@@ -741,6 +741,19 @@ test_dm_run_reject(struct test_dm_exec *x, const struct test_dm_step *s)
 }
 
 static void
+test_dm_run_require(struct test_dm_exec *x, const struct test_dm_step *s)
+{
+	struct rte_flow_error e = { 0 };
+
+	x->port_used[s->flow->port] = 1;
+	if (x->ops->flow_validate(x->ctx, s->flow, &e) == 0)
+		return;
+	snprintf(x->res->skipped, sizeof(x->res->skipped), "%s:%u: the runner refuses a rule "
+		 "the case requires: %s: %s", x->c->file, s->pos.line,
+		 test_dm_flow_error_type_name(e.type), test_dm_errmsg(&e));
+}
+
+static void
 test_dm_run_count(struct test_dm_exec *x, const struct test_dm_step *s)
 {
 	struct rte_flow_query_count q;
@@ -1002,7 +1015,7 @@ test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *
 	}
 	*x = (struct test_dm_exec){ .c = c, .ops = ops, .ctx = ctx, .opts = opts, .res = res,
 				    .pcap_done = x->pcap_done };
-	for (i = 0; i < c->nb_steps && ret == 0; i++) {
+	for (i = 0; i < c->nb_steps && ret == 0 && res->skipped[0] == '\0'; i++) {
 		const struct test_dm_step *s = &c->steps[i];
 
 		switch (s->type) {
@@ -1027,6 +1040,9 @@ test_dm_case_run(const struct test_dm_case *c, const struct test_dm_runner_ops *
 			break;
 		case TEST_DM_STEP_COUNT:
 			test_dm_run_count(x, s);
+			break;
+		case TEST_DM_STEP_REQUIRE:
+			test_dm_run_require(x, s);
 			break;
 		case TEST_DM_STEP_SEND:
 			ret = test_dm_run_send(x, s);

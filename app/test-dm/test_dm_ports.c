@@ -188,11 +188,14 @@ test_dm_ports_find_switch(const struct test_dm_config *cfg, char *msg, size_t si
 		    r != TEST_DM_TOPO_WIRE)
 			test_dm_ports_by_name(name, suffix[r], &ports[r]);
 	}
+	/* The wire port is the other end of the PF's wire; a looped uplink has none. */
 	if (ports[TEST_DM_TOPO_WIRE] == TEST_DM_TOPO_NONE && ports[TEST_DM_TOPO_PF] !=
 	    TEST_DM_TOPO_NONE && test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]) !=
 	    ports[TEST_DM_TOPO_PF])
 		ports[TEST_DM_TOPO_WIRE] = test_dm_ports_peer(cfg, ports[TEST_DM_TOPO_PF]);
 	for (r = 0; r < TEST_DM_TOPO_ROLES; r++) {
+		if (r == TEST_DM_TOPO_WIRE && ports[r] == TEST_DM_TOPO_NONE)
+			continue;
 		if (ports[r] != TEST_DM_TOPO_NONE && rte_eth_dev_is_valid_port(ports[r]))
 			continue;
 		if (port >= RTE_MAX_ETHPORTS && cfg->switch_port[TEST_DM_TOPO_PF] ==
@@ -200,10 +203,6 @@ test_dm_ports_find_switch(const struct test_dm_config *cfg, char *msg, size_t si
 			snprintf(msg, size, "no representor port among the ports (the switch "
 				 "topology needs %s,%s, or a NIC's PF in switchdev mode with "
 				 "representor=vf[0-1])", TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS);
-		else if (r == TEST_DM_TOPO_WIRE)
-			snprintf(msg, size, "the switch's PF has no port at the other end of its "
-				 "wire (ports=2,topology=pair; on a NIC, --cabled), nor is one "
-				 "given with --switch-port wire=ID");
 		else if (name[0] != '\0')
 			snprintf(msg, size, "no port %s%s, nor is one given with --switch-port "
 				 "%s=ID", name, suffix[r], test_dm_topo_name(r));

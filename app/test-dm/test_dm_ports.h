@@ -40,7 +40,7 @@ uint16_t test_dm_ports_peer(const struct test_dm_config *cfg, uint16_t port);
 
 /** The E-Switch the default topology gains when a case needs the switch topology. */
 #define TEST_DM_SWITCH_VDEV "net_mlx5dm2"
-#define TEST_DM_SWITCH_ARGS "representor=vf[0-1],vf_ports=1,ports=2,topology=pair"
+#define TEST_DM_SWITCH_ARGS "representor=vf[0-1],vf_ports=1"
 
 /**
  * Add the switch topology's vdev (TEST_DM_SWITCH_VDEV, TEST_DM_SWITCH_ARGS).
@@ -52,7 +52,7 @@ int test_dm_ports_add_switch(char *msg, size_t size);
  * Find the ports of the switch topology among the ports (test_dm_topo.h) by
  * their names: a PF <name>, its representors <name>_representor_vf0 and
  * _vf1, the VF functions <name>_vf0 and _vf1, and the port at the other end
- * of the PF's wire; set their ids for the cases.
+ * of the PF's wire (none when it is looped); set their ids for the cases.
  *
  * @return 0, or <0 with what is missing in @p msg.
  */

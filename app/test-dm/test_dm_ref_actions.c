@@ -805,8 +805,7 @@ test_dm_conf_check(const struct test_dm_ref *r, const struct rte_flow_attr *attr
 			((const struct rte_flow_action_port_id *)a->conf)->id :
 			((const struct rte_flow_action_ethdev *)a->conf)->port_id;
 
-		/* DPDK mlx5's type for a port of another switch: the action itself. */
-		if (test_dm_ref_switch_port(r, port, e, RTE_FLOW_ERROR_TYPE_ACTION, a) < 0)
+		if (test_dm_ref_switch_port(r, port, e, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a) < 0)
 			return -EINVAL;
 		if (a->type == RTE_FLOW_ACTION_TYPE_PORT_ID &&
 			 ((const struct rte_flow_action_port_id *)a->conf)->original)

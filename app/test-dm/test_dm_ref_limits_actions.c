@@ -646,8 +646,9 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 		return test_dm_lim_err(e, EINVAL, actions, "ingress rules need a fate action: "
 				       "QUEUE, RSS, DROP or JUMP");
 	if (s.fate == NULL && attr->transfer)
-		return test_dm_lim_err(e, EINVAL, actions, "transfer rules need a fate action: "
-				       "a port action, DROP or JUMP");
+		return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_NUM, actions,
+				       "transfer rules need a fate action: a port action, DROP "
+				       "or JUMP");
 	/* Register writes change no packet byte: they go with DROP. */
 	if (s.fate != NULL && s.fate->type == RTE_FLOW_ACTION_TYPE_DROP &&
 	    (s.seen & TEST_DM_LIM_A_CHANGE))

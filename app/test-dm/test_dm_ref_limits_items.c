@@ -27,6 +27,8 @@
 #define TEST_DM_LIM_PRIO_MAX 16382u
 #define TEST_DM_LIM_TAGS 4u
 #define TEST_DM_LIM_MARK_MAX 0xfffffdu
+#define TEST_DM_LIM_FDB_GROUP_MAX 65534u
+#define TEST_DM_LIM_FDB_PRIO_MAX 65533u
 
 /* ---- attributes ---- */
 
@@ -36,12 +38,12 @@ test_dm_ref_limits_attr(const struct test_dm_ref *r, const struct rte_flow_attr 
 {
 	if (r->cfg.limits != TEST_DM_REF_LIMITS_MLX5DM)
 		return 0;
-	if (attr->transfer && attr->group == UINT32_MAX)
+	if (attr->transfer && attr->group > TEST_DM_LIM_FDB_GROUP_MAX)
 		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
-				       "group must be below 4294967295");
-	if (attr->transfer && attr->priority > TEST_DM_LIM_PRIO_MAX)
+				       "transfer group must be below 65535");
+	if (attr->transfer && attr->priority > TEST_DM_LIM_FDB_PRIO_MAX)
 		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
-				       "priority must be at most 16382");
+				       "transfer priority must be at most 65533");
 	/* A transfer rule is a rule of the E-Switch: the port must be on one (test_dm_ref.c). */
 	if (attr->transfer)
 		return 0;
@@ -488,17 +490,36 @@ test_dm_lim_is_meta(enum rte_flow_item_type t)
 	       t == RTE_FLOW_ITEM_TYPE_MARK;
 }
 
-/* Traffic-source items: in transfer rules, one per pattern. */
+/*
+ * Traffic-source items: in transfer rules, one per pattern, the port matched
+ * whole; the frames a representor sends are not told apart from the PF's.
+ */
 static int
-test_dm_lim_port(const struct rte_flow_attr *attr, const struct rte_flow_item *item,
-		 int *sources, struct rte_flow_error *e)
+test_dm_lim_port(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
+		 const struct rte_flow_item *item, int *sources, struct rte_flow_error *e)
 {
+	const struct rte_flow_item_ethdev *s = item->spec, *m = item->mask;
+	const struct rte_flow_item_port_id *ms = item->mask;
+
 	if (!attr->transfer)
 		return test_dm_lim_bad(item, ENOTSUP, e, "REPRESENTED_PORT, PORT_REPRESENTOR and "
 				       "PORT_ID match only in transfer rules");
 	if ((*sources)++ != 0)
-		return test_dm_lim_bad(item, ENOTSUP, e, "only one traffic-source item per "
-				       "pattern");
+		return test_dm_lim_bad(item, EINVAL, e, "a rule has one source port item");
+	if (item->last != NULL)
+		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST, item,
+				       "source port ranges are not supported");
+	if (item->spec == NULL)
+		return test_dm_ref_err(e, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
+				       "the port is missing");
+	if (m != NULL && (item->type == RTE_FLOW_ITEM_TYPE_PORT_ID ? ms->id != UINT32_MAX :
+			  m->port_id != UINT16_MAX))
+		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
+				       "the port is matched whole (full mask)");
+	if (item->type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR && s->port_id < r->cfg.nb_ports &&
+	    r->cfg.role[s->port_id] == TEST_DM_REF_REP)
+		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
+				       "frames a representor sends are not matched apart");
 	return 0;
 }
 
@@ -529,7 +550,10 @@ test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr
 		if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
 			return test_dm_lim_bad(item, EINVAL, e, "mask or last given without spec");
 		if (test_dm_lim_is_port(item->type))
-			ret = test_dm_lim_port(attr, item, &sources, e);
+			ret = test_dm_lim_port(r, attr, item, &sources, e);
+		else if (test_dm_lim_is_meta(item->type) && attr->transfer)
+			ret = test_dm_lim_bad(item, ENOTSUP, e, "MARK, META and TAG items are not "
+					      "supported in transfer rules");
 		else if (test_dm_lim_is_meta(item->type))
 			ret = test_dm_lim_meta(attr, item, e);
 		else

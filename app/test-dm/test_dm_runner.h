@@ -118,6 +118,8 @@ struct test_dm_case_result {
 	char first_failure[512];
 	/** Evidence written (pcap/dump paths), or why the dump is missing. */
 	char artifacts[512];
+	/** Not run: the runner refused a "require" rule, why (empty when it ran). */
+	char skipped[512];
 };
 
 /**

@@ -268,6 +268,11 @@ test_dm_suite_one(const struct test_dm_runner_ops *ops, void *ctx, const struct 
 		rec.reason = cr.first_failure;
 		snprintf(line, sizeof(line), "FAIL %s/%s: could not run on %s: %s", job->suite,
 			 c->name, ops->name, cr.first_failure);
+	} else if (cr.skipped[0] != '\0') {
+		rec.verdict = TEST_DM_SKIP;
+		rec.name = c->name;
+		rec.reason = cr.skipped;
+		snprintf(line, sizeof(line), "SKIP %s/%s: %s", job->suite, c->name, cr.skipped);
 	} else {
 		rec.verdict = cr.failed != 0 ? TEST_DM_FAIL : TEST_DM_PASS;
 		rec.name = c->name;

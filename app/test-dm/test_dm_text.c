@@ -240,12 +240,16 @@ int
 test_dm_tok_port(struct test_dm_err *err, const struct test_dm_tok *t,
 		 const struct test_dm_pos *end, const char *where, uint64_t *v)
 {
-	uint16_t port;
+	uint16_t port = 0;
+	int ret = t != NULL ? test_dm_topo_lookup(t->s, t->len, &port) : -ENOENT;
 
-	if (t != NULL && test_dm_topo_lookup(t->s, t->len, &port) == 0) {
+	if (ret == 0) {
 		*v = port;
 		return 0;
 	}
+	if (ret == -ENODEV)
+		return test_dm_tok_error(err, t, end, where, "no '%.*s' port in this switch "
+					 "topology (the PF's uplink is looped)", (int)t->len, t->s);
 	if (t != NULL && test_dm_parse_uint(t->s, t->len, UINT64_MAX, v) == -EINVAL)
 		return test_dm_tok_error(err, t, end, where, "expected a port number or a switch "
 					 "port name (pf, rep0, rep1, vf0, vf1, wire), got '%.*s'",

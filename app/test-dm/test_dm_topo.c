@@ -21,7 +21,7 @@ static const char *const test_dm_topo_names[TEST_DM_TOPO_ROLES] = {
  * and every case of a run sees the same switch.
  */
 static uint16_t test_dm_topo_ports[TEST_DM_TOPO_ROLES] = {
-	3, 4, 5, 6, 7, 8,
+	3, 4, 5, 6, 7, TEST_DM_TOPO_NONE,
 };
 
 const char *
@@ -48,8 +48,9 @@ test_dm_topo_set_default(void)
 {
 	unsigned int r;
 
-	for (r = 0; r < TEST_DM_TOPO_ROLES; r++)
+	for (r = 0; r < TEST_DM_TOPO_WIRE; r++)
 		test_dm_topo_ports[r] = (uint16_t)(3 + r);
+	test_dm_topo_ports[TEST_DM_TOPO_WIRE] = TEST_DM_TOPO_NONE;
 }
 
 int
@@ -61,7 +62,7 @@ test_dm_topo_lookup(const char *s, size_t len, uint16_t *port)
 		if (strlen(test_dm_topo_names[r]) == len &&
 		    memcmp(test_dm_topo_names[r], s, len) == 0) {
 			*port = test_dm_topo_ports[r];
-			return 0;
+			return *port != TEST_DM_TOPO_NONE ? 0 : -ENODEV;
 		}
 	}
 	return -ENOENT;

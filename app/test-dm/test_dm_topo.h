@@ -43,10 +43,16 @@ uint16_t test_dm_topo_port(enum test_dm_topo_role role);
 /** Set the port id of a role. */
 void test_dm_topo_set(enum test_dm_topo_role role, uint16_t port);
 
-/** The reference's fixed ids: after the default topology's ports 0 to 2, from 3 on. */
+/**
+ * The reference's fixed ids: after the default topology's ports 0 to 2, from
+ * 3 on; no wire port (the PF's uplink is looped).
+ */
 void test_dm_topo_set_default(void);
 
-/** A port named by role: @return 0 and *port, or -ENOENT when @p s is no role's name. */
+/**
+ * A port named by role: @return 0 and *port, -ENOENT when @p s is no role's
+ * name, -ENODEV when the role has no port (a looped uplink has no wire).
+ */
 int test_dm_topo_lookup(const char *s, size_t len, uint16_t *port);
 
 /** Role of @p port, or -1 when it has none. */

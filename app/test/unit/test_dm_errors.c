@@ -297,8 +297,8 @@ static const struct {
 	  "p:1:13: expected hexadecimal bytes for 'hex', got 'abc'" },
 	{ TEST_DM_IN_CASE,
 	  "bogus 1",
-	  "c.case:1:1: expected case, queues, port, topology, flow, set, send, expect, repeat "
-	  "or end, got 'bogus'" },
+	  "c.case:1:1: expected case, queues, port, topology, require, flow, set, send, expect, "
+	  "repeat or end, got 'bogus'" },
 	{ TEST_DM_IN_CASE,
 	  "queues 0",
 	  "c.case:1:8: a port needs at least one queue" },

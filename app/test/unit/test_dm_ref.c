@@ -779,7 +779,7 @@ test_switch(void **state)
 				"is 5 / end actions drop / end"), RTE_FLOW_ERROR_TYPE_ITEM_SPEC);
 	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions "
 				"represented_port ethdev_port_id 3 / end"),
-			 RTE_FLOW_ERROR_TYPE_ACTION);
+			 RTE_FLOW_ERROR_TYPE_ACTION_CONF);
 	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions queue index 0 / "
 				"end"), RTE_FLOW_ERROR_TYPE_ACTION);
 	assert_int_equal(reject("flow create 0 transfer pattern eth / end actions count / end"),

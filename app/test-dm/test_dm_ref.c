@@ -410,12 +410,13 @@ static int
 test_dm_ref_forward(struct test_dm_ref *r, enum rte_flow_action_type type, uint16_t port,
 		    struct test_dm_ref_pkt *pkt, struct test_dm_fate *fate, unsigned int hops)
 {
-	if (type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
-		return test_dm_ref_ingress(r, port, pkt, fate);
+	/* Validation keeps port actions on the switch; a VF without its function drops. */
 	if (port >= r->cfg.nb_ports) {
 		fate->kind = TEST_DM_FATE_DROP;
 		return 0;
 	}
+	if (type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
+		return test_dm_ref_ingress(r, port, pkt, fate);
 	/* REPRESENTED_PORT, PORT_ID: what the port represents. */
 	if (r->cfg.role[port] == TEST_DM_REF_PF)
 		return test_dm_ref_to_wire(r, port, pkt, fate, hops);

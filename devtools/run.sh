@@ -4,10 +4,11 @@
 #
 # The main job on the device model: set up (idempotent), build, then
 #   1. dpdk-test-dm runs every built-in suite (app/test-dm/suites) on
-#      net_mlx5dm ports - net_mlx5dm0 looped, net_mlx5dm1 a cabled pair -
-#      and prints its summary; when the PMD has no rte_flow yet it says so and
+#      net_mlx5dm ports - net_mlx5dm0 looped, net_mlx5dm1 a cabled pair,
+#      net_mlx5dm2 an E-Switch with two VFs (the transfer suite) - and
+#      prints its summary; when the PMD has no rte_flow yet it says so and
 #      skips the cases that need it (--skip-without-flow);
-#   2. dpdk-test-dm's loopback check on the same ports;
+#   2. dpdk-test-dm's loopback check on the first two;
 #   3. the stock dpdk-testpmd loads the PMD with -d, forwards loopback
 #      traffic, and its per-queue counters are printed.
 # Exit status: non-zero when either dpdk-test-dm run failed (skipped cases are
@@ -26,15 +27,17 @@ pmd="$build/drivers/net/mlx5dm/librte_net_mlx5dm.so"
 testdm="$build/app/test-dm/dpdk-test-dm"
 eal="--no-huge --no-pci --no-shconf -m 256 --log-level=lib.eal:error"
 ports="--vdev net_mlx5dm0 --vdev net_mlx5dm1,ports=2,topology=pair"
+switch="net_mlx5dm2,representor=vf[0-1],vf_ports=1"
 args=${TEST_DM_ARGS:-"--suite all --skip-without-flow"}
 
 out=$(mktemp)
 cmds=$(mktemp)
 trap 'rm -f "$out" "$cmds"' EXIT
 
-echo "== dpdk-test-dm $args (net_mlx5dm0 looped, net_mlx5dm1 = cabled pair)"
+echo "== dpdk-test-dm $args (net_mlx5dm0 looped, net_mlx5dm1 = cabled pair," \
+	"net_mlx5dm2 = E-Switch)"
 # shellcheck disable=SC2086
-"$testdm" $eal $ports -- $args 2>/dev/null | tee "$out"
+"$testdm" $eal $ports --vdev "$switch" -- $args 2>/dev/null | tee "$out"
 suites=$(tail -n 1 "$out" | sed -n 's/^[0-9]* passed, \([0-9]*\) failed$/\1/p')
 suites=${suites:-"no summary"}
 if grep -q '^rte_flow not available in this PMD build; suites skipped' "$out"; then

@@ -8,8 +8,9 @@
 /*
  * The switch topology: an E-Switch with its PF (the e-switch manager and
  * uplink representor), two VFs with a representor port each, each VF's own
- * function as a port (the VM's view of the VF) and the "wire", a port cabled
- * to the uplink (the outside world). Cases name these ports by role
+ * function as a port (the VM's view of the VF) and, when the uplink is
+ * cabled rather than looped, the "wire", the port at its other end (the
+ * outside world). Cases name these ports by role
  * instead of by number ("pf", "rep0", "rep1", "vf0", "vf1", "wire"), so the
  * same case runs whatever port ids the ports got: the reference runner
  * (--check) uses fixed ids after the default topology's three ports, a run

@@ -121,13 +121,24 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * Error state. A WQE that completes in error (an error CQE: its syndrome
  * is in the statistics) moves the QP to the error state, as on a
  * ConnectX: that WQE wrote nothing, the WQEs before it executed, and every
- * later one is flushed unexecuted. The ring then stays in error until it
- * is destroyed: every call returns -EIO (nothing is posted or retried).
- * A ring that waited the stall limit for room without any completion is
- * in error too (a WQE of an operation may then be missing). A drain that
- * waited that long is not: it returns -ETIMEDOUT with every write still
- * posted, and a later drain waits for them again.
+ * later one is flushed unexecuted. The ring then stays in error until
+ * mlx5dm_send_recover(): every call returns -EIO (nothing is posted or
+ * retried). A ring that waited the stall limit for room without any
+ * completion is in error too (a WQE of an operation may then be missing).
+ * A drain that waited that long is not: it returns -ETIMEDOUT with every
+ * write still posted, and a later drain waits for them again.
  */
+
+/*
+ * Bring a ring in error back: wait until the device has flushed what it
+ * was told of (as mlx5dm_send_quiesce()), reset the QP and connect it
+ * again (RST, INIT, RTR, RTS). The WQEs that did not execute are dropped:
+ * mlx5dm_send_lost() keeps answering for them until the next recovery.
+ * 0 (also on a ring not in error), -ETIMEDOUT (the device did not flush:
+ * the ring stays in error, and a later call tries again), or what the
+ * device refused.
+ */
+int mlx5dm_send_recover(struct mlx5dm_send_ring *ring);
 
 /*
  * Wait until no WQE posted on the ring can still execute: a drain on a
@@ -151,9 +162,11 @@ uint32_t mlx5dm_send_pos(const struct mlx5dm_send_ring *ring);
 bool mlx5dm_send_done(const struct mlx5dm_send_ring *ring, uint32_t pos);
 
 /*
- * True when the ring is in error and a WQE posted before pos (a value of
- * mlx5dm_send_pos()) did not execute. Writes posted before pos are on the
- * device when it is false and the ring has reaped their completions.
+ * True when a WQE posted before pos (a value of mlx5dm_send_pos()) did not
+ * execute: the ring is in error and pos is past the failed WQE, or pos is
+ * among the positions the last mlx5dm_send_recover() dropped. Writes
+ * posted before pos are on the device when it is false and the ring has
+ * reaped their completions.
  */
 bool mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos);
 
@@ -180,6 +193,7 @@ struct mlx5dm_send_stats {
 	uint64_t cqes;
 	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
 	uint64_t drain_timeouts; /* drains that gave up on a silent device */
+	uint64_t recoveries;   /* times mlx5dm_send_recover() brought the QP back */
 	uint32_t err_syndrome; /* syndrome of the first error CQE, 0 if none */
 	/* The ring's state when read. */
 	uint32_t size;         /* WQEBBs */

@@ -21,6 +21,9 @@ struct mlx5dm_send_ring {
 	bool own_uar;
 	int err;                         /* -EIO once an error CQE was seen (or a wait gave up) */
 	uint32_t err_pos;                /* with err: pi of the first WQE that did not execute */
+	/* The WQEs the last recovery discarded: positions in (lost_from, lost_to]. */
+	uint32_t lost_from, lost_to;
+	struct mlx5dm_send_path path;    /* how the QP reaches itself, for a reconnection */
 
 	/* Send queue: (1 << log_nbb) WQEBBs of 64 bytes. */
 	uint8_t *sq_buf;

@@ -107,8 +107,7 @@ mlx5dm_send_path_set(uint8_t *in, const struct mlx5dm_send_path *path)
 
 /* One QP state transition; the fields each step sets are those of rdma-core's DR rings. */
 static int
-mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_attr *attr,
-		      uint16_t opcode)
+mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, uint16_t opcode)
 {
 	uint8_t in[MLX5DM_MODIFY_QP_IN_BYTES] = { 0 };
 	uint8_t out[MLX5DM_MODIFY_QP_OUT_BYTES] = { 0 };
@@ -127,7 +126,7 @@ mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_at
 		mlx5dm_prm_fset(in, MLX5DM_QPC_MTU, MLX5DM_QPC_MTU_1K);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_LOG_MSG_MAX, 24);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_REMOTE_QPN, ring->qpn); /* connected to itself */
-		mlx5dm_send_path_set(in, &attr->path);
+		mlx5dm_send_path_set(in, &ring->path);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_VHCA_PORT, 1);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_MIN_RNR_NAK, 1);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_LOG_RRA_MAX, 4);
@@ -138,12 +137,81 @@ mlx5dm_send_modify_qp(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_at
 		mlx5dm_prm_fset(in, MLX5DM_QPC_PAP_ACK_TIMEOUT, 8);
 		mlx5dm_prm_fset(in, MLX5DM_QPC_LOG_SRA_MAX, 4);
 		break;
+	case MLX5DM_CMD_OP_2RST_QP:
+		break;
 	default:
 		return -EINVAL;
 	}
 	ret = ring->dev->ops->devx_obj_modify(ring->qp, in, sizeof(in), out, sizeof(out));
 	if (ret != 0)
 		return mlx5dm_send_cmd_err("modify QP", out, ret < 0 ? ret : -ret);
+	return 0;
+}
+
+/* RST to RTS, connected to itself. */
+static int
+mlx5dm_send_connect(struct mlx5dm_send_ring *ring)
+{
+	int ret;
+
+	ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_RST2INIT_QP);
+	if (ret == 0)
+		ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_INIT2RTR_QP);
+	if (ret == 0)
+		ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_RTR2RTS_QP);
+	return ret;
+}
+
+/*
+ * A QP in error back to RTS, as DPDK mlx5 brings its failed queues back
+ * (mlx5_queue_state_modify(): to RST, then up again): once the device has
+ * flushed every WQE it was told of, nothing of the old SQ can still
+ * execute, and RST restarts the device's WQE counter at 0. The ring's own
+ * positions never go back (callers keep them to ask mlx5dm_send_done()):
+ * they jump to the next multiple of 2^16, where the 16-bit counter of the
+ * device's WQEs meets them again. The CQ was not in error (it holds a CQE
+ * per WQEBB): it goes on as it was.
+ */
+int
+mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
+{
+	uint32_t restart;
+	int ret;
+
+	if (ring->err == 0)
+		return 0;
+	ret = mlx5dm_send_quiesce(ring);
+	if (ret < 0)
+		return ret;
+	ret = mlx5dm_send_modify_qp(ring, MLX5DM_CMD_OP_2RST_QP);
+	if (ret == 0) {
+		/* In RST the device reads no record: it starts again from 0 with it. */
+		__atomic_store_n((uint32_t *)(ring->dbr_buf + MLX5DM_SEND_QP_DBR_OFF) +
+				 MLX5_SND_DBR, 0, __ATOMIC_RELAXED);
+		mlx5dm_wmb();
+		ret = mlx5dm_send_connect(ring);
+	}
+	if (ret < 0) {
+		MLX5DM_LOG(ERR, "send", "qpn 0x%x: the failed QP could not be brought back: %d",
+			   ring->qpn, ret);
+		return ret;
+	}
+	restart = (ring->pi + 0xffffu) & ~0xffffu;
+	ring->lost_from = ring->err_pos;
+	ring->lost_to = restart;
+	/* WQEs posted but never rung are dropped with the rest. */
+	__atomic_store_n(&ring->ci, restart, __ATOMIC_RELEASE);
+	ring->pi = restart;
+	ring->rung_pi = restart;
+	ring->unrung = 0;
+	ring->since_signal = 0;
+	ring->data_tail = ring->data_head;
+	ring->data_unsignaled = 0;
+	ring->last_len = 0;
+	ring->err = 0;
+	ring->stats.recoveries++;
+	MLX5DM_LOG(INFO, "send", "qpn 0x%x: back in RTS; WQEs %u to %u were not executed",
+		   ring->qpn, ring->lost_from, restart);
 	return 0;
 }
 
@@ -243,6 +311,7 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 		return NULL;
 	}
 	ring->dev = attr->dev;
+	ring->path = attr->path;
 	ring->log_nbb = attr->log_sq_wqebb != 0 ? attr->log_sq_wqebb : MLX5DM_SEND_LOG_SQ_WQEBB;
 	/*
 	 * Every WQE may end with an error CQE once the QP fails, so the CQ holds
@@ -281,11 +350,7 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 	ret = mlx5dm_send_create_qp(ring, attr);
 	if (ret < 0)
 		goto free_ring;
-	ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_RST2INIT_QP);
-	if (ret == 0)
-		ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_INIT2RTR_QP);
-	if (ret == 0)
-		ret = mlx5dm_send_modify_qp(ring, attr, MLX5DM_CMD_OP_RTR2RTS_QP);
+	ret = mlx5dm_send_connect(ring);
 	if (ret < 0)
 		goto free_ring;
 	MLX5DM_LOG(DEBUG, "send", "ring qpn 0x%x cqn 0x%x: %u WQEBBs, signal every %u, %s",

@@ -568,8 +568,10 @@ mlx5dm_send_pos(const struct mlx5dm_send_ring *ring)
 bool
 mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos)
 {
-	/* Positions wrap at 2^32; the WQEs compared are at most a ring apart. */
-	return ring->err != 0 && (int32_t)(pos - ring->err_pos) > 0;
+	/* Positions wrap at 2^32; those compared are less than 2^31 apart. */
+	if (ring->err != 0)
+		return (int32_t)(pos - ring->err_pos) > 0;
+	return (int32_t)(pos - ring->lost_from) > 0 && (int32_t)(pos - ring->lost_to) <= 0;
 }
 
 bool

@@ -172,7 +172,8 @@ int mlx5dm_match_check(struct mlx5dm_domain *dom, enum mlx5dm_domain_type type,
  * log line naming the cause) for an impossible action combination; EIO when
  * the queue's send ring is (or is found) in error before the rule's writes
  * executed: the rule is undone, and every later create on the queue fails
- * the same way (doc/guides/steering.rst, Errors).
+ * the same way until mlx5dm_queue_recover() (doc/guides/steering.rst,
+ * Errors).
  */
 #define MLX5DM_RULE_MAX_ACTIONS 16
 struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
@@ -219,6 +220,32 @@ int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 /* Ring the doorbells of / wait for the writes queued on a queue. */
 int mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue);
 int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
+
+/*
+ * Where the writes posted on a queue so far end: a caller that records it
+ * after an operation asks mlx5dm_queue_lost() about that operation later.
+ */
+uint32_t mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue);
+
+/*
+ * True when some write posted on the queue before pos (a value of
+ * mlx5dm_queue_pos()) never executed: the queue's ring is in error past
+ * it, or its last mlx5dm_queue_recover() dropped it.
+ */
+bool mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos);
+
+/*
+ * Bring a queue whose ring is in error back into use: once the device has
+ * flushed what it was told of, its QP is reset and connected again (the
+ * statistics count it), and rule operations on the queue work again. The
+ * writes that did not execute are not posted again: the operations they
+ * belong to (mlx5dm_queue_lost()) are the caller's to undo (a rule whose
+ * creation was lost is destroyed as any other; doc/guides/steering.rst,
+ * Errors). 0 (also on a queue not in error), -EINVAL, -ETIMEDOUT (the
+ * device did not flush: still in error, call again), or what the device
+ * refused.
+ */
+int mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue);
 
 /* ---- device resources the actions point at ---- */
 
@@ -554,6 +581,7 @@ struct mlx5dm_queue_stats {
 	uint32_t unrung;             /* WQEs posted the device was not told of (doorbell batch) */
 	int error;                   /* 0, or -EIO: the ring is in error (mlx5dm_rule_create) */
 	uint32_t err_syndrome;       /* of the first error CQE, 0 if none */
+	uint64_t recoveries;         /* times mlx5dm_queue_recover() brought its QP back */
 };
 /* 0; -EINVAL (queue >= the context's queues, NULL). */
 int mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_stats *st);

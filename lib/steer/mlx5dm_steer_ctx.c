@@ -450,6 +450,53 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return ret;
 }
 
+uint32_t
+mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	struct mlx5dm_queue *q;
+	uint32_t pos;
+
+	if (queue >= ctx->nb_queues)
+		return 0;
+	/* A rule placed later would write after the position. */
+	mlx5dm_rule_settle_all(ctx);
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	pos = mlx5dm_send_pos(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return pos;
+}
+
+bool
+mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos)
+{
+	struct mlx5dm_queue *q;
+	bool lost;
+
+	if (queue >= ctx->nb_queues)
+		return false;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	lost = mlx5dm_send_lost(q->ring, pos);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return lost;
+}
+
+int
+mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	struct mlx5dm_queue *q;
+	int ret;
+
+	if (ctx == NULL || queue >= ctx->nb_queues)
+		return -EINVAL;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_send_recover(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
+}
+
 int
 mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 {
@@ -530,5 +577,6 @@ mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_que
 	st->unrung = ss.unrung;
 	st->error = ss.err;
 	st->err_syndrome = ss.err_syndrome;
+	st->recoveries = ss.recoveries;
 	return 0;
 }

@@ -25,6 +25,8 @@
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_prm_res.h"
 #include "mlx5dm_res.h"
+#include "mlx5dm_send_priv.h"
+#include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 #include "test_util.h"
 
@@ -750,6 +752,94 @@ test_ring_failure(void **state)
 		ring_failure_at(k, k <= n);
 }
 
+/*
+ * A queue whose QP failed comes back into use. A write outside the STE ICM
+ * the device knows (past the end of the DM its key names) completes in
+ * error on the model as on a ConnectX: the QP goes to the error state and
+ * the WQEs behind it are flushed. The rules created behind it either fail
+ * at once (EIO: the create saw the error) or were created and their writes
+ * lost (mlx5dm_queue_lost()). Recovering resets the QP; the lost rules are
+ * destroyed as any other, their ICM and records go back, the rules that
+ * were in place keep steering, and new rules on the queue steer again.
+ */
+static void
+test_ring_recovery(void **state)
+{
+	struct mlx5dm_rule *lost[4];
+	struct mlx5dm_queue_stats qs;
+	struct mlx5dm_send_ring *ring;
+	struct mlx5dm_rule *r1, *r;
+	uint8_t v[MP_SIZE], line[64];
+	unsigned int i, n = 0, failed = 0;
+	struct snap before;
+	struct frame f;
+	struct fenv fe;
+	uint32_t pos, pos0;
+
+	(void)state;
+	fenv_open(&fe);
+	ml_key(1, v, &f);
+	r1 = senv_rule(fe.m, 0, v, 1, &fe.e->to_q[2]);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(senv_send(fe.e, &f, NULL), 2);
+	before = snap_take(&fe);
+	/* The last write went to STE ICM: the same key, an address far past the DM. */
+	ring = fe.e->ctx->queues[0].ring;
+	pos0 = mlx5dm_queue_pos(fe.e->ctx, 0);
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
+					   line, sizeof(line)), 0);
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(lost); i++) {
+		ml_key(2 + i, v, &f);
+		errno = 0;
+		r = mlx5dm_rule_create(fe.m, 0, v, 1, &fe.e->to_q[1]);
+		pos = mlx5dm_queue_pos(fe.e->ctx, 0);
+		if (r == NULL) {
+			assert_int_equal(errno, EIO);
+			failed++;
+			continue;
+		}
+		lost[n++] = r;
+		/* The bad write is before this rule's: whatever the device did, it is lost. */
+		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+		assert_true(mlx5dm_queue_lost(fe.e->ctx, 0, pos));
+	}
+	assert_int_equal(n + failed, MLX5DM_ARRAY_SIZE(lost));
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, -EIO);
+	assert_int_equal(qs.err_syndrome, 0x13);
+	assert_int_equal(qs.recoveries, 0);
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.recoveries, 1);
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	/* The dropped writes stay known as lost; what came before them is not. */
+	assert_true(mlx5dm_queue_lost(fe.e->ctx, 0, pos));
+	assert_false(mlx5dm_queue_lost(fe.e->ctx, 0, pos0));
+	for (i = 0; i < n; i++)
+		assert_int_equal(mlx5dm_rule_destroy(lost[i], 0), 0);
+	/* The ICM and the records of the lost rules are back; the rules in place steer. */
+	snap_assert(&fe, &before, "recovery", 0);
+	ml_key(1, v, &f);
+	assert_int_equal(senv_send(fe.e, &f, NULL), 2);
+	for (i = 0; i < MLX5DM_ARRAY_SIZE(lost); i++) {
+		ml_key(2 + i, v, &f);
+		assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
+	}
+	/* The queue works again: a new rule steers, and nothing is lost any more. */
+	ml_key(2, v, &f);
+	r = senv_rule(fe.m, 0, v, 1, &fe.e->to_q[1]);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_false(mlx5dm_queue_lost(fe.e->ctx, 0, mlx5dm_queue_pos(fe.e->ctx, 0)));
+	assert_int_equal(senv_send(fe.e, &f, NULL), 1);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
+	fenv_close(&fe);
+}
+
 int
 main(void)
 {
@@ -758,6 +848,7 @@ main(void)
 		cmocka_unit_test(test_failed_growth),
 		cmocka_unit_test(test_action_records),
 		cmocka_unit_test(test_ring_failure),
+		cmocka_unit_test(test_ring_recovery),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

@@ -69,3 +69,13 @@ heap_allocated(void)
 	assert_int_equal(rte_malloc_get_socket_stats(0, &st), 0);
 	return st.heap_allocsz_bytes;
 }
+
+uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
+	return v;
+}

@@ -22,5 +22,7 @@ void pmd_env_fini(struct rte_mempool *pool);
 uint16_t port_by_name(const char *name);
 /* Bytes allocated in the DPDK heap of socket 0. */
 size_t heap_allocated(void);
+/* The port's extended statistic called name (the test fails if there is none). */
+uint64_t xstat(uint16_t port, const char *name);
 
 #endif /* _PMD_ENV_H_ */

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
@@ -35,7 +36,12 @@
 #include <ethdev_driver.h>
 
 #include <rte_pmd_mlx5dm.h>
+#include "mlx5dm.h"
+#include "mlx5dm_flow.h"
+#include "mlx5dm_flow_template.h"
 #include "mlx5dm_osdep.h"
+#include "mlx5dm_send_priv.h"
+#include "mlx5dm_steer_priv.h"
 #include "pmd_env.h"
 #include "mlx5dm_sim.h"
 
@@ -248,6 +254,194 @@ test_bringup_faults(void **state)
 	assert_true(failed > total / 2);
 }
 
+/* Whether an IPv4/UDP frame to 10.0.0.d comes back through the loop (else it was dropped). */
+static bool
+frame_received(uint16_t port, uint8_t d)
+{
+	static const uint8_t hdr[34] = {
+		0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00,
+		0x45, 0, 0, 50, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 0,
+	};
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	struct rte_mbuf *m;
+	unsigned int got = 0;
+	uint8_t *b;
+	int k = 0;
+
+	m = rte_pktmbuf_alloc(pool);
+	assert_non_null(m);
+	assert_non_null(rte_pktmbuf_append(m, 64));
+	b = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(b, hdr, sizeof(hdr));
+	memset(b + sizeof(hdr), 0, 64 - sizeof(hdr));
+	b[33] = d;
+	b[35] = 1;      /* UDP ports 1 -> 2, length 30 */
+	b[37] = 2;
+	b[39] = 30;
+	assert_int_equal(rte_eth_tx_burst(port, 0, &m, 1), 1);
+	/* Done on Tx: delivered to an Rx queue or dropped by then. */
+	while (k == 0 && rte_get_timer_cycles() < deadline) {
+		k = rte_eth_tx_done_cleanup(port, 0, 0);
+		assert_true(k >= 0);
+	}
+	assert_int_equal(k, 1);
+	while (rte_eth_rx_burst(port, 0, &m, 1) == 1) {
+		got++;
+		rte_pktmbuf_free(m);
+	}
+	return got != 0;
+}
+
+/* The rule of tbl dropping what goes to 10.0.0.d, created on flow queue 0 and checked. */
+static struct rte_flow *
+drop_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t d)
+{
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 | d) };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
+	assert_non_null(f);
+	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	assert_false(frame_received(port, d));
+	return f;
+}
+
+/*
+ * A flow queue's rule queue whose QP fails: a write past the end of the
+ * STE ICM DM its key names (the model's own range check makes it fail as a
+ * ConnectX does, a remote access error) is posted on the rule queue, then
+ * rules are created through the flow queue. Those the device lost come
+ * back from rte_flow_pull() as RTE_FLOW_OP_ERROR with their user data;
+ * their ICM and records are back; the rule in place keeps dropping its
+ * traffic, the lost ones steer nothing, and the queue takes rules again.
+ */
+static void
+test_async_ring_recovery(void **state)
+{
+	static const struct rte_flow_item_ipv4 ip_mask = {
+		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
+	};
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_item_ipv4 ip = { 0 };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = 1024,
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 }, later = { .postpone = 1 };
+	struct rte_flow_op_result res[8];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow *f1, *f[4], *g;
+	struct mlx5dm_flow_priv *fp;
+	struct mlx5dm_send_ring *ring;
+	struct mlx5dm_priv *priv;
+	struct mlx5dm_queue_stats qs;
+	struct rte_flow_error err;
+	uint64_t icm1, rules1;
+	unsigned int i, made = 0;
+	uint8_t line[64];
+	uint16_t port, lq;
+	int n;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init("net_mlx5dm5", NULL), 0);
+	port = port_by_name("net_mlx5dm5");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
+	assert_int_equal(rte_eth_dev_start(port), 0);
+	pt = rte_flow_pattern_template_create(port, &pta, pattern, &err);
+	assert_non_null(pt);
+	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
+	assert_non_null(at);
+	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	f1 = drop_rule(port, tbl, 1);
+	assert_true(frame_received(port, 2));
+	icm1 = xstat(port, "steer_icm_used_bytes");
+	rules1 = xstat(port, "steer_rules");
+	/* The flow queue's rule queue; its last write went to STE ICM. */
+	priv = rte_eth_devices[port].data->dev_private;
+	fp = mlx5dm_flow_port_fp(&rte_eth_devices[port]);
+	lq = (uint16_t)(fp->port.tmpl + 0 % fp->port.nb_tmpl);
+	ring = priv->steer->queues[lq].ring;
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40),
+					   ring->last_rkey, line, sizeof(line)), 0);
+	for (i = 0; i < RTE_DIM(f); i++) {
+		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000002 + i);
+		f[i] = rte_flow_async_create(port, 0, &later, tbl, rule, 0, drop, 0,
+					     (void *)(uintptr_t)(0x100 + i), &err);
+		/* Refused at once once the device reported the failure (EIO). */
+		if (f[i] == NULL)
+			assert_int_equal(rte_errno, EIO);
+		made += f[i] != NULL;
+	}
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	n = rte_flow_pull(port, 0, res, RTE_DIM(res), &err);
+	assert_int_equal(n, (int)made);
+	for (i = 0; i < made; i++) {
+		assert_int_equal(res[i].status, RTE_FLOW_OP_ERROR);
+		assert_ptr_equal(res[i].user_data, (void *)(uintptr_t)(0x100 + i));
+	}
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.err_syndrome, 0x13);
+	assert_int_equal(qs.recoveries, 1);
+	/* The lost rules' ICM and records are back; the one in place steers. */
+	assert_int_equal(xstat(port, "steer_icm_used_bytes"), icm1);
+	assert_int_equal(xstat(port, "steer_rules"), rules1);
+	assert_false(frame_received(port, 1));
+	for (i = 0; i < RTE_DIM(f); i++)
+		assert_true(frame_received(port, (uint8_t)(2 + i)));
+	/* The queue takes rules again. */
+	g = drop_rule(port, tbl, 2);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), 0);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f1, NULL, &err), 0);
+	assert_int_equal(rte_flow_pull(port, 0, res, 2, &err), 2);
+	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
+	assert_int_equal(res[1].status, RTE_FLOW_OP_SUCCESS);
+	assert_true(frame_received(port, 1));
+	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -271,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_devargs_device_selection),
 		cmocka_unit_test(test_port_attributes),
 		cmocka_unit_test(test_bringup_faults),
+		cmocka_unit_test(test_async_ring_recovery),
 	};
 
 	return cmocka_run_group_tests_name("pmd_backend", tests, setup, teardown);

@@ -133,16 +133,6 @@ recv_all(uint16_t port, uint16_t q, int check_order)
 	return total;
 }
 
-static uint64_t
-xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v;
-
-	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
-	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
-	return v;
-}
-
 static void
 close_port(uint16_t port)
 {

@@ -547,6 +547,37 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return mlx5dm_queue_flush(ctx, queue);
 }
 
+/* Nor does a queue fail: nothing is ever lost, nothing to bring back. */
+uint32_t
+mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	(void)ctx;
+	(void)queue;
+	return 0;
+}
+
+bool
+mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos)
+{
+	(void)ctx;
+	(void)queue;
+	(void)pos;
+	return false;
+}
+
+int
+mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue)
+{
+	return mlx5dm_queue_flush(ctx, queue);
+}
+
+int
+mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	return mlx5dm_queue_flush(ctx, queue);
+}
+
 /* The fake has no ICM to run out of. */
 int
 mlx5dm_ctx_ste_room(struct mlx5dm_ctx *ctx, uint64_t rules)

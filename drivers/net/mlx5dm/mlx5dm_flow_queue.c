@@ -15,6 +15,13 @@
  * results: a pulled creation steers packets, a pulled destruction no longer
  * does. Only the lcore owning a flow queue touches its ring.
  *
+ * A rule queue whose send ring failed (an error CQE) is brought back by
+ * the next pull that finds it so: the operations whose writes the device
+ * never executed are pulled with RTE_FLOW_OP_ERROR, and the flows their
+ * creations made are destroyed by the PMD (as DPDK mlx5 HWS completes the
+ * rules of a queue in error). So a flow is destroyed only once its
+ * creation's result was pulled, as on DPDK mlx5.
+ *
  * Flow queue q has library rule queue port.tmpl + q % port.nb_tmpl (one
  * for each EAL lcore): of its own when rte_flow_configure() asked for no
  * more flow queues than that, else shared with the flow queues of the
@@ -69,6 +76,13 @@ mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_
 	return (uint16_t)(port->tmpl + i);
 }
 
+/* The port's steering context (NULL on the handle-only flow engine). */
+static struct mlx5dm_ctx *
+mlx5dm_flow_tq_steer(struct rte_eth_dev *dev)
+{
+	return ((struct mlx5dm_priv *)dev->data->dev_private)->steer;
+}
+
 static int
 mlx5dm_flow_tq_full(struct rte_flow_error *error)
 {
@@ -76,20 +90,95 @@ mlx5dm_flow_tq_full(struct rte_flow_error *error)
 				  "the flow queue is full: pull its results first");
 }
 
-/* Keep the result of a finished operation (room was checked). */
+/*
+ * Keep the result of a finished operation (room was checked). One that
+ * wrote through rule queue lq (a flow's creation or destruction) keeps
+ * where its writes end, and a creation its flow: should the rule queue
+ * fail before they executed, the pull reports an error instead.
+ */
 static void
 mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
-		    void *user_data)
+		    void *user_data, struct mlx5dm_ctx *steer, uint16_t lq, bool writes,
+		    struct rte_flow *flow)
 {
 	uint32_t place = tq->head + tq->count;
+	struct mlx5dm_flow_tq_op *op;
 	struct rte_flow_op_result *r;
 
-	r = &tq->res[place >= tq->size ? place - tq->size : place];
+	if (place >= tq->size)
+		place -= tq->size;
+	r = &tq->res[place];
 	r->status = RTE_FLOW_OP_SUCCESS;
 	r->user_data = user_data;
+	op = &tq->op[place];
+	op->writes = writes && steer != NULL;
+	op->flow = flow;
+	if (op->writes)
+		op->pos = mlx5dm_queue_pos(steer, lq);
 	tq->count++;
 	if (op_attr == NULL || !op_attr->postpone)
 		tq->pushed = tq->count;
+}
+
+/*
+ * The rule queue lq of the flow queue was brought back from a failure
+ * (by this pull or another flow queue's sharing it): the waiting results
+ * whose writes the device never executed become errors, as DPDK mlx5 HWS
+ * completes the rules of a queue in error, and the flows those creations
+ * made are destroyed (their ICM and records go back; the device never
+ * reached them). Their destruction is drained: what is pulled then holds.
+ * 0, or what the drain returned.
+ */
+static int
+mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		    struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct rte_flow_error err;
+	uint32_t i, k, lost = 0;
+
+	for (i = 0, k = tq->head; i < tq->count; i++, k = k + 1 == tq->size ? 0 : k + 1) {
+		struct mlx5dm_flow_tq_op *op = &tq->op[k];
+
+		if (!op->writes || !mlx5dm_queue_lost(priv->steer, lq, op->pos))
+			continue;
+		tq->res[k].status = RTE_FLOW_OP_ERROR;
+		op->writes = false;
+		if (op->flow != NULL &&
+		    mlx5dm_flow_destroy_one(dev, fp, op->flow, lq, qlock, &err) < 0)
+			MLX5DM_DRV_LOG(ERR, "flow of a lost creation not destroyed: %s",
+				       err.message);
+		op->flow = NULL;
+		lost++;
+	}
+	if (lost != 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: operations ending in error on a failed rule "
+			       "queue: %u", dev->data->port_id, lost);
+	return lost != 0 ? mlx5dm_queue_drain(priv->steer, lq) : 0;
+}
+
+/*
+ * Pull's wait for rule queue lq: its writes executed (0), or it failed and
+ * is brought back with the results it lost marked (0 as well), or a
+ * negative errno (-ETIMEDOUT: the device is silent, pull again).
+ */
+static int
+mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		      struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_queue_stats qs;
+	int ret;
+
+	ret = mlx5dm_queue_drain(priv->steer, lq);
+	if (ret == -EIO)
+		ret = mlx5dm_queue_recover(priv->steer, lq);
+	if (ret == 0)
+		ret = mlx5dm_queue_stats_get(priv->steer, lq, &qs);
+	if (ret < 0 || qs.recoveries == tq->recoveries)
+		return ret;
+	tq->recoveries = qs.recoveries;
+	return mlx5dm_flow_tq_lost(dev, fp, tq, lq, qlock);
 }
 
 /* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
@@ -176,7 +265,8 @@ unlock:
 		return NULL;
 	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 	if (flow != NULL)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
+				    flow);
 	return flow;
 }
 
@@ -200,7 +290,8 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 	ret = mlx5dm_flow_destroy_one(dev, fp, flow, lq, qlock, error);
 	if (ret == 0)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
+				    NULL);
 	return ret;
 }
 
@@ -235,13 +326,15 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	/*
 	 * What is pulled is in the device: the writes of the flow queue's rule
 	 * queue have completed (the library takes the queue's lock), and so
-	 * have those of other queues they waited for.
+	 * have those of other queues they waited for; or the rule queue failed
+	 * and the operations it lost end in error.
 	 */
 	mlx5dm_rules_ring(priv);
 	if (priv->steer != NULL) {
 		rte_spinlock_t *qlock;
+		uint16_t lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 
-		ret = mlx5dm_queue_drain(priv->steer, mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
+		ret = mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock);
 	}
 	/* A silent device: the results stay for a later pull, which waits again. */
 	if (ret == -ETIMEDOUT)
@@ -303,7 +396,7 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	LIST_INSERT_HEAD(&fp->tmpl->handles, h, next);
 	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
 	return h;
 fail:
 	rte_spinlock_unlock(&fp->lock);
@@ -340,7 +433,7 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
 	return ret;
 }
 
@@ -379,6 +472,6 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	q->bytes = bytes;
 	q->hits_set = 1;
 	q->bytes_set = 1;
-	mlx5dm_flow_tq_done(tq, op_attr, user_data);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
 	return 0;
 }

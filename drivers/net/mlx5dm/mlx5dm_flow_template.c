@@ -66,8 +66,10 @@ mlx5dm_flow_tq_free(struct mlx5dm_flow_tmpl *t)
 
 	if (t->tq == NULL)
 		return;
-	for (q = 0; q < t->nb_queues; q++)
+	for (q = 0; q < t->nb_queues; q++) {
 		mlx5dm_free(t->tq[q].res);
+		mlx5dm_free(t->tq[q].op);
+	}
 	mlx5dm_free(t->tq);
 	t->tq = NULL;
 	t->nb_queues = 0;
@@ -92,14 +94,19 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
 	for (q = 0; q < nb; q++) {
 		tq[q].size = attr[q]->size;
 		tq[q].res = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].res[0]));
-		if (tq[q].res == NULL)
+		tq[q].op = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].op[0]));
+		if (tq[q].res == NULL || tq[q].op == NULL) {
+			q++;
 			goto nomem;
+		}
 	}
 	*out = tq;
 	return 0;
 nomem:
-	while (q-- > 0)
+	while (q-- > 0) {
 		mlx5dm_free(tq[q].res);
+		mlx5dm_free(tq[q].op);
+	}
 	mlx5dm_free(tq);
 	return mlx5dm_flow_nomem(error);
 }

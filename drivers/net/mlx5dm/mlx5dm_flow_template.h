@@ -87,12 +87,21 @@ struct rte_flow_action_handle {
 };
 
 /* One flow queue: results of finished operations, a ring of size entries (one lcore). */
+/* What a waiting result needs should its rule queue fail (mlx5dm_flow_pull()). */
+struct mlx5dm_flow_tq_op {
+	struct rte_flow *flow;          /* a creation's flow, undone if its writes were lost */
+	uint32_t pos;                   /* the rule queue's position after the operation */
+	bool writes;                    /* the operation wrote through the rule queue */
+};
+
 struct mlx5dm_flow_tq {
 	uint32_t size;
 	uint32_t head;                  /* place of the next result to pull */
 	uint32_t count;                 /* results waiting */
 	uint32_t pushed;                /* of them, the first that may be pulled */
+	uint64_t recoveries;            /* of its rule queue, when its results were last checked */
 	struct rte_flow_op_result *res;
+	struct mlx5dm_flow_tq_op *op;   /* beside res */
 } __rte_cache_aligned;
 
 /* The template state of a port (fp->tmpl), made by rte_flow_configure(). */

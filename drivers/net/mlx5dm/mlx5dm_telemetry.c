@@ -141,9 +141,10 @@ mlx5dm_dev_priv_dump(struct rte_eth_dev *dev, FILE *file)
 		mlx5dm_dump_line(file, "rule queue %u: %" PRId64 " rules, %" PRIu64 " WQEs, %"
 				 PRIu64 " bytes written, %" PRIu64 " doorbells, %" PRIu64
 				 " CQEs, %" PRIu32 " of %" PRIu32 " WQEBBs outstanding, %" PRIu32
-				 " WQEs unrung, error %d (syndrome 0x%" PRIx32 ")\n", i, qs.rules,
-				 qs.wqes, qs.write_bytes, qs.doorbells, qs.cqes, qs.outstanding,
-				 qs.size, qs.unrung, qs.error, qs.err_syndrome);
+				 " WQEs unrung, error %d (syndrome 0x%" PRIx32 "), %"
+				 PRIu64 " recoveries\n", i, qs.rules, qs.wqes, qs.write_bytes,
+				 qs.doorbells, qs.cqes, qs.outstanding, qs.size, qs.unrung,
+				 qs.error, qs.err_syndrome, qs.recoveries);
 	}
 	mlx5dm_dump_line(file, "counters: %" PRIu32 " in use in %" PRIu32 " bulks, %" PRIu32
 			 " counter actions; device bulks %" PRIu64 "\n", f.flow.counters,
@@ -302,6 +303,7 @@ mlx5dm_tel_send_body(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp __rte
 		rte_tel_data_add_dict_u64(c, "unrung", qs.unrung);
 		rte_tel_data_add_dict_int(c, "error", qs.error);
 		rte_tel_data_add_dict_u64(c, "err_syndrome", qs.err_syndrome);
+		rte_tel_data_add_dict_u64(c, "recoveries", qs.recoveries);
 	}
 }
 

@@ -173,7 +173,9 @@ int mlx5dm_match_check(struct mlx5dm_domain *dom, enum mlx5dm_domain_type type,
  * the queue's send ring is (or is found) in error before the rule's writes
  * executed: the rule is undone, and every later create on the queue fails
  * the same way until mlx5dm_queue_recover() (doc/guides/steering.rst,
- * Errors).
+ * Errors). ETIMEDOUT when another queue's writes into the rule's slot
+ * chain did not complete for the send ring's stall limit: they may still
+ * execute, so nothing was written (the call may be made again).
  */
 #define MLX5DM_RULE_MAX_ACTIONS 16
 struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t queue,
@@ -214,7 +216,11 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *pr
 						     uint16_t queue, size_t nb_actions,
 						     struct mlx5dm_action *const actions[],
 						     const uint32_t args[]);
-/* -EIO when the queue's ring is in error: the rule is released all the same. */
+/*
+ * -EIO when the queue's ring is in error: the rule is released all the
+ * same. -ETIMEDOUT when another queue's writes into its slot chain did not
+ * complete for the stall limit: the rule is left as it was (destroy again).
+ */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
 /* Ring the doorbells of / wait for the writes queued on a queue. */

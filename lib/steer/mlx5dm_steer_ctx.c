@@ -52,30 +52,34 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 }
 
 /*
- * Rule queue qi's writes before pos have executed (qi's lock is taken if
- * they may not have: callers hold no queue lock). A ring in error is only
- * quiesced: what it did not execute never will. With try, a caller that
- * holds a queue lock gets false instead of waiting for qi's lock.
+ * Make rule queue qi's writes before pos execute before the caller writes
+ * after them (qi's lock is taken if they may not have: callers hold no
+ * queue lock). 0 once they have, or never will (a ring in error is only
+ * quiesced: what it did not execute never will); -ETIMEDOUT when the
+ * device completed nothing for the stall limit: they may still execute,
+ * so the caller must not write as if they had; -EBUSY with try, for a
+ * caller that holds a queue lock, instead of waiting for qi's lock.
  */
-bool
+int
 mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try)
 {
 	struct mlx5dm_queue *o = &ctx->queues[qi];
+	int ret = 0;
 
 	if (mlx5dm_send_done(o->ring, pos))
-		return true;
+		return 0;
 	if (!try)
 		mlx5dm_spinlock_lock(&o->lock);
 	else if (!mlx5dm_spinlock_trylock(&o->lock))
-		return false;
+		return -EBUSY;
 	/* Completions already there (its user may not have reaped them) spare a fence. */
 	if (!mlx5dm_send_done(o->ring, pos))
 		(void)mlx5dm_send_poll(o->ring);
 	if (!mlx5dm_send_done(o->ring, pos))
-		(void)mlx5dm_send_quiesce(o->ring);
+		ret = mlx5dm_send_quiesce(o->ring);
 	mlx5dm_spinlock_unlock(&o->lock);
 	__atomic_fetch_add(&ctx->n_order_waits, 1, __ATOMIC_RELAXED);
-	return true;
+	return ret == -ETIMEDOUT ? ret : 0;
 }
 
 /* Drain every ring but q's (q's lock held; the others are taken one at a time). */

@@ -485,13 +485,29 @@ mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	if (next != NULL)
 		next->refs[2] = prev;
 	mlx5dm_spinlock_unlock(&m->fdb_lock);
-	/* A side whose ring is in error is released all the same (-EIO): go on. */
+	/*
+	 * A side whose ring is in error is released all the same (-EIO): go
+	 * on. One left as it was (-ETIMEDOUT) keeps the rule, listed again
+	 * with the side that is left, for another destroy.
+	 */
 	for (i = 0; i < 2; i++) {
 		if (rule->refs[i] == NULL)
 			continue;
 		r = mlx5dm_rule_destroy(rule->refs[i], queue);
-		if (ret == 0)
+		if (r != -ETIMEDOUT)
+			rule->refs[i] = NULL;
+		if (ret == 0 || r == -ETIMEDOUT)
 			ret = r;
+	}
+	if (ret == -ETIMEDOUT) {
+		mlx5dm_spinlock_lock(&m->fdb_lock);
+		rule->refs[2] = NULL;
+		rule->refs[3] = m->fdb_rules;
+		if (m->fdb_rules != NULL)
+			m->fdb_rules->refs[2] = rule;
+		m->fdb_rules = rule;
+		mlx5dm_spinlock_unlock(&m->fdb_lock);
+		return ret;
 	}
 	mlx5dm_fdb_queue_count(m, queue, -1);
 	mlx5dm_free(rule);

@@ -671,7 +671,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	nb = mlx5dm_htbl_move_orders(sh, h, o, i, s, rec);
 	for (k = 0; k < nb; k++) {
 		if (rec[k]->queue != qi && rec[k]->queue != UINT16_MAX &&
-		    !mlx5dm_steer_queue_wait(ctx, rec[k]->queue, rec[k]->pos, true)) {
+		    mlx5dm_steer_queue_wait(ctx, rec[k]->queue, rec[k]->pos, true) != 0) {
 			*err = -EBUSY;
 			return 0;
 		}

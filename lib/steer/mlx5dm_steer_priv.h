@@ -759,7 +759,7 @@ int mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
-bool mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
+int mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
 int mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q);
 
 /* ---- mlx5dm_steer_write.c ---- */

@@ -348,18 +348,24 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
  * slot (its level-0 entry's). Another queue's writes into it, if they may
  * not have executed, are made to first; then the queue is locked (the
  * wait takes the other queue's lock: no queue lock is held while it
- * runs). Nothing is written before this. 0, or -EIO (a ring in error).
+ * runs). Nothing is written before this. 0, -EIO (a ring in error), or
+ * -ETIMEDOUT (the other queue's writes may still execute: nothing may be
+ * written after them; the queue is not locked).
  */
 static int
 mlx5dm_rule_order(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint32_t slot)
 {
 	struct mlx5dm_order *o;
+	int ret;
 
 	if (rc->q_locked)
 		return 0;
 	o = mlx5dm_shard_order(rc->sh, t, slot);
-	if (o->queue != rc->qi && o->queue != UINT16_MAX)
-		(void)mlx5dm_steer_queue_wait(rc->ctx, o->queue, o->pos, false);
+	if (o->queue != rc->qi && o->queue != UINT16_MAX) {
+		ret = mlx5dm_steer_queue_wait(rc->ctx, o->queue, o->pos, false);
+		if (ret < 0)
+			return ret;
+	}
 	rc->order = o;
 	mlx5dm_spinlock_lock(&rc->q->lock);
 	rc->q_locked = true;
@@ -1359,8 +1365,15 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		top = s;
 		s = s->htbl->pointing_ste;
 	}
-	/* A ring in error is reported by the writes below. */
-	(void)mlx5dm_rule_order(&rc, top->htbl, mlx5dm_ste_slot(top));
+	/*
+	 * A ring in error is reported by the writes below. Another queue's
+	 * writes into the slot chain that did not get there: nothing changed.
+	 */
+	if (mlx5dm_rule_order(&rc, top->htbl, mlx5dm_ste_slot(top)) == -ETIMEDOUT) {
+		mlx5dm_rule_unlock(&rc);
+		mlx5dm_defer_run(&rc.d);
+		return -ETIMEDOUT;
+	}
 	for (lvl = 0; lvl < m->nb_builders; lvl++) {
 		s = path[lvl];
 		if (--s->refcount > 0)

@@ -41,6 +41,7 @@
 #include <pthread.h>
 #include <cmocka.h>
 
+#include "mlx5dm_sim_core.h"
 #include "steer_test_env.h"
 
 #define F(sec, name) MLX5DM_FTE(sec, name)
@@ -369,6 +370,75 @@ test_one_slot_order(void **state)
 	senv_close(e);
 }
 
+/*
+ * One slot chain, two queues, a device that completes nothing: queue 0's
+ * entry is posted, not rung (doorbell batching), when the device stops
+ * (the model's thread is held off its queues). Queue 1's rule into the
+ * same chain must come after it; the wait for it rings queue 0's doorbell
+ * and gives up after the stall limit: the create fails with ETIMEDOUT and
+ * queue 1 writes nothing, and a destroy of queue 0's rule through queue 1
+ * fails the same way, the rule left as it was. Once the device runs again,
+ * both work and the chain steers as the library holds it.
+ */
+static void
+test_silent_queue_order(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 64 };
+	struct mlx5dm_queue_stats q1a, q1b;
+	struct mlx5dm_ctx_stats st;
+	struct mlx5dm_rule *r0[2], *r1[2];
+	uint64_t k0[2], k1[2];
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_sim *sim;
+	struct senv *e;
+
+	(void)state;
+	e = senv_open_ex(&cattr, NULL);
+	sim = mlx5dm_sim_of(e->dev);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	one_slot_keys(m, k0, k1, 2);
+	dmac_value(k0[0], v);
+	r0[0] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+	dmac_value(k1[0], v);
+	r1[0] = senv_rule(m, 1, v, 1, &e->to_q[1]);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	dmac_value(k0[1], v);
+	r0[1] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+	st = senv_stats(e);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &q1a), 0);
+	/* The device stops: its thread waits for the model's lock. */
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	dmac_value(k1[1], v);
+	errno = 0;
+	assert_null(mlx5dm_rule_create(m, 1, v, 1, &e->to_q[1]));
+	assert_int_equal(errno, ETIMEDOUT);
+	assert_int_equal(mlx5dm_rule_destroy(r0[1], 1), -ETIMEDOUT);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &q1b), 0);
+	assert_int_equal(q1b.wqes, q1a.wqes);
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(senv_stats(e).rules, st.rules);
+	/* The device runs again: both calls work. */
+	r1[1] = senv_rule(m, 1, v, 1, &e->to_q[1]);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(send_mac(e, k0[1]), 0);
+	assert_int_equal(send_mac(e, k1[1]), 1);
+	assert_int_equal(mlx5dm_rule_destroy(r0[1], 1), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	assert_int_equal(send_mac(e, k0[1]), RX_DROPPED);
+	assert_int_equal(send_mac(e, k0[0]), 0);
+	assert_int_equal(send_mac(e, k1[0]), 1);
+	assert_int_equal(send_mac(e, k1[1]), 1);
+	assert_int_equal(mlx5dm_rule_destroy(r0[0], 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1[0], 1), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r1[1], 1), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 #define DIS_RULES 2000
 
 /*
@@ -582,6 +652,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_slot_order),
+		cmocka_unit_test(test_silent_queue_order),
 		cmocka_unit_test(test_threads_one_slot),
 		cmocka_unit_test(test_disjoint_slots),
 		cmocka_unit_test(test_move_order),

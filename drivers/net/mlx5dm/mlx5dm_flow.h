@@ -1165,10 +1165,16 @@ struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
  * A flow destroyed in three phases the same way: unlist (fp->lock held:
  * the flow is no longer the application's), remove (no port lock: the
  * library deletes its rules on the caller's queue), reap (fp->lock held:
- * its objects go).
+ * its objects go). Remove fails with -ETIMEDOUT when the library kept a
+ * rule as it was (another rule queue's writes into its slot chain did not
+ * complete): relist (fp->lock held) gives the flow back as it was listed
+ * before, with the rules removed so far gone, and
+ * mlx5dm_flow_remove_err() tells it to destroy the flow again.
  */
 void mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
-void mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
+int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
+void mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed);
+int mlx5dm_flow_remove_err(struct rte_flow *flow, int ret, struct rte_flow_error *error);
 void mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
 /* The three phases under fp->lock, on the caller's queue (flush, stop). */
 int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,

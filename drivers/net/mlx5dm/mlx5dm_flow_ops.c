@@ -202,6 +202,8 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			struct rte_flow *flow, uint16_t queue, rte_spinlock_t *qlock,
 			struct rte_flow_error *error)
 {
+	int ret;
+
 	rte_spinlock_lock(&fp->lock);
 	if (!mlx5dm_flow_objs_owns(fp, flow)) {
 		rte_spinlock_unlock(&fp->lock);
@@ -213,14 +215,17 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	rte_spinlock_unlock(&fp->lock);
 	if (qlock != NULL)
 		rte_spinlock_lock(qlock);
-	mlx5dm_flow_objs_remove(flow, queue);
+	ret = mlx5dm_flow_objs_remove(flow, queue);
 	if (qlock != NULL)
 		rte_spinlock_unlock(qlock);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_lock(&fp->lock);
-	mlx5dm_flow_objs_reap(fp, flow);
+	if (ret < 0)
+		mlx5dm_flow_objs_relist(fp, flow, true);
+	else
+		mlx5dm_flow_objs_reap(fp, flow);
 	rte_spinlock_unlock(&fp->lock);
-	return 0;
+	return ret < 0 ? mlx5dm_flow_remove_err(flow, ret, error) : 0;
 }
 
 static int

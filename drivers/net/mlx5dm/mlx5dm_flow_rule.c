@@ -182,19 +182,26 @@ mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
 		rte_spinlock_unlock(&fp->any_lock);
 }
 
-/* The library's rule of r goes (no port lock needed: the caller owns queue). */
-static void
+/*
+ * The library's rule of r goes (no port lock needed: the caller owns
+ * queue): 0, or -ETIMEDOUT when the library left it as it was (another
+ * rule queue's writes into its slot chain did not complete).
+ */
+static int
 mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 {
 	int ret;
 
 	if (r->rule == NULL)
-		return;
+		return 0;
 	ret = mlx5dm_rule_destroy(r->rule, queue);
+	if (ret == -ETIMEDOUT)
+		return ret;
 	/* EIO: released, the device not told (the queue's failure was logged once). */
 	if (ret < 0 && ret != -EIO)
 		MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
 	r->rule = NULL;
+	return 0;
 }
 
 /* A sub-rule's matcher between its lookup and its action set. */
@@ -490,13 +497,35 @@ mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	fp->inflight++;
 }
 
-void
+/* A flow the library kept whole or in part: destroy it again. */
+int
+mlx5dm_flow_remove_err(struct rte_flow *flow, int ret, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+				  "steering library: another rule queue's writes into the rule's "
+				  "hash slot did not complete; destroy it again");
+}
+
+int
 mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue)
 {
 	unsigned int i;
+	int ret;
 
-	for (i = 0; i < flow->nb_rules; i++)
-		mlx5dm_flow_rule_remove(&flow->rules[i], queue);
+	for (i = 0; i < flow->nb_rules; i++) {
+		ret = mlx5dm_flow_rule_remove(&flow->rules[i], queue);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void
+mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed)
+{
+	flow->listed = listed;
+	fp->nb_listed += listed;
+	fp->inflight--;
 }
 
 void
@@ -512,13 +541,18 @@ int
 mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			 struct rte_flow_error *error)
 {
+	bool listed = flow->listed;
 	uint16_t q;
+	int ret;
 
-	RTE_SET_USED(error);
 	mlx5dm_flow_objs_unlist(fp, flow);
 	q = mlx5dm_flow_queue_enter(fp);
-	mlx5dm_flow_objs_remove(flow, q);
+	ret = mlx5dm_flow_objs_remove(flow, q);
 	mlx5dm_flow_queue_leave(fp, q);
+	if (ret < 0) {
+		mlx5dm_flow_objs_relist(fp, flow, listed);
+		return mlx5dm_flow_remove_err(flow, ret, error);
+	}
 	mlx5dm_flow_objs_reap(fp, flow);
 	return 0;
 }

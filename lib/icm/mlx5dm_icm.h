@@ -96,15 +96,6 @@ enum mlx5dm_icm_type mlx5dm_icm_pool_type(const struct mlx5dm_icm_pool *pool);
 /* Largest chunk order this pool hands out (= order of the DMs it creates now). */
 unsigned int mlx5dm_icm_pool_max_order(const struct mlx5dm_icm_pool *pool);
 
-/*
- * The matcher layout hint (number of rules, log2): let later STE DMs be
- * 2^order entries so that a hash table of that size fits. Only raises;
- * existing DMs keep their size. -EINVAL for a non-STE pool, -ENOTSUP when
- * the device is too small (log_icm_size < order + 6) or order is beyond
- * what a buddy can manage.
- */
-int mlx5dm_icm_pool_raise_max_order(struct mlx5dm_icm_pool *pool, unsigned int order);
-
 /* Enable/disable freeing DMs left empty by a sync (domain "reclaim device memory"). */
 void mlx5dm_icm_pool_set_reclaim(struct mlx5dm_icm_pool *pool, bool reclaim);
 

@@ -156,28 +156,7 @@ mlx5dm_icm_pool_type(const struct mlx5dm_icm_pool *pool)
 unsigned int
 mlx5dm_icm_pool_max_order(const struct mlx5dm_icm_pool *pool)
 {
-	return __atomic_load_n(&pool->max_order, __ATOMIC_RELAXED);
-}
-
-int
-mlx5dm_icm_pool_raise_max_order(struct mlx5dm_icm_pool *pool, unsigned int order)
-{
-	if (pool->type != MLX5DM_ICM_STE)
-		return -EINVAL;
-	if (order > MLX5DM_BUDDY_MAX_ORDER ||
-	    (unsigned int)pool->log_icm_size < order + pool->info->log_entry) {
-		MLX5DM_LOG(ERR, MLX5DM_ICM_LOG, "ste pool: 2^%u entries exceed the device ICM",
-			   order);
-		return -ENOTSUP;
-	}
-	mlx5dm_spinlock_lock(&pool->lock);
-	if (order > pool->max_order) {
-		__atomic_store_n(&pool->max_order, order, __ATOMIC_RELAXED);
-		/* "Half of one DM" follows the DMs created from now on. */
-		pool->threshold = mlx5dm_icm_threshold(pool->info, order);
-	}
-	mlx5dm_spinlock_unlock(&pool->lock);
-	return 0;
+	return pool->max_order;
 }
 
 void

@@ -395,46 +395,6 @@ test_pool_growth(void **state)
 	fake_fini();
 }
 
-/* ---- raising the STE max order (matcher layout hint) ---- */
-
-static void
-test_pool_raise_max_order(void **state)
-{
-	struct mlx5dm_icm_pool *pool, *mod;
-	struct sync_probe probe = { 0 };
-	struct mlx5dm_icm_chunk *a, *b;
-	struct mlx5dm_icm_stats st;
-
-	(void)state;
-	fake_init();
-	pool = fake_pool_new(MLX5DM_ICM_STE, 26, 0, &probe);
-	mod = fake_pool_new(MLX5DM_ICM_MODIFY, 30, 0, &probe);
-	a = mlx5dm_icm_chunk_alloc(pool, 0);          /* DM 1: 8 MiB at +0x800000 */
-	assert_non_null(a);
-	assert_null(mlx5dm_icm_chunk_alloc(pool, 18));
-	assert_int_equal(errno, EINVAL);
-	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 20), 0); /* 26 >= 20 + 6 */
-	assert_int_equal(mlx5dm_icm_pool_max_order(pool), 20);
-	log_capture_start();
-	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 21), -ENOTSUP);
-	log_capture_stop();
-	assert_int_equal(log_errors(), 1);
-	assert_int_equal(mlx5dm_icm_pool_raise_max_order(pool, 19), 0); /* never lowers */
-	assert_int_equal(mlx5dm_icm_pool_max_order(pool), 20);
-	assert_int_equal(mlx5dm_icm_pool_raise_max_order(mod, 20), -EINVAL);
-	/* DM 1 cannot hold 2^20 entries: a 64 MiB DM at the next 64 MiB boundary. */
-	b = mlx5dm_icm_chunk_alloc(pool, 20);
-	assert_chunk(b, STE_BASE + 0x4000000, 0, 0x1001, 20, 6);
-	assert_true(fake.dms[1]->length == 0x4000000);
-	mlx5dm_icm_pool_stats(pool, &st);
-	assert_true(st.threshold == 0x2000000);
-	assert_true(st.total_bytes == 0x800000 + 0x4000000);
-	mlx5dm_icm_pool_destroy(pool);
-	mlx5dm_icm_pool_destroy(mod);
-	assert_int_equal(fake_live_allocs(), 0);
-	fake_fini();
-}
-
 /* ---- device and host failures: errno propagated, nothing leaked ---- */
 
 static void
@@ -511,7 +471,6 @@ main(void)
 		cmocka_unit_test(test_pool_line_index),
 		cmocka_unit_test(test_pool_misaligned),
 		cmocka_unit_test(test_pool_growth),
-		cmocka_unit_test(test_pool_raise_max_order),
 		cmocka_unit_test(test_pool_errors),
 	};
 

@@ -464,7 +464,7 @@ mlx5dm_htbl_l0_aged(struct mlx5dm_matcher *m)
 		sh->l0_used[0] = 0;
 		sh->l0_collisions[0] = 0;
 		sh->l0_move_pos = i;
-		sh->l0_drained = false;
+		__atomic_store_n(&sh->l0_drained, false, __ATOMIC_RELAXED);
 	}
 }
 
@@ -833,7 +833,7 @@ mlx5dm_htbl_l0_drain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t q
 	/* Entries placed behind the scan (a duplicate behind its original): again. */
 	if (sh->l0_used[1] != 0 || sh->l0_collisions[1] != 0)
 		return 0;
-	sh->l0_drained = true;
+	__atomic_store_n(&sh->l0_drained, true, __ATOMIC_RELEASE);
 	return 1;
 }
 
@@ -915,12 +915,83 @@ mlx5dm_htbl_l0_due(struct mlx5dm_shard *sh, bool placed)
 }
 
 /*
- * The first-level part of mlx5dm_htbl_after_insert() with several shards,
- * and the end of its older table: every shard lock (no rule is then
- * between reading m->first and writing under it), then queue qi's. The
- * shards that still have entries in the older table get this operation's
- * moves; once none has, every ring's moves are made to execute and the
- * table goes. Called holding no lock of m.
+ * A slice of the shared first level's growth in progress that does not
+ * complete it (l0_lock held): the growing table is reached by no rule and
+ * no packet until it is complete, so q's lock is all it needs. False when
+ * there is none, or when the next slice completes the growth (the head
+ * changes: every shard lock).
+ */
+static bool
+mlx5dm_htbl_l0_slice(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, int *ret)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl *h = m->grow_list, *g;
+
+	if (h == NULL)
+		return false;
+	g = h->growing;
+	if (g->num_entries - g->fill_pos <= MLX5DM_HTBL_FILL_SLICE / MLX5DM_STE_SIZE)
+		return false;
+	mlx5dm_spinlock_lock(&q->lock);
+	*ret = mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
+	if (*ret >= 0)
+		*ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return true;
+}
+
+/*
+ * Shares of the shared first level's older table that their shards have
+ * not emptied (l0_lock held): each under its own shard's lock, taken only
+ * if free (its holder is that shard's rule, which empties it too), within
+ * one operation's budget. True once every shard's share is empty.
+ */
+static bool
+mlx5dm_htbl_l0_help(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint16_t qi,
+		    struct mlx5dm_defer *d, int *ret)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl_budget b = { .moved = 0 };
+	bool all = true;
+	unsigned int i;
+	int r;
+
+	*ret = 0;
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		if (__atomic_load_n(&sh->l0_drained, __ATOMIC_ACQUIRE))
+			continue;
+		if (b.moved >= MLX5DM_HTBL_MOVE_ENTRIES || b.passed >= MLX5DM_HTBL_MOVE_SCAN ||
+		    !mlx5dm_spinlock_trylock(&sh->lock)) {
+			all = false;
+			continue;
+		}
+		mlx5dm_spinlock_lock(&q->lock);
+		r = mlx5dm_htbl_l0_drain(sh, q, qi, &b, d);
+		if (r >= 0)
+			*ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+		mlx5dm_spinlock_unlock(&q->lock);
+		mlx5dm_spinlock_unlock(&sh->lock);
+		if (r < 0)
+			*ret = r;
+		if (*ret < 0)
+			return false;
+		all = all && r == 1;
+	}
+	return all;
+}
+
+/*
+ * The first-level work of an operation with several shards, called holding
+ * no lock of m (mlx5dm_htbl_l0_due() said it is due): a slice of a growth
+ * in progress, or a share of emptying the older table, each without the
+ * other shards' locks; with every shard lock (no rule is then between
+ * reading m->first and writing under it), then queue qi's, what changes
+ * the chain: a growth started, completed (the head flips), or the older
+ * table gone once every shard's share of it is empty and every ring's
+ * moves have executed. An operation that finds another at this work
+ * leaves it to that one and to later ones.
  */
 int
 mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *d)
@@ -932,9 +1003,16 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 	unsigned int i;
 	int ret = 0;
 
+	if (!mlx5dm_spinlock_trylock(&m->l0_lock))
+		return 0;
+	o = m->first->chain_next;
+	if ((o == NULL && mlx5dm_htbl_l0_slice(m, q, &ret)) ||
+	    (o != NULL && !mlx5dm_htbl_l0_help(m, q, qi, d, &ret)) || ret < 0) {
+		mlx5dm_spinlock_unlock(&m->l0_lock);
+		return ret;
+	}
 	mlx5dm_matcher_lock_all(m);
 	mlx5dm_spinlock_lock(&q->lock);
-	o = m->first->chain_next;
 	if (o == NULL)
 		ret = mlx5dm_htbl_after_insert(m, q, m->first, d);
 	for (i = 0; o != NULL && i < m->nb_shards; i++) {
@@ -951,5 +1029,6 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
+	mlx5dm_spinlock_unlock(&m->l0_lock);
 	return ret;
 }

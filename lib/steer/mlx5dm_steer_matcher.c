@@ -76,6 +76,7 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 	unsigned int i, j;
 
 	m->nb_shards = nb_queues > 1 ? MLX5DM_MATCHER_SHARDS : 1;
+	mlx5dm_spinlock_init(&m->l0_lock);
 	m->shards = mlx5dm_aligned_zmalloc(m->nb_shards * sizeof(*m->shards),
 					   _Alignof(struct mlx5dm_shard));
 	if (m->shards == NULL)

@@ -461,7 +461,7 @@ struct mlx5dm_shard {
 	uint32_t l0_used[2];
 	uint32_t l0_collisions[2];
 	uint32_t l0_move_pos;
-	bool l0_drained;
+	bool l0_drained;                  /* atomic: read by other shards' operations */
 	struct mlx5dm_mcount cnt;
 };
 
@@ -484,7 +484,15 @@ struct mlx5dm_matcher {
 	bool written;
 	unsigned int nb_shards;           /* 1, or MLX5DM_MATCHER_SHARDS with several queues */
 	struct mlx5dm_shard *shards;
-	/* The shared first-level chain with several shards (every shard lock held). */
+	/*
+	 * The shared first-level chain with several shards: its growth list,
+	 * its head and older table change with l0_lock and every shard lock
+	 * held. l0_lock alone (taken before any shard lock) lets one operation
+	 * at a time write a slice of a growth, which no rule reaches yet, or
+	 * empty another shard's share of the older table under that shard's
+	 * lock: the other queues' rules go on meanwhile (l0_lock is last, away
+	 * from the fields every rule reads).
+	 */
 	struct mlx5dm_htbl *grow_list;
 	struct mlx5dm_mcount cnt;
 	/*
@@ -504,6 +512,7 @@ struct mlx5dm_matcher {
 	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
 	bool pend_listed;                 /* listed, or being settled (under lock) */
 	uint16_t queue_idx;               /* for logs */
+	struct mlx5dm_spinlock l0_lock;   /* see grow_list */
 };
 
 /* Shard sh's record of the queue that last wrote the slot chain of table t at slot. */

@@ -24,7 +24,8 @@
  * Moves: a first level that grew has its older table's entries moved to
  * the head on the ring of the queue whose operation moves them; the other
  * queue's entry in the same head slot must execute first (fixed order),
- * and two threads grow a first level from its smallest table.
+ * and two threads grow a first level from its smallest table, once to
+ * tables large enough to be written a slice per operation.
  *
  * Threads other than the test's own never call cmocka: they count
  * failures and the test asserts on the counts after joining them.
@@ -51,6 +52,7 @@
 #define HAM_CHECK 64            /* operations between two checks by frame */
 #define HAM_ROUNDS 32           /* hammer rounds at most, until the two queues met */
 #define GROW_KEYS 384           /* per thread, over every shard: the first level grows */
+#define BIG_KEYS 2048           /* per thread: a first-level table filled in slices */
 
 static void
 dmac_mask(uint8_t *m)
@@ -106,8 +108,9 @@ struct hammer {
 	uint16_t queue;
 	uint64_t seed;
 	unsigned int nb_keys;
-	uint64_t mac[GROW_KEYS];
-	struct mlx5dm_rule *r[GROW_KEYS];
+	bool grow;               /* every key inserted, then every other one deleted */
+	uint64_t mac[BIG_KEYS];
+	struct mlx5dm_rule *r[BIG_KEYS];
 	int errors;
 	int first_errno;
 	int missed;              /* a live rule's frame not steered by it */
@@ -152,8 +155,11 @@ hammer_main(void *arg)
 	unsigned int n, i;
 
 	pthread_barrier_wait(h->start);
-	for (n = 0; n < HAM_OPS; n++) {
-		i = (unsigned int)(rnd_next(&h->seed) % h->nb_keys);
+	for (n = 0; n < (h->grow ? h->nb_keys * 3 / 2 : HAM_OPS); n++) {
+		if (!h->grow)
+			i = (unsigned int)(rnd_next(&h->seed) % h->nb_keys);
+		else
+			i = n < h->nb_keys ? n : 2 * (n - h->nb_keys);
 		if (h->r[i] != NULL) {
 			if (mlx5dm_rule_destroy(h->r[i], h->queue) != 0)
 				hammer_fail(h);
@@ -617,33 +623,54 @@ test_move_order(void **state)
  * older table move to the head on the ring of whichever queue's operation
  * moves them, meeting the other queue's rules in both tables' slots.
  * Frames after each wait for the thread's queue, then all keys at the end.
+ * sliced: every key inserted, then every other one deleted, so that the
+ * first level grows to tables written a slice per operation; slices are
+ * written, and the older table's shares emptied, by one operation while
+ * the other queue's rules go on in their shards.
  */
 static void
-test_threads_grow(void **state)
+threads_grow(bool sliced)
 {
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	unsigned int t, i, nb_keys = sliced ? BIG_KEYS : GROW_KEYS;
 	struct hammer *h = calloc(2, sizeof(*h));
 	struct mlx5dm_matcher *m;
 	uint8_t mask[MP_SIZE];
-	unsigned int t, i;
 	struct senv *e;
 
-	(void)state;
 	assert_non_null(h);
 	e = senv_open_ex(&cattr, NULL);
 	dmac_mask(mask);
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	for (t = 0; t < 2; t++) {
-		for (i = 0; i < GROW_KEYS; i++)
+		h[t].grow = sliced;
+		for (i = 0; i < nb_keys; i++)
 			h[t].mac[i] = 0x020000000001ull + 2 * i + t;
 	}
-	hammer_run(h, e, m, GROW_KEYS, 0x6a09e667f3bcc909ull);
+	hammer_run(h, e, m, nb_keys, 0x6a09e667f3bcc909ull);
 	assert_true(MSTAT(m, growths) >= 2);
+	/* The head reached a size written in slices (MLX5DM_HTBL_LOG_SYNC_FILL). */
+	if (sliced)
+		assert_true(first_entries(m) >= 1u << 12);
 	hammer_release(h);
 	assert_int_equal(MSTAT(m, rules), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	senv_close(e);
 	free(h);
+}
+
+static void
+test_threads_grow(void **state)
+{
+	(void)state;
+	threads_grow(false);
+}
+
+static void
+test_threads_grow_sliced(void **state)
+{
+	(void)state;
+	threads_grow(true);
 }
 
 /* An argument runs only the tests it names (a pattern: the suite "tsan" runs test_threads_*). */
@@ -657,6 +684,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_disjoint_slots),
 		cmocka_unit_test(test_move_order),
 		cmocka_unit_test(test_threads_grow),
+		cmocka_unit_test(test_threads_grow_sliced),
 	};
 
 	if (argc > 1)

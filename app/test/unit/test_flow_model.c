@@ -129,13 +129,9 @@ env_flow_cached(struct env *e, const struct rte_flow_item *items,
 {
 	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
-	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *f;
 
-	if (mlx5dm_flow_objs_translate(&e->fp, &xc, NULL, &t_attr_in, items, actions, &spec,
-				       &err) != 0)
-		fail_msg("translation: %s", err.message);
-	f = mlx5dm_flow_objs_create(&e->fp, spec, true, &err);
+	f = mlx5dm_flow_objs_make(&e->fp, &xc, NULL, &t_attr_in, items, actions, &err);
 	if (f == NULL)
 		fail_msg("create: %s (%d)", err.message, rte_errno);
 	return f;
@@ -892,26 +888,21 @@ env_expect_cached(struct env *e, uint32_t dip, int q, uint32_t mark)
 	assert_int_equal(id, mark);
 }
 
-/* Whole replays of the port's implicit templates. */
+/* Whole replays of the implicit template flow f holds. */
 static uint64_t
-env_rule_hits(const struct env *e)
+env_rule_hits(const struct env *e, const struct rte_flow *f)
 {
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < MLX5DM_FLOW_IMPLICIT; i++)
-		n += e->fp.implicit[i] != NULL ? e->fp.implicit[i]->rule_hits : 0;
-	return n;
+	assert_int_not_equal(f->ct, 0);
+	return e->fp.cts[f->ct]->rule_hits;
 }
 
 /*
  * Rules as flow-perf inserts them (one pattern shape, one address each):
  * their implicit template replays them whole, yet each one steers its own
  * address, and a changed queue or mark in the same list takes effect. All
- * of it again after the flows (and their matcher) are gone, with the
- * template still compiled. Then a rule of the same items with another
- * mask, and one with a mask the device refuses, are translated as without
- * a template.
+ * of it again after the flows (and their matcher and template) are gone.
+ * Then a rule of the same items with another mask, and one with a mask the
+ * device refuses, are translated as without a template.
  */
 static void
 test_model_cached_rules(void **state)
@@ -930,16 +921,14 @@ test_model_cached_rules(void **state)
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
 	const struct mlx5dm_flow_xctx plain = { .nb_rx_queues = NB_Q };
 	struct mlx5dm_flow_xctx port = plain;
-	struct mlx5dm_flow_spec *spec;
+	struct mlx5dm_flow_spec spec;
 	struct rte_flow_error err[2];
 	struct rte_flow *f[CACHED_N];
 	struct env *e = env_open();
 	unsigned int round, i;
-	uint64_t hits;
 
 	(void)state;
 	for (round = 0; round < 2; round++) {
-		hits = env_rule_hits(e);
 		for (i = 0; i < CACHED_N; i++) {
 			ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000100 + i);
 			q.index = CACHED_Q(round, i);
@@ -947,7 +936,8 @@ test_model_cached_rules(void **state)
 			f[i] = env_flow_cached(e, items, acts);
 		}
 		/* Whole replays: all but the very first rule (queues and marks are copied). */
-		assert_int_equal(env_rule_hits(e) - hits, CACHED_N - 1 + round);
+		assert_int_equal(env_rule_hits(e, f[0]), CACHED_N - 1);
+		assert_int_equal(e->fp.st.templates, 1);
 		assert_int_equal(e->fp.st.matchers, 1);
 		for (i = 0; i < CACHED_N; i++)
 			env_expect_cached(e, 0x0a000100 + i, CACHED_Q(round, i),
@@ -955,7 +945,7 @@ test_model_cached_rules(void **state)
 		assert_int_equal(env_send_udp4(e, 1, 0x0a000108, 1000, 2000, NULL), -1);
 		for (i = 0; i < CACHED_N; i++)
 			assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
-		assert_int_equal(e->fp.st.matchers + e->fp.st.asets, 0);
+		assert_int_equal(e->fp.st.matchers + e->fp.st.asets + e->fp.st.templates, 0);
 		assert_int_equal(env_send_udp4(e, 1, 0x0a000100, 1000, 2000, NULL), -1);
 	}
 	/* Another mask: walked; a refused one: as without the cache (type, cause, message). */
@@ -963,9 +953,9 @@ test_model_cached_rules(void **state)
 	q.index = 3;
 	env_flow_cached(e, net, acts);
 	env_expect_cached(e, 0x0a000277, 3, mark.id);
-	assert_int_equal(mlx5dm_flow_objs_translate(&e->fp, &port, NULL, &t_attr_in, bad, acts,
-						    &spec, &err[0]), -ENOTSUP);
-	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, spec, &err[1]),
+	assert_null(mlx5dm_flow_objs_make(&e->fp, &port, NULL, &t_attr_in, bad, acts, &err[0]));
+	assert_int_equal(rte_errno, ENOTSUP);
+	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, &spec, &err[1]),
 			 -ENOTSUP);
 	assert_int_equal(err[0].type, err[1].type);
 	assert_ptr_equal(err[0].cause, &bad[1]);

@@ -731,38 +731,43 @@ t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
 {
 	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
 	struct rte_flow_error err = { .message = NULL };
-	struct mlx5dm_flow_spec *spec;
+	struct rte_flow *f;
 
-	if (mlx5dm_flow_objs_translate(fp, &xc, NULL, attr, items, actions, &spec, &err) != 0)
-		fail_msg("translation: %s", err.message);
-	return mlx5dm_flow_objs_create(fp, spec, true, &err);
+	f = mlx5dm_flow_objs_make(fp, &xc, NULL, attr, items, actions, &err);
+	if (f == NULL)
+		fail_msg("create: %s", err.message);
+	return f;
 }
 
-/* The slot of the port's one implicit template. */
-static unsigned int
-t_slot(const struct mlx5dm_flow_priv *fp)
+/* The template a flow holds. */
+static struct mlx5dm_flow_compiled *
+t_ct(const struct mlx5dm_flow_priv *fp, const struct rte_flow *f)
 {
-	unsigned int i;
-
-	for (i = 0; fp->implicit[i] == NULL; i++)
-		;
-	return i;
+	assert_int_not_equal(f->ct, 0);
+	return fp->cts[f->ct];
 }
 
-/* The port's implicit templates: how many, and their whole replays. */
+/* The port's templates, and the whole replays of those the flows hold. */
 static unsigned int
-t_implicit(const struct mlx5dm_flow_priv *fp, uint64_t *rule_hits)
+t_implicit(const struct mlx5dm_flow_priv *fp, struct rte_flow *const *f, unsigned int n,
+	   uint64_t *rule_hits)
 {
-	unsigned int i, n = 0;
+	const struct mlx5dm_flow_compiled *seen[8];
+	unsigned int i, k, nb = 0;
 
 	*rule_hits = 0;
-	for (i = 0; i < MLX5DM_FLOW_IMPLICIT; i++) {
-		if (fp->implicit[i] == NULL)
+	for (i = 0; i < n; i++) {
+		const struct mlx5dm_flow_compiled *ct = t_ct(fp, f[i]);
+
+		for (k = 0; k < nb && seen[k] != ct; k++)
+			;
+		if (k < nb)
 			continue;
-		n++;
-		*rule_hits += fp->implicit[i]->rule_hits;
+		assert_true(nb < RTE_DIM(seen));
+		seen[nb++] = ct;
+		*rule_hits += ct->rule_hits;
 	}
-	return n;
+	return fp->st.templates;
 }
 
 static const struct rte_flow_item_ipv4 t_dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
@@ -789,10 +794,9 @@ t_id_keys(struct mlx5dm_flow_priv *fp)
 	struct rte_flow *f[8];
 	const struct mlx5dm_rule *r;
 	unsigned int i;
-	uint64_t hits, hits0;
+	uint64_t hits;
 	bool src;
 
-	t_implicit(fp, &hits0);
 	for (i = 0; i < RTE_DIM(f); i++) {
 		src = i % 2 == 1;
 		f[i] = t_create_cached(fp, &t_attr_in, src ? p_src : p_dst,
@@ -806,17 +810,20 @@ t_id_keys(struct mlx5dm_flow_priv *fp)
 	}
 	assert_int_equal(fp->st.matchers, 2);
 	assert_int_equal(fp->st.asets, 4);
-	assert_int_equal(t_implicit(fp, &hits), 2);
-	assert_int_equal(hits - hits0, RTE_DIM(f) - 1);
+	assert_int_equal(t_implicit(fp, f, RTE_DIM(f), &hits), 2);
+	/* All but the first rule of each shape (queues are copied). */
+	assert_int_equal(hits, RTE_DIM(f) - 2);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.templates, 0);
 }
 
 /*
  * Rules their implicit template replays whole share the matcher and action
  * set the template found: each rule still gets its own value, in the one
- * matcher and set; once the flows (and with them matcher and set) are
- * gone, the template forgets them and finds new ones.
+ * matcher and set, on which the template holds a reference; once the
+ * flows are gone, the template goes, and with it the matcher and set; the
+ * next rules make them anew.
  */
 static void
 test_template_memos(void **state)
@@ -826,7 +833,7 @@ test_template_memos(void **state)
 		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
 	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
-	struct mlx5dm_flow_compiled *ct = NULL;
+	struct mlx5dm_flow_compiled *ct;
 	const struct mlx5dm_rule *r;
 	struct rte_flow *f[4];
 	struct fake_live l;
@@ -847,11 +854,11 @@ test_template_memos(void **state)
 			assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(
 						   mlx5dm_flow_aset_matcher(f[i]->rules[0].aset)));
 		}
-		/* One template for every rule of both rounds, knowing the set. */
-		assert_int_equal(t_implicit(fp, &hits), 1);
-		if (round == 0)
-			for (i = 0; ct == NULL; i++)
-				ct = fp->implicit[i];
+		/* One template for every rule of the round, knowing the set. */
+		assert_int_equal(t_implicit(fp, f, RTE_DIM(f), &hits), 1);
+		assert_int_equal(hits, RTE_DIM(f) - 1);
+		ct = t_ct(fp, f[0]);
+		assert_int_equal(ct->k.refcnt, RTE_DIM(f));
 		assert_ptr_equal(ct->out.compiled, ct);
 		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, ct)[0].aset, f[0]->rules[0].aset);
 		assert_int_equal(fp->st.matchers, 1);
@@ -862,12 +869,65 @@ test_template_memos(void **state)
 		for (i = 0; i < RTE_DIM(f); i++)
 			t_destroy(fp, f[i]);
 		assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
-		assert_null(mlx5dm_flow_compiled_objs(fp, ct)[0].m);
-		assert_null(mlx5dm_flow_compiled_objs(fp, ct)[0].aset);
+		assert_int_equal(fp->st.templates, 0);
+		assert_null(fp->cts);
 	}
-	assert_int_equal(hits, 2 * RTE_DIM(f) - 1);
 	t_id_keys(fp);
 	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	t_fp_stop(fp);
+}
+
+/*
+ * Implicit templates are found by the shape's content: rules whose masks
+ * come each in a buffer of its own (freed after the call) take one
+ * template, which replays them; another mask is another template. A rule
+ * the device refuses leaves no template behind.
+ */
+static void
+test_template_by_content(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = 0 };
+	struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, NULL), END_ITEM };
+	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action_queue bad_q = { .index = 99 };
+	const struct rte_flow_action bad_acts[] = { ACT(QUEUE, &bad_q), END_ACT };
+	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_item_ipv4 *mask;
+	struct rte_flow *f[6];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(f); i++) {
+		mask = malloc(sizeof(*mask));
+		assert_non_null(mask);
+		*mask = i < 4 ? t_dst_mask : t_src_mask;
+		items[1].mask = mask;
+		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000001 + i);
+		ip.hdr.src_addr = ip.hdr.dst_addr;
+		f[i] = t_create_cached(fp, &t_attr_in, items, acts);
+		free(mask);
+		assert_int_equal(fp->st.templates, i < 4 ? 1 : 2);
+		assert_ptr_equal(t_ct(fp, f[i]), t_ct(fp, f[i < 4 ? 0 : 4]));
+	}
+	assert_true(t_ct(fp, f[0]) != t_ct(fp, f[4]));
+	assert_int_equal(t_ct(fp, f[0])->rule_hits, 3);
+	assert_int_equal(t_ct(fp, f[0])->compiles, 2); /* its pattern and its actions, once */
+	assert_int_equal(t_ct(fp, f[4])->rule_hits, 1);
+	/* Refused (queue out of range): the existing template stays as it was, no new one. */
+	items[1].mask = &t_dst_mask;
+	assert_null(mlx5dm_flow_objs_make(fp, &xc, NULL, &t_attr_in, items, bad_acts, &err));
+	assert_int_equal(fp->st.templates, 2);
+	assert_int_equal(t_ct(fp, f[0])->k.refcnt, 4);
+	items[1].mask = &t_src_mask;
+	items[0].mask = &rte_flow_item_eth_mask;
+	assert_null(mlx5dm_flow_objs_make(fp, &xc, NULL, &t_attr_in, items, bad_acts, &err));
+	assert_int_equal(fp->st.templates, 2);
+	for (i = 0; i < RTE_DIM(f); i++)
+		t_destroy(fp, f[i]);
+	assert_int_equal(fp->st.templates + fp->st.matchers + fp->st.asets, 0);
 	t_fp_stop(fp);
 }
 
@@ -898,7 +958,7 @@ test_mark_id_memos(void **state)
 		assert_int_equal(f[i]->rules[0].rule->args[0], 41 + i % 3);
 		/* Replayed whole: the set is the one the template knows. */
 		assert_true(f[i]->rules[0].aset != NULL);
-		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, fp->implicit[t_slot(fp)])[0].aset,
+		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, t_ct(fp, f[i]))[0].aset,
 				 f[0]->rules[0].aset);
 	}
 	assert_int_equal(fp->st.asets, 1);
@@ -1235,6 +1295,7 @@ main(void)
 		cmocka_unit_test(test_mark_is_argument),
 		cmocka_unit_test(test_modify_set_is_argument),
 		cmocka_unit_test(test_template_memos),
+		cmocka_unit_test(test_template_by_content),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

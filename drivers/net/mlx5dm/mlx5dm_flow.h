@@ -521,6 +521,19 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 }
 
 /*
+ * A cached object found by a byte key (shared actions, action sets,
+ * implicit templates) in a growable index (mlx5dm_index_*): the lookup
+ * part, first member of the object; the key bytes are the object's.
+ */
+struct mlx5dm_flow_kobj {
+	uint32_t hash;
+	uint32_t refcnt;
+	uint16_t key_len;
+	uint8_t cls;                    /* its memory (mlx5dm_flow_obj_alloc()) */
+	const uint8_t *key;
+};
+
+/*
  * mlx5dm_flow_compile.c: compiled templates. A template (a template
  * table's pair of pattern and actions templates, or the implicit template
  * of a synchronous rule's shape) is compiled once from one full walk of a
@@ -548,7 +561,16 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 /* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
 #define MLX5DM_FLOW_CT_MOVES (MLX5DM_FLOW_CT_COPIES * 4u)
 #define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list kept (END excluded) */
-#define MLX5DM_FLOW_IMPLICIT 64u        /* implicit templates of a port */
+/*
+ * A shape key: the attributes, per item its type, which of spec and mask
+ * it has and the mask's bytes, END, the action types; and room to pad the
+ * last word.
+ */
+#define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
+			       MLX5DM_FLOW_CT_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + 4u + \
+			       MLX5DM_FLOW_CT_ACTIONS * 4u)
+/* Templates of a port at most (ids in the rules' handles, 0: none). */
+#define MLX5DM_FLOW_CT_IDS 4096u
 
 struct mlx5dm_flow_item_def;
 
@@ -609,13 +631,26 @@ struct mlx5dm_flow_ct_act {
 	struct mlx5dm_flow_spec res;
 };
 
-/* The objects of a compiled template's sub-rules, found by its first rules. */
+/*
+ * The objects of a compiled template's sub-rules, found by its first rules;
+ * the template holds a reference on each while it has rules.
+ */
 struct mlx5dm_flow_ct_objs {
 	struct mlx5dm_flow_matcher *m;  /* the matcher of the sub-rule's key */
 	struct mlx5dm_flow_aset *aset;  /* ... and its set, when act_same */
 };
 
 struct mlx5dm_flow_compiled {
+	/*
+	 * The object layer's part (mlx5dm_flow_rule.c): the shape index's view
+	 * (an implicit template is found by its shape key), its references
+	 * (its rules, a translation in progress, and the template table that
+	 * owns it, if one does), its id in the rules' handles.
+	 */
+	struct mlx5dm_flow_kobj k;
+	bool owned;
+	uint16_t id;
+	bool objs_stale;                /* objs were found for results forgotten since */
 	bool valid;
 	bool internal;                  /* xc->internal it was recorded with */
 	bool relaxed;                   /* xc->relaxed it was recorded with */
@@ -657,8 +692,7 @@ struct mlx5dm_flow_compiled {
 	uint64_t hits;                  /* pattern replays (tests, debugging) */
 	uint64_t rule_hits;             /* ... of them, whole translations */
 	uint64_t compiles;              /* walks compiled into it (pattern or actions) */
-	/* Objects of the sub-rules, valid while epoch is the port's (mlx5dm_flow_priv). */
-	uint64_t epoch;
+	/* Objects of the sub-rules (mlx5dm_flow_compiled_objs()). */
 	struct mlx5dm_flow_ct_objs objs[MLX5DM_FLOW_MAX_SUB];
 	/*
 	 * An output buffer for the template's user: a replay into it rewrites
@@ -668,6 +702,7 @@ struct mlx5dm_flow_compiled {
 	 * sub-rules' hints, which the mask check writes).
 	 */
 	struct mlx5dm_flow_spec out;
+	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
 #define MLX5DM_FLOW_CT_PINNED UINT8_MAX
 
@@ -719,14 +754,18 @@ mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
 /* Forget the kept list (the pattern is compiled anew). */
 void mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct);
 /*
- * The hash of a rule's shape: attributes, item types and masks (by
- * address), action types; the implicit template of a synchronous rule is
- * found by it.
+ * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
+ * aligned) and its hash: attributes, item types, which of spec and mask
+ * each item has, the bytes of the mask it is matched under, action types.
+ * The implicit template of a synchronous rule is found by it, whatever
+ * buffers the masks come in. Its length; 0 if no template is compiled from
+ * such a rule (a range, an unknown item, a pattern or list longer than a
+ * template keeps).
  */
-uint32_t mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc,
-				  const struct rte_flow_attr *attr,
-				  const struct rte_flow_item items[],
-				  const struct rte_flow_action actions[]);
+size_t mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item items[],
+			     const struct rte_flow_action actions[], uint8_t *key,
+			     uint32_t *hash);
 /* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
 
@@ -774,18 +813,6 @@ struct mlx5dm_flow_ent;
 struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
-/*
- * A cached object found by a byte key (shared actions, action sets) in a
- * growable index (mlx5dm_index_*): the lookup part, first member of the
- * object; the key bytes follow the object.
- */
-struct mlx5dm_flow_kobj {
-	uint32_t hash;
-	uint32_t refcnt;
-	uint16_t key_len;
-	uint8_t cls;                    /* its memory (mlx5dm_flow_obj_alloc()) */
-	const uint8_t *key;
-};
 /* The object with this key, with one more reference; NULL if none. */
 struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_index *cache,
 						 const uint8_t *key, size_t len, uint32_t *hash);
@@ -816,6 +843,7 @@ struct mlx5dm_flow_stats {
 	uint32_t matchers;
 	uint32_t entries;       /* cached actions */
 	uint32_t asets;         /* cached action sets */
+	uint32_t templates;     /* compiled templates: implicit ones and template tables' */
 	uint32_t cnt_bulks;
 	uint32_t counters;
 	uint32_t cnt_actions;   /* counter actions of the bulks (one per bulk and domain used) */
@@ -894,14 +922,11 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_index ents;
 	struct mlx5dm_index asets;
 	struct mlx5dm_slab objs[MLX5DM_FLOW_OBJ_CLASSES]; /* of ents and asets */
-	/*
-	 * Implicit templates of the synchronous rules, by the hash of their
-	 * shape (mlx5dm_flow_compiled_key()), one per slot: a slot holds the
-	 * last shape that hashed to it, compiled (NULL: none yet).
-	 */
-	struct mlx5dm_flow_compiled *implicit[MLX5DM_FLOW_IMPLICIT];
-	/* Bumped when a matcher or an action set goes: templates find their objects again. */
-	uint64_t epoch;
+	/* Implicit templates of the synchronous rules, by shape (mlx5dm_flow_shape_key()). */
+	struct mlx5dm_index shapes;
+	/* Every compiled template by id (NULL: a free place), while there is one. */
+	struct mlx5dm_flow_compiled **cts;
+	uint32_t cts_size;
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;
@@ -915,16 +940,26 @@ struct mlx5dm_flow_priv {
 	uint32_t shared_cnt;
 };
 
-/* The objects ct found for its sub-rules (forgotten if one may have gone since). */
+/* Let go of the objects ct found (its references on them). */
+void mlx5dm_flow_ct_objs_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
+
+/* The objects ct found for its sub-rules (let go if its results were forgotten since). */
 static inline struct mlx5dm_flow_ct_objs *
 mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	if (MLX5DM_UNLIKELY(ct->epoch != fp->epoch)) {
-		memset(ct->objs, 0, sizeof(ct->objs));
-		ct->epoch = fp->epoch;
-	}
+	if (MLX5DM_UNLIKELY(ct->objs_stale))
+		mlx5dm_flow_ct_objs_release(fp, ct);
 	return ct->objs;
 }
+
+/*
+ * A compiled template with one reference and an id; NULL + errno (no
+ * memory, every id taken). mlx5dm_flow_ct_put() drops a reference: with
+ * the last of its rules the template lets its objects go, with the last
+ * reference it goes. fp->lock held.
+ */
+struct mlx5dm_flow_compiled *mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
 /* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
@@ -1075,6 +1110,7 @@ struct rte_flow {
 	};
 	uint32_t live;                  /* pool marker: a live handle */
 	uint8_t cls;                    /* pool size class: room for cls rules */
+	uint16_t ct;                    /* id of the compiled template it holds (0: none) */
 	struct mlx5dm_flow_rule rules[];
 };
 
@@ -1148,9 +1184,13 @@ struct mlx5dm_flow_build {
 	/* Match values (the spec is the template's: reused once the lock is let go). */
 	uint8_t value[MLX5DM_FLOW_MAX_SUB][MLX5DM_MATCH_PARAM_SIZE];
 };
-/* 0 (b ready for insert) or a negative errno with error (nothing left). */
+/*
+ * 0 (b ready for insert; the flow holds template ct unless NULL) or a
+ * negative errno with error (nothing left).
+ */
 int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-			   bool listed, struct mlx5dm_flow_build *b, struct rte_flow_error *error);
+			   struct mlx5dm_flow_compiled *ct, bool listed,
+			   struct mlx5dm_flow_build *b, struct rte_flow_error *error);
 /* 0 or a negative errno with error (the rules inserted so far are deleted again). */
 int mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
 			    uint16_t queue, struct rte_flow_error *error);
@@ -1188,17 +1228,27 @@ void mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 /*
- * Translate a rule through its template ct (NULL: the implicit template of
- * its shape) with the port's context xc (its template and object hooks
- * set here); *spec: the result, in the template's buffer until the next
- * rule of the template. fp->lock held, until mlx5dm_flow_objs_begin()
- * consumed the result.
+ * The begin phase of a user flow: the rule translated through its template
+ * ct (NULL: the implicit template of its shape, found or made) with the
+ * port's context xc (its template and object hooks set here), then its
+ * objects taken into b (mlx5dm_flow_objs_begin()); the flow holds the
+ * template. fp->lock held. 0 or a negative errno with error (the
+ * translation's verdict first, then a port that takes no rules).
  */
-int mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
-			       struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
-			       const struct rte_flow_item items[],
-			       const struct rte_flow_action actions[],
-			       struct mlx5dm_flow_spec **spec, struct rte_flow_error *error);
+int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+			     struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item items[],
+			     const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
+			     struct rte_flow_error *error);
+/* The same and the other two phases under fp->lock (tests): the flow, or NULL with error. */
+struct rte_flow *mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+				       struct mlx5dm_flow_compiled *ct,
+				       const struct rte_flow_attr *attr,
+				       const struct rte_flow_item items[],
+				       const struct rte_flow_action actions[],
+				       struct rte_flow_error *error);
+/* ENODEV: rules exist on a started port only. */
+int mlx5dm_flow_not_started(struct rte_flow_error *error);
 /* flow_engine=null: a listed handle with no rule behind it. */
 struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 					      struct rte_flow_error *error);

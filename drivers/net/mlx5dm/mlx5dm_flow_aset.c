@@ -94,8 +94,6 @@ mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
-	/* Templates may know it: they look for their sets again. */
-	fp->epoch++;
 	mlx5dm_flow_matcher_put(fp, s->matcher);
 	mlx5dm_flow_obj_free(fp, s, s->k.cls);
 }

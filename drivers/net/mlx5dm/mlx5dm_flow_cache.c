@@ -300,8 +300,11 @@ mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, uns
 		return m;
 	m = mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
 	/* Only a whole result vouches for the key of the template's later ones. */
-	if (spec->whole)
-		o->m = m;
+	if (spec->whole && m != NULL && o->m != m) {
+		if (o->m != NULL)
+			mlx5dm_flow_matcher_put(fp, o->m);
+		o->m = mlx5dm_flow_matcher_ref(m);
+	}
 	return m;
 }
 
@@ -378,8 +381,6 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 	ret = mlx5dm_matcher_destroy(m->m);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
-	/* Templates may know it: they look for their matchers again. */
-	fp->epoch++;
 	(void)mlx5dm_index_remove(&fp->matchers, m, m->hash);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);

@@ -459,33 +459,71 @@ mlx5dm_flow_compiled_step(uint64_t h, uint64_t w)
 	return (h ^ w) * 0x9e3779b97f4a7c15ull;
 }
 
-/*
- * The key is a hint: it picks the slot, and the template in it replays a
- * rule only if the rule's attributes, types and mask bytes are its own
- * (mlx5dm_flow_compiled_same()). So masks are hashed by address, not read:
- * applications pass one mask per shape, and a shape whose masks come from
- * several addresses is compiled in as many slots.
- */
-uint32_t
-mlx5dm_flow_compiled_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
-			 const struct rte_flow_item items[], const struct rte_flow_action actions[])
+/* Appends len bytes to a shape key. */
+static inline uint8_t *
+mlx5dm_flow_shape_put(uint8_t *k, const void *p, size_t len)
 {
+	memcpy(k, p, len);
+	return k + len;
+}
+
+/*
+ * The key finds the template; the template replays a rule only if the
+ * rule's attributes, types, masks and read spec bits are its own
+ * (mlx5dm_flow_compiled_same()), so the key need not say more than the
+ * shape: the action types, not their values.
+ */
+size_t
+mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		      uint8_t *key, uint32_t *hash)
+{
+	const struct mlx5dm_flow_item_def *def;
+	uint8_t *k = key;
 	unsigned int i;
-	uint64_t h;
+	uint32_t type;
+	uint64_t h, w;
+	size_t len;
 
 	if (attr == NULL || items == NULL || actions == NULL)
 		return 0;
-	h = (uint64_t)attr->group << 32 ^ (uint64_t)attr->priority << 4 ^
-	    (uint64_t)attr->ingress << 3 ^ (uint64_t)attr->egress << 2 ^
-	    (uint64_t)xc->relaxed << 1 ^ xc->internal;
-	/* A walk of a longer pattern or list is not compiled: its head is hash enough. */
-	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS && items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
-		h = mlx5dm_flow_compiled_step(h, (uint64_t)items[i].type << 48 ^
-					      (uintptr_t)items[i].mask ^
-					      (items[i].spec != NULL) << 1 ^
-					      (items[i].last != NULL));
-	for (i = 0; i < MLX5DM_FLOW_CT_ACTIONS && actions[i].type != RTE_FLOW_ACTION_TYPE_END;
-	     i++)
-		h = mlx5dm_flow_compiled_step(h, actions[i].type);
-	return mlx5dm_index_mix(h);
+	k = mlx5dm_flow_shape_put(k, attr, sizeof(*attr));
+	*k++ = (uint8_t)(xc->relaxed | xc->internal << 1);
+	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
+		const struct rte_flow_item *it = &items[i];
+
+		if (i == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
+			return 0;
+		type = (uint32_t)it->type;
+		k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+			continue;
+		def = mlx5dm_flow_item_def_get(it->type);
+		if (def == NULL || def->size > MLX5DM_FLOW_ITEM_MAX_SIZE ||
+		    (it->mask == NULL && def->default_mask == NULL))
+			return 0;
+		*k++ = (uint8_t)((it->spec != NULL) | (it->mask != NULL) << 1);
+		if (it->spec != NULL)
+			k = mlx5dm_flow_shape_put(k, it->mask != NULL ? it->mask :
+						  def->default_mask, def->size);
+	}
+	/* END ends the items: no list of items is the start of another. */
+	type = RTE_FLOW_ITEM_TYPE_END;
+	k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
+	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
+		if (i == MLX5DM_FLOW_CT_ACTIONS)
+			return 0;
+		type = (uint32_t)actions[i].type;
+		k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
+	}
+	/* Hashed in words, the last one zero-padded (the key has room for it). */
+	len = (size_t)(k - key);
+	memset(k, 0, 7);
+	h = len;
+	for (i = 0; i < len; i += 8) {
+		memcpy(&w, key + i, sizeof(w));
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
+	*hash = mlx5dm_index_mix(h);
+	return len;
 }

@@ -69,8 +69,8 @@ mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct)
 {
 	ct->act.valid = false;
 	ct->out_full = false;
-	/* Its objects were found for the results being forgotten. */
-	memset(ct->objs, 0, sizeof(ct->objs));
+	/* Its objects were found for the results being forgotten (the object layer lets go). */
+	ct->objs_stale = true;
 	ct->compiles++;
 }
 

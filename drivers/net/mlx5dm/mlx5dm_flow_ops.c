@@ -132,16 +132,8 @@ mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		.relaxed = relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
-	struct mlx5dm_flow_spec *spec;
-	int ret;
 
-	ret = mlx5dm_flow_objs_translate(fp, &xc, ct, attr, items, actions, &spec, error);
-	if (ret < 0)
-		return ret;
-	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
-	if (!fp->started || fp->quiescing)
-		return mlx5dm_flow_not_started(error);
-	return mlx5dm_flow_objs_begin(fp, spec, true, b, error);
+	return mlx5dm_flow_objs_prepare(fp, &xc, ct, attr, items, actions, b, error);
 }
 
 struct rte_flow *

@@ -78,11 +78,3 @@ mlx5dm_flow_nomem(struct rte_flow_error *error)
 	return rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				  "no memory for the port's flow state");
 }
-
-int
-mlx5dm_flow_not_started(struct rte_flow_error *error)
-{
-	/* Not a retry: rules exist on a started port only (ENODEV, as DPDK's mlx5 says). */
-	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				  "the port is not started: create flows after starting it");
-}

@@ -35,6 +35,14 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 	LIST_INIT(&fp->bulks);
 }
 
+int
+mlx5dm_flow_not_started(struct rte_flow_error *error)
+{
+	/* Not a retry: rules exist on a started port only (ENODEV, as DPDK's mlx5 says). */
+	return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "the port is not started: create flows after starting it");
+}
+
 static int
 mlx5dm_flow_lib_err(struct rte_flow_error *error, int err, const char *msg)
 {
@@ -143,8 +151,11 @@ mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	}
 	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p),
 				 o != NULL ? o->aset : NULL);
-	if (s != NULL && o != NULL && spec->act_same)
-		o->aset = s;
+	if (s != NULL && o != NULL && spec->act_same && o->aset != s) {
+		if (o->aset != NULL)
+			mlx5dm_flow_aset_put(fp, o->aset);
+		o->aset = mlx5dm_flow_aset_ref(s);
+	}
 	return s;
 }
 
@@ -312,6 +323,8 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 			mlx5dm_flow_aset_put(fp, r->aset);
 		r->aset = NULL;
 	}
+	if (flow->ct != 0)
+		mlx5dm_flow_ct_put(fp, fp->cts[flow->ct]);
 	if (flow->cnt_shared)
 		mlx5dm_flow_cnt_share(fp, flow->cnt, -1);
 	else if (flow->cnt != 0)
@@ -321,7 +334,8 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 
 int
 mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		       bool listed, struct mlx5dm_flow_build *b, struct rte_flow_error *error)
+		       struct mlx5dm_flow_compiled *ct, bool listed, struct mlx5dm_flow_build *b,
+		       struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_rule_pending pr;
 	struct rte_flow *flow;
@@ -337,6 +351,10 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 	}
 	flow->dom = (uint8_t)spec->egress;
+	if (ct != NULL) {
+		flow->ct = ct->id;
+		ct->k.refcnt++;
+	}
 	if (spec->count && fp->shared_cnt != 0) {
 		flow->cnt = fp->shared_cnt;
 		flow->cnt_shared = true;
@@ -419,50 +437,208 @@ mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	return flow;
 }
 
+/* Insert and commit under fp->lock, on the caller's queue. */
+static struct rte_flow *
+mlx5dm_flow_objs_finish(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
+			struct rte_flow_error *error)
+{
+	uint16_t q = mlx5dm_flow_queue_enter(fp);
+	int ret = mlx5dm_flow_objs_insert(fp, b, q, error);
+
+	mlx5dm_flow_queue_leave(fp, q);
+	return mlx5dm_flow_objs_commit(fp, b, ret);
+}
+
 struct rte_flow *
 mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 			bool listed, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_build b;
-	uint16_t q;
-	int ret;
 
-	ret = mlx5dm_flow_objs_begin(fp, spec, listed, &b, error);
-	if (ret < 0)
+	if (mlx5dm_flow_objs_begin(fp, spec, NULL, listed, &b, error) < 0)
 		return NULL;
-	q = mlx5dm_flow_queue_enter(fp);
-	ret = mlx5dm_flow_objs_insert(fp, &b, q, error);
-	mlx5dm_flow_queue_leave(fp, q);
-	return mlx5dm_flow_objs_commit(fp, &b, ret);
+	return mlx5dm_flow_objs_finish(fp, &b, error);
 }
 
-/* The implicit template of a rule's shape: its slot's, made on first use (NULL: no memory). */
+/* ---- compiled templates ---- */
+
+void
+mlx5dm_flow_ct_objs_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	struct mlx5dm_flow_ct_objs *o;
+
+	for (o = ct->objs; o < ct->objs + RTE_DIM(ct->objs); o++) {
+		if (o->aset != NULL)
+			mlx5dm_flow_aset_put(fp, o->aset);
+		if (o->m != NULL)
+			mlx5dm_flow_matcher_put(fp, o->m);
+		o->aset = NULL;
+		o->m = NULL;
+	}
+	ct->objs_stale = false;
+}
+
+/* A free id for ct (the table doubles while it has fewer than MLX5DM_FLOW_CT_IDS places). */
+static int
+mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	struct mlx5dm_flow_compiled **tab;
+	uint32_t id, n;
+
+	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
+	for (id = 1; id < fp->cts_size && fp->cts[id] != NULL; id++)
+		;
+	if (id >= fp->cts_size) {
+		n = fp->cts_size == 0 ? 64 : fp->cts_size * 2;
+		if (n > MLX5DM_FLOW_CT_IDS)
+			return -ENOSPC;
+		tab = mlx5dm_calloc(n, sizeof(*tab));
+		if (tab == NULL)
+			return -ENOMEM;
+		if (fp->cts_size != 0)
+			memcpy(tab, fp->cts, fp->cts_size * sizeof(*tab));
+		mlx5dm_free(fp->cts);
+		fp->cts = tab;
+		id = RTE_MAX(fp->cts_size, 1u);
+		fp->cts_size = n;
+	}
+	fp->cts[id] = ct;
+	ct->id = (uint16_t)id;
+	return 0;
+}
+
+struct mlx5dm_flow_compiled *
+mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
+{
+	struct mlx5dm_flow_compiled *ct = mlx5dm_aligned_zmalloc(sizeof(*ct), 64);
+	int ret;
+
+	if (ct == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = mlx5dm_flow_ct_id(fp, ct);
+	if (ret < 0) {
+		mlx5dm_free(ct);
+		errno = -ret;
+		return NULL;
+	}
+	ct->k.refcnt = 1;
+	fp->st.templates++;
+	return ct;
+}
+
+void
+mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	/* Its objects go with its last rule, it with its last reference. */
+	if (--ct->k.refcnt > (uint32_t)ct->owned)
+		return;
+	mlx5dm_flow_ct_objs_release(fp, ct);
+	if (ct->k.refcnt != 0)
+		return;
+	if (ct->k.key_len != 0)
+		(void)mlx5dm_index_remove(&fp->shapes, ct, ct->k.hash);
+	fp->cts[ct->id] = NULL;
+	mlx5dm_free(ct);
+	if (--fp->st.templates == 0) {
+		mlx5dm_free(fp->cts);
+		fp->cts = NULL;
+		fp->cts_size = 0;
+	}
+}
+
+/* The key of an implicit template: its shape. */
+struct mlx5dm_flow_shape {
+	const uint8_t *key;
+	size_t len;
+};
+
+static bool
+mlx5dm_flow_shape_is(const void *rec, const void *key)
+{
+	const struct mlx5dm_flow_compiled *ct = rec;
+	const struct mlx5dm_flow_shape *k = key;
+
+	return ct->k.key_len == k->len && memcmp(ct->shape, k->key, k->len) == 0;
+}
+
+/*
+ * The implicit template of a rule's shape, found or made, with one more
+ * reference (the translation's); NULL: the rule is translated without one
+ * (a shape no template keeps, no memory, every id taken).
+ */
 static struct mlx5dm_flow_compiled *
 mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
 		     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 		     const struct rte_flow_action actions[])
 {
-	uint32_t k = mlx5dm_flow_compiled_key(xc, attr, items, actions) % MLX5DM_FLOW_IMPLICIT;
+	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
+	struct mlx5dm_flow_shape k = { .key = key };
+	struct mlx5dm_flow_compiled *ct;
+	uint32_t h;
 
-	if (fp->implicit[k] == NULL)
-		fp->implicit[k] = mlx5dm_aligned_zmalloc(sizeof(*fp->implicit[k]), 64);
-	return fp->implicit[k];
+	k.len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
+	if (k.len == 0)
+		return NULL;
+	ct = mlx5dm_index_find(&fp->shapes, h, mlx5dm_flow_shape_is, &k);
+	if (ct != NULL) {
+		ct->k.refcnt++;
+		return ct;
+	}
+	if (mlx5dm_index_reserve(&fp->shapes, 1) < 0)
+		return NULL;
+	ct = mlx5dm_flow_ct_new(fp);
+	if (ct != NULL)
+		mlx5dm_flow_kcache_insert(&fp->shapes, &ct->k, h, key, k.len, ct->shape);
+	return ct;
 }
 
 int
-mlx5dm_flow_objs_translate(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
-			   struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
-			   const struct rte_flow_item items[],
-			   const struct rte_flow_action actions[], struct mlx5dm_flow_spec **spec,
-			   struct rte_flow_error *error)
+mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+			 struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
+			 const struct rte_flow_item items[], const struct rte_flow_action actions[],
+			 struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_spec *spec;
+	int ret;
+
 	xc->match_known = mlx5dm_flow_objs_match_known;
 	xc->arg = fp;
-	xc->compiled = ct != NULL ? ct : mlx5dm_flow_implicit(fp, xc, attr, items, actions);
-	if (xc->compiled == NULL)
-		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the rule's template");
-	*spec = &xc->compiled->out;
-	return mlx5dm_flow_translate(xc, attr, items, actions, *spec, error);
+	/* The translation's reference: a found template outlives a failure of its rule. */
+	if (ct != NULL)
+		ct->k.refcnt++;
+	else
+		ct = mlx5dm_flow_implicit(fp, xc, attr, items, actions);
+	xc->compiled = ct;
+	/* The result stays in the template's buffer (without one: on the heap, rarely). */
+	spec = ct != NULL ? &ct->out : mlx5dm_malloc(sizeof(*spec));
+	if (spec == NULL)
+		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the rule's translation");
+	ret = mlx5dm_flow_translate(xc, attr, items, actions, spec, error);
+	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
+	if (ret == 0 && (!fp->started || fp->quiescing))
+		ret = mlx5dm_flow_not_started(error);
+	if (ret == 0)
+		ret = mlx5dm_flow_objs_begin(fp, spec, ct, true, b, error);
+	if (ct != NULL)
+		mlx5dm_flow_ct_put(fp, ct);
+	else
+		mlx5dm_free(spec);
+	return ret;
+}
+
+struct rte_flow *
+mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+		      struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
+		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
+		      struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_build b;
+
+	if (mlx5dm_flow_objs_prepare(fp, xc, ct, attr, items, actions, &b, error) < 0)
+		return NULL;
+	return mlx5dm_flow_objs_finish(fp, &b, error);
 }
 
 struct rte_flow *
@@ -624,6 +800,8 @@ mlx5dm_flow_caches_fini(struct mlx5dm_flow_priv *fp)
 	mlx5dm_index_fini(&fp->matchers);
 	mlx5dm_index_fini(&fp->ents);
 	mlx5dm_index_fini(&fp->asets);
+	/* Implicit templates went with their rules. */
+	mlx5dm_index_fini(&fp->shapes);
 	for (i = 0; i < MLX5DM_FLOW_OBJ_CLASSES; i++)
 		mlx5dm_slab_destroy(&fp->objs[i]);
 }
@@ -678,10 +856,6 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		fp->root[dom] = NULL;
 	}
 	mlx5dm_flow_pool_release(&fp->pool);
-	for (dom = 0; dom < MLX5DM_FLOW_IMPLICIT; dom++) {
-		mlx5dm_free(fp->implicit[dom]);
-		fp->implicit[dom] = NULL;
-	}
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
 	    fp->st.asets != 0 || fp->st.counters != 0)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "

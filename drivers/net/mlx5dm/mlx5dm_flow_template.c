@@ -628,8 +628,9 @@ mlx5dm_flow_tmpl_dir_ok(bool ingress, bool egress, const struct rte_flow_attr *a
 	return attr->egress ? egress : ingress;
 }
 
+/* The table's compiled templates stay with the rules made of them (fp->lock held). */
 static void
-mlx5dm_flow_table_free(struct rte_flow_template_table *tbl)
+mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl)
 {
 	unsigned int i;
 
@@ -637,8 +638,10 @@ mlx5dm_flow_table_free(struct rte_flow_template_table *tbl)
 		tbl->pt[i]->users--;
 	for (i = 0; i < tbl->nb_at; i++)
 		tbl->at[i]->users--;
-	for (i = 0; i < tbl->nb_ct; i++)
-		mlx5dm_free(tbl->ct[i]);
+	for (i = 0; i < tbl->nb_ct; i++) {
+		tbl->ct[i]->owned = false;
+		mlx5dm_flow_ct_put(fp, tbl->ct[i]);
+	}
 	mlx5dm_free(tbl->ct);
 	mlx5dm_free(tbl->m);
 	mlx5dm_free(tbl);
@@ -680,13 +683,10 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 		tbl->m = mlx5dm_calloc((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
 				       sizeof(tbl->m[0]));
 		tbl->ct = mlx5dm_calloc((size_t)nb_pt * nb_at, sizeof(tbl->ct[0]));
-		while (tbl->ct != NULL && tbl->nb_ct < nb_pt * nb_at &&
-		       (tbl->ct[tbl->nb_ct] = mlx5dm_aligned_zmalloc(sizeof(*tbl->ct[0]), 64)))
-			tbl->nb_ct++;
 	}
-	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->nb_ct < nb_pt * nb_at) {
+	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->ct == NULL) {
 		if (tbl != NULL)
-			mlx5dm_flow_table_free(tbl);
+			mlx5dm_flow_table_free(fp, tbl);
 		mlx5dm_free(spec);
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -695,6 +695,12 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
 		tbl->log_rules++;
 	rte_spinlock_lock(&fp->lock);
+	while (tbl->nb_ct < nb_pt * nb_at &&
+	       (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
+		tbl->ct[tbl->nb_ct++]->owned = true;
+	if (tbl->nb_ct < nb_pt * nb_at)
+		ret = mlx5dm_flow_tmpl_err(error, errno, "template table: no memory (or no id "
+					   "left) for its compiled templates");
 	for (i = 0; i < nb_pt; i++) {
 		tbl->pt[tbl->nb_pt++] = pts[i];
 		pts[i]->users++;
@@ -722,7 +728,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	if (ret == 0)
 		LIST_INSERT_HEAD(&t->tables, tbl, next);
 	else
-		mlx5dm_flow_table_free(tbl);
+		mlx5dm_flow_table_free(fp, tbl);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_free(spec);
@@ -742,7 +748,7 @@ mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
 	LIST_REMOVE(tbl, next);
-	mlx5dm_flow_table_free(tbl);
+	mlx5dm_flow_table_free(fp, tbl);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_rules_ring(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
@@ -767,7 +773,7 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
 		LIST_REMOVE(tbl, next);
-		mlx5dm_flow_table_free(tbl);
+		mlx5dm_flow_table_free(fp, tbl);
 	}
 	while ((pt = LIST_FIRST(&t->pts)) != NULL) {
 		LIST_REMOVE(pt, next);

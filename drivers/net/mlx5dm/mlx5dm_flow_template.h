@@ -119,7 +119,6 @@ struct mlx5dm_flow_tmpl {
 /* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
 struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
-int mlx5dm_flow_not_started(struct rte_flow_error *error);
 
 /*
  * mlx5dm_flow_ops.c. rte_flow_destroy() of a handle the caller may not own,

@@ -120,6 +120,16 @@ static uint16_t t_rxq = 8;
 static bool t_rule;
 
 /*
+ * The shape key of the rule the template was last compiled from (t_key_of:
+ * that template, NULL: none): a rule of that key is translated as the PMD
+ * translates a rule of its implicit template, with xc->shape_known.
+ */
+static uint8_t t_key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
+static size_t t_key_len;
+static const struct mlx5dm_flow_compiled *t_key_of;
+static unsigned int t_known;    /* translations with shape_known */
+
+/*
  * Translate with the cache (into its own output buffer when in_out, else
  * into a buffer of ours) and without; both must agree. Returns whether the
  * cache replayed the pattern (t_rule: the whole rule).
@@ -133,14 +143,27 @@ t_both(struct mlx5dm_flow_compiled *sh, bool in_out, bool internal,
 	struct mlx5dm_flow_xctx xc = t_plain;
 	struct mlx5dm_flow_spec *out = in_out ? &sh->out : &got.spec;
 	uint64_t hits = sh->hits, rule_hits = sh->rule_hits;
+	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
+	size_t len;
+	uint32_t h;
 
 	xc.internal = internal;
 	xc.nb_rx_queues = t_rxq;
+	len = mlx5dm_flow_shape_key(&xc, attr, items, actions, key, &h);
 	memset(&ref, 0xa5, sizeof(ref));
 	memset(&got.err, 0xa5, sizeof(got.err));
 	ref.ret = mlx5dm_flow_translate(&xc, attr, items, actions, &ref.spec, &ref.err);
 	xc.compiled = sh;
+	xc.shape_known = len != 0 && t_key_of == sh && len == t_key_len &&
+			 memcmp(key, t_key, len) == 0;
+	t_known += xc.shape_known;
 	got.ret = mlx5dm_flow_translate(&xc, attr, items, actions, out, &got.err);
+	/* Walked: compiled from this rule if it succeeded (a failed walk may have kept the old). */
+	if (sh->hits == hits) {
+		t_key_of = got.ret == 0 && sh->valid && len != 0 ? sh : NULL;
+		memcpy(t_key, key, len);
+		t_key_len = len;
+	}
 	if (got.ret != ref.ret)
 		fprintf(stderr, "cache %d (%s), none %d (%s)\n", got.ret,
 			got.ret != 0 ? got.err.message : "", ref.ret,
@@ -201,7 +224,9 @@ test_same_shape_replays(void **state)
 	for (i = 0; i < 4; i++) {
 		v4->hdr.dst_addr = IP4(10, 0, i, 2 + i);
 		v4->hdr.src_addr = IP4(1, 2, 3, i); /* not matched: still the same shape */
+		t_known = 0;
 		assert_true(t_both(sh, i % 2 == 0, false, &t_attr_in, items, acts_q1, &ret));
+		assert_int_equal(t_known, 1); /* as the PMD's implicit template of the shape */
 		assert_int_equal(ret, 0);
 		if (i % 2 == 0)
 			assert_int_equal(mlx5dm_prm_get(sh->out.value, T_AT(S_DST_IP_31_0)),
@@ -855,6 +880,7 @@ test_random_rules(void **state)
 	int ret;
 
 	(void)state;
+	t_known = 0;
 	for (n = 0; n < 8000; n++) {
 		/* Mostly the shape of the rule before, with new values. */
 		if (t_rand(4) == 0) {
@@ -877,12 +903,13 @@ test_random_rules(void **state)
 		ok += ret == 0;
 	}
 	t_rxq = 8;
-	fprintf(stderr, "%u rules: %u translated, %u replays, %u whole\n", n, ok, replays,
-		rules);
-	/* Both outcomes, and replays (whole ones too), are common. */
+	fprintf(stderr, "%u rules: %u translated, %u replays, %u whole, %u of a known shape\n",
+		n, ok, replays, rules, t_known);
+	/* Both outcomes, and replays (whole ones too), are common; known shapes too. */
 	assert_true(ok > 800 && ok < 7200);
 	assert_true(replays > 1300);
 	assert_true(rules > 150);
+	assert_true(t_known > 500);
 	free(sh);
 }
 

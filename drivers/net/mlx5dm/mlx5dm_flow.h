@@ -269,6 +269,12 @@ struct mlx5dm_flow_xctx {
 	 * translation exclusive use of it (the port lock). NULL: no template.
 	 */
 	struct mlx5dm_flow_compiled *compiled;
+	/*
+	 * compiled was found by the rule's shape key (an implicit template):
+	 * the rule has its attributes, item types and masks, so a replay
+	 * compares the spec bits that matter only.
+	 */
+	bool shape_known;
 };
 
 /*
@@ -592,6 +598,8 @@ struct mlx5dm_flow_ct_word {
 	uint64_t sel;                   /* the spec bits that matter */
 	uint64_t val;                   /* their values */
 	uint16_t off;                   /* byte offset in the item's mask and spec */
+	uint8_t item;                   /* index in the pattern */
+	uint8_t len;                    /* 8, or 4 */
 };
 
 /* Bytes of a copied field moved as they are. */
@@ -659,6 +667,7 @@ struct mlx5dm_flow_compiled {
 	uint8_t nb_items;
 	uint8_t nb_copies;              /* copies through the match field (not byte moves) */
 	uint8_t nb_moves;
+	uint8_t nb_words;
 	int8_t prev;                    /* x->prev, x->vlan_item as indexes (-1: NULL) */
 	int8_t vlan_item;
 	struct rte_flow_attr attr;

@@ -193,11 +193,14 @@ mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
 
 			off = RTE_MIN(k * len, size - len);
 			w->off = (uint16_t)off;
+			w->item = (uint8_t)i;
+			w->len = (uint8_t)len;
 			w->mask = mlx5dm_flow_compiled_ld(ct->mask[i] + off, len);
 			w->sel = mlx5dm_flow_compiled_ld(ct->sel[i] + off, len);
 			w->val = mlx5dm_flow_compiled_ld(ct->ispec[i] + off, len);
 		}
 	}
+	ct->nb_words = (uint8_t)nw;
 }
 
 void
@@ -240,6 +243,18 @@ mlx5dm_flow_compiled_same(const struct mlx5dm_flow_compiled *ct, const struct ml
 	uint64_t acc = 0;
 	unsigned int i;
 
+	if (xc->shape_known && ct->valid) {
+		/* Only the spec bits that matter can differ. */
+		for (i = 0; i < ct->nb_words; i++) {
+			const struct mlx5dm_flow_ct_word *w = &ct->word[i];
+			const uint8_t *spec = items[w->item].spec;
+
+			acc |= w->len == 8 ?
+			       (mlx5dm_flow_compiled_ld(spec + w->off, 8) & w->sel) ^ w->val :
+			       (mlx5dm_flow_compiled_ld(spec + w->off, 4) & w->sel) ^ w->val;
+		}
+		return acc == 0;
+	}
 	if (!ct->valid || attr == NULL || items == NULL || xc->internal != ct->internal ||
 	    xc->relaxed != ct->relaxed ||
 	    memcmp(attr, &ct->attr, sizeof(*attr)) != 0)

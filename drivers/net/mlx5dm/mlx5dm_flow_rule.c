@@ -606,6 +606,7 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 	xc->match_known = mlx5dm_flow_objs_match_known;
 	xc->arg = fp;
 	/* The translation's reference: a found template outlives a failure of its rule. */
+	xc->shape_known = ct == NULL;
 	if (ct != NULL)
 		ct->k.refcnt++;
 	else

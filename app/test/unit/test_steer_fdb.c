@@ -307,7 +307,7 @@ test_fdb_forward(void **state)
 		assert_int_equal(count_recs(text, "3300"), 5);
 		assert_int_equal(count_recs(text, "3303"), 2 + 1);
 		assert_int_equal(count_recs(text, "3304"), 3 * 2 + 1);
-		assert_int_equal(count_recs(text, "3404"), 4);
+		assert_int_equal(count_recs(text, "3408"), 4);
 		assert_int_equal(count_recs(text, "3403"), 1);
 		assert_int_equal(count_recs(text, "3406"), 1);
 		assert_non_null(strstr(text, ",4,1,"));   /* table type FS_FT_FDB, level 1 */

@@ -39,22 +39,30 @@ mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			    struct mlx5dm_htbl *head)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	uint8_t saved[sizeof(((struct mlx5dm_ste *)NULL)->shadow)];
 	struct mlx5dm_ste *anchor;
 	int ret;
 
 	mlx5dm_spinlock_lock(&m->tbl->anchor_lock);
 	anchor = mlx5dm_matcher_prev_anchor(m);
+	memcpy(saved, anchor->shadow, sizeof(saved));
 	mlx5dm_htbl_point(ctx, head, anchor->shadow);
 	ret = mlx5dm_ste_write_ctrl(ctx, q, anchor);
-	if (ret == 0)
-		ret = mlx5dm_send_drain(q->ring);
+	if (ret < 0) {
+		/* Not posted: the device's anchor and its shadow still agree. */
+		memcpy(anchor->shadow, saved, sizeof(saved));
+		goto unlock;
+	}
 	/*
-	 * A matcher created or removed in front of m links its anchor to
-	 * m->first under this lock: the new head must be visible to it as
-	 * soon as the anchor points there.
+	 * Posted, so the device follows the anchor to head whether or not the
+	 * drain below completes: head is m->first from now on (a failed drain
+	 * is the queue's error, not a reason to forget the new head). A
+	 * matcher created or removed in front of m links its anchor to
+	 * m->first under this lock.
 	 */
-	if (ret == 0)
-		m->first = head;
+	m->first = head;
+	ret = mlx5dm_send_drain(q->ring);
+unlock:
 	mlx5dm_spinlock_unlock(&m->tbl->anchor_lock);
 	return ret;
 }

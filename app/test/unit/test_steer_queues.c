@@ -18,6 +18,9 @@
  * One slot, one thread: the same meeting in a fixed order, the second
  * queue's doorbell rung first (what the device may do with two rings).
  *
+ * A stopped device: a queue's wait times out with nothing lost, whether
+ * a rule's own write or a first-level growth's anchor write was pending.
+ *
  * Disjoint slots: rules of two queues in different slots neither wait for
  * nor drain the other queue (one write per rule, on its own ring).
  *
@@ -445,6 +448,76 @@ test_silent_queue_order(void **state)
 	senv_close(e);
 }
 
+#define FLIP_KEYS 1024
+#define FLIP_MAC 0x0a0000000000ull
+
+static uint64_t
+matcher_growths(struct mlx5dm_matcher *m)
+{
+	struct mlx5dm_matcher_stats st;
+
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &st), 0);
+	return st.growths;
+}
+
+/*
+ * The device stops while an insert completes the first growth of a first
+ * level: the anchor's write pointing at the new head is posted, the drain
+ * after it times out. The device follows the anchor once it runs, so the
+ * matcher must keep the new head as its first level: every rule steers,
+ * and destroying them and the matcher gives back all of its ICM
+ * (senv_close() compares the ICM with the context's at open).
+ */
+static void
+test_silent_first_flip(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .log_queue_wqebb = 13 };
+	struct mlx5dm_rule **r = calloc(FLIP_KEYS, sizeof(*r));
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_sim *sim;
+	unsigned int i, k;
+	struct senv *e;
+
+	(void)state;
+	assert_non_null(r);
+	e = senv_open_ex(&cattr, NULL);
+	sim = mlx5dm_sim_of(e->dev);
+	dmac_mask(mask);
+	/* A first matcher finds the insert that completes the first growth (k). */
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (k = 0; k < FLIP_KEYS && matcher_growths(m) == 0; k++) {
+		dmac_value(FLIP_MAC + k, v);
+		r[k] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+	}
+	assert_true(k < FLIP_KEYS);
+	for (i = 0; i < k; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	/* The same matcher again: insert k completes the growth with the device stopped. */
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (i = 0; i + 1 < k; i++) {
+		dmac_value(FLIP_MAC + i, v);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[0]);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(matcher_growths(m), 0);
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	dmac_value(FLIP_MAC + k - 1, v);
+	r[k - 1] = mlx5dm_rule_create(m, 0, v, 1, &e->to_q[0]);
+	assert_int_equal(matcher_growths(m), 1);
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	for (i = 0; i < k; i++)
+		assert_int_equal(send_mac(e, FLIP_MAC + i), r[i] != NULL ? 0 : RX_DROPPED);
+	for (i = 0; i < k; i++)
+		if (r[i] != NULL)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(r);
+}
+
 #define DIS_RULES 2000
 
 /*
@@ -680,6 +753,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_slot_order),
 		cmocka_unit_test(test_silent_queue_order),
+		cmocka_unit_test(test_silent_first_flip),
 		cmocka_unit_test(test_threads_one_slot),
 		cmocka_unit_test(test_disjoint_slots),
 		cmocka_unit_test(test_move_order),

@@ -142,8 +142,9 @@ struct mlx5dm_dev_ops {
 	 * On an E-Switch manager: the metadata_reg_c_0 value and mask the
 	 * switch stamps on a frame from vport (MLX5DM_DEV_VPORT_UPLINK: the
 	 * wire), with which a frame that missed the FDB tells the manager
-	 * where it came from. On hardware that is mlx5dv_query_port()'s
-	 * reg_c0 (rdma-core 45 and later), not wired yet: NULL.
+	 * where it came from. On hardware, mlx5dv_query_port()'s reg_c0 of
+	 * the vport's IB port (the kernel gives it in switchdev mode only:
+	 * -ENOTSUP otherwise); -EINVAL: no such vport on the switch.
 	 */
 	int (*vport_reg_c0)(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
 			    uint32_t *mask);
@@ -181,10 +182,13 @@ struct mlx5dm_dev_attr {
 	bool icm_resident;
 	uint8_t log_steering_icm_size;
 	/*
-	 * A transport that makes its functions (the model): num_vfs VFs make
-	 * the device a PF that manages an E-Switch; esw_manager set opens VF
-	 * vf of that open PF instead (which must be closed after it). A NIC's
-	 * functions are what its firmware and the kernel made them.
+	 * The E-Switch: num_vfs VFs make the device a PF that manages one
+	 * (the model makes them; on a NIC the open checks that the E-Switch
+	 * is in switchdev mode with a representor port for each of VFs
+	 * 0..num_vfs-1, as the kernel made them); esw_manager set opens VF
+	 * vf of that open PF instead (which must be closed after it; on a
+	 * NIC the function the PF's sysfs virtfn<vf> link names, and
+	 * ib_device/pci_addr are not looked at).
 	 */
 	uint16_t num_vfs;
 	struct mlx5dm_dev *esw_manager;

@@ -43,6 +43,52 @@ mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
 	return ibv_destroy_flow(flow);
 }
 
+/*
+ * The mlx5dv_query_port() facts of the IB port whose vport is vport. In
+ * switchdev mode the PF's device has one IB port per representor (the
+ * uplink's and each VF's), in no order to rely on: DPDK mlx5 and
+ * rdma-core (dr_domain_query_vport) look each port's vport up, as here.
+ * -EINVAL when no port of the device is that vport.
+ */
+static int
+mlx5dm_dev_hw_vport_port(struct ibv_context *ctx, uint16_t vport, struct mlx5dv_port *info)
+{
+	struct ibv_device_attr attr;
+	uint32_t port;
+	int ret;
+
+	ret = ibv_query_device(ctx, &attr);
+	if (ret != 0)
+		return -ret;
+	for (port = 1; port <= attr.phys_port_cnt; port++) {
+		memset(info, 0, sizeof(*info));
+		if (mlx5dv_query_port(ctx, port, info) != 0)
+			continue;
+		if ((info->flags & MLX5DV_QUERY_PORT_VPORT) != 0 && info->vport == vport)
+			return 0;
+	}
+	return -EINVAL;
+}
+
+/* The switch's source-port stamp: what the kernel reports for the vport's IB port. */
+static int
+mlx5dm_dev_hw_vport_reg_c0(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
+			   uint32_t *mask)
+{
+	struct mlx5dv_port info;
+	int ret;
+
+	ret = mlx5dm_dev_hw_vport_port(ctx, vport, &info);
+	if (ret < 0)
+		return ret;
+	/* Only in switchdev mode does the kernel give the stamp (mlx5_ib query_port). */
+	if ((info.flags & MLX5DV_QUERY_PORT_VPORT_REG_C0) == 0)
+		return -ENOTSUP;
+	*value = info.reg_c0.value;
+	*mask = info.reg_c0.mask;
+	return 0;
+}
+
 static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.name = "hw",
 	.alloc_pd = ibv_alloc_pd,
@@ -67,21 +113,19 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
 	.create_flow = mlx5dv_create_flow,
 	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
+	.vport_reg_c0 = mlx5dm_dev_hw_vport_reg_c0,
 };
 
-int
-mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN])
+/* The PCI address a sysfs link (<ibdev_path>/<name>) ends in. */
+static int
+mlx5dm_dev_hw_link_pci(const char *ibdev_path, const char *name,
+		       char out[MLX5DM_DEV_PCI_ADDR_LEN])
 {
-	char link[IBV_SYSFS_PATH_MAX + 8], target[IBV_SYSFS_PATH_MAX];
+	char link[IBV_SYSFS_PATH_MAX + 32], target[IBV_SYSFS_PATH_MAX];
 	const char *base;
 	ssize_t len;
 
-	/*
-	 * <ibdev_path>/device links to the device's parent in sysfs, on PCI
-	 * the function's directory, named by its address (as rdma-core's
-	 * sysfs layout and DPDK's mlx5_get_pci_addr() read it).
-	 */
-	if ((size_t)snprintf(link, sizeof(link), "%s/device", ibdev_path) >= sizeof(link))
+	if ((size_t)snprintf(link, sizeof(link), "%s/%s", ibdev_path, name) >= sizeof(link))
 		return -ENAMETOOLONG;
 	len = readlink(link, target, sizeof(target) - 1);
 	if (len < 0)
@@ -90,6 +134,27 @@ mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN])
 	base = strrchr(target, '/');
 	base = base != NULL ? base + 1 : target;
 	return mlx5dm_dev_pci_parse(base, out) == 0 ? 0 : -ENOENT;
+}
+
+int
+mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN])
+{
+	/*
+	 * <ibdev_path>/device links to the device's parent in sysfs, on PCI
+	 * the function's directory, named by its address (as rdma-core's
+	 * sysfs layout and DPDK's mlx5_get_pci_addr() read it).
+	 */
+	return mlx5dm_dev_hw_link_pci(ibdev_path, "device", out);
+}
+
+int
+mlx5dm_dev_hw_vf_pci(const char *pf_ibdev_path, uint16_t vf, char out[MLX5DM_DEV_PCI_ADDR_LEN])
+{
+	char name[32];
+
+	/* The PCI core links a PF's function directory to its VF n's as virtfn<n>. */
+	snprintf(name, sizeof(name), "device/virtfn%u", vf);
+	return mlx5dm_dev_hw_link_pci(pf_ibdev_path, name, out);
 }
 
 struct ibv_device *
@@ -138,6 +203,51 @@ mlx5dm_dev_hw_first(struct ibv_device **list, int n, const char *why)
 	return NULL;
 }
 
+/*
+ * A PF asked to manage num_vfs VFs: its E-Switch is in switchdev mode (the
+ * uplink's IB port reports its reg_c_0 stamp) and each VF 0..num_vfs-1
+ * has a representor port (vport 1 + VF). A NIC's functions are what the
+ * kernel made them: this only checks, with a line saying what to do.
+ */
+static int
+mlx5dm_dev_hw_esw_check(struct ibv_context *ctx, uint16_t num_vfs)
+{
+	const char *name = ibv_get_device_name(ctx->device);
+	struct mlx5dv_port info;
+	uint16_t vf;
+
+	if (mlx5dm_dev_hw_vport_port(ctx, MLX5DM_DEV_VPORT_UPLINK, &info) < 0 ||
+	    (info.flags & MLX5DV_QUERY_PORT_VPORT_REG_C0) == 0) {
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: no E-Switch in switchdev mode (no IB port "
+			   "of the uplink vport with its reg_c0): devlink dev eswitch set "
+			   "pci/<PF> mode switchdev", name);
+		return -ENOTSUP;
+	}
+	for (vf = 0; vf < num_vfs; vf++) {
+		if (mlx5dm_dev_hw_vport_port(ctx, (uint16_t)(1 + vf), &info) == 0)
+			continue;
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: VF %u has no representor port (vport %u): "
+			   "the PF has fewer VFs (echo N > /sys/bus/pci/devices/<PF>/sriov_numvfs)",
+			   name, vf, 1 + vf);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* VF vf of the open PF esw_manager: its function, through the PF's virtfn link. */
+static int
+mlx5dm_dev_hw_vf_of(const struct mlx5dm_dev *esw_manager, uint16_t vf,
+		    char pci[MLX5DM_DEV_PCI_ADDR_LEN])
+{
+	struct ibv_device *pf = esw_manager->ctx->device;
+
+	if (mlx5dm_dev_hw_vf_pci(pf->ibdev_path, vf, pci) == 0)
+		return 0;
+	MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: no VF %u (no virtfn%u link under the PF's PCI "
+		   "function)", ibv_get_device_name(pf), vf, vf);
+	return -ENODEV;
+}
+
 static int
 mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 {
@@ -150,7 +260,16 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 	char why[128] = "";
 	int n = 0, ret = 0;
 
-	if (pci_addr != NULL && mlx5dm_dev_pci_parse(pci_addr, pci) < 0) {
+	if (dattr->esw_manager != NULL) {
+		if (dattr->esw_manager->ops != &mlx5dm_dev_hw_ops)
+			return -EINVAL;
+		ret = mlx5dm_dev_hw_vf_of(dattr->esw_manager, dattr->vf, pci);
+		if (ret < 0)
+			return ret;
+		ib_device = NULL;
+		pci_addr = pci;
+	}
+	if (pci_addr != NULL && pci_addr != pci && mlx5dm_dev_pci_parse(pci_addr, pci) < 0) {
 		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "\"%s\" is not a PCI address "
 			   "([domain:]bus:device.function in hex)", pci_addr);
 		return -EINVAL;
@@ -183,6 +302,13 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 			   "with MLX5DV_CONTEXT_FLAGS_DEVX failed: %s",
 			   ibv_get_device_name(pick), strerror(-ret));
 		goto free_list;
+	}
+	if (dattr->num_vfs != 0) {
+		ret = mlx5dm_dev_hw_esw_check(ctx, dattr->num_vfs);
+		if (ret < 0) {
+			ibv_close_device(ctx);
+			goto free_list;
+		}
 	}
 	dev->ops = &mlx5dm_dev_hw_ops;
 	dev->ctx = ctx;

@@ -2,7 +2,7 @@
  * Copyright 2026 The mlx5dm authors
  */
 
-/* The hardware transport's device selection, for its tests. */
+/* The hardware transport's device selection (PF, its VFs), for its tests. */
 
 #ifndef _MLX5DM_DEV_HW_H_
 #define _MLX5DM_DEV_HW_H_
@@ -15,6 +15,14 @@
  * PCI function.
  */
 int mlx5dm_dev_hw_pci_of(const char *ibdev_path, char out[MLX5DM_DEV_PCI_ADDR_LEN]);
+
+/*
+ * The PCI address of VF vf of the PF whose RDMA device's sysfs directory
+ * is pf_ibdev_path (the PF function's virtfn<vf> link). -ENOENT when the
+ * PF has no such VF.
+ */
+int mlx5dm_dev_hw_vf_pci(const char *pf_ibdev_path, uint16_t vf,
+			 char out[MLX5DM_DEV_PCI_ADDR_LEN]);
 
 /*
  * The device of list[0..n) named ib_device and at canonical PCI address

@@ -37,12 +37,15 @@
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 
+#include "mlx5dm_prm.h"
+#include "mlx5dm_prm_queue.h"
+#include "mlx5dm_prm_vport.h"
 #include "mlx5dm_sim.h"
 
 #define RD_ENV "MLX5DM_RDMA_DOUBLE"
 /* Port 0 looped; mlx5_1 and mlx5_2 cabled: the topology the tests use on the model. */
 #define RD_DEFAULT "mlx5_0 mlx5_1,wire=mlx5_2 mlx5_2,wire=mlx5_1"
-#define RD_MAX_DEVS 16
+#define RD_MAX_DEVS 32
 
 struct rd_dev {
 	struct ibv_device ibdev;        /* what ibv_get_device_list hands out */
@@ -50,6 +53,7 @@ struct rd_dev {
 	char wire[IBV_SYSFS_NAME_MAX];  /* the device cabled to this one; "" = looped */
 	bool no_devx;                   /* opening with DEVX fails */
 	bool trace;                     /* the model's packet-walk trace to stderr */
+	struct rd_dev *pf;              /* a VF: its PF (cfg.vf its number) */
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_sim *sim;         /* while open */
 	unsigned int opens;
@@ -76,6 +80,7 @@ static const struct rd_key rd_keys[] = {
 	RD_CFG("mac", vport_mac, RD_U64, 0xffffffffffffull),
 	RD_CFG("mtu", vport_mtu, RD_U16, 0xffff),
 	RD_CFG("link", link_down, RD_NOT, 1),
+	RD_CFG("vfs", num_vfs, RD_U16, MLX5DM_SIM_ESW_MAX_VFS),
 };
 
 static struct {
@@ -213,7 +218,6 @@ rd_parse_dev(char *spec)
 	/* Two functions per card, as a dual-port ConnectX: 08:00.0, 08:00.1, 09:00.0, ... */
 	snprintf(d->pci, sizeof(d->pci), "0000:%02x:00.%u", 8 + i / 2, i % 2);
 	mlx5dm_sim_config_default(&d->cfg);
-	d->cfg.vhca_id = (uint16_t)(i + 1);
 	while ((kv = strtok_r(NULL, ",", &save)) != NULL) {
 		char *eq = strchr(kv, '=');
 
@@ -231,6 +235,69 @@ rd_parse_dev(char *spec)
 		}
 	}
 	rd.nb_dev++;
+	return 0;
+}
+
+/*
+ * The VFs of the PFs configured with vfs=N, devices of their own after
+ * the configured ones, as the kernel adds a VF's RDMA device: named
+ * mlx5_<first free index>, at PCI address D:(B^0x80):F.v for VF v of the
+ * PF at D:B:S.F. The vhca ids: each PF's, then its VFs' (the PF's + 1 +
+ * VF, as the model gives them), then the next device's.
+ */
+/* VF v of pf, a device named mlx5_<first free index from *idx>. */
+static int
+rd_add_vf(struct rd_dev *pf, uint16_t v, unsigned int *idx)
+{
+	unsigned int dom, bus, slot, fn;
+	struct rd_dev *d;
+
+	if (rd.nb_dev == RD_MAX_DEVS) {
+		rd_err("%s: more than %u devices with the VFs", RD_ENV, RD_MAX_DEVS);
+		return -E2BIG;
+	}
+	d = &rd.dev[rd.nb_dev];
+	memset(d, 0, sizeof(*d));
+	do
+		snprintf(d->ibdev.name, sizeof(d->ibdev.name), "mlx5_%u", (*idx)++);
+	while (rd_find(d->ibdev.name) != NULL);
+	sscanf(pf->pci, "%x:%x:%x.%x", &dom, &bus, &slot, &fn);
+	snprintf(d->pci, sizeof(d->pci), "%04x:%02x:%02x.%x", dom, bus ^ 0x80, fn, v);
+	mlx5dm_sim_config_default(&d->cfg);
+	d->cfg.vf = v;
+	d->cfg.vhca_id = (uint16_t)(pf->cfg.vhca_id + 1 + v);
+	d->pf = pf;
+	d->no_devx = pf->no_devx;
+	d->trace = pf->trace;
+	rd.nb_dev++;
+	return 0;
+}
+
+/*
+ * The VFs of the PFs configured with vfs=N, devices of their own after
+ * the configured ones, as the kernel adds a VF's RDMA device: named
+ * mlx5_<first free index>, at PCI address D:(B^0x80):F.v for VF v of the
+ * PF at D:B:S.F. The vhca ids: each PF's, then its VFs' (the PF's + 1 +
+ * VF, as the model gives them), then the next device's.
+ */
+static int
+rd_add_vfs(void)
+{
+	unsigned int i, nb_conf = rd.nb_dev, idx = 0;
+	uint16_t vhca = 1, v;
+	int ret;
+
+	for (i = 0; i < nb_conf; i++) {
+		struct rd_dev *pf = &rd.dev[i];
+
+		pf->cfg.vhca_id = vhca;
+		vhca = (uint16_t)(vhca + 1 + pf->cfg.num_vfs);
+		for (v = 0; v < pf->cfg.num_vfs; v++) {
+			ret = rd_add_vf(pf, v, &idx);
+			if (ret < 0)
+				return ret;
+		}
+	}
 	return 0;
 }
 
@@ -260,6 +327,8 @@ rd_parse(const char *conf)
 			ret = -EINVAL;
 		}
 	}
+	if (ret == 0)
+		ret = rd_add_vfs();
 	if (ret != 0)
 		rd.nb_dev = 0;
 	return ret;
@@ -347,6 +416,34 @@ rd_sysfs_dev(struct rd_dev *d, unsigned int i)
 	return 0;
 }
 
+/*
+ * SR-IOV as the PCI core shows it: the PF's function directory has
+ * sriov_numvfs and a virtfn<n> link to each VF's, each VF's a physfn link
+ * back (DPDK's and the kernel's tools read these).
+ */
+static int
+rd_sysfs_sriov(const struct rd_dev *d)
+{
+	char path[PATH_MAX], text[64];
+	const char *r = rd.root;
+
+	if (d->cfg.num_vfs != 0) {
+		snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/sriov_numvfs", r, d->pci);
+		snprintf(text, sizeof(text), "%u\n", d->cfg.num_vfs);
+		return rd_write(path, text);
+	}
+	if (d->pf == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/virtfn%u", r, d->pf->pci,
+		 d->cfg.vf);
+	snprintf(text, sizeof(text), "../%s", d->pci);
+	if (symlink(text, path) != 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/physfn", r, d->pci);
+	snprintf(text, sizeof(text), "../%s", d->pf->pci);
+	return symlink(text, path) == 0 ? 0 : -errno;
+}
+
 static int
 rd_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -384,6 +481,8 @@ rd_sysfs(void)
 	ret = rd_mkdirs(path);
 	for (i = 0; ret == 0 && i < rd.nb_dev; i++)
 		ret = rd_sysfs_dev(&rd.dev[i], i);
+	for (i = 0; ret == 0 && i < rd.nb_dev; i++)
+		ret = rd_sysfs_sriov(&rd.dev[i]);
 	if (ret != 0)
 		rd_err("cannot write the sysfs tree %s: %s", rd.root, strerror(-ret));
 	return ret;
@@ -489,6 +588,35 @@ ibv_close_device(struct ibv_context *context)
 	return 0;
 }
 
+/* A PF in switchdev mode has an IB port per representor: the uplink's and each VF's. */
+static unsigned int
+rd_nb_ports(const struct rd_dev *d)
+{
+	return 1u + d->cfg.num_vfs;
+}
+
+/* What a ConnectX-6 Dx's device attributes say; the port count is the double's. */
+int
+ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)
+{
+	struct rd_dev *d;
+	int ret = 0;
+
+	pthread_mutex_lock(&rd.lock);
+	d = rd_of_context(context);
+	if (d == NULL) {
+		ret = EINVAL;
+	} else {
+		memset(device_attr, 0, sizeof(*device_attr));
+		snprintf(device_attr->fw_ver, sizeof(device_attr->fw_ver), "22.36.1010");
+		device_attr->vendor_id = 0x02c9;
+		device_attr->vendor_part_id = 0x101d;
+		device_attr->phys_port_cnt = (uint8_t)rd_nb_ports(d);
+	}
+	pthread_mutex_unlock(&rd.lock);
+	return ret;
+}
+
 struct ibv_pd *
 ibv_alloc_pd(struct ibv_context *context)
 {
@@ -555,6 +683,16 @@ mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 		return NULL;
 	}
 	pthread_mutex_lock(&rd.lock);
+	if (d->sim == NULL && d->pf != NULL) {
+		/* The model's VF joins the E-Switch of its open PF. */
+		if (d->pf->sim == NULL) {
+			rd_err("%s: VF %u of %s: open the PF first", d->ibdev.name, d->cfg.vf,
+			       d->pf->ibdev.name);
+			ret = ENODEV;
+			goto unlock;
+		}
+		d->cfg.esw_pf = d->pf->sim;
+	}
 	if (d->sim == NULL) {
 		d->sim = mlx5dm_sim_create(&d->cfg);
 		if (d->sim == NULL) {
@@ -578,6 +716,95 @@ unlock:
 		return NULL;
 	}
 	return mlx5dm_sim_context(d->sim);
+}
+
+/* A vport's ICM entries from the manager's firmware (the uplink's: its FDB caps). */
+static int
+rd_vport_icm(struct rd_dev *pf, uint16_t vport, uint64_t *rx, uint64_t *tx)
+{
+	const struct mlx5dm_prm_caps_esw_ft *ft = &mlx5dm_prm_caps_esw_ft;
+	struct ibv_context *ctx = mlx5dm_sim_context(pf->sim);
+	uint8_t in[16] = { 0 }, out[MLX5DM_QUERY_HCA_CAP_OUT_SIZE] = { 0 };
+	int ret;
+
+	if (vport == MLX5DM_SIM_VPORT_UPLINK) {
+		mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.opcode, MLX5DM_CMD_QUERY_HCA_CAP);
+		mlx5dm_prm_fset(in, mlx5dm_prm_query_hca_cap_in.op_mod,
+				MLX5DM_HCA_CAP_OPMOD(MLX5DM_HCA_CAP_ESW_FLOW_TABLE));
+		ret = mlx5dm_sim_dev_ops.devx_general_cmd(ctx, in, sizeof(in), out, sizeof(out));
+		*rx = mlx5dm_prm_fget(out, ft->sw_steering_uplink_icm_address_rx);
+		*tx = mlx5dm_prm_fget(out, ft->sw_steering_uplink_icm_address_tx);
+		return ret;
+	}
+	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_QUERY_ESW_VPORT_CONTEXT);
+	mlx5dm_prm_fset(in, MLX5DM_ESW_VPORT_IN_OTHER_VPORT, 1);
+	mlx5dm_prm_fset(in, MLX5DM_ESW_VPORT_IN_NUMBER, vport);
+	ret = mlx5dm_sim_dev_ops.devx_general_cmd(ctx, in, sizeof(in), out,
+						  MLX5DM_QUERY_ESW_VPORT_OUT_BYTES);
+	*rx = mlx5dm_prm_fget(out, MLX5DM_ESW_VPORT_ICM_RX);
+	*tx = mlx5dm_prm_fget(out, MLX5DM_ESW_VPORT_ICM_TX);
+	return ret;
+}
+
+/*
+ * What the kernel answers (drivers/infiniband/hw/mlx5/std_types.c,
+ * MLX5_IB_METHOD_QUERY_PORT): every function's port its vport, vhca id
+ * and e-switch owner; a PF in switchdev mode has port 1 for the uplink
+ * and port 2 + v for VF v's representor (vport 1 + v), each with the
+ * vport's steering ICM entries and its reg_c_0 stamp, from the model's
+ * E-Switch.
+ */
+static int
+rd_query_port(struct rd_dev *d, uint32_t port_num, struct mlx5dv_port *p)
+{
+	uint16_t own = d->cfg.vhca_id, vport;
+	uint64_t rx, tx;
+	int ret;
+
+	if (port_num < 1 || port_num > rd_nb_ports(d))
+		return EINVAL;
+	p->flags = MLX5DV_QUERY_PORT_VPORT | MLX5DV_QUERY_PORT_VPORT_VHCA_ID |
+		   MLX5DV_QUERY_PORT_ESW_OWNER_VHCA_ID;
+	if (d->cfg.num_vfs == 0) {
+		/* A function of its own (or a VF): its vport 0; the switch is its PF's. */
+		p->vport = 0;
+		p->vport_vhca_id = own;
+		p->esw_owner_vhca_id = d->pf != NULL ? d->pf->cfg.vhca_id : own;
+		return 0;
+	}
+	vport = port_num == 1 ? MLX5DM_SIM_VPORT_UPLINK : (uint16_t)(port_num - 1);
+	p->vport = vport;
+	p->vport_vhca_id = vport == MLX5DM_SIM_VPORT_UPLINK ? own : (uint16_t)(own + vport);
+	p->esw_owner_vhca_id = own;
+	ret = rd_vport_icm(d, vport, &rx, &tx);
+	if (ret != 0)
+		return ret;
+	p->vport_steering_icm_rx = rx;
+	p->vport_steering_icm_tx = tx;
+	p->reg_c0.value = mlx5dm_sim_esw_reg_c0(vport);
+	p->reg_c0.mask = 0xffff0000u;
+	p->flags |= MLX5DV_QUERY_PORT_VPORT_STEERING_ICM_RX |
+		    MLX5DV_QUERY_PORT_VPORT_STEERING_ICM_TX | MLX5DV_QUERY_PORT_VPORT_REG_C0;
+	return 0;
+}
+
+/* mlx5dv_query_port() is an inline over this; info_len is the caller's struct size. */
+int
+_mlx5dv_query_port(struct ibv_context *context, uint32_t port_num, struct mlx5dv_port *info,
+		   size_t info_len)
+{
+	struct mlx5dv_port p;
+	struct rd_dev *d;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	pthread_mutex_lock(&rd.lock);
+	d = rd_of_context(context);
+	ret = d != NULL ? rd_query_port(d, port_num, &p) : EINVAL;
+	pthread_mutex_unlock(&rd.lock);
+	if (ret == 0)
+		memcpy(info, &p, info_len < sizeof(p) ? info_len : sizeof(p));
+	return ret;
 }
 
 struct ibv_dm *

@@ -9,7 +9,8 @@
  * DOUBLE_CONF: it opens them by name, resolves their PCI address through
  * the sysfs tree it writes, builds the same steering as the sim transport
  * does (the two dumps are equal), and refuses what a device lacks: DEVX at
- * open, STE format 2 at steering open.
+ * open, STE format 2 at steering open, a switch in switchdev mode with the
+ * VFs asked for. Its E-Switch answers as the sim transport's does.
  */
 
 #include <errno.h>
@@ -25,12 +26,17 @@
 #include <cmocka.h>
 
 #include "mlx5dm_dev.h"
+#include "mlx5dm_dev_hw.h"
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_steer.h"
 
 #define DOUBLE_CONF "mlx5_0 mlx5_1,wire=mlx5_2,pci=0000:3b:00.1 mlx5_2,wire=mlx5_1 " \
-		    "mlx5_3,devx=0 mlx5_4,ste_format=2 mlx5_5,sw_owner=0"
+		    "mlx5_3,devx=0 mlx5_4,ste_format=2 mlx5_5,sw_owner=0 mlx5_6,vfs=2"
+/* The PF in switchdev mode: its VFs are the devices after the configured ones. */
+#define ESW_PF "mlx5_6"
+#define ESW_VFS 2
+#define ESW_VF1 "mlx5_8"
 #define NB_RULES 64
 
 /* The error lines logged since the last reset, one per line. */
@@ -307,7 +313,124 @@ test_no_such_device(void **state)
 	assert_null(open_hw_logged("mlx5_9"));
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(errors, "no RDMA device named mlx5_9 (ibv_get_device_list "
-			       "returned 6 devices)"));
+			       "returned 9 devices)"));
+}
+
+static struct mlx5dm_dev *
+open_esw(const char *transport, const char *name, uint16_t num_vfs)
+{
+	struct mlx5dm_dev_attr attr = {
+		.transport = transport, .ib_device = name, .num_vfs = num_vfs,
+	};
+
+	return mlx5dm_dev_open(&attr);
+}
+
+static struct mlx5dm_dev *
+open_vf(struct mlx5dm_dev *pf, uint16_t vf)
+{
+	struct mlx5dm_dev_attr attr = {
+		.transport = pf->ops->name, .esw_manager = pf, .vf = vf,
+	};
+
+	return mlx5dm_dev_open(&attr);
+}
+
+/*
+ * The switch facts through mlx5dv_query_port on the double's PF in
+ * switchdev mode equal the model's own (the sim transport) for the same
+ * E-Switch: each vport's reg_c_0 stamp and mask, the same vports (the
+ * uplink and 1..num_vfs) and no other, an FDB domain on both.
+ */
+static void
+test_esw_as_on_the_model(void **state)
+{
+	static const uint16_t vports[] = { 0xffff, 1, 2, 3, 0x7fff };
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1 };
+	struct mlx5dm_dev *dev[2];
+	uint32_t value[2], mask[2];
+	unsigned int i, k;
+	int ret[2];
+
+	(void)state;
+	dev[0] = open_esw("hw", ESW_PF, ESW_VFS);
+	assert_non_null(dev[0]);
+	dev[1] = open_esw("sim", NULL, ESW_VFS);
+	assert_non_null(dev[1]);
+	for (i = 0; i < sizeof(vports) / sizeof(vports[0]); i++) {
+		for (k = 0; k < 2; k++) {
+			value[k] = mask[k] = 0;
+			ret[k] = mlx5dm_dev_vport_reg_c0(dev[k], vports[i], &value[k], &mask[k]);
+		}
+		print_message("vport 0x%x: hw %d 0x%08x/0x%08x, sim %d 0x%08x/0x%08x\n",
+			      vports[i], ret[0], value[0], mask[0], ret[1], value[1], mask[1]);
+		assert_int_equal(ret[0], ret[1]);
+		assert_int_equal(ret[0], vports[i] != 0xffff && vports[i] > ESW_VFS ? -EINVAL : 0);
+		assert_int_equal(value[0], value[1]);
+		assert_int_equal(mask[0], mask[1]);
+	}
+	assert_int_equal(mask[0], 0);
+	for (k = 0; k < 2; k++) {
+		struct mlx5dm_ctx *ctx = mlx5dm_ctx_open(dev[k], &cattr);
+		struct mlx5dm_domain *fdb;
+
+		assert_non_null(ctx);
+		fdb = mlx5dm_domain_create(ctx, MLX5DM_DOMAIN_FDB);
+		assert_non_null(fdb);
+		assert_int_equal(mlx5dm_domain_destroy(fdb), 0);
+		assert_int_equal(mlx5dm_ctx_close(ctx), 0);
+	}
+	mlx5dm_dev_close(dev[1]);
+	mlx5dm_dev_close(dev[0]);
+}
+
+/* A VF opened through its PF: the function the PF's virtfn link names, on both transports. */
+static void
+test_esw_vf(void **state)
+{
+	char want[MLX5DM_DEV_PCI_ADDR_LEN], got[MLX5DM_DEV_PCI_ADDR_LEN];
+	struct mlx5dm_dev *pf, *vf;
+
+	(void)state;
+	pf = open_esw("hw", ESW_PF, ESW_VFS);
+	assert_non_null(pf);
+	vf = open_vf(pf, 1);
+	assert_non_null(vf);
+	assert_string_equal(vf->ctx->device->name, ESW_VF1);
+	assert_int_equal(mlx5dm_dev_hw_vf_pci(pf->ctx->device->ibdev_path, 1, want), 0);
+	assert_int_equal(mlx5dm_dev_hw_pci_of(vf->ctx->device->ibdev_path, got), 0);
+	assert_string_equal(got, want);
+	/* A VF has no switch of its own. */
+	assert_int_equal(mlx5dm_dev_vport_reg_c0(vf, 0xffff, &(uint32_t){ 0 }, &(uint32_t){ 0 }),
+			 -EINVAL);
+	mlx5dm_dev_close(vf);
+	/* The PF has VFs 0 and 1 only. */
+	mlx5dm_log_set_hook(capture);
+	errors[0] = '\0';
+	assert_null(open_vf(pf, 2));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(errors, "no VF 2 (no virtfn2 link"));
+	mlx5dm_dev_close(pf);
+	/* The model's VF joins an open PF: the VF device alone does not open. */
+	assert_null(open_hw(ESW_VF1));
+}
+
+/* A PF asked for VFs its switch does not show is refused at open, saying why. */
+static void
+test_esw_refused(void **state)
+{
+	(void)state;
+	mlx5dm_log_set_hook(capture);
+	errors[0] = '\0';
+	assert_null(open_esw("hw", "mlx5_0", 1));
+	assert_int_equal(errno, ENOTSUP);
+	assert_non_null(strstr(errors, "mlx5_0: no E-Switch in switchdev mode"));
+	errors[0] = '\0';
+	assert_null(open_esw("hw", ESW_PF, ESW_VFS + 1));
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(errors, ESW_PF ": VF 2 has no representor port (vport 3)"));
+	mlx5dm_log_set_hook(NULL);
 }
 
 int
@@ -320,6 +443,9 @@ main(void)
 		cmocka_unit_test(test_refuse_ste_format_2),
 		cmocka_unit_test(test_refuse_no_sw_owner),
 		cmocka_unit_test(test_no_such_device),
+		cmocka_unit_test(test_esw_as_on_the_model),
+		cmocka_unit_test(test_esw_vf),
+		cmocka_unit_test(test_esw_refused),
 	};
 
 	/* Read by the double at its first call. */

@@ -54,8 +54,6 @@ static const char * const mlx5dm_sim_only_args[] = {
 	MLX5DM_ARG_PORTS,
 	MLX5DM_ARG_TOPOLOGY,
 	MLX5DM_ARG_LOG_STEERING_ICM_SIZE,
-	MLX5DM_ARG_REPRESENTOR,
-	MLX5DM_ARG_VF_PORTS,
 };
 static const char * const mlx5dm_hw_only_args[] = {
 	MLX5DM_ARG_IB_DEVICE,
@@ -252,8 +250,9 @@ mlx5dm_arg_pci_addr(const char *key, const char *value, void *opaque)
 
 /*
  * representor: DPDK's syntax (rte_eth_devargs_parse(), as DPDK mlx5 takes
- * it), VF representors only, each VF the model's E-Switch can have (VFs
- * 0 .. MLX5DM_MAX_VFS - 1), none twice; kept in the order given.
+ * it), VF representors only, VFs 0 .. MLX5DM_MAX_VFS - 1 (the model's
+ * E-Switch makes them; a NIC's must have them: the device open checks),
+ * none twice; kept in the order given.
  */
 static int
 mlx5dm_arg_representor(const char *key, const char *value, void *opaque)

@@ -7,7 +7,9 @@ Tests describe their ports as on the device model: --vdev net_mlx5dm0,
 `meson test --setup hw`) is 'sim' (the default: nothing changes) or 'hw': each
 model port becomes a vdev of its own with backend=hw on a device of the
 rdma-core test double, cabled as the model's ports were, and the double's
-configuration (MLX5DM_RDMA_DOUBLE) presents exactly those devices.
+configuration (MLX5DM_RDMA_DOUBLE) presents exactly those devices. A vdev with
+representors makes its port 0's device a PF in switchdev mode with the VFs
+they name (vfs=N), whose VF devices the double adds.
 """
 
 import os
@@ -16,6 +18,8 @@ import sys
 VARIABLE = 'MLX5DM_TEST_BACKEND'
 # Devargs of the model only: they describe what the hw devices' cabling now is.
 SIM_ONLY = ('ports', 'topology', 'sim_sq_thread')
+# Devargs of the vdev's E-Switch manager (its port 0) only.
+SWITCH = ('representor', 'vf_ports')
 # The devarg that names the RDMA device of a hw port.
 HW_DEVICE = 'ib_device'
 
@@ -39,8 +43,27 @@ class Ports:
 
 def _split(vdev):
     name, _, rest = vdev.partition(',')
-    args = [a for a in rest.split(',') if a]
+    # Commas inside [...] belong to the value (representor=vf[0,1]).
+    args, depth, cur = [], 0, ''
+    for c in rest + ',':
+        if c == ',' and depth == 0:
+            if cur:
+                args.append(cur)
+            cur = ''
+            continue
+        depth += (c == '[') - (c == ']')
+        cur += c
     return name, [tuple(a.split('=', 1)) if '=' in a else (a, '') for a in args]
+
+
+def _nb_vfs(representor):
+    """The VFs a PF needs for representor=VALUE: up to the highest listed."""
+    ids = representor.split('vf', 1)[-1].strip('[]')
+    top = -1
+    for part in ids.split(','):
+        if part:
+            top = max(top, int(part.split('-')[-1]))
+    return top + 1
 
 
 def ports(vdevs, which=None):
@@ -60,6 +83,9 @@ def ports(vdevs, which=None):
         for i in range(nb):
             dev = 'mlx5_%d' % len(devices)
             spec = dev
+            # The E-Switch manager (port 0): a PF in switchdev mode with the VFs.
+            if i == 0 and 'representor' in opts:
+                spec += ',vfs=%d' % _nb_vfs(opts['representor'])
             if pair and i % 2 == 0 and i + 1 < nb:
                 spec += ',wire=mlx5_%d' % (len(devices) + 1)
                 cables.append((len(out), len(out) + 1))
@@ -67,6 +93,10 @@ def ports(vdevs, which=None):
                 spec += ',wire=mlx5_%d' % (len(devices) - 1)
             devices.append(spec)
             port = name if i == 0 else '%s_p%d' % (name, i)
+            if i != 0:
+                # The switch is port 0's: the others are plain NIC ports.
+                keep = ','.join(k + '=' + v for k, v in args
+                                if k not in SIM_ONLY + ('backend',) + SWITCH)
             out.append(','.join(x for x in (port, 'backend=hw', HW_DEVICE + '=' + dev, keep)
                                 if x))
     env = {'MLX5DM_RDMA_DOUBLE': ' '.join(devices)} if devices else {}

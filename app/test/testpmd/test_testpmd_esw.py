@@ -25,7 +25,6 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testpmd_harness import Checker, parse_xstats, run_testpmd  # noqa: E402
-import test_backend  # noqa: E402
 
 VDEV = 'net_mlx5dm0,representor=vf[0-1],vf_ports=1'
 BURST = 32
@@ -67,9 +66,6 @@ def main():
     ap.add_argument('--testpmd', required=True)
     ap.add_argument('--pmd', required=True)
     a = ap.parse_args()
-    if test_backend.backend() != 'sim':
-        print('SKIP: representor= and vf_ports= are devargs of the device model')
-        sys.exit(77)
     c = Checker('testpmd_esw')
 
     # Misses: a VF's burst to its representor, the manager's leaves by the wire and comes

@@ -261,8 +261,11 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 	int n = 0, ret = 0;
 
 	if (dattr->esw_manager != NULL) {
-		if (dattr->esw_manager->ops != &mlx5dm_dev_hw_ops)
+		if (dattr->esw_manager->ops != &mlx5dm_dev_hw_ops) {
+			MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "VF %u: its PF is no hw device",
+				   dattr->vf);
 			return -EINVAL;
+		}
 		ret = mlx5dm_dev_hw_vf_of(dattr->esw_manager, dattr->vf, pci);
 		if (ret < 0)
 			return ret;

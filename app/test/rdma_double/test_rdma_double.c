@@ -384,12 +384,21 @@ test_esw_as_on_the_model(void **state)
 	mlx5dm_dev_close(dev[0]);
 }
 
-/* A VF opened through its PF: the function the PF's virtfn link names, on both transports. */
+/* VF 0 through the hw transport, of PF pf. */
+static struct mlx5dm_dev *
+open_hw_vf_of(struct mlx5dm_dev *pf)
+{
+	struct mlx5dm_dev_attr attr = { .transport = "hw", .esw_manager = pf };
+
+	return mlx5dm_dev_open(&attr);
+}
+
+/* A VF opened through its PF: the function the PF's virtfn link names. */
 static void
 test_esw_vf(void **state)
 {
 	char want[MLX5DM_DEV_PCI_ADDR_LEN], got[MLX5DM_DEV_PCI_ADDR_LEN];
-	struct mlx5dm_dev *pf, *vf;
+	struct mlx5dm_dev *pf, *vf, *sim;
 
 	(void)state;
 	pf = open_esw("hw", ESW_PF, ESW_VFS);
@@ -411,6 +420,16 @@ test_esw_vf(void **state)
 	mlx5dm_log_set_hook(NULL);
 	assert_int_equal(errno, ENODEV);
 	assert_non_null(strstr(errors, "no VF 2 (no virtfn2 link"));
+	/* A VF of a PF of the other transport. */
+	sim = open_esw("sim", NULL, ESW_VFS);
+	assert_non_null(sim);
+	errors[0] = '\0';
+	mlx5dm_log_set_hook(capture);
+	assert_null(open_hw_vf_of(sim));
+	mlx5dm_log_set_hook(NULL);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(errors, "VF 0: its PF is no hw device"));
+	mlx5dm_dev_close(sim);
 	mlx5dm_dev_close(pf);
 	/* The model's VF joins an open PF: the VF device alone does not open. */
 	assert_null(open_hw(ESW_VF1));

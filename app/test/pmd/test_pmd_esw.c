@@ -382,6 +382,52 @@ test_esw_misses(void **state)
 	esw_close();
 }
 
+/*
+ * A manager's ingress rule of group 0, priority 0, whose matcher exists
+ * before a representor starts takes the manager's frames but not that
+ * VF's misses, which still reach the representor.
+ */
+static void
+test_esw_manager_rule_first(void **state)
+{
+	struct rte_flow_action_queue q1 = { .index = 1 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action to_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const struct rte_flow_attr in = { .ingress = 1 };
+	struct rte_flow_error error;
+	struct rte_flow *f;
+
+	(void)state;
+	esw_open();
+	assert_int_equal(rte_eth_dev_start(ports[PF]), 0);
+	assert_int_equal(rte_eth_dev_start(ports[VF0]), 0);
+	assert_int_equal(rte_eth_dev_start(ports[VF1]), 0);
+	f = rte_flow_create(ports[PF], &in, pattern, to_q1, &error);
+	assert_non_null(f);
+	assert_int_equal(rte_eth_dev_start(ports[REP0]), 0);
+	assert_int_equal(rte_eth_dev_start(ports[REP1]), 0);
+	send_frames(ports[VF0], 6);
+	send_frames(ports[VF1], 4);
+	send_frames(ports[PF], 5);
+	assert_int_equal(recv_queue(ports[PF], 1, 100, 0, 0), 5);
+	expect((const unsigned int[NB]){ [REP0] = 6, [REP1] = 4 });
+	assert_int_equal(hits(ports[PF], f), 5);
+	/* A representor restarted while the rule exists: its VF's misses still. */
+	assert_int_equal(rte_eth_dev_stop(ports[REP0]), 0);
+	assert_int_equal(rte_eth_dev_start(ports[REP0]), 0);
+	send_frames(ports[VF0], 3);
+	expect((const unsigned int[NB]){ [REP0] = 3 });
+	assert_int_equal(hits(ports[PF], f), 5);
+	esw_close();
+}
+
 static void
 test_esw_transfer(void **state)
 {
@@ -833,6 +879,7 @@ main(void)
 		cmocka_unit_test(test_esw_devargs),
 		cmocka_unit_test(test_esw_switch_info),
 		cmocka_unit_test(test_esw_misses),
+		cmocka_unit_test(test_esw_manager_rule_first),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),
 		cmocka_unit_test(test_esw_headers),

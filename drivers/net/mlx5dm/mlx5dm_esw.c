@@ -94,6 +94,13 @@ struct mlx5dm_esw {
 	TAILQ_HEAD(, mlx5dm_esw_flow) flows;
 	struct mlx5dm_esw_tbl *root;
 	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
+	/*
+	 * The representors' rules in the manager's NIC RX root: one matcher of
+	 * the VFs' stamps at priority 0, made when the manager starts, so that
+	 * it is walked before every matcher of the manager's own rules (equal
+	 * priorities go in creation order) whenever a representor starts.
+	 */
+	struct mlx5dm_matcher *dispatch;
 	struct rte_flow_ops mgr_ops;        /* the NIC ops with the transfer ones */
 	struct rte_flow_ops rep_ops;        /* a representor's: transfer and its NIC rules */
 };
@@ -102,8 +109,7 @@ struct mlx5dm_esw {
 struct mlx5dm_esw_rep {
 	struct mlx5dm_table *tbl;       /* its NIC rules, then its default */
 	struct mlx5dm_action *to_tbl;
-	struct mlx5dm_matcher *m;       /* in the manager's root: its VF's stamp */
-	struct mlx5dm_rule *rule;
+	struct mlx5dm_rule *rule;       /* in the manager's root: its VF's stamp */
 	struct mlx5dm_tir *tir;         /* its default: all its Rx queues */
 	struct mlx5dm_action *to_tir;
 	struct mlx5dm_matcher *dm;
@@ -1259,6 +1265,35 @@ mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops
 	return 0;
 }
 
+/* ---- the representors' rules of the manager's NIC RX ---- */
+
+/* A matcher of metadata_reg_c_0 under mask in tbl. */
+static struct mlx5dm_matcher *
+mlx5dm_esw_stamp_matcher(struct mlx5dm_table *tbl, uint16_t priority, uint32_t mask)
+{
+	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr mattr = { .priority = priority, .mask = mparam };
+
+	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
+	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
+	return mlx5dm_matcher_create(tbl, &mattr, NULL);
+}
+
+/* A rule of m for reg_c_0 value, one action. */
+static int
+mlx5dm_esw_stamp_rule(struct mlx5dm_priv *mgr, struct mlx5dm_matcher *m, uint32_t value,
+		      struct mlx5dm_action *a, struct mlx5dm_rule **rule)
+{
+	uint8_t vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	uint16_t queue;
+
+	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
+	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
+	*rule = mlx5dm_rule_create(m, queue, vparam, 1, &a);
+	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
+	return *rule == NULL ? -errno : 0;
+}
+
 /* ---- the switch's life ---- */
 
 int
@@ -1326,6 +1361,7 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	struct mlx5dm_esw *esw = mgr->sh->esw;
 	struct mlx5dm_esw_spec *es;
 	struct rte_flow_error error = { .message = NULL };
+	uint32_t value, mask;
 	int ret;
 
 	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
@@ -1340,6 +1376,17 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	ret = mlx5dm_domain_set_root(mgr->dom_fdb, esw->root->tbl);
 	if (ret < 0)
 		goto put_root;
+	/* Without vport metadata no representor starts (mlx5dm_esw_rep_start()). */
+	if (mlx5dm_dev_vport_reg_c0(mgr->dev, MLX5DM_DEV_VPORT_UPLINK, &value, &mask) == 0) {
+		rte_spinlock_lock(&mgr->flow->lock);
+		esw->dispatch = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(mgr->flow->root[0]),
+							 0, mask);
+		rte_spinlock_unlock(&mgr->flow->lock);
+		if (esw->dispatch == NULL) {
+			ret = -errno;
+			goto unset_root;
+		}
+	}
 	es->spec.priority = MLX5DM_ESW_UPLINK_PRIORITY;
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 	mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), 0);
@@ -1351,12 +1398,16 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 		ret = -EIO;
 		MLX5DM_DRV_LOG(ERR, "port %u: the manager's rule to the wire failed: %s",
 			       mgr->port_id, error.message != NULL ? error.message : "");
-		goto unset_root;
+		goto destroy_dispatch;
 	}
 	esw->started = true;
 	rte_spinlock_unlock(&esw->lock);
 	rte_free(es);
 	return 0;
+destroy_dispatch:
+	if (esw->dispatch != NULL)
+		mlx5dm_matcher_destroy(esw->dispatch);
+	esw->dispatch = NULL;
 unset_root:
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
 put_root:
@@ -1396,6 +1447,10 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	}
 	mlx5dm_esw_flow_remove(mgr, esw->uplink);
 	esw->uplink = NULL;
+	if (esw->dispatch != NULL && mlx5dm_matcher_destroy(esw->dispatch) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: the representors' root matcher still in use",
+			       mgr->port_id);
+	esw->dispatch = NULL;
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
 	mlx5dm_esw_tbl_put(esw->root);
 	esw->root = NULL;
@@ -1417,8 +1472,6 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	if (r->drule != NULL && mlx5dm_rule_destroy(r->drule, queue) < 0)
 		MLX5DM_DRV_LOG(ERR, "a representor's default rule was not removed");
 	mlx5dm_esw_queue_give(mgr, fp, queue);
-	if (r->m != NULL)
-		mlx5dm_matcher_destroy(r->m);
 	if (r->dm != NULL)
 		mlx5dm_matcher_destroy(r->dm);
 	if (r->to_tbl != NULL)
@@ -1458,28 +1511,6 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 	mlx5dm_esw_rep_free(mgr, rep->rep);
 	rte_spinlock_unlock(&mgr->flow->lock);
 	rep->rep = NULL;
-}
-
-/* A rule of r: its matcher (mask, priority) in tbl, its value, one action. */
-static int
-mlx5dm_esw_rep_rule(struct mlx5dm_priv *mgr, struct mlx5dm_table *tbl, uint16_t priority,
-		    uint32_t mask, uint32_t value, struct mlx5dm_action *a,
-		    struct mlx5dm_matcher **m, struct mlx5dm_rule **rule)
-{
-	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 }, vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
-	struct mlx5dm_matcher_attr mattr = { .priority = priority, .mask = mparam };
-	uint16_t queue;
-
-	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
-	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
-	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
-	*m = mlx5dm_matcher_create(tbl, &mattr, NULL);
-	if (*m == NULL)
-		return -errno;
-	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
-	*rule = mlx5dm_rule_create(*m, queue, vparam, 1, &a);
-	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
-	return *rule == NULL ? -errno : 0;
 }
 
 /*
@@ -1544,6 +1575,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 			 0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
 			 0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a },
 	};
+	struct mlx5dm_esw *esw = rep->sh->esw;
 	struct mlx5dm_esw_rep *r;
 	uint16_t q;
 	int ret;
@@ -1561,6 +1593,8 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	ret = mlx5dm_dev_vport_reg_c0(mgr->dev, (uint16_t)(1 + rep->vf), &value, &mask);
 	if (ret < 0)
 		return ret;
+	if (esw->dispatch == NULL)
+		return -ENOTSUP;
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		ret = mlx5dm_rxq_rqn(dev, q, &rqns[q]);
 		if (ret < 0)
@@ -1582,10 +1616,10 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	if (r->to_tir == NULL || r->to_tbl == NULL)
 		goto err;
 	rte_spinlock_lock(&fp->lock);
-	ret = mlx5dm_esw_rep_rule(mgr, r->tbl, UINT16_MAX, 0, 0, r->to_tir, &r->dm, &r->drule);
+	r->dm = mlx5dm_esw_stamp_matcher(r->tbl, UINT16_MAX, 0);
+	ret = r->dm != NULL ? mlx5dm_esw_stamp_rule(mgr, r->dm, 0, r->to_tir, &r->drule) : -errno;
 	if (ret == 0)
-		ret = mlx5dm_esw_rep_rule(mgr, mlx5dm_flow_tbl_table(fp->root[0]), 0, mask, value,
-					  r->to_tbl, &r->m, &r->rule);
+		ret = mlx5dm_esw_stamp_rule(mgr, esw->dispatch, value & mask, r->to_tbl, &r->rule);
 	if (ret < 0) {
 		mlx5dm_esw_rep_free(mgr, r);
 		rte_spinlock_unlock(&fp->lock);

@@ -428,6 +428,47 @@ test_esw_manager_rule_first(void **state)
 	esw_close();
 }
 
+/* The manager's steering matchers (its xstat). */
+static uint64_t
+steer_matchers(void)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[PF], "steer_matchers", &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(ports[PF], &id, &v, 1), 1);
+	return v;
+}
+
+/* Transfer rules of one shape share their matcher; it goes with the last of them. */
+static void
+test_esw_shared_matcher(void **state)
+{
+	struct rte_flow_error error;
+	struct rte_flow *a, *b;
+	uint64_t base;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	base = steer_matchers();
+	a = rule(ports[PF], &transfer, ports[REP0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT,
+		 ports[REP1], false, &error);
+	assert_non_null(a);
+	assert_int_equal(steer_matchers(), base + 1);
+	b = rule(ports[REP1], &transfer, ports[REP1], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT,
+		 ports[REP0], false, &error);
+	assert_non_null(b);
+	assert_int_equal(steer_matchers(), base + 1);
+	send_frames(ports[VF0], 3);
+	send_frames(ports[VF1], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2, [VF1] = 3 });
+	assert_int_equal(rte_flow_destroy(ports[PF], a, &error), 0);
+	assert_int_equal(steer_matchers(), base + 1);
+	assert_int_equal(rte_flow_destroy(ports[REP1], b, &error), 0);
+	assert_int_equal(steer_matchers(), base);
+	esw_close();
+}
+
 static void
 test_esw_transfer(void **state)
 {
@@ -880,6 +921,7 @@ main(void)
 		cmocka_unit_test(test_esw_switch_info),
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_manager_rule_first),
+		cmocka_unit_test(test_esw_shared_matcher),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),
 		cmocka_unit_test(test_esw_headers),

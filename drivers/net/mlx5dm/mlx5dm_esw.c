@@ -20,9 +20,12 @@
  * the manager's FDB domain through the full translation of their pattern
  * (mlx5dm_flow_xlate_items(): no compiled template), with the port items
  * and the FDB's actions translated here. Groups are FDB tables, group 0
- * the FDB root; the manager's own frames leave by the wire through a rule
- * of the lowest priority in group 0 (the manager is the uplink's
- * representor), so the frames of the wire enter the FDB from the uplink.
+ * the FDB root; tables and matchers (a representor's table too) are
+ * entries of the manager's flow caches (mlx5dm_flow_cache.c), keyed by
+ * domain as NIC ones are. The manager's own frames leave by the wire
+ * through a rule of the lowest priority in group 0 (the manager is the
+ * uplink's representor), so the frames of the wire enter the FDB from the
+ * uplink.
  */
 
 #include <errno.h>
@@ -54,30 +57,12 @@
 #define MLX5DM_ESW_MAX_GROUP 0xfffeu
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
-struct mlx5dm_esw_tbl {
-	LIST_ENTRY(mlx5dm_esw_tbl) next;
-	uint32_t group;
-	uint32_t refs;
-	struct mlx5dm_table *tbl;
-};
-
-struct mlx5dm_esw_matcher {
-	LIST_ENTRY(mlx5dm_esw_matcher) next;
-	struct mlx5dm_esw_tbl *t;           /* an FDB group's; NULL: a representor's table */
-	struct mlx5dm_table *tbl;
-	uint16_t priority;
-	uint8_t criteria;
-	uint32_t refs;
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
-	struct mlx5dm_matcher *m;
-};
-
 /* A transfer rule or a representor's NIC rule: one library rule and its actions. */
 struct mlx5dm_esw_flow {
 	TAILQ_ENTRY(mlx5dm_esw_flow) next;
-	struct mlx5dm_esw_matcher *m;
+	struct mlx5dm_flow_matcher *m;      /* the manager's flow cache's */
 	struct mlx5dm_rule *rule;
-	struct mlx5dm_esw_tbl *jump;
+	struct mlx5dm_flow_tbl *jump;
 	struct mlx5dm_counters *cnt;
 	struct mlx5dm_tir *tir;             /* a representor's NIC rule to a queue */
 	struct mlx5dm_priv *rep;            /* a representor's NIC rule: its port */
@@ -89,10 +74,8 @@ struct mlx5dm_esw_flow {
 struct mlx5dm_esw {
 	rte_spinlock_t lock;
 	bool started;
-	LIST_HEAD(, mlx5dm_esw_tbl) tbls;
-	LIST_HEAD(, mlx5dm_esw_matcher) matchers;
 	TAILQ_HEAD(, mlx5dm_esw_flow) flows;
-	struct mlx5dm_esw_tbl *root;
+	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
 	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
 	/*
 	 * The representors' rules in the manager's NIC RX root: one matcher of
@@ -107,7 +90,7 @@ struct mlx5dm_esw {
 
 /* A representor's steering: its Rx and NIC rules in the manager's NIC RX, its Tx in the FDB. */
 struct mlx5dm_esw_rep {
-	struct mlx5dm_table *tbl;       /* its NIC rules, then its default */
+	struct mlx5dm_flow_tbl *tbl;    /* its NIC rules, then its default */
 	struct mlx5dm_action *to_tbl;
 	struct mlx5dm_rule *rule;       /* in the manager's root: its VF's stamp */
 	struct mlx5dm_tir *tir;         /* its default: all its Rx queues */
@@ -139,109 +122,6 @@ mlx5dm_esw_queue_give(struct mlx5dm_priv *mgr, struct mlx5dm_flow_priv *fp, uint
 	mlx5dm_queue_drain(mgr->steer, queue);
 	if (queue == mgr->rule_queue_any)
 		rte_spinlock_unlock(&fp->any_lock);
-}
-
-/* ---- tables and matchers of the FDB (under esw->lock) ---- */
-
-static struct mlx5dm_esw_tbl *
-mlx5dm_esw_tbl_get(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, uint32_t group)
-{
-	struct mlx5dm_esw_tbl *t;
-
-	LIST_FOREACH(t, &esw->tbls, next)
-		if (t->group == group) {
-			t->refs++;
-			return t;
-		}
-	t = rte_zmalloc("mlx5dm_esw_tbl", sizeof(*t), 0);
-	if (t == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	t->tbl = mlx5dm_table_create(mgr->dom_fdb, group + 1);
-	if (t->tbl == NULL) {
-		rte_free(t);
-		return NULL;
-	}
-	t->group = group;
-	t->refs = 1;
-	LIST_INSERT_HEAD(&esw->tbls, t, next);
-	return t;
-}
-
-static void
-mlx5dm_esw_tbl_put(struct mlx5dm_esw_tbl *t)
-{
-	if (t == NULL || --t->refs != 0)
-		return;
-	LIST_REMOVE(t, next);
-	if (mlx5dm_table_destroy(t->tbl) < 0)
-		MLX5DM_DRV_LOG(ERR, "FDB table of group %u still in use", t->group);
-	rte_free(t);
-}
-
-/*
- * The matcher of (table, priority, mask): of FDB group group, or (rep_tbl
- * not NULL) of a representor's table of the manager's NIC RX.
- */
-static struct mlx5dm_esw_matcher *
-mlx5dm_esw_matcher_get(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, uint32_t group,
-		       struct mlx5dm_table *rep_tbl, uint16_t priority, uint8_t criteria,
-		       const uint8_t *mask, const char **err_field)
-{
-	struct mlx5dm_matcher_attr attr = {
-		.priority = priority, .criteria = criteria, .mask = mask,
-	};
-	struct mlx5dm_esw_tbl *t = NULL;
-	struct mlx5dm_table *tbl = rep_tbl;
-	struct mlx5dm_esw_matcher *m;
-
-	if (tbl == NULL) {
-		t = mlx5dm_esw_tbl_get(esw, mgr, group);
-		if (t == NULL)
-			return NULL;
-		tbl = t->tbl;
-	}
-	LIST_FOREACH(m, &esw->matchers, next)
-		if (m->tbl == tbl && m->priority == priority && m->criteria == criteria &&
-		    memcmp(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE) == 0) {
-			mlx5dm_esw_tbl_put(t);
-			m->refs++;
-			return m;
-		}
-	m = rte_zmalloc("mlx5dm_esw_matcher", sizeof(*m), 0);
-	if (m == NULL) {
-		errno = ENOMEM;
-		goto put_tbl;
-	}
-	m->t = t;
-	m->tbl = tbl;
-	m->m = mlx5dm_matcher_create(tbl, &attr, err_field);
-	if (m->m == NULL)
-		goto free_m;
-	m->priority = priority;
-	m->criteria = criteria;
-	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
-	m->refs = 1;
-	LIST_INSERT_HEAD(&esw->matchers, m, next);
-	return m;
-free_m:
-	rte_free(m);
-put_tbl:
-	mlx5dm_esw_tbl_put(t);
-	return NULL;
-}
-
-static void
-mlx5dm_esw_matcher_put(struct mlx5dm_esw_matcher *m)
-{
-	if (m == NULL || --m->refs != 0)
-		return;
-	LIST_REMOVE(m, next);
-	if (mlx5dm_matcher_destroy(m->m) < 0)
-		MLX5DM_DRV_LOG(ERR, "transfer or representor matcher still in use");
-	mlx5dm_esw_tbl_put(m->t);
-	rte_free(m);
 }
 
 /* ---- the translation of a transfer rule ---- */
@@ -845,7 +725,7 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 /* ---- rules ---- */
 
 static void
-mlx5dm_esw_flow_free(struct mlx5dm_esw_flow *f)
+mlx5dm_esw_flow_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_esw_flow *f)
 {
 	unsigned int i;
 
@@ -855,8 +735,14 @@ mlx5dm_esw_flow_free(struct mlx5dm_esw_flow *f)
 		mlx5dm_counters_free(f->cnt);
 	if (f->tir != NULL)
 		mlx5dm_tir_destroy(f->tir);
-	mlx5dm_esw_tbl_put(f->jump);
-	mlx5dm_esw_matcher_put(f->m);
+	if (f->jump != NULL || f->m != NULL) {
+		rte_spinlock_lock(&fp->lock);
+		if (f->jump != NULL)
+			mlx5dm_flow_tbl_put(fp, f->jump);
+		if (f->m != NULL)
+			mlx5dm_flow_matcher_put(fp, f->m);
+		rte_spinlock_unlock(&fp->lock);
+	}
 	rte_free(f);
 }
 
@@ -871,8 +757,8 @@ mlx5dm_esw_flow_action(struct mlx5dm_esw_flow *f, struct mlx5dm_action *a)
 
 /* The library's actions of es, in the order the device applies them. */
 static int
-mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
-			const struct mlx5dm_esw_spec *es, struct mlx5dm_esw_flow *f)
+mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *es,
+			struct mlx5dm_esw_flow *f)
 {
 	struct mlx5dm_domain *dom = f->rep != NULL ? mgr->dom_rx : mgr->dom_fdb;
 	uint32_t rqn;
@@ -931,10 +817,13 @@ mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 			return -errno;
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_tir(dom, f->tir));
 	} else if (es->jump) {
-		f->jump = mlx5dm_esw_tbl_get(esw, mgr, es->jump_group);
+		rte_spinlock_lock(&mgr->flow->lock);
+		f->jump = mlx5dm_flow_tbl_get(mgr->flow, MLX5DM_FLOW_DOM_FDB, es->jump_group);
+		rte_spinlock_unlock(&mgr->flow->lock);
 		if (f->jump == NULL)
 			return -errno;
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_table(dom, f->jump->tbl));
+		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_table(dom,
+					     mlx5dm_flow_tbl_table(f->jump)));
 	} else {
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_vport(dom, (uint16_t)es->dest));
 	}
@@ -943,7 +832,7 @@ mlx5dm_esw_flow_actions(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr,
 
 /* Insert es on the manager; esw->lock held. */
 static struct mlx5dm_esw_flow *
-mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
+mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 		       const struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
@@ -959,24 +848,28 @@ mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, struct m
 		return NULL;
 	}
 	f->rep = rep;
-	f->m = mlx5dm_esw_matcher_get(esw, mgr, es->spec.group,
-				      rep != NULL ? rep->rep->tbl : NULL,
-				      (uint16_t)es->spec.priority, es->spec.criteria,
-				      es->spec.mask, &field);
+	/* A representor's rules are in its table of NIC RX, transfer rules in FDB groups. */
+	rte_spinlock_lock(&fp->lock);
+	f->m = mlx5dm_flow_matcher_get(fp, rep != NULL ? MLX5DM_FLOW_DOM_REP(rep->vf) :
+				       MLX5DM_FLOW_DOM_FDB, rep != NULL ? 1 : es->spec.group,
+				       (uint16_t)es->spec.priority, es->spec.criteria,
+				       es->spec.mask, &field);
+	rte_spinlock_unlock(&fp->lock);
 	if (f->m == NULL) {
 		ret = -errno;
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
 				   field != NULL ? field : "FDB: cannot create the matcher");
 		goto free_f;
 	}
-	ret = mlx5dm_esw_flow_actions(esw, mgr, es, f);
+	ret = mlx5dm_esw_flow_actions(mgr, es, f);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
 				   "FDB: the device refused an action of the rule");
 		goto free_f;
 	}
 	queue = mlx5dm_esw_queue_take(mgr, fp);
-	f->rule = mlx5dm_rule_create(f->m->m, queue, es->spec.value, f->nb_actions, f->actions);
+	f->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, es->spec.value,
+				     f->nb_actions, f->actions);
 	ret = f->rule == NULL ? -errno : 0;
 	mlx5dm_esw_queue_give(mgr, fp, queue);
 	if (ret < 0) {
@@ -986,7 +879,7 @@ mlx5dm_esw_flow_insert(struct mlx5dm_esw *esw, struct mlx5dm_priv *mgr, struct m
 	}
 	return f;
 free_f:
-	mlx5dm_esw_flow_free(f);
+	mlx5dm_esw_flow_free(fp, f);
 	return NULL;
 }
 
@@ -1000,7 +893,7 @@ mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
 	queue = mlx5dm_esw_queue_take(mgr, fp);
 	ret = mlx5dm_rule_destroy(f->rule, queue);
 	mlx5dm_esw_queue_give(mgr, fp, queue);
-	mlx5dm_esw_flow_free(f);
+	mlx5dm_esw_flow_free(fp, f);
 	return ret;
 }
 
@@ -1089,7 +982,7 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				   "the E-Switch manager (port 0 of the vdev) is not started");
 		goto free_es;
 	}
-	f = mlx5dm_esw_flow_insert(esw, mgr, nic ? priv : NULL, es, error);
+	f = mlx5dm_esw_flow_insert(mgr, nic ? priv : NULL, es, error);
 	if (f != NULL) {
 		f->port_id = priv->port_id;
 		TAILQ_INSERT_TAIL(&esw->flows, f, next);
@@ -1315,8 +1208,6 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		return ret;
 	}
 	rte_spinlock_init(&esw->lock);
-	LIST_INIT(&esw->tbls);
-	LIST_INIT(&esw->matchers);
 	TAILQ_INIT(&esw->flows);
 	base = mlx5dm_esw_nic_ops();
 	esw->mgr_ops = *base;
@@ -1368,12 +1259,14 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	if (es == NULL)
 		return -ENOMEM;
 	rte_spinlock_lock(&esw->lock);
-	esw->root = mlx5dm_esw_tbl_get(esw, mgr, 0);
+	rte_spinlock_lock(&mgr->flow->lock);
+	esw->root = mlx5dm_flow_tbl_get(mgr->flow, MLX5DM_FLOW_DOM_FDB, 0);
+	rte_spinlock_unlock(&mgr->flow->lock);
 	if (esw->root == NULL) {
 		ret = -errno;
 		goto unlock;
 	}
-	ret = mlx5dm_domain_set_root(mgr->dom_fdb, esw->root->tbl);
+	ret = mlx5dm_domain_set_root(mgr->dom_fdb, mlx5dm_flow_tbl_table(esw->root));
 	if (ret < 0)
 		goto put_root;
 	/* Without vport metadata no representor starts (mlx5dm_esw_rep_start()). */
@@ -1393,7 +1286,7 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	es->dest = MLX5DM_DEV_VPORT_UPLINK;
 	es->queue = -1;
-	esw->uplink = mlx5dm_esw_flow_insert(esw, mgr, NULL, es, &error);
+	esw->uplink = mlx5dm_esw_flow_insert(mgr, NULL, es, &error);
 	if (esw->uplink == NULL) {
 		ret = -EIO;
 		MLX5DM_DRV_LOG(ERR, "port %u: the manager's rule to the wire failed: %s",
@@ -1411,7 +1304,9 @@ destroy_dispatch:
 unset_root:
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
 put_root:
-	mlx5dm_esw_tbl_put(esw->root);
+	rte_spinlock_lock(&mgr->flow->lock);
+	mlx5dm_flow_tbl_put(mgr->flow, esw->root);
+	rte_spinlock_unlock(&mgr->flow->lock);
 	esw->root = NULL;
 unlock:
 	rte_spinlock_unlock(&esw->lock);
@@ -1452,7 +1347,9 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 			       mgr->port_id);
 	esw->dispatch = NULL;
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
-	mlx5dm_esw_tbl_put(esw->root);
+	rte_spinlock_lock(&mgr->flow->lock);
+	mlx5dm_flow_tbl_put(mgr->flow, esw->root);
+	rte_spinlock_unlock(&mgr->flow->lock);
 	esw->root = NULL;
 	rte_spinlock_unlock(&esw->lock);
 }
@@ -1479,7 +1376,7 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	if (r->to_tir != NULL)
 		mlx5dm_action_destroy(r->to_tir);
 	if (r->tbl != NULL)
-		mlx5dm_table_destroy(r->tbl);
+		mlx5dm_flow_tbl_put(fp, r->tbl);
 	if (r->tir != NULL)
 		mlx5dm_tir_destroy(r->tir);
 	rte_free(r);
@@ -1542,7 +1439,7 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 		const struct mlx5dm_txq *txq = dev->data->tx_queues[q];
 
 		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_sqn), txq->sqn);
-		r->tx[q] = esw->started ? mlx5dm_esw_flow_insert(esw, mgr, NULL, es, &error) : NULL;
+		r->tx[q] = esw->started ? mlx5dm_esw_flow_insert(mgr, NULL, es, &error) : NULL;
 		if (r->tx[q] == NULL) {
 			MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u: no rule to its VF: %s",
 				       rep->port_id, q, error.message != NULL ? error.message :
@@ -1607,16 +1504,18 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 		return -ENOMEM;
 	r->tir = mlx5dm_tir_create(mgr->steer, rqns, dev->data->nb_rx_queues,
 				   dev->data->nb_rx_queues > 1 ? &rss : NULL);
-	/* Past the root's level (group 0 is level 1), as a jump target must be. */
-	r->tbl = mlx5dm_table_create(mgr->dom_rx, 2);
-	if (r->tir == NULL || r->tbl == NULL)
+	if (r->tir == NULL)
 		goto err;
 	r->to_tir = mlx5dm_action_dest_tir(mgr->dom_rx, r->tir);
-	r->to_tbl = mlx5dm_action_dest_table(mgr->dom_rx, r->tbl);
-	if (r->to_tir == NULL || r->to_tbl == NULL)
+	if (r->to_tir == NULL)
 		goto err;
 	rte_spinlock_lock(&fp->lock);
-	r->dm = mlx5dm_esw_stamp_matcher(r->tbl, UINT16_MAX, 0);
+	/* Past the root's level (group 0 is level 1), as a jump target must be. */
+	r->tbl = mlx5dm_flow_tbl_get(fp, MLX5DM_FLOW_DOM_REP(rep->vf), 1);
+	if (r->tbl != NULL)
+		r->to_tbl = mlx5dm_action_dest_table(mgr->dom_rx, mlx5dm_flow_tbl_table(r->tbl));
+	if (r->to_tbl != NULL)
+		r->dm = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(r->tbl), UINT16_MAX, 0);
 	ret = r->dm != NULL ? mlx5dm_esw_stamp_rule(mgr, r->dm, 0, r->to_tir, &r->drule) : -errno;
 	if (ret == 0)
 		ret = mlx5dm_esw_stamp_rule(mgr, esw->dispatch, value & mask, r->to_tbl, &r->rule);

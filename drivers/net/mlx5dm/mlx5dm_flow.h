@@ -798,7 +798,8 @@ mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_
 /* What the object layer needs from the port (set at start). */
 struct mlx5dm_flow_port {
 	struct mlx5dm_ctx *ctx;
-	struct mlx5dm_domain *dom[2];           /* [0] NIC RX, [1] NIC TX */
+	/* [0] NIC RX, [1] NIC TX, [2] FDB (an E-Switch manager's; NULL: none). */
+	struct mlx5dm_domain *dom[3];
 	/* RQ number behind Rx queue q (mlx5dm_rxq_rqn on a real port). */
 	int (*rqn)(void *arg, uint16_t q, uint32_t *rqn);
 	void *rqn_arg;
@@ -818,6 +819,14 @@ struct mlx5dm_flow_port {
 
 struct mlx5dm_flow_tbl;
 struct mlx5dm_flow_matcher;
+
+/*
+ * Domains of the caches' tables and matchers: 0 NIC RX and 1 NIC TX (a
+ * rule's egress bit), the FDB, and the table of VF vf's representor in NIC
+ * RX, where its NIC rules are (group 1: the level after the root's).
+ */
+#define MLX5DM_FLOW_DOM_FDB 2u
+#define MLX5DM_FLOW_DOM_REP(vf) (3u + (vf))
 struct mlx5dm_flow_ent;
 struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
@@ -978,7 +987,7 @@ struct mlx5dm_flow_tbl *mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigne
 					    uint32_t group);
 void mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t);
 struct mlx5dm_table *mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t);
-/* cb for every group's table (dom: 0 ingress, 1 egress), in no order; caller holds fp->lock. */
+/* cb for every group's table (dom: 0 ingress, 1 egress, 2 FDB), in no order; fp->lock held. */
 typedef void (*mlx5dm_flow_tbl_cb)(void *arg, unsigned int dom, uint32_t group,
 				   struct mlx5dm_table *t);
 void mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void *arg);

@@ -7,7 +7,8 @@
  * destroyed with their last user, so a failed or destroyed rule leaves no
  * object behind:
  *  - tables, one per (domain, group), level group + 1; the root tables
- *    (group 0) are held by the port while it is started;
+ *    (group 0) are held by the port while it is started; an E-Switch
+ *    manager's FDB groups and representor tables too (mlx5dm_esw.c);
  *  - matchers, one per (table, priority, criteria, mask);
  *  - actions ("entries"): drop, TIR + dest_tir per queue set and hash,
  *    dest_table per jump target, flow tags, modify-header lists, reformats,
@@ -134,7 +135,7 @@ mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t grou
 		errno = ENOMEM;
 		return NULL;
 	}
-	t->t = mlx5dm_table_create(fp->port.dom[dom], group + 1);
+	t->t = mlx5dm_table_create(fp->port.dom[dom <= MLX5DM_FLOW_DOM_FDB ? dom : 0], group + 1);
 	if (t->t == NULL) {
 		int err = errno;
 
@@ -179,7 +180,9 @@ mlx5dm_flow_tbl_visit(void *arg, void *rec)
 	struct mlx5dm_flow_tbl_walk *w = arg;
 	const struct mlx5dm_flow_tbl *t = rec;
 
-	w->cb(w->arg, t->dom, t->group, t->t);
+	/* A representor's table is its port's to show. */
+	if (t->dom <= MLX5DM_FLOW_DOM_FDB)
+		w->cb(w->arg, t->dom, t->group, t->t);
 }
 
 void

@@ -449,7 +449,7 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	const struct mlx5dm_flow_port port = {
 		.ctx = priv->steer,
-		.dom = { priv->dom_rx, priv->dom_tx },
+		.dom = { priv->dom_rx, priv->dom_tx, priv->dom_fdb },
 		.rqn = mlx5dm_flow_rqn,
 		.rqn_arg = dev,
 		.lcore_queue = priv->rule_queue,

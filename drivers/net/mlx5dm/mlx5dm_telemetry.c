@@ -27,7 +27,7 @@
 static const char *const mlx5dm_icm_names[] = {
 	"steering", "modify_header", "modify_pattern", "encap",
 };
-static const char *const mlx5dm_dom_names[] = { "rx", "tx" };
+static const char *const mlx5dm_dom_names[] = { "rx", "tx", "fdb" };
 
 struct mlx5dm_facts {
 	struct mlx5dm_ctx_stats ctx;

@@ -456,7 +456,7 @@ test_esw_shared_matcher(void **state)
 	assert_non_null(a);
 	assert_int_equal(steer_matchers(), base + 1);
 	b = rule(ports[REP1], &transfer, ports[REP1], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT,
-		 ports[REP0], false, &error);
+		 ports[REP0], true, &error);
 	assert_non_null(b);
 	assert_int_equal(steer_matchers(), base + 1);
 	send_frames(ports[VF0], 3);
@@ -464,6 +464,11 @@ test_esw_shared_matcher(void **state)
 	expect((const unsigned int[NB]){ [VF0] = 2, [VF1] = 3 });
 	assert_int_equal(rte_flow_destroy(ports[PF], a, &error), 0);
 	assert_int_equal(steer_matchers(), base + 1);
+	/* A destroyed handle is no rule of the switch any more, on any of its ports. */
+	assert_int_not_equal(rte_flow_destroy(ports[PF], a, &error), 0);
+	assert_int_not_equal(rte_flow_destroy(ports[REP0], a, &error), 0);
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_int_equal(hits(ports[REP1], b), 2);
 	assert_int_equal(rte_flow_destroy(ports[REP1], b, &error), 0);
 	assert_int_equal(steer_matchers(), base);
 	esw_close();

@@ -75,6 +75,8 @@ struct mlx5dm_esw {
 	rte_spinlock_t lock;
 	bool started;
 	TAILQ_HEAD(, mlx5dm_esw_flow) flows;
+	/* The same rules by handle: a handle is recognised without a search (destroy, query). */
+	struct mlx5dm_index handles;
 	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
 	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
 	/*
@@ -909,15 +911,32 @@ mlx5dm_esw_nic_ops(void)
 	return ops;
 }
 
+/* A handle's hash: its address (a handle of another port's is never read). */
+static uint32_t
+mlx5dm_esw_flow_hash(const void *flow)
+{
+	return mlx5dm_index_mix((uint64_t)(uintptr_t)flow);
+}
+
+static bool
+mlx5dm_esw_flow_is(const void *rec, const void *key)
+{
+	return rec == key;
+}
+
 static struct mlx5dm_esw_flow *
 mlx5dm_esw_flow_find(struct mlx5dm_esw *esw, const struct rte_flow *flow)
 {
-	struct mlx5dm_esw_flow *f;
+	return mlx5dm_index_find(&esw->handles, mlx5dm_esw_flow_hash(flow), mlx5dm_esw_flow_is,
+				 flow);
+}
 
-	TAILQ_FOREACH(f, &esw->flows, next)
-		if ((const void *)f == (const void *)flow)
-			return f;
-	return NULL;
+/* f is no rule of the switch any more (before its removal); esw->lock held. */
+static void
+mlx5dm_esw_flow_unlist(struct mlx5dm_esw *esw, struct mlx5dm_esw_flow *f)
+{
+	TAILQ_REMOVE(&esw->flows, f, next);
+	(void)mlx5dm_index_remove(&esw->handles, f, mlx5dm_esw_flow_hash(f));
 }
 
 /* A transfer rule, or a representor's NIC rule. */
@@ -982,10 +1001,15 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				   "the E-Switch manager (port 0 of the vdev) is not started");
 		goto free_es;
 	}
-	f = mlx5dm_esw_flow_insert(mgr, nic ? priv : NULL, es, error);
+	if (mlx5dm_index_reserve(&esw->handles, 1) < 0)
+		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "no memory for the transfer rule");
+	else
+		f = mlx5dm_esw_flow_insert(mgr, nic ? priv : NULL, es, error);
 	if (f != NULL) {
 		f->port_id = priv->port_id;
 		TAILQ_INSERT_TAIL(&esw->flows, f, next);
+		(void)mlx5dm_index_insert(&esw->handles, f, mlx5dm_esw_flow_hash(f)); /* reserved */
 	}
 	rte_spinlock_unlock(&esw->lock);
 free_es:
@@ -1010,7 +1034,7 @@ mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_fl
 						  "no such transfer rule");
 		return mlx5dm_esw_nic_ops()->destroy(dev, flow, error);
 	}
-	TAILQ_REMOVE(&esw->flows, f, next);
+	mlx5dm_esw_flow_unlist(esw, f);
 	ret = mlx5dm_esw_flow_remove(mlx5dm_esw_manager(priv), f);
 	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
@@ -1034,7 +1058,7 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 		next = TAILQ_NEXT(f, next);
 		if (f->port_id != priv->port_id)
 			continue;
-		TAILQ_REMOVE(&esw->flows, f, next);
+		mlx5dm_esw_flow_unlist(esw, f);
 		if (mlx5dm_esw_flow_remove(mgr, f) < 0)
 			ret = -EIO;
 	}
@@ -1237,6 +1261,7 @@ mlx5dm_esw_fini(struct mlx5dm_shared *sh)
 	if (sh->esw == NULL)
 		return;
 	rte_eth_switch_domain_free(sh->switch_domain);
+	mlx5dm_index_fini(&sh->esw->handles);
 	rte_free(sh->esw);
 	sh->esw = NULL;
 }
@@ -1337,7 +1362,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	}
 	esw->started = false;
 	while ((f = TAILQ_FIRST(&esw->flows)) != NULL) {
-		TAILQ_REMOVE(&esw->flows, f, next);
+		mlx5dm_esw_flow_unlist(esw, f);
 		mlx5dm_esw_flow_remove(mgr, f);
 	}
 	mlx5dm_esw_flow_remove(mgr, esw->uplink);
@@ -1400,7 +1425,7 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 		next = TAILQ_NEXT(f, next);
 		if (f->rep != rep)
 			continue;
-		TAILQ_REMOVE(&esw->flows, f, next);
+		mlx5dm_esw_flow_unlist(esw, f);
 		mlx5dm_esw_flow_remove(mgr, f);
 	}
 	rte_spinlock_unlock(&esw->lock);

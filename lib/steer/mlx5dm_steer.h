@@ -588,6 +588,12 @@ struct mlx5dm_queue_stats {
 	int error;                   /* 0, or -EIO: the ring is in error (mlx5dm_rule_create) */
 	uint32_t err_syndrome;       /* of the first error CQE, 0 if none */
 	uint64_t recoveries;         /* times mlx5dm_queue_recover() brought its QP back */
+	/*
+	 * Rule creates and destroys on it that found their matcher shard's
+	 * lock held (by another queue's rule, or a dump or statistics call)
+	 * and waited for it.
+	 */
+	uint64_t shard_busy;
 };
 /* 0; -EINVAL (queue >= the context's queues, NULL). */
 int mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_stats *st);
@@ -610,6 +616,14 @@ struct mlx5dm_matcher_stats {
 	uint64_t chained_tables;     /* tables in growth chains of two (one being emptied) */
 	uint64_t growing;            /* tables being filled for a growth in progress */
 	uint64_t growths;            /* growths completed (this matcher's share of ctx rehash) */
+	/*
+	 * Shards its rules are split in (1 on a context with one rule queue)
+	 * and the rules of the fullest one: rules of one shard take one lock,
+	 * whichever queue inserts them (doc/guides/steering.rst, Threading
+	 * contract). An FDB matcher: the larger of its sides'.
+	 */
+	uint32_t shards;
+	uint64_t shard_rules_max;
 };
 int mlx5dm_matcher_stats_get(struct mlx5dm_matcher *matcher, struct mlx5dm_matcher_stats *st);
 

@@ -582,5 +582,6 @@ mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_que
 	st->error = ss.err;
 	st->err_syndrome = ss.err_syndrome;
 	st->recoveries = ss.recoveries;
+	st->shard_busy = __atomic_load_n(&q->n_shard_busy, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -345,6 +345,8 @@ mlx5dm_fdb_matcher_stats(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *
 		st->chained_tables += s.chained_tables;
 		st->growing += s.growing;
 		st->growths += s.growths;
+		st->shards = s.shards;
+		st->shard_rules_max = MLX5DM_MAX(st->shard_rules_max, s.shard_rules_max);
 	}
 	st->rules = __atomic_load_n(&m->cnt.rules, __ATOMIC_ACQUIRE);
 	return 0;

@@ -136,6 +136,7 @@ struct mlx5dm_queue {
 	struct mlx5dm_send_ring *ring;
 	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
 	int64_t n_rules;
+	uint64_t n_shard_busy;            /* its rule operations that found their shard locked */
 };
 
 struct mlx5dm_ctx {

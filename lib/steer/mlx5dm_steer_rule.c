@@ -154,8 +154,13 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
 {
 	struct mlx5dm_shard *sh = &m->shards[si];
 
-	mlx5dm_spinlock_lock(&sh->lock);
 	*qp = &m->tbl->dom->ctx->queues[qi];
+	if (!mlx5dm_spinlock_trylock(&sh->lock)) {
+		/* Only qi's user writes it; mlx5dm_queue_stats_get() reads it. */
+		__atomic_store_n(&(*qp)->n_shard_busy, (*qp)->n_shard_busy + 1,
+				 __ATOMIC_RELAXED);
+		mlx5dm_spinlock_lock(&sh->lock);
+	}
 	if (m->nb_shards == 1)
 		mlx5dm_spinlock_lock(&(*qp)->lock);
 	/* The next free records: a rule takes some (a freed one's link is read first). */

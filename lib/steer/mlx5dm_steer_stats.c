@@ -79,8 +79,10 @@ mlx5dm_matcher_stats_locked(const struct mlx5dm_matcher *m, struct mlx5dm_matche
 	mlx5dm_mcount_add(st, &m->cnt);
 	for (h = m->grow_list; h != NULL; h = h->growing->grow_next)
 		st->growing++;
+	st->shards = m->nb_shards;
 	for (i = 0; i < m->nb_shards; i++) {
 		mlx5dm_mcount_add(st, &m->shards[i].cnt);
+		st->shard_rules_max = MLX5DM_MAX(st->shard_rules_max, m->shards[i].cnt.rules);
 		for (h = m->shards[i].grow_list; h != NULL; h = h->growing->grow_next)
 			st->growing++;
 	}

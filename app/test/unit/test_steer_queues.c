@@ -30,6 +30,10 @@
  * and two threads grow a first level from its smallest table, once to
  * tables large enough to be written a slice per operation.
  *
+ * Shards: where a one-level and a two-level matcher put their rules, and
+ * two threads meeting on the one shard lock of a two-level matcher whose
+ * rules share their level-0 entry (the queue counters of those meetings).
+ *
  * Threads other than the test's own never call cmocka: they count
  * failures and the test asserts on the counts after joining them.
  */
@@ -746,6 +750,202 @@ test_threads_grow_sliced(void **state)
 	threads_grow(true);
 }
 
+/*
+ * Shards: a one-level matcher spreads its rules over the shards by slot
+ * hash; a two-level one whose rules share their level-0 entry (one MAC,
+ * per-rule IPv4 destinations) has them all in the shard of that entry,
+ * whichever queue inserts them. A context with one queue has one shard.
+ */
+#define SPREAD_KEYS 64
+#define SHARED_MAC 0x02aabbccdd01ull
+
+static void
+mac_dip_mask(uint8_t *m)
+{
+	dmac_mask(m);
+	mp_set(m, F(outer, ip_version), 4);
+	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
+}
+
+static void
+mac_dip_value(uint32_t dip, uint8_t *v)
+{
+	dmac_value(SHARED_MAC, v);
+	mp_set(v, F(outer, ip_version), 4);
+	mp_set(v, F(outer, dst_ip_31_0), dip);
+}
+
+static int
+send_dip(struct senv *e, uint32_t dip)
+{
+	struct frame f;
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dmac = SHARED_MAC;
+	p.o.dip = dip;
+	frame_build(&f, &p);
+	return senv_send(e, &f, NULL);
+}
+
+static uint64_t
+queue_busy(struct senv *e, uint16_t q)
+{
+	struct mlx5dm_queue_stats qs;
+
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, q, &qs), 0);
+	return qs.shard_busy;
+}
+
+static void
+spread_check(uint16_t nb_queues)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = nb_queues };
+	struct mlx5dm_rule *r1[SPREAD_KEYS], *r2[SPREAD_KEYS];
+	struct mlx5dm_matcher *m1, *m2;
+	struct mlx5dm_matcher_stats st;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	unsigned int i;
+	uint16_t q;
+	struct senv *e;
+
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m1 = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	mac_dip_mask(mask);
+	m2 = senv_matcher(e->tbl, 1, CRIT(outer), mask, 0);
+	for (i = 0; i < SPREAD_KEYS; i++) {
+		q = (uint16_t)(i % nb_queues);
+		dmac_value(0x020000000001ull + i, v);
+		r1[i] = mlx5dm_rule_create(m1, q, v, 1, &e->to_q[0]);
+		assert_non_null(r1[i]);
+		mac_dip_value(0x0a000001u + i, v);
+		r2[i] = mlx5dm_rule_create(m2, q, v, 1, &e->to_q[1]);
+		assert_non_null(r2[i]);
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(m1, &st), 0);
+	assert_int_equal(st.rules, SPREAD_KEYS);
+	if (nb_queues == 1) {
+		assert_int_equal(st.shards, 1);
+		assert_int_equal(st.shard_rules_max, SPREAD_KEYS);
+	} else {
+		assert_true(st.shards > 1);
+		assert_true(st.shard_rules_max < SPREAD_KEYS);
+		assert_true(st.shard_rules_max * st.shards >= SPREAD_KEYS);
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(m2, &st), 0);
+	assert_int_equal(st.shards, nb_queues == 1 ? 1 : st.shards);
+	assert_int_equal(st.shard_rules_max, SPREAD_KEYS);
+	for (i = 0; i < SPREAD_KEYS; i++)
+		assert_int_equal(send_dip(e, 0x0a000001u + i), 1);
+	/* One thread: no operation can find its shard held by another. */
+	for (q = 0; q < nb_queues; q++)
+		assert_int_equal(queue_busy(e, q), 0);
+	for (i = 0; i < SPREAD_KEYS; i++) {
+		assert_int_equal(mlx5dm_rule_destroy(r1[i], 0), 0);
+		assert_int_equal(mlx5dm_rule_destroy(r2[i], (uint16_t)(nb_queues - 1)), 0);
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(m2, &st), 0);
+	assert_int_equal(st.shard_rules_max, 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m1), 0);
+	senv_close(e);
+}
+
+static void
+test_shard_spread(void **state)
+{
+	(void)state;
+	spread_check(1);
+	spread_check(2);
+}
+
+#define BUSY_KEYS 256           /* per thread */
+#define BUSY_ROUNDS 64          /* rounds at most, until an operation found the shard held */
+
+struct busy_worker {
+	struct senv *e;
+	struct mlx5dm_matcher *m;
+	pthread_barrier_t *start;
+	uint16_t queue;
+	struct mlx5dm_rule *r[BUSY_KEYS];
+	int failed;
+};
+
+/* Insert this thread's keys (destinations 10.q.x.x) on its queue. */
+static void *
+busy_main(void *arg)
+{
+	struct busy_worker *w = arg;
+	uint8_t v[MP_SIZE];
+	unsigned int i;
+
+	pthread_barrier_wait(w->start);
+	for (i = 0; i < BUSY_KEYS; i++) {
+		mac_dip_value(0x0a000000u | (uint32_t)w->queue << 16 | i, v);
+		w->r[i] = mlx5dm_rule_create(w->m, w->queue, v, 1, &w->e->to_q[w->queue]);
+		if (w->r[i] == NULL)
+			w->failed++;
+	}
+	if (mlx5dm_queue_drain(w->e->ctx, w->queue) != 0)
+		w->failed++;
+	return NULL;
+}
+
+/*
+ * Two threads insert on their own queues into a two-level matcher whose
+ * rules all share one level-0 entry, so one shard: they take turns on its
+ * lock, and the queue counters say how often an operation found it held.
+ * Rounds go on until it did once (whether the threads overlap is up to
+ * the scheduler). Every rule steers its frame to its queue's RQ.
+ */
+static void
+test_threads_shard_busy(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	struct busy_worker w[2];
+	struct mlx5dm_matcher_stats st;
+	pthread_barrier_t start;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE];
+	uint64_t busy = 0;
+	unsigned int round, t, i;
+	pthread_t th[2];
+	struct senv *e;
+
+	(void)state;
+	e = senv_open_ex(&cattr, NULL);
+	mac_dip_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (round = 0; round < BUSY_ROUNDS && busy == 0; round++) {
+		assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+		for (t = 0; t < 2; t++) {
+			w[t] = (struct busy_worker){ .e = e, .m = m, .start = &start,
+						     .queue = (uint16_t)t };
+			assert_int_equal(pthread_create(&th[t], NULL, busy_main, &w[t]), 0);
+		}
+		for (t = 0; t < 2; t++)
+			pthread_join(th[t], NULL);
+		pthread_barrier_destroy(&start);
+		assert_int_equal(mlx5dm_matcher_stats_get(m, &st), 0);
+		assert_int_equal(st.rules, 2 * BUSY_KEYS);
+		assert_int_equal(st.shard_rules_max, 2 * BUSY_KEYS);
+		for (t = 0; t < 2; t++) {
+			assert_int_equal(w[t].failed, 0);
+			for (i = 0; i < BUSY_KEYS; i += 17)
+				assert_int_equal(send_dip(e, 0x0a000000u | t << 16 | i), t);
+			for (i = 0; i < BUSY_KEYS; i++)
+				assert_int_equal(mlx5dm_rule_destroy(w[t].r[i], (uint16_t)t), 0);
+		}
+		busy = queue_busy(e, 0) + queue_busy(e, 1);
+		/* At most one count per operation (inserts and this thread's deletes). */
+		assert_true(busy <= 4ull * BUSY_KEYS * (round + 1));
+	}
+	assert_true(busy > 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 /* An argument runs only the tests it names (a pattern: the suite "tsan" runs test_threads_*). */
 int
 main(int argc, char **argv)
@@ -759,6 +959,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_move_order),
 		cmocka_unit_test(test_threads_grow),
 		cmocka_unit_test(test_threads_grow_sliced),
+		cmocka_unit_test(test_shard_spread),
+		cmocka_unit_test(test_threads_shard_busy),
 	};
 
 	if (argc > 1)

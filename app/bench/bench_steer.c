@@ -450,6 +450,21 @@ bench_queues_pass(const struct bench_cfg *cfg, struct bench_run *run, unsigned i
 	return t1 - t0;
 }
 
+/* Operations of both rule queues that found their shard lock held. */
+static uint64_t
+bench_busy(struct mlx5dm_ctx *ctx)
+{
+	struct mlx5dm_queue_stats qs;
+	uint64_t n = 0;
+	uint16_t q;
+
+	for (q = 0; q < 2; q++) {
+		if (mlx5dm_queue_stats_get(ctx, q, &qs) == 0)
+			n += qs.shard_busy;
+	}
+	return n;
+}
+
 /*
  * One matcher, a context with two rule queues: the rates of one thread on
  * queue 0 (the floor), then of two threads on queues 0 and 1, each over
@@ -462,6 +477,8 @@ bench_queues(const struct bench_cfg *cfg)
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = cfg->batch };
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };
+	uint64_t busy_start, busy0, shard_max = 0;
+	struct mlx5dm_matcher_stats ms;
 	struct mlx5dm_ctx_stats s0, s1;
 	double ins[2], del[2];
 	struct bench_run run;
@@ -488,6 +505,7 @@ bench_queues(const struct bench_cfg *cfg)
 	       "(initial table 2^%u), two rule queues, doorbell %s:\n", cfg->rules, cfg->kind,
 	       cfg->hint_log, cfg->batch > 1 ? "batched" : "per operation");
 	mlx5dm_ctx_stats_get(run.ctx, &s0);
+	busy_start = bench_busy(run.ctx);
 	for (n = 1; n <= 2; n++) {
 		/* A new matcher each time: the same growth from the same initial table. */
 		run.m = mlx5dm_matcher_create(tbl, &ma, NULL);
@@ -496,13 +514,19 @@ bench_queues(const struct bench_cfg *cfg)
 			return -1;
 		}
 		ti = bench_queues_pass(cfg, &run, n, false);
+		if (ti != 0 && mlx5dm_matcher_stats_get(run.m, &ms) == 0)
+			shard_max = ms.shard_rules_max;
+		busy0 = bench_busy(run.ctx);
 		td = ti == 0 ? 0 : bench_queues_pass(cfg, &run, n, true);
 		if (td == 0)
 			return -1;
 		ins[n - 1] = cfg->rules / (ti / 1e9);
 		del[n - 1] = cfg->rules / (td / 1e9);
-		printf("  %u thread%s  insert %10.0f rules/s   delete %10.0f rules/s\n", n,
-		       n > 1 ? "s" : " ", ins[n - 1], del[n - 1]);
+		printf("  %u thread%s  insert %10.0f rules/s   delete %10.0f rules/s   "
+		       "fullest shard %" PRIu64 " rules; shard lock found held: insert %"
+		       PRIu64 ", delete %" PRIu64 "\n", n, n > 1 ? "s" : " ", ins[n - 1],
+		       del[n - 1], shard_max, busy0 - busy_start, bench_busy(run.ctx) - busy0);
+		busy_start = bench_busy(run.ctx);
 		mlx5dm_matcher_destroy(run.m);
 		bench_settle(run.dom);
 	}

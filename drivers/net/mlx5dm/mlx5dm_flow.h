@@ -270,9 +270,10 @@ struct mlx5dm_flow_xctx {
 	 */
 	struct mlx5dm_flow_compiled *compiled;
 	/*
-	 * compiled was found by the rule's shape key (an implicit template):
-	 * the rule has its attributes, item types and masks, so a replay
-	 * compares the spec bits that matter only.
+	 * The rule has compiled's attributes, item types and masks (an
+	 * implicit template found by the rule's shape key, or a table's
+	 * template the rule was built from), so a replay compares the spec
+	 * bits that matter only.
 	 */
 	bool shape_known;
 };

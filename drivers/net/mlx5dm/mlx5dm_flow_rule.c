@@ -605,8 +605,14 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 
 	xc->match_known = mlx5dm_flow_objs_match_known;
 	xc->arg = fp;
-	/* The translation's reference: a found template outlives a failure of its rule. */
-	xc->shape_known = ct == NULL;
+	/*
+	 * Either way the rule has the template's attributes, item types and
+	 * masks: a table's rules are built from its templates
+	 * (mlx5dm_flow_tmpl_rule()), an implicit one is found by them.
+	 * The translation's reference: a found template outlives a failure of
+	 * its rule.
+	 */
+	xc->shape_known = true;
 	if (ct != NULL)
 		ct->k.refcnt++;
 	else

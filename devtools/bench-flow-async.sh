@@ -18,17 +18,44 @@
 # when a run failed its checks.
 #
 #   devtools/bench-flow-async.sh [RULES...]      default: 1000000 4000000
+#   devtools/bench-flow-async.sh --callgrind [RULES]  default: 20000
 #
 # PUSH=N pushes every N operations instead of 32. One run per figure: on a
 # shared machine repeat the script rather than trusting one line.
+#
+# --callgrind: instructions per operation instead of rates (valgrind, stable
+# on a loaded machine), one lcore, --no-huge, by layer as
+# devtools/bench-flow-perf.sh --callgrind prints them: the ethdev call, the
+# PMD's share, its translation, the steering library's rule create/destroy
+# and the send ring flush inside it; then push plus pull per operation.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/devtools/setup.sh" build >/dev/null
 ninja -C "$top/build" >/dev/null
 bench="$top/build/app/bench/mlx5dm-bench-flow-async"
-[ $# -gt 0 ] || set -- 1000000 4000000
 push=${PUSH:-32}
+
+if [ "${1:-}" = --callgrind ]; then
+	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }
+	rules=${2:-20000}
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	echo "async rte_flow under callgrind, $rules rules, push every $push: instructions"
+	printf '%-24s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %8s\n' per-operation \
+		create pmd xlate lib flush destroy pmd lib flush push+pull
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --no-huge -m 1024 \
+		--no-pci --no-shconf -l 0-1 --file-prefix bench-async-cg \
+		--log-level=lib.eal:error --log-level=pmd.*:crit --vdev net_mlx5dm0 \
+		-- --rules "$rules" --lcores 1 --push "$push" >/dev/null 2>&1 ||
+		{ echo "mlx5dm-bench-flow-async failed"; exit 1; }
+	# Outside the tree: run from it, callgrind_annotate splits each function
+	# between its build/.. and its absolute path.
+	(cd "$out" && callgrind_annotate --threshold=100 --tree=calling --inclusive=yes cg) \
+		2>/dev/null | python3 "$top/devtools/callgrind-layers.py" --async "1 lcore" "$rules"
+	exit 0
+fi
+[ $# -gt 0 ] || set -- 1000000 4000000
 
 echo "load: $(uptime)"
 status=0

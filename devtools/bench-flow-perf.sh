@@ -63,7 +63,9 @@ if [ $mode = callgrind ]; then
 			--queue --rules-count="$rules" --rules-batch="$((rules / 2))" \
 			--deletion-rate --total-mbuf-count=4096 $extra >/dev/null 2>&1 ||
 			{ echo "$name: flow-perf failed"; continue; }
-		callgrind_annotate --tree=calling --inclusive=yes "$out/cg" 2>/dev/null |
+		# Outside the tree: run from it, callgrind_annotate splits each
+		# function between its build/.. and its absolute path.
+		(cd "$out" && callgrind_annotate --tree=calling --inclusive=yes cg) 2>/dev/null |
 			python3 "$top/devtools/callgrind-layers.py" "$name" "$rules"
 	done
 	exit 0

@@ -11,7 +11,11 @@ translation (full or replayed from a compiled template), the library's rule
 create and the send ring flush inside it (the device model executing the WQEs);
 the same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
 
-    usage: callgrind-layers.py NAME RULES < tree
+With --async (a mlx5dm-bench-flow-async run, devtools/bench-flow-async.sh
+--callgrind), the same layers of rte_flow_async_create/_destroy (under
+mlx5dm_flow_async_create/_destroy), and the push and pull per operation.
+
+    usage: callgrind-layers.py [--async] NAME RULES < tree
 """
 
 import re
@@ -43,15 +47,24 @@ def parse(lines):
 
 
 def main():
-    name, rules = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    asynchronous = args[:1] == ['--async']
+    if asynchronous:
+        args = args[1:]
+    name, rules = args[0], int(args[1])
     incl, edge, calls = parse(sys.stdin)
+    create, destroy = 'mlx5dm_flow_create', 'mlx5dm_flow_destroy'
+    ethdev_create, ethdev_destroy = 'rte_flow_create', 'rte_flow_destroy'
+    if asynchronous:
+        create, destroy = 'mlx5dm_flow_async_create', 'mlx5dm_flow_async_destroy'
+        ethdev_create, ethdev_destroy = 'rte_flow_async_create', 'rte_flow_async_destroy'
 
     def per(fn, n=None):
         c = n if n is not None else calls.get(fn, rules)
         return incl.get(fn, 0) / c if c else 0
 
-    creates = calls.get('mlx5dm_flow_create', rules)
-    destroys = calls.get('mlx5dm_flow_destroy', rules)
+    creates = calls.get(create, rules)
+    destroys = calls.get(destroy, rules)
     def from_pmd(callee):
         # Whichever PMD function calls it (the compiler may inline the caller);
         # a prefix, as the library's create has variants (_prepared, _prepared_args).
@@ -66,18 +79,23 @@ def main():
     lib_c = from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_prepared')
     lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
-        per('rte_flow_create', creates),
-        (incl.get('mlx5dm_flow_create', 0) - lib_c) / creates,
+        per(ethdev_create, creates),
+        (incl.get(create, 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates) + per('mlx5dm_flow_compiled_replay', creates),
         lib_c / creates,
         flush('mlx5dm_rule_create_prepared') / creates,
-        per('rte_flow_destroy', destroys),
-        (incl.get('mlx5dm_flow_destroy', 0) - lib_d) / destroys,
+        per(ethdev_destroy, destroys),
+        (incl.get(destroy, 0) - lib_d) / destroys,
         lib_d / destroys,
         flush('mlx5dm_rule_destroy') / destroys,
     ]
-    print('%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
-          % ((name,) + tuple(row)))
+    fmt = '%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
+    if asynchronous:
+        # Push and pull serve both kinds of operation: per operation.
+        ops = creates + destroys
+        row.append((incl.get('rte_flow_push', 0) + incl.get('rte_flow_pull', 0)) / ops)
+        fmt += ' | %8.0f'
+    print(fmt % ((name,) + tuple(row)))
     return 0
 
 

@@ -467,13 +467,6 @@ mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm
 	return what;
 }
 
-/* Mixes a word into a running hash (a multiply: the final mix spreads it). */
-static inline uint64_t
-mlx5dm_flow_compiled_step(uint64_t h, uint64_t w)
-{
-	return (h ^ w) * 0x9e3779b97f4a7c15ull;
-}
-
 /* Appends len bytes to a shape key. */
 static inline uint8_t *
 mlx5dm_flow_shape_put(uint8_t *k, const void *p, size_t len)
@@ -531,7 +524,10 @@ mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 		type = (uint32_t)actions[i].type;
 		k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
 	}
-	/* Hashed in words, the last one zero-padded (the key has room for it). */
+	/*
+	 * Hashed in words, the last one zero-padded (the key has room for it),
+	 * each mixed in by a multiply: the final mix spreads them.
+	 */
 	len = (size_t)(k - key);
 	memset(k, 0, 7);
 	h = len;

@@ -217,6 +217,45 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *pr
 						     struct mlx5dm_action *const actions[],
 						     const uint32_t args[]);
 /*
+ * Action templates (as DPDK mlx5 HWS's action templates): the placement of
+ * one action list in the rules of one matcher, computed once. The template
+ * keeps the control bytes of the rule's last match entry, the image of the
+ * action entries it needs and where the per-rule fields are: the counter id
+ * (the list's counter position takes any counter action of the domain, a
+ * bulk's with its index as argument), the flow tag (any flow tag action of
+ * the domain; the tags action with the tag as argument) and a modify-set's
+ * data (its argument). Every other position is the template's own action.
+ * A rule created from it copies the image and patches those fields only.
+ *
+ * Ownership: the template holds a reference on each of its actions but
+ * the counters and flow tags (the rules' own) until it is destroyed (so
+ * they cannot be destroyed before it: EBUSY); it does not hold the
+ * matcher, which must outlive it. Rules created from a
+ * template hold their own references and do not need it afterwards. A
+ * template is read-only once created: rules of any queue may use it at
+ * the same time. A list whose per-rule fields cannot be told apart in the
+ * image (or an FDB matcher, whose sides place their actions apart) is
+ * placed in full for each rule, with the same results.
+ * NULL + errno: EINVAL (bad arguments, an action of another domain, a jump
+ * to a level not below the matcher's), EOPNOTSUPP (an impossible
+ * combination, with a log line naming it), ENOMEM.
+ */
+struct mlx5dm_action_tmpl;
+struct mlx5dm_action_tmpl *mlx5dm_action_tmpl_create(struct mlx5dm_matcher *matcher,
+						     size_t nb_actions,
+						     struct mlx5dm_action *const actions[]);
+void mlx5dm_action_tmpl_destroy(struct mlx5dm_action_tmpl *tmpl);
+/*
+ * mlx5dm_rule_create_prepared_args() through a template of the prep's
+ * matcher: actions has the template's length, with the template's action
+ * at every position but the per-rule ones (EINVAL otherwise; NULL: the
+ * template's own, for a list without counter or tag), and args as there.
+ */
+struct mlx5dm_rule *mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint16_t queue,
+					    const struct mlx5dm_action_tmpl *tmpl,
+					    struct mlx5dm_action *const actions[],
+					    const uint32_t args[]);
+/*
  * -EIO when the queue's ring is in error: the rule is released all the
  * same. -ETIMEDOUT when another queue's writes into its slot chain did not
  * complete for the stall limit: the rule is left as it was (destroy again).

@@ -308,29 +308,24 @@ struct mlx5dm_table {
 };
 
 /*
- * Action placement of a rule, kept for the next rules of the matcher with
- * the same actions (identified by serial, so a new action at the address of
- * a destroyed one is not mistaken for it). Placement writes only the
- * control part of the last match STE (from the matcher's template) and the
- * extra action STEs, so those bytes are all a rule needs.
+ * Where a placed action list's per-rule fields are: a rule with the same
+ * list but for those fields copies the control part of the last match STE
+ * (placement writes only that part of it) and the action STEs, then
+ * patches its own values in (mlx5dm_steer_rule_act.c).
  */
-#define MLX5DM_ACT_MEMO_WAYS 4
-struct mlx5dm_act_memo {
-	uint64_t serial[MLX5DM_RULE_MAX_ACTIONS];
-	uint8_t nb_actions;
+struct mlx5dm_act_patch {
 	uint8_t n_extra;
-	bool valid;
 	/*
 	 * The list's counter action (-1: none): any counter action of the
-	 * domain matches it, its counter id is patched into entry ctr_ste
+	 * domain takes its place, its counter id is patched into entry ctr_ste
 	 * (0: the match entry's control, k: action entry k - 1).
 	 */
 	int8_t ctr_action;
 	uint8_t ctr_ste;
 	/*
 	 * The list's flow tag action (-1: none, or its slot not told apart):
-	 * any flow tag action of the domain matches it, its tag is patched
-	 * into the slot at byte tag_off of entry tag_ste.
+	 * any flow tag action of the domain takes its place, its tag is
+	 * patched into the slot at byte tag_off of entry tag_ste.
 	 */
 	int8_t tag_action;
 	uint8_t tag_ste;
@@ -345,6 +340,37 @@ struct mlx5dm_act_memo {
 	uint8_t set_off;
 	uint8_t ctrl[MLX5DM_STE_CTRL_SIZE];
 	uint8_t extra[MLX5DM_STE_MAX_ACTION_STES * MLX5DM_STE_SIZE];
+};
+
+/*
+ * Action placement of a rule, kept for the next rules of the matcher with
+ * the same actions (identified by serial, so a new action at the address of
+ * a destroyed one is not mistaken for it).
+ */
+#define MLX5DM_ACT_MEMO_WAYS 4
+struct mlx5dm_act_memo {
+	uint64_t serial[MLX5DM_RULE_MAX_ACTIONS];
+	uint8_t nb_actions;
+	bool valid;
+	struct mlx5dm_act_patch p;
+};
+
+/*
+ * An action template (mlx5dm_action_tmpl_create()). Every counter and flow
+ * tag of its list is the rule's: patched into the image, unless full.
+ */
+enum {
+	MLX5DM_ACT_TMPL_COUNTER = 1,      /* any counter action of the domain */
+	MLX5DM_ACT_TMPL_TAG,              /* any flow tag action of the domain */
+};
+struct mlx5dm_action_tmpl {
+	struct mlx5dm_matcher *matcher;
+	struct mlx5dm_domain *dom;        /* the actions' */
+	uint8_t nb_actions;
+	bool full;                        /* placed in full for each rule */
+	uint8_t per_rule[MLX5DM_RULE_MAX_ACTIONS]; /* 0: actions[i] itself */
+	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS]; /* referenced; NULL per rule */
+	struct mlx5dm_act_patch p;        /* unless full */
 };
 
 #define MLX5DM_MATCHER_BURIED 16
@@ -799,6 +825,13 @@ void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
 int mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
 			      struct mlx5dm_action *const actions[], const uint32_t args[],
 			      uint8_t *arr, unsigned int *n_extra);
+/* The rule's actions stand where template t allows (-EINVAL, logged, if not). */
+int mlx5dm_action_tmpl_check(const struct mlx5dm_action_tmpl *t,
+			     struct mlx5dm_action *const actions[]);
+/* mlx5dm_rule_place_actions() through template t (actions checked against it). */
+int mlx5dm_action_tmpl_apply(const struct mlx5dm_action_tmpl *t,
+			     struct mlx5dm_action *const actions[], const uint32_t args[],
+			     uint8_t *arr, unsigned int *n_extra);
 uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
 				     const struct mlx5dm_action *a);
 uint32_t mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a);

@@ -1060,10 +1060,44 @@ mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_
 	return mlx5dm_rule_create_prepared_args(prep, queue, nb_actions, actions, NULL);
 }
 
+static struct mlx5dm_rule *
+mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
+		   struct mlx5dm_action *const actions[], const uint32_t args[],
+		   const struct mlx5dm_action_tmpl *tmpl);
+
 struct mlx5dm_rule *
 mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 				 size_t nb_actions, struct mlx5dm_action *const actions[],
 				 const uint32_t args[])
+{
+	return mlx5dm_rule_insert(prep, queue, nb_actions, actions, args, NULL);
+}
+
+struct mlx5dm_rule *
+mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint16_t queue,
+			const struct mlx5dm_action_tmpl *tmpl,
+			struct mlx5dm_action *const actions[],
+			const uint32_t args[])
+{
+	if (tmpl == NULL || prep == NULL || prep->matcher != tmpl->matcher) {
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule: %s",
+			   tmpl == NULL ? "no template" : "the template is of another matcher");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (actions == NULL)
+		actions = tmpl->actions;
+	if (mlx5dm_action_tmpl_check(tmpl, actions) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return mlx5dm_rule_insert(prep, queue, tmpl->nb_actions, actions, args, tmpl);
+}
+
+static struct mlx5dm_rule *
+mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
+		   struct mlx5dm_action *const actions[], const uint32_t args[],
+		   const struct mlx5dm_action_tmpl *tmpl)
 {
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
@@ -1117,7 +1151,9 @@ mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	if (!rc.defer)
 		mlx5dm_rule_settle_locked(&rc);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
-	ret = mlx5dm_rule_place_actions(rc.sh, nb_actions, actions, args, arr, &n_extra);
+	ret = tmpl != NULL ?
+	      mlx5dm_action_tmpl_apply(tmpl, actions, args, arr, &n_extra) :
+	      mlx5dm_rule_place_actions(rc.sh, nb_actions, actions, args, arr, &n_extra);
 	if (ret < 0) {
 		mlx5dm_rule_unlock(&rc);
 		errno = -ret;

@@ -19,6 +19,10 @@
  * rule's argument, so marking with many values costs no object per value.
  * A modify-set action (MLX5DM_ACT_MODIFY_SET, one HW set action in the
  * entry) is kept by its exact list, the rule's data patched into it.
+ *
+ * An action template (mlx5dm_action_tmpl_create()) is the same image made
+ * once, on purpose, for the lists its owner declares: its rules neither
+ * search nor store anything (DPDK mlx5 HWS: mlx5dr_action_template).
  */
 
 #include <errno.h>
@@ -157,9 +161,9 @@ static bool
 mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_memo *e, size_t i,
 		     const struct mlx5dm_action *a)
 {
-	if (e->ctr_action == (int8_t)i)
+	if (e->p.ctr_action == (int8_t)i)
 		return mlx5dm_act_is_counter(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
-	if (e->tag_action == (int8_t)i)
+	if (e->p.tag_action == (int8_t)i)
 		return mlx5dm_act_is_tag(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
 	return e->serial[i] == a->serial;
 }
@@ -188,13 +192,13 @@ mlx5dm_act_memo_find(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *co
 }
 
 /*
- * The counter action of a list and the entry its id went into, into e;
+ * The counter action of a list and the entry its id went into, into p;
  * false if none, or the entry cannot be told apart.
  */
 static bool
-mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
-			struct mlx5dm_action *const acts[], const uint32_t args[],
-			const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *e)
+mlx5dm_act_patch_counter(const struct mlx5dm_matcher *m, size_t n,
+			 struct mlx5dm_action *const acts[], const uint32_t args[],
+			 const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_patch *p)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
 	unsigned int k, at = 0, found = 0;
@@ -221,21 +225,19 @@ mlx5dm_act_memo_counter(const struct mlx5dm_matcher *m, size_t n,
 	}
 	if (found != 1)
 		return false;
-	/* Only now: a list not kept leaves the entry (still another list's) as it was. */
-	e->ctr_action = ctr_action;
-	e->ctr_ste = (uint8_t)at;
+	p->ctr_action = ctr_action;
+	p->ctr_ste = (uint8_t)at;
 	return true;
 }
 
 /*
  * The flow tag action of a list and where its tag went (entry, byte
- * offset), into t (its tag_* fields only); false if none, or the slot
- * cannot be told apart.
+ * offset), into p; false if none, or the slot cannot be told apart.
  */
 static bool
-mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
-		    const uint32_t args[], const uint8_t *last, unsigned int n_extra,
-		    struct mlx5dm_act_memo *t)
+mlx5dm_act_patch_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
+		     const uint32_t args[], const uint8_t *last, unsigned int n_extra,
+		     struct mlx5dm_act_patch *p)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
 	int8_t tag_action = mlx5dm_act_find_one(n, acts, mlx5dm_act_is_tag);
@@ -250,24 +252,24 @@ mlx5dm_act_memo_tag(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 							      (size_t)tag_action));
 		if (off < 0)
 			continue;
-		t->tag_ste = (uint8_t)k;
-		t->tag_off = (uint8_t)off;
+		p->tag_ste = (uint8_t)k;
+		p->tag_off = (uint8_t)off;
 		found++;
 	}
 	if (found != 1)
 		return false;
-	t->tag_action = tag_action;
+	p->tag_action = tag_action;
 	return true;
 }
 
 /*
  * The modify-set action of a list and where its HW action went (entry,
- * byte offset), into t (its set_* fields only); false if none, or the
- * bytes read so at more than one place.
+ * byte offset), into p; false if none, or the bytes read so at more than
+ * one place.
  */
 static bool
-mlx5dm_act_memo_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t args[],
-		    const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_memo *t)
+mlx5dm_act_patch_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t args[],
+		     const uint8_t *last, unsigned int n_extra, struct mlx5dm_act_patch *p)
 {
 	int8_t set_action = mlx5dm_act_find_one(n, acts, mlx5dm_act_is_modify_set);
 	uint8_t hw[MLX5DM_MODIFY_ACTION_SIZE];
@@ -277,113 +279,140 @@ mlx5dm_act_memo_set(size_t n, struct mlx5dm_action *const acts[], const uint32_t
 		return false;
 	memcpy(hw, acts[set_action]->ste.modify.inline_action, sizeof(hw));
 	mlx5dm_act_set_data(hw, args[set_action]);
-	/* The memo keeps the control part of the match entry and whole action entries. */
+	/* The image keeps the control part of the match entry and whole action entries. */
 	for (k = 0; k <= n_extra; k++) {
 		len = k == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
 		for (off = 0; off + sizeof(hw) <= len; off++) {
 			if (memcmp(last + (size_t)k * MLX5DM_STE_SIZE + off, hw, sizeof(hw)) != 0)
 				continue;
-			t->set_ste = (uint8_t)k;
-			t->set_off = (uint8_t)off;
+			p->set_ste = (uint8_t)k;
+			p->set_off = (uint8_t)off;
 			found++;
 		}
 	}
 	if (found != 1)
 		return false;
-	t->set_action = set_action;
+	p->set_action = set_action;
 	return true;
+}
+
+/* True when the list holds an action of kind. */
+static bool
+mlx5dm_act_has(size_t n, struct mlx5dm_action *const acts[], enum mlx5dm_action_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (acts[i]->kind == kind)
+			return true;
+	return false;
+}
+
+/*
+ * The image of a placed list (last: its match entry, then n_extra action
+ * entries) and its per-rule fields, into p; false when a field that takes
+ * the rule's argument cannot be told apart (the list is then placed in
+ * full for every rule). strict: any counter or tag must be patchable (a
+ * template's rules bring their own; a memo's match others by serial).
+ */
+static bool
+mlx5dm_act_patch_make(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
+		      const uint32_t args[], const uint8_t *last, unsigned int n_extra,
+		      bool strict, struct mlx5dm_act_patch *p)
+{
+	p->tag_ste = 0;
+	p->tag_off = 0;
+	if (!mlx5dm_act_patch_tag(m, n, acts, args, last, n_extra, p)) {
+		if (mlx5dm_act_has(n, acts, MLX5DM_ACT_FLOW_TAGS) ||
+		    (strict && mlx5dm_act_has(n, acts, MLX5DM_ACT_FLOW_TAG)))
+			return false;
+		p->tag_action = -1;
+	}
+	p->set_ste = 0;
+	p->set_off = 0;
+	if (!mlx5dm_act_patch_set(n, acts, args, last, n_extra, p)) {
+		if (mlx5dm_act_has(n, acts, MLX5DM_ACT_MODIFY_SET))
+			return false;
+		p->set_action = -1;
+	}
+	p->ctr_ste = 0;
+	if (!mlx5dm_act_patch_counter(m, n, acts, args, last, n_extra, p)) {
+		if (mlx5dm_act_has(n, acts, MLX5DM_ACT_COUNTERS) ||
+		    (strict && mlx5dm_act_has(n, acts, MLX5DM_ACT_COUNTER)))
+			return false;
+		p->ctr_action = -1;
+	}
+	p->n_extra = (uint8_t)n_extra;
+	memcpy(p->ctrl, last, sizeof(p->ctrl));
+	memcpy(p->extra, last + MLX5DM_STE_SIZE, (size_t)n_extra * MLX5DM_STE_SIZE);
+	return true;
+}
+
+/* Copy p's image behind the rule's match entries and patch the rule's values in. */
+static int
+mlx5dm_act_patch_apply(const struct mlx5dm_matcher *m, const struct mlx5dm_act_patch *p,
+		       struct mlx5dm_action *const acts[], const uint32_t args[], uint8_t *arr,
+		       unsigned int *n_extra)
+{
+	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
+	uint8_t *last = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
+	size_t c = (size_t)p->ctr_action, t = (size_t)p->tag_action, s = (size_t)p->set_action;
+
+	if ((p->ctr_action >= 0 && !mlx5dm_act_arg_ok(acts[c], args, c)) ||
+	    (p->tag_action >= 0 && !mlx5dm_act_arg_ok(acts[t], args, t)) ||
+	    (p->set_action >= 0 && !mlx5dm_act_arg_ok(acts[s], args, s)))
+		return -EINVAL;
+	memcpy(last, p->ctrl, sizeof(p->ctrl));
+	memcpy(last + MLX5DM_STE_SIZE, p->extra, (size_t)p->n_extra * MLX5DM_STE_SIZE);
+	*n_extra = p->n_extra;
+	if (p->ctr_action >= 0)
+		mlx5dm_ste_set_counter_id(ste, last + (size_t)p->ctr_ste * MLX5DM_STE_SIZE,
+					  mlx5dm_act_counter_id(acts[c], args, c));
+	if (p->tag_action >= 0)
+		mlx5dm_ste_set_flow_tag(ste, last + (size_t)p->tag_ste * MLX5DM_STE_SIZE +
+					p->tag_off, mlx5dm_act_tag(acts[t], args, t));
+	if (p->set_action >= 0)
+		mlx5dm_act_set_data(last + (size_t)p->set_ste * MLX5DM_STE_SIZE + p->set_off,
+				    args[s]);
+	return 0;
 }
 
 static void
 mlx5dm_act_memo_store(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *const acts[],
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
 {
-	const struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_act_memo *e = &sh->memo[sh->memo_next];
-	struct mlx5dm_act_memo t;
+	struct mlx5dm_act_patch p;
 	size_t i;
 
-	/* Exact lists only: the tags action is the same for other tags. */
-	t.tag_ste = 0;
-	t.tag_off = 0;
-	if (!mlx5dm_act_memo_tag(m, n, acts, args, last, n_extra, &t)) {
-		for (i = 0; i < n; i++)
-			if (acts[i]->kind == MLX5DM_ACT_FLOW_TAGS)
-				return;
-		t.tag_action = -1;
-	}
-	/* The same for the modify-set action: its data is the rule's. */
-	t.set_ste = 0;
-	t.set_off = 0;
-	if (!mlx5dm_act_memo_set(n, acts, args, last, n_extra, &t)) {
-		for (i = 0; i < n; i++)
-			if (acts[i]->kind == MLX5DM_ACT_MODIFY_SET)
-				return;
-		t.set_action = -1;
-	}
-	if (!mlx5dm_act_memo_counter(m, n, acts, args, last, n_extra, e)) {
-		/* Exact lists only: a bulk's action is the same for other counters. */
-		for (i = 0; i < n; i++)
-			if (acts[i]->kind == MLX5DM_ACT_COUNTERS)
-				return;
-		e->ctr_action = -1;
-	}
+	if (!mlx5dm_act_patch_make(sh->m, n, acts, args, last, n_extra, false, &p))
+		return;
 	sh->memo_next = (sh->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
-	e->tag_action = t.tag_action;
-	e->tag_ste = t.tag_ste;
-	e->tag_off = t.tag_off;
-	e->set_action = t.set_action;
-	e->set_ste = t.set_ste;
-	e->set_off = t.set_off;
 	for (i = 0; i < n; i++)
 		e->serial[i] = acts[i]->serial;
 	e->nb_actions = (uint8_t)n;
-	e->n_extra = (uint8_t)n_extra;
-	memcpy(e->ctrl, last, sizeof(e->ctrl));
-	memcpy(e->extra, last + MLX5DM_STE_SIZE, (size_t)n_extra * MLX5DM_STE_SIZE);
+	e->p = p;
 	e->valid = true;
 }
 
-int
-mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
-			  struct mlx5dm_action *const actions[], const uint32_t args[],
-			  uint8_t *arr, unsigned int *n_extra)
+/*
+ * Place a list in full: validate it, encode its actions into the control
+ * part of the last match entry and the action entries behind it. *kept:
+ * the placement left the rule's tag alone (an image of it serves others).
+ */
+static int
+mlx5dm_act_place_full(struct mlx5dm_matcher *m, size_t nb_actions,
+		      struct mlx5dm_action *const actions[], const uint32_t args[],
+		      uint8_t *arr, unsigned int *n_extra, bool *kept)
 {
-	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_domain *dom = m->tbl->dom;
 	uint8_t *last = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
 	uint8_t data[MLX5DM_STE_SIZE - MLX5DM_STE_CTRL_SIZE];
 	struct mlx5dm_ste_actions_attr aattr;
 	struct mlx5dm_ste_action_err aerr;
-	struct mlx5dm_act_memo *e;
 	int ret;
 
-	e = mlx5dm_act_memo_find(sh, nb_actions, actions);
-	if (e != NULL) {
-		size_t c = (size_t)e->ctr_action, t = (size_t)e->tag_action;
-		size_t s = (size_t)e->set_action;
-
-		if ((e->ctr_action >= 0 && !mlx5dm_act_arg_ok(actions[c], args, c)) ||
-		    (e->tag_action >= 0 && !mlx5dm_act_arg_ok(actions[t], args, t)) ||
-		    (e->set_action >= 0 && !mlx5dm_act_arg_ok(actions[s], args, s)))
-			return -EINVAL;
-		memcpy(last, e->ctrl, sizeof(e->ctrl));
-		memcpy(last + MLX5DM_STE_SIZE, e->extra, (size_t)e->n_extra * MLX5DM_STE_SIZE);
-		*n_extra = e->n_extra;
-		if (e->ctr_action >= 0)
-			mlx5dm_ste_set_counter_id(dom->ctx->ste,
-						  last + (size_t)e->ctr_ste * MLX5DM_STE_SIZE,
-						  mlx5dm_act_counter_id(actions[c], args, c));
-		if (e->tag_action >= 0)
-			mlx5dm_ste_set_flow_tag(dom->ctx->ste,
-						last + (size_t)e->tag_ste * MLX5DM_STE_SIZE +
-						e->tag_off, mlx5dm_act_tag(actions[t], args, t));
-		if (e->set_action >= 0)
-			mlx5dm_act_set_data(last + (size_t)e->set_ste * MLX5DM_STE_SIZE +
-					    e->set_off, args[s]);
-		return 0;
-	}
 	ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);
 	if (ret < 0)
 		return ret;
@@ -400,10 +429,162 @@ mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
 			   aerr.index);
 		return ret;
 	}
-	/* Kept only while placement leaves the rule's tag alone (the memo holds no tag). */
-	if (memcmp(data, last + MLX5DM_STE_CTRL_SIZE, sizeof(data)) == 0)
-		mlx5dm_act_memo_store(sh, nb_actions, actions, args, last, *n_extra);
+	*kept = memcmp(data, last + MLX5DM_STE_CTRL_SIZE, sizeof(data)) == 0;
 	return 0;
+}
+
+int
+mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
+			  struct mlx5dm_action *const actions[], const uint32_t args[],
+			  uint8_t *arr, unsigned int *n_extra)
+{
+	struct mlx5dm_matcher *m = sh->m;
+	struct mlx5dm_act_memo *e;
+	bool kept;
+	int ret;
+
+	e = mlx5dm_act_memo_find(sh, nb_actions, actions);
+	if (e != NULL)
+		return mlx5dm_act_patch_apply(m, &e->p, actions, args, arr, n_extra);
+	ret = mlx5dm_act_place_full(m, nb_actions, actions, args, arr, n_extra, &kept);
+	if (ret < 0)
+		return ret;
+	/* Kept only while placement leaves the rule's tag alone (the memo holds no tag). */
+	if (kept)
+		mlx5dm_act_memo_store(sh, nb_actions, actions, args,
+				      arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
+				      *n_extra);
+	return 0;
+}
+
+/*
+ * Arguments a template is placed with: values its per-rule fields are
+ * found by (a bulk's last counter, whose id is not 0; a tag and data
+ * unlikely elsewhere).
+ */
+#define MLX5DM_ACT_TMPL_PROBE_TAG 0xa5c3e1u
+#define MLX5DM_ACT_TMPL_PROBE_DATA 0xa5c3e17bu
+
+struct mlx5dm_action_tmpl *
+mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
+			  struct mlx5dm_action *const actions[])
+{
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE], arr[MLX5DM_RULE_PREP_BYTES];
+	uint32_t args[MLX5DM_RULE_MAX_ACTIONS];
+	struct mlx5dm_action_tmpl *t;
+	unsigned int n_extra = 0;
+	bool kept = false;
+	size_t i;
+	int ret;
+
+	if (m == NULL || nb_actions > MLX5DM_RULE_MAX_ACTIONS ||
+	    (nb_actions > 0 && actions == NULL)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < nb_actions; i++) {
+		if (actions[i] == NULL) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "template action %zu is NULL", i);
+			errno = EINVAL;
+			return NULL;
+		}
+		args[i] = actions[i]->kind == MLX5DM_ACT_FLOW_TAGS ? MLX5DM_ACT_TMPL_PROBE_TAG :
+			  actions[i]->kind == MLX5DM_ACT_MODIFY_SET ? MLX5DM_ACT_TMPL_PROBE_DATA :
+			  actions[i]->kind == MLX5DM_ACT_COUNTERS ?
+			  mlx5dm_res_counters_size(actions[i]->counters) - 1 : 0;
+	}
+	t = mlx5dm_zmalloc(sizeof(*t));
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* A rule of value 0 (within any mask): its control bytes are the matcher's. */
+	memset(value, 0, sizeof(value));
+	/* An FDB matcher's sides place the list each their own way: each rule does. */
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL) {
+		struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
+
+		ret = mlx5dm_rule_actions(m, nb_actions, actions, args, sacts);
+	} else {
+		ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
+		if (ret == 0)
+			ret = mlx5dm_act_place_full(m, nb_actions, actions, args, arr, &n_extra,
+						    &kept);
+	}
+	if (ret < 0) {
+		mlx5dm_free(t);
+		errno = -ret;
+		return NULL;
+	}
+	t->full = !kept || !mlx5dm_act_patch_make(m, nb_actions, actions, args,
+						   arr + (size_t)(m->nb_builders - 1) *
+						   MLX5DM_STE_SIZE, n_extra, true, &t->p);
+	t->matcher = m;
+	t->dom = mlx5dm_domain_top(m->tbl->dom);
+	t->nb_actions = (uint8_t)nb_actions;
+	for (i = 0; i < nb_actions; i++) {
+		/* A counter's or tag's place is the rule's: no reference on the one given. */
+		t->per_rule[i] = mlx5dm_act_is_counter(actions[i]) ? MLX5DM_ACT_TMPL_COUNTER :
+				 mlx5dm_act_is_tag(actions[i]) ? MLX5DM_ACT_TMPL_TAG : 0;
+		if (t->per_rule[i] != 0)
+			continue;
+		t->actions[i] = actions[i];
+		mlx5dm_action_ref(actions[i]);
+	}
+	return t;
+}
+
+void
+mlx5dm_action_tmpl_destroy(struct mlx5dm_action_tmpl *t)
+{
+	unsigned int i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nb_actions; i++)
+		if (t->actions[i] != NULL)
+			mlx5dm_action_unref(t->actions[i]);
+	mlx5dm_free(t);
+}
+
+/* Action i of a rule may stand at position i of template t. */
+static inline bool
+mlx5dm_act_tmpl_fits(const struct mlx5dm_action_tmpl *t, size_t i, const struct mlx5dm_action *a)
+{
+	if (t->per_rule[i] == 0)
+		return a == t->actions[i];
+	if (a == NULL || a->dom != t->dom)
+		return false;
+	return t->per_rule[i] == MLX5DM_ACT_TMPL_COUNTER ? mlx5dm_act_is_counter(a) :
+							     mlx5dm_act_is_tag(a);
+}
+
+int
+mlx5dm_action_tmpl_check(const struct mlx5dm_action_tmpl *t, struct mlx5dm_action *const acts[])
+{
+	size_t i;
+
+	for (i = 0; i < t->nb_actions; i++) {
+		if (!mlx5dm_act_tmpl_fits(t, i, acts[i])) {
+			MLX5DM_LOG(ERR, MLX5DM_STEER_LOG,
+				   "action %zu is not the template's", i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int
+mlx5dm_action_tmpl_apply(const struct mlx5dm_action_tmpl *t,
+			 struct mlx5dm_action *const actions[], const uint32_t args[],
+			 uint8_t *arr, unsigned int *n_extra)
+{
+	bool kept;
+
+	if (t->full)
+		return mlx5dm_act_place_full(t->matcher, t->nb_actions, actions, args, arr,
+					     n_extra, &kept);
+	return mlx5dm_act_patch_apply(t->matcher, &t->p, actions, args, arr, n_extra);
 }
 
 /*

@@ -658,6 +658,174 @@ test_flow_tags_action(void **state)
 	senv_close(e);
 }
 
+/* The images (64 bytes each, as written) of rule r's entries, from its dump; their number. */
+static unsigned int
+dumped_images(struct mlx5dm_rule *r, uint8_t img[][64], unsigned int max)
+{
+	char *buf = NULL, *line;
+	size_t len = 0;
+	unsigned int n = 0, k;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(mlx5dm_rule_dump(r, f), 0);
+	fclose(f);
+	for (line = strstr(buf, "\n3303,"); line != NULL; line = strstr(line + 1, "\n3303,")) {
+		char *hex = strchr(strchr(strchr(line + 1, ',') + 1, ',') + 1, ',') + 1;
+
+		assert_true(n < max);
+		for (k = 0; k < 64; k++) {
+			unsigned int b;
+
+			assert_int_equal(sscanf(hex + 2 * k, "%2x", &b), 1);
+			img[n][k] = (uint8_t)b;
+		}
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+/* The byte offset of a v1 flow_tag single action (id 0x0c) carrying tag in image, or -1. */
+static int
+image_tag_at(const uint8_t *img, uint32_t tag)
+{
+	unsigned int off;
+
+	/* Actions are dword-aligned in the entry's control part (STE v1 layouts). */
+	for (off = 20; off + 4 <= 32; off += 4)
+		if (img[off] == 0x0c && img[off + 1] == (uint8_t)(tag >> 16) &&
+		    img[off + 2] == (uint8_t)(tag >> 8) && img[off + 3] == (uint8_t)tag)
+			return (int)off;
+	return -1;
+}
+
+/*
+ * An action template (mlx5dm_action_tmpl_create()): two rules of one
+ * template, each with its own counter of a bulk and its own flow tag,
+ * write the template's image with only their own fields in it. By hand
+ * from the PRM's STE v1 layouts: counter_id is the low 24 bits of the
+ * last match entry's first dword (ste_match_bwc_v1), the tag a 4-byte
+ * flow_tag action (action_id 0x0c, tag in the low 24 bits) among its
+ * actions. Apart from those, the miss addresses (each rule's own chain)
+ * and the match tag, the images are the same bytes. Traffic
+ * confirms each rule counts into its counter and marks with its tag.
+ * An action not the template's, a template of another matcher, an
+ * argument out of range and a rule without its counter are refused. The
+ * template holds no reference on the counter and tag actions.
+ */
+static void
+test_action_tmpl_values(void **state)
+{
+	const uint32_t tag[2] = { 0x123456, 0x00abcd }, idx[2] = { 1, 6 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *bulk, *tags, *acts[3];
+	struct mlx5dm_matcher *m, *m2;
+	struct mlx5dm_action_tmpl *t;
+	struct mlx5dm_rule_prep prep;
+	struct mlx5dm_counters *c;
+	struct mlx5dm_rule *r[2];
+	uint8_t v[MP_SIZE], img[2][8][64];
+	const uint8_t *last;
+	unsigned int i, k, n[2];
+	uint64_t pk, by;
+	uint32_t args[3];
+	struct frame f;
+	struct rx got;
+	struct pkt p;
+	int at;
+
+	(void)state;
+	c = mlx5dm_counters_alloc(e->ctx, 3);
+	assert_non_null(c);
+	bulk = mlx5dm_action_counters(e->rx, c);
+	tags = mlx5dm_action_flow_tags(e->rx);
+	assert_non_null(bulk);
+	assert_non_null(tags);
+	m = udp_dport_matcher(e->tbl);
+	m2 = udp_dport_matcher(e->tbl);
+	acts[0] = bulk;
+	acts[1] = tags;
+	acts[2] = e->to_q[1];
+	t = mlx5dm_action_tmpl_create(m, 3, acts);
+	assert_non_null(t);
+	for (i = 0; i < 2; i++) {
+		udp_dport_value(v, (uint16_t)(5000 + i));
+		args[0] = idx[i];
+		args[1] = tag[i];
+		args[2] = 0;
+		assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+		r[i] = mlx5dm_rule_create_tmpl(&prep, 0, t, acts, args);
+		if (r[i] == NULL)
+			fail_msg("rule %u refused: errno %d", i, errno);
+	}
+	/* Refused: another queue in the queue's place, a counter outside the bulk, m2. */
+	udp_dport_value(v, 5100);
+	acts[2] = e->to_q[2];
+	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+	assert_null(mlx5dm_rule_create_tmpl(&prep, 0, t, acts, args));
+	assert_int_equal(errno, EINVAL);
+	acts[2] = e->to_q[1];
+	args[0] = 8;
+	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+	assert_null(mlx5dm_rule_create_tmpl(&prep, 0, t, acts, args));
+	assert_int_equal(errno, EINVAL);
+	args[0] = idx[0];
+	assert_int_equal(mlx5dm_rule_prepare(m2, v, &prep), 0);
+	assert_null(mlx5dm_rule_create_tmpl(&prep, 0, t, acts, args));
+	assert_int_equal(errno, EINVAL);
+	/* The bytes. */
+	for (i = 0; i < 2; i++) {
+		uint32_t id = mlx5dm_res_counter_id(c, idx[i]);
+
+		n[i] = dumped_images(r[i], img[i], 8);
+		assert_true(n[i] >= 1);
+		last = img[i][n[i] - 1];
+		assert_int_equal(last[1], (uint8_t)(id >> 16));
+		assert_int_equal(last[2], (uint8_t)(id >> 8));
+		assert_int_equal(last[3], (uint8_t)id);
+		at = image_tag_at(last, tag[i]);
+		if (at < 0)
+			fail_msg("rule %u: no flow tag action with 0x%x", i, tag[i]);
+	}
+	/* The level-0 entry (IPv4) is shared; the list fits in the last match entry. */
+	assert_int_equal(n[0], 2);
+	assert_int_equal(n[1], 2);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < 64; k++) {
+			bool own = (k >= 4 && k <= 11) || (i == 1 && ((k >= 1 && k <= 3) ||
+				   (k >= (unsigned int)at && k < (unsigned int)at + 4) || k >= 32));
+
+			if (!own && img[0][i][k] != img[1][i][k])
+				fail_msg("entry %u byte %u differs: 0x%02x, 0x%02x", i, k,
+					 img[0][i][k], img[1][i][k]);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		pkt_udp4(&p);
+		p.o.dport = (uint16_t)(5000 + i);
+		frame_build(&f, &p);
+		assert_int_equal(senv_send(e, &f, &got), 1);
+		assert_int_equal(got.flow_tag, tag[i]);
+	}
+	for (k = 0; k < 8; k++) {
+		assert_int_equal(mlx5dm_counters_query(c, k, &pk, &by), 0);
+		assert_int_equal(pk, k == idx[0] || k == idx[1] ? 1 : 0);
+	}
+	/* Without the rule's counter and tag: refused. The template does not hold them. */
+	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+	assert_null(mlx5dm_rule_create_tmpl(&prep, 0, t, NULL, args));
+	assert_int_equal(errno, EINVAL);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	DESTROY_ACTIONS(bulk, tags);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	mlx5dm_action_tmpl_destroy(t);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
+	senv_close(e);
+}
+
 /*
  * One modify-set action (the IPv4 source address) for every value: each
  * rule gives its address as the action's argument, alone and with a
@@ -2201,6 +2369,7 @@ main(void)
 		cmocka_unit_test(test_flow_tag),
 		cmocka_unit_test(test_flow_tag_per_rule),
 		cmocka_unit_test(test_flow_tags_action),
+		cmocka_unit_test(test_action_tmpl_values),
 		cmocka_unit_test(test_modify_set_action),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),

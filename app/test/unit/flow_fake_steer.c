@@ -184,6 +184,89 @@ fake_rule_slot(void)
 	return -1;
 }
 
+/* The fake's action template: its matcher and actions (a reference on each). */
+struct mlx5dm_action_tmpl {
+	struct mlx5dm_matcher *m;
+	size_t n;
+	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+};
+
+static bool
+fake_is_counter(const struct mlx5dm_action *a)
+{
+	return a->kind == FAKE_COUNTER || a->kind == FAKE_COUNTERS;
+}
+
+static bool
+fake_is_tag(const struct mlx5dm_action *a)
+{
+	return a->kind == FAKE_TAG || a->kind == FAKE_TAGS;
+}
+
+struct mlx5dm_action_tmpl *
+mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[])
+{
+	struct mlx5dm_action_tmpl *t;
+	size_t i;
+
+	if (m == NULL || n > MLX5DM_RULE_MAX_ACTIONS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (acts[i] == NULL || acts[i]->dom != m->tbl->dom) {
+			errno = EINVAL;
+			return NULL;
+		}
+	t = calloc(1, sizeof(*t));
+	t->m = m;
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		t->acts[i] = acts[i];
+		/* The rules bring their own counter and tag. */
+		if (!fake_is_counter(acts[i]) && !fake_is_tag(acts[i]))
+			acts[i]->refs++;
+	}
+	return t;
+}
+
+void
+mlx5dm_action_tmpl_destroy(struct mlx5dm_action_tmpl *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		if (!fake_is_counter(t->acts[i]) && !fake_is_tag(t->acts[i]))
+			t->acts[i]->refs--;
+	free(t);
+}
+
+/* As the library: the template's actions, but any counter or tag where it has one. */
+struct mlx5dm_rule *
+mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint16_t queue,
+			const struct mlx5dm_action_tmpl *t, struct mlx5dm_action *const actions[],
+			const uint32_t args[])
+{
+	size_t i;
+
+	if (t == NULL || prep->matcher != t->m) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (actions == NULL)
+		actions = t->acts;
+	for (i = 0; i < t->n; i++)
+		if (actions[i] != t->acts[i] &&
+		    !(fake_is_counter(t->acts[i]) && fake_is_counter(actions[i])) &&
+		    !(fake_is_tag(t->acts[i]) && fake_is_tag(actions[i]))) {
+			errno = EINVAL;
+			return NULL;
+		}
+	return mlx5dm_rule_create_prepared_args(prep, queue, t->n, actions, args);
+}
+
 /* The fake's prep: the matcher and the value (its array is large enough). */
 int
 mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,

@@ -1064,13 +1064,20 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *
  * matcher and their shared actions in device order. The set of matcher m
  * (which the set references itself if it is new; the caller's reference,
  * if any, stays the caller's) and actions p, with one more reference; NULL
- * + errno. memo: a set a template found before for the same sub-rule
- * (NULL: none), compared before the keyed cache is searched.
+ * + errno.
  */
 struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
 					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
-					      unsigned int n, struct mlx5dm_flow_aset *memo);
+					      unsigned int n);
+/*
+ * The library's action template of the set's rules, made on first use from
+ * a rule's actions acts (counted: a counter action first, then the set's);
+ * NULL + errno.
+ */
+const struct mlx5dm_action_tmpl *mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s,
+						       struct mlx5dm_action *const acts[],
+						       unsigned int n, bool counted);
 /* The set s, one more reference (a template's set, known to be the rule's). */
 struct mlx5dm_flow_aset *mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s);
 void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
@@ -1198,6 +1205,7 @@ struct mlx5dm_flow_build {
 	struct mlx5dm_rule_prep prep;
 	struct mlx5dm_matcher *m[MLX5DM_FLOW_MAX_SUB];
 	uint8_t n[MLX5DM_FLOW_MAX_SUB];
+	const struct mlx5dm_action_tmpl *tmpl[MLX5DM_FLOW_MAX_SUB];
 	struct mlx5dm_action *acts[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
 	uint32_t args[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
 	/* Match values (the spec is the template's: reused once the lock is let go). */

@@ -12,12 +12,13 @@
  * its matcher and on each of its entries (mlx5dm_flow_cache.c), and the
  * library action array a rule is inserted with.
  *
- * Rules of a template mostly share its sets: the set the template found
- * last for a sub-rule is compared with the new rule's parameters field by
- * field (no key built, no hash) before the keyed cache is searched. For
- * that the set keeps a copy of its parameters. Rules a template replayed
- * whole with its values need not even build their parameters
- * (mlx5dm_flow_aset_ref()).
+ * A set is also the library's action template of its list
+ * (mlx5dm_action_tmpl_create()): the placement of the actions in the
+ * matcher's rules, made with the set's first rule, one without a counter
+ * and one with a counter in front (each rule brings its own counter, and
+ * its own flow tag). Rules a template replayed whole with its values take
+ * the template's set (mlx5dm_flow_aset_ref()); others find theirs by key.
+ * The set keeps a copy of its parameters (mlx5dm_flow_aset_params()).
  *
  * Callers hold fp->lock.
  */
@@ -37,6 +38,8 @@ struct mlx5dm_flow_aset {
 	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_flow_matcher *matcher;
 	uint8_t nb;
+	/* The library's action templates: without, with a counter in front (NULL: not yet). */
+	struct mlx5dm_action_tmpl *tmpl[2];
 	/*
 	 * In mem, as many as the set has (one set per unique modified value
 	 * is common: no room for the largest list): the parameters, the
@@ -92,50 +95,13 @@ mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
 static void
 mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
+	/* Before the entries: a template holds their actions. */
+	mlx5dm_action_tmpl_destroy(s->tmpl[0]);
+	mlx5dm_action_tmpl_destroy(s->tmpl[1]);
 	while (s->nb > 0)
 		mlx5dm_flow_ent_put(fp, s->ents[--s->nb]);
 	mlx5dm_flow_matcher_put(fp, s->matcher);
 	mlx5dm_flow_obj_free(fp, s, s->k.cls);
-}
-
-/*
- * a and b have the same key (mlx5dm_flow_ent_key()), compared without
- * serialising them. Queue lists are short: compared in a loop, not by a
- * memcmp call.
- */
-static inline bool
-mlx5dm_flow_aset_param_eq(const struct mlx5dm_flow_ent_param *a,
-			  const struct mlx5dm_flow_ent_param *b)
-{
-	const struct mlx5dm_rss_attr *ra = a->rss, *rb = b->rss;
-	unsigned int i;
-
-	if (a->kind != b->kind || a->dom != b->dom || a->u32 != b->u32 ||
-	    a->nb_queues != b->nb_queues || a->len != b->len || (ra == NULL) != (rb == NULL))
-		return false;
-	for (i = 0; i < a->nb_queues; i++)
-		if (a->queues[i] != b->queues[i])
-			return false;
-	/* The RSS fields the key holds (not the struct's padding). */
-	if (ra != NULL && (ra->ipv6 != rb->ipv6 || ra->udp != rb->udp || ra->inner != rb->inner ||
-			   ra->symmetric != rb->symmetric || ra->fields != rb->fields ||
-			   memcmp(ra->key, rb->key, sizeof(ra->key)) != 0))
-		return false;
-	return a->len == 0 || memcmp(a->data, b->data, a->len) == 0;
-}
-
-static inline bool
-mlx5dm_flow_aset_is(const struct mlx5dm_flow_aset *s, const struct mlx5dm_flow_matcher *m,
-		    const struct mlx5dm_flow_ent_param *p, unsigned int n)
-{
-	unsigned int i;
-
-	if (s->matcher != m || s->nb != n)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!mlx5dm_flow_aset_param_eq(&s->prm[i], &p[i]))
-			return false;
-	return true;
 }
 
 /* A new set (one reference), in the cache. */
@@ -158,6 +124,8 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 	if (s == NULL)
 		return NULL;
 	s->k.cls = cls;
+	s->tmpl[0] = NULL;
+	s->tmpl[1] = NULL;
 	s->prm = (struct mlx5dm_flow_ent_param *)s->mem;
 	s->ents = (struct mlx5dm_flow_ent **)(s->prm + n);
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
@@ -219,12 +187,20 @@ mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s)
 
 struct mlx5dm_flow_aset *
 mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
-		     const struct mlx5dm_flow_ent_param *p, unsigned int n,
-		     struct mlx5dm_flow_aset *memo)
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
 {
-	if (memo != NULL && mlx5dm_flow_aset_is(memo, m, p, n))
-		return mlx5dm_flow_aset_ref(memo);
 	return mlx5dm_flow_aset_lookup(fp, m, p, n);
+}
+
+const struct mlx5dm_action_tmpl *
+mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
+		      unsigned int n, bool counted)
+{
+	struct mlx5dm_action_tmpl **t = &s->tmpl[counted];
+
+	if (*t == NULL)
+		*t = mlx5dm_action_tmpl_create(mlx5dm_flow_matcher_obj(s->matcher), n, acts);
+	return *t;
 }
 
 void

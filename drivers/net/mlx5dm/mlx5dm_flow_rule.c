@@ -149,8 +149,7 @@ mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		if (o->aset != NULL && spec->act_same && mlx5dm_flow_aset_matcher(o->aset) == m)
 			return mlx5dm_flow_aset_ref(o->aset);
 	}
-	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p),
-				 o != NULL ? o->aset : NULL);
+	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p));
 	if (s != NULL && o != NULL && spec->act_same && o->aset != s) {
 		if (o->aset != NULL)
 			mlx5dm_flow_aset_put(fp, o->aset);
@@ -308,6 +307,10 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 	for (k = 0; k < n_set; k++)
 		acts[n++] = set[k];
 	b->n[i] = (uint8_t)n;
+	b->tmpl[i] = mlx5dm_flow_aset_tmpl(r->aset, acts, n, flow->cnt != 0);
+	if (b->tmpl[i] == NULL)
+		return mlx5dm_flow_lib_err(error, errno, "steering library: action template "
+					   "creation failed");
 	return 0;
 }
 
@@ -402,8 +405,8 @@ mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 		err = -mlx5dm_rule_prepare(b->m[i], b->value[i], &b->prep);
 		if (err != 0)
 			goto undo;
-		flow->rules[i].rule = mlx5dm_rule_create_prepared_args(&b->prep, queue, b->n[i],
-								       b->acts[i], b->args[i]);
+		flow->rules[i].rule = mlx5dm_rule_create_tmpl(&b->prep, queue, b->tmpl[i],
+							      b->acts[i], b->args[i]);
 		if (flow->rules[i].rule == NULL) {
 			err = errno;
 			goto undo;

@@ -27,9 +27,6 @@ mlx5dm_action_unref(struct mlx5dm_action *a)
 	__atomic_fetch_sub(&a->refcnt, 1, __ATOMIC_RELEASE);
 }
 
-/* Serials of actions, unique across contexts (an action memo is keyed by them). */
-static uint64_t mlx5dm_action_serial;
-
 static struct mlx5dm_action *
 mlx5dm_action_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind,
 		  enum mlx5dm_ste_action_type type)
@@ -53,7 +50,6 @@ mlx5dm_action_new(struct mlx5dm_domain *dom, enum mlx5dm_action_kind kind,
 		return NULL;
 	}
 	a->kind = kind;
-	a->serial = __atomic_add_fetch(&mlx5dm_action_serial, 1, __ATOMIC_RELAXED);
 	a->dom = dom;
 	a->ste.type = type;
 	return a;

@@ -327,8 +327,6 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->allow_dup = attr->allow_duplicate_rules;
 	ctx->db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 	mlx5dm_spinlock_init(&ctx->lock);
-	mlx5dm_spinlock_init(&ctx->pend_lock);
-	TAILQ_INIT(&ctx->pend);
 	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action));
 	LIST_INIT(&ctx->domains);
 	ret = mlx5dm_caps_read(dev, &ctx->caps);
@@ -430,7 +428,6 @@ mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
 
 	if (queue >= ctx->nb_queues)
 		return -EINVAL;
-	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_flush(q->ring);
@@ -446,7 +443,6 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 
 	if (queue >= ctx->nb_queues)
 		return -EINVAL;
-	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_drain(q->ring);
@@ -462,8 +458,6 @@ mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)
 
 	if (queue >= ctx->nb_queues)
 		return 0;
-	/* A rule placed later would write after the position. */
-	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	pos = mlx5dm_send_pos(q->ring);
@@ -509,7 +503,6 @@ mlx5dm_ctx_stats_get(struct mlx5dm_ctx *ctx, struct mlx5dm_ctx_stats *st)
 	int64_t rules = 0;
 	unsigned int i;
 
-	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_icm_set_stats(ctx->icm, is, NULL);
 	for (i = 0; i < MLX5DM_ICM_TYPE_NUM && i < MLX5DM_ARRAY_SIZE(st->icm); i++) {
@@ -565,7 +558,6 @@ mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_que
 
 	if (ctx == NULL || st == NULL || queue >= ctx->nb_queues)
 		return -EINVAL;
-	mlx5dm_rule_settle_all(ctx);
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_send_stats_get(q->ring, &ss);

@@ -112,7 +112,6 @@ mlx5dm_domain_sync(struct mlx5dm_domain *dom, uint32_t flags)
 
 	if (flags & ~(MLX5DM_SYNC_SW | MLX5DM_SYNC_HW | MLX5DM_SYNC_MEM))
 		return -EINVAL;
-	mlx5dm_rule_settle_all(ctx);
 	if (flags & MLX5DM_SYNC_SW)
 		ret = mlx5dm_steer_sync_rings(ctx);
 	if (ret == 0 && (flags & MLX5DM_SYNC_HW))

@@ -652,7 +652,6 @@ mlx5dm_rule_dump(struct mlx5dm_rule *rule, FILE *f)
 	if (rule == NULL || f == NULL)
 		return -EINVAL;
 	m = rule->matcher;
-	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	d = mlx5dm_dump_new(m->tbl->dom, f);
 	if (d == NULL)
 		return -ENOMEM;
@@ -675,7 +674,6 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 
 	if (dom == NULL || f == NULL)
 		return -EINVAL;
-	mlx5dm_rule_settle_all(dom->ctx);
 	d = mlx5dm_dump_new(dom, f);
 	if (d == NULL)
 		return -ENOMEM;

@@ -863,9 +863,6 @@ mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		o->move_pos = 0;
 		if (o->used != 0 || o->collisions != 0)
 			return 0;
-		/* The pending rule (mlx5dm_steer_rule.c) may be aimed at it still. */
-		if (m->pending != NULL && m->pending->last->htbl == o)
-			return 0;
 		ret = mlx5dm_htbl_unchain(m, q, o->chain_prev, o, d);
 		if (ret < 0)
 			return ret;
@@ -888,14 +885,9 @@ int
 mlx5dm_htbl_after_delete(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, struct mlx5dm_htbl *t,
 			 struct mlx5dm_defer *d)
 {
-	struct mlx5dm_matcher *m = sh->m;
-
 	if (t->chain_prev == NULL || t->shard == NULL || t->used != 0 || t->collisions != 0)
 		return 0;
-	/* The pending rule (mlx5dm_steer_rule.c) may be aimed at it still. */
-	if (m->pending != NULL && m->pending->last->htbl == t)
-		return 0;
-	return mlx5dm_htbl_unchain(m, q, t->chain_prev, t, d);
+	return mlx5dm_htbl_unchain(sh->m, q, t->chain_prev, t, d);
 }
 
 /*

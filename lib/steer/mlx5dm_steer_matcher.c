@@ -145,7 +145,6 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 			mlx5dm_free(sh->lost);
 		}
 	}
-	mlx5dm_rule_spare_free(m, d);
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_matcher_shards_fini(m, d);
@@ -328,7 +327,6 @@ mlx5dm_matcher_destroy(struct mlx5dm_matcher *m)
 		mlx5dm_spinlock_unlock(&ctx->lock);
 		return -EBUSY;
 	}
-	mlx5dm_rule_unlist(m);
 	mlx5dm_matcher_unlock_all(m);
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_spinlock_lock(&tbl->anchor_lock);

@@ -162,13 +162,6 @@ struct mlx5dm_ctx {
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
 	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
-	/*
-	 * Matchers that may hold a rule whose placement is deferred
-	 * (db_batch > 1: mlx5dm_steer_rule.c), settled by every call that
-	 * observes the steering. Under pend_lock (taken last, alone).
-	 */
-	struct mlx5dm_spinlock pend_lock;
-	TAILQ_HEAD(, mlx5dm_matcher) pend;
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -343,19 +336,6 @@ struct mlx5dm_act_patch {
 };
 
 /*
- * Action placement of a rule, kept for the next rules of the matcher with
- * the same actions (identified by serial, so a new action at the address of
- * a destroyed one is not mistaken for it).
- */
-#define MLX5DM_ACT_MEMO_WAYS 4
-struct mlx5dm_act_memo {
-	uint64_t serial[MLX5DM_RULE_MAX_ACTIONS];
-	uint8_t nb_actions;
-	bool valid;
-	struct mlx5dm_act_patch p;
-};
-
-/*
  * An action template (mlx5dm_action_tmpl_create()). Every counter and flow
  * tag of its list is the rule's: patched into the image, unless full.
  */
@@ -454,8 +434,6 @@ struct mlx5dm_shard {
 	 * under the lock, instead of a locked add on the shared action.
 	 */
 	struct mlx5dm_matcher_action_ref action_refs[MLX5DM_MATCHER_ACTION_REFS];
-	struct mlx5dm_act_memo memo[MLX5DM_ACT_MEMO_WAYS];
-	unsigned int memo_next;           /* way replaced next */
 	struct mlx5dm_htbl *grow_list;    /* its chain heads whose growth is in progress */
 	/*
 	 * The last unused-slot image built (mlx5dm_htbl_miss_image_of()): the
@@ -522,22 +500,11 @@ struct mlx5dm_matcher {
 	 */
 	struct mlx5dm_htbl *grow_list;
 	struct mlx5dm_mcount cnt;
-	/*
-	 * Deferred placement (doorbell batching, one shard only): the last rule
-	 * created, indexed but not yet in its slot chain, and a collision entry
-	 * held for it so that placing it cannot fail (mlx5dm_steer_rule.c).
-	 */
-	struct mlx5dm_rule *pending;
-	uint16_t pend_queue;              /* the queue that created it */
-	bool pending_probe;               /* not indexed yet: probed when placed */
-	struct mlx5dm_ste *spare;
 	/* An FDB matcher: its sides (its rules count in cnt.rules, atomic); else NULL. */
 	struct mlx5dm_matcher *half[2];
 	/* An FDB matcher's rules (dumps), under fdb_lock (taken before its sides' locks). */
 	struct mlx5dm_rule *fdb_rules;
 	struct mlx5dm_spinlock fdb_lock;
-	TAILQ_ENTRY(mlx5dm_matcher) pend_link; /* in ctx->pend (under its pend_lock) */
-	bool pend_listed;                 /* listed, or being settled (under lock) */
 	uint16_t queue_idx;               /* for logs */
 	struct mlx5dm_spinlock l0_lock;   /* see grow_list */
 };
@@ -709,7 +676,6 @@ enum mlx5dm_action_kind {
 
 struct mlx5dm_action {
 	enum mlx5dm_action_kind kind;
-	uint64_t serial;                  /* unique in the process (action memos) */
 	struct mlx5dm_tir *tir;           /* DEST_TIR */
 	struct mlx5dm_counters *counters; /* COUNTER */
 	struct mlx5dm_domain *dom;
@@ -748,9 +714,6 @@ void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx
 void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
 void mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d);
-void mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx);
-void mlx5dm_rule_unlist(struct mlx5dm_matcher *m);
-void mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);
@@ -820,9 +783,9 @@ void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
 /* ---- mlx5dm_steer_rule_act.c ---- */
 /*
  * Put a rule's actions into its STE array (arr: the match STEs from the
- * template, room for the extra action STEs behind them); shard lock held.
+ * template, room for the extra action STEs behind them), in full.
  */
-int mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
+int mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 			      struct mlx5dm_action *const actions[], const uint32_t args[],
 			      uint8_t *arr, unsigned int *n_extra);
 /* The rule's actions stand where template t allows (-EINVAL, logged, if not). */

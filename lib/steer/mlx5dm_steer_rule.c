@@ -318,11 +318,6 @@ struct mlx5dm_rule_ctx {
 	const struct mlx5dm_htbl *pf_head;
 	uint32_t pf_hash;
 	uint32_t pf_bwc;
-	/* The last level may be placed later (deferred placement); its entry if it was. */
-	bool defer;
-	struct mlx5dm_ste *deferred;
-	bool deferred_dup;                /* it goes behind an equal entry, not to the head */
-	bool deferred_probe;              /* not indexed: looked up when placed (dups allowed) */
 };
 
 /* Only what an operation reads before writing it: the write list and undo log stay as they are. */
@@ -344,8 +339,6 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 	rc->depth = 0;
 	rc->pf_head = NULL;
 	rc->l0 = NULL;
-	rc->defer = false;
-	rc->deferred = NULL;
 }
 
 /*
@@ -440,277 +433,6 @@ mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 }
 
 /*
- * Deferred placement. With doorbell batching (db_batch > 1) a rule's writes
- * reach the device at the next flush anyway, so the slot chain part of an
- * insertion may wait as well. The rule's last entry is made when the rule
- * is created, and indexed then (EEXIST is decided) unless duplicates are
- * allowed: then nothing can be refused and the index lookup waits too. It
- * is put into its slot chain, with its writes, by the next operation on the
- * matcher, or by whatever observes the steering first (queue flush and
- * drain, dumps, statistics, domain sync: mlx5dm_rule_settle_all()). The
- * slot head, the chain's first record and the index bucket, random lines
- * in tables sized by the rule count, are then read one insertion after
- * their loads started instead of within the same call. The slot's page, an
- * index way and a collision entry are held in advance: every failure is
- * decided at create time, and the placement itself cannot fail.
- *
- * Only a last level whose chain was predicted (one-level matchers, or the
- * shared level-0 entry's child) and a rule without action entries wait:
- * such a rule reads no slot before its placement.
- */
-
-/* Start loading the first record of the pending rule's slot (its head is loaded by now). */
-static inline void
-mlx5dm_rule_pending_prefetch(const struct mlx5dm_matcher *m)
-{
-	const struct mlx5dm_ste *s, *first;
-
-	if (m->pending == NULL)
-		return;
-	s = m->pending->last;
-	first = mlx5dm_htbl_slot(s->htbl, mlx5dm_ste_slot(s));
-	if (first != NULL) {
-		MLX5DM_PREFETCH(first);
-		MLX5DM_PREFETCH(&first->next_col);
-	}
-}
-
-/*
- * Put m's pending rule into its slot chain and post its writes (its shard and
- * q->lock held). Nothing here can fail but the ring, as for a rule placed
- * at once.
- */
-static int
-mlx5dm_rule_pending_place(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
-			  struct mlx5dm_defer *d)
-{
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	struct mlx5dm_ste *s = m->pending->last, *tail, *sp, *found;
-	struct mlx5dm_shard *sh = &m->shards[0];
-	struct mlx5dm_htbl *t = s->htbl;
-	int ret;
-
-	m->pending = NULL;
-	if (m->pending_probe) {
-		/* An equal entry: behind it, in its table (its slot's page exists). */
-		found = mlx5dm_tag_index_find(&sh->index, t->root, s->shadow + MLX5DM_STE_CTRL_SIZE,
-					      s->tag_index_hash);
-		if (found != NULL) {
-			t = found->htbl;
-			s->htbl = t;
-		}
-		/* A way is reserved: this cannot fail. */
-		(void)mlx5dm_tag_index_insert(&sh->index, s, s->tag_index_hash);
-	}
-	tail = mlx5dm_rule_chain_tail(t, mlx5dm_ste_slot(s));
-	if (tail != NULL) {
-		/* The held collision entry's ICM becomes s's. */
-		sp = m->spare;
-		m->spare = NULL;
-		s->chunk = sp->chunk;
-		s->index = sp->index;
-		s->pooled = sp->pooled;
-		sp->pooled = NULL;
-		mlx5dm_slab_free(&sh->ste_slab, sp);
-	}
-	/* Its slot's page is reserved: this cannot fail. */
-	mlx5dm_rule_link(sh, t, s, tail);
-	/* The entry first, then the pointer to it (as mlx5dm_rule_flush() orders them). */
-	ret = mlx5dm_ste_write_full(ctx, q, s, m->builders[t->level].bit_mask);
-	if (ret == 0 && tail != NULL)
-		ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
-	if (ret == 0)
-		ret = mlx5dm_htbl_after_insert(m, q, t, d);
-	if (ret < 0)
-		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "deferred rule write failed: %d", ret);
-	return ret;
-}
-
-/* Place m's pending rule, if any (its one shard locked; takes the lock of its queue). */
-static void
-mlx5dm_rule_settle(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
-{
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	struct mlx5dm_queue *q;
-
-	if (m->pending == NULL)
-		return;
-	q = &ctx->queues[m->pend_queue];
-	mlx5dm_spinlock_lock(&q->lock);
-	if (mlx5dm_rule_pending_place(m, q, d) == 0)
-		(void)mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
-	mlx5dm_spinlock_unlock(&q->lock);
-}
-
-static void
-mlx5dm_rule_defer_init(struct mlx5dm_defer *d, struct mlx5dm_ctx *ctx)
-{
-	memset(d, 0, sizeof(*d));
-	d->sync_pool = ctx->ste_pool;
-}
-
-/* Place the pending rule of an operation's matcher on its queue (both locks held). */
-static void
-mlx5dm_rule_settle_locked(struct mlx5dm_rule_ctx *rc)
-{
-	if (rc->m->pending != NULL && mlx5dm_rule_pending_place(rc->m, rc->q, &rc->d) == 0)
-		(void)mlx5dm_send_flush_batch(rc->q->ring, rc->ctx->db_batch);
-}
-
-/* Every pending rule of ctx placed (callers hold no lock of ctx). */
-void
-mlx5dm_rule_settle_all(struct mlx5dm_ctx *ctx)
-{
-	struct mlx5dm_matcher *m;
-	struct mlx5dm_defer d;
-
-	if (ctx->db_batch <= 1)
-		return;
-	mlx5dm_rule_defer_init(&d, ctx);
-	/* The context lock keeps the listed matchers alive (their destroy takes it first). */
-	mlx5dm_spinlock_lock(&ctx->lock);
-	for (;;) {
-		mlx5dm_spinlock_lock(&ctx->pend_lock);
-		m = TAILQ_FIRST(&ctx->pend);
-		if (m != NULL)
-			TAILQ_REMOVE(&ctx->pend, m, pend_link);
-		mlx5dm_spinlock_unlock(&ctx->pend_lock);
-		if (m == NULL)
-			break;
-		/*
-		 * pend_listed changes under the matcher lock only: a create that
-		 * saw it still set meanwhile did not list m again, and its
-		 * pending rule is the one placed here.
-		 */
-		mlx5dm_spinlock_lock(&m->shards[0].lock);
-		m->pend_listed = false;
-		mlx5dm_rule_settle(m, &d);
-		mlx5dm_spinlock_unlock(&m->shards[0].lock);
-	}
-	mlx5dm_spinlock_unlock(&ctx->lock);
-	mlx5dm_defer_run(&d);
-}
-
-/*
- * m leaves the list of matchers with a pending rule (it has no rule left).
- * Under the context lock, which mlx5dm_rule_settle_all() holds while it
- * walks the list: a matcher it found stays alive until it is done.
- */
-void
-mlx5dm_rule_unlist(struct mlx5dm_matcher *m)
-{
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-
-	if (!m->pend_listed)
-		return;
-	mlx5dm_spinlock_lock(&ctx->pend_lock);
-	TAILQ_REMOVE(&ctx->pend, m, pend_link);
-	m->pend_listed = false;
-	mlx5dm_spinlock_unlock(&ctx->pend_lock);
-}
-
-/* m gives its held collision entry back (no rule left, out of the list). */
-void
-mlx5dm_rule_spare_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
-{
-	if (m->spare != NULL) {
-		mlx5dm_ste_rec_free(&m->shards[0], m->spare, d);
-		m->spare = NULL;
-	}
-}
-
-/*
- * The walk's last level, deferred: a new record aimed at its slot, indexed
- * now when probed (behind found for a duplicate), else looked up and
- * indexed when placed (a duplicate then goes behind what it finds).
- * mlx5dm_rule_defer_commit() holds the slot's page, a collision entry and
- * an index way for it.
- */
-static int
-mlx5dm_rule_defer_last(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
-		       struct mlx5dm_ste *found, bool probed, struct mlx5dm_htbl *head,
-		       uint32_t hash, const uint8_t *ent, uint32_t ihash)
-{
-	struct mlx5dm_shard *sh = rc->sh;
-	struct mlx5dm_ste *s;
-
-	/* Not zeroed (a record the last placement gave back is reused): every field is set. */
-	s = mlx5dm_slab_alloc_raw(&sh->ste_slab);
-	if (s == NULL)
-		return -ENOMEM;
-	s->htbl = found != NULL ? found->htbl : head;
-	s->hash = hash;
-	s->next_col = NULL;
-	s->next_htbl = NULL;
-	s->chunk = NULL;
-	s->pooled = NULL;
-	s->index = 0;
-	s->collision = false;
-	memcpy(s->shadow, ent, sizeof(s->shadow));
-	s->tag_index_hash = ihash;
-	if (probed && mlx5dm_tag_index_insert(&sh->index, s, ihash) < 0) {
-		mlx5dm_slab_free(&sh->ste_slab, s);
-		return -ENOMEM;
-	}
-	s->refcount = 1;
-	s->rule = rule;
-	rule->last = s;
-	rule->last_hash = ihash;
-	rc->deferred = s;
-	rc->deferred_dup = found != NULL;
-	rc->deferred_probe = !probed;
-	return 0;
-}
-
-/*
- * After the walk of a deferred rule: the previous pending rule is placed
- * (its lines have had a whole insertion to arrive), then this one is
- * aimed at the chain's head again if that placement grew the chain, its
- * slot's page reserved, and it becomes the matcher's pending rule.
- */
-static int
-mlx5dm_rule_defer_commit(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule)
-{
-	struct mlx5dm_matcher *m = rc->m;
-	struct mlx5dm_ste *s = rc->deferred;
-	struct mlx5dm_htbl *head;
-	int ret;
-
-	mlx5dm_rule_settle_locked(rc);
-	/* The predicted chain's head now (mlx5dm_rule_predict() gave rc->pf_head). */
-	head = m->nb_builders == 1 ? m->first : rc->l0->next_htbl;
-	if (!rc->deferred_dup && head != s->htbl) {
-		s->htbl = head;
-		s->hash = rc->pf_bwc;
-	}
-	ret = mlx5dm_htbl_slot_reserve(s->htbl, mlx5dm_ste_slot(s));
-	if (ret < 0)
-		return ret;
-	if (rc->deferred_probe) {
-		ret = mlx5dm_index_reserve(&rc->sh->index, 1);
-		if (ret < 0)
-			return ret;
-	}
-	/* The previous rule may have taken the held entry. */
-	if (m->spare == NULL) {
-		m->spare = mlx5dm_ste_entry_alloc(rc->sh);
-		if (m->spare == NULL)
-			return -ENOMEM;
-	}
-	rc->deferred = NULL;
-	m->pending = rule;
-	m->pend_queue = rc->qi;
-	m->pending_probe = rc->deferred_probe;
-	if (!m->pend_listed) {
-		mlx5dm_spinlock_lock(&rc->ctx->pend_lock);
-		TAILQ_INSERT_TAIL(&rc->ctx->pend, m, pend_link);
-		m->pend_listed = true;
-		mlx5dm_spinlock_unlock(&rc->ctx->pend_lock);
-	}
-	return 0;
-}
-
-/*
  * Predict the last level's chain and compute its hashes into prep, starting
  * the loads of its index bucket and table slot: both are random lines in
  * structures sized by the rule count (megabytes at a million rules), two
@@ -737,9 +459,9 @@ mlx5dm_rule_prep_hint(struct mlx5dm_shard *sh, struct mlx5dm_rule_prep *prep)
 /*
  * At create time (lock held): the prediction again; the prepare's hashes
  * serve when it saw the same chain (same tag: same array), else they are
- * computed now. Done before the actions are placed, the loads overlap the
- * placement and the rule record; done by mlx5dm_rule_prepare() they also
- * overlap the caller's work. A wrong guess costs useless prefetches.
+ * computed now. Done before the rule record is taken, the loads overlap
+ * it; done by mlx5dm_rule_prepare() they also overlap the caller's work
+ * and the action placement. A wrong guess costs useless prefetches.
  */
 static void
 mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *prep)
@@ -757,9 +479,6 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	rc->pf_head = head;
 	rc->pf_hash = prep->ihash;
 	rc->pf_bwc = prep->bwc;
-	/* A deferred placement reads the slot later: its load, started by the prepare, goes on. */
-	if (rc->defer)
-		return;
 	/*
 	 * An occupied slot: the new entry goes behind its chain, whose first
 	 * record (both lines: links, then the control bytes rewritten) is one
@@ -814,7 +533,6 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 	sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
 	mlx5dm_spinlock_lock(&sh->lock);
 	mlx5dm_rule_prep_hint(sh, prep);
-	mlx5dm_rule_pending_prefetch(m);
 	mlx5dm_spinlock_unlock(&sh->lock);
 	return 0;
 }
@@ -822,13 +540,6 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 static void
 mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 {
-	/* Indexed, in no chain, nothing written: out of the index, record back. */
-	if (rc->deferred != NULL) {
-		if (!rc->deferred_probe)
-			mlx5dm_tag_index_remove(&rc->sh->index, rc->deferred);
-		mlx5dm_slab_free(&rc->sh->ste_slab, rc->deferred);
-		rc->deferred = NULL;
-	}
 	while (rc->depth-- > 0) {
 		struct mlx5dm_ste *s = rc->path[rc->depth];
 
@@ -889,10 +600,6 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 				mlx5dm_htbl_slot_prefetch(head, hash & (head->num_entries - 1));
 			}
 		}
-		/* Duplicates allowed: nothing to refuse, the lookup waits with the placement. */
-		if (last && rc->defer && ctx->allow_dup)
-			return mlx5dm_rule_defer_last(rc, rule, NULL, false, head, hash, ent,
-						      ihash);
 		found = mlx5dm_tag_index_find(&shd->index, head->root, tag, ihash);
 		if (lvl == 0) {
 			/* Level 0 decides the slot chain the rule writes into. */
@@ -917,9 +624,6 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		}
 		if (found != NULL && !ctx->allow_dup)
 			return -EEXIST;
-		if (last && rc->defer)
-			return mlx5dm_rule_defer_last(rc, rule, found, true, head, hash, ent,
-						      ihash);
 		/* A duplicate goes behind the original: the first inserted keeps winning. */
 		if (found != NULL) {
 			t = found->htbl;
@@ -1125,9 +829,15 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 		errno = EINVAL;
 		return NULL;
 	}
-	/* Used up: the actions are placed into its array. */
+	/* Used up: the actions are placed into its array (no lock: nothing shared is read). */
 	prep->matcher = NULL;
 	arr = prep->ste;
+	ret = tmpl != NULL ? mlx5dm_action_tmpl_apply(tmpl, actions, args, arr, &n_extra) :
+			     mlx5dm_rule_place_actions(m, nb_actions, actions, args, arr, &n_extra);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
 	mlx5dm_rule_ctx_init(&rc, m);
 	mlx5dm_rule_lock_ctx(&rc, mlx5dm_rule_shard_of(m, arr), queue);
 	/*
@@ -1140,29 +850,9 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 		errno = -ret;
 		return NULL;
 	}
-	/* One tag compare per rule; a placement (settle) never changes the hint. */
+	/* One tag compare per rule. */
 	rc.l0 = mlx5dm_rule_l0_shared(rc.sh, prep->ste);
-	/*
-	 * Deferrable when the chain is predicted and (below) no action entry
-	 * is needed; with one shard only (the placement is the matcher's).
-	 */
-	rc.defer = ctx->db_batch > 1 && m->nb_shards == 1 &&
-		   mlx5dm_rule_predict(m, rc.l0) != NULL;
-	if (!rc.defer)
-		mlx5dm_rule_settle_locked(&rc);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
-	ret = tmpl != NULL ?
-	      mlx5dm_action_tmpl_apply(tmpl, actions, args, arr, &n_extra) :
-	      mlx5dm_rule_place_actions(rc.sh, nb_actions, actions, args, arr, &n_extra);
-	if (ret < 0) {
-		mlx5dm_rule_unlock(&rc);
-		errno = -ret;
-		return NULL;
-	}
-	if (rc.defer && n_extra != 0) {
-		rc.defer = false;
-		mlx5dm_rule_settle_locked(&rc);
-	}
 	rule = mlx5dm_rule_alloc(rc.sh, n_extra + (unsigned int)nb_actions);
 	if (rule == NULL) {
 		mlx5dm_rule_unlock(&rc);
@@ -1175,8 +865,6 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	rule->nb_act_stes = 0;
 	rule->nb_actions = 0;
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
-	if (ret == 0 && rc.deferred != NULL)
-		ret = mlx5dm_rule_defer_commit(&rc, rule);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
 	if (ret < 0)
@@ -1207,11 +895,6 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 		 * reachable). Undone as a rule refused before any write.
 		 */
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "rule write failed: %d", ret);
-		if (m->pending == rule) {
-			m->pending = NULL;
-			rc.deferred = rule->last;
-			rc.deferred_probe = m->pending_probe;
-		}
 		goto undo;
 	}
 	if (ret == 0)
@@ -1379,7 +1062,6 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		return -EINVAL;
 	mlx5dm_rule_ctx_init(&rc, m);
 	mlx5dm_rule_lock_ctx(&rc, rule->shard, queue);
-	mlx5dm_rule_settle_locked(&rc);
 	/*
 	 * Usually the last entry is the one unlinked: its index bucket (found
 	 * from the rule, not the entry; read when its batch is released), the

@@ -6,23 +6,21 @@
  * A rule's actions in its STEs. Validating and placing an action list costs
  * far more than the rest of building a rule, and rules of one matcher mostly
  * repeat the same few lists (one queue, one counter set, one jump...), so
- * each matcher keeps the placed bytes of its last lists (struct
- * mlx5dm_act_memo) and a rule with the same actions copies them. A counter
+ * an action template (mlx5dm_action_tmpl_create(), as DPDK mlx5 HWS's
+ * mlx5dr_action_template) places its list once and keeps the placed bytes
+ * (struct mlx5dm_act_patch); a rule of the template copies them. A counter
  * differs from rule to rule (one per rule) but never changes where the
- * actions go: a list with a counter matches any counter of the domain in
- * that position, and the new counter id is written where the old one was.
- * A bulk's counter action (MLX5DM_ACT_COUNTERS) is the same object for
- * every rule of the bulk; the counter comes from the rule's argument.
- * A flow tag is handled like a counter: rules marked with many values
- * (rte_flow MARK ids) share the placement, each patching its own tag in;
- * with the domain's tags action (MLX5DM_ACT_FLOW_TAGS) the tag is the
- * rule's argument, so marking with many values costs no object per value.
- * A modify-set action (MLX5DM_ACT_MODIFY_SET, one HW set action in the
- * entry) is kept by its exact list, the rule's data patched into it.
- *
- * An action template (mlx5dm_action_tmpl_create()) is the same image made
- * once, on purpose, for the lists its owner declares: its rules neither
- * search nor store anything (DPDK mlx5 HWS: mlx5dr_action_template).
+ * actions go: any counter of the domain takes the template's counter's
+ * place, its id written where the template's was. A bulk's counter action
+ * (MLX5DM_ACT_COUNTERS) is the same object for every rule of the bulk; the
+ * counter comes from the rule's argument. A flow tag is handled like a
+ * counter: rules marked with many values (rte_flow MARK ids) share the
+ * placement, each patching its own tag in; with the domain's tags action
+ * (MLX5DM_ACT_FLOW_TAGS) the tag is the rule's argument, so marking with
+ * many values costs no object per value. A modify-set action
+ * (MLX5DM_ACT_MODIFY_SET, one HW set action in the entry) is the
+ * template's own, the rule's data patched into it. Rules without a
+ * template place their list in full.
  */
 
 #include <errno.h>
@@ -156,41 +154,6 @@ mlx5dm_rule_actions(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *co
 	return 0;
 }
 
-/* Action i of the list matches memo entry e's action i. */
-static bool
-mlx5dm_act_memo_same(const struct mlx5dm_matcher *m, const struct mlx5dm_act_memo *e, size_t i,
-		     const struct mlx5dm_action *a)
-{
-	if (e->p.ctr_action == (int8_t)i)
-		return mlx5dm_act_is_counter(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
-	if (e->p.tag_action == (int8_t)i)
-		return mlx5dm_act_is_tag(a) && a->dom == mlx5dm_domain_top(m->tbl->dom);
-	return e->serial[i] == a->serial;
-}
-
-static struct mlx5dm_act_memo *
-mlx5dm_act_memo_find(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *const acts[])
-{
-	const struct mlx5dm_matcher *m = sh->m;
-	unsigned int w;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (acts[i] == NULL)
-			return NULL;
-	for (w = 0; w < MLX5DM_ACT_MEMO_WAYS; w++) {
-		struct mlx5dm_act_memo *e = &sh->memo[w];
-
-		if (!e->valid || e->nb_actions != n)
-			continue;
-		for (i = 0; i < n && mlx5dm_act_memo_same(m, e, i, acts[i]); i++)
-			;
-		if (i == n)
-			return e;
-	}
-	return NULL;
-}
-
 /*
  * The counter action of a list and the entry its id went into, into p;
  * false if none, or the entry cannot be told apart.
@@ -312,19 +275,19 @@ mlx5dm_act_has(size_t n, struct mlx5dm_action *const acts[], enum mlx5dm_action_
  * The image of a placed list (last: its match entry, then n_extra action
  * entries) and its per-rule fields, into p; false when a field that takes
  * the rule's argument cannot be told apart (the list is then placed in
- * full for every rule). strict: any counter or tag must be patchable (a
- * template's rules bring their own; a memo's match others by serial).
+ * full for every rule). Any counter or tag must be patchable: a
+ * template's rules bring their own.
  */
 static bool
 mlx5dm_act_patch_make(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_action *const acts[],
 		      const uint32_t args[], const uint8_t *last, unsigned int n_extra,
-		      bool strict, struct mlx5dm_act_patch *p)
+		      struct mlx5dm_act_patch *p)
 {
 	p->tag_ste = 0;
 	p->tag_off = 0;
 	if (!mlx5dm_act_patch_tag(m, n, acts, args, last, n_extra, p)) {
 		if (mlx5dm_act_has(n, acts, MLX5DM_ACT_FLOW_TAGS) ||
-		    (strict && mlx5dm_act_has(n, acts, MLX5DM_ACT_FLOW_TAG)))
+		    mlx5dm_act_has(n, acts, MLX5DM_ACT_FLOW_TAG))
 			return false;
 		p->tag_action = -1;
 	}
@@ -338,7 +301,7 @@ mlx5dm_act_patch_make(const struct mlx5dm_matcher *m, size_t n, struct mlx5dm_ac
 	p->ctr_ste = 0;
 	if (!mlx5dm_act_patch_counter(m, n, acts, args, last, n_extra, p)) {
 		if (mlx5dm_act_has(n, acts, MLX5DM_ACT_COUNTERS) ||
-		    (strict && mlx5dm_act_has(n, acts, MLX5DM_ACT_COUNTER)))
+		    mlx5dm_act_has(n, acts, MLX5DM_ACT_COUNTER))
 			return false;
 		p->ctr_action = -1;
 	}
@@ -375,24 +338,6 @@ mlx5dm_act_patch_apply(const struct mlx5dm_matcher *m, const struct mlx5dm_act_p
 		mlx5dm_act_set_data(last + (size_t)p->set_ste * MLX5DM_STE_SIZE + p->set_off,
 				    args[s]);
 	return 0;
-}
-
-static void
-mlx5dm_act_memo_store(struct mlx5dm_shard *sh, size_t n, struct mlx5dm_action *const acts[],
-		      const uint32_t args[], const uint8_t *last, unsigned int n_extra)
-{
-	struct mlx5dm_act_memo *e = &sh->memo[sh->memo_next];
-	struct mlx5dm_act_patch p;
-	size_t i;
-
-	if (!mlx5dm_act_patch_make(sh->m, n, acts, args, last, n_extra, false, &p))
-		return;
-	sh->memo_next = (sh->memo_next + 1) % MLX5DM_ACT_MEMO_WAYS;
-	for (i = 0; i < n; i++)
-		e->serial[i] = acts[i]->serial;
-	e->nb_actions = (uint8_t)n;
-	e->p = p;
-	e->valid = true;
 }
 
 /*
@@ -434,27 +379,13 @@ mlx5dm_act_place_full(struct mlx5dm_matcher *m, size_t nb_actions,
 }
 
 int
-mlx5dm_rule_place_actions(struct mlx5dm_shard *sh, size_t nb_actions,
+mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 			  struct mlx5dm_action *const actions[], const uint32_t args[],
 			  uint8_t *arr, unsigned int *n_extra)
 {
-	struct mlx5dm_matcher *m = sh->m;
-	struct mlx5dm_act_memo *e;
 	bool kept;
-	int ret;
 
-	e = mlx5dm_act_memo_find(sh, nb_actions, actions);
-	if (e != NULL)
-		return mlx5dm_act_patch_apply(m, &e->p, actions, args, arr, n_extra);
-	ret = mlx5dm_act_place_full(m, nb_actions, actions, args, arr, n_extra, &kept);
-	if (ret < 0)
-		return ret;
-	/* Kept only while placement leaves the rule's tag alone (the memo holds no tag). */
-	if (kept)
-		mlx5dm_act_memo_store(sh, nb_actions, actions, args,
-				      arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
-				      *n_extra);
-	return 0;
+	return mlx5dm_act_place_full(m, nb_actions, actions, args, arr, n_extra, &kept);
 }
 
 /*
@@ -518,7 +449,7 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 	}
 	t->full = !kept || !mlx5dm_act_patch_make(m, nb_actions, actions, args,
 						   arr + (size_t)(m->nb_builders - 1) *
-						   MLX5DM_STE_SIZE, n_extra, true, &t->p);
+						   MLX5DM_STE_SIZE, n_extra, &t->p);
 	t->matcher = m;
 	t->dom = mlx5dm_domain_top(m->tbl->dom);
 	t->nb_actions = (uint8_t)nb_actions;

@@ -95,7 +95,6 @@ mlx5dm_matcher_stats_get(struct mlx5dm_matcher *m, struct mlx5dm_matcher_stats *
 		return -EINVAL;
 	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
 		return mlx5dm_fdb_matcher_stats(m, st);
-	mlx5dm_rule_settle_all(m->tbl->dom->ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_matcher_lock_all(m);
 	mlx5dm_matcher_stats_locked(m, st);
@@ -125,7 +124,6 @@ mlx5dm_table_stats_get(struct mlx5dm_table *tbl, struct mlx5dm_table_stats *st)
 	if (tbl == NULL || st == NULL)
 		return -EINVAL;
 	ctx = tbl->dom->ctx;
-	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_spinlock_lock(&ctx->lock);
 	mlx5dm_table_stats_locked(tbl, st);
@@ -143,7 +141,6 @@ mlx5dm_domain_stats_get(struct mlx5dm_domain *dom, struct mlx5dm_domain_stats *s
 	if (dom == NULL || st == NULL)
 		return -EINVAL;
 	ctx = dom->ctx;
-	mlx5dm_rule_settle_all(ctx);
 	memset(st, 0, sizeof(*st));
 	mlx5dm_spinlock_lock(&ctx->lock);
 	LIST_FOREACH(tbl, &dom->tables, next) {

@@ -3,15 +3,14 @@
  */
 
 /*
- * Deferred placement (doorbell batching, mlx5dm_steer_rule.c): a rule is
- * indexed, or only recorded when duplicates are allowed, at create time and
- * put into its slot chain by the next operation on its matcher or by a
- * queue flush. On the device model, against a reference of which rule must
- * win for each key: duplicates go behind the first inserted, deletions of
- * pending and placed rules interleave with inserts, the table grows while
- * a rule waits; EEXIST is still decided at create time; and a create that
- * fails at any allocation leaves the rules before it (the pending one
- * included) steering and its own key unmatched.
+ * Doorbell batching (ctx attr doorbell_batch): a rule is placed in its
+ * slot chain when created, only the doorbell waits for the next flush.
+ * On the device model, against a reference of which rule must win for
+ * each key: duplicates go behind the first inserted, deletions of rules
+ * not yet rung and rung ones interleave with inserts, the table grows
+ * meanwhile; EEXIST is decided at create time; a create that fails at
+ * any allocation leaves the rules before it steering and its own key
+ * unmatched; batched and unbatched runs build the same tables.
  */
 
 #include <stdarg.h>
@@ -133,7 +132,7 @@ test_defer_dups_deletes_growth(void **state)
 		l[i].r = dmac_rule(m, e, l[i].key, l[i].q);
 		assert_non_null(l[i].r);
 		live++;
-		/* Delete now and then: the rule just made (pending) or an older one (placed). */
+		/* Delete now and then: the rule just made (not rung yet) or an older one. */
 		if (rnd_next(&rnd) % 5 == 0) {
 			unsigned int j = i;
 
@@ -178,7 +177,7 @@ test_defer_eexist(void **state)
 	assert_int_equal(dmac_send(e, 1), RX_DROPPED); /* not flushed yet */
 	assert_int_equal(mlx5dm_queue_flush(e->ctx, 0), 0);
 	assert_int_equal(dmac_send(e, 1), 2);
-	/* A pending rule destroyed before anything placed it, and a placed one. */
+	/* A rule destroyed before its doorbell rang, and a rung one. */
 	r1 = dmac_rule(m, e, 2, 1);
 	assert_non_null(r1);
 	assert_int_equal(mlx5dm_rule_destroy(r1, 0), 0);
@@ -246,7 +245,7 @@ test_defer_faults(void **state)
 				break;
 			failed++;
 			assert_int_equal(errno, ENOMEM);
-			/* The rules before (the pending one too) steer; this key does not. */
+			/* The rules before steer; this key does not. */
 			check_all(e, l, k, k + 1);
 		}
 	}
@@ -261,8 +260,8 @@ test_defer_faults(void **state)
 
 /*
  * Two threads insert and delete on their own queues into one matcher while
- * a third flushes, dumps and reads statistics (each places the pending
- * rules first): every rule left must steer.
+ * a third flushes, dumps and reads statistics: every rule left must
+ * steer.
  */
 #define THR_KEYS 1200u
 

@@ -6,7 +6,7 @@
 Reads `callgrind_annotate --tree=calling --inclusive=yes` on stdin (a
 dpdk-test-flow-perf run on net_mlx5dm) and prints one line: per create the
 ethdev call, the PMD's share (everything under mlx5dm_flow_create except the
-library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create_prepared*),
+library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create*),
 translation (full or replayed from a compiled template), the library's rule
 create and the send ring flush inside it (the device model executing the WQEs);
 the same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
@@ -76,14 +76,15 @@ def main():
         return sum(c for (p, f), c in edge.items()
                    if p.startswith(caller) and f.startswith('mlx5dm_send_flush'))
 
-    lib_c = from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_prepared')
+    lib_c = (from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_tmpl') +
+             from_pmd('mlx5dm_rule_create_prepared'))
     lib_d = from_pmd('mlx5dm_rule_destroy')
     row = [
         per(ethdev_create, creates),
         (incl.get(create, 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates) + per('mlx5dm_flow_compiled_replay', creates),
         lib_c / creates,
-        flush('mlx5dm_rule_create_prepared') / creates,
+        (flush('mlx5dm_rule_insert') + flush('mlx5dm_rule_create')) / creates,
         per(ethdev_destroy, destroys),
         (incl.get(destroy, 0) - lib_d) / destroys,
         lib_d / destroys,

@@ -184,11 +184,18 @@ fake_rule_slot(void)
 	return -1;
 }
 
-/* The fake's action template: its matcher and actions (a reference on each). */
+/*
+ * The fake's action template: its matcher and actions (a reference on
+ * each), as the library's: at a counter or tag position it keeps only
+ * the kind (per_rule), since the rules bring their own and the template's
+ * may be gone before it.
+ */
+enum { FAKE_OWN, FAKE_ANY_COUNTER, FAKE_ANY_TAG };
 struct mlx5dm_action_tmpl {
 	struct mlx5dm_matcher *m;
 	size_t n;
 	struct mlx5dm_action *acts[MLX5DM_RULE_MAX_ACTIONS];
+	uint8_t per_rule[MLX5DM_RULE_MAX_ACTIONS];
 };
 
 static bool
@@ -222,10 +229,14 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t n, struct mlx5dm_acti
 	t->m = m;
 	t->n = n;
 	for (i = 0; i < n; i++) {
-		t->acts[i] = acts[i];
-		/* The rules bring their own counter and tag. */
-		if (!fake_is_counter(acts[i]) && !fake_is_tag(acts[i]))
+		if (fake_is_counter(acts[i])) {
+			t->per_rule[i] = FAKE_ANY_COUNTER;
+		} else if (fake_is_tag(acts[i])) {
+			t->per_rule[i] = FAKE_ANY_TAG;
+		} else {
+			t->acts[i] = acts[i];
 			acts[i]->refs++;
+		}
 	}
 	return t;
 }
@@ -238,7 +249,7 @@ mlx5dm_action_tmpl_destroy(struct mlx5dm_action_tmpl *t)
 	if (t == NULL)
 		return;
 	for (i = 0; i < t->n; i++)
-		if (!fake_is_counter(t->acts[i]) && !fake_is_tag(t->acts[i]))
+		if (t->acts[i] != NULL)
 			t->acts[i]->refs--;
 	free(t);
 }
@@ -258,9 +269,10 @@ mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint16_t queue,
 	if (actions == NULL)
 		actions = t->acts;
 	for (i = 0; i < t->n; i++)
-		if (actions[i] != t->acts[i] &&
-		    !(fake_is_counter(t->acts[i]) && fake_is_counter(actions[i])) &&
-		    !(fake_is_tag(t->acts[i]) && fake_is_tag(actions[i]))) {
+		if (t->per_rule[i] == FAKE_OWN ? actions[i] != t->acts[i] :
+		    actions[i] == NULL ||
+		    (t->per_rule[i] == FAKE_ANY_COUNTER ? !fake_is_counter(actions[i]) :
+							  !fake_is_tag(actions[i]))) {
 			errno = EINVAL;
 			return NULL;
 		}

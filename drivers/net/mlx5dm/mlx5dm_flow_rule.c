@@ -308,9 +308,14 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		acts[n++] = set[k];
 	b->n[i] = (uint8_t)n;
 	b->tmpl[i] = mlx5dm_flow_aset_tmpl(r->aset, acts, n, flow->cnt != 0);
-	if (b->tmpl[i] == NULL)
-		return mlx5dm_flow_lib_err(error, errno, "steering library: action template "
+	if (b->tmpl[i] == NULL) {
+		err = errno;
+		/* Not counted in flow->nb_rules yet: the release would not put the set. */
+		mlx5dm_flow_aset_put(fp, r->aset);
+		r->aset = NULL;
+		return mlx5dm_flow_lib_err(error, err, "steering library: action template "
 					   "creation failed");
+	}
 	return 0;
 }
 

@@ -629,6 +629,38 @@ mlx5dm_esw_rep_actions(struct rte_eth_dev *dev, const struct rte_flow_action act
 	return 0;
 }
 
+/* A spec before translation: nothing matched, no source, destination or queue yet. */
+static void
+mlx5dm_esw_spec_start(struct mlx5dm_esw_spec *es)
+{
+	memset(es, 0, MLX5DM_ESW_SPEC_ZEROED);
+	es->source = -1;
+	es->dest = -1;
+	es->queue = -1;
+}
+
+/* Whether domain dom (of type) can match what es asks, as the rule would be created. */
+static int
+mlx5dm_esw_match_check(struct mlx5dm_domain *dom, enum mlx5dm_domain_type type,
+		       const struct rte_flow_attr *attr, const struct mlx5dm_esw_spec *es,
+		       struct rte_flow_error *error)
+{
+	struct mlx5dm_matcher_attr mattr = {
+		.priority = (uint16_t)attr->priority, .criteria = es->spec.criteria,
+		.mask = es->spec.mask,
+	};
+	const char *field = NULL;
+	int ret;
+
+	ret = mlx5dm_match_check(dom, type, &mattr, es->spec.value, &field);
+	if (ret < 0)
+		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+					  field != NULL ? field : type == MLX5DM_DOMAIN_FDB ?
+					  "the FDB cannot match this pattern" :
+					  "NIC RX cannot match this pattern");
+	return 0;
+}
+
 /*
  * A NIC rule of a representor: ingress, group 0, in the representor's
  * table of the manager's NIC RX (which only its VF's frames reach).
@@ -641,8 +673,6 @@ mlx5dm_esw_rep_translate(struct rte_eth_dev *dev, const struct rte_flow_attr *at
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
-	struct mlx5dm_matcher_attr mattr;
-	const char *field = NULL;
 	int ret;
 
 	if (attr == NULL)
@@ -657,27 +687,14 @@ mlx5dm_esw_rep_translate(struct rte_eth_dev *dev, const struct rte_flow_attr *at
 	if (attr->priority > MLX5DM_ESW_MAX_PRIORITY)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 					  "priority must be at most 65533");
-	memset(es, 0, MLX5DM_ESW_SPEC_ZEROED);
-	es->source = -1;
-	es->dest = -1;
-	es->queue = -1;
+	mlx5dm_esw_spec_start(es);
 	ret = mlx5dm_esw_pattern(priv, attr, pattern, NULL, es, error);
 	if (ret < 0)
 		return ret;
 	ret = mlx5dm_esw_rep_actions(dev, actions, es, error);
 	if (ret < 0)
 		return ret;
-	mattr = (struct mlx5dm_matcher_attr){
-		.priority = (uint16_t)attr->priority, .criteria = es->spec.criteria,
-		.mask = es->spec.mask,
-	};
-	ret = mlx5dm_match_check(mgr->dom_rx, MLX5DM_DOMAIN_NIC_RX, &mattr, es->spec.value,
-				 &field);
-	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-					  field != NULL ? field :
-					  "NIC RX cannot match this pattern");
-	return 0;
+	return mlx5dm_esw_match_check(mgr->dom_rx, MLX5DM_DOMAIN_NIC_RX, attr, es, error);
 }
 
 static int
@@ -686,8 +703,6 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		     struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
-	struct mlx5dm_matcher_attr mattr;
-	const char *field = NULL;
 	int ret;
 
 	if (mgr == NULL || mgr->dom_fdb == NULL)
@@ -700,10 +715,7 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	if (attr->priority > MLX5DM_ESW_MAX_PRIORITY)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 					  "transfer priority must be at most 65533");
-	memset(es, 0, MLX5DM_ESW_SPEC_ZEROED);
-	es->source = -1;
-	es->dest = -1;
-	es->queue = -1;
+	mlx5dm_esw_spec_start(es);
 	es->spec.group = attr->group;
 	es->spec.priority = attr->priority;
 	ret = mlx5dm_esw_actions(priv, actions, es, error);
@@ -712,16 +724,7 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	ret = mlx5dm_esw_pattern(priv, attr, pattern, actions, es, error);
 	if (ret < 0)
 		return ret;
-	mattr = (struct mlx5dm_matcher_attr){
-		.priority = (uint16_t)attr->priority, .criteria = es->spec.criteria,
-		.mask = es->spec.mask,
-	};
-	ret = mlx5dm_match_check(mgr->dom_fdb, MLX5DM_DOMAIN_FDB, &mattr, es->spec.value, &field);
-	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-					  field != NULL ? field :
-					  "the FDB cannot match this pattern");
-	return 0;
+	return mlx5dm_esw_match_check(mgr->dom_fdb, MLX5DM_DOMAIN_FDB, attr, es, error);
 }
 
 /* ---- rules ---- */

@@ -317,18 +317,25 @@ rule(uint16_t on, const struct rte_flow_attr *attr, uint16_t from,
 	return rte_flow_create(on, attr, pattern, actions, error);
 }
 
+/* The rule's hits since its last reset; reset: the next query starts from 0. */
 static uint64_t
-hits(uint16_t port, struct rte_flow *f)
+hits_query(uint16_t port, struct rte_flow *f, bool reset)
 {
 	struct rte_flow_action count[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT }, { .type = RTE_FLOW_ACTION_TYPE_END },
 	};
-	struct rte_flow_query_count q = { .reset = 0 };
+	struct rte_flow_query_count q = { .reset = reset };
 	struct rte_flow_error error;
 
 	assert_int_equal(rte_flow_query(port, f, count, &q, &error), 0);
 	assert_true(q.hits_set);
 	return q.hits;
+}
+
+static uint64_t
+hits(uint16_t port, struct rte_flow *f)
+{
+	return hits_query(port, f, false);
 }
 
 /*
@@ -530,6 +537,9 @@ test_esw_transfer(void **state)
 	send_frames(p[VF1], 2);
 	expect((const unsigned int[NB]){ [REP1] = 2 });
 	assert_int_equal(hits(p[PF], up_vf0), 9);
+	/* A reset query answers the count, the next one counts from there. */
+	assert_int_equal(hits_query(p[PF], up_vf0, true), 9);
+	assert_int_equal(hits(p[PF], up_vf0), 0);
 	esw_close();
 }
 

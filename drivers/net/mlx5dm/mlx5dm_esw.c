@@ -64,6 +64,7 @@ struct mlx5dm_esw_flow {
 	struct mlx5dm_rule *rule;
 	struct mlx5dm_flow_tbl *jump;
 	struct mlx5dm_counters *cnt;
+	uint64_t hits_base, bytes_base;     /* cnt's values at the last reset query */
 	struct mlx5dm_tir *tir;             /* a representor's NIC rule to a queue */
 	struct mlx5dm_priv *rep;            /* a representor's NIC rule: its port */
 	uint16_t port_id;                   /* the port it was created on (flush) */
@@ -1101,12 +1102,18 @@ mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 	}
 	/* The device's counter is the truth; a reset keeps its value as the base. */
 	ret = mlx5dm_counters_query(f->cnt, 0, &hits, &bytes);
+	if (ret == 0) {
+		q->hits = hits - f->hits_base;
+		q->bytes = bytes - f->bytes_base;
+		if (q->reset) {
+			f->hits_base = hits;
+			f->bytes_base = bytes;
+		}
+	}
 	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering library: counter query failed");
-	q->hits = hits;
-	q->bytes = bytes;
 	q->hits_set = 1;
 	q->bytes_set = 1;
 	return 0;

@@ -95,7 +95,7 @@ run() {
 	mem=$1
 	vdev=$2
 	shift 2
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046,SC2086
 	out=$(with_rss dpdk-test-flow-perf $(eal_mem "$mem") --no-pci -l 0-1 \
 		--log-level=lib.eal:error $load --vdev "$vdev" -- \
 		--ingress --ipv4 --queue --rules-count="$rules" --rules-batch="$batch" \

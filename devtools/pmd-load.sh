@@ -4,6 +4,8 @@
 # Sourced by the benchmark scripts: sets $load to the EAL arguments that load
 # the PMD at $pmd. EAL refuses -d under a world-writable directory: the PMD
 # is preloaded there instead ($load empty, LD_PRELOAD exported).
+# $load is read by the scripts that source this one.
+# shellcheck shell=sh disable=SC2034
 case "$pmd" in
 /*) ;;
 "") echo "pmd-load.sh: \$pmd is not set" >&2; exit 1 ;;

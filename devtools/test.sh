@@ -78,6 +78,7 @@ for b in $builds; do
 done
 
 # Count per test from meson's JSON logs (meson's own summary is not a format CI reads).
+# shellcheck disable=SC2086 # one argument per build directory
 python3 - "$top" "$setup_failed" $builds <<'PY'
 import json, os, sys
 top, setup_failed, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]

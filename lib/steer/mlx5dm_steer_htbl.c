@@ -468,9 +468,63 @@ mlx5dm_htbl_l0_aged(struct mlx5dm_matcher *m)
 	}
 }
 
+/* The level-0 entry above the chains of level > 0 that t is in. */
+static const struct mlx5dm_ste *
+mlx5dm_htbl_top(const struct mlx5dm_htbl *t)
+{
+	const struct mlx5dm_ste *p = t->pointing_ste;
+
+	while (p->htbl->level > 0)
+		p = p->htbl->pointing_ste;
+	return p;
+}
+
+/*
+ * Several shards, a chain of h's shard below level 0: its structure
+ * (growth slices, the flip, the unlink of an emptied older table) is
+ * recorded at the level-0 slot above it, as the rules' new chains are.
+ * Returns that record in *rec once another queue's writes it names have
+ * executed (q's lock is held: that queue's only if free), else -EBUSY
+ * (the work waits for a later operation). *rec is NULL when there is
+ * nothing to record (one shard, or the shared first level).
+ */
+static int
+mlx5dm_htbl_chain_order(const struct mlx5dm_htbl *h, struct mlx5dm_queue *q,
+			struct mlx5dm_order **rec)
+{
+	struct mlx5dm_ctx *ctx = h->matcher->tbl->dom->ctx;
+	uint16_t qi = (uint16_t)(q - ctx->queues);
+	const struct mlx5dm_ste *top;
+	struct mlx5dm_order *o;
+
+	*rec = NULL;
+	if (h->shard == NULL || h->shard->order == NULL || h->level == 0)
+		return 0;
+	top = mlx5dm_htbl_top(h);
+	o = mlx5dm_shard_order(h->shard, top->htbl, mlx5dm_ste_slot(top));
+	if (o->queue != qi && o->queue != UINT16_MAX &&
+	    mlx5dm_steer_queue_wait(ctx, o->queue, o->pos, true) != 0)
+		return -EBUSY;
+	*rec = o;
+	return 0;
+}
+
+/* q's writes so far are the last of record o (NULL: none kept). */
+static void
+mlx5dm_htbl_order_set(struct mlx5dm_order *o, const struct mlx5dm_htbl *h,
+		      struct mlx5dm_queue *q)
+{
+	if (o == NULL)
+		return;
+	o->queue = (uint16_t)(q - h->matcher->tbl->dom->ctx->queues);
+	o->pos = mlx5dm_send_pos(q->ring);
+}
+
 /*
  * Write up to `budget` bytes of head's growing table; when complete, make it
  * the chain head (parent pointer flip, m->first or the pointing entry).
+ * Slices of a chain below level 0 and its flip wait for another queue's
+ * (their record); when that queue is busy, a later insert writes them.
  */
 static int
 mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
@@ -480,11 +534,15 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	struct mlx5dm_htbl *g = head->growing;
 	uint32_t n = MLX5DM_MIN(g->num_entries - g->fill_pos, budget / MLX5DM_STE_SIZE);
 	uint8_t hw[MLX5DM_STE_SIZE];
+	struct mlx5dm_order *rec;
 	int ret;
 
+	if (mlx5dm_htbl_chain_order(head, q, &rec) < 0)
+		return 0;
 	if (n > 0) {
 		mlx5dm_htbl_miss_image(g, hw);
 		ret = mlx5dm_ste_write_image(ctx, q, g->chunk, g->fill_pos, n, hw);
+		mlx5dm_htbl_order_set(rec, head, q);
 		if (ret < 0)
 			return ret;
 		g->fill_pos += n;
@@ -515,6 +573,7 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 	else
 		mlx5dm_htbl_stats_grown(g);
 	ret = mlx5dm_htbl_flip_parent(m, q, g);
+	mlx5dm_htbl_order_set(rec, g, q);
 	if (ret < 0)
 		return ret;
 	/* (A first table became m->first with the anchor flip, under the anchor lock.) */
@@ -593,27 +652,17 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
 	return s;
 }
 
-/* The level-0 entry above the chains of level > 0 that t is in. */
-static const struct mlx5dm_ste *
-mlx5dm_htbl_top(const struct mlx5dm_htbl *t)
-{
-	const struct mlx5dm_ste *p = t->pointing_ste;
-
-	while (p->htbl->level > 0)
-		p = p->htbl->pointing_ste;
-	return p;
-}
-
 /*
  * Several shards: the slot records of the chains a move of slot i of the
- * older table o (n entries, from s on) writes, into rec: the level-0 slot
- * above the chain, or, for a level-0 table, slot i and each entry's slot
- * in the head h. Returns how many (0 with one shard).
+ * older table o (n entries, from s on) writes, into rec: slot i and each
+ * entry's slot in the head h, and for a table below level 0 the record
+ * of its structure (the level-0 slot above it). Returns how many (0 with
+ * one shard).
  */
 static unsigned int
 mlx5dm_htbl_move_orders(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h,
 			const struct mlx5dm_htbl *o, uint32_t i, const struct mlx5dm_ste *s,
-			struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 1])
+			struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 2])
 {
 	const struct mlx5dm_ste *top;
 	unsigned int n, k, nb = 0;
@@ -622,10 +671,10 @@ mlx5dm_htbl_move_orders(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h,
 		return 0;
 	if (o->level > 0) {
 		top = mlx5dm_htbl_top(o);
-		rec[0] = mlx5dm_shard_order(sh, top->htbl, mlx5dm_ste_slot(top));
-		return 1;
+		rec[nb++] = mlx5dm_shard_order(sh, top->htbl, mlx5dm_ste_slot(top));
 	}
-	rec[nb++] = mlx5dm_shard_order(sh, o, i);
+	if (nb == 0 || rec[0] != mlx5dm_shard_order(sh, o, i))
+		rec[nb++] = mlx5dm_shard_order(sh, o, i);
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = s->next_col, n++) {
 		struct mlx5dm_order *r = mlx5dm_shard_order(sh, h,
 							    s->hash & (h->num_entries - 1));
@@ -664,7 +713,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	const uint8_t *bit_mask = m->builders[o->level].bit_mask;
 	struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i), *next, *tail;
-	struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 1];
+	struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 2];
 	unsigned int n, k, nb;
 	int ret = 0;
 
@@ -853,7 +902,8 @@ mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 {
 	struct mlx5dm_matcher *m = sh->m;
 	struct mlx5dm_htbl_budget b = { .moved = 0 };
-	struct mlx5dm_htbl *o;
+	struct mlx5dm_htbl *o, *h;
+	struct mlx5dm_order *rec;
 	int ret;
 
 	while (own && (o = TAILQ_FIRST(&sh->drain)) != NULL) {
@@ -861,9 +911,12 @@ mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		if (ret <= 0)
 			return ret;
 		o->move_pos = 0;
-		if (o->used != 0 || o->collisions != 0)
+		if (o->used != 0 || o->collisions != 0 ||
+		    mlx5dm_htbl_chain_order(o, q, &rec) < 0)
 			return 0;
-		ret = mlx5dm_htbl_unchain(m, q, o->chain_prev, o, d);
+		h = o->chain_prev;
+		ret = mlx5dm_htbl_unchain(m, q, h, o, d);
+		mlx5dm_htbl_order_set(rec, h, q);
 		if (ret < 0)
 			return ret;
 	}

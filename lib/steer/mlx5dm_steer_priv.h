@@ -389,15 +389,18 @@ struct mlx5dm_mcount {
  * last and where that queue's writes ended; a rule on another queue makes
  * those writes execute before it posts its own (what rdma-core gets by
  * choosing a rule's lock and send ring by its first-level hash index:
- * dr_rule_lock() in providers/mlx5/dr_rule.c). Moving a slot chain of an
- * older table to the grown head (mlx5dm_htbl_drain_step) writes the old
- * slot and the entries' new slots and keeps all their records the same
- * way. An entry and its copy are in the same shard (both tables have a
- * slot per shard at least), so a shard's rules empty its share of an
- * older table under its own lock.
+ * dr_rule_lock() in providers/mlx5/dr_rule.c). A rule of several levels
+ * records its last-level slot; the structure of the chains below a
+ * level-0 slot (new chains, growth, moves, unlinks above the last level)
+ * is recorded at that slot, which every such rule waits for. Moving a
+ * slot chain of an older table to the grown head (mlx5dm_htbl_drain_step)
+ * writes the old slot and the entries' new slots and keeps all their
+ * records (and the structure's) the same way. An entry and its copy are
+ * in the same shard (both tables have a slot per shard at least), so a
+ * shard's rules empty its share of an older table under its own lock.
  */
 #define MLX5DM_MATCHER_SHARDS 16
-#define MLX5DM_SHARD_ORDER 256            /* slot records per shard */
+#define MLX5DM_SHARD_ORDER 1024           /* slot records per shard */
 
 struct mlx5dm_order {
 	uint32_t pos;                     /* the end of the writes on that queue's ring */

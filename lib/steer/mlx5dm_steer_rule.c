@@ -20,7 +20,8 @@
  * Queues: each queue has its own ring. On a context with several queues a
  * matcher is in shards (struct mlx5dm_shard): a rule takes the lock of its
  * shard only, and before its first write waits for another queue's writes
- * into the same slot chain that may not have executed yet, so writes to the
+ * into the same slot chain (its last level's, and the structure recorded
+ * at its level-0 slot) that may not have executed yet, so writes to the
  * same entries are never reordered across rings (doc/guides/steering.rst).
  */
 
@@ -303,6 +304,17 @@ struct mlx5dm_rule_ctx {
 	uint16_t qi;
 	bool q_locked;
 	struct mlx5dm_order *order;       /* the slot record to update when done, or NULL */
+	/*
+	 * Several levels: the record of the level-0 slot above the rule, for
+	 * writes other than its own last-level entry (new chains, growth,
+	 * moves, unlinks above the last level). Updated when done only if the
+	 * operation wrote such (structural), or anything after its own
+	 * writes ended at end (ended).
+	 */
+	struct mlx5dm_order *top;
+	bool structural;
+	bool ended;
+	uint32_t end;
 	struct mlx5dm_defer d;
 	struct mlx5dm_rule_write w[MLX5DM_RULE_MAX_WRITES];
 	unsigned int nw;
@@ -330,6 +342,9 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 	rc->q = NULL;
 	rc->q_locked = false;
 	rc->order = NULL;
+	rc->top = NULL;
+	rc->structural = false;
+	rc->ended = false;
 	rc->d.n = 0;
 	rc->d.cap = 0;
 	rc->d.want_sync = false;
@@ -342,13 +357,34 @@ mlx5dm_rule_ctx_init(struct mlx5dm_rule_ctx *rc, struct mlx5dm_matcher *m)
 }
 
 /*
+ * Several shards: another queue's writes recorded in o, if they may not
+ * have executed, are made to first (the wait takes the other queue's
+ * lock: no queue lock is held while it runs). 0, or -ETIMEDOUT (they may
+ * still execute: nothing may be written after them).
+ */
+static int
+mlx5dm_rule_wait(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_order *o)
+{
+	if (o->queue == rc->qi || o->queue == UINT16_MAX)
+		return 0;
+	return mlx5dm_steer_queue_wait(rc->ctx, o->queue, o->pos, false);
+}
+
+/* The rule's writes are ordered by record o (or, NULL, need none): lock the queue. */
+static int
+mlx5dm_rule_order_lock(struct mlx5dm_rule_ctx *rc, struct mlx5dm_order *o)
+{
+	rc->order = o;
+	mlx5dm_spinlock_lock(&rc->q->lock);
+	rc->q_locked = true;
+	return mlx5dm_send_error(rc->q->ring);
+}
+
+/*
  * Several shards: the rule's writes go into the slot chain of table t at
- * slot (its level-0 entry's). Another queue's writes into it, if they may
- * not have executed, are made to first; then the queue is locked (the
- * wait takes the other queue's lock: no queue lock is held while it
- * runs). Nothing is written before this. 0, -EIO (a ring in error), or
- * -ETIMEDOUT (the other queue's writes may still execute: nothing may be
- * written after them; the queue is not locked).
+ * slot. Another queue's writes into it are made to execute first, then
+ * the queue is locked. Nothing is written before this. 0, -EIO (a ring
+ * in error), or -ETIMEDOUT (the queue is not locked).
  */
 static int
 mlx5dm_rule_order(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint32_t slot)
@@ -359,15 +395,28 @@ mlx5dm_rule_order(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint3
 	if (rc->q_locked)
 		return 0;
 	o = mlx5dm_shard_order(rc->sh, t, slot);
-	if (o->queue != rc->qi && o->queue != UINT16_MAX) {
-		ret = mlx5dm_steer_queue_wait(rc->ctx, o->queue, o->pos, false);
-		if (ret < 0)
-			return ret;
-	}
-	rc->order = o;
-	mlx5dm_spinlock_lock(&rc->q->lock);
-	rc->q_locked = true;
-	return mlx5dm_send_error(rc->q->ring);
+	ret = mlx5dm_rule_wait(rc, o);
+	if (ret < 0)
+		return ret;
+	return mlx5dm_rule_order_lock(rc, o);
+}
+
+/*
+ * Several shards, at level 0 (slot of table t): a one-level rule writes
+ * that slot chain (mlx5dm_rule_order()). A deeper rule's chains hang from
+ * it: their structure (new chains, growth, moves) is recorded there and
+ * is made to execute first; the queue is locked once the rule knows what
+ * it writes (its last-level slot chain, or a new chain).
+ */
+static int
+mlx5dm_rule_order_top(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint32_t slot)
+{
+	if (rc->q_locked)
+		return 0;
+	if (rc->m->nb_builders == 1)
+		return mlx5dm_rule_order(rc, t, slot);
+	rc->top = mlx5dm_shard_order(rc->sh, t, slot);
+	return mlx5dm_rule_wait(rc, rc->top);
 }
 
 /* Unlock the queue (recording where the rule's writes end) and the shard. */
@@ -377,6 +426,11 @@ mlx5dm_rule_unlock(struct mlx5dm_rule_ctx *rc)
 	if (rc->order != NULL) {
 		rc->order->queue = rc->qi;
 		rc->order->pos = mlx5dm_send_pos(rc->q->ring);
+	}
+	if (rc->top != NULL && rc->q_locked &&
+	    (rc->structural || !rc->ended || mlx5dm_send_pos(rc->q->ring) != rc->end)) {
+		rc->top->queue = rc->qi;
+		rc->top->pos = mlx5dm_send_pos(rc->q->ring);
 	}
 	if (rc->q_locked)
 		mlx5dm_spinlock_unlock(&rc->q->lock);
@@ -574,7 +628,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 
 		/* The shared first level of the previous rule: no index lookup. */
 		if (lvl == 0 && rc->l0 != NULL) {
-			ret = mlx5dm_rule_order(rc, rc->l0->htbl, mlx5dm_ste_slot(rc->l0));
+			ret = mlx5dm_rule_order_top(rc, rc->l0->htbl, mlx5dm_ste_slot(rc->l0));
 			if (ret < 0)
 				return ret;
 			rc->l0->refcount++;
@@ -602,13 +656,14 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		}
 		found = mlx5dm_tag_index_find(&shd->index, head->root, tag, ihash);
 		if (lvl == 0) {
-			/* Level 0 decides the slot chain the rule writes into. */
+			/* Level 0 decides the slot chains the rule may write into. */
 			if (found != NULL)
-				ret = mlx5dm_rule_order(rc, found->htbl, mlx5dm_ste_slot(found));
+				ret = mlx5dm_rule_order_top(rc, found->htbl,
+							    mlx5dm_ste_slot(found));
 			else
-				ret = mlx5dm_rule_order(rc, head,
-							mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
-							(head->num_entries - 1));
+				ret = mlx5dm_rule_order_top(rc, head,
+					mlx5dm_ste_hash_bwc(tag, head->byte_mask) &
+					(head->num_entries - 1));
 			if (ret < 0)
 				return ret;
 		}
@@ -630,6 +685,17 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			hash = found->hash;
 		} else if (!last) {
 			hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+		}
+		/*
+		 * The first write: a new chain below a new entry (recorded at
+		 * level 0), or the rule's own last-level slot chain.
+		 */
+		if (!rc->q_locked) {
+			rc->structural = !last;
+			ret = last ? mlx5dm_rule_order(rc, t, hash & (t->num_entries - 1)) :
+				     mlx5dm_rule_order_lock(rc, rc->top);
+			if (ret < 0)
+				return ret;
 		}
 		s = mlx5dm_rule_place(shd, t, hash, ent, &tail);
 		if (s == NULL)
@@ -872,6 +938,8 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	ret = mlx5dm_rule_flush(&rc);
 	/* The rule's writes end here; the last one makes it reachable. */
 	end = mlx5dm_send_pos(rc.q->ring);
+	rc.end = end;
+	rc.ended = ret == 0;
 	/*
 	 * Growth bookkeeping for every table that received an entry; a shared
 	 * first level's once every lock is released (mlx5dm_htbl_l0_grow()).
@@ -1090,13 +1158,25 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	}
 	/*
 	 * A ring in error is reported by the writes below. Another queue's
-	 * writes into the slot chain that did not get there: nothing changed.
+	 * writes into the slot chains that did not get there: nothing changed.
+	 * The unlink is a write into the last level's slot chain, unless an
+	 * entry above it goes with the rule (recorded at level 0).
 	 */
-	if (mlx5dm_rule_order(&rc, top->htbl, mlx5dm_ste_slot(top)) == -ETIMEDOUT) {
+	for (lvl = 0; lvl + 1 < m->nb_builders && path[lvl]->refcount > 1; lvl++)
+		;
+	ret = mlx5dm_rule_order_top(&rc, top->htbl, mlx5dm_ste_slot(top));
+	if (ret == 0 && !rc.q_locked) {
+		rc.structural = lvl + 1 < m->nb_builders;
+		ret = rc.structural ? mlx5dm_rule_order_lock(&rc, rc.top) :
+				      mlx5dm_rule_order(&rc, rule->last->htbl,
+							mlx5dm_ste_slot(rule->last));
+	}
+	if (ret == -ETIMEDOUT) {
 		mlx5dm_rule_unlock(&rc);
 		mlx5dm_defer_run(&rc.d);
 		return -ETIMEDOUT;
 	}
+	ret = 0;
 	for (lvl = 0; lvl < m->nb_builders; lvl++) {
 		s = path[lvl];
 		if (--s->refcount > 0)
@@ -1106,6 +1186,8 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		break;
 	}
 	end = mlx5dm_send_pos(rc.q->ring);
+	rc.end = end;
+	rc.ended = ret == 0;
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(rc.sh, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)

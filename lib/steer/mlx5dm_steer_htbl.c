@@ -84,6 +84,41 @@ mlx5dm_htbl_slot_mem_bytes(uint32_t n)
 	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_ste *));
 }
 
+/* A small table of a shard has its slot records inline, behind its slot heads. */
+static bool
+mlx5dm_htbl_orders_inline(const struct mlx5dm_htbl *h)
+{
+	return h->pages == &h->page0 && h->shard != NULL;
+}
+
+/*
+ * The slot records of h (several shards): a record per slot, at most
+ * MLX5DM_HTBL_ORDERS; a shared first-level table's in a block per shard,
+ * a cache line at least each.
+ */
+static int
+mlx5dm_htbl_orders_init(struct mlx5dm_htbl *h)
+{
+	unsigned int nb = h->matcher->nb_shards;
+	uint32_t n = MLX5DM_MIN(h->num_entries, (uint32_t)MLX5DM_HTBL_ORDERS), block, i;
+
+	if (h->shard == NULL) {
+		block = MLX5DM_MAX(n / nb, 64u / (uint32_t)sizeof(*h->order));
+		h->order_block = (uint8_t)__builtin_ctz(block);
+		n = block * nb;
+	}
+	if (mlx5dm_htbl_orders_inline(h))
+		h->order = (struct mlx5dm_order *)(h->page0 + h->num_entries);
+	else
+		h->order = mlx5dm_aligned_zmalloc(n * sizeof(*h->order), 64);
+	if (h->order == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		h->order[i].queue = UINT16_MAX;
+	h->order_mask = n - 1;
+	return 0;
+}
+
 static struct mlx5dm_htbl *
 mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t level,
 		  uint8_t log_size, uint16_t byte_mask)
@@ -93,9 +128,10 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 
 	uint32_t n = 1u << log_size;
 	bool small = n <= MLX5DM_HTBL_PAGE;
+	size_t orders = small && sh != NULL && m->nb_shards > 1 ? n * sizeof(*h->order) : 0;
 
 	/* Callers report errno: the allocation shim does not set it. */
-	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0));
+	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0) + orders);
 	if (h == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -120,6 +156,10 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 		if (mlx5dm_htbl_slot_mem_bytes(n) != 0)
 			h->slot_mem = mlx5dm_huge_alloc(mlx5dm_htbl_slot_mem_bytes(n), false);
 	}
+	if (m->nb_shards > 1 && mlx5dm_htbl_orders_init(h) < 0) {
+		errno = ENOMEM;
+		goto free_pages;
+	}
 	h->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool, log_size);
 	if (h->chunk == NULL)
 		goto free_pages;
@@ -127,6 +167,8 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 	mlx5dm_htbl_cnt(h)->entries += h->num_entries;
 	return h;
 free_pages:
+	if (!mlx5dm_htbl_orders_inline(h))
+		mlx5dm_free(h->order);
 	if (!small) {
 		if (h->slot_mem != NULL)
 			mlx5dm_huge_free(h->slot_mem, mlx5dm_htbl_slot_mem_bytes(n));
@@ -187,6 +229,8 @@ mlx5dm_htbl_free(struct mlx5dm_htbl *h, struct mlx5dm_defer *d)
 	mlx5dm_htbl_free_pages(h);
 	mlx5dm_htbl_cnt(h)->tables--;
 	mlx5dm_htbl_stats_drop(h);
+	if (!mlx5dm_htbl_orders_inline(h))
+		mlx5dm_free(h->order);
 	mlx5dm_free(h);
 }
 
@@ -498,10 +542,10 @@ mlx5dm_htbl_chain_order(const struct mlx5dm_htbl *h, struct mlx5dm_queue *q,
 	struct mlx5dm_order *o;
 
 	*rec = NULL;
-	if (h->shard == NULL || h->shard->order == NULL || h->level == 0)
+	if (h->shard == NULL || h->order == NULL || h->level == 0)
 		return 0;
 	top = mlx5dm_htbl_top(h);
-	o = mlx5dm_shard_order(h->shard, top->htbl, mlx5dm_ste_slot(top));
+	o = mlx5dm_htbl_order(top->htbl, mlx5dm_ste_slot(top));
 	if (o->queue != qi && o->queue != UINT16_MAX &&
 	    mlx5dm_steer_queue_wait(ctx, o->queue, o->pos, true) != 0)
 		return -EBUSY;
@@ -660,23 +704,22 @@ mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
  * one shard).
  */
 static unsigned int
-mlx5dm_htbl_move_orders(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h,
+mlx5dm_htbl_move_orders(const struct mlx5dm_htbl *h,
 			const struct mlx5dm_htbl *o, uint32_t i, const struct mlx5dm_ste *s,
 			struct mlx5dm_order *rec[MLX5DM_HTBL_MOVE_CHAIN + 2])
 {
 	const struct mlx5dm_ste *top;
 	unsigned int n, k, nb = 0;
 
-	if (sh->order == NULL)
+	if (o->order == NULL)
 		return 0;
 	if (o->level > 0) {
 		top = mlx5dm_htbl_top(o);
-		rec[nb++] = mlx5dm_shard_order(sh, top->htbl, mlx5dm_ste_slot(top));
+		rec[nb++] = mlx5dm_htbl_order(top->htbl, mlx5dm_ste_slot(top));
 	}
-	if (nb == 0 || rec[0] != mlx5dm_shard_order(sh, o, i))
-		rec[nb++] = mlx5dm_shard_order(sh, o, i);
+	rec[nb++] = mlx5dm_htbl_order(o, i);
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = s->next_col, n++) {
-		struct mlx5dm_order *r = mlx5dm_shard_order(sh, h,
+		struct mlx5dm_order *r = mlx5dm_htbl_order(h,
 							    s->hash & (h->num_entries - 1));
 
 		for (k = 0; k < nb && rec[k] != r; k++)
@@ -717,7 +760,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	unsigned int n, k, nb;
 	int ret = 0;
 
-	nb = mlx5dm_htbl_move_orders(sh, h, o, i, s, rec);
+	nb = mlx5dm_htbl_move_orders(h, o, i, s, rec);
 	for (k = 0; k < nb; k++) {
 		if (rec[k]->queue != qi && rec[k]->queue != UINT16_MAX &&
 		    mlx5dm_steer_queue_wait(ctx, rec[k]->queue, rec[k]->pos, true) != 0) {

@@ -81,7 +81,7 @@ mlx5dm_matcher_link(struct mlx5dm_table *tbl, struct mlx5dm_queue *q, struct mlx
 static int
 mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	m->nb_shards = nb_queues > 1 ? MLX5DM_MATCHER_SHARDS : 1;
 	mlx5dm_spinlock_init(&m->l0_lock);
@@ -97,13 +97,6 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 		mlx5dm_slab_init(&sh->ste_slab, sizeof(struct mlx5dm_ste));
 		mlx5dm_rule_slabs_init(sh);
 		TAILQ_INIT(&sh->drain);
-		if (m->nb_shards == 1)
-			continue;
-		sh->order = mlx5dm_malloc(MLX5DM_SHARD_ORDER * sizeof(*sh->order));
-		if (sh->order == NULL)
-			return -ENOMEM;
-		for (j = 0; j < MLX5DM_SHARD_ORDER; j++)
-			sh->order[j].queue = UINT16_MAX;
 	}
 	return 0;
 }
@@ -124,7 +117,6 @@ mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 		mlx5dm_index_fini(&sh->index);
 		mlx5dm_rule_slabs_destroy(sh);
 		mlx5dm_slab_destroy(&sh->ste_slab);
-		mlx5dm_free(sh->order);
 		mlx5dm_spinlock_destroy(&sh->lock);
 	}
 	mlx5dm_free(m->shards);

@@ -285,6 +285,16 @@ struct mlx5dm_htbl {
 	struct mlx5dm_htbl *grow_next;    /* (growing table) next head of the matcher's list */
 	uint32_t move_pos;                /* (older table) next slot whose entries move */
 	TAILQ_ENTRY(mlx5dm_htbl) drain_link; /* (older table) in its shard's drain list */
+	/*
+	 * Several shards: the queue that last wrote each slot chain (slots
+	 * folded into at most MLX5DM_HTBL_ORDERS records; NULL with one
+	 * shard). A shared first-level table has a block of 2^order_block
+	 * records per shard, lines of their own: its shards write no common
+	 * line.
+	 */
+	struct mlx5dm_order *order;
+	uint32_t order_mask;
+	uint8_t order_block;
 };
 
 struct mlx5dm_table {
@@ -400,17 +410,18 @@ struct mlx5dm_mcount {
  * shard's rules empty its share of an older table under its own lock.
  */
 #define MLX5DM_MATCHER_SHARDS 16
-#define MLX5DM_SHARD_ORDER 1024           /* slot records per shard */
 
 struct mlx5dm_order {
 	uint32_t pos;                     /* the end of the writes on that queue's ring */
 	uint16_t queue;                   /* UINT16_MAX: no writes recorded */
 };
 
+/* Slot records of a table at most (one per slot below). */
+#define MLX5DM_HTBL_ORDERS 1024
+
 struct mlx5dm_shard {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* a line of its own: shards share none */
 	struct mlx5dm_matcher *m;
-	struct mlx5dm_order *order;       /* MLX5DM_SHARD_ORDER records; NULL with one shard */
 	struct mlx5dm_index index;        /* entries by (chain, tag) */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
@@ -512,12 +523,20 @@ struct mlx5dm_matcher {
 	struct mlx5dm_spinlock l0_lock;   /* see grow_list */
 };
 
-/* Shard sh's record of the queue that last wrote the slot chain of table t at slot. */
+/*
+ * The record of the queue that last wrote the slot chain of table t at
+ * slot (several shards). In a shared first-level table the slot's low
+ * bits name its shard, which picks the block.
+ */
 static inline struct mlx5dm_order *
-mlx5dm_shard_order(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *t, uint32_t slot)
+mlx5dm_htbl_order(const struct mlx5dm_htbl *t, uint32_t slot)
 {
-	return &sh->order[mlx5dm_index_mix((uint64_t)(uintptr_t)t ^ ((uint64_t)slot << 40)) &
-			  (MLX5DM_SHARD_ORDER - 1)];
+	unsigned int nb = t->matcher->nb_shards;
+
+	if (t->shard != NULL)
+		return &t->order[slot & t->order_mask];
+	return &t->order[((slot & (nb - 1)) << t->order_block) |
+			 ((slot / nb) & ((1u << t->order_block) - 1))];
 }
 
 /* Lock every shard of m, in order (first-level chain changes, dumps, statistics). */

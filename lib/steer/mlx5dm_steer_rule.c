@@ -309,7 +309,7 @@ struct mlx5dm_rule_ctx {
 	 * writes other than its own last-level entry (new chains, growth,
 	 * moves, unlinks above the last level). Updated when done only if the
 	 * operation wrote such (structural), or anything after its own
-	 * writes ended at end (ended).
+	 * writes ended at end (ended: mlx5dm_rule_ended()).
 	 */
 	struct mlx5dm_order *top;
 	bool structural;
@@ -394,7 +394,7 @@ mlx5dm_rule_order(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, uint3
 
 	if (rc->q_locked)
 		return 0;
-	o = mlx5dm_shard_order(rc->sh, t, slot);
+	o = mlx5dm_htbl_order(t, slot);
 	ret = mlx5dm_rule_wait(rc, o);
 	if (ret < 0)
 		return ret;
@@ -415,8 +415,25 @@ mlx5dm_rule_order_top(struct mlx5dm_rule_ctx *rc, const struct mlx5dm_htbl *t, u
 		return 0;
 	if (rc->m->nb_builders == 1)
 		return mlx5dm_rule_order(rc, t, slot);
-	rc->top = mlx5dm_shard_order(rc->sh, t, slot);
+	rc->top = mlx5dm_htbl_order(t, slot);
 	return mlx5dm_rule_wait(rc, rc->top);
+}
+
+/*
+ * The rule's own writes end here (ok: all posted): its slot record names
+ * them now, since what follows (growth, moves) may free the table that
+ * holds the record; anything written after them is structure.
+ */
+static void
+mlx5dm_rule_ended(struct mlx5dm_rule_ctx *rc, bool ok)
+{
+	rc->end = mlx5dm_send_pos(rc->q->ring);
+	rc->ended = ok;
+	if (rc->order != NULL) {
+		rc->order->queue = rc->qi;
+		rc->order->pos = rc->end;
+		rc->order = NULL;
+	}
 }
 
 /* Unlock the queue (recording where the rule's writes end) and the shard. */
@@ -938,8 +955,7 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	ret = mlx5dm_rule_flush(&rc);
 	/* The rule's writes end here; the last one makes it reachable. */
 	end = mlx5dm_send_pos(rc.q->ring);
-	rc.end = end;
-	rc.ended = ret == 0;
+	mlx5dm_rule_ended(&rc, ret == 0);
 	/*
 	 * Growth bookkeeping for every table that received an entry; a shared
 	 * first level's once every lock is released (mlx5dm_htbl_l0_grow()).
@@ -1186,8 +1202,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		break;
 	}
 	end = mlx5dm_send_pos(rc.q->ring);
-	rc.end = end;
-	rc.ended = ret == 0;
+	mlx5dm_rule_ended(&rc, ret == 0);
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(rc.sh, subtree, &rc.d);
 	for (i = 0; i < rule->nb_act_stes; i++)

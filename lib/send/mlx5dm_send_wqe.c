@@ -28,7 +28,12 @@
 static inline uint64_t
 mlx5dm_send_htobe64(uint64_t v)
 {
-	return ((uint64_t)htonl((uint32_t)v) << 32) | htonl((uint32_t)(v >> 32));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The remote address segment is big-endian: one swap of the whole word. */
+	return __builtin_bswap64(v);
+#else
+	return v;
+#endif
 }
 
 /* Largest WQE the ring posts (FLOW_TBL_ACCESS, inline RDMA WRITE of 64 bytes): 2 WQEBBs. */
@@ -310,8 +315,12 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	}
 	slot = ring->pi & ((1u << ring->log_nbb) - 1);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
+	/*
+	 * Unsignaled staged bytes stay within the bound that
+	 * mlx5dm_send_stage() signals past: an inline write only counts WQEs.
+	 */
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds,
-			  mlx5dm_send_want_signal(ring, 0), 0);
+			  ring->since_signal + 1 >= ring->signal_th, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	hdr = htonl(MLX5_INLINE_SEG | len);
 	memcpy(w + 32, &hdr, sizeof(hdr));

@@ -270,17 +270,6 @@ mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i)
 	return 0;
 }
 
-int
-mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s)
-{
-	int ret = mlx5dm_htbl_slot_reserve(h, i);
-
-	if (ret < 0)
-		return ret;
-	mlx5dm_htbl_slot_replace(h, i, s);
-	return 0;
-}
-
 /* Start loading slot i's head (its page pointer is one small directory away). */
 void
 mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i)
@@ -770,8 +759,10 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	}
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = next, n++) {
 		uint32_t j = s->hash & (h->num_entries - 1);
-		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
-					  .pooled = s->pooled };
+		/* The ICM entry s leaves (its own, when a collision entry of o's). */
+		struct mlx5dm_icm_chunk *own_chunk = s->chunk;
+		struct mlx5dm_entry_pool_block *own_block = s->pooled;
+		uint32_t own_index = s->index;
 
 		tail = mlx5dm_htbl_slot_tail(h, j);
 		/* The slot of h, or an ICM entry of its own behind the slot's chain. */
@@ -794,7 +785,13 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
 		if (ret == 0 && tail != NULL)
 			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
-		if (own.pooled != NULL) {
+		if (own_block != NULL) {
+			struct mlx5dm_ste own;
+
+			/* The pool reads only these of the record (not zeroed whole). */
+			own.chunk = own_chunk;
+			own.index = own_index;
+			own.pooled = own_block;
 			mlx5dm_entry_pool_put(&sh->entry_pool, ctx, &own, d);
 			mlx5dm_htbl_count_collision(sh, o, -1);
 		}

@@ -825,7 +825,6 @@ uint32_t mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5d
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);
 void mlx5dm_htbl_miss_image(const struct mlx5dm_htbl *h, uint8_t *hw);
 const uint8_t *mlx5dm_htbl_miss_image_of(struct mlx5dm_shard *sh, const struct mlx5dm_htbl *h);
-int mlx5dm_htbl_slot_set(struct mlx5dm_htbl *h, uint32_t i, struct mlx5dm_ste *s);
 int mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i);
 void mlx5dm_htbl_page_cache_free(struct mlx5dm_shard *sh);
 void mlx5dm_htbl_slot_prefetch(const struct mlx5dm_htbl *h, uint32_t i);

@@ -183,7 +183,8 @@ mlx5dm_rule_chain_tail(const struct mlx5dm_htbl *t, uint32_t slot)
 
 /*
  * Link s (s->hash set) into its slot of t behind tail, the chain's last
- * entry (NULL: the slot is unused and s takes it; its page exists). A
+ * entry (NULL: the slot is unused and s takes it; the caller reserved its
+ * page: mlx5dm_htbl_slot_reserve()). A
  * collision entry has its own ICM entry already. The shadows' miss
  * pointers are set: s's where the chain used to end, the old end's to s.
  */
@@ -197,7 +198,7 @@ mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_s
 	if (tail == NULL) {
 		s->chunk = t->chunk;
 		s->index = mlx5dm_ste_slot(s);
-		(void)mlx5dm_htbl_slot_set(t, s->index, s);
+		mlx5dm_htbl_slot_replace(t, s->index, s);
 		mlx5dm_htbl_count_used(sh, t, 1);
 	} else {
 		s->collision = true;

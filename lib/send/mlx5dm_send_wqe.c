@@ -131,24 +131,32 @@ mlx5dm_send_fail(struct mlx5dm_send_ring *ring, uint32_t pos)
 	ring->err_pos = pos;
 }
 
+/* The CQE at the consumer index when the device has written it, else NULL. */
+static MLX5DM_ALWAYS_INLINE const struct mlx5_cqe64 *
+mlx5dm_send_cqe(const struct mlx5dm_send_ring *ring)
+{
+	const struct mlx5_cqe64 *cqe = (const void *)(ring->cq_buf +
+		(size_t)(ring->cq_ci & ((1u << ring->log_ncqe) - 1)) * 64);
+	uint8_t op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
+
+	if ((op_own >> 4) == MLX5_CQE_INVALID ||
+	    (op_own & MLX5_CQE_OWNER_MASK) != ((ring->cq_ci >> ring->log_ncqe) & 1))
+		return NULL;
+	return cqe;
+}
+
 /* Consume the completions there; how many. */
 static int
 mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 {
-	uint32_t mask = (1u << ring->log_ncqe) - 1;
 	uint32_t *cq_dbr = (uint32_t *)(ring->dbr_buf + MLX5DM_SEND_CQ_DBR_OFF);
+	const struct mlx5_cqe64 *cqe;
 	int n = 0;
 
-	for (;;) {
-		const struct mlx5_cqe64 *cqe =
-			(const void *)(ring->cq_buf + (size_t)(ring->cq_ci & mask) * 64);
-		uint8_t op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
-		uint8_t opcode = op_own >> 4;
+	while ((cqe = mlx5dm_send_cqe(ring)) != NULL) {
+		uint8_t opcode = cqe->op_own >> 4;
 		uint32_t slot;
 
-		if (opcode == MLX5_CQE_INVALID ||
-		    (op_own & MLX5_CQE_OWNER_MASK) != ((ring->cq_ci >> ring->log_ncqe) & 1))
-			break;
 		mlx5dm_rmb();
 		if (opcode == MLX5_CQE_REQ_ERR || opcode == MLX5_CQE_RESP_ERR) {
 			const struct mlx5_err_cqe *e = (const void *)cqe;
@@ -185,8 +193,15 @@ mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 int
 mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 {
-	int n = mlx5dm_send_reap(ring);
+	int n;
 
+	/*
+	 * Right after a rule's doorbell the device has usually completed
+	 * nothing yet: one look at the next CQE, not a reap.
+	 */
+	if (mlx5dm_send_cqe(ring) == NULL)
+		return ring->err;
+	n = mlx5dm_send_reap(ring);
 	return ring->err != 0 ? ring->err : n;
 }
 

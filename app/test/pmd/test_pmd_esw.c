@@ -435,6 +435,53 @@ test_esw_manager_rule_first(void **state)
 	esw_close();
 }
 
+/* Transfer pattern: eth dst of the test frames (all 0xa5), no port item. */
+static const struct rte_flow_item_eth a5_dst = {
+	.hdr.dst_addr.addr_bytes = { 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5 },
+};
+static const struct rte_flow_item_eth dst_mask = {
+	.hdr.dst_addr.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+};
+
+/*
+ * A transfer rule of group 0 without a port item sees what a representor
+ * sends: its send queues' rules to the VF come after every transfer rule.
+ */
+static void
+test_esw_rep_tx_below(void **state)
+{
+	struct rte_flow_action_ethdev to_vf1 = { .port_id = 0 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &a5_dst, .mask = &dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &to_vf1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const struct rte_flow_attr low = { .transfer = 1, .priority = 65533 };
+	struct rte_flow_error error;
+	struct rte_flow *f;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	to_vf1.port_id = ports[REP1];
+	/* The lowest priority a transfer rule has, created after the representors started. */
+	f = rte_flow_create(ports[PF], &low, pattern, actions, &error);
+	assert_non_null(f);
+	send_frames(ports[REP0], 3);
+	send_frames(ports[REP1], 2);
+	expect((const unsigned int[NB]){ [VF1] = 5 });
+	assert_int_equal(hits(ports[PF], f), 5);
+	/* Destroyed, a representor's frames go to its VF again. */
+	assert_int_equal(rte_flow_destroy(ports[PF], f, &error), 0);
+	send_frames(ports[REP0], 3);
+	expect((const unsigned int[NB]){ [VF0] = 3 });
+	esw_close();
+}
+
 /* The manager's steering matchers (its xstat). */
 static uint64_t
 steer_matchers(void)
@@ -936,6 +983,7 @@ main(void)
 		cmocka_unit_test(test_esw_switch_info),
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_manager_rule_first),
+		cmocka_unit_test(test_esw_rep_tx_below),
 		cmocka_unit_test(test_esw_shared_matcher),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),

@@ -51,9 +51,17 @@
 #include "mlx5dm_prm_modify.h"
 #include "mlx5dm_steer.h"
 
-/* FDB priorities: rte_flow's, then the manager's uplink rule below every one. */
+/*
+ * FDB priorities of group 0: rte_flow's, then the representors' send
+ * queues to their VFs, then the manager's frames to the wire. A transfer
+ * rule without a port item thus sees what a representor sends, as in
+ * DPDK mlx5, whose SQ-miss flows go below every rule of the user's group 0
+ * (mlx5_flow.c: mlx5_flow_create_devx_sq_miss_flow(); mlx5_flow_hw.c:
+ * flow_hw_create_ctrl_sq_miss_flow()).
+ */
 #define MLX5DM_ESW_MAX_PRIORITY 0xfffdu
-#define MLX5DM_ESW_UPLINK_PRIORITY 0xfffeu
+#define MLX5DM_ESW_SQ_PRIORITY 0xfffeu
+#define MLX5DM_ESW_UPLINK_PRIORITY 0xffffu
 #define MLX5DM_ESW_MAX_GROUP 0xfffeu
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
@@ -1448,8 +1456,9 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 /*
  * What a representor sends goes to its VF, as DPDK mlx5's representor
  * send queues do: its queues are the manager's, so in the FDB's group 0,
- * before the rules created later at the same priority, the manager's
- * frames of each of its send queues (source_sqn) go to the VF's vport.
+ * below every transfer rule and above the manager's rule to the wire, the
+ * manager's frames of each of its send queues (source_sqn) go to the VF's
+ * vport.
  */
 static int
 mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
@@ -1466,6 +1475,7 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 		return -ENOMEM;
 	es->queue = -1;
 	es->dest = 1 + rep->vf;
+	es->spec.priority = MLX5DM_ESW_SQ_PRIORITY;
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);

@@ -492,13 +492,14 @@ test_dm_lim_is_meta(enum rte_flow_item_type t)
 
 /*
  * Traffic-source items: in transfer rules, one per pattern, the port matched
- * whole; the frames a representor sends are not told apart from the PF's.
+ * whole (PORT_REPRESENTOR: what that port sends, told apart by its send
+ * queues).
  */
 static int
-test_dm_lim_port(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
-		 const struct rte_flow_item *item, int *sources, struct rte_flow_error *e)
+test_dm_lim_port(const struct rte_flow_attr *attr, const struct rte_flow_item *item,
+		 int *sources, struct rte_flow_error *e)
 {
-	const struct rte_flow_item_ethdev *s = item->spec, *m = item->mask;
+	const struct rte_flow_item_ethdev *m = item->mask;
 	const struct rte_flow_item_port_id *ms = item->mask;
 
 	if (!attr->transfer)
@@ -516,10 +517,6 @@ test_dm_lim_port(const struct test_dm_ref *r, const struct rte_flow_attr *attr,
 			  m->port_id != UINT16_MAX))
 		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, item,
 				       "the port is matched whole (full mask)");
-	if (item->type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR && s->port_id < r->cfg.nb_ports &&
-	    r->cfg.role[s->port_id] == TEST_DM_REF_REP)
-		return test_dm_ref_err(e, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
-				       "frames a representor sends are not matched apart");
 	return 0;
 }
 
@@ -550,7 +547,7 @@ test_dm_ref_limits_items(const struct test_dm_ref *r, const struct rte_flow_attr
 		if (item->spec == NULL && (item->mask != NULL || item->last != NULL))
 			return test_dm_lim_bad(item, EINVAL, e, "mask or last given without spec");
 		if (test_dm_lim_is_port(item->type))
-			ret = test_dm_lim_port(r, attr, item, &sources, e);
+			ret = test_dm_lim_port(attr, item, &sources, e);
 		else if (test_dm_lim_is_meta(item->type) && attr->transfer)
 			ret = test_dm_lim_bad(item, ENOTSUP, e, "MARK, META and TAG items are not "
 					      "supported in transfer rules");

@@ -211,7 +211,7 @@ test_esw_switch_info(void **state)
  * through the switch and the looped wire, in the same pass.
  */
 static void
-send_frames(uint16_t port, unsigned int n)
+send_frames_on(uint16_t port, uint16_t q, unsigned int n)
 {
 	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
 	struct rte_mbuf *m[32];
@@ -227,13 +227,19 @@ send_frames(uint16_t port, unsigned int n)
 		d = (uint8_t *)rte_pktmbuf_append(m[i], 100);
 		memset(d, 0xa5, 100);
 	}
-	assert_int_equal(rte_eth_tx_burst(port, 0, m, (uint16_t)n), n);
+	assert_int_equal(rte_eth_tx_burst(port, q, m, (uint16_t)n), n);
 	while (done < n && rte_get_timer_cycles() < deadline) {
-		k = rte_eth_tx_done_cleanup(port, 0, 0);
+		k = rte_eth_tx_done_cleanup(port, q, 0);
 		assert_true(k >= 0);
 		done += (unsigned int)k;
 	}
 	assert_int_equal(done, n);
+}
+
+static void
+send_frames(uint16_t port, unsigned int n)
+{
+	send_frames_on(port, 0, n);
 }
 
 /*
@@ -479,6 +485,89 @@ test_esw_rep_tx_below(void **state)
 	assert_int_equal(rte_flow_destroy(ports[PF], f, &error), 0);
 	send_frames(ports[REP0], 3);
 	expect((const unsigned int[NB]){ [VF0] = 3 });
+	esw_close();
+}
+
+/* PORT_REPRESENTOR item of port from: count, then act (to: its port). */
+static struct rte_flow *
+sent_by(uint16_t from, enum rte_flow_action_type act, uint16_t to, struct rte_flow_error *error)
+{
+	struct rte_flow_item_ethdev src = { .port_id = from };
+	struct rte_flow_action_ethdev dst = { .port_id = to };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR, .spec = &src },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = act, .conf = act == RTE_FLOW_ACTION_TYPE_DROP ? NULL : &dst },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	return rte_flow_create(ports[PF], &transfer, pattern, actions, error);
+}
+
+/*
+ * PORT_REPRESENTOR naming a port: the frames it sends, on each of its send
+ * queues (one library rule per queue, one counter); not its VF's frames,
+ * nor (for a representor) the manager's, nor (for the manager) its
+ * representors'. Refused on a stopped port; the port's stop takes it.
+ */
+static void
+test_esw_port_representor(void **state)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error error;
+	struct rte_flow *f, *g;
+
+	(void)state;
+	esw_open();
+	/* Two send queues on VF0's representor. */
+	assert_int_equal(rte_eth_dev_configure(ports[REP0], 2, 2, &conf), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(ports[REP0], 0, 256, 0, NULL), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(ports[REP0], 1, 256, 0, NULL), 0);
+	/* The queues are a started port's. */
+	memset(&error, 0, sizeof(error));
+	assert_int_equal(rte_eth_dev_start(ports[PF]), 0);
+	assert_null(sent_by(ports[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ITEM_SPEC);
+	assert_non_null(strstr(error.message, "PORT_REPRESENTOR"));
+	assert_non_null(strstr(error.message, "not started"));
+	assert_int_equal(rte_eth_dev_stop(ports[PF]), 0);
+	esw_start();
+	f = sent_by(ports[REP0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, ports[REP1], &error);
+	assert_non_null(f);
+	send_frames_on(ports[REP0], 0, 3);
+	send_frames_on(ports[REP0], 1, 2);
+	send_frames(ports[VF0], 2);
+	send_frames(ports[PF], 4);
+	send_frames(ports[REP1], 1);
+	expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 2, [VF1] = 6 });
+	assert_int_equal(hits(ports[PF], f), 5);
+	dump_check(ports[PF], f, 0);
+	/* The manager's own Tx only: its representors' frames still reach their VFs. */
+	g = sent_by(ports[PF], RTE_FLOW_ACTION_TYPE_DROP, 0, &error);
+	assert_non_null(g);
+	send_frames(ports[PF], 4);
+	send_frames(ports[REP1], 2);
+	send_frames_on(ports[REP0], 1, 1);
+	expect((const unsigned int[NB]){ [VF1] = 3 });
+	assert_int_equal(hits(ports[PF], g), 4);
+	assert_int_equal(hits(ports[PF], f), 6);
+	/* Destroyed, a representor's frames take the default path to its VF. */
+	assert_int_equal(rte_flow_destroy(ports[PF], f, &error), 0);
+	send_frames_on(ports[REP0], 1, 2);
+	expect((const unsigned int[NB]){ [VF0] = 2 });
+	/* A stop of the representor takes the rules on its send queues. */
+	f = sent_by(ports[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0, &error);
+	assert_non_null(f);
+	assert_int_equal(rte_eth_dev_stop(ports[REP0]), 0);
+	assert_int_not_equal(rte_flow_destroy(ports[PF], f, &error), 0);
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_int_equal(rte_eth_dev_start(ports[REP0]), 0);
+	send_frames(ports[REP0], 3);
+	expect((const unsigned int[NB]){ [VF0] = 3 });
+	assert_int_equal(rte_flow_destroy(ports[PF], g, &error), 0);
 	esw_close();
 }
 
@@ -984,6 +1073,7 @@ main(void)
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_manager_rule_first),
 		cmocka_unit_test(test_esw_rep_tx_below),
+		cmocka_unit_test(test_esw_port_representor),
 		cmocka_unit_test(test_esw_shared_matcher),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),

@@ -12,7 +12,8 @@ counts them:
   VF0 -> VF1 (rule on representor 1);
   the uplink -> VF0 (what port 0 sends leaves by the wire and comes back);
   VF1 -> the uplink (then back from the wire to VF0).
-Bad transfer rules are refused with a message naming the item or action. Rules on a
+A port_representor item naming representor 1 takes what it sends (its send queues) to
+VF1. Bad transfer rules are refused with a message naming the item or action. Rules on a
 representor without transfer are NIC rules of that port: they see its VF's missed frames.
 """
 
@@ -111,6 +112,16 @@ def main():
     c.check('rules: rx per port %s' % want, rx == want, 'got %s' % rx)
     c.check('counters VF0->VF1, uplink->VF0, VF1->uplink', hits == [BURST, 2 * BURST, BURST],
             'got %s' % hits)
+
+    # PORT_REPRESENTOR of representor 1: what it sends (its send queues) goes to VF1, not
+    # VF0; the other ports' bursts take their default paths.
+    rules = ['0 transfer pattern port_representor port_id is 1 / end '
+             'actions count / represented_port ethdev_port_id 2 / end']
+    rc, out, rx, hits = session(a.testpmd, a.pmd, rules)
+    c.check('port_representor: testpmd exited with status 0', rc == 0, 'status %d' % rc)
+    want = {0: BURST, 1: BURST, 2: BURST, 3: 0, 4: 2 * BURST}
+    c.check('port_representor: rx per port %s' % want, rx == want, 'got %s' % rx)
+    c.check('port_representor: counter', hits == [BURST], 'got %s' % hits)
 
     # Rules of the representors without transfer: NIC rules on their VF's missed frames.
     rules = ['1 ingress pattern eth / end actions count / drop / end',

@@ -65,19 +65,25 @@
 #define MLX5DM_ESW_MAX_GROUP 0xfffeu
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
-/* A transfer rule or a representor's NIC rule: one library rule and its actions. */
+/*
+ * A transfer rule or a representor's NIC rule: its library rules and their
+ * actions. A rule naming what a port sends is one library rule per send
+ * queue of the port, all with the same actions (one counter).
+ */
 struct mlx5dm_esw_flow {
 	TAILQ_ENTRY(mlx5dm_esw_flow) next;
 	struct mlx5dm_flow_matcher *m;      /* the manager's flow cache's */
-	struct mlx5dm_rule *rule;
 	struct mlx5dm_flow_tbl *jump;
 	struct mlx5dm_counters *cnt;
 	uint64_t hits_base, bytes_base;     /* cnt's values at the last reset query */
 	struct mlx5dm_tir *tir;             /* a representor's NIC rule to a queue */
 	struct mlx5dm_priv *rep;            /* a representor's NIC rule: its port */
+	struct mlx5dm_priv *sender;         /* the port whose send queues it matches */
 	uint16_t port_id;                   /* the port it was created on (flush) */
 	unsigned int nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
+	unsigned int nb_rules;
+	struct mlx5dm_rule *rules[];
 };
 
 struct mlx5dm_esw {
@@ -108,8 +114,8 @@ struct mlx5dm_esw_rep {
 	struct mlx5dm_action *to_tir;
 	struct mlx5dm_matcher *dm;
 	struct mlx5dm_rule *drule;
-	/* Its Tx: the frames of each of its send queues go to its VF (FDB rules). */
-	struct mlx5dm_esw_flow *tx[MLX5DM_MAX_QUEUES];
+	/* Its Tx: the frames of its send queues go to its VF (FDB rules). */
+	struct mlx5dm_esw_flow *tx;
 };
 
 /* ---- rule queues of the manager's context ---- */
@@ -140,6 +146,7 @@ mlx5dm_esw_queue_give(struct mlx5dm_priv *mgr, struct mlx5dm_flow_priv *fp, uint
 /* What a transfer rule becomes. */
 struct mlx5dm_esw_spec {
 	int32_t source;                 /* a vport, or -1: none (both halves) */
+	struct mlx5dm_priv *sender;     /* PORT_REPRESENTOR: the port whose send queues */
 	bool drop;
 	bool count;
 	bool jump;
@@ -242,14 +249,22 @@ mlx5dm_esw_item_port(struct mlx5dm_priv *priv, const struct rte_flow_item *item,
 				    item->type != RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR, &vport, &p);
 	if (ret < 0)
 		return mlx5dm_esw_port_err(error, ret, false, item->type, item);
-	/* A representor's own Tx is not told apart from the manager's in the switch. */
-	if (item->type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR &&
-	    p->kind == MLX5DM_PORT_REPRESENTOR)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
-					  mlx5dm_flow_named_msg(false, item->type,
-					  "frames a representor sends are not matched apart "
-					  "(match its VF with REPRESENTED_PORT)"));
 	es->source = vport;
+	if (item->type != RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR)
+		return 0;
+	/*
+	 * What the port sends: the manager's and its representors' frames all
+	 * come from the manager's vport, told apart by their send queues, as
+	 * DPDK mlx5 matches a representor's SQs (its internal item
+	 * MLX5_RTE_FLOW_ITEM_TYPE_SQ, mlx5_flow.h); the queues are the started
+	 * port's.
+	 */
+	if (!p->started || rte_eth_devices[p->port_id].data->nb_tx_queues == 0)
+		return rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
+					  mlx5dm_flow_named_msg(false, item->type,
+					  "the port is not started or has no Tx queue"));
+	es->source = 0;
+	es->sender = p;
 	return 0;
 no_spec:
 	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, item,
@@ -388,6 +403,9 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), (uint32_t)es->source);
 	}
+	/* The send queue of each library rule of it (mlx5dm_esw_flow_insert()). */
+	if (es->sender != NULL)
+		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
 	/* A representor's rules see its VF's frames only: its table is behind their stamp. */
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	return actions != NULL ? mlx5dm_esw_headers(&x, actions, es, error) : 0;
@@ -844,6 +862,55 @@ mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *e
 	return ret;
 }
 
+/* Remove f's library rules (those it has) and free it; the first failure is returned. */
+static int
+mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	unsigned int i;
+	uint16_t queue;
+	int ret = 0, r;
+
+	queue = mlx5dm_esw_queue_take(mgr, fp);
+	for (i = 0; i < f->nb_rules; i++) {
+		r = mlx5dm_rule_destroy(f->rules[i], queue);
+		if (ret == 0)
+			ret = r;
+	}
+	mlx5dm_esw_queue_give(mgr, fp, queue);
+	mlx5dm_esw_flow_free(fp, f);
+	return ret;
+}
+
+/* The library rules of f: one, or one per send queue of f->sender. */
+static int
+mlx5dm_esw_flow_rules(struct mlx5dm_esw_flow *f, uint16_t queue, const struct mlx5dm_esw_spec *es)
+{
+	const struct rte_eth_dev_data *data;
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
+	const struct mlx5dm_txq *txq;
+	unsigned int i;
+
+	if (f->sender == NULL) {
+		f->rules[0] = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue,
+						 es->spec.value, f->nb_actions, f->actions);
+		f->nb_rules = f->rules[0] != NULL;
+		return f->rules[0] == NULL ? -errno : 0;
+	}
+	data = rte_eth_devices[f->sender->port_id].data;
+	memcpy(value, es->spec.value, sizeof(value));
+	for (i = 0; i < data->nb_tx_queues; i++) {
+		txq = data->tx_queues[i];
+		mlx5dm_fte_set(value, MLX5DM_FTE(misc, source_sqn), txq->sqn);
+		f->rules[i] = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, value,
+						 f->nb_actions, f->actions);
+		if (f->rules[i] == NULL)
+			return -errno;
+		f->nb_rules = i + 1;
+	}
+	return 0;
+}
+
 /* Insert es on the manager; esw->lock held. */
 static struct mlx5dm_esw_flow *
 mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
@@ -852,16 +919,20 @@ mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 	struct mlx5dm_flow_priv *fp = mgr->flow;
 	struct mlx5dm_esw_flow *f;
 	const char *field = NULL;
+	unsigned int nb_rules = 1;
 	uint16_t queue;
 	int ret;
 
-	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f), 0);
+	if (es->sender != NULL)
+		nb_rules = RTE_MAX(rte_eth_devices[es->sender->port_id].data->nb_tx_queues, 1);
+	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f) + nb_rules * sizeof(f->rules[0]), 0);
 	if (f == NULL) {
 		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "no memory for the transfer rule");
 		return NULL;
 	}
 	f->rep = rep;
+	f->sender = es->sender;
 	/* A representor's rules are in its table of NIC RX, transfer rules in FDB groups. */
 	rte_spinlock_lock(&fp->lock);
 	f->m = mlx5dm_flow_matcher_get(fp, rep != NULL ? MLX5DM_FLOW_DOM_REP(rep->vf) :
@@ -882,14 +953,13 @@ mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 		goto free_f;
 	}
 	queue = mlx5dm_esw_queue_take(mgr, fp);
-	f->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, es->spec.value,
-				     f->nb_actions, f->actions);
-	ret = f->rule == NULL ? -errno : 0;
+	ret = mlx5dm_esw_flow_rules(f, queue, es);
 	mlx5dm_esw_queue_give(mgr, fp, queue);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "FDB: the steering library refused the rule");
-		goto free_f;
+		mlx5dm_esw_flow_remove(mgr, f);
+		return NULL;
 	}
 	return f;
 free_f:
@@ -897,17 +967,15 @@ free_f:
 	return NULL;
 }
 
+/* Dump f's library rules. */
 static int
-mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
+mlx5dm_esw_flow_dump(const struct mlx5dm_esw_flow *f, FILE *file)
 {
-	struct mlx5dm_flow_priv *fp = mgr->flow;
-	uint16_t queue;
-	int ret;
+	unsigned int i;
+	int ret = 0;
 
-	queue = mlx5dm_esw_queue_take(mgr, fp);
-	ret = mlx5dm_rule_destroy(f->rule, queue);
-	mlx5dm_esw_queue_give(mgr, fp, queue);
-	mlx5dm_esw_flow_free(fp, f);
+	for (i = 0; i < f->nb_rules && ret == 0; i++)
+		ret = mlx5dm_rule_dump(f->rules[i], file);
 	return ret;
 }
 
@@ -1011,6 +1079,13 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   nic ? "the port is not started: create flows after starting it" :
 				   "the E-Switch manager (port 0 of the vdev) is not started");
+		goto free_es;
+	}
+	/* Its stop takes the rules on its send queues: it must run now (see translation). */
+	if (es->sender != NULL && !es->sender->started) {
+		rte_spinlock_unlock(&esw->lock);
+		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
+				   "PORT_REPRESENTOR: the port is not started");
 		goto free_es;
 	}
 	if (mlx5dm_index_reserve(&esw->handles, 1) < 0)
@@ -1145,11 +1220,11 @@ mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	rte_spinlock_lock(&esw->lock);
 	f = flow != NULL ? mlx5dm_esw_flow_find(esw, flow) : NULL;
 	if (f != NULL) {
-		ret = mlx5dm_rule_dump(f->rule, file);
+		ret = mlx5dm_esw_flow_dump(f, file);
 	} else if (flow == NULL && priv->kind == MLX5DM_PORT_REPRESENTOR) {
 		TAILQ_FOREACH(f, &esw->flows, next)
 			if (f->port_id == priv->port_id && ret == 0)
-				ret = mlx5dm_rule_dump(f->rule, file);
+				ret = mlx5dm_esw_flow_dump(f, file);
 	} else {
 		rte_spinlock_unlock(&esw->lock);
 		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
@@ -1425,28 +1500,30 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	rte_free(r);
 }
 
-/* The representor's Tx rules and NIC rules, then its Rx. */
+/*
+ * The representor's Tx rules, its NIC rules and the transfer rules on its
+ * send queues (PORT_REPRESENTOR of it, which a queue setup may renumber
+ * once stopped), then its Rx.
+ */
 static void
 mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 {
 	struct mlx5dm_esw *esw = rep->sh->esw;
 	struct mlx5dm_esw_flow *f, *next;
-	unsigned int i;
 
-	if (rep->rep == NULL)
-		return;
 	rte_spinlock_lock(&esw->lock);
-	for (i = 0; i < RTE_DIM(rep->rep->tx); i++)
-		if (rep->rep->tx[i] != NULL)
-			mlx5dm_esw_flow_remove(mgr, rep->rep->tx[i]);
 	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
 		next = TAILQ_NEXT(f, next);
-		if (f->rep != rep)
+		if (f->rep != rep && f->sender != rep)
 			continue;
 		mlx5dm_esw_flow_unlist(esw, f);
 		mlx5dm_esw_flow_remove(mgr, f);
 	}
+	if (rep->rep != NULL && rep->rep->tx != NULL)
+		mlx5dm_esw_flow_remove(mgr, rep->rep->tx);
 	rte_spinlock_unlock(&esw->lock);
+	if (rep->rep == NULL)
+		return;
 	rte_spinlock_lock(&mgr->flow->lock);
 	mlx5dm_esw_rep_free(mgr, rep->rep);
 	rte_spinlock_unlock(&mgr->flow->lock);
@@ -1467,30 +1544,27 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 	struct mlx5dm_esw *esw = rep->sh->esw;
 	struct rte_flow_error error = { .message = NULL };
 	struct mlx5dm_esw_spec *es;
-	uint16_t q;
 	int ret = 0;
 
+	if (dev->data->nb_tx_queues == 0)
+		return 0;
 	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
 	if (es == NULL)
 		return -ENOMEM;
 	es->queue = -1;
 	es->dest = 1 + rep->vf;
+	es->sender = rep;
 	es->spec.priority = MLX5DM_ESW_SQ_PRIORITY;
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	rte_spinlock_lock(&esw->lock);
-	for (q = 0; q < dev->data->nb_tx_queues && ret == 0; q++) {
-		const struct mlx5dm_txq *txq = dev->data->tx_queues[q];
-
-		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_sqn), txq->sqn);
-		r->tx[q] = esw->started ? mlx5dm_esw_flow_insert(mgr, NULL, es, &error) : NULL;
-		if (r->tx[q] == NULL) {
-			MLX5DM_DRV_LOG(ERR, "port %u: Tx queue %u: no rule to its VF: %s",
-				       rep->port_id, q, error.message != NULL ? error.message :
-				       "the E-Switch is not started");
-			ret = -EIO;
-		}
+	r->tx = esw->started ? mlx5dm_esw_flow_insert(mgr, NULL, es, &error) : NULL;
+	if (r->tx == NULL) {
+		MLX5DM_DRV_LOG(ERR, "port %u: no rules of its Tx queues to its VF: %s",
+			       rep->port_id, error.message != NULL ? error.message :
+			       "the E-Switch is not started");
+		ret = -EIO;
 	}
 	rte_spinlock_unlock(&esw->lock);
 	rte_free(es);

@@ -441,6 +441,17 @@ test_esw_manager_rule_first(void **state)
 	esw_close();
 }
 
+/* The manager's steering matchers (its xstat). */
+static uint64_t
+steer_matchers(void)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[PF], "steer_matchers", &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(ports[PF], &id, &v, 1), 1);
+	return v;
+}
+
 /* Transfer pattern: eth dst of the test frames (all 0xa5), no port item. */
 static const struct rte_flow_item_eth a5_dst = {
 	.hdr.dst_addr.addr_bytes = { 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5 },
@@ -485,6 +496,55 @@ test_esw_rep_tx_below(void **state)
 	assert_int_equal(rte_flow_destroy(ports[PF], f, &error), 0);
 	send_frames(ports[REP0], 3);
 	expect((const unsigned int[NB]){ [VF0] = 3 });
+	esw_close();
+}
+
+/*
+ * A representor's frame a jump led to a group where it misses still
+ * reaches its VF (each group ends with the manager's vport to the catch
+ * group); the group's tail goes with its last rule.
+ */
+static void
+test_esw_rep_jump_miss(void **state)
+{
+	struct rte_flow_action_jump to_1 = { .group = 1 };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &a5_dst, .mask = &dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &to_1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	static const struct rte_flow_attr group_1 = { .transfer = 1, .group = 1 };
+	struct rte_flow_error error;
+	struct rte_flow *jump, *drop;
+	uint64_t base;
+
+	(void)state;
+	esw_open();
+	esw_start();
+	base = steer_matchers();
+	jump = rte_flow_create(ports[PF], &transfer, pattern, actions, &error);
+	assert_non_null(jump);
+	/* Group 1 drops VF1's frames only. */
+	drop = rule(ports[PF], &group_1, ports[REP1], RTE_FLOW_ACTION_TYPE_DROP, 0, true, &error);
+	assert_non_null(drop);
+	send_frames(ports[REP0], 3);
+	send_frames(ports[VF1], 2);
+	send_frames(ports[VF0], 1);
+	/* The manager's leave by the wire and come back through the jump, missing again. */
+	send_frames(ports[PF], 4);
+	expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 1, [VF0] = 3 });
+	assert_int_equal(hits(ports[PF], drop), 2);
+	/* Group 1's rule, its tail and table go; the jump's tail in group 1 stays with it. */
+	assert_int_equal(rte_flow_destroy(ports[PF], drop, &error), 0);
+	send_frames(ports[REP0], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2 });
+	assert_int_equal(rte_flow_destroy(ports[PF], jump, &error), 0);
+	assert_int_equal(steer_matchers(), base);
+	send_frames(ports[REP0], 1);
+	expect((const unsigned int[NB]){ [VF0] = 1 });
 	esw_close();
 }
 
@@ -569,17 +629,6 @@ test_esw_port_representor(void **state)
 	expect((const unsigned int[NB]){ [VF0] = 3 });
 	assert_int_equal(rte_flow_destroy(ports[PF], g, &error), 0);
 	esw_close();
-}
-
-/* The manager's steering matchers (its xstat). */
-static uint64_t
-steer_matchers(void)
-{
-	uint64_t id, v;
-
-	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[PF], "steer_matchers", &id), 0);
-	assert_int_equal(rte_eth_xstats_get_by_id(ports[PF], &id, &v, 1), 1);
-	return v;
 }
 
 /* Transfer rules of one shape share their matcher; it goes with the last of them. */
@@ -1074,6 +1123,7 @@ main(void)
 		cmocka_unit_test(test_esw_manager_rule_first),
 		cmocka_unit_test(test_esw_rep_tx_below),
 		cmocka_unit_test(test_esw_port_representor),
+		cmocka_unit_test(test_esw_rep_jump_miss),
 		cmocka_unit_test(test_esw_shared_matcher),
 		cmocka_unit_test(test_esw_transfer),
 		cmocka_unit_test(test_esw_vlan),

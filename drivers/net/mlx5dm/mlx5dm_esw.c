@@ -14,7 +14,7 @@
  * VF's vport metadata (metadata_reg_c_0), where a rule of the manager's
  * root table matching that stamp sends it to the representor's table: its
  * NIC rules, then its Rx queues. What it sends goes to its VF by an FDB
- * rule on each of its send queues.
+ * rule on each of its send queues, in the catch group.
  *
  * Transfer rules (attr.transfer, on the manager or a representor) go into
  * the manager's FDB domain through the full translation of their pattern
@@ -22,10 +22,11 @@
  * and the FDB's actions translated here. Groups are FDB tables, group 0
  * the FDB root; tables and matchers (a representor's table too) are
  * entries of the manager's flow caches (mlx5dm_flow_cache.c), keyed by
- * domain as NIC ones are. The manager's own frames leave by the wire
- * through a rule of the lowest priority in group 0 (the manager is the
- * uplink's representor), so the frames of the wire enter the FDB from the
- * uplink.
+ * domain as NIC ones are. What the manager's vport sends and no transfer
+ * rule decides for goes to the catch group (MLX5DM_ESW_CATCH_GROUP): a
+ * representor's send queues to its VF, the rest to the wire (the manager
+ * is the uplink's representor), so the frames of the wire enter the FDB
+ * from the uplink.
  */
 
 #include <errno.h>
@@ -52,17 +53,24 @@
 #include "mlx5dm_steer.h"
 
 /*
- * FDB priorities of group 0: rte_flow's, then the representors' send
- * queues to their VFs, then the manager's frames to the wire. A transfer
- * rule without a port item thus sees what a representor sends, as in
- * DPDK mlx5, whose SQ-miss flows go below every rule of the user's group 0
- * (mlx5_flow.c: mlx5_flow_create_devx_sq_miss_flow(); mlx5_flow_hw.c:
- * flow_hw_create_ctrl_sq_miss_flow()).
+ * What the manager's vport sends (the manager's and the representors'
+ * frames) and no transfer rule decides for goes by the catch group, behind
+ * every group: there the representors' send queues go to their VFs, then
+ * the rest to the wire. Each FDB group a transfer rule uses, group 0 too,
+ * ends with a rule of the manager's vport to it (the group's tail), below
+ * every rte_flow priority. So a transfer rule without a port item sees
+ * what a representor sends, as in DPDK mlx5, whose SQ-miss flows go below
+ * every rule of the user's group 0 (mlx5_flow.c:
+ * mlx5_flow_create_devx_sq_miss_flow(); mlx5_flow_hw.c:
+ * flow_hw_create_ctrl_sq_miss_flow()); and a frame a jump led to a group
+ * where it misses still reaches its VF (or the wire) instead of the FDB's
+ * default, the manager's own Rx.
  */
 #define MLX5DM_ESW_MAX_PRIORITY 0xfffdu
-#define MLX5DM_ESW_SQ_PRIORITY 0xfffeu
-#define MLX5DM_ESW_UPLINK_PRIORITY 0xffffu
+#define MLX5DM_ESW_SQ_PRIORITY 0xfffeu      /* in the catch group */
+#define MLX5DM_ESW_LAST_PRIORITY 0xffffu    /* tails; the catch group's rule to the wire */
 #define MLX5DM_ESW_MAX_GROUP 0xfffeu
+#define MLX5DM_ESW_CATCH_GROUP 0xffffu
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
 /*
@@ -82,8 +90,18 @@ struct mlx5dm_esw_flow {
 	uint16_t port_id;                   /* the port it was created on (flush) */
 	unsigned int nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
+	unsigned int nb_tails;
+	uint32_t tails[2];                  /* the groups whose tails it holds */
 	unsigned int nb_rules;
 	struct mlx5dm_rule *rules[];
+};
+
+/* The tail of an FDB group: its last rule, to the catch group; held by its group's rules. */
+struct mlx5dm_esw_tail {
+	TAILQ_ENTRY(mlx5dm_esw_tail) next;
+	uint32_t group;
+	unsigned int users;
+	struct mlx5dm_esw_flow *f;
 };
 
 struct mlx5dm_esw {
@@ -93,7 +111,8 @@ struct mlx5dm_esw {
 	/* The same rules by handle: a handle is recognised without a search (destroy, query). */
 	struct mlx5dm_index handles;
 	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
-	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire */
+	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire (catch group) */
+	TAILQ_HEAD(, mlx5dm_esw_tail) tails;
 	/*
 	 * The representors' rules in the manager's NIC RX root: one matcher of
 	 * the VFs' stamps at priority 0, made when the manager starts, so that
@@ -1011,12 +1030,106 @@ mlx5dm_esw_flow_find(struct mlx5dm_esw *esw, const struct rte_flow *flow)
 				 flow);
 }
 
-/* f is no rule of the switch any more (before its removal); esw->lock held. */
-static void
-mlx5dm_esw_flow_unlist(struct mlx5dm_esw *esw, struct mlx5dm_esw_flow *f)
+/* The tail of group, made by its first user; esw->lock held. */
+static int
+mlx5dm_esw_tail_get(struct mlx5dm_priv *mgr, uint32_t group)
 {
+	struct rte_flow_error error = { .message = NULL };
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	struct mlx5dm_esw_tail *t;
+	struct mlx5dm_esw_spec *es;
+
+	TAILQ_FOREACH(t, &esw->tails, next) {
+		if (t->group == group) {
+			t->users++;
+			return 0;
+		}
+	}
+	t = rte_zmalloc("mlx5dm_esw_tail", sizeof(*t), 0);
+	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
+	if (t == NULL || es == NULL) {
+		rte_free(t);
+		rte_free(es);
+		return -ENOMEM;
+	}
+	es->queue = -1;
+	es->dest = -1;
+	es->jump = true;
+	es->jump_group = MLX5DM_ESW_CATCH_GROUP;
+	es->spec.group = group;
+	es->spec.priority = MLX5DM_ESW_LAST_PRIORITY;
+	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
+	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
+	t->f = mlx5dm_esw_flow_insert(mgr, NULL, es, &error);
+	rte_free(es);
+	if (t->f == NULL) {
+		MLX5DM_DRV_LOG(ERR, "port %u: FDB group %u: no rule to the catch group: %s",
+			       mgr->port_id, group, error.message != NULL ? error.message : "");
+		rte_free(t);
+		return -EIO;
+	}
+	t->group = group;
+	t->users = 1;
+	TAILQ_INSERT_TAIL(&esw->tails, t, next);
+	return 0;
+}
+
+/* The tail of group goes with its last user; esw->lock held. */
+static void
+mlx5dm_esw_tail_put(struct mlx5dm_priv *mgr, uint32_t group)
+{
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	struct mlx5dm_esw_tail *t;
+
+	TAILQ_FOREACH(t, &esw->tails, next)
+		if (t->group == group)
+			break;
+	if (t == NULL || --t->users > 0)
+		return;
+	TAILQ_REMOVE(&esw->tails, t, next);
+	if (mlx5dm_esw_flow_remove(mgr, t->f) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: FDB group %u: its tail was not removed",
+			       mgr->port_id, group);
+	rte_free(t);
+}
+
+/* The tails of the groups transfer rule f is in and jumps to; esw->lock held. */
+static int
+mlx5dm_esw_flow_tails(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f,
+		      const struct mlx5dm_esw_spec *es)
+{
+	int ret;
+
+	ret = mlx5dm_esw_tail_get(mgr, es->spec.group);
+	if (ret == 0)
+		f->tails[f->nb_tails++] = es->spec.group;
+	if (ret == 0 && es->jump) {
+		ret = mlx5dm_esw_tail_get(mgr, es->jump_group);
+		if (ret == 0)
+			f->tails[f->nb_tails++] = es->jump_group;
+	}
+	return ret;
+}
+
+/*
+ * f is no rule of the switch any more: unlisted, its rules removed, then
+ * the tails it held (a tail goes after its group's rules); esw->lock held.
+ */
+static int
+mlx5dm_esw_flow_drop(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
+{
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	unsigned int i, nb_tails = f->nb_tails;
+	uint32_t tails[RTE_DIM(f->tails)];
+	int ret;
+
+	memcpy(tails, f->tails, sizeof(tails));
 	TAILQ_REMOVE(&esw->flows, f, next);
 	(void)mlx5dm_index_remove(&esw->handles, f, mlx5dm_esw_flow_hash(f));
+	ret = mlx5dm_esw_flow_remove(mgr, f);
+	for (i = 0; i < nb_tails; i++)
+		mlx5dm_esw_tail_put(mgr, tails[i]);
+	return ret;
 }
 
 /* A transfer rule, or a representor's NIC rule. */
@@ -1097,6 +1210,12 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		f->port_id = priv->port_id;
 		TAILQ_INSERT_TAIL(&esw->flows, f, next);
 		(void)mlx5dm_index_insert(&esw->handles, f, mlx5dm_esw_flow_hash(f)); /* reserved */
+		if (!nic && mlx5dm_esw_flow_tails(mgr, f, es) < 0) {
+			mlx5dm_esw_flow_drop(mgr, f);
+			f = NULL;
+			rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					   "FDB: no rule to the catch group in the rule's groups");
+		}
 	}
 	rte_spinlock_unlock(&esw->lock);
 free_es:
@@ -1121,8 +1240,7 @@ mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_fl
 						  "no such transfer rule");
 		return mlx5dm_esw_nic_ops()->destroy(dev, flow, error);
 	}
-	mlx5dm_esw_flow_unlist(esw, f);
-	ret = mlx5dm_esw_flow_remove(mlx5dm_esw_manager(priv), f);
+	ret = mlx5dm_esw_flow_drop(mlx5dm_esw_manager(priv), f);
 	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -1145,8 +1263,7 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 		next = TAILQ_NEXT(f, next);
 		if (f->port_id != priv->port_id)
 			continue;
-		mlx5dm_esw_flow_unlist(esw, f);
-		if (mlx5dm_esw_flow_remove(mgr, f) < 0)
+		if (mlx5dm_esw_flow_drop(mgr, f) < 0)
 			ret = -EIO;
 	}
 	rte_spinlock_unlock(&esw->lock);
@@ -1326,6 +1443,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 	}
 	rte_spinlock_init(&esw->lock);
 	TAILQ_INIT(&esw->flows);
+	TAILQ_INIT(&esw->tails);
 	base = mlx5dm_esw_nic_ops();
 	esw->mgr_ops = *base;
 	esw->mgr_ops.validate = mlx5dm_esw_validate;
@@ -1398,7 +1516,8 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 			goto unset_root;
 		}
 	}
-	es->spec.priority = MLX5DM_ESW_UPLINK_PRIORITY;
+	es->spec.group = MLX5DM_ESW_CATCH_GROUP;
+	es->spec.priority = MLX5DM_ESW_LAST_PRIORITY;
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 	mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), 0);
 	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
@@ -1411,10 +1530,17 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 			       mgr->port_id, error.message != NULL ? error.message : "");
 		goto destroy_dispatch;
 	}
+	/* Group 0's tail lives as long as the switch runs. */
+	ret = mlx5dm_esw_tail_get(mgr, 0);
+	if (ret < 0)
+		goto remove_uplink;
 	esw->started = true;
 	rte_spinlock_unlock(&esw->lock);
 	rte_free(es);
 	return 0;
+remove_uplink:
+	mlx5dm_esw_flow_remove(mgr, esw->uplink);
+	esw->uplink = NULL;
 destroy_dispatch:
 	if (esw->dispatch != NULL)
 		mlx5dm_matcher_destroy(esw->dispatch);
@@ -1454,10 +1580,9 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 		return;
 	}
 	esw->started = false;
-	while ((f = TAILQ_FIRST(&esw->flows)) != NULL) {
-		mlx5dm_esw_flow_unlist(esw, f);
-		mlx5dm_esw_flow_remove(mgr, f);
-	}
+	while ((f = TAILQ_FIRST(&esw->flows)) != NULL)
+		mlx5dm_esw_flow_drop(mgr, f);
+	mlx5dm_esw_tail_put(mgr, 0);
 	mlx5dm_esw_flow_remove(mgr, esw->uplink);
 	esw->uplink = NULL;
 	if (esw->dispatch != NULL && mlx5dm_matcher_destroy(esw->dispatch) < 0)
@@ -1516,8 +1641,7 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 		next = TAILQ_NEXT(f, next);
 		if (f->rep != rep && f->sender != rep)
 			continue;
-		mlx5dm_esw_flow_unlist(esw, f);
-		mlx5dm_esw_flow_remove(mgr, f);
+		mlx5dm_esw_flow_drop(mgr, f);
 	}
 	if (rep->rep != NULL && rep->rep->tx != NULL)
 		mlx5dm_esw_flow_remove(mgr, rep->rep->tx);
@@ -1554,6 +1678,7 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 	es->queue = -1;
 	es->dest = 1 + rep->vf;
 	es->sender = rep;
+	es->spec.group = MLX5DM_ESW_CATCH_GROUP;
 	es->spec.priority = MLX5DM_ESW_SQ_PRIORITY;
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);

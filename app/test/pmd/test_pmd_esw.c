@@ -499,6 +499,36 @@ test_esw_rep_tx_below(void **state)
 	esw_close();
 }
 
+/* A representor with no Rx queue still sends to its VF, not to the wire. */
+static void
+test_esw_rep_tx_no_rx(void **state)
+{
+	static const struct rte_flow_attr in = { .ingress = 1 };
+	struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error error;
+
+	(void)state;
+	esw_open();
+	assert_int_equal(rte_eth_dev_configure(ports[REP0], 0, 1, &conf), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(ports[REP0], 0, 256, 0, NULL), 0);
+	esw_start();
+	send_frames(ports[REP0], 3);
+	assert_int_equal(recv_frames(ports[VF0], 100, 0), 3);
+	assert_int_equal(recv_frames(ports[PF], 100, 0) + recv_frames(ports[VF1], 100, 0) +
+			 recv_frames(ports[REP1], 100, 0), 0);
+	/* Its NIC rules would have no queue to reach: refused. */
+	memset(&error, 0, sizeof(error));
+	assert_null(rte_flow_create(ports[REP0], &in, eth, drop, &error));
+	assert_non_null(strstr(error.message, "no Rx queue"));
+	esw_close();
+}
+
 /*
  * A representor's frame a jump led to a group where it misses still
  * reaches its VF (each group ends with the manager's vport to the catch
@@ -1122,6 +1152,7 @@ main(void)
 		cmocka_unit_test(test_esw_misses),
 		cmocka_unit_test(test_esw_manager_rule_first),
 		cmocka_unit_test(test_esw_rep_tx_below),
+		cmocka_unit_test(test_esw_rep_tx_no_rx),
 		cmocka_unit_test(test_esw_port_representor),
 		cmocka_unit_test(test_esw_rep_jump_miss),
 		cmocka_unit_test(test_esw_shared_matcher),

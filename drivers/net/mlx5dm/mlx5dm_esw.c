@@ -1194,6 +1194,12 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				   "the E-Switch manager (port 0 of the vdev) is not started");
 		goto free_es;
 	}
+	if (nic && priv->rep->tbl == NULL) {
+		rte_spinlock_unlock(&esw->lock);
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_INGRESS, NULL,
+				   "the representor has no Rx queue for its rules");
+		goto free_es;
+	}
 	/* Its stop takes the rules on its send queues: it must run now (see translation). */
 	if (es->sender != NULL && !es->sender->started) {
 		rte_spinlock_unlock(&esw->lock);
@@ -1741,11 +1747,12 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 		if (ret < 0)
 			return ret;
 	}
-	if (dev->data->nb_rx_queues == 0)
-		return 0;
 	r = rte_zmalloc("mlx5dm_esw_rep", sizeof(*r), 0);
 	if (r == NULL)
 		return -ENOMEM;
+	/* Without Rx queues only its Tx: what it sends still goes to its VF. */
+	if (dev->data->nb_rx_queues == 0)
+		goto tx;
 	r->tir = mlx5dm_tir_create(mgr->steer, rqns, dev->data->nb_rx_queues,
 				   dev->data->nb_rx_queues > 1 ? &rss : NULL);
 	if (r->tir == NULL)
@@ -1769,6 +1776,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 		return ret;
 	}
 	rte_spinlock_unlock(&fp->lock);
+tx:
 	rep->rep = r;
 	ret = mlx5dm_esw_rep_tx_start(dev, mgr, r);
 	if (ret < 0)

@@ -372,6 +372,30 @@ dump_check(uint16_t port, struct rte_flow *flow, unsigned int domains)
 	assert_true(rules >= 1);
 }
 
+/* Stands for a test that fails half-way: its vdev left open and started. */
+static void
+test_esw_left_open(void **state)
+{
+	(void)state;
+	esw_open();
+	esw_start();
+	send_frames(ports[VF0], 2);
+}
+
+/* ... and the next test starts with no port and no vdev of the last one. */
+static void
+test_esw_nothing_left(void **state)
+{
+	uint16_t port;
+
+	(void)state;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		assert_false(rte_eth_dev_is_valid_port(port));
+	esw_open();
+	esw_start();
+	esw_close();
+}
+
 /* Misses: a VF's frames reach its representor, the uplink's the manager; back. */
 static void
 test_esw_misses(void **state)
@@ -1135,6 +1159,30 @@ setup(void **state)
 	return pool == NULL ? -1 : 0;
 }
 
+/*
+ * After each test, passed or failed half-way: what it left started is
+ * stopped (representors before their manager) and its vdev removed, so
+ * one failure does not fail every later test on an open vdev.
+ */
+static int
+esw_test_close(void **state)
+{
+	static const char * const vdevs[] = { "net_mlx5dm7", "net_mlx5dm8", "net_mlx5dm9" };
+	uint16_t port;
+	unsigned int i;
+
+	(void)state;
+	for (port = RTE_MAX_ETHPORTS; port-- > 0;)
+		if (rte_eth_dev_is_valid_port(port))
+			(void)rte_eth_dev_stop(port);
+	for (i = 0; i < RTE_DIM(vdevs); i++)
+		(void)rte_vdev_uninit(vdevs[i]);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		if (rte_eth_dev_is_valid_port(port))
+			return -1;
+	return 0;
+}
+
 static int
 teardown(void **state)
 {
@@ -1147,22 +1195,24 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_esw_devargs),
-		cmocka_unit_test(test_esw_switch_info),
-		cmocka_unit_test(test_esw_misses),
-		cmocka_unit_test(test_esw_manager_rule_first),
-		cmocka_unit_test(test_esw_rep_tx_below),
-		cmocka_unit_test(test_esw_rep_tx_no_rx),
-		cmocka_unit_test(test_esw_port_representor),
-		cmocka_unit_test(test_esw_rep_jump_miss),
-		cmocka_unit_test(test_esw_shared_matcher),
-		cmocka_unit_test(test_esw_transfer),
-		cmocka_unit_test(test_esw_vlan),
-		cmocka_unit_test(test_esw_headers),
-		cmocka_unit_test(test_esw_rep_nic_rules),
-		cmocka_unit_test(test_esw_pair),
-		cmocka_unit_test(test_esw_refused),
-		cmocka_unit_test(test_esw_manager_closed),
+		cmocka_unit_test_teardown(test_esw_devargs, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_switch_info, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_left_open, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_nothing_left, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_misses, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_manager_rule_first, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_rep_tx_below, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_rep_tx_no_rx, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_port_representor, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_rep_jump_miss, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_shared_matcher, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_transfer, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_vlan, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_headers, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_rep_nic_rules, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_pair, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_refused, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_manager_closed, esw_test_close),
 	};
 
 	return cmocka_run_group_tests_name("pmd_esw", tests, setup, teardown);

@@ -129,6 +129,7 @@ enum mlx5dm_flow_fate {
 	MLX5DM_FLOW_FATE_DROP,
 	MLX5DM_FLOW_FATE_QUEUE,     /* QUEUE or RSS: TIRs per sub-rule */
 	MLX5DM_FLOW_FATE_JUMP,
+	MLX5DM_FLOW_FATE_VPORT,     /* transfer: to vport dest_vport of the E-Switch */
 };
 
 /*
@@ -181,11 +182,13 @@ struct mlx5dm_flow_push {
 struct mlx5dm_flow_spec {
 	/* Attributes. */
 	bool egress;
+	bool transfer;              /* an FDB rule (egress false): one sub-rule */
 	uint32_t group;
 	uint32_t priority;          /* rte_flow priority */
 	/* Actions: kinds and counts. */
 	enum mlx5dm_flow_fate fate;
 	uint32_t jump_group;
+	uint16_t dest_vport;
 	uint16_t nb_queues;
 	bool rss_inner;             /* RSS level 2 */
 	bool rss_symmetric;
@@ -307,10 +310,12 @@ void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, 
 			   uint8_t *value, uint8_t *criteria);
 
 
-/* Matcher priority of sub-rule i. */
+/* Matcher priority of sub-rule i (an FDB rule's is its rte_flow priority, as esw.c's). */
 static inline uint16_t
 mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 {
+	if (MLX5DM_UNLIKELY(spec->transfer))
+		return (uint16_t)spec->priority;
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
 }
 
@@ -1017,6 +1022,7 @@ enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_REFORMAT,
 	MLX5DM_FLOW_ENT_PUSH,
 	MLX5DM_FLOW_ENT_POP,
+	MLX5DM_FLOW_ENT_VPORT,       /* an E-Switch vport (u32) */
 };
 
 /* Parameters of a shared action (the cache key is built from them). */

@@ -51,7 +51,7 @@ struct mlx5dm_flow_cnt_bulk {
 	uint32_t hint;                  /* no free counter in the words below */
 	uint32_t id;                    /* place in fp->cnt_tab */
 	size_t huge_bytes;              /* from mlx5dm_huge_alloc (this size), or 0: heap */
-	struct mlx5dm_action *act[2];   /* per domain (RX, TX): NULL until first used there */
+	struct mlx5dm_action *act[3];   /* per domain (RX, TX, FDB): NULL until first used there */
 	uint64_t *dirty;                /* counters used before (their value is not zero) */
 	struct mlx5dm_flow_cnt_slot *slot;
 	uint64_t busy[];                /* size / 64 words, then dirty's, the slots */

@@ -407,6 +407,13 @@ mlx5dm_action_default_miss(struct mlx5dm_domain *dom)
 }
 
 struct mlx5dm_action *
+mlx5dm_action_dest_vport(struct mlx5dm_domain *dom, uint16_t vport)
+{
+	(void)vport;
+	return fake_action(dom, FAKE_VPORT);
+}
+
+struct mlx5dm_action *
 mlx5dm_action_dest_table(struct mlx5dm_domain *dom, struct mlx5dm_table *t)
 {
 	struct mlx5dm_action *a;

@@ -26,6 +26,7 @@ enum fake_act_kind {
 	FAKE_COUNTERS,          /* a bulk's: the rule's argument is the counter index */
 	FAKE_TAGS,              /* the domain's flow tags: the rule's argument is the tag */
 	FAKE_MODIFY_SET,        /* one set entry (data zeroed): the rule's argument is the data */
+	FAKE_VPORT,
 };
 
 struct mlx5dm_domain {

@@ -596,6 +596,9 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 	case MLX5DM_FLOW_ENT_POP:
 		e->act = mlx5dm_action_pop_vlan(dom);
 		break;
+	case MLX5DM_FLOW_ENT_VPORT:
+		e->act = mlx5dm_action_dest_vport(dom, (uint16_t)p->u32);
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -50,13 +50,20 @@ mlx5dm_flow_lib_err(struct rte_flow_error *error, int err, const char *msg)
 				  NULL, msg);
 }
 
+/* The domain of the caches (0 NIC RX, 1 NIC TX, the FDB) a rule's objects are of. */
+static inline unsigned int
+mlx5dm_flow_spec_dom(const struct mlx5dm_flow_spec *spec)
+{
+	return MLX5DM_UNLIKELY(spec->transfer) ? MLX5DM_FLOW_DOM_FDB : spec->egress;
+}
+
 /* The shared actions of sub-rule i, in device order. */
 static unsigned int
 mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 			struct mlx5dm_flow_ent_param *p)
 {
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
-	unsigned int dom = spec->egress, n = 0, k;
+	unsigned int dom = mlx5dm_flow_spec_dom(spec), n = 0, k;
 	uint32_t data;
 
 	/*
@@ -105,6 +112,10 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 			.kind = MLX5DM_FLOW_ENT_TIR, .dom = dom, .queues = spec->queues,
 			.nb_queues = s->hash ? spec->nb_queues : 1,
 			.rss = s->hash ? &s->rss : NULL };
+		break;
+	case MLX5DM_FLOW_FATE_VPORT:
+		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_VPORT, .dom = dom,
+							 .u32 = spec->dest_vport };
 		break;
 	default:
 		break;
@@ -251,7 +262,7 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	pr->m = spec->sub[i].hint;
 	pr->own = NULL;
 	if (pr->m == NULL) {
-		pr->m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+		pr->m = mlx5dm_flow_matcher_get(fp, mlx5dm_flow_spec_dom(spec), spec->group,
 						mlx5dm_flow_sub_priority(spec, i), criteria, mask,
 						&err_field);
 		if (pr->m == NULL) {
@@ -358,7 +369,7 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 			mlx5dm_flow_rule_abandon(fp, &pr);
 		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
 	}
-	flow->dom = (uint8_t)spec->egress;
+	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(spec);
 	if (ct != NULL) {
 		flow->ct = ct->id;
 		ct->k.refcnt++;

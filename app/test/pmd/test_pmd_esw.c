@@ -955,6 +955,230 @@ test_esw_headers(void **state)
 	esw_close();
 }
 
+/* A library statistic of the manager's steering context (xstat steer_*). */
+static uint64_t
+steer_stat(const char *name)
+{
+	uint64_t id, v;
+
+	assert_int_equal(rte_eth_xstats_get_id_by_name(ports[PF], name, &id), 0);
+	assert_int_equal(rte_eth_xstats_get_by_id(ports[PF], &id, &v, 1), 1);
+	return v;
+}
+
+/* Pull n results of flow queue 0 of port, each a success. */
+static void
+pull_ok(uint16_t port, unsigned int n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	struct rte_flow_op_result res[8];
+	struct rte_flow_error error;
+	unsigned int got = 0;
+	int k, i;
+
+	assert_true(n <= RTE_DIM(res));
+	assert_int_equal(rte_flow_push(port, 0, &error), 0);
+	while (got < n && rte_get_timer_cycles() < deadline) {
+		k = rte_flow_pull(port, 0, res, (uint16_t)(n - got), &error);
+		assert_true(k >= 0);
+		for (i = 0; i < k; i++)
+			assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
+		got += (unsigned int)k;
+	}
+	assert_int_equal(got, n);
+}
+
+/* A rule of table tbl: the frames of port from, to port to (or the actions' own fate). */
+static struct rte_flow *
+queue_rule(uint16_t on, struct rte_flow_template_table *tbl, uint8_t at, uint16_t from,
+	   uint16_t to, struct rte_flow_action_handle *h, struct rte_flow_error *error)
+{
+	const struct rte_flow_op_attr op = { .postpone = 1 };
+	struct rte_flow_item_ethdev src = { .port_id = from };
+	struct rte_flow_action_ethdev dst = { .port_id = to };
+	struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &src },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_action to_port[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &dst },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_INDIRECT, .conf = h },
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+
+	return rte_flow_async_create(on, 0, &op, tbl, pattern, 0, at == 0 ? to_port : drop, at,
+				     NULL, error);
+}
+
+/*
+ * Transfer templates: a template table of the FDB, its rules inserted and
+ * destroyed through a flow queue of the manager, with push and pull; the
+ * frames of the wire and of the VFs go where they say; a transfer COUNT
+ * shared by rules (indirect) is queried through the queue. Templates a
+ * transfer table cannot take are refused, naming what they hold.
+ */
+static void
+test_esw_template(void **state)
+{
+	const struct rte_flow_port_attr pattr = { .nb_counters = 16 };
+	const struct rte_flow_queue_attr qattr = { .size = 16 };
+	const struct rte_flow_queue_attr *qa[] = { &qattr };
+	const struct rte_flow_item_ethdev whole = { .port_id = UINT16_MAX };
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .mask = &whole },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_item mark_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_MARK },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_item unmasked[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_item rep_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR, .mask = &whole },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	/* The port is each rule's (a zero mask), COUNT and DROP the template's. */
+	const struct rte_flow_action_ethdev any = { .port_id = 0 };
+	const struct rte_flow_action to_port[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &any },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_action_queue q0 = { .index = 0 };
+	const struct rte_flow_action to_queue[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_indir_action_conf transfer_conf = { .transfer = 1 };
+	const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	const struct rte_flow_pattern_template_attr pt_attr = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr at_attr = { .transfer = 1 };
+	struct rte_flow_template_table_attr tattr = {
+		.flow_attr = { .transfer = 1 }, .nb_flows = 64,
+	};
+	struct rte_flow_pattern_template *pt, *nic_pt, *rep_pt;
+	struct rte_flow_actions_template *at[2];
+	struct rte_flow_template_table *tbl, *rep_tbl;
+	struct rte_flow_action_handle *h;
+	struct rte_flow_query_count q = { .reset = 0 };
+	struct rte_flow *up_vf0, *vf0_vf1, *vf1_drop;
+	struct rte_flow_error error;
+	uint64_t matchers, rules;
+	const uint16_t *p = ports;
+
+	(void)state;
+	esw_open();
+	/* Before the port starts (ethdev's rule). */
+	assert_int_equal(rte_flow_configure(p[PF], &pattr, 1, qa, &error), 0);
+	esw_start();
+	h = rte_flow_async_action_handle_create(p[PF], 0, &now, &transfer_conf, &count, NULL,
+						&error);
+	assert_non_null(h);
+	pull_ok(p[PF], 1);
+	{
+		const struct rte_flow_action drop[] = {
+			{ .type = RTE_FLOW_ACTION_TYPE_INDIRECT, .conf = h },
+			{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+			{ .type = RTE_FLOW_ACTION_TYPE_END },
+		};
+
+		at[1] = rte_flow_actions_template_create(p[PF], &at_attr, drop, drop, &error);
+		assert_non_null(at[1]);
+	}
+	/* What a transfer template cannot hold, named. */
+	assert_null(rte_flow_pattern_template_create(p[PF], &pt_attr, mark_items, &error));
+	assert_non_null(strstr(error.message, "MARK"));
+	assert_null(rte_flow_pattern_template_create(p[PF], &pt_attr, unmasked, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ITEM_MASK);
+	assert_null(rte_flow_actions_template_create(p[PF], &at_attr, to_queue, to_queue,
+						     &error));
+	assert_non_null(strstr(error.message, "QUEUE"));
+	pt = rte_flow_pattern_template_create(p[PF], &pt_attr, items, &error);
+	assert_non_null(pt);
+	at[0] = rte_flow_actions_template_create(p[PF], &at_attr, to_port, to_port, &error);
+	assert_non_null(at[0]);
+	/* A NIC template in a transfer table: refused. */
+	nic_pt = rte_flow_pattern_template_create(p[PF],
+						  &(const struct rte_flow_pattern_template_attr){
+						  .ingress = 1 }, &items[1], &error);
+	assert_non_null(nic_pt);
+	assert_null(rte_flow_template_table_create(p[PF], &tattr, &nic_pt, 1, at, 1, &error));
+
+	matchers = steer_matchers();
+	rules = steer_stat("steer_rules");
+	tbl = rte_flow_template_table_create(p[PF], &tattr, &pt, 1, at, 2, &error);
+	assert_non_null(tbl);
+	/* Its matcher (one mask, one priority) exists with the table. */
+	assert_int_equal(steer_matchers(), matchers + 1);
+	up_vf0 = queue_rule(p[PF], tbl, 0, p[PF], p[REP0], NULL, &error);
+	assert_non_null(up_vf0);
+	vf0_vf1 = queue_rule(p[PF], tbl, 0, p[REP0], p[REP1], NULL, &error);
+	assert_non_null(vf0_vf1);
+	vf1_drop = queue_rule(p[PF], tbl, 1, p[REP1], 0, h, &error);
+	assert_non_null(vf1_drop);
+	pull_ok(p[PF], 3);
+	assert_int_equal(steer_stat("steer_rules"), rules + 3);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	/* The wire's frames to VF0, VF0's to VF1, VF1's dropped. */
+	send_frames(p[PF], 6);
+	send_frames(p[VF0], 4);
+	send_frames(p[VF1], 3);
+	expect((const unsigned int[NB]){ [VF0] = 6, [VF1] = 4 });
+	assert_int_equal(hits(p[PF], up_vf0), 6);
+	assert_int_equal(hits(p[PF], vf0_vf1), 4);
+	assert_int_equal(rte_flow_async_action_handle_query(p[PF], 0, &now, h, &q, NULL, &error),
+			 0);
+	pull_ok(p[PF], 1);
+	assert_int_equal(q.hits, 3);
+	/* A representor's Tx is refused as rte_flow_create() refuses it. */
+	rep_pt = rte_flow_pattern_template_create(p[PF], &pt_attr, rep_items, &error);
+	assert_non_null(rep_pt);
+	rep_tbl = rte_flow_template_table_create(p[PF], &tattr, &rep_pt, 1, at, 1, &error);
+	assert_non_null(rep_tbl);
+	{
+		struct rte_flow_item_ethdev rep0 = { .port_id = p[REP0] };
+		struct rte_flow_action_ethdev vf1 = { .port_id = p[REP1] };
+		const struct rte_flow_item pattern[] = {
+			{ .type = RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR, .spec = &rep0 },
+			{ .type = RTE_FLOW_ITEM_TYPE_END },
+		};
+		const struct rte_flow_action acts[] = {
+			{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+			{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &vf1 },
+			{ .type = RTE_FLOW_ACTION_TYPE_END },
+		};
+
+		assert_null(rte_flow_async_create(p[PF], 0, &now, rep_tbl, pattern, 0, acts, 0,
+						  NULL, &error));
+		assert_non_null(strstr(error.message, "frames a representor sends"));
+	}
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], rep_tbl, &error), 0);
+	/* Destroyed through the queue: the library's rules go, the table keeps its matcher. */
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, up_vf0, NULL, &error), 0);
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf0_vf1, NULL, &error), 0);
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_drop, NULL, &error), 0);
+	pull_ok(p[PF], 3);
+	assert_int_equal(steer_stat("steer_rules"), rules);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	/* The switch is as before: misses to the representors. */
+	send_frames(p[VF0], 2);
+	expect((const unsigned int[NB]){ [REP0] = 2 });
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], tbl, &error), 0);
+	assert_int_equal(steer_matchers(), matchers);
+	esw_close();
+}
+
 /*
  * A representor's NIC rules: they see the frames of its VF that missed the
  * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
@@ -1209,6 +1433,7 @@ main(void)
 		cmocka_unit_test_teardown(test_esw_transfer, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_vlan, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_headers, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_template, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_rep_nic_rules, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_pair, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_refused, esw_test_close),

@@ -283,6 +283,7 @@ mlx5dm_rules_posted(struct mlx5dm_priv *priv)
 }
 
 struct mlx5dm_esw;
+struct mlx5dm_esw_xlate;
 
 struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];
@@ -290,6 +291,8 @@ struct mlx5dm_shared {
 	uint16_t nb_ethdevs;       /* NIC ports, then representors, then VF ports */
 	uint16_t switch_domain;    /* with representors: of the manager and its representors */
 	struct mlx5dm_esw *esw;    /* transfer rules (mlx5dm_flow_esw.c) */
+	/* Their translation for transfer template tables (mlx5dm_flow_template.h). */
+	const struct mlx5dm_esw_xlate *esw_xlate;
 	struct mlx5dm_priv *mgr_held; /* the manager's steering, closed after its representors */
 	uint16_t nb_live;          /* ports not yet closed */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */

@@ -27,6 +27,11 @@
  * representor's send queues to its VF, the rest to the wire (the manager
  * is the uplink's representor), so the frames of the wire enter the FDB
  * from the uplink.
+ *
+ * The rules of a transfer template table (mlx5dm_flow_template.c) take the
+ * same translation (mlx5dm_esw_flow_spec()) into the flow path's spec, and
+ * are flows of the manager's flow pool, inserted by its begin/insert/commit
+ * into the same FDB tables and matchers.
  */
 
 #include <errno.h>
@@ -773,6 +778,88 @@ mlx5dm_esw_translate(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	return mlx5dm_esw_match_check(mgr->dom_fdb, MLX5DM_DOMAIN_FDB, attr, es, error);
 }
 
+/* The modify entry writing a representor's stamp: set_action_in, the whole reg_c_0. */
+static void
+mlx5dm_esw_stamp_entry(uint8_t set[8], uint32_t stamp)
+{
+	/* Length 0 = 32 bits. */
+	uint32_t w0 = 1u << 28 | (uint32_t)MLX5DM_MODIFY_FLD_METADATA_REG_C_0 << 16;
+
+	set[0] = (uint8_t)(w0 >> 24);
+	set[1] = (uint8_t)(w0 >> 16);
+	set[2] = (uint8_t)(w0 >> 8);
+	set[3] = (uint8_t)w0;
+	set[4] = (uint8_t)(stamp >> 24);
+	set[5] = (uint8_t)(stamp >> 16);
+	set[6] = (uint8_t)(stamp >> 8);
+	set[7] = (uint8_t)stamp;
+}
+
+/* The action types a transfer rule may have (mlx5dm_esw_actions() and the headers'). */
+static bool
+mlx5dm_esw_transfer_action(enum rte_flow_action_type type)
+{
+	switch ((int)type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+	case RTE_FLOW_ACTION_TYPE_DROP:
+	case RTE_FLOW_ACTION_TYPE_JUMP:
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+	case RTE_FLOW_ACTION_TYPE_PORT_ID:
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
+	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
+	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
+		return true;
+	default:
+		return mlx5dm_esw_is_header(type);
+	}
+}
+
+/* A transfer rule of the manager as the flow path's spec (a template table's rule). */
+static int
+mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		     struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
+	struct mlx5dm_esw_spec es;
+	int ret;
+
+	ret = mlx5dm_esw_translate(dev->data->dev_private, attr, pattern, actions, &es, error);
+	if (ret < 0)
+		return ret;
+	if (es.stamp != 0 && es.spec.nb_modify >= MLX5DM_FLOW_MAX_MODIFY)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, actions,
+					  "too many header changes");
+	mlx5dm_flow_spec_copy(spec, &es.spec);
+	/* The header changes were translated as a NIC direction would take them. */
+	spec->egress = false;
+	spec->transfer = true;
+	spec->fate = es.drop ? MLX5DM_FLOW_FATE_DROP : es.jump ? MLX5DM_FLOW_FATE_JUMP :
+		     MLX5DM_FLOW_FATE_VPORT;
+	spec->jump_group = es.jump_group;
+	spec->dest_vport = (uint16_t)es.dest;
+	spec->count = es.count;
+	spec->tag = false;
+	spec->nb_pop = es.pop;
+	spec->nb_push = es.push;
+	spec->push[0] = (struct mlx5dm_flow_push){ .tpid = es.tpid, .tci = es.tci };
+	if (es.stamp != 0)
+		mlx5dm_esw_stamp_entry(&spec->modify[spec->nb_modify++ * 8], es.stamp);
+	spec->nb_sub = 1;
+	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
+	spec->compiled = NULL;
+	spec->whole = false;
+	spec->act_same = false;
+	return 0;
+}
+
+static const struct mlx5dm_esw_xlate mlx5dm_esw_xlate = {
+	.action_ok = mlx5dm_esw_transfer_action,
+	.spec = mlx5dm_esw_flow_spec,
+};
+
 /* ---- rules ---- */
 
 static void
@@ -830,19 +917,10 @@ mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *e
 		uint8_t list[(MLX5DM_FLOW_MAX_MODIFY + 1) * 8];
 		size_t nb = es->spec.nb_modify;
 		uint8_t *set = &list[nb * 8];
-		uint32_t w0 = 1u << 28 | (uint32_t)MLX5DM_MODIFY_FLD_METADATA_REG_C_0 << 16;
 
 		memcpy(list, es->spec.modify, nb * 8);
 		if (es->stamp != 0) {
-			/* set_action_in: the whole register (length 0 = 32 bits). */
-			set[0] = (uint8_t)(w0 >> 24);
-			set[1] = (uint8_t)(w0 >> 16);
-			set[2] = (uint8_t)(w0 >> 8);
-			set[3] = (uint8_t)w0;
-			set[4] = (uint8_t)(es->stamp >> 24);
-			set[5] = (uint8_t)(es->stamp >> 16);
-			set[6] = (uint8_t)(es->stamp >> 8);
-			set[7] = (uint8_t)es->stamp;
+			mlx5dm_esw_stamp_entry(set, es->stamp);
 			nb++;
 		}
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_modify_header(dom, nb, list));
@@ -1469,6 +1547,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		.dev_dump = mlx5dm_esw_dev_dump,
 	};
 	sh->esw = esw;
+	sh->esw_xlate = &mlx5dm_esw_xlate;
 	return 0;
 }
 
@@ -1481,6 +1560,7 @@ mlx5dm_esw_fini(struct mlx5dm_shared *sh)
 	mlx5dm_index_fini(&sh->esw->handles);
 	rte_free(sh->esw);
 	sh->esw = NULL;
+	sh->esw_xlate = NULL;
 }
 
 /*

@@ -247,16 +247,21 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	if (shared != NULL) {
 		if (!mlx5dm_flow_handle_ok(fp, shared, error))
 			goto unlock;
-		if (shared->egress != !!tbl->attr.egress) {
+		if (shared->transfer != !!tbl->attr.transfer ||
+		    (!shared->transfer && shared->egress != !!tbl->attr.egress)) {
 			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, shared,
 					   "the indirect COUNT is of the other direction");
 			goto unlock;
 		}
 		fp->shared_cnt = shared->cnt;
 	}
-	ret = mlx5dm_flow_create_begin(dev, fp, mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
-				       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts, &b,
-				       error);
+	if (tbl->attr.transfer)
+		ret = mlx5dm_flow_tmpl_transfer_begin(dev, fp, tbl, items, acts, &b, error);
+	else
+		ret = mlx5dm_flow_create_begin(dev, fp,
+					       mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
+					       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts,
+					       &b, error);
 	fp->shared_cnt = 0;
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
@@ -372,9 +377,14 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 		return NULL;
 	}
 	if (conf == NULL || action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
-	    conf->transfer || conf->ingress == conf->egress) {
+	    conf->ingress + conf->egress + conf->transfer != 1) {
 		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-				   "indirect actions: COUNT only, ingress or egress");
+				   "indirect actions: COUNT only, ingress, egress or transfer");
+		return NULL;
+	}
+	if (conf->transfer && ((struct mlx5dm_priv *)dev->data->dev_private)->dom_fdb == NULL) {
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
+				   "a transfer COUNT needs an E-Switch manager port");
 		return NULL;
 	}
 	h = mlx5dm_zmalloc(sizeof(*h));
@@ -383,12 +393,13 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 		return NULL;
 	}
 	h->egress = conf->egress;
+	h->transfer = conf->transfer;
 	rte_spinlock_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
 		goto fail;
 	}
-	ret = mlx5dm_flow_cnt_alloc(fp, h->egress, &h->cnt);
+	ret = mlx5dm_flow_cnt_alloc(fp, h->transfer ? MLX5DM_FLOW_DOM_FDB : h->egress, &h->cnt);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "steering library: counter allocation failed");

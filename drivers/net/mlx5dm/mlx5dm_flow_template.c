@@ -45,6 +45,71 @@ mlx5dm_flow_tmpl_get(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
 	return fp->tmpl;
 }
 
+/* Transfer templates and tables are the E-Switch manager's (its FDB); 0, or -errno with error. */
+static int
+mlx5dm_flow_tmpl_transfer_ok(struct rte_eth_dev *dev, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+
+	if (mlx5dm_esw_manager(priv) == priv && priv->dom_fdb != NULL &&
+	    priv->sh->esw_xlate != NULL)
+		return 0;
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+				  "transfer (FDB) templates need an E-Switch: the manager of a "
+				  "vdev with representor=vf[...] (rte_flow_pick_transfer_proxy())");
+}
+
+/* The transfer translation of a port mlx5dm_flow_tmpl_transfer_ok() took. */
+static inline const struct mlx5dm_esw_xlate *
+mlx5dm_flow_tmpl_xlate(struct rte_eth_dev *dev)
+{
+	return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate;
+}
+
+/* The items naming a port of the switch (transfer rules only). */
+static bool
+mlx5dm_flow_tmpl_port_item(enum rte_flow_item_type type)
+{
+	return type == RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT ||
+	       type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR || type == RTE_FLOW_ITEM_TYPE_PORT_ID;
+}
+
+/*
+ * An item of a transfer pattern template: a port item masks its port
+ * whole (the port is the rule's), the metadata items are the NIC's.
+ * 0, or -errno with error.
+ */
+static int
+mlx5dm_flow_tmpl_transfer_item(const struct rte_flow_item *it, struct rte_flow_error *error)
+{
+	bool whole;
+
+	switch ((int)it->type) {
+	case RTE_FLOW_ITEM_TYPE_PORT_ID:
+		whole = it->mask != NULL &&
+			((const struct rte_flow_item_port_id *)it->mask)->id == UINT32_MAX;
+		break;
+	case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
+		whole = it->mask != NULL &&
+			((const struct rte_flow_item_ethdev *)it->mask)->port_id == UINT16_MAX;
+		break;
+	case RTE_FLOW_ITEM_TYPE_MARK:
+	case RTE_FLOW_ITEM_TYPE_META:
+	case RTE_FLOW_ITEM_TYPE_TAG:
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+					  mlx5dm_flow_named_msg(false, it->type,
+					  "not supported in transfer templates"));
+	default:
+		return 0;
+	}
+	if (whole)
+		return 0;
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
+				  mlx5dm_flow_named_msg(false, it->type,
+				  "a transfer template masks the port whole (each rule names it)"));
+}
+
 int
 mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
 		     struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
@@ -216,11 +281,8 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 				     "are required");
 		return NULL;
 	}
-	if (attr->transfer) {
-		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
-				   "transfer (FDB) templates are not supported");
+	if (attr->transfer && mlx5dm_flow_tmpl_transfer_ok(dev, error) < 0)
 		return NULL;
-	}
 	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++, nb++) {
 		if (nb == MLX5DM_FLOW_TMPL_MAX_ITEMS) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
@@ -229,7 +291,10 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 		}
 		if (pattern[i].type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
-		if (mlx5dm_flow_item_def_get(pattern[i].type) == NULL) {
+		if (attr->transfer && mlx5dm_flow_tmpl_transfer_item(&pattern[i], error) < 0)
+			return NULL;
+		if (mlx5dm_flow_item_def_get(pattern[i].type) == NULL &&
+		    !(attr->transfer && mlx5dm_flow_tmpl_port_item(pattern[i].type))) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, &pattern[i],
 					   mlx5dm_flow_type_msg(false, pattern[i].type));
 			return NULL;
@@ -260,6 +325,8 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 
 		it->spec = NULL;
 		def = mlx5dm_flow_item_def_get(it->type);
+		if (mlx5dm_flow_tmpl_port_item(it->type))
+			continue;
 		if (def == NULL ||
 		    (it->mask != NULL && mlx5dm_flow_tmpl_zero_mask(it->mask, def->size)))
 			it->mask = NULL;
@@ -268,6 +335,7 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	pt->relaxed = attr->relaxed_matching;
 	pt->ingress = attr->ingress;
 	pt->egress = attr->egress;
+	pt->transfer = attr->transfer;
 	rte_spinlock_lock(&fp->lock);
 	LIST_INSERT_HEAD(&t->pts, pt, next);
 	rte_spinlock_unlock(&fp->lock);
@@ -343,6 +411,11 @@ mlx5dm_flow_tmpl_flat_conf(enum rte_flow_action_type type)
 		return sizeof(struct rte_flow_action_of_set_vlan_pcp);
 	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
 		return sizeof(struct rte_flow_action_of_push_vlan);
+	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
+	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
+		return sizeof(struct rte_flow_action_ethdev);
+	case RTE_FLOW_ACTION_TYPE_PORT_ID:
+		return sizeof(struct rte_flow_action_port_id);
 	default:
 		return 0;
 	}
@@ -379,18 +452,22 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 				     "masks are required");
 		return NULL;
 	}
-	if (attr->transfer) {
-		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
-				   "transfer (FDB) templates are not supported");
+	if (attr->transfer && mlx5dm_flow_tmpl_transfer_ok(dev, error) < 0)
 		return NULL;
-	}
 	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++, nb++) {
 		if (nb == MLX5DM_FLOW_TMPL_MAX_ACTIONS) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
 					   "actions template: too many actions");
 			return NULL;
 		}
-		if (actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		if (attr->transfer && actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		    !mlx5dm_flow_tmpl_xlate(dev)->action_ok(actions[i].type)) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
+					   mlx5dm_flow_named_msg(true, actions[i].type,
+					   "not supported in transfer templates"));
+			return NULL;
+		}
+		if (!attr->transfer && actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
 		    !mlx5dm_flow_action_known(actions[i].type)) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
 					   mlx5dm_flow_type_msg(true, actions[i].type));
@@ -433,6 +510,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	at->nb = (uint16_t)nb;
 	at->ingress = attr->ingress;
 	at->egress = attr->egress;
+	at->transfer = attr->transfer;
 	rte_spinlock_lock(&fp->lock);
 	LIST_INSERT_HEAD(&t->ats, at, next);
 	rte_spinlock_unlock(&fp->lock);
@@ -524,6 +602,59 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 }
 
 /*
+ * The example of a transfer rule: the ports the rule names (port items,
+ * port actions the template leaves to the rule) are the manager's own,
+ * which every switch has.
+ */
+static int
+mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
+				  const struct rte_flow_actions_template *at,
+				  struct rte_flow_item *items, struct rte_flow_action *actions,
+				  const struct rte_flow_attr *attr, struct mlx5dm_flow_spec *spec,
+				  struct rte_flow_error *error)
+{
+	const struct rte_flow_item_ethdev ieth = { .port_id = dev->data->port_id };
+	const struct rte_flow_item_port_id iid = { .id = dev->data->port_id };
+	const struct rte_flow_action_ethdev aeth = { .port_id = dev->data->port_id };
+	const struct rte_flow_action_port_id aid = { .id = dev->data->port_id };
+	unsigned int i;
+
+	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
+		if (mlx5dm_flow_tmpl_port_item(items[i].type))
+			items[i].spec = items[i].type == RTE_FLOW_ITEM_TYPE_PORT_ID ?
+					(const void *)&iid : (const void *)&ieth;
+	for (i = 0; i < at->nb; i++) {
+		if (at->fixed & (1u << i))
+			continue;
+		if (actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_ID)
+			actions[i].conf = &aid;
+		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT ||
+			 actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
+			actions[i].conf = &aeth;
+	}
+	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, attr, items, actions, spec, error);
+}
+
+int
+mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+				struct rte_flow_template_table *tbl,
+				const struct rte_flow_item items[],
+				const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
+				struct rte_flow_error *error)
+{
+	int ret;
+
+	ret = mlx5dm_flow_tmpl_xlate(dev)->spec(dev, &tbl->attr, items, actions, tbl->spec,
+						error);
+	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
+	if (ret == 0 && (!fp->started || fp->quiescing))
+		ret = mlx5dm_flow_not_started(error);
+	if (ret == 0)
+		ret = mlx5dm_flow_objs_begin(fp, tbl->spec, NULL, true, b, error);
+	return ret;
+}
+
+/*
  * The example rule of templates pi and ai, translated into spec through
  * their compiled template (which is compiled from it the first time).
  */
@@ -547,6 +678,9 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, &shared, error);
 	if (ret < 0)
 		return ret;
+	if (tbl->attr.transfer)
+		return mlx5dm_flow_tmpl_transfer_example(dev, tbl->at[ai], items, actions,
+							 &tbl->attr, spec, error);
 	return mlx5dm_flow_translate(&xc, &tbl->attr, items, actions, spec, error);
 }
 
@@ -579,7 +713,9 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 				goto unbind;
 			for (i = 0; i < spec->nb_sub; i++) {
 				mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
-				m = mlx5dm_flow_matcher_get(fp, spec->egress, spec->group,
+				m = mlx5dm_flow_matcher_get(fp, spec->transfer ?
+							    MLX5DM_FLOW_DOM_FDB : spec->egress,
+							    spec->group,
 							    mlx5dm_flow_sub_priority(spec, i),
 							    criteria, mask, &err_field);
 				if (m == NULL) {
@@ -644,6 +780,7 @@ mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_tab
 	}
 	mlx5dm_free(tbl->ct);
 	mlx5dm_free(tbl->m);
+	mlx5dm_free(tbl->spec);
 	mlx5dm_free(tbl);
 }
 
@@ -670,6 +807,8 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 				     "pattern and actions templates are required");
 		return NULL;
 	}
+	if (attr->flow_attr.transfer && mlx5dm_flow_tmpl_transfer_ok(dev, error) < 0)
+		return NULL;
 	/* Refused now, not after a part of its rules took the rest of the ICM. */
 	if (priv->steer != NULL && mlx5dm_ctx_ste_room(priv->steer, attr->nb_flows) < 0) {
 		mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: nb_flows rules do not fit "
@@ -683,8 +822,11 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 		tbl->m = mlx5dm_calloc((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
 				       sizeof(tbl->m[0]));
 		tbl->ct = mlx5dm_calloc((size_t)nb_pt * nb_at, sizeof(tbl->ct[0]));
+		if (attr->flow_attr.transfer)
+			tbl->spec = mlx5dm_malloc(sizeof(*tbl->spec));
 	}
-	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->ct == NULL) {
+	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->ct == NULL ||
+	    (attr->flow_attr.transfer && tbl->spec == NULL)) {
 		if (tbl != NULL)
 			mlx5dm_flow_table_free(fp, tbl);
 		mlx5dm_free(spec);
@@ -695,25 +837,30 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
 		tbl->log_rules++;
 	rte_spinlock_lock(&fp->lock);
-	while (tbl->nb_ct < nb_pt * nb_at &&
+	/* A transfer table's rules are translated whole (mlx5dm_esw_flow_spec()): no template. */
+	while (!tbl->attr.transfer && tbl->nb_ct < nb_pt * nb_at &&
 	       (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
 		tbl->ct[tbl->nb_ct++]->owned = true;
-	if (tbl->nb_ct < nb_pt * nb_at)
+	if (!tbl->attr.transfer && tbl->nb_ct < nb_pt * nb_at)
 		ret = mlx5dm_flow_tmpl_err(error, errno, "template table: no memory (or no id "
 					   "left) for its compiled templates");
 	for (i = 0; i < nb_pt; i++) {
 		tbl->pt[tbl->nb_pt++] = pts[i];
 		pts[i]->users++;
-		if (!mlx5dm_flow_tmpl_dir_ok(pts[i]->ingress, pts[i]->egress, &tbl->attr))
+		if (!mlx5dm_flow_tmpl_dir_ok(pts[i]->ingress, pts[i]->egress, &tbl->attr) ||
+		    pts[i]->transfer != !!tbl->attr.transfer)
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: a pattern "
-						   "template is of the other direction");
+						   "template is of the other direction (a "
+						   "transfer table takes transfer templates only)");
 	}
 	for (i = 0; i < nb_at; i++) {
 		tbl->at[tbl->nb_at++] = ats[i];
 		ats[i]->users++;
-		if (!mlx5dm_flow_tmpl_dir_ok(ats[i]->ingress, ats[i]->egress, &tbl->attr))
+		if (!mlx5dm_flow_tmpl_dir_ok(ats[i]->ingress, ats[i]->egress, &tbl->attr) ||
+		    ats[i]->transfer != !!tbl->attr.transfer)
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
-						   "template is of the other direction");
+						   "template is of the other direction (a "
+						   "transfer table takes transfer templates only)");
 	}
 	/*
 	 * Every pair of templates must make rules: the example of each is

@@ -12,7 +12,9 @@
  * actions (rte_flow_conv()); a table checks every pair of its templates
  * once by translating an example rule of them, and holds the matchers of
  * that rule's sub-rules, sized for the table's nb_flows, while the port is
- * started (so a table filled within its size does not grow).
+ * started (so a table filled within its size does not grow). A transfer
+ * table (an E-Switch manager's) is an FDB group; its rules are translated
+ * by mlx5dm_esw.c, without a compiled template.
  *
  * mlx5dm_flow_queue.c: the flow queues. A rule of a table is its
  * templates with the rule's values (item specs under the template's masks,
@@ -44,6 +46,7 @@ struct rte_flow_pattern_template {
 	bool relaxed;
 	bool ingress;
 	bool egress;
+	bool transfer;                  /* of transfer tables only (and they take no other) */
 	uint16_t nb;                    /* items, END excluded */
 	struct rte_flow_item *items;    /* a copy: types and masks (NULL: none, or all zero) */
 };
@@ -53,6 +56,7 @@ struct rte_flow_actions_template {
 	uint32_t users;
 	bool ingress;
 	bool egress;
+	bool transfer;
 	uint16_t nb;                    /* actions, END excluded */
 	struct rte_flow_action *actions; /* copies */
 	struct rte_flow_action *masks;
@@ -70,6 +74,8 @@ struct rte_flow_template_table {
 	/* Each pair's compiled template (pattern template i, actions template j: i * nb_at + j). */
 	uint16_t nb_ct;
 	struct mlx5dm_flow_compiled **ct;
+	/* A transfer table: the translation of its rules (under fp->lock), no compiled template. */
+	struct mlx5dm_flow_spec *spec;
 	/* While the port is started: the matchers of the rules of every template pair. */
 	bool bound;
 	uint32_t nb_m;
@@ -84,6 +90,7 @@ struct rte_flow_action_handle {
 	LIST_ENTRY(rte_flow_action_handle) next;
 	uint32_t cnt;                   /* counter id; 0: gone with a port stop */
 	bool egress;
+	bool transfer;                  /* of transfer rules (the FDB's) */
 };
 
 /* One flow queue: results of finished operations, a ring of size entries (one lcore). */
@@ -144,6 +151,29 @@ int mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *f
 struct rte_flow *mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 					struct mlx5dm_flow_build *b, uint16_t queue,
 					rte_spinlock_t *qlock, struct rte_flow_error *error);
+
+/*
+ * mlx5dm_esw.c's translation of transfer rules for template tables
+ * (sh->esw_xlate of a vdev with an E-Switch): whether a transfer rule may
+ * have an action of this type; a transfer rule of the port (an E-Switch
+ * manager's) translated as rte_flow_create() takes it, into the flow
+ * path's spec (transfer set), 0 or a negative errno with error.
+ */
+struct mlx5dm_esw_xlate {
+	bool (*action_ok)(enum rte_flow_action_type type);
+	int (*spec)(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		    const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
+};
+/*
+ * mlx5dm_flow_template.c: the begin half of a transfer table's rule
+ * (mlx5dm_flow_create_begin() for the other tables), fp->lock held.
+ */
+int mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+				    struct rte_flow_template_table *tbl,
+				    const struct rte_flow_item items[],
+				    const struct rte_flow_action actions[],
+				    struct mlx5dm_flow_build *b, struct rte_flow_error *error);
 
 /* mlx5dm_flow_template.c: the rte_flow_ops entries. */
 int mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,

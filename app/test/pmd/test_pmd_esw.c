@@ -1020,8 +1020,9 @@ queue_rule(uint16_t on, struct rte_flow_template_table *tbl, uint8_t at, uint16_
  * Transfer templates: a template table of the FDB, its rules inserted and
  * destroyed through a flow queue of the manager, with push and pull; the
  * frames of the wire and of the VFs go where they say; a transfer COUNT
- * shared by rules (indirect) is queried through the queue. Templates a
- * transfer table cannot take are refused, naming what they hold.
+ * shared by rules (indirect) is queried through the queue. A representor's
+ * template API is its manager's. Templates a transfer table cannot take
+ * are refused, naming what they hold.
  */
 static void
 test_esw_template(void **state)
@@ -1079,8 +1080,13 @@ test_esw_template(void **state)
 
 	(void)state;
 	esw_open();
-	/* Before the port starts (ethdev's rule). */
+	/*
+	 * Before the ports start (ethdev's rule), on each port the template API
+	 * is used on: a representor's configures its manager's queues again.
+	 */
 	assert_int_equal(rte_flow_configure(p[PF], &pattr, 1, qa, &error), 0);
+	assert_int_equal(rte_flow_configure(p[REP0], &pattr, 1, qa, &error), 0);
+	assert_int_equal(rte_flow_configure(p[REP1], &pattr, 1, qa, &error), 0);
 	esw_start();
 	h = rte_flow_async_action_handle_create(p[PF], 0, &now, &transfer_conf, &count, NULL,
 						&error);
@@ -1125,7 +1131,8 @@ test_esw_template(void **state)
 	assert_non_null(up_vf0);
 	vf0_vf1 = queue_rule(p[PF], tbl, 0, p[REP0], p[REP1], NULL, &error);
 	assert_non_null(vf0_vf1);
-	vf1_drop = queue_rule(p[PF], tbl, 1, p[REP1], 0, h, &error);
+	/* Through a representor: the manager's flow queue and table. */
+	vf1_drop = queue_rule(p[REP1], tbl, 1, p[REP1], 0, h, &error);
 	assert_non_null(vf1_drop);
 	pull_ok(p[PF], 3);
 	assert_int_equal(steer_stat("steer_rules"), rules + 3);
@@ -1141,10 +1148,17 @@ test_esw_template(void **state)
 			 0);
 	pull_ok(p[PF], 1);
 	assert_int_equal(q.hits, 3);
-	/* A representor's Tx is refused as rte_flow_create() refuses it. */
-	rep_pt = rte_flow_pattern_template_create(p[PF], &pt_attr, rep_items, &error);
+	/*
+	 * Templates and tables on a representor are its manager's, transfer
+	 * ones only; a representor's Tx is refused as rte_flow_create() does.
+	 */
+	assert_null(rte_flow_pattern_template_create(p[REP0],
+						     &(const struct rte_flow_pattern_template_attr){
+						     .ingress = 1 }, &items[1], &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER);
+	rep_pt = rte_flow_pattern_template_create(p[REP0], &pt_attr, rep_items, &error);
 	assert_non_null(rep_pt);
-	rep_tbl = rte_flow_template_table_create(p[PF], &tattr, &rep_pt, 1, at, 1, &error);
+	rep_tbl = rte_flow_template_table_create(p[REP0], &tattr, &rep_pt, 1, at, 1, &error);
 	assert_non_null(rep_tbl);
 	{
 		struct rte_flow_item_ethdev rep0 = { .port_id = p[REP0] };
@@ -1159,15 +1173,15 @@ test_esw_template(void **state)
 			{ .type = RTE_FLOW_ACTION_TYPE_END },
 		};
 
-		assert_null(rte_flow_async_create(p[PF], 0, &now, rep_tbl, pattern, 0, acts, 0,
+		assert_null(rte_flow_async_create(p[REP0], 0, &now, rep_tbl, pattern, 0, acts, 0,
 						  NULL, &error));
 		assert_non_null(strstr(error.message, "frames a representor sends"));
 	}
-	assert_int_equal(rte_flow_template_table_destroy(p[PF], rep_tbl, &error), 0);
+	assert_int_equal(rte_flow_template_table_destroy(p[REP0], rep_tbl, &error), 0);
 	/* Destroyed through the queue: the library's rules go, the table keeps its matcher. */
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, up_vf0, NULL, &error), 0);
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf0_vf1, NULL, &error), 0);
-	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_drop, NULL, &error), 0);
+	assert_int_equal(rte_flow_async_destroy(p[REP1], 0, &now, vf1_drop, NULL, &error), 0);
 	pull_ok(p[PF], 3);
 	assert_int_equal(steer_stat("steer_rules"), rules);
 	assert_int_equal(steer_matchers(), matchers + 1);

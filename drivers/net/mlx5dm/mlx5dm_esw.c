@@ -1457,6 +1457,172 @@ mlx5dm_esw_pick_transfer_proxy(struct rte_eth_dev *dev, uint16_t *proxy_port_id,
 	return 0;
 }
 
+/*
+ * A representor's template API is its manager's (rte_flow_pick_transfer_proxy()):
+ * the same flow queues, templates and tables, transfer ones only (its NIC rules
+ * are rte_flow_create()'s).
+ */
+static struct rte_eth_dev *
+mlx5dm_esw_proxy(struct rte_eth_dev *dev)
+{
+	return &rte_eth_devices[mlx5dm_esw_manager(dev->data->dev_private)->port_id];
+}
+
+static int
+mlx5dm_esw_rep_nic_template(struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+				  "a representor's templates and tables are transfer ones (its NIC "
+				  "rules: rte_flow_create())");
+}
+
+static int
+mlx5dm_esw_rep_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
+			struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+{
+	return mlx5dm_flow_info_get(mlx5dm_esw_proxy(dev), port_info, queue_info, error);
+}
+
+static int
+mlx5dm_esw_rep_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
+			 uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
+			 struct rte_flow_error *error)
+{
+	return mlx5dm_flow_configure(mlx5dm_esw_proxy(dev), port_attr, nb_queue, queue_attr,
+				     error);
+}
+
+static struct rte_flow_pattern_template *
+mlx5dm_esw_rep_pt_create(struct rte_eth_dev *dev,
+			 const struct rte_flow_pattern_template_attr *attr,
+			 const struct rte_flow_item pattern[], struct rte_flow_error *error)
+{
+	if (attr != NULL && !attr->transfer) {
+		mlx5dm_esw_rep_nic_template(error);
+		return NULL;
+	}
+	return mlx5dm_flow_pattern_template_create(mlx5dm_esw_proxy(dev), attr, pattern, error);
+}
+
+static int
+mlx5dm_esw_rep_pt_destroy(struct rte_eth_dev *dev, struct rte_flow_pattern_template *pt,
+			  struct rte_flow_error *error)
+{
+	return mlx5dm_flow_pattern_template_destroy(mlx5dm_esw_proxy(dev), pt, error);
+}
+
+static struct rte_flow_actions_template *
+mlx5dm_esw_rep_at_create(struct rte_eth_dev *dev,
+			 const struct rte_flow_actions_template_attr *attr,
+			 const struct rte_flow_action actions[],
+			 const struct rte_flow_action masks[], struct rte_flow_error *error)
+{
+	if (attr != NULL && !attr->transfer) {
+		mlx5dm_esw_rep_nic_template(error);
+		return NULL;
+	}
+	return mlx5dm_flow_actions_template_create(mlx5dm_esw_proxy(dev), attr, actions, masks,
+						   error);
+}
+
+static int
+mlx5dm_esw_rep_at_destroy(struct rte_eth_dev *dev, struct rte_flow_actions_template *at,
+			  struct rte_flow_error *error)
+{
+	return mlx5dm_flow_actions_template_destroy(mlx5dm_esw_proxy(dev), at, error);
+}
+
+static struct rte_flow_template_table *
+mlx5dm_esw_rep_table_create(struct rte_eth_dev *dev,
+			    const struct rte_flow_template_table_attr *attr,
+			    struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+			    struct rte_flow_actions_template *ats[], uint8_t nb_at,
+			    struct rte_flow_error *error)
+{
+	if (attr != NULL && !attr->flow_attr.transfer) {
+		mlx5dm_esw_rep_nic_template(error);
+		return NULL;
+	}
+	return mlx5dm_flow_template_table_create(mlx5dm_esw_proxy(dev), attr, pts, nb_pt, ats,
+						 nb_at, error);
+}
+
+static int
+mlx5dm_esw_rep_table_destroy(struct rte_eth_dev *dev, struct rte_flow_template_table *tbl,
+			     struct rte_flow_error *error)
+{
+	return mlx5dm_flow_template_table_destroy(mlx5dm_esw_proxy(dev), tbl, error);
+}
+
+static struct rte_flow *
+mlx5dm_esw_rep_async_create(struct rte_eth_dev *dev, uint32_t queue,
+			    const struct rte_flow_op_attr *op_attr,
+			    struct rte_flow_template_table *tbl,
+			    const struct rte_flow_item pattern[], uint8_t pt_idx,
+			    const struct rte_flow_action actions[], uint8_t at_idx,
+			    void *user_data, struct rte_flow_error *error)
+{
+	return mlx5dm_flow_async_create(mlx5dm_esw_proxy(dev), queue, op_attr, tbl, pattern,
+					pt_idx, actions, at_idx, user_data, error);
+}
+
+static int
+mlx5dm_esw_rep_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
+			     const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
+			     void *user_data, struct rte_flow_error *error)
+{
+	return mlx5dm_flow_async_destroy(mlx5dm_esw_proxy(dev), queue, op_attr, flow, user_data,
+					 error);
+}
+
+static int
+mlx5dm_esw_rep_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
+{
+	return mlx5dm_flow_push(mlx5dm_esw_proxy(dev), queue, error);
+}
+
+static int
+mlx5dm_esw_rep_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_result res[],
+		    uint16_t n_res, struct rte_flow_error *error)
+{
+	return mlx5dm_flow_pull(mlx5dm_esw_proxy(dev), queue, res, n_res, error);
+}
+
+static struct rte_flow_action_handle *
+mlx5dm_esw_rep_handle_create(struct rte_eth_dev *dev, uint32_t queue,
+			     const struct rte_flow_op_attr *op_attr,
+			     const struct rte_flow_indir_action_conf *conf,
+			     const struct rte_flow_action *action, void *user_data,
+			     struct rte_flow_error *error)
+{
+	if (conf != NULL && !conf->transfer) {
+		mlx5dm_esw_rep_nic_template(error);
+		return NULL;
+	}
+	return mlx5dm_flow_async_handle_create(mlx5dm_esw_proxy(dev), queue, op_attr, conf,
+					       action, user_data, error);
+}
+
+static int
+mlx5dm_esw_rep_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
+			      const struct rte_flow_op_attr *op_attr,
+			      struct rte_flow_action_handle *h, void *user_data,
+			      struct rte_flow_error *error)
+{
+	return mlx5dm_flow_async_handle_destroy(mlx5dm_esw_proxy(dev), queue, op_attr, h,
+						user_data, error);
+}
+
+static int
+mlx5dm_esw_rep_handle_query(struct rte_eth_dev *dev, uint32_t queue,
+			    const struct rte_flow_op_attr *op_attr,
+			    const struct rte_flow_action_handle *h, void *data, void *user_data,
+			    struct rte_flow_error *error)
+{
+	return mlx5dm_flow_async_handle_query(mlx5dm_esw_proxy(dev), queue, op_attr, h, data,
+					      user_data, error);
+}
+
 int
 mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
 {
@@ -1545,6 +1711,21 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		.query = mlx5dm_esw_query,
 		.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy,
 		.dev_dump = mlx5dm_esw_dev_dump,
+		.info_get = mlx5dm_esw_rep_info_get,
+		.configure = mlx5dm_esw_rep_configure,
+		.pattern_template_create = mlx5dm_esw_rep_pt_create,
+		.pattern_template_destroy = mlx5dm_esw_rep_pt_destroy,
+		.actions_template_create = mlx5dm_esw_rep_at_create,
+		.actions_template_destroy = mlx5dm_esw_rep_at_destroy,
+		.template_table_create = mlx5dm_esw_rep_table_create,
+		.template_table_destroy = mlx5dm_esw_rep_table_destroy,
+		.async_create = mlx5dm_esw_rep_async_create,
+		.async_destroy = mlx5dm_esw_rep_async_destroy,
+		.push = mlx5dm_esw_rep_push,
+		.pull = mlx5dm_esw_rep_pull,
+		.async_action_handle_create = mlx5dm_esw_rep_handle_create,
+		.async_action_handle_destroy = mlx5dm_esw_rep_handle_destroy,
+		.async_action_handle_query = mlx5dm_esw_rep_handle_query,
 	};
 	sh->esw = esw;
 	sh->esw_xlate = &mlx5dm_esw_xlate;

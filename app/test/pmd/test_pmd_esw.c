@@ -1107,6 +1107,11 @@ test_esw_template(void **state)
 	assert_non_null(strstr(error.message, "MARK"));
 	assert_null(rte_flow_pattern_template_create(p[PF], &pt_attr, unmasked, &error));
 	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ITEM_MASK);
+	assert_null(rte_flow_pattern_template_create(p[PF],
+						     &(const struct rte_flow_pattern_template_attr){
+						     .transfer = 1, .relaxed_matching = 1 }, items,
+						     &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER);
 	assert_null(rte_flow_actions_template_create(p[PF], &at_attr, to_queue, to_queue,
 						     &error));
 	assert_non_null(strstr(error.message, "QUEUE"));

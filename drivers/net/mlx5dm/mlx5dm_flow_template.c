@@ -283,6 +283,12 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	}
 	if (attr->transfer && mlx5dm_flow_tmpl_transfer_ok(dev, error) < 0)
 		return NULL;
+	/* A transfer rule's pattern implies its protocols, as rte_flow_create() takes it. */
+	if (attr->transfer && attr->relaxed_matching) {
+		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
+				   "relaxed matching is not supported in transfer templates");
+		return NULL;
+	}
 	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++, nb++) {
 		if (nb == MLX5DM_FLOW_TMPL_MAX_ITEMS) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,

@@ -1055,6 +1055,10 @@ test_esw_template(void **state)
 		{ .type = RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, .conf = &any },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	const struct rte_flow_action to_rep[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR, .conf = &any },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 	const struct rte_flow_action_queue q0 = { .index = 0 };
 	const struct rte_flow_action to_queue[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
@@ -1069,11 +1073,11 @@ test_esw_template(void **state)
 		.flow_attr = { .transfer = 1 }, .nb_flows = 64,
 	};
 	struct rte_flow_pattern_template *pt, *nic_pt, *rep_pt;
-	struct rte_flow_actions_template *at[2];
+	struct rte_flow_actions_template *at[3];
 	struct rte_flow_template_table *tbl, *rep_tbl;
 	struct rte_flow_action_handle *h;
 	struct rte_flow_query_count q = { .reset = 0 };
-	struct rte_flow *up_vf0, *vf0_vf1, *vf1_drop;
+	struct rte_flow *up_vf0, *vf0_vf1, *vf1_drop, *vf1_rep0;
 	struct rte_flow_error error;
 	uint64_t matchers, rules;
 	const uint16_t *p = ports;
@@ -1119,6 +1123,8 @@ test_esw_template(void **state)
 	assert_non_null(pt);
 	at[0] = rte_flow_actions_template_create(p[PF], &at_attr, to_port, to_port, &error);
 	assert_non_null(at[0]);
+	at[2] = rte_flow_actions_template_create(p[PF], &at_attr, to_rep, to_rep, &error);
+	assert_non_null(at[2]);
 	/* A NIC template in a transfer table: refused. */
 	nic_pt = rte_flow_pattern_template_create(p[PF],
 						  &(const struct rte_flow_pattern_template_attr){
@@ -1128,7 +1134,7 @@ test_esw_template(void **state)
 
 	matchers = steer_matchers();
 	rules = steer_stat("steer_rules");
-	tbl = rte_flow_template_table_create(p[PF], &tattr, &pt, 1, at, 2, &error);
+	tbl = rte_flow_template_table_create(p[PF], &tattr, &pt, 1, at, 3, &error);
 	assert_non_null(tbl);
 	/* Its matcher (one mask, one priority) exists with the table. */
 	assert_int_equal(steer_matchers(), matchers + 1);
@@ -1193,6 +1199,30 @@ test_esw_template(void **state)
 	/* The switch is as before: misses to the representors. */
 	send_frames(p[VF0], 2);
 	expect((const unsigned int[NB]){ [REP0] = 2 });
+	/* PORT_REPRESENTOR: VF1's frames to the Rx of VF0's representor (stamped). */
+	{
+		struct rte_flow_item_ethdev vf1 = { .port_id = p[REP1] };
+		struct rte_flow_action_ethdev rep0 = { .port_id = p[REP0] };
+		const struct rte_flow_item pattern[] = {
+			{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &vf1 },
+			{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+			{ .type = RTE_FLOW_ITEM_TYPE_END },
+		};
+		const struct rte_flow_action acts[] = {
+			{ .type = RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR, .conf = &rep0 },
+			{ .type = RTE_FLOW_ACTION_TYPE_END },
+		};
+
+		vf1_rep0 = rte_flow_async_create(p[PF], 0, &now, tbl, pattern, 0, acts, 2, NULL,
+						 &error);
+		assert_non_null(vf1_rep0);
+	}
+	pull_ok(p[PF], 1);
+	send_frames(p[VF1], 5);
+	expect((const unsigned int[NB]){ [REP0] = 5 });
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_rep0, NULL, &error), 0);
+	pull_ok(p[PF], 1);
+	assert_int_equal(steer_stat("steer_rules"), rules);
 	assert_int_equal(rte_flow_template_table_destroy(p[PF], tbl, &error), 0);
 	assert_int_equal(steer_matchers(), matchers);
 	esw_close();

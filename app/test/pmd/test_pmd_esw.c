@@ -1155,6 +1155,9 @@ test_esw_template(void **state)
 	expect((const unsigned int[NB]){ [VF0] = 6, [VF1] = 4 });
 	assert_int_equal(hits(p[PF], up_vf0), 6);
 	assert_int_equal(hits(p[PF], vf0_vf1), 4);
+	/* Its steering rule in rdma-core's dump format, and the FDB's with the NIC domains. */
+	dump_check(p[PF], up_vf0, 0);
+	dump_check(p[PF], NULL, 3);
 	assert_int_equal(rte_flow_async_action_handle_query(p[PF], 0, &now, h, &q, NULL, &error),
 			 0);
 	pull_ok(p[PF], 1);

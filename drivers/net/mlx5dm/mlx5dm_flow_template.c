@@ -90,10 +90,15 @@ mlx5dm_flow_tmpl_transfer_item(const struct rte_flow_item *it, struct rte_flow_e
 			((const struct rte_flow_item_port_id *)it->mask)->id == UINT32_MAX;
 		break;
 	case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
-	case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
 		whole = it->mask != NULL &&
 			((const struct rte_flow_item_ethdev *)it->mask)->port_id == UINT16_MAX;
 		break;
+	case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
+		/* What a port sends is told by its send queues, a rule per queue (esw.c). */
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, it,
+					  mlx5dm_flow_named_msg(false, it->type,
+					  "not supported in transfer templates (what a port "
+					  "sends: rte_flow_create())"));
 	case RTE_FLOW_ITEM_TYPE_MARK:
 	case RTE_FLOW_ITEM_TYPE_META:
 	case RTE_FLOW_ITEM_TYPE_TAG:

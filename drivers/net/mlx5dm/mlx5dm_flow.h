@@ -398,15 +398,13 @@ enum mlx5dm_flow_stage {
 enum {
 	MLX5DM_FLOW_A_FATE = 1u << 0,
 	MLX5DM_FLOW_A_COUNT = 1u << 1,
-	MLX5DM_FLOW_A_MARK = 1u << 2,
-	MLX5DM_FLOW_A_FLAG = 1u << 3,
-	MLX5DM_FLOW_A_DECAP = 1u << 4,
-	MLX5DM_FLOW_A_ENCAP = 1u << 5,
-	MLX5DM_FLOW_A_MODIFY = 1u << 6,         /* a header field is rewritten */
-	MLX5DM_FLOW_A_POP = 1u << 7,
-	MLX5DM_FLOW_A_PUSH = 1u << 8,
-	MLX5DM_FLOW_A_SET_META = 1u << 9,
-	MLX5DM_FLOW_A_SET_REG = 1u << 10,       /* a metadata register is written */
+	MLX5DM_FLOW_A_MARK = 1u << 2,           /* MARK or FLAG */
+	MLX5DM_FLOW_A_DECAP = 1u << 3,
+	MLX5DM_FLOW_A_ENCAP = 1u << 4,
+	MLX5DM_FLOW_A_MODIFY = 1u << 5,         /* a header field is rewritten */
+	MLX5DM_FLOW_A_POP = 1u << 6,
+	MLX5DM_FLOW_A_PUSH = 1u << 7,
+	MLX5DM_FLOW_A_SET_REG = 1u << 8,        /* a metadata register is written */
 };
 
 /* mlx5dm_flow_attr.c */

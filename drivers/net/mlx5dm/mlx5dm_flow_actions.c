@@ -133,13 +133,14 @@ mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 {
 	const struct rte_flow_action_mark *m = a->conf;
 
-	if (x->seen & (MLX5DM_FLOW_A_MARK | MLX5DM_FLOW_A_FLAG))
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "only one MARK or FLAG action per rule");
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_MARK, a, "only one MARK or FLAG action per "
+				   "rule", error);
+
+	if (ret < 0)
+		return ret;
 	if (m->id > MLX5DM_FLOW_MARK_MAX)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MARK id must be at most 0xfffffd");
-	x->seen |= MLX5DM_FLOW_A_MARK;
 	x->mark = true;
 	x->mark_id = m->id;
 	x->spec->tag = true;
@@ -151,10 +152,11 @@ static int
 mlx5dm_flow_act_flag(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
-	if (x->seen & (MLX5DM_FLOW_A_MARK | MLX5DM_FLOW_A_FLAG))
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "only one MARK or FLAG action per rule");
-	x->seen |= MLX5DM_FLOW_A_FLAG;
+	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_MARK, a, "only one MARK or FLAG action per "
+				   "rule", error);
+
+	if (ret < 0)
+		return ret;
 	x->spec->tag = true;
 	x->spec->tag_value = MLX5DM_FLOW_TAG_FLAG;
 	return 0;
@@ -241,20 +243,6 @@ mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 	spec->nb_pop++;
 	x->seen |= MLX5DM_FLOW_A_POP;
 	return 0;
-}
-
-static int
-mlx5dm_flow_act_modify(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		       struct rte_flow_error *error)
-{
-	return mlx5dm_flow_xlate_set_action(x, a, error);
-}
-
-static int
-mlx5dm_flow_act_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			     struct rte_flow_error *error)
-{
-	return mlx5dm_flow_xlate_modify_field(x, a, error);
 }
 
 static int
@@ -357,98 +345,65 @@ mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 #define IN MLX5DM_FLOW_DIR_IN
 #define OUT MLX5DM_FLOW_DIR_OUT
 #define ANY MLX5DM_FLOW_DIR_ANY
-#define ACT(d, m, c, f) { .dir = (d), .dir_msg = (m), .conf = (c), .fn = (f) }
-#define ANY_DIR(c, f) ACT(ANY, NULL, c, f)
-#define SET(f) ANY_DIR(true, f)
+
+/* By action type; a type without a function is not supported. */
+static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
+	[RTE_FLOW_ACTION_TYPE_VOID] = { ANY, NULL, false, mlx5dm_flow_act_void },
+	[RTE_FLOW_ACTION_TYPE_DROP] = { ANY, NULL, false, mlx5dm_flow_act_drop },
+	[RTE_FLOW_ACTION_TYPE_QUEUE] = { IN, "QUEUE is an ingress action", true,
+					 mlx5dm_flow_act_queue },
+	[RTE_FLOW_ACTION_TYPE_RSS] = { IN, "RSS is an ingress action", true, mlx5dm_flow_act_rss },
+	[RTE_FLOW_ACTION_TYPE_JUMP] = { ANY, NULL, true, mlx5dm_flow_act_jump },
+	[RTE_FLOW_ACTION_TYPE_COUNT] = { ANY, NULL, false, mlx5dm_flow_act_count },
+	[RTE_FLOW_ACTION_TYPE_MARK] = { IN, "MARK is an ingress action", true,
+					mlx5dm_flow_act_mark },
+	[RTE_FLOW_ACTION_TYPE_FLAG] = { IN, "FLAG is an ingress action", false,
+					mlx5dm_flow_act_flag },
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_TP_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_TP_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_TTL] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_DEC_TTL] = { ANY, NULL, false, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_TAG] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_SET_META] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
+	[RTE_FLOW_ACTION_TYPE_MODIFY_FIELD] = { ANY, NULL, true,
+						mlx5dm_flow_xlate_modify_field },
+	[RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN] = { ANY, NULL, true, mlx5dm_flow_act_push },
+	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID] = { ANY, NULL, true, mlx5dm_flow_act_vlan_set },
+	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP] = { ANY, NULL, true, mlx5dm_flow_act_vlan_set },
+	[RTE_FLOW_ACTION_TYPE_OF_POP_VLAN] = { ANY, NULL, false, mlx5dm_flow_act_pop },
+	[RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP] = { OUT, "VXLAN_ENCAP is an egress action (NIC RX "
+					       "cannot encapsulate)", true,
+					       mlx5dm_flow_act_vxlan_encap },
+	[RTE_FLOW_ACTION_TYPE_VXLAN_DECAP] = { IN, "VXLAN_DECAP is an ingress action (NIC TX "
+					       "cannot decapsulate)", false,
+					       mlx5dm_flow_act_vxlan_decap },
+	[RTE_FLOW_ACTION_TYPE_RAW_ENCAP] = { ANY, NULL, true, mlx5dm_flow_act_raw_encap },
+	[RTE_FLOW_ACTION_TYPE_RAW_DECAP] = { ANY, NULL, false, mlx5dm_flow_act_raw_decap },
+};
+
+#undef IN
+#undef OUT
+#undef ANY
 
 static const struct mlx5dm_flow_act_def *
 mlx5dm_flow_act_def_get(enum rte_flow_action_type type)
 {
-	static const struct mlx5dm_flow_act_def vd = ANY_DIR(false, mlx5dm_flow_act_void);
-	static const struct mlx5dm_flow_act_def drop = ANY_DIR(false, mlx5dm_flow_act_drop);
-	static const struct mlx5dm_flow_act_def queue =
-		ACT(IN, "QUEUE is an ingress action", true, mlx5dm_flow_act_queue);
-	static const struct mlx5dm_flow_act_def rss =
-		ACT(IN, "RSS is an ingress action", true, mlx5dm_flow_act_rss);
-	static const struct mlx5dm_flow_act_def jump = ANY_DIR(true, mlx5dm_flow_act_jump);
-	static const struct mlx5dm_flow_act_def count = ANY_DIR(false, mlx5dm_flow_act_count);
-	static const struct mlx5dm_flow_act_def mark =
-		ACT(IN, "MARK is an ingress action", true, mlx5dm_flow_act_mark);
-	static const struct mlx5dm_flow_act_def flag =
-		ACT(IN, "FLAG is an ingress action", false, mlx5dm_flow_act_flag);
-	static const struct mlx5dm_flow_act_def modify = SET(mlx5dm_flow_act_modify);
-	static const struct mlx5dm_flow_act_def dec_ttl = ANY_DIR(false, mlx5dm_flow_act_modify);
-	static const struct mlx5dm_flow_act_def modify_field =
-		SET(mlx5dm_flow_act_modify_field);
-	static const struct mlx5dm_flow_act_def push = SET(mlx5dm_flow_act_push);
-	static const struct mlx5dm_flow_act_def vlan_set = SET(mlx5dm_flow_act_vlan_set);
-	static const struct mlx5dm_flow_act_def pop = ANY_DIR(false, mlx5dm_flow_act_pop);
-	static const struct mlx5dm_flow_act_def vxlan_encap =
-		ACT(OUT, "VXLAN_ENCAP is an egress action (NIC RX cannot encapsulate)", true,
-		    mlx5dm_flow_act_vxlan_encap);
-	static const struct mlx5dm_flow_act_def vxlan_decap =
-		ACT(IN, "VXLAN_DECAP is an ingress action (NIC TX cannot decapsulate)", false,
-		    mlx5dm_flow_act_vxlan_decap);
-	static const struct mlx5dm_flow_act_def raw_encap = SET(mlx5dm_flow_act_raw_encap);
-	static const struct mlx5dm_flow_act_def raw_decap =
-		ANY_DIR(false, mlx5dm_flow_act_raw_decap);
-
-	switch (type) {
-	case RTE_FLOW_ACTION_TYPE_VOID:
-		return &vd;
-	case RTE_FLOW_ACTION_TYPE_DROP:
-		return &drop;
-	case RTE_FLOW_ACTION_TYPE_QUEUE:
-		return &queue;
-	case RTE_FLOW_ACTION_TYPE_RSS:
-		return &rss;
-	case RTE_FLOW_ACTION_TYPE_JUMP:
-		return &jump;
-	case RTE_FLOW_ACTION_TYPE_COUNT:
-		return &count;
-	case RTE_FLOW_ACTION_TYPE_MARK:
-		return &mark;
-	case RTE_FLOW_ACTION_TYPE_FLAG:
-		return &flag;
-	case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
-	case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
-	case RTE_FLOW_ACTION_TYPE_SET_TTL:
-	case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
-	case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
-	case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
-	case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
-	case RTE_FLOW_ACTION_TYPE_SET_TAG:
-	case RTE_FLOW_ACTION_TYPE_SET_META:
-		return &modify;
-	case RTE_FLOW_ACTION_TYPE_DEC_TTL:
-		return &dec_ttl;
-	case RTE_FLOW_ACTION_TYPE_MODIFY_FIELD:
-		return &modify_field;
-	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
-		return &push;
-	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
-	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
-		return &vlan_set;
-	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
-		return &pop;
-	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
-		return &vxlan_encap;
-	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
-		return &vxlan_decap;
-	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
-		return &raw_encap;
-	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
-		return &raw_decap;
-	default:
+	/* PMD-private types are negative: out of the table as unsigned. */
+	if ((unsigned int)type >= RTE_DIM(mlx5dm_flow_act_defs) ||
+	    mlx5dm_flow_act_defs[type].fn == NULL)
 		return NULL;
-	}
+	return &mlx5dm_flow_act_defs[type];
 }
 
 bool

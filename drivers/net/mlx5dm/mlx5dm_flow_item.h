@@ -48,7 +48,6 @@ struct mlx5dm_flow_fmap {
 	{ .bit = (b), .width = (w), .group = (g), .fte = { v0, v1, v2, v3 } }
 
 struct mlx5dm_flow_item_def {
-	const char *name;
 	uint16_t size;                  /* of the rte_flow_item_* structure */
 	const void *default_mask;
 	const void *nic_mask;           /* what the device can match, same layout */

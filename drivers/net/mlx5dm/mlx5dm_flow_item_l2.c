@@ -225,7 +225,6 @@ mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth = {
-	.name = "ETH",
 	.size = sizeof(struct rte_flow_item_eth),
 	.default_mask = &rte_flow_item_eth_mask,
 	.nic_mask = &mlx5dm_flow_nic_eth,
@@ -314,7 +313,6 @@ mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const ui
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan = {
-	.name = "VLAN",
 	.size = sizeof(struct rte_flow_item_vlan),
 	.default_mask = &rte_flow_item_vlan_mask,
 	.nic_mask = &mlx5dm_flow_nic_vlan,

@@ -128,7 +128,6 @@ mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
-	.name = "IPV4",
 	.size = sizeof(struct rte_flow_item_ipv4),
 	.default_mask = &rte_flow_item_ipv4_mask,
 	.nic_mask = &mlx5dm_flow_nic_ipv4,
@@ -177,7 +176,6 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv6[] = {
 };
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
-	.name = "IPV6",
 	.size = sizeof(struct rte_flow_item_ipv6),
 	.default_mask = &rte_flow_item_ipv6_mask,
 	.nic_mask = &mlx5dm_flow_nic_ipv6,

@@ -59,7 +59,7 @@ mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 }
 
 #define L4_DEF(n, l3, msg, proto) \
-	.name = #n, .size = sizeof(struct rte_flow_item_##n), \
+	.size = sizeof(struct rte_flow_item_##n), \
 	.default_mask = &rte_flow_item_##n##_mask, .nic_mask = &mlx5dm_flow_nic_##n, \
 	.map = mlx5dm_flow_map_##n, .n_map = RTE_DIM(mlx5dm_flow_map_##n), \
 	.need_l3 = (l3), .need_msg = (msg), .ip_proto = (proto), \

@@ -64,7 +64,6 @@ mlx5dm_flow_meta_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_meta = {
-	.name = "META",
 	.size = sizeof(struct rte_flow_item_meta),
 	.default_mask = &rte_flow_item_meta_mask,
 	.nic_mask = &mlx5dm_flow_nic_meta,
@@ -106,7 +105,6 @@ mlx5dm_flow_tag_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_tag = {
-	.name = "TAG",
 	.size = sizeof(struct rte_flow_item_tag),
 	.default_mask = &rte_flow_item_tag_mask,
 	.nic_mask = &mlx5dm_flow_nic_tag,
@@ -172,7 +170,6 @@ mlx5dm_flow_mark_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const ui
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_mark = {
-	.name = "MARK",
 	.size = sizeof(struct rte_flow_item_mark),
 	.default_mask = &rte_flow_item_mark_mask,
 	.nic_mask = &mlx5dm_flow_nic_mark,

@@ -67,7 +67,6 @@ mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const u
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_vxlan = {
-	.name = "VXLAN",
 	.size = sizeof(struct rte_flow_item_vxlan),
 	.default_mask = &rte_flow_item_vxlan_mask,
 	.nic_mask = &mlx5dm_flow_nic_vxlan,
@@ -131,7 +130,6 @@ mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uin
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
-	.name = "GRE",
 	.size = sizeof(struct rte_flow_item_gre),
 	.default_mask = &rte_flow_item_gre_mask,
 	.nic_mask = &mlx5dm_flow_nic_gre,
@@ -172,7 +170,6 @@ mlx5dm_flow_gre_key_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre_key = {
-	.name = "GRE_KEY",
 	.size = sizeof(rte_be32_t),
 	.default_mask = &mlx5dm_flow_gre_key_mask,
 	.nic_mask = &mlx5dm_flow_gre_key_mask,
@@ -250,7 +247,6 @@ mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const ui
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_mpls = {
-	.name = "MPLS",
 	.size = sizeof(struct rte_flow_item_mpls),
 	.default_mask = &rte_flow_item_mpls_mask,
 	.nic_mask = &mlx5dm_flow_nic_mpls,

@@ -14,43 +14,31 @@
 
 #include "mlx5dm_flow_item.h"
 
+static const struct mlx5dm_flow_item_def *const mlx5dm_flow_item_defs[] = {
+	[RTE_FLOW_ITEM_TYPE_ETH] = &mlx5dm_flow_item_eth,
+	[RTE_FLOW_ITEM_TYPE_VLAN] = &mlx5dm_flow_item_vlan,
+	[RTE_FLOW_ITEM_TYPE_IPV4] = &mlx5dm_flow_item_ipv4,
+	[RTE_FLOW_ITEM_TYPE_IPV6] = &mlx5dm_flow_item_ipv6,
+	[RTE_FLOW_ITEM_TYPE_TCP] = &mlx5dm_flow_item_tcp,
+	[RTE_FLOW_ITEM_TYPE_UDP] = &mlx5dm_flow_item_udp,
+	[RTE_FLOW_ITEM_TYPE_ICMP] = &mlx5dm_flow_item_icmp,
+	[RTE_FLOW_ITEM_TYPE_ICMP6] = &mlx5dm_flow_item_icmp6,
+	[RTE_FLOW_ITEM_TYPE_VXLAN] = &mlx5dm_flow_item_vxlan,
+	[RTE_FLOW_ITEM_TYPE_GRE] = &mlx5dm_flow_item_gre,
+	[RTE_FLOW_ITEM_TYPE_GRE_KEY] = &mlx5dm_flow_item_gre_key,
+	[RTE_FLOW_ITEM_TYPE_MPLS] = &mlx5dm_flow_item_mpls,
+	[RTE_FLOW_ITEM_TYPE_META] = &mlx5dm_flow_item_meta,
+	[RTE_FLOW_ITEM_TYPE_TAG] = &mlx5dm_flow_item_tag,
+	[RTE_FLOW_ITEM_TYPE_MARK] = &mlx5dm_flow_item_mark,
+};
+
 const struct mlx5dm_flow_item_def *
 mlx5dm_flow_item_def_get(enum rte_flow_item_type type)
 {
-	switch (type) {
-	case RTE_FLOW_ITEM_TYPE_ETH:
-		return &mlx5dm_flow_item_eth;
-	case RTE_FLOW_ITEM_TYPE_VLAN:
-		return &mlx5dm_flow_item_vlan;
-	case RTE_FLOW_ITEM_TYPE_IPV4:
-		return &mlx5dm_flow_item_ipv4;
-	case RTE_FLOW_ITEM_TYPE_IPV6:
-		return &mlx5dm_flow_item_ipv6;
-	case RTE_FLOW_ITEM_TYPE_TCP:
-		return &mlx5dm_flow_item_tcp;
-	case RTE_FLOW_ITEM_TYPE_UDP:
-		return &mlx5dm_flow_item_udp;
-	case RTE_FLOW_ITEM_TYPE_ICMP:
-		return &mlx5dm_flow_item_icmp;
-	case RTE_FLOW_ITEM_TYPE_ICMP6:
-		return &mlx5dm_flow_item_icmp6;
-	case RTE_FLOW_ITEM_TYPE_VXLAN:
-		return &mlx5dm_flow_item_vxlan;
-	case RTE_FLOW_ITEM_TYPE_GRE:
-		return &mlx5dm_flow_item_gre;
-	case RTE_FLOW_ITEM_TYPE_GRE_KEY:
-		return &mlx5dm_flow_item_gre_key;
-	case RTE_FLOW_ITEM_TYPE_MPLS:
-		return &mlx5dm_flow_item_mpls;
-	case RTE_FLOW_ITEM_TYPE_META:
-		return &mlx5dm_flow_item_meta;
-	case RTE_FLOW_ITEM_TYPE_TAG:
-		return &mlx5dm_flow_item_tag;
-	case RTE_FLOW_ITEM_TYPE_MARK:
-		return &mlx5dm_flow_item_mark;
-	default:
+	/* PMD-private types are negative: out of the table as unsigned. */
+	if ((unsigned int)type >= RTE_DIM(mlx5dm_flow_item_defs))
 		return NULL;
-	}
+	return mlx5dm_flow_item_defs[type];
 }
 
 int

@@ -159,6 +159,8 @@ struct mlx5dm_flow_sub {
 
 /* A VLAN tag of the pattern: first (0) or second (1) of the outer (0) or inner (1) headers. */
 #define MLX5DM_FLOW_TAG_BIT(inner, second) (1u << ((inner) * 2u + (second)))
+/* The match field saying the tag is a C-tag (svlan false) or an S-tag (mlx5dm_flow_rss.c). */
+enum mlx5dm_fte_field mlx5dm_flow_vlan_tag_field(bool inner, bool second, bool svlan);
 
 /* The sub-rule matches no more than the spec (no extra match of its own). */
 static inline bool
@@ -477,10 +479,8 @@ int mlx5dm_flow_modify_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_ac
 int mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			    uint8_t src, uint8_t src_offset, uint8_t dst, uint8_t dst_offset,
 			    uint8_t length, struct rte_flow_error *error);
-/* Set the bits of mask in a 32-bit register field (one entry per run of ones). */
-int mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-				  uint8_t field, uint32_t data, uint32_t mask,
-				  struct rte_flow_error *error);
+/* The register of TAG index (below MLX5DM_FLOW_NB_TAGS), or of META when index < 0. */
+uint8_t mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index);
 /* The SET_* / DEC_TTL / INC_* / OF_SET_VLAN_VID / SET_TAG / SET_META actions. */
 int mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 				 struct rte_flow_error *error);

@@ -38,23 +38,6 @@ mlx5dm_flow_vlan_second(const struct mlx5dm_flow_xlate *x)
 	return x->variant == MLX5DM_FLOW_V_OUTER2 || x->variant == MLX5DM_FLOW_V_INNER2;
 }
 
-/* cvlan_tag / svlan_tag of the first (second = false) or second VLAN of the level. */
-static enum mlx5dm_fte_field
-mlx5dm_flow_vlan_tag_field(const struct mlx5dm_flow_xlate *x, bool second, bool svlan)
-{
-	static const enum mlx5dm_fte_field f[2][2][2] = {
-		/* [second][inner][svlan] */
-		{ { MLX5DM_FTE(outer, cvlan_tag), MLX5DM_FTE(outer, svlan_tag) },
-		  { MLX5DM_FTE(inner, cvlan_tag), MLX5DM_FTE(inner, svlan_tag) } },
-		{ { MLX5DM_FTE(misc, outer_second_cvlan_tag),
-		    MLX5DM_FTE(misc, outer_second_svlan_tag) },
-		  { MLX5DM_FTE(misc, inner_second_cvlan_tag),
-		    MLX5DM_FTE(misc, inner_second_svlan_tag) } },
-	};
-
-	return f[second][x->inner][svlan];
-}
-
 /* What the pattern says of one tag: nothing yet, absent, either kind, a C-tag, an S-tag. */
 enum mlx5dm_flow_tag {
 	MLX5DM_FLOW_TAG_UNSET,
@@ -68,8 +51,8 @@ enum mlx5dm_flow_tag {
 static enum mlx5dm_flow_tag
 mlx5dm_flow_tag_get(struct mlx5dm_flow_xlate *x, bool second)
 {
-	enum mlx5dm_fte_field c = mlx5dm_flow_vlan_tag_field(x, second, false);
-	enum mlx5dm_fte_field s = mlx5dm_flow_vlan_tag_field(x, second, true);
+	enum mlx5dm_fte_field c = mlx5dm_flow_vlan_tag_field(x->inner, second, false);
+	enum mlx5dm_fte_field s = mlx5dm_flow_vlan_tag_field(x->inner, second, true);
 
 	if (mlx5dm_flow_match_mask(x, c) == 0)
 		return MLX5DM_FLOW_TAG_UNSET;
@@ -100,9 +83,9 @@ mlx5dm_flow_tag_set(struct mlx5dm_flow_xlate *x, bool second, enum mlx5dm_flow_t
 	    !(cur == MLX5DM_FLOW_TAG_EITHER && kind >= MLX5DM_FLOW_TAG_C))
 		return mlx5dm_flow_item_err(x, EINVAL, "item contradicts what a previous item "
 					    "says of this VLAN tag", error);
-	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x, second, false),
+	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x->inner, second, false),
 				  kind == MLX5DM_FLOW_TAG_C || kind == MLX5DM_FLOW_TAG_EITHER);
-	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x, second, true),
+	mlx5dm_flow_match_replace(x, mlx5dm_flow_vlan_tag_field(x->inner, second, true),
 				  kind == MLX5DM_FLOW_TAG_S);
 	if (kind == MLX5DM_FLOW_TAG_EITHER)
 		x->spec->vlan_either |= bit;

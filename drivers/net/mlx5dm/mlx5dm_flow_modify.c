@@ -110,7 +110,8 @@ mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_actio
 	return 0;
 }
 
-int
+/* Set the bits of mask in a 32-bit register field (one entry per run of ones). */
+static int
 mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			      uint8_t field, uint32_t data, uint32_t mask,
 			      struct rte_flow_error *error)
@@ -301,15 +302,24 @@ mlx5dm_flow_set_vid(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 				      error);
 }
 
-static int
-mlx5dm_flow_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		    struct rte_flow_error *error)
+uint8_t
+mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index)
 {
 	static const uint8_t tag_regs[MLX5DM_FLOW_NB_TAGS] = {
 		FLD(METADATA_REG_C_2), FLD(METADATA_REG_C_3),
 		FLD(METADATA_REG_C_4), FLD(METADATA_REG_C_5),
 	};
 
+	/* META is the Tx descriptor's metadata (reg_a) on egress. */
+	if (index < 0)
+		return x->spec->egress ? FLD(METADATA_REG_A) : FLD(METADATA_REG_C_1);
+	return tag_regs[index];
+}
+
+static int
+mlx5dm_flow_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		    struct rte_flow_error *error)
+{
 	if (a->type == RTE_FLOW_ACTION_TYPE_SET_TAG) {
 		const struct rte_flow_action_set_tag *t = a->conf;
 
@@ -317,15 +327,13 @@ mlx5dm_flow_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 			return rte_flow_error_set(error, ENOTSUP,
 						  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 						  "SET_TAG index must be 0 to 3");
-		return mlx5dm_flow_modify_set_masked(x, a, tag_regs[t->index], t->data, t->mask,
-						     error);
+		return mlx5dm_flow_modify_set_masked(x, a, mlx5dm_flow_modify_reg(x, t->index),
+						     t->data, t->mask, error);
 	} else {
 		const struct rte_flow_action_set_meta *m = a->conf;
 
-		return mlx5dm_flow_modify_set_masked(x, a, x->spec->egress ?
-						     FLD(METADATA_REG_A) :
-						     FLD(METADATA_REG_C_1), m->data, m->mask,
-						     error);
+		return mlx5dm_flow_modify_set_masked(x, a, mlx5dm_flow_modify_reg(x, -1), m->data,
+						     m->mask, error);
 	}
 }
 

@@ -26,8 +26,6 @@
 
 #include "mlx5dm_flow.h"
 
-#define FLD(n) MLX5DM_MODIFY_FLD_##n
-
 struct mlx5dm_flow_mf_field {
 	enum rte_flow_field_id id;
 	uint32_t need;           /* pattern layer the header must be in (0: none) */
@@ -94,10 +92,6 @@ mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 		       const struct rte_flow_action_modify_data *d, struct mlx5dm_flow_mf *mf,
 		       struct rte_flow_error *error)
 {
-	static const uint8_t tag_regs[MLX5DM_FLOW_NB_TAGS] = {
-		FLD(METADATA_REG_C_2), FLD(METADATA_REG_C_3),
-		FLD(METADATA_REG_C_4), FLD(METADATA_REG_C_5),
-	};
 	unsigned int i;
 
 	memset(mf, 0, sizeof(*mf));
@@ -120,12 +114,12 @@ mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 						  a, "MODIFY_FIELD: TAG index (level) must be 0 "
 						  "to 3");
-		mf->seg_field[0] = tag_regs[d->level];
+		mf->seg_field[0] = mlx5dm_flow_modify_reg(x, (int)d->level);
 		mf->reg = true;
 		return 0;
 	}
 	if (d->field == RTE_FLOW_FIELD_META) {
-		mf->seg_field[0] = x->spec->egress ? FLD(METADATA_REG_A) : FLD(METADATA_REG_C_1);
+		mf->seg_field[0] = mlx5dm_flow_modify_reg(x, -1);
 		mf->reg = true;
 		return 0;
 	}

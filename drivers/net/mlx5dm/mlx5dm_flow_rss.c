@@ -348,12 +348,11 @@ mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	return 0;
 }
 
-/* Write the extra match of sub-rule s over a copy of the spec's match. */
-static void
-mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *value)
+enum mlx5dm_fte_field
+mlx5dm_flow_vlan_tag_field(bool inner, bool second, bool svlan)
 {
-	/* [inner][second]: the C-tag and S-tag bits of each tag (both in the mask already). */
-	static const enum mlx5dm_fte_field tag[2][2][2] = {
+	static const enum mlx5dm_fte_field f[2][2][2] = {
+		/* [inner][second][svlan] */
 		{ { MLX5DM_FTE(outer, cvlan_tag), MLX5DM_FTE(outer, svlan_tag) },
 		  { MLX5DM_FTE(misc, outer_second_cvlan_tag),
 		    MLX5DM_FTE(misc, outer_second_svlan_tag) } },
@@ -361,13 +360,22 @@ mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *v
 		  { MLX5DM_FTE(misc, inner_second_cvlan_tag),
 		    MLX5DM_FTE(misc, inner_second_svlan_tag) } },
 	};
+
+	return f[inner][second][svlan];
+}
+
+/* Write the extra match of sub-rule s over a copy of the spec's match. */
+static void
+mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *value)
+{
 	unsigned int t;
 
+	/* The S-tag kind of each tag (MLX5DM_FLOW_TAG_BIT()): both bits are in the mask. */
 	for (t = 0; t < 4; t++) {
 		if (!(s->svlan & (1u << t)))
 			continue;
-		mlx5dm_fte_set(value, tag[t / 2][t % 2][0], 0);
-		mlx5dm_fte_set(value, tag[t / 2][t % 2][1], 1);
+		mlx5dm_fte_set(value, mlx5dm_flow_vlan_tag_field(t / 2, t % 2, false), 0);
+		mlx5dm_fte_set(value, mlx5dm_flow_vlan_tag_field(t / 2, t % 2, true), 1);
 	}
 	if (s->ipv != 0) {
 		enum mlx5dm_fte_field f = s->inner ? MLX5DM_FTE(inner, ip_version) :

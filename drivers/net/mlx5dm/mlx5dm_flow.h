@@ -58,7 +58,6 @@
 #define MLX5DM_FLOW_MAX_ENCAP 126u        /* bytes: even, 6-bit count of 2-byte words */
 #define MLX5DM_FLOW_MAX_SUB 16u           /* rules one rte_flow rule may expand into */
 #define MLX5DM_FLOW_MAX_VLAN_PUSH 2u
-#define MLX5DM_FLOW_ENCAP_DECISION 34u    /* Ethernet + IPv4: a "tunnel" header is longer */
 #define MLX5DM_FLOW_MARK_MAX 0xfffffdu
 
 #define MLX5DM_FLOW_TAG_FLAG 0xffffffu
@@ -614,12 +613,6 @@ struct mlx5dm_flow_ct_move {
 	uint16_t dst;                   /* byte in the match value */
 };
 
-enum mlx5dm_flow_compiled_kind {
-	MLX5DM_FLOW_CT_VOID,         /* type only */
-	MLX5DM_FLOW_CT_NO_SPEC,      /* no spec, mask or last */
-	MLX5DM_FLOW_CT_SPEC,         /* a spec, no last: its words are compared */
-};
-
 /* What a replay does with a kept action's configuration (mlx5dm_flow_compile_act.c). */
 enum mlx5dm_flow_compiled_aop {
 	MLX5DM_FLOW_CT_A_TYPE,       /* nothing: no configuration is read */
@@ -677,7 +670,7 @@ struct mlx5dm_flow_compiled {
 	struct rte_flow_attr attr;
 	struct {
 		enum rte_flow_item_type type;
-		uint8_t kind;           /* enum mlx5dm_flow_compiled_kind */
+		uint8_t kind;           /* enum mlx5dm_flow_compiled_kind (mlx5dm_flow_compile.c) */
 		uint8_t word_len;       /* 8, or 4 for items shorter than 8 bytes */
 		uint8_t first;          /* its words: word[first .. first + nb_words) */
 		uint8_t nb_words;
@@ -692,8 +685,8 @@ struct mlx5dm_flow_compiled {
 	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
 	struct mlx5dm_flow_ct_act act;
 	/*
-	 * Recording (one walk): writes per field (MLX5DM_FLOW_CT_PINNED once
-	 * read), copy candidates, and per item with a spec its mask, the spec
+	 * Recording (one walk): writes per field (pinned once read, see
+	 * mlx5dm_flow_match.c), copy candidates, and per item with a spec its mask, the spec
 	 * bits that matter (sel) and their values, byte by byte.
 	 */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
@@ -717,7 +710,6 @@ struct mlx5dm_flow_compiled {
 	struct mlx5dm_flow_spec out;
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
-#define MLX5DM_FLOW_CT_PINNED UINT8_MAX
 
 /* What mlx5dm_flow_compiled_replay() reproduced. */
 enum mlx5dm_flow_replay {
@@ -781,21 +773,6 @@ size_t mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte
 			     uint32_t *hash);
 /* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
-
-
-/* Recording hooks of the match writers (x->rec non-NULL). */
-static inline void
-mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
-{
-	if (ct->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
-		ct->use[f]++;
-}
-
-static inline void
-mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
-{
-	ct->use[f] = MLX5DM_FLOW_CT_PINNED;
-}
 
 /* ---- objects ---- */
 

@@ -27,6 +27,13 @@
 
 #include "mlx5dm_flow_item.h"
 
+/* What a template compares of an item. */
+enum mlx5dm_flow_compiled_kind {
+	MLX5DM_FLOW_CT_VOID,         /* type only */
+	MLX5DM_FLOW_CT_NO_SPEC,      /* no spec, mask or last */
+	MLX5DM_FLOW_CT_SPEC,         /* a spec, no last: its words are compared */
+};
+
 void
 mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct)
 {

@@ -32,6 +32,7 @@
 #include "mlx5dm_flow.h"
 
 #define MLX5DM_FLOW_VXLAN_PORT 4789
+#define MLX5DM_FLOW_ENCAP_DECISION 34u /* Ethernet + IPv4: a "tunnel" header is longer */
 #define MLX5DM_FLOW_IPV4_TTL 64
 #define MLX5DM_FLOW_IPV6_HOPS 255
 

@@ -15,6 +15,23 @@
 
 #include "mlx5dm_flow.h"
 
+/* A recorded field read by the walk: never copied by a template (mlx5dm_flow_compile.c). */
+#define MLX5DM_FLOW_CT_PINNED UINT8_MAX
+
+/* Recording hooks of the match writers (x->rec non-NULL). */
+static inline void
+mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
+{
+	if (ct->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
+		ct->use[f]++;
+}
+
+static inline void
+mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
+{
+	ct->use[f] = MLX5DM_FLOW_CT_PINNED;
+}
+
 static uint32_t
 mlx5dm_flow_field_ones(enum mlx5dm_fte_field f)
 {

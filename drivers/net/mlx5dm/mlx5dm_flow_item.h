@@ -70,7 +70,7 @@ struct mlx5dm_flow_item_def {
 	uint64_t need_l3;
 	const char *need_msg;
 	uint8_t ip_proto;
-	/* Layer order; sets x->variant. Required. */
+	/* Layer order; may set x->variant. NULL: the item may stand anywhere. */
 	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 	/*
 	 * Before the map: fields the map cannot express (flags, host-order

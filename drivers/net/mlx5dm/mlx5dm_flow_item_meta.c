@@ -21,14 +21,6 @@ static const enum mlx5dm_fte_field mlx5dm_flow_tag_regs[MLX5DM_FLOW_NB_TAGS] = {
 	MISC2(metadata_reg_c_4), MISC2(metadata_reg_c_5),
 };
 
-static int
-mlx5dm_flow_meta_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	RTE_SET_USED(x);
-	RTE_SET_USED(error);
-	return 0;
-}
-
 /* A 32-bit register from a host-order spec/mask/last. */
 static int
 mlx5dm_flow_reg_match(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field reg, uint32_t s,
@@ -71,7 +63,6 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_meta = {
 	.layer = MLX5DM_FLOW_L_META,
 	.level_free = true,
 	.metadata = true,
-	.order = mlx5dm_flow_meta_order,
 	.pre = mlx5dm_flow_meta_pre,
 };
 
@@ -111,7 +102,6 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_tag = {
 	.mask_msg = "TAG: mask wider than data and index",
 	.level_free = true,
 	.metadata = true,
-	.order = mlx5dm_flow_meta_order,
 	.pre = mlx5dm_flow_tag_pre,
 };
 

@@ -210,9 +210,11 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	/* The device does not parse beyond the (first) MPLS label. */
 	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_MPLS) && !def->metadata)
 		return mlx5dm_flow_item_err(x, ENOTSUP, "no header item can follow MPLS", error);
-	ret = def->order(x, error);
-	if (ret < 0)
-		return ret;
+	if (def->order != NULL) {
+		ret = def->order(x, error);
+		if (ret < 0)
+			return ret;
+	}
 	if (item->spec != NULL) {
 		memcpy(spec, item->spec, def->size);
 		memcpy(mask, item->mask != NULL ? item->mask : def->default_mask, def->size);

@@ -44,16 +44,6 @@ mlx5dm_flow_once(struct mlx5dm_flow_xlate *x, uint32_t bit, const struct rte_flo
 }
 
 static int
-mlx5dm_flow_act_void(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		     struct rte_flow_error *error)
-{
-	RTE_SET_USED(x);
-	RTE_SET_USED(a);
-	RTE_SET_USED(error);
-	return 0;
-}
-
-static int
 mlx5dm_flow_fate(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		 enum mlx5dm_flow_fate fate, struct rte_flow_error *error)
 {
@@ -346,9 +336,8 @@ mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 #define OUT MLX5DM_FLOW_DIR_OUT
 #define ANY MLX5DM_FLOW_DIR_ANY
 
-/* By action type; a type without a function is not supported. */
+/* By action type (the walk skips VOID); a type without a function is not supported. */
 static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
-	[RTE_FLOW_ACTION_TYPE_VOID] = { ANY, NULL, false, mlx5dm_flow_act_void },
 	[RTE_FLOW_ACTION_TYPE_DROP] = { ANY, NULL, false, mlx5dm_flow_act_drop },
 	[RTE_FLOW_ACTION_TYPE_QUEUE] = { IN, "QUEUE is an ingress action", true,
 					 mlx5dm_flow_act_queue },
@@ -409,7 +398,7 @@ mlx5dm_flow_act_def_get(enum rte_flow_action_type type)
 bool
 mlx5dm_flow_action_known(enum rte_flow_action_type type)
 {
-	return mlx5dm_flow_act_def_get(type) != NULL;
+	return type == RTE_FLOW_ACTION_TYPE_VOID || mlx5dm_flow_act_def_get(type) != NULL;
 }
 
 /* VID / PCP of pushed headers not set by an action: from the matched VLAN. */
@@ -503,6 +492,8 @@ mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 		const struct mlx5dm_flow_act_def *def = mlx5dm_flow_act_def_get(a->type);
 		uint8_t dir = x->spec->egress ? MLX5DM_FLOW_DIR_OUT : MLX5DM_FLOW_DIR_IN;
 
+		if (a->type == RTE_FLOW_ACTION_TYPE_VOID)
+			continue;
 		if (def == NULL)
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  mlx5dm_flow_type_msg(true, a->type));

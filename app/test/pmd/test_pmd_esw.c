@@ -1218,6 +1218,116 @@ test_esw_template(void **state)
 }
 
 /*
+ * A transfer template table in group 1, entered by a group-0 template
+ * rule whose jump its actions template fixes: group 1 ends with its tail
+ * while the table lives, so what the manager's vport sends and misses
+ * there reaches its VF (a representor's) or the wire (the manager's own),
+ * not the manager's Rx. The tables' destroy leaves the FDB as before.
+ */
+static void
+test_esw_template_tail(void **state)
+{
+	const struct rte_flow_port_attr pattr = { .nb_counters = 4 };
+	const struct rte_flow_queue_attr qattr = { .size = 16 };
+	const struct rte_flow_queue_attr *qa[] = { &qattr };
+	const struct rte_flow_item_ethdev whole = { .port_id = UINT16_MAX };
+	const struct rte_flow_item dst_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .mask = &dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_item port_items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .mask = &whole },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action_jump to_1 = { .group = 1 };
+	const struct rte_flow_action jump[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &to_1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	const struct rte_flow_pattern_template_attr pt_attr = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr at_attr = { .transfer = 1 };
+	const struct rte_flow_template_table_attr attr_0 = {
+		.flow_attr = { .transfer = 1 }, .nb_flows = 4,
+	};
+	const struct rte_flow_template_table_attr attr_1 = {
+		.flow_attr = { .transfer = 1, .group = 1 }, .nb_flows = 4,
+	};
+	struct rte_flow_item_ethdev vf1 = { .port_id = 0 };
+	struct rte_flow_item a5[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &a5_dst },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_item from_vf1[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT, .spec = &vf1 },
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_pattern_template *pt_dst, *pt_port;
+	struct rte_flow_actions_template *at_jump, *at_drop;
+	struct rte_flow_template_table *tbl_0, *tbl_1;
+	struct rte_flow *to_group_1, *vf1_drop;
+	struct rte_flow_error error;
+	uint64_t matchers, rules, wire;
+	const uint16_t *p = ports;
+
+	(void)state;
+	esw_open();
+	assert_int_equal(rte_flow_configure(p[PF], &pattr, 1, qa, &error), 0);
+	esw_start();
+	matchers = steer_matchers();
+	rules = steer_stat("steer_rules");
+	pt_dst = rte_flow_pattern_template_create(p[PF], &pt_attr, dst_items, &error);
+	assert_non_null(pt_dst);
+	pt_port = rte_flow_pattern_template_create(p[PF], &pt_attr, port_items, &error);
+	assert_non_null(pt_port);
+	at_jump = rte_flow_actions_template_create(p[PF], &at_attr, jump, jump, &error);
+	assert_non_null(at_jump);
+	at_drop = rte_flow_actions_template_create(p[PF], &at_attr, drop, drop, &error);
+	assert_non_null(at_drop);
+	tbl_1 = rte_flow_template_table_create(p[PF], &attr_1, &pt_port, 1, &at_drop, 1, &error);
+	assert_non_null(tbl_1);
+	tbl_0 = rte_flow_template_table_create(p[PF], &attr_0, &pt_dst, 1, &at_jump, 1, &error);
+	assert_non_null(tbl_0);
+	to_group_1 = rte_flow_async_create(p[PF], 0, &now, tbl_0, a5, 0, jump, 0, NULL, &error);
+	assert_non_null(to_group_1);
+	vf1.port_id = p[REP1];
+	vf1_drop = rte_flow_async_create(p[PF], 0, &now, tbl_1, from_vf1, 0, drop, 0, NULL,
+					 &error);
+	assert_non_null(vf1_drop);
+	pull_ok(p[PF], 2);
+	/* Group 1 drops VF1's frames only; the rest of the manager's vport goes on. */
+	wire = steer_stat("dev_wire_packets");
+	send_frames(p[REP0], 3);
+	send_frames(p[VF1], 2);
+	send_frames(p[VF0], 1);
+	/* The manager's leave by the wire and come back from the uplink (a miss: its Rx). */
+	send_frames(p[PF], 4);
+	expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 1, [VF0] = 3 });
+	assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, to_group_1, NULL, &error), 0);
+	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_drop, NULL, &error), 0);
+	pull_ok(p[PF], 2);
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], tbl_0, &error), 0);
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], tbl_1, &error), 0);
+	/* Group 1's tail went with the last table naming it. */
+	assert_int_equal(steer_stat("steer_rules"), rules);
+	assert_int_equal(steer_matchers(), matchers);
+	send_frames(p[REP0], 1);
+	expect((const unsigned int[NB]){ [VF0] = 1 });
+	assert_int_equal(rte_flow_actions_template_destroy(p[PF], at_jump, &error), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(p[PF], at_drop, &error), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(p[PF], pt_dst, &error), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(p[PF], pt_port, &error), 0);
+	esw_close();
+}
+
+/*
  * A representor's NIC rules: they see the frames of its VF that missed the
  * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
  */
@@ -1472,6 +1582,7 @@ main(void)
 		cmocka_unit_test_teardown(test_esw_vlan, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_headers, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_template, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_template_tail, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_rep_nic_rules, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_pair, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_refused, esw_test_close),

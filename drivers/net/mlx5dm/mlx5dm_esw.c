@@ -109,6 +109,19 @@ struct mlx5dm_esw_tail {
 	struct mlx5dm_esw_flow *f;
 };
 
+/*
+ * A transfer template table's tails: its group's and those of the groups
+ * its actions templates jump to (a jump fixed in the template), held while
+ * the switch runs, as its rules live (they go at the manager's stop).
+ */
+struct mlx5dm_esw_table {
+	TAILQ_ENTRY(mlx5dm_esw_table) next;
+	const struct rte_flow_template_table *tbl;
+	bool held;
+	unsigned int nb_groups;
+	uint32_t groups[1 + MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
+};
+
 struct mlx5dm_esw {
 	rte_spinlock_t lock;
 	bool started;
@@ -118,6 +131,7 @@ struct mlx5dm_esw {
 	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
 	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire (catch group) */
 	TAILQ_HEAD(, mlx5dm_esw_tail) tails;
+	TAILQ_HEAD(, mlx5dm_esw_table) tables;
 	/*
 	 * The representors' rules in the manager's NIC RX root: one matcher of
 	 * the VFs' stamps at priority 0, made when the manager starts, so that
@@ -1189,6 +1203,28 @@ mlx5dm_esw_flow_tails(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f,
 	return ret;
 }
 
+/* Take (or give back) the tails of a transfer template table; esw->lock held. */
+static void
+mlx5dm_esw_table_hold(struct mlx5dm_priv *mgr, struct mlx5dm_esw_table *t, bool hold)
+{
+	unsigned int i;
+
+	if (t->held == hold)
+		return;
+	for (i = 0; i < t->nb_groups; i++) {
+		if (!hold) {
+			mlx5dm_esw_tail_put(mgr, t->groups[i]);
+		} else if (mlx5dm_esw_tail_get(mgr, t->groups[i]) < 0) {
+			while (i > 0)
+				mlx5dm_esw_tail_put(mgr, t->groups[--i]);
+			MLX5DM_DRV_LOG(ERR, "port %u: a transfer table's FDB groups have no tail",
+				       mgr->port_id);
+			return;
+		}
+	}
+	t->held = hold;
+}
+
 /*
  * f is no rule of the switch any more: unlisted, its rules removed, then
  * the tails it held (a tail goes after its group's rules); esw->lock held.
@@ -1532,6 +1568,83 @@ mlx5dm_esw_rep_at_destroy(struct rte_eth_dev *dev, struct rte_flow_actions_templ
 	return mlx5dm_flow_actions_template_destroy(mlx5dm_esw_proxy(dev), at, error);
 }
 
+/*
+ * A transfer template table: the tails of its group and of the groups its
+ * actions templates jump to are taken once here, not by each rule, so that
+ * the rules' path does no more than a NIC table's. A jump the template
+ * leaves to each rule has no tail of its own (see the NIC guide).
+ */
+static struct rte_flow_template_table *
+mlx5dm_esw_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_attr *attr,
+			struct rte_flow_pattern_template *pts[], uint8_t nb_pt,
+			struct rte_flow_actions_template *ats[], uint8_t nb_at,
+			struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	struct rte_flow_template_table *tbl;
+	const struct rte_flow_action_jump *jump;
+	struct mlx5dm_esw_table *t;
+	unsigned int i, j;
+
+	if (attr == NULL || !attr->flow_attr.transfer)
+		return mlx5dm_flow_template_table_create(dev, attr, pts, nb_pt, ats, nb_at, error);
+	t = rte_zmalloc("mlx5dm_esw_table", sizeof(*t), 0);
+	if (t == NULL) {
+		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "no memory for the transfer table");
+		return NULL;
+	}
+	tbl = mlx5dm_flow_template_table_create(dev, attr, pts, nb_pt, ats, nb_at, error);
+	if (tbl == NULL) {
+		rte_free(t);
+		return NULL;
+	}
+	t->tbl = tbl;
+	t->groups[t->nb_groups++] = attr->flow_attr.group;
+	for (i = 0; i < nb_at; i++) {
+		for (j = 0; j < ats[i]->nb; j++) {
+			if (ats[i]->actions[j].type != RTE_FLOW_ACTION_TYPE_JUMP ||
+			    !(ats[i]->fixed & (1u << j)) || ats[i]->actions[j].conf == NULL)
+				continue;
+			jump = ats[i]->actions[j].conf;
+			t->groups[t->nb_groups++] = jump->group;
+		}
+	}
+	rte_spinlock_lock(&esw->lock);
+	TAILQ_INSERT_TAIL(&esw->tables, t, next);
+	if (esw->started)
+		mlx5dm_esw_table_hold(mgr, t, true);
+	rte_spinlock_unlock(&esw->lock);
+	return tbl;
+}
+
+/* The table's rules go with it, then its tails. */
+static int
+mlx5dm_esw_table_destroy(struct rte_eth_dev *dev, struct rte_flow_template_table *tbl,
+			 struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	struct mlx5dm_esw_table *t;
+	int ret;
+
+	ret = mlx5dm_flow_template_table_destroy(dev, tbl, error);
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&esw->lock);
+	TAILQ_FOREACH(t, &esw->tables, next)
+		if (t->tbl == tbl)
+			break;
+	if (t != NULL) {
+		TAILQ_REMOVE(&esw->tables, t, next);
+		mlx5dm_esw_table_hold(mgr, t, false);
+	}
+	rte_spinlock_unlock(&esw->lock);
+	rte_free(t);
+	return 0;
+}
+
 static struct rte_flow_template_table *
 mlx5dm_esw_rep_table_create(struct rte_eth_dev *dev,
 			    const struct rte_flow_template_table_attr *attr,
@@ -1543,15 +1656,15 @@ mlx5dm_esw_rep_table_create(struct rte_eth_dev *dev,
 		mlx5dm_esw_rep_nic_template(error);
 		return NULL;
 	}
-	return mlx5dm_flow_template_table_create(mlx5dm_esw_proxy(dev), attr, pts, nb_pt, ats,
-						 nb_at, error);
+	return mlx5dm_esw_table_create(mlx5dm_esw_proxy(dev), attr, pts, nb_pt, ats, nb_at,
+				       error);
 }
 
 static int
 mlx5dm_esw_rep_table_destroy(struct rte_eth_dev *dev, struct rte_flow_template_table *tbl,
 			     struct rte_flow_error *error)
 {
-	return mlx5dm_flow_template_table_destroy(mlx5dm_esw_proxy(dev), tbl, error);
+	return mlx5dm_esw_table_destroy(mlx5dm_esw_proxy(dev), tbl, error);
 }
 
 static struct rte_flow *
@@ -1694,6 +1807,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 	rte_spinlock_init(&esw->lock);
 	TAILQ_INIT(&esw->flows);
 	TAILQ_INIT(&esw->tails);
+	TAILQ_INIT(&esw->tables);
 	base = mlx5dm_esw_nic_ops();
 	esw->mgr_ops = *base;
 	esw->mgr_ops.validate = mlx5dm_esw_validate;
@@ -1703,6 +1817,8 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 	esw->mgr_ops.query = mlx5dm_esw_query;
 	esw->mgr_ops.pick_transfer_proxy = mlx5dm_esw_pick_transfer_proxy;
 	esw->mgr_ops.dev_dump = mlx5dm_esw_dev_dump;
+	esw->mgr_ops.template_table_create = mlx5dm_esw_table_create;
+	esw->mgr_ops.template_table_destroy = mlx5dm_esw_table_destroy;
 	esw->rep_ops = (struct rte_flow_ops){
 		.validate = mlx5dm_esw_validate,
 		.create = mlx5dm_esw_create,
@@ -1735,8 +1851,15 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 void
 mlx5dm_esw_fini(struct mlx5dm_shared *sh)
 {
+	struct mlx5dm_esw_table *t;
+
 	if (sh->esw == NULL)
 		return;
+	/* The tables the port's close freed (the switch stopped, their tails went). */
+	while ((t = TAILQ_FIRST(&sh->esw->tables)) != NULL) {
+		TAILQ_REMOVE(&sh->esw->tables, t, next);
+		rte_free(t);
+	}
 	rte_eth_switch_domain_free(sh->switch_domain);
 	mlx5dm_index_fini(&sh->esw->handles);
 	rte_free(sh->esw);
@@ -1755,6 +1878,7 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	struct mlx5dm_esw *esw = mgr->sh->esw;
 	struct mlx5dm_esw_spec *es;
 	struct rte_flow_error error = { .message = NULL };
+	struct mlx5dm_esw_table *t;
 	uint32_t value, mask;
 	int ret;
 
@@ -1801,6 +1925,8 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	ret = mlx5dm_esw_tail_get(mgr, 0);
 	if (ret < 0)
 		goto remove_uplink;
+	TAILQ_FOREACH(t, &esw->tables, next)
+		mlx5dm_esw_table_hold(mgr, t, true);
 	esw->started = true;
 	rte_spinlock_unlock(&esw->lock);
 	rte_free(es);
@@ -1835,6 +1961,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	struct mlx5dm_priv *mgr = dev->data->dev_private;
 	struct mlx5dm_shared *sh = mgr->sh;
 	struct mlx5dm_esw *esw = sh->esw;
+	struct mlx5dm_esw_table *t;
 	struct mlx5dm_esw_flow *f;
 	uint16_t i;
 
@@ -1849,6 +1976,8 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	esw->started = false;
 	while ((f = TAILQ_FIRST(&esw->flows)) != NULL)
 		mlx5dm_esw_flow_drop(mgr, f);
+	TAILQ_FOREACH(t, &esw->tables, next)
+		mlx5dm_esw_table_hold(mgr, t, false);
 	mlx5dm_esw_tail_put(mgr, 0);
 	mlx5dm_esw_flow_remove(mgr, esw->uplink);
 	esw->uplink = NULL;

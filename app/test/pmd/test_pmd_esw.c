@@ -1222,7 +1222,8 @@ test_esw_template(void **state)
  * rule whose jump its actions template fixes: group 1 ends with its tail
  * while the table lives, so what the manager's vport sends and misses
  * there reaches its VF (a representor's) or the wire (the manager's own),
- * not the manager's Rx. The tables' destroy leaves the FDB as before.
+ * not the manager's Rx, before and after the manager's restart. The
+ * tables' destroy leaves the FDB as before.
  */
 static void
 test_esw_template_tail(void **state)
@@ -1275,6 +1276,7 @@ test_esw_template_tail(void **state)
 	struct rte_flow_error error;
 	uint64_t matchers, rules, wire;
 	const uint16_t *p = ports;
+	unsigned int round;
 
 	(void)state;
 	esw_open();
@@ -1294,22 +1296,30 @@ test_esw_template_tail(void **state)
 	assert_non_null(tbl_1);
 	tbl_0 = rte_flow_template_table_create(p[PF], &attr_0, &pt_dst, 1, &at_jump, 1, &error);
 	assert_non_null(tbl_0);
-	to_group_1 = rte_flow_async_create(p[PF], 0, &now, tbl_0, a5, 0, jump, 0, NULL, &error);
-	assert_non_null(to_group_1);
 	vf1.port_id = p[REP1];
-	vf1_drop = rte_flow_async_create(p[PF], 0, &now, tbl_1, from_vf1, 0, drop, 0, NULL,
-					 &error);
-	assert_non_null(vf1_drop);
-	pull_ok(p[PF], 2);
-	/* Group 1 drops VF1's frames only; the rest of the manager's vport goes on. */
-	wire = steer_stat("dev_wire_packets");
-	send_frames(p[REP0], 3);
-	send_frames(p[VF1], 2);
-	send_frames(p[VF0], 1);
-	/* The manager's leave by the wire and come back from the uplink (a miss: its Rx). */
-	send_frames(p[PF], 4);
-	expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 1, [VF0] = 3 });
-	assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
+	/* The manager's stop takes the rules and the tails, its start the tails back. */
+	for (round = 0; round < 2; round++) {
+		if (round == 1) {
+			assert_int_equal(rte_eth_dev_stop(p[PF]), 0);
+			assert_int_equal(rte_eth_dev_start(p[PF]), 0);
+		}
+		to_group_1 = rte_flow_async_create(p[PF], 0, &now, tbl_0, a5, 0, jump, 0, NULL,
+						   &error);
+		assert_non_null(to_group_1);
+		vf1_drop = rte_flow_async_create(p[PF], 0, &now, tbl_1, from_vf1, 0, drop, 0,
+						 NULL, &error);
+		assert_non_null(vf1_drop);
+		pull_ok(p[PF], 2);
+		/* Group 1 drops VF1's frames only; the rest of the manager's vport goes on. */
+		wire = steer_stat("dev_wire_packets");
+		send_frames(p[REP0], 3);
+		send_frames(p[VF1], 2);
+		send_frames(p[VF0], 1);
+		/* The manager's leave by the wire and come back from the uplink (its Rx). */
+		send_frames(p[PF], 4);
+		expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 1, [VF0] = 3 });
+		assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
+	}
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, to_group_1, NULL, &error), 0);
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_drop, NULL, &error), 0);
 	pull_ok(p[PF], 2);

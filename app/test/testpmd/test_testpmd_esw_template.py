@@ -12,6 +12,11 @@ VF1 and the uplink -> VF0. Every port sends one burst (tx_first): the frames go 
 rules say and `flow query` counts them; destroying the rules through the queue takes the
 library's rules back (steer_rules), the table's destroy its matcher (steer_matchers).
 Templates a transfer table cannot take are refused, naming the item or action.
+
+A second run: a group-0 transfer table whose rule jumps (fixed in its actions template) to
+a group-1 table that drops VF1's frames. What the manager's vport sends and misses in
+group 1 goes on by the group's tail: the representors' bursts to their VFs, the manager's
+to the wire (back from the uplink to its Rx), not to the manager's Rx directly.
 """
 
 import argparse
@@ -66,6 +71,45 @@ def commands():
     ]
 
 
+def tail_commands():
+    return [
+        'set fwd rxonly',
+        'port stop 0',
+        'flow configure 0 queues_number 1 queues_size 64 counters_number 0',
+        'port start 0',
+        'flow pattern_template 0 create pattern_template_id 0 transfer template eth / end',
+        'flow actions_template 0 create transfer actions_template_id 0 template '
+        'jump group 1 / end mask jump group 0xffffffff / end',
+        'flow pattern_template 0 create pattern_template_id 1 transfer template '
+        'represented_port ethdev_port_id mask 0xffff / end',
+        'flow actions_template 0 create transfer actions_template_id 1 template '
+        'drop / end mask drop / end',
+        'flow template_table 0 create table_id 1 group 1 priority 0 transfer rules_number 4 '
+        'pattern_template 1 actions_template 1',
+        'flow template_table 0 create table_id 0 group 0 priority 0 transfer rules_number 4 '
+        'pattern_template 0 actions_template 0',
+        'flow queue 0 create 0 template_table 0 pattern_template 0 actions_template 0 '
+        'postpone yes pattern eth / end actions jump group 1 / end',
+        'flow queue 0 create 0 template_table 1 pattern_template 0 actions_template 0 '
+        'postpone yes pattern represented_port ethdev_port_id is 2 / end actions drop / end',
+        'flow push 0 queue 0',
+        'flow pull 0 queue 0',
+        'start tx_first', 'sleep 0.5', 'stop',
+        'show port xstats all',
+        'quit',
+    ]
+
+
+def rx_per_port(out):
+    """rx_good_packets of ports 0 to 4 in the first `show port xstats all` block."""
+    rx = {}
+    for port, xs in parse_xstats(out):
+        rx[port] = xs.get('rx_good_packets')
+        if port == 4:
+            break
+    return rx
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--testpmd', required=True)
@@ -103,18 +147,25 @@ def main():
                 gone['steer_matchers'] == before['steer_matchers'],
                 '%d' % gone['steer_matchers'])
     # The burst: the `show port xstats all` block, one entry per port.
-    rx = {}
-    for port, xs in blocks:
-        rx[port] = xs.get('rx_good_packets')
-        if port == 4:
-            break
+    rx = rx_per_port(out)
     # VF0 -> VF1; the uplink (port 0's burst through the wire) -> VF0; the representors'
     # bursts to their VFs; VF1's misses to its representor.
     want = {0: 0, 1: 0, 2: BURST, 3: 2 * BURST, 4: 2 * BURST}
     c.check('rx per port %s' % want, rx == want, 'got %s' % rx)
     hits = [int(h) for h in re.findall(r'^\s*hits: (\d+)', out, re.M)]
     c.check('counters VF0->VF1, uplink->VF0', hits == [BURST, BURST], 'got %s' % hits)
-    c.done(out)
+
+    rc, tail_out = run_testpmd(a.testpmd, a.pmd, VDEV, tail_commands(),
+                               app_args=['--port-topology=loop'])
+    c.check('tails run: testpmd exited with status 0', rc == 0, 'status %d' % rc)
+    c.check('tails run: both rules pulled',
+            'pulled 2 operations (0 failed, 2 succeeded)' in tail_out, '')
+    # The manager's burst by the wire back to its Rx, the representors' to their VFs,
+    # VF0's miss to its representor, VF1's dropped in group 1.
+    want = {0: BURST, 1: BURST, 2: 0, 3: BURST, 4: BURST}
+    rx = rx_per_port(tail_out)
+    c.check('misses in group 1 rx per port %s' % want, rx == want, 'got %s' % rx)
+    c.done(out + tail_out)
 
 
 if __name__ == '__main__':

@@ -158,3 +158,11 @@ mlx5dm_dev_vport_reg_c0(struct mlx5dm_dev *dev, uint16_t vport, uint32_t *value,
 		return -ENOTSUP;
 	return dev->ops->vport_reg_c0(dev->ctx, vport, value, mask);
 }
+
+int
+mlx5dm_dev_vf_vport(struct mlx5dm_dev *dev, uint16_t vf, uint16_t *vport)
+{
+	if (dev->ops->vf_vport == NULL)
+		return -ENOTSUP;
+	return dev->ops->vf_vport(dev->ctx, vf, vport);
+}

@@ -148,6 +148,16 @@ struct mlx5dm_dev_ops {
 	 */
 	int (*vport_reg_c0)(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
 			    uint32_t *mask);
+	/*
+	 * On an E-Switch manager: the vport of its VF vf, which a rule names
+	 * to reach or match that function (source_port, a vport
+	 * destination). A device numbers its functions its own way (an ECPF,
+	 * a PF with SFs): on hardware the vport mlx5dv_query_port() gives
+	 * for the IB port of the VF's representor (the netdev whose
+	 * phys_port_name is pf<N>vf<vf>), as DPDK mlx5 finds its
+	 * representors. -EINVAL: the switch has no such VF.
+	 */
+	int (*vf_vport)(struct ibv_context *ctx, uint16_t vf, uint16_t *vport);
 };
 
 /* The uplink's vport number (rdma-core WIRE_PORT). */
@@ -266,5 +276,6 @@ int mlx5dm_dev_wire_connect(struct mlx5dm_dev *a, struct mlx5dm_dev *b);
 int mlx5dm_dev_port_stats(struct mlx5dm_dev *dev, struct mlx5dm_dev_port_stats *stats);
 int mlx5dm_dev_vport_reg_c0(struct mlx5dm_dev *dev, uint16_t vport, uint32_t *value,
 			    uint32_t *mask);
+int mlx5dm_dev_vf_vport(struct mlx5dm_dev *dev, uint16_t vf, uint16_t *vport);
 
 #endif /* _MLX5DM_DEV_H_ */

@@ -43,6 +43,17 @@ mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
 	return ibv_destroy_flow(flow);
 }
 
+/* The device's IB ports (1..n), or -errno. */
+static int
+mlx5dm_dev_hw_nb_ports(struct ibv_context *ctx)
+{
+	struct ibv_device_attr attr;
+	int ret;
+
+	ret = ibv_query_device(ctx, &attr);
+	return ret != 0 ? -ret : attr.phys_port_cnt;
+}
+
 /*
  * The mlx5dv_query_port() facts of the IB port whose vport is vport. In
  * switchdev mode the PF's device has one IB port per representor (the
@@ -53,14 +64,11 @@ mlx5dm_dev_hw_destroy_flow(struct ibv_flow *flow)
 static int
 mlx5dm_dev_hw_vport_port(struct ibv_context *ctx, uint16_t vport, struct mlx5dv_port *info)
 {
-	struct ibv_device_attr attr;
-	uint32_t port;
-	int ret;
+	int port, nb = mlx5dm_dev_hw_nb_ports(ctx);
 
-	ret = ibv_query_device(ctx, &attr);
-	if (ret != 0)
-		return -ret;
-	for (port = 1; port <= attr.phys_port_cnt; port++) {
+	if (nb < 0)
+		return nb;
+	for (port = 1; port <= nb; port++) {
 		memset(info, 0, sizeof(*info));
 		if (mlx5dv_query_port(ctx, port, info) != 0)
 			continue;
@@ -89,6 +97,80 @@ mlx5dm_dev_hw_vport_reg_c0(struct ibv_context *ctx, uint16_t vport, uint32_t *va
 	return 0;
 }
 
+/* The first line of the sysfs file <ibdev_path>/<name>, without its newline. */
+static int
+mlx5dm_dev_hw_sysfs_line(const char *ibdev_path, const char *name, char *out, size_t len)
+{
+	char path[IBV_SYSFS_PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ibdev_path, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -errno;
+	if (fgets(out, (int)len, f) == NULL) {
+		fclose(f);
+		return -EINVAL;
+	}
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/*
+ * The VF a representor's phys_port_name names: "pf<N>vf<M>", or on an
+ * ECPF "c<H>pf<N>vf<M>" for a host's (DPDK mlx5_translate_port_name()
+ * reads these names). -EINVAL for any other name (the uplink's "p<N>").
+ */
+static int
+mlx5dm_dev_hw_port_name_vf(const char *name, unsigned int *vf)
+{
+	unsigned int c, pf;
+	int n = 0;
+
+	if (sscanf(name, "c%upf%uvf%u%n", &c, &pf, vf, &n) == 3 && name[n] == '\0')
+		return 0;
+	n = 0;
+	if (sscanf(name, "pf%uvf%u%n", &pf, vf, &n) == 2 && name[n] == '\0')
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * VF vf's vport, as DPDK mlx5 finds a representor's (mlx5_os.c
+ * mlx5_dev_spawn: the switch port name, then the IB port's vport_num):
+ * the IB port whose netdev (gid_attrs/ndevs/0) has the phys_port_name of
+ * VF vf, and that port's vport from mlx5dv_query_port().
+ */
+static int
+mlx5dm_dev_hw_vf_vport(struct ibv_context *ctx, uint16_t vf, uint16_t *vport)
+{
+	const char *ibdev_path = ctx->device->ibdev_path;
+	char name[IBV_SYSFS_NAME_MAX + 64], ifname[IBV_SYSFS_NAME_MAX], pname[64];
+	int port, nb = mlx5dm_dev_hw_nb_ports(ctx);
+	struct mlx5dv_port info;
+	unsigned int which;
+
+	if (nb < 0)
+		return nb;
+	for (port = 1; port <= nb; port++) {
+		snprintf(name, sizeof(name), "ports/%d/gid_attrs/ndevs/0", port);
+		if (mlx5dm_dev_hw_sysfs_line(ibdev_path, name, ifname, sizeof(ifname)) < 0)
+			continue;
+		snprintf(name, sizeof(name), "device/net/%s/phys_port_name", ifname);
+		if (mlx5dm_dev_hw_sysfs_line(ibdev_path, name, pname, sizeof(pname)) < 0 ||
+		    mlx5dm_dev_hw_port_name_vf(pname, &which) < 0 || which != vf)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (mlx5dv_query_port(ctx, port, &info) != 0 ||
+		    (info.flags & MLX5DV_QUERY_PORT_VPORT) == 0)
+			return -EIO;
+		*vport = info.vport;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.name = "hw",
 	.alloc_pd = ibv_alloc_pd,
@@ -114,6 +196,7 @@ static const struct mlx5dm_dev_ops mlx5dm_dev_hw_ops = {
 	.create_flow = mlx5dv_create_flow,
 	.destroy_flow = mlx5dm_dev_hw_destroy_flow,
 	.vport_reg_c0 = mlx5dm_dev_hw_vport_reg_c0,
+	.vf_vport = mlx5dm_dev_hw_vf_vport,
 };
 
 /* The PCI address a sysfs link (<ibdev_path>/<name>) ends in. */
@@ -206,7 +289,7 @@ mlx5dm_dev_hw_first(struct ibv_device **list, int n, const char *why)
 /*
  * A PF asked to manage num_vfs VFs: its E-Switch is in switchdev mode (the
  * uplink's IB port reports its reg_c_0 stamp) and each VF 0..num_vfs-1
- * has a representor port (vport 1 + VF). A NIC's functions are what the
+ * has a representor port (named pf<N>vf<VF>). A NIC's functions are what the
  * kernel made them: this only checks, with a line saying what to do.
  */
 static int
@@ -214,7 +297,7 @@ mlx5dm_dev_hw_esw_check(struct ibv_context *ctx, uint16_t num_vfs)
 {
 	const char *name = ibv_get_device_name(ctx->device);
 	struct mlx5dv_port info;
-	uint16_t vf;
+	uint16_t vf, vport;
 
 	if (mlx5dm_dev_hw_vport_port(ctx, MLX5DM_DEV_VPORT_UPLINK, &info) < 0 ||
 	    (info.flags & MLX5DV_QUERY_PORT_VPORT_REG_C0) == 0) {
@@ -224,11 +307,11 @@ mlx5dm_dev_hw_esw_check(struct ibv_context *ctx, uint16_t num_vfs)
 		return -ENOTSUP;
 	}
 	for (vf = 0; vf < num_vfs; vf++) {
-		if (mlx5dm_dev_hw_vport_port(ctx, (uint16_t)(1 + vf), &info) == 0)
+		if (mlx5dm_dev_hw_vf_vport(ctx, vf, &vport) == 0)
 			continue;
-		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: VF %u has no representor port (vport %u): "
-			   "the PF has fewer VFs (echo N > /sys/bus/pci/devices/<PF>/sriov_numvfs)",
-			   name, vf, 1 + vf);
+		MLX5DM_LOG(ERR, MLX5DM_DEV_LOG, "%s: VF %u has no representor port (no IB port "
+			   "whose netdev's phys_port_name is pf<N>vf%u): the PF has fewer VFs "
+			   "(echo N > /sys/bus/pci/devices/<PF>/sriov_numvfs)", name, vf, vf);
 		return -ENODEV;
 	}
 	return 0;

@@ -48,6 +48,13 @@ struct mlx5dm_sim_esw {
 	struct mlx5dm_sim *fn[1 + MLX5DM_SIM_ESW_MAX_VFS]; /* by vport */
 };
 
+/* The switch's functions by vport: the PF's 0, then its VFs'. */
+static inline uint16_t
+mlx5dm_sim_esw_vport_of(uint16_t vf)
+{
+	return (uint16_t)(1 + vf);
+}
+
 /* Joins and leaves (rare): one lock for the reference counts of all switches. */
 static pthread_mutex_t mlx5dm_sim_esw_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -83,13 +90,13 @@ mlx5dm_sim_esw_attach(struct mlx5dm_sim *sim)
 	if (esw == NULL || pf->vport != 0 || cfg->vf >= esw->num_vfs) {
 		MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "VF %u: the PF has no such VF", cfg->vf);
 		ret = -EINVAL;
-	} else if (esw->fn[1 + cfg->vf] != NULL) {
+	} else if (esw->fn[mlx5dm_sim_esw_vport_of(cfg->vf)] != NULL) {
 		MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "VF %u is already open", cfg->vf);
 		ret = -EBUSY;
 	} else {
 		esw->refs++;
 		sim->esw = esw;
-		sim->vport = 1 + cfg->vf;
+		sim->vport = mlx5dm_sim_esw_vport_of(cfg->vf);
 		/* The function's identity is the PF's to give. */
 		cfg->vhca_id = (uint16_t)(pf->cfg.vhca_id + sim->vport);
 		pthread_rwlock_wrlock(&esw->lock);
@@ -149,6 +156,15 @@ uint16_t
 mlx5dm_sim_esw_vport(const struct mlx5dm_sim *sim)
 {
 	return sim->vport;
+}
+
+int
+mlx5dm_sim_esw_vf_vport(const struct mlx5dm_sim *sim, uint16_t vf, uint16_t *vport)
+{
+	if (sim->esw == NULL || sim->vport != 0 || vf >= sim->esw->num_vfs)
+		return -EINVAL;
+	*vport = mlx5dm_sim_esw_vport_of(vf);
+	return 0;
 }
 
 int

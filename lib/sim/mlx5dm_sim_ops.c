@@ -45,6 +45,13 @@ mlx5dm_sim_ops_vport_reg_c0(struct ibv_context *ctx, uint16_t vport, uint32_t *v
 	return 0;
 }
 
+/* The vport its E-Switch gives VF vf (mlx5dm_sim_esw.c). */
+static int
+mlx5dm_sim_ops_vf_vport(struct ibv_context *ctx, uint16_t vf, uint16_t *vport)
+{
+	return mlx5dm_sim_esw_vf_vport(mlx5dm_sim_from_ctx(ctx), vf, vport);
+}
+
 const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.name = "sim",
 	.alloc_pd = mlx5dm_sim_alloc_pd,
@@ -72,6 +79,7 @@ const struct mlx5dm_dev_ops mlx5dm_sim_dev_ops = {
 	.wire_connect = mlx5dm_sim_ops_wire_connect,
 	.port_stats = mlx5dm_sim_ops_port_stats,
 	.vport_reg_c0 = mlx5dm_sim_ops_vport_reg_c0,
+	.vf_vport = mlx5dm_sim_ops_vf_vport,
 };
 
 /* attr->config is the whole configuration; without it, defaults and attr's fields. */

@@ -250,6 +250,8 @@ bool mlx5dm_sim_esw_enter(struct mlx5dm_sim *sim, struct mlx5dm_sim_esw_view *v)
 void mlx5dm_sim_esw_exit(struct mlx5dm_sim *sim, const struct mlx5dm_sim_esw_view *v);
 /* The vport of a function on an E-Switch, and its vhca_id (source_gvmi). */
 uint16_t mlx5dm_sim_esw_vport(const struct mlx5dm_sim *sim);
+/* On the PF managing a switch: the vport of its VF vf; -EINVAL for none. */
+int mlx5dm_sim_esw_vf_vport(const struct mlx5dm_sim *sim, uint16_t vf, uint16_t *vport);
 /* Where FDB traffic enters on the manager: the root table's RX or TX root; -ENOENT: none. */
 int mlx5dm_sim_fdb_root_lookup(struct mlx5dm_sim *mgr, enum mlx5dm_sim_dir dir,
 			       uint64_t *icm_root);

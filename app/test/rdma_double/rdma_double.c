@@ -444,6 +444,53 @@ rd_sysfs_sriov(const struct rd_dev *d)
 	return symlink(text, path) == 0 ? 0 : -errno;
 }
 
+/* "<dir>/<file>" holding text, its directories made. */
+static int
+rd_write_in(char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = rd_mkdirs(dir);
+	if (ret != 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return rd_write(path, text);
+}
+
+/*
+ * A PF in switchdev mode: each IB port's netdev (ports/<p>/gid_attrs/
+ * ndevs/0), a representor under the PF's function (net/<ifname>) named as
+ * the kernel names them (phys_port_name: "p0" for the uplink's, port 1;
+ * "pf0vf<v>" for VF v's, port 2 + v).
+ */
+static int
+rd_sysfs_reps(const struct rd_dev *d)
+{
+	char dir[PATH_MAX], ifname[64], pname[32];
+	const char *r = rd.root;
+	unsigned int port;
+	int ret = 0;
+
+	for (port = 1; ret == 0 && d->cfg.num_vfs != 0 && port <= 1u + d->cfg.num_vfs; port++) {
+		if (port == 1)
+			snprintf(pname, sizeof(pname), "p0");
+		else
+			snprintf(pname, sizeof(pname), "pf0vf%u", port - 2);
+		snprintf(ifname, sizeof(ifname), "%s_%s\n", d->ibdev.name, pname);
+		snprintf(dir, sizeof(dir), "%s/devices/pci0000:00/%s/infiniband/%s/ports/%u/"
+			 "gid_attrs/ndevs", r, d->pci, d->ibdev.name, port);
+		ret = rd_write_in(dir, "0", ifname);
+		if (ret != 0)
+			break;
+		ifname[strcspn(ifname, "\n")] = '\0';
+		snprintf(dir, sizeof(dir), "%s/devices/pci0000:00/%s/net/%s", r, d->pci, ifname);
+		strcat(pname, "\n");
+		ret = rd_write_in(dir, "phys_port_name", pname);
+	}
+	return ret;
+}
+
 static int
 rd_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -483,6 +530,8 @@ rd_sysfs(void)
 		ret = rd_sysfs_dev(&rd.dev[i], i);
 	for (i = 0; ret == 0 && i < rd.nb_dev; i++)
 		ret = rd_sysfs_sriov(&rd.dev[i]);
+	for (i = 0; ret == 0 && i < rd.nb_dev; i++)
+		ret = rd_sysfs_reps(&rd.dev[i]);
 	if (ret != 0)
 		rd_err("cannot write the sysfs tree %s: %s", rd.root, strerror(-ret));
 	return ret;

@@ -384,6 +384,48 @@ test_esw_as_on_the_model(void **state)
 	mlx5dm_dev_close(dev[0]);
 }
 
+/*
+ * A VF's vport as the device gives it: on hw the vport of the IB port
+ * whose representor netdev is named pf0vf<vf>, on the model its E-Switch's
+ * numbering, the same on both; none for a VF past the PF's, none on a VF.
+ */
+static void
+test_esw_vf_vport(void **state)
+{
+	struct mlx5dm_dev *dev[2], *vf;
+	uint16_t vport[2];
+	uint32_t value, mask;
+	unsigned int k;
+	uint16_t i;
+
+	(void)state;
+	dev[0] = open_esw("hw", ESW_PF, ESW_VFS);
+	assert_non_null(dev[0]);
+	dev[1] = open_esw("sim", NULL, ESW_VFS);
+	assert_non_null(dev[1]);
+	for (i = 0; i < ESW_VFS; i++) {
+		for (k = 0; k < 2; k++) {
+			vport[k] = 0;
+			assert_int_equal(mlx5dm_dev_vf_vport(dev[k], i, &vport[k]), 0);
+			/* A vport of the switch, stamped as such. */
+			assert_int_equal(mlx5dm_dev_vport_reg_c0(dev[k], vport[k], &value, &mask),
+					 0);
+		}
+		assert_int_equal(vport[0], vport[1]);
+		assert_int_not_equal(vport[0], 0);
+		assert_int_not_equal(vport[0], 0xffff);
+	}
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(mlx5dm_dev_vf_vport(dev[k], ESW_VFS, &vport[k]), -EINVAL);
+		vf = open_vf(dev[k], 0);
+		assert_non_null(vf);
+		assert_int_equal(mlx5dm_dev_vf_vport(vf, 0, &vport[k]), -EINVAL);
+		mlx5dm_dev_close(vf);
+	}
+	mlx5dm_dev_close(dev[1]);
+	mlx5dm_dev_close(dev[0]);
+}
+
 /* VF 0 through the hw transport, of PF pf. */
 static struct mlx5dm_dev *
 open_hw_vf_of(struct mlx5dm_dev *pf)
@@ -448,7 +490,7 @@ test_esw_refused(void **state)
 	errors[0] = '\0';
 	assert_null(open_esw("hw", ESW_PF, ESW_VFS + 1));
 	assert_int_equal(errno, ENODEV);
-	assert_non_null(strstr(errors, ESW_PF ": VF 2 has no representor port (vport 3)"));
+	assert_non_null(strstr(errors, ESW_PF ": VF 2 has no representor port (no IB port"));
 	mlx5dm_log_set_hook(NULL);
 }
 
@@ -464,6 +506,7 @@ main(void)
 		cmocka_unit_test(test_no_such_device),
 		cmocka_unit_test(test_esw_as_on_the_model),
 		cmocka_unit_test(test_esw_vf),
+		cmocka_unit_test(test_esw_vf_vport),
 		cmocka_unit_test(test_esw_refused),
 	};
 

@@ -219,6 +219,7 @@ struct mlx5dm_priv {
 	uint16_t peer_index;       /* port_index at the other end of the wire */
 	enum mlx5dm_port_kind kind;
 	uint16_t vf;               /* representor, VF port: the VF's number */
+	uint16_t vport;            /* representor: its VF's vport, as the device numbers it */
 	/*
 	 * A representor has no device of its own: dev and steer are the
 	 * manager's (not closed with the port), it has no NIC domains; its

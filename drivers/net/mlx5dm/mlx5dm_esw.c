@@ -225,7 +225,7 @@ mlx5dm_esw_port_vport(struct mlx5dm_shared *sh, uint32_t port_id, bool wire, uin
 	if (p->sh != sh || mlx5dm_esw_manager(p) == NULL)
 		return -EXDEV;
 	if (p->kind == MLX5DM_PORT_REPRESENTOR)
-		*vport = (uint16_t)(1 + p->vf);
+		*vport = p->vport;
 	else
 		*vport = wire ? MLX5DM_DEV_VPORT_UPLINK : 0;
 	if (out != NULL)
@@ -2072,7 +2072,7 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 	if (es == NULL)
 		return -ENOMEM;
 	es->queue = -1;
-	es->dest = 1 + rep->vf;
+	es->dest = rep->vport;
 	es->sender = rep;
 	es->spec.group = MLX5DM_ESW_CATCH_GROUP;
 	es->spec.priority = MLX5DM_ESW_SQ_PRIORITY;
@@ -2127,7 +2127,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 			       "representors", rep->port_id, mgr->port_id);
 		return -EAGAIN;
 	}
-	ret = mlx5dm_dev_vport_reg_c0(mgr->dev, (uint16_t)(1 + rep->vf), &value, &mask);
+	ret = mlx5dm_dev_vport_reg_c0(mgr->dev, rep->vport, &value, &mask);
 	if (ret < 0)
 		return ret;
 	if (esw->dispatch == NULL)

@@ -493,7 +493,12 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		priv->dev = mgr->dev;
 		priv->steer = mgr->steer;
 		priv->data->mtu = mgr->data->mtu;
-		return 0;
+		/* Its VF's vport is the device's to say (an ECPF numbers them otherwise). */
+		ret = mlx5dm_dev_vf_vport(mgr->dev, priv->vf, &priv->vport);
+		if (ret < 0)
+			MLX5DM_DRV_LOG(ERR, "port %u: no vport of VF %u on the E-Switch: %s",
+				       priv->port_id, priv->vf, rte_strerror(-ret));
+		return ret;
 	}
 	if (priv->kind == MLX5DM_PORT_VF) {
 		dattr.esw_manager = mgr->dev;

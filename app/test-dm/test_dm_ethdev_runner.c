@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -38,11 +39,35 @@ struct test_dm_ethdev_runner {
 };
 
 /*
- * How long a frame's Tx completion may take: the device always completes
- * what was posted, but a loaded machine may leave its thread waiting for a
- * CPU; only a broken device takes this long.
+ * How long the runner polls for a frame's Tx completion: the device always
+ * completes what was posted, but a loaded machine may leave its thread
+ * waiting for a CPU. The limit runs on the runner's own CPU clock: a host
+ * too loaded to run the device's thread runs the runner as little, so only
+ * a broken device, one that had the host's time, takes this long.
  */
-#define TEST_DM_ER_COMPLETION_US 2000000
+#define TEST_DM_ER_COMPLETION_NS 2000000000ull
+
+/* CPU time the calling thread has run. */
+static uint64_t
+test_dm_er_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A wait that began at wall cycles w0 and CPU time c0 is over: the wall
+ * waited at least wall_cycles and the runner polled for the completion
+ * limit.
+ */
+static bool
+test_dm_er_waited(uint64_t w0, uint64_t c0, uint64_t wall_cycles)
+{
+	return rte_get_timer_cycles() - w0 >= wall_cycles &&
+	       test_dm_er_cpu_ns() - c0 >= TEST_DM_ER_COMPLETION_NS;
+}
 
 /*
  * Every Rx descriptor holds an mbuf of the pool from the queue's set-up
@@ -379,10 +404,9 @@ test_dm_er_tx_done(struct test_dm_ethdev_runner *er, uint16_t port)
 static void
 test_dm_er_tx_idle(struct test_dm_ethdev_runner *er, uint16_t port)
 {
-	uint64_t deadline = rte_get_timer_cycles() +
-			    rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000;
+	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_er_cpu_ns();
 
-	while (er->pending[port] != 0 && rte_get_timer_cycles() < deadline)
+	while (er->pending[port] != 0 && !test_dm_er_waited(w0, c0, 0))
 		test_dm_er_tx_done(er, port);
 	er->pending[port] = 0;
 }
@@ -404,9 +428,7 @@ test_dm_er_tx(struct test_dm_ethdev_runner *er, uint16_t port, struct rte_mbuf *
 static int
 test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_dm_rx *rx)
 {
-	uint64_t deadline = rte_get_timer_cycles() +
-			    RTE_MAX(er->wait_cycles,
-				    rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000);
+	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_er_cpu_ns();
 	struct rte_mbuf *m[TEST_DM_ER_BURST];
 	unsigned int i, extra = 0, done = 0, rounds_after = 0;
 	uint16_t q, n, k;
@@ -431,7 +453,7 @@ test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_
 		done += test_dm_er_tx_done(er, port);
 		if (done != 0 && (rx->received || rounds_after >= 1))
 			break;
-	} while (ret == 0 && rte_get_timer_cycles() < deadline);
+	} while (ret == 0 && !test_dm_er_waited(w0, c0, er->wait_cycles));
 	/* One packet sent, more than one received: the device duplicated it. */
 	return ret < 0 ? ret : extra == 0 ? 0 : -EIO;
 }
@@ -484,9 +506,8 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
 			  struct test_dm_rx *rx, uint32_t base, unsigned int first,
 			  unsigned int n)
 {
-	uint64_t last = rte_get_timer_cycles();
-	uint64_t limit = RTE_MAX(RTE_MAX(er->wait_cycles, er->quiet_cycles),
-				 rte_get_timer_hz() * TEST_DM_ER_COMPLETION_US / 1000000);
+	uint64_t last = rte_get_timer_cycles(), last_cpu = test_dm_er_cpu_ns();
+	uint64_t limit = RTE_MAX(er->wait_cycles, er->quiet_cycles);
 	struct rte_mbuf *m[TEST_DM_ER_BURST];
 	unsigned int i, got = 0, bad = 0, empty = 0, arrived, done = 0;
 	uint16_t q, nb, k;
@@ -525,11 +546,12 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
 		done += test_dm_er_tx_done(er, port);
 		if (arrived != 0) {
 			last = rte_get_timer_cycles();
+			last_cpu = test_dm_er_cpu_ns();
 			empty = 0;
 		} else if (completed && ++empty >= 2 &&
 			   rte_get_timer_cycles() - last >= er->quiet_cycles) {
 			break;
-		} else if (!completed && rte_get_timer_cycles() - last >= limit) {
+		} else if (!completed && test_dm_er_waited(last, last_cpu, limit)) {
 			break;
 		}
 		if (done >= n && !completed)

@@ -1311,14 +1311,16 @@ test_esw_template_tail(void **state)
 		assert_non_null(vf1_drop);
 		pull_ok(p[PF], 2);
 		/* Group 1 drops VF1's frames only; the rest of the manager's vport goes on. */
-		wire = steer_stat("dev_wire_packets");
+		/* A model counter: the hw transport has no wire of its own to count. */
+		wire = on_hw ? 0 : steer_stat("dev_wire_packets");
 		send_frames(p[REP0], 3);
 		send_frames(p[VF1], 2);
 		send_frames(p[VF0], 1);
 		/* The manager's leave by the wire and come back from the uplink (its Rx). */
 		send_frames(p[PF], 4);
 		expect((const unsigned int[NB]){ [PF] = 4, [REP0] = 1, [VF0] = 3 });
-		assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
+		if (!on_hw)
+			assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
 	}
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, to_group_1, NULL, &error), 0);
 	assert_int_equal(rte_flow_async_destroy(p[PF], 0, &now, vf1_drop, NULL, &error), 0);

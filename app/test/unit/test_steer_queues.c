@@ -30,6 +30,10 @@
  * and two threads grow a first level from its smallest table, once to
  * tables large enough to be written a slice per operation.
  *
+ * A shared prefix: two threads into a two-level matcher whose rules share
+ * their level-0 entry, meeting in its last level's chains and in the
+ * structure below the shared entry, which comes and goes with few keys.
+ *
  * Shards: where a one-level and a two-level matcher put their rules, and
  * two threads meeting on the one shard lock of a two-level matcher whose
  * rules share their level-0 entry (the queue counters of those meetings).
@@ -85,6 +89,25 @@ dmac_frame(uint64_t mac, struct frame *f)
 	frame_build(f, &p);
 }
 
+/* Two-level keys: one MAC (level 0, shared) and a per-rule IPv4 destination. */
+#define SHARED_MAC 0x02aabbccdd01ull
+
+static void
+mac_dip_mask(uint8_t *m)
+{
+	dmac_mask(m);
+	mp_set(m, F(outer, ip_version), 4);
+	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
+}
+
+static void
+mac_dip_value(uint32_t dip, uint8_t *v)
+{
+	dmac_value(SHARED_MAC, v);
+	mp_set(v, F(outer, ip_version), 4);
+	mp_set(v, F(outer, dst_ip_31_0), dip);
+}
+
 /* The slot hash of mac's rule in m (before the table's mask): what the device hashes. */
 static uint32_t
 dmac_hash(struct mlx5dm_matcher *m, uint64_t mac)
@@ -116,6 +139,7 @@ struct hammer {
 	uint64_t seed;
 	unsigned int nb_keys;
 	bool grow;               /* every key inserted, then every other one deleted */
+	bool prefix;             /* keys are IPv4 destinations behind SHARED_MAC */
 	uint64_t mac[BIG_KEYS];
 	struct mlx5dm_rule *r[BIG_KEYS];
 	int errors;
@@ -142,9 +166,14 @@ static void
 hammer_check(struct hammer *h, unsigned int i)
 {
 	struct frame f;
+	struct pkt p;
 	int q;
 
-	dmac_frame(h->mac[i], &f);
+	pkt_udp4(&p);
+	p.o.dmac = h->prefix ? SHARED_MAC : h->mac[i];
+	if (h->prefix)
+		p.o.dip = (uint32_t)h->mac[i];
+	frame_build(&f, &p);
 	pthread_mutex_lock(h->send_lock);
 	q = senv_send(h->e, &f, NULL);
 	pthread_mutex_unlock(h->send_lock);
@@ -172,7 +201,10 @@ hammer_main(void *arg)
 				hammer_fail(h);
 			h->r[i] = NULL;
 		} else {
-			dmac_value(h->mac[i], v);
+			if (h->prefix)
+				mac_dip_value((uint32_t)h->mac[i], v);
+			else
+				dmac_value(h->mac[i], v);
 			h->r[i] = mlx5dm_rule_create(h->m, h->queue, v, 1,
 						     &h->e->to_q[hammer_rq(h, i)]);
 			if (h->r[i] == NULL)
@@ -270,6 +302,54 @@ hammer_run(struct hammer *h, struct senv *e, struct mlx5dm_matcher *m, unsigned 
 	}
 }
 
+/*
+ * A context with two queues and a matcher of a MAC (prefix: of SHARED_MAC
+ * and an IPv4 destination) for the two hammers h, whose nb_keys keys each
+ * alternate between them from first on.
+ */
+static struct mlx5dm_matcher *
+hammer_matcher(struct senv **e, struct hammer *h, unsigned int nb_keys, uint64_t first,
+	       bool prefix)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	uint8_t mask[MP_SIZE];
+	unsigned int t, i;
+
+	*e = senv_open_ex(&cattr, NULL);
+	if (prefix)
+		mac_dip_mask(mask);
+	else
+		dmac_mask(mask);
+	for (t = 0; t < 2; t++) {
+		h[t].prefix = prefix;
+		for (i = 0; i < nb_keys; i++)
+			h[t].mac[i] = first + 2 * i + t;
+	}
+	return senv_matcher((*e)->tbl, 0, CRIT(outer), mask, 0);
+}
+
+/*
+ * Hammer rounds until the queues met: some rule made the other queue's
+ * writes to its chain execute first. Whether two threads overlap is up to
+ * the scheduler (a loaded machine may run one after the other), so rounds
+ * go on, each checked, until they have met.
+ */
+static void
+hammer_until_met(struct hammer *h, struct senv *e, struct mlx5dm_matcher *m,
+		 unsigned int nb_keys, uint64_t seed)
+{
+	struct mlx5dm_ctx_stats st0 = senv_stats(e), st1;
+	unsigned int round;
+
+	for (round = 0; round < HAM_ROUNDS; round++) {
+		hammer_run(h, e, m, nb_keys, seed + round);
+		st1 = senv_stats(e);
+		if (st1.queue_waits > st0.queue_waits)
+			return;
+	}
+	fail_msg("the queues never met in %u rounds", HAM_ROUNDS);
+}
+
 /* Each thread's remaining rules, deleted through the other queue. */
 static void
 hammer_release(struct hammer *h)
@@ -290,11 +370,9 @@ static void
 test_threads_one_slot(void **state)
 {
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
-	struct mlx5dm_ctx_stats st0, st1;
 	struct hammer h[2];
 	struct mlx5dm_matcher *m;
 	uint8_t mask[MP_SIZE];
-	unsigned int round;
 	struct senv *e;
 
 	(void)state;
@@ -303,20 +381,7 @@ test_threads_one_slot(void **state)
 	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
 	memset(h, 0, sizeof(h));
 	one_slot_keys(m, h[0].mac, h[1].mac, HAM_KEYS);
-	st0 = senv_stats(e);
-	/*
-	 * They must meet: some rule makes the other queue's writes to the chain
-	 * execute first. Whether two threads overlap is up to the scheduler (a
-	 * loaded machine may run one after the other), so rounds go on, each
-	 * checked, until they have met.
-	 */
-	for (round = 0; round < HAM_ROUNDS; round++) {
-		hammer_run(h, e, m, HAM_KEYS, 0x9e3779b97f4a7c15ull + round);
-		st1 = senv_stats(e);
-		if (st1.queue_waits > st0.queue_waits)
-			break;
-	}
-	assert_true(st1.queue_waits > st0.queue_waits);
+	hammer_until_met(h, e, m, HAM_KEYS, 0x9e3779b97f4a7c15ull);
 	hammer_release(h);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	senv_close(e);
@@ -708,22 +773,15 @@ test_move_order(void **state)
 static void
 threads_grow(bool sliced)
 {
-	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
-	unsigned int t, i, nb_keys = sliced ? BIG_KEYS : GROW_KEYS;
+	unsigned int nb_keys = sliced ? BIG_KEYS : GROW_KEYS;
 	struct hammer *h = calloc(2, sizeof(*h));
 	struct mlx5dm_matcher *m;
-	uint8_t mask[MP_SIZE];
 	struct senv *e;
 
 	assert_non_null(h);
-	e = senv_open_ex(&cattr, NULL);
-	dmac_mask(mask);
-	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
-	for (t = 0; t < 2; t++) {
-		h[t].grow = sliced;
-		for (i = 0; i < nb_keys; i++)
-			h[t].mac[i] = 0x020000000001ull + 2 * i + t;
-	}
+	h[0].grow = sliced;
+	h[1].grow = sliced;
+	m = hammer_matcher(&e, h, nb_keys, 0x020000000001ull, false);
 	hammer_run(h, e, m, nb_keys, 0x6a09e667f3bcc909ull);
 	assert_true(MSTAT(m, growths) >= 2);
 	/* The head reached a size written in slices (MLX5DM_HTBL_LOG_SYNC_FILL). */
@@ -751,29 +809,67 @@ test_threads_grow_sliced(void **state)
 }
 
 /*
+ * Two threads on two queues, inserting and deleting at random into one
+ * two-level matcher whose rules share their level-0 entry (SHARED_MAC,
+ * per-rule IPv4 destinations): the queues meet in the last level's slot
+ * chains and in the structure recorded at the MAC's slot. Many keys: the
+ * last level's chain grows from one slot under both queues. Two keys per
+ * thread: the MAC entry often goes with the last rule below it and comes
+ * back, its chain rebuilt, with the next, on either queue. Frames after
+ * each wait for the thread's queue, then every key at the end; rounds go
+ * on until a queue waited for the other's writes.
+ */
+static void
+threads_prefix(unsigned int nb_keys)
+{
+	struct hammer *h = calloc(2, sizeof(*h));
+	struct mlx5dm_matcher *m;
+	unsigned int t;
+	struct frame f;
+	struct pkt p;
+	struct senv *e;
+
+	assert_non_null(h);
+	m = hammer_matcher(&e, h, nb_keys, 0x0a000001u, true);
+	hammer_until_met(h, e, m, nb_keys, 0xbb67ae8584caa73bull);
+	/* A one-slot chain took a second entry at once: it grew. */
+	if (nb_keys > 2)
+		assert_true(MSTAT(m, growths) >= 1);
+	hammer_release(h);
+	assert_int_equal(MSTAT(m, rules), 0);
+	for (t = 0; t < 2; t++)
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, (uint16_t)t), 0);
+	pkt_udp4(&p);
+	p.o.dmac = SHARED_MAC;
+	p.o.dip = 0x0a000001u;
+	frame_build(&f, &p);
+	assert_int_equal(senv_send(e, &f, NULL), RX_DROPPED);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(h);
+}
+
+static void
+test_threads_prefix(void **state)
+{
+	(void)state;
+	threads_prefix(HAM_KEYS);
+}
+
+static void
+test_threads_prefix_churn(void **state)
+{
+	(void)state;
+	threads_prefix(2);
+}
+
+/*
  * Shards: a one-level matcher spreads its rules over the shards by slot
  * hash; a two-level one whose rules share their level-0 entry (one MAC,
  * per-rule IPv4 destinations) has them all in the shard of that entry,
  * whichever queue inserts them. A context with one queue has one shard.
  */
 #define SPREAD_KEYS 64
-#define SHARED_MAC 0x02aabbccdd01ull
-
-static void
-mac_dip_mask(uint8_t *m)
-{
-	dmac_mask(m);
-	mp_set(m, F(outer, ip_version), 4);
-	mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
-}
-
-static void
-mac_dip_value(uint32_t dip, uint8_t *v)
-{
-	dmac_value(SHARED_MAC, v);
-	mp_set(v, F(outer, ip_version), 4);
-	mp_set(v, F(outer, dst_ip_31_0), dip);
-}
 
 static int
 send_dip(struct senv *e, uint32_t dip)
@@ -1006,6 +1102,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_move_order),
 		cmocka_unit_test(test_threads_grow),
 		cmocka_unit_test(test_threads_grow_sliced),
+		cmocka_unit_test(test_threads_prefix),
+		cmocka_unit_test(test_threads_prefix_churn),
 		cmocka_unit_test(test_shard_spread),
 		cmocka_unit_test(test_threads_shard_busy),
 		cmocka_unit_test(test_turns_shared_prefix),

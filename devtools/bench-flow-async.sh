@@ -27,7 +27,8 @@
 # on a loaded machine), one lcore, --no-huge, by layer as
 # devtools/bench-flow-perf.sh --callgrind prints them: the ethdev call, the
 # PMD's share, its translation, the steering library's rule create/destroy
-# and the send ring flush inside it; then push plus pull per operation.
+# (with the moves from grown tables) and the send ring flush inside it;
+# then push plus pull and the device model's thread per operation.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,8 +43,9 @@ if [ "${1:-}" = --callgrind ]; then
 	out=$(mktemp -d)
 	trap 'rm -rf "$out"' EXIT
 	echo "async rte_flow under callgrind, $rules rules, push every $push: instructions"
-	printf '%-24s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %8s\n' per-operation \
-		create pmd xlate lib flush destroy pmd lib flush push+pull
+	printf '%-24s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %8s | %8s\n' \
+		per-operation create pmd xlate lib moves flush destroy pmd lib flush push+pull \
+		device
 	valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --no-huge -m 1024 \
 		--no-pci --no-shconf -l 0-1 --file-prefix bench-async-cg \
 		--log-level=lib.eal:error --log-level=pmd.*:crit --vdev net_mlx5dm0 \

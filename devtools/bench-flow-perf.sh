@@ -22,8 +22,10 @@
 #
 # --callgrind: instructions per rule instead of rates (valgrind, stable on a
 # loaded machine), by layer: the ethdev call, the PMD entry, its
-# translation, the steering library's rule create/destroy and, inside it,
-# the send ring flush (the device model executing the rule's WQEs).
+# translation, the steering library's rule create/destroy and, inside the
+# create, the moves of entries from grown tables to their new heads; the
+# send ring flush inside each; last, the device model's thread (which
+# executes the WQEs beside the caller) per operation, creates and destroys.
 # PMD=path/to/librte_net_mlx5dm.so measures another build of the driver.
 set -eu
 
@@ -52,8 +54,8 @@ if [ $mode = callgrind ]; then
 	out=$(mktemp -d)
 	trap 'rm -rf "$out"' EXIT
 	echo "flow-perf under callgrind, $rules rules: instructions per rule"
-	printf '%-24s %8s %8s %8s %8s %8s | %8s %8s %8s %8s\n' scenario \
-		create pmd xlate lib flush destroy pmd lib flush
+	printf '%-24s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %8s\n' scenario \
+		create pmd xlate lib moves flush destroy pmd lib flush device
 	for extra in "" --count --mark "--count --mark" --group=1; do
 		name=${extra:-queue}
 		# shellcheck disable=SC2086

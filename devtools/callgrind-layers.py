@@ -8,8 +8,11 @@ dpdk-test-flow-perf run on net_mlx5dm) and prints one line: per create the
 ethdev call, the PMD's share (everything under mlx5dm_flow_create except the
 library's rule create: mlx5dm_rule_prepare and mlx5dm_rule_create*),
 translation (full or replayed from a compiled template), the library's rule
-create and the send ring flush inside it (the device model executing the WQEs);
-the same for destroy. Used by devtools/bench-flow-perf.sh --callgrind.
+create, the part of it that moves entries of grown tables to their new heads
+(moves) and the send ring flush inside it; the same for destroy; last, the
+model's device thread, which executes the WQEs beside the caller (not under
+any of those calls), per operation, creates and destroys together. Used by
+devtools/bench-flow-perf.sh --callgrind.
 
 With --async (a mlx5dm-bench-flow-async run, devtools/bench-flow-async.sh
 --callgrind), the same layers of rte_flow_async_create/_destroy (under
@@ -79,23 +82,31 @@ def main():
     lib_c = (from_pmd('mlx5dm_rule_prepare') + from_pmd('mlx5dm_rule_create_tmpl') +
              from_pmd('mlx5dm_rule_create_prepared'))
     lib_d = from_pmd('mlx5dm_rule_destroy')
+    # Emptying older tables of grown chains inside the library's create
+    # (mlx5dm_rule_drain: entries moved to their chain's new head).
+    moves = sum(c for (p, f), c in edge.items()
+                if p.startswith('mlx5dm_rule_insert') and f.startswith('mlx5dm_rule_drain'))
+    ops = creates + destroys
     row = [
         per(ethdev_create, creates),
         (incl.get(create, 0) - lib_c) / creates,
         per('mlx5dm_flow_translate', creates) + per('mlx5dm_flow_compiled_replay', creates),
         lib_c / creates,
+        moves / creates,
         (flush('mlx5dm_rule_insert') + flush('mlx5dm_rule_create')) / creates,
         per(ethdev_destroy, destroys),
         (incl.get(destroy, 0) - lib_d) / destroys,
         lib_d / destroys,
         flush('mlx5dm_rule_destroy') / destroys,
     ]
-    fmt = '%-24s %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
+    fmt = '%-24s %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
     if asynchronous:
         # Push and pull serve both kinds of operation: per operation.
-        ops = creates + destroys
         row.append((incl.get('rte_flow_push', 0) + incl.get('rte_flow_pull', 0)) / ops)
         fmt += ' | %8.0f'
+    # The model's device thread runs beside the caller: per operation.
+    row.append(incl.get('mlx5dm_sim_thread_main', 0) / ops if ops else 0)
+    fmt += ' | %8.0f'
     print(fmt % ((name,) + tuple(row)))
     return 0
 

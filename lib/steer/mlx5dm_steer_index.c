@@ -14,11 +14,15 @@
  * a bucket only while that count is non-zero, so a removal just clears its
  * way and decrements the counts of the buckets it passed (no tombstones).
  *
- * Growth is incremental: past 4/5 of the ways, a table twice as large is
- * allocated and a few old buckets move over per operation, so no call ever
- * rehashes everything at once. Records not yet moved are found in the old
- * table, whose overflow counts stay as they were (an emptied bucket may
- * send a probe one bucket further, never stop it short).
+ * Growth is incremental: past 4/5 of the ways, a table four times as large
+ * is allocated and a few old buckets move over per operation, so no call
+ * ever rehashes everything at once. Four times rather than twice: a record
+ * moves once per quadrupling of the index instead of once per doubling.
+ * The price is a table at a fifth of its ways right after a growth (two
+ * fifths when doubling); the sizes are every other one of doubling's.
+ * Records not yet moved are found in the old table, whose overflow counts
+ * stay as they were (an emptied bucket may send a probe one bucket
+ * further, never stop it short).
  *
  * The matcher's index: a growth chain holds entries in two tables (the
  * head and the older one being emptied), so finding a tag in ICM-layout
@@ -222,14 +226,14 @@ mlx5dm_index_maybe_grow(struct mlx5dm_index *x)
 	}
 	if (x->count < 4u * n || n >= (1u << MLX5DM_INDEX_MAX_LOG))
 		return;
-	nb = mlx5dm_index_table_alloc(2 * n);
+	nb = mlx5dm_index_table_alloc(4 * n);
 	if (nb == NULL)
 		return; /* fuller buckets, still correct (insert refuses at the limit) */
 	x->old = x->b;
 	x->old_mask = x->mask;
 	x->move_pos = 0;
 	x->b = nb;
-	x->mask = 2 * n - 1;
+	x->mask = 4 * n - 1;
 }
 
 /* Room for n more records in the current table. */

@@ -3,9 +3,9 @@
  */
 
 /*
- * The shape cache of the rte_flow translation: every translation through a
- * context with a cache must equal, field for field and error for error, the
- * same translation without one. Targeted cases check that the cache is used
+ * Compiled templates: every translation through a template of the rule's
+ * shape must equal, field for field and error for error, the same
+ * translation without one. Targeted cases check that the template is used
  * where it may be (hits counted) and not where a value matters; a random
  * run over patterns, masks, `last`s and actions compares both on thousands
  * of rules, most of them replays.
@@ -120,14 +120,16 @@ static uint16_t t_rxq = 8;
 static bool t_rule;
 
 /*
- * The shape key of the rule the template was last compiled from (t_key_of:
- * that template, NULL: none): a rule of that key is translated as the PMD
- * translates a rule of its implicit template, with xc->shape_known.
+ * The pattern part of the shape key (all of it but the action types, which
+ * an action replay compares itself) of the rule the template was last
+ * compiled from (t_key_of: that template, NULL: none). As in the PMD, a
+ * template only serves rules of its pattern shape: a rule of another one
+ * gets a new template (sh forgotten).
  */
 static uint8_t t_key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
 static size_t t_key_len;
 static const struct mlx5dm_flow_compiled *t_key_of;
-static unsigned int t_known;    /* translations with shape_known */
+static unsigned int t_known;    /* translations through a template of their shape */
 
 /*
  * Translate with the cache (into its own output buffer when in_out, else
@@ -144,23 +146,29 @@ t_both(struct mlx5dm_flow_compiled *sh, bool in_out, bool internal,
 	struct mlx5dm_flow_spec *out = in_out ? &sh->out : &got.spec;
 	uint64_t hits = sh->hits, rule_hits = sh->rule_hits;
 	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
-	size_t len;
+	size_t len, n;
 	uint32_t h;
 
 	xc.internal = internal;
 	xc.nb_rx_queues = t_rxq;
 	len = mlx5dm_flow_shape_key(&xc, attr, items, actions, key, &h);
+	for (n = 0; len != 0 && actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++)
+		len -= sizeof(uint32_t);
 	memset(&ref, 0xa5, sizeof(ref));
 	memset(&got.err, 0xa5, sizeof(got.err));
 	ref.ret = mlx5dm_flow_translate(&xc, attr, items, actions, &ref.spec, &ref.err);
-	xc.compiled = sh;
-	xc.shape_known = len != 0 && t_key_of == sh && len == t_key_len &&
-			 memcmp(key, t_key, len) == 0;
-	t_known += xc.shape_known;
+	/* No shape (no list, a range...): no template, as in the PMD. */
+	xc.compiled = len != 0 ? sh : NULL;
+	if (len == 0)
+		out = &got.spec;
+	else if (t_key_of == sh && len == t_key_len && memcmp(key, t_key, len) == 0)
+		t_known++;
+	else
+		sh->valid = false;
 	got.ret = mlx5dm_flow_translate(&xc, attr, items, actions, out, &got.err);
-	/* Walked: compiled from this rule if it succeeded (a failed walk may have kept the old). */
-	if (sh->hits == hits) {
-		t_key_of = got.ret == 0 && sh->valid && len != 0 ? sh : NULL;
+	/* Walked: compiled from this rule if valid (forgotten before, unless of its shape). */
+	if (len != 0 && sh->hits == hits) {
+		t_key_of = sh->valid && len != 0 ? sh : NULL;
 		memcpy(t_key, key, len);
 		t_key_len = len;
 	}
@@ -269,10 +277,10 @@ test_other_shapes_walk(void **state)
 	assert_false(t_both(sh, true, false, &t_attr_in, base, acts_q1, NULL));
 	assert_false(t_both(sh, true, false, &t_attr_in, narrower, acts_q1, NULL));
 	assert_false(t_both(sh, true, false, &t_attr_in, base, acts_q1, NULL));
-	/* A range is no shape to keep, and not the kept one either. */
+	/* A range is no shape: translated without a template, which stays as it was. */
 	assert_false(t_both(sh, true, false, &t_attr_in, ranged, acts_q1, NULL));
 	assert_false(t_both(sh, true, false, &t_attr_in, ranged, acts_q1, NULL));
-	assert_false(t_both(sh, false, false, &t_attr_in, base, acts_q1, NULL));
+	assert_true(t_both(sh, false, false, &t_attr_in, base, acts_q1, NULL));
 	assert_false(t_both(sh, false, false, &t_attr_in, longer, acts_q1, NULL));
 	assert_false(t_both(sh, false, false, &t_attr_in, base, acts_q1, NULL));
 	assert_false(t_both(sh, false, false, &t_attr_in, no_spec, acts_q1, NULL));
@@ -314,7 +322,8 @@ test_actions_after_replay(void **state)
 	assert_int_equal(ret, -ENOTSUP);
 	assert_true(t_both(sh, false, false, &t_attr_in, items, acts_drop, &ret));
 	assert_int_equal(ret, 0);
-	assert_true(t_both(sh, true, false, &t_attr_in, items, NULL, &ret));
+	/* No action list: no shape, so no template. */
+	assert_false(t_both(sh, true, false, &t_attr_in, items, NULL, &ret));
 	assert_int_equal(ret, -EINVAL);
 	/* Attribute errors come first, and keep the shape. */
 	assert_false(t_both(sh, true, false, NULL, items, acts_q1, &ret));

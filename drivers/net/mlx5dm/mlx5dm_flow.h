@@ -3,27 +3,10 @@
  */
 
 /*
- * Private header of the rte_flow part of net_mlx5dm.
- *
- * Two halves:
- *  - translation (mlx5dm_flow_{attr,items,item_xx,actions,modify,encap,rss,
- *    check,translate}.c): rte_flow attr + pattern + actions -> a spec
- *    (struct mlx5dm_flow_spec) or an rte_flow_error. Pure: no device, no
- *    EAL, no allocation; unit-tested on its own.
- *  - objects (mlx5dm_flow_{cache,cnt,rule,ops}.c): a spec -> steering library
- *    objects (tables per group, shared matchers, shared actions, rules), the
- *    rte_flow_ops and the hooks of mlx5dm.h.
- *
- * Conventions this PMD defines (documented in doc/guides/nics/mlx5dm.rst):
- *  - group g is the SW-owned table of level g + 1 of its domain; group 0 is
- *    the domain's root table (entered from the firmware root table);
- *  - rte_flow priority p becomes matcher priority p * MLX5DM_FLOW_SUBPRIO +
- *    sub, sub ordering the rules one RSS action expands into; the last
- *    priority band belongs to the default RSS rule;
- *  - metadata registers: MARK item/action use reg_c_0 (bit 24 = "marked",
- *    bits 23..0 = id), META uses reg_c_1 on ingress and reg_a on egress (the
- *    Tx descriptor metadata), TAG index i uses reg_c_(2 + i), i = 0..3;
- *  - flow tag (CQE): 0 = none, MLX5DM_FLOW_TAG_FLAG = FLAG, else MARK id + 1.
+ * The rte_flow part of net_mlx5dm: translation (rte_flow rule -> struct
+ * mlx5dm_flow_spec; no device, no EAL, no allocation) and objects (spec ->
+ * steering library objects). Its conventions (groups, priorities, metadata
+ * registers, flow tags) are in doc/guides/nics/mlx5dm.rst.
  */
 
 #ifndef _MLX5DM_FLOW_H_
@@ -64,11 +47,7 @@
 #define MLX5DM_FLOW_MARK_REG_FLAG (1u << 24)
 #define MLX5DM_FLOW_NB_TAGS 4u
 
-/*
- * RSS hash types the device can compute (dev_info.flow_type_rss_offloads).
- * The IPv6 _EX types hash as their plain IPv6 counterparts (the device does
- * not look into extension headers); RTE_ETH_RSS_IP contains one.
- */
+/* The _EX types hash as plain IPv6: the device does not parse extension headers. */
 #define MLX5DM_FLOW_RSS_HF_SUPPORTED \
 	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
 	 RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_IPV6 | \
@@ -77,10 +56,7 @@
 	 RTE_ETH_RSS_IPV6_UDP_EX | RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
 	 RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
 
-/*
- * Decode a CQE flow tag for the Rx path: returns 0 (no mark), 1 (FLAG:
- * RTE_MBUF_F_RX_FDIR only) or 2 (MARK: RTE_MBUF_F_RX_FDIR_ID, *id set).
- */
+/* A CQE flow tag: 0 no mark, 1 FLAG, 2 MARK (*id set). */
 static inline int
 mlx5dm_flow_tag_decode(uint32_t tag, uint32_t *id)
 {
@@ -132,13 +108,9 @@ enum mlx5dm_flow_fate {
 };
 
 /*
- * One library rule of an rte_flow rule. Rules without RSS have one; an RSS
- * action over several packet classes expands into one per distinct hash
- * (e.g. IPv4/TCP hashed on ports, other IPv4 on addresses, non-IP to the
- * first queue), each also matching ip_version / ip_protocol. A VLAN tag the
- * pattern wants present without naming its TPID doubles them: the device
- * tells a C-tag from an S-tag in one qualifier, so "either" is one rule per
- * kind (spec->vlan_either), in the same sub-priority and matcher.
+ * One library rule of an rte_flow rule: RSS over several packet classes
+ * expands into one per distinct hash, and a VLAN tag of either kind into
+ * one per kind (the device tells C- from S-tags in one qualifier).
  */
 struct mlx5dm_flow_sub {
 	uint8_t subprio;            /* 0 .. MLX5DM_FLOW_SUBPRIO - 1 */
@@ -148,12 +120,7 @@ struct mlx5dm_flow_sub {
 	bool inner;                 /* ... on the inner headers */
 	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
 	struct mlx5dm_rss_attr rss; /* when hash */
-	/*
-	 * What xc->match_known returned for this sub-rule's key (the object
-	 * layer's matcher), NULL if unknown or no hook. Only meaningful to the
-	 * object layer while the lock the hook ran under is still held.
-	 */
-	void *hint;
+	void *hint;                 /* xc->match_known's answer, under the lock it ran in */
 };
 
 /* A VLAN tag of the pattern: first (0) or second (1) of the outer (0) or inner (1) headers. */
@@ -174,11 +141,9 @@ struct mlx5dm_flow_push {
 };
 
 /*
- * Translation zeroes the spec only up to MLX5DM_FLOW_SPEC_ZEROED (the
- * attributes, counts, flags and the match): the arrays after it are valid
- * only up to their counts (nb_queues, nb_sub, *_len, nb_push, nb_modify) or
- * when their feature is present (rss_key with RSS), so a rule does not pay
- * for clearing two kilobytes it never reads.
+ * Zeroed up to MLX5DM_FLOW_SPEC_ZEROED only: the arrays after it are valid
+ * up to their counts (rss_key with RSS), so a rule does not clear
+ * kilobytes it never reads.
  */
 struct mlx5dm_flow_spec {
 	/* Attributes. */
@@ -210,18 +175,14 @@ struct mlx5dm_flow_spec {
 	/* MLX5DM_FLOW_TAG_BIT()s of the tags the pattern wants of either kind. */
 	uint8_t vlan_either;
 	/*
-	 * The compiled template this result is a replay of, or was recorded
-	 * into (NULL: neither). Specs of one compiled template that are whole
-	 * are equal but
-	 * for the match value, the sub-rules' hints and the action values a
-	 * replay copies (queues[0], tag_value, jump_group): same attributes,
-	 * action kinds, sub-rules, match mask and criteria, so the same matcher
-	 * key per sub-rule. act_same: the action values are the recorded ones
-	 * too but perhaps for the MARK id (the tag is the rule's argument, not
-	 * a parameter of its set), so the same action parameters per sub-rule.
+	 * The compiled template of this result (NULL: none). Whole results of
+	 * one template differ only in the match value, the hints and the
+	 * copied action values (queues[0], tag_value, jump_group), so they
+	 * have the same matchers; act_same: the same action parameters too
+	 * (the MARK id is a rule argument).
 	 */
 	struct mlx5dm_flow_compiled *compiled;
-	bool whole;                 /* the whole result is the template's (replayed or kept) */
+	bool whole;
 	bool act_same;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
@@ -243,64 +204,34 @@ struct mlx5dm_flow_spec {
 struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
-	/*
-	 * A relaxed pattern template's rule: an item without a mask implies no
-	 * match of its own (its protocol); items with a mask keep what locates
-	 * their fields.
-	 */
+	/* A relaxed pattern template's rule: an item without a mask implies no protocol. */
 	bool relaxed;
-	/*
-	 * The port's steering domains (NIC RX, NIC TX): masks are checked by
-	 * the library against the port's device (its STE format and flex
-	 * parsers). NULL: against STE format 1 on a device without flex-parser
-	 * protocols (translation tests without a device).
-	 */
+	/* NIC RX and TX, whose device checks the masks (NULL: STE format 1, no flex parser). */
 	struct mlx5dm_domain *dom[2];
 	/*
-	 * Optional: non-NULL when the match of a sub-rule is already known to
-	 * be one the device accepts (a matcher with this very key exists, and
-	 * the library checked its mask when creating it), so translation skips
-	 * the steering library's mask check for it; the result is kept as the
-	 * sub-rule's hint. NULL hook: every mask is checked.
+	 * Optional: sub-rule i's key is a matcher's (whose mask the library
+	 * checked): the mask check is skipped, the answer kept as its hint.
 	 */
 	void *(*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 			     const uint8_t *mask, uint8_t criteria);
 	void *arg;
 	/*
-	 * Optional: the compiled template of the rule's shape
-	 * (mlx5dm_flow_compile.c): replayed when the rule fits it, else
-	 * compiled anew from the rule's full walk. The caller gives
-	 * translation exclusive use of it (the port lock). NULL: no template.
+	 * Optional: the compiled template of the rule's shape (its attributes,
+	 * item types, masks and action types: mlx5dm_flow_shape_key()), for
+	 * exclusive use (the port lock). Whoever sets it vouches for the shape.
 	 */
 	struct mlx5dm_flow_compiled *compiled;
-	/*
-	 * The rule has compiled's attributes, item types and masks (an
-	 * implicit template found by the rule's shape key, or a table's
-	 * template the rule was built from), so a replay compares the spec
-	 * bits that matter only.
-	 */
-	bool shape_known;
 };
 
-/*
- * Translate (and validate) one rule. On success spec holds everything the
- * object layer needs; on failure error is set (type, cause, a static
- * message or one of mlx5dm_flow_type_msg()) and a negative errno is
- * returned. Includes the steering library's check
- * of every match mask the rule produces (unless xc->match_known vouches
- * for it).
- */
+/* Translate and validate one rule (masks checked by the library); 0 or -errno with error. */
 int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
 
 /*
- * mlx5dm_flow_msg.c.
- * "item type SCTP not supported" (action: true for an action type): the
- * name DPDK gives the type (rte_flow_conv(), testpmd's names), else its
- * number. The text lives in a per-thread buffer until the thread's next
- * call, as an rte_flow_error keeps only a pointer.
+ * mlx5dm_flow_msg.c: "item type SCTP not supported" with DPDK's name of the
+ * type, in a per-thread buffer (rte_flow_error keeps only a pointer).
  */
 const char *mlx5dm_flow_type_msg(bool action, int type);
 /* "IPV4: <msg>": a refusal whose static text does not say which item (action) it is about. */
@@ -320,12 +251,7 @@ mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
 }
 
-/*
- * The same as mlx5dm_flow_sub_match() without copies when sub-rule i adds no
- * match (the common case, inline): *mask and *value point into spec, else
- * into buf (2 * MLX5DM_MATCH_PARAM_SIZE bytes: mask, then value). Returns
- * the criteria.
- */
+/* mlx5dm_flow_sub_match() into buf (mask, value) only if sub-rule i adds a match. */
 static inline uint8_t
 mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
 			  const uint8_t **mask, const uint8_t **value)
@@ -345,7 +271,6 @@ mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, u
 
 /* ---- translation internals (shared between the translation files) ---- */
 
-/* Translation state, one rule. */
 struct mlx5dm_flow_item_def;
 
 struct mlx5dm_flow_xlate {
@@ -361,14 +286,8 @@ struct mlx5dm_flow_xlate {
 	uint16_t next_tpid[2];                 /* TPID announced for the next VLAN, per level */
 	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
 	const struct rte_flow_item *vlan_item; /* first outer VLAN (VID/PCP for push) */
-	/*
-	 * Which item wrote each match field (index + 1; 0 = none / implied by
-	 * an action), MLX5DM_FTE_NUM_FIELDS entries: the translation's own, or
-	 * the compiled template's after a replay.
-	 */
-	uint16_t *owner;
-	/* Non-NULL during a pattern walk that compiles a template (mlx5dm_flow_compile.c). */
-	struct mlx5dm_flow_compiled *rec;
+	uint16_t *owner;                       /* per match field: its item's index + 1 */
+	struct mlx5dm_flow_compiled *rec;      /* the template a pattern walk compiles */
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
@@ -416,10 +335,7 @@ int mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_at
 /* Set mask/value bits of a field; a contradiction with what is there fails. */
 int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
 			  uint32_t value, struct rte_flow_error *error);
-/*
- * The whole field becomes value, whatever it held: for a caller that keeps
- * what the field means itself (VLAN tag kinds) and has checked the change.
- */
+/* The whole field becomes value (VLAN tag kinds, checked by the caller). */
 void mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 			       uint32_t value);
 /* Implied by an item (or action): the whole field must equal value. */
@@ -502,12 +418,7 @@ int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
-/*
- * mlx5dm_flow_check.c: the steering library's verdict on the masks.
- * mlx5dm_flow_check_masks() checks every sub-rule's (and sets its hint),
- * mlx5dm_flow_check_subs() is its loop, mlx5dm_flow_check_mask() the
- * library's check of one mask.
- */
+/* mlx5dm_flow_check.c: the steering library's verdict on every sub-rule's mask. */
 int mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 int mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
 			   uint8_t criteria, struct rte_flow_error *error);
@@ -529,11 +440,7 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 	return mlx5dm_flow_check_mask(x, spec->mask, spec->value, spec->criteria, error);
 }
 
-/*
- * A cached object found by a byte key (shared actions, action sets,
- * implicit templates) in a growable index (mlx5dm_index_*): the lookup
- * part, first member of the object; the key bytes are the object's.
- */
+/* The first member of an object found by a byte key (mlx5dm_index_*). */
 struct mlx5dm_flow_kobj {
 	uint32_t hash;
 	uint32_t refcnt;
@@ -543,24 +450,13 @@ struct mlx5dm_flow_kobj {
 };
 
 /*
- * mlx5dm_flow_compile.c: compiled templates. A template (a template
- * table's pair of pattern and actions templates, or the implicit template
- * of a synchronous rule's shape) is compiled once from one full walk of a
- * rule of it, into what makes its other rules without a walk:
- *  - a tag builder: which bits of which item spec go where in the match
- *    value (byte moves, and masked field copies), found by recording which
- *    match fields the walk wrote once from a map entry and never read;
- *  - the words a rule's items must equal for that to hold (masks, and the
- *    spec bits the walk read: an EtherType that chooses a layer);
- *  - when the walk of each action reads nothing but the attributes, the
- *    port's Rx queue count and one value of the action's configuration
- *    (QUEUE, DROP, JUMP, COUNT, MARK, FLAG, VOID), the whole result, with
- *    those per-rule values marked (queue index, MARK id, jump group);
- *  - the objects of its sub-rules once found: matchers and action sets.
- * A rule of the template copies its values into the match value and the
- * marked fields, and goes to the library's prepare (tag, hash) and create.
- * A rule that does not fit (other masks or read bits, another action list)
- * takes the full walk, which compiles the template anew from it.
+ * mlx5dm_flow_compile.c: compiled templates (a template table's pair of
+ * templates, or the implicit template of a synchronous rule's shape),
+ * compiled from one full walk: the byte moves and field copies from item
+ * specs into the match value, the spec words whose bits the walk read,
+ * and, when the actions read no more than a value each (QUEUE, JUMP,
+ * MARK; DROP, COUNT, FLAG, VOID), the whole result with those values
+ * marked. A rule that does not fit is walked, and compiled again.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern kept (END excluded) */
@@ -570,11 +466,7 @@ struct mlx5dm_flow_kobj {
 /* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
 #define MLX5DM_FLOW_CT_MOVES (MLX5DM_FLOW_CT_COPIES * 4u)
 #define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list kept (END excluded) */
-/*
- * A shape key: the attributes, per item its type, which of spec and mask
- * it has and the mask's bytes, END, the action types; and room to pad the
- * last word.
- */
+/* attr, per item: type, spec/mask flags, mask bytes; END; action types; padding. */
 #define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
 			       MLX5DM_FLOW_CT_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + 4u + \
 			       MLX5DM_FLOW_CT_ACTIONS * 4u)
@@ -595,9 +487,8 @@ struct mlx5dm_flow_ct_copy {
 	uint16_t dst;
 };
 
-/* A word of an item's mask and spec as the template has them. */
+/* A word of an item's spec as the template has it. */
 struct mlx5dm_flow_ct_word {
-	uint64_t mask;                  /* the mask's bytes */
 	uint64_t sel;                   /* the spec bits that matter */
 	uint64_t val;                   /* their values */
 	uint16_t off;                   /* byte offset in the item's mask and spec */
@@ -636,29 +527,19 @@ struct mlx5dm_flow_ct_act {
 	struct mlx5dm_flow_spec res;
 };
 
-/*
- * The objects of a compiled template's sub-rules, found by its first rules;
- * the template holds a reference on each while it has rules.
- */
+/* The objects of a template's sub-rules, held while it has rules. */
 struct mlx5dm_flow_ct_objs {
 	struct mlx5dm_flow_matcher *m;  /* the matcher of the sub-rule's key */
 	struct mlx5dm_flow_aset *aset;  /* ... and its set, when act_same */
 };
 
 struct mlx5dm_flow_compiled {
-	/*
-	 * The object layer's part (mlx5dm_flow_rule.c): the shape index's view
-	 * (an implicit template is found by its shape key), its references
-	 * (its rules, a translation in progress, and the template table that
-	 * owns it, if one does), its id in the rules' handles.
-	 */
+	/* References: its rules, a translation, the table owning it (owned). */
 	struct mlx5dm_flow_kobj k;
 	bool owned;
-	uint16_t id;
+	uint16_t id;                    /* in the rules' handles */
 	bool objs_stale;                /* objs were found for results forgotten since */
 	bool valid;
-	bool internal;                  /* xc->internal it was recorded with */
-	bool relaxed;                   /* xc->relaxed it was recorded with */
 	bool out_kept;                  /* out holds the walk's result (but the copies) */
 	bool out_full;                  /* out holds act.res (but the copies and the hints) */
 	uint8_t nb_items;
@@ -667,14 +548,9 @@ struct mlx5dm_flow_compiled {
 	uint8_t nb_words;
 	int8_t prev;                    /* x->prev, x->vlan_item as indexes (-1: NULL) */
 	int8_t vlan_item;
-	struct rte_flow_attr attr;
 	struct {
 		enum rte_flow_item_type type;
-		uint8_t kind;           /* enum mlx5dm_flow_compiled_kind (mlx5dm_flow_compile.c) */
-		uint8_t word_len;       /* 8, or 4 for items shorter than 8 bytes */
-		uint8_t first;          /* its words: word[first .. first + nb_words) */
-		uint8_t nb_words;
-		const void *default_mask;
+		uint8_t size;           /* of its spec, compared (0: no spec) */
 	} item[MLX5DM_FLOW_CT_ITEMS];
 	struct mlx5dm_flow_ct_word word[MLX5DM_FLOW_CT_WORDS];
 	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
@@ -684,11 +560,7 @@ struct mlx5dm_flow_compiled {
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
 	struct mlx5dm_flow_ct_act act;
-	/*
-	 * Recording (one walk): writes per field (pinned once read, see
-	 * mlx5dm_flow_match.c), copy candidates, and per item with a spec its mask, the spec
-	 * bits that matter (sel) and their values, byte by byte.
-	 */
+	/* Recording: writes per field (pinned once read), copy candidates, mask, sel, spec. */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t nb_cand;
 	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
@@ -700,13 +572,7 @@ struct mlx5dm_flow_compiled {
 	uint64_t compiles;              /* walks compiled into it (pattern or actions) */
 	/* Objects of the sub-rules (mlx5dm_flow_compiled_objs()). */
 	struct mlx5dm_flow_ct_objs objs[MLX5DM_FLOW_MAX_SUB];
-	/*
-	 * An output buffer for the template's user: a replay into it rewrites
-	 * only what differs from what it holds (the spec's head and the copied
-	 * fields after a pattern replay, the copied fields only after a whole
-	 * one). The user only reads it between translations (but for the
-	 * sub-rules' hints, which the mask check writes).
-	 */
+	/* The user's output buffer: a replay into it rewrites only what differs. */
 	struct mlx5dm_flow_spec out;
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
@@ -721,24 +587,16 @@ enum mlx5dm_flow_replay {
 /* Replay what the template can of the rule: x and spec set as far as it did. */
 enum mlx5dm_flow_replay mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct,
 						    const struct mlx5dm_flow_xctx *xc,
-						    const struct rte_flow_attr *attr,
 						    const struct rte_flow_item items[],
 						    const struct rte_flow_action actions[],
 						    struct mlx5dm_flow_xlate *x,
 						    struct mlx5dm_flow_spec *spec);
-/* Before a full walk: forget what ct holds, start recording into it. */
+/* Around a full pattern walk: forget ct, record; compile what was recorded. */
 void mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct);
-/* After a successful full walk: compile it. */
 void mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct,
-				  const struct mlx5dm_flow_xctx *xc,
-				  const struct rte_flow_attr *attr,
 				  const struct rte_flow_item items[],
 				  const struct mlx5dm_flow_xlate *x);
-/*
- * mlx5dm_flow_compile_act.c. After a successful action walk over a pattern
- * ct compiled: keep the list and the result if it can be replayed
- * (spec->compiled and act_same set then).
- */
+/* mlx5dm_flow_compile_act.c: after an action walk, keep the list if it can be replayed. */
 void mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
 				       const struct rte_flow_action actions[],
 				       struct mlx5dm_flow_spec *spec);
@@ -760,12 +618,7 @@ mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
 void mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct);
 /*
  * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
- * aligned) and its hash: attributes, item types, which of spec and mask
- * each item has, the bytes of the mask it is matched under, action types.
- * The implicit template of a synchronous rule is found by it, whatever
- * buffers the masks come in. Its length; 0 if no template is compiled from
- * such a rule (a range, an unknown item, a pattern or list longer than a
- * template keeps).
+ * aligned) and its hash; its length, 0 if no template keeps such a rule.
  */
 size_t mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			     const struct rte_flow_item items[],
@@ -801,11 +654,7 @@ struct mlx5dm_flow_port {
 struct mlx5dm_flow_tbl;
 struct mlx5dm_flow_matcher;
 
-/*
- * Domains of the caches' tables and matchers: 0 NIC RX and 1 NIC TX (a
- * rule's egress bit), the FDB, and the table of VF vf's representor in NIC
- * RX, where its NIC rules are (group 1: the level after the root's).
- */
+/* Cache domains: 0 NIC RX, 1 NIC TX (egress), the FDB, VF vf's representor table. */
 #define MLX5DM_FLOW_DOM_FDB 2u
 #define MLX5DM_FLOW_DOM_REP(vf) (3u + (vf))
 struct mlx5dm_flow_ent;
@@ -815,21 +664,15 @@ struct mlx5dm_flow_cnt_bulk;
 /* The object with this key, with one more reference; NULL if none. */
 struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_index *cache,
 						 const uint8_t *key, size_t len, uint32_t *hash);
-/*
- * Insert a new object (one reference) under key, copied to key_store; the
- * caller reserved its place (mlx5dm_index_reserve()) before making it.
- */
+/* A new object (one reference) under key, copied to key_store; its place reserved. */
 void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 /* Drop a reference: true (and out of the cache) when it was the last. */
 bool mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o);
 
 /*
- * Memory of the objects made per distinct action value (shared actions,
- * action sets): slabs of 64 << cls bytes (mlx5dm_slab_*, 2 MiB regions),
- * so a million unique MARK ids do not take a million heap allocations
- * and their page faults; freed objects are reused, the regions kept until
- * the port stops. Larger objects come from the heap (MLX5DM_FLOW_OBJ_HEAP).
+ * Shared actions and action sets come from slabs of 64 << cls bytes: a
+ * million MARK ids are not a million heap allocations. Larger: the heap.
  */
 #define MLX5DM_FLOW_OBJ_CLASSES 7u
 #define MLX5DM_FLOW_OBJ_HEAP 0xffu
@@ -872,21 +715,13 @@ struct mlx5dm_flow_pool {
 #define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
 /* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
-/*
- * A live handle with room for nb_rules rules, zeroed but rules[]; NULL +
- * errno. mlx5dm_flow_pool_get() (inline, after struct rte_flow) takes one
- * from the class's free list, this when the list is empty.
- */
+/* A live handle for nb_rules rules when its free list is empty; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
 bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */
 void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
-/*
- * The live handle after f (NULL: the first), in the order chunks were made
- * and addresses within them (creation order until handles are reused);
- * NULL after the last. f may have been put back since it was returned.
- */
+/* The live handle after f (NULL: the first), by chunk and address; f may be put back. */
 struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
 				       const struct rte_flow *f);
 
@@ -952,10 +787,8 @@ mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compil
 }
 
 /*
- * A compiled template with one reference and an id; NULL + errno (no
- * memory, every id taken). mlx5dm_flow_ct_put() drops a reference: with
- * the last of its rules the template lets its objects go, with the last
- * reference it goes. fp->lock held.
+ * A compiled template with one reference and an id; NULL + errno. With its
+ * last rule it lets its objects go, with its last reference it goes.
  */
 struct mlx5dm_flow_compiled *mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
@@ -978,11 +811,7 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    uint16_t prio, uint8_t criteria,
 						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
-/*
- * The match_known hook of struct mlx5dm_flow_xctx (arg: the flow state): the
- * matcher of sub-rule i's key, if it exists. Caller holds fp->lock, and
- * keeps it until mlx5dm_flow_objs_begin() consumed the spec's hints.
- */
+/* xctx's match_known: sub-rule i's matcher if it exists (fp->lock held until begin). */
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
 struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
@@ -1029,11 +858,7 @@ typedef void (*mlx5dm_flow_ent_cb)(void *arg, const struct mlx5dm_flow_ent_view 
 /* Call cb for every cached action of the port (caller holds fp->lock). */
 void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg);
 
-/*
- * mlx5dm_flow_dump.c: the PMD's dump records (4410 VXLAN encap headers,
- * 4420 modify-header actions of the cached actions, 4430 flow counters);
- * 0 or a negative errno.
- */
+/* mlx5dm_flow_dump.c: the PMD's records (4410 encap, 4420 modify, 4430 counters). */
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* One live flow: the PMD records of what it uses, then its rules' records. */
 int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
@@ -1041,21 +866,14 @@ int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FI
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
 
 /*
- * mlx5dm_flow_aset.c: what library rules share, as one object: their
- * matcher and their shared actions in device order. The set of matcher m
- * (which the set references itself if it is new; the caller's reference,
- * if any, stays the caller's) and actions p, with one more reference; NULL
- * + errno.
+ * mlx5dm_flow_aset.c: a matcher and the shared actions of its rules, in
+ * device order, with one more reference; NULL + errno.
  */
 struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
 					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
 					      unsigned int n);
-/*
- * The library's action template of the set's rules, made on first use from
- * a rule's actions acts (counted: a counter action first, then the set's);
- * NULL + errno.
- */
+/* The library's action template of the set, made from acts (counted: a counter first). */
 const struct mlx5dm_action_tmpl *mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s,
 						       struct mlx5dm_action *const acts[],
 						       unsigned int n, bool counted);
@@ -1069,11 +887,7 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_as
 const struct mlx5dm_flow_ent_param *mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s,
 							    unsigned int *n);
 
-/*
- * mlx5dm_flow_cnt.c: flow counters taken from bulks. A flow names its
- * counter by an id (never 0); the counter's action and the flow's base
- * values live in the bulk.
- */
+/* mlx5dm_flow_cnt.c: counters from bulks, named by an id (never 0). */
 /* Counters a port can have at most (ids), whatever the device offers. */
 uint32_t mlx5dm_flow_cnt_max(void);
 /* A counter (*id) and its action in domain dom; 0 or a negative errno. */
@@ -1099,11 +913,7 @@ struct mlx5dm_flow_rule {
 	struct mlx5dm_flow_aset *aset;  /* its matcher and shared actions */
 };
 
-/*
- * 16 bytes and the rules: 32 for a flow of one rule, a million of them 32
- * MB. The port's flows are found by walking the pool (flush, dump), not a
- * list through them (16 bytes more each).
- */
+/* 16 bytes and the rules; flows are found by walking the pool, not a list. */
 struct rte_flow {
 	union {
 		struct {                        /* live */
@@ -1160,25 +970,16 @@ void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
 /* Every flow (default included) and the root tables go. */
 void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
-/*
- * The rule queue of the calling thread: an EAL lcore's own, else the shared
- * one, whose lock this takes (innermost: nothing is locked while it is
- * held but the library's own locks). mlx5dm_flow_queue_leave() ends it.
- */
+/* The calling thread's rule queue: its lcore's, else the shared one (locked till leave). */
 uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);
 /* The same queue, and the lock to take around its use (NULL: the thread's own queue). */
 uint16_t mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock);
 
 /*
- * A flow created in three phases, so that the port lock is not held while
- * the library works: mlx5dm_flow_objs_begin() (fp->lock held) takes the
- * handle, the counter, the matchers and action sets;
- * mlx5dm_flow_objs_insert() (no port lock; the caller owns the queue)
- * prepares and inserts the library rules; mlx5dm_flow_objs_commit()
- * (fp->lock held) lists the flow, or releases it after a failure. Between
- * begin and commit the handle is not listed: flush, query and destroy do
- * not see it.
+ * A flow is made in three phases, so the port lock is not held while the
+ * library inserts: begin (fp->lock: handle, counter, matchers, sets),
+ * insert (the caller's queue), commit (fp->lock: listed, or released).
  */
 struct mlx5dm_flow_build {
 	struct rte_flow *flow;
@@ -1192,10 +993,7 @@ struct mlx5dm_flow_build {
 	/* Match values (the spec is the template's: reused once the lock is let go). */
 	uint8_t value[MLX5DM_FLOW_MAX_SUB][MLX5DM_MATCH_PARAM_SIZE];
 };
-/*
- * 0 (b ready for insert; the flow holds template ct unless NULL) or a
- * negative errno with error (nothing left).
- */
+/* 0 (the flow holds ct unless NULL) or -errno with error (nothing left). */
 int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 			   struct mlx5dm_flow_compiled *ct, bool listed,
 			   struct mlx5dm_flow_build *b, struct rte_flow_error *error);
@@ -1210,14 +1008,9 @@ struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 					 const struct mlx5dm_flow_spec *spec, bool listed,
 					 struct rte_flow_error *error);
 /*
- * A flow destroyed in three phases the same way: unlist (fp->lock held:
- * the flow is no longer the application's), remove (no port lock: the
- * library deletes its rules on the caller's queue), reap (fp->lock held:
- * its objects go). Remove fails with -ETIMEDOUT when the library kept a
- * rule as it was (another rule queue's writes into its slot chain did not
- * complete): relist (fp->lock held) gives the flow back as it was listed
- * before, with the rules removed so far gone, and
- * mlx5dm_flow_remove_err() tells it to destroy the flow again.
+ * Destroyed the same way: unlist, remove (the caller's queue), reap.
+ * -ETIMEDOUT from remove (another queue's writes into its chain pending):
+ * relist gives the flow back, without the rules already removed.
  */
 void mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
 int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
@@ -1227,21 +1020,14 @@ void mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
 /* The three phases under fp->lock, on the caller's queue (flush, stop). */
 int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
-/*
- * fp->lock held: wait until no operation is between its phases (the lock
- * is let go meanwhile); none may begin until mlx5dm_flow_objs_resume().
- */
+/* fp->lock held: wait for no operation between phases; none begins until resume. */
 void mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 /*
- * The begin phase of a user flow: the rule translated through its template
- * ct (NULL: the implicit template of its shape, found or made) with the
- * port's context xc (its template and object hooks set here), then its
- * objects taken into b (mlx5dm_flow_objs_begin()); the flow holds the
- * template. fp->lock held. 0 or a negative errno with error (the
- * translation's verdict first, then a port that takes no rules).
+ * The begin phase of a user flow, fp->lock held: translated through ct
+ * (NULL: the implicit template of its shape), objects taken into b.
  */
 int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 			     struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,

@@ -3,36 +3,18 @@
  */
 
 /*
- * Compiled templates (mlx5dm_flow.h): a template's rules have one pattern
- * shape with different values (flow-perf: one address per rule), and the
- * pattern walk is most of a translation.
- *
- * Why a replay is exact. A walk is a function of the attributes,
- * xc->internal and the items: types, masks, `last`s, and of a spec only the
- * bits under its mask and those its hooks read anyway (the item's
- * hook_spec). A replay needs all of them equal, except the copied bits.
- * Those are bits of a map entry that wrote its match field, where
- *  - no item hook reads bits a map covers (mlx5dm_flow_item.h),
- *  - the walk wrote the field once (no contradiction check saw its value),
- *  - the walk read no match value of the field (mlx5dm_flow_match_value()
- *    pins it),
- *  - no other map entry that wrote reads the same bits.
- * So they reach nothing but that field's value, under its mask: the walk
- * could neither fail nor differ anywhere else because of them. Patterns with
- * a `last` are not compiled (a range turns spec bits into mask bits); a
- * recording that ran out of room compiles nothing.
+ * Compiled templates (mlx5dm_flow.h). A replay is exact because it copies
+ * only bits that the walk wrote once into one match field, under that
+ * field's mask, and that nothing read: no item hook (hook_spec), no
+ * contradiction check, no match value read (mlx5dm_flow_match_value()
+ * pins the field). Everything else the walk reads is the same for every
+ * rule of the shape (mlx5dm_flow_shape_key()) or compared (the spec bits
+ * that matter). Ranges (`last`) are not compiled.
  */
 
 #include <string.h>
 
 #include "mlx5dm_flow_item.h"
-
-/* What a template compares of an item. */
-enum mlx5dm_flow_compiled_kind {
-	MLX5DM_FLOW_CT_VOID,         /* type only */
-	MLX5DM_FLOW_CT_NO_SPEC,      /* no spec, mask or last */
-	MLX5DM_FLOW_CT_SPEC,         /* a spec, no last: its words are compared */
-};
 
 void
 mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct)
@@ -50,36 +32,27 @@ mlx5dm_flow_compiled_index(const struct rte_flow_item items[], const struct rte_
 	return it == NULL ? -1 : (int8_t)(it - items);
 }
 
-/* The pattern's items into ct (types, masks, specs); false if it cannot be kept. */
+/* The pattern's items into ct (masks, specs); false if it cannot be kept. */
 static bool
 mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[])
 {
+	const struct mlx5dm_flow_item_def *def;
 	unsigned int n;
 
 	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
 		const struct rte_flow_item *it = &items[n];
-		const struct mlx5dm_flow_item_def *def;
 
-		if (n == MLX5DM_FLOW_CT_ITEMS)
+		if (n == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
 			return false;
 		ct->item[n].type = it->type;
-		ct->item[n].kind = MLX5DM_FLOW_CT_VOID;
-		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
+		ct->item[n].size = 0;
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID || it->spec == NULL)
 			continue;
-		if (it->last != NULL)
-			return false;
 		def = mlx5dm_flow_item_def_get(it->type);
-		ct->item[n].kind = MLX5DM_FLOW_CT_NO_SPEC;
-		ct->item[n].default_mask = def->default_mask;
-		if (it->spec == NULL)
-			continue;
 		/* Compared in words of 8 (or 4) bytes, the last one overlapping. */
 		if (def->size < 4 || def->size % 4 != 0)
 			return false;
-		ct->item[n].kind = MLX5DM_FLOW_CT_SPEC;
-		ct->item[n].word_len = def->size >= 8 ? 8 : 4;
-		ct->item[n].nb_words = (uint8_t)((def->size + ct->item[n].word_len - 1) /
-						 ct->item[n].word_len);
+		ct->item[n].size = (uint8_t)def->size;
 		memcpy(ct->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
 		memcpy(ct->ispec[n], it->spec, def->size);
 		memset(ct->sel[n], 0, def->size); /* the copied bits, for now */
@@ -152,14 +125,12 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
 	}
 	/* What matters: under the mask or read by a hook, and not copied. */
 	for (c = 0; c < ct->nb_items; c++) {
-		const struct mlx5dm_flow_item_def *def;
 		const uint8_t *hook;
 
-		if (ct->item[c].kind != MLX5DM_FLOW_CT_SPEC)
+		if (ct->item[c].size == 0)
 			continue;
-		def = mlx5dm_flow_item_def_get(ct->item[c].type);
-		hook = def->hook_spec;
-		for (b = 0; b < def->size; b++) {
+		hook = mlx5dm_flow_item_def_get(ct->item[c].type)->hook_spec;
+		for (b = 0; b < ct->item[c].size; b++) {
 			ct->sel[c][b] = (uint8_t)((ct->mask[c][b] | (hook != NULL ? hook[b] : 0)) &
 						  ~ct->sel[c][b]);
 			ct->ispec[c][b] &= ct->sel[c][b];
@@ -186,23 +157,18 @@ mlx5dm_flow_compiled_ld(const uint8_t *p, size_t n)
 static void
 mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
 {
-	unsigned int i, k, off, nw = 0;
+	unsigned int i, k, off, len, size, nw = 0;
 
 	for (i = 0; i < ct->nb_items; i++) {
-		unsigned int len = ct->item[i].word_len, size;
-
-		if (ct->item[i].kind != MLX5DM_FLOW_CT_SPEC)
-			continue;
-		size = mlx5dm_flow_item_def_get(ct->item[i].type)->size;
-		ct->item[i].first = (uint8_t)nw;
-		for (k = 0; k < ct->item[i].nb_words; k++) {
+		size = ct->item[i].size;
+		len = size >= 8 ? 8 : 4;
+		for (k = 0; size != 0 && k < (size + len - 1) / len; k++) {
 			struct mlx5dm_flow_ct_word *w = &ct->word[nw++];
 
 			off = RTE_MIN(k * len, size - len);
 			w->off = (uint16_t)off;
 			w->item = (uint8_t)i;
 			w->len = (uint8_t)len;
-			w->mask = mlx5dm_flow_compiled_ld(ct->mask[i] + off, len);
 			w->sel = mlx5dm_flow_compiled_ld(ct->sel[i] + off, len);
 			w->val = mlx5dm_flow_compiled_ld(ct->ispec[i] + off, len);
 		}
@@ -211,17 +177,13 @@ mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
 }
 
 void
-mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
-			     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
 			     const struct mlx5dm_flow_xlate *x)
 {
 	if (ct->nb_cand > MLX5DM_FLOW_CT_COPIES || !mlx5dm_flow_compiled_keep_items(ct, items) ||
 	    !mlx5dm_flow_compiled_keep_copies(ct, x->spec))
 		return;
 	mlx5dm_flow_compiled_keep_words(ct);
-	ct->attr = *attr;
-	ct->internal = xc->internal;
-	ct->relaxed = xc->relaxed;
 	ct->x = *x;
 	ct->x.rec = NULL;
 	memcpy(ct->owner, x->owner, sizeof(ct->owner));
@@ -233,69 +195,25 @@ mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct, const struct mlx5d
 	ct->valid = true;
 }
 
-/* What differs in a word: the mask, or the spec bits that matter. */
-static inline uint64_t
-mlx5dm_flow_compiled_diff(const struct mlx5dm_flow_ct_word *w, const uint8_t *spec,
-			  const uint8_t *mask, size_t n)
-{
-	return (mlx5dm_flow_compiled_ld(mask + w->off, n) ^ w->mask) |
-	       ((mlx5dm_flow_compiled_ld(spec + w->off, n) & w->sel) ^ w->val);
-}
-
-/* The attributes and items are those ct was compiled from but for the copied bits. */
+/* The items have ct's values wherever the walk read them (the shape is ct's). */
 static inline bool
-mlx5dm_flow_compiled_same(const struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
-			  const struct rte_flow_attr *attr, const struct rte_flow_item items[])
+mlx5dm_flow_compiled_same(const struct mlx5dm_flow_compiled *ct,
+			  const struct rte_flow_item items[])
 {
 	uint64_t acc = 0;
 	unsigned int i;
 
-	if (xc->shape_known && ct->valid) {
-		/* Only the spec bits that matter can differ. */
-		for (i = 0; i < ct->nb_words; i++) {
-			const struct mlx5dm_flow_ct_word *w = &ct->word[i];
-			const uint8_t *spec = items[w->item].spec;
-
-			acc |= w->len == 8 ?
-			       (mlx5dm_flow_compiled_ld(spec + w->off, 8) & w->sel) ^ w->val :
-			       (mlx5dm_flow_compiled_ld(spec + w->off, 4) & w->sel) ^ w->val;
-		}
-		return acc == 0;
-	}
-	if (!ct->valid || attr == NULL || items == NULL || xc->internal != ct->internal ||
-	    xc->relaxed != ct->relaxed ||
-	    memcmp(attr, &ct->attr, sizeof(*attr)) != 0)
+	if (!ct->valid)
 		return false;
-	for (i = 0; i < ct->nb_items; i++) {
-		const struct rte_flow_item *it = &items[i];
-		const struct mlx5dm_flow_ct_word *w, *end;
-		const uint8_t *spec, *mask;
+	for (i = 0; i < ct->nb_words; i++) {
+		const struct mlx5dm_flow_ct_word *w = &ct->word[i];
+		const uint8_t *spec = items[w->item].spec;
 
-		if (it->type != ct->item[i].type)
-			return false;
-		if (ct->item[i].kind == MLX5DM_FLOW_CT_VOID)
-			continue;
-		if (it->last != NULL)
-			return false;
-		if (ct->item[i].kind == MLX5DM_FLOW_CT_NO_SPEC) {
-			if (it->spec != NULL || it->mask != NULL)
-				return false;
-			continue;
-		}
-		spec = it->spec;
-		if (spec == NULL)
-			return false;
-		mask = it->mask != NULL ? it->mask : ct->item[i].default_mask;
-		w = &ct->word[ct->item[i].first];
-		end = w + ct->item[i].nb_words;
-		if (ct->item[i].word_len == 8)
-			for (; w < end; w++)
-				acc |= mlx5dm_flow_compiled_diff(w, spec, mask, 8);
-		else
-			for (; w < end; w++)
-				acc |= mlx5dm_flow_compiled_diff(w, spec, mask, 4);
+		acc |= w->len == 8 ?
+		       (mlx5dm_flow_compiled_ld(spec + w->off, 8) & w->sel) ^ w->val :
+		       (mlx5dm_flow_compiled_ld(spec + w->off, 4) & w->sel) ^ w->val;
 	}
-	return acc == 0 && items[i].type == RTE_FLOW_ITEM_TYPE_END;
+	return acc == 0;
 }
 
 /* Bits [bit, bit + width) of a spec, reading none of the caller's bytes beyond them. */
@@ -393,11 +311,7 @@ mlx5dm_flow_compiled_aval_ok(const struct mlx5dm_flow_ct_act *m, unsigned int i,
 	}
 }
 
-/*
- * The action list has the kinds of the one compiled with the pattern, and values
- * that pass the walk's checks (mlx5dm_flow_compile_act.c): then spec holds the
- * kept result with those values (but for the copied match values).
- */
+/* The kept list with values that pass the walk's checks: spec is the kept result. */
 static inline bool
 mlx5dm_flow_compiled_act_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
 				const struct rte_flow_action actions[],
@@ -451,13 +365,13 @@ mlx5dm_flow_compiled_act_replay(struct mlx5dm_flow_compiled *ct, const struct ml
 
 enum mlx5dm_flow_replay
 mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
-			    const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			    const struct rte_flow_item items[],
 			    const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
 			    struct mlx5dm_flow_spec *spec)
 {
 	enum mlx5dm_flow_replay what = MLX5DM_FLOW_REPLAY_RULE;
 
-	if (!mlx5dm_flow_compiled_same(ct, xc, attr, items))
+	if (!mlx5dm_flow_compiled_same(ct, items))
 		return MLX5DM_FLOW_REPLAY_NONE;
 	if (!mlx5dm_flow_compiled_act_replay(ct, xc, actions, spec)) {
 		what = MLX5DM_FLOW_REPLAY_PATTERN;
@@ -483,10 +397,8 @@ mlx5dm_flow_shape_put(uint8_t *k, const void *p, size_t len)
 }
 
 /*
- * The key finds the template; the template replays a rule only if the
- * rule's attributes, types, masks and read spec bits are its own
- * (mlx5dm_flow_compiled_same()), so the key need not say more than the
- * shape: the action types, not their values.
+ * What a replay takes as given: attributes, item types and masks, action
+ * types. Spec bits and action values are compared or copied by the replay.
  */
 size_t
 mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,

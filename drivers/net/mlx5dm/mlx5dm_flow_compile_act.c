@@ -3,26 +3,12 @@
  */
 
 /*
- * The action half of a compiled template (mlx5dm_flow.h): the action list
- * translated over its pattern, and the whole result, so a rule of the
- * template with a list of the same kinds is a copy of it with its own match
- * values and action values (mlx5dm_flow_compiled_replay() compares the
- * list).
- *
- * Why a replay is exact. The walk of the kept kinds (mlx5dm_flow_actions.c,
- * mlx5dm_flow_rss.c) reads the action types, one value of QUEUE, JUMP and
- * MARK (index, group, id), the direction and group of the attributes and
- * xc->nb_rx_queues; the checks at the list's end (fate, reformat, VLAN push,
- * MARK with JUMP, RSS expansion) read only what those actions wrote: no
- * pattern layer, no match value. The attributes are the template's, so
- * with the same types the walk writes what it wrote before but for where
- * those values go: queues[0], tag_value (id + 1), jump_group, each as it
- * is, after the walk's own check of it (index below the queue count, id at
- * most MLX5DM_FLOW_MARK_MAX, group above the rule's and at most
- * MLX5DM_FLOW_MAX_GROUP). The one exception, MARK with JUMP, also writes
- * the id into a modify entry: that id is compared instead. A value that
- * fails its check, or any other list, takes the walk, with its verdict.
- * Only successful walks are kept.
+ * The action half of a compiled template: the list and the whole result.
+ * The walk of the kept kinds reads the types, the attributes, the Rx queue
+ * count and one value of QUEUE, JUMP, MARK, which lands as it is in
+ * queues[0], jump_group, tag_value (id + 1) once it passes the walk's own
+ * check; MARK with JUMP also writes a modify entry, so its id is compared.
+ * Any other value or list takes the walk, with its verdict.
  */
 
 #include <string.h>

@@ -582,11 +582,7 @@ mlx5dm_flow_shape_is(const void *rec, const void *key)
 	return ct->k.key_len == k->len && memcmp(ct->shape, k->key, k->len) == 0;
 }
 
-/*
- * The implicit template of a rule's shape, found or made, with one more
- * reference (the translation's); NULL: the rule is translated without one
- * (a shape no template keeps, no memory, every id taken).
- */
+/* The implicit template of a rule's shape, one more reference; NULL: none. */
 static struct mlx5dm_flow_compiled *
 mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
 		     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
@@ -625,13 +621,10 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 	xc->match_known = mlx5dm_flow_objs_match_known;
 	xc->arg = fp;
 	/*
-	 * Either way the rule has the template's attributes, item types and
-	 * masks: a table's rules are built from its templates
-	 * (mlx5dm_flow_tmpl_rule()), an implicit one is found by them.
-	 * The translation's reference: a found template outlives a failure of
-	 * its rule.
+	 * The rule has the template's shape: a table's rules are built from its
+	 * templates, an implicit one is found by it. The translation holds a
+	 * reference: a found template outlives a failure of its rule.
 	 */
-	xc->shape_known = true;
 	if (ct != NULL)
 		ct->k.refcnt++;
 	else

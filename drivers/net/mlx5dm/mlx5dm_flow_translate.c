@@ -4,11 +4,9 @@
 
 /*
  * One rule: attributes, pattern, actions, then the library's check of the
- * masks. With a template (xc->compiled), attributes and pattern come from
- * it when the rule fits it (mlx5dm_flow_compile.c), else from the full
- * walk, which the template is then compiled from; the actions too when they
- * are the list compiled with the pattern (mlx5dm_flow_compile_act.c), else
- * from their walk, which is compiled if it can be.
+ * masks. With a compiled template (xc->compiled) a rule of its shape
+ * replays what the template holds (mlx5dm_flow_compile.c) and walks the
+ * rest, which then compiles the template anew.
  */
 
 #include <string.h>
@@ -45,15 +43,11 @@ mlx5dm_flow_translate_pattern(struct mlx5dm_flow_xlate *x, const struct mlx5dm_f
 	ret = mlx5dm_flow_xlate_items(x, items, error);
 	x->rec = NULL;
 	if (ret == 0 && ct != NULL)
-		mlx5dm_flow_compiled_rec_end(ct, xc, attr, items, x);
+		mlx5dm_flow_compiled_rec_end(ct, items, x);
 	return ret;
 }
 
-/*
- * The translation after what was replayed (the pattern's walk unless a
- * pattern was, the actions' walk, which is compiled if it can be, the
- * mask check); x as the replay left it.
- */
+/* What the replay left to walk (the pattern unless replayed), then the mask check. */
 static int
 mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_replay replayed,
 			   const struct rte_flow_attr *attr, const struct rte_flow_item items[],
@@ -72,13 +66,11 @@ mlx5dm_flow_translate_walk(const struct mlx5dm_flow_xctx *xc, enum mlx5dm_flow_r
 	ret = mlx5dm_flow_xlate_actions(x, actions, error);
 	if (ret < 0)
 		return ret;
-	/* The pattern is the template's (replayed, or just compiled). */
 	if (ct != NULL && ct->valid)
 		mlx5dm_flow_compiled_keep_actions(ct, actions, spec);
 	return mlx5dm_flow_check_masks(x, error);
 }
 
-/* Through the template xc->compiled: what it replays of the rule, then the rest. */
 static int
 mlx5dm_flow_compiled_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			       const struct rte_flow_item items[],
@@ -88,13 +80,13 @@ mlx5dm_flow_compiled_translate(const struct mlx5dm_flow_xctx *xc, const struct r
 	struct mlx5dm_flow_xlate x;
 	enum mlx5dm_flow_replay replayed;
 
-	replayed = mlx5dm_flow_compiled_replay(xc->compiled, xc, attr, items, actions, &x, spec);
+	replayed = mlx5dm_flow_compiled_replay(xc->compiled, xc, items, actions, &x, spec);
 	if (replayed == MLX5DM_FLOW_REPLAY_RULE)
 		return mlx5dm_flow_check_masks(&x, error);
 	return mlx5dm_flow_translate_walk(xc, replayed, attr, items, actions, &x, spec, error);
 }
 
-/* Without a template (apart: the template's path has a translation state of its own). */
+/* Apart: the template's path has a translation state of its own. */
 static __rte_noinline int
 mlx5dm_flow_translate_plain(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
 			    const struct rte_flow_item items[],

@@ -3,13 +3,9 @@
  */
 
 /*
- * The action walk: which actions exist, in which direction, how often, and
- * in which order. The device applies header changes in a fixed order
- * (decap, VLAN pop, field modifications, VLAN push, encap); a list asking
- * for another order is refused rather than silently reordered. Counter,
- * mark/flag and metadata-register writes may appear anywhere. At most one
- * fate (QUEUE, RSS, DROP, JUMP); ingress rules need one, egress rules
- * without one continue to the wire.
+ * The action walk. Header changes come in the device's order (decap, pop,
+ * modify, push, encap) or are refused, not reordered. At most one fate;
+ * ingress rules need one, egress rules without one go to the wire.
  */
 
 #include <errno.h>
@@ -278,12 +274,7 @@ mlx5dm_flow_act_vxlan_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 	return 0;
 }
 
-/*
- * RAW_DECAP / RAW_ENCAP: what they become depends on both (resolved in
- * mlx5dm_flow_xlate_reformat()). On ingress they can only be a decap (an L3
- * decap with a new L2 header when both are given), on egress an encap (an L2
- * to L3 tunnel encap when both are given): their stage follows.
- */
+/* RAW_DECAP / RAW_ENCAP: a decap on ingress, an encap on egress (resolved later). */
 static int
 mlx5dm_flow_act_raw_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			  struct rte_flow_error *error)
@@ -449,10 +440,8 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, x->fate_act,
 					  "DROP cannot be combined with header changes");
 	/*
-	 * Register writes (SET_TAG, SET_META) change no packet byte, and
-	 * nothing reads a register of a dropped packet: with DROP they need no
-	 * modify header, which the device's action order could not put before a
-	 * drop anyway (rdma-core's NIC state machine has no DROP after it).
+	 * Nothing reads a dropped packet's registers: no modify header, which
+	 * rdma-core's NIC action order could not put before a drop anyway.
 	 */
 	if (spec->fate == MLX5DM_FLOW_FATE_DROP)
 		spec->nb_modify = 0;

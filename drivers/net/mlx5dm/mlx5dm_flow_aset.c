@@ -3,23 +3,10 @@
  */
 
 /*
- * Action sets: what the library rules of a matcher with the same actions
- * share, as one cached object: the matcher and the shared actions, in
- * device order. Rules with the same matcher and actions (the common case:
- * many rules, few keys and action lists) take one reference on one set,
- * instead of one on the matcher and a lookup and a reference per action,
- * and a rule handle keeps one pointer for both. A set holds a reference on
- * its matcher and on each of its entries (mlx5dm_flow_cache.c), and the
- * library action array a rule is inserted with.
- *
- * A set is also the library's action template of its list
- * (mlx5dm_action_tmpl_create()): the placement of the actions in the
- * matcher's rules, made with the set's first rule, one without a counter
- * and one with a counter in front (each rule brings its own counter, and
- * its own flow tag). Rules a template replayed whole with its values take
- * the template's set (mlx5dm_flow_aset_ref()); others find theirs by key.
- * The set keeps a copy of its parameters (mlx5dm_flow_aset_params()).
- *
+ * Action sets: a matcher and the shared actions of its rules, in device
+ * order, so a rule takes one reference and keeps one pointer for both.
+ * A set holds the library's action templates of its list (without and
+ * with a counter in front: each rule brings its counter and flow tag).
  * Callers hold fp->lock.
  */
 
@@ -40,12 +27,7 @@ struct mlx5dm_flow_aset {
 	uint8_t nb;
 	/* The library's action templates: without, with a counter in front (NULL: not yet). */
 	struct mlx5dm_action_tmpl *tmpl[2];
-	/*
-	 * In mem, as many as the set has (one set per unique modified value
-	 * is common: no room for the largest list): the parameters, the
-	 * entries, their actions, then the parameters' queues / RSS / data
-	 * copies, then the key.
-	 */
+	/* In mem, sized to the set: parameters, entries, actions, their data, the key. */
 	struct mlx5dm_flow_ent_param *prm;
 	struct mlx5dm_flow_ent **ents;
 	struct mlx5dm_action **acts;

@@ -3,20 +3,10 @@
  */
 
 /*
- * Steering objects shared between rte_flow rules, created on first use and
- * destroyed with their last user, so a failed or destroyed rule leaves no
- * object behind:
- *  - tables, one per (domain, group), level group + 1; the root tables
- *    (group 0) are held by the port while it is started; an E-Switch
- *    manager's FDB groups and representor tables too (mlx5dm_esw.c);
- *  - matchers, one per (table, priority, criteria, mask);
- *  - actions ("entries"): drop, TIR + dest_tir per queue set and hash,
- *    dest_table per jump target, flow tags, modify-header lists, reformats,
- *    VLAN push headers, VLAN pop; each keyed by its parameters.
- * Each kind is found through a growable hash index (mlx5dm_index_*), so a
- * port with a million distinct actions or tens of thousands of groups
- * finds or adds one as fast as a port with a few.
- * Callers hold fp->lock.
+ * Objects rules share, made on first use and gone with their last user:
+ * tables per (domain, group), matchers per (table, priority, criteria,
+ * mask), actions ("entries") per parameters, each in a growable hash
+ * index. Callers hold fp->lock.
  */
 
 #include <errno.h>
@@ -57,11 +47,7 @@ struct mlx5dm_flow_ent {
 	uint8_t key[];
 };
 
-/*
- * Key hash, a word at a time (keys are match masks of hundreds of bytes
- * and action parameters): multiply-xorshift per 64-bit word, the tail
- * zero-padded.
- */
+/* Key hash, multiply-xorshift per 64-bit word (keys are masks of hundreds of bytes). */
 static uint64_t
 mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 {
@@ -201,10 +187,7 @@ mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
 	return m->m;
 }
 
-/*
- * The key: domain, group, priority, criteria and mask. Sections outside
- * the criteria are zero in the mask, so only the enabled ones are hashed.
- */
+/* Domain, group, priority, criteria and the mask's enabled sections (the rest is zero). */
 static uint32_t
 mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_t criteria,
 			 const uint8_t *mask)
@@ -279,11 +262,7 @@ mlx5dm_flow_matcher_known(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_
 	return mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria, mask);
 }
 
-/*
- * A spec its template made whole has the key of the matcher the template
- * found for the sub-rule with a whole spec (mlx5dm_flow.h); another spec
- * of the template is compared with it before the key is hashed.
- */
+/* A whole spec of a template has the matcher the template found (mlx5dm_flow.h). */
 void *
 mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 			     const uint8_t *mask, uint8_t criteria)

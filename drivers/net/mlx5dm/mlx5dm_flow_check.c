@@ -3,16 +3,9 @@
  */
 
 /*
- * The steering library's verdict on a rule's match masks, before anything
- * is created: the library picks lookups for a mask and refuses a field no
- * lookup covers, naming it ("misc3.icmp_type"). The refusal is reported on
- * the item that wrote the field, with a static message naming the field.
- *
- * The check is the library's own (mlx5dm_match_check(): the builder
- * selection mlx5dm_matcher_create() runs, with the device's facts such as
- * its flex parsers) on the port's domain. Translation without a port (unit
- * tests) checks against the library's selection for a device it assumes
- * (STE format 1 without flex-parser protocols).
+ * The library's verdict on the masks before anything is made
+ * (mlx5dm_match_check(), the builder selection of matcher creation): a
+ * field no lookup covers is blamed on the item that wrote it.
  */
 
 #include <errno.h>
@@ -77,13 +70,9 @@ mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const u
 }
 
 /*
- * Every sub-rule's mask goes through the library's builder selection, unless
- * the object layer vouches for it (a matcher with this key exists: its mask
- * was checked when it was created), which spares the rules after the first
- * of a matcher a selection as costly as the rest of the translation. Values
- * need no check of their own then: translation writes value bits only under
- * mask bits (ip_version equal to its mask), and the library checks every
- * rule's value against its matcher anyway.
+ * Unless a matcher with the key exists (its mask was checked): the check
+ * costs as much as the rest of the translation. Values are written under
+ * their masks only, and the library checks them against the matcher.
  */
 int
 mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)

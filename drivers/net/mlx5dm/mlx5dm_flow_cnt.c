@@ -3,27 +3,12 @@
  */
 
 /*
- * Flow counters (COUNT), taken from bulks the device allocates. A bulk is
- * a firmware command, so bulks grow geometrically with the counters in use
- * (2^7, 2^8, ... up to 2^16, or the largest bulk the device accepted): a
- * million counted rules cost a few dozen commands, not thousands. Bulks
- * with a free counter are on fp->bulks, so taking one is O(1); inside a
- * bulk a word hint skips the full words. A bulk is returned to the device
- * when its last counter is freed, so a failed rule leaves nothing
- * allocated.
- *
- * Everything a counter needs lives in its bulk, not in the flow handle
- * (only counted flows pay for it): a flow names its counter by a 32-bit id,
- * the bulk's place in fp->cnt_tab above the counter's index. A bulk keeps:
- *  - one library counter action per domain for all its counters
- *    (mlx5dm_action_counters(): a rule names its counter by the action's
- *    argument), created on the bulk's first use in that domain and kept
- *    until the bulk goes: no action object per counter;
- *  - per counter, the flow's base: a reused counter's device value is not
- *    zero, its value at allocation is where the new flow starts from (flows
- *    report what they counted themselves); a query with reset moves it.
- *
- * Callers hold fp->lock.
+ * Flow counters from bulks the device allocates. A bulk is a firmware
+ * command, so bulks grow geometrically (2^7 .. 2^16) and go back with
+ * their last counter. A flow names its counter by an id (bulk place, then
+ * index); the bulk holds one counter action per domain (the rule's
+ * argument picks the counter) and each counter's base, as a reused
+ * counter does not start at zero. Callers hold fp->lock.
  */
 
 #include <errno.h>
@@ -114,12 +99,7 @@ take:
 	return 0;
 }
 
-/*
- * A bulk's state: large bulks (a MiB or more: 2^16 counters and
- * up) in a huge region (mlx5dm_huge_alloc: without the DPDK heap, a
- * mapping that faults in 2 MiB at a time), small ones from the heap.
- * Zeroed either way.
- */
+/* A bulk's state, zeroed: a MiB or more in a huge region, smaller from the heap. */
 static struct mlx5dm_flow_cnt_bulk *
 mlx5dm_flow_cnt_bulk_mem(size_t bytes)
 {
@@ -170,11 +150,7 @@ mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bu
 	}
 }
 
-/*
- * A device refusing a bulk size (above its log_max_flow_counter_bulk, or
- * no aligned room left for it) is asked for half as many, down to 2^7; the
- * size it refused is not asked again on this port.
- */
+/* A refused bulk size is halved (down to 2^7) and not asked again on this port. */
 static struct mlx5dm_counters *
 mlx5dm_flow_cnt_bulk_alloc(struct mlx5dm_flow_priv *fp, uint32_t *log)
 {
@@ -279,11 +255,7 @@ mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *i
 	ret = mlx5dm_flow_cnt_action_make(fp, b, dom);
 	if (ret < 0)
 		goto fail;
-	/*
-	 * A counter never used has its base still zero (the bulk's state is
-	 * zeroed and only a used counter's base is written): its slot is not
-	 * touched, one cache line less per counted rule.
-	 */
+	/* A counter never used has a zero base: its slot is not touched (a cache line). */
 	if (dirty) {
 		s->base_hits = hits;
 		s->base_bytes = bytes;

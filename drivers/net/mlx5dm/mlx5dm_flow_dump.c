@@ -3,28 +3,13 @@
  */
 
 /*
- * The PMD's records of a steering dump, before the library's domains (as
- * DPDK's mlx5 writes them; the parser prints each domain when it ends, so
- * what a rule refers to must come first).
- *
- * rdma-core's dump names a modify-header or encap action only by its ICM
- * index; its contents are in DPDK's mlx5 `flow dump` records, which NVIDIA's
- * mlx_steering_dump reads next to the domain records and shows inside the
- * rules that use the action:
+ * The PMD's records of a steering dump, as DPDK mlx5's `flow dump` writes
+ * them before the domains (mlx_steering_dump shows them in the rules that
+ * use the action, named by the library action's address):
  *   4410,0x<action id>,<header bytes in hex>                packet reformat
  *   4420,0x<action id>,<number of actions>,<actions in hex> modify header
  *   4430,0x<action id>,<hits>,<bytes>                       a flow's counter
- * The action id is the library action's address, the id of its 3400/3401/
- * 3402/3406 records. Counters show what `flow query` would (not reset).
- * A single flow's dump is its records (of the actions its rules use) and
- * then its rules' records from the library, as DPDK's mlx5 dumps a rule.
- * The modify actions are the PRM format (8 bytes each) the action was
- * created from.
- *
- * Encap records are written for VXLAN tunnel headers only: the parser reads
- * every 4410 record as Ethernet [/ VLAN] / IPv4 (20 bytes) or IPv6 / UDP /
- * VXLAN at fixed offsets and fails on shorter headers (GRE, a new L2 header
- * of an L3 decap), which DPDK's mlx5 writes too.
+ * 4410 only for VXLAN headers: the parser reads them at fixed offsets.
  */
 
 #include <errno.h>
@@ -133,11 +118,7 @@ mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, siz
 		d->err = -EIO;
 }
 
-/*
- * The 4420 records of the flow's modify-set actions (one 32-bit set whose
- * data is each rule's, mlx5dm_flow_rule_args()): the entry with the data
- * the rule gave it.
- */
+/* The 4420 records of the flow's modify-set actions, with the data its rules gave. */
 static void
 mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 {

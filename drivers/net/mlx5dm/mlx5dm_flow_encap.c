@@ -3,22 +3,9 @@
  */
 
 /*
- * Encapsulation and decapsulation.
- *
- * VXLAN_ENCAP: the header is built from the definition's item specs
- * (ETH / [VLAN] / IPV4 or IPV6 / UDP / VXLAN); zero fields get the usual
- * defaults (EtherTypes of what follows, IPv4 0x45 / TTL 64, IPv6 version 6 /
- * hop limit 255, IP protocol UDP, UDP port 4789, VXLAN I flag). Lengths and
- * checksums are left zero: the device fills them in after encapsulation.
- *
- * RAW_DECAP / RAW_ENCAP, as DPDK's mlx5 reads them, with "small" meaning at
- * most Ethernet + IPv4 (34 bytes):
- *  - ingress RAW_DECAP alone: L2 tunnel decap (up to the inner Ethernet);
- *  - ingress RAW_DECAP (large) + RAW_ENCAP (small, 14 or 18 bytes): L3
- *    tunnel decap, the RAW_ENCAP data becoming the new L2 header;
- *  - egress RAW_ENCAP alone: L2 to L2 tunnel encap (data prepended);
- *  - egress RAW_DECAP (small) + RAW_ENCAP (large): L2 to L3 tunnel encap
- *    (the L2 header replaced by the data).
+ * Encapsulation and decapsulation, as doc/guides/nics/mlx5dm.rst lists
+ * them (RAW_DECAP / RAW_ENCAP as DPDK's mlx5 reads them). Lengths and
+ * checksums of a built header stay zero: the device fills them in.
  */
 
 #include <errno.h>

@@ -3,11 +3,9 @@
  */
 
 /*
- * Pattern items as data: for each supported item, the bits the device can
- * match (nic mask), where each item field goes in the match parameter per
- * variant (outer / inner headers, first / second VLAN, MPLS position), and
- * hooks for what a table cannot say (layer order, implied fields, host-order
- * fields, flags). The walk itself is mlx5dm_flow_items.c.
+ * Pattern items as data: the bits the device matches, where each field
+ * goes per variant (outer/inner, VLAN, MPLS position), and hooks for what
+ * a map cannot say (layer order, implied fields, host order, flags).
  */
 
 #ifndef _MLX5DM_FLOW_ITEM_H_
@@ -51,11 +49,7 @@ struct mlx5dm_flow_item_def {
 	uint16_t size;                  /* of the rte_flow_item_* structure */
 	const void *default_mask;
 	const void *nic_mask;           /* what the device can match, same layout */
-	/*
-	 * Spec bits the hooks read where the mask is zero, same layout (NULL:
-	 * none). The hooks read no other spec bits outside the mask: a compiled
-	 * template compares a spec only under mask and these (mlx5dm_flow_compile.c).
-	 */
+	/* Spec bits the hooks read outside the mask (a compiled template compares them). */
 	const void *hook_spec;
 	const char *mask_msg;           /* static message for a mask beyond nic_mask */
 	const struct mlx5dm_flow_fmap *map;
@@ -73,10 +67,9 @@ struct mlx5dm_flow_item_def {
 	/* Layer order; may set x->variant. NULL: the item may stand anywhere. */
 	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 	/*
-	 * Before the map: fields the map cannot express (flags, host-order
-	 * values, special ranges). May clear the mask bits it consumed.
-	 * Neither pre nor post may read spec bits the map covers: a compiled
-	 * template copies those without running the hooks (mlx5dm_flow.h).
+	 * Before the map: what it cannot express; may clear the mask bits it
+	 * consumed. Neither hook reads spec bits the map covers: a compiled
+	 * template copies those without running them.
 	 */
 	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);

@@ -3,18 +3,11 @@
  */
 
 /*
- * ETH and VLAN items. The first VLAN of a header level is matched in the
- * header set (first_prio/cfi/vid, cvlan_tag or svlan_tag), the second in
- * misc (outer/inner_second_*). An EtherType that is a VLAN TPID (0x8100 or
- * 0x88a8, fully masked) is not an EtherType match but says "a C-/S-tagged
- * VLAN follows"; any other EtherType matches the L3 EtherType (after the
- * VLAN tags), as the device's parser reports it.
- *
- * A tag the pattern wants without naming its TPID (has_vlan, has_more_vlan,
- * a VLAN item after an ETH or VLAN whose type is not a TPID) is a tag of
- * either kind, as rte_flow defines VLAN: the device reports the kind of
- * each tag in one qualifier (none, S-tag, C-tag), so the rule matches the
- * C-tag and its sub-rules add the S-tag (spec->vlan_either).
+ * ETH and VLAN items. The first VLAN of a level is in the header set, the
+ * second in misc. A fully masked TPID EtherType announces a C- or S-tag;
+ * any other matches the L3 EtherType after the tags, as the parser reports
+ * it. A tag without a TPID is of either kind: the rule matches the C-tag,
+ * a sub-rule the S-tag (the device has one qualifier for the kind).
  */
 
 #include <errno.h>
@@ -65,10 +58,8 @@ mlx5dm_flow_tag_get(struct mlx5dm_flow_xlate *x, bool second)
 }
 
 /*
- * Add what an item says of a tag to what the pattern said before: "either
- * kind" and one kind make that kind, anything else must agree. The match
- * holds both qualifier bits whatever the kind (one lookup field, one
- * matcher for all kinds); its value names the kind, C for "either".
+ * "Either kind" and one kind make that kind, anything else must agree. Both
+ * qualifier bits are matched (one matcher for all kinds), C for "either".
  */
 static int
 mlx5dm_flow_tag_set(struct mlx5dm_flow_xlate *x, bool second, enum mlx5dm_flow_tag kind,
@@ -103,11 +94,7 @@ mlx5dm_flow_tag_of_tpid(uint16_t tpid)
 	return tpid == RTE_ETHER_TYPE_VLAN ? MLX5DM_FLOW_TAG_C : MLX5DM_FLOW_TAG_EITHER;
 }
 
-/*
- * EtherType field of a header (ETH type, or inner_type of the first VLAN when
- * in_vlan), 16 bits at bit: a TPID announces the next VLAN tag (its kind and
- * presence), anything else matches the L3 EtherType.
- */
+/* An EtherType field (ETH type, VLAN inner_type): a TPID announces a tag, else L3. */
 static int
 mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
 		    const uint8_t *last, unsigned int bit, bool in_vlan,

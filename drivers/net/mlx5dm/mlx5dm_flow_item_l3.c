@@ -3,11 +3,9 @@
  */
 
 /*
- * IPV4 and IPV6 items. Both imply ip_version (the device splits its L3
- * lookups by it, so every L3/L4 field needs it) and must agree with a
- * matched EtherType. IPv4 fragment_offset is matched through the frag bit:
- * "not a fragment" (spec 0, mask 0x3fff) or "a fragment" (spec 1, last
- * 0x3fff, mask 0x3fff), as rte_flow users write it.
+ * IPV4 and IPV6 items imply ip_version (the device's L3 lookups split by
+ * it). IPv4 fragment_offset is the frag bit: spec 0 mask 0x3fff "not a
+ * fragment", spec 1 last 0x3fff "a fragment".
  */
 
 #include <errno.h>
@@ -53,11 +51,7 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 	if (!mlx5dm_flow_l3_carried_ok(x, MLX5DM_FLOW_IO(x, ethertype)))
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
-	/*
-	 * Right behind GRE, the L3 item names what GRE carries: its protocol
-	 * is this EtherType (as mlx5 implies it), so a GRE packet carrying an
-	 * MPLS label stack, or anything else, before an IP header does not match.
-	 */
+	/* Right behind GRE, the L3 item is GRE's protocol (as mlx5 implies it). */
 	if (x->inner && mlx5dm_flow_has(x, MLX5DM_FLOW_L_GRE)) {
 		if (!mlx5dm_flow_l3_carried_ok(x, MISC(gre_protocol)))
 			return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the GRE "

@@ -3,14 +3,10 @@
  */
 
 /*
- * TCP, UDP, ICMP and ICMP6 items: each needs the L3 item of its header
- * level before it (the device matches L4 fields and the IP protocol only
- * together with the IP version) and implies the IP protocol.
- *
- * An L4 item also implies "not an IP fragment": the device parses no
- * header behind the IP header of a fragment, the first one included (DPDK
- * doc/guides/nics/mlx5.rst, Limitations), so the item's header is absent
- * from every fragment, whatever its L4 fields would read there.
+ * TCP, UDP, ICMP and ICMP6 items: each needs its level's L3 item (L4 fields
+ * are matched with the IP version) and implies the IP protocol and "not a
+ * fragment" (the device parses nothing behind a fragment's IP header: DPDK
+ * doc/guides/nics/mlx5.rst, Limitations).
  */
 
 #include <errno.h>

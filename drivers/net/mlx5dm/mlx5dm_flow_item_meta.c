@@ -3,11 +3,9 @@
  */
 
 /*
- * Metadata items, matched in metadata registers (conventions in
- * mlx5dm_flow.h): META in reg_c_1 on ingress, reg_a (the Tx descriptor's
- * metadata) on egress; TAG index i in reg_c_(2 + i); MARK in reg_c_0 as
- * "marked" (bit 24) + id, written by MARK actions of rules that jump.
- * Their values are in host order, so they are handled here, not by a map.
+ * Metadata items in registers (doc/guides/nics/mlx5dm.rst): META reg_c_1
+ * (egress: reg_a), TAG i reg_c_(2 + i), MARK reg_c_0 (bit 24: marked).
+ * Host-order values: hooks, not a map.
  */
 
 #include <errno.h>

@@ -3,12 +3,9 @@
  */
 
 /*
- * Tunnel items: VXLAN (outer UDP, port 4789 unless matched otherwise),
- * GRE (+ GRE_KEY right after it) and MPLS. Items after VXLAN or GRE match
- * the inner headers. MPLS lands where the PRM puts it: after Ethernet in
- * outer_first_mpls, after GRE in outer_first_mpls_over_gre, after UDP in
- * outer_first_mpls_over_udp (the last two need flex-parser lookups the
- * steering library may not have: it then names the field it refuses).
+ * Tunnel items: VXLAN (UDP port 4789 unless matched), GRE (+ GRE_KEY) and
+ * MPLS, in the PRM field of what precedes it (after GRE or UDP: flex-parser
+ * lookups the device may not have). Items after VXLAN or GRE are inner.
  */
 
 #include <errno.h>

@@ -105,11 +105,7 @@ mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 	return true;
 }
 
-/*
- * Compiling a template: the map entry just wrote its field, a copy candidate
- * (mlx5dm_flow_compiled_rec_end() decides). No room: the count goes beyond
- * the array and nothing is compiled.
- */
+/* A map entry wrote its field: a copy candidate (no room: nothing is compiled). */
 static void
 mlx5dm_flow_item_note_copy(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_fmap *f,
 			   uint16_t fte)

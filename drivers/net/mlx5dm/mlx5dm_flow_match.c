@@ -3,11 +3,9 @@
  */
 
 /*
- * Writing the rule's match parameter (PRM fte_match_param) during
- * translation: every field goes through one place that detects items
- * contradicting each other (or their implied fields), remembers which item
- * wrote it (to blame it if the device cannot match the field), and turns
- * rte_flow `last` ranges into masks where a mask can express them.
+ * The match parameter (PRM fte_match_param): one place that catches
+ * contradictions, remembers which item wrote a field (to blame it) and
+ * turns `last` ranges into masks where a mask can express them.
  */
 
 #include <errno.h>
@@ -114,12 +112,7 @@ mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 	return mlx5dm_flow_match_set(x, f, mlx5dm_flow_field_ones(f), value, error);
 }
 
-/*
- * ip_version follows the steering convention of SW-owned tables (as
- * rdma-core's DR and DPDK mlx5 for non-root groups): the mask holds the
- * version itself (4 or 6), not 0xf, and the value equals it. The matcher's
- * lookups are chosen by that version.
- */
+/* SW steering's ip_version (rdma-core DR): mask = value = 4 or 6, which picks lookups. */
 int
 mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
 			     uint32_t version, struct rte_flow_error *error)
@@ -145,16 +138,10 @@ mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, 
 }
 
 /*
- * rte_flow matches (packet & mask) in [spec & mask, last & mask]. The device
- * only compares under a mask, so a range is expressible only when it is a
- * "prefix" range: once spec and last differ (at the first masked bit where
- * they do, spec 0 and last 1), every following masked bit must be 0 in spec
- * and 1 in last; those bits then leave the mask. Works on the big-endian bit
- * range [bit, bit + width) of the item images, whatever its length.
- * A field whose masked `last` is 0 is no range (rte_flow: such values in
- * last are ignored), so `last` may set only some fields of an item.
- * Returns 0 (mask updated), -ERANGE (empty range: spec > last) or -EINVAL
- * (not expressible).
+ * The device compares under a mask only: a range is a prefix range (after
+ * the first masked bit where spec and last differ, spec all 0, last all 1),
+ * whose varying bits leave the mask. A masked `last` of 0 is no range.
+ * 0, -ERANGE (spec > last) or -EINVAL (not expressible).
  */
 int
 mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mask,

@@ -3,13 +3,9 @@
  */
 
 /*
- * Header and register changes -> one list of PRM modify-header entries
- * (set/add/copy_action_in, 8 bytes, big-endian), which the object layer
- * turns into one shared modify-header action. Which header a SET_* action
- * rewrites is decided by the pattern: the device rewrites whatever header
- * sits there, so e.g. SET_IPV4_SRC needs an IPV4 item (the inner one after
- * a decap). DEC_TTL is an ADD of 0xff; DEC_TCP_* an ADD of the two's
- * complement.
+ * Header and register changes -> PRM modify-header entries. The device
+ * rewrites whatever header sits there, so SET_IPV4_SRC needs an IPV4 item
+ * (the inner one after a decap). Decrements are ADDs of the complement.
  */
 
 #include <errno.h>

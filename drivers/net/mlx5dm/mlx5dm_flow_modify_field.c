@@ -3,22 +3,11 @@
  */
 
 /*
- * MODIFY_FIELD -> PRM set/add/copy entries.
- *
- * A field is described as its PRM modify fields, most significant first
- * (a MAC is DMAC_47_16 + DMAC_15_0, an IPv6 address four 32-bit words).
- * Semantics this PMD implements (doc/guides/nics/mlx5dm.rst):
- *  - offset counts bits from the start of the field in network order (its
- *    most significant bit); bits [offset, offset + width) are used;
- *  - an immediate value (VALUE, or POINTER to it) holds the whole field in
- *    network order in ceil(bits / 8) bytes, right-aligned (DSCP in the low
- *    6 bits of one byte, a MAC in 6 bytes); TAG and META values are host
- *    order 32-bit words as in their items; the bits used are those at the
- *    destination's offset;
- *  - SET copies from an immediate or from another field; ADD/SUB take an
- *    immediate and work on whole TTL, hop limit, TCP sequence or TCP
- *    acknowledgment fields (what the device can add to);
- *  - level 0 or 1 (outermost headers) only; for TAG, level is the index.
+ * MODIFY_FIELD -> PRM set/add/copy entries (semantics in
+ * doc/guides/nics/mlx5dm.rst). A field is its PRM modify fields, most
+ * significant first (a MAC is DMAC_47_16 + DMAC_15_0); offsets count from
+ * its most significant bit, immediates hold the whole field right-aligned
+ * in network order (TAG and META: host-order words, as their items).
  */
 
 #include <errno.h>

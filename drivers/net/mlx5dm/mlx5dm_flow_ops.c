@@ -3,27 +3,11 @@
  */
 
 /*
- * rte_flow_ops of net_mlx5dm and the flow hooks of the port life cycle
- * (mlx5dm.h): start sets up group 0 of both domains as their entry tables
- * and, unless isolated, the default rule (lowest priority, match-all, RSS
- * over every Rx queue with the configured rss_conf); stop removes every
- * flow; close frees the flow state.
- *
- * Threading: the ops are thread-safe on their own (the port sets
- * RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE, so ethdev takes no mutex per call):
- * translation is pure, everything touching flow objects holds fp->lock,
- * which also orders the ops with start/stop. create takes the lock once
- * around translation and the rule's objects (the rule's template, a
- * table's or the implicit one of its shape, and the matchers it knows are
- * the port's), lets it go while the library inserts the rules on the
- * calling lcore's own rule queue (a thread that is no EAL lcore: the
- * shared queue, under its lock), and takes it again to list the flow.
- * destroy unlists under the lock, deletes unlocked, puts the objects
- * back under the lock.
- *
- * flow_engine=null (devarg, a benchmarking aid): user flows are handles
- * from the same pool after minimal validation, with no steering; the
- * port's own default rule is still a real one.
+ * rte_flow_ops and the flow hooks of the port life cycle. The ops are
+ * thread-safe themselves (RTE_ETH_DEV_FLOW_OPS_THREAD_SAFE): fp->lock
+ * covers translation and objects, never the library's insertion or
+ * deletion, which run on the calling lcore's rule queue.
+ * flow_engine=null: user flows are handles only (a benchmarking aid).
  */
 
 #include <errno.h>
@@ -174,12 +158,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	}
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
-	/*
-	 * One lock hold for translation and objects: the matchers translation
-	 * found stay valid for the objects, and the implicit template (with
-	 * its output spec) is ours. The library's insertion runs unlocked, on
-	 * the lcore's own rule queue.
-	 */
+	/* One hold: the matchers translation found stay valid, the template is ours. */
 	rte_spinlock_lock(&fp->lock);
 	ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b, error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
@@ -501,10 +480,7 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 	rte_spinlock_lock(&fp->lock);
 	/* Operations of other threads between their phases finish first. */
 	mlx5dm_flow_objs_quiesce(fp);
-	/*
-	 * Flows first (they hold indirect counters), then what the template
-	 * state holds: the objects' stop checks that nothing is left.
-	 */
+	/* Flows first (they hold indirect counters): the objects' stop checks none is left. */
 	if (fp->started)
 		mlx5dm_flow_objs_flush(fp, NULL);
 	mlx5dm_flow_tmpl_stop(fp);

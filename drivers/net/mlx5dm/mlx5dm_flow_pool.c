@@ -3,24 +3,11 @@
  */
 
 /*
- * rte_flow handles, carved from per-port chunks instead of one heap
- * allocation per rule: a handle costs a free-list pop and a push, and a
- * handle passed back by the application is recognised in O(1) without
- * touching memory the port does not own.
- *
- * Chunks are 2^mem->log_chunk bytes, aligned to their size, each
- * holding handles of one size class (the number of library rules a flow
- * has, 0 .. MLX5DM_FLOW_MAX_SUB). A handle's chunk is its address rounded
- * down; the chunk addresses live in an open-addressing set, so "is this a
- * live handle of the port" is: the chunk is ours, the offset falls on a
- * slot, and the slot is marked live. A destroyed handle is marked free, so
- * destroying it twice is refused until the slot is reused.
- *
- * Chunks are kept until mlx5dm_flow_pool_release() (port stop), so the
- * memory held is the peak number of flows since the port started. Chunk
- * memory comes from the pool's allocator: in the PMD rte_malloc (the heap
- * statistics, and dpdk-test-flow-perf's "rte_flow size in DPDK layer",
- * see it); the osdep heap in unit tests.
+ * rte_flow handles from per-port chunks, one size class per chunk (the
+ * flow's rule count): a free-list pop per rule, and a handle the
+ * application passes back is checked in O(1) without reading memory the
+ * port does not own (chunk = address rounded down, in a set; slot marked
+ * live). Chunks stay until the port stops.
  */
 
 #include <errno.h>
@@ -181,10 +168,7 @@ mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 	return mlx5dm_flow_pool_take(pool, nb_rules);
 }
 
-/*
- * Handles are passed back in runs from one chunk (destroyed in creation
- * order): the chunk found last is compared before the set is probed.
- */
+/* Handles come back in runs from one chunk: the last one found is tried first. */
 bool
 mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
 {

@@ -3,14 +3,10 @@
  */
 
 /*
- * Doorbell batching of the rule queues (devarg doorbell_batch > 1): rte_flow
- * create/destroy post their rule writes and the library rings the queue
- * once enough wait, saving an MMIO write per operation. What this driver
- * can see observing the steering rings what waits first
- * (mlx5dm_rules_ring()): its own Tx bursts, queries, dumps, flush, port
- * start/stop. Frames from elsewhere (the wire, another port of the same
- * cable on hardware) are not seen: there a rule may take effect only at
- * the next doorbell, hence the default of one doorbell per operation.
+ * Doorbell batching (devarg doorbell_batch > 1): what this driver does that
+ * observes steering (Tx bursts, queries, dumps, flush, start/stop) rings
+ * what waits first; frames from the wire are not seen, hence the default
+ * of one doorbell per operation.
  */
 
 #include "mlx5dm.h"

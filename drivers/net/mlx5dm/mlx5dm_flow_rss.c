@@ -3,15 +3,10 @@
  */
 
 /*
- * QUEUE and RSS -> TIRs.
- *
- * A TIR hashes one kind of packet (IPv4 or IPv6, TCP or UDP ports): the
- * device hashes nothing for other packets and takes the first queue. So an
- * RSS action whose types cover several kinds expands into one library rule
- * per distinct hash, each also matching the IP version (and protocol), in
- * sub-priorities: IP+L4 rules first, then IP-only, then everything else
- * (non-IP traffic goes to the first queue, as a NIC's default RSS does).
- * Kinds the pattern already excludes are skipped.
+ * QUEUE and RSS -> TIRs. A TIR hashes one kind of packet (others go to the
+ * first queue), so RSS over several kinds becomes a sub-rule per distinct
+ * hash, matching IP version and protocol: IP+L4 first, then IP, then the
+ * rest. Kinds the pattern excludes are skipped.
  */
 
 #include <errno.h>

@@ -3,16 +3,10 @@
  */
 
 /*
- * A spec -> rte_flow handle: one library rule per sub-rule, each in the
- * shared matcher of its (group, priority, mask), with its actions in the
- * order the device applies them:
- *   counter, flow tag, decap, VLAN pops, modify header, VLAN pushes, encap,
- *   fate (drop / TIR / jump; none on egress = on to the wire).
- * The objects are found under fp->lock, the library rules inserted and
- * deleted without it on the caller's rule queue (mlx5dm_flow_queue_enter()):
- * lcores creating rules at once meet only in the library's matcher shards.
- * Any failure undoes everything done for the flow, so a refused rule leaves
- * no rule, matcher, table, action or counter behind.
+ * A spec -> rte_flow handle: a library rule per sub-rule, its actions in
+ * device order (counter, tag, decap, pops, modify, pushes, encap, fate).
+ * Objects are found under fp->lock, rules inserted without it on the
+ * caller's rule queue. A failure leaves nothing behind.
  */
 
 #include <errno.h>
@@ -66,11 +60,7 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	unsigned int dom = mlx5dm_flow_spec_dom(spec), n = 0, k;
 	uint32_t data;
 
-	/*
-	 * Each entry is written whole (compound literals): no clearing needed.
-	 * The tag is the rule's argument (mlx5dm_flow_rule_finish()), not a
-	 * parameter: rules marked with many ids share one set.
-	 */
+	/* The tag is the rule's argument, not a parameter: many ids share one set. */
 	if (spec->tag)
 		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom };
 	if (spec->decap)
@@ -123,10 +113,7 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	return n;
 }
 
-/*
- * The arguments of the set's actions (mlx5dm_flow_rule_params() order),
- * from args[0]: the flow tag's tag, a 32-bit set's data; 0 for the others.
- */
+/* The arguments of the set's actions: the tag, a 32-bit set's data; 0 for the others. */
 static void
 mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
 {
@@ -142,11 +129,7 @@ mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
 		args[n] = data;
 }
 
-/*
- * The action set of sub-rule i in matcher m: the one its template found
- * when the rule is the template's but for its tag, else by its actions
- * (compared with the template's first).
- */
+/* Sub-rule i's action set: its template's when act_same, else found by its actions. */
 static struct mlx5dm_flow_aset *
 mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 		      unsigned int i, struct mlx5dm_flow_matcher *m)
@@ -203,11 +186,7 @@ mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
 		rte_spinlock_unlock(&fp->any_lock);
 }
 
-/*
- * The library's rule of r goes (no port lock needed: the caller owns
- * queue): 0, or -ETIMEDOUT when the library left it as it was (another
- * rule queue's writes into its slot chain did not complete).
- */
+/* 0, or -ETIMEDOUT: the library kept the rule (another queue's writes pending). */
 static int
 mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 {
@@ -241,10 +220,8 @@ mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pe
 }
 
 /*
- * Sub-rule i's matcher and a copy of its match value. The library prepares
- * the rule later, without the port lock: its prepare takes the matcher
- * shard's lock, which another lcore's insert may hold through a table
- * growth, and the port lock must not wait behind it.
+ * Sub-rule i's matcher and a copy of its value: the prepare comes later,
+ * unlocked, as it takes a shard lock an insert may hold through a growth.
  */
 static int
 mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -303,11 +280,7 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
 	mlx5dm_flow_rule_abandon(fp, pr);
-	/*
-	 * The counter takes an argument (its index in the bulk), and so do
-	 * the flow tag and a 32-bit set (mlx5dm_flow_rule_args()); the others
-	 * ignore theirs.
-	 */
+	/* Counter, tag and a 32-bit set take arguments; the others ignore theirs. */
 	memset(args, 0, sizeof(b->args[i]));
 	if (flow->cnt != 0) {
 		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);

@@ -3,24 +3,12 @@
  */
 
 /*
- * The template and asynchronous rte_flow API of net_mlx5dm (DPDK 22.11's
- * rte_flow_configure(), templates, template tables, rte_flow_async_*,
- * rte_flow_push/pull).
- *
- * mlx5dm_flow_template.c: info_get, configure, pattern and actions
- * templates, template tables. A template keeps a copy of its items or
- * actions (rte_flow_conv()); a table checks every pair of its templates
- * once by translating an example rule of them, and holds the matchers of
- * that rule's sub-rules, sized for the table's nb_flows, while the port is
- * started (so a table filled within its size does not grow). A transfer
- * table (an E-Switch manager's) is an FDB group; its rules are translated
- * by mlx5dm_esw.c, without a compiled template.
- *
- * mlx5dm_flow_queue.c: the flow queues. A rule of a table is its
- * templates with the rule's values (item specs under the template's masks,
- * the configuration of unmasked actions) taken the synchronous path's
- * way; its result waits in the queue's ring until rte_flow_pull(). A queue
- * is used by one lcore (as rte_flow asks): its ring takes no lock.
+ * The template and asynchronous rte_flow API (DPDK 22.11). A table
+ * compiles each pair of its templates from an example rule and, while the
+ * port is started, holds their matchers sized for nb_flows. A rule of a
+ * table takes the synchronous path through its pair's template; its result
+ * waits in its flow queue's ring (one lcore's: no lock) until pulled.
+ * Transfer tables' rules are translated by mlx5dm_esw.c.
  */
 
 #ifndef _MLX5DM_FLOW_TEMPLATE_H_
@@ -127,21 +115,15 @@ struct mlx5dm_flow_tmpl {
 struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
 
-/*
- * mlx5dm_flow_ops.c. rte_flow_destroy() of a handle the caller may not own,
- * on either API: the library deletes its rules on queue (under qlock unless
- * NULL: the caller's own queue).
- */
+/* mlx5dm_flow_ops.c: destroy a handle on queue (under qlock unless NULL), either API. */
 int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			    struct rte_flow *flow, uint16_t queue, rte_spinlock_t *qlock,
 			    struct rte_flow_error *error);
 /*
- * rte_flow_create() in two halves. The first with fp->lock held: the rule
- * translated through template ct (NULL: the implicit one of the rule's
- * shape; relaxed: the rule of a relaxed pattern template) and its objects
- * taken into b; 0 or a negative errno with error. The second with no
- * lock held: the library rules inserted on queue (under qlock unless NULL),
- * then the flow listed; NULL with error on failure (nothing left).
+ * rte_flow_create() in two halves: begin with fp->lock held (translated
+ * through ct, NULL: the implicit template; objects into b), end without
+ * (inserted on queue, under qlock unless NULL; listed). Nothing is left
+ * after a failure.
  */
 int mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			     struct mlx5dm_flow_compiled *ct, bool relaxed,
@@ -154,10 +136,7 @@ struct rte_flow *mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_f
 
 /*
  * mlx5dm_esw.c's translation of transfer rules for template tables
- * (sh->esw_xlate of a vdev with an E-Switch): whether a transfer rule may
- * have an action of this type; a transfer rule of the port (an E-Switch
- * manager's) translated as rte_flow_create() takes it, into the flow
- * path's spec (transfer set), 0 or a negative errno with error.
+ * (sh->esw_xlate): the actions they may have, and a rule into a spec.
  */
 struct mlx5dm_esw_xlate {
 	bool (*action_ok)(enum rte_flow_action_type type);
@@ -209,13 +188,10 @@ int mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 				       struct rte_flow_error *error);
 
 /*
- * A rule of tbl from templates pt_idx and at_idx with the rule's values:
- * attr, items (room for MLX5DM_FLOW_TMPL_MAX_ITEMS + 1) and actions (room
- * for MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1) as rte_flow_create() takes them.
- * vals: the values the template leaves to the rule; NULL: an example of the
- * template itself (zero values under the masks, the template's
- * configuration of every action). An INDIRECT action becomes COUNT and
- * its handle *shared (NULL: none). 0 or a negative errno with error set.
+ * A rule of tbl's templates pt_idx, at_idx with the values vals, avals
+ * (NULL: the example, zero values) into items and actions (room for the
+ * template maxima + 1). An INDIRECT action becomes COUNT, its handle
+ * *shared. 0 or -errno with error.
  */
 int mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 			  uint8_t at_idx, const struct rte_flow_item vals[],

@@ -442,6 +442,148 @@ test_async_ring_recovery(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
 }
 
+/* A rule of transfer table tbl: frames to MAC dst, JUMP (to group unless the template's). */
+static struct rte_flow *
+esw_jump_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t at, uint8_t dst,
+	      uint32_t group)
+{
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_item_eth eth = { .hdr.dst_addr.addr_bytes = { 2, 0, 0, 0, 0, dst } };
+	struct rte_flow_action_jump to = { .group = group };
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &to },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error err;
+
+	return rte_flow_async_create(port, 0, &now, tbl, pattern, 0, actions, at, NULL, &err);
+}
+
+/*
+ * The tails of the FDB groups transfer template rules jump to (a group
+ * the template fixes, and groups each rule chooses) through the manager's
+ * stop/start cycles, with rules in place at each stop, and through a
+ * rule whose writes the device lost (its flow queue's rule queue failed):
+ * the lost rule's tail goes with it, every stop takes the rules before
+ * their tails, and the close leaves no object on the device.
+ */
+static void
+test_esw_template_tails(void **state)
+{
+	static const char * const names[] = {
+		"net_mlx5dm4", "net_mlx5dm4_representor_vf0", "net_mlx5dm4_representor_vf1",
+	};
+	static const struct rte_flow_item_eth dst_mask = {
+		.hdr.dst_addr.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	};
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .mask = &dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action_jump to_2 = { .group = 2 };
+	const struct rte_flow_action own[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_action fixed[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &to_2 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_queue_attr qa = { .size = 16 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_pattern_template_attr pta = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr ata = { .transfer = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .transfer = 1 }, .nb_flows = 16,
+	};
+	struct rte_flow_actions_template *at[2];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_template_table *tbl;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_op_result res[4];
+	struct mlx5dm_send_ring *ring;
+	struct mlx5dm_flow_priv *fp;
+	struct mlx5dm_priv *priv;
+	struct rte_flow_error err;
+	uint64_t left = mlx5dm_sim_left_behind(), matchers, rules, matchers0 = 0, rules0 = 0;
+	size_t heap = heap_allocated();
+	struct rte_flow *lost;
+	uint16_t ports[RTE_DIM(names)], lq;
+	unsigned int i, round;
+	uint8_t line[64];
+	int n;
+
+	(void)state;
+	assert_int_equal(rte_vdev_init(names[0], "representor=vf[0-1]"), 0);
+	for (i = 0; i < RTE_DIM(names); i++) {
+		ports[i] = port_by_name(names[i]);
+		assert_true(ports[i] < RTE_MAX_ETHPORTS);
+		assert_int_equal(rte_eth_dev_configure(ports[i], 1, 1, &conf), 0);
+		assert_int_equal(rte_eth_rx_queue_setup(ports[i], 0, 64, 0, NULL, pool), 0);
+		assert_int_equal(rte_eth_tx_queue_setup(ports[i], 0, 64, 0, NULL), 0);
+	}
+	assert_int_equal(rte_flow_configure(ports[0], &pa, 1, qas, &err), 0);
+	for (i = 0; i < RTE_DIM(names); i++)
+		assert_int_equal(rte_eth_dev_start(ports[i]), 0);
+	pt = rte_flow_pattern_template_create(ports[0], &pta, items, &err);
+	assert_non_null(pt);
+	at[0] = rte_flow_actions_template_create(ports[0], &ata, own, own, &err);
+	assert_non_null(at[0]);
+	at[1] = rte_flow_actions_template_create(ports[0], &ata, fixed, fixed, &err);
+	assert_non_null(at[1]);
+	tbl = rte_flow_template_table_create(ports[0], &ta, &pt, 1, at, 2, &err);
+	assert_non_null(tbl);
+	for (round = 0; round < 3; round++) {
+		assert_non_null(esw_jump_rule(ports[0], tbl, 0, 1, 3 + round));
+		assert_non_null(esw_jump_rule(ports[0], tbl, 0, 2, 3 + round));
+		assert_non_null(esw_jump_rule(ports[0], tbl, 1, 3, 0));
+		assert_int_equal(rte_flow_pull(ports[0], 0, res, 3, &err), 3);
+		matchers = xstat(ports[0], "steer_matchers");
+		rules = xstat(ports[0], "steer_rules");
+		if (round == 1) {
+			/* A write past the end of the STE ICM fails the flow queue's rule queue. */
+			priv = rte_eth_devices[ports[0]].data->dev_private;
+			fp = mlx5dm_flow_port_fp(&rte_eth_devices[ports[0]]);
+			lq = (uint16_t)(fp->port.tmpl + 0 % fp->port.nb_tmpl);
+			ring = priv->steer->queues[lq].ring;
+			memset(line, 0xee, sizeof(line));
+			assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40),
+							   ring->last_rkey, line, sizeof(line)), 0);
+			/* Group 9 has no rule: the lost rule's is its tail. */
+			lost = esw_jump_rule(ports[0], tbl, 0, 4, 9);
+			n = rte_flow_pull(ports[0], 0, res, 1, &err);
+			assert_int_equal(n, lost != NULL);
+			if (n == 1)
+				assert_int_equal(res[0].status, RTE_FLOW_OP_ERROR);
+			assert_int_equal(xstat(ports[0], "steer_matchers"), matchers);
+			assert_int_equal(xstat(ports[0], "steer_rules"), rules);
+		}
+		assert_int_equal(rte_eth_dev_stop(ports[0]), 0);
+		assert_int_equal(rte_eth_dev_start(ports[0]), 0);
+		/* Each restart finds the FDB as the first did: no tail left from before. */
+		if (round == 0) {
+			matchers0 = xstat(ports[0], "steer_matchers");
+			rules0 = xstat(ports[0], "steer_rules");
+		}
+		assert_int_equal(xstat(ports[0], "steer_matchers"), matchers0);
+		assert_int_equal(xstat(ports[0], "steer_rules"), rules0);
+	}
+	assert_int_equal(rte_flow_template_table_destroy(ports[0], tbl, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(ports[0], at[0], &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(ports[0], at[1], &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(ports[0], pt, &err), 0);
+	for (i = RTE_DIM(names); i-- > 0;)
+		assert_int_equal(rte_eth_dev_stop(ports[i]), 0);
+	assert_int_equal(rte_vdev_uninit(names[0]), 0);
+	assert_int_equal(mlx5dm_sim_left_behind(), left);
+	assert_int_equal(heap_allocated(), heap);
+}
+
 static int
 setup(void **state)
 {
@@ -466,6 +608,7 @@ main(void)
 		cmocka_unit_test(test_port_attributes),
 		cmocka_unit_test(test_bringup_faults),
 		cmocka_unit_test(test_async_ring_recovery),
+		cmocka_unit_test(test_esw_template_tails),
 	};
 
 	return cmocka_run_group_tests_name("pmd_backend", tests, setup, teardown);

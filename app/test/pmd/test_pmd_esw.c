@@ -1339,6 +1339,171 @@ test_esw_template_tail(void **state)
 	esw_close();
 }
 
+/* A rule of tbl (actions template 0: COUNT, JUMP): frames to MAC dst, to group. */
+static struct rte_flow *
+jump_rule(struct rte_flow_template_table *tbl, uint8_t dst, uint32_t group)
+{
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_item_eth eth = {
+		.hdr.dst_addr.addr_bytes = { dst, dst, dst, dst, dst, dst },
+	};
+	struct rte_flow_action_jump to = { .group = group };
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .spec = &eth },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &to },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct rte_flow_error error;
+	struct rte_flow *f;
+
+	f = rte_flow_async_create(ports[PF], 0, &now, tbl, pattern, 0, actions, 0, NULL, &error);
+	assert_non_null(f);
+	pull_ok(ports[PF], 1);
+	return f;
+}
+
+static void
+destroy_ok(struct rte_flow *f)
+{
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_error error;
+
+	assert_int_equal(rte_flow_async_destroy(ports[PF], 0, &now, f, NULL, &error), 0);
+	pull_ok(ports[PF], 1);
+}
+
+/*
+ * A transfer table whose JUMP leaves the group to each rule: a rule to a
+ * group no other rule is in holds the group's tail, so what the manager's
+ * vport sends reaches its VF (a representor's) or the wire (the
+ * manager's), not the manager's Rx; the tail goes with the last rule to
+ * the group (of two tables here: each table's rules hold it), with a
+ * flush, with the manager's stop, and is taken again after its start. A
+ * table with rules, and the templates of a table, are not destroyed
+ * (EBUSY) and keep steering.
+ */
+static void
+test_esw_template_jump(void **state)
+{
+	const struct rte_flow_port_attr pattr = { .nb_counters = 8 };
+	const struct rte_flow_queue_attr qattr = { .size = 16 };
+	const struct rte_flow_queue_attr *qa[] = { &qattr };
+	const struct rte_flow_item items[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH, .mask = &dst_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	/* The group is each rule's: no mask. */
+	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_JUMP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_pattern_template_attr pt_attr = { .transfer = 1 };
+	const struct rte_flow_actions_template_attr at_attr = { .transfer = 1 };
+	const struct rte_flow_template_table_attr hi_attr = {
+		.flow_attr = { .transfer = 1 }, .nb_flows = 4,
+	};
+	const struct rte_flow_template_table_attr lo_attr = {
+		.flow_attr = { .transfer = 1, .priority = 1 }, .nb_flows = 4,
+	};
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *hi, *lo;
+	struct rte_flow *a, *b;
+	struct rte_flow_error error;
+	uint64_t matchers0, rules0, matchers, rules, wire;
+	const uint16_t *p = ports;
+
+	(void)state;
+	esw_open();
+	assert_int_equal(rte_flow_configure(p[PF], &pattr, 1, qa, &error), 0);
+	esw_start();
+	matchers0 = steer_matchers();
+	rules0 = steer_stat("steer_rules");
+	pt = rte_flow_pattern_template_create(p[PF], &pt_attr, items, &error);
+	assert_non_null(pt);
+	at = rte_flow_actions_template_create(p[PF], &at_attr, acts, acts, &error);
+	assert_non_null(at);
+	hi = rte_flow_template_table_create(p[PF], &hi_attr, &pt, 1, &at, 1, &error);
+	assert_non_null(hi);
+	lo = rte_flow_template_table_create(p[PF], &lo_attr, &pt, 1, &at, 1, &error);
+	assert_non_null(lo);
+	/* The tables' matchers; no tail yet: no rule jumps anywhere. */
+	matchers = steer_matchers();
+	rules = steer_stat("steer_rules");
+	assert_int_equal(matchers, matchers0 + 2);
+	assert_int_equal(rules, rules0);
+
+	/* Group 2 has no rule but its tail, which the first rule to it made. */
+	a = jump_rule(hi, 0xa5, 2);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	wire = on_hw ? 0 : steer_stat("dev_wire_packets");
+	send_frames(p[REP0], 3);
+	expect((const unsigned int[NB]){ [VF0] = 3 });
+	assert_int_equal(hits(p[PF], a), 3);
+	/* The manager's: by the wire, back into group 0 from the uplink, then its Rx. */
+	send_frames(p[PF], 4);
+	expect((const unsigned int[NB]){ [PF] = 4 });
+	if (!on_hw)
+		assert_int_equal(steer_stat("dev_wire_packets"), wire + 4);
+
+	/* A table with a rule, and its templates, stay: EBUSY, and it still steers. */
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], hi, &error), -EBUSY);
+	assert_non_null(strstr(error.message, "rules"));
+	assert_int_equal(rte_flow_pattern_template_destroy(p[PF], pt, &error), -EBUSY);
+	assert_int_equal(rte_flow_actions_template_destroy(p[PF], at, &error), -EBUSY);
+	send_frames(p[REP0], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2 });
+	assert_int_equal(hits(p[PF], a), 3 + 2 + 8);
+
+	/* The lower table's rule to group 2 holds the tail as well: a's going keeps it. */
+	b = jump_rule(lo, 0xa5, 2);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	destroy_ok(a);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	send_frames(p[REP0], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2 });
+	assert_int_equal(hits(p[PF], b), 2);
+	/* The last rule to group 2: its tail and table go. */
+	destroy_ok(b);
+	assert_int_equal(steer_matchers(), matchers);
+	assert_int_equal(steer_stat("steer_rules"), rules);
+
+	/* A flush takes the rules and the tail. */
+	a = jump_rule(hi, 0xa5, 3);
+	b = jump_rule(lo, 0xb6, 3);
+	assert_int_equal(steer_matchers(), matchers + 1);
+	assert_int_equal(rte_flow_flush(p[PF], &error), 0);
+	assert_int_equal(steer_matchers(), matchers);
+	assert_int_equal(steer_stat("steer_rules"), rules);
+
+	/* So does the manager's stop; its start takes the tail again for a new rule. */
+	a = jump_rule(hi, 0xa5, 2);
+	b = jump_rule(lo, 0xb6, 3);
+	assert_int_equal(steer_matchers(), matchers + 2);
+	assert_int_equal(rte_eth_dev_stop(p[PF]), 0);
+	assert_int_equal(rte_eth_dev_start(p[PF]), 0);
+	a = jump_rule(hi, 0xa5, 2);
+	send_frames(p[REP0], 3);
+	expect((const unsigned int[NB]){ [VF0] = 3 });
+	assert_int_equal(hits(p[PF], a), 3);
+	destroy_ok(a);
+
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], hi, &error), 0);
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], lo, &error), 0);
+	assert_int_equal(rte_flow_template_table_destroy(p[PF], lo, &error), -EINVAL);
+	assert_int_equal(steer_matchers(), matchers0);
+	assert_int_equal(steer_stat("steer_rules"), rules0);
+	assert_int_equal(rte_flow_actions_template_destroy(p[PF], at, &error), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(p[PF], pt, &error), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(p[PF], pt, &error), -EINVAL);
+	esw_close();
+}
+
 /*
  * A representor's NIC rules: they see the frames of its VF that missed the
  * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
@@ -1595,6 +1760,7 @@ main(void)
 		cmocka_unit_test_teardown(test_esw_headers, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_template, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_template_tail, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_template_jump, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_rep_nic_rules, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_pair, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_refused, esw_test_close),

@@ -576,7 +576,9 @@ test_icm_resident(void **state)
  * (64 MiB with log_steering_icm_size=26: a million rules of one 64-byte
  * STE each take all of it) is refused with ENOMEM and a message, and
  * changes nothing: no matcher, no ICM; a table of a size that fits is
- * made after it, and its rules are placed.
+ * made after it, and its rules are placed. While it has a rule the table
+ * is not destroyed, nor are its templates (EBUSY, a message, nothing
+ * changes); a handle the port does not know is refused (EINVAL).
  */
 static void
 test_template_table_icm(void **state)
@@ -611,7 +613,8 @@ test_template_table_icm(void **state)
 	struct rte_flow_op_result res;
 	struct rte_eth_conf conf = { 0 };
 	struct rte_flow_error err;
-	uint64_t icm0, matchers0;
+	uint64_t icm0, matchers0, rules;
+	uint64_t unknown[8] = { 0 };
 	struct rte_flow *f;
 	uint16_t port;
 
@@ -646,10 +649,28 @@ test_template_table_icm(void **state)
 	assert_non_null(f);
 	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
 	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	rules = xstat(port, "steer_rules");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), -EBUSY);
+	assert_non_null(err.message);
+	assert_non_null(strstr(err.message, "rules"));
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), -EBUSY);
+	assert_non_null(strstr(err.message, "pattern template"));
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), -EBUSY);
+	assert_non_null(strstr(err.message, "actions template"));
+	assert_int_equal(rte_flow_template_table_destroy(port, (void *)unknown, &err), -EINVAL);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, (void *)unknown, &err), -EINVAL);
+	assert_int_equal(rte_flow_actions_template_destroy(port, (void *)unknown, &err), -EINVAL);
+	assert_int_equal(xstat(port, "steer_rules"), rules);
+	assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
 	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
 	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	assert_int_equal(xstat(port, "steer_rules"), rules - 1);
+	/* A template of a table stays while the table does. */
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), -EBUSY);
 	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
+	assert_int_equal(xstat(port, "steer_matchers"), matchers0);
 	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
 	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
 	close_port(port);

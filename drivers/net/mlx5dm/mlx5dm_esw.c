@@ -869,9 +869,12 @@ mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return 0;
 }
 
+static int mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take);
+
 static const struct mlx5dm_esw_xlate mlx5dm_esw_xlate = {
 	.action_ok = mlx5dm_esw_transfer_action,
 	.spec = mlx5dm_esw_flow_spec,
+	.tail = mlx5dm_esw_xlate_tail,
 };
 
 /* ---- rules ---- */
@@ -1203,6 +1206,47 @@ mlx5dm_esw_flow_tails(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f,
 	return ret;
 }
 
+/* A template rule's tail of its jump target (struct mlx5dm_esw_xlate); no lock held. */
+static int
+mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take)
+{
+	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	int ret = 0;
+
+	rte_spinlock_lock(&esw->lock);
+	if (!take)
+		mlx5dm_esw_tail_put(mgr, group);
+	else if (!esw->started)
+		ret = -ENODEV;
+	else
+		ret = mlx5dm_esw_tail_get(mgr, group);
+	rte_spinlock_unlock(&esw->lock);
+	return ret;
+}
+
+/*
+ * The template rules' jump anchors no rule holds any more give their tails
+ * back (all of them once the rules are flushed); esw->lock held.
+ */
+static void
+mlx5dm_esw_anchors_put(struct mlx5dm_priv *mgr)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	uint32_t group;
+	bool idle;
+
+	if (fp == NULL)
+		return;
+	do {
+		rte_spinlock_lock(&fp->lock);
+		idle = mlx5dm_flow_tmpl_jump_pop(fp, &group);
+		rte_spinlock_unlock(&fp->lock);
+		if (idle)
+			mlx5dm_esw_tail_put(mgr, group);
+	} while (idle);
+}
+
 /* Take (or give back) the tails of a transfer template table; esw->lock held. */
 static void
 mlx5dm_esw_table_hold(struct mlx5dm_priv *mgr, struct mlx5dm_esw_table *t, bool hold)
@@ -1392,7 +1436,12 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 					  "steering library: a rule's removal failed");
 	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
 		return 0;
-	return mlx5dm_esw_nic_ops()->flush(dev, error);
+	ret = mlx5dm_esw_nic_ops()->flush(dev, error);
+	/* The template rules went: so do the tails of the groups they chose to jump to. */
+	rte_spinlock_lock(&esw->lock);
+	mlx5dm_esw_anchors_put(mgr);
+	rte_spinlock_unlock(&esw->lock);
+	return ret;
 }
 
 static int
@@ -1572,7 +1621,7 @@ mlx5dm_esw_rep_at_destroy(struct rte_eth_dev *dev, struct rte_flow_actions_templ
  * A transfer template table: the tails of its group and of the groups its
  * actions templates jump to are taken once here, not by each rule, so that
  * the rules' path does no more than a NIC table's. A jump the template
- * leaves to each rule has no tail of its own (see the NIC guide).
+ * leaves to each rule is held by the rule (mlx5dm_flow_queue.c).
  */
 static struct rte_flow_template_table *
 mlx5dm_esw_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_table_attr *attr,
@@ -1619,7 +1668,7 @@ mlx5dm_esw_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_
 	return tbl;
 }
 
-/* The table's rules go with it, then its tails. */
+/* A table without rules (EBUSY otherwise), then its tails. */
 static int
 mlx5dm_esw_table_destroy(struct rte_eth_dev *dev, struct rte_flow_template_table *tbl,
 			 struct rte_flow_error *error)
@@ -1959,6 +2008,7 @@ void
 mlx5dm_esw_stop(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *mgr = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = mgr->flow;
 	struct mlx5dm_shared *sh = mgr->sh;
 	struct mlx5dm_esw *esw = sh->esw;
 	struct mlx5dm_esw_table *t;
@@ -1974,6 +2024,18 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 		return;
 	}
 	esw->started = false;
+	/*
+	 * The rules first, then the tails they jump through, then the tables
+	 * (the root's) the tails are in: the template rules (the flow path's,
+	 * which the port's flow stop would flush after this) go now.
+	 */
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_objs_quiesce(fp);
+	if (fp->started)
+		(void)mlx5dm_flow_objs_flush(fp, NULL);
+	mlx5dm_flow_objs_resume(fp);
+	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_esw_anchors_put(mgr);
 	while ((f = TAILQ_FIRST(&esw->flows)) != NULL)
 		mlx5dm_esw_flow_drop(mgr, f);
 	TAILQ_FOREACH(t, &esw->tables, next)

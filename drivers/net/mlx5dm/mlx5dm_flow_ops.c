@@ -173,6 +173,9 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			struct rte_flow *flow, uint16_t queue, rte_spinlock_t *qlock,
 			struct rte_flow_error *error)
 {
+	uint32_t group = 0;
+	bool idle = false;
+	uint16_t ct;
 	int ret;
 
 	rte_spinlock_lock(&fp->lock);
@@ -191,11 +194,17 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		rte_spinlock_unlock(qlock);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_lock(&fp->lock);
-	if (ret < 0)
+	if (ret < 0) {
 		mlx5dm_flow_objs_relist(fp, flow, true);
-	else
+	} else {
+		ct = flow->ct;
 		mlx5dm_flow_objs_reap(fp, flow);
+		/* The last rule of a transfer table to a group it chose: the group's tail goes. */
+		idle = mlx5dm_flow_tmpl_jump_idle(fp, ct, &group);
+	}
 	rte_spinlock_unlock(&fp->lock);
+	if (idle)
+		mlx5dm_flow_tmpl_jump_tail(dev, group);
 	return ret < 0 ? mlx5dm_flow_remove_err(flow, ret, error) : 0;
 }
 

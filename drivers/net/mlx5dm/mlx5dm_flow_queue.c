@@ -204,6 +204,62 @@ mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_
 	return true;
 }
 
+/*
+ * The JUMP of a transfer rule the table leaves to the rule: its group is
+ * in *group (0); no such JUMP (1); or a negative errno with error.
+ */
+static int
+mlx5dm_flow_tq_jump(const struct rte_flow_template_table *tbl, uint8_t at_idx,
+		    const struct rte_flow_action acts[], uint32_t *group,
+		    struct rte_flow_error *error)
+{
+	const struct rte_flow_action *a;
+
+	if (!tbl->attr.transfer || tbl->jump_at[at_idx] < 0)
+		return 1;
+	a = &acts[tbl->jump_at[at_idx]];
+	if (a->conf == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "JUMP: the template leaves the group to the rule, "
+					  "which gives none");
+	*group = ((const struct rte_flow_action_jump *)a->conf)->group;
+	return 0;
+}
+
+/*
+ * The jump anchor of tbl's rules to group, made with the group's tail if
+ * there is none: the lock is let go while the tail is taken (the switch's
+ * lock comes before fp->lock). *spare: the tail taken is one too many
+ * (another thread's anchor came first). fp->lock held; NULL with error.
+ */
+static struct mlx5dm_flow_compiled *
+mlx5dm_flow_tq_anchor(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		      struct rte_flow_template_table *tbl, uint32_t group, bool *spare,
+		      struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_compiled *ct;
+	int ret;
+
+	ct = mlx5dm_flow_tmpl_jump_find(tbl, group);
+	if (MLX5DM_LIKELY(ct != NULL))
+		return ct;
+	rte_spinlock_unlock(&fp->lock);
+	ret = priv->sh->esw_xlate->tail(dev, group, true);
+	rte_spinlock_lock(&fp->lock);
+	if (ret < 0) {
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
+				   ret == -ENODEV ? "JUMP: the E-Switch is stopped" :
+				   "JUMP: the target group's last rule (to the switch's "
+				   "catch group) failed");
+		return NULL;
+	}
+	ct = mlx5dm_flow_tmpl_jump_add(fp, tbl, group, spare, error);
+	if (ct == NULL)
+		*spare = true;
+	return ct;
+}
+
 struct rte_flow *
 mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_op_attr *op_attr,
@@ -217,11 +273,14 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
+	struct mlx5dm_flow_compiled *anchor = NULL;
+	bool spare = false, idle = false;
+	uint32_t group = 0, idle_group = 0;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
-	uint16_t lq;
-	int ret = -1;
+	uint16_t lq, anchor_id = 0;
+	int ret = -1, jump;
 
 	if (tq == NULL)
 		return NULL;
@@ -237,6 +296,9 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts, &shared,
 				  error) < 0)
 		return NULL;
+	jump = mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error);
+	if (jump < 0)
+		return NULL;
 	rte_spinlock_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
@@ -244,6 +306,13 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	if (!tbl->bound && mlx5dm_flow_tmpl_bind(dev, fp, tbl, error) < 0)
 		goto unlock;
+	/* A rule jumping to a group of its own choice holds the group's tail. */
+	if (jump == 0) {
+		anchor = mlx5dm_flow_tq_anchor(dev, fp, tbl, group, &spare, error);
+		if (anchor == NULL)
+			goto unlock;
+		anchor_id = anchor->id;
+	}
 	if (shared != NULL) {
 		if (!mlx5dm_flow_handle_ok(fp, shared, error))
 			goto unlock;
@@ -256,7 +325,9 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		fp->shared_cnt = shared->cnt;
 	}
 	if (tbl->attr.transfer)
-		ret = mlx5dm_flow_tmpl_transfer_begin(dev, fp, tbl, items, acts, &b, error);
+		ret = mlx5dm_flow_tmpl_transfer_begin(dev, fp, tbl,
+						      anchor != NULL ? anchor : tbl->ct[0], items,
+						      acts, &b, error);
 	else
 		ret = mlx5dm_flow_create_begin(dev, fp,
 					       mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
@@ -265,10 +336,24 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	fp->shared_cnt = 0;
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
+	/* A refused first rule to its group leaves no anchor behind (nor its tail). */
+	if (ret < 0)
+		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &idle_group);
 	rte_spinlock_unlock(&fp->lock);
+	if (spare)
+		mlx5dm_flow_tmpl_jump_tail(dev, group);
+	if (idle)
+		mlx5dm_flow_tmpl_jump_tail(dev, idle_group);
 	if (ret < 0)
 		return NULL;
 	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
+	if (flow == NULL && anchor_id != 0) {
+		rte_spinlock_lock(&fp->lock);
+		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &idle_group);
+		rte_spinlock_unlock(&fp->lock);
+		if (idle)
+			mlx5dm_flow_tmpl_jump_tail(dev, idle_group);
+	}
 	if (flow != NULL)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
 				    flow);

@@ -353,27 +353,57 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	return pt;
 }
 
-int
-mlx5dm_flow_pattern_template_destroy(struct rte_eth_dev *dev,
-				     struct rte_flow_pattern_template *pt,
-				     struct rte_flow_error *error)
+/*
+ * Destroy a pattern template (pattern) or an actions template: one a table
+ * is built on stays, EBUSY, as in DPDK mlx5 HWS (mlx5_flow_hw.c:
+ * flow_hw_pattern_template_destroy()).
+ */
+static int
+mlx5dm_flow_tmpl_destroy(struct rte_eth_dev *dev, bool pattern, const void *tmpl,
+			 struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct rte_flow_pattern_template *p = NULL;
+	struct rte_flow_actions_template *a = NULL;
 	int ret = 0;
 
 	if (t == NULL)
 		return -rte_errno;
 	rte_spinlock_lock(&fp->lock);
-	if (pt->users != 0)
-		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the pattern template is used by a "
-					   "template table");
+	/* A handle is compared, never read, until the port's lists have it. */
+	if (pattern) {
+		LIST_FOREACH(p, &t->pts, next)
+			if ((const void *)p == tmpl)
+				break;
+	} else {
+		LIST_FOREACH(a, &t->ats, next)
+			if ((const void *)a == tmpl)
+				break;
+	}
+	if (p == NULL && a == NULL)
+		ret = mlx5dm_flow_tmpl_err(error, EINVAL, pattern ? "unknown pattern template" :
+					   "unknown actions template");
+	else if ((p != NULL ? p->users : a->users) != 0)
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, p != NULL ?
+					   "the pattern template is used by a template table" :
+					   "the actions template is used by a template table");
+	else if (p != NULL)
+		LIST_REMOVE(p, next);
 	else
-		LIST_REMOVE(pt, next);
+		LIST_REMOVE(a, next);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0)
-		mlx5dm_free(pt);
+		mlx5dm_free(p != NULL ? (void *)p : (void *)a);
 	return ret;
+}
+
+int
+mlx5dm_flow_pattern_template_destroy(struct rte_eth_dev *dev,
+				     struct rte_flow_pattern_template *pt,
+				     struct rte_flow_error *error)
+{
+	return mlx5dm_flow_tmpl_destroy(dev, true, pt, error);
 }
 
 /*
@@ -533,22 +563,7 @@ mlx5dm_flow_actions_template_destroy(struct rte_eth_dev *dev,
 				     struct rte_flow_actions_template *at,
 				     struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
-	int ret = 0;
-
-	if (t == NULL)
-		return -rte_errno;
-	rte_spinlock_lock(&fp->lock);
-	if (at->users != 0)
-		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the actions template is used by a "
-					   "template table");
-	else
-		LIST_REMOVE(at, next);
-	rte_spinlock_unlock(&fp->lock);
-	if (ret == 0)
-		mlx5dm_free(at);
-	return ret;
+	return mlx5dm_flow_tmpl_destroy(dev, false, at, error);
 }
 
 int
@@ -615,7 +630,8 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 /*
  * The example of a transfer rule: the ports the rule names (port items,
  * port actions the template leaves to the rule) are the manager's own,
- * which every switch has.
+ * which every switch has; a JUMP the template leaves to the rule goes to
+ * the next group, the first a rule of the table may jump to.
  */
 static int
 mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
@@ -628,6 +644,7 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 	const struct rte_flow_item_port_id iid = { .id = dev->data->port_id };
 	const struct rte_flow_action_ethdev aeth = { .port_id = dev->data->port_id };
 	const struct rte_flow_action_port_id aid = { .id = dev->data->port_id };
+	const struct rte_flow_action_jump ajump = { .group = attr->group + 1 };
 	unsigned int i;
 
 	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
@@ -642,6 +659,8 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT ||
 			 actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
 			actions[i].conf = &aeth;
+		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP)
+			actions[i].conf = &ajump;
 	}
 	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, attr, items, actions, spec, error);
 }
@@ -649,7 +668,7 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 int
 mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 				struct rte_flow_template_table *tbl,
-				const struct rte_flow_item items[],
+				struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
 				const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
 				struct rte_flow_error *error)
 {
@@ -661,8 +680,119 @@ mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv
 	if (ret == 0 && (!fp->started || fp->quiescing))
 		ret = mlx5dm_flow_not_started(error);
 	if (ret == 0)
-		ret = mlx5dm_flow_objs_begin(fp, tbl->spec, NULL, true, b, error);
+		ret = mlx5dm_flow_objs_begin(fp, tbl->spec, ct, true, b, error);
 	return ret;
+}
+
+struct mlx5dm_flow_compiled *
+mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl, uint32_t group)
+{
+	uint32_t i;
+
+	for (i = 0; i < tbl->nb_jumps; i++)
+		if (tbl->jumps[i].group == group)
+			return tbl->jumps[i].ct;
+	return NULL;
+}
+
+struct mlx5dm_flow_compiled *
+mlx5dm_flow_tmpl_jump_add(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl,
+			  uint32_t group, bool *spare, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_tmpl_jump *jumps;
+	struct mlx5dm_flow_compiled *ct;
+	uint32_t max;
+
+	ct = mlx5dm_flow_tmpl_jump_find(tbl, group);
+	*spare = ct != NULL;
+	if (ct != NULL)
+		return ct;
+	if (tbl->nb_jumps == tbl->max_jumps) {
+		max = tbl->max_jumps == 0 ? 4 : tbl->max_jumps * 2;
+		jumps = mlx5dm_calloc(max, sizeof(*jumps));
+		if (jumps == NULL)
+			goto nomem;
+		if (tbl->nb_jumps != 0)
+			memcpy(jumps, tbl->jumps, tbl->nb_jumps * sizeof(*jumps));
+		mlx5dm_free(tbl->jumps);
+		tbl->jumps = jumps;
+		tbl->max_jumps = max;
+	}
+	ct = mlx5dm_flow_ct_new(fp);
+	if (ct == NULL)
+		goto nomem;
+	ct->owned = true;
+	tbl->jumps[tbl->nb_jumps++] = (struct mlx5dm_flow_tmpl_jump){ .group = group, .ct = ct };
+	fp->tmpl->nb_jumps++;
+	return ct;
+nomem:
+	mlx5dm_flow_tmpl_err(error, ENOMEM, "no memory for the rules' jump target group");
+	return NULL;
+}
+
+/* Anchor i of tbl goes (no rule holds it); its group is returned. */
+static uint32_t
+mlx5dm_flow_tmpl_jump_drop(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl,
+			   uint32_t i)
+{
+	struct mlx5dm_flow_tmpl_jump j = tbl->jumps[i];
+
+	tbl->jumps[i] = tbl->jumps[--tbl->nb_jumps];
+	fp->tmpl->nb_jumps--;
+	j.ct->owned = false;
+	mlx5dm_flow_ct_put(fp, j.ct);
+	return j.group;
+}
+
+/* An anchor no rule holds: ct itself (NULL: any); false if none. */
+static bool
+mlx5dm_flow_tmpl_jump_free(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_compiled *ct,
+			   uint32_t *group)
+{
+	struct rte_flow_template_table *tbl;
+	uint32_t i;
+
+	LIST_FOREACH(tbl, &fp->tmpl->tables, next) {
+		for (i = 0; i < tbl->nb_jumps; i++) {
+			if ((ct != NULL && tbl->jumps[i].ct != ct) ||
+			    tbl->jumps[i].ct->k.refcnt != 1)
+				continue;
+			*group = mlx5dm_flow_tmpl_jump_drop(fp, tbl, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t *group)
+{
+	const struct mlx5dm_flow_compiled *ct;
+
+	/* Most flows: no anchor at all, or one rules still hold. */
+	if (ct_id == 0 || fp->tmpl == NULL || fp->tmpl->nb_jumps == 0 || ct_id >= fp->cts_size)
+		return false;
+	ct = fp->cts[ct_id];
+	if (ct == NULL || ct->k.refcnt != 1)
+		return false;
+	return mlx5dm_flow_tmpl_jump_free(fp, ct, group);
+}
+
+bool
+mlx5dm_flow_tmpl_jump_pop(struct mlx5dm_flow_priv *fp, uint32_t *group)
+{
+	if (fp->tmpl == NULL || fp->tmpl->nb_jumps == 0)
+		return false;
+	return mlx5dm_flow_tmpl_jump_free(fp, NULL, group);
+}
+
+void
+mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
+{
+	const struct mlx5dm_esw_xlate *x = mlx5dm_flow_tmpl_xlate(dev);
+
+	if (x != NULL)
+		(void)x->tail(dev, group, false);
 }
 
 /*
@@ -789,6 +919,9 @@ mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_tab
 		tbl->ct[i]->owned = false;
 		mlx5dm_flow_ct_put(fp, tbl->ct[i]);
 	}
+	while (tbl->nb_jumps > 0)
+		(void)mlx5dm_flow_tmpl_jump_drop(fp, tbl, tbl->nb_jumps - 1);
+	mlx5dm_free(tbl->jumps);
 	mlx5dm_free(tbl->ct);
 	mlx5dm_free(tbl->m);
 	mlx5dm_free(tbl->spec);
@@ -848,11 +981,14 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
 		tbl->log_rules++;
 	rte_spinlock_lock(&fp->lock);
-	/* A transfer table's rules are translated whole (mlx5dm_esw_flow_spec()): no template. */
-	while (!tbl->attr.transfer && tbl->nb_ct < nb_pt * nb_at &&
+	/*
+	 * A transfer table's rules are translated whole (mlx5dm_esw_flow_spec()):
+	 * no template, one they hold.
+	 */
+	while (tbl->nb_ct < (tbl->attr.transfer ? 1 : nb_pt * nb_at) &&
 	       (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
 		tbl->ct[tbl->nb_ct++]->owned = true;
-	if (!tbl->attr.transfer && tbl->nb_ct < nb_pt * nb_at)
+	if (tbl->nb_ct < (tbl->attr.transfer ? 1 : nb_pt * nb_at))
 		ret = mlx5dm_flow_tmpl_err(error, errno, "template table: no memory (or no id "
 					   "left) for its compiled templates");
 	for (i = 0; i < nb_pt; i++) {
@@ -867,6 +1003,11 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	for (i = 0; i < nb_at; i++) {
 		tbl->at[tbl->nb_at++] = ats[i];
 		ats[i]->users++;
+		tbl->jump_at[i] = -1;
+		for (j = 0; tbl->attr.transfer && j < ats[i]->nb; j++)
+			if (ats[i]->actions[j].type == RTE_FLOW_ACTION_TYPE_JUMP &&
+			    !(ats[i]->fixed & (1u << j)))
+				tbl->jump_at[i] = (int8_t)j;
 		if (!mlx5dm_flow_tmpl_dir_ok(ats[i]->ingress, ats[i]->egress, &tbl->attr) ||
 		    ats[i]->transfer != !!tbl->attr.transfer)
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
@@ -893,6 +1034,26 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	return ret == 0 ? tbl : NULL;
 }
 
+/* A rule holds one of the table's compiled templates or jump anchors (fp->lock held). */
+static bool
+mlx5dm_flow_table_busy(const struct rte_flow_template_table *tbl)
+{
+	uint32_t i;
+
+	for (i = 0; i < tbl->nb_ct; i++)
+		if (tbl->ct[i]->k.refcnt > 1)
+			return true;
+	for (i = 0; i < tbl->nb_jumps; i++)
+		if (tbl->jumps[i].ct->k.refcnt > 1)
+			return true;
+	return false;
+}
+
+/*
+ * A table with rules stays, EBUSY, as in DPDK mlx5 HWS (mlx5_flow_hw.c:
+ * flow_hw_table_destroy()): its rules would outlive what they were made
+ * of (a transfer table's tails).
+ */
 int
 mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 				   struct rte_flow_template_table *tbl,
@@ -900,17 +1061,49 @@ mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
+	struct rte_flow_template_table *o;
+	struct mlx5dm_flow_tmpl_jump *jumps;
+	uint32_t i, nb_jumps;
+	int ret = 0;
 
 	if (t == NULL)
 		return -rte_errno;
 	rte_spinlock_lock(&fp->lock);
+	LIST_FOREACH(o, &t->tables, next)
+		if (o == tbl)
+			break;
+	if (o == NULL) {
+		ret = mlx5dm_flow_tmpl_err(error, EINVAL, "unknown template table");
+		goto unlock;
+	}
+	if (mlx5dm_flow_table_busy(tbl)) {
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the template table has flow rules: "
+					   "destroy them first");
+		goto unlock;
+	}
+	/* The tails its jump anchors held go once the lock is let go. */
+	jumps = tbl->jumps;
+	nb_jumps = tbl->nb_jumps;
+	for (i = 0; i < nb_jumps; i++) {
+		jumps[i].ct->owned = false;
+		mlx5dm_flow_ct_put(fp, jumps[i].ct);
+	}
+	t->nb_jumps -= nb_jumps;
+	tbl->jumps = NULL;
+	tbl->nb_jumps = 0;
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
 	LIST_REMOVE(tbl, next);
 	mlx5dm_flow_table_free(fp, tbl);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_rules_ring(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
+	for (i = 0; i < nb_jumps; i++)
+		mlx5dm_flow_tmpl_jump_tail(dev, jumps[i].group);
+	mlx5dm_free(jumps);
 	return 0;
+unlock:
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
 }
 
 void

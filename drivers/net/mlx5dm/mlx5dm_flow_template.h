@@ -51,6 +51,12 @@ struct rte_flow_actions_template {
 	uint32_t fixed;                 /* bit i: action i is masked (its configuration fixed) */
 };
 
+/* The rules of a transfer table to group hold anchor ct (a compiled template never compiled). */
+struct mlx5dm_flow_tmpl_jump {
+	uint32_t group;
+	struct mlx5dm_flow_compiled *ct;
+};
+
 struct rte_flow_template_table {
 	LIST_ENTRY(rte_flow_template_table) next;
 	struct rte_flow_attr attr;
@@ -62,8 +68,19 @@ struct rte_flow_template_table {
 	/* Each pair's compiled template (pattern template i, actions template j: i * nb_at + j). */
 	uint16_t nb_ct;
 	struct mlx5dm_flow_compiled **ct;
-	/* A transfer table: the translation of its rules (under fp->lock), no compiled template. */
+	/*
+	 * A transfer table: the translation of its rules (under fp->lock); no
+	 * compiled template, ct[0] is what its rules hold (so that the table
+	 * knows it has rules) unless their JUMP is the rule's: jump_at[j],
+	 * the place of the JUMP actions template j leaves to each rule (-1:
+	 * none), and jumps, an anchor per group such rules jump to, held by
+	 * them, holding the group's tail (mlx5dm_esw.c) for them.
+	 */
 	struct mlx5dm_flow_spec *spec;
+	int8_t jump_at[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
+	uint32_t nb_jumps;
+	uint32_t max_jumps;
+	struct mlx5dm_flow_tmpl_jump *jumps;
 	/* While the port is started: the matchers of the rules of every template pair. */
 	bool bound;
 	uint32_t nb_m;
@@ -109,6 +126,7 @@ struct mlx5dm_flow_tmpl {
 	LIST_HEAD(, rte_flow_actions_template) ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
 	LIST_HEAD(, rte_flow_action_handle) handles;
+	uint32_t nb_jumps;              /* jump anchors of the tables (mlx5dm_flow_tmpl_jump) */
 };
 
 /* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
@@ -143,16 +161,47 @@ struct mlx5dm_esw_xlate {
 	int (*spec)(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		    const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
+	/*
+	 * Take (or give back) a reference of the tail of FDB group (its last
+	 * rule, to the switch's catch group), no flow lock held; take: 0, or
+	 * a negative errno (-ENODEV: the switch is stopped).
+	 */
+	int (*tail)(struct rte_eth_dev *dev, uint32_t group, bool take);
 };
 /*
  * mlx5dm_flow_template.c: the begin half of a transfer table's rule
- * (mlx5dm_flow_create_begin() for the other tables), fp->lock held.
+ * (mlx5dm_flow_create_begin() for the other tables), the flow holding ct
+ * (the table's, or a jump anchor of it), fp->lock held.
  */
 int mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 				    struct rte_flow_template_table *tbl,
+				    struct mlx5dm_flow_compiled *ct,
 				    const struct rte_flow_item items[],
 				    const struct rte_flow_action actions[],
 				    struct mlx5dm_flow_build *b, struct rte_flow_error *error);
+/*
+ * The jump anchors of transfer tables (fp->lock held). find: the anchor of
+ * tbl's rules to group, NULL if none. add: a new one, holding the tail of
+ * group the caller took, or the one another thread added meanwhile
+ * (*spare: the caller's tail is one too many); NULL with error.
+ */
+struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl,
+							uint32_t group);
+struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_add(struct mlx5dm_flow_priv *fp,
+						       struct rte_flow_template_table *tbl,
+						       uint32_t group, bool *spare,
+						       struct rte_flow_error *error);
+/*
+ * idle: the anchor of id ct_id (a flow's ct, 0: none), if it is one and no
+ * rule holds it any more; pop: any such anchor (all of them once the rules
+ * are flushed). It is removed and the group whose tail it held is in
+ * *group (to give back without fp->lock: mlx5dm_flow_tmpl_jump_tail());
+ * false if there is none. fp->lock held.
+ */
+bool mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t *group);
+bool mlx5dm_flow_tmpl_jump_pop(struct mlx5dm_flow_priv *fp, uint32_t *group);
+/* Give back a tail an anchor held (mlx5dm_flow_tmpl_jump_idle()); no flow lock held. */
+void mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group);
 
 /* mlx5dm_flow_template.c: the rte_flow_ops entries. */
 int mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,

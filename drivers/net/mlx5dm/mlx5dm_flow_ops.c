@@ -200,7 +200,8 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		ct = flow->ct;
 		mlx5dm_flow_objs_reap(fp, flow);
 		/* The last rule of a transfer table to a group it chose: the group's tail goes. */
-		idle = mlx5dm_flow_tmpl_jump_idle(fp, ct, &group);
+		if (MLX5DM_UNLIKELY(fp->tmpl != NULL && fp->tmpl->nb_jumps != 0))
+			idle = mlx5dm_flow_tmpl_jump_idle(fp, ct, &group);
 	}
 	rte_spinlock_unlock(&fp->lock);
 	if (idle)

@@ -205,8 +205,9 @@ mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_
 }
 
 /*
- * The JUMP of a transfer rule the table leaves to the rule: its group is
- * in *group (0); no such JUMP (1); or a negative errno with error.
+ * The JUMP of a rule of transfer table tbl the table leaves to the rule:
+ * its group is in *group (0); no such JUMP (1); or a negative errno with
+ * error.
  */
 static int
 mlx5dm_flow_tq_jump(const struct rte_flow_template_table *tbl, uint8_t at_idx,
@@ -215,7 +216,7 @@ mlx5dm_flow_tq_jump(const struct rte_flow_template_table *tbl, uint8_t at_idx,
 {
 	const struct rte_flow_action *a;
 
-	if (!tbl->attr.transfer || tbl->jump_at[at_idx] < 0)
+	if (tbl->jump_at[at_idx] < 0)
 		return 1;
 	a = &acts[tbl->jump_at[at_idx]];
 	if (a->conf == NULL)
@@ -296,7 +297,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts, &shared,
 				  error) < 0)
 		return NULL;
-	jump = mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error);
+	jump = MLX5DM_UNLIKELY(tbl->attr.transfer) ?
+	       mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error) : 1;
 	if (jump < 0)
 		return NULL;
 	rte_spinlock_lock(&fp->lock);

@@ -141,7 +141,10 @@ mlx5dm_sim_wqe_bbs(uint32_t ds)
 			  MLX5DM_SIM_WQEBB);
 }
 
-/* Execute the rung WQEs of qp (its lock and sim->lock for reading held). */
-void mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
+/*
+ * Execute the rung WQEs of qp (its lock and sim->lock for reading held);
+ * returns the WQEBBs it moved past.
+ */
+uint16_t mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp);
 
 #endif /* _MLX5DM_SIM_QUEUE_H_ */

@@ -29,29 +29,47 @@
  * device's instance lock for reading); frames of one SQ are walked in
  * order by one thread, so none is lost or reordered on the way.
  *
- * Idle: after a pass with work the thread polls again at once; after
- * MLX5DM_SIM_DT_SPIN_NS without work it sleeps, 10 us at first, doubling
- * up to 1 ms, so an idle model costs no core.
+ * Pacing: the thread naps between passes rather than spinning, so that
+ * on a machine with few cores it leaves the CPU to the host that posts
+ * the work, and a pass finds many WQEs, not one (the cost of a pass is
+ * paid per batch). No result depends on when a pass runs: a frame walk
+ * catches up with every rung WQE first, and the driver learns of
+ * execution only from CQEs. After a pass with work the thread naps
+ * MLX5DM_SIM_DT_SLEEP_MIN_NS; after a pass that found a quarter of some
+ * steering SQ rung (the host posts faster than the nap drains) it polls
+ * again at once, so the ring does not fill while it sleeps; after a pass
+ * without work the nap doubles up to MLX5DM_SIM_DT_SLEEP_MAX_NS, so an
+ * idle model costs no core. The thread's timer slack is cut to
+ * MLX5DM_SIM_DT_SLACK_NS: the default slack (proc(5), timerslack_ns)
+ * would stretch each short nap several times over.
  */
 
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "mlx5dm_sim_queue.h"
 
-#define MLX5DM_SIM_DT_SPIN_NS 200000ull
 #define MLX5DM_SIM_DT_SLEEP_MIN_NS 10000l
 #define MLX5DM_SIM_DT_SLEEP_MAX_NS 1000000l
+#define MLX5DM_SIM_DT_SLACK_NS 1000ul
+
+/* What a pass found, in increasing order. */
+enum mlx5dm_sim_dt_load {
+	MLX5DM_SIM_DT_IDLE,             /* nothing rung */
+	MLX5DM_SIM_DT_WORK,             /* some work: nap, then poll */
+	MLX5DM_SIM_DT_BUSY,             /* a quarter of an SQ: poll again at once */
+};
 
 /* Run the rung WQEs of every steering QP; sim->lock held for reading. */
-static bool
+static enum mlx5dm_sim_dt_load
 mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
 {
 	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_QP];
-	bool work = false;
+	enum mlx5dm_sim_dt_load load = MLX5DM_SIM_DT_IDLE;
 	uint32_t i;
 
 	for (i = 0; i < t->count; i++) {
@@ -62,11 +80,13 @@ mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
 		if ((uint16_t)mlx5dm_prm_be32(db) == __atomic_load_n(&qp->hw_ctr, __ATOMIC_RELAXED))
 			continue;
 		mlx5dm_spinlock_lock(&qp->lock);
-		mlx5dm_sim_sq_exec(sim, qp);
+		if (mlx5dm_sim_sq_exec(sim, qp) >= qp->sq_bytes / MLX5DM_SIM_WQEBB / 4)
+			load = MLX5DM_SIM_DT_BUSY;
+		else
+			load = MLX5DM_MAX(load, MLX5DM_SIM_DT_WORK);
 		mlx5dm_spinlock_unlock(&qp->lock);
-		work = true;
 	}
-	return work;
+	return load;
 }
 
 void
@@ -117,18 +137,19 @@ mlx5dm_sim_uar_watch(struct mlx5dm_sim *sim)
 	}
 }
 
-/* One pass over the device's queues; true if any had work. Exec mutex held. */
-static bool
+/* One pass over the device's queues: what it found. Exec mutex held. */
+static enum mlx5dm_sim_dt_load
 mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
 {
 	struct mlx5dm_sim_idtab *sqs = &sim->tab[MLX5DM_SIM_K_SQ];
 	struct mlx5dm_sim_idtab *rqs = &sim->tab[MLX5DM_SIM_K_RQ];
-	bool work;
+	enum mlx5dm_sim_dt_load load;
+	bool work = false;
 	uint32_t i;
 
 	pthread_rwlock_rdlock(&sim->lock);
 	mlx5dm_sim_uar_watch(sim);
-	work = mlx5dm_sim_qp_run_all(sim);
+	load = mlx5dm_sim_qp_run_all(sim);
 	for (i = 0; i < rqs->count; i++)
 		if (mlx5dm_sim_rq_flush(sim, rqs->live[i]))
 			work = true;
@@ -140,16 +161,7 @@ mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
 	for (i = 0; i < sqs->count; i++)
 		if (mlx5dm_sim_sq_run(sim, sim->dt.tx, sqs->live[i]))
 			work = true;
-	return work;
-}
-
-static uint64_t
-mlx5dm_sim_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return work ? MLX5DM_MAX(load, MLX5DM_SIM_DT_WORK) : load;
 }
 
 static void *
@@ -158,25 +170,26 @@ mlx5dm_sim_thread_main(void *arg)
 	struct mlx5dm_sim *sim = arg;
 	struct mlx5dm_sim_thread *t = &sim->dt;
 	long nap = MLX5DM_SIM_DT_SLEEP_MIN_NS;
-	uint64_t last = mlx5dm_sim_now_ns();
 
+	(void)prctl(PR_SET_TIMERSLACK, MLX5DM_SIM_DT_SLACK_NS, 0, 0, 0);
 	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
-		bool work;
+		enum mlx5dm_sim_dt_load load;
+		struct timespec ts;
 
 		pthread_mutex_lock(&t->exec);
-		work = mlx5dm_sim_thread_pass(sim);
+		load = mlx5dm_sim_thread_pass(sim);
 		pthread_mutex_unlock(&t->exec);
-		if (work) {
-			last = mlx5dm_sim_now_ns();
+		if (load == MLX5DM_SIM_DT_BUSY) {
 			nap = MLX5DM_SIM_DT_SLEEP_MIN_NS;
-		} else if (mlx5dm_sim_now_ns() - last < MLX5DM_SIM_DT_SPIN_NS) {
-			MLX5DM_PAUSE();
-		} else {
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = nap };
-
-			nanosleep(&ts, NULL);
-			nap = MLX5DM_MIN(nap * 2, MLX5DM_SIM_DT_SLEEP_MAX_NS);
+			continue;
 		}
+		if (load == MLX5DM_SIM_DT_WORK)
+			nap = MLX5DM_SIM_DT_SLEEP_MIN_NS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = nap;
+		nanosleep(&ts, NULL);
+		if (load == MLX5DM_SIM_DT_IDLE)
+			nap = MLX5DM_MIN(nap * 2, MLX5DM_SIM_DT_SLEEP_MAX_NS);
 	}
 	return NULL;
 }

@@ -605,25 +605,26 @@ mlx5dm_sim_sq_injected(struct mlx5dm_sim *sim)
 	return false;
 }
 
-void
+uint16_t
 mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 {
 	uint32_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
 	struct mlx5dm_sim_exec x;
 	struct mlx5dm_sim_wqe w;
-	uint16_t pi, ctr;
+	uint16_t pi, ctr, start;
 	uint8_t db[4];
 
 	if (state != MLX5DM_SIM_QPS_RTS && state != MLX5DM_SIM_QPS_ERR)
-		return; /* the SQ is processed from RTS on */
+		return 0; /* the SQ is processed from RTS on */
 	/* SQ producer counter: big-endian, second word of the doorbell record. */
 	memcpy(db, qp->dbr + 4, sizeof(db));
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	pi = (uint16_t)mlx5dm_prm_be32(db);
 	ctr = qp->hw_ctr;
 	if (ctr == pi)
-		return;
+		return 0;
+	start = ctr;
 	x.sim = sim;
 	x.qp = qp;
 	mlx5dm_sim_tgt_reset(&x);
@@ -666,4 +667,5 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		mlx5dm_sim_sq_complete(qp, c, err, byte_cnt, &state);
 	}
 	qp->hw_ctr = ctr;
+	return (uint16_t)(ctr - start);
 }

@@ -315,6 +315,36 @@ mlx5dm_flow_default_create(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	return fp->default_flow != NULL ? 0 : -rte_errno;
 }
 
+/* Stop every flow object of the port, then start them on port unless it is NULL. */
+static int
+mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		  const struct mlx5dm_flow_port *port, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	int ret = 0;
+
+	rte_spinlock_lock(&fp->lock);
+	/* Operations of other threads between their phases finish first. */
+	mlx5dm_flow_objs_quiesce(fp);
+	/* Flows first (they hold indirect counters): the objects' stop checks none is left. */
+	if (fp->started)
+		mlx5dm_flow_objs_flush(fp, NULL);
+	mlx5dm_flow_tmpl_stop(fp);
+	mlx5dm_flow_objs_stop(fp);
+	if (port != NULL)
+		ret = mlx5dm_flow_objs_start(fp, port);
+	if (port != NULL && ret == 0 && !priv->isolated) {
+		ret = mlx5dm_flow_default_create(dev, fp, error);
+		if (ret < 0)
+			mlx5dm_flow_objs_stop(fp);
+	}
+	mlx5dm_rules_posted(priv);
+	mlx5dm_rules_ring(priv);
+	mlx5dm_flow_objs_resume(fp);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
 static int
 mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 {
@@ -456,23 +486,8 @@ mlx5dm_flow_start(struct rte_eth_dev *dev)
 		MLX5DM_DRV_LOG(ERR, "port %u: no steering context or domains", dev->data->port_id);
 		return -ENODEV;
 	}
-	rte_spinlock_lock(&fp->lock);
-	mlx5dm_flow_objs_quiesce(fp);
-	/* A start without a stop in between: begin from a clean state. */
-	if (fp->started)
-		mlx5dm_flow_objs_flush(fp, NULL);
-	mlx5dm_flow_tmpl_stop(fp);
-	mlx5dm_flow_objs_stop(fp);
-	ret = mlx5dm_flow_objs_start(fp, &port);
-	if (ret == 0 && !priv->isolated) {
-		ret = mlx5dm_flow_default_create(dev, fp, &error);
-		if (ret < 0)
-			mlx5dm_flow_objs_stop(fp);
-	}
-	mlx5dm_rules_posted(priv);
-	mlx5dm_rules_ring(priv);
-	mlx5dm_flow_objs_resume(fp);
-	rte_spinlock_unlock(&fp->lock);
+	/* A start without a stop in between begins from a clean state. */
+	ret = mlx5dm_flow_reset(dev, fp, &port, &error);
 	if (ret < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: flow start failed: %d (%s)", dev->data->port_id, ret,
 			       error.message != NULL ? error.message : "root tables");
@@ -487,18 +502,7 @@ mlx5dm_flow_stop(struct rte_eth_dev *dev)
 
 	if (fp == NULL)
 		return;
-	rte_spinlock_lock(&fp->lock);
-	/* Operations of other threads between their phases finish first. */
-	mlx5dm_flow_objs_quiesce(fp);
-	/* Flows first (they hold indirect counters): the objects' stop checks none is left. */
-	if (fp->started)
-		mlx5dm_flow_objs_flush(fp, NULL);
-	mlx5dm_flow_tmpl_stop(fp);
-	mlx5dm_flow_objs_stop(fp);
-	mlx5dm_rules_posted(priv);
-	mlx5dm_rules_ring(priv);
-	mlx5dm_flow_objs_resume(fp);
-	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_flow_reset(dev, fp, NULL, NULL);
 }
 
 void

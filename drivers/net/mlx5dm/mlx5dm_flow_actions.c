@@ -231,19 +231,54 @@ mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 	return 0;
 }
 
+/* A decap or encap: one of each per rule, the action's own conditions, the stage order. */
+static int
+mlx5dm_flow_reformat_check(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			   struct rte_flow_error *error)
+{
+	const struct rte_flow_action_raw_encap *e = a->conf;
+	bool encap = a->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP ||
+		     a->type == RTE_FLOW_ACTION_TYPE_RAW_ENCAP;
+	enum mlx5dm_flow_stage stage = encap ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
+	int ret = mlx5dm_flow_once(x, encap ? MLX5DM_FLOW_A_ENCAP : MLX5DM_FLOW_A_DECAP, a,
+				   encap ? "only one encap action per rule" :
+				   "only one decap action per rule", error);
+
+	if (ret < 0)
+		return ret;
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
+		if (!(x->spec->layers & MLX5DM_FLOW_L_VXLAN))
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  "VXLAN_DECAP needs a VXLAN item in the pattern");
+		break;
+	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+		if (x->raw_encap != NULL)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  "RAW_DECAP must come before RAW_ENCAP");
+		stage = x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
+		break;
+	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
+		if (e->data == NULL || e->size == 0)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+						  a, "RAW_ENCAP data is empty");
+		if (e->preserve != NULL)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
+						  a, "RAW_ENCAP preserve is not supported");
+		stage = x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
+		break;
+	default:
+		break;
+	}
+	return mlx5dm_flow_stage_enter(x, stage, a, error);
+}
+
 static int
 mlx5dm_flow_act_vxlan_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			    struct rte_flow_error *error)
 {
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_DECAP, a, "only one decap action per rule",
-				   error);
+	int ret = mlx5dm_flow_reformat_check(x, a, error);
 
-	if (ret < 0)
-		return ret;
-	if (!(x->spec->layers & MLX5DM_FLOW_L_VXLAN))
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "VXLAN_DECAP needs a VXLAN item in the pattern");
-	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_DECAP, a, error);
 	if (ret < 0)
 		return ret;
 	x->spec->decap = true;
@@ -257,12 +292,8 @@ mlx5dm_flow_act_vxlan_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 	size_t len = sizeof(spec->encap_data);
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_ENCAP, a, "only one encap action per rule",
-				   error);
+	int ret = mlx5dm_flow_reformat_check(x, a, error);
 
-	if (ret < 0)
-		return ret;
-	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_ENCAP, a, error);
 	if (ret < 0)
 		return ret;
 	ret = mlx5dm_flow_vxlan_encap_build(a, spec->encap_data, &len, error);
@@ -279,16 +310,8 @@ static int
 mlx5dm_flow_act_raw_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			  struct rte_flow_error *error)
 {
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_DECAP, a, "only one decap action per rule",
-				   error);
+	int ret = mlx5dm_flow_reformat_check(x, a, error);
 
-	if (ret < 0)
-		return ret;
-	if (x->raw_encap != NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  "RAW_DECAP must come before RAW_ENCAP");
-	ret = mlx5dm_flow_stage_enter(x, x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP :
-				      MLX5DM_FLOW_STAGE_DECAP, a, error);
 	if (ret < 0)
 		return ret;
 	x->raw_decap = a->conf;
@@ -302,23 +325,11 @@ static int
 mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			  struct rte_flow_error *error)
 {
-	const struct rte_flow_action_raw_encap *e = a->conf;
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_ENCAP, a, "only one encap action per rule",
-				   error);
+	int ret = mlx5dm_flow_reformat_check(x, a, error);
 
 	if (ret < 0)
 		return ret;
-	if (e->data == NULL || e->size == 0)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "RAW_ENCAP data is empty");
-	if (e->preserve != NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "RAW_ENCAP preserve is not supported");
-	ret = mlx5dm_flow_stage_enter(x, x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP :
-				      MLX5DM_FLOW_STAGE_DECAP, a, error);
-	if (ret < 0)
-		return ret;
-	x->raw_encap = e;
+	x->raw_encap = a->conf;
 	x->raw_encap_act = a;
 	return 0;
 }

@@ -215,11 +215,7 @@ mlx5dm_sim_rq_cqe(struct mlx5dm_sim_rq *rq, uint16_t idx, uint8_t synd,
 static uint32_t
 mlx5dm_sim_rq_posted(const struct mlx5dm_sim_rq *rq)
 {
-	uint8_t db[4];
-
-	memcpy(db, rq->dbr, sizeof(db));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return (uint16_t)(mlx5dm_prm_be32(db) - rq->ctr);
+	return (uint16_t)(mlx5dm_sim_dbr_get(rq->dbr) - rq->ctr);
 }
 
 /* Flush n posted WQEs from the device's counter on (WR_FLUSH CQEs). */

@@ -12,7 +12,25 @@
 #ifndef _MLX5DM_SIM_QUEUE_H_
 #define _MLX5DM_SIM_QUEUE_H_
 
+#include <string.h>
+
 #include "mlx5dm_sim_core.h"
+
+/*
+ * A big-endian counter of a doorbell record (4-byte aligned, PRM
+ * dbr_addr), read as one access with acquire semantics: the driver stores
+ * it in one piece after the WQEs or CQE releases it counts, so a counter
+ * read is never half old, and what it counts is read after it.
+ */
+static inline uint32_t
+mlx5dm_sim_dbr_get(const uint8_t *rec)
+{
+	uint32_t v = __atomic_load_n((const uint32_t *)(const void *)rec, __ATOMIC_ACQUIRE);
+	uint8_t b[4];
+
+	memcpy(b, &v, sizeof(b));
+	return mlx5dm_prm_be32(b);
+}
 
 struct mlx5dm_sim_cq {
 	struct mlx5dm_sim_obj h;

@@ -74,10 +74,9 @@ mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
 
 	for (i = 0; i < t->count; i++) {
 		struct mlx5dm_sim_qp *qp = t->live[i];
-		uint8_t db[4];
 
-		memcpy(db, qp->dbr + 4, sizeof(db));
-		if ((uint16_t)mlx5dm_prm_be32(db) == __atomic_load_n(&qp->hw_ctr, __ATOMIC_RELAXED))
+		if ((uint16_t)mlx5dm_sim_dbr_get(qp->dbr + 4) ==
+		    __atomic_load_n(&qp->hw_ctr, __ATOMIC_RELAXED))
 			continue;
 		mlx5dm_spinlock_lock(&qp->lock);
 		if (mlx5dm_sim_sq_exec(sim, qp) >= qp->sq_bytes / MLX5DM_SIM_WQEBB / 4)

@@ -318,14 +318,11 @@ mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx5d
 {
 	uint32_t state = __atomic_load_n(&sq->state, __ATOMIC_ACQUIRE);
 	unsigned int n = 0;
-	uint8_t db[4];
 	uint16_t pi;
 
 	if (state == MLX5DM_SIM_SQ_RST)
 		return false;
-	memcpy(db, sq->dbr + 4, sizeof(db));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	pi = (uint16_t)mlx5dm_prm_be32(db);
+	pi = (uint16_t)mlx5dm_sim_dbr_get(sq->dbr + 4);
 	if (pi == sq->ctr)
 		return false;
 	if ((uint16_t)(pi - sq->ctr) > (1u << sq->log_size)) {

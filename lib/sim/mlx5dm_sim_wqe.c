@@ -415,8 +415,7 @@ mlx5dm_sim_cq_claim(struct mlx5dm_sim_cq *cq, uint8_t img[MLX5DM_SIM_CQE_BYTES])
 	 */
 	ci = cq->ci;
 	if (!cq->overrun && ((cq->pc - ci) & 0xffffff) >= size) {
-		ci = mlx5dm_prm_be32(cq->dbr) & 0xffffff;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		ci = mlx5dm_sim_dbr_get(cq->dbr) & 0xffffff;
 		cq->ci = ci;
 	}
 	if (cq->overrun || ((cq->pc - ci) & 0xffffff) >= size) {
@@ -613,14 +612,11 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	struct mlx5dm_sim_exec x;
 	struct mlx5dm_sim_wqe w;
 	uint16_t pi, ctr, start;
-	uint8_t db[4];
 
 	if (state != MLX5DM_SIM_QPS_RTS && state != MLX5DM_SIM_QPS_ERR)
 		return 0; /* the SQ is processed from RTS on */
 	/* SQ producer counter: big-endian, second word of the doorbell record. */
-	memcpy(db, qp->dbr + 4, sizeof(db));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	pi = (uint16_t)mlx5dm_prm_be32(db);
+	pi = (uint16_t)mlx5dm_sim_dbr_get(qp->dbr + 4);
 	ctr = qp->hw_ctr;
 	if (ctr == pi)
 		return 0;

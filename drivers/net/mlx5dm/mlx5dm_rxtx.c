@@ -79,10 +79,8 @@ mlx5dm_rxq_post(struct mlx5dm_rxq *rxq, uint32_t idx, struct rte_mbuf *m)
 static inline void
 mlx5dm_rxq_doorbells(struct mlx5dm_rxq *rxq)
 {
-	rte_io_wmb();
-	*rxq->cq_dbrec = rte_cpu_to_be_32(rxq->cq_ci & 0xffffffu);
-	rte_io_wmb();
-	*rxq->dbrec = rte_cpu_to_be_32(rxq->rq_pi & 0xffffu);
+	mlx5dm_dbrec_set(rxq->cq_dbrec, rxq->cq_ci & 0xffffffu);
+	mlx5dm_dbrec_set(rxq->dbrec, rxq->rq_pi & 0xffffu);
 	rxq->rq_db = rxq->rq_pi;
 }
 
@@ -181,8 +179,6 @@ mlx5dm_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 		if (cqe == NULL)
 			break;
-		/* The CQE's other bytes are read after its ownership. */
-		rte_io_rmb();
 		rxq->cq_ci++;
 		rxq->rq_ci++;
 		seen++;
@@ -212,7 +208,7 @@ mlx5dm_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rxq->rq_pi++;
 	}
 	if (unlikely(rxq->err)) {
-		rxq->cq_dbrec[0] = rte_cpu_to_be_32(rxq->cq_ci & 0xffffffu);
+		mlx5dm_dbrec_set(rxq->cq_dbrec, rxq->cq_ci & 0xffffffu);
 		/* Every WQE the device knew of has come back (completed or flushed). */
 		if (rxq->rq_ci == rxq->rq_db)
 			mlx5dm_rxq_recover(rxq);
@@ -307,7 +303,6 @@ mlx5dm_txq_complete(struct mlx5dm_txq *txq)
 	uint32_t seen = 0, freed = 0;
 
 	while ((cqe = mlx5dm_cqe_get(txq->cqes, txq->log_cqes, txq->cq_ci)) != NULL) {
-		rte_io_rmb();
 		txq->cq_ci++;
 		seen++;
 		if (likely(mlx5dm_cqe_opcode(cqe) == MLX5DM_CQE_REQ)) {
@@ -321,10 +316,8 @@ mlx5dm_txq_complete(struct mlx5dm_txq *txq)
 			freed += mlx5dm_txq_error(txq, cqe);
 		}
 	}
-	if (seen != 0) {
-		rte_io_wmb();
-		*txq->cq_dbrec = rte_cpu_to_be_32(txq->cq_ci & 0xffffffu);
-	}
+	if (seen != 0)
+		mlx5dm_dbrec_set(txq->cq_dbrec, txq->cq_ci & 0xffffffu);
 	return freed;
 }
 
@@ -436,8 +429,7 @@ mlx5dm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		};
 		txq->since_comp = 0;
 	}
-	rte_io_wmb();
-	txq->dbrec[1] = rte_cpu_to_be_32(txq->pi);
+	mlx5dm_dbrec_set(&txq->dbrec[1], txq->pi);
 	rte_wmb();
 	mlx5dm_dev_doorbell(txq->uar, 0, mlx5dm_tx_doorbell_value(txq->wqes, txq->log_wqes,
 								  last_pi));

@@ -21,6 +21,7 @@
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
+#include <rte_io.h>
 #include <rte_mbuf_core.h>
 #include <rte_mbuf_ptype.h>
 
@@ -91,6 +92,21 @@ mlx5dm_put_be64(uint8_t *p, uint64_t v)
 	uint64_t be = rte_cpu_to_be_64(v);
 
 	memcpy(p, &be, 8);
+}
+
+/*
+ * A doorbell record: the counter the device reads, stored in one piece
+ * after a write barrier (rte_io_wmb, as DPDK's mlx5 does before its
+ * qp_db and cq_db stores), so the WQEs and released CQEs before it reach
+ * the device first. The store is atomic (release) as the device's read is
+ * one access: the device never sees half a counter, and a race detector
+ * sees the order.
+ */
+static inline void
+mlx5dm_dbrec_set(volatile uint32_t *rec, uint32_t v)
+{
+	rte_io_wmb();
+	__atomic_store_n((uint32_t *)(uintptr_t)rec, rte_cpu_to_be_32(v), __ATOMIC_RELEASE);
 }
 
 static inline uint16_t
@@ -269,14 +285,17 @@ mlx5dm_rx_wqe_write(uint8_t *wqes, uint32_t idx, uint32_t len, uint32_t lkey, ui
 /*
  * The CQE at consumer index ci of a CQ of 2^log_cqes entries, if software
  * owns it: the owner bit equals the wrap parity of ci and the opcode is
- * not INVALID. NULL otherwise. The caller reads the rest after a read
- * barrier.
+ * not INVALID. NULL otherwise. op_own is read with acquire semantics, the
+ * read barrier DPDK's mlx5 puts after it (rte_io_rmb): the rest of the
+ * CQE, the frame the device wrote and the WQEs it read before the CQE are
+ * ordered before what the caller does next, as the device's own release
+ * of op_own (written last) demands, and a race detector sees that order.
  */
 static inline volatile uint8_t *
 mlx5dm_cqe_get(uint8_t *cqes, uint32_t log_cqes, uint32_t ci)
 {
-	volatile uint8_t *cqe = cqes + (size_t)(ci & ((1u << log_cqes) - 1)) * MLX5DM_CQE;
-	uint8_t op_own = cqe[MLX5DM_CQE_OP_OWN];
+	uint8_t *cqe = cqes + (size_t)(ci & ((1u << log_cqes) - 1)) * MLX5DM_CQE;
+	uint8_t op_own = __atomic_load_n(&cqe[MLX5DM_CQE_OP_OWN], __ATOMIC_ACQUIRE);
 
 	if ((op_own & 1u) != ((ci >> log_cqes) & 1u) || (op_own >> 4) == MLX5DM_CQE_INVALID)
 		return NULL;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include <rte_bus_vdev.h>
@@ -167,6 +168,35 @@ check_frame(const struct rte_mbuf *m, const struct lcore_job *j)
 }
 
 /*
+ * How long a burst's frames may take to come back, on the polling
+ * thread's own CPU clock as well as the wall's: the first burst makes the
+ * device run every rule write of the churn before the first frame, and a
+ * loaded host may leave the device's thread waiting for a CPU all along.
+ * The poller spins without yielding, so a host too loaded to run the
+ * device runs the poller as little; only a device that had the host's
+ * time and returned nothing ends the wait.
+ */
+#define RX_WAIT_NS 5000000000ull
+
+/* CPU time the calling thread has run. */
+static uint64_t
+cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A wait that began at wall cycles w0 and CPU time c0 is over. */
+static bool
+rx_waited(uint64_t w0, uint64_t c0)
+{
+	return rte_get_timer_cycles() - w0 >= RX_WAIT_NS / 1000000000ull * rte_get_timer_hz() &&
+	       cpu_ns() - c0 >= RX_WAIT_NS;
+}
+
+/*
  * Frames to every destination of the job: each is received, marked with
  * its rule's id when the rule is live (even index), unmarked (the default
  * rule's) when it was destroyed.
@@ -176,7 +206,7 @@ check_steering(uint16_t port, const struct lcore_job *j)
 {
 	struct rte_mbuf *m[64];
 	unsigned int i, k, sent, got, marked = 0;
-	uint64_t deadline;
+	uint64_t w0, c0;
 	uint16_t n;
 
 	for (i = 0; i < RULES; i += sent) {
@@ -185,8 +215,9 @@ check_steering(uint16_t port, const struct lcore_job *j)
 			m[k] = frame(j->base + i + k);
 		assert_int_equal(rte_eth_tx_burst(port, 0, m, (uint16_t)sent), sent);
 		got = 0;
-		deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
-		while (got < sent && rte_get_timer_cycles() < deadline) {
+		w0 = rte_get_timer_cycles();
+		c0 = cpu_ns();
+		while (got < sent && !rx_waited(w0, c0)) {
 			n = rte_eth_rx_burst(port, 0, m, 64);
 			for (k = 0; k < n; k++)
 				marked += check_frame(m[k], j);

@@ -465,6 +465,10 @@ test_esw_manager_rule_first(void **state)
 	esw_close();
 }
 
+/* A library statistic of the manager's steering context (xstat steer_*). */
+static uint64_t
+steer_stat(const char *name);
+
 /* The manager's steering matchers (its xstat). */
 static uint64_t
 steer_matchers(void)
@@ -1163,6 +1167,25 @@ test_esw_template(void **state)
 	pull_ok(p[PF], 1);
 	assert_int_equal(q.hits, 3);
 	/*
+	 * A flow queue's rule is destroyed through a flow queue (DPDK mlx5's
+	 * rte_flow_destroy() takes none): refused on the proxy and on a
+	 * representor, it still steers; its query and dump work on any port
+	 * of the switch.
+	 */
+	memset(&error, 0, sizeof(error));
+	assert_int_not_equal(rte_flow_destroy(p[PF], up_vf0, &error), 0);
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_non_null(strstr(error.message, "rte_flow_async_destroy"));
+	memset(&error, 0, sizeof(error));
+	assert_int_not_equal(rte_flow_destroy(p[REP0], up_vf0, &error), 0);
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_non_null(strstr(error.message, "rte_flow_async_destroy"));
+	assert_int_equal(steer_stat("steer_rules"), rules + 3);
+	send_frames(p[PF], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2 });
+	assert_int_equal(hits(p[REP0], up_vf0), 8);
+	dump_check(p[REP1], up_vf0, 0);
+	/*
 	 * Templates and tables on a representor are its manager's, transfer
 	 * ones only. What a port sends (PORT_REPRESENTOR) is not a template's.
 	 */
@@ -1505,6 +1528,98 @@ test_esw_template_jump(void **state)
 }
 
 /*
+ * Transfer rules of rte_flow_create() are flows of the manager's flow
+ * path: one the library refuses leaves no rule, matcher or tail; a
+ * representor's flush takes those created through it, with the tails of
+ * their groups; a flow queue does not destroy them; the manager's stop
+ * takes them all and its start brings the switch back as it was.
+ */
+static void
+test_esw_sync_objects(void **state)
+{
+	const struct rte_flow_port_attr pattr = { .nb_counters = 4 };
+	const struct rte_flow_queue_attr qattr = { .size = 4 };
+	const struct rte_flow_queue_attr *qa[] = { &qattr };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	static const struct rte_flow_attr group_1 = { .transfer = 1, .group = 1 };
+	uint64_t matchers, rules, one_matchers, one_rules;
+	struct rte_flow *drop, *fwd, *back;
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error error;
+	const uint16_t *p = ports;
+	uint16_t q;
+
+	(void)state;
+	esw_open();
+	assert_int_equal(rte_flow_configure(p[PF], &pattr, 1, qa, &error), 0);
+	assert_int_equal(rte_eth_dev_configure(p[REP1], 2, 16, &conf), 0);
+	for (q = 0; q < 16; q++)
+		assert_int_equal(rte_eth_tx_queue_setup(p[REP1], q, 64, 0, NULL), 0);
+	esw_start();
+	matchers = steer_matchers();
+	rules = steer_stat("steer_rules");
+	/* Group 1 drops VF0's frames (its rule and its tail); group 0 does not lead there. */
+	drop = rule(p[PF], &group_1, p[REP0], RTE_FLOW_ACTION_TYPE_DROP, 0, true, &error);
+	assert_non_null(drop);
+	one_matchers = steer_matchers();
+	one_rules = steer_stat("steer_rules");
+	assert_int_equal(one_rules, rules + 2);
+	/* What REP1 sends: a sub-rule per send queue, 16 are more than a rule holds. */
+	memset(&error, 0, sizeof(error));
+	assert_null(sent_by(p[REP1], RTE_FLOW_ACTION_TYPE_DROP, 0, &error));
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_ITEM_SPEC);
+	assert_non_null(strstr(error.message, "PORT_REPRESENTOR"));
+	assert_int_equal(steer_matchers(), one_matchers);
+	assert_int_equal(steer_stat("steer_rules"), one_rules);
+	send_frames_on(p[REP1], 15, 2);
+	expect((const unsigned int[NB]){ [VF1] = 2 });
+	/* Rules created through the representors: VF0's frames to VF1 and back. */
+	fwd = rule(p[REP0], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[REP1],
+		   true, &error);
+	assert_non_null(fwd);
+	back = rule(p[REP1], &transfer, p[REP1], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[REP0],
+		    true, &error);
+	assert_non_null(back);
+	send_frames(p[VF0], 3);
+	send_frames(p[VF1], 2);
+	expect((const unsigned int[NB]){ [VF0] = 2, [VF1] = 3 });
+	assert_int_equal(hits(p[REP0], fwd), 3);
+	assert_int_equal(hits(p[PF], back), 2);
+	dump_check(p[REP1], NULL, 0);
+	/* A flow queue does not destroy them. */
+	memset(&error, 0, sizeof(error));
+	assert_int_not_equal(rte_flow_async_destroy(p[PF], 0, &now, fwd, NULL, &error), 0);
+	assert_non_null(strstr(error.message, "rte_flow_destroy"));
+	/* REP1's flush takes its rule only. */
+	assert_int_equal(rte_flow_flush(p[REP1], &error), 0);
+	assert_int_not_equal(rte_flow_destroy(p[PF], back, &error), 0);
+	send_frames(p[VF0], 1);
+	send_frames(p[VF1], 2);
+	expect((const unsigned int[NB]){ [REP1] = 2, [VF1] = 1 });
+	assert_int_equal(hits(p[REP0], fwd), 4);
+	/* REP0's flush: the switch holds group 1's rule and tail only. */
+	assert_int_equal(rte_flow_flush(p[REP0], &error), 0);
+	assert_int_equal(steer_matchers(), one_matchers);
+	assert_int_equal(steer_stat("steer_rules"), one_rules);
+	/* The manager's stop takes the rest; its start brings back the switch without them. */
+	fwd = rule(p[REP0], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_JUMP, 1, true, &error);
+	assert_non_null(fwd);
+	send_frames(p[VF0], 2);
+	expect((const unsigned int[NB]){ 0 });
+	assert_int_equal(hits(p[PF], drop), 2);
+	assert_int_equal(rte_eth_dev_stop(p[PF]), 0);
+	assert_int_equal(rte_eth_dev_start(p[PF]), 0);
+	assert_int_not_equal(rte_flow_destroy(p[PF], drop, &error), 0);
+	assert_int_equal(error.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_int_not_equal(rte_flow_destroy(p[REP0], fwd, &error), 0);
+	assert_int_equal(steer_matchers(), matchers);
+	assert_int_equal(steer_stat("steer_rules"), rules);
+	send_frames(p[VF0], 2);
+	expect((const unsigned int[NB]){ [REP0] = 2 });
+	esw_close();
+}
+
+/*
  * A representor's NIC rules: they see the frames of its VF that missed the
  * FDB (and no other), with QUEUE, MARK, COUNT, DROP.
  */
@@ -1761,6 +1876,7 @@ main(void)
 		cmocka_unit_test_teardown(test_esw_template, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_template_tail, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_template_jump, esw_test_close),
+		cmocka_unit_test_teardown(test_esw_sync_objects, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_rep_nic_rules, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_pair, esw_test_close),
 		cmocka_unit_test_teardown(test_esw_refused, esw_test_close),

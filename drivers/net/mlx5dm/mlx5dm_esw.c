@@ -19,19 +19,22 @@
  * Transfer rules (attr.transfer, on the manager or a representor) go into
  * the manager's FDB domain through the full translation of their pattern
  * (mlx5dm_flow_xlate_items(): no compiled template), with the port items
- * and the FDB's actions translated here. Groups are FDB tables, group 0
- * the FDB root; tables and matchers (a representor's table too) are
- * entries of the manager's flow caches (mlx5dm_flow_cache.c), keyed by
- * domain as NIC ones are. What the manager's vport sends and no transfer
+ * and the FDB's actions translated here (mlx5dm_esw_spec_of()), as flows
+ * of the manager's flow pool inserted by its begin/insert/commit, like a
+ * transfer template table's; a synchronous one keeps a record past its
+ * rules (struct mlx5dm_esw_rec). Groups are FDB tables, group 0 the FDB
+ * root; tables and matchers (a representor's table too) are entries of
+ * the manager's flow caches (mlx5dm_flow_cache.c), keyed by domain as NIC
+ * ones are. What the manager's vport sends and no transfer
  * rule decides for goes to the catch group (MLX5DM_ESW_CATCH_GROUP): a
  * representor's send queues to its VF, the rest to the wire (the manager
  * is the uplink's representor), so the frames of the wire enter the FDB
  * from the uplink.
  *
  * The rules of a transfer template table (mlx5dm_flow_template.c) take the
- * same translation (mlx5dm_esw_flow_spec()) into the flow path's spec, and
- * are flows of the manager's flow pool, inserted by its begin/insert/commit
- * into the same FDB tables and matchers.
+ * same translation (mlx5dm_esw_flow_spec()) into the flow path's spec.
+ * A representor's NIC rules and the switch's own rules (tails, the
+ * catch group's) are struct mlx5dm_esw_flow.
  */
 
 #include <errno.h>
@@ -79,9 +82,10 @@
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
 /*
- * A transfer rule or a representor's NIC rule: its library rules and their
- * actions. A rule naming what a port sends is one library rule per send
- * queue of the port, all with the same actions (one counter).
+ * A representor's NIC rule or a rule of the switch itself (a tail, the
+ * manager's frames to the wire, a representor's to its VF): its library
+ * rules and their actions. A rule naming what a port sends is one library
+ * rule per send queue of the port, all with the same actions.
  */
 struct mlx5dm_esw_flow {
 	TAILQ_ENTRY(mlx5dm_esw_flow) next;
@@ -95,11 +99,23 @@ struct mlx5dm_esw_flow {
 	uint16_t port_id;                   /* the port it was created on (flush) */
 	unsigned int nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
-	unsigned int nb_tails;
-	uint32_t tails[2];                  /* the groups whose tails it holds */
 	unsigned int nb_rules;
 	struct mlx5dm_rule *rules[];
 };
+
+/*
+ * A transfer rule of rte_flow_create() is a flow of the manager's flow
+ * pool like a template table's, with this record past its rules
+ * (mlx5dm_flow_extra()), which also tells it from a flow queue's.
+ */
+struct mlx5dm_esw_rec {
+	uint16_t port_id;       /* the port it was created through (flush, dump) */
+	uint16_t sender;        /* PORT_REPRESENTOR: the port whose send queues; else none */
+	uint32_t nb_tails;
+	uint32_t tails[2];      /* the groups whose tails it holds: its own, its jump's */
+};
+_Static_assert(sizeof(struct mlx5dm_esw_rec) <= sizeof(struct mlx5dm_flow_rule),
+	       "one rule slot of the flow handle");
 
 /* The tail of an FDB group: its last rule, to the catch group; held by its group's rules. */
 struct mlx5dm_esw_tail {
@@ -831,18 +847,23 @@ mlx5dm_esw_transfer_action(enum rte_flow_action_type type)
 	}
 }
 
-/* A transfer rule of the manager as the flow path's spec (a template table's rule). */
+/*
+ * A transfer rule through port priv as the flow path's spec, one sub-rule;
+ * *sender: the port whose send queues it matches (PORT_REPRESENTOR), or NULL.
+ */
 static int
-mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
-		     const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
-		     struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+mlx5dm_esw_spec_of(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
+		   const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		   struct mlx5dm_flow_spec *spec, struct mlx5dm_priv **sender,
+		   struct rte_flow_error *error)
 {
 	struct mlx5dm_esw_spec es;
 	int ret;
 
-	ret = mlx5dm_esw_translate(dev->data->dev_private, attr, pattern, actions, &es, error);
+	ret = mlx5dm_esw_translate(priv, attr, pattern, actions, &es, error);
 	if (ret < 0)
 		return ret;
+	*sender = es.sender;
 	if (es.stamp != 0 && es.spec.nb_modify >= MLX5DM_FLOW_MAX_MODIFY)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, actions,
 					  "too many header changes");
@@ -867,6 +888,18 @@ mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	spec->whole = false;
 	spec->act_same = false;
 	return 0;
+}
+
+/* A transfer rule of the manager as the flow path's spec (a template table's rule). */
+static int
+mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+		     const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		     struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *sender;
+
+	return mlx5dm_esw_spec_of(dev->data->dev_private, attr, pattern, actions, spec, &sender,
+				  error);
 }
 
 static int mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take);
@@ -1188,21 +1221,129 @@ mlx5dm_esw_tail_put(struct mlx5dm_priv *mgr, uint32_t group)
 	rte_free(t);
 }
 
-/* The tails of the groups transfer rule f is in and jumps to; esw->lock held. */
+/* The tails rec holds go; esw->lock held. */
+static void
+mlx5dm_esw_rec_untail(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rec *rec)
+{
+	while (rec->nb_tails > 0)
+		mlx5dm_esw_tail_put(mgr, rec->tails[--rec->nb_tails]);
+}
+
+/* The tails of the groups a transfer rule of spec is in and jumps to, into rec; esw->lock held. */
 static int
-mlx5dm_esw_flow_tails(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f,
-		      const struct mlx5dm_esw_spec *es)
+mlx5dm_esw_rec_tails(struct mlx5dm_priv *mgr, const struct mlx5dm_flow_spec *spec,
+		     struct mlx5dm_esw_rec *rec)
 {
 	int ret;
 
-	ret = mlx5dm_esw_tail_get(mgr, es->spec.group);
+	ret = mlx5dm_esw_tail_get(mgr, spec->group);
 	if (ret == 0)
-		f->tails[f->nb_tails++] = es->spec.group;
-	if (ret == 0 && es->jump) {
-		ret = mlx5dm_esw_tail_get(mgr, es->jump_group);
+		rec->tails[rec->nb_tails++] = spec->group;
+	if (ret == 0 && spec->fate == MLX5DM_FLOW_FATE_JUMP) {
+		ret = mlx5dm_esw_tail_get(mgr, spec->jump_group);
 		if (ret == 0)
-			f->tails[f->nb_tails++] = es->jump_group;
+			rec->tails[rec->nb_tails++] = spec->jump_group;
 	}
+	if (ret < 0)
+		mlx5dm_esw_rec_untail(mgr, rec);
+	return ret;
+}
+
+/*
+ * flow as a transfer rule of the manager: its record if rte_flow_create()
+ * made it, else NULL, with *queued when a flow queue did (esw->lock held:
+ * only its holder destroys a flow with a record).
+ */
+static struct mlx5dm_esw_rec *
+mlx5dm_esw_rec_of(struct mlx5dm_priv *mgr, struct rte_flow *flow, bool *queued)
+{
+	struct mlx5dm_flow_priv *fp = mgr != NULL ? mgr->flow : NULL;
+	struct mlx5dm_esw_rec *rec = NULL;
+
+	*queued = false;
+	if (fp == NULL || flow == NULL)
+		return NULL;
+	rte_spinlock_lock(&fp->lock);
+	if (mlx5dm_flow_objs_owns(fp, flow)) {
+		rec = mlx5dm_flow_extra(flow);
+		*queued = rec == NULL && flow->dom == MLX5DM_FLOW_DOM_FDB;
+	}
+	rte_spinlock_unlock(&fp->lock);
+	return rec;
+}
+
+/* A transfer rule of rte_flow_create() goes, then the tails it held; esw->lock held. */
+static int
+mlx5dm_esw_rec_destroy(struct mlx5dm_priv *mgr, struct rte_flow *flow,
+		       struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct mlx5dm_esw_rec rec;
+	int ret;
+
+	rte_spinlock_lock(&fp->lock);
+	memcpy(&rec, mlx5dm_flow_extra(flow), sizeof(rec));
+	ret = mlx5dm_flow_objs_destroy(fp, flow, error);
+	mlx5dm_rules_posted(mgr);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0)
+		mlx5dm_esw_rec_untail(mgr, &rec);
+	return ret;
+}
+
+/*
+ * Destroy the transfer rules of rte_flow_create() created through port_id
+ * (by: sending from it, PORT_REPRESENTOR; RTE_MAX_ETHPORTS: all of them)
+ * with their tails; esw->lock held. 0 or the first failure.
+ */
+static int
+mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, bool by_sender,
+		     struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct rte_flow *flow = NULL;
+	struct mlx5dm_esw_rec *rec, copy;
+	int ret = 0, r;
+
+	rte_spinlock_lock(&fp->lock);
+	/* next() copes with a handle put back (the tails are taken unlocked). */
+	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
+		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
+		if (rec == NULL || (port_id != RTE_MAX_ETHPORTS &&
+				    (by_sender ? rec->sender : rec->port_id) != port_id))
+			continue;
+		copy = *rec;
+		r = mlx5dm_flow_objs_destroy(fp, flow, error);
+		if (r < 0) {
+			ret = ret == 0 ? r : ret;
+			continue;
+		}
+		rte_spinlock_unlock(&fp->lock);
+		mlx5dm_esw_rec_untail(mgr, &copy);
+		rte_spinlock_lock(&fp->lock);
+	}
+	mlx5dm_rules_posted(mgr);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
+/* Dump the transfer rules of rte_flow_create() created through port_id; esw->lock held. */
+static int
+mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct rte_flow *flow = NULL;
+	struct mlx5dm_esw_rec *rec;
+	int ret = 0;
+
+	rte_spinlock_lock(&fp->lock);
+	mlx5dm_rules_ring(mgr);
+	while (ret == 0 && (flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
+		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
+		if (rec != NULL && rec->port_id == port_id)
+			ret = mlx5dm_flow_dump_flow(fp, flow, file);
+	}
+	rte_spinlock_unlock(&fp->lock);
 	return ret;
 }
 
@@ -1269,25 +1410,15 @@ mlx5dm_esw_table_hold(struct mlx5dm_priv *mgr, struct mlx5dm_esw_table *t, bool 
 	t->held = hold;
 }
 
-/*
- * f is no rule of the switch any more: unlisted, its rules removed, then
- * the tails it held (a tail goes after its group's rules); esw->lock held.
- */
+/* A representor's NIC rule f is no rule any more: unlisted, then removed; esw->lock held. */
 static int
 mlx5dm_esw_flow_drop(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
 {
 	struct mlx5dm_esw *esw = mgr->sh->esw;
-	unsigned int i, nb_tails = f->nb_tails;
-	uint32_t tails[RTE_DIM(f->tails)];
-	int ret;
 
-	memcpy(tails, f->tails, sizeof(tails));
 	TAILQ_REMOVE(&esw->flows, f, next);
 	(void)mlx5dm_index_remove(&esw->handles, f, mlx5dm_esw_flow_hash(f));
-	ret = mlx5dm_esw_flow_remove(mgr, f);
-	for (i = 0; i < nb_tails; i++)
-		mlx5dm_esw_tail_put(mgr, tails[i]);
-	return ret;
+	return mlx5dm_esw_flow_remove(mgr, f);
 }
 
 /* A transfer rule, or a representor's NIC rule. */
@@ -1322,64 +1453,143 @@ mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return ret;
 }
 
+/*
+ * A transfer rule is a flow of the manager's flow path, inserted as a
+ * template table's (begin, insert, commit), with its record and the tails
+ * of its groups; one naming what a port sends has a sub-rule per send
+ * queue of the port, told apart by its source_sqn. Called with
+ * esw->lock held, which keeps sender started.
+ */
+static struct rte_flow *
+mlx5dm_esw_transfer_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
+			   struct mlx5dm_priv *sender, struct mlx5dm_esw_rec *rec,
+			   struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	const struct rte_eth_dev_data *data;
+	const struct mlx5dm_txq *txq;
+	struct mlx5dm_flow_build b;
+	struct rte_flow *flow = NULL;
+	rte_spinlock_t *qlock;
+	unsigned int i;
+	uint16_t queue;
+	int ret;
+
+	if (mlx5dm_esw_rec_tails(mgr, spec, rec) < 0) {
+		rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "FDB: no rule to the catch group in the rule's groups");
+		return NULL;
+	}
+	rte_spinlock_lock(&fp->lock);
+	if (!fp->started || fp->quiescing)
+		ret = mlx5dm_flow_not_started(error);
+	else
+		ret = mlx5dm_flow_objs_begin(fp, spec, NULL, true, &b, error);
+	queue = mlx5dm_flow_queue_of(fp, &qlock);
+	rte_spinlock_unlock(&fp->lock);
+	if (ret == 0) {
+		data = sender != NULL ? rte_eth_devices[sender->port_id].data : NULL;
+		for (i = 0; data != NULL && i < spec->nb_sub; i++) {
+			txq = data->tx_queues[i];
+			mlx5dm_fte_set(b.value[i], MLX5DM_FTE(misc, source_sqn), txq->sqn);
+		}
+		memcpy(mlx5dm_flow_extra(b.flow), rec, sizeof(*rec));
+		flow = mlx5dm_flow_create_end(&rte_eth_devices[mgr->port_id], fp, &b, queue, qlock,
+					      error);
+	}
+	if (flow == NULL)
+		mlx5dm_esw_rec_untail(mgr, rec);
+	return flow;
+}
+
+static struct rte_flow *
+mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
+			   const struct rte_flow_item pattern[],
+			   const struct rte_flow_action actions[], struct rte_flow_error *error)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw_rec rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
+	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_priv *sender = NULL;
+	struct mlx5dm_flow_spec *spec;
+	struct rte_flow *flow = NULL;
+	uint16_t nb;
+
+	spec = rte_malloc("mlx5dm_esw_spec", sizeof(*spec), 0);
+	if (spec == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	if (mlx5dm_esw_spec_of(priv, attr, pattern, actions, spec, &sender, error) < 0)
+		goto free_spec;
+	spec->nb_extra = 1;
+	if (sender != NULL) {
+		nb = rte_eth_devices[sender->port_id].data->nb_tx_queues;
+		/* One handle holds its sub-rules and the record. */
+		if (nb + spec->nb_extra > MLX5DM_FLOW_MAX_SUB) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
+					   "PORT_REPRESENTOR: the port has more than 15 send "
+					   "queues");
+			goto free_spec;
+		}
+		spec->nb_sub = (uint8_t)nb;
+		memset(spec->sub, 0, nb * sizeof(spec->sub[0]));
+		rec.sender = sender->port_id;
+	}
+	rte_spinlock_lock(&esw->lock);
+	/* Its stop takes the rules on its send queues: it must run now (see translation). */
+	if (!esw->started)
+		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "the E-Switch manager (port 0 of the vdev) is not started");
+	else if (sender != NULL && !sender->started)
+		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
+				   "PORT_REPRESENTOR: the port is not started");
+	else
+		flow = mlx5dm_esw_transfer_insert(mlx5dm_esw_manager(priv), spec, sender, &rec,
+						  error);
+	rte_spinlock_unlock(&esw->lock);
+free_spec:
+	rte_free(spec);
+	return flow;
+}
+
 static struct rte_flow *
 mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		  const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
 		  struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_esw_flow *f = NULL;
 	struct mlx5dm_esw_spec *es;
 
-	bool nic = attr == NULL || !attr->transfer;
-
-	if (nic && priv->kind != MLX5DM_PORT_REPRESENTOR)
+	if (attr != NULL && attr->transfer)
+		return mlx5dm_esw_transfer_create(dev, attr, pattern, actions, error);
+	if (priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return mlx5dm_esw_nic_ops()->create(dev, attr, pattern, actions, error);
 	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
 	if (es == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
 	}
-	if (mlx5dm_esw_translate_any(dev, attr, pattern, actions, es, error) < 0)
+	if (mlx5dm_esw_rep_translate(dev, attr, pattern, actions, es, error) < 0)
 		goto free_es;
 	rte_spinlock_lock(&esw->lock);
-	if (!esw->started || (nic && priv->rep == NULL)) {
-		rte_spinlock_unlock(&esw->lock);
+	if (!esw->started || priv->rep == NULL)
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   nic ? "the port is not started: create flows after starting it" :
-				   "the E-Switch manager (port 0 of the vdev) is not started");
-		goto free_es;
-	}
-	if (nic && priv->rep->tbl == NULL) {
-		rte_spinlock_unlock(&esw->lock);
+				   "the port is not started: create flows after starting it");
+	else if (priv->rep->tbl == NULL)
 		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_INGRESS, NULL,
 				   "the representor has no Rx queue for its rules");
-		goto free_es;
-	}
-	/* Its stop takes the rules on its send queues: it must run now (see translation). */
-	if (es->sender != NULL && !es->sender->started) {
-		rte_spinlock_unlock(&esw->lock);
-		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
-				   "PORT_REPRESENTOR: the port is not started");
-		goto free_es;
-	}
-	if (mlx5dm_index_reserve(&esw->handles, 1) < 0)
+	else if (mlx5dm_index_reserve(&esw->handles, 1) < 0)
 		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no memory for the transfer rule");
+				   "no memory for the representor's rule");
 	else
-		f = mlx5dm_esw_flow_insert(mgr, nic ? priv : NULL, es, error);
+		f = mlx5dm_esw_flow_insert(mlx5dm_esw_manager(priv), priv, es, error);
 	if (f != NULL) {
 		f->port_id = priv->port_id;
 		TAILQ_INSERT_TAIL(&esw->flows, f, next);
 		(void)mlx5dm_index_insert(&esw->handles, f, mlx5dm_esw_flow_hash(f)); /* reserved */
-		if (!nic && mlx5dm_esw_flow_tails(mgr, f, es) < 0) {
-			mlx5dm_esw_flow_drop(mgr, f);
-			f = NULL;
-			rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					   "FDB: no rule to the catch group in the rule's groups");
-		}
 	}
 	rte_spinlock_unlock(&esw->lock);
 free_es:
@@ -1387,29 +1597,57 @@ free_es:
 	return (struct rte_flow *)f;
 }
 
+/*
+ * A flow queue's transfer rule is destroyed through a flow queue, as DPDK
+ * mlx5 (dv_flow_en=2) takes no rte_flow_destroy() of a flow queue's rule
+ * (mlx5_flow.c: mlx5_flow_destroy()).
+ */
+static int
+mlx5dm_esw_queued(struct rte_flow *flow, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+				  "a flow queue's transfer rule: rte_flow_async_destroy() on the "
+				  "transfer proxy destroys it");
+}
+
+static int
+mlx5dm_esw_no_rule(struct rte_flow *flow, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+				  "no such transfer rule");
+}
+
 static int
 mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_esw_flow *f;
+	bool queued;
 	int ret;
 
 	rte_spinlock_lock(&esw->lock);
 	f = mlx5dm_esw_flow_find(esw, flow);
-	if (f == NULL) {
+	if (f != NULL) {
+		ret = mlx5dm_esw_flow_drop(mgr, f);
 		rte_spinlock_unlock(&esw->lock);
-		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-						  "no such transfer rule");
-		return mlx5dm_esw_nic_ops()->destroy(dev, flow, error);
+		if (ret < 0)
+			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+						  "steering library: the rule's removal failed");
+		return 0;
 	}
-	ret = mlx5dm_esw_flow_drop(mlx5dm_esw_manager(priv), f);
+	if (mlx5dm_esw_rec_of(mgr, flow, &queued) != NULL) {
+		ret = mlx5dm_esw_rec_destroy(mgr, flow, error);
+		rte_spinlock_unlock(&esw->lock);
+		return ret;
+	}
 	rte_spinlock_unlock(&esw->lock);
-	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					  "steering library: the rule's removal failed");
-	return 0;
+	if (queued)
+		return mlx5dm_esw_queued(flow, error);
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+		return mlx5dm_esw_no_rule(flow, error);
+	return mlx5dm_esw_nic_ops()->destroy(dev, flow, error);
 }
 
 /* The transfer rules created through the port, then its NIC rules. */
@@ -1420,22 +1658,19 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_esw_flow *f, *next;
-	int ret = 0;
+	int ret;
 
 	rte_spinlock_lock(&esw->lock);
+	ret = mlx5dm_esw_rec_flush(mgr, priv->port_id, false, error);
 	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
 		next = TAILQ_NEXT(f, next);
-		if (f->port_id != priv->port_id)
-			continue;
-		if (mlx5dm_esw_flow_drop(mgr, f) < 0)
-			ret = -EIO;
+		if (f->port_id == priv->port_id && mlx5dm_esw_flow_drop(mgr, f) < 0 && ret == 0)
+			ret = rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+						 "steering library: a rule's removal failed");
 	}
 	rte_spinlock_unlock(&esw->lock);
-	if (ret < 0)
-		return rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: a rule's removal failed");
-	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-		return 0;
+	if (ret < 0 || priv->kind == MLX5DM_PORT_REPRESENTOR)
+		return ret;
 	ret = mlx5dm_esw_nic_ops()->flush(dev, error);
 	/* The template rules went: so do the tails of the groups they chose to jump to. */
 	rte_spinlock_lock(&esw->lock);
@@ -1444,54 +1679,82 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	return ret;
 }
 
-static int
-mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
-		 const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
+/*
+ * The manager's port for a transfer rule of the manager's flow path named
+ * on port dev (what the manager's NIC ops answer for it), or NULL: the
+ * handle is a representor's NIC rule (*f) or unknown (error set).
+ */
+static struct rte_eth_dev *
+mlx5dm_esw_flow_port(struct rte_eth_dev *dev, struct rte_flow *flow, struct mlx5dm_esw_flow **f,
+		     struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct rte_flow_query_count *q = data;
-	struct mlx5dm_esw_flow *f;
+	bool queued;
+
+	/* The caller holds esw->lock. */
+	*f = mlx5dm_esw_flow_find(esw, flow);
+	if (*f != NULL)
+		return NULL;
+	if (priv->kind != MLX5DM_PORT_REPRESENTOR ||
+	    mlx5dm_esw_rec_of(mgr, flow, &queued) != NULL || queued)
+		return &rte_eth_devices[mgr->port_id];
+	mlx5dm_esw_no_rule(flow, error);
+	return NULL;
+}
+
+/* A representor's NIC rule's COUNT; esw->lock held. */
+static int
+mlx5dm_esw_flow_query(struct mlx5dm_esw_flow *f, const struct rte_flow_action *action,
+		      struct rte_flow_query_count *q, struct rte_flow_error *error)
+{
 	uint64_t hits, bytes;
 	int ret;
 
-	rte_spinlock_lock(&esw->lock);
-	f = mlx5dm_esw_flow_find(esw, flow);
-	if (f == NULL) {
-		rte_spinlock_unlock(&esw->lock);
-		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-						  "no such transfer rule");
-		return mlx5dm_esw_nic_ops()->query(dev, flow, action, data, error);
-	}
-	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || f->cnt == NULL) {
-		rte_spinlock_unlock(&esw->lock);
+	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || f->cnt == NULL)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-					  "a transfer rule answers COUNT queries of its COUNT");
-	}
+					  "a representor's rule answers COUNT queries of its "
+					  "COUNT");
 	/* The device's counter is the truth; a reset keeps its value as the base. */
 	ret = mlx5dm_counters_query(f->cnt, 0, &hits, &bytes);
-	if (ret == 0) {
-		q->hits = hits - f->hits_base;
-		q->bytes = bytes - f->bytes_base;
-		if (q->reset) {
-			f->hits_base = hits;
-			f->bytes_base = bytes;
-		}
-	}
-	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering library: counter query failed");
+	q->hits = hits - f->hits_base;
+	q->bytes = bytes - f->bytes_base;
+	if (q->reset) {
+		f->hits_base = hits;
+		f->bytes_base = bytes;
+	}
 	q->hits_set = 1;
 	q->bytes_set = 1;
 	return 0;
 }
 
+/* A transfer rule's query is the manager's flow path's, on any port of the switch. */
+static int
+mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
+		 const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
+{
+	struct mlx5dm_esw *esw = ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw;
+	struct mlx5dm_esw_flow *f;
+	struct rte_eth_dev *port;
+	int ret;
+
+	rte_spinlock_lock(&esw->lock);
+	port = mlx5dm_esw_flow_port(dev, flow, &f, error);
+	ret = f != NULL ? mlx5dm_esw_flow_query(f, action, data, error) : -rte_errno;
+	rte_spinlock_unlock(&esw->lock);
+	if (port == NULL)
+		return ret;
+	return mlx5dm_esw_nic_ops()->query(port, flow, action, data, error);
+}
+
 /*
  * The manager's dump of all flows is its NIC domains' and then its FDB's;
- * a transfer rule's, its steering rule (mlx5dm_rule_dump()). A
- * representor's: its rules' steering rules, all in the manager's tables.
+ * a transfer rule's, as the flow path dumps a flow. A representor's: the
+ * rules created through it, all in the manager's tables.
  */
 static int
 mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
@@ -1500,29 +1763,37 @@ mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_flow *f;
+	struct mlx5dm_esw_flow *f = NULL;
+	struct rte_eth_dev *port = NULL;
 	int ret = 0;
 
 	rte_spinlock_lock(&esw->lock);
-	f = flow != NULL ? mlx5dm_esw_flow_find(esw, flow) : NULL;
-	if (f != NULL) {
-		ret = mlx5dm_esw_flow_dump(f, file);
-	} else if (flow == NULL && priv->kind == MLX5DM_PORT_REPRESENTOR) {
+	if (flow != NULL) {
+		port = mlx5dm_esw_flow_port(dev, flow, &f, error);
+		if (f != NULL)
+			ret = mlx5dm_esw_flow_dump(f, file);
+		else if (port == NULL)
+			ret = -rte_errno;
+	} else if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
+		ret = mlx5dm_esw_rec_dump(mgr, priv->port_id, file);
 		TAILQ_FOREACH(f, &esw->flows, next)
 			if (f->port_id == priv->port_id && ret == 0)
 				ret = mlx5dm_esw_flow_dump(f, file);
+		f = NULL;
 	} else {
-		rte_spinlock_unlock(&esw->lock);
-		if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-						  "unknown flow handle");
-		ret = mlx5dm_esw_nic_ops()->dev_dump(dev, flow, file, error);
+		port = dev;
+	}
+	rte_spinlock_unlock(&esw->lock);
+	if (port != NULL) {
+		ret = mlx5dm_esw_nic_ops()->dev_dump(port, flow, file, error);
 		if (ret < 0 || flow != NULL)
 			return ret;
 		rte_spinlock_lock(&esw->lock);
 		ret = mlx5dm_domain_dump(mgr->dom_fdb, file);
+		rte_spinlock_unlock(&esw->lock);
+	} else if (flow != NULL && f == NULL) {
+		return ret;
 	}
-	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering library: dump failed");
@@ -2026,9 +2297,13 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	esw->started = false;
 	/*
 	 * The rules first, then the tails they jump through, then the tables
-	 * (the root's) the tails are in: the template rules (the flow path's,
-	 * which the port's flow stop would flush after this) go now.
+	 * (the root's) the tails are in: the rules of rte_flow_create() with
+	 * their tails, then the template rules (the flow path's, which the
+	 * port's flow stop would flush after this; its flush leaves the
+	 * former) and their anchors' tails.
 	 */
+	if (mlx5dm_esw_rec_flush(mgr, RTE_MAX_ETHPORTS, false, NULL) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: a transfer rule was not removed", mgr->port_id);
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_flow_objs_quiesce(fp);
 	if (fp->started)
@@ -2095,11 +2370,13 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 	struct mlx5dm_esw_flow *f, *next;
 
 	rte_spinlock_lock(&esw->lock);
+	if (esw->started && mlx5dm_esw_rec_flush(mgr, rep->port_id, true, NULL) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: a transfer rule on its send queues was not removed",
+			       rep->port_id);
 	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
 		next = TAILQ_NEXT(f, next);
-		if (f->rep != rep && f->sender != rep)
-			continue;
-		mlx5dm_esw_flow_drop(mgr, f);
+		if (f->rep == rep)
+			mlx5dm_esw_flow_drop(mgr, f);
 	}
 	if (rep->rep != NULL && rep->rep->tx != NULL)
 		mlx5dm_esw_flow_remove(mgr, rep->rep->tx);

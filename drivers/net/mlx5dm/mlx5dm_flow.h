@@ -160,6 +160,11 @@ struct mlx5dm_flow_spec {
 	bool rss_symmetric;
 	uint64_t rss_types;
 	uint8_t nb_sub;
+	/*
+	 * Rule slots past the sub-rules' that the flow's maker keeps its own
+	 * record in (mlx5dm_flow_extra()); translation leaves none.
+	 */
+	uint8_t nb_extra;
 	bool count;
 	bool tag;
 	uint32_t tag_value;         /* CQE flow tag */
@@ -932,6 +937,17 @@ struct rte_flow {
 };
 
 _Static_assert(sizeof(struct rte_flow) == 16, "flow handle header");
+
+/*
+ * The record a flow's maker keeps past its rules (spec->nb_extra slots,
+ * which the flow path never reads), NULL without one. Such a flow is its
+ * maker's to destroy: the flow path's destroy and flush leave it.
+ */
+static inline void *
+mlx5dm_flow_extra(struct rte_flow *f)
+{
+	return f->cls > f->nb_rules ? (void *)&f->rules[f->nb_rules] : NULL;
+}
 
 /* The handle taken: zeroed but rules[], live, of its class. */
 static inline struct rte_flow *

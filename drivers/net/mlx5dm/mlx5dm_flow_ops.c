@@ -184,6 +184,12 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
 					  "unknown flow handle");
 	}
+	if (mlx5dm_flow_extra(flow) != NULL) {
+		rte_spinlock_unlock(&fp->lock);
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "a transfer rule of rte_flow_create(): "
+					  "rte_flow_destroy() destroys it");
+	}
 	/* Unlisted: no other call finds the handle while its rules go unlocked. */
 	mlx5dm_flow_objs_unlist(fp, flow);
 	rte_spinlock_unlock(&fp->lock);

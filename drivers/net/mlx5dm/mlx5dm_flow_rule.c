@@ -336,7 +336,7 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 
 	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
 		return -rte_errno;
-	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub);
+	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub + spec->nb_extra);
 	if (flow == NULL) {
 		if (spec->nb_sub > 0)
 			mlx5dm_flow_rule_abandon(fp, &pr);
@@ -752,7 +752,7 @@ mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
 		int r;
 
-		if (!flow->listed)
+		if (!flow->listed || mlx5dm_flow_extra(flow) != NULL)
 			continue;
 		r = mlx5dm_flow_objs_destroy(fp, flow, error);
 		if (ret == 0)

@@ -349,6 +349,17 @@ unlock:
 	if (ret < 0)
 		return NULL;
 	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
+	/*
+	 * A rule queue found in error (another write rang it) is brought back
+	 * now if the flow queue holds no result: no pull would, and it would
+	 * refuse every creation. With results, their pull does (and reports
+	 * those it lost).
+	 */
+	if (flow == NULL && tq->count == 0 && rte_errno == EIO &&
+	    mlx5dm_flow_tq_steer(dev) != NULL) {
+		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock);
+		rte_errno = EIO;
+	}
 	if (flow == NULL && anchor_id != 0) {
 		rte_spinlock_lock(&fp->lock);
 		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &idle_group);

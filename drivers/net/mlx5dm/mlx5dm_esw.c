@@ -82,25 +82,21 @@
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
 /*
- * A representor's NIC rule or a rule of the switch itself (a tail, the
- * manager's frames to the wire, a representor's to its VF): its library
- * rules and their actions. A rule naming what a port sends is one library
- * rule per send queue of the port, all with the same actions.
+ * A representor's NIC rule, in its table of the manager's NIC RX (a
+ * DPDK queue of the representor is no queue of the manager's flow path):
+ * its library rule and its actions.
  */
 struct mlx5dm_esw_flow {
 	TAILQ_ENTRY(mlx5dm_esw_flow) next;
 	struct mlx5dm_flow_matcher *m;      /* the manager's flow cache's */
-	struct mlx5dm_flow_tbl *jump;
 	struct mlx5dm_counters *cnt;
 	uint64_t hits_base, bytes_base;     /* cnt's values at the last reset query */
-	struct mlx5dm_tir *tir;             /* a representor's NIC rule to a queue */
-	struct mlx5dm_priv *rep;            /* a representor's NIC rule: its port */
-	struct mlx5dm_priv *sender;         /* the port whose send queues it matches */
+	struct mlx5dm_tir *tir;             /* to a queue of the representor */
+	struct mlx5dm_priv *rep;            /* its port */
 	uint16_t port_id;                   /* the port it was created on (flush) */
 	unsigned int nb_actions;
 	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
-	unsigned int nb_rules;
-	struct mlx5dm_rule *rules[];
+	struct mlx5dm_rule *rule;
 };
 
 /*
@@ -122,7 +118,7 @@ struct mlx5dm_esw_tail {
 	TAILQ_ENTRY(mlx5dm_esw_tail) next;
 	uint32_t group;
 	unsigned int users;
-	struct mlx5dm_esw_flow *f;
+	struct rte_flow *f;
 };
 
 /*
@@ -145,7 +141,7 @@ struct mlx5dm_esw {
 	/* The same rules by handle: a handle is recognised without a search (destroy, query). */
 	struct mlx5dm_index handles;
 	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
-	struct mlx5dm_esw_flow *uplink;     /* the manager's frames to the wire (catch group) */
+	struct rte_flow *uplink;            /* the manager's frames to the wire (catch group) */
 	TAILQ_HEAD(, mlx5dm_esw_tail) tails;
 	TAILQ_HEAD(, mlx5dm_esw_table) tables;
 	/*
@@ -168,8 +164,9 @@ struct mlx5dm_esw_rep {
 	struct mlx5dm_action *to_tir;
 	struct mlx5dm_matcher *dm;
 	struct mlx5dm_rule *drule;
-	/* Its Tx: the frames of its send queues go to its VF (FDB rules). */
-	struct mlx5dm_esw_flow *tx;
+	/* Its Tx: the frames of each of its send queues go to its VF (FDB rules). */
+	uint16_t nb_tx;
+	struct rte_flow *tx[MLX5DM_MAX_QUEUES];
 };
 
 /* ---- rule queues of the manager's context ---- */
@@ -912,6 +909,63 @@ static const struct mlx5dm_esw_xlate mlx5dm_esw_xlate = {
 
 /* ---- rules ---- */
 
+/*
+ * A rule of the switch itself in FDB group at priority: the manager's
+ * vport (on its send queue sqn unless negative) to vport dest, or (dest
+ * negative) to the catch group. An unlisted flow of the manager's flow
+ * path, which no application call finds; NULL with error.
+ */
+static struct rte_flow *
+mlx5dm_esw_own_rule(struct mlx5dm_priv *mgr, uint32_t group, uint16_t priority, int64_t sqn,
+		    int32_t dest, struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	struct mlx5dm_flow_spec *spec;
+	struct rte_flow *flow;
+
+	spec = rte_zmalloc("mlx5dm_esw_spec", sizeof(*spec), 0);
+	if (spec == NULL) {
+		mlx5dm_flow_nomem(error);
+		return NULL;
+	}
+	spec->transfer = true;
+	spec->group = group;
+	spec->priority = priority;
+	/* The manager's vport is 0 (the value's zeroes). */
+	mlx5dm_fte_set(spec->mask, MLX5DM_FTE(misc, source_port), 0xffff);
+	if (sqn >= 0) {
+		mlx5dm_fte_set(spec->mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
+		mlx5dm_fte_set(spec->value, MLX5DM_FTE(misc, source_sqn), (uint32_t)sqn);
+	}
+	spec->criteria = mlx5dm_flow_match_criteria(spec->mask);
+	spec->fate = dest < 0 ? MLX5DM_FLOW_FATE_JUMP : MLX5DM_FLOW_FATE_VPORT;
+	spec->jump_group = MLX5DM_ESW_CATCH_GROUP;
+	spec->dest_vport = (uint16_t)dest;
+	spec->nb_sub = 1;
+	rte_spinlock_lock(&fp->lock);
+	flow = mlx5dm_flow_objs_create(fp, spec, false, error);
+	mlx5dm_rules_posted(mgr);
+	rte_spinlock_unlock(&fp->lock);
+	rte_free(spec);
+	return flow;
+}
+
+/* A rule of the switch itself goes (NULL: none); 0 or a negative errno. */
+static int
+mlx5dm_esw_own_remove(struct mlx5dm_priv *mgr, struct rte_flow *flow)
+{
+	struct mlx5dm_flow_priv *fp = mgr->flow;
+	int ret;
+
+	if (flow == NULL)
+		return 0;
+	rte_spinlock_lock(&fp->lock);
+	ret = mlx5dm_flow_objs_destroy(fp, flow, NULL);
+	mlx5dm_rules_posted(mgr);
+	rte_spinlock_unlock(&fp->lock);
+	return ret;
+}
+
 static void
 mlx5dm_esw_flow_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_esw_flow *f)
 {
@@ -923,12 +977,9 @@ mlx5dm_esw_flow_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_esw_flow *f)
 		mlx5dm_counters_free(f->cnt);
 	if (f->tir != NULL)
 		mlx5dm_tir_destroy(f->tir);
-	if (f->jump != NULL || f->m != NULL) {
+	if (f->m != NULL) {
 		rte_spinlock_lock(&fp->lock);
-		if (f->jump != NULL)
-			mlx5dm_flow_tbl_put(fp, f->jump);
-		if (f->m != NULL)
-			mlx5dm_flow_matcher_put(fp, f->m);
+		mlx5dm_flow_matcher_put(fp, f->m);
 		rte_spinlock_unlock(&fp->lock);
 	}
 	rte_free(f);
@@ -943,12 +994,12 @@ mlx5dm_esw_flow_action(struct mlx5dm_esw_flow *f, struct mlx5dm_action *a)
 	return 0;
 }
 
-/* The library's actions of es, in the order the device applies them. */
+/* The library's actions of a representor's NIC rule, in the order the device applies them. */
 static int
 mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *es,
 			struct mlx5dm_esw_flow *f)
 {
-	struct mlx5dm_domain *dom = f->rep != NULL ? mgr->dom_rx : mgr->dom_fdb;
+	struct mlx5dm_domain *dom = mgr->dom_rx;
 	uint32_t rqn;
 	int ret = 0;
 
@@ -958,107 +1009,39 @@ mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *e
 			return -errno;
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_counter(dom, f->cnt, 0));
 	}
-	if (ret == 0 && es->spec.decap)
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_reformat(dom, es->spec.decap_type,
-					     es->spec.decap_len, es->spec.decap_data));
-	if (ret == 0 && es->pop)
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_pop_vlan(dom));
-	if (ret == 0 && (es->stamp != 0 || es->spec.nb_modify != 0)) {
-		uint8_t list[(MLX5DM_FLOW_MAX_MODIFY + 1) * 8];
-		size_t nb = es->spec.nb_modify;
-		uint8_t *set = &list[nb * 8];
-
-		memcpy(list, es->spec.modify, nb * 8);
-		if (es->stamp != 0) {
-			mlx5dm_esw_stamp_entry(set, es->stamp);
-			nb++;
-		}
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_modify_header(dom, nb, list));
-	}
-	if (ret == 0 && es->push)
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_push_vlan(dom,
-					     (uint32_t)es->tpid << 16 | es->tci));
-	if (ret == 0 && es->spec.encap)
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_reformat(dom, es->spec.encap_type,
-					     es->spec.encap_len, es->spec.encap_data));
 	if (ret == 0 && es->tag)
 		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_flow_tag(dom, es->tag_value));
 	if (ret < 0)
 		return ret;
-	if (es->drop) {
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_drop(dom));
-	} else if (es->queue >= 0) {
-		ret = mlx5dm_rxq_rqn(&rte_eth_devices[f->rep->port_id], (uint16_t)es->queue, &rqn);
-		if (ret < 0)
-			return ret;
-		f->tir = mlx5dm_tir_create(mgr->steer, &rqn, 1, NULL);
-		if (f->tir == NULL)
-			return -errno;
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_tir(dom, f->tir));
-	} else if (es->jump) {
-		rte_spinlock_lock(&mgr->flow->lock);
-		f->jump = mlx5dm_flow_tbl_get(mgr->flow, MLX5DM_FLOW_DOM_FDB, es->jump_group);
-		rte_spinlock_unlock(&mgr->flow->lock);
-		if (f->jump == NULL)
-			return -errno;
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_table(dom,
-					     mlx5dm_flow_tbl_table(f->jump)));
-	} else {
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_dest_vport(dom, (uint16_t)es->dest));
-	}
-	return ret;
+	if (es->drop)
+		return mlx5dm_esw_flow_action(f, mlx5dm_action_drop(dom));
+	ret = mlx5dm_rxq_rqn(&rte_eth_devices[f->rep->port_id], (uint16_t)es->queue, &rqn);
+	if (ret < 0)
+		return ret;
+	f->tir = mlx5dm_tir_create(mgr->steer, &rqn, 1, NULL);
+	if (f->tir == NULL)
+		return -errno;
+	return mlx5dm_esw_flow_action(f, mlx5dm_action_dest_tir(dom, f->tir));
 }
 
-/* Remove f's library rules (those it has) and free it; the first failure is returned. */
+/* Remove f's library rule (if it has one) and free it. */
 static int
 mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
-	unsigned int i;
 	uint16_t queue;
-	int ret = 0, r;
+	int ret = 0;
 
-	queue = mlx5dm_esw_queue_take(mgr, fp);
-	for (i = 0; i < f->nb_rules; i++) {
-		r = mlx5dm_rule_destroy(f->rules[i], queue);
-		if (ret == 0)
-			ret = r;
+	if (f->rule != NULL) {
+		queue = mlx5dm_esw_queue_take(mgr, fp);
+		ret = mlx5dm_rule_destroy(f->rule, queue);
+		mlx5dm_esw_queue_give(mgr, fp, queue);
 	}
-	mlx5dm_esw_queue_give(mgr, fp, queue);
 	mlx5dm_esw_flow_free(fp, f);
 	return ret;
 }
 
-/* The library rules of f: one, or one per send queue of f->sender. */
-static int
-mlx5dm_esw_flow_rules(struct mlx5dm_esw_flow *f, uint16_t queue, const struct mlx5dm_esw_spec *es)
-{
-	const struct rte_eth_dev_data *data;
-	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
-	const struct mlx5dm_txq *txq;
-	unsigned int i;
-
-	if (f->sender == NULL) {
-		f->rules[0] = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue,
-						 es->spec.value, f->nb_actions, f->actions);
-		f->nb_rules = f->rules[0] != NULL;
-		return f->rules[0] == NULL ? -errno : 0;
-	}
-	data = rte_eth_devices[f->sender->port_id].data;
-	memcpy(value, es->spec.value, sizeof(value));
-	for (i = 0; i < data->nb_tx_queues; i++) {
-		txq = data->tx_queues[i];
-		mlx5dm_fte_set(value, MLX5DM_FTE(misc, source_sqn), txq->sqn);
-		f->rules[i] = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, value,
-						 f->nb_actions, f->actions);
-		if (f->rules[i] == NULL)
-			return -errno;
-		f->nb_rules = i + 1;
-	}
-	return 0;
-}
-
-/* Insert es on the manager; esw->lock held. */
+/* Insert es, a NIC rule of representor rep, in its table; esw->lock held. */
 static struct mlx5dm_esw_flow *
 mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 		       const struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
@@ -1066,64 +1049,47 @@ mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
 	struct mlx5dm_flow_priv *fp = mgr->flow;
 	struct mlx5dm_esw_flow *f;
 	const char *field = NULL;
-	unsigned int nb_rules = 1;
 	uint16_t queue;
 	int ret;
 
-	if (es->sender != NULL)
-		nb_rules = RTE_MAX(rte_eth_devices[es->sender->port_id].data->nb_tx_queues, 1);
-	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f) + nb_rules * sizeof(f->rules[0]), 0);
+	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f), 0);
 	if (f == NULL) {
 		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no memory for the transfer rule");
+				   "no memory for the representor's rule");
 		return NULL;
 	}
 	f->rep = rep;
-	f->sender = es->sender;
-	/* A representor's rules are in its table of NIC RX, transfer rules in FDB groups. */
 	rte_spinlock_lock(&fp->lock);
-	f->m = mlx5dm_flow_matcher_get(fp, rep != NULL ? MLX5DM_FLOW_DOM_REP(rep->vf) :
-				       MLX5DM_FLOW_DOM_FDB, rep != NULL ? 1 : es->spec.group,
+	f->m = mlx5dm_flow_matcher_get(fp, MLX5DM_FLOW_DOM_REP(rep->vf), 1,
 				       (uint16_t)es->spec.priority, es->spec.criteria,
 				       es->spec.mask, &field);
 	rte_spinlock_unlock(&fp->lock);
 	if (f->m == NULL) {
 		ret = -errno;
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-				   field != NULL ? field : "FDB: cannot create the matcher");
+				   field != NULL ? field : "cannot create the matcher");
 		goto free_f;
 	}
 	ret = mlx5dm_esw_flow_actions(mgr, es, f);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
-				   "FDB: the device refused an action of the rule");
+				   "the device refused an action of the rule");
 		goto free_f;
 	}
 	queue = mlx5dm_esw_queue_take(mgr, fp);
-	ret = mlx5dm_esw_flow_rules(f, queue, es);
+	f->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, es->spec.value,
+				     f->nb_actions, f->actions);
+	ret = f->rule == NULL ? -errno : 0;
 	mlx5dm_esw_queue_give(mgr, fp, queue);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "FDB: the steering library refused the rule");
-		mlx5dm_esw_flow_remove(mgr, f);
-		return NULL;
+				   "the steering library refused the rule");
+		goto free_f;
 	}
 	return f;
 free_f:
 	mlx5dm_esw_flow_free(fp, f);
 	return NULL;
-}
-
-/* Dump f's library rules. */
-static int
-mlx5dm_esw_flow_dump(const struct mlx5dm_esw_flow *f, FILE *file)
-{
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < f->nb_rules && ret == 0; i++)
-		ret = mlx5dm_rule_dump(f->rules[i], file);
-	return ret;
 }
 
 /* ---- rte_flow operations ---- */
@@ -1165,7 +1131,6 @@ mlx5dm_esw_tail_get(struct mlx5dm_priv *mgr, uint32_t group)
 	struct rte_flow_error error = { .message = NULL };
 	struct mlx5dm_esw *esw = mgr->sh->esw;
 	struct mlx5dm_esw_tail *t;
-	struct mlx5dm_esw_spec *es;
 
 	TAILQ_FOREACH(t, &esw->tails, next) {
 		if (t->group == group) {
@@ -1174,22 +1139,9 @@ mlx5dm_esw_tail_get(struct mlx5dm_priv *mgr, uint32_t group)
 		}
 	}
 	t = rte_zmalloc("mlx5dm_esw_tail", sizeof(*t), 0);
-	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
-	if (t == NULL || es == NULL) {
-		rte_free(t);
-		rte_free(es);
+	if (t == NULL)
 		return -ENOMEM;
-	}
-	es->queue = -1;
-	es->dest = -1;
-	es->jump = true;
-	es->jump_group = MLX5DM_ESW_CATCH_GROUP;
-	es->spec.group = group;
-	es->spec.priority = MLX5DM_ESW_LAST_PRIORITY;
-	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
-	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
-	t->f = mlx5dm_esw_flow_insert(mgr, NULL, es, &error);
-	rte_free(es);
+	t->f = mlx5dm_esw_own_rule(mgr, group, MLX5DM_ESW_LAST_PRIORITY, -1, -1, &error);
 	if (t->f == NULL) {
 		MLX5DM_DRV_LOG(ERR, "port %u: FDB group %u: no rule to the catch group: %s",
 			       mgr->port_id, group, error.message != NULL ? error.message : "");
@@ -1215,7 +1167,7 @@ mlx5dm_esw_tail_put(struct mlx5dm_priv *mgr, uint32_t group)
 	if (t == NULL || --t->users > 0)
 		return;
 	TAILQ_REMOVE(&esw->tails, t, next);
-	if (mlx5dm_esw_flow_remove(mgr, t->f) < 0)
+	if (mlx5dm_esw_own_remove(mgr, t->f) < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: FDB group %u: its tail was not removed",
 			       mgr->port_id, group);
 	rte_free(t);
@@ -1771,14 +1723,14 @@ mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	if (flow != NULL) {
 		port = mlx5dm_esw_flow_port(dev, flow, &f, error);
 		if (f != NULL)
-			ret = mlx5dm_esw_flow_dump(f, file);
+			ret = mlx5dm_rule_dump(f->rule, file);
 		else if (port == NULL)
 			ret = -rte_errno;
 	} else if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
 		ret = mlx5dm_esw_rec_dump(mgr, priv->port_id, file);
 		TAILQ_FOREACH(f, &esw->flows, next)
 			if (f->port_id == priv->port_id && ret == 0)
-				ret = mlx5dm_esw_flow_dump(f, file);
+				ret = mlx5dm_rule_dump(f->rule, file);
 		f = NULL;
 	} else {
 		port = dev;
@@ -2196,15 +2148,11 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *mgr = dev->data->dev_private;
 	struct mlx5dm_esw *esw = mgr->sh->esw;
-	struct mlx5dm_esw_spec *es;
 	struct rte_flow_error error = { .message = NULL };
 	struct mlx5dm_esw_table *t;
 	uint32_t value, mask;
 	int ret;
 
-	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
-	if (es == NULL)
-		return -ENOMEM;
 	rte_spinlock_lock(&esw->lock);
 	rte_spinlock_lock(&mgr->flow->lock);
 	esw->root = mlx5dm_flow_tbl_get(mgr->flow, MLX5DM_FLOW_DOM_FDB, 0);
@@ -2227,14 +2175,8 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 			goto unset_root;
 		}
 	}
-	es->spec.group = MLX5DM_ESW_CATCH_GROUP;
-	es->spec.priority = MLX5DM_ESW_LAST_PRIORITY;
-	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
-	mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), 0);
-	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
-	es->dest = MLX5DM_DEV_VPORT_UPLINK;
-	es->queue = -1;
-	esw->uplink = mlx5dm_esw_flow_insert(mgr, NULL, es, &error);
+	esw->uplink = mlx5dm_esw_own_rule(mgr, MLX5DM_ESW_CATCH_GROUP, MLX5DM_ESW_LAST_PRIORITY, -1,
+					  MLX5DM_DEV_VPORT_UPLINK, &error);
 	if (esw->uplink == NULL) {
 		ret = -EIO;
 		MLX5DM_DRV_LOG(ERR, "port %u: the manager's rule to the wire failed: %s",
@@ -2249,10 +2191,9 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 		mlx5dm_esw_table_hold(mgr, t, true);
 	esw->started = true;
 	rte_spinlock_unlock(&esw->lock);
-	rte_free(es);
 	return 0;
 remove_uplink:
-	mlx5dm_esw_flow_remove(mgr, esw->uplink);
+	mlx5dm_esw_own_remove(mgr, esw->uplink);
 	esw->uplink = NULL;
 destroy_dispatch:
 	if (esw->dispatch != NULL)
@@ -2267,7 +2208,6 @@ put_root:
 	esw->root = NULL;
 unlock:
 	rte_spinlock_unlock(&esw->lock);
-	rte_free(es);
 	return ret;
 }
 
@@ -2316,7 +2256,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	TAILQ_FOREACH(t, &esw->tables, next)
 		mlx5dm_esw_table_hold(mgr, t, false);
 	mlx5dm_esw_tail_put(mgr, 0);
-	mlx5dm_esw_flow_remove(mgr, esw->uplink);
+	mlx5dm_esw_own_remove(mgr, esw->uplink);
 	esw->uplink = NULL;
 	if (esw->dispatch != NULL && mlx5dm_matcher_destroy(esw->dispatch) < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: the representors' root matcher still in use",
@@ -2378,8 +2318,8 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 		if (f->rep == rep)
 			mlx5dm_esw_flow_drop(mgr, f);
 	}
-	if (rep->rep != NULL && rep->rep->tx != NULL)
-		mlx5dm_esw_flow_remove(mgr, rep->rep->tx);
+	while (rep->rep != NULL && rep->rep->nb_tx > 0)
+		mlx5dm_esw_own_remove(mgr, rep->rep->tx[--rep->rep->nb_tx]);
 	rte_spinlock_unlock(&esw->lock);
 	if (rep->rep == NULL)
 		return;
@@ -2391,43 +2331,37 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 
 /*
  * What a representor sends goes to its VF, as DPDK mlx5's representor
- * send queues do: its queues are the manager's, so in the FDB's group 0,
+ * send queues do: its queues are the manager's, so in the catch group,
  * below every transfer rule and above the manager's rule to the wire, the
  * manager's frames of each of its send queues (source_sqn) go to the VF's
- * vport.
+ * vport, a rule of the switch per queue.
  */
 static int
 mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 {
 	struct mlx5dm_priv *rep = dev->data->dev_private;
 	struct mlx5dm_esw *esw = rep->sh->esw;
-	struct rte_flow_error error = { .message = NULL };
-	struct mlx5dm_esw_spec *es;
+	struct rte_flow_error error = { .message = "the E-Switch is not started" };
+	const struct mlx5dm_txq *txq;
 	int ret = 0;
 
-	if (dev->data->nb_tx_queues == 0)
-		return 0;
-	es = rte_zmalloc("mlx5dm_esw_spec", sizeof(*es), 0);
-	if (es == NULL)
-		return -ENOMEM;
-	es->queue = -1;
-	es->dest = rep->vport;
-	es->sender = rep;
-	es->spec.group = MLX5DM_ESW_CATCH_GROUP;
-	es->spec.priority = MLX5DM_ESW_SQ_PRIORITY;
-	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
-	mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
-	es->spec.criteria = mlx5dm_flow_match_criteria(es->spec.mask);
 	rte_spinlock_lock(&esw->lock);
-	r->tx = esw->started ? mlx5dm_esw_flow_insert(mgr, NULL, es, &error) : NULL;
-	if (r->tx == NULL) {
-		MLX5DM_DRV_LOG(ERR, "port %u: no rules of its Tx queues to its VF: %s",
-			       rep->port_id, error.message != NULL ? error.message :
-			       "the E-Switch is not started");
-		ret = -EIO;
+	while (r->nb_tx < dev->data->nb_tx_queues) {
+		txq = dev->data->tx_queues[r->nb_tx];
+		r->tx[r->nb_tx] = !esw->started ? NULL :
+				  mlx5dm_esw_own_rule(mgr, MLX5DM_ESW_CATCH_GROUP,
+						      MLX5DM_ESW_SQ_PRIORITY, txq->sqn,
+						      rep->vport, &error);
+		if (r->tx[r->nb_tx] == NULL) {
+			MLX5DM_DRV_LOG(ERR, "port %u: no rule of its Tx queue %u to its VF: %s",
+				       rep->port_id, r->nb_tx, error.message != NULL ?
+				       error.message : "");
+			ret = -EIO;
+			break;
+		}
+		r->nb_tx++;
 	}
 	rte_spinlock_unlock(&esw->lock);
-	rte_free(es);
 	return ret;
 }
 

@@ -1542,8 +1542,18 @@ test_esw_sync_objects(void **state)
 	const struct rte_flow_queue_attr *qa[] = { &qattr };
 	const struct rte_flow_op_attr now = { .postpone = 0 };
 	static const struct rte_flow_attr group_1 = { .transfer = 1, .group = 1 };
+	static const struct rte_flow_attr in = { .ingress = 1 };
+	const struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action to_q1[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q1 },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 	uint64_t matchers, rules, one_matchers, one_rules;
-	struct rte_flow *drop, *fwd, *back;
+	struct rte_flow *drop, *fwd, *back, *nic;
 	struct rte_eth_conf conf = { 0 };
 	struct rte_flow_error error;
 	const uint16_t *p = ports;
@@ -1601,6 +1611,27 @@ test_esw_sync_objects(void **state)
 	assert_int_equal(rte_flow_flush(p[REP0], &error), 0);
 	assert_int_equal(steer_matchers(), one_matchers);
 	assert_int_equal(steer_stat("steer_rules"), one_rules);
+	/*
+	 * A representor's NIC rule is a flow of the manager's too (its query
+	 * there); the representor's stop takes it, not the transfer rules
+	 * created through it.
+	 */
+	nic = rte_flow_create(p[REP0], &in, eth, to_q1, &error);
+	assert_non_null(nic);
+	fwd = rule(p[REP0], &transfer, p[REP1], RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT, p[REP0],
+		   false, &error);
+	assert_non_null(fwd);
+	send_frames(p[VF0], 2);
+	assert_int_equal(recv_queue(p[REP0], 1, 100, 0, 0), 2);
+	expect((const unsigned int[NB]){ 0 });
+	assert_int_equal(hits(p[PF], nic), 2);
+	assert_int_equal(rte_eth_dev_stop(p[REP0]), 0);
+	assert_int_equal(rte_eth_dev_start(p[REP0]), 0);
+	assert_int_not_equal(rte_flow_destroy(p[REP0], nic, &error), 0);
+	send_frames(p[VF1], 1);
+	send_frames(p[VF0], 1);
+	expect((const unsigned int[NB]){ [REP0] = 1, [VF0] = 1 });
+	assert_int_equal(rte_flow_destroy(p[PF], fwd, &error), 0);
 	/* The manager's stop takes the rest; its start brings back the switch without them. */
 	fwd = rule(p[REP0], &transfer, p[REP0], RTE_FLOW_ACTION_TYPE_JUMP, 1, true, &error);
 	assert_non_null(fwd);

@@ -291,7 +291,7 @@ struct mlx5dm_shared {
 	struct mlx5dm_devargs args;
 	uint16_t nb_ethdevs;       /* NIC ports, then representors, then VF ports */
 	uint16_t switch_domain;    /* with representors: of the manager and its representors */
-	struct mlx5dm_esw *esw;    /* transfer rules (mlx5dm_flow_esw.c) */
+	struct mlx5dm_esw *esw;    /* transfer rules (mlx5dm_esw.c) */
 	/* Their translation for transfer template tables (mlx5dm_flow_template.h). */
 	const struct mlx5dm_esw_xlate *esw_xlate;
 	struct mlx5dm_priv *mgr_held; /* the manager's steering, closed after its representors */
@@ -308,6 +308,12 @@ void mlx5dm_esw_reps_restart(struct mlx5dm_priv *mgr);
 int mlx5dm_esw_start(struct rte_eth_dev *dev);
 void mlx5dm_esw_stop(struct rte_eth_dev *dev);
 int mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+/*
+ * Rx queue q of VF vf's representor as a queue of its manager's flow path
+ * (a representor's NIC rules are the manager's flows): its RQ number is
+ * sh->esw_xlate->rqn()'s.
+ */
+#define MLX5DM_ESW_REP_QUEUE(vf, q) ((uint16_t)(MLX5DM_MAX_QUEUES * (1u + (vf)) + (q)))
 
 /* The manager's priv of a port of a vdev with an E-Switch, NULL otherwise. */
 static inline struct mlx5dm_priv *

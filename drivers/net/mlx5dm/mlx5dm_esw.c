@@ -33,8 +33,10 @@
  *
  * The rules of a transfer template table (mlx5dm_flow_template.c) take the
  * same translation (mlx5dm_esw_flow_spec()) into the flow path's spec.
- * A representor's NIC rules and the switch's own rules (tails, the
- * catch group's) are struct mlx5dm_esw_flow.
+ * A representor's NIC rules are flows of the manager's flow path too, in
+ * the representor's table (MLX5DM_FLOW_DOM_REP()), to its Rx queues
+ * (MLX5DM_ESW_REP_QUEUE()); the switch's own rules (tails, the catch
+ * group's) are unlisted ones.
  */
 
 #include <errno.h>
@@ -82,27 +84,10 @@
 #define MLX5DM_ESW_MAX_ACTIONS 8
 
 /*
- * A representor's NIC rule, in its table of the manager's NIC RX (a
- * DPDK queue of the representor is no queue of the manager's flow path):
- * its library rule and its actions.
- */
-struct mlx5dm_esw_flow {
-	TAILQ_ENTRY(mlx5dm_esw_flow) next;
-	struct mlx5dm_flow_matcher *m;      /* the manager's flow cache's */
-	struct mlx5dm_counters *cnt;
-	uint64_t hits_base, bytes_base;     /* cnt's values at the last reset query */
-	struct mlx5dm_tir *tir;             /* to a queue of the representor */
-	struct mlx5dm_priv *rep;            /* its port */
-	uint16_t port_id;                   /* the port it was created on (flush) */
-	unsigned int nb_actions;
-	struct mlx5dm_action *actions[MLX5DM_ESW_MAX_ACTIONS];
-	struct mlx5dm_rule *rule;
-};
-
-/*
- * A transfer rule of rte_flow_create() is a flow of the manager's flow
- * pool like a template table's, with this record past its rules
- * (mlx5dm_flow_extra()), which also tells it from a flow queue's.
+ * A transfer rule of rte_flow_create() (or a representor's NIC rule) is a
+ * flow of the manager's flow pool like a template table's, with this
+ * record past its rules (mlx5dm_flow_extra()), which also tells it from a
+ * flow queue's.
  */
 struct mlx5dm_esw_rec {
 	uint16_t port_id;       /* the port it was created through (flush, dump) */
@@ -137,9 +122,6 @@ struct mlx5dm_esw_table {
 struct mlx5dm_esw {
 	rte_spinlock_t lock;
 	bool started;
-	TAILQ_HEAD(, mlx5dm_esw_flow) flows;
-	/* The same rules by handle: a handle is recognised without a search (destroy, query). */
-	struct mlx5dm_index handles;
 	struct mlx5dm_flow_tbl *root;       /* FDB group 0, the switch's root */
 	struct rte_flow *uplink;            /* the manager's frames to the wire (catch group) */
 	TAILQ_HEAD(, mlx5dm_esw_tail) tails;
@@ -454,7 +436,7 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_port), 0xffff);
 		mlx5dm_fte_set(es->spec.value, MLX5DM_FTE(misc, source_port), (uint32_t)es->source);
 	}
-	/* The send queue of each library rule of it (mlx5dm_esw_flow_insert()). */
+	/* The send queue of each library rule of it (mlx5dm_esw_rule_insert()). */
 	if (es->sender != NULL)
 		mlx5dm_fte_set(es->spec.mask, MLX5DM_FTE(misc, source_sqn), 0xffffff);
 	/* A representor's rules see its VF's frames only: its table is behind their stamp. */
@@ -900,11 +882,13 @@ mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 }
 
 static int mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take);
+static int mlx5dm_esw_rep_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 
 static const struct mlx5dm_esw_xlate mlx5dm_esw_xlate = {
 	.action_ok = mlx5dm_esw_transfer_action,
 	.spec = mlx5dm_esw_flow_spec,
 	.tail = mlx5dm_esw_xlate_tail,
+	.rqn = mlx5dm_esw_rep_rqn,
 };
 
 /* ---- rules ---- */
@@ -966,132 +950,6 @@ mlx5dm_esw_own_remove(struct mlx5dm_priv *mgr, struct rte_flow *flow)
 	return ret;
 }
 
-static void
-mlx5dm_esw_flow_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_esw_flow *f)
-{
-	unsigned int i;
-
-	for (i = 0; i < f->nb_actions; i++)
-		mlx5dm_action_destroy(f->actions[i]);
-	if (f->cnt != NULL)
-		mlx5dm_counters_free(f->cnt);
-	if (f->tir != NULL)
-		mlx5dm_tir_destroy(f->tir);
-	if (f->m != NULL) {
-		rte_spinlock_lock(&fp->lock);
-		mlx5dm_flow_matcher_put(fp, f->m);
-		rte_spinlock_unlock(&fp->lock);
-	}
-	rte_free(f);
-}
-
-static int
-mlx5dm_esw_flow_action(struct mlx5dm_esw_flow *f, struct mlx5dm_action *a)
-{
-	if (a == NULL)
-		return -errno;
-	f->actions[f->nb_actions++] = a;
-	return 0;
-}
-
-/* The library's actions of a representor's NIC rule, in the order the device applies them. */
-static int
-mlx5dm_esw_flow_actions(struct mlx5dm_priv *mgr, const struct mlx5dm_esw_spec *es,
-			struct mlx5dm_esw_flow *f)
-{
-	struct mlx5dm_domain *dom = mgr->dom_rx;
-	uint32_t rqn;
-	int ret = 0;
-
-	if (es->count) {
-		f->cnt = mlx5dm_counters_alloc(mgr->steer, 0);
-		if (f->cnt == NULL)
-			return -errno;
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_counter(dom, f->cnt, 0));
-	}
-	if (ret == 0 && es->tag)
-		ret = mlx5dm_esw_flow_action(f, mlx5dm_action_flow_tag(dom, es->tag_value));
-	if (ret < 0)
-		return ret;
-	if (es->drop)
-		return mlx5dm_esw_flow_action(f, mlx5dm_action_drop(dom));
-	ret = mlx5dm_rxq_rqn(&rte_eth_devices[f->rep->port_id], (uint16_t)es->queue, &rqn);
-	if (ret < 0)
-		return ret;
-	f->tir = mlx5dm_tir_create(mgr->steer, &rqn, 1, NULL);
-	if (f->tir == NULL)
-		return -errno;
-	return mlx5dm_esw_flow_action(f, mlx5dm_action_dest_tir(dom, f->tir));
-}
-
-/* Remove f's library rule (if it has one) and free it. */
-static int
-mlx5dm_esw_flow_remove(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
-{
-	struct mlx5dm_flow_priv *fp = mgr->flow;
-	uint16_t queue;
-	int ret = 0;
-
-	if (f->rule != NULL) {
-		queue = mlx5dm_esw_queue_take(mgr, fp);
-		ret = mlx5dm_rule_destroy(f->rule, queue);
-		mlx5dm_esw_queue_give(mgr, fp, queue);
-	}
-	mlx5dm_esw_flow_free(fp, f);
-	return ret;
-}
-
-/* Insert es, a NIC rule of representor rep, in its table; esw->lock held. */
-static struct mlx5dm_esw_flow *
-mlx5dm_esw_flow_insert(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep,
-		       const struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
-{
-	struct mlx5dm_flow_priv *fp = mgr->flow;
-	struct mlx5dm_esw_flow *f;
-	const char *field = NULL;
-	uint16_t queue;
-	int ret;
-
-	f = rte_zmalloc("mlx5dm_esw_flow", sizeof(*f), 0);
-	if (f == NULL) {
-		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no memory for the representor's rule");
-		return NULL;
-	}
-	f->rep = rep;
-	rte_spinlock_lock(&fp->lock);
-	f->m = mlx5dm_flow_matcher_get(fp, MLX5DM_FLOW_DOM_REP(rep->vf), 1,
-				       (uint16_t)es->spec.priority, es->spec.criteria,
-				       es->spec.mask, &field);
-	rte_spinlock_unlock(&fp->lock);
-	if (f->m == NULL) {
-		ret = -errno;
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-				   field != NULL ? field : "cannot create the matcher");
-		goto free_f;
-	}
-	ret = mlx5dm_esw_flow_actions(mgr, es, f);
-	if (ret < 0) {
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
-				   "the device refused an action of the rule");
-		goto free_f;
-	}
-	queue = mlx5dm_esw_queue_take(mgr, fp);
-	f->rule = mlx5dm_rule_create(mlx5dm_flow_matcher_obj(f->m), queue, es->spec.value,
-				     f->nb_actions, f->actions);
-	ret = f->rule == NULL ? -errno : 0;
-	mlx5dm_esw_queue_give(mgr, fp, queue);
-	if (ret < 0) {
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "the steering library refused the rule");
-		goto free_f;
-	}
-	return f;
-free_f:
-	mlx5dm_esw_flow_free(fp, f);
-	return NULL;
-}
-
 /* ---- rte_flow operations ---- */
 
 /* The NIC rules' operations (mlx5dm_flow_ops.c). */
@@ -1102,26 +960,6 @@ mlx5dm_esw_nic_ops(void)
 
 	mlx5dm_flow_ops_get(NULL, &ops);
 	return ops;
-}
-
-/* A handle's hash: its address (a handle of another port's is never read). */
-static uint32_t
-mlx5dm_esw_flow_hash(const void *flow)
-{
-	return mlx5dm_index_mix((uint64_t)(uintptr_t)flow);
-}
-
-static bool
-mlx5dm_esw_flow_is(const void *rec, const void *key)
-{
-	return rec == key;
-}
-
-static struct mlx5dm_esw_flow *
-mlx5dm_esw_flow_find(struct mlx5dm_esw *esw, const struct rte_flow *flow)
-{
-	return mlx5dm_index_find(&esw->handles, mlx5dm_esw_flow_hash(flow), mlx5dm_esw_flow_is,
-				 flow);
 }
 
 /* The tail of group, made by its first user; esw->lock held. */
@@ -1243,13 +1081,34 @@ mlx5dm_esw_rec_destroy(struct mlx5dm_priv *mgr, struct rte_flow *flow,
 	return ret;
 }
 
+/* Which rules of rte_flow_create() a walk over the manager's flows takes. */
+enum mlx5dm_esw_which {
+	MLX5DM_ESW_ALL,         /* the manager's stop */
+	MLX5DM_ESW_MADE_BY,     /* created through the port (its flush, its dump) */
+	MLX5DM_ESW_STOPPED,     /* its NIC rules and those on its send queues (its stop) */
+};
+
+static bool
+mlx5dm_esw_rec_is(const struct rte_flow *flow, const struct mlx5dm_esw_rec *rec,
+		  uint16_t port_id, enum mlx5dm_esw_which which)
+{
+	switch (which) {
+	case MLX5DM_ESW_ALL:
+		return true;
+	case MLX5DM_ESW_MADE_BY:
+		return rec->port_id == port_id;
+	default:
+		return rec->sender == port_id ||
+		       (rec->port_id == port_id && flow->dom != MLX5DM_FLOW_DOM_FDB);
+	}
+}
+
 /*
- * Destroy the transfer rules of rte_flow_create() created through port_id
- * (by: sending from it, PORT_REPRESENTOR; RTE_MAX_ETHPORTS: all of them)
+ * Destroy the rules of rte_flow_create() a walk takes (which, of port_id)
  * with their tails; esw->lock held. 0 or the first failure.
  */
 static int
-mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, bool by_sender,
+mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_which which,
 		     struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
@@ -1261,8 +1120,7 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, bool by_sender,
 	/* next() copes with a handle put back (the tails are taken unlocked). */
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
 		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
-		if (rec == NULL || (port_id != RTE_MAX_ETHPORTS &&
-				    (by_sender ? rec->sender : rec->port_id) != port_id))
+		if (rec == NULL || !mlx5dm_esw_rec_is(flow, rec, port_id, which))
 			continue;
 		copy = *rec;
 		r = mlx5dm_flow_objs_destroy(fp, flow, error);
@@ -1279,7 +1137,7 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, bool by_sender,
 	return ret;
 }
 
-/* Dump the transfer rules of rte_flow_create() created through port_id; esw->lock held. */
+/* Dump the rules of rte_flow_create() created through port_id; esw->lock held. */
 static int
 mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 {
@@ -1292,7 +1150,7 @@ mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 	mlx5dm_rules_ring(mgr);
 	while (ret == 0 && (flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
 		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
-		if (rec != NULL && rec->port_id == port_id)
+		if (rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, MLX5DM_ESW_MADE_BY))
 			ret = mlx5dm_flow_dump_flow(fp, flow, file);
 	}
 	rte_spinlock_unlock(&fp->lock);
@@ -1362,17 +1220,6 @@ mlx5dm_esw_table_hold(struct mlx5dm_priv *mgr, struct mlx5dm_esw_table *t, bool 
 	t->held = hold;
 }
 
-/* A representor's NIC rule f is no rule any more: unlisted, then removed; esw->lock held. */
-static int
-mlx5dm_esw_flow_drop(struct mlx5dm_priv *mgr, struct mlx5dm_esw_flow *f)
-{
-	struct mlx5dm_esw *esw = mgr->sh->esw;
-
-	TAILQ_REMOVE(&esw->flows, f, next);
-	(void)mlx5dm_index_remove(&esw->handles, f, mlx5dm_esw_flow_hash(f));
-	return mlx5dm_esw_flow_remove(mgr, f);
-}
-
 /* A transfer rule, or a representor's NIC rule. */
 static int
 mlx5dm_esw_translate_any(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
@@ -1406,16 +1253,16 @@ mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 }
 
 /*
- * A transfer rule is a flow of the manager's flow path, inserted as a
- * template table's (begin, insert, commit), with its record and the tails
- * of its groups; one naming what a port sends has a sub-rule per send
- * queue of the port, told apart by its source_sqn. Called with
- * esw->lock held, which keeps sender started.
+ * A rule of rte_flow_create() is a flow of the manager's flow path,
+ * inserted as a template table's (begin, insert, commit), with its record
+ * and (a transfer rule) the tails of its groups; one naming what a port
+ * sends has a sub-rule per send queue of the port, told apart by its
+ * source_sqn. Called with esw->lock held, which keeps sender started.
  */
 static struct rte_flow *
-mlx5dm_esw_transfer_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
-			   struct mlx5dm_priv *sender, struct mlx5dm_esw_rec *rec,
-			   struct rte_flow_error *error)
+mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
+		       struct mlx5dm_priv *sender, struct mlx5dm_esw_rec *rec,
+		       struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
 	const struct rte_eth_dev_data *data;
@@ -1427,7 +1274,7 @@ mlx5dm_esw_transfer_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spe
 	uint16_t queue;
 	int ret;
 
-	if (mlx5dm_esw_rec_tails(mgr, spec, rec) < 0) {
+	if (spec->transfer && mlx5dm_esw_rec_tails(mgr, spec, rec) < 0) {
 		rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "FDB: no rule to the catch group in the rule's groups");
 		return NULL;
@@ -1497,8 +1344,7 @@ mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *
 		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
 				   "PORT_REPRESENTOR: the port is not started");
 	else
-		flow = mlx5dm_esw_transfer_insert(mlx5dm_esw_manager(priv), spec, sender, &rec,
-						  error);
+		flow = mlx5dm_esw_rule_insert(mlx5dm_esw_manager(priv), spec, sender, &rec, error);
 	rte_spinlock_unlock(&esw->lock);
 free_spec:
 	rte_free(spec);
@@ -1511,8 +1357,10 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		  struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_esw_rec rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_flow *f = NULL;
+	struct mlx5dm_flow_spec *spec;
+	struct rte_flow *flow = NULL;
 	struct mlx5dm_esw_spec *es;
 
 	if (attr != NULL && attr->transfer)
@@ -1526,6 +1374,19 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	}
 	if (mlx5dm_esw_rep_translate(dev, attr, pattern, actions, es, error) < 0)
 		goto free_es;
+	/* In its table (past the root's level), to one of its Rx queues. */
+	spec = &es->spec;
+	spec->group = 1;
+	spec->table_dom = (uint16_t)MLX5DM_FLOW_DOM_REP(priv->vf);
+	spec->fate = es->drop ? MLX5DM_FLOW_FATE_DROP : MLX5DM_FLOW_FATE_QUEUE;
+	spec->nb_queues = 1;
+	spec->queues[0] = MLX5DM_ESW_REP_QUEUE(priv->vf, es->drop ? 0 : es->queue);
+	spec->count = es->count;
+	spec->tag = es->tag;
+	spec->tag_value = es->tag_value;
+	spec->nb_sub = 1;
+	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
+	spec->nb_extra = 1;
 	rte_spinlock_lock(&esw->lock);
 	if (!esw->started || priv->rep == NULL)
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
@@ -1533,20 +1394,26 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	else if (priv->rep->tbl == NULL)
 		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_INGRESS, NULL,
 				   "the representor has no Rx queue for its rules");
-	else if (mlx5dm_index_reserve(&esw->handles, 1) < 0)
-		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no memory for the representor's rule");
 	else
-		f = mlx5dm_esw_flow_insert(mlx5dm_esw_manager(priv), priv, es, error);
-	if (f != NULL) {
-		f->port_id = priv->port_id;
-		TAILQ_INSERT_TAIL(&esw->flows, f, next);
-		(void)mlx5dm_index_insert(&esw->handles, f, mlx5dm_esw_flow_hash(f)); /* reserved */
-	}
+		flow = mlx5dm_esw_rule_insert(mlx5dm_esw_manager(priv), spec, NULL, &rec, error);
 	rte_spinlock_unlock(&esw->lock);
 free_es:
 	rte_free(es);
-	return (struct rte_flow *)f;
+	return flow;
+}
+
+static int
+mlx5dm_esw_rep_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn)
+{
+	struct mlx5dm_shared *sh = ((struct mlx5dm_priv *)dev->data->dev_private)->sh;
+	uint16_t vf = (uint16_t)(queue / MLX5DM_MAX_QUEUES - 1), i;
+
+	for (i = 0; sh != NULL && i < sh->nb_ethdevs; i++)
+		if (sh->ports[i] != NULL && sh->ports[i]->kind == MLX5DM_PORT_REPRESENTOR &&
+		    sh->ports[i]->vf == vf)
+			return mlx5dm_rxq_rqn(&rte_eth_devices[sh->ports[i]->port_id],
+					      queue % MLX5DM_MAX_QUEUES, rqn);
+	return -ENODEV;
 }
 
 /*
@@ -1575,20 +1442,10 @@ mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_fl
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_flow *f;
 	bool queued;
 	int ret;
 
 	rte_spinlock_lock(&esw->lock);
-	f = mlx5dm_esw_flow_find(esw, flow);
-	if (f != NULL) {
-		ret = mlx5dm_esw_flow_drop(mgr, f);
-		rte_spinlock_unlock(&esw->lock);
-		if (ret < 0)
-			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-						  "steering library: the rule's removal failed");
-		return 0;
-	}
 	if (mlx5dm_esw_rec_of(mgr, flow, &queued) != NULL) {
 		ret = mlx5dm_esw_rec_destroy(mgr, flow, error);
 		rte_spinlock_unlock(&esw->lock);
@@ -1609,17 +1466,10 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_flow *f, *next;
 	int ret;
 
 	rte_spinlock_lock(&esw->lock);
-	ret = mlx5dm_esw_rec_flush(mgr, priv->port_id, false, error);
-	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
-		next = TAILQ_NEXT(f, next);
-		if (f->port_id == priv->port_id && mlx5dm_esw_flow_drop(mgr, f) < 0 && ret == 0)
-			ret = rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-						 "steering library: a rule's removal failed");
-	}
+	ret = mlx5dm_esw_rec_flush(mgr, priv->port_id, MLX5DM_ESW_MADE_BY, error);
 	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0 || priv->kind == MLX5DM_PORT_REPRESENTOR)
 		return ret;
@@ -1632,81 +1482,47 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 }
 
 /*
- * The manager's port for a transfer rule of the manager's flow path named
- * on port dev (what the manager's NIC ops answer for it), or NULL: the
- * handle is a representor's NIC rule (*f) or unknown (error set).
+ * The port whose flow path answers for flow named on port dev: a
+ * representor names its manager's (its NIC rules, the transfer rules), or
+ * NULL with error.
  */
 static struct rte_eth_dev *
-mlx5dm_esw_flow_port(struct rte_eth_dev *dev, struct rte_flow *flow, struct mlx5dm_esw_flow **f,
-		     struct rte_flow_error *error)
+mlx5dm_esw_flow_port(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
+	struct mlx5dm_esw_rec *rec;
 	bool queued;
 
-	/* The caller holds esw->lock. */
-	*f = mlx5dm_esw_flow_find(esw, flow);
-	if (*f != NULL)
-		return NULL;
-	if (priv->kind != MLX5DM_PORT_REPRESENTOR ||
-	    mlx5dm_esw_rec_of(mgr, flow, &queued) != NULL || queued)
+	if (priv->kind != MLX5DM_PORT_REPRESENTOR)
+		return dev;
+	rte_spinlock_lock(&esw->lock);
+	rec = mlx5dm_esw_rec_of(mgr, flow, &queued);
+	rte_spinlock_unlock(&esw->lock);
+	if (rec != NULL || queued)
 		return &rte_eth_devices[mgr->port_id];
 	mlx5dm_esw_no_rule(flow, error);
 	return NULL;
 }
 
-/* A representor's NIC rule's COUNT; esw->lock held. */
-static int
-mlx5dm_esw_flow_query(struct mlx5dm_esw_flow *f, const struct rte_flow_action *action,
-		      struct rte_flow_query_count *q, struct rte_flow_error *error)
-{
-	uint64_t hits, bytes;
-	int ret;
-
-	if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT || f->cnt == NULL)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-					  "a representor's rule answers COUNT queries of its "
-					  "COUNT");
-	/* The device's counter is the truth; a reset keeps its value as the base. */
-	ret = mlx5dm_counters_query(f->cnt, 0, &hits, &bytes);
-	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: counter query failed");
-	q->hits = hits - f->hits_base;
-	q->bytes = bytes - f->bytes_base;
-	if (q->reset) {
-		f->hits_base = hits;
-		f->bytes_base = bytes;
-	}
-	q->hits_set = 1;
-	q->bytes_set = 1;
-	return 0;
-}
-
-/* A transfer rule's query is the manager's flow path's, on any port of the switch. */
+/* COUNT with the flow path's reset semantics, on any port of the switch. */
 static int
 mlx5dm_esw_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 		 const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
 {
-	struct mlx5dm_esw *esw = ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw;
-	struct mlx5dm_esw_flow *f;
-	struct rte_eth_dev *port;
-	int ret;
+	struct rte_eth_dev *port = mlx5dm_esw_flow_port(dev, flow, error);
 
-	rte_spinlock_lock(&esw->lock);
-	port = mlx5dm_esw_flow_port(dev, flow, &f, error);
-	ret = f != NULL ? mlx5dm_esw_flow_query(f, action, data, error) : -rte_errno;
-	rte_spinlock_unlock(&esw->lock);
 	if (port == NULL)
-		return ret;
+		return -rte_errno;
 	return mlx5dm_esw_nic_ops()->query(port, flow, action, data, error);
 }
 
 /*
  * The manager's dump of all flows is its NIC domains' and then its FDB's;
- * a transfer rule's, as the flow path dumps a flow. A representor's: the
- * rules created through it, all in the manager's tables.
+ * of one flow, the flow path's (on any port of the switch). A
+ * representor's of all flows: the rules created through it, all in the
+ * manager's tables.
  */
 static int
 mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
@@ -1715,37 +1531,25 @@ mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_flow *f = NULL;
-	struct rte_eth_dev *port = NULL;
-	int ret = 0;
+	struct rte_eth_dev *port;
+	int ret;
 
-	rte_spinlock_lock(&esw->lock);
 	if (flow != NULL) {
-		port = mlx5dm_esw_flow_port(dev, flow, &f, error);
-		if (f != NULL)
-			ret = mlx5dm_rule_dump(f->rule, file);
-		else if (port == NULL)
-			ret = -rte_errno;
-	} else if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
-		ret = mlx5dm_esw_rec_dump(mgr, priv->port_id, file);
-		TAILQ_FOREACH(f, &esw->flows, next)
-			if (f->port_id == priv->port_id && ret == 0)
-				ret = mlx5dm_rule_dump(f->rule, file);
-		f = NULL;
-	} else {
-		port = dev;
+		port = mlx5dm_esw_flow_port(dev, flow, error);
+		return port == NULL ? -rte_errno :
+		       mlx5dm_esw_nic_ops()->dev_dump(port, flow, file, error);
 	}
-	rte_spinlock_unlock(&esw->lock);
-	if (port != NULL) {
-		ret = mlx5dm_esw_nic_ops()->dev_dump(port, flow, file, error);
-		if (ret < 0 || flow != NULL)
+	if (priv->kind != MLX5DM_PORT_REPRESENTOR) {
+		ret = mlx5dm_esw_nic_ops()->dev_dump(dev, NULL, file, error);
+		if (ret < 0)
 			return ret;
-		rte_spinlock_lock(&esw->lock);
-		ret = mlx5dm_domain_dump(mgr->dom_fdb, file);
-		rte_spinlock_unlock(&esw->lock);
-	} else if (flow != NULL && f == NULL) {
-		return ret;
 	}
+	rte_spinlock_lock(&esw->lock);
+	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
+		ret = mlx5dm_esw_rec_dump(mgr, priv->port_id, file);
+	else
+		ret = mlx5dm_domain_dump(mgr->dom_fdb, file);
+	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0)
 		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "steering library: dump failed");
@@ -2077,7 +1881,6 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		return ret;
 	}
 	rte_spinlock_init(&esw->lock);
-	TAILQ_INIT(&esw->flows);
 	TAILQ_INIT(&esw->tails);
 	TAILQ_INIT(&esw->tables);
 	base = mlx5dm_esw_nic_ops();
@@ -2133,7 +1936,6 @@ mlx5dm_esw_fini(struct mlx5dm_shared *sh)
 		rte_free(t);
 	}
 	rte_eth_switch_domain_free(sh->switch_domain);
-	mlx5dm_index_fini(&sh->esw->handles);
 	rte_free(sh->esw);
 	sh->esw = NULL;
 	sh->esw_xlate = NULL;
@@ -2223,7 +2025,6 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	struct mlx5dm_shared *sh = mgr->sh;
 	struct mlx5dm_esw *esw = sh->esw;
 	struct mlx5dm_esw_table *t;
-	struct mlx5dm_esw_flow *f;
 	uint16_t i;
 
 	for (i = 0; i < sh->nb_ethdevs; i++)
@@ -2237,13 +2038,14 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	esw->started = false;
 	/*
 	 * The rules first, then the tails they jump through, then the tables
-	 * (the root's) the tails are in: the rules of rte_flow_create() with
-	 * their tails, then the template rules (the flow path's, which the
-	 * port's flow stop would flush after this; its flush leaves the
-	 * former) and their anchors' tails.
+	 * (the root's) the tails are in: the rules of rte_flow_create()
+	 * (transfer ones with their tails, representors' NIC ones), then the
+	 * template rules (the flow path's, which the port's flow stop would
+	 * flush after this; its flush leaves the former) and their anchors'
+	 * tails.
 	 */
-	if (mlx5dm_esw_rec_flush(mgr, RTE_MAX_ETHPORTS, false, NULL) < 0)
-		MLX5DM_DRV_LOG(ERR, "port %u: a transfer rule was not removed", mgr->port_id);
+	if (mlx5dm_esw_rec_flush(mgr, RTE_MAX_ETHPORTS, MLX5DM_ESW_ALL, NULL) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: a rule of the switch was not removed", mgr->port_id);
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_flow_objs_quiesce(fp);
 	if (fp->started)
@@ -2251,8 +2053,6 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	mlx5dm_flow_objs_resume(fp);
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_esw_anchors_put(mgr);
-	while ((f = TAILQ_FIRST(&esw->flows)) != NULL)
-		mlx5dm_esw_flow_drop(mgr, f);
 	TAILQ_FOREACH(t, &esw->tables, next)
 		mlx5dm_esw_table_hold(mgr, t, false);
 	mlx5dm_esw_tail_put(mgr, 0);
@@ -2307,17 +2107,11 @@ static void
 mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 {
 	struct mlx5dm_esw *esw = rep->sh->esw;
-	struct mlx5dm_esw_flow *f, *next;
 
 	rte_spinlock_lock(&esw->lock);
-	if (esw->started && mlx5dm_esw_rec_flush(mgr, rep->port_id, true, NULL) < 0)
-		MLX5DM_DRV_LOG(ERR, "port %u: a transfer rule on its send queues was not removed",
-			       rep->port_id);
-	for (f = TAILQ_FIRST(&esw->flows); f != NULL; f = next) {
-		next = TAILQ_NEXT(f, next);
-		if (f->rep == rep)
-			mlx5dm_esw_flow_drop(mgr, f);
-	}
+	if (esw->started && mlx5dm_esw_rec_flush(mgr, rep->port_id, MLX5DM_ESW_STOPPED, NULL) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: a rule of its own or on its send queues was not "
+			       "removed", rep->port_id);
 	while (rep->rep != NULL && rep->rep->nb_tx > 0)
 		mlx5dm_esw_own_remove(mgr, rep->rep->tx[--rep->rep->nb_tx]);
 	rte_spinlock_unlock(&esw->lock);

@@ -165,6 +165,12 @@ struct mlx5dm_flow_spec {
 	 * record in (mlx5dm_flow_extra()); translation leaves none.
 	 */
 	uint8_t nb_extra;
+	/*
+	 * The caches' domain of its matchers when it is not the rule's
+	 * direction (0): a representor's table (MLX5DM_FLOW_DOM_REP()), whose
+	 * priorities are the rte_flow ones, as an FDB rule's.
+	 */
+	uint16_t table_dom;
 	bool count;
 	bool tag;
 	uint32_t tag_value;         /* CQE flow tag */
@@ -251,7 +257,7 @@ void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, 
 static inline uint16_t
 mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 {
-	if (MLX5DM_UNLIKELY(spec->transfer))
+	if (MLX5DM_UNLIKELY(spec->transfer || spec->table_dom != 0))
 		return (uint16_t)spec->priority;
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
 }

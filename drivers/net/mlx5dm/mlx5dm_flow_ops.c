@@ -187,7 +187,7 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	if (mlx5dm_flow_extra(flow) != NULL) {
 		rte_spinlock_unlock(&fp->lock);
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					  "a transfer rule of rte_flow_create(): "
+					  "a rule of rte_flow_create() on an E-Switch port: "
 					  "rte_flow_destroy() destroys it");
 	}
 	/* Unlisted: no other call finds the handle while its rules go unlocked. */
@@ -464,7 +464,13 @@ mlx5dm_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops)
 static int
 mlx5dm_flow_rqn(void *arg, uint16_t queue, uint32_t *rqn)
 {
-	return mlx5dm_rxq_rqn(arg, queue, rqn);
+	struct rte_eth_dev *dev = arg;
+
+	/* A representor's NIC rules are its manager's flows (mlx5dm_esw.c). */
+	if (queue >= MLX5DM_MAX_QUEUES)
+		return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate->rqn(dev,
+			queue, rqn);
+	return mlx5dm_rxq_rqn(dev, queue, rqn);
 }
 
 int

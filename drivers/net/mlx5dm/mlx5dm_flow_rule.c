@@ -239,7 +239,9 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	pr->m = spec->sub[i].hint;
 	pr->own = NULL;
 	if (pr->m == NULL) {
-		pr->m = mlx5dm_flow_matcher_get(fp, mlx5dm_flow_spec_dom(spec), spec->group,
+		pr->m = mlx5dm_flow_matcher_get(fp, MLX5DM_UNLIKELY(spec->table_dom != 0) ?
+						spec->table_dom : mlx5dm_flow_spec_dom(spec),
+						spec->group,
 						mlx5dm_flow_sub_priority(spec, i), criteria, mask,
 						&err_field);
 		if (pr->m == NULL) {

@@ -167,6 +167,8 @@ struct mlx5dm_esw_xlate {
 	 * a negative errno (-ENODEV: the switch is stopped).
 	 */
 	int (*tail)(struct rte_eth_dev *dev, uint32_t group, bool take);
+	/* The RQ number of a representor's queue of the manager dev (MLX5DM_ESW_REP_QUEUE()). */
+	int (*rqn)(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 };
 /*
  * mlx5dm_flow_template.c: the begin half of a transfer table's rule

@@ -261,6 +261,22 @@ mlx5dm_flow_tq_anchor(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	return ct;
 }
 
+/* A creation that failed: an anchor its rules no longer hold goes, with its tail. */
+static void
+mlx5dm_flow_tq_anchor_put(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, uint16_t anchor_id)
+{
+	uint32_t group;
+	bool idle;
+
+	if (anchor_id == 0)
+		return;
+	rte_spinlock_lock(&fp->lock);
+	idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &group);
+	rte_spinlock_unlock(&fp->lock);
+	if (idle)
+		mlx5dm_flow_tmpl_jump_tail(dev, group);
+}
+
 struct rte_flow *
 mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_op_attr *op_attr,
@@ -275,8 +291,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_compiled *anchor = NULL;
-	bool spare = false, idle = false;
-	uint32_t group = 0, idle_group = 0;
+	bool spare = false;
+	uint32_t group = 0;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
@@ -338,16 +354,14 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	fp->shared_cnt = 0;
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
-	/* A refused first rule to its group leaves no anchor behind (nor its tail). */
-	if (ret < 0)
-		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &idle_group);
 	rte_spinlock_unlock(&fp->lock);
 	if (spare)
 		mlx5dm_flow_tmpl_jump_tail(dev, group);
-	if (idle)
-		mlx5dm_flow_tmpl_jump_tail(dev, idle_group);
-	if (ret < 0)
+	if (ret < 0) {
+		/* A refused first rule to its group leaves no anchor behind (nor its tail). */
+		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
 		return NULL;
+	}
 	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 	/*
 	 * A rule queue found in error (another write rang it) is brought back
@@ -360,13 +374,8 @@ unlock:
 		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock);
 		rte_errno = EIO;
 	}
-	if (flow == NULL && anchor_id != 0) {
-		rte_spinlock_lock(&fp->lock);
-		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &idle_group);
-		rte_spinlock_unlock(&fp->lock);
-		if (idle)
-			mlx5dm_flow_tmpl_jump_tail(dev, idle_group);
-	}
+	if (flow == NULL)
+		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
 	if (flow != NULL)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
 				    flow);

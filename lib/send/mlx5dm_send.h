@@ -179,6 +179,17 @@ bool mlx5dm_send_lost(const struct mlx5dm_send_ring *ring, uint32_t pos);
  */
 int mlx5dm_send_drain(struct mlx5dm_send_ring *ring);
 
+/*
+ * Where the ring's completions have reached, without waiting: ring the
+ * doorbell for what was posted, ask for a completion behind the last WQE
+ * when it asked for none (the drain's fence, posted and not waited for),
+ * reap the completions there, and set *done: every WQE posted before it
+ * has completed (mlx5dm_send_done() is true for it). As DPDK mlx5 HWS's
+ * queue poll, which hands out the rules whose completions arrived.
+ * 0, or -EIO when the ring is in error (*done is set all the same).
+ */
+int mlx5dm_send_progress(struct mlx5dm_send_ring *ring, uint32_t *done);
+
 /* Reap completions without waiting; returns how many CQEs were consumed or -EIO. */
 int mlx5dm_send_poll(struct mlx5dm_send_ring *ring);
 

@@ -604,19 +604,19 @@ mlx5dm_send_done(const struct mlx5dm_send_ring *ring, uint32_t pos)
 	return (int32_t)(__atomic_load_n(&ring->ci, __ATOMIC_ACQUIRE) - pos) >= 0;
 }
 
-int
-mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
+/*
+ * Post a WQE that asks for a completion behind every write posted so far
+ * and ring the doorbell (room permitting: it may wait for some). 0, or
+ * what the wait for room returned.
+ */
+static int
+mlx5dm_send_fence(struct mlx5dm_send_ring *ring)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
-	uint32_t target, slot;
-	uint64_t idle_since = 0;
+	uint32_t slot;
 	uint8_t *w;
 	int ret;
 
-	if (ring->err != 0)
-		return ring->err;
-	if (ring->ci == ring->pi)
-		return 0;
 	ret = mlx5dm_send_wait_room(ring, 1, 0);
 	if (ret < 0)
 		return ret;
@@ -636,6 +636,43 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 		mlx5dm_send_commit(ring, w, slot, 16, (uint8_t *)tmp);
 	}
 	mlx5dm_send_ring_db(ring);
+	return 0;
+}
+
+int
+mlx5dm_send_progress(struct mlx5dm_send_ring *ring, uint32_t *done)
+{
+	int ret;
+
+	if (ring->err == 0)
+		mlx5dm_send_ring_db(ring);
+	/*
+	 * Completions are asked for every few WQEs: when the last WQE asked
+	 * for none, nothing would tell its end but a later one. The fence is
+	 * posted once; until more is posted the next calls only poll.
+	 */
+	if (ring->err == 0 && ring->since_signal != 0)
+		/* A fence that found no room left the ring in error: the poll says so. */
+		(void)mlx5dm_send_fence(ring);
+	ret = mlx5dm_send_poll(ring);
+	*done = ring->ci;
+	return ret < 0 ? ret : 0;
+}
+
+int
+mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
+{
+	uint32_t target;
+	uint64_t idle_since = 0;
+	int ret;
+
+	if (ring->err != 0)
+		return ring->err;
+	if (ring->ci == ring->pi)
+		return 0;
+	ret = mlx5dm_send_fence(ring);
+	if (ret < 0)
+		return ret;
 	target = ring->pi;
 	while (ring->ci != target) {
 		ret = mlx5dm_send_poll(ring);

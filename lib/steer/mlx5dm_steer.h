@@ -273,6 +273,36 @@ int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
 uint32_t mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue);
 
 /*
+ * How far a queue's writes have executed, from mlx5dm_queue_poll(): a
+ * caller that recorded mlx5dm_queue_pos() after an operation asks
+ * mlx5dm_queue_done() whether the device executed the operation's writes.
+ * A write of the operation that waited for another queue's writes (rules
+ * of two queues in one slot chain, doc/guides/steering.rst, Threading
+ * contract) was posted only once those had executed: they are done too.
+ */
+struct mlx5dm_queue_progress {
+	uint32_t done;               /* every write posted before it has executed or was lost */
+	uint64_t recoveries;         /* as mlx5dm_queue_stats.recoveries */
+};
+
+/*
+ * Poll a queue once, without waiting (as DPDK mlx5 HWS polls a queue's CQ):
+ * ring its doorbell for what was posted, ask for a completion behind its
+ * last write when none would come, and reap the completions there into
+ * *p. 0; -EIO when the ring is in error (*p is set: the writes before the
+ * failure executed, mlx5dm_queue_lost() tells the others; see
+ * mlx5dm_queue_recover()); -EINVAL.
+ */
+int mlx5dm_queue_poll(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_progress *p);
+
+/*
+ * True when every write posted on the queue before pos (a value of
+ * mlx5dm_queue_pos()) executed, or never will (mlx5dm_queue_lost()), as
+ * of the mlx5dm_queue_poll() that set p.
+ */
+bool mlx5dm_queue_done(const struct mlx5dm_queue_progress *p, uint32_t pos);
+
+/*
  * True when some write posted on the queue before pos (a value of
  * mlx5dm_queue_pos()) never executed: the queue's ring is in error past
  * it, or its last mlx5dm_queue_recover() dropped it.

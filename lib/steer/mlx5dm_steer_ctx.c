@@ -450,6 +450,31 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return ret;
 }
 
+int
+mlx5dm_queue_poll(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_progress *p)
+{
+	struct mlx5dm_send_stats ss;
+	struct mlx5dm_queue *q;
+	int ret;
+
+	if (ctx == NULL || p == NULL || queue >= ctx->nb_queues)
+		return -EINVAL;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_send_progress(q->ring, &p->done);
+	mlx5dm_send_stats_get(q->ring, &ss);
+	mlx5dm_spinlock_unlock(&q->lock);
+	p->recoveries = ss.recoveries;
+	return ret;
+}
+
+bool
+mlx5dm_queue_done(const struct mlx5dm_queue_progress *p, uint32_t pos)
+{
+	/* Positions wrap at 2^32; those compared are less than 2^31 apart. */
+	return (int32_t)(p->done - pos) >= 0;
+}
+
 uint32_t
 mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)
 {

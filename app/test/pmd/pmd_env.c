@@ -2,6 +2,11 @@
  * Copyright 2026 The mlx5dm authors
  */
 
+/* rte_flow_pull() is experimental in DPDK 22.11 (test_pmd_backend sets it for the PMD). */
+#ifndef ALLOW_EXPERIMENTAL_API
+#define ALLOW_EXPERIMENTAL_API
+#endif
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,8 +15,10 @@
 #include <cmocka.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_flow.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
@@ -93,4 +100,20 @@ xstat(uint16_t port, const char *name)
 	assert_int_equal(rte_eth_xstats_get_id_by_name(port, name, &id), 0);
 	assert_int_equal(rte_eth_xstats_get_by_id(port, &id, &v, 1), 1);
 	return v;
+}
+
+unsigned int
+pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_result *res, unsigned int n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	struct rte_flow_error error;
+	unsigned int got = 0;
+	int k;
+
+	while (got < n && rte_get_timer_cycles() < deadline) {
+		k = rte_flow_pull(port, queue, res + got, (uint16_t)(n - got), &error);
+		assert_true(k >= 0);
+		got += (unsigned int)k;
+	}
+	return got;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct rte_flow_op_result;
 struct rte_mempool;
 
 /* rte_eal_init() as the tests run it (prog names the process); the pool, or NULL. */
@@ -24,5 +25,12 @@ uint16_t port_by_name(const char *name);
 size_t heap_allocated(void);
 /* The port's extended statistic called name (the test fails if there is none). */
 uint64_t xstat(uint16_t port, const char *name);
+/*
+ * rte_flow_pull() on flow queue queue of port until n results came (a pull
+ * hands out only what the device executed) or a few seconds passed; the
+ * number pulled into res (the test fails on a pull error).
+ */
+unsigned int pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+			  unsigned int n);
 
 #endif /* _PMD_ENV_H_ */

@@ -44,6 +44,7 @@
 #include "mlx5dm_steer_priv.h"
 #include "pmd_env.h"
 #include "mlx5dm_sim.h"
+#include "mlx5dm_sim_core.h"
 
 static struct rte_mempool *pool;
 
@@ -312,10 +313,92 @@ drop_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t d)
 
 	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
 	assert_non_null(f);
-	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(pull_results(port, 0, &res, 1), 1);
 	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
 	assert_false(frame_received(port, d));
 	return f;
+}
+
+/* A started port with one flow queue and a group-0 table of DROP rules on the IPv4 destination. */
+struct drop_table {
+	const char *name;
+	uint16_t port;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+};
+
+static const struct rte_flow_action drop_actions[] = {
+	{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+};
+
+static void
+drop_table_open(struct drop_table *t, const char *name)
+{
+	static const struct rte_flow_item_ipv4 ip_mask = {
+		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
+	};
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr pa = { 0 };
+	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = 1024,
+	};
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error err;
+
+	t->name = name;
+	assert_int_equal(rte_vdev_init(name, NULL), 0);
+	t->port = port_by_name(name);
+	assert_true(t->port < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_eth_dev_configure(t->port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(t->port, 0, 512, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(t->port, 0, 512, 0, NULL), 0);
+	assert_int_equal(rte_flow_configure(t->port, &pa, 1, qas, &err), 0);
+	assert_int_equal(rte_eth_dev_start(t->port), 0);
+	t->pt = rte_flow_pattern_template_create(t->port, &pta, pattern, &err);
+	assert_non_null(t->pt);
+	t->at = rte_flow_actions_template_create(t->port, &ata, drop_actions, drop_actions, &err);
+	assert_non_null(t->at);
+	t->tbl = rte_flow_template_table_create(t->port, &ta, &t->pt, 1, &t->at, 1, &err);
+	assert_non_null(t->tbl);
+}
+
+static void
+drop_table_close(struct drop_table *t)
+{
+	struct rte_flow_error err;
+
+	assert_int_equal(rte_flow_template_table_destroy(t->port, t->tbl, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(t->port, t->at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(t->port, t->pt, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(t->port), 0);
+	assert_int_equal(rte_eth_dev_close(t->port), 0);
+	assert_int_equal(rte_vdev_uninit(t->name), 0);
+}
+
+/* The postponed creation on flow queue 0 of t's rule dropping what goes to 10.0.0.d. */
+static struct rte_flow *
+drop_rule_later(struct drop_table *t, uint8_t d, void *user_data)
+{
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 | d) };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	struct rte_flow_error err;
+
+	return rte_flow_async_create(t->port, 0, &later, t->tbl, rule, 0, drop_actions, 0,
+				     user_data, &err);
 }
 
 /*
@@ -330,43 +413,15 @@ drop_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t d)
 static void
 test_async_ring_recovery(void **state)
 {
-	static const struct rte_flow_item_ipv4 ip_mask = {
-		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
-	};
-	const struct rte_flow_item pattern[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	struct rte_flow_item_ipv4 ip = { 0 };
-	const struct rte_flow_item rule[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_queue_attr qa = { .size = 64 };
-	const struct rte_flow_queue_attr *qas[] = { &qa };
-	const struct rte_flow_port_attr pa = { 0 };
-	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
-	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
-	const struct rte_flow_template_table_attr ta = {
-		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = 1024,
-	};
-	const struct rte_flow_op_attr now = { .postpone = 0 }, later = { .postpone = 1 };
+	const struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_op_result res[8];
-	struct rte_flow_pattern_template *pt;
-	struct rte_flow_actions_template *at;
-	struct rte_flow_template_table *tbl;
-	struct rte_eth_conf conf = { 0 };
 	struct rte_flow *f1, *f[4], *g;
 	struct mlx5dm_flow_priv *fp;
 	struct mlx5dm_send_ring *ring;
 	struct mlx5dm_priv *priv;
 	struct mlx5dm_queue_stats qs;
 	struct rte_flow_error err;
+	struct drop_table t;
 	uint64_t icm1, rules1;
 	unsigned int i, made = 0;
 	uint8_t line[64];
@@ -374,21 +429,9 @@ test_async_ring_recovery(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(rte_vdev_init("net_mlx5dm5", NULL), 0);
-	port = port_by_name("net_mlx5dm5");
-	assert_true(port < RTE_MAX_ETHPORTS);
-	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
-	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, pool), 0);
-	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
-	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
-	assert_int_equal(rte_eth_dev_start(port), 0);
-	pt = rte_flow_pattern_template_create(port, &pta, pattern, &err);
-	assert_non_null(pt);
-	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
-	assert_non_null(at);
-	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
-	assert_non_null(tbl);
-	f1 = drop_rule(port, tbl, 1);
+	drop_table_open(&t, "net_mlx5dm5");
+	port = t.port;
+	f1 = drop_rule(port, t.tbl, 1);
 	assert_true(frame_received(port, 2));
 	icm1 = xstat(port, "steer_icm_used_bytes");
 	rules1 = xstat(port, "steer_rules");
@@ -401,16 +444,14 @@ test_async_ring_recovery(void **state)
 	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40),
 					   ring->last_rkey, line, sizeof(line)), 0);
 	for (i = 0; i < RTE_DIM(f); i++) {
-		ip.hdr.dst_addr = rte_cpu_to_be_32(0x0a000002 + i);
-		f[i] = rte_flow_async_create(port, 0, &later, tbl, rule, 0, drop, 0,
-					     (void *)(uintptr_t)(0x100 + i), &err);
+		f[i] = drop_rule_later(&t, (uint8_t)(2 + i), (void *)(uintptr_t)(0x100 + i));
 		/* Refused at once once the device reported the failure (EIO). */
 		if (f[i] == NULL)
 			assert_int_equal(rte_errno, EIO);
 		made += f[i] != NULL;
 	}
 	assert_int_equal(rte_flow_push(port, 0, &err), 0);
-	n = rte_flow_pull(port, 0, res, RTE_DIM(res), &err);
+	n = (int)pull_results(port, 0, res, made);
 	assert_int_equal(n, (int)made);
 	for (i = 0; i < made; i++) {
 		assert_int_equal(res[i].status, RTE_FLOW_OP_ERROR);
@@ -427,19 +468,84 @@ test_async_ring_recovery(void **state)
 	for (i = 0; i < RTE_DIM(f); i++)
 		assert_true(frame_received(port, (uint8_t)(2 + i)));
 	/* The queue takes rules again. */
-	g = drop_rule(port, tbl, 2);
+	g = drop_rule(port, t.tbl, 2);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), 0);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f1, NULL, &err), 0);
-	assert_int_equal(rte_flow_pull(port, 0, res, 2, &err), 2);
+	assert_int_equal(pull_results(port, 0, res, 2), 2);
 	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
 	assert_int_equal(res[1].status, RTE_FLOW_OP_SUCCESS);
 	assert_true(frame_received(port, 1));
-	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
-	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
-	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
-	assert_int_equal(rte_eth_dev_stop(port), 0);
-	assert_int_equal(rte_eth_dev_close(port), 0);
-	assert_int_equal(rte_vdev_uninit("net_mlx5dm5"), 0);
+	drop_table_close(&t);
+}
+
+#define PULL_RULES 6
+
+/*
+ * rte_flow_pull() waits for nothing: with the model's device stopped (its
+ * thread held off the model's lock), the creations pushed have not
+ * executed and a pull returns none of them; once the device runs, pulls
+ * return them all, in order with their user data, and each pulled rule
+ * drops its frames. A destruction pushed on the stopped device is not
+ * pulled either; once pulled, its rule's frames pass again.
+ */
+static void
+test_async_pull_no_wait(void **state)
+{
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	struct rte_flow_op_result res[PULL_RULES];
+	struct rte_flow *f0, *f[PULL_RULES];
+	struct mlx5dm_priv *priv;
+	struct rte_flow_error err;
+	struct drop_table t;
+	struct mlx5dm_sim *sim;
+	unsigned int i;
+	uint64_t rules0;
+	uint16_t port;
+
+	(void)state;
+	drop_table_open(&t, "net_mlx5dm7");
+	port = t.port;
+	rules0 = xstat(port, "steer_rules");
+	/* The table's matcher is made by its first rule (and waits for the device). */
+	f0 = drop_rule(port, t.tbl, 1);
+	priv = rte_eth_devices[port].data->dev_private;
+	sim = mlx5dm_sim_of(priv->dev);
+	/* The device stops. */
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	for (i = 0; i < PULL_RULES; i++) {
+		f[i] = drop_rule_later(&t, (uint8_t)(2 + i), (void *)(uintptr_t)(0x200 + i));
+		assert_non_null(f[i]);
+	}
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	assert_int_equal(rte_flow_pull(port, 0, res, RTE_DIM(res), &err), 0);
+	assert_int_equal(rte_flow_pull(port, 0, res, RTE_DIM(res), &err), 0);
+	/* The device runs again: every result, in order. */
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(pull_results(port, 0, res, PULL_RULES), PULL_RULES);
+	for (i = 0; i < PULL_RULES; i++) {
+		assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
+		assert_ptr_equal(res[i].user_data, (void *)(uintptr_t)(0x200 + i));
+		assert_false(frame_received(port, (uint8_t)(2 + i)));
+	}
+	assert_true(frame_received(port, (uint8_t)(2 + PULL_RULES)));
+	/* A destruction: not pulled while the device is stopped. */
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &later, f[0], (void *)0x300, &err), 0);
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	assert_int_equal(rte_flow_pull(port, 0, res, RTE_DIM(res), &err), 0);
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(pull_results(port, 0, res, 1), 1);
+	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
+	assert_ptr_equal(res[0].user_data, (void *)0x300);
+	assert_true(frame_received(port, 2));
+	assert_false(frame_received(port, 3));
+	for (i = 1; i < PULL_RULES; i++)
+		assert_int_equal(rte_flow_async_destroy(port, 0, &later, f[i], NULL, &err), 0);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &later, f0, NULL, &err), 0);
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	assert_int_equal(pull_results(port, 0, res, PULL_RULES), PULL_RULES);
+	assert_int_equal(xstat(port, "steer_rules"), rules0);
+	drop_table_close(&t);
 }
 
 /* A rule of transfer table tbl: frames to MAC dst, JUMP (to group unless the template's). */
@@ -542,7 +648,7 @@ test_esw_template_tails(void **state)
 		assert_non_null(esw_jump_rule(ports[0], tbl, 0, 1, 3 + round));
 		assert_non_null(esw_jump_rule(ports[0], tbl, 0, 2, 3 + round));
 		assert_non_null(esw_jump_rule(ports[0], tbl, 1, 3, 0));
-		assert_int_equal(rte_flow_pull(ports[0], 0, res, 3, &err), 3);
+		assert_int_equal(pull_results(ports[0], 0, res, 3), 3);
 		matchers = xstat(ports[0], "steer_matchers");
 		rules = xstat(ports[0], "steer_rules");
 		if (round == 1) {
@@ -556,7 +662,7 @@ test_esw_template_tails(void **state)
 							   ring->last_rkey, line, sizeof(line)), 0);
 			/* Group 9 has no rule: the lost rule's is its tail. */
 			lost = esw_jump_rule(ports[0], tbl, 0, 4, 9);
-			n = rte_flow_pull(ports[0], 0, res, 1, &err);
+			n = (int)pull_results(ports[0], 0, res, lost != NULL);
 			assert_int_equal(n, lost != NULL);
 			if (n == 1)
 				assert_int_equal(res[0].status, RTE_FLOW_OP_ERROR);
@@ -608,6 +714,7 @@ main(void)
 		cmocka_unit_test(test_port_attributes),
 		cmocka_unit_test(test_bringup_faults),
 		cmocka_unit_test(test_async_ring_recovery),
+		cmocka_unit_test(test_async_pull_no_wait),
 		cmocka_unit_test(test_esw_template_tails),
 	};
 

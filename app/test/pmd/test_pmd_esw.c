@@ -974,22 +974,15 @@ steer_stat(const char *name)
 static void
 pull_ok(uint16_t port, unsigned int n)
 {
-	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
 	struct rte_flow_op_result res[8];
 	struct rte_flow_error error;
-	unsigned int got = 0;
-	int k, i;
+	unsigned int i;
 
 	assert_true(n <= RTE_DIM(res));
 	assert_int_equal(rte_flow_push(port, 0, &error), 0);
-	while (got < n && rte_get_timer_cycles() < deadline) {
-		k = rte_flow_pull(port, 0, res, (uint16_t)(n - got), &error);
-		assert_true(k >= 0);
-		for (i = 0; i < k; i++)
-			assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
-		got += (unsigned int)k;
-	}
-	assert_int_equal(got, n);
+	assert_int_equal(pull_results(port, 0, res, n), n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
 }
 
 /* A rule of table tbl: the frames of port from, to port to (or the actions' own fate). */

@@ -647,7 +647,7 @@ test_template_table_icm(void **state)
 	ip.hdr.dst_addr = RTE_BE32(0x0a000001);
 	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
 	assert_non_null(f);
-	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(pull_results(port, 0, &res, 1), 1);
 	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
 	rules = xstat(port, "steer_rules");
 	memset(&err, 0, sizeof(err));
@@ -664,7 +664,7 @@ test_template_table_icm(void **state)
 	assert_int_equal(xstat(port, "steer_rules"), rules);
 	assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
-	assert_int_equal(rte_flow_pull(port, 0, &res, 1, &err), 1);
+	assert_int_equal(pull_results(port, 0, &res, 1), 1);
 	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
 	assert_int_equal(xstat(port, "steer_rules"), rules - 1);
 	/* A template of a table stays while the table does. */

@@ -67,8 +67,19 @@ PROMPT = 'testpmd> '
 
 
 def is_pause(c):
-    """`sleep S`, or `wait_rx PORT S`: wait until PORT received what it sent, S at most."""
-    return c.startswith('sleep ') or c.startswith('wait_rx ')
+    """`sleep S`, or `wait_rx PORT S`: wait until PORT received what it sent, S at most;
+    or `pull PORT QUEUE N S`: `flow pull` until N results came, S seconds at most."""
+    return c.startswith('sleep ') or c.startswith('wait_rx ') or c.startswith('pull ')
+
+
+# What testpmd prints for a `flow pull`.
+PULLED = re.compile(r'Queue #\d+ pulled (\d+) operations \((\d+) failed')
+
+
+def pulled(text):
+    """(results, failed) summed over the `flow pull` outputs in text."""
+    counts = [tuple(map(int, m)) for m in PULLED.findall(text)]
+    return sum(n for n, _ in counts), sum(f for _, f in counts)
 
 
 def split_sleeps(commands):
@@ -110,6 +121,8 @@ def feed_after_sleeps(p, rest, timeout):
 
     `sleep S`: S seconds later. `wait_rx PORT S`: once PORT's RX-packets reached its
     TX-packets (every frame it sent is back, on a looped wire), polled, or S seconds later.
+    `pull PORT QUEUE N S`: once `flow pull PORT queue QUEUE`, repeated, printed N results
+    (a pull returns only the operations the device has executed), or S seconds later.
     """
     marks = [0]
     out = []
@@ -128,6 +141,11 @@ def feed_after_sleeps(p, rest, timeout):
     def pause(words):
         if words[0] == 'sleep':
             time.sleep(float(words[1]))
+            return
+        if words[0] == 'pull':
+            until, got = min(deadline, time.monotonic() + float(words[4])), 0
+            while got < int(words[3]) and time.monotonic() < until:
+                got += pulled(executed('flow pull %s queue %s' % (words[1], words[2])))[0]
             return
         until = min(deadline, time.monotonic() + float(words[2]))
         while time.monotonic() < until:

@@ -658,6 +658,21 @@ mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return 0;
 }
 
+/* Everything it was asked to write is done at once. */
+int
+mlx5dm_queue_poll(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_queue_progress *p)
+{
+	p->done = 0;
+	p->recoveries = 0;
+	return mlx5dm_queue_flush(ctx, queue);
+}
+
+bool
+mlx5dm_queue_done(const struct mlx5dm_queue_progress *p, uint32_t pos)
+{
+	return (int32_t)(p->done - pos) >= 0;
+}
+
 bool
 mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos)
 {

@@ -11,9 +11,12 @@
  * and inserted or deleted without it, as the synchronous path's); its
  * result waits in the flow queue's ring. A postponed operation's result
  * becomes visible at the next push or the next operation that is not
- * postponed, and pull rings and drains the rule queue before it hands out
- * results: a pulled creation steers packets, a pulled destruction no longer
- * does. Only the lcore owning a flow queue touches its ring.
+ * postponed. Pull rings the rule queue, polls its completions once without
+ * waiting, and hands out, in order, the results whose writes the device
+ * executed (each remembers where its writes end on the rule queue): a
+ * pulled creation steers packets, a pulled destruction no longer does.
+ * The others wait for a later pull (0 results when nothing completed yet,
+ * as on DPDK mlx5 HWS). Only the lcore owning a flow queue touches its ring.
  *
  * A rule queue whose send ring failed (an error CQE) is brought back by
  * the next pull that finds it so: the operations whose writes the device
@@ -158,27 +161,50 @@ mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 }
 
 /*
- * Pull's wait for rule queue lq: its writes executed (0), or it failed and
- * is brought back with the results it lost marked (0 as well), or a
- * negative errno (-ETIMEDOUT: the device is silent, pull again).
+ * Where rule queue lq of the flow queue stands, without waiting for the
+ * device: polled once into *p (the writes before p->done executed), or,
+ * found failed, brought back (by this call or another flow queue's sharing
+ * it) with the results it lost marked. 0, or a negative errno
+ * (-ETIMEDOUT: the failed queue is not flushed yet, pull again).
  */
 static int
 mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-		      struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+		      struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock,
+		      struct mlx5dm_queue_progress *p)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_queue_stats qs;
 	int ret;
 
-	ret = mlx5dm_queue_drain(priv->steer, lq);
-	if (ret == -EIO)
+	ret = mlx5dm_queue_poll(priv->steer, lq, p);
+	if (ret == -EIO) {
 		ret = mlx5dm_queue_recover(priv->steer, lq);
-	if (ret == 0)
-		ret = mlx5dm_queue_stats_get(priv->steer, lq, &qs);
-	if (ret < 0 || qs.recoveries == tq->recoveries)
+		if (ret == 0)
+			ret = mlx5dm_queue_poll(priv->steer, lq, p);
+	}
+	if (ret < 0 || p->recoveries == tq->recoveries)
 		return ret;
-	tq->recoveries = qs.recoveries;
-	return mlx5dm_flow_tq_lost(dev, fp, tq, lq, qlock);
+	tq->recoveries = p->recoveries;
+	ret = mlx5dm_flow_tq_lost(dev, fp, tq, lq, qlock);
+	/* The lost creations' flows were destroyed (and drained): where it stands now. */
+	if (ret == 0)
+		ret = mlx5dm_queue_poll(priv->steer, lq, p);
+	return ret;
+}
+
+/*
+ * How many of the first n results waiting may be pulled: those whose
+ * writes the device executed, in order (a result stops those behind it).
+ */
+static uint32_t
+mlx5dm_flow_tq_ready(const struct mlx5dm_flow_tq *tq, uint32_t n,
+		     const struct mlx5dm_queue_progress *p)
+{
+	uint32_t i, k;
+
+	for (i = 0, k = tq->head; i < n; i++, k = k + 1 == tq->size ? 0 : k + 1)
+		if (tq->op[k].writes && !mlx5dm_queue_done(p, tq->op[k].pos))
+			break;
+	return i;
 }
 
 /* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
@@ -371,7 +397,9 @@ unlock:
 	 */
 	if (flow == NULL && tq->count == 0 && rte_errno == EIO &&
 	    mlx5dm_flow_tq_steer(dev) != NULL) {
-		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock);
+		struct mlx5dm_queue_progress p;
+
+		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
 		rte_errno = EIO;
 	}
 	if (flow == NULL)
@@ -436,26 +464,30 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	if (n == 0)
 		return 0;
 	/*
-	 * What is pulled is in the device: the writes of the flow queue's rule
-	 * queue have completed (the library takes the queue's lock), and so
-	 * have those of other queues they waited for; or the rule queue failed
-	 * and the operations it lost end in error.
+	 * What is pulled is in the device: the writes of the operation have
+	 * completed on the flow queue's rule queue (and so have those of
+	 * other queues they waited for), or the rule queue failed and the
+	 * operations it lost end in error. Nothing is waited for: the others
+	 * stay for a later pull, as DPDK mlx5 HWS's pull returns what its
+	 * queue's CQ completed.
 	 */
 	mlx5dm_rules_ring(priv);
 	if (priv->steer != NULL) {
+		struct mlx5dm_queue_progress p;
 		rte_spinlock_t *qlock;
 		uint16_t lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 
-		ret = mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock);
+		ret = mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
+		if (ret == -ETIMEDOUT)
+			return rte_flow_error_set(error, ETIMEDOUT,
+						  RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+						  "steering library: the failed rule queue is "
+						  "not flushed yet; pull again");
+		if (ret < 0)
+			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+						  NULL, "steering library: the rule queue failed");
+		n = mlx5dm_flow_tq_ready(tq, n, &p);
 	}
-	/* A silent device: the results stay for a later pull, which waits again. */
-	if (ret == -ETIMEDOUT)
-		return rte_flow_error_set(error, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: the device has not executed the "
-					  "rule queue's writes yet; pull again");
-	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: the rule queue failed");
 	for (i = 0; i < n; i++) {
 		res[i] = tq->res[tq->head];
 		tq->head = tq->head + 1 == tq->size ? 0 : tq->head + 1;

@@ -99,7 +99,7 @@ struct rte_flow_action_handle {
 };
 
 /* One flow queue: results of finished operations, a ring of size entries (one lcore). */
-/* What a waiting result needs should its rule queue fail (mlx5dm_flow_pull()). */
+/* When a waiting result may be pulled, and what it needs should its rule queue fail. */
 struct mlx5dm_flow_tq_op {
 	struct rte_flow *flow;          /* a creation's flow, undone if its writes were lost */
 	uint32_t pos;                   /* the rule queue's position after the operation */

@@ -117,3 +117,23 @@ pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_result *res, unsi
 	}
 	return got;
 }
+
+struct rte_flow_pattern_template *
+ipv4_dst_template(uint16_t port)
+{
+	static const struct rte_flow_item_ipv4 ip_mask = {
+		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
+	};
+	const struct rte_flow_item pattern[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_error err;
+
+	pt = rte_flow_pattern_template_create(port, &pta, pattern, &err);
+	assert_non_null(pt);
+	return pt;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct rte_flow_op_result;
+struct rte_flow_pattern_template;
 struct rte_mempool;
 
 /* rte_eal_init() as the tests run it (prog names the process); the pool, or NULL. */
@@ -32,5 +33,8 @@ uint64_t xstat(uint16_t port, const char *name);
  */
 unsigned int pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
 			  unsigned int n);
+
+/* An ingress pattern template of port: eth / ipv4 matching the whole destination. */
+struct rte_flow_pattern_template *ipv4_dst_template(uint16_t port);
 
 #endif /* _PMD_ENV_H_ */

@@ -335,18 +335,9 @@ static const struct rte_flow_action drop_actions[] = {
 static void
 drop_table_open(struct drop_table *t, const char *name)
 {
-	static const struct rte_flow_item_ipv4 ip_mask = {
-		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
-	};
-	const struct rte_flow_item pattern[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
 	const struct rte_flow_queue_attr qa = { .size = 64 };
 	const struct rte_flow_queue_attr *qas[] = { &qa };
 	const struct rte_flow_port_attr pa = { 0 };
-	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
 	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = 1024,
@@ -363,8 +354,7 @@ drop_table_open(struct drop_table *t, const char *name)
 	assert_int_equal(rte_eth_tx_queue_setup(t->port, 0, 512, 0, NULL), 0);
 	assert_int_equal(rte_flow_configure(t->port, &pa, 1, qas, &err), 0);
 	assert_int_equal(rte_eth_dev_start(t->port), 0);
-	t->pt = rte_flow_pattern_template_create(t->port, &pta, pattern, &err);
-	assert_non_null(t->pt);
+	t->pt = ipv4_dst_template(t->port);
 	t->at = rte_flow_actions_template_create(t->port, &ata, drop_actions, drop_actions, &err);
 	assert_non_null(t->at);
 	t->tbl = rte_flow_template_table_create(t->port, &ta, &t->pt, 1, &t->at, 1, &err);

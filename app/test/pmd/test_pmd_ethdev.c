@@ -583,14 +583,6 @@ test_icm_resident(void **state)
 static void
 test_template_table_icm(void **state)
 {
-	static const struct rte_flow_item_ipv4 ip_mask = {
-		.hdr = { .dst_addr = RTE_BE32(0xffffffff) },
-	};
-	const struct rte_flow_item pattern[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .mask = &ip_mask },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
 	struct rte_flow_item_ipv4 ip = { 0 };
 	const struct rte_flow_item rule[] = {
 		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
@@ -600,7 +592,6 @@ test_template_table_icm(void **state)
 	const struct rte_flow_queue_attr qa = { .size = 64 };
 	const struct rte_flow_queue_attr *qas[] = { &qa };
 	const struct rte_flow_port_attr pa = { 0 };
-	const struct rte_flow_pattern_template_attr pta = { .ingress = 1 };
 	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 1, .ingress = 1 },
@@ -627,8 +618,7 @@ test_template_table_icm(void **state)
 	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
 	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
 	assert_int_equal(rte_eth_dev_start(port), 0);
-	pt = rte_flow_pattern_template_create(port, &pta, pattern, &err);
-	assert_non_null(pt);
+	pt = ipv4_dst_template(port);
 	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
 	assert_non_null(at);
 	icm0 = xstat(port, "steer_icm_used_bytes");

@@ -6,8 +6,9 @@
  * rte_flow_create() / rte_flow_destroy() from two EAL lcores at once on one
  * port, into one group and pattern (so one matcher): each lcore inserts on
  * its own rule queue, and the frames sent afterwards show that every live
- * rule steers and no deleted one does. The suite "tsan" runs it in a
- * ThreadSanitizer build.
+ * rule steers and no deleted one does; then the same through two flow
+ * queues of one template table (rte_flow_async_create() / _destroy(), push,
+ * pull). The suite "tsan" runs it in a ThreadSanitizer build.
  */
 
 /* rte_eth_dev_priv_dump() is experimental in 22.11. */
@@ -48,6 +49,9 @@ static struct rte_mempool *pool;
 
 struct lcore_job {
 	uint16_t port;
+	/* With a template table: through flow queue queue (push, pull without waiting). */
+	struct rte_flow_template_table *table;
+	uint32_t queue;
 	uint32_t base;          /* first IPv4 destination (host order); MARK id = dst - base0 */
 	uint32_t mark;          /* MARK id of the first rule */
 	struct rte_flow *flows[RULES];
@@ -58,10 +62,12 @@ struct lcore_job {
 
 static uint32_t go;         /* the lcores start together */
 
+/* The job's rule to dst, marked: through its flow queue (postponed) when it has a table. */
 static struct rte_flow *
-rule_create(uint16_t port, uint32_t dst, uint32_t mark, struct rte_flow_error *err)
+rule_create(const struct lcore_job *j, uint32_t dst, uint32_t mark, struct rte_flow_error *err)
 {
 	const struct rte_flow_attr attr = { .group = 0, .ingress = 1 };
+	const struct rte_flow_op_attr later = { .postpone = 1 };
 	const struct rte_flow_item_ipv4 spec = { .hdr.dst_addr = rte_cpu_to_be_32(dst) };
 	const struct rte_flow_item_ipv4 mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
 	const struct rte_flow_item pattern[] = {
@@ -77,39 +83,95 @@ rule_create(uint16_t port, uint32_t dst, uint32_t mark, struct rte_flow_error *e
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 
-	return rte_flow_create(port, &attr, pattern, actions, err);
+	if (j->table != NULL)
+		return rte_flow_async_create(j->port, j->queue, &later, j->table, pattern, 0,
+					     actions, 0, NULL, err);
+	return rte_flow_create(j->port, &attr, pattern, actions, err);
 }
+
+#define PUSH 32u
+
+/*
+ * The job's flow queue: a push, then pulls until at most keep results wait
+ * (a pull returns only the operations the device has executed). Each
+ * result must be a success; false once the wait gave up.
+ */
+static bool
+job_pull(struct lcore_job *j, uint32_t *waiting, uint32_t keep)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	struct rte_flow_op_result res[PUSH];
+	struct rte_flow_error err;
+	int n, i;
+
+	if (rte_flow_push(j->port, j->queue, &err) != 0)
+		return false;
+	while (*waiting > keep && rte_get_timer_cycles() < deadline) {
+		n = rte_flow_pull(j->port, j->queue, res, PUSH, &err);
+		if (n < 0)
+			return false;
+		for (i = 0; i < n; i++)
+			if (res[i].status != RTE_FLOW_OP_SUCCESS && j->failures++ == 0)
+				snprintf(j->msg, sizeof(j->msg), "a pulled result failed");
+		*waiting -= (uint32_t)n;
+		if (n == 0)
+			rte_pause();
+	}
+	return *waiting <= keep;
+}
+
 
 /*
  * ROUNDS times: create the job's RULES rules, then destroy them; in the
- * last round only the odd ones go, so the even ones stay.
+ * last round only the odd ones go, so the even ones stay. Through its flow
+ * queue when the job has a table: a push every PUSH operations and a pull
+ * of what is done, a wait only when the queue (4 x PUSH) could not take
+ * the next batch, and every result pulled before the destructions start.
  */
 static int
 lcore_rules(void *arg)
 {
+	const struct rte_flow_op_attr later = { .postpone = 1 };
 	struct lcore_job *j = arg;
 	struct rte_flow_error err;
+	uint32_t waiting = 0;
 	unsigned int r, i;
+	int ret;
 
 	while (__atomic_load_n(&go, __ATOMIC_ACQUIRE) == 0)
 		rte_pause();
 	for (r = 0; r < ROUNDS; r++) {
 		for (i = 0; i < RULES; i++) {
-			j->flows[i] = rule_create(j->port, j->base + i, j->mark + i, &err);
+			j->flows[i] = rule_create(j, j->base + i, j->mark + i, &err);
 			if (j->flows[i] == NULL && j->failures++ == 0)
 				snprintf(j->msg, sizeof(j->msg), "create: %s",
 					 err.message != NULL ? err.message : "?");
+			waiting += j->table != NULL && j->flows[i] != NULL;
+			if (j->table != NULL && (i + 1) % PUSH == 0 &&
+			    !job_pull(j, &waiting, 2 * PUSH) && j->failures++ == 0)
+				snprintf(j->msg, sizeof(j->msg), "pull after creations");
 		}
+		if (j->table != NULL && !job_pull(j, &waiting, 0) && j->failures++ == 0)
+			snprintf(j->msg, sizeof(j->msg), "pull of the creations");
 		for (i = 0; i < RULES; i++) {
 			if (r == ROUNDS - 1 && i % 2 == 0)
 				continue;
-			if (j->flows[i] != NULL &&
-			    rte_flow_destroy(j->port, j->flows[i], &err) != 0 &&
-			    j->failures++ == 0)
+			if (j->flows[i] == NULL)
+				continue;
+			ret = j->table == NULL ? rte_flow_destroy(j->port, j->flows[i], &err) :
+			      rte_flow_async_destroy(j->port, j->queue, &later, j->flows[i], NULL,
+						     &err);
+			if (ret != 0 && j->failures++ == 0)
 				snprintf(j->msg, sizeof(j->msg), "destroy: %s",
 					 err.message != NULL ? err.message : "?");
+			waiting += j->table != NULL && ret == 0;
 			j->flows[i] = NULL;
+			if (j->table != NULL && waiting >= PUSH &&
+			    !job_pull(j, &waiting, 2 * PUSH) && j->failures++ == 0)
+				snprintf(j->msg, sizeof(j->msg), "pull after destructions");
 		}
+		if (j->table != NULL && !job_pull(j, &waiting, 0) && j->failures++ == 0)
+			snprintf(j->msg, sizeof(j->msg), "pull of the destructions");
 	}
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return 0;
@@ -250,20 +312,21 @@ queue_rules(uint16_t port, unsigned int q)
 	return v;
 }
 
-static void
-test_two_lcores_one_matcher(void **state)
+/* A started looped port of vdev name (rte_flow_configure() first when nb_fq > 0). */
+static uint16_t
+port_open(const char *name, uint16_t nb_fq)
 {
-	static struct lcore_job jobs[NB_LCORES];
+	const struct rte_flow_queue_attr qa = { .size = 4 * PUSH };
+	const struct rte_flow_queue_attr *qas[] = { &qa, &qa };
+	const struct rte_flow_port_attr pa = { 0 };
 	struct rte_pmd_mlx5dm_port_info info;
 	struct rte_eth_conf conf = { 0 };
 	struct rte_flow_error err;
-	unsigned int worker, i;
 	uint16_t port;
 
-	(void)state;
 	assert_int_equal(rte_lcore_count(), NB_LCORES);
-	assert_int_equal(rte_vdev_init("net_mlx5dm20", NULL), 0);
-	port = port_by_name("net_mlx5dm20");
+	assert_int_equal(rte_vdev_init(name, NULL), 0);
+	port = port_by_name(name);
 	assert_true(port < RTE_MAX_ETHPORTS);
 	/* A looped port: what it sends comes back to its own Rx queue. */
 	assert_int_equal(rte_pmd_mlx5dm_port_info_get(port, &info), 0);
@@ -271,15 +334,28 @@ test_two_lcores_one_matcher(void **state)
 	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
 	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL, pool), 0);
 	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
+	if (nb_fq != 0)
+		assert_int_equal(rte_flow_configure(port, &pa, nb_fq, qas, &err), 0);
 	assert_int_equal(rte_eth_dev_start(port), 0);
+	return port;
+}
+
+/* The jobs of both lcores at once (through flow queue i of table for lcore i, if any). */
+static void
+run_jobs(struct lcore_job *jobs, uint16_t port, struct rte_flow_template_table *table)
+{
+	unsigned int worker, i;
 
 	for (i = 0; i < NB_LCORES; i++) {
 		memset(&jobs[i], 0, sizeof(jobs[i]));
 		jobs[i].port = port;
+		jobs[i].table = table;
+		jobs[i].queue = i;
 		jobs[i].base = 0x0a010000u + i * 0x100u;
 		jobs[i].mark = 1 + i * RULES;
 	}
 	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	__atomic_store_n(&go, 0, __ATOMIC_RELEASE);
 	assert_int_equal(rte_eal_remote_launch(lcore_rules, &jobs[1], worker), 0);
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	lcore_rules(&jobs[0]);
@@ -292,7 +368,19 @@ test_two_lcores_one_matcher(void **state)
 			fail_msg("lcore job %u: %u failures, first: %s", i, jobs[i].failures,
 				 jobs[i].msg);
 	}
+}
 
+static void
+test_two_lcores_one_matcher(void **state)
+{
+	static struct lcore_job jobs[NB_LCORES];
+	struct rte_flow_error err;
+	unsigned int i;
+	uint16_t port;
+
+	(void)state;
+	port = port_open("net_mlx5dm20", 0);
+	run_jobs(jobs, port, NULL);
 	/* Each lcore's own rule queue holds the rules it left (queue 0: the default rule too). */
 	assert_int_equal(queue_rules(port, 1), RULES / 2);
 	assert_true(queue_rules(port, 0) >= RULES / 2);
@@ -303,6 +391,66 @@ test_two_lcores_one_matcher(void **state)
 	assert_int_equal(rte_eth_dev_stop(port), 0);
 	assert_int_equal(rte_eth_dev_close(port), 0);
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm20"), 0);
+}
+
+/*
+ * The same through the template API: each lcore on its own flow queue into
+ * one template table, pulling only what the device executed; once every
+ * result was pulled, exactly the live rules steer.
+ */
+static void
+test_two_lcores_flow_queues(void **state)
+{
+	/* The mark and the queue are each rule's (zero masks). */
+	static const struct rte_flow_action_mark mark;
+	static const struct rte_flow_action_queue queue;
+	const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = NB_LCORES * RULES,
+	};
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	static struct lcore_job jobs[NB_LCORES];
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *table;
+	struct rte_flow_error err;
+	uint32_t waiting;
+	unsigned int i, k;
+	uint16_t port;
+
+	(void)state;
+	port = port_open("net_mlx5dm21", NB_LCORES);
+	pt = ipv4_dst_template(port);
+	at = rte_flow_actions_template_create(port, &ata, actions, actions, &err);
+	assert_non_null(at);
+	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	if (table == NULL)
+		fail_msg("template table: %s", err.message != NULL ? err.message : "?");
+	run_jobs(jobs, port, table);
+	for (i = 0; i < NB_LCORES; i++)
+		check_steering(port, &jobs[i]);
+	/* The live rules go through their flow queues too; the table is then empty. */
+	for (i = 0; i < NB_LCORES; i++) {
+		waiting = 0;
+		for (k = 0; k < RULES; k += 2) {
+			assert_int_equal(rte_flow_async_destroy(port, i, &later, jobs[i].flows[k],
+								NULL, &err), 0);
+			waiting++;
+		}
+		assert_true(job_pull(&jobs[i], &waiting, 0));
+		assert_int_equal(jobs[i].failures, 0);
+	}
+	assert_int_equal(rte_flow_template_table_destroy(port, table, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm21"), 0);
 }
 
 static int
@@ -326,6 +474,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_lcores_one_matcher),
+		cmocka_unit_test(test_two_lcores_flow_queues),
 	};
 
 	return cmocka_run_group_tests_name("pmd_lcores", tests, setup, teardown);

@@ -5,12 +5,15 @@
 # Benchmark (never part of the test suites): the template and asynchronous
 # rte_flow API of net_mlx5dm on the device model. mlx5dm-bench-flow-async
 # (app/bench/bench_flow_async.c) inserts RULES 5-tuple rules into one
-# template table of group 1 sized for them, a push and a pull every 32
-# operations, on 1 and on 2 lcores (one flow queue each), then destroys
-# them the same way. Per line: insertion and deletion rates, the latency of
-# one rte_flow_async_create() call (p50, p99, p99.9, the worst), the mean
-# and worst push + pull, ICM and host bytes per rule, and the floor of the
-# same run: rte_hash inserts and deletes of the same keys, bytes per key.
+# template table of group 1 sized for them, on 1 and on 2 lcores (one flow
+# queue of 1024 each), then destroys them the same way, keeping the queue
+# deep as an asynchronous application does: a push every 32 operations and
+# one pull of what the device has executed, more pulls only when the queue
+# could not take the next batch. Per line: insertion and deletion rates,
+# the latency of one rte_flow_async_create() call (p50, p99, p99.9, the
+# worst), the mean and worst push + pulls, ICM and host bytes per rule,
+# and the floor of the same run: rte_hash inserts and deletes of the same
+# keys, bytes per key.
 # Each size runs with EAL hugepages (when 1024 are free: devtools/setup.sh
 # reserves them) and with --no-huge. The machine's load (uptime) is printed
 # first: figures from a loaded machine say little. The port's STE ICM

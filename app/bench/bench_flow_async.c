@@ -6,14 +6,19 @@
  * mlx5dm-bench-flow-async: the template and asynchronous rte_flow API on
  * port 0. N ingress 5-tuple rules (eth / ipv4 src dst / udp src dst, QUEUE
  * fixed by the actions template) go into one template table of group 1
- * sized for them, through one flow queue per lcore (postponed, a push and a
- * pull every --push operations), then are destroyed the same way; on 1 and
- * on 2 lcores (each lcore its share of the rules on its own queue).
+ * sized for them, through one flow queue per lcore, then are destroyed the
+ * same way; on 1 and on 2 lcores (each lcore its share of the rules on its
+ * own queue). The queue is kept deep, as an asynchronous application keeps
+ * it: the operations are postponed, and every --push operations a push is
+ * followed by one pull of what the device has executed, without waiting for
+ * the rest; only when the flow queue could not take the next batch (more
+ * than --queue-size less --push results outstanding) does the lcore pull
+ * until it can. At the end it pulls until every result is in.
  *
  * Per run: insertion and deletion rates (and insertions per second of
  * time inside the create calls, summed over the lcores: "in calls"), the
  * latency of one rte_flow_async_create() call (p50, p99, p99.9, the
- * worst), the mean and worst push plus pull of an insertion batch ("sync"), and the ICM (xstat
+ * worst), the mean and worst push plus pulls after an insertion batch ("sync"), and the ICM (xstat
  * steer_icm_used_bytes) and host bytes (rte_malloc heap in use) per rule,
  * with the table and its rules in place.
  * Next to them, the floor measured in the same run: rte_hash inserts and
@@ -33,6 +38,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +77,7 @@ struct bench_opts {
 struct bench_worker {
 	unsigned int queue;
 	uint32_t push;			/**< Operations between pushes. */
+	uint32_t keep;			/**< Results outstanding the queue has room beside. */
 	uint32_t first;
 	uint32_t n;
 	struct rte_flow **flows;	/**< Handles of the share's rules. */
@@ -84,7 +91,7 @@ struct bench_worker {
 	uint64_t pulled_failed;
 	uint64_t call_failed;
 	uint64_t pull_timeouts;		/**< Pulls that timed out (and were retried). */
-	uint64_t max_batch;		/**< Cycles of the slowest push + pull. */
+	uint64_t max_batch;		/**< Cycles of the slowest push + pulls. */
 	uint64_t sum_batch;		/**< Cycles of all of them... */
 	uint64_t nb_batch;		/**< ...and their number. */
 	double seconds;
@@ -220,7 +227,7 @@ pull(struct bench_worker *w)
 	int n, i;
 
 	n = rte_flow_pull(PORT, w->queue, res, PULL_BURST, &err);
-	/* The device completed nothing for the stall limit: the results wait, pull again. */
+	/* A failed rule queue the device did not flush for the stall limit: pull again. */
 	if (n == -ETIMEDOUT) {
 		w->pull_timeouts++;
 		return 0;
@@ -239,7 +246,10 @@ pull(struct bench_worker *w)
 	return (unsigned int)n;
 }
 
-/* A push, then pulls until at most @p keep operations wait for their result. */
+/*
+ * A push, one pull of what the device has executed, then more pulls only
+ * while more than @p keep operations wait for their result.
+ */
 static void
 push_pull(struct bench_worker *w, uint64_t *inflight, uint64_t keep)
 {
@@ -255,6 +265,9 @@ push_pull(struct bench_worker *w, uint64_t *inflight, uint64_t keep)
 	do {
 		n = pull(w);
 		*inflight -= RTE_MIN((uint64_t)n, *inflight);
+		/* Waiting with nothing done yet: the device model's thread may need this core. */
+		if (n == 0 && *inflight > keep)
+			sched_yield();
 	} while (*inflight > keep && w->error[0] == '\0');
 	t = rte_rdtsc() - t0;
 	w->max_batch = RTE_MAX(w->max_batch, t);
@@ -316,10 +329,9 @@ worker_flows(void *arg)
 			}
 		}
 		w->calls_ok++;
-		/* Results of the batch before may wait: a queue holds two batches. */
 		inflight++;
 		if ((i + 1) % w->push == 0)
-			push_pull(w, &inflight, w->push);
+			push_pull(w, &inflight, w->keep);
 	}
 	if (w->error[0] == '\0')
 		push_pull(w, &inflight, 0);
@@ -403,7 +415,8 @@ check(bool cond, const char *what, unsigned int nb)
 }
 
 static void
-share(unsigned int nb, uint32_t rules, struct rte_flow **flows, uint32_t *lat, uint32_t push)
+share(unsigned int nb, uint32_t rules, struct rte_flow **flows, uint32_t *lat, uint32_t push,
+      uint32_t queue_size)
 {
 	unsigned int i;
 
@@ -411,6 +424,7 @@ share(unsigned int nb, uint32_t rules, struct rte_flow **flows, uint32_t *lat, u
 	for (i = 0; i < nb; i++) {
 		workers[i].queue = i;
 		workers[i].push = push;
+		workers[i].keep = queue_size - push;
 		workers[i].first = rules / nb * i;
 		workers[i].n = i + 1 == nb ? rules - workers[i].first : rules / nb;
 		workers[i].flows = flows == NULL ? NULL : flows + workers[i].first;
@@ -474,7 +488,7 @@ floor_run(unsigned int nb, uint32_t rules, struct bench_result *r)
 		r->ok = false;
 		return;
 	}
-	share(nb, rules, NULL, NULL, 0);
+	share(nb, rules, NULL, NULL, 0, 0);
 	for (i = 0; i < nb; i++)
 		workers[i].hash = h;
 	t = run_on(nb, worker_hash);
@@ -518,7 +532,7 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		r->ok = check(false, "the template table could not be made", nb);
 		return;
 	}
-	share(nb, o->rules, flows, lat, o->push);
+	share(nb, o->rules, flows, lat, o->push, o->queue_size);
 	for (i = 0; i < nb; i++)
 		workers[i].table = table;
 	t = run_on(nb, worker_flows);
@@ -673,8 +687,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
-	printf("async rte_flow: %u rules, 5-tuple, one template table in group 1, push every %u "
-	       "(net_mlx5dm)\n", o.rules, o.push);
+	printf("async rte_flow: %u rules, 5-tuple, one template table in group 1, push every %u, "
+	       "flow queues of %u (net_mlx5dm)\n", o.rules, o.push, o.queue_size);
 	printf("%-6s %10s %10s %10s %7s %7s %8s %8s %8s %8s %7s %8s | %10s %10s %6s\n",
 	       "lcores", "insert/s", "in calls", "delete/s", "p50 us", "p99 us", "p99.9 us",
 	       "max us", "sync us", "max sync", "ICM B/r", "host B/r", "floor ins", "floor del",

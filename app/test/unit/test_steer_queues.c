@@ -51,6 +51,8 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "mlx5dm_sim_core.h"
@@ -513,6 +515,61 @@ test_silent_queue_order(void **state)
 	assert_int_equal(mlx5dm_rule_destroy(r0[0], 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(r1[0], 1), 0);
 	assert_int_equal(mlx5dm_rule_destroy(r1[1], 1), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
+/*
+ * mlx5dm_queue_poll() waits for nothing: with the device stopped (its
+ * thread held off the model's lock) a rule's writes are posted and rung
+ * but not executed, and every poll reports a position before the rule's
+ * end. Once the device runs, polls reach it (the rule's last write asked
+ * for no completion: the poll's fence brings one) and the rule steers.
+ * Bad arguments: -EINVAL.
+ */
+static void
+test_poll_no_wait(void **state)
+{
+	struct mlx5dm_queue_progress p;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct mlx5dm_sim *sim;
+	struct timespec t0, t;
+	unsigned int i;
+	struct senv *e;
+	uint32_t pos;
+
+	(void)state;
+	e = senv_open(2);
+	sim = mlx5dm_sim_of(e->dev);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 1), 0);
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	dmac_value(0x020000000001ull, v);
+	r = senv_rule(m, 1, v, 1, &e->to_q[0]);
+	pos = mlx5dm_queue_pos(e->ctx, 1);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(mlx5dm_queue_poll(e->ctx, 1, &p), 0);
+		assert_false(mlx5dm_queue_done(&p, pos));
+	}
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		assert_int_equal(mlx5dm_queue_poll(e->ctx, 1, &p), 0);
+		if (mlx5dm_queue_done(&p, pos))
+			break;
+		sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < 5);
+	assert_true(mlx5dm_queue_done(&p, pos));
+	assert_int_equal(p.recoveries, 0);
+	assert_int_equal(send_mac(e, 0x020000000001ull), 0);
+	assert_int_equal(mlx5dm_queue_poll(e->ctx, 2, &p), -EINVAL);
+	assert_int_equal(mlx5dm_queue_poll(e->ctx, 1, NULL), -EINVAL);
+	assert_int_equal(mlx5dm_queue_poll(NULL, 1, &p), -EINVAL);
+	assert_int_equal(mlx5dm_rule_destroy(r, 1), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	senv_close(e);
 }
@@ -1096,6 +1153,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_slot_order),
 		cmocka_unit_test(test_silent_queue_order),
+		cmocka_unit_test(test_poll_no_wait),
 		cmocka_unit_test(test_silent_first_flip),
 		cmocka_unit_test(test_threads_one_slot),
 		cmocka_unit_test(test_disjoint_slots),

@@ -28,8 +28,8 @@ size_t heap_allocated(void);
 uint64_t xstat(uint16_t port, const char *name);
 /*
  * rte_flow_pull() on flow queue queue of port until n results came (a pull
- * hands out only what the device executed) or a few seconds passed; the
- * number pulled into res (the test fails on a pull error).
+ * hands out only what the device executed) or a few seconds passed without
+ * one; the number pulled into res (the test fails on a pull error).
  */
 unsigned int pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
 			  unsigned int n);

@@ -89,6 +89,36 @@ rule_create(const struct lcore_job *j, uint32_t dst, uint32_t mark, struct rte_f
 	return rte_flow_create(j->port, &attr, pattern, actions, err);
 }
 
+/*
+ * How long a burst's frames (or a flow queue's results) may take to come
+ * back, on the polling thread's own CPU clock as well as the wall's: the
+ * first burst makes the device run every rule write of the churn before
+ * the first frame, and a loaded host (or ThreadSanitizer) may leave the
+ * device's thread waiting for a CPU all along.
+ * The poller spins without yielding, so a host too loaded to run the
+ * device runs the poller as little; only a device that had the host's
+ * time and returned nothing ends the wait.
+ */
+#define RX_WAIT_NS 5000000000ull
+
+/* CPU time the calling thread has run. */
+static uint64_t
+cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A wait that began at wall cycles w0 and CPU time c0 is over. */
+static bool
+rx_waited(uint64_t w0, uint64_t c0)
+{
+	return rte_get_timer_cycles() - w0 >= RX_WAIT_NS / 1000000000ull * rte_get_timer_hz() &&
+	       cpu_ns() - c0 >= RX_WAIT_NS;
+}
+
 #define PUSH 32u
 
 /*
@@ -99,14 +129,14 @@ rule_create(const struct lcore_job *j, uint32_t dst, uint32_t mark, struct rte_f
 static bool
 job_pull(struct lcore_job *j, uint32_t *waiting, uint32_t keep)
 {
-	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+	uint64_t w0 = rte_get_timer_cycles(), c0 = cpu_ns();
 	struct rte_flow_op_result res[PUSH];
 	struct rte_flow_error err;
 	int n, i;
 
 	if (rte_flow_push(j->port, j->queue, &err) != 0)
 		return false;
-	while (*waiting > keep && rte_get_timer_cycles() < deadline) {
+	while (*waiting > keep && !rx_waited(w0, c0)) {
 		n = rte_flow_pull(j->port, j->queue, res, PUSH, &err);
 		if (n < 0)
 			return false;
@@ -114,8 +144,11 @@ job_pull(struct lcore_job *j, uint32_t *waiting, uint32_t keep)
 			if (res[i].status != RTE_FLOW_OP_SUCCESS && j->failures++ == 0)
 				snprintf(j->msg, sizeof(j->msg), "a pulled result failed");
 		*waiting -= (uint32_t)n;
-		if (n == 0)
-			rte_pause();
+		/* The wait is for a device that returns nothing: progress starts it again. */
+		if (n != 0) {
+			w0 = rte_get_timer_cycles();
+			c0 = cpu_ns();
+		}
 	}
 	return *waiting <= keep;
 }
@@ -227,35 +260,6 @@ check_frame(const struct rte_mbuf *m, const struct lcore_job *j)
 		return 0;
 	assert_int_equal(m->hash.fdir.hi, j->mark + idx);
 	return 1;
-}
-
-/*
- * How long a burst's frames may take to come back, on the polling
- * thread's own CPU clock as well as the wall's: the first burst makes the
- * device run every rule write of the churn before the first frame, and a
- * loaded host may leave the device's thread waiting for a CPU all along.
- * The poller spins without yielding, so a host too loaded to run the
- * device runs the poller as little; only a device that had the host's
- * time and returned nothing ends the wait.
- */
-#define RX_WAIT_NS 5000000000ull
-
-/* CPU time the calling thread has run. */
-static uint64_t
-cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* A wait that began at wall cycles w0 and CPU time c0 is over. */
-static bool
-rx_waited(uint64_t w0, uint64_t c0)
-{
-	return rte_get_timer_cycles() - w0 >= RX_WAIT_NS / 1000000000ull * rte_get_timer_hz() &&
-	       cpu_ns() - c0 >= RX_WAIT_NS;
 }
 
 /*

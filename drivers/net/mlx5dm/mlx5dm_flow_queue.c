@@ -469,9 +469,9 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	 * other queues they waited for), or the rule queue failed and the
 	 * operations it lost end in error. Nothing is waited for: the others
 	 * stay for a later pull, as DPDK mlx5 HWS's pull returns what its
-	 * queue's CQ completed.
+	 * queue's CQ completed. The poll rings the rule queue: the other
+	 * lcores' rule queues (and their locks) are left to their own pulls.
 	 */
-	mlx5dm_rules_ring(priv);
 	if (priv->steer != NULL) {
 		struct mlx5dm_queue_progress p;
 		rte_spinlock_t *qlock;

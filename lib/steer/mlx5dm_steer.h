@@ -256,8 +256,12 @@ struct mlx5dm_rule *mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint1
 					    struct mlx5dm_action *const actions[],
 					    const uint32_t args[]);
 /*
- * -EIO when the queue's ring is in error: the rule is released all the
- * same. -ETIMEDOUT when another queue's writes into its slot chain did not
+ * 0: the rule is released and its unlink posted. -EIO when the queue's
+ * ring is known to be in error: nothing is written and the rule is left
+ * as it was, steering (destroy it again once mlx5dm_queue_recover() has
+ * brought the queue back). A ring found in error by the destroy's own
+ * writes is a deletion lost after the call (0; mlx5dm_queue_lost() tells).
+ * -ETIMEDOUT when another queue's writes into its slot chain did not
  * complete for the stall limit: the rule is left as it was (destroy again).
  */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);

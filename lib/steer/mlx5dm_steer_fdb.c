@@ -462,7 +462,7 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 undo:
 	while (i-- > 0)
 		if (rule->refs[i] != NULL)
-			(void)mlx5dm_rule_destroy(rule->refs[i], queue);
+			mlx5dm_rule_discard(rule->refs[i], queue);
 	mlx5dm_free(rule);
 	errno = -ret;
 	return NULL;
@@ -488,20 +488,20 @@ mlx5dm_fdb_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		next->refs[2] = prev;
 	mlx5dm_spinlock_unlock(&m->fdb_lock);
 	/*
-	 * A side whose ring is in error is released all the same (-EIO): go
-	 * on. One left as it was (-ETIMEDOUT) keeps the rule, listed again
-	 * with the side that is left, for another destroy.
+	 * A side left as it was (-ETIMEDOUT; -EIO, its ring known to be in
+	 * error) keeps the rule, listed again with the side that is left, for
+	 * another destroy.
 	 */
 	for (i = 0; i < 2; i++) {
 		if (rule->refs[i] == NULL)
 			continue;
 		r = mlx5dm_rule_destroy(rule->refs[i], queue);
-		if (r != -ETIMEDOUT)
+		if (r == 0)
 			rule->refs[i] = NULL;
-		if (ret == 0 || r == -ETIMEDOUT)
+		else if (ret == 0)
 			ret = r;
 	}
-	if (ret == -ETIMEDOUT) {
+	if (ret < 0) {
 		mlx5dm_spinlock_lock(&m->fdb_lock);
 		rule->refs[2] = NULL;
 		rule->refs[3] = m->fdb_rules;

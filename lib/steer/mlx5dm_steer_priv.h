@@ -736,6 +736,12 @@ void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx
 void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
 void mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d);
+/*
+ * mlx5dm_rule_destroy() of a half-made rule (one side of an FDB rule whose
+ * other side failed), on a ring in error too: it goes, its unlink lost
+ * with the ring (ICM kept as for any deletion the ring lost).
+ */
+void mlx5dm_rule_discard(struct mlx5dm_rule *rule, uint16_t queue);
 
 /* ---- mlx5dm_steer_slab.c ---- */
 void *mlx5dm_slab_alloc_raw(struct mlx5dm_slab *s);

@@ -1123,8 +1123,13 @@ mlx5dm_rule_keep_lost(struct mlx5dm_shard *sh, struct mlx5dm_defer *d)
 	mlx5dm_defer_move(sh->lost, d);
 }
 
-int
-mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
+/*
+ * Remove rule on queue. refuse: a ring known to be in error leaves it as
+ * it was (-EIO); else its unlink is posted all the same, to be lost with
+ * the ring (what undoing a half-made FDB rule needs).
+ */
+static int
+mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 {
 	struct mlx5dm_action *actions[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
@@ -1138,11 +1143,7 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	uint32_t end;
 	int ret = 0;
 
-	if (rule == NULL)
-		return -EINVAL;
 	m = rule->matcher;
-	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
-		return mlx5dm_fdb_rule_destroy(rule, queue);
 	if (queue >= m->tbl->dom->ctx->nb_queues)
 		return -EINVAL;
 	mlx5dm_rule_ctx_init(&rc, m);
@@ -1174,10 +1175,11 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		s = s->htbl->pointing_ste;
 	}
 	/*
-	 * A ring in error is reported by the writes below. Another queue's
-	 * writes into the slot chains that did not get there: nothing changed.
 	 * The unlink is a write into the last level's slot chain, unless an
-	 * entry above it goes with the rule (recorded at level 0).
+	 * entry above it goes with the rule (recorded at level 0). Another
+	 * queue's writes into those chains that did not get there, or a ring
+	 * known to be in error (as a create, a destroy is refused there: the
+	 * device would not see the unlink): nothing changed.
 	 */
 	for (lvl = 0; lvl + 1 < m->nb_builders && path[lvl]->refcount > 1; lvl++)
 		;
@@ -1188,12 +1190,15 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 				      mlx5dm_rule_order(&rc, rule->last->htbl,
 							mlx5dm_ste_slot(rule->last));
 	}
-	if (ret == -ETIMEDOUT) {
+	if (refuse && ret == 0)
+		ret = mlx5dm_send_error(rc.q->ring);
+	else if (!refuse && ret == -EIO)
+		ret = 0;
+	if (ret < 0) {
 		mlx5dm_rule_unlock(&rc);
 		mlx5dm_defer_run(&rc.d);
-		return -ETIMEDOUT;
+		return ret;
 	}
-	ret = 0;
 	for (lvl = 0; lvl < m->nb_builders; lvl++) {
 		s = path[lvl];
 		if (--s->refcount > 0)
@@ -1210,12 +1215,20 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 		mlx5dm_ste_rec_free(rc.sh, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
-	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end))
-		mlx5dm_rule_keep_lost(rc.sh, &rc.d);
-	else if (ret == 0 && from != NULL && rc.q_locked &&
-		 mlx5dm_htbl_after_delete(rc.sh, rc.q, from, &rc.d) < 0)
+	/*
+	 * The ring failed under the unlink: the rule is gone from the library
+	 * as if the ring had failed just after the call (mlx5dm_queue_lost()
+	 * tells the caller), not refused, as the unlink changed the chain.
+	 */
+	if (ret < 0) {
+		if (mlx5dm_send_lost(rc.q->ring, end))
+			mlx5dm_rule_keep_lost(rc.sh, &rc.d);
+		ret = 0;
+	} else if (from != NULL && rc.q_locked &&
+		   mlx5dm_htbl_after_delete(rc.sh, rc.q, from, &rc.d) < 0) {
 		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "freeing an emptied older table failed");
-	if (ret == 0)
+	}
+	if (ret == 0 && mlx5dm_send_error(rc.q->ring) == 0)
 		mlx5dm_rule_drain(&rc, false);
 	/* The references to drop, once unlocked. */
 	nb_actions = 0;
@@ -1229,12 +1242,31 @@ mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
 	rc.sh->cnt.rules--;
 	if (m->tbl->dom->top == NULL)
 		rc.q->n_rules--;
-	grow0 = ret == 0 && m->nb_shards > 1 && mlx5dm_htbl_l0_due(rc.sh, false);
+	grow0 = ret == 0 && m->nb_shards > 1 && mlx5dm_send_error(rc.q->ring) == 0 &&
+		mlx5dm_htbl_l0_due(rc.sh, false);
 	mlx5dm_rule_unlock(&rc);
-	if (grow0)
-		ret = mlx5dm_htbl_l0_grow(m, queue, &rc.d);
+	/* The rule is gone whatever the growth meets: its error is for the calls that follow. */
+	if (grow0 && mlx5dm_htbl_l0_grow(m, queue, &rc.d) < 0)
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "first-level growth after a delete failed");
 	mlx5dm_defer_run(&rc.d);
 	for (i = 0; i < nb_actions; i++)
 		mlx5dm_action_unref(actions[i]);
-	return ret;
+	return 0;
+}
+
+int
+mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue)
+{
+	if (rule == NULL)
+		return -EINVAL;
+	if (rule->matcher->half[MLX5DM_STE_DIR_RX] != NULL)
+		return mlx5dm_fdb_rule_destroy(rule, queue);
+	return mlx5dm_rule_remove(rule, queue, true);
+}
+
+void
+mlx5dm_rule_discard(struct mlx5dm_rule *rule, uint16_t queue)
+{
+	if (mlx5dm_rule_remove(rule, queue, false) < 0)
+		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "a half-made rule was not removed");
 }

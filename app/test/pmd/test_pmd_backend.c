@@ -361,14 +361,24 @@ drop_table_open(struct drop_table *t, const char *name)
 	assert_non_null(t->tbl);
 }
 
+/* The table and its templates go; the port stays started (once: tbl NULL then). */
 static void
-drop_table_close(struct drop_table *t)
+drop_table_destroy(struct drop_table *t)
 {
 	struct rte_flow_error err;
 
+	if (t->tbl == NULL)
+		return;
 	assert_int_equal(rte_flow_template_table_destroy(t->port, t->tbl, &err), 0);
 	assert_int_equal(rte_flow_actions_template_destroy(t->port, t->at, &err), 0);
 	assert_int_equal(rte_flow_pattern_template_destroy(t->port, t->pt, &err), 0);
+	t->tbl = NULL;
+}
+
+static void
+drop_table_close(struct drop_table *t)
+{
+	drop_table_destroy(t);
 	assert_int_equal(rte_eth_dev_stop(t->port), 0);
 	assert_int_equal(rte_eth_dev_close(t->port), 0);
 	assert_int_equal(rte_vdev_uninit(t->name), 0);
@@ -392,6 +402,79 @@ drop_rule_later(struct drop_table *t, uint8_t d, void *user_data)
 }
 
 /*
+ * Fail ring as a ConnectX fails a QP: a write past the end of the STE ICM
+ * DM its key names (the model's own range check makes it a remote access
+ * error); the drain finds the ring in error.
+ */
+static void
+ring_fail_posted(struct mlx5dm_send_ring *ring)
+{
+	uint8_t line[64];
+
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40),
+					   ring->last_rkey, line, sizeof(line)), 0);
+}
+
+static void
+ring_fail(struct mlx5dm_send_ring *ring)
+{
+	ring_fail_posted(ring);
+	assert_int_equal(mlx5dm_send_drain(ring), -EIO);
+}
+
+/*
+ * rte_flow_destroy() on the calling lcore's rule queue in error: refused
+ * (EIO), the flow kept and steering, the queue brought back; the destroy
+ * made again succeeds and the flow's ICM returns to the pool.
+ */
+static void
+sync_refused_destroy(uint16_t port)
+{
+	static const struct rte_flow_attr attr = { .ingress = 1 };
+	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000003) };
+	const struct rte_flow_item_ipv4 ip_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip, .mask = &ip_mask },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	struct mlx5dm_priv *priv = rte_eth_devices[port].data->dev_private;
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(&rte_eth_devices[port]);
+	struct mlx5dm_queue_stats qs;
+	struct rte_flow_error err;
+	uint64_t icm, rules;
+	rte_spinlock_t *lock;
+	struct rte_flow *s;
+	uint16_t q;
+
+	assert_int_equal(mlx5dm_domain_sync(priv->dom_rx, MLX5DM_SYNC_MEM), 0);
+	icm = xstat(port, "steer_icm_used_bytes");
+	s = rte_flow_create(port, &attr, rule, drop, &err);
+	assert_non_null(s);
+	assert_false(frame_received(port, 3));
+	rules = xstat(port, "steer_rules");
+	q = mlx5dm_flow_queue_of(fp, &lock);
+	ring_fail(priv->steer->queues[q].ring);
+	assert_int_equal(rte_flow_destroy(port, s, &err), -EIO);
+	assert_int_equal(rte_errno, EIO);
+	assert_non_null(strstr(err.message, "in error"));
+	assert_int_equal(xstat(port, "steer_rules"), rules);
+	assert_false(frame_received(port, 3));
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, q, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.recoveries, 1);
+	assert_int_equal(rte_flow_destroy(port, s, &err), 0);
+	assert_true(frame_received(port, 3));
+	assert_int_equal(rte_flow_destroy(port, s, &err), -EINVAL);
+	assert_int_equal(mlx5dm_domain_sync(priv->dom_rx, MLX5DM_SYNC_MEM), 0);
+	assert_int_equal(xstat(port, "steer_icm_used_bytes"), icm);
+}
+
+/*
  * A flow queue's rule queue whose QP fails: a write past the end of the
  * STE ICM DM its key names (the model's own range check makes it fail as a
  * ConnectX does, a remote access error) is posted on the rule queue, then
@@ -412,9 +495,8 @@ test_async_ring_recovery(void **state)
 	struct mlx5dm_queue_stats qs;
 	struct rte_flow_error err;
 	struct drop_table t;
-	uint64_t icm1, rules1;
+	uint64_t icm1, rules1, left = mlx5dm_sim_left_behind();
 	unsigned int i, made = 0;
-	uint8_t line[64];
 	uint16_t port, lq;
 	int n;
 
@@ -430,9 +512,7 @@ test_async_ring_recovery(void **state)
 	fp = mlx5dm_flow_port_fp(&rte_eth_devices[port]);
 	lq = (uint16_t)(fp->port.tmpl + 0 % fp->port.nb_tmpl);
 	ring = priv->steer->queues[lq].ring;
-	memset(line, 0xee, sizeof(line));
-	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40),
-					   ring->last_rkey, line, sizeof(line)), 0);
+	ring_fail_posted(ring);
 	for (i = 0; i < RTE_DIM(f); i++) {
 		f[i] = drop_rule_later(&t, (uint8_t)(2 + i), (void *)(uintptr_t)(0x100 + i));
 		/* Refused at once once the device reported the failure (EIO). */
@@ -459,13 +539,37 @@ test_async_ring_recovery(void **state)
 		assert_true(frame_received(port, (uint8_t)(2 + i)));
 	/* The queue takes rules again. */
 	g = drop_rule(port, t.tbl, 2);
+	/*
+	 * A destroy on the rule queue known to be in error is refused: no
+	 * result, the flow kept and steering; the queue is brought back, so
+	 * the same destroy then succeeds.
+	 */
+	ring_fail(ring);
+	rules1 = xstat(port, "steer_rules");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), -EIO);
+	assert_int_equal(rte_errno, EIO);
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_HANDLE);
+	assert_non_null(strstr(err.message, "in error"));
+	assert_int_equal(rte_flow_pull(port, 0, res, RTE_DIM(res), &err), 0);
+	assert_int_equal(xstat(port, "steer_rules"), rules1);
+	assert_false(frame_received(port, 2));
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.recoveries, 2);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), 0);
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f1, NULL, &err), 0);
 	assert_int_equal(pull_results(port, 0, res, 2), 2);
 	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
 	assert_int_equal(res[1].status, RTE_FLOW_OP_SUCCESS);
 	assert_true(frame_received(port, 1));
+	assert_true(frame_received(port, 2));
+	/* A second destroy of a destroyed flow is an unknown handle. */
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), -EINVAL);
+	drop_table_destroy(&t);
+	sync_refused_destroy(port);
 	drop_table_close(&t);
+	assert_int_equal(mlx5dm_sim_left_behind(), left);
 }
 
 #define PULL_RULES 6

@@ -669,6 +669,7 @@ ring_failure_at(uint64_t k, bool rule_fails)
 		assert_non_null(r);
 		check_rule_new_path(&fe, r);
 		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+		/* Refused on the ring in error: the rule stays, whole and steering. */
 		assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
 		check_rule_new_path(&fe, r);
 	} else if (r != NULL) {
@@ -712,9 +713,19 @@ ring_failure_at(uint64_t k, bool rule_fails)
 	assert_int_equal(errno, EIO);
 	assert_int_equal(senv_stats(fe.e).wqes, st.wqes);
 	assert_int_equal(mlx5dm_queue_flush(fe.e->ctx, 0), -EIO);
-	/* The device was not told: the base rule's entries stay until its matcher goes. */
+	/* A destroy is refused too: the base rule is kept and steers. */
+	st = senv_stats(fe.e);
 	assert_int_equal(mlx5dm_rule_destroy(fe.base, 0), -EIO);
+	assert_int_equal(senv_stats(fe.e).wqes, st.wqes);
+	assert_int_equal(senv_stats(fe.e).rules, st.rules);
 	assert_int_equal(senv_send(fe.e, &f, NULL), 3);
+	/* Once the queue is back, the refused destroys succeed and the rules stop steering. */
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	if (r != NULL)
+		assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(fe.base, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
 	assert_int_equal(mlx5dm_matcher_destroy(fe.m), 0);
 	assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
 	DESTROY_ACTIONS(fe.tag, fe.mod, fe.push, fe.cnt);

@@ -997,6 +997,11 @@ uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);
 /* The same queue, and the lock to take around its use (NULL: the thread's own queue). */
 uint16_t mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock);
+/*
+ * Bring rule queue queue back from an error (its use's lock held, if it
+ * has one): 0, or the library's error, logged.
+ */
+int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
 
 /*
  * A flow is made in three phases, so the port lock is not held while the

@@ -141,6 +141,21 @@ mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	return flow;
 }
 
+/*
+ * A synchronous call refused on the calling thread's rule queue in error
+ * (EIO) brings the queue back, so the call made again succeeds: a flow
+ * queue's pull does that for the template API, here no call would.
+ */
+static void
+mlx5dm_flow_sync_recover(struct mlx5dm_flow_priv *fp, uint16_t queue, rte_spinlock_t *qlock)
+{
+	if (qlock != NULL)
+		rte_spinlock_lock(qlock);
+	(void)mlx5dm_flow_queue_recover(fp, queue);
+	if (qlock != NULL)
+		rte_spinlock_unlock(qlock);
+}
+
 static struct rte_flow *
 mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
@@ -148,6 +163,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
 	struct mlx5dm_flow_build b;
+	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
 	uint16_t queue;
 	int ret;
@@ -165,7 +181,10 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
 		return NULL;
-	return mlx5dm_flow_create_end(dev, fp, &b, queue, qlock, error);
+	flow = mlx5dm_flow_create_end(dev, fp, &b, queue, qlock, error);
+	if (flow == NULL && rte_errno == EIO)
+		mlx5dm_flow_sync_recover(fp, queue, qlock);
+	return flow;
 }
 
 int
@@ -222,11 +241,15 @@ mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_f
 
 	rte_spinlock_t *qlock;
 	uint16_t queue;
+	int ret;
 
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
-	return mlx5dm_flow_destroy_one(dev, fp, flow, queue, qlock, error);
+	ret = mlx5dm_flow_destroy_one(dev, fp, flow, queue, qlock, error);
+	if (ret == -EIO)
+		mlx5dm_flow_sync_recover(fp, queue, qlock);
+	return ret;
 }
 
 static int

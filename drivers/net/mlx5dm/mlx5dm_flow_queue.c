@@ -429,6 +429,13 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	/* The queue exists (tq): the template state outlives the call. */
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 	ret = mlx5dm_flow_destroy_one(dev, fp, flow, lq, qlock, error);
+	/* Refused on a rule queue in error, the flow kept: brought back as for a creation. */
+	if (ret == -EIO && tq->count == 0 && mlx5dm_flow_tq_steer(dev) != NULL) {
+		struct mlx5dm_queue_progress p;
+
+		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
+		rte_errno = EIO;
+	}
 	if (ret == 0)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
 				    NULL);

@@ -186,7 +186,11 @@ mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
 		rte_spinlock_unlock(&fp->any_lock);
 }
 
-/* 0, or -ETIMEDOUT: the library kept the rule (another queue's writes pending). */
+/*
+ * 0, or a negative errno with the rule kept by the library, steering:
+ * -ETIMEDOUT (another queue's writes pending), -EIO (the rule queue is in
+ * error: mlx5dm_queue_recover() first).
+ */
 static int
 mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 {
@@ -195,13 +199,37 @@ mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 	if (r->rule == NULL)
 		return 0;
 	ret = mlx5dm_rule_destroy(r->rule, queue);
-	if (ret == -ETIMEDOUT)
+	if (ret < 0)
 		return ret;
-	/* EIO: released, the device not told (the queue's failure was logged once). */
-	if (ret < 0 && ret != -EIO)
-		MLX5DM_LOG(ERR, "flow", "rule not destroyed: %d", ret);
 	r->rule = NULL;
 	return 0;
+}
+
+int
+mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue)
+{
+	int ret = mlx5dm_queue_recover(fp->port.ctx, queue);
+
+	if (ret < 0)
+		MLX5DM_LOG(ERR, "flow", "rule queue %u in error not brought back: %d", queue, ret);
+	return ret;
+}
+
+/*
+ * A created sub-rule of a flow whose creation failed goes. The failure
+ * may be the rule queue's (EIO), which refuses the destroy: the queue is
+ * brought back first (the rule's own writes may be lost: the destroy
+ * writes its slot chain as the library holds it).
+ */
+static void
+mlx5dm_flow_rule_undo(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r, uint16_t queue)
+{
+	int ret = mlx5dm_flow_rule_remove(r, queue);
+
+	if (ret == -EIO && mlx5dm_flow_queue_recover(fp, queue) == 0)
+		ret = mlx5dm_flow_rule_remove(r, queue);
+	if (ret < 0)
+		MLX5DM_LOG(ERR, "flow", "rule of a failed flow not destroyed: %d", ret);
 }
 
 /* A sub-rule's matcher between its lookup and its action set. */
@@ -391,7 +419,6 @@ mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	unsigned int i;
 	int err;
 
-	RTE_SET_USED(fp);
 	for (i = 0; i < flow->nb_rules; i++) {
 		err = -mlx5dm_rule_prepare(b->m[i], b->value[i], &b->prep);
 		if (err != 0)
@@ -406,7 +433,7 @@ mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	return 0;
 undo:
 	while (i-- > 0)
-		mlx5dm_flow_rule_remove(&flow->rules[i], queue);
+		mlx5dm_flow_rule_undo(fp, &flow->rules[i], queue);
 	return mlx5dm_flow_lib_err(error, err, err == EEXIST ?
 				   "an identical rule exists (same group, priority and "
 				   "match)" : err == EIO ? "steering library: the device "
@@ -672,6 +699,8 @@ int
 mlx5dm_flow_remove_err(struct rte_flow *flow, int ret, struct rte_flow_error *error)
 {
 	return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+				  ret == -EIO ? "steering library: the rule queue is in error; "
+				  "the flow is kept: destroy it again" :
 				  "steering library: another rule queue's writes into the rule's "
 				  "hash slot did not complete; destroy it again");
 }
@@ -718,6 +747,9 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	mlx5dm_flow_objs_unlist(fp, flow);
 	q = mlx5dm_flow_queue_enter(fp);
 	ret = mlx5dm_flow_objs_remove(flow, q);
+	/* The PMD's own destroys (flush, stop) bring a queue in error back and go on. */
+	if (ret == -EIO && mlx5dm_flow_queue_recover(fp, q) == 0)
+		ret = mlx5dm_flow_objs_remove(flow, q);
 	mlx5dm_flow_queue_leave(fp, q);
 	if (ret < 0) {
 		mlx5dm_flow_objs_relist(fp, flow, listed);

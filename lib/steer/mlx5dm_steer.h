@@ -260,9 +260,12 @@ struct mlx5dm_rule *mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint1
  * ring is known to be in error: nothing is written and the rule is left
  * as it was, steering (destroy it again once mlx5dm_queue_recover() has
  * brought the queue back). A ring found in error by the destroy's own
- * writes is a deletion lost after the call (0; mlx5dm_queue_lost() tells).
- * -ETIMEDOUT when another queue's writes into its slot chain did not
- * complete for the stall limit: the rule is left as it was (destroy again).
+ * writes is a deletion lost after the call (0): the queue keeps the
+ * unlink, mlx5dm_queue_recover() writes it again, and what the rule held
+ * in ICM goes back to its pool only then (doc/guides/steering.rst,
+ * Errors). -ETIMEDOUT when another queue's writes into its slot chain did
+ * not complete for the stall limit: the rule is left as it was (destroy
+ * again).
  */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
@@ -317,11 +320,15 @@ bool mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos);
  * Bring a queue whose ring is in error back into use: once the device has
  * flushed what it was told of, its QP is reset and connected again (the
  * statistics count it), and rule operations on the queue work again. The
- * writes that did not execute are not posted again: the operations they
- * belong to (mlx5dm_queue_lost()) are the caller's to undo (a rule whose
- * creation was lost is destroyed as any other; doc/guides/steering.rst,
- * Errors). 0 (also on a queue not in error), -EINVAL, -ETIMEDOUT (the
- * device did not flush: still in error, call again), or what the device
+ * unlinks of deletions that did not execute are written again and drained
+ * before it returns (mlx5dm_queue_stats.unlinks_redone), so those rules
+ * stop steering; until then no ICM sync completes. The other writes that
+ * did not execute are not posted again: the creations they belong to
+ * (mlx5dm_queue_lost()) are the caller's to undo (a rule whose creation
+ * was lost is destroyed as any other; doc/guides/steering.rst, Errors).
+ * 0 (also on a queue not in error), -EINVAL, -ETIMEDOUT (the device did
+ * not flush: still in error, call again), -EIO (the ring failed again
+ * under the unlinks written again: call again), or what the device
  * refused.
  */
 int mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue);
@@ -661,6 +668,7 @@ struct mlx5dm_queue_stats {
 	int error;                   /* 0, or -EIO: the ring is in error (mlx5dm_rule_create) */
 	uint32_t err_syndrome;       /* of the first error CQE, 0 if none */
 	uint64_t recoveries;         /* times mlx5dm_queue_recover() brought its QP back */
+	uint64_t unlinks_redone;     /* deletions' unlinks it lost and wrote again then */
 	/*
 	 * Rule creates and destroys on it that found their matcher shard's
 	 * lock held (by another queue's rule, or a dump or statistics call)

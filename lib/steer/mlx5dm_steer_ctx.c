@@ -107,6 +107,27 @@ mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx)
 	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce, NULL);
 }
 
+/*
+ * -EIO when a ring in error lost a deletion's unlink: the device may still
+ * reach what the deletion freed until mlx5dm_queue_recover() writes it
+ * again (mlx5dm_steer_redo.c).
+ */
+static int
+mlx5dm_steer_redo_due(struct mlx5dm_ctx *ctx)
+{
+	unsigned int i;
+	bool due = false;
+
+	for (i = 0; i < ctx->nb_queues && !due; i++) {
+		struct mlx5dm_queue *q = &ctx->queues[i];
+
+		mlx5dm_spinlock_lock(&q->lock);
+		due = mlx5dm_redo_due(q);
+		mlx5dm_spinlock_unlock(&q->lock);
+	}
+	return due ? -EIO : 0;
+}
+
 /* The ICM pools' sync-before-reuse callback: no queued write targets freed ICM. */
 static int
 mlx5dm_steer_icm_sync(void *arg)
@@ -115,6 +136,8 @@ mlx5dm_steer_icm_sync(void *arg)
 	int ret;
 
 	ret = mlx5dm_steer_quiesce_rings(ctx);
+	if (ret == 0)
+		ret = mlx5dm_steer_redo_due(ctx);
 	if (ret == 0)
 		ret = mlx5dm_steer_hw_sync(ctx);
 	return ret;
@@ -268,6 +291,8 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		ctx->queues[i].ring = mlx5dm_send_ring_create(&sattr);
 		if (ctx->queues[i].ring == NULL)
 			return -errno;
+		if (mlx5dm_redo_init(&ctx->queues[i]) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -280,6 +305,7 @@ mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
 
 	if (ctx->queues != NULL) {
 		for (i = 0; i <= ctx->nb_queues; i++) {
+			mlx5dm_redo_fini(&ctx->queues[i]);
 			mlx5dm_send_ring_destroy(ctx->queues[i].ring);
 			mlx5dm_spinlock_destroy(&ctx->queues[i].lock);
 		}
@@ -516,6 +542,9 @@ mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue)
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_recover(q->ring);
+	/* Under the same hold: no sync finds the ring back and its lost unlinks not redone. */
+	if (ret == 0)
+		ret = mlx5dm_redo_run(q);
 	mlx5dm_spinlock_unlock(&q->lock);
 	return ret;
 }
@@ -587,6 +616,7 @@ mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_que
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_send_stats_get(q->ring, &ss);
 	st->rules = q->n_rules;
+	st->unlinks_redone = q->redo.redone;
 	mlx5dm_spinlock_unlock(&q->lock);
 	st->wqes = ss.wqes;
 	st->write_bytes = ss.write_bytes;

@@ -128,15 +128,8 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nb_shards; i++) {
-		struct mlx5dm_shard *sh = &m->shards[i];
-
-		mlx5dm_rule_bury_flush(sh, d);
-		if (sh->lost != NULL) {
-			mlx5dm_defer_move(d, sh->lost);
-			mlx5dm_free(sh->lost);
-		}
-	}
+	for (i = 0; i < m->nb_shards; i++)
+		mlx5dm_rule_bury_flush(&m->shards[i], d);
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_matcher_shards_fini(m, d);

@@ -131,12 +131,35 @@ struct mlx5dm_caps {
 };
 
 /* A rule queue: one send ring, used by one thread at a time (a line of its own). */
+/* An unlink written on a queue, kept until the device executed it (mlx5dm_steer_redo.c). */
+struct mlx5dm_unlink {
+	uint64_t addr;                    /* ICM address (MR address of the entry) */
+	uint32_t rkey;
+	uint32_t pos;                     /* ring position after its WQE (posted) */
+	uint8_t len;
+	bool posted;
+	uint8_t image[MLX5DM_STE_SIZE];   /* the bytes written, in the device's order */
+};
+
+/* The unlinks a queue wrote, oldest first, as a ring of cap (under the queue lock). */
+struct mlx5dm_redo {
+	struct mlx5dm_unlink *log;
+	uint32_t cap;
+	uint32_t head;
+	uint32_t count;
+	uint64_t redone;                  /* unlinks written again after a recovery */
+};
+
+/* Room for unlinks a ring in error refused to post (a half-made FDB rule's undo). */
+#define MLX5DM_REDO_UNPOSTED 64u
+
 struct mlx5dm_queue {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* owner + threads waiting for its writes */
 	struct mlx5dm_send_ring *ring;
 	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
 	int64_t n_rules;
 	uint64_t n_shard_busy;            /* its rule operations that found their shard locked */
+	struct mlx5dm_redo redo;
 };
 
 struct mlx5dm_ctx {
@@ -464,12 +487,6 @@ struct mlx5dm_shard {
 	 * call, a pause that grows with the table; a page here costs a memset.
 	 */
 	void *page_cache;
-	/*
-	 * ICM of rules deleted while their ring was in error: the device may
-	 * still reach it through this matcher, so it is freed with the
-	 * matcher, once nothing leads into it (NULL: none).
-	 */
-	struct mlx5dm_defer *lost;
 	TAILQ_HEAD(, mlx5dm_htbl) drain;  /* older tables of its chains being emptied */
 	/*
 	 * Its share of the shared first level (several shards): slots used and
@@ -736,6 +753,29 @@ void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx
 void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
 void mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d);
+/* ---- mlx5dm_steer_redo.c (queue lock held but for init/fini) ---- */
+int mlx5dm_redo_init(struct mlx5dm_queue *q);
+void mlx5dm_redo_fini(struct mlx5dm_queue *q);
+/* Write len bytes of image into ICM entry i of chunk: a deletion's unlink, kept. */
+int mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk, uint32_t i,
+		       const uint8_t *image, uint8_t len);
+/*
+ * Forget the unlinks the device executed. Every rule operation of the
+ * queue does, so a kept one is never older than the ring's outstanding
+ * WQEs (positions compare modulo 2^32).
+ */
+void mlx5dm_redo_trim(struct mlx5dm_queue *q);
+static inline void
+mlx5dm_redo_forget(struct mlx5dm_queue *q)
+{
+	if (q->redo.count != 0)
+		mlx5dm_redo_trim(q);
+}
+/* The ring is in error and lost (or never posted) an unlink: freed ICM must stay hot. */
+bool mlx5dm_redo_due(struct mlx5dm_queue *q);
+/* After a recovery: post the lost unlinks again and drain them; 0 or the ring's error. */
+int mlx5dm_redo_run(struct mlx5dm_queue *q);
+
 /*
  * mlx5dm_rule_destroy() of a half-made rule (one side of an FDB rule whose
  * other side failed), on a ring in error too: it goes, its unlink lost
@@ -806,7 +846,6 @@ struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh);
 void mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
-void mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from);
 
 /* ---- mlx5dm_steer_rule_act.c ---- */
 /*

@@ -984,6 +984,8 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	}
 	if (ret == 0)
 		mlx5dm_rule_drain(&rc, true);
+	if (rc.q_locked)
+		mlx5dm_redo_forget(rc.q);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];
@@ -1057,6 +1059,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 {
 	struct mlx5dm_ctx *ctx = rc->ctx;
 	struct mlx5dm_htbl *t = s->htbl;
+	uint8_t hw[MLX5DM_STE_SIZE];
 	struct mlx5dm_ste *f, *prev;
 
 	*subtree = s->next_htbl;
@@ -1067,8 +1070,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(rc->sh, t, -1);
 		mlx5dm_rule_bury(rc, s);
-		return mlx5dm_ste_write_image(ctx, rc->q, t->chunk, slot, 1,
-					      mlx5dm_htbl_miss_image_of(rc->sh, t));
+		return mlx5dm_redo_unlink(rc->q, t->chunk, slot,
+					  mlx5dm_htbl_miss_image_of(rc->sh, t), MLX5DM_STE_SIZE);
 	}
 	if (!s->collision) {
 		/*
@@ -1093,7 +1096,9 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
 		mlx5dm_htbl_count_collision(rc->sh, t, -1);
 		mlx5dm_rule_bury(rc, s);
-		return mlx5dm_ste_write_full(ctx, rc->q, f, rc->m->builders[t->level].bit_mask);
+		mlx5dm_ste_image(f, rc->m->builders[t->level].bit_mask, hw);
+		mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
+		return mlx5dm_redo_unlink(rc->q, f->chunk, f->index, hw, MLX5DM_STE_SIZE);
 	}
 	for (prev = mlx5dm_htbl_slot(t, mlx5dm_ste_slot(s)); prev->next_col != s;
 	     prev = prev->next_col)
@@ -1103,24 +1108,9 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
 	mlx5dm_htbl_count_collision(rc->sh, t, -1);
 	mlx5dm_rule_bury(rc, s);
-	return mlx5dm_ste_write_ctrl(ctx, rc->q, prev);
-}
-
-/*
- * A deletion whose unlink did not reach the device (its ring failed): the
- * rule leaves the library, but its entries stay where the device finds
- * them, so their ICM is kept until the matcher goes (shard lock held).
- */
-static void
-mlx5dm_rule_keep_lost(struct mlx5dm_shard *sh, struct mlx5dm_defer *d)
-{
-	if (sh->lost == NULL)
-		sh->lost = mlx5dm_zmalloc(sizeof(*sh->lost));
-	if (sh->lost == NULL) {
-		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "no memory to keep a lost rule's ICM");
-		return;
-	}
-	mlx5dm_defer_move(sh->lost, d);
+	memcpy(hw, prev->shadow, MLX5DM_STE_CTRL_SIZE);
+	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
+	return mlx5dm_redo_unlink(rc->q, prev->chunk, prev->index, hw, MLX5DM_STE_CTRL_SIZE);
 }
 
 /*
@@ -1140,7 +1130,6 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	struct mlx5dm_ste *s, *top;
 	unsigned int lvl, i;
 	bool grow0;
-	uint32_t end;
 	int ret = 0;
 
 	m = rule->matcher;
@@ -1207,7 +1196,6 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 		ret = mlx5dm_rule_unlink(&rc, s, &subtree);
 		break;
 	}
-	end = mlx5dm_send_pos(rc.q->ring);
 	mlx5dm_rule_ended(&rc, ret == 0);
 	if (subtree != NULL)
 		mlx5dm_rule_free_subtree(rc.sh, subtree, &rc.d);
@@ -1217,12 +1205,11 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
 	/*
 	 * The ring failed under the unlink: the rule is gone from the library
-	 * as if the ring had failed just after the call (mlx5dm_queue_lost()
-	 * tells the caller), not refused, as the unlink changed the chain.
+	 * as if the ring had failed just after the call, not refused, as the
+	 * unlink changed the chain. The queue keeps the unlink: its recovery
+	 * writes it again, and what the rule freed stays hot until then.
 	 */
 	if (ret < 0) {
-		if (mlx5dm_send_lost(rc.q->ring, end))
-			mlx5dm_rule_keep_lost(rc.sh, &rc.d);
 		ret = 0;
 	} else if (from != NULL && rc.q_locked &&
 		   mlx5dm_htbl_after_delete(rc.sh, rc.q, from, &rc.d) < 0) {

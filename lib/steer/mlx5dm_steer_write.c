@@ -144,21 +144,6 @@ mlx5dm_defer_run(struct mlx5dm_defer *d)
 	d->want_sync = false;
 }
 
-/* Hand from's chunks over to to (from is left empty). */
-void
-mlx5dm_defer_move(struct mlx5dm_defer *to, struct mlx5dm_defer *from)
-{
-	unsigned int inl = MLX5DM_ARRAY_SIZE(from->chunks);
-	unsigned int i;
-
-	for (i = 0; i < from->n; i++)
-		mlx5dm_defer_chunk(to, i < inl ? from->chunks[i] : from->more[i - inl]);
-	mlx5dm_free(from->more);
-	from->more = NULL;
-	from->cap = 0;
-	from->n = 0;
-}
-
 /* A record for a slot entry of one of the shard's tables (ICM = the table's). */
 struct mlx5dm_ste *
 mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh)

@@ -566,6 +566,27 @@ test_async_ring_recovery(void **state)
 	assert_true(frame_received(port, 2));
 	/* A second destroy of a destroyed flow is an unknown handle. */
 	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, NULL, &err), -EINVAL);
+	/*
+	 * A destruction the rule queue loses after the call returned (the
+	 * failing write is ahead of its unlink): the pull brings the queue
+	 * back, whose recovery writes the unlink again, so the destruction is
+	 * pulled as a success, only once the unlink written again executed:
+	 * the flow no longer steers when its result is out; its ICM returns.
+	 */
+	assert_int_equal(mlx5dm_domain_sync(priv->dom_rx, MLX5DM_SYNC_MEM), 0);
+	icm1 = xstat(port, "steer_icm_used_bytes");
+	g = drop_rule(port, t.tbl, 3);
+	ring_fail_posted(ring);
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, g, (void *)0x300, &err), 0);
+	assert_int_equal(pull_results(port, 0, res, 1), 1);
+	assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
+	assert_ptr_equal(res[0].user_data, (void *)0x300);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_int_equal(qs.recoveries, 3);
+	assert_int_equal(qs.unlinks_redone, 1);
+	assert_true(frame_received(port, 3));
+	assert_int_equal(mlx5dm_domain_sync(priv->dom_rx, MLX5DM_SYNC_MEM), 0);
+	assert_int_equal(xstat(port, "steer_icm_used_bytes"), icm1);
 	drop_table_destroy(&t);
 	sync_refused_destroy(port);
 	drop_table_close(&t);

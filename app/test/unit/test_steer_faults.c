@@ -26,6 +26,7 @@
 #include "mlx5dm_prm_res.h"
 #include "mlx5dm_res.h"
 #include "mlx5dm_send_priv.h"
+#include "mlx5dm_sim_priv.h"
 #include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 #include "test_util.h"
@@ -851,6 +852,118 @@ test_ring_recovery(void **state)
 	fenv_close(&fe);
 }
 
+/* Post a write the device fails (past the end of the STE DM the key names) on queue 0. */
+static void
+ring_bad_write(struct fenv *fe)
+{
+	struct mlx5dm_send_ring *ring = fe->e->ctx->queues[0].ring;
+	uint8_t line[64];
+
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
+					   line, sizeof(line)), 0);
+}
+
+/* The frame to dmac that the one-level matcher of test_lost_unlink_redo steers. */
+static int
+dmac_send(struct fenv *fe, uint64_t dmac)
+{
+	struct frame f;
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dmac = dmac;
+	frame_build(&f, &p);
+	return senv_send(fe->e, &f, NULL);
+}
+
+/*
+ * A deletion the ring loses after its call returned: the bad write goes
+ * before the destroy's unlink, so the QP flushes the unlink unexecuted.
+ * The rule has left the library, yet the device still holds its entry
+ * and steers by it; the freed ICM is not handed back meanwhile (the sync
+ * fails). The recovery writes the unlink again: the slot becomes the
+ * table's always-miss entry (checked byte by byte in the device's ICM),
+ * the frames are no longer steered, and the sync gives everything back.
+ */
+static void
+test_lost_unlink_redo(void **state)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 }, dev[64], was[64];
+	const uint64_t dmac = 0x0e00000000a5ull;
+	struct mlx5dm_queue_stats qs;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct snap before;
+	struct fenv fe;
+	uint64_t icm;
+	unsigned int i;
+
+	(void)state;
+	fenv_open(&fe);
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	m = senv_matcher(fe.e->tbl, 1, CRIT(outer), mask, 0);
+	/* Once for the lasting effects of a success (slab blocks, index room). */
+	mp_mac(v, F(outer, dmac_47_16), dmac + 1);
+	r = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	before = snap_take(&fe);
+	mp_mac(v, F(outer, dmac_47_16), dmac);
+	r = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	/* One level, alone in its slot: the unlink rewrites that slot. */
+	assert_false(r->last->collision);
+	assert_null(r->last->next_col);
+	icm = mlx5dm_ste_icm(r->last);
+	assert_int_equal(mlx5dm_sim_icm_read(mlx5dm_sim_of(fe.e->dev), icm, was, 64), 0);
+	/* The rule's entry: a match on the whole dmac (mask bytes set), not a miss. */
+	assert_int_not_equal(was[MLX5DM_STE_MASK_OFF], 0xdc);
+
+	ring_bad_write(&fe);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+	assert_true(mlx5dm_queue_lost(fe.e->ctx, 0, mlx5dm_queue_pos(fe.e->ctx, 0)));
+	/* Lost: the device still holds the entry and steers by it. */
+	assert_int_equal(mlx5dm_sim_icm_read(mlx5dm_sim_of(fe.e->dev), icm, dev, 64), 0);
+	assert_memory_equal(dev, was, 64);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	/* What the deletion freed must not be reused under the device. */
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
+
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.recoveries, 1);
+	assert_int_equal(qs.unlinks_redone, 1);
+	/*
+	 * The slot is the always-miss entry, in the device's order (STE v1: a
+	 * non-MATCH entry keeps its mask before its tag): a zero mask, a tag
+	 * whose first byte (0xdc) no masked packet byte can equal, and a hit
+	 * pointer of all ones with size 0 (no table), next lookup DONT_CARE.
+	 */
+	assert_int_equal(mlx5dm_sim_icm_read(mlx5dm_sim_of(fe.e->dev), icm, dev, 64), 0);
+	for (i = MLX5DM_STE_TAG_OFF; i < MLX5DM_STE_MASK_OFF; i++)
+		assert_int_equal(dev[i], 0);
+	assert_int_equal(dev[MLX5DM_STE_MASK_OFF], 0xdc);
+	for (i = MLX5DM_STE_MASK_OFF + 1; i < 64; i++)
+		assert_int_equal(dev[i], 0);
+	assert_memory_not_equal(dev, was, 64);
+	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
+	/* Redone once: another recovery has nothing more to write. */
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.unlinks_redone, 1);
+	/* The ICM and records are back. */
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	snap_assert(&fe, &before, "lost unlink", 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	fenv_close(&fe);
+}
+
 int
 main(void)
 {
@@ -860,6 +973,7 @@ main(void)
 		cmocka_unit_test(test_action_records),
 		cmocka_unit_test(test_ring_failure),
 		cmocka_unit_test(test_ring_recovery),
+		cmocka_unit_test(test_lost_unlink_redo),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

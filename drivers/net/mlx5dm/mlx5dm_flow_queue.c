@@ -19,11 +19,14 @@
  * as on DPDK mlx5 HWS). Only the lcore owning a flow queue touches its ring.
  *
  * A rule queue whose send ring failed (an error CQE) is brought back by
- * the next pull that finds it so: the operations whose writes the device
- * never executed are pulled with RTE_FLOW_OP_ERROR, and the flows their
- * creations made are destroyed by the PMD (as DPDK mlx5 HWS completes the
- * rules of a queue in error). So a flow is destroyed only once its
- * creation's result was pulled, as on DPDK mlx5.
+ * the next pull that finds it so: the creations whose writes the device
+ * never executed are pulled with RTE_FLOW_OP_ERROR, and the flows they
+ * made are destroyed by the PMD (as DPDK mlx5 HWS completes the rules of a
+ * queue in error). So a flow is destroyed only once its creation's result
+ * was pulled, as on DPDK mlx5. A lost destruction is written again by the
+ * recovery, which waits for that write, and pulled as a success once the
+ * queue polls back: it no longer steers, and its handle is gone either
+ * way. An operation on a rule queue known to be in error is refused (EIO).
  *
  * Flow queue q has library rule queue port.tmpl + q % port.nb_tmpl (one
  * for each EAL lcore): of its own when rte_flow_configure() asked for no
@@ -126,10 +129,12 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 /*
  * The rule queue lq of the flow queue was brought back from a failure
  * (by this pull or another flow queue's sharing it): the waiting results
- * whose writes the device never executed become errors, as DPDK mlx5 HWS
- * completes the rules of a queue in error, and the flows those creations
- * made are destroyed (their ICM and records go back; the device never
+ * of creations whose writes the device never executed become errors, as
+ * DPDK mlx5 HWS completes the rules of a queue in error, and the flows
+ * they made are destroyed (their ICM and records go back; the device never
  * reached them). Their destruction is drained: what is pulled then holds.
+ * A destruction the device lost ends as asked: the recovery wrote its
+ * unlink again (mlx5dm_queue_recover()), so it stays a success.
  * 0, or what the drain returned.
  */
 static int
@@ -143,12 +148,12 @@ mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	for (i = 0, k = tq->head; i < tq->count; i++, k = k + 1 == tq->size ? 0 : k + 1) {
 		struct mlx5dm_flow_tq_op *op = &tq->op[k];
 
-		if (!op->writes || !mlx5dm_queue_lost(priv->steer, lq, op->pos))
+		if (!op->writes || op->flow == NULL ||
+		    !mlx5dm_queue_lost(priv->steer, lq, op->pos))
 			continue;
 		tq->res[k].status = RTE_FLOW_OP_ERROR;
 		op->writes = false;
-		if (op->flow != NULL &&
-		    mlx5dm_flow_destroy_one(dev, fp, op->flow, lq, qlock, &err) < 0)
+		if (mlx5dm_flow_destroy_one(dev, fp, op->flow, lq, qlock, &err) < 0)
 			MLX5DM_DRV_LOG(ERR, "flow of a lost creation not destroyed: %s",
 				       err.message);
 		op->flow = NULL;

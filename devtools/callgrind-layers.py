@@ -97,7 +97,7 @@ def main():
         per(ethdev_destroy, destroys),
         (incl.get(destroy, 0) - lib_d) / destroys,
         lib_d / destroys,
-        flush('mlx5dm_rule_destroy') / destroys,
+        (flush('mlx5dm_rule_destroy') + flush('mlx5dm_rule_remove')) / destroys,
     ]
     fmt = '%-24s %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f %8.0f %8.0f'
     if asynchronous:

@@ -152,6 +152,8 @@ struct mlx5dm_redo {
 
 /* Room for unlinks a ring in error refused to post (a half-made FDB rule's undo). */
 #define MLX5DM_REDO_UNPOSTED 64u
+/* Kept unlinks from which a deletion forgets the executed ones. */
+#define MLX5DM_REDO_TRIM_AT 32u
 
 struct mlx5dm_queue {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* owner + threads waiting for its writes */
@@ -760,9 +762,10 @@ void mlx5dm_redo_fini(struct mlx5dm_queue *q);
 int mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk, uint32_t i,
 		       const uint8_t *image, uint8_t len);
 /*
- * Forget the unlinks the device executed. Every rule operation of the
- * queue does, so a kept one is never older than the ring's outstanding
- * WQEs (positions compare modulo 2^32).
+ * Forget the unlinks the device executed. Every creation on the queue
+ * does, and a deletion once MLX5DM_REDO_TRIM_AT are kept, so a kept one
+ * is never far older than the ring's outstanding WQEs (positions compare
+ * modulo 2^32).
  */
 void mlx5dm_redo_trim(struct mlx5dm_queue *q);
 static inline void

@@ -84,7 +84,6 @@ mlx5dm_redo_post(struct mlx5dm_queue *q, uint64_t addr, uint32_t rkey, const uin
 		 uint8_t len)
 {
 	struct mlx5dm_unlink *u;
-	uint32_t before;
 	int ret;
 
 	if (q->redo.count == q->redo.cap) {
@@ -97,11 +96,15 @@ mlx5dm_redo_post(struct mlx5dm_queue *q, uint64_t addr, uint32_t rkey, const uin
 	u->addr = addr;
 	u->rkey = rkey;
 	u->len = len;
-	memcpy(u->image, image, len);
-	before = mlx5dm_send_pos(q->ring);
+	/* The two sizes an unlink writes, each a fixed copy. */
+	if (len == MLX5DM_STE_SIZE)
+		memcpy(u->image, image, MLX5DM_STE_SIZE);
+	else
+		memcpy(u->image, image, MLX5DM_STE_CTRL_SIZE);
+	/* A write is posted exactly when it returns 0 (mlx5dm_send.h). */
 	ret = mlx5dm_send_write(q->ring, addr, rkey, image, len);
 	u->pos = mlx5dm_send_pos(q->ring);
-	u->posted = u->pos != before;
+	u->posted = ret == 0;
 	q->redo.count++;
 	return ret;
 }
@@ -110,7 +113,9 @@ int
 mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk, uint32_t i,
 		   const uint8_t *image, uint8_t len)
 {
-	mlx5dm_redo_forget(q);
+	/* In batches: the queue's creations forget the rest (mlx5dm_redo_forget()). */
+	if (q->redo.count >= MLX5DM_REDO_TRIM_AT)
+		mlx5dm_redo_trim(q);
 	return mlx5dm_redo_post(q, mlx5dm_icm_chunk_entry_mr(chunk, i), chunk->rkey, image, len);
 }
 

@@ -558,6 +558,31 @@ test_action_records(void **state)
 }
 
 /* Allocation failures while a rule insert grows a table. */
+/* Post a write the device fails (past the end of the STE DM the key names) on queue 0. */
+static void
+ring_bad_write(struct fenv *fe)
+{
+	struct mlx5dm_send_ring *ring = fe->e->ctx->queues[0].ring;
+	uint8_t line[64];
+
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
+					   line, sizeof(line)), 0);
+}
+
+/* Where a UDP frame to dmac goes (an RQ index or RX_DROPPED). */
+static int
+dmac_send(struct fenv *fe, uint64_t dmac)
+{
+	struct frame f;
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dmac = dmac;
+	frame_build(&f, &p);
+	return senv_send(fe->e, &f, NULL);
+}
+
 #define GROW_RULES 64
 
 static uint64_t
@@ -598,16 +623,9 @@ grow_run(struct fenv *fe, uint32_t fail_k, uint64_t fail_j, uint64_t *n)
 			fail_msg("insert %u refused: errno %d", k, errno);
 	}
 	/* Every rule that was accepted forwards. */
-	for (k = 0; k < GROW_RULES; k++) {
-		struct frame f;
-		struct pkt p;
-
-		pkt_udp4(&p);
-		p.o.dmac = grow_mac(k);
-		frame_build(&f, &p);
-		assert_int_equal(senv_send(fe->e, &f, NULL),
+	for (k = 0; k < GROW_RULES; k++)
+		assert_int_equal(dmac_send(fe, grow_mac(k)),
 				 r[k] != NULL ? (int)(k % SENV_NB_RQ) : RX_DROPPED);
-	}
 	for (k = 0; k < GROW_RULES; k++)
 		if (r[k] != NULL)
 			assert_int_equal(mlx5dm_rule_destroy(r[k], 0), 0);
@@ -779,9 +797,8 @@ test_ring_recovery(void **state)
 {
 	struct mlx5dm_rule *lost[4];
 	struct mlx5dm_queue_stats qs;
-	struct mlx5dm_send_ring *ring;
 	struct mlx5dm_rule *r1, *r;
-	uint8_t v[MP_SIZE], line[64];
+	uint8_t v[MP_SIZE];
 	unsigned int i, n = 0, failed = 0;
 	struct snap before;
 	struct frame f;
@@ -796,11 +813,8 @@ test_ring_recovery(void **state)
 	assert_int_equal(senv_send(fe.e, &f, NULL), 2);
 	before = snap_take(&fe);
 	/* The last write went to STE ICM: the same key, an address far past the DM. */
-	ring = fe.e->ctx->queues[0].ring;
 	pos0 = mlx5dm_queue_pos(fe.e->ctx, 0);
-	memset(line, 0xee, sizeof(line));
-	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
-					   line, sizeof(line)), 0);
+	ring_bad_write(&fe);
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(lost); i++) {
 		ml_key(2 + i, v, &f);
 		errno = 0;
@@ -850,31 +864,6 @@ test_ring_recovery(void **state)
 	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
 	assert_int_equal(senv_send(fe.e, &f, NULL), RX_DROPPED);
 	fenv_close(&fe);
-}
-
-/* Post a write the device fails (past the end of the STE DM the key names) on queue 0. */
-static void
-ring_bad_write(struct fenv *fe)
-{
-	struct mlx5dm_send_ring *ring = fe->e->ctx->queues[0].ring;
-	uint8_t line[64];
-
-	memset(line, 0xee, sizeof(line));
-	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
-					   line, sizeof(line)), 0);
-}
-
-/* The frame to dmac that the one-level matcher of test_lost_unlink_redo steers. */
-static int
-dmac_send(struct fenv *fe, uint64_t dmac)
-{
-	struct frame f;
-	struct pkt p;
-
-	pkt_udp4(&p);
-	p.o.dmac = dmac;
-	frame_build(&f, &p);
-	return senv_send(fe->e, &f, NULL);
 }
 
 /*

@@ -130,7 +130,7 @@ struct mlx5dm_matcher_attr {
 	uint16_t priority;           /* lower first inside the table */
 	uint8_t criteria;            /* match_criteria_enable: bit i = section i present */
 	const uint8_t *mask;         /* MLX5DM_MATCH_PARAM_SIZE bytes */
-	uint32_t log_rules_hint;     /* expected rules, log2; pre-sizes each level's first table */
+	uint32_t log_rules_hint;     /* expected rules, log2; sizes the last level's first table */
 };
 
 /*

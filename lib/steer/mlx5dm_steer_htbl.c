@@ -374,6 +374,14 @@ mlx5dm_htbl_wants_growth(const struct mlx5dm_htbl *h, const struct mlx5dm_shard 
 	mlx5dm_htbl_load(h, one, &used, &collisions);
 	if (collisions < half || used < half)
 		return false;
+	/*
+	 * A table of the hinted size holding no more entries than the hint
+	 * is what the matcher was sized for: keys that spread badly lengthen
+	 * its collision lists rather than take a table four times as large.
+	 */
+	if (h->log_size >= h->matcher->log_hint &&
+	    used + collisions <= (1ull << h->matcher->log_hint))
+		return false;
 	/* Not while an older table is still being emptied: two tables at most. */
 	if (h->growing != NULL || h->chain_prev != NULL || h->chain_next != NULL ||
 	    h->byte_mask == 0)
@@ -430,14 +438,17 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 }
 
 /*
- * A new chain below entry pointing (of level - 1). The first chain of its
- * level (while it lives) is sized from the matcher's hint, as the level-0
- * table is: rules that share their first levels (the same EtherType and IP
- * version before per-rule fields, say) then fill a table of their count
- * and never grow it. Later chains of the level start at one slot. A table
- * too large to write within one insert starts at the largest that is not,
- * and the hinted one is filled a slice per later insert, as a growth is
- * (not counted as one: the chain is being sized).
+ * A new chain below entry pointing (of level - 1). The first chain of the
+ * last level (while it lives) is sized from the matcher's hint: rules that
+ * share their first levels (the same EtherType and IP version before
+ * per-rule fields, say) then fill a table of their count and never grow
+ * it. Chains of the levels between, and later chains of the last level,
+ * start at one slot: the hint counts rules, which only the last level has
+ * an entry for (a hinted table per level would hold a few entries in
+ * slots the size of the rule count). A table too large to write within
+ * one insert starts at the largest that is not, and the hinted one is
+ * filled a slice per later insert, as a growth is (not counted as one: the
+ * chain is being sized).
  */
 struct mlx5dm_htbl *
 mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, struct mlx5dm_queue *q,
@@ -451,7 +462,8 @@ mlx5dm_htbl_chain_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, stru
 	struct mlx5dm_htbl *h;
 
 	/* Counted by the shards' rules at once: one locked add per chain, not per rule. */
-	if (__atomic_fetch_add(&m->n_chains[level], 1, __ATOMIC_RELAXED) != 0)
+	if (__atomic_fetch_add(&m->n_chains[level], 1, __ATOMIC_RELAXED) != 0 ||
+	    level + 1u != m->nb_builders)
 		hint = 0;
 	now = MLX5DM_MIN(hint, MLX5DM_HTBL_LOG_SYNC_FILL - 1u);
 	h = mlx5dm_htbl_create(m, sh, q, level, (uint8_t)now, byte_mask, pointing, d);

@@ -221,7 +221,13 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 					     tbl->dom->dir, ctx->caps.vhca_id, 0);
 	max_log = mlx5dm_icm_pool_max_order(ctx->ste_pool);
 	m->log_hint = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
-	m->log_first = m->log_hint;
+	/*
+	 * Only the last level holds an entry per rule: a deeper matcher's
+	 * level 0 starts small (mlx5dm_htbl_chain_create() sizes the last
+	 * level's first chain from the hint instead) and grows if its rules
+	 * do not share their first levels after all.
+	 */
+	m->log_first = m->nb_builders == 1 ? m->log_hint : 0;
 	/* Every slot of a first-level table in one shard: at least a slot per shard. */
 	while ((1u << m->log_first) < m->nb_shards && m->log_first < max_log)
 		m->log_first++;

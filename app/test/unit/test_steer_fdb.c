@@ -346,8 +346,8 @@ test_fdb_forward(void **state)
 /*
  * The bytes of an FDB rule, derived here from the PRM layouts: its first
  * lookup is SRC_QP_GVMI (ste_src_gvmi_qp_v1: source_gvmi at bits 0x10-0x1f
- * of the tag) with the vport's vhca_id, in the slot the device's hash of
- * that tag gives; its last entry ends at the vport's entry of its side
+ * of the tag) with the vport's vhca_id; its last entry is in the slot the
+ * device's hash of its tag gives and ends at the vport's entry of its side
  * (v1 next_table_base, size 1) with the manager's GVMI.
  */
 static void
@@ -393,11 +393,15 @@ test_fdb_bytes(void **state)
 		assert_int_equal(l0->shadow[0], 0x01);
 		assert_int_equal(l0->shadow[6], 0x04);
 		assert_memory_equal(l0->shadow + 32, tag, 16);
-		/* Its slot: the device's hash of the tag bytes the table hashes (2 and 3). */
-		slot = mlx5dm_ste_hash(tag, 16) & (l0->htbl->num_entries - 1);
-		assert_int_equal(l0->htbl->num_entries, 16);
+		/* The hint sizes the last level: level 0 is one slot. */
+		assert_int_equal(l0->htbl->num_entries, 1);
 		assert_false(l0->collision);
-		assert_int_equal(mlx5dm_ste_icm(l0), mlx5dm_htbl_icm(l0->htbl) + 64ull * slot);
+		assert_int_equal(mlx5dm_ste_icm(l0), mlx5dm_htbl_icm(l0->htbl));
+		/* The last entry's slot: the device's hash of its tag (only masked bytes set). */
+		slot = mlx5dm_ste_hash(l1->shadow + 32, 16) & (l1->htbl->num_entries - 1);
+		assert_int_equal(l1->htbl->num_entries, 16);
+		assert_false(l1->collision);
+		assert_int_equal(mlx5dm_ste_icm(l1), mlx5dm_htbl_icm(l1->htbl) + 64ull * slot);
 		/* The last entry ends at the vport's entry of its side, GVMI of the manager. */
 		want = s == 0 ? vc[1].icm_rx : vc[2].icm_tx;
 		idx = (want >> 5) | 1;

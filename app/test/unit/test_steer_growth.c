@@ -809,7 +809,10 @@ test_growth_move_writes(void **state)
  * A matcher sized for its rules (log hint) and filled with that many never
  * grows a table: at level 0 (distinct dmacs), and below a level-0 entry the
  * rules share (one IPv4 address, a UDP port each), whose chain is sized
- * from the hint too. Every rule steers its frames.
+ * from the hint instead of level 0 (which holds one entry). Neither starts
+ * a growth, not even for keys that spread over half the slots, and the ICM
+ * is the hinted table's and its collision entries' (within 96 bytes per
+ * rule for keys that spread). Every rule steers its frames.
  */
 static void
 sized_run(bool deep)
@@ -823,6 +826,7 @@ sized_run(bool deep)
 	uint8_t mask[MP_SIZE], v[MP_SIZE];
 	struct frame f;
 	struct pkt p;
+	uint64_t icm;
 	uint32_t i;
 
 	assert_non_null(r);
@@ -848,6 +852,13 @@ sized_run(bool deep)
 		deep ? "two levels" : "one level", (unsigned long long)ms.growths);
 	assert_int_equal(st1.rehash - st0.rehash, 0);
 	assert_int_equal(ms.growths, 0);
+	/* Not even started (the two-level keys spread over half the slots). */
+	assert_int_equal(ms.growing, 0);
+	icm = st1.icm[0].used_bytes - st0.icm[0].used_bytes;
+	fprintf(stderr, "STEERING ICM %.1f bytes per rule, %llu slots, %llu used\n",
+		(double)icm / N, (unsigned long long)ms.entries, (unsigned long long)ms.used);
+	/* The hinted table and its collision entries (64 bytes each): no other table. */
+	assert_true(icm <= (deep ? 128ull : 96ull) * N);
 	for (i = 0; i < N; i += 97) {
 		if (deep) {
 			pkt_udp4(&p);

@@ -451,7 +451,7 @@ mlx5dm_dump_chain(struct mlx5dm_dump *d, const struct mlx5dm_htbl *head)
 		for (i = 0; i < t->num_entries && d->err == 0; i++) {
 			for (s = mlx5dm_htbl_slot(t, i); s != NULL && d->err == 0;
 			     s = s->next_col) {
-				if (s->next_htbl != NULL)
+				if (mlx5dm_ste_next_htbl(s) != NULL)
 					mlx5dm_dump_chain(d, s->next_htbl);
 				else if (s->rule != NULL)
 					mlx5dm_dump_rule(d, s->rule);

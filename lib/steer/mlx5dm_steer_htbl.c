@@ -772,8 +772,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = next, n++) {
 		uint32_t j = s->hash & (h->num_entries - 1);
 		/* The ICM entry s leaves (its own, when a collision entry of o's). */
-		struct mlx5dm_icm_chunk *own_chunk = s->chunk;
-		struct mlx5dm_entry_pool_block *own_block = s->pooled;
+		struct mlx5dm_icm_chunk *own_chunk = s->pooled ? s->chunk : NULL;
 		uint32_t own_index = s->index;
 
 		tail = mlx5dm_htbl_slot_tail(h, j);
@@ -789,7 +788,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		}
 		next = s->next_col;
 		if (tail == NULL)
-			s->pooled = NULL;
+			s->pooled = 0;
 		s->collision = false;
 		s->next_col = NULL;
 		mlx5dm_rule_link(sh, h, s, tail);
@@ -797,13 +796,13 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 			ret = mlx5dm_ste_write_full(ctx, q, s, bit_mask);
 		if (ret == 0 && tail != NULL)
 			ret = mlx5dm_ste_write_ctrl(ctx, q, tail);
-		if (own_block != NULL) {
+		if (own_chunk != NULL) {
 			struct mlx5dm_ste own;
 
 			/* The pool reads only these of the record (not zeroed whole). */
 			own.chunk = own_chunk;
 			own.index = own_index;
-			own.pooled = own_block;
+			own.pooled = 1;
 			mlx5dm_entry_pool_put(&sh->entry_pool, ctx, &own, d);
 			mlx5dm_htbl_count_collision(sh, o, -1);
 		}
@@ -815,12 +814,11 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, miss);
 	} else {
 		/* s takes the slot; its own entry goes (reused after a sync). */
-		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index,
-					  .pooled = s->pooled };
+		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index, .pooled = 1 };
 
+		s->pooled = 0;
 		s->chunk = o->chunk;
 		s->index = i;
-		s->pooled = NULL;
 		s->collision = false;
 		mlx5dm_htbl_slot_replace(o, i, s);
 		mlx5dm_htbl_count_collision(sh, o, -1);

@@ -28,6 +28,7 @@
 #define _MLX5DM_STEER_PRIV_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -241,10 +242,15 @@ struct mlx5dm_htbl;
 
 /*
  * Software record of one STE in ICM. Slot entries live in a table's chunk;
- * collision and action entries each have their own order-0 chunk.
+ * collision, action and miss-anchor entries in a block of the matcher's
+ * entry pool; anchors of tables and matchers have an order-0 chunk each.
  *
- * 112 bytes (slab records): what the index compares on a hash hit (tag,
- * table) comes first, the table bookkeeping after it.
+ * 96 bytes (slab records): what the index compares on a hash hit (tag,
+ * table) comes first, the table bookkeeping after it. A hit of an upper
+ * level continues in a table, a last-level entry ends a rule: one word
+ * for both. A pooled entry's chunk is the copy of the ICM chunk its block
+ * keeps, so the record names its block without a pointer of its own
+ * (mlx5dm_ste_block()).
  */
 struct mlx5dm_ste {
 	uint32_t tag_index_hash;          /* matcher index hash of (chain, tag) */
@@ -252,17 +258,21 @@ struct mlx5dm_ste {
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
-	struct mlx5dm_htbl *next_htbl;    /* where a hit continues (match levels < last) */
-	struct mlx5dm_rule *rule;         /* last-level entries: the rule it ends */
+	union {
+		/* Match levels < last: where a hit continues (mlx5dm_ste_next_htbl()). */
+		struct mlx5dm_htbl *next_htbl;
+		struct mlx5dm_rule *rule; /* ends_rule: the rule */
+	};
 	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
-	struct mlx5dm_entry_pool_block *pooled; /* block of the matcher's pool, or NULL */
 	uint32_t index;                   /* entry in chunk */
-	/* One word for both: a bool of its own padded the record by 7 bytes. */
-	uint32_t refcount : 31;           /* rules through this entry */
+	/* One word for them all: a bool of its own padded the record by 7 bytes. */
+	uint32_t refcount : 29;           /* rules through this entry */
 	uint32_t collision : 1;           /* not the slot itself */
+	uint32_t pooled : 1;              /* chunk is a block's of the matcher's entry pool */
+	uint32_t ends_rule : 1;           /* a last-level or action entry: rule, no next_htbl */
 };
 
-_Static_assert(sizeof(struct mlx5dm_ste) == 112, "STE record size (one per rule at least)");
+_Static_assert(sizeof(struct mlx5dm_ste) == 96, "STE record size (one per rule at least)");
 
 struct mlx5dm_matcher;
 
@@ -621,6 +631,40 @@ mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
 	struct mlx5dm_ste **p = mlx5dm_htbl_page(h, i);
 
 	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
+}
+
+/*
+ * A block of MLX5DM_ENTRY_POOL_BLOCK entries (one ICM chunk) with a bit per
+ * entry: free (cool, reusable), hot (freed, waiting for a sync), or in use
+ * (mlx5dm_steer_slab.c).
+ */
+struct mlx5dm_entry_pool_block {
+	LIST_ENTRY(mlx5dm_entry_pool_block) all;
+	LIST_ENTRY(mlx5dm_entry_pool_block) avail;   /* has free entries */
+	TAILQ_ENTRY(mlx5dm_entry_pool_block) hot;    /* has hot entries; by time of freeing */
+	struct mlx5dm_icm_chunk *chunk;       /* the ICM pool's, freed with the block */
+	/* A copy of *chunk (immutable): the chunk of its entries' records. */
+	struct mlx5dm_icm_chunk icm;
+	uint64_t free;
+	uint64_t busy;
+	uint64_t hot_epoch;                   /* ICM syncs completed at the latest freeing */
+	bool in_avail;
+	bool in_hot;
+};
+
+/* The block of pooled entry s. */
+static inline struct mlx5dm_entry_pool_block *
+mlx5dm_ste_block(const struct mlx5dm_ste *s)
+{
+	return (struct mlx5dm_entry_pool_block *)(uintptr_t)((const uint8_t *)s->chunk -
+		offsetof(struct mlx5dm_entry_pool_block, icm));
+}
+
+/* Where a hit on match entry s continues: NULL for the last level (s ends a rule). */
+static inline struct mlx5dm_htbl *
+mlx5dm_ste_next_htbl(const struct mlx5dm_ste *s)
+{
+	return s->ends_rule ? NULL : s->next_htbl;
 }
 
 /* Slot of htbl whose chain holds s: its hash within the table's size. */

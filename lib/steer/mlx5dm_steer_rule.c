@@ -285,7 +285,7 @@ mlx5dm_rule_free_subtree(struct mlx5dm_shard *sh, struct mlx5dm_htbl *head,
 				continue;
 			while (s != NULL) {
 				n = s->next_col;
-				if (s->next_htbl != NULL)
+				if (mlx5dm_ste_next_htbl(s) != NULL)
 					mlx5dm_rule_free_subtree(sh, s->next_htbl, d);
 				mlx5dm_tag_index_remove(&sh->index, s);
 				mlx5dm_ste_rec_free(sh, s, d);
@@ -619,7 +619,7 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 			s->refcount--;
 			continue;
 		}
-		if (s->next_htbl != NULL)
+		if (mlx5dm_ste_next_htbl(s) != NULL)
 			mlx5dm_htbl_chain_free(rc->m, s->next_htbl, &rc->d);
 		mlx5dm_rule_unplace(rc->sh, s, rc->tails[rc->depth], &rc->d);
 	}
@@ -744,6 +744,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 				shd->l0_hint = s;
 		} else {
 			s->rule = rule;
+			s->ends_rule = 1;
 			rule->last = s;
 			rule->last_hash = ihash;
 		}
@@ -774,6 +775,7 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 		memcpy(a->shadow, arr + (size_t)(rc->m->nb_builders + i) * MLX5DM_STE_SIZE,
 		       sizeof(a->shadow));
 		a->rule = rule;
+		a->ends_rule = 1;
 		rule->refs[rule->nb_act_stes++] = a;
 		mlx5dm_ste_set_hit_addr(ctx->ste, prev->shadow, mlx5dm_ste_icm(a), 1);
 		rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = a };
@@ -1062,7 +1064,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	uint8_t hw[MLX5DM_STE_SIZE];
 	struct mlx5dm_ste *f, *prev;
 
-	*subtree = s->next_htbl;
+	*subtree = mlx5dm_ste_next_htbl(s);
 	/* (!collision <=> s is the slot itself: the slot array is not read, only cleared.) */
 	if (!s->collision && s->next_col == NULL) {
 		uint32_t slot = mlx5dm_ste_slot(s);
@@ -1087,11 +1089,11 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		f = s->next_col;
 		s->chunk = f->chunk;
 		s->index = f->index;
-		s->pooled = f->pooled;
+		s->pooled = 1;
 		s->collision = true;
 		f->chunk = chunk;
 		f->index = index;
-		f->pooled = NULL;
+		f->pooled = 0;
 		f->collision = false;
 		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
 		mlx5dm_htbl_count_collision(rc->sh, t, -1);

@@ -150,23 +150,11 @@ mlx5dm_slab_bytes(const struct mlx5dm_slab *s)
 /* ---- pooled single ICM entries ---- */
 
 /*
- * A block of MLX5DM_ENTRY_POOL_BLOCK entries (one ICM chunk) with a bit per
- * entry: free (cool, reusable), hot (freed, waiting for a sync), or in use.
- * A block whose entries are all free or hot goes back to the ICM pool at
- * once (which keeps it hot there until the next sync), so deleting every
- * rule of a matcher returns all of its pooled ICM.
+ * Blocks of entries (struct mlx5dm_entry_pool_block). A block whose entries
+ * are all free or hot goes back to the ICM pool at once (which keeps it hot
+ * there until the next sync), so deleting every rule of a matcher returns
+ * all of its pooled ICM.
  */
-struct mlx5dm_entry_pool_block {
-	LIST_ENTRY(mlx5dm_entry_pool_block) all;
-	LIST_ENTRY(mlx5dm_entry_pool_block) avail;   /* has free entries */
-	TAILQ_ENTRY(mlx5dm_entry_pool_block) hot;    /* has hot entries; by time of freeing */
-	struct mlx5dm_icm_chunk *chunk;
-	uint64_t free;
-	uint64_t busy;
-	uint64_t hot_epoch;                   /* ICM syncs completed at the latest freeing */
-	bool in_avail;
-	bool in_hot;
-};
 
 #define MLX5DM_ENTRY_POOL_ALL (MLX5DM_ENTRY_POOL_BLOCK == 64 ? ~0ull : \
 			  ((1ull << (MLX5DM_ENTRY_POOL_BLOCK & 63)) - 1))
@@ -237,6 +225,7 @@ mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struc
 			mlx5dm_free(b);
 			return -ENOMEM;
 		}
+		b->icm = *b->chunk;
 		b->free = MLX5DM_ENTRY_POOL_ALL;
 		LIST_INSERT_HEAD(&p->all, b, all);
 		mlx5dm_entry_pool_set_avail(p, b, true);
@@ -246,9 +235,9 @@ mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struc
 	b->busy |= 1ull << idx;
 	if (b->free == 0)
 		mlx5dm_entry_pool_set_avail(p, b, false);
-	s->chunk = b->chunk;
+	s->chunk = &b->icm;
 	s->index = idx;
-	s->pooled = b;
+	s->pooled = 1;
 	return 0;
 }
 
@@ -269,10 +258,10 @@ void
 mlx5dm_entry_pool_put(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struct mlx5dm_ste *s,
 		      struct mlx5dm_defer *d)
 {
-	struct mlx5dm_entry_pool_block *b = s->pooled;
+	struct mlx5dm_entry_pool_block *b = mlx5dm_ste_block(s);
 
 	b->busy &= ~(1ull << s->index);
-	s->pooled = NULL;
+	s->pooled = 0;
 	s->chunk = NULL;
 	if (b->busy == 0) {
 		/* Nothing in use: the ICM pool takes the whole chunk (and keeps it hot). */

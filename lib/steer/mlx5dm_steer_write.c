@@ -176,7 +176,7 @@ mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm
 		return;
 	if (sh->l0_hint == s)
 		sh->l0_hint = NULL;
-	if (s->pooled != NULL) {
+	if (s->pooled) {
 		d->sync_pool = ctx->ste_pool;
 		mlx5dm_entry_pool_put(&sh->entry_pool, ctx, s, d);
 	}

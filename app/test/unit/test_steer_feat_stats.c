@@ -49,7 +49,7 @@ walk_chain(const struct mlx5dm_htbl *head, struct mlx5dm_matcher_stats *w)
 			for (s = head; s != NULL; s = s->next_col) {
 				if (s != head)
 					w->collisions++;
-				if (s->next_htbl != NULL)
+				if (mlx5dm_ste_next_htbl(s) != NULL)
 					walk_chain(s->next_htbl, w);
 			}
 		}

@@ -56,7 +56,8 @@ struct mlx5dm_send_attr {
 	struct mlx5dv_devx_uar *uar;  /* doorbell page; NULL: the ring allocates one */
 	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: the default */
 	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
-	uint32_t stall_ms;            /* waits fail after this long without a CQE; 0: 5000 */
+	/* Waits fail after this long without a CQE, wall and CPU time; 0: 5000. */
+	uint32_t stall_ms;
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */
 	uint32_t eqn;                 /* completion EQ of the CQ (mlx5dv_devx_query_eqn) */
 	struct mlx5dm_send_path path; /* how the QP connects to itself */

@@ -67,38 +67,51 @@ mlx5dm_send_commit(struct mlx5dm_send_ring *ring, const uint8_t *w, uint32_t sta
 }
 
 static uint64_t
-mlx5dm_send_now_ns(void)
+mlx5dm_send_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/* Where a ring wait's current run of polls without a completion began. */
+struct mlx5dm_send_idle {
+	uint64_t wall;  /* monotonic clock; 0: the last poll reaped (or none yet) */
+	uint64_t cpu;   /* the waiting thread's CPU clock */
+};
 
 /*
  * A wait gives up only on a device that completed nothing for the ring's
  * stall limit: a slow device (a loaded host, the model under valgrind)
- * still progresses, however long the whole backlog takes. reaped: CQEs the
- * last poll consumed; idle_since: 0 before the first poll of the wait.
- * An idle poll yields: the device may share the core with this (control
- * path) loop, and valgrind runs one thread at a time.
+ * still progresses, however long the whole backlog takes. The limit must
+ * pass on the waiting thread's CPU clock as well as the wall's: a host too
+ * loaded to run a device thread (the model's) runs this loop as little,
+ * so only a device that had the host's time and completed nothing fails
+ * the wait. reaped: CQEs the last poll consumed. An idle poll yields: the
+ * device may share the core with this (control path) loop, and valgrind
+ * runs one thread at a time.
  */
 static bool
-mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped, uint64_t *idle_since)
+mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped,
+		    struct mlx5dm_send_idle *idle)
 {
 	uint64_t now;
 
 	if (reaped > 0) {
-		*idle_since = 0;
+		idle->wall = 0;
 		return false;
 	}
 	sched_yield();
-	now = mlx5dm_send_now_ns();
-	if (*idle_since == 0) {
-		*idle_since = now;
+	now = mlx5dm_send_clock_ns(CLOCK_MONOTONIC);
+	if (idle->wall == 0) {
+		idle->wall = now;
+		idle->cpu = mlx5dm_send_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		return false;
 	}
-	return now - *idle_since > ring->stall_ns;
+	/* The CPU clock is a system call: read only once the wall says so. */
+	return now - idle->wall > ring->stall_ns &&
+	       mlx5dm_send_clock_ns(CLOCK_THREAD_CPUTIME_ID) - idle->cpu > ring->stall_ns;
 }
 
 static int
@@ -210,7 +223,7 @@ int
 mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len)
 {
 	uint32_t size = 1u << ring->log_nbb;
-	uint64_t idle_since = 0;
+	struct mlx5dm_send_idle idle = { 0, 0 };
 	bool rung = false;
 	int reaped = 0;
 
@@ -233,7 +246,7 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 			ring->stats.full_waits++;
 			mlx5dm_send_ring_db(ring);
 			rung = true;
-		} else if (mlx5dm_send_stalled(ring, reaped, &idle_since)) {
+		} else if (mlx5dm_send_stalled(ring, reaped, &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: no completion for %u ms (pi %u ci %u)",
 				   ring->qpn, (unsigned int)(ring->stall_ns / 1000000),
 				   ring->pi, ring->ci);
@@ -560,7 +573,7 @@ mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
 int
 mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring)
 {
-	uint64_t idle_since = 0;
+	struct mlx5dm_send_idle idle = { 0, 0 };
 	int ret;
 
 	ret = ring->err == 0 ? mlx5dm_send_drain(ring) : ring->err;
@@ -568,7 +581,7 @@ mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring)
 		return ret;
 	/* The QP flushes what followed the failed WQE: one error CQE each. */
 	while (ring->ci != ring->rung_pi) {
-		if (mlx5dm_send_stalled(ring, mlx5dm_send_reap(ring), &idle_since)) {
+		if (mlx5dm_send_stalled(ring, mlx5dm_send_reap(ring), &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: failed QP not flushed (pi %u ci %u)",
 				   ring->qpn, ring->rung_pi, ring->ci);
 			return -ETIMEDOUT;
@@ -663,7 +676,7 @@ int
 mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 {
 	uint32_t target;
-	uint64_t idle_since = 0;
+	struct mlx5dm_send_idle idle = { 0, 0 };
 	int ret;
 
 	if (ring->err != 0)
@@ -683,7 +696,7 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 		 * slow executes them later, and a later drain waits again. The
 		 * ring stays usable; the caller reports the wait as failed.
 		 */
-		if (mlx5dm_send_stalled(ring, ret, &idle_since)) {
+		if (mlx5dm_send_stalled(ring, ret, &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: drain timed out (pi %u ci %u), "
 				   "the ring stays usable", ring->qpn, ring->pi, ring->ci);
 			ring->stats.drain_timeouts++;

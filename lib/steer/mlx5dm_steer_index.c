@@ -54,14 +54,19 @@ _Static_assert(sizeof(struct mlx5dm_index_bucket) == 64, "index bucket is one ca
 
 /*
  * Bytes of a huge-page region for a table of n buckets, 0 for a heap one.
- * From 1 MiB on (an index of some 50 000 records) a table takes a region
- * (rounded up to 2 MiB, mlx5dm_huge_alloc): faulted in 2 MiB at a time
- * where the heap would zero it in the growing call.
+ * From MLX5DM_HUGE_SIZE on a table takes a region: faulted in 2 MiB at a
+ * time where the heap would zero it in the growing call. Only there: the
+ * table sizes are powers of two, so those fill their regions, while the
+ * one size between half a region and a region (1 MiB, an index of some
+ * 50 000 records) would leave half of its region unused (the region is
+ * whole when the allocator operations are rte_malloc's, as in the PMD).
  */
 static size_t
 mlx5dm_index_table_huge(uint32_t n)
 {
-	return mlx5dm_huge_fit((size_t)n * sizeof(struct mlx5dm_index_bucket));
+	size_t bytes = (size_t)n * sizeof(struct mlx5dm_index_bucket);
+
+	return bytes >= MLX5DM_HUGE_SIZE ? mlx5dm_huge_fit(bytes) : 0;
 }
 
 /* Zeroed buckets. */

@@ -21,6 +21,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_lcore.h>
 #include <rte_spinlock.h>
 
 #include "mlx5dm_osdep.h"
@@ -663,7 +664,16 @@ struct mlx5dm_flow_port {
 };
 
 struct mlx5dm_flow_tbl;
-struct mlx5dm_flow_matcher;
+/* A cached matcher (mlx5dm_flow_cache.c); rules reach its library object inline. */
+struct mlx5dm_flow_matcher {
+	struct mlx5dm_flow_tbl *tbl;
+	uint32_t hash;
+	uint32_t refcnt;
+	uint16_t prio;
+	uint8_t criteria;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+};
 
 /* Cache domains: 0 NIC RX, 1 NIC TX (egress), the FDB, VF vf's representor table. */
 #define MLX5DM_FLOW_DOM_FDB 2u
@@ -678,8 +688,6 @@ struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_index *cache,
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
 void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
-/* Drop a reference: true (and out of the cache) when it was the last. */
-bool mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o);
 
 /*
  * Shared actions and action sets come from slabs of 64 << cls bytes: a
@@ -802,7 +810,13 @@ mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compil
  * last rule it lets its objects go, with its last reference it goes.
  */
 struct mlx5dm_flow_compiled *mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp);
-void mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
+void mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
+static inline void
+mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	if (--ct->k.refcnt <= (uint32_t)ct->owned)
+		mlx5dm_flow_ct_last(fp, ct);
+}
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
 /* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
@@ -825,7 +839,11 @@ void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_mat
 /* xctx's match_known: sub-rule i's matcher if it exists (fp->lock held until begin). */
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
-struct mlx5dm_matcher *mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m);
+static inline struct mlx5dm_matcher *
+mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
+{
+	return m->m;
+}
 
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
@@ -874,7 +892,12 @@ int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* One live flow: the PMD records of what it uses, then its rules' records. */
 int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
 /* The matcher m, one more reference (a hint found by match_known). */
-struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m);
+static inline struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
+{
+	m->refcnt++;
+	return m;
+}
 
 /*
  * mlx5dm_flow_aset.c: a matcher and the shared actions of its rules, in
@@ -884,16 +907,62 @@ struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
 					      struct mlx5dm_flow_matcher *m,
 					      const struct mlx5dm_flow_ent_param *p,
 					      unsigned int n);
-/* The library's action template of the set, made from acts (counted: a counter first). */
-const struct mlx5dm_action_tmpl *mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s,
-						       struct mlx5dm_action *const acts[],
-						       unsigned int n, bool counted);
+/* "aset": an action set, a rule's matcher and shared actions as one cached object. */
+struct mlx5dm_flow_aset {
+	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+	struct mlx5dm_flow_matcher *matcher;
+	uint8_t nb;
+	/* The library's action templates: without, with a counter in front (NULL: not yet). */
+	struct mlx5dm_action_tmpl *tmpl[2];
+	/* In mem, sized to the set: parameters, entries, actions, their data, the key. */
+	struct mlx5dm_flow_ent_param *prm;
+	struct mlx5dm_flow_ent **ents;
+	struct mlx5dm_action **acts;
+	uint64_t mem[];
+};
+
+/* Makes the set's library action template from acts (counted: a counter first). */
+const struct mlx5dm_action_tmpl *mlx5dm_flow_aset_tmpl_make(struct mlx5dm_flow_aset *s,
+							    struct mlx5dm_action *const acts[],
+							    unsigned int n, bool counted);
+/* The set's template, made once: every rule of the set asks for it. */
+static inline const struct mlx5dm_action_tmpl *
+mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
+		      unsigned int n, bool counted)
+{
+	if (MLX5DM_LIKELY(s->tmpl[counted] != NULL))
+		return s->tmpl[counted];
+	return mlx5dm_flow_aset_tmpl_make(s, acts, n, counted);
+}
+
 /* The set s, one more reference (a template's set, known to be the rule's). */
-struct mlx5dm_flow_aset *mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s);
-void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
-struct mlx5dm_action *const *mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s,
-						      unsigned int *n);
-struct mlx5dm_flow_matcher *mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s);
+static inline struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s)
+{
+	s->k.refcnt++;
+	return s;
+}
+
+void mlx5dm_flow_aset_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
+static inline void
+mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
+{
+	if (--s->k.refcnt == 0)
+		mlx5dm_flow_aset_last(fp, s);
+}
+
+static inline struct mlx5dm_action *const *
+mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s, unsigned int *n)
+{
+	*n = s->nb;
+	return s->acts;
+}
+
+static inline struct mlx5dm_flow_matcher *
+mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s)
+{
+	return s->matcher;
+}
 /* The set's action parameters, in the order of its actions. */
 const struct mlx5dm_flow_ent_param *mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s,
 							    unsigned int *n);
@@ -996,7 +1065,22 @@ void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
 uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);
 /* The same queue, and the lock to take around its use (NULL: the thread's own queue). */
-uint16_t mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock);
+static inline uint16_t
+mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
+{
+	unsigned int lcore = rte_lcore_id();
+	uint16_t q;
+
+	*lock = NULL;
+	if (MLX5DM_LIKELY(fp->port.lcore_queue != NULL && lcore < RTE_MAX_LCORE)) {
+		q = fp->port.lcore_queue[lcore];
+		if (MLX5DM_LIKELY(q != fp->port.any))
+			return q;
+	}
+	*lock = &fp->any_lock;
+	return fp->port.any;
+}
+
 /*
  * Bring rule queue queue back from an error (its use's lock held, if it
  * has one): 0, or the library's error, logged.

@@ -20,20 +20,6 @@
 #define MLX5DM_FLOW_ASET_KEY_MAX 2048u
 #define MLX5DM_FLOW_ASET_ALIGN 8u
 
-/* "aset": an action set, a rule's matcher and shared actions as one cached object. */
-struct mlx5dm_flow_aset {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
-	struct mlx5dm_flow_matcher *matcher;
-	uint8_t nb;
-	/* The library's action templates: without, with a counter in front (NULL: not yet). */
-	struct mlx5dm_action_tmpl *tmpl[2];
-	/* In mem, sized to the set: parameters, entries, actions, their data, the key. */
-	struct mlx5dm_flow_ent_param *prm;
-	struct mlx5dm_flow_ent **ents;
-	struct mlx5dm_action **acts;
-	uint64_t mem[];
-};
-
 /* The key: the matcher, then each entry's key in order (each starts with its kind). */
 static size_t
 mlx5dm_flow_aset_key(const struct mlx5dm_flow_matcher *m, const struct mlx5dm_flow_ent_param *p,
@@ -161,13 +147,6 @@ mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 }
 
 struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s)
-{
-	s->k.refcnt++;
-	return s;
-}
-
-struct mlx5dm_flow_aset *
 mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
 {
@@ -175,30 +154,20 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 }
 
 const struct mlx5dm_action_tmpl *
-mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
-		      unsigned int n, bool counted)
+mlx5dm_flow_aset_tmpl_make(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
+			   unsigned int n, bool counted)
 {
-	struct mlx5dm_action_tmpl **t = &s->tmpl[counted];
-
-	if (*t == NULL)
-		*t = mlx5dm_action_tmpl_create(mlx5dm_flow_matcher_obj(s->matcher), n, acts);
-	return *t;
+	s->tmpl[counted] = mlx5dm_action_tmpl_create(mlx5dm_flow_matcher_obj(s->matcher), n,
+						     acts);
+	return s->tmpl[counted];
 }
 
 void
-mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
+mlx5dm_flow_aset_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
-	if (!mlx5dm_flow_kcache_put(&fp->asets, &s->k))
-		return;
+	(void)mlx5dm_index_remove(&fp->asets, s, s->k.hash);
 	mlx5dm_flow_aset_drop(fp, s);
 	fp->st.asets--;
-}
-
-struct mlx5dm_action *const *
-mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s, unsigned int *n)
-{
-	*n = s->nb;
-	return s->acts;
 }
 
 const struct mlx5dm_flow_ent_param *
@@ -206,10 +175,4 @@ mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s, unsigned int *n)
 {
 	*n = s->nb;
 	return s->prm;
-}
-
-struct mlx5dm_flow_matcher *
-mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s)
-{
-	return s->matcher;
 }

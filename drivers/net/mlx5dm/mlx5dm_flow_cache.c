@@ -25,16 +25,6 @@ struct mlx5dm_flow_tbl {
 	struct mlx5dm_table *t;
 };
 
-struct mlx5dm_flow_matcher {
-	struct mlx5dm_flow_tbl *tbl;
-	uint32_t hash;
-	uint32_t refcnt;
-	uint16_t prio;
-	uint8_t criteria;
-	struct mlx5dm_matcher *m;
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
-};
-
 struct mlx5dm_flow_ent {
 	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_action *act;
@@ -180,12 +170,6 @@ mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void
 }
 
 /* ---- matchers ---- */
-
-struct mlx5dm_matcher *
-mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
-{
-	return m->m;
-}
 
 /* Domain, group, priority, criteria and the mask's enabled sections (the rest is zero). */
 static uint32_t
@@ -346,13 +330,6 @@ put_tbl:
 	return NULL;
 }
 
-struct mlx5dm_flow_matcher *
-mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
-{
-	m->refcnt++;
-	return m;
-}
-
 void
 mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
 {
@@ -447,15 +424,6 @@ mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o
 	o->hash = hash;
 	o->refcnt = 1;
 	(void)mlx5dm_index_insert(cache, o, hash); /* reserved by the caller */
-}
-
-bool
-mlx5dm_flow_kcache_put(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
-{
-	if (--o->refcnt != 0)
-		return false;
-	(void)mlx5dm_index_remove(cache, o, o->hash);
-	return true;
 }
 
 /* The cache key: every parameter, serialised field by field (no padding). */
@@ -662,8 +630,9 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 	unsigned int q;
 	int ret;
 
-	if (!mlx5dm_flow_kcache_put(&fp->ents, &e->k))
+	if (--e->k.refcnt != 0)
 		return;
+	(void)mlx5dm_index_remove(&fp->ents, e, e->k.hash);
 	/* Rule writes that still reach the action (doorbell batching) go first, on every queue. */
 	for (q = 0; fp->port.ctx != NULL && q < RTE_MAX(fp->port.nb_queues, 1u); q++)
 		(void)mlx5dm_queue_flush(fp->port.ctx, (uint16_t)q);

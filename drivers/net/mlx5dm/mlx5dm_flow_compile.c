@@ -152,7 +152,8 @@ mlx5dm_flow_compiled_ld(const uint8_t *p, size_t n)
 /*
  * The words the replay compares: an item of size s in words of 8 bytes (4
  * below 8) at 0, 8, ... and s - 8 for the rest, so no word reaches beyond
- * the item and every byte is in one.
+ * the item and every byte is in one; a word in which no bit matters is
+ * left out.
  */
 static void
 mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
@@ -163,7 +164,7 @@ mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
 		size = ct->item[i].size;
 		len = size >= 8 ? 8 : 4;
 		for (k = 0; size != 0 && k < (size + len - 1) / len; k++) {
-			struct mlx5dm_flow_ct_word *w = &ct->word[nw++];
+			struct mlx5dm_flow_ct_word *w = &ct->word[nw];
 
 			off = RTE_MIN(k * len, size - len);
 			w->off = (uint16_t)off;
@@ -171,6 +172,7 @@ mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
 			w->len = (uint8_t)len;
 			w->sel = mlx5dm_flow_compiled_ld(ct->sel[i] + off, len);
 			w->val = mlx5dm_flow_compiled_ld(ct->ispec[i] + off, len);
+			nw += w->sel != 0;
 		}
 	}
 	ct->nb_words = (uint8_t)nw;

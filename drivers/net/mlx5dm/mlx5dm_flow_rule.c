@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rte_lcore.h>
 #include <rte_pause.h>
 
 #include "mlx5dm_flow.h"
@@ -150,22 +149,6 @@ mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		o->aset = mlx5dm_flow_aset_ref(s);
 	}
 	return s;
-}
-
-uint16_t
-mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
-{
-	unsigned int lcore = rte_lcore_id();
-	uint16_t q;
-
-	*lock = NULL;
-	if (MLX5DM_LIKELY(fp->port.lcore_queue != NULL && lcore < RTE_MAX_LCORE)) {
-		q = fp->port.lcore_queue[lcore];
-		if (MLX5DM_LIKELY(q != fp->port.any))
-			return q;
-	}
-	*lock = &fp->any_lock;
-	return fp->port.any;
 }
 
 uint16_t
@@ -550,11 +533,8 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 }
 
 void
-mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	/* Its objects go with its last rule, it with its last reference. */
-	if (--ct->k.refcnt > (uint32_t)ct->owned)
-		return;
 	mlx5dm_flow_ct_objs_release(fp, ct);
 	if (ct->k.refcnt != 0)
 		return;

@@ -1103,6 +1103,7 @@ struct mlx5dm_flow_build {
 	uint32_t args[MLX5DM_FLOW_MAX_SUB][MLX5DM_RULE_MAX_ACTIONS];
 	/* Match values (the spec is the template's: reused once the lock is let go). */
 	uint8_t value[MLX5DM_FLOW_MAX_SUB][MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];  /* a sub-rule's with an extra match */
 };
 /* 0 (the flow holds ct unless NULL) or -errno with error (nothing left). */
 int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -1111,9 +1112,25 @@ int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow
 /* 0 or a negative errno with error (the rules inserted so far are deleted again). */
 int mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
 			    uint16_t queue, struct rte_flow_error *error);
+/* An insert failed: the flow's objects are released. */
+void mlx5dm_flow_objs_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b);
 /* ret: the insert's; the flow, or NULL when ret < 0 (its objects released). */
-struct rte_flow *mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp,
-					 struct mlx5dm_flow_build *b, int ret);
+static inline struct rte_flow *
+mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b, int ret)
+{
+	struct rte_flow *flow = b->flow;
+
+	if (MLX5DM_UNLIKELY(ret < 0)) {
+		mlx5dm_flow_objs_abandon(fp, b);
+		return NULL;
+	}
+	fp->inflight--;
+	flow->listed = b->listed;
+	fp->nb_listed += b->listed;
+	fp->st.rules += flow->nb_rules;
+	fp->st.flows++;
+	return flow;
+}
 /* The three phases under fp->lock, on the caller's queue: rare flows (the default rule). */
 struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 					 const struct mlx5dm_flow_spec *spec, bool listed,
@@ -1123,7 +1140,13 @@ struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
  * -ETIMEDOUT from remove (another queue's writes into its chain pending):
  * relist gives the flow back, without the rules already removed.
  */
-void mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
+static inline void
+mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
+{
+	fp->nb_listed -= flow->listed;
+	flow->listed = false;
+	fp->inflight++;
+}
 int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
 void mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed);
 int mlx5dm_flow_remove_err(struct rte_flow *flow, int ret, struct rte_flow_error *error);
@@ -1157,8 +1180,15 @@ int mlx5dm_flow_not_started(struct rte_flow_error *error);
 /* flow_engine=null: a listed handle with no rule behind it. */
 struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 					      struct rte_flow_error *error);
-/* flow is a live user flow of the port (O(1), see mlx5dm_flow_pool_owns()). */
-bool mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow);
+/*
+ * flow is a live user flow of the port (O(1), see mlx5dm_flow_pool_owns()):
+ * the default rule is the PMD's, not a handle the application may pass.
+ */
+static inline bool
+mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
+{
+	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
+}
 /* Destroy every user flow; returns the first failure (and goes on). */
 int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);
 

@@ -121,10 +121,10 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 	return s;
 }
 
-/* The set of m and p from the keyed cache, or a new one (apart: its key takes stack). */
-static __rte_noinline struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
-			const struct mlx5dm_flow_ent_param *p, unsigned int n)
+/* The set of m and p from the keyed cache, or a new one. */
+struct mlx5dm_flow_aset *
+mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
+		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
 {
 	uint8_t key[MLX5DM_FLOW_ASET_KEY_MAX];
 	struct mlx5dm_flow_aset *s;
@@ -144,13 +144,6 @@ mlx5dm_flow_aset_lookup(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 		return NULL;
 	}
 	return mlx5dm_flow_aset_new(fp, m, p, n, key, len, h);
-}
-
-struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
-		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
-{
-	return mlx5dm_flow_aset_lookup(fp, m, p, n);
 }
 
 const struct mlx5dm_action_tmpl *

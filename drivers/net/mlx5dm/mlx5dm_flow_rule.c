@@ -239,13 +239,18 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		       unsigned int i, struct mlx5dm_flow_build *b,
 		       struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
 {
-	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
-	const uint8_t *mask, *value;
+	const uint8_t *mask = spec->mask;
 	const char *err_field = NULL;
-	uint8_t criteria;
+	uint8_t criteria = spec->criteria;
 	int err;
 
-	criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
+	/* The value straight into b; the mask of a sub-rule with an extra match too. */
+	if (MLX5DM_LIKELY(mlx5dm_flow_sub_plain(&spec->sub[i]))) {
+		memcpy(b->value[i], spec->value, MLX5DM_MATCH_PARAM_SIZE);
+	} else {
+		mlx5dm_flow_sub_match(spec, i, b->mask, b->value[i], &criteria);
+		mask = b->mask;
+	}
 	/* A hint is a live matcher (fp->lock held since translation). */
 	pr->m = spec->sub[i].hint;
 	pr->own = NULL;
@@ -267,7 +272,6 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		pr->own = pr->m;
 	}
 	b->m[i] = mlx5dm_flow_matcher_obj(pr->m);
-	memcpy(b->value[i], value, MLX5DM_MATCH_PARAM_SIZE);
 	return 0;
 }
 
@@ -424,21 +428,11 @@ undo:
 				   "steering library: rule insertion failed");
 }
 
-struct rte_flow *
-mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b, int ret)
+void
+mlx5dm_flow_objs_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b)
 {
-	struct rte_flow *flow = b->flow;
-
 	fp->inflight--;
-	if (ret < 0) {
-		mlx5dm_flow_release(fp, flow);
-		return NULL;
-	}
-	flow->listed = b->listed;
-	fp->nb_listed += b->listed;
-	fp->st.rules += flow->nb_rules;
-	fp->st.flows++;
-	return flow;
+	mlx5dm_flow_release(fp, b->flow);
 }
 
 /* Insert and commit under fp->lock, on the caller's queue. */
@@ -657,21 +651,6 @@ mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
 	fp->nb_listed++;
 	fp->st.flows++;
 	return flow;
-}
-
-bool
-mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
-{
-	/* The default rule is the PMD's: not a handle the application may pass. */
-	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
-}
-
-void
-mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
-{
-	fp->nb_listed -= flow->listed;
-	flow->listed = false;
-	fp->inflight++;
 }
 
 /* A flow the library kept whole or in part: destroy it again. */

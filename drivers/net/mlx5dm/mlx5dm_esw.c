@@ -2072,6 +2072,20 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 
 /* ---- a representor's Rx ---- */
 
+/*
+ * A representor's own rule goes. A rule queue in error refuses the
+ * destroy (EIO, the rule kept): the queue is brought back first.
+ */
+static int
+mlx5dm_esw_rep_rule_remove(struct mlx5dm_flow_priv *fp, struct mlx5dm_rule *rule, uint16_t queue)
+{
+	int ret = mlx5dm_rule_destroy(rule, queue);
+
+	if (ret == -EIO && mlx5dm_flow_queue_recover(fp, queue) == 0)
+		ret = mlx5dm_rule_destroy(rule, queue);
+	return ret;
+}
+
 /* Remove r's rules and objects (what exists of them); fp->lock held for the root's. */
 static void
 mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
@@ -2080,9 +2094,9 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	uint16_t queue;
 
 	queue = mlx5dm_esw_queue_take(mgr, fp);
-	if (r->rule != NULL && mlx5dm_rule_destroy(r->rule, queue) < 0)
+	if (r->rule != NULL && mlx5dm_esw_rep_rule_remove(fp, r->rule, queue) < 0)
 		MLX5DM_DRV_LOG(ERR, "a representor's root rule was not removed");
-	if (r->drule != NULL && mlx5dm_rule_destroy(r->drule, queue) < 0)
+	if (r->drule != NULL && mlx5dm_esw_rep_rule_remove(fp, r->drule, queue) < 0)
 		MLX5DM_DRV_LOG(ERR, "a representor's default rule was not removed");
 	mlx5dm_esw_queue_give(mgr, fp, queue);
 	if (r->dm != NULL)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <sched.h>
 
 #include "mlx5dm_build_config.h"
 
@@ -173,13 +174,27 @@ mlx5dm_spinlock_destroy(struct mlx5dm_spinlock *l)
 	(void)l;
 }
 
+/*
+ * Spins between two yields of a waiter. A holder may be off its core
+ * (more threads than cores: the device's own thread, a holder waiting for
+ * the device to free send-ring room): past a bound the waiter gives its
+ * core away instead of burning the time slice the holder needs.
+ */
+#define MLX5DM_SPIN_YIELD 1024
+
 static inline void
 mlx5dm_spinlock_lock(struct mlx5dm_spinlock *l)
 {
+	unsigned int spins = 0;
+
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) != 0) {
 		/* Wait reading, not writing: the line stays shared until it is free. */
-		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0)
-			MLX5DM_PAUSE();
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0) {
+			if (++spins % MLX5DM_SPIN_YIELD == 0)
+				sched_yield();
+			else
+				MLX5DM_PAUSE();
+		}
 	}
 }
 

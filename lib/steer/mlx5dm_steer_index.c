@@ -24,13 +24,17 @@
  * stay as they were (an emptied bucket may send a probe one bucket
  * further, never stop it short).
  *
- * The matcher's index: a growth chain holds entries in two tables (the
- * head and the older one being emptied), so finding a tag in ICM-layout
- * order means probing both. The index answers "is this tag already under
- * this parent?" with one probe. A chain is named by its pointing entry (the
- * matcher for the first level, htbl->root), which lives as long as the
- * chain, so moving an entry (a follower copied into its slot on delete, an
- * entry moved to the head) never invalidates the keys of the entries below it.
+ * The matcher's index, of the entries above the last level (each shared
+ * by the rules of a prefix): a growth chain holds entries in two tables
+ * (the head and the older one being emptied), so finding a tag in
+ * ICM-layout order means probing both. The index answers "is this tag
+ * already under this parent?" with one probe. A chain is named by its
+ * pointing entry (the matcher for the first level, htbl->root), which
+ * lives as long as the chain, so moving an entry (a follower copied into
+ * its slot on delete, an entry moved to the head) never invalidates the
+ * keys of the entries below it. A last-level entry (one per rule) is not
+ * indexed: a rule's tag is looked for in the slot chains it would join
+ * (mlx5dm_steer_rule.c), which a new entry reads anyway.
  */
 
 #include <errno.h>
@@ -369,14 +373,14 @@ struct mlx5dm_tag_index_key {
 	const uint8_t *tag;
 };
 
-/* A live entry (a buried one, refcount 0, may have lost its table) with this chain and tag. */
+/* An entry with this chain and tag (an entry leaves the index as it leaves its chain). */
 static inline bool
 mlx5dm_tag_index_match(const void *rec, const void *key)
 {
 	const struct mlx5dm_ste *s = rec;
 	const struct mlx5dm_tag_index_key *k = key;
 
-	return s->refcount != 0 && s->htbl->root == k->chain &&
+	return s->htbl->root == k->chain &&
 	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, k->tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 

@@ -126,10 +126,6 @@ mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 static void
 mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 {
-	unsigned int i;
-
-	for (i = 0; i < m->nb_shards; i++)
-		mlx5dm_rule_bury_flush(&m->shards[i], d);
 	mlx5dm_htbl_chain_free(m, m->first, d);
 	mlx5dm_ste_free_single(m->e_anchor, d);
 	mlx5dm_matcher_shards_fini(m, d);

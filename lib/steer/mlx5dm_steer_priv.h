@@ -245,19 +245,18 @@ struct mlx5dm_htbl;
  * collision, action and miss-anchor entries in a block of the matcher's
  * entry pool; anchors of tables and matchers have an order-0 chunk each.
  *
- * 96 bytes (slab records): what the index compares on a hash hit (tag,
- * table) comes first, the table bookkeeping after it. A hit of an upper
- * level continues in a table, a last-level entry ends a rule: one word
- * for both. A pooled entry's chunk is the copy of the ICM chunk its block
- * keeps, so the record names its block without a pointer of its own
- * (mlx5dm_ste_block()).
+ * 96 bytes (slab records, 4 of them padding). A tag search of a slot
+ * chain reads one line per entry: the link and the tag come first, the
+ * table bookkeeping after them. A hit of an upper level continues in a table, a last-level
+ * entry ends a rule: one word for both. A pooled entry's chunk is the
+ * copy of the ICM chunk its block keeps, so the record names its block
+ * without a pointer of its own (mlx5dm_ste_block()).
  */
 struct mlx5dm_ste {
-	uint32_t tag_index_hash;          /* matcher index hash of (chain, tag) */
+	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	uint32_t hash;                    /* its tag's hash: the slot in any table of the chain */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
-	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
 	union {
 		/* Match levels < last: where a hit continues (mlx5dm_ste_next_htbl()). */
 		struct mlx5dm_htbl *next_htbl;
@@ -398,8 +397,6 @@ struct mlx5dm_action_tmpl {
 	struct mlx5dm_act_patch p;        /* unless full */
 };
 
-#define MLX5DM_MATCHER_BURIED 16
-
 #define MLX5DM_MATCHER_ACTION_REFS 4
 
 /* An action and how many rules of a matcher count on the reference this entry holds. */
@@ -457,7 +454,7 @@ struct mlx5dm_order {
 struct mlx5dm_shard {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* a line of its own: shards share none */
 	struct mlx5dm_matcher *m;
-	struct mlx5dm_index index;        /* entries by (chain, tag) */
+	struct mlx5dm_index index;        /* entries above the last level by (chain, tag) */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	struct mlx5dm_entry_pool entry_pool; /* ICM of collision, action and miss-anchor entries */
@@ -468,15 +465,6 @@ struct mlx5dm_shard {
 	 * lookup. Cleared when that record is freed (mlx5dm_ste_rec_free).
 	 */
 	struct mlx5dm_ste *l0_hint;
-	/*
-	 * Entries unlinked from their slot chains (refcount 0, out of every
-	 * chain) whose index way and record are released in batches of
-	 * MLX5DM_MATCHER_BURIED: a removal reads a random index bucket, and a
-	 * batch has them all loaded by the time it runs instead of waiting for
-	 * each in its destroy. Index probes pass over them (refcount 0).
-	 */
-	struct mlx5dm_ste *buried[MLX5DM_MATCHER_BURIED];
-	unsigned int nb_buried;
 	/*
 	 * The actions its rules use most, each holding one reference of the
 	 * action for all of them (mlx5dm_steer_rule.c): a rule counts here,
@@ -725,7 +713,6 @@ struct mlx5dm_rule {
 	uint8_t nb_actions;
 	uint8_t size_class;               /* slab it came from */
 	uint8_t shard;                    /* of its matcher */
-	uint32_t last_hash;               /* index hash of last: its bucket without reading last */
 	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
 };
 
@@ -798,7 +785,6 @@ void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx
 		      struct mlx5dm_ste *tail);
 void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
-void mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d);
 /* ---- mlx5dm_steer_redo.c (queue lock held but for init/fini) ---- */
 int mlx5dm_redo_init(struct mlx5dm_queue *q);
 void mlx5dm_redo_fini(struct mlx5dm_queue *q);
@@ -847,14 +833,14 @@ struct mlx5dm_ste *mlx5dm_tag_index_find(struct mlx5dm_index *x, const void *cha
 static inline int
 mlx5dm_tag_index_insert(struct mlx5dm_index *x, struct mlx5dm_ste *s, uint32_t h)
 {
-	s->tag_index_hash = h;
 	return mlx5dm_index_insert(x, s, h);
 }
 
+/* s leaves the index (h: the hash it was indexed with). */
 static inline void
-mlx5dm_tag_index_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s)
+mlx5dm_tag_index_remove(struct mlx5dm_index *x, struct mlx5dm_ste *s, uint32_t h)
 {
-	(void)mlx5dm_index_remove(x, s, s->tag_index_hash);
+	(void)mlx5dm_index_remove(x, s, h);
 }
 
 /* ---- mlx5dm_steer_caps.c ---- */

@@ -242,6 +242,18 @@ mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
 	return s;
 }
 
+/*
+ * An entry above the last level leaves its shard's index: its table names
+ * its chain (the key does not depend on which table of the chain).
+ */
+static void
+mlx5dm_rule_unindex(struct mlx5dm_shard *sh, struct mlx5dm_ste *s)
+{
+	mlx5dm_tag_index_remove(&sh->index, s,
+				mlx5dm_tag_index_hash(s->htbl->root,
+						      s->shadow + MLX5DM_STE_CTRL_SIZE));
+}
+
 /* Undo mlx5dm_rule_place() for an entry nothing was written for yet. */
 static void
 mlx5dm_rule_unplace(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_ste *prev_tail,
@@ -250,7 +262,8 @@ mlx5dm_rule_unplace(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm
 	struct mlx5dm_ctx *ctx = sh->m->tbl->dom->ctx;
 	struct mlx5dm_htbl *t = s->htbl;
 
-	mlx5dm_tag_index_remove(&sh->index, s);
+	if (!s->ends_rule)
+		mlx5dm_rule_unindex(sh, s);
 	if (prev_tail == NULL) {
 		mlx5dm_htbl_slot_clear(t, mlx5dm_ste_slot(s));
 		mlx5dm_htbl_count_used(sh, t, -1);
@@ -285,9 +298,10 @@ mlx5dm_rule_free_subtree(struct mlx5dm_shard *sh, struct mlx5dm_htbl *head,
 				continue;
 			while (s != NULL) {
 				n = s->next_col;
-				if (mlx5dm_ste_next_htbl(s) != NULL)
+				if (mlx5dm_ste_next_htbl(s) != NULL) {
 					mlx5dm_rule_free_subtree(sh, s->next_htbl, d);
-				mlx5dm_tag_index_remove(&sh->index, s);
+					mlx5dm_rule_unindex(sh, s);
+				}
 				mlx5dm_ste_rec_free(sh, s, d);
 				s = n;
 			}
@@ -327,9 +341,8 @@ struct mlx5dm_rule_ctx {
 	unsigned int depth;
 	/* The shared level-0 entry (or NULL), set before the walk. */
 	struct mlx5dm_ste *l0;
-	/* The last level's chain as predicted (or NULL), its index and slot hashes. */
+	/* The last level's chain as predicted (or NULL), and its slot hash. */
 	const struct mlx5dm_htbl *pf_head;
-	uint32_t pf_hash;
 	uint32_t pf_bwc;
 };
 
@@ -505,10 +518,10 @@ mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 }
 
 /*
- * Predict the last level's chain and compute its hashes into prep, starting
- * the loads of its index bucket and table slot: both are random lines in
- * structures sized by the rule count (megabytes at a million rules), two
- * memory misses per rule if loaded at lookup time. Shard lock held.
+ * Predict the last level's chain and compute its slot hash into prep,
+ * starting the load of its slot head: a random line in a structure sized
+ * by the rule count (megabytes at a million rules), a memory miss per
+ * rule if loaded at lookup time. Shard lock held.
  */
 static void
 mlx5dm_rule_prep_hint(struct mlx5dm_shard *sh, struct mlx5dm_rule_prep *prep)
@@ -522,15 +535,13 @@ mlx5dm_rule_prep_hint(struct mlx5dm_shard *sh, struct mlx5dm_rule_prep *prep)
 	if (head == NULL)
 		return;
 	prep->root = head->root;
-	prep->ihash = mlx5dm_tag_index_hash(head->root, tag);
 	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-	mlx5dm_index_prefetch(&sh->index, prep->ihash);
 	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
 }
 
 /*
- * At create time (lock held): the prediction again; the prepare's hashes
- * serve when it saw the same chain (same tag: same array), else they are
+ * At create time (lock held): the prediction again; the prepare's hash
+ * serves when it saw the same chain (same tag: same array), else it is
  * computed now. Done before the rule record is taken, the loads overlap
  * it; done by mlx5dm_rule_prepare() they also overlap the caller's work
  * and the action placement. A wrong guess costs useless prefetches.
@@ -549,12 +560,12 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	if (prep->root != head->root)
 		mlx5dm_rule_prep_hint(rc->sh, prep);
 	rc->pf_head = head;
-	rc->pf_hash = prep->ihash;
 	rc->pf_bwc = prep->bwc;
 	/*
-	 * An occupied slot: the new entry goes behind its chain, whose first
-	 * record (both lines: links, then the control bytes rewritten) is one
-	 * more miss that could only start once the slot head is known.
+	 * An occupied slot: its chain is searched for the tag and the new
+	 * entry goes behind it; its first record (both lines: tag and links,
+	 * then the control bytes rewritten) is one more miss that could only
+	 * start once the slot head is known.
 	 */
 	first = mlx5dm_htbl_slot(head, rc->pf_bwc & (head->num_entries - 1));
 	if (first != NULL) {
@@ -625,6 +636,28 @@ mlx5dm_rule_undo(struct mlx5dm_rule_ctx *rc)
 	}
 }
 
+/*
+ * The entry with this tag in the chain of head (hash: the tag's slot hash),
+ * or NULL: its slot's collision chain in the head, then in the older table
+ * while one remains. An entry leaves its slot chain when its last rule
+ * goes, so only live entries are found; duplicates of a tag share a slot
+ * chain (a duplicate goes behind the one found), the oldest first.
+ */
+static struct mlx5dm_ste *
+mlx5dm_rule_chain_find(const struct mlx5dm_htbl *head, const uint8_t *tag, uint32_t hash)
+{
+	const struct mlx5dm_htbl *t;
+	struct mlx5dm_ste *s;
+
+	for (t = head; t != NULL; t = t->chain_next)
+		for (s = mlx5dm_htbl_slot(t, hash & (t->num_entries - 1)); s != NULL;
+		     s = s->next_col)
+			if (memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag,
+				   MLX5DM_STE_TAG_SIZE) == 0)
+				return s;
+	return NULL;
+}
+
 /* Walk the levels for the rule's STE array; fills rc->path and the write list. */
 static int
 mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *arr)
@@ -642,7 +675,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		bool last = lvl == n - 1;
 		struct mlx5dm_htbl *t = head;
 		struct mlx5dm_ste *found, *s, *tail;
-		uint32_t hash = 0, ihash;
+		uint32_t hash = 0, ihash = 0;
 
 		/* The shared first level of the previous rule: no index lookup. */
 		if (lvl == 0 && rc->l0 != NULL) {
@@ -657,22 +690,19 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			continue;
 		}
 		/*
-		 * The last level is usually a new entry: its index bucket and
-		 * its slot are both needed, so both loads start at once (done
-		 * already when mlx5dm_rule_prefetch_ctx() guessed this chain).
+		 * The last level: an entry of its own, whose tag is looked for
+		 * in the slot chains it would join (the slot was loaded already
+		 * when mlx5dm_rule_prefetch_ctx() guessed this chain). Above it,
+		 * an entry shared by many rules: the index answers in one probe.
 		 */
-		if (last && head == rc->pf_head) {
-			ihash = rc->pf_hash;
-			hash = rc->pf_bwc;
+		if (last) {
+			hash = head == rc->pf_head ? rc->pf_bwc :
+						     mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+			found = mlx5dm_rule_chain_find(head, tag, hash);
 		} else {
 			ihash = mlx5dm_tag_index_hash(head->root, tag);
-			if (last) {
-				mlx5dm_index_prefetch(&shd->index, ihash);
-				hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-				mlx5dm_htbl_slot_prefetch(head, hash & (head->num_entries - 1));
-			}
+			found = mlx5dm_tag_index_find(&shd->index, head->root, tag, ihash);
 		}
-		found = mlx5dm_tag_index_find(&shd->index, head->root, tag, ihash);
 		if (lvl == 0) {
 			/* Level 0 decides the slot chains the rule may write into. */
 			if (found != NULL)
@@ -718,7 +748,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		s = mlx5dm_rule_place(shd, t, hash, ent, &tail);
 		if (s == NULL)
 			return -ENOMEM;
-		if (mlx5dm_tag_index_insert(&shd->index, s, ihash) < 0) {
+		if (!last && mlx5dm_tag_index_insert(&shd->index, s, ihash) < 0) {
 			/* Not indexed: the index's removal in the undo finds nothing. */
 			mlx5dm_rule_unplace(shd, s, tail, &rc->d);
 			return -ENOMEM;
@@ -746,7 +776,6 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			s->rule = rule;
 			s->ends_rule = 1;
 			rule->last = s;
-			rule->last_hash = ihash;
 		}
 		/* Reversed at flush time: the predecessor's pointer goes after the entry. */
 		if (tail != NULL)
@@ -1018,36 +1047,16 @@ undo:
 	return NULL;
 }
 
-/* Release the buried entries' index ways and records; their buckets load together first. */
-void
-mlx5dm_rule_bury_flush(struct mlx5dm_shard *sh, struct mlx5dm_defer *d)
-{
-	unsigned int i;
-
-	for (i = 0; i < sh->nb_buried; i++)
-		mlx5dm_index_prefetch(&sh->index, sh->buried[i]->tag_index_hash);
-	for (i = 0; i < sh->nb_buried; i++) {
-		mlx5dm_tag_index_remove(&sh->index, sh->buried[i]);
-		mlx5dm_ste_rec_free(sh, sh->buried[i], d);
-	}
-	sh->nb_buried = 0;
-}
-
 /*
- * s (refcount 0) has left its slot chain: its index way and record go with
- * the next batch. It must not be shared again meanwhile: the level-0 hint
- * lets go of it now, and index probes pass over it.
+ * s (refcount 0) has left its slot chain: an entry above the last level
+ * leaves the index, and its record goes (the level-0 hint lets go of it).
  */
 static void
-mlx5dm_rule_bury(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s)
+mlx5dm_rule_forget(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s)
 {
-	struct mlx5dm_shard *sh = rc->sh;
-
-	if (sh->l0_hint == s)
-		sh->l0_hint = NULL;
-	sh->buried[sh->nb_buried++] = s;
-	if (sh->nb_buried == MLX5DM_MATCHER_BURIED)
-		mlx5dm_rule_bury_flush(sh, &rc->d);
+	if (!s->ends_rule)
+		mlx5dm_rule_unindex(rc->sh, s);
+	mlx5dm_ste_rec_free(rc->sh, s, &rc->d);
 }
 
 /*
@@ -1071,7 +1080,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 
 		mlx5dm_htbl_slot_clear(t, slot);
 		mlx5dm_htbl_count_used(rc->sh, t, -1);
-		mlx5dm_rule_bury(rc, s);
+		mlx5dm_rule_forget(rc, s);
 		return mlx5dm_redo_unlink(rc->q, t->chunk, slot,
 					  mlx5dm_htbl_miss_image_of(rc->sh, t), MLX5DM_STE_SIZE);
 	}
@@ -1097,7 +1106,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		f->collision = false;
 		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
 		mlx5dm_htbl_count_collision(rc->sh, t, -1);
-		mlx5dm_rule_bury(rc, s);
+		mlx5dm_rule_forget(rc, s);
 		mlx5dm_ste_image(f, rc->m->builders[t->level].bit_mask, hw);
 		mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 		return mlx5dm_redo_unlink(rc->q, f->chunk, f->index, hw, MLX5DM_STE_SIZE);
@@ -1109,7 +1118,7 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
 				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
 	mlx5dm_htbl_count_collision(rc->sh, t, -1);
-	mlx5dm_rule_bury(rc, s);
+	mlx5dm_rule_forget(rc, s);
 	memcpy(hw, prev->shadow, MLX5DM_STE_CTRL_SIZE);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
 	return mlx5dm_redo_unlink(rc->q, prev->chunk, prev->index, hw, MLX5DM_STE_CTRL_SIZE);
@@ -1140,13 +1149,11 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	mlx5dm_rule_ctx_init(&rc, m);
 	mlx5dm_rule_lock_ctx(&rc, rule->shard, queue);
 	/*
-	 * Usually the last entry is the one unlinked: its index bucket (found
-	 * from the rule, not the entry; read when its batch is released), the
-	 * entry, its slot and, when it is the slot's record, its follower
-	 * (which takes the slot over) are needed, so the loads start together
-	 * rather than one after the other.
+	 * Usually the last entry is the one unlinked: the entry, its slot
+	 * and, when it is the slot's record, its follower (which takes the
+	 * slot over) are needed, so the loads start together rather than one
+	 * after the other.
 	 */
-	mlx5dm_index_prefetch(&rc.sh->index, rule->last_hash);
 	s = rule->last;
 	if (!s->collision) {
 		const uint8_t *f = (const uint8_t *)s->next_col;

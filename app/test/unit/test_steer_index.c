@@ -28,7 +28,7 @@ static void
 rec_init(unsigned int i, unsigned int chain, uint32_t tag)
 {
 	memset(&recs[i], 0, sizeof(recs[i]));
-	recs[i].refcount = 1; /* live: a probe passes over refcount 0 (a buried entry) */
+	recs[i].refcount = 1;
 	chains[chain].root = &chains[chain];
 	recs[i].htbl = &chains[chain];
 	memcpy(recs[i].shadow + MLX5DM_STE_CTRL_SIZE, &tag, sizeof(tag));
@@ -92,7 +92,7 @@ run_index(uint32_t (*hash)(unsigned int))
 	check_all(&x, hash);
 	/* Remove every third, then insert them back, while growth may still be moving buckets. */
 	for (i = 0; i < NB_RECS; i += 3) {
-		mlx5dm_tag_index_remove(&x, &recs[i]);
+		mlx5dm_tag_index_remove(&x, &recs[i], hash(i));
 		indexed[i] = false;
 		n--;
 	}
@@ -104,11 +104,11 @@ run_index(uint32_t (*hash)(unsigned int))
 	}
 	check_all(&x, hash);
 	/* Removing a record that is not indexed changes nothing. */
-	mlx5dm_tag_index_remove(&x, &recs[3]);
+	mlx5dm_tag_index_remove(&x, &recs[3], hash(3));
 	assert_int_equal(x.count, n);
 	for (i = 0; i < NB_RECS; i++) {
 		if (indexed[i]) {
-			mlx5dm_tag_index_remove(&x, &recs[i]);
+			mlx5dm_tag_index_remove(&x, &recs[i], hash(i));
 			indexed[i] = false;
 		}
 	}
@@ -150,34 +150,39 @@ test_index_duplicates(void **state)
 	assert_null(mlx5dm_tag_index_find(&x, &chains[1], rec_tag(2), hash_real(2)));
 	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[2], hash_real(2)), 0);
 	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[1], rec_tag(2), hash_real(2)), &recs[2]);
-	mlx5dm_tag_index_remove(&x, &recs[0]);
+	mlx5dm_tag_index_remove(&x, &recs[0], h);
 	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h), &recs[1]);
-	mlx5dm_tag_index_remove(&x, &recs[1]);
+	mlx5dm_tag_index_remove(&x, &recs[1], h);
 	assert_null(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h));
 	mlx5dm_index_fini(&x);
 }
 
-/* An indexed record with refcount 0 (buried: awaiting release) is not found; a live one is. */
+/*
+ * The key is the chain, named by its root, not the table: a record moved
+ * to another table of its chain (a grown head) is found and removed under
+ * the key it was indexed with.
+ */
 static void
-test_index_buried(void **state)
+test_index_moved(void **state)
 {
 	struct mlx5dm_index x = { .b = NULL };
+	struct mlx5dm_htbl head = { .root = &chains[0] };
 	uint32_t h;
 
 	(void)state;
 	memset(&x, 0, sizeof(x));
 	rec_init(0, 0, 7);
-	rec_init(1, 0, 7);
+	rec_init(1, 0, 8);
 	h = hash_real(0);
 	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[0], h), 0);
-	recs[0].refcount = 0;
-	recs[0].htbl = NULL; /* its table may be gone: a probe must not look there */
-	assert_null(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h));
-	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[1], h), 0);
-	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
-	mlx5dm_tag_index_remove(&x, &recs[0]);
+	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[1], hash_real(1)), 0);
+	recs[0].htbl = &head;
+	assert_int_equal(mlx5dm_tag_index_hash(recs[0].htbl->root, rec_tag(0)), h);
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h), &recs[0]);
+	mlx5dm_tag_index_remove(&x, &recs[0], h);
 	assert_int_equal(x.count, 1);
-	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), h), &recs[1]);
+	assert_null(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(0), h));
+	assert_ptr_equal(mlx5dm_tag_index_find(&x, &chains[0], rec_tag(1), hash_real(1)), &recs[1]);
 	mlx5dm_index_fini(&x);
 }
 
@@ -207,7 +212,7 @@ test_index_no_growth(void **state)
 	assert_true(n > 4 * 16); /* past the growth point of the first table */
 	check_all(&x, hash_real);
 	/* A removal makes room again. */
-	mlx5dm_tag_index_remove(&x, &recs[0]);
+	mlx5dm_tag_index_remove(&x, &recs[0], hash_real(0));
 	indexed[0] = false;
 	assert_int_equal(mlx5dm_tag_index_insert(&x, &recs[n], hash_real(n)), 0);
 	indexed[n] = true;
@@ -325,7 +330,7 @@ main(void)
 		cmocka_unit_test(test_index_real_hash),
 		cmocka_unit_test(test_index_clustered),
 		cmocka_unit_test(test_index_duplicates),
-		cmocka_unit_test(test_index_buried),
+		cmocka_unit_test(test_index_moved),
 		cmocka_unit_test(test_index_no_growth),
 		cmocka_unit_test(test_index_generic),
 		cmocka_unit_test(test_slab_blocks),

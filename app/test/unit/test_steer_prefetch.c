@@ -8,19 +8,21 @@
  * Whatever happened in between (rules of the same or another matcher,
  * other preps, tables growing), every rule created from a prep must steer
  * its frames and only its frames, and a duplicate must still be refused.
- * The create reuses the prep's hashes only when it predicts the same chain,
- * so a reuse where it should not (or hashes computed wrongly) puts the
- * entry where the device's walk and the host index cannot find it: frames
- * are lost, duplicates get in, destroys fail.
+ * The create reuses the prep's hash only when it predicts the same chain,
+ * so a reuse where it should not (or a hash computed wrongly) puts the
+ * entry where the device's walk and the duplicate search cannot find it:
+ * frames are lost, duplicates get in, destroys fail.
  *
  * Both matcher shapes the prediction covers: one lookup (the chain is the
  * matcher's), and two lookups where eight consecutive keys share the
  * level-0 tag (the chain is predicted from the level-0 hint). Keys are
  * prepared a block at a time, so tables grow while preps are outstanding.
  *
- * The hint and the index also meet destroyed entries waiting for their
- * batched release (mlx5dm_rule_bury()): the last tests re-create keys
- * while their old entries wait.
+ * The hint and the duplicate search also meet the keys of destroyed
+ * entries: keys are re-created right after their destroy. Duplicates are
+ * looked for in the slot chains a rule's entry would join: they are tried
+ * wherever the original is (a grown chain's older table, a collision
+ * entry), refused or, when allowed, placed behind the original.
  */
 
 #include <errno.h>
@@ -45,6 +47,7 @@
 enum shape {
 	ONE_LEVEL,              /* dmac */
 	TWO_LEVELS,             /* dmac, IP version | IPv4 dip, UDP dport */
+	TWO_LEVELS_WIDE,        /* the same, 512 keys under a level-0 entry instead of 8 */
 };
 
 static uint64_t
@@ -53,6 +56,8 @@ key_dmac(enum shape s, uint32_t k)
 	/* Two levels: keys i, GHOST(i), OTHER(i) and the 8-aligned run around i share one. */
 	if (s == TWO_LEVELS)
 		return 0x02aa00000000ull | ((k % NB) >> 3);
+	if (s == TWO_LEVELS_WIDE)
+		return 0x02cc00000000ull | ((k % NB) >> 9);
 	return 0x02bb00000000ull | (uint64_t)(k * 0x9e3779b1u);
 }
 
@@ -73,7 +78,7 @@ shape_mask(enum shape s, uint8_t *m)
 {
 	memset(m, 0, MP_SIZE);
 	mp_mac(m, F(outer, dmac_47_16), 0xffffffffffffull);
-	if (s == TWO_LEVELS) {
+	if (s != ONE_LEVEL) {
 		mp_set(m, F(outer, ip_version), 4);
 		mp_set(m, F(outer, dst_ip_31_0), 0xffffffff);
 		mp_set(m, F(outer, udp_dport), 0xffff);
@@ -85,7 +90,7 @@ shape_value(enum shape s, uint32_t k, uint8_t *v)
 {
 	memset(v, 0, MP_SIZE);
 	mp_mac(v, F(outer, dmac_47_16), key_dmac(s, k));
-	if (s == TWO_LEVELS) {
+	if (s != ONE_LEVEL) {
 		mp_set(v, F(outer, ip_version), 4);
 		mp_set(v, F(outer, dst_ip_31_0), key_dip(k));
 		mp_set(v, F(outer, udp_dport), key_dport(k));
@@ -100,7 +105,7 @@ shape_frame(enum shape s, uint32_t k, struct frame *f)
 
 	pkt_udp4(&p);
 	p.o.dmac = key_dmac(s, k);
-	if (s == TWO_LEVELS) {
+	if (s != ONE_LEVEL) {
 		p.o.dip = key_dip(k);
 		p.o.dport = key_dport(k);
 	}
@@ -404,13 +409,12 @@ check_live(struct pf_run *t, uint32_t n, const unsigned int *q)
 }
 
 /*
- * A destroyed entry leaves its slot chain at once, but its index way and
- * record go with a later batch. Meanwhile the same key (same chain: the
- * same index hash) must be insertable again, a buried level-0 entry must
- * not be shared by the next rule, and live keys must still be refused as
- * duplicates. Rounds destroy and re-create runs of keys with new queues,
- * so that batches are released at every point of the rounds; under ASan,
- * an index probe reading a buried entry whose table is gone is caught.
+ * A destroyed entry leaves its slot chain (and, above the last level, the
+ * index) and its record goes. The same key must be insertable again at
+ * once, a freed level-0 entry must not be shared by the next rule (the
+ * hint lets go of it), and live keys must still be refused as
+ * duplicates. Rounds destroy and re-create runs of keys with new queues;
+ * under ASan, a search or hint reading a freed record is caught.
  */
 static void
 run_buried(enum shape s)
@@ -444,7 +448,7 @@ run_buried(enum shape s)
 			assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
 			t->r[k] = NULL;
 		}
-		/* Round 0 re-creates at once: the hint is still the buried group entry. */
+		/* Round 0 re-creates at once: the hint was the freed group entry. */
 		if (round != 0)
 			check_live(t, N, q);
 		for (k = first; k < first + len && k < N; k++) {
@@ -477,6 +481,121 @@ test_buried_two_levels(void **state)
 	run_buried(TWO_LEVELS);
 }
 
+/* Where rule r's last-level entry is: an older table of its chain, a collision entry. */
+static void
+where_last(const struct mlx5dm_rule *r, bool *older, bool *collision)
+{
+	*older = r->last->htbl->chain_prev != NULL;
+	*collision = r->last->collision;
+}
+
+/* d's last-level entry is behind o's in o's slot chain (the device reaches o's first). */
+static bool
+behind(const struct mlx5dm_rule *o, const struct mlx5dm_rule *d)
+{
+	const struct mlx5dm_ste *s;
+
+	for (s = o->last->next_col; s != NULL; s = s->next_col)
+		if (s == d->last)
+			return true;
+	return false;
+}
+
+/*
+ * A rule's own tag is looked for in the slot chains it would join (the
+ * head's, then the older table's of a grown chain), not in an index:
+ * rules are inserted into a matcher that starts at one slot and grows
+ * many times, and after each one the duplicates of the key just inserted
+ * and of an earlier one are tried, wherever the original is: in the head
+ * or in an older table not yet emptied, in its slot or a collision entry.
+ * Without duplicates allowed each is refused (EEXIST) and changes
+ * nothing; allowed, it goes behind its original in the original's slot
+ * chain, the original keeps its frames and the duplicate takes them over
+ * once the original is destroyed.
+ */
+static void
+run_duplicates(enum shape s, bool allow)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = allow };
+	struct pf_run *t = calloc(1, sizeof(*t));
+	unsigned int q[NB], nb_older = 0, nb_collision = 0, c;
+	uint8_t mask[MP_SIZE];
+	struct frame f;
+	uint32_t k, j;
+
+	assert_non_null(t);
+	t->e = senv_open_ex(&cattr, NULL);
+	t->s = s;
+	shape_mask(t->s, mask);
+	t->m = senv_matcher(t->e->tbl, 0, CRIT(outer), mask, 0);
+	for (k = 0; k < NB; k++) {
+		q[k] = k;
+		t->r[k] = create_key(t, t->m, k, q[k]);
+		if (t->r[k] == NULL)
+			fail_msg("key %u refused: errno %d", k, errno);
+		for (c = 0; c < 2; c++) {
+			struct mlx5dm_rule *d;
+			bool older, collision;
+
+			j = c == 0 ? k : (k * 2654435761u) % (k + 1);
+			where_last(t->r[j], &older, &collision);
+			nb_older += older;
+			nb_collision += collision;
+			d = create_key(t, t->m, j, q[j] + 1);
+			if (!allow) {
+				if (d != NULL)
+					fail_msg("duplicate of %u got in (older %d, col %d)",
+						 j, older, collision);
+				assert_int_equal(errno, EEXIST);
+				continue;
+			}
+			if (d == NULL)
+				fail_msg("duplicate of key %u refused: errno %d", j, errno);
+			if (!behind(t->r[j], d))
+				fail_msg("duplicate of %u not behind it (older %d, col %d)",
+					 j, older, collision);
+			if (!older && !collision && k % 16 != 0) {
+				assert_int_equal(mlx5dm_rule_destroy(d, 0), 0);
+				continue;
+			}
+			assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
+			shape_frame(t->s, j, &f);
+			assert_int_equal(senv_send(t->e, &f, NULL), (int)(q[j] % SENV_NB_RQ));
+			assert_int_equal(mlx5dm_rule_destroy(t->r[j], 0), 0);
+			assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
+			assert_int_equal(senv_send(t->e, &f, NULL), (int)((q[j] + 1) % SENV_NB_RQ));
+			t->r[j] = d;
+			q[j]++;
+		}
+	}
+	/* Both places were met (the table shapes make them certain, not likely). */
+	assert_true(nb_older > 0);
+	assert_true(nb_collision > 0);
+	if (!allow)
+		check_live(t, NB, q);
+	for (k = 0; k < NB; k++)
+		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
+	senv_close(t->e);
+	free(t);
+}
+
+static void
+test_duplicates_one_level(void **state)
+{
+	(void)state;
+	run_duplicates(ONE_LEVEL, false);
+	run_duplicates(ONE_LEVEL, true);
+}
+
+static void
+test_duplicates_two_levels(void **state)
+{
+	(void)state;
+	run_duplicates(TWO_LEVELS_WIDE, false);
+	run_duplicates(TWO_LEVELS_WIDE, true);
+}
+
 int
 main(void)
 {
@@ -486,6 +605,8 @@ main(void)
 		cmocka_unit_test(test_prepare_stale_chain),
 		cmocka_unit_test(test_buried_one_level),
 		cmocka_unit_test(test_buried_two_levels),
+		cmocka_unit_test(test_duplicates_one_level),
+		cmocka_unit_test(test_duplicates_two_levels),
 	};
 
 	return cmocka_run_group_tests_name("steer_prefetch", tests, NULL, NULL);

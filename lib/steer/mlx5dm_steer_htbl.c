@@ -130,6 +130,11 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 	bool small = n <= MLX5DM_HTBL_PAGE;
 	size_t orders = small && sh != NULL && m->nb_shards > 1 ? n * sizeof(*h->order) : 0;
 
+	/* A slot is found from the hash bits its entries keep. */
+	if (log_size > MLX5DM_STE_HASH_BITS) {
+		errno = EINVAL;
+		return NULL;
+	}
 	/* Callers report errno: the allocation shim does not set it. */
 	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0) + orders);
 	if (h == NULL) {
@@ -770,10 +775,10 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 		}
 	}
 	for (n = 0; s != NULL && n < MLX5DM_HTBL_MOVE_CHAIN; s = next, n++) {
-		uint32_t j = s->hash & (h->num_entries - 1);
+		uint32_t j = (uint32_t)s->hash & (h->num_entries - 1);
 		/* The ICM entry s leaves (its own, when a collision entry of o's). */
 		struct mlx5dm_icm_chunk *own_chunk = s->pooled ? s->chunk : NULL;
-		uint32_t own_index = s->index;
+		uint32_t own_index = s->pool_index;
 
 		tail = mlx5dm_htbl_slot_tail(h, j);
 		/* The slot of h, or an ICM entry of its own behind the slot's chain. */
@@ -801,7 +806,7 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 
 			/* The pool reads only these of the record (not zeroed whole). */
 			own.chunk = own_chunk;
-			own.index = own_index;
+			own.pool_index = own_index;
 			own.pooled = 1;
 			mlx5dm_entry_pool_put(&sh->entry_pool, ctx, &own, d);
 			mlx5dm_htbl_count_collision(sh, o, -1);
@@ -814,11 +819,13 @@ mlx5dm_htbl_move_chain(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 			ret = mlx5dm_ste_write_image(ctx, q, o->chunk, i, 1, miss);
 	} else {
 		/* s takes the slot; its own entry goes (reused after a sync). */
-		struct mlx5dm_ste own = { .chunk = s->chunk, .index = s->index, .pooled = 1 };
+		struct mlx5dm_ste own = {
+			.chunk = s->chunk, .pool_index = s->pool_index, .pooled = 1,
+		};
 
+		/* Its place in o's chunk is its slot, i. */
 		s->pooled = 0;
 		s->chunk = o->chunk;
-		s->index = i;
 		s->collision = false;
 		mlx5dm_htbl_slot_replace(o, i, s);
 		mlx5dm_htbl_count_collision(sh, o, -1);
@@ -853,7 +860,7 @@ mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 	mlx5dm_ste_set_miss_addr(ctx->ste, hw, mlx5dm_matcher_end_icm(m));
 	memcpy(a->shadow, hw, sizeof(a->shadow));
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
-	ret = mlx5dm_ste_write_image(ctx, q, a->chunk, a->index, 1, hw);
+	ret = mlx5dm_ste_write_image(ctx, q, a->chunk, mlx5dm_ste_index(a), 1, hw);
 	if (ret < 0)
 		return ret;
 	if (o->shard != NULL)

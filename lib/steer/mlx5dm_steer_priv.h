@@ -67,7 +67,7 @@ mlx5dm_slab_peek(const struct mlx5dm_slab *s)
 }
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
-#define MLX5DM_ENTRY_POOL_BLOCK 64
+#define MLX5DM_ENTRY_POOL_BLOCK 64 /* a record's pool_index has 6 bits */
 struct mlx5dm_entry_pool_block;
 struct mlx5dm_entry_pool {
 	LIST_HEAD(, mlx5dm_entry_pool_block) all;
@@ -245,16 +245,19 @@ struct mlx5dm_htbl;
  * collision, action and miss-anchor entries in a block of the matcher's
  * entry pool; anchors of tables and matchers have an order-0 chunk each.
  *
- * 96 bytes (slab records, 4 of them padding). A tag search of a slot
- * chain reads one line per entry: the link and the tag come first, the
- * table bookkeeping after them. A hit of an upper level continues in a table, a last-level
- * entry ends a rule: one word for both. A pooled entry's chunk is the
- * copy of the ICM chunk its block keeps, so the record names its block
- * without a pointer of its own (mlx5dm_ste_block()).
+ * 88 bytes (slab records). A tag search of a slot chain reads one line
+ * per entry: the link and the tag come first, the table bookkeeping after
+ * them. A hit of an upper level continues in a table, a last-level entry
+ * ends a rule: one word for both. A pooled entry's chunk is the copy of
+ * the ICM chunk its block keeps, so the record names its block without a
+ * pointer of its own (mlx5dm_ste_block()). Where the entry is in its
+ * chunk is kept for a pooled entry only: a slot entry's is its slot
+ * (mlx5dm_ste_index()), so the hash, that place and the counts share a
+ * word.
  */
+#define MLX5DM_STE_HASH_BITS 26           /* a table has 2^20 slots at most (the STE pool's) */
 struct mlx5dm_ste {
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
-	uint32_t hash;                    /* its tag's hash: the slot in any table of the chain */
 	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
 	union {
@@ -263,15 +266,16 @@ struct mlx5dm_ste {
 		struct mlx5dm_rule *rule; /* ends_rule: the rule */
 	};
 	struct mlx5dm_icm_chunk *chunk;   /* ICM holding the entry */
-	uint32_t index;                   /* entry in chunk */
-	/* One word for them all: a bool of its own padded the record by 7 bytes. */
-	uint32_t refcount : 29;           /* rules through this entry */
-	uint32_t collision : 1;           /* not the slot itself */
-	uint32_t pooled : 1;              /* chunk is a block's of the matcher's entry pool */
-	uint32_t ends_rule : 1;           /* a last-level or action entry: rule, no next_htbl */
+	/* Its tag's hash (low bits): the slot in any table of the chain. */
+	uint64_t hash : MLX5DM_STE_HASH_BITS;
+	uint64_t pool_index : 6;          /* pooled: its entry in the block's chunk */
+	uint64_t refcount : 29;           /* rules through this entry */
+	uint64_t collision : 1;           /* not the slot itself */
+	uint64_t pooled : 1;              /* chunk is a block's of the matcher's entry pool */
+	uint64_t ends_rule : 1;           /* a last-level or action entry: rule, no next_htbl */
 };
 
-_Static_assert(sizeof(struct mlx5dm_ste) == 96, "STE record size (one per rule at least)");
+_Static_assert(sizeof(struct mlx5dm_ste) == 88, "STE record size (one per rule at least)");
 
 struct mlx5dm_matcher;
 
@@ -659,7 +663,19 @@ mlx5dm_ste_next_htbl(const struct mlx5dm_ste *s)
 static inline uint32_t
 mlx5dm_ste_slot(const struct mlx5dm_ste *s)
 {
-	return s->hash & (s->htbl->num_entries - 1);
+	return (uint32_t)s->hash & (s->htbl->num_entries - 1);
+}
+
+/*
+ * Entry of s in its chunk: a pooled entry's place in its block, a slot
+ * entry's slot, 0 in the order-0 chunk of an anchor (no table).
+ */
+static inline uint32_t
+mlx5dm_ste_index(const struct mlx5dm_ste *s)
+{
+	if (s->pooled)
+		return s->pool_index;
+	return s->htbl != NULL ? mlx5dm_ste_slot(s) : 0;
 }
 
 /* Clear slot i of h (it is in use, so its page exists). */

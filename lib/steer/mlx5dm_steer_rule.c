@@ -197,8 +197,7 @@ mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_s
 	s->htbl = t;
 	if (tail == NULL) {
 		s->chunk = t->chunk;
-		s->index = mlx5dm_ste_slot(s);
-		mlx5dm_htbl_slot_replace(t, s->index, s);
+		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(s), s);
 		mlx5dm_htbl_count_used(sh, t, 1);
 	} else {
 		s->collision = true;
@@ -1093,15 +1092,13 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		 * write puts its image in the slot.
 		 */
 		struct mlx5dm_icm_chunk *chunk = s->chunk;
-		uint32_t index = s->index;
 
 		f = s->next_col;
 		s->chunk = f->chunk;
-		s->index = f->index;
+		s->pool_index = f->pool_index;
 		s->pooled = 1;
 		s->collision = true;
 		f->chunk = chunk;
-		f->index = index;
 		f->pooled = 0;
 		f->collision = false;
 		mlx5dm_htbl_slot_replace(t, mlx5dm_ste_slot(f), f);
@@ -1109,7 +1106,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 		mlx5dm_rule_forget(rc, s);
 		mlx5dm_ste_image(f, rc->m->builders[t->level].bit_mask, hw);
 		mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
-		return mlx5dm_redo_unlink(rc->q, f->chunk, f->index, hw, MLX5DM_STE_SIZE);
+		return mlx5dm_redo_unlink(rc->q, f->chunk, mlx5dm_ste_index(f), hw,
+					  MLX5DM_STE_SIZE);
 	}
 	for (prev = mlx5dm_htbl_slot(t, mlx5dm_ste_slot(s)); prev->next_col != s;
 	     prev = prev->next_col)
@@ -1121,7 +1119,8 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	mlx5dm_rule_forget(rc, s);
 	memcpy(hw, prev->shadow, MLX5DM_STE_CTRL_SIZE);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
-	return mlx5dm_redo_unlink(rc->q, prev->chunk, prev->index, hw, MLX5DM_STE_CTRL_SIZE);
+	return mlx5dm_redo_unlink(rc->q, prev->chunk, mlx5dm_ste_index(prev), hw,
+				  MLX5DM_STE_CTRL_SIZE);
 }
 
 /*

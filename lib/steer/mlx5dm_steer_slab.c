@@ -236,7 +236,7 @@ mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struc
 	if (b->free == 0)
 		mlx5dm_entry_pool_set_avail(p, b, false);
 	s->chunk = &b->icm;
-	s->index = idx;
+	s->pool_index = idx;
 	s->pooled = 1;
 	return 0;
 }
@@ -260,7 +260,7 @@ mlx5dm_entry_pool_put(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struc
 {
 	struct mlx5dm_entry_pool_block *b = mlx5dm_ste_block(s);
 
-	b->busy &= ~(1ull << s->index);
+	b->busy &= ~(1ull << s->pool_index);
 	s->pooled = 0;
 	s->chunk = NULL;
 	if (b->busy == 0) {

@@ -18,7 +18,7 @@
 uint64_t
 mlx5dm_ste_icm(const struct mlx5dm_ste *ste)
 {
-	return mlx5dm_icm_chunk_entry_icm(ste->chunk, ste->index);
+	return mlx5dm_icm_chunk_entry_icm(ste->chunk, mlx5dm_ste_index(ste));
 }
 
 /* The 64-byte software image of a full write (also what a dump shows). */
@@ -40,7 +40,8 @@ mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 
 	mlx5dm_ste_image(ste, bit_mask, hw);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
-	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
+	return mlx5dm_send_write(q->ring,
+				 mlx5dm_icm_chunk_entry_mr(ste->chunk, mlx5dm_ste_index(ste)),
 				 ste->chunk->rkey, hw, MLX5DM_STE_SIZE);
 }
 
@@ -52,7 +53,8 @@ mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 
 	memcpy(hw, ste->shadow, sizeof(hw));
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
-	return mlx5dm_send_write(q->ring, mlx5dm_icm_chunk_entry_mr(ste->chunk, ste->index),
+	return mlx5dm_send_write(q->ring,
+				 mlx5dm_icm_chunk_entry_mr(ste->chunk, mlx5dm_ste_index(ste)),
 				 ste->chunk->rkey, hw, MLX5DM_STE_CTRL_SIZE);
 }
 

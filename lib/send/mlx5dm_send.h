@@ -103,6 +103,29 @@ int mlx5dm_send_write_repeat(struct mlx5dm_send_ring *ring, uint64_t remote_addr
 			     const void *unit, uint32_t unit_len, uint32_t count);
 
 /*
+ * A write that must reach the device even when the ring fails before it
+ * executed, as a rule's unlink must: the device would otherwise keep
+ * steering by an entry whose ICM went back to its pool. Posted as
+ * mlx5dm_send_write() (len 1 to MLX5DM_SEND_MAX_INLINE, inline), with the
+ * WQE marked: the SQ keeps its bytes until the slot is reused, which is
+ * after its completion, so no copy is made. Should the ring lose it (the
+ * QP failed at or before it) or refuse it (in error, or no room: up to
+ * MLX5DM_SEND_REFUSED such writes are copied and kept, the oldest dropped
+ * past that), mlx5dm_send_recover() posts it again, in posting order,
+ * behind the reset QP. Returns as mlx5dm_send_write().
+ */
+#define MLX5DM_SEND_REFUSED 64u
+int mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			   const void *data, uint32_t len);
+
+/*
+ * True when the ring is in error and a kept write did not execute (lost
+ * with the QP or refused): the device may still reach what it was meant
+ * to cut off until mlx5dm_send_recover() posts it again.
+ */
+bool mlx5dm_send_kept_due(const struct mlx5dm_send_ring *ring);
+
+/*
  * Post a FLOW_TBL_ACCESS WQE updating modify-header argument data: 64 bytes
  * (8 actions) into argument unit arg_id (argument object id + unit offset).
  */
@@ -135,6 +158,8 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * was told of (as mlx5dm_send_quiesce()), reset the QP and connect it
  * again (RST, INIT, RTR, RTS). The WQEs that did not execute are dropped:
  * mlx5dm_send_lost() keeps answering for them until the next recovery.
+ * The kept writes among them, then those refused, are posted again in
+ * their order (mlx5dm_send_stats.rewrites counts them), not waited for.
  * 0 (also on a ring not in error), -ETIMEDOUT (the device did not flush:
  * the ring stays in error, and a later call tries again), or what the
  * device refused.
@@ -206,6 +231,7 @@ struct mlx5dm_send_stats {
 	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
 	uint64_t drain_timeouts; /* drains that gave up on a silent device */
 	uint64_t recoveries;   /* times mlx5dm_send_recover() brought the QP back */
+	uint64_t rewrites;     /* kept writes a recovery posted again */
 	uint32_t err_syndrome; /* syndrome of the first error CQE, 0 if none */
 	/* The ring's state when read. */
 	uint32_t size;         /* WQEBBs */

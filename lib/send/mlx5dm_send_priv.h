@@ -15,6 +15,14 @@
 #define MLX5DM_SEND_CQ_DBR_OFF 0u
 #define MLX5DM_SEND_QP_DBR_OFF 64u
 
+/* A kept write, copied: one the ring refused, or one a recovery posts again. */
+struct mlx5dm_send_kept {
+	uint64_t addr;
+	uint32_t rkey;
+	uint32_t len;
+	uint8_t data[MLX5DM_SEND_MAX_INLINE];
+};
+
 struct mlx5dm_send_ring {
 	struct mlx5dm_dev *dev;
 	struct mlx5dv_devx_uar *uar;
@@ -31,6 +39,7 @@ struct mlx5dm_send_ring {
 	uint32_t pi;                     /* producer, in WQEBBs (wraps at 2^32) */
 	uint32_t ci;                     /* completed, in WQEBBs */
 	uint32_t *wqe_end;               /* per start WQEBB: pi after that WQE */
+	uint8_t *wqe_kept;               /* per start WQEBB: 1 for a kept write */
 	uint64_t *wqe_data_end;          /* per start WQEBB: staging head after it */
 	uint8_t *last_ctrl;              /* control segment of the last WQE posted */
 	uint32_t unrung;                 /* WQEs posted since the last doorbell */
@@ -68,9 +77,15 @@ struct mlx5dm_send_ring {
 	uint32_t last_len;
 
 	struct mlx5dm_send_stats stats;
+
+	/* Kept writes refused (mlx5dm_send_write_kept()), oldest first. */
+	uint32_t nb_refused;
+	struct mlx5dm_send_kept refused[MLX5DM_SEND_REFUSED];
 };
 
 /* mlx5dm_send_wqe.c */
 int mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len);
+uint32_t mlx5dm_send_lost_kept(struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out,
+			       uint32_t max);
 
 #endif /* _MLX5DM_SEND_PRIV_H_ */

@@ -175,7 +175,10 @@ mlx5dm_send_connect(struct mlx5dm_send_ring *ring)
 int
 mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
 {
-	uint32_t restart;
+	/* Nothing staged is read any more: the staging buffer holds the writes to post again. */
+	struct mlx5dm_send_kept *again = (struct mlx5dm_send_kept *)(void *)ring->data_buf;
+	uint32_t max = ring->data_size / sizeof(*again);
+	uint32_t restart, i, n;
 	int ret;
 
 	if (ring->err == 0)
@@ -196,6 +199,14 @@ mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
 			   ring->qpn, ret);
 		return ret;
 	}
+	/*
+	 * Copied out before any post: the new WQEs start at slot 0, over the
+	 * lost ones when those wrapped past the SQ's end.
+	 */
+	n = mlx5dm_send_lost_kept(ring, again, max);
+	for (i = 0; i < ring->nb_refused && n < max; i++)
+		again[n++] = ring->refused[i];
+	ring->nb_refused = 0;
 	restart = (ring->pi + 0xffffu) & ~0xffffu;
 	ring->lost_from = ring->err_pos;
 	ring->lost_to = restart;
@@ -210,8 +221,14 @@ mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
 	ring->last_len = 0;
 	ring->err = 0;
 	ring->stats.recoveries++;
-	MLX5DM_LOG(INFO, "send", "qpn 0x%x: back in RTS; WQEs %u to %u were not executed",
-		   ring->qpn, ring->lost_from, restart);
+	MLX5DM_LOG(INFO, "send", "qpn 0x%x: back in RTS; WQEs %u to %u were not executed, "
+		   "%u kept writes among them or refused posted again", ring->qpn,
+		   ring->lost_from, restart, n);
+	/* A post the ring refuses again keeps that write for the next recovery. */
+	for (i = 0; i < n; i++)
+		if (mlx5dm_send_write_kept(ring, again[i].addr, again[i].rkey, again[i].data,
+					   again[i].len) == 0)
+			ring->stats.rewrites++;
 	return 0;
 }
 
@@ -240,8 +257,10 @@ mlx5dm_send_alloc_buffers(struct mlx5dm_send_ring *ring, uint32_t data_size,
 	ring->data_buf = mlx5dm_aligned_zmalloc(data_size + 64, MLX5DM_SEND_PAGE);
 	ring->wqe_end = mlx5dm_calloc(nbb, sizeof(*ring->wqe_end));
 	ring->wqe_data_end = mlx5dm_calloc(nbb, sizeof(*ring->wqe_data_end));
+	ring->wqe_kept = mlx5dm_calloc(nbb, sizeof(*ring->wqe_kept));
 	if (ring->sq_buf == NULL || ring->cq_buf == NULL || ring->dbr_buf == NULL ||
-	    ring->data_buf == NULL || ring->wqe_end == NULL || ring->wqe_data_end == NULL)
+	    ring->data_buf == NULL || ring->wqe_end == NULL || ring->wqe_data_end == NULL ||
+	    ring->wqe_kept == NULL)
 		return -ENOMEM;
 	ring->data_size = data_size;
 	/* Invalid CQEs with owner 0: nothing is mistaken for a completion on the first pass. */
@@ -284,6 +303,7 @@ mlx5dm_send_free(struct mlx5dm_send_ring *ring)
 		ops->devx_umem_dereg(ring->sq_umem);
 	if (ring->own_uar && ring->uar != NULL)
 		ops->devx_free_uar(ring->uar);
+	mlx5dm_free(ring->wqe_kept);
 	mlx5dm_free(ring->wqe_data_end);
 	mlx5dm_free(ring->wqe_end);
 	mlx5dm_free(ring->data_buf);
@@ -326,6 +346,9 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 	data_size = attr->data_buf_size != 0 ? attr->data_buf_size : 1u << 20;
 	if (data_size < 2 * MLX5DM_SEND_MAX_WRITE)
 		data_size = 2 * MLX5DM_SEND_MAX_WRITE;
+	/* A recovery copies the lost kept writes there (one per WQEBB at most). */
+	if (data_size < (1u << ring->log_nbb) * sizeof(struct mlx5dm_send_kept))
+		data_size = (1u << ring->log_nbb) * sizeof(struct mlx5dm_send_kept);
 	if (attr->uar != NULL) {
 		ring->uar = attr->uar;
 	} else {

@@ -280,6 +280,7 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uin
 	ring->pi += nbb;
 	ring->wqe_end[slot] = ring->pi;
 	ring->wqe_data_end[slot] = ring->data_head;
+	ring->wqe_kept[slot] = 0;
 	ring->unrung++;
 	ring->stats.wqes++;
 	if (signal) {
@@ -504,6 +505,90 @@ mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t 
 	ring->stats.writes++;
 	ring->stats.write_bytes += len;
 	return 0;
+}
+
+int
+mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+		       const void *data, uint32_t len)
+{
+	/* An inline write is one WQE, from the producer index as it is now. */
+	uint32_t start = ring->pi;
+	struct mlx5dm_send_kept *k;
+	int ret;
+
+	if (data == NULL || len == 0 || len > MLX5DM_SEND_MAX_INLINE)
+		return -EINVAL;
+	ret = mlx5dm_send_write(ring, remote_addr, rkey, data, len);
+	if (MLX5DM_LIKELY(ret == 0)) {
+		ring->wqe_kept[start & ((1u << ring->log_nbb) - 1)] = 1;
+		return 0;
+	}
+	if (ring->nb_refused == MLX5DM_SEND_REFUSED) {
+		MLX5DM_LOG(ERR, "send", "qpn 0x%x: a refused kept write dropped", ring->qpn);
+		memmove(&ring->refused[0], &ring->refused[1],
+			sizeof(ring->refused[0]) * (MLX5DM_SEND_REFUSED - 1));
+		ring->nb_refused--;
+	}
+	k = &ring->refused[ring->nb_refused++];
+	k->addr = remote_addr;
+	k->rkey = rkey;
+	k->len = len;
+	memcpy(k->data, data, len);
+	return ret;
+}
+
+/* The write of the inline RDMA WRITE of nbb WQEBBs at slot, which may wrap past the SQ's end. */
+static void
+mlx5dm_send_kept_read(const struct mlx5dm_send_ring *ring, uint32_t slot, uint32_t nbb,
+		      struct mlx5dm_send_kept *k)
+{
+	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint8_t w[MLX5DM_SEND_WQE_MAX];
+	uint32_t i, hdr, raddr[2], rkey;
+
+	for (i = 0; i < nbb && i < MLX5DM_SEND_WQE_MAX / 64; i++)
+		memcpy(w + i * 64, ring->sq_buf + (size_t)((slot + i) & mask) * 64, 64);
+	memcpy(raddr, w + 16, sizeof(raddr));
+	memcpy(&rkey, w + 24, sizeof(rkey));
+	memcpy(&hdr, w + 32, sizeof(hdr));
+	k->addr = (uint64_t)ntohl(raddr[0]) << 32 | ntohl(raddr[1]);
+	k->rkey = ntohl(rkey);
+	k->len = ntohl(hdr) & ~MLX5_INLINE_SEG;
+	memcpy(k->data, w + 36, k->len);
+}
+
+/*
+ * The kept writes among the WQEs the failed QP did not execute (from
+ * err_pos to pi), copied to out in their order: at most max. The QP is
+ * flushed: their slots stay as they were until the next post.
+ */
+uint32_t
+mlx5dm_send_lost_kept(struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out, uint32_t max)
+{
+	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint32_t pos, n = 0;
+
+	for (pos = ring->err_pos; pos != ring->pi && n < max; pos = ring->wqe_end[pos & mask])
+		if (ring->wqe_kept[pos & mask])
+			mlx5dm_send_kept_read(ring, pos & mask, ring->wqe_end[pos & mask] - pos,
+					      &out[n++]);
+	return n;
+}
+
+bool
+mlx5dm_send_kept_due(const struct mlx5dm_send_ring *ring)
+{
+	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint32_t pos;
+
+	if (ring->err == 0)
+		return false;
+	if (ring->nb_refused != 0)
+		return true;
+	for (pos = ring->err_pos; pos != ring->pi; pos = ring->wqe_end[pos & mask])
+		if (ring->wqe_kept[pos & mask])
+			return true;
+	return false;
 }
 
 int

@@ -110,7 +110,7 @@ mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx)
 /*
  * -EIO when a ring in error lost a deletion's unlink: the device may still
  * reach what the deletion freed until mlx5dm_queue_recover() writes it
- * again (mlx5dm_steer_redo.c).
+ * again (mlx5dm_redo_unlink()).
  */
 static int
 mlx5dm_steer_redo_due(struct mlx5dm_ctx *ctx)
@@ -122,7 +122,7 @@ mlx5dm_steer_redo_due(struct mlx5dm_ctx *ctx)
 		struct mlx5dm_queue *q = &ctx->queues[i];
 
 		mlx5dm_spinlock_lock(&q->lock);
-		due = mlx5dm_redo_due(q);
+		due = mlx5dm_send_kept_due(q->ring);
 		mlx5dm_spinlock_unlock(&q->lock);
 	}
 	return due ? -EIO : 0;
@@ -291,8 +291,6 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		ctx->queues[i].ring = mlx5dm_send_ring_create(&sattr);
 		if (ctx->queues[i].ring == NULL)
 			return -errno;
-		if (mlx5dm_redo_init(&ctx->queues[i]) < 0)
-			return -ENOMEM;
 	}
 	return 0;
 }
@@ -305,7 +303,6 @@ mlx5dm_ctx_free(struct mlx5dm_ctx *ctx)
 
 	if (ctx->queues != NULL) {
 		for (i = 0; i <= ctx->nb_queues; i++) {
-			mlx5dm_redo_fini(&ctx->queues[i]);
 			mlx5dm_send_ring_destroy(ctx->queues[i].ring);
 			mlx5dm_spinlock_destroy(&ctx->queues[i].lock);
 		}
@@ -534,6 +531,7 @@ mlx5dm_queue_lost(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t pos)
 int
 mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue)
 {
+	struct mlx5dm_send_stats before, after;
 	struct mlx5dm_queue *q;
 	int ret;
 
@@ -541,10 +539,15 @@ mlx5dm_queue_recover(struct mlx5dm_ctx *ctx, uint16_t queue)
 		return -EINVAL;
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
+	mlx5dm_send_stats_get(q->ring, &before);
 	ret = mlx5dm_send_recover(q->ring);
-	/* Under the same hold: no sync finds the ring back and its lost unlinks not redone. */
-	if (ret == 0)
-		ret = mlx5dm_redo_run(q);
+	mlx5dm_send_stats_get(q->ring, &after);
+	/* Under the same hold: no sync finds the ring back and its lost unlinks not executed. */
+	if (ret == 0 && after.rewrites != before.rewrites) {
+		ret = mlx5dm_send_drain(q->ring);
+		MLX5DM_LOG(NOTICE, MLX5DM_STEER_LOG, "unlinks of deletions the ring lost written "
+			   "again: %" PRIu64 " (%d)", after.rewrites - before.rewrites, ret);
+	}
 	mlx5dm_spinlock_unlock(&q->lock);
 	return ret;
 }
@@ -616,8 +619,8 @@ mlx5dm_queue_stats_get(struct mlx5dm_ctx *ctx, uint16_t queue, struct mlx5dm_que
 	mlx5dm_spinlock_lock(&q->lock);
 	mlx5dm_send_stats_get(q->ring, &ss);
 	st->rules = q->n_rules;
-	st->unlinks_redone = q->redo.redone;
 	mlx5dm_spinlock_unlock(&q->lock);
+	st->unlinks_redone = ss.rewrites;
 	st->wqes = ss.wqes;
 	st->write_bytes = ss.write_bytes;
 	st->doorbells = ss.doorbells;

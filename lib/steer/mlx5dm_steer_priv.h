@@ -132,37 +132,12 @@ struct mlx5dm_caps {
 };
 
 /* A rule queue: one send ring, used by one thread at a time (a line of its own). */
-/* An unlink written on a queue, kept until the device executed it (mlx5dm_steer_redo.c). */
-struct mlx5dm_unlink {
-	uint64_t addr;                    /* ICM address (MR address of the entry) */
-	uint32_t rkey;
-	uint32_t pos;                     /* ring position after its WQE (posted) */
-	uint8_t len;
-	bool posted;
-	uint8_t image[MLX5DM_STE_SIZE];   /* the bytes written, in the device's order */
-};
-
-/* The unlinks a queue wrote, oldest first, as a ring of cap (under the queue lock). */
-struct mlx5dm_redo {
-	struct mlx5dm_unlink *log;
-	uint32_t cap;
-	uint32_t head;
-	uint32_t count;
-	uint64_t redone;                  /* unlinks written again after a recovery */
-};
-
-/* Room for unlinks a ring in error refused to post (a half-made FDB rule's undo). */
-#define MLX5DM_REDO_UNPOSTED 64u
-/* Kept unlinks from which a deletion forgets the executed ones. */
-#define MLX5DM_REDO_TRIM_AT 32u
-
 struct mlx5dm_queue {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* owner + threads waiting for its writes */
 	struct mlx5dm_send_ring *ring;
 	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
 	int64_t n_rules;
 	uint64_t n_shard_busy;            /* its rule operations that found their shard locked */
-	struct mlx5dm_redo redo;
 };
 
 struct mlx5dm_ctx {
@@ -801,29 +776,30 @@ void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx
 		      struct mlx5dm_ste *tail);
 void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
-/* ---- mlx5dm_steer_redo.c (queue lock held but for init/fini) ---- */
-int mlx5dm_redo_init(struct mlx5dm_queue *q);
-void mlx5dm_redo_fini(struct mlx5dm_queue *q);
-/* Write len bytes of image into ICM entry i of chunk: a deletion's unlink, kept. */
-int mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk, uint32_t i,
-		       const uint8_t *image, uint8_t len);
 /*
- * Forget the unlinks the device executed. Every creation on the queue
- * does, and a deletion once MLX5DM_REDO_TRIM_AT are kept, so a kept one
- * is never far older than the ring's outstanding WQEs (positions compare
- * modulo 2^32).
+ * A rule's deletion is one write, its unlink (the slot's new image, the
+ * follower's image in the slot, or the predecessor's control part). The
+ * rule leaves the library when the call returns, yet the device executes
+ * that write later. Should the ring fail first (an error CQE: the QP
+ * flushes every later WQE unexecuted, PRM "Error Handling" of send queues),
+ * the device keeps steering by the rule, and the ICM it reaches was handed
+ * back to its pool. So an unlink is a kept write (mlx5dm_send_write_kept()):
+ * mlx5dm_queue_recover() has the ring post the lost ones again behind the
+ * reset QP and drains them, and until then the ICM sync fails (the pools
+ * keep freed ICM hot, mlx5dm_icm.h), so no freed entry is reused while the
+ * device may still reach it. The bytes written again are those of the
+ * lost write: nothing later on that queue changed the entry (the ring
+ * refuses everything until it is back), and a creation lost with it is
+ * destroyed by its caller after the recovery, which writes the slot chain
+ * again as the library holds it. Queue lock held.
  */
-void mlx5dm_redo_trim(struct mlx5dm_queue *q);
-static inline void
-mlx5dm_redo_forget(struct mlx5dm_queue *q)
+static inline int
+mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk, uint32_t i,
+		   const uint8_t *image, uint8_t len)
 {
-	if (q->redo.count != 0)
-		mlx5dm_redo_trim(q);
+	return mlx5dm_send_write_kept(q->ring, mlx5dm_icm_chunk_entry_mr(chunk, i), chunk->rkey,
+				      image, len);
 }
-/* The ring is in error and lost (or never posted) an unlink: freed ICM must stay hot. */
-bool mlx5dm_redo_due(struct mlx5dm_queue *q);
-/* After a recovery: post the lost unlinks again and drain them; 0 or the ring's error. */
-int mlx5dm_redo_run(struct mlx5dm_queue *q);
 
 /*
  * mlx5dm_rule_destroy() of a half-made rule (one side of an FDB rule whose

@@ -1014,8 +1014,6 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	}
 	if (ret == 0)
 		mlx5dm_rule_drain(&rc, true);
-	if (rc.q_locked)
-		mlx5dm_redo_forget(rc.q);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
 	for (i = 0; i < nb_actions; i++) {
 		rule->refs[rule->nb_act_stes + i] = actions[i];

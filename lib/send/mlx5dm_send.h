@@ -66,6 +66,18 @@ struct mlx5dm_send_attr {
 /* Create a ring; NULL with errno set (ENOMEM, or what the device refused). */
 struct mlx5dm_send_ring *mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr);
 
+/*
+ * Give a ring the queues of attr (its size, log_sq_wqebb, above all): the
+ * ring is drained, then a new QP and CQ with their buffers replace the old
+ * ones, which are destroyed. The ring stays where it is (another thread may
+ * ask mlx5dm_send_done() meanwhile), its statistics go on, and so do its
+ * positions: they jump to the next multiple of 2^16, as a recovery's do,
+ * so every position taken before is done. 0; -EIO (the ring is in error:
+ * recover it first), -ETIMEDOUT (the drain), or errno of
+ * mlx5dm_send_ring_create() (the ring keeps its queues).
+ */
+int mlx5dm_send_ring_resize(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_attr *attr);
+
 /* Drain, then destroy the QP, CQ, umems and buffers. */
 void mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring);
 

@@ -386,6 +386,69 @@ free_ring:
 	return NULL;
 }
 
+#define MLX5DM_SEND_SWAP(a, b, field) do { \
+	__typeof__((a)->field) tmp_ = (a)->field; \
+	(a)->field = (b)->field; \
+	(b)->field = tmp_; \
+} while (0)
+
+int
+mlx5dm_send_ring_resize(struct mlx5dm_send_ring *ring, const struct mlx5dm_send_attr *attr)
+{
+	struct mlx5dm_send_ring *n;
+	uint32_t restart;
+	int ret;
+
+	if (ring->err != 0)
+		return ring->err;
+	ret = mlx5dm_send_drain(ring);
+	if (ret < 0)
+		return ret;
+	n = mlx5dm_send_ring_create(attr);
+	if (n == NULL)
+		return -errno;
+	/* The queues and their buffers change hands; n leaves with the old ones. */
+	MLX5DM_SEND_SWAP(ring, n, uar);
+	MLX5DM_SEND_SWAP(ring, n, own_uar);
+	MLX5DM_SEND_SWAP(ring, n, sq_buf);
+	MLX5DM_SEND_SWAP(ring, n, log_nbb);
+	MLX5DM_SEND_SWAP(ring, n, wqe_end);
+	MLX5DM_SEND_SWAP(ring, n, wqe_kept);
+	MLX5DM_SEND_SWAP(ring, n, wqe_data_end);
+	MLX5DM_SEND_SWAP(ring, n, signal_th);
+	MLX5DM_SEND_SWAP(ring, n, stall_ns);
+	MLX5DM_SEND_SWAP(ring, n, qpn);
+	MLX5DM_SEND_SWAP(ring, n, qp);
+	MLX5DM_SEND_SWAP(ring, n, sq_umem);
+	MLX5DM_SEND_SWAP(ring, n, cq_buf);
+	MLX5DM_SEND_SWAP(ring, n, log_ncqe);
+	MLX5DM_SEND_SWAP(ring, n, cq_ci);
+	MLX5DM_SEND_SWAP(ring, n, cqn);
+	MLX5DM_SEND_SWAP(ring, n, cq);
+	MLX5DM_SEND_SWAP(ring, n, cq_umem);
+	MLX5DM_SEND_SWAP(ring, n, dbr_buf);
+	MLX5DM_SEND_SWAP(ring, n, dbr_umem);
+	MLX5DM_SEND_SWAP(ring, n, data_buf);
+	MLX5DM_SEND_SWAP(ring, n, data_size);
+	MLX5DM_SEND_SWAP(ring, n, data_mr);
+	/* Drained: every staged byte was released, none is behind a WQE. */
+	ring->data_tail = ring->data_head;
+	ring->data_unsignaled = 0;
+	/* The new QP's WQE counter starts at 0, as after a recovery. */
+	restart = (ring->pi + 0xffffu) & ~0xffffu;
+	ring->pi = restart;
+	ring->rung_pi = restart;
+	__atomic_store_n(&ring->ci, restart, __ATOMIC_RELEASE);
+	ring->unrung = 0;
+	ring->since_signal = 0;
+	ring->last_ctrl = NULL;
+	ring->last_len = 0;
+	MLX5DM_LOG(DEBUG, "send", "qpn 0x%x replaced by qpn 0x%x: %u WQEBBs", n->qpn, ring->qpn,
+		   1u << ring->log_nbb);
+	mlx5dm_send_free(n);
+	return 0;
+}
+
 void
 mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring)
 {

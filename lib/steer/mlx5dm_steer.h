@@ -268,6 +268,29 @@ struct mlx5dm_rule *mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint1
  */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 
+/*
+ * WQEBBs a rule create or destroy posts on its queue's ring in the usual
+ * case: its entry and a neighbour's, 64-byte inline writes of 2 WQEBBs
+ * each, and a share of the moves out of a table being emptied. A ring of
+ * ops times that lets ops operations wait for their completions without
+ * the next one waiting for room, as DPDK mlx5 HWS sizes a flow queue's
+ * send queue from rte_flow_configure()'s queue size (mlx5dr_send_queue_open()).
+ */
+#define MLX5DM_QUEUE_OP_WQEBB 8u
+/* The largest ring (2^15 WQEBBs) in operations. */
+#define MLX5DM_QUEUE_MAX_OPS ((1u << 15) / MLX5DM_QUEUE_OP_WQEBB)
+
+/*
+ * Size rule queue's send ring for ops operations: ops times
+ * MLX5DM_QUEUE_OP_WQEBB WQEBBs, to the next power of two (64 at least).
+ * The queue's writes are drained, a new QP and CQ replace the old ones;
+ * positions taken before are done (mlx5dm_queue_done()). 0; -EINVAL
+ * (queue, ops 0 or above MLX5DM_QUEUE_MAX_OPS); -EIO (the ring is in
+ * error: mlx5dm_queue_recover() first); -ETIMEDOUT (the drain); or what
+ * the device refused (the queue keeps its ring).
+ */
+int mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops);
+
 /* Ring the doorbells of / wait for the writes queued on a queue. */
 int mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue);
 int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);

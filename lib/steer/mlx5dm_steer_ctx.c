@@ -268,8 +268,9 @@ mlx5dm_ctx_res_init(struct mlx5dm_ctx *ctx)
 	return ret;
 }
 
-static int
-mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *attr)
+/* The send attributes of the context's rings, of 2^log_sq_wqebb WQEBBs (0: the default). */
+static struct mlx5dm_send_attr
+mlx5dm_ctx_send_attr(const struct mlx5dm_ctx *ctx, uint32_t log_sq_wqebb)
 {
 	struct mlx5dm_send_attr sattr = {
 		.dev = ctx->dev,
@@ -278,8 +279,16 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		.uar = ctx->uar,
 		.eqn = ctx->eqn,
 		.path = ctx->caps.send_path,
-		.log_sq_wqebb = attr->log_queue_wqebb,
+		.log_sq_wqebb = log_sq_wqebb,
 	};
+
+	return sattr;
+}
+
+static int
+mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *attr)
+{
+	struct mlx5dm_send_attr sattr = mlx5dm_ctx_send_attr(ctx, attr->log_queue_wqebb);
 	unsigned int i;
 
 	ctx->queues = mlx5dm_aligned_zmalloc(((size_t)ctx->nb_queues + 1) * sizeof(*ctx->queues),
@@ -441,6 +450,29 @@ mlx5dm_ctx_close(struct mlx5dm_ctx *ctx)
 	mlx5dm_steer_quiesce_rings(ctx);
 	mlx5dm_ctx_free(ctx);
 	return 0;
+}
+
+int
+mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops)
+{
+	struct mlx5dm_send_attr sattr;
+	struct mlx5dm_queue *q;
+	uint32_t log = 6;
+	int ret;
+
+	if (ctx == NULL || queue >= ctx->nb_queues || ops == 0 || ops > MLX5DM_QUEUE_MAX_OPS)
+		return -EINVAL;
+	while ((1u << log) < ops * MLX5DM_QUEUE_OP_WQEBB)
+		log++;
+	/* No larger than the device's QPs and CQs: it waits for room more often then. */
+	if (log > ctx->caps.log_max_qp_sz || log > ctx->caps.log_max_cq_sz)
+		log = MLX5DM_MAX(6u, MLX5DM_MIN(ctx->caps.log_max_qp_sz, ctx->caps.log_max_cq_sz));
+	sattr = mlx5dm_ctx_send_attr(ctx, log);
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	ret = mlx5dm_send_ring_resize(q->ring, &sattr);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
 }
 
 int

@@ -332,10 +332,11 @@ static const struct rte_flow_action drop_actions[] = {
 	{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
 };
 
+/* As drop_table_open(), with a flow queue of size operations. */
 static void
-drop_table_open(struct drop_table *t, const char *name)
+drop_table_open_sized(struct drop_table *t, const char *name, uint32_t size)
 {
-	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr qa = { .size = size };
 	const struct rte_flow_queue_attr *qas[] = { &qa };
 	const struct rte_flow_port_attr pa = { 0 };
 	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
@@ -359,6 +360,12 @@ drop_table_open(struct drop_table *t, const char *name)
 	assert_non_null(t->at);
 	t->tbl = rte_flow_template_table_create(t->port, &ta, &t->pt, 1, &t->at, 1, &err);
 	assert_non_null(t->tbl);
+}
+
+static void
+drop_table_open(struct drop_table *t, const char *name)
+{
+	drop_table_open_sized(t, name, 64);
 }
 
 /* The table and its templates go; the port stays started (once: tbl NULL then). */
@@ -386,7 +393,7 @@ drop_table_close(struct drop_table *t)
 
 /* The postponed creation on flow queue 0 of t's rule dropping what goes to 10.0.0.d. */
 static struct rte_flow *
-drop_rule_later(struct drop_table *t, uint8_t d, void *user_data)
+drop_rule_later(struct drop_table *t, uint32_t d, void *user_data)
 {
 	const struct rte_flow_op_attr later = { .postpone = 1 };
 	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 | d) };
@@ -663,6 +670,74 @@ test_async_pull_no_wait(void **state)
 	drop_table_close(&t);
 }
 
+#define DEEP_QUEUE 512u
+
+/*
+ * A flow queue of DEEP_QUEUE operations has a send ring that holds them:
+ * with the device stopped, that many creations are posted and none waits
+ * for room in the ring (which would stall until the ring failed); the
+ * rule queues of the synchronous path keep their size. A flow queue size
+ * the rings cannot hold (above rte_flow_info_get()'s max_size), or none,
+ * is refused and the rings stay as they were.
+ */
+static void
+test_async_ring_sized(void **state)
+{
+	const struct rte_flow_queue_attr big = { .size = MLX5DM_QUEUE_MAX_OPS + 1 };
+	const struct rte_flow_queue_attr none = { .size = 0 };
+	const struct rte_flow_queue_attr *qas[] = { &big };
+	const struct rte_flow_port_attr pa = { 0 };
+	struct rte_flow_op_result res[DEEP_QUEUE];
+	struct rte_flow *f[DEEP_QUEUE];
+	struct mlx5dm_queue_stats qs;
+	struct mlx5dm_priv *priv;
+	struct rte_flow_error err;
+	struct drop_table t;
+	struct mlx5dm_sim *sim;
+	uint64_t full_waits;
+	unsigned int i;
+	uint16_t port, lq;
+
+	(void)state;
+	drop_table_open_sized(&t, "net_mlx5dm8", DEEP_QUEUE);
+	port = t.port;
+	priv = rte_eth_devices[port].data->dev_private;
+	sim = mlx5dm_sim_of(priv->dev);
+	lq = priv->rule_queue_tmpl;
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_true(qs.size >= DEEP_QUEUE * MLX5DM_QUEUE_OP_WQEBB);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, priv->rule_queue_any, &qs), 0);
+	assert_int_equal(qs.size, 1u << MLX5DM_SEND_LOG_SQ_WQEBB);
+	/* The table's matcher is made by its first rule (and waits for the device). */
+	f[0] = drop_rule(port, t.tbl, 1);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	full_waits = qs.full_waits;
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	for (i = 1; i < DEEP_QUEUE; i++) {
+		f[i] = drop_rule_later(&t, 0x10000 + i, NULL);
+		assert_non_null(f[i]);
+	}
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_int_equal(qs.full_waits, full_waits);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(pull_results(port, 0, res, DEEP_QUEUE - 1), DEEP_QUEUE - 1);
+	for (i = 0; i < DEEP_QUEUE - 1; i++)
+		assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
+	/* Sizes the rings cannot hold, or no size, are refused before anything changes. */
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
+	qas[0] = &none;
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_true(qs.size >= DEEP_QUEUE * MLX5DM_QUEUE_OP_WQEBB);
+	for (i = 0; i < DEEP_QUEUE; i++)
+		assert_int_equal(rte_flow_async_destroy(port, 0, NULL, f[i], NULL, &err), 0);
+	assert_int_equal(rte_flow_push(port, 0, &err), 0);
+	assert_int_equal(pull_results(port, 0, res, DEEP_QUEUE), DEEP_QUEUE);
+	drop_table_close(&t);
+}
+
 /* A rule of transfer table tbl: frames to MAC dst, JUMP (to group unless the template's). */
 static struct rte_flow *
 esw_jump_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t at, uint8_t dst,
@@ -830,6 +905,7 @@ main(void)
 		cmocka_unit_test(test_bringup_faults),
 		cmocka_unit_test(test_async_ring_recovery),
 		cmocka_unit_test(test_async_pull_no_wait),
+		cmocka_unit_test(test_async_ring_sized),
 		cmocka_unit_test(test_esw_template_tails),
 	};
 

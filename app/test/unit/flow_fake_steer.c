@@ -644,6 +644,12 @@ mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
 }
 
 int
+mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops)
+{
+	return ops == 0 || ops > MLX5DM_QUEUE_MAX_OPS ? -EINVAL : mlx5dm_queue_flush(ctx, queue);
+}
+
+int
 mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 {
 	return mlx5dm_queue_flush(ctx, queue);

@@ -293,7 +293,7 @@ test_template_configure(void **state)
 	assert_int_equal(ops->info_get(&dev, &pi, &qi, &err), 0);
 	assert_int_equal(pi.max_nb_queues, 64);
 	assert_true(pi.max_nb_counters >= 1u << 24);
-	assert_int_equal(qi.max_size, 1u << 16);
+	assert_int_equal(qi.max_size, MLX5DM_QUEUE_MAX_OPS);
 	/* Templates need a configured flow engine. */
 	assert_null(ops->pattern_template_create(&dev, &pa, p_eth, &err));
 	assert_int_equal(rte_errno, EINVAL);

@@ -181,6 +181,35 @@ nomem:
 	return mlx5dm_flow_nomem(error);
 }
 
+/*
+ * Size the send rings of the rule queues behind nb flow queues of attr's
+ * sizes: flow queue q goes through rule queue rule_queue_tmpl + q %
+ * nb_rule_queues_tmpl (mlx5dm_flow_queue.c), whose ring holds what every
+ * flow queue it serves may have in flight, up to the largest ring.
+ * 0 or -errno.
+ */
+static int
+mlx5dm_flow_tq_rings(struct mlx5dm_priv *priv, uint16_t nb,
+		     const struct rte_flow_queue_attr *attr[])
+{
+	uint16_t i, q;
+	int ret;
+
+	if (priv->steer == NULL || priv->nb_rule_queues_tmpl == 0)
+		return 0;
+	for (i = 0; i < RTE_MIN(nb, priv->nb_rule_queues_tmpl); i++) {
+		uint32_t ops = 0;
+
+		for (q = i; q < nb; q += priv->nb_rule_queues_tmpl)
+			ops += attr[q]->size;
+		ret = mlx5dm_queue_resize(priv->steer, (uint16_t)(priv->rule_queue_tmpl + i),
+					  RTE_MIN(ops, MLX5DM_QUEUE_MAX_OPS));
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 int
 mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *port_attr,
 		      uint16_t nb_queue, const struct rte_flow_queue_attr *queue_attr[],
@@ -213,6 +242,12 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, &tq, error);
 	if (ret < 0)
 		return ret;
+	ret = mlx5dm_flow_tq_rings(dev->data->dev_private, nb_queue, queue_attr);
+	if (ret < 0) {
+		ret = mlx5dm_flow_tmpl_err(error, -ret, "rte_flow_configure: the flow queues' "
+					   "send rings could not be sized");
+		goto free_tq;
+	}
 	rte_spinlock_lock(&fp->lock);
 	t = fp->tmpl;
 	/* Rules and tables were made for the queues they went through. */
@@ -247,6 +282,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	ret = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);
+free_tq:
 	if (tq != NULL) {
 		t = &(struct mlx5dm_flow_tmpl){ .tq = tq, .nb_queues = nb_queue };
 		mlx5dm_flow_tq_free(t);

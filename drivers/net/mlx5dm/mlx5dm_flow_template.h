@@ -26,7 +26,8 @@
 #define MLX5DM_FLOW_TMPL_MAX_ITEMS 32u      /* items of a pattern template, END excluded */
 #define MLX5DM_FLOW_TMPL_MAX_ACTIONS 32u    /* actions of an actions template, END excluded */
 #define MLX5DM_FLOW_TMPL_MAX_PER_TABLE 8u   /* pattern (actions) templates of a table */
-#define MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE (1u << 16) /* operations in flight per flow queue */
+/* Operations in flight per flow queue: what a rule queue's send ring holds. */
+#define MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE MLX5DM_QUEUE_MAX_OPS
 
 struct rte_flow_pattern_template {
 	LIST_ENTRY(rte_flow_pattern_template) next;

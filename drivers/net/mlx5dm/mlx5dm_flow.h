@@ -1061,6 +1061,28 @@ void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
 /* Every flow (default included) and the root tables go. */
 void mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp);
+/*
+ * rte_spinlock_lock() for the locks of the rule path (fp->lock, any_lock,
+ * the flow queues' qlock): a waiter yields its core every
+ * MLX5DM_SPIN_YIELD spins, as the library's locks do. With more threads
+ * than cores (lcores and the device model's thread), a holder off its core
+ * needs the time slice the waiter would otherwise spin through.
+ */
+static inline void
+mlx5dm_flow_lock(rte_spinlock_t *l)
+{
+	unsigned int spins = 0;
+
+	while (!rte_spinlock_trylock(l)) {
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0) {
+			if (++spins % MLX5DM_SPIN_YIELD == 0)
+				sched_yield();
+			else
+				rte_pause();
+		}
+	}
+}
+
 /* The calling thread's rule queue: its lcore's, else the shared one (locked till leave). */
 uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);

@@ -79,7 +79,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		ret = mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
 	if (ret < 0)
 		return ret;
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	started = fp->started;
 	rte_spinlock_unlock(&fp->lock);
 	return started ? 0 : mlx5dm_flow_not_started(error);
@@ -94,7 +94,7 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 
 	if (mlx5dm_flow_null_check(attr, items, actions, error) < 0)
 		return NULL;
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started)
 		mlx5dm_flow_not_started(error);
 	else
@@ -129,13 +129,13 @@ mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	int ret;
 
 	if (qlock != NULL)
-		rte_spinlock_lock(qlock);
+		mlx5dm_flow_lock(qlock);
 	ret = mlx5dm_flow_objs_insert(fp, b, queue, error);
 	if (qlock != NULL)
 		rte_spinlock_unlock(qlock);
 	if (ret == 0)
 		mlx5dm_rules_posted(dev->data->dev_private);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	flow = mlx5dm_flow_objs_commit(fp, b, ret);
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
@@ -150,7 +150,7 @@ static void
 mlx5dm_flow_sync_recover(struct mlx5dm_flow_priv *fp, uint16_t queue, rte_spinlock_t *qlock)
 {
 	if (qlock != NULL)
-		rte_spinlock_lock(qlock);
+		mlx5dm_flow_lock(qlock);
 	(void)mlx5dm_flow_queue_recover(fp, queue);
 	if (qlock != NULL)
 		rte_spinlock_unlock(qlock);
@@ -175,7 +175,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
 	/* One hold: the matchers translation found stay valid, the template is ours. */
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b, error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
 	rte_spinlock_unlock(&fp->lock);
@@ -197,7 +197,7 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	uint16_t ct;
 	int ret;
 
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (!mlx5dm_flow_objs_owns(fp, flow)) {
 		rte_spinlock_unlock(&fp->lock);
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -213,12 +213,12 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	mlx5dm_flow_objs_unlist(fp, flow);
 	rte_spinlock_unlock(&fp->lock);
 	if (qlock != NULL)
-		rte_spinlock_lock(qlock);
+		mlx5dm_flow_lock(qlock);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
 	if (qlock != NULL)
 		rte_spinlock_unlock(qlock);
 	mlx5dm_rules_posted(dev->data->dev_private);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (ret < 0) {
 		mlx5dm_flow_objs_relist(fp, flow, true);
 	} else {
@@ -260,7 +260,7 @@ mlx5dm_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	ret = mlx5dm_flow_objs_flush(fp, error);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_rules_ring(dev->data->dev_private);
@@ -283,7 +283,7 @@ mlx5dm_flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 	if (data == NULL)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "no query result buffer");
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_rules_ring(dev->data->dev_private);
 	if (!mlx5dm_flow_objs_owns(fp, flow))
 		ret = rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -352,7 +352,7 @@ mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	int ret = 0;
 
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	/* Operations of other threads between their phases finish first. */
 	mlx5dm_flow_objs_quiesce(fp);
 	/* Flows first (they hold indirect counters): the objects' stop checks none is left. */
@@ -383,7 +383,7 @@ mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *err
 
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (fp->nb_listed != 0) {
 		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					 "isolated mode can only change while no flows exist");
@@ -419,7 +419,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		return mlx5dm_flow_nomem(error);
 	if (flow != NULL) {
 		/* One flow: its records, as DPDK's mlx5 dumps a rule (no domain records). */
-		rte_spinlock_lock(&fp->lock);
+		mlx5dm_flow_lock(&fp->lock);
 		mlx5dm_rules_ring(priv);
 		if (!mlx5dm_flow_objs_owns(fp, flow)) {
 			rte_spinlock_unlock(&fp->lock);
@@ -436,7 +436,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	if (priv->dom_rx == NULL || priv->dom_tx == NULL)
 		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "the port has no steering domains");
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_rules_ring(priv);
 	/* PMD records first, as DPDK's mlx5 writes them: parsers print a domain as they end it. */
 	ret = mlx5dm_flow_dump_pmd(fp, file);

@@ -278,7 +278,7 @@ mlx5dm_flow_tq_anchor(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return ct;
 	rte_spinlock_unlock(&fp->lock);
 	ret = priv->sh->esw_xlate->tail(dev, group, true);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
 				   ret == -ENODEV ? "JUMP: the E-Switch is stopped" :
@@ -301,7 +301,7 @@ mlx5dm_flow_tq_anchor_put(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, 
 
 	if (anchor_id == 0)
 		return;
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &group);
 	rte_spinlock_unlock(&fp->lock);
 	if (idle)
@@ -348,7 +348,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	       mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error) : 1;
 	if (jump < 0)
 		return NULL;
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
 		goto unlock;
@@ -545,7 +545,7 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	h->egress = conf->egress;
 	h->transfer = conf->transfer;
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
 		goto fail;
@@ -580,7 +580,7 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 		return -rte_errno;
 	if (tq->count >= tq->size)
 		return mlx5dm_flow_tq_full(error);
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	/* A handle whose counter went with a stop can still be destroyed. */
 	if (!mlx5dm_flow_handle_ok(fp, h, error) && rte_errno != ENODEV) {
 		ret = -rte_errno;
@@ -618,7 +618,7 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	if (q == NULL)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "no query result buffer");
-	rte_spinlock_lock(&fp->lock);
+	mlx5dm_flow_lock(&fp->lock);
 	/* What the device counted: the rules' writes are in, the counters read now. */
 	mlx5dm_rules_ring(dev->data->dev_private);
 	if (!mlx5dm_flow_handle_ok(fp, h, error)) {

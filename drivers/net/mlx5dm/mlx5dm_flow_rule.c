@@ -158,7 +158,7 @@ mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
 	uint16_t q = mlx5dm_flow_queue_of(fp, &lock);
 
 	if (lock != NULL)
-		rte_spinlock_lock(lock);
+		mlx5dm_flow_lock(lock);
 	return q;
 }
 
@@ -725,7 +725,7 @@ mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp)
 	while (fp->inflight != 0) {
 		rte_spinlock_unlock(&fp->lock);
 		rte_pause();
-		rte_spinlock_lock(&fp->lock);
+		mlx5dm_flow_lock(&fp->lock);
 	}
 }
 

@@ -26,6 +26,7 @@
 #include "mlx5dm_prm_res.h"
 #include "mlx5dm_res.h"
 #include "mlx5dm_send_priv.h"
+#include "mlx5dm_sim_core.h"
 #include "mlx5dm_sim_priv.h"
 #include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
@@ -953,6 +954,86 @@ test_lost_unlink_redo(void **state)
 	fenv_close(&fe);
 }
 
+#define WRAP_RULES 48
+
+/*
+ * Lost unlinks whose WQEs wrap past the end of the send queue: with the
+ * device stopped, a failing write and then the deletions of WRAP_RULES
+ * rules are posted so that they run over the SQ's last slot. The recovery
+ * reads every lost unlink out of the ring before its first new WQE lands
+ * at slot 0 (over the wrapped ones), and writes each again, in order: no
+ * deleted rule steers any more, and the ICM and records come back.
+ */
+static void
+test_lost_unlinks_wrap(void **state)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	const uint64_t dmac = 0x0e0000000100ull;
+	struct mlx5dm_rule *r[WRAP_RULES], *spare;
+	struct mlx5dm_queue_stats qs;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_sim *sim;
+	struct snap before;
+	struct fenv fe;
+	uint32_t room;
+	unsigned int i;
+
+	(void)state;
+	fenv_open(&fe);
+	sim = mlx5dm_sim_of(fe.e->dev);
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	m = senv_matcher(fe.e->tbl, 1, CRIT(outer), mask, 0);
+	/* Once for the lasting effects of a success (slab blocks, index room). */
+	for (i = 0; i < WRAP_RULES; i++) {
+		mp_mac(v, F(outer, dmac_47_16), dmac + i);
+		r[i] = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+		assert_non_null(r[i]);
+	}
+	for (i = 0; i < WRAP_RULES; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	before = snap_take(&fe);
+	for (i = 0; i < WRAP_RULES; i++) {
+		mp_mac(v, F(outer, dmac_47_16), dmac + i);
+		r[i] = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+		assert_non_null(r[i]);
+	}
+	/* The ring close to its end: fewer WQEBBs left than the unlinks take. */
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	mp_mac(v, F(outer, dmac_47_16), dmac + WRAP_RULES);
+	for (;;) {
+		assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+		room = qs.size - (mlx5dm_queue_pos(fe.e->ctx, 0) & (qs.size - 1));
+		if (room <= WRAP_RULES && room > 8)
+			break;
+		spare = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+		assert_non_null(spare);
+		assert_int_equal(mlx5dm_rule_destroy(spare, 0), 0);
+	}
+	for (i = 0; i < WRAP_RULES; i++)
+		assert_int_equal(dmac_send(&fe, dmac + i), 2);
+	/* The device stops: every unlink is posted behind the failing write. */
+	assert_int_equal(pthread_rwlock_wrlock(&sim->lock), 0);
+	ring_bad_write(&fe);
+	for (i = 0; i < WRAP_RULES; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(pthread_rwlock_unlock(&sim->lock), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+	for (i = 0; i < WRAP_RULES; i++)
+		assert_int_equal(dmac_send(&fe, dmac + i), 2);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.unlinks_redone, WRAP_RULES);
+	for (i = 0; i < WRAP_RULES; i++)
+		assert_int_equal(dmac_send(&fe, dmac + i), RX_DROPPED);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	snap_assert(&fe, &before, "lost unlinks over the SQ's end", 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	fenv_close(&fe);
+}
+
 int
 main(void)
 {
@@ -963,6 +1044,7 @@ main(void)
 		cmocka_unit_test(test_ring_failure),
 		cmocka_unit_test(test_ring_recovery),
 		cmocka_unit_test(test_lost_unlink_redo),
+		cmocka_unit_test(test_lost_unlinks_wrap),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

@@ -242,7 +242,7 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 			  struct rte_flow_error *error);
 
 /*
- * mlx5dm_flow_msg.c: "item type SCTP not supported" with DPDK's name of the
+ * mlx5dm_flow_match.c: "item type SCTP not supported" with DPDK's name of the
  * type, in a per-thread buffer (rte_flow_error keeps only a pointer).
  */
 const char *mlx5dm_flow_type_msg(bool action, int type);
@@ -339,10 +339,6 @@ enum {
 	MLX5DM_FLOW_A_SET_REG = 1u << 8,        /* a metadata register is written */
 };
 
-/* mlx5dm_flow_attr.c */
-int mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *attr,
-			   struct rte_flow_error *error);
-
 /* mlx5dm_flow_match.c: writing the match parameter. */
 /* Set mask/value bits of a field; a contradiction with what is there fails. */
 int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
@@ -430,28 +426,6 @@ int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
-/* mlx5dm_flow_check.c: the steering library's verdict on every sub-rule's mask. */
-int mlx5dm_flow_check_subs(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
-int mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
-			   uint8_t criteria, struct rte_flow_error *error);
-
-/* Most rules are one sub-rule without a match of its own: that one inline, without a loop. */
-static inline int
-mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	const struct mlx5dm_flow_xctx *xc = x->xc;
-	struct mlx5dm_flow_spec *spec = x->spec;
-	struct mlx5dm_flow_sub *s = &spec->sub[0];
-
-	if (spec->nb_sub != 1 || !mlx5dm_flow_sub_plain(s))
-		return mlx5dm_flow_check_subs(x, error);
-	s->hint = xc->match_known != NULL ?
-		  xc->match_known(xc->arg, spec, 0, spec->mask, spec->criteria) : NULL;
-	if (s->hint != NULL)
-		return 0;
-	return mlx5dm_flow_check_mask(x, spec->mask, spec->value, spec->criteria, error);
-}
-
 /* The first member of an object found by a byte key (mlx5dm_index_*). */
 struct mlx5dm_flow_kobj {
 	uint32_t hash;
@@ -516,7 +490,7 @@ struct mlx5dm_flow_ct_move {
 	uint16_t dst;                   /* byte in the match value */
 };
 
-/* What a replay does with a kept action's configuration (mlx5dm_flow_compile_act.c). */
+/* What a replay does with a kept action's configuration (mlx5dm_flow_compile.c). */
 enum mlx5dm_flow_compiled_aop {
 	MLX5DM_FLOW_CT_A_TYPE,       /* nothing: no configuration is read */
 	MLX5DM_FLOW_CT_A_QUEUE,      /* the index, below the queue count, into queues[0] */
@@ -608,26 +582,10 @@ void mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct);
 void mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct,
 				  const struct rte_flow_item items[],
 				  const struct mlx5dm_flow_xlate *x);
-/* mlx5dm_flow_compile_act.c: after an action walk, keep the list if it can be replayed. */
+/* After an action walk, keep the list if it can be replayed. */
 void mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
 				       const struct rte_flow_action actions[],
 				       struct mlx5dm_flow_spec *spec);
-/* The value the walk reads of a kept action's configuration conf (op not A_TYPE). */
-static inline uint32_t
-mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
-{
-	switch (op) {
-	case MLX5DM_FLOW_CT_A_QUEUE:
-		return ((const struct rte_flow_action_queue *)conf)->index;
-	case MLX5DM_FLOW_CT_A_JUMP:
-		return ((const struct rte_flow_action_jump *)conf)->group;
-	default:
-		return ((const struct rte_flow_action_mark *)conf)->id;
-	}
-}
-
-/* Forget the kept list (the pattern is compiled anew). */
-void mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct);
 /*
  * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
  * aligned) and its hash; its length, 0 if no template keeps such a rule.

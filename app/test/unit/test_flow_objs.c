@@ -851,8 +851,7 @@ test_template_memos(void **state)
 			r = fake_last_rule();
 			assert_int_equal(mlx5dm_prm_get(r->value, T_AT(S_DST_IP_31_0)), dst);
 			assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
-			assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(
-						   mlx5dm_flow_aset_matcher(f[i]->rules[0].aset)));
+			assert_ptr_equal(r->m, f[i]->rules[0].aset->matcher->m);
 		}
 		/* One template for every rule of the round, knowing the set. */
 		assert_int_equal(t_implicit(fp, f, RTE_DIM(f), &hits), 1);

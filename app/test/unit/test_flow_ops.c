@@ -411,14 +411,14 @@ test_template_rules(void **state)
 	assert_non_null(tbl);
 	fake_live_get(&l);
 	assert_int_equal(l.matchers, l0.matchers + 1);
-	assert_int_equal(mlx5dm_flow_matcher_obj(tbl->m[0])->attr.log_rules_hint, 10);
+	assert_int_equal(tbl->m[0]->m->attr.log_rules_hint, 10);
 	/* A template in use stays. */
 	assert_int_equal(ops->pattern_template_destroy(&dev, pt, &err), -EBUSY);
 	/* A rule: its values under the template's masks, its MARK, the template's QUEUE. */
 	f = ops->async_create(&dev, 1, &later, tbl, rp, 0, ra, 0, &cookie, &err);
 	assert_non_null(f);
 	r = fake_last_rule();
-	assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(tbl->m[0]));
+	assert_ptr_equal(r->m, tbl->m[0]->m);
 	assert_int_equal(rule_field(r, MLX5DM_FTE(outer, dst_ip_31_0)), 0x0a000007);
 	assert_int_equal(rule_field(r, MLX5DM_FTE(outer, ip_protocol)), IPPROTO_UDP);
 	assert_int_equal(r->args[0], 5 + 1);
@@ -527,7 +527,7 @@ test_template_compiled(void **state)
 		f[i] = ops->async_create(&dev, 0, NULL, tbl, rp, (uint8_t)k, ra, 0, NULL, &err);
 		assert_non_null(f[i]);
 		r = fake_last_rule();
-		assert_ptr_equal(r->m, mlx5dm_flow_matcher_obj(tbl->m[k]));
+		assert_ptr_equal(r->m, tbl->m[k]->m);
 		assert_int_equal(rule_field(r, MLX5DM_FTE(outer, dst_ip_31_0)),
 				 k == 0 ? 0x0a000000 + i : 0);
 		assert_int_equal(rule_field(r, MLX5DM_FTE(outer, src_ip_31_0)),

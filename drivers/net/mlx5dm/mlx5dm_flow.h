@@ -797,12 +797,6 @@ void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_mat
 /* xctx's match_known: sub-rule i's matcher if it exists (fp->lock held until begin). */
 void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
 				   const uint8_t *mask, uint8_t criteria);
-static inline struct mlx5dm_matcher *
-mlx5dm_flow_matcher_obj(const struct mlx5dm_flow_matcher *m)
-{
-	return m->m;
-}
-
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
 	MLX5DM_FLOW_ENT_TIR,
@@ -908,22 +902,6 @@ mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 	if (--s->k.refcnt == 0)
 		mlx5dm_flow_aset_last(fp, s);
 }
-
-static inline struct mlx5dm_action *const *
-mlx5dm_flow_aset_actions(const struct mlx5dm_flow_aset *s, unsigned int *n)
-{
-	*n = s->nb;
-	return s->acts;
-}
-
-static inline struct mlx5dm_flow_matcher *
-mlx5dm_flow_aset_matcher(const struct mlx5dm_flow_aset *s)
-{
-	return s->matcher;
-}
-/* The set's action parameters, in the order of its actions. */
-const struct mlx5dm_flow_ent_param *mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s,
-							    unsigned int *n);
 
 /* mlx5dm_flow_cnt.c: counters from bulks, named by an id (never 0). */
 /* Counters a port can have at most (ids), whatever the device offers. */

@@ -150,8 +150,7 @@ const struct mlx5dm_action_tmpl *
 mlx5dm_flow_aset_tmpl_make(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
 			   unsigned int n, bool counted)
 {
-	s->tmpl[counted] = mlx5dm_action_tmpl_create(mlx5dm_flow_matcher_obj(s->matcher), n,
-						     acts);
+	s->tmpl[counted] = mlx5dm_action_tmpl_create(s->matcher->m, n, acts);
 	return s->tmpl[counted];
 }
 
@@ -161,11 +160,4 @@ mlx5dm_flow_aset_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 	(void)mlx5dm_index_remove(&fp->asets, s, s->k.hash);
 	mlx5dm_flow_aset_drop(fp, s);
 	fp->st.asets--;
-}
-
-const struct mlx5dm_flow_ent_param *
-mlx5dm_flow_aset_params(const struct mlx5dm_flow_aset *s, unsigned int *n)
-{
-	*n = s->nb;
-	return s->prm;
 }

@@ -98,6 +98,16 @@ mlx5dm_flow_dump_is_vxlan(const uint8_t *h, size_t len)
 	return proto == MLX5DM_DUMP_IPPROTO_UDP && len == off + MLX5DM_DUMP_UDP_VXLAN_LEN;
 }
 
+/* The record of n characters in d->line. */
+static void
+mlx5dm_flow_dump_line(struct mlx5dm_flow_dump *d, int n)
+{
+	if (n < 0 || (size_t)n >= sizeof(d->line))
+		d->err = -EOVERFLOW;
+	else if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
+		d->err = -EIO;
+}
+
 /* The record begun in d->line (n characters), then len bytes of data in hex. */
 static void
 mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, size_t len)
@@ -105,7 +115,7 @@ mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, siz
 	static const char digits[] = "0123456789abcdef";
 	size_t i;
 
-	if (n < 0 || (size_t)n + 2 * len + 1 > sizeof(d->line)) {
+	if (n < 0 || (size_t)n + 2 * len + 1 >= sizeof(d->line)) {
 		d->err = -EOVERFLOW;
 		return;
 	}
@@ -114,36 +124,33 @@ mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, siz
 		d->line[n++] = digits[data[i] & 0xf];
 	}
 	d->line[n++] = '\n';
-	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
-		d->err = -EIO;
+	mlx5dm_flow_dump_line(d, n);
 }
 
 /* The 4420 records of the flow's modify-set actions, with the data its rules gave. */
 static void
 mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 {
-	const struct mlx5dm_flow_ent_param *p;
-	struct mlx5dm_action *const *acts;
+	const struct mlx5dm_flow_aset *s;
 	uint8_t e[MLX5DM_MODIFY_ACTION_SIZE];
 	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
-	unsigned int i, k, nb;
+	unsigned int i, k;
 	uint32_t data;
 	int n;
 
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++) {
-		acts = mlx5dm_flow_aset_actions(flow->rules[i].aset, &nb);
-		p = mlx5dm_flow_aset_params(flow->rules[i].aset, &nb);
-		for (k = 0; k < nb && d->err == 0; k++) {
-			if (p[k].kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
-			    mlx5dm_rule_modify_data(flow->rules[i].rule, acts[k], &data) < 0)
+		s = flow->rules[i].aset;
+		for (k = 0; k < s->nb && d->err == 0; k++) {
+			if (s->prm[k].kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
+			    mlx5dm_rule_modify_data(flow->rules[i].rule, s->acts[k], &data) < 0)
 				continue;
-			memcpy(e, p[k].data, head);
+			memcpy(e, s->prm[k].data, head);
 			e[head] = (uint8_t)(data >> 24);
 			e[head + 1] = (uint8_t)(data >> 16);
 			e[head + 2] = (uint8_t)(data >> 8);
 			e[head + 3] = (uint8_t)data;
 			n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",1,",
-				     MLX5DM_DUMP_PMD_MODIFY, (uint64_t)(uintptr_t)acts[k]);
+				     MLX5DM_DUMP_PMD_MODIFY, (uint64_t)(uintptr_t)s->acts[k]);
 			mlx5dm_flow_dump_hex(d, n, e, sizeof(e));
 		}
 	}
@@ -195,12 +202,7 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 	a = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &arg);
 	n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 "\n",
 		     MLX5DM_DUMP_PMD_COUNTER, mlx5dm_action_dump_id(a, arg), q.hits, q.bytes);
-	if (n < 0 || (size_t)n >= sizeof(d->line)) {
-		d->err = -EOVERFLOW;
-		return;
-	}
-	if (fwrite(d->line, 1, (size_t)n, d->f) != (size_t)n)
-		d->err = -EIO;
+	mlx5dm_flow_dump_line(d, n);
 }
 
 int
@@ -229,8 +231,8 @@ int
 mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f)
 {
 	struct mlx5dm_flow_dump *d = mlx5dm_zmalloc(sizeof(*d));
-	struct mlx5dm_action *const *acts;
-	unsigned int i, k, n;
+	const struct mlx5dm_flow_aset *s;
+	unsigned int i, k;
 	int ret;
 
 	if (d == NULL)
@@ -238,10 +240,10 @@ mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *
 	d->f = f;
 	d->filter = true;
 	for (i = 0; i < flow->nb_rules; i++) {
-		acts = mlx5dm_flow_aset_actions(flow->rules[i].aset, &n);
-		for (k = 0; k < n && d->nb_only < MLX5DM_DUMP_PMD_ACTS; k++)
-			if (!mlx5dm_flow_dump_wanted(d, acts[k]))
-				d->only[d->nb_only++] = acts[k];
+		s = flow->rules[i].aset;
+		for (k = 0; k < s->nb && d->nb_only < MLX5DM_DUMP_PMD_ACTS; k++)
+			if (!mlx5dm_flow_dump_wanted(d, s->acts[k]))
+				d->only[d->nb_only++] = s->acts[k];
 	}
 	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
 	mlx5dm_flow_dump_sets(d, flow);

@@ -139,7 +139,7 @@ mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 
 	if (spec->compiled != NULL) {
 		o = &mlx5dm_flow_compiled_objs(fp, spec->compiled)[i];
-		if (o->aset != NULL && spec->act_same && mlx5dm_flow_aset_matcher(o->aset) == m)
+		if (o->aset != NULL && spec->act_same && o->aset->matcher == m)
 			return mlx5dm_flow_aset_ref(o->aset);
 	}
 	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p));
@@ -271,7 +271,7 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		}
 		pr->own = pr->m;
 	}
-	b->m[i] = mlx5dm_flow_matcher_obj(pr->m);
+	b->m[i] = pr->m->m;
 	return 0;
 }
 
@@ -284,8 +284,7 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 {
 	struct mlx5dm_action **acts = b->acts[i];
 	uint32_t *args = b->args[i];
-	struct mlx5dm_action *const *set;
-	unsigned int n_set, k, n = 0;
+	unsigned int k, n = 0;
 	int err;
 
 	r->rule = NULL;
@@ -304,9 +303,8 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		n = 1;
 	}
 	mlx5dm_flow_rule_args(spec, &args[n]);
-	set = mlx5dm_flow_aset_actions(r->aset, &n_set);
-	for (k = 0; k < n_set; k++)
-		acts[n++] = set[k];
+	for (k = 0; k < r->aset->nb; k++)
+		acts[n++] = r->aset->acts[k];
 	b->n[i] = (uint8_t)n;
 	b->tmpl[i] = mlx5dm_flow_aset_tmpl(r->aset, acts, n, flow->cnt != 0);
 	if (b->tmpl[i] == NULL) {

@@ -18,11 +18,11 @@
 #define MLX5DM_FLOW_LOG "flow"
 
 struct mlx5dm_flow_tbl {
-	uint32_t hash;
+	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	unsigned int dom;
 	uint32_t group;
-	uint32_t refcnt;
 	struct mlx5dm_table *t;
+	uint64_t key;                   /* group << 8 | domain */
 };
 
 struct mlx5dm_flow_ent {
@@ -68,40 +68,17 @@ mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t)
 	return t->t;
 }
 
-struct mlx5dm_flow_tbl_key {
-	unsigned int dom;
-	uint32_t group;
-};
-
-static bool
-mlx5dm_flow_tbl_is(const void *rec, const void *key)
-{
-	const struct mlx5dm_flow_tbl *t = rec;
-	const struct mlx5dm_flow_tbl_key *k = key;
-
-	return t->dom == k->dom && t->group == k->group;
-}
-
-static uint32_t
-mlx5dm_flow_tbl_hash(unsigned int dom, uint32_t group)
-{
-	uint64_t head = (uint64_t)group << 8 | dom;
-
-	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, &head, sizeof(head)));
-}
-
 struct mlx5dm_flow_tbl *
 mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
 {
-	const struct mlx5dm_flow_tbl_key k = { .dom = dom, .group = group };
-	uint32_t h = mlx5dm_flow_tbl_hash(dom, group);
+	const uint64_t key = (uint64_t)group << 8 | dom;
 	struct mlx5dm_flow_tbl *t;
+	uint32_t h;
 
-	t = mlx5dm_index_find(&fp->tbls, h, mlx5dm_flow_tbl_is, &k);
-	if (t != NULL) {
-		t->refcnt++;
+	t = (struct mlx5dm_flow_tbl *)mlx5dm_flow_kcache_find(&fp->tbls, (const uint8_t *)&key,
+							       sizeof(key), &h);
+	if (t != NULL)
 		return t;
-	}
 	if (mlx5dm_index_reserve(&fp->tbls, 1) < 0) {
 		errno = ENOMEM;
 		return NULL;
@@ -120,11 +97,10 @@ mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t grou
 		errno = err;
 		return NULL;
 	}
-	t->hash = h;
 	t->dom = dom;
 	t->group = group;
-	t->refcnt = 1;
-	(void)mlx5dm_index_insert(&fp->tbls, t, h); /* reserved */
+	mlx5dm_flow_kcache_insert(&fp->tbls, &t->k, h, (const uint8_t *)&key, sizeof(key),
+				  (uint8_t *)&t->key);
 	fp->st.tables++;
 	return t;
 }
@@ -134,13 +110,13 @@ mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
 {
 	int ret;
 
-	if (--t->refcnt != 0)
+	if (--t->k.refcnt != 0)
 		return;
 	ret = mlx5dm_table_destroy(t->t);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u not destroyed: %d", t->group,
 			   ret);
-	(void)mlx5dm_index_remove(&fp->tbls, t, t->hash);
+	(void)mlx5dm_index_remove(&fp->tbls, t, t->k.hash);
 	mlx5dm_free(t);
 	fp->st.tables--;
 }

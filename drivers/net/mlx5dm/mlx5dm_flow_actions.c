@@ -23,73 +23,29 @@ typedef int (*mlx5dm_flow_act_fn)(struct mlx5dm_flow_xlate *x, const struct rte_
 				  struct rte_flow_error *error);
 
 struct mlx5dm_flow_act_def {
-	uint8_t dir;                /* MLX5DM_FLOW_DIR_* */
+	uint8_t dir;                /* MLX5DM_FLOW_DIR_*; 0: not supported */
 	const char *dir_msg;        /* static: why not in the other direction */
 	bool conf;                  /* needs a configuration */
-	mlx5dm_flow_act_fn fn;
+	mlx5dm_flow_act_fn fn;      /* NULL: nothing but the fields below */
+	uint8_t fate;               /* enum mlx5dm_flow_fate it decides (NONE: none) */
+	uint16_t once;              /* MLX5DM_FLOW_A_* of which a rule has one at most */
 };
 
-static int
-mlx5dm_flow_once(struct mlx5dm_flow_xlate *x, uint32_t bit, const struct rte_flow_action *a,
-		 const char *msg, struct rte_flow_error *error)
-{
-	if (x->seen & bit)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a, msg);
-	x->seen |= bit;
-	return 0;
-}
-
-static int
-mlx5dm_flow_fate(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		 enum mlx5dm_flow_fate fate, struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_FATE, a, "only one fate action (QUEUE, RSS, "
-				   "DROP, JUMP) per rule", error);
-
-	if (ret < 0)
-		return ret;
-	x->fate_act = a;
-	x->spec->fate = fate;
-	return 0;
-}
-
-static int
-mlx5dm_flow_act_drop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		     struct rte_flow_error *error)
-{
-	return mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_DROP, error);
-}
-
-static int
-mlx5dm_flow_act_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		      struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_QUEUE, error);
-
-	return ret < 0 ? ret : mlx5dm_flow_xlate_queue(x, a, error);
-}
-
-static int
-mlx5dm_flow_act_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		    struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_QUEUE, error);
-
-	if (ret < 0)
-		return ret;
-	x->rss_act = a;
-	return mlx5dm_flow_xlate_rss(x, a, error);
-}
+/* Refusal of a second action of one MLX5DM_FLOW_A_* bit, by bit number. */
+static const char *const mlx5dm_flow_once_msgs[] = {
+	"only one fate action (QUEUE, RSS, DROP, JUMP) per rule",
+	"only one COUNT action per rule",
+	"only one MARK or FLAG action per rule",
+	"only one decap action per rule",
+	"only one encap action per rule",
+};
 
 static int
 mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_jump *j = a->conf;
-	int ret = mlx5dm_flow_fate(x, a, MLX5DM_FLOW_FATE_JUMP, error);
 
-	if (ret < 0)
-		return ret;
 	/* SW-owned tables may only forward to deeper levels. */
 	if (j->group <= x->spec->group)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
@@ -102,28 +58,11 @@ mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 }
 
 static int
-mlx5dm_flow_act_count(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		      struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_COUNT, a, "only one COUNT action per rule",
-				   error);
-
-	if (ret == 0)
-		x->spec->count = true;
-	return ret;
-}
-
-static int
 mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_mark *m = a->conf;
 
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_MARK, a, "only one MARK or FLAG action per "
-				   "rule", error);
-
-	if (ret < 0)
-		return ret;
 	if (m->id > MLX5DM_FLOW_MARK_MAX)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MARK id must be at most 0xfffffd");
@@ -138,11 +77,8 @@ static int
 mlx5dm_flow_act_flag(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
-	int ret = mlx5dm_flow_once(x, MLX5DM_FLOW_A_MARK, a, "only one MARK or FLAG action per "
-				   "rule", error);
-
-	if (ret < 0)
-		return ret;
+	RTE_SET_USED(a);
+	RTE_SET_USED(error);
 	x->spec->tag = true;
 	x->spec->tag_value = MLX5DM_FLOW_TAG_FLAG;
 	return 0;
@@ -231,7 +167,7 @@ mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 	return 0;
 }
 
-/* A decap or encap: one of each per rule, the action's own conditions, the stage order. */
+/* A decap or encap: the action's own conditions, the stage order. */
 static int
 mlx5dm_flow_reformat_check(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			   struct rte_flow_error *error)
@@ -240,12 +176,7 @@ mlx5dm_flow_reformat_check(struct mlx5dm_flow_xlate *x, const struct rte_flow_ac
 	bool encap = a->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP ||
 		     a->type == RTE_FLOW_ACTION_TYPE_RAW_ENCAP;
 	enum mlx5dm_flow_stage stage = encap ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
-	int ret = mlx5dm_flow_once(x, encap ? MLX5DM_FLOW_A_ENCAP : MLX5DM_FLOW_A_DECAP, a,
-				   encap ? "only one encap action per rule" :
-				   "only one decap action per rule", error);
 
-	if (ret < 0)
-		return ret;
 	switch (a->type) {
 	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
 		if (!(x->spec->layers & MLX5DM_FLOW_L_VXLAN))
@@ -337,19 +268,21 @@ mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 #define IN MLX5DM_FLOW_DIR_IN
 #define OUT MLX5DM_FLOW_DIR_OUT
 #define ANY MLX5DM_FLOW_DIR_ANY
+#define FATE(f) MLX5DM_FLOW_FATE_ ## f, MLX5DM_FLOW_A_FATE
 
-/* By action type (the walk skips VOID); a type without a function is not supported. */
+/* By action type (the walk skips VOID). */
 static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
-	[RTE_FLOW_ACTION_TYPE_DROP] = { ANY, NULL, false, mlx5dm_flow_act_drop },
+	[RTE_FLOW_ACTION_TYPE_DROP] = { ANY, NULL, false, NULL, FATE(DROP) },
 	[RTE_FLOW_ACTION_TYPE_QUEUE] = { IN, "QUEUE is an ingress action", true,
-					 mlx5dm_flow_act_queue },
-	[RTE_FLOW_ACTION_TYPE_RSS] = { IN, "RSS is an ingress action", true, mlx5dm_flow_act_rss },
-	[RTE_FLOW_ACTION_TYPE_JUMP] = { ANY, NULL, true, mlx5dm_flow_act_jump },
-	[RTE_FLOW_ACTION_TYPE_COUNT] = { ANY, NULL, false, mlx5dm_flow_act_count },
+					 mlx5dm_flow_xlate_queue, FATE(QUEUE) },
+	[RTE_FLOW_ACTION_TYPE_RSS] = { IN, "RSS is an ingress action", true,
+				       mlx5dm_flow_xlate_rss, FATE(QUEUE) },
+	[RTE_FLOW_ACTION_TYPE_JUMP] = { ANY, NULL, true, mlx5dm_flow_act_jump, FATE(JUMP) },
+	[RTE_FLOW_ACTION_TYPE_COUNT] = { ANY, NULL, false, NULL, 0, MLX5DM_FLOW_A_COUNT },
 	[RTE_FLOW_ACTION_TYPE_MARK] = { IN, "MARK is an ingress action", true,
-					mlx5dm_flow_act_mark },
+					mlx5dm_flow_act_mark, 0, MLX5DM_FLOW_A_MARK },
 	[RTE_FLOW_ACTION_TYPE_FLAG] = { IN, "FLAG is an ingress action", false,
-					mlx5dm_flow_act_flag },
+					mlx5dm_flow_act_flag, 0, MLX5DM_FLOW_A_MARK },
 	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
 	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
 	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
@@ -375,24 +308,29 @@ static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
 	[RTE_FLOW_ACTION_TYPE_OF_POP_VLAN] = { ANY, NULL, false, mlx5dm_flow_act_pop },
 	[RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP] = { OUT, "VXLAN_ENCAP is an egress action (NIC RX "
 					       "cannot encapsulate)", true,
-					       mlx5dm_flow_act_vxlan_encap },
+					       mlx5dm_flow_act_vxlan_encap, 0,
+					       MLX5DM_FLOW_A_ENCAP },
 	[RTE_FLOW_ACTION_TYPE_VXLAN_DECAP] = { IN, "VXLAN_DECAP is an ingress action (NIC TX "
 					       "cannot decapsulate)", false,
-					       mlx5dm_flow_act_vxlan_decap },
-	[RTE_FLOW_ACTION_TYPE_RAW_ENCAP] = { ANY, NULL, true, mlx5dm_flow_act_raw_encap },
-	[RTE_FLOW_ACTION_TYPE_RAW_DECAP] = { ANY, NULL, false, mlx5dm_flow_act_raw_decap },
+					       mlx5dm_flow_act_vxlan_decap, 0,
+					       MLX5DM_FLOW_A_DECAP },
+	[RTE_FLOW_ACTION_TYPE_RAW_ENCAP] = { ANY, NULL, true, mlx5dm_flow_act_raw_encap, 0,
+					     MLX5DM_FLOW_A_ENCAP },
+	[RTE_FLOW_ACTION_TYPE_RAW_DECAP] = { ANY, NULL, false, mlx5dm_flow_act_raw_decap, 0,
+					     MLX5DM_FLOW_A_DECAP },
 };
 
 #undef IN
 #undef OUT
 #undef ANY
+#undef FATE
 
 static const struct mlx5dm_flow_act_def *
 mlx5dm_flow_act_def_get(enum rte_flow_action_type type)
 {
 	/* PMD-private types are negative: out of the table as unsigned. */
 	if ((unsigned int)type >= RTE_DIM(mlx5dm_flow_act_defs) ||
-	    mlx5dm_flow_act_defs[type].fn == NULL)
+	    mlx5dm_flow_act_defs[type].dir == 0)
 		return NULL;
 	return &mlx5dm_flow_act_defs[type];
 }
@@ -504,9 +442,18 @@ mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_act
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 						  a, mlx5dm_flow_named_msg(true, a->type,
 						  "action configuration is missing"));
-		ret = def->fn(x, a, error);
+		if (x->seen & def->once)
+			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+						  mlx5dm_flow_once_msgs[__builtin_ctz(def->once)]);
+		x->seen |= def->once;
+		if (def->fate != MLX5DM_FLOW_FATE_NONE) {
+			x->fate_act = a;
+			x->spec->fate = def->fate;
+		}
+		ret = def->fn != NULL ? def->fn(x, a, error) : 0;
 		if (ret < 0)
 			return ret;
 	}
+	x->spec->count = (x->seen & MLX5DM_FLOW_A_COUNT) != 0;
 	return mlx5dm_flow_actions_finish(x, error);
 }

@@ -76,6 +76,7 @@ mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action 
 	struct mlx5dm_flow_spec *spec = x->spec;
 	uint64_t types = r->types != 0 ? r->types : RTE_ETH_RSS_IP;
 
+	x->rss_act = a;
 	switch (r->func) {
 	case RTE_ETH_HASH_FUNCTION_DEFAULT:
 	case RTE_ETH_HASH_FUNCTION_TOEPLITZ:

@@ -447,62 +447,41 @@ mlx5dm_flow_pattern_template_destroy(struct rte_eth_dev *dev,
  * mask of it that is all zero leaves every field to the rule. 0 for the
  * others (lists, headers): any mask fixes them.
  */
-static size_t
-mlx5dm_flow_tmpl_flat_conf(enum rte_flow_action_type type)
-{
-	switch (type) {
-	case RTE_FLOW_ACTION_TYPE_QUEUE:
-		return sizeof(struct rte_flow_action_queue);
-	case RTE_FLOW_ACTION_TYPE_MARK:
-		return sizeof(struct rte_flow_action_mark);
-	case RTE_FLOW_ACTION_TYPE_JUMP:
-		return sizeof(struct rte_flow_action_jump);
-	case RTE_FLOW_ACTION_TYPE_SET_MAC_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_MAC_DST:
-		return sizeof(struct rte_flow_action_set_mac);
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DST:
-		return sizeof(struct rte_flow_action_set_ipv4);
-	case RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_IPV6_DST:
-		return sizeof(struct rte_flow_action_set_ipv6);
-	case RTE_FLOW_ACTION_TYPE_SET_TP_SRC:
-	case RTE_FLOW_ACTION_TYPE_SET_TP_DST:
-		return sizeof(struct rte_flow_action_set_tp);
-	case RTE_FLOW_ACTION_TYPE_SET_TTL:
-		return sizeof(struct rte_flow_action_set_ttl);
-	case RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ:
-	case RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ:
-	case RTE_FLOW_ACTION_TYPE_INC_TCP_ACK:
-	case RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK:
-		return sizeof(rte_be32_t);
-	case RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP:
-		return sizeof(struct rte_flow_action_set_dscp);
-	case RTE_FLOW_ACTION_TYPE_SET_TAG:
-		return sizeof(struct rte_flow_action_set_tag);
-	case RTE_FLOW_ACTION_TYPE_SET_META:
-		return sizeof(struct rte_flow_action_set_meta);
-	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID:
-		return sizeof(struct rte_flow_action_of_set_vlan_vid);
-	case RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP:
-		return sizeof(struct rte_flow_action_of_set_vlan_pcp);
-	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
-		return sizeof(struct rte_flow_action_of_push_vlan);
-	case RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT:
-	case RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR:
-		return sizeof(struct rte_flow_action_ethdev);
-	case RTE_FLOW_ACTION_TYPE_PORT_ID:
-		return sizeof(struct rte_flow_action_port_id);
-	default:
-		return 0;
-	}
-}
+static const uint8_t mlx5dm_flow_tmpl_flat_conf[] = {
+	[RTE_FLOW_ACTION_TYPE_QUEUE] = sizeof(struct rte_flow_action_queue),
+	[RTE_FLOW_ACTION_TYPE_MARK] = sizeof(struct rte_flow_action_mark),
+	[RTE_FLOW_ACTION_TYPE_JUMP] = sizeof(struct rte_flow_action_jump),
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = sizeof(struct rte_flow_action_set_mac),
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = sizeof(struct rte_flow_action_set_mac),
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = sizeof(struct rte_flow_action_set_ipv4),
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DST] = sizeof(struct rte_flow_action_set_ipv4),
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC] = sizeof(struct rte_flow_action_set_ipv6),
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_DST] = sizeof(struct rte_flow_action_set_ipv6),
+	[RTE_FLOW_ACTION_TYPE_SET_TP_SRC] = sizeof(struct rte_flow_action_set_tp),
+	[RTE_FLOW_ACTION_TYPE_SET_TP_DST] = sizeof(struct rte_flow_action_set_tp),
+	[RTE_FLOW_ACTION_TYPE_SET_TTL] = sizeof(struct rte_flow_action_set_ttl),
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ] = sizeof(rte_be32_t),
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ] = sizeof(rte_be32_t),
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_ACK] = sizeof(rte_be32_t),
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK] = sizeof(rte_be32_t),
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP] = sizeof(struct rte_flow_action_set_dscp),
+	[RTE_FLOW_ACTION_TYPE_SET_TAG] = sizeof(struct rte_flow_action_set_tag),
+	[RTE_FLOW_ACTION_TYPE_SET_META] = sizeof(struct rte_flow_action_set_meta),
+	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID] = sizeof(struct rte_flow_action_of_set_vlan_vid),
+	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP] = sizeof(struct rte_flow_action_of_set_vlan_pcp),
+	[RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN] = sizeof(struct rte_flow_action_of_push_vlan),
+	[RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT] = sizeof(struct rte_flow_action_ethdev),
+	[RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR] = sizeof(struct rte_flow_action_ethdev),
+	[RTE_FLOW_ACTION_TYPE_PORT_ID] = sizeof(struct rte_flow_action_port_id),
+};
 
 /* The template fixes the action's configuration (DPDK: a masked action). */
 static bool
 mlx5dm_flow_tmpl_fixed(const struct rte_flow_action *mask)
 {
-	size_t size = mlx5dm_flow_tmpl_flat_conf(mask->type);
+	/* PMD-private types are negative: out of the table as unsigned. */
+	size_t size = (unsigned int)mask->type < RTE_DIM(mlx5dm_flow_tmpl_flat_conf) ?
+		      mlx5dm_flow_tmpl_flat_conf[mask->type] : 0;
 
 	if (mask->conf == NULL)
 		return false;

@@ -438,11 +438,8 @@ struct mlx5dm_flow_kobj {
 /*
  * mlx5dm_flow_compile.c: compiled templates (a template table's pair of
  * templates, or the implicit template of a synchronous rule's shape),
- * compiled from one full walk: the byte moves and field copies from item
- * specs into the match value, the spec words whose bits the walk read,
- * and, when the actions read no more than a value each (QUEUE, JUMP,
- * MARK; DROP, COUNT, FLAG, VOID), the whole result with those values
- * marked. A rule that does not fit is walked, and compiled again.
+ * from one full walk: what it copied into the match value, the spec bits
+ * it read, the whole result when the actions read a value each at most.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern kept (END excluded) */

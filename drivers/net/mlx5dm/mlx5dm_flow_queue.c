@@ -4,34 +4,17 @@
 
 /*
  * The flow queues of the template API: rte_flow_async_create/destroy,
- * rte_flow_push, rte_flow_pull (mlx5dm_flow_template.h).
+ * rte_flow_push, rte_flow_pull (mlx5dm_flow_template.h). What a result
+ * says, and how a failed rule queue is brought back, is the NIC guide's
+ * (doc/guides/nics/mlx5dm.rst).
  *
- * An operation is done when its call returns (its rule writes are posted
- * on the flow queue's library rule queue, found and released under fp->lock
- * and inserted or deleted without it, as the synchronous path's); its
- * result waits in the flow queue's ring. A postponed operation's result
- * becomes visible at the next push or the next operation that is not
- * postponed. Pull rings the rule queue, polls its completions once without
- * waiting, and hands out, in order, the results whose writes the device
- * executed (each remembers where its writes end on the rule queue): a
- * pulled creation steers packets, a pulled destruction no longer does.
- * The others wait for a later pull (0 results when nothing completed yet,
- * as on DPDK mlx5 HWS). Only the lcore owning a flow queue touches its ring.
- *
- * A rule queue whose send ring failed (an error CQE) is brought back by
- * the next pull that finds it so: the creations whose writes the device
- * never executed are pulled with RTE_FLOW_OP_ERROR, and the flows they
- * made are destroyed by the PMD (as DPDK mlx5 HWS completes the rules of a
- * queue in error). So a flow is destroyed only once its creation's result
- * was pulled, as on DPDK mlx5. A lost destruction is written again by the
- * recovery, which waits for that write, and pulled as a success once the
- * queue polls back: it no longer steers, and its handle is gone either
- * way. An operation on a rule queue known to be in error is refused (EIO).
- *
- * Flow queue q has library rule queue port.tmpl + q % port.nb_tmpl (one
- * for each EAL lcore): of its own when rte_flow_configure() asked for no
- * more flow queues than that, else shared with the flow queues of the
- * same remainder, under a lock of the template state.
+ * An operation's rule writes are posted when its call returns (found and
+ * released under fp->lock, inserted or deleted without it); its result
+ * waits in the flow queue's ring, which only the lcore owning the queue
+ * touches, until a pull finds the writes executed (each result remembers
+ * where its writes end on the rule queue). Flow queue q has library rule
+ * queue port.tmpl + q % port.nb_tmpl, shared under a lock of the template
+ * state when rte_flow_configure() asked for more flow queues than that.
  */
 
 #include <errno.h>
@@ -127,15 +110,10 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 }
 
 /*
- * The rule queue lq of the flow queue was brought back from a failure
- * (by this pull or another flow queue's sharing it): the waiting results
- * of creations whose writes the device never executed become errors, as
- * DPDK mlx5 HWS completes the rules of a queue in error, and the flows
- * they made are destroyed (their ICM and records go back; the device never
- * reached them). Their destruction is drained: what is pulled then holds.
- * A destruction the device lost ends as asked: the recovery wrote its
- * unlink again (mlx5dm_queue_recover()), so it stays a success.
- * 0, or what the drain returned.
+ * Rule queue lq was brought back from a failure: waiting creations whose
+ * writes the device never executed become errors and their flows are
+ * destroyed, drained before anything is pulled. A lost destruction stays
+ * a success: the recovery wrote its unlink again. 0, or the drain's error.
  */
 static int
 mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
@@ -476,13 +454,8 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	if (n == 0)
 		return 0;
 	/*
-	 * What is pulled is in the device: the writes of the operation have
-	 * completed on the flow queue's rule queue (and so have those of
-	 * other queues they waited for), or the rule queue failed and the
-	 * operations it lost end in error. Nothing is waited for: the others
-	 * stay for a later pull, as DPDK mlx5 HWS's pull returns what its
-	 * queue's CQ completed. The poll rings the rule queue: the other
-	 * lcores' rule queues (and their locks) are left to their own pulls.
+	 * Nothing is waited for, as DPDK mlx5 HWS's pull returns what its CQ
+	 * completed; only this flow queue's rule queue is rung and polled.
 	 */
 	if (priv->steer != NULL) {
 		struct mlx5dm_queue_progress p;

@@ -637,9 +637,34 @@ struct mlx5dm_flow_ent;
 struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
-/* The object with this key, with one more reference; NULL if none. */
-struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_find(struct mlx5dm_index *cache,
-						 const uint8_t *key, size_t len, uint32_t *hash);
+struct mlx5dm_flow_kkey {
+	const uint8_t *key;
+	size_t len;
+};
+
+/* The keyed object rec has key (an mlx5dm_index_eq). */
+static inline bool
+mlx5dm_flow_kobj_is(const void *rec, const void *key)
+{
+	const struct mlx5dm_flow_kobj *o = rec;
+	const struct mlx5dm_flow_kkey *k = key;
+
+	return o->key_len == k->len && memcmp(o->key, k->key, k->len) == 0;
+}
+
+/* The object with this key and hash, one more reference; NULL if none (inline: per rule). */
+static inline struct mlx5dm_flow_kobj *
+mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
+			uint32_t hash)
+{
+	const struct mlx5dm_flow_kkey k = { .key = key, .len = len };
+	struct mlx5dm_flow_kobj *o = mlx5dm_index_find(cache, hash, mlx5dm_flow_kobj_is, &k);
+
+	if (o != NULL)
+		o->refcnt++;
+	return o;
+}
+uint32_t mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len);
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
 void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);

@@ -136,7 +136,8 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 		errno = EINVAL;
 		return NULL;
 	}
-	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(&fp->asets, key, len, &h);
+	h = mlx5dm_flow_kcache_hash(key, len);
+	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(&fp->asets, key, len, h);
 	if (s != NULL)
 		return s;
 	if (mlx5dm_index_reserve(&fp->asets, 1) < 0) {

@@ -72,11 +72,11 @@ struct mlx5dm_flow_tbl *
 mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
 {
 	const uint64_t key = (uint64_t)group << 8 | dom;
+	uint32_t h = mlx5dm_flow_kcache_hash((const uint8_t *)&key, sizeof(key));
 	struct mlx5dm_flow_tbl *t;
-	uint32_t h;
 
 	t = (struct mlx5dm_flow_tbl *)mlx5dm_flow_kcache_find(&fp->tbls, (const uint8_t *)&key,
-							       sizeof(key), &h);
+							       sizeof(key), h);
 	if (t != NULL)
 		return t;
 	if (mlx5dm_index_reserve(&fp->tbls, 1) < 0) {
@@ -361,33 +361,10 @@ mlx5dm_flow_obj_free(struct mlx5dm_flow_priv *fp, void *o, uint8_t cls)
 		mlx5dm_slab_free(&fp->objs[cls], o);
 }
 
-struct mlx5dm_flow_kkey {
-	const uint8_t *key;
-	size_t len;
-};
-
-static bool
-mlx5dm_flow_kobj_is(const void *rec, const void *key)
+uint32_t
+mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len)
 {
-	const struct mlx5dm_flow_kobj *o = rec;
-	const struct mlx5dm_flow_kkey *k = key;
-
-	return o->key_len == k->len && memcmp(o->key, k->key, k->len) == 0;
-}
-
-struct mlx5dm_flow_kobj *
-mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
-			uint32_t *hash)
-{
-	uint32_t h = mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
-	const struct mlx5dm_flow_kkey k = { .key = key, .len = len };
-	struct mlx5dm_flow_kobj *o;
-
-	*hash = h;
-	o = mlx5dm_index_find(cache, h, mlx5dm_flow_kobj_is, &k);
-	if (o != NULL)
-		o->refcnt++;
-	return o;
+	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
 }
 
 void
@@ -543,7 +520,8 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 		errno = EINVAL;
 		return NULL;
 	}
-	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(&fp->ents, key, len, &h);
+	h = mlx5dm_flow_kcache_hash(key, len);
+	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(&fp->ents, key, len, h);
 	if (e != NULL)
 		return e;
 	if (mlx5dm_index_reserve(&fp->ents, 1) < 0) {

@@ -541,21 +541,6 @@ mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct
 	}
 }
 
-/* The key of an implicit template: its shape. */
-struct mlx5dm_flow_shape {
-	const uint8_t *key;
-	size_t len;
-};
-
-static bool
-mlx5dm_flow_shape_is(const void *rec, const void *key)
-{
-	const struct mlx5dm_flow_compiled *ct = rec;
-	const struct mlx5dm_flow_shape *k = key;
-
-	return ct->k.key_len == k->len && memcmp(ct->shape, k->key, k->len) == 0;
-}
-
 /* The implicit template of a rule's shape, one more reference; NULL: none. */
 static struct mlx5dm_flow_compiled *
 mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
@@ -563,23 +548,20 @@ mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx 
 		     const struct rte_flow_action actions[])
 {
 	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
-	struct mlx5dm_flow_shape k = { .key = key };
 	struct mlx5dm_flow_compiled *ct;
 	uint32_t h;
+	size_t len;
 
-	k.len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
-	if (k.len == 0)
+	/* Keyed by its shape, with the shape's own hash (cheaper than the caches'). */
+	len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
+	if (len == 0)
 		return NULL;
-	ct = mlx5dm_index_find(&fp->shapes, h, mlx5dm_flow_shape_is, &k);
-	if (ct != NULL) {
-		ct->k.refcnt++;
+	ct = (struct mlx5dm_flow_compiled *)mlx5dm_flow_kcache_find(&fp->shapes, key, len, h);
+	if (ct != NULL || mlx5dm_index_reserve(&fp->shapes, 1) < 0)
 		return ct;
-	}
-	if (mlx5dm_index_reserve(&fp->shapes, 1) < 0)
-		return NULL;
 	ct = mlx5dm_flow_ct_new(fp);
 	if (ct != NULL)
-		mlx5dm_flow_kcache_insert(&fp->shapes, &ct->k, h, key, k.len, ct->shape);
+		mlx5dm_flow_kcache_insert(&fp->shapes, &ct->k, h, key, len, ct->shape);
 	return ct;
 }
 

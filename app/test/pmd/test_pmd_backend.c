@@ -685,6 +685,7 @@ test_async_ring_sized(void **state)
 {
 	const struct rte_flow_queue_attr big = { .size = MLX5DM_QUEUE_MAX_OPS + 1 };
 	const struct rte_flow_queue_attr none = { .size = 0 };
+	const struct rte_flow_queue_attr small = { .size = 64 };
 	const struct rte_flow_queue_attr *qas[] = { &big };
 	const struct rte_flow_port_attr pa = { 0 };
 	struct rte_flow_op_result res[DEEP_QUEUE];
@@ -725,16 +726,23 @@ test_async_ring_sized(void **state)
 	assert_int_equal(pull_results(port, 0, res, DEEP_QUEUE - 1), DEEP_QUEUE - 1);
 	for (i = 0; i < DEEP_QUEUE - 1; i++)
 		assert_int_equal(res[i].status, RTE_FLOW_OP_SUCCESS);
-	/* Sizes the rings cannot hold, or no size, are refused before anything changes. */
-	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
-	qas[0] = &none;
-	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
-	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
-	assert_true(qs.size >= DEEP_QUEUE * MLX5DM_QUEUE_OP_WQEBB);
 	for (i = 0; i < DEEP_QUEUE; i++)
 		assert_int_equal(rte_flow_async_destroy(port, 0, NULL, f[i], NULL, &err), 0);
 	assert_int_equal(rte_flow_push(port, 0, &err), 0);
 	assert_int_equal(pull_results(port, 0, res, DEEP_QUEUE), DEEP_QUEUE);
+	/*
+	 * Refused configures change nothing (the port stopped: ethdev refuses
+	 * any configure of a started one): sizes the rings cannot hold or no
+	 * size, and a configure while a template table exists.
+	 */
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
+	qas[0] = &none;
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EINVAL);
+	qas[0] = &small;
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), -EBUSY);
+	assert_int_equal(mlx5dm_queue_stats_get(priv->steer, lq, &qs), 0);
+	assert_true(qs.size >= DEEP_QUEUE * MLX5DM_QUEUE_OP_WQEBB);
 	drop_table_close(&t);
 }
 

@@ -242,12 +242,6 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, &tq, error);
 	if (ret < 0)
 		return ret;
-	ret = mlx5dm_flow_tq_rings(dev->data->dev_private, nb_queue, queue_attr);
-	if (ret < 0) {
-		ret = mlx5dm_flow_tmpl_err(error, -ret, "rte_flow_configure: the flow queues' "
-					   "send rings could not be sized");
-		goto free_tq;
-	}
 	rte_spinlock_lock(&fp->lock);
 	t = fp->tmpl;
 	/* Rules and tables were made for the queues they went through. */
@@ -275,6 +269,13 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 			rte_spinlock_init(&t->qlock[q]);
 		fp->tmpl = t;
 	}
+	/* Last: a configure refused above leaves the rings as they were. */
+	ret = mlx5dm_flow_tq_rings(dev->data->dev_private, nb_queue, queue_attr);
+	if (ret < 0) {
+		ret = mlx5dm_flow_tmpl_err(error, -ret, "rte_flow_configure: the flow queues' "
+					   "send rings could not be sized");
+		goto unlock;
+	}
 	mlx5dm_flow_tq_free(t);
 	t->tq = tq;
 	t->nb_queues = nb_queue;
@@ -282,7 +283,6 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	ret = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);
-free_tq:
 	if (tq != NULL) {
 		t = &(struct mlx5dm_flow_tmpl){ .tq = tq, .nb_queues = nb_queue };
 		mlx5dm_flow_tq_free(t);

@@ -400,13 +400,12 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	rte_spinlock_t *qlock;
+	uint16_t lq;
 	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	rte_spinlock_t *qlock;
-	uint16_t lq;
-
 	if (tq->count >= tq->size)
 		return mlx5dm_flow_tq_full(error);
 	/* The queue exists (tq): the template state outlives the call. */

@@ -417,7 +417,7 @@ check_live(struct pf_run *t, uint32_t n, const unsigned int *q)
  * under ASan, a search or hint reading a freed record is caught.
  */
 static void
-run_buried(enum shape s)
+run_reinsert(enum shape s)
 {
 	enum { N = 64 };
 	struct pf_run *t = calloc(1, sizeof(*t));
@@ -468,17 +468,17 @@ run_buried(enum shape s)
 }
 
 static void
-test_buried_one_level(void **state)
+test_reinsert_one_level(void **state)
 {
 	(void)state;
-	run_buried(ONE_LEVEL);
+	run_reinsert(ONE_LEVEL);
 }
 
 static void
-test_buried_two_levels(void **state)
+test_reinsert_two_levels(void **state)
 {
 	(void)state;
-	run_buried(TWO_LEVELS);
+	run_reinsert(TWO_LEVELS);
 }
 
 /* Where rule r's last-level entry is: an older table of its chain, a collision entry. */
@@ -603,8 +603,8 @@ main(void)
 		cmocka_unit_test(test_prefetch_one_level),
 		cmocka_unit_test(test_prefetch_two_levels),
 		cmocka_unit_test(test_prepare_stale_chain),
-		cmocka_unit_test(test_buried_one_level),
-		cmocka_unit_test(test_buried_two_levels),
+		cmocka_unit_test(test_reinsert_one_level),
+		cmocka_unit_test(test_reinsert_two_levels),
 		cmocka_unit_test(test_duplicates_one_level),
 		cmocka_unit_test(test_duplicates_two_levels),
 	};

@@ -256,6 +256,7 @@ struct mlx5dm_priv {
 	struct mlx5dm_flow_priv *flow;
 	bool isolated;                 /* rte_flow_isolate(): no default RSS rule */
 	/* Rule writes may wait for the doorbell (doorbell_batch > 1): see mlx5dm_rules_ring(). */
+	bool rules_batched;
 	uint32_t rules_unrung;
 	uint64_t imissed_base;         /* the device's out-of-buffer count at the last reset */
 	struct mlx5dm_mr_table mrs;
@@ -275,11 +276,14 @@ mlx5dm_rules_ring(struct mlx5dm_priv *priv)
 		mlx5dm_rules_ring_slow(priv);
 }
 
-/* A flow operation posted rule writes that may not have been rung yet. */
+/*
+ * A flow operation posted rule writes that may not have been rung yet: only
+ * with doorbell batching, else each operation rang its own before it returned.
+ */
 static inline void
 mlx5dm_rules_posted(struct mlx5dm_priv *priv)
 {
-	if (__atomic_load_n(&priv->rules_unrung, __ATOMIC_RELAXED) == 0)
+	if (priv->rules_batched && __atomic_load_n(&priv->rules_unrung, __ATOMIC_RELAXED) == 0)
 		__atomic_store_n(&priv->rules_unrung, 1, __ATOMIC_RELAXED);
 }
 

@@ -488,6 +488,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 
 	mlx5dm_port_rule_queues(priv);
 	cattr.nb_queues = priv->nb_rule_queues;
+	priv->rules_batched = args->doorbell_batch > 1;
 	if (priv->kind == MLX5DM_PORT_REPRESENTOR) {
 		/* The manager's device and context; the MAC is the representor's own. */
 		priv->dev = mgr->dev;

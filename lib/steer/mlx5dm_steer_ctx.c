@@ -52,6 +52,30 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 }
 
 /*
+ * The wait of mlx5dm_steer_queue_wait() once its writes before pos are not
+ * known done; *lost (when asked): some of them will never execute.
+ */
+static int
+mlx5dm_steer_ring_wait(struct mlx5dm_queue *o, uint32_t pos, bool try, bool *lost)
+{
+	int ret = 0;
+
+	if (!try)
+		mlx5dm_spinlock_lock(&o->lock);
+	else if (!mlx5dm_spinlock_trylock(&o->lock))
+		return -EBUSY;
+	/* Completions already there (its user may not have reaped them) spare a fence. */
+	if (!mlx5dm_send_done(o->ring, pos))
+		(void)mlx5dm_send_poll(o->ring);
+	if (!mlx5dm_send_done(o->ring, pos))
+		ret = mlx5dm_send_quiesce(o->ring);
+	if (lost != NULL)
+		*lost = mlx5dm_send_lost(o->ring, pos);
+	mlx5dm_spinlock_unlock(&o->lock);
+	return ret == -ETIMEDOUT ? ret : 0;
+}
+
+/*
  * Make rule queue qi's writes before pos execute before the caller writes
  * after them (qi's lock is taken if they may not have: callers hold no
  * queue lock). 0 once they have, or never will (a ring in error is only
@@ -63,23 +87,59 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 int
 mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try)
 {
-	struct mlx5dm_queue *o = &ctx->queues[qi];
+	int ret;
+
+	if (mlx5dm_send_done(ctx->queues[qi].ring, pos))
+		return 0;
+	ret = mlx5dm_steer_ring_wait(&ctx->queues[qi], pos, try, NULL);
+	if (ret != -EBUSY)
+		__atomic_fetch_add(&ctx->n_order_waits, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+/* Where queue o's writes posted so far end (its user posts under its lock). */
+static uint32_t
+mlx5dm_steer_queue_pos(struct mlx5dm_queue *o)
+{
+	uint32_t pos;
+
+	mlx5dm_spinlock_lock(&o->lock);
+	pos = mlx5dm_send_pos(o->ring);
+	mlx5dm_spinlock_unlock(&o->lock);
+	return pos;
+}
+
+/*
+ * Make every write the other queues than q posted so far execute before
+ * q's next ones, each other queue's lock taken in turn and no other (the
+ * caller holds no queue lock, nor a lock a queue's rule waits for).
+ * 0; -EIO when some of them will never execute (a ring in error lost
+ * them); -ETIMEDOUT when the device completed nothing for the stall limit.
+ */
+int
+mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q)
+{
+	unsigned int i;
 	int ret = 0;
 
-	if (mlx5dm_send_done(o->ring, pos))
-		return 0;
-	if (!try)
-		mlx5dm_spinlock_lock(&o->lock);
-	else if (!mlx5dm_spinlock_trylock(&o->lock))
-		return -EBUSY;
-	/* Completions already there (its user may not have reaped them) spare a fence. */
-	if (!mlx5dm_send_done(o->ring, pos))
-		(void)mlx5dm_send_poll(o->ring);
-	if (!mlx5dm_send_done(o->ring, pos))
-		ret = mlx5dm_send_quiesce(o->ring);
-	mlx5dm_spinlock_unlock(&o->lock);
-	__atomic_fetch_add(&ctx->n_order_waits, 1, __ATOMIC_RELAXED);
-	return ret == -ETIMEDOUT ? ret : 0;
+	for (i = 0; i < ctx->nb_queues; i++) {
+		struct mlx5dm_queue *o = &ctx->queues[i];
+		bool lost = false;
+		uint32_t pos;
+		int r;
+
+		if (o == q)
+			continue;
+		pos = mlx5dm_steer_queue_pos(o);
+		if (mlx5dm_send_done(o->ring, pos))
+			continue;
+		r = mlx5dm_steer_ring_wait(o, pos, false, &lost);
+		if (r == 0 && lost)
+			r = -EIO;
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	return ret;
 }
 
 /* Drain every ring but q's (q's lock held; the others are taken one at a time). */

@@ -1085,14 +1085,53 @@ mlx5dm_htbl_l0_help(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint16_t q
 }
 
 /*
+ * Every shard's share of the shared first level's older table is empty
+ * (l0_lock held, no other lock of m nor a queue's): the moves out of it
+ * went on several queues' rings and must execute before the head's miss
+ * anchor stops leading into it. They are waited for without the shard
+ * locks and q's, which the other queues' rules need; then, with every
+ * shard lock, the table goes unless a placement behind the scans filled a
+ * share again (that share is scanned again first).
+ */
+static int
+mlx5dm_htbl_l0_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	bool empty = true;
+	unsigned int i;
+	int ret;
+
+	ret = mlx5dm_steer_wait_others(ctx, q);
+	if (ret < 0)
+		return ret;
+	mlx5dm_matcher_lock_all(m);
+	mlx5dm_spinlock_lock(&q->lock);
+	for (i = 0; i < m->nb_shards; i++) {
+		struct mlx5dm_shard *sh = &m->shards[i];
+
+		if (sh->l0_used[1] != 0 || sh->l0_collisions[1] != 0) {
+			__atomic_store_n(&sh->l0_drained, false, __ATOMIC_RELAXED);
+			empty = false;
+		}
+	}
+	if (empty)
+		ret = mlx5dm_htbl_unchain(m, q, m->first, m->first->chain_next, d);
+	if (ret >= 0)
+		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	mlx5dm_spinlock_unlock(&q->lock);
+	mlx5dm_matcher_unlock_all(m);
+	return ret;
+}
+
+/*
  * The first-level work of an operation with several shards, called holding
  * no lock of m (mlx5dm_htbl_l0_due() said it is due): a slice of a growth
  * in progress, or a share of emptying the older table, each without the
  * other shards' locks; with every shard lock (no rule is then between
  * reading m->first and writing under it), then queue qi's, what changes
- * the chain: a growth started, completed (the head flips), or the older
- * table gone once every shard's share of it is empty and every ring's
- * moves have executed. An operation that finds another at this work
+ * the chain: a growth started or completed (the head flips); the older
+ * table goes once every shard's share of it is empty and every ring's
+ * moves have executed (mlx5dm_htbl_l0_unchain()). An operation that finds another at this work
  * leaves it to that one and to later ones.
  */
 int
@@ -1122,15 +1161,12 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 		if (ret <= 0)
 			break;
 	}
-	if (o != NULL && i == m->nb_shards) {
-		ret = mlx5dm_steer_drain_others(ctx, q);
-		if (ret == 0)
-			ret = mlx5dm_htbl_unchain(m, q, m->first, o, d);
-	}
 	if (ret >= 0)
 		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
+	if (ret >= 0 && o != NULL && i == m->nb_shards)
+		ret = mlx5dm_htbl_l0_unchain(m, q, d);
 	mlx5dm_spinlock_unlock(&m->l0_lock);
 	return ret;
 }

@@ -853,6 +853,7 @@ int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
 int mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q);
+int mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q);
 
 /* ---- mlx5dm_steer_write.c ---- */
 void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);

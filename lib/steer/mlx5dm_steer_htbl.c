@@ -691,17 +691,6 @@ mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,
 	}
 }
 
-/* Last record of slot i's collision chain in h, or NULL when the slot is unused. */
-static struct mlx5dm_ste *
-mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
-{
-	struct mlx5dm_ste *s = mlx5dm_htbl_slot(h, i);
-
-	while (s != NULL && s->next_col != NULL)
-		s = s->next_col;
-	return s;
-}
-
 /*
  * Several shards: the slot records of the chains a move of slot i of the
  * older table o (n entries, from s on) writes, into rec: slot i and each

@@ -600,6 +600,17 @@ mlx5dm_htbl_slot(const struct mlx5dm_htbl *h, uint32_t i)
 	return p != NULL ? p[i & (MLX5DM_HTBL_PAGE - 1)] : NULL;
 }
 
+/* Last record of slot i's collision chain in h, NULL when the slot is unused. */
+static inline struct mlx5dm_ste *
+mlx5dm_htbl_slot_tail(const struct mlx5dm_htbl *h, uint32_t i)
+{
+	struct mlx5dm_ste *s = mlx5dm_htbl_slot(h, i);
+
+	while (s != NULL && s->next_col != NULL)
+		s = s->next_col;
+	return s;
+}
+
 /*
  * A block of MLX5DM_ENTRY_POOL_BLOCK entries (one ICM chunk) with a bit per
  * entry: free (cool, reusable), hot (freed, waiting for a sync), or in use

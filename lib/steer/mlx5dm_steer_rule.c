@@ -170,17 +170,6 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
 	return sh;
 }
 
-/* Slot-chain tail of table t at slot. */
-static struct mlx5dm_ste *
-mlx5dm_rule_chain_tail(const struct mlx5dm_htbl *t, uint32_t slot)
-{
-	struct mlx5dm_ste *s = mlx5dm_htbl_slot(t, slot);
-
-	while (s != NULL && s->next_col != NULL)
-		s = s->next_col;
-	return s;
-}
-
 /*
  * Link s (s->hash set) into its slot of t behind tail, the chain's last
  * entry (NULL: the slot is unused and s takes it; the caller reserved its
@@ -221,7 +210,7 @@ mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
 	uint32_t slot = hash & (t->num_entries - 1);
 	struct mlx5dm_ste *s;
 
-	*prev_tail = mlx5dm_rule_chain_tail(t, slot);
+	*prev_tail = mlx5dm_htbl_slot_tail(t, slot);
 	if (*prev_tail == NULL) {
 		s = mlx5dm_ste_rec_alloc(sh);
 		if (s == NULL)

@@ -25,13 +25,9 @@ mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx)
 	return mlx5dm_res_sync_steering(&ctx->res);
 }
 
-/*
- * Drain (or quiesce) every ring but skip's; each queue lock is taken alone
- * (callers hold none, or skip's).
- */
+/* Drain (or quiesce) every ring; each queue lock is taken alone (callers hold none). */
 static int
-mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ring),
-		   const struct mlx5dm_queue *skip)
+mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ring))
 {
 	unsigned int i;
 	int ret = 0;
@@ -40,8 +36,6 @@ mlx5dm_steer_rings(struct mlx5dm_ctx *ctx, int (*fn)(struct mlx5dm_send_ring *ri
 		struct mlx5dm_queue *q = &ctx->queues[i];
 		int r;
 
-		if (q == skip)
-			continue;
 		mlx5dm_spinlock_lock(&q->lock);
 		r = fn(q->ring);
 		mlx5dm_spinlock_unlock(&q->lock);
@@ -110,14 +104,16 @@ mlx5dm_steer_queue_pos(struct mlx5dm_queue *o)
 }
 
 /*
- * Make every write the other queues than q posted so far execute before
- * q's next ones, each other queue's lock taken in turn and no other (the
- * caller holds no queue lock, nor a lock a queue's rule waits for).
- * 0; -EIO when some of them will never execute (a ring in error lost
- * them); -ETIMEDOUT when the device completed nothing for the stall limit.
+ * Make every write that the rule queues named in `queues` (bit i % 64 for
+ * queue i: several queues may share a bit, which only waits for more),
+ * other than q, posted so far execute before q's next ones, each other
+ * queue's lock taken in turn and no other (the caller holds no queue lock,
+ * nor a lock a queue's rule waits for). 0; -EIO when some of them will
+ * never execute (a ring in error lost them); -ETIMEDOUT when the device
+ * completed nothing for the stall limit.
  */
 int
-mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q)
+mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q, uint64_t queues)
 {
 	unsigned int i;
 	int ret = 0;
@@ -128,7 +124,7 @@ mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q)
 		uint32_t pos;
 		int r;
 
-		if (o == q)
+		if (o == q || (queues & mlx5dm_steer_queue_bit(ctx, o)) == 0)
 			continue;
 		pos = mlx5dm_steer_queue_pos(o);
 		if (mlx5dm_send_done(o->ring, pos))
@@ -142,18 +138,11 @@ mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q)
 	return ret;
 }
 
-/* Drain every ring but q's (q's lock held; the others are taken one at a time). */
-int
-mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q)
-{
-	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain, q);
-}
-
 /* Every write posted is on the device; a ring in error reports it. */
 int
 mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
 {
-	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain, NULL);
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_drain);
 }
 
 /*
@@ -164,7 +153,7 @@ mlx5dm_steer_sync_rings(struct mlx5dm_ctx *ctx)
 int
 mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx)
 {
-	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce, NULL);
+	return mlx5dm_steer_rings(ctx, mlx5dm_send_quiesce);
 }
 
 /*

@@ -437,6 +437,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	}
 	head->growing = g;
 	g->fill_pos = 0;
+	g->writers = mlx5dm_steer_queue_bit(ctx, q);
 	g->grow_next = *mlx5dm_htbl_grow_list(head);
 	*mlx5dm_htbl_grow_list(head) = head;
 	return 0;
@@ -571,44 +572,19 @@ mlx5dm_htbl_order_set(struct mlx5dm_order *o, const struct mlx5dm_htbl *h,
 }
 
 /*
- * Write up to `budget` bytes of head's growing table; when complete, make it
- * the chain head (parent pointer flip, m->first or the pointing entry).
- * Slices of a chain below level 0 and its flip wait for another queue's
- * (their record); when that queue is busy, a later insert writes them.
+ * head's growing table is written and every write into it has executed or
+ * is on q's ring: it becomes the chain head (parent pointer flip, m->first
+ * or the pointing entry), the old head's entries move over from now on.
+ * rec: the chain's structure record (mlx5dm_htbl_chain_order()).
  */
 static int
-mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
-		 uint32_t budget)
+mlx5dm_htbl_grown(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
+		  struct mlx5dm_order *rec)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *g = head->growing;
-	uint32_t n = MLX5DM_MIN(g->num_entries - g->fill_pos, budget / MLX5DM_STE_SIZE);
-	uint8_t hw[MLX5DM_STE_SIZE];
-	struct mlx5dm_order *rec;
 	int ret;
 
-	if (mlx5dm_htbl_chain_order(head, q, &rec) < 0)
-		return 0;
-	if (n > 0) {
-		mlx5dm_htbl_miss_image(g, hw);
-		ret = mlx5dm_ste_write_image(ctx, q, g->chunk, g->fill_pos, n, hw);
-		mlx5dm_htbl_order_set(rec, head, q);
-		if (ret < 0)
-			return ret;
-		g->fill_pos += n;
-	}
-	if (g->fill_pos < g->num_entries)
-		return 0;
-	/*
-	 * Complete: g becomes the head, the old head's entries move over from
-	 * now on. Slices of a shared first level went out on the rings of
-	 * several queues: all of them first.
-	 */
-	if (g->shard == NULL) {
-		ret = mlx5dm_steer_drain_others(ctx, q);
-		if (ret < 0)
-			return ret;
-	}
 	mlx5dm_htbl_grow_unlist(head);
 	head->growing = NULL;
 	g->chain_next = head;
@@ -635,8 +611,44 @@ mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm
 }
 
 /*
+ * Write up to `budget` bytes of head's growing table; when complete, make it
+ * the chain head, except the shared first level's, which
+ * mlx5dm_htbl_l0_complete() makes the head once the other queues' slices
+ * have executed. Slices of a chain below level 0 and its flip wait for
+ * another queue's (their record); when that queue is busy, a later insert
+ * writes them.
+ */
+static int
+mlx5dm_htbl_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *head,
+		 uint32_t budget)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl *g = head->growing;
+	uint32_t n = MLX5DM_MIN(g->num_entries - g->fill_pos, budget / MLX5DM_STE_SIZE);
+	uint8_t hw[MLX5DM_STE_SIZE];
+	struct mlx5dm_order *rec;
+	int ret;
+
+	if (mlx5dm_htbl_chain_order(head, q, &rec) < 0)
+		return 0;
+	if (n > 0) {
+		mlx5dm_htbl_miss_image(g, hw);
+		g->writers |= mlx5dm_steer_queue_bit(ctx, q);
+		ret = mlx5dm_ste_write_image(ctx, q, g->chunk, g->fill_pos, n, hw);
+		mlx5dm_htbl_order_set(rec, head, q);
+		if (ret < 0)
+			return ret;
+		g->fill_pos += n;
+	}
+	if (g->fill_pos < g->num_entries || g->shard == NULL)
+		return 0;
+	return mlx5dm_htbl_grown(m, q, head, rec);
+}
+
+/*
  * After an entry was placed in head: start growing it if it is crowded
- * (small tables are filled and switched at once), then spend one slice on
+ * (small tables are filled at once and switched, the shared first level's
+ * by mlx5dm_htbl_l0_complete()), then spend one slice on
  * the growth at the front of the matcher's list (the most recently started).
  */
 int
@@ -1006,29 +1018,68 @@ mlx5dm_htbl_l0_due(struct mlx5dm_shard *sh, bool placed)
 }
 
 /*
- * A slice of the shared first level's growth in progress that does not
- * complete it (l0_lock held): the growing table is reached by no rule and
- * no packet until it is complete, so q's lock is all it needs. False when
- * there is none, or when the next slice completes the growth (the head
- * changes: every shard lock).
+ * The shared first level's table is written (l0_lock held, no other lock
+ * of m nor a queue's): the anchor and slices that other queues wrote must
+ * execute before the flip makes it reachable. They are waited for without
+ * the shard locks and q's: a queue that waited for another queue's lock
+ * holding its own would deadlock with that queue completing another
+ * matcher's growth. A growth written on q alone (a small one, filled at
+ * once) waits for nothing. Then, with every shard lock, the table becomes
+ * the head. The wait changed nothing that this needs: the head and its
+ * growth change only with l0_lock, and the rules placed in the head
+ * meanwhile move over from the older table as the earlier ones do.
  */
-static bool
-mlx5dm_htbl_l0_slice(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, int *ret)
+static int
+mlx5dm_htbl_l0_complete(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_htbl *h)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	struct mlx5dm_htbl *h = m->grow_list, *g;
+	int ret;
 
-	if (h == NULL)
-		return false;
-	g = h->growing;
-	if (g->num_entries - g->fill_pos <= MLX5DM_HTBL_FILL_SLICE / MLX5DM_STE_SIZE)
-		return false;
+	ret = mlx5dm_steer_wait_others(ctx, q, h->growing->writers);
+	if (ret < 0)
+		return ret;
+	mlx5dm_matcher_lock_all(m);
 	mlx5dm_spinlock_lock(&q->lock);
-	*ret = mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
-	if (*ret >= 0)
-		*ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	ret = mlx5dm_htbl_grown(m, q, h, NULL);
+	if (ret >= 0)
+		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
-	return true;
+	mlx5dm_matcher_unlock_all(m);
+	return ret;
+}
+
+/*
+ * The shared first level's growth (l0_lock held, no other lock of m nor a
+ * queue's): whether to start one, from every shard's share (every shard
+ * lock); else a slice of the one in progress, which no rule and no packet
+ * reaches until it is complete, so q's lock is all it needs; then, once
+ * the table is written, its completion.
+ */
+static int
+mlx5dm_htbl_l0_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
+{
+	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
+	struct mlx5dm_htbl *h = m->first, *g;
+	bool start = m->grow_list == NULL;
+	int ret;
+
+	if (start) {
+		mlx5dm_matcher_lock_all(m);
+		mlx5dm_spinlock_lock(&q->lock);
+		ret = mlx5dm_htbl_after_insert(m, q, h, d);
+	} else {
+		mlx5dm_spinlock_lock(&q->lock);
+		ret = mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
+	}
+	if (ret >= 0)
+		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+	mlx5dm_spinlock_unlock(&q->lock);
+	if (start)
+		mlx5dm_matcher_unlock_all(m);
+	g = h->growing;
+	if (ret < 0 || g == NULL || g->fill_pos < g->num_entries)
+		return ret;
+	return mlx5dm_htbl_l0_complete(m, q, h);
 }
 
 /*
@@ -1090,7 +1141,7 @@ mlx5dm_htbl_l0_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 	unsigned int i;
 	int ret;
 
-	ret = mlx5dm_steer_wait_others(ctx, q);
+	ret = mlx5dm_steer_wait_others(ctx, q, UINT64_MAX);
 	if (ret < 0)
 		return ret;
 	mlx5dm_matcher_lock_all(m);
@@ -1114,14 +1165,14 @@ mlx5dm_htbl_l0_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 
 /*
  * The first-level work of an operation with several shards, called holding
- * no lock of m (mlx5dm_htbl_l0_due() said it is due): a slice of a growth
- * in progress, or a share of emptying the older table, each without the
- * other shards' locks; with every shard lock (no rule is then between
+ * no lock of m (mlx5dm_htbl_l0_due() said it is due): a growth
+ * (mlx5dm_htbl_l0_fill()), or a share of emptying the older table without
+ * the other shards' locks; with every shard lock (no rule is then between
  * reading m->first and writing under it), then queue qi's, what changes
  * the chain: a growth started or completed (the head flips); the older
  * table goes once every shard's share of it is empty and every ring's
- * moves have executed (mlx5dm_htbl_l0_unchain()). An operation that finds another at this work
- * leaves it to that one and to later ones.
+ * moves have executed (mlx5dm_htbl_l0_unchain()). An operation that finds
+ * another at this work leaves it to that one and to later ones.
  */
 int
 mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *d)
@@ -1136,16 +1187,18 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 	if (!mlx5dm_spinlock_trylock(&m->l0_lock))
 		return 0;
 	o = m->first->chain_next;
-	if ((o == NULL && mlx5dm_htbl_l0_slice(m, q, &ret)) ||
-	    (o != NULL && !mlx5dm_htbl_l0_help(m, q, qi, d, &ret)) || ret < 0) {
+	if (o == NULL) {
+		ret = mlx5dm_htbl_l0_fill(m, q, d);
+		mlx5dm_spinlock_unlock(&m->l0_lock);
+		return ret;
+	}
+	if (!mlx5dm_htbl_l0_help(m, q, qi, d, &ret) || ret < 0) {
 		mlx5dm_spinlock_unlock(&m->l0_lock);
 		return ret;
 	}
 	mlx5dm_matcher_lock_all(m);
 	mlx5dm_spinlock_lock(&q->lock);
-	if (o == NULL)
-		ret = mlx5dm_htbl_after_insert(m, q, m->first, d);
-	for (i = 0; o != NULL && i < m->nb_shards; i++) {
+	for (i = 0; i < m->nb_shards; i++) {
 		ret = mlx5dm_htbl_l0_drain(&m->shards[i], q, qi, &b, d);
 		if (ret <= 0)
 			break;
@@ -1154,7 +1207,7 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
-	if (ret >= 0 && o != NULL && i == m->nb_shards)
+	if (ret >= 0 && i == m->nb_shards)
 		ret = mlx5dm_htbl_l0_unchain(m, q, d);
 	mlx5dm_spinlock_unlock(&m->l0_lock);
 	return ret;

@@ -170,6 +170,13 @@ struct mlx5dm_ctx {
 	uint64_t n_order_waits;               /* atomic: rules that waited for another queue */
 };
 
+/* Queue q's bit in a set of queues (one word: queues 64 apart share a bit). */
+static inline uint64_t
+mlx5dm_steer_queue_bit(const struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q)
+{
+	return 1ull << ((unsigned int)(q - ctx->queues) % 64u);
+}
+
 struct mlx5dm_table;
 
 struct mlx5dm_fdb_vports;
@@ -295,6 +302,8 @@ struct mlx5dm_htbl {
 	struct mlx5dm_ste *miss_anchor;   /* always-hit to chain_next, else always-miss to end */
 	struct mlx5dm_htbl *growing;      /* bigger table being filled, not yet reachable */
 	uint32_t fill_pos;                /* (growing table) entries already written */
+	/* (growing table) the queues that wrote it, anchor and slices (mlx5dm_steer_queue_bit()) */
+	uint64_t writers;
 	struct mlx5dm_htbl *grow_next;    /* (growing table) next head of the matcher's list */
 	uint32_t move_pos;                /* (older table) next slot whose entries move */
 	TAILQ_ENTRY(mlx5dm_htbl) drain_link; /* (older table) in its shard's drain list */
@@ -863,8 +872,8 @@ int mlx5dm_steer_quiesce_rings(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_hw_sync(struct mlx5dm_ctx *ctx);
 struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
-int mlx5dm_steer_drain_others(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q);
-int mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q);
+int mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q,
+			     uint64_t queues);
 
 /* ---- mlx5dm_steer_write.c ---- */
 void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);

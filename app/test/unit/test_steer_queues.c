@@ -34,6 +34,11 @@
  * their level-0 entry, meeting in its last level's chains and in the
  * structure below the shared entry, which comes and goes with few keys.
  *
+ * A held queue: a first-level growth completes on queue 0 while queue 1's
+ * lock is held elsewhere (as by queue 1 completing another matcher's
+ * growth): a growth written on queue 0 alone takes no other queue's lock,
+ * and one that queue 1 wrote slices of waits for them without queue 0's.
+ *
  * Shards: where a one-level and a two-level matcher put their rules, and
  * two threads meeting on the one shard lock of a two-level matcher whose
  * rules share their level-0 entry (the queue counters of those meetings).
@@ -56,6 +61,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_sim_core.h"
+#include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 
 #define F(sec, name) MLX5DM_FTE(sec, name)
@@ -1146,6 +1152,163 @@ test_turns_shared_prefix(void **state)
 	senv_close(e);
 }
 
+#define HELD_KEYS 8192
+#define HELD_MAC 0x0c0000000000ull
+#define HELD_SECONDS 10
+
+/* Inserts on queue 0 from a thread of their own, until the matcher has grown. */
+struct held_inserts {
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_action *to_q;
+	struct mlx5dm_rule **r;
+	unsigned int first;             /* the first key of the thread */
+	unsigned int end;               /* past its last key */
+	uint64_t growths;               /* the matcher's growths before */
+	unsigned int errors;
+	bool done;                      /* atomic */
+};
+
+static void *
+held_main(void *arg)
+{
+	struct held_inserts *b = arg;
+	struct mlx5dm_matcher_stats st = { .growths = b->growths };
+	uint8_t v[MP_SIZE];
+	unsigned int i;
+
+	for (i = b->first; i < b->end && st.growths == b->growths; i++) {
+		dmac_value(HELD_MAC + i, v);
+		b->r[i] = mlx5dm_rule_create(b->m, 0, v, 1, &b->to_q);
+		if (b->r[i] == NULL || mlx5dm_matcher_stats_get(b->m, &st) != 0)
+			b->errors++;
+		if (b->r[i] == NULL)
+			break;
+	}
+	b->end = i;
+	__atomic_store_n(&b->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Whether *done is set within the test's bound. */
+static bool
+held_wait_done(const bool *done)
+{
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = 1000000 };
+	unsigned int i;
+
+	for (i = 0; i < HELD_SECONDS * 1000; i++) {
+		if (__atomic_load_n(done, __ATOMIC_ACQUIRE))
+			return true;
+		nanosleep(&nap, NULL);
+	}
+	return false;
+}
+
+/*
+ * Queue 0 completes a growth of a first level shared by the shards while
+ * queue 1's lock is held by the test, standing for queue 1 completing a
+ * growth of another matcher, which waits for queue 0's lock holding its
+ * own. Small: the whole growth was written on queue 0 and completes
+ * without queue 1's lock. Sliced: queue 1 wrote slices of the new table,
+ * which must execute before the flip; the completion waits for them
+ * holding neither its queue's lock nor a shard lock, so queue 0's lock is
+ * free meanwhile, and the test takes it (with queue 1's still held) before
+ * it lets the completion go on. The thread would otherwise hang for good:
+ * the test gives up after HELD_SECONDS, releases queue 1 and fails.
+ */
+static void
+held_queue_growth(bool sliced)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 32 };
+	struct mlx5dm_rule **r = calloc(HELD_KEYS, sizeof(*r));
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = 20000000 };
+	struct held_inserts b = { .r = r };
+	struct mlx5dm_queue *q0, *q1;
+	struct mlx5dm_htbl *g = NULL;
+	bool finished, q0_free = false;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_matcher *m;
+	unsigned int i, k = 0;
+	struct senv *e;
+	pthread_t th;
+
+	assert_non_null(r);
+	e = senv_open_ex(&cattr, NULL);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	assert_true(m->nb_shards > 1);
+	q0 = &e->ctx->queues[0];
+	q1 = &e->ctx->queues[1];
+	/* Sliced: both queues in turn, until the last slice of a sliced growth is due. */
+	while (sliced && k < HELD_KEYS / 2) {
+		g = m->grow_list != NULL ? m->grow_list->growing : NULL;
+		if (g != NULL && g->log_size >= MLX5DM_HTBL_LOG_SYNC_FILL &&
+		    (g->writers & 2) != 0 &&
+		    g->num_entries - g->fill_pos <= MLX5DM_HTBL_FILL_SLICE / MLX5DM_STE_SIZE)
+			break;
+		dmac_value(HELD_MAC + k, v);
+		r[k] = senv_rule(m, (uint16_t)(k & 1), v, 1, &e->to_q[k & 1]);
+		k++;
+	}
+	assert_true(!sliced || k < HELD_KEYS / 2);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, (uint16_t)i), 0);
+	b.m = m;
+	b.to_q = e->to_q[0];
+	b.first = k;
+	b.end = sliced ? k + 1 : HELD_KEYS;
+	b.growths = MSTAT(m, growths);
+	mlx5dm_spinlock_lock(&q1->lock);
+	assert_int_equal(pthread_create(&th, NULL, held_main, &b), 0);
+	if (sliced) {
+		/* The completion began (l0_lock), then it reaches the wait for queue 1. */
+		for (i = 0; i < HELD_SECONDS * 50 &&
+		     __atomic_load_n(&m->l0_lock.locked, __ATOMIC_ACQUIRE) == 0; i++)
+			nanosleep(&nap, NULL);
+		nanosleep(&nap, NULL);
+		for (i = 0; i < HELD_SECONDS * 50 && !q0_free; i++) {
+			q0_free = mlx5dm_spinlock_trylock(&q0->lock);
+			if (!q0_free)
+				nanosleep(&nap, NULL);
+		}
+		if (q0_free)
+			mlx5dm_spinlock_unlock(&q0->lock);
+		finished = q0_free;
+	} else {
+		finished = held_wait_done(&b.done);
+	}
+	mlx5dm_spinlock_unlock(&q1->lock);
+	pthread_join(th, NULL);
+	if (!finished)
+		fail_msg("queue 0's growth completion waited for queue 1's lock holding its own");
+	assert_int_equal(b.errors, 0);
+	assert_int_equal(MSTAT(m, growths), b.growths + 1);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(mlx5dm_queue_drain(e->ctx, (uint16_t)i), 0);
+	for (i = 0; i < b.end; i++)
+		assert_int_equal(send_mac(e, HELD_MAC + i),
+				 i < k ? (int)(i & 1) : 0);
+	for (i = 0; i < b.end; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	free(r);
+}
+
+static void
+test_held_queue_growth(void **state)
+{
+	(void)state;
+	held_queue_growth(false);
+}
+
+static void
+test_held_queue_growth_sliced(void **state)
+{
+	(void)state;
+	held_queue_growth(true);
+}
+
 /* An argument runs only the tests it names (a pattern: the suite "tsan" runs test_threads_*). */
 int
 main(int argc, char **argv)
@@ -1155,6 +1318,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_silent_queue_order),
 		cmocka_unit_test(test_poll_no_wait),
 		cmocka_unit_test(test_silent_first_flip),
+		cmocka_unit_test(test_held_queue_growth),
+		cmocka_unit_test(test_held_queue_growth_sliced),
 		cmocka_unit_test(test_threads_one_slot),
 		cmocka_unit_test(test_disjoint_slots),
 		cmocka_unit_test(test_move_order),

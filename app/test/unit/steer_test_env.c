@@ -459,6 +459,15 @@ senv_send(struct senv *e, const struct frame *f, struct rx *out)
 	return q;
 }
 
+int
+senv_send_pkt(struct senv *e, const struct pkt *p)
+{
+	struct frame f;
+
+	frame_build(&f, p);
+	return senv_send(e, &f, NULL);
+}
+
 void
 rx_assert_bytes(const struct rx *out, const struct frame *want)
 {

@@ -147,6 +147,8 @@ struct rx {
  * env RQ it arrived on, or RX_DROPPED; out (may be NULL) gets the frame.
  */
 int senv_send(struct senv *e, const struct frame *f, struct rx *out);
+/* The frame of p, sent as senv_send() (the frame is not kept). */
+int senv_send_pkt(struct senv *e, const struct pkt *p);
 /* Same, looking for the frame on the nb RQs of rqns[] instead of the env RQs. */
 int senv_send_rqs(struct senv *e, const struct frame *f, const uint32_t *rqns, unsigned int nb,
 		  struct rx *out);

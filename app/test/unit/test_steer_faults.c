@@ -575,13 +575,11 @@ ring_bad_write(struct fenv *fe)
 static int
 dmac_send(struct fenv *fe, uint64_t dmac)
 {
-	struct frame f;
 	struct pkt p;
 
 	pkt_udp4(&p);
 	p.o.dmac = dmac;
-	frame_build(&f, &p);
-	return senv_send(fe->e, &f, NULL);
+	return senv_send_pkt(fe->e, &p);
 }
 
 #define GROW_RULES 64

@@ -408,6 +408,19 @@ check_live(struct pf_run *t, uint32_t n, const unsigned int *q)
 	}
 }
 
+/* Destroy rules r[0, n) and the matcher of t, then t. */
+static void
+run_close(struct pf_run *t, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
+	senv_close(t->e);
+	free(t);
+}
+
 /*
  * A destroyed entry leaves its slot chain (and, above the last level, the
  * index) and its record goes. The same key must be insertable again at
@@ -460,11 +473,7 @@ run_reinsert(enum shape s)
 		}
 		check_live(t, N, q);
 	}
-	for (k = 0; k < N; k++)
-		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
-	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
-	senv_close(t->e);
-	free(t);
+	run_close(t, N);
 }
 
 static void
@@ -573,11 +582,7 @@ run_duplicates(enum shape s, bool allow)
 	assert_true(nb_collision > 0);
 	if (!allow)
 		check_live(t, NB, q);
-	for (k = 0; k < NB; k++)
-		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
-	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
-	senv_close(t->e);
-	free(t);
+	run_close(t, NB);
 }
 
 static void

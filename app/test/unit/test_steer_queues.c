@@ -937,14 +937,12 @@ test_threads_prefix_churn(void **state)
 static int
 send_dip(struct senv *e, uint32_t dip)
 {
-	struct frame f;
 	struct pkt p;
 
 	pkt_udp4(&p);
 	p.o.dmac = SHARED_MAC;
 	p.o.dip = dip;
-	frame_build(&f, &p);
-	return senv_send(e, &f, NULL);
+	return senv_send_pkt(e, &p);
 }
 
 static uint64_t

@@ -89,10 +89,15 @@ struct mlx5dm_sim_tgt {
 	uint64_t start, len;            /* the MR's RDMA address range */
 };
 
+/* WQEs whose ICM lines are being loaded ahead of the one executing. */
+#define MLX5DM_SIM_PREFETCH_AHEAD 32
+
 /* One doorbell's execution of a QP. */
 struct mlx5dm_sim_exec {
 	struct mlx5dm_sim *sim;
 	struct mlx5dm_sim_qp *qp;
+	uint16_t pi;                    /* the producer counter executed up to */
+	uint16_t ahead;                 /* the next WQE (WQEBB counter) to prefetch for */
 	struct mlx5dm_sim_tgt tgt[MLX5DM_SIM_TGT_SLOTS];
 };
 
@@ -491,27 +496,30 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 }
 
 /*
- * Before executing a batch, start loading the ICM lines its RDMA WRITEs
- * land on: each is usually a miss somewhere in a large table, and the
- * line stores (each behind a seqlock) would otherwise wait for them one
- * by one. Only a hint: nothing is written here, and the targets it checks
- * are the ones the WQEs need next anyway.
+ * Start loading the ICM lines the RDMA WRITEs of the next n WQEs from
+ * x->ahead on land on, moving x->ahead past them (up to the producer
+ * counter). Each is usually a miss somewhere in a large table, and the
+ * line stores (each behind a seqlock, whose atomic waits for the stores
+ * before it) would otherwise wait for them one by one: the executor keeps
+ * MLX5DM_SIM_PREFETCH_AHEAD WQEs loading ahead of the one it executes,
+ * however long the batch. Only a hint: nothing is written here, and the
+ * targets it checks are the ones the WQEs need next anyway.
  */
-static void
-mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi)
+static inline void
+mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, unsigned int n)
 {
 	const struct mlx5dm_sim_qp *qp = x->qp;
 	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
-	unsigned int n;
 
-	for (n = 0; ctr != pi && n < 64; n++) {
-		const uint8_t *ctrl = qp->sq + (uint32_t)(ctr & mask) * MLX5DM_SIM_WQEBB;
+	for (; n > 0 && x->ahead != x->pi; n--) {
+		const uint8_t *ctrl = qp->sq + (uint32_t)(x->ahead & mask) * MLX5DM_SIM_WQEBB;
 		const struct mlx5dm_sim_tgt *t;
-		uint32_t c[2], ds;
+		uint32_t c[2];
+		uint16_t bb;
 		uint64_t off;
 
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
-		ds = mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS);
+		bb = mlx5dm_sim_wqe_bbs(mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS));
 		/* Its raddr segment is in the WQEBB even if ds says there is none: a hint. */
 		if (mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_OPCODE) == MLX5DM_SIM_WQE_RDMA_WRITE) {
 			t = mlx5dm_sim_tgt_get(x, (uint32_t)mlx5dm_prm_fget(ctrl + 16,
@@ -521,7 +529,9 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi)
 			if (t != NULL && off < t->len)
 				__builtin_prefetch(t->base + off, 1);
 		}
-		ctr = (uint16_t)(ctr + mlx5dm_sim_wqe_bbs(ds));
+		/* A WQE that ends past the producer counter ends the hints. */
+		x->ahead = bb > (uint16_t)(x->pi - x->ahead) ? x->pi :
+			   (uint16_t)(x->ahead + bb);
 	}
 }
 
@@ -563,6 +573,9 @@ mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uin
 	struct mlx5dm_sim_qp *qp = x->qp;
 	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
 
+	/* The general path may have executed past the hints: they go on from here. */
+	if ((uint16_t)(pi - x->ahead) > (uint16_t)(pi - ctr))
+		x->ahead = ctr;
 	/* An armed fault injection counts every WQE: the general path does. */
 	while (ctr != pi && *state == MLX5DM_SIM_QPS_RTS &&
 	       __atomic_load_n(&x->sim->sq_fail_in, __ATOMIC_RELAXED) == 0) {
@@ -580,6 +593,7 @@ mlx5dm_sim_sq_run_fast(struct mlx5dm_sim_exec *x, uint16_t ctr, uint16_t pi, uin
 			break;
 		ctr = (uint16_t)(ctr + bb);
 		mlx5dm_sim_sq_complete(qp, c, 0, 0, state);
+		mlx5dm_sim_sq_prefetch(x, 1);
 	}
 	return ctr;
 }
@@ -623,9 +637,13 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	start = ctr;
 	x.sim = sim;
 	x.qp = qp;
+	x.pi = pi;
+	x.ahead = ctr;
 	mlx5dm_sim_tgt_reset(&x);
 	if ((uint16_t)(pi - ctr) > 2)
-		mlx5dm_sim_sq_prefetch(&x, ctr, pi);
+		mlx5dm_sim_sq_prefetch(&x, MLX5DM_SIM_PREFETCH_AHEAD);
+	else
+		x.ahead = pi; /* a WQE or two: nothing to overlap */
 	for (;;) {
 		uint32_t off, c[3], ds, byte_cnt = 0;
 		const uint8_t *ctrl;

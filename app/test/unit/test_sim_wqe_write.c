@@ -292,6 +292,42 @@ test_shapes(void **state)
 }
 
 /*
+ * Batches of one-WQEBB WQEs nearly as long as the SQ (62 of 64 WQEBBs),
+ * longer than the executor's window of ICM prefetches, so that window
+ * slides along the batch: short WRITEs to both DMs, some words written
+ * twice in one batch (the later WQE must win), general-path WQEs between
+ * them, and a run of general-path WQEs longer than the window followed by
+ * short ones. Every byte lands, in WQE order; only the last WQE asks for
+ * a CQE.
+ */
+static void
+test_long_batch(void **state)
+{
+	struct wctx *c = *state;
+	unsigned int round, i;
+	uint16_t idx = 0;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 62; i++) {
+			bool last = i == 61;
+			uint64_t va = 64 * (i % 24) + 8 * (i % 3);
+
+			if (round == 2 && i < 34)
+				put_ptr(c, 3072 + 8 * i, 8 * i, 8); /* a run of general ones */
+			else if (round < 2 && i % 9 == 4 && !last)
+				put_ptr(c, va, 8 * i, 8);   /* the general path among short ones */
+			else
+				idx = put_good(c, i % 2 == 0 ? T_DM0 : T_DM1, va, 8, last);
+		}
+		ring(c);
+		check_cqe(c, idx, 0, 0);
+		assert_null(tring_poll(&c->r));
+		check_all(c);
+	}
+	assert_int_equal(qp_state(c), 3);
+}
+
+/*
  * Two MRs whose keys map to the same slot of the executor's target cache,
  * used alternately in one batch, and a third key of the same slot: every
  * write lands in its own MR, relative to the MR's own start and length.
@@ -479,6 +515,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_shapes, wsetup, wteardown),
+		cmocka_unit_test_setup_teardown(test_long_batch, wsetup, wteardown),
 		cmocka_unit_test_setup_teardown(test_shared_slot, wsetup, wteardown),
 		cmocka_unit_test_setup_teardown(test_refusals, wsetup, wteardown),
 		cmocka_unit_test_setup_teardown(test_stale_key_across_doorbells, wsetup,

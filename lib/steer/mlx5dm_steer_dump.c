@@ -18,7 +18,7 @@
  * and dumps (hw_ste) and what the parser decodes: control | tag | mask.
  * For MATCH entries that is the ICM content; for BWC (legacy) entries the
  * device image has tag and mask swapped (mlx5dm_ste_to_hw). The bytes are
- * rebuilt from the shadows exactly as mlx5dm_ste_write_full() builds the
+ * rebuilt from the records exactly as mlx5dm_ste_write_full() builds the
  * writes, never read back from the device.
  *
  * Extension: the table record (3100) has one more field than rdma-core's,

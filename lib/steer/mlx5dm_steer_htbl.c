@@ -315,7 +315,7 @@ mlx5dm_htbl_create(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, struct mlx
 	return h;
 }
 
-/* Set the hit pointer of an anchor/parent shadow to table h (size included). */
+/* Set the hit pointer of an anchor/parent control part to table h (size included). */
 void
 mlx5dm_htbl_point(struct mlx5dm_ctx *ctx, const struct mlx5dm_htbl *h, uint8_t *shadow)
 {
@@ -335,7 +335,7 @@ mlx5dm_htbl_flip_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 
 	if (p == NULL)
 		return mlx5dm_matcher_write_parent(m, q, head);
-	mlx5dm_htbl_point(ctx, head, p->shadow);
+	mlx5dm_htbl_point(ctx, head, p->ctrl);
 	return mlx5dm_ste_write_ctrl(ctx, q, p);
 }
 
@@ -416,7 +416,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	g = mlx5dm_htbl_alloc(m, head->shard, head->level, log_size, head->byte_mask);
 	if (g == NULL)
 		return -ENOMEM;
-	anchor = mlx5dm_ste_entry_alloc(mlx5dm_htbl_owner(head));
+	anchor = mlx5dm_ste_entry_alloc(mlx5dm_htbl_owner(head), false);
 	if (anchor == NULL) {
 		mlx5dm_htbl_free(g, d);
 		return -ENOMEM;
@@ -425,7 +425,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	mlx5dm_ste_build_always_hit(ctx->ste, img, ctx->ste->lu_dont_care, m->tbl->dom->dir,
 				    ctx->caps.vhca_id, head->lu_type, head->byte_mask,
 				    mlx5dm_htbl_icm(head), head->num_entries);
-	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	mlx5dm_ste_set_image(anchor, img);
 	anchor->htbl = g;
 	g->miss_anchor = anchor;
 	g->pointing_ste = head->pointing_ste;
@@ -859,7 +859,7 @@ mlx5dm_htbl_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 
 	memcpy(hw, m->miss_img[h->level], MLX5DM_STE_SIZE);
 	mlx5dm_ste_set_miss_addr(ctx->ste, hw, mlx5dm_matcher_end_icm(m));
-	memcpy(a->shadow, hw, sizeof(a->shadow));
+	mlx5dm_ste_set_image(a, hw);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
 	ret = mlx5dm_ste_write_image(ctx, q, a->chunk, mlx5dm_ste_index(a), 1, hw);
 	if (ret < 0)

@@ -381,7 +381,7 @@ mlx5dm_tag_index_match(const void *rec, const void *key)
 	const struct mlx5dm_tag_index_key *k = key;
 
 	return s->htbl->root == k->chain &&
-	       memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, k->tag, MLX5DM_STE_TAG_SIZE) == 0;
+	       memcmp(s->tag, k->tag, MLX5DM_STE_TAG_SIZE) == 0;
 }
 
 struct mlx5dm_ste *

@@ -39,18 +39,18 @@ mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			    struct mlx5dm_htbl *head)
 {
 	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
-	uint8_t saved[sizeof(((struct mlx5dm_ste *)NULL)->shadow)];
+	uint8_t saved[MLX5DM_STE_CTRL_SIZE];
 	struct mlx5dm_ste *anchor;
 	int ret;
 
 	mlx5dm_spinlock_lock(&m->tbl->anchor_lock);
 	anchor = mlx5dm_matcher_prev_anchor(m);
-	memcpy(saved, anchor->shadow, sizeof(saved));
-	mlx5dm_htbl_point(ctx, head, anchor->shadow);
+	memcpy(saved, anchor->ctrl, sizeof(saved));
+	mlx5dm_htbl_point(ctx, head, anchor->ctrl);
 	ret = mlx5dm_ste_write_ctrl(ctx, q, anchor);
 	if (ret < 0) {
-		/* Not posted: the device's anchor and its shadow still agree. */
-		memcpy(anchor->shadow, saved, sizeof(saved));
+		/* Not posted: the device's anchor and its record still agree. */
+		memcpy(anchor->ctrl, saved, sizeof(saved));
 		goto unlock;
 	}
 	/*
@@ -94,7 +94,8 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 
 		sh->m = m;
 		mlx5dm_spinlock_init(&sh->lock);
-		mlx5dm_slab_init(&sh->ste_slab, sizeof(struct mlx5dm_ste));
+		mlx5dm_slab_init(&sh->ste_slab, MLX5DM_STE_REC_FULL);
+		mlx5dm_slab_init(&sh->lean_slab, sizeof(struct mlx5dm_ste));
 		mlx5dm_rule_slabs_init(sh);
 		TAILQ_INIT(&sh->drain);
 	}
@@ -117,6 +118,7 @@ mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 		mlx5dm_index_fini(&sh->index);
 		mlx5dm_rule_slabs_destroy(sh);
 		mlx5dm_slab_destroy(&sh->ste_slab);
+		mlx5dm_slab_destroy(&sh->lean_slab);
 		mlx5dm_spinlock_destroy(&sh->lock);
 	}
 	mlx5dm_free(m->shards);

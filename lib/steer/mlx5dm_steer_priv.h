@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include "mlx5dm_icm.h"
@@ -227,20 +228,25 @@ struct mlx5dm_htbl;
  * collision, action and miss-anchor entries in a block of the matcher's
  * entry pool; anchors of tables and matchers have an order-0 chunk each.
  *
- * 88 bytes (slab records). A tag search of a slot chain reads one line
- * per entry: the link and the tag come first, the table bookkeeping after
- * them. A hit of an upper level continues in a table, a last-level entry
- * ends a rule: one word for both. A pooled entry's chunk is the copy of
- * the ICM chunk its block keeps, so the record names its block without a
- * pointer of its own (mlx5dm_ste_block()). Where the entry is in its
- * chunk is kept for a pooled entry only: a slot entry's is its slot
- * (mlx5dm_ste_index()), so the hash, that place and the counts share a
- * word.
+ * A tag search of a slot chain reads one line per entry: the link and the
+ * tag come first, the table bookkeeping after them. A hit of an upper
+ * level continues in a table, a last-level entry ends a rule: one word for
+ * both. A pooled entry's chunk is the copy of the ICM chunk its block
+ * keeps, so the record names its block without a pointer of its own
+ * (mlx5dm_ste_block()). Where the entry is in its chunk is kept for a
+ * pooled entry only: a slot entry's is its slot (mlx5dm_ste_index()), so
+ * the hash, that place and the counts share a word.
+ *
+ * The control part of the entry (ctrl) follows, except in a last-level
+ * entry (lean: one per rule, 56 bytes): its rule places its actions again
+ * when it is written, and its pointers are where its chain goes
+ * (mlx5dm_ste_ctrl_get()), as DPDK mlx5 HWS keeps no STE copy at all
+ * (mlx5dr_rule.c).
  */
 #define MLX5DM_STE_HASH_BITS 26           /* a table has 2^20 slots at most (the STE pool's) */
 struct mlx5dm_ste {
 	struct mlx5dm_ste *next_col;      /* next entry of the slot's collision chain */
-	uint8_t shadow[MLX5DM_STE_CTRL_SIZE + MLX5DM_STE_TAG_SIZE]; /* ctrl | tag */
+	uint8_t tag[MLX5DM_STE_TAG_SIZE];
 	struct mlx5dm_htbl *htbl;         /* the hash table whose slot chain holds it */
 	union {
 		/* Match levels < last: where a hit continues (mlx5dm_ste_next_htbl()). */
@@ -251,13 +257,27 @@ struct mlx5dm_ste {
 	/* Its tag's hash (low bits): the slot in any table of the chain. */
 	uint64_t hash : MLX5DM_STE_HASH_BITS;
 	uint64_t pool_index : 6;          /* pooled: its entry in the block's chunk */
-	uint64_t refcount : 29;           /* rules through this entry */
+	uint64_t refcount : 28;           /* rules through this entry */
+	uint64_t lean : 1;                /* a last-level entry: no ctrl kept */
 	uint64_t collision : 1;           /* not the slot itself */
 	uint64_t pooled : 1;              /* chunk is a block's of the matcher's entry pool */
 	uint64_t ends_rule : 1;           /* a last-level or action entry: rule, no next_htbl */
+	uint8_t ctrl[];                   /* not lean: the control part, software layout */
 };
 
-_Static_assert(sizeof(struct mlx5dm_ste) == 88, "STE record size (one per rule at least)");
+/* Bytes of a record with its control part (every one but a lean one). */
+#define MLX5DM_STE_REC_FULL (sizeof(struct mlx5dm_ste) + MLX5DM_STE_CTRL_SIZE)
+
+/* Record s takes the control part (unless lean) and the tag of a 64-byte image. */
+static inline void
+mlx5dm_ste_set_image(struct mlx5dm_ste *s, const uint8_t *img)
+{
+	if (!s->lean)
+		memcpy(s->ctrl, img, MLX5DM_STE_CTRL_SIZE);
+	memcpy(s->tag, img + MLX5DM_STE_TAG_OFF, MLX5DM_STE_TAG_SIZE);
+}
+
+_Static_assert(sizeof(struct mlx5dm_ste) == 56, "STE record size (one per rule at least)");
 
 struct mlx5dm_matcher;
 
@@ -443,7 +463,8 @@ struct mlx5dm_shard {
 	_Alignas(64) struct mlx5dm_spinlock lock; /* a line of its own: shards share none */
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_index index;        /* entries above the last level by (chain, tag) */
-	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records */
+	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records with their ctrl */
+	struct mlx5dm_slab lean_slab;     /* lean ones (last level) */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	struct mlx5dm_entry_pool entry_pool; /* ICM of collision, action and miss-anchor entries */
 	/*
@@ -724,7 +745,9 @@ struct mlx5dm_rule {
 	uint8_t nb_actions;
 	uint8_t size_class;               /* slab it came from */
 	uint8_t shard;                    /* of its matcher */
-	void *refs[];                     /* nb_act_stes action STEs, then nb_actions actions */
+	bool has_args;                    /* its actions' arguments follow them */
+	/* nb_act_stes action STEs, nb_actions actions, then their arguments (has_args) */
+	void *refs[];
 };
 
 static inline struct mlx5dm_ste *const *
@@ -738,6 +761,16 @@ static inline struct mlx5dm_action *const *
 mlx5dm_rule_action_list(const struct mlx5dm_rule *r)
 {
 	return (struct mlx5dm_action *const *)(r->refs + r->nb_act_stes);
+}
+
+/*
+ * The arguments the rule's actions were placed with (one per action), NULL
+ * when none takes one. Valid once every action STE is placed.
+ */
+static inline const uint32_t *
+mlx5dm_rule_args(const struct mlx5dm_rule *r)
+{
+	return r->has_args ? (const uint32_t *)(r->refs + r->nb_act_stes + r->nb_actions) : NULL;
 }
 
 enum mlx5dm_action_kind {
@@ -876,9 +909,15 @@ int mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *
 			     uint64_t queues);
 
 /* ---- mlx5dm_steer_write.c ---- */
+/* ste's control part into ctrl: its own, or a lean entry's from its rule. */
+void mlx5dm_ste_ctrl_get(const struct mlx5dm_ste *ste, uint8_t *ctrl);
 void mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img);
 int mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 			  const struct mlx5dm_ste *ste, const uint8_t *bit_mask);
+/* The full write of a rule's lean entry whose actions were just placed (placed: their ctrl). */
+int mlx5dm_ste_write_placed(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
+			    const struct mlx5dm_ste *ste, const uint8_t *bit_mask,
+			    const uint8_t *placed);
 int mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 			  const struct mlx5dm_ste *ste);
 int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
@@ -887,8 +926,8 @@ int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
 struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
 void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
-struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh);
-struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh);
+struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh, bool lean);
+struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh, bool lean);
 void mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);
@@ -911,6 +950,11 @@ int mlx5dm_action_tmpl_apply(const struct mlx5dm_action_tmpl *t,
 uint32_t mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule,
 				     const struct mlx5dm_action *a);
 uint32_t mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a);
+/* Whether an action list with these arguments keeps them in its rule (one takes its own). */
+bool mlx5dm_rule_args_kept(size_t nb_actions, struct mlx5dm_action *const actions[],
+			   const uint32_t args[]);
+/* The control part of rule's last match entry of tag, its actions placed again. */
+int mlx5dm_rule_last_ctrl(const struct mlx5dm_rule *rule, const uint8_t *tag, uint8_t *ctrl);
 
 /* ---- mlx5dm_steer_htbl.c ---- */
 uint64_t mlx5dm_htbl_icm(const struct mlx5dm_htbl *h);

@@ -35,9 +35,10 @@ _Static_assert(MLX5DM_RULE_PREP_BYTES == MLX5DM_RULE_MAX_STES * MLX5DM_STE_SIZE,
 	       "a prep holds a rule's largest entry array");
 #define MLX5DM_RULE_MAX_WRITES (2 * MLX5DM_STE_MAX_BUILDERS + MLX5DM_STE_MAX_ACTION_STES)
 
-/* References a rule record of each size class holds (action STEs + actions). */
+/* References a rule record of each size class holds (action STEs, actions, arguments). */
 static const uint8_t mlx5dm_rule_class_refs[MLX5DM_RULE_CLASSES] = {
-	1, 3, 8, MLX5DM_RULE_MAX_ACTIONS + MLX5DM_STE_MAX_ACTION_STES,
+	1, 3, 8, MLX5DM_RULE_MAX_ACTIONS + MLX5DM_STE_MAX_ACTION_STES +
+		 (MLX5DM_RULE_MAX_ACTIONS + 1) / 2,
 };
 
 void
@@ -131,6 +132,7 @@ mlx5dm_rule_act_unref(struct mlx5dm_shard *sh, struct mlx5dm_action *a)
 struct mlx5dm_rule_write {
 	struct mlx5dm_ste *ste;
 	const uint8_t *bit_mask;    /* full write with this mask; NULL + ctrl = control only */
+	const uint8_t *placed;      /* the rule's own lean entry: its placed control part */
 	bool ctrl;
 };
 
@@ -165,7 +167,7 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
 	if (m->nb_shards == 1)
 		mlx5dm_spinlock_lock(&(*qp)->lock);
 	/* The next free records: a rule takes some (a freed one's link is read first). */
-	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->ste_slab));
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->lean_slab));
 	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->rule_slab[0]));
 	return sh;
 }
@@ -174,8 +176,9 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
  * Link s (s->hash set) into its slot of t behind tail, the chain's last
  * entry (NULL: the slot is unused and s takes it; the caller reserved its
  * page: mlx5dm_htbl_slot_reserve()). A
- * collision entry has its own ICM entry already. The shadows' miss
- * pointers are set: s's where the chain used to end, the old end's to s.
+ * collision entry has its own ICM entry already. The records' miss
+ * pointers are set: s's where the chain used to end, the old end's to s
+ * (a lean entry's follow from its links: mlx5dm_ste_ctrl_get()).
  */
 void
 mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
@@ -193,39 +196,41 @@ mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_s
 		tail->next_col = s;
 		mlx5dm_htbl_count_collision(sh, t, 1);
 	}
-	mlx5dm_ste_set_miss_addr(ctx->ste, s->shadow, mlx5dm_htbl_miss_target(t));
-	if (tail != NULL)
-		mlx5dm_ste_set_miss_addr(ctx->ste, tail->shadow, mlx5dm_ste_icm(s));
+	if (!s->lean)
+		mlx5dm_ste_set_miss_addr(ctx->ste, s->ctrl, mlx5dm_htbl_miss_target(t));
+	if (tail != NULL && !tail->lean)
+		mlx5dm_ste_set_miss_addr(ctx->ste, tail->ctrl, mlx5dm_ste_icm(s));
 }
 
 /*
  * A new entry in table t for its tag's hash: the slot itself if unused, else
  * a collision entry appended to the slot's chain (*prev_tail = the entry
- * whose miss pointer must then move to it). The shadow's miss pointer is set.
+ * whose miss pointer must then move to it), from its image ent. The
+ * record's miss pointer is set. lean: a last-level entry.
  */
 static struct mlx5dm_ste *
 mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
-		  const uint8_t *shadow, struct mlx5dm_ste **prev_tail)
+		  const uint8_t *ent, bool lean, struct mlx5dm_ste **prev_tail)
 {
 	uint32_t slot = hash & (t->num_entries - 1);
 	struct mlx5dm_ste *s;
 
 	*prev_tail = mlx5dm_htbl_slot_tail(t, slot);
 	if (*prev_tail == NULL) {
-		s = mlx5dm_ste_rec_alloc(sh);
+		s = mlx5dm_ste_rec_alloc(sh, lean);
 		if (s == NULL)
 			return NULL;
 		if (mlx5dm_htbl_slot_reserve(t, slot) < 0) {
-			mlx5dm_slab_free(&sh->ste_slab, s);
+			mlx5dm_slab_free(lean ? &sh->lean_slab : &sh->ste_slab, s);
 			return NULL;
 		}
 	} else {
-		s = mlx5dm_ste_entry_alloc(sh);
+		s = mlx5dm_ste_entry_alloc(sh, lean);
 		if (s == NULL)
 			return NULL;
 	}
 	s->hash = hash;
-	memcpy(s->shadow, shadow, sizeof(s->shadow));
+	mlx5dm_ste_set_image(s, ent);
 	mlx5dm_rule_link(sh, t, s, *prev_tail);
 	return s;
 }
@@ -237,9 +242,7 @@ mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
 static void
 mlx5dm_rule_unindex(struct mlx5dm_shard *sh, struct mlx5dm_ste *s)
 {
-	mlx5dm_tag_index_remove(&sh->index, s,
-				mlx5dm_tag_index_hash(s->htbl->root,
-						      s->shadow + MLX5DM_STE_CTRL_SIZE));
+	mlx5dm_tag_index_remove(&sh->index, s, mlx5dm_tag_index_hash(s->htbl->root, s->tag));
 }
 
 /* Undo mlx5dm_rule_place() for an entry nothing was written for yet. */
@@ -257,7 +260,9 @@ mlx5dm_rule_unplace(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm
 		mlx5dm_htbl_count_used(sh, t, -1);
 	} else {
 		prev_tail->next_col = NULL;
-		mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->shadow, mlx5dm_htbl_miss_target(t));
+		if (!prev_tail->lean)
+			mlx5dm_ste_set_miss_addr(ctx->ste, prev_tail->ctrl,
+						 mlx5dm_htbl_miss_target(t));
 		mlx5dm_htbl_count_collision(sh, t, -1);
 	}
 	mlx5dm_ste_rec_free(sh, s, d);
@@ -476,8 +481,7 @@ mlx5dm_rule_l0_shared(const struct mlx5dm_shard *sh, const uint8_t *arr)
 	struct mlx5dm_ste *hint = sh->l0_hint;
 
 	if (m->nb_builders < 2 || hint == NULL || hint->htbl->root != m->first->root ||
-	    memcmp(hint->shadow + MLX5DM_STE_CTRL_SIZE, arr + MLX5DM_STE_CTRL_SIZE,
-		   MLX5DM_STE_TAG_SIZE) != 0)
+	    memcmp(hint->tag, arr + MLX5DM_STE_CTRL_SIZE, MLX5DM_STE_TAG_SIZE) != 0)
 		return NULL;
 	return hint;
 }
@@ -640,8 +644,7 @@ mlx5dm_rule_chain_find(const struct mlx5dm_htbl *head, const uint8_t *tag, uint3
 	for (t = head; t != NULL; t = t->chain_next)
 		for (s = mlx5dm_htbl_slot(t, hash & (t->num_entries - 1)); s != NULL;
 		     s = s->next_col)
-			if (memcmp(s->shadow + MLX5DM_STE_CTRL_SIZE, tag,
-				   MLX5DM_STE_TAG_SIZE) == 0)
+			if (memcmp(s->tag, tag, MLX5DM_STE_TAG_SIZE) == 0)
 				return s;
 	return NULL;
 }
@@ -733,7 +736,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			if (ret < 0)
 				return ret;
 		}
-		s = mlx5dm_rule_place(shd, t, hash, ent, &tail);
+		s = mlx5dm_rule_place(shd, t, hash, ent, last, &tail);
 		if (s == NULL)
 			return -ENOMEM;
 		if (!last && mlx5dm_tag_index_insert(&shd->index, s, ihash) < 0) {
@@ -755,7 +758,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			if (child == NULL)
 				return -ENOMEM;
 			s->next_htbl = child;
-			mlx5dm_htbl_point(ctx, child, s->shadow);
+			mlx5dm_htbl_point(ctx, child, s->ctrl);
 			head = child;
 			/* The next rules usually share it (an undo clears it with the record). */
 			if (lvl == 0)
@@ -770,6 +773,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = tail, .ctrl = true };
 		rc->w[rc->nw++] = (struct mlx5dm_rule_write){
 			.ste = s, .bit_mask = m->builders[lvl].bit_mask,
+			.placed = last ? ent : NULL,
 		};
 	}
 	return 0;
@@ -785,16 +789,17 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 	unsigned int i;
 
 	for (i = 0; i < n_extra; i++) {
-		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->sh);
+		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->sh, false);
 
 		if (a == NULL)
 			return -ENOMEM;
-		memcpy(a->shadow, arr + (size_t)(rc->m->nb_builders + i) * MLX5DM_STE_SIZE,
-		       sizeof(a->shadow));
+		mlx5dm_ste_set_image(a, arr + (size_t)(rc->m->nb_builders + i) * MLX5DM_STE_SIZE);
 		a->rule = rule;
 		a->ends_rule = 1;
 		rule->refs[rule->nb_act_stes++] = a;
-		mlx5dm_ste_set_hit_addr(ctx->ste, prev->shadow, mlx5dm_ste_icm(a), 1);
+		/* The last match entry's hit is its first action entry (lean: by its rule). */
+		if (!prev->lean)
+			mlx5dm_ste_set_hit_addr(ctx->ste, prev->ctrl, mlx5dm_ste_icm(a), 1);
 		rc->w[rc->nw++] = (struct mlx5dm_rule_write){ .ste = a };
 		prev = a;
 	}
@@ -812,6 +817,9 @@ mlx5dm_rule_flush(struct mlx5dm_rule_ctx *rc)
 
 		if (w->ctrl)
 			ret = mlx5dm_ste_write_ctrl(rc->ctx, rc->q, w->ste);
+		else if (w->placed != NULL)
+			ret = mlx5dm_ste_write_placed(rc->ctx, rc->q, w->ste, w->bit_mask,
+						      w->placed);
 		else
 			ret = mlx5dm_ste_write_full(rc->ctx, rc->q, w->ste, w->bit_mask);
 		if (ret < 0)
@@ -909,7 +917,7 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
 	unsigned int n_extra = 0, lvl;
-	bool grow0 = false;
+	bool grow0 = false, has_args;
 	struct mlx5dm_matcher *m;
 	uint32_t end;
 	struct mlx5dm_ctx *ctx;
@@ -956,7 +964,9 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	/* One tag compare per rule. */
 	rc.l0 = mlx5dm_rule_l0_shared(rc.sh, prep->ste);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
-	rule = mlx5dm_rule_alloc(rc.sh, n_extra + (unsigned int)nb_actions);
+	has_args = mlx5dm_rule_args_kept(nb_actions, actions, args);
+	rule = mlx5dm_rule_alloc(rc.sh, n_extra + (unsigned int)nb_actions +
+				 (has_args ? ((unsigned int)nb_actions + 1) / 2 : 0));
 	if (rule == NULL) {
 		mlx5dm_rule_unlock(&rc);
 		errno = ENOMEM;
@@ -966,7 +976,17 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	rule->shard = (uint8_t)(rc.sh - m->shards);
 	rule->last = NULL;
 	rule->nb_act_stes = 0;
-	rule->nb_actions = 0;
+	/*
+	 * The actions and their arguments go in first: the last match entry's
+	 * control part is placed again from them when written (its references
+	 * are taken once the rule is made).
+	 */
+	rule->nb_actions = (uint8_t)nb_actions;
+	rule->has_args = has_args;
+	for (i = 0; i < nb_actions; i++)
+		rule->refs[n_extra + i] = actions[i];
+	if (has_args)
+		memcpy(rule->refs + n_extra + nb_actions, args, nb_actions * sizeof(*args));
 	ret = mlx5dm_rule_walk(&rc, rule, arr);
 	if (ret == 0)
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
@@ -1004,11 +1024,8 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	if (ret == 0)
 		mlx5dm_rule_drain(&rc, true);
 	/* Under the matcher lock: a concurrent dump may already see the rule. */
-	for (i = 0; i < nb_actions; i++) {
-		rule->refs[rule->nb_act_stes + i] = actions[i];
+	for (i = 0; i < nb_actions; i++)
 		mlx5dm_rule_act_ref(rc.sh, actions[i]);
-	}
-	rule->nb_actions = (uint8_t)nb_actions;
 	rc.sh->cnt.rules++;
 	/* An FDB side is counted as its FDB rule (mlx5dm_fdb_rule_create). */
 	if (m->tbl->dom->top == NULL)
@@ -1100,11 +1117,13 @@ mlx5dm_rule_unlink(struct mlx5dm_rule_ctx *rc, struct mlx5dm_ste *s,
 	     prev = prev->next_col)
 		;
 	prev->next_col = s->next_col;
-	mlx5dm_ste_set_miss_addr(ctx->ste, prev->shadow,
-				 mlx5dm_ste_get_miss_addr(ctx->ste, s->shadow));
+	/* A lean entry's miss pointer follows next_col. */
+	if (!prev->lean)
+		mlx5dm_ste_set_miss_addr(ctx->ste, prev->ctrl,
+					 mlx5dm_ste_get_miss_addr(ctx->ste, s->ctrl));
 	mlx5dm_htbl_count_collision(rc->sh, t, -1);
 	mlx5dm_rule_forget(rc, s);
-	memcpy(hw, prev->shadow, MLX5DM_STE_CTRL_SIZE);
+	mlx5dm_ste_ctrl_get(prev, hw);
 	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
 	return mlx5dm_redo_unlink(rc->q, prev->chunk, mlx5dm_ste_index(prev), hw,
 				  MLX5DM_STE_CTRL_SIZE);

@@ -348,11 +348,10 @@ mlx5dm_act_patch_apply(const struct mlx5dm_matcher *m, const struct mlx5dm_act_p
 static int
 mlx5dm_act_place_full(struct mlx5dm_matcher *m, size_t nb_actions,
 		      struct mlx5dm_action *const actions[], const uint32_t args[],
-		      uint8_t *arr, unsigned int *n_extra, bool *kept)
+		      uint8_t *last, unsigned int *n_extra, bool *kept)
 {
 	struct mlx5dm_ste_action sacts[MLX5DM_RULE_MAX_ACTIONS];
 	struct mlx5dm_domain *dom = m->tbl->dom;
-	uint8_t *last = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
 	uint8_t data[MLX5DM_STE_SIZE - MLX5DM_STE_CTRL_SIZE];
 	struct mlx5dm_ste_actions_attr aattr;
 	struct mlx5dm_ste_action_err aerr;
@@ -385,7 +384,9 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 {
 	bool kept;
 
-	return mlx5dm_act_place_full(m, nb_actions, actions, args, arr, n_extra, &kept);
+	return mlx5dm_act_place_full(m, nb_actions, actions, args,
+				     arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE, n_extra,
+				     &kept);
 }
 
 /*
@@ -439,8 +440,9 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 	} else {
 		ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
 		if (ret == 0)
-			ret = mlx5dm_act_place_full(m, nb_actions, actions, args, arr, &n_extra,
-						    &kept);
+			ret = mlx5dm_act_place_full(m, nb_actions, actions, args,
+						    arr + (size_t)(m->nb_builders - 1) *
+						    MLX5DM_STE_SIZE, &n_extra, &kept);
 	}
 	if (ret < 0) {
 		mlx5dm_free(t);
@@ -513,9 +515,52 @@ mlx5dm_action_tmpl_apply(const struct mlx5dm_action_tmpl *t,
 	bool kept;
 
 	if (t->full)
-		return mlx5dm_act_place_full(t->matcher, t->nb_actions, actions, args, arr,
-					     n_extra, &kept);
+		return mlx5dm_act_place_full(t->matcher, t->nb_actions, actions, args,
+					     arr + (size_t)(t->matcher->nb_builders - 1) *
+					     MLX5DM_STE_SIZE, n_extra, &kept);
 	return mlx5dm_act_patch_apply(t->matcher, &t->p, actions, args, arr, n_extra);
+}
+
+bool
+mlx5dm_rule_args_kept(size_t nb_actions, struct mlx5dm_action *const actions[],
+		      const uint32_t args[])
+{
+	size_t i;
+
+	if (args == NULL)
+		return false;
+	for (i = 0; i < nb_actions; i++)
+		if (actions[i]->kind == MLX5DM_ACT_COUNTERS || actions[i]->kind ==
+		    MLX5DM_ACT_FLOW_TAGS || actions[i]->kind == MLX5DM_ACT_MODIFY_SET)
+			return true;
+	return false;
+}
+
+/*
+ * A last-level entry keeps no control part (mlx5dm_ste_ctrl_get()): the
+ * rule's actions placed again on the matcher's last-level image give it,
+ * as placing them made it (a template's image is the same placement).
+ * The pointers the placement does not set (miss, hit of an action entry)
+ * are the caller's.
+ */
+int
+mlx5dm_rule_last_ctrl(const struct mlx5dm_rule *rule, const uint8_t *tag, uint8_t *ctrl)
+{
+	struct mlx5dm_matcher *m = rule->matcher;
+	uint8_t ents[(1 + MLX5DM_STE_MAX_ACTION_STES) * MLX5DM_STE_SIZE];
+	unsigned int n_extra;
+	bool kept;
+	int ret;
+
+	memcpy(ents, m->tmpl.image + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
+	       MLX5DM_STE_SIZE);
+	memcpy(ents + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE);
+	ret = mlx5dm_act_place_full(m, rule->nb_actions, mlx5dm_rule_action_list(rule),
+				    mlx5dm_rule_args(rule), ents, &n_extra, &kept);
+	if (ret < 0)
+		return ret;
+	memcpy(ctrl, ents, MLX5DM_STE_CTRL_SIZE);
+	return 0;
 }
 
 /*
@@ -528,11 +573,15 @@ mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule, const struct mlx5dm_
 {
 	const struct mlx5dm_ste_ctx *ste = a->dom->ctx->ste;
 	uint32_t base = a->ste.counter_id, n = mlx5dm_res_counters_size(a->counters), id;
+	uint8_t img[MLX5DM_STE_SIZE];
 	unsigned int i;
 
-	id = mlx5dm_ste_get_counter_id(ste, rule->last->shadow);
-	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++)
-		id = mlx5dm_ste_get_counter_id(ste, mlx5dm_rule_act_stes(rule)[i]->shadow);
+	mlx5dm_ste_image(rule->last, NULL, img);
+	id = mlx5dm_ste_get_counter_id(ste, img);
+	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++) {
+		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[i], NULL, img);
+		id = mlx5dm_ste_get_counter_id(ste, img);
+	}
 	return id;
 }
 
@@ -545,14 +594,18 @@ uint32_t
 mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a)
 {
 	const struct mlx5dm_ste_ctx *ste = a->dom->ctx->ste;
+	uint8_t img[MLX5DM_STE_SIZE];
 	uint32_t tag = 0;
 	unsigned int i;
 
-	if (mlx5dm_ste_get_flow_tag(ste, rule->last->shadow, &tag) == 0)
+	mlx5dm_ste_image(rule->last, NULL, img);
+	if (mlx5dm_ste_get_flow_tag(ste, img, &tag) == 0)
 		return tag;
-	for (i = 0; i < rule->nb_act_stes; i++)
-		if (mlx5dm_ste_get_flow_tag(ste, mlx5dm_rule_act_stes(rule)[i]->shadow, &tag) == 0)
+	for (i = 0; i < rule->nb_act_stes; i++) {
+		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[i], NULL, img);
+		if (mlx5dm_ste_get_flow_tag(ste, img, &tag) == 0)
 			return tag;
+	}
 	return 0;
 }
 
@@ -560,19 +613,21 @@ int
 mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_action *a,
 			uint32_t *data)
 {
-	const uint8_t *hw = a->ste.modify.inline_action, *ste, *at = NULL;
+	const uint8_t *hw = a->ste.modify.inline_action;
 	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
 	unsigned int i, off, len, found = 0;
+	uint8_t img[MLX5DM_STE_SIZE], at[MLX5DM_MODIFY_ARG_SIZE];
 
 	if (a->kind != MLX5DM_ACT_MODIFY_SET)
 		return -EINVAL;
 	/* Where placement put the HW action: its first bytes, the rule's data after. */
 	for (i = 0; i <= rule->nb_act_stes; i++) {
-		ste = i == 0 ? rule->last->shadow : mlx5dm_rule_act_stes(rule)[i - 1]->shadow;
+		mlx5dm_ste_image(i == 0 ? rule->last : mlx5dm_rule_act_stes(rule)[i - 1], NULL,
+				 img);
 		len = i == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
 		for (off = 0; off + MLX5DM_MODIFY_ACTION_SIZE <= len; off++)
-			if (memcmp(ste + off, hw, head) == 0) {
-				at = ste + off + head;
+			if (memcmp(img + off, hw, head) == 0) {
+				memcpy(at, img + off + head, sizeof(at));
 				found++;
 			}
 	}

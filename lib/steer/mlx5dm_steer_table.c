@@ -24,7 +24,7 @@ mlx5dm_anchor_write_miss(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 
 	mlx5dm_ste_build_always_miss(ctx->ste, img, ctx->ste->lu_dont_care, dom->dir,
 				     ctx->caps.vhca_id, addr);
-	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	mlx5dm_ste_set_image(anchor, img);
 	return mlx5dm_ste_write_full(ctx, q, anchor, NULL);
 }
 
@@ -39,7 +39,7 @@ mlx5dm_anchor_write_hit(struct mlx5dm_domain *dom, struct mlx5dm_queue *q,
 	mlx5dm_ste_build_always_hit(ctx->ste, img, ctx->ste->lu_dont_care, dom->dir,
 				    ctx->caps.vhca_id, h->lu_type, h->byte_mask,
 				    mlx5dm_htbl_icm(h), h->num_entries);
-	memcpy(anchor->shadow, img, sizeof(anchor->shadow));
+	mlx5dm_ste_set_image(anchor, img);
 	return mlx5dm_ste_write_full(ctx, q, anchor, NULL);
 }
 

@@ -3,11 +3,8 @@
  */
 
 /*
- * Writing STEs to ICM through a queue's send ring. Shadows are kept in the
- * software layout; the device image is produced right before each write.
- * Full writes carry the 64-byte entry (with the table's bit mask); pointer
- * flips are 32-byte control-only writes, so the device sees the old or the
- * new pointer, never a mix (as rdma-core's dr_rule.c updates a live STE).
+ * Writing STEs to ICM through a queue's send ring (the images: in
+ * mlx5dm_steer_image.c), STE records and deferred frees of ICM.
  */
 
 #include <errno.h>
@@ -19,43 +16,6 @@ uint64_t
 mlx5dm_ste_icm(const struct mlx5dm_ste *ste)
 {
 	return mlx5dm_icm_chunk_entry_icm(ste->chunk, mlx5dm_ste_index(ste));
-}
-
-/* The 64-byte software image of a full write (also what a dump shows). */
-void
-mlx5dm_ste_image(const struct mlx5dm_ste *ste, const uint8_t *bit_mask, uint8_t *img)
-{
-	memcpy(img, ste->shadow, sizeof(ste->shadow));
-	if (bit_mask != NULL)
-		memcpy(img + MLX5DM_STE_MASK_OFF, bit_mask, MLX5DM_STE_MASK_SIZE);
-	else
-		memset(img + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
-}
-
-int
-mlx5dm_ste_write_full(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
-		      const struct mlx5dm_ste *ste, const uint8_t *bit_mask)
-{
-	uint8_t hw[MLX5DM_STE_SIZE];
-
-	mlx5dm_ste_image(ste, bit_mask, hw);
-	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_SIZE);
-	return mlx5dm_send_write(q->ring,
-				 mlx5dm_icm_chunk_entry_mr(ste->chunk, mlx5dm_ste_index(ste)),
-				 ste->chunk->rkey, hw, MLX5DM_STE_SIZE);
-}
-
-int
-mlx5dm_ste_write_ctrl(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
-		      const struct mlx5dm_ste *ste)
-{
-	uint8_t hw[MLX5DM_STE_CTRL_SIZE];
-
-	memcpy(hw, ste->shadow, sizeof(hw));
-	mlx5dm_ste_to_hw(ctx->ste, hw, MLX5DM_STE_CTRL_SIZE);
-	return mlx5dm_send_write(q->ring,
-				 mlx5dm_icm_chunk_entry_mr(ste->chunk, mlx5dm_ste_index(ste)),
-				 ste->chunk->rkey, hw, MLX5DM_STE_CTRL_SIZE);
 }
 
 /* Write count copies of one 64-byte device image from entry first. */
@@ -77,7 +37,7 @@ mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 struct mlx5dm_ste *
 mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx)
 {
-	struct mlx5dm_ste *ste = mlx5dm_zmalloc(sizeof(*ste));
+	struct mlx5dm_ste *ste = mlx5dm_zmalloc(MLX5DM_STE_REC_FULL);
 
 	if (ste == NULL)
 		return NULL;
@@ -146,23 +106,30 @@ mlx5dm_defer_run(struct mlx5dm_defer *d)
 	d->want_sync = false;
 }
 
-/* A record for a slot entry of one of the shard's tables (ICM = the table's). */
+/*
+ * A record for a slot entry of one of the shard's tables (ICM = the
+ * table's); lean: of the last level, without a control part.
+ */
 struct mlx5dm_ste *
-mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh)
+mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh, bool lean)
 {
-	return mlx5dm_slab_alloc(&sh->ste_slab);
+	struct mlx5dm_ste *s = mlx5dm_slab_alloc(lean ? &sh->lean_slab : &sh->ste_slab);
+
+	if (s != NULL)
+		s->lean = lean;
+	return s;
 }
 
 /* A record with an ICM entry of its own (collision, action or miss anchor). */
 struct mlx5dm_ste *
-mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh)
+mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh, bool lean)
 {
-	struct mlx5dm_ste *s = mlx5dm_slab_alloc(&sh->ste_slab);
+	struct mlx5dm_ste *s = mlx5dm_ste_rec_alloc(sh, lean);
 
 	if (s == NULL)
 		return NULL;
 	if (mlx5dm_entry_pool_get(&sh->entry_pool, sh->m->tbl->dom->ctx, s) < 0) {
-		mlx5dm_slab_free(&sh->ste_slab, s);
+		mlx5dm_slab_free(lean ? &sh->lean_slab : &sh->ste_slab, s);
 		return NULL;
 	}
 	return s;
@@ -182,5 +149,5 @@ mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm
 		d->sync_pool = ctx->ste_pool;
 		mlx5dm_entry_pool_put(&sh->entry_pool, ctx, s, d);
 	}
-	mlx5dm_slab_free(&sh->ste_slab, s);
+	mlx5dm_slab_free(s->lean ? &sh->lean_slab : &sh->ste_slab, s);
 }

@@ -353,7 +353,7 @@ test_fdb_forward(void **state)
 static void
 test_fdb_bytes(void **state)
 {
-	uint8_t mask[MP_SIZE], v[MP_SIZE], tag[16] = { 0 };
+	uint8_t mask[MP_SIZE], v[MP_SIZE], tag[16] = { 0 }, img[64];
 	struct mlx5dm_vport_caps vc[3];
 	struct mlx5dm_action *to[2];
 	struct mlx5dm_rule *r[2], *side;
@@ -390,25 +390,28 @@ test_fdb_bytes(void **state)
 			tag[2] = (uint8_t)(vc[1].vport_gvmi >> 8);
 			tag[3] = (uint8_t)vc[1].vport_gvmi;
 		}
-		assert_int_equal(l0->shadow[0], 0x01);
-		assert_int_equal(l0->shadow[6], 0x04);
-		assert_memory_equal(l0->shadow + 32, tag, 16);
+		assert_int_equal(l0->ctrl[0], 0x01);
+		assert_int_equal(l0->ctrl[6], 0x04);
+		assert_memory_equal(l0->tag, tag, 16);
 		/* The hint sizes the last level: level 0 is one slot. */
 		assert_int_equal(l0->htbl->num_entries, 1);
 		assert_false(l0->collision);
 		assert_int_equal(mlx5dm_ste_icm(l0), mlx5dm_htbl_icm(l0->htbl));
 		/* The last entry's slot: the device's hash of its tag (only masked bytes set). */
-		slot = mlx5dm_ste_hash(l1->shadow + 32, 16) & (l1->htbl->num_entries - 1);
+		/* The last level keeps no control part: the image its writes carry. */
+		assert_true(l1->lean);
+		mlx5dm_ste_image(l1, NULL, img);
+		slot = mlx5dm_ste_hash(l1->tag, 16) & (l1->htbl->num_entries - 1);
 		assert_int_equal(l1->htbl->num_entries, 16);
 		assert_false(l1->collision);
 		assert_int_equal(mlx5dm_ste_icm(l1), mlx5dm_htbl_icm(l1->htbl) + 64ull * slot);
 		/* The last entry ends at the vport's entry of its side, GVMI of the manager. */
 		want = s == 0 ? vc[1].icm_rx : vc[2].icm_tx;
 		idx = (want >> 5) | 1;
-		assert_int_equal(l1->shadow[12], (uint8_t)(vc[0].vhca_gvmi >> 8));
-		assert_int_equal(l1->shadow[13], (uint8_t)vc[0].vhca_gvmi);
-		assert_int_equal(l1->shadow[15], (uint8_t)(idx >> 27));
-		assert_int_equal(mlx5dm_prm_be32(l1->shadow + 16) >> 5,
+		assert_int_equal(img[12], (uint8_t)(vc[0].vhca_gvmi >> 8));
+		assert_int_equal(img[13], (uint8_t)vc[0].vhca_gvmi);
+		assert_int_equal(img[15], (uint8_t)(idx >> 27));
+		assert_int_equal(mlx5dm_prm_be32(img + 16) >> 5,
 				 (uint32_t)(idx & 0x7ffffff));
 	}
 	/* The wire's frame to VF0, VF0's to VF1. */

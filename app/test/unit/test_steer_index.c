@@ -31,13 +31,13 @@ rec_init(unsigned int i, unsigned int chain, uint32_t tag)
 	recs[i].refcount = 1;
 	chains[chain].root = &chains[chain];
 	recs[i].htbl = &chains[chain];
-	memcpy(recs[i].shadow + MLX5DM_STE_CTRL_SIZE, &tag, sizeof(tag));
+	memcpy(recs[i].tag, &tag, sizeof(tag));
 }
 
 static const uint8_t *
 rec_tag(unsigned int i)
 {
-	return recs[i].shadow + MLX5DM_STE_CTRL_SIZE;
+	return recs[i].tag;
 }
 
 /* Every indexed record is found, every other one is not. */

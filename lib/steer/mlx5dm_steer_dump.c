@@ -373,7 +373,7 @@ mlx5dm_dump_rule_entries(struct mlx5dm_dump *d, const struct mlx5dm_rule *rule, 
 {
 	const struct mlx5dm_matcher *m = rule->matcher;
 	const struct mlx5dm_ste *path[MLX5DM_STE_MAX_BUILDERS];
-	const struct mlx5dm_ste *s = rule->last;
+	const struct mlx5dm_ste *s = mlx5dm_rule_last(rule);
 	unsigned int lvl, i;
 
 	/* Each table's pointing entry is the level above: walk up from the last. */

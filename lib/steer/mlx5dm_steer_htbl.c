@@ -416,7 +416,7 @@ mlx5dm_htbl_start_growth(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 	g = mlx5dm_htbl_alloc(m, head->shard, head->level, log_size, head->byte_mask);
 	if (g == NULL)
 		return -ENOMEM;
-	anchor = mlx5dm_ste_entry_alloc(mlx5dm_htbl_owner(head), false);
+	anchor = mlx5dm_ste_entry_alloc(mlx5dm_htbl_owner(head));
 	if (anchor == NULL) {
 		mlx5dm_htbl_free(g, d);
 		return -ENOMEM;

@@ -95,7 +95,6 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 		sh->m = m;
 		mlx5dm_spinlock_init(&sh->lock);
 		mlx5dm_slab_init(&sh->ste_slab, MLX5DM_STE_REC_FULL);
-		mlx5dm_slab_init(&sh->lean_slab, sizeof(struct mlx5dm_ste));
 		mlx5dm_rule_slabs_init(sh);
 		TAILQ_INIT(&sh->drain);
 	}
@@ -118,7 +117,6 @@ mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 		mlx5dm_index_fini(&sh->index);
 		mlx5dm_rule_slabs_destroy(sh);
 		mlx5dm_slab_destroy(&sh->ste_slab);
-		mlx5dm_slab_destroy(&sh->lean_slab);
 		mlx5dm_spinlock_destroy(&sh->lock);
 	}
 	mlx5dm_free(m->shards);

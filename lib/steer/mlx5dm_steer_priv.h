@@ -238,7 +238,8 @@ struct mlx5dm_htbl;
  * the hash, that place and the counts share a word.
  *
  * The control part of the entry (ctrl) follows, except in a last-level
- * entry (lean: one per rule, 56 bytes): its rule places its actions again
+ * entry (lean: one per rule, 56 bytes, the start of its rule's record:
+ * mlx5dm_rule_last()): its rule places its actions again
  * when it is written, and its pointers are where its chain goes
  * (mlx5dm_ste_ctrl_get()), as DPDK mlx5 HWS keeps no STE copy at all
  * (mlx5dr_rule.c).
@@ -396,6 +397,8 @@ enum {
 	MLX5DM_ACT_TMPL_TAG,              /* any flow tag action of the domain */
 };
 struct mlx5dm_action_tmpl {
+	/* Unless full: in its matcher's list (every shard lock held to change it). */
+	LIST_ENTRY(mlx5dm_action_tmpl) next;
 	struct mlx5dm_matcher *matcher;
 	struct mlx5dm_domain *dom;        /* the actions' */
 	uint8_t nb_actions;
@@ -464,7 +467,6 @@ struct mlx5dm_shard {
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_index index;        /* entries above the last level by (chain, tag) */
 	struct mlx5dm_slab ste_slab;      /* struct mlx5dm_ste records with their ctrl */
-	struct mlx5dm_slab lean_slab;     /* lean ones (last level) */
 	struct mlx5dm_slab rule_slab[MLX5DM_RULE_CLASSES]; /* rules, by size class */
 	struct mlx5dm_entry_pool entry_pool; /* ICM of collision, action and miss-anchor entries */
 	/*
@@ -522,6 +524,8 @@ struct mlx5dm_matcher {
 	/* Per level: an unused slot's shadow image, miss address left 0. */
 	uint8_t miss_img[MLX5DM_STE_MAX_BUILDERS][MLX5DM_STE_SIZE];
 	struct mlx5dm_htbl *first;        /* head of the level-0 chain */
+	/* Its action templates placed once: a lean entry's writes patch their image. */
+	LIST_HEAD(, mlx5dm_action_tmpl) tmpls;
 	struct mlx5dm_ste *e_anchor;      /* end: next matcher or default */
 	uint8_t log_hint;                 /* the rules hint: each level's first chain's size */
 	uint8_t log_first;                /* level-0 table size (the hint, a slot per shard) */
@@ -735,12 +739,14 @@ mlx5dm_htbl_count_collision(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, int 
 
 /*
  * A rule record is sized for its references (action STEs, then actions):
- * a rule with one action takes 32 bytes, with three 48, not the 216 the
- * largest one needs. Records of each size class come from their own slab.
+ * a rule with one action takes 24 bytes, with three 40, not the 216 the
+ * largest one needs. It follows the lean record of its last match entry
+ * (mlx5dm_rule_last(), which carries the actions): one slab record of 80
+ * bytes for a rule with one action, no pointer from one to the other.
+ * Records of each size class come from their own slab.
  */
 struct mlx5dm_rule {
 	struct mlx5dm_matcher *matcher;
-	struct mlx5dm_ste *last;          /* last match entry (carries the actions) */
 	uint8_t nb_act_stes;
 	uint8_t nb_actions;
 	uint8_t size_class;               /* slab it came from */
@@ -749,6 +755,15 @@ struct mlx5dm_rule {
 	/* nb_act_stes action STEs, nb_actions actions, then their arguments (has_args) */
 	void *refs[];
 };
+
+_Static_assert(sizeof(struct mlx5dm_rule) == 16, "rule header size (one per rule)");
+
+/* The rule's last match entry: the lean record its record follows. */
+static inline struct mlx5dm_ste *
+mlx5dm_rule_last(const struct mlx5dm_rule *r)
+{
+	return (struct mlx5dm_ste *)(uintptr_t)r - 1;
+}
 
 static inline struct mlx5dm_ste *const *
 mlx5dm_rule_act_stes(const struct mlx5dm_rule *r)
@@ -926,8 +941,8 @@ int mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 uint64_t mlx5dm_ste_icm(const struct mlx5dm_ste *ste);
 struct mlx5dm_ste *mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx);
 void mlx5dm_ste_free_single(struct mlx5dm_ste *ste, struct mlx5dm_defer *d);
-struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh, bool lean);
-struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh, bool lean);
+struct mlx5dm_ste *mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh);
+struct mlx5dm_ste *mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh);
 void mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d);
 void mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk);
 void mlx5dm_defer_run(struct mlx5dm_defer *d);

@@ -47,7 +47,8 @@ mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh)
 	unsigned int c;
 
 	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
-		mlx5dm_slab_init(&sh->rule_slab[c], sizeof(struct mlx5dm_rule) +
+		mlx5dm_slab_init(&sh->rule_slab[c], sizeof(struct mlx5dm_ste) +
+				 sizeof(struct mlx5dm_rule) +
 				 mlx5dm_rule_class_refs[c] * sizeof(void *));
 }
 
@@ -63,22 +64,30 @@ mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh)
 static struct mlx5dm_rule *
 mlx5dm_rule_alloc(struct mlx5dm_shard *sh, unsigned int nb_refs)
 {
+	struct mlx5dm_ste *last;
 	struct mlx5dm_rule *rule;
 	uint8_t c = 0;
 
 	while (mlx5dm_rule_class_refs[c] < nb_refs)
 		c++;
-	/* Not zeroed: the caller sets the header, references are set as they are placed. */
-	rule = mlx5dm_slab_alloc_raw(&sh->rule_slab[c]);
-	if (rule != NULL)
-		rule->size_class = c;
+	/*
+	 * Not zeroed: the caller sets the header, references are set as they
+	 * are placed. The last match entry's record is zeroed (lean).
+	 */
+	last = mlx5dm_slab_alloc_raw(&sh->rule_slab[c]);
+	if (last == NULL)
+		return NULL;
+	memset(last, 0, sizeof(*last));
+	last->lean = 1;
+	rule = (struct mlx5dm_rule *)(last + 1);
+	rule->size_class = c;
 	return rule;
 }
 
 static void
 mlx5dm_rule_free(struct mlx5dm_shard *sh, struct mlx5dm_rule *rule)
 {
-	mlx5dm_slab_free(&sh->rule_slab[rule->size_class], rule);
+	mlx5dm_slab_free(&sh->rule_slab[rule->size_class], mlx5dm_rule_last(rule));
 }
 
 /*
@@ -167,7 +176,7 @@ mlx5dm_rule_lock(struct mlx5dm_matcher *m, unsigned int si, uint16_t qi,
 	if (m->nb_shards == 1)
 		mlx5dm_spinlock_lock(&(*qp)->lock);
 	/* The next free records: a rule takes some (a freed one's link is read first). */
-	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->lean_slab));
+	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->ste_slab));
 	MLX5DM_PREFETCH(mlx5dm_slab_peek(&sh->rule_slab[0]));
 	return sh;
 }
@@ -206,26 +215,32 @@ mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_s
  * A new entry in table t for its tag's hash: the slot itself if unused, else
  * a collision entry appended to the slot's chain (*prev_tail = the entry
  * whose miss pointer must then move to it), from its image ent. The
- * record's miss pointer is set. lean: a last-level entry.
+ * record's miss pointer is set. lean: a last-level entry's record (its
+ * rule's), else one is allocated.
  */
 static struct mlx5dm_ste *
 mlx5dm_rule_place(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, uint32_t hash,
-		  const uint8_t *ent, bool lean, struct mlx5dm_ste **prev_tail)
+		  const uint8_t *ent, struct mlx5dm_ste *lean, struct mlx5dm_ste **prev_tail)
 {
 	uint32_t slot = hash & (t->num_entries - 1);
 	struct mlx5dm_ste *s;
 
 	*prev_tail = mlx5dm_htbl_slot_tail(t, slot);
-	if (*prev_tail == NULL) {
-		s = mlx5dm_ste_rec_alloc(sh, lean);
+	if (lean != NULL) {
+		s = lean;
+		if (*prev_tail == NULL ? mlx5dm_htbl_slot_reserve(t, slot) < 0 :
+		    mlx5dm_entry_pool_get(&sh->entry_pool, sh->m->tbl->dom->ctx, s) < 0)
+			return NULL;
+	} else if (*prev_tail == NULL) {
+		s = mlx5dm_ste_rec_alloc(sh);
 		if (s == NULL)
 			return NULL;
 		if (mlx5dm_htbl_slot_reserve(t, slot) < 0) {
-			mlx5dm_slab_free(lean ? &sh->lean_slab : &sh->ste_slab, s);
+			mlx5dm_slab_free(&sh->ste_slab, s);
 			return NULL;
 		}
 	} else {
-		s = mlx5dm_ste_entry_alloc(sh, lean);
+		s = mlx5dm_ste_entry_alloc(sh);
 		if (s == NULL)
 			return NULL;
 	}
@@ -736,7 +751,8 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 			if (ret < 0)
 				return ret;
 		}
-		s = mlx5dm_rule_place(shd, t, hash, ent, last, &tail);
+		s = mlx5dm_rule_place(shd, t, hash, ent, last ? mlx5dm_rule_last(rule) : NULL,
+				      &tail);
 		if (s == NULL)
 			return -ENOMEM;
 		if (!last && mlx5dm_tag_index_insert(&shd->index, s, ihash) < 0) {
@@ -766,7 +782,6 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		} else {
 			s->rule = rule;
 			s->ends_rule = 1;
-			rule->last = s;
 		}
 		/* Reversed at flush time: the predecessor's pointer goes after the entry. */
 		if (tail != NULL)
@@ -785,11 +800,11 @@ mlx5dm_rule_action_stes(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule,
 			const uint8_t *arr, unsigned int n_extra)
 {
 	struct mlx5dm_ctx *ctx = rc->ctx;
-	struct mlx5dm_ste *prev = rule->last;
+	struct mlx5dm_ste *prev = mlx5dm_rule_last(rule);
 	unsigned int i;
 
 	for (i = 0; i < n_extra; i++) {
-		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->sh, false);
+		struct mlx5dm_ste *a = mlx5dm_ste_entry_alloc(rc->sh);
 
 		if (a == NULL)
 			return -ENOMEM;
@@ -974,7 +989,6 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	}
 	rule->matcher = m;
 	rule->shard = (uint8_t)(rc.sh - m->shards);
-	rule->last = NULL;
 	rule->nb_act_stes = 0;
 	/*
 	 * The actions and their arguments go in first: the last match entry's
@@ -1159,7 +1173,7 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	 * slot over) are needed, so the loads start together rather than one
 	 * after the other.
 	 */
-	s = rule->last;
+	s = mlx5dm_rule_last(rule);
 	if (!s->collision) {
 		const uint8_t *f = (const uint8_t *)s->next_col;
 
@@ -1190,8 +1204,8 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	if (ret == 0 && !rc.q_locked) {
 		rc.structural = lvl + 1 < m->nb_builders;
 		ret = rc.structural ? mlx5dm_rule_order_lock(&rc, rc.top) :
-				      mlx5dm_rule_order(&rc, rule->last->htbl,
-							mlx5dm_ste_slot(rule->last));
+				      mlx5dm_rule_order(&rc, mlx5dm_rule_last(rule)->htbl,
+							mlx5dm_ste_slot(mlx5dm_rule_last(rule)));
 	}
 	if (refuse && ret == 0)
 		ret = mlx5dm_send_error(rc.q->ring);

@@ -464,6 +464,11 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 		t->actions[i] = actions[i];
 		mlx5dm_action_ref(actions[i]);
 	}
+	if (!t->full) {
+		mlx5dm_matcher_lock_all(m);
+		LIST_INSERT_HEAD(&m->tmpls, t, next);
+		mlx5dm_matcher_unlock_all(m);
+	}
 	return t;
 }
 
@@ -474,6 +479,11 @@ mlx5dm_action_tmpl_destroy(struct mlx5dm_action_tmpl *t)
 
 	if (t == NULL)
 		return;
+	if (!t->full) {
+		mlx5dm_matcher_lock_all(t->matcher);
+		LIST_REMOVE(t, next);
+		mlx5dm_matcher_unlock_all(t->matcher);
+	}
 	for (i = 0; i < t->nb_actions; i++)
 		if (t->actions[i] != NULL)
 			mlx5dm_action_unref(t->actions[i]);
@@ -537,33 +547,6 @@ mlx5dm_rule_args_kept(size_t nb_actions, struct mlx5dm_action *const actions[],
 }
 
 /*
- * A last-level entry keeps no control part (mlx5dm_ste_ctrl_get()): the
- * rule's actions placed again on the matcher's last-level image give it,
- * as placing them made it (a template's image is the same placement).
- * The pointers the placement does not set (miss, hit of an action entry)
- * are the caller's.
- */
-int
-mlx5dm_rule_last_ctrl(const struct mlx5dm_rule *rule, const uint8_t *tag, uint8_t *ctrl)
-{
-	struct mlx5dm_matcher *m = rule->matcher;
-	uint8_t ents[(1 + MLX5DM_STE_MAX_ACTION_STES) * MLX5DM_STE_SIZE];
-	unsigned int n_extra;
-	bool kept;
-	int ret;
-
-	memcpy(ents, m->tmpl.image + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
-	       MLX5DM_STE_SIZE);
-	memcpy(ents + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE);
-	ret = mlx5dm_act_place_full(m, rule->nb_actions, mlx5dm_rule_action_list(rule),
-				    mlx5dm_rule_args(rule), ents, &n_extra, &kept);
-	if (ret < 0)
-		return ret;
-	memcpy(ctrl, ents, MLX5DM_STE_CTRL_SIZE);
-	return 0;
-}
-
-/*
  * The counter id a rule's bulk counter action a put in its entries (the
  * rule kept its actions, not their arguments): the one id within a's bulk
  * among the rule's last match entry and action entries.
@@ -576,7 +559,7 @@ mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule, const struct mlx5dm_
 	uint8_t img[MLX5DM_STE_SIZE];
 	unsigned int i;
 
-	mlx5dm_ste_image(rule->last, NULL, img);
+	mlx5dm_ste_image(mlx5dm_rule_last(rule), NULL, img);
 	id = mlx5dm_ste_get_counter_id(ste, img);
 	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++) {
 		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[i], NULL, img);
@@ -598,7 +581,7 @@ mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action 
 	uint32_t tag = 0;
 	unsigned int i;
 
-	mlx5dm_ste_image(rule->last, NULL, img);
+	mlx5dm_ste_image(mlx5dm_rule_last(rule), NULL, img);
 	if (mlx5dm_ste_get_flow_tag(ste, img, &tag) == 0)
 		return tag;
 	for (i = 0; i < rule->nb_act_stes; i++) {
@@ -622,8 +605,8 @@ mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_acti
 		return -EINVAL;
 	/* Where placement put the HW action: its first bytes, the rule's data after. */
 	for (i = 0; i <= rule->nb_act_stes; i++) {
-		mlx5dm_ste_image(i == 0 ? rule->last : mlx5dm_rule_act_stes(rule)[i - 1], NULL,
-				 img);
+		mlx5dm_ste_image(i == 0 ? mlx5dm_rule_last(rule) :
+				 mlx5dm_rule_act_stes(rule)[i - 1], NULL, img);
 		len = i == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
 		for (off = 0; off + MLX5DM_MODIFY_ACTION_SIZE <= len; off++)
 			if (memcmp(img + off, hw, head) == 0) {
@@ -634,5 +617,74 @@ mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_acti
 	if (found != 1)
 		return -ENOENT;
 	*data = (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | at[3];
+	return 0;
+}
+
+/* Template t's list is acts (n actions): the rule's placement was t's image, patched. */
+static bool
+mlx5dm_act_tmpl_fits_list(const struct mlx5dm_action_tmpl *t, size_t n,
+			  struct mlx5dm_action *const acts[])
+{
+	size_t i;
+
+	if (t->nb_actions != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!mlx5dm_act_tmpl_fits(t, i, acts[i]))
+			return false;
+	return true;
+}
+
+/* The control part of a rule of template image p: its per-rule values patched in. */
+static void
+mlx5dm_act_patch_ctrl(const struct mlx5dm_ste_ctx *ste, const struct mlx5dm_act_patch *p,
+		      struct mlx5dm_action *const acts[], const uint32_t args[], uint8_t *ctrl)
+{
+	size_t c = (size_t)p->ctr_action, t = (size_t)p->tag_action, s = (size_t)p->set_action;
+
+	memcpy(ctrl, p->ctrl, sizeof(p->ctrl));
+	if (p->ctr_action >= 0 && p->ctr_ste == 0)
+		mlx5dm_ste_set_counter_id(ste, ctrl, mlx5dm_act_counter_id(acts[c], args, c));
+	if (p->tag_action >= 0 && p->tag_ste == 0)
+		mlx5dm_ste_set_flow_tag(ste, ctrl + p->tag_off, mlx5dm_act_tag(acts[t], args, t));
+	if (p->set_action >= 0 && p->set_ste == 0)
+		mlx5dm_act_set_data(ctrl + p->set_off, args[s]);
+}
+
+/*
+ * A last-level entry keeps no control part (mlx5dm_ste_ctrl_get()): the
+ * rule's actions placed again give it, as placing them made it. A template
+ * of the matcher whose list the rule's fits has them placed already (a
+ * template's rules and rules placed in full with the same list get the
+ * same bytes): its image, patched. The pointers the placement does not
+ * set (miss, hit of an action entry) are the caller's. The rule's shard
+ * lock held (the matcher's templates).
+ */
+int
+mlx5dm_rule_last_ctrl(const struct mlx5dm_rule *rule, const uint8_t *tag, uint8_t *ctrl)
+{
+	struct mlx5dm_action *const *acts = mlx5dm_rule_action_list(rule);
+	struct mlx5dm_matcher *m = rule->matcher;
+	uint8_t ents[(1 + MLX5DM_STE_MAX_ACTION_STES) * MLX5DM_STE_SIZE];
+	const struct mlx5dm_action_tmpl *t;
+	unsigned int n_extra;
+	bool kept;
+	int ret;
+
+	LIST_FOREACH(t, &m->tmpls, next) {
+		if (mlx5dm_act_tmpl_fits_list(t, rule->nb_actions, acts)) {
+			mlx5dm_act_patch_ctrl(m->tbl->dom->ctx->ste, &t->p, acts,
+					      mlx5dm_rule_args(rule), ctrl);
+			return 0;
+		}
+	}
+	memcpy(ents, m->tmpl.image + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
+	       MLX5DM_STE_SIZE);
+	memcpy(ents + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE);
+	ret = mlx5dm_act_place_full(m, rule->nb_actions, acts, mlx5dm_rule_args(rule), ents,
+				    &n_extra, &kept);
+	if (ret < 0)
+		return ret;
+	memcpy(ctrl, ents, MLX5DM_STE_CTRL_SIZE);
 	return 0;
 }

@@ -108,34 +108,33 @@ mlx5dm_defer_run(struct mlx5dm_defer *d)
 
 /*
  * A record for a slot entry of one of the shard's tables (ICM = the
- * table's); lean: of the last level, without a control part.
+ * table's) above the last level (a last-level entry's is its rule's).
  */
 struct mlx5dm_ste *
-mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh, bool lean)
+mlx5dm_ste_rec_alloc(struct mlx5dm_shard *sh)
 {
-	struct mlx5dm_ste *s = mlx5dm_slab_alloc(lean ? &sh->lean_slab : &sh->ste_slab);
-
-	if (s != NULL)
-		s->lean = lean;
-	return s;
+	return mlx5dm_slab_alloc(&sh->ste_slab);
 }
 
 /* A record with an ICM entry of its own (collision, action or miss anchor). */
 struct mlx5dm_ste *
-mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh, bool lean)
+mlx5dm_ste_entry_alloc(struct mlx5dm_shard *sh)
 {
-	struct mlx5dm_ste *s = mlx5dm_ste_rec_alloc(sh, lean);
+	struct mlx5dm_ste *s = mlx5dm_slab_alloc(&sh->ste_slab);
 
 	if (s == NULL)
 		return NULL;
 	if (mlx5dm_entry_pool_get(&sh->entry_pool, sh->m->tbl->dom->ctx, s) < 0) {
-		mlx5dm_slab_free(lean ? &sh->lean_slab : &sh->ste_slab, s);
+		mlx5dm_slab_free(&sh->ste_slab, s);
 		return NULL;
 	}
 	return s;
 }
 
-/* Free a record of the shard; an own ICM entry turns hot until the next sync. */
+/*
+ * Free a record of the shard; an own ICM entry turns hot until the next
+ * sync. A lean record goes with its rule's (mlx5dm_rule_last()).
+ */
 void
 mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm_defer *d)
 {
@@ -149,5 +148,6 @@ mlx5dm_ste_rec_free(struct mlx5dm_shard *sh, struct mlx5dm_ste *s, struct mlx5dm
 		d->sync_pool = ctx->ste_pool;
 		mlx5dm_entry_pool_put(&sh->entry_pool, ctx, s, d);
 	}
-	mlx5dm_slab_free(s->lean ? &sh->lean_slab : &sh->ste_slab, s);
+	if (!s->lean)
+		mlx5dm_slab_free(&sh->ste_slab, s);
 }

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_res.h"
+#include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 #include "test_util.h"
 
@@ -700,6 +701,21 @@ image_tag_at(const uint8_t *img, uint32_t tag)
 	return -1;
 }
 
+/* A bulk of 2^log counters, its action and the tags action of e's RX domain. */
+static struct mlx5dm_counters *
+bulk_and_tags(struct senv *e, uint32_t log, struct mlx5dm_action **bulk,
+	      struct mlx5dm_action **tags)
+{
+	struct mlx5dm_counters *c = mlx5dm_counters_alloc(e->ctx, log);
+
+	assert_non_null(c);
+	*bulk = mlx5dm_action_counters(e->rx, c);
+	*tags = mlx5dm_action_flow_tags(e->rx);
+	assert_non_null(*bulk);
+	assert_non_null(*tags);
+	return c;
+}
+
 /*
  * An action template (mlx5dm_action_tmpl_create()): two rules of one
  * template, each with its own counter of a bulk and its own flow tag,
@@ -736,12 +752,7 @@ test_action_tmpl_values(void **state)
 	int at;
 
 	(void)state;
-	c = mlx5dm_counters_alloc(e->ctx, 3);
-	assert_non_null(c);
-	bulk = mlx5dm_action_counters(e->rx, c);
-	tags = mlx5dm_action_flow_tags(e->rx);
-	assert_non_null(bulk);
-	assert_non_null(tags);
+	c = bulk_and_tags(e, 3, &bulk, &tags);
 	m = udp_dport_matcher(e->tbl);
 	m2 = udp_dport_matcher(e->tbl);
 	acts[0] = bulk;
@@ -823,6 +834,122 @@ test_action_tmpl_values(void **state)
 	mlx5dm_action_tmpl_destroy(t);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m2), 0);
+	senv_close(e);
+}
+
+/*
+ * A rule's last-level entry keeps no control part: one slab record holds
+ * the entry and the rule (80 bytes with one action), and the matcher takes
+ * no other record per rule. Its writes place the rule's actions again (in
+ * full, or a template's image patched). From a table of one slot (entries
+ * moved to grown tables, appended behind others, the neighbours of
+ * deleted ones rewritten), every rule still goes to its queue; every rule
+ * of a template still counts into its own counter of a bulk and marks
+ * with its own tag, the same as a rule placed in full; a deleted rule
+ * matches no more.
+ */
+#define LEAN_RULES 200
+
+/* Send the IPv4 UDP frame to port: the RQ it arrived on (or RX_DROPPED) and what. */
+static int
+send_udp_dport(struct senv *e, uint16_t port, struct rx *got)
+{
+	struct frame f;
+	struct pkt p;
+
+	pkt_udp4(&p);
+	p.o.dport = port;
+	frame_build(&f, &p);
+	return senv_send(e, &f, got);
+}
+
+static void
+test_last_level_records(void **state)
+{
+	struct senv *e = senv_open(1);
+	struct mlx5dm_action *bulk, *tags, *acts[3];
+	struct mlx5dm_rule *r[LEAN_RULES];
+	struct mlx5dm_action_tmpl *t;
+	struct mlx5dm_rule_prep prep;
+	struct mlx5dm_counters *c;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_shard *sh;
+	uint8_t v[MP_SIZE];
+	uint32_t args[3];
+	uint64_t pk, by;
+	struct rx got;
+	unsigned int i;
+	int q;
+
+	(void)state;
+	m = udp_dport_matcher(e->tbl);
+	sh = &m->shards[0];
+	for (i = 0; i < LEAN_RULES; i++) {
+		udp_dport_value(v, (uint16_t)(1000 + i));
+		r[i] = mlx5dm_rule_create(m, 0, v, 1, &e->to_q[1]);
+		assert_non_null(r[i]);
+	}
+	assert_int_equal(sh->rule_slab[0].obj_size, 80);
+	assert_int_equal(sh->rule_slab[0].live, LEAN_RULES);
+	/* The shared IPv4 entry, miss anchors of grown tables. */
+	if (sh->ste_slab.live > 8)
+		fail_msg("%" PRIu64 " entry records for %u rules", sh->ste_slab.live, LEAN_RULES);
+	/* Without a template: the list placed in full again. */
+	for (i = 0; i < LEAN_RULES; i += 2)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	for (i = 0; i < LEAN_RULES; i++) {
+		q = send_udp_dport(e, (uint16_t)(1000 + i), &got);
+		if ((q == 1) != (i % 2 == 1))
+			fail_msg("rule %u (%s): queue %d", i, i % 2 ? "kept" : "deleted", q);
+	}
+	for (i = 1; i < LEAN_RULES; i += 2)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(sh->rule_slab[0].live, 0);
+
+	c = bulk_and_tags(e, 8, &bulk, &tags);
+	acts[0] = bulk;
+	acts[1] = tags;
+	acts[2] = e->to_q[2];
+	t = mlx5dm_action_tmpl_create(m, 3, acts);
+	assert_non_null(t);
+	for (i = 0; i < LEAN_RULES; i++) {
+		udp_dport_value(v, (uint16_t)(2000 + i));
+		args[0] = i;
+		args[1] = 0x4000 + i;
+		args[2] = 0;
+		assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+		/* One in four placed in full: the same bytes as the template's. */
+		if (i % 4 == 3)
+			r[i] = mlx5dm_rule_create_prepared_args(&prep, 0, 3, acts, args);
+		else
+			r[i] = mlx5dm_rule_create_tmpl(&prep, 0, t, acts, args);
+		if (r[i] == NULL)
+			fail_msg("rule %u refused: errno %d", i, errno);
+	}
+	for (i = 0; i < LEAN_RULES; i += 3)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	for (i = 0; i < LEAN_RULES; i++) {
+		q = send_udp_dport(e, (uint16_t)(2000 + i), &got);
+		if (i % 3 == 0) {
+			if (q == 2)
+				fail_msg("deleted rule %u still matches", i);
+			continue;
+		}
+		if (q != 2 || got.flow_tag != 0x4000 + i)
+			fail_msg("rule %u: queue %d, tag 0x%x", i, q, got.flow_tag);
+	}
+	for (i = 0; i < LEAN_RULES; i++) {
+		assert_int_equal(mlx5dm_counters_query(c, i, &pk, &by), 0);
+		if (pk != (i % 3 == 0 ? 0 : 1))
+			fail_msg("counter %u: %" PRIu64 " packets", i, pk);
+	}
+	for (i = 0; i < LEAN_RULES; i++)
+		if (i % 3 != 0)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	mlx5dm_action_tmpl_destroy(t);
+	DESTROY_ACTIONS(bulk, tags);
+	assert_int_equal(mlx5dm_counters_free(c), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	senv_close(e);
 }
 
@@ -2370,6 +2497,7 @@ main(void)
 		cmocka_unit_test(test_flow_tag_per_rule),
 		cmocka_unit_test(test_flow_tags_action),
 		cmocka_unit_test(test_action_tmpl_values),
+		cmocka_unit_test(test_last_level_records),
 		cmocka_unit_test(test_modify_set_action),
 		cmocka_unit_test(test_rss),
 		cmocka_unit_test(test_rss_symmetric),

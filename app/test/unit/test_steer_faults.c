@@ -904,9 +904,9 @@ test_lost_unlink_redo(void **state)
 	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
 	assert_int_equal(dmac_send(&fe, dmac), 2);
 	/* One level, alone in its slot: the unlink rewrites that slot. */
-	assert_false(r->last->collision);
-	assert_null(r->last->next_col);
-	icm = mlx5dm_ste_icm(r->last);
+	assert_false(mlx5dm_rule_last(r)->collision);
+	assert_null(mlx5dm_rule_last(r)->next_col);
+	icm = mlx5dm_ste_icm(mlx5dm_rule_last(r));
 	assert_int_equal(mlx5dm_sim_icm_read(mlx5dm_sim_of(fe.e->dev), icm, was, 64), 0);
 	/* The rule's entry: a match on the whole dmac (mask bytes set), not a miss. */
 	assert_int_not_equal(was[MLX5DM_STE_MASK_OFF], 0xdc);

@@ -381,7 +381,7 @@ test_fdb_bytes(void **state)
 		s = i == 0 ? 1 : 0;
 		side = mlx5dm_fdb_rule_side(r[i], s);
 		assert_non_null(side);
-		l1 = side->last;
+		l1 = mlx5dm_rule_last(side);
 		l0 = l1->htbl->pointing_ste;
 		assert_non_null(l0);
 		/* Level 0: SRC_QP_GVMI (0x0104) of VF0's vhca_id; the wire's is 0. */

@@ -96,7 +96,7 @@ check_insert_ptr(struct fenv *e, const struct mlx5dm_rule *r, unsigned int size,
 {
 	uint8_t ste[64], exp[8] = { 0 };
 
-	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(r->last), ste, 64), 0);
+	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(mlx5dm_rule_last(r)), ste, 64), 0);
 	mlx5dm_prm_set(exp, 0x000, 8, 0x0b);          /* action_id INSERT_POINTER */
 	mlx5dm_prm_set(exp, 0x00a, 6, 0);             /* start_anchor: packet start */
 	mlx5dm_prm_set(exp, 0x010, 7, 0);             /* start_offset */

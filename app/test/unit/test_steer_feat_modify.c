@@ -128,7 +128,7 @@ ste_action(struct fenv *e, const struct mlx5dm_rule *r, uint8_t act[8])
 {
 	uint8_t ste[64];
 
-	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(r->last), ste, 64), 0);
+	assert_int_equal(fenv_icm_read(e, mlx5dm_ste_icm(mlx5dm_rule_last(r)), ste, 64), 0);
 	memcpy(act, ste + 24, 8);
 }
 

@@ -416,7 +416,7 @@ test_rewrite_in_place(void **state)
 	frame_udp4(&f, MAC(1), 0x02000000aaaaull, 0x0a000001, 0x0a000002, 1, 2, 4);
 	r = fenv_dmac_rule(m, MAC(1), 1, &e->to_q[0]);
 	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
-	line = mlx5dm_ste_icm(r->last);
+	line = mlx5dm_ste_icm(mlx5dm_rule_last(r));
 	for (k = 0; k < 4; k++)
 		assert_int_equal(fenv_send(e, &f, NULL, NULL), 0);
 	for (i = 1; i <= 6; i++) {
@@ -426,7 +426,7 @@ test_rewrite_in_place(void **state)
 		assert_int_equal(fenv_send(e, &f, NULL, NULL), -1);
 		r = fenv_dmac_rule(m, MAC(1), 1, &e->to_q[i % 2]);
 		assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
-		assert_int_equal(mlx5dm_ste_icm(r->last), line);
+		assert_int_equal(mlx5dm_ste_icm(mlx5dm_rule_last(r)), line);
 		for (k = 0; k < 4; k++)
 			assert_int_equal(fenv_send(e, &f, NULL, NULL), (int)(i % 2));
 	}

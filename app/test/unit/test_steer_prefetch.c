@@ -494,8 +494,8 @@ test_reinsert_two_levels(void **state)
 static void
 where_last(const struct mlx5dm_rule *r, bool *older, bool *collision)
 {
-	*older = r->last->htbl->chain_prev != NULL;
-	*collision = r->last->collision;
+	*older = mlx5dm_rule_last(r)->htbl->chain_prev != NULL;
+	*collision = mlx5dm_rule_last(r)->collision;
 }
 
 /* d's last-level entry is behind o's in o's slot chain (the device reaches o's first). */
@@ -504,8 +504,8 @@ behind(const struct mlx5dm_rule *o, const struct mlx5dm_rule *d)
 {
 	const struct mlx5dm_ste *s;
 
-	for (s = o->last->next_col; s != NULL; s = s->next_col)
-		if (s == d->last)
+	for (s = mlx5dm_rule_last(o)->next_col; s != NULL; s = s->next_col)
+		if (s == mlx5dm_rule_last(d))
 			return true;
 	return false;
 }

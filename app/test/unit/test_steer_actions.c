@@ -846,9 +846,27 @@ test_action_tmpl_values(void **state)
  * deleted ones rewritten), every rule still goes to its queue; every rule
  * of a template still counts into its own counter of a bulk and marks
  * with its own tag, the same as a rule placed in full; a deleted rule
- * matches no more.
+ * matches no more; the device holds the image each entry is written with.
  */
 #define LEAN_RULES 200
+
+/*
+ * The device holds what rule's last entry would be written with now (its
+ * control part placed again, its pointers from its links).
+ */
+static void
+assert_last_written(struct senv *e, const struct mlx5dm_rule *rule)
+{
+	const struct mlx5dm_matcher *m = rule->matcher;
+	const struct mlx5dm_ste *s = mlx5dm_rule_last(rule);
+	uint8_t img[MLX5DM_STE_SIZE], was[MLX5DM_STE_SIZE];
+
+	mlx5dm_ste_image(s, m->builders[m->nb_builders - 1].bit_mask, img);
+	mlx5dm_ste_to_hw(e->ctx->ste, img, MLX5DM_STE_SIZE);
+	assert_int_equal(mlx5dm_sim_icm_read(mlx5dm_sim_of(e->dev), mlx5dm_ste_icm(s), was,
+					     sizeof(was)), 0);
+	assert_memory_equal(was, img, sizeof(img));
+}
 
 /* Send the IPv4 UDP frame to port: the RQ it arrived on (or RX_DROPPED) and what. */
 static int
@@ -902,6 +920,9 @@ test_last_level_records(void **state)
 		if ((q == 1) != (i % 2 == 1))
 			fail_msg("rule %u (%s): queue %d", i, i % 2 ? "kept" : "deleted", q);
 	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	for (i = 1; i < LEAN_RULES; i += 2)
+		assert_last_written(e, r[i]);
 	for (i = 1; i < LEAN_RULES; i += 2)
 		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
 	assert_int_equal(sh->rule_slab[0].live, 0);
@@ -938,6 +959,10 @@ test_last_level_records(void **state)
 		if (q != 2 || got.flow_tag != 0x4000 + i)
 			fail_msg("rule %u: queue %d, tag 0x%x", i, q, got.flow_tag);
 	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	for (i = 0; i < LEAN_RULES; i++)
+		if (i % 3 != 0)
+			assert_last_written(e, r[i]);
 	for (i = 0; i < LEAN_RULES; i++) {
 		assert_int_equal(mlx5dm_counters_query(c, i, &pk, &by), 0);
 		if (pk != (i % 3 == 0 ? 0 : 1))

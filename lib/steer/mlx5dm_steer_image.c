@@ -42,9 +42,16 @@ mlx5dm_ste_ctrl_get(const struct mlx5dm_ste *ste, uint8_t *ctrl)
 		memcpy(ctrl, ste->ctrl, MLX5DM_STE_CTRL_SIZE);
 		return;
 	}
-	/* Placed when the rule was made: placing the same list again cannot fail. */
-	if (mlx5dm_rule_last_ctrl(ste->rule, ste->tag, ctrl) < 0)
+	/*
+	 * Placed when the rule was made: placing the same list again does not
+	 * fail. If it did, the entry would miss rather than hold stale bytes.
+	 */
+	if (mlx5dm_rule_last_ctrl(ste->rule, ste->tag, ctrl) < 0) {
+		const struct mlx5dm_matcher *m = ste->rule->matcher;
+
 		MLX5DM_LOG(ERR, MLX5DM_STEER_LOG, "a rule's actions no longer place");
+		memcpy(ctrl, m->miss_img[m->nb_builders - 1], MLX5DM_STE_CTRL_SIZE);
+	}
 	mlx5dm_ste_lean_pointers(ste, ctrl);
 }
 

@@ -547,6 +547,27 @@ mlx5dm_rule_args_kept(size_t nb_actions, struct mlx5dm_action *const actions[],
 }
 
 /*
+ * The software image of rule's entry k for its action fields: 0 its last
+ * match entry, its actions placed again (pointers left as the placement
+ * gives them: read without the rule's lock, its links may change), k its
+ * action entry k - 1.
+ */
+static void
+mlx5dm_rule_entry_image(const struct mlx5dm_rule *rule, unsigned int k, uint8_t *img)
+{
+	const struct mlx5dm_ste *s = mlx5dm_rule_last(rule);
+
+	if (k > 0) {
+		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[k - 1], NULL, img);
+		return;
+	}
+	if (mlx5dm_rule_last_ctrl(rule, s->tag, img) < 0)
+		memset(img, 0, MLX5DM_STE_CTRL_SIZE);
+	memcpy(img + MLX5DM_STE_TAG_OFF, s->tag, MLX5DM_STE_TAG_SIZE);
+	memset(img + MLX5DM_STE_MASK_OFF, 0, MLX5DM_STE_MASK_SIZE);
+}
+
+/*
  * The counter id a rule's bulk counter action a put in its entries (the
  * rule kept its actions, not their arguments): the one id within a's bulk
  * among the rule's last match entry and action entries.
@@ -559,10 +580,10 @@ mlx5dm_rule_bulk_counter_id(const struct mlx5dm_rule *rule, const struct mlx5dm_
 	uint8_t img[MLX5DM_STE_SIZE];
 	unsigned int i;
 
-	mlx5dm_ste_image(mlx5dm_rule_last(rule), NULL, img);
+	mlx5dm_rule_entry_image(rule, 0, img);
 	id = mlx5dm_ste_get_counter_id(ste, img);
 	for (i = 0; (id < base || id - base >= n) && i < rule->nb_act_stes; i++) {
-		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[i], NULL, img);
+		mlx5dm_rule_entry_image(rule, i + 1, img);
 		id = mlx5dm_ste_get_counter_id(ste, img);
 	}
 	return id;
@@ -581,11 +602,11 @@ mlx5dm_rule_flow_tag(const struct mlx5dm_rule *rule, const struct mlx5dm_action 
 	uint32_t tag = 0;
 	unsigned int i;
 
-	mlx5dm_ste_image(mlx5dm_rule_last(rule), NULL, img);
+	mlx5dm_rule_entry_image(rule, 0, img);
 	if (mlx5dm_ste_get_flow_tag(ste, img, &tag) == 0)
 		return tag;
 	for (i = 0; i < rule->nb_act_stes; i++) {
-		mlx5dm_ste_image(mlx5dm_rule_act_stes(rule)[i], NULL, img);
+		mlx5dm_rule_entry_image(rule, i + 1, img);
 		if (mlx5dm_ste_get_flow_tag(ste, img, &tag) == 0)
 			return tag;
 	}
@@ -605,8 +626,7 @@ mlx5dm_rule_modify_data(const struct mlx5dm_rule *rule, const struct mlx5dm_acti
 		return -EINVAL;
 	/* Where placement put the HW action: its first bytes, the rule's data after. */
 	for (i = 0; i <= rule->nb_act_stes; i++) {
-		mlx5dm_ste_image(i == 0 ? mlx5dm_rule_last(rule) :
-				 mlx5dm_rule_act_stes(rule)[i - 1], NULL, img);
+		mlx5dm_rule_entry_image(rule, i, img);
 		len = i == 0 ? MLX5DM_STE_CTRL_SIZE : MLX5DM_STE_SIZE;
 		for (off = 0; off + MLX5DM_MODIFY_ACTION_SIZE <= len; off++)
 			if (memcmp(img + off, hw, head) == 0) {

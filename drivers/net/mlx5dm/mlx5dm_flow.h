@@ -404,13 +404,15 @@ int mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 			    uint8_t length, struct rte_flow_error *error);
 /* The register of TAG index (below MLX5DM_FLOW_NB_TAGS), or of META when index < 0. */
 uint8_t mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index);
-/* The SET_* / DEC_TTL / INC_* / OF_SET_VLAN_VID / SET_TAG / SET_META actions. */
-int mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-				 struct rte_flow_error *error);
+/* SET_TAG / SET_META. */
+int mlx5dm_flow_xlate_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			      struct rte_flow_error *error);
 
-/* mlx5dm_flow_modify_field.c */
+/* mlx5dm_flow_modify_field.c: MODIFY_FIELD, and the SET_* / DEC_TTL / INC_* / OF_SET_VLAN_VID. */
 int mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 				   struct rte_flow_error *error);
+int mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+				 struct rte_flow_error *error);
 
 /* mlx5dm_flow_encap.c */
 int mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, size_t *len,

@@ -3,8 +3,11 @@
  */
 
 /*
- * MODIFY_FIELD -> PRM set/add/copy entries (semantics in
- * doc/guides/nics/mlx5dm.rst). A field is its PRM modify fields, most
+ * MODIFY_FIELD and the fixed-field actions (SET_*, DEC_TTL, INC/DEC_TCP_*,
+ * OF_SET_VLAN_VID without a push) -> PRM set/add/copy entries (semantics
+ * in doc/guides/nics/mlx5dm.rst). The device rewrites whatever header sits
+ * there, so a field needs its item (the inner one after a decap). A field
+ * is its PRM modify fields, most
  * significant first (a MAC is DMAC_47_16 + DMAC_15_0); offsets count from
  * its most significant bit, immediates hold the whole field right-aligned
  * in network order (TAG and META: host-order words, as their items).
@@ -277,4 +280,92 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MODIFY_FIELD: offset + width exceeds the source field");
 	return mlx5dm_flow_mf_copy(x, a, c, &dst, &src, error);
+}
+
+/*
+ * A fixed-field action: the first field whose header the pattern has, its
+ * configuration the immediate (what MODIFY_FIELD's POINTER source holds).
+ */
+struct mlx5dm_flow_set_def {
+	enum rte_flow_action_type type;
+	enum rte_flow_field_id field[2];
+	enum rte_flow_modify_op op;
+	uint8_t max;            /* of a one-byte value (0: any) */
+	const char *msg;        /* no such header */
+};
+
+#define F(n) RTE_FLOW_FIELD_##n
+#define A(n) RTE_FLOW_ACTION_TYPE_##n
+#define SET RTE_FLOW_MODIFY_SET
+#define TP_MSG "SET_TP_SRC/DST needs a TCP or UDP item in the pattern"
+#define TTL_MSG "SET_TTL/DEC_TTL needs an IPV4 or IPV6 item in the pattern"
+#define SEQ_MSG "INC/DEC_TCP_SEQ/ACK needs a TCP item in the pattern"
+
+static const struct mlx5dm_flow_set_def mlx5dm_flow_set_defs[] = {
+	{ A(SET_MAC_SRC), { F(MAC_SRC) }, SET, 0, NULL },
+	{ A(SET_MAC_DST), { F(MAC_DST) }, SET, 0, NULL },
+	{ A(SET_IPV4_SRC), { F(IPV4_SRC) }, SET, 0,
+	  "SET_IPV4_SRC needs an IPV4 item in the pattern" },
+	{ A(SET_IPV4_DST), { F(IPV4_DST) }, SET, 0,
+	  "SET_IPV4_DST needs an IPV4 item in the pattern" },
+	{ A(SET_IPV6_SRC), { F(IPV6_SRC) }, SET, 0,
+	  "SET_IPV6_SRC needs an IPV6 item in the pattern" },
+	{ A(SET_IPV6_DST), { F(IPV6_DST) }, SET, 0,
+	  "SET_IPV6_DST needs an IPV6 item in the pattern" },
+	{ A(SET_IPV4_DSCP), { F(IPV4_DSCP) }, SET, 63,
+	  "SET_IPV4_DSCP needs an IPV4 item in the pattern" },
+	{ A(SET_TP_SRC), { F(TCP_PORT_SRC), F(UDP_PORT_SRC) }, SET, 0, TP_MSG },
+	{ A(SET_TP_DST), { F(TCP_PORT_DST), F(UDP_PORT_DST) }, SET, 0, TP_MSG },
+	{ A(SET_TTL), { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, SET, 0, TTL_MSG },
+	{ A(DEC_TTL), { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, RTE_FLOW_MODIFY_SUB, 0, TTL_MSG },
+	{ A(INC_TCP_SEQ), { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
+	{ A(DEC_TCP_SEQ), { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
+	{ A(INC_TCP_ACK), { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
+	{ A(DEC_TCP_ACK), { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
+	{ A(OF_SET_VLAN_VID), { F(VLAN_ID) }, SET, 0,
+	  "OF_SET_VLAN_VID needs OF_PUSH_VLAN before it or a VLAN item in the pattern" },
+};
+
+int
+mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			     struct rte_flow_error *error)
+{
+	static const uint8_t one = 1; /* DEC_TTL's, which has no configuration */
+	struct rte_flow_action_modify_field c = {
+		.src = { .field = RTE_FLOW_FIELD_POINTER,
+			 .pvalue = a->conf != NULL ? (void *)(uintptr_t)a->conf :
+				   (void *)(uintptr_t)&one },
+	};
+	const struct mlx5dm_flow_set_def *d = NULL;
+	struct mlx5dm_flow_mf dst = { .def = NULL };
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(mlx5dm_flow_set_defs) && d == NULL; i++)
+		if (mlx5dm_flow_set_defs[i].type == a->type)
+			d = &mlx5dm_flow_set_defs[i];
+	if (d == NULL)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
+					  mlx5dm_flow_type_msg(true, a->type));
+	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_MODIFY, a, error);
+	if (ret < 0)
+		return ret;
+	for (k = 0; k < RTE_DIM(d->field) && dst.def == NULL; k++)
+		for (i = 0; i < RTE_DIM(mlx5dm_flow_mf_fields); i++)
+			if (mlx5dm_flow_mf_fields[i].id == d->field[k] &&
+			    (mlx5dm_flow_mf_fields[i].need == 0 ||
+			     (mlx5dm_flow_action_layers(x) & mlx5dm_flow_mf_fields[i].need)))
+				dst.def = &mlx5dm_flow_mf_fields[i];
+	if (dst.def == NULL)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, d->msg);
+	if (d->max != 0 && *(const uint8_t *)a->conf > d->max)
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "value out of range (DSCP is 0 to 63)");
+	for (i = 0; i < dst.def->n_seg; i++)
+		dst.seg_field[i] = dst.def->seg[i].field;
+	c.operation = d->op;
+	c.width = dst.def->width;
+	if (d->op != RTE_FLOW_MODIFY_SET)
+		return mlx5dm_flow_mf_add(x, a, &c, &dst, error);
+	return mlx5dm_flow_mf_set_value(x, a, &c, &dst, error);
 }

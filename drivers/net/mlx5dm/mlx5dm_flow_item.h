@@ -73,9 +73,8 @@ struct mlx5dm_flow_item_def {
 	 */
 	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);
-	/* After the map: implied fields. spec/mask NULL for an item without spec. */
-	int (*post)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		    struct rte_flow_error *error);
+	/* After the map: implied fields. */
+	int (*post)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 };
 
 /* The definition of an item type; NULL if not supported. */

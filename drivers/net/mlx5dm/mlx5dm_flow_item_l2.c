@@ -268,13 +268,10 @@ mlx5dm_flow_vlan_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 static int
-mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
+mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	bool second = mlx5dm_flow_vlan_second(x);
 
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	if (second)
 		x->spec->layers |= mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2);
 	else if (!x->inner)

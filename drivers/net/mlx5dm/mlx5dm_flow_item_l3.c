@@ -41,13 +41,10 @@ mlx5dm_flow_l3_carried_ok(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_fie
 
 /* ip_version, and the EtherType (if matched) must be this version's. */
 static int
-mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		    struct rte_flow_error *error)
+mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	int ret;
 
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	if (!mlx5dm_flow_l3_carried_ok(x, MLX5DM_FLOW_IO(x, ethertype)))
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);

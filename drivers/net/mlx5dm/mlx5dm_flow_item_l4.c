@@ -37,13 +37,10 @@ mlx5dm_flow_l4_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 
 /* The IP protocol of the item, in a packet that is no fragment. */
 static int
-mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		    struct rte_flow_error *error)
+mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	int ret;
 
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	if (mlx5dm_flow_match_mask(x, MLX5DM_FLOW_IO(x, frag)) != 0 &&
 	    mlx5dm_flow_match_value(x, MLX5DM_FLOW_IO(x, frag)) != 0)
 		return mlx5dm_flow_item_err(x, EINVAL, "L4 item after a fragment match: the "

@@ -147,11 +147,9 @@ mlx5dm_flow_mark_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 
 /* Without spec: any marked packet. */
 static int
-mlx5dm_flow_mark_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
+mlx5dm_flow_mark_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	RTE_SET_USED(mask);
-	if (spec != NULL)
+	if (x->item->spec != NULL)
 		return 0;
 	return mlx5dm_flow_match_set(x, MISC2(metadata_reg_c_0), MLX5DM_FLOW_MARK_REG_FLAG,
 				     MLX5DM_FLOW_MARK_REG_FLAG, error);

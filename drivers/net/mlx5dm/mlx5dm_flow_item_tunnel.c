@@ -54,11 +54,8 @@ mlx5dm_flow_vxlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 }
 
 static int
-mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		       struct rte_flow_error *error)
+mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport), MLX5DM_FLOW_VXLAN_PORT,
 					 error);
 }
@@ -113,13 +110,10 @@ mlx5dm_flow_gre_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 
 /* IP protocol 47, no fragment: the device parses no GRE header in one (as no L4 header). */
 static int
-mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		     struct rte_flow_error *error)
+mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	int ret;
 
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	ret = mlx5dm_flow_match_imply(x, MLX5DM_FTE(outer, frag), 0, error);
 	if (ret < 0)
 		return ret;
@@ -158,11 +152,8 @@ mlx5dm_flow_gre_key_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *er
 }
 
 static int
-mlx5dm_flow_gre_key_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-			 struct rte_flow_error *error)
+mlx5dm_flow_gre_key_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	return mlx5dm_flow_match_imply(x, MISC(gre_k_present), 1, error);
 }
 
@@ -225,11 +216,8 @@ mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 }
 
 static int
-mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
-		      struct rte_flow_error *error)
+mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	RTE_SET_USED(spec);
-	RTE_SET_USED(mask);
 	switch (x->variant) {
 	case 1:
 		return mlx5dm_flow_match_default(x, MISC(gre_protocol),

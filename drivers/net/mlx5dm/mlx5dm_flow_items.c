@@ -231,8 +231,7 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 			return ret;
 	}
 	if (def->post != NULL) {
-		ret = def->post(x, item->spec != NULL ? spec : NULL,
-				item->spec != NULL ? mask : NULL, error);
+		ret = def->post(x, error);
 		if (ret < 0)
 			return ret;
 	}

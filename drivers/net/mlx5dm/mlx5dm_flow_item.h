@@ -4,8 +4,9 @@
 
 /*
  * Pattern items as data: the bits the device matches, where each field
- * goes per variant (outer/inner, VLAN, MPLS position), and hooks for what
- * a map cannot say (layer order, implied fields, host order, flags).
+ * goes per variant (outer/inner, VLAN, MPLS position), the layers an item
+ * needs or excludes before it, and hooks for what these cannot say (the
+ * rest of the order, implied fields, host order, flags).
  */
 
 #ifndef _MLX5DM_FLOW_ITEM_H_
@@ -45,6 +46,16 @@ struct mlx5dm_flow_fmap {
 #define MLX5DM_FLOW_FMAP_V(b, w, g, v0, v1, v2, v3) \
 	{ .bit = (b), .width = (w), .group = (g), .fte = { v0, v1, v2, v3 } }
 
+/* The item is refused when the layers are there (or, MLX5DM_FLOW_O_ABSENT, are not). */
+struct mlx5dm_flow_order {
+	uint64_t layers;        /* MLX5DM_FLOW_L_*, outer form (0: no rule) */
+	uint8_t flags;
+	uint8_t err;            /* EINVAL or ENOTSUP */
+	const char *msg;
+};
+#define MLX5DM_FLOW_O_LEVEL 1u  /* the layers of the item's own level */
+#define MLX5DM_FLOW_O_ABSENT 2u
+
 struct mlx5dm_flow_item_def {
 	uint16_t size;                  /* of the rte_flow_item_* structure */
 	const void *default_mask;
@@ -60,11 +71,10 @@ struct mlx5dm_flow_item_def {
 	/* L3 items: the ip_version they imply and the EtherType they need. */
 	uint8_t ip_version;
 	uint16_t ethertype;
-	/* L4 items: the L3 layer(s) they need (and why) and the protocol they imply. */
-	uint64_t need_l3;
-	const char *need_msg;
+	/* L4 items: the protocol they imply. */
 	uint8_t ip_proto;
-	/* Layer order; may set x->variant. NULL: the item may stand anywhere. */
+	/* Layer order: these rules, then the hook (which may set x->variant). */
+	struct mlx5dm_flow_order rule[3];
 	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 	/*
 	 * Before the map: what it cannot express; may clear the mask bits it

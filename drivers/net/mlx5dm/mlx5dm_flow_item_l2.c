@@ -18,6 +18,9 @@
 
 #define ETH_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_eth, m)
 #define VLAN_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_vlan, m)
+#define L(n) MLX5DM_FLOW_L_##n
+#define LVL MLX5DM_FLOW_O_LEVEL
+#define ABSENT MLX5DM_FLOW_O_ABSENT
 
 static bool
 mlx5dm_flow_is_tpid(uint32_t mask, uint32_t v)
@@ -164,21 +167,6 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_eth[] = {
 };
 
 static int
-mlx5dm_flow_eth_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L2)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "ETH cannot follow another ETH of "
-					    "the same header level", error);
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4)))
-		return mlx5dm_flow_item_err(x, EINVAL, "ETH must come before the L3/L4 items "
-					    "of its header level", error);
-	if (x->inner && !mlx5dm_flow_has(x, MLX5DM_FLOW_L_VXLAN))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "an inner ETH is only supported after "
-					    "VXLAN", error);
-	return 0;
-}
-
-static int
 mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		    const uint8_t *last, struct rte_flow_error *error)
 {
@@ -202,7 +190,11 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth = {
 	.map = mlx5dm_flow_map_eth,
 	.n_map = RTE_DIM(mlx5dm_flow_map_eth),
 	.layer = MLX5DM_FLOW_L_L2,
-	.order = mlx5dm_flow_eth_order,
+	/* After GRE, the only tunnel item besides VXLAN, no ETH is parsed. */
+	.rule = { { L(L2), LVL, ENOTSUP, "ETH cannot follow another ETH of the same header level" },
+		  { L(L3) | L(L4), LVL, EINVAL, "ETH must come before the L3/L4 items of its "
+		    "header level" },
+		  { L(GRE), 0, ENOTSUP, "an inner ETH is only supported after VXLAN" } },
 	.pre = mlx5dm_flow_eth_pre,
 };
 
@@ -231,14 +223,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vlan[] = {
 static int
 mlx5dm_flow_vlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	if (!mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L2)))
-		return mlx5dm_flow_item_err(x, EINVAL, "VLAN must follow an ETH item", error);
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4)))
-		return mlx5dm_flow_item_err(x, EINVAL, "VLAN must come before the L3/L4 items "
-					    "of its header level", error);
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "at most two VLAN items per header "
-					    "level can be matched", error);
+	RTE_SET_USED(error);
 	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN)))
 		x->variant = x->inner ? MLX5DM_FLOW_V_INNER2 : MLX5DM_FLOW_V_OUTER2;
 	/* This tag's kind was announced by the previous EtherType (either kind if none). */
@@ -288,6 +273,11 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan = {
 	.map = mlx5dm_flow_map_vlan,
 	.n_map = RTE_DIM(mlx5dm_flow_map_vlan),
 	.layer = MLX5DM_FLOW_L_VLAN,
+	.rule = { { L(L2), LVL | ABSENT, EINVAL, "VLAN must follow an ETH item" },
+		  { L(L3) | L(L4), LVL, EINVAL, "VLAN must come before the L3/L4 items of its "
+		    "header level" },
+		  { L(VLAN2), LVL, ENOTSUP, "at most two VLAN items per header level can be "
+		    "matched" } },
 	.order = mlx5dm_flow_vlan_order,
 	.pre = mlx5dm_flow_vlan_pre,
 	.post = mlx5dm_flow_vlan_post,

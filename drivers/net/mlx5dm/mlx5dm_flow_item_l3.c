@@ -19,17 +19,11 @@
 #define MISC(f) MLX5DM_FTE(misc, f)
 #define NONE MLX5DM_FLOW_NONE
 
-static int
-mlx5dm_flow_l3_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L3)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "only one L3 item per header level",
-					    error);
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L4)))
-		return mlx5dm_flow_item_err(x, EINVAL, "L3 item after an L4 item of the same "
-					    "header level", error);
-	return 0;
-}
+#define L3_ORDER \
+	.rule = { { MLX5DM_FLOW_L_L3, MLX5DM_FLOW_O_LEVEL, ENOTSUP, \
+		    "only one L3 item per header level" }, \
+		  { MLX5DM_FLOW_L_L4, MLX5DM_FLOW_O_LEVEL, EINVAL, \
+		    "L3 item after an L4 item of the same header level" } }
 
 /* A fully matched EtherType field f (what carries the L3 header) must be this version's. */
 static bool
@@ -130,7 +124,7 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
 	.layer = MLX5DM_FLOW_L_IPV4,
 	.ip_version = 4,
 	.ethertype = RTE_ETHER_TYPE_IPV4,
-	.order = mlx5dm_flow_l3_order,
+	L3_ORDER,
 	.pre = mlx5dm_flow_ipv4_pre,
 	.post = mlx5dm_flow_l3_post,
 };
@@ -177,6 +171,6 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
 	.layer = MLX5DM_FLOW_L_IPV6,
 	.ip_version = 6,
 	.ethertype = RTE_ETHER_TYPE_IPV6,
-	.order = mlx5dm_flow_l3_order,
+	L3_ORDER,
 	.post = mlx5dm_flow_l3_post,
 };

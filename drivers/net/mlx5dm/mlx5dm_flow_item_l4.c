@@ -23,18 +23,6 @@
 #define MISC3(f) MLX5DM_FTE(misc3, f)
 #define NONE MLX5DM_FLOW_NONE
 
-/* The L4 item needs one of the L3 kinds of its definition at its level, and no other L4. */
-static int
-mlx5dm_flow_l4_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_L4)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "only one L4 item per header level",
-					    error);
-	if (!mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, x->def->need_l3)))
-		return mlx5dm_flow_item_err(x, ENOTSUP, x->def->need_msg, error);
-	return 0;
-}
-
 /* The IP protocol of the item, in a packet that is no fragment. */
 static int
 mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
@@ -51,12 +39,15 @@ mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_protocol), x->def->ip_proto, error);
 }
 
+/* The L4 item needs one of the L3 kinds l3 at its level, and no other L4. */
 #define L4_DEF(n, l3, msg, proto) \
 	.size = sizeof(struct rte_flow_item_##n), \
 	.default_mask = &rte_flow_item_##n##_mask, .nic_mask = &mlx5dm_flow_nic_##n, \
 	.map = mlx5dm_flow_map_##n, .n_map = RTE_DIM(mlx5dm_flow_map_##n), \
-	.need_l3 = (l3), .need_msg = (msg), .ip_proto = (proto), \
-	.order = mlx5dm_flow_l4_order, .post = mlx5dm_flow_l4_post
+	.ip_proto = (proto), .post = mlx5dm_flow_l4_post, \
+	.rule = { { MLX5DM_FLOW_L_L4, MLX5DM_FLOW_O_LEVEL, ENOTSUP, \
+		    "only one L4 item per header level" }, \
+		  { (l3), MLX5DM_FLOW_O_LEVEL | MLX5DM_FLOW_O_ABSENT, ENOTSUP, (msg) } }
 
 /* ---- TCP ---- */
 

@@ -33,25 +33,8 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vxlan[] = {
 			   MISC(vxlan_vni), NONE, NONE, NONE),
 };
 
-static int
-mlx5dm_flow_tunnel_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_TUNNEL))
-		return mlx5dm_flow_item_err(x, ENOTSUP, "only one tunnel item per pattern",
-					    error);
-	return 0;
-}
-
-static int
-mlx5dm_flow_vxlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_tunnel_order(x, error);
-
-	if (ret == 0 && !mlx5dm_flow_has(x, MLX5DM_FLOW_L_UDP))
-		return mlx5dm_flow_item_err(x, EINVAL, "VXLAN needs an outer UDP item before it",
-					    error);
-	return ret;
-}
+#define ONE_TUNNEL \
+	{ MLX5DM_FLOW_L_TUNNEL, 0, ENOTSUP, "only one tunnel item per pattern" }
 
 static int
 mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
@@ -69,7 +52,8 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_vxlan = {
 	.n_map = RTE_DIM(mlx5dm_flow_map_vxlan),
 	.layer = MLX5DM_FLOW_L_VXLAN,
 	.level_free = true,
-	.order = mlx5dm_flow_vxlan_order,
+	.rule = { ONE_TUNNEL, { MLX5DM_FLOW_L_UDP, MLX5DM_FLOW_O_ABSENT, EINVAL,
+				"VXLAN needs an outer UDP item before it" } },
 	.post = mlx5dm_flow_vxlan_post,
 };
 
@@ -93,21 +77,6 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre[] = {
 			   NONE, NONE),
 };
 
-static int
-mlx5dm_flow_gre_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_tunnel_order(x, error);
-
-	if (ret < 0)
-		return ret;
-	if (!mlx5dm_flow_has(x, MLX5DM_FLOW_L_L3))
-		return mlx5dm_flow_item_err(x, EINVAL, "GRE needs an outer IPV4 or IPV6 item "
-					    "before it", error);
-	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_L4))
-		return mlx5dm_flow_item_err(x, EINVAL, "GRE cannot follow an L4 item", error);
-	return 0;
-}
-
 /* IP protocol 47, no fragment: the device parses no GRE header in one (as no L4 header). */
 static int
 mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
@@ -129,7 +98,10 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
 	.n_map = RTE_DIM(mlx5dm_flow_map_gre),
 	.layer = MLX5DM_FLOW_L_GRE,
 	.level_free = true,
-	.order = mlx5dm_flow_gre_order,
+	.rule = { ONE_TUNNEL,
+		  { MLX5DM_FLOW_L_L3, MLX5DM_FLOW_O_ABSENT, EINVAL, "GRE needs an outer IPV4 or "
+		    "IPV6 item before it" },
+		  { MLX5DM_FLOW_L_L4, 0, EINVAL, "GRE cannot follow an L4 item" } },
 	.post = mlx5dm_flow_gre_post,
 };
 

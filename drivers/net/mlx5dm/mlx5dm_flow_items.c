@@ -5,8 +5,8 @@
 /*
  * The pattern walk: for each item, rte_flow's spec/last/mask rules (default
  * mask, mask within what the device matches, `last` only as a range a mask
- * can express), layer order through the item's hook, then the item's fields
- * into the match parameter through its map and hooks.
+ * can express), layer order through the item's rules and hook, then the
+ * item's fields into the match parameter through its map and hooks.
  */
 
 #include <errno.h>
@@ -187,6 +187,7 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	uint8_t last[MLX5DM_FLOW_ITEM_MAX_SIZE];
 	const struct mlx5dm_flow_item_def *def = mlx5dm_flow_item_def_get(item->type);
 	const uint8_t *nic;
+	unsigned int k;
 	bool has_last;
 	int ret;
 
@@ -206,6 +207,14 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	/* The device does not parse beyond the (first) MPLS label. */
 	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_MPLS) && !def->metadata)
 		return mlx5dm_flow_item_err(x, ENOTSUP, "no header item can follow MPLS", error);
+	for (k = 0; k < RTE_DIM(def->rule) && def->rule[k].layers != 0; k++) {
+		const struct mlx5dm_flow_order *o = &def->rule[k];
+		uint64_t l = o->flags & MLX5DM_FLOW_O_LEVEL ? mlx5dm_flow_lvl(x, o->layers) :
+			     o->layers;
+
+		if (mlx5dm_flow_has(x, l) == !(o->flags & MLX5DM_FLOW_O_ABSENT))
+			return mlx5dm_flow_item_err(x, o->err, o->msg, error);
+	}
 	if (def->order != NULL) {
 		ret = def->order(x, error);
 		if (ret < 0)

@@ -57,30 +57,24 @@ mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 	return 0;
 }
 
+/* MARK / FLAG: the CQE flow tag (mlx5dm_flow_tag_decode()). */
 static int
 mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_mark *m = a->conf;
 
+	x->spec->tag = true;
+	if (a->type == RTE_FLOW_ACTION_TYPE_FLAG) {
+		x->spec->tag_value = MLX5DM_FLOW_TAG_FLAG;
+		return 0;
+	}
 	if (m->id > MLX5DM_FLOW_MARK_MAX)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MARK id must be at most 0xfffffd");
 	x->mark = true;
 	x->mark_id = m->id;
-	x->spec->tag = true;
 	x->spec->tag_value = m->id + 1;
-	return 0;
-}
-
-static int
-mlx5dm_flow_act_flag(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		     struct rte_flow_error *error)
-{
-	RTE_SET_USED(a);
-	RTE_SET_USED(error);
-	x->spec->tag = true;
-	x->spec->tag_value = MLX5DM_FLOW_TAG_FLAG;
 	return 0;
 }
 
@@ -167,27 +161,32 @@ mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 	return 0;
 }
 
-/* A decap or encap: the action's own conditions, the stage order. */
+/*
+ * A decap or encap: its own conditions, the stage order, then what it
+ * decides. RAW_DECAP / RAW_ENCAP are a decap on ingress, an encap on
+ * egress, their types resolved once both are known.
+ */
 static int
-mlx5dm_flow_reformat_check(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			   struct rte_flow_error *error)
+mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			 struct rte_flow_error *error)
 {
 	const struct rte_flow_action_raw_encap *e = a->conf;
-	bool encap = a->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP ||
-		     a->type == RTE_FLOW_ACTION_TYPE_RAW_ENCAP;
-	enum mlx5dm_flow_stage stage = encap ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
+	struct mlx5dm_flow_spec *spec = x->spec;
+	enum mlx5dm_flow_stage stage = MLX5DM_FLOW_STAGE_ENCAP;
+	size_t len = sizeof(spec->encap_data);
+	int ret;
 
 	switch (a->type) {
 	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
-		if (!(x->spec->layers & MLX5DM_FLOW_L_VXLAN))
+		if (!(spec->layers & MLX5DM_FLOW_L_VXLAN))
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  "VXLAN_DECAP needs a VXLAN item in the pattern");
+		stage = MLX5DM_FLOW_STAGE_DECAP;
 		break;
 	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
 		if (x->raw_encap != NULL)
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  "RAW_DECAP must come before RAW_ENCAP");
-		stage = x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
 		break;
 	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
 		if (e->data == NULL || e->size == 0)
@@ -196,73 +195,38 @@ mlx5dm_flow_reformat_check(struct mlx5dm_flow_xlate *x, const struct rte_flow_ac
 		if (e->preserve != NULL)
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 						  a, "RAW_ENCAP preserve is not supported");
-		stage = x->spec->egress ? MLX5DM_FLOW_STAGE_ENCAP : MLX5DM_FLOW_STAGE_DECAP;
 		break;
 	default:
 		break;
 	}
-	return mlx5dm_flow_stage_enter(x, stage, a, error);
-}
-
-static int
-mlx5dm_flow_act_vxlan_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			    struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_reformat_check(x, a, error);
-
+	if (a->type != RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP && !spec->egress)
+		stage = MLX5DM_FLOW_STAGE_DECAP;
+	ret = mlx5dm_flow_stage_enter(x, stage, a, error);
 	if (ret < 0)
 		return ret;
-	x->spec->decap = true;
-	x->spec->decap_type = MLX5DM_REFORMAT_L2_TUNNEL_TO_L2;
-	return 0;
-}
-
-static int
-mlx5dm_flow_act_vxlan_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			    struct rte_flow_error *error)
-{
-	struct mlx5dm_flow_spec *spec = x->spec;
-	size_t len = sizeof(spec->encap_data);
-	int ret = mlx5dm_flow_reformat_check(x, a, error);
-
-	if (ret < 0)
-		return ret;
-	ret = mlx5dm_flow_vxlan_encap_build(a, spec->encap_data, &len, error);
-	if (ret < 0)
-		return ret;
-	spec->encap = true;
-	spec->encap_type = MLX5DM_REFORMAT_L2_TO_L2_TUNNEL;
-	spec->encap_len = (uint16_t)len;
-	return 0;
-}
-
-/* RAW_DECAP / RAW_ENCAP: a decap on ingress, an encap on egress (resolved later). */
-static int
-mlx5dm_flow_act_raw_decap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			  struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_reformat_check(x, a, error);
-
-	if (ret < 0)
-		return ret;
-	x->raw_decap = a->conf;
-	x->raw_decap_act = a;
-	if (!x->spec->egress)
-		x->spec->decap = true;
-	return 0;
-}
-
-static int
-mlx5dm_flow_act_raw_encap(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			  struct rte_flow_error *error)
-{
-	int ret = mlx5dm_flow_reformat_check(x, a, error);
-
-	if (ret < 0)
-		return ret;
-	x->raw_encap = a->conf;
-	x->raw_encap_act = a;
-	return 0;
+	switch (a->type) {
+	case RTE_FLOW_ACTION_TYPE_VXLAN_DECAP:
+		spec->decap = true;
+		spec->decap_type = MLX5DM_REFORMAT_L2_TUNNEL_TO_L2;
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP:
+		ret = mlx5dm_flow_vxlan_encap_build(a, spec->encap_data, &len, error);
+		if (ret < 0)
+			return ret;
+		spec->encap = true;
+		spec->encap_type = MLX5DM_REFORMAT_L2_TO_L2_TUNNEL;
+		spec->encap_len = (uint16_t)len;
+		return 0;
+	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
+		x->raw_decap = a->conf;
+		x->raw_decap_act = a;
+		spec->decap |= !spec->egress;
+		return 0;
+	default:
+		x->raw_encap = a->conf;
+		x->raw_encap_act = a;
+		return 0;
+	}
 }
 
 #define IN MLX5DM_FLOW_DIR_IN
@@ -282,7 +246,7 @@ static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
 	[RTE_FLOW_ACTION_TYPE_MARK] = { IN, "MARK is an ingress action", true,
 					mlx5dm_flow_act_mark, 0, MLX5DM_FLOW_A_MARK },
 	[RTE_FLOW_ACTION_TYPE_FLAG] = { IN, "FLAG is an ingress action", false,
-					mlx5dm_flow_act_flag, 0, MLX5DM_FLOW_A_MARK },
+					mlx5dm_flow_act_mark, 0, MLX5DM_FLOW_A_MARK },
 	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
 	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
 	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
@@ -308,15 +272,15 @@ static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
 	[RTE_FLOW_ACTION_TYPE_OF_POP_VLAN] = { ANY, NULL, false, mlx5dm_flow_act_pop },
 	[RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP] = { OUT, "VXLAN_ENCAP is an egress action (NIC RX "
 					       "cannot encapsulate)", true,
-					       mlx5dm_flow_act_vxlan_encap, 0,
+					       mlx5dm_flow_act_reformat, 0,
 					       MLX5DM_FLOW_A_ENCAP },
 	[RTE_FLOW_ACTION_TYPE_VXLAN_DECAP] = { IN, "VXLAN_DECAP is an ingress action (NIC TX "
 					       "cannot decapsulate)", false,
-					       mlx5dm_flow_act_vxlan_decap, 0,
+					       mlx5dm_flow_act_reformat, 0,
 					       MLX5DM_FLOW_A_DECAP },
-	[RTE_FLOW_ACTION_TYPE_RAW_ENCAP] = { ANY, NULL, true, mlx5dm_flow_act_raw_encap, 0,
+	[RTE_FLOW_ACTION_TYPE_RAW_ENCAP] = { ANY, NULL, true, mlx5dm_flow_act_reformat, 0,
 					     MLX5DM_FLOW_A_ENCAP },
-	[RTE_FLOW_ACTION_TYPE_RAW_DECAP] = { ANY, NULL, false, mlx5dm_flow_act_raw_decap, 0,
+	[RTE_FLOW_ACTION_TYPE_RAW_DECAP] = { ANY, NULL, false, mlx5dm_flow_act_reformat, 0,
 					     MLX5DM_FLOW_A_DECAP },
 };
 

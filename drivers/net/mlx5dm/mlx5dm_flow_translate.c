@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mlx5dm_flow.h"
@@ -57,14 +58,6 @@ mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *
  * (mlx5dm_match_check(), the builder selection of matcher creation): a
  * field no lookup covers is blamed on the item that wrote it.
  */
-#define MLX5DM_FLOW_X_MSG(sec, name, bit, width) \
-	[MLX5DM_FTE(sec, name)] = "the device cannot match " #sec "." #name \
-				  " (in this combination of fields)",
-static const char *const mlx5dm_flow_field_msgs[MLX5DM_FTE_NUM_FIELDS] = {
-	MLX5DM_FTE_ALL_FIELDS(MLX5DM_FLOW_X_MSG)
-};
-#undef MLX5DM_FLOW_X_MSG
-
 static int
 mlx5dm_flow_field_by_name(const char *name)
 {
@@ -83,6 +76,7 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 {
 	int f = err_field != NULL ? mlx5dm_flow_field_by_name(err_field) : -1;
 	const struct rte_flow_item *cause = x->items;
+	static __thread char msg[128];
 
 	if (ret == -ENOSPC)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
@@ -92,8 +86,10 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 					  "the device cannot match this pattern");
 	if (x->owner[f] != 0)
 		cause = &x->items[x->owner[f] - 1];
-	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
-				  mlx5dm_flow_field_msgs[f]);
+	/* Kept after the return: rte_flow_error holds a pointer. */
+	snprintf(msg, sizeof(msg), "the device cannot match %s (in this combination of fields)",
+		 mlx5dm_fte_fields[f].name);
+	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause, msg);
 }
 
 /* One mask through the library's builder selection (its value through the library's check). */

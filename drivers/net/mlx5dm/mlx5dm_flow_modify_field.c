@@ -18,8 +18,8 @@
 
 #include "mlx5dm_flow.h"
 
+/* By enum rte_flow_field_id (width 0: not supported). */
 struct mlx5dm_flow_mf_field {
-	enum rte_flow_field_id id;
 	uint32_t need;           /* pattern layer the header must be in (0: none) */
 	uint8_t width;
 	uint8_t n_seg;
@@ -38,32 +38,33 @@ struct mlx5dm_flow_mf_field {
 		     { MLX5DM_MODIFY_FLD_##p##_63_32, 32 }, \
 		     { MLX5DM_MODIFY_FLD_##p##_31_0, 32 } }
 #define L(n) MLX5DM_FLOW_L_##n
+#define F(n) RTE_FLOW_FIELD_##n
 
 static const struct mlx5dm_flow_mf_field mlx5dm_flow_mf_fields[] = {
-	{ RTE_FLOW_FIELD_MAC_DST, 0, 48, SEG2(DMAC_47_16, 32, DMAC_15_0, 16) },
-	{ RTE_FLOW_FIELD_MAC_SRC, 0, 48, SEG2(SMAC_47_16, 32, SMAC_15_0, 16) },
-	{ RTE_FLOW_FIELD_VLAN_ID, L(VLAN), 12, SEG1(FIRST_VID, 12) },
-	{ RTE_FLOW_FIELD_MAC_TYPE, 0, 16, SEG1(ETHERTYPE, 16) },
-	{ RTE_FLOW_FIELD_IPV4_DSCP, L(IPV4), 6, SEG1(IP_DSCP, 6) },
-	{ RTE_FLOW_FIELD_IPV4_ECN, L(IPV4), 2, SEG1(IP_ECN, 2) },
-	{ RTE_FLOW_FIELD_IPV4_TTL, L(IPV4), 8, SEG1(IP_TTL, 8), .add = true },
-	{ RTE_FLOW_FIELD_IPV4_SRC, L(IPV4), 32, SEG1(SIPV4, 32) },
-	{ RTE_FLOW_FIELD_IPV4_DST, L(IPV4), 32, SEG1(DIPV4, 32) },
-	{ RTE_FLOW_FIELD_IPV6_DSCP, L(IPV6), 6, SEG1(IP_DSCP, 6) },
-	{ RTE_FLOW_FIELD_IPV6_ECN, L(IPV6), 2, SEG1(IP_ECN, 2) },
-	{ RTE_FLOW_FIELD_IPV6_HOPLIMIT, L(IPV6), 8, SEG1(IPV6_HOPLIMIT, 8), .add = true },
-	{ RTE_FLOW_FIELD_IPV6_SRC, L(IPV6), 128, SEG4(SIPV6) },
-	{ RTE_FLOW_FIELD_IPV6_DST, L(IPV6), 128, SEG4(DIPV6) },
-	{ RTE_FLOW_FIELD_TCP_PORT_SRC, L(TCP), 16, SEG1(TCP_SPORT, 16) },
-	{ RTE_FLOW_FIELD_TCP_PORT_DST, L(TCP), 16, SEG1(TCP_DPORT, 16) },
-	{ RTE_FLOW_FIELD_TCP_SEQ_NUM, L(TCP), 32, SEG1(TCP_SEQ_NUM, 32), .add = true },
-	{ RTE_FLOW_FIELD_TCP_ACK_NUM, L(TCP), 32, SEG1(TCP_ACK_NUM, 32), .add = true },
-	{ RTE_FLOW_FIELD_TCP_FLAGS, L(TCP), 9, SEG1(TCP_FLAGS, 9) },
-	{ RTE_FLOW_FIELD_UDP_PORT_SRC, L(UDP), 16, SEG1(UDP_SPORT, 16) },
-	{ RTE_FLOW_FIELD_UDP_PORT_DST, L(UDP), 16, SEG1(UDP_DPORT, 16) },
+	[F(MAC_DST)] = { 0, 48, SEG2(DMAC_47_16, 32, DMAC_15_0, 16) },
+	[F(MAC_SRC)] = { 0, 48, SEG2(SMAC_47_16, 32, SMAC_15_0, 16) },
+	[F(VLAN_ID)] = { L(VLAN), 12, SEG1(FIRST_VID, 12) },
+	[F(MAC_TYPE)] = { 0, 16, SEG1(ETHERTYPE, 16) },
+	[F(IPV4_DSCP)] = { L(IPV4), 6, SEG1(IP_DSCP, 6) },
+	[F(IPV4_ECN)] = { L(IPV4), 2, SEG1(IP_ECN, 2) },
+	[F(IPV4_TTL)] = { L(IPV4), 8, SEG1(IP_TTL, 8), .add = true },
+	[F(IPV4_SRC)] = { L(IPV4), 32, SEG1(SIPV4, 32) },
+	[F(IPV4_DST)] = { L(IPV4), 32, SEG1(DIPV4, 32) },
+	[F(IPV6_DSCP)] = { L(IPV6), 6, SEG1(IP_DSCP, 6) },
+	[F(IPV6_ECN)] = { L(IPV6), 2, SEG1(IP_ECN, 2) },
+	[F(IPV6_HOPLIMIT)] = { L(IPV6), 8, SEG1(IPV6_HOPLIMIT, 8), .add = true },
+	[F(IPV6_SRC)] = { L(IPV6), 128, SEG4(SIPV6) },
+	[F(IPV6_DST)] = { L(IPV6), 128, SEG4(DIPV6) },
+	[F(TCP_PORT_SRC)] = { L(TCP), 16, SEG1(TCP_SPORT, 16) },
+	[F(TCP_PORT_DST)] = { L(TCP), 16, SEG1(TCP_DPORT, 16) },
+	[F(TCP_SEQ_NUM)] = { L(TCP), 32, SEG1(TCP_SEQ_NUM, 32), .add = true },
+	[F(TCP_ACK_NUM)] = { L(TCP), 32, SEG1(TCP_ACK_NUM, 32), .add = true },
+	[F(TCP_FLAGS)] = { L(TCP), 9, SEG1(TCP_FLAGS, 9) },
+	[F(UDP_PORT_SRC)] = { L(UDP), 16, SEG1(UDP_SPORT, 16) },
+	[F(UDP_PORT_DST)] = { L(UDP), 16, SEG1(UDP_DPORT, 16) },
 	/* Registers: the PRM field is chosen by level (TAG) or direction (META). */
-	{ RTE_FLOW_FIELD_TAG, 0, 32, SEG1(METADATA_REG_C_2, 32) },
-	{ RTE_FLOW_FIELD_META, 0, 32, SEG1(METADATA_REG_C_1, 32) },
+	[F(TAG)] = { 0, 32, SEG1(METADATA_REG_C_2, 32) },
+	[F(META)] = { 0, 32, SEG1(METADATA_REG_C_1, 32) },
 };
 
 /* A field resolved for one rule: its PRM segments. */
@@ -87,9 +88,10 @@ mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 	unsigned int i;
 
 	memset(mf, 0, sizeof(*mf));
-	for (i = 0; i < RTE_DIM(mlx5dm_flow_mf_fields); i++)
-		if (mlx5dm_flow_mf_fields[i].id == d->field)
-			mf->def = &mlx5dm_flow_mf_fields[i];
+	/* An application's enum may hold anything: out of the table as unsigned. */
+	if ((unsigned int)d->field < RTE_DIM(mlx5dm_flow_mf_fields) &&
+	    mlx5dm_flow_mf_fields[d->field].width != 0)
+		mf->def = &mlx5dm_flow_mf_fields[d->field];
 	if (mf->def == NULL) {
 		/* Kept after the return: rte_flow_error holds a pointer. */
 		static __thread char msg[96];
@@ -287,14 +289,12 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
  * configuration the immediate (what MODIFY_FIELD's POINTER source holds).
  */
 struct mlx5dm_flow_set_def {
-	enum rte_flow_action_type type;
-	enum rte_flow_field_id field[2];
+	enum rte_flow_field_id field[2]; /* field[0] START: no such action */
 	enum rte_flow_modify_op op;
 	uint8_t max;            /* of a one-byte value (0: any) */
 	const char *msg;        /* no such header */
 };
 
-#define F(n) RTE_FLOW_FIELD_##n
 #define A(n) RTE_FLOW_ACTION_TYPE_##n
 #define SET RTE_FLOW_MODIFY_SET
 #define TP_MSG "SET_TP_SRC/DST needs a TCP or UDP item in the pattern"
@@ -302,27 +302,27 @@ struct mlx5dm_flow_set_def {
 #define SEQ_MSG "INC/DEC_TCP_SEQ/ACK needs a TCP item in the pattern"
 
 static const struct mlx5dm_flow_set_def mlx5dm_flow_set_defs[] = {
-	{ A(SET_MAC_SRC), { F(MAC_SRC) }, SET, 0, NULL },
-	{ A(SET_MAC_DST), { F(MAC_DST) }, SET, 0, NULL },
-	{ A(SET_IPV4_SRC), { F(IPV4_SRC) }, SET, 0,
+	[A(SET_MAC_SRC)] = { { F(MAC_SRC) }, SET, 0, NULL },
+	[A(SET_MAC_DST)] = { { F(MAC_DST) }, SET, 0, NULL },
+	[A(SET_IPV4_SRC)] = { { F(IPV4_SRC) }, SET, 0,
 	  "SET_IPV4_SRC needs an IPV4 item in the pattern" },
-	{ A(SET_IPV4_DST), { F(IPV4_DST) }, SET, 0,
+	[A(SET_IPV4_DST)] = { { F(IPV4_DST) }, SET, 0,
 	  "SET_IPV4_DST needs an IPV4 item in the pattern" },
-	{ A(SET_IPV6_SRC), { F(IPV6_SRC) }, SET, 0,
+	[A(SET_IPV6_SRC)] = { { F(IPV6_SRC) }, SET, 0,
 	  "SET_IPV6_SRC needs an IPV6 item in the pattern" },
-	{ A(SET_IPV6_DST), { F(IPV6_DST) }, SET, 0,
+	[A(SET_IPV6_DST)] = { { F(IPV6_DST) }, SET, 0,
 	  "SET_IPV6_DST needs an IPV6 item in the pattern" },
-	{ A(SET_IPV4_DSCP), { F(IPV4_DSCP) }, SET, 63,
+	[A(SET_IPV4_DSCP)] = { { F(IPV4_DSCP) }, SET, 63,
 	  "SET_IPV4_DSCP needs an IPV4 item in the pattern" },
-	{ A(SET_TP_SRC), { F(TCP_PORT_SRC), F(UDP_PORT_SRC) }, SET, 0, TP_MSG },
-	{ A(SET_TP_DST), { F(TCP_PORT_DST), F(UDP_PORT_DST) }, SET, 0, TP_MSG },
-	{ A(SET_TTL), { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, SET, 0, TTL_MSG },
-	{ A(DEC_TTL), { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, RTE_FLOW_MODIFY_SUB, 0, TTL_MSG },
-	{ A(INC_TCP_SEQ), { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
-	{ A(DEC_TCP_SEQ), { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
-	{ A(INC_TCP_ACK), { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
-	{ A(DEC_TCP_ACK), { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
-	{ A(OF_SET_VLAN_VID), { F(VLAN_ID) }, SET, 0,
+	[A(SET_TP_SRC)] = { { F(TCP_PORT_SRC), F(UDP_PORT_SRC) }, SET, 0, TP_MSG },
+	[A(SET_TP_DST)] = { { F(TCP_PORT_DST), F(UDP_PORT_DST) }, SET, 0, TP_MSG },
+	[A(SET_TTL)] = { { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, SET, 0, TTL_MSG },
+	[A(DEC_TTL)] = { { F(IPV4_TTL), F(IPV6_HOPLIMIT) }, RTE_FLOW_MODIFY_SUB, 0, TTL_MSG },
+	[A(INC_TCP_SEQ)] = { { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
+	[A(DEC_TCP_SEQ)] = { { F(TCP_SEQ_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
+	[A(INC_TCP_ACK)] = { { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_ADD, 0, SEQ_MSG },
+	[A(DEC_TCP_ACK)] = { { F(TCP_ACK_NUM) }, RTE_FLOW_MODIFY_SUB, 0, SEQ_MSG },
+	[A(OF_SET_VLAN_VID)] = { { F(VLAN_ID) }, SET, 0,
 	  "OF_SET_VLAN_VID needs OF_PUSH_VLAN before it or a VLAN item in the pattern" },
 };
 
@@ -336,26 +336,25 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 			 .pvalue = a->conf != NULL ? (void *)(uintptr_t)a->conf :
 				   (void *)(uintptr_t)&one },
 	};
-	const struct mlx5dm_flow_set_def *d = NULL;
+	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[0];
 	struct mlx5dm_flow_mf dst = { .def = NULL };
-	unsigned int i, k;
+	unsigned int i;
 	int ret;
 
-	for (i = 0; i < RTE_DIM(mlx5dm_flow_set_defs) && d == NULL; i++)
-		if (mlx5dm_flow_set_defs[i].type == a->type)
-			d = &mlx5dm_flow_set_defs[i];
-	if (d == NULL)
+	if ((unsigned int)a->type < RTE_DIM(mlx5dm_flow_set_defs))
+		d = &mlx5dm_flow_set_defs[a->type];
+	if (d->field[0] == RTE_FLOW_FIELD_START)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 					  mlx5dm_flow_type_msg(true, a->type));
 	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_MODIFY, a, error);
 	if (ret < 0)
 		return ret;
-	for (k = 0; k < RTE_DIM(d->field) && dst.def == NULL; k++)
-		for (i = 0; i < RTE_DIM(mlx5dm_flow_mf_fields); i++)
-			if (mlx5dm_flow_mf_fields[i].id == d->field[k] &&
-			    (mlx5dm_flow_mf_fields[i].need == 0 ||
-			     (mlx5dm_flow_action_layers(x) & mlx5dm_flow_mf_fields[i].need)))
-				dst.def = &mlx5dm_flow_mf_fields[i];
+	for (i = 0; i < RTE_DIM(d->field) && dst.def == NULL; i++) {
+		dst.def = &mlx5dm_flow_mf_fields[d->field[i]];
+		if (dst.def->width == 0 ||
+		    (dst.def->need != 0 && !(mlx5dm_flow_action_layers(x) & dst.def->need)))
+			dst.def = NULL;
+	}
 	if (dst.def == NULL)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a, d->msg);
 	if (d->max != 0 && *(const uint8_t *)a->conf > d->max)

@@ -167,6 +167,10 @@ static const struct modify_case modify_cases[] = {
 	       Q0), {
 		SET(UDP_SPORT, 0, 16, 1000), SET(UDP_DPORT, 0, 16, 2000),
 		SET(IPV6_HOPLIMIT, 0, 8, 33), ADD(IPV6_HOPLIMIT, 0xff) } },
+	/* DEC_TTL takes no configuration: one given is not read as a value. */
+	{ "DEC_TTL with a configuration", IN, p_tcp,
+	  ACTS(ACT(DEC_TTL, C(rte_flow_action_set_ttl, .ttl_value = 5)), Q0), {
+		ADD(IP_TTL, 0xff) } },
 	{ "INC/DEC_TCP_SEQ/ACK", IN, p_tcp,
 	  ACTS(ACT(INC_TCP_SEQ, &be5), ACT(DEC_TCP_SEQ, &be5), ACT(INC_TCP_ACK, &be7),
 	       ACT(DEC_TCP_ACK, &be1), Q0), {

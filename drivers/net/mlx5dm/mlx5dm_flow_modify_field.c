@@ -171,15 +171,23 @@ mlx5dm_flow_mf_value(const struct rte_flow_action *a, const struct rte_flow_acti
 	return 0;
 }
 
+/* The immediate in buf (the field from bit base) into the field's bits [b, stop), by op. */
 static int
-mlx5dm_flow_mf_set_value(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			 const struct rte_flow_action_modify_field *c,
-			 const struct mlx5dm_flow_mf *dst, struct rte_flow_error *error)
+mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+		   const struct mlx5dm_flow_mf *dst, enum rte_flow_modify_op op, const uint8_t *buf,
+		   unsigned int base, unsigned int b, unsigned int stop,
+		   struct rte_flow_error *error)
 {
-	uint8_t buf[16];
-	unsigned int base, b = c->dst.offset, stop = c->dst.offset + c->width;
-	int ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
+	unsigned int w = dst->def->width;
+	uint32_t v;
+	int ret = 0;
 
+	if (op != RTE_FLOW_MODIFY_SET) {
+		v = mlx5dm_prm_get(buf, base, w);
+		if (op == RTE_FLOW_MODIFY_SUB)
+			v = (uint32_t)(-(uint64_t)v) & (w == 32 ? UINT32_MAX : (1u << w) - 1);
+		return mlx5dm_flow_modify_add(x, a, dst->seg_field[0], v, error);
+	}
 	while (ret == 0 && b < stop) {
 		unsigned int end, k = mlx5dm_flow_mf_seg(dst, b, &end);
 		unsigned int last = RTE_MIN(end, stop - 1);
@@ -191,6 +199,21 @@ mlx5dm_flow_mf_set_value(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 		b += len;
 	}
 	return ret;
+}
+
+static int
+mlx5dm_flow_mf_set_value(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			 const struct rte_flow_action_modify_field *c,
+			 const struct mlx5dm_flow_mf *dst, struct rte_flow_error *error)
+{
+	uint8_t buf[16];
+	unsigned int base;
+	int ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
+
+	if (ret < 0)
+		return ret;
+	return mlx5dm_flow_mf_put(x, a, dst, RTE_FLOW_MODIFY_SET, buf, base, c->dst.offset,
+				  c->dst.offset + c->width, error);
 }
 
 static int
@@ -226,7 +249,6 @@ mlx5dm_flow_mf_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 {
 	unsigned int w = dst->def->width, base;
 	uint8_t buf[16];
-	uint32_t v;
 	int ret;
 
 	if (!dst->def->add || c->dst.offset != 0 || c->width != w)
@@ -240,10 +262,7 @@ mlx5dm_flow_mf_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 	ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
 	if (ret < 0)
 		return ret;
-	v = mlx5dm_prm_get(buf, base, w);
-	if (c->operation == RTE_FLOW_MODIFY_SUB)
-		v = (uint32_t)(-(uint64_t)v) & (w == 32 ? UINT32_MAX : (1u << w) - 1);
-	return mlx5dm_flow_modify_add(x, a, dst->seg_field[0], v, error);
+	return mlx5dm_flow_mf_put(x, a, dst, c->operation, buf, base, 0, w, error);
 }
 
 int
@@ -286,7 +305,7 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
 
 /*
  * A fixed-field action: the first field whose header the pattern has, its
- * configuration the immediate (what MODIFY_FIELD's POINTER source holds).
+ * configuration the immediate (as a MODIFY_FIELD POINTER source).
  */
 struct mlx5dm_flow_set_def {
 	enum rte_flow_field_id field[2]; /* field[0] START: no such action */
@@ -330,15 +349,10 @@ int
 mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			     struct rte_flow_error *error)
 {
-	static const uint8_t one = 1; /* DEC_TTL's, which has no configuration */
-	struct rte_flow_action_modify_field c = {
-		.src = { .field = RTE_FLOW_FIELD_POINTER,
-			 .pvalue = a->conf != NULL ? (void *)(uintptr_t)a->conf :
-				   (void *)(uintptr_t)&one },
-	};
 	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[0];
 	struct mlx5dm_flow_mf dst = { .def = NULL };
-	unsigned int i;
+	uint8_t buf[16] = { 1 }; /* DEC_TTL's 1: it has no configuration to read */
+	unsigned int i, bytes;
 	int ret;
 
 	if ((unsigned int)a->type < RTE_DIM(mlx5dm_flow_set_defs))
@@ -362,9 +376,10 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 					  "value out of range (DSCP is 0 to 63)");
 	for (i = 0; i < dst.def->n_seg; i++)
 		dst.seg_field[i] = dst.def->seg[i].field;
-	c.operation = d->op;
-	c.width = dst.def->width;
-	if (d->op != RTE_FLOW_MODIFY_SET)
-		return mlx5dm_flow_mf_add(x, a, &c, &dst, error);
-	return mlx5dm_flow_mf_set_value(x, a, &c, &dst, error);
+	/* The configuration is the immediate MODIFY_FIELD takes: the field right-aligned. */
+	bytes = (dst.def->width + 7u) / 8u;
+	if (a->type != RTE_FLOW_ACTION_TYPE_DEC_TTL)
+		memcpy(buf, a->conf, bytes);
+	return mlx5dm_flow_mf_put(x, a, &dst, d->op, buf, bytes * 8u - dst.def->width, 0,
+				  dst.def->width, error);
 }

@@ -23,30 +23,23 @@ struct mlx5dm_send_kept {
 	uint8_t data[MLX5DM_SEND_MAX_INLINE];
 };
 
-struct mlx5dm_send_ring {
-	struct mlx5dm_dev *dev;
+/*
+ * What a ring's attributes make: the QP and CQ with their buffers, umems
+ * and per-WQEBB records. Created and freed as one, so that a resize
+ * replaces them with a single assignment.
+ */
+struct mlx5dm_send_queues {
 	struct mlx5dv_devx_uar *uar;
 	bool own_uar;
-	int err;                         /* -EIO once an error CQE was seen (or a wait gave up) */
-	uint32_t err_pos;                /* with err: pi of the first WQE that did not execute */
-	/* The WQEs the last recovery discarded: positions in (lost_from, lost_to]. */
-	uint32_t lost_from, lost_to;
-	struct mlx5dm_send_path path;    /* how the QP reaches itself, for a reconnection */
+	uint32_t signal_th;
+	uint64_t stall_ns;               /* a wait fails after this long without a completion */
 
 	/* Send queue: (1 << log_nbb) WQEBBs of 64 bytes. */
 	uint8_t *sq_buf;
 	uint32_t log_nbb;
-	uint32_t pi;                     /* producer, in WQEBBs (wraps at 2^32) */
-	uint32_t ci;                     /* completed, in WQEBBs */
 	uint32_t *wqe_end;               /* per start WQEBB: pi after that WQE */
 	uint8_t *wqe_kept;               /* per start WQEBB: 1 for a kept write */
 	uint64_t *wqe_data_end;          /* per start WQEBB: staging head after it */
-	uint8_t *last_ctrl;              /* control segment of the last WQE posted */
-	uint32_t unrung;                 /* WQEs posted since the last doorbell */
-	uint32_t rung_pi;                /* pi at the last doorbell: what the device was told */
-	uint32_t since_signal;           /* WQEs since the last CQE request */
-	uint32_t signal_th;
-	uint64_t stall_ns;               /* a wait fails after this long without a completion */
 	uint32_t qpn;
 	struct mlx5dv_devx_obj *qp;
 	struct mlx5dv_devx_umem *sq_umem;
@@ -66,10 +59,28 @@ struct mlx5dm_send_ring {
 	/* Staging buffer for pointer writes, plus a 64-byte READ-fence target at its end. */
 	uint8_t *data_buf;
 	uint32_t data_size;
-	uint64_t data_head;              /* bytes ever reserved */
-	uint64_t data_tail;              /* bytes ever released by completions */
-	uint64_t data_unsignaled;        /* staged bytes behind no CQE request */
 	struct ibv_mr *data_mr;
+};
+
+struct mlx5dm_send_ring {
+	struct mlx5dm_dev *dev;
+	int err;                         /* -EIO once an error CQE was seen (or a wait gave up) */
+	uint32_t err_pos;                /* with err: pi of the first WQE that did not execute */
+	/* The WQEs the last recovery discarded: positions in (lost_from, lost_to]. */
+	uint32_t lost_from, lost_to;
+	struct mlx5dm_send_path path;    /* how the QP reaches itself, for a reconnection */
+	struct mlx5dm_send_queues queues;
+
+	uint32_t pi;                     /* producer, in WQEBBs (wraps at 2^32) */
+	uint32_t ci;                     /* completed, in WQEBBs */
+	uint8_t *last_ctrl;              /* control segment of the last WQE posted */
+	uint32_t unrung;                 /* WQEs posted since the last doorbell */
+	uint32_t rung_pi;                /* pi at the last doorbell: what the device was told */
+	uint32_t since_signal;           /* WQEs since the last CQE request */
+
+	uint64_t data_head;              /* staging bytes ever reserved */
+	uint64_t data_tail;              /* staging bytes ever released by completions */
+	uint64_t data_unsignaled;        /* staged bytes behind no CQE request */
 
 	/* Last ICM range written: the READ fence reads it back. */
 	uint64_t last_raddr;

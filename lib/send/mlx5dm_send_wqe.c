@@ -39,6 +39,13 @@ mlx5dm_send_htobe64(uint64_t v)
 /* Largest WQE the ring posts (FLOW_TBL_ACCESS, inline RDMA WRITE of 64 bytes): 2 WQEBBs. */
 #define MLX5DM_SEND_WQE_MAX 128u
 
+/* The SQ slot (WQEBB index) of position pos. */
+static inline uint32_t
+mlx5dm_send_slot(const struct mlx5dm_send_ring *ring, uint32_t pos)
+{
+	return pos & ((1u << ring->queues.log_nbb) - 1);
+}
+
 /*
  * Where a WQE of nbb WQEBBs is built: straight in the SQ when it does not
  * wrap past the buffer's end (nearly always), else in tmp, which
@@ -47,10 +54,10 @@ mlx5dm_send_htobe64(uint64_t v)
 static inline uint8_t *
 mlx5dm_send_wqe_at(struct mlx5dm_send_ring *ring, uint32_t nbb, uint8_t *tmp)
 {
-	uint32_t slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	uint32_t slot = mlx5dm_send_slot(ring, ring->pi);
 
-	if (slot + nbb <= (1u << ring->log_nbb))
-		return ring->sq_buf + (size_t)slot * 64;
+	if (slot + nbb <= (1u << ring->queues.log_nbb))
+		return ring->queues.sq_buf + (size_t)slot * 64;
 	return tmp;
 }
 
@@ -58,12 +65,12 @@ static inline void
 mlx5dm_send_commit(struct mlx5dm_send_ring *ring, const uint8_t *w, uint32_t start_slot,
 		   uint32_t len, const uint8_t *tmp)
 {
-	uint32_t first = ((1u << ring->log_nbb) - start_slot) * 64;
+	uint32_t first = ((1u << ring->queues.log_nbb) - start_slot) * 64;
 
 	if (w != tmp)
 		return;
-	memcpy(ring->sq_buf + (size_t)start_slot * 64, tmp, first);
-	memcpy(ring->sq_buf, tmp + first, len - first);
+	memcpy(ring->queues.sq_buf + (size_t)start_slot * 64, tmp, first);
+	memcpy(ring->queues.sq_buf, tmp + first, len - first);
 }
 
 static uint64_t
@@ -110,14 +117,14 @@ mlx5dm_send_stalled(const struct mlx5dm_send_ring *ring, int reaped,
 		return false;
 	}
 	/* The CPU clock is a system call: read only once the wall says so. */
-	return now - idle->wall > ring->stall_ns &&
-	       mlx5dm_send_clock_ns(CLOCK_THREAD_CPUTIME_ID) - idle->cpu > ring->stall_ns;
+	return now - idle->wall > ring->queues.stall_ns &&
+	       mlx5dm_send_clock_ns(CLOCK_THREAD_CPUTIME_ID) - idle->cpu > ring->queues.stall_ns;
 }
 
 static int
 mlx5dm_send_ring_db(struct mlx5dm_send_ring *ring)
 {
-	uint32_t *qp_dbr = (uint32_t *)(ring->dbr_buf + MLX5DM_SEND_QP_DBR_OFF);
+	uint32_t *qp_dbr = (uint32_t *)(ring->queues.dbr_buf + MLX5DM_SEND_QP_DBR_OFF);
 	uint64_t first8;
 
 	if (ring->unrung == 0)
@@ -127,7 +134,7 @@ mlx5dm_send_ring_db(struct mlx5dm_send_ring *ring)
 	__atomic_store_n(&qp_dbr[MLX5_SND_DBR], htonl(ring->pi & 0xffff), __ATOMIC_RELAXED);
 	mlx5dm_wmb();
 	memcpy(&first8, ring->last_ctrl, sizeof(first8));
-	mlx5dm_dev_doorbell(ring->uar, 0, first8);
+	mlx5dm_dev_doorbell(ring->queues.uar, 0, first8);
 	ring->rung_pi = ring->pi;
 	ring->unrung = 0;
 	ring->stats.doorbells++;
@@ -148,12 +155,12 @@ mlx5dm_send_fail(struct mlx5dm_send_ring *ring, uint32_t pos)
 static MLX5DM_ALWAYS_INLINE const struct mlx5_cqe64 *
 mlx5dm_send_cqe(const struct mlx5dm_send_ring *ring)
 {
-	const struct mlx5_cqe64 *cqe = (const void *)(ring->cq_buf +
-		(size_t)(ring->cq_ci & ((1u << ring->log_ncqe) - 1)) * 64);
+	const struct mlx5_cqe64 *cqe = (const void *)(ring->queues.cq_buf +
+		(size_t)(ring->queues.cq_ci & ((1u << ring->queues.log_ncqe) - 1)) * 64);
 	uint8_t op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
 
 	if ((op_own >> 4) == MLX5_CQE_INVALID ||
-	    (op_own & MLX5_CQE_OWNER_MASK) != ((ring->cq_ci >> ring->log_ncqe) & 1))
+	    (op_own & MLX5_CQE_OWNER_MASK) != ((ring->queues.cq_ci >> ring->queues.log_ncqe) & 1))
 		return NULL;
 	return cqe;
 }
@@ -162,7 +169,7 @@ mlx5dm_send_cqe(const struct mlx5dm_send_ring *ring)
 static int
 mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 {
-	uint32_t *cq_dbr = (uint32_t *)(ring->dbr_buf + MLX5DM_SEND_CQ_DBR_OFF);
+	uint32_t *cq_dbr = (uint32_t *)(ring->queues.dbr_buf + MLX5DM_SEND_CQ_DBR_OFF);
 	const struct mlx5_cqe64 *cqe;
 	int n = 0;
 
@@ -177,7 +184,7 @@ mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 			if (ring->err == 0) {
 				ring->stats.err_syndrome = e->syndrome;
 				MLX5DM_LOG(ERR, "send", "qpn 0x%x: error CQE opcode %u "
-					   "syndrome 0x%x vendor 0x%x at WQE %u", ring->qpn,
+					   "syndrome 0x%x vendor 0x%x at WQE %u", ring->queues.qpn,
 					   opcode, e->syndrome, e->vendor_err_synd,
 					   ntohs(e->wqe_counter));
 				/*
@@ -188,17 +195,18 @@ mlx5dm_send_reap(struct mlx5dm_send_ring *ring)
 								 (uint16_t)ring->ci));
 			}
 		}
-		slot = ntohs(cqe->wqe_counter) & ((1u << ring->log_nbb) - 1);
+		slot = mlx5dm_send_slot(ring, ntohs(cqe->wqe_counter));
 		/* Read by other threads (mlx5dm_send_done()). */
-		__atomic_store_n(&ring->ci, ring->wqe_end[slot], __ATOMIC_RELEASE);
-		ring->data_tail = ring->wqe_data_end[slot];
-		ring->cq_ci++;
+		__atomic_store_n(&ring->ci, ring->queues.wqe_end[slot], __ATOMIC_RELEASE);
+		ring->data_tail = ring->queues.wqe_data_end[slot];
+		ring->queues.cq_ci++;
 		n++;
 	}
 	if (n > 0) {
 		ring->stats.cqes += (uint64_t)n;
 		mlx5dm_wmb();
-		__atomic_store_n(&cq_dbr[0], htonl(ring->cq_ci & 0xffffff), __ATOMIC_RELAXED);
+		__atomic_store_n(&cq_dbr[0], htonl(ring->queues.cq_ci & 0xffffff),
+				 __ATOMIC_RELAXED);
 	}
 	return n;
 }
@@ -222,7 +230,7 @@ mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 int
 mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len)
 {
-	uint32_t size = 1u << ring->log_nbb;
+	uint32_t size = 1u << ring->queues.log_nbb;
 	struct mlx5dm_send_idle idle = { 0, 0 };
 	bool rung = false;
 	int reaped = 0;
@@ -231,14 +239,14 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 		uint64_t head = ring->data_head;
 
 		if (data_len != 0) {
-			uint32_t pos = (uint32_t)(head % ring->data_size);
+			uint32_t pos = (uint32_t)(head % ring->queues.data_size);
 
 			/* The reservation skips the tail end. */
-			if (pos + data_len > ring->data_size)
-				head += ring->data_size - pos;
+			if (pos + data_len > ring->queues.data_size)
+				head += ring->queues.data_size - pos;
 		}
 		if (ring->pi + nbb - ring->ci <= size &&
-		    head + data_len - ring->data_tail <= ring->data_size)
+		    head + data_len - ring->data_tail <= ring->queues.data_size)
 			return 0;
 		if (ring->err != 0)
 			return ring->err;
@@ -248,8 +256,9 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 			rung = true;
 		} else if (mlx5dm_send_stalled(ring, reaped, &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: no completion for %u ms (pi %u ci %u)",
-				   ring->qpn, (unsigned int)(ring->stall_ns / 1000000),
-				   ring->pi, ring->ci);
+				   ring->queues.qpn,
+				   (unsigned int)(ring->queues.stall_ns / 1000000), ring->pi,
+				   ring->ci);
 			mlx5dm_send_fail(ring, ring->ci);
 			return -ETIMEDOUT;
 		}
@@ -267,20 +276,20 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uin
 {
 	struct mlx5_wqe_ctrl_seg *ctrl = (struct mlx5_wqe_ctrl_seg *)(void *)w;
 	uint32_t nbb = (ds * 16 + 63) / 64;
-	uint32_t slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	uint32_t slot = mlx5dm_send_slot(ring, ring->pi);
 
 	ctrl->opmod_idx_opcode = htonl(((uint32_t)opmod << 24) | ((ring->pi & 0xffff) << 8) |
 				       opcode);
-	ctrl->qpn_ds = htonl((ring->qpn << 8) | ds);
+	ctrl->qpn_ds = htonl((ring->queues.qpn << 8) | ds);
 	ctrl->signature = 0;
 	ctrl->dci_stream_channel_id = 0;
 	ctrl->fm_ce_se = signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
 	ctrl->imm = htonl(imm);
-	ring->last_ctrl = ring->sq_buf + (size_t)slot * 64;
+	ring->last_ctrl = ring->queues.sq_buf + (size_t)slot * 64;
 	ring->pi += nbb;
-	ring->wqe_end[slot] = ring->pi;
-	ring->wqe_data_end[slot] = ring->data_head;
-	ring->wqe_kept[slot] = 0;
+	ring->queues.wqe_end[slot] = ring->pi;
+	ring->queues.wqe_data_end[slot] = ring->data_head;
+	ring->queues.wqe_kept[slot] = 0;
 	ring->unrung++;
 	ring->stats.wqes++;
 	if (signal) {
@@ -294,8 +303,8 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uin
 static inline bool
 mlx5dm_send_want_signal(struct mlx5dm_send_ring *ring, uint32_t staged)
 {
-	return ring->since_signal + 1 >= ring->signal_th ||
-	       ring->data_unsignaled + staged > ring->data_size / 4;
+	return ring->since_signal + 1 >= ring->queues.signal_th ||
+	       ring->data_unsignaled + staged > ring->queues.data_size / 4;
 }
 
 static inline void
@@ -337,19 +346,19 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	int ret;
 
 	/* Usually there is room: the wait (and its clock) only when the SQ is full. */
-	if (MLX5DM_UNLIKELY(ring->pi + nbb - ring->ci > (1u << ring->log_nbb))) {
+	if (MLX5DM_UNLIKELY(ring->pi + nbb - ring->ci > (1u << ring->queues.log_nbb))) {
 		ret = mlx5dm_send_wait_room(ring, nbb, 0);
 		if (ret < 0)
 			return ret;
 	}
-	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	/*
 	 * Unsignaled staged bytes stay within the bound that
 	 * mlx5dm_send_stage() signals past: an inline write only counts WQEs.
 	 */
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds,
-			  ring->since_signal + 1 >= ring->signal_th, 0);
+			  ring->since_signal + 1 >= ring->queues.signal_th, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	hdr = htonl(MLX5_INLINE_SEG | len);
 	memcpy(w + 32, &hdr, sizeof(hdr));
@@ -374,9 +383,9 @@ mlx5dm_send_stage(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t len, boo
 	ret = mlx5dm_send_wait_room(ring, nbb, len);
 	if (ret < 0)
 		return ret;
-	pos = (uint32_t)(ring->data_head % ring->data_size);
-	if (pos + len > ring->data_size) {
-		ring->data_head += ring->data_size - pos;
+	pos = (uint32_t)(ring->data_head % ring->queues.data_size);
+	if (pos + len > ring->queues.data_size) {
+		ring->data_head += ring->queues.data_size - pos;
 		pos = 0;
 	}
 	ring->data_head += len;
@@ -399,13 +408,13 @@ mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	pos = mlx5dm_send_stage(ring, 1, len, &sig);
 	if (pos < 0)
 		return pos;
-	memcpy(ring->data_buf + pos, data, len);
-	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	memcpy(ring->queues.data_buf + pos, data, len);
+	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
-	mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->data_buf + pos),
-			 ring->data_mr->lkey, len);
+	mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->queues.data_buf + pos),
+			 ring->queues.data_mr->lkey, len);
 	mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
 	return 0;
 }
@@ -433,16 +442,16 @@ mlx5dm_send_repeat_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint
 	pos = mlx5dm_send_stage(ring, nbb, stage, &sig);
 	if (pos < 0)
 		return pos;
-	data = ring->data_buf + pos;
+	data = ring->queues.data_buf + pos;
 	for (i = 0; i < units; i++)
 		memcpy(data + (size_t)i * unit_len, unit, unit_len);
-	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds, sig, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	for (i = 0, left = n * unit_len; i < nseg; i++, left -= stage)
-		mlx5dm_send_dptr(w + 32 + 16 * i, (uint64_t)(uintptr_t)data, ring->data_mr->lkey,
-				 MLX5DM_MIN(left, stage));
+		mlx5dm_send_dptr(w + 32 + 16 * i, (uint64_t)(uintptr_t)data,
+				 ring->queues.data_mr->lkey, MLX5DM_MIN(left, stage));
 	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
 	return (int)n;
 }
@@ -520,11 +529,11 @@ mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint
 		return -EINVAL;
 	ret = mlx5dm_send_write(ring, remote_addr, rkey, data, len);
 	if (MLX5DM_LIKELY(ret == 0)) {
-		ring->wqe_kept[start & ((1u << ring->log_nbb) - 1)] = 1;
+		ring->queues.wqe_kept[mlx5dm_send_slot(ring, start)] = 1;
 		return 0;
 	}
 	if (ring->nb_refused == MLX5DM_SEND_REFUSED) {
-		MLX5DM_LOG(ERR, "send", "qpn 0x%x: a refused kept write dropped", ring->qpn);
+		MLX5DM_LOG(ERR, "send", "qpn 0x%x: a refused kept write dropped", ring->queues.qpn);
 		memmove(&ring->refused[0], &ring->refused[1],
 			sizeof(ring->refused[0]) * (MLX5DM_SEND_REFUSED - 1));
 		ring->nb_refused--;
@@ -542,12 +551,12 @@ static void
 mlx5dm_send_kept_read(const struct mlx5dm_send_ring *ring, uint32_t slot, uint32_t nbb,
 		      struct mlx5dm_send_kept *k)
 {
-	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint32_t mask = (1u << ring->queues.log_nbb) - 1;
 	uint8_t w[MLX5DM_SEND_WQE_MAX];
 	uint32_t i, hdr, raddr[2], rkey;
 
 	for (i = 0; i < nbb && i < MLX5DM_SEND_WQE_MAX / 64; i++)
-		memcpy(w + i * 64, ring->sq_buf + (size_t)((slot + i) & mask) * 64, 64);
+		memcpy(w + i * 64, ring->queues.sq_buf + (size_t)((slot + i) & mask) * 64, 64);
 	memcpy(raddr, w + 16, sizeof(raddr));
 	memcpy(&rkey, w + 24, sizeof(rkey));
 	memcpy(&hdr, w + 32, sizeof(hdr));
@@ -565,28 +574,28 @@ mlx5dm_send_kept_read(const struct mlx5dm_send_ring *ring, uint32_t slot, uint32
 uint32_t
 mlx5dm_send_lost_kept(struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out, uint32_t max)
 {
-	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint32_t mask = (1u << ring->queues.log_nbb) - 1;
+	const uint32_t *end = ring->queues.wqe_end;
 	uint32_t pos, n = 0;
 
-	for (pos = ring->err_pos; pos != ring->pi && n < max; pos = ring->wqe_end[pos & mask])
-		if (ring->wqe_kept[pos & mask])
-			mlx5dm_send_kept_read(ring, pos & mask, ring->wqe_end[pos & mask] - pos,
-					      &out[n++]);
+	for (pos = ring->err_pos; pos != ring->pi && n < max; pos = end[pos & mask])
+		if (ring->queues.wqe_kept[pos & mask])
+			mlx5dm_send_kept_read(ring, pos & mask, end[pos & mask] - pos, &out[n++]);
 	return n;
 }
 
 bool
 mlx5dm_send_kept_due(const struct mlx5dm_send_ring *ring)
 {
-	uint32_t mask = (1u << ring->log_nbb) - 1;
+	uint32_t mask = (1u << ring->queues.log_nbb) - 1;
 	uint32_t pos;
 
 	if (ring->err == 0)
 		return false;
 	if (ring->nb_refused != 0)
 		return true;
-	for (pos = ring->err_pos; pos != ring->pi; pos = ring->wqe_end[pos & mask])
-		if (ring->wqe_kept[pos & mask])
+	for (pos = ring->err_pos; pos != ring->pi; pos = ring->queues.wqe_end[pos & mask])
+		if (ring->queues.wqe_kept[pos & mask])
 			return true;
 	return false;
 }
@@ -609,7 +618,7 @@ mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const voi
 	ret = mlx5dm_send_wait_room(ring, nbb, 0);
 	if (ret < 0)
 		return ret;
-	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	mlx5dm_send_begin(ring, w, MLX5DM_OPCODE_FLOW_TBL_ACCESS,
 			  MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT, ds,
@@ -668,7 +677,7 @@ mlx5dm_send_quiesce(struct mlx5dm_send_ring *ring)
 	while (ring->ci != ring->rung_pi) {
 		if (mlx5dm_send_stalled(ring, mlx5dm_send_reap(ring), &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: failed QP not flushed (pi %u ci %u)",
-				   ring->qpn, ring->rung_pi, ring->ci);
+				   ring->queues.qpn, ring->rung_pi, ring->ci);
 			return -ETIMEDOUT;
 		}
 	}
@@ -718,14 +727,15 @@ mlx5dm_send_fence(struct mlx5dm_send_ring *ring)
 	ret = mlx5dm_send_wait_room(ring, 1, 0);
 	if (ret < 0)
 		return ret;
-	slot = ring->pi & ((1u << ring->log_nbb) - 1);
+	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
 	if (ring->last_len != 0) {
 		/* READ back the last written range: on RC it completes after every prior WRITE. */
 		mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_READ, 0, 3, true, 0);
 		mlx5dm_send_raddr(w + 16, ring->last_raddr, ring->last_rkey);
-		mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->data_buf + ring->data_size),
-				 ring->data_mr->lkey, ring->last_len);
+		mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->queues.data_buf +
+							       ring->queues.data_size),
+				 ring->queues.data_mr->lkey, ring->last_len);
 		mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
 		ring->stats.reads++;
 	} else {
@@ -783,7 +793,7 @@ mlx5dm_send_drain(struct mlx5dm_send_ring *ring)
 		 */
 		if (mlx5dm_send_stalled(ring, ret, &idle)) {
 			MLX5DM_LOG(ERR, "send", "qpn 0x%x: drain timed out (pi %u ci %u), "
-				   "the ring stays usable", ring->qpn, ring->pi, ring->ci);
+				   "the ring stays usable", ring->queues.qpn, ring->pi, ring->ci);
 			ring->stats.drain_timeouts++;
 			return -ETIMEDOUT;
 		}

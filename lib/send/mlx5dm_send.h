@@ -121,19 +121,28 @@ int mlx5dm_send_write_repeat(struct mlx5dm_send_ring *ring, uint64_t remote_addr
  * mlx5dm_send_write() (len 1 to MLX5DM_SEND_MAX_INLINE, inline), with the
  * WQE marked: the SQ keeps its bytes until the slot is reused, which is
  * after its completion, so no copy is made. Should the ring lose it (the
- * QP failed at or before it) or refuse it (in error, or no room: up to
- * MLX5DM_SEND_REFUSED such writes are copied and kept, the oldest dropped
- * past that), mlx5dm_send_recover() posts it again, in posting order,
- * behind the reset QP. Returns as mlx5dm_send_write().
+ * QP failed at or before it), mlx5dm_send_recover() posts it again, in
+ * posting order, behind the reset QP. On a ring in error (-EIO, or
+ * -ETIMEDOUT when its wait for room made it so) the WQE is built all the
+ * same and not rung, to be lost with the QP's: the other posts leave the
+ * SQ room for one such write between two recoveries (a caller that
+ * would post more makes room with mlx5dm_send_kept_room() first, which
+ * refuses on a ring in error). Past that room it is dropped, logged.
  */
-#define MLX5DM_SEND_REFUSED 64u
 int mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 			   const void *data, uint32_t len);
 
 /*
- * True when the ring is in error and a kept write did not execute (lost
- * with the QP or refused): the device may still reach what it was meant
- * to cut off until mlx5dm_send_recover() posts it again.
+ * Make room for one mlx5dm_send_write_kept(): when 0, the next one
+ * succeeds if nothing else is posted before it. -EIO (the ring is in
+ * error) or -ETIMEDOUT (the wait for room, as mlx5dm_send_write()'s).
+ */
+int mlx5dm_send_kept_room(struct mlx5dm_send_ring *ring);
+
+/*
+ * True when the ring is in error and a kept write did not execute: the
+ * device may still reach what it was meant to cut off until
+ * mlx5dm_send_recover() posts it again.
  */
 bool mlx5dm_send_kept_due(const struct mlx5dm_send_ring *ring);
 
@@ -158,9 +167,10 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * is in the statistics) moves the QP to the error state, as on a
  * ConnectX: that WQE wrote nothing, the WQEs before it executed, and every
  * later one is flushed unexecuted. The ring then stays in error until
- * mlx5dm_send_recover(): every call returns -EIO (nothing is posted or
- * retried). A ring that waited the stall limit for room without any
- * completion is in error too (a WQE of an operation may then be missing).
+ * mlx5dm_send_recover(): every call returns -EIO (nothing is posted, but
+ * a kept write, and nothing is retried). A ring that waited the stall
+ * limit for room without any completion is in error too (a WQE of an
+ * operation may then be missing).
  * A drain that waited that long is not: it returns -ETIMEDOUT with every
  * write still posted, and a later drain waits for them again.
  */
@@ -170,8 +180,8 @@ int mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes);
  * was told of (as mlx5dm_send_quiesce()), reset the QP and connect it
  * again (RST, INIT, RTR, RTS). The WQEs that did not execute are dropped:
  * mlx5dm_send_lost() keeps answering for them until the next recovery.
- * The kept writes among them, then those refused, are posted again in
- * their order (mlx5dm_send_stats.rewrites counts them), not waited for.
+ * The kept writes among them are posted again in their order
+ * (mlx5dm_send_stats.rewrites counts them), not waited for.
  * 0 (also on a ring not in error), -ETIMEDOUT (the device did not flush:
  * the ring stays in error, and a later call tries again), or what the
  * device refused.

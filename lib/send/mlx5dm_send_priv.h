@@ -15,7 +15,10 @@
 #define MLX5DM_SEND_CQ_DBR_OFF 0u
 #define MLX5DM_SEND_QP_DBR_OFF 64u
 
-/* A kept write, copied: one the ring refused, or one a recovery posts again. */
+/* WQEBBs of a kept write (an inline RDMA WRITE) at most. */
+#define MLX5DM_SEND_KEPT_NBB 2u
+
+/* A kept write, copied: one a recovery posts again. */
 struct mlx5dm_send_kept {
 	uint64_t addr;
 	uint32_t rkey;
@@ -88,15 +91,14 @@ struct mlx5dm_send_ring {
 	uint32_t last_len;
 
 	struct mlx5dm_send_stats stats;
-
-	/* Kept writes refused (mlx5dm_send_write_kept()), oldest first. */
-	uint32_t nb_refused;
-	struct mlx5dm_send_kept refused[MLX5DM_SEND_REFUSED];
 };
 
 /* mlx5dm_send_wqe.c */
 int mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len);
-uint32_t mlx5dm_send_lost_kept(struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out,
+uint32_t mlx5dm_send_lost_kept(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out,
 			       uint32_t max);
+/* Post a kept write where the caller found room, whatever the ring's error. */
+void mlx5dm_send_kept_post(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			   const void *data, uint32_t len);
 
 #endif /* _MLX5DM_SEND_PRIV_H_ */

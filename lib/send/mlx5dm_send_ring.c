@@ -207,9 +207,6 @@ mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
 	 * lost ones when those wrapped past the SQ's end.
 	 */
 	n = mlx5dm_send_lost_kept(ring, again, max);
-	for (i = 0; i < ring->nb_refused && n < max; i++)
-		again[n++] = ring->refused[i];
-	ring->nb_refused = 0;
 	restart = (ring->pi + 0xffffu) & ~0xffffu;
 	ring->lost_from = ring->err_pos;
 	ring->lost_to = restart;
@@ -225,13 +222,16 @@ mlx5dm_send_recover(struct mlx5dm_send_ring *ring)
 	ring->err = 0;
 	ring->stats.recoveries++;
 	MLX5DM_LOG(INFO, "send", "qpn 0x%x: back in RTS; WQEs %u to %u were not executed, "
-		   "%u kept writes among them or refused posted again", ring->queues.qpn,
+		   "%u kept writes among them posted again", ring->queues.qpn,
 		   ring->lost_from, restart, n);
-	/* A post the ring refuses again keeps that write for the next recovery. */
+	/*
+	 * They held no more of the SQ, now empty, than they take again; they
+	 * are kept writes again, should the QP fail once more.
+	 */
 	for (i = 0; i < n; i++)
-		if (mlx5dm_send_write_kept(ring, again[i].addr, again[i].rkey, again[i].data,
-					   again[i].len) == 0)
-			ring->stats.rewrites++;
+		mlx5dm_send_kept_post(ring, again[i].addr, again[i].rkey, again[i].data,
+				      again[i].len);
+	ring->stats.rewrites += n;
 	return 0;
 }
 

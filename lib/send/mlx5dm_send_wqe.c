@@ -39,6 +39,16 @@ mlx5dm_send_htobe64(uint64_t v)
 /* Largest WQE the ring posts (FLOW_TBL_ACCESS, inline RDMA WRITE of 64 bytes): 2 WQEBBs. */
 #define MLX5DM_SEND_WQE_MAX 128u
 
+/*
+ * WQEBBs the posts may fill: the SQ keeps those of a kept write free for
+ * one posted on the ring in error (mlx5dm_send_write_kept()).
+ */
+static inline uint32_t
+mlx5dm_send_room(const struct mlx5dm_send_ring *ring)
+{
+	return (1u << ring->queues.log_nbb) - MLX5DM_SEND_KEPT_NBB;
+}
+
 /* The SQ slot (WQEBB index) of position pos. */
 static inline uint32_t
 mlx5dm_send_slot(const struct mlx5dm_send_ring *ring, uint32_t pos)
@@ -230,7 +240,7 @@ mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 int
 mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len)
 {
-	uint32_t size = 1u << ring->queues.log_nbb;
+	uint32_t size = mlx5dm_send_room(ring);
 	struct mlx5dm_send_idle idle = { 0, 0 };
 	bool rung = false;
 	int reaped = 0;
@@ -327,30 +337,27 @@ mlx5dm_send_dptr(uint8_t *at, uint64_t addr, uint32_t lkey, uint32_t len)
 	d->addr = mlx5dm_send_htobe64(addr);
 }
 
+/* WQEBBs of an inline RDMA WRITE of len bytes. */
+#define MLX5DM_SEND_INLINE_NBB(len) ((2 * 16 + (4 + (len) + 15) / 16 * 16 + 63) / 64)
+
 /*
- * An RDMA WRITE with the data inline in the WQE (len <= MLX5DM_SEND_MAX_INLINE).
- * Inlined into mlx5dm_send_write() once per STE write size (a full entry,
- * its control half) and once for the rest: the segment count, the WQEBBs
- * and the copies are constants of the two STE sizes.
+ * Build an RDMA WRITE with the data inline in the WQE (len <=
+ * MLX5DM_SEND_MAX_INLINE), where the caller found room for it. Inlined into
+ * mlx5dm_send_write() once per STE write size (a full entry, its control
+ * half) and once for the rest: the segment count, the WQEBBs and the
+ * copies are constants of the two STE sizes.
  */
-static MLX5DM_ALWAYS_INLINE int
-mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
-			 const void *data, uint32_t len)
+static MLX5DM_ALWAYS_INLINE void
+mlx5dm_send_inline_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+		       const void *data, uint32_t len)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
 	uint32_t inl = (4 + len + 15) & ~15u;
 	uint32_t ds = 2 + inl / 16;
-	uint32_t nbb = (ds * 16 + 63) / 64;
+	uint32_t nbb = MLX5DM_SEND_INLINE_NBB(len);
 	uint32_t slot, hdr;
 	uint8_t *w;
-	int ret;
 
-	/* Usually there is room: the wait (and its clock) only when the SQ is full. */
-	if (MLX5DM_UNLIKELY(ring->pi + nbb - ring->ci > (1u << ring->queues.log_nbb))) {
-		ret = mlx5dm_send_wait_room(ring, nbb, 0);
-		if (ret < 0)
-			return ret;
-	}
 	slot = mlx5dm_send_slot(ring, ring->pi);
 	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	/*
@@ -366,6 +373,22 @@ mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	memset(w + 36 + len, 0, inl - 4 - len);
 	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
 	ring->stats.inline_writes++;
+}
+
+static MLX5DM_ALWAYS_INLINE int
+mlx5dm_send_write_inline(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+			 const void *data, uint32_t len)
+{
+	uint32_t nbb = MLX5DM_SEND_INLINE_NBB(len);
+	int ret;
+
+	/* Usually there is room: the wait (and its clock) only when the SQ is full. */
+	if (MLX5DM_UNLIKELY(ring->pi + nbb - ring->ci > mlx5dm_send_room(ring))) {
+		ret = mlx5dm_send_wait_room(ring, nbb, 0);
+		if (ret < 0)
+			return ret;
+	}
+	mlx5dm_send_inline_wqe(ring, remote_addr, rkey, data, len);
 	return 0;
 }
 
@@ -517,32 +540,55 @@ mlx5dm_send_write(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t 
 }
 
 int
+mlx5dm_send_kept_room(struct mlx5dm_send_ring *ring)
+{
+	int ret = 0;
+
+	if (MLX5DM_UNLIKELY(ring->pi + MLX5DM_SEND_KEPT_NBB - ring->ci > mlx5dm_send_room(ring)))
+		ret = mlx5dm_send_wait_room(ring, MLX5DM_SEND_KEPT_NBB, 0);
+	/* The flush of a QP that failed meanwhile makes room too. */
+	return ret < 0 ? ret : ring->err;
+}
+
+void
+mlx5dm_send_kept_post(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
+		      const void *data, uint32_t len)
+{
+	uint32_t start = ring->pi;
+
+	/* A table slot's whole image, as most unlinks write: its sizes are constants. */
+	if (MLX5DM_LIKELY(len == MLX5DM_SEND_MAX_INLINE))
+		mlx5dm_send_inline_wqe(ring, remote_addr, rkey, data, MLX5DM_SEND_MAX_INLINE);
+	else
+		mlx5dm_send_inline_wqe(ring, remote_addr, rkey, data, len);
+	ring->queues.wqe_kept[mlx5dm_send_slot(ring, start)] = 1;
+	ring->last_raddr = remote_addr;
+	ring->last_rkey = rkey;
+	ring->last_len = len;
+	ring->stats.writes++;
+	ring->stats.write_bytes += len;
+}
+
+int
 mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 		       const void *data, uint32_t len)
 {
-	/* An inline write is one WQE, from the producer index as it is now. */
-	uint32_t start = ring->pi;
-	struct mlx5dm_send_kept *k;
 	int ret;
 
 	if (data == NULL || len == 0 || len > MLX5DM_SEND_MAX_INLINE)
 		return -EINVAL;
-	ret = mlx5dm_send_write(ring, remote_addr, rkey, data, len);
-	if (MLX5DM_LIKELY(ret == 0)) {
-		ring->queues.wqe_kept[mlx5dm_send_slot(ring, start)] = 1;
-		return 0;
+	ret = mlx5dm_send_kept_room(ring);
+	/*
+	 * On a ring in error the write is built where the next WQE goes and
+	 * never rung: lost with those the failed QP flushes, the recovery
+	 * finds it among them. The posts left room for one.
+	 */
+	if (ret < 0 && ring->pi + MLX5DM_SEND_KEPT_NBB - ring->ci > 1u << ring->queues.log_nbb) {
+		MLX5DM_LOG(ERR, "send", "qpn 0x%x: no room for a kept write on the ring in error",
+			   ring->queues.qpn);
+		return ret;
 	}
-	if (ring->nb_refused == MLX5DM_SEND_REFUSED) {
-		MLX5DM_LOG(ERR, "send", "qpn 0x%x: a refused kept write dropped", ring->queues.qpn);
-		memmove(&ring->refused[0], &ring->refused[1],
-			sizeof(ring->refused[0]) * (MLX5DM_SEND_REFUSED - 1));
-		ring->nb_refused--;
-	}
-	k = &ring->refused[ring->nb_refused++];
-	k->addr = remote_addr;
-	k->rkey = rkey;
-	k->len = len;
-	memcpy(k->data, data, len);
+	mlx5dm_send_kept_post(ring, remote_addr, rkey, data, len);
 	return ret;
 }
 
@@ -568,36 +614,32 @@ mlx5dm_send_kept_read(const struct mlx5dm_send_ring *ring, uint32_t slot, uint32
 
 /*
  * The kept writes among the WQEs the failed QP did not execute (from
- * err_pos to pi), copied to out in their order: at most max. The QP is
- * flushed: their slots stay as they were until the next post.
+ * err_pos to pi), copied to out (NULL: counted) in their order: at most
+ * max. The QP is flushed: their slots stay as they were until the next
+ * post.
  */
 uint32_t
-mlx5dm_send_lost_kept(struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out, uint32_t max)
+mlx5dm_send_lost_kept(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_kept *out,
+		      uint32_t max)
 {
 	uint32_t mask = (1u << ring->queues.log_nbb) - 1;
 	const uint32_t *end = ring->queues.wqe_end;
 	uint32_t pos, n = 0;
 
-	for (pos = ring->err_pos; pos != ring->pi && n < max; pos = end[pos & mask])
-		if (ring->queues.wqe_kept[pos & mask])
-			mlx5dm_send_kept_read(ring, pos & mask, end[pos & mask] - pos, &out[n++]);
+	for (pos = ring->err_pos; pos != ring->pi && n < max; pos = end[pos & mask]) {
+		if (!ring->queues.wqe_kept[pos & mask])
+			continue;
+		if (out != NULL)
+			mlx5dm_send_kept_read(ring, pos & mask, end[pos & mask] - pos, &out[n]);
+		n++;
+	}
 	return n;
 }
 
 bool
 mlx5dm_send_kept_due(const struct mlx5dm_send_ring *ring)
 {
-	uint32_t mask = (1u << ring->queues.log_nbb) - 1;
-	uint32_t pos;
-
-	if (ring->err == 0)
-		return false;
-	if (ring->nb_refused != 0)
-		return true;
-	for (pos = ring->err_pos; pos != ring->pi; pos = ring->queues.wqe_end[pos & mask])
-		if (ring->queues.wqe_kept[pos & mask])
-			return true;
-	return false;
+	return ring->err != 0 && mlx5dm_send_lost_kept(ring, NULL, 1) != 0;
 }
 
 int

@@ -571,6 +571,31 @@ ring_bad_write(struct fenv *fe)
 					   line, sizeof(line)), 0);
 }
 
+/*
+ * A failing write, then writes that are never executed (they follow it)
+ * until the ring's posts have no room left for a 64-byte write: the next
+ * one waits for room, rings the doorbell and finds the error.
+ */
+static void
+ring_bad_write_full(struct fenv *fe)
+{
+	struct mlx5dm_send_ring *ring = fe->e->ctx->queues[0].ring;
+	uint64_t bad = ring->last_raddr + (1ull << 40);
+	struct mlx5dm_send_stats st, st0;
+	uint8_t line[64];
+
+	memset(line, 0xee, sizeof(line));
+	mlx5dm_send_stats_get(ring, &st0);
+	for (;;) {
+		assert_int_equal(mlx5dm_send_write(ring, bad, ring->last_rkey, line, 64), 0);
+		mlx5dm_send_stats_get(ring, &st);
+		/* Two WQEBBs each; the SQ keeps two for a kept write of a ring in error. */
+		if (st.outstanding + 4 > st.size)
+			break;
+	}
+	assert_int_equal(st.doorbells, st0.doorbells);
+}
+
 /* Where a UDP frame to dmac goes (an RQ index or RX_DROPPED). */
 static int
 dmac_send(struct fenv *fe, uint64_t dmac)
@@ -866,6 +891,35 @@ test_ring_recovery(void **state)
 }
 
 /*
+ * A one-level rule on dmac, created and executed (steering to queue 2)
+ * in a new environment, whose matcher is *m; *before: the state to come
+ * back to once it is gone.
+ */
+static struct mlx5dm_rule *
+dmac_rule_open(struct fenv *fe, uint64_t dmac, struct mlx5dm_matcher **m, struct snap *before)
+{
+	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 };
+	struct mlx5dm_rule *r;
+
+	fenv_open(fe);
+	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
+	*m = senv_matcher(fe->e->tbl, 1, CRIT(outer), mask, 0);
+	/* Once for the lasting effects of a success (slab blocks, index room). */
+	mp_mac(v, F(outer, dmac_47_16), dmac + 1);
+	r = mlx5dm_rule_create(*m, 0, v, 1, &fe->e->to_q[2]);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_domain_sync(fe->e->rx, MLX5DM_SYNC_MEM), 0);
+	*before = snap_take(fe);
+	mp_mac(v, F(outer, dmac_47_16), dmac);
+	r = mlx5dm_rule_create(*m, 0, v, 1, &fe->e->to_q[2]);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_queue_drain(fe->e->ctx, 0), 0);
+	assert_int_equal(dmac_send(fe, dmac), 2);
+	return r;
+}
+
+/*
  * A deletion the ring loses after its call returned: the bad write goes
  * before the destroy's unlink, so the QP flushes the unlink unexecuted.
  * The rule has left the library, yet the device still holds its entry
@@ -877,10 +931,10 @@ test_ring_recovery(void **state)
 static void
 test_lost_unlink_redo(void **state)
 {
-	uint8_t mask[MP_SIZE] = { 0 }, v[MP_SIZE] = { 0 }, dev[64], was[64];
 	const uint64_t dmac = 0x0e00000000a5ull;
 	struct mlx5dm_queue_stats qs;
 	struct mlx5dm_matcher *m;
+	uint8_t dev[64], was[64];
 	struct mlx5dm_rule *r;
 	struct snap before;
 	struct fenv fe;
@@ -888,21 +942,7 @@ test_lost_unlink_redo(void **state)
 	unsigned int i;
 
 	(void)state;
-	fenv_open(&fe);
-	mp_mac(mask, F(outer, dmac_47_16), 0xffffffffffffull);
-	m = senv_matcher(fe.e->tbl, 1, CRIT(outer), mask, 0);
-	/* Once for the lasting effects of a success (slab blocks, index room). */
-	mp_mac(v, F(outer, dmac_47_16), dmac + 1);
-	r = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
-	assert_non_null(r);
-	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
-	before = snap_take(&fe);
-	mp_mac(v, F(outer, dmac_47_16), dmac);
-	r = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
-	assert_non_null(r);
-	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
-	assert_int_equal(dmac_send(&fe, dmac), 2);
+	r = dmac_rule_open(&fe, dmac, &m, &before);
 	/* One level, alone in its slot: the unlink rewrites that slot. */
 	assert_false(mlx5dm_rule_last(r)->collision);
 	assert_null(mlx5dm_rule_last(r)->next_col);
@@ -948,6 +988,43 @@ test_lost_unlink_redo(void **state)
 	/* The ICM and records are back. */
 	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
 	snap_assert(&fe, &before, "lost unlink", 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	fenv_close(&fe);
+}
+
+/*
+ * Undoing a half-made rule (mlx5dm_rule_discard(), as an FDB rule whose
+ * other side failed) on a ring in error whose SQ the posts filled: the
+ * rule leaves the library, and its unlink, which the ring could not
+ * execute, takes the room the SQ kept for it. It is lost with the failed
+ * QP's WQEs: the rule steers and its ICM is not handed back until the
+ * recovery writes the unlink again.
+ */
+static void
+test_discard_on_ring_in_error(void **state)
+{
+	const uint64_t dmac = 0x0e00000000c9ull;
+	struct mlx5dm_queue_stats qs;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	struct snap before;
+	struct fenv fe;
+
+	(void)state;
+	r = dmac_rule_open(&fe, dmac, &m, &before);
+	ring_bad_write_full(&fe);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
+	mlx5dm_rule_discard(r, 0);
+	assert_int_equal(mlx5dm_send_kept_due(fe.e->ctx->queues[0].ring), true);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
+	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.unlinks_redone, 1);
+	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	snap_assert(&fe, &before, "discard on a ring in error", 0);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	fenv_close(&fe);
 }
@@ -1043,6 +1120,7 @@ main(void)
 		cmocka_unit_test(test_ring_recovery),
 		cmocka_unit_test(test_lost_unlink_redo),
 		cmocka_unit_test(test_lost_unlinks_wrap),
+		cmocka_unit_test(test_discard_on_ring_in_error),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

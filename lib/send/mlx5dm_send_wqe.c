@@ -56,30 +56,18 @@ mlx5dm_send_slot(const struct mlx5dm_send_ring *ring, uint32_t pos)
 	return pos & ((1u << ring->queues.log_nbb) - 1);
 }
 
-/*
- * Where a WQE of nbb WQEBBs is built: straight in the SQ when it does not
- * wrap past the buffer's end (nearly always), else in tmp, which
- * mlx5dm_send_commit() then copies in two pieces.
- */
-static inline uint8_t *
-mlx5dm_send_wqe_at(struct mlx5dm_send_ring *ring, uint32_t nbb, uint8_t *tmp)
-{
-	uint32_t slot = mlx5dm_send_slot(ring, ring->pi);
-
-	if (slot + nbb <= (1u << ring->queues.log_nbb))
-		return ring->queues.sq_buf + (size_t)slot * 64;
-	return tmp;
-}
-
+/* The WQE of len bytes at w, begun (mlx5dm_send_begin()), is in the SQ. */
 static inline void
-mlx5dm_send_commit(struct mlx5dm_send_ring *ring, const uint8_t *w, uint32_t start_slot,
-		   uint32_t len, const uint8_t *tmp)
+mlx5dm_send_commit(struct mlx5dm_send_ring *ring, const uint8_t *w, uint32_t len,
+		   const uint8_t *tmp)
 {
-	uint32_t first = ((1u << ring->queues.log_nbb) - start_slot) * 64;
+	uint32_t start, first;
 
 	if (w != tmp)
 		return;
-	memcpy(ring->queues.sq_buf + (size_t)start_slot * 64, tmp, first);
+	start = mlx5dm_send_slot(ring, ring->pi - (len + 63) / 64);
+	first = ((1u << ring->queues.log_nbb) - start) * 64;
+	memcpy(ring->queues.sq_buf + (size_t)start * 64, tmp, first);
 	memcpy(ring->queues.sq_buf, tmp + first, len - first);
 }
 
@@ -277,16 +265,20 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 }
 
 /*
- * Write the control segment of a WQE of ds segments at w and account it
- * (w: from mlx5dm_send_wqe_at() for the current producer index).
+ * Begin a WQE of ds segments at the producer index: write its control
+ * segment and account it. It is built straight in the SQ when it does
+ * not wrap past the buffer's end (nearly always), else in tmp, which
+ * mlx5dm_send_commit() then copies in two pieces. Returns where.
  */
-static inline void
-mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uint8_t opmod,
+static inline uint8_t *
+mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *tmp, uint8_t opcode, uint8_t opmod,
 		  uint32_t ds, bool signal, uint32_t imm)
 {
-	struct mlx5_wqe_ctrl_seg *ctrl = (struct mlx5_wqe_ctrl_seg *)(void *)w;
 	uint32_t nbb = (ds * 16 + 63) / 64;
 	uint32_t slot = mlx5dm_send_slot(ring, ring->pi);
+	uint8_t *w = slot + nbb <= (1u << ring->queues.log_nbb) ?
+		     ring->queues.sq_buf + (size_t)slot * 64 : tmp;
+	struct mlx5_wqe_ctrl_seg *ctrl = (struct mlx5_wqe_ctrl_seg *)(void *)w;
 
 	ctrl->opmod_idx_opcode = htonl(((uint32_t)opmod << 24) | ((ring->pi & 0xffff) << 8) |
 				       opcode);
@@ -308,6 +300,7 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *w, uint8_t opcode, uin
 	} else {
 		ring->since_signal++;
 	}
+	return w;
 }
 
 static inline bool
@@ -354,24 +347,21 @@ mlx5dm_send_inline_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
 	uint32_t inl = (4 + len + 15) & ~15u;
 	uint32_t ds = 2 + inl / 16;
-	uint32_t nbb = MLX5DM_SEND_INLINE_NBB(len);
-	uint32_t slot, hdr;
+	uint32_t hdr;
 	uint8_t *w;
 
-	slot = mlx5dm_send_slot(ring, ring->pi);
-	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
 	/*
 	 * Unsignaled staged bytes stay within the bound that
 	 * mlx5dm_send_stage() signals past: an inline write only counts WQEs.
 	 */
-	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds,
-			  ring->since_signal + 1 >= ring->queues.signal_th, 0);
+	w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5_OPCODE_RDMA_WRITE, 0, ds,
+			      ring->since_signal + 1 >= ring->queues.signal_th, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	hdr = htonl(MLX5_INLINE_SEG | len);
 	memcpy(w + 32, &hdr, sizeof(hdr));
 	memcpy(w + 36, data, len);
 	memset(w + 36 + len, 0, inl - 4 - len);
-	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
+	mlx5dm_send_commit(ring, w, ds * 16, (uint8_t *)tmp);
 	ring->stats.inline_writes++;
 }
 
@@ -423,7 +413,6 @@ mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 			 const void *data, uint32_t len)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
-	uint32_t slot;
 	uint8_t *w;
 	bool sig;
 	int pos;
@@ -432,13 +421,11 @@ mlx5dm_send_write_staged(struct mlx5dm_send_ring *ring, uint64_t remote_addr, ui
 	if (pos < 0)
 		return pos;
 	memcpy(ring->queues.data_buf + pos, data, len);
-	slot = mlx5dm_send_slot(ring, ring->pi);
-	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
-	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
+	w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5_OPCODE_RDMA_WRITE, 0, 3, sig, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->queues.data_buf + pos),
 			 ring->queues.data_mr->lkey, len);
-	mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
+	mlx5dm_send_commit(ring, w, 48, (uint8_t *)tmp);
 	return 0;
 }
 
@@ -457,7 +444,7 @@ mlx5dm_send_repeat_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint
 	uint32_t n = MLX5DM_MIN(count, units * MLX5DM_SEND_REPEAT_SEGS);
 	uint32_t stage = units * unit_len, nseg = (n + units - 1) / units;
 	uint32_t ds = 2 + nseg, nbb = (ds * 16 + 63) / 64;
-	uint32_t slot, i, left;
+	uint32_t i, left;
 	uint8_t *w, *data;
 	bool sig;
 	int pos;
@@ -468,14 +455,12 @@ mlx5dm_send_repeat_wqe(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint
 	data = ring->queues.data_buf + pos;
 	for (i = 0; i < units; i++)
 		memcpy(data + (size_t)i * unit_len, unit, unit_len);
-	slot = mlx5dm_send_slot(ring, ring->pi);
-	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
-	mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_WRITE, 0, ds, sig, 0);
+	w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5_OPCODE_RDMA_WRITE, 0, ds, sig, 0);
 	mlx5dm_send_raddr(w + 16, remote_addr, rkey);
 	for (i = 0, left = n * unit_len; i < nseg; i++, left -= stage)
 		mlx5dm_send_dptr(w + 32 + 16 * i, (uint64_t)(uintptr_t)data,
 				 ring->queues.data_mr->lkey, MLX5DM_MIN(left, stage));
-	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
+	mlx5dm_send_commit(ring, w, ds * 16, (uint8_t *)tmp);
 	return (int)n;
 }
 
@@ -649,7 +634,6 @@ mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const voi
 	const uint32_t ds = (16 + MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES +
 			     MLX5DM_WQE_ARG_UPDATE_BYTES) / 16;
 	const uint32_t nbb = (ds * 16 + 63) / 64;
-	uint32_t slot;
 	uint8_t *w;
 	int ret;
 
@@ -660,50 +644,38 @@ mlx5dm_send_arg_update(struct mlx5dm_send_ring *ring, uint32_t arg_id, const voi
 	ret = mlx5dm_send_wait_room(ring, nbb, 0);
 	if (ret < 0)
 		return ret;
-	slot = mlx5dm_send_slot(ring, ring->pi);
-	w = mlx5dm_send_wqe_at(ring, nbb, (uint8_t *)tmp);
-	mlx5dm_send_begin(ring, w, MLX5DM_OPCODE_FLOW_TBL_ACCESS,
-			  MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT, ds,
-			  mlx5dm_send_want_signal(ring, 0), arg_id);
+	w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5DM_OPCODE_FLOW_TBL_ACCESS,
+			      MLX5DM_OPMOD_UPDATE_HEADER_MODIFY_ARGUMENT, ds,
+			      mlx5dm_send_want_signal(ring, 0), arg_id);
 	memset(w + 16, 0, MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES);
 	memcpy(w + 16 + MLX5DM_WQE_FLOW_UPDATE_CTRL_BYTES, data64, MLX5DM_WQE_ARG_UPDATE_BYTES);
-	mlx5dm_send_commit(ring, w, slot, ds * 16, (uint8_t *)tmp);
+	mlx5dm_send_commit(ring, w, ds * 16, (uint8_t *)tmp);
 	ring->stats.arg_updates++;
 	return 0;
+}
+
+int
+mlx5dm_send_flush(struct mlx5dm_send_ring *ring)
+{
+	return mlx5dm_send_flush_batch(ring, 1);
 }
 
 /*
  * Ring the doorbell, then reap what has completed already without waiting:
  * an error the device reported meanwhile reaches the caller now.
  */
-static int
-mlx5dm_send_ring_reap(struct mlx5dm_send_ring *ring)
+int
+mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
 {
 	int ret;
 
-	if (ring->unrung == 0)
+	if (ring->err != 0)
+		return ring->err;
+	if (ring->unrung < min_wqes || ring->unrung == 0)
 		return 0;
 	mlx5dm_send_ring_db(ring);
 	ret = mlx5dm_send_poll(ring);
 	return ret < 0 ? ret : 0;
-}
-
-int
-mlx5dm_send_flush(struct mlx5dm_send_ring *ring)
-{
-	if (ring->err != 0)
-		return ring->err;
-	return mlx5dm_send_ring_reap(ring);
-}
-
-int
-mlx5dm_send_flush_batch(struct mlx5dm_send_ring *ring, uint32_t min_wqes)
-{
-	if (ring->err != 0)
-		return ring->err;
-	if (ring->unrung < min_wqes)
-		return 0;
-	return mlx5dm_send_ring_reap(ring);
 }
 
 int
@@ -762,28 +734,25 @@ static int
 mlx5dm_send_fence(struct mlx5dm_send_ring *ring)
 {
 	uint64_t tmp[MLX5DM_SEND_WQE_MAX / 8];
-	uint32_t slot;
 	uint8_t *w;
 	int ret;
 
 	ret = mlx5dm_send_wait_room(ring, 1, 0);
 	if (ret < 0)
 		return ret;
-	slot = mlx5dm_send_slot(ring, ring->pi);
-	w = mlx5dm_send_wqe_at(ring, 1, (uint8_t *)tmp);
 	if (ring->last_len != 0) {
 		/* READ back the last written range: on RC it completes after every prior WRITE. */
-		mlx5dm_send_begin(ring, w, MLX5_OPCODE_RDMA_READ, 0, 3, true, 0);
+		w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5_OPCODE_RDMA_READ, 0, 3, true, 0);
 		mlx5dm_send_raddr(w + 16, ring->last_raddr, ring->last_rkey);
 		mlx5dm_send_dptr(w + 32, (uint64_t)(uintptr_t)(ring->queues.data_buf +
 							       ring->queues.data_size),
 				 ring->queues.data_mr->lkey, ring->last_len);
-		mlx5dm_send_commit(ring, w, slot, 48, (uint8_t *)tmp);
+		mlx5dm_send_commit(ring, w, 48, (uint8_t *)tmp);
 		ring->stats.reads++;
 	} else {
 		/* Only argument updates are outstanding: a signalled NOP completes after them. */
-		mlx5dm_send_begin(ring, w, MLX5_OPCODE_NOP, 0, 1, true, 0);
-		mlx5dm_send_commit(ring, w, slot, 16, (uint8_t *)tmp);
+		w = mlx5dm_send_begin(ring, (uint8_t *)tmp, MLX5_OPCODE_NOP, 0, 1, true, 0);
+		mlx5dm_send_commit(ring, w, 16, (uint8_t *)tmp);
 	}
 	mlx5dm_send_ring_db(ring);
 	return 0;

@@ -256,14 +256,16 @@ struct mlx5dm_rule *mlx5dm_rule_create_tmpl(struct mlx5dm_rule_prep *prep, uint1
 					    const uint32_t args[]);
 /*
  * 0: the rule is released and its unlink posted. -EIO when the queue's
- * ring is known to be in error: nothing is written and the rule is left
- * as it was, steering (destroy it again once mlx5dm_queue_recover() has
- * brought the queue back). A ring found in error by the destroy's own
- * writes is a deletion lost after the call (0): the queue keeps the
- * unlink, mlx5dm_queue_recover() writes it again, and what the rule held
- * in ICM goes back to its pool only then (doc/guides/steering.rst,
- * Errors). -ETIMEDOUT when another queue's writes into its slot chain did
- * not complete for the stall limit: the rule is left as it was (destroy
+ * ring is known to be in error, or -EIO/-ETIMEDOUT when it fails while
+ * the destroy waits for room for the unlink: nothing is written and the
+ * rule is left as it was, steering (destroy it again once
+ * mlx5dm_queue_recover() has brought the queue back). A ring found in
+ * error by the destroy's writes after the unlink is a deletion lost
+ * after the call (0): the queue keeps the unlink,
+ * mlx5dm_queue_recover() writes it again, and what the rule held in ICM
+ * goes back to its pool only then (doc/guides/steering.rst, Errors).
+ * -ETIMEDOUT when another queue's writes into its slot chain did not
+ * complete for the stall limit: the rule is left as it was (destroy
  * again).
  */
 int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);

@@ -1195,8 +1195,10 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	 * The unlink is a write into the last level's slot chain, unless an
 	 * entry above it goes with the rule (recorded at level 0). Another
 	 * queue's writes into those chains that did not get there, or a ring
-	 * known to be in error (as a create, a destroy is refused there: the
-	 * device would not see the unlink): nothing changed.
+	 * in error, known or found while room is made for the unlink (as a
+	 * create, a destroy is refused there: the device would not see the
+	 * unlink): nothing changed. With that room the unlink is never
+	 * refused once the chain changes.
 	 */
 	for (lvl = 0; lvl + 1 < m->nb_builders && path[lvl]->refcount > 1; lvl++)
 		;
@@ -1207,9 +1209,9 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 				      mlx5dm_rule_order(&rc, mlx5dm_rule_last(rule)->htbl,
 							mlx5dm_ste_slot(mlx5dm_rule_last(rule)));
 	}
-	if (refuse && ret == 0)
-		ret = mlx5dm_send_error(rc.q->ring);
-	else if (!refuse && ret == -EIO)
+	if (ret == 0)
+		ret = mlx5dm_send_kept_room(rc.q->ring);
+	if (!refuse && ret < 0 && rc.q_locked && mlx5dm_send_error(rc.q->ring) != 0)
 		ret = 0;
 	if (ret < 0) {
 		mlx5dm_rule_unlock(&rc);

@@ -919,6 +919,29 @@ dmac_rule_open(struct fenv *fe, uint64_t dmac, struct mlx5dm_matcher **m, struct
 	return r;
 }
 
+/* Recover queue 0: the ring is back, and redone unlinks were written again in all. */
+static void
+recover_redone(struct fenv *fe, uint64_t redone)
+{
+	struct mlx5dm_queue_stats qs;
+
+	assert_int_equal(mlx5dm_queue_recover(fe->e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(fe->e->ctx, 0, &qs), 0);
+	assert_int_equal(qs.error, 0);
+	assert_int_equal(qs.unlinks_redone, redone);
+}
+
+/* The ICM and records are back as before; then m and the environment go. */
+static void
+dmac_rules_close(struct fenv *fe, struct mlx5dm_matcher *m, const struct snap *before,
+		 const char *what)
+{
+	assert_int_equal(mlx5dm_domain_sync(fe->e->rx, MLX5DM_SYNC_MEM), 0);
+	snap_assert(fe, before, what, 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	fenv_close(fe);
+}
+
 /*
  * A deletion the ring loses after its call returned: the bad write goes
  * before the destroy's unlink, so the QP flushes the unlink unexecuted.
@@ -962,11 +985,9 @@ test_lost_unlink_redo(void **state)
 	/* What the deletion freed must not be reused under the device. */
 	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
 
-	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
+	recover_redone(&fe, 1);
 	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
-	assert_int_equal(qs.error, 0);
 	assert_int_equal(qs.recoveries, 1);
-	assert_int_equal(qs.unlinks_redone, 1);
 	/*
 	 * The slot is the always-miss entry, in the device's order (STE v1: a
 	 * non-MATCH entry keeps its mask before its tag): a zero mask, a tag
@@ -982,29 +1003,29 @@ test_lost_unlink_redo(void **state)
 	assert_memory_not_equal(dev, was, 64);
 	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
 	/* Redone once: another recovery has nothing more to write. */
-	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
-	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
-	assert_int_equal(qs.unlinks_redone, 1);
-	/* The ICM and records are back. */
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
-	snap_assert(&fe, &before, "lost unlink", 0);
-	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
-	fenv_close(&fe);
+	recover_redone(&fe, 1);
+	dmac_rules_close(&fe, m, &before, "lost unlink");
 }
 
 /*
- * Undoing a half-made rule (mlx5dm_rule_discard(), as an FDB rule whose
- * other side failed) on a ring in error whose SQ the posts filled: the
- * rule leaves the library, and its unlink, which the ring could not
- * execute, takes the room the SQ kept for it. It is lost with the failed
- * QP's WQEs: the rule steers and its ICM is not handed back until the
- * recovery writes the unlink again.
+ * A full SQ behind a failing write. A destroy whose unlink finds no room
+ * waits for it, and the ring fails meanwhile (its doorbell starts the
+ * failing write): the destroy is refused with nothing posted and the
+ * rule left as it was, steering; nothing is kept to be written again.
+ * After the recovery the rule is destroyed. Created again, the rule is
+ * undone as a half-made one (mlx5dm_rule_discard(), as an FDB rule whose
+ * other side failed) on the ring in error, the SQ full again: it leaves
+ * the library, and its unlink takes the room the posts left for it, lost
+ * with the failed QP's WQEs: the rule steers and its ICM is not handed
+ * back until the recovery writes the unlink again.
  */
 static void
-test_discard_on_ring_in_error(void **state)
+test_full_ring_in_error(void **state)
 {
-	const uint64_t dmac = 0x0e00000000c9ull;
-	struct mlx5dm_queue_stats qs;
+	uint8_t v[MP_SIZE] = { 0 };
+	const uint64_t dmac = 0x0e00000000b7ull;
+	struct mlx5dm_send_ring *ring;
+	struct mlx5dm_send_stats st, st2;
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_rule *r;
 	struct snap before;
@@ -1012,21 +1033,36 @@ test_discard_on_ring_in_error(void **state)
 
 	(void)state;
 	r = dmac_rule_open(&fe, dmac, &m, &before);
+	ring = fe.e->ctx->queues[0].ring;
+	ring_bad_write_full(&fe);
+	mlx5dm_send_stats_get(ring, &st);
+	assert_int_equal(st.err, 0);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
+	mlx5dm_send_stats_get(ring, &st2);
+	assert_int_equal(st2.err, -EIO);
+	assert_int_equal(st2.wqes, st.wqes);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	assert_false(mlx5dm_send_kept_due(ring));
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	recover_redone(&fe, 0);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
+
+	mp_mac(v, F(outer, dmac_47_16), dmac);
+	r = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[2]);
+	assert_non_null(r);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
 	ring_bad_write_full(&fe);
 	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), -EIO);
 	mlx5dm_rule_discard(r, 0);
-	assert_int_equal(mlx5dm_send_kept_due(fe.e->ctx->queues[0].ring), true);
+	assert_true(mlx5dm_send_kept_due(ring));
 	assert_int_equal(dmac_send(&fe, dmac), 2);
 	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
-	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
-	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
-	assert_int_equal(qs.error, 0);
-	assert_int_equal(qs.unlinks_redone, 1);
+	recover_redone(&fe, 1);
 	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
-	snap_assert(&fe, &before, "discard on a ring in error", 0);
-	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
-	fenv_close(&fe);
+	dmac_rules_close(&fe, m, &before, "full ring in error");
 }
 
 #define WRAP_RULES 48
@@ -1097,16 +1133,10 @@ test_lost_unlinks_wrap(void **state)
 	for (i = 0; i < WRAP_RULES; i++)
 		assert_int_equal(dmac_send(&fe, dmac + i), 2);
 	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), -EIO);
-	assert_int_equal(mlx5dm_queue_recover(fe.e->ctx, 0), 0);
-	assert_int_equal(mlx5dm_queue_stats_get(fe.e->ctx, 0, &qs), 0);
-	assert_int_equal(qs.error, 0);
-	assert_int_equal(qs.unlinks_redone, WRAP_RULES);
+	recover_redone(&fe, WRAP_RULES);
 	for (i = 0; i < WRAP_RULES; i++)
 		assert_int_equal(dmac_send(&fe, dmac + i), RX_DROPPED);
-	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
-	snap_assert(&fe, &before, "lost unlinks over the SQ's end", 0);
-	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
-	fenv_close(&fe);
+	dmac_rules_close(&fe, m, &before, "lost unlinks over the SQ's end");
 }
 
 int
@@ -1120,7 +1150,7 @@ main(void)
 		cmocka_unit_test(test_ring_recovery),
 		cmocka_unit_test(test_lost_unlink_redo),
 		cmocka_unit_test(test_lost_unlinks_wrap),
-		cmocka_unit_test(test_discard_on_ring_in_error),
+		cmocka_unit_test(test_full_ring_in_error),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

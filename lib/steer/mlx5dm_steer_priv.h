@@ -765,6 +765,16 @@ mlx5dm_rule_last(const struct mlx5dm_rule *r)
 	return (struct mlx5dm_ste *)(uintptr_t)r - 1;
 }
 
+/*
+ * The last level's entry in an array of one entry per level (a rule's
+ * entries, a template's image).
+ */
+static inline uint8_t *
+mlx5dm_matcher_last_entry(const struct mlx5dm_matcher *m, const uint8_t *arr)
+{
+	return (uint8_t *)(uintptr_t)arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
+}
+
 static inline struct mlx5dm_ste *const *
 mlx5dm_rule_act_stes(const struct mlx5dm_rule *r)
 {

@@ -521,7 +521,7 @@ mlx5dm_rule_predict(const struct mlx5dm_matcher *m, const struct mlx5dm_ste *l0)
 static inline const uint8_t *
 mlx5dm_rule_last_tag(const struct mlx5dm_matcher *m, const uint8_t *arr)
 {
-	return arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE + MLX5DM_STE_CTRL_SIZE;
+	return mlx5dm_matcher_last_entry(m, arr) + MLX5DM_STE_CTRL_SIZE;
 }
 
 /*

@@ -318,7 +318,7 @@ mlx5dm_act_patch_apply(const struct mlx5dm_matcher *m, const struct mlx5dm_act_p
 		       unsigned int *n_extra)
 {
 	const struct mlx5dm_ste_ctx *ste = m->tbl->dom->ctx->ste;
-	uint8_t *last = arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE;
+	uint8_t *last = mlx5dm_matcher_last_entry(m, arr);
 	size_t c = (size_t)p->ctr_action, t = (size_t)p->tag_action, s = (size_t)p->set_action;
 
 	if ((p->ctr_action >= 0 && !mlx5dm_act_arg_ok(acts[c], args, c)) ||
@@ -385,8 +385,7 @@ mlx5dm_rule_place_actions(struct mlx5dm_matcher *m, size_t nb_actions,
 	bool kept;
 
 	return mlx5dm_act_place_full(m, nb_actions, actions, args,
-				     arr + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE, n_extra,
-				     &kept);
+				     mlx5dm_matcher_last_entry(m, arr), n_extra, &kept);
 }
 
 /*
@@ -441,8 +440,8 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 		ret = mlx5dm_ste_tmpl_build(&m->tmpl, value, arr);
 		if (ret == 0)
 			ret = mlx5dm_act_place_full(m, nb_actions, actions, args,
-						    arr + (size_t)(m->nb_builders - 1) *
-						    MLX5DM_STE_SIZE, &n_extra, &kept);
+						    mlx5dm_matcher_last_entry(m, arr), &n_extra,
+						    &kept);
 	}
 	if (ret < 0) {
 		mlx5dm_free(t);
@@ -450,8 +449,8 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 		return NULL;
 	}
 	t->full = !kept || !mlx5dm_act_patch_make(m, nb_actions, actions, args,
-						   arr + (size_t)(m->nb_builders - 1) *
-						   MLX5DM_STE_SIZE, n_extra, &t->p);
+						   mlx5dm_matcher_last_entry(m, arr), n_extra,
+						   &t->p);
 	t->matcher = m;
 	t->dom = mlx5dm_domain_top(m->tbl->dom);
 	t->nb_actions = (uint8_t)nb_actions;
@@ -526,8 +525,8 @@ mlx5dm_action_tmpl_apply(const struct mlx5dm_action_tmpl *t,
 
 	if (t->full)
 		return mlx5dm_act_place_full(t->matcher, t->nb_actions, actions, args,
-					     arr + (size_t)(t->matcher->nb_builders - 1) *
-					     MLX5DM_STE_SIZE, n_extra, &kept);
+					     mlx5dm_matcher_last_entry(t->matcher, arr), n_extra,
+					     &kept);
 	return mlx5dm_act_patch_apply(t->matcher, &t->p, actions, args, arr, n_extra);
 }
 
@@ -698,8 +697,7 @@ mlx5dm_rule_last_ctrl(const struct mlx5dm_rule *rule, const uint8_t *tag, uint8_
 			return 0;
 		}
 	}
-	memcpy(ents, m->tmpl.image + (size_t)(m->nb_builders - 1) * MLX5DM_STE_SIZE,
-	       MLX5DM_STE_SIZE);
+	memcpy(ents, mlx5dm_matcher_last_entry(m, m->tmpl.image), MLX5DM_STE_SIZE);
 	memcpy(ents + MLX5DM_STE_CTRL_SIZE, tag, MLX5DM_STE_TAG_SIZE);
 	ret = mlx5dm_act_place_full(m, rule->nb_actions, acts, mlx5dm_rule_args(rule), ents,
 				    &n_extra, &kept);

@@ -231,7 +231,11 @@ fake_write_cqe(uint8_t opcode, uint16_t wqe_counter, uint8_t syndrome)
 	uint32_t n = 1u << fd->cq_log;
 	uint8_t *cqe = umem_ptr(fd->cq_umem, (size_t)(fd->cq_pi & (n - 1)) * 64);
 
-	memset(cqe, 0, 64);
+	/*
+	 * All but op_own first: zeroing it too would show the host a valid
+	 * CQE of WQE 0 (opcode 0, owner 0) until the real one is stored.
+	 */
+	memset(cqe, 0, 63);
 	cqe[55] = syndrome;                 /* mlx5_err_cqe.syndrome */
 	cqe[60] = (uint8_t)(wqe_counter >> 8);
 	cqe[61] = (uint8_t)wqe_counter;

@@ -123,10 +123,29 @@ mlx5dm_ste_hash_bwc_tables(const uint8_t *tag, uint16_t byte_mask)
 #define MLX5DM_STE_CRC_MU 0x1f7011641ull
 #define MLX5DM_STE_CRC_P 0x1db710641ull
 
-/* 1: the CPU has PCLMULQDQ and the byte-mask table is built; -1: it has not; 0: unknown. */
+/* 1: the CPU has PCLMULQDQ; -1: it has not; 0: unknown. */
 static int mlx5dm_ste_clmul_state;
-/* byte_mask8[b]: 64-bit mask over eight tag bytes (little-endian load), bit 7 of b = byte 0. */
-static uint64_t mlx5dm_ste_byte_mask8[256];
+
+/*
+ * byte_mask8[b]: 64-bit mask over eight tag bytes (little-endian load), bit 7
+ * of b = byte 0. A constant: a table filled on first use is written by every
+ * thread that races to the first hash while others already read it.
+ */
+#define MLX5DM_STE_BYTE_MASK(b) \
+	((((b) >> 7) & 1) * 0xffull | (((b) >> 6) & 1) * 0xff00ull | \
+	 (((b) >> 5) & 1) * 0xff0000ull | (((b) >> 4) & 1) * 0xff000000ull | \
+	 (((b) >> 3) & 1) * 0xff00000000ull | (((b) >> 2) & 1) * 0xff0000000000ull | \
+	 (((b) >> 1) & 1) * 0xff000000000000ull | ((b) & 1) * 0xff00000000000000ull)
+#define MLX5DM_STE_BYTE_MASK4(b) MLX5DM_STE_BYTE_MASK(b), MLX5DM_STE_BYTE_MASK((b) + 1), \
+	MLX5DM_STE_BYTE_MASK((b) + 2), MLX5DM_STE_BYTE_MASK((b) + 3)
+#define MLX5DM_STE_BYTE_MASK16(b) MLX5DM_STE_BYTE_MASK4(b), MLX5DM_STE_BYTE_MASK4((b) + 4), \
+	MLX5DM_STE_BYTE_MASK4((b) + 8), MLX5DM_STE_BYTE_MASK4((b) + 12)
+#define MLX5DM_STE_BYTE_MASK64(b) MLX5DM_STE_BYTE_MASK16(b), MLX5DM_STE_BYTE_MASK16((b) + 16), \
+	MLX5DM_STE_BYTE_MASK16((b) + 32), MLX5DM_STE_BYTE_MASK16((b) + 48)
+static const uint64_t mlx5dm_ste_byte_mask8[256] = {
+	MLX5DM_STE_BYTE_MASK64(0), MLX5DM_STE_BYTE_MASK64(64),
+	MLX5DM_STE_BYTE_MASK64(128), MLX5DM_STE_BYTE_MASK64(192),
+};
 
 MLX5DM_TARGET("pclmul") static inline uint64_t
 mlx5dm_ste_clmul_lo(uint64_t a, uint64_t b)
@@ -163,23 +182,11 @@ mlx5dm_ste_crc32_16_clmul(uint64_t lo, uint64_t hi)
 static int
 mlx5dm_ste_clmul_probe(void)
 {
-	unsigned int b, j;
+	int state = __builtin_cpu_supports("pclmul") ? 1 : -1;
 
-	if (!__builtin_cpu_supports("pclmul")) {
-		__atomic_store_n(&mlx5dm_ste_clmul_state, -1, __ATOMIC_RELEASE);
-		return -1;
-	}
-	/* Idempotent: two threads probing at once write the same values. */
-	for (b = 0; b < 256; b++) {
-		uint64_t m = 0;
-
-		for (j = 0; j < 8; j++)
-			if (b & (0x80u >> j))
-				m |= 0xffull << (8 * j);
-		mlx5dm_ste_byte_mask8[b] = m;
-	}
-	__atomic_store_n(&mlx5dm_ste_clmul_state, 1, __ATOMIC_RELEASE);
-	return 1;
+	/* Two threads probing at once store the same answer. */
+	__atomic_store_n(&mlx5dm_ste_clmul_state, state, __ATOMIC_RELAXED);
+	return state;
 }
 #endif
 
@@ -189,7 +196,7 @@ mlx5dm_ste_hash_bwc(const uint8_t *tag, uint16_t byte_mask)
 	if (byte_mask == 0)
 		return 0;
 #ifdef MLX5DM_STE_HASH_CLMUL
-	int state = __atomic_load_n(&mlx5dm_ste_clmul_state, __ATOMIC_ACQUIRE);
+	int state = __atomic_load_n(&mlx5dm_ste_clmul_state, __ATOMIC_RELAXED);
 
 	if (MLX5DM_UNLIKELY(state == 0))
 		state = mlx5dm_ste_clmul_probe();

@@ -92,7 +92,8 @@ void mlx5dm_send_ring_destroy(struct mlx5dm_send_ring *ring);
  * the caller may reuse it. The doorbell is rung lazily: by the next
  * mlx5dm_send_flush()/drain(), or when the SQ needs room.
  * Returns 0, -EINVAL (len 0 or > MLX5DM_SEND_MAX_WRITE), -EIO if the ring
- * saw an error completion (the ring is then unusable), or -ETIMEDOUT if it
+ * saw an error completion, also one found while it waited for room (the
+ * ring is then unusable and nothing was posted), or -ETIMEDOUT if it
  * waited for room and the device completed nothing for the stall limit
  * (attr.stall_ms; the ring is then unusable too). Waits never fail on a
  * device that keeps completing, however long it takes.

@@ -224,7 +224,11 @@ mlx5dm_send_poll(struct mlx5dm_send_ring *ring)
 	return ring->err != 0 ? ring->err : n;
 }
 
-/* Wait until nbb WQEBBs and data_len contiguous staging bytes are free. */
+/*
+ * Wait until nbb WQEBBs and data_len contiguous staging bytes are free.
+ * The ring's error first: the flush of a QP that failed meanwhile frees
+ * room too, yet nothing may be posted behind it.
+ */
 int
 mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data_len)
 {
@@ -236,6 +240,8 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 	for (;;) {
 		uint64_t head = ring->data_head;
 
+		if (ring->err != 0)
+			return ring->err;
 		if (data_len != 0) {
 			uint32_t pos = (uint32_t)(head % ring->queues.data_size);
 
@@ -246,8 +252,6 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 		if (ring->pi + nbb - ring->ci <= size &&
 		    head + data_len - ring->data_tail <= ring->queues.data_size)
 			return 0;
-		if (ring->err != 0)
-			return ring->err;
 		if (!rung) {
 			ring->stats.full_waits++;
 			mlx5dm_send_ring_db(ring);
@@ -531,7 +535,6 @@ mlx5dm_send_kept_room(struct mlx5dm_send_ring *ring)
 
 	if (MLX5DM_UNLIKELY(ring->pi + MLX5DM_SEND_KEPT_NBB - ring->ci > mlx5dm_send_room(ring)))
 		ret = mlx5dm_send_wait_room(ring, MLX5DM_SEND_KEPT_NBB, 0);
-	/* The flush of a QP that failed meanwhile makes room too. */
 	return ret < 0 ? ret : ring->err;
 }
 

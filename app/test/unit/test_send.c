@@ -743,6 +743,46 @@ test_error_position(void **state)
 	free_ring(r);
 }
 
+/*
+ * A write that waits for room behind a failing one: its doorbell starts
+ * the failing write, whose error CQE (and the completions behind it) free
+ * the room it waited for. It is refused (-EIO) and posts nothing: a WQE
+ * built behind the failed one would never be rung.
+ */
+static void
+test_wait_for_room_meets_error(void **state)
+{
+	struct mlx5dm_send_stats st, st2;
+	struct mlx5dm_send_ring *r;
+	uint8_t d[64];
+
+	(void)state;
+	r = make_ring(6, 4, 0);
+	memset(d, 0x3c, sizeof(d));
+	assert_int_equal(mlx5dm_send_write(r, 0, 0x9999, d, sizeof(d)), 0);
+	for (;;) {
+		mlx5dm_send_stats_get(r, &st);
+		/* Two WQEBBs each; the SQ keeps two for a kept write of a ring in error. */
+		if (st.outstanding + 4 > st.size)
+			break;
+		assert_int_equal(mlx5dm_send_write(r, 64, FAKE_RKEY, d, sizeof(d)), 0);
+	}
+	assert_int_equal(st.doorbells, 0);
+	assert_int_equal(st.err, 0);
+	assert_int_equal(mlx5dm_send_write(r, 128, FAKE_RKEY, d, sizeof(d)), -EIO);
+	mlx5dm_send_stats_get(r, &st2);
+	assert_int_equal(st2.err, -EIO);
+	assert_int_equal(st2.wqes, st.wqes);
+	assert_int_equal(st2.full_waits, st.full_waits + 1);
+	assert_int_equal(mlx5dm_send_arg_update(r, 1, d), -EIO);
+	assert_int_equal(mlx5dm_send_write_repeat(r, 0, FAKE_RKEY, d, 8, 64), -EIO);
+	mlx5dm_send_stats_get(r, &st2);
+	assert_int_equal(st2.wqes, st.wqes);
+	fake_settle();
+	assert_int_equal(fd->icm[128], 0);
+	free_ring(r);
+}
+
 static uint64_t
 clock_ms(clockid_t id)
 {
@@ -857,6 +897,7 @@ main(void)
 		cmocka_unit_test(test_arg_update_wqe),
 		cmocka_unit_test(test_error_cqe_makes_ring_fail),
 		cmocka_unit_test(test_error_position),
+		cmocka_unit_test(test_wait_for_room_meets_error),
 		cmocka_unit_test(test_slow_device_drains_stuck_one_fails),
 		cmocka_unit_test(test_bad_arguments),
 	};

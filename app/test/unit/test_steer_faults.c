@@ -1008,6 +1008,35 @@ test_lost_unlink_redo(void **state)
 }
 
 /*
+ * dmac_rule_open(), then the SQ of queue 0 filled behind a failing write
+ * not yet rung (ring_bad_write_full()); *st: the ring's statistics then.
+ */
+static struct mlx5dm_rule *
+full_ring_open(struct fenv *fe, uint64_t dmac, struct mlx5dm_matcher **m, struct snap *before,
+	       struct mlx5dm_send_stats *st)
+{
+	struct mlx5dm_rule *r = dmac_rule_open(fe, dmac, m, before);
+
+	ring_bad_write_full(fe);
+	mlx5dm_send_stats_get(fe->e->ctx->queues[0].ring, st);
+	assert_int_equal(st->err, 0);
+	return r;
+}
+
+/* An operation met the failing write on the full SQ of full_ring_open(): it posted nothing. */
+static void
+full_ring_refused(struct fenv *fe, const struct mlx5dm_send_stats *st)
+{
+	struct mlx5dm_send_stats now;
+
+	mlx5dm_send_stats_get(fe->e->ctx->queues[0].ring, &now);
+	assert_int_equal(now.err, -EIO);
+	assert_int_equal(now.full_waits, st->full_waits + 1);
+	assert_int_equal(now.wqes, st->wqes);
+	assert_false(mlx5dm_send_kept_due(fe->e->ctx->queues[0].ring));
+}
+
+/*
  * A full SQ behind a failing write. A destroy whose unlink finds no room
  * waits for it, and the ring fails meanwhile (its doorbell starts the
  * failing write): the destroy is refused with nothing posted and the
@@ -1025,24 +1054,18 @@ test_full_ring_in_error(void **state)
 	uint8_t v[MP_SIZE] = { 0 };
 	const uint64_t dmac = 0x0e00000000b7ull;
 	struct mlx5dm_send_ring *ring;
-	struct mlx5dm_send_stats st, st2;
+	struct mlx5dm_send_stats st;
 	struct mlx5dm_matcher *m;
 	struct mlx5dm_rule *r;
 	struct snap before;
 	struct fenv fe;
 
 	(void)state;
-	r = dmac_rule_open(&fe, dmac, &m, &before);
+	r = full_ring_open(&fe, dmac, &m, &before, &st);
 	ring = fe.e->ctx->queues[0].ring;
-	ring_bad_write_full(&fe);
-	mlx5dm_send_stats_get(ring, &st);
-	assert_int_equal(st.err, 0);
 	assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
-	mlx5dm_send_stats_get(ring, &st2);
-	assert_int_equal(st2.err, -EIO);
-	assert_int_equal(st2.wqes, st.wqes);
+	full_ring_refused(&fe, &st);
 	assert_int_equal(dmac_send(&fe, dmac), 2);
-	assert_false(mlx5dm_send_kept_due(ring));
 	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
 	recover_redone(&fe, 0);
 	assert_int_equal(dmac_send(&fe, dmac), 2);
@@ -1063,6 +1086,48 @@ test_full_ring_in_error(void **state)
 	recover_redone(&fe, 1);
 	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
 	dmac_rules_close(&fe, m, &before, "full ring in error");
+}
+
+/*
+ * A create that finds the SQ full behind a failing write: its first write
+ * waits for room, its doorbell starts the failing write, and the QP's
+ * flush frees the room. The create is refused (EIO) having posted
+ * nothing and the rule does not steer; once the queue is recovered the
+ * same create steers, and once the rules are gone the library holds what
+ * it held before.
+ */
+static void
+test_create_meets_failing_ring(void **state)
+{
+	uint8_t v[MP_SIZE] = { 0 };
+	const uint64_t dmac = 0x0e00000000c3ull;
+	struct mlx5dm_send_stats st;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r, *r2;
+	struct snap before;
+	struct fenv fe;
+
+	(void)state;
+	r = full_ring_open(&fe, dmac, &m, &before, &st);
+	mp_mac(v, F(outer, dmac_47_16), dmac + 2);
+	errno = 0;
+	assert_null(mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[1]));
+	assert_int_equal(errno, EIO);
+	full_ring_refused(&fe, &st);
+	assert_int_equal(dmac_send(&fe, dmac + 2), RX_DROPPED);
+	assert_int_equal(dmac_send(&fe, dmac), 2);
+	assert_int_equal(mlx5dm_domain_sync(fe.e->rx, MLX5DM_SYNC_MEM), 0);
+	recover_redone(&fe, 0);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	r2 = mlx5dm_rule_create(m, 0, v, 1, &fe.e->to_q[1]);
+	assert_non_null(r2);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(dmac_send(&fe, dmac + 2), 1);
+	assert_int_equal(dmac_send(&fe, dmac), RX_DROPPED);
+	assert_int_equal(mlx5dm_rule_destroy(r2, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(fe.e->ctx, 0), 0);
+	assert_int_equal(dmac_send(&fe, dmac + 2), RX_DROPPED);
+	dmac_rules_close(&fe, m, &before, "create on a failing ring");
 }
 
 #define WRAP_RULES 48
@@ -1151,6 +1216,7 @@ main(void)
 		cmocka_unit_test(test_lost_unlink_redo),
 		cmocka_unit_test(test_lost_unlinks_wrap),
 		cmocka_unit_test(test_full_ring_in_error),
+		cmocka_unit_test(test_create_meets_failing_ring),
 	};
 
 	return cmocka_run_group_tests_name("steer_faults", tests, NULL, NULL);

@@ -252,6 +252,7 @@ struct mlx5dm_send_stats {
 	uint64_t doorbells;
 	uint64_t cqes;
 	uint64_t full_waits;   /* times the SQ or the staging buffer was full */
+	uint64_t sq_full_waits; /* of those, times the SQ was full */
 	uint64_t drain_timeouts; /* drains that gave up on a silent device */
 	uint64_t recoveries;   /* times mlx5dm_send_recover() brought the QP back */
 	uint64_t rewrites;     /* kept writes a recovery posted again */
@@ -264,6 +265,9 @@ struct mlx5dm_send_stats {
 };
 
 void mlx5dm_send_stats_get(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_stats *st);
+
+/* mlx5dm_send_stats.sq_full_waits alone: cheap enough to ask after every operation. */
+uint64_t mlx5dm_send_sq_full_waits(const struct mlx5dm_send_ring *ring);
 
 /* The QP and CQ numbers (for logs and dumps). */
 uint32_t mlx5dm_send_ring_qpn(const struct mlx5dm_send_ring *ring);

@@ -454,6 +454,12 @@ mlx5dm_send_stats_get(const struct mlx5dm_send_ring *ring, struct mlx5dm_send_st
 	st->err = ring->err;
 }
 
+uint64_t
+mlx5dm_send_sq_full_waits(const struct mlx5dm_send_ring *ring)
+{
+	return ring->stats.sq_full_waits;
+}
+
 uint32_t
 mlx5dm_send_ring_qpn(const struct mlx5dm_send_ring *ring)
 {

@@ -254,6 +254,8 @@ mlx5dm_send_wait_room(struct mlx5dm_send_ring *ring, uint32_t nbb, uint32_t data
 			return 0;
 		if (!rung) {
 			ring->stats.full_waits++;
+			if (ring->pi + nbb - ring->ci > size)
+				ring->stats.sq_full_waits++;
 			mlx5dm_send_ring_db(ring);
 			rung = true;
 		} else if (mlx5dm_send_stalled(ring, reaped, &idle)) {

@@ -655,6 +655,9 @@ test_backpressure_and_signalling(void **state)
 	mlx5dm_send_stats_get(r, &st);
 	/* 64 WQEBBs hold 32 two-WQEBB writes: the ring must have waited for room. */
 	assert_true(st.full_waits > 0);
+	/* Inline writes stage nothing: every wait was for the SQ. */
+	assert_int_equal(st.sq_full_waits, st.full_waits);
+	assert_int_equal(mlx5dm_send_sq_full_waits(r), st.sq_full_waits);
 	/* One CQE request per 4 WQEs plus the drain's READ. */
 	assert_int_equal(fd->cqes, 1000 / 4 + 1);
 	assert_int_equal(st.cqes, fd->cqes);

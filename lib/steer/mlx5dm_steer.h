@@ -51,7 +51,7 @@ struct mlx5dm_counters;
 
 struct mlx5dm_ctx_attr {
 	uint16_t nb_queues;          /* rule queues (send rings); 0: 1 */
-	uint32_t log_queue_wqebb;    /* send ring size, log2 WQEBBs; 0: default */
+	uint32_t log_queue_wqebb;    /* send ring size, log2 WQEBBs; 0: default, grown */
 	bool reclaim_icm;            /* free DMs that become empty after a sync */
 	bool allow_duplicate_rules;  /* false: a rule equal to an existing one -> EEXIST */
 	/*
@@ -281,6 +281,14 @@ int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
 #define MLX5DM_QUEUE_OP_WQEBB 8u
 /* The largest ring (2^15 WQEBBs) in operations. */
 #define MLX5DM_QUEUE_MAX_OPS ((1u << 15) / MLX5DM_QUEUE_OP_WQEBB)
+/*
+ * A rule queue sized neither by the context (log_queue_wqebb) nor by
+ * mlx5dm_queue_resize() starts with the default ring size
+ * (MLX5DM_SEND_LOG_SQ_WQEBB); each time a rule operation on it waits for
+ * room in the ring's SQ, the ring doubles, up to 2^this WQEBBs (or the
+ * device's largest QP or CQ, if smaller).
+ */
+#define MLX5DM_QUEUE_LOG_WQEBB_GROWN 14u
 
 /*
  * Size rule queue's send ring for ops operations: ops times
@@ -289,7 +297,8 @@ int mlx5dm_rule_destroy(struct mlx5dm_rule *rule, uint16_t queue);
  * positions taken before are done (mlx5dm_queue_done()). 0; -EINVAL
  * (queue, ops 0 or above MLX5DM_QUEUE_MAX_OPS); -EIO (the ring is in
  * error: mlx5dm_queue_recover() first); -ETIMEDOUT (the drain); or what
- * the device refused (the queue keeps its ring).
+ * the device refused (the queue keeps its ring). Sized so, the ring no
+ * longer grows (MLX5DM_QUEUE_LOG_WQEBB_GROWN).
  */
 int mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops);
 

@@ -346,6 +346,8 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		return -ENOMEM;
 	for (i = 0; i <= ctx->nb_queues; i++) {
 		mlx5dm_spinlock_init(&ctx->queues[i].lock);
+		/* A size the caller chose is kept: rings grow from the default one only. */
+		ctx->queues[i].sized = attr->log_queue_wqebb != 0;
 		ctx->queues[i].ring = mlx5dm_send_ring_create(&sattr);
 		if (ctx->queues[i].ring == NULL)
 			return -errno;
@@ -478,6 +480,9 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ret = mlx5dm_ctx_create_queues(ctx, attr);
 	if (ret < 0)
 		goto free_ctx;
+	ctx->queue_log_grown = MLX5DM_MIN(MLX5DM_QUEUE_LOG_WQEBB_GROWN,
+					  MLX5DM_MIN(ctx->caps.log_max_qp_sz,
+						     ctx->caps.log_max_cq_sz));
 	MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "context: vhca_id %u, %s, %u queue(s), %s encap, "
 		   "%s modify header", ctx->caps.vhca_id, ctx->ste->name, ctx->nb_queues,
 		   ctx->encap_pool != NULL ? "SW" : "firmware",
@@ -520,8 +525,42 @@ mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops)
 	q = &ctx->queues[queue];
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_send_ring_resize(q->ring, &sattr);
+	if (ret == 0)
+		q->sized = true;
 	mlx5dm_spinlock_unlock(&q->lock);
 	return ret;
+}
+
+/*
+ * A rule operation on q waited for room in its ring's SQ: the device
+ * completed more slowly than the caller posted for as long as the SQ
+ * lasted (a burst; on the model, a nap of its thread). Doubled, the ring
+ * holds the next such stretch: each wait is paid once per size, not once
+ * per SQ's worth of writes. Rings of queues nobody inserts through stay
+ * as small as they started. Queue lock held; the drain of the resize
+ * waits for what the queue posted, which the caller was waiting for.
+ */
+void
+mlx5dm_queue_grow(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q)
+{
+	struct mlx5dm_send_stats ss;
+	struct mlx5dm_send_attr sattr;
+	uint32_t log = 0;
+	int ret;
+
+	q->sq_full_waits = mlx5dm_send_sq_full_waits(q->ring);
+	if (q->sized)
+		return;
+	mlx5dm_send_stats_get(q->ring, &ss);
+	while ((1u << log) < ss.size)
+		log++;
+	if (log >= ctx->queue_log_grown || ss.err != 0)
+		return;
+	sattr = mlx5dm_ctx_send_attr(ctx, log + 1);
+	ret = mlx5dm_send_ring_resize(q->ring, &sattr);
+	if (ret < 0)
+		MLX5DM_LOG(WARNING, MLX5DM_STEER_LOG, "rule queue ring of %u WQEBBs not grown: %d",
+			   ss.size, ret);
 }
 
 int

@@ -139,6 +139,8 @@ struct mlx5dm_queue {
 	/* Rules created minus destroyed through it (under its lock: no locked add per rule). */
 	int64_t n_rules;
 	uint64_t n_shard_busy;            /* its rule operations that found their shard locked */
+	uint64_t sq_full_waits;           /* the ring's when last looked at (mlx5dm_queue_grow()) */
+	bool sized;                       /* by mlx5dm_queue_resize(): never grown */
 };
 
 struct mlx5dm_ctx {
@@ -164,6 +166,7 @@ struct mlx5dm_ctx {
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
 	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
+	uint32_t queue_log_grown;             /* rule queues' rings grow up to 2^this WQEBBs */
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;
 	uint64_t n_matchers;
@@ -932,6 +935,18 @@ struct mlx5dm_queue *mlx5dm_steer_ctrl_queue(struct mlx5dm_ctx *ctx);
 int mlx5dm_steer_queue_wait(struct mlx5dm_ctx *ctx, uint16_t qi, uint32_t pos, bool try);
 int mlx5dm_steer_wait_others(struct mlx5dm_ctx *ctx, const struct mlx5dm_queue *q,
 			     uint64_t queues);
+void mlx5dm_queue_grow(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q);
+
+/*
+ * After a rule operation on q (its lock held): when the operation waited
+ * for room in the SQ of q's ring, the ring grows (mlx5dm_queue_grow()).
+ */
+static inline void
+mlx5dm_queue_check_room(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q)
+{
+	if (MLX5DM_UNLIKELY(mlx5dm_send_sq_full_waits(q->ring) != q->sq_full_waits))
+		mlx5dm_queue_grow(ctx, q);
+}
 
 /* ---- mlx5dm_steer_write.c ---- */
 /* ste's control part into ctrl: its own, or a lean entry's from its rule. */

@@ -1044,6 +1044,8 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	/* An FDB side is counted as its FDB rule (mlx5dm_fdb_rule_create). */
 	if (m->tbl->dom->top == NULL)
 		rc.q->n_rules++;
+	if (rc.q_locked)
+		mlx5dm_queue_check_room(ctx, rc.q);
 	mlx5dm_rule_unlock(&rc);
 	if (grow0 && ret == 0)
 		ret = mlx5dm_htbl_l0_grow(m, queue, &rc.d);
@@ -1261,6 +1263,8 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 		rc.q->n_rules--;
 	grow0 = ret == 0 && m->nb_shards > 1 && mlx5dm_send_error(rc.q->ring) == 0 &&
 		mlx5dm_htbl_l0_due(rc.sh, false);
+	if (rc.q_locked)
+		mlx5dm_queue_check_room(rc.ctx, rc.q);
 	mlx5dm_rule_unlock(&rc);
 	/* The rule is gone whatever the growth meets: its error is for the calls that follow. */
 	if (grow0 && mlx5dm_htbl_l0_grow(m, queue, &rc.d) < 0)

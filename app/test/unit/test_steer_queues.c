@@ -1308,6 +1308,70 @@ test_held_queue_growth_sliced(void **state)
 }
 
 /* An argument runs only the tests it names (a pattern: the suite "tsan" runs test_threads_*). */
+#define RING_RULES 2000
+
+/*
+ * RING_RULES rules on queue 0 of a context whose queues have cattr's ring
+ * size, doorbells batched beyond any ring: the first operations fill the
+ * SQ before any doorbell, so one waits for room. Every rule steers; the
+ * size of queue 0's ring, after, is returned, queue 1's (unused) is
+ * unchanged.
+ */
+static uint32_t
+ring_after_waits(struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config *cfg)
+{
+	struct mlx5dm_rule *r[RING_RULES];
+	struct mlx5dm_queue_stats qs, qs1;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_matcher *m;
+	struct senv *e;
+	unsigned int i;
+	uint32_t size;
+
+	e = senv_open_ex(cattr, cfg);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &qs1), 0);
+	dmac_mask(mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	for (i = 0; i < RING_RULES; i++) {
+		dmac_value(0x0a0000000000ull + i, v);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+	}
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 0, &qs), 0);
+	assert_true(qs.full_waits > 0);
+	size = qs.size;
+	for (i = 0; i < RING_RULES; i++)
+		assert_int_equal(send_mac(e, 0x0a0000000000ull + i), (int)(i % SENV_NB_RQ));
+	for (i = 0; i < RING_RULES; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e->ctx, 0), 0);
+	assert_int_equal(send_mac(e, 0x0a0000000000ull), RX_DROPPED);
+	assert_int_equal(mlx5dm_queue_stats_get(e->ctx, 1, &qs), 0);
+	assert_int_equal(qs.size, qs1.size);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+	return size;
+}
+
+/*
+ * A rule queue whose operation waited for room in its ring grows the
+ * ring, up to the device's largest QP (2^11 WQEBBs on this model); a
+ * ring size the context was given is kept.
+ */
+static void
+test_ring_grows_on_wait(void **state)
+{
+	struct mlx5dm_ctx_attr cattr = { .nb_queues = 2, .doorbell_batch = 1u << 20 };
+	struct mlx5dm_sim_config cfg;
+
+	(void)state;
+	mlx5dm_sim_config_default(&cfg);
+	cfg.log_max_qp_sz = 11;
+	assert_int_equal(ring_after_waits(&cattr, &cfg), 1u << 11);
+	cattr.log_queue_wqebb = MLX5DM_SEND_LOG_SQ_WQEBB;
+	assert_int_equal(ring_after_waits(&cattr, &cfg), 1u << MLX5DM_SEND_LOG_SQ_WQEBB);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1328,6 +1392,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_shard_spread),
 		cmocka_unit_test(test_threads_shard_busy),
 		cmocka_unit_test(test_turns_shared_prefix),
+		cmocka_unit_test(test_ring_grows_on_wait),
 	};
 
 	if (argc > 1)

@@ -126,9 +126,10 @@ int mlx5dm_send_write_repeat(struct mlx5dm_send_ring *ring, uint64_t remote_addr
  * posting order, behind the reset QP. On a ring in error (-EIO, or
  * -ETIMEDOUT when its wait for room made it so) the WQE is built all the
  * same and not rung, to be lost with the QP's: the other posts leave the
- * SQ room for one such write between two recoveries (a caller that
- * would post more makes room with mlx5dm_send_kept_room() first, which
- * refuses on a ring in error). Past that room it is dropped, logged.
+ * SQ room for one such write between two recoveries, and one more per
+ * hold (mlx5dm_send_kept_hold()); a caller that would post more makes
+ * room with mlx5dm_send_kept_room() first, which refuses on a ring in
+ * error. Past that room it is dropped, logged.
  */
 int mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, uint32_t rkey,
 			   const void *data, uint32_t len);
@@ -139,6 +140,22 @@ int mlx5dm_send_write_kept(struct mlx5dm_send_ring *ring, uint64_t remote_addr, 
  * error) or -ETIMEDOUT (the wait for room, as mlx5dm_send_write()'s).
  */
 int mlx5dm_send_kept_room(struct mlx5dm_send_ring *ring);
+
+/*
+ * Hold room for one more kept write on the ring in error: until
+ * mlx5dm_send_kept_release(), the other posts leave the SQ room for it
+ * besides the ring's own one, so an operation that may have to undo
+ * itself with a kept write (undoing a half-made rule) can, even when
+ * others posted theirs on the ring in error meanwhile. What is posted
+ * already leaves that room when it returns 0 (it may wait for it).
+ * -EIO (the ring is in error: nothing may start), -ETIMEDOUT (the wait
+ * for room, as mlx5dm_send_write()'s), or -EBUSY (the holds would take
+ * more than a quarter of the SQ).
+ */
+int mlx5dm_send_kept_hold(struct mlx5dm_send_ring *ring);
+
+/* Give up a hold (the write it held room for was posted, or is not needed). */
+void mlx5dm_send_kept_release(struct mlx5dm_send_ring *ring);
 
 /*
  * True when the ring is in error and a kept write did not execute: the

@@ -80,6 +80,8 @@ struct mlx5dm_send_ring {
 	uint32_t unrung;                 /* WQEs posted since the last doorbell */
 	uint32_t rung_pi;                /* pi at the last doorbell: what the device was told */
 	uint32_t since_signal;           /* WQEs since the last CQE request */
+	/* Kept writes the posts leave room for besides the ring's own (mlx5dm_send_kept_hold()). */
+	uint32_t kept_holds;
 
 	uint64_t data_head;              /* staging bytes ever reserved */
 	uint64_t data_tail;              /* staging bytes ever released by completions */

@@ -41,12 +41,13 @@ mlx5dm_send_htobe64(uint64_t v)
 
 /*
  * WQEBBs the posts may fill: the SQ keeps those of a kept write free for
- * one posted on the ring in error (mlx5dm_send_write_kept()).
+ * one posted on the ring in error (mlx5dm_send_write_kept()), and for one
+ * more per hold (mlx5dm_send_kept_hold()).
  */
 static inline uint32_t
 mlx5dm_send_room(const struct mlx5dm_send_ring *ring)
 {
-	return (1u << ring->queues.log_nbb) - MLX5DM_SEND_KEPT_NBB;
+	return (1u << ring->queues.log_nbb) - MLX5DM_SEND_KEPT_NBB * (1 + ring->kept_holds);
 }
 
 /* The SQ slot (WQEBB index) of position pos. */
@@ -538,6 +539,31 @@ mlx5dm_send_kept_room(struct mlx5dm_send_ring *ring)
 	if (MLX5DM_UNLIKELY(ring->pi + MLX5DM_SEND_KEPT_NBB - ring->ci > mlx5dm_send_room(ring)))
 		ret = mlx5dm_send_wait_room(ring, MLX5DM_SEND_KEPT_NBB, 0);
 	return ret < 0 ? ret : ring->err;
+}
+
+int
+mlx5dm_send_kept_hold(struct mlx5dm_send_ring *ring)
+{
+	int ret;
+
+	if (ring->err != 0)
+		return ring->err;
+	/* The ring's own room, and one hold's, stay below a quarter of the SQ. */
+	if (MLX5DM_SEND_KEPT_NBB * (2 + ring->kept_holds) > (1u << ring->queues.log_nbb) / 4)
+		return -EBUSY;
+	/* What is posted already leaves the room the hold takes. */
+	ret = mlx5dm_send_wait_room(ring, MLX5DM_SEND_KEPT_NBB, 0);
+	if (ret < 0)
+		return ret;
+	ring->kept_holds++;
+	return 0;
+}
+
+void
+mlx5dm_send_kept_release(struct mlx5dm_send_ring *ring)
+{
+	if (ring->kept_holds > 0)
+		ring->kept_holds--;
 }
 
 void

@@ -405,6 +405,22 @@ mlx5dm_fdb_queue_count(struct mlx5dm_matcher *m, uint16_t queue, int delta)
 	mlx5dm_spinlock_unlock(&q->lock);
 }
 
+/* Hold (hold false: release) room for a kept write on queue's ring (mlx5dm_send_kept_hold()). */
+static int
+mlx5dm_fdb_kept_hold(struct mlx5dm_matcher *m, uint16_t queue, bool hold)
+{
+	struct mlx5dm_queue *q = &m->tbl->dom->ctx->queues[queue];
+	int ret = 0;
+
+	mlx5dm_spinlock_lock(&q->lock);
+	if (hold)
+		ret = mlx5dm_send_kept_hold(q->ring);
+	else
+		mlx5dm_send_kept_release(q->ring);
+	mlx5dm_spinlock_unlock(&q->lock);
+	return ret;
+}
+
 struct mlx5dm_rule *
 mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *value,
 		       size_t nb_actions, struct mlx5dm_action *const actions[],
@@ -414,7 +430,7 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 	struct mlx5dm_rule_prep prep;
 	struct mlx5dm_rule *rule;
 	const char *field = NULL;
-	bool side[2];
+	bool side[2], held;
 	unsigned int i;
 	int ret;
 
@@ -438,6 +454,20 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 		return NULL;
 	}
 	rule->matcher = m;
+	/*
+	 * Two sides: should the second fail, the first is undone with a kept
+	 * write, maybe on a ring in error where other such undos took the
+	 * room the ring keeps: room for this one is held from the start.
+	 */
+	held = side[0] && side[1];
+	if (held) {
+		ret = mlx5dm_fdb_kept_hold(m, queue, true);
+		if (ret < 0) {
+			mlx5dm_free(rule);
+			errno = -ret;
+			return NULL;
+		}
+	}
 	for (i = 0; i < 2; i++) {
 		if (!side[i])
 			continue;
@@ -458,11 +488,15 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 	m->fdb_rules = rule;
 	mlx5dm_spinlock_unlock(&m->fdb_lock);
 	mlx5dm_fdb_queue_count(m, queue, 1);
+	if (held)
+		(void)mlx5dm_fdb_kept_hold(m, queue, false);
 	return rule;
 undo:
 	while (i-- > 0)
 		if (rule->refs[i] != NULL)
 			mlx5dm_rule_discard(rule->refs[i], queue);
+	if (held)
+		(void)mlx5dm_fdb_kept_hold(m, queue, false);
 	mlx5dm_free(rule);
 	errno = -ret;
 	return NULL;

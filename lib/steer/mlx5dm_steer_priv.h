@@ -885,7 +885,9 @@ mlx5dm_redo_unlink(struct mlx5dm_queue *q, const struct mlx5dm_icm_chunk *chunk,
 /*
  * mlx5dm_rule_destroy() of a half-made rule (one side of an FDB rule whose
  * other side failed), on a ring in error too: it goes, its unlink lost
- * with the ring (ICM kept as for any deletion the ring lost).
+ * with the ring (ICM kept as for any deletion the ring lost) and posted
+ * again by its recovery. The caller held room for that unlink on the
+ * queue's ring before making the rule (mlx5dm_send_kept_hold()).
  */
 void mlx5dm_rule_discard(struct mlx5dm_rule *rule, uint16_t queue);
 

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_send.h"
+#include "mlx5dm_send_priv.h"
 
 #define FAKE_ICM_SIZE (256u * 1024u)
 #define FAKE_RKEY 0x1234u
@@ -786,6 +786,57 @@ test_wait_for_room_meets_error(void **state)
 	free_ring(r);
 }
 
+/*
+ * Kept writes on a ring in error, its SQ full: with the device stopped, the
+ * posts fill what they may, and the next write waits for room until the
+ * stall limit puts the ring in error. Kept writes are then built where
+ * the next WQEs go, never rung: the ring keeps room for one, and one more
+ * per hold taken before (mlx5dm_send_kept_hold()); past that they are
+ * dropped. Every one built is among the lost WQEs a recovery posts again.
+ */
+static unsigned int
+kept_on_full_error(unsigned int holds, unsigned int posts)
+{
+	struct mlx5dm_send_stats st, st2;
+	struct mlx5dm_send_ring *r;
+	unsigned int i, kept;
+	uint8_t d[64];
+
+	r = make_ring_path(6, 4, 0, &path_fl, 200);
+	for (i = 0; i < holds; i++)
+		assert_int_equal(mlx5dm_send_kept_hold(r), 0);
+	__atomic_store_n(&fd->hold, true, __ATOMIC_RELEASE);
+	memset(d, 0x6b, sizeof(d));
+	for (;;) {
+		mlx5dm_send_stats_get(r, &st);
+		if (st.outstanding + 2 > st.size - 2 * (1 + holds))
+			break;
+		assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), 0);
+	}
+	assert_int_equal(mlx5dm_send_write(r, 0, FAKE_RKEY, d, sizeof(d)), -ETIMEDOUT);
+	assert_int_equal(mlx5dm_send_error(r), -EIO);
+	assert_int_equal(mlx5dm_send_kept_hold(r), -EIO);
+	for (i = 0; i < posts; i++)
+		assert_true(mlx5dm_send_write_kept(r, 64 * (i + 1), FAKE_RKEY, d, sizeof(d)) < 0);
+	for (i = 0; i < holds; i++)
+		mlx5dm_send_kept_release(r);
+	mlx5dm_send_stats_get(r, &st2);
+	kept = mlx5dm_send_lost_kept(r, NULL, 64);
+	assert_int_equal(st2.wqes - st.wqes, kept);
+	assert_true(mlx5dm_send_kept_due(r));
+	free_ring(r);
+	return kept;
+}
+
+static void
+test_kept_holds(void **state)
+{
+	(void)state;
+	assert_int_equal(kept_on_full_error(0, 3), 1);
+	assert_int_equal(kept_on_full_error(2, 3), 3);
+	assert_int_equal(kept_on_full_error(2, 4), 3);
+}
+
 static uint64_t
 clock_ms(clockid_t id)
 {
@@ -901,6 +952,7 @@ main(void)
 		cmocka_unit_test(test_error_cqe_makes_ring_fail),
 		cmocka_unit_test(test_error_position),
 		cmocka_unit_test(test_wait_for_room_meets_error),
+		cmocka_unit_test(test_kept_holds),
 		cmocka_unit_test(test_slow_device_drains_stuck_one_fails),
 		cmocka_unit_test(test_bad_arguments),
 	};

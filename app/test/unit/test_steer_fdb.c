@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_prm_vport.h"
+#include "mlx5dm_send_priv.h"
 #include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 
@@ -429,6 +430,65 @@ test_fdb_bytes(void **state)
 	fenv_close(&e);
 }
 
+/*
+ * An FDB rule on both sides holds room on its queue's ring for the undo of
+ * its first side while it is made (mlx5dm_send_kept_hold()), and gives it
+ * back once made or refused. On a ring in error it is refused before
+ * anything is written; once the queue is recovered it is made and steers.
+ */
+static void
+test_fdb_ring_in_error(void **state)
+{
+	uint8_t mask[MP_SIZE], v[MP_SIZE], line[64];
+	struct mlx5dm_send_stats st, st2;
+	struct mlx5dm_send_ring *ring;
+	struct mlx5dm_rule *r, *r2;
+	struct mlx5dm_action *drop;
+	struct mlx5dm_matcher *m;
+	struct frame f;
+	struct fenv e;
+
+	(void)state;
+	fenv_open(&e);
+	ring = e.pf->ctx->queues[0].ring;
+	drop = mlx5dm_action_drop(e.fdb);
+	assert_non_null(drop);
+	port_dmac(mask, 0, 0xffffffffffffull);
+	m = senv_matcher(e.tbl, 0, CRIT(outer), mask, 0);
+	port_dmac(v, 0, D1);
+	r = senv_rule(m, 0, v, 1, &drop);
+	assert_non_null(mlx5dm_fdb_rule_side(r, 0));
+	assert_non_null(mlx5dm_fdb_rule_side(r, 1));
+	assert_int_equal(ring->kept_holds, 0);
+	/* A write the device fails (past the end of the DM its key names). */
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
+					   line, sizeof(line)), 0);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), -EIO);
+	mlx5dm_send_stats_get(ring, &st);
+	port_dmac(v, 0, D2);
+	errno = 0;
+	assert_null(mlx5dm_rule_create(m, 0, v, 1, &drop));
+	assert_int_equal(errno, EIO);
+	mlx5dm_send_stats_get(ring, &st2);
+	assert_int_equal(st2.wqes, st.wqes);
+	assert_int_equal(ring->kept_holds, 0);
+	assert_int_equal(mlx5dm_queue_recover(e.pf->ctx, 0), 0);
+	r2 = senv_rule(m, 0, v, 1, &drop);
+	assert_int_equal(ring->kept_holds, 0);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), 0);
+	dmac_frame(&f, D2);
+	assert_null(fenv_send(&e, e.wire, &f));
+	assert_null(fenv_send(&e, e.vf[0], &f));
+	assert_int_equal(mlx5dm_rule_destroy(r2, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), 0);
+	assert_ptr_equal(fenv_send(&e, e.wire, &f), e.pf);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	DESTROY_ACTIONS(drop);
+	fenv_close(&e);
+}
+
 /* Bad FDB input is refused and changes nothing. */
 static void
 test_fdb_refused(void **state)
@@ -483,6 +543,7 @@ main(void)
 		cmocka_unit_test(test_fdb_forward),
 		cmocka_unit_test(test_fdb_bytes),
 		cmocka_unit_test(test_fdb_refused),
+		cmocka_unit_test(test_fdb_ring_in_error),
 	};
 
 	return cmocka_run_group_tests_name("steer_fdb", tests, NULL, NULL);

@@ -694,7 +694,7 @@ test_modify_set_is_argument(void **state)
 {
 	enum { N = 300 };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
-	static struct rte_flow *f[N + 1];
+	static struct rte_flow *f[2 * N + 1];
 	struct rte_flow_action_set_ipv4 set;
 	const struct rte_flow_action acts[] = {
 		ACT(SET_IPV4_SRC, &set), ACT(QUEUE, &q1), END_ACT };
@@ -1157,7 +1157,7 @@ test_counter_bulks(void **state)
 	enum { N = 128 + 256 + 512 + 1024 + 1 };
 	const struct rte_flow_action acts[] = { ACT(COUNT, NULL), ACT(DROP, NULL), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
-	static struct rte_flow *f[N + 1];
+	static struct rte_flow *f[2 * N + 1];
 	struct fake_live l;
 	unsigned int i;
 	uint32_t idx;
@@ -1224,6 +1224,80 @@ test_handles(void **state)
 	t_fp_stop(fp);
 }
 
+static unsigned int pool_allocs, pool_frees;
+static size_t pool_bytes;
+
+static void *
+pool_count_alloc(size_t size, size_t align)
+{
+	void *p = mlx5dm_aligned_zmalloc(size, align);
+
+	if (p != NULL) {
+		pool_allocs++;
+		pool_bytes += size;
+	}
+	return p;
+}
+
+static void
+pool_count_free(void *p, size_t size)
+{
+	pool_frees++;
+	pool_bytes -= size;
+	mlx5dm_free(p);
+}
+
+/*
+ * Handles reserved for a template table's nb_flows are made at once, in
+ * few allocations of several chunks: taking all of them allocates nothing,
+ * the one after them a chunk; the release returns every allocation whole.
+ */
+static void
+test_handles_reserved(void **state)
+{
+	static const struct mlx5dm_flow_pool_mem mem = {
+		.alloc = pool_count_alloc,
+		.free = pool_count_free,
+		.log_chunk = 16,
+	};
+	enum { N = 10000 };
+	static struct rte_flow *f[2 * N + 2048];
+	struct mlx5dm_flow_pool pool;
+	unsigned int i, allocs, made;
+
+	(void)state;
+	pool_allocs = pool_frees = 0;
+	pool_bytes = 0;
+	mlx5dm_flow_pool_init(&pool, &mem);
+	assert_int_equal(mlx5dm_flow_pool_reserve(&pool, 1, N), 0);
+	assert_true(pool.nb_chunks >= 4); /* 64 KiB chunks of 32-byte handles */
+	assert_int_equal(pool_allocs, 1);
+	/* Promised already: a second table of the class needs its own. */
+	assert_int_equal(mlx5dm_flow_pool_reserve(&pool, 1, N), 0);
+	allocs = pool_allocs;
+	assert_true(allocs >= 2);
+	mlx5dm_flow_pool_unreserve(&pool, 1, N);
+	assert_int_equal(mlx5dm_flow_pool_reserve(&pool, 1, N), 0);
+	assert_int_equal(pool_allocs, allocs);
+	/* Both promises, 2 * N handles and the rest of their chunks, take no allocation. */
+	made = pool.made[1];
+	assert_true(made >= 2 * N && made < 2 * N + 2048);
+	for (i = 0; i < made; i++) {
+		f[i] = mlx5dm_flow_pool_get(&pool, 1);
+		assert_non_null(f[i]);
+		assert_true(mlx5dm_flow_pool_owns(&pool, f[i]));
+	}
+	assert_int_equal(pool_allocs, allocs);
+	f[made] = mlx5dm_flow_pool_get(&pool, 1);
+	assert_non_null(f[made]);
+	assert_int_equal(pool_allocs, allocs + 1);
+	for (i = 0; i <= made; i++)
+		mlx5dm_flow_pool_put(&pool, f[i]);
+	mlx5dm_flow_pool_release(&pool);
+	assert_int_equal(pool_frees, pool_allocs);
+	assert_int_equal(pool_bytes, 0);
+}
+
 /* A port start failed at each library call and allocation in turn leaves nothing behind. */
 static void
 test_start_failure_leaves_nothing(void **state)
@@ -1276,6 +1350,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_start_stop),
+		cmocka_unit_test(test_handles_reserved),
 		cmocka_unit_test(test_drop_rule),
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_jump),

@@ -695,7 +695,7 @@ struct mlx5dm_flow_stats {
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
 #define MLX5DM_FLOW_POOL_CLASSES (MLX5DM_FLOW_MAX_SUB + 1u)
 struct mlx5dm_flow_pool_mem {
-	void *(*alloc)(size_t size);            /* size bytes, aligned to size */
+	void *(*alloc)(size_t size, size_t align); /* align: a power of two */
 	void (*free)(void *p, size_t size);
 	unsigned int log_chunk;                 /* chunk size */
 };
@@ -709,6 +709,8 @@ struct mlx5dm_flow_pool {
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
 	uint64_t bytes;                         /* chunk memory held */
+	uint32_t made[MLX5DM_FLOW_POOL_CLASSES];     /* handles of each class, free or live */
+	uint32_t reserved[MLX5DM_FLOW_POOL_CLASSES]; /* for template tables (nb_flows) */
 	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */
 	struct mlx5dm_flow_chunk *first;        /* chunks in the order they were made */
 	struct mlx5dm_flow_chunk *newest;
@@ -718,6 +720,13 @@ struct mlx5dm_flow_pool {
 void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
 /* A live handle for nb_rules rules when its free list is empty; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
+/*
+ * n more handles for nb_rules rules promised (a template table's nb_flows):
+ * the pool makes them now, so that taking them makes no chunk; -ENOMEM.
+ */
+int mlx5dm_flow_pool_reserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n);
+/* The promise of mlx5dm_flow_pool_reserve() withdrawn; the handles stay. */
+void mlx5dm_flow_pool_unreserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
 bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */

@@ -8,6 +8,11 @@
  * application passes back is checked in O(1) without reading memory the
  * port does not own (chunk = address rounded down, in a set; slot marked
  * live). Chunks stay until the port stops.
+ *
+ * A template table promises its nb_flows rules up front: their handles are
+ * made with the table, several chunks per heap allocation, so that its
+ * rules take them from a free list and never wait on the heap (whose
+ * aligned allocations grow slower with the chunks it holds).
  */
 
 #include <errno.h>
@@ -17,20 +22,23 @@
 #include "mlx5dm_osdep.h"
 
 #define MLX5DM_FLOW_POOL_SET_MIN 64u
+/* Chunks of one heap allocation at most when handles are made ahead. */
+#define MLX5DM_FLOW_POOL_BULK 32u
 
 /* Chunk header; handles follow at MLX5DM_FLOW_POOL_HDR. */
 struct mlx5dm_flow_chunk {
 	uint32_t obj_size;
 	uint32_t nb_objs;
+	uint32_t span;                    /* chunks of the allocation it starts; 0: not the first */
 	struct mlx5dm_flow_chunk *next;   /* made after this one */
 };
 #define MLX5DM_FLOW_POOL_HDR 64u
 
 /* Default (unit tests, no EAL): the osdep heap, 64 KiB chunks. */
 static void *
-mlx5dm_flow_pool_heap_alloc(size_t size)
+mlx5dm_flow_pool_heap_alloc(size_t size, size_t align)
 {
-	return mlx5dm_aligned_zmalloc(size, size);
+	return mlx5dm_aligned_zmalloc(size, align);
 }
 
 static void
@@ -80,16 +88,19 @@ mlx5dm_flow_pool_set_put(uintptr_t *set, uint32_t cap, uintptr_t chunk)
 	set[i] = chunk;
 }
 
-/* Room for one more chunk address (the set stays at most half full). */
+/* Room for nb more chunk addresses (the set stays at most half full). */
 static int
-mlx5dm_flow_pool_set_reserve(struct mlx5dm_flow_pool *pool)
+mlx5dm_flow_pool_set_reserve(struct mlx5dm_flow_pool *pool, uint32_t nb)
 {
 	uint32_t cap = pool->set_cap, i;
 	uintptr_t *set;
 
-	if ((pool->nb_chunks + 1) * 2 <= cap)
+	if ((pool->nb_chunks + nb) * 2 <= cap)
 		return 0;
-	cap = cap == 0 ? MLX5DM_FLOW_POOL_SET_MIN : cap * 2;
+	if (cap == 0)
+		cap = MLX5DM_FLOW_POOL_SET_MIN;
+	while ((pool->nb_chunks + nb) * 2 > cap)
+		cap *= 2;
 	set = mlx5dm_calloc(cap, sizeof(*set));
 	if (set == NULL)
 		return -ENOMEM;
@@ -116,24 +127,25 @@ mlx5dm_flow_pool_set_has(const struct mlx5dm_flow_pool *pool, uintptr_t chunk)
 	return false;
 }
 
-/* A new chunk of class cls, its handles pushed on the class's free list. */
-static int
-mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls)
+/* Handles of class cls a chunk holds. */
+static uint32_t
+mlx5dm_flow_pool_per_chunk(const struct mlx5dm_flow_pool *pool, unsigned int cls)
+{
+	return (uint32_t)((pool->chunk - MLX5DM_FLOW_POOL_HDR) / mlx5dm_flow_pool_obj_size(cls));
+}
+
+/* One chunk of class cls at base, its handles pushed on the class's free list. */
+static void
+mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *base,
+		     uint32_t span)
 {
 	size_t obj = mlx5dm_flow_pool_obj_size(cls);
-	struct mlx5dm_flow_chunk *c;
-	uint32_t n, i;
-	uint8_t *base;
+	struct mlx5dm_flow_chunk *c = (struct mlx5dm_flow_chunk *)base;
+	uint32_t n = mlx5dm_flow_pool_per_chunk(pool, cls), i;
 
-	if (mlx5dm_flow_pool_set_reserve(pool) < 0)
-		return -ENOMEM;
-	base = pool->mem->alloc(pool->chunk);
-	if (base == NULL)
-		return -ENOMEM;
-	n = (uint32_t)((pool->chunk - MLX5DM_FLOW_POOL_HDR) / obj);
-	c = (struct mlx5dm_flow_chunk *)base;
 	c->obj_size = (uint32_t)obj;
 	c->nb_objs = n;
+	c->span = span;
 	c->next = NULL;
 	if (pool->newest != NULL)
 		pool->newest->next = c;
@@ -151,7 +163,50 @@ mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls)
 	mlx5dm_flow_pool_set_put(pool->set, pool->set_cap, (uintptr_t)base);
 	pool->nb_chunks++;
 	pool->bytes += pool->chunk;
+	pool->made[cls] += n;
+}
+
+/* nb new chunks of class cls from one heap allocation. */
+static int
+mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls, uint32_t nb)
+{
+	uint8_t *base;
+	uint32_t i;
+
+	if (mlx5dm_flow_pool_set_reserve(pool, nb) < 0)
+		return -ENOMEM;
+	base = pool->mem->alloc(pool->chunk * nb, pool->chunk);
+	if (base == NULL)
+		return -ENOMEM;
+	for (i = 0; i < nb; i++)
+		mlx5dm_flow_pool_add(pool, cls, base + pool->chunk * i, i == 0 ? nb : 0);
 	return 0;
+}
+
+int
+mlx5dm_flow_pool_reserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n)
+{
+	uint32_t per = mlx5dm_flow_pool_per_chunk(pool, nb_rules), want;
+
+	if (nb_rules > MLX5DM_FLOW_MAX_SUB || n > UINT32_MAX - pool->reserved[nb_rules])
+		return -EINVAL;
+	want = pool->reserved[nb_rules] + n;
+	while (pool->made[nb_rules] < want) {
+		uint32_t nb = (want - pool->made[nb_rules] + per - 1) / per;
+
+		if (mlx5dm_flow_pool_grow(pool, nb_rules,
+					  RTE_MIN(nb, MLX5DM_FLOW_POOL_BULK)) < 0)
+			return -ENOMEM;
+	}
+	pool->reserved[nb_rules] = want;
+	return 0;
+}
+
+void
+mlx5dm_flow_pool_unreserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n)
+{
+	if (nb_rules <= MLX5DM_FLOW_MAX_SUB)
+		pool->reserved[nb_rules] -= RTE_MIN(n, pool->reserved[nb_rules]);
 }
 
 struct rte_flow *
@@ -161,7 +216,7 @@ mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (pool->free[nb_rules] == NULL && mlx5dm_flow_pool_grow(pool, nb_rules) < 0) {
+	if (pool->free[nb_rules] == NULL && mlx5dm_flow_pool_grow(pool, nb_rules, 1) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -222,13 +277,19 @@ void
 mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
 {
 	const struct mlx5dm_flow_pool_mem *mem = pool->mem;
+	struct mlx5dm_flow_chunk *c = pool->first, *last;
 	uint32_t i;
 
 	if (pool->live != 0)
 		MLX5DM_LOG(ERR, "flow", "%u flow handles still live at release", pool->live);
-	for (i = 0; i < pool->set_cap; i++)
-		if (pool->set[i] != 0)
-			mem->free((void *)pool->set[i], pool->chunk);
+	/* The chunks of an allocation follow its first in the list: freed with it. */
+	while (c != NULL) {
+		for (last = c, i = 1; i < c->span; i++)
+			last = last->next;
+		pool->first = last->next;
+		mem->free(c, pool->chunk * c->span);
+		c = pool->first;
+	}
 	mlx5dm_free(pool->set);
 	mlx5dm_flow_pool_init(pool, mem);
 }

@@ -22,9 +22,9 @@
 
 /* Flow handle chunks in the DPDK heap, where the heap statistics see them. */
 static void *
-mlx5dm_flow_rte_alloc(size_t size)
+mlx5dm_flow_rte_alloc(size_t size, size_t align)
 {
-	return rte_malloc("mlx5dm_flow", size, size);
+	return rte_malloc("mlx5dm_flow", size, align);
 }
 
 static void

@@ -843,8 +843,14 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 static void
 mlx5dm_flow_tmpl_unbind(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl)
 {
+	unsigned int cls;
+
 	while (tbl->nb_m > 0)
 		mlx5dm_flow_matcher_put(fp, tbl->m[--tbl->nb_m]);
+	for (cls = 0; cls < MLX5DM_FLOW_POOL_CLASSES; cls++)
+		if (tbl->handle_classes & (1u << cls))
+			mlx5dm_flow_pool_unreserve(&fp->pool, cls, tbl->nb_flows);
+	tbl->handle_classes = 0;
 	tbl->bound = false;
 }
 
@@ -856,7 +862,8 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	struct mlx5dm_flow_spec *spec = mlx5dm_malloc(sizeof(*spec));
 	const char *err_field = NULL;
 	struct mlx5dm_flow_matcher *m;
-	unsigned int pi, ai, i;
+	unsigned int pi, ai, i, cls;
+	uint32_t classes = 0;
 	int ret = 0;
 
 	if (spec == NULL)
@@ -882,7 +889,20 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 				}
 				tbl->m[tbl->nb_m++] = m;
 			}
+			if (spec->nb_sub + spec->nb_extra < MLX5DM_FLOW_POOL_CLASSES)
+				classes |= 1u << (spec->nb_sub + spec->nb_extra);
 		}
+	}
+	/* The rules' handles too are made now: filling the table makes no chunk. */
+	for (cls = 0; cls < MLX5DM_FLOW_POOL_CLASSES; cls++) {
+		if (!(classes & (1u << cls)))
+			continue;
+		if (mlx5dm_flow_pool_reserve(&fp->pool, cls, tbl->nb_flows) < 0) {
+			ret = mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: no memory "
+						   "for the handles of its nb_flows rules");
+			goto unbind;
+		}
+		tbl->handle_classes |= 1u << cls;
 	}
 	tbl->bound = true;
 	goto out;
@@ -993,6 +1013,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 		return NULL;
 	}
 	tbl->attr = attr->flow_attr;
+	tbl->nb_flows = attr->nb_flows;
 	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
 		tbl->log_rules++;
 	rte_spinlock_lock(&fp->lock);

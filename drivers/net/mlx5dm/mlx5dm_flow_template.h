@@ -61,6 +61,7 @@ struct mlx5dm_flow_tmpl_jump {
 struct rte_flow_template_table {
 	LIST_ENTRY(rte_flow_template_table) next;
 	struct rte_flow_attr attr;
+	uint32_t nb_flows;              /* rules the table is sized for */
 	uint32_t log_rules;             /* nb_flows, log2 rounded up */
 	uint8_t nb_pt;
 	uint8_t nb_at;
@@ -82,8 +83,13 @@ struct rte_flow_template_table {
 	uint32_t nb_jumps;
 	uint32_t max_jumps;
 	struct mlx5dm_flow_tmpl_jump *jumps;
-	/* While the port is started: the matchers of the rules of every template pair. */
+	/*
+	 * While the port is started: the matchers of the rules of every
+	 * template pair, and nb_flows handles reserved in the port's pool for
+	 * each handle class (bit: rules per flow) the pairs' rules take.
+	 */
 	bool bound;
+	uint32_t handle_classes;
 	uint32_t nb_m;
 	struct mlx5dm_flow_matcher **m;
 };

@@ -23,8 +23,10 @@
 #   devtools/bench-flow-async.sh [RULES...]      default: 1000000 4000000
 #   devtools/bench-flow-async.sh --callgrind [RULES]  default: 20000
 #
-# PUSH=N pushes every N operations instead of 32. One run per figure: on a
-# shared machine repeat the script rather than trusting one line.
+# PUSH=N pushes every N operations instead of 32. SLOW=US also says where
+# the time of each create over US microseconds went (waiting for a CPU, on
+# its CPU, neither: mlx5dm-bench-flow-async --slow). One run per figure: on
+# a shared machine repeat the script rather than trusting one line.
 #
 # --callgrind: instructions per operation instead of rates (valgrind, stable
 # on a loaded machine), one lcore, --no-huge, by layer as
@@ -39,6 +41,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 ninja -C "$top/build" >/dev/null
 bench="$top/build/app/bench/mlx5dm-bench-flow-async"
 push=${PUSH:-32}
+slow=${SLOW:+--slow $SLOW}
 
 if [ "${1:-}" = --callgrind ]; then
 	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }
@@ -90,7 +93,7 @@ for n in "$@"; do
 		if ! "$bench" $m --no-pci --no-shconf -l 0-1 --file-prefix bench-async \
 			--log-level=lib.eal:error --log-level=pmd.*:crit \
 			--vdev "net_mlx5dm0,log_steering_icm_size=$icm" \
-			-- --rules "$n" --push "$push" 2>/dev/null; then
+			-- --rules "$n" --push "$push" $slow 2>/dev/null; then
 			echo "(run failed)"
 			status=1
 		fi

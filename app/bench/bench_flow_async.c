@@ -31,11 +31,20 @@
  * what it was before. A failed check prints "check failed" and the exit
  * status is 1.
  *
+ * --slow US says where the time of each create slower than US microseconds
+ * went, from the calling thread's CPU clock and its run-queue delay
+ * (/proc/thread-self/schedstat, the scheduler's own account): waiting for
+ * a CPU (runnable, another task on it: the machine's load), on its CPU
+ * (the driver's work, page faults included), or neither (a wait of its
+ * own, or a vCPU the hypervisor did not run). Two more system calls per
+ * create: the rates of such a run are not the figures to quote.
+ *
  *   mlx5dm-bench-flow-async EAL_ARGS -- --rules N [--lcores 1,2] [--push 32]
- *                                      [--queue-size 1024]
+ *                                      [--queue-size 1024] [--slow US]
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -44,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
@@ -71,6 +81,25 @@ struct bench_opts {
 	uint32_t queue_size;
 	unsigned int lcores[MAX_LCORES];
 	unsigned int nb_runs;
+	uint32_t slow_us;		/**< Account for creates slower than this (0: none). */
+};
+
+/* Where the time of a slow create went (--slow). */
+enum slow_cause {
+	SLOW_RUNQUEUE,			/**< Runnable, waiting for a CPU. */
+	SLOW_ON_CPU,			/**< Running. */
+	SLOW_OTHER,			/**< Neither. */
+	SLOW_CAUSES
+};
+
+static const char *const slow_names[SLOW_CAUSES] = {
+	"waiting for a CPU", "on its CPU", "neither",
+};
+
+/* The thread's CPU time and run-queue delay, nanoseconds. */
+struct slow_clock {
+	uint64_t cpu;
+	uint64_t wait;
 };
 
 /* One lcore's share of a run. */
@@ -94,6 +123,10 @@ struct bench_worker {
 	uint64_t max_batch;		/**< Cycles of the slowest push + pulls. */
 	uint64_t sum_batch;		/**< Cycles of all of them... */
 	uint64_t nb_batch;		/**< ...and their number. */
+	uint32_t slow_cycles;		/**< --slow in TSC cycles (0: off). */
+	int schedstat;			/**< /proc/thread-self/schedstat, or -1. */
+	uint64_t slow[SLOW_CAUSES];	/**< Slow creates by cause... */
+	uint64_t slow_max[SLOW_CAUSES];	/**< ...and the slowest of each (cycles). */
 	double seconds;
 	char error[160];
 };
@@ -246,6 +279,46 @@ pull(struct bench_worker *w)
 	return (unsigned int)n;
 }
 
+static void
+slow_read(const struct bench_worker *w, struct slow_clock *c)
+{
+	unsigned long long run, wait;
+	struct timespec ts;
+	char buf[96];
+	ssize_t n;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	c->cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	c->wait = 0;
+	n = pread(w->schedstat, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (sscanf(buf, "%llu %llu", &run, &wait) == 2)
+			c->wait = wait;
+	}
+}
+
+/* A create of @p cycles that began at @p c0: its cause when it was slow. */
+static void
+slow_account(struct bench_worker *w, const struct slow_clock *c0, uint64_t cycles)
+{
+	double ns = (double)cycles * 1e9 / (double)rte_get_tsc_hz();
+	struct slow_clock c1;
+	enum slow_cause k;
+
+	if (cycles <= w->slow_cycles)
+		return;
+	slow_read(w, &c1);
+	if ((double)(c1.wait - c0->wait) >= ns / 2)
+		k = SLOW_RUNQUEUE;
+	else if ((double)(c1.cpu - c0->cpu) >= ns / 2)
+		k = SLOW_ON_CPU;
+	else
+		k = SLOW_OTHER;
+	w->slow[k]++;
+	w->slow_max[k] = RTE_MAX(w->slow_max[k], cycles);
+}
+
 /*
  * A push, one pull of what the device has executed, then more pulls only
  * while more than @p keep operations wait for their result.
@@ -294,12 +367,15 @@ worker_flows(void *arg)
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
 	struct rte_flow_error err = { 0 };
-	uint64_t inflight = 0, t0;
+	uint64_t inflight = 0, t0, t;
+	struct slow_clock c0;
 	struct bench_key k;
 	double start;
 	uint32_t i;
 	int ret;
 
+	w->schedstat = w->slow_cycles != 0 && !w->destroy ?
+		       open("/proc/thread-self/schedstat", O_RDONLY) : -1;
 	start = now();
 	for (i = 0; i < w->n && w->error[0] == '\0'; i++) {
 		if (w->destroy) {
@@ -317,10 +393,15 @@ worker_flows(void *arg)
 			ip.hdr.dst_addr = rte_cpu_to_be_32(k.dst);
 			udp.hdr.src_port = rte_cpu_to_be_16(k.sport);
 			udp.hdr.dst_port = rte_cpu_to_be_16(k.dport);
+			if (w->slow_cycles != 0)
+				slow_read(w, &c0);
 			t0 = rte_rdtsc();
 			w->flows[i] = rte_flow_async_create(PORT, w->queue, &postpone, w->table,
 							    pattern, 0, acts, 0, NULL, &err);
-			w->lat[i] = (uint32_t)RTE_MIN(rte_rdtsc() - t0, (uint64_t)UINT32_MAX);
+			t = rte_rdtsc() - t0;
+			w->lat[i] = (uint32_t)RTE_MIN(t, (uint64_t)UINT32_MAX);
+			if (w->slow_cycles != 0)
+				slow_account(w, &c0, t);
 			if (w->flows[i] == NULL) {
 				w->call_failed++;
 				snprintf(w->error, sizeof(w->error), "rte_flow_async_create: %s",
@@ -336,6 +417,8 @@ worker_flows(void *arg)
 	if (w->error[0] == '\0')
 		push_pull(w, &inflight, 0);
 	w->seconds = now() - start;
+	if (w->schedstat >= 0)
+		close(w->schedstat);
 	return 0;
 }
 
@@ -395,6 +478,8 @@ struct bench_result {
 	double delete;
 	double p50, p99, p999, max;	/**< Microseconds. */
 	uint32_t worst;			/**< The rule of the slowest create. */
+	uint64_t slow[SLOW_CAUSES];	/**< --slow: creates by cause... */
+	double slow_max[SLOW_CAUSES];	/**< ...and the slowest of each, microseconds. */
 	double calls;			/**< Creates per second of time inside the calls. */
 	double max_batch;
 	double mean_batch;
@@ -515,7 +600,7 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	struct rte_flow_actions_template *at = NULL;
 	struct rte_flow_template_table *table;
 	uint64_t icm0, icm1, icm2, heap0, heap1, rules0, calls, ok, failed, batch, created;
-	uint64_t timeouts = 0;
+	uint64_t timeouts = 0, slow;
 	struct rte_flow *jump = NULL;
 	struct rte_flow_error err = { 0 };
 	double hz = (double)rte_get_tsc_hz() / 1e6, t, mean;
@@ -533,9 +618,20 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		return;
 	}
 	share(nb, o->rules, flows, lat, o->push, o->queue_size);
-	for (i = 0; i < nb; i++)
+	slow = RTE_MIN(o->slow_us * (rte_get_tsc_hz() / 1000000), (uint64_t)UINT32_MAX);
+	for (i = 0; i < nb; i++) {
 		workers[i].table = table;
+		workers[i].slow_cycles = (uint32_t)slow;
+	}
 	t = run_on(nb, worker_flows);
+	for (i = 0; i < nb; i++) {
+		unsigned int k;
+
+		for (k = 0; k < SLOW_CAUSES; k++) {
+			r->slow[k] += workers[i].slow[k];
+			r->slow_max[k] = RTE_MAX(r->slow_max[k], workers[i].slow_max[k] / hz);
+		}
+	}
 	for (i = 0; i < nb; i++)
 		timeouts += workers[i].pull_timeouts;
 	icm1 = xstat("steer_icm_used_bytes");
@@ -639,6 +735,7 @@ main(int argc, char **argv)
 		{ "lcores", required_argument, NULL, 'l' },
 		{ "push", required_argument, NULL, 'p' },
 		{ "queue-size", required_argument, NULL, 'q' },
+		{ "slow", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .rules = 1000000, .push = 32, .queue_size = 1024,
@@ -671,6 +768,9 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			o.queue_size = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			o.slow_us = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		default:
 			return 1;
@@ -711,9 +811,20 @@ main(int argc, char **argv)
 		fflush(stdout);
 	}
 	/* The first rules of a table make its matcher: say whether the worst was one of them. */
-	for (i = 0; i < o.nb_runs; i++)
+	for (i = 0; i < o.nb_runs; i++) {
 		printf("%u lcore%s: the slowest create (%.1f us) was rule %u\n", o.lcores[i],
 		       o.lcores[i] > 1 ? "s" : "", r[i].max, r[i].worst);
+		if (o.slow_us != 0) {
+			unsigned int k;
+
+			printf("%u lcore%s: creates over %u us:", o.lcores[i],
+			       o.lcores[i] > 1 ? "s" : "", o.slow_us);
+			for (k = 0; k < SLOW_CAUSES; k++)
+				printf("%s %" PRIu64 " %s (worst %.1f us)", k > 0 ? "," : "",
+				       r[i].slow[k], slow_names[k], r[i].slow_max[k]);
+			printf("\n");
+		}
+	}
 	for (i = 1; i < o.nb_runs; i++)
 		if (o.lcores[i] == 2 && o.lcores[0] == 1 && r[0].insert > 0)
 			printf("2 lcores / 1 lcore: insert %.2fx, delete %.2fx\n",

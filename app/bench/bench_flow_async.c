@@ -123,6 +123,8 @@ struct bench_worker {
 	uint64_t max_batch;		/**< Cycles of the slowest push + pulls. */
 	uint64_t sum_batch;		/**< Cycles of all of them... */
 	uint64_t nb_batch;		/**< ...and their number. */
+	uint64_t max_cycles;		/**< The slowest create (lat[] stops at 32 bits)... */
+	uint32_t max_at;		/**< ...and its rule in the share. */
 	uint32_t slow_cycles;		/**< --slow in TSC cycles (0: off). */
 	int schedstat;			/**< /proc/thread-self/schedstat, or -1. */
 	uint64_t slow[SLOW_CAUSES];	/**< Slow creates by cause... */
@@ -400,6 +402,10 @@ worker_flows(void *arg)
 							    pattern, 0, acts, 0, NULL, &err);
 			t = rte_rdtsc() - t0;
 			w->lat[i] = (uint32_t)RTE_MIN(t, (uint64_t)UINT32_MAX);
+			if (t > w->max_cycles) {
+				w->max_cycles = t;
+				w->max_at = i;
+			}
 			if (w->slow_cycles != 0)
 				slow_account(w, &c0, t);
 			if (w->flows[i] == NULL) {
@@ -627,6 +633,10 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	for (i = 0; i < nb; i++) {
 		unsigned int k;
 
+		if (workers[i].max_cycles / hz > r->max) {
+			r->max = workers[i].max_cycles / hz;
+			r->worst = workers[i].first + workers[i].max_at;
+		}
 		for (k = 0; k < SLOW_CAUSES; k++) {
 			r->slow[k] += workers[i].slow[k];
 			r->slow_max[k] = RTE_MAX(r->slow_max[k], workers[i].slow_max[k] / hz);
@@ -654,17 +664,13 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	if (calls == o->rules) {
 		uint64_t in_calls = 0;
 
-		for (i = 0; i < o->rules; i++) {
+		for (i = 0; i < o->rules; i++)
 			in_calls += lat[i];
-			if (lat[i] > lat[r->worst])
-				r->worst = i;
-		}
 		r->calls = in_calls != 0 ? o->rules * hz * 1e6 / in_calls : 0;
 		qsort(lat, o->rules, sizeof(*lat), cmp_u32);
 		r->p50 = lat[(uint64_t)o->rules * 50 / 100] / hz;
 		r->p99 = lat[(uint64_t)o->rules * 99 / 100] / hz;
 		r->p999 = lat[(uint64_t)o->rules * 999 / 1000] / hz;
-		r->max = lat[o->rules - 1] / hz;
 	}
 	/* Each lcore destroys the rules it made, also after a failed insertion. */
 	created = calls;

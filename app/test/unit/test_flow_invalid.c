@@ -535,62 +535,11 @@ test_invalid_rules(void **state)
 	assert_int_equal(failed, 0);
 }
 
-static unsigned int hook_calls;
-static uint8_t hook_criteria;
-
-static void *
-hook_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i, const uint8_t *mask,
-	   uint8_t criteria)
-{
-	(void)spec;
-	(void)i;
-	(void)mask;
-	hook_calls++;
-	hook_criteria = criteria;
-	return arg;
-}
-
-/*
- * The mask check is skipped exactly when the object layer vouches for the
- * key (a matcher with it exists): a mask the device cannot match then goes
- * through, with the hook's answer as the sub-rule's hint; unknown keys are
- * still refused with the precise error.
- */
-static void
-test_known_match_skips_check(void **state)
-{
-	static int matcher;
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8, .match_known = hook_known };
-	const struct bad_rule *r = NULL;
-	struct rte_flow_error err = { .type = RTE_FLOW_ERROR_TYPE_NONE };
-	struct mlx5dm_flow_spec fs;
-	unsigned int i;
-
-	(void)state;
-	for (i = 0; i < RTE_DIM(bad_rules); i++)
-		if (strcmp(bad_rules[i].name, "MPLS over GRE") == 0)
-			r = &bad_rules[i];
-	assert_non_null(r);
-	xc.arg = &matcher;
-	hook_calls = 0;
-	assert_int_equal(mlx5dm_flow_translate(&xc, r->attr, r->items, r->actions, &fs, &err), 0);
-	assert_int_equal(hook_calls, 1);
-	assert_int_equal(hook_criteria, fs.criteria);
-	assert_ptr_equal(fs.sub[0].hint, &matcher);
-	xc.arg = NULL;
-	assert_int_equal(mlx5dm_flow_translate(&xc, r->attr, r->items, r->actions, &fs, &err),
-			 -r->err);
-	assert_int_equal(hook_calls, 2);
-	assert_string_equal(err.message, r->msg);
-	assert_ptr_equal(err.cause, expected_cause(r));
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_rules),
-		cmocka_unit_test(test_known_match_skips_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -888,17 +888,17 @@ env_expect_cached(struct env *e, uint32_t dip, int q, uint32_t mark)
 	assert_int_equal(id, mark);
 }
 
-/* Whole replays of the implicit template flow f holds. */
+/* Rules the setters of the implicit template flow f holds made. */
 static uint64_t
 env_rule_hits(const struct env *e, const struct rte_flow *f)
 {
 	assert_int_not_equal(f->ct, 0);
-	return e->fp.cts[f->ct]->rule_hits;
+	return e->fp.cts[f->ct]->rules;
 }
 
 /*
  * Rules as flow-perf inserts them (one pattern shape, one address each):
- * their implicit template replays them whole, yet each one steers its own
+ * their implicit template's setters make them, yet each one steers its own
  * address, and a changed queue or mark in the same list takes effect. All
  * of it again after the flows (and their matcher and template) are gone.
  * Then a rule of the same items with another mask, and one with a mask the
@@ -935,7 +935,7 @@ test_model_cached_rules(void **state)
 			mark.id = CACHED_MARK(round, i);
 			f[i] = env_flow_cached(e, items, acts);
 		}
-		/* Whole replays: all but the very first rule (queues and marks are copied). */
+		/* All but the very first rule, which compiles the template (queues, marks set). */
 		assert_int_equal(env_rule_hits(e, f[0]), CACHED_N - 1);
 		assert_int_equal(e->fp.st.templates, 1);
 		assert_int_equal(e->fp.st.matchers, 1);

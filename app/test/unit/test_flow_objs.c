@@ -747,7 +747,7 @@ t_ct(const struct mlx5dm_flow_priv *fp, const struct rte_flow *f)
 	return fp->cts[f->ct];
 }
 
-/* The port's templates, and the whole replays of those the flows hold. */
+/* The port's templates, and the rules the setters of those the flows hold made. */
 static unsigned int
 t_implicit(const struct mlx5dm_flow_priv *fp, struct rte_flow *const *f, unsigned int n,
 	   uint64_t *rule_hits)
@@ -765,7 +765,7 @@ t_implicit(const struct mlx5dm_flow_priv *fp, struct rte_flow *const *f, unsigne
 			continue;
 		assert_true(nb < RTE_DIM(seen));
 		seen[nb++] = ct;
-		*rule_hits += ct->rule_hits;
+		*rule_hits += ct->rules;
 	}
 	return fp->st.templates;
 }
@@ -777,7 +777,7 @@ static const struct rte_flow_item_ipv4 t_src_mask = { .hdr.src_addr = RTE_BE32(0
  * Templates tell keys apart: rules alternating between two masks land
  * each in its matcher, rules alternating between two queues of one
  * matcher each in its set (and TIR); each shape has its implicit
- * template, which replays all but its first rule.
+ * template, whose setters make all but its first rule.
  */
 static void
 t_id_keys(struct mlx5dm_flow_priv *fp)
@@ -819,8 +819,8 @@ t_id_keys(struct mlx5dm_flow_priv *fp)
 }
 
 /*
- * Rules their implicit template replays whole share the matcher and action
- * set the template found: each rule still gets its own value, in the one
+ * Rules their implicit template's setters make share the matcher and action
+ * set the template took: each rule still gets its own value, in the one
  * matcher and set, on which the template holds a reference; once the
  * flows are gone, the template goes, and with it the matcher and set; the
  * next rules make them anew.
@@ -858,8 +858,7 @@ test_template_memos(void **state)
 		assert_int_equal(hits, RTE_DIM(f) - 1);
 		ct = t_ct(fp, f[0]);
 		assert_int_equal(ct->k.refcnt, RTE_DIM(f));
-		assert_ptr_equal(ct->out.compiled, ct);
-		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, ct)[0].aset, f[0]->rules[0].aset);
+		assert_ptr_equal(ct->sets[q1.index], f[0]->rules[0].aset);
 		assert_int_equal(fp->st.matchers, 1);
 		assert_int_equal(fp->st.asets, 1);
 		fake_live_get(&l);
@@ -879,7 +878,7 @@ test_template_memos(void **state)
 /*
  * Implicit templates are found by the shape's content: rules whose masks
  * come each in a buffer of its own (freed after the call) take one
- * template, which replays them; another mask is another template. A rule
+ * template, whose setters make them; another mask is another template. A rule
  * the device refuses leaves no template behind.
  */
 static void
@@ -912,9 +911,9 @@ test_template_by_content(void **state)
 		assert_ptr_equal(t_ct(fp, f[i]), t_ct(fp, f[i < 4 ? 0 : 4]));
 	}
 	assert_true(t_ct(fp, f[0]) != t_ct(fp, f[4]));
-	assert_int_equal(t_ct(fp, f[0])->rule_hits, 3);
-	assert_int_equal(t_ct(fp, f[0])->compiles, 2); /* its pattern and its actions, once */
-	assert_int_equal(t_ct(fp, f[4])->rule_hits, 1);
+	assert_int_equal(t_ct(fp, f[0])->rules, 3);
+	assert_true(t_ct(fp, f[0])->fast);
+	assert_int_equal(t_ct(fp, f[4])->rules, 1);
 	/* Refused (queue out of range): the existing template stays as it was, no new one. */
 	items[1].mask = &t_dst_mask;
 	assert_null(mlx5dm_flow_objs_make(fp, &xc, NULL, &t_attr_in, items, bad_acts, &err));
@@ -931,8 +930,8 @@ test_template_by_content(void **state)
 }
 
 /*
- * Marked rules their template replays whole with a new mark id each take
- * the one set the template knows (no parameters built), each rule with its
+ * Marked rules their template's setters make with a new mark id each take
+ * the one set the template holds (no parameters built), each rule with its
  * own tag.
  */
 static void
@@ -955,10 +954,10 @@ test_mark_id_memos(void **state)
 		assert_non_null(f[i]);
 		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
 		assert_int_equal(f[i]->rules[0].rule->args[0], 41 + i % 3);
-		/* Replayed whole: the set is the one the template knows. */
+		/* The set is the one the template holds. */
 		assert_true(f[i]->rules[0].aset != NULL);
-		assert_ptr_equal(mlx5dm_flow_compiled_objs(fp, t_ct(fp, f[i]))[0].aset,
-				 f[0]->rules[0].aset);
+		if (i > 0)
+			assert_ptr_equal(t_ct(fp, f[i])->sets[q1.index], f[0]->rules[0].aset);
 	}
 	assert_int_equal(fp->st.asets, 1);
 	for (i = 0; i < RTE_DIM(f); i++)

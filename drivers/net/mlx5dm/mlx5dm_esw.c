@@ -863,9 +863,6 @@ mlx5dm_esw_spec_of(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		mlx5dm_esw_stamp_entry(&spec->modify[spec->nb_modify++ * 8], es.stamp);
 	spec->nb_sub = 1;
 	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
-	spec->compiled = NULL;
-	spec->whole = false;
-	spec->act_same = false;
 	return 0;
 }
 

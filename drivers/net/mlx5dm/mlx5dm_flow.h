@@ -121,7 +121,6 @@ struct mlx5dm_flow_sub {
 	bool inner;                 /* ... on the inner headers */
 	bool hash;                  /* TIR spreads by RSS (else the first queue only) */
 	struct mlx5dm_rss_attr rss; /* when hash */
-	void *hint;                 /* xc->match_known's answer, under the lock it ran in */
 };
 
 /* A VLAN tag of the pattern: first (0) or second (1) of the outer (0) or inner (1) headers. */
@@ -186,16 +185,6 @@ struct mlx5dm_flow_spec {
 	uint16_t nb_modify;
 	/* MLX5DM_FLOW_TAG_BIT()s of the tags the pattern wants of either kind. */
 	uint8_t vlan_either;
-	/*
-	 * The compiled template of this result (NULL: none). Whole results of
-	 * one template differ only in the match value, the hints and the
-	 * copied action values (queues[0], tag_value, jump_group), so they
-	 * have the same matchers; act_same: the same action parameters too
-	 * (the MARK id is a rule argument).
-	 */
-	struct mlx5dm_flow_compiled *compiled;
-	bool whole;
-	bool act_same;
 	/* Match (PRM fte_match_param). */
 	uint64_t layers;            /* MLX5DM_FLOW_L_* of the pattern */
 	uint8_t criteria;           /* sections with a non-zero mask (kept by match_set) */
@@ -220,19 +209,6 @@ struct mlx5dm_flow_xctx {
 	bool relaxed;
 	/* NIC RX and TX, whose device checks the masks (NULL: STE format 1, no flex parser). */
 	struct mlx5dm_domain *dom[2];
-	/*
-	 * Optional: sub-rule i's key is a matcher's (whose mask the library
-	 * checked): the mask check is skipped, the answer kept as its hint.
-	 */
-	void *(*match_known)(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
-			     const uint8_t *mask, uint8_t criteria);
-	void *arg;
-	/*
-	 * Optional: the compiled template of the rule's shape (its attributes,
-	 * item types, masks and action types: mlx5dm_flow_shape_key()), for
-	 * exclusive use (the port lock). Whoever sets it vouches for the shape.
-	 */
-	struct mlx5dm_flow_compiled *compiled;
 };
 
 /* Translate and validate one rule (masks checked by the library); 0 or -errno with error. */
@@ -240,6 +216,12 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
+struct mlx5dm_flow_compiled;
+/* The same, recording the pattern walk into rec (its counts zero; NULL: none). */
+int mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_compiled *rec,
+			      const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			      const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
+			      struct rte_flow_error *error);
 
 /*
  * mlx5dm_flow_match.c: "item type SCTP not supported" with DPDK's name of the
@@ -440,17 +422,19 @@ struct mlx5dm_flow_kobj {
 /*
  * mlx5dm_flow_compile.c: compiled templates (a template table's pair of
  * templates, or the implicit template of a synchronous rule's shape),
- * from one full walk: what it copied into the match value, the spec bits
- * it read, the whole result when the actions read a value each at most.
+ * made once from the translation of the template's example: which spec
+ * bits of which item go where in the match value (the setters), which
+ * action values are the rule's, and the result every rule of the template
+ * shares but for them. A template whose translation reads a value (an
+ * item hook, a field written twice, an action it cannot set) translates
+ * each of its rules instead.
  */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
-#define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern kept (END excluded) */
+#define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern compiled (END excluded) */
 #define MLX5DM_FLOW_CT_COPIES 16u       /* spec fields copied per pattern, at most */
-/* Compared words: at most an item's size in 8-byte words per item. */
-#define MLX5DM_FLOW_CT_WORDS (MLX5DM_FLOW_CT_ITEMS * MLX5DM_FLOW_ITEM_MAX_SIZE / 8u)
 /* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
 #define MLX5DM_FLOW_CT_MOVES (MLX5DM_FLOW_CT_COPIES * 4u)
-#define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list kept (END excluded) */
+#define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list compiled (END excluded) */
 /* attr, per item: type, spec/mask flags, mask bytes; END; action types; padding. */
 #define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
 			       MLX5DM_FLOW_CT_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + 4u + \
@@ -472,15 +456,6 @@ struct mlx5dm_flow_ct_copy {
 	uint16_t dst;
 };
 
-/* A word of an item's spec as the template has it. */
-struct mlx5dm_flow_ct_word {
-	uint64_t sel;                   /* the spec bits that matter */
-	uint64_t val;                   /* their values */
-	uint16_t off;                   /* byte offset in the item's mask and spec */
-	uint8_t item;                   /* index in the pattern */
-	uint8_t len;                    /* 8, or 4 */
-};
-
 /* Bytes of a copied field moved as they are. */
 struct mlx5dm_flow_ct_move {
 	uint8_t item;
@@ -489,102 +464,63 @@ struct mlx5dm_flow_ct_move {
 	uint16_t dst;                   /* byte in the match value */
 };
 
-/* What a replay does with a kept action's configuration (mlx5dm_flow_compile.c). */
-enum mlx5dm_flow_compiled_aop {
-	MLX5DM_FLOW_CT_A_TYPE,       /* nothing: no configuration is read */
-	MLX5DM_FLOW_CT_A_QUEUE,      /* the index, below the queue count, into queues[0] */
-	MLX5DM_FLOW_CT_A_MARK,       /* a valid id, plus one, into tag_value */
-	MLX5DM_FLOW_CT_A_MARK_SAME,  /* the same id (with JUMP: it is in a modify entry) */
-	MLX5DM_FLOW_CT_A_JUMP,       /* a valid target group into jump_group */
-};
-
-/* The action list compiled with the pattern, and the translation's result. */
-struct mlx5dm_flow_ct_act {
-	bool valid;
-	uint8_t nb;                     /* actions before END */
-	uint8_t has;                    /* 1 << op of the values a replay copies */
-	struct {
-		enum rte_flow_action_type type;
-		uint8_t op;             /* enum mlx5dm_flow_compiled_aop */
-		uint32_t val;           /* the value it had (index, id, group) */
-	} a[MLX5DM_FLOW_CT_ACTIONS];
-	/* The result: the spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
-	struct mlx5dm_flow_spec res;
-};
-
-/* The objects of a template's sub-rules, held while it has rules. */
-struct mlx5dm_flow_ct_objs {
-	struct mlx5dm_flow_matcher *m;  /* the matcher of the sub-rule's key */
-	struct mlx5dm_flow_aset *aset;  /* ... and its set, when act_same */
+/* What a rule's action gives (mlx5dm_flow_compile.c). */
+enum mlx5dm_flow_ct_aop {
+	MLX5DM_FLOW_CT_A_NONE,       /* nothing: no configuration, or the template's */
+	MLX5DM_FLOW_CT_A_QUEUE,      /* an Rx queue index: the rule's action set */
+	MLX5DM_FLOW_CT_A_MARK,       /* an id: the rule's flow tag (id + 1) */
 };
 
 struct mlx5dm_flow_compiled {
-	/* References: its rules, a translation, the table owning it (owned). */
+	/* References: its rules, the table owning it (owned). */
 	struct mlx5dm_flow_kobj k;
 	bool owned;
 	uint16_t id;                    /* in the rules' handles */
-	bool objs_stale;                /* objs were found for results forgotten since */
-	bool valid;
-	bool out_kept;                  /* out holds the walk's result (but the copies) */
-	bool out_full;                  /* out holds act.res (but the copies and the hints) */
-	uint8_t nb_items;
-	uint8_t nb_copies;              /* copies through the match field (not byte moves) */
+	bool fast;                      /* rules take the setters (else each is translated) */
 	uint8_t nb_moves;
-	uint8_t nb_words;
-	int8_t prev;                    /* x->prev, x->vlan_item as indexes (-1: NULL) */
-	int8_t vlan_item;
-	struct {
-		enum rte_flow_item_type type;
-		uint8_t size;           /* of its spec, compared (0: no spec) */
-	} item[MLX5DM_FLOW_CT_ITEMS];
-	struct mlx5dm_flow_ct_word word[MLX5DM_FLOW_CT_WORDS];
+	uint8_t nb_copies;
+	uint8_t nb_actions;
+	uint8_t queue_at;               /* action giving the queue, MARK id (+1; 0: none) */
+	uint8_t mark_at;
 	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
 	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
-	/* The walk's result: translation state and the spec up to MLX5DM_FLOW_SPEC_ZEROED. */
-	struct mlx5dm_flow_xlate x;
-	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
-	uint8_t spec_head[MLX5DM_FLOW_SPEC_ZEROED];
-	struct mlx5dm_flow_ct_act act;
-	/* Recording: writes per field (pinned once read), copy candidates, mask, sel, spec. */
+	/* The example's result: every rule's, but for the setters' bits and action values. */
+	struct mlx5dm_flow_spec res;
+	/* Its objects, taken by its first rule and let go with its last: matcher, sets by queue. */
+	struct mlx5dm_flow_matcher *m;
+	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
+	uint64_t rules;                 /* rules the setters made (tests, debugging) */
+	/* Recording: writes per field (pinned once read), copy candidates, masks, copied bits. */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t nb_cand;
 	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
 	uint8_t mask[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
 	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t ispec[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint64_t hits;                  /* pattern replays (tests, debugging) */
-	uint64_t rule_hits;             /* ... of them, whole translations */
-	uint64_t compiles;              /* walks compiled into it (pattern or actions) */
-	/* Objects of the sub-rules (mlx5dm_flow_compiled_objs()). */
-	struct mlx5dm_flow_ct_objs objs[MLX5DM_FLOW_MAX_SUB];
-	/* The user's output buffer: a replay into it rewrites only what differs. */
-	struct mlx5dm_flow_spec out;
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
 
-/* What mlx5dm_flow_compiled_replay() reproduced. */
-enum mlx5dm_flow_replay {
-	MLX5DM_FLOW_REPLAY_NONE,        /* nothing: the full walk follows */
-	MLX5DM_FLOW_REPLAY_PATTERN,     /* attributes and pattern, x set for the actions */
-	MLX5DM_FLOW_REPLAY_RULE,        /* all but the mask check (x set for it only) */
+/*
+ * Compile ct from the example rule (its translation into spec, 0 or -errno
+ * with error): fixed, bit i: action i is the template's (masked), not the
+ * rule's.
+ */
+int mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+			const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			const struct rte_flow_action actions[], uint32_t fixed,
+			struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
+/* What a rule of a fast template gives: its Rx queue (action set) and flow tag. */
+struct mlx5dm_flow_ct_rule {
+	uint16_t queue;
+	uint32_t tag;
 };
-
-/* Replay what the template can of the rule: x and spec set as far as it did. */
-enum mlx5dm_flow_replay mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct,
-						    const struct mlx5dm_flow_xctx *xc,
-						    const struct rte_flow_item items[],
-						    const struct rte_flow_action actions[],
-						    struct mlx5dm_flow_xlate *x,
-						    struct mlx5dm_flow_spec *spec);
-/* Around a full pattern walk: forget ct, record; compile what was recorded. */
-void mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct);
-void mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct,
-				  const struct rte_flow_item items[],
-				  const struct mlx5dm_flow_xlate *x);
-/* After an action walk, keep the list if it can be replayed. */
-void mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
-				       const struct rte_flow_action actions[],
-				       struct mlx5dm_flow_spec *spec);
+/*
+ * A rule of ct's shape (fast): its match value into value, its action
+ * values into r; false: a value the translation refuses (it says why).
+ */
+bool mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
+			       const struct rte_flow_item items[],
+			       const struct rte_flow_action actions[], uint8_t *value,
+			       struct mlx5dm_flow_ct_rule *r);
 /*
  * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
  * aligned) and its hash; its length, 0 if no template keeps such a rule.
@@ -784,18 +720,6 @@ struct mlx5dm_flow_priv {
 	uint32_t shared_cnt;
 };
 
-/* Let go of the objects ct found (its references on them). */
-void mlx5dm_flow_ct_objs_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
-
-/* The objects ct found for its sub-rules (let go if its results were forgotten since). */
-static inline struct mlx5dm_flow_ct_objs *
-mlx5dm_flow_compiled_objs(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
-{
-	if (MLX5DM_UNLIKELY(ct->objs_stale))
-		mlx5dm_flow_ct_objs_release(fp, ct);
-	return ct->objs;
-}
-
 /*
  * A compiled template with one reference and an id; NULL + errno. With its
  * last rule it lets its objects go, with its last reference it goes.
@@ -827,9 +751,6 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    uint16_t prio, uint8_t criteria,
 						    const uint8_t *mask, const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
-/* xctx's match_known: sub-rule i's matcher if it exists (fp->lock held until begin). */
-void *mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
-				   const uint8_t *mask, uint8_t criteria);
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
 	MLX5DM_FLOW_ENT_TIR,
@@ -876,7 +797,7 @@ void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb,
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* One live flow: the PMD records of what it uses, then its rules' records. */
 int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
-/* The matcher m, one more reference (a hint found by match_known). */
+/* The matcher m, one more reference. */
 static inline struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
 {

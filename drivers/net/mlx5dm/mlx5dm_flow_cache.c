@@ -210,46 +210,6 @@ mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int d
 	return mlx5dm_index_find(&fp->matchers, h, mlx5dm_flow_matcher_eq, &k);
 }
 
-/* The matcher of sub-rule i's key, hashed (apart: the lookup a template did not spare). */
-static __rte_noinline struct mlx5dm_flow_matcher *
-mlx5dm_flow_matcher_known(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-			  unsigned int i, const uint8_t *mask, uint8_t criteria)
-{
-	uint16_t prio = mlx5dm_flow_sub_priority(spec, i);
-	uint32_t h;
-
-	h = mlx5dm_flow_matcher_hash(spec->egress, spec->group, prio, criteria, mask);
-	return mlx5dm_flow_matcher_find(fp, h, spec->egress, spec->group, prio, criteria, mask);
-}
-
-/* A whole spec of a template has the matcher the template found (mlx5dm_flow.h). */
-void *
-mlx5dm_flow_objs_match_known(void *arg, const struct mlx5dm_flow_spec *spec, unsigned int i,
-			     const uint8_t *mask, uint8_t criteria)
-{
-	struct mlx5dm_flow_priv *fp = arg;
-	struct mlx5dm_flow_ct_objs *o;
-	struct mlx5dm_flow_matcher *m;
-
-	if (spec->compiled == NULL)
-		return mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
-	o = &mlx5dm_flow_compiled_objs(fp, spec->compiled)[i];
-	m = o->m;
-	if (m != NULL && (spec->whole ||
-			  mlx5dm_flow_matcher_is(m, spec->egress, spec->group,
-						 mlx5dm_flow_sub_priority(spec, i), criteria,
-						 mask)))
-		return m;
-	m = mlx5dm_flow_matcher_known(fp, spec, i, mask, criteria);
-	/* Only a whole result vouches for the key of the template's later ones. */
-	if (spec->whole && m != NULL && o->m != m) {
-		if (o->m != NULL)
-			mlx5dm_flow_matcher_put(fp, o->m);
-		o->m = mlx5dm_flow_matcher_ref(m);
-	}
-	return m;
-}
-
 struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
 			uint16_t prio, uint8_t criteria, const uint8_t *mask,

@@ -3,62 +3,20 @@
  */
 
 /*
- * Compiled templates (mlx5dm_flow.h). A replay is exact because it copies
- * only bits that the walk wrote once into one match field, under that
- * field's mask, and that nothing read: no item hook (hook_spec), no
- * contradiction check, no match value read (mlx5dm_flow_match_value()
- * pins the field). Everything else the walk reads is the same for every
- * rule of the shape (mlx5dm_flow_shape_key()) or compared (the spec bits
- * that matter). Ranges (`last`) are not compiled.
+ * Compiled templates (mlx5dm_flow.h), as DPDK mlx5 HWS makes its tag
+ * setters once per matcher (drivers/net/mlx5/hws/mlx5dr_definer.c,
+ * mlx5dr_definer_create_tag()). The setters are exact because the
+ * example's walk wrote each copied field once, under its mask, and read
+ * no spec bit besides (no item hook, no contradiction check, no match
+ * value read: mlx5dm_flow_match_value() pins the field): whatever the
+ * values, the walk does the same, so a rule's result is the example's
+ * with its own bits in the copied fields. Ranges (`last`) are not
+ * compiled.
  */
 
 #include <string.h>
 
 #include "mlx5dm_flow_item.h"
-
-/*
- * The action half of a compiled template: the list and the whole result.
- * The walk of the kept kinds reads the types, the attributes, the Rx queue
- * count and one value of QUEUE, JUMP, MARK, which lands as it is in
- * queues[0], jump_group, tag_value (id + 1) once it passes the walk's own
- * check; MARK with JUMP also writes a modify entry, so its id is compared.
- * Any other value or list takes the walk, with its verdict.
- */
-
-/* What a replay does with a kept kind's configuration; -1: the kind is not kept. */
-static int
-mlx5dm_flow_compiled_aop(enum rte_flow_action_type type, bool jump)
-{
-	switch (type) {
-	case RTE_FLOW_ACTION_TYPE_VOID:
-	case RTE_FLOW_ACTION_TYPE_DROP:
-	case RTE_FLOW_ACTION_TYPE_COUNT:
-	case RTE_FLOW_ACTION_TYPE_FLAG:
-		return MLX5DM_FLOW_CT_A_TYPE;
-	case RTE_FLOW_ACTION_TYPE_QUEUE:
-		return MLX5DM_FLOW_CT_A_QUEUE;
-	case RTE_FLOW_ACTION_TYPE_JUMP:
-		return MLX5DM_FLOW_CT_A_JUMP;
-	case RTE_FLOW_ACTION_TYPE_MARK:
-		return jump ? MLX5DM_FLOW_CT_A_MARK_SAME : MLX5DM_FLOW_CT_A_MARK;
-	default:
-		return -1;
-	}
-}
-
-/* The value the walk reads of a kept action's configuration conf (op not A_TYPE). */
-static inline uint32_t
-mlx5dm_flow_compiled_aval(const void *conf, uint8_t op)
-{
-	switch (op) {
-	case MLX5DM_FLOW_CT_A_QUEUE:
-		return ((const struct rte_flow_action_queue *)conf)->index;
-	case MLX5DM_FLOW_CT_A_JUMP:
-		return ((const struct rte_flow_action_jump *)conf)->group;
-	default:
-		return ((const struct rte_flow_action_mark *)conf)->id;
-	}
-}
 
 void
 mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src)
@@ -72,98 +30,6 @@ mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spe
 	memcpy(dst->decap_data, src->decap_data, src->decap_len);
 	memcpy(dst->encap_data, src->encap_data, src->encap_len);
 	memcpy(dst->modify, src->modify, (size_t)src->nb_modify * MLX5DM_MODIFY_ACTION_SIZE);
-}
-
-/* Forget the kept list (the pattern is compiled anew). */
-static void
-mlx5dm_flow_compiled_act_forget(struct mlx5dm_flow_compiled *ct)
-{
-	ct->act.valid = false;
-	ct->out_full = false;
-	/* Its objects were found for the results being forgotten (the object layer lets go). */
-	ct->objs_stale = true;
-	ct->compiles++;
-}
-
-void
-mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
-				  const struct rte_flow_action actions[],
-				  struct mlx5dm_flow_spec *spec)
-{
-	struct mlx5dm_flow_ct_act *m = &ct->act;
-	bool jump = false;
-	unsigned int n;
-	int op;
-
-	mlx5dm_flow_compiled_act_forget(ct);
-	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++)
-		jump |= actions[n].type == RTE_FLOW_ACTION_TYPE_JUMP;
-	if (n > MLX5DM_FLOW_CT_ACTIONS)
-		return;
-	m->has = 0;
-	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
-		op = mlx5dm_flow_compiled_aop(actions[n].type, jump);
-		if (op < 0)
-			return;
-		m->a[n].type = actions[n].type;
-		m->a[n].op = (uint8_t)op;
-		/* The walk succeeded: an action that needs a configuration has one. */
-		m->a[n].val = op != MLX5DM_FLOW_CT_A_TYPE ?
-			      mlx5dm_flow_compiled_aval(actions[n].conf, op) : 0;
-		if (op != MLX5DM_FLOW_CT_A_MARK_SAME)
-			m->has |= 1u << op;
-	}
-	m->nb = (uint8_t)n;
-	spec->whole = true;
-	spec->act_same = true;
-	mlx5dm_flow_spec_copy(&m->res, spec);
-	m->valid = true;
-	ct->out_full = spec == &ct->out;
-}
-
-void
-mlx5dm_flow_compiled_rec_begin(struct mlx5dm_flow_compiled *ct)
-{
-	ct->valid = false;
-	ct->out_kept = false;
-	mlx5dm_flow_compiled_act_forget(ct);
-	ct->nb_cand = 0;
-	memset(ct->use, 0, sizeof(ct->use));
-}
-
-static int8_t
-mlx5dm_flow_compiled_index(const struct rte_flow_item items[], const struct rte_flow_item *it)
-{
-	return it == NULL ? -1 : (int8_t)(it - items);
-}
-
-/* The pattern's items into ct (masks, specs); false if it cannot be kept. */
-static bool
-mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[])
-{
-	const struct mlx5dm_flow_item_def *def;
-	unsigned int n;
-
-	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
-		const struct rte_flow_item *it = &items[n];
-
-		if (n == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
-			return false;
-		ct->item[n].type = it->type;
-		ct->item[n].size = 0;
-		if (it->type == RTE_FLOW_ITEM_TYPE_VOID || it->spec == NULL)
-			continue;
-		def = mlx5dm_flow_item_def_get(it->type);
-		/* Compared in words of 8 (or 4) bytes, the last one overlapping. */
-		if (def->size < 4 || def->size % 4 != 0)
-			return false;
-		ct->item[n].size = (uint8_t)def->size;
-		memcpy(ct->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
-		memcpy(ct->ispec[n], it->spec, def->size);
-		memset(ct->sel[n], 0, def->size); /* the copied bits, for now */
-	}
-	ct->nb_items = (uint8_t)n;
-	return true;
 }
 
 /* Copied bytes as moves of 8, 4, 2 or 1; false if they do not fit. */
@@ -186,143 +52,6 @@ mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
 	return true;
 }
 
-/* The candidates that are copies; false if another map entry reads their bits. */
-static bool
-mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
-				 const struct mlx5dm_flow_spec *spec)
-{
-	unsigned int c, b;
-
-	ct->nb_copies = 0;
-	ct->nb_moves = 0;
-	for (c = 0; c < ct->nb_cand; c++) {
-		struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
-		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
-		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
-		uint8_t *copied = ct->sel[cp->item];
-
-		if (ct->use[cp->fte] != 1)
-			continue;
-		/* One write: the field's mask is this entry's, its value these bits. */
-		cp->mask = mlx5dm_fte_get(spec->mask, cp->fte);
-		cp->bytes = 0;
-		if (cp->bit % 8 == 0 && cp->width % 8 == 0 && f->bit % 8 == 0 &&
-		    f->width == cp->width && cp->mask == all) {
-			/* Both sides are big-endian bit streams: the same bytes. */
-			cp->bytes = cp->width / 8;
-			cp->dst = f->bit / 8;
-		}
-		mlx5dm_prm_set(copied, cp->bit, cp->width,
-			       mlx5dm_prm_get(copied, cp->bit, cp->width) | cp->mask);
-		if (cp->bytes != 0) {
-			if (!mlx5dm_flow_compiled_keep_move(ct, cp))
-				return false;
-			continue;
-		}
-		ct->copy[ct->nb_copies++] = *cp;
-	}
-	for (c = 0; c < ct->nb_cand; c++) {
-		const struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
-
-		if (ct->use[cp->fte] != 1 &&
-		    mlx5dm_prm_get(ct->sel[cp->item], cp->bit, cp->width) != 0)
-			return false;
-	}
-	/* What matters: under the mask or read by a hook, and not copied. */
-	for (c = 0; c < ct->nb_items; c++) {
-		const uint8_t *hook;
-
-		if (ct->item[c].size == 0)
-			continue;
-		hook = mlx5dm_flow_item_def_get(ct->item[c].type)->hook_spec;
-		for (b = 0; b < ct->item[c].size; b++) {
-			ct->sel[c][b] = (uint8_t)((ct->mask[c][b] | (hook != NULL ? hook[b] : 0)) &
-						  ~ct->sel[c][b]);
-			ct->ispec[c][b] &= ct->sel[c][b];
-		}
-	}
-	return true;
-}
-
-/* n bytes at p as a number (n constant once inlined). */
-static inline uint64_t
-mlx5dm_flow_compiled_ld(const uint8_t *p, size_t n)
-{
-	uint64_t w = 0;
-
-	memcpy(&w, p, n);
-	return w;
-}
-
-/*
- * The words the replay compares: an item of size s in words of 8 bytes (4
- * below 8) at 0, 8, ... and s - 8 for the rest, so no word reaches beyond
- * the item and every byte is in one; a word in which no bit matters is
- * left out.
- */
-static void
-mlx5dm_flow_compiled_keep_words(struct mlx5dm_flow_compiled *ct)
-{
-	unsigned int i, k, off, len, size, nw = 0;
-
-	for (i = 0; i < ct->nb_items; i++) {
-		size = ct->item[i].size;
-		len = size >= 8 ? 8 : 4;
-		for (k = 0; size != 0 && k < (size + len - 1) / len; k++) {
-			struct mlx5dm_flow_ct_word *w = &ct->word[nw];
-
-			off = RTE_MIN(k * len, size - len);
-			w->off = (uint16_t)off;
-			w->item = (uint8_t)i;
-			w->len = (uint8_t)len;
-			w->sel = mlx5dm_flow_compiled_ld(ct->sel[i] + off, len);
-			w->val = mlx5dm_flow_compiled_ld(ct->ispec[i] + off, len);
-			nw += w->sel != 0;
-		}
-	}
-	ct->nb_words = (uint8_t)nw;
-}
-
-void
-mlx5dm_flow_compiled_rec_end(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
-			     const struct mlx5dm_flow_xlate *x)
-{
-	if (ct->nb_cand > MLX5DM_FLOW_CT_COPIES || !mlx5dm_flow_compiled_keep_items(ct, items) ||
-	    !mlx5dm_flow_compiled_keep_copies(ct, x->spec))
-		return;
-	mlx5dm_flow_compiled_keep_words(ct);
-	ct->x = *x;
-	ct->x.rec = NULL;
-	memcpy(ct->owner, x->owner, sizeof(ct->owner));
-	ct->prev = mlx5dm_flow_compiled_index(items, x->prev);
-	ct->vlan_item = mlx5dm_flow_compiled_index(items, x->vlan_item);
-	x->spec->compiled = ct;
-	memcpy(ct->spec_head, x->spec, MLX5DM_FLOW_SPEC_ZEROED);
-	ct->out_kept = x->spec == &ct->out;
-	ct->valid = true;
-}
-
-/* The items have ct's values wherever the walk read them (the shape is ct's). */
-static inline bool
-mlx5dm_flow_compiled_same(const struct mlx5dm_flow_compiled *ct,
-			  const struct rte_flow_item items[])
-{
-	uint64_t acc = 0;
-	unsigned int i;
-
-	if (!ct->valid)
-		return false;
-	for (i = 0; i < ct->nb_words; i++) {
-		const struct mlx5dm_flow_ct_word *w = &ct->word[i];
-		const uint8_t *spec = items[w->item].spec;
-
-		acc |= w->len == 8 ?
-		       (mlx5dm_flow_compiled_ld(spec + w->off, 8) & w->sel) ^ w->val :
-		       (mlx5dm_flow_compiled_ld(spec + w->off, 4) & w->sel) ^ w->val;
-	}
-	return acc == 0;
-}
-
 /* Bits [bit, bit + width) of a spec, reading none of the caller's bytes beyond them. */
 static uint32_t
 mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width)
@@ -339,10 +68,159 @@ mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width
 	return (uint32_t)(v & ((1ull << width) - 1));
 }
 
-/* The copied bits of the items into the match value. */
+/* The pattern's masks into ct; false if it cannot be compiled. */
+static bool
+mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[])
+{
+	const struct mlx5dm_flow_item_def *def;
+	unsigned int n;
+
+	memset(ct->mask, 0, sizeof(ct->mask));
+	memset(ct->sel, 0, sizeof(ct->sel));
+	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
+		const struct rte_flow_item *it = &items[n];
+
+		if (n == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
+			return false;
+		if (it->type == RTE_FLOW_ITEM_TYPE_VOID || it->spec == NULL)
+			continue;
+		def = mlx5dm_flow_item_def_get(it->type);
+		if (def->size > MLX5DM_FLOW_ITEM_MAX_SIZE)
+			return false;
+		memcpy(ct->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
+	}
+	return true;
+}
+
+/* The candidates into setters; false if a masked bit is not one's to write. */
+static bool
+mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
+				 const struct mlx5dm_flow_spec *spec)
+{
+	unsigned int c, i, b;
+
+	ct->nb_copies = 0;
+	ct->nb_moves = 0;
+	for (c = 0; c < ct->nb_cand; c++) {
+		struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
+		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
+		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
+
+		/* Written twice or read: the value decides what the walk does. */
+		if (ct->use[cp->fte] != 1)
+			return false;
+		/* One write: the field's mask is this entry's, its value these bits. */
+		cp->mask = mlx5dm_fte_get(spec->mask, cp->fte);
+		cp->bytes = 0;
+		if (cp->bit % 8 == 0 && cp->width % 8 == 0 && f->bit % 8 == 0 &&
+		    f->width == cp->width && cp->mask == all) {
+			/* Both sides are big-endian bit streams: the same bytes. */
+			cp->bytes = cp->width / 8;
+			cp->dst = f->bit / 8;
+		}
+		mlx5dm_prm_set(ct->sel[cp->item], cp->bit, cp->width,
+			       mlx5dm_prm_get(ct->sel[cp->item], cp->bit, cp->width) | cp->mask);
+		if (cp->bytes != 0) {
+			if (!mlx5dm_flow_compiled_keep_move(ct, cp))
+				return false;
+			continue;
+		}
+		ct->copy[ct->nb_copies++] = *cp;
+	}
+	/* Every masked bit is copied (another one would be a value the walk read). */
+	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)
+		for (b = 0; b < MLX5DM_FLOW_ITEM_MAX_SIZE; b++)
+			if ((ct->mask[i][b] & ~ct->sel[i][b]) != 0)
+				return false;
+	return true;
+}
+
+/*
+ * The rule's part of action i: QUEUE and MARK values are set per rule; a
+ * masked action is the template's; the kinds without configuration are
+ * the same in every rule. -1: the translation reads the value.
+ */
+static int
+mlx5dm_flow_compiled_aop(const struct rte_flow_action actions[], unsigned int i, uint32_t fixed)
+{
+	unsigned int k;
+
+	if (fixed & (1u << i))
+		return MLX5DM_FLOW_CT_A_NONE;
+	switch (actions[i].type) {
+	case RTE_FLOW_ACTION_TYPE_VOID:
+	case RTE_FLOW_ACTION_TYPE_DROP:
+	case RTE_FLOW_ACTION_TYPE_COUNT:
+	case RTE_FLOW_ACTION_TYPE_FLAG:
+		return MLX5DM_FLOW_CT_A_NONE;
+	case RTE_FLOW_ACTION_TYPE_QUEUE:
+		return MLX5DM_FLOW_CT_A_QUEUE;
+	case RTE_FLOW_ACTION_TYPE_MARK:
+		/* With JUMP the id is written by a modify entry too (mlx5dm_flow_actions.c). */
+		for (k = 0; actions[k].type != RTE_FLOW_ACTION_TYPE_END; k++)
+			if (actions[k].type == RTE_FLOW_ACTION_TYPE_JUMP)
+				return -1;
+		return MLX5DM_FLOW_CT_A_MARK;
+	default:
+		return -1;
+	}
+}
+
+/* The actions' parts; false if a value of the rule's is read. */
+static bool
+mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
+				  const struct rte_flow_action actions[], uint32_t fixed)
+{
+	unsigned int n;
+	int op;
+
+	ct->queue_at = 0;
+	ct->mark_at = 0;
+	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
+		if (n == MLX5DM_FLOW_CT_ACTIONS)
+			return false;
+		op = mlx5dm_flow_compiled_aop(actions, n, fixed);
+		if (op < 0)
+			return false;
+		if (op == MLX5DM_FLOW_CT_A_QUEUE)
+			ct->queue_at = (uint8_t)(n + 1);
+		else if (op == MLX5DM_FLOW_CT_A_MARK)
+			ct->mark_at = (uint8_t)(n + 1);
+	}
+	ct->nb_actions = (uint8_t)n;
+	return true;
+}
+
+int
+mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+		    const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+		    const struct rte_flow_action actions[], uint32_t fixed,
+		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
+	int ret;
+
+	ct->fast = false;
+	ct->nb_cand = 0;
+	memset(ct->use, 0, sizeof(ct->use));
+	ret = mlx5dm_flow_translate_rec(xc, ct, attr, items, actions, spec, error);
+	if (ret < 0)
+		return ret;
+	/* One plain library rule of the port's own tables: the objects are the template's. */
+	if (ct->nb_cand > MLX5DM_FLOW_CT_COPIES || spec->nb_sub != 1 || spec->nb_extra != 0 ||
+	    !mlx5dm_flow_sub_plain(&spec->sub[0]) || spec->transfer || spec->table_dom != 0 ||
+	    !mlx5dm_flow_compiled_keep_items(ct, items) ||
+	    !mlx5dm_flow_compiled_keep_copies(ct, spec) ||
+	    !mlx5dm_flow_compiled_keep_actions(ct, actions, fixed))
+		return 0;
+	mlx5dm_flow_spec_copy(&ct->res, spec);
+	ct->fast = true;
+	return 0;
+}
+
+/* The setters: the copied bits of the items into the match value. */
 static inline void
-mlx5dm_flow_compiled_copy_values(const struct mlx5dm_flow_compiled *ct,
-				 const struct rte_flow_item items[], uint8_t *value)
+mlx5dm_flow_compiled_set(const struct mlx5dm_flow_compiled *ct,
+			 const struct rte_flow_item items[], uint8_t *value)
 {
 	unsigned int i;
 
@@ -375,124 +253,33 @@ mlx5dm_flow_compiled_copy_values(const struct mlx5dm_flow_compiled *ct,
 	}
 }
 
-/* The walk's spec, but for the copied values. */
-static void
-mlx5dm_flow_compiled_head(struct mlx5dm_flow_compiled *ct, struct mlx5dm_flow_spec *spec)
+bool
+mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
+			  const struct rte_flow_item items[],
+			  const struct rte_flow_action actions[], uint8_t *value,
+			  struct mlx5dm_flow_ct_rule *r)
 {
-	if (spec == &ct->out) {
-		ct->out_full = false; /* the action walk writes the head */
-		if (ct->out_kept) {
-			/* Only the walk writes the match (and the copies all of their fields). */
-			memcpy(spec, ct->spec_head, offsetof(struct mlx5dm_flow_spec, mask));
-			return;
-		}
-		ct->out_kept = true;
-	}
-	memcpy(spec, ct->spec_head, MLX5DM_FLOW_SPEC_ZEROED);
-}
+	const struct rte_flow_action_queue *q;
+	const struct rte_flow_action_mark *m;
 
-/* The walk's translation state, for the action walk. */
-static void
-mlx5dm_flow_compiled_x(const struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
-		       struct mlx5dm_flow_xlate *x)
-{
-	*x = ct->x;
-	x->prev = ct->prev >= 0 ? &items[ct->prev] : NULL;
-	x->vlan_item = ct->vlan_item >= 0 ? &items[ct->vlan_item] : NULL;
-}
-
-/* v passes the walk's check of kept action i's value (MARK with JUMP: it is the kept one). */
-static inline bool
-mlx5dm_flow_compiled_aval_ok(const struct mlx5dm_flow_ct_act *m, unsigned int i,
-			     const struct mlx5dm_flow_xctx *xc, uint32_t v)
-{
-	switch (m->a[i].op) {
-	case MLX5DM_FLOW_CT_A_QUEUE:
-		return v < xc->nb_rx_queues;
-	case MLX5DM_FLOW_CT_A_MARK:
-		return v <= MLX5DM_FLOW_MARK_MAX;
-	case MLX5DM_FLOW_CT_A_JUMP:
-		return v > m->res.group && v <= MLX5DM_FLOW_MAX_GROUP;
-	default:
-		return v == m->a[i].val;
-	}
-}
-
-/* The kept list with values that pass the walk's checks: spec is the kept result. */
-static inline bool
-mlx5dm_flow_compiled_act_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
-				const struct rte_flow_action actions[],
-				struct mlx5dm_flow_spec *spec)
-{
-	const struct mlx5dm_flow_ct_act *m = &ct->act;
-	uint32_t v, val[MLX5DM_FLOW_CT_A_JUMP + 1];
-	bool same = true;
-	unsigned int i;
-	uint8_t op;
-
-	if (!m->valid || actions == NULL)
-		return false;
-	for (i = 0; i < m->nb; i++) {
-		const struct rte_flow_action *a = &actions[i];
-
-		op = m->a[i].op;
-		if (a->type != m->a[i].type)
+	r->queue = 0;
+	r->tag = 0;
+	/* The translation's checks of the values; it refuses (and says why) the others. */
+	if (ct->queue_at != 0) {
+		q = actions[ct->queue_at - 1].conf;
+		if (q == NULL || q->index >= nb_rx_queues || q->index >= MLX5DM_FLOW_MAX_QUEUES)
 			return false;
-		if (op == MLX5DM_FLOW_CT_A_TYPE)
-			continue;
-		if (a->conf == NULL)
-			return false;
-		v = mlx5dm_flow_compiled_aval(a->conf, op);
-		/* A MARK id is the rule's argument, not a parameter of its actions. */
-		same &= v == m->a[i].val || op == MLX5DM_FLOW_CT_A_MARK;
-		val[op] = v;
-		if (!mlx5dm_flow_compiled_aval_ok(m, i, xc, v))
-			return false;
+		r->queue = q->index;
 	}
-	if (actions[i].type != RTE_FLOW_ACTION_TYPE_END)
-		return false;
-	if (spec != &ct->out || !ct->out_full) {
-		mlx5dm_flow_spec_copy(spec, &m->res);
-		if (spec == &ct->out) {
-			ct->out_kept = true;
-			ct->out_full = true;
-		}
+	if (ct->mark_at != 0) {
+		m = actions[ct->mark_at - 1].conf;
+		if (m == NULL || m->id > MLX5DM_FLOW_MARK_MAX)
+			return false;
+		r->tag = m->id + 1;
 	}
-	/* The action values, where the walk would have put them (the kept ones when same). */
-	if (m->has & (1u << MLX5DM_FLOW_CT_A_QUEUE))
-		spec->queues[0] = (uint16_t)val[MLX5DM_FLOW_CT_A_QUEUE];
-	if (m->has & (1u << MLX5DM_FLOW_CT_A_MARK))
-		spec->tag_value = val[MLX5DM_FLOW_CT_A_MARK] + 1;
-	if (m->has & (1u << MLX5DM_FLOW_CT_A_JUMP))
-		spec->jump_group = val[MLX5DM_FLOW_CT_A_JUMP];
-	spec->act_same = same;
-	ct->rule_hits++;
+	memcpy(value, ct->res.value, MLX5DM_MATCH_PARAM_SIZE);
+	mlx5dm_flow_compiled_set(ct, items, value);
 	return true;
-}
-
-enum mlx5dm_flow_replay
-mlx5dm_flow_compiled_replay(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
-			    const struct rte_flow_item items[],
-			    const struct rte_flow_action actions[], struct mlx5dm_flow_xlate *x,
-			    struct mlx5dm_flow_spec *spec)
-{
-	enum mlx5dm_flow_replay what = MLX5DM_FLOW_REPLAY_RULE;
-
-	if (!mlx5dm_flow_compiled_same(ct, items))
-		return MLX5DM_FLOW_REPLAY_NONE;
-	if (!mlx5dm_flow_compiled_act_replay(ct, xc, actions, spec)) {
-		what = MLX5DM_FLOW_REPLAY_PATTERN;
-		mlx5dm_flow_compiled_x(ct, items, x);
-		mlx5dm_flow_compiled_head(ct, spec);
-	}
-	/* What the mask check reads (everything, after a pattern replay). */
-	x->xc = xc;
-	x->spec = spec;
-	x->items = items;
-	x->owner = ct->owner;
-	mlx5dm_flow_compiled_copy_values(ct, items, spec->value);
-	ct->hits++;
-	return what;
 }
 
 /* Appends len bytes to a shape key. */
@@ -504,8 +291,8 @@ mlx5dm_flow_shape_put(uint8_t *k, const void *p, size_t len)
 }
 
 /*
- * What a replay takes as given: attributes, item types and masks, action
- * types. Spec bits and action values are compared or copied by the replay.
+ * What an implicit template is compiled for: attributes, item types and
+ * masks, action types. Spec bits and action values are the rule's.
  */
 size_t
 mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,

@@ -60,8 +60,6 @@ struct mlx5dm_flow_item_def {
 	uint16_t size;                  /* of the rte_flow_item_* structure */
 	const void *default_mask;
 	const void *nic_mask;           /* what the device can match, same layout */
-	/* Spec bits the hooks read outside the mask (a compiled template compares them). */
-	const void *hook_spec;
 	const char *mask_msg;           /* static message for a mask beyond nic_mask */
 	const struct mlx5dm_flow_fmap *map;
 	uint8_t n_map;
@@ -78,8 +76,9 @@ struct mlx5dm_flow_item_def {
 	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 	/*
 	 * Before the map: what it cannot express; may clear the mask bits it
-	 * consumed. Neither hook reads spec bits the map covers: a compiled
-	 * template copies those without running them.
+	 * consumed. Neither hook reads spec bits the map covers, nor any
+	 * outside the mask: a compiled template copies the map's without
+	 * running them, and compiles no mask bit a hook consumed.
 	 */
 	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);

@@ -79,11 +79,6 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(dst_addr), 32, 0, dst_ip_31_0),
 };
 
-/* fragment_offset decides the frag match (a compiled template never copies it). */
-static const struct rte_flow_item_ipv4 mlx5dm_flow_hook_ipv4 = {
-	.hdr.fragment_offset = RTE_BE16(0xffff),
-};
-
 static int
 mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		     const uint8_t *last, struct rte_flow_error *error)
@@ -116,7 +111,6 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
 	.size = sizeof(struct rte_flow_item_ipv4),
 	.default_mask = &rte_flow_item_ipv4_mask,
 	.nic_mask = &mlx5dm_flow_nic_ipv4,
-	.hook_spec = &mlx5dm_flow_hook_ipv4,
 	.mask_msg = "IPV4: only IHL, DSCP/ECN, fragment_offset, TTL, protocol and addresses "
 		    "can be matched",
 	.map = mlx5dm_flow_map_ipv4,

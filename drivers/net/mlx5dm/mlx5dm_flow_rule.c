@@ -128,27 +128,14 @@ mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
 		args[n] = data;
 }
 
-/* Sub-rule i's action set: its template's when act_same, else found by its actions. */
+/* Sub-rule i's action set (found by its actions). */
 static struct mlx5dm_flow_aset *
 mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 		      unsigned int i, struct mlx5dm_flow_matcher *m)
 {
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-	struct mlx5dm_flow_ct_objs *o = NULL;
-	struct mlx5dm_flow_aset *s;
 
-	if (spec->compiled != NULL) {
-		o = &mlx5dm_flow_compiled_objs(fp, spec->compiled)[i];
-		if (o->aset != NULL && spec->act_same && o->aset->matcher == m)
-			return mlx5dm_flow_aset_ref(o->aset);
-	}
-	s = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p));
-	if (s != NULL && o != NULL && spec->act_same && o->aset != s) {
-		if (o->aset != NULL)
-			mlx5dm_flow_aset_put(fp, o->aset);
-		o->aset = mlx5dm_flow_aset_ref(s);
-	}
-	return s;
+	return mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p));
 }
 
 uint16_t
@@ -217,17 +204,40 @@ mlx5dm_flow_rule_undo(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r, u
 
 /* A sub-rule's matcher between its lookup and its action set. */
 struct mlx5dm_flow_rule_pending {
-	struct mlx5dm_flow_matcher *m;
-	struct mlx5dm_flow_matcher *own;  /* a reference taken here, or NULL (a hint) */
+	struct mlx5dm_flow_matcher *m;  /* a reference taken here, or NULL */
 };
 
-/* Drop the pending rule's own matcher reference. */
+/* Drop the pending rule's matcher reference. */
 static void
 mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pending *pr)
 {
-	if (pr->own != NULL)
-		mlx5dm_flow_matcher_put(fp, pr->own);
-	pr->own = NULL;
+	if (pr->m != NULL)
+		mlx5dm_flow_matcher_put(fp, pr->m);
+	pr->m = NULL;
+}
+
+/* Sub-rule i's matcher, of its mask and criteria; NULL with error. */
+static struct mlx5dm_flow_matcher *
+mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+			 unsigned int i, const uint8_t *mask, uint8_t criteria,
+			 struct rte_flow_error *error)
+{
+	const char *err_field = NULL;
+	struct mlx5dm_flow_matcher *m;
+	int err;
+
+	m = mlx5dm_flow_matcher_get(fp, MLX5DM_UNLIKELY(spec->table_dom != 0) ?
+				    spec->table_dom : mlx5dm_flow_spec_dom(spec), spec->group,
+				    mlx5dm_flow_sub_priority(spec, i), criteria, mask, &err_field);
+	if (m == NULL) {
+		err = errno;
+		if (err_field != NULL)
+			MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
+		mlx5dm_flow_lib_err(error, err, err == EOPNOTSUPP ?
+				    "steering library: the device cannot match this pattern" :
+				    "steering library: table or matcher creation failed");
+	}
+	return m;
 }
 
 /*
@@ -240,9 +250,7 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		       struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
 {
 	const uint8_t *mask = spec->mask;
-	const char *err_field = NULL;
 	uint8_t criteria = spec->criteria;
-	int err;
 
 	/* The value straight into b; the mask of a sub-rule with an extra match too. */
 	if (MLX5DM_LIKELY(mlx5dm_flow_sub_plain(&spec->sub[i]))) {
@@ -251,26 +259,9 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		mlx5dm_flow_sub_match(spec, i, b->mask, b->value[i], &criteria);
 		mask = b->mask;
 	}
-	/* A hint is a live matcher (fp->lock held since translation). */
-	pr->m = spec->sub[i].hint;
-	pr->own = NULL;
-	if (pr->m == NULL) {
-		pr->m = mlx5dm_flow_matcher_get(fp, MLX5DM_UNLIKELY(spec->table_dom != 0) ?
-						spec->table_dom : mlx5dm_flow_spec_dom(spec),
-						spec->group,
-						mlx5dm_flow_sub_priority(spec, i), criteria, mask,
-						&err_field);
-		if (pr->m == NULL) {
-			err = errno;
-			if (err_field != NULL)
-				MLX5DM_LOG(ERR, "flow", "matcher refused field %s", err_field);
-			return mlx5dm_flow_lib_err(error, err, err == EOPNOTSUPP ?
-						   "steering library: the device cannot match "
-						   "this pattern" : "steering library: table or "
-						   "matcher creation failed");
-		}
-		pr->own = pr->m;
-	}
+	pr->m = mlx5dm_flow_rule_matcher(fp, spec, i, mask, criteria, error);
+	if (pr->m == NULL)
+		return -rte_errno;
 	b->m[i] = pr->m->m;
 	return 0;
 }
@@ -339,23 +330,20 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	mlx5dm_flow_pool_put(&fp->pool, flow);
 }
 
-int
-mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		       struct mlx5dm_flow_compiled *ct, bool listed, struct mlx5dm_flow_build *b,
-		       struct rte_flow_error *error)
+/*
+ * A handle for a flow of spec with nb rules (none yet): its domain,
+ * template (ct, unless NULL) and counter; NULL with error.
+ */
+static struct rte_flow *
+mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		   struct mlx5dm_flow_compiled *ct, unsigned int nb, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_rule_pending pr;
-	struct rte_flow *flow;
-	unsigned int i;
+	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, nb);
 	int ret;
 
-	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
-		return -rte_errno;
-	flow = mlx5dm_flow_pool_get(&fp->pool, spec->nb_sub + spec->nb_extra);
 	if (flow == NULL) {
-		if (spec->nb_sub > 0)
-			mlx5dm_flow_rule_abandon(fp, &pr);
-		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
+		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
+		return NULL;
 	}
 	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(spec);
 	if (ct != NULL) {
@@ -369,12 +357,32 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	} else if (spec->count) {
 		ret = mlx5dm_flow_cnt_alloc(fp, flow->dom, &flow->cnt);
 		if (ret < 0) {
-			if (spec->nb_sub > 0)
-				mlx5dm_flow_rule_abandon(fp, &pr);
 			mlx5dm_flow_lib_err(error, -ret, "steering library: counter allocation "
 					    "failed");
-			goto release;
+			mlx5dm_flow_release(fp, flow);
+			return NULL;
 		}
+	}
+	return flow;
+}
+
+int
+mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
+		       struct mlx5dm_flow_compiled *ct, bool listed, struct mlx5dm_flow_build *b,
+		       struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_rule_pending pr;
+	struct rte_flow *flow;
+	unsigned int i;
+	int ret;
+
+	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
+		return -rte_errno;
+	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, error);
+	if (flow == NULL) {
+		if (spec->nb_sub > 0)
+			mlx5dm_flow_rule_abandon(fp, &pr);
+		return -rte_errno;
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
 		if (i > 0) {
@@ -458,20 +466,20 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 
 /* ---- compiled templates ---- */
 
-void
-mlx5dm_flow_ct_objs_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+/* Let go of the objects ct's rules took (its last rule went). */
+static void
+mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	struct mlx5dm_flow_ct_objs *o;
+	unsigned int q;
 
-	for (o = ct->objs; o < ct->objs + RTE_DIM(ct->objs); o++) {
-		if (o->aset != NULL)
-			mlx5dm_flow_aset_put(fp, o->aset);
-		if (o->m != NULL)
-			mlx5dm_flow_matcher_put(fp, o->m);
-		o->aset = NULL;
-		o->m = NULL;
+	for (q = 0; q < RTE_DIM(ct->sets); q++) {
+		if (ct->sets[q] != NULL)
+			mlx5dm_flow_aset_put(fp, ct->sets[q]);
+		ct->sets[q] = NULL;
 	}
-	ct->objs_stale = false;
+	if (ct->m != NULL)
+		mlx5dm_flow_matcher_put(fp, ct->m);
+	ct->m = NULL;
 }
 
 /* A free id for ct (the table doubles while it has fewer than MLX5DM_FLOW_CT_IDS places). */
@@ -527,7 +535,7 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 void
 mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	mlx5dm_flow_ct_objs_release(fp, ct);
+	mlx5dm_flow_ct_release(fp, ct);
 	if (ct->k.refcnt != 0)
 		return;
 	if (ct->k.key_len != 0)
@@ -541,28 +549,107 @@ mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct
 	}
 }
 
-/* The implicit template of a rule's shape, one more reference; NULL: none. */
-static struct mlx5dm_flow_compiled *
-mlx5dm_flow_implicit(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
-		     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-		     const struct rte_flow_action actions[])
+/*
+ * A new implicit template under the rule's shape (key, len, h), compiled
+ * from the rule, whose translation goes into spec (*ct: the template with
+ * one reference, NULL without one).
+ */
+static int
+mlx5dm_flow_implicit_new(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
+			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			 const struct rte_flow_action actions[], const uint8_t *key, size_t len,
+			 uint32_t h, struct mlx5dm_flow_spec *spec,
+			 struct mlx5dm_flow_compiled **ct, struct rte_flow_error *error)
 {
-	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
-	struct mlx5dm_flow_compiled *ct;
-	uint32_t h;
-	size_t len;
+	int ret;
 
-	/* Keyed by its shape, with the shape's own hash (cheaper than the caches'). */
-	len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
-	if (len == 0)
-		return NULL;
-	ct = (struct mlx5dm_flow_compiled *)mlx5dm_flow_kcache_find(&fp->shapes, key, len, h);
-	if (ct != NULL || mlx5dm_index_reserve(&fp->shapes, 1) < 0)
-		return ct;
-	ct = mlx5dm_flow_ct_new(fp);
-	if (ct != NULL)
-		mlx5dm_flow_kcache_insert(&fp->shapes, &ct->k, h, key, len, ct->shape);
-	return ct;
+	*ct = NULL;
+	if (len != 0 && mlx5dm_index_reserve(&fp->shapes, 1) == 0)
+		*ct = mlx5dm_flow_ct_new(fp);
+	if (*ct == NULL)
+		return mlx5dm_flow_translate(xc, attr, items, actions, spec, error);
+	/* Every action value is the rule's: none is fixed. */
+	ret = mlx5dm_flow_compile(*ct, xc, attr, items, actions, 0, spec, error);
+	if (ret < 0) {
+		(*ct)->k.refcnt = 0;
+		mlx5dm_flow_ct_last(fp, *ct);
+		*ct = NULL;
+		return ret;
+	}
+	mlx5dm_flow_kcache_insert(&fp->shapes, &(*ct)->k, h, key, len, (*ct)->shape);
+	return 0;
+}
+
+/* ct's objects for its rules to queue (the one set without a QUEUE of the rule's). */
+static struct mlx5dm_flow_aset *
+mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct, uint16_t queue,
+		   struct rte_flow_error *error)
+{
+	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
+	unsigned int n, k;
+
+	if (ct->m == NULL) {
+		ct->m = mlx5dm_flow_rule_matcher(fp, &ct->res, 0, ct->res.mask, ct->res.criteria,
+						 error);
+		if (ct->m == NULL)
+			return NULL;
+	}
+	n = mlx5dm_flow_rule_params(&ct->res, 0, p);
+	for (k = 0; k < n; k++)
+		if (p[k].kind == MLX5DM_FLOW_ENT_TIR && ct->queue_at != 0)
+			p[k].queues = &queue;
+	ct->sets[queue] = mlx5dm_flow_aset_get(fp, ct->m, p, n);
+	if (ct->sets[queue] == NULL)
+		mlx5dm_flow_lib_err(error, errno, "steering library: action creation failed");
+	return ct->sets[queue];
+}
+
+/* Rule r of fast template ct (its value in b->value[0]) with ct's objects. */
+static int
+mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+		      const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+		      struct rte_flow_error *error)
+{
+	const struct mlx5dm_flow_spec *res = &ct->res;
+	struct mlx5dm_flow_aset *s = ct->sets[r->queue];
+	struct rte_flow *flow;
+	unsigned int k, n = 0;
+
+	if (MLX5DM_UNLIKELY(s == NULL)) {
+		s = mlx5dm_flow_ct_set(fp, ct, r->queue, error);
+		if (s == NULL)
+			return -rte_errno;
+	}
+	flow = mlx5dm_flow_handle(fp, res, ct, 1, error);
+	if (flow == NULL)
+		return -rte_errno;
+	/* As mlx5dm_flow_rule_acts() puts them: the counter first, the tag the set's first. */
+	memset(b->args[0], 0, sizeof(b->args[0]));
+	if (flow->cnt != 0)
+		b->acts[0][n++] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &b->args[0][0]);
+	mlx5dm_flow_rule_args(res, &b->args[0][n]);
+	if (ct->mark_at != 0)
+		b->args[0][n] = r->tag;
+	for (k = 0; k < s->nb; k++)
+		b->acts[0][n++] = s->acts[k];
+	b->n[0] = (uint8_t)n;
+	b->tmpl[0] = mlx5dm_flow_aset_tmpl(s, b->acts[0], n, flow->cnt != 0);
+	if (b->tmpl[0] == NULL) {
+		mlx5dm_flow_lib_err(error, errno, "steering library: action template creation "
+				    "failed");
+		goto release;
+	}
+	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = mlx5dm_flow_aset_ref(s) };
+	flow->nb_rules = 1;
+	b->m[0] = ct->m->m;
+	b->flow = flow;
+	b->listed = true;
+	fp->inflight++;
+	ct->rules++;
+	return 0;
+release:
+	mlx5dm_flow_release(fp, flow);
+	return -rte_errno;
 }
 
 int
@@ -571,35 +658,46 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 			 const struct rte_flow_item items[], const struct rte_flow_action actions[],
 			 struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_spec *spec;
+	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
+	struct mlx5dm_flow_spec spec;
+	struct mlx5dm_flow_ct_rule r;
+	uint32_t h = 0;
+	size_t len = 0;
 	int ret;
 
-	xc->match_known = mlx5dm_flow_objs_match_known;
-	xc->arg = fp;
 	/*
 	 * The rule has the template's shape: a table's rules are built from its
-	 * templates, an implicit one is found by it. The translation holds a
-	 * reference: a found template outlives a failure of its rule.
+	 * templates, an implicit one is found by it (and made by its first
+	 * rule). The translation holds a reference: a found template outlives
+	 * a failure of its rule.
 	 */
-	if (ct != NULL)
+	if (ct != NULL) {
 		ct->k.refcnt++;
+	} else {
+		len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
+		if (len != 0)
+			ct = (struct mlx5dm_flow_compiled *)mlx5dm_flow_kcache_find(&fp->shapes,
+										    key, len, h);
+	}
+	if (ct != NULL && ct->fast &&
+	    mlx5dm_flow_compiled_rule(ct, xc->nb_rx_queues, items, actions, b->value[0], &r)) {
+		/* A stop (or start) waiting for operations between their phases lets none begin. */
+		ret = !fp->started || fp->quiescing ? mlx5dm_flow_not_started(error) :
+		      mlx5dm_flow_objs_fast(fp, ct, &r, b, error);
+		mlx5dm_flow_ct_put(fp, ct);
+		return ret;
+	}
+	if (ct == NULL && len != 0)
+		ret = mlx5dm_flow_implicit_new(fp, xc, attr, items, actions, key, len, h, &spec,
+					       &ct, error);
 	else
-		ct = mlx5dm_flow_implicit(fp, xc, attr, items, actions);
-	xc->compiled = ct;
-	/* The result stays in the template's buffer (without one: on the heap, rarely). */
-	spec = ct != NULL ? &ct->out : mlx5dm_malloc(sizeof(*spec));
-	if (spec == NULL)
-		return mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the rule's translation");
-	ret = mlx5dm_flow_translate(xc, attr, items, actions, spec, error);
-	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
+		ret = mlx5dm_flow_translate(xc, attr, items, actions, &spec, error);
 	if (ret == 0 && (!fp->started || fp->quiescing))
 		ret = mlx5dm_flow_not_started(error);
 	if (ret == 0)
-		ret = mlx5dm_flow_objs_begin(fp, spec, ct, true, b, error);
+		ret = mlx5dm_flow_objs_begin(fp, &spec, ct, true, b, error);
 	if (ct != NULL)
 		mlx5dm_flow_ct_put(fp, ct);
-	else
-		mlx5dm_free(spec);
 	return ret;
 }
 

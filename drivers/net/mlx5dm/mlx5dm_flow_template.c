@@ -811,12 +811,13 @@ mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
 }
 
 /*
- * The example rule of templates pi and ai, translated into spec through
- * their compiled template (which is compiled from it the first time).
+ * The example rule of templates pi and ai (the masked fields zero, the
+ * unmasked actions the template's), translated into spec; compile: their
+ * compiled template is made from it.
  */
 static int
 mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
-			 uint8_t pi, uint8_t ai, struct mlx5dm_flow_spec *spec,
+			 uint8_t pi, uint8_t ai, bool compile, struct mlx5dm_flow_spec *spec,
 			 struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
@@ -824,7 +825,6 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = tbl->pt[pi]->relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
-		.compiled = mlx5dm_flow_tmpl_compiled(tbl, pi, ai),
 	};
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
@@ -837,6 +837,9 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	if (tbl->attr.transfer)
 		return mlx5dm_flow_tmpl_transfer_example(dev, tbl->at[ai], items, actions,
 							 &tbl->attr, spec, error);
+	if (compile)
+		return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr,
+					   items, actions, tbl->at[ai]->fixed, spec, error);
 	return mlx5dm_flow_translate(&xc, &tbl->attr, items, actions, spec, error);
 }
 
@@ -871,7 +874,7 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	fp->log_rules_hint = tbl->log_rules;
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
 		for (ai = 0; ai < tbl->nb_at; ai++) {
-			ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, spec, error);
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, false, spec, error);
 			if (ret < 0)
 				goto unbind;
 			for (i = 0; i < spec->nb_sub; i++) {
@@ -1056,8 +1059,8 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	 */
 	for (i = 0; ret == 0 && i < nb_pt; i++)
 		for (j = 0; ret == 0 && j < nb_at; j++)
-			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, spec,
-						       error);
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, true,
+						       spec, error);
 	if (ret == 0 && fp->started)
 		ret = mlx5dm_flow_tmpl_bind(dev, fp, tbl, error);
 	if (ret == 0)

@@ -1080,6 +1080,10 @@ int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xct
 			     const struct rte_flow_item items[],
 			     const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
 			     struct rte_flow_error *error);
+/* The begin phase of rule r of fast template ct (its value in b->value[0]), fp->lock held. */
+int mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+			  const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+			  struct rte_flow_error *error);
 /* The same and the other two phases under fp->lock (tests): the flow, or NULL with error. */
 struct rte_flow *mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 				       struct mlx5dm_flow_compiled *ct,

@@ -299,7 +299,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
-	struct mlx5dm_flow_compiled *anchor = NULL;
+	struct mlx5dm_flow_compiled *anchor = NULL, *ct;
+	struct mlx5dm_flow_ct_rule r;
 	bool spare = false;
 	uint32_t group = 0;
 	struct mlx5dm_flow_build b;
@@ -319,8 +320,13 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 				   "a template table, a pattern and actions are required");
 		return NULL;
 	}
-	if (mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts, &shared,
-				  error) < 0)
+	/* A rule the pair's setters take is not built again from the templates. */
+	ct = mlx5dm_flow_tmpl_fast(tbl, pt_idx, at_idx, pattern, actions);
+	if (ct != NULL && !mlx5dm_flow_compiled_rule(ct, dev->data->nb_rx_queues, pattern, actions,
+						     b.value[0], &r))
+		ct = NULL;
+	if (ct == NULL && mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
+						&shared, error) < 0)
 		return NULL;
 	jump = MLX5DM_UNLIKELY(tbl->attr.transfer) ?
 	       mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error) : 1;
@@ -351,7 +357,9 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		fp->shared_cnt = shared->cnt;
 	}
-	if (tbl->attr.transfer)
+	if (ct != NULL)
+		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
+	else if (tbl->attr.transfer)
 		ret = mlx5dm_flow_tmpl_transfer_begin(dev, fp, tbl,
 						      anchor != NULL ? anchor : tbl->ct[0], items,
 						      acts, &b, error);

@@ -604,8 +604,7 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 	return ct->sets[queue];
 }
 
-/* Rule r of fast template ct (its value in b->value[0]) with ct's objects. */
-static int
+int
 mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 		      const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
@@ -615,6 +614,9 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	struct rte_flow *flow;
 	unsigned int k, n = 0;
 
+	/* A stop (or start) waiting for operations between their phases lets none begin. */
+	if (MLX5DM_UNLIKELY(!fp->started || fp->quiescing))
+		return mlx5dm_flow_not_started(error);
 	if (MLX5DM_UNLIKELY(s == NULL)) {
 		s = mlx5dm_flow_ct_set(fp, ct, r->queue, error);
 		if (s == NULL)
@@ -681,9 +683,7 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 	}
 	if (ct != NULL && ct->fast &&
 	    mlx5dm_flow_compiled_rule(ct, xc->nb_rx_queues, items, actions, b->value[0], &r)) {
-		/* A stop (or start) waiting for operations between their phases lets none begin. */
-		ret = !fp->started || fp->quiescing ? mlx5dm_flow_not_started(error) :
-		      mlx5dm_flow_objs_fast(fp, ct, &r, b, error);
+		ret = mlx5dm_flow_objs_fast(fp, ct, &r, b, error);
 		mlx5dm_flow_ct_put(fp, ct);
 		return ret;
 	}

@@ -581,6 +581,33 @@ mlx5dm_flow_actions_template_destroy(struct rte_eth_dev *dev,
 	return mlx5dm_flow_tmpl_destroy(dev, false, at, error);
 }
 
+struct mlx5dm_flow_compiled *
+mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl, uint8_t pt_idx, uint8_t at_idx,
+		      const struct rte_flow_item pattern[], const struct rte_flow_action actions[])
+{
+	const struct rte_flow_pattern_template *pt;
+	const struct rte_flow_actions_template *at;
+	struct mlx5dm_flow_compiled *ct;
+	unsigned int i;
+
+	if (MLX5DM_UNLIKELY(tbl->attr.transfer || pt_idx >= tbl->nb_pt || at_idx >= tbl->nb_at))
+		return NULL;
+	ct = mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx);
+	if (!ct->fast)
+		return NULL;
+	pt = tbl->pt[pt_idx];
+	at = tbl->at[at_idx];
+	for (i = 0; i < pt->nb; i++)
+		if (pattern[i].type != pt->items[i].type ||
+		    (pt->items[i].mask != NULL && pattern[i].spec == NULL))
+			return NULL;
+	for (i = 0; i < at->nb; i++)
+		if (actions[i].type != at->actions[i].type ||
+		    actions[i].type == RTE_FLOW_ACTION_TYPE_INDIRECT)
+			return NULL;
+	return ct;
+}
+
 int
 mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 		      uint8_t at_idx, const struct rte_flow_item vals[],

@@ -246,6 +246,16 @@ int mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 				       struct rte_flow_error *error);
 
 /*
+ * The compiled template of a rule of tbl's templates pt_idx, at_idx whose
+ * setters take the rule as it is (the template's item and action types,
+ * a spec where the template masks, no indirect action); NULL: the rule is
+ * built by mlx5dm_flow_tmpl_rule() (which refuses what is wrong).
+ */
+struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl,
+						   uint8_t pt_idx, uint8_t at_idx,
+						   const struct rte_flow_item pattern[],
+						   const struct rte_flow_action actions[]);
+/*
  * A rule of tbl's templates pt_idx, at_idx with the values vals, avals
  * (NULL: the example, zero values) into items and actions (room for the
  * template maxima + 1). An INDIRECT action becomes COUNT, its handle

@@ -489,6 +489,7 @@ struct mlx5dm_flow_compiled {
 	/* Its objects, taken by its first rule and let go with its last: matcher, sets by queue. */
 	struct mlx5dm_flow_matcher *m;
 	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
+	uint32_t args[MLX5DM_RULE_MAX_ACTIONS]; /* of the sets' actions (the tag the rule's) */
 	uint64_t rules;                 /* rules the setters made (tests, debugging) */
 	/* Recording: writes per field (pinned once read), copy candidates, masks, copied bits. */
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];

@@ -594,6 +594,8 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 		if (ct->m == NULL)
 			return NULL;
 	}
+	memset(ct->args, 0, sizeof(ct->args));
+	mlx5dm_flow_rule_args(&ct->res, ct->args);
 	n = mlx5dm_flow_rule_params(&ct->res, 0, p);
 	for (k = 0; k < n; k++)
 		if (p[k].kind == MLX5DM_FLOW_ENT_TIR && ct->queue_at != 0)
@@ -626,10 +628,9 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	if (flow == NULL)
 		return -rte_errno;
 	/* As mlx5dm_flow_rule_acts() puts them: the counter first, the tag the set's first. */
-	memset(b->args[0], 0, sizeof(b->args[0]));
 	if (flow->cnt != 0)
 		b->acts[0][n++] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &b->args[0][0]);
-	mlx5dm_flow_rule_args(res, &b->args[0][n]);
+	memcpy(&b->args[0][n], ct->args, (RTE_DIM(b->args[0]) - n) * sizeof(b->args[0][0]));
 	if (ct->mark_at != 0)
 		b->args[0][n] = r->tag;
 	for (k = 0; k < s->nb; k++)

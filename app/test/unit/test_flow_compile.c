@@ -120,6 +120,10 @@ static const struct rte_flow_item t_5t[] = {
 	ITEM(ETH, NULL, NULL), ITEM(IPV4, &t_v4, &v4_addr_mask), ITEM(UDP, &t_udp, &udp_mask),
 	END_ITEM,
 };
+static const struct rte_flow_item t_ports[] = {
+	ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL), ITEM(UDP, &t_udp, &rte_flow_item_udp_mask),
+	END_ITEM,
+};
 static const struct rte_flow_item t_frag[] = {
 	ITEM(ETH, NULL, NULL), ITEM(IPV4, &t_v4, &v4_frag_mask), END_ITEM,
 };
@@ -168,6 +172,31 @@ test_five_tuple_setters(void **state)
 		t_mark.id = i % 50 == 0 ? 0xffffff : i;
 		assert_int_equal(t_both(ct, &t_in, t_5t, t_count_mark_queue, &ret),
 				 i % 10 < 8 && i % 50 != 0);
+	}
+	free(ct);
+}
+
+/* Both UDP ports are one move (adjacent in the item and in the match). */
+static void
+test_adjacent_moves(void **state)
+{
+	static const struct rte_flow_action queue[] = { ACT(QUEUE, &t_q), END_ACT };
+	struct mlx5dm_flow_compiled *ct;
+	unsigned int i;
+	int ret;
+
+	(void)state;
+	t_q.index = 0;
+	ct = t_compile(&t_in, t_ports, queue, 0, &ret);
+	assert_int_equal(ret, 0);
+	assert_true(ct->fast);
+	assert_int_equal(ct->nb_moves, 1);
+	assert_int_equal(ct->move[0].len, 4);
+	assert_int_equal(ct->nb_copies, 0);
+	for (i = 0; i < 100; i++) {
+		t_udp.hdr.src_port = rte_cpu_to_be_16((uint16_t)(i * 613));
+		t_udp.hdr.dst_port = rte_cpu_to_be_16((uint16_t)(i * 97 + 1));
+		assert_true(t_both(ct, &t_in, t_ports, queue, NULL));
 	}
 	free(ct);
 }
@@ -545,6 +574,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_five_tuple_setters),
+		cmocka_unit_test(test_adjacent_moves),
 		cmocka_unit_test(test_values_read_not_compiled),
 		cmocka_unit_test(test_random_rules),
 	};

@@ -37,11 +37,20 @@ static bool
 mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
 			       const struct mlx5dm_flow_ct_copy *cp)
 {
+	struct mlx5dm_flow_ct_move *prev;
 	unsigned int done = 0, len;
 
 	while (done < cp->bytes) {
 		len = cp->bytes - done;
 		len = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
+		/* The rest of the previous move on both sides (UDP ports): one move of twice it. */
+		prev = ct->nb_moves != 0 ? &ct->move[ct->nb_moves - 1] : NULL;
+		if (prev != NULL && prev->item == cp->item && prev->len == len && len < 8 &&
+		    prev->src + len == cp->bit / 8 + done && prev->dst + len == cp->dst + done) {
+			prev->len = (uint8_t)(2 * len);
+			done += len;
+			continue;
+		}
 		if (ct->nb_moves == MLX5DM_FLOW_CT_MOVES)
 			return false;
 		ct->move[ct->nb_moves++] = (struct mlx5dm_flow_ct_move){

@@ -266,6 +266,33 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	return 0;
 }
 
+/*
+ * Library rule i's action list into b: the flow's counter first, then set
+ * s's actions with their arguments set_args (counter, tag and a 32-bit
+ * set take one; the others ignore theirs). 0 or -rte_errno with error.
+ */
+static int
+mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+		      struct mlx5dm_flow_aset *s, const uint32_t *set_args, unsigned int i,
+		      struct mlx5dm_flow_build *b, struct rte_flow_error *error)
+{
+	struct mlx5dm_action **acts = b->acts[i];
+	uint32_t *args = b->args[i];
+	unsigned int k, n = 0;
+
+	if (flow->cnt != 0)
+		acts[n++] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
+	memcpy(&args[n], set_args, (RTE_DIM(b->args[i]) - n) * sizeof(args[0]));
+	for (k = 0; k < s->nb; k++)
+		acts[n++] = s->acts[k];
+	b->n[i] = (uint8_t)n;
+	b->tmpl[i] = mlx5dm_flow_aset_tmpl(s, acts, n, flow->cnt != 0);
+	if (b->tmpl[i] == NULL)
+		return mlx5dm_flow_lib_err(error, errno, "steering library: action template "
+					   "creation failed");
+	return 0;
+}
+
 /* Sub-rule i's action set (into r) and the actions and arguments of its library rule. */
 static int
 mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -273,9 +300,7 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		      struct mlx5dm_flow_rule_pending *pr, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
-	struct mlx5dm_action **acts = b->acts[i];
-	uint32_t *args = b->args[i];
-	unsigned int k, n = 0;
+	uint32_t set_args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
 	int err;
 
 	r->rule = NULL;
@@ -287,24 +312,12 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
 	}
 	mlx5dm_flow_rule_abandon(fp, pr);
-	/* Counter, tag and a 32-bit set take arguments; the others ignore theirs. */
-	memset(args, 0, sizeof(b->args[i]));
-	if (flow->cnt != 0) {
-		acts[0] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &args[0]);
-		n = 1;
-	}
-	mlx5dm_flow_rule_args(spec, &args[n]);
-	for (k = 0; k < r->aset->nb; k++)
-		acts[n++] = r->aset->acts[k];
-	b->n[i] = (uint8_t)n;
-	b->tmpl[i] = mlx5dm_flow_aset_tmpl(r->aset, acts, n, flow->cnt != 0);
-	if (b->tmpl[i] == NULL) {
-		err = errno;
+	mlx5dm_flow_rule_args(spec, set_args);
+	if (mlx5dm_flow_rule_list(fp, flow, r->aset, set_args, i, b, error) < 0) {
 		/* Not counted in flow->nb_rules yet: the release would not put the set. */
 		mlx5dm_flow_aset_put(fp, r->aset);
 		r->aset = NULL;
-		return mlx5dm_flow_lib_err(error, err, "steering library: action template "
-					   "creation failed");
+		return -rte_errno;
 	}
 	return 0;
 }
@@ -614,7 +627,6 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	const struct mlx5dm_flow_spec *res = &ct->res;
 	struct mlx5dm_flow_aset *s = ct->sets[r->queue];
 	struct rte_flow *flow;
-	unsigned int k, n = 0;
 
 	/* A stop (or start) waiting for operations between their phases lets none begin. */
 	if (MLX5DM_UNLIKELY(!fp->started || fp->quiescing))
@@ -627,21 +639,11 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	flow = mlx5dm_flow_handle(fp, res, ct, 1, error);
 	if (flow == NULL)
 		return -rte_errno;
-	/* As mlx5dm_flow_rule_acts() puts them: the counter first, the tag the set's first. */
-	if (flow->cnt != 0)
-		b->acts[0][n++] = mlx5dm_flow_cnt_action(fp, flow->cnt, flow->dom, &b->args[0][0]);
-	memcpy(&b->args[0][n], ct->args, (RTE_DIM(b->args[0]) - n) * sizeof(b->args[0][0]));
-	if (ct->mark_at != 0)
-		b->args[0][n] = r->tag;
-	for (k = 0; k < s->nb; k++)
-		b->acts[0][n++] = s->acts[k];
-	b->n[0] = (uint8_t)n;
-	b->tmpl[0] = mlx5dm_flow_aset_tmpl(s, b->acts[0], n, flow->cnt != 0);
-	if (b->tmpl[0] == NULL) {
-		mlx5dm_flow_lib_err(error, errno, "steering library: action template creation "
-				    "failed");
+	if (mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, error) < 0)
 		goto release;
-	}
+	/* The tag is the set's first argument, after the counter's. */
+	if (ct->mark_at != 0)
+		b->args[0][flow->cnt != 0] = r->tag;
 	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = mlx5dm_flow_aset_ref(s) };
 	flow->nb_rules = 1;
 	b->m[0] = ct->m->m;

@@ -560,13 +560,10 @@ struct mlx5dm_flow_port {
 struct mlx5dm_flow_tbl;
 /* A cached matcher (mlx5dm_flow_cache.c); rules reach its library object inline. */
 struct mlx5dm_flow_matcher {
+	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
 	struct mlx5dm_flow_tbl *tbl;
-	uint32_t hash;
-	uint32_t refcnt;
-	uint16_t prio;
-	uint8_t criteria;
 	struct mlx5dm_matcher *m;
-	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t key[];
 };
 
 /* Cache domains: 0 NIC RX, 1 NIC TX (egress), the FDB, VF vf's representor table. */
@@ -607,6 +604,28 @@ uint32_t mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len);
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
 void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
+struct mlx5dm_flow_priv;
+/* A new object for a key of len bytes, and where its key goes; NULL + errno. */
+typedef struct mlx5dm_flow_kobj *(*mlx5dm_flow_kmake)(struct mlx5dm_flow_priv *fp,
+						      const void *arg, size_t len,
+						      uint8_t **key_store);
+/*
+ * The object of key with one more reference, else a new one make(arg)
+ * builds (as DPDK mlx5's mlx5_list does); NULL + errno.
+ */
+struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp,
+						struct mlx5dm_index *cache, const uint8_t *key,
+						size_t len, mlx5dm_flow_kmake make,
+						const void *arg);
+/* One reference less: true when it was the last (the object is out of the cache). */
+static inline bool
+mlx5dm_flow_kcache_unref(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
+{
+	if (--o->refcnt != 0)
+		return false;
+	(void)mlx5dm_index_remove(cache, o, o->hash);
+	return true;
+}
 
 /*
  * Shared actions and action sets come from slabs of 64 << cls bytes: a
@@ -802,7 +821,7 @@ int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FI
 static inline struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
 {
-	m->refcnt++;
+	m->k.refcnt++;
 	return m;
 }
 

@@ -72,15 +72,21 @@ mlx5dm_flow_aset_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 	mlx5dm_flow_obj_free(fp, s, s->k.cls);
 }
 
-/* A new set (one reference), in the cache. */
-static struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
-		     const struct mlx5dm_flow_ent_param *p, unsigned int n, const uint8_t *key,
-		     size_t len, uint32_t h)
+struct mlx5dm_flow_aset_arg {
+	struct mlx5dm_flow_matcher *m;
+	const struct mlx5dm_flow_ent_param *p;
+	unsigned int n;
+};
+
+static struct mlx5dm_flow_kobj *
+mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
+		     uint8_t **key_store)
 {
+	const struct mlx5dm_flow_aset_arg *a = arg;
+	const struct mlx5dm_flow_ent_param *p = a->p;
+	unsigned int i, n = a->n;
 	struct mlx5dm_flow_aset *s;
 	size_t data = 0;
-	unsigned int i;
 	uint8_t *area;
 	uint8_t cls;
 	int err;
@@ -97,7 +103,7 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 	s->prm = (struct mlx5dm_flow_ent_param *)s->mem;
 	s->ents = (struct mlx5dm_flow_ent **)(s->prm + n);
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
-	s->matcher = mlx5dm_flow_matcher_ref(m);
+	s->matcher = mlx5dm_flow_matcher_ref(a->m);
 	area = (uint8_t *)(s->acts + n);
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
@@ -116,9 +122,9 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 							 p[i].nb_queues * sizeof(p[i].queues[0]));
 		s->prm[i].data = mlx5dm_flow_aset_copy(&area, p[i].data, p[i].len);
 	}
-	mlx5dm_flow_kcache_insert(&fp->asets, &s->k, h, key, len, area);
+	*key_store = area;
 	fp->st.asets++;
-	return s;
+	return &s->k;
 }
 
 /* The set of m and p from the keyed cache, or a new one. */
@@ -126,25 +132,17 @@ struct mlx5dm_flow_aset *
 mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 		     const struct mlx5dm_flow_ent_param *p, unsigned int n)
 {
+	const struct mlx5dm_flow_aset_arg a = { .m = m, .p = p, .n = n };
 	uint8_t key[MLX5DM_FLOW_ASET_KEY_MAX];
-	struct mlx5dm_flow_aset *s;
 	size_t len;
-	uint32_t h;
 
 	len = n <= MLX5DM_FLOW_RULE_MAX_ENTS ? mlx5dm_flow_aset_key(m, p, n, key) : 0;
 	if (len == 0) {
 		errno = EINVAL;
 		return NULL;
 	}
-	h = mlx5dm_flow_kcache_hash(key, len);
-	s = (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_find(&fp->asets, key, len, h);
-	if (s != NULL)
-		return s;
-	if (mlx5dm_index_reserve(&fp->asets, 1) < 0) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	return mlx5dm_flow_aset_new(fp, m, p, n, key, len, h);
+	return (struct mlx5dm_flow_aset *)mlx5dm_flow_kcache_get(fp, &fp->asets, key, len,
+								  mlx5dm_flow_aset_new, &a);
 }
 
 const struct mlx5dm_action_tmpl *

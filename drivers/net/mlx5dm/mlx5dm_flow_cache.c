@@ -60,6 +60,46 @@ mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 
 #define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
 
+/* ---- keyed caches ---- */
+
+uint32_t
+mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len)
+{
+	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
+}
+
+void
+mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
+			  uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
+{
+	memcpy(key_store, key, len);
+	o->key = key_store;
+	o->key_len = (uint16_t)len;
+	o->hash = hash;
+	o->refcnt = 1;
+	(void)mlx5dm_index_insert(cache, o, hash); /* reserved by the caller */
+}
+
+struct mlx5dm_flow_kobj *
+mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_index *cache,
+		       const uint8_t *key, size_t len, mlx5dm_flow_kmake make, const void *arg)
+{
+	uint32_t h = mlx5dm_flow_kcache_hash(key, len);
+	struct mlx5dm_flow_kobj *o = mlx5dm_flow_kcache_find(cache, key, len, h);
+	uint8_t *key_store;
+
+	if (o != NULL)
+		return o;
+	if (mlx5dm_index_reserve(cache, 1) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	o = make(fp, arg, len, &key_store);
+	if (o != NULL)
+		mlx5dm_flow_kcache_insert(cache, o, h, key, len, key_store);
+	return o;
+}
+
 /* ---- tables ---- */
 
 struct mlx5dm_table *
@@ -68,30 +108,24 @@ mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t)
 	return t->t;
 }
 
-struct mlx5dm_flow_tbl *
-mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
+/* arg: the key, group << 8 | domain. */
+static struct mlx5dm_flow_kobj *
+mlx5dm_flow_tbl_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t len __rte_unused,
+		     uint8_t **key_store)
 {
-	const uint64_t key = (uint64_t)group << 8 | dom;
-	uint32_t h = mlx5dm_flow_kcache_hash((const uint8_t *)&key, sizeof(key));
-	struct mlx5dm_flow_tbl *t;
+	const uint64_t key = *(const uint64_t *)arg;
+	unsigned int dom = (uint8_t)key;
+	uint32_t group = (uint32_t)(key >> 8);
+	struct mlx5dm_flow_tbl *t = mlx5dm_zmalloc(sizeof(*t));
+	int err;
 
-	t = (struct mlx5dm_flow_tbl *)mlx5dm_flow_kcache_find(&fp->tbls, (const uint8_t *)&key,
-							       sizeof(key), h);
-	if (t != NULL)
-		return t;
-	if (mlx5dm_index_reserve(&fp->tbls, 1) < 0) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	t = mlx5dm_zmalloc(sizeof(*t));
 	if (t == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	t->t = mlx5dm_table_create(fp->port.dom[dom <= MLX5DM_FLOW_DOM_FDB ? dom : 0], group + 1);
 	if (t->t == NULL) {
-		int err = errno;
-
+		err = errno;
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u: %d", group, err);
 		mlx5dm_free(t);
 		errno = err;
@@ -99,10 +133,20 @@ mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t grou
 	}
 	t->dom = dom;
 	t->group = group;
-	mlx5dm_flow_kcache_insert(&fp->tbls, &t->k, h, (const uint8_t *)&key, sizeof(key),
-				  (uint8_t *)&t->key);
+	*key_store = (uint8_t *)&t->key;
 	fp->st.tables++;
-	return t;
+	return &t->k;
+}
+
+struct mlx5dm_flow_tbl *
+mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group)
+{
+	const uint64_t key = (uint64_t)group << 8 | dom;
+
+	return (struct mlx5dm_flow_tbl *)mlx5dm_flow_kcache_get(fp, &fp->tbls,
+								 (const uint8_t *)&key,
+								 sizeof(key),
+								 mlx5dm_flow_tbl_make, &key);
 }
 
 void
@@ -110,13 +154,12 @@ mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
 {
 	int ret;
 
-	if (--t->k.refcnt != 0)
+	if (!mlx5dm_flow_kcache_unref(&fp->tbls, &t->k))
 		return;
 	ret = mlx5dm_table_destroy(t->t);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "table of group %u not destroyed: %d", t->group,
 			   ret);
-	(void)mlx5dm_index_remove(&fp->tbls, t, t->k.hash);
 	mlx5dm_free(t);
 	fp->st.tables--;
 }
@@ -147,117 +190,39 @@ mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void
 
 /* ---- matchers ---- */
 
-/* Domain, group, priority, criteria and the mask's enabled sections (the rest is zero). */
-static uint32_t
-mlx5dm_flow_matcher_hash(unsigned int dom, uint32_t group, uint16_t prio, uint8_t criteria,
-			 const uint8_t *mask)
-{
-	uint64_t h = MLX5DM_FLOW_HASH_SEED;
-	uint64_t head = (uint64_t)group << 32 | (uint64_t)prio << 16 | (uint64_t)criteria << 8 |
-			dom;
-	unsigned int s;
-
-	h = mlx5dm_flow_hash(h, &head, sizeof(head));
-	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)
-		if (criteria & (1u << s))
-			h = mlx5dm_flow_hash(h, mask + s * MLX5DM_FTE_SECTION_SIZE,
-					     MLX5DM_FTE_SECTION_SIZE);
-	return mlx5dm_index_mix(h);
-}
-
-/* Equal criteria: the same sections are zero in both masks, the others are compared. */
-static bool
-mlx5dm_flow_matcher_is(const struct mlx5dm_flow_matcher *m, unsigned int dom, uint32_t group,
-		       uint16_t prio, uint8_t criteria, const uint8_t *mask)
-{
-	unsigned int c, off;
-
-	if (m->tbl->dom != dom || m->tbl->group != group || m->prio != prio ||
-	    m->criteria != criteria)
-		return false;
-	for (c = criteria; c != 0; c &= c - 1) {
-		off = (unsigned int)__builtin_ctz(c) * MLX5DM_FTE_SECTION_SIZE;
-		if (memcmp(m->mask + off, mask + off, MLX5DM_FTE_SECTION_SIZE) != 0)
-			return false;
-	}
-	return true;
-}
-
-struct mlx5dm_flow_matcher_key {
+struct mlx5dm_flow_matcher_arg {
 	unsigned int dom;
 	uint32_t group;
-	uint16_t prio;
-	uint8_t criteria;
-	const uint8_t *mask;
+	struct mlx5dm_matcher_attr attr;
+	const char **err_field;
 };
 
-static bool
-mlx5dm_flow_matcher_eq(const void *rec, const void *key)
+static struct mlx5dm_flow_kobj *
+mlx5dm_flow_matcher_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
+			 uint8_t **key_store)
 {
-	const struct mlx5dm_flow_matcher_key *k = key;
-
-	return mlx5dm_flow_matcher_is(rec, k->dom, k->group, k->prio, k->criteria, k->mask);
-}
-
-static struct mlx5dm_flow_matcher *
-mlx5dm_flow_matcher_find(struct mlx5dm_flow_priv *fp, uint32_t h, unsigned int dom,
-			 uint32_t group, uint16_t prio, uint8_t criteria, const uint8_t *mask)
-{
-	const struct mlx5dm_flow_matcher_key k = {
-		.dom = dom, .group = group, .prio = prio, .criteria = criteria, .mask = mask,
-	};
-
-	return mlx5dm_index_find(&fp->matchers, h, mlx5dm_flow_matcher_eq, &k);
-}
-
-struct mlx5dm_flow_matcher *
-mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
-			uint16_t prio, uint8_t criteria, const uint8_t *mask,
-			const char **err_field)
-{
-	struct mlx5dm_matcher_attr attr = {
-		.priority = prio,
-		.criteria = criteria,
-		.mask = mask,
-		.log_rules_hint = fp->log_rules_hint,
-	};
+	const struct mlx5dm_flow_matcher_arg *a = arg;
 	struct mlx5dm_flow_matcher *m;
 	struct mlx5dm_flow_tbl *t;
-	uint32_t h;
 	int err;
 
-	h = mlx5dm_flow_matcher_hash(dom, group, prio, criteria, mask);
-	m = mlx5dm_flow_matcher_find(fp, h, dom, group, prio, criteria, mask);
-	if (m != NULL) {
-		m->refcnt++;
-		return m;
-	}
-	if (mlx5dm_index_reserve(&fp->matchers, 1) < 0) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	t = mlx5dm_flow_tbl_get(fp, dom, group);
+	t = mlx5dm_flow_tbl_get(fp, a->dom, a->group);
 	if (t == NULL)
 		return NULL;
-	m = mlx5dm_zmalloc(sizeof(*m));
+	m = mlx5dm_zmalloc(sizeof(*m) + len);
 	if (m == NULL) {
 		err = ENOMEM;
 		goto put_tbl;
 	}
-	m->m = mlx5dm_matcher_create(t->t, &attr, err_field);
+	m->m = mlx5dm_matcher_create(t->t, &a->attr, a->err_field);
 	if (m->m == NULL) {
 		err = errno;
 		goto free_m;
 	}
 	m->tbl = t;
-	m->hash = h;
-	m->prio = prio;
-	m->criteria = criteria;
-	m->refcnt = 1;
-	memcpy(m->mask, mask, MLX5DM_MATCH_PARAM_SIZE);
-	(void)mlx5dm_index_insert(&fp->matchers, m, h); /* reserved */
+	*key_store = m->key;
 	fp->st.matchers++;
-	return m;
+	return &m->k;
 free_m:
 	mlx5dm_free(m);
 put_tbl:
@@ -266,17 +231,49 @@ put_tbl:
 	return NULL;
 }
 
+struct mlx5dm_flow_matcher *
+mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
+			uint16_t prio, uint8_t criteria, const uint8_t *mask,
+			const char **err_field)
+{
+	const struct mlx5dm_flow_matcher_arg a = {
+		.dom = dom,
+		.group = group,
+		.attr = {
+			.priority = prio,
+			.criteria = criteria,
+			.mask = mask,
+			.log_rules_hint = fp->log_rules_hint,
+		},
+		.err_field = err_field,
+	};
+	/* The key: domain, group, priority, criteria and the mask's enabled sections. */
+	uint8_t key[12 + MLX5DM_FTE_NUM_SECTIONS * MLX5DM_FTE_SECTION_SIZE];
+	const uint32_t head[3] = { dom, group, (uint32_t)prio << 8 | criteria };
+	size_t len = sizeof(head);
+	unsigned int c, off;
+
+	memcpy(key, head, sizeof(head));
+	for (c = criteria & ((1u << MLX5DM_FTE_NUM_SECTIONS) - 1); c != 0; c &= c - 1) {
+		off = (unsigned int)__builtin_ctz(c) * MLX5DM_FTE_SECTION_SIZE;
+		memcpy(key + len, mask + off, MLX5DM_FTE_SECTION_SIZE);
+		len += MLX5DM_FTE_SECTION_SIZE;
+	}
+	return (struct mlx5dm_flow_matcher *)mlx5dm_flow_kcache_get(fp, &fp->matchers, key, len,
+								     mlx5dm_flow_matcher_make,
+								     &a);
+}
+
 void
 mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m)
 {
 	int ret;
 
-	if (--m->refcnt != 0)
+	if (!mlx5dm_flow_kcache_unref(&fp->matchers, &m->k))
 		return;
 	ret = mlx5dm_matcher_destroy(m->m);
 	if (ret < 0)
 		MLX5DM_LOG(ERR, MLX5DM_FLOW_LOG, "matcher not destroyed: %d", ret);
-	(void)mlx5dm_index_remove(&fp->matchers, m, m->hash);
 	mlx5dm_flow_tbl_put(fp, m->tbl);
 	mlx5dm_free(m);
 	fp->st.matchers--;
@@ -290,7 +287,7 @@ mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
 	return e->act;
 }
 
-/* ---- keyed caches ---- */
+/* ---- object memory ---- */
 
 void *
 mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls)
@@ -319,24 +316,6 @@ mlx5dm_flow_obj_free(struct mlx5dm_flow_priv *fp, void *o, uint8_t cls)
 		mlx5dm_free(o);
 	else
 		mlx5dm_slab_free(&fp->objs[cls], o);
-}
-
-uint32_t
-mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len)
-{
-	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
-}
-
-void
-mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
-			  uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
-{
-	memcpy(key_store, key, len);
-	o->key = key_store;
-	o->key_len = (uint16_t)len;
-	o->hash = hash;
-	o->refcnt = 1;
-	(void)mlx5dm_index_insert(cache, o, hash); /* reserved by the caller */
 }
 
 /* The cache key: every parameter, serialised field by field (no padding). */
@@ -465,29 +444,15 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 	return e->act == NULL ? -errno : 0;
 }
 
-struct mlx5dm_flow_ent *
-mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p)
+static struct mlx5dm_flow_kobj *
+mlx5dm_flow_ent_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
+		    uint8_t **key_store)
 {
-	/* Room for the largest key: 64 queues + RSS, or a full 64-entry modify list. */
-	uint8_t key[1024];
+	const struct mlx5dm_flow_ent_param *p = arg;
 	struct mlx5dm_flow_ent *e;
-	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
 	uint8_t cls;
-	uint32_t h;
 	int ret;
 
-	if (len == 0) {
-		errno = EINVAL;
-		return NULL;
-	}
-	h = mlx5dm_flow_kcache_hash(key, len);
-	e = (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_find(&fp->ents, key, len, h);
-	if (e != NULL)
-		return e;
-	if (mlx5dm_index_reserve(&fp->ents, 1) < 0) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	e = mlx5dm_flow_obj_alloc(fp, sizeof(*e) + len, &cls);
 	if (e == NULL)
 		return NULL;
@@ -504,9 +469,24 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 	e->kind = p->kind;
 	e->u32 = p->u32;
 	e->data_len = (uint16_t)p->len;
-	mlx5dm_flow_kcache_insert(&fp->ents, &e->k, h, key, len, e->key);
+	*key_store = e->key;
 	fp->st.entries++;
-	return e;
+	return &e->k;
+}
+
+struct mlx5dm_flow_ent *
+mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p)
+{
+	/* Room for the largest key: 64 queues + RSS, or a full 64-entry modify list. */
+	uint8_t key[1024];
+	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
+
+	if (len == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_get(fp, &fp->ents, key, len,
+								 mlx5dm_flow_ent_new, p);
 }
 
 struct mlx5dm_flow_ent_walk {
@@ -544,9 +524,8 @@ mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 	unsigned int q;
 	int ret;
 
-	if (--e->k.refcnt != 0)
+	if (!mlx5dm_flow_kcache_unref(&fp->ents, &e->k))
 		return;
-	(void)mlx5dm_index_remove(&fp->ents, e, e->k.hash);
 	/* Rule writes that still reach the action (doorbell batching) go first, on every queue. */
 	for (q = 0; fp->port.ctx != NULL && q < RTE_MAX(fp->port.nb_queues, 1u); q++)
 		(void)mlx5dm_queue_flush(fp->port.ctx, (uint16_t)q);

@@ -50,92 +50,52 @@ mlx5dm_flow_spec_dom(const struct mlx5dm_flow_spec *spec)
 	return MLX5DM_UNLIKELY(spec->transfer) ? MLX5DM_FLOW_DOM_FDB : spec->egress;
 }
 
-/* The shared actions of sub-rule i, in device order. */
+/*
+ * The shared actions of sub-rule i, in device order, and their arguments
+ * (zeroed by the caller): the tag, a 32-bit set's data.
+ */
 static unsigned int
 mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
-			struct mlx5dm_flow_ent_param *p)
+			struct mlx5dm_flow_ent_param *p, uint32_t *args)
 {
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = mlx5dm_flow_spec_dom(spec), n = 0, k;
-	uint32_t data;
 
+#define PARAM(k, ...) (p[n++] = (struct mlx5dm_flow_ent_param){ \
+		.kind = MLX5DM_FLOW_ENT_##k, .dom = dom, __VA_ARGS__ })
 	/* The tag is the rule's argument, not a parameter: many ids share one set. */
-	if (spec->tag)
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_TAG, .dom = dom };
-	if (spec->decap)
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_REFORMAT,
-							 .dom = dom, .u32 = spec->decap_type,
-							 .data = spec->decap_data,
-							 .len = spec->decap_len };
-	for (k = 0; k < spec->nb_pop; k++)
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_POP, .dom = dom };
-	/* One 32-bit set: its field only (the data is the rule's argument). */
-	if (spec->nb_modify == 1 && mlx5dm_flow_modify_is_set32(spec->modify, &data))
-		p[n++] = (struct mlx5dm_flow_ent_param){
-			.kind = MLX5DM_FLOW_ENT_MODIFY_SET, .dom = dom, .data = spec->modify,
-			.len = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE };
-	else if (spec->nb_modify != 0)
-		p[n++] = (struct mlx5dm_flow_ent_param){
-			.kind = MLX5DM_FLOW_ENT_MODIFY, .dom = dom, .data = spec->modify,
-			.len = (size_t)spec->nb_modify * MLX5DM_MODIFY_ACTION_SIZE };
-	for (k = 0; k < spec->nb_push; k++)
-		p[n++] = (struct mlx5dm_flow_ent_param){
-			.kind = MLX5DM_FLOW_ENT_PUSH, .dom = dom,
-			.u32 = (uint32_t)spec->push[k].tpid << 16 | spec->push[k].tci };
-	if (spec->encap)
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_REFORMAT,
-							 .dom = dom, .u32 = spec->encap_type,
-							 .data = spec->encap_data,
-							 .len = spec->encap_len };
-	switch (spec->fate) {
-	case MLX5DM_FLOW_FATE_DROP:
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_DROP, .dom = dom };
-		break;
-	case MLX5DM_FLOW_FATE_JUMP:
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_JUMP, .dom = dom,
-							 .u32 = spec->jump_group };
-		break;
-	case MLX5DM_FLOW_FATE_QUEUE:
-		/* Without a hash, the TIR delivers to the first queue. */
-		p[n++] = (struct mlx5dm_flow_ent_param){
-			.kind = MLX5DM_FLOW_ENT_TIR, .dom = dom, .queues = spec->queues,
-			.nb_queues = s->hash ? spec->nb_queues : 1,
-			.rss = s->hash ? &s->rss : NULL };
-		break;
-	case MLX5DM_FLOW_FATE_VPORT:
-		p[n++] = (struct mlx5dm_flow_ent_param){ .kind = MLX5DM_FLOW_ENT_VPORT, .dom = dom,
-							 .u32 = spec->dest_vport };
-		break;
-	default:
-		break;
+	if (spec->tag) {
+		args[n] = spec->tag_value;
+		PARAM(TAG);
 	}
-	return n;
-}
-
-/* The arguments of the set's actions: the tag, a 32-bit set's data; 0 for the others. */
-static void
-mlx5dm_flow_rule_args(const struct mlx5dm_flow_spec *spec, uint32_t *args)
-{
-	unsigned int n = 0;
-	uint32_t data;
-
-	if (spec->tag)
-		args[n++] = spec->tag_value;
 	if (spec->decap)
-		n++;
-	n += spec->nb_pop;
-	if (spec->nb_modify == 1 && mlx5dm_flow_modify_is_set32(spec->modify, &data))
-		args[n] = data;
-}
-
-/* Sub-rule i's action set (found by its actions). */
-static struct mlx5dm_flow_aset *
-mlx5dm_flow_rule_aset(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		      unsigned int i, struct mlx5dm_flow_matcher *m)
-{
-	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
-
-	return mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p));
+		PARAM(REFORMAT, .u32 = spec->decap_type, .data = spec->decap_data,
+		      .len = spec->decap_len);
+	for (k = 0; k < spec->nb_pop; k++)
+		PARAM(POP);
+	/* One 32-bit set: its field only (the data is the rule's argument). */
+	if (spec->nb_modify == 1 && mlx5dm_flow_modify_is_set32(spec->modify, &args[n]))
+		PARAM(MODIFY_SET, .data = spec->modify,
+		      .len = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE);
+	else if (spec->nb_modify != 0)
+		PARAM(MODIFY, .data = spec->modify,
+		      .len = (size_t)spec->nb_modify * MLX5DM_MODIFY_ACTION_SIZE);
+	for (k = 0; k < spec->nb_push; k++)
+		PARAM(PUSH, .u32 = (uint32_t)spec->push[k].tpid << 16 | spec->push[k].tci);
+	if (spec->encap)
+		PARAM(REFORMAT, .u32 = spec->encap_type, .data = spec->encap_data,
+		      .len = spec->encap_len);
+	if (spec->fate == MLX5DM_FLOW_FATE_DROP)
+		PARAM(DROP);
+	else if (spec->fate == MLX5DM_FLOW_FATE_JUMP)
+		PARAM(JUMP, .u32 = spec->jump_group);
+	else if (spec->fate == MLX5DM_FLOW_FATE_VPORT)
+		PARAM(VPORT, .u32 = spec->dest_vport);
+	else if (spec->fate == MLX5DM_FLOW_FATE_QUEUE) /* no hash: to the first queue */
+		PARAM(TIR, .queues = spec->queues, .nb_queues = s->hash ? spec->nb_queues : 1,
+		      .rss = s->hash ? &s->rss : NULL);
+#undef PARAM
+	return n;
 }
 
 uint16_t
@@ -202,20 +162,6 @@ mlx5dm_flow_rule_undo(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule *r, u
 		MLX5DM_LOG(ERR, "flow", "rule of a failed flow not destroyed: %d", ret);
 }
 
-/* A sub-rule's matcher between its lookup and its action set. */
-struct mlx5dm_flow_rule_pending {
-	struct mlx5dm_flow_matcher *m;  /* a reference taken here, or NULL */
-};
-
-/* Drop the pending rule's matcher reference. */
-static void
-mlx5dm_flow_rule_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_rule_pending *pr)
-{
-	if (pr->m != NULL)
-		mlx5dm_flow_matcher_put(fp, pr->m);
-	pr->m = NULL;
-}
-
 /* Sub-rule i's matcher, of its mask and criteria; NULL with error. */
 static struct mlx5dm_flow_matcher *
 mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -244,11 +190,11 @@ mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_s
  * Sub-rule i's matcher and a copy of its value: the prepare comes later,
  * unlocked, as it takes a shard lock an insert may hold through a growth.
  */
-static int
+static struct mlx5dm_flow_matcher *
 mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		       unsigned int i, struct mlx5dm_flow_build *b,
-		       struct mlx5dm_flow_rule_pending *pr, struct rte_flow_error *error)
+		       unsigned int i, struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_matcher *m;
 	const uint8_t *mask = spec->mask;
 	uint8_t criteria = spec->criteria;
 
@@ -259,11 +205,10 @@ mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		mlx5dm_flow_sub_match(spec, i, b->mask, b->value[i], &criteria);
 		mask = b->mask;
 	}
-	pr->m = mlx5dm_flow_rule_matcher(fp, spec, i, mask, criteria, error);
-	if (pr->m == NULL)
-		return -rte_errno;
-	b->m[i] = pr->m->m;
-	return 0;
+	m = mlx5dm_flow_rule_matcher(fp, spec, i, mask, criteria, error);
+	if (m != NULL)
+		b->m[i] = m->m;
+	return m;
 }
 
 /*
@@ -293,26 +238,27 @@ mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	return 0;
 }
 
-/* Sub-rule i's action set (into r) and the actions and arguments of its library rule. */
+/*
+ * Sub-rule i's action set of matcher m (into r; m's reference goes) and
+ * the actions and arguments of its library rule.
+ */
 static int
 mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
-		      struct mlx5dm_flow_rule_pending *pr, struct mlx5dm_flow_build *b,
+		      struct mlx5dm_flow_matcher *m, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
 	uint32_t set_args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
 	int err;
 
 	r->rule = NULL;
-	r->aset = mlx5dm_flow_rule_aset(fp, spec, i, pr->m);
+	r->aset = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p, set_args));
+	err = errno;
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
-	if (r->aset == NULL) {
-		err = errno;
-		mlx5dm_flow_rule_abandon(fp, pr);
+	mlx5dm_flow_matcher_put(fp, m);
+	if (r->aset == NULL)
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
-	}
-	mlx5dm_flow_rule_abandon(fp, pr);
-	mlx5dm_flow_rule_args(spec, set_args);
 	if (mlx5dm_flow_rule_list(fp, flow, r->aset, set_args, i, b, error) < 0) {
 		/* Not counted in flow->nb_rules yet: the release would not put the set. */
 		mlx5dm_flow_aset_put(fp, r->aset);
@@ -384,26 +330,29 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		       struct mlx5dm_flow_compiled *ct, bool listed, struct mlx5dm_flow_build *b,
 		       struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_rule_pending pr;
+	struct mlx5dm_flow_matcher *m = NULL;
 	struct rte_flow *flow;
 	unsigned int i;
 	int ret;
 
-	if (spec->nb_sub > 0 && mlx5dm_flow_rule_begin(fp, spec, 0, b, &pr, error) < 0)
-		return -rte_errno;
+	if (spec->nb_sub > 0) {
+		m = mlx5dm_flow_rule_begin(fp, spec, 0, b, error);
+		if (m == NULL)
+			return -rte_errno;
+	}
 	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, error);
 	if (flow == NULL) {
-		if (spec->nb_sub > 0)
-			mlx5dm_flow_rule_abandon(fp, &pr);
+		if (m != NULL)
+			mlx5dm_flow_matcher_put(fp, m);
 		return -rte_errno;
 	}
 	for (i = 0; i < spec->nb_sub; i++) {
 		if (i > 0) {
-			ret = mlx5dm_flow_rule_begin(fp, spec, i, b, &pr, error);
-			if (ret < 0)
+			m = mlx5dm_flow_rule_begin(fp, spec, i, b, error);
+			if (m == NULL)
 				goto release;
 		}
-		ret = mlx5dm_flow_rule_acts(fp, spec, i, flow, &flow->rules[i], &pr, b, error);
+		ret = mlx5dm_flow_rule_acts(fp, spec, i, flow, &flow->rules[i], m, b, error);
 		if (ret < 0)
 			goto release;
 		flow->nb_rules++;
@@ -608,8 +557,7 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			return NULL;
 	}
 	memset(ct->args, 0, sizeof(ct->args));
-	mlx5dm_flow_rule_args(&ct->res, ct->args);
-	n = mlx5dm_flow_rule_params(&ct->res, 0, p);
+	n = mlx5dm_flow_rule_params(&ct->res, 0, p, ct->args);
 	for (k = 0; k < n; k++)
 		if (p[k].kind == MLX5DM_FLOW_ENT_TIR && ct->queue_at != 0)
 			p[k].queues = &queue;

@@ -569,7 +569,6 @@ struct mlx5dm_flow_matcher {
 /* Cache domains: 0 NIC RX, 1 NIC TX (egress), the FDB, VF vf's representor table. */
 #define MLX5DM_FLOW_DOM_FDB 2u
 #define MLX5DM_FLOW_DOM_REP(vf) (3u + (vf))
-struct mlx5dm_flow_ent;
 struct mlx5dm_flow_aset;
 struct mlx5dm_flow_cnt_bulk;
 
@@ -797,21 +796,20 @@ struct mlx5dm_flow_ent_param {
 };
 /* Serialise p into key (at most max bytes): its length, 0 if it does not fit. */
 size_t mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max);
+/* A shared action: what the dump shows of it is its kind, u32 and data. */
+struct mlx5dm_flow_ent {
+	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+	struct mlx5dm_action *act;
+	struct mlx5dm_tir *tir;
+	struct mlx5dm_flow_tbl *jump;
+	enum mlx5dm_flow_ent_kind kind;
+	uint32_t u32;
+	uint16_t data_len;              /* its data: the key's last data_len bytes */
+	uint8_t key[];
+};
 struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
 					    const struct mlx5dm_flow_ent_param *p);
 void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
-struct mlx5dm_action *mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e);
-/* A cached action as the dump sees it. */
-struct mlx5dm_flow_ent_view {
-	enum mlx5dm_flow_ent_kind kind;
-	uint32_t u32;
-	const struct mlx5dm_action *act;
-	const uint8_t *data;
-	size_t len;
-};
-typedef void (*mlx5dm_flow_ent_cb)(void *arg, const struct mlx5dm_flow_ent_view *v);
-/* Call cb for every cached action of the port (caller holds fp->lock). */
-void mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg);
 
 /* mlx5dm_flow_dump.c: the PMD's records (4410 encap, 4420 modify, 4430 counters). */
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);

@@ -114,7 +114,7 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 			return NULL;
 		}
 		s->nb++;
-		s->acts[i] = mlx5dm_flow_ent_action(s->ents[i]);
+		s->acts[i] = s->ents[i]->act;
 		s->prm[i] = p[i];
 		s->prm[i].rss = mlx5dm_flow_aset_copy(&area, p[i].rss,
 						      p[i].rss != NULL ? sizeof(*p[i].rss) : 0);

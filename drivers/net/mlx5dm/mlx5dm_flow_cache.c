@@ -25,18 +25,6 @@ struct mlx5dm_flow_tbl {
 	uint64_t key;                   /* group << 8 | domain */
 };
 
-struct mlx5dm_flow_ent {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
-	struct mlx5dm_action *act;
-	struct mlx5dm_tir *tir;
-	struct mlx5dm_flow_tbl *jump;
-	/* What the dump's PMD records show (mlx5dm_flow_ent_foreach). */
-	enum mlx5dm_flow_ent_kind kind;
-	uint32_t u32;
-	uint16_t data_len;              /* its data: the key's last data_len bytes */
-	uint8_t key[];
-};
-
 /* Key hash, multiply-xorshift per 64-bit word (keys are masks of hundreds of bytes). */
 static uint64_t
 mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
@@ -281,14 +269,6 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 
 /* ---- shared actions ---- */
 
-struct mlx5dm_action *
-mlx5dm_flow_ent_action(const struct mlx5dm_flow_ent *e)
-{
-	return e->act;
-}
-
-/* ---- object memory ---- */
-
 void *
 mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls)
 {
@@ -487,35 +467,6 @@ mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_pa
 	}
 	return (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_get(fp, &fp->ents, key, len,
 								 mlx5dm_flow_ent_new, p);
-}
-
-struct mlx5dm_flow_ent_walk {
-	mlx5dm_flow_ent_cb cb;
-	void *arg;
-};
-
-static void
-mlx5dm_flow_ent_visit(void *arg, void *rec)
-{
-	const struct mlx5dm_flow_ent_walk *w = arg;
-	const struct mlx5dm_flow_ent *e = rec;
-	struct mlx5dm_flow_ent_view v = {
-		.kind = e->kind,
-		.u32 = e->u32,
-		.act = e->act,
-		.len = e->data_len,
-		.data = e->key + e->k.key_len - e->data_len,
-	};
-
-	w->cb(w->arg, &v);
-}
-
-void
-mlx5dm_flow_ent_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_ent_cb cb, void *arg)
-{
-	struct mlx5dm_flow_ent_walk w = { .cb = cb, .arg = arg };
-
-	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_ent_visit, &w);
 }
 
 void

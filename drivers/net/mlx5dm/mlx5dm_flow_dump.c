@@ -156,29 +156,33 @@ mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 	}
 }
 
+/* A cached action's record (an mlx5dm_index_foreach() callback). */
 static void
-mlx5dm_flow_dump_ent(void *arg, const struct mlx5dm_flow_ent_view *v)
+mlx5dm_flow_dump_ent(void *arg, void *rec)
 {
 	struct mlx5dm_flow_dump *d = arg;
-	uint64_t id = (uint64_t)(uintptr_t)v->act;
+	const struct mlx5dm_flow_ent *e = rec;
+	const uint8_t *data = e->key + e->k.key_len - e->data_len;
+	uint64_t id = (uint64_t)(uintptr_t)e->act;
 	int n;
 
-	if (d->err != 0 || !mlx5dm_flow_dump_wanted(d, v->act))
+	if (d->err != 0 || !mlx5dm_flow_dump_wanted(d, e->act))
 		return;
-	if (v->kind == MLX5DM_FLOW_ENT_MODIFY) {
-		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%zu,",
-			     MLX5DM_DUMP_PMD_MODIFY, id, v->len / MLX5DM_MODIFY_ACTION_SIZE);
-	} else if (v->kind == MLX5DM_FLOW_ENT_REFORMAT &&
-		   (v->u32 == MLX5DM_REFORMAT_L2_TO_L2_TUNNEL ||
-		    v->u32 == MLX5DM_REFORMAT_L2_TO_L3_TUNNEL) &&
-		   mlx5dm_flow_dump_is_vxlan(v->data, v->len)) {
+	if (e->kind == MLX5DM_FLOW_ENT_MODIFY) {
+		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%u,",
+			     MLX5DM_DUMP_PMD_MODIFY, id,
+			     (unsigned int)(e->data_len / MLX5DM_MODIFY_ACTION_SIZE));
+	} else if (e->kind == MLX5DM_FLOW_ENT_REFORMAT &&
+		   (e->u32 == MLX5DM_REFORMAT_L2_TO_L2_TUNNEL ||
+		    e->u32 == MLX5DM_REFORMAT_L2_TO_L3_TUNNEL) &&
+		   mlx5dm_flow_dump_is_vxlan(data, e->data_len)) {
 		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",",
 			     MLX5DM_DUMP_PMD_REFORMAT, id);
 	} else {
 		/* A modify-set's data is each rule's: see mlx5dm_flow_dump_sets(). */
 		return;
 	}
-	mlx5dm_flow_dump_hex(d, n, v->data, v->len);
+	mlx5dm_flow_dump_hex(d, n, data, e->data_len);
 }
 
 static void
@@ -215,7 +219,7 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 	if (d == NULL)
 		return -ENOMEM;
 	d->f = f;
-	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
+	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow))
 		if (flow->listed) {
@@ -245,7 +249,7 @@ mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *
 			if (!mlx5dm_flow_dump_wanted(d, s->acts[k]))
 				d->only[d->nb_only++] = s->acts[k];
 	}
-	mlx5dm_flow_ent_foreach(fp, mlx5dm_flow_dump_ent, d);
+	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, d);
 	mlx5dm_flow_dump_sets(d, flow);
 	mlx5dm_flow_dump_counter(fp, d, flow);
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++)

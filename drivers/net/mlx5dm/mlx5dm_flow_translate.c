@@ -91,39 +91,25 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause, msg);
 }
 
-/* One mask through the library's builder selection (its value through the library's check). */
-static int
-mlx5dm_flow_check_mask(struct mlx5dm_flow_xlate *x, const uint8_t *mask, const uint8_t *value,
-		       uint8_t criteria, struct rte_flow_error *error)
-{
-	struct mlx5dm_domain *dom = x->xc->dom[x->spec->egress ? 1 : 0];
-	const struct mlx5dm_matcher_attr ma = { .criteria = criteria, .mask = mask };
-	const char *err_field;
-	int ret;
-
-	ret = mlx5dm_match_check(dom, x->spec->egress ? MLX5DM_DOMAIN_NIC_TX : MLX5DM_DOMAIN_NIC_RX,
-				 &ma, value, &err_field);
-	if (ret < 0)
-		return mlx5dm_flow_check_err(x, ret, err_field, error);
-	return 0;
-}
-
-/* Every sub-rule's mask through the library's check. */
+/* Every sub-rule's mask through the library's builder selection (its value through its check). */
 static int
 mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_flow_spec *spec = x->spec;
-	const uint8_t *mask, *value;
+	struct mlx5dm_matcher_attr ma = { .criteria = 0 };
+	const char *err_field;
+	const uint8_t *value;
 	unsigned int i;
-	uint8_t criteria;
 	int ret;
 
 	for (i = 0; i < spec->nb_sub; i++) {
-		criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &mask, &value);
-		ret = mlx5dm_flow_check_mask(x, mask, value, criteria, error);
+		ma.criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &ma.mask, &value);
+		ret = mlx5dm_match_check(x->xc->dom[spec->egress ? 1 : 0], spec->egress ?
+					 MLX5DM_DOMAIN_NIC_TX : MLX5DM_DOMAIN_NIC_RX, &ma, value,
+					 &err_field);
 		if (ret < 0)
-			return ret;
+			return mlx5dm_flow_check_err(x, ret, err_field, error);
 	}
 	return 0;
 }

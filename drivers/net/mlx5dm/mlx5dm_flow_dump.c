@@ -33,31 +33,11 @@
 /* The longest record: 4420 with a full modify list (8 bytes, 16 hex digits, each). */
 #define MLX5DM_DUMP_PMD_LINE (64 + 16 * MLX5DM_FLOW_MAX_MODIFY)
 
-/* Room for the shared actions of one flow's rules, each counted once. */
-#define MLX5DM_DUMP_PMD_ACTS 64
-
 struct mlx5dm_flow_dump {
 	FILE *f;
 	int err;
-	/* filter: one flow's dump, only the actions in only[] (else every cached action). */
-	const struct mlx5dm_action *only[MLX5DM_DUMP_PMD_ACTS];
-	unsigned int nb_only;
-	bool filter;
 	char line[MLX5DM_DUMP_PMD_LINE];
 };
-
-static bool
-mlx5dm_flow_dump_wanted(const struct mlx5dm_flow_dump *d, const struct mlx5dm_action *a)
-{
-	unsigned int i;
-
-	if (!d->filter)
-		return true;
-	for (i = 0; i < d->nb_only; i++)
-		if (d->only[i] == a)
-			return true;
-	return false;
-}
 
 static uint16_t
 mlx5dm_flow_dump_be16(const uint8_t *p)
@@ -166,7 +146,7 @@ mlx5dm_flow_dump_ent(void *arg, void *rec)
 	uint64_t id = (uint64_t)(uintptr_t)e->act;
 	int n;
 
-	if (d->err != 0 || !mlx5dm_flow_dump_wanted(d, e->act))
+	if (d->err != 0)
 		return;
 	if (e->kind == MLX5DM_FLOW_ENT_MODIFY) {
 		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%u,",
@@ -183,6 +163,21 @@ mlx5dm_flow_dump_ent(void *arg, void *rec)
 		return;
 	}
 	mlx5dm_flow_dump_hex(d, n, data, e->data_len);
+}
+
+/* e is in the set of one of the flow's first n rules. */
+static bool
+mlx5dm_flow_dump_seen(const struct rte_flow *flow, unsigned int n,
+		      const struct mlx5dm_flow_ent *e)
+{
+	const struct mlx5dm_flow_aset *s;
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0, s = flow->rules[i].aset; k < s->nb; k++)
+			if (s->ents[k] == e)
+				return true;
+	return false;
 }
 
 static void
@@ -242,14 +237,13 @@ mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *
 	if (d == NULL)
 		return -ENOMEM;
 	d->f = f;
-	d->filter = true;
+	/* Each of its shared actions once: its rules' sets share some. */
 	for (i = 0; i < flow->nb_rules; i++) {
 		s = flow->rules[i].aset;
-		for (k = 0; k < s->nb && d->nb_only < MLX5DM_DUMP_PMD_ACTS; k++)
-			if (!mlx5dm_flow_dump_wanted(d, s->acts[k]))
-				d->only[d->nb_only++] = s->acts[k];
+		for (k = 0; k < s->nb; k++)
+			if (!mlx5dm_flow_dump_seen(flow, i, s->ents[k]))
+				mlx5dm_flow_dump_ent(d, s->ents[k]);
 	}
-	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, d);
 	mlx5dm_flow_dump_sets(d, flow);
 	mlx5dm_flow_dump_counter(fp, d, flow);
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++)

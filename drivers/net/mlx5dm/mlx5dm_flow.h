@@ -838,8 +838,7 @@ struct mlx5dm_flow_aset {
 	uint8_t nb;
 	/* The library's action templates: without, with a counter in front (NULL: not yet). */
 	struct mlx5dm_action_tmpl *tmpl[2];
-	/* In mem, sized to the set: parameters, entries, actions, their data, the key. */
-	struct mlx5dm_flow_ent_param *prm;
+	/* In mem, sized to the set: entries, actions, the key. */
 	struct mlx5dm_flow_ent **ents;
 	struct mlx5dm_action **acts;
 	uint64_t mem[];

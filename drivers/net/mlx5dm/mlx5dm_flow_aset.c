@@ -18,7 +18,6 @@
 
 /* Room for the largest list: every parameter kind at its largest. */
 #define MLX5DM_FLOW_ASET_KEY_MAX 2048u
-#define MLX5DM_FLOW_ASET_ALIGN 8u
 
 /* The key: the matcher, then each entry's key in order (each starts with its kind). */
 static size_t
@@ -36,28 +35,6 @@ mlx5dm_flow_aset_key(const struct mlx5dm_flow_matcher *m, const struct mlx5dm_fl
 		len += k;
 	}
 	return len;
-}
-
-/* Copy len bytes of src to *area (kept aligned): the copy, NULL if len is 0. */
-static const void *
-mlx5dm_flow_aset_copy(uint8_t **area, const void *src, size_t len)
-{
-	uint8_t *dst = *area;
-
-	if (len == 0)
-		return NULL;
-	memcpy(dst, src, len);
-	*area = dst + RTE_ALIGN_CEIL(len, MLX5DM_FLOW_ASET_ALIGN);
-	return dst;
-}
-
-/* Bytes the copies of p's data take. */
-static size_t
-mlx5dm_flow_aset_data_size(const struct mlx5dm_flow_ent_param *p)
-{
-	return (p->rss != NULL ? RTE_ALIGN_CEIL(sizeof(*p->rss), MLX5DM_FLOW_ASET_ALIGN) : 0) +
-	       RTE_ALIGN_CEIL(p->nb_queues * sizeof(p->queues[0]), MLX5DM_FLOW_ASET_ALIGN) +
-	       RTE_ALIGN_CEIL(p->len, MLX5DM_FLOW_ASET_ALIGN);
 }
 
 static void
@@ -86,25 +63,19 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 	const struct mlx5dm_flow_ent_param *p = a->p;
 	unsigned int i, n = a->n;
 	struct mlx5dm_flow_aset *s;
-	size_t data = 0;
-	uint8_t *area;
 	uint8_t cls;
 	int err;
 
-	for (i = 0; i < n; i++)
-		data += mlx5dm_flow_aset_data_size(&p[i]);
-	s = mlx5dm_flow_obj_alloc(fp, sizeof(*s) + n * (sizeof(*s->prm) + sizeof(*s->ents) +
-						       sizeof(*s->acts)) + data + len, &cls);
+	s = mlx5dm_flow_obj_alloc(fp, sizeof(*s) + n * (sizeof(*s->ents) + sizeof(*s->acts)) +
+				  len, &cls);
 	if (s == NULL)
 		return NULL;
 	s->k.cls = cls;
 	s->tmpl[0] = NULL;
 	s->tmpl[1] = NULL;
-	s->prm = (struct mlx5dm_flow_ent_param *)s->mem;
-	s->ents = (struct mlx5dm_flow_ent **)(s->prm + n);
+	s->ents = (struct mlx5dm_flow_ent **)s->mem;
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
 	s->matcher = mlx5dm_flow_matcher_ref(a->m);
-	area = (uint8_t *)(s->acts + n);
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
 		if (s->ents[i] == NULL) {
@@ -115,14 +86,8 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 		}
 		s->nb++;
 		s->acts[i] = s->ents[i]->act;
-		s->prm[i] = p[i];
-		s->prm[i].rss = mlx5dm_flow_aset_copy(&area, p[i].rss,
-						      p[i].rss != NULL ? sizeof(*p[i].rss) : 0);
-		s->prm[i].queues = mlx5dm_flow_aset_copy(&area, p[i].queues,
-							 p[i].nb_queues * sizeof(p[i].queues[0]));
-		s->prm[i].data = mlx5dm_flow_aset_copy(&area, p[i].data, p[i].len);
 	}
-	*key_store = area;
+	*key_store = (uint8_t *)(s->acts + n);
 	fp->st.asets++;
 	return &s->k;
 }

@@ -111,9 +111,10 @@ mlx5dm_flow_dump_hex(struct mlx5dm_flow_dump *d, int n, const uint8_t *data, siz
 static void
 mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 {
-	const struct mlx5dm_flow_aset *s;
-	uint8_t e[MLX5DM_MODIFY_ACTION_SIZE];
 	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
+	const struct mlx5dm_flow_aset *s;
+	const struct mlx5dm_flow_ent *ent;
+	uint8_t e[MLX5DM_MODIFY_ACTION_SIZE];
 	unsigned int i, k;
 	uint32_t data;
 	int n;
@@ -121,10 +122,11 @@ mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++) {
 		s = flow->rules[i].aset;
 		for (k = 0; k < s->nb && d->err == 0; k++) {
-			if (s->prm[k].kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
+			ent = s->ents[k];
+			if (ent->kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
 			    mlx5dm_rule_modify_data(flow->rules[i].rule, s->acts[k], &data) < 0)
 				continue;
-			memcpy(e, s->prm[k].data, head);
+			memcpy(e, ent->key + ent->k.key_len - ent->data_len, head);
 			e[head] = (uint8_t)(data >> 24);
 			e[head + 1] = (uint8_t)(data >> 16);
 			e[head + 2] = (uint8_t)(data >> 8);

@@ -599,7 +599,6 @@ mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t l
 		o->refcnt++;
 	return o;
 }
-uint32_t mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len);
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
 void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
 			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);

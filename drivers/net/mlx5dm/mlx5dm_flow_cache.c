@@ -50,7 +50,7 @@ mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 
 /* ---- keyed caches ---- */
 
-uint32_t
+static uint32_t
 mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len)
 {
 	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));

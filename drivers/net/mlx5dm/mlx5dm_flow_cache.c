@@ -331,61 +331,34 @@ mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t 
 	return n;
 }
 
-static int
-mlx5dm_flow_ent_tir(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
-		    struct mlx5dm_flow_ent *e)
-{
-	uint32_t rqns[MLX5DM_FLOW_MAX_QUEUES];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < p->nb_queues; i++) {
-		ret = fp->port.rqn(fp->port.rqn_arg, p->queues[i], &rqns[i]);
-		if (ret < 0)
-			return ret;
-	}
-	e->tir = mlx5dm_tir_create(fp->port.ctx, rqns, p->nb_queues, p->rss);
-	if (e->tir == NULL)
-		return -errno;
-	e->act = mlx5dm_action_dest_tir(fp->port.dom[p->dom], e->tir);
-	if (e->act == NULL) {
-		ret = -errno;
-		mlx5dm_tir_destroy(e->tir);
-		return ret;
-	}
-	return 0;
-}
-
-static int
-mlx5dm_flow_ent_jump(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
-		     struct mlx5dm_flow_ent *e)
-{
-	int ret;
-
-	e->jump = mlx5dm_flow_tbl_get(fp, p->dom, p->u32);
-	if (e->jump == NULL)
-		return -errno;
-	e->act = mlx5dm_action_dest_table(fp->port.dom[p->dom], e->jump->t);
-	if (e->act == NULL) {
-		ret = -errno;
-		mlx5dm_flow_tbl_put(fp, e->jump);
-		return ret;
-	}
-	return 0;
-}
-
-/* The library action of a new entry. */
+/* The library action of a new entry (zeroed), with its TIR or table. */
 static int
 mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
 		     struct mlx5dm_flow_ent *e)
 {
 	struct mlx5dm_domain *dom = fp->port.dom[p->dom];
+	uint32_t rqns[MLX5DM_FLOW_MAX_QUEUES];
+	unsigned int i;
+	int ret;
 
 	switch (p->kind) {
 	case MLX5DM_FLOW_ENT_TIR:
-		return mlx5dm_flow_ent_tir(fp, p, e);
+		for (i = 0; i < p->nb_queues; i++) {
+			ret = fp->port.rqn(fp->port.rqn_arg, p->queues[i], &rqns[i]);
+			if (ret < 0)
+				return ret;
+		}
+		e->tir = mlx5dm_tir_create(fp->port.ctx, rqns, p->nb_queues, p->rss);
+		if (e->tir == NULL)
+			return -errno;
+		e->act = mlx5dm_action_dest_tir(dom, e->tir);
+		break;
 	case MLX5DM_FLOW_ENT_JUMP:
-		return mlx5dm_flow_ent_jump(fp, p, e);
+		e->jump = mlx5dm_flow_tbl_get(fp, p->dom, p->u32);
+		if (e->jump == NULL)
+			return -errno;
+		e->act = mlx5dm_action_dest_table(dom, e->jump->t);
+		break;
 	case MLX5DM_FLOW_ENT_DROP:
 		e->act = mlx5dm_action_drop(dom);
 		break;
@@ -394,7 +367,7 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 		e->act = mlx5dm_action_flow_tags(dom);
 		break;
 	case MLX5DM_FLOW_ENT_MODIFY_SET: {
-		/* The entry's field, its data each rule's (mlx5dm_flow_rule_args()). */
+		/* The entry's field, its data each rule's (mlx5dm_flow_rule_params()). */
 		uint8_t prm[MLX5DM_MODIFY_ACTION_SIZE] = { 0 };
 
 		memcpy(prm, p->data, p->len);
@@ -421,7 +394,14 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 	default:
 		return -EINVAL;
 	}
-	return e->act == NULL ? -errno : 0;
+	if (e->act != NULL)
+		return 0;
+	ret = -errno;
+	if (e->tir != NULL)
+		mlx5dm_tir_destroy(e->tir);
+	if (e->jump != NULL)
+		mlx5dm_flow_tbl_put(fp, e->jump);
+	return ret;
 }
 
 static struct mlx5dm_flow_kobj *

@@ -32,10 +32,13 @@
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_steer.h"
 
-/* The flow queue, or NULL with error set. */
+/* The flow queue, with room for a result unless any; NULL with error set. */
 static struct mlx5dm_flow_tq *
-mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, struct rte_flow_error *error)
+mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
+		   struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_tq *tq;
+
 	if (fp == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -45,7 +48,13 @@ mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, struct rte_flow_
 				   "no such flow queue: see rte_flow_configure()");
 		return NULL;
 	}
-	return &fp->tmpl->tq[queue];
+	tq = &fp->tmpl->tq[queue];
+	if (!any && tq->count >= tq->size) {
+		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "the flow queue is full: pull its results first");
+		return NULL;
+	}
+	return tq;
 }
 
 /* Flow queue q's library rule queue and the lock its use takes (NULL: none). */
@@ -70,13 +79,6 @@ static struct mlx5dm_ctx *
 mlx5dm_flow_tq_steer(struct rte_eth_dev *dev)
 {
 	return ((struct mlx5dm_priv *)dev->data->dev_private)->steer;
-}
-
-static int
-mlx5dm_flow_tq_full(struct rte_flow_error *error)
-{
-	return rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				  "the flow queue is full: pull its results first");
 }
 
 /*
@@ -172,6 +174,24 @@ mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	if (ret == 0)
 		ret = mlx5dm_queue_poll(priv->steer, lq, p);
 	return ret;
+}
+
+/*
+ * An operation refused on a rule queue in error (another write rang it;
+ * the flow is kept): the queue is brought back now if the flow queue
+ * holds no result, as no pull would and it would refuse every operation.
+ * With results, their pull does (and reports those it lost).
+ */
+static void
+mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+		       struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+{
+	struct mlx5dm_queue_progress p;
+
+	if (rte_errno != EIO || tq->count != 0 || mlx5dm_flow_tq_steer(dev) == NULL)
+		return;
+	(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
+	rte_errno = EIO;
 }
 
 /*
@@ -295,7 +315,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 void *user_data, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
@@ -311,10 +331,6 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 
 	if (tq == NULL)
 		return NULL;
-	if (tq->count >= tq->size) {
-		mlx5dm_flow_tq_full(error);
-		return NULL;
-	}
 	if (tbl == NULL || pattern == NULL || actions == NULL) {
 		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "a template table, a pattern and actions are required");
@@ -380,24 +396,12 @@ unlock:
 		return NULL;
 	}
 	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
-	/*
-	 * A rule queue found in error (another write rang it) is brought back
-	 * now if the flow queue holds no result: no pull would, and it would
-	 * refuse every creation. With results, their pull does (and reports
-	 * those it lost).
-	 */
-	if (flow == NULL && tq->count == 0 && rte_errno == EIO &&
-	    mlx5dm_flow_tq_steer(dev) != NULL) {
-		struct mlx5dm_queue_progress p;
-
-		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
-		rte_errno = EIO;
-	}
-	if (flow == NULL)
+	if (flow == NULL) {
+		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
 		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
-	if (flow != NULL)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
-				    flow);
+		return NULL;
+	}
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true, flow);
 	return flow;
 }
 
@@ -407,26 +411,19 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 			  void *user_data, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	rte_spinlock_t *qlock;
 	uint16_t lq;
 	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	if (tq->count >= tq->size)
-		return mlx5dm_flow_tq_full(error);
 	/* The queue exists (tq): the template state outlives the call. */
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 	ret = mlx5dm_flow_destroy_one(dev, fp, flow, lq, qlock, error);
-	/* Refused on a rule queue in error, the flow kept: brought back as for a creation. */
-	if (ret == -EIO && tq->count == 0 && mlx5dm_flow_tq_steer(dev) != NULL) {
-		struct mlx5dm_queue_progress p;
-
-		(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
-		rte_errno = EIO;
-	}
-	if (ret == 0)
+	if (ret < 0)
+		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
+	else
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
 				    NULL);
 	return ret;
@@ -436,7 +433,7 @@ int
 mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
 
 	if (tq == NULL)
 		return -rte_errno;
@@ -451,7 +448,7 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
 	uint32_t n, i;
 	int ret = 0;
 
@@ -497,16 +494,12 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_action_handle *h;
 	int ret;
 
 	if (tq == NULL)
 		return NULL;
-	if (tq->count >= tq->size) {
-		mlx5dm_flow_tq_full(error);
-		return NULL;
-	}
 	if (conf == NULL || action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
 	    conf->ingress + conf->egress + conf->transfer != 1) {
 		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
@@ -553,13 +546,11 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 				 struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	int ret = 0;
 
 	if (tq == NULL)
 		return -rte_errno;
-	if (tq->count >= tq->size)
-		return mlx5dm_flow_tq_full(error);
 	mlx5dm_flow_lock(&fp->lock);
 	/* A handle whose counter went with a stop can still be destroyed. */
 	if (!mlx5dm_flow_handle_ok(fp, h, error) && rte_errno != ENODEV) {
@@ -586,15 +577,13 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 			       void *user_data, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_query_count *q = data;
 	uint64_t hits, bytes;
 	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	if (tq->count >= tq->size)
-		return mlx5dm_flow_tq_full(error);
 	if (q == NULL)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "no query result buffer");

@@ -302,6 +302,19 @@ mlx5dm_flow_tmpl_zero_mask(const void *mask, size_t size)
 	return true;
 }
 
+/* A new template on the port's list of its kind. */
+static void
+mlx5dm_flow_tmpl_add(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tmpl_list *list,
+		     struct mlx5dm_flow_tmpl_head *h, bool ingress, bool egress, bool transfer)
+{
+	h->ingress = ingress;
+	h->egress = egress;
+	h->transfer = transfer;
+	rte_spinlock_lock(&fp->lock);
+	LIST_INSERT_HEAD(list, h, next);
+	rte_spinlock_unlock(&fp->lock);
+}
+
 struct rte_flow_pattern_template *
 mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 				    const struct rte_flow_pattern_template_attr *attr,
@@ -380,12 +393,7 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	}
 	pt->nb = (uint16_t)nb;
 	pt->relaxed = attr->relaxed_matching;
-	pt->ingress = attr->ingress;
-	pt->egress = attr->egress;
-	pt->transfer = attr->transfer;
-	rte_spinlock_lock(&fp->lock);
-	LIST_INSERT_HEAD(&t->pts, pt, next);
-	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_flow_tmpl_add(fp, &t->pts, &pt->h, attr->ingress, attr->egress, attr->transfer);
 	return pt;
 }
 
@@ -400,37 +408,28 @@ mlx5dm_flow_tmpl_destroy(struct rte_eth_dev *dev, bool pattern, const void *tmpl
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
-	struct rte_flow_pattern_template *p = NULL;
-	struct rte_flow_actions_template *a = NULL;
+	struct mlx5dm_flow_tmpl_head *h;
 	int ret = 0;
 
 	if (t == NULL)
 		return -rte_errno;
 	rte_spinlock_lock(&fp->lock);
-	/* A handle is compared, never read, until the port's lists have it. */
-	if (pattern) {
-		LIST_FOREACH(p, &t->pts, next)
-			if ((const void *)p == tmpl)
-				break;
-	} else {
-		LIST_FOREACH(a, &t->ats, next)
-			if ((const void *)a == tmpl)
-				break;
-	}
-	if (p == NULL && a == NULL)
+	/* A handle is compared, never read, until the port's list has it. */
+	LIST_FOREACH(h, pattern ? &t->pts : &t->ats, next)
+		if ((const void *)h == tmpl)
+			break;
+	if (h == NULL)
 		ret = mlx5dm_flow_tmpl_err(error, EINVAL, pattern ? "unknown pattern template" :
 					   "unknown actions template");
-	else if ((p != NULL ? p->users : a->users) != 0)
-		ret = mlx5dm_flow_tmpl_err(error, EBUSY, p != NULL ?
+	else if (h->users != 0)
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY, pattern ?
 					   "the pattern template is used by a template table" :
 					   "the actions template is used by a template table");
-	else if (p != NULL)
-		LIST_REMOVE(p, next);
 	else
-		LIST_REMOVE(a, next);
+		LIST_REMOVE(h, next);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0)
-		mlx5dm_free(p != NULL ? (void *)p : (void *)a);
+		mlx5dm_free(h);
 	return ret;
 }
 
@@ -564,12 +563,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 		if (mlx5dm_flow_tmpl_fixed(&masks[i]))
 			at->fixed |= 1u << i;
 	at->nb = (uint16_t)nb;
-	at->ingress = attr->ingress;
-	at->egress = attr->egress;
-	at->transfer = attr->transfer;
-	rte_spinlock_lock(&fp->lock);
-	LIST_INSERT_HEAD(&t->ats, at, next);
-	rte_spinlock_unlock(&fp->lock);
+	mlx5dm_flow_tmpl_add(fp, &t->ats, &at->h, attr->ingress, attr->egress, attr->transfer);
 	return at;
 }
 
@@ -961,13 +955,17 @@ mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 	}
 }
 
-/* A template made for one direction only serves tables of that direction. */
+/*
+ * Table tbl is built on template h: false if h is of the other direction
+ * (one made for a direction serves that direction only) or kind.
+ */
 static bool
-mlx5dm_flow_tmpl_dir_ok(bool ingress, bool egress, const struct rte_flow_attr *attr)
+mlx5dm_flow_tmpl_use(struct rte_flow_template_table *tbl, struct mlx5dm_flow_tmpl_head *h)
 {
-	if (!ingress && !egress)
-		return true;
-	return attr->egress ? egress : ingress;
+	h->users++;
+	if (h->transfer != !!tbl->attr.transfer)
+		return false;
+	return (!h->ingress && !h->egress) || (tbl->attr.egress ? h->egress : h->ingress);
 }
 
 /* The table's compiled templates stay with the rules made of them (fp->lock held). */
@@ -977,9 +975,9 @@ mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_tab
 	unsigned int i;
 
 	for (i = 0; i < tbl->nb_pt; i++)
-		tbl->pt[i]->users--;
+		tbl->pt[i]->h.users--;
 	for (i = 0; i < tbl->nb_at; i++)
-		tbl->at[i]->users--;
+		tbl->at[i]->h.users--;
 	for (i = 0; i < tbl->nb_ct; i++) {
 		tbl->ct[i]->owned = false;
 		mlx5dm_flow_ct_put(fp, tbl->ct[i]);
@@ -1059,23 +1057,19 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 					   "left) for its compiled templates");
 	for (i = 0; i < nb_pt; i++) {
 		tbl->pt[tbl->nb_pt++] = pts[i];
-		pts[i]->users++;
-		if (!mlx5dm_flow_tmpl_dir_ok(pts[i]->ingress, pts[i]->egress, &tbl->attr) ||
-		    pts[i]->transfer != !!tbl->attr.transfer)
+		if (!mlx5dm_flow_tmpl_use(tbl, &pts[i]->h))
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: a pattern "
 						   "template is of the other direction (a "
 						   "transfer table takes transfer templates only)");
 	}
 	for (i = 0; i < nb_at; i++) {
 		tbl->at[tbl->nb_at++] = ats[i];
-		ats[i]->users++;
 		tbl->jump_at[i] = -1;
 		for (j = 0; tbl->attr.transfer && j < ats[i]->nb; j++)
 			if (ats[i]->actions[j].type == RTE_FLOW_ACTION_TYPE_JUMP &&
 			    !(ats[i]->fixed & (1u << j)))
 				tbl->jump_at[i] = (int8_t)j;
-		if (!mlx5dm_flow_tmpl_dir_ok(ats[i]->ingress, ats[i]->egress, &tbl->attr) ||
-		    ats[i]->transfer != !!tbl->attr.transfer)
+		if (!mlx5dm_flow_tmpl_use(tbl, &ats[i]->h))
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
 						   "template is of the other direction (a "
 						   "transfer table takes transfer templates only)");
@@ -1176,13 +1170,16 @@ void
 mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 {
 	struct mlx5dm_flow_tmpl *t = fp->tmpl;
+	struct mlx5dm_flow_tmpl_list *list[2];
 	struct rte_flow_template_table *tbl;
-	struct rte_flow_pattern_template *pt;
-	struct rte_flow_actions_template *at;
+	struct mlx5dm_flow_tmpl_head *tmpl;
 	struct rte_flow_action_handle *h;
+	unsigned int i;
 
 	if (t == NULL)
 		return;
+	list[0] = &t->pts;
+	list[1] = &t->ats;
 	while ((h = LIST_FIRST(&t->handles)) != NULL) {
 		LIST_REMOVE(h, next);
 		mlx5dm_free(h);
@@ -1192,13 +1189,11 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 		LIST_REMOVE(tbl, next);
 		mlx5dm_flow_table_free(fp, tbl);
 	}
-	while ((pt = LIST_FIRST(&t->pts)) != NULL) {
-		LIST_REMOVE(pt, next);
-		mlx5dm_free(pt);
-	}
-	while ((at = LIST_FIRST(&t->ats)) != NULL) {
-		LIST_REMOVE(at, next);
-		mlx5dm_free(at);
+	for (i = 0; i < RTE_DIM(list); i++) {
+		while ((tmpl = LIST_FIRST(list[i])) != NULL) {
+			LIST_REMOVE(tmpl, next);
+			mlx5dm_free(tmpl);
+		}
 	}
 	mlx5dm_flow_tq_free(t);
 	mlx5dm_free(t);

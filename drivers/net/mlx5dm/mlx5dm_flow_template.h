@@ -29,23 +29,25 @@
 /* Operations in flight per flow queue: what a rule queue's send ring holds. */
 #define MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE MLX5DM_QUEUE_MAX_OPS
 
-struct rte_flow_pattern_template {
-	LIST_ENTRY(rte_flow_pattern_template) next;
+/* What pattern and actions templates share: the port's list of them, their tables. */
+struct mlx5dm_flow_tmpl_head {
+	LIST_ENTRY(mlx5dm_flow_tmpl_head) next;
 	uint32_t users;                 /* tables built on it */
-	bool relaxed;
 	bool ingress;
 	bool egress;
 	bool transfer;                  /* of transfer tables only (and they take no other) */
+};
+LIST_HEAD(mlx5dm_flow_tmpl_list, mlx5dm_flow_tmpl_head);
+
+struct rte_flow_pattern_template {
+	struct mlx5dm_flow_tmpl_head h;
+	bool relaxed;
 	uint16_t nb;                    /* items, END excluded */
 	struct rte_flow_item *items;    /* a copy: types and masks (NULL: none, or all zero) */
 };
 
 struct rte_flow_actions_template {
-	LIST_ENTRY(rte_flow_actions_template) next;
-	uint32_t users;
-	bool ingress;
-	bool egress;
-	bool transfer;
+	struct mlx5dm_flow_tmpl_head h;
 	uint16_t nb;                    /* actions, END excluded */
 	struct rte_flow_action *actions; /* copies */
 	struct rte_flow_action *masks;
@@ -129,8 +131,8 @@ struct mlx5dm_flow_tmpl {
 	struct mlx5dm_flow_tq *tq;
 	/* Library rule queues flow queues share (mlx5dm_flow_queue.c). */
 	rte_spinlock_t qlock[MLX5DM_FLOW_MAX_QUEUES];
-	LIST_HEAD(, rte_flow_pattern_template) pts;
-	LIST_HEAD(, rte_flow_actions_template) ats;
+	struct mlx5dm_flow_tmpl_list pts;
+	struct mlx5dm_flow_tmpl_list ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
 	LIST_HEAD(, rte_flow_action_handle) handles;
 	uint32_t nb_jumps;              /* jump anchors of the tables (mlx5dm_flow_tmpl_jump) */

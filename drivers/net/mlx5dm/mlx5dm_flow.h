@@ -216,9 +216,9 @@ int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_fl
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
-struct mlx5dm_flow_compiled;
+struct mlx5dm_flow_ct_rec;
 /* The same, recording the pattern walk into rec (its counts zero; NULL: none). */
-int mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_compiled *rec,
+int mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_ct_rec *rec,
 			      const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			      const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			      struct rte_flow_error *error);
@@ -281,7 +281,7 @@ struct mlx5dm_flow_xlate {
 	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
 	const struct rte_flow_item *vlan_item; /* first outer VLAN (VID/PCP for push) */
 	uint16_t *owner;                       /* per match field: its item's index + 1 */
-	struct mlx5dm_flow_compiled *rec;      /* the template a pattern walk compiles */
+	struct mlx5dm_flow_ct_rec *rec;        /* the recording of a walk compiled */
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
@@ -464,6 +464,19 @@ struct mlx5dm_flow_ct_move {
 	uint16_t dst;                   /* byte in the match value */
 };
 
+/*
+ * The recording of an example's walk, on mlx5dm_flow_compile()'s stack:
+ * writes per field (pinned once read), copy candidates, the items' masks
+ * and the bits the candidates copy.
+ */
+struct mlx5dm_flow_ct_rec {
+	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
+	uint8_t nb_cand;
+	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
+	uint8_t mask[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+};
+
 /* What a rule's action gives (mlx5dm_flow_compile.c). */
 enum mlx5dm_flow_ct_aop {
 	MLX5DM_FLOW_CT_A_NONE,       /* nothing: no configuration, or the template's */
@@ -491,12 +504,6 @@ struct mlx5dm_flow_compiled {
 	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
 	uint32_t args[MLX5DM_RULE_MAX_ACTIONS]; /* of the sets' actions (the tag the rule's) */
 	uint64_t rules;                 /* rules the setters made (tests, debugging) */
-	/* Recording: writes per field (pinned once read), copy candidates, masks, copied bits. */
-	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
-	uint8_t nb_cand;
-	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
-	uint8_t mask[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
 

@@ -77,15 +77,15 @@ mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width
 	return (uint32_t)(v & ((1ull << width) - 1));
 }
 
-/* The pattern's masks into ct; false if it cannot be compiled. */
+/* The pattern's masks into rec; false if it cannot be compiled. */
 static bool
-mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[])
+mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_ct_rec *rec, const struct rte_flow_item items[])
 {
 	const struct mlx5dm_flow_item_def *def;
 	unsigned int n;
 
-	memset(ct->mask, 0, sizeof(ct->mask));
-	memset(ct->sel, 0, sizeof(ct->sel));
+	memset(rec->mask, 0, sizeof(rec->mask));
+	memset(rec->sel, 0, sizeof(rec->sel));
 	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
 		const struct rte_flow_item *it = &items[n];
 
@@ -96,27 +96,27 @@ mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_compiled *ct, const struct rt
 		def = mlx5dm_flow_item_def_get(it->type);
 		if (def->size > MLX5DM_FLOW_ITEM_MAX_SIZE)
 			return false;
-		memcpy(ct->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
+		memcpy(rec->mask[n], it->mask != NULL ? it->mask : def->default_mask, def->size);
 	}
 	return true;
 }
 
 /* The candidates into setters; false if a masked bit is not one's to write. */
 static bool
-mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
+mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_flow_ct_rec *rec,
 				 const struct mlx5dm_flow_spec *spec)
 {
 	unsigned int c, i, b;
 
 	ct->nb_copies = 0;
 	ct->nb_moves = 0;
-	for (c = 0; c < ct->nb_cand; c++) {
-		struct mlx5dm_flow_ct_copy *cp = &ct->cand[c];
+	for (c = 0; c < rec->nb_cand; c++) {
+		struct mlx5dm_flow_ct_copy *cp = &rec->cand[c];
 		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
 		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
 
 		/* Written twice or read: the value decides what the walk does. */
-		if (ct->use[cp->fte] != 1)
+		if (rec->use[cp->fte] != 1)
 			return false;
 		/* One write: the field's mask is this entry's, its value these bits. */
 		cp->mask = mlx5dm_fte_get(spec->mask, cp->fte);
@@ -127,8 +127,8 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
 			cp->bytes = cp->width / 8;
 			cp->dst = f->bit / 8;
 		}
-		mlx5dm_prm_set(ct->sel[cp->item], cp->bit, cp->width,
-			       mlx5dm_prm_get(ct->sel[cp->item], cp->bit, cp->width) | cp->mask);
+		mlx5dm_prm_set(rec->sel[cp->item], cp->bit, cp->width,
+			       mlx5dm_prm_get(rec->sel[cp->item], cp->bit, cp->width) | cp->mask);
 		if (cp->bytes != 0) {
 			if (!mlx5dm_flow_compiled_keep_move(ct, cp))
 				return false;
@@ -139,7 +139,7 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct,
 	/* Every masked bit is copied (another one would be a value the walk read). */
 	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)
 		for (b = 0; b < MLX5DM_FLOW_ITEM_MAX_SIZE; b++)
-			if ((ct->mask[i][b] & ~ct->sel[i][b]) != 0)
+			if ((rec->mask[i][b] & ~rec->sel[i][b]) != 0)
 				return false;
 	return true;
 }
@@ -206,19 +206,20 @@ mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xc
 		    const struct rte_flow_action actions[], uint32_t fixed,
 		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
+	struct mlx5dm_flow_ct_rec rec;
 	int ret;
 
 	ct->fast = false;
-	ct->nb_cand = 0;
-	memset(ct->use, 0, sizeof(ct->use));
-	ret = mlx5dm_flow_translate_rec(xc, ct, attr, items, actions, spec, error);
+	rec.nb_cand = 0;
+	memset(rec.use, 0, sizeof(rec.use));
+	ret = mlx5dm_flow_translate_rec(xc, &rec, attr, items, actions, spec, error);
 	if (ret < 0)
 		return ret;
 	/* One plain library rule of the port's own tables: the objects are the template's. */
-	if (ct->nb_cand > MLX5DM_FLOW_CT_COPIES || spec->nb_sub != 1 || spec->nb_extra != 0 ||
+	if (rec.nb_cand > MLX5DM_FLOW_CT_COPIES || spec->nb_sub != 1 || spec->nb_extra != 0 ||
 	    !mlx5dm_flow_sub_plain(&spec->sub[0]) || spec->transfer || spec->table_dom != 0 ||
-	    !mlx5dm_flow_compiled_keep_items(ct, items) ||
-	    !mlx5dm_flow_compiled_keep_copies(ct, spec) ||
+	    !mlx5dm_flow_compiled_keep_items(&rec, items) ||
+	    !mlx5dm_flow_compiled_keep_copies(ct, &rec, spec) ||
 	    !mlx5dm_flow_compiled_keep_actions(ct, actions, fixed))
 		return 0;
 	mlx5dm_flow_spec_copy(&ct->res, spec);

@@ -110,7 +110,7 @@ static void
 mlx5dm_flow_item_note_copy(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_fmap *f,
 			   uint16_t fte)
 {
-	struct mlx5dm_flow_compiled *ct = x->rec;
+	struct mlx5dm_flow_ct_rec *ct = x->rec;
 
 	if (ct->nb_cand >= MLX5DM_FLOW_CT_COPIES ||
 	    x->item - x->items >= MLX5DM_FLOW_CT_ITEMS) {

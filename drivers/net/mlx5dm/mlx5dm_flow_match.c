@@ -65,14 +65,14 @@ mlx5dm_flow_named_msg(bool action, int type, const char *msg)
 
 /* Recording hooks of the match writers (x->rec non-NULL). */
 static inline void
-mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
+mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_ct_rec *ct, enum mlx5dm_fte_field f)
 {
 	if (ct->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
 		ct->use[f]++;
 }
 
 static inline void
-mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_compiled *ct, enum mlx5dm_fte_field f)
+mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_ct_rec *ct, enum mlx5dm_fte_field f)
 {
 	ct->use[f] = MLX5DM_FLOW_CT_PINNED;
 }

@@ -83,14 +83,13 @@ mlx5dm_flow_tq_steer(struct rte_eth_dev *dev)
 
 /*
  * Keep the result of a finished operation (room was checked). One that
- * wrote through rule queue lq (a flow's creation or destruction) keeps
- * where its writes end, and a creation its flow: should the rule queue
- * fail before they executed, the pull reports an error instead.
+ * wrote through rule queue lq of steer (NULL: none) keeps where its writes
+ * end, and a creation its flow: should the rule queue fail before they
+ * executed, the pull reports an error instead.
  */
 static void
 mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
-		    void *user_data, struct mlx5dm_ctx *steer, uint16_t lq, bool writes,
-		    struct rte_flow *flow)
+		    void *user_data, struct mlx5dm_ctx *steer, uint16_t lq, struct rte_flow *flow)
 {
 	uint32_t place = tq->head + tq->count;
 	struct mlx5dm_flow_tq_op *op;
@@ -102,7 +101,7 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 	r->status = RTE_FLOW_OP_SUCCESS;
 	r->user_data = user_data;
 	op = &tq->op[place];
-	op->writes = writes && steer != NULL;
+	op->writes = steer != NULL;
 	op->flow = flow;
 	if (op->writes)
 		op->pos = mlx5dm_queue_pos(steer, lq);
@@ -256,40 +255,6 @@ mlx5dm_flow_tq_jump(const struct rte_flow_template_table *tbl, uint8_t at_idx,
 	return 0;
 }
 
-/*
- * The jump anchor of tbl's rules to group, made with the group's tail if
- * there is none: the lock is let go while the tail is taken (the switch's
- * lock comes before fp->lock). *spare: the tail taken is one too many
- * (another thread's anchor came first). fp->lock held; NULL with error.
- */
-static struct mlx5dm_flow_compiled *
-mlx5dm_flow_tq_anchor(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-		      struct rte_flow_template_table *tbl, uint32_t group, bool *spare,
-		      struct rte_flow_error *error)
-{
-	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_compiled *ct;
-	int ret;
-
-	ct = mlx5dm_flow_tmpl_jump_find(tbl, group);
-	if (MLX5DM_LIKELY(ct != NULL))
-		return ct;
-	rte_spinlock_unlock(&fp->lock);
-	ret = priv->sh->esw_xlate->tail(dev, group, true);
-	mlx5dm_flow_lock(&fp->lock);
-	if (ret < 0) {
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
-				   ret == -ENODEV ? "JUMP: the E-Switch is stopped" :
-				   "JUMP: the target group's last rule (to the switch's "
-				   "catch group) failed");
-		return NULL;
-	}
-	ct = mlx5dm_flow_tmpl_jump_add(fp, tbl, group, spare, error);
-	if (ct == NULL)
-		*spare = true;
-	return ct;
-}
-
 /* A creation that failed: an anchor its rules no longer hold goes, with its tail. */
 static void
 mlx5dm_flow_tq_anchor_put(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, uint16_t anchor_id)
@@ -357,7 +322,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		goto unlock;
 	/* A rule jumping to a group of its own choice holds the group's tail. */
 	if (jump == 0) {
-		anchor = mlx5dm_flow_tq_anchor(dev, fp, tbl, group, &spare, error);
+		anchor = mlx5dm_flow_tmpl_jump_get(dev, fp, tbl, group, &spare, error);
 		if (anchor == NULL)
 			goto unlock;
 		anchor_id = anchor->id;
@@ -401,7 +366,7 @@ unlock:
 		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
 		return NULL;
 	}
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true, flow);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, flow);
 	return flow;
 }
 
@@ -424,8 +389,7 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	if (ret < 0)
 		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
 	else
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, true,
-				    NULL);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, NULL);
 	return ret;
 }
 
@@ -531,7 +495,7 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	LIST_INSERT_HEAD(&fp->tmpl->handles, h, next);
 	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return h;
 fail:
 	rte_spinlock_unlock(&fp->lock);
@@ -566,7 +530,7 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return ret;
 }
 
@@ -603,6 +567,6 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	q->bytes = bytes;
 	q->hits_set = 1;
 	q->bytes_set = 1;
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, false, NULL);
+	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return 0;
 }

@@ -720,7 +720,7 @@ mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv
 	return ret;
 }
 
-struct mlx5dm_flow_compiled *
+static struct mlx5dm_flow_compiled *
 mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl, uint32_t group)
 {
 	uint32_t i;
@@ -732,15 +732,32 @@ mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl, uint32_t g
 }
 
 struct mlx5dm_flow_compiled *
-mlx5dm_flow_tmpl_jump_add(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl,
-			  uint32_t group, bool *spare, struct rte_flow_error *error)
+mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			  struct rte_flow_template_table *tbl, uint32_t group, bool *spare,
+			  struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_tmpl_jump *jumps;
 	struct mlx5dm_flow_compiled *ct;
 	uint32_t max;
+	int ret;
 
 	ct = mlx5dm_flow_tmpl_jump_find(tbl, group);
-	*spare = ct != NULL;
+	if (MLX5DM_LIKELY(ct != NULL))
+		return ct;
+	/* The switch's lock comes before fp->lock. */
+	rte_spinlock_unlock(&fp->lock);
+	ret = mlx5dm_flow_tmpl_xlate(dev)->tail(dev, group, true);
+	mlx5dm_flow_lock(&fp->lock);
+	if (ret < 0) {
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
+				   ret == -ENODEV ? "JUMP: the E-Switch is stopped" :
+				   "JUMP: the target group's last rule (to the switch's "
+				   "catch group) failed");
+		return NULL;
+	}
+	/* Another thread's anchor may have come first: the tail taken is one too many. */
+	ct = mlx5dm_flow_tmpl_jump_find(tbl, group);
+	*spare = true;
 	if (ct != NULL)
 		return ct;
 	if (tbl->nb_jumps == tbl->max_jumps) {
@@ -760,6 +777,7 @@ mlx5dm_flow_tmpl_jump_add(struct mlx5dm_flow_priv *fp, struct rte_flow_template_
 	ct->owned = true;
 	tbl->jumps[tbl->nb_jumps++] = (struct mlx5dm_flow_tmpl_jump){ .group = group, .ct = ct };
 	fp->tmpl->nb_jumps++;
+	*spare = false;
 	return ct;
 nomem:
 	mlx5dm_flow_tmpl_err(error, ENOMEM, "no memory for the rules' jump target group");

@@ -191,14 +191,13 @@ int mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_
 				    const struct rte_flow_action actions[],
 				    struct mlx5dm_flow_build *b, struct rte_flow_error *error);
 /*
- * The jump anchors of transfer tables (fp->lock held). find: the anchor of
- * tbl's rules to group, NULL if none. add: a new one, holding the tail of
- * group the caller took, or the one another thread added meanwhile
- * (*spare: the caller's tail is one too many); NULL with error.
+ * The jump anchor of tbl's rules to group (fp->lock held), made with the
+ * group's tail if there is none: fp->lock is let go while the tail is
+ * taken. *spare: a tail was taken that the anchor does not hold (give it
+ * back without fp->lock). NULL with error.
  */
-struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl,
-							uint32_t group);
-struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_add(struct mlx5dm_flow_priv *fp,
+struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev,
+						       struct mlx5dm_flow_priv *fp,
 						       struct rte_flow_template_table *tbl,
 						       uint32_t group, bool *spare,
 						       struct rte_flow_error *error);

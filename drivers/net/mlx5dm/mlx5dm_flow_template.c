@@ -129,20 +129,19 @@ mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_in
 	return 0;
 }
 
+/* nb flow queues (NULL: none), made by mlx5dm_flow_tq_new() or in the making. */
 static void
-mlx5dm_flow_tq_free(struct mlx5dm_flow_tmpl *t)
+mlx5dm_flow_tq_free(struct mlx5dm_flow_tq *tq, uint16_t nb)
 {
 	uint16_t q;
 
-	if (t->tq == NULL)
+	if (tq == NULL)
 		return;
-	for (q = 0; q < t->nb_queues; q++) {
-		mlx5dm_free(t->tq[q].res);
-		mlx5dm_free(t->tq[q].op);
+	for (q = 0; q < nb; q++) {
+		mlx5dm_free(tq[q].res);
+		mlx5dm_free(tq[q].op);
 	}
-	mlx5dm_free(t->tq);
-	t->tq = NULL;
-	t->nb_queues = 0;
+	mlx5dm_free(tq);
 }
 
 /* The queues as asked, or a negative errno with error (nothing changed). */
@@ -166,19 +165,12 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
 		tq[q].res = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].res[0]));
 		tq[q].op = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].op[0]));
 		if (tq[q].res == NULL || tq[q].op == NULL) {
-			q++;
-			goto nomem;
+			mlx5dm_flow_tq_free(tq, nb);
+			return mlx5dm_flow_nomem(error);
 		}
 	}
 	*out = tq;
 	return 0;
-nomem:
-	while (q-- > 0) {
-		mlx5dm_free(tq[q].res);
-		mlx5dm_free(tq[q].op);
-	}
-	mlx5dm_free(tq);
-	return mlx5dm_flow_nomem(error);
 }
 
 /*
@@ -276,17 +268,13 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 					   "send rings could not be sized");
 		goto unlock;
 	}
-	mlx5dm_flow_tq_free(t);
-	t->tq = tq;
-	t->nb_queues = nb_queue;
-	tq = NULL;
+	/* The queues replaced go once the lock is let go. */
+	RTE_SWAP(t->tq, tq);
+	RTE_SWAP(t->nb_queues, nb_queue);
 	ret = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);
-	if (tq != NULL) {
-		t = &(struct mlx5dm_flow_tmpl){ .tq = tq, .nb_queues = nb_queue };
-		mlx5dm_flow_tq_free(t);
-	}
+	mlx5dm_flow_tq_free(tq, nb_queue);
 	return ret;
 }
 
@@ -1213,7 +1201,7 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 			mlx5dm_free(tmpl);
 		}
 	}
-	mlx5dm_flow_tq_free(t);
+	mlx5dm_flow_tq_free(t->tq, t->nb_queues);
 	mlx5dm_free(t);
 	fp->tmpl = NULL;
 }

@@ -26,15 +26,6 @@
 #include "mlx5dm_log.h"
 #include "mlx5dm_osdep.h"
 
-static inline struct mlx5dm_flow_priv *
-mlx5dm_flow_fp(struct rte_eth_dev *dev)
-{
-	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
-
-	return MLX5DM_LIKELY(fp != NULL) ? fp : mlx5dm_flow_port_fp(dev);
-}
-
 /* flow_engine=null: what every rule must have, nothing more. */
 static int
 mlx5dm_flow_null_check(const struct rte_flow_attr *attr, const struct rte_flow_item items[],
@@ -66,7 +57,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_spec spec;
 	bool started;
 	int ret;
@@ -161,7 +152,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		   struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_build b;
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
@@ -237,7 +228,7 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 static int
 mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 
 	rte_spinlock_t *qlock;
 	uint16_t queue;
@@ -255,7 +246,7 @@ mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_f
 static int
 mlx5dm_flow_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	int ret;
 
 	if (fp == NULL)
@@ -272,7 +263,7 @@ static int
 mlx5dm_flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 		  const struct rte_flow_action *action, void *data, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	int ret;
 
 	if (fp == NULL)
@@ -378,7 +369,7 @@ static int
 mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	int ret = 0;
 
 	if (fp == NULL)
@@ -412,7 +403,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		     struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	int ret;
 
 	if (fp == NULL)
@@ -500,7 +491,7 @@ int
 mlx5dm_flow_start(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_fp(dev);
+	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	const struct mlx5dm_flow_port port = {
 		.ctx = priv->steer,
 		.dom = { priv->dom_rx, priv->dom_tx, priv->dom_fdb },

@@ -40,9 +40,9 @@ static const struct mlx5dm_flow_pool_mem mlx5dm_flow_rte_mem = {
 	.log_chunk = 16,
 };
 
-/* The flow state of a port, created on first use (isolate may precede start). */
-static __rte_noinline struct mlx5dm_flow_priv *
-mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
+/* Created on first use: isolate may precede start. */
+struct mlx5dm_flow_priv *
+mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv)
 {
 	struct mlx5dm_flow_priv *fp, *expected = NULL;
 
@@ -61,15 +61,6 @@ mlx5dm_flow_fp_new(struct mlx5dm_priv *priv)
 		fp = expected;
 	}
 	return fp;
-}
-
-struct mlx5dm_flow_priv *
-mlx5dm_flow_port_fp(struct rte_eth_dev *dev)
-{
-	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
-
-	return fp != NULL ? fp : mlx5dm_flow_fp_new(priv);
 }
 
 int

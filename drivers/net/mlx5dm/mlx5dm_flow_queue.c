@@ -33,7 +33,7 @@
 #include "mlx5dm_steer.h"
 
 /* The flow queue, with room for a result unless any; NULL with error set. */
-static struct mlx5dm_flow_tq *
+static __rte_always_inline struct mlx5dm_flow_tq *
 mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
 		   struct rte_flow_error *error)
 {
@@ -181,7 +181,7 @@ mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
  * holds no result, as no pull would and it would refuse every operation.
  * With results, their pull does (and reports those it lost).
  */
-static void
+static __rte_noinline void
 mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		       struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
 {

@@ -20,7 +20,9 @@
 
 #include <rte_flow.h>
 #include <rte_flow_driver.h>
+#include <ethdev_driver.h>
 
+#include "mlx5dm.h"
 #include "mlx5dm_flow.h"
 
 #define MLX5DM_FLOW_TMPL_MAX_ITEMS 32u      /* items of a pattern template, END excluded */
@@ -139,7 +141,15 @@ struct mlx5dm_flow_tmpl {
 };
 
 /* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
-struct mlx5dm_flow_priv *mlx5dm_flow_port_fp(struct rte_eth_dev *dev);
+struct mlx5dm_flow_priv *mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv);
+static inline struct mlx5dm_flow_priv *
+mlx5dm_flow_port_fp(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = __atomic_load_n(&priv->flow, __ATOMIC_ACQUIRE);
+
+	return MLX5DM_LIKELY(fp != NULL) ? fp : mlx5dm_flow_port_fp_new(priv);
+}
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
 
 /* mlx5dm_flow_ops.c: destroy a handle on queue (under qlock unless NULL), either API. */

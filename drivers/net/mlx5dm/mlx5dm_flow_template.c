@@ -974,12 +974,18 @@ mlx5dm_flow_tmpl_use(struct rte_flow_template_table *tbl, struct mlx5dm_flow_tmp
 	return (!h->ingress && !h->egress) || (tbl->attr.egress ? h->egress : h->ingress);
 }
 
-/* The table's compiled templates stay with the rules made of them (fp->lock held). */
-static void
-mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl)
+/*
+ * The table's compiled templates stay with the rules made of them (fp->lock
+ * held). Its jump anchors go: their number, and in *jumps (NULL: freed)
+ * the groups whose tails they held.
+ */
+static uint32_t
+mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_table *tbl,
+		       struct mlx5dm_flow_tmpl_jump **jumps)
 {
-	unsigned int i;
+	uint32_t i, nb_jumps = tbl->nb_jumps;
 
+	mlx5dm_flow_tmpl_unbind(fp, tbl);
 	for (i = 0; i < tbl->nb_pt; i++)
 		tbl->pt[i]->h.users--;
 	for (i = 0; i < tbl->nb_at; i++)
@@ -988,13 +994,18 @@ mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_tab
 		tbl->ct[i]->owned = false;
 		mlx5dm_flow_ct_put(fp, tbl->ct[i]);
 	}
+	/* From the last: the array keeps their groups. */
 	while (tbl->nb_jumps > 0)
 		(void)mlx5dm_flow_tmpl_jump_drop(fp, tbl, tbl->nb_jumps - 1);
-	mlx5dm_free(tbl->jumps);
+	if (jumps != NULL)
+		*jumps = tbl->jumps;
+	else
+		mlx5dm_free(tbl->jumps);
 	mlx5dm_free(tbl->ct);
 	mlx5dm_free(tbl->m);
 	mlx5dm_free(tbl->spec);
 	mlx5dm_free(tbl);
+	return nb_jumps;
 }
 
 struct rte_flow_template_table *
@@ -1041,7 +1052,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->ct == NULL ||
 	    (attr->flow_attr.transfer && tbl->spec == NULL)) {
 		if (tbl != NULL)
-			mlx5dm_flow_table_free(fp, tbl);
+			mlx5dm_flow_table_free(fp, tbl, NULL);
 		mlx5dm_free(spec);
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -1093,7 +1104,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	if (ret == 0)
 		LIST_INSERT_HEAD(&t->tables, tbl, next);
 	else
-		mlx5dm_flow_table_free(fp, tbl);
+		mlx5dm_flow_table_free(fp, tbl, NULL);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_free(spec);
@@ -1147,19 +1158,9 @@ mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 					   "destroy them first");
 		goto unlock;
 	}
-	/* The tails its jump anchors held go once the lock is let go. */
-	jumps = tbl->jumps;
-	nb_jumps = tbl->nb_jumps;
-	for (i = 0; i < nb_jumps; i++) {
-		jumps[i].ct->owned = false;
-		mlx5dm_flow_ct_put(fp, jumps[i].ct);
-	}
-	t->nb_jumps -= nb_jumps;
-	tbl->jumps = NULL;
-	tbl->nb_jumps = 0;
-	mlx5dm_flow_tmpl_unbind(fp, tbl);
 	LIST_REMOVE(tbl, next);
-	mlx5dm_flow_table_free(fp, tbl);
+	/* The tails its jump anchors held go once the lock is let go. */
+	nb_jumps = mlx5dm_flow_table_free(fp, tbl, &jumps);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_rules_ring(dev->data->dev_private);
 	rte_spinlock_unlock(&fp->lock);
@@ -1191,9 +1192,8 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 		mlx5dm_free(h);
 	}
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
-		mlx5dm_flow_tmpl_unbind(fp, tbl);
 		LIST_REMOVE(tbl, next);
-		mlx5dm_flow_table_free(fp, tbl);
+		mlx5dm_flow_table_free(fp, tbl, NULL);
 	}
 	for (i = 0; i < RTE_DIM(list); i++) {
 		while ((tmpl = LIST_FIRST(list[i])) != NULL) {

@@ -75,12 +75,10 @@ struct rte_flow_template_table {
 	uint16_t nb_ct;
 	struct mlx5dm_flow_compiled **ct;
 	/*
-	 * A transfer table: the translation of its rules (under fp->lock); no
-	 * compiled template, ct[0] is what its rules hold (so that the table
-	 * knows it has rules) unless their JUMP is the rule's: jump_at[j],
-	 * the place of the JUMP actions template j leaves to each rule (-1:
-	 * none), and jumps, an anchor per group such rules jump to, held by
-	 * them, holding the group's tail (mlx5dm_esw.c) for them.
+	 * A transfer table (no compiled template): spec, its rules' translation
+	 * (under fp->lock). They hold ct[0] (the table knows it has rules), or,
+	 * when actions template j leaves the JUMP at jump_at[j] (-1: none) to
+	 * them, the anchor of their group, which holds the group's tail.
 	 */
 	struct mlx5dm_flow_spec *spec;
 	int8_t jump_at[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
@@ -109,7 +107,6 @@ struct rte_flow_action_handle {
 	bool transfer;                  /* of transfer rules (the FDB's) */
 };
 
-/* One flow queue: results of finished operations, a ring of size entries (one lcore). */
 /* When a waiting result may be pulled, and what it needs should its rule queue fail. */
 struct mlx5dm_flow_tq_op {
 	struct rte_flow *flow;          /* a creation's flow, undone if its writes were lost */
@@ -117,6 +114,7 @@ struct mlx5dm_flow_tq_op {
 	bool writes;                    /* the operation wrote through the rule queue */
 };
 
+/* One flow queue: results of finished operations, a ring of size entries (one lcore). */
 struct mlx5dm_flow_tq {
 	uint32_t size;
 	uint32_t head;                  /* place of the next result to pull */

@@ -497,7 +497,7 @@ struct mlx5dm_flow_compiled {
 	uint8_t mark_at;
 	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
 	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
-	/* The example's result: every rule's, but for the setters' bits and action values. */
+	/* The example's result: a fast template's rules', but for the setters' bits and values. */
 	struct mlx5dm_flow_spec res;
 	/* Its objects, taken by its first rule and let go with its last: matcher, sets by queue. */
 	struct mlx5dm_flow_matcher *m;

@@ -215,15 +215,14 @@ mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xc
 	ret = mlx5dm_flow_translate_rec(xc, &rec, attr, items, actions, spec, error);
 	if (ret < 0)
 		return ret;
-	/* One plain library rule of the port's own tables: the objects are the template's. */
-	if (rec.nb_cand > MLX5DM_FLOW_CT_COPIES || spec->nb_sub != 1 || spec->nb_extra != 0 ||
-	    !mlx5dm_flow_sub_plain(&spec->sub[0]) || spec->transfer || spec->table_dom != 0 ||
-	    !mlx5dm_flow_compiled_keep_items(&rec, items) ||
-	    !mlx5dm_flow_compiled_keep_copies(ct, &rec, spec) ||
-	    !mlx5dm_flow_compiled_keep_actions(ct, actions, fixed))
-		return 0;
 	mlx5dm_flow_spec_copy(&ct->res, spec);
-	ct->fast = true;
+	/* One plain library rule of the port's own tables: the objects are the template's. */
+	ct->fast = rec.nb_cand <= MLX5DM_FLOW_CT_COPIES && spec->nb_sub == 1 &&
+		   spec->nb_extra == 0 && mlx5dm_flow_sub_plain(&spec->sub[0]) &&
+		   !spec->transfer && spec->table_dom == 0 &&
+		   mlx5dm_flow_compiled_keep_items(&rec, items) &&
+		   mlx5dm_flow_compiled_keep_copies(ct, &rec, spec) &&
+		   mlx5dm_flow_compiled_keep_actions(ct, actions, fixed);
 	return 0;
 }
 

@@ -839,12 +839,12 @@ mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
 
 /*
  * The example rule of templates pi and ai (the masked fields zero, the
- * unmasked actions the template's), translated into spec; compile: their
- * compiled template is made from it.
+ * unmasked actions the template's), translated into spec; but for a
+ * transfer table, their compiled template is made from it.
  */
 static int
 mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
-			 uint8_t pi, uint8_t ai, bool compile, struct mlx5dm_flow_spec *spec,
+			 uint8_t pi, uint8_t ai, struct mlx5dm_flow_spec *spec,
 			 struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
@@ -864,10 +864,8 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	if (tbl->attr.transfer)
 		return mlx5dm_flow_tmpl_transfer_example(dev, tbl->at[ai], items, actions,
 							 &tbl->attr, spec, error);
-	if (compile)
-		return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr,
-					   items, actions, tbl->at[ai]->fixed, spec, error);
-	return mlx5dm_flow_translate(&xc, &tbl->attr, items, actions, spec, error);
+	return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr, items,
+				   actions, tbl->at[ai]->fixed, spec, error);
 }
 
 static void
@@ -889,21 +887,24 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		      struct rte_flow_template_table *tbl, struct rte_flow_error *error)
 {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE], criteria;
-	struct mlx5dm_flow_spec *spec = mlx5dm_malloc(sizeof(*spec));
+	struct mlx5dm_flow_spec *spec = tbl->spec;
 	const char *err_field = NULL;
 	struct mlx5dm_flow_matcher *m;
 	unsigned int pi, ai, i, cls;
 	uint32_t classes = 0;
 	int ret = 0;
 
-	if (spec == NULL)
-		return mlx5dm_flow_nomem(error);
 	fp->log_rules_hint = tbl->log_rules;
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
 		for (ai = 0; ai < tbl->nb_at; ai++) {
-			ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, false, spec, error);
-			if (ret < 0)
-				goto unbind;
+			/* A transfer table has no compiled template: the example again. */
+			if (!tbl->attr.transfer) {
+				spec = &mlx5dm_flow_tmpl_compiled(tbl, pi, ai)->res;
+			} else {
+				ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, spec, error);
+				if (ret < 0)
+					goto unbind;
+			}
 			for (i = 0; i < spec->nb_sub; i++) {
 				mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
 				m = mlx5dm_flow_matcher_get(fp, spec->transfer ?
@@ -940,7 +941,6 @@ unbind:
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
 out:
 	fp->log_rules_hint = 0;
-	mlx5dm_free(spec);
 	return ret;
 }
 
@@ -1097,8 +1097,8 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	 */
 	for (i = 0; ret == 0 && i < nb_pt; i++)
 		for (j = 0; ret == 0 && j < nb_at; j++)
-			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, true,
-						       spec, error);
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, spec,
+						       error);
 	if (ret == 0 && fp->started)
 		ret = mlx5dm_flow_tmpl_bind(dev, fp, tbl, error);
 	if (ret == 0)

@@ -917,6 +917,72 @@ mlx5dm_htbl_drain_scan(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t
 	return 1;
 }
 
+/* Start loading an entry record and, for a lean one, the rule behind it up to its actions. */
+static inline void
+mlx5dm_htbl_record_prefetch(const struct mlx5dm_ste *s)
+{
+	const uint8_t *b = (const uint8_t *)s;
+
+	MLX5DM_PREFETCH(b);
+	MLX5DM_PREFETCH(b + 64);
+	MLX5DM_PREFETCH(b + sizeof(*s) + sizeof(struct mlx5dm_rule) + 63);
+}
+
+/*
+ * Start loading what the shard's next drain step reads first (its oldest
+ * growth's slots from the scan position, as many as the step may empty):
+ * slot order is hash order, so each record moved is a cache miss, and
+ * the insert that runs the step (mlx5dm_rule_drain()) has its own work to
+ * overlap them with. A lean last-level record is followed by its rule
+ * (mlx5dm_rule_last()), whose actions rebuild its control part: its lines
+ * are loaded too. The slots' first records go into first; returns how
+ * many. Shard sh's lock held.
+ */
+unsigned int
+mlx5dm_htbl_drain_prefetch(const struct mlx5dm_shard *sh,
+			   const struct mlx5dm_ste *first[MLX5DM_HTBL_MOVE_ENTRIES])
+{
+	const struct mlx5dm_htbl *o = TAILQ_FIRST(&sh->drain);
+	uint32_t i, end;
+	unsigned int n = 0;
+
+	if (MLX5DM_LIKELY(o == NULL))
+		return 0;
+	end = MLX5DM_MIN(o->move_pos + MLX5DM_HTBL_MOVE_SCAN, o->num_entries);
+	/* The step moves whole chains until MLX5DM_HTBL_MOVE_ENTRIES: as many slots at most. */
+	for (i = o->move_pos; i < end && n < MLX5DM_HTBL_MOVE_ENTRIES; i++) {
+		const struct mlx5dm_ste *s = mlx5dm_htbl_slot(o, i);
+
+		if (s != NULL) {
+			mlx5dm_htbl_record_prefetch(s);
+			first[n++] = s;
+		}
+	}
+	return n;
+}
+
+/*
+ * Once the n records of mlx5dm_htbl_drain_prefetch() have arrived: the
+ * slots of the head they go to and the second record of each chain. Not
+ * further: reading what was just requested would wait for it.
+ */
+void
+mlx5dm_htbl_drain_prefetch_next(const struct mlx5dm_shard *sh,
+				const struct mlx5dm_ste *const first[], unsigned int n)
+{
+	const struct mlx5dm_htbl *o = TAILQ_FIRST(&sh->drain), *h;
+	unsigned int k;
+
+	if (MLX5DM_LIKELY(n == 0) || o == NULL)
+		return;
+	h = o->chain_prev;
+	for (k = 0; k < n; k++) {
+		mlx5dm_htbl_slot_prefetch(h, (uint32_t)first[k]->hash & (h->num_entries - 1));
+		if (first[k]->next_col != NULL)
+			mlx5dm_htbl_record_prefetch(first[k]->next_col);
+	}
+}
+
 /*
  * Shard sh's share of the shared first level's older table, with sh's lock
  * (or every shard's) and q's held: sh's slots move to the head; once none

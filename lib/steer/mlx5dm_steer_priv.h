@@ -1018,6 +1018,10 @@ int mlx5dm_htbl_after_insert(struct mlx5dm_matcher *m, struct mlx5dm_queue *q,
 			     struct mlx5dm_htbl *head, struct mlx5dm_defer *d);
 int mlx5dm_htbl_drain_step(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, uint16_t qi,
 			   bool own, struct mlx5dm_defer *d);
+unsigned int mlx5dm_htbl_drain_prefetch(const struct mlx5dm_shard *sh,
+					const struct mlx5dm_ste *first[MLX5DM_HTBL_MOVE_ENTRIES]);
+void mlx5dm_htbl_drain_prefetch_next(const struct mlx5dm_shard *sh,
+				     const struct mlx5dm_ste *const first[], unsigned int n);
 int mlx5dm_htbl_after_delete(struct mlx5dm_shard *sh, struct mlx5dm_queue *q, struct mlx5dm_htbl *t,
 			     struct mlx5dm_defer *d);
 void mlx5dm_htbl_chain_free(struct mlx5dm_matcher *m, struct mlx5dm_htbl *head,

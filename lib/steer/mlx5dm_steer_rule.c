@@ -929,9 +929,10 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 		   struct mlx5dm_action *const actions[], const uint32_t args[],
 		   const struct mlx5dm_action_tmpl *tmpl)
 {
+	const struct mlx5dm_ste *moved_first[MLX5DM_HTBL_MOVE_ENTRIES];
+	unsigned int n_extra = 0, lvl, nb_moved_first;
 	struct mlx5dm_rule_ctx rc;
 	struct mlx5dm_rule *rule;
-	unsigned int n_extra = 0, lvl;
 	bool grow0 = false, has_args;
 	struct mlx5dm_matcher *m;
 	uint32_t end;
@@ -978,6 +979,12 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	}
 	/* One tag compare per rule. */
 	rc.l0 = mlx5dm_rule_l0_shared(rc.sh, prep->ste);
+	/*
+	 * What the insert's drain step moves at its end (mlx5dm_rule_drain()),
+	 * first: the rule's own slot is loaded next and usually misses.
+	 */
+	nb_moved_first = MLX5DM_LIKELY(TAILQ_EMPTY(&rc.sh->drain)) ? 0 :
+			 mlx5dm_htbl_drain_prefetch(rc.sh, moved_first);
 	mlx5dm_rule_prefetch_ctx(&rc, prep);
 	has_args = mlx5dm_rule_args_kept(nb_actions, actions, args);
 	rule = mlx5dm_rule_alloc(rc.sh, n_extra + (unsigned int)nb_actions +
@@ -1006,6 +1013,9 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 		ret = mlx5dm_rule_action_stes(&rc, rule, arr, n_extra);
 	if (ret < 0)
 		goto undo;
+	/* The drain's first records have arrived meanwhile: what follows them. */
+	if (nb_moved_first != 0)
+		mlx5dm_htbl_drain_prefetch_next(rc.sh, moved_first, nb_moved_first);
 	ret = mlx5dm_rule_flush(&rc);
 	/* The rule's writes end here; the last one makes it reachable. */
 	end = mlx5dm_send_pos(rc.q->ring);

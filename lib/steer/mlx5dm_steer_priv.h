@@ -46,10 +46,6 @@
 #define MLX5DM_HTBL_LOG_SYNC_FILL 12
 /* Bytes of always-miss image written per insert while a table fills. */
 #define MLX5DM_HTBL_FILL_SLICE (16u * 1024u)
-/* Not used: the growth rule is mlx5dm_htbl_wants_growth() (collisions and used slots >= half). */
-#define MLX5DM_HTBL_GROW_NUM 1
-#define MLX5DM_HTBL_GROW_DEN 1
-
 /* Entries an older table of a chain gives to its head per rule insert (whole slot chains). */
 #define MLX5DM_HTBL_MOVE_ENTRIES 4
 /* Entries of one slot chain moved in one go (a longer chain moves in parts). */

@@ -131,6 +131,12 @@ struct mlx5dm_matcher_attr {
 	uint8_t criteria;            /* match_criteria_enable: bit i = section i present */
 	const uint8_t *mask;         /* MLX5DM_MATCH_PARAM_SIZE bytes */
 	uint32_t log_rules_hint;     /* expected rules, log2; sizes the last level's first table */
+	/*
+	 * Rules whose host records are reserved with the matcher (0: none), so
+	 * that inserting up to that many takes no record from the allocator.
+	 * Capped by the rules the device's STE ICM can hold.
+	 */
+	uint32_t rules_reserve;
 };
 
 /*
@@ -606,8 +612,10 @@ void mlx5dm_index_shape(const struct mlx5dm_index *x, struct mlx5dm_index_shape 
  * from the heap, then 2 MiB huge regions (mlx5dm_huge_alloc) populated at
  * once, so a million records cost a few hundred page faults, not a fault
  * per 4 KiB page. Freed records are reused first;
- * blocks go back only with the slab.
+ * blocks go back only with the slab. A slab given an arena (memory
+ * reserved for a matcher's rules) cuts its blocks from it first.
  */
+struct mlx5dm_slab_arena;
 struct mlx5dm_slab {
 	size_t obj_size;
 	void *free;                       /* freed records, linked through their first word */
@@ -617,6 +625,7 @@ struct mlx5dm_slab {
 	uint32_t nb_blocks;
 	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
 	uint64_t live;
+	struct mlx5dm_slab_arena *arena;  /* blocks are cut from it first; NULL: none */
 };
 void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
 /* A zeroed record; NULL without memory. */

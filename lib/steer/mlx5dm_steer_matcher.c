@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "mlx5dm_steer_priv.h"
@@ -101,6 +102,34 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 	return 0;
 }
 
+/*
+ * Reserve the records of rules (attr->rules_reserve; no more than the
+ * device's STE ICM has entries): one of the smallest class each (a rule
+ * with more actions takes a larger one, beyond the reserve if all do),
+ * plus a block per shard for the unused rest of each shard's last block.
+ * Without the memory the records come from the heap as usual.
+ */
+static void
+mlx5dm_matcher_reserve(struct mlx5dm_matcher *m, uint64_t rules)
+{
+	unsigned int log_icm = m->tbl->dom->ctx->caps.icm.log_steering_sw_icm_size;
+	unsigned int log_ste = mlx5dm_log2_ceil(MLX5DM_STE_SIZE);
+	size_t rec = m->shards[0].rule_slab[0].obj_size;
+	unsigned int i, c;
+
+	rules = MLX5DM_MIN(rules, log_icm > log_ste ? 1ull << (log_icm - log_ste) : 0);
+	if (rules == 0)
+		return;
+	if (mlx5dm_slab_arena_init(&m->arena, rec, rules, m->nb_shards) < 0) {
+		MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "no memory reserved for the records of %"
+			   PRIu64 " rules: they come from the heap as they are made", rules);
+		return;
+	}
+	for (i = 0; i < m->nb_shards; i++)
+		for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
+			m->shards[i].rule_slab[c].arena = &m->arena;
+}
+
 /* The shards' records (nothing may use them any more); NULL shards: nothing. */
 static void
 mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
@@ -119,6 +148,7 @@ mlx5dm_matcher_shards_fini(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 		mlx5dm_slab_destroy(&sh->ste_slab);
 		mlx5dm_spinlock_destroy(&sh->lock);
 	}
+	mlx5dm_slab_arena_fini(&m->arena);
 	mlx5dm_free(m->shards);
 	m->shards = NULL;
 }
@@ -217,6 +247,7 @@ mlx5dm_matcher_create(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr
 					     tbl->dom->dir, ctx->caps.vhca_id, 0);
 	max_log = mlx5dm_icm_pool_max_order(ctx->ste_pool);
 	m->log_hint = (uint8_t)MLX5DM_MIN(attr->log_rules_hint, max_log);
+	mlx5dm_matcher_reserve(m, attr->rules_reserve);
 	/*
 	 * Only the last level holds an entry per rule: a deeper matcher's
 	 * level 0 starts small (mlx5dm_htbl_chain_create() sizes the last

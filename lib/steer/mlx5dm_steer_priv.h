@@ -63,6 +63,26 @@ mlx5dm_slab_peek(const struct mlx5dm_slab *s)
 	return s->free != NULL ? s->free : (s->bump < s->end ? s->bump : NULL);
 }
 
+/*
+ * Host memory reserved for the rule records of a matcher (its attribute
+ * rules_reserve), taken when the matcher is created: the DPDK way of sizing
+ * a template table up front (the heap grows, and pages are faulted, then),
+ * so inserts within that count take their records without the allocator.
+ * Its shards' rule slabs cut blocks from it in turn; once it is used up
+ * they go to the heap as other slabs do.
+ */
+struct mlx5dm_slab_arena {
+	uint8_t *base;
+	size_t size;
+	size_t next;                      /* atomic: offset of the next block */
+};
+/* Room for records of obj_size bytes cut by nb_slabs slabs; 0 or -ENOMEM. */
+int mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, size_t obj_size, uint64_t records,
+			   unsigned int nb_slabs);
+void mlx5dm_slab_arena_fini(struct mlx5dm_slab_arena *a);
+/* Bytes of an arena block (more for large records): a slab's unused rest is at most one. */
+#define MLX5DM_SLAB_ARENA_BLOCK (64u * 1024u)
+
 /* Single ICM entries for collision/action entries, reused after a sync. */
 #define MLX5DM_ENTRY_POOL_BLOCK 64 /* a record's pool_index has 6 bits */
 struct mlx5dm_entry_pool_block;
@@ -532,6 +552,7 @@ struct mlx5dm_matcher {
 	bool written;
 	unsigned int nb_shards;           /* 1, or MLX5DM_MATCHER_SHARDS with several queues */
 	struct mlx5dm_shard *shards;
+	struct mlx5dm_slab_arena arena;   /* its shards' rule records (rules_reserve) */
 	/*
 	 * The shared first-level chain with several shards: its growth list,
 	 * its head and older table change with l0_lock and every shard lock

@@ -14,7 +14,9 @@
  * blocks are small heap blocks (a matcher of a few rules stays small); the
  * next ones are huge-page regions of MLX5DM_HUGE_SIZE, populated at once:
  * a million records then cost a few hundred page faults, not tens of
- * thousands (each costing microseconds in a VM).
+ * thousands (each costing microseconds in a VM). The rule slabs of a matcher
+ * that reserved its rules' records cut their blocks from that memory
+ * (struct mlx5dm_slab_arena) before they do either.
  *
  * Collision and action entries each need one ICM entry of their own. They
  * come from blocks of MLX5DM_ENTRY_POOL_BLOCK entries cut from the STE pool. A
@@ -31,10 +33,16 @@
 #define MLX5DM_SLAB_SMALL_BLOCKS 4  /* small blocks before the huge ones */
 #define MLX5DM_SLAB_ALIGN 64u /* records start on a cache line: a 128-byte one spans two */
 
+enum mlx5dm_slab_from {
+	MLX5DM_SLAB_HEAP,                 /* mlx5dm_malloc() */
+	MLX5DM_SLAB_HUGE,                 /* mlx5dm_huge_alloc(): zeroed */
+	MLX5DM_SLAB_ARENA,                /* its arena's: zeroed, freed with the arena */
+};
+
 struct mlx5dm_slab_block {
 	struct mlx5dm_slab_block *next;
 	size_t bytes;                     /* of the whole block, header included */
-	bool huge;                        /* from mlx5dm_huge_alloc() */
+	enum mlx5dm_slab_from from;
 };
 
 void
@@ -44,21 +52,80 @@ mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size)
 	s->obj_size = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
 }
 
+/* Bytes of the arena blocks a slab of obj_size records takes (16 records at least). */
+static size_t
+mlx5dm_slab_arena_block(size_t obj_size)
+{
+	size_t n = MLX5DM_SLAB_ARENA_BLOCK;
+
+	while (n < MLX5DM_SLAB_ALIGN + obj_size * 16)
+		n += MLX5DM_SLAB_ARENA_BLOCK;
+	return n;
+}
+
+int
+mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, size_t obj_size, uint64_t records,
+		       unsigned int nb_slabs)
+{
+	size_t obj = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
+	size_t block = mlx5dm_slab_arena_block(obj);
+	uint64_t per_block = (block - MLX5DM_SLAB_ALIGN) / obj;
+
+	/* Each slab leaves the rest of its last block unused. */
+	a->size = MLX5DM_ALIGN_UP(((records + per_block - 1) / per_block + nb_slabs) * block,
+				  MLX5DM_HUGE_SIZE);
+	a->next = 0;
+	a->base = mlx5dm_huge_alloc(a->size, true);
+	if (a->base == NULL) {
+		a->size = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+mlx5dm_slab_arena_fini(struct mlx5dm_slab_arena *a)
+{
+	mlx5dm_huge_free(a->base, a->size);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The next block of s's arena (*bytes set), NULL once it is used up. */
+static struct mlx5dm_slab_block *
+mlx5dm_slab_arena_take(struct mlx5dm_slab *s, size_t *bytes)
+{
+	struct mlx5dm_slab_arena *a = s->arena;
+	size_t n, off;
+
+	if (a == NULL || a->base == NULL)
+		return NULL;
+	n = mlx5dm_slab_arena_block(s->obj_size);
+	/* Shards take blocks under their own locks: one atomic add per block. */
+	off = __atomic_fetch_add(&a->next, n, __ATOMIC_RELAXED);
+	if (off >= a->size || a->size - off < n)
+		return NULL;
+	*bytes = n;
+	return (struct mlx5dm_slab_block *)(void *)(a->base + off);
+}
+
 /* Another block to cut records from; false without memory. */
 static bool
 mlx5dm_slab_grow(struct mlx5dm_slab *s)
 {
-	bool huge = s->nb_blocks >= MLX5DM_SLAB_SMALL_BLOCKS;
+	enum mlx5dm_slab_from from = MLX5DM_SLAB_ARENA;
 	struct mlx5dm_slab_block *b;
 	size_t bytes;
 
-	if (huge) {
+	b = mlx5dm_slab_arena_take(s, &bytes);
+	if (b == NULL && s->nb_blocks >= MLX5DM_SLAB_SMALL_BLOCKS) {
+		from = MLX5DM_SLAB_HUGE;
 		bytes = MLX5DM_HUGE_SIZE;
 		/* A record larger than a huge block: several of them. */
 		while (bytes < MLX5DM_SLAB_ALIGN + s->obj_size * 16)
 			bytes += MLX5DM_HUGE_SIZE;
 		b = mlx5dm_huge_alloc(bytes, true);
-	} else {
+	} else if (b == NULL) {
+		from = MLX5DM_SLAB_HEAP;
 		bytes = MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
 		b = mlx5dm_malloc(bytes);
 	}
@@ -66,8 +133,8 @@ mlx5dm_slab_grow(struct mlx5dm_slab *s)
 		return false;
 	b->next = s->blocks;
 	b->bytes = bytes;
-	b->huge = huge;
-	s->bump_zero = huge;
+	b->from = from;
+	s->bump_zero = from != MLX5DM_SLAB_HEAP;
 	s->blocks = b;
 	s->nb_blocks++;
 	/* The header takes the first cache line; records follow on the next. */
@@ -123,9 +190,9 @@ mlx5dm_slab_destroy(struct mlx5dm_slab *s)
 
 	for (b = s->blocks; b != NULL; b = n) {
 		n = b->next;
-		if (b->huge)
+		if (b->from == MLX5DM_SLAB_HUGE)
 			mlx5dm_huge_free(b, b->bytes);
-		else
+		else if (b->from == MLX5DM_SLAB_HEAP)
 			mlx5dm_free(b);
 	}
 	s->blocks = NULL;

@@ -283,6 +283,58 @@ test_incremental_growth(void **state)
 	fenv_close(e);
 }
 
+/*
+ * A matcher that reserves the records of its rules when it is made takes
+ * no huge region from the allocator while it is filled to that count (one
+ * that does not reserve them does), and the reserve goes with it.
+ */
+static void
+test_sized_matcher_reserve(void **state)
+{
+	const unsigned int log_n = 15, n = 1u << log_n;
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr ma = { .criteria = 1, .mask = mask };
+	struct mlx5dm_rule **r = calloc(n, sizeof(*r));
+	struct mlx5dm_matcher_stats st;
+	uint64_t held0, held1, rec;
+	struct mlx5dm_matcher *m;
+	struct fenv *e = fenv_open(NULL);
+	unsigned int sized, i;
+
+	(void)state;
+	assert_non_null(r);
+	fenv_mask_dmac(mask);
+	for (sized = 0; sized < 2; sized++) {
+		ma.log_rules_hint = log_n;
+		ma.rules_reserve = sized ? n : 0;
+		held0 = mlx5dm_huge_bytes();
+		m = mlx5dm_matcher_create(e->rx_tbl, &ma, NULL);
+		assert_non_null(m);
+		held1 = mlx5dm_huge_bytes();
+		rec = m->shards[0].rule_slab[0].obj_size;
+		if (sized)
+			assert_true(held1 - held0 >= rec * n);
+		else
+			assert_true(held1 == held0);
+		for (i = 0; i < n; i++) {
+			r[i] = fenv_dmac_rule(m, MAC(i), 1, &e->to_q[0]);
+			assert_non_null(r[i]);
+		}
+		check_matcher(m, n, &st);
+		/* n records are more than 16 shards' first heap blocks hold. */
+		if (sized)
+			assert_true(mlx5dm_huge_bytes() == held1);
+		else
+			assert_true(mlx5dm_huge_bytes() > held1);
+		for (i = 0; i < n; i++)
+			assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+		assert_true(mlx5dm_huge_bytes() == held0);
+	}
+	free(r);
+	fenv_close(e);
+}
+
 /* Table and domain sums, and the context's device objects behind actions. */
 static void
 test_table_domain_ctx(void **state)
@@ -443,6 +495,7 @@ main(void)
 		cmocka_unit_test(test_rewrite_in_place),
 		cmocka_unit_test(test_matcher_counts),
 		cmocka_unit_test(test_incremental_growth),
+		cmocka_unit_test(test_sized_matcher_reserve),
 		cmocka_unit_test(test_table_domain_ctx),
 		cmocka_unit_test(test_queue_counters),
 	};

@@ -232,6 +232,7 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 			.criteria = criteria,
 			.mask = mask,
 			.log_rules_hint = fp->log_rules_hint,
+			.rules_reserve = fp->rules_reserve,
 		},
 		.err_field = err_field,
 	};

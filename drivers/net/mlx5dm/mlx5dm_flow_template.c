@@ -895,6 +895,7 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	int ret = 0;
 
 	fp->log_rules_hint = tbl->log_rules;
+	fp->rules_reserve = tbl->nb_flows;
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
 		for (ai = 0; ai < tbl->nb_at; ai++) {
 			/* A transfer table has no compiled template: the example again. */
@@ -941,6 +942,7 @@ unbind:
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
 out:
 	fp->log_rules_hint = 0;
+	fp->rules_reserve = 0;
 	return ret;
 }
 

@@ -715,7 +715,7 @@ mlx5dm_ctx_ste_room(struct mlx5dm_ctx *ctx, uint64_t rules)
 
 	if (ctx == NULL)
 		return -EINVAL;
-	size = 1ull << ctx->caps.icm.log_steering_sw_icm_size;
+	size = mlx5dm_ctx_ste_entries(ctx) * MLX5DM_STE_SIZE;
 	mlx5dm_icm_set_stats(ctx->icm, is, NULL);
 	used = MLX5DM_MIN(is[MLX5DM_ICM_STE].used_bytes, size);
 	if (rules > (size - used) / MLX5DM_STE_SIZE) {

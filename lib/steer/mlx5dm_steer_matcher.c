@@ -112,15 +112,13 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 static void
 mlx5dm_matcher_reserve(struct mlx5dm_matcher *m, uint64_t rules)
 {
-	unsigned int log_icm = m->tbl->dom->ctx->caps.icm.log_steering_sw_icm_size;
-	unsigned int log_ste = mlx5dm_log2_ceil(MLX5DM_STE_SIZE);
-	size_t rec = m->shards[0].rule_slab[0].obj_size;
 	unsigned int i, c;
 
-	rules = MLX5DM_MIN(rules, log_icm > log_ste ? 1ull << (log_icm - log_ste) : 0);
+	rules = MLX5DM_MIN(rules, mlx5dm_ctx_ste_entries(m->tbl->dom->ctx));
 	if (rules == 0)
 		return;
-	if (mlx5dm_slab_arena_init(&m->arena, rec, rules, m->nb_shards) < 0) {
+	if (mlx5dm_slab_arena_init(&m->arena, &m->shards[0].rule_slab[0], rules,
+				   m->nb_shards) < 0) {
 		MLX5DM_LOG(INFO, MLX5DM_STEER_LOG, "no memory reserved for the records of %"
 			   PRIu64 " rules: they come from the heap as they are made", rules);
 		return;

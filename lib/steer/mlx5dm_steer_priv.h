@@ -76,12 +76,10 @@ struct mlx5dm_slab_arena {
 	size_t size;
 	size_t next;                      /* atomic: offset of the next block */
 };
-/* Room for records of obj_size bytes cut by nb_slabs slabs; 0 or -ENOMEM. */
-int mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, size_t obj_size, uint64_t records,
-			   unsigned int nb_slabs);
+/* Room for records of slabs like s, cut by nb_slabs of them; 0 or -ENOMEM. */
+int mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, const struct mlx5dm_slab *s,
+			   uint64_t records, unsigned int nb_slabs);
 void mlx5dm_slab_arena_fini(struct mlx5dm_slab_arena *a);
-/* Bytes of an arena block (more for large records): a slab's unused rest is at most one. */
-#define MLX5DM_SLAB_ARENA_BLOCK (64u * 1024u)
 
 /* Single ICM entries for collision/action entries, reused after a sync. */
 #define MLX5DM_ENTRY_POOL_BLOCK 64 /* a record's pool_index has 6 bits */
@@ -189,6 +187,13 @@ struct mlx5dm_ctx {
 	uint64_t n_rehash;                    /* atomic */
 	uint64_t n_order_waits;               /* atomic: rules that waited for another queue */
 };
+
+/* STE entries the device's steering ICM holds: rules a context can hold at most. */
+static inline uint64_t
+mlx5dm_ctx_ste_entries(const struct mlx5dm_ctx *ctx)
+{
+	return (1ull << ctx->caps.icm.log_steering_sw_icm_size) / MLX5DM_STE_SIZE;
+}
 
 /* Queue q's bit in a set of queues (one word: queues 64 apart share a bit). */
 static inline uint64_t

@@ -32,6 +32,8 @@
 #define MLX5DM_SLAB_BLOCK 256       /* records of a small block */
 #define MLX5DM_SLAB_SMALL_BLOCKS 4  /* small blocks before the huge ones */
 #define MLX5DM_SLAB_ALIGN 64u /* records start on a cache line: a 128-byte one spans two */
+/* Bytes of an arena block (more for large records): a slab's unused rest is at most one. */
+#define MLX5DM_SLAB_ARENA_BLOCK (64u * 1024u)
 
 enum mlx5dm_slab_from {
 	MLX5DM_SLAB_HEAP,                 /* mlx5dm_malloc() */
@@ -52,24 +54,23 @@ mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size)
 	s->obj_size = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
 }
 
-/* Bytes of the arena blocks a slab of obj_size records takes (16 records at least). */
+/* Bytes of a block in units of unit, 16 records of obj_size at least (after the header). */
 static size_t
-mlx5dm_slab_arena_block(size_t obj_size)
+mlx5dm_slab_block_bytes(size_t obj_size, size_t unit)
 {
-	size_t n = MLX5DM_SLAB_ARENA_BLOCK;
+	size_t n = unit;
 
 	while (n < MLX5DM_SLAB_ALIGN + obj_size * 16)
-		n += MLX5DM_SLAB_ARENA_BLOCK;
+		n += unit;
 	return n;
 }
 
 int
-mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, size_t obj_size, uint64_t records,
-		       unsigned int nb_slabs)
+mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, const struct mlx5dm_slab *s,
+		       uint64_t records, unsigned int nb_slabs)
 {
-	size_t obj = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
-	size_t block = mlx5dm_slab_arena_block(obj);
-	uint64_t per_block = (block - MLX5DM_SLAB_ALIGN) / obj;
+	size_t block = mlx5dm_slab_block_bytes(s->obj_size, MLX5DM_SLAB_ARENA_BLOCK);
+	uint64_t per_block = (block - MLX5DM_SLAB_ALIGN) / s->obj_size;
 
 	/* Each slab leaves the rest of its last block unused. */
 	a->size = MLX5DM_ALIGN_UP(((records + per_block - 1) / per_block + nb_slabs) * block,
@@ -99,7 +100,7 @@ mlx5dm_slab_arena_take(struct mlx5dm_slab *s, size_t *bytes)
 
 	if (a == NULL || a->base == NULL)
 		return NULL;
-	n = mlx5dm_slab_arena_block(s->obj_size);
+	n = mlx5dm_slab_block_bytes(s->obj_size, MLX5DM_SLAB_ARENA_BLOCK);
 	/* Shards take blocks under their own locks: one atomic add per block. */
 	off = __atomic_fetch_add(&a->next, n, __ATOMIC_RELAXED);
 	if (off >= a->size || a->size - off < n)
@@ -119,10 +120,7 @@ mlx5dm_slab_grow(struct mlx5dm_slab *s)
 	b = mlx5dm_slab_arena_take(s, &bytes);
 	if (b == NULL && s->nb_blocks >= MLX5DM_SLAB_SMALL_BLOCKS) {
 		from = MLX5DM_SLAB_HUGE;
-		bytes = MLX5DM_HUGE_SIZE;
-		/* A record larger than a huge block: several of them. */
-		while (bytes < MLX5DM_SLAB_ALIGN + s->obj_size * 16)
-			bytes += MLX5DM_HUGE_SIZE;
+		bytes = mlx5dm_slab_block_bytes(s->obj_size, MLX5DM_HUGE_SIZE);
 		b = mlx5dm_huge_alloc(bytes, true);
 	} else if (b == NULL) {
 		from = MLX5DM_SLAB_HEAP;

@@ -739,10 +739,8 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_stats st;
 	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
 	struct mlx5dm_flow_tmpl *tmpl;
-	/* Rules a matcher made now is sized for, log2 (a template table's; 0: none). */
-	uint32_t log_rules_hint;
-	/* Rules whose records it reserves (the table's nb_flows; 0: none). */
-	uint32_t rules_reserve;
+	/* Rules a matcher made now is sized for and reserves (a template table's; 0: none). */
+	uint32_t table_rules;
 	/* The COUNT of the rule being made is this indirect counter (0: a counter of its own). */
 	uint32_t shared_cnt;
 };

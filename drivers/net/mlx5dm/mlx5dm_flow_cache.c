@@ -231,8 +231,8 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 			.priority = prio,
 			.criteria = criteria,
 			.mask = mask,
-			.log_rules_hint = fp->log_rules_hint,
-			.rules_reserve = fp->rules_reserve,
+			.log_rules_hint = mlx5dm_log2_ceil(fp->table_rules),
+			.rules_reserve = fp->table_rules,
 		},
 		.err_field = err_field,
 	};

@@ -894,8 +894,7 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	uint32_t classes = 0;
 	int ret = 0;
 
-	fp->log_rules_hint = tbl->log_rules;
-	fp->rules_reserve = tbl->nb_flows;
+	fp->table_rules = tbl->nb_flows;
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
 		for (ai = 0; ai < tbl->nb_at; ai++) {
 			/* A transfer table has no compiled template: the example again. */
@@ -941,8 +940,7 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 unbind:
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
 out:
-	fp->log_rules_hint = 0;
-	fp->rules_reserve = 0;
+	fp->table_rules = 0;
 	return ret;
 }
 
@@ -1061,8 +1059,6 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	}
 	tbl->attr = attr->flow_attr;
 	tbl->nb_flows = attr->nb_flows;
-	while (tbl->log_rules < 31 && (1u << tbl->log_rules) < attr->nb_flows)
-		tbl->log_rules++;
 	rte_spinlock_lock(&fp->lock);
 	/*
 	 * A transfer table's rules are translated whole (mlx5dm_esw_flow_spec()):

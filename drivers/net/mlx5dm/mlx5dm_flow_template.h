@@ -66,7 +66,6 @@ struct rte_flow_template_table {
 	LIST_ENTRY(rte_flow_template_table) next;
 	struct rte_flow_attr attr;
 	uint32_t nb_flows;              /* rules the table is sized for */
-	uint32_t log_rules;             /* nb_flows, log2 rounded up */
 	uint8_t nb_pt;
 	uint8_t nb_at;
 	struct rte_flow_pattern_template *pt[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];

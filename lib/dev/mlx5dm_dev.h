@@ -247,8 +247,13 @@ const struct mlx5dm_dev_transport *mlx5dm_dev_transport_find(const char *name);
  * The doorbell: the 8-byte store of the first 8 bytes of the last posted
  * control segment to the UAR register (uar->reg_addr + offset), after the
  * WQEs and the doorbell record are visible. On a ConnectX an MMIO write
- * (the fence drains write-combining); on the model a store into the UAR
- * page its device thread watches. Either way, no call into the device.
+ * into a write-combining page: the store fence after it flushes the
+ * write-combining buffer, as rdma-core's mmio_flush_writes() (util/
+ * udma_barrier.h) and DPDK's rte_wmb() after mlx5_uar_write64_relaxed()
+ * (drivers/net/mlx5/mlx5_tx.h) do. Not a full fence: the core need not
+ * wait for the store to leave before its next loads. On the model a store
+ * into the UAR page its device thread watches. Either way, no call into
+ * the device.
  */
 static inline void
 mlx5dm_dev_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value)
@@ -256,7 +261,13 @@ mlx5dm_dev_doorbell(struct mlx5dv_devx_uar *uar, uint32_t offset, uint64_t value
 	volatile uint64_t *reg = (volatile uint64_t *)(void *)((uint8_t *)uar->reg_addr + offset);
 
 	*reg = value;
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("sfence" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("dsb st" ::: "memory");
+#else
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
 /*

@@ -27,6 +27,16 @@
 #define MLX5DM_ALWAYS_INLINE inline __attribute__((always_inline))
 /* Start loading the line at p (read), so that a later miss overlaps other work. */
 #define MLX5DM_PREFETCH(p) __builtin_prefetch((p), 0, 3)
+/*
+ * Start taking the line at p for writing (from another core's cache, say),
+ * so that the store finds it owned. x86: prefetchw whatever -march says
+ * (a no-op on CPUs without it, as the 0f 0d opcodes have long been).
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define MLX5DM_PREFETCH_W(p) __asm__ volatile("prefetchw %0" : : "m"(*(const char *)(p)))
+#else
+#define MLX5DM_PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#endif
 /* A spin-wait iteration: lets the sibling hardware thread run, saves power. */
 #if defined(__x86_64__) || defined(__i386__)
 #define MLX5DM_PAUSE() __builtin_ia32_pause()

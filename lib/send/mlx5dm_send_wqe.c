@@ -38,6 +38,8 @@ mlx5dm_send_htobe64(uint64_t v)
 
 /* Largest WQE the ring posts (FLOW_TBL_ACCESS, inline RDMA WRITE of 64 bytes): 2 WQEBBs. */
 #define MLX5DM_SEND_WQE_MAX 128u
+/* How far ahead of the producer index WQEBBs are taken for writing: some WQEs. */
+#define MLX5DM_SEND_PREFETCH_NBB 8u
 
 /*
  * WQEBBs the posts may fill: the SQ keeps those of a kept write free for
@@ -282,7 +284,7 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *tmp, uint8_t opcode, u
 		  uint32_t ds, bool signal, uint32_t imm)
 {
 	uint32_t nbb = (ds * 16 + 63) / 64;
-	uint32_t slot = mlx5dm_send_slot(ring, ring->pi);
+	uint32_t slot = mlx5dm_send_slot(ring, ring->pi), i;
 	uint8_t *w = slot + nbb <= (1u << ring->queues.log_nbb) ?
 		     ring->queues.sq_buf + (size_t)slot * 64 : tmp;
 	struct mlx5_wqe_ctrl_seg *ctrl = (struct mlx5_wqe_ctrl_seg *)(void *)w;
@@ -295,6 +297,13 @@ mlx5dm_send_begin(struct mlx5dm_send_ring *ring, uint8_t *tmp, uint8_t opcode, u
 	ctrl->fm_ce_se = signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
 	ctrl->imm = htonl(imm);
 	ring->last_ctrl = ring->queues.sq_buf + (size_t)slot * 64;
+	/*
+	 * The WQEBBs a few WQEs on: the device read them a lap ago, so
+	 * each store there would first wait to take the line back.
+	 */
+	for (i = MLX5DM_SEND_PREFETCH_NBB; i < MLX5DM_SEND_PREFETCH_NBB + nbb; i++)
+		MLX5DM_PREFETCH_W(ring->queues.sq_buf +
+				  (size_t)mlx5dm_send_slot(ring, ring->pi + i) * 64);
 	ring->pi += nbb;
 	ring->queues.wqe_end[slot] = ring->pi;
 	ring->queues.wqe_data_end[slot] = ring->data_head;

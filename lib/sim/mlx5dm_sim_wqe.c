@@ -91,6 +91,8 @@ struct mlx5dm_sim_tgt {
 
 /* WQEs whose ICM lines are being loaded ahead of the one executing. */
 #define MLX5DM_SIM_PREFETCH_AHEAD 32
+/* WQEBBs loaded ahead of the WQE those hints read next (twice as many). */
+#define MLX5DM_SIM_SQ_LINES_AHEAD (2 * MLX5DM_SIM_PREFETCH_AHEAD)
 
 /* One doorbell's execution of a QP. */
 struct mlx5dm_sim_exec {
@@ -495,6 +497,15 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 	return mlx5dm_sim_cq_push(cq, img);
 }
 
+/* Start loading WQEBB pos (a producer count) of qp's SQ. */
+static inline void
+mlx5dm_sim_sq_line_prefetch(const struct mlx5dm_sim_qp *qp, uint32_t pos)
+{
+	uint32_t mask = qp->sq_bytes / MLX5DM_SIM_WQEBB - 1;
+
+	__builtin_prefetch(qp->sq + (pos & mask) * MLX5DM_SIM_WQEBB);
+}
+
 /*
  * Start loading the ICM lines the RDMA WRITEs of the next n WQEs from
  * x->ahead on land on, moving x->ahead past them (up to the producer
@@ -518,6 +529,15 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, unsigned int n)
 		uint16_t bb;
 		uint64_t off;
 
+		/*
+		 * Each WQE's size is in its first line, which the host has
+		 * just written: a miss that ends a chain of them. The lines
+		 * further on are loaded by address, so they do not wait.
+		 */
+		if ((uint16_t)(x->pi - x->ahead) > MLX5DM_SIM_SQ_LINES_AHEAD + 1) {
+			mlx5dm_sim_sq_line_prefetch(qp, x->ahead + MLX5DM_SIM_SQ_LINES_AHEAD);
+			mlx5dm_sim_sq_line_prefetch(qp, x->ahead + MLX5DM_SIM_SQ_LINES_AHEAD + 1);
+		}
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
 		bb = mlx5dm_sim_wqe_bbs(mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS));
 		/* Its raddr segment is in the WQEBB even if ds says there is none: a hint. */
@@ -640,9 +660,13 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 	x.pi = pi;
 	x.ahead = ctr;
 	mlx5dm_sim_tgt_reset(&x);
-	if ((uint16_t)(pi - ctr) > 2)
+	if ((uint16_t)(pi - ctr) > 2) {
+		uint16_t i, n = MLX5DM_MIN((uint16_t)(pi - ctr), MLX5DM_SIM_SQ_LINES_AHEAD + 1);
+
+		for (i = 0; i < n; i++)
+			mlx5dm_sim_sq_line_prefetch(qp, ctr + i);
 		mlx5dm_sim_sq_prefetch(&x, MLX5DM_SIM_PREFETCH_AHEAD);
-	else
+	} else
 		x.ahead = pi; /* a WQE or two: nothing to overlap */
 	for (;;) {
 		uint32_t off, c[3], ds, byte_cnt = 0;

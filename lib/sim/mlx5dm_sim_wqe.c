@@ -497,13 +497,11 @@ mlx5dm_sim_cqe_put(struct mlx5dm_sim_cq *cq, uint32_t qpn, const uint32_t *c, in
 	return mlx5dm_sim_cq_push(cq, img);
 }
 
-/* Start loading WQEBB pos (a producer count) of qp's SQ. */
-static inline void
-mlx5dm_sim_sq_line_prefetch(const struct mlx5dm_sim_qp *qp, uint32_t pos)
+/* WQEBB pos (a producer count) of qp's SQ. */
+static inline const uint8_t *
+mlx5dm_sim_sq_line(const struct mlx5dm_sim_qp *qp, uint32_t pos)
 {
-	uint32_t mask = qp->sq_bytes / MLX5DM_SIM_WQEBB - 1;
-
-	__builtin_prefetch(qp->sq + (pos & mask) * MLX5DM_SIM_WQEBB);
+	return qp->sq + (pos & (qp->sq_bytes / MLX5DM_SIM_WQEBB - 1)) * MLX5DM_SIM_WQEBB;
 }
 
 /*
@@ -520,10 +518,9 @@ static inline void
 mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, unsigned int n)
 {
 	const struct mlx5dm_sim_qp *qp = x->qp;
-	uint16_t mask = (uint16_t)(qp->sq_bytes / MLX5DM_SIM_WQEBB - 1);
 
 	for (; n > 0 && x->ahead != x->pi; n--) {
-		const uint8_t *ctrl = qp->sq + (uint32_t)(x->ahead & mask) * MLX5DM_SIM_WQEBB;
+		const uint8_t *ctrl = mlx5dm_sim_sq_line(qp, x->ahead);
 		const struct mlx5dm_sim_tgt *t;
 		uint32_t c[2];
 		uint16_t bb;
@@ -535,8 +532,10 @@ mlx5dm_sim_sq_prefetch(struct mlx5dm_sim_exec *x, unsigned int n)
 		 * further on are loaded by address, so they do not wait.
 		 */
 		if ((uint16_t)(x->pi - x->ahead) > MLX5DM_SIM_SQ_LINES_AHEAD + 1) {
-			mlx5dm_sim_sq_line_prefetch(qp, x->ahead + MLX5DM_SIM_SQ_LINES_AHEAD);
-			mlx5dm_sim_sq_line_prefetch(qp, x->ahead + MLX5DM_SIM_SQ_LINES_AHEAD + 1);
+			__builtin_prefetch(mlx5dm_sim_sq_line(qp, x->ahead +
+							      MLX5DM_SIM_SQ_LINES_AHEAD));
+			__builtin_prefetch(mlx5dm_sim_sq_line(qp, x->ahead +
+							      MLX5DM_SIM_SQ_LINES_AHEAD + 1));
 		}
 		mlx5dm_sim_dw_load(c, ctrl, MLX5DM_ARRAY_SIZE(c));
 		bb = mlx5dm_sim_wqe_bbs(mlx5dm_sim_dw_get(c, MLX5DM_SIM_CTRL_DS));
@@ -664,7 +663,7 @@ mlx5dm_sim_sq_exec(struct mlx5dm_sim *sim, struct mlx5dm_sim_qp *qp)
 		uint16_t i, n = MLX5DM_MIN((uint16_t)(pi - ctr), MLX5DM_SIM_SQ_LINES_AHEAD + 1);
 
 		for (i = 0; i < n; i++)
-			mlx5dm_sim_sq_line_prefetch(qp, ctr + i);
+			__builtin_prefetch(mlx5dm_sim_sq_line(qp, ctr + (uint32_t)i));
 		mlx5dm_sim_sq_prefetch(&x, MLX5DM_SIM_PREFETCH_AHEAD);
 	} else
 		x.ahead = pi; /* a WQE or two: nothing to overlap */

@@ -739,10 +739,6 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_stats st;
 	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
 	struct mlx5dm_flow_tmpl *tmpl;
-	/* Rules a matcher made now is sized for and reserves (a template table's; 0: none). */
-	uint32_t table_rules;
-	/* The COUNT of the rule being made is this indirect counter (0: a counter of its own). */
-	uint32_t shared_cnt;
 };
 
 /*
@@ -770,11 +766,16 @@ struct mlx5dm_table *mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t);
 typedef void (*mlx5dm_flow_tbl_cb)(void *arg, unsigned int dom, uint32_t group,
 				   struct mlx5dm_table *t);
 void mlx5dm_flow_tbl_foreach(struct mlx5dm_flow_priv *fp, mlx5dm_flow_tbl_cb cb, void *arg);
-/* The matcher holds a reference on its table (group's table, created on demand). */
+/*
+ * The matcher holds a reference on its table (group's table, created on
+ * demand). A matcher made now is sized for and reserves rules (a template
+ * table's nb_flows; 0: none).
+ */
 struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    unsigned int dom, uint32_t group,
 						    uint16_t prio, uint8_t criteria,
-						    const uint8_t *mask, const char **err_field);
+						    const uint8_t *mask, uint32_t rules,
+						    const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
 enum mlx5dm_flow_ent_kind {
 	MLX5DM_FLOW_ENT_DROP,
@@ -1028,6 +1029,8 @@ int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
  * insert (the caller's queue), commit (fp->lock: listed, or released).
  */
 struct mlx5dm_flow_build {
+	/* Set by the caller: the rule's COUNT is this indirect counter (0: one of its own). */
+	uint32_t shared_cnt;
 	struct rte_flow *flow;
 	bool listed;
 	struct mlx5dm_rule_prep prep;

@@ -221,7 +221,7 @@ put_tbl:
 
 struct mlx5dm_flow_matcher *
 mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t group,
-			uint16_t prio, uint8_t criteria, const uint8_t *mask,
+			uint16_t prio, uint8_t criteria, const uint8_t *mask, uint32_t rules,
 			const char **err_field)
 {
 	const struct mlx5dm_flow_matcher_arg a = {
@@ -231,8 +231,8 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 			.priority = prio,
 			.criteria = criteria,
 			.mask = mask,
-			.log_rules_hint = mlx5dm_log2_ceil(fp->table_rules),
-			.rules_reserve = fp->table_rules,
+			.log_rules_hint = mlx5dm_log2_ceil(rules),
+			.rules_reserve = rules,
 		},
 		.err_field = err_field,
 	};

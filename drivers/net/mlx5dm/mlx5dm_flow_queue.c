@@ -296,6 +296,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 
 	if (tq == NULL)
 		return NULL;
+	b.shared_cnt = 0;
 	if (tbl == NULL || pattern == NULL || actions == NULL) {
 		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "a template table, a pattern and actions are required");
@@ -336,7 +337,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 					   "the indirect COUNT is of the other direction");
 			goto unlock;
 		}
-		fp->shared_cnt = shared->cnt;
+		b.shared_cnt = shared->cnt;
 	}
 	if (ct != NULL)
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
@@ -349,7 +350,6 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 					       mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
 					       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts,
 					       &b, error);
-	fp->shared_cnt = 0;
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
 	rte_spinlock_unlock(&fp->lock);

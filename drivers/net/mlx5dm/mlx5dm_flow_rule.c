@@ -174,7 +174,8 @@ mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_s
 
 	m = mlx5dm_flow_matcher_get(fp, MLX5DM_UNLIKELY(spec->table_dom != 0) ?
 				    spec->table_dom : mlx5dm_flow_spec_dom(spec), spec->group,
-				    mlx5dm_flow_sub_priority(spec, i), criteria, mask, &err_field);
+				    mlx5dm_flow_sub_priority(spec, i), criteria, mask, 0,
+				    &err_field);
 	if (m == NULL) {
 		err = errno;
 		if (err_field != NULL)
@@ -291,11 +292,13 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 
 /*
  * A handle for a flow of spec with nb rules (none yet): its domain,
- * template (ct, unless NULL) and counter; NULL with error.
+ * template (ct, unless NULL) and counter (the indirect shared_cnt unless
+ * 0); NULL with error.
  */
 static struct rte_flow *
 mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		   struct mlx5dm_flow_compiled *ct, unsigned int nb, struct rte_flow_error *error)
+		   struct mlx5dm_flow_compiled *ct, unsigned int nb, uint32_t shared_cnt,
+		   struct rte_flow_error *error)
 {
 	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, nb);
 	int ret;
@@ -309,8 +312,8 @@ mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *s
 		flow->ct = ct->id;
 		ct->k.refcnt++;
 	}
-	if (spec->count && fp->shared_cnt != 0) {
-		flow->cnt = fp->shared_cnt;
+	if (spec->count && shared_cnt != 0) {
+		flow->cnt = shared_cnt;
 		flow->cnt_shared = true;
 		mlx5dm_flow_cnt_share(fp, flow->cnt, 1);
 	} else if (spec->count) {
@@ -340,7 +343,8 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		if (m == NULL)
 			return -rte_errno;
 	}
-	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, error);
+	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, b->shared_cnt,
+				  error);
 	if (flow == NULL) {
 		if (m != NULL)
 			mlx5dm_flow_matcher_put(fp, m);
@@ -421,6 +425,7 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 {
 	struct mlx5dm_flow_build b;
 
+	b.shared_cnt = 0;
 	if (mlx5dm_flow_objs_begin(fp, spec, NULL, listed, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);
@@ -584,7 +589,7 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 		if (s == NULL)
 			return -rte_errno;
 	}
-	flow = mlx5dm_flow_handle(fp, res, ct, 1, error);
+	flow = mlx5dm_flow_handle(fp, res, ct, 1, b->shared_cnt, error);
 	if (flow == NULL)
 		return -rte_errno;
 	if (mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, error) < 0)
@@ -660,6 +665,7 @@ mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 {
 	struct mlx5dm_flow_build b;
 
+	b.shared_cnt = 0;
 	if (mlx5dm_flow_objs_prepare(fp, xc, ct, attr, items, actions, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);

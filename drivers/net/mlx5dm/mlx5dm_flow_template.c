@@ -894,7 +894,6 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	uint32_t classes = 0;
 	int ret = 0;
 
-	fp->table_rules = tbl->nb_flows;
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
 		for (ai = 0; ai < tbl->nb_at; ai++) {
 			/* A transfer table has no compiled template: the example again. */
@@ -911,7 +910,8 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 							    MLX5DM_FLOW_DOM_FDB : spec->egress,
 							    spec->group,
 							    mlx5dm_flow_sub_priority(spec, i),
-							    criteria, mask, &err_field);
+							    criteria, mask, tbl->nb_flows,
+							    &err_field);
 				if (m == NULL) {
 					ret = mlx5dm_flow_tmpl_err(error, errno, "steering "
 								   "library: the table's matcher "
@@ -936,11 +936,9 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		tbl->handle_classes |= 1u << cls;
 	}
 	tbl->bound = true;
-	goto out;
+	return 0;
 unbind:
 	mlx5dm_flow_tmpl_unbind(fp, tbl);
-out:
-	fp->table_rules = 0;
 	return ret;
 }
 

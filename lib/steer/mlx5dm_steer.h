@@ -193,9 +193,11 @@ struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t 
  * (EINVAL as above), builds the rule's entries and starts loading the table
  * lines inserting them will touch (random lines of tables sized by the rule
  * count), so the caller's work before mlx5dm_rule_create_prepared() (action
- * lookups, allocations) overlaps that memory latency. The prep lives on the
- * caller's stack and serves one create (EINVAL after); rules created in
- * between, on any queue, are fine. Fields are the library's.
+ * lookups, allocations) overlaps that memory latency. It never waits for
+ * another queue: while one inserts into the same part of the matcher, the
+ * prep starts no load and the create predicts for itself. The prep lives
+ * on the caller's stack and serves one create (EINVAL after); rules
+ * created in between, on any queue, are fine. Fields are the library's.
  */
 #define MLX5DM_RULE_PREP_BYTES (28 * 64)
 struct mlx5dm_rule_prep {

@@ -620,10 +620,12 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 		return ret;
 	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
 		return mlx5dm_fdb_rule_prepare(m, value, prep);
+	/* Never a wait (callers prepare under locks of their own): a busy shard gives no hint. */
 	sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
-	mlx5dm_spinlock_lock(&sh->lock);
-	mlx5dm_rule_prep_hint(sh, prep);
-	mlx5dm_spinlock_unlock(&sh->lock);
+	if (mlx5dm_spinlock_trylock(&sh->lock)) {
+		mlx5dm_rule_prep_hint(sh, prep);
+		mlx5dm_spinlock_unlock(&sh->lock);
+	}
 	return 0;
 }
 

@@ -601,6 +601,55 @@ test_duplicates_two_levels(void **state)
 	run_duplicates(TWO_LEVELS_WIDE, true);
 }
 
+/*
+ * A prepare never waits for a shard lock (the PMD prepares under a lock of
+ * its own): with every shard of the matcher held, it returns at once with
+ * the entries built and no prediction, and the create from it, made once
+ * the shards are free, steers the key's frames and refuses a duplicate.
+ * A prepare that waited would never return here.
+ */
+static void
+test_prepare_busy_shard(void **state)
+{
+	struct pf_run *t = calloc(1, sizeof(*t));
+	struct mlx5dm_rule_prep p;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_rule *r;
+	struct frame f;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(t);
+	t->e = senv_open(1);
+	t->s = ONE_LEVEL;
+	shape_mask(t->s, mask);
+	t->m = senv_matcher(t->e->tbl, 0, CRIT(outer), mask, 0);
+	for (i = 0; i < t->m->nb_shards; i++)
+		mlx5dm_spinlock_lock(&t->m->shards[i].lock);
+	shape_value(t->s, 5, v);
+	assert_int_equal(mlx5dm_rule_prepare(t->m, v, &p), 0);
+	assert_ptr_equal(p.matcher, t->m);
+	assert_null(p.root);
+	for (i = 0; i < t->m->nb_shards; i++)
+		mlx5dm_spinlock_unlock(&t->m->shards[i].lock);
+	r = create_prepared(t, &p, 3);
+	assert_non_null(r);
+	/* The shard free: the same key predicts its chain, and is a duplicate. */
+	prepare_key(t, t->m, 5, &p);
+	assert_non_null(p.root);
+	assert_null(create_prepared(t, &p, 3));
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
+	shape_frame(t->s, 5, &f);
+	assert_int_equal(senv_send(t->e, &f, NULL), 3 % SENV_NB_RQ);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	senv_sync(t->e);
+	assert_int_equal(senv_send(t->e, &f, NULL), RX_DROPPED);
+	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
+	senv_close(t->e);
+	free(t);
+}
+
 int
 main(void)
 {
@@ -608,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_prefetch_one_level),
 		cmocka_unit_test(test_prefetch_two_levels),
 		cmocka_unit_test(test_prepare_stale_chain),
+		cmocka_unit_test(test_prepare_busy_shard),
 		cmocka_unit_test(test_reinsert_one_level),
 		cmocka_unit_test(test_reinsert_two_levels),
 		cmocka_unit_test(test_duplicates_one_level),

@@ -188,8 +188,8 @@ mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_s
 }
 
 /*
- * Sub-rule i's matcher and a copy of its value: the prepare comes later,
- * unlocked, as it takes a shard lock an insert may hold through a growth.
+ * Sub-rule i's matcher and a copy of its value: the prepare comes with the
+ * insert, as a caller may still add to the value (the FDB's source SQ).
  */
 static struct mlx5dm_flow_matcher *
 mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
@@ -379,7 +379,9 @@ mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	int err;
 
 	for (i = 0; i < flow->nb_rules; i++) {
-		err = -mlx5dm_rule_prepare(b->m[i], b->value[i], &b->prep);
+		/* A prepare that failed early fails again here, and says why. */
+		err = i == 0 && b->prepared ? 0 :
+		      -mlx5dm_rule_prepare(b->m[i], b->value[i], &b->prep);
 		if (err != 0)
 			goto undo;
 		flow->rules[i].rule = mlx5dm_rule_create_tmpl(&b->prep, queue, b->tmpl[i],
@@ -425,7 +427,7 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 {
 	struct mlx5dm_flow_build b;
 
-	b.shared_cnt = 0;
+	mlx5dm_flow_build_init(&b, 0);
 	if (mlx5dm_flow_objs_begin(fp, spec, NULL, listed, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);
@@ -589,6 +591,9 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 		if (s == NULL)
 			return -rte_errno;
 	}
+	/* The rule's slot starts loading while the handle and the action list are made. */
+	b->m[0] = ct->m->m;
+	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
 	flow = mlx5dm_flow_handle(fp, res, ct, 1, b->shared_cnt, error);
 	if (flow == NULL)
 		return -rte_errno;
@@ -599,7 +604,6 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 		b->args[0][flow->cnt != 0] = r->tag;
 	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = mlx5dm_flow_aset_ref(s) };
 	flow->nb_rules = 1;
-	b->m[0] = ct->m->m;
 	b->flow = flow;
 	b->listed = true;
 	fp->inflight++;
@@ -665,7 +669,7 @@ mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 {
 	struct mlx5dm_flow_build b;
 
-	b.shared_cnt = 0;
+	mlx5dm_flow_build_init(&b, 0);
 	if (mlx5dm_flow_objs_prepare(fp, xc, ct, attr, items, actions, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);

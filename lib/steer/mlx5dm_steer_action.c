@@ -16,9 +16,9 @@
 #include "mlx5dm_steer_priv.h"
 
 void
-mlx5dm_action_ref(struct mlx5dm_action *a)
+mlx5dm_action_ref(struct mlx5dm_action *a, uint32_t n)
 {
-	__atomic_fetch_add(&a->refcnt, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&a->refcnt, n, __ATOMIC_RELAXED);
 }
 
 void

@@ -501,7 +501,7 @@ struct mlx5dm_shard {
 	 */
 	struct mlx5dm_ste *l0_hint;
 	/*
-	 * The actions its rules use most, each holding one reference of the
+	 * The actions its rules share, each holding one reference of the
 	 * action for all of them (mlx5dm_steer_rule.c): a rule counts here,
 	 * under the lock, instead of a locked add on the shared action.
 	 */
@@ -1066,7 +1066,7 @@ int mlx5dm_matcher_write_parent(struct mlx5dm_matcher *m, struct mlx5dm_queue *q
 				struct mlx5dm_htbl *h);
 
 /* ---- mlx5dm_steer_action.c ---- */
-void mlx5dm_action_ref(struct mlx5dm_action *a);
+void mlx5dm_action_ref(struct mlx5dm_action *a, uint32_t n);
 void mlx5dm_action_unref(struct mlx5dm_action *a);
 int mlx5dm_action_write_icm(struct mlx5dm_ctx *ctx, const struct mlx5dm_icm_chunk *chunk,
 			    const void *data, size_t len);

@@ -461,7 +461,7 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 		if (t->per_rule[i] != 0)
 			continue;
 		t->actions[i] = actions[i];
-		mlx5dm_action_ref(actions[i]);
+		mlx5dm_action_ref(actions[i], 1);
 	}
 	if (!t->full) {
 		mlx5dm_matcher_lock_all(m);

@@ -4,11 +4,12 @@
 
 /*
  * Action references held for a matcher's rules by its action-reference ways
- * (mlx5dm_steer_rule.c): more distinct actions than ways, rules created and
- * destroyed in random order, two matchers sharing actions. Whatever way a
- * rule's reference took, an action must be busy (mlx5dm_action_destroy()
- * refuses it) exactly while a rule uses it, and the rules must keep
- * forwarding to their own action.
+ * (mlx5dm_steer_rule.c): more distinct actions than ways (the way of fewest
+ * rules is given up to a new action, its rules' references moving to it),
+ * rules created and destroyed in random order, two matchers sharing
+ * actions. Whatever way a rule's reference took, an action must be busy
+ * (mlx5dm_action_destroy() refuses it) exactly while a rule uses it, and
+ * the rules must keep forwarding to their own action.
  */
 
 #include <stdarg.h>

@@ -571,6 +571,27 @@ test_icm_resident(void **state)
 	}
 }
 
+/* Port net_mlx5dm7 with devargs, one Rx and one Tx queue, one flow queue of 64; not started. */
+static uint16_t
+template_port(const char *devargs)
+{
+	const struct rte_flow_queue_attr qa = { .size = 64 };
+	const struct rte_flow_queue_attr *qas[] = { &qa };
+	const struct rte_flow_port_attr pa = { 0 };
+	struct rte_eth_conf conf = { 0 };
+	struct rte_flow_error err;
+	uint16_t port;
+
+	assert_int_equal(rte_vdev_init("net_mlx5dm7", devargs), 0);
+	port = port_by_name("net_mlx5dm7");
+	assert_true(port < RTE_MAX_ETHPORTS);
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, pool), 0);
+	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
+	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
+	return port;
+}
+
 /*
  * A template table whose rules cannot fit in the STE ICM the port has left
  * (64 MiB with log_steering_icm_size=26: a million rules of one 64-byte
@@ -589,9 +610,6 @@ test_template_table_icm(void **state)
 		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
 		{ .type = RTE_FLOW_ITEM_TYPE_END },
 	};
-	const struct rte_flow_queue_attr qa = { .size = 64 };
-	const struct rte_flow_queue_attr *qas[] = { &qa };
-	const struct rte_flow_port_attr pa = { 0 };
 	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 1, .ingress = 1 },
@@ -602,7 +620,6 @@ test_template_table_icm(void **state)
 	struct rte_flow_actions_template *at;
 	struct rte_flow_template_table *tbl;
 	struct rte_flow_op_result res;
-	struct rte_eth_conf conf = { 0 };
 	struct rte_flow_error err;
 	uint64_t icm0, matchers0, rules;
 	uint64_t unknown[8] = { 0 };
@@ -610,13 +627,7 @@ test_template_table_icm(void **state)
 	uint16_t port;
 
 	(void)state;
-	assert_int_equal(rte_vdev_init("net_mlx5dm7", "log_steering_icm_size=26"), 0);
-	port = port_by_name("net_mlx5dm7");
-	assert_true(port < RTE_MAX_ETHPORTS);
-	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
-	assert_int_equal(rte_eth_rx_queue_setup(port, 0, 512, 0, NULL, pool), 0);
-	assert_int_equal(rte_eth_tx_queue_setup(port, 0, 512, 0, NULL), 0);
-	assert_int_equal(rte_flow_configure(port, &pa, 1, qas, &err), 0);
+	port = template_port("log_steering_icm_size=26");
 	assert_int_equal(rte_eth_dev_start(port), 0);
 	pt = ipv4_dst_template(port);
 	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
@@ -659,6 +670,73 @@ test_template_table_icm(void **state)
 	assert_int_equal(xstat(port, "steer_rules"), rules - 1);
 	/* A template of a table stays while the table does. */
 	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), -EBUSY);
+	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
+	assert_int_equal(xstat(port, "steer_matchers"), matchers0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	close_port(port);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm7"), 0);
+}
+
+/*
+ * A template table made before the port starts, or kept across a stop, has
+ * its matcher made by the start: its first rule makes none (nor any other
+ * rule: the table is sized for them), and its rules steer as before.
+ */
+static void
+test_template_table_bound_at_start(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { 0 };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 1, .ingress = 1 },
+		.nb_flows = 1u << 12,
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	uint64_t matchers0, rules0;
+	unsigned int round;
+	struct rte_flow *f;
+	uint16_t port;
+
+	(void)state;
+	port = template_port(NULL);
+	/* The port's own matchers: started without a table. */
+	assert_int_equal(rte_eth_dev_start(port), 0);
+	matchers0 = xstat(port, "steer_matchers");
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	pt = ipv4_dst_template(port);
+	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
+	assert_non_null(at);
+	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	for (round = 0; round < 2; round++) {
+		if (round == 1)
+			assert_int_equal(rte_eth_dev_stop(port), 0);
+		assert_int_equal(rte_eth_dev_start(port), 0);
+		assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
+		rules0 = xstat(port, "steer_rules");
+		ip.hdr.dst_addr = RTE_BE32(0x0a000001 + round);
+		f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
+		assert_non_null(f);
+		assert_int_equal(pull_results(port, 0, &res, 1), 1);
+		assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+		assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
+		assert_int_equal(xstat(port, "steer_rules"), rules0 + 1);
+		assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
+		assert_int_equal(pull_results(port, 0, &res, 1), 1);
+		assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+		assert_int_equal(xstat(port, "steer_rules"), rules0);
+	}
 	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);
 	assert_int_equal(xstat(port, "steer_matchers"), matchers0);
 	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
@@ -1014,6 +1092,7 @@ main(void)
 		cmocka_unit_test(test_doorbell_batch_peer),
 		cmocka_unit_test(test_icm_resident),
 		cmocka_unit_test(test_template_table_icm),
+		cmocka_unit_test(test_template_table_bound_at_start),
 		cmocka_unit_test(test_lib_memory_in_dpdk_heap),
 		cmocka_unit_test(test_reconfigure),
 		cmocka_unit_test(test_no_leak_across_lifecycle),

@@ -394,6 +394,12 @@ void mlx5dm_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
  */
 int mlx5dm_rxq_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 int mlx5dm_flow_start(struct rte_eth_dev *dev);
+/*
+ * Once the port's domains run (the FDB's too): the matchers of template
+ * tables made before the start, so that no rule pays for them. A table
+ * whose matchers cannot be made is left to its first rule, which reports why.
+ */
+void mlx5dm_flow_tmpl_start(struct rte_eth_dev *dev);
 void mlx5dm_flow_stop(struct rte_eth_dev *dev);
 void mlx5dm_flow_close(struct rte_eth_dev *dev);
 int mlx5dm_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);

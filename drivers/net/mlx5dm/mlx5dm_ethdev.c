@@ -107,6 +107,7 @@ mlx5dm_dev_start(struct rte_eth_dev *dev)
 			       rte_strerror(-ret));
 		return ret;
 	}
+	mlx5dm_flow_tmpl_start(dev);
 	priv->started = true;
 	if (priv->dom_fdb != NULL)
 		mlx5dm_esw_reps_restart(priv);

@@ -943,6 +943,34 @@ unbind:
 }
 
 void
+mlx5dm_flow_tmpl_start(struct rte_eth_dev *dev)
+{
+	struct mlx5dm_priv *priv = dev->data->dev_private;
+	struct mlx5dm_flow_priv *fp = priv->flow;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_error error;
+
+	if (fp == NULL)
+		return;
+	mlx5dm_flow_lock(&fp->lock);
+	if (fp->tmpl == NULL || !fp->started)
+		goto unlock;
+	LIST_FOREACH(tbl, &fp->tmpl->tables, next) {
+		if (tbl->bound)
+			continue;
+		error.message = NULL;
+		if (mlx5dm_flow_tmpl_bind(dev, fp, tbl, &error) < 0)
+			MLX5DM_LOG(WARNING, "flow", "port %u: a template table's matchers were not "
+				   "made at start (%s); its first rule tries again",
+				   dev->data->port_id, error.message != NULL ? error.message : "?");
+	}
+	mlx5dm_rules_posted(priv);
+	mlx5dm_rules_ring(priv);
+unlock:
+	rte_spinlock_unlock(&fp->lock);
+}
+
+void
 mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 {
 	struct rte_flow_template_table *tbl;

@@ -1276,7 +1276,7 @@ mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
 				   "FDB: no rule to the catch group in the rule's groups");
 		return NULL;
 	}
-	mlx5dm_flow_build_init(&b, 0);
+	mlx5dm_flow_build_init(&b);
 	rte_spinlock_lock(&fp->lock);
 	if (!fp->started || fp->quiescing)
 		ret = mlx5dm_flow_not_started(error);

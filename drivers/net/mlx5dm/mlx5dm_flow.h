@@ -1029,7 +1029,7 @@ int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
  * insert (the caller's queue), commit (fp->lock: listed, or released).
  */
 struct mlx5dm_flow_build {
-	/* The rule's COUNT is this indirect counter (0: one of its own); the caller's. */
+	/* The rule's COUNT is this indirect counter (0: one of its own): the caller sets it. */
 	uint32_t shared_cnt;
 	bool prepared;              /* prep holds sub-rule 0's (done by the fast path) */
 	struct rte_flow *flow;
@@ -1044,11 +1044,11 @@ struct mlx5dm_flow_build {
 	uint8_t value[MLX5DM_FLOW_MAX_SUB][MLX5DM_MATCH_PARAM_SIZE];
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE];  /* a sub-rule's with an extra match */
 };
-/* A build before its begin: a rule of its own counter unless shared_cnt != 0. */
+/* A build before its begin: nothing prepared, a counter of the rule's own. */
 static inline void
-mlx5dm_flow_build_init(struct mlx5dm_flow_build *b, uint32_t shared_cnt)
+mlx5dm_flow_build_init(struct mlx5dm_flow_build *b)
 {
-	b->shared_cnt = shared_cnt;
+	b->shared_cnt = 0;
 	b->prepared = false;
 }
 /* 0 (the flow holds ct unless NULL) or -errno with error (nothing left). */

@@ -166,7 +166,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
 	/* One hold: the matchers translation found stay valid, the template is ours. */
-	mlx5dm_flow_build_init(&b, 0);
+	mlx5dm_flow_build_init(&b);
 	mlx5dm_flow_lock(&fp->lock);
 	ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b, error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);

@@ -296,7 +296,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 
 	if (tq == NULL)
 		return NULL;
-	mlx5dm_flow_build_init(&b, 0);
+	mlx5dm_flow_build_init(&b);
 	if (tbl == NULL || pattern == NULL || actions == NULL) {
 		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "a template table, a pattern and actions are required");

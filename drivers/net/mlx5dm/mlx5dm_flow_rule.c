@@ -427,7 +427,7 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 {
 	struct mlx5dm_flow_build b;
 
-	mlx5dm_flow_build_init(&b, 0);
+	mlx5dm_flow_build_init(&b);
 	if (mlx5dm_flow_objs_begin(fp, spec, NULL, listed, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);
@@ -669,7 +669,7 @@ mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 {
 	struct mlx5dm_flow_build b;
 
-	mlx5dm_flow_build_init(&b, 0);
+	mlx5dm_flow_build_init(&b);
 	if (mlx5dm_flow_objs_prepare(fp, xc, ct, attr, items, actions, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);

@@ -477,13 +477,6 @@ struct mlx5dm_flow_ct_rec {
 	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
 };
 
-/* What a rule's action gives (mlx5dm_flow_compile.c). */
-enum mlx5dm_flow_ct_aop {
-	MLX5DM_FLOW_CT_A_NONE,       /* nothing: no configuration, or the template's */
-	MLX5DM_FLOW_CT_A_QUEUE,      /* an Rx queue index: the rule's action set */
-	MLX5DM_FLOW_CT_A_MARK,       /* an id: the rule's flow tag (id + 1) */
-};
-
 struct mlx5dm_flow_compiled {
 	/* References: its rules, the table owning it (owned). */
 	struct mlx5dm_flow_kobj k;
@@ -492,7 +485,6 @@ struct mlx5dm_flow_compiled {
 	bool fast;                      /* rules take the setters (else each is translated) */
 	uint8_t nb_moves;
 	uint8_t nb_copies;
-	uint8_t nb_actions;
 	uint8_t queue_at;               /* action giving the queue, MARK id (+1; 0: none) */
 	uint8_t mark_at;
 	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
@@ -746,13 +738,7 @@ struct mlx5dm_flow_priv {
  * last rule it lets its objects go, with its last reference it goes.
  */
 struct mlx5dm_flow_compiled *mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp);
-void mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
-static inline void
-mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
-{
-	if (--ct->k.refcnt <= (uint32_t)ct->owned)
-		mlx5dm_flow_ct_last(fp, ct);
-}
+void mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
 /* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
@@ -822,14 +808,6 @@ void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* One live flow: the PMD records of what it uses, then its rules' records. */
 int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
-/* The matcher m, one more reference. */
-static inline struct mlx5dm_flow_matcher *
-mlx5dm_flow_matcher_ref(struct mlx5dm_flow_matcher *m)
-{
-	m->k.refcnt++;
-	return m;
-}
-
 /*
  * mlx5dm_flow_aset.c: a matcher and the shared actions of its rules, in
  * device order, with one more reference; NULL + errno.
@@ -850,36 +828,7 @@ struct mlx5dm_flow_aset {
 	struct mlx5dm_action **acts;
 	uint64_t mem[];
 };
-
-/* Makes the set's library action template from acts (counted: a counter first). */
-const struct mlx5dm_action_tmpl *mlx5dm_flow_aset_tmpl_make(struct mlx5dm_flow_aset *s,
-							    struct mlx5dm_action *const acts[],
-							    unsigned int n, bool counted);
-/* The set's template, made once: every rule of the set asks for it. */
-static inline const struct mlx5dm_action_tmpl *
-mlx5dm_flow_aset_tmpl(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
-		      unsigned int n, bool counted)
-{
-	if (MLX5DM_LIKELY(s->tmpl[counted] != NULL))
-		return s->tmpl[counted];
-	return mlx5dm_flow_aset_tmpl_make(s, acts, n, counted);
-}
-
-/* The set s, one more reference (a template's set, known to be the rule's). */
-static inline struct mlx5dm_flow_aset *
-mlx5dm_flow_aset_ref(struct mlx5dm_flow_aset *s)
-{
-	s->k.refcnt++;
-	return s;
-}
-
-void mlx5dm_flow_aset_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
-static inline void
-mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
-{
-	if (--s->k.refcnt == 0)
-		mlx5dm_flow_aset_last(fp, s);
-}
+void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
 
 /* mlx5dm_flow_cnt.c: counters from bulks, named by an id (never 0). */
 /* Counters a port can have at most (ids), whatever the device offers. */

@@ -75,7 +75,8 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 	s->tmpl[1] = NULL;
 	s->ents = (struct mlx5dm_flow_ent **)s->mem;
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
-	s->matcher = mlx5dm_flow_matcher_ref(a->m);
+	s->matcher = a->m;
+	a->m->k.refcnt++;
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
 		if (s->ents[i] == NULL) {
@@ -110,18 +111,11 @@ mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m,
 								  mlx5dm_flow_aset_new, &a);
 }
 
-const struct mlx5dm_action_tmpl *
-mlx5dm_flow_aset_tmpl_make(struct mlx5dm_flow_aset *s, struct mlx5dm_action *const acts[],
-			   unsigned int n, bool counted)
-{
-	s->tmpl[counted] = mlx5dm_action_tmpl_create(s->matcher->m, n, acts);
-	return s->tmpl[counted];
-}
-
 void
-mlx5dm_flow_aset_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
+mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s)
 {
-	(void)mlx5dm_index_remove(&fp->asets, s, s->k.hash);
+	if (!mlx5dm_flow_kcache_unref(&fp->asets, &s->k))
+		return;
 	mlx5dm_flow_aset_drop(fp, s);
 	fp->st.asets--;
 }

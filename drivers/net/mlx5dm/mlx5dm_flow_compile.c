@@ -145,58 +145,43 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 }
 
 /*
- * The rule's part of action i: QUEUE and MARK values are set per rule; a
- * masked action is the template's; the kinds without configuration are
- * the same in every rule. -1: the translation reads the value.
+ * The actions' parts; false if a value of the rule's is read. QUEUE and
+ * MARK values are set per rule; a masked (fixed) action is the template's;
+ * the kinds without configuration are the same in every rule.
  */
-static int
-mlx5dm_flow_compiled_aop(const struct rte_flow_action actions[], unsigned int i, uint32_t fixed)
-{
-	unsigned int k;
-
-	if (fixed & (1u << i))
-		return MLX5DM_FLOW_CT_A_NONE;
-	switch (actions[i].type) {
-	case RTE_FLOW_ACTION_TYPE_VOID:
-	case RTE_FLOW_ACTION_TYPE_DROP:
-	case RTE_FLOW_ACTION_TYPE_COUNT:
-	case RTE_FLOW_ACTION_TYPE_FLAG:
-		return MLX5DM_FLOW_CT_A_NONE;
-	case RTE_FLOW_ACTION_TYPE_QUEUE:
-		return MLX5DM_FLOW_CT_A_QUEUE;
-	case RTE_FLOW_ACTION_TYPE_MARK:
-		/* With JUMP the id is written by a modify entry too (mlx5dm_flow_actions.c). */
-		for (k = 0; actions[k].type != RTE_FLOW_ACTION_TYPE_END; k++)
-			if (actions[k].type == RTE_FLOW_ACTION_TYPE_JUMP)
-				return -1;
-		return MLX5DM_FLOW_CT_A_MARK;
-	default:
-		return -1;
-	}
-}
-
-/* The actions' parts; false if a value of the rule's is read. */
 static bool
 mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
 				  const struct rte_flow_action actions[], uint32_t fixed)
 {
-	unsigned int n;
-	int op;
+	unsigned int n, k;
 
 	ct->queue_at = 0;
 	ct->mark_at = 0;
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
 		if (n == MLX5DM_FLOW_CT_ACTIONS)
 			return false;
-		op = mlx5dm_flow_compiled_aop(actions, n, fixed);
-		if (op < 0)
-			return false;
-		if (op == MLX5DM_FLOW_CT_A_QUEUE)
+		if (fixed & (1u << n))
+			continue;
+		switch (actions[n].type) {
+		case RTE_FLOW_ACTION_TYPE_VOID:
+		case RTE_FLOW_ACTION_TYPE_DROP:
+		case RTE_FLOW_ACTION_TYPE_COUNT:
+		case RTE_FLOW_ACTION_TYPE_FLAG:
+			break;
+		case RTE_FLOW_ACTION_TYPE_QUEUE:
 			ct->queue_at = (uint8_t)(n + 1);
-		else if (op == MLX5DM_FLOW_CT_A_MARK)
+			break;
+		case RTE_FLOW_ACTION_TYPE_MARK:
+			/* With JUMP a modify entry writes the id too (mlx5dm_flow_actions.c). */
+			for (k = 0; actions[k].type != RTE_FLOW_ACTION_TYPE_END; k++)
+				if (actions[k].type == RTE_FLOW_ACTION_TYPE_JUMP)
+					return false;
 			ct->mark_at = (uint8_t)(n + 1);
+			break;
+		default:
+			return false;
+		}
 	}
-	ct->nb_actions = (uint8_t)n;
 	return true;
 }
 

@@ -232,7 +232,10 @@ mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	for (k = 0; k < s->nb; k++)
 		acts[n++] = s->acts[k];
 	b->n[i] = (uint8_t)n;
-	b->tmpl[i] = mlx5dm_flow_aset_tmpl(s, acts, n, flow->cnt != 0);
+	/* The set's library template, made by its first rule (a counter first: the other). */
+	if (MLX5DM_UNLIKELY(s->tmpl[flow->cnt != 0] == NULL))
+		s->tmpl[flow->cnt != 0] = mlx5dm_action_tmpl_create(s->matcher->m, n, acts);
+	b->tmpl[i] = s->tmpl[flow->cnt != 0];
 	if (b->tmpl[i] == NULL)
 		return mlx5dm_flow_lib_err(error, errno, "steering library: action template "
 					   "creation failed");
@@ -502,8 +505,10 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 }
 
 void
-mlx5dm_flow_ct_last(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
+	if (--ct->k.refcnt > (uint32_t)ct->owned)
+		return;
 	mlx5dm_flow_ct_release(fp, ct);
 	if (ct->k.refcnt != 0)
 		return;
@@ -540,8 +545,7 @@ mlx5dm_flow_implicit_new(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_x
 	/* Every action value is the rule's: none is fixed. */
 	ret = mlx5dm_flow_compile(*ct, xc, attr, items, actions, 0, spec, error);
 	if (ret < 0) {
-		(*ct)->k.refcnt = 0;
-		mlx5dm_flow_ct_last(fp, *ct);
+		mlx5dm_flow_ct_put(fp, *ct);
 		*ct = NULL;
 		return ret;
 	}
@@ -602,7 +606,8 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	/* The tag is the set's first argument, after the counter's. */
 	if (ct->mark_at != 0)
 		b->args[0][flow->cnt != 0] = r->tag;
-	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = mlx5dm_flow_aset_ref(s) };
+	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
+	s->k.refcnt++;
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;

@@ -2048,7 +2048,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	mlx5dm_flow_objs_quiesce(fp);
 	if (fp->started)
 		(void)mlx5dm_flow_objs_flush(fp, NULL);
-	mlx5dm_flow_objs_resume(fp);
+	fp->quiescing = false;
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_esw_anchors_put(mgr);
 	TAILQ_FOREACH(t, &esw->tables, next)

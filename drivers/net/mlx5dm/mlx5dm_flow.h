@@ -245,24 +245,6 @@ mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 	return (uint16_t)(spec->priority * MLX5DM_FLOW_SUBPRIO + spec->sub[i].subprio);
 }
 
-/* mlx5dm_flow_sub_match() into buf (mask, value) only if sub-rule i adds a match. */
-static inline uint8_t
-mlx5dm_flow_sub_match_ref(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *buf,
-			  const uint8_t **mask, const uint8_t **value)
-{
-	uint8_t criteria;
-
-	if (mlx5dm_flow_sub_plain(&spec->sub[i])) {
-		*mask = spec->mask;
-		*value = spec->value;
-		return spec->criteria;
-	}
-	mlx5dm_flow_sub_match(spec, i, buf, buf + MLX5DM_MATCH_PARAM_SIZE, &criteria);
-	*mask = buf;
-	*value = buf + MLX5DM_MATCH_PARAM_SIZE;
-	return criteria;
-}
-
 /* ---- translation internals (shared between the translation files) ---- */
 
 struct mlx5dm_flow_item_def;
@@ -1049,9 +1031,8 @@ void mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow);
 /* The three phases under fp->lock, on the caller's queue (flush, stop). */
 int mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_error *error);
-/* fp->lock held: wait for no operation between phases; none begins until resume. */
+/* fp->lock held: wait for no operation between phases; none begins till quiescing is unset. */
 void mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp);
-void mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp);
 int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				 struct rte_flow_query_count *q, struct rte_flow_error *error);
 /*

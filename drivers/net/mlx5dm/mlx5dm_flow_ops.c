@@ -361,7 +361,7 @@ mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	}
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
-	mlx5dm_flow_objs_resume(fp);
+	fp->quiescing = false;
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
 }

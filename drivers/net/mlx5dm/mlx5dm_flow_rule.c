@@ -773,12 +773,6 @@ mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp)
 	}
 }
 
-void
-mlx5dm_flow_objs_resume(struct mlx5dm_flow_priv *fp)
-{
-	fp->quiescing = false;
-}
-
 int
 mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
 {

@@ -95,16 +95,15 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 static int
 mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	uint8_t buf[2 * MLX5DM_MATCH_PARAM_SIZE];
+	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_flow_spec *spec = x->spec;
-	struct mlx5dm_matcher_attr ma = { .criteria = 0 };
+	struct mlx5dm_matcher_attr ma = { .mask = mask };
 	const char *err_field;
-	const uint8_t *value;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < spec->nb_sub; i++) {
-		ma.criteria = mlx5dm_flow_sub_match_ref(spec, i, buf, &ma.mask, &value);
+		mlx5dm_flow_sub_match(spec, i, mask, value, &ma.criteria);
 		ret = mlx5dm_match_check(x->xc->dom[spec->egress ? 1 : 0], spec->egress ?
 					 MLX5DM_DOMAIN_NIC_TX : MLX5DM_DOMAIN_NIC_RX, &ma, value,
 					 &err_field);

@@ -22,7 +22,7 @@
 #include "mlx5dm_flow_template.h"
 #include "mlx5dm_osdep.h"
 
-/* The example value of a field the template masks (larger than any item the PMD takes). */
+/* A masked field's example value, what masks are compared with (larger than any item or conf). */
 static const uint8_t mlx5dm_flow_tmpl_zero[256];
 
 static int
@@ -278,18 +278,6 @@ unlock:
 	return ret;
 }
 
-static bool
-mlx5dm_flow_tmpl_zero_mask(const void *mask, size_t size)
-{
-	const uint8_t *b = mask;
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		if (b[i] != 0)
-			return false;
-	return true;
-}
-
 /* A new template on the port's list of its kind. */
 static void
 mlx5dm_flow_tmpl_add(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tmpl_list *list,
@@ -375,8 +363,8 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 		def = mlx5dm_flow_item_def_get(it->type);
 		if (mlx5dm_flow_tmpl_port_item(it->type))
 			continue;
-		if (def == NULL ||
-		    (it->mask != NULL && mlx5dm_flow_tmpl_zero_mask(it->mask, def->size)))
+		if (def == NULL || (it->mask != NULL &&
+				    memcmp(it->mask, mlx5dm_flow_tmpl_zero, def->size) == 0))
 			it->mask = NULL;
 	}
 	pt->nb = (uint16_t)nb;
@@ -472,7 +460,7 @@ mlx5dm_flow_tmpl_fixed(const struct rte_flow_action *mask)
 
 	if (mask->conf == NULL)
 		return false;
-	return size == 0 || !mlx5dm_flow_tmpl_zero_mask(mask->conf, size);
+	return size == 0 || memcmp(mask->conf, mlx5dm_flow_tmpl_zero, size) != 0;
 }
 
 struct rte_flow_actions_template *

@@ -1189,16 +1189,12 @@ void
 mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 {
 	struct mlx5dm_flow_tmpl *t = fp->tmpl;
-	struct mlx5dm_flow_tmpl_list *list[2];
 	struct rte_flow_template_table *tbl;
 	struct mlx5dm_flow_tmpl_head *tmpl;
 	struct rte_flow_action_handle *h;
-	unsigned int i;
 
 	if (t == NULL)
 		return;
-	list[0] = &t->pts;
-	list[1] = &t->ats;
 	while ((h = LIST_FIRST(&t->handles)) != NULL) {
 		LIST_REMOVE(h, next);
 		mlx5dm_free(h);
@@ -1207,11 +1203,9 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 		LIST_REMOVE(tbl, next);
 		mlx5dm_flow_table_free(fp, tbl, NULL);
 	}
-	for (i = 0; i < RTE_DIM(list); i++) {
-		while ((tmpl = LIST_FIRST(list[i])) != NULL) {
-			LIST_REMOVE(tmpl, next);
-			mlx5dm_free(tmpl);
-		}
+	while ((tmpl = LIST_FIRST(&t->pts)) != NULL || (tmpl = LIST_FIRST(&t->ats)) != NULL) {
+		LIST_REMOVE(tmpl, next);
+		mlx5dm_free(tmpl);
 	}
 	mlx5dm_flow_tq_free(t->tq, t->nb_queues);
 	mlx5dm_free(t);

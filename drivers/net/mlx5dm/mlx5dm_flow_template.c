@@ -301,7 +301,7 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
 	struct rte_flow_pattern_template *pt;
 	const struct mlx5dm_flow_item_def *def;
-	unsigned int i, nb = 0;
+	unsigned int i, nb;
 	int size;
 
 	if (t == NULL)
@@ -319,26 +319,26 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 				   "relaxed matching is not supported in transfer templates");
 		return NULL;
 	}
-	for (i = 0; pattern[i].type != RTE_FLOW_ITEM_TYPE_END; i++, nb++) {
+	for (nb = 0; pattern[nb].type != RTE_FLOW_ITEM_TYPE_END; nb++) {
 		if (nb == MLX5DM_FLOW_TMPL_MAX_ITEMS) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, NULL,
 					   "pattern template: too many items");
 			return NULL;
 		}
-		if (pattern[i].type == RTE_FLOW_ITEM_TYPE_VOID)
+		if (pattern[nb].type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
-		if (attr->transfer && mlx5dm_flow_tmpl_transfer_item(&pattern[i], error) < 0)
+		if (attr->transfer && mlx5dm_flow_tmpl_transfer_item(&pattern[nb], error) < 0)
 			return NULL;
-		if (mlx5dm_flow_item_def_get(pattern[i].type) == NULL &&
-		    !(attr->transfer && mlx5dm_flow_tmpl_port_item(pattern[i].type))) {
-			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, &pattern[i],
-					   mlx5dm_flow_type_msg(false, pattern[i].type));
+		if (mlx5dm_flow_item_def_get(pattern[nb].type) == NULL &&
+		    !(attr->transfer && mlx5dm_flow_tmpl_port_item(pattern[nb].type))) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, &pattern[nb],
+					   mlx5dm_flow_type_msg(false, pattern[nb].type));
 			return NULL;
 		}
-		if (pattern[i].last != NULL) {
+		if (pattern[nb].last != NULL) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
-					   &pattern[i], mlx5dm_flow_named_msg(false,
-					   pattern[i].type, "a template item takes no range"));
+					   &pattern[nb], mlx5dm_flow_named_msg(false,
+					   pattern[nb].type, "a template item takes no range"));
 			return NULL;
 		}
 	}
@@ -473,7 +473,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
 	struct rte_flow_actions_template *at;
-	unsigned int i, nb = 0;
+	unsigned int i, nb;
 	int size, msize;
 
 	if (t == NULL)
@@ -485,28 +485,28 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	}
 	if (attr->transfer && mlx5dm_flow_tmpl_transfer_ok(dev, error) < 0)
 		return NULL;
-	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++, nb++) {
+	for (nb = 0; actions[nb].type != RTE_FLOW_ACTION_TYPE_END; nb++) {
 		if (nb == MLX5DM_FLOW_TMPL_MAX_ACTIONS) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM, NULL,
 					   "actions template: too many actions");
 			return NULL;
 		}
-		if (attr->transfer && actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
-		    !mlx5dm_flow_tmpl_xlate(dev)->action_ok(actions[i].type)) {
-			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
-					   mlx5dm_flow_named_msg(true, actions[i].type,
+		if (attr->transfer && actions[nb].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		    !mlx5dm_flow_tmpl_xlate(dev)->action_ok(actions[nb].type)) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[nb],
+					   mlx5dm_flow_named_msg(true, actions[nb].type,
 					   "not supported in transfer templates"));
 			return NULL;
 		}
-		if (!attr->transfer && actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
-		    !mlx5dm_flow_action_known(actions[i].type)) {
-			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[i],
-					   mlx5dm_flow_type_msg(true, actions[i].type));
+		if (!attr->transfer && actions[nb].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		    !mlx5dm_flow_action_known(actions[nb].type)) {
+			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[nb],
+					   mlx5dm_flow_type_msg(true, actions[nb].type));
 			return NULL;
 		}
-		if (masks[i].type != actions[i].type) {
-			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[i],
-					   mlx5dm_flow_named_msg(true, actions[i].type,
+		if (masks[nb].type != actions[nb].type) {
+			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[nb],
+					   mlx5dm_flow_named_msg(true, actions[nb].type,
 					   "the mask list must have the action list's types"));
 			return NULL;
 		}

@@ -124,8 +124,9 @@ mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_in
 	memset(port_info, 0, sizeof(*port_info));
 	port_info->max_nb_queues = MLX5DM_FLOW_MAX_QUEUES;
 	port_info->max_nb_counters = mlx5dm_flow_cnt_max();
+	/* Operations in flight per flow queue: what a rule queue's send ring holds. */
 	if (queue_info != NULL)
-		queue_info->max_size = MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE;
+		queue_info->max_size = MLX5DM_QUEUE_MAX_OPS;
 	return 0;
 }
 
@@ -153,8 +154,7 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
 	uint16_t q;
 
 	for (q = 0; q < nb; q++)
-		if (attr[q] == NULL || attr[q]->size == 0 ||
-		    attr[q]->size > MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE)
+		if (attr[q] == NULL || attr[q]->size == 0 || attr[q]->size > MLX5DM_QUEUE_MAX_OPS)
 			return mlx5dm_flow_tmpl_err(error, EINVAL, "a flow queue's size must be "
 						    "1 to rte_flow_info_get()'s max_size");
 	tq = mlx5dm_aligned_zmalloc(sizeof(*tq) * nb, RTE_CACHE_LINE_SIZE);

@@ -28,8 +28,6 @@
 #define MLX5DM_FLOW_TMPL_MAX_ITEMS 32u      /* items of a pattern template, END excluded */
 #define MLX5DM_FLOW_TMPL_MAX_ACTIONS 32u    /* actions of an actions template, END excluded */
 #define MLX5DM_FLOW_TMPL_MAX_PER_TABLE 8u   /* pattern (actions) templates of a table */
-/* Operations in flight per flow queue: what a rule queue's send ring holds. */
-#define MLX5DM_FLOW_TMPL_MAX_QUEUE_SIZE MLX5DM_QUEUE_MAX_OPS
 
 /* What pattern and actions templates share: the port's list of them, their tables. */
 struct mlx5dm_flow_tmpl_head {

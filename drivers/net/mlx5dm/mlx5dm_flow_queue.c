@@ -93,14 +93,12 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 {
 	uint32_t place = tq->head + tq->count;
 	struct mlx5dm_flow_tq_op *op;
-	struct rte_flow_op_result *r;
 
 	if (place >= tq->size)
 		place -= tq->size;
-	r = &tq->res[place];
-	r->status = RTE_FLOW_OP_SUCCESS;
-	r->user_data = user_data;
 	op = &tq->op[place];
+	op->res.status = RTE_FLOW_OP_SUCCESS;
+	op->res.user_data = user_data;
 	op->writes = steer != NULL;
 	op->flow = flow;
 	if (op->writes)
@@ -130,7 +128,7 @@ mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		if (!op->writes || op->flow == NULL ||
 		    !mlx5dm_queue_lost(priv->steer, lq, op->pos))
 			continue;
-		tq->res[k].status = RTE_FLOW_OP_ERROR;
+		op->res.status = RTE_FLOW_OP_ERROR;
 		op->writes = false;
 		if (mlx5dm_flow_destroy_one(dev, fp, op->flow, lq, qlock, &err) < 0)
 			MLX5DM_DRV_LOG(ERR, "flow of a lost creation not destroyed: %s",
@@ -442,7 +440,7 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 		n = mlx5dm_flow_tq_ready(tq, n, &p);
 	}
 	for (i = 0; i < n; i++) {
-		res[i] = tq->res[tq->head];
+		res[i] = tq->op[tq->head].res;
 		tq->head = tq->head + 1 == tq->size ? 0 : tq->head + 1;
 	}
 	tq->count -= n;

@@ -130,18 +130,14 @@ mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_in
 	return 0;
 }
 
-/* nb flow queues (NULL: none), made by mlx5dm_flow_tq_new() or in the making. */
+/* nb flow queues (NULL: none, nb 0), made by mlx5dm_flow_tq_new() or in the making. */
 static void
 mlx5dm_flow_tq_free(struct mlx5dm_flow_tq *tq, uint16_t nb)
 {
 	uint16_t q;
 
-	if (tq == NULL)
-		return;
-	for (q = 0; q < nb; q++) {
-		mlx5dm_free(tq[q].res);
+	for (q = 0; q < nb; q++)
 		mlx5dm_free(tq[q].op);
-	}
 	mlx5dm_free(tq);
 }
 
@@ -162,9 +158,8 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
 		return mlx5dm_flow_nomem(error);
 	for (q = 0; q < nb; q++) {
 		tq[q].size = attr[q]->size;
-		tq[q].res = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].res[0]));
 		tq[q].op = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].op[0]));
-		if (tq[q].res == NULL || tq[q].op == NULL) {
+		if (tq[q].op == NULL) {
 			mlx5dm_flow_tq_free(tq, nb);
 			return mlx5dm_flow_nomem(error);
 		}

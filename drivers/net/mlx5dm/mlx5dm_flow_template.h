@@ -104,8 +104,9 @@ struct rte_flow_action_handle {
 	bool transfer;                  /* of transfer rules (the FDB's) */
 };
 
-/* When a waiting result may be pulled, and what it needs should its rule queue fail. */
+/* A waiting result, when it may be pulled, and what it needs should its rule queue fail. */
 struct mlx5dm_flow_tq_op {
+	struct rte_flow_op_result res;
 	struct rte_flow *flow;          /* a creation's flow, undone if its writes were lost */
 	uint32_t pos;                   /* the rule queue's position after the operation */
 	bool writes;                    /* the operation wrote through the rule queue */
@@ -118,8 +119,7 @@ struct mlx5dm_flow_tq {
 	uint32_t count;                 /* results waiting */
 	uint32_t pushed;                /* of them, the first that may be pulled */
 	uint64_t recoveries;            /* of its rule queue, when its results were last checked */
-	struct rte_flow_op_result *res;
-	struct mlx5dm_flow_tq_op *op;   /* beside res */
+	struct mlx5dm_flow_tq_op *op;
 } __rte_cache_aligned;
 
 /* The template state of a port (fp->tmpl), made by rte_flow_configure(). */

@@ -874,7 +874,6 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	const char *err_field = NULL;
 	struct mlx5dm_flow_matcher *m;
 	unsigned int pi, ai, i, cls;
-	uint32_t classes = 0;
 	int ret = 0;
 
 	for (pi = 0; pi < tbl->nb_pt; pi++) {
@@ -903,20 +902,18 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 				}
 				tbl->m[tbl->nb_m++] = m;
 			}
-			if (spec->nb_sub + spec->nb_extra < MLX5DM_FLOW_POOL_CLASSES)
-				classes |= 1u << (spec->nb_sub + spec->nb_extra);
+			/* The rules' handles too are made now: filling the table makes no chunk. */
+			cls = spec->nb_sub + spec->nb_extra;
+			if (cls >= MLX5DM_FLOW_POOL_CLASSES || (tbl->handle_classes & (1u << cls)))
+				continue;
+			if (mlx5dm_flow_pool_reserve(&fp->pool, cls, tbl->nb_flows) < 0) {
+				ret = mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: no "
+							   "memory for the handles of its "
+							   "nb_flows rules");
+				goto unbind;
+			}
+			tbl->handle_classes |= 1u << cls;
 		}
-	}
-	/* The rules' handles too are made now: filling the table makes no chunk. */
-	for (cls = 0; cls < MLX5DM_FLOW_POOL_CLASSES; cls++) {
-		if (!(classes & (1u << cls)))
-			continue;
-		if (mlx5dm_flow_pool_reserve(&fp->pool, cls, tbl->nb_flows) < 0) {
-			ret = mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: no memory "
-						   "for the handles of its nb_flows rules");
-			goto unbind;
-		}
-		tbl->handle_classes |= 1u << cls;
 	}
 	tbl->bound = true;
 	return 0;

@@ -230,29 +230,6 @@ mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_
 	return true;
 }
 
-/*
- * The JUMP of a rule of transfer table tbl the table leaves to the rule:
- * its group is in *group (0); no such JUMP (1); or a negative errno with
- * error.
- */
-static int
-mlx5dm_flow_tq_jump(const struct rte_flow_template_table *tbl, uint8_t at_idx,
-		    const struct rte_flow_action acts[], uint32_t *group,
-		    struct rte_flow_error *error)
-{
-	const struct rte_flow_action *a;
-
-	if (tbl->jump_at[at_idx] < 0)
-		return 1;
-	a = &acts[tbl->jump_at[at_idx]];
-	if (a->conf == NULL)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "JUMP: the template leaves the group to the rule, "
-					  "which gives none");
-	*group = ((const struct rte_flow_action_jump *)a->conf)->group;
-	return 0;
-}
-
 /* A creation that failed: an anchor its rules no longer hold goes, with its tail. */
 static void
 mlx5dm_flow_tq_anchor_put(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, uint16_t anchor_id)
@@ -283,6 +260,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_compiled *anchor = NULL, *ct;
+	const struct rte_flow_action *jump = NULL;
 	struct mlx5dm_flow_ct_rule r;
 	bool spare = false;
 	uint32_t group = 0;
@@ -290,7 +268,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
 	uint16_t lq, anchor_id = 0;
-	int ret = -1, jump;
+	int ret = -1;
 
 	if (tq == NULL)
 		return NULL;
@@ -308,10 +286,16 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	if (ct == NULL && mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
 						&shared, error) < 0)
 		return NULL;
-	jump = MLX5DM_UNLIKELY(tbl->attr.transfer) ?
-	       mlx5dm_flow_tq_jump(tbl, at_idx, acts, &group, error) : 1;
-	if (jump < 0)
-		return NULL;
+	if (MLX5DM_UNLIKELY(tbl->attr.transfer) && tbl->at[at_idx]->jump >= 0) {
+		jump = &acts[tbl->at[at_idx]->jump];
+		if (jump->conf == NULL) {
+			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, jump,
+					   "JUMP: the template leaves the group to the rule, "
+					   "which gives none");
+			return NULL;
+		}
+		group = ((const struct rte_flow_action_jump *)jump->conf)->group;
+	}
 	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
@@ -320,7 +304,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	if (!tbl->bound && mlx5dm_flow_tmpl_bind(dev, fp, tbl, error) < 0)
 		goto unlock;
 	/* A rule jumping to a group of its own choice holds the group's tail. */
-	if (jump == 0) {
+	if (jump != NULL) {
 		anchor = mlx5dm_flow_tmpl_jump_get(dev, fp, tbl, group, &spare, error);
 		if (anchor == NULL)
 			goto unlock;

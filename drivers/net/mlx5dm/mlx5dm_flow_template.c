@@ -530,9 +530,13 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 		mlx5dm_free(at);
 		return NULL;
 	}
-	for (i = 0; i < nb; i++)
+	at->jump = -1;
+	for (i = 0; i < nb; i++) {
 		if (mlx5dm_flow_tmpl_fixed(&masks[i]))
 			at->fixed |= 1u << i;
+		else if (attr->transfer && actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP)
+			at->jump = (int8_t)i;
+	}
 	at->nb = (uint16_t)nb;
 	mlx5dm_flow_tmpl_add(fp, &t->ats, &at->h, attr->ingress, attr->egress, attr->transfer);
 	return at;
@@ -1085,11 +1089,6 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	}
 	for (i = 0; i < nb_at; i++) {
 		tbl->at[tbl->nb_at++] = ats[i];
-		tbl->jump_at[i] = -1;
-		for (j = 0; tbl->attr.transfer && j < ats[i]->nb; j++)
-			if (ats[i]->actions[j].type == RTE_FLOW_ACTION_TYPE_JUMP &&
-			    !(ats[i]->fixed & (1u << j)))
-				tbl->jump_at[i] = (int8_t)j;
 		if (!mlx5dm_flow_tmpl_use(tbl, &ats[i]->h))
 			ret = mlx5dm_flow_tmpl_err(error, EINVAL, "template table: an actions "
 						   "template is of the other direction (a "

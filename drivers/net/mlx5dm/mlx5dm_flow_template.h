@@ -52,6 +52,7 @@ struct rte_flow_actions_template {
 	struct rte_flow_action *actions; /* copies */
 	struct rte_flow_action *masks;
 	uint32_t fixed;                 /* bit i: action i is masked (its configuration fixed) */
+	int8_t jump;                    /* transfer: the JUMP left to the rule (-1: none) */
 };
 
 /* The rules of a transfer table to group hold anchor ct (a compiled template never compiled). */
@@ -74,11 +75,10 @@ struct rte_flow_template_table {
 	/*
 	 * A transfer table (no compiled template): spec, its rules' translation
 	 * (under fp->lock). They hold ct[0] (the table knows it has rules), or,
-	 * when actions template j leaves the JUMP at jump_at[j] (-1: none) to
-	 * them, the anchor of their group, which holds the group's tail.
+	 * when their actions template leaves the JUMP to them (at->jump), the
+	 * anchor of their group, which holds the group's tail.
 	 */
 	struct mlx5dm_flow_spec *spec;
-	int8_t jump_at[MLX5DM_FLOW_TMPL_MAX_PER_TABLE];
 	uint32_t nb_jumps;
 	uint32_t max_jumps;
 	struct mlx5dm_flow_tmpl_jump *jumps;

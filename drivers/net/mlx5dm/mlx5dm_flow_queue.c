@@ -254,6 +254,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_action actions[], uint8_t at_idx,
 			 void *user_data, struct rte_flow_error *error)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
@@ -321,17 +322,25 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		b.shared_cnt = shared->cnt;
 	}
-	if (ct != NULL)
+	if (ct != NULL) {
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
-	else if (tbl->attr.transfer)
-		ret = mlx5dm_flow_tmpl_transfer_begin(dev, fp, tbl,
-						      anchor != NULL ? anchor : tbl->ct[0], items,
-						      acts, &b, error);
-	else
+	} else if (tbl->attr.transfer) {
+		ret = priv->sh->esw_xlate->spec(dev, &tbl->attr, items, acts, tbl->spec, error);
+		/*
+		 * A stop (or start) waiting for operations between their phases lets no
+		 * new one begin (mlx5dm_flow_tmpl_jump_get() may have let fp->lock go).
+		 */
+		if (ret == 0 && (!fp->started || fp->quiescing))
+			ret = mlx5dm_flow_not_started(error);
+		if (ret == 0)
+			ret = mlx5dm_flow_objs_begin(fp, tbl->spec, anchor != NULL ? anchor :
+						     tbl->ct[0], true, &b, error);
+	} else {
 		ret = mlx5dm_flow_create_begin(dev, fp,
 					       mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx),
 					       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts,
 					       &b, error);
+	}
 	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
 	rte_spinlock_unlock(&fp->lock);

@@ -676,25 +676,6 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, attr, items, actions, spec, error);
 }
 
-int
-mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-				struct rte_flow_template_table *tbl,
-				struct mlx5dm_flow_compiled *ct, const struct rte_flow_item items[],
-				const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
-				struct rte_flow_error *error)
-{
-	int ret;
-
-	ret = mlx5dm_flow_tmpl_xlate(dev)->spec(dev, &tbl->attr, items, actions, tbl->spec,
-						error);
-	/* A stop (or start) waiting for operations between their phases lets no new one begin. */
-	if (ret == 0 && (!fp->started || fp->quiescing))
-		ret = mlx5dm_flow_not_started(error);
-	if (ret == 0)
-		ret = mlx5dm_flow_objs_begin(fp, tbl->spec, ct, true, b, error);
-	return ret;
-}
-
 static struct mlx5dm_flow_compiled *
 mlx5dm_flow_tmpl_jump_find(const struct rte_flow_template_table *tbl, uint32_t group)
 {

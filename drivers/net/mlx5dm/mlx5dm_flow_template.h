@@ -185,21 +185,10 @@ struct mlx5dm_esw_xlate {
 	int (*rqn)(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 };
 /*
- * mlx5dm_flow_template.c: the begin half of a transfer table's rule
- * (mlx5dm_flow_create_begin() for the other tables), the flow holding ct
- * (the table's, or a jump anchor of it), fp->lock held.
- */
-int mlx5dm_flow_tmpl_transfer_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-				    struct rte_flow_template_table *tbl,
-				    struct mlx5dm_flow_compiled *ct,
-				    const struct rte_flow_item items[],
-				    const struct rte_flow_action actions[],
-				    struct mlx5dm_flow_build *b, struct rte_flow_error *error);
-/*
- * The jump anchor of tbl's rules to group (fp->lock held), made with the
- * group's tail if there is none: fp->lock is let go while the tail is
- * taken. *spare: a tail was taken that the anchor does not hold (give it
- * back without fp->lock). NULL with error.
+ * mlx5dm_flow_template.c: the jump anchor of tbl's rules to group
+ * (fp->lock held), made with the group's tail if there is none: fp->lock
+ * is let go while the tail is taken. *spare: a tail was taken that the
+ * anchor does not hold (give it back without fp->lock). NULL with error.
  */
 struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev,
 						       struct mlx5dm_flow_priv *fp,

@@ -230,22 +230,6 @@ mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_
 	return true;
 }
 
-/* A creation that failed: an anchor its rules no longer hold goes, with its tail. */
-static void
-mlx5dm_flow_tq_anchor_put(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp, uint16_t anchor_id)
-{
-	uint32_t group;
-	bool idle;
-
-	if (anchor_id == 0)
-		return;
-	mlx5dm_flow_lock(&fp->lock);
-	idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &group);
-	rte_spinlock_unlock(&fp->lock);
-	if (idle)
-		mlx5dm_flow_tmpl_jump_tail(dev, group);
-}
-
 struct rte_flow *
 mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_op_attr *op_attr,
@@ -346,19 +330,26 @@ unlock:
 	rte_spinlock_unlock(&fp->lock);
 	if (spare)
 		mlx5dm_flow_tmpl_jump_tail(dev, group);
-	if (ret < 0) {
-		/* A refused first rule to its group leaves no anchor behind (nor its tail). */
-		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
-		return NULL;
-	}
-	flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
-	if (flow == NULL) {
+	if (ret >= 0) {
+		flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
+		if (flow != NULL) {
+			mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq,
+					    flow);
+			return flow;
+		}
 		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
-		mlx5dm_flow_tq_anchor_put(dev, fp, anchor_id);
-		return NULL;
 	}
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, flow);
-	return flow;
+	/* A refused first rule to its group leaves no anchor behind (nor its tail). */
+	if (anchor_id != 0) {
+		bool idle;
+
+		mlx5dm_flow_lock(&fp->lock);
+		idle = mlx5dm_flow_tmpl_jump_idle(fp, anchor_id, &group);
+		rte_spinlock_unlock(&fp->lock);
+		if (idle)
+			mlx5dm_flow_tmpl_jump_tail(dev, group);
+	}
+	return NULL;
 }
 
 int

@@ -1223,27 +1223,46 @@ test_handles(void **state)
 	t_fp_stop(fp);
 }
 
+/* The osdep allocations of handle chunks (their alignment tells them), counted. */
 static unsigned int pool_allocs, pool_frees;
 static size_t pool_bytes;
+static struct {
+	void *p;
+	size_t size;
+} pool_chunks[64];
 
 static void *
 pool_count_alloc(size_t size, size_t align)
 {
-	void *p = mlx5dm_aligned_zmalloc(size, align);
+	void *p = NULL;
+	unsigned int i;
 
-	if (p != NULL) {
-		pool_allocs++;
-		pool_bytes += size;
-	}
+	if (posix_memalign(&p, align > sizeof(void *) ? align : sizeof(void *), size) != 0)
+		return NULL;
+	memset(p, 0, size);
+	if (align != MLX5DM_FLOW_POOL_CHUNK)
+		return p;
+	for (i = 0; pool_chunks[i].p != NULL; i++)
+		;
+	pool_chunks[i].p = p;
+	pool_chunks[i].size = size;
+	pool_allocs++;
+	pool_bytes += size;
 	return p;
 }
 
 static void
-pool_count_free(void *p, size_t size)
+pool_count_free(void *p)
 {
-	pool_frees++;
-	pool_bytes -= size;
-	mlx5dm_free(p);
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pool_chunks); i++)
+		if (pool_chunks[i].p == p && p != NULL) {
+			pool_frees++;
+			pool_bytes -= pool_chunks[i].size;
+			pool_chunks[i].p = NULL;
+		}
+	free(p);
 }
 
 /*
@@ -1254,10 +1273,10 @@ pool_count_free(void *p, size_t size)
 static void
 test_handles_reserved(void **state)
 {
-	static const struct mlx5dm_flow_pool_mem mem = {
+	static const struct mlx5dm_alloc_ops ops = {
 		.alloc = pool_count_alloc,
+		.zalloc = pool_count_alloc,
 		.free = pool_count_free,
-		.log_chunk = 16,
 	};
 	enum { N = 10000 };
 	static struct rte_flow *f[2 * N + 2048];
@@ -1267,7 +1286,8 @@ test_handles_reserved(void **state)
 	(void)state;
 	pool_allocs = pool_frees = 0;
 	pool_bytes = 0;
-	mlx5dm_flow_pool_init(&pool, &mem);
+	mlx5dm_alloc_set_ops(&ops);
+	mlx5dm_flow_pool_init(&pool);
 	assert_int_equal(mlx5dm_flow_pool_reserve(&pool, 1, N), 0);
 	assert_true(pool.nb_chunks >= 4); /* 64 KiB chunks of 32-byte handles */
 	assert_int_equal(pool_allocs, 1);
@@ -1293,6 +1313,7 @@ test_handles_reserved(void **state)
 	for (i = 0; i <= made; i++)
 		mlx5dm_flow_pool_put(&pool, f[i]);
 	mlx5dm_flow_pool_release(&pool);
+	mlx5dm_alloc_set_ops(NULL);
 	assert_int_equal(pool_frees, pool_allocs);
 	assert_int_equal(pool_bytes, 0);
 }

@@ -629,18 +629,11 @@ struct mlx5dm_flow_stats {
 
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
 #define MLX5DM_FLOW_POOL_CLASSES (MLX5DM_FLOW_MAX_SUB + 1u)
-struct mlx5dm_flow_pool_mem {
-	void *(*alloc)(size_t size, size_t align); /* align: a power of two */
-	void (*free)(void *p, size_t size);
-	unsigned int log_chunk;                 /* chunk size */
-};
-
+/* Handles come in chunks of this size and alignment (the osdep heap: DPDK's under EAL). */
+#define MLX5DM_FLOW_POOL_CHUNK (64u << 10)
 struct mlx5dm_flow_pool {
-	const struct mlx5dm_flow_pool_mem *mem; /* chunk memory */
-	size_t chunk;                           /* chunk size */
 	struct rte_flow *free[MLX5DM_FLOW_POOL_CLASSES];
-	uintptr_t *set;                         /* chunk addresses, open addressing */
-	uint32_t set_cap;
+	struct mlx5dm_index chunks;             /* by address */
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
 	uint64_t bytes;                         /* chunk memory held */
@@ -651,8 +644,7 @@ struct mlx5dm_flow_pool {
 	struct mlx5dm_flow_chunk *newest;
 };
 #define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
-/* mem NULL: the osdep heap (mlx5dm_aligned_zmalloc, 64 KiB chunks). */
-void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem);
+void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool);
 /* A live handle for nb_rules rules when its free list is empty; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 /*

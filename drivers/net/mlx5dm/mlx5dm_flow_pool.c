@@ -6,8 +6,8 @@
  * rte_flow handles from per-port chunks, one size class per chunk (the
  * flow's rule count): a free-list pop per rule, and a handle the
  * application passes back is checked in O(1) without reading memory the
- * port does not own (chunk = address rounded down, in a set; slot marked
- * live). Chunks stay until the port stops.
+ * port does not own (chunk = address rounded down, in an index; slot
+ * marked live). Chunks stay until the port stops.
  *
  * A template table promises its nb_flows rules up front: their handles are
  * made with the table, several chunks per heap allocation, so that its
@@ -21,7 +21,6 @@
 #include "mlx5dm_flow.h"
 #include "mlx5dm_osdep.h"
 
-#define MLX5DM_FLOW_POOL_SET_MIN 64u
 /* Chunks of one heap allocation at most when handles are made ahead. */
 #define MLX5DM_FLOW_POOL_BULK 32u
 
@@ -34,26 +33,6 @@ struct mlx5dm_flow_chunk {
 };
 #define MLX5DM_FLOW_POOL_HDR 64u
 
-/* Default (unit tests, no EAL): the osdep heap, 64 KiB chunks. */
-static void *
-mlx5dm_flow_pool_heap_alloc(size_t size, size_t align)
-{
-	return mlx5dm_aligned_zmalloc(size, align);
-}
-
-static void
-mlx5dm_flow_pool_heap_free(void *p, size_t size)
-{
-	RTE_SET_USED(size);
-	mlx5dm_free(p);
-}
-
-static const struct mlx5dm_flow_pool_mem mlx5dm_flow_pool_heap = {
-	.alloc = mlx5dm_flow_pool_heap_alloc,
-	.free = mlx5dm_flow_pool_heap_free,
-	.log_chunk = 16,
-};
-
 static size_t
 mlx5dm_flow_pool_obj_size(unsigned int cls)
 {
@@ -63,75 +42,24 @@ mlx5dm_flow_pool_obj_size(unsigned int cls)
 }
 
 void
-mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, const struct mlx5dm_flow_pool_mem *mem)
+mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool)
 {
 	memset(pool, 0, sizeof(*pool));
-	pool->mem = mem != NULL ? mem : &mlx5dm_flow_pool_heap;
-	pool->chunk = (size_t)1 << pool->mem->log_chunk;
 }
 
-static uint32_t
-mlx5dm_flow_pool_slot(uintptr_t chunk, uint32_t cap)
-{
-	uint64_t k = (uint64_t)(chunk >> 16);
-
-	return (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
-}
-
-static void
-mlx5dm_flow_pool_set_put(uintptr_t *set, uint32_t cap, uintptr_t chunk)
-{
-	uint32_t i = mlx5dm_flow_pool_slot(chunk, cap);
-
-	while (set[i] != 0)
-		i = (i + 1) & (cap - 1);
-	set[i] = chunk;
-}
-
-/* Room for nb more chunk addresses (the set stays at most half full). */
-static int
-mlx5dm_flow_pool_set_reserve(struct mlx5dm_flow_pool *pool, uint32_t nb)
-{
-	uint32_t cap = pool->set_cap, i;
-	uintptr_t *set;
-
-	if ((pool->nb_chunks + nb) * 2 <= cap)
-		return 0;
-	if (cap == 0)
-		cap = MLX5DM_FLOW_POOL_SET_MIN;
-	while ((pool->nb_chunks + nb) * 2 > cap)
-		cap *= 2;
-	set = mlx5dm_calloc(cap, sizeof(*set));
-	if (set == NULL)
-		return -ENOMEM;
-	for (i = 0; i < pool->set_cap; i++)
-		if (pool->set[i] != 0)
-			mlx5dm_flow_pool_set_put(set, cap, pool->set[i]);
-	mlx5dm_free(pool->set);
-	pool->set = set;
-	pool->set_cap = cap;
-	return 0;
-}
-
+/* The chunks are indexed by address: a lookup compares addresses, reads no chunk. */
 static bool
-mlx5dm_flow_pool_set_has(const struct mlx5dm_flow_pool *pool, uintptr_t chunk)
+mlx5dm_flow_pool_is(const void *rec, const void *key)
 {
-	uint32_t i;
-
-	if (pool->set_cap == 0)
-		return false;
-	for (i = mlx5dm_flow_pool_slot(chunk, pool->set_cap); pool->set[i] != 0;
-	     i = (i + 1) & (pool->set_cap - 1))
-		if (pool->set[i] == chunk)
-			return true;
-	return false;
+	return rec == key;
 }
 
 /* Handles of class cls a chunk holds. */
 static uint32_t
-mlx5dm_flow_pool_per_chunk(const struct mlx5dm_flow_pool *pool, unsigned int cls)
+mlx5dm_flow_pool_per_chunk(unsigned int cls)
 {
-	return (uint32_t)((pool->chunk - MLX5DM_FLOW_POOL_HDR) / mlx5dm_flow_pool_obj_size(cls));
+	return (uint32_t)((MLX5DM_FLOW_POOL_CHUNK - MLX5DM_FLOW_POOL_HDR) /
+			  mlx5dm_flow_pool_obj_size(cls));
 }
 
 /* One chunk of class cls at base, its handles pushed on the class's free list. */
@@ -141,7 +69,7 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 {
 	size_t obj = mlx5dm_flow_pool_obj_size(cls);
 	struct mlx5dm_flow_chunk *c = (struct mlx5dm_flow_chunk *)base;
-	uint32_t n = mlx5dm_flow_pool_per_chunk(pool, cls), i;
+	uint32_t n = mlx5dm_flow_pool_per_chunk(cls), i;
 
 	c->obj_size = (uint32_t)obj;
 	c->nb_objs = n;
@@ -160,9 +88,10 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 		f->free_next = pool->free[cls];
 		pool->free[cls] = f;
 	}
-	mlx5dm_flow_pool_set_put(pool->set, pool->set_cap, (uintptr_t)base);
+	/* Room made by the grow. */
+	(void)mlx5dm_index_insert(&pool->chunks, c, mlx5dm_index_mix((uintptr_t)c));
 	pool->nb_chunks++;
-	pool->bytes += pool->chunk;
+	pool->bytes += MLX5DM_FLOW_POOL_CHUNK;
 	pool->made[cls] += n;
 }
 
@@ -173,20 +102,20 @@ mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls, uint32_t 
 	uint8_t *base;
 	uint32_t i;
 
-	if (mlx5dm_flow_pool_set_reserve(pool, nb) < 0)
+	if (mlx5dm_index_reserve(&pool->chunks, nb) < 0)
 		return -ENOMEM;
-	base = pool->mem->alloc(pool->chunk * nb, pool->chunk);
+	base = mlx5dm_aligned_zmalloc(MLX5DM_FLOW_POOL_CHUNK * nb, MLX5DM_FLOW_POOL_CHUNK);
 	if (base == NULL)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++)
-		mlx5dm_flow_pool_add(pool, cls, base + pool->chunk * i, i == 0 ? nb : 0);
+		mlx5dm_flow_pool_add(pool, cls, base + MLX5DM_FLOW_POOL_CHUNK * i, i == 0 ? nb : 0);
 	return 0;
 }
 
 int
 mlx5dm_flow_pool_reserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n)
 {
-	uint32_t per = mlx5dm_flow_pool_per_chunk(pool, nb_rules), want;
+	uint32_t per = mlx5dm_flow_pool_per_chunk(nb_rules), want;
 
 	if (nb_rules > MLX5DM_FLOW_MAX_SUB || n > UINT32_MAX - pool->reserved[nb_rules])
 		return -EINVAL;
@@ -227,14 +156,15 @@ mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 bool
 mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
 {
-	uintptr_t p = (uintptr_t)f, chunk = p & ~(uintptr_t)(pool->chunk - 1);
+	uintptr_t p = (uintptr_t)f, chunk = p & ~(uintptr_t)(MLX5DM_FLOW_POOL_CHUNK - 1);
 	const struct mlx5dm_flow_chunk *c;
 	uintptr_t off;
 
 	if (f == NULL)
 		return false;
 	if (chunk != pool->last_chunk || chunk == 0) {
-		if (!mlx5dm_flow_pool_set_has(pool, chunk))
+		if (mlx5dm_index_find(&pool->chunks, mlx5dm_index_mix(chunk),
+				      mlx5dm_flow_pool_is, (const void *)chunk) == NULL)
 			return false;
 		pool->last_chunk = chunk;
 	}
@@ -255,7 +185,7 @@ mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool, const struct rte_flow
 	uint32_t i = 0;
 
 	if (f != NULL) {
-		uintptr_t chunk = (uintptr_t)f & ~(uintptr_t)(pool->chunk - 1);
+		uintptr_t chunk = (uintptr_t)f & ~(uintptr_t)(MLX5DM_FLOW_POOL_CHUNK - 1);
 
 		c = (const struct mlx5dm_flow_chunk *)chunk;
 		i = (uint32_t)(((uintptr_t)f - chunk - MLX5DM_FLOW_POOL_HDR) / c->obj_size) + 1;
@@ -276,7 +206,6 @@ mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool, const struct rte_flow
 void
 mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
 {
-	const struct mlx5dm_flow_pool_mem *mem = pool->mem;
 	struct mlx5dm_flow_chunk *c = pool->first, *last;
 	uint32_t i;
 
@@ -287,9 +216,9 @@ mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
 		for (last = c, i = 1; i < c->span; i++)
 			last = last->next;
 		pool->first = last->next;
-		mem->free(c, pool->chunk * c->span);
+		mlx5dm_free(c);
 		c = pool->first;
 	}
-	mlx5dm_free(pool->set);
-	mlx5dm_flow_pool_init(pool, mem);
+	mlx5dm_index_fini(&pool->chunks);
+	mlx5dm_flow_pool_init(pool);
 }

@@ -4,7 +4,7 @@
 
 /*
  * The port's flow state, shared by the synchronous ops and the template
- * API: made on first use, with its handle chunks in the DPDK heap.
+ * API: made on first use.
  */
 
 #include <errno.h>
@@ -20,26 +20,6 @@
 #include "mlx5dm_flow_template.h"
 #include "mlx5dm_osdep.h"
 
-/* Flow handle chunks in the DPDK heap, where the heap statistics see them. */
-static void *
-mlx5dm_flow_rte_alloc(size_t size, size_t align)
-{
-	return rte_malloc("mlx5dm_flow", size, align);
-}
-
-static void
-mlx5dm_flow_rte_free(void *p, size_t size)
-{
-	RTE_SET_USED(size);
-	rte_free(p);
-}
-
-static const struct mlx5dm_flow_pool_mem mlx5dm_flow_rte_mem = {
-	.alloc = mlx5dm_flow_rte_alloc,
-	.free = mlx5dm_flow_rte_free,
-	.log_chunk = 16,
-};
-
 /* Created on first use: isolate may precede start. */
 struct mlx5dm_flow_priv *
 mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv)
@@ -51,10 +31,8 @@ mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv)
 		return NULL;
 	mlx5dm_flow_priv_init(fp);
 	/* A probed port (a port built by hand in unit tests has no vdev state, no EAL). */
-	if (priv->sh != NULL) {
-		mlx5dm_flow_pool_init(&fp->pool, &mlx5dm_flow_rte_mem);
+	if (priv->sh != NULL)
 		fp->null_engine = priv->sh->args.flow_engine == MLX5DM_FLOW_ENGINE_NULL;
-	}
 	if (!__atomic_compare_exchange_n(&priv->flow, &expected, fp, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		mlx5dm_free(fp);

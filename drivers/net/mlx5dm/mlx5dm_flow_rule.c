@@ -24,7 +24,7 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
 	rte_spinlock_init(&fp->any_lock);
-	mlx5dm_flow_pool_init(&fp->pool, NULL);
+	mlx5dm_flow_pool_init(&fp->pool);
 	LIST_INIT(&fp->bulks);
 }
 

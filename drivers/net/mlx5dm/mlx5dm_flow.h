@@ -697,7 +697,6 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_index shapes;
 	/* Every compiled template by id (NULL: a free place), while there is one. */
 	struct mlx5dm_flow_compiled **cts;
-	uint32_t cts_size;
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;

@@ -454,30 +454,22 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	ct->m = NULL;
 }
 
-/* A free id for ct (the table doubles while it has fewer than MLX5DM_FLOW_CT_IDS places). */
+/* A free id for ct (the table is made with the port's first template). */
 static int
 mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	struct mlx5dm_flow_compiled **tab;
-	uint32_t id, n;
+	uint32_t id;
 
-	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
-	for (id = 1; id < fp->cts_size && fp->cts[id] != NULL; id++)
-		;
-	if (id >= fp->cts_size) {
-		n = fp->cts_size == 0 ? 64 : fp->cts_size * 2;
-		if (n > MLX5DM_FLOW_CT_IDS)
-			return -ENOSPC;
-		tab = mlx5dm_calloc(n, sizeof(*tab));
-		if (tab == NULL)
+	if (fp->cts == NULL) {
+		fp->cts = mlx5dm_calloc(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts));
+		if (fp->cts == NULL)
 			return -ENOMEM;
-		if (fp->cts_size != 0)
-			memcpy(tab, fp->cts, fp->cts_size * sizeof(*tab));
-		mlx5dm_free(fp->cts);
-		fp->cts = tab;
-		id = RTE_MAX(fp->cts_size, 1u);
-		fp->cts_size = n;
 	}
+	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
+	for (id = 1; id < MLX5DM_FLOW_CT_IDS && fp->cts[id] != NULL; id++)
+		;
+	if (id == MLX5DM_FLOW_CT_IDS)
+		return -ENOSPC;
 	fp->cts[id] = ct;
 	ct->id = (uint16_t)id;
 	return 0;
@@ -519,7 +511,6 @@ mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 	if (--fp->st.templates == 0) {
 		mlx5dm_free(fp->cts);
 		fp->cts = NULL;
-		fp->cts_size = 0;
 	}
 }
 

@@ -780,7 +780,7 @@ mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t
 	const struct mlx5dm_flow_compiled *ct;
 
 	/* Most flows: no anchor at all, or one rules still hold. */
-	if (ct_id == 0 || fp->tmpl == NULL || fp->tmpl->nb_jumps == 0 || ct_id >= fp->cts_size)
+	if (ct_id == 0 || fp->tmpl == NULL || fp->tmpl->nb_jumps == 0)
 		return false;
 	ct = fp->cts[ct_id];
 	if (ct == NULL || ct->k.refcnt != 1)

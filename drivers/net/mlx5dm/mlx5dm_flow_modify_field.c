@@ -147,18 +147,12 @@ mlx5dm_flow_mf_seg(const struct mlx5dm_flow_mf *mf, unsigned int b, unsigned int
 	return mf->def->n_seg - 1;
 }
 
-/* The immediate as a big-endian bit string, the field right-aligned in nbytes. */
-static int
-mlx5dm_flow_mf_value(const struct rte_flow_action *a, const struct rte_flow_action_modify_data *s,
-		     const struct mlx5dm_flow_mf *dst, uint8_t *buf, unsigned int *base,
-		     struct rte_flow_error *error)
+/* Immediate v into buf as a big-endian bit string, the field right-aligned: its first bit. */
+static unsigned int
+mlx5dm_flow_mf_value(const struct mlx5dm_flow_mf *dst, const void *v, uint8_t *buf)
 {
 	unsigned int nbytes = (dst->def->width + 7u) / 8u;
-	const uint8_t *v = s->field == RTE_FLOW_FIELD_VALUE ? s->value : s->pvalue;
 
-	if (v == NULL)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "MODIFY_FIELD: POINTER source is NULL");
 	if (dst->reg) {
 		uint32_t host;
 
@@ -167,8 +161,7 @@ mlx5dm_flow_mf_value(const struct rte_flow_action *a, const struct rte_flow_acti
 	} else {
 		memcpy(buf, v, nbytes);
 	}
-	*base = nbytes * 8u - dst->def->width;
-	return 0;
+	return nbytes * 8u - dst->def->width;
 }
 
 /* The immediate in buf (the field from bit base) into the field's bits [b, stop), by op. */
@@ -202,21 +195,6 @@ mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 }
 
 static int
-mlx5dm_flow_mf_set_value(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			 const struct rte_flow_action_modify_field *c,
-			 const struct mlx5dm_flow_mf *dst, struct rte_flow_error *error)
-{
-	uint8_t buf[16];
-	unsigned int base;
-	int ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
-
-	if (ret < 0)
-		return ret;
-	return mlx5dm_flow_mf_put(x, a, dst, RTE_FLOW_MODIFY_SET, buf, base, c->dst.offset,
-				  c->dst.offset + c->width, error);
-}
-
-static int
 mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		    const struct rte_flow_action_modify_field *c, const struct mlx5dm_flow_mf *dst,
 		    const struct mlx5dm_flow_mf *src, struct rte_flow_error *error)
@@ -240,29 +218,6 @@ mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 		left -= len;
 	}
 	return ret;
-}
-
-static int
-mlx5dm_flow_mf_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		   const struct rte_flow_action_modify_field *c, const struct mlx5dm_flow_mf *dst,
-		   struct rte_flow_error *error)
-{
-	unsigned int w = dst->def->width, base;
-	uint8_t buf[16];
-	int ret;
-
-	if (!dst->def->add || c->dst.offset != 0 || c->width != w)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "MODIFY_FIELD ADD/SUB: only whole TTL, hop limit, TCP "
-					  "sequence or acknowledgment fields");
-	if (!mlx5dm_flow_mf_immediate(c->src.field))
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
-					  "MODIFY_FIELD ADD/SUB: the source must be an immediate "
-					  "value");
-	ret = mlx5dm_flow_mf_value(a, &c->src, dst, buf, &base, error);
-	if (ret < 0)
-		return ret;
-	return mlx5dm_flow_mf_put(x, a, dst, c->operation, buf, base, 0, w, error);
 }
 
 int
@@ -290,10 +245,27 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
 		if (ret < 0)
 			return ret;
 	}
-	if (c->operation != RTE_FLOW_MODIFY_SET)
-		return mlx5dm_flow_mf_add(x, a, c, &dst, error);
-	if (mlx5dm_flow_mf_immediate(c->src.field))
-		return mlx5dm_flow_mf_set_value(x, a, c, &dst, error);
+	if (c->operation != RTE_FLOW_MODIFY_SET &&
+	    (!dst.def->add || c->dst.offset != 0 || c->width != dst.def->width))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD ADD/SUB: only whole TTL, hop limit, TCP "
+					  "sequence or acknowledgment fields");
+	if (c->operation != RTE_FLOW_MODIFY_SET && !mlx5dm_flow_mf_immediate(c->src.field))
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+					  "MODIFY_FIELD ADD/SUB: the source must be an immediate "
+					  "value");
+	if (mlx5dm_flow_mf_immediate(c->src.field)) {
+		const void *v = c->src.field == RTE_FLOW_FIELD_VALUE ? c->src.value : c->src.pvalue;
+		uint8_t buf[16];
+
+		if (v == NULL)
+			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+						  "MODIFY_FIELD: POINTER source is NULL");
+		/* An ADD/SUB takes the whole field: mf_put ignores the range. */
+		return mlx5dm_flow_mf_put(x, a, &dst, c->operation, buf,
+					  mlx5dm_flow_mf_value(&dst, v, buf), c->dst.offset,
+					  c->dst.offset + c->width, error);
+	}
 	ret = mlx5dm_flow_mf_resolve(x, a, &c->src, &src, error);
 	if (ret < 0)
 		return ret;
@@ -351,8 +323,10 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 {
 	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[0];
 	struct mlx5dm_flow_mf dst = { .def = NULL };
-	uint8_t buf[16] = { 1 }; /* DEC_TTL's 1: it has no configuration to read */
-	unsigned int i, bytes;
+	static const uint8_t one = 1; /* DEC_TTL's: it has no configuration to read */
+	const void *v = a->type == RTE_FLOW_ACTION_TYPE_DEC_TTL ? &one : a->conf;
+	uint8_t buf[16];
+	unsigned int i;
 	int ret;
 
 	if ((unsigned int)a->type < RTE_DIM(mlx5dm_flow_set_defs))
@@ -377,9 +351,6 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 	for (i = 0; i < dst.def->n_seg; i++)
 		dst.seg_field[i] = dst.def->seg[i].field;
 	/* The configuration is the immediate MODIFY_FIELD takes: the field right-aligned. */
-	bytes = (dst.def->width + 7u) / 8u;
-	if (a->type != RTE_FLOW_ACTION_TYPE_DEC_TTL)
-		memcpy(buf, a->conf, bytes);
-	return mlx5dm_flow_mf_put(x, a, &dst, d->op, buf, bytes * 8u - dst.def->width, 0,
+	return mlx5dm_flow_mf_put(x, a, &dst, d->op, buf, mlx5dm_flow_mf_value(&dst, v, buf), 0,
 				  dst.def->width, error);
 }

@@ -358,14 +358,17 @@ bool mlx5dm_flow_action_known(enum rte_flow_action_type type);
 /* mlx5dm_flow_modify.c: PRM modify-header entries. */
 /* Entry e sets a whole 32-bit field: true, its data in *data. */
 bool mlx5dm_flow_modify_is_set32(const uint8_t *e, uint32_t *data);
+/*
+ * Append a PRM entry. A COPY reads field from offset and writes dst from dst_offset; the
+ * others write field (then dst is field). A length of 0 or 32: all of it.
+ */
+int mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+			     uint8_t type, uint8_t field, uint8_t offset, uint8_t length,
+			     uint32_t data, uint8_t dst, uint8_t dst_offset,
+			     struct rte_flow_error *error);
 int mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			   uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 			   struct rte_flow_error *error);
-int mlx5dm_flow_modify_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			   uint8_t field, uint32_t data, struct rte_flow_error *error);
-int mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			    uint8_t src, uint8_t src_offset, uint8_t dst, uint8_t dst_offset,
-			    uint8_t length, struct rte_flow_error *error);
 /* The register of TAG index (below MLX5DM_FLOW_NB_TAGS), or of META when index < 0. */
 uint8_t mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index);
 /* SET_TAG / SET_META. */

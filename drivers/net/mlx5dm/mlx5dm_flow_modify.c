@@ -24,23 +24,32 @@ mlx5dm_flow_modify_is_reg(uint8_t field)
 		field <= MLX5DM_MODIFY_FLD_METADATA_REG_C_5);
 }
 
-/* A new entry of the list: *e, with its type and (source) field set; dst is what it writes. */
-static int
+int
 mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			 uint8_t type, uint8_t field, uint8_t dst, uint8_t **e,
-			 struct rte_flow_error *error)
+			 uint8_t type, uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
+			 uint8_t dst, uint8_t dst_offset, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
+	uint8_t *e;
 
 	if (spec->nb_modify == MLX5DM_FLOW_MAX_MODIFY)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 					  "too many header changes in one rule (at most 64 "
 					  "fields)");
-	*e = &spec->modify[spec->nb_modify * MLX5DM_MODIFY_ACTION_SIZE];
-	memset(*e, 0, MLX5DM_MODIFY_ACTION_SIZE);
-	mlx5dm_prm_fset(*e, IN.action_type, type);
-	mlx5dm_prm_fset(*e, IN.field, field);
-	spec->nb_modify++;
+	e = &spec->modify[spec->nb_modify++ * MLX5DM_MODIFY_ACTION_SIZE];
+	memset(e, 0, MLX5DM_MODIFY_ACTION_SIZE);
+	if (length != 0 && length < 32)
+		data &= (1u << length) - 1;
+	mlx5dm_prm_fset(e, IN.action_type, type);
+	mlx5dm_prm_fset(e, IN.field, field);
+	mlx5dm_prm_fset(e, IN.offset, offset);
+	mlx5dm_prm_fset(e, IN.length, length == 32 ? 0 : length); /* 0 means 32 */
+	if (type == MLX5DM_MODIFY_ACTION_COPY) {
+		mlx5dm_prm_fset(e, IN.dst_field, dst);
+		mlx5dm_prm_fset(e, IN.dst_offset, dst_offset);
+	} else {
+		mlx5dm_prm_fset(e, IN.data, data);
+	}
 	x->seen |= mlx5dm_flow_modify_is_reg(dst) ? MLX5DM_FLOW_A_SET_REG : MLX5DM_FLOW_A_MODIFY;
 	return 0;
 }
@@ -60,50 +69,8 @@ mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 		       uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 		       struct rte_flow_error *error)
 {
-	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_SET, field, field, &e,
-					   error);
-
-	if (ret < 0)
-		return ret;
-	if (length != 0 && length < 32)
-		data &= (1u << length) - 1;
-	mlx5dm_prm_fset(e, IN.offset, offset);
-	mlx5dm_prm_fset(e, IN.length, length == 32 ? 0 : length); /* 0 means 32 */
-	mlx5dm_prm_fset(e, IN.data, data);
-	return 0;
-}
-
-int
-mlx5dm_flow_modify_add(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		       uint8_t field, uint32_t data, struct rte_flow_error *error)
-{
-	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_ADD, field, field, &e,
-					   error);
-
-	if (ret < 0)
-		return ret;
-	mlx5dm_prm_fset(e, IN.data, data);
-	return 0;
-}
-
-int
-mlx5dm_flow_modify_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			uint8_t src, uint8_t src_offset, uint8_t dst, uint8_t dst_offset,
-			uint8_t length, struct rte_flow_error *error)
-{
-	uint8_t *e;
-	int ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_COPY, src, dst, &e,
-					   error);
-
-	if (ret < 0)
-		return ret;
-	mlx5dm_prm_fset(e, IN.offset, src_offset);
-	mlx5dm_prm_fset(e, IN.length, length == 32 ? 0 : length);
-	mlx5dm_prm_fset(e, IN.dst_field, dst);
-	mlx5dm_prm_fset(e, IN.dst_offset, dst_offset);
-	return 0;
+	return mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_SET, field, offset, length,
+					data, field, 0, error);
 }
 
 /* Set the bits of mask in a 32-bit register field (one entry per run of ones). */

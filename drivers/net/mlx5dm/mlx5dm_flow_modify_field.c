@@ -179,7 +179,8 @@ mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 		v = mlx5dm_prm_get(buf, base, w);
 		if (op == RTE_FLOW_MODIFY_SUB)
 			v = (uint32_t)(-(uint64_t)v) & (w == 32 ? UINT32_MAX : (1u << w) - 1);
-		return mlx5dm_flow_modify_add(x, a, dst->seg_field[0], v, error);
+		return mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_ADD, dst->seg_field[0],
+						0, 0, v, dst->seg_field[0], 0, error);
 	}
 	while (ret == 0 && b < stop) {
 		unsigned int end, k = mlx5dm_flow_mf_seg(dst, b, &end);
@@ -209,10 +210,10 @@ mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 		unsigned int len = RTE_MIN(left, RTE_MIN(dend - db + 1, send - sb + 1));
 
 		/* PRM offsets count from each field's LSB. */
-		ret = mlx5dm_flow_modify_copy(x, a, src->seg_field[sk],
-					      (uint8_t)(send - (sb + len - 1)), dst->seg_field[dk],
-					      (uint8_t)(dend - (db + len - 1)), (uint8_t)len,
-					      error);
+		ret = mlx5dm_flow_modify_entry(x, a, MLX5DM_MODIFY_ACTION_COPY, src->seg_field[sk],
+					       (uint8_t)(send - (sb + len - 1)), (uint8_t)len, 0,
+					       dst->seg_field[dk], (uint8_t)(dend - (db + len - 1)),
+					       error);
 		db += len;
 		sb += len;
 		left -= len;

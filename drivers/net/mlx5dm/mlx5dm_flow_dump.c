@@ -127,10 +127,7 @@ mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 			    mlx5dm_rule_modify_data(flow->rules[i].rule, s->acts[k], &data) < 0)
 				continue;
 			memcpy(e, ent->key + ent->k.key_len - ent->data_len, head);
-			e[head] = (uint8_t)(data >> 24);
-			e[head + 1] = (uint8_t)(data >> 16);
-			e[head + 2] = (uint8_t)(data >> 8);
-			e[head + 3] = (uint8_t)data;
+			mlx5dm_prm_put_be32(&e[head], data);
 			n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",1,",
 				     MLX5DM_DUMP_PMD_MODIFY, (uint64_t)(uintptr_t)s->acts[k]);
 			mlx5dm_flow_dump_hex(d, n, e, sizeof(e));
@@ -209,48 +206,36 @@ mlx5dm_flow_dump_counter(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_dump *d
 int
 mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 {
-	struct mlx5dm_flow_dump *d = mlx5dm_zmalloc(sizeof(*d));
+	struct mlx5dm_flow_dump d = { .f = f };
 	struct rte_flow *flow;
-	int ret;
 
-	if (d == NULL)
-		return -ENOMEM;
-	d->f = f;
-	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, d);
+	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, &d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow))
 		if (flow->listed) {
-			mlx5dm_flow_dump_sets(d, flow);
-			mlx5dm_flow_dump_counter(fp, d, flow);
+			mlx5dm_flow_dump_sets(&d, flow);
+			mlx5dm_flow_dump_counter(fp, &d, flow);
 		}
-	ret = d->err;
-	mlx5dm_free(d);
-	return ret;
+	return d.err;
 }
 
 int
 mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f)
 {
-	struct mlx5dm_flow_dump *d = mlx5dm_zmalloc(sizeof(*d));
+	struct mlx5dm_flow_dump d = { .f = f };
 	const struct mlx5dm_flow_aset *s;
 	unsigned int i, k;
-	int ret;
 
-	if (d == NULL)
-		return -ENOMEM;
-	d->f = f;
 	/* Each of its shared actions once: its rules' sets share some. */
 	for (i = 0; i < flow->nb_rules; i++) {
 		s = flow->rules[i].aset;
 		for (k = 0; k < s->nb; k++)
 			if (!mlx5dm_flow_dump_seen(flow, i, s->ents[k]))
-				mlx5dm_flow_dump_ent(d, s->ents[k]);
+				mlx5dm_flow_dump_ent(&d, s->ents[k]);
 	}
-	mlx5dm_flow_dump_sets(d, flow);
-	mlx5dm_flow_dump_counter(fp, d, flow);
-	for (i = 0; i < flow->nb_rules && d->err == 0; i++)
-		d->err = mlx5dm_rule_dump(flow->rules[i].rule, f);
-	ret = d->err;
-	mlx5dm_free(d);
-	return ret;
+	mlx5dm_flow_dump_sets(&d, flow);
+	mlx5dm_flow_dump_counter(fp, &d, flow);
+	for (i = 0; i < flow->nb_rules && d.err == 0; i++)
+		d.err = mlx5dm_rule_dump(flow->rules[i].rule, f);
+	return d.err;
 }

@@ -42,34 +42,28 @@ struct mlx5dm_flow_cnt_bulk {
 	uint64_t busy[];                /* size / 64 words, then dirty's, the slots */
 };
 
-static struct mlx5dm_flow_cnt_slot *
-mlx5dm_flow_cnt_slot(const struct mlx5dm_flow_priv *fp, uint32_t id,
-		     struct mlx5dm_flow_cnt_bulk **bulk)
-{
-	struct mlx5dm_flow_cnt_bulk *b = fp->cnt_tab[(id >> MLX5DM_FLOW_CNT_LOG_MAX) - 1];
+/* Counter id's index in its bulk. */
+#define MLX5DM_FLOW_CNT_INDEX(id) ((id) & ((1u << MLX5DM_FLOW_CNT_LOG_MAX) - 1))
 
-	if (bulk != NULL)
-		*bulk = b;
-	return &b->slot[id & ((1u << MLX5DM_FLOW_CNT_LOG_MAX) - 1)];
+static struct mlx5dm_flow_cnt_bulk *
+mlx5dm_flow_cnt_bulk(const struct mlx5dm_flow_priv *fp, uint32_t id)
+{
+	return fp->cnt_tab[(id >> MLX5DM_FLOW_CNT_LOG_MAX) - 1];
 }
 
 struct mlx5dm_counters *
 mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *fp, uint32_t id, uint32_t *index)
 {
-	struct mlx5dm_flow_cnt_bulk *b;
-
-	*index = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
-	return b->c;
+	*index = MLX5DM_FLOW_CNT_INDEX(id);
+	return mlx5dm_flow_cnt_bulk(fp, id)->c;
 }
 
 struct mlx5dm_action *
 mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id, unsigned int dom,
 		       uint32_t *arg)
 {
-	struct mlx5dm_flow_cnt_bulk *b;
-
-	*arg = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
-	return b->act[dom];
+	*arg = MLX5DM_FLOW_CNT_INDEX(id);
+	return mlx5dm_flow_cnt_bulk(fp, id)->act[dom];
 }
 
 /* A place in fp->cnt_tab for a new bulk (the table grows by doubling). */
@@ -278,8 +272,8 @@ fail:
 void
 mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id)
 {
-	struct mlx5dm_flow_cnt_bulk *b;
-	uint32_t index = (uint32_t)(mlx5dm_flow_cnt_slot(fp, id, &b) - b->slot);
+	struct mlx5dm_flow_cnt_bulk *b = mlx5dm_flow_cnt_bulk(fp, id);
+	uint32_t index = MLX5DM_FLOW_CNT_INDEX(id);
 	uint32_t w = index / 64;
 
 	b->busy[w] &= ~(1ull << (index % 64));
@@ -297,7 +291,8 @@ mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id)
 uint32_t
 mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta)
 {
-	struct mlx5dm_flow_cnt_slot *s = mlx5dm_flow_cnt_slot(fp, id, NULL);
+	struct mlx5dm_flow_cnt_bulk *b = mlx5dm_flow_cnt_bulk(fp, id);
+	struct mlx5dm_flow_cnt_slot *s = &b->slot[MLX5DM_FLOW_CNT_INDEX(id)];
 
 	s->users = (uint32_t)((int)s->users + delta);
 	return s->users;
@@ -307,12 +302,12 @@ int
 mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
 		      uint64_t *bytes)
 {
-	struct mlx5dm_flow_cnt_bulk *b;
-	struct mlx5dm_flow_cnt_slot *s = mlx5dm_flow_cnt_slot(fp, id, &b);
+	struct mlx5dm_flow_cnt_bulk *b = mlx5dm_flow_cnt_bulk(fp, id);
+	struct mlx5dm_flow_cnt_slot *s = &b->slot[MLX5DM_FLOW_CNT_INDEX(id)];
 	uint64_t h, n;
 	int ret;
 
-	ret = mlx5dm_counters_query(b->c, (uint32_t)(s - b->slot), &h, &n);
+	ret = mlx5dm_counters_query(b->c, MLX5DM_FLOW_CNT_INDEX(id), &h, &n);
 	if (ret < 0)
 		return ret;
 	*hits = h - s->base_hits;

@@ -182,7 +182,7 @@ mlx5dm_flow_kind_hash(const struct mlx5dm_flow_spec *spec, unsigned int k,
 		fields = l3;
 	memset(sub, 0, sizeof(*sub));
 	sub->inner = spec->rss_inner;
-	if (fields == 0 || spec->nb_queues < 2)
+	if (fields == 0)
 		return;
 	sub->hash = true;
 	sub->rss.ipv6 = mlx5dm_flow_kinds[k].ipv == 6;
@@ -271,12 +271,8 @@ mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
 	bool same = true;
 
 	spec->nb_sub = 0;
-	if (x->rss_act == NULL || spec->nb_queues < 2) {
-		memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
-		spec->nb_sub = 1;
-		return;
-	}
-	possible = mlx5dm_flow_kinds_possible(x, spec->rss_inner);
+	possible = x->rss_act != NULL && spec->nb_queues >= 2 ?
+		   mlx5dm_flow_kinds_possible(x, spec->rss_inner) : 0;
 	for (k = 0; k < MLX5DM_FLOW_NB_KINDS; k++) {
 		if (!(possible & (1u << k)))
 			continue;
@@ -287,7 +283,7 @@ mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
 			same = false;
 	}
 	if (first == MLX5DM_FLOW_NB_KINDS) {
-		/* Nothing can match anyway: one rule to the first queue. */
+		/* No RSS, or nothing can match anyway: one rule to the first queue. */
 		memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
 		spec->nb_sub = 1;
 		return;

@@ -85,12 +85,7 @@ mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 	const struct mlx5dm_flow_fmap *f = &def->map[k];
 	unsigned int i, lo = f->bit, hi = f->bit + f->width;
 
-	if (f->group == 0) {
-		*bit = lo;
-		*width = hi - lo;
-		return true;
-	}
-	for (i = 0; i < def->n_map; i++) {
+	for (i = 0; f->group != 0 && i < def->n_map; i++) {
 		const struct mlx5dm_flow_fmap *g = &def->map[i];
 
 		if (g->group != f->group)
@@ -184,11 +179,10 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 		     struct rte_flow_error *error)
 {
 	uint8_t spec[MLX5DM_FLOW_ITEM_MAX_SIZE], mask[MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t last[MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t last_buf[MLX5DM_FLOW_ITEM_MAX_SIZE];
 	const struct mlx5dm_flow_item_def *def = mlx5dm_flow_item_def_get(item->type);
-	const uint8_t *nic;
+	const uint8_t *last = NULL;
 	unsigned int k;
-	bool has_last;
 	int ret;
 
 	x->item = item;
@@ -223,19 +217,17 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 	if (item->spec != NULL) {
 		memcpy(spec, item->spec, def->size);
 		memcpy(mask, item->mask != NULL ? item->mask : def->default_mask, def->size);
-		has_last = item->last != NULL;
-		if (has_last)
-			memcpy(last, item->last, def->size);
-		nic = def->nic_mask;
-		if (!mlx5dm_flow_within(mask, nic, def->size))
+		if (item->last != NULL)
+			last = memcpy(last_buf, item->last, def->size);
+		if (!mlx5dm_flow_within(mask, def->nic_mask, def->size))
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK,
 						  item, def->mask_msg);
 		if (def->pre != NULL) {
-			ret = def->pre(x, spec, mask, has_last ? last : NULL, error);
+			ret = def->pre(x, spec, mask, last, error);
 			if (ret < 0)
 				return ret;
 		}
-		ret = mlx5dm_flow_item_fields(x, def, spec, mask, has_last ? last : NULL, error);
+		ret = mlx5dm_flow_item_fields(x, def, spec, mask, last, error);
 		if (ret < 0)
 			return ret;
 	}

@@ -79,27 +79,21 @@ mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow
 			      uint8_t field, uint32_t data, uint32_t mask,
 			      struct rte_flow_error *error)
 {
-	unsigned int bit = 0;
 	int ret;
 
 	if (mask == 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "mask is zero: nothing to set");
-	/* One SET per run of ones: offset = its lowest bit. */
-	while (bit < 32) {
-		unsigned int len = 0;
+	/* One SET per run of ones, lowest first: offset = its lowest bit. */
+	while (mask != 0) {
+		unsigned int bit = (unsigned int)__builtin_ctz(mask);
+		unsigned int len = (unsigned int)__builtin_ctzll(~((uint64_t)mask >> bit));
 
-		if (!(mask & (1u << bit))) {
-			bit++;
-			continue;
-		}
-		while (bit + len < 32 && (mask & (1u << (bit + len))))
-			len++;
 		ret = mlx5dm_flow_modify_set(x, a, field, (uint8_t)bit, (uint8_t)len,
 					     (uint32_t)((uint64_t)data >> bit), error);
 		if (ret < 0)
 			return ret;
-		bit += len;
+		mask &= (uint32_t)~(((1ull << len) - 1) << bit);
 	}
 	return 0;
 }

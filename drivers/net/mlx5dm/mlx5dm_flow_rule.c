@@ -188,31 +188,6 @@ mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_s
 }
 
 /*
- * Sub-rule i's matcher and a copy of its value: the prepare comes with the
- * insert, as a caller may still add to the value (the FDB's source SQ).
- */
-static struct mlx5dm_flow_matcher *
-mlx5dm_flow_rule_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		       unsigned int i, struct mlx5dm_flow_build *b, struct rte_flow_error *error)
-{
-	struct mlx5dm_flow_matcher *m;
-	const uint8_t *mask = spec->mask;
-	uint8_t criteria = spec->criteria;
-
-	/* The value straight into b; the mask of a sub-rule with an extra match too. */
-	if (MLX5DM_LIKELY(mlx5dm_flow_sub_plain(&spec->sub[i]))) {
-		memcpy(b->value[i], spec->value, MLX5DM_MATCH_PARAM_SIZE);
-	} else {
-		mlx5dm_flow_sub_match(spec, i, b->mask, b->value[i], &criteria);
-		mask = b->mask;
-	}
-	m = mlx5dm_flow_rule_matcher(fp, spec, i, mask, criteria, error);
-	if (m != NULL)
-		b->m[i] = m->m;
-	return m;
-}
-
-/*
  * Library rule i's action list into b: the flow's counter first, then set
  * s's actions with their arguments set_args (counter, tag and a 32-bit
  * set take one; the others ignore theirs). 0 or -rte_errno with error.
@@ -243,19 +218,35 @@ mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 }
 
 /*
- * Sub-rule i's action set of matcher m (into r; m's reference goes) and
- * the actions and arguments of its library rule.
+ * Sub-rule i into the flow's rule i and b: its matcher (b->m[i]) and a
+ * copy of its value (the prepare comes with the insert, as a caller may
+ * still add to the value: the FDB's source SQ), its action set, and the
+ * actions and arguments of its library rule.
  */
 static int
 mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_rule *r,
-		      struct mlx5dm_flow_matcher *m, struct mlx5dm_flow_build *b,
+		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
 	uint32_t set_args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
+	struct mlx5dm_flow_rule *r = &flow->rules[i];
+	const uint8_t *mask = spec->mask;
+	uint8_t criteria = spec->criteria;
+	struct mlx5dm_flow_matcher *m;
 	int err;
 
+	/* The value straight into b; the mask of a sub-rule with an extra match too. */
+	if (MLX5DM_LIKELY(mlx5dm_flow_sub_plain(&spec->sub[i]))) {
+		memcpy(b->value[i], spec->value, MLX5DM_MATCH_PARAM_SIZE);
+	} else {
+		mlx5dm_flow_sub_match(spec, i, b->mask, b->value[i], &criteria);
+		mask = b->mask;
+	}
+	m = mlx5dm_flow_rule_matcher(fp, spec, i, mask, criteria, error);
+	if (m == NULL)
+		return -rte_errno;
+	b->m[i] = m->m;
 	r->rule = NULL;
 	r->aset = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p, set_args));
 	err = errno;
@@ -336,31 +327,15 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 		       struct mlx5dm_flow_compiled *ct, bool listed, struct mlx5dm_flow_build *b,
 		       struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_matcher *m = NULL;
 	struct rte_flow *flow;
 	unsigned int i;
-	int ret;
 
-	if (spec->nb_sub > 0) {
-		m = mlx5dm_flow_rule_begin(fp, spec, 0, b, error);
-		if (m == NULL)
-			return -rte_errno;
-	}
 	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, b->shared_cnt,
 				  error);
-	if (flow == NULL) {
-		if (m != NULL)
-			mlx5dm_flow_matcher_put(fp, m);
+	if (flow == NULL)
 		return -rte_errno;
-	}
 	for (i = 0; i < spec->nb_sub; i++) {
-		if (i > 0) {
-			m = mlx5dm_flow_rule_begin(fp, spec, i, b, error);
-			if (m == NULL)
-				goto release;
-		}
-		ret = mlx5dm_flow_rule_acts(fp, spec, i, flow, &flow->rules[i], m, b, error);
-		if (ret < 0)
+		if (mlx5dm_flow_rule_acts(fp, spec, i, flow, b, error) < 0)
 			goto release;
 		flow->nb_rules++;
 	}

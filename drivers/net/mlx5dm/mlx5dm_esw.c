@@ -1278,10 +1278,7 @@ mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
 	}
 	mlx5dm_flow_build_init(&b);
 	rte_spinlock_lock(&fp->lock);
-	if (!fp->started || fp->quiescing)
-		ret = mlx5dm_flow_not_started(error);
-	else
-		ret = mlx5dm_flow_objs_begin(fp, spec, NULL, true, &b, error);
+	ret = mlx5dm_flow_objs_begin(fp, spec, NULL, true, &b, error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0) {

@@ -976,7 +976,10 @@ mlx5dm_flow_build_init(struct mlx5dm_flow_build *b)
 	b->shared_cnt = 0;
 	b->prepared = false;
 }
-/* 0 (the flow holds ct unless NULL) or -errno with error (nothing left). */
+/*
+ * 0 (the flow holds ct unless NULL) or -errno with error (nothing left);
+ * a listed (user) flow is refused unless the port runs and is not quiescing.
+ */
 int mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
 			   struct mlx5dm_flow_compiled *ct, bool listed,
 			   struct mlx5dm_flow_build *b, struct rte_flow_error *error);

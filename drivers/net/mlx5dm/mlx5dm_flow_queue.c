@@ -310,12 +310,6 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
 	} else if (tbl->attr.transfer) {
 		ret = priv->sh->esw_xlate->spec(dev, &tbl->attr, items, acts, tbl->spec, error);
-		/*
-		 * A stop (or start) waiting for operations between their phases lets no
-		 * new one begin (mlx5dm_flow_tmpl_jump_get() may have let fp->lock go).
-		 */
-		if (ret == 0 && (!fp->started || fp->quiescing))
-			ret = mlx5dm_flow_not_started(error);
 		if (ret == 0)
 			ret = mlx5dm_flow_objs_begin(fp, tbl->spec, anchor != NULL ? anchor :
 						     tbl->ct[0], true, &b, error);

@@ -330,6 +330,12 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	struct rte_flow *flow;
 	unsigned int i;
 
+	/*
+	 * A stop (or start) waiting for operations between their phases lets
+	 * no user rule begin (the caller may have let fp->lock go meanwhile).
+	 */
+	if (listed && (!fp->started || fp->quiescing))
+		return mlx5dm_flow_not_started(error);
 	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, b->shared_cnt,
 				  error);
 	if (flow == NULL)
@@ -623,8 +629,6 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 					       &ct, error);
 	else
 		ret = mlx5dm_flow_translate(xc, attr, items, actions, &spec, error);
-	if (ret == 0 && (!fp->started || fp->quiescing))
-		ret = mlx5dm_flow_not_started(error);
 	if (ret == 0)
 		ret = mlx5dm_flow_objs_begin(fp, &spec, ct, true, b, error);
 	if (ct != NULL)

@@ -140,3 +140,42 @@ ipv4_dst_template(uint16_t port)
 	assert_non_null(pt);
 	return pt;
 }
+
+struct rte_flow_actions_template *
+drop_template(uint16_t port)
+{
+	static const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	struct rte_flow_actions_template *at;
+	struct rte_flow_error err;
+
+	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
+	assert_non_null(at);
+	return at;
+}
+
+struct rte_flow *
+ipv4_dst_rule(uint16_t port, struct rte_flow_template_table *tbl, rte_be32_t dst)
+{
+	static const struct rte_flow_action drop[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_item_ipv4 ip = { .hdr = { .dst_addr = dst } };
+	const struct rte_flow_item rule[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
+		{ .type = RTE_FLOW_ITEM_TYPE_END },
+	};
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+	struct rte_flow *f;
+
+	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
+	assert_non_null(f);
+	assert_int_equal(pull_results(port, 0, &res, 1), 1);
+	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	return f;
+}

@@ -10,8 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_byteorder.h>
+
+struct rte_flow;
+struct rte_flow_actions_template;
 struct rte_flow_op_result;
 struct rte_flow_pattern_template;
+struct rte_flow_template_table;
 struct rte_mempool;
 
 /* rte_eal_init() as the tests run it (prog names the process); the pool, or NULL. */
@@ -36,5 +41,13 @@ unsigned int pull_results(uint16_t port, uint32_t queue, struct rte_flow_op_resu
 
 /* An ingress pattern template of port: eth / ipv4 matching the whole destination. */
 struct rte_flow_pattern_template *ipv4_dst_template(uint16_t port);
+/* An ingress actions template of port: DROP. */
+struct rte_flow_actions_template *drop_template(uint16_t port);
+/*
+ * The rule of tbl (of ipv4_dst_template() and drop_template()) to dst,
+ * created through flow queue 0: its result is pulled, a success.
+ */
+struct rte_flow *ipv4_dst_rule(uint16_t port, struct rte_flow_template_table *tbl,
+			       rte_be32_t dst);
 
 #endif /* _PMD_ENV_H_ */

@@ -297,24 +297,8 @@ frame_received(uint16_t port, uint8_t d)
 static struct rte_flow *
 drop_rule(uint16_t port, struct rte_flow_template_table *tbl, uint8_t d)
 {
-	const struct rte_flow_action drop[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_DROP }, { .type = RTE_FLOW_ACTION_TYPE_END },
-	};
-	const struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(0x0a000000 | d) };
-	const struct rte_flow_item rule[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_op_attr now = { .postpone = 0 };
-	struct rte_flow_op_result res;
-	struct rte_flow_error err;
-	struct rte_flow *f;
+	struct rte_flow *f = ipv4_dst_rule(port, tbl, rte_cpu_to_be_32(0x0a000000 | d));
 
-	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
-	assert_non_null(f);
-	assert_int_equal(pull_results(port, 0, &res, 1), 1);
-	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
 	assert_false(frame_received(port, d));
 	return f;
 }
@@ -339,7 +323,6 @@ drop_table_open_sized(struct drop_table *t, const char *name, uint32_t size)
 	const struct rte_flow_queue_attr qa = { .size = size };
 	const struct rte_flow_queue_attr *qas[] = { &qa };
 	const struct rte_flow_port_attr pa = { 0 };
-	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = 1024,
 	};
@@ -356,8 +339,7 @@ drop_table_open_sized(struct drop_table *t, const char *name, uint32_t size)
 	assert_int_equal(rte_flow_configure(t->port, &pa, 1, qas, &err), 0);
 	assert_int_equal(rte_eth_dev_start(t->port), 0);
 	t->pt = ipv4_dst_template(t->port);
-	t->at = rte_flow_actions_template_create(t->port, &ata, drop_actions, drop_actions, &err);
-	assert_non_null(t->at);
+	t->at = drop_template(t->port);
 	t->tbl = rte_flow_template_table_create(t->port, &ta, &t->pt, 1, &t->at, 1, &err);
 	assert_non_null(t->tbl);
 }

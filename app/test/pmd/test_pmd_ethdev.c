@@ -592,6 +592,19 @@ template_port(const char *devargs)
 	return port;
 }
 
+/* f destroyed through flow queue 0, done. */
+static void
+template_rule_destroy(uint16_t port, struct rte_flow *f)
+{
+	const struct rte_flow_op_attr now = { .postpone = 0 };
+	struct rte_flow_op_result res;
+	struct rte_flow_error err;
+
+	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
+	assert_int_equal(pull_results(port, 0, &res, 1), 1);
+	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+}
+
 /*
  * A template table whose rules cannot fit in the STE ICM the port has left
  * (64 MiB with log_steering_icm_size=26: a million rules of one 64-byte
@@ -604,22 +617,13 @@ template_port(const char *devargs)
 static void
 test_template_table_icm(void **state)
 {
-	struct rte_flow_item_ipv4 ip = { 0 };
-	const struct rte_flow_item rule[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 1, .ingress = 1 },
 		.nb_flows = 1u << 20,
 	};
-	const struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_pattern_template *pt;
 	struct rte_flow_actions_template *at;
 	struct rte_flow_template_table *tbl;
-	struct rte_flow_op_result res;
 	struct rte_flow_error err;
 	uint64_t icm0, matchers0, rules;
 	uint64_t unknown[8] = { 0 };
@@ -630,8 +634,7 @@ test_template_table_icm(void **state)
 	port = template_port("log_steering_icm_size=26");
 	assert_int_equal(rte_eth_dev_start(port), 0);
 	pt = ipv4_dst_template(port);
-	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
-	assert_non_null(at);
+	at = drop_template(port);
 	icm0 = xstat(port, "steer_icm_used_bytes");
 	matchers0 = xstat(port, "steer_matchers");
 	memset(&err, 0, sizeof(err));
@@ -645,11 +648,7 @@ test_template_table_icm(void **state)
 	ta.nb_flows = 1u << 16;
 	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
 	assert_non_null(tbl);
-	ip.hdr.dst_addr = RTE_BE32(0x0a000001);
-	f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
-	assert_non_null(f);
-	assert_int_equal(pull_results(port, 0, &res, 1), 1);
-	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	f = ipv4_dst_rule(port, tbl, RTE_BE32(0x0a000001));
 	rules = xstat(port, "steer_rules");
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), -EBUSY);
@@ -664,9 +663,7 @@ test_template_table_icm(void **state)
 	assert_int_equal(rte_flow_actions_template_destroy(port, (void *)unknown, &err), -EINVAL);
 	assert_int_equal(xstat(port, "steer_rules"), rules);
 	assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
-	assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
-	assert_int_equal(pull_results(port, 0, &res, 1), 1);
-	assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+	template_rule_destroy(port, f);
 	assert_int_equal(xstat(port, "steer_rules"), rules - 1);
 	/* A template of a table stays while the table does. */
 	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), -EBUSY);
@@ -686,22 +683,13 @@ test_template_table_icm(void **state)
 static void
 test_template_table_bound_at_start(void **state)
 {
-	struct rte_flow_item_ipv4 ip = { 0 };
-	const struct rte_flow_item rule[] = {
-		{ .type = RTE_FLOW_ITEM_TYPE_ETH },
-		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &ip },
-		{ .type = RTE_FLOW_ITEM_TYPE_END },
-	};
-	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 1, .ingress = 1 },
 		.nb_flows = 1u << 12,
 	};
-	const struct rte_flow_op_attr now = { .postpone = 0 };
 	struct rte_flow_pattern_template *pt;
 	struct rte_flow_actions_template *at;
 	struct rte_flow_template_table *tbl;
-	struct rte_flow_op_result res;
 	struct rte_flow_error err;
 	uint64_t matchers0, rules0;
 	unsigned int round;
@@ -715,8 +703,7 @@ test_template_table_bound_at_start(void **state)
 	matchers0 = xstat(port, "steer_matchers");
 	assert_int_equal(rte_eth_dev_stop(port), 0);
 	pt = ipv4_dst_template(port);
-	at = rte_flow_actions_template_create(port, &ata, drop, drop, &err);
-	assert_non_null(at);
+	at = drop_template(port);
 	tbl = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
 	assert_non_null(tbl);
 	for (round = 0; round < 2; round++) {
@@ -725,16 +712,10 @@ test_template_table_bound_at_start(void **state)
 		assert_int_equal(rte_eth_dev_start(port), 0);
 		assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
 		rules0 = xstat(port, "steer_rules");
-		ip.hdr.dst_addr = RTE_BE32(0x0a000001 + round);
-		f = rte_flow_async_create(port, 0, &now, tbl, rule, 0, drop, 0, NULL, &err);
-		assert_non_null(f);
-		assert_int_equal(pull_results(port, 0, &res, 1), 1);
-		assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+		f = ipv4_dst_rule(port, tbl, RTE_BE32(0x0a000001 + round));
 		assert_int_equal(xstat(port, "steer_matchers"), matchers0 + 1);
 		assert_int_equal(xstat(port, "steer_rules"), rules0 + 1);
-		assert_int_equal(rte_flow_async_destroy(port, 0, &now, f, NULL, &err), 0);
-		assert_int_equal(pull_results(port, 0, &res, 1), 1);
-		assert_int_equal(res.status, RTE_FLOW_OP_SUCCESS);
+		template_rule_destroy(port, f);
 		assert_int_equal(xstat(port, "steer_rules"), rules0);
 	}
 	assert_int_equal(rte_flow_template_table_destroy(port, tbl, &err), 0);

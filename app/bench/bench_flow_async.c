@@ -36,8 +36,15 @@
  * (/proc/thread-self/schedstat, the scheduler's own account): waiting for
  * a CPU (runnable, another task on it: the machine's load), on its CPU
  * (the driver's work, page faults included), or neither (a wait of its
- * own, or a vCPU the hypervisor did not run). Two more system calls per
- * create: the rates of such a run are not the figures to quote.
+ * own). A guest that is not told of the time its vCPU was not run (steal
+ * time 0 in /proc/stat) counts that time as on its CPU. Two more system
+ * calls per create: the rates of such a run are not the figures to quote.
+ *
+ * The floor of the worst create: after the insertions, an empty loop on
+ * every EAL lcore (both CPUs busy, as the lcores and the device model's
+ * thread keep them) reads the TSC for as long as the insertions took; its
+ * longest gap between two reads is a stall no code on that machine avoids
+ * (the hypervisor or the kernel took the CPU).
  *
  *   mlx5dm-bench-flow-async EAL_ARGS -- --rules N [--lcores 1,2] [--push 32]
  *                                      [--queue-size 1024] [--slow US]
@@ -103,6 +110,15 @@ struct slow_clock {
 };
 
 /* One lcore's share of a run. */
+/* One lcore's empty loop (the floor of the worst create). */
+struct bench_stall {
+	uint64_t cycles;		/**< How long to loop. */
+	uint64_t max;			/**< The longest gap between two TSC reads... */
+	uint64_t over;			/**< ...and the gaps over 1 ms. */
+};
+
+static struct bench_stall stalls[RTE_MAX_LCORE];
+
 struct bench_worker {
 	unsigned int queue;
 	uint32_t push;			/**< Operations between pushes. */
@@ -452,6 +468,44 @@ worker_hash(void *arg)
 	return 0;
 }
 
+static int
+worker_stall(void *arg)
+{
+	struct bench_stall *s = &stalls[rte_lcore_id()];
+	uint64_t ms = rte_get_tsc_hz() / 1000, prev, end, t;
+
+	(void)arg;
+	s->max = s->over = 0;
+	prev = rte_rdtsc();
+	end = prev + s->cycles;
+	while (prev < end) {
+		t = rte_rdtsc();
+		if (t - prev > s->max)
+			s->max = t - prev;
+		s->over += t - prev > ms;
+		prev = t;
+	}
+	return 0;
+}
+
+/* The empty loop on every EAL lcore for @p seconds: its longest gap (us), gaps over 1 ms. */
+static void
+stall_floor(double seconds, double *max_us, uint64_t *over)
+{
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore)
+		stalls[lcore].cycles = (uint64_t)(seconds * rte_get_tsc_hz());
+	rte_eal_mp_remote_launch(worker_stall, NULL, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+	*max_us = 0;
+	*over = 0;
+	RTE_LCORE_FOREACH(lcore) {
+		*max_us = RTE_MAX(*max_us, stalls[lcore].max * 1e6 / rte_get_tsc_hz());
+		*over += stalls[lcore].over;
+	}
+}
+
 /* Run fn on @p nb lcores (the main one last), each on its share; the slowest time. */
 static double
 run_on(unsigned int nb, lcore_function_t *fn)
@@ -484,6 +538,10 @@ struct bench_result {
 	double delete;
 	double p50, p99, p999, max;	/**< Microseconds. */
 	uint32_t worst;			/**< The rule of the slowest create. */
+	uint64_t over;			/**< Creates over 1 ms. */
+	double seconds;			/**< The insertions' time. */
+	double stall_max;		/**< The empty loop's longest gap, microseconds... */
+	uint64_t stall_over;		/**< ...and its gaps over 1 ms. */
 	uint64_t slow[SLOW_CAUSES];	/**< --slow: creates by cause... */
 	double slow_max[SLOW_CAUSES];	/**< ...and the slowest of each, microseconds. */
 	double calls;			/**< Creates per second of time inside the calls. */
@@ -630,6 +688,7 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		workers[i].slow_cycles = (uint32_t)slow;
 	}
 	t = run_on(nb, worker_flows);
+	r->seconds = t;
 	for (i = 0; i < nb; i++) {
 		unsigned int k;
 
@@ -671,7 +730,10 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		r->p50 = lat[(uint64_t)o->rules * 50 / 100] / hz;
 		r->p99 = lat[(uint64_t)o->rules * 99 / 100] / hz;
 		r->p999 = lat[(uint64_t)o->rules * 999 / 1000] / hz;
+		for (i = o->rules; i > 0 && lat[i - 1] > hz * 1000; i--)
+			r->over++;
 	}
+	stall_floor(r->seconds, &r->stall_max, &r->stall_over);
 	/* Each lcore destroys the rules it made, also after a failed insertion. */
 	created = calls;
 	for (i = 0; i < nb; i++) {
@@ -818,8 +880,11 @@ main(int argc, char **argv)
 	}
 	/* The first rules of a table make its matcher: say whether the worst was one of them. */
 	for (i = 0; i < o.nb_runs; i++) {
-		printf("%u lcore%s: the slowest create (%.1f us) was rule %u\n", o.lcores[i],
-		       o.lcores[i] > 1 ? "s" : "", r[i].max, r[i].worst);
+		printf("%u lcore%s: the slowest create (%.1f us) was rule %u, %" PRIu64 " over "
+		       "1000 us; an empty loop on every EAL lcore for as long (%.2f s): longest "
+		       "stall %.1f us, %" PRIu64 " over 1000 us\n", o.lcores[i],
+		       o.lcores[i] > 1 ? "s" : "", r[i].max, r[i].worst, r[i].over, r[i].seconds,
+		       r[i].stall_max, r[i].stall_over);
 		if (o.slow_us != 0) {
 			unsigned int k;
 

@@ -18,7 +18,10 @@
  * control[0..31] | tag[32..47] | mask[48..63] for legacy (BWC) entries and
  * control[0..31] | tag[32..63] for MATCH entries. mlx5dm_ste_to_hw() turns
  * a full-size shadow entry into the device image right before it is
- * written to ICM.
+ * written to ICM. BWC, in names here: the STE v1 entry formats 0 and 1,
+ * whose lookup hashes the tag bytes its 16-bit byte mask selects, named as
+ * rdma-core names them (DR_STE_V1_TYPE_BWC_BYTE/_DW in providers/mlx5/
+ * dr_ste_v1.c, ste_match_bwc_v1 in providers/mlx5/mlx5_ifc.h).
  *
  * Nothing here allocates memory, takes locks or talks to the device.
  */

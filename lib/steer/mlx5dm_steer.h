@@ -203,7 +203,7 @@ struct mlx5dm_rule *mlx5dm_rule_create(struct mlx5dm_matcher *matcher, uint16_t 
 struct mlx5dm_rule_prep {
 	struct mlx5dm_matcher *matcher;	/* NULL: nothing prepared, or used */
 	const void *root;		/* the last level's chain as predicted, or NULL */
-	uint32_t bwc;			/* its slot hash, before the table's mask */
+	uint32_t hash;			/* its slot hash, before the table's mask */
 	uint8_t ste[MLX5DM_RULE_PREP_BYTES];	/* the entries (match, then action) */
 };
 int mlx5dm_rule_prepare(struct mlx5dm_matcher *matcher, const uint8_t *value,

@@ -355,7 +355,7 @@ struct mlx5dm_rule_ctx {
 	struct mlx5dm_ste *l0;
 	/* The last level's chain as predicted (or NULL), and its slot hash. */
 	const struct mlx5dm_htbl *pf_head;
-	uint32_t pf_bwc;
+	uint32_t pf_hash;
 };
 
 /* Only what an operation reads before writing it: the write list and undo log stay as they are. */
@@ -546,8 +546,8 @@ mlx5dm_rule_prep_hint(struct mlx5dm_shard *sh, struct mlx5dm_rule_prep *prep)
 	if (head == NULL)
 		return;
 	prep->root = head->root;
-	prep->bwc = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
-	mlx5dm_htbl_slot_prefetch(head, prep->bwc & (head->num_entries - 1));
+	prep->hash = mlx5dm_ste_hash_bwc(tag, head->byte_mask);
+	mlx5dm_htbl_slot_prefetch(head, prep->hash & (head->num_entries - 1));
 }
 
 /*
@@ -571,14 +571,14 @@ mlx5dm_rule_prefetch_ctx(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule_prep *pr
 	if (prep->root != head->root)
 		mlx5dm_rule_prep_hint(rc->sh, prep);
 	rc->pf_head = head;
-	rc->pf_bwc = prep->bwc;
+	rc->pf_hash = prep->hash;
 	/*
 	 * An occupied slot: its chain is searched for the tag and the new
 	 * entry goes behind it; its first record (both lines: tag and links,
 	 * then the control bytes rewritten) is one more miss that could only
 	 * start once the slot head is known.
 	 */
-	first = mlx5dm_htbl_slot(head, rc->pf_bwc & (head->num_entries - 1));
+	first = mlx5dm_htbl_slot(head, rc->pf_hash & (head->num_entries - 1));
 	if (first != NULL) {
 		MLX5DM_PREFETCH(first);
 		MLX5DM_PREFETCH(&first->next_col);
@@ -708,7 +708,7 @@ mlx5dm_rule_walk(struct mlx5dm_rule_ctx *rc, struct mlx5dm_rule *rule, uint8_t *
 		 * an entry shared by many rules: the index answers in one probe.
 		 */
 		if (last) {
-			hash = head == rc->pf_head ? rc->pf_bwc :
+			hash = head == rc->pf_head ? rc->pf_hash :
 						     mlx5dm_ste_hash_bwc(tag, head->byte_mask);
 			found = mlx5dm_rule_chain_find(head, tag, hash);
 		} else {

@@ -126,7 +126,7 @@ dmac_hash(struct mlx5dm_matcher *m, uint64_t mac)
 	dmac_value(mac, v);
 	assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
 	assert_non_null(prep.root);
-	return prep.bwc;
+	return prep.hash;
 }
 
 static uint64_t

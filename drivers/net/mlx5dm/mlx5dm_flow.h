@@ -1054,9 +1054,6 @@ struct rte_flow *mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5d
 				       struct rte_flow_error *error);
 /* ENODEV: rules exist on a started port only. */
 int mlx5dm_flow_not_started(struct rte_flow_error *error);
-/* flow_engine=null: a listed handle with no rule behind it. */
-struct rte_flow *mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
-					      struct rte_flow_error *error);
 /*
  * flow is a live user flow of the port (O(1), see mlx5dm_flow_pool_owns()):
  * the default rule is the PMD's, not a handle the application may pass.

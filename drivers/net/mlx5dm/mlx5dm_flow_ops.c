@@ -86,10 +86,22 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 	if (mlx5dm_flow_null_check(attr, items, actions, error) < 0)
 		return NULL;
 	mlx5dm_flow_lock(&fp->lock);
-	if (!fp->started)
+	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
-	else
-		flow = mlx5dm_flow_objs_create_null(fp, attr->egress, error);
+		goto unlock;
+	}
+	/* A listed handle with no rule behind it. */
+	flow = mlx5dm_flow_pool_get(&fp->pool, 0);
+	if (flow == NULL) {
+		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				   "no memory for the flow");
+		goto unlock;
+	}
+	flow->dom = (uint8_t)attr->egress;
+	flow->listed = true;
+	fp->nb_listed++;
+	fp->st.flows++;
+unlock:
 	rte_spinlock_unlock(&fp->lock);
 	return flow;
 }

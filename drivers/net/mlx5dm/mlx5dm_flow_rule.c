@@ -650,23 +650,6 @@ mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 	return mlx5dm_flow_objs_finish(fp, &b, error);
 }
 
-struct rte_flow *
-mlx5dm_flow_objs_create_null(struct mlx5dm_flow_priv *fp, bool egress,
-			     struct rte_flow_error *error)
-{
-	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, 0);
-
-	if (flow == NULL) {
-		mlx5dm_flow_lib_err(error, ENOMEM, "no memory for the flow");
-		return NULL;
-	}
-	flow->dom = (uint8_t)egress;
-	flow->listed = true;
-	fp->nb_listed++;
-	fp->st.flows++;
-	return flow;
-}
-
 /* A flow the library kept whole or in part: destroy it again. */
 int
 mlx5dm_flow_remove_err(struct rte_flow *flow, int ret, struct rte_flow_error *error)

@@ -922,10 +922,10 @@ mlx5dm_flow_lock(rte_spinlock_t *l)
 	}
 }
 
-/* The calling thread's rule queue: its lcore's, else the shared one (locked till leave). */
-uint16_t mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp);
-void mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue);
-/* The same queue, and the lock to take around its use (NULL: the thread's own queue). */
+/*
+ * The calling thread's rule queue (its lcore's, else the shared one) and the
+ * lock to take around its use (NULL: the thread's own queue).
+ */
 static inline uint16_t
 mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
 {

@@ -98,7 +98,8 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	return n;
 }
 
-uint16_t
+/* The calling thread's rule queue: its lcore's, else the shared one (locked till leave). */
+static uint16_t
 mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
 {
 	rte_spinlock_t *lock;
@@ -109,7 +110,7 @@ mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
 	return q;
 }
 
-void
+static void
 mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
 {
 	if (queue == fp->port.any)

@@ -312,6 +312,14 @@ int mlx5dm_queue_resize(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t ops);
 
 /* Ring the doorbells of / wait for the writes queued on a queue. */
 int mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue);
+/*
+ * The doorbell batching of one queue, as mlx5dm_ctx_attr.doorbell_batch
+ * sets it for all: wqes 0 or 1 rings per operation, N once N WQEs wait;
+ * UINT32_MAX leaves the writes to mlx5dm_queue_flush() (and to the ring's
+ * need for room), as DPDK mlx5 HWS leaves a flow queue's postponed rules
+ * to rte_flow_push(). 0 or -EINVAL.
+ */
+int mlx5dm_queue_doorbell_batch(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t wqes);
 int mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue);
 
 /*

@@ -348,6 +348,7 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 		mlx5dm_spinlock_init(&ctx->queues[i].lock);
 		/* A size the caller chose is kept: rings grow from the default one only. */
 		ctx->queues[i].sized = attr->log_queue_wqebb != 0;
+		ctx->queues[i].db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 		ctx->queues[i].ring = mlx5dm_send_ring_create(&sattr);
 		if (ctx->queues[i].ring == NULL)
 			return -errno;
@@ -408,7 +409,6 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->dev = dev;
 	ctx->nb_queues = attr->nb_queues != 0 ? attr->nb_queues : 1;
 	ctx->allow_dup = attr->allow_duplicate_rules;
-	ctx->db_batch = attr->doorbell_batch > 1 ? attr->doorbell_batch : 1;
 	mlx5dm_spinlock_init(&ctx->lock);
 	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action));
 	LIST_INIT(&ctx->domains);
@@ -576,6 +576,20 @@ mlx5dm_queue_flush(struct mlx5dm_ctx *ctx, uint16_t queue)
 	ret = mlx5dm_send_flush(q->ring);
 	mlx5dm_spinlock_unlock(&q->lock);
 	return ret;
+}
+
+int
+mlx5dm_queue_doorbell_batch(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t wqes)
+{
+	struct mlx5dm_queue *q;
+
+	if (ctx == NULL || queue >= ctx->nb_queues)
+		return -EINVAL;
+	q = &ctx->queues[queue];
+	mlx5dm_spinlock_lock(&q->lock);
+	q->db_batch = wqes > 1 ? wqes : 1;
+	mlx5dm_spinlock_unlock(&q->lock);
+	return 0;
 }
 
 int

@@ -1108,7 +1108,7 @@ mlx5dm_htbl_l0_complete(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct
 	mlx5dm_spinlock_lock(&q->lock);
 	ret = mlx5dm_htbl_grown(m, q, h, NULL);
 	if (ret >= 0)
-		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(q->ring, q->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
 	return ret;
@@ -1124,7 +1124,6 @@ mlx5dm_htbl_l0_complete(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct
 static int
 mlx5dm_htbl_l0_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx5dm_defer *d)
 {
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl *h = m->first, *g;
 	bool start = m->grow_list == NULL;
 	int ret;
@@ -1138,7 +1137,7 @@ mlx5dm_htbl_l0_fill(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct mlx
 		ret = mlx5dm_htbl_fill(m, q, h, MLX5DM_HTBL_FILL_SLICE);
 	}
 	if (ret >= 0)
-		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(q->ring, q->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	if (start)
 		mlx5dm_matcher_unlock_all(m);
@@ -1158,7 +1157,6 @@ static bool
 mlx5dm_htbl_l0_help(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint16_t qi,
 		    struct mlx5dm_defer *d, int *ret)
 {
-	struct mlx5dm_ctx *ctx = m->tbl->dom->ctx;
 	struct mlx5dm_htbl_budget b = { .moved = 0 };
 	bool all = true;
 	unsigned int i;
@@ -1178,7 +1176,7 @@ mlx5dm_htbl_l0_help(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, uint16_t q
 		mlx5dm_spinlock_lock(&q->lock);
 		r = mlx5dm_htbl_l0_drain(sh, q, qi, &b, d);
 		if (r >= 0)
-			*ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+			*ret = mlx5dm_send_flush_batch(q->ring, q->db_batch);
 		mlx5dm_spinlock_unlock(&q->lock);
 		mlx5dm_spinlock_unlock(&sh->lock);
 		if (r < 0)
@@ -1223,7 +1221,7 @@ mlx5dm_htbl_l0_unchain(struct mlx5dm_matcher *m, struct mlx5dm_queue *q, struct 
 	if (empty)
 		ret = mlx5dm_htbl_unchain(m, q, m->first, m->first->chain_next, d);
 	if (ret >= 0)
-		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(q->ring, q->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
 	return ret;
@@ -1270,7 +1268,7 @@ mlx5dm_htbl_l0_grow(struct mlx5dm_matcher *m, uint16_t qi, struct mlx5dm_defer *
 			break;
 	}
 	if (ret >= 0)
-		ret = mlx5dm_send_flush_batch(q->ring, ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(q->ring, q->db_batch);
 	mlx5dm_spinlock_unlock(&q->lock);
 	mlx5dm_matcher_unlock_all(m);
 	if (ret >= 0 && i == m->nb_shards)

@@ -154,6 +154,7 @@ struct mlx5dm_queue {
 	int64_t n_rules;
 	uint64_t n_shard_busy;            /* its rule operations that found their shard locked */
 	uint64_t sq_full_waits;           /* the ring's when last looked at (mlx5dm_queue_grow()) */
+	uint32_t db_batch;                /* WQEs per doorbell (>= 1) */
 	bool sized;                       /* by mlx5dm_queue_resize(): never grown */
 };
 
@@ -179,7 +180,6 @@ struct mlx5dm_ctx {
 	struct mlx5dm_slab act_slab;          /* struct mlx5dm_action records (under lock) */
 	bool allow_dup;
 	bool res_ready;                       /* res initialised */
-	uint32_t db_batch;                    /* WQEs per rule-queue doorbell (>= 1) */
 	uint32_t queue_log_grown;             /* rule queues' rings grow up to 2^this WQEBBs */
 	LIST_HEAD(, mlx5dm_domain) domains;
 	uint64_t n_tables;

@@ -1041,7 +1041,7 @@ mlx5dm_rule_insert(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_acti
 	if (!grow0 && m->nb_shards > 1)
 		grow0 = mlx5dm_htbl_l0_due(rc.sh, false);
 	if (ret == 0)
-		ret = mlx5dm_send_flush_batch(rc.q->ring, ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.q->db_batch);
 	if (ret < 0 && mlx5dm_send_lost(rc.q->ring, end)) {
 		/*
 		 * The ring failed before the rule's last write executed: the
@@ -1250,7 +1250,7 @@ mlx5dm_rule_remove(struct mlx5dm_rule *rule, uint16_t queue, bool refuse)
 	for (i = 0; i < rule->nb_act_stes; i++)
 		mlx5dm_ste_rec_free(rc.sh, mlx5dm_rule_act_stes(rule)[i], &rc.d);
 	if (ret == 0)
-		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.ctx->db_batch);
+		ret = mlx5dm_send_flush_batch(rc.q->ring, rc.q->db_batch);
 	/*
 	 * The ring failed under the unlink: the rule is gone from the library
 	 * as if the ring had failed just after the call, not refused, as the

@@ -655,6 +655,13 @@ mlx5dm_queue_drain(struct mlx5dm_ctx *ctx, uint16_t queue)
 	return mlx5dm_queue_flush(ctx, queue);
 }
 
+int
+mlx5dm_queue_doorbell_batch(struct mlx5dm_ctx *ctx, uint16_t queue, uint32_t wqes)
+{
+	(void)wqes;
+	return mlx5dm_queue_flush(ctx, queue);
+}
+
 /* Nor does a queue fail: nothing is ever lost, nothing to bring back. */
 uint32_t
 mlx5dm_queue_pos(struct mlx5dm_ctx *ctx, uint16_t queue)

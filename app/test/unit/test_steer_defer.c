@@ -357,6 +357,55 @@ test_defer_threads(void **state)
 	senv_close(e);
 }
 
+/*
+ * One queue's batching (mlx5dm_queue_doorbell_batch()): queue 1 leaves its
+ * writes to the flush, queue 0 of the same context rings per rule; a rule
+ * of queue 1 steers only once flushed, or once the queue is back to one
+ * doorbell per rule and rings again. Bad arguments change nothing.
+ */
+static void
+test_defer_queue_batch(void **state)
+{
+	struct mlx5dm_ctx_attr a = { .nb_queues = 2 };
+	struct senv *e = senv_open_ex(&a, NULL);
+	struct mlx5dm_matcher *m = dmac_matcher(e);
+	struct mlx5dm_rule *r[4];
+	uint8_t v[MP_SIZE];
+	unsigned int k;
+
+	(void)state;
+	assert_int_equal(mlx5dm_queue_doorbell_batch(NULL, 1, UINT32_MAX), -EINVAL);
+	assert_int_equal(mlx5dm_queue_doorbell_batch(e->ctx, 2, UINT32_MAX), -EINVAL);
+	assert_int_equal(mlx5dm_queue_doorbell_batch(e->ctx, 1, UINT32_MAX), 0);
+	for (k = 0; k < 4; k++) {
+		memset(v, 0, sizeof(v));
+		mp_mac(v, MLX5DM_FTE(outer, dmac_47_16), DMAC_BASE + k);
+		r[k] = mlx5dm_rule_create(m, (uint16_t)(k % 2), v, 1, &e->to_q[1]);
+		assert_non_null(r[k]);
+	}
+	/* Queue 0's rules (keys 0 and 2) steer at once, queue 1's wait. */
+	assert_int_equal(dmac_send(e, 0), 1);
+	assert_int_equal(dmac_send(e, 1), RX_DROPPED);
+	assert_int_equal(dmac_send(e, 2), 1);
+	assert_int_equal(dmac_send(e, 3), RX_DROPPED);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 1), 0);
+	assert_int_equal(dmac_send(e, 1), 1);
+	assert_int_equal(dmac_send(e, 3), 1);
+	/* Unlinks wait the same way: key 3's rule steers until the flush. */
+	assert_int_equal(mlx5dm_rule_destroy(r[3], 1), 0);
+	assert_int_equal(dmac_send(e, 3), 1);
+	assert_int_equal(mlx5dm_queue_flush(e->ctx, 1), 0);
+	assert_int_equal(dmac_send(e, 3), RX_DROPPED);
+	/* Back to one doorbell per rule: the next write rings at once. */
+	assert_int_equal(mlx5dm_queue_doorbell_batch(e->ctx, 1, 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r[1], 1), 0);
+	assert_int_equal(dmac_send(e, 1), RX_DROPPED);
+	assert_int_equal(mlx5dm_rule_destroy(r[0], 0), 0);
+	assert_int_equal(mlx5dm_rule_destroy(r[2], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -366,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_defer_same_layout),
 		cmocka_unit_test(test_defer_faults),
 		cmocka_unit_test(test_defer_threads),
+		cmocka_unit_test(test_defer_queue_batch),
 	};
 
 	return cmocka_run_group_tests_name("steer_defer", tests, NULL, NULL);

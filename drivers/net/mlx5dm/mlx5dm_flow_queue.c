@@ -85,7 +85,9 @@ mlx5dm_flow_tq_steer(struct rte_eth_dev *dev)
  * Keep the result of a finished operation (room was checked). One that
  * wrote through rule queue lq of steer (NULL: none) keeps where its writes
  * end, and a creation its flow: should the rule queue fail before they
- * executed, the pull reports an error instead.
+ * executed, the pull reports an error instead. The writes of a postponed
+ * operation wait for rte_flow_push() (mlx5dm_flow_tq_rings()); the others
+ * go to the device now.
  */
 static void
 mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
@@ -104,8 +106,11 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
 	if (op->writes)
 		op->pos = mlx5dm_queue_pos(steer, lq);
 	tq->count++;
-	if (op_attr == NULL || !op_attr->postpone)
-		tq->pushed = tq->count;
+	if (op_attr != NULL && op_attr->postpone)
+		return;
+	tq->pushed = tq->count;
+	if (op->writes)
+		(void)mlx5dm_queue_flush(steer, lq);
 }
 
 /*
@@ -378,6 +383,13 @@ mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error 
 	if (tq == NULL)
 		return -rte_errno;
 	tq->pushed = tq->count;
+	/* A failed doorbell leaves the ring in error: the pull reports it. */
+	if (mlx5dm_flow_tq_steer(dev) != NULL) {
+		rte_spinlock_t *qlock;
+
+		(void)mlx5dm_queue_flush(mlx5dm_flow_tq_steer(dev),
+					 mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
+	}
 	mlx5dm_rules_ring(dev->data->dev_private);
 	return 0;
 }

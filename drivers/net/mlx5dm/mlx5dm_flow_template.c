@@ -172,8 +172,10 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
  * Size the send rings of the rule queues behind nb flow queues of attr's
  * sizes: flow queue q goes through rule queue rule_queue_tmpl + q %
  * nb_rule_queues_tmpl (mlx5dm_flow_queue.c), whose ring holds what every
- * flow queue it serves may have in flight, up to the largest ring.
- * 0 or -errno.
+ * flow queue it serves may have in flight, up to the largest ring. Its
+ * doorbell waits for rte_flow_push() (or a pull, or the ring's need for
+ * room): postponed operations reach the device in one batch, as DPDK mlx5
+ * HWS sends a flow queue's at the push. 0 or -errno.
  */
 static int
 mlx5dm_flow_tq_rings(struct mlx5dm_priv *priv, uint16_t nb,
@@ -191,6 +193,10 @@ mlx5dm_flow_tq_rings(struct mlx5dm_priv *priv, uint16_t nb,
 			ops += attr[q]->size;
 		ret = mlx5dm_queue_resize(priv->steer, (uint16_t)(priv->rule_queue_tmpl + i),
 					  RTE_MIN(ops, MLX5DM_QUEUE_MAX_OPS));
+		if (ret == 0)
+			ret = mlx5dm_queue_doorbell_batch(priv->steer,
+							  (uint16_t)(priv->rule_queue_tmpl + i),
+							  UINT32_MAX);
 		if (ret < 0)
 			return ret;
 	}

@@ -55,7 +55,7 @@ struct mlx5dm_send_attr {
 	uint32_t pdn;                 /* its PRM number (mlx5dv_init_obj MLX5DV_OBJ_PD) */
 	struct mlx5dv_devx_uar *uar;  /* doorbell page; NULL: the ring allocates one */
 	uint32_t log_sq_wqebb;        /* SQ size, log2 of 64-byte WQEBBs; 0: the default */
-	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 16 */
+	uint32_t signal_th;           /* request a CQE every N WQEs; 0: 64 */
 	/* Waits fail after this long without a CQE, wall and CPU time; 0: 5000. */
 	uint32_t stall_ms;
 	uint32_t data_buf_size;       /* staging for writes > 64 B; 0: 1 MiB */

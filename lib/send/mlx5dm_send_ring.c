@@ -333,7 +333,7 @@ mlx5dm_send_queues_create(const struct mlx5dm_send_attr *attr,
 	 * as many CQEs as the SQ holds WQEs (one WQEBB at least each).
 	 */
 	queues->log_ncqe = queues->log_nbb;
-	queues->signal_th = attr->signal_th != 0 ? attr->signal_th : 16;
+	queues->signal_th = attr->signal_th != 0 ? attr->signal_th : 64;
 	queues->stall_ns = (uint64_t)(attr->stall_ms != 0 ? attr->stall_ms : 5000) * 1000000;
 	/* Keep a requested CQE always in flight when the SQ is full (WQEs <= 2 WQEBBs). */
 	if (queues->signal_th > nbb / 4)

@@ -115,16 +115,6 @@ struct slow_clock {
 	uint64_t wait;
 };
 
-/* One lcore's share of a run. */
-static double
-cpu_now(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One lcore's empty loop (the floor of the worst create). */
 struct bench_stall {
 	uint64_t cycles;		/**< How long to loop. */
@@ -134,6 +124,7 @@ struct bench_stall {
 
 static struct bench_stall stalls[RTE_MAX_LCORE];
 
+/* One lcore's share of a run. */
 struct bench_worker {
 	unsigned int queue;
 	uint32_t push;			/**< Operations between pushes. */
@@ -410,7 +401,7 @@ worker_flows(void *arg)
 
 	w->schedstat = w->slow_cycles != 0 && !w->destroy ?
 		       open("/proc/thread-self/schedstat", O_RDONLY) : -1;
-	w->cpu_seconds = -cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	w->cpu_seconds = -clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 	start = now();
 	for (i = 0; i < w->n && w->error[0] == '\0'; i++) {
 		if (w->destroy) {
@@ -456,7 +447,7 @@ worker_flows(void *arg)
 	if (w->error[0] == '\0')
 		push_pull(w, &inflight, 0);
 	w->seconds = now() - start;
-	w->cpu_seconds += cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	w->cpu_seconds += clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 	if (w->schedstat >= 0)
 		close(w->schedstat);
 	return 0;
@@ -706,9 +697,9 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		workers[i].table = table;
 		workers[i].slow_cycles = (uint32_t)slow;
 	}
-	cpu = -cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	cpu = -clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	t = run_on(nb, worker_flows);
-	cpu += cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	cpu += clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	r->seconds = t;
 	for (i = 0; i < nb; i++)
 		lcore_cpu += workers[i].cpu_seconds;

@@ -6,7 +6,7 @@
 #define _BENCH_KEY_H_
 
 /*
- * What the benchmarks share: the wall clock, and the 5-tuple of rule i,
+ * What the benchmarks share: the clocks, and the 5-tuple of rule i,
  * keyed the same way by a rule and by the rte_hash floor of its run.
  */
 
@@ -21,13 +21,20 @@ struct bench_key {
 	uint16_t dport;
 };
 
+/* Seconds of a clock: the wall's (now()), or a thread's or the process's CPU time. */
 static inline double
-now(void)
+clock_seconds(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double
+now(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
 }
 
 static inline void

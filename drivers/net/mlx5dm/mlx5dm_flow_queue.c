@@ -379,17 +379,15 @@ mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error 
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
+	struct mlx5dm_ctx *steer = mlx5dm_flow_tq_steer(dev);
+	rte_spinlock_t *qlock;
 
 	if (tq == NULL)
 		return -rte_errno;
 	tq->pushed = tq->count;
 	/* A failed doorbell leaves the ring in error: the pull reports it. */
-	if (mlx5dm_flow_tq_steer(dev) != NULL) {
-		rte_spinlock_t *qlock;
-
-		(void)mlx5dm_queue_flush(mlx5dm_flow_tq_steer(dev),
-					 mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
-	}
+	if (steer != NULL)
+		(void)mlx5dm_queue_flush(steer, mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
 	mlx5dm_rules_ring(dev->data->dev_private);
 	return 0;
 }

@@ -922,6 +922,21 @@ mlx5dm_flow_lock(rte_spinlock_t *l)
 	}
 }
 
+/* The lock of a rule queue (mlx5dm_flow_queue_of()), if it has one. */
+static inline void
+mlx5dm_flow_queue_lock(rte_spinlock_t *qlock)
+{
+	if (qlock != NULL)
+		mlx5dm_flow_lock(qlock);
+}
+
+static inline void
+mlx5dm_flow_queue_unlock(rte_spinlock_t *qlock)
+{
+	if (qlock != NULL)
+		rte_spinlock_unlock(qlock);
+}
+
 /*
  * The calling thread's rule queue (its lcore's, else the shared one) and the
  * lock to take around its use (NULL: the thread's own queue).

@@ -93,8 +93,7 @@ mlx5dm_flow_null_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr 
 	/* A listed handle with no rule behind it. */
 	flow = mlx5dm_flow_pool_get(&fp->pool, 0);
 	if (flow == NULL) {
-		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no memory for the flow");
+		mlx5dm_flow_tmpl_err(error, ENOMEM, "no memory for the flow");
 		goto unlock;
 	}
 	flow->dom = (uint8_t)attr->egress;
@@ -131,11 +130,9 @@ mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	struct rte_flow *flow;
 	int ret;
 
-	if (qlock != NULL)
-		mlx5dm_flow_lock(qlock);
+	mlx5dm_flow_queue_lock(qlock);
 	ret = mlx5dm_flow_objs_insert(fp, b, queue, error);
-	if (qlock != NULL)
-		rte_spinlock_unlock(qlock);
+	mlx5dm_flow_queue_unlock(qlock);
 	if (ret == 0)
 		mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_flow_lock(&fp->lock);
@@ -152,11 +149,9 @@ mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 static void
 mlx5dm_flow_sync_recover(struct mlx5dm_flow_priv *fp, uint16_t queue, rte_spinlock_t *qlock)
 {
-	if (qlock != NULL)
-		mlx5dm_flow_lock(qlock);
+	mlx5dm_flow_queue_lock(qlock);
 	(void)mlx5dm_flow_queue_recover(fp, queue);
-	if (qlock != NULL)
-		rte_spinlock_unlock(qlock);
+	mlx5dm_flow_queue_unlock(qlock);
 }
 
 static struct rte_flow *
@@ -216,11 +211,9 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	/* Unlisted: no other call finds the handle while its rules go unlocked. */
 	mlx5dm_flow_objs_unlist(fp, flow);
 	rte_spinlock_unlock(&fp->lock);
-	if (qlock != NULL)
-		mlx5dm_flow_lock(qlock);
+	mlx5dm_flow_queue_lock(qlock);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
-	if (qlock != NULL)
-		rte_spinlock_unlock(qlock);
+	mlx5dm_flow_queue_unlock(qlock);
 	mlx5dm_rules_posted(dev->data->dev_private);
 	mlx5dm_flow_lock(&fp->lock);
 	if (ret < 0) {
@@ -242,7 +235,6 @@ static int
 mlx5dm_flow_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-
 	rte_spinlock_t *qlock;
 	uint16_t queue;
 	int ret;
@@ -285,8 +277,7 @@ mlx5dm_flow_query(struct rte_eth_dev *dev, struct rte_flow *flow,
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
 					  "only COUNT can be queried");
 	if (data == NULL)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "no query result buffer");
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "no query result buffer");
 	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_rules_ring(dev->data->dev_private);
 	if (!mlx5dm_flow_objs_owns(fp, flow))
@@ -364,12 +355,13 @@ mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		mlx5dm_flow_objs_flush(fp, NULL);
 	mlx5dm_flow_tmpl_stop(fp);
 	mlx5dm_flow_objs_stop(fp);
-	if (port != NULL)
+	if (port != NULL) {
 		ret = mlx5dm_flow_objs_start(fp, port);
-	if (port != NULL && ret == 0 && !priv->isolated) {
-		ret = mlx5dm_flow_default_create(dev, fp, error);
-		if (ret < 0)
-			mlx5dm_flow_objs_stop(fp);
+		if (ret == 0 && !priv->isolated) {
+			ret = mlx5dm_flow_default_create(dev, fp, error);
+			if (ret < 0)
+				mlx5dm_flow_objs_stop(fp);
+		}
 	}
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
@@ -389,8 +381,8 @@ mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *err
 		return mlx5dm_flow_nomem(error);
 	mlx5dm_flow_lock(&fp->lock);
 	if (fp->nb_listed != 0) {
-		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					 "isolated mode can only change while no flows exist");
+		ret = mlx5dm_flow_tmpl_err(error, EBUSY,
+					   "isolated mode can only change while no flows exist");
 		goto unlock;
 	}
 	if (fp->started && !!set != priv->isolated) {
@@ -433,13 +425,11 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		ret = mlx5dm_flow_dump_flow(fp, flow, file);
 		rte_spinlock_unlock(&fp->lock);
 		if (ret < 0)
-			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-						  NULL, "flow dump failed");
+			return mlx5dm_flow_tmpl_err(error, -ret, "flow dump failed");
 		return 0;
 	}
 	if (priv->dom_rx == NULL || priv->dom_tx == NULL)
-		return rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "the port has no steering domains");
+		return mlx5dm_flow_tmpl_err(error, ENODEV, "the port has no steering domains");
 	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_rules_ring(priv);
 	/* PMD records first, as DPDK's mlx5 writes them: parsers print a domain as they end it. */
@@ -450,8 +440,7 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 		ret = mlx5dm_domain_dump(priv->dom_tx, file);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: domain dump failed");
+		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: domain dump failed");
 	return 0;
 }
 
@@ -495,8 +484,7 @@ mlx5dm_flow_rqn(void *arg, uint16_t queue, uint32_t *rqn)
 
 	/* A representor's NIC rules are its manager's flows (mlx5dm_esw.c). */
 	if (queue >= MLX5DM_MAX_QUEUES)
-		return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate->rqn(dev,
-			queue, rqn);
+		return mlx5dm_flow_tmpl_xlate(dev)->rqn(dev, queue, rqn);
 	return mlx5dm_rxq_rqn(dev, queue, rqn);
 }
 

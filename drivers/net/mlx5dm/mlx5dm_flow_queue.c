@@ -12,9 +12,7 @@
  * released under fp->lock, inserted or deleted without it); its result
  * waits in the flow queue's ring, which only the lcore owning the queue
  * touches, until a pull finds the writes executed (each result remembers
- * where its writes end on the rule queue). Flow queue q has library rule
- * queue port.tmpl + q % port.nb_tmpl, shared under a lock of the template
- * state when rte_flow_configure() asked for more flow queues than that.
+ * where its writes end on the rule queue).
  */
 
 #include <errno.h>
@@ -44,14 +42,13 @@ mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
 		return NULL;
 	}
 	if (fp->tmpl == NULL || queue >= fp->tmpl->nb_queues) {
-		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "no such flow queue: see rte_flow_configure()");
+		mlx5dm_flow_tmpl_err(error, EINVAL, "no such flow queue: see rte_flow_configure()");
 		return NULL;
 	}
 	tq = &fp->tmpl->tq[queue];
 	if (!any && tq->count >= tq->size) {
-		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "the flow queue is full: pull its results first");
+		mlx5dm_flow_tmpl_err(error, EAGAIN,
+				     "the flow queue is full: pull its results first");
 		return NULL;
 	}
 	return tq;
@@ -74,20 +71,11 @@ mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_
 	return (uint16_t)(port->tmpl + i);
 }
 
-/* The port's steering context (NULL on the handle-only flow engine). */
-static struct mlx5dm_ctx *
-mlx5dm_flow_tq_steer(struct rte_eth_dev *dev)
-{
-	return ((struct mlx5dm_priv *)dev->data->dev_private)->steer;
-}
-
 /*
  * Keep the result of a finished operation (room was checked). One that
  * wrote through rule queue lq of steer (NULL: none) keeps where its writes
  * end, and a creation its flow: should the rule queue fail before they
- * executed, the pull reports an error instead. The writes of a postponed
- * operation wait for rte_flow_push() (mlx5dm_flow_tq_rings()); the others
- * go to the device now.
+ * executed, the pull reports an error instead.
  */
 static void
 mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
@@ -188,9 +176,10 @@ static __rte_noinline void
 mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		       struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_queue_progress p;
 
-	if (rte_errno != EIO || tq->count != 0 || mlx5dm_flow_tq_steer(dev) == NULL)
+	if (rte_errno != EIO || tq->count != 0 || priv->steer == NULL)
 		return;
 	(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
 	rte_errno = EIO;
@@ -332,8 +321,7 @@ unlock:
 	if (ret >= 0) {
 		flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 		if (flow != NULL) {
-			mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq,
-					    flow);
+			mlx5dm_flow_tq_done(tq, op_attr, user_data, priv->steer, lq, flow);
 			return flow;
 		}
 		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
@@ -356,6 +344,7 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 			  const struct rte_flow_op_attr *op_attr, struct rte_flow *flow,
 			  void *user_data, struct rte_flow_error *error)
 {
+	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	rte_spinlock_t *qlock;
@@ -370,7 +359,7 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	if (ret < 0)
 		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
 	else
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, mlx5dm_flow_tq_steer(dev), lq, NULL);
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, priv->steer, lq, NULL);
 	return ret;
 }
 
@@ -379,7 +368,7 @@ mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error 
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
-	struct mlx5dm_ctx *steer = mlx5dm_flow_tq_steer(dev);
+	struct mlx5dm_ctx *steer = ((struct mlx5dm_priv *)dev->data->dev_private)->steer;
 	rte_spinlock_t *qlock;
 
 	if (tq == NULL)
@@ -417,14 +406,11 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 		uint16_t lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 
 		ret = mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
-		if (ret == -ETIMEDOUT)
-			return rte_flow_error_set(error, ETIMEDOUT,
-						  RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-						  "steering library: the failed rule queue is "
-						  "not flushed yet; pull again");
 		if (ret < 0)
-			return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
-						  NULL, "steering library: the rule queue failed");
+			return mlx5dm_flow_tmpl_err(error, -ret, ret == -ETIMEDOUT ?
+						    "steering library: the failed rule queue is "
+						    "not flushed yet; pull again" :
+						    "steering library: the rule queue failed");
 		n = mlx5dm_flow_tq_ready(tq, n, &p);
 	}
 	for (i = 0; i < n; i++) {
@@ -475,8 +461,7 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	ret = mlx5dm_flow_cnt_alloc(fp, h->transfer ? MLX5DM_FLOW_DOM_FDB : h->egress, &h->cnt);
 	if (ret < 0) {
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-				   "steering library: counter allocation failed");
+		mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter allocation failed");
 		goto fail;
 	}
 	LIST_INSERT_HEAD(&fp->tmpl->handles, h, next);
@@ -535,8 +520,7 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	if (tq == NULL)
 		return -rte_errno;
 	if (q == NULL)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "no query result buffer");
+		return mlx5dm_flow_tmpl_err(error, EINVAL, "no query result buffer");
 	mlx5dm_flow_lock(&fp->lock);
 	/* What the device counted: the rules' writes are in, the counters read now. */
 	mlx5dm_rules_ring(dev->data->dev_private);
@@ -547,8 +531,7 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	ret = mlx5dm_flow_cnt_query(fp, h->cnt, q->reset, &hits, &bytes);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
-		return rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "steering library: counter query failed");
+		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter query failed");
 	q->hits = hits;
 	q->bytes = bytes;
 	q->hits_set = 1;

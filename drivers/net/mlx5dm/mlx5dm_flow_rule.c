@@ -105,8 +105,7 @@ mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
 	rte_spinlock_t *lock;
 	uint16_t q = mlx5dm_flow_queue_of(fp, &lock);
 
-	if (lock != NULL)
-		mlx5dm_flow_lock(lock);
+	mlx5dm_flow_queue_lock(lock);
 	return q;
 }
 

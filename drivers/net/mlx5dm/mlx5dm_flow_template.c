@@ -25,12 +25,6 @@
 /* A masked field's example value, what masks are compared with (larger than any item or conf). */
 static const uint8_t mlx5dm_flow_tmpl_zero[256];
 
-static int
-mlx5dm_flow_tmpl_err(struct rte_flow_error *error, int err, const char *msg)
-{
-	return rte_flow_error_set(error, err, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, msg);
-}
-
 /* The port's template state; NULL (and error set) before rte_flow_configure(). */
 static struct mlx5dm_flow_tmpl *
 mlx5dm_flow_tmpl_get(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error)
@@ -57,13 +51,6 @@ mlx5dm_flow_tmpl_transfer_ok(struct rte_eth_dev *dev, struct rte_flow_error *err
 	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
 				  "transfer (FDB) templates need an E-Switch: the manager of a "
 				  "vdev with representor=vf[...] (rte_flow_pick_transfer_proxy())");
-}
-
-/* The transfer translation of a port mlx5dm_flow_tmpl_transfer_ok() took. */
-static inline const struct mlx5dm_esw_xlate *
-mlx5dm_flow_tmpl_xlate(struct rte_eth_dev *dev)
-{
-	return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate;
 }
 
 /* The items naming a port of the switch (transfer rules only). */
@@ -475,7 +462,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
 	struct rte_flow_actions_template *at;
 	unsigned int i, nb;
-	int size, msize;
+	int size;
 
 	if (t == NULL)
 		return NULL;
@@ -520,19 +507,13 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	size = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, actions, error);
 	if (size < 0)
 		return NULL;
-	msize = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, masks, error);
-	if (msize < 0)
-		return NULL;
-	size = RTE_ALIGN_CEIL(size, sizeof(void *));
-	at = mlx5dm_zmalloc(sizeof(*at) + (size_t)size + (size_t)msize);
+	at = mlx5dm_zmalloc(sizeof(*at) + (size_t)size);
 	if (at == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
 	}
 	at->actions = (struct rte_flow_action *)(at + 1);
-	at->masks = (struct rte_flow_action *)((uint8_t *)at->actions + size);
-	if (rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->actions, size, actions, error) < 0 ||
-	    rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->masks, msize, masks, error) < 0) {
+	if (rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->actions, size, actions, error) < 0) {
 		mlx5dm_free(at);
 		return NULL;
 	}
@@ -652,24 +633,23 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
  */
 static int
 mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
-				  const struct rte_flow_actions_template *at,
+				  const struct rte_flow_template_table *tbl, uint8_t ai,
 				  struct rte_flow_item *items, struct rte_flow_action *actions,
-				  const struct rte_flow_attr *attr, struct mlx5dm_flow_spec *spec,
-				  struct rte_flow_error *error)
+				  struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_ethdev ieth = { .port_id = dev->data->port_id };
 	const struct rte_flow_item_port_id iid = { .id = dev->data->port_id };
 	const struct rte_flow_action_ethdev aeth = { .port_id = dev->data->port_id };
 	const struct rte_flow_action_port_id aid = { .id = dev->data->port_id };
-	const struct rte_flow_action_jump ajump = { .group = attr->group + 1 };
+	const struct rte_flow_action_jump ajump = { .group = tbl->attr.group + 1 };
 	unsigned int i;
 
 	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
 		if (mlx5dm_flow_tmpl_port_item(items[i].type))
 			items[i].spec = items[i].type == RTE_FLOW_ITEM_TYPE_PORT_ID ?
 					(const void *)&iid : (const void *)&ieth;
-	for (i = 0; i < at->nb; i++) {
-		if (at->fixed & (1u << i))
+	for (i = 0; i < tbl->at[ai]->nb; i++) {
+		if (tbl->at[ai]->fixed & (1u << i))
 			continue;
 		if (actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_ID)
 			actions[i].conf = &aid;
@@ -679,7 +659,7 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP)
 			actions[i].conf = &ajump;
 	}
-	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, attr, items, actions, spec, error);
+	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, &tbl->attr, items, actions, spec, error);
 }
 
 static struct mlx5dm_flow_compiled *
@@ -836,8 +816,7 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	if (ret < 0)
 		return ret;
 	if (tbl->attr.transfer)
-		return mlx5dm_flow_tmpl_transfer_example(dev, tbl->at[ai], items, actions,
-							 &tbl->attr, spec, error);
+		return mlx5dm_flow_tmpl_transfer_example(dev, tbl, ai, items, actions, spec, error);
 	return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr, items,
 				   actions, tbl->at[ai]->fixed, spec, error);
 }
@@ -1017,7 +996,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct rte_flow_template_table *tbl;
 	struct mlx5dm_flow_spec *spec;
-	unsigned int i, j;
+	unsigned int i, j, nb_ct;
 	int ret = 0;
 
 	if (t == NULL)
@@ -1057,14 +1036,10 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	tbl->attr = attr->flow_attr;
 	tbl->nb_flows = attr->nb_flows;
 	rte_spinlock_lock(&fp->lock);
-	/*
-	 * A transfer table's rules are translated whole (mlx5dm_esw_flow_spec()):
-	 * no template, one they hold.
-	 */
-	while (tbl->nb_ct < (tbl->attr.transfer ? 1 : nb_pt * nb_at) &&
-	       (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
+	nb_ct = tbl->attr.transfer ? 1 : nb_pt * nb_at;
+	while (tbl->nb_ct < nb_ct && (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
 		tbl->ct[tbl->nb_ct++]->owned = true;
-	if (tbl->nb_ct < (tbl->attr.transfer ? 1 : nb_pt * nb_at))
+	if (tbl->nb_ct < nb_ct)
 		ret = mlx5dm_flow_tmpl_err(error, errno, "template table: no memory (or no id "
 					   "left) for its compiled templates");
 	for (i = 0; i < nb_pt; i++) {
@@ -1081,10 +1056,6 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 						   "template is of the other direction (a "
 						   "transfer table takes transfer templates only)");
 	}
-	/*
-	 * Every pair of templates must make rules: the example of each is
-	 * translated once, and its template compiled from it.
-	 */
 	for (i = 0; ret == 0 && i < nb_pt; i++)
 		for (j = 0; ret == 0 && j < nb_at; j++)
 			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)i, (uint8_t)j, spec,

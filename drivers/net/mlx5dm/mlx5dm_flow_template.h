@@ -50,7 +50,6 @@ struct rte_flow_actions_template {
 	struct mlx5dm_flow_tmpl_head h;
 	uint16_t nb;                    /* actions, END excluded */
 	struct rte_flow_action *actions; /* copies */
-	struct rte_flow_action *masks;
 	uint32_t fixed;                 /* bit i: action i is masked (its configuration fixed) */
 	int8_t jump;                    /* transfer: the JUMP left to the rule (-1: none) */
 };
@@ -146,6 +145,11 @@ mlx5dm_flow_port_fp(struct rte_eth_dev *dev)
 	return MLX5DM_LIKELY(fp != NULL) ? fp : mlx5dm_flow_port_fp_new(priv);
 }
 int mlx5dm_flow_nomem(struct rte_flow_error *error);
+static inline int
+mlx5dm_flow_tmpl_err(struct rte_flow_error *error, int err, const char *msg)
+{
+	return rte_flow_error_set(error, err, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL, msg);
+}
 
 /* mlx5dm_flow_ops.c: destroy a handle on queue (under qlock unless NULL), either API. */
 int mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
@@ -184,6 +188,12 @@ struct mlx5dm_esw_xlate {
 	/* The RQ number of a representor's queue of the manager dev (MLX5DM_ESW_REP_QUEUE()). */
 	int (*rqn)(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 };
+/* The port's transfer translation (NULL: no E-Switch). */
+static inline const struct mlx5dm_esw_xlate *
+mlx5dm_flow_tmpl_xlate(struct rte_eth_dev *dev)
+{
+	return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate;
+}
 /*
  * mlx5dm_flow_template.c: the jump anchor of tbl's rules to group
  * (fp->lock held), made with the group's tail if there is none: fp->lock

@@ -88,6 +88,8 @@ enum {
 #define MLX5DM_FLOW_L_L4 \
 	(MLX5DM_FLOW_L_TCP | MLX5DM_FLOW_L_UDP | MLX5DM_FLOW_L_ICMP | MLX5DM_FLOW_L_ICMP6)
 #define MLX5DM_FLOW_INNER(f) ((uint64_t)(f) << 16)
+/* Match field f of the inner (in) or outer headers. */
+#define MLX5DM_FLOW_IO(in, f) ((in) ? MLX5DM_FTE(inner, f) : MLX5DM_FTE(outer, f))
 /* Level-independent. */
 #define MLX5DM_FLOW_L_VXLAN (1ull << 32)
 #define MLX5DM_FLOW_L_GRE (1ull << 33)
@@ -234,7 +236,6 @@ const char *mlx5dm_flow_named_msg(bool action, int type, const char *msg);
 /* The mask / value of sub-rule i (spec mask plus its extra match), copied. */
 void mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
 			   uint8_t *value, uint8_t *criteria);
-
 
 /* Matcher priority of sub-rule i (an FDB rule's is its rte_flow priority, as esw.c's). */
 static inline uint16_t
@@ -404,16 +405,7 @@ struct mlx5dm_flow_kobj {
 	const uint8_t *key;
 };
 
-/*
- * mlx5dm_flow_compile.c: compiled templates (a template table's pair of
- * templates, or the implicit template of a synchronous rule's shape),
- * made once from the translation of the template's example: which spec
- * bits of which item go where in the match value (the setters), which
- * action values are the rule's, and the result every rule of the template
- * shares but for them. A template whose translation reads a value (an
- * item hook, a field written twice, an action it cannot set) translates
- * each of its rules instead.
- */
+/* mlx5dm_flow_compile.c: compiled templates (what they are: see there). */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern compiled (END excluded) */
 #define MLX5DM_FLOW_CT_COPIES 16u       /* spec fields copied per pattern, at most */
@@ -424,10 +416,6 @@ struct mlx5dm_flow_kobj {
 #define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
 			       MLX5DM_FLOW_CT_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + 4u + \
 			       MLX5DM_FLOW_CT_ACTIONS * 4u)
-/* Templates of a port at most (ids in the rules' handles, 0: none). */
-#define MLX5DM_FLOW_CT_IDS 4096u
-
-struct mlx5dm_flow_item_def;
 
 /* One field copied from an item's spec into the match value. */
 struct mlx5dm_flow_ct_copy {
@@ -614,7 +602,6 @@ mlx5dm_flow_kcache_unref(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
  * million MARK ids are not a million heap allocations. Larger: the heap.
  */
 #define MLX5DM_FLOW_OBJ_CLASSES 7u
-#define MLX5DM_FLOW_OBJ_HEAP 0xffu
 
 /* Live object counts (tests and debugging). */
 struct mlx5dm_flow_stats {

@@ -270,6 +270,9 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 
 /* ---- shared actions ---- */
 
+/* The class of an object too large for the slabs: from the heap. */
+#define MLX5DM_FLOW_OBJ_HEAP 0xffu
+
 void *
 mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls)
 {

@@ -3,15 +3,21 @@
  */
 
 /*
- * Compiled templates (mlx5dm_flow.h), as DPDK mlx5 HWS makes its tag
- * setters once per matcher (drivers/net/mlx5/hws/mlx5dr_definer.c,
- * mlx5dr_definer_create_tag()). The setters are exact because the
- * example's walk wrote each copied field once, under its mask, and read
- * no spec bit besides (no item hook, no contradiction check, no match
- * value read: mlx5dm_flow_match_value() pins the field): whatever the
- * values, the walk does the same, so a rule's result is the example's
- * with its own bits in the copied fields. Ranges (`last`) are not
- * compiled.
+ * Compiled templates: a template table's pair of templates, or the
+ * implicit template of a synchronous rule's shape, made once from the
+ * translation of the template's example: which spec bits of which item go
+ * where in the match value (the setters), which action values are the
+ * rule's, and the result every rule of the template shares but for them,
+ * as DPDK mlx5 HWS makes its tag setters once per matcher
+ * (drivers/net/mlx5/hws/mlx5dr_definer.c, mlx5dr_definer_create_tag()).
+ * The setters are exact because the example's walk wrote each copied
+ * field once, under its mask, and read no spec bit besides (no item hook,
+ * no contradiction check, no match value read: mlx5dm_flow_match_value()
+ * pins the field): whatever the values, the walk does the same, so a
+ * rule's result is the example's with its own bits in the copied fields.
+ * A template whose walk reads a value (an item hook, a field written
+ * twice, an action it cannot set) translates each of its rules instead.
+ * Ranges (`last`) are not compiled.
  */
 
 #include <string.h>
@@ -314,8 +320,7 @@ mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID)
 			continue;
 		def = mlx5dm_flow_item_def_get(it->type);
-		if (def == NULL || def->size > MLX5DM_FLOW_ITEM_MAX_SIZE ||
-		    (it->mask == NULL && def->default_mask == NULL))
+		if (def == NULL || def->size > MLX5DM_FLOW_ITEM_MAX_SIZE)
 			return 0;
 		*k++ = (uint8_t)((it->spec != NULL) | (it->mask != NULL) << 1);
 		if (it->spec != NULL)

@@ -18,7 +18,6 @@
 
 #include "mlx5dm_flow.h"
 
-#define MLX5DM_FLOW_VXLAN_PORT 4789
 #define MLX5DM_FLOW_ENCAP_DECISION 34u /* Ethernet + IPv4: a "tunnel" header is longer */
 #define MLX5DM_FLOW_IPV4_TTL 64
 #define MLX5DM_FLOW_IPV6_HOPS 255
@@ -115,7 +114,7 @@ mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, siz
 	udp = (struct rte_udp_hdr *)p;
 	memcpy(udp, &((const struct rte_flow_item_udp *)it[3]->spec)->hdr, sizeof(*udp));
 	if (udp->dst_port == 0)
-		udp->dst_port = RTE_BE16(MLX5DM_FLOW_VXLAN_PORT);
+		udp->dst_port = RTE_BE16(RTE_VXLAN_DEFAULT_PORT);
 	p += sizeof(*udp);
 	vx = (struct rte_vxlan_hdr *)p;
 	memcpy(vx, &((const struct rte_flow_item_vxlan *)it[4]->spec)->hdr, sizeof(*vx));

@@ -36,12 +36,11 @@ struct mlx5dm_flow_fmap {
 };
 
 #define MLX5DM_FLOW_BIT(type, member) ((uint16_t)(offsetof(type, member) * 8))
-#define MLX5DM_FLOW_NONE MLX5DM_FLOW_FTE_NONE
 /* A header field with an outer and an inner twin. */
 #define MLX5DM_FLOW_FMAP_IO(b, w, g, f) \
 	{ .bit = (b), .width = (w), .group = (g), \
-	  .fte = { MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f), MLX5DM_FLOW_NONE, \
-		   MLX5DM_FLOW_NONE } }
+	  .fte = { MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f), MLX5DM_FLOW_FTE_NONE, \
+		   MLX5DM_FLOW_FTE_NONE } }
 /* A field with one fte field per variant (NONE where the variant has none). */
 #define MLX5DM_FLOW_FMAP_V(b, w, g, v0, v1, v2, v3) \
 	{ .bit = (b), .width = (w), .group = (g), .fte = { v0, v1, v2, v3 } }
@@ -101,15 +100,6 @@ mlx5dm_flow_has(const struct mlx5dm_flow_xlate *x, uint64_t flags)
 {
 	return (x->spec->layers & flags) != 0;
 }
-
-/* An fte field of the current level (outer or inner header set). */
-static inline enum mlx5dm_fte_field
-mlx5dm_flow_io(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field outer,
-	       enum mlx5dm_fte_field inner)
-{
-	return x->inner ? inner : outer;
-}
-#define MLX5DM_FLOW_IO(x, f) mlx5dm_flow_io((x), MLX5DM_FTE(outer, f), MLX5DM_FTE(inner, f))
 
 /* ITEM error on the current item. */
 int mlx5dm_flow_item_err(struct mlx5dm_flow_xlate *x, int code, const char *msg,

@@ -122,7 +122,7 @@ mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint
 	mv = mlx5dm_prm_get(m, 0, 16);
 	v = mlx5dm_prm_get(spec, bit, 16) & mv;
 	if (!mlx5dm_flow_is_tpid(mv, v))
-		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, ethertype), mv, v, error);
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x->inner, ethertype), mv, v, error);
 	if (in_vlan && mlx5dm_flow_vlan_second(x))
 		return mlx5dm_flow_item_err(x, ENOTSUP, "a third VLAN tag cannot be matched",
 					    error);

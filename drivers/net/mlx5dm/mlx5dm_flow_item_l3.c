@@ -17,7 +17,7 @@
 #define V4_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_ipv4, hdr.m)
 #define V6_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_ipv6, hdr.m)
 #define MISC(f) MLX5DM_FTE(misc, f)
-#define NONE MLX5DM_FLOW_NONE
+#define NONE MLX5DM_FLOW_FTE_NONE
 
 #define L3_ORDER \
 	.rule = { { MLX5DM_FLOW_L_L3, MLX5DM_FLOW_O_LEVEL, ENOTSUP, \
@@ -39,7 +39,7 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	int ret;
 
-	if (!mlx5dm_flow_l3_carried_ok(x, MLX5DM_FLOW_IO(x, ethertype)))
+	if (!mlx5dm_flow_l3_carried_ok(x, MLX5DM_FLOW_IO(x->inner, ethertype)))
 		return mlx5dm_flow_item_err(x, EINVAL, "L3 item does not match the EtherType "
 					    "given before it", error);
 	/* Right behind GRE, the L3 item is GRE's protocol (as mlx5 implies it). */
@@ -51,8 +51,8 @@ mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 		if (ret < 0)
 			return ret;
 	}
-	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x, ip_version), x->def->ip_version,
-					    error);
+	return mlx5dm_flow_match_ip_version(x, MLX5DM_FLOW_IO(x->inner, ip_version),
+					    x->def->ip_version, error);
 }
 
 /* ---- IPV4 ---- */
@@ -98,9 +98,9 @@ mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 	s &= m;
 	l &= m;
 	if (s == 0 && l == 0)
-		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, frag), 1, 0, error);
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x->inner, frag), 1, 0, error);
 	if (s == 1 && l == 0x3fff)
-		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x, frag), 1, 1, error);
+		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x->inner, frag), 1, 1, error);
 	return rte_flow_error_set(error, ENOTSUP, last != NULL ? RTE_FLOW_ERROR_TYPE_ITEM_LAST :
 				  RTE_FLOW_ERROR_TYPE_ITEM_SPEC, x->item,
 				  "IPV4 fragment_offset: only spec 0 (not a fragment) or spec 1 "

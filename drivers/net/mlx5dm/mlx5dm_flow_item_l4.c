@@ -21,7 +21,7 @@
 #define ICMP_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_icmp, hdr.m)
 #define ICMP6_BIT(m) MLX5DM_FLOW_BIT(struct rte_flow_item_icmp6, m)
 #define MISC3(f) MLX5DM_FTE(misc3, f)
-#define NONE MLX5DM_FLOW_NONE
+#define NONE MLX5DM_FLOW_FTE_NONE
 
 /* The IP protocol of the item, in a packet that is no fragment. */
 static int
@@ -29,14 +29,15 @@ mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
 	int ret;
 
-	if (mlx5dm_flow_match_mask(x, MLX5DM_FLOW_IO(x, frag)) != 0 &&
-	    mlx5dm_flow_match_value(x, MLX5DM_FLOW_IO(x, frag)) != 0)
+	if (mlx5dm_flow_match_mask(x, MLX5DM_FLOW_IO(x->inner, frag)) != 0 &&
+	    mlx5dm_flow_match_value(x, MLX5DM_FLOW_IO(x->inner, frag)) != 0)
 		return mlx5dm_flow_item_err(x, EINVAL, "L4 item after a fragment match: the "
 					    "device parses no L4 header in IP fragments", error);
-	ret = mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, frag), 0, error);
+	ret = mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x->inner, frag), 0, error);
 	if (ret < 0)
 		return ret;
-	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x, ip_protocol), x->def->ip_proto, error);
+	return mlx5dm_flow_match_imply(x, MLX5DM_FLOW_IO(x->inner, ip_protocol), x->def->ip_proto,
+				       error);
 }
 
 /* The L4 item needs one of the L3 kinds l3 at its level, and no other L4. */

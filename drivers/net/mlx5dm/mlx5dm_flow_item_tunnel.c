@@ -12,13 +12,13 @@
 
 #include <rte_byteorder.h>
 #include <rte_ip.h>
+#include <rte_vxlan.h>
 
 #include "mlx5dm_flow_item.h"
 
 #define MISC(f) MLX5DM_FTE(misc, f)
 #define MISC2(f) MLX5DM_FTE(misc2, f)
-#define NONE MLX5DM_FLOW_NONE
-#define MLX5DM_FLOW_VXLAN_PORT 4789
+#define NONE MLX5DM_FLOW_FTE_NONE
 #define MLX5DM_FLOW_MPLS_UDP_PORT 6635
 #define MLX5DM_FLOW_ETHER_TYPE_MPLS 0x8847
 
@@ -39,7 +39,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vxlan[] = {
 static int
 mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 {
-	return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport), MLX5DM_FLOW_VXLAN_PORT,
+	return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport), RTE_VXLAN_DEFAULT_PORT,
 					 error);
 }
 

@@ -63,20 +63,6 @@ mlx5dm_flow_named_msg(bool action, int type, const char *msg)
 /* A recorded field read by the walk: never copied by a template (mlx5dm_flow_compile.c). */
 #define MLX5DM_FLOW_CT_PINNED UINT8_MAX
 
-/* Recording hooks of the match writers (x->rec non-NULL). */
-static inline void
-mlx5dm_flow_compiled_note_write(struct mlx5dm_flow_ct_rec *ct, enum mlx5dm_fte_field f)
-{
-	if (ct->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
-		ct->use[f]++;
-}
-
-static inline void
-mlx5dm_flow_compiled_note_read(struct mlx5dm_flow_ct_rec *ct, enum mlx5dm_fte_field f)
-{
-	ct->use[f] = MLX5DM_FLOW_CT_PINNED;
-}
-
 static uint32_t
 mlx5dm_flow_field_ones(enum mlx5dm_fte_field f)
 {
@@ -96,7 +82,7 @@ uint32_t
 mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
 {
 	if (x->rec != NULL)
-		mlx5dm_flow_compiled_note_read(x->rec, f);
+		x->rec->use[f] = MLX5DM_FLOW_CT_PINNED;
 	return mlx5dm_fte_get(x->spec->value, f);
 }
 
@@ -109,12 +95,22 @@ mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 
 	mlx5dm_fte_set(spec->mask, f, mask);
 	mlx5dm_fte_set(spec->value, f, value);
-	if (x->rec != NULL)
-		mlx5dm_flow_compiled_note_write(x->rec, f);
+	/* The compiler copies a field written once: count writes, short of PINNED. */
+	if (x->rec != NULL && x->rec->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
+		x->rec->use[f]++;
 	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
 	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
 	if (x->item != NULL)
 		x->owner[f] = (uint16_t)(x->item - x->items + 1);
+}
+
+/* The current item contradicts what the match holds (tests assert the text). */
+static int
+mlx5dm_flow_match_contradicts(const struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+{
+	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
+				  mlx5dm_flow_named_msg(false, x->item->type,
+				  "item contradicts a previous item or what it implies"));
 }
 
 int
@@ -129,9 +125,7 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 	if (mask == 0)
 		return 0;
 	if (((old_v ^ value) & old_m & mask) != 0)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
-					  mlx5dm_flow_named_msg(false, x->item->type,
-					  "item contradicts a previous item or what it implies"));
+		return mlx5dm_flow_match_contradicts(x, error);
 	mlx5dm_flow_match_write(x, f, old_m | mask, old_v | value);
 	return 0;
 }
@@ -169,9 +163,7 @@ mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 	if (mlx5dm_flow_match_relaxed(x))
 		return 0;
 	if (m != 0 && m != version)
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
-					  mlx5dm_flow_named_msg(false, x->item->type,
-					  "item contradicts a previous item or what it implies"));
+		return mlx5dm_flow_match_contradicts(x, error);
 	return mlx5dm_flow_match_set(x, f, version, version, error);
 }
 

@@ -281,7 +281,7 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
  * configuration the immediate (as a MODIFY_FIELD POINTER source).
  */
 struct mlx5dm_flow_set_def {
-	enum rte_flow_field_id field[2]; /* field[0] START: no such action */
+	enum rte_flow_field_id field[2];
 	enum rte_flow_modify_op op;
 	uint8_t max;            /* of a one-byte value (0: any) */
 	const char *msg;        /* no such header */
@@ -322,7 +322,8 @@ int
 mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 			     struct rte_flow_error *error)
 {
-	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[0];
+	/* Its callers (the action table, OF_SET_VLAN_VID) pass only types set_defs has. */
+	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[a->type];
 	struct mlx5dm_flow_mf dst = { .def = NULL };
 	static const uint8_t one = 1; /* DEC_TTL's: it has no configuration to read */
 	const void *v = a->type == RTE_FLOW_ACTION_TYPE_DEC_TTL ? &one : a->conf;
@@ -330,11 +331,6 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 	unsigned int i;
 	int ret;
 
-	if ((unsigned int)a->type < RTE_DIM(mlx5dm_flow_set_defs))
-		d = &mlx5dm_flow_set_defs[a->type];
-	if (d->field[0] == RTE_FLOW_FIELD_START)
-		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
-					  mlx5dm_flow_type_msg(true, a->type));
 	ret = mlx5dm_flow_stage_enter(x, MLX5DM_FLOW_STAGE_MODIFY, a, error);
 	if (ret < 0)
 		return ret;

@@ -201,15 +201,12 @@ mlx5dm_flow_same_hash(const struct mlx5dm_flow_sub *a, const struct mlx5dm_flow_
 	return !a->hash || memcmp(&a->rss, &b->rss, sizeof(a->rss)) == 0;
 }
 
-/* Field f of the inner (in) or outer headers. */
-#define MLX5DM_FLOW_RSS_FTE(in, f) ((in) ? MLX5DM_FTE(inner, f) : MLX5DM_FTE(outer, f))
-
 /* Kinds the pattern can still produce, from its ip_version / ip_protocol. */
 static uint32_t
 mlx5dm_flow_kinds_possible(const struct mlx5dm_flow_xlate *x, bool inner)
 {
-	enum mlx5dm_fte_field fv = MLX5DM_FLOW_RSS_FTE(inner, ip_version);
-	enum mlx5dm_fte_field fp = MLX5DM_FLOW_RSS_FTE(inner, ip_protocol);
+	enum mlx5dm_fte_field fv = MLX5DM_FLOW_IO(inner, ip_version);
+	enum mlx5dm_fte_field fp = MLX5DM_FLOW_IO(inner, ip_protocol);
 	uint32_t vm = mlx5dm_flow_match_mask(x, fv), pm = mlx5dm_flow_match_mask(x, fp);
 	uint32_t v = mlx5dm_flow_match_value(x, fv), p = mlx5dm_flow_match_value(x, fp);
 	uint32_t possible = 0;
@@ -357,12 +354,15 @@ mlx5dm_flow_vlan_tag_field(bool inner, bool second, bool svlan)
 	return f[inner][second][svlan];
 }
 
-/* Write the extra match of sub-rule s over a copy of the spec's match. */
-static void
-mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *value)
+void
+mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
+		      uint8_t *value, uint8_t *criteria)
 {
+	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int t;
 
+	memcpy(mask, spec->mask, MLX5DM_MATCH_PARAM_SIZE);
+	memcpy(value, spec->value, MLX5DM_MATCH_PARAM_SIZE);
 	/* The S-tag kind of each tag (MLX5DM_FLOW_TAG_BIT()): both bits are in the mask. */
 	for (t = 0; t < 4; t++) {
 		if (!(s->svlan & (1u << t)))
@@ -371,25 +371,16 @@ mlx5dm_flow_sub_extra(const struct mlx5dm_flow_sub *s, uint8_t *mask, uint8_t *v
 		mlx5dm_fte_set(value, mlx5dm_flow_vlan_tag_field(t / 2, t % 2, true), 1);
 	}
 	if (s->ipv != 0) {
-		enum mlx5dm_fte_field f = MLX5DM_FLOW_RSS_FTE(s->inner, ip_version);
+		enum mlx5dm_fte_field f = MLX5DM_FLOW_IO(s->inner, ip_version);
 
 		mlx5dm_fte_set(mask, f, s->ipv); /* mask = version: SW steering convention */
 		mlx5dm_fte_set(value, f, s->ipv);
 	}
 	if (s->proto != 0) {
-		enum mlx5dm_fte_field f = MLX5DM_FLOW_RSS_FTE(s->inner, ip_protocol);
+		enum mlx5dm_fte_field f = MLX5DM_FLOW_IO(s->inner, ip_protocol);
 
 		mlx5dm_fte_set(mask, f, 0xff);
 		mlx5dm_fte_set(value, f, s->proto);
 	}
-}
-
-void
-mlx5dm_flow_sub_match(const struct mlx5dm_flow_spec *spec, unsigned int i, uint8_t *mask,
-		      uint8_t *value, uint8_t *criteria)
-{
-	memcpy(mask, spec->mask, MLX5DM_MATCH_PARAM_SIZE);
-	memcpy(value, spec->value, MLX5DM_MATCH_PARAM_SIZE);
-	mlx5dm_flow_sub_extra(&spec->sub[i], mask, value);
 	*criteria = mlx5dm_flow_match_criteria(mask);
 }

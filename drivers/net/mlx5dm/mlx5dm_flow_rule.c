@@ -435,6 +435,9 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	ct->m = NULL;
 }
 
+/* Templates of a port at most (ids in the rules' handles, 0: none). */
+#define MLX5DM_FLOW_CT_IDS 4096u
+
 /* A free id for ct (the table is made with the port's first template). */
 static int
 mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)

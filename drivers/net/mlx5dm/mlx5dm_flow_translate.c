@@ -55,32 +55,24 @@ mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *
 /*
  * The library's verdict on the masks before anything is made
  * (mlx5dm_match_check(), the builder selection of matcher creation): a
- * field no lookup covers is blamed on the item that wrote it.
+ * field no lookup covers is blamed on the item that wrote it (or the
+ * pattern as a whole).
  */
-static int
-mlx5dm_flow_field_by_name(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < MLX5DM_FTE_NUM_FIELDS; i++)
-		if (strcmp(mlx5dm_fte_fields[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Blame the item that wrote the field (or the pattern as a whole). */
 static int
 mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_field,
 		      struct rte_flow_error *error)
 {
-	int f = err_field != NULL ? mlx5dm_flow_field_by_name(err_field) : -1;
 	const struct rte_flow_item *cause = x->items;
 	static __thread char msg[128];
+	unsigned int f;
 
 	if (ret == -ENOSPC)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
 					  "pattern needs more lookups than a matcher can chain");
-	if (f < 0)
+	for (f = 0; f < MLX5DM_FTE_NUM_FIELDS; f++)
+		if (err_field != NULL && strcmp(mlx5dm_fte_fields[f].name, err_field) == 0)
+			break;
+	if (f == MLX5DM_FTE_NUM_FIELDS)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, cause,
 					  "the device cannot match this pattern");
 	if (x->owner[f] != 0)

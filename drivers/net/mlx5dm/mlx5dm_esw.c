@@ -384,7 +384,6 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	const char *what = attr->transfer ? "not supported in transfer rules" :
 			   "not supported in a representor's rules";
 	struct rte_flow_item items[64];
-	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 0 };
 	struct mlx5dm_flow_xlate x;
 	unsigned int n;
@@ -423,10 +422,8 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	}
 	items[n] = pattern[n];
 	memset(&x, 0, sizeof(x));
-	memset(owner, 0, sizeof(owner));
 	x.xc = &xc;
 	x.spec = &es->spec;
-	x.owner = owner;
 	es->spec.group = attr->group;
 	es->spec.priority = attr->priority;
 	ret = mlx5dm_flow_xlate_items(&x, items, error);

@@ -262,14 +262,12 @@ struct mlx5dm_flow_xlate {
 	bool inner;                            /* current item is after a tunnel item */
 	uint16_t next_tpid[2];                 /* TPID announced for the next VLAN, per level */
 	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
-	const struct rte_flow_item *vlan_item; /* first outer VLAN (VID/PCP for push) */
-	uint16_t *owner;                       /* per match field: its item's index + 1 */
+	uint16_t owner[MLX5DM_FTE_NUM_FIELDS]; /* per match field: its item's index + 1 */
 	struct mlx5dm_flow_ct_rec *rec;        /* the recording of a walk compiled */
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
 	const struct rte_flow_action *fate_act;
-	const struct rte_flow_action *rss_act;
 	const struct rte_flow_action_raw_decap *raw_decap;
 	const struct rte_flow_action_raw_encap *raw_encap;
 	const struct rte_flow_action *raw_decap_act;
@@ -278,8 +276,6 @@ struct mlx5dm_flow_xlate {
 	bool push_vid_set[MLX5DM_FLOW_MAX_VLAN_PUSH];
 	bool push_pcp_set[MLX5DM_FLOW_MAX_VLAN_PUSH];
 	const struct rte_flow_action *actions;  /* the list (cause of list-wide errors) */
-	bool mark;
-	uint32_t mark_id;
 };
 
 /* Order in which the device applies header changes. */
@@ -301,7 +297,6 @@ enum {
 	MLX5DM_FLOW_A_MODIFY = 1u << 5,         /* a header field is rewritten */
 	MLX5DM_FLOW_A_POP = 1u << 6,
 	MLX5DM_FLOW_A_PUSH = 1u << 7,
-	MLX5DM_FLOW_A_SET_REG = 1u << 8,        /* a metadata register is written */
 };
 
 /* mlx5dm_flow_match.c: writing the match parameter. */

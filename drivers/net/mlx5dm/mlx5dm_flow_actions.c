@@ -72,8 +72,6 @@ mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 	if (m->id > MLX5DM_FLOW_MARK_MAX)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MARK id must be at most 0xfffffd");
-	x->mark = true;
-	x->mark_id = m->id;
 	x->spec->tag_value = m->id + 1;
 	return 0;
 }
@@ -321,7 +319,7 @@ mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 		struct mlx5dm_flow_push *p = &spec->push[i];
 
 		if (!x->push_vid_set[i]) {
-			if (x->vlan_item == NULL || vid_m != 0xfff)
+			if (!(spec->layers & MLX5DM_FLOW_L_VLAN) || vid_m != 0xfff)
 				return rte_flow_error_set(error, EINVAL,
 							  RTE_FLOW_ERROR_TYPE_ACTION,
 							  x->push_act[i],
@@ -330,7 +328,7 @@ mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 			p->tci = (uint16_t)((p->tci & 0xf000) |
 				 mlx5dm_flow_match_value(x, MLX5DM_FTE(outer, first_vid)));
 		}
-		if (!x->push_pcp_set[i] && x->vlan_item != NULL && prio_m == 0x7)
+		if (!x->push_pcp_set[i] && (spec->layers & MLX5DM_FLOW_L_VLAN) && prio_m == 0x7)
 			p->tci = (uint16_t)((p->tci & 0x1fff) |
 				 mlx5dm_flow_match_value(x, MLX5DM_FTE(outer, first_prio)) << 13);
 	}
@@ -364,10 +362,12 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 	ret = mlx5dm_flow_push_finish(x, error);
 	if (ret < 0)
 		return ret;
-	/* A later group's MARK item sees the mark through reg_c_0. */
-	if (x->mark && spec->fate == MLX5DM_FLOW_FATE_JUMP) {
+	/* A later group's MARK item sees the mark (a MARK's tag is its id + 1) through reg_c_0. */
+	if (spec->tag && spec->tag_value != MLX5DM_FLOW_TAG_FLAG &&
+	    spec->fate == MLX5DM_FLOW_FATE_JUMP) {
 		ret = mlx5dm_flow_modify_set(x, x->fate_act, MLX5DM_MODIFY_FLD_METADATA_REG_C_0, 0,
-					     0, x->mark_id | MLX5DM_FLOW_MARK_REG_FLAG, error);
+					     0, (spec->tag_value - 1) | MLX5DM_FLOW_MARK_REG_FLAG,
+					     error);
 		if (ret < 0)
 			return ret;
 	}

@@ -259,8 +259,6 @@ mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 
 	if (second)
 		x->spec->layers |= mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2);
-	else if (!x->inner)
-		x->vlan_item = x->item;
 	return mlx5dm_flow_tag_set(x, second, mlx5dm_flow_tag_of_tpid(x->cur_tpid), error);
 }
 

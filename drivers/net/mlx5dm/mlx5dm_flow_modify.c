@@ -50,7 +50,7 @@ mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 	} else {
 		mlx5dm_prm_fset(e, IN.data, data);
 	}
-	x->seen |= mlx5dm_flow_modify_is_reg(dst) ? MLX5DM_FLOW_A_SET_REG : MLX5DM_FLOW_A_MODIFY;
+	x->seen |= mlx5dm_flow_modify_is_reg(dst) ? 0 : MLX5DM_FLOW_A_MODIFY;
 	return 0;
 }
 

@@ -76,7 +76,6 @@ mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action 
 	struct mlx5dm_flow_spec *spec = x->spec;
 	uint64_t types = r->types != 0 ? r->types : RTE_ETH_RSS_IP;
 
-	x->rss_act = a;
 	switch (r->func) {
 	case RTE_ETH_HASH_FUNCTION_DEFAULT:
 	case RTE_ETH_HASH_FUNCTION_TOEPLITZ:
@@ -269,8 +268,8 @@ mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
 	bool same = true;
 
 	spec->nb_sub = 0;
-	possible = x->rss_act != NULL && spec->nb_queues >= 2 ?
-		   mlx5dm_flow_kinds_possible(x, spec->rss_inner) : 0;
+	/* Only RSS (a fate of its own) gives more than one queue. */
+	possible = spec->nb_queues >= 2 ? mlx5dm_flow_kinds_possible(x, spec->rss_inner) : 0;
 	for (k = 0; k < MLX5DM_FLOW_NB_KINDS; k++) {
 		if (!(possible & (1u << k)))
 			continue;

@@ -111,16 +111,13 @@ mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error)
 {
-	uint16_t owner[MLX5DM_FTE_NUM_FIELDS];
 	struct mlx5dm_flow_xlate x;
 	int ret;
 
 	memset(spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(&x, 0, sizeof(x));
-	memset(owner, 0, sizeof(owner));
 	x.xc = xc;
 	x.spec = spec;
-	x.owner = owner;
 	ret = mlx5dm_flow_xlate_attr(&x, attr, error);
 	if (ret < 0)
 		return ret;

@@ -621,7 +621,6 @@ struct mlx5dm_flow_pool {
 	struct mlx5dm_index chunks;             /* by address */
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
-	uint64_t bytes;                         /* chunk memory held */
 	uint32_t made[MLX5DM_FLOW_POOL_CLASSES];     /* handles of each class, free or live */
 	uint32_t reserved[MLX5DM_FLOW_POOL_CLASSES]; /* for template tables (nb_flows) */
 	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */

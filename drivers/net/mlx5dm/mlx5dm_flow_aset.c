@@ -71,8 +71,6 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 	if (s == NULL)
 		return NULL;
 	s->k.cls = cls;
-	s->tmpl[0] = NULL;
-	s->tmpl[1] = NULL;
 	s->ents = (struct mlx5dm_flow_ent **)s->mem;
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
 	s->matcher = a->m;

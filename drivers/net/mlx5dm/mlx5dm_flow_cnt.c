@@ -224,9 +224,7 @@ mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *i
 {
 	struct mlx5dm_flow_cnt_bulk *b = LIST_FIRST(&fp->bulks);
 	struct mlx5dm_flow_cnt_slot *s;
-	uint64_t hits = 0, bytes = 0;
 	uint32_t w, bit, index;
-	bool dirty;
 	int ret;
 
 	if (b == NULL) {
@@ -240,20 +238,19 @@ mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *i
 	bit = (uint32_t)__builtin_ctzll(~b->busy[w]);
 	index = w * 64 + bit;
 	s = &b->slot[index];
-	dirty = (b->dirty[w] & (1ull << bit)) != 0;
-	if (dirty) {
-		ret = mlx5dm_counters_query(b->c, index, &hits, &bytes);
+	/*
+	 * A counter never used has a zero base: its slot is not touched (a
+	 * cache line). The base of a free slot is never read: a failure below
+	 * leaves it dirty, to be queried again.
+	 */
+	if (b->dirty[w] & (1ull << bit)) {
+		ret = mlx5dm_counters_query(b->c, index, &s->base_hits, &s->base_bytes);
 		if (ret < 0)
 			goto fail;
 	}
 	ret = mlx5dm_flow_cnt_action_make(fp, b, dom);
 	if (ret < 0)
 		goto fail;
-	/* A counter never used has a zero base: its slot is not touched (a cache line). */
-	if (dirty) {
-		s->base_hits = hits;
-		s->base_bytes = bytes;
-	}
 	b->busy[w] |= 1ull << bit;
 	b->dirty[w] |= 1ull << bit;
 	if (++b->used == b->size)

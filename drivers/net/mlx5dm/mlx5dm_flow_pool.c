@@ -62,7 +62,7 @@ mlx5dm_flow_pool_per_chunk(unsigned int cls)
 			  mlx5dm_flow_pool_obj_size(cls));
 }
 
-/* One chunk of class cls at base, its handles pushed on the class's free list. */
+/* One chunk of class cls at base (zeroed), its handles pushed on the class's free list. */
 static void
 mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *base,
 		     uint32_t span)
@@ -74,7 +74,6 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 	c->obj_size = (uint32_t)obj;
 	c->nb_objs = n;
 	c->span = span;
-	c->next = NULL;
 	if (pool->newest != NULL)
 		pool->newest->next = c;
 	else
@@ -84,14 +83,12 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 	for (i = n; i-- > 0;) {
 		struct rte_flow *f = (struct rte_flow *)(base + MLX5DM_FLOW_POOL_HDR + i * obj);
 
-		f->live = 0;
 		f->free_next = pool->free[cls];
 		pool->free[cls] = f;
 	}
 	/* Room made by the grow. */
 	(void)mlx5dm_index_insert(&pool->chunks, c, mlx5dm_index_mix((uintptr_t)c));
 	pool->nb_chunks++;
-	pool->bytes += MLX5DM_FLOW_POOL_CHUNK;
 	pool->made[cls] += n;
 }
 

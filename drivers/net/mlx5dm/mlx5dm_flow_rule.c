@@ -124,15 +124,11 @@ mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
 static int
 mlx5dm_flow_rule_remove(struct mlx5dm_flow_rule *r, uint16_t queue)
 {
-	int ret;
+	int ret = r->rule != NULL ? mlx5dm_rule_destroy(r->rule, queue) : 0;
 
-	if (r->rule == NULL)
-		return 0;
-	ret = mlx5dm_rule_destroy(r->rule, queue);
-	if (ret < 0)
-		return ret;
-	r->rule = NULL;
-	return 0;
+	if (ret == 0)
+		r->rule = NULL;
+	return ret;
 }
 
 int

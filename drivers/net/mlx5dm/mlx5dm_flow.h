@@ -623,7 +623,6 @@ struct mlx5dm_flow_pool {
 	uint32_t live;                          /* handles handed out */
 	uint32_t made[MLX5DM_FLOW_POOL_CLASSES];     /* handles of each class, free or live */
 	uint32_t reserved[MLX5DM_FLOW_POOL_CLASSES]; /* for template tables (nb_flows) */
-	uintptr_t last_chunk;                   /* a chunk of the set, or 0 */
 	struct mlx5dm_flow_chunk *first;        /* chunks in the order they were made */
 	struct mlx5dm_flow_chunk *newest;
 };
@@ -639,7 +638,7 @@ int mlx5dm_flow_pool_reserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rule
 /* The promise of mlx5dm_flow_pool_reserve() withdrawn; the handles stay. */
 void mlx5dm_flow_pool_unreserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n);
 /* f is a live handle of this pool (O(1); never reads memory the pool does not own). */
-bool mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
+bool mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f);
 /* Free every chunk (no handle may be live any more). */
 void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
 /* The live handle after f (NULL: the first), by chunk and address; f may be put back. */

@@ -149,22 +149,16 @@ mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules)
 	return mlx5dm_flow_pool_take(pool, nb_rules);
 }
 
-/* Handles come back in runs from one chunk: the last one found is tried first. */
 bool
-mlx5dm_flow_pool_owns(struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
+mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow *f)
 {
 	uintptr_t p = (uintptr_t)f, chunk = p & ~(uintptr_t)(MLX5DM_FLOW_POOL_CHUNK - 1);
 	const struct mlx5dm_flow_chunk *c;
 	uintptr_t off;
 
-	if (f == NULL)
+	if (f == NULL || mlx5dm_index_find(&pool->chunks, mlx5dm_index_mix(chunk),
+					   mlx5dm_flow_pool_is, (const void *)chunk) == NULL)
 		return false;
-	if (chunk != pool->last_chunk || chunk == 0) {
-		if (mlx5dm_index_find(&pool->chunks, mlx5dm_index_mix(chunk),
-				      mlx5dm_flow_pool_is, (const void *)chunk) == NULL)
-			return false;
-		pool->last_chunk = chunk;
-	}
 	c = (const struct mlx5dm_flow_chunk *)chunk;
 	off = p - chunk;
 	if (off < MLX5DM_FLOW_POOL_HDR)

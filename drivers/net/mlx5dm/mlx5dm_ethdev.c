@@ -359,7 +359,8 @@ mlx5dm_lib_log(enum mlx5dm_log_level level, const char *module, const char *fmt,
 /*
  * The library's memory comes from the DPDK heap, as DPDK mlx5's does
  * (mlx5_malloc, MLX5_MEM_RTE): hugepage-backed under EAL hugepages and on
- * the device's socket (a vdev has none: then the caller's, else any).
+ * the first probed device's socket, for every port (the library has one
+ * allocator; a vdev has no socket: then the caller's, else any).
  */
 static int mlx5dm_mem_socket = SOCKET_ID_ANY;
 

@@ -27,7 +27,7 @@ FORBIDDEN = [
 ]
 # Modules whose files may call each other in a cycle: in lib/steer and lib/sim
 # files are the halves of objects (a matcher and its hash tables, the model's
-# core and its engine); in lib/osdep the allocator and its reserve.
+# core and its engine).
 CALLS_BOTH_WAYS = ('lib/sim', 'lib/steer')
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -203,7 +203,7 @@ struct mlx5dm_flow_spec {
 };
 #define MLX5DM_FLOW_SPEC_ZEROED offsetof(struct mlx5dm_flow_spec, queues)
 
-/* What translation needs to know about the port. */
+/* The translation context (xctx): what translation needs to know about the port. */
 struct mlx5dm_flow_xctx {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
@@ -391,7 +391,7 @@ int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_a
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
 
-/* The first member of an object found by a byte key (mlx5dm_index_*). */
+/* A keyed object (kobj): the first member of one found by a byte key (mlx5dm_index_*). */
 struct mlx5dm_flow_kobj {
 	uint32_t hash;
 	uint32_t refcnt;

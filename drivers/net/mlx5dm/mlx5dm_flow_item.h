@@ -27,7 +27,10 @@ enum {
 
 #define MLX5DM_FLOW_FTE_NONE ((uint16_t)MLX5DM_FTE_NUM_FIELDS)
 
-/* Bits [bit, bit + width) of the item (network order) -> an fte field per variant. */
+/*
+ * A field map (fmap): bits [bit, bit + width) of the item (network order)
+ * -> an fte field per variant.
+ */
 struct mlx5dm_flow_fmap {
 	uint16_t bit;
 	uint8_t width;

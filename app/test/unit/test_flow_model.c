@@ -13,6 +13,7 @@
  * against what the device does, not against the code's own tables.
  */
 
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include "test_flow_common.h"
@@ -54,10 +55,13 @@ env_open_cfg(const struct mlx5dm_sim_config *cfg)
 	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
 	struct mlx5dm_ctx_attr cattr = { .nb_queues = 1, .allow_duplicate_rules = true };
 	struct mlx5dm_flow_port port = { .rqn = env_rqn };
-	struct env *e = calloc(1, sizeof(*e));
+	/* The flow state's rule queue lanes are a cache line each. */
+	struct env *e = aligned_alloc(alignof(struct env),
+				      RTE_ALIGN(sizeof(struct env), RTE_CACHE_LINE_SIZE));
 	unsigned int i;
 
 	assert_non_null(e);
+	memset(e, 0, sizeof(*e));
 	e->dev = mlx5dm_dev_open(&dattr);
 	assert_non_null(e->dev);
 	e->ctx = mlx5dm_ctx_open(e->dev, &cattr);
@@ -103,6 +107,16 @@ env_close(struct env *e)
 	assert_int_equal(mlx5dm_ctx_close(e->ctx), 0);
 	mlx5dm_dev_close(e->dev);
 	free(e);
+}
+
+/* The port's live counts, its rule queues' included. */
+static struct mlx5dm_flow_stats
+env_stats(const struct env *e)
+{
+	struct mlx5dm_flow_stats s;
+
+	mlx5dm_flow_objs_stats(&e->fp, &s);
+	return s;
 }
 
 static struct rte_flow *
@@ -347,8 +361,8 @@ test_model_ring_failure(void **state)
 	env_default_rule(e);
 	/* The rule's matcher exists: the failing WQE is the rule's own write. */
 	env_flow(e, &t_attr_in, items3, acts, false);
-	flows = e->fp.st.flows;
-	rules = e->fp.st.rules;
+	flows = env_stats(e).flows;
+	rules = env_stats(e).rules;
 	q = env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got);
 	assert_true(q >= 0);
 	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, acts, &spec, &err), 0);
@@ -363,8 +377,8 @@ test_model_ring_failure(void **state)
 		mlx5dm_sim_sq_catch_up(mlx5dm_sim_of(e->dev));
 		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
 		assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);
-		flows = e->fp.st.flows;
-		rules = e->fp.st.rules;
+		flows = env_stats(e).flows;
+		rules = env_stats(e).rules;
 	}
 	for (i = first != NULL ? 1 : 0; i < 2; i++) {
 		rte_errno = 0;
@@ -374,8 +388,8 @@ test_model_ring_failure(void **state)
 		assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_UNSPECIFIED);
 		assert_non_null(err.message);
 		assert_non_null(strstr(err.message, "device"));
-		assert_int_equal(e->fp.st.flows, flows);
-		assert_int_equal(e->fp.st.rules, rules);
+		assert_int_equal(env_stats(e).flows, flows);
+		assert_int_equal(env_stats(e).rules, rules);
 		/* Not steered by the failed rule: the default rule's queue, no mark. */
 		assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got), q);
 		assert_false(got.flags & MLX5DM_SIM_PKT_F_FLOW_TAG);

@@ -9,6 +9,7 @@
  * and no object left behind by a flow whose creation fails at any step.
  */
 
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include "test_flow_common.h"
@@ -31,10 +32,28 @@ t_rqn(void *arg, uint16_t q, uint32_t *rqn)
 	return 0;
 }
 
+/* The port's live counts, its rule queues' included. */
+static struct mlx5dm_flow_stats
+t_stats(const struct mlx5dm_flow_priv *fp)
+{
+	struct mlx5dm_flow_stats s;
+
+	mlx5dm_flow_objs_stats(fp, &s);
+	return s;
+}
+
+/* Flow state as a port allocates it: its rule queues' lanes are a cache line each. */
+static struct mlx5dm_flow_priv *
+t_fp_alloc(void)
+{
+	return aligned_alloc(alignof(struct mlx5dm_flow_priv),
+			     RTE_ALIGN(sizeof(struct mlx5dm_flow_priv), RTE_CACHE_LINE_SIZE));
+}
+
 static struct mlx5dm_flow_priv *
 t_fp_start(void)
 {
-	struct mlx5dm_flow_priv *fp = calloc(1, sizeof(*fp));
+	struct mlx5dm_flow_priv *fp = t_fp_alloc();
 	const struct mlx5dm_flow_port port = {
 		.ctx = (struct mlx5dm_ctx *)&dummy_ctx,
 		.dom = { fake_domain(0), fake_domain(1) },
@@ -213,7 +232,7 @@ test_sharing(void **state)
 	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
 	fake_live_get(&l);
 	assert_int_equal(l.matchers + l.rules + l.actions + l.tirs, 0);
-	assert_int_equal(fp->st.flows, 0);
+	assert_int_equal(t_stats(fp).flows, 0);
 	t_fp_stop(fp);
 }
 
@@ -415,7 +434,7 @@ static void
 t_assert_same_state(struct mlx5dm_flow_priv *fp, const struct fake_live *l0,
 		    const struct mlx5dm_flow_stats *s0)
 {
-	struct mlx5dm_flow_stats s = fp->st;
+	struct mlx5dm_flow_stats s = t_stats(fp);
 	struct fake_live l;
 
 	fake_live_get(&l);
@@ -462,7 +481,7 @@ test_failure_leaves_nothing(void **state)
 		for (mode = 0; mode < 2; mode++) {
 			for (n = 1;; n++) {
 				fake_live_get(&l0);
-				s0 = fp->st;
+				s0 = t_stats(fp);
 				if (mode == 0)
 					fake_fail_at(n);
 				else
@@ -1337,7 +1356,7 @@ test_start_failure_leaves_nothing(void **state)
 	test_alloc_count_install();
 	for (mode = 0; mode < 2; mode++) {
 		for (n = 1;; n++) {
-			fp = calloc(1, sizeof(*fp));
+			fp = t_fp_alloc();
 			assert_non_null(fp);
 			fake_reset();
 			mlx5dm_flow_priv_init(fp);

@@ -1113,7 +1113,7 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_
 	rte_spinlock_lock(&fp->lock);
 	/* next() copes with a handle put back (the tails are taken unlocked). */
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
-		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
+		rec = mlx5dm_flow_listed(flow) ? mlx5dm_flow_extra(flow) : NULL;
 		if (rec == NULL || !mlx5dm_esw_rec_is(flow, rec, port_id, which))
 			continue;
 		copy = *rec;
@@ -1143,7 +1143,7 @@ mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_rules_ring(mgr);
 	while (ret == 0 && (flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
-		rec = flow->listed ? mlx5dm_flow_extra(flow) : NULL;
+		rec = mlx5dm_flow_listed(flow) ? mlx5dm_flow_extra(flow) : NULL;
 		if (rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, MLX5DM_ESW_MADE_BY))
 			ret = mlx5dm_flow_dump_flow(fp, flow, file);
 	}

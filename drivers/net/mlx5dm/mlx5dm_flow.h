@@ -645,6 +645,21 @@ void mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool);
 struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
 				       const struct rte_flow *f);
 
+/* Rule queues of a port at most (one per EAL lcore, one shared, one per flow queue). */
+#define MLX5DM_FLOW_LANES (2 * RTE_MAX_LCORE + 1)
+/*
+ * What the creates that ended on one rule queue added to the port's counts,
+ * written by the queue's user alone (its lcore, or under the queue's lock)
+ * and read under fp->lock: a create ends without the port lock. The counts
+ * only grow (modulo 2^32); the port's are fp's plus every lane's.
+ */
+struct mlx5dm_flow_lane {
+	uint32_t ended;         /* operations that ended here (release: after the rest) */
+	uint32_t listed;
+	uint32_t flows;
+	uint32_t rules;
+} __rte_cache_aligned;
+
 struct mlx5dm_flow_priv {
 	/*
 	 * Guards the flow objects and state below and orders the rte_flow ops
@@ -658,16 +673,23 @@ struct mlx5dm_flow_priv {
 	rte_spinlock_t any_lock;
 	struct mlx5dm_flow_port port;
 	bool started;
-	/* Operations between their locked phases; stop and start wait for none. */
+	/*
+	 * Operations begun (under the lock) less those that ended under it:
+	 * with the lanes' ended, the operations between their phases, which
+	 * stop and start wait for (mlx5dm_flow_objs_quiesce()).
+	 */
 	uint32_t inflight;
 	bool quiescing;                             /* no operation may begin */
+	/* One per rule queue (see the struct), the first nb_lanes used; they stay. */
+	uint16_t nb_lanes;
+	struct mlx5dm_flow_lane lanes[MLX5DM_FLOW_LANES];
 	/*
 	 * flow_engine=null (a benchmarking aid): user flows are handles only,
 	 * created after minimal validation, with no steering behind them.
 	 */
 	bool null_engine;
 	struct mlx5dm_flow_pool pool;
-	uint32_t nb_listed;                         /* user flows (in the pool) */
+	uint32_t nb_listed;     /* user flows (in the pool), with the lanes' (objs_listed()) */
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
 	/* The caches, by key (mlx5dm_flow_cache.c, mlx5dm_flow_aset.c). */
@@ -684,7 +706,7 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_tab_size;
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
-	struct mlx5dm_flow_stats st;
+	struct mlx5dm_flow_stats st;                /* flows, rules: with the lanes' */
 	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
 	struct mlx5dm_flow_tmpl *tmpl;
 };
@@ -946,7 +968,8 @@ int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
 /*
  * A flow is made in three phases, so the port lock is not held while the
  * library inserts: begin (fp->lock: handle, counter, matchers, sets),
- * insert (the caller's queue), commit (fp->lock: listed, or released).
+ * insert and commit (the caller's rule queue: listed), or abandon when the
+ * insert failed (fp->lock: released).
  */
 struct mlx5dm_flow_build {
 	/* The rule's COUNT is this indirect counter (0: one of its own): the caller sets it. */
@@ -983,23 +1006,37 @@ int mlx5dm_flow_objs_insert(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_buil
 			    uint16_t queue, struct rte_flow_error *error);
 /* An insert failed: the flow's objects are released. */
 void mlx5dm_flow_objs_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b);
-/* ret: the insert's; the flow, or NULL when ret < 0 (its objects released). */
-static inline struct rte_flow *
-mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b, int ret)
+static inline void
+mlx5dm_flow_lane_add(uint32_t *count, uint32_t n)
 {
-	struct rte_flow *flow = b->flow;
-
-	if (MLX5DM_UNLIKELY(ret < 0)) {
-		mlx5dm_flow_objs_abandon(fp, b);
-		return NULL;
-	}
-	fp->inflight--;
-	flow->listed = b->listed;
-	fp->nb_listed += b->listed;
-	fp->st.rules += flow->nb_rules;
-	fp->st.flows++;
-	return flow;
+	__atomic_store_n(count, *count + n, __ATOMIC_RELAXED);
 }
+/*
+ * The flow inserted through rule queue queue is the application's (listed
+ * unless the default rule): by the queue's user, without fp->lock.
+ */
+static inline void
+mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
+			uint16_t queue)
+{
+	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+
+	mlx5dm_flow_lane_add(&l->listed, b->listed);
+	mlx5dm_flow_lane_add(&l->flows, 1);
+	mlx5dm_flow_lane_add(&l->rules, b->flow->nb_rules);
+	__atomic_store_n(&b->flow->listed, b->listed, __ATOMIC_RELEASE);
+	/* Last: a stop that sees the operation ended sees its flow listed. */
+	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
+}
+/* A flow's listed flag, read beside an unlocked commit (mlx5dm_flow_objs_commit()). */
+static inline bool
+mlx5dm_flow_listed(const struct rte_flow *flow)
+{
+	return __atomic_load_n(&flow->listed, __ATOMIC_ACQUIRE);
+}
+/* The port's user flows and live object counts (fp->lock held). */
+uint32_t mlx5dm_flow_objs_listed(const struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_stats *st);
 /* The three phases under fp->lock, on the caller's queue: rare flows (the default rule). */
 struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 					 const struct mlx5dm_flow_spec *spec, bool listed,
@@ -1056,7 +1093,7 @@ int mlx5dm_flow_not_started(struct rte_flow_error *error);
 static inline bool
 mlx5dm_flow_objs_owns(struct mlx5dm_flow_priv *fp, const struct rte_flow *flow)
 {
-	return mlx5dm_flow_pool_owns(&fp->pool, flow) && flow->listed;
+	return flow != NULL && mlx5dm_flow_pool_owns(&fp->pool, flow) && mlx5dm_flow_listed(flow);
 }
 /* Destroy every user flow; returns the first failure (and goes on). */
 int mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error);

@@ -212,7 +212,7 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, &d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow))
-		if (flow->listed) {
+		if (mlx5dm_flow_listed(flow)) {
 			mlx5dm_flow_dump_sets(&d, flow);
 			mlx5dm_flow_dump_counter(fp, &d, flow);
 		}

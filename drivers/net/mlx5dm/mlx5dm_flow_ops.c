@@ -127,18 +127,21 @@ mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		       struct mlx5dm_flow_build *b, uint16_t queue, rte_spinlock_t *qlock,
 		       struct rte_flow_error *error)
 {
-	struct rte_flow *flow;
 	int ret;
 
 	mlx5dm_flow_queue_lock(qlock);
 	ret = mlx5dm_flow_objs_insert(fp, b, queue, error);
-	mlx5dm_flow_queue_unlock(qlock);
 	if (ret == 0)
+		mlx5dm_flow_objs_commit(fp, b, queue);
+	mlx5dm_flow_queue_unlock(qlock);
+	if (ret == 0) {
 		mlx5dm_rules_posted(dev->data->dev_private);
+		return b->flow;
+	}
 	mlx5dm_flow_lock(&fp->lock);
-	flow = mlx5dm_flow_objs_commit(fp, b, ret);
+	mlx5dm_flow_objs_abandon(fp, b);
 	rte_spinlock_unlock(&fp->lock);
-	return flow;
+	return NULL;
 }
 
 /*
@@ -380,7 +383,7 @@ mlx5dm_flow_isolate(struct rte_eth_dev *dev, int set, struct rte_flow_error *err
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
 	mlx5dm_flow_lock(&fp->lock);
-	if (fp->nb_listed != 0) {
+	if (mlx5dm_flow_objs_listed(fp) != 0) {
 		ret = mlx5dm_flow_tmpl_err(error, EBUSY,
 					   "isolated mode can only change while no flows exist");
 		goto unlock;

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <stdalign.h>
 
 #include <rte_common.h>
 #include <rte_ethdev.h>
@@ -26,7 +27,7 @@ mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv)
 {
 	struct mlx5dm_flow_priv *fp, *expected = NULL;
 
-	fp = mlx5dm_zmalloc(sizeof(*fp));
+	fp = mlx5dm_aligned_zmalloc(sizeof(*fp), alignof(struct mlx5dm_flow_priv));
 	if (fp == NULL)
 		return NULL;
 	mlx5dm_flow_priv_init(fp);

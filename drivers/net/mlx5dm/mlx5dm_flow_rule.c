@@ -397,8 +397,14 @@ mlx5dm_flow_objs_finish(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	uint16_t q = mlx5dm_flow_queue_enter(fp);
 	int ret = mlx5dm_flow_objs_insert(fp, b, q, error);
 
+	if (ret == 0)
+		mlx5dm_flow_objs_commit(fp, b, q);
 	mlx5dm_flow_queue_leave(fp, q);
-	return mlx5dm_flow_objs_commit(fp, b, ret);
+	if (ret < 0) {
+		mlx5dm_flow_objs_abandon(fp, b);
+		return NULL;
+	}
+	return b->flow;
 }
 
 struct rte_flow *
@@ -714,11 +720,23 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	return 0;
 }
 
+/* Operations between their phases (fp->lock held). */
+static uint32_t
+mlx5dm_flow_objs_pending(const struct mlx5dm_flow_priv *fp)
+{
+	uint32_t n = fp->inflight;
+	unsigned int i;
+
+	for (i = 0; i < fp->nb_lanes; i++)
+		n -= __atomic_load_n(&fp->lanes[i].ended, __ATOMIC_ACQUIRE);
+	return n;
+}
+
 void
 mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp)
 {
 	fp->quiescing = true;
-	while (fp->inflight != 0) {
+	while (mlx5dm_flow_objs_pending(fp) != 0) {
 		rte_spinlock_unlock(&fp->lock);
 		rte_pause();
 		mlx5dm_flow_lock(&fp->lock);
@@ -735,7 +753,7 @@ mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
 		int r;
 
-		if (!flow->listed || mlx5dm_flow_extra(flow) != NULL)
+		if (!mlx5dm_flow_listed(flow) || mlx5dm_flow_extra(flow) != NULL)
 			continue;
 		r = mlx5dm_flow_objs_destroy(fp, flow, error);
 		if (ret == 0)
@@ -781,13 +799,40 @@ mlx5dm_flow_caches_fini(struct mlx5dm_flow_priv *fp)
 		mlx5dm_slab_destroy(&fp->objs[i]);
 }
 
+uint32_t
+mlx5dm_flow_objs_listed(const struct mlx5dm_flow_priv *fp)
+{
+	uint32_t n = fp->nb_listed;
+	unsigned int i;
+
+	for (i = 0; i < fp->nb_lanes; i++)
+		n += __atomic_load_n(&fp->lanes[i].listed, __ATOMIC_RELAXED);
+	return n;
+}
+
+void
+mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_stats *st)
+{
+	unsigned int i;
+
+	*st = fp->st;
+	for (i = 0; i < fp->nb_lanes; i++) {
+		st->flows += __atomic_load_n(&fp->lanes[i].flows, __ATOMIC_RELAXED);
+		st->rules += __atomic_load_n(&fp->lanes[i].rules, __ATOMIC_RELAXED);
+	}
+}
+
 int
 mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port)
 {
-	unsigned int dom;
+	unsigned int dom, nb_lanes;
 	int ret;
 
 	fp->port = *port;
+	nb_lanes = RTE_MAX(port->nb_queues, port->any + 1u);
+	if (nb_lanes > MLX5DM_FLOW_LANES)
+		return -EINVAL;
+	fp->nb_lanes = (uint16_t)RTE_MAX(fp->nb_lanes, nb_lanes);
 	for (dom = 0; dom < 2; dom++) {
 		fp->root[dom] = mlx5dm_flow_tbl_get(fp, dom, 0);
 		if (fp->root[dom] == NULL) {

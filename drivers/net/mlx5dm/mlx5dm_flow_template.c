@@ -225,7 +225,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	rte_spinlock_lock(&fp->lock);
 	t = fp->tmpl;
 	/* Rules and tables were made for the queues they went through. */
-	if (fp->nb_listed != 0) {
+	if (mlx5dm_flow_objs_listed(fp) != 0) {
 		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "rte_flow_configure: flow rules exist; "
 					   "destroy them before configuring again");
 		goto unlock;

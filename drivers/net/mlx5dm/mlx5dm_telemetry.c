@@ -69,8 +69,8 @@ mlx5dm_facts_get(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp, struct m
 		if (dom[i] != NULL)
 			ret = mlx5dm_domain_stats_get(dom[i], &f->dom[i]);
 	if (fp != NULL) {
-		f->flows = fp->nb_listed;
-		f->flow = fp->st;
+		f->flows = mlx5dm_flow_objs_listed(fp);
+		mlx5dm_flow_objs_stats(fp, &f->flow);
 	}
 	return ret;
 }

@@ -949,6 +949,76 @@ test_template_by_content(void **state)
 }
 
 /*
+ * A rule of a template whose objects another rule holds is begun without
+ * the port lock on a rule queue's own handles (the lock held meanwhile by
+ * this thread: a begin taking it would never return), counted pending
+ * until it ends, and it is a flow like any other; a rule with a counter,
+ * a queue without handles and a stopping port go to the locked begin.
+ */
+static void
+test_quick_begin(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000001) };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action counted[] = { ACT(COUNT, NULL), ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_compiled *ct, *ct_cnt;
+	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_build b;
+	struct rte_flow *f0, *f1, *c0;
+	uint32_t live;
+
+	(void)state;
+	/* The second rule of a shape takes the setters: the template holds its objects. */
+	t_create_cached(fp, &t_attr_in, items, acts);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000003);
+	f0 = t_create_cached(fp, &t_attr_in, items, acts);
+	c0 = t_create_cached(fp, &t_attr_in, items, counted);
+	ct = t_ct(fp, f0);
+	ct_cnt = t_ct(fp, c0);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000002);
+	mlx5dm_flow_build_init(&b);
+	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
+	/* No handles of its own yet. */
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
+	mlx5dm_flow_lock(&fp->lock);
+	mlx5dm_flow_lane_fill(fp, 0);
+	live = fp->pool.live;
+	assert_true(fp->lanes[0].nb_handles > 0);
+	/* A counter, a stopping port: the locked begin's. */
+	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, b.value[0], &r));
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct_cnt, &r, &b, 0), -EAGAIN);
+	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
+	fp->quiescing = true;
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
+	fp->quiescing = false;
+	assert_int_equal(fp->nb_lanes, 1);
+	assert_int_equal(fp->inflight - fp->lanes[0].ended, 0);
+	/* The lock still held: the begin takes none. */
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), 0);
+	assert_int_equal(fp->inflight - fp->lanes[0].ended, 1);
+	rte_spinlock_unlock(&fp->lock);
+	assert_int_equal(mlx5dm_flow_objs_insert(fp, &b, 0, &err), 0);
+	mlx5dm_flow_objs_commit(fp, &b, 0);
+	f1 = b.flow;
+	/* Ended, listed, counted; its handle came from the queue's, not the pool's. */
+	assert_int_equal(fp->inflight - fp->lanes[0].ended, 0);
+	assert_true(mlx5dm_flow_objs_owns(fp, f1));
+	assert_ptr_equal(t_ct(fp, f1), ct);
+	assert_int_equal(t_stats(fp).flows, 4);
+	assert_int_equal(fp->pool.live, live);
+	assert_int_equal(mlx5dm_prm_get(fake_last_rule()->value, T_AT(S_DST_IP_31_0)), 0x0a000002);
+	assert_ptr_equal(fake_last_rule()->m, f0->rules[0].aset->matcher->m);
+	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
+	assert_int_equal(t_stats(fp).flows, 0);
+	/* The queue's handles go back to the pool with the stop. */
+	t_fp_stop(fp);
+}
+
+/*
  * Marked rules their template's setters make with a new mark id each take
  * the one set the template holds (no parameters built), each rule with its
  * own tag.
@@ -1409,6 +1479,7 @@ main(void)
 		cmocka_unit_test(test_modify_set_is_argument),
 		cmocka_unit_test(test_template_memos),
 		cmocka_unit_test(test_template_by_content),
+		cmocka_unit_test(test_quick_begin),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

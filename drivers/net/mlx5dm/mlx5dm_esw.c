@@ -2042,7 +2042,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	mlx5dm_flow_objs_quiesce(fp);
 	if (fp->started)
 		(void)mlx5dm_flow_objs_flush(fp, NULL);
-	fp->quiescing = false;
+	__atomic_store_n(&fp->quiescing, false, __ATOMIC_SEQ_CST);
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_esw_anchors_put(mgr);
 	TAILQ_FOREACH(t, &esw->tables, next)

@@ -554,6 +554,20 @@ mlx5dm_flow_kobj_is(const void *rec, const void *key)
 	return o->key_len == k->len && memcmp(o->key, k->key, k->len) == 0;
 }
 
+/*
+ * References change under fp->lock, but for a template table's rules
+ * begun without it (mlx5dm_flow_objs_quick()): atomic, both.
+ */
+static inline void
+mlx5dm_flow_kobj_ref(struct mlx5dm_flow_kobj *o)
+{
+	__atomic_fetch_add(&o->refcnt, 1, __ATOMIC_RELAXED);
+}
+static inline uint32_t
+mlx5dm_flow_kobj_refs(const struct mlx5dm_flow_kobj *o)
+{
+	return __atomic_load_n(&o->refcnt, __ATOMIC_ACQUIRE);
+}
 /* The object with this key and hash, one more reference; NULL if none (inline: per rule). */
 static inline struct mlx5dm_flow_kobj *
 mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
@@ -563,7 +577,7 @@ mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t l
 	struct mlx5dm_flow_kobj *o = mlx5dm_index_find(cache, hash, mlx5dm_flow_kobj_is, &k);
 
 	if (o != NULL)
-		o->refcnt++;
+		mlx5dm_flow_kobj_ref(o);
 	return o;
 }
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
@@ -586,7 +600,7 @@ struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp,
 static inline bool
 mlx5dm_flow_kcache_unref(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
 {
-	if (--o->refcnt != 0)
+	if (__atomic_sub_fetch(&o->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return false;
 	(void)mlx5dm_index_remove(cache, o, o->hash);
 	return true;
@@ -658,6 +672,9 @@ struct mlx5dm_flow_lane {
 	uint32_t listed;
 	uint32_t flows;
 	uint32_t rules;
+	/* One-rule handles taken from the pool under fp->lock, for mlx5dm_flow_objs_quick(). */
+	uint32_t nb_handles;
+	struct rte_flow *handles;
 } __rte_cache_aligned;
 
 struct mlx5dm_flow_priv {
@@ -965,6 +982,13 @@ mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
  */
 int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
 
+/* fp->inflight changes under fp->lock and in mlx5dm_flow_objs_quick(): atomic, both. */
+static inline void
+mlx5dm_flow_inflight_add(struct mlx5dm_flow_priv *fp, int n)
+{
+	__atomic_fetch_add(&fp->inflight, (uint32_t)n, __ATOMIC_SEQ_CST);
+}
+
 /*
  * A flow is made in three phases, so the port lock is not held while the
  * library inserts: begin (fp->lock: handle, counter, matchers, sets),
@@ -1051,7 +1075,7 @@ mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
 	fp->nb_listed -= flow->listed;
 	flow->listed = false;
-	fp->inflight++;
+	mlx5dm_flow_inflight_add(fp, 1);
 }
 int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
 void mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed);
@@ -1073,6 +1097,16 @@ int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xct
 			     const struct rte_flow_item items[],
 			     const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
 			     struct rte_flow_error *error);
+/*
+ * The begin phase of rule r of a template table's ct without fp->lock, by
+ * the only user of rule queue queue: 0, or -EAGAIN for the locked begin
+ * (a counter, the port stopping, the rule's objects or handles not made).
+ */
+int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+			   const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+			   uint16_t queue);
+/* Rule queue queue's handles for the above (fp->lock held, by the queue's only user). */
+void mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue);
 /* The begin phase of rule r of fast template ct (its value in b->value[0]), fp->lock held. */
 int mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			  const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,

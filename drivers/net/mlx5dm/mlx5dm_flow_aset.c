@@ -74,7 +74,7 @@ mlx5dm_flow_aset_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 	s->ents = (struct mlx5dm_flow_ent **)s->mem;
 	s->acts = (struct mlx5dm_action **)(s->ents + n);
 	s->matcher = a->m;
-	a->m->k.refcnt++;
+	mlx5dm_flow_kobj_ref(&a->m->k);
 	for (i = 0; i < n; i++) {
 		s->ents[i] = mlx5dm_flow_ent_get(fp, &p[i]);
 		if (s->ents[i] == NULL) {

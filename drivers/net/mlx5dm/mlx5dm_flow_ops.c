@@ -368,7 +368,7 @@ mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	}
 	mlx5dm_rules_posted(priv);
 	mlx5dm_rules_ring(priv);
-	fp->quiescing = false;
+	__atomic_store_n(&fp->quiescing, false, __ATOMIC_SEQ_CST);
 	rte_spinlock_unlock(&fp->lock);
 	return ret;
 }

@@ -166,7 +166,7 @@ mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow
 	off -= MLX5DM_FLOW_POOL_HDR;
 	if (off % c->obj_size != 0 || off / c->obj_size >= c->nb_objs)
 		return false;
-	return f->live == MLX5DM_FLOW_LIVE;
+	return __atomic_load_n(&f->live, __ATOMIC_ACQUIRE) == MLX5DM_FLOW_LIVE;
 }
 
 struct rte_flow *
@@ -187,7 +187,7 @@ mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool, const struct rte_flow
 		for (; i < c->nb_objs; i++) {
 			struct rte_flow *h = (struct rte_flow *)(slots + (size_t)i * c->obj_size);
 
-			if (h->live == MLX5DM_FLOW_LIVE)
+			if (__atomic_load_n(&h->live, __ATOMIC_ACQUIRE) == MLX5DM_FLOW_LIVE)
 				return h;
 		}
 	}

@@ -275,6 +275,13 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		group = ((const struct rte_flow_action_jump *)jump->conf)->group;
 	}
+	/* The queue exists (tq): the template state outlives the call. */
+	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
+	/* A rule of a compiled pair, on a rule queue of its flow queue's own: no port lock. */
+	if (ct != NULL && qlock == NULL && mlx5dm_flow_objs_quick(fp, ct, &r, &b, lq) == 0) {
+		ret = 0;
+		goto insert;
+	}
 	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
@@ -301,6 +308,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		b.shared_cnt = shared->cnt;
 	}
 	if (ct != NULL) {
+		if (qlock == NULL)
+			mlx5dm_flow_lane_fill(fp, lq);
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
 	} else if (tbl->attr.transfer) {
 		ret = priv->sh->esw_xlate->spec(dev, &tbl->attr, items, acts, tbl->spec, error);
@@ -313,11 +322,11 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 					       tbl->pt[pt_idx]->relaxed, &tbl->attr, items, acts,
 					       &b, error);
 	}
-	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
 unlock:
 	rte_spinlock_unlock(&fp->lock);
 	if (spare)
 		mlx5dm_flow_tmpl_jump_tail(dev, group);
+insert:
 	if (ret >= 0) {
 		flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 		if (flow != NULL) {

@@ -203,10 +203,15 @@ mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	for (k = 0; k < s->nb; k++)
 		acts[n++] = s->acts[k];
 	b->n[i] = (uint8_t)n;
-	/* The set's library template, made by its first rule (a counter first: the other). */
-	if (MLX5DM_UNLIKELY(s->tmpl[flow->cnt != 0] == NULL))
-		s->tmpl[flow->cnt != 0] = mlx5dm_action_tmpl_create(s->matcher->m, n, acts);
-	b->tmpl[i] = s->tmpl[flow->cnt != 0];
+	/*
+	 * The set's library template, made by its first rule (a counter first:
+	 * the other); released, for mlx5dm_flow_objs_quick() reads it unlocked.
+	 */
+	k = flow->cnt != 0;
+	if (MLX5DM_UNLIKELY(s->tmpl[k] == NULL))
+		__atomic_store_n(&s->tmpl[k], mlx5dm_action_tmpl_create(s->matcher->m, n, acts),
+				 __ATOMIC_RELEASE);
+	b->tmpl[i] = s->tmpl[k];
 	if (b->tmpl[i] == NULL)
 		return mlx5dm_flow_lib_err(error, errno, "steering library: action template "
 					   "creation failed");
@@ -300,7 +305,7 @@ mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *s
 	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(spec);
 	if (ct != NULL) {
 		flow->ct = ct->id;
-		ct->k.refcnt++;
+		mlx5dm_flow_kobj_ref(&ct->k);
 	}
 	if (spec->count && shared_cnt != 0) {
 		flow->cnt = shared_cnt;
@@ -343,7 +348,7 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	}
 	b->flow = flow;
 	b->listed = listed;
-	fp->inflight++;
+	mlx5dm_flow_inflight_add(fp, 1);
 	return 0;
 release:
 	mlx5dm_flow_release(fp, flow);
@@ -385,7 +390,7 @@ undo:
 void
 mlx5dm_flow_objs_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b)
 {
-	fp->inflight--;
+	mlx5dm_flow_inflight_add(fp, -1);
 	mlx5dm_flow_release(fp, b->flow);
 }
 
@@ -430,7 +435,7 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	for (q = 0; q < RTE_DIM(ct->sets); q++) {
 		if (ct->sets[q] != NULL)
 			mlx5dm_flow_aset_put(fp, ct->sets[q]);
-		ct->sets[q] = NULL;
+		__atomic_store_n(&ct->sets[q], NULL, __ATOMIC_RELAXED);
 	}
 	if (ct->m != NULL)
 		mlx5dm_flow_matcher_put(fp, ct->m);
@@ -485,10 +490,10 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 void
 mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	if (--ct->k.refcnt > (uint32_t)ct->owned)
+	if (__atomic_sub_fetch(&ct->k.refcnt, 1, __ATOMIC_ACQ_REL) > (uint32_t)ct->owned)
 		return;
 	mlx5dm_flow_ct_release(fp, ct);
-	if (ct->k.refcnt != 0)
+	if (mlx5dm_flow_kobj_refs(&ct->k) != 0)
 		return;
 	if (ct->k.key_len != 0)
 		(void)mlx5dm_index_remove(&fp->shapes, ct, ct->k.hash);
@@ -549,7 +554,8 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 	for (k = 0; k < n; k++)
 		if (p[k].kind == MLX5DM_FLOW_ENT_TIR && ct->queue_at != 0)
 			p[k].queues = &queue;
-	ct->sets[queue] = mlx5dm_flow_aset_get(fp, ct->m, p, n);
+	/* Released: a quick begin that loads the set sees it made. */
+	__atomic_store_n(&ct->sets[queue], mlx5dm_flow_aset_get(fp, ct->m, p, n), __ATOMIC_RELEASE);
 	if (ct->sets[queue] == NULL)
 		mlx5dm_flow_lib_err(error, errno, "steering library: action creation failed");
 	return ct->sets[queue];
@@ -584,16 +590,117 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	if (ct->mark_at != 0)
 		b->args[0][flow->cnt != 0] = r->tag;
 	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
-	s->k.refcnt++;
+	mlx5dm_flow_kobj_ref(&s->k);
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;
-	fp->inflight++;
-	ct->rules++;
+	mlx5dm_flow_inflight_add(fp, 1);
+	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
 	return 0;
 release:
 	mlx5dm_flow_release(fp, flow);
 	return -rte_errno;
+}
+
+/* Handles a lane takes from the pool at once (a lock per that many quick begins). */
+#define MLX5DM_FLOW_LANE_HANDLES 32u
+
+void
+mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue)
+{
+	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+	struct rte_flow *f;
+
+	while (l->nb_handles < MLX5DM_FLOW_LANE_HANDLES &&
+	       (f = mlx5dm_flow_pool_get(&fp->pool, 1)) != NULL) {
+		/* Out of the pool (counted live there), not a flow until a quick begin makes it. */
+		f->live = 0;
+		f->free_next = l->handles;
+		l->handles = f;
+		l->nb_handles++;
+	}
+}
+
+/* The lanes' handles back to the pool (fp->lock held, no operation pending). */
+static void
+mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
+{
+	struct mlx5dm_flow_lane *l;
+	struct rte_flow *f;
+
+	for (l = fp->lanes; l < fp->lanes + fp->nb_lanes; l++) {
+		while ((f = l->handles) != NULL) {
+			l->handles = f->free_next;
+			mlx5dm_flow_pool_put(&fp->pool, f);
+		}
+		l->nb_handles = 0;
+	}
+}
+
+/* One more reference on ct while a rule holds its objects (kref_get_unless_zero). */
+static bool
+mlx5dm_flow_ct_ref_held(struct mlx5dm_flow_compiled *ct)
+{
+	uint32_t refs = __atomic_load_n(&ct->k.refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (refs <= (uint32_t)ct->owned)
+			return false;
+	} while (!__atomic_compare_exchange_n(&ct->k.refcnt, &refs, refs + 1, true,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
+}
+
+int
+mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+		       const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+		       uint16_t queue)
+{
+	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+	struct mlx5dm_flow_aset *s;
+	struct rte_flow *flow;
+
+	if (ct->res.count || l->handles == NULL)
+		return -EAGAIN;
+	/* Counted before the port's state is read: a stop beginning now waits for it. */
+	mlx5dm_flow_inflight_add(fp, 1);
+	if (!__atomic_load_n(&fp->started, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST) || !mlx5dm_flow_ct_ref_held(ct))
+		goto busy;
+	/* The reference keeps the objects: no set goes while it is held. */
+	s = __atomic_load_n(&ct->sets[r->queue], __ATOMIC_ACQUIRE);
+	if (s == NULL || __atomic_load_n(&s->tmpl[0], __ATOMIC_ACQUIRE) == NULL) {
+		/* The last reference may be this one: let it go as the locked path does. */
+		mlx5dm_flow_lock(&fp->lock);
+		mlx5dm_flow_ct_put(fp, ct);
+		rte_spinlock_unlock(&fp->lock);
+		goto busy;
+	}
+	b->m[0] = ct->m->m;
+	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
+	flow = l->handles;
+	l->handles = flow->free_next;
+	l->nb_handles--;
+	/* The header as mlx5dm_flow_pool_take() makes it; live last, as flush walks handles. */
+	memset(flow, 0, offsetof(struct rte_flow, live));
+	flow->cls = 1;
+	flow->ct = ct->id;
+	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(&ct->res);
+	__atomic_store_n(&flow->live, MLX5DM_FLOW_LIVE, __ATOMIC_RELEASE);
+	/* No counter, the set's template made: the list cannot fail. */
+	(void)mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, NULL);
+	if (ct->mark_at != 0)
+		b->args[0][0] = r->tag;
+	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
+	mlx5dm_flow_kobj_ref(&s->k);
+	flow->nb_rules = 1;
+	b->flow = flow;
+	b->listed = true;
+	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
+	return 0;
+busy:
+	mlx5dm_flow_inflight_add(fp, -1);
+	return -EAGAIN;
 }
 
 int
@@ -616,7 +723,7 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 	 * a failure of its rule.
 	 */
 	if (ct != NULL) {
-		ct->k.refcnt++;
+		mlx5dm_flow_kobj_ref(&ct->k);
 	} else {
 		len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
 		if (len != 0)
@@ -685,13 +792,13 @@ mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool
 {
 	flow->listed = listed;
 	fp->nb_listed += listed;
-	fp->inflight--;
+	mlx5dm_flow_inflight_add(fp, -1);
 }
 
 void
 mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	fp->inflight--;
+	mlx5dm_flow_inflight_add(fp, -1);
 	fp->st.rules -= flow->nb_rules;
 	mlx5dm_flow_release(fp, flow);
 	fp->st.flows--;
@@ -724,7 +831,7 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 static uint32_t
 mlx5dm_flow_objs_pending(const struct mlx5dm_flow_priv *fp)
 {
-	uint32_t n = fp->inflight;
+	uint32_t n = __atomic_load_n(&fp->inflight, __ATOMIC_SEQ_CST);
 	unsigned int i;
 
 	for (i = 0; i < fp->nb_lanes; i++)
@@ -735,7 +842,8 @@ mlx5dm_flow_objs_pending(const struct mlx5dm_flow_priv *fp)
 void
 mlx5dm_flow_objs_quiesce(struct mlx5dm_flow_priv *fp)
 {
-	fp->quiescing = true;
+	/* Before the count is read: a quick begin sees it or is counted (both seq_cst). */
+	__atomic_store_n(&fp->quiescing, true, __ATOMIC_SEQ_CST);
 	while (mlx5dm_flow_objs_pending(fp) != 0) {
 		rte_spinlock_unlock(&fp->lock);
 		rte_pause();
@@ -846,7 +954,7 @@ mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_por
 			goto unwind;
 		}
 	}
-	fp->started = true;
+	__atomic_store_n(&fp->started, true, __ATOMIC_RELEASE);
 	return 0;
 unwind:
 	while (dom-- > 0) {
@@ -875,6 +983,7 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
 		fp->root[dom] = NULL;
 	}
+	mlx5dm_flow_lanes_drain(fp);
 	mlx5dm_flow_pool_release(&fp->pool);
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
 	    fp->st.asets != 0 || fp->st.counters != 0)
@@ -882,5 +991,5 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 			   "%u actions, %u action sets, %u counters", fp->st.tables,
 			   fp->st.matchers, fp->st.entries, fp->st.asets, fp->st.counters);
 	mlx5dm_flow_caches_fini(fp);
-	fp->started = false;
+	__atomic_store_n(&fp->started, false, __ATOMIC_RELEASE);
 }

@@ -751,7 +751,7 @@ mlx5dm_flow_tmpl_jump_free(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next) {
 		for (i = 0; i < tbl->nb_jumps; i++) {
 			if ((ct != NULL && tbl->jumps[i].ct != ct) ||
-			    tbl->jumps[i].ct->k.refcnt != 1)
+			    mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) != 1)
 				continue;
 			*group = mlx5dm_flow_tmpl_jump_drop(fp, tbl, i);
 			return true;
@@ -769,7 +769,7 @@ mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t
 	if (ct_id == 0 || fp->tmpl == NULL || fp->tmpl->nb_jumps == 0)
 		return false;
 	ct = fp->cts[ct_id];
-	if (ct == NULL || ct->k.refcnt != 1)
+	if (ct == NULL || mlx5dm_flow_kobj_refs(&ct->k) != 1)
 		return false;
 	return mlx5dm_flow_tmpl_jump_free(fp, ct, group);
 }
@@ -1079,10 +1079,10 @@ mlx5dm_flow_table_busy(const struct rte_flow_template_table *tbl)
 	uint32_t i;
 
 	for (i = 0; i < tbl->nb_ct; i++)
-		if (tbl->ct[i]->k.refcnt > 1)
+		if (mlx5dm_flow_kobj_refs(&tbl->ct[i]->k) > 1)
 			return true;
 	for (i = 0; i < tbl->nb_jumps; i++)
-		if (tbl->jumps[i].ct->k.refcnt > 1)
+		if (mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) > 1)
 			return true;
 	return false;
 }

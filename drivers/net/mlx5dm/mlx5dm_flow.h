@@ -668,6 +668,7 @@ struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
  * only grow (modulo 2^32); the port's are fp's plus every lane's.
  */
 struct mlx5dm_flow_lane {
+	uint32_t begun;         /* operations begun here without fp->lock (seq_cst) */
 	uint32_t ended;         /* operations that ended here (release: after the rest) */
 	uint32_t listed;
 	uint32_t flows;
@@ -691,9 +692,9 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_port port;
 	bool started;
 	/*
-	 * Operations begun (under the lock) less those that ended under it:
-	 * with the lanes' ended, the operations between their phases, which
-	 * stop and start wait for (mlx5dm_flow_objs_quiesce()).
+	 * Operations begun under the lock less those that ended under it: with
+	 * the lanes' begun less their ended, the operations between their
+	 * phases, which stop and start wait for (mlx5dm_flow_objs_quiesce()).
 	 */
 	uint32_t inflight;
 	bool quiescing;                             /* no operation may begin */
@@ -982,13 +983,6 @@ mlx5dm_flow_queue_of(struct mlx5dm_flow_priv *fp, rte_spinlock_t **lock)
  */
 int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
 
-/* fp->inflight changes under fp->lock and in mlx5dm_flow_objs_quick(): atomic, both. */
-static inline void
-mlx5dm_flow_inflight_add(struct mlx5dm_flow_priv *fp, int n)
-{
-	__atomic_fetch_add(&fp->inflight, (uint32_t)n, __ATOMIC_SEQ_CST);
-}
-
 /*
  * A flow is made in three phases, so the port lock is not held while the
  * library inserts: begin (fp->lock: handle, counter, matchers, sets),
@@ -1075,7 +1069,7 @@ mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
 	fp->nb_listed -= flow->listed;
 	flow->listed = false;
-	mlx5dm_flow_inflight_add(fp, 1);
+	fp->inflight++;
 }
 int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
 void mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed);

@@ -348,7 +348,7 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	}
 	b->flow = flow;
 	b->listed = listed;
-	mlx5dm_flow_inflight_add(fp, 1);
+	fp->inflight++;
 	return 0;
 release:
 	mlx5dm_flow_release(fp, flow);
@@ -390,7 +390,7 @@ undo:
 void
 mlx5dm_flow_objs_abandon(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b)
 {
-	mlx5dm_flow_inflight_add(fp, -1);
+	fp->inflight--;
 	mlx5dm_flow_release(fp, b->flow);
 }
 
@@ -594,7 +594,7 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;
-	mlx5dm_flow_inflight_add(fp, 1);
+	fp->inflight++;
 	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
 	return 0;
 release:
@@ -663,7 +663,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	if (ct->res.count || l->handles == NULL)
 		return -EAGAIN;
 	/* Counted before the port's state is read: a stop beginning now waits for it. */
-	mlx5dm_flow_inflight_add(fp, 1);
+	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&fp->started, __ATOMIC_SEQ_CST) ||
 	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST) || !mlx5dm_flow_ct_ref_held(ct))
 		goto busy;
@@ -699,7 +699,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
 	return 0;
 busy:
-	mlx5dm_flow_inflight_add(fp, -1);
+	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
 	return -EAGAIN;
 }
 
@@ -792,13 +792,13 @@ mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool
 {
 	flow->listed = listed;
 	fp->nb_listed += listed;
-	mlx5dm_flow_inflight_add(fp, -1);
+	fp->inflight--;
 }
 
 void
 mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	mlx5dm_flow_inflight_add(fp, -1);
+	fp->inflight--;
 	fp->st.rules -= flow->nb_rules;
 	mlx5dm_flow_release(fp, flow);
 	fp->st.flows--;
@@ -831,11 +831,14 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 static uint32_t
 mlx5dm_flow_objs_pending(const struct mlx5dm_flow_priv *fp)
 {
-	uint32_t n = __atomic_load_n(&fp->inflight, __ATOMIC_SEQ_CST);
+	uint32_t n = fp->inflight;
 	unsigned int i;
 
-	for (i = 0; i < fp->nb_lanes; i++)
+	/* Ended before begun: an operation seen to end was seen to begin (never too few). */
+	for (i = 0; i < fp->nb_lanes; i++) {
 		n -= __atomic_load_n(&fp->lanes[i].ended, __ATOMIC_ACQUIRE);
+		n += __atomic_load_n(&fp->lanes[i].begun, __ATOMIC_SEQ_CST);
+	}
 	return n;
 }
 

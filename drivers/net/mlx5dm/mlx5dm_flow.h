@@ -883,6 +883,20 @@ mlx5dm_flow_extra(struct rte_flow *f)
 	return f->cls > f->nb_rules ? (void *)&f->rules[f->nb_rules] : NULL;
 }
 
+/*
+ * A free handle of class cls made live: the header zeroed (rules[] is the
+ * user's to fill, up to nb_rules), live stored last, as handle walks read
+ * it beside an unlocked begin (mlx5dm_flow_objs_quick()).
+ */
+static inline void
+mlx5dm_flow_handle_init(struct rte_flow *f, unsigned int cls)
+{
+	memset(f, 0, offsetof(struct rte_flow, live));
+	f->cls = (uint8_t)cls;
+	f->ct = 0;
+	__atomic_store_n(&f->live, MLX5DM_FLOW_LIVE, __ATOMIC_RELEASE);
+}
+
 /* The handle taken: zeroed but rules[], live, of its class. */
 static inline struct rte_flow *
 mlx5dm_flow_pool_take(struct mlx5dm_flow_pool *pool, unsigned int cls)
@@ -890,10 +904,7 @@ mlx5dm_flow_pool_take(struct mlx5dm_flow_pool *pool, unsigned int cls)
 	struct rte_flow *f = pool->free[cls];
 
 	pool->free[cls] = f->free_next;
-	/* rules[] is the user's to fill (up to nb_rules): only the header is cleared. */
-	memset(f, 0, sizeof(*f));
-	f->live = MLX5DM_FLOW_LIVE;
-	f->cls = (uint8_t)cls;
+	mlx5dm_flow_handle_init(f, cls);
 	pool->live++;
 	return f;
 }

@@ -561,6 +561,27 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 	return ct->sets[queue];
 }
 
+/* Flow's rule r of fast template ct with set s, its list into b: the end of either begin. */
+static __rte_always_inline int
+mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+		      struct mlx5dm_flow_aset *s, const struct mlx5dm_flow_ct_rule *r,
+		      struct rte_flow *flow, struct mlx5dm_flow_build *b,
+		      struct rte_flow_error *error)
+{
+	if (mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, error) < 0)
+		return -rte_errno;
+	/* The tag is the set's first argument, after the counter's. */
+	if (ct->mark_at != 0)
+		b->args[0][flow->cnt != 0] = r->tag;
+	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
+	mlx5dm_flow_kobj_ref(&s->k);
+	flow->nb_rules = 1;
+	b->flow = flow;
+	b->listed = true;
+	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
 int
 mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 		      const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
@@ -584,22 +605,12 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	flow = mlx5dm_flow_handle(fp, res, ct, 1, b->shared_cnt, error);
 	if (flow == NULL)
 		return -rte_errno;
-	if (mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, error) < 0)
-		goto release;
-	/* The tag is the set's first argument, after the counter's. */
-	if (ct->mark_at != 0)
-		b->args[0][flow->cnt != 0] = r->tag;
-	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
-	mlx5dm_flow_kobj_ref(&s->k);
-	flow->nb_rules = 1;
-	b->flow = flow;
-	b->listed = true;
+	if (mlx5dm_flow_fast_rule(fp, ct, s, r, flow, b, error) < 0) {
+		mlx5dm_flow_release(fp, flow);
+		return -rte_errno;
+	}
 	fp->inflight++;
-	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
 	return 0;
-release:
-	mlx5dm_flow_release(fp, flow);
-	return -rte_errno;
 }
 
 /* Handles a lane takes from the pool at once (a lock per that many quick begins). */
@@ -681,22 +692,11 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	flow = l->handles;
 	l->handles = flow->free_next;
 	l->nb_handles--;
-	/* The header as mlx5dm_flow_pool_take() makes it; live last, as flush walks handles. */
-	memset(flow, 0, offsetof(struct rte_flow, live));
-	flow->cls = 1;
+	mlx5dm_flow_handle_init(flow, 1);
 	flow->ct = ct->id;
 	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(&ct->res);
-	__atomic_store_n(&flow->live, MLX5DM_FLOW_LIVE, __ATOMIC_RELEASE);
 	/* No counter, the set's template made: the list cannot fail. */
-	(void)mlx5dm_flow_rule_list(fp, flow, s, ct->args, 0, b, NULL);
-	if (ct->mark_at != 0)
-		b->args[0][0] = r->tag;
-	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
-	mlx5dm_flow_kobj_ref(&s->k);
-	flow->nb_rules = 1;
-	b->flow = flow;
-	b->listed = true;
-	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
+	(void)mlx5dm_flow_fast_rule(fp, ct, s, r, flow, b, NULL);
 	return 0;
 busy:
 	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);

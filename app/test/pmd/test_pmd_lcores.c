@@ -82,10 +82,16 @@ rule_create(const struct lcore_job *j, uint32_t dst, uint32_t mark, struct rte_f
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	const struct rte_flow_action counted[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &m },
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
 
 	if (j->table != NULL)
 		return rte_flow_async_create(j->port, j->queue, &later, j->table, pattern, 0,
-					     actions, 0, NULL, err);
+					     counted, 0, NULL, err);
 	return rte_flow_create(j->port, &attr, pattern, actions, err);
 }
 
@@ -398,9 +404,10 @@ test_two_lcores_one_matcher(void **state)
 }
 
 /*
- * The same through the template API: each lcore on its own flow queue into
- * one template table, pulling only what the device executed; once every
- * result was pulled, exactly the live rules steer.
+ * The same through the template API, with counted rules: each lcore on its
+ * own flow queue into one template table, pulling only what the device
+ * executed; once every result was pulled, exactly the live rules steer,
+ * each counter having counted its rule's one frame.
  */
 static void
 test_two_lcores_flow_queues(void **state)
@@ -410,9 +417,12 @@ test_two_lcores_flow_queues(void **state)
 	static const struct rte_flow_action_queue queue;
 	const struct rte_flow_action actions[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
+	const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
+	struct rte_flow_query_count qc;
 	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = NB_LCORES * RULES,
@@ -436,8 +446,16 @@ test_two_lcores_flow_queues(void **state)
 	if (table == NULL)
 		fail_msg("template table: %s", err.message != NULL ? err.message : "?");
 	run_jobs(jobs, port, table);
-	for (i = 0; i < NB_LCORES; i++)
+	for (i = 0; i < NB_LCORES; i++) {
 		check_steering(port, &jobs[i]);
+		for (k = 0; k < RULES; k += 2) {
+			memset(&qc, 0, sizeof(qc));
+			assert_int_equal(rte_flow_query(port, jobs[i].flows[k], &count, &qc, &err),
+					 0);
+			assert_int_equal(qc.hits, 1);
+			assert_int_equal(qc.bytes, 100);
+		}
+	}
 	/* The live rules go through their flow queues too; the table is then empty. */
 	for (i = 0; i < NB_LCORES; i++) {
 		waiting = 0;

@@ -952,8 +952,9 @@ test_template_by_content(void **state)
  * A rule of a template whose objects another rule holds is begun without
  * the port lock on a rule queue's own handles (the lock held meanwhile by
  * this thread: a begin taking it would never return), counted pending
- * until it ends, and it is a flow like any other; a rule with a counter,
- * a queue without handles and a stopping port go to the locked begin.
+ * until it ends, and it is a flow like any other; a queue without
+ * handles (or counters, for a counted rule) and a stopping port go to the
+ * locked begin. The lane's counters count no flow until a rule takes one.
  */
 static void
 test_quick_begin(void **state)
@@ -968,8 +969,8 @@ test_quick_begin(void **state)
 	struct mlx5dm_flow_compiled *ct, *ct_cnt;
 	struct mlx5dm_flow_ct_rule r;
 	struct mlx5dm_flow_build b;
-	struct rte_flow *f0, *f1, *c0;
-	uint32_t live;
+	struct rte_flow *f0, *f1, *c0, *c1;
+	uint32_t live, id;
 
 	(void)state;
 	/* The second rule of a shape takes the setters: the template holds its objects. */
@@ -985,10 +986,11 @@ test_quick_begin(void **state)
 	/* No handles of its own yet. */
 	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
 	mlx5dm_flow_lock(&fp->lock);
-	mlx5dm_flow_lane_fill(fp, 0);
+	mlx5dm_flow_lane_fill(fp, 0, ct);
 	live = fp->pool.live;
 	assert_true(fp->lanes[0].nb_handles > 0);
-	/* A counter, a stopping port: the locked begin's. */
+	/* No counters of its own for a counted rule, a stopping port: the locked begin's. */
+	assert_int_equal(fp->lanes[0].nb_cnts, 0);
 	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, b.value[0], &r));
 	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct_cnt, &r, &b, 0), -EAGAIN);
 	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
@@ -1012,9 +1014,33 @@ test_quick_begin(void **state)
 	assert_int_equal(fp->pool.live, live);
 	assert_int_equal(mlx5dm_prm_get(fake_last_rule()->value, T_AT(S_DST_IP_31_0)), 0x0a000002);
 	assert_ptr_equal(fake_last_rule()->m, f0->rules[0].aset->matcher->m);
+	/* A counted rule: its counter is the lane's last, first in the rule's actions. */
+	ip.hdr.dst_addr = RTE_BE32(0x0a000005);
+	c1 = t_create_cached(fp, &t_attr_in, items, counted);
+	assert_non_null(c1);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000006);
+	mlx5dm_flow_build_init(&b);
+	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, b.value[0], &r));
+	mlx5dm_flow_lock(&fp->lock);
+	mlx5dm_flow_lane_fill(fp, 0, ct_cnt);
+	assert_int_equal(fp->lanes[0].nb_cnts, MLX5DM_FLOW_LANE_TAKE);
+	assert_int_equal(t_stats(fp).counters, 2);
+	id = fp->lanes[0].cnts[MLX5DM_FLOW_LANE_TAKE - 1];
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct_cnt, &r, &b, 0), 0);
+	rte_spinlock_unlock(&fp->lock);
+	assert_int_equal(mlx5dm_flow_objs_insert(fp, &b, 0, &err), 0);
+	mlx5dm_flow_objs_commit(fp, &b, 0);
+	assert_int_equal(b.flow->cnt, id);
+	assert_int_equal(fp->lanes[0].nb_cnts, MLX5DM_FLOW_LANE_TAKE - 1);
+	assert_int_equal(t_stats(fp).counters, 3);
+	assert_int_equal(fake_last_rule()->acts[0]->kind, FAKE_COUNTERS);
+	assert_ptr_equal(fake_last_rule()->acts[0], c1->rules[0].rule->acts[0]);
+	assert_int_equal(fake_last_rule()->args[0], id & 0xffff);
+	assert_int_equal(mlx5dm_prm_get(fake_last_rule()->value, T_AT(S_DST_IP_31_0)), 0x0a000006);
 	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
 	assert_int_equal(t_stats(fp).flows, 0);
-	/* The queue's handles go back to the pool with the stop. */
+	assert_int_equal(t_stats(fp).counters, 0);
+	/* The queue's handles and counters go back with the stop. */
 	t_fp_stop(fp);
 }
 

@@ -661,6 +661,8 @@ struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
 
 /* Rule queues of a port at most (one per EAL lcore, one shared, one per flow queue). */
 #define MLX5DM_FLOW_LANES (2 * RTE_MAX_LCORE + 1)
+/* Handles and counters a lane takes at once (a lock per that many quick begins). */
+#define MLX5DM_FLOW_LANE_TAKE 32u
 /*
  * What the creates that ended on one rule queue added to the port's counts,
  * written by the queue's user alone (its lcore, or under the queue's lock)
@@ -673,9 +675,15 @@ struct mlx5dm_flow_lane {
 	uint32_t listed;
 	uint32_t flows;
 	uint32_t rules;
-	/* One-rule handles taken from the pool under fp->lock, for mlx5dm_flow_objs_quick(). */
+	/*
+	 * One-rule handles and counters taken from the pool and the bulks
+	 * under fp->lock, for mlx5dm_flow_objs_quick(); nb_cnts is read by
+	 * the port's statistics (relaxed).
+	 */
 	uint32_t nb_handles;
 	struct rte_flow *handles;
+	uint32_t nb_cnts;
+	uint32_t cnts[MLX5DM_FLOW_LANE_TAKE];
 } __rte_cache_aligned;
 
 struct mlx5dm_flow_priv {
@@ -722,7 +730,6 @@ struct mlx5dm_flow_priv {
 	struct mlx5dm_flow_compiled **cts;
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
-	uint32_t cnt_tab_size;
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
 	struct mlx5dm_flow_stats st;                /* flows, rules: with the lanes' */
 	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
@@ -831,8 +838,15 @@ void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *
 uint32_t mlx5dm_flow_cnt_max(void);
 /* A counter (*id) and its action in domain dom; 0 or a negative errno. */
 int mlx5dm_flow_cnt_alloc(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t *id);
+/* Counter id's action in domain dom made (id taken for another domain); 0 or -errno. */
+int mlx5dm_flow_cnt_ready(struct mlx5dm_flow_priv *fp, uint32_t id, unsigned int dom);
 void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);
-/* The counter's action in domain dom (its bulk's) and, in arg, the rule argument naming it. */
+/*
+ * The counter's action in domain dom (its bulk's: NULL until one of its
+ * counters was taken there) and, in arg, the rule argument naming it.
+ * Without fp->lock for a counter the caller holds (the bulk table does
+ * not move while a counter is out).
+ */
 struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id,
 					     unsigned int dom, uint32_t *arg);
 /* An indirect COUNT's rules: delta more (or fewer); the number now. */
@@ -1105,13 +1119,18 @@ int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xct
 /*
  * The begin phase of rule r of a template table's ct without fp->lock, by
  * the only user of rule queue queue: 0, or -EAGAIN for the locked begin
- * (a counter, the port stopping, the rule's objects or handles not made).
+ * (an indirect counter, the port stopping, the rule's objects, handles or
+ * counters not made).
  */
 int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			   const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
 			   uint16_t queue);
-/* Rule queue queue's handles for the above (fp->lock held, by the queue's only user). */
-void mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue);
+/*
+ * Rule queue queue's handles for the above, and counters in ct's domain if
+ * its rules count (fp->lock held, by the queue's only user).
+ */
+void mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
+			   const struct mlx5dm_flow_compiled *ct);
 /* The begin phase of rule r of fast template ct (its value in b->value[0]), fp->lock held. */
 int mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			  const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,

@@ -8,7 +8,8 @@
  * their last counter. A flow names its counter by an id (bulk place, then
  * index); the bulk holds one counter action per domain (the rule's
  * argument picks the counter) and each counter's base, as a reused
- * counter does not start at zero. Callers hold fp->lock.
+ * counter does not start at zero. Callers hold fp->lock, but for a
+ * counter's action (mlx5dm_flow_cnt_action()).
  */
 
 #include <errno.h>
@@ -19,8 +20,11 @@
 
 #define MLX5DM_FLOW_CNT_LOG_MIN 7u
 #define MLX5DM_FLOW_CNT_LOG_MAX 16u
-/* Id: (place in fp->cnt_tab + 1) << MLX5DM_FLOW_CNT_LOG_MAX | index; 0 is no counter. */
-#define MLX5DM_FLOW_CNT_TAB_MAX ((1u << (32 - MLX5DM_FLOW_CNT_LOG_MAX)) - 1u)
+/*
+ * Id: (place in fp->cnt_tab + 1) << MLX5DM_FLOW_CNT_LOG_MAX | index; 0 is
+ * no counter. The places: 2^28 counters at most, beyond what a device has.
+ */
+#define MLX5DM_FLOW_CNT_TAB_MAX 4095u
 
 struct mlx5dm_flow_cnt_slot {
 	uint64_t base_hits;             /* device values the flow's counts start from */
@@ -63,31 +67,28 @@ mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id, unsigned 
 		       uint32_t *arg)
 {
 	*arg = MLX5DM_FLOW_CNT_INDEX(id);
-	return mlx5dm_flow_cnt_bulk(fp, id)->act[dom];
+	return __atomic_load_n(&mlx5dm_flow_cnt_bulk(fp, id)->act[dom], __ATOMIC_ACQUIRE);
 }
 
-/* A place in fp->cnt_tab for a new bulk (the table grows by doubling). */
+/*
+ * A place in fp->cnt_tab for a new bulk. The table is made whole with the
+ * first bulk, never moved: a quick begin reads it without fp->lock.
+ */
 static int
 mlx5dm_flow_cnt_tab_take(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b)
 {
-	struct mlx5dm_flow_cnt_bulk **tab;
-	uint32_t i, cap;
+	uint32_t i;
 
-	for (i = 0; i < fp->cnt_tab_size; i++)
+	if (fp->cnt_tab == NULL) {
+		fp->cnt_tab = mlx5dm_calloc(MLX5DM_FLOW_CNT_TAB_MAX, sizeof(*fp->cnt_tab));
+		if (fp->cnt_tab == NULL)
+			return -ENOMEM;
+	}
+	for (i = 0; i < MLX5DM_FLOW_CNT_TAB_MAX; i++)
 		if (fp->cnt_tab[i] == NULL)
-			goto take;
-	if (fp->cnt_tab_size == MLX5DM_FLOW_CNT_TAB_MAX)
+			break;
+	if (i == MLX5DM_FLOW_CNT_TAB_MAX)
 		return -ENOSPC;
-	cap = RTE_MIN(RTE_MAX(2 * fp->cnt_tab_size, 16u), MLX5DM_FLOW_CNT_TAB_MAX);
-	tab = mlx5dm_calloc(cap, sizeof(*tab));
-	if (tab == NULL)
-		return -ENOMEM;
-	if (fp->cnt_tab_size != 0)
-		memcpy(tab, fp->cnt_tab, fp->cnt_tab_size * sizeof(*tab));
-	mlx5dm_free(fp->cnt_tab);
-	fp->cnt_tab = tab;
-	fp->cnt_tab_size = cap;
-take:
 	fp->cnt_tab[i] = b;
 	b->id = i;
 	return 0;
@@ -140,7 +141,6 @@ mlx5dm_flow_cnt_bulk_free(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bu
 	if (--fp->st.cnt_bulks == 0) {
 		mlx5dm_free(fp->cnt_tab);
 		fp->cnt_tab = NULL;
-		fp->cnt_tab_size = 0;
 	}
 }
 
@@ -203,13 +203,23 @@ static int
 mlx5dm_flow_cnt_action_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bulk *b,
 			    unsigned int dom)
 {
+	struct mlx5dm_action *act;
+
 	if (b->act[dom] != NULL)
 		return 0;
-	b->act[dom] = mlx5dm_action_counters(fp->port.dom[dom], b->c);
-	if (b->act[dom] == NULL)
+	act = mlx5dm_action_counters(fp->port.dom[dom], b->c);
+	if (act == NULL)
 		return -errno;
+	/* Released: a quick begin reads it unlocked (mlx5dm_flow_cnt_action()). */
+	__atomic_store_n(&b->act[dom], act, __ATOMIC_RELEASE);
 	fp->st.cnt_actions++;
 	return 0;
+}
+
+int
+mlx5dm_flow_cnt_ready(struct mlx5dm_flow_priv *fp, uint32_t id, unsigned int dom)
+{
+	return mlx5dm_flow_cnt_action_make(fp, mlx5dm_flow_cnt_bulk(fp, id), dom);
 }
 
 uint32_t

@@ -309,7 +309,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	}
 	if (ct != NULL) {
 		if (qlock == NULL)
-			mlx5dm_flow_lane_fill(fp, lq);
+			mlx5dm_flow_lane_fill(fp, lq, ct);
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
 	} else if (tbl->attr.transfer) {
 		ret = priv->sh->esw_xlate->spec(dev, &tbl->attr, items, acts, tbl->spec, error);

@@ -613,16 +613,15 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	return 0;
 }
 
-/* Handles a lane takes from the pool at once (a lock per that many quick begins). */
-#define MLX5DM_FLOW_LANE_HANDLES 32u
-
 void
-mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue)
+mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
+		      const struct mlx5dm_flow_compiled *ct)
 {
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+	unsigned int dom = mlx5dm_flow_spec_dom(&ct->res), i;
 	struct rte_flow *f;
 
-	while (l->nb_handles < MLX5DM_FLOW_LANE_HANDLES &&
+	while (l->nb_handles < MLX5DM_FLOW_LANE_TAKE &&
 	       (f = mlx5dm_flow_pool_get(&fp->pool, 1)) != NULL) {
 		/* Out of the pool (counted live there), not a flow until a quick begin makes it. */
 		f->live = 0;
@@ -630,9 +629,18 @@ mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue)
 		l->handles = f;
 		l->nb_handles++;
 	}
+	if (!ct->res.count)
+		return;
+	/* The lane's counters may have been taken for the other direction's rules. */
+	for (i = 0; i < l->nb_cnts; i++)
+		if (mlx5dm_flow_cnt_ready(fp, l->cnts[i], dom) < 0)
+			return;
+	while (l->nb_cnts < MLX5DM_FLOW_LANE_TAKE &&
+	       mlx5dm_flow_cnt_alloc(fp, dom, &l->cnts[l->nb_cnts]) == 0)
+		__atomic_store_n(&l->nb_cnts, l->nb_cnts + 1, __ATOMIC_RELAXED);
 }
 
-/* The lanes' handles back to the pool (fp->lock held, no operation pending). */
+/* The lanes' handles and counters back (fp->lock held, no operation pending). */
 static void
 mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
 {
@@ -645,6 +653,8 @@ mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
 			mlx5dm_flow_pool_put(&fp->pool, f);
 		}
 		l->nb_handles = 0;
+		while (l->nb_cnts != 0)
+			mlx5dm_flow_cnt_free(fp, l->cnts[--l->nb_cnts]);
 	}
 }
 
@@ -668,10 +678,13 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 		       uint16_t queue)
 {
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+	unsigned int dom = mlx5dm_flow_spec_dom(&ct->res);
+	bool count = ct->res.count;
 	struct mlx5dm_flow_aset *s;
 	struct rte_flow *flow;
+	uint32_t arg;
 
-	if (ct->res.count || l->handles == NULL)
+	if (l->handles == NULL || (count && l->nb_cnts == 0))
 		return -EAGAIN;
 	/* Counted before the port's state is read: a stop beginning now waits for it. */
 	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
@@ -680,7 +693,8 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 		goto busy;
 	/* The reference keeps the objects: no set goes while it is held. */
 	s = __atomic_load_n(&ct->sets[r->queue], __ATOMIC_ACQUIRE);
-	if (s == NULL || __atomic_load_n(&s->tmpl[0], __ATOMIC_ACQUIRE) == NULL) {
+	if (s == NULL || __atomic_load_n(&s->tmpl[count], __ATOMIC_ACQUIRE) == NULL ||
+	    (count && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL)) {
 		/* The last reference may be this one: let it go as the locked path does. */
 		mlx5dm_flow_lock(&fp->lock);
 		mlx5dm_flow_ct_put(fp, ct);
@@ -694,8 +708,12 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	l->nb_handles--;
 	mlx5dm_flow_handle_init(flow, 1);
 	flow->ct = ct->id;
-	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(&ct->res);
-	/* No counter, the set's template made: the list cannot fail. */
+	flow->dom = (uint8_t)dom;
+	if (count) {
+		flow->cnt = l->cnts[l->nb_cnts - 1];
+		__atomic_store_n(&l->nb_cnts, l->nb_cnts - 1, __ATOMIC_RELAXED);
+	}
+	/* The counter's action and the set's template made: the list cannot fail. */
 	(void)mlx5dm_flow_fast_rule(fp, ct, s, r, flow, b, NULL);
 	return 0;
 busy:
@@ -930,6 +948,8 @@ mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_sta
 	for (i = 0; i < fp->nb_lanes; i++) {
 		st->flows += __atomic_load_n(&fp->lanes[i].flows, __ATOMIC_RELAXED);
 		st->rules += __atomic_load_n(&fp->lanes[i].rules, __ATOMIC_RELAXED);
+		/* Those a lane holds count no flow yet. */
+		st->counters -= __atomic_load_n(&fp->lanes[i].nb_cnts, __ATOMIC_RELAXED);
 	}
 }
 

@@ -31,6 +31,9 @@
  * what it was before. A failed check prints "check failed" and the exit
  * status is 1.
  *
+ * --count adds COUNT to every rule (in the actions template, before the
+ * QUEUE): each rule takes a counter of its own.
+ *
  * --slow US says where the time of each create slower than US microseconds
  * went, from the calling thread's CPU clock and its run-queue delay
  * (/proc/thread-self/schedstat, the scheduler's own account): waiting for
@@ -53,7 +56,7 @@
  * min(2, P / (1 + share)) times as fast as one.
  *
  *   mlx5dm-bench-flow-async EAL_ARGS -- --rules N [--lcores 1,2] [--push 32]
- *                                      [--queue-size 1024] [--slow US]
+ *                                      [--queue-size 1024] [--slow US] [--count]
  */
 
 #include <errno.h>
@@ -96,6 +99,9 @@ struct bench_opts {
 	unsigned int nb_runs;
 	uint32_t slow_us;		/**< Account for creates slower than this (0: none). */
 };
+
+/* --count: the rules count (the templates' and the workers' actions). */
+static bool counted;
 
 /* Where the time of a slow create went (--slow). */
 enum slow_cause {
@@ -239,10 +245,12 @@ table_create(uint32_t rules, struct rte_flow_pattern_template **pt,
 	static const struct rte_flow_action_queue q0 = { .index = 0 };
 	static const struct rte_flow_action_queue qmask = { .index = 0xffff };
 	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	const struct rte_flow_action masks[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qmask },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -266,7 +274,8 @@ table_create(uint32_t rules, struct rte_flow_pattern_template **pt,
 	struct rte_flow_error err = { 0 };
 
 	*pt = rte_flow_pattern_template_create(PORT, &pa, pattern, &err);
-	*at = *pt == NULL ? NULL : rte_flow_actions_template_create(PORT, &aa, acts, masks, &err);
+	*at = *pt == NULL ? NULL : rte_flow_actions_template_create(PORT, &aa, acts + !counted,
+								   masks + !counted, &err);
 	if (*at != NULL)
 		t = rte_flow_template_table_create(PORT, &ta, pt, 1, at, 1, &err);
 	if (t != NULL)
@@ -377,7 +386,9 @@ static int
 worker_flows(void *arg)
 {
 	static const struct rte_flow_action_queue q0 = { .index = 0 };
+	/* The first skipped without --count. */
 	const struct rte_flow_action acts[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -423,7 +434,8 @@ worker_flows(void *arg)
 				slow_read(w, &c0);
 			t0 = rte_rdtsc();
 			w->flows[i] = rte_flow_async_create(PORT, w->queue, &postpone, w->table,
-							    pattern, 0, acts, 0, NULL, &err);
+							    pattern, 0, acts + !counted, 0, NULL,
+							    &err);
 			t = rte_rdtsc() - t0;
 			w->lat[i] = (uint32_t)RTE_MIN(t, (uint64_t)UINT32_MAX);
 			if (t > w->max_cycles) {
@@ -819,6 +831,7 @@ main(int argc, char **argv)
 		{ "push", required_argument, NULL, 'p' },
 		{ "queue-size", required_argument, NULL, 'q' },
 		{ "slow", required_argument, NULL, 's' },
+		{ "count", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .rules = 1000000, .push = 32, .queue_size = 1024,
@@ -855,6 +868,9 @@ main(int argc, char **argv)
 		case 's':
 			o.slow_us = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
+		case 'c':
+			counted = true;
+			break;
 		default:
 			return 1;
 		}
@@ -876,8 +892,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
-	printf("async rte_flow: %u rules, 5-tuple, one template table in group 1, push every %u, "
-	       "flow queues of %u (net_mlx5dm)\n", o.rules, o.push, o.queue_size);
+	printf("async rte_flow: %u rules, 5-tuple%s, one template table in group 1, push every %u, "
+	       "flow queues of %u (net_mlx5dm)\n", o.rules, counted ? ", counted" : "", o.push,
+	       o.queue_size);
 	printf("%-6s %10s %10s %10s %7s %7s %8s %8s %8s %8s %7s %8s | %10s %10s %6s\n",
 	       "lcores", "insert/s", "in calls", "delete/s", "p50 us", "p99 us", "p99.9 us",
 	       "max us", "sync us", "max sync", "ICM B/r", "host B/r", "floor ins", "floor del",

@@ -17,9 +17,10 @@ import os
 import re
 import sys
 
+from guide_check import read_guide, run, tally
+
 DEVARGS_C = os.path.join('drivers', 'net', 'mlx5dm', 'mlx5dm_devargs.c')
 DRIVER_DIR = os.path.join('drivers', 'net', 'mlx5dm')
-GUIDE = os.path.join('doc', 'guides', 'nics', 'mlx5dm.rst')
 SECTION = 'Runtime configuration'
 
 
@@ -139,8 +140,7 @@ def check(code, text):
 def selftest(root):
     """Broken guides the check must catch."""
     code = code_devargs(root)
-    with open(os.path.join(root, GUIDE), encoding='utf-8') as f:
-        text = f.read()
+    text = read_guide(root)
 
     def entry(k):
         return re.search(r'^- ``%s`` \[[^\]]*\]' % k, text, re.M).group(0)
@@ -158,35 +158,13 @@ def selftest(root):
             ', ``%s`` only' % code[scoped]['backend'], '')),
         'no section': text.replace(SECTION, 'Options'),
     }
-    failed = 0
-    for name, broken in cases.items():
-        if not check(code, broken):
-            print('selftest: %s not caught' % name)
-            failed += 1
-    if check(code, text):
-        print('selftest: the guide itself fails the check')
-        failed += 1
     # Integer and keyword devargs start from a value the parser sets.
-    if not code or any(v['default'] is None for v in code.values()
-                       if v['range'] is not None or v['words'] is not None):
-        print('selftest: defaults not read from the code: %s' % code)
-        failed += 1
-    print('devargs doc selftest: %d passed, %d failed' % (len(cases) + 2 - failed, failed))
-    return 1 if failed else 0
-
-
-def main():
-    args = [a for a in sys.argv[1:] if a != '--selftest']
-    root = args[0] if args else '.'
-    if '--selftest' in sys.argv[1:]:
-        return selftest(root)
-    with open(os.path.join(root, GUIDE), encoding='utf-8') as f:
-        bad = check(code_devargs(root), f.read())
-    for line in bad:
-        print(line)
-    print('devargs doc: %d passed, %d failed' % (0 if bad else 1, 1 if bad else 0))
-    return 1 if bad else 0
+    no_defaults = not code or any(v['default'] is None for v in code.values()
+                                  if v['range'] is not None or v['words'] is not None)
+    return tally('devargs doc', lambda t: check(code, t), text, cases,
+                 {'defaults not read from the code: %s' % code: no_defaults})
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(run('devargs doc', lambda root: check(code_devargs(root), read_guide(root)),
+                 selftest))

@@ -23,7 +23,8 @@
 #   devtools/bench-flow-async.sh [RULES...]      default: 1000000 4000000
 #   devtools/bench-flow-async.sh --callgrind [RULES]  default: 20000
 #
-# PUSH=N pushes every N operations instead of 32. SLOW=US also says where
+# PUSH=N pushes every N operations instead of 32; COUNT=1 adds COUNT to
+# every rule (--count). SLOW=US also says where
 # the time of each create over US microseconds went (waiting for a CPU, on
 # its CPU, neither: mlx5dm-bench-flow-async --slow). One run per figure: on
 # a shared machine repeat the script rather than trusting one line.
@@ -42,6 +43,8 @@ ninja -C "$top/build" >/dev/null
 bench="$top/build/app/bench/mlx5dm-bench-flow-async"
 push=${PUSH:-32}
 slow=${SLOW:+--slow $SLOW}
+count=
+[ "${COUNT:-0}" = 0 ] || count=--count
 
 if [ "${1:-}" = --callgrind ]; then
 	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }
@@ -55,7 +58,7 @@ if [ "${1:-}" = --callgrind ]; then
 	valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --no-huge -m 1024 \
 		--no-pci --no-shconf -l 0-1 --file-prefix bench-async-cg \
 		--log-level=lib.eal:error --log-level=pmd.*:crit --vdev net_mlx5dm0 \
-		-- --rules "$rules" --lcores 1 --push "$push" >/dev/null 2>&1 ||
+		-- --rules "$rules" --lcores 1 --push "$push" $count >/dev/null 2>&1 ||
 		{ echo "mlx5dm-bench-flow-async failed"; exit 1; }
 	# Outside the tree: run from it, callgrind_annotate splits each function
 	# between its build/.. and its absolute path.
@@ -93,7 +96,7 @@ for n in "$@"; do
 		if ! "$bench" $m --no-pci --no-shconf -l 0-1 --file-prefix bench-async \
 			--log-level=lib.eal:error --log-level=pmd.*:crit \
 			--vdev "net_mlx5dm0,log_steering_icm_size=$icm" \
-			-- --rules "$n" --push "$push" $slow 2>/dev/null; then
+			-- --rules "$n" --push "$push" $slow $count 2>/dev/null; then
 			echo "(run failed)"
 			status=1
 		fi

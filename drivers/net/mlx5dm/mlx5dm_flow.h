@@ -630,9 +630,10 @@ struct mlx5dm_flow_stats {
 #define MLX5DM_FLOW_POOL_CLASSES (MLX5DM_FLOW_MAX_SUB + 1u)
 /* Handles come in chunks of this size and alignment (the osdep heap: DPDK's under EAL). */
 #define MLX5DM_FLOW_POOL_CHUNK (64u << 10)
+struct mlx5dm_flow_map_mid;
 struct mlx5dm_flow_pool {
 	struct rte_flow *free[MLX5DM_FLOW_POOL_CLASSES];
-	struct mlx5dm_index chunks;             /* by address */
+	struct mlx5dm_flow_map_mid **map;       /* the chunks, by address (mlx5dm_flow_pool.c) */
 	uint32_t nb_chunks;
 	uint32_t live;                          /* handles handed out */
 	uint32_t made[MLX5DM_FLOW_POOL_CLASSES];     /* handles of each class, free or live */

@@ -6,7 +6,7 @@
  * rte_flow handles from per-port chunks, one size class per chunk (the
  * flow's rule count): a free-list pop per rule, and a handle the
  * application passes back is checked in O(1) without reading memory the
- * port does not own (chunk = address rounded down, in an index; slot
+ * port does not own (chunk = address rounded down, in the chunk map; slot
  * marked live). Chunks stay until the port stops.
  *
  * A template table promises its nb_flows rules up front: their handles are
@@ -47,11 +47,98 @@ mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
-/* The chunks are indexed by address: a lookup compares addresses, reads no chunk. */
-static bool
-mlx5dm_flow_pool_is(const void *rec, const void *key)
+/*
+ * The chunk map: which chunks are the pool's, by chunk number (address /
+ * MLX5DM_FLOW_POOL_CHUNK, below 2^32: 48-bit addresses) in three levels
+ * of 2^12, 2^10 and 2^10 (a bit each). Written under fp->lock, read
+ * without it by a destroy that checks its handle: a level is published
+ * with a release store once made and stays until the pool's release.
+ */
+#define MLX5DM_FLOW_MAP_TOP 4096u
+#define MLX5DM_FLOW_MAP_MID 1024u
+struct mlx5dm_flow_map_leaf {
+	uint64_t bits[MLX5DM_FLOW_MAP_MID / 64];
+};
+struct mlx5dm_flow_map_mid {
+	struct mlx5dm_flow_map_leaf *leaf[MLX5DM_FLOW_MAP_MID];
+};
+
+static uint64_t
+mlx5dm_flow_map_number(uintptr_t chunk)
 {
-	return rec == key;
+	return (uint64_t)chunk / MLX5DM_FLOW_POOL_CHUNK;
+}
+
+/* The leaf of chunk number n, made if absent; NULL when out of memory. */
+static struct mlx5dm_flow_map_leaf *
+mlx5dm_flow_map_leaf_make(struct mlx5dm_flow_pool *pool, uint64_t n)
+{
+	struct mlx5dm_flow_map_mid *mid;
+	struct mlx5dm_flow_map_leaf *leaf;
+
+	if (pool->map == NULL) {
+		struct mlx5dm_flow_map_mid **top = mlx5dm_calloc(MLX5DM_FLOW_MAP_TOP,
+								 sizeof(*top));
+
+		if (top == NULL)
+			return NULL;
+		__atomic_store_n(&pool->map, top, __ATOMIC_RELEASE);
+	}
+	mid = pool->map[n / (MLX5DM_FLOW_MAP_MID * MLX5DM_FLOW_MAP_MID)];
+	if (mid == NULL) {
+		mid = mlx5dm_zmalloc(sizeof(*mid));
+		if (mid == NULL)
+			return NULL;
+		__atomic_store_n(&pool->map[n / (MLX5DM_FLOW_MAP_MID * MLX5DM_FLOW_MAP_MID)], mid,
+				 __ATOMIC_RELEASE);
+	}
+	leaf = mid->leaf[n / MLX5DM_FLOW_MAP_MID % MLX5DM_FLOW_MAP_MID];
+	if (leaf == NULL) {
+		leaf = mlx5dm_zmalloc(sizeof(*leaf));
+		if (leaf == NULL)
+			return NULL;
+		__atomic_store_n(&mid->leaf[n / MLX5DM_FLOW_MAP_MID % MLX5DM_FLOW_MAP_MID], leaf,
+				 __ATOMIC_RELEASE);
+	}
+	return leaf;
+}
+
+static bool
+mlx5dm_flow_map_has(const struct mlx5dm_flow_pool *pool, uintptr_t chunk)
+{
+	uint64_t n = mlx5dm_flow_map_number(chunk);
+	struct mlx5dm_flow_map_mid **top, *mid;
+	struct mlx5dm_flow_map_leaf *leaf;
+
+	top = __atomic_load_n(&pool->map, __ATOMIC_ACQUIRE);
+	if (top == NULL || n >= (uint64_t)MLX5DM_FLOW_MAP_TOP * MLX5DM_FLOW_MAP_MID *
+				MLX5DM_FLOW_MAP_MID)
+		return false;
+	mid = __atomic_load_n(&top[n / (MLX5DM_FLOW_MAP_MID * MLX5DM_FLOW_MAP_MID)],
+			      __ATOMIC_ACQUIRE);
+	if (mid == NULL)
+		return false;
+	leaf = __atomic_load_n(&mid->leaf[n / MLX5DM_FLOW_MAP_MID % MLX5DM_FLOW_MAP_MID],
+			       __ATOMIC_ACQUIRE);
+	return leaf != NULL && (__atomic_load_n(&leaf->bits[n % MLX5DM_FLOW_MAP_MID / 64],
+						__ATOMIC_ACQUIRE) >> (n % 64) & 1) != 0;
+}
+
+static void
+mlx5dm_flow_map_free(struct mlx5dm_flow_pool *pool)
+{
+	uint32_t i, j;
+
+	if (pool->map == NULL)
+		return;
+	for (i = 0; i < MLX5DM_FLOW_MAP_TOP; i++) {
+		if (pool->map[i] == NULL)
+			continue;
+		for (j = 0; j < MLX5DM_FLOW_MAP_MID; j++)
+			mlx5dm_free(pool->map[i]->leaf[j]);
+		mlx5dm_free(pool->map[i]);
+	}
+	mlx5dm_free(pool->map);
 }
 
 /* Handles of class cls a chunk holds. */
@@ -62,11 +149,16 @@ mlx5dm_flow_pool_per_chunk(unsigned int cls)
 			  mlx5dm_flow_pool_obj_size(cls));
 }
 
-/* One chunk of class cls at base (zeroed), its handles pushed on the class's free list. */
+/*
+ * One chunk of class cls at base (zeroed), its handles pushed on the
+ * class's free list, its bit in the chunk map set (the map's levels made).
+ */
 static void
 mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *base,
-		     uint32_t span)
+		     uint32_t span, struct mlx5dm_flow_map_leaf *leaf)
 {
+	uint64_t number = mlx5dm_flow_map_number((uintptr_t)base);
+	uint64_t *word = &leaf->bits[number % MLX5DM_FLOW_MAP_MID / 64];
 	size_t obj = mlx5dm_flow_pool_obj_size(cls);
 	struct mlx5dm_flow_chunk *c = (struct mlx5dm_flow_chunk *)base;
 	uint32_t n = mlx5dm_flow_pool_per_chunk(cls), i;
@@ -86,8 +178,7 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 		f->free_next = pool->free[cls];
 		pool->free[cls] = f;
 	}
-	/* Room made by the grow. */
-	(void)mlx5dm_index_insert(&pool->chunks, c, mlx5dm_index_mix((uintptr_t)c));
+	__atomic_store_n(word, *word | 1ull << (number % 64), __ATOMIC_RELEASE);
 	pool->nb_chunks++;
 	pool->made[cls] += n;
 }
@@ -96,16 +187,25 @@ mlx5dm_flow_pool_add(struct mlx5dm_flow_pool *pool, unsigned int cls, uint8_t *b
 static int
 mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls, uint32_t nb)
 {
+	struct mlx5dm_flow_map_leaf *leaf[MLX5DM_FLOW_POOL_BULK];
 	uint8_t *base;
 	uint32_t i;
 
-	if (mlx5dm_index_reserve(&pool->chunks, nb) < 0)
-		return -ENOMEM;
 	base = mlx5dm_aligned_zmalloc(MLX5DM_FLOW_POOL_CHUNK * nb, MLX5DM_FLOW_POOL_CHUNK);
 	if (base == NULL)
 		return -ENOMEM;
+	/* The map's levels first: a failure leaves empty ones, freed with the pool. */
+	for (i = 0; i < nb; i++) {
+		leaf[i] = mlx5dm_flow_map_leaf_make(pool, mlx5dm_flow_map_number(
+			(uintptr_t)base + MLX5DM_FLOW_POOL_CHUNK * i));
+		if (leaf[i] == NULL) {
+			mlx5dm_free(base);
+			return -ENOMEM;
+		}
+	}
 	for (i = 0; i < nb; i++)
-		mlx5dm_flow_pool_add(pool, cls, base + MLX5DM_FLOW_POOL_CHUNK * i, i == 0 ? nb : 0);
+		mlx5dm_flow_pool_add(pool, cls, base + MLX5DM_FLOW_POOL_CHUNK * i, i == 0 ? nb : 0,
+				     leaf[i]);
 	return 0;
 }
 
@@ -156,8 +256,7 @@ mlx5dm_flow_pool_owns(const struct mlx5dm_flow_pool *pool, const struct rte_flow
 	const struct mlx5dm_flow_chunk *c;
 	uintptr_t off;
 
-	if (f == NULL || mlx5dm_index_find(&pool->chunks, mlx5dm_index_mix(chunk),
-					   mlx5dm_flow_pool_is, (const void *)chunk) == NULL)
+	if (f == NULL || !mlx5dm_flow_map_has(pool, chunk))
 		return false;
 	c = (const struct mlx5dm_flow_chunk *)chunk;
 	off = p - chunk;
@@ -210,6 +309,6 @@ mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
 		mlx5dm_free(c);
 		c = pool->first;
 	}
-	mlx5dm_index_fini(&pool->chunks);
+	mlx5dm_flow_map_free(pool);
 	mlx5dm_flow_pool_init(pool);
 }

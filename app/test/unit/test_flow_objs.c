@@ -1045,6 +1045,75 @@ test_quick_begin(void **state)
 }
 
 /*
+ * A flow of one template rule is destroyed without the port lock (held
+ * meanwhile by this thread: a destroy taking it would never return): its
+ * rule goes, it is no longer the application's, its handle and counter go
+ * to the rule queue's lane; a handle not listed (destroyed already), a
+ * flow without a template and a stopping port go to the locked destroy.
+ */
+static void
+test_quick_destroy(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000001) };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action counted[] = { ACT(COUNT, NULL), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow *f0, *f1, *plain;
+	struct mlx5dm_flow_aset *s;
+	struct fake_live live, after;
+	uint32_t refs;
+
+	(void)state;
+	f0 = t_create_cached(fp, &t_attr_in, items, counted);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000002);
+	f1 = t_create_cached(fp, &t_attr_in, items, counted);
+	plain = t_create(fp, &t_attr_in, items, acts);
+	assert_non_null(f0);
+	assert_non_null(f1);
+	assert_non_null(plain);
+	assert_int_not_equal(f1->ct, 0);
+	assert_int_equal(plain->ct, 0);
+	s = f1->rules[0].aset;
+	refs = s->k.refcnt;
+	fake_live_get(&live);
+	mlx5dm_flow_lock(&fp->lock);
+	/* A stopping port, a flow without a template: the locked destroy's. */
+	fp->quiescing = true;
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, f1, 0), -EAGAIN);
+	fp->quiescing = false;
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, plain, 0), -EAGAIN);
+	assert_int_equal(fp->inflight + fp->lanes[0].begun - fp->lanes[0].ended, 0);
+	/* The lock still held: the destroy takes none. */
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, f1, 0), 0);
+	assert_int_equal(fp->inflight + fp->lanes[0].begun - fp->lanes[0].ended, 0);
+	assert_false(mlx5dm_flow_objs_owns(fp, f1));
+	assert_int_equal(s->k.refcnt, refs - 1);
+	assert_int_equal(fp->lanes[0].nb_handles, 1);
+	assert_ptr_equal(fp->lanes[0].handles[0], f1);
+	assert_int_equal(fp->lanes[0].nb_spent, 1);
+	assert_int_equal(t_stats(fp).flows, 2);
+	assert_int_equal(t_stats(fp).counters, 1);
+	assert_int_equal(mlx5dm_flow_objs_listed(fp), 2);
+	/* Destroyed already: the locked destroy says it is not the port's. */
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, f1, 0), -EAGAIN);
+	rte_spinlock_unlock(&fp->lock);
+	fake_live_get(&after);
+	assert_int_equal(after.rules, live.rules - 1);
+	assert_false(mlx5dm_flow_objs_owns(fp, f1));
+	/* The last flow of its template too: its put is the locked one. */
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, f0, 0), 0);
+	assert_int_equal(fp->lanes[0].nb_spent, 2);
+	t_destroy(fp, plain);
+	assert_int_equal(t_stats(fp).flows, 0);
+	assert_int_equal(t_stats(fp).counters, 0);
+	assert_int_equal(fp->st.templates + fp->st.asets + fp->st.matchers, 0);
+	/* The lane's handles and spent counters go back with the stop. */
+	t_fp_stop(fp);
+}
+
+/*
  * Marked rules their template's setters make with a new mark id each take
  * the one set the template holds (no parameters built), each rule with its
  * own tag.
@@ -1506,6 +1575,7 @@ main(void)
 		cmocka_unit_test(test_template_memos),
 		cmocka_unit_test(test_template_by_content),
 		cmocka_unit_test(test_quick_begin),
+		cmocka_unit_test(test_quick_destroy),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

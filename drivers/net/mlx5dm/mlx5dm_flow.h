@@ -678,13 +678,17 @@ struct mlx5dm_flow_lane {
 	uint32_t rules;
 	/*
 	 * One-rule handles and counters taken from the pool and the bulks
-	 * under fp->lock, for mlx5dm_flow_objs_quick(); nb_cnts is read by
-	 * the port's statistics (relaxed).
+	 * under fp->lock, for mlx5dm_flow_objs_quick(); the handles and the
+	 * used counters (spent) of the rules mlx5dm_flow_objs_quick_destroy()
+	 * destroyed, until the next time the lane takes the lock. The counts
+	 * of counters are read by the port's statistics (relaxed).
 	 */
 	uint32_t nb_handles;
-	struct rte_flow *handles;
 	uint32_t nb_cnts;
+	uint32_t nb_spent;
+	struct rte_flow *handles[MLX5DM_FLOW_LANE_TAKE];
 	uint32_t cnts[MLX5DM_FLOW_LANE_TAKE];
+	uint32_t spent[MLX5DM_FLOW_LANE_TAKE];
 } __rte_cache_aligned;
 
 struct mlx5dm_flow_priv {
@@ -1086,16 +1090,20 @@ struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 					 const struct mlx5dm_flow_spec *spec, bool listed,
 					 struct rte_flow_error *error);
 /*
- * Destroyed the same way: unlist, remove (the caller's queue), reap.
+ * Destroyed the same way: unlist (was it listed?), remove (the caller's
+ * queue), reap.
  * -ETIMEDOUT from remove (another queue's writes into its chain pending):
  * relist gives the flow back, without the rules already removed.
  */
-static inline void
+static inline bool
 mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	fp->nb_listed -= flow->listed;
-	flow->listed = false;
+	/* Exchanged: mlx5dm_flow_objs_quick_destroy() takes a flow without fp->lock. */
+	bool listed = __atomic_exchange_n(&flow->listed, false, __ATOMIC_ACQ_REL);
+
+	fp->nb_listed -= listed;
 	fp->inflight++;
+	return listed;
 }
 int mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue);
 void mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed);
@@ -1128,10 +1136,21 @@ int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compi
 			   uint16_t queue);
 /*
  * Rule queue queue's handles for the above, and counters in ct's domain if
- * its rules count (fp->lock held, by the queue's only user).
+ * its rules count; its spent counters back to their bulks (fp->lock held,
+ * by the queue's only user).
  */
 void mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
 			   const struct mlx5dm_flow_compiled *ct);
+/*
+ * A flow of one rule of a template (its counter its own) destroyed without
+ * fp->lock, by the only user of rule queue queue: 0; -EAGAIN for the
+ * locked destroy (not such a flow, not listed, the port stopping); a
+ * removal's error (the flow kept, listed again). The lock is taken for a
+ * last reference and once per MLX5DM_FLOW_LANE_TAKE / 2 handles or
+ * MLX5DM_FLOW_LANE_TAKE counters.
+ */
+int mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+				   uint16_t queue);
 /* The begin phase of rule r of fast template ct (its value in b->value[0]), fp->lock held. */
 int mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			  const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,

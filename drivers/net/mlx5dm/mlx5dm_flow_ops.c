@@ -199,12 +199,17 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	uint16_t ct;
 	int ret;
 
-	mlx5dm_flow_lock(&fp->lock);
-	if (!mlx5dm_flow_objs_owns(fp, flow)) {
-		rte_spinlock_unlock(&fp->lock);
-		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-					  "unknown flow handle");
+	/* A flow of one template rule, on the caller's own rule queue: no port lock. */
+	if (qlock == NULL) {
+		ret = mlx5dm_flow_objs_quick_destroy(fp, flow, queue);
+		if (ret != -EAGAIN) {
+			mlx5dm_rules_posted(dev->data->dev_private);
+			return ret < 0 ? mlx5dm_flow_remove_err(flow, ret, error) : 0;
+		}
 	}
+	mlx5dm_flow_lock(&fp->lock);
+	if (!mlx5dm_flow_objs_owns(fp, flow))
+		goto unknown;
 	if (mlx5dm_flow_extra(flow) != NULL) {
 		rte_spinlock_unlock(&fp->lock);
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
@@ -212,7 +217,11 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 					  "rte_flow_destroy() destroys it");
 	}
 	/* Unlisted: no other call finds the handle while its rules go unlocked. */
-	mlx5dm_flow_objs_unlist(fp, flow);
+	if (!mlx5dm_flow_objs_unlist(fp, flow)) {
+		/* Another destroy took it meanwhile, without the lock. */
+		fp->inflight--;
+		goto unknown;
+	}
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_flow_queue_lock(qlock);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
@@ -232,6 +241,10 @@ mlx5dm_flow_destroy_one(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	if (idle)
 		mlx5dm_flow_tmpl_jump_tail(dev, group);
 	return ret < 0 ? mlx5dm_flow_remove_err(flow, ret, error) : 0;
+unknown:
+	rte_spinlock_unlock(&fp->lock);
+	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+				  "unknown flow handle");
 }
 
 static int

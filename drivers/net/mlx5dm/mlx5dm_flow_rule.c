@@ -613,6 +613,16 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	return 0;
 }
 
+/* The lane's spent counters back to their bulks (fp->lock held). */
+static void
+mlx5dm_flow_lane_spend(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_lane *l)
+{
+	while (l->nb_spent != 0) {
+		mlx5dm_flow_cnt_free(fp, l->spent[l->nb_spent - 1]);
+		__atomic_store_n(&l->nb_spent, l->nb_spent - 1, __ATOMIC_RELAXED);
+	}
+}
+
 void
 mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
 		      const struct mlx5dm_flow_compiled *ct)
@@ -625,10 +635,9 @@ mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
 	       (f = mlx5dm_flow_pool_get(&fp->pool, 1)) != NULL) {
 		/* Out of the pool (counted live there), not a flow until a quick begin makes it. */
 		f->live = 0;
-		f->free_next = l->handles;
-		l->handles = f;
-		l->nb_handles++;
+		l->handles[l->nb_handles++] = f;
 	}
+	mlx5dm_flow_lane_spend(fp, l);
 	if (!ct->res.count)
 		return;
 	/* The lane's counters may have been taken for the other direction's rules. */
@@ -645,16 +654,13 @@ static void
 mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
 {
 	struct mlx5dm_flow_lane *l;
-	struct rte_flow *f;
 
 	for (l = fp->lanes; l < fp->lanes + fp->nb_lanes; l++) {
-		while ((f = l->handles) != NULL) {
-			l->handles = f->free_next;
-			mlx5dm_flow_pool_put(&fp->pool, f);
-		}
-		l->nb_handles = 0;
+		while (l->nb_handles != 0)
+			mlx5dm_flow_pool_put(&fp->pool, l->handles[--l->nb_handles]);
 		while (l->nb_cnts != 0)
 			mlx5dm_flow_cnt_free(fp, l->cnts[--l->nb_cnts]);
+		mlx5dm_flow_lane_spend(fp, l);
 	}
 }
 
@@ -684,7 +690,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	struct rte_flow *flow;
 	uint32_t arg;
 
-	if (l->handles == NULL || (count && l->nb_cnts == 0))
+	if (l->nb_handles == 0 || (count && l->nb_cnts == 0))
 		return -EAGAIN;
 	/* Counted before the port's state is read: a stop beginning now waits for it. */
 	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
@@ -703,9 +709,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	}
 	b->m[0] = ct->m->m;
 	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
-	flow = l->handles;
-	l->handles = flow->free_next;
-	l->nb_handles--;
+	flow = l->handles[--l->nb_handles];
 	mlx5dm_flow_handle_init(flow, 1);
 	flow->ct = ct->id;
 	flow->dom = (uint8_t)dom;
@@ -715,6 +719,101 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	}
 	/* The counter's action and the set's template made: the list cannot fail. */
 	(void)mlx5dm_flow_fast_rule(fp, ct, s, r, flow, b, NULL);
+	return 0;
+busy:
+	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
+	return -EAGAIN;
+}
+
+/* One reference on o less, unless it is one of the floor + 1 last (false). */
+static bool
+mlx5dm_flow_kobj_put_held(struct mlx5dm_flow_kobj *o, uint32_t floor)
+{
+	uint32_t refs = __atomic_load_n(&o->refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (refs <= floor + 1)
+			return false;
+	} while (!__atomic_compare_exchange_n(&o->refcnt, &refs, refs - 1, true,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	return true;
+}
+
+/* Take fp->lock once for the rest of a quick destroy. */
+static void
+mlx5dm_flow_lock_once(struct mlx5dm_flow_priv *fp, bool *locked)
+{
+	if (!*locked)
+		mlx5dm_flow_lock(&fp->lock);
+	*locked = true;
+}
+
+int
+mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+			       uint16_t queue)
+{
+	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
+	struct mlx5dm_flow_compiled *ct;
+	struct mlx5dm_flow_aset *s;
+	bool listed = true, locked = false;
+	int ret;
+
+	/* Counted before the port's state is read, as a quick begin. */
+	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&fp->started, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST) ||
+	    !mlx5dm_flow_pool_owns(&fp->pool, flow))
+		goto busy;
+	/*
+	 * The application's flow: its fields do not change until it is taken
+	 * below. A NIC rule: an E-Switch rule may hold its group's tail.
+	 */
+	if (flow->cls != 1 || flow->nb_rules != 1 || flow->ct == 0 || flow->cnt_shared ||
+	    flow->dom >= MLX5DM_FLOW_DOM_FDB ||
+	    flow->rules[0].aset == NULL ||
+	    !__atomic_compare_exchange_n(&flow->listed, &listed, false, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		goto busy;
+	mlx5dm_flow_lane_add(&l->listed, (uint32_t)-1);
+	ret = mlx5dm_flow_objs_remove(flow, queue);
+	if (ret < 0) {
+		mlx5dm_flow_lane_add(&l->listed, 1);
+		__atomic_store_n(&flow->listed, true, __ATOMIC_RELEASE);
+		__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
+		return ret;
+	}
+	mlx5dm_flow_lane_add(&l->flows, (uint32_t)-1);
+	mlx5dm_flow_lane_add(&l->rules, (uint32_t)-1);
+	/* The flow holds the template above its own: a put that would release it is locked. */
+	ct = fp->cts[flow->ct];
+	s = flow->rules[0].aset;
+	if (!mlx5dm_flow_kobj_put_held(&s->k, 0)) {
+		mlx5dm_flow_lock_once(fp, &locked);
+		mlx5dm_flow_aset_put(fp, s);
+	}
+	if (!mlx5dm_flow_kobj_put_held(&ct->k, ct->owned)) {
+		mlx5dm_flow_lock_once(fp, &locked);
+		mlx5dm_flow_ct_put(fp, ct);
+	}
+	if (flow->cnt != 0) {
+		if (l->nb_spent == MLX5DM_FLOW_LANE_TAKE) {
+			mlx5dm_flow_lock_once(fp, &locked);
+			mlx5dm_flow_lane_spend(fp, l);
+		}
+		l->spent[l->nb_spent] = flow->cnt;
+		__atomic_store_n(&l->nb_spent, l->nb_spent + 1, __ATOMIC_RELAXED);
+	}
+	/* The handle to the lane, not its free list: a walker under the lock may read it. */
+	__atomic_store_n(&flow->live, 0, __ATOMIC_RELEASE);
+	if (l->nb_handles == MLX5DM_FLOW_LANE_TAKE) {
+		mlx5dm_flow_lock_once(fp, &locked);
+		while (l->nb_handles > MLX5DM_FLOW_LANE_TAKE / 2)
+			mlx5dm_flow_pool_put(&fp->pool, l->handles[--l->nb_handles]);
+	}
+	l->handles[l->nb_handles++] = flow;
+	if (locked)
+		rte_spinlock_unlock(&fp->lock);
+	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
 	return 0;
 busy:
 	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
@@ -822,15 +921,14 @@ mlx5dm_flow_objs_reap(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	fp->st.flows--;
 }
 
-int
-mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
-			 struct rte_flow_error *error)
+/* The rest of a destroy under fp->lock, of a flow unlisted (listed: it was). */
+static int
+mlx5dm_flow_objs_end(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed,
+		     struct rte_flow_error *error)
 {
-	bool listed = flow->listed;
 	uint16_t q;
 	int ret;
 
-	mlx5dm_flow_objs_unlist(fp, flow);
 	q = mlx5dm_flow_queue_enter(fp);
 	ret = mlx5dm_flow_objs_remove(flow, q);
 	/* The PMD's own destroys (flush, stop) bring a queue in error back and go on. */
@@ -843,6 +941,13 @@ mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 	}
 	mlx5dm_flow_objs_reap(fp, flow);
 	return 0;
+}
+
+int
+mlx5dm_flow_objs_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
+			 struct rte_flow_error *error)
+{
+	return mlx5dm_flow_objs_end(fp, flow, mlx5dm_flow_objs_unlist(fp, flow), error);
 }
 
 /* Operations between their phases (fp->lock held). */
@@ -884,7 +989,12 @@ mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error
 
 		if (!mlx5dm_flow_listed(flow) || mlx5dm_flow_extra(flow) != NULL)
 			continue;
-		r = mlx5dm_flow_objs_destroy(fp, flow, error);
+		/* Not if a destroy without the lock took it meanwhile. */
+		if (!mlx5dm_flow_objs_unlist(fp, flow)) {
+			fp->inflight--;
+			continue;
+		}
+		r = mlx5dm_flow_objs_end(fp, flow, true, error);
 		if (ret == 0)
 			ret = r;
 	}
@@ -948,8 +1058,9 @@ mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_sta
 	for (i = 0; i < fp->nb_lanes; i++) {
 		st->flows += __atomic_load_n(&fp->lanes[i].flows, __ATOMIC_RELAXED);
 		st->rules += __atomic_load_n(&fp->lanes[i].rules, __ATOMIC_RELAXED);
-		/* Those a lane holds count no flow yet. */
-		st->counters -= __atomic_load_n(&fp->lanes[i].nb_cnts, __ATOMIC_RELAXED);
+		/* Those a lane holds count no flow (yet or any more). */
+		st->counters -= __atomic_load_n(&fp->lanes[i].nb_cnts, __ATOMIC_RELAXED) +
+				__atomic_load_n(&fp->lanes[i].nb_spent, __ATOMIC_RELAXED);
 	}
 }
 

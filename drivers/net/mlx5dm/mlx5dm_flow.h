@@ -463,7 +463,6 @@ struct mlx5dm_flow_compiled {
 	struct mlx5dm_flow_matcher *m;
 	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
 	uint32_t args[MLX5DM_RULE_MAX_ACTIONS]; /* of the sets' actions (the tag the rule's) */
-	uint64_t rules;                 /* rules the setters made (tests, debugging) */
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
 
@@ -624,6 +623,7 @@ struct mlx5dm_flow_stats {
 	uint32_t cnt_bulks;
 	uint32_t counters;
 	uint32_t cnt_actions;   /* counter actions of the bulks (one per bulk and domain used) */
+	uint32_t fast;          /* rules a template's setters made, ever (modulo 2^32) */
 };
 
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */
@@ -676,6 +676,7 @@ struct mlx5dm_flow_lane {
 	uint32_t listed;
 	uint32_t flows;
 	uint32_t rules;
+	uint32_t fast;
 	/*
 	 * One-rule handles and counters taken from the pool and the bulks
 	 * under fp->lock, for mlx5dm_flow_objs_quick(); the handles and the
@@ -1023,6 +1024,7 @@ struct mlx5dm_flow_build {
 	/* The rule's COUNT is this indirect counter (0: one of its own): the caller sets it. */
 	uint32_t shared_cnt;
 	bool prepared;              /* prep holds sub-rule 0's (done by the fast path) */
+	bool fast;                  /* made by a template's setters */
 	struct rte_flow *flow;
 	bool listed;
 	struct mlx5dm_rule_prep prep;
@@ -1041,6 +1043,7 @@ mlx5dm_flow_build_init(struct mlx5dm_flow_build *b)
 {
 	b->shared_cnt = 0;
 	b->prepared = false;
+	b->fast = false;
 }
 /*
  * 0 (the flow holds ct unless NULL) or -errno with error (nothing left);
@@ -1072,6 +1075,7 @@ mlx5dm_flow_objs_commit(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b
 	mlx5dm_flow_lane_add(&l->listed, b->listed);
 	mlx5dm_flow_lane_add(&l->flows, 1);
 	mlx5dm_flow_lane_add(&l->rules, b->flow->nb_rules);
+	mlx5dm_flow_lane_add(&l->fast, b->fast);
 	__atomic_store_n(&b->flow->listed, b->listed, __ATOMIC_RELEASE);
 	/* Last: a stop that sees the operation ended sees its flow listed. */
 	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);

@@ -578,7 +578,7 @@ mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;
-	__atomic_fetch_add(&ct->rules, 1, __ATOMIC_RELAXED);
+	b->fast = true;
 	return 0;
 }
 
@@ -1058,6 +1058,7 @@ mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_sta
 	for (i = 0; i < fp->nb_lanes; i++) {
 		st->flows += __atomic_load_n(&fp->lanes[i].flows, __ATOMIC_RELAXED);
 		st->rules += __atomic_load_n(&fp->lanes[i].rules, __ATOMIC_RELAXED);
+		st->fast += __atomic_load_n(&fp->lanes[i].fast, __ATOMIC_RELAXED);
 		/* Those a lane holds count no flow (yet or any more). */
 		st->counters -= __atomic_load_n(&fp->lanes[i].nb_cnts, __ATOMIC_RELAXED) +
 				__atomic_load_n(&fp->lanes[i].nb_spent, __ATOMIC_RELAXED);

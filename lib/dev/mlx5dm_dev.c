@@ -96,7 +96,7 @@ mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr)
 {
 	const struct mlx5dm_dev_transport *transport;
 	struct mlx5dm_dev *dev;
-	int ret;
+	int socket, ret;
 
 	if (attr == NULL || attr->transport == NULL) {
 		errno = EINVAL;
@@ -109,12 +109,14 @@ mlx5dm_dev_open(const struct mlx5dm_dev_attr *attr)
 		errno = ENOENT;
 		return NULL;
 	}
-	dev = mlx5dm_zmalloc(sizeof(*dev));
+	socket = attr->has_socket && attr->socket >= 0 ? attr->socket : MLX5DM_SOCKET_ANY;
+	dev = mlx5dm_zmalloc_socket(sizeof(*dev), socket);
 	if (dev == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	dev->transport = transport;
+	dev->socket = socket;
 	ret = transport->open(dev, attr);
 	if (ret != 0) {
 		mlx5dm_free(dev);

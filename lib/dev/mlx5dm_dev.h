@@ -203,6 +203,14 @@ struct mlx5dm_dev_attr {
 	uint16_t num_vfs;
 	struct mlx5dm_dev *esw_manager;
 	uint16_t vf;
+	/*
+	 * The NUMA socket the library's host memory for the device comes
+	 * from (the device's own, e.g. its PCI function's node), when
+	 * has_socket: socket 0 is a socket, so zeroed attributes say none.
+	 * None (or a negative one, MLX5DM_SOCKET_ANY): the allocator's choice.
+	 */
+	bool has_socket;
+	int socket;
 };
 
 /* "dddd:bb:dd.f": a PCI address in its canonical form, with the final NUL. */
@@ -222,6 +230,8 @@ struct mlx5dm_dev {
 	const struct mlx5dm_dev_ops *ops;
 	struct ibv_context *ctx;
 	void *priv; /* the transport's (the model instance) */
+	/* Where every allocation for the device's objects is: a socket or MLX5DM_SOCKET_ANY. */
+	int socket;
 };
 
 /* A transport of the registry: how its devices are opened and closed. */

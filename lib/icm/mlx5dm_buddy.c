@@ -59,7 +59,7 @@ mlx5dm_buddy_take_first(struct mlx5dm_buddy_level *l)
 }
 
 struct mlx5dm_buddy *
-mlx5dm_buddy_create(unsigned int max_order)
+mlx5dm_buddy_create(unsigned int max_order, int socket)
 {
 	struct mlx5dm_buddy *b;
 	uint64_t *words;
@@ -76,8 +76,8 @@ mlx5dm_buddy_create(unsigned int max_order)
 		nwords += n + mlx5dm_buddy_words(n);
 	}
 	/* One block for header and bitmaps: one failure point, one free. */
-	b = mlx5dm_zmalloc(sizeof(*b) + (max_order + 1) * sizeof(b->level[0]) +
-			   nwords * sizeof(uint64_t));
+	b = mlx5dm_zmalloc_socket(sizeof(*b) + (max_order + 1) * sizeof(b->level[0]) +
+				  nwords * sizeof(uint64_t), socket);
 	if (b == NULL) {
 		errno = ENOMEM;
 		return NULL;

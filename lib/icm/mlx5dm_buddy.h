@@ -26,8 +26,11 @@
 
 struct mlx5dm_buddy;
 
-/* All units free (one block of max_order). NULL + errno (EINVAL, ENOMEM). */
-struct mlx5dm_buddy *mlx5dm_buddy_create(unsigned int max_order);
+/*
+ * All units free (one block of max_order), its bitmaps on socket
+ * (MLX5DM_SOCKET_ANY: no preference). NULL + errno (EINVAL, ENOMEM).
+ */
+struct mlx5dm_buddy *mlx5dm_buddy_create(unsigned int max_order, int socket);
 void mlx5dm_buddy_destroy(struct mlx5dm_buddy *buddy);
 
 /*

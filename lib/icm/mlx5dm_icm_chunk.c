@@ -73,7 +73,7 @@ mlx5dm_icm_chunk_alloc(struct mlx5dm_icm_pool *pool, unsigned int order)
 		return NULL;
 	}
 	/* Host memory first, outside the lock. */
-	c = mlx5dm_malloc(sizeof(*c));
+	c = mlx5dm_malloc_socket(sizeof(*c), pool->dev->socket);
 	if (c == NULL) {
 		errno = ENOMEM;
 		return NULL;

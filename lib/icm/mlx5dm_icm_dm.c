@@ -104,7 +104,7 @@ mlx5dm_icm_dm_create(struct mlx5dm_icm_pool *pool, unsigned int max_order)
 	struct mlx5dm_icm_dm *dm;
 	int ret;
 
-	dm = mlx5dm_zmalloc(sizeof(*dm));
+	dm = mlx5dm_zmalloc_socket(sizeof(*dm), pool->dev->socket);
 	if (dm == NULL) {
 		ret = -ENOMEM;
 		goto err;
@@ -126,7 +126,7 @@ mlx5dm_icm_dm_create(struct mlx5dm_icm_pool *pool, unsigned int max_order)
 			   " bytes failed (errno %d)", pool->info->name, dm->size, -ret);
 		goto free_dm;
 	}
-	dm->buddy = mlx5dm_buddy_create(max_order);
+	dm->buddy = mlx5dm_buddy_create(max_order, pool->dev->socket);
 	if (dm->buddy == NULL) {
 		ret = -ENOMEM;
 		goto dereg_mr;

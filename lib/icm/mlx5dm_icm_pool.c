@@ -106,7 +106,7 @@ mlx5dm_icm_pool_create(const struct mlx5dm_icm_pool_attr *attr)
 		errno = -order;
 		return NULL;
 	}
-	pool = mlx5dm_zmalloc(sizeof(*pool));
+	pool = mlx5dm_zmalloc_socket(sizeof(*pool), attr->dev->socket);
 	if (pool == NULL) {
 		errno = ENOMEM;
 		return NULL;

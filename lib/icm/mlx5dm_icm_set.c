@@ -41,7 +41,7 @@ mlx5dm_icm_set_create(const struct mlx5dm_icm_set_attr *attr)
 	unsigned int t;
 	int ret;
 
-	if (attr == NULL || attr->caps == NULL) {
+	if (attr == NULL || attr->caps == NULL || attr->dev == NULL) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -51,7 +51,7 @@ mlx5dm_icm_set_create(const struct mlx5dm_icm_set_attr *attr)
 		errno = -ret;
 		return NULL;
 	}
-	set = mlx5dm_zmalloc(sizeof(*set));
+	set = mlx5dm_zmalloc_socket(sizeof(*set), attr->dev->socket);
 	if (set == NULL) {
 		errno = ENOMEM;
 		return NULL;

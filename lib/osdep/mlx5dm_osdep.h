@@ -106,36 +106,47 @@ bool mlx5dm_log_limit_take(struct mlx5dm_log_limit *l, uint64_t *suppressed);
 /*
  * Allocation shim. Memory from here is host memory (never DMA-visible).
  * Without operations set it comes from libc; the PMD sets rte_malloc-family
- * operations on the port's socket, as DPDK's mlx5 does with mlx5_malloc, so
- * under EAL hugepages the library's memory is hugepage-backed (resident) and
- * NUMA-local; tests set counting or failing ones. Set them before the first
+ * operations, as DPDK's mlx5 does with mlx5_malloc, so under EAL hugepages
+ * the library's memory is hugepage-backed (resident) and NUMA-local; tests
+ * set counting or failing ones. Set them once, before the first
  * allocation: memory goes back to the operations that are set when it is
  * freed. zalloc may be NULL (alloc, then zeroed here): the DPDK heap knows
  * which of its memory is zero already.
+ *
+ * Every allocation names the NUMA socket (node) it is for, as mlx5_malloc
+ * does: memory for a device's objects is on the device's socket (struct
+ * mlx5dm_dev's socket), so ports on two sockets keep their memory apart;
+ * MLX5DM_SOCKET_ANY is no preference (the DPDK heap's SOCKET_ID_ANY; for
+ * libc and the huge regions, the calling CPU's node), for memory tied to
+ * no device. The operations are given it; libc's does not use it (its
+ * memory is where the first touch is).
  */
+#define MLX5DM_SOCKET_ANY (-1)
+
 struct mlx5dm_alloc_ops {
-	void *(*alloc)(size_t size, size_t align);     /* align 0: malloc's */
-	void *(*zalloc)(size_t size, size_t align);    /* zeroed, or NULL */
+	void *(*alloc)(size_t size, size_t align, int socket);  /* align 0: malloc's */
+	void *(*zalloc)(size_t size, size_t align, int socket); /* zeroed, or NULL */
 	void (*free)(void *ptr);
 };
 void mlx5dm_alloc_set_ops(const struct mlx5dm_alloc_ops *ops);
-void *mlx5dm_malloc(size_t size);
-void *mlx5dm_zmalloc(size_t size);
-void *mlx5dm_calloc(size_t n, size_t size);
-void *mlx5dm_aligned_zmalloc(size_t size, size_t align);
+void *mlx5dm_malloc_socket(size_t size, int socket);
+void *mlx5dm_zmalloc_socket(size_t size, int socket);
+void *mlx5dm_calloc_socket(size_t n, size_t size, int socket);
+void *mlx5dm_aligned_zmalloc_socket(size_t size, size_t align, int socket);
 void mlx5dm_free(void *ptr);
 
 /*
  * Large zeroed regions for bulk records, size a multiple of
- * MLX5DM_HUGE_SIZE. With operations set, from them (page aligned).
- * Without, an anonymous mapping aligned to MLX5DM_HUGE_SIZE, advised for
- * transparent huge pages (a fault per 2 MiB instead of one per 4 KiB) and
- * placed on the caller's NUMA node; populate: fault it all in now (memory
- * used soon anyway), else as it is touched. Counted by the fault injection
- * like every other allocation.
+ * MLX5DM_HUGE_SIZE, for socket (MLX5DM_SOCKET_ANY: no preference). With
+ * operations set, from them (page aligned). Without, an anonymous mapping
+ * aligned to MLX5DM_HUGE_SIZE, advised for transparent huge pages (a fault
+ * per 2 MiB instead of one per 4 KiB) and bound to node socket (any: the
+ * caller's node) where the build has libnuma; populate: fault it all in now
+ * (memory used soon anyway), else as it is touched. Counted by the fault
+ * injection like every other allocation.
  */
 #define MLX5DM_HUGE_SIZE ((size_t)2 << 20)
-void *mlx5dm_huge_alloc(size_t size, bool populate);
+void *mlx5dm_huge_alloc(size_t size, bool populate, int socket);
 void mlx5dm_huge_free(void *ptr, size_t size);
 /* Bytes currently held by mlx5dm_huge_alloc() regions (heap statistics do not see mappings). */
 uint64_t mlx5dm_huge_bytes(void);
@@ -147,13 +158,14 @@ size_t mlx5dm_huge_fit(size_t bytes);
 
 /*
  * Memory that stays resident, as a device's is: size bytes (rounded up to
- * MLX5DM_HUGE_SIZE), zeroed, mapped and faulted in now on the caller's NUMA
- * node. From the kernel's huge page pool (hugetlbfs pages, which stay
- * resident from one process to the next) when it has room, else anonymous
- * memory advised for transparent huge pages. NULL (errno ENOMEM) when the
- * machine cannot back it. Not counted by the fault injection.
+ * MLX5DM_HUGE_SIZE), zeroed, mapped and faulted in now on NUMA node socket
+ * (MLX5DM_SOCKET_ANY: the caller's). From the kernel's huge page pool
+ * (hugetlbfs pages, which stay resident from one process to the next) when
+ * it has room, else anonymous memory advised for transparent huge pages.
+ * NULL (errno ENOMEM) when the machine cannot back it. Not counted by the
+ * fault injection.
  */
-void *mlx5dm_resident_map(size_t size);
+void *mlx5dm_resident_map(size_t size, int socket);
 void mlx5dm_resident_unmap(void *ptr, size_t size);
 
 /*

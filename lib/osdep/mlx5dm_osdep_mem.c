@@ -20,11 +20,13 @@
 #include <numa.h>
 #endif
 
+/* libc's memory is on the node of the thread that first touches it: socket is not used. */
 static void *
-mlx5dm_libc_alloc(size_t size, size_t align)
+mlx5dm_libc_alloc(size_t size, size_t align, int socket)
 {
 	void *p = NULL;
 
+	(void)socket;
 	if (align <= sizeof(void *))
 		return malloc(size);
 	if (posix_memalign(&p, align, size) != 0)
@@ -37,13 +39,13 @@ mlx5dm_libc_alloc(size_t size, size_t align)
  * then fault in page by page as they are used, not all in this call.
  */
 static void *
-mlx5dm_libc_zalloc(size_t size, size_t align)
+mlx5dm_libc_zalloc(size_t size, size_t align, int socket)
 {
 	void *p;
 
 	if (align <= sizeof(void *))
 		return calloc(1, size);
-	p = mlx5dm_libc_alloc(size, align);
+	p = mlx5dm_libc_alloc(size, align, socket);
 	if (p != NULL)
 		memset(p, 0, size);
 	return p;
@@ -90,7 +92,7 @@ mlx5dm_alloc_take(void)
 }
 
 static void *
-mlx5dm_do_alloc(size_t size, size_t align, bool zero)
+mlx5dm_do_alloc(size_t size, size_t align, bool zero, int socket)
 {
 	const struct mlx5dm_alloc_ops *ops = mlx5dm_alloc_ops;
 	void *p;
@@ -100,37 +102,37 @@ mlx5dm_do_alloc(size_t size, size_t align, bool zero)
 	if (size == 0)
 		size = 1;
 	if (zero && ops->zalloc != NULL)
-		return ops->zalloc(size, align);
-	p = ops->alloc(size, align);
+		return ops->zalloc(size, align, socket);
+	p = ops->alloc(size, align, socket);
 	if (p != NULL && zero)
 		memset(p, 0, size);
 	return p;
 }
 
 void *
-mlx5dm_malloc(size_t size)
+mlx5dm_malloc_socket(size_t size, int socket)
 {
-	return mlx5dm_do_alloc(size, 0, false);
+	return mlx5dm_do_alloc(size, 0, false, socket);
 }
 
 void *
-mlx5dm_zmalloc(size_t size)
+mlx5dm_zmalloc_socket(size_t size, int socket)
 {
-	return mlx5dm_do_alloc(size, 0, true);
+	return mlx5dm_do_alloc(size, 0, true, socket);
 }
 
 void *
-mlx5dm_calloc(size_t n, size_t size)
+mlx5dm_calloc_socket(size_t n, size_t size, int socket)
 {
 	if (size != 0 && n > SIZE_MAX / size)
 		return NULL;
-	return mlx5dm_zmalloc(n * size);
+	return mlx5dm_zmalloc_socket(n * size, socket);
 }
 
 void *
-mlx5dm_aligned_zmalloc(size_t size, size_t align)
+mlx5dm_aligned_zmalloc_socket(size_t size, size_t align, int socket)
 {
-	return mlx5dm_do_alloc(size, align, true);
+	return mlx5dm_do_alloc(size, align, true, socket);
 }
 
 void
@@ -140,22 +142,28 @@ mlx5dm_free(void *ptr)
 		mlx5dm_alloc_ops->free(ptr);
 }
 
-/* Bind [p, p + len) to the NUMA node of the calling CPU, where there is a choice. */
+/*
+ * Bind [p, p + len) to node socket (MLX5DM_SOCKET_ANY: the calling CPU's),
+ * where there is a choice. A node this process cannot allocate on is none.
+ */
 static void
-mlx5dm_numa_place(void *p, size_t len)
+mlx5dm_numa_place(void *p, size_t len, int socket)
 {
 #if MLX5DM_HAVE_LIBNUMA
-	int cpu, node;
+	int cpu, node = socket;
 
 	if (numa_available() < 0 || numa_max_node() == 0)
 		return;
-	cpu = sched_getcpu();
-	node = cpu < 0 ? -1 : numa_node_of_cpu(cpu);
-	if (node >= 0)
+	if (node == MLX5DM_SOCKET_ANY) {
+		cpu = sched_getcpu();
+		node = cpu < 0 ? -1 : numa_node_of_cpu(cpu);
+	}
+	if (node >= 0 && node <= numa_max_node() && numa_bitmask_isbitset(numa_all_nodes_ptr, node))
 		numa_tonode_memory(p, len, node);
 #else
 	(void)p;
 	(void)len;
+	(void)socket;
 #endif
 }
 
@@ -178,7 +186,7 @@ mlx5dm_populate(void *p, size_t len)
 
 /* An anonymous mapping of size bytes aligned to MLX5DM_HUGE_SIZE, advised for huge pages. */
 static void *
-mlx5dm_huge_map(size_t size)
+mlx5dm_huge_map(size_t size, int socket)
 {
 	uint8_t *p, *a;
 
@@ -194,7 +202,7 @@ mlx5dm_huge_map(size_t size)
 		munmap(a + size, (size_t)(p + size + MLX5DM_HUGE_SIZE - (a + size)));
 	/* Advice only: without THP (or an old kernel) the region works the same. */
 	(void)madvise(a, size, MADV_HUGEPAGE);
-	mlx5dm_numa_place(a, size);
+	mlx5dm_numa_place(a, size, socket);
 	return a;
 }
 
@@ -205,7 +213,7 @@ mlx5dm_huge_fit(size_t bytes)
 }
 
 void *
-mlx5dm_huge_alloc(size_t size, bool populate)
+mlx5dm_huge_alloc(size_t size, bool populate, int socket)
 {
 	const struct mlx5dm_alloc_ops *ops = mlx5dm_alloc_ops;
 	void *a;
@@ -214,11 +222,12 @@ mlx5dm_huge_alloc(size_t size, bool populate)
 		return NULL;
 	if (ops != &mlx5dm_libc_ops) {
 		/* The operations' memory is what the application chose (hugepages under EAL). */
-		a = ops->zalloc != NULL ? ops->zalloc(size, 4096) : ops->alloc(size, 4096);
+		a = ops->zalloc != NULL ? ops->zalloc(size, 4096, socket) :
+					  ops->alloc(size, 4096, socket);
 		if (a != NULL && ops->zalloc == NULL)
 			memset(a, 0, size);
 	} else {
-		a = mlx5dm_huge_map(size);
+		a = mlx5dm_huge_map(size, socket);
 		/* Best effort: what is not populated now faults in as it is used. */
 		if (a != NULL && populate)
 			(void)mlx5dm_populate(a, size);
@@ -247,7 +256,7 @@ mlx5dm_huge_bytes(void)
 }
 
 void *
-mlx5dm_resident_map(size_t size)
+mlx5dm_resident_map(size_t size, int socket)
 {
 	void *p;
 
@@ -260,9 +269,9 @@ mlx5dm_resident_map(size_t size)
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
 		 -1, 0);
 	if (p == MAP_FAILED)
-		p = mlx5dm_huge_map(size);
+		p = mlx5dm_huge_map(size, socket);
 	else
-		mlx5dm_numa_place(p, size);
+		mlx5dm_numa_place(p, size, socket);
 	if (p == NULL || mlx5dm_populate(p, size) < 0) {
 		if (p != NULL)
 			munmap(p, size);

@@ -282,15 +282,17 @@ mlx5dm_send_alloc_buffers(struct mlx5dm_dev *dev, struct mlx5dm_send_queues *que
 	size_t nbb = (size_t)1 << queues->log_nbb;
 	size_t ncqe = (size_t)1 << queues->log_ncqe;
 	uint32_t data_size = queues->data_size;
+	int socket = dev->socket;
 	size_t i;
 
-	queues->sq_buf = mlx5dm_aligned_zmalloc(nbb * 64, MLX5DM_SEND_PAGE);
-	queues->cq_buf = mlx5dm_aligned_zmalloc(ncqe * 64, MLX5DM_SEND_PAGE);
-	queues->dbr_buf = mlx5dm_aligned_zmalloc(MLX5DM_SEND_DBR_BYTES, MLX5DM_SEND_PAGE);
-	queues->data_buf = mlx5dm_aligned_zmalloc(data_size + 64, MLX5DM_SEND_PAGE);
-	queues->wqe_end = mlx5dm_calloc(nbb, sizeof(*queues->wqe_end));
-	queues->wqe_data_end = mlx5dm_calloc(nbb, sizeof(*queues->wqe_data_end));
-	queues->wqe_kept = mlx5dm_calloc(nbb, sizeof(*queues->wqe_kept));
+	queues->sq_buf = mlx5dm_aligned_zmalloc_socket(nbb * 64, MLX5DM_SEND_PAGE, socket);
+	queues->cq_buf = mlx5dm_aligned_zmalloc_socket(ncqe * 64, MLX5DM_SEND_PAGE, socket);
+	queues->dbr_buf = mlx5dm_aligned_zmalloc_socket(MLX5DM_SEND_DBR_BYTES, MLX5DM_SEND_PAGE,
+							socket);
+	queues->data_buf = mlx5dm_aligned_zmalloc_socket(data_size + 64, MLX5DM_SEND_PAGE, socket);
+	queues->wqe_end = mlx5dm_calloc_socket(nbb, sizeof(*queues->wqe_end), socket);
+	queues->wqe_data_end = mlx5dm_calloc_socket(nbb, sizeof(*queues->wqe_data_end), socket);
+	queues->wqe_kept = mlx5dm_calloc_socket(nbb, sizeof(*queues->wqe_kept), socket);
 	if (queues->sq_buf == NULL || queues->cq_buf == NULL || queues->dbr_buf == NULL ||
 	    queues->data_buf == NULL || queues->wqe_end == NULL ||
 	    queues->wqe_data_end == NULL || queues->wqe_kept == NULL)
@@ -378,7 +380,7 @@ mlx5dm_send_ring_create(const struct mlx5dm_send_attr *attr)
 		errno = EINVAL;
 		return NULL;
 	}
-	ring = mlx5dm_zmalloc(sizeof(*ring));
+	ring = mlx5dm_zmalloc_socket(sizeof(*ring), attr->dev->socket);
 	if (ring == NULL) {
 		errno = ENOMEM;
 		return NULL;

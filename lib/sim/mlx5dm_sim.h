@@ -135,8 +135,12 @@ extern const struct mlx5dm_dev_transport mlx5dm_sim_transport;
 /* The instance behind a device opened through "sim", NULL for another device. */
 struct mlx5dm_sim *mlx5dm_sim_of(const struct mlx5dm_dev *dev);
 
-/* Create/destroy an instance (what opening and closing a "sim" device do). */
-struct mlx5dm_sim *mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg);
+/*
+ * Create/destroy an instance (what opening and closing a "sim" device do),
+ * its host memory on socket (the device's; MLX5DM_SOCKET_ANY: no
+ * preference).
+ */
+struct mlx5dm_sim *mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg, int socket);
 void mlx5dm_sim_destroy(struct mlx5dm_sim *sim);
 struct ibv_context *mlx5dm_sim_context(struct mlx5dm_sim *sim);
 

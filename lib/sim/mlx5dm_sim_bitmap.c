@@ -19,10 +19,10 @@
 #include "mlx5dm_sim_core.h"
 
 int
-mlx5dm_sim_bitmap_init(struct mlx5dm_sim_bitmap *bm, uint64_t nbits)
+mlx5dm_sim_bitmap_init(struct mlx5dm_sim_bitmap *bm, uint64_t nbits, int socket)
 {
 	bm->nbits = nbits;
-	bm->w = mlx5dm_calloc((size_t)((nbits + 63) / 64) + 1, sizeof(uint64_t));
+	bm->w = mlx5dm_calloc_socket((size_t)((nbits + 63) / 64) + 1, sizeof(uint64_t), socket);
 	return bm->w == NULL ? -ENOMEM : 0;
 }
 

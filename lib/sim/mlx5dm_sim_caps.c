@@ -168,7 +168,8 @@ mlx5dm_sim_caps_build(struct mlx5dm_sim *sim)
 	unsigned int i;
 
 	for (i = 0; i < MLX5DM_ARRAY_SIZE(present); i++) {
-		sim->cap_blob[present[i]] = mlx5dm_zmalloc(MLX5DM_SIM_CAP_BYTES);
+		sim->cap_blob[present[i]] = mlx5dm_zmalloc_socket(MLX5DM_SIM_CAP_BYTES,
+								  sim->socket);
 		if (sim->cap_blob[present[i]] == NULL)
 			return -ENOMEM;
 	}

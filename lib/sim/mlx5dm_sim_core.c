@@ -118,7 +118,7 @@ static const uint32_t mlx5dm_sim_id_base[MLX5DM_SIM_K_NUM] = {
 };
 
 struct mlx5dm_sim *
-mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
+mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg, int socket)
 {
 	pthread_rwlockattr_t ra;
 	struct mlx5dm_sim *sim;
@@ -127,11 +127,12 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	static uint64_t epochs;
 	int ret;
 
-	sim = mlx5dm_aligned_zmalloc(sizeof(*sim), 64);
+	sim = mlx5dm_aligned_zmalloc_socket(sizeof(*sim), 64, socket);
 	if (sim == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	sim->socket = socket;
 	/* Line versions of a new instance at the address of a gone one differ from its. */
 	sim->icm_epoch = __atomic_add_fetch(&epochs, 1ull << 32, __ATOMIC_RELAXED);
 	if (cfg != NULL)
@@ -151,7 +152,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++)
 		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k],
 				      1u << (sim->cfg.log_max_objects != 0 ?
-					     sim->cfg.log_max_objects : 16));
+					     sim->cfg.log_max_objects : 16), socket);
 	ret = mlx5dm_sim_esw_attach(sim);
 	if (ret != 0)
 		goto fini;
@@ -160,7 +161,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 		goto fini;
 	ret = mlx5dm_sim_bitmap_init(&sim->fc_ids, 1u << (sim->cfg.log_max_flow_counters != 0 ?
 							  sim->cfg.log_max_flow_counters :
-							  MLX5DM_SIM_FC_LOG_MAX));
+							  MLX5DM_SIM_FC_LOG_MAX), socket);
 	if (ret != 0)
 		goto fini;
 	/* Counter id 0..127 and argument units 0..4095 are never handed out. */
@@ -185,7 +186,7 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg)
 	sim->vctx.context.async_fd = -1;
 	sim->vctx.context.num_comp_vectors = MLX5DM_SIM_COMP_VECTORS;
 	pthread_mutex_init(&sim->vctx.context.mutex, NULL);
-	sim->eng = mlx5dm_sim_eng_create(sim);
+	sim->eng = mlx5dm_sim_eng_create(sim, socket);
 	if (sim->eng == NULL) {
 		ret = errno != 0 ? -errno : -ENOMEM;
 		goto fini;

@@ -98,6 +98,7 @@ struct mlx5dm_sim_idtab {
 	uint32_t max;
 	uint32_t base;
 	uint32_t cursor;
+	int socket;             /* of its arrays */
 	uint32_t count;
 };
 
@@ -186,6 +187,7 @@ struct mlx5dm_sim {
 	 */
 	struct verbs_context vctx;
 	struct mlx5dm_sim_config cfg;
+	int socket;                     /* of its host memory: the device's */
 	struct mlx5dm_sim_caps caps;
 	uint8_t *cap_blob[MLX5DM_SIM_CAP_NUM]; /* QUERY_HCA_CAP answers, built once */
 	pthread_rwlock_t lock;
@@ -226,7 +228,7 @@ mlx5dm_sim_from_ctx(struct ibv_context *ctx)
 }
 
 /* ---- bitmap (mlx5dm_sim_bitmap.c) ---- */
-int mlx5dm_sim_bitmap_init(struct mlx5dm_sim_bitmap *bm, uint64_t nbits);
+int mlx5dm_sim_bitmap_init(struct mlx5dm_sim_bitmap *bm, uint64_t nbits, int socket);
 void mlx5dm_sim_bitmap_fini(struct mlx5dm_sim_bitmap *bm);
 int64_t mlx5dm_sim_bitmap_find_area(const struct mlx5dm_sim_bitmap *bm, uint64_t n,
 				    uint64_t align);
@@ -241,7 +243,7 @@ mlx5dm_sim_bitmap_test(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
 }
 
 /* ---- id tables (mlx5dm_sim_idtab.c) ---- */
-int mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max);
+int mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max, int socket);
 void mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t);
 int mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id);
 void mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id);

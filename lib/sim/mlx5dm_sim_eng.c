@@ -66,7 +66,7 @@ mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst, const struct mlx5dm_dev
 }
 
 struct mlx5dm_sim_eng *
-mlx5dm_sim_eng_create(struct mlx5dm_sim *sim)
+mlx5dm_sim_eng_create(struct mlx5dm_sim *sim, int socket)
 {
 	struct mlx5dm_sim_eng *eng;
 
@@ -74,7 +74,7 @@ mlx5dm_sim_eng_create(struct mlx5dm_sim *sim)
 		errno = EINVAL;
 		return NULL;
 	}
-	eng = mlx5dm_zmalloc(sizeof(*eng));
+	eng = mlx5dm_zmalloc_socket(sizeof(*eng), socket);
 	if (eng == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -74,7 +74,7 @@ mlx5dm_sim_esw_attach(struct mlx5dm_sim *sim)
 	if (pf == NULL && cfg->num_vfs == 0)
 		return 0;
 	if (pf == NULL) {
-		esw = mlx5dm_zmalloc(sizeof(*esw));
+		esw = mlx5dm_zmalloc_socket(sizeof(*esw), sim->socket);
 		if (esw == NULL)
 			return -ENOMEM;
 		pthread_rwlock_init(&esw->lock, NULL);

@@ -69,7 +69,8 @@ mlx5dm_sim_cmd_alloc_fc(struct mlx5dm_sim_cmd *c)
 		if (c->sim->fc_chunk[k] != NULL)
 			continue;
 		if (c->sim->fc_mem == NULL) {
-			c->sim->fc_mem = mlx5dm_huge_alloc(MLX5DM_SIM_FC_MEM, false);
+			c->sim->fc_mem = mlx5dm_huge_alloc(MLX5DM_SIM_FC_MEM, false,
+							   c->sim->socket);
 			if (c->sim->fc_mem == NULL)
 				return MLX5DM_SIM_FAIL(c, NO_RES, "out of counter memory");
 		}

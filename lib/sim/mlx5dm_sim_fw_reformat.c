@@ -52,7 +52,8 @@ mlx5dm_sim_prc_init(struct mlx5dm_sim *sim)
 	most = ((uint64_t)1 << log_objs) *
 	       ((sim->cfg.max_encap_header_size + MLX5DM_SIM_LINE - 1u) / MLX5DM_SIM_LINE);
 	sim->prc_lines = (uint32_t)MLX5DM_MIN((fw << g->log_block) / MLX5DM_SIM_LINE, most);
-	sim->prc_line_owner = mlx5dm_calloc(sim->prc_lines + 1u, sizeof(uint32_t));
+	sim->prc_line_owner = mlx5dm_calloc_socket(sim->prc_lines + 1u, sizeof(uint32_t),
+						   sim->socket);
 	return sim->prc_line_owner != NULL ? 0 : -ENOMEM;
 }
 

@@ -135,7 +135,7 @@ mlx5dm_sim_create_flow_matcher(struct ibv_context *ctx, struct mlx5dv_flow_match
 			return NULL;
 		}
 	}
-	m = mlx5dm_zmalloc(sizeof(*m));
+	m = mlx5dm_zmalloc_socket(sizeof(*m), sim->socket);
 	if (m == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -231,7 +231,7 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 		return NULL;
 	}
 	sim = m->sim;
-	f = mlx5dm_zmalloc(sizeof(*f));
+	f = mlx5dm_zmalloc_socket(sizeof(*f), sim->socket);
 	if (f == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -240,13 +240,13 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 	ret = mlx5dm_sim_root_fate(sim, m, num_actions, actions_attr, f);
 	r = sim->root_rules;
 	if (ret == 0 && r == NULL) {
-		r = mlx5dm_zmalloc(sizeof(*r));
+		r = mlx5dm_zmalloc_socket(sizeof(*r), sim->socket);
 		sim->root_rules = r;
 		ret = r == NULL ? ENOMEM : 0;
 	}
 	if (ret == 0 && r->n == r->cap) {
 		uint32_t ncap = r->cap == 0 ? 8 : r->cap * 2;
-		struct mlx5dm_sim_rflow **nv = mlx5dm_calloc(ncap, sizeof(*nv));
+		struct mlx5dm_sim_rflow **nv = mlx5dm_calloc_socket(ncap, sizeof(*nv), sim->socket);
 
 		if (nv == NULL) {
 			ret = ENOMEM;

@@ -79,7 +79,7 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 		g->log_block = r == MLX5DM_SIM_RGN_ARG ? 6 : sim->cfg.log_sw_icm_alloc_granularity;
 		g->resident = sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG;
 		if (g->resident) {
-			p = mlx5dm_resident_map(g->size);
+			p = mlx5dm_resident_map(g->size, sim->socket);
 		} else {
 			p = mmap(NULL, g->size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -100,7 +100,7 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 			return -ENOMEM;
 		}
 		g->base = p;
-		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block) != 0)
+		if (mlx5dm_sim_bitmap_init(&g->blocks, g->size >> g->log_block, sim->socket) != 0)
 			return -ENOMEM;
 	}
 	return 0;

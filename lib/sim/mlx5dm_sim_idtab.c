@@ -16,11 +16,12 @@
 #include "mlx5dm_sim_core.h"
 
 int
-mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max)
+mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max, int socket)
 {
 	memset(t, 0, sizeof(*t));
 	t->base = base;
 	t->max = max;
+	t->socket = socket;
 	return 0;
 }
 
@@ -47,7 +48,7 @@ mlx5dm_sim_idtab_grow(struct mlx5dm_sim_idtab *t)
 		ncap = t->max;
 	if (ncap <= t->cap)
 		return -ENOSPC;
-	slot = mlx5dm_calloc(ncap, 2 * sizeof(void *) + 2 * sizeof(uint32_t));
+	slot = mlx5dm_calloc_socket(ncap, 2 * sizeof(void *) + 2 * sizeof(uint32_t), t->socket);
 	if (slot == NULL)
 		return -ENOMEM;
 	live = slot + ncap;
@@ -118,7 +119,7 @@ mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id)
 void *
 mlx5dm_sim_obj_new(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, size_t size)
 {
-	struct mlx5dm_sim_obj *o = mlx5dm_zmalloc(size);
+	struct mlx5dm_sim_obj *o = mlx5dm_zmalloc_socket(size, sim->socket);
 	int ret;
 
 	if (o == NULL) {

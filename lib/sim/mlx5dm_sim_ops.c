@@ -111,7 +111,7 @@ mlx5dm_sim_transport_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *
 			}
 		}
 	}
-	sim = mlx5dm_sim_create(&cfg);
+	sim = mlx5dm_sim_create(&cfg, dev->socket);
 	if (sim == NULL) {
 		MLX5DM_LOG(ERR, MLX5DM_SIM_LOG, "cannot create the device model (errno %d)", errno);
 		return -errno;

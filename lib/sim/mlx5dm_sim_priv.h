@@ -313,7 +313,8 @@ struct mlx5dm_sim_eng *mlx5dm_sim_engine(struct mlx5dm_sim *sim);
 
 struct mlx5dm_sim_eng;
 
-struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim);
+/* Its state on socket (the instance's). */
+struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim, int socket);
 void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
 /* A burst of frames: NIC TX steering, wire, peer NIC RX steering, delivery. */
 int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,

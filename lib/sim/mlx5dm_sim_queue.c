@@ -106,7 +106,7 @@ mlx5dm_sim_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 		return NULL;
 	}
 	/* A real page, so a stray write to reg_addr hits memory instead of faulting. */
-	page = mlx5dm_aligned_zmalloc(MLX5DM_SIM_UAR_PAGE, MLX5DM_SIM_UAR_PAGE);
+	page = mlx5dm_aligned_zmalloc_socket(MLX5DM_SIM_UAR_PAGE, MLX5DM_SIM_UAR_PAGE, sim->socket);
 	if (page == NULL) {
 		errno = ENOMEM;
 		return NULL;

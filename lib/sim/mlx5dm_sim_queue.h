@@ -126,7 +126,7 @@ struct mlx5dm_sim_rq {
 
 /* Datapath SQs (mlx5dm_sim_tx.c): run what is rung on sq; true if there was work. */
 struct mlx5dm_sim_tx;
-struct mlx5dm_sim_tx *mlx5dm_sim_tx_create(void);
+struct mlx5dm_sim_tx *mlx5dm_sim_tx_create(int socket);
 void mlx5dm_sim_tx_free(struct mlx5dm_sim_tx *tx);
 bool mlx5dm_sim_sq_run(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx,
 		       struct mlx5dm_sim_sq *sq);

@@ -202,7 +202,7 @@ mlx5dm_sim_thread_start(struct mlx5dm_sim *sim)
 	long c;
 	int ret;
 
-	t->tx = mlx5dm_sim_tx_create();
+	t->tx = mlx5dm_sim_tx_create(sim->socket);
 	if (t->tx == NULL)
 		return -ENOMEM;
 	ret = pthread_create(&t->th, NULL, mlx5dm_sim_thread_main, sim);

@@ -65,15 +65,15 @@ struct mlx5dm_sim_tx {
 };
 
 struct mlx5dm_sim_tx *
-mlx5dm_sim_tx_create(void)
+mlx5dm_sim_tx_create(int socket)
 {
 	size_t head = MLX5DM_ALIGN_UP(sizeof(struct mlx5dm_sim_tx), 64);
 	size_t bytes = head + mlx5dm_sim_lines_bytes();
-	struct mlx5dm_sim_tx *tx = mlx5dm_resident_map(bytes);
+	struct mlx5dm_sim_tx *tx = mlx5dm_resident_map(bytes, socket);
 
 	/* Zeroed either way: an empty cache. */
 	if (tx == NULL) {
-		tx = mlx5dm_aligned_zmalloc(bytes, 64);
+		tx = mlx5dm_aligned_zmalloc_socket(bytes, 64, socket);
 		bytes = 0;
 	}
 	if (tx == NULL)

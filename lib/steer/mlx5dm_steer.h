@@ -556,7 +556,8 @@ int mlx5dm_action_destroy(struct mlx5dm_action *action);
  * them slows down as it fills. It doubles incrementally: a few buckets
  * move per operation, no call rehashes everything. Not thread-safe: the
  * owner serialises. A zeroed struct is an empty index (tables are
- * allocated on the first insert).
+ * allocated on the first insert) with no socket (MLX5DM_SOCKET_ANY):
+ * mlx5dm_index_set_socket() says where its tables go.
  */
 struct mlx5dm_index_bucket;
 struct mlx5dm_index {
@@ -566,7 +567,15 @@ struct mlx5dm_index {
 	uint32_t old_mask;
 	uint32_t move_pos;
 	uint32_t count;
+	int socket1;                       /* the tables' socket + 1: zeroed is none */
 };
+
+/* Allocate x's tables on socket (MLX5DM_SOCKET_ANY: no preference) from now on. */
+static inline void
+mlx5dm_index_set_socket(struct mlx5dm_index *x, int socket)
+{
+	x->socket1 = socket + 1;
+}
 
 /* A full avalanche of h (MurmurHash3's finaliser): buckets come from the low bits. */
 static inline uint32_t
@@ -583,7 +592,7 @@ mlx5dm_index_mix(uint64_t h)
 /* rec (a record whose hash hit) is the one key names. */
 typedef bool (*mlx5dm_index_eq)(const void *rec, const void *key);
 
-/* Free the tables; the index is empty (and usable) again. */
+/* Free the tables; the index is empty (and usable, on its socket) again. */
 void mlx5dm_index_fini(struct mlx5dm_index *x);
 /* The record with hash h that eq says is key's, or NULL. */
 void *mlx5dm_index_find(const struct mlx5dm_index *x, uint32_t h, mlx5dm_index_eq eq,
@@ -636,8 +645,10 @@ struct mlx5dm_slab {
 	bool bump_zero;                   /* the newest block came zeroed (a huge region) */
 	uint64_t live;
 	struct mlx5dm_slab_arena *arena;  /* blocks are cut from it first; NULL: none */
+	int socket;                       /* of its blocks and arena */
 };
-void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size);
+/* Its blocks on socket (MLX5DM_SOCKET_ANY: no preference). */
+void mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size, int socket);
 /* A zeroed record; NULL without memory. */
 void *mlx5dm_slab_alloc(struct mlx5dm_slab *s);
 void mlx5dm_slab_free(struct mlx5dm_slab *s, void *o);

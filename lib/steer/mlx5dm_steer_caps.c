@@ -174,7 +174,7 @@ mlx5dm_caps_vport(struct mlx5dm_dev *dev, const struct mlx5dm_caps *caps, uint16
 		*vc = num == MLX5DM_VPORT_UPLINK ? caps->fdb.uplink : caps->fdb.manager;
 		return 0;
 	}
-	out = mlx5dm_malloc(MLX5DM_STEER_CAP_OUT);
+	out = mlx5dm_malloc_socket(MLX5DM_STEER_CAP_OUT, dev->socket);
 	if (out == NULL)
 		return -ENOMEM;
 	ret = mlx5dm_caps_esw_vport(dev, true, num, vc, out);
@@ -206,7 +206,7 @@ mlx5dm_caps_read(struct mlx5dm_dev *dev, struct mlx5dm_caps *caps)
 	uint8_t *out;
 	int ret;
 
-	out = mlx5dm_malloc(MLX5DM_STEER_CAP_OUT);
+	out = mlx5dm_malloc_socket(MLX5DM_STEER_CAP_OUT, dev->socket);
 	if (out == NULL)
 		return -ENOMEM;
 	memset(caps, 0, sizeof(*caps));

@@ -340,8 +340,10 @@ mlx5dm_ctx_create_queues(struct mlx5dm_ctx *ctx, const struct mlx5dm_ctx_attr *a
 	struct mlx5dm_send_attr sattr = mlx5dm_ctx_send_attr(ctx, attr->log_queue_wqebb);
 	unsigned int i;
 
-	ctx->queues = mlx5dm_aligned_zmalloc(((size_t)ctx->nb_queues + 1) * sizeof(*ctx->queues),
-					     _Alignof(struct mlx5dm_queue));
+	ctx->queues = mlx5dm_aligned_zmalloc_socket(((size_t)ctx->nb_queues + 1) *
+						    sizeof(*ctx->queues),
+						    _Alignof(struct mlx5dm_queue),
+						    ctx->dev->socket);
 	if (ctx->queues == NULL)
 		return -ENOMEM;
 	for (i = 0; i <= ctx->nb_queues; i++) {
@@ -401,7 +403,7 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	}
 	if (attr == NULL)
 		attr = &defaults;
-	ctx = mlx5dm_zmalloc(sizeof(*ctx));
+	ctx = mlx5dm_zmalloc_socket(sizeof(*ctx), dev->socket);
 	if (ctx == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -410,7 +412,7 @@ mlx5dm_ctx_open(struct mlx5dm_dev *dev, const struct mlx5dm_ctx_attr *attr)
 	ctx->nb_queues = attr->nb_queues != 0 ? attr->nb_queues : 1;
 	ctx->allow_dup = attr->allow_duplicate_rules;
 	mlx5dm_spinlock_init(&ctx->lock);
-	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action));
+	mlx5dm_slab_init(&ctx->act_slab, sizeof(struct mlx5dm_action), dev->socket);
 	LIST_INIT(&ctx->domains);
 	ret = mlx5dm_caps_read(dev, &ctx->caps);
 	if (ret < 0)

@@ -21,7 +21,7 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 	}
 	if (type == MLX5DM_DOMAIN_FDB)
 		return mlx5dm_fdb_domain_create(ctx);
-	dom = mlx5dm_zmalloc(sizeof(*dom));
+	dom = mlx5dm_zmalloc_socket(sizeof(*dom), ctx->dev->socket);
 	if (dom == NULL) {
 		errno = ENOMEM;
 		return NULL;

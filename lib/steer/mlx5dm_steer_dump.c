@@ -613,7 +613,7 @@ static struct mlx5dm_dump *
 mlx5dm_dump_new(struct mlx5dm_domain *dom, FILE *f)
 {
 	/* Too large for the stack of a polling thread. */
-	struct mlx5dm_dump *d = mlx5dm_zmalloc(sizeof(*d));
+	struct mlx5dm_dump *d = mlx5dm_zmalloc_socket(sizeof(*d), dom->ctx->dev->socket);
 
 	if (d == NULL) {
 		errno = ENOMEM;
@@ -682,7 +682,7 @@ mlx5dm_domain_dump(struct mlx5dm_domain *dom, FILE *f)
 	/* Creation order, as rdma-core lists tables: the list holds the newest first. */
 	LIST_FOREACH(tbl, &dom->tables, next)
 		total++;
-	order = total > 1 ? mlx5dm_calloc(total, sizeof(*order)) : NULL;
+	order = total > 1 ? mlx5dm_calloc_socket(total, sizeof(*order), d->ctx->dev->socket) : NULL;
 	i = total;
 	LIST_FOREACH(tbl, &dom->tables, next) {
 		if (order == NULL) {

@@ -125,10 +125,10 @@ mlx5dm_fdb_domain_create(struct mlx5dm_ctx *ctx)
 		errno = ENOTSUP;
 		return NULL;
 	}
-	dom = mlx5dm_zmalloc(sizeof(*dom));
+	dom = mlx5dm_zmalloc_socket(sizeof(*dom), ctx->dev->socket);
 	if (dom == NULL)
 		goto nomem;
-	dom->vports = mlx5dm_zmalloc(sizeof(*dom->vports));
+	dom->vports = mlx5dm_zmalloc_socket(sizeof(*dom->vports), ctx->dev->socket);
 	if (dom->vports == NULL)
 		goto nomem;
 	dom->ctx = ctx;
@@ -137,7 +137,7 @@ mlx5dm_fdb_domain_create(struct mlx5dm_ctx *ctx)
 	dom->ste_caps.source_gvmi = true;
 	LIST_INIT(&dom->tables);
 	for (i = 0; i < 2; i++) {
-		side = mlx5dm_zmalloc(sizeof(*side));
+		side = mlx5dm_zmalloc_socket(sizeof(*side), ctx->dev->socket);
 		if (side == NULL)
 			goto nomem;
 		dom->half[i] = side;
@@ -199,7 +199,7 @@ mlx5dm_fdb_table_new(struct mlx5dm_domain *dom, uint32_t level)
 	unsigned int i;
 	int ret;
 
-	tbl = mlx5dm_zmalloc(sizeof(*tbl));
+	tbl = mlx5dm_zmalloc_socket(sizeof(*tbl), ctx->dev->socket);
 	if (tbl == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -448,7 +448,8 @@ mlx5dm_fdb_rule_create(struct mlx5dm_matcher *m, uint16_t queue, const uint8_t *
 		errno = -ret;
 		return NULL;
 	}
-	rule = mlx5dm_zmalloc(sizeof(*rule) + 4 * sizeof(rule->refs[0]));
+	rule = mlx5dm_zmalloc_socket(sizeof(*rule) + 4 * sizeof(rule->refs[0]),
+				     m->tbl->dom->ctx->dev->socket);
 	if (rule == NULL) {
 		errno = ENOMEM;
 		return NULL;

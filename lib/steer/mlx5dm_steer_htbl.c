@@ -110,7 +110,8 @@ mlx5dm_htbl_orders_init(struct mlx5dm_htbl *h)
 	if (mlx5dm_htbl_orders_inline(h))
 		h->order = (struct mlx5dm_order *)(h->page0 + h->num_entries);
 	else
-		h->order = mlx5dm_aligned_zmalloc(n * sizeof(*h->order), 64);
+		h->order = mlx5dm_aligned_zmalloc_socket(n * sizeof(*h->order), 64,
+							 h->matcher->tbl->dom->ctx->dev->socket);
 	if (h->order == NULL)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -136,7 +137,8 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 		return NULL;
 	}
 	/* Callers report errno: the allocation shim does not set it. */
-	h = mlx5dm_zmalloc(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0) + orders);
+	h = mlx5dm_zmalloc_socket(sizeof(*h) + (small ? n * sizeof(*h->page0) : 0) + orders,
+				  ctx->dev->socket);
 	if (h == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -152,14 +154,16 @@ mlx5dm_htbl_alloc(struct mlx5dm_matcher *m, struct mlx5dm_shard *sh, uint8_t lev
 		h->page0 = (struct mlx5dm_ste **)(h + 1);
 		h->pages = &h->page0;
 	} else {
-		h->pages = mlx5dm_calloc(n >> MLX5DM_HTBL_PAGE_LOG, sizeof(*h->pages));
+		h->pages = mlx5dm_calloc_socket(n >> MLX5DM_HTBL_PAGE_LOG, sizeof(*h->pages),
+						ctx->dev->socket);
 		if (h->pages == NULL) {
 			errno = ENOMEM;
 			goto free_h;
 		}
 		/* Without the region, the pages come one by one from the heap. */
 		if (mlx5dm_htbl_slot_mem_bytes(n) != 0)
-			h->slot_mem = mlx5dm_huge_alloc(mlx5dm_htbl_slot_mem_bytes(n), false);
+			h->slot_mem = mlx5dm_huge_alloc(mlx5dm_htbl_slot_mem_bytes(n), false,
+							ctx->dev->socket);
 	}
 	if (m->nb_shards > 1 && mlx5dm_htbl_orders_init(h) < 0) {
 		errno = ENOMEM;
@@ -265,7 +269,8 @@ mlx5dm_htbl_slot_reserve(struct mlx5dm_htbl *h, uint32_t i)
 		memset(cached, 0, MLX5DM_HTBL_PAGE * sizeof(*page));
 		page = (struct mlx5dm_ste **)cached;
 	} else {
-		page = mlx5dm_calloc(MLX5DM_HTBL_PAGE, sizeof(*page));
+		page = mlx5dm_calloc_socket(MLX5DM_HTBL_PAGE, sizeof(*page),
+					    h->matcher->tbl->dom->ctx->dev->socket);
 		if (page == NULL)
 			return -ENOMEM;
 	}

@@ -75,14 +75,14 @@ mlx5dm_index_table_huge(uint32_t n)
 
 /* Zeroed buckets. */
 static struct mlx5dm_index_bucket *
-mlx5dm_index_table_alloc(uint32_t n)
+mlx5dm_index_table_alloc(const struct mlx5dm_index *x, uint32_t n)
 {
 	size_t huge = mlx5dm_index_table_huge(n);
 
 	if (huge != 0)
-		return mlx5dm_huge_alloc(huge, false);
-	return mlx5dm_aligned_zmalloc((size_t)n * sizeof(struct mlx5dm_index_bucket),
-				      sizeof(struct mlx5dm_index_bucket));
+		return mlx5dm_huge_alloc(huge, false, x->socket1 - 1);
+	return mlx5dm_aligned_zmalloc_socket((size_t)n * sizeof(struct mlx5dm_index_bucket),
+					     sizeof(struct mlx5dm_index_bucket), x->socket1 - 1);
 }
 
 static void
@@ -99,11 +99,14 @@ mlx5dm_index_table_free(struct mlx5dm_index_bucket *b, uint32_t n)
 void
 mlx5dm_index_fini(struct mlx5dm_index *x)
 {
+	int socket1 = x->socket1;
+
 	if (x->b != NULL)
 		mlx5dm_index_table_free(x->b, x->mask + 1);
 	if (x->old != NULL)
 		mlx5dm_index_table_free(x->old, x->old_mask + 1);
 	memset(x, 0, sizeof(*x));
+	x->socket1 = socket1;
 }
 
 /* Record rec in the first free way from its home bucket (one exists). */
@@ -225,7 +228,7 @@ mlx5dm_index_maybe_grow(struct mlx5dm_index *x)
 	uint32_t n = x->mask + 1;
 
 	if (x->b == NULL) {
-		x->b = mlx5dm_index_table_alloc(1u << MLX5DM_INDEX_MIN_LOG);
+		x->b = mlx5dm_index_table_alloc(x, 1u << MLX5DM_INDEX_MIN_LOG);
 		x->mask = x->b != NULL ? (1u << MLX5DM_INDEX_MIN_LOG) - 1 : 0;
 		return;
 	}
@@ -235,7 +238,7 @@ mlx5dm_index_maybe_grow(struct mlx5dm_index *x)
 	}
 	if (x->count < 4u * n || n >= (1u << MLX5DM_INDEX_MAX_LOG))
 		return;
-	nb = mlx5dm_index_table_alloc(4 * n);
+	nb = mlx5dm_index_table_alloc(x, 4 * n);
 	if (nb == NULL)
 		return; /* fuller buckets, still correct (insert refuses at the limit) */
 	x->old = x->b;

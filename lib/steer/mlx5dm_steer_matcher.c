@@ -82,12 +82,13 @@ mlx5dm_matcher_link(struct mlx5dm_table *tbl, struct mlx5dm_queue *q, struct mlx
 static int
 mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 {
+	int socket = m->tbl->dom->ctx->dev->socket;
 	unsigned int i;
 
 	m->nb_shards = nb_queues > 1 ? MLX5DM_MATCHER_SHARDS : 1;
 	mlx5dm_spinlock_init(&m->l0_lock);
-	m->shards = mlx5dm_aligned_zmalloc(m->nb_shards * sizeof(*m->shards),
-					   _Alignof(struct mlx5dm_shard));
+	m->shards = mlx5dm_aligned_zmalloc_socket(m->nb_shards * sizeof(*m->shards),
+						  _Alignof(struct mlx5dm_shard), socket);
 	if (m->shards == NULL)
 		return -ENOMEM;
 	for (i = 0; i < m->nb_shards; i++) {
@@ -95,8 +96,9 @@ mlx5dm_matcher_shards_init(struct mlx5dm_matcher *m, uint16_t nb_queues)
 
 		sh->m = m;
 		mlx5dm_spinlock_init(&sh->lock);
-		mlx5dm_slab_init(&sh->ste_slab, MLX5DM_STE_REC_FULL);
-		mlx5dm_rule_slabs_init(sh);
+		mlx5dm_slab_init(&sh->ste_slab, MLX5DM_STE_REC_FULL, socket);
+		mlx5dm_rule_slabs_init(sh, socket);
+		mlx5dm_index_set_socket(&sh->index, socket);
 		TAILQ_INIT(&sh->drain);
 	}
 	return 0;
@@ -163,7 +165,7 @@ mlx5dm_matcher_free(struct mlx5dm_matcher *m, struct mlx5dm_defer *d)
 struct mlx5dm_matcher *
 mlx5dm_matcher_alloc(struct mlx5dm_table *tbl, const struct mlx5dm_matcher_attr *attr)
 {
-	struct mlx5dm_matcher *m = mlx5dm_zmalloc(sizeof(*m));
+	struct mlx5dm_matcher *m = mlx5dm_zmalloc_socket(sizeof(*m), tbl->dom->ctx->dev->socket);
 
 	if (m == NULL) {
 		errno = ENOMEM;

@@ -50,13 +50,14 @@ struct mlx5dm_pattern_cache {
 struct mlx5dm_pattern_cache *
 mlx5dm_pattern_cache_create(struct mlx5dm_ctx *ctx)
 {
-	struct mlx5dm_pattern_cache *pc = mlx5dm_zmalloc(sizeof(*pc));
+	struct mlx5dm_pattern_cache *pc = mlx5dm_zmalloc_socket(sizeof(*pc), ctx->dev->socket);
 
 	if (pc == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	pc->ctx = ctx;
+	mlx5dm_index_set_socket(&pc->index, ctx->dev->socket);
 	pthread_mutex_init(&pc->lock, NULL);
 	return pc;
 }
@@ -147,7 +148,7 @@ mlx5dm_pattern_new(struct mlx5dm_ctx *ctx, enum mlx5dm_ste_action_type type,
 	struct mlx5dm_pattern *p;
 	int ret;
 
-	p = mlx5dm_zmalloc(sizeof(*p) + len);
+	p = mlx5dm_zmalloc_socket(sizeof(*p) + len, ctx->dev->socket);
 	if (p == NULL) {
 		errno = ENOMEM;
 		return NULL;

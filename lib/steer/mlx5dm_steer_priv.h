@@ -877,7 +877,7 @@ struct mlx5dm_defer {
 /* Link s (s->hash set) into its slot of t behind tail (NULL: s takes the unused slot). */
 void mlx5dm_rule_link(struct mlx5dm_shard *sh, struct mlx5dm_htbl *t, struct mlx5dm_ste *s,
 		      struct mlx5dm_ste *tail);
-void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh);
+void mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh, int socket);
 void mlx5dm_rule_slabs_destroy(struct mlx5dm_shard *sh);
 /*
  * A rule's deletion is one write, its unlink (the slot's new image, the

@@ -53,7 +53,7 @@ mlx5dm_res_arg_obj_create(struct mlx5dm_res_ctx *res, struct mlx5dm_res_arg_pool
 	uint32_t i;
 	int ret;
 
-	o = mlx5dm_zmalloc(sizeof(*o) + nslots * sizeof(o->slots[0]));
+	o = mlx5dm_zmalloc_socket(sizeof(*o) + nslots * sizeof(o->slots[0]), res->dev->socket);
 	if (o == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -72,7 +72,7 @@ mlx5dm_res_counters_alloc(struct mlx5dm_res_ctx *res, uint32_t log_n)
 		errno = EINVAL;
 		return NULL;
 	}
-	c = mlx5dm_zmalloc(sizeof(*c));
+	c = mlx5dm_zmalloc_socket(sizeof(*c), res->dev->socket);
 	if (c == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -84,7 +84,7 @@ mlx5dm_res_umem_alloc(struct mlx5dm_res_ctx *res, struct mlx5dm_res_umem *u, siz
 {
 	/* Page-granular: the device maps whole pages of a umem. */
 	size = MLX5DM_ALIGN_UP(size, (size_t)MLX5DM_RES_PAGE);
-	u->buf = mlx5dm_aligned_zmalloc(size, MLX5DM_RES_PAGE);
+	u->buf = mlx5dm_aligned_zmalloc_socket(size, MLX5DM_RES_PAGE, res->dev->socket);
 	if (u->buf == NULL)
 		return -ENOMEM;
 	u->size = size;

@@ -55,7 +55,7 @@ mlx5dm_res_ft_create(struct mlx5dm_res_ctx *res, enum mlx5dm_domain_type type,
 	    level > MLX5DM_FT_MAX_LEVEL || icm_root_0 == 0 ||
 	    (type == MLX5DM_DOMAIN_FDB && icm_root_1 == 0))
 		return -EINVAL;
-	ft = mlx5dm_zmalloc(sizeof(*ft));
+	ft = mlx5dm_zmalloc_socket(sizeof(*ft), res->dev->socket);
 	if (ft == NULL)
 		return -ENOMEM;
 	mlx5dm_prm_fset(in, MLX5DM_CMD_IN_OPCODE, MLX5DM_CMD_OP_CREATE_FLOW_TABLE);

@@ -29,7 +29,7 @@ mlx5dm_res_mr_reg(struct mlx5dm_res_ctx *res, void *addr, size_t len)
 		errno = EINVAL;
 		return NULL;
 	}
-	mr = mlx5dm_zmalloc(sizeof(*mr));
+	mr = mlx5dm_zmalloc_socket(sizeof(*mr), res->dev->socket);
 	if (mr == NULL) {
 		errno = ENOMEM;
 		return NULL;

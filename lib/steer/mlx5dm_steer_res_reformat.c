@@ -37,8 +37,8 @@ mlx5dm_res_reformat_alloc(struct mlx5dm_res_ctx *res, unsigned int reformat_type
 	if (res == NULL || out == NULL || data == NULL || len < 2 || len > 1023)
 		return -EINVAL;
 	inlen = MLX5DM_ALIGN_UP(MLX5DM_PRC_IN_FIXED_BYTES + len - 2, (size_t)4);
-	in = mlx5dm_zmalloc(inlen);
-	r = mlx5dm_zmalloc(sizeof(*r));
+	in = mlx5dm_zmalloc_socket(inlen, res->dev->socket);
+	r = mlx5dm_zmalloc_socket(sizeof(*r), res->dev->socket);
 	if (in == NULL || r == NULL) {
 		ret = -ENOMEM;
 		goto free_all;

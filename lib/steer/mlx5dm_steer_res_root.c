@@ -66,7 +66,8 @@ mlx5dm_res_root_rule_add(struct mlx5dm_res_root *root, uint16_t prio, struct mlx
 	if (ret < 0)
 		return ret;
 	/* One all-zero blob serves as mask and value: the kernel copies both. */
-	zero = mlx5dm_zmalloc(sizeof(*zero) + MLX5DM_FTE_MATCH_PARAM_BYTES);
+	zero = mlx5dm_zmalloc_socket(sizeof(*zero) + MLX5DM_FTE_MATCH_PARAM_BYTES,
+				     root->res->dev->socket);
 	if (zero == NULL)
 		return -ENOMEM;
 	zero->match_sz = MLX5DM_FTE_MATCH_PARAM_BYTES;

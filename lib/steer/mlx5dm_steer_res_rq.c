@@ -225,7 +225,7 @@ mlx5dm_res_rq_create(struct mlx5dm_res_ctx *res, uint32_t log_size)
 		errno = errno != 0 ? errno : ENOMEM;
 		return NULL;
 	}
-	rq = mlx5dm_zmalloc(sizeof(*rq));
+	rq = mlx5dm_zmalloc_socket(sizeof(*rq), res->dev->socket);
 	if (rq == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -231,7 +231,7 @@ mlx5dm_sq_create(struct mlx5dm_ctx *ctx, uint32_t log_size)
 		errno = EINVAL;
 		return NULL;
 	}
-	sq = mlx5dm_zmalloc(sizeof(*sq));
+	sq = mlx5dm_zmalloc_socket(sizeof(*sq), res->dev->socket);
 	if (sq == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -56,7 +56,7 @@ mlx5dm_res_rqt_create(struct mlx5dm_tir *t, const uint32_t *rqns, uint32_t nb_rq
 	uint8_t *in;
 	int ret = 0;
 
-	in = mlx5dm_zmalloc(inlen);
+	in = mlx5dm_zmalloc_socket(inlen, t->res->dev->socket);
 	if (in == NULL)
 		return -ENOMEM;
 	mlx5dm_res_rqt_build(rqns, nb_rqns, size, in);
@@ -151,7 +151,7 @@ mlx5dm_res_tir_create(struct mlx5dm_res_ctx *res, const uint32_t *rqns, uint32_t
 		errno = EINVAL;
 		return NULL;
 	}
-	t = mlx5dm_zmalloc(sizeof(*t));
+	t = mlx5dm_zmalloc_socket(sizeof(*t), res->dev->socket);
 	if (t == NULL) {
 		errno = ENOMEM;
 		return NULL;

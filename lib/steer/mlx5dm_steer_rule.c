@@ -42,14 +42,14 @@ static const uint8_t mlx5dm_rule_class_refs[MLX5DM_RULE_CLASSES] = {
 };
 
 void
-mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh)
+mlx5dm_rule_slabs_init(struct mlx5dm_shard *sh, int socket)
 {
 	unsigned int c;
 
 	for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
 		mlx5dm_slab_init(&sh->rule_slab[c], sizeof(struct mlx5dm_ste) +
 				 sizeof(struct mlx5dm_rule) +
-				 mlx5dm_rule_class_refs[c] * sizeof(void *));
+				 mlx5dm_rule_class_refs[c] * sizeof(void *), socket);
 }
 
 void

@@ -424,7 +424,7 @@ mlx5dm_action_tmpl_create(struct mlx5dm_matcher *m, size_t nb_actions,
 			  actions[i]->kind == MLX5DM_ACT_COUNTERS ?
 			  mlx5dm_res_counters_size(actions[i]->counters) - 1 : 0;
 	}
-	t = mlx5dm_zmalloc(sizeof(*t));
+	t = mlx5dm_zmalloc_socket(sizeof(*t), m->tbl->dom->ctx->dev->socket);
 	if (t == NULL) {
 		errno = ENOMEM;
 		return NULL;

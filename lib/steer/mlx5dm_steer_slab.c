@@ -36,7 +36,7 @@
 #define MLX5DM_SLAB_ARENA_BLOCK (64u * 1024u)
 
 enum mlx5dm_slab_from {
-	MLX5DM_SLAB_HEAP,                 /* mlx5dm_malloc() */
+	MLX5DM_SLAB_HEAP,                 /* mlx5dm_malloc_socket() */
 	MLX5DM_SLAB_HUGE,                 /* mlx5dm_huge_alloc(): zeroed */
 	MLX5DM_SLAB_ARENA,                /* its arena's: zeroed, freed with the arena */
 };
@@ -48,10 +48,11 @@ struct mlx5dm_slab_block {
 };
 
 void
-mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size)
+mlx5dm_slab_init(struct mlx5dm_slab *s, size_t obj_size, int socket)
 {
 	memset(s, 0, sizeof(*s));
 	s->obj_size = MLX5DM_ALIGN_UP(obj_size, sizeof(void *));
+	s->socket = socket;
 }
 
 /* Bytes of a block in units of unit, 16 records of obj_size at least (after the header). */
@@ -76,7 +77,7 @@ mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, const struct mlx5dm_slab *s,
 	a->size = MLX5DM_ALIGN_UP(((records + per_block - 1) / per_block + nb_slabs) * block,
 				  MLX5DM_HUGE_SIZE);
 	a->next = 0;
-	a->base = mlx5dm_huge_alloc(a->size, true);
+	a->base = mlx5dm_huge_alloc(a->size, true, s->socket);
 	if (a->base == NULL) {
 		a->size = 0;
 		return -ENOMEM;
@@ -121,11 +122,11 @@ mlx5dm_slab_grow(struct mlx5dm_slab *s)
 	if (b == NULL && s->nb_blocks >= MLX5DM_SLAB_SMALL_BLOCKS) {
 		from = MLX5DM_SLAB_HUGE;
 		bytes = mlx5dm_slab_block_bytes(s->obj_size, MLX5DM_HUGE_SIZE);
-		b = mlx5dm_huge_alloc(bytes, true);
+		b = mlx5dm_huge_alloc(bytes, true, s->socket);
 	} else if (b == NULL) {
 		from = MLX5DM_SLAB_HEAP;
 		bytes = MLX5DM_SLAB_ALIGN + s->obj_size * MLX5DM_SLAB_BLOCK;
-		b = mlx5dm_malloc(bytes);
+		b = mlx5dm_malloc_socket(bytes, s->socket);
 	}
 	if (b == NULL)
 		return false;
@@ -281,7 +282,7 @@ mlx5dm_entry_pool_get(struct mlx5dm_entry_pool *p, struct mlx5dm_ctx *ctx, struc
 		b = LIST_FIRST(&p->avail);
 	}
 	if (b == NULL) {
-		b = mlx5dm_zmalloc(sizeof(*b));
+		b = mlx5dm_zmalloc_socket(sizeof(*b), ctx->dev->socket);
 		if (b == NULL)
 			return -ENOMEM;
 		b->chunk = mlx5dm_icm_chunk_alloc(ctx->ste_pool,

@@ -52,7 +52,7 @@ mlx5dm_table_side_new(struct mlx5dm_domain *dom, uint32_t level)
 	struct mlx5dm_queue *q;
 	int ret;
 
-	tbl = mlx5dm_zmalloc(sizeof(*tbl));
+	tbl = mlx5dm_zmalloc_socket(sizeof(*tbl), ctx->dev->socket);
 	if (tbl == NULL) {
 		errno = ENOMEM;
 		return NULL;

@@ -37,7 +37,7 @@ mlx5dm_ste_write_image(struct mlx5dm_ctx *ctx, struct mlx5dm_queue *q,
 struct mlx5dm_ste *
 mlx5dm_ste_alloc_single(struct mlx5dm_ctx *ctx)
 {
-	struct mlx5dm_ste *ste = mlx5dm_zmalloc(MLX5DM_STE_REC_FULL);
+	struct mlx5dm_ste *ste = mlx5dm_zmalloc_socket(MLX5DM_STE_REC_FULL, ctx->dev->socket);
 
 	if (ste == NULL)
 		return NULL;
@@ -71,7 +71,9 @@ mlx5dm_defer_chunk(struct mlx5dm_defer *d, struct mlx5dm_icm_chunk *chunk)
 	}
 	if (d->n - inl == d->cap) {
 		unsigned int cap = d->cap != 0 ? 2 * d->cap : 256;
-		struct mlx5dm_icm_chunk **more = mlx5dm_malloc(sizeof(*more) * cap);
+		/* Lives for one operation and is of no device: no socket. */
+		struct mlx5dm_icm_chunk **more = mlx5dm_malloc_socket(sizeof(*more) * cap,
+								      MLX5DM_SOCKET_ANY);
 
 		if (more == NULL) {
 			/* Freeing now may run an ICM sync under the caller's locks. */

@@ -37,6 +37,7 @@
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 
+#include "mlx5dm_osdep.h"
 #include "mlx5dm_prm.h"
 #include "mlx5dm_prm_queue.h"
 #include "mlx5dm_prm_vport.h"
@@ -743,7 +744,7 @@ mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 		d->cfg.esw_pf = d->pf->sim;
 	}
 	if (d->sim == NULL) {
-		d->sim = mlx5dm_sim_create(&d->cfg);
+		d->sim = mlx5dm_sim_create(&d->cfg, MLX5DM_SOCKET_ANY);
 		if (d->sim == NULL) {
 			ret = errno;
 			goto unlock;

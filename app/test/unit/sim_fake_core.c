@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlx5dm_osdep.h"
 #include "sim_fake_core.h"
 
 #define FAKE_MAX 32
@@ -104,7 +105,7 @@ fake_create(void)
 	fake_terminal_add(sim, FAKE_RX_DROP, MLX5DM_SIM_TERM_DROP, 0);
 	fake_terminal_add(sim, FAKE_TX_DROP, MLX5DM_SIM_TERM_DROP, 0);
 	fake_terminal_add(sim, FAKE_TX_ALLOW, MLX5DM_SIM_TERM_TX_WIRE, 0);
-	sim->eng = mlx5dm_sim_eng_create(sim);
+	sim->eng = mlx5dm_sim_eng_create(sim, MLX5DM_SOCKET_ANY);
 	if (sim->eng == NULL)
 		abort();
 	return sim;

@@ -38,7 +38,7 @@ test_buddy_hand_derived(void **state)
 	uint32_t s0, s1, s2, s3, s4, s5;
 
 	(void)state;
-	b = mlx5dm_buddy_create(4); /* 16 units */
+	b = mlx5dm_buddy_create(4, MLX5DM_SOCKET_ANY); /* 16 units */
 	assert_non_null(b);
 	assert_free_blocks(b, (uint32_t[]){ 0, 0, 0, 0, 1 });
 	assert_int_equal(mlx5dm_buddy_largest_free(b), 4);
@@ -87,14 +87,14 @@ test_buddy_bad_arguments(void **state)
 	uint32_t s, t;
 
 	(void)state;
-	assert_null(mlx5dm_buddy_create(MLX5DM_BUDDY_MAX_ORDER + 1));
+	assert_null(mlx5dm_buddy_create(MLX5DM_BUDDY_MAX_ORDER + 1, MLX5DM_SOCKET_ANY));
 	assert_int_equal(errno, EINVAL);
 	mlx5dm_alloc_fail_at(1);
-	assert_null(mlx5dm_buddy_create(3));
+	assert_null(mlx5dm_buddy_create(3, MLX5DM_SOCKET_ANY));
 	assert_int_equal(errno, ENOMEM);
 	mlx5dm_alloc_fail_at(0);
 
-	b = mlx5dm_buddy_create(3);
+	b = mlx5dm_buddy_create(3, MLX5DM_SOCKET_ANY);
 	assert_non_null(b);
 	assert_int_equal(mlx5dm_buddy_alloc(b, 4, &s), -EINVAL);
 	assert_int_equal(mlx5dm_buddy_alloc(b, 1, &s), 0);
@@ -263,7 +263,7 @@ static void
 run_random(unsigned int max_order, unsigned int steps, bool exact, unsigned int seed)
 {
 	struct shadow sh = { .max_order = max_order };
-	struct mlx5dm_buddy *b = mlx5dm_buddy_create(max_order);
+	struct mlx5dm_buddy *b = mlx5dm_buddy_create(max_order, MLX5DM_SOCKET_ANY);
 	unsigned int step;
 
 	assert_non_null(b);
@@ -320,7 +320,7 @@ test_buddy_fill_and_drain(void **state)
 {
 	const unsigned int max_order = 18;
 	const uint32_t n = 1u << max_order;
-	struct mlx5dm_buddy *b = mlx5dm_buddy_create(max_order);
+	struct mlx5dm_buddy *b = mlx5dm_buddy_create(max_order, MLX5DM_SOCKET_ANY);
 	uint32_t *perm = malloc(n * sizeof(*perm));
 	uint32_t i, seg;
 

@@ -79,7 +79,7 @@ env_open_cfg(const struct mlx5dm_sim_config *cfg)
 	port.dom[0] = e->dom[0];
 	port.dom[1] = e->dom[1];
 	port.rqn_arg = e;
-	mlx5dm_flow_priv_init(&e->fp);
+	mlx5dm_flow_priv_init(&e->fp, e->dev->socket);
 	assert_int_equal(mlx5dm_flow_objs_start(&e->fp, &port), 0);
 	assert_int_equal(dp_open(&e->dp, e->ctx, e->dev, e->rq, NB_Q), 0);
 	return e;

@@ -62,7 +62,7 @@ t_fp_start(void)
 
 	assert_non_null(fp);
 	fake_reset();
-	mlx5dm_flow_priv_init(fp);
+	mlx5dm_flow_priv_init(fp, MLX5DM_SOCKET_ANY);
 	assert_int_equal(mlx5dm_flow_objs_start(fp, &port), 0);
 	return fp;
 }
@@ -1403,11 +1403,12 @@ static struct {
 } pool_chunks[64];
 
 static void *
-pool_count_alloc(size_t size, size_t align)
+pool_count_alloc(size_t size, size_t align, int socket)
 {
 	void *p = NULL;
 	unsigned int i;
 
+	(void)socket;
 	if (posix_memalign(&p, align > sizeof(void *) ? align : sizeof(void *), size) != 0)
 		return NULL;
 	memset(p, 0, size);
@@ -1458,7 +1459,7 @@ test_handles_reserved(void **state)
 	pool_allocs = pool_frees = 0;
 	pool_bytes = 0;
 	mlx5dm_alloc_set_ops(&ops);
-	mlx5dm_flow_pool_init(&pool);
+	mlx5dm_flow_pool_init(&pool, MLX5DM_SOCKET_ANY);
 	assert_int_equal(mlx5dm_flow_pool_reserve(&pool, 1, N), 0);
 	assert_true(pool.nb_chunks >= 4); /* 64 KiB chunks of 32-byte handles */
 	assert_int_equal(pool_allocs, 1);
@@ -1511,7 +1512,7 @@ test_start_failure_leaves_nothing(void **state)
 			fp = t_fp_alloc();
 			assert_non_null(fp);
 			fake_reset();
-			mlx5dm_flow_priv_init(fp);
+			mlx5dm_flow_priv_init(fp, MLX5DM_SOCKET_ANY);
 			live = test_alloc_live();
 			if (mode == 0)
 				fake_fail_at(n);

@@ -87,9 +87,9 @@ test_alloc_fail_injection(void **state)
 
 	(void)state;
 	mlx5dm_alloc_fail_at(2);
-	a = mlx5dm_zmalloc(16);
-	b = mlx5dm_zmalloc(16);
-	c = mlx5dm_zmalloc(16);
+	a = mlx5dm_zmalloc_socket(16, MLX5DM_SOCKET_ANY);
+	b = mlx5dm_zmalloc_socket(16, MLX5DM_SOCKET_ANY);
+	c = mlx5dm_zmalloc_socket(16, MLX5DM_SOCKET_ANY);
 	assert_non_null(a);
 	assert_null(b);
 	assert_non_null(c);
@@ -106,13 +106,13 @@ test_aligned_and_calloc(void **state)
 	size_t i;
 
 	(void)state;
-	p = mlx5dm_aligned_zmalloc(4096, 4096);
+	p = mlx5dm_aligned_zmalloc_socket(4096, 4096, MLX5DM_SOCKET_ANY);
 	assert_non_null(p);
 	assert_int_equal((uintptr_t)p % 4096, 0);
 	for (i = 0; i < 4096; i++)
 		assert_int_equal(p[i], 0);
 	mlx5dm_free(p);
-	assert_null(mlx5dm_calloc(SIZE_MAX / 2, 4));
+	assert_null(mlx5dm_calloc_socket(SIZE_MAX / 2, 4, MLX5DM_SOCKET_ANY));
 	assert_int_equal(mlx5dm_log2_ceil(1), 0);
 	assert_int_equal(mlx5dm_log2_ceil(2), 1);
 	assert_int_equal(mlx5dm_log2_ceil(3), 2);
@@ -156,15 +156,17 @@ assert_zero(const void *p, size_t len)
 /* Operations that count their calls and hand out memory that is not zero. */
 static unsigned int nb_alloc, nb_zalloc, nb_free;
 static size_t last_size, last_align;
+static int last_socket;
 
 static void *
-dirty_alloc(size_t size, size_t align)
+dirty_alloc(size_t size, size_t align, int socket)
 {
 	void *p = NULL;
 
 	nb_alloc++;
 	last_size = size;
 	last_align = align;
+	last_socket = socket;
 	if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
 		return NULL;
 	memset(p, 0xa5, size);
@@ -172,11 +174,11 @@ dirty_alloc(size_t size, size_t align)
 }
 
 static void *
-counted_zalloc(size_t size, size_t align)
+counted_zalloc(size_t size, size_t align, int socket)
 {
 	void *p;
 
-	p = dirty_alloc(size, align);
+	p = dirty_alloc(size, align, socket);
 	nb_alloc--;
 	nb_zalloc++;
 	if (p != NULL)
@@ -218,17 +220,21 @@ test_ops_route_all(void **state)
 	(void)state;
 	mlx5dm_alloc_set_ops(&ops);
 	ops_reset();
-	a = mlx5dm_malloc(100);
+	a = mlx5dm_malloc_socket(100, 2);
 	assert_non_null(a);
 	assert_int_equal(nb_alloc, 1);
-	z = mlx5dm_zmalloc(100);
+	assert_int_equal(last_socket, 2);
+	z = mlx5dm_zmalloc_socket(100, MLX5DM_SOCKET_ANY);
 	assert_non_null(z);
 	assert_int_equal(nb_zalloc, 1);
 	assert_int_equal(nb_alloc, 1);
+	assert_int_equal(last_socket, MLX5DM_SOCKET_ANY);
 	assert_zero(z, 96);
-	h = mlx5dm_huge_alloc(2 * HUGE, true);
+	/* The huge regions' socket reaches the operations too. */
+	h = mlx5dm_huge_alloc(2 * HUGE, true, 1);
 	assert_non_null(h);
 	assert_int_equal(nb_zalloc, 2);
+	assert_int_equal(last_socket, 1);
 	assert_true(last_size == 2 * HUGE);
 	assert_int_equal((uintptr_t)h % 4096, 0);
 	assert_zero(h, 2 * HUGE);
@@ -240,7 +246,7 @@ test_ops_route_all(void **state)
 	assert_int_equal(nb_free, 3);
 	/* A failure injected applies to the operations' allocations as to libc's. */
 	mlx5dm_alloc_fail_at(1);
-	assert_null(mlx5dm_huge_alloc(HUGE, false));
+	assert_null(mlx5dm_huge_alloc(HUGE, false, MLX5DM_SOCKET_ANY));
 	mlx5dm_alloc_fail_at(0);
 	assert_int_equal(nb_zalloc, 2);
 	mlx5dm_alloc_set_ops(NULL);
@@ -259,12 +265,14 @@ test_ops_without_zalloc(void **state)
 	(void)state;
 	mlx5dm_alloc_set_ops(&ops);
 	ops_reset();
-	z = mlx5dm_aligned_zmalloc(256, 64);
+	z = mlx5dm_aligned_zmalloc_socket(256, 64, 3);
 	assert_non_null(z);
 	assert_int_equal(last_align, 64);
+	assert_int_equal(last_socket, 3);
 	assert_zero(z, 256);
-	h = mlx5dm_huge_alloc(HUGE, false);
+	h = mlx5dm_huge_alloc(HUGE, false, 3);
 	assert_non_null(h);
+	assert_int_equal(last_socket, 3);
 	assert_zero(h, HUGE);
 	assert_int_equal(nb_alloc, 2);
 	mlx5dm_huge_free(h, HUGE);
@@ -285,9 +293,9 @@ test_huge_libc(void **state)
 	uint8_t *a;
 
 	(void)state;
-	assert_null(mlx5dm_huge_alloc(HUGE + 4096, false));
-	assert_null(mlx5dm_huge_alloc(0, false));
-	a = mlx5dm_huge_alloc(3 * HUGE, true);
+	assert_null(mlx5dm_huge_alloc(HUGE + 4096, false, MLX5DM_SOCKET_ANY));
+	assert_null(mlx5dm_huge_alloc(0, false, MLX5DM_SOCKET_ANY));
+	a = mlx5dm_huge_alloc(3 * HUGE, true, MLX5DM_SOCKET_ANY);
 	assert_non_null(a);
 	assert_int_equal((uintptr_t)a % HUGE, 0);
 	assert_true(resident_pages(a, 3 * HUGE) == (long)(3 * HUGE / 4096));
@@ -295,6 +303,18 @@ test_huge_libc(void **state)
 	assert_true(mlx5dm_huge_bytes() == held + 3 * HUGE);
 	mlx5dm_huge_free(a, 3 * HUGE);
 	assert_int_equal(resident_pages(a, 3 * HUGE), -1);
+	assert_true(mlx5dm_huge_bytes() == held);
+	/* On a node (bound there where libnuma has a choice), or one the machine lacks (none). */
+	a = mlx5dm_huge_alloc(HUGE, true, 0);
+	assert_non_null(a);
+	assert_true(resident_pages(a, HUGE) == (long)(HUGE / 4096));
+	assert_zero(a, HUGE);
+	mlx5dm_huge_free(a, HUGE);
+	a = mlx5dm_huge_alloc(HUGE, true, 4095);
+	assert_non_null(a);
+	assert_true(resident_pages(a, HUGE) == (long)(HUGE / 4096));
+	assert_zero(a, HUGE);
+	mlx5dm_huge_free(a, HUGE);
 	assert_true(mlx5dm_huge_bytes() == held);
 	assert_int_equal(mlx5dm_huge_fit(HUGE / 2 - 1), 0);
 	assert_true(mlx5dm_huge_fit(HUGE / 2) == HUGE);
@@ -312,13 +332,17 @@ test_resident_map(void **state)
 	uint8_t *p;
 
 	(void)state;
-	p = mlx5dm_resident_map(len);
+	p = mlx5dm_resident_map(len, MLX5DM_SOCKET_ANY);
 	assert_non_null(p);
 	assert_true(resident_pages(p, 3 * HUGE) == (long)(3 * HUGE / 4096));
 	assert_zero(p, 3 * HUGE);
 	p[len - 1] = 1;
 	mlx5dm_resident_unmap(p, len);
 	assert_int_equal(resident_pages(p, 3 * HUGE), -1);
+	p = mlx5dm_resident_map(HUGE, 0);
+	assert_non_null(p);
+	assert_true(resident_pages(p, HUGE) == (long)(HUGE / 4096));
+	mlx5dm_resident_unmap(p, HUGE);
 	mlx5dm_resident_unmap(NULL, len);
 }
 

@@ -52,7 +52,7 @@ test_bitmap_ranges(void **state)
 	uint8_t ref[NBITS] = { 0 };
 
 	(void)state;
-	assert_int_equal(mlx5dm_sim_bitmap_init(&bm, NBITS), 0);
+	assert_int_equal(mlx5dm_sim_bitmap_init(&bm, NBITS, MLX5DM_SOCKET_ANY), 0);
 	/* Within a word, ending on a boundary, spanning three words, a full word. */
 	mlx5dm_sim_bitmap_set(&bm, 3, 5, true);
 	mlx5dm_sim_bitmap_set(&bm, 60, 4, true);
@@ -99,7 +99,7 @@ test_bitmap_random(void **state)
 	(void)state;
 	memset(ref, 0, sizeof(ref));
 	srand(7);
-	assert_int_equal(mlx5dm_sim_bitmap_init(&bm, NBITS), 0);
+	assert_int_equal(mlx5dm_sim_bitmap_init(&bm, NBITS, MLX5DM_SOCKET_ANY), 0);
 	for (step = 0; step < 4000; step++) {
 		unsigned int k = (unsigned int)rand() % 64;
 

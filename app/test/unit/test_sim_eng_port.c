@@ -119,7 +119,7 @@ test_bad_args(void **state)
 	assert_int_equal(mlx5dm_sim_eng_port_stats(fake_engine(a), 1, &st), -EINVAL);
 	assert_int_equal(mlx5dm_sim_eng_wire_connect(fake_engine(a), 2, fake_engine(a), 0),
 			 -EINVAL);
-	assert_null(mlx5dm_sim_eng_create(NULL));
+	assert_null(mlx5dm_sim_eng_create(NULL, MLX5DM_SOCKET_ANY));
 	fake_destroy(a);
 }
 

@@ -52,7 +52,7 @@ test_live_list(void **state)
 
 	(void)state;
 	memset(ref, 0, sizeof(ref));
-	mlx5dm_sim_idtab_init(&t, BASE, MAX);
+	mlx5dm_sim_idtab_init(&t, BASE, MAX, MLX5DM_SOCKET_ANY);
 	srand(21);
 	/* Grows from 64 slots to MAX while objects come and go at random. */
 	for (i = 0; i < 20000; i++) {

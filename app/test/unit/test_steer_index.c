@@ -297,7 +297,7 @@ test_slab_blocks(void **state)
 	uint8_t *o;
 
 	(void)state;
-	mlx5dm_slab_init(&s, 100);
+	mlx5dm_slab_init(&s, 100, MLX5DM_SOCKET_ANY);
 	for (i = 0; i < N; i++) {
 		objs[i] = mlx5dm_slab_alloc(&s);
 		assert_non_null(objs[i]);

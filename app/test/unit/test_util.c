@@ -13,10 +13,11 @@
 static long live_allocs;
 
 static void *
-count_alloc(size_t size, size_t align)
+count_alloc(size_t size, size_t align, int socket)
 {
 	void *p = NULL;
 
+	(void)socket;
 	if (align <= sizeof(void *))
 		p = malloc(size);
 	else if (posix_memalign(&p, align, size) != 0)

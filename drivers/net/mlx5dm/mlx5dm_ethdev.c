@@ -358,22 +358,26 @@ mlx5dm_lib_log(enum mlx5dm_log_level level, const char *module, const char *fmt,
 
 /*
  * The library's memory comes from the DPDK heap, as DPDK mlx5's does
- * (mlx5_malloc, MLX5_MEM_RTE): hugepage-backed under EAL hugepages and on
- * the first probed device's socket, for every port (the library has one
- * allocator; a vdev has no socket: then the caller's, else any).
+ * (mlx5_malloc, MLX5_MEM_RTE): hugepage-backed under EAL hugepages, on the
+ * socket each allocation names: its port's device's (a vdev has none: then
+ * the calling lcore's, else any).
  */
-static int mlx5dm_mem_socket = SOCKET_ID_ANY;
-
-static void *
-mlx5dm_rte_alloc(size_t size, size_t align)
+static int
+mlx5dm_rte_socket(int socket)
 {
-	return rte_malloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_mem_socket);
+	return socket == MLX5DM_SOCKET_ANY ? SOCKET_ID_ANY : socket;
 }
 
 static void *
-mlx5dm_rte_zalloc(size_t size, size_t align)
+mlx5dm_rte_alloc(size_t size, size_t align, int socket)
 {
-	return rte_zmalloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_mem_socket);
+	return rte_malloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_rte_socket(socket));
+}
+
+static void *
+mlx5dm_rte_zalloc(size_t size, size_t align, int socket)
+{
+	return rte_zmalloc_socket("mlx5dm", size, (unsigned int)align, mlx5dm_rte_socket(socket));
 }
 
 static const struct mlx5dm_alloc_ops mlx5dm_rte_alloc_ops = {
@@ -384,13 +388,12 @@ static const struct mlx5dm_alloc_ops mlx5dm_rte_alloc_ops = {
 
 /* Once, before the library allocates anything: memory goes back where it came from. */
 static void
-mlx5dm_mem_use_rte(int socket)
+mlx5dm_mem_use_rte(void)
 {
 	static bool set;
 
 	if (set)
 		return;
-	mlx5dm_mem_socket = socket;
 	mlx5dm_alloc_set_ops(&mlx5dm_rte_alloc_ops);
 	set = true;
 }
@@ -479,6 +482,9 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		 */
 		.icm_resident = true,
 		.log_steering_icm_size = args->log_steering_icm_size,
+		/* The library's memory for the port: on the port's socket, when it has one. */
+		.has_socket = priv->data->numa_node != SOCKET_ID_ANY,
+		.socket = priv->data->numa_node,
 	};
 	/* rte_flow allows identical rules, as mlx5 does. */
 	struct mlx5dm_ctx_attr cattr = {
@@ -714,7 +720,7 @@ mlx5dm_probe(struct rte_vdev_device *vdev)
 	if (ret < 0)
 		return ret;
 	mlx5dm_log_set_hook(mlx5dm_lib_log);
-	mlx5dm_mem_use_rte(vdev->device.numa_node);
+	mlx5dm_mem_use_rte();
 	sh = rte_zmalloc_socket("mlx5dm_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE,
 				vdev->device.numa_node);
 	if (sh == NULL)

@@ -640,9 +640,10 @@ struct mlx5dm_flow_pool {
 	uint32_t reserved[MLX5DM_FLOW_POOL_CLASSES]; /* for template tables (nb_flows) */
 	struct mlx5dm_flow_chunk *first;        /* chunks in the order they were made */
 	struct mlx5dm_flow_chunk *newest;
+	int socket;                             /* of the chunks and their map */
 };
 #define MLX5DM_FLOW_LIVE 0x4c495645u /* "LIVE": a value stale memory is unlikely to hold */
-void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool);
+void mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, int socket);
 /* A live handle for nb_rules rules when its free list is empty; NULL + errno. */
 struct rte_flow *mlx5dm_flow_pool_get_new(struct mlx5dm_flow_pool *pool, unsigned int nb_rules);
 /*
@@ -720,6 +721,8 @@ struct mlx5dm_flow_priv {
 	 * created after minimal validation, with no steering behind them.
 	 */
 	bool null_engine;
+	/* Where its objects are: the port's device's socket (or MLX5DM_SOCKET_ANY). */
+	int socket;
 	struct mlx5dm_flow_pool pool;
 	uint32_t nb_listed;     /* user flows (in the pool), with the lanes' (objs_listed()) */
 	struct rte_flow *default_flow;
@@ -946,7 +949,7 @@ mlx5dm_flow_pool_put(struct mlx5dm_flow_pool *pool, struct rte_flow *f)
 	pool->live--;
 }
 
-void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp, int socket);
 /* Root tables of both domains (group 0) become the domains' entry points. */
 int mlx5dm_flow_objs_start(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_port *port);
 /* Every flow (default included) and the root tables go. */

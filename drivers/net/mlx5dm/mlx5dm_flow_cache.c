@@ -104,7 +104,7 @@ mlx5dm_flow_tbl_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t len __
 	const uint64_t key = *(const uint64_t *)arg;
 	unsigned int dom = (uint8_t)key;
 	uint32_t group = (uint32_t)(key >> 8);
-	struct mlx5dm_flow_tbl *t = mlx5dm_zmalloc(sizeof(*t));
+	struct mlx5dm_flow_tbl *t = mlx5dm_zmalloc_socket(sizeof(*t), fp->socket);
 	int err;
 
 	if (t == NULL) {
@@ -197,7 +197,7 @@ mlx5dm_flow_matcher_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t le
 	t = mlx5dm_flow_tbl_get(fp, a->dom, a->group);
 	if (t == NULL)
 		return NULL;
-	m = mlx5dm_zmalloc(sizeof(*m) + len);
+	m = mlx5dm_zmalloc_socket(sizeof(*m) + len, fp->socket);
 	if (m == NULL) {
 		err = ENOMEM;
 		goto put_tbl;
@@ -281,11 +281,11 @@ mlx5dm_flow_obj_alloc(struct mlx5dm_flow_priv *fp, size_t size, uint8_t *cls)
 
 	if (c >= MLX5DM_FLOW_OBJ_CLASSES) {
 		*cls = MLX5DM_FLOW_OBJ_HEAP;
-		o = mlx5dm_zmalloc(size);
+		o = mlx5dm_zmalloc_socket(size, fp->socket);
 	} else {
 		*cls = (uint8_t)c;
 		if (fp->objs[c].obj_size == 0)
-			mlx5dm_slab_init(&fp->objs[c], 64u << c);
+			mlx5dm_slab_init(&fp->objs[c], 64u << c, fp->socket);
 		o = mlx5dm_slab_alloc(&fp->objs[c]);
 	}
 	if (o == NULL)

@@ -80,7 +80,8 @@ mlx5dm_flow_cnt_tab_take(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bul
 	uint32_t i;
 
 	if (fp->cnt_tab == NULL) {
-		fp->cnt_tab = mlx5dm_calloc(MLX5DM_FLOW_CNT_TAB_MAX, sizeof(*fp->cnt_tab));
+		fp->cnt_tab = mlx5dm_calloc_socket(MLX5DM_FLOW_CNT_TAB_MAX, sizeof(*fp->cnt_tab),
+						   fp->socket);
 		if (fp->cnt_tab == NULL)
 			return -ENOMEM;
 	}
@@ -96,14 +97,14 @@ mlx5dm_flow_cnt_tab_take(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bul
 
 /* A bulk's state, zeroed: a MiB or more in a huge region, smaller from the heap. */
 static struct mlx5dm_flow_cnt_bulk *
-mlx5dm_flow_cnt_bulk_mem(size_t bytes)
+mlx5dm_flow_cnt_bulk_mem(const struct mlx5dm_flow_priv *fp, size_t bytes)
 {
 	size_t huge = mlx5dm_huge_fit(bytes);
 	struct mlx5dm_flow_cnt_bulk *b;
 
 	if (huge == 0)
-		return mlx5dm_zmalloc(bytes);
-	b = mlx5dm_huge_alloc(huge, false);
+		return mlx5dm_zmalloc_socket(bytes, fp->socket);
+	b = mlx5dm_huge_alloc(huge, false, fp->socket);
 	if (b != NULL)
 		b->huge_bytes = huge;
 	return b;
@@ -173,7 +174,7 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	if (c == NULL)
 		return NULL;
 	words = (1u << log) / 64;
-	b = mlx5dm_flow_cnt_bulk_mem(sizeof(*b) + 2 * words * sizeof(b->busy[0]) +
+	b = mlx5dm_flow_cnt_bulk_mem(fp, sizeof(*b) + 2 * words * sizeof(b->busy[0]) +
 				     (1u << log) * sizeof(b->slot[0]));
 	if (b == NULL) {
 		err = ENOMEM;

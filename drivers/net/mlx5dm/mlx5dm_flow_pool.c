@@ -42,9 +42,10 @@ mlx5dm_flow_pool_obj_size(unsigned int cls)
 }
 
 void
-mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool)
+mlx5dm_flow_pool_init(struct mlx5dm_flow_pool *pool, int socket)
 {
 	memset(pool, 0, sizeof(*pool));
+	pool->socket = socket;
 }
 
 /*
@@ -77,8 +78,9 @@ mlx5dm_flow_map_leaf_make(struct mlx5dm_flow_pool *pool, uint64_t n)
 	struct mlx5dm_flow_map_leaf *leaf;
 
 	if (pool->map == NULL) {
-		struct mlx5dm_flow_map_mid **top = mlx5dm_calloc(MLX5DM_FLOW_MAP_TOP,
-								 sizeof(*top));
+		struct mlx5dm_flow_map_mid **top = mlx5dm_calloc_socket(MLX5DM_FLOW_MAP_TOP,
+									sizeof(*top),
+									pool->socket);
 
 		if (top == NULL)
 			return NULL;
@@ -86,7 +88,7 @@ mlx5dm_flow_map_leaf_make(struct mlx5dm_flow_pool *pool, uint64_t n)
 	}
 	mid = pool->map[n / (MLX5DM_FLOW_MAP_MID * MLX5DM_FLOW_MAP_MID)];
 	if (mid == NULL) {
-		mid = mlx5dm_zmalloc(sizeof(*mid));
+		mid = mlx5dm_zmalloc_socket(sizeof(*mid), pool->socket);
 		if (mid == NULL)
 			return NULL;
 		__atomic_store_n(&pool->map[n / (MLX5DM_FLOW_MAP_MID * MLX5DM_FLOW_MAP_MID)], mid,
@@ -94,7 +96,7 @@ mlx5dm_flow_map_leaf_make(struct mlx5dm_flow_pool *pool, uint64_t n)
 	}
 	leaf = mid->leaf[n / MLX5DM_FLOW_MAP_MID % MLX5DM_FLOW_MAP_MID];
 	if (leaf == NULL) {
-		leaf = mlx5dm_zmalloc(sizeof(*leaf));
+		leaf = mlx5dm_zmalloc_socket(sizeof(*leaf), pool->socket);
 		if (leaf == NULL)
 			return NULL;
 		__atomic_store_n(&mid->leaf[n / MLX5DM_FLOW_MAP_MID % MLX5DM_FLOW_MAP_MID], leaf,
@@ -191,7 +193,8 @@ mlx5dm_flow_pool_grow(struct mlx5dm_flow_pool *pool, unsigned int cls, uint32_t 
 	uint8_t *base;
 	uint32_t i;
 
-	base = mlx5dm_aligned_zmalloc(MLX5DM_FLOW_POOL_CHUNK * nb, MLX5DM_FLOW_POOL_CHUNK);
+	base = mlx5dm_aligned_zmalloc_socket(MLX5DM_FLOW_POOL_CHUNK * nb, MLX5DM_FLOW_POOL_CHUNK,
+					     pool->socket);
 	if (base == NULL)
 		return -ENOMEM;
 	/* The map's levels first: a failure leaves empty ones, freed with the pool. */
@@ -310,5 +313,5 @@ mlx5dm_flow_pool_release(struct mlx5dm_flow_pool *pool)
 		c = pool->first;
 	}
 	mlx5dm_flow_map_free(pool);
-	mlx5dm_flow_pool_init(pool);
+	mlx5dm_flow_pool_init(pool, pool->socket);
 }

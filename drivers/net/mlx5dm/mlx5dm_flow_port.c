@@ -25,12 +25,14 @@
 struct mlx5dm_flow_priv *
 mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv)
 {
+	/* A port built by hand in unit tests has no device. */
+	int socket = priv->dev != NULL ? priv->dev->socket : MLX5DM_SOCKET_ANY;
 	struct mlx5dm_flow_priv *fp, *expected = NULL;
 
-	fp = mlx5dm_aligned_zmalloc(sizeof(*fp), alignof(struct mlx5dm_flow_priv));
+	fp = mlx5dm_aligned_zmalloc_socket(sizeof(*fp), alignof(struct mlx5dm_flow_priv), socket);
 	if (fp == NULL)
 		return NULL;
-	mlx5dm_flow_priv_init(fp);
+	mlx5dm_flow_priv_init(fp, socket);
 	/* A probed port (a port built by hand in unit tests has no vdev state, no EAL). */
 	if (priv->sh != NULL)
 		fp->null_engine = priv->sh->args.flow_engine == MLX5DM_FLOW_ENGINE_NULL;

@@ -456,7 +456,7 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				   "a transfer COUNT needs an E-Switch manager port");
 		return NULL;
 	}
-	h = mlx5dm_zmalloc(sizeof(*h));
+	h = mlx5dm_zmalloc_socket(sizeof(*h), fp->socket);
 	if (h == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;

@@ -18,13 +18,19 @@
 #include "mlx5dm_osdep.h"
 
 void
-mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp)
+mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp, int socket)
 {
 	/* The caches' indexes are empty when zeroed. */
 	memset(fp, 0, sizeof(*fp));
 	rte_spinlock_init(&fp->lock);
 	rte_spinlock_init(&fp->any_lock);
-	mlx5dm_flow_pool_init(&fp->pool);
+	fp->socket = socket;
+	mlx5dm_index_set_socket(&fp->tbls, socket);
+	mlx5dm_index_set_socket(&fp->matchers, socket);
+	mlx5dm_index_set_socket(&fp->ents, socket);
+	mlx5dm_index_set_socket(&fp->asets, socket);
+	mlx5dm_index_set_socket(&fp->shapes, socket);
+	mlx5dm_flow_pool_init(&fp->pool, socket);
 	LIST_INIT(&fp->bulks);
 }
 
@@ -452,7 +458,7 @@ mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 	uint32_t id;
 
 	if (fp->cts == NULL) {
-		fp->cts = mlx5dm_calloc(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts));
+		fp->cts = mlx5dm_calloc_socket(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts), fp->socket);
 		if (fp->cts == NULL)
 			return -ENOMEM;
 	}
@@ -469,7 +475,8 @@ mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 struct mlx5dm_flow_compiled *
 mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 {
-	struct mlx5dm_flow_compiled *ct = mlx5dm_aligned_zmalloc(sizeof(*ct), 64);
+	struct mlx5dm_flow_compiled *ct = mlx5dm_aligned_zmalloc_socket(sizeof(*ct), 64,
+									 fp->socket);
 	int ret;
 
 	if (ct == NULL) {

@@ -130,7 +130,7 @@ mlx5dm_flow_tq_free(struct mlx5dm_flow_tq *tq, uint16_t nb)
 
 /* The queues as asked, or a negative errno with error (nothing changed). */
 static int
-mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
+mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[], int socket,
 		   struct mlx5dm_flow_tq **out, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_tq *tq;
@@ -140,12 +140,12 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[],
 		if (attr[q] == NULL || attr[q]->size == 0 || attr[q]->size > MLX5DM_QUEUE_MAX_OPS)
 			return mlx5dm_flow_tmpl_err(error, EINVAL, "a flow queue's size must be "
 						    "1 to rte_flow_info_get()'s max_size");
-	tq = mlx5dm_aligned_zmalloc(sizeof(*tq) * nb, RTE_CACHE_LINE_SIZE);
+	tq = mlx5dm_aligned_zmalloc_socket(sizeof(*tq) * nb, RTE_CACHE_LINE_SIZE, socket);
 	if (tq == NULL)
 		return mlx5dm_flow_nomem(error);
 	for (q = 0; q < nb; q++) {
 		tq[q].size = attr[q]->size;
-		tq[q].op = mlx5dm_calloc(attr[q]->size, sizeof(tq[q].op[0]));
+		tq[q].op = mlx5dm_calloc_socket(attr[q]->size, sizeof(tq[q].op[0]), socket);
 		if (tq[q].op == NULL) {
 			mlx5dm_flow_tq_free(tq, nb);
 			return mlx5dm_flow_nomem(error);
@@ -219,7 +219,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	if (port_attr->flags != 0)
 		return mlx5dm_flow_tmpl_err(error, ENOTSUP, "rte_flow_configure: no port flag "
 					    "is supported");
-	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, &tq, error);
+	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, fp->socket, &tq, error);
 	if (ret < 0)
 		return ret;
 	rte_spinlock_lock(&fp->lock);
@@ -236,7 +236,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		goto unlock;
 	}
 	if (t == NULL) {
-		t = mlx5dm_zmalloc(sizeof(*t));
+		t = mlx5dm_zmalloc_socket(sizeof(*t), fp->socket);
 		if (t == NULL) {
 			ret = mlx5dm_flow_nomem(error);
 			goto unlock;
@@ -333,7 +333,7 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	size = rte_flow_conv(RTE_FLOW_CONV_OP_PATTERN, NULL, 0, pattern, error);
 	if (size < 0)
 		return NULL;
-	pt = mlx5dm_zmalloc(sizeof(*pt) + (size_t)size);
+	pt = mlx5dm_zmalloc_socket(sizeof(*pt) + (size_t)size, fp->socket);
 	if (pt == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -507,7 +507,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	size = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, actions, error);
 	if (size < 0)
 		return NULL;
-	at = mlx5dm_zmalloc(sizeof(*at) + (size_t)size);
+	at = mlx5dm_zmalloc_socket(sizeof(*at) + (size_t)size, fp->socket);
 	if (at == NULL) {
 		mlx5dm_flow_nomem(error);
 		return NULL;
@@ -704,7 +704,7 @@ mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return ct;
 	if (tbl->nb_jumps == tbl->max_jumps) {
 		max = tbl->max_jumps == 0 ? 4 : tbl->max_jumps * 2;
-		jumps = mlx5dm_calloc(max, sizeof(*jumps));
+		jumps = mlx5dm_calloc_socket(max, sizeof(*jumps), fp->socket);
 		if (jumps == NULL)
 			goto nomem;
 		if (tbl->nb_jumps != 0)
@@ -1016,14 +1016,15 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 				     "log_steering_icm_size sizes it on the device model)");
 		return NULL;
 	}
-	tbl = mlx5dm_zmalloc(sizeof(*tbl));
-	spec = mlx5dm_malloc(sizeof(*spec));
+	tbl = mlx5dm_zmalloc_socket(sizeof(*tbl), fp->socket);
+	spec = mlx5dm_malloc_socket(sizeof(*spec), fp->socket);
 	if (tbl != NULL) {
-		tbl->m = mlx5dm_calloc((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
-				       sizeof(tbl->m[0]));
-		tbl->ct = mlx5dm_calloc((size_t)nb_pt * nb_at, sizeof(tbl->ct[0]));
+		tbl->m = mlx5dm_calloc_socket((size_t)nb_pt * nb_at * MLX5DM_FLOW_MAX_SUB,
+					      sizeof(tbl->m[0]), fp->socket);
+		tbl->ct = mlx5dm_calloc_socket((size_t)nb_pt * nb_at, sizeof(tbl->ct[0]),
+					       fp->socket);
 		if (attr->flow_attr.transfer)
-			tbl->spec = mlx5dm_malloc(sizeof(*tbl->spec));
+			tbl->spec = mlx5dm_malloc_socket(sizeof(*tbl->spec), fp->socket);
 	}
 	if (tbl == NULL || spec == NULL || tbl->m == NULL || tbl->ct == NULL ||
 	    (attr->flow_attr.transfer && tbl->spec == NULL)) {

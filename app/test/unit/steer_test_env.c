@@ -30,14 +30,13 @@ senv_trace_print(void *arg, const char *line)
 }
 
 struct senv *
-senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config *cfg)
+senv_open_dev(const struct mlx5dm_dev_attr *dattr, const struct mlx5dm_ctx_attr *cattr)
 {
-	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
 	struct senv *e = calloc(1, sizeof(*e));
 	unsigned int i;
 
 	assert_non_null(e);
-	e->dev = mlx5dm_dev_open(&dattr);
+	e->dev = mlx5dm_dev_open(dattr);
 	assert_non_null(e->dev);
 	if (getenv("SIM_TRACE") != NULL)
 		mlx5dm_sim_trace_set(mlx5dm_sim_of(e->dev), senv_trace_print, NULL);
@@ -62,6 +61,14 @@ senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config
 	}
 	assert_int_equal(dp_open(&e->dp, e->ctx, e->dev, e->rq, SENV_NB_RQ), 0);
 	return e;
+}
+
+struct senv *
+senv_open_ex(const struct mlx5dm_ctx_attr *cattr, const struct mlx5dm_sim_config *cfg)
+{
+	struct mlx5dm_dev_attr dattr = { .transport = "sim", .config = cfg };
+
+	return senv_open_dev(&dattr, cattr);
 }
 
 struct senv *

@@ -47,6 +47,9 @@ struct senv *senv_open(uint16_t nb_queues);
 struct senv *senv_open_cfg(uint16_t nb_queues, const struct mlx5dm_sim_config *cfg);
 struct senv *senv_open_ex(const struct mlx5dm_ctx_attr *cattr,
 			  const struct mlx5dm_sim_config *cfg);
+/* Same on the model dattr opens (its transport "sim"). */
+struct senv *senv_open_dev(const struct mlx5dm_dev_attr *dattr,
+			   const struct mlx5dm_ctx_attr *cattr);
 /*
  * Destroy everything senv_open() made; the test must have removed its own
  * objects. Before the domains go, asserts that the ICM in use per type is

@@ -935,6 +935,21 @@ test_template_by_content(void **state)
 	t_fp_stop(fp);
 }
 
+/* Template ct as a template table holds its pair's: owned, its objects kept. */
+static void
+t_own(struct mlx5dm_flow_compiled *ct)
+{
+	mlx5dm_flow_kobj_ref(&ct->k);
+	ct->owned = true;
+}
+
+static void
+t_disown(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+{
+	ct->owned = false;
+	mlx5dm_flow_ct_put(fp, ct);
+}
+
 /*
  * A rule of a template whose objects another rule holds is begun without
  * the port lock on a rule queue's own handles (the lock held meanwhile by
@@ -957,7 +972,7 @@ test_quick_begin(void **state)
 	struct mlx5dm_flow_ct_rule r;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *f0, *f1, *c0, *c1;
-	uint32_t live, id;
+	uint32_t live, id, refs;
 
 	(void)state;
 	/* The second rule of a shape takes the setters: the template holds its objects. */
@@ -967,6 +982,10 @@ test_quick_begin(void **state)
 	c0 = t_create_cached(fp, &t_attr_in, items, counted);
 	ct = t_ct(fp, f0);
 	ct_cnt = t_ct(fp, c0);
+	/* As a template table's pairs; their objects exist (the rules above made them). */
+	t_own(ct);
+	t_own(ct_cnt);
+	refs = ct->k.refcnt;
 	ip.hdr.dst_addr = RTE_BE32(0x0a000002);
 	mlx5dm_flow_build_init(&b);
 	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
@@ -997,6 +1016,9 @@ test_quick_begin(void **state)
 	assert_int_equal(fp->inflight + fp->lanes[0].begun - fp->lanes[0].ended, 0);
 	assert_true(mlx5dm_flow_objs_owns(fp, f1));
 	assert_ptr_equal(t_ct(fp, f1), ct);
+	/* It borrows the table's objects: no reference taken on the template or the set. */
+	assert_true(f1->borrowed);
+	assert_int_equal(ct->k.refcnt, refs);
 	assert_int_equal(t_stats(fp).flows, 4);
 	assert_int_equal(fp->pool.live, live);
 	assert_int_equal(mlx5dm_prm_get(fake_last_rule()->value, T_AT(S_DST_IP_31_0)), 0x0a000002);
@@ -1027,6 +1049,12 @@ test_quick_begin(void **state)
 	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
 	assert_int_equal(t_stats(fp).flows, 0);
 	assert_int_equal(t_stats(fp).counters, 0);
+	/* With every rule gone the owned templates keep their objects, until they go. */
+	assert_non_null(ct->sets[q1.index]);
+	assert_int_equal(fp->st.templates, 2);
+	t_disown(fp, ct);
+	t_disown(fp, ct_cnt);
+	assert_int_equal(fp->st.templates + fp->st.asets + fp->st.matchers, 0);
 	/* The queue's handles and counters go back with the stop. */
 	t_fp_stop(fp);
 }

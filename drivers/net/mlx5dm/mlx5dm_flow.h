@@ -889,6 +889,11 @@ struct rte_flow {
 	};
 	uint32_t live;                  /* pool marker: a live handle */
 	uint8_t cls;                    /* pool size class: room for cls rules */
+	/*
+	 * Of a template table's pair: its objects (template, set) are the
+	 * table's, held until it goes or the port stops; no reference taken.
+	 */
+	bool borrowed;
 	uint16_t ct;                    /* id of the compiled template it holds (0: none) */
 	struct mlx5dm_flow_rule rules[];
 };
@@ -907,16 +912,18 @@ mlx5dm_flow_extra(struct rte_flow *f)
 }
 
 /*
- * A free handle of class cls made live: the header zeroed (rules[] is the
- * user's to fill, up to nb_rules), live stored last, as handle walks read
- * it beside an unlocked begin (mlx5dm_flow_objs_quick()).
+ * A free handle of class cls made live: the header zeroed but its template
+ * ct (0: none) and borrowing (rules[] is the user's to fill, up to
+ * nb_rules), live stored last, as handle walks read it beside an unlocked
+ * begin (mlx5dm_flow_objs_quick()).
  */
 static inline void
-mlx5dm_flow_handle_init(struct rte_flow *f, unsigned int cls)
+mlx5dm_flow_handle_init(struct rte_flow *f, unsigned int cls, uint16_t ct, bool borrowed)
 {
 	memset(f, 0, offsetof(struct rte_flow, live));
 	f->cls = (uint8_t)cls;
-	f->ct = 0;
+	f->borrowed = borrowed;
+	f->ct = ct;
 	__atomic_store_n(&f->live, MLX5DM_FLOW_LIVE, __ATOMIC_RELEASE);
 }
 
@@ -927,7 +934,7 @@ mlx5dm_flow_pool_take(struct mlx5dm_flow_pool *pool, unsigned int cls)
 	struct rte_flow *f = pool->free[cls];
 
 	pool->free[cls] = f->free_next;
-	mlx5dm_flow_handle_init(f, cls);
+	mlx5dm_flow_handle_init(f, cls, 0, false);
 	pool->live++;
 	return f;
 }

@@ -278,11 +278,11 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 
 	while (flow->nb_rules > 0) {
 		r = &flow->rules[--flow->nb_rules];
-		if (r->aset != NULL)
+		if (r->aset != NULL && !flow->borrowed)
 			mlx5dm_flow_aset_put(fp, r->aset);
 		r->aset = NULL;
 	}
-	if (flow->ct != 0)
+	if (flow->ct != 0 && !flow->borrowed)
 		mlx5dm_flow_ct_put(fp, fp->cts[flow->ct]);
 	if (flow->cnt_shared)
 		mlx5dm_flow_cnt_share(fp, flow->cnt, -1);
@@ -497,11 +497,10 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 void
 mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
-	if (__atomic_sub_fetch(&ct->k.refcnt, 1, __ATOMIC_ACQ_REL) > (uint32_t)ct->owned)
+	/* A table's template keeps its objects (its rules take no reference) until it goes. */
+	if (__atomic_sub_fetch(&ct->k.refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	mlx5dm_flow_ct_release(fp, ct);
-	if (mlx5dm_flow_kobj_refs(&ct->k) != 0)
-		return;
 	if (ct->k.key_len != 0)
 		(void)mlx5dm_index_remove(&fp->shapes, ct, ct->k.hash);
 	fp->cts[ct->id] = NULL;
@@ -581,7 +580,8 @@ mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	if (ct->mark_at != 0)
 		b->args[0][flow->cnt != 0] = r->tag;
 	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
-	mlx5dm_flow_kobj_ref(&s->k);
+	if (!flow->borrowed)
+		mlx5dm_flow_kobj_ref(&s->k);
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;
@@ -609,9 +609,13 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	/* The rule's slot starts loading while the handle and the action list are made. */
 	b->m[0] = ct->m->m;
 	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
-	flow = mlx5dm_flow_handle(fp, res, ct, 1, b->shared_cnt, error);
+	flow = mlx5dm_flow_handle(fp, res, ct->owned ? NULL : ct, 1, b->shared_cnt, error);
 	if (flow == NULL)
 		return -rte_errno;
+	if (ct->owned) {
+		flow->ct = ct->id;
+		flow->borrowed = true;
+	}
 	if (mlx5dm_flow_fast_rule(fp, ct, s, r, flow, b, error) < 0) {
 		mlx5dm_flow_release(fp, flow);
 		return -rte_errno;
@@ -671,20 +675,6 @@ mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
 	}
 }
 
-/* One more reference on ct while a rule holds its objects (kref_get_unless_zero). */
-static bool
-mlx5dm_flow_ct_ref_held(struct mlx5dm_flow_compiled *ct)
-{
-	uint32_t refs = __atomic_load_n(&ct->k.refcnt, __ATOMIC_RELAXED);
-
-	do {
-		if (refs <= (uint32_t)ct->owned)
-			return false;
-	} while (!__atomic_compare_exchange_n(&ct->k.refcnt, &refs, refs + 1, true,
-					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-	return true;
-}
-
 int
 mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 		       const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
@@ -697,28 +687,23 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	struct rte_flow *flow;
 	uint32_t arg;
 
-	if (l->nb_handles == 0 || (count && l->nb_cnts == 0))
+	if (!ct->owned || l->nb_handles == 0 || (count && l->nb_cnts == 0))
 		return -EAGAIN;
 	/* Counted before the port's state is read: a stop beginning now waits for it. */
 	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&fp->started, __ATOMIC_SEQ_CST) ||
-	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST) || !mlx5dm_flow_ct_ref_held(ct))
+	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST))
 		goto busy;
-	/* The reference keeps the objects: no set goes while it is held. */
+	/* The table's: made by a locked begin, they stay until the table goes or a stop. */
 	s = __atomic_load_n(&ct->sets[r->queue], __ATOMIC_ACQUIRE);
 	if (s == NULL || __atomic_load_n(&s->tmpl[count], __ATOMIC_ACQUIRE) == NULL ||
-	    (count && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL)) {
-		/* The last reference may be this one: let it go as the locked path does. */
-		mlx5dm_flow_lock(&fp->lock);
-		mlx5dm_flow_ct_put(fp, ct);
-		rte_spinlock_unlock(&fp->lock);
+	    (count && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL))
 		goto busy;
-	}
 	b->m[0] = ct->m->m;
 	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
 	flow = l->handles[--l->nb_handles];
-	mlx5dm_flow_handle_init(flow, 1);
-	flow->ct = ct->id;
+	/* Template and borrowing before live: a walker under the lock reads them (busy). */
+	mlx5dm_flow_handle_init(flow, 1, ct->id, true);
 	flow->dom = (uint8_t)dom;
 	if (count) {
 		flow->cnt = l->cnts[l->nb_cnts - 1];
@@ -791,14 +776,14 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	}
 	mlx5dm_flow_lane_add(&l->flows, (uint32_t)-1);
 	mlx5dm_flow_lane_add(&l->rules, (uint32_t)-1);
-	/* The flow holds the template above its own: a put that would release it is locked. */
+	/* References of a flow not borrowing: a put that would release an object is locked. */
 	ct = fp->cts[flow->ct];
 	s = flow->rules[0].aset;
-	if (!mlx5dm_flow_kobj_put_held(&s->k, 0)) {
+	if (!flow->borrowed && !mlx5dm_flow_kobj_put_held(&s->k, 0)) {
 		mlx5dm_flow_lock_once(fp, &locked);
 		mlx5dm_flow_aset_put(fp, s);
 	}
-	if (!mlx5dm_flow_kobj_put_held(&ct->k, ct->owned)) {
+	if (!flow->borrowed && !mlx5dm_flow_kobj_put_held(&ct->k, 0)) {
 		mlx5dm_flow_lock_once(fp, &locked);
 		mlx5dm_flow_ct_put(fp, ct);
 	}
@@ -1111,7 +1096,7 @@ unwind:
 void
 mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 {
-	unsigned int dom;
+	unsigned int dom, id;
 
 	if (!fp->started)
 		return;
@@ -1120,6 +1105,10 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		mlx5dm_flow_objs_destroy(fp, fp->default_flow, NULL);
 		fp->default_flow = NULL;
 	}
+	/* The tables' templates' objects, which their rules borrowed: the next rules make them. */
+	for (id = 1; fp->cts != NULL && id < MLX5DM_FLOW_CT_IDS; id++)
+		if (fp->cts[id] != NULL)
+			mlx5dm_flow_ct_release(fp, fp->cts[id]);
 	for (dom = 0; dom < 2; dom++) {
 		mlx5dm_domain_set_root(fp->port.dom[dom], NULL);
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);

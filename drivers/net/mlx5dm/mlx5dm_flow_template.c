@@ -1075,8 +1075,10 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 
 /* A rule holds one of the table's compiled templates or jump anchors (fp->lock held). */
 static bool
-mlx5dm_flow_table_busy(const struct rte_flow_template_table *tbl)
+mlx5dm_flow_table_busy(const struct mlx5dm_flow_priv *fp,
+		       const struct rte_flow_template_table *tbl)
 {
+	const struct rte_flow *f = NULL;
 	uint32_t i;
 
 	for (i = 0; i < tbl->nb_ct; i++)
@@ -1085,6 +1087,14 @@ mlx5dm_flow_table_busy(const struct rte_flow_template_table *tbl)
 	for (i = 0; i < tbl->nb_jumps; i++)
 		if (mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) > 1)
 			return true;
+	/* The rules its pairs' setters made hold no reference: a walk of the handles finds them. */
+	while ((f = mlx5dm_flow_pool_next(&fp->pool, f)) != NULL) {
+		if (!f->borrowed)
+			continue;
+		for (i = 0; i < tbl->nb_ct; i++)
+			if (f->ct == tbl->ct[i]->id)
+				return true;
+	}
 	return false;
 }
 
@@ -1115,7 +1125,7 @@ mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 		ret = mlx5dm_flow_tmpl_err(error, EINVAL, "unknown template table");
 		goto unlock;
 	}
-	if (mlx5dm_flow_table_busy(tbl)) {
+	if (mlx5dm_flow_table_busy(fp, tbl)) {
 		ret = mlx5dm_flow_tmpl_err(error, EBUSY, "the template table has flow rules: "
 					   "destroy them first");
 		goto unlock;

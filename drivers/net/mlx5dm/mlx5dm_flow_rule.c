@@ -777,15 +777,17 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	mlx5dm_flow_lane_add(&l->flows, (uint32_t)-1);
 	mlx5dm_flow_lane_add(&l->rules, (uint32_t)-1);
 	/* References of a flow not borrowing: a put that would release an object is locked. */
-	ct = fp->cts[flow->ct];
-	s = flow->rules[0].aset;
-	if (!flow->borrowed && !mlx5dm_flow_kobj_put_held(&s->k, 0)) {
-		mlx5dm_flow_lock_once(fp, &locked);
-		mlx5dm_flow_aset_put(fp, s);
-	}
-	if (!flow->borrowed && !mlx5dm_flow_kobj_put_held(&ct->k, 0)) {
-		mlx5dm_flow_lock_once(fp, &locked);
-		mlx5dm_flow_ct_put(fp, ct);
+	if (!flow->borrowed) {
+		ct = fp->cts[flow->ct];
+		s = flow->rules[0].aset;
+		if (!mlx5dm_flow_kobj_put_held(&s->k, 0)) {
+			mlx5dm_flow_lock_once(fp, &locked);
+			mlx5dm_flow_aset_put(fp, s);
+		}
+		if (!mlx5dm_flow_kobj_put_held(&ct->k, 0)) {
+			mlx5dm_flow_lock_once(fp, &locked);
+			mlx5dm_flow_ct_put(fp, ct);
+		}
 	}
 	if (flow->cnt != 0) {
 		if (l->nb_spent == MLX5DM_FLOW_LANE_TAKE) {

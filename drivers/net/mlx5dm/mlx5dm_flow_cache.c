@@ -26,11 +26,10 @@ struct mlx5dm_flow_tbl {
 };
 
 /* Key hash, multiply-xorshift per 64-bit word (keys are masks of hundreds of bytes). */
-static uint64_t
-mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
+static uint32_t
+mlx5dm_flow_hash(const uint8_t *p, size_t len)
 {
-	const uint8_t *p = data;
-	uint64_t w;
+	uint64_t h = 0xcbf29ce484222325ull, w;
 
 	for (; len >= sizeof(w); p += sizeof(w), len -= sizeof(w)) {
 		memcpy(&w, p, sizeof(w));
@@ -43,18 +42,10 @@ mlx5dm_flow_hash(uint64_t h, const void *data, size_t len)
 		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
 		h ^= h >> 29;
 	}
-	return h;
+	return mlx5dm_index_mix(h);
 }
-
-#define MLX5DM_FLOW_HASH_SEED 0xcbf29ce484222325ull
 
 /* ---- keyed caches ---- */
-
-static uint32_t
-mlx5dm_flow_kcache_hash(const uint8_t *key, size_t len)
-{
-	return mlx5dm_index_mix(mlx5dm_flow_hash(MLX5DM_FLOW_HASH_SEED, key, len));
-}
 
 void
 mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
@@ -72,7 +63,7 @@ struct mlx5dm_flow_kobj *
 mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_index *cache,
 		       const uint8_t *key, size_t len, mlx5dm_flow_kmake make, const void *arg)
 {
-	uint32_t h = mlx5dm_flow_kcache_hash(key, len);
+	uint32_t h = mlx5dm_flow_hash(key, len);
 	struct mlx5dm_flow_kobj *o = mlx5dm_flow_kcache_find(cache, key, len, h);
 	uint8_t *key_store;
 

@@ -83,15 +83,13 @@ mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width
 	return (uint32_t)(v & ((1ull << width) - 1));
 }
 
-/* The pattern's masks into rec; false if it cannot be compiled. */
+/* The pattern's masks into rec (zeroed); false if it cannot be compiled. */
 static bool
 mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_ct_rec *rec, const struct rte_flow_item items[])
 {
 	const struct mlx5dm_flow_item_def *def;
 	unsigned int n;
 
-	memset(rec->mask, 0, sizeof(rec->mask));
-	memset(rec->sel, 0, sizeof(rec->sel));
 	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
 		const struct rte_flow_item *it = &items[n];
 
@@ -197,12 +195,10 @@ mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xc
 		    const struct rte_flow_action actions[], uint32_t fixed,
 		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_ct_rec rec;
+	struct mlx5dm_flow_ct_rec rec = { .nb_cand = 0 };
 	int ret;
 
 	ct->fast = false;
-	rec.nb_cand = 0;
-	memset(rec.use, 0, sizeof(rec.use));
 	ret = mlx5dm_flow_translate_rec(xc, &rec, attr, items, actions, spec, error);
 	if (ret < 0)
 		return ret;

@@ -103,11 +103,10 @@ mlx5dm_flow_tmpl_transfer_item(const struct rte_flow_item *it, struct rte_flow_e
 }
 
 int
-mlx5dm_flow_info_get(struct rte_eth_dev *dev, struct rte_flow_port_info *port_info,
-		     struct rte_flow_queue_info *queue_info, struct rte_flow_error *error)
+mlx5dm_flow_info_get(struct rte_eth_dev *dev __rte_unused, struct rte_flow_port_info *port_info,
+		     struct rte_flow_queue_info *queue_info,
+		     struct rte_flow_error *error __rte_unused)
 {
-	RTE_SET_USED(dev);
-	RTE_SET_USED(error);
 	memset(port_info, 0, sizeof(*port_info));
 	port_info->max_nb_queues = MLX5DM_FLOW_MAX_QUEUES;
 	port_info->max_nb_counters = mlx5dm_flow_cnt_max();
@@ -266,6 +265,23 @@ unlock:
 	return ret;
 }
 
+/* A new template of size bytes (zeroed) followed by rte_flow_conv()'s copy of list. */
+static void *
+mlx5dm_flow_tmpl_new(struct mlx5dm_flow_priv *fp, size_t size, enum rte_flow_conv_op op,
+		     const void *list, struct rte_flow_error *error)
+{
+	int len = rte_flow_conv(op, NULL, 0, list, error);
+	uint8_t *tmpl = len < 0 ? NULL : mlx5dm_zmalloc_socket(size + (size_t)len, fp->socket);
+
+	if (len >= 0 && tmpl == NULL)
+		mlx5dm_flow_nomem(error);
+	if (tmpl != NULL && rte_flow_conv(op, tmpl + size, len, list, error) < 0) {
+		mlx5dm_free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
 /* A new template on the port's list of its kind. */
 static void
 mlx5dm_flow_tmpl_add(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tmpl_list *list,
@@ -290,7 +306,6 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 	struct rte_flow_pattern_template *pt;
 	const struct mlx5dm_flow_item_def *def;
 	unsigned int i, nb;
-	int size;
 
 	if (t == NULL)
 		return NULL;
@@ -330,19 +345,10 @@ mlx5dm_flow_pattern_template_create(struct rte_eth_dev *dev,
 			return NULL;
 		}
 	}
-	size = rte_flow_conv(RTE_FLOW_CONV_OP_PATTERN, NULL, 0, pattern, error);
-	if (size < 0)
+	pt = mlx5dm_flow_tmpl_new(fp, sizeof(*pt), RTE_FLOW_CONV_OP_PATTERN, pattern, error);
+	if (pt == NULL)
 		return NULL;
-	pt = mlx5dm_zmalloc_socket(sizeof(*pt) + (size_t)size, fp->socket);
-	if (pt == NULL) {
-		mlx5dm_flow_nomem(error);
-		return NULL;
-	}
 	pt->items = (struct rte_flow_item *)(pt + 1);
-	if (rte_flow_conv(RTE_FLOW_CONV_OP_PATTERN, pt->items, size, pattern, error) < 0) {
-		mlx5dm_free(pt);
-		return NULL;
-	}
 	/* A mask of zeros matches no field of the item: the same as none. */
 	for (i = 0; i < nb; i++) {
 		struct rte_flow_item *it = &pt->items[i];
@@ -461,8 +467,8 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tmpl *t = mlx5dm_flow_tmpl_get(fp, error);
 	struct rte_flow_actions_template *at;
+	enum rte_flow_action_type type;
 	unsigned int i, nb;
-	int size;
 
 	if (t == NULL)
 		return NULL;
@@ -479,22 +485,19 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 					   "actions template: too many actions");
 			return NULL;
 		}
-		if (attr->transfer && actions[nb].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
-		    !mlx5dm_flow_tmpl_xlate(dev)->action_ok(actions[nb].type)) {
+		type = actions[nb].type;
+		if (type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
+		    !(attr->transfer ? mlx5dm_flow_tmpl_xlate(dev)->action_ok(type) :
+		      mlx5dm_flow_action_known(type))) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[nb],
-					   mlx5dm_flow_named_msg(true, actions[nb].type,
+					   !attr->transfer ? mlx5dm_flow_type_msg(true, type) :
+					   mlx5dm_flow_named_msg(true, type,
 					   "not supported in transfer templates"));
 			return NULL;
 		}
-		if (!attr->transfer && actions[nb].type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
-		    !mlx5dm_flow_action_known(actions[nb].type)) {
-			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[nb],
-					   mlx5dm_flow_type_msg(true, actions[nb].type));
-			return NULL;
-		}
-		if (masks[nb].type != actions[nb].type) {
+		if (masks[nb].type != type) {
 			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, &masks[nb],
-					   mlx5dm_flow_named_msg(true, actions[nb].type,
+					   mlx5dm_flow_named_msg(true, type,
 					   "the mask list must have the action list's types"));
 			return NULL;
 		}
@@ -504,19 +507,10 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 				   "the mask list is longer than the action list");
 		return NULL;
 	}
-	size = rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, NULL, 0, actions, error);
-	if (size < 0)
+	at = mlx5dm_flow_tmpl_new(fp, sizeof(*at), RTE_FLOW_CONV_OP_ACTIONS, actions, error);
+	if (at == NULL)
 		return NULL;
-	at = mlx5dm_zmalloc_socket(sizeof(*at) + (size_t)size, fp->socket);
-	if (at == NULL) {
-		mlx5dm_flow_nomem(error);
-		return NULL;
-	}
 	at->actions = (struct rte_flow_action *)(at + 1);
-	if (rte_flow_conv(RTE_FLOW_CONV_OP_ACTIONS, at->actions, size, actions, error) < 0) {
-		mlx5dm_free(at);
-		return NULL;
-	}
 	at->jump = -1;
 	for (i = 0; i < nb; i++) {
 		if (mlx5dm_flow_tmpl_fixed(&masks[i]))

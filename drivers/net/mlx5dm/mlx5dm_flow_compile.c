@@ -133,12 +133,10 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 		}
 		mlx5dm_prm_set(rec->sel[cp->item], cp->bit, cp->width,
 			       mlx5dm_prm_get(rec->sel[cp->item], cp->bit, cp->width) | cp->mask);
-		if (cp->bytes != 0) {
-			if (!mlx5dm_flow_compiled_keep_move(ct, cp))
-				return false;
-			continue;
-		}
-		ct->copy[ct->nb_copies++] = *cp;
+		if (cp->bytes == 0)
+			ct->copy[ct->nb_copies++] = *cp;
+		else if (!mlx5dm_flow_compiled_keep_move(ct, cp))
+			return false;
 	}
 	/* Every masked bit is copied (another one would be a value the walk read). */
 	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)

@@ -69,16 +69,16 @@ mlx5dm_flow_tmpl_port_item(enum rte_flow_item_type type)
 static int
 mlx5dm_flow_tmpl_transfer_item(const struct rte_flow_item *it, struct rte_flow_error *error)
 {
-	bool whole;
+	const void *m = it->mask;
 
 	switch ((int)it->type) {
 	case RTE_FLOW_ITEM_TYPE_PORT_ID:
-		whole = it->mask != NULL &&
-			((const struct rte_flow_item_port_id *)it->mask)->id == UINT32_MAX;
+		if (m != NULL && ((const struct rte_flow_item_port_id *)m)->id == UINT32_MAX)
+			return 0;
 		break;
 	case RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT:
-		whole = it->mask != NULL &&
-			((const struct rte_flow_item_ethdev *)it->mask)->port_id == UINT16_MAX;
+		if (m != NULL && ((const struct rte_flow_item_ethdev *)m)->port_id == UINT16_MAX)
+			return 0;
 		break;
 	case RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR:
 		/* What a port sends is told by its send queues, a rule per queue (esw.c). */
@@ -95,8 +95,6 @@ mlx5dm_flow_tmpl_transfer_item(const struct rte_flow_item *it, struct rte_flow_e
 	default:
 		return 0;
 	}
-	if (whole)
-		return 0;
 	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_MASK, it,
 				  mlx5dm_flow_named_msg(false, it->type,
 				  "a transfer template masks the port whole (each rule names it)"));
@@ -771,9 +769,8 @@ mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t
 bool
 mlx5dm_flow_tmpl_jump_pop(struct mlx5dm_flow_priv *fp, uint32_t *group)
 {
-	if (fp->tmpl == NULL || fp->tmpl->nb_jumps == 0)
-		return false;
-	return mlx5dm_flow_tmpl_jump_free(fp, NULL, group);
+	return fp->tmpl != NULL && fp->tmpl->nb_jumps != 0 &&
+	       mlx5dm_flow_tmpl_jump_free(fp, NULL, group);
 }
 
 void

@@ -832,49 +832,44 @@ mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE], criteria;
 	struct mlx5dm_flow_spec *spec = tbl->spec;
-	const char *err_field = NULL;
 	struct mlx5dm_flow_matcher *m;
-	unsigned int pi, ai, i, cls;
+	unsigned int k, i, cls;
 	int ret = 0;
 
-	for (pi = 0; pi < tbl->nb_pt; pi++) {
-		for (ai = 0; ai < tbl->nb_at; ai++) {
-			/* A transfer table has no compiled template: the example again. */
-			if (!tbl->attr.transfer) {
-				spec = &mlx5dm_flow_tmpl_compiled(tbl, pi, ai)->res;
-			} else {
-				ret = mlx5dm_flow_tmpl_example(dev, tbl, pi, ai, spec, error);
-				if (ret < 0)
-					goto unbind;
-			}
-			for (i = 0; i < spec->nb_sub; i++) {
-				mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
-				m = mlx5dm_flow_matcher_get(fp, spec->transfer ?
-							    MLX5DM_FLOW_DOM_FDB : spec->egress,
-							    spec->group,
-							    mlx5dm_flow_sub_priority(spec, i),
-							    criteria, mask, tbl->nb_flows,
-							    &err_field);
-				if (m == NULL) {
-					ret = mlx5dm_flow_tmpl_err(error, errno, "steering "
-								   "library: the table's matcher "
-								   "creation failed");
-					goto unbind;
-				}
-				tbl->m[tbl->nb_m++] = m;
-			}
-			/* The rules' handles too are made now: filling the table makes no chunk. */
-			cls = spec->nb_sub + spec->nb_extra;
-			if (cls >= MLX5DM_FLOW_POOL_CLASSES || (tbl->handle_classes & (1u << cls)))
-				continue;
-			if (mlx5dm_flow_pool_reserve(&fp->pool, cls, tbl->nb_flows) < 0) {
-				ret = mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: no "
-							   "memory for the handles of its "
-							   "nb_flows rules");
+	/* Pair k: pattern template k / nb_at, actions template k % nb_at (as tbl->ct). */
+	for (k = 0; k < (unsigned int)tbl->nb_pt * tbl->nb_at; k++) {
+		/* A transfer table has no compiled template: the example again. */
+		if (!tbl->attr.transfer) {
+			spec = &tbl->ct[k]->res;
+		} else {
+			ret = mlx5dm_flow_tmpl_example(dev, tbl, (uint8_t)(k / tbl->nb_at),
+						       (uint8_t)(k % tbl->nb_at), spec, error);
+			if (ret < 0)
+				goto unbind;
+		}
+		for (i = 0; i < spec->nb_sub; i++) {
+			mlx5dm_flow_sub_match(spec, i, mask, value, &criteria);
+			m = mlx5dm_flow_matcher_get(fp, spec->transfer ? MLX5DM_FLOW_DOM_FDB :
+						    spec->egress, spec->group,
+						    mlx5dm_flow_sub_priority(spec, i), criteria,
+						    mask, tbl->nb_flows, NULL);
+			if (m == NULL) {
+				ret = mlx5dm_flow_tmpl_err(error, errno, "steering library: the "
+							   "table's matcher creation failed");
 				goto unbind;
 			}
-			tbl->handle_classes |= 1u << cls;
+			tbl->m[tbl->nb_m++] = m;
 		}
+		/* The rules' handles too are made now: filling the table makes no chunk. */
+		cls = spec->nb_sub + spec->nb_extra;
+		if (cls >= MLX5DM_FLOW_POOL_CLASSES || (tbl->handle_classes & (1u << cls)))
+			continue;
+		if (mlx5dm_flow_pool_reserve(&fp->pool, cls, tbl->nb_flows) < 0) {
+			ret = mlx5dm_flow_tmpl_err(error, ENOMEM, "template table: no memory for "
+						   "the handles of its nb_flows rules");
+			goto unbind;
+		}
+		tbl->handle_classes |= 1u << cls;
 	}
 	tbl->bound = true;
 	return 0;

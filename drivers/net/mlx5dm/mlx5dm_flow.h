@@ -860,9 +860,9 @@ struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, 
 					     unsigned int dom, uint32_t *arg);
 /* An indirect COUNT's rules: delta more (or fewer); the number now. */
 uint32_t mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta);
-/* What the flow counted since its counter was taken or last reset; 0 or a negative errno. */
-int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
-			  uint64_t *bytes);
+/* What the flow counted since its counter was taken or last reset (q->reset: reset it). */
+int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id,
+			  struct rte_flow_query_count *q);
 /* The device counters behind id, and its index in them. */
 struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *fp, uint32_t id,
 						 uint32_t *index);

@@ -46,7 +46,6 @@ struct mlx5dm_flow_cnt_bulk {
 	uint64_t busy[];                /* size / 64 words, then dirty's, the slots */
 };
 
-/* Counter id's index in its bulk. */
 #define MLX5DM_FLOW_CNT_INDEX(id) ((id) & ((1u << MLX5DM_FLOW_CNT_LOG_MAX) - 1))
 
 static struct mlx5dm_flow_cnt_bulk *
@@ -93,21 +92,6 @@ mlx5dm_flow_cnt_tab_take(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_cnt_bul
 	fp->cnt_tab[i] = b;
 	b->id = i;
 	return 0;
-}
-
-/* A bulk's state, zeroed: a MiB or more in a huge region, smaller from the heap. */
-static struct mlx5dm_flow_cnt_bulk *
-mlx5dm_flow_cnt_bulk_mem(const struct mlx5dm_flow_priv *fp, size_t bytes)
-{
-	size_t huge = mlx5dm_huge_fit(bytes);
-	struct mlx5dm_flow_cnt_bulk *b;
-
-	if (huge == 0)
-		return mlx5dm_zmalloc_socket(bytes, fp->socket);
-	b = mlx5dm_huge_alloc(huge, false, fp->socket);
-	if (b != NULL)
-		b->huge_bytes = huge;
-	return b;
 }
 
 static void
@@ -168,18 +152,23 @@ mlx5dm_flow_cnt_bulk_new(struct mlx5dm_flow_priv *fp)
 	struct mlx5dm_flow_cnt_bulk *b;
 	struct mlx5dm_counters *c;
 	uint32_t log, words;
+	size_t bytes, huge;
 	int err;
 
 	c = mlx5dm_flow_cnt_bulk_alloc(fp, &log);
 	if (c == NULL)
 		return NULL;
 	words = (1u << log) / 64;
-	b = mlx5dm_flow_cnt_bulk_mem(fp, sizeof(*b) + 2 * words * sizeof(b->busy[0]) +
-				     (1u << log) * sizeof(b->slot[0]));
+	bytes = sizeof(*b) + 2 * words * sizeof(b->busy[0]) + (1u << log) * sizeof(b->slot[0]);
+	/* Zeroed: a MiB or more in a huge region, smaller from the heap. */
+	huge = mlx5dm_huge_fit(bytes);
+	b = huge != 0 ? mlx5dm_huge_alloc(huge, false, fp->socket) :
+			mlx5dm_zmalloc_socket(bytes, fp->socket);
 	if (b == NULL) {
 		err = ENOMEM;
 		goto free_c;
 	}
+	b->huge_bytes = huge;
 	err = -mlx5dm_flow_cnt_tab_take(fp, b);
 	if (err != 0)
 		goto free_b;
@@ -307,8 +296,7 @@ mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta)
 }
 
 int
-mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint64_t *hits,
-		      uint64_t *bytes)
+mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, struct rte_flow_query_count *q)
 {
 	struct mlx5dm_flow_cnt_bulk *b = mlx5dm_flow_cnt_bulk(fp, id);
 	struct mlx5dm_flow_cnt_slot *s = &b->slot[MLX5DM_FLOW_CNT_INDEX(id)];
@@ -318,9 +306,11 @@ mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, bool reset, uint
 	ret = mlx5dm_counters_query(b->c, MLX5DM_FLOW_CNT_INDEX(id), &h, &n);
 	if (ret < 0)
 		return ret;
-	*hits = h - s->base_hits;
-	*bytes = n - s->base_bytes;
-	if (reset) {
+	q->hits = h - s->base_hits;
+	q->bytes = n - s->base_bytes;
+	q->hits_set = 1;
+	q->bytes_set = 1;
+	if (q->reset) {
 		s->base_hits = h;
 		s->base_bytes = n;
 	}

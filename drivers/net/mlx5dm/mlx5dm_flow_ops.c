@@ -429,34 +429,30 @@ mlx5dm_flow_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 
 	if (fp == NULL)
 		return mlx5dm_flow_nomem(error);
-	if (flow != NULL) {
-		/* One flow: its records, as DPDK's mlx5 dumps a rule (no domain records). */
-		mlx5dm_flow_lock(&fp->lock);
-		mlx5dm_rules_ring(priv);
-		if (!mlx5dm_flow_objs_owns(fp, flow)) {
-			rte_spinlock_unlock(&fp->lock);
-			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
-						  "unknown flow handle");
-		}
-		ret = mlx5dm_flow_dump_flow(fp, flow, file);
-		rte_spinlock_unlock(&fp->lock);
-		if (ret < 0)
-			return mlx5dm_flow_tmpl_err(error, -ret, "flow dump failed");
-		return 0;
-	}
-	if (priv->dom_rx == NULL || priv->dom_tx == NULL)
+	if (flow == NULL && (priv->dom_rx == NULL || priv->dom_tx == NULL))
 		return mlx5dm_flow_tmpl_err(error, ENODEV, "the port has no steering domains");
 	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_rules_ring(priv);
-	/* PMD records first, as DPDK's mlx5 writes them: parsers print a domain as they end it. */
-	ret = mlx5dm_flow_dump_pmd(fp, file);
-	if (ret == 0)
-		ret = mlx5dm_domain_dump(priv->dom_rx, file);
-	if (ret == 0)
-		ret = mlx5dm_domain_dump(priv->dom_tx, file);
+	if (flow != NULL && !mlx5dm_flow_objs_owns(fp, flow)) {
+		rte_spinlock_unlock(&fp->lock);
+		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_HANDLE, flow,
+					  "unknown flow handle");
+	}
+	if (flow != NULL) {
+		/* One flow: its records, as DPDK's mlx5 dumps a rule (no domain records). */
+		ret = mlx5dm_flow_dump_flow(fp, flow, file);
+	} else {
+		/* PMD records first, as DPDK's mlx5: parsers print a domain as they end it. */
+		ret = mlx5dm_flow_dump_pmd(fp, file);
+		if (ret == 0)
+			ret = mlx5dm_domain_dump(priv->dom_rx, file);
+		if (ret == 0)
+			ret = mlx5dm_domain_dump(priv->dom_tx, file);
+	}
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
-		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: domain dump failed");
+		return mlx5dm_flow_tmpl_err(error, -ret, flow != NULL ? "flow dump failed" :
+					    "steering library: domain dump failed");
 	return 0;
 }
 

@@ -143,7 +143,6 @@ mlx5dm_flow_map_free(struct mlx5dm_flow_pool *pool)
 	mlx5dm_free(pool->map);
 }
 
-/* Handles of class cls a chunk holds. */
 static uint32_t
 mlx5dm_flow_pool_per_chunk(unsigned int cls)
 {
@@ -234,8 +233,7 @@ mlx5dm_flow_pool_reserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, u
 void
 mlx5dm_flow_pool_unreserve(struct mlx5dm_flow_pool *pool, unsigned int nb_rules, uint32_t n)
 {
-	if (nb_rules <= MLX5DM_FLOW_MAX_SUB)
-		pool->reserved[nb_rules] -= RTE_MIN(n, pool->reserved[nb_rules]);
+	pool->reserved[nb_rules] -= RTE_MIN(n, pool->reserved[nb_rules]);
 }
 
 struct rte_flow *

@@ -54,6 +54,13 @@ mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
 	return tq;
 }
 
+/* The place after k in the flow queue's ring of results. */
+static inline uint32_t
+mlx5dm_flow_tq_next(const struct mlx5dm_flow_tq *tq, uint32_t k)
+{
+	return k + 1 == tq->size ? 0 : k + 1;
+}
+
 /* Flow queue q's library rule queue and the lock its use takes (NULL: none). */
 static uint16_t
 mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_t **lock)
@@ -115,7 +122,7 @@ mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	struct rte_flow_error err;
 	uint32_t i, k, lost = 0;
 
-	for (i = 0, k = tq->head; i < tq->count; i++, k = k + 1 == tq->size ? 0 : k + 1) {
+	for (i = 0, k = tq->head; i < tq->count; i++, k = mlx5dm_flow_tq_next(tq, k)) {
 		struct mlx5dm_flow_tq_op *op = &tq->op[k];
 
 		if (!op->writes || op->flow == NULL ||
@@ -183,22 +190,6 @@ mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return;
 	(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
 	rte_errno = EIO;
-}
-
-/*
- * How many of the first n results waiting may be pulled: those whose
- * writes the device executed, in order (a result stops those behind it).
- */
-static uint32_t
-mlx5dm_flow_tq_ready(const struct mlx5dm_flow_tq *tq, uint32_t n,
-		     const struct mlx5dm_queue_progress *p)
-{
-	uint32_t i, k;
-
-	for (i = 0, k = tq->head; i < n; i++, k = k + 1 == tq->size ? 0 : k + 1)
-		if (tq->op[k].writes && !mlx5dm_queue_done(p, tq->op[k].pos))
-			break;
-	return i;
 }
 
 /* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
@@ -397,7 +388,7 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
-	uint32_t n, i;
+	uint32_t n, i, k;
 	int ret = 0;
 
 	if (tq == NULL)
@@ -420,11 +411,15 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 						    "steering library: the failed rule queue is "
 						    "not flushed yet; pull again" :
 						    "steering library: the rule queue failed");
-		n = mlx5dm_flow_tq_ready(tq, n, &p);
+		/* Those whose writes the device executed, in order (one stops those behind). */
+		for (i = 0, k = tq->head; i < n; i++, k = mlx5dm_flow_tq_next(tq, k))
+			if (tq->op[k].writes && !mlx5dm_queue_done(&p, tq->op[k].pos))
+				break;
+		n = i;
 	}
 	for (i = 0; i < n; i++) {
 		res[i] = tq->op[tq->head].res;
-		tq->head = tq->head + 1 == tq->size ? 0 : tq->head + 1;
+		tq->head = mlx5dm_flow_tq_next(tq, tq->head);
 	}
 	tq->count -= n;
 	tq->pushed -= n;
@@ -522,13 +517,11 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
-	struct rte_flow_query_count *q = data;
-	uint64_t hits, bytes;
 	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	if (q == NULL)
+	if (data == NULL)
 		return mlx5dm_flow_tmpl_err(error, EINVAL, "no query result buffer");
 	mlx5dm_flow_lock(&fp->lock);
 	/* What the device counted: the rules' writes are in, the counters read now. */
@@ -537,14 +530,10 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 		rte_spinlock_unlock(&fp->lock);
 		return -rte_errno;
 	}
-	ret = mlx5dm_flow_cnt_query(fp, h->cnt, q->reset, &hits, &bytes);
+	ret = mlx5dm_flow_cnt_query(fp, h->cnt, data);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
 		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter query failed");
-	q->hits = hits;
-	q->bytes = bytes;
-	q->hits_set = 1;
-	q->bytes_set = 1;
 	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return 0;
 }

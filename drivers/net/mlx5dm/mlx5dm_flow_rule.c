@@ -104,24 +104,6 @@ mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
 	return n;
 }
 
-/* The calling thread's rule queue: its lcore's, else the shared one (locked till leave). */
-static uint16_t
-mlx5dm_flow_queue_enter(struct mlx5dm_flow_priv *fp)
-{
-	rte_spinlock_t *lock;
-	uint16_t q = mlx5dm_flow_queue_of(fp, &lock);
-
-	mlx5dm_flow_queue_lock(lock);
-	return q;
-}
-
-static void
-mlx5dm_flow_queue_leave(struct mlx5dm_flow_priv *fp, uint16_t queue)
-{
-	if (queue == fp->port.any)
-		rte_spinlock_unlock(&fp->any_lock);
-}
-
 /*
  * 0, or a negative errno with the rule kept by the library, steering:
  * -ETIMEDOUT (another queue's writes pending), -EIO (the rule queue is in
@@ -405,12 +387,15 @@ static struct rte_flow *
 mlx5dm_flow_objs_finish(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_build *b,
 			struct rte_flow_error *error)
 {
-	uint16_t q = mlx5dm_flow_queue_enter(fp);
-	int ret = mlx5dm_flow_objs_insert(fp, b, q, error);
+	rte_spinlock_t *qlock;
+	uint16_t q = mlx5dm_flow_queue_of(fp, &qlock);
+	int ret;
 
+	mlx5dm_flow_queue_lock(qlock);
+	ret = mlx5dm_flow_objs_insert(fp, b, q, error);
 	if (ret == 0)
 		mlx5dm_flow_objs_commit(fp, b, q);
-	mlx5dm_flow_queue_leave(fp, q);
+	mlx5dm_flow_queue_unlock(qlock);
 	if (ret < 0) {
 		mlx5dm_flow_objs_abandon(fp, b);
 		return NULL;
@@ -451,44 +436,31 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 /* Templates of a port at most (ids in the rules' handles, 0: none). */
 #define MLX5DM_FLOW_CT_IDS 4096u
 
-/* A free id for ct (the table is made with the port's first template). */
-static int
-mlx5dm_flow_ct_id(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
-{
-	uint32_t id;
-
-	if (fp->cts == NULL) {
-		fp->cts = mlx5dm_calloc_socket(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts), fp->socket);
-		if (fp->cts == NULL)
-			return -ENOMEM;
-	}
-	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
-	for (id = 1; id < MLX5DM_FLOW_CT_IDS && fp->cts[id] != NULL; id++)
-		;
-	if (id == MLX5DM_FLOW_CT_IDS)
-		return -ENOSPC;
-	fp->cts[id] = ct;
-	ct->id = (uint16_t)id;
-	return 0;
-}
-
 struct mlx5dm_flow_compiled *
 mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 {
 	struct mlx5dm_flow_compiled *ct = mlx5dm_aligned_zmalloc_socket(sizeof(*ct), 64,
 									 fp->socket);
-	int ret;
+	uint32_t id = 1;
 
-	if (ct == NULL) {
+	/* The id table is made with the port's first template. */
+	if (ct != NULL && fp->cts == NULL)
+		fp->cts = mlx5dm_calloc_socket(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts), fp->socket);
+	if (ct == NULL || fp->cts == NULL) {
+		mlx5dm_free(ct);
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = mlx5dm_flow_ct_id(fp, ct);
-	if (ret < 0) {
+	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
+	while (id < MLX5DM_FLOW_CT_IDS && fp->cts[id] != NULL)
+		id++;
+	if (id == MLX5DM_FLOW_CT_IDS) {
 		mlx5dm_free(ct);
-		errno = -ret;
+		errno = ENOSPC;
 		return NULL;
 	}
+	fp->cts[id] = ct;
+	ct->id = (uint16_t)id;
 	ct->k.refcnt = 1;
 	fp->st.templates++;
 	return ct;
@@ -748,14 +720,14 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	struct mlx5dm_flow_compiled *ct;
 	struct mlx5dm_flow_aset *s;
 	bool listed = true, locked = false;
-	int ret;
+	int ret = -EAGAIN;
 
 	/* Counted before the port's state is read, as a quick begin. */
 	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&fp->started, __ATOMIC_SEQ_CST) ||
 	    __atomic_load_n(&fp->quiescing, __ATOMIC_SEQ_CST) ||
 	    !mlx5dm_flow_pool_owns(&fp->pool, flow))
-		goto busy;
+		goto end;
 	/*
 	 * The application's flow: its fields do not change until it is taken
 	 * below. A NIC rule: an E-Switch rule may hold its group's tail.
@@ -765,14 +737,13 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	    flow->rules[0].aset == NULL ||
 	    !__atomic_compare_exchange_n(&flow->listed, &listed, false, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
-		goto busy;
+		goto end;
 	mlx5dm_flow_lane_add(&l->listed, (uint32_t)-1);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
 	if (ret < 0) {
 		mlx5dm_flow_lane_add(&l->listed, 1);
 		__atomic_store_n(&flow->listed, true, __ATOMIC_RELEASE);
-		__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
-		return ret;
+		goto end;
 	}
 	mlx5dm_flow_lane_add(&l->flows, (uint32_t)-1);
 	mlx5dm_flow_lane_add(&l->rules, (uint32_t)-1);
@@ -807,11 +778,9 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	l->handles[l->nb_handles++] = flow;
 	if (locked)
 		rte_spinlock_unlock(&fp->lock);
+end:
 	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
-	return 0;
-busy:
-	__atomic_store_n(&l->ended, l->ended + 1, __ATOMIC_RELEASE);
-	return -EAGAIN;
+	return ret;
 }
 
 int
@@ -920,15 +889,16 @@ static int
 mlx5dm_flow_objs_end(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed,
 		     struct rte_flow_error *error)
 {
-	uint16_t q;
+	rte_spinlock_t *qlock;
+	uint16_t q = mlx5dm_flow_queue_of(fp, &qlock);
 	int ret;
 
-	q = mlx5dm_flow_queue_enter(fp);
+	mlx5dm_flow_queue_lock(qlock);
 	ret = mlx5dm_flow_objs_remove(flow, q);
 	/* The PMD's own destroys (flush, stop) bring a queue in error back and go on. */
 	if (ret == -EIO && mlx5dm_flow_queue_recover(fp, q) == 0)
 		ret = mlx5dm_flow_objs_remove(flow, q);
-	mlx5dm_flow_queue_leave(fp, q);
+	mlx5dm_flow_queue_unlock(qlock);
 	if (ret < 0) {
 		mlx5dm_flow_objs_relist(fp, flow, listed);
 		return mlx5dm_flow_remove_err(flow, ret, error);
@@ -999,20 +969,15 @@ int
 mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 			     struct rte_flow_query_count *q, struct rte_flow_error *error)
 {
-	uint64_t hits, bytes;
 	int ret;
 
 	if (flow->cnt == 0)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
 					  "the flow has no COUNT action");
-	ret = mlx5dm_flow_cnt_query(fp, flow->cnt, q->reset, &hits, &bytes);
+	ret = mlx5dm_flow_cnt_query(fp, flow->cnt, q);
 	if (ret < 0)
 		return mlx5dm_flow_lib_err(error, -ret, "steering library: counter query "
 					   "failed");
-	q->hits = hits;
-	q->bytes = bytes;
-	q->hits_set = 1;
-	q->bytes_set = 1;
 	return 0;
 }
 

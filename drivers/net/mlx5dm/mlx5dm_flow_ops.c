@@ -59,7 +59,6 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	};
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_spec spec;
-	bool started;
 	int ret;
 
 	if (fp == NULL)
@@ -70,10 +69,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		ret = mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
 	if (ret < 0)
 		return ret;
-	mlx5dm_flow_lock(&fp->lock);
-	started = fp->started;
-	rte_spinlock_unlock(&fp->lock);
-	return started ? 0 : mlx5dm_flow_not_started(error);
+	return __atomic_load_n(&fp->started, __ATOMIC_ACQUIRE) ? 0 : mlx5dm_flow_not_started(error);
 }
 
 static struct rte_flow *
@@ -537,11 +533,9 @@ void
 mlx5dm_flow_stop(struct rte_eth_dev *dev)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_priv *fp = priv->flow;
 
-	if (fp == NULL)
-		return;
-	mlx5dm_flow_reset(dev, fp, NULL, NULL);
+	if (priv->flow != NULL)
+		mlx5dm_flow_reset(dev, priv->flow, NULL, NULL);
 }
 
 void

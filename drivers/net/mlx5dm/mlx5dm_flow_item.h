@@ -39,6 +39,13 @@ struct mlx5dm_flow_fmap {
 };
 
 #define MLX5DM_FLOW_BIT(type, member) ((uint16_t)(offsetof(type, member) * 8))
+/* Item n's structure, rte_flow default mask and our nic mask (mlx5dm_flow_nic_<n>). */
+#define MLX5DM_FLOW_ITEM(n) \
+	.size = sizeof(struct rte_flow_item_##n), .default_mask = &rte_flow_item_##n##_mask, \
+	.nic_mask = &mlx5dm_flow_nic_##n
+/* The same, with its map mlx5dm_flow_map_<n>. */
+#define MLX5DM_FLOW_ITEM_MAP(n) \
+	MLX5DM_FLOW_ITEM(n), .map = mlx5dm_flow_map_##n, .n_map = RTE_DIM(mlx5dm_flow_map_##n)
 /* A header field with an outer and an inner twin. */
 #define MLX5DM_FLOW_FMAP_IO(b, w, g, f) \
 	{ .bit = (b), .width = (w), .group = (g), \

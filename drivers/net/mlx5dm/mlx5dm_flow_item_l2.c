@@ -99,27 +99,21 @@ mlx5dm_flow_tag_of_tpid(uint16_t tpid)
 
 /* An EtherType field (ETH type, VLAN inner_type): a TPID announces a tag, else L3. */
 static int
-mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, const uint8_t *mask,
+mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
 		    const uint8_t *last, unsigned int bit, bool in_vlan,
 		    struct rte_flow_error *error)
 {
-	uint8_t m[4] = { 0 };
 	uint32_t mv, v;
 	int ret;
 
-	mlx5dm_prm_set(m, 0, 16, mlx5dm_prm_get(mask, bit, 16));
 	if (last != NULL) {
-		uint8_t s[4] = { 0 }, l[4] = { 0 };
-
-		mlx5dm_prm_set(s, 0, 16, mlx5dm_prm_get(spec, bit, 16));
-		mlx5dm_prm_set(l, 0, 16, mlx5dm_prm_get(last, bit, 16));
-		ret = mlx5dm_flow_range_to_mask(s, l, m, 0, 16);
+		ret = mlx5dm_flow_range_to_mask(spec, last, mask, bit, 16);
 		if (ret < 0)
 			return rte_flow_error_set(error, ret == -ERANGE ? EINVAL : ENOTSUP,
 						  RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
 						  "EtherType range cannot be matched");
 	}
-	mv = mlx5dm_prm_get(m, 0, 16);
+	mv = mlx5dm_prm_get(mask, bit, 16);
 	v = mlx5dm_prm_get(spec, bit, 16) & mv;
 	if (!mlx5dm_flow_is_tpid(mv, v))
 		return mlx5dm_flow_match_set(x, MLX5DM_FLOW_IO(x->inner, ethertype), mv, v, error);
@@ -183,12 +177,8 @@ mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth = {
-	.size = sizeof(struct rte_flow_item_eth),
-	.default_mask = &rte_flow_item_eth_mask,
-	.nic_mask = &mlx5dm_flow_nic_eth,
+	MLX5DM_FLOW_ITEM_MAP(eth),
 	.mask_msg = "ETH: only destination, source, EtherType and has_vlan can be matched",
-	.map = mlx5dm_flow_map_eth,
-	.n_map = RTE_DIM(mlx5dm_flow_map_eth),
 	.layer = MLX5DM_FLOW_L_L2,
 	/* After GRE, the only tunnel item besides VXLAN, no ETH is parsed. */
 	.rule = { { L(L2), LVL, ENOTSUP, "ETH cannot follow another ETH of the same header level" },
@@ -263,13 +253,9 @@ mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_vlan = {
-	.size = sizeof(struct rte_flow_item_vlan),
-	.default_mask = &rte_flow_item_vlan_mask,
-	.nic_mask = &mlx5dm_flow_nic_vlan,
+	MLX5DM_FLOW_ITEM_MAP(vlan),
 	.mask_msg = "VLAN: only TCI (PCP, DEI, VID), inner EtherType and has_more_vlan can be "
 		    "matched",
-	.map = mlx5dm_flow_map_vlan,
-	.n_map = RTE_DIM(mlx5dm_flow_map_vlan),
 	.layer = MLX5DM_FLOW_L_VLAN,
 	.rule = { { L(L2), LVL | ABSENT, EINVAL, "VLAN must follow an ETH item" },
 		  { L(L3) | L(L4), LVL, EINVAL, "VLAN must come before the L3/L4 items of its "

@@ -108,13 +108,9 @@ mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv4 = {
-	.size = sizeof(struct rte_flow_item_ipv4),
-	.default_mask = &rte_flow_item_ipv4_mask,
-	.nic_mask = &mlx5dm_flow_nic_ipv4,
+	MLX5DM_FLOW_ITEM_MAP(ipv4),
 	.mask_msg = "IPV4: only IHL, DSCP/ECN, fragment_offset, TTL, protocol and addresses "
 		    "can be matched",
-	.map = mlx5dm_flow_map_ipv4,
-	.n_map = RTE_DIM(mlx5dm_flow_map_ipv4),
 	.layer = MLX5DM_FLOW_L_IPV4,
 	.ip_version = 4,
 	.ethertype = RTE_ETHER_TYPE_IPV4,
@@ -155,13 +151,9 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv6[] = {
 };
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_ipv6 = {
-	.size = sizeof(struct rte_flow_item_ipv6),
-	.default_mask = &rte_flow_item_ipv6_mask,
-	.nic_mask = &mlx5dm_flow_nic_ipv6,
+	MLX5DM_FLOW_ITEM_MAP(ipv6),
 	.mask_msg = "IPV6: only traffic class, flow label, next header, hop limit and "
 		    "addresses can be matched",
-	.map = mlx5dm_flow_map_ipv6,
-	.n_map = RTE_DIM(mlx5dm_flow_map_ipv6),
 	.layer = MLX5DM_FLOW_L_IPV6,
 	.ip_version = 6,
 	.ethertype = RTE_ETHER_TYPE_IPV6,

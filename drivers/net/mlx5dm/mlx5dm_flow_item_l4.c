@@ -42,10 +42,7 @@ mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 
 /* The L4 item needs one of the L3 kinds l3 at its level, and no other L4. */
 #define L4_DEF(n, l3, msg, proto) \
-	.size = sizeof(struct rte_flow_item_##n), \
-	.default_mask = &rte_flow_item_##n##_mask, .nic_mask = &mlx5dm_flow_nic_##n, \
-	.map = mlx5dm_flow_map_##n, .n_map = RTE_DIM(mlx5dm_flow_map_##n), \
-	.ip_proto = (proto), .post = mlx5dm_flow_l4_post, \
+	MLX5DM_FLOW_ITEM_MAP(n), .ip_proto = (proto), .post = mlx5dm_flow_l4_post, \
 	.rule = { { MLX5DM_FLOW_L_L4, MLX5DM_FLOW_O_LEVEL, ENOTSUP, \
 		    "only one L4 item per header level" }, \
 		  { (l3), MLX5DM_FLOW_O_LEVEL | MLX5DM_FLOW_O_ABSENT, ENOTSUP, (msg) } }

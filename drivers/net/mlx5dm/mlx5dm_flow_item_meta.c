@@ -54,9 +54,7 @@ mlx5dm_flow_meta_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_meta = {
-	.size = sizeof(struct rte_flow_item_meta),
-	.default_mask = &rte_flow_item_meta_mask,
-	.nic_mask = &mlx5dm_flow_nic_meta,
+	MLX5DM_FLOW_ITEM(meta),
 	.mask_msg = "META: mask wider than the data",
 	.layer = MLX5DM_FLOW_L_META,
 	.level_free = true,
@@ -94,9 +92,7 @@ mlx5dm_flow_tag_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_tag = {
-	.size = sizeof(struct rte_flow_item_tag),
-	.default_mask = &rte_flow_item_tag_mask,
-	.nic_mask = &mlx5dm_flow_nic_tag,
+	MLX5DM_FLOW_ITEM(tag),
 	.mask_msg = "TAG: mask wider than data and index",
 	.level_free = true,
 	.metadata = true,
@@ -156,9 +152,7 @@ mlx5dm_flow_mark_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_mark = {
-	.size = sizeof(struct rte_flow_item_mark),
-	.default_mask = &rte_flow_item_mark_mask,
-	.nic_mask = &mlx5dm_flow_nic_mark,
+	MLX5DM_FLOW_ITEM(mark),
 	.mask_msg = "MARK: mask wider than the id",
 	.layer = MLX5DM_FLOW_L_MARK,
 	.level_free = true,

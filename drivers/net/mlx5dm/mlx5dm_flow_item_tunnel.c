@@ -44,12 +44,8 @@ mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_vxlan = {
-	.size = sizeof(struct rte_flow_item_vxlan),
-	.default_mask = &rte_flow_item_vxlan_mask,
-	.nic_mask = &mlx5dm_flow_nic_vxlan,
+	MLX5DM_FLOW_ITEM_MAP(vxlan),
 	.mask_msg = "VXLAN: only the VNI can be matched",
-	.map = mlx5dm_flow_map_vxlan,
-	.n_map = RTE_DIM(mlx5dm_flow_map_vxlan),
 	.layer = MLX5DM_FLOW_L_VXLAN,
 	.level_free = true,
 	.rule = { ONE_TUNNEL, { MLX5DM_FLOW_L_UDP, MLX5DM_FLOW_O_ABSENT, EINVAL,
@@ -90,12 +86,8 @@ mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
-	.size = sizeof(struct rte_flow_item_gre),
-	.default_mask = &rte_flow_item_gre_mask,
-	.nic_mask = &mlx5dm_flow_nic_gre,
+	MLX5DM_FLOW_ITEM_MAP(gre),
 	.mask_msg = "GRE: only the C, K and S bits and the protocol can be matched",
-	.map = mlx5dm_flow_map_gre,
-	.n_map = RTE_DIM(mlx5dm_flow_map_gre),
 	.layer = MLX5DM_FLOW_L_GRE,
 	.level_free = true,
 	.rule = { ONE_TUNNEL,
@@ -182,9 +174,7 @@ mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 	else if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_L3 | MLX5DM_FLOW_L_L4))
 		return mlx5dm_flow_item_err(x, ENOTSUP, "MPLS is supported after ETH/VLAN, GRE or "
 					    "UDP only", error);
-	else
-		x->variant = 0;
-	return 0;
+	return 0; /* plain: the outer variant, there being no tunnel */
 }
 
 static int
@@ -204,12 +194,8 @@ mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
 }
 
 const struct mlx5dm_flow_item_def mlx5dm_flow_item_mpls = {
-	.size = sizeof(struct rte_flow_item_mpls),
-	.default_mask = &rte_flow_item_mpls_mask,
-	.nic_mask = &mlx5dm_flow_nic_mpls,
+	MLX5DM_FLOW_ITEM_MAP(mpls),
 	.mask_msg = "MPLS: mask wider than label, TC, S and TTL",
-	.map = mlx5dm_flow_map_mpls,
-	.n_map = RTE_DIM(mlx5dm_flow_map_mpls),
 	.layer = MLX5DM_FLOW_L_MPLS,
 	.level_free = true,
 	.order = mlx5dm_flow_mpls_order,

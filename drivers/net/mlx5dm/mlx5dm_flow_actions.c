@@ -95,9 +95,7 @@ mlx5dm_flow_act_push(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 	if (ret < 0)
 		return ret;
 	x->push_act[spec->nb_push] = a;
-	spec->push[spec->nb_push].tpid = tpid;
-	spec->push[spec->nb_push].tci = 0;
-	spec->nb_push++;
+	spec->push[spec->nb_push++] = (struct mlx5dm_flow_push){ .tpid = tpid };
 	x->seen |= MLX5DM_FLOW_A_PUSH;
 	return 0;
 }
@@ -170,7 +168,6 @@ mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 {
 	const struct rte_flow_action_raw_encap *e = a->conf;
 	struct mlx5dm_flow_spec *spec = x->spec;
-	enum mlx5dm_flow_stage stage = MLX5DM_FLOW_STAGE_ENCAP;
 	size_t len = sizeof(spec->encap_data);
 	int ret;
 
@@ -179,7 +176,6 @@ mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 		if (!(spec->layers & MLX5DM_FLOW_L_VXLAN))
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  "VXLAN_DECAP needs a VXLAN item in the pattern");
-		stage = MLX5DM_FLOW_STAGE_DECAP;
 		break;
 	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
 		if (x->raw_encap != NULL)
@@ -197,9 +193,9 @@ mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 	default:
 		break;
 	}
-	if (a->type != RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP && !spec->egress)
-		stage = MLX5DM_FLOW_STAGE_DECAP;
-	ret = mlx5dm_flow_stage_enter(x, stage, a, error);
+	/* VXLAN_ENCAP is egress only, VXLAN_DECAP ingress only (the action table). */
+	ret = mlx5dm_flow_stage_enter(x, spec->egress ? MLX5DM_FLOW_STAGE_ENCAP :
+				      MLX5DM_FLOW_STAGE_DECAP, a, error);
 	if (ret < 0)
 		return ret;
 	switch (a->type) {

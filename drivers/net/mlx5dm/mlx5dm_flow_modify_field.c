@@ -7,10 +7,10 @@
  * OF_SET_VLAN_VID without a push) -> PRM set/add/copy entries (semantics
  * in doc/guides/nics/mlx5dm.rst). The device rewrites whatever header sits
  * there, so a field needs its item (the inner one after a decap). A field
- * is its PRM modify fields, most
- * significant first (a MAC is DMAC_47_16 + DMAC_15_0); offsets count from
- * its most significant bit, immediates hold the whole field right-aligned
- * in network order (TAG and META: host-order words, as their items).
+ * is its PRM modify fields, most significant first (a MAC is DMAC_47_16 +
+ * DMAC_15_0); offsets count from its most significant bit, immediates hold
+ * the whole field right-aligned in network order (TAG and META: host-order
+ * words, as their items).
  */
 
 #include <errno.h>

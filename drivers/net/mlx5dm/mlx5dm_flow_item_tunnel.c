@@ -62,15 +62,14 @@ static const struct rte_flow_item_gre mlx5dm_flow_nic_gre = {
 	.protocol = RTE_BE16(0xffff),
 };
 
+/* The one GRE header of a packet, whether its item is outer (GRE) or inner (GRE_KEY). */
+#define GRE_FIELD(b, w, g, f) MLX5DM_FLOW_FMAP_V(b, w, g, MISC(f), MISC(f), NONE, NONE)
+
 static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre[] = {
-	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver), 1, 0, MISC(gre_c_present), MISC(gre_c_present),
-			   NONE, NONE),
-	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver) + 2, 1, 0, MISC(gre_k_present),
-			   MISC(gre_k_present), NONE, NONE),
-	MLX5DM_FLOW_FMAP_V(GRE_BIT(c_rsvd0_ver) + 3, 1, 0, MISC(gre_s_present),
-			   MISC(gre_s_present), NONE, NONE),
-	MLX5DM_FLOW_FMAP_V(GRE_BIT(protocol), 16, 0, MISC(gre_protocol), MISC(gre_protocol),
-			   NONE, NONE),
+	GRE_FIELD(GRE_BIT(c_rsvd0_ver), 1, 0, gre_c_present),
+	GRE_FIELD(GRE_BIT(c_rsvd0_ver) + 2, 1, 0, gre_k_present),
+	GRE_FIELD(GRE_BIT(c_rsvd0_ver) + 3, 1, 0, gre_s_present),
+	GRE_FIELD(GRE_BIT(protocol), 16, 0, gre_protocol),
 };
 
 /* IP protocol 47, no fragment: the device parses no GRE header in one (as no L4 header). */
@@ -103,8 +102,8 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
 static const rte_be32_t mlx5dm_flow_gre_key_mask = RTE_BE32(UINT32_MAX);
 
 static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre_key[] = {
-	MLX5DM_FLOW_FMAP_V(0, 24, 1, MISC(gre_key_h), MISC(gre_key_h), NONE, NONE),
-	MLX5DM_FLOW_FMAP_V(24, 8, 1, MISC(gre_key_l), MISC(gre_key_l), NONE, NONE),
+	GRE_FIELD(0, 24, 1, gre_key_h),
+	GRE_FIELD(24, 8, 1, gre_key_l),
 };
 
 static int

@@ -102,9 +102,8 @@ mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, siz
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
 
 		memcpy(ip, &((const struct rte_flow_item_ipv6 *)it[2]->spec)->hdr, sizeof(*ip));
-		if ((rte_be_to_cpu_32(ip->vtc_flow) >> 28) == 0)
-			ip->vtc_flow = rte_cpu_to_be_32(rte_be_to_cpu_32(ip->vtc_flow) |
-							6u << 28);
+		if ((ip->vtc_flow & RTE_BE32(0xf0000000)) == 0)
+			ip->vtc_flow |= RTE_BE32(0x60000000); /* version 6 */
 		if (ip->proto == 0)
 			ip->proto = IPPROTO_UDP;
 		if (ip->hop_limits == 0)

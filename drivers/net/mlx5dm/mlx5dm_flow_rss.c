@@ -76,18 +76,11 @@ mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action 
 	struct mlx5dm_flow_spec *spec = x->spec;
 	uint64_t types = r->types != 0 ? r->types : RTE_ETH_RSS_IP;
 
-	switch (r->func) {
-	case RTE_ETH_HASH_FUNCTION_DEFAULT:
-	case RTE_ETH_HASH_FUNCTION_TOEPLITZ:
-		break;
-	case RTE_ETH_HASH_FUNCTION_SYMMETRIC_TOEPLITZ:
-		spec->rss_symmetric = true;
-		break;
-	default:
+	if (r->func != RTE_ETH_HASH_FUNCTION_DEFAULT && r->func != RTE_ETH_HASH_FUNCTION_TOEPLITZ &&
+	    r->func != RTE_ETH_HASH_FUNCTION_SYMMETRIC_TOEPLITZ)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "RSS hash function not supported: Toeplitz or "
 					  "symmetric Toeplitz only");
-	}
 	if (r->level > 2)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "RSS level must be 0 or 1 (outer) or 2 (inner)");
@@ -114,6 +107,7 @@ mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action 
 	       sizeof(spec->rss_key));
 	spec->rss_types = types;
 	spec->rss_inner = r->level == 2;
+	spec->rss_symmetric = r->func == RTE_ETH_HASH_FUNCTION_SYMMETRIC_TOEPLITZ;
 	return mlx5dm_flow_rss_queues(x, a, r, error);
 }
 

@@ -131,15 +131,13 @@ mlx5dm_flow_l2_flag(struct mlx5dm_flow_xlate *x, uint32_t s, uint32_t l, uint32_
 {
 	int ret;
 
-	if (m == 0)
-		return 0;
 	if (has_last) {
 		ret = mlx5dm_flow_item_range_u32(x, s, l, &m, error);
 		if (ret < 0)
 			return ret;
-		if (m == 0)
-			return 0;
 	}
+	if (m == 0)
+		return 0;
 	return mlx5dm_flow_tag_set(x, second, (s & m) ? MLX5DM_FLOW_TAG_EITHER :
 				   MLX5DM_FLOW_TAG_NONE, error);
 }

@@ -9,7 +9,11 @@
  * and no object left behind by a flow whose creation fails at any step.
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* fopencookie() */
+#endif
 #include <stdalign.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "test_flow_common.h"
@@ -1129,6 +1133,80 @@ test_quick_destroy(void **state)
 }
 
 /*
+ * The dump of every flow takes each flow while it reads its records: an
+ * unlocked destroy of that flow meanwhile goes to the locked destroy
+ * (-EAGAIN), one of a flow not yet dumped goes on. The destroys run from
+ * the dump's own writes (an unbuffered stream of this test's).
+ */
+struct dump_race {
+	struct mlx5dm_flow_priv *fp;
+	struct rte_flow *flows[2];
+	int ret[2];
+	unsigned int writes;
+	unsigned int counters;
+};
+
+static ssize_t
+dump_race_write(void *cookie, const char *buf, size_t size)
+{
+	struct dump_race *r = cookie;
+	unsigned int i;
+
+	if (size >= 4 && memcmp(buf, "4430", 4) == 0)
+		r->counters++;
+	if (r->writes++ == 0)
+		for (i = 0; i < RTE_DIM(r->flows); i++)
+			r->ret[i] = mlx5dm_flow_objs_quick_destroy(r->fp, r->flows[i], 0);
+	return (ssize_t)size;
+}
+
+/* A synchronous flow to IPv4 destination dst, counted, to queue 1 (an implicit template's). */
+static struct rte_flow *
+t_counted(struct mlx5dm_flow_priv *fp, uint32_t dst)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = rte_cpu_to_be_32(dst) };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action counted[] = { ACT(COUNT, NULL), ACT(QUEUE, &q1), END_ACT };
+
+	return t_create_cached(fp, &t_attr_in, items, counted);
+}
+
+static void
+test_quick_destroy_dump(void **state)
+{
+	const cookie_io_functions_t io = { .write = dump_race_write };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct dump_race r = { .fp = fp, .ret = { 1, 1 } };
+	unsigned int dumped;
+	FILE *f;
+
+	(void)state;
+	r.flows[0] = t_counted(fp, 0x0a000001);
+	r.flows[1] = t_counted(fp, 0x0a000002);
+	assert_non_null(r.flows[0]);
+	assert_non_null(r.flows[1]);
+	f = fopencookie(&r, "w", io);
+	assert_non_null(f);
+	assert_int_equal(setvbuf(f, NULL, _IONBF, 0), 0);
+	/* The first write is the first flow's counter record, read while it is taken. */
+	assert_int_equal(mlx5dm_flow_dump_pmd(fp, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_not_equal(r.writes, 0);
+	dumped = r.ret[0] == -EAGAIN ? 0 : 1;
+	assert_int_equal(r.ret[dumped], -EAGAIN);
+	assert_int_equal(r.ret[1 - dumped], 0);
+	/* The dumped flow is the application's again; the other went before its turn. */
+	assert_true(mlx5dm_flow_objs_owns(fp, r.flows[dumped]));
+	assert_false(mlx5dm_flow_objs_owns(fp, r.flows[1 - dumped]));
+	assert_int_equal(r.counters, 1);
+	assert_int_equal(mlx5dm_flow_objs_listed(fp), 1);
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, r.flows[dumped], 0), 0);
+	assert_int_equal(t_stats(fp).flows, 0);
+	t_fp_stop(fp);
+}
+
+/*
  * Marked rules their template's setters make with a new mark id each take
  * the one set the template holds (no parameters built), each rule with its
  * own tag.
@@ -1592,6 +1670,7 @@ main(void)
 		cmocka_unit_test(test_template_by_content),
 		cmocka_unit_test(test_quick_begin),
 		cmocka_unit_test(test_quick_destroy),
+		cmocka_unit_test(test_quick_destroy_dump),
 		cmocka_unit_test(test_mark_id_memos),
 		cmocka_unit_test(test_handle_size),
 		cmocka_unit_test(test_handles),

@@ -207,7 +207,9 @@ struct mlx5dm_dev_attr {
 	 * The NUMA socket the library's host memory for the device comes
 	 * from (the device's own, e.g. its PCI function's node), when
 	 * has_socket: socket 0 is a socket, so zeroed attributes say none.
-	 * None (or a negative one, MLX5DM_SOCKET_ANY): the allocator's choice.
+	 * None (or a negative one, MLX5DM_SOCKET_ANY): the device's own where
+	 * the transport knows it (hw: its PCI function's NUMA node), else the
+	 * allocator's choice; dev->socket says which.
 	 */
 	bool has_socket;
 	int socket;

@@ -11,7 +11,9 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -331,6 +333,47 @@ mlx5dm_dev_hw_vf_of(const struct mlx5dm_dev *esw_manager, uint16_t vf,
 	return -ENODEV;
 }
 
+/*
+ * A device opened with no socket takes its PCI function's NUMA node
+ * (<ibdev_path>/device/numa_node: the kernel's sysfs-bus-pci ABI, -1 when
+ * the platform does not say), as DPDK's PCI bus (drivers/bus/pci/linux/
+ * pci.c, pci_scan_one) gives a PCI port its node. Optional information:
+ * no file, -1 or anything else leave the device on any socket.
+ */
+static void
+mlx5dm_dev_hw_socket(struct mlx5dm_dev *dev, struct ibv_device *ibdev)
+{
+	const char *name = ibv_get_device_name(ibdev);
+	char line[32], *end;
+	long node;
+	int ret;
+
+	if (dev->socket != MLX5DM_SOCKET_ANY)
+		return;
+	ret = mlx5dm_dev_hw_sysfs_line(ibdev->ibdev_path, "device/numa_node", line,
+				       sizeof(line));
+	if (ret < 0) {
+		MLX5DM_LOG(DEBUG, MLX5DM_DEV_LOG, "%s: no NUMA node of its PCI function (%s): "
+			   "any socket", name, strerror(-ret));
+		return;
+	}
+	errno = 0;
+	node = strtol(line, &end, 10);
+	if (line[0] == '\0' || *end != '\0' || errno != 0 || node < -1 || node > INT_MAX) {
+		MLX5DM_LOG(INFO, MLX5DM_DEV_LOG, "%s: NUMA node of its PCI function unreadable "
+			   "(\"%s\"): any socket", name, line);
+		return;
+	}
+	if (node == -1) {
+		MLX5DM_LOG(DEBUG, MLX5DM_DEV_LOG, "%s: NUMA node of its PCI function unknown "
+			   "(-1): any socket", name);
+		return;
+	}
+	dev->socket = (int)node;
+	MLX5DM_LOG(DEBUG, MLX5DM_DEV_LOG, "%s: on NUMA node %d, its PCI function's", name,
+		   dev->socket);
+}
+
 static int
 mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 {
@@ -380,6 +423,8 @@ mlx5dm_dev_hw_open(struct mlx5dm_dev *dev, const struct mlx5dm_dev_attr *dattr)
 		ret = -ENODEV;
 		goto free_list;
 	}
+	/* Before anything is allocated for the device: all of it goes there. */
+	mlx5dm_dev_hw_socket(dev, pick);
 	/* Without DEVX (kernel or rdma-core too old, or not allowed) nothing else can work. */
 	ctx = mlx5dv_open_device(pick, &attr);
 	if (ctx == NULL) {

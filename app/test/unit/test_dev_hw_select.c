@@ -7,7 +7,9 @@
  * through a sysfs tree built here, laid out as the kernel lays out
  * /sys/class/infiniband/<dev>/device), or the first mlx5 one; bad and
  * ambiguous requests refused with one line; DEVX refused by
- * mlx5dv_open_device() named as such.
+ * mlx5dv_open_device() named as such. A device opened without a socket
+ * takes its PCI function's NUMA node (its numa_node file), unless the
+ * file is missing, says -1 or is unreadable; a caller's socket wins.
  *
  * The rdma-core entry points the selection calls are defined below: the
  * library archive linked into this program resolves them here rather than
@@ -28,11 +30,16 @@
 #include "mlx5dm_osdep.h"
 #include "mlx5dm_dev_hw.h"
 
-/* name, where its sysfs "device" link points (NULL: no link), mlx5 or not. */
+/*
+ * name, where its sysfs "device" link points (NULL: no link), mlx5 or not;
+ * a link into the tree's pci/ is a function directory made here, whose
+ * numa_node file holds node (NULL: no file).
+ */
 static const struct {
 	const char *name;
 	const char *link;
 	bool mlx5;
+	const char *node;
 } devs[] = {
 	{ "rxe0", NULL, false },
 	{ "mlx5_0", "../../../0000:08:00.0", true },
@@ -41,6 +48,12 @@ static const struct {
 	{ "mlx5_3", "../../../0000:81:00.0", true },
 	{ "mlx5_4", "../../../mlx5_core.sf.2", true },
 	{ "bnxt_re0", "../../../0000:03:00.0", false },
+	{ "mlx5_20", "../pci/0000:0a:00.0", true, "0\n" },
+	{ "mlx5_21", "../pci/0000:0a:00.1", true, "1\n" },
+	{ "mlx5_22", "../pci/0000:0b:00.0", true, "-1\n" },
+	{ "mlx5_23", "../pci/0000:0b:00.1", true, NULL },
+	{ "mlx5_24", "../pci/0000:0c:00.0", true, "node0\n" },
+	{ "mlx5_25", "../pci/0000:0c:00.1", true, "\n" },
 };
 #define NB_DEVS (sizeof(devs) / sizeof(devs[0]))
 
@@ -50,6 +63,12 @@ static struct ibv_device *list[NB_DEVS + 1];
 static char opened[64];
 static int list_calls, free_calls;
 static char last_log[512];
+/* The most severe level logged (the lowest number; 0: none). */
+static enum mlx5dm_log_level worst_level;
+/* mlx5dv_open_device() succeeds (a context of its own per device), else refuses DEVX. */
+static bool open_ok;
+static struct ibv_context contexts[NB_DEVS];
+static int close_calls;
 
 /* ---- the rdma-core entry points the selection uses ---- */
 
@@ -80,14 +99,26 @@ mlx5dv_is_supported(struct ibv_device *device)
 	return (size_t)(device - ibdevs) < NB_DEVS && devs[device - ibdevs].mlx5;
 }
 
-/* A kernel without DEVX: the open is refused. */
+/* A kernel without DEVX: the open is refused (unless open_ok). */
 struct ibv_context *
 mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 {
 	assert_true(attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX);
 	snprintf(opened, sizeof(opened), "%s", device->name);
+	if (open_ok) {
+		contexts[device - ibdevs].device = device;
+		return &contexts[device - ibdevs];
+	}
 	errno = EOPNOTSUPP;
 	return NULL;
+}
+
+int
+ibv_close_device(struct ibv_context *context)
+{
+	assert_ptr_equal(context->device, &ibdevs[context - contexts]);
+	close_calls++;
+	return 0;
 }
 
 /* ---- helpers ---- */
@@ -95,9 +126,37 @@ mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 static void
 capture(enum mlx5dm_log_level level, const char *module, const char *fmt, va_list ap)
 {
-	(void)level;
 	(void)module;
+	if (worst_level == 0 || level < worst_level)
+		worst_level = level;
 	vsnprintf(last_log, sizeof(last_log), fmt, ap);
+}
+
+/* tree/pci/<function>, holding numa_node when i's device has one. */
+static int
+make_function(size_t i)
+{
+	char path[IBV_SYSFS_PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, devs[i].link + 3);
+	if (mkdir(path, 0700) != 0)
+		return -1;
+	if (devs[i].node == NULL)
+		return 0;
+	strcat(path, "/numa_node");
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fputs(devs[i].node, f);
+	return fclose(f);
+}
+
+/* Whether i's "device" link is to a function directory of the tree. */
+static bool
+in_tree(size_t i)
+{
+	return devs[i].link != NULL && strncmp(devs[i].link, "../pci/", 7) == 0;
 }
 
 static int
@@ -110,6 +169,9 @@ setup(void **state)
 	snprintf(tree, sizeof(tree), "/tmp/mlx5dm_sysfs_XXXXXX");
 	if (mkdtemp(tree) == NULL)
 		return -1;
+	snprintf(path, sizeof(path), "%s/pci", tree);
+	if (mkdir(path, 0700) != 0)
+		return -1;
 	for (i = 0; i < NB_DEVS; i++) {
 		snprintf(ibdevs[i].name, sizeof(ibdevs[i].name), "%s", devs[i].name);
 		snprintf(ibdevs[i].ibdev_path, sizeof(ibdevs[i].ibdev_path), "%s/%s", tree,
@@ -118,6 +180,8 @@ setup(void **state)
 			return -1;
 		snprintf(path, sizeof(path), "%s/device", ibdevs[i].ibdev_path);
 		if (devs[i].link != NULL && symlink(devs[i].link, path) != 0)
+			return -1;
+		if (in_tree(i) && make_function(i) != 0)
 			return -1;
 		list[i] = &ibdevs[i];
 	}
@@ -137,7 +201,15 @@ teardown(void **state)
 		snprintf(path, sizeof(path), "%s/device", ibdevs[i].ibdev_path);
 		unlink(path);
 		rmdir(ibdevs[i].ibdev_path);
+		if (!in_tree(i))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/numa_node", tree, devs[i].link + 3);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", tree, devs[i].link + 3);
+		rmdir(path);
 	}
+	snprintf(path, sizeof(path), "%s/pci", tree);
+	rmdir(path);
 	return rmdir(tree);
 }
 
@@ -276,6 +348,55 @@ test_select_first_mlx5(void **state)
 	assert_string_equal(opened, "mlx5_0");
 }
 
+/*
+ * The socket the device named name is opened with, asked for socket
+ * (MLX5DM_SOCKET_ANY: none); nothing logged as an error or a warning.
+ */
+static int
+opened_socket(const char *name, int socket)
+{
+	struct mlx5dm_dev_attr attr = {
+		.transport = "hw", .ib_device = name,
+		.has_socket = socket != MLX5DM_SOCKET_ANY, .socket = socket,
+	};
+	struct mlx5dm_dev *dev;
+	int closes = close_calls;
+
+	worst_level = 0;
+	open_ok = true;
+	dev = mlx5dm_dev_open(&attr);
+	open_ok = false;
+	assert_non_null(dev);
+	assert_string_equal(opened, name);
+	socket = dev->socket;
+	mlx5dm_dev_close(dev);
+	assert_int_equal(close_calls, closes + 1);
+	assert_int_equal(list_calls, free_calls);
+	assert_true(worst_level == 0 || worst_level > MLX5DM_LOG_WARNING);
+	return socket;
+}
+
+static void
+test_socket_of_function(void **state)
+{
+	(void)state;
+	assert_int_equal(opened_socket("mlx5_20", MLX5DM_SOCKET_ANY), 0);
+	assert_int_equal(opened_socket("mlx5_21", MLX5DM_SOCKET_ANY), 1);
+	/* Unknown to the platform, no file, garbage, an empty line: any. */
+	assert_int_equal(opened_socket("mlx5_22", MLX5DM_SOCKET_ANY), MLX5DM_SOCKET_ANY);
+	assert_int_equal(opened_socket("mlx5_23", MLX5DM_SOCKET_ANY), MLX5DM_SOCKET_ANY);
+	assert_int_equal(opened_socket("mlx5_24", MLX5DM_SOCKET_ANY), MLX5DM_SOCKET_ANY);
+	assert_non_null(strstr(last_log, "mlx5_24: NUMA node of its PCI function unreadable "
+			       "(\"node0\")"));
+	assert_int_equal(opened_socket("mlx5_25", MLX5DM_SOCKET_ANY), MLX5DM_SOCKET_ANY);
+	/* A function link that leads nowhere (no directory): any. */
+	assert_int_equal(opened_socket("mlx5_1", MLX5DM_SOCKET_ANY), MLX5DM_SOCKET_ANY);
+	/* The caller's socket wins, over a node and over none. */
+	assert_int_equal(opened_socket("mlx5_20", 3), 3);
+	assert_int_equal(opened_socket("mlx5_21", 0), 0);
+	assert_int_equal(opened_socket("mlx5_22", 2), 2);
+}
+
 int
 main(void)
 {
@@ -286,6 +407,7 @@ main(void)
 		cmocka_unit_test(test_select_by_pci),
 		cmocka_unit_test(test_select_refused),
 		cmocka_unit_test(test_select_first_mlx5),
+		cmocka_unit_test(test_socket_of_function),
 	};
 
 	return cmocka_run_group_tests_name("dev_hw_select", tests, setup, teardown);

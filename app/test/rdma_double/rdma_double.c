@@ -54,6 +54,8 @@ struct rd_dev {
 	char wire[IBV_SYSFS_NAME_MAX];  /* the device cabled to this one; "" = looped */
 	bool no_devx;                   /* opening with DEVX fails */
 	bool trace;                     /* the model's packet-walk trace to stderr */
+	bool has_numa;                  /* the function has a numa_node file, holding: */
+	int numa_node;
 	struct rd_dev *pf;              /* a VF: its PF (cfg.vf its number) */
 	struct mlx5dm_sim_config cfg;
 	struct mlx5dm_sim *sim;         /* while open */
@@ -165,6 +167,16 @@ rd_parse_key(struct rd_dev *d, const char *key, const char *v)
 	}
 	if (strcmp(key, "mac") == 0 && strchr(v, ':') != NULL)
 		return rd_parse_mac(v, &d->cfg.vport_mac);
+	if (strcmp(key, "numa_node") == 0) {
+		long node = strtol(v, &end, 10);
+
+		/* What the kernel writes: a node, or -1 for none known. */
+		if (*v == '\0' || *end != '\0' || node < -1 || node > 1023)
+			return -EINVAL;
+		d->has_numa = true;
+		d->numa_node = (int)node;
+		return 0;
+	}
 	n = strtoull(v, &end, 0);
 	if (*v == '\0' || *end != '\0')
 		return -EINVAL;
@@ -270,6 +282,9 @@ rd_add_vf(struct rd_dev *pf, uint16_t v, unsigned int *idx)
 	d->pf = pf;
 	d->no_devx = pf->no_devx;
 	d->trace = pf->trace;
+	/* A VF is on its PF's card, so on its node. */
+	d->has_numa = pf->has_numa;
+	d->numa_node = pf->numa_node;
 	rd.nb_dev++;
 	return 0;
 }
@@ -366,7 +381,9 @@ rd_mkdirs(char *path)
  * The sysfs layout rdma-core reads (and DPDK's mlx5 after it):
  * class/infiniband/<name> links to the device's directory under the PCI
  * function, whose "device" link leads back to the function, whose uevent
- * holds PCI_SLOT_NAME; class/infiniband_verbs/uverbsN names the device.
+ * holds PCI_SLOT_NAME (and numa_node, when configured: the kernel writes
+ * it where the platform has NUMA); class/infiniband_verbs/uverbsN names
+ * the device.
  */
 static int
 rd_sysfs_dev(struct rd_dev *d, unsigned int i)
@@ -383,6 +400,11 @@ rd_sysfs_dev(struct rd_dev *d, unsigned int i)
 		snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/uevent", r, d->pci);
 		snprintf(text, sizeof(text),
 			 "DRIVER=mlx5_core\nPCI_ID=15B3:101D\nPCI_SLOT_NAME=%s\n", d->pci);
+		ret = rd_write(path, text);
+	}
+	if (ret == 0 && d->has_numa) {
+		snprintf(path, sizeof(path), "%s/devices/pci0000:00/%s/numa_node", r, d->pci);
+		snprintf(text, sizeof(text), "%d\n", d->numa_node);
 		ret = rd_write(path, text);
 	}
 	if (ret == 0) {

@@ -10,7 +10,8 @@
  * the sysfs tree it writes, builds the same steering as the sim transport
  * does (the two dumps are equal), and refuses what a device lacks: DEVX at
  * open, STE format 2 at steering open, a switch in switchdev mode with the
- * VFs asked for. Its E-Switch answers as the sim transport's does.
+ * VFs asked for. Its E-Switch answers as the sim transport's does. A
+ * device's PCI function has the NUMA node configured (VFs their PF's).
  */
 
 #include <errno.h>
@@ -31,8 +32,9 @@
 #include "mlx5dm_prm_match.h"
 #include "mlx5dm_steer.h"
 
-#define DOUBLE_CONF "mlx5_0 mlx5_1,wire=mlx5_2,pci=0000:3b:00.1 mlx5_2,wire=mlx5_1 " \
-		    "mlx5_3,devx=0 mlx5_4,ste_format=2 mlx5_5,sw_owner=0 mlx5_6,vfs=2"
+#define DOUBLE_CONF "mlx5_0 mlx5_1,wire=mlx5_2,pci=0000:3b:00.1,numa_node=1 " \
+		    "mlx5_2,wire=mlx5_1,numa_node=-1 mlx5_3,devx=0 mlx5_4,ste_format=2 " \
+		    "mlx5_5,sw_owner=0 mlx5_6,vfs=2,numa_node=0"
 /* The PF in switchdev mode: its VFs are the devices after the configured ones. */
 #define ESW_PF "mlx5_6"
 #define ESW_VFS 2
@@ -121,6 +123,29 @@ test_open_by_name(void **state)
 	/* By PCI address, as the hardware transport reads it from the sysfs tree. */
 	is_device(open_hw_pci("3b:00.1"), "mlx5_1", "0000:3b:00.1");
 	is_device(open_hw_pci("0000:09:00.0"), "mlx5_2", "0000:09:00.0");
+}
+
+/* The socket the device named name is opened on without one asked for. */
+static int
+socket_of(const char *name)
+{
+	struct mlx5dm_dev *dev = open_hw(name);
+	int socket;
+
+	assert_non_null(dev);
+	socket = dev->socket;
+	mlx5dm_dev_close(dev);
+	return socket;
+}
+
+/* The NUMA node of the function: none configured (no file), a node, -1. */
+static void
+test_numa_node(void **state)
+{
+	(void)state;
+	assert_int_equal(socket_of("mlx5_0"), MLX5DM_SOCKET_ANY);
+	assert_int_equal(socket_of("mlx5_1"), 1);
+	assert_int_equal(socket_of("mlx5_2"), MLX5DM_SOCKET_ANY);
 }
 
 /* NB_RULES dmac rules in an RX table of level 1, half drop, half jump to level 2. */
@@ -448,6 +473,9 @@ test_esw_vf(void **state)
 	vf = open_vf(pf, 1);
 	assert_non_null(vf);
 	assert_string_equal(vf->ctx->device->name, ESW_VF1);
+	/* The VF's function is on its PF's node. */
+	assert_int_equal(pf->socket, 0);
+	assert_int_equal(vf->socket, 0);
 	assert_int_equal(mlx5dm_dev_hw_vf_pci(pf->ctx->device->ibdev_path, 1, want), 0);
 	assert_int_equal(mlx5dm_dev_hw_pci_of(vf->ctx->device->ibdev_path, got), 0);
 	assert_string_equal(got, want);
@@ -499,6 +527,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_by_name),
+		cmocka_unit_test(test_numa_node),
 		cmocka_unit_test(test_steering_as_on_the_model),
 		cmocka_unit_test(test_refuse_no_devx),
 		cmocka_unit_test(test_refuse_ste_format_2),

@@ -359,8 +359,8 @@ mlx5dm_lib_log(enum mlx5dm_log_level level, const char *module, const char *fmt,
 /*
  * The library's memory comes from the DPDK heap, as DPDK mlx5's does
  * (mlx5_malloc, MLX5_MEM_RTE): hugepage-backed under EAL hugepages, on the
- * socket each allocation names: its port's device's (a vdev has none: then
- * the calling lcore's, else any).
+ * socket each allocation names: its port's device's (a model has none, nor
+ * a NIC function of no known node: then the calling lcore's, else any).
  */
 static int
 mlx5dm_rte_socket(int socket)
@@ -499,6 +499,57 @@ mlx5dm_port_rule_queues(struct mlx5dm_priv *priv)
 }
 
 /*
+ * Whether EAL's heap serves socket: one of EAL's sockets (its lcores'
+ * nodes) with memory there. With hugepages rte_malloc_socket() fails on
+ * any other socket, and on one whose hugepages are all taken (none
+ * reserved on that node, or the legacy memory model's limit): a trial
+ * allocation says. (Without hugepages it takes any socket for any.)
+ */
+static bool
+mlx5dm_eal_socket(int socket)
+{
+	unsigned int i, n = rte_socket_count();
+	void *p;
+
+	for (i = 0; i < n; i++)
+		if (rte_socket_id_by_idx(i) == socket)
+			break;
+	if (i == n)
+		return false;
+	p = rte_malloc_socket("mlx5dm_socket", 1, 0, socket);
+	if (p == NULL)
+		return false;
+	rte_free(p);
+	return true;
+}
+
+/*
+ * A port with no socket of its own (a vdev's) takes its device's, the
+ * node the hw transport read from the PCI function, as a PCI port gets
+ * its function's in DPDK (ethdev_pci.h, rte_eth_copy_pci_info()):
+ * rte_eth_dev_socket_id() reports it, and the queues and the flow state
+ * made after the probe follow it. Only a socket EAL's heap serves: on
+ * another, every allocation the library asked for there would fail, so
+ * the device's memory goes anywhere and the port keeps none.
+ */
+static void
+mlx5dm_port_socket(struct mlx5dm_priv *priv)
+{
+	int socket = priv->dev->socket;
+
+	if (priv->data->numa_node != SOCKET_ID_ANY || socket == MLX5DM_SOCKET_ANY)
+		return;
+	if (mlx5dm_eal_socket(socket)) {
+		priv->data->numa_node = socket;
+		return;
+	}
+	MLX5DM_DRV_LOG(INFO, "port %u: the device is on NUMA node %d, where EAL has no memory: "
+		       "the port's memory is on any socket", priv->port_id, socket);
+	/* Its steering context comes next: nothing is on the device's socket yet. */
+	priv->dev->socket = MLX5DM_SOCKET_ANY;
+}
+
+/*
  * The port's device and steering: one device per port (a NIC function with
  * one uplink: on sim, a model instance), its steering context and NIC RX/TX
  * domains.
@@ -541,6 +592,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 		/* The manager's device and context; the MAC is the representor's own. */
 		priv->dev = mgr->dev;
 		priv->steer = mgr->steer;
+		mlx5dm_port_socket(priv);
 		priv->data->mtu = mgr->data->mtu;
 		/* Its VF's vport is the device's to say (an ECPF numbers them otherwise). */
 		ret = mlx5dm_dev_vf_vport(mgr->dev, priv->vf, &priv->vport);
@@ -561,6 +613,7 @@ mlx5dm_port_steer_init(struct mlx5dm_priv *priv, const struct mlx5dm_devargs *ar
 	priv->dev = mlx5dm_dev_open(&dattr);
 	if (priv->dev == NULL)
 		return -errno;
+	mlx5dm_port_socket(priv);
 	/* The port is what the NIC vport says it is. */
 	ret = mlx5dm_port_attr_query(priv->dev, &pattr);
 	if (ret < 0) {

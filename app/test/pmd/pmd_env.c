@@ -12,13 +12,17 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
@@ -71,6 +75,31 @@ pmd_env_fini(struct rte_mempool *pool)
 	}
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
+}
+
+int
+probe_logged(const char *name, const char *devargs, char **log)
+{
+	FILE *prev = rte_log_get_stream(), *f;
+	size_t len = 0;
+	int ret;
+
+	*log = NULL;
+	f = open_memstream(log, &len);
+	assert_non_null(f);
+	assert_int_equal(rte_openlog_stream(f), 0);
+	ret = rte_vdev_init(name, devargs);
+	rte_openlog_stream(prev);
+	fclose(f);
+	return ret;
+}
+
+bool
+backend_is_hw(void)
+{
+	const char *backend = getenv("MLX5DM_TEST_BACKEND");
+
+	return backend != NULL && strcmp(backend, "hw") == 0;
 }
 
 uint16_t

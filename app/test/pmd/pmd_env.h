@@ -7,6 +7,7 @@
 #ifndef _PMD_ENV_H_
 #define _PMD_ENV_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,10 @@ void pmd_env_fini(struct rte_mempool *pool);
 
 /* The ethdev port named name, or RTE_MAX_ETHPORTS. */
 uint16_t port_by_name(const char *name);
+/* rte_vdev_init(name, devargs): its result, the log lines it wrote in *log (free it). */
+int probe_logged(const char *name, const char *devargs, char **log);
+/* The ports are on the rdma-core double (MLX5DM_TEST_BACKEND=hw: meson test --setup hw). */
+bool backend_is_hw(void);
 /* Bytes allocated in the DPDK heap of socket 0. */
 size_t heap_allocated(void);
 /* The port's extended statistic called name (the test fails if there is none). */

@@ -48,24 +48,6 @@
 
 static struct rte_mempool *pool;
 
-/* Probe name with devargs; returns the probe's result, the log it wrote in *log (free it). */
-static int
-probe_logged(const char *name, const char *devargs, char **log)
-{
-	size_t len = 0;
-	FILE *f;
-	int ret;
-
-	*log = NULL;
-	f = open_memstream(log, &len);
-	assert_non_null(f);
-	assert_int_equal(rte_openlog_stream(f), 0);
-	ret = rte_vdev_init(name, devargs);
-	rte_openlog_stream(NULL);
-	fclose(f);
-	return ret;
-}
-
 static void
 test_devargs_device_selection(void **state)
 {

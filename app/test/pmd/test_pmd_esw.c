@@ -1841,8 +1841,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	on_hw = getenv("MLX5DM_TEST_BACKEND") != NULL &&
-		strcmp(getenv("MLX5DM_TEST_BACKEND"), "hw") == 0;
+	on_hw = backend_is_hw();
 	pool = pmd_env_init("test_pmd_esw");
 	return pool == NULL ? -1 : 0;
 }

@@ -175,10 +175,8 @@ test_devargs_rejected(void **state)
 		{ "sim_icm_start=8", "unknown key" },
 	};
 	uint16_t before = rte_eth_dev_count_avail();
-	size_t log_len = 0;
-	char *log = NULL;
 	unsigned int i;
-	FILE *f;
+	char *log;
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -190,21 +188,12 @@ test_devargs_rejected(void **state)
 		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
 	}
 	for (i = 0; i < RTE_DIM(bad_parsed); i++) {
-		int ret;
-
-		f = open_memstream(&log, &log_len);
-		assert_non_null(f);
-		assert_int_equal(rte_openlog_stream(f), 0);
-		ret = rte_vdev_init("net_mlx5dm9", bad_parsed[i][0]);
-		rte_openlog_stream(NULL);
-		fclose(f);
-		if (ret >= 0)
+		if (probe_logged("net_mlx5dm9", bad_parsed[i][0], &log) >= 0)
 			fail_msg("devargs \"%s\" accepted", bad_parsed[i][0]);
 		if (strstr(log, bad_parsed[i][1]) == NULL)
 			fail_msg("devargs \"%s\" refused, not by the parser: %s",
 				 bad_parsed[i][0], log);
 		free(log);
-		log = NULL;
 		assert_int_equal(rte_eth_dev_count_avail(), before);
 		assert_int_equal(port_by_name("net_mlx5dm9"), RTE_MAX_ETHPORTS);
 	}

@@ -41,28 +41,8 @@
 static struct rte_mempool *pool;
 static bool on_hw;
 
-/* PMD log lines while a vdev probes. */
+/* PMD log lines of the last probe. */
 static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
-/* rte_vdev_init() with the PMD's log lines in log_buf. */
-static int
-vdev_logged(const char *name, const char *args)
-{
-	FILE *prev = rte_log_get_stream();
-	int ret;
-
-	free(log_buf);
-	log_buf = NULL;
-	log_stream = open_memstream(&log_buf, &log_len);
-	assert_non_null(log_stream);
-	rte_openlog_stream(log_stream);
-	ret = rte_vdev_init(name, args);
-	rte_openlog_stream(prev);
-	fclose(log_stream);
-	return ret;
-}
 
 /* How many times s is in the log of the last probe. */
 static unsigned int
@@ -125,7 +105,8 @@ vdev_socket(const char *name, const char *args)
 	uint16_t port;
 	int socket;
 
-	if (vdev_logged(name, args) != 0)
+	free(log_buf);
+	if (probe_logged(name, args, &log_buf) != 0)
 		fail_msg("%s,%s: probe failed:\n%s", name, args, log_buf);
 	port = port_by_name(name);
 	assert_true(port < RTE_MAX_ETHPORTS);
@@ -230,10 +211,8 @@ test_socket_esw(void **state)
 static int
 setup(void **state)
 {
-	const char *backend = getenv("MLX5DM_TEST_BACKEND");
-
 	(void)state;
-	on_hw = backend != NULL && strcmp(backend, "hw") == 0;
+	on_hw = backend_is_hw();
 	pool = pmd_env_init("test_pmd_socket");
 	return pool == NULL ? -1 : 0;
 }

@@ -8,7 +8,8 @@
  * its own rule queue, and the frames sent afterwards show that every live
  * rule steers and no deleted one does; then the same through two flow
  * queues of one template table (rte_flow_async_create() / _destroy(), push,
- * pull). The suite "tsan" runs it in a ThreadSanitizer build.
+ * pull), and with the port's walks of its flows beside the flow queue.
+ * The suite "tsan" runs it in a ThreadSanitizer build.
  */
 
 /* rte_eth_dev_priv_dump() is experimental in 22.11. */
@@ -403,6 +404,27 @@ test_two_lcores_one_matcher(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm20"), 0);
 }
 
+/* Counted rules, their mark and queue each rule's (zero masks). */
+static struct rte_flow_actions_template *
+counted_template(uint16_t port)
+{
+	static const struct rte_flow_action_mark mark;
+	static const struct rte_flow_action_queue queue;
+	const struct rte_flow_action actions[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
+		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
+		{ .type = RTE_FLOW_ACTION_TYPE_END },
+	};
+	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
+	struct rte_flow_actions_template *at;
+	struct rte_flow_error err;
+
+	at = rte_flow_actions_template_create(port, &ata, actions, actions, &err);
+	assert_non_null(at);
+	return at;
+}
+
 /*
  * The same through the template API, with counted rules: each lcore on its
  * own flow queue into one template table, pulling only what the device
@@ -412,18 +434,8 @@ test_two_lcores_one_matcher(void **state)
 static void
 test_two_lcores_flow_queues(void **state)
 {
-	/* The mark and the queue are each rule's (zero masks). */
-	static const struct rte_flow_action_mark mark;
-	static const struct rte_flow_action_queue queue;
-	const struct rte_flow_action actions[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
-		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
-		{ .type = RTE_FLOW_ACTION_TYPE_END },
-	};
 	const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
 	struct rte_flow_query_count qc;
-	const struct rte_flow_actions_template_attr ata = { .ingress = 1 };
 	const struct rte_flow_template_table_attr ta = {
 		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = NB_LCORES * RULES,
 	};
@@ -440,8 +452,7 @@ test_two_lcores_flow_queues(void **state)
 	(void)state;
 	port = port_open("net_mlx5dm21", NB_LCORES);
 	pt = ipv4_dst_template(port);
-	at = rte_flow_actions_template_create(port, &ata, actions, actions, &err);
-	assert_non_null(at);
+	at = counted_template(port);
 	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
 	if (table == NULL)
 		fail_msg("template table: %s", err.message != NULL ? err.message : "?");
@@ -475,6 +486,79 @@ test_two_lcores_flow_queues(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm21"), 0);
 }
 
+/*
+ * The port's walks of its flow handles under its lock (the dump of every
+ * flow, a template table's destroy looking for its rules) on the main
+ * lcore while the worker
+ * creates and destroys through its flow queue, reusing the same handles
+ * without the lock: no race (the suite "tsan"), every operation succeeds
+ * and the worker's live rules steer afterwards.
+ */
+static void
+test_walks_beside_flow_queue(void **state)
+{
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = RULES,
+	};
+	const struct rte_flow_template_table_attr other = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 16,
+	};
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	static struct lcore_job job;
+	struct rte_flow_template_table *table, *spare;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_error err;
+	unsigned int worker, walks = 0, k;
+	uint32_t waiting = 0;
+	uint16_t port;
+	FILE *null;
+
+	(void)state;
+	port = port_open("net_mlx5dm22", NB_LCORES);
+	pt = ipv4_dst_template(port);
+	at = counted_template(port);
+	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_non_null(table);
+	null = fopen("/dev/null", "w");
+	assert_non_null(null);
+	memset(&job, 0, sizeof(job));
+	job.port = port;
+	job.table = table;
+	job.queue = 1;
+	job.base = 0x0a020000u;
+	job.mark = 1;
+	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	assert_int_equal(rte_eal_remote_launch(lcore_rules, &job, worker), 0);
+	while (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == 0) {
+		assert_int_equal(rte_flow_dev_dump(port, NULL, null, &err), 0);
+		spare = rte_flow_template_table_create(port, &other, &pt, 1, &at, 1, &err);
+		assert_non_null(spare);
+		assert_int_equal(rte_flow_template_table_destroy(port, spare, &err), 0);
+		walks++;
+	}
+	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_true(walks > 0);
+	if (job.failures != 0)
+		fail_msg("lcore job: %u failures, first: %s", job.failures, job.msg);
+	check_steering(port, &job);
+	for (k = 0; k < RULES; k += 2) {
+		assert_int_equal(rte_flow_async_destroy(port, 1, &later, job.flows[k], NULL, &err),
+				 0);
+		waiting++;
+	}
+	assert_true(job_pull(&job, &waiting, 0));
+	assert_int_equal(job.failures, 0);
+	assert_int_equal(fclose(null), 0);
+	assert_int_equal(rte_flow_template_table_destroy(port, table, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm22"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -497,6 +581,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_lcores_one_matcher),
 		cmocka_unit_test(test_two_lcores_flow_queues),
+		cmocka_unit_test(test_walks_beside_flow_queue),
 	};
 
 	return cmocka_run_group_tests_name("pmd_lcores", tests, setup, teardown);

@@ -1113,10 +1113,18 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_
 	rte_spinlock_lock(&fp->lock);
 	/* next() copes with a handle put back (the tails are taken unlocked). */
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
-		rec = mlx5dm_flow_listed(flow) ? mlx5dm_flow_extra(flow) : NULL;
-		if (rec == NULL || !mlx5dm_esw_rec_is(flow, rec, port_id, which))
+		bool mine;
+
+		/* Taken while read (mlx5dm_flow_take()); a flow with a record is ours. */
+		if (!mlx5dm_flow_take(flow))
 			continue;
-		copy = *rec;
+		rec = mlx5dm_flow_extra(flow);
+		mine = rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, which);
+		if (mine)
+			copy = *rec;
+		mlx5dm_flow_give(flow);
+		if (!mine)
+			continue;
 		r = mlx5dm_flow_objs_destroy(fp, flow, error);
 		if (r < 0) {
 			ret = ret == 0 ? r : ret;
@@ -1143,9 +1151,13 @@ mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_rules_ring(mgr);
 	while (ret == 0 && (flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
-		rec = mlx5dm_flow_listed(flow) ? mlx5dm_flow_extra(flow) : NULL;
+		/* Taken while read (mlx5dm_flow_take()). */
+		if (!mlx5dm_flow_take(flow))
+			continue;
+		rec = mlx5dm_flow_extra(flow);
 		if (rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, MLX5DM_ESW_MADE_BY))
 			ret = mlx5dm_flow_dump_flow(fp, flow, file);
+		mlx5dm_flow_give(flow);
 	}
 	rte_spinlock_unlock(&fp->lock);
 	return ret;

@@ -914,16 +914,22 @@ mlx5dm_flow_extra(struct rte_flow *f)
 /*
  * A free handle of class cls made live: the header zeroed but its template
  * ct (0: none) and borrowing (rules[] is the user's to fill, up to
- * nb_rules), live stored last, as handle walks read it beside an unlocked
- * begin (mlx5dm_flow_objs_quick()).
+ * nb_rules), live stored last. A walker under the lock may still read the
+ * handle's previous flow (an unlocked begin, mlx5dm_flow_objs_quick(),
+ * reuses it): what it reads before taking a flow (listed; ct and borrowed,
+ * mlx5dm_flow_table_busy()) is stored atomically.
  */
 static inline void
 mlx5dm_flow_handle_init(struct rte_flow *f, unsigned int cls, uint16_t ct, bool borrowed)
 {
-	memset(f, 0, offsetof(struct rte_flow, live));
+	f->cnt = 0;
+	f->cnt_shared = false;
+	__atomic_store_n(&f->listed, false, __ATOMIC_RELAXED);
+	f->dom = 0;
+	f->nb_rules = 0;
 	f->cls = (uint8_t)cls;
-	f->borrowed = borrowed;
-	f->ct = ct;
+	__atomic_store_n(&f->borrowed, borrowed, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->ct, ct, __ATOMIC_RELAXED);
 	__atomic_store_n(&f->live, MLX5DM_FLOW_LIVE, __ATOMIC_RELEASE);
 }
 
@@ -1096,6 +1102,26 @@ mlx5dm_flow_listed(const struct rte_flow *flow)
 {
 	return __atomic_load_n(&flow->listed, __ATOMIC_ACQUIRE);
 }
+/*
+ * A listed flow taken, as a destroy takes it, by a walker before it reads
+ * more of it than live and listed: an unlocked destroy meanwhile
+ * (mlx5dm_flow_objs_quick_destroy()) goes to the locked one, which waits,
+ * instead of handing the handle to a new flow under the walker's reads.
+ * False: not listed. mlx5dm_flow_give() lists it again.
+ */
+static inline bool
+mlx5dm_flow_take(struct rte_flow *flow)
+{
+	bool listed = true;
+
+	return __atomic_compare_exchange_n(&flow->listed, &listed, false, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+static inline void
+mlx5dm_flow_give(struct rte_flow *flow)
+{
+	__atomic_store_n(&flow->listed, true, __ATOMIC_RELEASE);
+}
 /* The port's user flows and live object counts (fp->lock held). */
 uint32_t mlx5dm_flow_objs_listed(const struct mlx5dm_flow_priv *fp);
 void mlx5dm_flow_objs_stats(const struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_stats *st);
@@ -1112,8 +1138,8 @@ struct rte_flow *mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp,
 static inline bool
 mlx5dm_flow_objs_unlist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 {
-	/* Exchanged: mlx5dm_flow_objs_quick_destroy() takes a flow without fp->lock. */
-	bool listed = __atomic_exchange_n(&flow->listed, false, __ATOMIC_ACQ_REL);
+	/* Taken: mlx5dm_flow_objs_quick_destroy() takes a flow without fp->lock. */
+	bool listed = mlx5dm_flow_take(flow);
 
 	fp->nb_listed -= listed;
 	fp->inflight++;

@@ -212,20 +212,11 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, &d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow)) {
-		bool listed = true;
-
-		/*
-		 * Taken while its records are read, as a destroy takes it: an
-		 * unlocked destroy meanwhile (mlx5dm_flow_objs_quick_destroy())
-		 * goes to the locked one, which waits for the dump, instead of
-		 * handing the handle to a new flow under the dump's reads.
-		 */
-		if (!__atomic_compare_exchange_n(&flow->listed, &listed, false, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		if (!mlx5dm_flow_take(flow))
 			continue;
 		mlx5dm_flow_dump_sets(&d, flow);
 		mlx5dm_flow_dump_counter(fp, &d, flow);
-		__atomic_store_n(&flow->listed, true, __ATOMIC_RELEASE);
+		mlx5dm_flow_give(flow);
 	}
 	return d.err;
 }

@@ -719,7 +719,7 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
 	struct mlx5dm_flow_compiled *ct;
 	struct mlx5dm_flow_aset *s;
-	bool listed = true, locked = false;
+	bool locked = false;
 	int ret = -EAGAIN;
 
 	/* Counted before the port's state is read, as a quick begin. */
@@ -734,15 +734,13 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	 */
 	if (flow->cls != 1 || flow->nb_rules != 1 || flow->ct == 0 || flow->cnt_shared ||
 	    flow->dom >= MLX5DM_FLOW_DOM_FDB ||
-	    flow->rules[0].aset == NULL ||
-	    !__atomic_compare_exchange_n(&flow->listed, &listed, false, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_RELAXED))
+	    flow->rules[0].aset == NULL || !mlx5dm_flow_take(flow))
 		goto end;
 	mlx5dm_flow_lane_add(&l->listed, (uint32_t)-1);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
 	if (ret < 0) {
 		mlx5dm_flow_lane_add(&l->listed, 1);
-		__atomic_store_n(&flow->listed, true, __ATOMIC_RELEASE);
+		mlx5dm_flow_give(flow);
 		goto end;
 	}
 	mlx5dm_flow_lane_add(&l->flows, (uint32_t)-1);
@@ -870,7 +868,8 @@ mlx5dm_flow_objs_remove(struct rte_flow *flow, uint16_t queue)
 void
 mlx5dm_flow_objs_relist(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, bool listed)
 {
-	flow->listed = listed;
+	/* Stored atomically: an unlocked destroy may be taking it (mlx5dm_flow_take()). */
+	__atomic_store_n(&flow->listed, listed, __ATOMIC_RELEASE);
 	fp->nb_listed += listed;
 	fp->inflight--;
 }
@@ -951,11 +950,14 @@ mlx5dm_flow_objs_flush(struct mlx5dm_flow_priv *fp, struct rte_flow_error *error
 	while ((flow = mlx5dm_flow_pool_next(&fp->pool, flow)) != NULL) {
 		int r;
 
-		if (!mlx5dm_flow_listed(flow) || mlx5dm_flow_extra(flow) != NULL)
-			continue;
-		/* Not if a destroy without the lock took it meanwhile. */
+		/* Taken first: a destroy without the lock may take it meanwhile. */
 		if (!mlx5dm_flow_objs_unlist(fp, flow)) {
 			fp->inflight--;
+			continue;
+		}
+		/* A maker's flow is the maker's to destroy. */
+		if (mlx5dm_flow_extra(flow) != NULL) {
+			mlx5dm_flow_objs_relist(fp, flow, true);
 			continue;
 		}
 		r = mlx5dm_flow_objs_end(fp, flow, true, error);

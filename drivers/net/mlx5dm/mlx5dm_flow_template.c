@@ -1073,12 +1073,18 @@ mlx5dm_flow_table_busy(const struct mlx5dm_flow_priv *fp,
 	for (i = 0; i < tbl->nb_jumps; i++)
 		if (mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) > 1)
 			return true;
-	/* The rules its pairs' setters made hold no reference: a walk of the handles finds them. */
+	/*
+	 * The rules its pairs' setters made hold no reference: a walk of the
+	 * handles finds them, even those not listed yet (an unlocked begin
+	 * stores the two fields atomically, mlx5dm_flow_handle_init()).
+	 */
 	while ((f = mlx5dm_flow_pool_next(&fp->pool, f)) != NULL) {
-		if (!f->borrowed)
+		uint16_t ct = __atomic_load_n(&f->ct, __ATOMIC_RELAXED);
+
+		if (!__atomic_load_n(&f->borrowed, __ATOMIC_RELAXED))
 			continue;
 		for (i = 0; i < tbl->nb_ct; i++)
-			if (f->ct == tbl->ct[i]->id)
+			if (ct == tbl->ct[i]->id)
 				return true;
 	}
 	return false;

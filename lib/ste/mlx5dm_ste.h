@@ -460,6 +460,51 @@ bool mlx5dm_ste_tmpl_value_ok(const struct mlx5dm_ste_tmpl *t, const uint8_t *va
 int mlx5dm_ste_tmpl_build(const struct mlx5dm_ste_tmpl *t, const uint8_t *value,
 			  uint8_t *ste_arr);
 
+/*
+ * Tags straight from a caller's bytes, as DPDK mlx5 HWS's definer setters
+ * write a rule's tag from its items (drivers/net/mlx5/hws/mlx5dr_definer.c,
+ * mlx5dr_definer_create_tag()): rules whose values are one example value
+ * but for whole bytes the caller moves in from its own sources. The
+ * example's entries are built once (the image); the caller's moves into
+ * the match parameter are composed with the template's byte copies out of
+ * it into moves from the sources to the entries. A rule's entries are the
+ * image and those moves: no value is built, checked or read.
+ */
+#define MLX5DM_STE_TAG_MAX_MOVES 32
+
+/* len bytes at byte from of source src go to byte to (of a value, or of the entries). */
+struct mlx5dm_ste_move {
+	uint16_t from;
+	uint16_t to;
+	uint8_t src;
+	uint8_t len;
+};
+
+struct mlx5dm_ste_tag {
+	unsigned int n;				/* STEs */
+	unsigned int n_move;
+	struct mlx5dm_ste_move move[MLX5DM_STE_TAG_MAX_MOVES];
+	uint8_t image[MLX5DM_STE_MAX_BUILDERS * MLX5DM_STE_SIZE];
+};
+
+/**
+ * Compose moves into the value (n of them) with template t into tag. The
+ * example value must pass mlx5dm_ste_check_value() for t's matcher; each
+ * moved byte must be wholly in the mask (so any byte passes the check),
+ * outside the ip_version the matcher fixes, copied into the entries only
+ * by whole-byte copies, and read by no other map entry (so its value
+ * changes nothing else).
+ * Return: 0; -EINVAL (bad arguments, a value outside the mask);
+ * -EOPNOTSUPP (a move the tag cannot take as said, or too many moves).
+ */
+int mlx5dm_ste_tag_compile(const struct mlx5dm_ste_tmpl *t, const uint8_t *value,
+			   const struct mlx5dm_ste_move *moves, unsigned int n,
+			   struct mlx5dm_ste_tag *tag);
+
+/* The entries of a rule (tag->n * 64 bytes) from its sources (src[i]: source i). */
+void mlx5dm_ste_tag_build(const struct mlx5dm_ste_tag *tag, const void *const src[],
+			  uint8_t *ste_arr);
+
 /* Printable name of a lookup kind ("ETHL2_SRC_DST"). */
 const char *mlx5dm_ste_lookup_name(enum mlx5dm_ste_lookup lookup);
 

@@ -235,3 +235,125 @@ mlx5dm_ste_tmpl_build(const struct mlx5dm_ste_tmpl *t, const uint8_t *value, uin
 	}
 	return 0;
 }
+
+/* Do bytes [lo, hi) of the value hold bits of field f? */
+static bool
+mlx5dm_ste_tag_touches(enum mlx5dm_fte_field f, unsigned int lo, unsigned int hi)
+{
+	const struct mlx5dm_prm_field *pf = &mlx5dm_fte_fields[f].f;
+
+	return pf->bit / 8 < hi && lo <= (pf->bit + pf->width - 1u) / 8;
+}
+
+/* Does a generic map entry of t (or a fixed ip_version) read value bytes [lo, hi)? */
+static bool
+mlx5dm_ste_tag_read(const struct mlx5dm_ste_tmpl *t, unsigned int lo, unsigned int hi)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_slow; i++) {
+		const struct mlx5dm_ste_builder *b = &t->b[t->slow[i].ste];
+		const struct mlx5dm_ste_field_map *m = &b->def->map[t->slow[i].map];
+
+		if (mlx5dm_ste_tag_touches(m->src.id[b->inner], lo, hi) ||
+		    (m->kind == MLX5DM_STE_FIELD_MAP_VLAN_QUAL &&
+		     mlx5dm_ste_tag_touches(m->src2.id[b->inner], lo, hi)))
+			return true;
+	}
+	return (t->ipv[0] != 0 && mlx5dm_ste_tag_touches(MLX5DM_FTE(outer, ip_version), lo, hi)) ||
+	       (t->ipv[1] != 0 && mlx5dm_ste_tag_touches(MLX5DM_FTE(inner, ip_version), lo, hi));
+}
+
+static int
+mlx5dm_ste_tag_add(struct mlx5dm_ste_tag *tag, const struct mlx5dm_ste_move *mv)
+{
+	struct mlx5dm_ste_move *prev = tag->n_move > 0 ? &tag->move[tag->n_move - 1] : NULL;
+
+	/* Neighbours on both sides become one move. */
+	if (prev != NULL && prev->src == mv->src && prev->from + prev->len == mv->from &&
+	    prev->to + prev->len == mv->to && prev->len + mv->len <= UINT8_MAX) {
+		prev->len = (uint8_t)(prev->len + mv->len);
+		return 0;
+	}
+	if (tag->n_move == MLX5DM_STE_TAG_MAX_MOVES)
+		return -EOPNOTSUPP;
+	tag->move[tag->n_move++] = *mv;
+	return 0;
+}
+
+/* Move mv's part that copy c takes, if any; its bytes are marked in placed. */
+static int
+mlx5dm_ste_tag_compose(struct mlx5dm_ste_tag *tag, const struct mlx5dm_ste_move *mv,
+		       const struct mlx5dm_ste_tmpl_copy *c, bool placed[])
+{
+	unsigned int lo = MLX5DM_MAX((unsigned int)mv->to, (unsigned int)c->src);
+	unsigned int hi = MLX5DM_MIN((unsigned int)mv->to + mv->len,
+				     (unsigned int)c->src + c->len);
+
+	if (lo >= hi)
+		return 0;
+	memset(placed + lo - mv->to, true, hi - lo);
+	return mlx5dm_ste_tag_add(tag, &(struct mlx5dm_ste_move){
+		.src = mv->src, .len = (uint8_t)(hi - lo),
+		.from = (uint16_t)(mv->from + lo - mv->to),
+		.to = (uint16_t)(c->dst + lo - c->src) });
+}
+
+int
+mlx5dm_ste_tag_compile(const struct mlx5dm_ste_tmpl *t, const uint8_t *value,
+		       const struct mlx5dm_ste_move *moves, unsigned int n,
+		       struct mlx5dm_ste_tag *tag)
+{
+	bool placed[UINT8_MAX];
+	const uint8_t *outside;
+	unsigned int i, k, b;
+	int ret;
+
+	if (t == NULL || value == NULL || (moves == NULL && n != 0) || tag == NULL)
+		return -EINVAL;
+	outside = (const uint8_t *)t->outside;
+	if (!mlx5dm_ste_tmpl_value_ok(t, value))
+		return -EINVAL;
+	memset(tag, 0, sizeof(*tag));
+	tag->n = t->n;
+	ret = mlx5dm_ste_tmpl_build(t, value, tag->image);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++) {
+		const struct mlx5dm_ste_move *mv = &moves[i];
+
+		if (mv->len == 0 || mv->to + mv->len > MLX5DM_FTE_PARAM_SIZE)
+			return -EINVAL;
+		/* Wholly in the mask of an enabled section: any byte passes the check. */
+		for (b = mv->to; b < mv->to + mv->len; b++)
+			if (!(t->criteria & (1u << (b / MLX5DM_FTE_SECTION_SIZE))) ||
+			    outside[b] != 0)
+				return -EOPNOTSUPP;
+		if (mlx5dm_ste_tag_read(t, mv->to, mv->to + mv->len))
+			return -EOPNOTSUPP;
+		/* Every byte to the entries by the copies (a byte no copy takes: refused). */
+		memset(placed, false, mv->len);
+		for (k = 0; k < t->n_copy; k++) {
+			ret = mlx5dm_ste_tag_compose(tag, mv, &t->copy[k], placed);
+			if (ret < 0)
+				return ret;
+		}
+		if (memchr(placed, false, mv->len) != NULL)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+void
+mlx5dm_ste_tag_build(const struct mlx5dm_ste_tag *tag, const void *const src[], uint8_t *ste_arr)
+{
+	unsigned int i;
+
+	memcpy(ste_arr, tag->image, (size_t)tag->n * MLX5DM_STE_SIZE);
+	for (i = 0; i < tag->n_move; i++) {
+		const struct mlx5dm_ste_move *mv = &tag->move[i];
+
+		mlx5dm_ste_tmpl_move(ste_arr + mv->to, (const uint8_t *)src[mv->src] + mv->from,
+				     mv->len);
+	}
+}

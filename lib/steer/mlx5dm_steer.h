@@ -224,6 +224,40 @@ struct mlx5dm_rule *mlx5dm_rule_create_prepared_args(struct mlx5dm_rule_prep *pr
 						     struct mlx5dm_action *const actions[],
 						     const uint32_t args[]);
 /*
+ * Tag templates: the rules of a matcher whose values are one example value
+ * but for whole bytes the caller moves in from its own sources (a rule's
+ * items), compiled once, so that a rule's entries are built from those
+ * sources with no value built, checked or read (mlx5dm_rule_prepare_tag()),
+ * as DPDK mlx5 HWS builds a rule's tag from its items through the
+ * matcher's definer (mlx5dr_definer_create_tag()). A move is len bytes at
+ * byte from of source src, to byte to of the match parameter.
+ * The template does not hold the matcher, which must outlive it; it is
+ * read-only once created: rules of any queue use it at the same time.
+ * NULL + errno: EINVAL (bad arguments, an example outside the mask),
+ * EOPNOTSUPP (an FDB matcher; a moved byte not wholly in the mask, or
+ * that the matcher reads otherwise than as a whole byte of a tag; more
+ * moves than the template keeps), ENOMEM.
+ */
+struct mlx5dm_match_move {
+	uint16_t from;
+	uint16_t to;
+	uint8_t src;
+	uint8_t len;
+};
+struct mlx5dm_tag_tmpl;
+struct mlx5dm_tag_tmpl *mlx5dm_tag_tmpl_create(struct mlx5dm_matcher *matcher,
+					       const uint8_t *value,
+					       const struct mlx5dm_match_move *moves,
+					       unsigned int nb_moves);
+void mlx5dm_tag_tmpl_destroy(struct mlx5dm_tag_tmpl *tmpl);
+/*
+ * mlx5dm_rule_prepare() for the rule of tmpl whose moved bytes are at
+ * src[i] for the moves of source i. 0, or -EINVAL (bad arguments).
+ */
+int mlx5dm_rule_prepare_tag(const struct mlx5dm_tag_tmpl *tmpl, const void *const src[],
+			    struct mlx5dm_rule_prep *prep);
+
+/*
  * Action templates (as DPDK mlx5 HWS's action templates): the placement of
  * one action list in the rules of one matcher, computed once. The template
  * keeps the control bytes of the rule's last match entry, the image of the

@@ -613,23 +613,90 @@ mlx5dm_rule_prep_build(struct mlx5dm_matcher *m, const uint8_t *value,
 	return 0;
 }
 
+/* The hint of a NIC rule's prep (its entries built). */
+static void
+mlx5dm_rule_prep_shard_hint(struct mlx5dm_matcher *m, struct mlx5dm_rule_prep *prep)
+{
+	struct mlx5dm_shard *sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
+
+	/* Never a wait (callers prepare under locks of their own): a busy shard gives no hint. */
+	if (mlx5dm_spinlock_trylock(&sh->lock)) {
+		mlx5dm_rule_prep_hint(sh, prep);
+		mlx5dm_spinlock_unlock(&sh->lock);
+	}
+}
+
 int
 mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 		    struct mlx5dm_rule_prep *prep)
 {
 	int ret = mlx5dm_rule_prep_build(m, value, prep);
-	struct mlx5dm_shard *sh;
 
 	if (ret < 0)
 		return ret;
 	if (m->half[MLX5DM_STE_DIR_RX] != NULL)
 		return mlx5dm_fdb_rule_prepare(m, value, prep);
-	/* Never a wait (callers prepare under locks of their own): a busy shard gives no hint. */
-	sh = &m->shards[mlx5dm_rule_shard_of(m, prep->ste)];
-	if (mlx5dm_spinlock_trylock(&sh->lock)) {
-		mlx5dm_rule_prep_hint(sh, prep);
-		mlx5dm_spinlock_unlock(&sh->lock);
+	mlx5dm_rule_prep_shard_hint(m, prep);
+	return 0;
+}
+
+struct mlx5dm_tag_tmpl {
+	struct mlx5dm_matcher *matcher;
+	struct mlx5dm_ste_tag tag;
+};
+
+struct mlx5dm_tag_tmpl *
+mlx5dm_tag_tmpl_create(struct mlx5dm_matcher *m, const uint8_t *value,
+		       const struct mlx5dm_match_move *moves, unsigned int nb_moves)
+{
+	struct mlx5dm_ste_move mv[MLX5DM_STE_TAG_MAX_MOVES];
+	struct mlx5dm_tag_tmpl *t;
+	unsigned int i;
+	int ret;
+
+	if (m == NULL || value == NULL || (moves == NULL && nb_moves != 0)) {
+		errno = EINVAL;
+		return NULL;
 	}
+	/* An FDB rule's two sides are built apart (mlx5dm_fdb_rule_prepare()). */
+	if (m->half[MLX5DM_STE_DIR_RX] != NULL || nb_moves > MLX5DM_STE_TAG_MAX_MOVES) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	for (i = 0; i < nb_moves; i++)
+		mv[i] = (struct mlx5dm_ste_move){ .from = moves[i].from, .to = moves[i].to,
+						  .src = moves[i].src, .len = moves[i].len };
+	t = mlx5dm_zmalloc_socket(sizeof(*t), m->tbl->dom->ctx->dev->socket);
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->matcher = m;
+	ret = mlx5dm_ste_tag_compile(&m->tmpl, value, mv, nb_moves, &t->tag);
+	if (ret < 0) {
+		mlx5dm_free(t);
+		errno = -ret;
+		return NULL;
+	}
+	return t;
+}
+
+void
+mlx5dm_tag_tmpl_destroy(struct mlx5dm_tag_tmpl *t)
+{
+	mlx5dm_free(t);
+}
+
+int
+mlx5dm_rule_prepare_tag(const struct mlx5dm_tag_tmpl *t, const void *const src[],
+			struct mlx5dm_rule_prep *prep)
+{
+	if (t == NULL || src == NULL || prep == NULL)
+		return -EINVAL;
+	mlx5dm_ste_tag_build(&t->tag, src, prep->ste);
+	prep->matcher = t->matcher;
+	prep->root = NULL;
+	mlx5dm_rule_prep_shard_hint(t->matcher, prep);
 	return 0;
 }
 

@@ -23,6 +23,8 @@
  * looked for in the slot chains a rule's entry would join: they are tried
  * wherever the original is (a grown chain's older table, a collision
  * entry), refused or, when allowed, placed behind the original.
+ *
+ * A tag template's preps (mlx5dm_rule_prepare_tag()) must be the value's.
  */
 
 #include <errno.h>
@@ -490,6 +492,108 @@ test_reinsert_two_levels(void **state)
 	run_reinsert(TWO_LEVELS);
 }
 
+/* A rule's bytes as a caller keeps them: its destination MAC, address and port. */
+struct tag_src {
+	uint8_t dmac[6];
+	uint8_t dip[4];
+	uint8_t dport[2];
+};
+
+static void
+tag_src_of(enum shape s, uint32_t k, struct tag_src *src)
+{
+	uint64_t mac = key_dmac(s, k);
+	uint32_t dip = key_dip(k);
+	uint16_t dport = key_dport(k);
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		src->dmac[i] = (uint8_t)(mac >> (40 - 8 * i));
+	for (i = 0; i < 4; i++)
+		src->dip[i] = (uint8_t)(dip >> (24 - 8 * i));
+	src->dport[0] = (uint8_t)(dport >> 8);
+	src->dport[1] = (uint8_t)dport;
+}
+
+/*
+ * A tag template of the two-level matcher (the MAC from one source, the
+ * address and the port from another): its preps are the value's, entries,
+ * predicted chain and hash alike, whichever rules exist meanwhile; rules
+ * made from them steer their frames and are found by their destroys.
+ * Moves it cannot take are refused.
+ */
+static void
+test_prepare_tag(void **state)
+{
+	enum { N = 512 };
+	struct pf_run *t = calloc(1, sizeof(*t));
+	const struct mlx5dm_match_move moves[] = {
+		{ .src = 0, .from = 0, .to = 0x40 / 8, .len = 6 },
+		{ .src = 1, .from = 6, .to = 0x1e0 / 8, .len = 4 },
+		{ .src = 1, .from = 10, .to = 0xf0 / 8, .len = 2 },
+	};
+	const struct mlx5dm_match_move ttl = { .src = 0, .from = 0, .to = 0xd8 / 8, .len = 1 };
+	struct mlx5dm_rule_prep by_value, by_tag;
+	struct mlx5dm_ctx_stats st0, st1;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_tag_tmpl *tag;
+	struct tag_src src;
+	struct frame f;
+	uint32_t k;
+
+	(void)state;
+	assert_non_null(t);
+	t->e = senv_open(1);
+	t->s = TWO_LEVELS;
+	st0 = senv_stats(t->e);
+	shape_mask(t->s, mask);
+	t->m = senv_matcher(t->e->tbl, 0, CRIT(outer), mask, 0);
+	shape_value(t->s, 0, v);
+	tag = mlx5dm_tag_tmpl_create(t->m, v, moves, 3);
+	assert_non_null(tag);
+	for (k = 0; k < N; k++) {
+		const void *const from[] = { src.dmac, &src };
+
+		tag_src_of(t->s, k, &src);
+		shape_value(t->s, k, v);
+		assert_int_equal(mlx5dm_rule_prepare(t->m, v, &by_value), 0);
+		assert_int_equal(mlx5dm_rule_prepare_tag(tag, from, &by_tag), 0);
+		assert_ptr_equal(by_tag.matcher, t->m);
+		assert_memory_equal(by_tag.ste, by_value.ste, 2 * MLX5DM_STE_SIZE);
+		assert_ptr_equal(by_tag.root, by_value.root);
+		if (by_value.root != NULL)
+			assert_int_equal(by_tag.hash, by_value.hash);
+		t->r[k] = create_prepared(t, &by_tag, k);
+		if (t->r[k] == NULL)
+			fail_msg("rule %u from its tag refused: errno %d", k, errno);
+	}
+	assert_int_equal(mlx5dm_queue_drain(t->e->ctx, 0), 0);
+	for (k = 0; k < N; k++) {
+		shape_frame(t->s, k, &f);
+		assert_int_equal(senv_send(t->e, &f, NULL), (int)(k % SENV_NB_RQ));
+	}
+	/* A byte outside the mask; no matcher, no value, no sources. */
+	assert_null(mlx5dm_tag_tmpl_create(t->m, v, &ttl, 1));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_null(mlx5dm_tag_tmpl_create(NULL, v, moves, 3));
+	assert_int_equal(errno, EINVAL);
+	assert_null(mlx5dm_tag_tmpl_create(t->m, NULL, moves, 3));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(mlx5dm_rule_prepare_tag(tag, NULL, &by_tag), -EINVAL);
+	mlx5dm_tag_tmpl_destroy(tag);
+	for (k = 0; k < N; k++)
+		assert_int_equal(mlx5dm_rule_destroy(t->r[k], 0), 0);
+	senv_sync(t->e);
+	shape_frame(t->s, 7, &f);
+	assert_int_equal(senv_send(t->e, &f, NULL), RX_DROPPED);
+	assert_int_equal(mlx5dm_matcher_destroy(t->m), 0);
+	senv_sync(t->e);
+	st1 = senv_stats(t->e);
+	assert_icm_equal(&st0, &st1);
+	senv_close(t->e);
+	free(t);
+}
+
 /* Where rule r's last-level entry is: an older table of its chain, a collision entry. */
 static void
 where_last(const struct mlx5dm_rule *r, bool *older, bool *collision)
@@ -660,6 +764,7 @@ main(void)
 		cmocka_unit_test(test_prepare_busy_shard),
 		cmocka_unit_test(test_reinsert_one_level),
 		cmocka_unit_test(test_reinsert_two_levels),
+		cmocka_unit_test(test_prepare_tag),
 		cmocka_unit_test(test_duplicates_one_level),
 		cmocka_unit_test(test_duplicates_two_levels),
 	};

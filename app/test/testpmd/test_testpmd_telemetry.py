@@ -162,6 +162,8 @@ def run(args, tp, prefix):
     expect(r['flows'] == N0 + N1 + NE, 'flows = rules created', now)
     # One implicit template per rule shape (group 0 dst, group 1 src + count, egress dst).
     expect(r['templates'] - b['templates'] == 3, 'templates: one per shape', now)
+    # Whole addresses: each template's rules build their tags from the items.
+    expect(r['tag_templates'] - b['tag_templates'] == 3, 'tag templates', now)
     expect(r['rx']['rules'] - b['rx']['rules'] == N0 + N1, 'rx rules', now)
     expect(r['tx']['rules'] - b['tx']['rules'] == NE, 'tx rules', now)
     expect(r['rules'] - b['rules'] == N0 + N1 + NE, 'steering rules', now)
@@ -183,7 +185,7 @@ def run(args, tp, prefix):
 
     tp.step(['flow flush 0'])
     after = query(args.telemetry, prefix, 0)
-    for k in ('flows', 'templates', 'rules', 'matchers', 'tables'):
+    for k in ('flows', 'templates', 'tag_templates', 'rules', 'matchers', 'tables'):
         expect(after['rules'][k] == base['rules'][k], 'after flush: %s as before' % k, after)
     expect(after['rules']['rx'] == base['rules']['rx'], 'after flush: rx as before', after)
     expect(after['rules']['tx'] == base['rules']['tx'], 'after flush: tx as before', after)

@@ -295,6 +295,68 @@ mlx5dm_rule_prepare(struct mlx5dm_matcher *m, const uint8_t *value,
 	return 0;
 }
 
+/* The fake's tag template: the example value and the moves, applied as a value. */
+struct mlx5dm_tag_tmpl {
+	struct mlx5dm_matcher *m;
+	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
+	unsigned int n;
+	struct mlx5dm_match_move moves[64];
+};
+
+struct mlx5dm_tag_tmpl *
+mlx5dm_tag_tmpl_create(struct mlx5dm_matcher *m, const uint8_t *value,
+		       const struct mlx5dm_match_move *moves, unsigned int nb_moves)
+{
+	struct mlx5dm_tag_tmpl *t;
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_MATCH_PARAM_SIZE; i++)
+		if (value[i] & ~m->mask[i]) {
+			errno = EINVAL;
+			return NULL;
+		}
+	for (i = 0; i < nb_moves; i++)
+		if (moves[i].to + moves[i].len > MLX5DM_MATCH_PARAM_SIZE) {
+			errno = EINVAL;
+			return NULL;
+		}
+	if (nb_moves > 64) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return NULL;
+	t->m = m;
+	memcpy(t->value, value, sizeof(t->value));
+	t->n = nb_moves;
+	memcpy(t->moves, moves, nb_moves * sizeof(moves[0]));
+	live.tags++;
+	return t;
+}
+
+void
+mlx5dm_tag_tmpl_destroy(struct mlx5dm_tag_tmpl *t)
+{
+	if (t != NULL)
+		live.tags--;
+	free(t);
+}
+
+int
+mlx5dm_rule_prepare_tag(const struct mlx5dm_tag_tmpl *t, const void *const src[],
+			struct mlx5dm_rule_prep *prep)
+{
+	unsigned int i;
+
+	memcpy(prep->ste, t->value, MLX5DM_MATCH_PARAM_SIZE);
+	for (i = 0; i < t->n; i++)
+		memcpy(prep->ste + t->moves[i].to,
+		       (const uint8_t *)src[t->moves[i].src] + t->moves[i].from, t->moves[i].len);
+	prep->matcher = t->m;
+	return 0;
+}
+
 struct mlx5dm_rule *
 mlx5dm_rule_create_prepared(struct mlx5dm_rule_prep *prep, uint16_t queue, size_t nb_actions,
 			    struct mlx5dm_action *const actions[])

@@ -84,7 +84,7 @@ struct mlx5dm_rule {
 };
 
 struct fake_live {
-	int tables, matchers, rules, actions, tirs, counters;
+	int tables, matchers, rules, actions, tirs, counters, tags;
 };
 
 void fake_reset(void);

@@ -957,6 +957,8 @@ test_model_cached_rules(void **state)
 		assert_int_equal(env_fast(e) - fast, CACHED_N - 1);
 		assert_int_equal(e->fp.st.templates, 1);
 		assert_int_equal(e->fp.st.matchers, 1);
+		/* The address is a whole masked field: the tags come from the items. */
+		assert_int_equal(e->fp.st.tags, 1);
 		for (i = 0; i < CACHED_N; i++)
 			env_expect_cached(e, 0x0a000100 + i, CACHED_Q(round, i),
 					  CACHED_MARK(round, i));
@@ -964,6 +966,7 @@ test_model_cached_rules(void **state)
 		for (i = 0; i < CACHED_N; i++)
 			assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
 		assert_int_equal(e->fp.st.matchers + e->fp.st.asets + e->fp.st.templates, 0);
+		assert_int_equal(e->fp.st.tags, 0);
 		assert_int_equal(env_send_udp4(e, 1, 0x0a000100, 1000, 2000, NULL), -1);
 	}
 	/* Another mask: walked; a refused one: as without the cache (type, cause, message). */
@@ -971,6 +974,13 @@ test_model_cached_rules(void **state)
 	q.index = 3;
 	env_flow_cached(e, net, acts);
 	env_expect_cached(e, 0x0a000277, 3, mark.id);
+	/* Its second rule takes the setters; part of a field goes through the match value. */
+	fast = env_fast(e);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000300);
+	env_flow_cached(e, net, acts);
+	env_expect_cached(e, 0x0a000377, 3, mark.id);
+	assert_int_equal(env_fast(e) - fast, 1);
+	assert_int_equal(e->fp.st.tags, 0);
 	assert_null(mlx5dm_flow_objs_make(&e->fp, &port, NULL, &t_attr_in, bad, acts, &err[0]));
 	assert_int_equal(rte_errno, ENOTSUP);
 	assert_int_equal(mlx5dm_flow_translate(&plain, &t_attr_in, bad, acts, &spec, &err[1]),

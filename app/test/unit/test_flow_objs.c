@@ -992,7 +992,7 @@ test_quick_begin(void **state)
 	refs = ct->k.refcnt;
 	ip.hdr.dst_addr = RTE_BE32(0x0a000002);
 	mlx5dm_flow_build_init(&b);
-	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
+	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, &r));
 	/* No handles of its own yet. */
 	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
 	mlx5dm_flow_lock(&fp->lock);
@@ -1001,9 +1001,9 @@ test_quick_begin(void **state)
 	assert_true(fp->lanes[0].nb_handles > 0);
 	/* No counters of its own for a counted rule, a stopping port: the locked begin's. */
 	assert_int_equal(fp->lanes[0].nb_cnts, 0);
-	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, b.value[0], &r));
+	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, &r));
 	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct_cnt, &r, &b, 0), -EAGAIN);
-	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, b.value[0], &r));
+	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, acts, &r));
 	fp->quiescing = true;
 	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
 	fp->quiescing = false;
@@ -1033,7 +1033,7 @@ test_quick_begin(void **state)
 	assert_non_null(c1);
 	ip.hdr.dst_addr = RTE_BE32(0x0a000006);
 	mlx5dm_flow_build_init(&b);
-	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, b.value[0], &r));
+	assert_true(mlx5dm_flow_compiled_rule(ct_cnt, 8, items, counted, &r));
 	mlx5dm_flow_lock(&fp->lock);
 	mlx5dm_flow_lane_fill(fp, 0, ct_cnt);
 	assert_int_equal(fp->lanes[0].nb_cnts, MLX5DM_FLOW_LANE_TAKE);

@@ -424,14 +424,6 @@ struct mlx5dm_flow_ct_copy {
 	uint16_t dst;
 };
 
-/* Bytes of a copied field moved as they are. */
-struct mlx5dm_flow_ct_move {
-	uint8_t item;
-	uint8_t len;                    /* 1, 2, 4 or 8 */
-	uint16_t src;                   /* byte in the item's spec */
-	uint16_t dst;                   /* byte in the match value */
-};
-
 /*
  * The recording of an example's walk, on mlx5dm_flow_compile()'s stack:
  * writes per field (pinned once read), copy candidates, the items' masks
@@ -453,14 +445,18 @@ struct mlx5dm_flow_compiled {
 	bool fast;                      /* rules take the setters (else each is translated) */
 	uint8_t nb_moves;
 	uint8_t nb_copies;
+	uint8_t nb_items;               /* items the setters read */
 	uint8_t queue_at;               /* action giving the queue, MARK id (+1; 0: none) */
 	uint8_t mark_at;
-	struct mlx5dm_flow_ct_move move[MLX5DM_FLOW_CT_MOVES];
+	/* Bytes of copied fields moved as they are: source item, byte in its spec, in the value. */
+	struct mlx5dm_match_move move[MLX5DM_FLOW_CT_MOVES];
 	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
 	/* The example's result: a fast template's rules', but for the setters' bits and values. */
 	struct mlx5dm_flow_spec res;
 	/* Its objects, taken by its first rule and let go with its last: matcher, sets by queue. */
 	struct mlx5dm_flow_matcher *m;
+	/* Made with the matcher when the moves are the setters: tags straight from the items. */
+	struct mlx5dm_tag_tmpl *tag;
 	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
 	uint32_t args[MLX5DM_RULE_MAX_ACTIONS]; /* of the sets' actions (the tag the rule's) */
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
@@ -475,19 +471,23 @@ int mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flo
 			const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			const struct rte_flow_action actions[], uint32_t fixed,
 			struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
-/* What a rule of a fast template gives: its Rx queue (action set) and flow tag. */
+/* What a rule of a fast template gives: its Rx queue (action set), flow tag and item specs. */
 struct mlx5dm_flow_ct_rule {
 	uint16_t queue;
 	uint32_t tag;
+	const void *spec[MLX5DM_FLOW_CT_ITEMS];
 };
 /*
- * A rule of ct's shape (fast): its match value into value, its action
- * values into r; false: a value the translation refuses (it says why).
+ * A rule of ct's shape (fast) into r; false: a value the translation
+ * refuses (it says why).
  */
 bool mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
 			       const struct rte_flow_item items[],
-			       const struct rte_flow_action actions[], uint8_t *value,
+			       const struct rte_flow_action actions[],
 			       struct mlx5dm_flow_ct_rule *r);
+/* The match value of rule r of ct. */
+void mlx5dm_flow_compiled_value(const struct mlx5dm_flow_compiled *ct,
+				const struct mlx5dm_flow_ct_rule *r, uint8_t *value);
 /*
  * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
  * aligned) and its hash; its length, 0 if no template keeps such a rule.
@@ -624,6 +624,7 @@ struct mlx5dm_flow_stats {
 	uint32_t counters;
 	uint32_t cnt_actions;   /* counter actions of the bulks (one per bulk and domain used) */
 	uint32_t fast;          /* rules a template's setters made, ever (modulo 2^32) */
+	uint32_t tags;          /* compiled templates whose rules' tags come from their items */
 };
 
 /* mlx5dm_flow_pool.c: rte_flow handles from per-port chunks (see the .c). */

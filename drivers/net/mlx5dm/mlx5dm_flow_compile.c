@@ -43,7 +43,7 @@ static bool
 mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
 			       const struct mlx5dm_flow_ct_copy *cp)
 {
-	struct mlx5dm_flow_ct_move *prev;
+	struct mlx5dm_match_move *prev;
 	unsigned int done = 0, len;
 
 	while (done < cp->bytes) {
@@ -51,19 +51,20 @@ mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
 		len = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
 		/* The rest of the previous move on both sides (UDP ports): one move of twice it. */
 		prev = ct->nb_moves != 0 ? &ct->move[ct->nb_moves - 1] : NULL;
-		if (prev != NULL && prev->item == cp->item && prev->len == len && len < 8 &&
-		    prev->src + len == cp->bit / 8 + done && prev->dst + len == cp->dst + done) {
+		if (prev != NULL && prev->src == cp->item && prev->len == len && len < 8 &&
+		    prev->from + len == cp->bit / 8 + done && prev->to + len == cp->dst + done) {
 			prev->len = (uint8_t)(2 * len);
 			done += len;
 			continue;
 		}
 		if (ct->nb_moves == MLX5DM_FLOW_CT_MOVES)
 			return false;
-		ct->move[ct->nb_moves++] = (struct mlx5dm_flow_ct_move){
-			.item = cp->item, .len = (uint8_t)len,
-			.src = (uint16_t)(cp->bit / 8 + done), .dst = (uint16_t)(cp->dst + done) };
+		ct->move[ct->nb_moves++] = (struct mlx5dm_match_move){
+			.src = cp->item, .len = (uint8_t)len,
+			.from = (uint16_t)(cp->bit / 8 + done), .to = (uint16_t)(cp->dst + done) };
 		done += len;
 	}
+	ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
 	return true;
 }
 
@@ -114,6 +115,7 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 
 	ct->nb_copies = 0;
 	ct->nb_moves = 0;
+	ct->nb_items = 0;
 	for (c = 0; c < rec->nb_cand; c++) {
 		struct mlx5dm_flow_ct_copy *cp = &rec->cand[c];
 		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
@@ -133,10 +135,12 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 		}
 		mlx5dm_prm_set(rec->sel[cp->item], cp->bit, cp->width,
 			       mlx5dm_prm_get(rec->sel[cp->item], cp->bit, cp->width) | cp->mask);
-		if (cp->bytes == 0)
+		if (cp->bytes == 0) {
 			ct->copy[ct->nb_copies++] = *cp;
-		else if (!mlx5dm_flow_compiled_keep_move(ct, cp))
+			ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
+		} else if (!mlx5dm_flow_compiled_keep_move(ct, cp)) {
 			return false;
+		}
 	}
 	/* Every masked bit is copied (another one would be a value the walk read). */
 	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)
@@ -211,50 +215,14 @@ mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xc
 	return 0;
 }
 
-/* The setters: the copied bits of the items into the match value. */
-static inline void
-mlx5dm_flow_compiled_set(const struct mlx5dm_flow_compiled *ct,
-			 const struct rte_flow_item items[], uint8_t *value)
-{
-	unsigned int i;
-
-	for (i = 0; i < ct->nb_moves; i++) {
-		const struct mlx5dm_flow_ct_move *mv = &ct->move[i];
-		const uint8_t *from = (const uint8_t *)items[mv->item].spec + mv->src;
-		uint8_t *to = value + mv->dst;
-
-		switch (mv->len) {
-		case 8:
-			memcpy(to, from, 8);
-			break;
-		case 4:
-			memcpy(to, from, 4);
-			break;
-		case 2:
-			memcpy(to, from, 2);
-			break;
-		default:
-			*to = *from;
-			break;
-		}
-	}
-	for (i = 0; i < ct->nb_copies; i++) {
-		const struct mlx5dm_flow_ct_copy *cp = &ct->copy[i];
-
-		mlx5dm_fte_set(value, (enum mlx5dm_fte_field)cp->fte,
-			       mlx5dm_flow_compiled_bits(items[cp->item].spec, cp->bit, cp->width) &
-			       cp->mask);
-	}
-}
-
 bool
 mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
 			  const struct rte_flow_item items[],
-			  const struct rte_flow_action actions[], uint8_t *value,
-			  struct mlx5dm_flow_ct_rule *r)
+			  const struct rte_flow_action actions[], struct mlx5dm_flow_ct_rule *r)
 {
 	const struct rte_flow_action_queue *q;
 	const struct rte_flow_action_mark *m;
+	unsigned int i;
 
 	r->queue = 0;
 	r->tag = 0;
@@ -271,9 +239,31 @@ mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_
 			return false;
 		r->tag = m->id + 1;
 	}
-	memcpy(value, ct->res.value, MLX5DM_MATCH_PARAM_SIZE);
-	mlx5dm_flow_compiled_set(ct, items, value);
+	for (i = 0; i < ct->nb_items; i++)
+		r->spec[i] = items[i].spec;
 	return true;
+}
+
+/* The setters: the copied bits of the items into the template's match value. */
+void
+mlx5dm_flow_compiled_value(const struct mlx5dm_flow_compiled *ct,
+			   const struct mlx5dm_flow_ct_rule *r, uint8_t *value)
+{
+	unsigned int i;
+
+	memcpy(value, ct->res.value, MLX5DM_MATCH_PARAM_SIZE);
+	for (i = 0; i < ct->nb_moves; i++) {
+		const struct mlx5dm_match_move *mv = &ct->move[i];
+
+		memcpy(value + mv->to, (const uint8_t *)r->spec[mv->src] + mv->from, mv->len);
+	}
+	for (i = 0; i < ct->nb_copies; i++) {
+		const struct mlx5dm_flow_ct_copy *cp = &ct->copy[i];
+
+		mlx5dm_fte_set(value, (enum mlx5dm_fte_field)cp->fte,
+			       mlx5dm_flow_compiled_bits(r->spec[cp->item], cp->bit, cp->width) &
+			       cp->mask);
+	}
 }
 
 /* Appends len bytes to a shape key. */

@@ -251,7 +251,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	/* A rule the pair's setters take is not built again from the templates. */
 	ct = mlx5dm_flow_tmpl_fast(tbl, pt_idx, at_idx, pattern, actions);
 	if (ct != NULL && !mlx5dm_flow_compiled_rule(ct, dev->data->nb_rx_queues, pattern, actions,
-						     b.value[0], &r))
+						     &r))
 		ct = NULL;
 	if (ct == NULL && mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
 						&shared, error) < 0)

@@ -428,6 +428,11 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 			mlx5dm_flow_aset_put(fp, ct->sets[q]);
 		__atomic_store_n(&ct->sets[q], NULL, __ATOMIC_RELAXED);
 	}
+	if (ct->tag != NULL) {
+		mlx5dm_tag_tmpl_destroy(ct->tag);
+		fp->st.tags--;
+	}
+	ct->tag = NULL;
 	if (ct->m != NULL)
 		mlx5dm_flow_matcher_put(fp, ct->m);
 	ct->m = NULL;
@@ -526,6 +531,11 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 						 error);
 		if (ct->m == NULL)
 			return NULL;
+		/* Whole-byte setters: the library may take them to the tags (else the value). */
+		if (ct->nb_copies == 0)
+			ct->tag = mlx5dm_tag_tmpl_create(ct->m->m, ct->res.value, ct->move,
+							 ct->nb_moves);
+		fp->st.tags += ct->tag != NULL;
 	}
 	memset(ct->args, 0, sizeof(ct->args));
 	n = mlx5dm_flow_rule_params(&ct->res, 0, p, ct->args);
@@ -537,6 +547,25 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 	if (ct->sets[queue] == NULL)
 		mlx5dm_flow_lib_err(error, errno, "steering library: action creation failed");
 	return ct->sets[queue];
+}
+
+/*
+ * Rule r of fast template ct prepared (its slot starts loading while the
+ * handle and the action list are made): from its items straight into the
+ * tags, else through its match value.
+ */
+static inline void
+mlx5dm_flow_ct_prepare(const struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_ct_rule *r,
+		       struct mlx5dm_flow_build *b)
+{
+	b->m[0] = ct->m->m;
+	if (ct->tag != NULL) {
+		b->prepared = mlx5dm_rule_prepare_tag(ct->tag, r->spec, &b->prep) == 0;
+		if (b->prepared)
+			return;
+	}
+	mlx5dm_flow_compiled_value(ct, r, b->value[0]);
+	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
 }
 
 /* Flow's rule r of fast template ct with set s, its list into b: the end of either begin. */
@@ -578,9 +607,7 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 		if (s == NULL)
 			return -rte_errno;
 	}
-	/* The rule's slot starts loading while the handle and the action list are made. */
-	b->m[0] = ct->m->m;
-	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
+	mlx5dm_flow_ct_prepare(ct, r, b);
 	flow = mlx5dm_flow_handle(fp, res, ct->owned ? NULL : ct, 1, b->shared_cnt, error);
 	if (flow == NULL)
 		return -rte_errno;
@@ -671,8 +698,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	if (s == NULL || __atomic_load_n(&s->tmpl[count], __ATOMIC_ACQUIRE) == NULL ||
 	    (count && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL))
 		goto busy;
-	b->m[0] = ct->m->m;
-	b->prepared = mlx5dm_rule_prepare(b->m[0], b->value[0], &b->prep) == 0;
+	mlx5dm_flow_ct_prepare(ct, r, b);
 	flow = l->handles[--l->nb_handles];
 	/* Template and borrowing before live: a walker under the lock reads them (busy). */
 	mlx5dm_flow_handle_init(flow, 1, ct->id, true);
@@ -809,7 +835,7 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 										    key, len, h);
 	}
 	if (ct != NULL && ct->fast &&
-	    mlx5dm_flow_compiled_rule(ct, xc->nb_rx_queues, items, actions, b->value[0], &r)) {
+	    mlx5dm_flow_compiled_rule(ct, xc->nb_rx_queues, items, actions, &r)) {
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, b, error);
 		mlx5dm_flow_ct_put(fp, ct);
 		return ret;

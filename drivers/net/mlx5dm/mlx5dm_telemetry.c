@@ -236,6 +236,7 @@ mlx5dm_tel_rules_body(struct mlx5dm_priv *priv __rte_unused,
 
 	rte_tel_data_add_dict_u64(d, "flows", f->flows);
 	rte_tel_data_add_dict_u64(d, "templates", f->flow.templates);
+	rte_tel_data_add_dict_u64(d, "tag_templates", f->flow.tags);
 	rte_tel_data_add_dict_u64(d, "rules", f->ctx.rules);
 	rte_tel_data_add_dict_u64(d, "matchers", f->ctx.matchers);
 	rte_tel_data_add_dict_u64(d, "tables", f->ctx.tables);

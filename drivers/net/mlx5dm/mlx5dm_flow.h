@@ -404,8 +404,6 @@ struct mlx5dm_flow_kobj {
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
 #define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern compiled (END excluded) */
 #define MLX5DM_FLOW_CT_COPIES 16u       /* spec fields copied per pattern, at most */
-/* Byte moves: a copied field of up to 16 bytes in moves of 8, 4, 2 or 1. */
-#define MLX5DM_FLOW_CT_MOVES (MLX5DM_FLOW_CT_COPIES * 4u)
 #define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list compiled (END excluded) */
 /* attr, per item: type, spec/mask flags, mask bytes; END; action types; padding. */
 #define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
@@ -449,7 +447,7 @@ struct mlx5dm_flow_compiled {
 	uint8_t queue_at;               /* action giving the queue, MARK id (+1; 0: none) */
 	uint8_t mark_at;
 	/* Bytes of copied fields moved as they are: source item, byte in its spec, in the value. */
-	struct mlx5dm_match_move move[MLX5DM_FLOW_CT_MOVES];
+	struct mlx5dm_match_move move[MLX5DM_FLOW_CT_COPIES];
 	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
 	/* The example's result: a fast template's rules', but for the setters' bits and values. */
 	struct mlx5dm_flow_spec res;

@@ -38,34 +38,20 @@ mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spe
 	memcpy(dst->modify, src->modify, (size_t)src->nb_modify * MLX5DM_MODIFY_ACTION_SIZE);
 }
 
-/* Copied bytes as moves of 8, 4, 2 or 1; false if they do not fit. */
-static bool
+/* Copied bytes as a move, or the previous one's end on both sides (UDP ports) grown. */
+static void
 mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
 			       const struct mlx5dm_flow_ct_copy *cp)
 {
-	struct mlx5dm_match_move *prev;
-	unsigned int done = 0, len;
+	struct mlx5dm_match_move *prev = ct->nb_moves != 0 ? &ct->move[ct->nb_moves - 1] : NULL;
 
-	while (done < cp->bytes) {
-		len = cp->bytes - done;
-		len = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
-		/* The rest of the previous move on both sides (UDP ports): one move of twice it. */
-		prev = ct->nb_moves != 0 ? &ct->move[ct->nb_moves - 1] : NULL;
-		if (prev != NULL && prev->src == cp->item && prev->len == len && len < 8 &&
-		    prev->from + len == cp->bit / 8 + done && prev->to + len == cp->dst + done) {
-			prev->len = (uint8_t)(2 * len);
-			done += len;
-			continue;
-		}
-		if (ct->nb_moves == MLX5DM_FLOW_CT_MOVES)
-			return false;
-		ct->move[ct->nb_moves++] = (struct mlx5dm_match_move){
-			.src = cp->item, .len = (uint8_t)len,
-			.from = (uint16_t)(cp->bit / 8 + done), .to = (uint16_t)(cp->dst + done) };
-		done += len;
+	if (prev != NULL && prev->src == cp->item && prev->from + prev->len == cp->bit / 8 &&
+	    prev->to + prev->len == cp->dst) {
+		prev->len = (uint8_t)(prev->len + cp->bytes);
+		return;
 	}
-	ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
-	return true;
+	ct->move[ct->nb_moves++] = (struct mlx5dm_match_move){
+		.src = cp->item, .len = cp->bytes, .from = (uint16_t)(cp->bit / 8), .to = cp->dst };
 }
 
 /* Bits [bit, bit + width) of a spec, reading none of the caller's bytes beyond them. */
@@ -135,12 +121,11 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 		}
 		mlx5dm_prm_set(rec->sel[cp->item], cp->bit, cp->width,
 			       mlx5dm_prm_get(rec->sel[cp->item], cp->bit, cp->width) | cp->mask);
-		if (cp->bytes == 0) {
+		if (cp->bytes == 0)
 			ct->copy[ct->nb_copies++] = *cp;
-			ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
-		} else if (!mlx5dm_flow_compiled_keep_move(ct, cp)) {
-			return false;
-		}
+		else
+			mlx5dm_flow_compiled_keep_move(ct, cp);
+		ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
 	}
 	/* Every masked bit is copied (another one would be a value the walk read). */
 	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)

@@ -464,6 +464,95 @@ test_template_rules(void **state)
 }
 
 /*
+ * Indirect COUNTs (the async handle calls): a rule may count with a live
+ * one; an unknown or destroyed handle is refused by name, without being
+ * read; one in use stays (EBUSY); after a port stop its counter is gone
+ * (ENODEV) and only its destroy works.
+ */
+static void
+test_indirect_handles(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_indir_action_conf in = { .ingress = 1 };
+	const struct rte_flow_action count = ACT(COUNT, NULL);
+	const struct rte_flow_item_ipv4 dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item tp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, &dst_mask),
+					    END_ITEM };
+	const struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_action ta[] = { ACT(INDIRECT, NULL), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action tm[] = { ACT(INDIRECT, NULL), ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_template_table_attr ta_attr = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 16 };
+	const struct rte_flow_item_ipv4 dst = { .hdr.dst_addr = RTE_BE32(0x0a000007) };
+	const struct rte_flow_item rp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &dst, NULL),
+					    END_ITEM };
+	static int not_a_handle;
+	struct rte_flow_action_handle *h[3], *stranger = (void *)&not_a_handle;
+	struct rte_flow_action ra[] = { ACT(INDIRECT, NULL), ACT(QUEUE, &q1), END_ACT };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_query_count qc = { .reset = 0 };
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_op_result res[4];
+	struct rte_flow *f;
+	unsigned int i;
+	int rules;
+
+	(void)state;
+	assert_int_equal(ops->configure(&dev, &port_attr, 2, q_attrs, &err), 0);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	for (i = 0; i < RTE_DIM(h); i++) {
+		h[i] = ops->async_action_handle_create(&dev, 0, NULL, &in, &count, NULL, &err);
+		assert_non_null(h[i]);
+	}
+	assert_int_equal(ops->pull(&dev, 0, res, 4, &err), 3);
+	pt = ops->pattern_template_create(&dev, &pa, tp, &err);
+	at = ops->actions_template_create(&dev, &aa, ta, tm, &err);
+	assert_non_null(pt);
+	assert_non_null(at);
+	tbl = ops->template_table_create(&dev, &ta_attr, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	/* An address that is no handle of the port: refused, nothing made. */
+	rules = live_rules();
+	ra[0].conf = stranger;
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_string_equal(err.message, "unknown indirect action handle");
+	assert_int_equal(ops->async_action_handle_query(&dev, 0, NULL, stranger, &qc, NULL,
+							&err), -EINVAL);
+	assert_int_equal(live_rules(), rules);
+	/* The middle handle counts a rule: it stays while the rule does. */
+	ra[0].conf = h[1];
+	f = ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err);
+	assert_non_null(f);
+	assert_int_equal(ops->async_action_handle_destroy(&dev, 0, NULL, h[1], NULL, &err),
+			 -EBUSY);
+	assert_int_equal(ops->async_action_handle_query(&dev, 0, NULL, h[1], &qc, NULL, &err),
+			 0);
+	assert_int_equal(ops->async_destroy(&dev, 0, NULL, f, NULL, &err), 0);
+	assert_int_equal(ops->async_action_handle_destroy(&dev, 0, NULL, h[1], NULL, &err), 0);
+	assert_int_equal(ops->pull(&dev, 0, res, 4, &err), 4);
+	/* Destroyed: unknown (its address is not read). */
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err));
+	assert_string_equal(err.message, "unknown indirect action handle");
+	/* A stop takes the counters: the others are known but empty, and only go. */
+	assert_int_equal(ops->template_table_destroy(&dev, tbl, &err), 0);
+	mlx5dm_flow_stop(&dev);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	assert_int_equal(ops->async_action_handle_query(&dev, 0, NULL, h[0], &qc, NULL, &err),
+			 -ENODEV);
+	assert_int_equal(ops->async_action_handle_destroy(&dev, 0, NULL, h[0], NULL, &err), 0);
+	assert_int_equal(ops->async_action_handle_destroy(&dev, 0, NULL, h[2], NULL, &err), 0);
+	assert_int_equal(ops->async_action_handle_destroy(&dev, 0, NULL, h[2], NULL, &err),
+			 -EINVAL);
+	assert_int_equal(ops->actions_template_destroy(&dev, at, &err), 0);
+	assert_int_equal(ops->pattern_template_destroy(&dev, pt, &err), 0);
+	mlx5dm_flow_stop(&dev);
+}
+
+/*
  * A table's pairs of templates are compiled once, when it is made: rules
  * alternating between its two pattern templates are each made by their
  * pair's setters (no translation), with their own values in the match and
@@ -563,6 +652,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_template_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_compiled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_indirect_handles, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

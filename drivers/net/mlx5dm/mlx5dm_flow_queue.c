@@ -192,17 +192,19 @@ mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	rte_errno = EIO;
 }
 
+static bool
+mlx5dm_flow_handle_is(const void *rec, const void *key)
+{
+	return rec == key;
+}
+
 /* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
 static bool
 mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
 		      struct rte_flow_error *error)
 {
-	const struct rte_flow_action_handle *o;
-
-	LIST_FOREACH(o, &fp->tmpl->handles, next)
-		if (o == h)
-			break;
-	if (o == NULL) {
+	if (mlx5dm_index_find(&fp->tmpl->handles, mlx5dm_flow_handle_hash(h),
+			      mlx5dm_flow_handle_is, h) == NULL) {
 		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
 				   "unknown indirect action handle");
 		return false;
@@ -463,12 +465,16 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 		mlx5dm_flow_not_started(error);
 		goto fail;
 	}
+	if (mlx5dm_index_insert(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h)) < 0) {
+		mlx5dm_flow_nomem(error);
+		goto fail;
+	}
 	ret = mlx5dm_flow_cnt_alloc(fp, h->transfer ? MLX5DM_FLOW_DOM_FDB : h->egress, &h->cnt);
 	if (ret < 0) {
 		mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter allocation failed");
+		(void)mlx5dm_index_remove(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h));
 		goto fail;
 	}
-	LIST_INSERT_HEAD(&fp->tmpl->handles, h, next);
 	rte_spinlock_unlock(&fp->lock);
 	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return h;
@@ -500,7 +506,7 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 	} else {
 		if (h->cnt != 0)
 			mlx5dm_flow_cnt_free(fp, h->cnt);
-		LIST_REMOVE(h, next);
+		(void)mlx5dm_index_remove(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h));
 		mlx5dm_free(h);
 	}
 	rte_spinlock_unlock(&fp->lock);

@@ -241,7 +241,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		LIST_INIT(&t->pts);
 		LIST_INIT(&t->ats);
 		LIST_INIT(&t->tables);
-		LIST_INIT(&t->handles);
+		mlx5dm_index_set_socket(&t->handles, fp->socket);
 		for (q = 0; q < MLX5DM_FLOW_MAX_QUEUES; q++)
 			rte_spinlock_init(&t->qlock[q]);
 		fp->tmpl = t;
@@ -906,21 +906,34 @@ unlock:
 	rte_spinlock_unlock(&fp->lock);
 }
 
+/* An indirect action's counter goes with the stop. */
+static void
+mlx5dm_flow_handle_stop(void *arg, void *rec)
+{
+	struct rte_flow_action_handle *h = rec;
+
+	if (h->cnt != 0)
+		mlx5dm_flow_cnt_free(arg, h->cnt);
+	h->cnt = 0;
+}
+
 void
 mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 {
 	struct rte_flow_template_table *tbl;
-	struct rte_flow_action_handle *h;
 
 	if (fp->tmpl == NULL)
 		return;
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next)
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
-	LIST_FOREACH(h, &fp->tmpl->handles, next) {
-		if (h->cnt != 0)
-			mlx5dm_flow_cnt_free(fp, h->cnt);
-		h->cnt = 0;
-	}
+	mlx5dm_index_foreach(&fp->tmpl->handles, mlx5dm_flow_handle_stop, fp);
+}
+
+static void
+mlx5dm_flow_handle_free(void *arg, void *rec)
+{
+	(void)arg;
+	mlx5dm_free(rec);
 }
 
 /*
@@ -1143,14 +1156,11 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 	struct mlx5dm_flow_tmpl *t = fp->tmpl;
 	struct rte_flow_template_table *tbl;
 	struct mlx5dm_flow_tmpl_head *tmpl;
-	struct rte_flow_action_handle *h;
 
 	if (t == NULL)
 		return;
-	while ((h = LIST_FIRST(&t->handles)) != NULL) {
-		LIST_REMOVE(h, next);
-		mlx5dm_free(h);
-	}
+	mlx5dm_index_foreach(&t->handles, mlx5dm_flow_handle_free, NULL);
+	mlx5dm_index_fini(&t->handles);
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
 		LIST_REMOVE(tbl, next);
 		mlx5dm_flow_table_free(fp, tbl, NULL);

@@ -95,9 +95,10 @@ struct rte_flow_template_table {
 /*
  * An indirect COUNT: a counter rules share (RTE_FLOW_ACTION_TYPE_INDIRECT in
  * their actions), of one direction. Its counter goes with a port stop.
+ * Found by its address (mlx5dm_flow_tmpl.handles): a rule's handle is
+ * checked without reading it first.
  */
 struct rte_flow_action_handle {
-	LIST_ENTRY(rte_flow_action_handle) next;
 	uint32_t cnt;                   /* counter id; 0: gone with a port stop */
 	bool egress;
 	bool transfer;                  /* of transfer rules (the FDB's) */
@@ -130,9 +131,16 @@ struct mlx5dm_flow_tmpl {
 	struct mlx5dm_flow_tmpl_list pts;
 	struct mlx5dm_flow_tmpl_list ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
-	LIST_HEAD(, rte_flow_action_handle) handles;
+	struct mlx5dm_index handles;    /* indirect actions, by address */
 	uint32_t nb_jumps;              /* jump anchors of the tables (mlx5dm_flow_tmpl_jump) */
 };
+
+/* Where an indirect action is in mlx5dm_flow_tmpl.handles. */
+static inline uint32_t
+mlx5dm_flow_handle_hash(const struct rte_flow_action_handle *h)
+{
+	return mlx5dm_index_mix((uintptr_t)h);
+}
 
 /* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
 struct mlx5dm_flow_priv *mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv);

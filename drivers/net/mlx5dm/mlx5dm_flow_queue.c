@@ -192,6 +192,13 @@ mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	rte_errno = EIO;
 }
 
+/* Where an indirect action is in mlx5dm_flow_tmpl.handles. */
+static inline uint32_t
+mlx5dm_flow_handle_hash(const struct rte_flow_action_handle *h)
+{
+	return mlx5dm_index_mix((uintptr_t)h);
+}
+
 static bool
 mlx5dm_flow_handle_is(const void *rec, const void *key)
 {

@@ -135,13 +135,6 @@ struct mlx5dm_flow_tmpl {
 	uint32_t nb_jumps;              /* jump anchors of the tables (mlx5dm_flow_tmpl_jump) */
 };
 
-/* Where an indirect action is in mlx5dm_flow_tmpl.handles. */
-static inline uint32_t
-mlx5dm_flow_handle_hash(const struct rte_flow_action_handle *h)
-{
-	return mlx5dm_index_mix((uintptr_t)h);
-}
-
 /* mlx5dm_flow_port.c: the port's flow state, made on first use (NULL: no memory). */
 struct mlx5dm_flow_priv *mlx5dm_flow_port_fp_new(struct mlx5dm_priv *priv);
 static inline struct mlx5dm_flow_priv *

@@ -8,15 +8,17 @@ code blocks may be wider). A section is counted from its title to the next
 title of the same or a higher level, its subsections included; the title
 and the text before the first section count as "(title)". A section without
 a budget, or a budget without its section, fails too: a new section is
-budgeted when it is written. Prints the sections and exits 1 on any
-problem. --selftest checks that a few broken guides are caught.
+budgeted when it is written. The other guides under doc/guides/ must keep
+their prose lines within 100 columns too. Prints the sections and exits 1
+on any problem. --selftest checks that a few broken guides are caught.
 """
 
+import glob
 import os
 import re
 import sys
 
-from guide_check import read_guide, run, tally
+from guide_check import GUIDE, read_guide, run, tally
 
 MAX_COLS = 100
 
@@ -117,6 +119,23 @@ def check(text, budgets=None, total=None):
     return bad
 
 
+def other_guides(root):
+    """{path: text} of the guides under doc/guides/ but the NIC guide."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(root, 'doc', 'guides', '**', '*.rst'),
+                              recursive=True)):
+        rel = os.path.relpath(path, root)
+        if rel != GUIDE:
+            with open(path, encoding='utf-8') as f:
+                out[rel] = f.read()
+    return out
+
+
+def check_other(path, text):
+    return ['%s line %d: longer than %d columns outside a code block' % (path, n, MAX_COLS)
+            for n in wide_lines(text.split('\n'))]
+
+
 def report(text):
     lines = text.split('\n')
     if lines and lines[-1] == '':
@@ -154,16 +173,27 @@ def selftest(root):
 
     n = len(lines) - (1 if lines[-1] == '' else 0)
     wide = '\n.. code-block:: none\n\n   ' + 'x' * (MAX_COLS + 10) + '\n\nAfter.\n'
+    # Another guide, a line in the middle of one of its paragraphs made wide.
+    path, other = next(iter(other_guides(root).items()))
+    olines = other.split('\n')
+    k = next(k for k in range(len(olines) - 1)
+             if olines[k][:1].isalpha() and olines[k + 1][:1].isalpha())
+    olines[k] += ' more' * 20
     return tally('guide', caught, text, {what: t for what, (t, _) in cases.items()}, {
         'a guide over its total not caught': not check(text, total=n - 1),
         'a wide line in a code block refused': bool(wide_lines((text + wide).split('\n'))),
+        'a wide prose line in another guide not caught':
+            '%s line %d:' % (path, k + 1) not in ' '.join(check_other(path, '\n'.join(olines))),
     })
 
 
 def check_root(root):
     text = read_guide(root)
     report(text)
-    return check(text)
+    bad = check(text)
+    for path, other in other_guides(root).items():
+        bad += check_other(path, other)
+    return bad
 
 
 if __name__ == '__main__':

@@ -53,6 +53,8 @@ struct lcore_job {
 	/* With a template table: through flow queue queue (push, pull without waiting). */
 	struct rte_flow_template_table *table;
 	uint32_t queue;
+	/* Not NULL: the table's rules count with this indirect COUNT. */
+	struct rte_flow_action_handle *shared;
 	uint32_t base;          /* first IPv4 destination (host order); MARK id = dst - base0 */
 	uint32_t mark;          /* MARK id of the first rule */
 	struct rte_flow *flows[RULES];
@@ -85,7 +87,8 @@ rule_create(const struct lcore_job *j, uint32_t dst, uint32_t mark, struct rte_f
 	};
 	const struct rte_flow_action counted[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &m },
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = j->shared != NULL ? RTE_FLOW_ACTION_TYPE_INDIRECT :
+					      RTE_FLOW_ACTION_TYPE_COUNT, .conf = j->shared },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -404,15 +407,15 @@ test_two_lcores_one_matcher(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm20"), 0);
 }
 
-/* Counted rules, their mark and queue each rule's (zero masks). */
+/* Counted rules (by an indirect COUNT each rule names), mark and queue each rule's. */
 static struct rte_flow_actions_template *
-counted_template(uint16_t port)
+counted_template(uint16_t port, bool indirect)
 {
 	static const struct rte_flow_action_mark mark;
 	static const struct rte_flow_action_queue queue;
 	const struct rte_flow_action actions[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_MARK, .conf = &mark },
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		{ .type = indirect ? RTE_FLOW_ACTION_TYPE_INDIRECT : RTE_FLOW_ACTION_TYPE_COUNT },
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &queue },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -452,7 +455,7 @@ test_two_lcores_flow_queues(void **state)
 	(void)state;
 	port = port_open("net_mlx5dm21", NB_LCORES);
 	pt = ipv4_dst_template(port);
-	at = counted_template(port);
+	at = counted_template(port, false);
 	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
 	if (table == NULL)
 		fail_msg("template table: %s", err.message != NULL ? err.message : "?");
@@ -517,7 +520,7 @@ test_walks_beside_flow_queue(void **state)
 	(void)state;
 	port = port_open("net_mlx5dm22", NB_LCORES);
 	pt = ipv4_dst_template(port);
-	at = counted_template(port);
+	at = counted_template(port, false);
 	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
 	assert_non_null(table);
 	null = fopen("/dev/null", "w");
@@ -559,6 +562,97 @@ test_walks_beside_flow_queue(void **state)
 	assert_int_equal(rte_vdev_uninit("net_mlx5dm22"), 0);
 }
 
+/*
+ * Rules counting with one indirect COUNT, made and destroyed by the worker
+ * through its flow queue (each pins the COUNT without the port lock),
+ * while the main lcore, whose own rule pins it throughout, queries it and
+ * tries to destroy it through its queue: every destroy is refused (EBUSY),
+ * no race (the suite "tsan"). Then the worker's live rules steer, the
+ * COUNT counted their frames, and with its last rule gone it goes.
+ */
+static void
+test_shared_count_beside_flow_queue(void **state)
+{
+	const struct rte_flow_template_table_attr ta = {
+		.flow_attr = { .group = 0, .ingress = 1 }, .nb_flows = RULES + 1,
+	};
+	const struct rte_flow_indir_action_conf ic = { .ingress = 1 };
+	const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
+	const struct rte_flow_op_attr later = { .postpone = 1 };
+	static struct lcore_job job, mine;
+	struct rte_flow_template_table *table;
+	struct rte_flow_pattern_template *pt;
+	struct rte_flow_actions_template *at;
+	struct rte_flow_query_count qc;
+	struct rte_flow_action_handle *h;
+	struct rte_flow_error err;
+	unsigned int worker, tries = 0, k;
+	uint32_t waiting;
+	uint16_t port;
+
+	(void)state;
+	port = port_open("net_mlx5dm23", NB_LCORES);
+	pt = ipv4_dst_template(port);
+	at = counted_template(port, true);
+	table = rte_flow_template_table_create(port, &ta, &pt, 1, &at, 1, &err);
+	assert_non_null(table);
+	h = rte_flow_async_action_handle_create(port, 0, NULL, &ic, &count, NULL, &err);
+	assert_non_null(h);
+	memset(&mine, 0, sizeof(mine));
+	mine = (struct lcore_job){ .port = port, .table = table, .queue = 0, .shared = h,
+				   .base = 0x0a030000u, .mark = 2 * RULES };
+	mine.flows[0] = rule_create(&mine, mine.base, mine.mark, &err);
+	assert_non_null(mine.flows[0]);
+	waiting = 2;
+	assert_true(job_pull(&mine, &waiting, 0));
+	memset(&job, 0, sizeof(job));
+	job = (struct lcore_job){ .port = port, .table = table, .queue = 1, .shared = h,
+				  .base = 0x0a020000u, .mark = 1 };
+	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	assert_int_equal(rte_eal_remote_launch(lcore_rules, &job, worker), 0);
+	while (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == 0) {
+		assert_int_equal(rte_flow_async_action_handle_destroy(port, 0, NULL, h, NULL,
+								      &err), -EBUSY);
+		memset(&qc, 0, sizeof(qc));
+		assert_int_equal(rte_flow_async_action_handle_query(port, 0, NULL, h, &qc, NULL,
+								    &err), 0);
+		waiting = 1;
+		assert_true(job_pull(&mine, &waiting, 0));
+		tries++;
+	}
+	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_true(tries > 0);
+	if (job.failures != 0 || mine.failures != 0)
+		fail_msg("lcore jobs: %u failures, first: %s", job.failures + mine.failures,
+			 job.failures != 0 ? job.msg : mine.msg);
+	check_steering(port, &job);
+	memset(&qc, 0, sizeof(qc));
+	assert_int_equal(rte_flow_async_action_handle_query(port, 0, NULL, h, &qc, NULL, &err), 0);
+	assert_int_equal(qc.hits, RULES / 2);
+	assert_int_equal(qc.bytes, RULES / 2 * 100);
+	waiting = 0;
+	for (k = 0; k < RULES; k += 2) {
+		assert_int_equal(rte_flow_async_destroy(port, 1, &later, job.flows[k], NULL, &err),
+				 0);
+		waiting++;
+	}
+	assert_true(job_pull(&job, &waiting, 0));
+	assert_int_equal(rte_flow_async_destroy(port, 0, &later, mine.flows[0], NULL, &err), 0);
+	waiting = 2;
+	assert_true(job_pull(&mine, &waiting, 0));
+	assert_int_equal(rte_flow_async_action_handle_destroy(port, 0, NULL, h, NULL, &err), 0);
+	waiting = 1;
+	assert_true(job_pull(&mine, &waiting, 0));
+	assert_int_equal(job.failures + mine.failures, 0);
+	assert_int_equal(rte_flow_template_table_destroy(port, table, &err), 0);
+	assert_int_equal(rte_flow_actions_template_destroy(port, at, &err), 0);
+	assert_int_equal(rte_flow_pattern_template_destroy(port, pt, &err), 0);
+	assert_int_equal(rte_eth_dev_stop(port), 0);
+	assert_int_equal(rte_eth_dev_close(port), 0);
+	assert_int_equal(rte_vdev_uninit("net_mlx5dm23"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -582,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_two_lcores_one_matcher),
 		cmocka_unit_test(test_two_lcores_flow_queues),
 		cmocka_unit_test(test_walks_beside_flow_queue),
+		cmocka_unit_test(test_shared_count_beside_flow_queue),
 	};
 
 	return cmocka_run_group_tests_name("pmd_lcores", tests, setup, teardown);

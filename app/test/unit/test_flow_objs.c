@@ -1064,6 +1064,93 @@ test_quick_begin(void **state)
 }
 
 /*
+ * An indirect COUNT is pinned by a rule begun without the port lock (held
+ * meanwhile by this thread), which counts with its counter and keeps it
+ * (a free is refused while a rule pins it); one of the other direction, a
+ * destroyed one and a stale handle of its place go to the locked begin.
+ * The rule's destroy lets the pin go without the lock; the place then
+ * serves a new COUNT under another handle.
+ */
+static void
+test_quick_shared(void **state)
+{
+	struct rte_flow_item_ipv4 ip = { .hdr.dst_addr = RTE_BE32(0x0a000001) };
+	const struct rte_flow_item items[] = {
+		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
+	const struct rte_flow_action counted[] = { ACT(COUNT, NULL), ACT(QUEUE, &q1), END_ACT };
+	struct mlx5dm_flow_priv *fp = t_fp_start();
+	struct rte_flow_action_handle *h, *tx, *gone, *again;
+	struct rte_flow_error err = { .message = NULL };
+	struct mlx5dm_flow_compiled *ct;
+	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_build b;
+	struct rte_flow *c0, *f;
+	uint32_t cnt;
+
+	(void)state;
+	c0 = t_create_cached(fp, &t_attr_in, items, counted);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000002);
+	t_create_cached(fp, &t_attr_in, items, counted);
+	ct = t_ct(fp, c0);
+	t_own(ct);
+	mlx5dm_flow_lock(&fp->lock);
+	assert_int_equal(mlx5dm_flow_shared_new(fp, 0, &h), 0);
+	assert_int_equal(mlx5dm_flow_shared_new(fp, 1, &tx), 0);
+	assert_int_equal(mlx5dm_flow_shared_new(fp, 0, &gone), 0);
+	assert_int_equal(mlx5dm_flow_shared_free(fp, gone), 0);
+	assert_int_equal(t_stats(fp).counters, 2 + 2);
+	cnt = mlx5dm_flow_shared_find(fp, h)->cnt;
+	mlx5dm_flow_lane_fill(fp, 0, ct);
+	ip.hdr.dst_addr = RTE_BE32(0x0a000003);
+	assert_true(mlx5dm_flow_compiled_rule(ct, 8, items, counted, &r));
+	/* Of NIC TX, destroyed: refused here, the locked begin says why. */
+	mlx5dm_flow_build_init(&b);
+	b.shared = tx;
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
+	b.shared = gone;
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), -EAGAIN);
+	assert_int_equal(fp->inflight + fp->lanes[0].begun - fp->lanes[0].ended, 0);
+	/* The lock still held: the begin takes none, nor a counter of the lane's. */
+	b.shared = h;
+	assert_int_equal(mlx5dm_flow_objs_quick(fp, ct, &r, &b, 0), 0);
+	f = b.flow;
+	assert_int_equal(f->cnt, cnt);
+	assert_true(f->cnt_shared);
+	assert_int_equal(fp->lanes[0].nb_cnts, MLX5DM_FLOW_LANE_TAKE);
+	assert_int_equal(mlx5dm_flow_shared_free(fp, h), -EBUSY);
+	rte_spinlock_unlock(&fp->lock);
+	assert_int_equal(mlx5dm_flow_objs_insert(fp, &b, 0, &err), 0);
+	mlx5dm_flow_objs_commit(fp, &b, 0);
+	assert_int_equal(fake_last_rule()->acts[0]->kind, FAKE_COUNTERS);
+	assert_int_equal(fake_last_rule()->args[0], cnt & 0xffff);
+	/* Its destroy unpins without the lock: the COUNT may go, and its place is reused. */
+	mlx5dm_flow_lock(&fp->lock);
+	assert_int_equal(mlx5dm_flow_objs_quick_destroy(fp, f, 0), 0);
+	assert_int_equal(fp->lanes[0].nb_spent, 0);
+	assert_int_equal(mlx5dm_flow_shared_free(fp, h), 0);
+	assert_null(mlx5dm_flow_shared_find(fp, h));
+	assert_int_equal(mlx5dm_flow_shared_free(fp, h), -EINVAL);
+	assert_int_equal(mlx5dm_flow_shared_new(fp, 0, &again), 0);
+	assert_true((uint32_t)(uintptr_t)again == (uint32_t)(uintptr_t)h);
+	assert_ptr_not_equal(again, h);
+	assert_null(mlx5dm_flow_shared_find(fp, h));
+	assert_int_equal(mlx5dm_flow_shared_pin(fp, h, 0), 0);
+	assert_non_null(mlx5dm_flow_shared_find(fp, again));
+	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
+	/* A stop takes the counters; the handles stay known, their counters gone. */
+	mlx5dm_flow_shared_stop(fp);
+	assert_int_equal(mlx5dm_flow_shared_find(fp, again)->cnt, 0);
+	assert_int_equal(mlx5dm_flow_shared_pin(fp, again, 0), 0);
+	assert_int_equal(mlx5dm_flow_shared_free(fp, again), 0);
+	assert_int_equal(mlx5dm_flow_shared_free(fp, tx), 0);
+	rte_spinlock_unlock(&fp->lock);
+	assert_int_equal(t_stats(fp).counters, 0);
+	t_disown(fp, ct);
+	mlx5dm_flow_shared_fini(fp);
+	t_fp_stop(fp);
+}
+
+/*
  * A flow of one template rule is destroyed without the port lock (held
  * meanwhile by this thread: a destroy taking it would never return): its
  * rule goes, it is no longer the application's, its handle and counter go
@@ -1669,6 +1756,7 @@ main(void)
 		cmocka_unit_test(test_template_memos),
 		cmocka_unit_test(test_template_by_content),
 		cmocka_unit_test(test_quick_begin),
+		cmocka_unit_test(test_quick_shared),
 		cmocka_unit_test(test_quick_destroy),
 		cmocka_unit_test(test_quick_destroy_dump),
 		cmocka_unit_test(test_mark_id_memos),

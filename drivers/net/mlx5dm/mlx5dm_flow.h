@@ -670,6 +670,27 @@ struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
  * and read under fp->lock: a create ends without the port lock. The counts
  * only grow (modulo 2^32); the port's are fp's plus every lane's.
  */
+/*
+ * Indirect COUNTs (rte_flow_action_handle, mlx5dm_flow_cnt.c): counters
+ * rules share, each at a place of pages made as needed and kept until the
+ * port closes. The application holds the place and its generation, not an
+ * address (as DPDK mlx5 HWS puts an indirect action's index in its
+ * handle): a handle is checked without reading memory the PMD did not
+ * make, and a rule pins it with a compare-and-swap, without fp->lock.
+ */
+#define MLX5DM_FLOW_SHARED_PAGE_LOG 10u
+#define MLX5DM_FLOW_SHARED_PAGES 1024u
+struct mlx5dm_flow_shared_cnt {
+	uint64_t state;         /* generation << 32 | live (bit 31) | rules pinning it */
+	uint32_t cnt;           /* live: its counter (0: gone with a port stop); free: next + 1 */
+	uint8_t dom;            /* of its rules */
+};
+struct mlx5dm_flow_shared {
+	struct mlx5dm_flow_shared_cnt *page[MLX5DM_FLOW_SHARED_PAGES];
+	uint32_t nb;            /* places made (stored with release: their pages are) */
+	uint32_t free;          /* first free place + 1 (0: none) */
+};
+
 struct mlx5dm_flow_lane {
 	uint32_t begun;         /* operations begun here without fp->lock (seq_cst) */
 	uint32_t ended;         /* operations that ended here (release: after the rest) */
@@ -739,6 +760,7 @@ struct mlx5dm_flow_priv {
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
+	struct mlx5dm_flow_shared shared;           /* indirect COUNTs */
 	struct mlx5dm_flow_stats st;                /* flows, rules: with the lanes' */
 	/* rte_flow_configure()'s queues, templates and tables (mlx5dm_flow_template.h). */
 	struct mlx5dm_flow_tmpl *tmpl;
@@ -857,8 +879,29 @@ void mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id);
  */
 struct mlx5dm_action *mlx5dm_flow_cnt_action(const struct mlx5dm_flow_priv *fp, uint32_t id,
 					     unsigned int dom, uint32_t *arg);
-/* An indirect COUNT's rules: delta more (or fewer); the number now. */
-uint32_t mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta);
+/*
+ * A new indirect COUNT of rules of domain dom into *h (fp->lock held): 0,
+ * -ENOSPC (the port has MLX5DM_FLOW_SHARED_PAGES pages of them) or the
+ * counter allocation's error.
+ */
+int mlx5dm_flow_shared_new(struct mlx5dm_flow_priv *fp, unsigned int dom,
+			   struct rte_flow_action_handle **h);
+/* The live indirect COUNT h, NULL if h is none (fp->lock held). */
+const struct mlx5dm_flow_shared_cnt *mlx5dm_flow_shared_find(const struct mlx5dm_flow_priv *fp,
+							    const struct rte_flow_action_handle *h);
+/* h and its counter go (fp->lock held): 0, -EBUSY (rules pin it) or -EINVAL (no such h). */
+int mlx5dm_flow_shared_free(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h);
+/*
+ * A rule of domain dom pins live h, which then stays: its counter, or 0
+ * (none such, or its counter gone with a stop). Without fp->lock.
+ */
+uint32_t mlx5dm_flow_shared_pin(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
+				unsigned int dom);
+/* A rule counting with the indirect counter cnt lets its pin go. Without fp->lock. */
+void mlx5dm_flow_shared_unpin(struct mlx5dm_flow_priv *fp, uint32_t cnt);
+/* At a stop (fp->lock held, no rule left), the counters go; at a close, the pages. */
+void mlx5dm_flow_shared_stop(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_shared_fini(struct mlx5dm_flow_priv *fp);
 /* What the flow counted since its counter was taken or last reset (q->reset: reset it). */
 int mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id,
 			  struct rte_flow_query_count *q);
@@ -1036,8 +1079,8 @@ int mlx5dm_flow_queue_recover(struct mlx5dm_flow_priv *fp, uint16_t queue);
  * insert failed (fp->lock: released).
  */
 struct mlx5dm_flow_build {
-	/* The rule's COUNT is this indirect counter (0: one of its own): the caller sets it. */
-	uint32_t shared_cnt;
+	/* The rule's COUNT is this indirect COUNT's (NULL: one of its own): the caller sets it. */
+	const struct rte_flow_action_handle *shared;
 	bool prepared;              /* prep holds sub-rule 0's (done by the fast path) */
 	bool fast;                  /* made by a template's setters */
 	struct rte_flow *flow;
@@ -1056,7 +1099,7 @@ struct mlx5dm_flow_build {
 static inline void
 mlx5dm_flow_build_init(struct mlx5dm_flow_build *b)
 {
-	b->shared_cnt = 0;
+	b->shared = NULL;
 	b->prepared = false;
 	b->fast = false;
 }
@@ -1167,8 +1210,8 @@ int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xct
 /*
  * The begin phase of rule r of a template table's ct without fp->lock, by
  * the only user of rule queue queue: 0, or -EAGAIN for the locked begin
- * (an indirect counter, the port stopping, the rule's objects, handles or
- * counters not made).
+ * (the port stopping, the rule's objects, handles or counters not made,
+ * b->shared not a live indirect COUNT of the rule's domain).
  */
 int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 			   const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
@@ -1181,12 +1224,11 @@ int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compi
 void mlx5dm_flow_lane_fill(struct mlx5dm_flow_priv *fp, uint16_t queue,
 			   const struct mlx5dm_flow_compiled *ct);
 /*
- * A flow of one rule of a template (its counter its own) destroyed without
- * fp->lock, by the only user of rule queue queue: 0; -EAGAIN for the
- * locked destroy (not such a flow, not listed, the port stopping); a
- * removal's error (the flow kept, listed again). The lock is taken for a
- * last reference and once per MLX5DM_FLOW_LANE_TAKE / 2 handles or
- * MLX5DM_FLOW_LANE_TAKE counters.
+ * A flow of one rule of a template destroyed without fp->lock, by the
+ * only user of rule queue queue: 0; -EAGAIN for the locked destroy (not
+ * such a flow, not listed, the port stopping); a removal's error (the flow
+ * kept, listed again). The lock is taken for a last reference and once
+ * per MLX5DM_FLOW_LANE_TAKE / 2 handles or MLX5DM_FLOW_LANE_TAKE counters.
  */
 int mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
 				   uint16_t queue);

@@ -9,7 +9,8 @@
  * index); the bulk holds one counter action per domain (the rule's
  * argument picks the counter) and each counter's base, as a reused
  * counter does not start at zero. Callers hold fp->lock, but for a
- * counter's action (mlx5dm_flow_cnt_action()).
+ * counter's action (mlx5dm_flow_cnt_action()) and the pins of indirect
+ * COUNTs (rules sharing a counter, at the end).
  */
 
 #include <errno.h>
@@ -29,7 +30,7 @@
 struct mlx5dm_flow_cnt_slot {
 	uint64_t base_hits;             /* device values the flow's counts start from */
 	uint64_t base_bytes;
-	uint32_t users;                 /* rules sharing it (an indirect COUNT); 0 after use */
+	uint32_t shared;                /* the indirect COUNT's (place + 1) whose counter it is */
 };
 
 struct mlx5dm_flow_cnt_bulk {
@@ -285,16 +286,6 @@ mlx5dm_flow_cnt_free(struct mlx5dm_flow_priv *fp, uint32_t id)
 	mlx5dm_flow_cnt_bulk_free(fp, b);
 }
 
-uint32_t
-mlx5dm_flow_cnt_share(struct mlx5dm_flow_priv *fp, uint32_t id, int delta)
-{
-	struct mlx5dm_flow_cnt_bulk *b = mlx5dm_flow_cnt_bulk(fp, id);
-	struct mlx5dm_flow_cnt_slot *s = &b->slot[MLX5DM_FLOW_CNT_INDEX(id)];
-
-	s->users = (uint32_t)((int)s->users + delta);
-	return s->users;
-}
-
 int
 mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, struct rte_flow_query_count *q)
 {
@@ -315,4 +306,182 @@ mlx5dm_flow_cnt_query(struct mlx5dm_flow_priv *fp, uint32_t id, struct rte_flow_
 		s->base_bytes = n;
 	}
 	return 0;
+}
+
+/* ---- indirect COUNTs ---- */
+
+#define MLX5DM_FLOW_SHARED_LIVE (1ull << 31)
+#define MLX5DM_FLOW_SHARED_PINS (MLX5DM_FLOW_SHARED_LIVE - 1)
+#define MLX5DM_FLOW_SHARED_MAX (MLX5DM_FLOW_SHARED_PAGES << MLX5DM_FLOW_SHARED_PAGE_LOG)
+
+_Static_assert(sizeof(uintptr_t) >= sizeof(uint64_t), "a handle holds place and generation");
+
+static struct mlx5dm_flow_shared_cnt *
+mlx5dm_flow_shared_at(const struct mlx5dm_flow_shared *sh, uint32_t place)
+{
+	return &sh->page[place >> MLX5DM_FLOW_SHARED_PAGE_LOG]
+			[place & ((1u << MLX5DM_FLOW_SHARED_PAGE_LOG) - 1)];
+}
+
+/* Where counter id keeps the place + 1 of the indirect COUNT it is (0: none). */
+static uint32_t *
+mlx5dm_flow_cnt_owner(const struct mlx5dm_flow_priv *fp, uint32_t id)
+{
+	return &mlx5dm_flow_cnt_bulk(fp, id)->slot[MLX5DM_FLOW_CNT_INDEX(id)].shared;
+}
+
+/* The COUNT's counter goes (fp->lock held, no rule pins it). */
+static void
+mlx5dm_flow_shared_drop(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_shared_cnt *s)
+{
+	if (s->cnt == 0)
+		return;
+	*mlx5dm_flow_cnt_owner(fp, s->cnt) = 0;
+	mlx5dm_flow_cnt_free(fp, s->cnt);
+	s->cnt = 0;
+}
+
+/*
+ * The place handle h names if the port made it (live or not), *live the
+ * state it has live and unpinned; NULL if h is no place of the port's.
+ */
+static struct mlx5dm_flow_shared_cnt *
+mlx5dm_flow_shared_of(const struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
+		      uint64_t *live)
+{
+	uint64_t v = (uintptr_t)h;
+	uint32_t place = (uint32_t)v - 1;
+
+	if ((uint32_t)v == 0 || place >= __atomic_load_n(&fp->shared.nb, __ATOMIC_ACQUIRE))
+		return NULL;
+	*live = (v >> 32) << 32 | MLX5DM_FLOW_SHARED_LIVE;
+	return mlx5dm_flow_shared_at(&fp->shared, place);
+}
+
+int
+mlx5dm_flow_shared_new(struct mlx5dm_flow_priv *fp, unsigned int dom,
+		       struct rte_flow_action_handle **h)
+{
+	struct mlx5dm_flow_shared *sh = &fp->shared;
+	struct mlx5dm_flow_shared_cnt **page, *s;
+	uint32_t place, cnt, gen;
+	int ret;
+
+	place = sh->free != 0 ? sh->free - 1 : sh->nb;
+	if (place == MLX5DM_FLOW_SHARED_MAX)
+		return -ENOSPC;
+	page = &sh->page[place >> MLX5DM_FLOW_SHARED_PAGE_LOG];
+	if (*page == NULL) {
+		*page = mlx5dm_calloc_socket(1u << MLX5DM_FLOW_SHARED_PAGE_LOG, sizeof(**page),
+					     fp->socket);
+		if (*page == NULL)
+			return -ENOMEM;
+	}
+	ret = mlx5dm_flow_cnt_alloc(fp, dom, &cnt);
+	if (ret < 0)
+		return ret;
+	s = mlx5dm_flow_shared_at(sh, place);
+	if (sh->free != 0)
+		sh->free = s->cnt;
+	else
+		__atomic_store_n(&sh->nb, place + 1, __ATOMIC_RELEASE);
+	s->cnt = cnt;
+	s->dom = (uint8_t)dom;
+	*mlx5dm_flow_cnt_owner(fp, cnt) = place + 1;
+	/* A new generation: the handles of the place's earlier COUNTs name none. */
+	gen = (uint32_t)(__atomic_load_n(&s->state, __ATOMIC_RELAXED) >> 32) + 1;
+	gen += gen == 0;
+	__atomic_store_n(&s->state, (uint64_t)gen << 32 | MLX5DM_FLOW_SHARED_LIVE,
+			 __ATOMIC_RELEASE);
+	*h = (struct rte_flow_action_handle *)(uintptr_t)((uint64_t)gen << 32 | (place + 1));
+	return 0;
+}
+
+const struct mlx5dm_flow_shared_cnt *
+mlx5dm_flow_shared_find(const struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h)
+{
+	const struct mlx5dm_flow_shared_cnt *s;
+	uint64_t live;
+
+	s = mlx5dm_flow_shared_of(fp, h, &live);
+	if (s == NULL ||
+	    (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) & ~MLX5DM_FLOW_SHARED_PINS) != live)
+		return NULL;
+	return s;
+}
+
+int
+mlx5dm_flow_shared_free(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h)
+{
+	struct mlx5dm_flow_shared_cnt *s;
+	uint64_t live, state;
+
+	s = mlx5dm_flow_shared_of(fp, h, &live);
+	if (s == NULL)
+		return -EINVAL;
+	/* Only unpinned: a rule pinning it meanwhile makes the swap fail. */
+	state = live;
+	if (!__atomic_compare_exchange_n(&s->state, &state, live & ~MLX5DM_FLOW_SHARED_LIVE,
+					 false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return (state & ~MLX5DM_FLOW_SHARED_PINS) == live ? -EBUSY : -EINVAL;
+	mlx5dm_flow_shared_drop(fp, s);
+	s->cnt = fp->shared.free;
+	fp->shared.free = (uint32_t)(uintptr_t)h;
+	return 0;
+}
+
+uint32_t
+mlx5dm_flow_shared_pin(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
+		       unsigned int dom)
+{
+	struct mlx5dm_flow_shared_cnt *s;
+	uint64_t live, state;
+
+	s = mlx5dm_flow_shared_of(fp, h, &live);
+	if (s == NULL)
+		return 0;
+	state = __atomic_load_n(&s->state, __ATOMIC_RELAXED);
+	do {
+		if ((state & ~MLX5DM_FLOW_SHARED_PINS) != live ||
+		    (state & MLX5DM_FLOW_SHARED_PINS) == MLX5DM_FLOW_SHARED_PINS)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&s->state, &state, state + 1, true,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	/* Pinned, it stays live: what its making stored before the state is read. */
+	if (s->cnt != 0 && s->dom == dom)
+		return s->cnt;
+	__atomic_fetch_sub(&s->state, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+mlx5dm_flow_shared_unpin(struct mlx5dm_flow_priv *fp, uint32_t cnt)
+{
+	uint32_t place = *mlx5dm_flow_cnt_owner(fp, cnt) - 1;
+
+	/* Released: a free that sees no pin sees the rule gone. */
+	__atomic_fetch_sub(&mlx5dm_flow_shared_at(&fp->shared, place)->state, 1, __ATOMIC_RELEASE);
+}
+
+void
+mlx5dm_flow_shared_stop(struct mlx5dm_flow_priv *fp)
+{
+	struct mlx5dm_flow_shared_cnt *s;
+	uint32_t place;
+
+	for (place = 0; place < fp->shared.nb; place++) {
+		s = mlx5dm_flow_shared_at(&fp->shared, place);
+		if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) & MLX5DM_FLOW_SHARED_LIVE)
+			mlx5dm_flow_shared_drop(fp, s);
+	}
+}
+
+void
+mlx5dm_flow_shared_fini(struct mlx5dm_flow_priv *fp)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5DM_FLOW_SHARED_PAGES; i++)
+		mlx5dm_free(fp->shared.page[i]);
+	memset(&fp->shared, 0, sizeof(fp->shared));
 }

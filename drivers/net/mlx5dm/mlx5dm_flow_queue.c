@@ -192,36 +192,20 @@ mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	rte_errno = EIO;
 }
 
-/* Where an indirect action is in mlx5dm_flow_tmpl.handles. */
-static inline uint32_t
-mlx5dm_flow_handle_hash(const struct rte_flow_action_handle *h)
-{
-	return mlx5dm_index_mix((uintptr_t)h);
-}
-
-static bool
-mlx5dm_flow_handle_is(const void *rec, const void *key)
-{
-	return rec == key;
-}
-
-/* h is a live indirect COUNT of the port (fp->lock held); else false with error. */
-static bool
+/* The live indirect COUNT h of the port with its counter (fp->lock held); else NULL, error. */
+static const struct mlx5dm_flow_shared_cnt *
 mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
 		      struct rte_flow_error *error)
 {
-	if (mlx5dm_index_find(&fp->tmpl->handles, mlx5dm_flow_handle_hash(h),
-			      mlx5dm_flow_handle_is, h) == NULL) {
+	const struct mlx5dm_flow_shared_cnt *s = mlx5dm_flow_shared_find(fp, h);
+
+	if (s == NULL)
 		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
 				   "unknown indirect action handle");
-		return false;
-	}
-	if (h->cnt == 0) {
+	else if (s->cnt == 0)
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
 				   "the indirect action's counter went with a port stop");
-		return false;
-	}
-	return true;
+	return s != NULL && s->cnt != 0 ? s : NULL;
 }
 
 struct rte_flow *
@@ -237,6 +221,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	const struct mlx5dm_flow_shared_cnt *sc;
 	struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_compiled *anchor = NULL, *ct;
 	const struct rte_flow_action *jump = NULL;
@@ -258,13 +243,15 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		return NULL;
 	}
 	/* A rule the pair's setters take is not built again from the templates. */
-	ct = mlx5dm_flow_tmpl_fast(tbl, pt_idx, at_idx, pattern, actions);
+	ct = mlx5dm_flow_tmpl_fast(tbl, pt_idx, at_idx, pattern, actions, &b.shared);
 	if (ct != NULL && !mlx5dm_flow_compiled_rule(ct, dev->data->nb_rx_queues, pattern, actions,
 						     &r))
 		ct = NULL;
 	if (ct == NULL && mlx5dm_flow_tmpl_rule(tbl, pt_idx, at_idx, pattern, actions, items, acts,
 						&shared, error) < 0)
 		return NULL;
+	if (ct == NULL)
+		b.shared = shared;
 	if (MLX5DM_UNLIKELY(tbl->attr.transfer) && tbl->at[at_idx]->jump >= 0) {
 		jump = &acts[tbl->at[at_idx]->jump];
 		if (jump->conf == NULL) {
@@ -296,16 +283,15 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			goto unlock;
 		anchor_id = anchor->id;
 	}
-	if (shared != NULL) {
-		if (!mlx5dm_flow_handle_ok(fp, shared, error))
+	if (b.shared != NULL) {
+		sc = mlx5dm_flow_handle_ok(fp, b.shared, error);
+		if (sc == NULL)
 			goto unlock;
-		if (shared->transfer != !!tbl->attr.transfer ||
-		    (!shared->transfer && shared->egress != !!tbl->attr.egress)) {
-			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, shared,
+		if (sc->dom != (tbl->attr.transfer ? MLX5DM_FLOW_DOM_FDB : tbl->attr.egress)) {
+			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, b.shared,
 					   "the indirect COUNT is of the other direction");
 			goto unlock;
 		}
-		b.shared_cnt = shared->cnt;
 	}
 	if (ct != NULL) {
 		if (qlock == NULL)
@@ -460,35 +446,22 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				   "a transfer COUNT needs an E-Switch manager port");
 		return NULL;
 	}
-	h = mlx5dm_zmalloc_socket(sizeof(*h), fp->socket);
-	if (h == NULL) {
-		mlx5dm_flow_nomem(error);
-		return NULL;
-	}
-	h->egress = conf->egress;
-	h->transfer = conf->transfer;
+	h = NULL;
 	mlx5dm_flow_lock(&fp->lock);
 	if (!fp->started) {
 		mlx5dm_flow_not_started(error);
-		goto fail;
-	}
-	if (mlx5dm_index_insert(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h)) < 0) {
-		mlx5dm_flow_nomem(error);
-		goto fail;
-	}
-	ret = mlx5dm_flow_cnt_alloc(fp, h->transfer ? MLX5DM_FLOW_DOM_FDB : h->egress, &h->cnt);
-	if (ret < 0) {
-		mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter allocation failed");
-		(void)mlx5dm_index_remove(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h));
-		goto fail;
+	} else {
+		ret = mlx5dm_flow_shared_new(fp, conf->transfer ? MLX5DM_FLOW_DOM_FDB :
+					     conf->egress, &h);
+		if (ret < 0)
+			mlx5dm_flow_tmpl_err(error, -ret, ret == -ENOSPC ?
+					     "the port has as many indirect actions as it can" :
+					     "indirect COUNT: no memory or counter for it");
 	}
 	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
+	if (h != NULL)
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return h;
-fail:
-	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_free(h);
-	return NULL;
 }
 
 int
@@ -503,20 +476,14 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 
 	if (tq == NULL)
 		return -rte_errno;
-	mlx5dm_flow_lock(&fp->lock);
 	/* A handle whose counter went with a stop can still be destroyed. */
-	if (!mlx5dm_flow_handle_ok(fp, h, error) && rte_errno != ENODEV) {
-		ret = -rte_errno;
-	} else if (h->cnt != 0 && mlx5dm_flow_cnt_share(fp, h->cnt, 0) != 0) {
-		ret = rte_flow_error_set(error, EBUSY, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
-					 "the indirect action is used by flow rules");
-	} else {
-		if (h->cnt != 0)
-			mlx5dm_flow_cnt_free(fp, h->cnt);
-		(void)mlx5dm_index_remove(&fp->tmpl->handles, h, mlx5dm_flow_handle_hash(h));
-		mlx5dm_free(h);
-	}
+	mlx5dm_flow_lock(&fp->lock);
+	ret = mlx5dm_flow_shared_free(fp, h);
 	rte_spinlock_unlock(&fp->lock);
+	if (ret < 0)
+		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
+				   ret == -EBUSY ? "the indirect action is used by flow rules" :
+				   "unknown indirect action handle");
 	if (ret == 0)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return ret;
@@ -530,6 +497,7 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
+	const struct mlx5dm_flow_shared_cnt *sc;
 	int ret;
 
 	if (tq == NULL)
@@ -539,11 +507,12 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 	mlx5dm_flow_lock(&fp->lock);
 	/* What the device counted: the rules' writes are in, the counters read now. */
 	mlx5dm_rules_ring(dev->data->dev_private);
-	if (!mlx5dm_flow_handle_ok(fp, h, error)) {
+	sc = mlx5dm_flow_handle_ok(fp, h, error);
+	if (sc == NULL) {
 		rte_spinlock_unlock(&fp->lock);
 		return -rte_errno;
 	}
-	ret = mlx5dm_flow_cnt_query(fp, h->cnt, data);
+	ret = mlx5dm_flow_cnt_query(fp, sc->cnt, data);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
 		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter query failed");

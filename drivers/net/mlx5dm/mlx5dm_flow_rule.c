@@ -267,7 +267,7 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 	if (flow->ct != 0 && !flow->borrowed)
 		mlx5dm_flow_ct_put(fp, fp->cts[flow->ct]);
 	if (flow->cnt_shared)
-		mlx5dm_flow_cnt_share(fp, flow->cnt, -1);
+		mlx5dm_flow_shared_unpin(fp, flow->cnt);
 	else if (flow->cnt != 0)
 		mlx5dm_flow_cnt_free(fp, flow->cnt);
 	mlx5dm_flow_pool_put(&fp->pool, flow);
@@ -275,13 +275,13 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 
 /*
  * A handle for a flow of spec with nb rules (none yet): its domain,
- * template (ct, unless NULL) and counter (the indirect shared_cnt unless
- * 0); NULL with error.
+ * template (ct, unless NULL) and counter (indirect COUNT shared's, unless
+ * NULL); NULL with error.
  */
 static struct rte_flow *
 mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *spec,
-		   struct mlx5dm_flow_compiled *ct, unsigned int nb, uint32_t shared_cnt,
-		   struct rte_flow_error *error)
+		   struct mlx5dm_flow_compiled *ct, unsigned int nb,
+		   const struct rte_flow_action_handle *shared, struct rte_flow_error *error)
 {
 	struct rte_flow *flow = mlx5dm_flow_pool_get(&fp->pool, nb);
 	int ret;
@@ -295,10 +295,14 @@ mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *s
 		flow->ct = ct->id;
 		mlx5dm_flow_kobj_ref(&ct->k);
 	}
-	if (spec->count && shared_cnt != 0) {
-		flow->cnt = shared_cnt;
+	if (spec->count && shared != NULL) {
+		flow->cnt = mlx5dm_flow_shared_pin(fp, shared, flow->dom);
+		if (flow->cnt == 0) {
+			mlx5dm_flow_lib_err(error, EINVAL, "unknown indirect action handle");
+			mlx5dm_flow_release(fp, flow);
+			return NULL;
+		}
 		flow->cnt_shared = true;
-		mlx5dm_flow_cnt_share(fp, flow->cnt, 1);
 	} else if (spec->count) {
 		ret = mlx5dm_flow_cnt_alloc(fp, flow->dom, &flow->cnt);
 		if (ret < 0) {
@@ -325,7 +329,7 @@ mlx5dm_flow_objs_begin(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spe
 	 */
 	if (listed && (!fp->started || fp->quiescing))
 		return mlx5dm_flow_not_started(error);
-	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, b->shared_cnt,
+	flow = mlx5dm_flow_handle(fp, spec, ct, spec->nb_sub + spec->nb_extra, b->shared,
 				  error);
 	if (flow == NULL)
 		return -rte_errno;
@@ -608,7 +612,7 @@ mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 			return -rte_errno;
 	}
 	mlx5dm_flow_ct_prepare(ct, r, b);
-	flow = mlx5dm_flow_handle(fp, res, ct->owned ? NULL : ct, 1, b->shared_cnt, error);
+	flow = mlx5dm_flow_handle(fp, res, ct->owned ? NULL : ct, 1, b->shared, error);
 	if (flow == NULL)
 		return -rte_errno;
 	if (ct->owned) {
@@ -681,12 +685,12 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 {
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
 	unsigned int dom = mlx5dm_flow_spec_dom(&ct->res);
-	bool count = ct->res.count;
+	bool count = ct->res.count, own = count && b->shared == NULL;
 	struct mlx5dm_flow_aset *s;
 	struct rte_flow *flow;
-	uint32_t arg;
+	uint32_t arg, cnt = 0;
 
-	if (!ct->owned || l->nb_handles == 0 || (count && l->nb_cnts == 0))
+	if (!ct->owned || l->nb_handles == 0 || (own && l->nb_cnts == 0))
 		return -EAGAIN;
 	/* Counted before the port's state is read: a stop beginning now waits for it. */
 	__atomic_store_n(&l->begun, l->begun + 1, __ATOMIC_SEQ_CST);
@@ -696,14 +700,22 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 	/* The table's: made by a locked begin, they stay until the table goes or a stop. */
 	s = __atomic_load_n(&ct->sets[r->queue], __ATOMIC_ACQUIRE);
 	if (s == NULL || __atomic_load_n(&s->tmpl[count], __ATOMIC_ACQUIRE) == NULL ||
-	    (count && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL))
+	    (own && mlx5dm_flow_cnt_action(fp, l->cnts[l->nb_cnts - 1], dom, &arg) == NULL))
 		goto busy;
+	/* Last: a pinned indirect COUNT (its action made with it) stays the rule's. */
+	if (count && !own) {
+		cnt = mlx5dm_flow_shared_pin(fp, b->shared, dom);
+		if (cnt == 0)
+			goto busy;
+	}
 	mlx5dm_flow_ct_prepare(ct, r, b);
 	flow = l->handles[--l->nb_handles];
 	/* Template and borrowing before live: a walker under the lock reads them (busy). */
 	mlx5dm_flow_handle_init(flow, 1, ct->id, true);
 	flow->dom = (uint8_t)dom;
-	if (count) {
+	flow->cnt = cnt;
+	flow->cnt_shared = cnt != 0;
+	if (own) {
 		flow->cnt = l->cnts[l->nb_cnts - 1];
 		__atomic_store_n(&l->nb_cnts, l->nb_cnts - 1, __ATOMIC_RELAXED);
 	}
@@ -758,7 +770,7 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	 * The application's flow: its fields do not change until it is taken
 	 * below. A NIC rule: an E-Switch rule may hold its group's tail.
 	 */
-	if (flow->cls != 1 || flow->nb_rules != 1 || flow->ct == 0 || flow->cnt_shared ||
+	if (flow->cls != 1 || flow->nb_rules != 1 || flow->ct == 0 ||
 	    flow->dom >= MLX5DM_FLOW_DOM_FDB ||
 	    flow->rules[0].aset == NULL || !mlx5dm_flow_take(flow))
 		goto end;
@@ -784,7 +796,9 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 			mlx5dm_flow_ct_put(fp, ct);
 		}
 	}
-	if (flow->cnt != 0) {
+	if (flow->cnt_shared) {
+		mlx5dm_flow_shared_unpin(fp, flow->cnt);
+	} else if (flow->cnt != 0) {
 		if (l->nb_spent == MLX5DM_FLOW_LANE_TAKE) {
 			mlx5dm_flow_lock_once(fp, &locked);
 			mlx5dm_flow_lane_spend(fp, l);

@@ -241,7 +241,6 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		LIST_INIT(&t->pts);
 		LIST_INIT(&t->ats);
 		LIST_INIT(&t->tables);
-		mlx5dm_index_set_socket(&t->handles, fp->socket);
 		for (q = 0; q < MLX5DM_FLOW_MAX_QUEUES; q++)
 			rte_spinlock_init(&t->qlock[q]);
 		fp->tmpl = t;
@@ -531,13 +530,15 @@ mlx5dm_flow_actions_template_destroy(struct rte_eth_dev *dev,
 
 struct mlx5dm_flow_compiled *
 mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl, uint8_t pt_idx, uint8_t at_idx,
-		      const struct rte_flow_item pattern[], const struct rte_flow_action actions[])
+		      const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+		      const struct rte_flow_action_handle **shared)
 {
 	const struct rte_flow_pattern_template *pt;
 	const struct rte_flow_actions_template *at;
 	struct mlx5dm_flow_compiled *ct;
 	unsigned int i;
 
+	*shared = NULL;
 	if (MLX5DM_UNLIKELY(tbl->attr.transfer || pt_idx >= tbl->nb_pt || at_idx >= tbl->nb_at))
 		return NULL;
 	ct = mlx5dm_flow_tmpl_compiled(tbl, pt_idx, at_idx);
@@ -549,10 +550,15 @@ mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 		if (pattern[i].type != pt->items[i].type ||
 		    (pt->items[i].mask != NULL && pattern[i].spec == NULL))
 			return NULL;
-	for (i = 0; i < at->nb; i++)
-		if (actions[i].type != at->actions[i].type ||
-		    actions[i].type == RTE_FLOW_ACTION_TYPE_INDIRECT)
+	for (i = 0; i < at->nb; i++) {
+		if (actions[i].type != at->actions[i].type)
 			return NULL;
+		if (actions[i].type != RTE_FLOW_ACTION_TYPE_INDIRECT)
+			continue;
+		if (*shared != NULL)
+			return NULL;
+		*shared = (at->fixed & (1u << i) ? &at->actions[i] : &actions[i])->conf;
+	}
 	return ct;
 }
 
@@ -906,17 +912,6 @@ unlock:
 	rte_spinlock_unlock(&fp->lock);
 }
 
-/* An indirect action's counter goes with the stop. */
-static void
-mlx5dm_flow_handle_stop(void *arg, void *rec)
-{
-	struct rte_flow_action_handle *h = rec;
-
-	if (h->cnt != 0)
-		mlx5dm_flow_cnt_free(arg, h->cnt);
-	h->cnt = 0;
-}
-
 void
 mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 {
@@ -926,14 +921,7 @@ mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 		return;
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next)
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
-	mlx5dm_index_foreach(&fp->tmpl->handles, mlx5dm_flow_handle_stop, fp);
-}
-
-static void
-mlx5dm_flow_handle_free(void *arg, void *rec)
-{
-	(void)arg;
-	mlx5dm_free(rec);
+	mlx5dm_flow_shared_stop(fp);
 }
 
 /*
@@ -1159,8 +1147,7 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 
 	if (t == NULL)
 		return;
-	mlx5dm_index_foreach(&t->handles, mlx5dm_flow_handle_free, NULL);
-	mlx5dm_index_fini(&t->handles);
+	mlx5dm_flow_shared_fini(fp);
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
 		LIST_REMOVE(tbl, next);
 		mlx5dm_flow_table_free(fp, tbl, NULL);

@@ -92,18 +92,6 @@ struct rte_flow_template_table {
 	struct mlx5dm_flow_matcher **m;
 };
 
-/*
- * An indirect COUNT: a counter rules share (RTE_FLOW_ACTION_TYPE_INDIRECT in
- * their actions), of one direction. Its counter goes with a port stop.
- * Found by its address (mlx5dm_flow_tmpl.handles): a rule's handle is
- * checked without reading it first.
- */
-struct rte_flow_action_handle {
-	uint32_t cnt;                   /* counter id; 0: gone with a port stop */
-	bool egress;
-	bool transfer;                  /* of transfer rules (the FDB's) */
-};
-
 /* A waiting result, when it may be pulled, and what it needs should its rule queue fail. */
 struct mlx5dm_flow_tq_op {
 	struct rte_flow_op_result res;
@@ -131,7 +119,6 @@ struct mlx5dm_flow_tmpl {
 	struct mlx5dm_flow_tmpl_list pts;
 	struct mlx5dm_flow_tmpl_list ats;
 	LIST_HEAD(, rte_flow_template_table) tables;
-	struct mlx5dm_index handles;    /* indirect actions, by address */
 	uint32_t nb_jumps;              /* jump anchors of the tables (mlx5dm_flow_tmpl_jump) */
 };
 
@@ -254,13 +241,15 @@ int mlx5dm_flow_template_table_destroy(struct rte_eth_dev *dev,
 /*
  * The compiled template of a rule of tbl's templates pt_idx, at_idx whose
  * setters take the rule as it is (the template's item and action types,
- * a spec where the template masks, no indirect action); NULL: the rule is
- * built by mlx5dm_flow_tmpl_rule() (which refuses what is wrong).
+ * a spec where the template masks, at most one indirect action: its handle
+ * in *shared); NULL: the rule is built by mlx5dm_flow_tmpl_rule() (which
+ * refuses what is wrong).
  */
 struct mlx5dm_flow_compiled *mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl,
 						   uint8_t pt_idx, uint8_t at_idx,
 						   const struct rte_flow_item pattern[],
-						   const struct rte_flow_action actions[]);
+						   const struct rte_flow_action actions[],
+						   const struct rte_flow_action_handle **shared);
 /*
  * A rule of tbl's templates pt_idx, at_idx with the values vals, avals
  * (NULL: the example, zero values) into items and actions (room for the

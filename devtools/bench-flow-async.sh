@@ -24,7 +24,8 @@
 #   devtools/bench-flow-async.sh --callgrind [RULES]  default: 20000
 #
 # PUSH=N pushes every N operations instead of 32; COUNT=1 adds COUNT to
-# every rule (--count). SLOW=US also says where
+# every rule (--count), INDIRECT=1 an indirect COUNT of its flow queue
+# (--indirect). SLOW=US also says where
 # the time of each create over US microseconds went (waiting for a CPU, on
 # its CPU, neither: mlx5dm-bench-flow-async --slow). One run per figure: on
 # a shared machine repeat the script rather than trusting one line.
@@ -45,6 +46,7 @@ push=${PUSH:-32}
 slow=${SLOW:+--slow $SLOW}
 count=
 [ "${COUNT:-0}" = 0 ] || count=--count
+[ "${INDIRECT:-0}" = 0 ] || count=--indirect
 
 if [ "${1:-}" = --callgrind ]; then
 	command -v valgrind >/dev/null || { echo "valgrind not found"; exit 1; }

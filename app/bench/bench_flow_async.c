@@ -32,7 +32,9 @@
  * status is 1.
  *
  * --count adds COUNT to every rule (in the actions template, before the
- * QUEUE): each rule takes a counter of its own.
+ * QUEUE): each rule takes a counter of its own. --indirect counts every
+ * rule of a flow queue with one indirect COUNT of that queue instead (an
+ * INDIRECT action whose handle the rule gives).
  *
  * --slow US says where the time of each create slower than US microseconds
  * went, from the calling thread's CPU clock and its run-queue delay
@@ -57,6 +59,7 @@
  *
  *   mlx5dm-bench-flow-async EAL_ARGS -- --rules N [--lcores 1,2] [--push 32]
  *                                      [--queue-size 1024] [--slow US] [--count]
+ *                                      [--indirect]
  */
 
 #include <errno.h>
@@ -102,6 +105,13 @@ struct bench_opts {
 
 /* --count: the rules count (the templates' and the workers' actions). */
 static bool counted;
+/* --indirect: through the indirect COUNT of their flow queue. */
+static bool indirect;
+static struct rte_flow_action_handle *shared[MAX_LCORES];
+/* The first action of a counted rule (the rule's, NULL: a template's). */
+#define BENCH_COUNT(handle) { \
+	.type = indirect ? RTE_FLOW_ACTION_TYPE_INDIRECT : RTE_FLOW_ACTION_TYPE_COUNT, \
+	.conf = indirect ? (handle) : NULL }
 
 /* Where the time of a slow create went (--slow). */
 enum slow_cause {
@@ -245,12 +255,12 @@ table_create(uint32_t rules, struct rte_flow_pattern_template **pt,
 	static const struct rte_flow_action_queue q0 = { .index = 0 };
 	static const struct rte_flow_action_queue qmask = { .index = 0xffff };
 	const struct rte_flow_action acts[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		BENCH_COUNT(NULL),
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	const struct rte_flow_action masks[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		BENCH_COUNT(NULL),
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &qmask },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
@@ -386,14 +396,14 @@ static int
 worker_flows(void *arg)
 {
 	static const struct rte_flow_action_queue q0 = { .index = 0 };
+	struct bench_worker *w = arg;
 	/* The first skipped without --count. */
 	const struct rte_flow_action acts[] = {
-		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
+		BENCH_COUNT(shared[w->queue]),
 		{ .type = RTE_FLOW_ACTION_TYPE_QUEUE, .conf = &q0 },
 		{ .type = RTE_FLOW_ACTION_TYPE_END },
 	};
 	const struct rte_flow_op_attr postpone = { .postpone = 1 };
-	struct bench_worker *w = arg;
 	struct rte_flow_item_ipv4 ip = { 0 };
 	struct rte_flow_item_udp udp = { 0 };
 	const struct rte_flow_item pattern[] = {
@@ -678,6 +688,37 @@ floor_run(unsigned int nb, uint32_t rules, struct bench_result *r)
 	rte_hash_free(h);
 }
 
+/* --indirect: the indirect COUNT of each of nb flow queues made (or destroyed); false: failed. */
+static bool
+shared_counts(unsigned int nb, bool destroy)
+{
+	static const struct rte_flow_indir_action_conf ic = { .ingress = 1 };
+	static const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
+	struct rte_flow_error err = { 0 };
+	struct rte_flow_op_result res;
+	unsigned int i;
+	int n;
+
+	for (i = 0; indirect && i < nb; i++) {
+		if (destroy && rte_flow_async_action_handle_destroy(PORT, i, NULL, shared[i], NULL,
+								    &err) != 0)
+			return false;
+		if (!destroy) {
+			shared[i] = rte_flow_async_action_handle_create(PORT, i, NULL, &ic, &count,
+									NULL, &err);
+			if (shared[i] == NULL)
+				return false;
+		}
+		/* Its result, with no rule write to wait for. */
+		do
+			n = rte_flow_pull(PORT, i, &res, 1, &err);
+		while (n == 0);
+		if (n < 0 || res.status != RTE_FLOW_OP_SUCCESS)
+			return false;
+	}
+	return true;
+}
+
 static void
 bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, uint32_t *lat,
 	  struct bench_result *r)
@@ -694,13 +735,16 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 	char what[160];
 
 	memset(r, 0, sizeof(*r));
-	r->ok = true;
+	r->ok = check(shared_counts(nb, false), "the indirect COUNTs made", nb);
+	if (!r->ok)
+		return;
 	icm0 = xstat("steer_icm_used_bytes");
 	rules0 = xstat("steer_rules");
 	heap0 = heap_bytes();
 	table = table_create(o->rules, &pt, &at, &jump);
 	if (table == NULL) {
 		r->ok = check(false, "the template table could not be made", nb);
+		shared_counts(nb, true);
 		return;
 	}
 	share(nb, o->rules, flows, lat, o->push, o->queue_size);
@@ -787,6 +831,7 @@ bench_run(const struct bench_opts *o, unsigned int nb, struct rte_flow **flows, 
 		       "the template table destroyed", nb);
 	rte_flow_actions_template_destroy(PORT, at, &err);
 	rte_flow_pattern_template_destroy(PORT, pt, &err);
+	r->ok &= check(shared_counts(nb, true), "the indirect COUNTs destroyed", nb);
 	icm2 = xstat("steer_icm_used_bytes");
 	snprintf(what, sizeof(what), "steer_rules %" PRIu64 " after the destructions, "
 		 "expected %" PRIu64, xstat("steer_rules"), rules0);
@@ -832,6 +877,7 @@ main(int argc, char **argv)
 		{ "queue-size", required_argument, NULL, 'q' },
 		{ "slow", required_argument, NULL, 's' },
 		{ "count", no_argument, NULL, 'c' },
+		{ "indirect", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .rules = 1000000, .push = 32, .queue_size = 1024,
@@ -871,6 +917,9 @@ main(int argc, char **argv)
 		case 'c':
 			counted = true;
 			break;
+		case 'i':
+			counted = indirect = true;
+			break;
 		default:
 			return 1;
 		}
@@ -893,7 +942,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	printf("async rte_flow: %u rules, 5-tuple%s, one template table in group 1, push every %u, "
-	       "flow queues of %u (net_mlx5dm)\n", o.rules, counted ? ", counted" : "", o.push,
+	       "flow queues of %u (net_mlx5dm)\n", o.rules,
+	       indirect ? ", counted (indirect)" : counted ? ", counted" : "", o.push,
 	       o.queue_size);
 	printf("%-6s %10s %10s %10s %7s %7s %8s %8s %8s %8s %7s %8s | %10s %10s %6s\n",
 	       "lcores", "insert/s", "in calls", "delete/s", "p50 us", "p99 us", "p99.9 us",

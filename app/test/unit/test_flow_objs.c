@@ -1079,7 +1079,8 @@ test_quick_shared(void **state)
 		ITEM(ETH, NULL, NULL), ITEM(IPV4, &ip, &t_dst_mask), END_ITEM };
 	const struct rte_flow_action counted[] = { ACT(COUNT, NULL), ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
-	struct rte_flow_action_handle *h, *tx, *gone, *again;
+	struct rte_flow_action_handle *h, *tx, *gone, *again, *stranger;
+	struct mlx5dm_flow_priv *other;
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_compiled *ct;
 	struct mlx5dm_flow_ct_rule r;
@@ -1136,6 +1137,21 @@ test_quick_shared(void **state)
 	assert_null(mlx5dm_flow_shared_find(fp, h));
 	assert_int_equal(mlx5dm_flow_shared_pin(fp, h, 0), 0);
 	assert_non_null(mlx5dm_flow_shared_find(fp, again));
+	/* Another port's second COUNT, at the place of this one's tx: not tx. */
+	other = t_fp_alloc();
+	assert_non_null(other);
+	mlx5dm_flow_priv_init(other, MLX5DM_SOCKET_ANY);
+	other->port = fp->port;
+	assert_int_equal(mlx5dm_flow_shared_new(other, 0, &h), 0);
+	assert_int_equal(mlx5dm_flow_shared_new(other, 1, &stranger), 0);
+	assert_true((uint32_t)(uintptr_t)stranger == (uint32_t)(uintptr_t)tx);
+	assert_null(mlx5dm_flow_shared_find(other, tx));
+	assert_null(mlx5dm_flow_shared_find(fp, stranger));
+	assert_int_equal(mlx5dm_flow_shared_free(fp, stranger), -EINVAL);
+	assert_int_equal(mlx5dm_flow_shared_free(other, stranger), 0);
+	assert_int_equal(mlx5dm_flow_shared_free(other, h), 0);
+	mlx5dm_flow_shared_fini(other);
+	free(other);
 	assert_int_equal(mlx5dm_flow_objs_flush(fp, NULL), 0);
 	/* A stop takes the counters; the handles stay known, their counters gone. */
 	mlx5dm_flow_shared_stop(fp);

@@ -673,10 +673,11 @@ struct rte_flow *mlx5dm_flow_pool_next(const struct mlx5dm_flow_pool *pool,
 /*
  * Indirect COUNTs (rte_flow_action_handle, mlx5dm_flow_cnt.c): counters
  * rules share, each at a place of pages made as needed and kept until the
- * port closes. The application holds the place and its generation, not an
- * address (as DPDK mlx5 HWS puts an indirect action's index in its
- * handle): a handle is checked without reading memory the PMD did not
- * make, and a rule pins it with a compare-and-swap, without fp->lock.
+ * port closes. The application holds the place and its generation (from
+ * a start of the port's own), not an address (as DPDK mlx5 HWS puts an
+ * indirect action's index in its handle): a handle is checked without
+ * reading memory the PMD did not make, and a rule pins it with a
+ * compare-and-swap, without fp->lock.
  */
 #define MLX5DM_FLOW_SHARED_PAGE_LOG 10u
 #define MLX5DM_FLOW_SHARED_PAGES 1024u

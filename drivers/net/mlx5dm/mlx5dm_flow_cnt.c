@@ -364,7 +364,7 @@ mlx5dm_flow_shared_new(struct mlx5dm_flow_priv *fp, unsigned int dom,
 {
 	struct mlx5dm_flow_shared *sh = &fp->shared;
 	struct mlx5dm_flow_shared_cnt **page, *s;
-	uint32_t place, cnt, gen;
+	uint32_t place, cnt, gen, i;
 	int ret;
 
 	place = sh->free != 0 ? sh->free - 1 : sh->nb;
@@ -376,6 +376,10 @@ mlx5dm_flow_shared_new(struct mlx5dm_flow_priv *fp, unsigned int dom,
 					     fp->socket);
 		if (*page == NULL)
 			return -ENOMEM;
+		/* Generations of the port's own: another port's handle names none here. */
+		for (i = 0; i < 1u << MLX5DM_FLOW_SHARED_PAGE_LOG; i++)
+			(*page)[i].state =
+				(uint64_t)mlx5dm_index_mix((uintptr_t)fp + place + i) << 32;
 	}
 	ret = mlx5dm_flow_cnt_alloc(fp, dom, &cnt);
 	if (ret < 0)

@@ -522,6 +522,11 @@ test_indirect_handles(void **state)
 	assert_string_equal(err.message, "unknown indirect action handle");
 	assert_int_equal(ops->async_action_handle_query(&dev, 0, NULL, stranger, &qc, NULL,
 							&err), -EINVAL);
+	/* No handle at all: no counter of the rule's own instead. */
+	ra[0].conf = NULL;
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ra, 0, NULL, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_string_equal(err.message, "INDIRECT: the rule gives no handle");
 	assert_int_equal(live_rules(), rules);
 	/* The middle handle counts a rule: it stays while the rule does. */
 	ra[0].conf = h[1];

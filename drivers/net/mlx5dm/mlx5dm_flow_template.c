@@ -558,6 +558,8 @@ mlx5dm_flow_tmpl_fast(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 		if (*shared != NULL)
 			return NULL;
 		*shared = (at->fixed & (1u << i) ? &at->actions[i] : &actions[i])->conf;
+		if (*shared == NULL)
+			return NULL;
 	}
 	return ct;
 }
@@ -615,6 +617,10 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 							  "one indirect action per rule");
 			*shared = avals != NULL ? (void *)(uintptr_t)actions[i].conf :
 				  NULL;
+			if (avals != NULL && *shared == NULL)
+				return rte_flow_error_set(error, EINVAL,
+							  RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
+							  "INDIRECT: the rule gives no handle");
 			actions[i] = (struct rte_flow_action){
 				.type = RTE_FLOW_ACTION_TYPE_COUNT };
 		}

@@ -728,7 +728,15 @@ static void
 test_esw_transfer(void **state)
 {
 	const uint16_t *p = ports;
+	static const struct rte_flow_attr in = { .ingress = 1 };
+	const struct rte_flow_action count = { .type = RTE_FLOW_ACTION_TYPE_COUNT };
+	const struct rte_flow_item eth[] = {
+		{ .type = RTE_FLOW_ITEM_TYPE_ETH }, { .type = RTE_FLOW_ITEM_TYPE_END } };
+	struct rte_flow_action counted[] = {
+		{ .type = RTE_FLOW_ACTION_TYPE_INDIRECT }, { .type = RTE_FLOW_ACTION_TYPE_DROP },
+		{ .type = RTE_FLOW_ACTION_TYPE_END } };
 	struct rte_flow *vf0_vf1, *up_vf0, *vf1_up, *vf1_rep0, *jump, *drop;
+	struct rte_flow_action_handle *h;
 	struct rte_flow_error error;
 
 	(void)state;
@@ -783,6 +791,18 @@ test_esw_transfer(void **state)
 	/* A reset query answers the count, the next one counts from there. */
 	assert_int_equal(hits_query(p[PF], up_vf0, true), 9);
 	assert_int_equal(hits(p[PF], up_vf0), 0);
+	/* Indirect COUNTs: in no synchronous transfer rule, nor a representor's own rule. */
+	h = rte_flow_action_handle_create(p[PF], &(const struct rte_flow_indir_action_conf){
+						  .transfer = 1 }, &count, &error);
+	assert_non_null(h);
+	counted[0].conf = h;
+	assert_null(rte_flow_create(p[PF], &transfer, eth, counted, &error));
+	assert_string_equal(error.message, "INDIRECT: not supported in transfer rules");
+	assert_null(rte_flow_create(p[REP0], &in, eth, counted, &error));
+	assert_string_equal(error.message, "INDIRECT: not supported in a representor's rules");
+	assert_null(rte_flow_action_handle_create(p[REP0], &(const struct
+		    rte_flow_indir_action_conf){ .transfer = 1 }, &count, &error));
+	assert_int_equal(rte_flow_action_handle_destroy(p[PF], h, &error), 0);
 	esw_close();
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5dm authors
-"""rte_flow fate and tagging actions through the stock testpmd: QUEUE, DROP, JUMP, COUNT,
-MARK, FLAG and RSS (types, key, queue list, L3/L4 *_ONLY, inner level, symmetric).
+"""rte_flow fate and tagging actions through the stock testpmd: QUEUE, DROP, JUMP, COUNT
+(also indirect), MARK, FLAG and RSS (types, key, queue list, L3/L4 *_ONLY, inner level, symmetric).
 
 Queues come from the output files, MARK/FLAG and the RSS hash from testpmd's verbose Rx
 lines, counters from `flow query`. RSS hashes are computed here with Toeplitz over the
@@ -14,8 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testpmd_pcap import (ANY, FLAG, NOHASH, NOMARK, Case, P, main, rss_hash,  # noqa: E402
-                          rss_queue)
+from testpmd_pcap import (ANY, FLAG, MLX5DM_PORT, NOHASH, NOMARK, Case, P, main,  # noqa: E402
+                          rss_hash, rss_queue)
 
 from scapy.all import ARP, IP, TCP, UDP, VXLAN, Ether, IPv6  # noqa: E402
 
@@ -53,6 +53,15 @@ def basic_cases():
               P(E / IPv6() / UDP(), 2), P(E / IPv6() / TCP(), 2), P(E / IPv6() / TCP(), 2),
               P(to('10.0.0.4'), 0)],
              counts={0: [0, 1], 1: [2], 2: [3, 4, 5]}),
+        # Two rules of one indirect COUNT (the synchronous API): each query reads it.
+        Case('count (indirect)', ['flow indirect_action %d create action_id 9 ingress '
+                                  'action count / end' % MLX5DM_PORT,
+                                  'ingress group {g} pattern eth / ipv4 dst is 10.0.0.2 / end '
+                                  'actions indirect 9 / queue index 1 / end',
+                                  'ingress group {g} pattern eth / ipv4 dst is 10.0.0.3 / end '
+                                  'actions indirect 9 / queue index 2 / end'],
+             [P(to('10.0.0.2'), 1), P(to('10.0.0.3'), 2), P(to('10.0.0.4'), 0)],
+             counts={1: [0, 1], 2: [0, 1]}),
         Case('count (egress)', ['egress group {g} pattern eth / ipv4 / udp / end '
                                 'actions count / end'],
              [P(to('10.0.0.2'), ANY), P(to('10.0.0.2'), ANY), P(to('10.0.0.2', TCP()), ANY)],

@@ -200,8 +200,9 @@ class Case:
 
     rules: rte_flow rules as testpmd spells them after `flow create <port>`; `{g}` is the
         case's first group, `{g1}` .. `{g9}` the next ones, `{src[i]}` packet i's source MAC.
-        An entry starting with `set ` is a testpmd command run in its place (`set vxlan`,
-        `set raw_encap`, ... define what the following rules' encap/decap actions use).
+        An entry starting with `set ` or `flow ` is a testpmd command run in its place
+        (`set vxlan`, `set raw_encap`, ... define what the following rules' encap/decap
+        actions use, `flow indirect_action` the handles of their INDIRECT actions).
     egress: the case's packets enter NIC TX at the case's group (dispatch on egress);
         otherwise on ingress, with a catch-all to `fallback` at the lowest priority of `{g}`
         (fallback=None: no catch-all, an unmatched packet misses the group).
@@ -395,7 +396,7 @@ class Scenario:
                        'end' % (g, case.fallback), 'catch-all')
             case.rule_ids = []
             for r in case.rules:
-                if r.startswith('set '):
+                if r.startswith(('set ', 'flow ')):
                     # testpmd keeps one encap/decap definition of each kind; a rule
                     # takes the one set before it.
                     sc.plain(r.format(**fmt))

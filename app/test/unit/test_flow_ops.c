@@ -558,6 +558,87 @@ test_indirect_handles(void **state)
 }
 
 /*
+ * Indirect COUNTs of the synchronous API (no rte_flow_configure()): an
+ * INDIRECT action of rte_flow_create() or rte_flow_validate() counts with
+ * the handle's counter, the second rule of the shape through its implicit
+ * template's setters too. Refused, nothing made: no handle, two, the other
+ * direction's, an unknown one. A handle in use stays (EBUSY); after a stop
+ * its counter is gone (ENODEV) and only its destroy works.
+ */
+static void
+test_indirect_sync(void **state)
+{
+	const struct rte_flow_indir_action_conf in = { .ingress = 1 }, out = { .egress = 1 };
+	const struct rte_flow_action count = ACT(COUNT, NULL);
+	const struct rte_flow_action_queue q1 = { .index = 1 };
+	struct rte_flow_item_ipv4 dst = { .hdr.dst_addr = RTE_BE32(0x0a000001) };
+	const struct rte_flow_item_ipv4 dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item pat[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &dst, &dst_mask),
+					     END_ITEM };
+	struct rte_flow_action acts[] = { ACT(INDIRECT, NULL), ACT(QUEUE, &q1), END_ACT };
+	struct rte_flow_action two[] = { ACT(INDIRECT, NULL), ACT(INDIRECT, NULL), END_ACT };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_query_count qc = { .reset = 0 };
+	struct rte_flow_action_handle *h, *tx;
+	struct mlx5dm_flow_stats st;
+	struct rte_flow *f[2];
+	uint32_t fast;
+	int rules;
+
+	(void)state;
+	assert_null(ops->action_handle_create(&dev, &in, &count, &err));
+	assert_int_equal(rte_errno, ENODEV);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	h = ops->action_handle_create(&dev, &in, &count, &err);
+	tx = ops->action_handle_create(&dev, &out, &count, &err);
+	assert_non_null(h);
+	assert_non_null(tx);
+	rules = live_rules();
+	assert_null(ops->create(&dev, &t_attr_in, pat, acts, &err));
+	assert_string_equal(err.message, "INDIRECT: the rule gives no handle");
+	assert_int_equal(ops->validate(&dev, &t_attr_in, pat, acts, &err), -EINVAL);
+	two[0].conf = h;
+	two[1].conf = h;
+	assert_null(ops->create(&dev, &t_attr_in, pat, two, &err));
+	assert_string_equal(err.message, "one indirect action per rule");
+	acts[0].conf = tx;
+	assert_null(ops->create(&dev, &t_attr_in, pat, acts, &err));
+	assert_string_equal(err.message, "the indirect COUNT is of the other direction");
+	assert_int_equal(ops->validate(&dev, &t_attr_in, pat, acts, &err), -EINVAL);
+	acts[0].conf = (void *)(uintptr_t)0x1234;
+	assert_null(ops->create(&dev, &t_attr_in, pat, acts, &err));
+	assert_string_equal(err.message, "unknown indirect action handle");
+	assert_int_equal(live_rules(), rules);
+	/* Two rules count with it, the second by the setters: one counter action and index. */
+	acts[0].conf = h;
+	assert_int_equal(ops->validate(&dev, &t_attr_in, pat, acts, &err), 0);
+	f[0] = ops->create(&dev, &t_attr_in, pat, acts, &err);
+	assert_non_null(f[0]);
+	mlx5dm_flow_objs_stats(priv.flow, &st);
+	fast = st.fast;
+	dst.hdr.dst_addr = RTE_BE32(0x0a000002);
+	f[1] = ops->create(&dev, &t_attr_in, pat, acts, &err);
+	assert_non_null(f[1]);
+	mlx5dm_flow_objs_stats(priv.flow, &st);
+	assert_int_equal(st.fast, fast + 1);
+	assert_int_equal(f[0]->rules[0].rule->acts[0]->kind, FAKE_COUNTERS);
+	assert_ptr_equal(f[1]->rules[0].rule->acts[0], f[0]->rules[0].rule->acts[0]);
+	assert_int_equal(f[1]->rules[0].rule->args[0], f[0]->rules[0].rule->args[0]);
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), -EBUSY);
+	assert_int_equal(ops->action_handle_query(&dev, h, &qc, &err), 0);
+	assert_int_equal(ops->destroy(&dev, f[0], &err), 0);
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), -EBUSY);
+	assert_int_equal(ops->destroy(&dev, f[1], &err), 0);
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), 0);
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), -EINVAL);
+	mlx5dm_flow_stop(&dev);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	assert_int_equal(ops->action_handle_query(&dev, tx, &qc, &err), -ENODEV);
+	assert_int_equal(ops->action_handle_destroy(&dev, tx, &err), 0);
+	mlx5dm_flow_stop(&dev);
+}
+
+/*
  * A table's pairs of templates are compiled once, when it is made: rules
  * alternating between its two pattern templates are each made by their
  * pair's setters (no translation), with their own values in the match and
@@ -658,6 +739,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_indirect_handles, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_indirect_sync, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

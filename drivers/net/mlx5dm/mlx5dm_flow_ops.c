@@ -58,6 +58,8 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	const struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_spec spec;
 	int ret;
 
@@ -66,7 +68,15 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	if (fp->null_engine)
 		ret = mlx5dm_flow_null_check(attr, items, actions, error);
 	else
+		ret = mlx5dm_flow_indirect_count(&actions, acts, &shared, error);
+	if (ret == 0 && !fp->null_engine)
 		ret = mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
+	if (ret == 0 && shared != NULL) {
+		mlx5dm_flow_lock(&fp->lock);
+		ret = mlx5dm_flow_handle_check(fp, shared, attr->transfer ? MLX5DM_FLOW_DOM_FDB :
+					       attr->egress, error);
+		rte_spinlock_unlock(&fp->lock);
+	}
 	if (ret < 0)
 		return ret;
 	return __atomic_load_n(&fp->started, __ATOMIC_ACQUIRE) ? 0 : mlx5dm_flow_not_started(error);
@@ -159,6 +169,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		   struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
+	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct mlx5dm_flow_build b;
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
@@ -171,10 +182,17 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	}
 	if (fp->null_engine)
 		return mlx5dm_flow_null_create(fp, attr, items, actions, error);
-	/* One hold: the matchers translation found stay valid, the template is ours. */
 	mlx5dm_flow_build_init(&b);
+	if (mlx5dm_flow_indirect_count(&actions, acts, &b.shared, error) < 0)
+		return NULL;
+	/* One hold: the matchers translation found stay valid, the template is ours. */
 	mlx5dm_flow_lock(&fp->lock);
-	ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b, error);
+	ret = b.shared == NULL || attr == NULL ? 0 :
+	      mlx5dm_flow_handle_check(fp, b.shared, attr->transfer ? MLX5DM_FLOW_DOM_FDB :
+				       attr->egress, error);
+	if (ret == 0)
+		ret = mlx5dm_flow_create_begin(dev, fp, NULL, false, attr, items, actions, &b,
+					       error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret < 0)
@@ -366,6 +384,7 @@ mlx5dm_flow_reset(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	if (fp->started)
 		mlx5dm_flow_objs_flush(fp, NULL);
 	mlx5dm_flow_tmpl_stop(fp);
+	mlx5dm_flow_shared_stop(fp);
 	mlx5dm_flow_objs_stop(fp);
 	if (port != NULL) {
 		ret = mlx5dm_flow_objs_start(fp, port);
@@ -472,6 +491,9 @@ static const struct rte_flow_ops mlx5dm_flow_ops = {
 	.async_destroy = mlx5dm_flow_async_destroy,
 	.push = mlx5dm_flow_push,
 	.pull = mlx5dm_flow_pull,
+	.action_handle_create = mlx5dm_flow_handle_create,
+	.action_handle_destroy = mlx5dm_flow_handle_destroy,
+	.action_handle_query = mlx5dm_flow_handle_query,
 	.async_action_handle_create = mlx5dm_flow_async_handle_create,
 	.async_action_handle_destroy = mlx5dm_flow_async_handle_destroy,
 	.async_action_handle_query = mlx5dm_flow_async_handle_query,
@@ -547,6 +569,7 @@ mlx5dm_flow_close(struct rte_eth_dev *dev)
 		return;
 	mlx5dm_flow_stop(dev);
 	mlx5dm_flow_tmpl_free(priv->flow);
+	mlx5dm_flow_shared_fini(priv->flow);
 	mlx5dm_free(priv->flow);
 	priv->flow = NULL;
 }

@@ -192,22 +192,6 @@ mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 	rte_errno = EIO;
 }
 
-/* The live indirect COUNT h of the port with its counter (fp->lock held); else NULL, error. */
-static const struct mlx5dm_flow_shared_cnt *
-mlx5dm_flow_handle_ok(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
-		      struct rte_flow_error *error)
-{
-	const struct mlx5dm_flow_shared_cnt *s = mlx5dm_flow_shared_find(fp, h);
-
-	if (s == NULL)
-		rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
-				   "unknown indirect action handle");
-	else if (s->cnt == 0)
-		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
-				   "the indirect action's counter went with a port stop");
-	return s != NULL && s->cnt != 0 ? s : NULL;
-}
-
 struct rte_flow *
 mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			 const struct rte_flow_op_attr *op_attr,
@@ -221,7 +205,6 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
-	const struct mlx5dm_flow_shared_cnt *sc;
 	struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_compiled *anchor = NULL, *ct;
 	const struct rte_flow_action *jump = NULL;
@@ -283,16 +266,10 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			goto unlock;
 		anchor_id = anchor->id;
 	}
-	if (b.shared != NULL) {
-		sc = mlx5dm_flow_handle_ok(fp, b.shared, error);
-		if (sc == NULL)
-			goto unlock;
-		if (sc->dom != (tbl->attr.transfer ? MLX5DM_FLOW_DOM_FDB : tbl->attr.egress)) {
-			rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, b.shared,
-					   "the indirect COUNT is of the other direction");
-			goto unlock;
-		}
-	}
+	if (b.shared != NULL &&
+	    mlx5dm_flow_handle_check(fp, b.shared, tbl->attr.transfer ? MLX5DM_FLOW_DOM_FDB :
+				     tbl->attr.egress, error) < 0)
+		goto unlock;
 	if (ct != NULL) {
 		if (qlock == NULL)
 			mlx5dm_flow_lane_fill(fp, lq, ct);
@@ -421,6 +398,7 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	return (int)n;
 }
 
+/* The asynchronous forms: the same, then a result on the flow queue. */
 struct rte_flow_action_handle *
 mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				const struct rte_flow_op_attr *op_attr,
@@ -428,37 +406,13 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				const struct rte_flow_action *action, void *user_data,
 				struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
+						       error);
 	struct rte_flow_action_handle *h;
-	int ret;
 
 	if (tq == NULL)
 		return NULL;
-	if (conf == NULL || action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT ||
-	    conf->ingress + conf->egress + conf->transfer != 1) {
-		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-				   "indirect actions: COUNT only, ingress, egress or transfer");
-		return NULL;
-	}
-	if (conf->transfer && ((struct mlx5dm_priv *)dev->data->dev_private)->dom_fdb == NULL) {
-		rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
-				   "a transfer COUNT needs an E-Switch manager port");
-		return NULL;
-	}
-	h = NULL;
-	mlx5dm_flow_lock(&fp->lock);
-	if (!fp->started) {
-		mlx5dm_flow_not_started(error);
-	} else {
-		ret = mlx5dm_flow_shared_new(fp, conf->transfer ? MLX5DM_FLOW_DOM_FDB :
-					     conf->egress, &h);
-		if (ret < 0)
-			mlx5dm_flow_tmpl_err(error, -ret, ret == -ENOSPC ?
-					     "the port has as many indirect actions as it can" :
-					     "indirect COUNT: no memory or counter for it");
-	}
-	rte_spinlock_unlock(&fp->lock);
+	h = mlx5dm_flow_handle_create(dev, conf, action, error);
 	if (h != NULL)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return h;
@@ -470,20 +424,13 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 				 struct rte_flow_action_handle *h, void *user_data,
 				 struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
-	int ret = 0;
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
+						       error);
+	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	/* A handle whose counter went with a stop can still be destroyed. */
-	mlx5dm_flow_lock(&fp->lock);
-	ret = mlx5dm_flow_shared_free(fp, h);
-	rte_spinlock_unlock(&fp->lock);
-	if (ret < 0)
-		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION_CONF, h,
-				   ret == -EBUSY ? "the indirect action is used by flow rules" :
-				   "unknown indirect action handle");
+	ret = mlx5dm_flow_handle_destroy(dev, h, error);
 	if (ret == 0)
 		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
 	return ret;
@@ -495,27 +442,14 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 			       const struct rte_flow_action_handle *h, void *data,
 			       void *user_data, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
-	const struct mlx5dm_flow_shared_cnt *sc;
+	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
+						       error);
 	int ret;
 
 	if (tq == NULL)
 		return -rte_errno;
-	if (data == NULL)
-		return mlx5dm_flow_tmpl_err(error, EINVAL, "no query result buffer");
-	mlx5dm_flow_lock(&fp->lock);
-	/* What the device counted: the rules' writes are in, the counters read now. */
-	mlx5dm_rules_ring(dev->data->dev_private);
-	sc = mlx5dm_flow_handle_ok(fp, h, error);
-	if (sc == NULL) {
-		rte_spinlock_unlock(&fp->lock);
-		return -rte_errno;
-	}
-	ret = mlx5dm_flow_cnt_query(fp, sc->cnt, data);
-	rte_spinlock_unlock(&fp->lock);
-	if (ret < 0)
-		return mlx5dm_flow_tmpl_err(error, -ret, "steering library: counter query failed");
-	mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
-	return 0;
+	ret = mlx5dm_flow_handle_query(dev, h, data, error);
+	if (ret == 0)
+		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
+	return ret;
 }

@@ -927,7 +927,6 @@ mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp)
 		return;
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next)
 		mlx5dm_flow_tmpl_unbind(fp, tbl);
-	mlx5dm_flow_shared_stop(fp);
 }
 
 /*
@@ -1153,7 +1152,6 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 
 	if (t == NULL)
 		return;
-	mlx5dm_flow_shared_fini(fp);
 	while ((tbl = LIST_FIRST(&t->tables)) != NULL) {
 		LIST_REMOVE(tbl, next);
 		mlx5dm_flow_table_free(fp, tbl, NULL);

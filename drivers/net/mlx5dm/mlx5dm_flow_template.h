@@ -264,10 +264,7 @@ int mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_
 /* The table's matchers (fp->lock held, port started); 0 or a negative errno with error. */
 int mlx5dm_flow_tmpl_bind(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			  struct rte_flow_template_table *tbl, struct rte_flow_error *error);
-/*
- * Before the flow objects stop (fp->lock held, user flows flushed): every
- * table lets its matchers go, every indirect COUNT its counter.
- */
+/* Before the flow objects stop (fp->lock held, user flows flushed): tables let matchers go. */
 void mlx5dm_flow_tmpl_stop(struct mlx5dm_flow_priv *fp);
 /* Free the template state (port close). */
 void mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp);
@@ -306,5 +303,30 @@ int mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 				   const struct rte_flow_op_attr *op_attr,
 				   const struct rte_flow_action_handle *h, void *data,
 				   void *user_data, struct rte_flow_error *error);
+
+/* mlx5dm_flow_indirect.c: indirect COUNTs (rte_flow_action_handle_*()), INDIRECT actions. */
+struct rte_flow_action_handle *
+mlx5dm_flow_handle_create(struct rte_eth_dev *dev, const struct rte_flow_indir_action_conf *conf,
+			  const struct rte_flow_action *action, struct rte_flow_error *error);
+int mlx5dm_flow_handle_destroy(struct rte_eth_dev *dev, struct rte_flow_action_handle *h,
+			       struct rte_flow_error *error);
+int mlx5dm_flow_handle_query(struct rte_eth_dev *dev, const struct rte_flow_action_handle *h,
+			     void *data, struct rte_flow_error *error);
+/*
+ * A rule's indirect COUNT h may count its rules of domain dom (fp->lock
+ * held): 0, or -errno with error (unknown, gone with a stop, another domain).
+ */
+int mlx5dm_flow_handle_check(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
+			     unsigned int dom, struct rte_flow_error *error);
+/*
+ * A synchronous rule's INDIRECT action (one, a COUNT handle): *actions
+ * becomes acts (room for MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1), the same with
+ * COUNT there, and *shared the handle. 0 (nothing done without one) or
+ * -errno with error.
+ */
+int mlx5dm_flow_indirect_count(const struct rte_flow_action **actions,
+			       struct rte_flow_action *acts,
+			       const struct rte_flow_action_handle **shared,
+			       struct rte_flow_error *error);
 
 #endif /* _MLX5DM_FLOW_TEMPLATE_H_ */

@@ -970,7 +970,7 @@ mlx5dm_esw_tail_get(struct mlx5dm_priv *mgr, uint32_t group)
 			return 0;
 		}
 	}
-	t = rte_zmalloc("mlx5dm_esw_tail", sizeof(*t), 0);
+	t = rte_zmalloc_socket("mlx5dm_esw_tail", sizeof(*t), 0, mgr->data->numa_node);
 	if (t == NULL)
 		return -ENOMEM;
 	t->f = mlx5dm_esw_own_rule(mgr, group, MLX5DM_ESW_LAST_PRIORITY, -1, -1, &error);
@@ -1669,7 +1669,7 @@ mlx5dm_esw_table_create(struct rte_eth_dev *dev, const struct rte_flow_template_
 
 	if (attr == NULL || !attr->flow_attr.transfer)
 		return mlx5dm_flow_template_table_create(dev, attr, pts, nb_pt, ats, nb_at, error);
-	t = rte_zmalloc("mlx5dm_esw_table", sizeof(*t), 0);
+	t = rte_zmalloc_socket("mlx5dm_esw_table", sizeof(*t), 0, mgr->data->numa_node);
 	if (t == NULL) {
 		rte_flow_error_set(error, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "no memory for the transfer table");
@@ -2222,7 +2222,7 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 		if (ret < 0)
 			return ret;
 	}
-	r = rte_zmalloc("mlx5dm_esw_rep", sizeof(*r), 0);
+	r = rte_zmalloc_socket("mlx5dm_esw_rep", sizeof(*r), 0, mgr->data->numa_node);
 	if (r == NULL)
 		return -ENOMEM;
 	/* Without Rx queues only its Tx: what it sends still goes to its VF. */

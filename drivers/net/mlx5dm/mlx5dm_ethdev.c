@@ -702,7 +702,8 @@ mlx5dm_port_steer_close(struct mlx5dm_priv *priv)
 	for (i = 0; priv->dom_fdb != NULL && i < sh->nb_ethdevs; i++) {
 		if (sh->ports[i] == NULL || sh->ports[i]->kind != MLX5DM_PORT_REPRESENTOR)
 			continue;
-		sh->mgr_held = rte_malloc("mlx5dm_mgr", sizeof(*priv), 0);
+		sh->mgr_held = rte_malloc_socket("mlx5dm_mgr", sizeof(*priv), 0,
+						 priv->data->numa_node);
 		if (sh->mgr_held == NULL)
 			break;
 		memcpy(sh->mgr_held, priv, sizeof(*priv));

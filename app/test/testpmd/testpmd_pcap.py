@@ -367,9 +367,10 @@ class Scenario:
         return '02:00:00:00:%02x:%02x' % (k, i)
 
     def run(self, cases, queues=4, before_start=(), after=(), verbose=None, dump=None,
-            app_args=()):
+            app_args=(), first=()):
         """Run the cases in one testpmd; return (output, results of the `after` commands).
 
+        first: testpmd commands run before any rule (`flow configure` on a stopped port);
         before_start: testpmd commands run after the rules, before forwarding starts (the
             results of the flow commands among them are left in self.before_results);
         after: flow commands run at the end (their results are returned, not checked);
@@ -377,6 +378,8 @@ class Scenario:
         """
         from scapy.all import Ether, Raw  # scapy is slow to import: only when needed
         sc = Script()
+        for cmd in first:
+            sc.plain(cmd)
         frames, checks, queries = [], [], []
         nrules = []         # one entry per rule created so far: testpmd's rule ids
         for k, case in enumerate(cases, start=1):

@@ -632,8 +632,7 @@ mlx5dm_flow_tmpl_rule(const struct rte_flow_template_table *tbl, uint8_t pt_idx,
 /*
  * The example of a transfer rule: the ports the rule names (port items,
  * port actions the template leaves to the rule) are the manager's own,
- * which every switch has; a JUMP the template leaves to the rule goes to
- * the next group, the first a rule of the table may jump to.
+ * which every switch has.
  */
 static int
 mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
@@ -645,7 +644,6 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 	const struct rte_flow_item_port_id iid = { .id = dev->data->port_id };
 	const struct rte_flow_action_ethdev aeth = { .port_id = dev->data->port_id };
 	const struct rte_flow_action_port_id aid = { .id = dev->data->port_id };
-	const struct rte_flow_action_jump ajump = { .group = tbl->attr.group + 1 };
 	unsigned int i;
 
 	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++)
@@ -660,8 +658,6 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_REPRESENTED_PORT ||
 			 actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
 			actions[i].conf = &aeth;
-		else if (actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP)
-			actions[i].conf = &ajump;
 	}
 	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, &tbl->attr, items, actions, spec, error);
 }
@@ -796,8 +792,10 @@ mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
 
 /*
  * The example rule of templates pi and ai (the masked fields zero, the
- * unmasked actions the template's), translated into spec; but for a
- * transfer table, their compiled template is made from it.
+ * actions the template's), translated into spec; but for a transfer table,
+ * their compiled template is made from it. A JUMP the template leaves to
+ * the rule goes to the next group, the first a rule of the table may jump
+ * to (the template's group, which the rule replaces, may be none).
  */
 static int
 mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
@@ -812,12 +810,18 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 	};
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	const struct rte_flow_action_jump next = { .group = tbl->attr.group + 1 };
 	struct rte_flow_action_handle *shared = NULL;
+	unsigned int i;
 	int ret;
 
 	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, &shared, error);
 	if (ret < 0)
 		return ret;
+	for (i = 0; i < tbl->at[ai]->nb; i++)
+		if (actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP &&
+		    !(tbl->at[ai]->fixed & (1u << i)))
+			actions[i].conf = &next;
 	if (tbl->attr.transfer)
 		return mlx5dm_flow_tmpl_transfer_example(dev, tbl, ai, items, actions, spec, error);
 	return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr, items,

@@ -353,6 +353,183 @@ test_template_refusals(void **state)
 	assert_int_equal(rte_errno, EINVAL);
 }
 
+/* A refusal: rte_errno, the error's type and message. */
+static void
+refused(const struct rte_flow_error *err, int errnum, enum rte_flow_error_type type,
+	const char *msg)
+{
+	assert_int_equal(rte_errno, errnum);
+	assert_int_equal(err->type, type);
+	assert_string_equal(err->message, msg);
+}
+
+/*
+ * Bad input to the template API, call by call: each refusal says what is
+ * wrong, and leaves nothing behind (no template, table, rule or result;
+ * the templates a refused table named are not held).
+ */
+static void
+test_template_bad_input(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 }, pe = { .egress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_port_attr flags = { .flags = 1 };
+	const struct rte_flow_port_attr many = { .nb_counters = mlx5dm_flow_cnt_max() + 1 };
+	const struct rte_flow_item_ipv4 dst_mask = { .hdr.dst_addr = RTE_BE32(0xffffffff) };
+	const struct rte_flow_item_ipv4 dst = { .hdr.dst_addr = RTE_BE32(0x0a000002) };
+	const struct rte_flow_item tp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, &dst_mask),
+					    END_ITEM };
+	const struct rte_flow_item ranged[] = {
+		ITEM(ETH, NULL, NULL),
+		{ .type = RTE_FLOW_ITEM_TYPE_IPV4, .spec = &dst, .last = &dst, .mask = &dst_mask },
+		END_ITEM };
+	const struct rte_flow_item rp[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &dst, NULL),
+					    END_ITEM };
+	const struct rte_flow_item no_spec[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, NULL, NULL),
+						 END_ITEM };
+	const struct rte_flow_item other[] = { ITEM(ETH, NULL, NULL), ITEM(IPV6, NULL, NULL),
+					       END_ITEM };
+	const struct rte_flow_action_queue q1 = { .index = 1 };
+	const struct rte_flow_action ta[] = { ACT(QUEUE, &q1), END_ACT };
+	const struct rte_flow_action tm[] = { ACT(QUEUE, NULL), END_ACT };
+	const struct rte_flow_action mark_mask[] = { ACT(MARK, NULL), END_ACT };
+	const struct rte_flow_action longer[] = { ACT(QUEUE, NULL), ACT(DROP, NULL), END_ACT };
+	const struct rte_flow_action drop[] = { ACT(DROP, NULL), END_ACT };
+	const struct rte_flow_template_table_attr ta_attr = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 16 };
+	const struct rte_flow_indir_action_conf in = { .ingress = 1 }, fdb = { .transfer = 1 };
+	const struct rte_flow_action count[] = { ACT(COUNT, NULL), END_ACT };
+	struct rte_flow_item long_pattern[MLX5DM_FLOW_TMPL_MAX_ITEMS + 2];
+	struct rte_flow_action long_actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 2];
+	struct rte_flow_pattern_template *pt, *pt_out, *pts[MLX5DM_FLOW_TMPL_MAX_PER_TABLE + 1];
+	struct rte_flow_actions_template *at;
+	struct rte_flow_template_table *tbl;
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_op_result res[4];
+	struct rte_flow_action_handle *h;
+	struct fake_live l0, l;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(long_pattern); i++)
+		long_pattern[i] = (struct rte_flow_item){ .type = RTE_FLOW_ITEM_TYPE_VOID };
+	long_pattern[RTE_DIM(long_pattern) - 1].type = RTE_FLOW_ITEM_TYPE_END;
+	for (i = 0; i < RTE_DIM(long_actions); i++)
+		long_actions[i] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_VOID };
+	long_actions[RTE_DIM(long_actions) - 1].type = RTE_FLOW_ACTION_TYPE_END;
+	/* rte_flow_configure(): refused, the port stays unconfigured. */
+	assert_int_equal(ops->configure(&dev, &port_attr, MLX5DM_FLOW_MAX_QUEUES + 1, q_attrs,
+					&err), -EINVAL);
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"more flow queues than rte_flow_info_get()'s max_nb_queues");
+	assert_int_equal(ops->configure(&dev, &many, 1, q_attrs, &err), -EINVAL);
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"more counters than rte_flow_info_get()'s max_nb_counters");
+	assert_int_equal(ops->configure(&dev, &flags, 1, q_attrs, &err), -ENOTSUP);
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"rte_flow_configure: no port flag is supported");
+	assert_null(priv.flow->tmpl);
+	assert_int_equal(ops->configure(&dev, &port_attr, 1, q_attrs, &err), 0);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	fake_live_get(&l0);
+	/* Templates. */
+	assert_null(ops->pattern_template_create(&dev, NULL, tp, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"pattern template: attributes and pattern are required");
+	assert_null(ops->pattern_template_create(&dev, &pa, long_pattern, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_NUM, "pattern template: too many items");
+	assert_null(ops->pattern_template_create(&dev, &pa, ranged, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_LAST,
+		mlx5dm_flow_named_msg(false, RTE_FLOW_ITEM_TYPE_IPV4,
+				      "a template item takes no range"));
+	assert_ptr_equal(err.cause, &ranged[1]);
+	assert_null(ops->actions_template_create(&dev, &aa, ta, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"actions template: attributes, actions and masks are required");
+	assert_null(ops->actions_template_create(&dev, &aa, long_actions, long_actions, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
+		"actions template: too many actions");
+	assert_null(ops->actions_template_create(&dev, &aa, ta, mark_mask, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+		mlx5dm_flow_named_msg(true, RTE_FLOW_ACTION_TYPE_QUEUE,
+				      "the mask list must have the action list's types"));
+	assert_ptr_equal(err.cause, &mark_mask[0]);
+	assert_null(ops->actions_template_create(&dev, &aa, ta, longer, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+		"the mask list is longer than the action list");
+	assert_ptr_equal(err.cause, &longer[1]);
+	assert_true(LIST_EMPTY(&priv.flow->tmpl->pts) && LIST_EMPTY(&priv.flow->tmpl->ats));
+	/* Tables. */
+	pt = ops->pattern_template_create(&dev, &pa, tp, &err);
+	pt_out = ops->pattern_template_create(&dev, &pe, tp, &err);
+	at = ops->actions_template_create(&dev, &aa, ta, tm, &err);
+	assert_true(pt != NULL && pt_out != NULL && at != NULL);
+	for (i = 0; i < RTE_DIM(pts); i++)
+		pts[i] = pt;
+	assert_null(ops->template_table_create(&dev, &ta_attr, pts, 0, &at, 1, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"template table: attributes and 1 to 8 pattern and actions templates are "
+		"required");
+	assert_null(ops->template_table_create(&dev, &ta_attr, pts, RTE_DIM(pts), &at, 1, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(ops->template_table_create(&dev, &ta_attr, &pt_out, 1, &at, 1, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"template table: a pattern template is of the other direction (a transfer "
+		"table takes transfer templates only)");
+	fake_live_get(&l);
+	assert_int_equal(l.matchers, l0.matchers);
+	/* Not held by the refused table. */
+	assert_int_equal(ops->pattern_template_destroy(&dev, pt_out, &err), 0);
+	tbl = ops->template_table_create(&dev, &ta_attr, &pt, 1, &at, 1, &err);
+	assert_non_null(tbl);
+	/* Rules: refused, no result. */
+	assert_null(ops->async_create(&dev, 1, NULL, tbl, rp, 0, ta, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"no such flow queue: see rte_flow_configure()");
+	assert_null(ops->async_create(&dev, 0, NULL, NULL, rp, 0, ta, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"a template table, a pattern and actions are required");
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 1, ta, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, "no such template in the table");
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, other, 0, ta, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, "the rule's pattern is not its template's");
+	assert_ptr_equal(err.cause, &other[1]);
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, no_spec, 0, ta, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_SPEC,
+		mlx5dm_flow_named_msg(false, RTE_FLOW_ITEM_TYPE_IPV4, "the template masks "
+				      "fields of the item: the rule must give their values"));
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, drop, 0, NULL, &err));
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION,
+		"the rule's actions are not their template's");
+	assert_ptr_equal(err.cause, &drop[0]);
+	assert_int_equal(ops->pull(&dev, 0, res, RTE_DIM(res), &err), 0);
+	assert_int_equal(live_rules(), l0.rules);
+	/* Indirect actions. */
+	assert_null(ops->action_handle_create(&dev, &in, drop, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+		"indirect actions: COUNT only, ingress, egress or transfer");
+	assert_null(ops->action_handle_create(&dev, &fdb, count, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION,
+		"a transfer COUNT needs an E-Switch manager port");
+	h = ops->action_handle_create(&dev, &in, count, &err);
+	assert_non_null(h);
+	long_actions[0] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_INDIRECT,
+						    .conf = h };
+	assert_null(ops->create(&dev, &t_attr_in, p_eth, long_actions, &err));
+	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
+		"a rule with an INDIRECT action: too many actions");
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), 0);
+	/* A stopped port takes no rule. */
+	mlx5dm_flow_stop(&dev);
+	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ta, 0, NULL, &err));
+	refused(&err, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
+		"the port is not started: create flows after starting it");
+	assert_int_equal(ops->pull(&dev, 0, res, RTE_DIM(res), &err), 0);
+	assert_int_equal(ops->template_table_destroy(&dev, tbl, &err), 0);
+	assert_int_equal(ops->pattern_template_destroy(&dev, pt, &err), 0);
+	assert_int_equal(ops->actions_template_destroy(&dev, at, &err), 0);
+}
+
 /* Rule i's field of the match value. */
 static uint32_t
 rule_field(const struct mlx5dm_rule *r, enum mlx5dm_fte_field f)
@@ -736,6 +913,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_dump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_configure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_indirect_handles, setup, teardown),

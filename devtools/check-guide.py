@@ -8,8 +8,9 @@ code blocks may be wider). A section is counted from its title to the next
 title of the same or a higher level, its subsections included; the title
 and the text before the first section count as "(title)". A section without
 a budget, or a budget without its section, fails too: a new section is
-budgeted when it is written. The other guides under doc/guides/ must keep
-their prose lines within 100 columns too. Prints the sections and exits 1
+budgeted when it is written. The other guides under doc/guides/ and the
+README must keep their prose lines within 100 columns too (the README's
+code fences and table rows may be wider). Prints the sections and exits 1
 on any problem. --selftest checks that a few broken guides are caught.
 """
 
@@ -131,9 +132,21 @@ def other_guides(root):
     return out
 
 
+def wide_markdown(lines):
+    """Line numbers of Markdown prose lines over MAX_COLS (fenced code and table rows exempt)."""
+    bad, fenced = [], False
+    for n, line in enumerate(lines, 1):
+        if line.lstrip().startswith('```'):
+            fenced = not fenced
+        elif not fenced and not line.lstrip().startswith('|') and len(line) > MAX_COLS:
+            bad.append(n)
+    return bad
+
+
 def check_other(path, text):
+    wide = wide_markdown if path.endswith('.md') else wide_lines
     return ['%s line %d: longer than %d columns outside a code block' % (path, n, MAX_COLS)
-            for n in wide_lines(text.split('\n'))]
+            for n in wide(text.split('\n'))]
 
 
 def report(text):
@@ -179,12 +192,25 @@ def selftest(root):
     k = next(k for k in range(len(olines) - 1)
              if olines[k][:1].isalpha() and olines[k + 1][:1].isalpha())
     olines[k] += ' more' * 20
+    readme = read_readme(root).split('\n')
+    r = next(k for k in range(len(readme)) if readme[k][:1].isalpha())
+    fence = ['```sh', 'x' * (MAX_COLS + 10), '```', '| ' + 'x' * MAX_COLS + ' |']
     return tally('guide', caught, text, {what: t for what, (t, _) in cases.items()}, {
         'a guide over its total not caught': not check(text, total=n - 1),
         'a wide line in a code block refused': bool(wide_lines((text + wide).split('\n'))),
         'a wide prose line in another guide not caught':
             '%s line %d:' % (path, k + 1) not in ' '.join(check_other(path, '\n'.join(olines))),
+        'a wide prose line in the README not caught':
+            'README.md line %d:' % (r + 1) not in ' '.join(check_other(
+                'README.md', '\n'.join(readme[:r] + [readme[r] + ' more' * 20] + readme[r + 1:]))),
+        'a wide README code fence or table row refused':
+            bool(check_other('README.md', '\n'.join(fence))),
     })
+
+
+def read_readme(root):
+    with open(os.path.join(root, 'README.md'), encoding='utf-8') as f:
+        return f.read()
 
 
 def check_root(root):
@@ -193,7 +219,7 @@ def check_root(root):
     bad = check(text)
     for path, other in other_guides(root).items():
         bad += check_other(path, other)
-    return bad
+    return bad + check_other('README.md', read_readme(root))
 
 
 if __name__ == '__main__':

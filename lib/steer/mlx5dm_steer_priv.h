@@ -76,7 +76,11 @@ struct mlx5dm_slab_arena {
 	size_t size;
 	size_t next;                      /* atomic: offset of the next block */
 };
-/* Room for records of slabs like s, cut by nb_slabs of them; 0 or -ENOMEM. */
+/*
+ * Room for records of slabs like s, cut by nb_slabs of them; 0 or -ENOMEM.
+ * Fewer records than half a huge page holds get none (base NULL): a small
+ * template table does not take 2 MiB of host memory per matcher.
+ */
 int mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, const struct mlx5dm_slab *s,
 			   uint64_t records, unsigned int nb_slabs);
 void mlx5dm_slab_arena_fini(struct mlx5dm_slab_arena *a);

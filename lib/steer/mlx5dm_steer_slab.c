@@ -73,10 +73,15 @@ mlx5dm_slab_arena_init(struct mlx5dm_slab_arena *a, const struct mlx5dm_slab *s,
 	size_t block = mlx5dm_slab_block_bytes(s->obj_size, MLX5DM_SLAB_ARENA_BLOCK);
 	uint64_t per_block = (block - MLX5DM_SLAB_ALIGN) / s->obj_size;
 
+	a->next = 0;
+	a->base = NULL;
+	a->size = 0;
+	/* Records of less than half a huge page are no arena: the heap's blocks serve them. */
+	if (mlx5dm_huge_fit(records * s->obj_size) == 0)
+		return 0;
 	/* Each slab leaves the rest of its last block unused. */
 	a->size = MLX5DM_ALIGN_UP(((records + per_block - 1) / per_block + nb_slabs) * block,
 				  MLX5DM_HUGE_SIZE);
-	a->next = 0;
 	a->base = mlx5dm_huge_alloc(a->size, true, s->socket);
 	if (a->base == NULL) {
 		a->size = 0;

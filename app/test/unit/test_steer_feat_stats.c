@@ -286,7 +286,9 @@ test_incremental_growth(void **state)
 /*
  * A matcher that reserves the records of its rules when it is made takes
  * no huge region from the allocator while it is filled to that count (one
- * that does not reserve them does), and the reserve goes with it.
+ * that does not reserve them does), and the reserve goes with it. One
+ * reserving a few rules takes no huge region at all: they fit the heap's
+ * first blocks.
  */
 static void
 test_sized_matcher_reserve(void **state)
@@ -331,6 +333,19 @@ test_sized_matcher_reserve(void **state)
 		assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 		assert_true(mlx5dm_huge_bytes() == held0);
 	}
+	ma.log_rules_hint = 4;
+	ma.rules_reserve = 16;
+	m = mlx5dm_matcher_create(e->rx_tbl, &ma, NULL);
+	assert_non_null(m);
+	assert_true(mlx5dm_huge_bytes() == held0);
+	for (i = 0; i < 16; i++) {
+		r[i] = fenv_dmac_rule(m, MAC(i), 1, &e->to_q[0]);
+		assert_non_null(r[i]);
+	}
+	check_matcher(m, 16, &st);
+	for (i = 0; i < 16; i++)
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	free(r);
 	fenv_close(e);
 }

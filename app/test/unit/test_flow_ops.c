@@ -399,6 +399,7 @@ test_template_bad_input(void **state)
 		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 16 };
 	const struct rte_flow_indir_action_conf in = { .ingress = 1 }, fdb = { .transfer = 1 };
 	const struct rte_flow_action count[] = { ACT(COUNT, NULL), END_ACT };
+	const struct rte_flow_action_queue bad_queue = { .index = 9 };
 	struct rte_flow_item long_pattern[MLX5DM_FLOW_TMPL_MAX_ITEMS + 2];
 	struct rte_flow_action long_actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 2];
 	struct rte_flow_pattern_template *pt, *pt_out, *pts[MLX5DM_FLOW_TMPL_MAX_PER_TABLE + 1];
@@ -518,6 +519,15 @@ test_template_bad_input(void **state)
 	assert_null(ops->create(&dev, &t_attr_in, p_eth, long_actions, &err));
 	refused(&err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_NUM,
 		"a rule with an INDIRECT action: too many actions");
+	/* The translation's cause is the application's action, not the PMD's copy. */
+	long_actions[1] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_QUEUE,
+						    .conf = &bad_queue };
+	long_actions[2].type = RTE_FLOW_ACTION_TYPE_END;
+	assert_null(ops->create(&dev, &t_attr_in, p_eth, long_actions, &err));
+	assert_int_equal(err.type, RTE_FLOW_ERROR_TYPE_ACTION_CONF);
+	assert_ptr_equal(err.cause, &long_actions[1]);
+	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, long_actions, &err), -EINVAL);
+	assert_ptr_equal(err.cause, &long_actions[1]);
 	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), 0);
 	/* A stopped port takes no rule. */
 	mlx5dm_flow_stop(&dev);

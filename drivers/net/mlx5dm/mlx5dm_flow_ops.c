@@ -60,6 +60,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	const struct rte_flow_action_handle *shared = NULL;
+	const struct rte_flow_action *user = actions;
 	struct mlx5dm_flow_spec spec;
 	int ret;
 
@@ -77,8 +78,10 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 					       attr->egress, error);
 		rte_spinlock_unlock(&fp->lock);
 	}
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5dm_flow_cause_mapped(error, acts, user, sizeof(acts));
 		return ret;
+	}
 	return __atomic_load_n(&fp->started, __ATOMIC_ACQUIRE) ? 0 : mlx5dm_flow_not_started(error);
 }
 
@@ -170,6 +173,7 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
+	const struct rte_flow_action *user = actions;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *flow;
 	rte_spinlock_t *qlock;
@@ -195,8 +199,10 @@ mlx5dm_flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 					       error);
 	queue = mlx5dm_flow_queue_of(fp, &qlock);
 	rte_spinlock_unlock(&fp->lock);
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5dm_flow_cause_mapped(error, acts, user, sizeof(acts));
 		return NULL;
+	}
 	flow = mlx5dm_flow_create_end(dev, fp, &b, queue, qlock, error);
 	if (flow == NULL && rte_errno == EIO)
 		mlx5dm_flow_sync_recover(fp, queue, qlock);

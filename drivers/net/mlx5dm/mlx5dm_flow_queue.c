@@ -308,6 +308,9 @@ insert:
 		if (idle)
 			mlx5dm_flow_tmpl_jump_tail(dev, group);
 	}
+	/* The translation's cause is in the rule as built from the templates. */
+	mlx5dm_flow_cause_mapped(error, items, pattern, sizeof(items));
+	mlx5dm_flow_cause_mapped(error, acts, actions, sizeof(acts));
 	return NULL;
 }
 

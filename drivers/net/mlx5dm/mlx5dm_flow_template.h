@@ -319,6 +319,23 @@ int mlx5dm_flow_handle_query(struct rte_eth_dev *dev, const struct rte_flow_acti
 int mlx5dm_flow_handle_check(struct mlx5dm_flow_priv *fp, const struct rte_flow_action_handle *h,
 			     unsigned int dom, struct rte_flow_error *error);
 /*
+ * An error whose cause is in the PMD's copy (bytes long) of the
+ * application's list orig (items or actions, entry for entry) names the
+ * application's entry instead: the copy is gone once the call returns.
+ */
+static inline void
+mlx5dm_flow_cause_mapped(struct rte_flow_error *error, const void *copy, const void *orig,
+			 size_t bytes)
+{
+	uintptr_t c, b = (uintptr_t)copy;
+
+	if (error == NULL || orig == NULL)
+		return;
+	c = (uintptr_t)error->cause;
+	if (c >= b && c < b + bytes)
+		error->cause = (const uint8_t *)orig + (c - b);
+}
+/*
  * A synchronous rule's INDIRECT action (one, a COUNT handle): *actions
  * becomes acts (room for MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1), the same with
  * COUNT there, and *shared the handle. 0 (nothing done without one) or

@@ -540,6 +540,77 @@ test_template_bad_input(void **state)
 	assert_int_equal(ops->actions_template_destroy(&dev, at, &err), 0);
 }
 
+/*
+ * A pattern template may mask the protocol fields the next item implies
+ * (EtherType, VLAN presence, IP protocol): the table is made, and each
+ * rule's value must agree with the next item, as rte_flow_create() says.
+ */
+static void
+test_template_protocol_masks(void **state)
+{
+	const struct rte_flow_pattern_template_attr pa = { .ingress = 1 };
+	const struct rte_flow_actions_template_attr aa = { .ingress = 1 };
+	const struct rte_flow_item_eth type_mask = { .hdr.ether_type = RTE_BE16(0xffff) };
+	const struct rte_flow_item_eth vlan_mask = { .has_vlan = 1 };
+	const struct rte_flow_item_ipv4 proto_mask = { .hdr.next_proto_id = 0xff };
+	const struct rte_flow_item t_type[] = { ITEM(ETH, NULL, &type_mask), ITEM(IPV4, NULL, NULL),
+						END_ITEM };
+	const struct rte_flow_item t_vlan[] = { ITEM(ETH, NULL, &vlan_mask), ITEM(VLAN, NULL, NULL),
+						END_ITEM };
+	const struct rte_flow_item t_proto[] = { ITEM(ETH, NULL, NULL),
+						 ITEM(IPV4, NULL, &proto_mask),
+						 ITEM(UDP, NULL, NULL), END_ITEM };
+	const struct rte_flow_item_eth ipv4 = { .hdr.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4) };
+	const struct rte_flow_item_eth ipv6 = { .hdr.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6) };
+	const struct rte_flow_item_eth tagged = { .has_vlan = 1 };
+	const struct rte_flow_item_ipv4 udp = { .hdr.next_proto_id = IPPROTO_UDP };
+	const struct rte_flow_item r_type[] = { ITEM(ETH, &ipv4, NULL), ITEM(IPV4, NULL, NULL),
+						END_ITEM };
+	const struct rte_flow_item r_bad[] = { ITEM(ETH, &ipv6, NULL), ITEM(IPV4, NULL, NULL),
+					       END_ITEM };
+	const struct rte_flow_item s_bad[] = { ITEM(ETH, &ipv6, &type_mask), ITEM(IPV4, NULL, NULL),
+					       END_ITEM };
+	const struct rte_flow_item r_vlan[] = { ITEM(ETH, &tagged, NULL), ITEM(VLAN, NULL, NULL),
+						END_ITEM };
+	const struct rte_flow_item r_proto[] = { ITEM(ETH, NULL, NULL), ITEM(IPV4, &udp, NULL),
+						 ITEM(UDP, NULL, NULL), END_ITEM };
+	const struct rte_flow_template_table_attr ta_attr = {
+		.flow_attr = { .group = 1, .ingress = 1 }, .nb_flows = 4 };
+	const struct rte_flow_item *tp[] = { t_type, t_vlan, t_proto };
+	const struct rte_flow_item *rp[] = { r_type, r_vlan, r_proto };
+	struct rte_flow_error err = { .message = NULL };
+	struct rte_flow_pattern_template *pt[RTE_DIM(tp)];
+	struct rte_flow_template_table *tbl[RTE_DIM(tp)];
+	struct rte_flow_op_result res[4];
+	struct rte_flow_actions_template *at;
+	struct rte_flow *f;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(ops->configure(&dev, &port_attr, 1, q_attrs, &err), 0);
+	assert_int_equal(mlx5dm_flow_start(&dev), 0);
+	at = ops->actions_template_create(&dev, &aa, t_act_drop, t_act_drop, &err);
+	assert_non_null(at);
+	for (i = 0; i < RTE_DIM(tp); i++) {
+		pt[i] = ops->pattern_template_create(&dev, &pa, tp[i], &err);
+		assert_non_null(pt[i]);
+		tbl[i] = ops->template_table_create(&dev, &ta_attr, &pt[i], 1, &at, 1, &err);
+		assert_non_null(tbl[i]);
+		f = ops->async_create(&dev, 0, NULL, tbl[i], rp[i], 0, t_act_drop, 0, NULL, &err);
+		assert_non_null(f);
+		assert_int_equal(ops->pull(&dev, 0, res, RTE_DIM(res), &err), 1);
+		assert_int_equal(res[0].status, RTE_FLOW_OP_SUCCESS);
+	}
+	/* A value the next item contradicts: refused by name, as rte_flow_create() does. */
+	assert_null(ops->async_create(&dev, 0, NULL, tbl[0], r_bad, 0, t_act_drop, 0, NULL, &err));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_string_equal(err.message, "L3 item does not match the EtherType given before it");
+	assert_ptr_equal(err.cause, &r_bad[1]);
+	assert_null(ops->create(&dev, &t_attr_in_g1, s_bad, t_act_drop, &err));
+	assert_string_equal(err.message, "L3 item does not match the EtherType given before it");
+	mlx5dm_flow_stop(&dev);
+}
+
 /* Rule i's field of the match value. */
 static uint32_t
 rule_field(const struct mlx5dm_rule *r, enum mlx5dm_fte_field f)
@@ -924,6 +995,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_template_configure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_template_protocol_masks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_template_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_indirect_handles, setup, teardown),

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -790,12 +791,96 @@ mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
 		(void)x->tail(dev, group, false);
 }
 
+/* Example values of one item (mlx5dm_flow_tmpl_example_spec()). */
+union mlx5dm_flow_tmpl_example {
+	struct rte_flow_item_eth eth;
+	struct rte_flow_item_vlan vlan;
+	struct rte_flow_item_ipv4 ipv4;
+	struct rte_flow_item_ipv6 ipv6;
+	struct rte_flow_item_gre gre;
+};
+
+/*
+ * The example's values of item it: zero, but for the protocol fields the
+ * item after it (next) implies (EtherType, VLAN presence, IP protocol, GRE
+ * protocol), into buf. A template masking such a field leaves its value
+ * to rules, which must agree with the next item: zero would not.
+ */
+static const void *
+mlx5dm_flow_tmpl_example_spec(const struct rte_flow_item *it, enum rte_flow_item_type next,
+			      union mlx5dm_flow_tmpl_example *buf)
+{
+	uint16_t type = 0;
+	uint8_t proto = 0;
+
+	switch (next) {
+	case RTE_FLOW_ITEM_TYPE_VLAN:
+		type = RTE_ETHER_TYPE_VLAN;
+		break;
+	case RTE_FLOW_ITEM_TYPE_IPV4:
+		type = RTE_ETHER_TYPE_IPV4;
+		proto = IPPROTO_IPIP;
+		break;
+	case RTE_FLOW_ITEM_TYPE_IPV6:
+		type = RTE_ETHER_TYPE_IPV6;
+		proto = IPPROTO_IPV6;
+		break;
+	case RTE_FLOW_ITEM_TYPE_ETH:
+		type = RTE_ETHER_TYPE_TEB;
+		break;
+	case RTE_FLOW_ITEM_TYPE_MPLS:
+		type = RTE_ETHER_TYPE_MPLS;
+		break;
+	case RTE_FLOW_ITEM_TYPE_UDP:
+		proto = IPPROTO_UDP;
+		break;
+	case RTE_FLOW_ITEM_TYPE_TCP:
+		proto = IPPROTO_TCP;
+		break;
+	case RTE_FLOW_ITEM_TYPE_ICMP:
+		proto = IPPROTO_ICMP;
+		break;
+	case RTE_FLOW_ITEM_TYPE_ICMP6:
+		proto = IPPROTO_ICMPV6;
+		break;
+	case RTE_FLOW_ITEM_TYPE_GRE:
+		proto = IPPROTO_GRE;
+		break;
+	default:
+		break;
+	}
+	memset(buf, 0, sizeof(*buf));
+	switch (it->type) {
+	case RTE_FLOW_ITEM_TYPE_ETH:
+		buf->eth.hdr.ether_type = rte_cpu_to_be_16(type);
+		buf->eth.has_vlan = next == RTE_FLOW_ITEM_TYPE_VLAN;
+		return buf;
+	case RTE_FLOW_ITEM_TYPE_VLAN:
+		buf->vlan.hdr.eth_proto = rte_cpu_to_be_16(type);
+		buf->vlan.has_more_vlan = next == RTE_FLOW_ITEM_TYPE_VLAN;
+		return buf;
+	case RTE_FLOW_ITEM_TYPE_IPV4:
+		buf->ipv4.hdr.next_proto_id = proto;
+		return buf;
+	case RTE_FLOW_ITEM_TYPE_IPV6:
+		buf->ipv6.hdr.proto = proto;
+		return buf;
+	case RTE_FLOW_ITEM_TYPE_GRE:
+		buf->gre.protocol = rte_cpu_to_be_16(type);
+		return buf;
+	default:
+		return it->spec;
+	}
+}
+
 /*
  * The example rule of templates pi and ai (the masked fields zero, the
  * actions the template's), translated into spec; but for a transfer table,
- * their compiled template is made from it. A JUMP the template leaves to
- * the rule goes to the next group, the first a rule of the table may jump
- * to (the template's group, which the rule replaces, may be none).
+ * their compiled template is made from it. The protocol fields take what
+ * the next item implies (mlx5dm_flow_tmpl_example_spec()); a JUMP the
+ * template leaves to the rule goes to the next group, the first a rule of
+ * the table may jump to (the template's group, which the rule replaces, may
+ * be none).
  */
 static int
 mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template_table *tbl,
@@ -808,16 +893,24 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 		.relaxed = tbl->pt[pi]->relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
+	union mlx5dm_flow_tmpl_example values[MLX5DM_FLOW_TMPL_MAX_ITEMS];
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	const struct rte_flow_action_jump next = { .group = tbl->attr.group + 1 };
 	struct rte_flow_action_handle *shared = NULL;
-	unsigned int i;
+	unsigned int i, k;
 	int ret;
 
 	ret = mlx5dm_flow_tmpl_rule(tbl, pi, ai, NULL, NULL, items, actions, &shared, error);
 	if (ret < 0)
 		return ret;
+	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
+		for (k = i + 1; items[k].type == RTE_FLOW_ITEM_TYPE_VOID; k++)
+			;
+		if (items[i].mask != NULL)
+			items[i].spec = mlx5dm_flow_tmpl_example_spec(&items[i], items[k].type,
+								      &values[i]);
+	}
 	for (i = 0; i < tbl->at[ai]->nb; i++)
 		if (actions[i].type == RTE_FLOW_ACTION_TYPE_JUMP &&
 		    !(tbl->at[ai]->fixed & (1u << i)))

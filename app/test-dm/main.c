@@ -228,6 +228,7 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		.seed = cfg->seed, .packets = cfg->random, .rules = cfg->rules, .port = 0,
 		.nb_queues = TEST_DM_RANDOM_QUEUES, .batch = 256, .out_dir = cfg->out_dir,
 		.max_report = 20, .log = stdout, .verbose = cfg->verbose, .progress = progress,
+		.templates = cfg->templates,
 	};
 	struct test_dm_record rec = { .suite = "random", .run = 1, .file = "" };
 	struct test_dm_random_result res;
@@ -245,8 +246,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		test_dm_report_add(report, &rec);
 		return;
 	}
-	printf("random: seed %" PRIu64 ", %u rules, %" PRIu64 " packets on %s\n", cfg->seed,
-	       cfg->rules, cfg->random, t->ops->name);
+	printf("random: seed %" PRIu64 ", %u rules%s, %" PRIu64 " packets on %s\n", cfg->seed,
+	       cfg->rules, cfg->templates ? " through template tables" : "", cfg->random,
+	       t->ops->name);
 	if (test_dm_random_run(t->ops, t->ctx, &rc, &res) < 0) {
 		rec.verdict = TEST_DM_ERROR;
 		snprintf(why, sizeof(why), "could not run: %s", res.first);
@@ -270,6 +272,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	printf("  reference fates: %" PRIu64 " dropped, %" PRIu64 " to a queue, %" PRIu64
 	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
 	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
+	if (cfg->templates)
+		printf("  %u of the %u rules through template tables and a flow queue\n",
+		       res.via_templates, res.rules);
 	if (t->er != NULL && test_dm_ethdev_runner_late(t->er) != 0)
 		printf("  %" PRIu64 " packets arrived after their burst (counted dropped); "
 		       "--quiet-us is %u\n", test_dm_ethdev_runner_late(t->er), cfg->quiet_us);

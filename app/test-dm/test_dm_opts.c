@@ -41,6 +41,8 @@ test_dm_usage(const char *prog)
 	       "  --repeat N        run the selection N times (soak)\n"
 	       "  --seed S          random mode seed (default: time; printed)\n"
 	       "  --rules N         random mode rules (default 300)\n"
+	       "  --templates       random mode: each rule through a template table of its\n"
+	       "                    own and a flow queue (rules with a range: rte_flow_create)\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
 	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"
@@ -179,7 +181,7 @@ enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
 	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
-	OPT_SWITCH_PORT, OPT_HELP,
+	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_HELP,
 };
 
 static const struct option test_dm_long_opts[] = {
@@ -199,6 +201,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "random", required_argument, NULL, OPT_RANDOM },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "templates", no_argument, NULL, OPT_TEMPLATES },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -252,6 +255,9 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		return test_dm_opt_u64("seed", arg, 0, UINT64_MAX, &cfg->seed);
 	case OPT_RULES:
 		return test_dm_opt_uint("rules", arg, 1, 50000, &cfg->rules);
+	case OPT_TEMPLATES:
+		cfg->templates = 1;
+		return 0;
 	case OPT_JSON:
 		cfg->json = arg;
 		return 0;

@@ -40,6 +40,7 @@ struct test_dm_config {
 	uint64_t seed;
 	int seed_given;
 	unsigned int rules;
+	int templates;			/**< Random mode: rules through the template API. */
 	/* reports */
 	const char *json;
 	const char *tap;

@@ -10,8 +10,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "test_dm_cmp.h"
 #include "test_dm_gen.h"
@@ -21,12 +23,23 @@
 #include "test_dm_vec.h"
 
 #define TEST_DM_RANDOM_TEXT 1024
+/* --templates: how long a rule's flow queue result may take. */
+#define TEST_DM_RANDOM_PULL_MS 2000
+
+/* A rule's own templates and table (--templates), kept while the rule is. */
+struct test_dm_rtmpl {
+	struct test_dm_flow_cmd cmd[3];	/**< Pattern template, actions template, table. */
+	void *handle[3];		/**< NULL: not made. */
+	struct rte_flow_action *masks;	/**< The actions template's (after items). */
+	struct rte_flow_item items[];	/**< The pattern template's. */
+};
 
 /* One generated rule and what became of it. */
 struct test_dm_rrule {
 	char *text;
 	struct test_dm_flow_cmd *cmd;
 	void *handle;			/**< On the runner (NULL: not installed). */
+	struct test_dm_rtmpl *tmpl;	/**< --templates: its templates and table. */
 	struct test_dm_ref_rule *ref;
 	char refused[256];		/**< Why the runner refused it ("" if it did not). */
 };
@@ -73,6 +86,7 @@ struct test_dm_rstate {
 	struct test_dm_rref *sorted;
 	uint8_t *hit;
 	unsigned int nb_sorted;
+	uint8_t configured[TEST_DM_REF_MAX_PORTS];	/**< --templates: flow queue 0 is. */
 };
 
 static void
@@ -130,6 +144,140 @@ test_dm_rpreamble(struct test_dm_rstate *st)
 	return 0;
 }
 
+static uint64_t
+test_dm_rnow_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The rule's pattern as a pattern template: each item's mask (its default
+ * one under a spec without a mask, none without a spec), no value. False
+ * for a range, which a template cannot have.
+ */
+static bool
+test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *items)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_items; i++) {
+		const struct rte_flow_item *it = &r->pattern[i];
+
+		if (it->last != NULL)
+			return false;
+		items[i] = (struct rte_flow_item){
+			.type = it->type,
+			.mask = it->spec == NULL ? NULL : it->mask != NULL ? it->mask :
+				test_dm_flow_item_default_mask(it->type),
+		};
+	}
+	return true;
+}
+
+/* Flow queue 0 of the port, before its first rule (configuring stops the port). */
+static int
+test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flow_error *e)
+{
+	const struct test_dm_flow_cmd c = {
+		.type = TEST_DM_FLOW_CONFIGURE, .port = port, .nb_queues = 1, .queue_size = 64,
+		.nb_counters = st->cfg->rules,
+	};
+	int ret;
+
+	if (st->configured[port])
+		return 0;
+	ret = st->ops->flow_configure(st->ctx, &c, e);
+	st->configured[port] = ret == 0;
+	return ret;
+}
+
+/*
+ * rr's rule through the template API (--templates): a pattern template of
+ * its items' masks, an actions template of its actions (every other rule's
+ * masked by themselves, fixed; the others' unmasked, given by the rule), a
+ * table of one rule at its group, priority and direction, then a flow
+ * queue create, a push and a pull. 0, 1 when the rule cannot be a
+ * template's (rte_flow_create() makes it), or a negative errno with e set.
+ */
+static int
+test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
+		     struct rte_flow_error *e)
+{
+	const struct test_dm_flow_cmd *r = rr->cmd;
+	struct test_dm_flow_cmd q = *r;
+	struct rte_flow_op_result res;
+	struct test_dm_rtmpl *t;
+	uint64_t deadline;
+	unsigned int i;
+	int ret, n;
+
+	t = calloc(1, sizeof(*t) + r->nb_items * sizeof(t->items[0]) +
+		   r->nb_actions * sizeof(t->masks[0]));
+	if (t == NULL)
+		return rte_flow_error_set(e, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "out of memory");
+	rr->tmpl = t;
+	if (!test_dm_rtmpl_pattern(r, t->items))
+		return 1;
+	t->masks = (struct rte_flow_action *)(void *)(t->items + r->nb_items);
+	for (i = 0; i < r->nb_actions; i++)
+		t->masks[i] = (struct rte_flow_action){ .type = r->actions[i].type,
+			.conf = (st->nb_rules & 1) ? NULL : r->actions[i].conf };
+	t->cmd[0] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_PATTERN_TEMPLATE,
+		.port = r->port, .attr = r->attr, .pattern = t->items, .nb_items = r->nb_items };
+	t->cmd[1] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_ACTIONS_TEMPLATE,
+		.port = r->port, .attr = r->attr, .actions = r->actions,
+		.nb_actions = r->nb_actions, .masks = t->masks };
+	t->cmd[2] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_TABLE, .port = r->port,
+		.attr = r->attr, .rules_number = 1, .nb_pattern_templates = 1,
+		.nb_actions_templates = 1 };
+	ret = test_dm_rtmpl_configure(st, r->port, e);
+	/* The table's references: its pattern template, then its actions template. */
+	for (i = 0; ret == 0 && i < RTE_DIM(t->cmd); i++)
+		ret = st->ops->template_create(st->ctx, &t->cmd[i], t->handle, &t->handle[i], e);
+	if (ret < 0)
+		return ret;
+	q.type = TEST_DM_FLOW_QUEUE_CREATE;
+	q.queue = 0;
+	q.postpone = 0;
+	q.pattern_index = 0;
+	q.actions_index = 0;
+	ret = st->ops->async_create(st->ctx, &q, t->handle[2], rr, &rr->handle, e);
+	if (ret == 0)
+		ret = st->ops->push(st->ctx, r->port, 0, e);
+	if (ret < 0)
+		return ret;
+	deadline = test_dm_rnow_ms() + TEST_DM_RANDOM_PULL_MS;
+	do {
+		n = st->ops->pull(st->ctx, r->port, 0, &res, 1, e);
+	} while (n == 0 && test_dm_rnow_ms() < deadline);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return rte_flow_error_set(e, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "flow queue: no result for the creation in time");
+	if (res.status != RTE_FLOW_OP_SUCCESS) {
+		/* A failed creation leaves no rule. */
+		rr->handle = NULL;
+		return rte_flow_error_set(e, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+					  "flow queue: the creation's result is an error");
+	}
+	st->res->via_templates++;
+	return 0;
+}
+
+/* rr's rule on the runner: through the template API with --templates, where it can be. */
+static int
+test_dm_rcreate(struct test_dm_rstate *st, struct test_dm_rrule *rr, struct rte_flow_error *e)
+{
+	int ret = st->cfg->templates ? test_dm_rtmpl_create(st, rr, e) : 1;
+
+	return ret <= 0 ? ret : st->ops->flow_create(st->ctx, rr->cmd, &rr->handle, e);
+}
+
 /* Generate, validate on the reference, install on both. 1: installed, 0: not, <0: fault. */
 static int
 test_dm_radd_rule(struct test_dm_rstate *st)
@@ -165,8 +313,7 @@ test_dm_radd_rule(struct test_dm_rstate *st)
 			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
 		return 0;
 	}
-	if (st->ops->flow_create(st->ctx, rr->cmd, &rr->handle, &e) < 0) {
-		rr->handle = NULL;
+	if (test_dm_rcreate(st, rr, &e) < 0) {
 		st->res->runner_refused++;
 		snprintf(rr->refused, sizeof(rr->refused), "%s: %s: %s", st->ops->name,
 			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
@@ -530,6 +677,9 @@ test_dm_rwrite(struct test_dm_rstate *st)
 		"expects;\n# replay with: dpdk-test-dm [EAL options] -- --case %s\n",
 		cfg->packets, cfg->seed, st->ops->name, st->res->rules, st->res->mismatches,
 		st->res->runner_refused, st->res->count_mismatches, path);
+	if (cfg->templates)
+		fprintf(f, "# The run made each rule through a template table of its own "
+			"(--templates);\n# this file makes them with rte_flow_create().\n");
 	fprintf(f, "case random_seed%" PRIu64 "\nqueues %u\n", cfg->seed, cfg->nb_queues);
 	for (i = 0; test_dm_gen_preamble[i] != NULL; i++)
 		fprintf(f, "%s\n", test_dm_gen_preamble[i]);
@@ -592,9 +742,18 @@ test_dm_rteardown(struct test_dm_rstate *st)
 	unsigned int i;
 
 	for (i = 0; i < st->nb_rules; i++) {
+		struct test_dm_rtmpl *t = st->rules[i].tmpl;
+		unsigned int k;
+
 		if (st->rules[i].handle != NULL)
 			st->ops->flow_destroy(st->ctx, st->rules[i].cmd->port,
 					      st->rules[i].handle, &e);
+		/* The table, then its templates. */
+		for (k = RTE_DIM(t->cmd); t != NULL && k-- > 0;)
+			if (t->handle[k] != NULL)
+				st->ops->template_destroy(st->ctx, t->cmd[k].type, t->cmd[k].port,
+							  t->handle[k], &e);
+		free(t);
 		test_dm_flow_cmd_free(st->rules[i].cmd);
 		free(st->rules[i].text);
 	}

@@ -30,6 +30,12 @@ struct test_dm_random_cfg {
 	/** Where the reproducer goes when something mismatches (NULL: the current directory). */
 	const char *out_dir;
 	unsigned int max_report;	/**< Mismatching packets written out (default 20). */
+	/**
+	 * Each rule through the template API: a table of its own (its group,
+	 * priority and direction, its templates made of its items' masks and
+	 * its actions), a flow queue create, a push and a pull.
+	 */
+	int templates;
 	FILE *log;			/**< Mismatch lines; NULL for none. */
 	int verbose;
 	struct test_dm_progress *progress;
@@ -39,6 +45,7 @@ struct test_dm_random_result {
 	unsigned int rules;		/**< Installed on both. */
 	unsigned int gen_refused;	/**< Generated rules the reference refused (not used). */
 	unsigned int runner_refused;	/**< Accepted by the reference, refused by the runner. */
+	unsigned int via_templates;	/**< Installed through the template API (templates). */
 	uint64_t packets;
 	uint64_t received;
 	uint64_t mismatches;		/**< Packets whose fate differs. */

@@ -400,6 +400,7 @@ test_template_bad_input(void **state)
 	const struct rte_flow_indir_action_conf in = { .ingress = 1 }, fdb = { .transfer = 1 };
 	const struct rte_flow_action count[] = { ACT(COUNT, NULL), END_ACT };
 	const struct rte_flow_action_queue bad_queue = { .index = 9 };
+	struct rte_flow_query_count qc = { .reset = 0 };
 	struct rte_flow_item long_pattern[MLX5DM_FLOW_TMPL_MAX_ITEMS + 2];
 	struct rte_flow_action long_actions[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 2];
 	struct rte_flow_pattern_template *pt, *pt_out, *pts[MLX5DM_FLOW_TMPL_MAX_PER_TABLE + 1];
@@ -529,6 +530,13 @@ test_template_bad_input(void **state)
 	assert_int_equal(ops->validate(&dev, &t_attr_in, p_eth, long_actions, &err), -EINVAL);
 	assert_ptr_equal(err.cause, &long_actions[1]);
 	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), 0);
+	/* Handles the port never made: refused without being read. */
+	assert_int_equal(ops->action_handle_destroy(&dev, NULL, &err), -EINVAL);
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, "unknown indirect action handle");
+	h = (struct rte_flow_action_handle *)(uintptr_t)UINT64_C(0x1234000000777);
+	assert_int_equal(ops->action_handle_destroy(&dev, h, &err), -EINVAL);
+	assert_int_equal(ops->action_handle_query(&dev, h, &qc, &err), -EINVAL);
+	refused(&err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, "unknown indirect action handle");
 	/* A stopped port takes no rule. */
 	mlx5dm_flow_stop(&dev);
 	assert_null(ops->async_create(&dev, 0, NULL, tbl, rp, 0, ta, 0, NULL, &err));

@@ -273,7 +273,7 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
 	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
 	if (cfg->templates)
-		printf("  %u of the %u rules through template tables and a flow queue\n",
+		printf("  %u of the %u rules through template tables and flow queues\n",
 		       res.via_templates, res.rules);
 	if (t->er != NULL && test_dm_ethdev_runner_late(t->er) != 0)
 		printf("  %" PRIu64 " packets arrived after their burst (counted dropped); "

@@ -42,7 +42,7 @@ test_dm_usage(const char *prog)
 	       "  --seed S          random mode seed (default: time; printed)\n"
 	       "  --rules N         random mode rules (default 300)\n"
 	       "  --templates       random mode: each rule through a template table of its\n"
-	       "                    own and a flow queue (rules with a range: rte_flow_create)\n"
+	       "                    own and flow queues (rules with a range: rte_flow_create)\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
 	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"

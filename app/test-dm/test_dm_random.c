@@ -23,8 +23,10 @@
 #include "test_dm_vec.h"
 
 #define TEST_DM_RANDOM_TEXT 1024
-/* --templates: how long a rule's flow queue result may take. */
+/* --templates: how long a push's results may take, flow queues per port, rules per push. */
 #define TEST_DM_RANDOM_PULL_MS 2000
+#define TEST_DM_RANDOM_QUEUES 2u
+#define TEST_DM_RANDOM_BATCH 16u
 
 /* A rule's own templates and table (--templates), kept while the rule is. */
 struct test_dm_rtmpl {
@@ -86,7 +88,10 @@ struct test_dm_rstate {
 	struct test_dm_rref *sorted;
 	uint8_t *hit;
 	unsigned int nb_sorted;
-	uint8_t configured[TEST_DM_REF_MAX_PORTS];	/**< --templates: flow queue 0 is. */
+	/* --templates: the ports' flow queues are configured; creations waiting per queue. */
+	uint8_t configured[TEST_DM_REF_MAX_PORTS];
+	unsigned int waiting[TEST_DM_REF_MAX_PORTS][TEST_DM_RANDOM_QUEUES];
+	unsigned int nb_tmpl;		/**< Rules given to the template API so far. */
 };
 
 static void
@@ -177,13 +182,13 @@ test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *it
 	return true;
 }
 
-/* Flow queue 0 of the port, before its first rule (configuring stops the port). */
+/* The port's flow queues, before its first rule (configuring stops the port). */
 static int
 test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flow_error *e)
 {
 	const struct test_dm_flow_cmd c = {
-		.type = TEST_DM_FLOW_CONFIGURE, .port = port, .nb_queues = 1, .queue_size = 64,
-		.nb_counters = st->cfg->rules,
+		.type = TEST_DM_FLOW_CONFIGURE, .port = port, .nb_queues = TEST_DM_RANDOM_QUEUES,
+		.queue_size = 64, .nb_counters = st->cfg->rules,
 	};
 	int ret;
 
@@ -195,12 +200,76 @@ test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flo
 }
 
 /*
+ * Push flow queue q of the port and pull until every creation waiting on
+ * it has its result. A creation that failed there leaves no rule: it is
+ * the runner's refusal, taken out of the reference too. 0, or a negative
+ * errno (no result in time, or the pull failed) with the reason in
+ * res->first.
+ */
+static int
+test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
+{
+	struct rte_flow_op_result res[TEST_DM_RANDOM_BATCH];
+	struct rte_flow_error e = { 0 };
+	struct test_dm_rrule *rr;
+	uint64_t deadline;
+	int i, n;
+
+	if (st->waiting[port][q] == 0)
+		return 0;
+	n = st->ops->push(st->ctx, port, q, &e);
+	deadline = test_dm_rnow_ms() + TEST_DM_RANDOM_PULL_MS;
+	while (n >= 0 && st->waiting[port][q] != 0 && test_dm_rnow_ms() < deadline) {
+		n = st->ops->pull(st->ctx, port, q, res, RTE_DIM(res), &e);
+		for (i = 0; i < n; i++) {
+			st->waiting[port][q]--;
+			if (res[i].status == RTE_FLOW_OP_SUCCESS)
+				continue;
+			/* The user data is the rule's number + 1 (the vector moves). */
+			rr = &st->rules[(uintptr_t)res[i].user_data - 1];
+			rr->handle = NULL;
+			(void)test_dm_ref_rule_del(st->ref, rr->ref);
+			rr->ref = NULL;
+			st->res->rules--;
+			st->res->via_templates--;
+			st->res->runner_refused++;
+			snprintf(rr->refused, sizeof(rr->refused), "%s: flow queue %u: the "
+				 "creation's result is an error", st->ops->name, q);
+			test_dm_rfirst(st, "rule refused by %s, accepted by the reference: %s (%s)",
+				       st->ops->name, rr->text, rr->refused);
+		}
+	}
+	if (n < 0 || st->waiting[port][q] != 0) {
+		snprintf(st->res->first, sizeof(st->res->first), "port %u flow queue %u: %s",
+			 port, q, n >= 0 ? "no result of a push in time" :
+			 e.message != NULL ? e.message : "the pull failed");
+		return n < 0 ? n : -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Every flow queue settled (the end of the install). */
+static int
+test_dm_rtmpl_settle_all(struct test_dm_rstate *st)
+{
+	unsigned int p, q;
+	int ret = 0;
+
+	for (p = 0; ret == 0 && p < TEST_DM_REF_MAX_PORTS; p++)
+		for (q = 0; ret == 0 && q < TEST_DM_RANDOM_QUEUES; q++)
+			ret = test_dm_rtmpl_settle(st, (uint16_t)p, q);
+	return ret;
+}
+
+/*
  * rr's rule through the template API (--templates): a pattern template of
  * its items' masks, an actions template of its actions (every other rule's
  * masked by themselves, fixed; the others' unmasked, given by the rule), a
- * table of one rule at its group, priority and direction, then a flow
- * queue create, a push and a pull. 0, 1 when the rule cannot be a
- * template's (rte_flow_create() makes it), or a negative errno with e set.
+ * table of one rule at its group, priority and direction, then a postponed
+ * create on one of the port's flow queues (in turn), pushed and pulled
+ * every TEST_DM_RANDOM_BATCH creations of the queue. 0, 1 when the rule
+ * cannot be a template's (rte_flow_create() makes it), or a negative errno
+ * with e set.
  */
 static int
 test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
@@ -208,11 +277,9 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 {
 	const struct test_dm_flow_cmd *r = rr->cmd;
 	struct test_dm_flow_cmd q = *r;
-	struct rte_flow_op_result res;
 	struct test_dm_rtmpl *t;
-	uint64_t deadline;
 	unsigned int i;
-	int ret, n;
+	int ret;
 
 	t = calloc(1, sizeof(*t) + r->nb_items * sizeof(t->items[0]) +
 		   r->nb_actions * sizeof(t->masks[0]));
@@ -241,31 +308,16 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 	if (ret < 0)
 		return ret;
 	q.type = TEST_DM_FLOW_QUEUE_CREATE;
-	q.queue = 0;
-	q.postpone = 0;
+	q.queue = st->nb_tmpl++ % TEST_DM_RANDOM_QUEUES;
+	q.postpone = 1;
 	q.pattern_index = 0;
 	q.actions_index = 0;
-	ret = st->ops->async_create(st->ctx, &q, t->handle[2], rr, &rr->handle, e);
-	if (ret == 0)
-		ret = st->ops->push(st->ctx, r->port, 0, e);
+	ret = st->ops->async_create(st->ctx, &q, t->handle[2],
+				    (void *)(uintptr_t)(rr - st->rules + 1), &rr->handle, e);
 	if (ret < 0)
 		return ret;
-	deadline = test_dm_rnow_ms() + TEST_DM_RANDOM_PULL_MS;
-	do {
-		n = st->ops->pull(st->ctx, r->port, 0, &res, 1, e);
-	} while (n == 0 && test_dm_rnow_ms() < deadline);
-	if (n < 0)
-		return n;
-	if (n == 0)
-		return rte_flow_error_set(e, ETIMEDOUT, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "flow queue: no result for the creation in time");
-	if (res.status != RTE_FLOW_OP_SUCCESS) {
-		/* A failed creation leaves no rule. */
-		rr->handle = NULL;
-		return rte_flow_error_set(e, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
-					  "flow queue: the creation's result is an error");
-	}
 	st->res->via_templates++;
+	st->waiting[r->port][q.queue]++;
 	return 0;
 }
 
@@ -328,6 +380,19 @@ test_dm_radd_rule(struct test_dm_rstate *st)
 	return 1;
 }
 
+/* A full batch of creations on a flow queue: pushed and pulled. */
+static int
+test_dm_rtmpl_batch(struct test_dm_rstate *st)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
+		for (q = 0; q < TEST_DM_RANDOM_QUEUES; q++)
+			if (st->waiting[p][q] >= TEST_DM_RANDOM_BATCH)
+				return test_dm_rtmpl_settle(st, (uint16_t)p, q);
+	return 0;
+}
+
 static int
 test_dm_rinstall(struct test_dm_rstate *st)
 {
@@ -341,10 +406,13 @@ test_dm_rinstall(struct test_dm_rstate *st)
 		if (ret < 0)
 			return ret;
 		st->res->rules += (unsigned int)ret;
+		ret = test_dm_rtmpl_batch(st);
+		if (ret < 0)
+			return ret;
 		test_dm_progress_show(st->cfg->progress, 0, "random: %u/%u rules",
 				      st->res->rules, st->cfg->rules);
 	}
-	return 0;
+	return test_dm_rtmpl_settle_all(st);
 }
 
 /* ---- packets ---- */

@@ -33,7 +33,8 @@ struct test_dm_random_cfg {
 	/**
 	 * Each rule through the template API: a table of its own (its group,
 	 * priority and direction, its templates made of its items' masks and
-	 * its actions), a flow queue create, a push and a pull.
+	 * its actions), a postponed create on one of two flow queues, pushed
+	 * and pulled in batches.
 	 */
 	int templates;
 	FILE *log;			/**< Mismatch lines; NULL for none. */

@@ -368,6 +368,62 @@ test_random_mutants(void **state)
 	test_dm_ref_runner_free(rr);
 }
 
+/* The reference runner, but every fifth flow queue result it pulls is an error. */
+static struct test_dm_runner_ops failing_ops;
+static unsigned int failing_pulled;
+
+static int
+failing_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+	     uint16_t n, struct rte_flow_error *error)
+{
+	int got = test_dm_ref_runner_ops.pull(ctx, port, queue, res, n, error), i;
+
+	for (i = 0; i < got; i++)
+		if (++failing_pulled % 5 == 0)
+			res[i].status = RTE_FLOW_OP_ERROR;
+	return got;
+}
+
+/*
+ * --templates: most rules go through template tables and flow queues (on
+ * the reference runner: no mismatch); a creation whose pulled result is an
+ * error is the runner's refusal, named.
+ */
+static void
+test_random_templates(void **state)
+{
+	char dir[] = "/tmp/test_dm_random_XXXXXX", path[512];
+	struct test_dm_ref_runner *rr = test_dm_ref_runner_new(2, NULL);
+	struct test_dm_random_cfg cfg = {
+		.seed = 11, .packets = 3000, .rules = 150, .port = 0, .nb_queues = 8,
+		.batch = 100, .max_report = 5, .templates = 1,
+	};
+	struct test_dm_random_result res;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	cfg.out_dir = dir;
+	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
+	assert_int_equal(test_dm_random_failures(&res), 0);
+	assert_true(res.via_templates > res.rules / 2);
+	failing_ops = test_dm_ref_runner_ops;
+	failing_ops.pull = failing_pull;
+	failing_pulled = 0;
+	assert_int_equal(test_dm_random_run(&failing_ops, rr, &cfg, &res), 0);
+	assert_int_equal(res.runner_refused, failing_pulled / 5);
+	assert_true(res.runner_refused > 0);
+	assert_non_null(strstr(res.first, "flow queue"));
+	assert_non_null(strstr(res.first, "the creation's result is an error"));
+	snprintf(path, sizeof(path), "%s/random-seed11.case", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/random-seed11-sent.pcap", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/random-seed11-recv.pcap", dir);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	test_dm_ref_runner_free(rr);
+}
+
 /* ---- reports ---- */
 
 static void
@@ -447,6 +503,7 @@ main(void)
 		cmocka_unit_test(test_fate_cmp),
 		cmocka_unit_test(test_random_self),
 		cmocka_unit_test(test_random_mutants),
+		cmocka_unit_test(test_random_templates),
 		cmocka_unit_test(test_reports),
 	};
 

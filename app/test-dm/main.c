@@ -228,7 +228,7 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		.seed = cfg->seed, .packets = cfg->random, .rules = cfg->rules, .port = 0,
 		.nb_queues = TEST_DM_RANDOM_QUEUES, .batch = 256, .out_dir = cfg->out_dir,
 		.max_report = 20, .log = stdout, .verbose = cfg->verbose, .progress = progress,
-		.templates = cfg->templates,
+		.templates = cfg->templates, .churn = cfg->churn,
 	};
 	struct test_dm_record rec = { .suite = "random", .run = 1, .file = "" };
 	struct test_dm_random_result res;
@@ -275,6 +275,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	if (cfg->templates)
 		printf("  %u of the %u rules through template tables and flow queues\n",
 		       res.via_templates, res.rules);
+	if (cfg->churn)
+		printf("  %u rules destroyed before the second half of the packets, %u "
+		       "destructions failed\n", res.destroyed, res.destroy_failures);
 	if (t->er != NULL && test_dm_ethdev_runner_late(t->er) != 0)
 		printf("  %" PRIu64 " packets arrived after their burst (counted dropped); "
 		       "--quiet-us is %u\n", test_dm_ethdev_runner_late(t->er), cfg->quiet_us);

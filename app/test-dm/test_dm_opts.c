@@ -43,6 +43,8 @@ test_dm_usage(const char *prog)
 	       "  --rules N         random mode rules (default 300)\n"
 	       "  --templates       random mode: each rule through a template table of its\n"
 	       "                    own and flow queues (rules with a range: rte_flow_create)\n"
+	       "  --churn           random mode: then every other rule destroyed, as many\n"
+	       "                    packets again\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
 	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"
@@ -181,7 +183,7 @@ enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
 	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
-	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_HELP,
+	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_CHURN, OPT_HELP,
 };
 
 static const struct option test_dm_long_opts[] = {
@@ -202,6 +204,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "templates", no_argument, NULL, OPT_TEMPLATES },
+	{ "churn", no_argument, NULL, OPT_CHURN },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -257,6 +260,9 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		return test_dm_opt_uint("rules", arg, 1, 50000, &cfg->rules);
 	case OPT_TEMPLATES:
 		cfg->templates = 1;
+		return 0;
+	case OPT_CHURN:
+		cfg->churn = 1;
 		return 0;
 	case OPT_JSON:
 		cfg->json = arg;

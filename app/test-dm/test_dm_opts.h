@@ -41,6 +41,7 @@ struct test_dm_config {
 	int seed_given;
 	unsigned int rules;
 	int templates;			/**< Random mode: rules through the template API. */
+	int churn;			/**< Random mode: half the rules destroyed, resent. */
 	/* reports */
 	const char *json;
 	const char *tap;

@@ -43,6 +43,7 @@ struct test_dm_rrule {
 	void *handle;			/**< On the runner (NULL: not installed). */
 	struct test_dm_rtmpl *tmpl;	/**< --templates: its templates and table. */
 	struct test_dm_ref_rule *ref;
+	bool destroyed;			/**< By --churn, on both. */
 	char refused[256];		/**< Why the runner refused it ("" if it did not). */
 };
 
@@ -92,6 +93,7 @@ struct test_dm_rstate {
 	uint8_t configured[TEST_DM_REF_MAX_PORTS];
 	unsigned int waiting[TEST_DM_REF_MAX_PORTS][TEST_DM_RANDOM_QUEUES];
 	unsigned int nb_tmpl;		/**< Rules given to the template API so far. */
+	bool churning;			/**< The results pulled are destructions'. */
 };
 
 static void
@@ -227,6 +229,12 @@ test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
 				continue;
 			/* The user data is the rule's number + 1 (the vector moves). */
 			rr = &st->rules[(uintptr_t)res[i].user_data - 1];
+			if (st->churning) {
+				st->res->destroy_failures++;
+				test_dm_rfirst(st, "flow queue %u: the destruction of %s failed", q,
+					       rr->text);
+				continue;
+			}
 			rr->handle = NULL;
 			(void)test_dm_ref_rule_del(st->ref, rr->ref);
 			rr->ref = NULL;
@@ -608,8 +616,9 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 	return ret;
 }
 
+/* Packets first .. first + packets - 1 sent and compared. */
 static int
-test_dm_rtraffic(struct test_dm_rstate *st)
+test_dm_rtraffic(struct test_dm_rstate *st, uint64_t first)
 {
 	uint64_t sent = 0;
 	unsigned int n;
@@ -617,11 +626,11 @@ test_dm_rtraffic(struct test_dm_rstate *st)
 
 	while (sent < st->cfg->packets) {
 		n = (unsigned int)RTE_MIN((uint64_t)st->cfg->batch, st->cfg->packets - sent);
-		ret = test_dm_rbatch(st, sent, n);
+		ret = test_dm_rbatch(st, first + sent, n);
 		if (ret < 0)
 			return ret;
 		sent += n;
-		st->res->packets = sent;
+		st->res->packets = first + sent;
 		test_dm_progress_show(st->cfg->progress, 0, "random: %" PRIu64 "/%" PRIu64
 				      " packets, %" PRIu64 " mismatches", sent, st->cfg->packets,
 				      st->res->mismatches);
@@ -655,6 +664,55 @@ test_dm_rcounters(struct test_dm_rstate *st)
 				       ": %s", i, b.hits, b.bytes, a.hits, a.bytes, rr->text);
 		}
 	}
+}
+
+/*
+ * --churn: every other installed rule destroyed, on the runner (a rule a
+ * template table holds through a flow queue, postponed, settled in
+ * batches) and on the reference.
+ */
+static int
+test_dm_rchurn(struct test_dm_rstate *st)
+{
+	struct rte_flow_error e;
+	struct test_dm_rrule *rr;
+	unsigned int i, k = 0;
+	uint32_t q;
+	int ret;
+
+	st->churning = true;
+	for (i = 0; i < st->nb_rules; i++) {
+		rr = &st->rules[i];
+		if (rr->ref == NULL || k++ % 2 == 0)
+			continue;
+		memset(&e, 0, sizeof(e));
+		q = k / 2 % TEST_DM_RANDOM_QUEUES;
+		if (rr->tmpl != NULL && rr->tmpl->handle[2] != NULL)
+			ret = st->ops->async_destroy(st->ctx, rr->cmd->port, q, 1, rr->handle,
+						     (void *)(uintptr_t)(i + 1), &e);
+		else
+			ret = st->ops->flow_destroy(st->ctx, rr->cmd->port, rr->handle, &e);
+		if (ret < 0) {
+			/* Kept: the teardown destroys it again. */
+			st->res->destroy_failures++;
+			test_dm_rfirst(st, "destruction refused by %s: %s: %s: %s", st->ops->name,
+				       test_dm_flow_error_type_name(e.type),
+				       e.message != NULL ? e.message : "", rr->text);
+			continue;
+		}
+		(void)test_dm_ref_rule_del(st->ref, rr->ref);
+		rr->ref = NULL;
+		rr->handle = NULL;
+		rr->destroyed = true;
+		st->res->destroyed++;
+		if (rr->tmpl != NULL && rr->tmpl->handle[2] != NULL &&
+		    ++st->waiting[rr->cmd->port][q] >= TEST_DM_RANDOM_BATCH) {
+			ret = test_dm_rtmpl_settle(st, rr->cmd->port, q);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return test_dm_rtmpl_settle_all(st);
 }
 
 /* ---- the reproducer ---- */
@@ -723,6 +781,29 @@ test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
 	test_dm_pktlist_free(&recv);
 }
 
+/*
+ * The --churn destructions, by the case's rule ids: per port, in creation
+ * order, of the rules the case makes (the churn runs after a clean first
+ * half: what mismatched did so after it).
+ */
+static void
+test_dm_rwrite_destroys(const struct test_dm_rstate *st, FILE *f)
+{
+	uint32_t next[TEST_DM_REF_MAX_PORTS] = { 0 };
+	const struct test_dm_rrule *rr;
+	unsigned int i;
+
+	fprintf(f, "# --churn: destroyed before the packets below\n");
+	for (i = 0; i < st->nb_rules; i++) {
+		rr = &st->rules[i];
+		if (rr->refused[0] != '\0')
+			continue;
+		if (rr->destroyed)
+			fprintf(f, "flow destroy %u rule %u\n", rr->cmd->port, next[rr->cmd->port]);
+		next[rr->cmd->port]++;
+	}
+}
+
 static void
 test_dm_rwrite(struct test_dm_rstate *st)
 {
@@ -758,6 +839,8 @@ test_dm_rwrite(struct test_dm_rstate *st)
 		else
 			fprintf(f, "# rule %u\n%s\n", i, st->rules[i].text);
 	}
+	if (st->churning)
+		test_dm_rwrite_destroys(st, f);
 	for (i = 0; i < st->nb_miss; i++) {
 		const struct test_dm_rmiss *m = &st->miss[i];
 
@@ -861,9 +944,17 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 	if (ret == 0)
 		ret = test_dm_rcoverage_init(&st);
 	if (ret == 0)
-		ret = test_dm_rtraffic(&st);
+		ret = test_dm_rtraffic(&st, 0);
 	if (ret == 0)
 		test_dm_rcounters(&st);
+	/* After a clean first half only: a reproducer replays one state of the rules. */
+	if (ret == 0 && cfg->churn && test_dm_random_failures(res) == 0) {
+		ret = test_dm_rchurn(&st);
+		if (ret == 0)
+			ret = test_dm_rtraffic(&st, cfg->packets);
+		if (ret == 0)
+			test_dm_rcounters(&st);
+	}
 	test_dm_progress_clear(cfg->progress);
 	if (ret == 0 && test_dm_random_failures(res) != 0)
 		test_dm_rwrite(&st);

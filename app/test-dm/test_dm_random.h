@@ -37,6 +37,12 @@ struct test_dm_random_cfg {
 	 * and pulled in batches.
 	 */
 	int templates;
+	/**
+	 * After the packets and the counters: every other installed rule is
+	 * destroyed (through the flow queues with templates), then as many new
+	 * packets are sent and compared, and the counters again.
+	 */
+	int churn;
 	FILE *log;			/**< Mismatch lines; NULL for none. */
 	int verbose;
 	struct test_dm_progress *progress;
@@ -47,6 +53,8 @@ struct test_dm_random_result {
 	unsigned int gen_refused;	/**< Generated rules the reference refused (not used). */
 	unsigned int runner_refused;	/**< Accepted by the reference, refused by the runner. */
 	unsigned int via_templates;	/**< Installed through the template API (templates). */
+	unsigned int destroyed;		/**< Rules destroyed on both (churn). */
+	unsigned int destroy_failures;	/**< Destructions the runner refused or failed. */
 	uint64_t packets;
 	uint64_t received;
 	uint64_t mismatches;		/**< Packets whose fate differs. */
@@ -66,7 +74,8 @@ struct test_dm_random_result {
 static inline uint64_t
 test_dm_random_failures(const struct test_dm_random_result *res)
 {
-	return res->mismatches + res->count_mismatches + res->runner_refused;
+	return res->mismatches + res->count_mismatches + res->runner_refused +
+	       res->destroy_failures;
 }
 
 /**

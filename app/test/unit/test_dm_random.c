@@ -275,16 +275,39 @@ test_fate_cmp(void **state)
 
 /* ---- the driver ---- */
 
+/* The runs here: 150 rules, 3000 packets, reproducers into dir. */
+static struct test_dm_random_cfg
+run_cfg(uint64_t seed, const char *dir)
+{
+	return (struct test_dm_random_cfg){
+		.seed = seed, .packets = 3000, .rules = 150, .port = 0, .nb_queues = 8,
+		.batch = 100, .out_dir = dir, .max_report = 5,
+	};
+}
+
 static void
 random_run(const struct test_dm_runner_ops *ops, void *ctx, uint64_t seed, const char *dir,
 	   struct test_dm_random_result *res)
 {
-	struct test_dm_random_cfg cfg = {
-		.seed = seed, .packets = 3000, .rules = 150, .port = 0, .nb_queues = 8,
-		.batch = 100, .out_dir = dir, .max_report = 5,
-	};
+	struct test_dm_random_cfg cfg = run_cfg(seed, dir);
 
 	assert_int_equal(test_dm_random_run(ops, ctx, &cfg, res), 0);
+}
+
+/* The reproducer of seed 11 (a case and two pcaps) and dir removed. */
+static void
+reproducer_remove(const char *dir)
+{
+	static const char *const files[] = { "case", "sent.pcap", "recv.pcap" };
+	char path[512];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(files); i++) {
+		snprintf(path, sizeof(path), "%s/random-seed11%s%s", dir, i == 0 ? "." : "-",
+			 files[i]);
+		unlink(path);
+	}
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static void
@@ -392,17 +415,14 @@ failing_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result
 static void
 test_random_templates(void **state)
 {
-	char dir[] = "/tmp/test_dm_random_XXXXXX", path[512];
+	char dir[] = "/tmp/test_dm_random_XXXXXX";
 	struct test_dm_ref_runner *rr = test_dm_ref_runner_new(2, NULL);
-	struct test_dm_random_cfg cfg = {
-		.seed = 11, .packets = 3000, .rules = 150, .port = 0, .nb_queues = 8,
-		.batch = 100, .max_report = 5, .templates = 1,
-	};
+	struct test_dm_random_cfg cfg = run_cfg(11, dir);
 	struct test_dm_random_result res;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	cfg.out_dir = dir;
+	cfg.templates = 1;
 	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
 	assert_int_equal(test_dm_random_failures(&res), 0);
 	assert_true(res.via_templates > res.rules / 2);
@@ -414,13 +434,65 @@ test_random_templates(void **state)
 	assert_true(res.runner_refused > 0);
 	assert_non_null(strstr(res.first, "flow queue"));
 	assert_non_null(strstr(res.first, "the creation's result is an error"));
+	reproducer_remove(dir);
+	test_dm_ref_runner_free(rr);
+}
+
+/* A runner whose rte_flow_destroy() says it destroyed the rule, and keeps it. */
+static int
+lying_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
+{
+	RTE_SET_USED(ctx);
+	RTE_SET_USED(port);
+	RTE_SET_USED(handle);
+	RTE_SET_USED(error);
+	return 0;
+}
+
+/*
+ * --churn: half the rules destroyed, as many packets again; a runner that
+ * keeps destroyed rules is caught, and the reproducer (the rules, their
+ * destructions, the packets) passes on the reference.
+ */
+static void
+test_random_churn(void **state)
+{
+	char dir[] = "/tmp/test_dm_random_XXXXXX", path[512];
+	struct test_dm_ref_runner *rr = test_dm_ref_runner_new(2, NULL);
+	struct test_dm_random_cfg cfg = run_cfg(11, dir);
+	struct test_dm_run_opts opts = { .log = NULL };
+	struct test_dm_random_result res;
+	struct test_dm_case_result cr;
+	struct test_dm_case *c;
+	struct test_dm_err err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	cfg.churn = 1;
+	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
+	assert_int_equal(test_dm_random_failures(&res), 0);
+	assert_int_equal(res.destroyed, res.rules / 2);
+	assert_int_equal(res.packets, 6000);
+	test_dm_ref_runner_free(rr);
+	rr = test_dm_ref_runner_new(2, NULL);
+	failing_ops = test_dm_ref_runner_ops;
+	failing_ops.flow_destroy = lying_destroy;
+	assert_int_equal(test_dm_random_run(&failing_ops, rr, &cfg, &res), 0);
+	assert_true(res.mismatches > 0);
 	snprintf(path, sizeof(path), "%s/random-seed11.case", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/random-seed11-sent.pcap", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/random-seed11-recv.pcap", dir);
-	unlink(path);
-	assert_int_equal(rmdir(dir), 0);
+	if (test_dm_case_load(path, &c, &err) != 0)
+		fail_msg("%s", err.msg);
+	test_dm_ref_runner_free(rr);
+	rr = test_dm_ref_runner_new(2, NULL);
+	assert_int_equal(test_dm_case_run(c, &test_dm_ref_runner_ops, rr, &opts, &cr), 0);
+	if (cr.failed != 0)
+		fail_msg("the reproducer fails on the reference: %s", cr.first_failure);
+	test_dm_ref_runner_free(rr);
+	rr = test_dm_ref_runner_new(2, NULL);
+	assert_int_equal(test_dm_case_run(c, &failing_ops, rr, &opts, &cr), 0);
+	assert_true(cr.failed > 0);
+	test_dm_case_free(c);
+	reproducer_remove(dir);
 	test_dm_ref_runner_free(rr);
 }
 
@@ -504,6 +576,7 @@ main(void)
 		cmocka_unit_test(test_random_self),
 		cmocka_unit_test(test_random_mutants),
 		cmocka_unit_test(test_random_templates),
+		cmocka_unit_test(test_random_churn),
 		cmocka_unit_test(test_reports),
 	};
 

@@ -228,7 +228,7 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		.seed = cfg->seed, .packets = cfg->random, .rules = cfg->rules, .port = 0,
 		.nb_queues = TEST_DM_RANDOM_QUEUES, .batch = 256, .out_dir = cfg->out_dir,
 		.max_report = 20, .log = stdout, .verbose = cfg->verbose, .progress = progress,
-		.templates = cfg->templates, .churn = cfg->churn,
+		.templates = cfg->templates, .churn = cfg->churn, .tuples = cfg->tuples,
 	};
 	struct test_dm_record rec = { .suite = "random", .run = 1, .file = "" };
 	struct test_dm_random_result res;
@@ -273,8 +273,8 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
 	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
 	if (cfg->templates)
-		printf("  %u of the %u rules through template tables and flow queues\n",
-		       res.via_templates, res.rules);
+		printf("  %u of the %u rules through %u template tables and flow queues\n",
+		       res.via_templates, res.rules, res.tables);
 	if (cfg->churn)
 		printf("  %u rules destroyed before the second half of the packets, %u "
 		       "destructions failed\n", res.destroyed, res.destroy_failures);

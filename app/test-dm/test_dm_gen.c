@@ -85,10 +85,17 @@ test_dm_gen_new(const struct test_dm_gen_cfg *cfg, uint64_t seed)
 	g->nb_prio = cfg->rules > 4000 ? TEST_DM_GEN_PRIOS_ALL : TEST_DM_GEN_PRIOS;
 	g->used[0] = calloc((size_t)cfg->out_groups * g->nb_prio, 1);
 	g->used[1] = calloc((size_t)cfg->in_groups * g->nb_prio, 1);
-	if (g->used[0] == NULL || g->used[1] == NULL) {
+	if (cfg->tuples != 0)
+		g->tuple_used = calloc((size_t)test_dm_pool_ip4.n * test_dm_pool_ip4.n *
+				       test_dm_pool_port.n * test_dm_pool_port.n, 1);
+	if (g->used[0] == NULL || g->used[1] == NULL || (cfg->tuples != 0 &&
+	    (g->tuple_used == NULL || cfg->in_groups < 2 || cfg->tuples > 100))) {
 		test_dm_gen_free(g);
 		return NULL;
 	}
+	/* The tuples' priority in ingress group 1 is theirs alone. */
+	if (cfg->tuples != 0)
+		g->used[1][g->nb_prio] = 1;
 	test_dm_rng_seed(&g->rules, seed);
 	/* The packet stream: a different seed of the same generator. */
 	test_dm_rng_seed(&g->pkts, seed ^ 0x5851f42d4c957f2dULL);
@@ -102,5 +109,6 @@ test_dm_gen_free(struct test_dm_gen *g)
 		return;
 	free(g->used[0]);
 	free(g->used[1]);
+	free(g->tuple_used);
 	free(g);
 }

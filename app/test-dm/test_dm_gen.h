@@ -27,6 +27,13 @@ struct test_dm_gen_cfg {
 	unsigned int in_groups;		/**< Ingress groups 0..in_groups-1 (default 4). */
 	unsigned int out_groups;	/**< Egress groups (default 2). */
 	unsigned int rules;		/**< Rules the run asks for (sizes the priorities). */
+	/**
+	 * Percent of the rules that are 5-tuple rules of one matcher: ingress
+	 * group 1 at priority 0 (which no other rule takes), IPv4 and UDP
+	 * addresses and ports matched whole, each tuple once (no packet meets
+	 * two of them). 0: none.
+	 */
+	unsigned int tuples;
 };
 
 struct test_dm_gen;

@@ -49,6 +49,7 @@ struct test_dm_gen {
 	uint8_t *used[2];
 	unsigned int nb_prio;		/**< Priorities drawn from 0..nb_prio-1. */
 	unsigned int nb_rules;
+	uint8_t *tuple_used;		/**< cfg.tuples: the tuples taken (test_dm_gen_rules.c). */
 };
 
 #endif /* _TEST_DM_GEN_PRIV_H_ */

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "test_dm_gen_priv.h"
@@ -479,6 +480,44 @@ test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned 
 	return p;
 }
 
+/*
+ * A 5-tuple rule (cfg.tuples) into sb: a tuple no other one took (false
+ * when every one is taken), its fate DROP, RSS or QUEUE, maybe counted and
+ * marked.
+ */
+static bool
+test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_sb *sb)
+{
+	const unsigned int ni = test_dm_pool_ip4.n, np = test_dm_pool_port.n;
+	const unsigned int n = ni * ni * np * np;
+	struct test_dm_rng *r = &g->rules;
+	unsigned int t = test_dm_rng_below(r, n), k, f;
+
+	for (k = 0; k < n && g->tuple_used[t]; k++)
+		t = (t + 1) % n;
+	if (k == n)
+		return false;
+	g->tuple_used[t] = 1;
+	test_dm_sb_add(sb, "flow create %u group 1 priority 0 ingress pattern eth / ipv4 src is %s "
+		       "dst is %s / udp src is %s dst is %s / end actions ", g->cfg.rx_port,
+		       test_dm_pool_ip4.v[t % ni], test_dm_pool_ip4.v[t / ni % ni],
+		       test_dm_pool_port.v[t / ni / ni % np],
+		       test_dm_pool_port.v[t / ni / ni / np]);
+	if (test_dm_rng_pct(r, 30))
+		test_dm_sb_add(sb, "count / ");
+	f = test_dm_rng_below(r, 100);
+	if (f >= 20 && test_dm_rng_pct(r, 40))
+		test_dm_sb_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
+	if (f < 20)
+		test_dm_sb_add(sb, "drop / ");
+	else if (f < 45 && g->cfg.nb_queues > 1)
+		test_dm_gen_rss(g, sb);
+	else
+		test_dm_sb_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
+	test_dm_sb_add(sb, "end");
+	return true;
+}
+
 int
 test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 {
@@ -487,6 +526,15 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	char body[TEST_DM_GEN_BODY];
 	struct test_dm_sb sb, bb;
 	unsigned int groups = s.ingress ? g->cfg.in_groups : g->cfg.out_groups, k, narrow;
+
+	/* Drawn after the direction: without tuples the stream is what it always was. */
+	if (g->cfg.tuples != 0 && test_dm_rng_pct(r, g->cfg.tuples)) {
+		test_dm_sb_init(&sb, buf, size);
+		if (test_dm_gen_tuple(g, &sb)) {
+			g->nb_rules++;
+			return test_dm_sb_end(&sb);
+		}
+	}
 
 	/* Lower groups are busier: group k with weight groups - k. */
 	s.group = test_dm_rng_below(r, groups * (groups + 1) / 2);

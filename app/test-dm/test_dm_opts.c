@@ -45,6 +45,7 @@ test_dm_usage(const char *prog)
 	       "                    own and flow queues (rules with a range: rte_flow_create)\n"
 	       "  --churn           random mode: then every other rule destroyed, as many\n"
 	       "                    packets again\n"
+	       "  --tuples          random mode: half the rules 5-tuple rules of one matcher\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
 	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"
@@ -183,7 +184,8 @@ enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
 	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
-	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_CHURN, OPT_HELP,
+	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_CHURN, OPT_TUPLES,
+	OPT_HELP,
 };
 
 static const struct option test_dm_long_opts[] = {
@@ -205,6 +207,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "templates", no_argument, NULL, OPT_TEMPLATES },
 	{ "churn", no_argument, NULL, OPT_CHURN },
+	{ "tuples", no_argument, NULL, OPT_TUPLES },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -263,6 +266,9 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		return 0;
 	case OPT_CHURN:
 		cfg->churn = 1;
+		return 0;
+	case OPT_TUPLES:
+		cfg->tuples = 1;
 		return 0;
 	case OPT_JSON:
 		cfg->json = arg;

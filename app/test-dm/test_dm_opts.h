@@ -42,6 +42,7 @@ struct test_dm_config {
 	unsigned int rules;
 	int templates;			/**< Random mode: rules through the template API. */
 	int churn;			/**< Random mode: half the rules destroyed, resent. */
+	int tuples;			/**< Random mode: half the rules in one matcher. */
 	/* reports */
 	const char *json;
 	const char *tap;

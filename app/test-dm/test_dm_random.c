@@ -27,11 +27,21 @@
 #define TEST_DM_RANDOM_PULL_MS 2000
 #define TEST_DM_RANDOM_QUEUES 2u
 #define TEST_DM_RANDOM_BATCH 16u
+/* --templates: a shared table's shape key at most, and the rules it is sized for. */
+#define TEST_DM_RANDOM_KEY 512u
+#define TEST_DM_RANDOM_SHARED 4u
 
-/* A rule's own templates and table (--templates), kept while the rule is. */
+/*
+ * A rule's templates and table (--templates), kept while the rule is: its
+ * own, or (a rule whose actions the rule gives) those of an earlier rule
+ * of the same shape, attributes and action types, whose table it shares.
+ */
 struct test_dm_rtmpl {
 	struct test_dm_flow_cmd cmd[3];	/**< Pattern template, actions template, table. */
-	void *handle[3];		/**< NULL: not made. */
+	void *handle[3];		/**< Made by this rule (NULL: not). */
+	void *table;			/**< Where the rule is (NULL: not through a table). */
+	size_t key_len;			/**< Its shape's key (0: the table is not shared). */
+	uint8_t key[TEST_DM_RANDOM_KEY];
 	struct rte_flow_action *masks;	/**< The actions template's (after items). */
 	struct rte_flow_item items[];	/**< The pattern template's. */
 };
@@ -270,14 +280,65 @@ test_dm_rtmpl_settle_all(struct test_dm_rstate *st)
 }
 
 /*
+ * The key of a rule whose table rules of its shape share: its port and
+ * attributes, its items' types and template masks, its actions' types.
+ * 0 when it does not fit.
+ */
+static size_t
+test_dm_rtmpl_key(const struct test_dm_flow_cmd *r, const struct test_dm_rtmpl *t,
+		  uint8_t *key)
+{
+	size_t len = 0, n;
+	unsigned int i;
+
+#define TEST_DM_RKEY(p, size) do { \
+		if (len + (size) > TEST_DM_RANDOM_KEY) \
+			return 0; \
+		memcpy(key + len, (p), (size)); \
+		len += (size); \
+	} while (0)
+	memset(key, 0, TEST_DM_RANDOM_KEY);
+	TEST_DM_RKEY(&r->port, sizeof(r->port));
+	TEST_DM_RKEY(&r->attr, sizeof(r->attr));
+	for (i = 0; i < r->nb_items; i++) {
+		n = t->items[i].mask != NULL ? test_dm_flow_item_size(t->items[i].type) : 0;
+		TEST_DM_RKEY(&t->items[i].type, sizeof(t->items[i].type));
+		TEST_DM_RKEY(&n, sizeof(n));
+		if (n != 0)
+			TEST_DM_RKEY(t->items[i].mask, n);
+	}
+	for (i = 0; i < r->nb_actions; i++)
+		TEST_DM_RKEY(&r->actions[i].type, sizeof(r->actions[i].type));
+#undef TEST_DM_RKEY
+	return len;
+}
+
+/* The table of an earlier rule with this key, NULL if none. */
+static void *
+test_dm_rtmpl_find(const struct test_dm_rstate *st, const struct test_dm_rtmpl *t)
+{
+	const struct test_dm_rtmpl *o;
+	unsigned int i;
+
+	for (i = 0; i < st->nb_rules; i++) {
+		o = st->rules[i].tmpl;
+		if (o != NULL && o != t && o->table != NULL && o->key_len == t->key_len &&
+		    memcmp(o->key, t->key, t->key_len) == 0)
+			return o->table;
+	}
+	return NULL;
+}
+
+/*
  * rr's rule through the template API (--templates): a pattern template of
  * its items' masks, an actions template of its actions (every other rule's
  * masked by themselves, fixed; the others' unmasked, given by the rule), a
- * table of one rule at its group, priority and direction, then a postponed
- * create on one of the port's flow queues (in turn), pushed and pulled
- * every TEST_DM_RANDOM_BATCH creations of the queue. 0, 1 when the rule
- * cannot be a template's (rte_flow_create() makes it), or a negative errno
- * with e set.
+ * table at its group, priority and direction (of one rule; of a few, which
+ * the later rules of the same shape and action types whose actions are
+ * theirs share, so it grows), then a postponed create on one of the port's
+ * flow queues (in turn), pushed and pulled every TEST_DM_RANDOM_BATCH
+ * creations of the queue. 0, 1 when the rule cannot be a template's
+ * (rte_flow_create() makes it), or a negative errno with e set.
  */
 static int
 test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
@@ -301,26 +362,34 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 	for (i = 0; i < r->nb_actions; i++)
 		t->masks[i] = (struct rte_flow_action){ .type = r->actions[i].type,
 			.conf = (st->nb_rules & 1) ? NULL : r->actions[i].conf };
+	if (st->nb_rules & 1) {
+		t->key_len = test_dm_rtmpl_key(r, t, t->key);
+		t->table = t->key_len != 0 ? test_dm_rtmpl_find(st, t) : NULL;
+	}
 	t->cmd[0] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_PATTERN_TEMPLATE,
 		.port = r->port, .attr = r->attr, .pattern = t->items, .nb_items = r->nb_items };
 	t->cmd[1] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_ACTIONS_TEMPLATE,
 		.port = r->port, .attr = r->attr, .actions = r->actions,
 		.nb_actions = r->nb_actions, .masks = t->masks };
 	t->cmd[2] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_TABLE, .port = r->port,
-		.attr = r->attr, .rules_number = 1, .nb_pattern_templates = 1,
-		.nb_actions_templates = 1 };
+		.attr = r->attr, .rules_number = t->key_len != 0 ? TEST_DM_RANDOM_SHARED : 1,
+		.nb_pattern_templates = 1, .nb_actions_templates = 1 };
 	ret = test_dm_rtmpl_configure(st, r->port, e);
 	/* The table's references: its pattern template, then its actions template. */
-	for (i = 0; ret == 0 && i < RTE_DIM(t->cmd); i++)
+	for (i = 0; ret == 0 && t->table == NULL && i < RTE_DIM(t->cmd); i++)
 		ret = st->ops->template_create(st->ctx, &t->cmd[i], t->handle, &t->handle[i], e);
 	if (ret < 0)
 		return ret;
+	if (t->table == NULL) {
+		t->table = t->handle[2];
+		st->res->tables++;
+	}
 	q.type = TEST_DM_FLOW_QUEUE_CREATE;
 	q.queue = st->nb_tmpl++ % TEST_DM_RANDOM_QUEUES;
 	q.postpone = 1;
 	q.pattern_index = 0;
 	q.actions_index = 0;
-	ret = st->ops->async_create(st->ctx, &q, t->handle[2],
+	ret = st->ops->async_create(st->ctx, &q, t->table,
 				    (void *)(uintptr_t)(rr - st->rules + 1), &rr->handle, e);
 	if (ret < 0)
 		return ret;
@@ -687,7 +756,7 @@ test_dm_rchurn(struct test_dm_rstate *st)
 			continue;
 		memset(&e, 0, sizeof(e));
 		q = k / 2 % TEST_DM_RANDOM_QUEUES;
-		if (rr->tmpl != NULL && rr->tmpl->handle[2] != NULL)
+		if (rr->tmpl != NULL && rr->tmpl->table != NULL)
 			ret = st->ops->async_destroy(st->ctx, rr->cmd->port, q, 1, rr->handle,
 						     (void *)(uintptr_t)(i + 1), &e);
 		else
@@ -705,7 +774,7 @@ test_dm_rchurn(struct test_dm_rstate *st)
 		rr->handle = NULL;
 		rr->destroyed = true;
 		st->res->destroyed++;
-		if (rr->tmpl != NULL && rr->tmpl->handle[2] != NULL &&
+		if (rr->tmpl != NULL && rr->tmpl->table != NULL &&
 		    ++st->waiting[rr->cmd->port][q] >= TEST_DM_RANDOM_BATCH) {
 			ret = test_dm_rtmpl_settle(st, rr->cmd->port, q);
 			if (ret < 0)
@@ -864,6 +933,7 @@ test_dm_rsetup(struct test_dm_rstate *st)
 	struct test_dm_gen_cfg gc = {
 		.tx_port = cfg->port, .rx_port = st->peer, .nb_queues = cfg->nb_queues,
 		.in_groups = 4, .out_groups = 2, .rules = cfg->rules,
+		.tuples = cfg->tuples ? 50 : 0,
 	};
 	struct test_dm_ref_cfg rc;
 
@@ -892,13 +962,15 @@ test_dm_rteardown(struct test_dm_rstate *st)
 	struct rte_flow_error e;
 	unsigned int i;
 
+	/* Every rule first: a table may hold the rules of others. */
+	for (i = 0; i < st->nb_rules; i++)
+		if (st->rules[i].handle != NULL)
+			st->ops->flow_destroy(st->ctx, st->rules[i].cmd->port,
+					      st->rules[i].handle, &e);
 	for (i = 0; i < st->nb_rules; i++) {
 		struct test_dm_rtmpl *t = st->rules[i].tmpl;
 		unsigned int k;
 
-		if (st->rules[i].handle != NULL)
-			st->ops->flow_destroy(st->ctx, st->rules[i].cmd->port,
-					      st->rules[i].handle, &e);
 		/* The table, then its templates. */
 		for (k = RTE_DIM(t->cmd); t != NULL && k-- > 0;)
 			if (t->handle[k] != NULL)

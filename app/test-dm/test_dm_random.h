@@ -43,6 +43,12 @@ struct test_dm_random_cfg {
 	 * packets are sent and compared, and the counters again.
 	 */
 	int churn;
+	/**
+	 * Half the rules 5-tuple rules of one matcher (test_dm_gen_cfg.tuples):
+	 * many rules in one hash table; with templates, those of one shape and
+	 * actions share a small table, which grows.
+	 */
+	int tuples;
 	FILE *log;			/**< Mismatch lines; NULL for none. */
 	int verbose;
 	struct test_dm_progress *progress;
@@ -53,6 +59,7 @@ struct test_dm_random_result {
 	unsigned int gen_refused;	/**< Generated rules the reference refused (not used). */
 	unsigned int runner_refused;	/**< Accepted by the reference, refused by the runner. */
 	unsigned int via_templates;	/**< Installed through the template API (templates). */
+	unsigned int tables;		/**< Template tables they went into (templates). */
 	unsigned int destroyed;		/**< Rules destroyed on both (churn). */
 	unsigned int destroy_failures;	/**< Destructions the runner refused or failed. */
 	uint64_t packets;

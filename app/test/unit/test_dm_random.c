@@ -409,8 +409,9 @@ failing_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result
 
 /*
  * --templates: most rules go through template tables and flow queues (on
- * the reference runner: no mismatch); a creation whose pulled result is an
- * error is the runner's refusal, named.
+ * the reference runner: no mismatch), each its own table but (--tuples)
+ * those of one shape and action types whose actions are theirs; a
+ * creation whose pulled result is an error is the runner's refusal, named.
  */
 static void
 test_random_templates(void **state)
@@ -426,6 +427,13 @@ test_random_templates(void **state)
 	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
 	assert_int_equal(test_dm_random_failures(&res), 0);
 	assert_true(res.via_templates > res.rules / 2);
+	assert_int_equal(res.tables, res.via_templates);
+	/* The 5-tuple rules whose actions are theirs share tables. */
+	cfg.tuples = 1;
+	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
+	assert_int_equal(test_dm_random_failures(&res), 0);
+	assert_true(res.tables < res.via_templates);
+	cfg.tuples = 0;
 	failing_ops = test_dm_ref_runner_ops;
 	failing_ops.pull = failing_pull;
 	failing_pulled = 0;

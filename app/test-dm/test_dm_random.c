@@ -1005,6 +1005,13 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (cfg->templates && (ops->flow_configure == NULL || ops->template_create == NULL ||
+			       ops->async_create == NULL || ops->async_destroy == NULL ||
+			       ops->push == NULL || ops->pull == NULL)) {
+		snprintf(res->first, sizeof(res->first), "--templates: %s has no template API",
+			 ops->name);
+		return -ENOTSUP;
+	}
 	if (ops->case_begin(ctx, &c, msg, sizeof(msg)) < 0) {
 		snprintf(res->first, sizeof(res->first), "%s not ready: %s", ops->name, msg);
 		return -EIO;

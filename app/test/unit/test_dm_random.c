@@ -442,6 +442,11 @@ test_random_templates(void **state)
 	assert_true(res.runner_refused > 0);
 	assert_non_null(strstr(res.first, "flow queue"));
 	assert_non_null(strstr(res.first, "the creation's result is an error"));
+	/* A runner without the template API: refused by name, nothing run. */
+	failing_ops.flow_configure = NULL;
+	assert_int_equal(test_dm_random_run(&failing_ops, rr, &cfg, &res), -ENOTSUP);
+	assert_string_equal(res.first, "--templates: reference has no template API");
+	assert_int_equal(res.rules, 0);
 	reproducer_remove(dir);
 	test_dm_ref_runner_free(rr);
 }

@@ -1245,17 +1245,11 @@ mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		    struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_esw_spec *es;
-	int ret;
+	struct mlx5dm_esw_spec es;
 
 	if ((attr == NULL || !attr->transfer) && priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return mlx5dm_esw_nic_ops()->validate(dev, attr, pattern, actions, error);
-	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
-	if (es == NULL)
-		return mlx5dm_flow_nomem(error);
-	ret = mlx5dm_esw_translate_any(dev, attr, pattern, actions, es, error);
-	rte_free(es);
-	return ret;
+	return mlx5dm_esw_translate_any(dev, attr, pattern, actions, &es, error);
 }
 
 /*
@@ -1314,29 +1308,24 @@ mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *
 	struct mlx5dm_esw_rec rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_priv *sender = NULL;
-	struct mlx5dm_flow_spec *spec;
+	struct mlx5dm_flow_spec spec;
 	struct rte_flow *flow = NULL;
 	uint16_t nb;
 
-	spec = rte_malloc("mlx5dm_esw_spec", sizeof(*spec), 0);
-	if (spec == NULL) {
-		mlx5dm_flow_nomem(error);
+	if (mlx5dm_esw_spec_of(priv, attr, pattern, actions, &spec, &sender, error) < 0)
 		return NULL;
-	}
-	if (mlx5dm_esw_spec_of(priv, attr, pattern, actions, spec, &sender, error) < 0)
-		goto free_spec;
-	spec->nb_extra = 1;
+	spec.nb_extra = 1;
 	if (sender != NULL) {
 		nb = rte_eth_devices[sender->port_id].data->nb_tx_queues;
 		/* One handle holds its sub-rules and the record. */
-		if (nb + spec->nb_extra > MLX5DM_FLOW_MAX_SUB) {
+		if (nb + spec.nb_extra > MLX5DM_FLOW_MAX_SUB) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
 					   "PORT_REPRESENTOR: the port has more than 15 send "
 					   "queues");
-			goto free_spec;
+			return NULL;
 		}
-		spec->nb_sub = (uint8_t)nb;
-		memset(spec->sub, 0, nb * sizeof(spec->sub[0]));
+		spec.nb_sub = (uint8_t)nb;
+		memset(spec.sub, 0, nb * sizeof(spec.sub[0]));
 		rec.sender = sender->port_id;
 	}
 	rte_spinlock_lock(&esw->lock);
@@ -1348,10 +1337,8 @@ mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *
 		rte_flow_error_set(error, EAGAIN, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
 				   "PORT_REPRESENTOR: the port is not started");
 	else
-		flow = mlx5dm_esw_rule_insert(mlx5dm_esw_manager(priv), spec, sender, &rec, error);
+		flow = mlx5dm_esw_rule_insert(mlx5dm_esw_manager(priv), &spec, sender, &rec, error);
 	rte_spinlock_unlock(&esw->lock);
-free_spec:
-	rte_free(spec);
 	return flow;
 }
 
@@ -1365,29 +1352,24 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *flow = NULL;
-	struct mlx5dm_esw_spec *es;
+	struct mlx5dm_esw_spec es;
 
 	if (attr != NULL && attr->transfer)
 		return mlx5dm_esw_transfer_create(dev, attr, pattern, actions, error);
 	if (priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return mlx5dm_esw_nic_ops()->create(dev, attr, pattern, actions, error);
-	es = rte_malloc("mlx5dm_esw_spec", sizeof(*es), 0);
-	if (es == NULL) {
-		mlx5dm_flow_nomem(error);
+	if (mlx5dm_esw_rep_translate(dev, attr, pattern, actions, &es, error) < 0)
 		return NULL;
-	}
-	if (mlx5dm_esw_rep_translate(dev, attr, pattern, actions, es, error) < 0)
-		goto free_es;
 	/* In its table (past the root's level), to one of its Rx queues. */
-	spec = &es->spec;
+	spec = &es.spec;
 	spec->group = 1;
 	spec->table_dom = (uint16_t)MLX5DM_FLOW_DOM_REP(priv->vf);
-	spec->fate = es->drop ? MLX5DM_FLOW_FATE_DROP : MLX5DM_FLOW_FATE_QUEUE;
+	spec->fate = es.drop ? MLX5DM_FLOW_FATE_DROP : MLX5DM_FLOW_FATE_QUEUE;
 	spec->nb_queues = 1;
-	spec->queues[0] = MLX5DM_ESW_REP_QUEUE(priv->vf, es->drop ? 0 : es->queue);
-	spec->count = es->count;
-	spec->tag = es->tag;
-	spec->tag_value = es->tag_value;
+	spec->queues[0] = MLX5DM_ESW_REP_QUEUE(priv->vf, es.drop ? 0 : es.queue);
+	spec->count = es.count;
+	spec->tag = es.tag;
+	spec->tag_value = es.tag_value;
 	spec->nb_sub = 1;
 	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
 	spec->nb_extra = 1;
@@ -1401,8 +1383,6 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	else
 		flow = mlx5dm_esw_rule_insert(mlx5dm_esw_manager(priv), spec, NULL, &rec, error);
 	rte_spinlock_unlock(&esw->lock);
-free_es:
-	rte_free(es);
 	return flow;
 }
 

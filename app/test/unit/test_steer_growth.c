@@ -806,6 +806,76 @@ test_growth_move_writes(void **state)
 }
 
 /*
+ * A slot chain longer than a move step takes (MLX5DM_HTBL_MOVE_CHAIN): 48
+ * distinct dmacs whose slot hashes agree in their low 10 bits share one
+ * slot in every table up to 1024 entries. Twelve other rules per such rule
+ * (spread over the slots) grow the matcher from one slot, and each growth
+ * leaves the shared slot's chain, up to 48 entries, to move: a step moves
+ * MLX5DM_HTBL_MOVE_CHAIN of it and the next entry takes the old slot, the
+ * rest moving later. After each insert every chained rule so far steers
+ * its frame, at the end every rule does, and so does every chained rule
+ * left after each delete; the ICM is back at its start at the end.
+ */
+static void
+test_growth_long_chain(void **state)
+{
+	enum { N = 48, OTHERS = 12, LOW = 1023, ALL = N * (OTHERS + 1) };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_rule **r = calloc(ALL, sizeof(*r));
+	struct mlx5dm_ctx_stats st0;
+	struct mlx5dm_matcher_stats ms;
+	struct mlx5dm_rule_prep prep;
+	struct mlx5dm_matcher *m;
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	uint32_t key[ALL], i, j, n = 0, low = 0;
+	struct frame f;
+
+	(void)state;
+	assert_non_null(r);
+	senv_sync(e);
+	st0 = senv_stats(e);
+	key_mask(KEY_DMAC, mask);
+	m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	/* Every (OTHERS + 1)th key's hash agrees with the first one's in its low bits. */
+	for (i = 0; n < N && i < (1u << 24); i++) {
+		key_value(KEY_DMAC, i, v);
+		assert_int_equal(mlx5dm_rule_prepare(m, v, &prep), 0);
+		if (n == 0)
+			low = prep.hash & LOW;
+		if ((prep.hash & LOW) == low)
+			key[n++ * (OTHERS + 1)] = i;
+	}
+	assert_int_equal(n, N);
+	for (i = 0; i < ALL; i++)
+		if (i % (OTHERS + 1) != 0)
+			key[i] = (1u << 24) + i;
+	for (i = 0; i < ALL; i++) {
+		key_value(KEY_DMAC, key[i], v);
+		r[i] = senv_rule(m, 0, v, 1, &e->to_q[i % SENV_NB_RQ]);
+		for (j = 0; j <= i; j += OTHERS + 1) {
+			key_frame(KEY_DMAC, key[j], &f);
+			assert_int_equal(senv_send(e, &f, NULL), (int)(j % SENV_NB_RQ));
+		}
+	}
+	assert_int_equal(mlx5dm_matcher_stats_get(m, &ms), 0);
+	fprintf(stderr, "%u rules, %u of them in one slot up to 1024 entries: %llu growths\n",
+		(unsigned int)ALL, (unsigned int)N, (unsigned long long)ms.growths);
+	assert_true(ms.growths >= 4);
+	for (i = 0; i < ALL; i++) {
+		key_frame(KEY_DMAC, key[i], &f);
+		assert_int_equal(senv_send(e, &f, NULL), (int)(i % SENV_NB_RQ));
+	}
+	for (i = 0; i < ALL; i++) {
+		assert_int_equal(mlx5dm_rule_destroy(r[i], 0), 0);
+		for (j = (i / (OTHERS + 1) + 1) * (OTHERS + 1); j < ALL; j += OTHERS + 1) {
+			key_frame(KEY_DMAC, key[j], &f);
+			assert_int_equal(senv_send(e, &f, NULL), (int)(j % SENV_NB_RQ));
+		}
+	}
+	growth_close(e, m, &st0, r);
+}
+
+/*
  * A matcher sized for its rules (log hint) and filled with that many never
  * grows a table: at level 0 (distinct dmacs), and below a level-0 entry the
  * rules share (one IPv4 address, a UDP port each), whose chain is sized
@@ -947,6 +1017,7 @@ main(int argc, char **argv)
 	};
 	const struct CMUnitTest sizing[] = {
 		cmocka_unit_test(test_growth_move_writes),
+		cmocka_unit_test(test_growth_long_chain),
 		cmocka_unit_test(test_sized_never_grows),
 		cmocka_unit_test(test_largest_table_stays),
 	};

@@ -430,6 +430,36 @@ test_fdb_bytes(void **state)
 	fenv_close(&e);
 }
 
+/* A DROP action, a matcher on dmac and its rule dropping D1 on both sides (e opened). */
+static struct mlx5dm_rule *
+drop_rule_open(struct fenv *e, struct mlx5dm_matcher **m, struct mlx5dm_action **drop)
+{
+	uint8_t mask[MP_SIZE], v[MP_SIZE];
+	struct mlx5dm_rule *r;
+
+	fenv_open(e);
+	*drop = mlx5dm_action_drop(e->fdb);
+	assert_non_null(*drop);
+	port_dmac(mask, 0, 0xffffffffffffull);
+	*m = senv_matcher(e->tbl, 0, CRIT(outer), mask, 0);
+	port_dmac(v, 0, D1);
+	r = senv_rule(*m, 0, v, 1, drop);
+	assert_non_null(mlx5dm_fdb_rule_side(r, 0));
+	assert_non_null(mlx5dm_fdb_rule_side(r, 1));
+	return r;
+}
+
+/* Post a write the device fails (past the end of the DM its key names). */
+static void
+ring_bad_write(struct mlx5dm_send_ring *ring)
+{
+	uint8_t line[64];
+
+	memset(line, 0xee, sizeof(line));
+	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
+					   line, sizeof(line)), 0);
+}
+
 /*
  * An FDB rule on both sides holds room on its queue's ring for the undo of
  * its first side while it is made (mlx5dm_send_kept_hold()), and gives it
@@ -439,31 +469,20 @@ test_fdb_bytes(void **state)
 static void
 test_fdb_ring_in_error(void **state)
 {
-	uint8_t mask[MP_SIZE], v[MP_SIZE], line[64];
 	struct mlx5dm_send_stats st, st2;
 	struct mlx5dm_send_ring *ring;
 	struct mlx5dm_rule *r, *r2;
 	struct mlx5dm_action *drop;
 	struct mlx5dm_matcher *m;
+	uint8_t v[MP_SIZE];
 	struct frame f;
 	struct fenv e;
 
 	(void)state;
-	fenv_open(&e);
+	r = drop_rule_open(&e, &m, &drop);
 	ring = e.pf->ctx->queues[0].ring;
-	drop = mlx5dm_action_drop(e.fdb);
-	assert_non_null(drop);
-	port_dmac(mask, 0, 0xffffffffffffull);
-	m = senv_matcher(e.tbl, 0, CRIT(outer), mask, 0);
-	port_dmac(v, 0, D1);
-	r = senv_rule(m, 0, v, 1, &drop);
-	assert_non_null(mlx5dm_fdb_rule_side(r, 0));
-	assert_non_null(mlx5dm_fdb_rule_side(r, 1));
 	assert_int_equal(ring->kept_holds, 0);
-	/* A write the device fails (past the end of the DM its key names). */
-	memset(line, 0xee, sizeof(line));
-	assert_int_equal(mlx5dm_send_write(ring, ring->last_raddr + (1ull << 40), ring->last_rkey,
-					   line, sizeof(line)), 0);
+	ring_bad_write(ring);
 	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), -EIO);
 	mlx5dm_send_stats_get(ring, &st);
 	port_dmac(v, 0, D2);
@@ -483,6 +502,52 @@ test_fdb_ring_in_error(void **state)
 	assert_int_equal(mlx5dm_rule_destroy(r2, 0), 0);
 	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
 	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), 0);
+	assert_ptr_equal(fenv_send(&e, e.wire, &f), e.pf);
+	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
+	DESTROY_ACTIONS(drop);
+	fenv_close(&e);
+}
+
+/*
+ * An FDB rule whose destroy meets its queue's ring in error is kept whole
+ * (both sides, in the dump, still steering) for another destroy, which
+ * succeeds once the queue is recovered.
+ */
+static void
+test_fdb_destroy_ring_in_error(void **state)
+{
+	struct mlx5dm_action *drop;
+	struct mlx5dm_matcher *m;
+	struct mlx5dm_rule *r;
+	unsigned int rules;
+	struct frame f;
+	struct fenv e;
+	char *text;
+
+	(void)state;
+	r = drop_rule_open(&e, &m, &drop);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), 0);
+	dmac_frame(&f, D1);
+	assert_null(fenv_send(&e, e.wire, &f));
+	text = fdb_dump(e.fdb);
+	rules = count_recs(text, "3300");
+	free(text);
+	assert_true(rules >= 1);
+	ring_bad_write(e.pf->ctx->queues[0].ring);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), -EIO);
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), -EIO);
+	assert_non_null(mlx5dm_fdb_rule_side(r, 0));
+	assert_non_null(mlx5dm_fdb_rule_side(r, 1));
+	text = fdb_dump(e.fdb);
+	assert_int_equal(count_recs(text, "3300"), rules);
+	free(text);
+	assert_int_equal(mlx5dm_queue_recover(e.pf->ctx, 0), 0);
+	assert_null(fenv_send(&e, e.wire, &f));
+	assert_int_equal(mlx5dm_rule_destroy(r, 0), 0);
+	assert_int_equal(mlx5dm_queue_drain(e.pf->ctx, 0), 0);
+	text = fdb_dump(e.fdb);
+	assert_int_equal(count_recs(text, "3300"), 0);
+	free(text);
 	assert_ptr_equal(fenv_send(&e, e.wire, &f), e.pf);
 	assert_int_equal(mlx5dm_matcher_destroy(m), 0);
 	DESTROY_ACTIONS(drop);
@@ -544,6 +609,7 @@ main(void)
 		cmocka_unit_test(test_fdb_bytes),
 		cmocka_unit_test(test_fdb_refused),
 		cmocka_unit_test(test_fdb_ring_in_error),
+		cmocka_unit_test(test_fdb_destroy_ring_in_error),
 	};
 
 	return cmocka_run_group_tests_name("steer_fdb", tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <cmocka.h>
 
+#include "mlx5dm_steer_priv.h"
 #include "steer_test_env.h"
 #include "test_util.h"
 
@@ -982,6 +983,42 @@ test_tx_metadata(void **state)
 	senv_close(e);
 }
 
+/*
+ * An operation defers its ICM frees until its locks are let go (struct
+ * mlx5dm_defer): past the 32 it keeps inline they go to a list that grows
+ * (twice here); running it frees every one, and the ICM is back.
+ */
+static void
+test_defer_many_frees(void **state)
+{
+	enum { N = 600 };
+	struct senv *e = senv_open(1);
+	struct mlx5dm_defer d = { .n = 0 };
+	struct mlx5dm_ctx_stats st0, st1;
+	struct mlx5dm_icm_chunk *c;
+	unsigned int i;
+
+	(void)state;
+	senv_sync(e);
+	st0 = senv_stats(e);
+	for (i = 0; i < N; i++) {
+		c = mlx5dm_icm_chunk_alloc(e->ctx->ste_pool, 0);
+		assert_non_null(c);
+		mlx5dm_defer_chunk(&d, c);
+	}
+	assert_int_equal(d.n, N);
+	assert_true(d.cap >= N - MLX5DM_ARRAY_SIZE(d.chunks));
+	st1 = senv_stats(e);
+	assert_true(st1.icm[0].used_bytes > st0.icm[0].used_bytes);
+	mlx5dm_defer_run(&d);
+	assert_int_equal(d.n, 0);
+	assert_null(d.more);
+	senv_sync(e);
+	st1 = senv_stats(e);
+	assert_icm_equal(&st0, &st1);
+	senv_close(e);
+}
+
 int
 main(void)
 {
@@ -1000,6 +1037,7 @@ main(void)
 		cmocka_unit_test(test_growth_interrupted),
 		cmocka_unit_test(test_size_hint),
 		cmocka_unit_test(test_tx_metadata),
+		cmocka_unit_test(test_defer_many_frees),
 	};
 
 	return cmocka_run_group_tests_name("steer_tables", tests, NULL, NULL);

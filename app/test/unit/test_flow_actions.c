@@ -247,7 +247,7 @@ test_modify(void **state)
 			else
 				t_copy(exp + 8 * k, m->field, m->off, m->len, m->dst, m->doff);
 		}
-		ret = mlx5dm_flow_translate(&t_xctx, c->attr, c->items, c->actions, &fs, &err);
+		ret = mlx5dm_flow_translate(&t_context, c->attr, c->items, c->actions, &fs, &err);
 		if (ret == 0 && fs.nb_modify == k && memcmp(fs.modify, exp, 8 * k) == 0)
 			continue;
 		fprintf(stderr, "case \"%s\": ret %d (%s), %u entries, %u expected\n", c->name,
@@ -271,7 +271,7 @@ test_drop_with_changes(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	assert_int_equal(mlx5dm_flow_translate(&t_xctx, &t_attr_in, p_tcp, acts, &fs, &err),
+	assert_int_equal(mlx5dm_flow_translate(&t_context, &t_attr_in, p_tcp, acts, &fs, &err),
 			 -ENOTSUP);
 	assert_ptr_equal(err.cause, &acts[1]);
 }
@@ -293,16 +293,16 @@ test_vlan_actions(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&t_attr_out, p_eth, a_push, &fs);
+	t_translate_ok(&t_attr_out, p_eth, a_push, &fs);
 	assert_int_equal(fs.nb_push, 1);
 	assert_int_equal(fs.push[0].tpid, 0x8100);
 	assert_int_equal(fs.push[0].tci, 3 << 13 | 100);
 	assert_int_equal(fs.nb_modify, 0);
 	/* VID taken from the matched VLAN. */
-	t_xlate_ok(&t_attr_in, p_vlan, a_push_in, &fs);
+	t_translate_ok(&t_attr_in, p_vlan, a_push_in, &fs);
 	assert_int_equal(fs.push[0].tpid, 0x88a8);
 	assert_int_equal(fs.push[0].tci, 0x123);
-	t_xlate_ok(&t_attr_in, p_vlan, a_pop, &fs);
+	t_translate_ok(&t_attr_in, p_vlan, a_pop, &fs);
 	assert_int_equal(fs.nb_pop, 1);
 }
 
@@ -318,18 +318,18 @@ test_mark_flag(void **state)
 	uint8_t exp[8];
 
 	(void)state;
-	t_xlate_ok(&t_attr_in, p_eth, a_q, &fs);
+	t_translate_ok(&t_attr_in, p_eth, a_q, &fs);
 	assert_true(fs.tag);
 	assert_int_equal(fs.tag_value, 6);
 	assert_int_equal(fs.nb_modify, 0);
 	/* Jumping on: the mark also goes to reg_c_0 for later MARK items. */
-	t_xlate_ok(&t_attr_in, p_eth, a_j, &fs);
+	t_translate_ok(&t_attr_in, p_eth, a_j, &fs);
 	assert_int_equal(fs.tag_value, 6);
 	assert_int_equal(fs.fate, MLX5DM_FLOW_FATE_JUMP);
 	assert_int_equal(fs.jump_group, 1);
 	t_set(exp, F_REG_C_0, 0, 0, 0x01000005);
 	t_assert_modify(&fs, exp, 1);
-	t_xlate_ok(&t_attr_in, p_eth, a_f, &fs);
+	t_translate_ok(&t_attr_in, p_eth, a_f, &fs);
 	assert_int_equal(fs.tag_value, 0xffffff);
 	assert_int_equal(mlx5dm_flow_tag_decode(0, &(uint32_t){ 0 }), 0);
 	assert_int_equal(mlx5dm_flow_tag_decode(0xffffff, &(uint32_t){ 0 }), 1);
@@ -365,7 +365,7 @@ test_vxlan_encap(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&t_attr_out, p_eth, acts, &fs);
+	t_translate_ok(&t_attr_out, p_eth, acts, &fs);
 	assert_true(fs.encap);
 	assert_int_equal(fs.encap_type, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL);
 	assert_int_equal(fs.encap_len, sizeof(exp));
@@ -389,7 +389,7 @@ test_vxlan_encap_v6_vlan(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&t_attr_out, p_eth, acts, &fs);
+	t_translate_ok(&t_attr_out, p_eth, acts, &fs);
 	assert_int_equal(fs.encap_len, 14 + 4 + 40 + 8 + 8);
 	/* EtherTypes chained: 0x8100, then 0x86dd after the tag. */
 	assert_int_equal(fs.encap_data[12], 0x81);
@@ -430,22 +430,22 @@ test_raw_reformat(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&t_attr_in, p_vxlan, l3_decap, &fs);
+	t_translate_ok(&t_attr_in, p_vxlan, l3_decap, &fs);
 	assert_true(fs.decap && !fs.encap);
 	assert_int_equal(fs.decap_type, MLX5DM_REFORMAT_L3_TUNNEL_TO_L2);
 	assert_int_equal(fs.decap_len, 14);
 	t_assert_bytes(fs.decap_data, l2, 14, "new L2 header");
-	t_xlate_ok(&t_attr_in, p_vxlan, l2_decap, &fs);
+	t_translate_ok(&t_attr_in, p_vxlan, l2_decap, &fs);
 	assert_int_equal(fs.decap_type, MLX5DM_REFORMAT_L2_TUNNEL_TO_L2);
-	t_xlate_ok(&t_attr_in, p_vxlan, vx_decap, &fs);
+	t_translate_ok(&t_attr_in, p_vxlan, vx_decap, &fs);
 	assert_true(fs.decap);
 	assert_int_equal(fs.decap_type, MLX5DM_REFORMAT_L2_TUNNEL_TO_L2);
-	t_xlate_ok(&t_attr_out, p_eth, l3_encap, &fs);
+	t_translate_ok(&t_attr_out, p_eth, l3_encap, &fs);
 	assert_true(fs.encap && !fs.decap);
 	assert_int_equal(fs.encap_type, MLX5DM_REFORMAT_L2_TO_L3_TUNNEL);
 	assert_int_equal(fs.encap_len, 50);
 	t_assert_bytes(fs.encap_data, tunnel, 50, "tunnel header");
-	t_xlate_ok(&t_attr_out, p_eth, l2_encap, &fs);
+	t_translate_ok(&t_attr_out, p_eth, l2_encap, &fs);
 	assert_int_equal(fs.encap_type, MLX5DM_REFORMAT_L2_TO_L2_TUNNEL);
 }
 
@@ -457,7 +457,7 @@ test_queue(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&t_attr_in, p_eth, acts, &fs);
+	t_translate_ok(&t_attr_in, p_eth, acts, &fs);
 	assert_int_equal(fs.fate, MLX5DM_FLOW_FATE_QUEUE);
 	assert_true(fs.count);
 	assert_int_equal(fs.nb_queues, 1);
@@ -499,7 +499,7 @@ test_rss_expansion(void **state)
 
 	(void)state;
 	/* Default types (IP): IPv4 and IPv6 on addresses, the rest to queue 0. */
-	t_xlate_ok(&t_attr_in, p_eth, acts, &fs);
+	t_translate_ok(&t_attr_in, p_eth, acts, &fs);
 	assert_int_equal(fs.nb_sub, 3);
 	t_assert_sub(&fs.sub[0], 1, 4, 0, true, false, false, L3);
 	t_assert_sub(&fs.sub[1], 1, 6, 0, true, true, false, L3);
@@ -515,7 +515,7 @@ test_rss_expansion(void **state)
 	assert_int_equal(criteria, C_OUTER);
 	/* IPv4/TCP on ports; other IPv4 on addresses; IPv6 like non-IP (one rule). */
 	rss.types = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
-	t_xlate_ok(&t_attr_in, p_eth, acts, &fs);
+	t_translate_ok(&t_attr_in, p_eth, acts, &fs);
 	assert_int_equal(fs.nb_sub, 3);
 	t_assert_sub(&fs.sub[0], 0, 4, 6, true, false, false, L3 | L4);
 	t_assert_sub(&fs.sub[1], 1, 4, 0, true, false, false, L3);
@@ -523,7 +523,7 @@ test_rss_expansion(void **state)
 	/* The pattern leaves one kind: one rule, no extra match. */
 	rss.types = RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_L3_SRC_ONLY |
 		    RTE_ETH_RSS_L4_DST_ONLY;
-	t_xlate_ok(&t_attr_in, p_udp, acts, &fs);
+	t_translate_ok(&t_attr_in, p_udp, acts, &fs);
 	assert_int_equal(fs.nb_sub, 1);
 	t_assert_sub(&fs.sub[0], 0, 0, 0, true, true, true,
 		     MLX5DM_RSS_SRC_IP | MLX5DM_RSS_L4_DPORT);
@@ -553,7 +553,7 @@ test_rss_options(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(i * 7 + 1);
-	t_xlate_ok(&t_attr_in, p_vxlan, acts, &fs);
+	t_translate_ok(&t_attr_in, p_vxlan, acts, &fs);
 	assert_int_equal(fs.nb_sub, 2);
 	t_assert_sub(&fs.sub[0], 1, 4, 0, true, false, false, L3);
 	assert_true(fs.sub[0].inner && fs.sub[0].rss.inner && fs.sub[0].rss.symmetric);
@@ -565,7 +565,7 @@ test_rss_options(void **state)
 	assert_int_equal(mlx5dm_prm_get(value, T_INNER(0x093), 4), 4);
 	assert_int_equal(criteria, C_OUTER | C_INNER);
 	/* One queue: a direct TIR. */
-	t_xlate_ok(&t_attr_in, p_eth, acts1, &fs);
+	t_translate_ok(&t_attr_in, p_eth, acts1, &fs);
 	assert_int_equal(fs.nb_sub, 1);
 	assert_false(fs.sub[0].hash);
 	assert_int_equal(fs.nb_queues, 1);
@@ -602,7 +602,7 @@ test_vlan_either(void **state)
 	unsigned int i;
 
 	(void)state;
-	t_xlate_ok(&t_attr_in, p_has, a_q, &fs);
+	t_translate_ok(&t_attr_in, p_has, a_q, &fs);
 	assert_int_equal(fs.nb_sub, 2);
 	assert_int_equal(fs.sub[0].svlan, 0);
 	assert_int_equal(fs.sub[1].svlan, 1);
@@ -615,16 +615,16 @@ test_vlan_either(void **state)
 	assert_int_equal(mlx5dm_prm_get(value, T_AT(S_SVLAN_TAG)), 1);
 	assert_memory_equal(mask, fs.mask, sizeof(mask));
 	/* A named TPID: one rule. */
-	t_xlate_ok(&t_attr_in, p_s, a_q, &fs);
+	t_translate_ok(&t_attr_in, p_s, a_q, &fs);
 	assert_int_equal(fs.nb_sub, 1);
 	assert_int_equal(fs.vlan_either, 0);
 	/* A VLAN item of either kind with another tag of either kind: four rules. */
-	t_xlate_ok(&t_attr_in, p_more, a_q, &fs);
+	t_translate_ok(&t_attr_in, p_more, a_q, &fs);
 	assert_int_equal(fs.nb_sub, 4);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(fs.sub[i].svlan, i);
 	/* With RSS over three kinds: each of them per tag kind. */
-	t_xlate_ok(&t_attr_in, p_has, a_rss, &fs);
+	t_translate_ok(&t_attr_in, p_has, a_rss, &fs);
 	assert_int_equal(fs.nb_sub, 6);
 	for (i = 0; i < 3; i++) {
 		assert_memory_equal(&fs.sub[3 + i].rss, &fs.sub[i].rss, sizeof(fs.sub[i].rss));
@@ -633,10 +633,10 @@ test_vlan_either(void **state)
 	}
 	/* Beyond MLX5DM_FLOW_MAX_SUB rules: refused, the TPID named instead. */
 	rss.types = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
-	assert_int_equal(mlx5dm_flow_translate(&t_xctx, &t_attr_in, p_more, a_rss, &fs, &err),
+	assert_int_equal(mlx5dm_flow_translate(&t_context, &t_attr_in, p_more, a_rss, &fs, &err),
 			 -ENOTSUP);
 	/* No tag, then a tag: a contradiction. */
-	assert_int_equal(mlx5dm_flow_translate(&t_xctx, &t_attr_in, p_bad, a_q, &fs, &err),
+	assert_int_equal(mlx5dm_flow_translate(&t_context, &t_attr_in, p_bad, a_q, &fs, &err),
 			 -EINVAL);
 	assert_ptr_equal(err.cause, &p_bad[1]);
 }
@@ -648,7 +648,7 @@ test_attr(void **state)
 	struct mlx5dm_flow_spec fs;
 
 	(void)state;
-	t_xlate_ok(&a, p_eth, t_act_drop, &fs);
+	t_translate_ok(&a, p_eth, t_act_drop, &fs);
 	assert_int_equal(fs.group, 7);
 	assert_int_equal(fs.priority, 9);
 	assert_false(fs.egress);

@@ -58,14 +58,14 @@ static const struct rte_flow_action t_act_end[] = {
 	{ .type = RTE_FLOW_ACTION_TYPE_END },
 };
 
-static const struct mlx5dm_flow_xctx t_xctx = { .nb_rx_queues = 8 };
+static const struct mlx5dm_flow_context t_context = { .nb_rx_queues = 8 };
 
 static inline void
-t_xlate_ok(const struct rte_flow_attr *attr, const struct rte_flow_item *items,
+t_translate_ok(const struct rte_flow_attr *attr, const struct rte_flow_item *items,
 	   const struct rte_flow_action *actions, struct mlx5dm_flow_spec *spec)
 {
 	struct rte_flow_error err = { .message = NULL };
-	int ret = mlx5dm_flow_translate(&t_xctx, attr, items, actions, spec, &err);
+	int ret = mlx5dm_flow_translate(&t_context, attr, items, actions, spec, &err);
 
 	if (ret != 0)
 		fprintf(stderr, "translation failed: %d type %d: %s\n", ret, err.type,

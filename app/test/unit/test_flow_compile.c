@@ -20,7 +20,7 @@
 #define END_ACT { .type = RTE_FLOW_ACTION_TYPE_END }
 #define IP4(a, b, c, d) RTE_BE32(((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
 
-static const struct mlx5dm_flow_xctx t_plain = { .nb_rx_queues = 8 };
+static const struct mlx5dm_flow_context t_plain = { .nb_rx_queues = 8 };
 static uint16_t t_rxq = 8;
 
 /* One translation's outcome. */
@@ -37,11 +37,11 @@ t_compile(const struct rte_flow_attr *attr, const struct rte_flow_item *items,
 {
 	struct mlx5dm_flow_compiled *ct = calloc(1, sizeof(*ct));
 	static struct t_res res;
-	struct mlx5dm_flow_xctx xc = t_plain;
+	struct mlx5dm_flow_context ctx = t_plain;
 
 	assert_non_null(ct);
-	xc.nb_rx_queues = t_rxq;
-	*ret = mlx5dm_flow_compile(ct, &xc, attr, items, actions, fixed, &res.spec, &res.err);
+	ctx.nb_rx_queues = t_rxq;
+	*ret = mlx5dm_flow_compile(ct, &ctx, attr, items, actions, fixed, &res.spec, &res.err);
 	return ct;
 }
 
@@ -77,13 +77,13 @@ t_both(const struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
        const struct rte_flow_item *items, const struct rte_flow_action *actions, int *ret)
 {
 	static struct t_res ref;
-	struct mlx5dm_flow_xctx xc = t_plain;
+	struct mlx5dm_flow_context ctx = t_plain;
 	uint8_t value[MLX5DM_MATCH_PARAM_SIZE];
-	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_rule_values r;
 
-	xc.nb_rx_queues = t_rxq;
+	ctx.nb_rx_queues = t_rxq;
 	memset(&ref, 0xa5, sizeof(ref));
-	ref.ret = mlx5dm_flow_translate(&xc, attr, items, actions, &ref.spec, &ref.err);
+	ref.ret = mlx5dm_flow_translate(&ctx, attr, items, actions, &ref.spec, &ref.err);
 	if (ret != NULL)
 		*ret = ref.ret;
 	if (!ct->fast)
@@ -502,13 +502,13 @@ t_shape_template(struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *at
 	static uint8_t cur[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
 	static size_t cur_len;
 	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
-	struct mlx5dm_flow_xctx xc = t_plain;
+	struct mlx5dm_flow_context ctx = t_plain;
 	size_t len;
 	uint32_t h;
 	int ret;
 
-	xc.nb_rx_queues = t_rxq;
-	len = mlx5dm_flow_shape_key(&xc, attr, items, actions, key, &h);
+	ctx.nb_rx_queues = t_rxq;
+	len = mlx5dm_flow_shape_key(&ctx, attr, items, actions, key, &h);
 	if (ct != NULL && len == cur_len && memcmp(key, cur, len) == 0)
 		return ct;
 	free(ct);

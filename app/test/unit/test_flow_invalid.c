@@ -519,7 +519,8 @@ test_invalid_rules(void **state)
 		const struct bad_rule *r = &bad_rules[i];
 		struct rte_flow_error err = { .type = RTE_FLOW_ERROR_TYPE_NONE };
 		struct mlx5dm_flow_spec fs;
-		int ret = mlx5dm_flow_translate(&t_xctx, r->attr, r->items, r->actions, &fs, &err);
+		int ret = mlx5dm_flow_translate(&t_context, r->attr, r->items, r->actions, &fs,
+						&err);
 
 		if (ret == -r->err && err.type == r->type && err.message != NULL &&
 		    strcmp(err.message, r->msg) == 0 && err.cause == expected_cause(r))

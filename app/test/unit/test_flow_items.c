@@ -361,7 +361,7 @@ test_items(void **state)
 			mlx5dm_prm_set64(exp.mask, c->f[k].bit, c->f[k].width, c->f[k].m);
 			mlx5dm_prm_set64(exp.value, c->f[k].bit, c->f[k].width, c->f[k].v);
 		}
-		ret = mlx5dm_flow_translate(&t_xctx, c->attr, c->items, t_act_drop, &fs, &err);
+		ret = mlx5dm_flow_translate(&t_context, c->attr, c->items, t_act_drop, &fs, &err);
 		if (ret == 0 && memcmp(fs.mask, exp.mask, sizeof(exp.mask)) == 0 &&
 		    memcmp(fs.value, exp.value, sizeof(exp.value)) == 0 &&
 		    fs.criteria == t_criteria(exp.mask) && (fs.layers & c->layers) == c->layers)

@@ -123,12 +123,12 @@ static struct rte_flow *
 env_flow(struct env *e, const struct rte_flow_attr *attr, const struct rte_flow_item *items,
 	 const struct rte_flow_action *actions, bool internal)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q, .internal = internal };
+	const struct mlx5dm_flow_context ctx = { .nb_rx_queues = NB_Q, .internal = internal };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec spec;
 	struct rte_flow *f;
 
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, &err) != 0)
+	if (mlx5dm_flow_translate(&ctx, attr, items, actions, &spec, &err) != 0)
 		fail_msg("translation: %s", err.message);
 	f = mlx5dm_flow_objs_create(&e->fp, &spec, !internal, &err);
 	if (f == NULL)
@@ -141,11 +141,11 @@ static struct rte_flow *
 env_flow_cached(struct env *e, const struct rte_flow_item *items,
 		const struct rte_flow_action *actions)
 {
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_context ctx = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
 	struct rte_flow *f;
 
-	f = mlx5dm_flow_objs_make(&e->fp, &xc, NULL, &t_attr_in, items, actions, &err);
+	f = mlx5dm_flow_objs_make(&e->fp, &ctx, NULL, &t_attr_in, items, actions, &err);
 	if (f == NULL)
 		fail_msg("create: %s (%d)", err.message, rte_errno);
 	return f;
@@ -347,7 +347,7 @@ test_model_ring_failure(void **state)
 	const struct rte_flow_action_mark mark = { .id = 7 };
 	const struct rte_flow_action_queue q2 = { .index = 2 };
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q2), END_ACT };
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	const struct mlx5dm_flow_context ctx = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec spec;
 	struct mlx5dm_sim_pkt got;
@@ -365,7 +365,7 @@ test_model_ring_failure(void **state)
 	rules = env_stats(e).rules;
 	q = env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, &got);
 	assert_true(q >= 0);
-	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, acts, &spec, &err), 0);
+	assert_int_equal(mlx5dm_flow_translate(&ctx, &t_attr_in, items, acts, &spec, &err), 0);
 	mlx5dm_sim_sq_fail_at(mlx5dm_sim_of(e->dev), 1);
 	/*
 	 * The device runs beside the caller: the create may return before the
@@ -678,7 +678,7 @@ test_model_set_tag_drop(void **state)
 	const struct rte_flow_action_set_ipv4 sip = { .ipv4_addr = RTE_BE32(1) };
 	const struct rte_flow_action bad[] = { ACT(SET_TAG, &tag), ACT(SET_IPV4_SRC, &sip),
 					       ACT(DROP, NULL), END_ACT };
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	const struct mlx5dm_flow_context ctx = { .nb_rx_queues = NB_Q };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_spec spec;
 	struct env *e = env_open();
@@ -688,7 +688,7 @@ test_model_set_tag_drop(void **state)
 	env_flow(e, &t_attr_in, items, acts, false);
 	assert_int_equal(env_send_udp4(e, 0x0a000001, 0x0a000002, 1000, 2000, NULL), -1);
 	assert_true(env_send_udp4(e, 0x0a000001, 0x0a000003, 1000, 2000, NULL) >= 0);
-	assert_int_equal(mlx5dm_flow_translate(&xc, &t_attr_in, items, bad, &spec, &err),
+	assert_int_equal(mlx5dm_flow_translate(&ctx, &t_attr_in, items, bad, &spec, &err),
 			 -ENOTSUP);
 	assert_string_equal(err.message, "DROP cannot be combined with header changes");
 	env_close(e);
@@ -739,10 +739,10 @@ static struct rte_flow *
 env_try(struct env *e, const struct rte_flow_attr *attr, const struct rte_flow_item *items,
 	const struct rte_flow_action *actions, struct rte_flow_error *err)
 {
-	const struct mlx5dm_flow_xctx xc = { .nb_rx_queues = NB_Q };
+	const struct mlx5dm_flow_context ctx = { .nb_rx_queues = NB_Q };
 	struct mlx5dm_flow_spec spec;
 
-	if (mlx5dm_flow_translate(&xc, attr, items, actions, &spec, err) != 0)
+	if (mlx5dm_flow_translate(&ctx, attr, items, actions, &spec, err) != 0)
 		fail_msg("translation: %s", err->message);
 	return mlx5dm_flow_objs_create(&e->fp, &spec, true, err);
 }
@@ -935,8 +935,8 @@ test_model_cached_rules(void **state)
 	struct rte_flow_action_queue q = { .index = 0 };
 	struct rte_flow_action_mark mark = { .id = 0 };
 	const struct rte_flow_action acts[] = { ACT(MARK, &mark), ACT(QUEUE, &q), END_ACT };
-	const struct mlx5dm_flow_xctx plain = { .nb_rx_queues = NB_Q };
-	struct mlx5dm_flow_xctx port = plain;
+	const struct mlx5dm_flow_context plain = { .nb_rx_queues = NB_Q };
+	struct mlx5dm_flow_context port = plain;
 	struct mlx5dm_flow_spec spec;
 	struct rte_flow_error err[2];
 	struct rte_flow *f[CACHED_N];
@@ -965,7 +965,7 @@ test_model_cached_rules(void **state)
 		assert_int_equal(env_send_udp4(e, 1, 0x0a000108, 1000, 2000, NULL), -1);
 		for (i = 0; i < CACHED_N; i++)
 			assert_int_equal(mlx5dm_flow_objs_destroy(&e->fp, f[i], NULL), 0);
-		assert_int_equal(e->fp.st.matchers + e->fp.st.asets + e->fp.st.templates, 0);
+		assert_int_equal(e->fp.st.matchers + e->fp.st.action_sets + e->fp.st.templates, 0);
 		assert_int_equal(e->fp.st.tags, 0);
 		assert_int_equal(env_send_udp4(e, 1, 0x0a000100, 1000, 2000, NULL), -1);
 	}

@@ -92,7 +92,7 @@ t_create(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
 	struct mlx5dm_flow_spec spec;
 	struct rte_flow *flow;
 
-	t_xlate_ok(attr, items, actions, &spec);
+	t_translate_ok(attr, items, actions, &spec);
 	flow = mlx5dm_flow_objs_create(fp, &spec, true, &err);
 	if (flow == NULL)
 		fprintf(stderr, "create failed: %s\n", err.message);
@@ -481,7 +481,7 @@ test_failure_leaves_nothing(void **state)
 	keep = t_create(fp, &t_attr_in, p_eth, a_jump);
 	assert_non_null(keep);
 	for (k = 0; k < RTE_DIM(lists); k++) {
-		t_xlate_ok(&t_attr_in, p_eth, lists[k], &spec);
+		t_translate_ok(&t_attr_in, p_eth, lists[k], &spec);
 		for (mode = 0; mode < 2; mode++) {
 			for (n = 1;; n++) {
 				fake_live_get(&l0);
@@ -548,7 +548,7 @@ test_duplicate_rule(void **state)
 
 	(void)state;
 	fake_allow_duplicates(false);
-	t_xlate_ok(&t_attr_in, p_eth, t_act_drop, &spec);
+	t_translate_ok(&t_attr_in, p_eth, t_act_drop, &spec);
 	f = mlx5dm_flow_objs_create(fp, &spec, true, &err);
 	assert_non_null(f);
 	assert_null(mlx5dm_flow_objs_create(fp, &spec, true, &err));
@@ -592,20 +592,20 @@ test_action_sets(void **state)
 
 	(void)state;
 	t_create_many(fp, f, 2, 1, a5);
-	assert_ptr_equal(f[0]->rules[0].aset, f[1]->rules[0].aset);
-	assert_int_equal(fp->st.asets, 1);
+	assert_ptr_equal(f[0]->rules[0].action_set, f[1]->rules[0].action_set);
+	assert_int_equal(fp->st.action_sets, 1);
 	assert_int_equal(fp->st.entries, 2);
 	t_create_many(fp, &f[2], 1, 3, a6);
-	assert_ptr_not_equal(f[2]->rules[0].aset, f[0]->rules[0].aset);
-	assert_int_equal(fp->st.asets, 2);
+	assert_ptr_not_equal(f[2]->rules[0].action_set, f[0]->rules[0].action_set);
+	assert_int_equal(fp->st.action_sets, 2);
 	assert_int_equal(fp->st.entries, 3); /* the tags entry is in both sets */
 	t_destroy(fp, f[0]);
-	assert_int_equal(fp->st.asets, 2);
+	assert_int_equal(fp->st.action_sets, 2);
 	t_destroy(fp, f[1]);
-	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.action_sets, 1);
 	assert_int_equal(fp->st.entries, 2);
 	t_destroy(fp, f[2]);
-	assert_int_equal(fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->st.action_sets + fp->st.entries, 0);
 	fake_live_get(&l);
 	assert_int_equal(l.actions + l.tirs, 0);
 	t_fp_stop(fp);
@@ -649,24 +649,25 @@ test_action_set_memo(void **state)
 	for (i = 0; i < 3 * N; i++) {
 		k = i < 2 * N ? i / 2 : i - 2 * N;
 		t_create_many(fp, &f[i], 1, 100 + i, lists[k]);
-		assert_int_equal(fp->st.asets, RTE_MIN(i / 2 + 1, (unsigned int)N));
+		assert_int_equal(fp->st.action_sets, RTE_MIN(i / 2 + 1, (unsigned int)N));
 	}
 	for (k = 0; k < N; k++) {
-		assert_ptr_equal(f[2 * k]->rules[0].aset, f[2 * k + 1]->rules[0].aset);
-		assert_ptr_equal(f[2 * N + k]->rules[0].aset, f[2 * k]->rules[0].aset);
+		assert_ptr_equal(f[2 * k]->rules[0].action_set, f[2 * k + 1]->rules[0].action_set);
+		assert_ptr_equal(f[2 * N + k]->rules[0].action_set, f[2 * k]->rules[0].action_set);
 		for (i = 0; i < k; i++)
-			assert_ptr_not_equal(f[2 * k]->rules[0].aset, f[2 * i]->rules[0].aset);
+			assert_ptr_not_equal(f[2 * k]->rules[0].action_set,
+					     f[2 * i]->rules[0].action_set);
 	}
 	/* The first list in another matcher: another set, the same entries. */
 	f[3 * N] = t_create(fp, &t_attr_in, p_udp, lists[0]);
 	assert_non_null(f[3 * N]);
-	assert_ptr_not_equal(f[3 * N]->rules[0].aset, f[0]->rules[0].aset);
+	assert_ptr_not_equal(f[3 * N]->rules[0].action_set, f[0]->rules[0].action_set);
 	assert_ptr_equal(f[3 * N]->rules[0].rule->acts[0], f[0]->rules[0].rule->acts[0]);
-	assert_int_equal(fp->st.asets, N + 1);
+	assert_int_equal(fp->st.action_sets, N + 1);
 	assert_int_equal(fp->st.matchers, 2);
 	for (i = 0; i <= 3 * N; i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.asets + fp->st.entries + fp->st.matchers, 0);
+	assert_int_equal(fp->st.action_sets + fp->st.entries + fp->st.matchers, 0);
 	t_fp_stop(fp);
 }
 
@@ -694,15 +695,15 @@ test_mark_is_argument(void **state)
 		r = f[i]->rules[0].rule;
 		assert_int_equal(r->acts[0]->kind, FAKE_TAGS);
 		assert_int_equal(r->args[0], i + 1); /* MARK id -> tag id + 1 */
-		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+		assert_ptr_equal(f[i]->rules[0].action_set, f[0]->rules[0].action_set);
 	}
-	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.action_sets, 1);
 	assert_int_equal(fp->st.entries, 2); /* the tags, the TIR */
 	fake_live_get(&l);
 	assert_int_equal(l.actions, 2);
 	for (i = 0; i < N; i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->st.action_sets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
@@ -734,16 +735,16 @@ test_modify_set_is_argument(void **state)
 		assert_int_equal(r->acts[0]->kind, FAKE_MODIFY_SET);
 		assert_int_equal(r->args[0], 0xc0000000 + i);
 		assert_memory_equal(r->acts[0]->data + 4, "\0\0\0\0", 4);
-		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+		assert_ptr_equal(f[i]->rules[0].action_set, f[0]->rules[0].action_set);
 	}
-	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.action_sets, 1);
 	assert_int_equal(fp->st.entries, 2); /* the modify-set, the TIR */
 	t_create_many(fp, &f[N], 1, N, two);
 	assert_int_equal(f[N]->rules[0].rule->acts[0]->kind, FAKE_MODIFY);
 	assert_int_equal(f[N]->rules[0].rule->acts[0]->len, 16);
 	for (i = 0; i <= N; i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->st.action_sets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
@@ -752,11 +753,11 @@ static struct rte_flow *
 t_create_cached(struct mlx5dm_flow_priv *fp, const struct rte_flow_attr *attr,
 		const struct rte_flow_item *items, const struct rte_flow_action *actions)
 {
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
+	struct mlx5dm_flow_context ctx = { .nb_rx_queues = 8 };
 	struct rte_flow_error err = { .message = NULL };
 	struct rte_flow *f;
 
-	f = mlx5dm_flow_objs_make(fp, &xc, NULL, attr, items, actions, &err);
+	f = mlx5dm_flow_objs_make(fp, &ctx, NULL, attr, items, actions, &err);
 	if (f == NULL)
 		fail_msg("create: %s", err.message);
 	return f;
@@ -767,7 +768,7 @@ static struct mlx5dm_flow_compiled *
 t_ct(const struct mlx5dm_flow_priv *fp, const struct rte_flow *f)
 {
 	assert_int_not_equal(f->ct, 0);
-	return fp->cts[f->ct];
+	return fp->compiled[f->ct];
 }
 
 /* The port's templates, and the rules the setters of those the flows hold made. */
@@ -817,7 +818,7 @@ t_id_keys(struct mlx5dm_flow_priv *fp)
 		assert_int_equal(r->acts[0]->tir->rqns[0], 100u + 1 + (i % 4 >= 2));
 	}
 	assert_int_equal(fp->st.matchers, 2);
-	assert_int_equal(fp->st.asets, 4);
+	assert_int_equal(fp->st.action_sets, 4);
 	assert_int_equal(fp->st.templates, 2);
 	/* All but the first rule of each shape (queues are copied). */
 	assert_int_equal(t_fast(fp) - fast, RTE_DIM(f) - 2);
@@ -859,28 +860,28 @@ test_template_memos(void **state)
 			assert_non_null(f[i]);
 			r = fake_last_rule();
 			assert_int_equal(mlx5dm_prm_get(r->value, T_AT(S_DST_IP_31_0)), dst);
-			assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
-			assert_ptr_equal(r->m, f[i]->rules[0].aset->matcher->m);
+			assert_ptr_equal(f[i]->rules[0].action_set, f[0]->rules[0].action_set);
+			assert_ptr_equal(r->m, f[i]->rules[0].action_set->matcher->m);
 		}
 		/* One template for every rule of the round, knowing the set. */
 		assert_int_equal(fp->st.templates, 1);
 		assert_int_equal(t_fast(fp) - fast, RTE_DIM(f) - 1);
 		ct = t_ct(fp, f[0]);
 		assert_int_equal(ct->k.refcnt, RTE_DIM(f));
-		assert_ptr_equal(ct->sets[q1.index], f[0]->rules[0].aset);
+		assert_ptr_equal(ct->sets[q1.index], f[0]->rules[0].action_set);
 		assert_int_equal(fp->st.matchers, 1);
-		assert_int_equal(fp->st.asets, 1);
+		assert_int_equal(fp->st.action_sets, 1);
 		fake_live_get(&l);
 		assert_int_equal(l.matchers, 1);
 		assert_int_equal(l.rules, RTE_DIM(f));
 		for (i = 0; i < RTE_DIM(f); i++)
 			t_destroy(fp, f[i]);
-		assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+		assert_int_equal(fp->st.matchers + fp->st.action_sets + fp->st.entries, 0);
 		assert_int_equal(fp->st.templates, 0);
-		assert_null(fp->cts);
+		assert_null(fp->compiled);
 	}
 	t_id_keys(fp);
-	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->st.matchers + fp->st.action_sets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
@@ -899,7 +900,7 @@ test_template_by_content(void **state)
 	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
 	const struct rte_flow_action_queue bad_q = { .index = 99 };
 	const struct rte_flow_action bad_acts[] = { ACT(QUEUE, &bad_q), END_ACT };
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 8 };
+	struct mlx5dm_flow_context ctx = { .nb_rx_queues = 8 };
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow_item_ipv4 *mask;
@@ -926,16 +927,16 @@ test_template_by_content(void **state)
 	assert_true(t_ct(fp, f[0])->fast);
 	/* Refused (queue out of range): the existing template stays as it was, no new one. */
 	items[1].mask = &t_dst_mask;
-	assert_null(mlx5dm_flow_objs_make(fp, &xc, NULL, &t_attr_in, items, bad_acts, &err));
+	assert_null(mlx5dm_flow_objs_make(fp, &ctx, NULL, &t_attr_in, items, bad_acts, &err));
 	assert_int_equal(fp->st.templates, 2);
 	assert_int_equal(t_ct(fp, f[0])->k.refcnt, 4);
 	items[1].mask = &t_src_mask;
 	items[0].mask = &rte_flow_item_eth_mask;
-	assert_null(mlx5dm_flow_objs_make(fp, &xc, NULL, &t_attr_in, items, bad_acts, &err));
+	assert_null(mlx5dm_flow_objs_make(fp, &ctx, NULL, &t_attr_in, items, bad_acts, &err));
 	assert_int_equal(fp->st.templates, 2);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.templates + fp->st.matchers + fp->st.asets, 0);
+	assert_int_equal(fp->st.templates + fp->st.matchers + fp->st.action_sets, 0);
 	t_fp_stop(fp);
 }
 
@@ -943,7 +944,7 @@ test_template_by_content(void **state)
 static void
 t_own(struct mlx5dm_flow_compiled *ct)
 {
-	mlx5dm_flow_kobj_ref(&ct->k);
+	mlx5dm_flow_cached_ref(&ct->k);
 	ct->owned = true;
 }
 
@@ -951,7 +952,7 @@ static void
 t_disown(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
 	ct->owned = false;
-	mlx5dm_flow_ct_put(fp, ct);
+	mlx5dm_flow_compiled_put(fp, ct);
 }
 
 /*
@@ -973,7 +974,7 @@ test_quick_begin(void **state)
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_compiled *ct, *ct_cnt;
-	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_rule_values r;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *f0, *f1, *c0, *c1;
 	uint32_t live, id, refs;
@@ -1026,7 +1027,7 @@ test_quick_begin(void **state)
 	assert_int_equal(t_stats(fp).flows, 4);
 	assert_int_equal(fp->pool.live, live);
 	assert_int_equal(mlx5dm_prm_get(fake_last_rule()->value, T_AT(S_DST_IP_31_0)), 0x0a000002);
-	assert_ptr_equal(fake_last_rule()->m, f0->rules[0].aset->matcher->m);
+	assert_ptr_equal(fake_last_rule()->m, f0->rules[0].action_set->matcher->m);
 	/* A counted rule: its counter is the lane's last, first in the rule's actions. */
 	ip.hdr.dst_addr = RTE_BE32(0x0a000005);
 	c1 = t_create_cached(fp, &t_attr_in, items, counted);
@@ -1058,7 +1059,7 @@ test_quick_begin(void **state)
 	assert_int_equal(fp->st.templates, 2);
 	t_disown(fp, ct);
 	t_disown(fp, ct_cnt);
-	assert_int_equal(fp->st.templates + fp->st.asets + fp->st.matchers, 0);
+	assert_int_equal(fp->st.templates + fp->st.action_sets + fp->st.matchers, 0);
 	/* The queue's handles and counters go back with the stop. */
 	t_fp_stop(fp);
 }
@@ -1083,7 +1084,7 @@ test_quick_shared(void **state)
 	struct mlx5dm_flow_priv *other;
 	struct rte_flow_error err = { .message = NULL };
 	struct mlx5dm_flow_compiled *ct;
-	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_rule_values r;
 	struct mlx5dm_flow_build b;
 	struct rte_flow *c0, *f;
 	uint32_t cnt;
@@ -1183,7 +1184,7 @@ test_quick_destroy(void **state)
 	const struct rte_flow_action acts[] = { ACT(QUEUE, &q1), END_ACT };
 	struct mlx5dm_flow_priv *fp = t_fp_start();
 	struct rte_flow *f0, *f1, *plain;
-	struct mlx5dm_flow_aset *s;
+	struct mlx5dm_flow_action_set *s;
 	struct fake_live live, after;
 	uint32_t refs;
 
@@ -1197,7 +1198,7 @@ test_quick_destroy(void **state)
 	assert_non_null(plain);
 	assert_int_not_equal(f1->ct, 0);
 	assert_int_equal(plain->ct, 0);
-	s = f1->rules[0].aset;
+	s = f1->rules[0].action_set;
 	refs = s->k.refcnt;
 	fake_live_get(&live);
 	mlx5dm_flow_lock(&fp->lock);
@@ -1230,7 +1231,7 @@ test_quick_destroy(void **state)
 	t_destroy(fp, plain);
 	assert_int_equal(t_stats(fp).flows, 0);
 	assert_int_equal(t_stats(fp).counters, 0);
-	assert_int_equal(fp->st.templates + fp->st.asets + fp->st.matchers, 0);
+	assert_int_equal(fp->st.templates + fp->st.action_sets + fp->st.matchers, 0);
 	/* The lane's handles and spent counters go back with the stop. */
 	t_fp_stop(fp);
 }
@@ -1332,17 +1333,17 @@ test_mark_id_memos(void **state)
 		mark.id = 40 + i % 3;
 		f[i] = t_create_cached(fp, &t_attr_in, items, acts);
 		assert_non_null(f[i]);
-		assert_ptr_equal(f[i]->rules[0].aset, f[0]->rules[0].aset);
+		assert_ptr_equal(f[i]->rules[0].action_set, f[0]->rules[0].action_set);
 		assert_int_equal(f[i]->rules[0].rule->args[0], 41 + i % 3);
 		/* The set is the one the template holds. */
-		assert_true(f[i]->rules[0].aset != NULL);
+		assert_true(f[i]->rules[0].action_set != NULL);
 		if (i > 0)
-			assert_ptr_equal(t_ct(fp, f[i])->sets[q1.index], f[0]->rules[0].aset);
+			assert_ptr_equal(t_ct(fp, f[i])->sets[q1.index], f[0]->rules[0].action_set);
 	}
-	assert_int_equal(fp->st.asets, 1);
+	assert_int_equal(fp->st.action_sets, 1);
 	for (i = 0; i < RTE_DIM(f); i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
+	assert_int_equal(fp->st.matchers + fp->st.action_sets + fp->st.entries, 0);
 	t_fp_stop(fp);
 }
 
@@ -1396,15 +1397,15 @@ test_caches_grow(void **state)
 	assert_int_equal(fp->st.matchers, PRIOS);
 	/* Per rule: a modify list and a jump (the tables' root actions aside); one tags. */
 	assert_true(fp->st.entries >= 2 * N + 1);
-	assert_int_equal(fp->st.asets, N);
-	t_check_grown(&fp->ents, fp->st.entries);
-	t_check_grown(&fp->asets, fp->st.asets);
+	assert_int_equal(fp->st.action_sets, N);
+	t_check_grown(&fp->entries, fp->st.entries);
+	t_check_grown(&fp->action_sets, fp->st.action_sets);
 	t_check_grown(&fp->tbls, fp->st.tables);
 	t_check_grown(&fp->matchers, fp->st.matchers);
 	for (i = 0; i < N; i++)
 		t_destroy(fp, f[i]);
-	assert_int_equal(fp->st.matchers + fp->st.asets + fp->st.entries, 0);
-	assert_int_equal(fp->ents.count + fp->asets.count + fp->matchers.count, 0);
+	assert_int_equal(fp->st.matchers + fp->st.action_sets + fp->st.entries, 0);
+	assert_int_equal(fp->entries.count + fp->action_sets.count + fp->matchers.count, 0);
 	t_fp_stop(fp);
 }
 

@@ -308,7 +308,7 @@ test_template_configure(void **state)
 	assert_int_equal(ops->configure(&dev, &port_attr, 2,
 					q_attrs, &err), 0);
 	assert_int_equal(priv.flow->tmpl->nb_queues, 2);
-	assert_int_equal(priv.flow->tmpl->tq[1].size, 4);
+	assert_int_equal(priv.flow->tmpl->aq[1].size, 4);
 	/* Not again while a rule exists. */
 	assert_int_equal(mlx5dm_flow_start(&dev), 0);
 	f = ops->create(&dev, &t_attr_in, p_eth, t_act_drop, &err);

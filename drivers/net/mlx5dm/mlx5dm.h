@@ -288,7 +288,7 @@ mlx5dm_rules_posted(struct mlx5dm_priv *priv)
 }
 
 struct mlx5dm_esw;
-struct mlx5dm_esw_xlate;
+struct mlx5dm_esw_translator;
 
 struct mlx5dm_shared {
 	char name[RTE_DEV_NAME_MAX_LEN];
@@ -297,7 +297,7 @@ struct mlx5dm_shared {
 	uint16_t switch_domain;    /* with representors: of the manager and its representors */
 	struct mlx5dm_esw *esw;    /* transfer rules (mlx5dm_esw.c) */
 	/* Their translation for transfer template tables (mlx5dm_flow_template.h). */
-	const struct mlx5dm_esw_xlate *esw_xlate;
+	const struct mlx5dm_esw_translator *esw_translator;
 	struct mlx5dm_priv *mgr_held; /* the manager's steering, closed after its representors */
 	uint16_t nb_live;          /* ports not yet closed */
 	struct mlx5dm_priv *ports[MLX5DM_MAX_PORTS]; /* NULL once closed */
@@ -315,7 +315,7 @@ int mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops *
 /*
  * Rx queue q of VF vf's representor as a queue of its manager's flow path
  * (a representor's NIC rules are the manager's flows): its RQ number is
- * sh->esw_xlate->rqn()'s.
+ * sh->esw_translator->rqn()'s.
  */
 #define MLX5DM_ESW_REP_QUEUE(vf, q) ((uint16_t)(MLX5DM_MAX_QUEUES * (1u + (vf)) + (q)))
 

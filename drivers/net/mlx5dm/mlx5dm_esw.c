@@ -18,11 +18,11 @@
  *
  * Transfer rules (attr.transfer, on the manager or a representor) go into
  * the manager's FDB domain through the full translation of their pattern
- * (mlx5dm_flow_xlate_items(): no compiled template), with the port items
+ * (mlx5dm_flow_translate_items(): no compiled template), with the port items
  * and the FDB's actions translated here (mlx5dm_esw_spec_of()), as flows
  * of the manager's flow pool inserted by its begin/insert/commit, like a
  * transfer template table's; a synchronous one keeps a record past its
- * rules (struct mlx5dm_esw_rec). Groups are FDB tables, group 0 the FDB
+ * rules (struct mlx5dm_esw_record). Groups are FDB tables, group 0 the FDB
  * root; tables and matchers (a representor's table too) are entries of
  * the manager's flow caches (mlx5dm_flow_cache.c), keyed by domain as NIC
  * ones are. What the manager's vport sends and no transfer
@@ -89,13 +89,13 @@
  * record past its rules (mlx5dm_flow_extra()), which also tells it from a
  * flow queue's.
  */
-struct mlx5dm_esw_rec {
+struct mlx5dm_esw_record {
 	uint16_t port_id;       /* the port it was created through (flush, dump) */
 	uint16_t sender;        /* PORT_REPRESENTOR: the port whose send queues; else none */
 	uint32_t nb_tails;
 	uint32_t tails[2];      /* the groups whose tails it holds: its own, its jump's */
 };
-_Static_assert(sizeof(struct mlx5dm_esw_rec) <= sizeof(struct mlx5dm_flow_rule),
+_Static_assert(sizeof(struct mlx5dm_esw_record) <= sizeof(struct mlx5dm_flow_rule),
 	       "one rule slot of the flow handle");
 
 /* The tail of an FDB group: its last rule, to the catch group; held by its group's rules. */
@@ -343,7 +343,7 @@ mlx5dm_esw_is_header(enum rte_flow_action_type type)
  * standing in for the rule's fate, which is its own (a port, DROP, JUMP).
  */
 static int
-mlx5dm_esw_headers(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
+mlx5dm_esw_headers(struct mlx5dm_flow_translation *x, const struct rte_flow_action actions[],
 		   struct mlx5dm_esw_spec *es, struct rte_flow_error *error)
 {
 	struct rte_flow_action_jump next = { .group = es->spec.group + 1 };
@@ -373,7 +373,7 @@ mlx5dm_esw_headers(struct mlx5dm_flow_xlate *x, const struct rte_flow_action act
 			.type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &next,
 		};
 	list[n] = (struct rte_flow_action){ .type = RTE_FLOW_ACTION_TYPE_END };
-	return mlx5dm_flow_xlate_actions(x, list, error);
+	return mlx5dm_flow_translate_actions(x, list, error);
 }
 
 static int
@@ -384,8 +384,8 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	const char *what = attr->transfer ? "not supported in transfer rules" :
 			   "not supported in a representor's rules";
 	struct rte_flow_item items[64];
-	struct mlx5dm_flow_xctx xc = { .nb_rx_queues = 0 };
-	struct mlx5dm_flow_xlate x;
+	struct mlx5dm_flow_context ctx = { .nb_rx_queues = 0 };
+	struct mlx5dm_flow_translation x;
 	unsigned int n;
 	int ret;
 
@@ -422,11 +422,11 @@ mlx5dm_esw_pattern(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 	}
 	items[n] = pattern[n];
 	memset(&x, 0, sizeof(x));
-	x.xc = &xc;
+	x.ctx = &ctx;
 	x.spec = &es->spec;
 	es->spec.group = attr->group;
 	es->spec.priority = attr->priority;
-	ret = mlx5dm_flow_xlate_items(&x, items, error);
+	ret = mlx5dm_flow_translate_items(&x, items, error);
 	if (ret < 0)
 		return ret;
 	if (es->source >= 0) {
@@ -875,13 +875,13 @@ mlx5dm_esw_flow_spec(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				  error);
 }
 
-static int mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take);
+static int mlx5dm_esw_translator_tail(struct rte_eth_dev *dev, uint32_t group, bool take);
 static int mlx5dm_esw_rep_rqn(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 
-static const struct mlx5dm_esw_xlate mlx5dm_esw_xlate = {
+static const struct mlx5dm_esw_translator mlx5dm_esw_translator = {
 	.action_ok = mlx5dm_esw_transfer_action,
 	.spec = mlx5dm_esw_flow_spec,
-	.tail = mlx5dm_esw_xlate_tail,
+	.tail = mlx5dm_esw_translator_tail,
 	.rqn = mlx5dm_esw_rep_rqn,
 };
 
@@ -1007,7 +1007,7 @@ mlx5dm_esw_tail_put(struct mlx5dm_priv *mgr, uint32_t group)
 
 /* The tails rec holds go; esw->lock held. */
 static void
-mlx5dm_esw_rec_untail(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rec *rec)
+mlx5dm_esw_record_untail(struct mlx5dm_priv *mgr, struct mlx5dm_esw_record *rec)
 {
 	while (rec->nb_tails > 0)
 		mlx5dm_esw_tail_put(mgr, rec->tails[--rec->nb_tails]);
@@ -1015,8 +1015,8 @@ mlx5dm_esw_rec_untail(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rec *rec)
 
 /* The tails of the groups a transfer rule of spec is in and jumps to, into rec; esw->lock held. */
 static int
-mlx5dm_esw_rec_tails(struct mlx5dm_priv *mgr, const struct mlx5dm_flow_spec *spec,
-		     struct mlx5dm_esw_rec *rec)
+mlx5dm_esw_record_tails(struct mlx5dm_priv *mgr, const struct mlx5dm_flow_spec *spec,
+		     struct mlx5dm_esw_record *rec)
 {
 	int ret;
 
@@ -1029,7 +1029,7 @@ mlx5dm_esw_rec_tails(struct mlx5dm_priv *mgr, const struct mlx5dm_flow_spec *spe
 			rec->tails[rec->nb_tails++] = spec->jump_group;
 	}
 	if (ret < 0)
-		mlx5dm_esw_rec_untail(mgr, rec);
+		mlx5dm_esw_record_untail(mgr, rec);
 	return ret;
 }
 
@@ -1038,11 +1038,11 @@ mlx5dm_esw_rec_tails(struct mlx5dm_priv *mgr, const struct mlx5dm_flow_spec *spe
  * made it, else NULL, with *queued when a flow queue did (esw->lock held:
  * only its holder destroys a flow with a record).
  */
-static struct mlx5dm_esw_rec *
-mlx5dm_esw_rec_of(struct mlx5dm_priv *mgr, struct rte_flow *flow, bool *queued)
+static struct mlx5dm_esw_record *
+mlx5dm_esw_record_of(struct mlx5dm_priv *mgr, struct rte_flow *flow, bool *queued)
 {
 	struct mlx5dm_flow_priv *fp = mgr != NULL ? mgr->flow : NULL;
-	struct mlx5dm_esw_rec *rec = NULL;
+	struct mlx5dm_esw_record *rec = NULL;
 
 	*queued = false;
 	if (fp == NULL || flow == NULL)
@@ -1058,11 +1058,11 @@ mlx5dm_esw_rec_of(struct mlx5dm_priv *mgr, struct rte_flow *flow, bool *queued)
 
 /* A transfer rule of rte_flow_create() goes, then the tails it held; esw->lock held. */
 static int
-mlx5dm_esw_rec_destroy(struct mlx5dm_priv *mgr, struct rte_flow *flow,
+mlx5dm_esw_record_destroy(struct mlx5dm_priv *mgr, struct rte_flow *flow,
 		       struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
-	struct mlx5dm_esw_rec rec;
+	struct mlx5dm_esw_record rec;
 	int ret;
 
 	rte_spinlock_lock(&fp->lock);
@@ -1071,7 +1071,7 @@ mlx5dm_esw_rec_destroy(struct mlx5dm_priv *mgr, struct rte_flow *flow,
 	mlx5dm_rules_posted(mgr);
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0)
-		mlx5dm_esw_rec_untail(mgr, &rec);
+		mlx5dm_esw_record_untail(mgr, &rec);
 	return ret;
 }
 
@@ -1083,7 +1083,7 @@ enum mlx5dm_esw_which {
 };
 
 static bool
-mlx5dm_esw_rec_is(const struct rte_flow *flow, const struct mlx5dm_esw_rec *rec,
+mlx5dm_esw_record_is(const struct rte_flow *flow, const struct mlx5dm_esw_record *rec,
 		  uint16_t port_id, enum mlx5dm_esw_which which)
 {
 	switch (which) {
@@ -1102,12 +1102,12 @@ mlx5dm_esw_rec_is(const struct rte_flow *flow, const struct mlx5dm_esw_rec *rec,
  * with their tails; esw->lock held. 0 or the first failure.
  */
 static int
-mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_which which,
+mlx5dm_esw_record_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_which which,
 		     struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
 	struct rte_flow *flow = NULL;
-	struct mlx5dm_esw_rec *rec, copy;
+	struct mlx5dm_esw_record *rec, copy;
 	int ret = 0, r;
 
 	rte_spinlock_lock(&fp->lock);
@@ -1119,7 +1119,7 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_
 		if (!mlx5dm_flow_take(flow))
 			continue;
 		rec = mlx5dm_flow_extra(flow);
-		mine = rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, which);
+		mine = rec != NULL && mlx5dm_esw_record_is(flow, rec, port_id, which);
 		if (mine)
 			copy = *rec;
 		mlx5dm_flow_give(flow);
@@ -1131,7 +1131,7 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_
 			continue;
 		}
 		rte_spinlock_unlock(&fp->lock);
-		mlx5dm_esw_rec_untail(mgr, &copy);
+		mlx5dm_esw_record_untail(mgr, &copy);
 		rte_spinlock_lock(&fp->lock);
 	}
 	mlx5dm_rules_posted(mgr);
@@ -1141,11 +1141,11 @@ mlx5dm_esw_rec_flush(struct mlx5dm_priv *mgr, uint16_t port_id, enum mlx5dm_esw_
 
 /* Dump the rules of rte_flow_create() created through port_id; esw->lock held. */
 static int
-mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
+mlx5dm_esw_record_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
 	struct rte_flow *flow = NULL;
-	struct mlx5dm_esw_rec *rec;
+	struct mlx5dm_esw_record *rec;
 	int ret = 0;
 
 	rte_spinlock_lock(&fp->lock);
@@ -1155,7 +1155,7 @@ mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 		if (!mlx5dm_flow_take(flow))
 			continue;
 		rec = mlx5dm_flow_extra(flow);
-		if (rec != NULL && mlx5dm_esw_rec_is(flow, rec, port_id, MLX5DM_ESW_MADE_BY))
+		if (rec != NULL && mlx5dm_esw_record_is(flow, rec, port_id, MLX5DM_ESW_MADE_BY))
 			ret = mlx5dm_flow_dump_flow(fp, flow, file);
 		mlx5dm_flow_give(flow);
 	}
@@ -1163,9 +1163,9 @@ mlx5dm_esw_rec_dump(struct mlx5dm_priv *mgr, uint16_t port_id, FILE *file)
 	return ret;
 }
 
-/* A template rule's tail of its jump target (struct mlx5dm_esw_xlate); no lock held. */
+/* A template rule's tail of its jump target (struct mlx5dm_esw_translator); no lock held. */
 static int
-mlx5dm_esw_xlate_tail(struct rte_eth_dev *dev, uint32_t group, bool take)
+mlx5dm_esw_translator_tail(struct rte_eth_dev *dev, uint32_t group, bool take)
 {
 	struct mlx5dm_priv *mgr = dev->data->dev_private;
 	struct mlx5dm_esw *esw = mgr->sh->esw;
@@ -1261,7 +1261,7 @@ mlx5dm_esw_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
  */
 static struct rte_flow *
 mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
-		       struct mlx5dm_priv *sender, struct mlx5dm_esw_rec *rec,
+		       struct mlx5dm_priv *sender, struct mlx5dm_esw_record *rec,
 		       struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mgr->flow;
@@ -1274,7 +1274,7 @@ mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
 	uint16_t queue;
 	int ret;
 
-	if (spec->transfer && mlx5dm_esw_rec_tails(mgr, spec, rec) < 0) {
+	if (spec->transfer && mlx5dm_esw_record_tails(mgr, spec, rec) < 0) {
 		rte_flow_error_set(error, EIO, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				   "FDB: no rule to the catch group in the rule's groups");
 		return NULL;
@@ -1295,7 +1295,7 @@ mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
 					      error);
 	}
 	if (flow == NULL)
-		mlx5dm_esw_rec_untail(mgr, rec);
+		mlx5dm_esw_record_untail(mgr, rec);
 	return flow;
 }
 
@@ -1305,7 +1305,7 @@ mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *
 			   const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_esw_rec rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
+	struct mlx5dm_esw_record rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_priv *sender = NULL;
 	struct mlx5dm_flow_spec spec;
@@ -1348,7 +1348,7 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		  struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_esw_rec rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
+	struct mlx5dm_esw_record rec = { .port_id = priv->port_id, .sender = RTE_MAX_ETHPORTS };
 	struct mlx5dm_esw *esw = priv->sh->esw;
 	struct mlx5dm_flow_spec *spec;
 	struct rte_flow *flow = NULL;
@@ -1430,8 +1430,8 @@ mlx5dm_esw_destroy(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_fl
 	int ret;
 
 	rte_spinlock_lock(&esw->lock);
-	if (mlx5dm_esw_rec_of(mgr, flow, &queued) != NULL) {
-		ret = mlx5dm_esw_rec_destroy(mgr, flow, error);
+	if (mlx5dm_esw_record_of(mgr, flow, &queued) != NULL) {
+		ret = mlx5dm_esw_record_destroy(mgr, flow, error);
 		rte_spinlock_unlock(&esw->lock);
 		return ret;
 	}
@@ -1453,7 +1453,7 @@ mlx5dm_esw_flush(struct rte_eth_dev *dev, struct rte_flow_error *error)
 	int ret;
 
 	rte_spinlock_lock(&esw->lock);
-	ret = mlx5dm_esw_rec_flush(mgr, priv->port_id, MLX5DM_ESW_MADE_BY, error);
+	ret = mlx5dm_esw_record_flush(mgr, priv->port_id, MLX5DM_ESW_MADE_BY, error);
 	rte_spinlock_unlock(&esw->lock);
 	if (ret < 0 || priv->kind == MLX5DM_PORT_REPRESENTOR)
 		return ret;
@@ -1476,13 +1476,13 @@ mlx5dm_esw_flow_port(struct rte_eth_dev *dev, struct rte_flow *flow, struct rte_
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_priv *mgr = mlx5dm_esw_manager(priv);
 	struct mlx5dm_esw *esw = priv->sh->esw;
-	struct mlx5dm_esw_rec *rec;
+	struct mlx5dm_esw_record *rec;
 	bool queued;
 
 	if (priv->kind != MLX5DM_PORT_REPRESENTOR)
 		return dev;
 	rte_spinlock_lock(&esw->lock);
-	rec = mlx5dm_esw_rec_of(mgr, flow, &queued);
+	rec = mlx5dm_esw_record_of(mgr, flow, &queued);
 	rte_spinlock_unlock(&esw->lock);
 	if (rec != NULL || queued)
 		return &rte_eth_devices[mgr->port_id];
@@ -1530,7 +1530,7 @@ mlx5dm_esw_dev_dump(struct rte_eth_dev *dev, struct rte_flow *flow, FILE *file,
 	}
 	rte_spinlock_lock(&esw->lock);
 	if (priv->kind == MLX5DM_PORT_REPRESENTOR)
-		ret = mlx5dm_esw_rec_dump(mgr, priv->port_id, file);
+		ret = mlx5dm_esw_record_dump(mgr, priv->port_id, file);
 	else
 		ret = mlx5dm_domain_dump(mgr->dom_fdb, file);
 	rte_spinlock_unlock(&esw->lock);
@@ -1903,7 +1903,7 @@ mlx5dm_esw_init(struct mlx5dm_shared *sh)
 		.async_action_handle_query = mlx5dm_esw_rep_handle_query,
 	};
 	sh->esw = esw;
-	sh->esw_xlate = &mlx5dm_esw_xlate;
+	sh->esw_translator = &mlx5dm_esw_translator;
 	return 0;
 }
 
@@ -1922,7 +1922,7 @@ mlx5dm_esw_fini(struct mlx5dm_shared *sh)
 	rte_eth_switch_domain_free(sh->switch_domain);
 	rte_free(sh->esw);
 	sh->esw = NULL;
-	sh->esw_xlate = NULL;
+	sh->esw_translator = NULL;
 }
 
 /*
@@ -2028,7 +2028,7 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 	 * flush after this; its flush leaves the former) and their anchors'
 	 * tails.
 	 */
-	if (mlx5dm_esw_rec_flush(mgr, RTE_MAX_ETHPORTS, MLX5DM_ESW_ALL, NULL) < 0)
+	if (mlx5dm_esw_record_flush(mgr, RTE_MAX_ETHPORTS, MLX5DM_ESW_ALL, NULL) < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: a rule of the switch was not removed", mgr->port_id);
 	rte_spinlock_lock(&fp->lock);
 	mlx5dm_flow_objs_quiesce(fp);
@@ -2107,7 +2107,8 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 	struct mlx5dm_esw *esw = rep->sh->esw;
 
 	rte_spinlock_lock(&esw->lock);
-	if (esw->started && mlx5dm_esw_rec_flush(mgr, rep->port_id, MLX5DM_ESW_STOPPED, NULL) < 0)
+	if (esw->started &&
+	    mlx5dm_esw_record_flush(mgr, rep->port_id, MLX5DM_ESW_STOPPED, NULL) < 0)
 		MLX5DM_DRV_LOG(ERR, "port %u: a rule of its own or on its send queues was not "
 			       "removed", rep->port_id);
 	while (rep->rep != NULL && rep->rep->nb_tx > 0)

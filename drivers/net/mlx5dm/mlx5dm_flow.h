@@ -203,8 +203,8 @@ struct mlx5dm_flow_spec {
 };
 #define MLX5DM_FLOW_SPEC_ZEROED offsetof(struct mlx5dm_flow_spec, queues)
 
-/* The translation context (xctx): what translation needs to know about the port. */
-struct mlx5dm_flow_xctx {
+/* The translation context: what translation needs to know about the port. */
+struct mlx5dm_flow_context {
 	uint16_t nb_rx_queues;
 	bool internal;              /* the PMD's own default rule: reserved priority allowed */
 	/* A relaxed pattern template's rule: an item without a mask implies no protocol. */
@@ -214,16 +214,18 @@ struct mlx5dm_flow_xctx {
 };
 
 /* Translate and validate one rule (masks checked by the library); 0 or -errno with error. */
-int mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+int mlx5dm_flow_translate(const struct mlx5dm_flow_context *ctx, const struct rte_flow_attr *attr,
 			  const struct rte_flow_item items[],
 			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
 			  struct rte_flow_error *error);
-struct mlx5dm_flow_ct_rec;
+struct mlx5dm_flow_recording;
 /* The same, recording the pattern walk into rec (its counts zero; NULL: none). */
-int mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_ct_rec *rec,
-			      const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			      const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
-			      struct rte_flow_error *error);
+int mlx5dm_flow_translate_record(const struct mlx5dm_flow_context *ctx,
+				 struct mlx5dm_flow_recording *rec,
+				 const struct rte_flow_attr *attr,
+				 const struct rte_flow_item items[],
+				 const struct rte_flow_action actions[],
+				 struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
 
 /*
  * mlx5dm_flow_match.c: "item type SCTP not supported" with DPDK's name of the
@@ -250,8 +252,8 @@ mlx5dm_flow_sub_priority(const struct mlx5dm_flow_spec *spec, unsigned int i)
 
 struct mlx5dm_flow_item_def;
 
-struct mlx5dm_flow_xlate {
-	const struct mlx5dm_flow_xctx *xc;
+struct mlx5dm_flow_translation {
+	const struct mlx5dm_flow_context *ctx;
 	struct mlx5dm_flow_spec *spec;
 	const struct rte_flow_item *items;
 	/* Pattern walk. */
@@ -263,7 +265,7 @@ struct mlx5dm_flow_xlate {
 	uint16_t next_tpid[2];                 /* TPID announced for the next VLAN, per level */
 	uint16_t cur_tpid;                     /* TPID of the VLAN item being translated */
 	uint16_t owner[MLX5DM_FTE_NUM_FIELDS]; /* per match field: its item's index + 1 */
-	struct mlx5dm_flow_ct_rec *rec;        /* the recording of a walk compiled */
+	struct mlx5dm_flow_recording *rec;     /* the recording of a walk compiled */
 	/* Action walk. */
 	uint32_t seen;                         /* MLX5DM_FLOW_A_* */
 	uint8_t stage;                         /* enum mlx5dm_flow_stage reached */
@@ -301,23 +303,23 @@ enum {
 
 /* mlx5dm_flow_match.c: writing the match parameter. */
 /* Set mask/value bits of a field; a contradiction with what is there fails. */
-int mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+int mlx5dm_flow_match_set(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f, uint32_t mask,
 			  uint32_t value, struct rte_flow_error *error);
 /* The whole field becomes value (VLAN tag kinds, checked by the caller). */
-void mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+void mlx5dm_flow_match_replace(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 			       uint32_t value);
 /* Implied by an item (or action): the whole field must equal value. */
-int mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+int mlx5dm_flow_match_imply(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 			    uint32_t value, struct rte_flow_error *error);
 /* ip_version in the SW-steering convention: mask = value = version (4 or 6). */
-int mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+int mlx5dm_flow_match_ip_version(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 				 uint32_t version, struct rte_flow_error *error);
 /* Implied unless the pattern matches the field itself (e.g. a VXLAN UDP port). */
-int mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+int mlx5dm_flow_match_default(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 			      uint32_t value, struct rte_flow_error *error);
 /* Current mask / value of a field. */
-uint32_t mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f);
-uint32_t mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f);
+uint32_t mlx5dm_flow_match_mask(const struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f);
+uint32_t mlx5dm_flow_match_value(const struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f);
 /* Turn spec/last of a big-endian bit range into a (narrower) mask; see the .c. */
 int mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t *mask,
 			      unsigned int bit, unsigned int width);
@@ -325,15 +327,15 @@ int mlx5dm_flow_range_to_mask(const uint8_t *spec, const uint8_t *last, uint8_t 
 uint8_t mlx5dm_flow_match_criteria(const uint8_t *mask);
 
 /* mlx5dm_flow_items.c */
-int mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_item items[],
-			    struct rte_flow_error *error);
+int mlx5dm_flow_translate_items(struct mlx5dm_flow_translation *x,
+				const struct rte_flow_item items[], struct rte_flow_error *error);
 
 /* Layers of the level the actions act on (inner after a decap). */
-uint32_t mlx5dm_flow_action_layers(const struct mlx5dm_flow_xlate *x);
+uint32_t mlx5dm_flow_action_layers(const struct mlx5dm_flow_translation *x);
 
 /* Enter a header-change stage (decap < pop < modify < push < encap). */
 static inline int
-mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stage,
+mlx5dm_flow_stage_enter(struct mlx5dm_flow_translation *x, enum mlx5dm_flow_stage stage,
 			const struct rte_flow_action *a, struct rte_flow_error *error)
 {
 	if (stage < x->stage)
@@ -346,8 +348,9 @@ mlx5dm_flow_stage_enter(struct mlx5dm_flow_xlate *x, enum mlx5dm_flow_stage stag
 }
 
 /* mlx5dm_flow_actions.c */
-int mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
-			      struct rte_flow_error *error);
+int mlx5dm_flow_translate_actions(struct mlx5dm_flow_translation *x,
+				  const struct rte_flow_action actions[],
+				  struct rte_flow_error *error);
 /* The translation takes actions of this type (in some rules). */
 bool mlx5dm_flow_action_known(enum rte_flow_action_type type);
 
@@ -358,41 +361,42 @@ bool mlx5dm_flow_modify_is_set32(const uint8_t *e, uint32_t *data);
  * Append a PRM entry. A COPY reads field from offset and writes dst from dst_offset; the
  * others write field (then dst is field). A length of 0 or 32: all of it.
  */
-int mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+int mlx5dm_flow_modify_entry(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			     uint8_t type, uint8_t field, uint8_t offset, uint8_t length,
 			     uint32_t data, uint8_t dst, uint8_t dst_offset,
 			     struct rte_flow_error *error);
-int mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+int mlx5dm_flow_modify_set(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			   uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 			   struct rte_flow_error *error);
 /* The register of TAG index (below MLX5DM_FLOW_NB_TAGS), or of META when index < 0. */
-uint8_t mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index);
+uint8_t mlx5dm_flow_modify_reg(const struct mlx5dm_flow_translation *x, int index);
 /* SET_TAG / SET_META. */
-int mlx5dm_flow_xlate_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			      struct rte_flow_error *error);
+int mlx5dm_flow_translate_set_reg(struct mlx5dm_flow_translation *x,
+				  const struct rte_flow_action *a, struct rte_flow_error *error);
 
 /* mlx5dm_flow_modify_field.c: MODIFY_FIELD, and the SET_* / DEC_TTL / INC_* / OF_SET_VLAN_VID. */
-int mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-				   struct rte_flow_error *error);
-int mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-				 struct rte_flow_error *error);
+int mlx5dm_flow_translate_modify_field(struct mlx5dm_flow_translation *x,
+				       const struct rte_flow_action *a,
+				       struct rte_flow_error *error);
+int mlx5dm_flow_translate_set(struct mlx5dm_flow_translation *x,
+				     const struct rte_flow_action *a, struct rte_flow_error *error);
 
 /* mlx5dm_flow_encap.c */
 int mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, size_t *len,
 				  struct rte_flow_error *error);
-int mlx5dm_flow_xlate_reformat(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+int mlx5dm_flow_translate_reformat(struct mlx5dm_flow_translation *x, struct rte_flow_error *error);
 
 /* mlx5dm_flow_rss.c */
 extern const uint8_t mlx5dm_flow_rss_default_key[40];
-int mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			  struct rte_flow_error *error);
-int mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			    struct rte_flow_error *error);
+int mlx5dm_flow_translate_rss(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			      struct rte_flow_error *error);
+int mlx5dm_flow_translate_queue(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+				struct rte_flow_error *error);
 /* Build the sub-rules once pattern and fate are known. */
-int mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+int mlx5dm_flow_rss_expand(struct mlx5dm_flow_translation *x, struct rte_flow_error *error);
 
-/* A keyed object (kobj): the first member of one found by a byte key (mlx5dm_index_*). */
-struct mlx5dm_flow_kobj {
+/* A cached object: the first member of one found by a byte key (mlx5dm_index_*). */
+struct mlx5dm_flow_cached {
 	uint32_t hash;
 	uint32_t refcnt;
 	uint16_t key_len;
@@ -402,16 +406,16 @@ struct mlx5dm_flow_kobj {
 
 /* mlx5dm_flow_compile.c: compiled templates (what they are: see there). */
 #define MLX5DM_FLOW_ITEM_MAX_SIZE 64u      /* largest rte_flow_item_* spec handled */
-#define MLX5DM_FLOW_CT_ITEMS 8u         /* longest pattern compiled (END excluded) */
-#define MLX5DM_FLOW_CT_COPIES 16u       /* spec fields copied per pattern, at most */
-#define MLX5DM_FLOW_CT_ACTIONS 8u       /* longest action list compiled (END excluded) */
+#define MLX5DM_FLOW_COMPILED_ITEMS 8u         /* longest pattern compiled (END excluded) */
+#define MLX5DM_FLOW_COMPILED_COPIES 16u       /* spec fields copied per pattern, at most */
+#define MLX5DM_FLOW_COMPILED_ACTIONS 8u       /* longest action list compiled (END excluded) */
 /* attr, per item: type, spec/mask flags, mask bytes; END; action types; padding. */
-#define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + \
-			       MLX5DM_FLOW_CT_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + 4u + \
-			       MLX5DM_FLOW_CT_ACTIONS * 4u)
+#define MLX5DM_FLOW_SHAPE_MAX (sizeof(struct rte_flow_attr) + 8u + 4u + \
+			       MLX5DM_FLOW_COMPILED_ITEMS * (5u + MLX5DM_FLOW_ITEM_MAX_SIZE) + \
+			       MLX5DM_FLOW_COMPILED_ACTIONS * 4u)
 
 /* One field copied from an item's spec into the match value. */
-struct mlx5dm_flow_ct_copy {
+struct mlx5dm_flow_compiled_copy {
 	uint8_t item;                   /* index in the pattern */
 	uint8_t width;
 	uint16_t bit;                   /* in the item's spec */
@@ -427,17 +431,17 @@ struct mlx5dm_flow_ct_copy {
  * writes per field (pinned once read), copy candidates, the items' masks
  * and the bits the candidates copy.
  */
-struct mlx5dm_flow_ct_rec {
+struct mlx5dm_flow_recording {
 	uint8_t use[MLX5DM_FTE_NUM_FIELDS];
 	uint8_t nb_cand;
-	struct mlx5dm_flow_ct_copy cand[MLX5DM_FLOW_CT_COPIES];
-	uint8_t mask[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
-	uint8_t sel[MLX5DM_FLOW_CT_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	struct mlx5dm_flow_compiled_copy cand[MLX5DM_FLOW_COMPILED_COPIES];
+	uint8_t mask[MLX5DM_FLOW_COMPILED_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
+	uint8_t sel[MLX5DM_FLOW_COMPILED_ITEMS][MLX5DM_FLOW_ITEM_MAX_SIZE];
 };
 
 struct mlx5dm_flow_compiled {
 	/* References: its rules, the table owning it (owned). */
-	struct mlx5dm_flow_kobj k;
+	struct mlx5dm_flow_cached k;
 	bool owned;
 	uint16_t id;                    /* in the rules' handles */
 	bool fast;                      /* rules take the setters (else each is translated) */
@@ -447,15 +451,15 @@ struct mlx5dm_flow_compiled {
 	uint8_t queue_at;               /* action giving the queue, MARK id (+1; 0: none) */
 	uint8_t mark_at;
 	/* Bytes of copied fields moved as they are: source item, byte in its spec, in the value. */
-	struct mlx5dm_match_move move[MLX5DM_FLOW_CT_COPIES];
-	struct mlx5dm_flow_ct_copy copy[MLX5DM_FLOW_CT_COPIES];
+	struct mlx5dm_match_move move[MLX5DM_FLOW_COMPILED_COPIES];
+	struct mlx5dm_flow_compiled_copy copy[MLX5DM_FLOW_COMPILED_COPIES];
 	/* The example's result: a fast template's rules', but for the setters' bits and values. */
 	struct mlx5dm_flow_spec res;
 	/* Its objects, taken by its first rule and let go with its last: matcher, sets by queue. */
 	struct mlx5dm_flow_matcher *m;
 	/* Made with the matcher when the moves are the setters: tags straight from the items. */
 	struct mlx5dm_tag_tmpl *tag;
-	struct mlx5dm_flow_aset *sets[MLX5DM_FLOW_MAX_QUEUES];
+	struct mlx5dm_flow_action_set *sets[MLX5DM_FLOW_MAX_QUEUES];
 	uint32_t args[MLX5DM_RULE_MAX_ACTIONS]; /* of the sets' actions (the tag the rule's) */
 	uint8_t shape[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8); /* an implicit template's key */
 };
@@ -465,15 +469,15 @@ struct mlx5dm_flow_compiled {
  * with error): fixed, bit i: action i is the template's (masked), not the
  * rule's.
  */
-int mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+int mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_context *ctx,
 			const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			const struct rte_flow_action actions[], uint32_t fixed,
 			struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
 /* What a rule of a fast template gives: its Rx queue (action set), flow tag and item specs. */
-struct mlx5dm_flow_ct_rule {
+struct mlx5dm_flow_rule_values {
 	uint16_t queue;
 	uint32_t tag;
-	const void *spec[MLX5DM_FLOW_CT_ITEMS];
+	const void *spec[MLX5DM_FLOW_COMPILED_ITEMS];
 };
 /*
  * A rule of ct's shape (fast) into r; false: a value the translation
@@ -482,18 +486,17 @@ struct mlx5dm_flow_ct_rule {
 bool mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
 			       const struct rte_flow_item items[],
 			       const struct rte_flow_action actions[],
-			       struct mlx5dm_flow_ct_rule *r);
+			       struct mlx5dm_flow_rule_values *r);
 /* The match value of rule r of ct. */
 void mlx5dm_flow_compiled_value(const struct mlx5dm_flow_compiled *ct,
-				const struct mlx5dm_flow_ct_rule *r, uint8_t *value);
+				const struct mlx5dm_flow_rule_values *r, uint8_t *value);
 /*
  * The shape of a rule into key (MLX5DM_FLOW_SHAPE_MAX bytes, 8-byte
  * aligned) and its hash; its length, 0 if no template keeps such a rule.
  */
-size_t mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
-			     const struct rte_flow_item items[],
-			     const struct rte_flow_action actions[], uint8_t *key,
-			     uint32_t *hash);
+size_t mlx5dm_flow_shape_key(const struct mlx5dm_flow_context *ctx,
+			     const struct rte_flow_attr *attr, const struct rte_flow_item items[],
+			     const struct rte_flow_action actions[], uint8_t *key, uint32_t *hash);
 /* The spec up to MLX5DM_FLOW_SPEC_ZEROED and its arrays up to their counts. */
 void mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spec *src);
 
@@ -524,7 +527,7 @@ struct mlx5dm_flow_port {
 struct mlx5dm_flow_tbl;
 /* A cached matcher (mlx5dm_flow_cache.c); rules reach its library object inline. */
 struct mlx5dm_flow_matcher {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+	struct mlx5dm_flow_cached k;    /* first: the cache's view */
 	struct mlx5dm_flow_tbl *tbl;
 	struct mlx5dm_matcher *m;
 	uint8_t key[];
@@ -533,20 +536,20 @@ struct mlx5dm_flow_matcher {
 /* Cache domains: 0 NIC RX, 1 NIC TX (egress), the FDB, VF vf's representor table. */
 #define MLX5DM_FLOW_DOM_FDB 2u
 #define MLX5DM_FLOW_DOM_REP(vf) (3u + (vf))
-struct mlx5dm_flow_aset;
+struct mlx5dm_flow_action_set;
 struct mlx5dm_flow_cnt_bulk;
 
-struct mlx5dm_flow_kkey {
+struct mlx5dm_flow_cache_key {
 	const uint8_t *key;
 	size_t len;
 };
 
 /* The keyed object rec has key (an mlx5dm_index_eq). */
 static inline bool
-mlx5dm_flow_kobj_is(const void *rec, const void *key)
+mlx5dm_flow_cached_is(const void *rec, const void *key)
 {
-	const struct mlx5dm_flow_kobj *o = rec;
-	const struct mlx5dm_flow_kkey *k = key;
+	const struct mlx5dm_flow_cached *o = rec;
+	const struct mlx5dm_flow_cache_key *k = key;
 
 	return o->key_len == k->len && memcmp(o->key, k->key, k->len) == 0;
 }
@@ -556,46 +559,46 @@ mlx5dm_flow_kobj_is(const void *rec, const void *key)
  * begun without it (mlx5dm_flow_objs_quick()): atomic, both.
  */
 static inline void
-mlx5dm_flow_kobj_ref(struct mlx5dm_flow_kobj *o)
+mlx5dm_flow_cached_ref(struct mlx5dm_flow_cached *o)
 {
 	__atomic_fetch_add(&o->refcnt, 1, __ATOMIC_RELAXED);
 }
 static inline uint32_t
-mlx5dm_flow_kobj_refs(const struct mlx5dm_flow_kobj *o)
+mlx5dm_flow_cached_refs(const struct mlx5dm_flow_cached *o)
 {
 	return __atomic_load_n(&o->refcnt, __ATOMIC_ACQUIRE);
 }
 /* The object with this key and hash, one more reference; NULL if none (inline: per rule). */
-static inline struct mlx5dm_flow_kobj *
-mlx5dm_flow_kcache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
-			uint32_t hash)
+static inline struct mlx5dm_flow_cached *
+mlx5dm_flow_cache_find(struct mlx5dm_index *cache, const uint8_t *key, size_t len,
+		       uint32_t hash)
 {
-	const struct mlx5dm_flow_kkey k = { .key = key, .len = len };
-	struct mlx5dm_flow_kobj *o = mlx5dm_index_find(cache, hash, mlx5dm_flow_kobj_is, &k);
+	const struct mlx5dm_flow_cache_key k = { .key = key, .len = len };
+	struct mlx5dm_flow_cached *o = mlx5dm_index_find(cache, hash, mlx5dm_flow_cached_is, &k);
 
 	if (o != NULL)
-		mlx5dm_flow_kobj_ref(o);
+		mlx5dm_flow_cached_ref(o);
 	return o;
 }
 /* A new object (one reference) under key, copied to key_store; its place reserved. */
-void mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
-			       uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
+void mlx5dm_flow_cache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_cached *o,
+			      uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store);
 struct mlx5dm_flow_priv;
 /* A new object for a key of len bytes, and where its key goes; NULL + errno. */
-typedef struct mlx5dm_flow_kobj *(*mlx5dm_flow_kmake)(struct mlx5dm_flow_priv *fp,
-						      const void *arg, size_t len,
-						      uint8_t **key_store);
+typedef struct mlx5dm_flow_cached *(*mlx5dm_flow_cache_make)(struct mlx5dm_flow_priv *fp,
+							     const void *arg, size_t len,
+							     uint8_t **key_store);
 /*
  * The object of key with one more reference, else a new one make(arg)
  * builds (as DPDK mlx5's mlx5_list does); NULL + errno.
  */
-struct mlx5dm_flow_kobj *mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp,
-						struct mlx5dm_index *cache, const uint8_t *key,
-						size_t len, mlx5dm_flow_kmake make,
-						const void *arg);
+struct mlx5dm_flow_cached *mlx5dm_flow_cache_get(struct mlx5dm_flow_priv *fp,
+						 struct mlx5dm_index *cache, const uint8_t *key,
+						 size_t len, mlx5dm_flow_cache_make make,
+						 const void *arg);
 /* One reference less: true when it was the last (the object is out of the cache). */
 static inline bool
-mlx5dm_flow_kcache_unref(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o)
+mlx5dm_flow_cache_unref(struct mlx5dm_index *cache, struct mlx5dm_flow_cached *o)
 {
 	if (__atomic_sub_fetch(&o->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return false;
@@ -616,7 +619,7 @@ struct mlx5dm_flow_stats {
 	uint32_t tables;
 	uint32_t matchers;
 	uint32_t entries;       /* cached actions */
-	uint32_t asets;         /* cached action sets */
+	uint32_t action_sets;   /* cached action sets */
 	uint32_t templates;     /* compiled templates: implicit ones and template tables' */
 	uint32_t cnt_bulks;
 	uint32_t counters;
@@ -748,16 +751,16 @@ struct mlx5dm_flow_priv {
 	uint32_t nb_listed;     /* user flows (in the pool), with the lanes' (objs_listed()) */
 	struct rte_flow *default_flow;
 	struct mlx5dm_flow_tbl *root[2];
-	/* The caches, by key (mlx5dm_flow_cache.c, mlx5dm_flow_aset.c). */
+	/* The caches, by key (mlx5dm_flow_cache.c, mlx5dm_flow_action_set.c). */
 	struct mlx5dm_index tbls;
 	struct mlx5dm_index matchers;
-	struct mlx5dm_index ents;
-	struct mlx5dm_index asets;
-	struct mlx5dm_slab objs[MLX5DM_FLOW_OBJ_CLASSES]; /* of ents and asets */
+	struct mlx5dm_index entries;
+	struct mlx5dm_index action_sets;
+	struct mlx5dm_slab objs[MLX5DM_FLOW_OBJ_CLASSES]; /* of entries and action sets */
 	/* Implicit templates of the synchronous rules, by shape (mlx5dm_flow_shape_key()). */
 	struct mlx5dm_index shapes;
 	/* Every compiled template by id (NULL: a free place), while there is one. */
-	struct mlx5dm_flow_compiled **cts;
+	struct mlx5dm_flow_compiled **compiled;
 	LIST_HEAD(, mlx5dm_flow_cnt_bulk) bulks;    /* those with a free counter */
 	struct mlx5dm_flow_cnt_bulk **cnt_tab;      /* every bulk, by id (NULL: free place) */
 	uint32_t cnt_log_max;                       /* largest bulk to ask for; 0: default */
@@ -771,8 +774,8 @@ struct mlx5dm_flow_priv {
  * A compiled template with one reference and an id; NULL + errno. With its
  * last rule it lets its objects go, with its last reference it goes.
  */
-struct mlx5dm_flow_compiled *mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp);
-void mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
+struct mlx5dm_flow_compiled *mlx5dm_flow_compiled_new(struct mlx5dm_flow_priv *fp);
+void mlx5dm_flow_compiled_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct);
 
 /* mlx5dm_flow_cache.c: tables, matchers and shared actions. */
 /* size zeroed bytes and their class (MLX5DM_FLOW_OBJ_CLASSES); NULL + errno. */
@@ -797,22 +800,22 @@ struct mlx5dm_flow_matcher *mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp,
 						    const uint8_t *mask, uint32_t rules,
 						    const char **err_field);
 void mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher *m);
-enum mlx5dm_flow_ent_kind {
-	MLX5DM_FLOW_ENT_DROP,
-	MLX5DM_FLOW_ENT_TIR,
-	MLX5DM_FLOW_ENT_JUMP,
-	MLX5DM_FLOW_ENT_TAG,
-	MLX5DM_FLOW_ENT_MODIFY,
-	MLX5DM_FLOW_ENT_MODIFY_SET,  /* one 32-bit set (its first 4 bytes): data is the rule's */
-	MLX5DM_FLOW_ENT_REFORMAT,
-	MLX5DM_FLOW_ENT_PUSH,
-	MLX5DM_FLOW_ENT_POP,
-	MLX5DM_FLOW_ENT_VPORT,       /* an E-Switch vport (u32) */
+enum mlx5dm_flow_entry_kind {
+	MLX5DM_FLOW_ENTRY_DROP,
+	MLX5DM_FLOW_ENTRY_TIR,
+	MLX5DM_FLOW_ENTRY_JUMP,
+	MLX5DM_FLOW_ENTRY_TAG,
+	MLX5DM_FLOW_ENTRY_MODIFY,
+	MLX5DM_FLOW_ENTRY_MODIFY_SET,   /* one 32-bit set (its first 4 bytes): data is the rule's */
+	MLX5DM_FLOW_ENTRY_REFORMAT,
+	MLX5DM_FLOW_ENTRY_PUSH,
+	MLX5DM_FLOW_ENTRY_POP,
+	MLX5DM_FLOW_ENTRY_VPORT,        /* an E-Switch vport (u32) */
 };
 
 /* Parameters of a shared action (the cache key is built from them). */
-struct mlx5dm_flow_ent_param {
-	enum mlx5dm_flow_ent_kind kind;
+struct mlx5dm_flow_entry_param {
+	enum mlx5dm_flow_entry_kind kind;
 	unsigned int dom;
 	uint32_t u32;                       /* JUMP group, TAG value, PUSH header, reformat type */
 	const uint16_t *queues;             /* TIR */
@@ -822,47 +825,47 @@ struct mlx5dm_flow_ent_param {
 	size_t len;
 };
 /* Serialise p into key (at most max bytes): its length, 0 if it does not fit. */
-size_t mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max);
+size_t mlx5dm_flow_entry_key(const struct mlx5dm_flow_entry_param *p, uint8_t *key, size_t max);
 /* A shared action: what the dump shows of it is its kind, u32 and data. */
-struct mlx5dm_flow_ent {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+struct mlx5dm_flow_entry {
+	struct mlx5dm_flow_cached k;    /* first: the cache's view */
 	struct mlx5dm_action *act;
 	struct mlx5dm_tir *tir;
 	struct mlx5dm_flow_tbl *jump;
-	enum mlx5dm_flow_ent_kind kind;
+	enum mlx5dm_flow_entry_kind kind;
 	uint32_t u32;
 	uint16_t data_len;              /* its data: the key's last data_len bytes */
 	uint8_t key[];
 };
-struct mlx5dm_flow_ent *mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp,
-					    const struct mlx5dm_flow_ent_param *p);
-void mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e);
+struct mlx5dm_flow_entry *mlx5dm_flow_entry_get(struct mlx5dm_flow_priv *fp,
+						const struct mlx5dm_flow_entry_param *p);
+void mlx5dm_flow_entry_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_entry *e);
 
 /* mlx5dm_flow_dump.c: the PMD's records (4410 encap, 4420 modify, 4430 counters). */
 int mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f);
 /* One live flow: the PMD records of what it uses, then its rules' records. */
 int mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f);
 /*
- * mlx5dm_flow_aset.c: a matcher and the shared actions of its rules, in
+ * mlx5dm_flow_action_set.c: a matcher and the shared actions of its rules, in
  * device order, with one more reference; NULL + errno.
  */
-struct mlx5dm_flow_aset *mlx5dm_flow_aset_get(struct mlx5dm_flow_priv *fp,
-					      struct mlx5dm_flow_matcher *m,
-					      const struct mlx5dm_flow_ent_param *p,
-					      unsigned int n);
-/* "aset": an action set, a rule's matcher and shared actions as one cached object. */
-struct mlx5dm_flow_aset {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+struct mlx5dm_flow_action_set *mlx5dm_flow_action_set_get(struct mlx5dm_flow_priv *fp,
+							  struct mlx5dm_flow_matcher *m,
+							  const struct mlx5dm_flow_entry_param *p,
+							  unsigned int n);
+/* An action set: a rule's matcher and shared actions as one cached object. */
+struct mlx5dm_flow_action_set {
+	struct mlx5dm_flow_cached k;    /* first: the cache's view */
 	struct mlx5dm_flow_matcher *matcher;
 	uint8_t nb;
 	/* The library's action templates: without, with a counter in front (NULL: not yet). */
 	struct mlx5dm_action_tmpl *tmpl[2];
 	/* In mem, sized to the set: entries, actions, the key. */
-	struct mlx5dm_flow_ent **ents;
+	struct mlx5dm_flow_entry **entries;
 	struct mlx5dm_action **acts;
 	uint64_t mem[];
 };
-void mlx5dm_flow_aset_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_aset *s);
+void mlx5dm_flow_action_set_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_action_set *s);
 
 /* mlx5dm_flow_cnt.c: counters from bulks, named by an id (never 0). */
 /* Counters a port can have at most (ids), whatever the device offers. */
@@ -911,11 +914,11 @@ struct mlx5dm_counters *mlx5dm_flow_cnt_counters(const struct mlx5dm_flow_priv *
 						 uint32_t *index);
 
 /* mlx5dm_flow_rule.c: rte_flow handles. */
-#define MLX5DM_FLOW_RULE_MAX_ENTS 10u
+#define MLX5DM_FLOW_RULE_MAX_ENTRIES 10u
 
 struct mlx5dm_flow_rule {
 	struct mlx5dm_rule *rule;
-	struct mlx5dm_flow_aset *aset;  /* its matcher and shared actions */
+	struct mlx5dm_flow_action_set *action_set; /* its matcher and shared actions */
 };
 
 /* 16 bytes and the rules; flows are found by walking the pool, not a list. */
@@ -1203,7 +1206,7 @@ int mlx5dm_flow_objs_query_count(struct mlx5dm_flow_priv *fp, struct rte_flow *f
  * The begin phase of a user flow, fp->lock held: translated through ct
  * (NULL: the implicit template of its shape), objects taken into b.
  */
-int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_context *ctx,
 			     struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
 			     const struct rte_flow_item items[],
 			     const struct rte_flow_action actions[], struct mlx5dm_flow_build *b,
@@ -1215,7 +1218,7 @@ int mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xct
  * b->shared not a live indirect COUNT of the rule's domain).
  */
 int mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
-			   const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+			   const struct mlx5dm_flow_rule_values *r, struct mlx5dm_flow_build *b,
 			   uint16_t queue);
 /*
  * Rule queue queue's handles for the above, and counters in ct's domain if
@@ -1235,10 +1238,10 @@ int mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow 
 				   uint16_t queue);
 /* The begin phase of rule r of fast template ct (its value in b->value[0]), fp->lock held. */
 int mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
-			  const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+			  const struct mlx5dm_flow_rule_values *r, struct mlx5dm_flow_build *b,
 			  struct rte_flow_error *error);
 /* The same and the other two phases under fp->lock (tests): the flow, or NULL with error. */
-struct rte_flow *mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+struct rte_flow *mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_context *ctx,
 				       struct mlx5dm_flow_compiled *ct,
 				       const struct rte_flow_attr *attr,
 				       const struct rte_flow_item items[],

@@ -19,8 +19,8 @@ enum {
 	MLX5DM_FLOW_DIR_ANY = MLX5DM_FLOW_DIR_IN | MLX5DM_FLOW_DIR_OUT,
 };
 
-typedef int (*mlx5dm_flow_act_fn)(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-				  struct rte_flow_error *error);
+typedef int (*mlx5dm_flow_act_fn)(struct mlx5dm_flow_translation *x,
+				  const struct rte_flow_action *a, struct rte_flow_error *error);
 
 struct mlx5dm_flow_act_def {
 	uint8_t dir;                /* MLX5DM_FLOW_DIR_*; 0: not supported */
@@ -41,7 +41,7 @@ static const char *const mlx5dm_flow_once_msgs[] = {
 };
 
 static int
-mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_jump(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_jump *j = a->conf;
@@ -59,7 +59,7 @@ mlx5dm_flow_act_jump(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 
 /* MARK / FLAG: the CQE flow tag (mlx5dm_flow_tag_decode()). */
 static int
-mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_mark(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_mark *m = a->conf;
@@ -77,7 +77,7 @@ mlx5dm_flow_act_mark(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 }
 
 static int
-mlx5dm_flow_act_push(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_push(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		     struct rte_flow_error *error)
 {
 	const struct rte_flow_action_of_push_vlan *p = a->conf;
@@ -102,7 +102,7 @@ mlx5dm_flow_act_push(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *
 
 /* OF_SET_VLAN_VID/PCP: the header just pushed, else (VID only) the packet's tag. */
 static int
-mlx5dm_flow_act_vlan_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_vlan_set(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			 struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -129,7 +129,7 @@ mlx5dm_flow_act_vlan_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 						  "VLAN VID must be at most 0xffe");
 		if (spec->nb_push == 0)
-			return mlx5dm_flow_xlate_set_action(x, a, error);
+			return mlx5dm_flow_translate_set(x, a, error);
 		p->tci = (uint16_t)((p->tci & 0xf000) | vid);
 		x->push_vid_set[i] = true;
 	}
@@ -137,7 +137,7 @@ mlx5dm_flow_act_vlan_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 }
 
 static int
-mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_pop(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		    struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -163,7 +163,7 @@ mlx5dm_flow_act_pop(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
  * egress, their types resolved once both are known.
  */
 static int
-mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_act_reformat(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			 struct rte_flow_error *error)
 {
 	const struct rte_flow_action_raw_encap *e = a->conf;
@@ -232,34 +232,34 @@ mlx5dm_flow_act_reformat(struct mlx5dm_flow_xlate *x, const struct rte_flow_acti
 static const struct mlx5dm_flow_act_def mlx5dm_flow_act_defs[] = {
 	[RTE_FLOW_ACTION_TYPE_DROP] = { ANY, NULL, false, NULL, FATE(DROP) },
 	[RTE_FLOW_ACTION_TYPE_QUEUE] = { IN, "QUEUE is an ingress action", true,
-					 mlx5dm_flow_xlate_queue, FATE(QUEUE) },
+					 mlx5dm_flow_translate_queue, FATE(QUEUE) },
 	[RTE_FLOW_ACTION_TYPE_RSS] = { IN, "RSS is an ingress action", true,
-				       mlx5dm_flow_xlate_rss, FATE(QUEUE) },
+				       mlx5dm_flow_translate_rss, FATE(QUEUE) },
 	[RTE_FLOW_ACTION_TYPE_JUMP] = { ANY, NULL, true, mlx5dm_flow_act_jump, FATE(JUMP) },
 	[RTE_FLOW_ACTION_TYPE_COUNT] = { ANY, NULL, false, NULL, 0, MLX5DM_FLOW_A_COUNT },
 	[RTE_FLOW_ACTION_TYPE_MARK] = { IN, "MARK is an ingress action", true,
 					mlx5dm_flow_act_mark, 0, MLX5DM_FLOW_A_MARK },
 	[RTE_FLOW_ACTION_TYPE_FLAG] = { IN, "FLAG is an ingress action", false,
 					mlx5dm_flow_act_mark, 0, MLX5DM_FLOW_A_MARK },
-	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_IPV6_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_TP_SRC] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_TP_DST] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_TTL] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_DEC_TTL] = { ANY, NULL, false, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_INC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP] = { ANY, NULL, true, mlx5dm_flow_xlate_set_action },
-	[RTE_FLOW_ACTION_TYPE_SET_TAG] = { ANY, NULL, true, mlx5dm_flow_xlate_set_reg },
-	[RTE_FLOW_ACTION_TYPE_SET_META] = { ANY, NULL, true, mlx5dm_flow_xlate_set_reg },
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_SRC] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_MAC_DST] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_SRC] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DST] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_SRC] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV6_DST] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_TP_SRC] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_TP_DST] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_TTL] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_DEC_TTL] = { ANY, NULL, false, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_SEQ] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_INC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_DEC_TCP_ACK] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_IPV4_DSCP] = { ANY, NULL, true, mlx5dm_flow_translate_set },
+	[RTE_FLOW_ACTION_TYPE_SET_TAG] = { ANY, NULL, true, mlx5dm_flow_translate_set_reg },
+	[RTE_FLOW_ACTION_TYPE_SET_META] = { ANY, NULL, true, mlx5dm_flow_translate_set_reg },
 	[RTE_FLOW_ACTION_TYPE_MODIFY_FIELD] = { ANY, NULL, true,
-						mlx5dm_flow_xlate_modify_field },
+						mlx5dm_flow_translate_modify_field },
 	[RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN] = { ANY, NULL, true, mlx5dm_flow_act_push },
 	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_VID] = { ANY, NULL, true, mlx5dm_flow_act_vlan_set },
 	[RTE_FLOW_ACTION_TYPE_OF_SET_VLAN_PCP] = { ANY, NULL, true, mlx5dm_flow_act_vlan_set },
@@ -301,7 +301,7 @@ mlx5dm_flow_action_known(enum rte_flow_action_type type)
 
 /* VID / PCP of pushed headers not set by an action: from the matched VLAN. */
 static int
-mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_push_finish(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 	uint32_t vid_m, prio_m;
@@ -332,7 +332,7 @@ mlx5dm_flow_push_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 }
 
 static int
-mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_actions_finish(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 	const uint32_t changes = MLX5DM_FLOW_A_DECAP | MLX5DM_FLOW_A_ENCAP | MLX5DM_FLOW_A_MODIFY |
@@ -352,7 +352,7 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 	 */
 	if (spec->fate == MLX5DM_FLOW_FATE_DROP)
 		spec->nb_modify = 0;
-	ret = mlx5dm_flow_xlate_reformat(x, error);
+	ret = mlx5dm_flow_translate_reformat(x, error);
 	if (ret < 0)
 		return ret;
 	ret = mlx5dm_flow_push_finish(x, error);
@@ -376,8 +376,8 @@ mlx5dm_flow_actions_finish(struct mlx5dm_flow_xlate *x, struct rte_flow_error *e
 }
 
 int
-mlx5dm_flow_xlate_actions(struct mlx5dm_flow_xlate *x, const struct rte_flow_action actions[],
-			  struct rte_flow_error *error)
+mlx5dm_flow_translate_actions(struct mlx5dm_flow_translation *x,
+			      const struct rte_flow_action actions[], struct rte_flow_error *error)
 {
 	const struct rte_flow_action *a;
 	int ret;

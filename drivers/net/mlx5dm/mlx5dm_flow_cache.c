@@ -18,7 +18,7 @@
 #define MLX5DM_FLOW_LOG "flow"
 
 struct mlx5dm_flow_tbl {
-	struct mlx5dm_flow_kobj k;      /* first: the cache's view */
+	struct mlx5dm_flow_cached k;    /* first: the cache's view */
 	unsigned int dom;
 	uint32_t group;
 	struct mlx5dm_table *t;
@@ -48,8 +48,8 @@ mlx5dm_flow_hash(const uint8_t *p, size_t len)
 /* ---- keyed caches ---- */
 
 void
-mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o,
-			  uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
+mlx5dm_flow_cache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_cached *o,
+			 uint32_t hash, const uint8_t *key, size_t len, uint8_t *key_store)
 {
 	memcpy(key_store, key, len);
 	o->key = key_store;
@@ -59,12 +59,12 @@ mlx5dm_flow_kcache_insert(struct mlx5dm_index *cache, struct mlx5dm_flow_kobj *o
 	(void)mlx5dm_index_insert(cache, o, hash); /* reserved by the caller */
 }
 
-struct mlx5dm_flow_kobj *
-mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_index *cache,
-		       const uint8_t *key, size_t len, mlx5dm_flow_kmake make, const void *arg)
+struct mlx5dm_flow_cached *
+mlx5dm_flow_cache_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_index *cache,
+		      const uint8_t *key, size_t len, mlx5dm_flow_cache_make make, const void *arg)
 {
 	uint32_t h = mlx5dm_flow_hash(key, len);
-	struct mlx5dm_flow_kobj *o = mlx5dm_flow_kcache_find(cache, key, len, h);
+	struct mlx5dm_flow_cached *o = mlx5dm_flow_cache_find(cache, key, len, h);
 	uint8_t *key_store;
 
 	if (o != NULL)
@@ -75,7 +75,7 @@ mlx5dm_flow_kcache_get(struct mlx5dm_flow_priv *fp, struct mlx5dm_index *cache,
 	}
 	o = make(fp, arg, len, &key_store);
 	if (o != NULL)
-		mlx5dm_flow_kcache_insert(cache, o, h, key, len, key_store);
+		mlx5dm_flow_cache_insert(cache, o, h, key, len, key_store);
 	return o;
 }
 
@@ -88,7 +88,7 @@ mlx5dm_flow_tbl_table(const struct mlx5dm_flow_tbl *t)
 }
 
 /* arg: the key, group << 8 | domain. */
-static struct mlx5dm_flow_kobj *
+static struct mlx5dm_flow_cached *
 mlx5dm_flow_tbl_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t len __rte_unused,
 		     uint8_t **key_store)
 {
@@ -122,7 +122,7 @@ mlx5dm_flow_tbl_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t grou
 {
 	const uint64_t key = (uint64_t)group << 8 | dom;
 
-	return (struct mlx5dm_flow_tbl *)mlx5dm_flow_kcache_get(fp, &fp->tbls,
+	return (struct mlx5dm_flow_tbl *)mlx5dm_flow_cache_get(fp, &fp->tbls,
 								 (const uint8_t *)&key,
 								 sizeof(key),
 								 mlx5dm_flow_tbl_make, &key);
@@ -133,7 +133,7 @@ mlx5dm_flow_tbl_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_tbl *t)
 {
 	int ret;
 
-	if (!mlx5dm_flow_kcache_unref(&fp->tbls, &t->k))
+	if (!mlx5dm_flow_cache_unref(&fp->tbls, &t->k))
 		return;
 	ret = mlx5dm_table_destroy(t->t);
 	if (ret < 0)
@@ -176,7 +176,7 @@ struct mlx5dm_flow_matcher_arg {
 	const char **err_field;
 };
 
-static struct mlx5dm_flow_kobj *
+static struct mlx5dm_flow_cached *
 mlx5dm_flow_matcher_make(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 			 uint8_t **key_store)
 {
@@ -239,7 +239,7 @@ mlx5dm_flow_matcher_get(struct mlx5dm_flow_priv *fp, unsigned int dom, uint32_t 
 		memcpy(key + len, mask + off, MLX5DM_FTE_SECTION_SIZE);
 		len += MLX5DM_FTE_SECTION_SIZE;
 	}
-	return (struct mlx5dm_flow_matcher *)mlx5dm_flow_kcache_get(fp, &fp->matchers, key, len,
+	return (struct mlx5dm_flow_matcher *)mlx5dm_flow_cache_get(fp, &fp->matchers, key, len,
 								     mlx5dm_flow_matcher_make,
 								     &a);
 }
@@ -249,7 +249,7 @@ mlx5dm_flow_matcher_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_matcher 
 {
 	int ret;
 
-	if (!mlx5dm_flow_kcache_unref(&fp->matchers, &m->k))
+	if (!mlx5dm_flow_cache_unref(&fp->matchers, &m->k))
 		return;
 	ret = mlx5dm_matcher_destroy(m->m);
 	if (ret < 0)
@@ -295,7 +295,7 @@ mlx5dm_flow_obj_free(struct mlx5dm_flow_priv *fp, void *o, uint8_t cls)
 
 /* The cache key: every parameter, serialised field by field (no padding). */
 size_t
-mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t max)
+mlx5dm_flow_entry_key(const struct mlx5dm_flow_entry_param *p, uint8_t *key, size_t max)
 {
 	size_t n = 0;
 
@@ -328,8 +328,8 @@ mlx5dm_flow_ent_key(const struct mlx5dm_flow_ent_param *p, uint8_t *key, size_t 
 
 /* The library action of a new entry (zeroed), with its TIR or table. */
 static int
-mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p,
-		     struct mlx5dm_flow_ent *e)
+mlx5dm_flow_entry_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_entry_param *p,
+		       struct mlx5dm_flow_entry *e)
 {
 	struct mlx5dm_domain *dom = fp->port.dom[p->dom];
 	uint32_t rqns[MLX5DM_FLOW_MAX_QUEUES];
@@ -337,7 +337,7 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 	int ret;
 
 	switch (p->kind) {
-	case MLX5DM_FLOW_ENT_TIR:
+	case MLX5DM_FLOW_ENTRY_TIR:
 		for (i = 0; i < p->nb_queues; i++) {
 			ret = fp->port.rqn(fp->port.rqn_arg, p->queues[i], &rqns[i]);
 			if (ret < 0)
@@ -348,20 +348,20 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 			return -errno;
 		e->act = mlx5dm_action_dest_tir(dom, e->tir);
 		break;
-	case MLX5DM_FLOW_ENT_JUMP:
+	case MLX5DM_FLOW_ENTRY_JUMP:
 		e->jump = mlx5dm_flow_tbl_get(fp, p->dom, p->u32);
 		if (e->jump == NULL)
 			return -errno;
 		e->act = mlx5dm_action_dest_table(dom, e->jump->t);
 		break;
-	case MLX5DM_FLOW_ENT_DROP:
+	case MLX5DM_FLOW_ENTRY_DROP:
 		e->act = mlx5dm_action_drop(dom);
 		break;
-	case MLX5DM_FLOW_ENT_TAG:
+	case MLX5DM_FLOW_ENTRY_TAG:
 		/* The domain's one tag action: each rule gives its tag. */
 		e->act = mlx5dm_action_flow_tags(dom);
 		break;
-	case MLX5DM_FLOW_ENT_MODIFY_SET: {
+	case MLX5DM_FLOW_ENTRY_MODIFY_SET: {
 		/* The entry's field, its data each rule's (mlx5dm_flow_rule_params()). */
 		uint8_t prm[MLX5DM_MODIFY_ACTION_SIZE] = { 0 };
 
@@ -369,21 +369,21 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 		e->act = mlx5dm_action_modify_set(dom, prm);
 		break;
 	}
-	case MLX5DM_FLOW_ENT_MODIFY:
+	case MLX5DM_FLOW_ENTRY_MODIFY:
 		e->act = mlx5dm_action_modify_header(dom, p->len / MLX5DM_MODIFY_ACTION_SIZE,
 						     p->data);
 		break;
-	case MLX5DM_FLOW_ENT_REFORMAT:
+	case MLX5DM_FLOW_ENTRY_REFORMAT:
 		e->act = mlx5dm_action_reformat(dom, (enum mlx5dm_reformat_type)p->u32, p->len,
 						p->data);
 		break;
-	case MLX5DM_FLOW_ENT_PUSH:
+	case MLX5DM_FLOW_ENTRY_PUSH:
 		e->act = mlx5dm_action_push_vlan(dom, p->u32);
 		break;
-	case MLX5DM_FLOW_ENT_POP:
+	case MLX5DM_FLOW_ENTRY_POP:
 		e->act = mlx5dm_action_pop_vlan(dom);
 		break;
-	case MLX5DM_FLOW_ENT_VPORT:
+	case MLX5DM_FLOW_ENTRY_VPORT:
 		e->act = mlx5dm_action_dest_vport(dom, (uint16_t)p->u32);
 		break;
 	default:
@@ -399,19 +399,19 @@ mlx5dm_flow_ent_make(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_p
 	return ret;
 }
 
-static struct mlx5dm_flow_kobj *
-mlx5dm_flow_ent_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
-		    uint8_t **key_store)
+static struct mlx5dm_flow_cached *
+mlx5dm_flow_entry_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
+		      uint8_t **key_store)
 {
-	const struct mlx5dm_flow_ent_param *p = arg;
-	struct mlx5dm_flow_ent *e;
+	const struct mlx5dm_flow_entry_param *p = arg;
+	struct mlx5dm_flow_entry *e;
 	uint8_t cls;
 	int ret;
 
 	e = mlx5dm_flow_obj_alloc(fp, sizeof(*e) + len, &cls);
 	if (e == NULL)
 		return NULL;
-	ret = mlx5dm_flow_ent_make(fp, p, e);
+	ret = mlx5dm_flow_entry_make(fp, p, e);
 	if (ret < 0) {
 		/* Per rule while a device resource is full. */
 		MLX5DM_LOG_LIMITED(ERR, MLX5DM_FLOW_LOG, "action of kind %d not created: %d",
@@ -429,28 +429,28 @@ mlx5dm_flow_ent_new(struct mlx5dm_flow_priv *fp, const void *arg, size_t len,
 	return &e->k;
 }
 
-struct mlx5dm_flow_ent *
-mlx5dm_flow_ent_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_ent_param *p)
+struct mlx5dm_flow_entry *
+mlx5dm_flow_entry_get(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_entry_param *p)
 {
 	/* Room for the largest key: 64 queues + RSS, or a full 64-entry modify list. */
 	uint8_t key[1024];
-	size_t len = mlx5dm_flow_ent_key(p, key, sizeof(key));
+	size_t len = mlx5dm_flow_entry_key(p, key, sizeof(key));
 
 	if (len == 0) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return (struct mlx5dm_flow_ent *)mlx5dm_flow_kcache_get(fp, &fp->ents, key, len,
-								 mlx5dm_flow_ent_new, p);
+	return (struct mlx5dm_flow_entry *)mlx5dm_flow_cache_get(fp, &fp->entries, key, len,
+								 mlx5dm_flow_entry_new, p);
 }
 
 void
-mlx5dm_flow_ent_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_ent *e)
+mlx5dm_flow_entry_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_entry *e)
 {
 	unsigned int q;
 	int ret;
 
-	if (!mlx5dm_flow_kcache_unref(&fp->ents, &e->k))
+	if (!mlx5dm_flow_cache_unref(&fp->entries, &e->k))
 		return;
 	/* Rule writes that still reach the action (doorbell batching) go first, on every queue. */
 	for (q = 0; fp->port.ctx != NULL && q < RTE_MAX(fp->port.nb_queues, 1u); q++)

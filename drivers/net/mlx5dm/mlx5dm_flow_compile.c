@@ -41,7 +41,7 @@ mlx5dm_flow_spec_copy(struct mlx5dm_flow_spec *dst, const struct mlx5dm_flow_spe
 /* Copied bytes as a move, or the previous one's end on both sides (UDP ports) grown. */
 static void
 mlx5dm_flow_compiled_keep_move(struct mlx5dm_flow_compiled *ct,
-			       const struct mlx5dm_flow_ct_copy *cp)
+			       const struct mlx5dm_flow_compiled_copy *cp)
 {
 	struct mlx5dm_match_move *prev = ct->nb_moves != 0 ? &ct->move[ct->nb_moves - 1] : NULL;
 
@@ -72,7 +72,8 @@ mlx5dm_flow_compiled_bits(const uint8_t *p, unsigned int bit, unsigned int width
 
 /* The pattern's masks into rec (zeroed); false if it cannot be compiled. */
 static bool
-mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_ct_rec *rec, const struct rte_flow_item items[])
+mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_recording *rec,
+				const struct rte_flow_item items[])
 {
 	const struct mlx5dm_flow_item_def *def;
 	unsigned int n;
@@ -80,7 +81,7 @@ mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_ct_rec *rec, const struct rte
 	for (n = 0; items[n].type != RTE_FLOW_ITEM_TYPE_END; n++) {
 		const struct rte_flow_item *it = &items[n];
 
-		if (n == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
+		if (n == MLX5DM_FLOW_COMPILED_ITEMS || it->last != NULL)
 			return false;
 		if (it->type == RTE_FLOW_ITEM_TYPE_VOID || it->spec == NULL)
 			continue;
@@ -94,7 +95,7 @@ mlx5dm_flow_compiled_keep_items(struct mlx5dm_flow_ct_rec *rec, const struct rte
 
 /* The candidates into setters; false if a masked bit is not one's to write. */
 static bool
-mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_flow_ct_rec *rec,
+mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_flow_recording *rec,
 				 const struct mlx5dm_flow_spec *spec)
 {
 	unsigned int c, i, b;
@@ -103,7 +104,7 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 	ct->nb_moves = 0;
 	ct->nb_items = 0;
 	for (c = 0; c < rec->nb_cand; c++) {
-		struct mlx5dm_flow_ct_copy *cp = &rec->cand[c];
+		struct mlx5dm_flow_compiled_copy *cp = &rec->cand[c];
 		const struct mlx5dm_prm_field *f = &mlx5dm_fte_fields[cp->fte].f;
 		uint32_t all = cp->width >= 32 ? UINT32_MAX : (1u << cp->width) - 1;
 
@@ -128,7 +129,7 @@ mlx5dm_flow_compiled_keep_copies(struct mlx5dm_flow_compiled *ct, struct mlx5dm_
 		ct->nb_items = RTE_MAX(ct->nb_items, (uint8_t)(cp->item + 1));
 	}
 	/* Every masked bit is copied (another one would be a value the walk read). */
-	for (i = 0; i < MLX5DM_FLOW_CT_ITEMS; i++)
+	for (i = 0; i < MLX5DM_FLOW_COMPILED_ITEMS; i++)
 		for (b = 0; b < MLX5DM_FLOW_ITEM_MAX_SIZE; b++)
 			if ((rec->mask[i][b] & ~rec->sel[i][b]) != 0)
 				return false;
@@ -149,7 +150,7 @@ mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
 	ct->queue_at = 0;
 	ct->mark_at = 0;
 	for (n = 0; actions[n].type != RTE_FLOW_ACTION_TYPE_END; n++) {
-		if (n == MLX5DM_FLOW_CT_ACTIONS)
+		if (n == MLX5DM_FLOW_COMPILED_ACTIONS)
 			return false;
 		if (fixed & (1u << n))
 			continue;
@@ -177,21 +178,21 @@ mlx5dm_flow_compiled_keep_actions(struct mlx5dm_flow_compiled *ct,
 }
 
 int
-mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xctx *xc,
+mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_context *ctx,
 		    const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 		    const struct rte_flow_action actions[], uint32_t fixed,
 		    struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_ct_rec rec = { .nb_cand = 0 };
+	struct mlx5dm_flow_recording rec = { .nb_cand = 0 };
 	int ret;
 
 	ct->fast = false;
-	ret = mlx5dm_flow_translate_rec(xc, &rec, attr, items, actions, spec, error);
+	ret = mlx5dm_flow_translate_record(ctx, &rec, attr, items, actions, spec, error);
 	if (ret < 0)
 		return ret;
 	mlx5dm_flow_spec_copy(&ct->res, spec);
 	/* One plain library rule of the port's own tables: the objects are the template's. */
-	ct->fast = rec.nb_cand <= MLX5DM_FLOW_CT_COPIES && spec->nb_sub == 1 &&
+	ct->fast = rec.nb_cand <= MLX5DM_FLOW_COMPILED_COPIES && spec->nb_sub == 1 &&
 		   spec->nb_extra == 0 && mlx5dm_flow_sub_plain(&spec->sub[0]) &&
 		   !spec->transfer && spec->table_dom == 0 &&
 		   mlx5dm_flow_compiled_keep_items(&rec, items) &&
@@ -203,7 +204,7 @@ mlx5dm_flow_compile(struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_xc
 bool
 mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_queues,
 			  const struct rte_flow_item items[],
-			  const struct rte_flow_action actions[], struct mlx5dm_flow_ct_rule *r)
+			  const struct rte_flow_action actions[], struct mlx5dm_flow_rule_values *r)
 {
 	const struct rte_flow_action_queue *q;
 	const struct rte_flow_action_mark *m;
@@ -232,7 +233,7 @@ mlx5dm_flow_compiled_rule(const struct mlx5dm_flow_compiled *ct, uint16_t nb_rx_
 /* The setters: the copied bits of the items into the template's match value. */
 void
 mlx5dm_flow_compiled_value(const struct mlx5dm_flow_compiled *ct,
-			   const struct mlx5dm_flow_ct_rule *r, uint8_t *value)
+			   const struct mlx5dm_flow_rule_values *r, uint8_t *value)
 {
 	unsigned int i;
 
@@ -243,7 +244,7 @@ mlx5dm_flow_compiled_value(const struct mlx5dm_flow_compiled *ct,
 		memcpy(value + mv->to, (const uint8_t *)r->spec[mv->src] + mv->from, mv->len);
 	}
 	for (i = 0; i < ct->nb_copies; i++) {
-		const struct mlx5dm_flow_ct_copy *cp = &ct->copy[i];
+		const struct mlx5dm_flow_compiled_copy *cp = &ct->copy[i];
 
 		mlx5dm_fte_set(value, (enum mlx5dm_fte_field)cp->fte,
 			       mlx5dm_flow_compiled_bits(r->spec[cp->item], cp->bit, cp->width) &
@@ -264,7 +265,7 @@ mlx5dm_flow_shape_put(uint8_t *k, const void *p, size_t len)
  * masks, action types. Spec bits and action values are the rule's.
  */
 size_t
-mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+mlx5dm_flow_shape_key(const struct mlx5dm_flow_context *ctx, const struct rte_flow_attr *attr,
 		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		      uint8_t *key, uint32_t *hash)
 {
@@ -278,11 +279,11 @@ mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 	if (attr == NULL || items == NULL || actions == NULL)
 		return 0;
 	k = mlx5dm_flow_shape_put(k, attr, sizeof(*attr));
-	*k++ = (uint8_t)(xc->relaxed | xc->internal << 1);
+	*k++ = (uint8_t)(ctx->relaxed | ctx->internal << 1);
 	for (i = 0; items[i].type != RTE_FLOW_ITEM_TYPE_END; i++) {
 		const struct rte_flow_item *it = &items[i];
 
-		if (i == MLX5DM_FLOW_CT_ITEMS || it->last != NULL)
+		if (i == MLX5DM_FLOW_COMPILED_ITEMS || it->last != NULL)
 			return 0;
 		type = (uint32_t)it->type;
 		k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
@@ -300,7 +301,7 @@ mlx5dm_flow_shape_key(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_a
 	type = RTE_FLOW_ITEM_TYPE_END;
 	k = mlx5dm_flow_shape_put(k, &type, sizeof(type));
 	for (i = 0; actions[i].type != RTE_FLOW_ACTION_TYPE_END; i++) {
-		if (i == MLX5DM_FLOW_CT_ACTIONS)
+		if (i == MLX5DM_FLOW_COMPILED_ACTIONS)
 			return 0;
 		type = (uint32_t)actions[i].type;
 		k = mlx5dm_flow_shape_put(k, &type, sizeof(type));

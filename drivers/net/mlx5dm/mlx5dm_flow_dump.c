@@ -112,18 +112,18 @@ static void
 mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 {
 	const unsigned int head = MLX5DM_MODIFY_ACTION_SIZE - MLX5DM_MODIFY_ARG_SIZE;
-	const struct mlx5dm_flow_aset *s;
-	const struct mlx5dm_flow_ent *ent;
+	const struct mlx5dm_flow_action_set *s;
+	const struct mlx5dm_flow_entry *ent;
 	uint8_t e[MLX5DM_MODIFY_ACTION_SIZE];
 	unsigned int i, k;
 	uint32_t data;
 	int n;
 
 	for (i = 0; i < flow->nb_rules && d->err == 0; i++) {
-		s = flow->rules[i].aset;
+		s = flow->rules[i].action_set;
 		for (k = 0; k < s->nb && d->err == 0; k++) {
-			ent = s->ents[k];
-			if (ent->kind != MLX5DM_FLOW_ENT_MODIFY_SET ||
+			ent = s->entries[k];
+			if (ent->kind != MLX5DM_FLOW_ENTRY_MODIFY_SET ||
 			    mlx5dm_rule_modify_data(flow->rules[i].rule, s->acts[k], &data) < 0)
 				continue;
 			memcpy(e, ent->key + ent->k.key_len - ent->data_len, head);
@@ -137,21 +137,21 @@ mlx5dm_flow_dump_sets(struct mlx5dm_flow_dump *d, const struct rte_flow *flow)
 
 /* A cached action's record (an mlx5dm_index_foreach() callback). */
 static void
-mlx5dm_flow_dump_ent(void *arg, void *rec)
+mlx5dm_flow_dump_entry(void *arg, void *rec)
 {
 	struct mlx5dm_flow_dump *d = arg;
-	const struct mlx5dm_flow_ent *e = rec;
+	const struct mlx5dm_flow_entry *e = rec;
 	const uint8_t *data = e->key + e->k.key_len - e->data_len;
 	uint64_t id = (uint64_t)(uintptr_t)e->act;
 	int n;
 
 	if (d->err != 0)
 		return;
-	if (e->kind == MLX5DM_FLOW_ENT_MODIFY) {
+	if (e->kind == MLX5DM_FLOW_ENTRY_MODIFY) {
 		n = snprintf(d->line, sizeof(d->line), "%d,0x%" PRIx64 ",%u,",
 			     MLX5DM_DUMP_PMD_MODIFY, id,
 			     (unsigned int)(e->data_len / MLX5DM_MODIFY_ACTION_SIZE));
-	} else if (e->kind == MLX5DM_FLOW_ENT_REFORMAT &&
+	} else if (e->kind == MLX5DM_FLOW_ENTRY_REFORMAT &&
 		   (e->u32 == MLX5DM_REFORMAT_L2_TO_L2_TUNNEL ||
 		    e->u32 == MLX5DM_REFORMAT_L2_TO_L3_TUNNEL) &&
 		   mlx5dm_flow_dump_is_vxlan(data, e->data_len)) {
@@ -167,14 +167,14 @@ mlx5dm_flow_dump_ent(void *arg, void *rec)
 /* e is in the set of one of the flow's first n rules. */
 static bool
 mlx5dm_flow_dump_seen(const struct rte_flow *flow, unsigned int n,
-		      const struct mlx5dm_flow_ent *e)
+		      const struct mlx5dm_flow_entry *e)
 {
-	const struct mlx5dm_flow_aset *s;
+	const struct mlx5dm_flow_action_set *s;
 	unsigned int i, k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0, s = flow->rules[i].aset; k < s->nb; k++)
-			if (s->ents[k] == e)
+		for (k = 0, s = flow->rules[i].action_set; k < s->nb; k++)
+			if (s->entries[k] == e)
 				return true;
 	return false;
 }
@@ -209,7 +209,7 @@ mlx5dm_flow_dump_pmd(struct mlx5dm_flow_priv *fp, FILE *f)
 	struct mlx5dm_flow_dump d = { .f = f };
 	struct rte_flow *flow;
 
-	mlx5dm_index_foreach(&fp->ents, mlx5dm_flow_dump_ent, &d);
+	mlx5dm_index_foreach(&fp->entries, mlx5dm_flow_dump_entry, &d);
 	for (flow = mlx5dm_flow_pool_next(&fp->pool, NULL); flow != NULL;
 	     flow = mlx5dm_flow_pool_next(&fp->pool, flow)) {
 		if (!mlx5dm_flow_take(flow))
@@ -225,15 +225,15 @@ int
 mlx5dm_flow_dump_flow(struct mlx5dm_flow_priv *fp, struct rte_flow *flow, FILE *f)
 {
 	struct mlx5dm_flow_dump d = { .f = f };
-	const struct mlx5dm_flow_aset *s;
+	const struct mlx5dm_flow_action_set *s;
 	unsigned int i, k;
 
 	/* Each of its shared actions once: its rules' sets share some. */
 	for (i = 0; i < flow->nb_rules; i++) {
-		s = flow->rules[i].aset;
+		s = flow->rules[i].action_set;
 		for (k = 0; k < s->nb; k++)
-			if (!mlx5dm_flow_dump_seen(flow, i, s->ents[k]))
-				mlx5dm_flow_dump_ent(&d, s->ents[k]);
+			if (!mlx5dm_flow_dump_seen(flow, i, s->entries[k]))
+				mlx5dm_flow_dump_entry(&d, s->entries[k]);
 	}
 	mlx5dm_flow_dump_sets(&d, flow);
 	mlx5dm_flow_dump_counter(fp, &d, flow);

@@ -125,7 +125,7 @@ mlx5dm_flow_vxlan_encap_build(const struct rte_flow_action *a, uint8_t *buf, siz
 }
 
 static int
-mlx5dm_flow_encap_data(struct mlx5dm_flow_xlate *x, enum mlx5dm_reformat_type type,
+mlx5dm_flow_encap_data(struct mlx5dm_flow_translation *x, enum mlx5dm_reformat_type type,
 		       struct rte_flow_error *error)
 {
 	const struct rte_flow_action_raw_encap *e = x->raw_encap;
@@ -143,7 +143,7 @@ mlx5dm_flow_encap_data(struct mlx5dm_flow_xlate *x, enum mlx5dm_reformat_type ty
 }
 
 static int
-mlx5dm_flow_reformat_ingress(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_reformat_ingress(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	const struct rte_flow_action_raw_encap *e = x->raw_encap;
 	const struct rte_flow_action_raw_decap *d = x->raw_decap;
@@ -173,7 +173,7 @@ mlx5dm_flow_reformat_ingress(struct mlx5dm_flow_xlate *x, struct rte_flow_error 
 }
 
 static int
-mlx5dm_flow_reformat_egress(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_reformat_egress(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	const struct rte_flow_action_raw_encap *e = x->raw_encap;
 	const struct rte_flow_action_raw_decap *d = x->raw_decap;
@@ -198,7 +198,7 @@ mlx5dm_flow_reformat_egress(struct mlx5dm_flow_xlate *x, struct rte_flow_error *
 }
 
 int
-mlx5dm_flow_xlate_reformat(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_translate_reformat(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	if (x->raw_decap == NULL && x->raw_encap == NULL)
 		return 0;

@@ -28,10 +28,10 @@ enum {
 #define MLX5DM_FLOW_FTE_NONE ((uint16_t)MLX5DM_FTE_NUM_FIELDS)
 
 /*
- * A field map (fmap): bits [bit, bit + width) of the item (network order)
+ * A field map: bits [bit, bit + width) of the item (network order)
  * -> an fte field per variant.
  */
-struct mlx5dm_flow_fmap {
+struct mlx5dm_flow_field_map {
 	uint16_t bit;
 	uint8_t width;
 	uint8_t group;  /* non-zero: fields of one group are one number for `last` */
@@ -70,7 +70,7 @@ struct mlx5dm_flow_item_def {
 	const void *default_mask;
 	const void *nic_mask;           /* what the device can match, same layout */
 	const char *mask_msg;           /* static message for a mask beyond nic_mask */
-	const struct mlx5dm_flow_fmap *map;
+	const struct mlx5dm_flow_field_map *map;
 	uint8_t n_map;
 	uint64_t layer;                 /* MLX5DM_FLOW_L_*, outer form */
 	bool level_free;                /* layer is not per level (tunnel, metadata) */
@@ -82,17 +82,17 @@ struct mlx5dm_flow_item_def {
 	uint8_t ip_proto;
 	/* Layer order: these rules, then the hook (which may set x->variant). */
 	struct mlx5dm_flow_order rule[3];
-	int (*order)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+	int (*order)(struct mlx5dm_flow_translation *x, struct rte_flow_error *error);
 	/*
 	 * Before the map: what it cannot express; may clear the mask bits it
 	 * consumed. Neither hook reads spec bits the map covers, nor any
 	 * outside the mask: a compiled template copies the map's without
 	 * running them, and compiles no mask bit a hook consumed.
 	 */
-	int (*pre)(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+	int (*pre)(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		   const uint8_t *last, struct rte_flow_error *error);
 	/* After the map: implied fields. */
-	int (*post)(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error);
+	int (*post)(struct mlx5dm_flow_translation *x, struct rte_flow_error *error);
 };
 
 /* The definition of an item type; NULL if not supported. */
@@ -100,22 +100,22 @@ const struct mlx5dm_flow_item_def *mlx5dm_flow_item_def_get(enum rte_flow_item_t
 
 /* Level of the current item: true once a tunnel item was seen. */
 static inline uint64_t
-mlx5dm_flow_lvl(const struct mlx5dm_flow_xlate *x, uint64_t outer_flags)
+mlx5dm_flow_level(const struct mlx5dm_flow_translation *x, uint64_t outer_flags)
 {
 	return x->inner ? MLX5DM_FLOW_INNER(outer_flags) : outer_flags;
 }
 
 static inline bool
-mlx5dm_flow_has(const struct mlx5dm_flow_xlate *x, uint64_t flags)
+mlx5dm_flow_has(const struct mlx5dm_flow_translation *x, uint64_t flags)
 {
 	return (x->spec->layers & flags) != 0;
 }
 
 /* ITEM error on the current item. */
-int mlx5dm_flow_item_err(struct mlx5dm_flow_xlate *x, int code, const char *msg,
+int mlx5dm_flow_item_err(struct mlx5dm_flow_translation *x, int code, const char *msg,
 			 struct rte_flow_error *error);
 /* `last` range of a host-order 32-bit value -> mask (see mlx5dm_flow_range_to_mask). */
-int mlx5dm_flow_item_range_u32(struct mlx5dm_flow_xlate *x, uint32_t spec, uint32_t last,
+int mlx5dm_flow_item_range_u32(struct mlx5dm_flow_translation *x, uint32_t spec, uint32_t last,
 			       uint32_t *mask, struct rte_flow_error *error);
 
 extern const struct mlx5dm_flow_item_def mlx5dm_flow_item_eth;

@@ -29,7 +29,7 @@ mlx5dm_flow_is_tpid(uint32_t mask, uint32_t v)
 }
 
 static bool
-mlx5dm_flow_vlan_second(const struct mlx5dm_flow_xlate *x)
+mlx5dm_flow_vlan_second(const struct mlx5dm_flow_translation *x)
 {
 	return x->variant == MLX5DM_FLOW_V_OUTER2 || x->variant == MLX5DM_FLOW_V_INNER2;
 }
@@ -45,7 +45,7 @@ enum mlx5dm_flow_tag {
 
 /* The kind the match holds for the first or second tag of the level. */
 static enum mlx5dm_flow_tag
-mlx5dm_flow_tag_get(struct mlx5dm_flow_xlate *x, bool second)
+mlx5dm_flow_tag_get(struct mlx5dm_flow_translation *x, bool second)
 {
 	enum mlx5dm_fte_field c = mlx5dm_flow_vlan_tag_field(x->inner, second, false);
 	enum mlx5dm_fte_field s = mlx5dm_flow_vlan_tag_field(x->inner, second, true);
@@ -65,7 +65,7 @@ mlx5dm_flow_tag_get(struct mlx5dm_flow_xlate *x, bool second)
  * qualifier bits are matched (one matcher for all kinds), C for "either".
  */
 static int
-mlx5dm_flow_tag_set(struct mlx5dm_flow_xlate *x, bool second, enum mlx5dm_flow_tag kind,
+mlx5dm_flow_tag_set(struct mlx5dm_flow_translation *x, bool second, enum mlx5dm_flow_tag kind,
 		    struct rte_flow_error *error)
 {
 	enum mlx5dm_flow_tag cur = mlx5dm_flow_tag_get(x, second);
@@ -99,7 +99,7 @@ mlx5dm_flow_tag_of_tpid(uint16_t tpid)
 
 /* An EtherType field (ETH type, VLAN inner_type): a TPID announces a tag, else L3. */
 static int
-mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_l2_type(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		    const uint8_t *last, unsigned int bit, bool in_vlan,
 		    struct rte_flow_error *error)
 {
@@ -126,7 +126,7 @@ mlx5dm_flow_l2_type(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *m
 
 /* A 1-bit "has (more) VLAN" flag: the first (second) tag is absent or of either kind. */
 static int
-mlx5dm_flow_l2_flag(struct mlx5dm_flow_xlate *x, uint32_t s, uint32_t l, uint32_t m,
+mlx5dm_flow_l2_flag(struct mlx5dm_flow_translation *x, uint32_t s, uint32_t l, uint32_t m,
 		    bool has_last, bool second, struct rte_flow_error *error)
 {
 	int ret;
@@ -151,7 +151,7 @@ static const struct rte_flow_item_eth mlx5dm_flow_nic_eth = {
 	.has_vlan = 1,
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_eth[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_eth[] = {
 	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.dst_addr), 32, 1, dmac_47_16),
 	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.dst_addr) + 32, 16, 1, dmac_15_0),
 	MLX5DM_FLOW_FMAP_IO(ETH_BIT(hdr.src_addr), 32, 2, smac_47_16),
@@ -159,7 +159,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_eth[] = {
 };
 
 static int
-mlx5dm_flow_eth_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_eth_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		    const uint8_t *last, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_eth *s = (const void *)spec;
@@ -195,7 +195,7 @@ static const struct rte_flow_item_vlan mlx5dm_flow_nic_vlan = {
 };
 
 #define MISC(f) MLX5DM_FTE(misc, f)
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vlan[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_vlan[] = {
 	MLX5DM_FLOW_FMAP_V(VLAN_BIT(hdr.vlan_tci), 3, 0, MLX5DM_FTE(outer, first_prio),
 			   MLX5DM_FTE(inner, first_prio), MISC(outer_second_prio),
 			   MISC(inner_second_prio)),
@@ -209,10 +209,10 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vlan[] = {
 #undef MISC
 
 static int
-mlx5dm_flow_vlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_vlan_order(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	RTE_SET_USED(error);
-	if (mlx5dm_flow_has(x, mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN)))
+	if (mlx5dm_flow_has(x, mlx5dm_flow_level(x, MLX5DM_FLOW_L_VLAN)))
 		x->variant = x->inner ? MLX5DM_FLOW_V_INNER2 : MLX5DM_FLOW_V_OUTER2;
 	/* This tag's kind was announced by the previous EtherType (either kind if none). */
 	x->cur_tpid = x->next_tpid[x->inner];
@@ -221,7 +221,7 @@ mlx5dm_flow_vlan_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 }
 
 static int
-mlx5dm_flow_vlan_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_vlan_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		     const uint8_t *last, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_vlan *s = (const void *)spec;
@@ -241,12 +241,12 @@ mlx5dm_flow_vlan_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 }
 
 static int
-mlx5dm_flow_vlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_vlan_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	bool second = mlx5dm_flow_vlan_second(x);
 
 	if (second)
-		x->spec->layers |= mlx5dm_flow_lvl(x, MLX5DM_FLOW_L_VLAN2);
+		x->spec->layers |= mlx5dm_flow_level(x, MLX5DM_FLOW_L_VLAN2);
 	return mlx5dm_flow_tag_set(x, second, mlx5dm_flow_tag_of_tpid(x->cur_tpid), error);
 }
 

@@ -27,7 +27,7 @@
 
 /* A fully matched EtherType field f (what carries the L3 header) must be this version's. */
 static bool
-mlx5dm_flow_l3_carried_ok(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+mlx5dm_flow_l3_carried_ok(const struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f)
 {
 	return mlx5dm_flow_match_mask(x, f) != 0xffff ||
 	       mlx5dm_flow_match_value(x, f) == x->def->ethertype;
@@ -35,7 +35,7 @@ mlx5dm_flow_l3_carried_ok(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_fie
 
 /* ip_version, and the EtherType (if matched) must be this version's. */
 static int
-mlx5dm_flow_l3_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_l3_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	int ret;
 
@@ -69,7 +69,7 @@ static const struct rte_flow_item_ipv4 mlx5dm_flow_nic_ipv4 = {
 	},
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_ipv4[] = {
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(version_ihl) + 4, 4, 0, ipv4_ihl),
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(type_of_service), 6, 0, ip_dscp),
 	MLX5DM_FLOW_FMAP_IO(V4_BIT(type_of_service) + 6, 2, 0, ip_ecn),
@@ -80,7 +80,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv4[] = {
 };
 
 static int
-mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_ipv4_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		     const uint8_t *last, struct rte_flow_error *error)
 {
 	uint32_t m = mlx5dm_prm_get(mask, V4_BIT(fragment_offset), 16);
@@ -133,7 +133,7 @@ static const struct rte_flow_item_ipv6 mlx5dm_flow_nic_ipv6 = {
 	},
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_ipv6[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_ipv6[] = {
 	MLX5DM_FLOW_FMAP_IO(V6_BIT(vtc_flow) + 4, 6, 0, ip_dscp),
 	MLX5DM_FLOW_FMAP_IO(V6_BIT(vtc_flow) + 10, 2, 0, ip_ecn),
 	MLX5DM_FLOW_FMAP_V(V6_BIT(vtc_flow) + 12, 20, 0, MISC(outer_ipv6_flow_label),

@@ -25,7 +25,7 @@
 
 /* The IP protocol of the item, in a packet that is no fragment. */
 static int
-mlx5dm_flow_l4_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_l4_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	int ret;
 
@@ -59,7 +59,7 @@ static const struct rte_flow_item_tcp mlx5dm_flow_nic_tcp = {
 	},
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_tcp[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_tcp[] = {
 	MLX5DM_FLOW_FMAP_IO(TCP_BIT(src_port), 16, 0, tcp_sport),
 	MLX5DM_FLOW_FMAP_IO(TCP_BIT(dst_port), 16, 0, tcp_dport),
 	MLX5DM_FLOW_FMAP_V(TCP_BIT(sent_seq), 32, 0, MISC3(outer_tcp_seq_num),
@@ -85,7 +85,7 @@ static const struct rte_flow_item_udp mlx5dm_flow_nic_udp = {
 	},
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_udp[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_udp[] = {
 	MLX5DM_FLOW_FMAP_IO(UDP_BIT(src_port), 16, 0, udp_sport),
 	MLX5DM_FLOW_FMAP_IO(UDP_BIT(dst_port), 16, 0, udp_dport),
 };
@@ -108,7 +108,7 @@ static const struct rte_flow_item_icmp mlx5dm_flow_nic_icmp = {
 };
 
 /* misc3 has ICMP fields for the outer headers only. */
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_icmp[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_icmp[] = {
 	MLX5DM_FLOW_FMAP_V(ICMP_BIT(icmp_type), 8, 0, MISC3(icmp_type), NONE, NONE, NONE),
 	MLX5DM_FLOW_FMAP_V(ICMP_BIT(icmp_code), 8, 0, MISC3(icmp_code), NONE, NONE, NONE),
 	MLX5DM_FLOW_FMAP_V(ICMP_BIT(icmp_ident), 32, 0, MISC3(icmp_header_data), NONE, NONE,
@@ -128,7 +128,7 @@ static const struct rte_flow_item_icmp6 mlx5dm_flow_nic_icmp6 = {
 	.code = 0xff,
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_icmp6[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_icmp6[] = {
 	MLX5DM_FLOW_FMAP_V(ICMP6_BIT(type), 8, 0, MISC3(icmpv6_type), NONE, NONE, NONE),
 	MLX5DM_FLOW_FMAP_V(ICMP6_BIT(code), 8, 0, MISC3(icmpv6_code), NONE, NONE, NONE),
 };

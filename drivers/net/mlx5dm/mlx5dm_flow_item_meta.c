@@ -21,7 +21,7 @@ static const enum mlx5dm_fte_field mlx5dm_flow_tag_regs[MLX5DM_FLOW_NB_TAGS] = {
 
 /* A 32-bit register from a host-order spec/mask/last. */
 static int
-mlx5dm_flow_reg_match(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field reg, uint32_t s,
+mlx5dm_flow_reg_match(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field reg, uint32_t s,
 		      uint32_t m, const uint32_t *l, struct rte_flow_error *error)
 {
 	int ret;
@@ -41,7 +41,7 @@ static const struct rte_flow_item_meta mlx5dm_flow_nic_meta = {
 };
 
 static int
-mlx5dm_flow_meta_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_meta_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		     const uint8_t *last, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_meta *s = (const void *)spec;
@@ -70,7 +70,7 @@ static const struct rte_flow_item_tag mlx5dm_flow_nic_tag = {
 };
 
 static int
-mlx5dm_flow_tag_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_tag_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		    const uint8_t *last, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_tag *s = (const void *)spec;
@@ -107,7 +107,7 @@ static const struct rte_flow_item_mark mlx5dm_flow_nic_mark = {
 };
 
 static int
-mlx5dm_flow_mark_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_mark_order(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	if (x->spec->egress)
 		return mlx5dm_flow_item_err(x, ENOTSUP, "MARK item is supported on ingress only",
@@ -116,7 +116,7 @@ mlx5dm_flow_mark_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 }
 
 static int
-mlx5dm_flow_mark_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *mask,
+mlx5dm_flow_mark_pre(struct mlx5dm_flow_translation *x, const uint8_t *spec, uint8_t *mask,
 		     const uint8_t *last, struct rte_flow_error *error)
 {
 	const struct rte_flow_item_mark *s = (const void *)spec;
@@ -143,7 +143,7 @@ mlx5dm_flow_mark_pre(struct mlx5dm_flow_xlate *x, const uint8_t *spec, uint8_t *
 
 /* Without spec: any marked packet. */
 static int
-mlx5dm_flow_mark_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_mark_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	if (x->item->spec != NULL)
 		return 0;

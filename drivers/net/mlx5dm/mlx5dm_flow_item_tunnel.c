@@ -28,7 +28,7 @@ static const struct rte_flow_item_vxlan mlx5dm_flow_nic_vxlan = {
 	.hdr.vx_vni = RTE_BE32(0xffffff00),
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vxlan[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_vxlan[] = {
 	MLX5DM_FLOW_FMAP_V(MLX5DM_FLOW_BIT(struct rte_flow_item_vxlan, hdr.vx_vni), 24, 0,
 			   MISC(vxlan_vni), NONE, NONE, NONE),
 };
@@ -37,7 +37,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_vxlan[] = {
 	{ MLX5DM_FLOW_L_TUNNEL, 0, ENOTSUP, "only one tunnel item per pattern" }
 
 static int
-mlx5dm_flow_vxlan_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_vxlan_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	return mlx5dm_flow_match_default(x, MLX5DM_FTE(outer, udp_dport), RTE_VXLAN_DEFAULT_PORT,
 					 error);
@@ -65,7 +65,7 @@ static const struct rte_flow_item_gre mlx5dm_flow_nic_gre = {
 /* The one GRE header of a packet, whether its item is outer (GRE) or inner (GRE_KEY). */
 #define GRE_FIELD(b, w, g, f) MLX5DM_FLOW_FMAP_V(b, w, g, MISC(f), MISC(f), NONE, NONE)
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_gre[] = {
 	GRE_FIELD(GRE_BIT(c_rsvd0_ver), 1, 0, gre_c_present),
 	GRE_FIELD(GRE_BIT(c_rsvd0_ver) + 2, 1, 0, gre_k_present),
 	GRE_FIELD(GRE_BIT(c_rsvd0_ver) + 3, 1, 0, gre_s_present),
@@ -74,7 +74,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre[] = {
 
 /* IP protocol 47, no fragment: the device parses no GRE header in one (as no L4 header). */
 static int
-mlx5dm_flow_gre_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_gre_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	int ret;
 
@@ -101,13 +101,13 @@ const struct mlx5dm_flow_item_def mlx5dm_flow_item_gre = {
 /* rte_flow's documented default (DPDK 22.11 has no rte_flow_item_gre_key_mask). */
 static const rte_be32_t mlx5dm_flow_gre_key_mask = RTE_BE32(UINT32_MAX);
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_gre_key[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_gre_key[] = {
 	GRE_FIELD(0, 24, 1, gre_key_h),
 	GRE_FIELD(24, 8, 1, gre_key_l),
 };
 
 static int
-mlx5dm_flow_gre_key_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_gre_key_order(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	if (x->prev == NULL || x->prev->type != RTE_FLOW_ITEM_TYPE_GRE)
 		return mlx5dm_flow_item_err(x, EINVAL, "GRE_KEY must directly follow GRE", error);
@@ -115,7 +115,7 @@ mlx5dm_flow_gre_key_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *er
 }
 
 static int
-mlx5dm_flow_gre_key_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_gre_key_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	return mlx5dm_flow_match_imply(x, MISC(gre_k_present), 1, error);
 }
@@ -146,7 +146,7 @@ static const struct rte_flow_item_mpls mlx5dm_flow_nic_mpls = {
 	.ttl = 0xff,
 };
 
-static const struct mlx5dm_flow_fmap mlx5dm_flow_map_mpls[] = {
+static const struct mlx5dm_flow_field_map mlx5dm_flow_map_mpls[] = {
 	MPLS_FIELD(0, 20, label),
 	MPLS_FIELD(20, 3, exp),
 	MPLS_FIELD(23, 1, s_bos),
@@ -154,7 +154,7 @@ static const struct mlx5dm_flow_fmap mlx5dm_flow_map_mpls[] = {
 };
 
 static int
-mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_mpls_order(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	if (mlx5dm_flow_has(x, MLX5DM_FLOW_L_VXLAN))
 		return mlx5dm_flow_item_err(x, ENOTSUP, "MPLS after VXLAN is not supported",
@@ -177,7 +177,7 @@ mlx5dm_flow_mpls_order(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error
 }
 
 static int
-mlx5dm_flow_mpls_post(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_mpls_post(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	switch (x->variant) {
 	case 1:

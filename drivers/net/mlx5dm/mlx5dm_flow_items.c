@@ -42,14 +42,14 @@ mlx5dm_flow_item_def_get(enum rte_flow_item_type type)
 }
 
 int
-mlx5dm_flow_item_err(struct mlx5dm_flow_xlate *x, int code, const char *msg,
+mlx5dm_flow_item_err(struct mlx5dm_flow_translation *x, int code, const char *msg,
 		     struct rte_flow_error *error)
 {
 	return rte_flow_error_set(error, code, RTE_FLOW_ERROR_TYPE_ITEM, x->item, msg);
 }
 
 static int
-mlx5dm_flow_item_range_err(struct mlx5dm_flow_xlate *x, int ret, struct rte_flow_error *error)
+mlx5dm_flow_item_range_err(struct mlx5dm_flow_translation *x, int ret, struct rte_flow_error *error)
 {
 	if (ret == -ERANGE)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM_LAST, x->item,
@@ -61,7 +61,7 @@ mlx5dm_flow_item_range_err(struct mlx5dm_flow_xlate *x, int ret, struct rte_flow
 }
 
 int
-mlx5dm_flow_item_range_u32(struct mlx5dm_flow_xlate *x, uint32_t spec, uint32_t last,
+mlx5dm_flow_item_range_u32(struct mlx5dm_flow_translation *x, uint32_t spec, uint32_t last,
 			   uint32_t *mask, struct rte_flow_error *error)
 {
 	uint8_t s[4], l[4], m[4];
@@ -82,11 +82,11 @@ static bool
 mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 		      unsigned int *bit, unsigned int *width)
 {
-	const struct mlx5dm_flow_fmap *f = &def->map[k];
+	const struct mlx5dm_flow_field_map *f = &def->map[k];
 	unsigned int i, lo = f->bit, hi = f->bit + f->width;
 
 	for (i = 0; f->group != 0 && i < def->n_map; i++) {
-		const struct mlx5dm_flow_fmap *g = &def->map[i];
+		const struct mlx5dm_flow_field_map *g = &def->map[i];
 
 		if (g->group != f->group)
 			continue;
@@ -102,23 +102,23 @@ mlx5dm_flow_item_unit(const struct mlx5dm_flow_item_def *def, unsigned int k,
 
 /* A map entry wrote its field: a copy candidate (no room: nothing is compiled). */
 static void
-mlx5dm_flow_item_note_copy(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_fmap *f,
+mlx5dm_flow_item_note_copy(struct mlx5dm_flow_translation *x, const struct mlx5dm_flow_field_map *f,
 			   uint16_t fte)
 {
-	struct mlx5dm_flow_ct_rec *ct = x->rec;
+	struct mlx5dm_flow_recording *ct = x->rec;
 
-	if (ct->nb_cand >= MLX5DM_FLOW_CT_COPIES ||
-	    x->item - x->items >= MLX5DM_FLOW_CT_ITEMS) {
-		ct->nb_cand = MLX5DM_FLOW_CT_COPIES + 1;
+	if (ct->nb_cand >= MLX5DM_FLOW_COMPILED_COPIES ||
+	    x->item - x->items >= MLX5DM_FLOW_COMPILED_ITEMS) {
+		ct->nb_cand = MLX5DM_FLOW_COMPILED_COPIES + 1;
 		return;
 	}
-	ct->cand[ct->nb_cand++] = (struct mlx5dm_flow_ct_copy){
+	ct->cand[ct->nb_cand++] = (struct mlx5dm_flow_compiled_copy){
 		.item = (uint8_t)(x->item - x->items), .width = f->width, .bit = f->bit,
 		.fte = fte };
 }
 
 static int
-mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_item_def *def,
+mlx5dm_flow_item_fields(struct mlx5dm_flow_translation *x, const struct mlx5dm_flow_item_def *def,
 			const uint8_t *spec, uint8_t *mask, const uint8_t *last,
 			struct rte_flow_error *error)
 {
@@ -136,7 +136,7 @@ mlx5dm_flow_item_fields(struct mlx5dm_flow_xlate *x, const struct mlx5dm_flow_it
 		}
 	}
 	for (k = 0; k < def->n_map; k++) {
-		const struct mlx5dm_flow_fmap *f = &def->map[k];
+		const struct mlx5dm_flow_field_map *f = &def->map[k];
 		uint32_t m = mlx5dm_prm_get(mask, f->bit, f->width);
 		uint16_t fte = f->fte[x->variant];
 
@@ -175,7 +175,7 @@ mlx5dm_flow_within(const uint8_t *mask, const uint8_t *nic, unsigned int size)
 }
 
 static int
-mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *item,
+mlx5dm_flow_item_one(struct mlx5dm_flow_translation *x, const struct rte_flow_item *item,
 		     struct rte_flow_error *error)
 {
 	uint8_t spec[MLX5DM_FLOW_ITEM_MAX_SIZE], mask[MLX5DM_FLOW_ITEM_MAX_SIZE];
@@ -203,7 +203,7 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 		return mlx5dm_flow_item_err(x, ENOTSUP, "no header item can follow MPLS", error);
 	for (k = 0; k < RTE_DIM(def->rule) && def->rule[k].layers != 0; k++) {
 		const struct mlx5dm_flow_order *o = &def->rule[k];
-		uint64_t l = o->flags & MLX5DM_FLOW_O_LEVEL ? mlx5dm_flow_lvl(x, o->layers) :
+		uint64_t l = o->flags & MLX5DM_FLOW_O_LEVEL ? mlx5dm_flow_level(x, o->layers) :
 			     o->layers;
 
 		if (mlx5dm_flow_has(x, l) == !(o->flags & MLX5DM_FLOW_O_ABSENT))
@@ -236,13 +236,13 @@ mlx5dm_flow_item_one(struct mlx5dm_flow_xlate *x, const struct rte_flow_item *it
 		if (ret < 0)
 			return ret;
 	}
-	x->spec->layers |= def->level_free ? def->layer : mlx5dm_flow_lvl(x, def->layer);
+	x->spec->layers |= def->level_free ? def->layer : mlx5dm_flow_level(x, def->layer);
 	return 0;
 }
 
 int
-mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_item items[],
-			struct rte_flow_error *error)
+mlx5dm_flow_translate_items(struct mlx5dm_flow_translation *x, const struct rte_flow_item items[],
+			    struct rte_flow_error *error)
 {
 	const struct rte_flow_item *item;
 	int ret;
@@ -264,7 +264,7 @@ mlx5dm_flow_xlate_items(struct mlx5dm_flow_xlate *x, const struct rte_flow_item 
 }
 
 uint32_t
-mlx5dm_flow_action_layers(const struct mlx5dm_flow_xlate *x)
+mlx5dm_flow_action_layers(const struct mlx5dm_flow_translation *x)
 {
 	uint64_t l = x->spec->layers;
 

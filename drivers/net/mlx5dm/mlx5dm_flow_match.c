@@ -61,7 +61,7 @@ mlx5dm_flow_named_msg(bool action, int type, const char *msg)
 }
 
 /* A recorded field read by the walk: never copied by a template (mlx5dm_flow_compile.c). */
-#define MLX5DM_FLOW_CT_PINNED UINT8_MAX
+#define MLX5DM_FLOW_COMPILED_PINNED UINT8_MAX
 
 static uint32_t
 mlx5dm_flow_field_ones(enum mlx5dm_fte_field f)
@@ -72,23 +72,23 @@ mlx5dm_flow_field_ones(enum mlx5dm_fte_field f)
 }
 
 uint32_t
-mlx5dm_flow_match_mask(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+mlx5dm_flow_match_mask(const struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f)
 {
 	return mlx5dm_fte_get(x->spec->mask, f);
 }
 
 /* The one reader of match values during a walk: a field read is no mere copy (templates). */
 uint32_t
-mlx5dm_flow_match_value(const struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f)
+mlx5dm_flow_match_value(const struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f)
 {
 	if (x->rec != NULL)
-		x->rec->use[f] = MLX5DM_FLOW_CT_PINNED;
+		x->rec->use[f] = MLX5DM_FLOW_COMPILED_PINNED;
 	return mlx5dm_fte_get(x->spec->value, f);
 }
 
 /* Write mask and value of a field as they are, with the bookkeeping of every write. */
 static void
-mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+mlx5dm_flow_match_write(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f, uint32_t mask,
 			uint32_t value)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -96,7 +96,7 @@ mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 	mlx5dm_fte_set(spec->mask, f, mask);
 	mlx5dm_fte_set(spec->value, f, value);
 	/* The compiler copies a field written once: count writes, short of PINNED. */
-	if (x->rec != NULL && x->rec->use[f] < MLX5DM_FLOW_CT_PINNED - 1)
+	if (x->rec != NULL && x->rec->use[f] < MLX5DM_FLOW_COMPILED_PINNED - 1)
 		x->rec->use[f]++;
 	/* The one writer of the mask keeps its criteria: no scan of it afterwards. */
 	spec->criteria |= (uint8_t)(1u << mlx5dm_fte_fields[f].section);
@@ -106,7 +106,7 @@ mlx5dm_flow_match_write(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 
 /* The current item contradicts what the match holds (tests assert the text). */
 static int
-mlx5dm_flow_match_contradicts(const struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_match_contradicts(const struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ITEM, x->item,
 				  mlx5dm_flow_named_msg(false, x->item->type,
@@ -114,7 +114,7 @@ mlx5dm_flow_match_contradicts(const struct mlx5dm_flow_xlate *x, struct rte_flow
 }
 
 int
-mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t mask,
+mlx5dm_flow_match_set(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f, uint32_t mask,
 		      uint32_t value, struct rte_flow_error *error)
 {
 	uint32_t old_m = mlx5dm_fte_get(x->spec->mask, f);
@@ -131,21 +131,21 @@ mlx5dm_flow_match_set(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint
 }
 
 void
-mlx5dm_flow_match_replace(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+mlx5dm_flow_match_replace(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 			  uint32_t value)
 {
 	mlx5dm_flow_match_write(x, f, mlx5dm_flow_field_ones(f), value);
 }
 
-/* A relaxed template's item without a mask: it implies nothing (mlx5dm_flow_xctx). */
+/* A relaxed template's item without a mask: it implies nothing (mlx5dm_flow_context). */
 static bool
-mlx5dm_flow_match_relaxed(const struct mlx5dm_flow_xlate *x)
+mlx5dm_flow_match_relaxed(const struct mlx5dm_flow_translation *x)
 {
-	return x->xc->relaxed && x->item != NULL && x->item->mask == NULL;
+	return x->ctx->relaxed && x->item != NULL && x->item->mask == NULL;
 }
 
 int
-mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
+mlx5dm_flow_match_imply(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f, uint32_t value,
 			struct rte_flow_error *error)
 {
 	if (mlx5dm_flow_match_relaxed(x))
@@ -155,7 +155,7 @@ mlx5dm_flow_match_imply(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, ui
 
 /* SW steering's ip_version (rdma-core DR): mask = value = 4 or 6, which picks lookups. */
 int
-mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f,
+mlx5dm_flow_match_ip_version(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
 			     uint32_t version, struct rte_flow_error *error)
 {
 	uint32_t m = mlx5dm_fte_get(x->spec->mask, f);
@@ -168,8 +168,8 @@ mlx5dm_flow_match_ip_version(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field 
 }
 
 int
-mlx5dm_flow_match_default(struct mlx5dm_flow_xlate *x, enum mlx5dm_fte_field f, uint32_t value,
-			  struct rte_flow_error *error)
+mlx5dm_flow_match_default(struct mlx5dm_flow_translation *x, enum mlx5dm_fte_field f,
+			  uint32_t value, struct rte_flow_error *error)
 {
 	if (mlx5dm_fte_get(x->spec->mask, f) != 0)
 		return 0;

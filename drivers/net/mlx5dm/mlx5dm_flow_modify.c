@@ -25,7 +25,7 @@ mlx5dm_flow_modify_is_reg(uint8_t field)
 }
 
 int
-mlx5dm_flow_modify_entry(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_modify_entry(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			 uint8_t type, uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 			 uint8_t dst, uint8_t dst_offset, struct rte_flow_error *error)
 {
@@ -65,7 +65,7 @@ mlx5dm_flow_modify_is_set32(const uint8_t *e, uint32_t *data)
 }
 
 int
-mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_modify_set(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		       uint8_t field, uint8_t offset, uint8_t length, uint32_t data,
 		       struct rte_flow_error *error)
 {
@@ -75,7 +75,7 @@ mlx5dm_flow_modify_set(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 
 /* Set the bits of mask in a 32-bit register field (one entry per run of ones). */
 static int
-mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 			      uint8_t field, uint32_t data, uint32_t mask,
 			      struct rte_flow_error *error)
 {
@@ -101,7 +101,7 @@ mlx5dm_flow_modify_set_masked(struct mlx5dm_flow_xlate *x, const struct rte_flow
 #define FLD(n) MLX5DM_MODIFY_FLD_##n
 
 uint8_t
-mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index)
+mlx5dm_flow_modify_reg(const struct mlx5dm_flow_translation *x, int index)
 {
 	static const uint8_t tag_regs[MLX5DM_FLOW_NB_TAGS] = {
 		FLD(METADATA_REG_C_2), FLD(METADATA_REG_C_3),
@@ -116,8 +116,8 @@ mlx5dm_flow_modify_reg(const struct mlx5dm_flow_xlate *x, int index)
 
 /* Registers are not packet headers: their writes may come anywhere (no stage). */
 int
-mlx5dm_flow_xlate_set_reg(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			  struct rte_flow_error *error)
+mlx5dm_flow_translate_set_reg(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			      struct rte_flow_error *error)
 {
 	const struct rte_flow_action_set_meta *m = a->conf;
 	const struct rte_flow_action_set_tag *t = a->conf;

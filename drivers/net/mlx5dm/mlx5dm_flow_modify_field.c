@@ -19,7 +19,7 @@
 #include "mlx5dm_flow.h"
 
 /* By enum rte_flow_field_id (width 0: not supported). */
-struct mlx5dm_flow_mf_field {
+struct mlx5dm_flow_modify_def {
 	uint32_t need;           /* pattern layer the header must be in (0: none) */
 	uint8_t width;
 	uint8_t n_seg;
@@ -40,7 +40,7 @@ struct mlx5dm_flow_mf_field {
 #define L(n) MLX5DM_FLOW_L_##n
 #define F(n) RTE_FLOW_FIELD_##n
 
-static const struct mlx5dm_flow_mf_field mlx5dm_flow_mf_fields[] = {
+static const struct mlx5dm_flow_modify_def mlx5dm_flow_modify_defs[] = {
 	[F(MAC_DST)] = { 0, 48, SEG2(DMAC_47_16, 32, DMAC_15_0, 16) },
 	[F(MAC_SRC)] = { 0, 48, SEG2(SMAC_47_16, 32, SMAC_15_0, 16) },
 	[F(VLAN_ID)] = { L(VLAN), 12, SEG1(FIRST_VID, 12) },
@@ -68,30 +68,30 @@ static const struct mlx5dm_flow_mf_field mlx5dm_flow_mf_fields[] = {
 };
 
 /* A field resolved for one rule: its PRM segments. */
-struct mlx5dm_flow_mf {
-	const struct mlx5dm_flow_mf_field *def;
+struct mlx5dm_flow_modify_data {
+	const struct mlx5dm_flow_modify_def *def;
 	uint8_t seg_field[4];
 	bool reg;
 };
 
 static bool
-mlx5dm_flow_mf_immediate(enum rte_flow_field_id id)
+mlx5dm_flow_modify_immediate(enum rte_flow_field_id id)
 {
 	return id == RTE_FLOW_FIELD_VALUE || id == RTE_FLOW_FIELD_POINTER;
 }
 
 static int
-mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		       const struct rte_flow_action_modify_data *d, struct mlx5dm_flow_mf *mf,
-		       struct rte_flow_error *error)
+mlx5dm_flow_modify_resolve(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			   const struct rte_flow_action_modify_data *d,
+			   struct mlx5dm_flow_modify_data *mf, struct rte_flow_error *error)
 {
 	unsigned int i;
 
 	memset(mf, 0, sizeof(*mf));
 	/* An application's enum may hold anything: out of the table as unsigned. */
-	if ((unsigned int)d->field < RTE_DIM(mlx5dm_flow_mf_fields) &&
-	    mlx5dm_flow_mf_fields[d->field].width != 0)
-		mf->def = &mlx5dm_flow_mf_fields[d->field];
+	if ((unsigned int)d->field < RTE_DIM(mlx5dm_flow_modify_defs) &&
+	    mlx5dm_flow_modify_defs[d->field].width != 0)
+		mf->def = &mlx5dm_flow_modify_defs[d->field];
 	if (mf->def == NULL) {
 		/* Kept after the return: rte_flow_error holds a pointer. */
 		static __thread char msg[96];
@@ -130,7 +130,7 @@ mlx5dm_flow_mf_resolve(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 
 /* Segment holding field bit b (from the MSB); *end = its last field bit. */
 static unsigned int
-mlx5dm_flow_mf_seg(const struct mlx5dm_flow_mf *mf, unsigned int b, unsigned int *end)
+mlx5dm_flow_modify_seg(const struct mlx5dm_flow_modify_data *mf, unsigned int b, unsigned int *end)
 {
 	unsigned int k, first = 0;
 
@@ -149,7 +149,7 @@ mlx5dm_flow_mf_seg(const struct mlx5dm_flow_mf *mf, unsigned int b, unsigned int
 
 /* Immediate v into buf as a big-endian bit string, the field right-aligned: its first bit. */
 static unsigned int
-mlx5dm_flow_mf_value(const struct mlx5dm_flow_mf *dst, const void *v, uint8_t *buf)
+mlx5dm_flow_modify_value(const struct mlx5dm_flow_modify_data *dst, const void *v, uint8_t *buf)
 {
 	unsigned int nbytes = (dst->def->width + 7u) / 8u;
 
@@ -166,10 +166,10 @@ mlx5dm_flow_mf_value(const struct mlx5dm_flow_mf *dst, const void *v, uint8_t *b
 
 /* The immediate in buf (the field from bit base) into the field's bits [b, stop), by op. */
 static int
-mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		   const struct mlx5dm_flow_mf *dst, enum rte_flow_modify_op op, const uint8_t *buf,
-		   unsigned int base, unsigned int b, unsigned int stop,
-		   struct rte_flow_error *error)
+mlx5dm_flow_modify_put(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+		       const struct mlx5dm_flow_modify_data *dst, enum rte_flow_modify_op op,
+		       const uint8_t *buf, unsigned int base, unsigned int b, unsigned int stop,
+		       struct rte_flow_error *error)
 {
 	unsigned int w = dst->def->width;
 	uint32_t v;
@@ -183,7 +183,7 @@ mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 						0, 0, v, dst->seg_field[0], 0, error);
 	}
 	while (ret == 0 && b < stop) {
-		unsigned int end, k = mlx5dm_flow_mf_seg(dst, b, &end);
+		unsigned int end, k = mlx5dm_flow_modify_seg(dst, b, &end);
 		unsigned int last = RTE_MIN(end, stop - 1);
 		unsigned int len = last - b + 1;
 
@@ -196,17 +196,18 @@ mlx5dm_flow_mf_put(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
 }
 
 static int
-mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		    const struct rte_flow_action_modify_field *c, const struct mlx5dm_flow_mf *dst,
-		    const struct mlx5dm_flow_mf *src, struct rte_flow_error *error)
+mlx5dm_flow_modify_copy(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			const struct rte_flow_action_modify_field *c,
+			const struct mlx5dm_flow_modify_data *dst,
+			const struct mlx5dm_flow_modify_data *src, struct rte_flow_error *error)
 {
 	unsigned int db = c->dst.offset, sb = c->src.offset, left = c->width;
 	int ret = 0;
 
 	while (ret == 0 && left > 0) {
 		unsigned int dend, send;
-		unsigned int dk = mlx5dm_flow_mf_seg(dst, db, &dend);
-		unsigned int sk = mlx5dm_flow_mf_seg(src, sb, &send);
+		unsigned int dk = mlx5dm_flow_modify_seg(dst, db, &dend);
+		unsigned int sk = mlx5dm_flow_modify_seg(src, sb, &send);
 		unsigned int len = RTE_MIN(left, RTE_MIN(dend - db + 1, send - sb + 1));
 
 		/* PRM offsets count from each field's LSB. */
@@ -222,18 +223,18 @@ mlx5dm_flow_mf_copy(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a
 }
 
 int
-mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			       struct rte_flow_error *error)
+mlx5dm_flow_translate_modify_field(struct mlx5dm_flow_translation *x,
+				   const struct rte_flow_action *a, struct rte_flow_error *error)
 {
 	const struct rte_flow_action_modify_field *c = a->conf;
-	struct mlx5dm_flow_mf dst, src;
+	struct mlx5dm_flow_modify_data dst, src;
 	int ret;
 
 	if (c->operation != RTE_FLOW_MODIFY_SET && c->operation != RTE_FLOW_MODIFY_ADD &&
 	    c->operation != RTE_FLOW_MODIFY_SUB)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MODIFY_FIELD: unknown operation");
-	ret = mlx5dm_flow_mf_resolve(x, a, &c->dst, &dst, error);
+	ret = mlx5dm_flow_modify_resolve(x, a, &c->dst, &dst, error);
 	if (ret < 0)
 		return ret;
 	if (c->width == 0 || c->width > dst.def->width ||
@@ -251,11 +252,11 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MODIFY_FIELD ADD/SUB: only whole TTL, hop limit, TCP "
 					  "sequence or acknowledgment fields");
-	if (c->operation != RTE_FLOW_MODIFY_SET && !mlx5dm_flow_mf_immediate(c->src.field))
+	if (c->operation != RTE_FLOW_MODIFY_SET && !mlx5dm_flow_modify_immediate(c->src.field))
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MODIFY_FIELD ADD/SUB: the source must be an immediate "
 					  "value");
-	if (mlx5dm_flow_mf_immediate(c->src.field)) {
+	if (mlx5dm_flow_modify_immediate(c->src.field)) {
 		const void *v = c->src.field == RTE_FLOW_FIELD_VALUE ? c->src.value : c->src.pvalue;
 		uint8_t buf[16];
 
@@ -263,17 +264,17 @@ mlx5dm_flow_xlate_modify_field(struct mlx5dm_flow_xlate *x, const struct rte_flo
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 						  "MODIFY_FIELD: POINTER source is NULL");
 		/* An ADD/SUB takes the whole field: mf_put ignores the range. */
-		return mlx5dm_flow_mf_put(x, a, &dst, c->operation, buf,
-					  mlx5dm_flow_mf_value(&dst, v, buf), c->dst.offset,
-					  c->dst.offset + c->width, error);
+		return mlx5dm_flow_modify_put(x, a, &dst, c->operation, buf,
+					      mlx5dm_flow_modify_value(&dst, v, buf), c->dst.offset,
+					      c->dst.offset + c->width, error);
 	}
-	ret = mlx5dm_flow_mf_resolve(x, a, &c->src, &src, error);
+	ret = mlx5dm_flow_modify_resolve(x, a, &c->src, &src, error);
 	if (ret < 0)
 		return ret;
 	if (c->width > src.def->width || c->src.offset > (uint32_t)src.def->width - c->width)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "MODIFY_FIELD: offset + width exceeds the source field");
-	return mlx5dm_flow_mf_copy(x, a, c, &dst, &src, error);
+	return mlx5dm_flow_modify_copy(x, a, c, &dst, &src, error);
 }
 
 /*
@@ -319,12 +320,12 @@ static const struct mlx5dm_flow_set_def mlx5dm_flow_set_defs[] = {
 };
 
 int
-mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			     struct rte_flow_error *error)
+mlx5dm_flow_translate_set(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+				 struct rte_flow_error *error)
 {
 	/* Its callers (the action table, OF_SET_VLAN_VID) pass only types set_defs has. */
 	const struct mlx5dm_flow_set_def *d = &mlx5dm_flow_set_defs[a->type];
-	struct mlx5dm_flow_mf dst = { .def = NULL };
+	struct mlx5dm_flow_modify_data dst = { .def = NULL };
 	static const uint8_t one = 1; /* DEC_TTL's: it has no configuration to read */
 	const void *v = a->type == RTE_FLOW_ACTION_TYPE_DEC_TTL ? &one : a->conf;
 	uint8_t buf[16];
@@ -335,7 +336,7 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < RTE_DIM(d->field) && dst.def == NULL; i++) {
-		dst.def = &mlx5dm_flow_mf_fields[d->field[i]];
+		dst.def = &mlx5dm_flow_modify_defs[d->field[i]];
 		if (dst.def->width == 0 ||
 		    (dst.def->need != 0 && !(mlx5dm_flow_action_layers(x) & dst.def->need)))
 			dst.def = NULL;
@@ -348,6 +349,7 @@ mlx5dm_flow_xlate_set_action(struct mlx5dm_flow_xlate *x, const struct rte_flow_
 	for (i = 0; i < dst.def->n_seg; i++)
 		dst.seg_field[i] = dst.def->seg[i].field;
 	/* The configuration is the immediate MODIFY_FIELD takes: the field right-aligned. */
-	return mlx5dm_flow_mf_put(x, a, &dst, d->op, buf, mlx5dm_flow_mf_value(&dst, v, buf), 0,
-				  dst.def->width, error);
+	return mlx5dm_flow_modify_put(x, a, &dst, d->op, buf,
+				      mlx5dm_flow_modify_value(&dst, v, buf), 0, dst.def->width,
+				      error);
 }

@@ -53,7 +53,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		     struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	const struct mlx5dm_flow_xctx xc = {
+	const struct mlx5dm_flow_context ctx = {
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
@@ -71,7 +71,7 @@ mlx5dm_flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	else
 		ret = mlx5dm_flow_indirect_count(&actions, acts, &shared, error);
 	if (ret == 0 && !fp->null_engine)
-		ret = mlx5dm_flow_translate(&xc, attr, items, actions, &spec, error);
+		ret = mlx5dm_flow_translate(&ctx, attr, items, actions, &spec, error);
 	if (ret == 0 && shared != NULL) {
 		mlx5dm_flow_lock(&fp->lock);
 		ret = mlx5dm_flow_handle_check(fp, shared, attr->transfer ? MLX5DM_FLOW_DOM_FDB :
@@ -122,13 +122,13 @@ mlx5dm_flow_create_begin(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 			 struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	struct mlx5dm_flow_xctx xc = {
+	struct mlx5dm_flow_context ctx = {
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
 	};
 
-	return mlx5dm_flow_objs_prepare(fp, &xc, ct, attr, items, actions, b, error);
+	return mlx5dm_flow_objs_prepare(fp, &ctx, ct, attr, items, actions, b, error);
 }
 
 struct rte_flow *
@@ -332,7 +332,7 @@ mlx5dm_flow_default_create(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 {
 	const struct rte_eth_rss_conf *rc = &dev->data->dev_conf.rx_adv_conf.rss_conf;
 	uint16_t nb = dev->data->nb_rx_queues;
-	const struct mlx5dm_flow_xctx xc = {
+	const struct mlx5dm_flow_context ctx = {
 		.nb_rx_queues = nb,
 		.internal = true,
 		.dom = { fp->port.dom[0], fp->port.dom[1] },
@@ -368,7 +368,7 @@ mlx5dm_flow_default_create(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return 0; /* nowhere to deliver: unmatched traffic is dropped */
 	for (i = 0; i < RTE_DIM(queues); i++)
 		queues[i] = (uint16_t)i;
-	ret = mlx5dm_flow_translate(&xc, &attr, pattern, actions, &spec, error);
+	ret = mlx5dm_flow_translate(&ctx, &attr, pattern, actions, &spec, error);
 	if (ret < 0)
 		return ret;
 	fp->default_flow = mlx5dm_flow_objs_create(fp, &spec, false, error);
@@ -520,7 +520,7 @@ mlx5dm_flow_rqn(void *arg, uint16_t queue, uint32_t *rqn)
 
 	/* A representor's NIC rules are its manager's flows (mlx5dm_esw.c). */
 	if (queue >= MLX5DM_MAX_QUEUES)
-		return mlx5dm_flow_tmpl_xlate(dev)->rqn(dev, queue, rqn);
+		return mlx5dm_flow_tmpl_translator(dev)->rqn(dev, queue, rqn);
 	return mlx5dm_rxq_rqn(dev, queue, rqn);
 }
 

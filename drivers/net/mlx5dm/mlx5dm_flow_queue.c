@@ -31,11 +31,11 @@
 #include "mlx5dm_steer.h"
 
 /* The flow queue, with room for a result unless any; NULL with error set. */
-static __rte_always_inline struct mlx5dm_flow_tq *
-mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
-		   struct rte_flow_error *error)
+static __rte_always_inline struct mlx5dm_flow_async_queue *
+mlx5dm_flow_async_queue_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
+			    struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_tq *tq;
+	struct mlx5dm_flow_async_queue *aq;
 
 	if (fp == NULL) {
 		mlx5dm_flow_nomem(error);
@@ -45,25 +45,25 @@ mlx5dm_flow_tq_get(struct mlx5dm_flow_priv *fp, uint32_t queue, bool any,
 		mlx5dm_flow_tmpl_err(error, EINVAL, "no such flow queue: see rte_flow_configure()");
 		return NULL;
 	}
-	tq = &fp->tmpl->tq[queue];
-	if (!any && tq->count >= tq->size) {
+	aq = &fp->tmpl->aq[queue];
+	if (!any && aq->count >= aq->size) {
 		mlx5dm_flow_tmpl_err(error, EAGAIN,
 				     "the flow queue is full: pull its results first");
 		return NULL;
 	}
-	return tq;
+	return aq;
 }
 
 /* The place after k in the flow queue's ring of results. */
 static inline uint32_t
-mlx5dm_flow_tq_next(const struct mlx5dm_flow_tq *tq, uint32_t k)
+mlx5dm_flow_async_queue_next(const struct mlx5dm_flow_async_queue *aq, uint32_t k)
 {
-	return k + 1 == tq->size ? 0 : k + 1;
+	return k + 1 == aq->size ? 0 : k + 1;
 }
 
 /* Flow queue q's library rule queue and the lock its use takes (NULL: none). */
 static uint16_t
-mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_t **lock)
+mlx5dm_flow_async_queue_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_t **lock)
 {
 	const struct mlx5dm_flow_port *port = &fp->port;
 	uint32_t i;
@@ -85,25 +85,26 @@ mlx5dm_flow_tq_rule_queue(struct mlx5dm_flow_priv *fp, uint32_t q, rte_spinlock_
  * executed, the pull reports an error instead.
  */
 static void
-mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op_attr,
-		    void *user_data, struct mlx5dm_ctx *steer, uint16_t lq, struct rte_flow *flow)
+mlx5dm_flow_async_queue_done(struct mlx5dm_flow_async_queue *aq,
+			     const struct rte_flow_op_attr *op_attr, void *user_data,
+			     struct mlx5dm_ctx *steer, uint16_t lq, struct rte_flow *flow)
 {
-	uint32_t place = tq->head + tq->count;
-	struct mlx5dm_flow_tq_op *op;
+	uint32_t place = aq->head + aq->count;
+	struct mlx5dm_flow_async_op *op;
 
-	if (place >= tq->size)
-		place -= tq->size;
-	op = &tq->op[place];
+	if (place >= aq->size)
+		place -= aq->size;
+	op = &aq->op[place];
 	op->res.status = RTE_FLOW_OP_SUCCESS;
 	op->res.user_data = user_data;
 	op->writes = steer != NULL;
 	op->flow = flow;
 	if (op->writes)
 		op->pos = mlx5dm_queue_pos(steer, lq);
-	tq->count++;
+	aq->count++;
 	if (op_attr != NULL && op_attr->postpone)
 		return;
-	tq->pushed = tq->count;
+	aq->pushed = aq->count;
 	if (op->writes)
 		(void)mlx5dm_queue_flush(steer, lq);
 }
@@ -115,15 +116,15 @@ mlx5dm_flow_tq_done(struct mlx5dm_flow_tq *tq, const struct rte_flow_op_attr *op
  * a success: the recovery wrote its unlink again. 0, or the drain's error.
  */
 static int
-mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-		    struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+mlx5dm_flow_async_queue_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			     struct mlx5dm_flow_async_queue *aq, uint16_t lq, rte_spinlock_t *qlock)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct rte_flow_error err;
 	uint32_t i, k, lost = 0;
 
-	for (i = 0, k = tq->head; i < tq->count; i++, k = mlx5dm_flow_tq_next(tq, k)) {
-		struct mlx5dm_flow_tq_op *op = &tq->op[k];
+	for (i = 0, k = aq->head; i < aq->count; i++, k = mlx5dm_flow_async_queue_next(aq, k)) {
+		struct mlx5dm_flow_async_op *op = &aq->op[k];
 
 		if (!op->writes || op->flow == NULL ||
 		    !mlx5dm_queue_lost(priv->steer, lq, op->pos))
@@ -150,9 +151,9 @@ mlx5dm_flow_tq_lost(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
  * (-ETIMEDOUT: the failed queue is not flushed yet, pull again).
  */
 static int
-mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-		      struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock,
-		      struct mlx5dm_queue_progress *p)
+mlx5dm_flow_async_queue_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+			       struct mlx5dm_flow_async_queue *aq, uint16_t lq,
+			       rte_spinlock_t *qlock, struct mlx5dm_queue_progress *p)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	int ret;
@@ -163,10 +164,10 @@ mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		if (ret == 0)
 			ret = mlx5dm_queue_poll(priv->steer, lq, p);
 	}
-	if (ret < 0 || p->recoveries == tq->recoveries)
+	if (ret < 0 || p->recoveries == aq->recoveries)
 		return ret;
-	tq->recoveries = p->recoveries;
-	ret = mlx5dm_flow_tq_lost(dev, fp, tq, lq, qlock);
+	aq->recoveries = p->recoveries;
+	ret = mlx5dm_flow_async_queue_lost(dev, fp, aq, lq, qlock);
 	/* The lost creations' flows were destroyed (and drained): where it stands now. */
 	if (ret == 0)
 		ret = mlx5dm_queue_poll(priv->steer, lq, p);
@@ -180,15 +181,16 @@ mlx5dm_flow_tq_settle(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
  * With results, their pull does (and reports those it lost).
  */
 static __rte_noinline void
-mlx5dm_flow_tq_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
-		       struct mlx5dm_flow_tq *tq, uint16_t lq, rte_spinlock_t *qlock)
+mlx5dm_flow_async_queue_refused(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
+				struct mlx5dm_flow_async_queue *aq, uint16_t lq,
+				rte_spinlock_t *qlock)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_queue_progress p;
 
-	if (rte_errno != EIO || tq->count != 0 || priv->steer == NULL)
+	if (rte_errno != EIO || aq->count != 0 || priv->steer == NULL)
 		return;
-	(void)mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
+	(void)mlx5dm_flow_async_queue_settle(dev, fp, aq, lq, qlock, &p);
 	rte_errno = EIO;
 }
 
@@ -202,13 +204,13 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
+	struct mlx5dm_flow_async_queue *aq = mlx5dm_flow_async_queue_get(fp, queue, false, error);
 	struct rte_flow_item items[MLX5DM_FLOW_TMPL_MAX_ITEMS + 1];
 	struct rte_flow_action acts[MLX5DM_FLOW_TMPL_MAX_ACTIONS + 1];
 	struct rte_flow_action_handle *shared = NULL;
 	struct mlx5dm_flow_compiled *anchor = NULL, *ct;
 	const struct rte_flow_action *jump = NULL;
-	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_rule_values r;
 	bool spare = false;
 	uint32_t group = 0;
 	struct mlx5dm_flow_build b;
@@ -217,7 +219,7 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 	uint16_t lq, anchor_id = 0;
 	int ret = -1;
 
-	if (tq == NULL)
+	if (aq == NULL)
 		return NULL;
 	mlx5dm_flow_build_init(&b);
 	if (tbl == NULL || pattern == NULL || actions == NULL) {
@@ -245,8 +247,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 		}
 		group = ((const struct rte_flow_action_jump *)jump->conf)->group;
 	}
-	/* The queue exists (tq): the template state outlives the call. */
-	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
+	/* The queue exists (aq): the template state outlives the call. */
+	lq = mlx5dm_flow_async_queue_rule_queue(fp, queue, &qlock);
 	/* A rule of a compiled pair, on a rule queue of its flow queue's own: no port lock. */
 	if (ct != NULL && qlock == NULL && mlx5dm_flow_objs_quick(fp, ct, &r, &b, lq) == 0) {
 		ret = 0;
@@ -275,7 +277,8 @@ mlx5dm_flow_async_create(struct rte_eth_dev *dev, uint32_t queue,
 			mlx5dm_flow_lane_fill(fp, lq, ct);
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, &b, error);
 	} else if (tbl->attr.transfer) {
-		ret = priv->sh->esw_xlate->spec(dev, &tbl->attr, items, acts, tbl->spec, error);
+		ret = priv->sh->esw_translator->spec(dev, &tbl->attr, items, acts, tbl->spec,
+						     error);
 		if (ret == 0)
 			ret = mlx5dm_flow_objs_begin(fp, tbl->spec, anchor != NULL ? anchor :
 						     tbl->ct[0], true, &b, error);
@@ -293,10 +296,10 @@ insert:
 	if (ret >= 0) {
 		flow = mlx5dm_flow_create_end(dev, fp, &b, lq, qlock, error);
 		if (flow != NULL) {
-			mlx5dm_flow_tq_done(tq, op_attr, user_data, priv->steer, lq, flow);
+			mlx5dm_flow_async_queue_done(aq, op_attr, user_data, priv->steer, lq, flow);
 			return flow;
 		}
-		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
+		mlx5dm_flow_async_queue_refused(dev, fp, aq, lq, qlock);
 	}
 	/* A refused first rule to its group leaves no anchor behind (nor its tail). */
 	if (anchor_id != 0) {
@@ -321,20 +324,20 @@ mlx5dm_flow_async_destroy(struct rte_eth_dev *dev, uint32_t queue,
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, false, error);
+	struct mlx5dm_flow_async_queue *aq = mlx5dm_flow_async_queue_get(fp, queue, false, error);
 	rte_spinlock_t *qlock;
 	uint16_t lq;
 	int ret;
 
-	if (tq == NULL)
+	if (aq == NULL)
 		return -rte_errno;
-	/* The queue exists (tq): the template state outlives the call. */
-	lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
+	/* The queue exists (aq): the template state outlives the call. */
+	lq = mlx5dm_flow_async_queue_rule_queue(fp, queue, &qlock);
 	ret = mlx5dm_flow_destroy_one(dev, fp, flow, lq, qlock, error);
 	if (ret < 0)
-		mlx5dm_flow_tq_refused(dev, fp, tq, lq, qlock);
+		mlx5dm_flow_async_queue_refused(dev, fp, aq, lq, qlock);
 	else
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, priv->steer, lq, NULL);
+		mlx5dm_flow_async_queue_done(aq, op_attr, user_data, priv->steer, lq, NULL);
 	return ret;
 }
 
@@ -342,16 +345,17 @@ int
 mlx5dm_flow_push(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
+	struct mlx5dm_flow_async_queue *aq = mlx5dm_flow_async_queue_get(fp, queue, true, error);
 	struct mlx5dm_ctx *steer = ((struct mlx5dm_priv *)dev->data->dev_private)->steer;
 	rte_spinlock_t *qlock;
 
-	if (tq == NULL)
+	if (aq == NULL)
 		return -rte_errno;
-	tq->pushed = tq->count;
+	aq->pushed = aq->count;
 	/* A failed doorbell leaves the ring in error: the pull reports it. */
 	if (steer != NULL)
-		(void)mlx5dm_queue_flush(steer, mlx5dm_flow_tq_rule_queue(fp, queue, &qlock));
+		(void)mlx5dm_queue_flush(steer,
+					 mlx5dm_flow_async_queue_rule_queue(fp, queue, &qlock));
 	mlx5dm_rules_ring(dev->data->dev_private);
 	return 0;
 }
@@ -362,13 +366,13 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(fp, queue, true, error);
+	struct mlx5dm_flow_async_queue *aq = mlx5dm_flow_async_queue_get(fp, queue, true, error);
 	uint32_t n, i, k;
 	int ret = 0;
 
-	if (tq == NULL)
+	if (aq == NULL)
 		return -rte_errno;
-	n = RTE_MIN((uint32_t)n_res, tq->pushed);
+	n = RTE_MIN((uint32_t)n_res, aq->pushed);
 	if (n == 0)
 		return 0;
 	/*
@@ -378,26 +382,26 @@ mlx5dm_flow_pull(struct rte_eth_dev *dev, uint32_t queue, struct rte_flow_op_res
 	if (priv->steer != NULL) {
 		struct mlx5dm_queue_progress p;
 		rte_spinlock_t *qlock;
-		uint16_t lq = mlx5dm_flow_tq_rule_queue(fp, queue, &qlock);
+		uint16_t lq = mlx5dm_flow_async_queue_rule_queue(fp, queue, &qlock);
 
-		ret = mlx5dm_flow_tq_settle(dev, fp, tq, lq, qlock, &p);
+		ret = mlx5dm_flow_async_queue_settle(dev, fp, aq, lq, qlock, &p);
 		if (ret < 0)
 			return mlx5dm_flow_tmpl_err(error, -ret, ret == -ETIMEDOUT ?
 						    "steering library: the failed rule queue is "
 						    "not flushed yet; pull again" :
 						    "steering library: the rule queue failed");
 		/* Those whose writes the device executed, in order (one stops those behind). */
-		for (i = 0, k = tq->head; i < n; i++, k = mlx5dm_flow_tq_next(tq, k))
-			if (tq->op[k].writes && !mlx5dm_queue_done(&p, tq->op[k].pos))
+		for (i = 0, k = aq->head; i < n; i++, k = mlx5dm_flow_async_queue_next(aq, k))
+			if (aq->op[k].writes && !mlx5dm_queue_done(&p, aq->op[k].pos))
 				break;
 		n = i;
 	}
 	for (i = 0; i < n; i++) {
-		res[i] = tq->op[tq->head].res;
-		tq->head = mlx5dm_flow_tq_next(tq, tq->head);
+		res[i] = aq->op[aq->head].res;
+		aq->head = mlx5dm_flow_async_queue_next(aq, aq->head);
 	}
-	tq->count -= n;
-	tq->pushed -= n;
+	aq->count -= n;
+	aq->pushed -= n;
 	return (int)n;
 }
 
@@ -409,15 +413,15 @@ mlx5dm_flow_async_handle_create(struct rte_eth_dev *dev, uint32_t queue,
 				const struct rte_flow_action *action, void *user_data,
 				struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
-						       error);
+	struct mlx5dm_flow_async_queue *aq;
 	struct rte_flow_action_handle *h;
 
-	if (tq == NULL)
+	aq = mlx5dm_flow_async_queue_get(mlx5dm_flow_port_fp(dev), queue, false, error);
+	if (aq == NULL)
 		return NULL;
 	h = mlx5dm_flow_handle_create(dev, conf, action, error);
 	if (h != NULL)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
+		mlx5dm_flow_async_queue_done(aq, op_attr, user_data, NULL, 0, NULL);
 	return h;
 }
 
@@ -427,15 +431,15 @@ mlx5dm_flow_async_handle_destroy(struct rte_eth_dev *dev, uint32_t queue,
 				 struct rte_flow_action_handle *h, void *user_data,
 				 struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
-						       error);
+	struct mlx5dm_flow_async_queue *aq;
 	int ret;
 
-	if (tq == NULL)
+	aq = mlx5dm_flow_async_queue_get(mlx5dm_flow_port_fp(dev), queue, false, error);
+	if (aq == NULL)
 		return -rte_errno;
 	ret = mlx5dm_flow_handle_destroy(dev, h, error);
 	if (ret == 0)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
+		mlx5dm_flow_async_queue_done(aq, op_attr, user_data, NULL, 0, NULL);
 	return ret;
 }
 
@@ -445,14 +449,14 @@ mlx5dm_flow_async_handle_query(struct rte_eth_dev *dev, uint32_t queue,
 			       const struct rte_flow_action_handle *h, void *data,
 			       void *user_data, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_tq *tq = mlx5dm_flow_tq_get(mlx5dm_flow_port_fp(dev), queue, false,
-						       error);
+	struct mlx5dm_flow_async_queue *aq;
 	int ret;
 
-	if (tq == NULL)
+	aq = mlx5dm_flow_async_queue_get(mlx5dm_flow_port_fp(dev), queue, false, error);
+	if (aq == NULL)
 		return -rte_errno;
 	ret = mlx5dm_flow_handle_query(dev, h, data, error);
 	if (ret == 0)
-		mlx5dm_flow_tq_done(tq, op_attr, user_data, NULL, 0, NULL);
+		mlx5dm_flow_async_queue_done(aq, op_attr, user_data, NULL, 0, NULL);
 	return ret;
 }

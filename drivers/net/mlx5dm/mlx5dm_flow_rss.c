@@ -25,12 +25,12 @@ const uint8_t mlx5dm_flow_rss_default_key[40] = {
 };
 
 int
-mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-			struct rte_flow_error *error)
+mlx5dm_flow_translate_queue(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			    struct rte_flow_error *error)
 {
 	const struct rte_flow_action_queue *q = a->conf;
 
-	if (q->index >= x->xc->nb_rx_queues)
+	if (q->index >= x->ctx->nb_rx_queues)
 		return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF, a,
 					  "QUEUE index is beyond the configured Rx queues");
 	x->spec->nb_queues = 1;
@@ -39,7 +39,7 @@ mlx5dm_flow_xlate_queue(struct mlx5dm_flow_xlate *x, const struct rte_flow_actio
 }
 
 static int
-mlx5dm_flow_rss_queues(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
+mlx5dm_flow_rss_queues(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
 		       const struct rte_flow_action_rss *r, struct rte_flow_error *error)
 {
 	uint64_t used[(MLX5DM_FLOW_MAX_QUEUES + 63) / 64] = { 0 };
@@ -54,7 +54,7 @@ mlx5dm_flow_rss_queues(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 	for (i = 0; i < r->queue_num; i++) {
 		uint16_t q = r->queue[i];
 
-		if (q >= x->xc->nb_rx_queues)
+		if (q >= x->ctx->nb_rx_queues)
 			return rte_flow_error_set(error, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION_CONF,
 						  a, "RSS queue index is beyond the configured "
 						  "Rx queues");
@@ -69,8 +69,8 @@ mlx5dm_flow_rss_queues(struct mlx5dm_flow_xlate *x, const struct rte_flow_action
 }
 
 int
-mlx5dm_flow_xlate_rss(struct mlx5dm_flow_xlate *x, const struct rte_flow_action *a,
-		      struct rte_flow_error *error)
+mlx5dm_flow_translate_rss(struct mlx5dm_flow_translation *x, const struct rte_flow_action *a,
+			  struct rte_flow_error *error)
 {
 	const struct rte_flow_action_rss *r = a->conf;
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -196,7 +196,7 @@ mlx5dm_flow_same_hash(const struct mlx5dm_flow_sub *a, const struct mlx5dm_flow_
 
 /* Kinds the pattern can still produce, from its ip_version / ip_protocol. */
 static uint32_t
-mlx5dm_flow_kinds_possible(const struct mlx5dm_flow_xlate *x, bool inner)
+mlx5dm_flow_kinds_possible(const struct mlx5dm_flow_translation *x, bool inner)
 {
 	enum mlx5dm_fte_field fv = MLX5DM_FLOW_IO(inner, ip_version);
 	enum mlx5dm_fte_field fp = MLX5DM_FLOW_IO(inner, ip_protocol);
@@ -253,7 +253,7 @@ mlx5dm_flow_sub_add(struct mlx5dm_flow_spec *spec, const struct mlx5dm_flow_sub 
 
 /* The sub-rules by hash (QUEUE, or RSS over the kinds the pattern leaves possible). */
 static void
-mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
+mlx5dm_flow_rss_subs(struct mlx5dm_flow_translation *x)
 {
 	struct mlx5dm_flow_sub h[MLX5DM_FLOW_NB_KINDS];
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -306,7 +306,7 @@ mlx5dm_flow_rss_subs(struct mlx5dm_flow_xlate *x)
 }
 
 int
-mlx5dm_flow_rss_expand(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_rss_expand(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 	unsigned int bit, i, n;

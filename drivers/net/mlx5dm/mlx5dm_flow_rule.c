@@ -27,8 +27,8 @@ mlx5dm_flow_priv_init(struct mlx5dm_flow_priv *fp, int socket)
 	fp->socket = socket;
 	mlx5dm_index_set_socket(&fp->tbls, socket);
 	mlx5dm_index_set_socket(&fp->matchers, socket);
-	mlx5dm_index_set_socket(&fp->ents, socket);
-	mlx5dm_index_set_socket(&fp->asets, socket);
+	mlx5dm_index_set_socket(&fp->entries, socket);
+	mlx5dm_index_set_socket(&fp->action_sets, socket);
 	mlx5dm_index_set_socket(&fp->shapes, socket);
 	mlx5dm_flow_pool_init(&fp->pool, socket);
 	LIST_INIT(&fp->bulks);
@@ -62,13 +62,13 @@ mlx5dm_flow_spec_dom(const struct mlx5dm_flow_spec *spec)
  */
 static unsigned int
 mlx5dm_flow_rule_params(const struct mlx5dm_flow_spec *spec, unsigned int i,
-			struct mlx5dm_flow_ent_param *p, uint32_t *args)
+			struct mlx5dm_flow_entry_param *p, uint32_t *args)
 {
 	const struct mlx5dm_flow_sub *s = &spec->sub[i];
 	unsigned int dom = mlx5dm_flow_spec_dom(spec), n = 0, k;
 
-#define PARAM(k, ...) (p[n++] = (struct mlx5dm_flow_ent_param){ \
-		.kind = MLX5DM_FLOW_ENT_##k, .dom = dom, __VA_ARGS__ })
+#define PARAM(k, ...) (p[n++] = (struct mlx5dm_flow_entry_param){ \
+		.kind = MLX5DM_FLOW_ENTRY_##k, .dom = dom, __VA_ARGS__ })
 	/* The tag is the rule's argument, not a parameter: many ids share one set. */
 	if (spec->tag) {
 		args[n] = spec->tag_value;
@@ -178,7 +178,7 @@ mlx5dm_flow_rule_matcher(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_s
  */
 static int
 mlx5dm_flow_rule_list(struct mlx5dm_flow_priv *fp, struct rte_flow *flow,
-		      struct mlx5dm_flow_aset *s, const uint32_t *set_args, unsigned int i,
+		      struct mlx5dm_flow_action_set *s, const uint32_t *set_args, unsigned int i,
 		      struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
 	struct mlx5dm_action **acts = b->acts[i];
@@ -217,7 +217,7 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		      unsigned int i, struct rte_flow *flow, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
+	struct mlx5dm_flow_entry_param p[MLX5DM_FLOW_RULE_MAX_ENTRIES];
 	uint32_t set_args[MLX5DM_RULE_MAX_ACTIONS] = { 0 };
 	struct mlx5dm_flow_rule *r = &flow->rules[i];
 	const uint8_t *mask = spec->mask;
@@ -237,16 +237,17 @@ mlx5dm_flow_rule_acts(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec
 		return -rte_errno;
 	b->m[i] = m->m;
 	r->rule = NULL;
-	r->aset = mlx5dm_flow_aset_get(fp, m, p, mlx5dm_flow_rule_params(spec, i, p, set_args));
+	r->action_set = mlx5dm_flow_action_set_get(fp, m, p,
+						   mlx5dm_flow_rule_params(spec, i, p, set_args));
 	err = errno;
 	/* The set holds its matcher: ours goes (with the matcher if the set failed). */
 	mlx5dm_flow_matcher_put(fp, m);
-	if (r->aset == NULL)
+	if (r->action_set == NULL)
 		return mlx5dm_flow_lib_err(error, err, "steering library: action creation failed");
-	if (mlx5dm_flow_rule_list(fp, flow, r->aset, set_args, i, b, error) < 0) {
+	if (mlx5dm_flow_rule_list(fp, flow, r->action_set, set_args, i, b, error) < 0) {
 		/* Not counted in flow->nb_rules yet: the release would not put the set. */
-		mlx5dm_flow_aset_put(fp, r->aset);
-		r->aset = NULL;
+		mlx5dm_flow_action_set_put(fp, r->action_set);
+		r->action_set = NULL;
 		return -rte_errno;
 	}
 	return 0;
@@ -260,12 +261,12 @@ mlx5dm_flow_release(struct mlx5dm_flow_priv *fp, struct rte_flow *flow)
 
 	while (flow->nb_rules > 0) {
 		r = &flow->rules[--flow->nb_rules];
-		if (r->aset != NULL && !flow->borrowed)
-			mlx5dm_flow_aset_put(fp, r->aset);
-		r->aset = NULL;
+		if (r->action_set != NULL && !flow->borrowed)
+			mlx5dm_flow_action_set_put(fp, r->action_set);
+		r->action_set = NULL;
 	}
 	if (flow->ct != 0 && !flow->borrowed)
-		mlx5dm_flow_ct_put(fp, fp->cts[flow->ct]);
+		mlx5dm_flow_compiled_put(fp, fp->compiled[flow->ct]);
 	if (flow->cnt_shared)
 		mlx5dm_flow_shared_unpin(fp, flow->cnt);
 	else if (flow->cnt != 0)
@@ -293,7 +294,7 @@ mlx5dm_flow_handle(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_spec *s
 	flow->dom = (uint8_t)mlx5dm_flow_spec_dom(spec);
 	if (ct != NULL) {
 		flow->ct = ct->id;
-		mlx5dm_flow_kobj_ref(&ct->k);
+		mlx5dm_flow_cached_ref(&ct->k);
 	}
 	if (spec->count && shared != NULL) {
 		flow->cnt = mlx5dm_flow_shared_pin(fp, shared, flow->dom);
@@ -423,13 +424,13 @@ mlx5dm_flow_objs_create(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_sp
 
 /* Let go of the objects ct's rules took (its last rule went). */
 static void
-mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+mlx5dm_flow_compiled_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
 	unsigned int q;
 
 	for (q = 0; q < RTE_DIM(ct->sets); q++) {
 		if (ct->sets[q] != NULL)
-			mlx5dm_flow_aset_put(fp, ct->sets[q]);
+			mlx5dm_flow_action_set_put(fp, ct->sets[q]);
 		__atomic_store_n(&ct->sets[q], NULL, __ATOMIC_RELAXED);
 	}
 	if (ct->tag != NULL) {
@@ -443,32 +444,33 @@ mlx5dm_flow_ct_release(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 }
 
 /* Templates of a port at most (ids in the rules' handles, 0: none). */
-#define MLX5DM_FLOW_CT_IDS 4096u
+#define MLX5DM_FLOW_COMPILED_IDS 4096u
 
 struct mlx5dm_flow_compiled *
-mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
+mlx5dm_flow_compiled_new(struct mlx5dm_flow_priv *fp)
 {
 	struct mlx5dm_flow_compiled *ct = mlx5dm_aligned_zmalloc_socket(sizeof(*ct), 64,
 									 fp->socket);
 	uint32_t id = 1;
 
 	/* The id table is made with the port's first template. */
-	if (ct != NULL && fp->cts == NULL)
-		fp->cts = mlx5dm_calloc_socket(MLX5DM_FLOW_CT_IDS, sizeof(*fp->cts), fp->socket);
-	if (ct == NULL || fp->cts == NULL) {
+	if (ct != NULL && fp->compiled == NULL)
+		fp->compiled = mlx5dm_calloc_socket(MLX5DM_FLOW_COMPILED_IDS, sizeof(*fp->compiled),
+						    fp->socket);
+	if (ct == NULL || fp->compiled == NULL) {
 		mlx5dm_free(ct);
 		errno = ENOMEM;
 		return NULL;
 	}
 	/* A template is made once per shape: a scan is cheap next to the walk compiling it. */
-	while (id < MLX5DM_FLOW_CT_IDS && fp->cts[id] != NULL)
+	while (id < MLX5DM_FLOW_COMPILED_IDS && fp->compiled[id] != NULL)
 		id++;
-	if (id == MLX5DM_FLOW_CT_IDS) {
+	if (id == MLX5DM_FLOW_COMPILED_IDS) {
 		mlx5dm_free(ct);
 		errno = ENOSPC;
 		return NULL;
 	}
-	fp->cts[id] = ct;
+	fp->compiled[id] = ct;
 	ct->id = (uint16_t)id;
 	ct->k.refcnt = 1;
 	fp->st.templates++;
@@ -476,19 +478,19 @@ mlx5dm_flow_ct_new(struct mlx5dm_flow_priv *fp)
 }
 
 void
-mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
+mlx5dm_flow_compiled_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
 {
 	/* A table's template keeps its objects (its rules take no reference) until it goes. */
 	if (__atomic_sub_fetch(&ct->k.refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	mlx5dm_flow_ct_release(fp, ct);
+	mlx5dm_flow_compiled_release(fp, ct);
 	if (ct->k.key_len != 0)
 		(void)mlx5dm_index_remove(&fp->shapes, ct, ct->k.hash);
-	fp->cts[ct->id] = NULL;
+	fp->compiled[ct->id] = NULL;
 	mlx5dm_free(ct);
 	if (--fp->st.templates == 0) {
-		mlx5dm_free(fp->cts);
-		fp->cts = NULL;
+		mlx5dm_free(fp->compiled);
+		fp->compiled = NULL;
 	}
 }
 
@@ -498,7 +500,7 @@ mlx5dm_flow_ct_put(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct)
  * one reference, NULL without one).
  */
 static int
-mlx5dm_flow_implicit_new(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_xctx *xc,
+mlx5dm_flow_implicit_new(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_context *ctx,
 			 const struct rte_flow_attr *attr, const struct rte_flow_item items[],
 			 const struct rte_flow_action actions[], const uint8_t *key, size_t len,
 			 uint32_t h, struct mlx5dm_flow_spec *spec,
@@ -508,26 +510,26 @@ mlx5dm_flow_implicit_new(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow_x
 
 	*ct = NULL;
 	if (len != 0 && mlx5dm_index_reserve(&fp->shapes, 1) == 0)
-		*ct = mlx5dm_flow_ct_new(fp);
+		*ct = mlx5dm_flow_compiled_new(fp);
 	if (*ct == NULL)
-		return mlx5dm_flow_translate(xc, attr, items, actions, spec, error);
+		return mlx5dm_flow_translate(ctx, attr, items, actions, spec, error);
 	/* Every action value is the rule's: none is fixed. */
-	ret = mlx5dm_flow_compile(*ct, xc, attr, items, actions, 0, spec, error);
+	ret = mlx5dm_flow_compile(*ct, ctx, attr, items, actions, 0, spec, error);
 	if (ret < 0) {
-		mlx5dm_flow_ct_put(fp, *ct);
+		mlx5dm_flow_compiled_put(fp, *ct);
 		*ct = NULL;
 		return ret;
 	}
-	mlx5dm_flow_kcache_insert(&fp->shapes, &(*ct)->k, h, key, len, (*ct)->shape);
+	mlx5dm_flow_cache_insert(&fp->shapes, &(*ct)->k, h, key, len, (*ct)->shape);
 	return 0;
 }
 
 /* ct's objects for its rules to queue (the one set without a QUEUE of the rule's). */
-static struct mlx5dm_flow_aset *
-mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct, uint16_t queue,
-		   struct rte_flow_error *error)
+static struct mlx5dm_flow_action_set *
+mlx5dm_flow_compiled_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
+			 uint16_t queue, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_ent_param p[MLX5DM_FLOW_RULE_MAX_ENTS];
+	struct mlx5dm_flow_entry_param p[MLX5DM_FLOW_RULE_MAX_ENTRIES];
 	unsigned int n, k;
 
 	if (ct->m == NULL) {
@@ -544,10 +546,11 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
 	memset(ct->args, 0, sizeof(ct->args));
 	n = mlx5dm_flow_rule_params(&ct->res, 0, p, ct->args);
 	for (k = 0; k < n; k++)
-		if (p[k].kind == MLX5DM_FLOW_ENT_TIR && ct->queue_at != 0)
+		if (p[k].kind == MLX5DM_FLOW_ENTRY_TIR && ct->queue_at != 0)
 			p[k].queues = &queue;
 	/* Released: a quick begin that loads the set sees it made. */
-	__atomic_store_n(&ct->sets[queue], mlx5dm_flow_aset_get(fp, ct->m, p, n), __ATOMIC_RELEASE);
+	__atomic_store_n(&ct->sets[queue], mlx5dm_flow_action_set_get(fp, ct->m, p, n),
+			 __ATOMIC_RELEASE);
 	if (ct->sets[queue] == NULL)
 		mlx5dm_flow_lib_err(error, errno, "steering library: action creation failed");
 	return ct->sets[queue];
@@ -559,8 +562,8 @@ mlx5dm_flow_ct_set(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
  * tags, else through its match value.
  */
 static inline void
-mlx5dm_flow_ct_prepare(const struct mlx5dm_flow_compiled *ct, const struct mlx5dm_flow_ct_rule *r,
-		       struct mlx5dm_flow_build *b)
+mlx5dm_flow_compiled_prepare(const struct mlx5dm_flow_compiled *ct,
+			     const struct mlx5dm_flow_rule_values *r, struct mlx5dm_flow_build *b)
 {
 	b->m[0] = ct->m->m;
 	if (ct->tag != NULL) {
@@ -575,7 +578,7 @@ mlx5dm_flow_ct_prepare(const struct mlx5dm_flow_compiled *ct, const struct mlx5d
 /* Flow's rule r of fast template ct with set s, its list into b: the end of either begin. */
 static __rte_always_inline int
 mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
-		      struct mlx5dm_flow_aset *s, const struct mlx5dm_flow_ct_rule *r,
+		      struct mlx5dm_flow_action_set *s, const struct mlx5dm_flow_rule_values *r,
 		      struct rte_flow *flow, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
@@ -584,9 +587,9 @@ mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 	/* The tag is the set's first argument, after the counter's. */
 	if (ct->mark_at != 0)
 		b->args[0][flow->cnt != 0] = r->tag;
-	flow->rules[0] = (struct mlx5dm_flow_rule){ .aset = s };
+	flow->rules[0] = (struct mlx5dm_flow_rule){ .action_set = s };
 	if (!flow->borrowed)
-		mlx5dm_flow_kobj_ref(&s->k);
+		mlx5dm_flow_cached_ref(&s->k);
 	flow->nb_rules = 1;
 	b->flow = flow;
 	b->listed = true;
@@ -596,22 +599,22 @@ mlx5dm_flow_fast_rule(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *
 
 int
 mlx5dm_flow_objs_fast(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
-		      const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+		      const struct mlx5dm_flow_rule_values *r, struct mlx5dm_flow_build *b,
 		      struct rte_flow_error *error)
 {
 	const struct mlx5dm_flow_spec *res = &ct->res;
-	struct mlx5dm_flow_aset *s = ct->sets[r->queue];
+	struct mlx5dm_flow_action_set *s = ct->sets[r->queue];
 	struct rte_flow *flow;
 
 	/* A stop (or start) waiting for operations between their phases lets none begin. */
 	if (MLX5DM_UNLIKELY(!fp->started || fp->quiescing))
 		return mlx5dm_flow_not_started(error);
 	if (MLX5DM_UNLIKELY(s == NULL)) {
-		s = mlx5dm_flow_ct_set(fp, ct, r->queue, error);
+		s = mlx5dm_flow_compiled_set(fp, ct, r->queue, error);
 		if (s == NULL)
 			return -rte_errno;
 	}
-	mlx5dm_flow_ct_prepare(ct, r, b);
+	mlx5dm_flow_compiled_prepare(ct, r, b);
 	flow = mlx5dm_flow_handle(fp, res, ct->owned ? NULL : ct, 1, b->shared, error);
 	if (flow == NULL)
 		return -rte_errno;
@@ -680,13 +683,13 @@ mlx5dm_flow_lanes_drain(struct mlx5dm_flow_priv *fp)
 
 int
 mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled *ct,
-		       const struct mlx5dm_flow_ct_rule *r, struct mlx5dm_flow_build *b,
+		       const struct mlx5dm_flow_rule_values *r, struct mlx5dm_flow_build *b,
 		       uint16_t queue)
 {
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
 	unsigned int dom = mlx5dm_flow_spec_dom(&ct->res);
 	bool count = ct->res.count, own = count && b->shared == NULL;
-	struct mlx5dm_flow_aset *s;
+	struct mlx5dm_flow_action_set *s;
 	struct rte_flow *flow;
 	uint32_t arg, cnt = 0;
 
@@ -708,7 +711,7 @@ mlx5dm_flow_objs_quick(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_compiled 
 		if (cnt == 0)
 			goto busy;
 	}
-	mlx5dm_flow_ct_prepare(ct, r, b);
+	mlx5dm_flow_compiled_prepare(ct, r, b);
 	flow = l->handles[--l->nb_handles];
 	/* Template and borrowing before live: a walker under the lock reads them (busy). */
 	mlx5dm_flow_handle_init(flow, 1, ct->id, true);
@@ -729,7 +732,7 @@ busy:
 
 /* One reference on o less, unless it is one of the floor + 1 last (false). */
 static bool
-mlx5dm_flow_kobj_put_held(struct mlx5dm_flow_kobj *o, uint32_t floor)
+mlx5dm_flow_cached_put_held(struct mlx5dm_flow_cached *o, uint32_t floor)
 {
 	uint32_t refs = __atomic_load_n(&o->refcnt, __ATOMIC_RELAXED);
 
@@ -756,7 +759,7 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 {
 	struct mlx5dm_flow_lane *l = &fp->lanes[queue];
 	struct mlx5dm_flow_compiled *ct;
-	struct mlx5dm_flow_aset *s;
+	struct mlx5dm_flow_action_set *s;
 	bool locked = false;
 	int ret = -EAGAIN;
 
@@ -772,7 +775,7 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	 */
 	if (flow->cls != 1 || flow->nb_rules != 1 || flow->ct == 0 ||
 	    flow->dom >= MLX5DM_FLOW_DOM_FDB ||
-	    flow->rules[0].aset == NULL || !mlx5dm_flow_take(flow))
+	    flow->rules[0].action_set == NULL || !mlx5dm_flow_take(flow))
 		goto end;
 	mlx5dm_flow_lane_add(&l->listed, (uint32_t)-1);
 	ret = mlx5dm_flow_objs_remove(flow, queue);
@@ -785,15 +788,15 @@ mlx5dm_flow_objs_quick_destroy(struct mlx5dm_flow_priv *fp, struct rte_flow *flo
 	mlx5dm_flow_lane_add(&l->rules, (uint32_t)-1);
 	/* References of a flow not borrowing: a put that would release an object is locked. */
 	if (!flow->borrowed) {
-		ct = fp->cts[flow->ct];
-		s = flow->rules[0].aset;
-		if (!mlx5dm_flow_kobj_put_held(&s->k, 0)) {
+		ct = fp->compiled[flow->ct];
+		s = flow->rules[0].action_set;
+		if (!mlx5dm_flow_cached_put_held(&s->k, 0)) {
 			mlx5dm_flow_lock_once(fp, &locked);
-			mlx5dm_flow_aset_put(fp, s);
+			mlx5dm_flow_action_set_put(fp, s);
 		}
-		if (!mlx5dm_flow_kobj_put_held(&ct->k, 0)) {
+		if (!mlx5dm_flow_cached_put_held(&ct->k, 0)) {
 			mlx5dm_flow_lock_once(fp, &locked);
-			mlx5dm_flow_ct_put(fp, ct);
+			mlx5dm_flow_compiled_put(fp, ct);
 		}
 	}
 	if (flow->cnt_shared) {
@@ -822,14 +825,14 @@ end:
 }
 
 int
-mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_context *ctx,
 			 struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
 			 const struct rte_flow_item items[], const struct rte_flow_action actions[],
 			 struct mlx5dm_flow_build *b, struct rte_flow_error *error)
 {
 	uint8_t key[MLX5DM_FLOW_SHAPE_MAX] __rte_aligned(8);
 	struct mlx5dm_flow_spec spec;
-	struct mlx5dm_flow_ct_rule r;
+	struct mlx5dm_flow_rule_values r;
 	uint32_t h = 0;
 	size_t len = 0;
 	int ret;
@@ -841,33 +844,33 @@ mlx5dm_flow_objs_prepare(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *x
 	 * a failure of its rule.
 	 */
 	if (ct != NULL) {
-		mlx5dm_flow_kobj_ref(&ct->k);
+		mlx5dm_flow_cached_ref(&ct->k);
 	} else {
-		len = mlx5dm_flow_shape_key(xc, attr, items, actions, key, &h);
+		len = mlx5dm_flow_shape_key(ctx, attr, items, actions, key, &h);
 		if (len != 0)
-			ct = (struct mlx5dm_flow_compiled *)mlx5dm_flow_kcache_find(&fp->shapes,
-										    key, len, h);
+			ct = (struct mlx5dm_flow_compiled *)mlx5dm_flow_cache_find(&fp->shapes,
+										   key, len, h);
 	}
 	if (ct != NULL && ct->fast &&
-	    mlx5dm_flow_compiled_rule(ct, xc->nb_rx_queues, items, actions, &r)) {
+	    mlx5dm_flow_compiled_rule(ct, ctx->nb_rx_queues, items, actions, &r)) {
 		ret = mlx5dm_flow_objs_fast(fp, ct, &r, b, error);
-		mlx5dm_flow_ct_put(fp, ct);
+		mlx5dm_flow_compiled_put(fp, ct);
 		return ret;
 	}
 	if (ct == NULL && len != 0)
-		ret = mlx5dm_flow_implicit_new(fp, xc, attr, items, actions, key, len, h, &spec,
+		ret = mlx5dm_flow_implicit_new(fp, ctx, attr, items, actions, key, len, h, &spec,
 					       &ct, error);
 	else
-		ret = mlx5dm_flow_translate(xc, attr, items, actions, &spec, error);
+		ret = mlx5dm_flow_translate(ctx, attr, items, actions, &spec, error);
 	if (ret == 0)
 		ret = mlx5dm_flow_objs_begin(fp, &spec, ct, true, b, error);
 	if (ct != NULL)
-		mlx5dm_flow_ct_put(fp, ct);
+		mlx5dm_flow_compiled_put(fp, ct);
 	return ret;
 }
 
 struct rte_flow *
-mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
+mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_context *ctx,
 		      struct mlx5dm_flow_compiled *ct, const struct rte_flow_attr *attr,
 		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		      struct rte_flow_error *error)
@@ -875,7 +878,7 @@ mlx5dm_flow_objs_make(struct mlx5dm_flow_priv *fp, struct mlx5dm_flow_xctx *xc,
 	struct mlx5dm_flow_build b;
 
 	mlx5dm_flow_build_init(&b);
-	if (mlx5dm_flow_objs_prepare(fp, xc, ct, attr, items, actions, &b, error) < 0)
+	if (mlx5dm_flow_objs_prepare(fp, ctx, ct, attr, items, actions, &b, error) < 0)
 		return NULL;
 	return mlx5dm_flow_objs_finish(fp, &b, error);
 }
@@ -1031,8 +1034,8 @@ mlx5dm_flow_caches_fini(struct mlx5dm_flow_priv *fp)
 
 	mlx5dm_index_fini(&fp->tbls);
 	mlx5dm_index_fini(&fp->matchers);
-	mlx5dm_index_fini(&fp->ents);
-	mlx5dm_index_fini(&fp->asets);
+	mlx5dm_index_fini(&fp->entries);
+	mlx5dm_index_fini(&fp->action_sets);
 	/* Implicit templates went with their rules. */
 	mlx5dm_index_fini(&fp->shapes);
 	for (i = 0; i < MLX5DM_FLOW_OBJ_CLASSES; i++)
@@ -1115,9 +1118,9 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 		fp->default_flow = NULL;
 	}
 	/* The tables' templates' objects, which their rules borrowed: the next rules make them. */
-	for (id = 1; fp->cts != NULL && id < MLX5DM_FLOW_CT_IDS; id++)
-		if (fp->cts[id] != NULL)
-			mlx5dm_flow_ct_release(fp, fp->cts[id]);
+	for (id = 1; fp->compiled != NULL && id < MLX5DM_FLOW_COMPILED_IDS; id++)
+		if (fp->compiled[id] != NULL)
+			mlx5dm_flow_compiled_release(fp, fp->compiled[id]);
 	for (dom = 0; dom < 2; dom++) {
 		mlx5dm_domain_set_root(fp->port.dom[dom], NULL);
 		mlx5dm_flow_tbl_put(fp, fp->root[dom]);
@@ -1126,10 +1129,10 @@ mlx5dm_flow_objs_stop(struct mlx5dm_flow_priv *fp)
 	mlx5dm_flow_lanes_drain(fp);
 	mlx5dm_flow_pool_release(&fp->pool);
 	if (fp->st.tables != 0 || fp->st.matchers != 0 || fp->st.entries != 0 ||
-	    fp->st.asets != 0 || fp->st.counters != 0)
+	    fp->st.action_sets != 0 || fp->st.counters != 0)
 		MLX5DM_LOG(ERR, "flow", "objects left after stop: %u tables, %u matchers, "
 			   "%u actions, %u action sets, %u counters", fp->st.tables,
-			   fp->st.matchers, fp->st.entries, fp->st.asets, fp->st.counters);
+			   fp->st.matchers, fp->st.entries, fp->st.action_sets, fp->st.counters);
 	mlx5dm_flow_caches_fini(fp);
 	__atomic_store_n(&fp->started, false, __ATOMIC_RELEASE);
 }

@@ -47,7 +47,7 @@ mlx5dm_flow_tmpl_transfer_ok(struct rte_eth_dev *dev, struct rte_flow_error *err
 	struct mlx5dm_priv *priv = dev->data->dev_private;
 
 	if (mlx5dm_esw_manager(priv) == priv && priv->dom_fdb != NULL &&
-	    priv->sh->esw_xlate != NULL)
+	    priv->sh->esw_translator != NULL)
 		return 0;
 	return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_TRANSFER, NULL,
 				  "transfer (FDB) templates need an E-Switch: the manager of a "
@@ -115,41 +115,41 @@ mlx5dm_flow_info_get(struct rte_eth_dev *dev __rte_unused, struct rte_flow_port_
 	return 0;
 }
 
-/* nb flow queues (NULL: none, nb 0), made by mlx5dm_flow_tq_new() or in the making. */
+/* nb flow queues (NULL: none, nb 0), made by mlx5dm_flow_async_queue_new() or in the making. */
 static void
-mlx5dm_flow_tq_free(struct mlx5dm_flow_tq *tq, uint16_t nb)
+mlx5dm_flow_async_queue_free(struct mlx5dm_flow_async_queue *aq, uint16_t nb)
 {
 	uint16_t q;
 
 	for (q = 0; q < nb; q++)
-		mlx5dm_free(tq[q].op);
-	mlx5dm_free(tq);
+		mlx5dm_free(aq[q].op);
+	mlx5dm_free(aq);
 }
 
 /* The queues as asked, or a negative errno with error (nothing changed). */
 static int
-mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[], int socket,
-		   struct mlx5dm_flow_tq **out, struct rte_flow_error *error)
+mlx5dm_flow_async_queue_new(uint16_t nb, const struct rte_flow_queue_attr *attr[], int socket,
+			    struct mlx5dm_flow_async_queue **out, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_tq *tq;
+	struct mlx5dm_flow_async_queue *aq;
 	uint16_t q;
 
 	for (q = 0; q < nb; q++)
 		if (attr[q] == NULL || attr[q]->size == 0 || attr[q]->size > MLX5DM_QUEUE_MAX_OPS)
 			return mlx5dm_flow_tmpl_err(error, EINVAL, "a flow queue's size must be "
 						    "1 to rte_flow_info_get()'s max_size");
-	tq = mlx5dm_aligned_zmalloc_socket(sizeof(*tq) * nb, RTE_CACHE_LINE_SIZE, socket);
-	if (tq == NULL)
+	aq = mlx5dm_aligned_zmalloc_socket(sizeof(*aq) * nb, RTE_CACHE_LINE_SIZE, socket);
+	if (aq == NULL)
 		return mlx5dm_flow_nomem(error);
 	for (q = 0; q < nb; q++) {
-		tq[q].size = attr[q]->size;
-		tq[q].op = mlx5dm_calloc_socket(attr[q]->size, sizeof(tq[q].op[0]), socket);
-		if (tq[q].op == NULL) {
-			mlx5dm_flow_tq_free(tq, nb);
+		aq[q].size = attr[q]->size;
+		aq[q].op = mlx5dm_calloc_socket(attr[q]->size, sizeof(aq[q].op[0]), socket);
+		if (aq[q].op == NULL) {
+			mlx5dm_flow_async_queue_free(aq, nb);
 			return mlx5dm_flow_nomem(error);
 		}
 	}
-	*out = tq;
+	*out = aq;
 	return 0;
 }
 
@@ -163,8 +163,8 @@ mlx5dm_flow_tq_new(uint16_t nb, const struct rte_flow_queue_attr *attr[], int so
  * HWS sends a flow queue's at the push. 0 or -errno.
  */
 static int
-mlx5dm_flow_tq_rings(struct mlx5dm_priv *priv, uint16_t nb,
-		     const struct rte_flow_queue_attr *attr[])
+mlx5dm_flow_async_queue_rings(struct mlx5dm_priv *priv, uint16_t nb,
+			      const struct rte_flow_queue_attr *attr[])
 {
 	uint16_t i, q;
 	int ret;
@@ -194,7 +194,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		      struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_priv *fp = mlx5dm_flow_port_fp(dev);
-	struct mlx5dm_flow_tq *tq = NULL;
+	struct mlx5dm_flow_async_queue *aq = NULL;
 	struct mlx5dm_flow_tmpl *t;
 	unsigned int q;
 	int ret;
@@ -217,7 +217,7 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 	if (port_attr->flags != 0)
 		return mlx5dm_flow_tmpl_err(error, ENOTSUP, "rte_flow_configure: no port flag "
 					    "is supported");
-	ret = mlx5dm_flow_tq_new(nb_queue, queue_attr, fp->socket, &tq, error);
+	ret = mlx5dm_flow_async_queue_new(nb_queue, queue_attr, fp->socket, &aq, error);
 	if (ret < 0)
 		return ret;
 	rte_spinlock_lock(&fp->lock);
@@ -247,19 +247,19 @@ mlx5dm_flow_configure(struct rte_eth_dev *dev, const struct rte_flow_port_attr *
 		fp->tmpl = t;
 	}
 	/* Last: a configure refused above leaves the rings as they were. */
-	ret = mlx5dm_flow_tq_rings(dev->data->dev_private, nb_queue, queue_attr);
+	ret = mlx5dm_flow_async_queue_rings(dev->data->dev_private, nb_queue, queue_attr);
 	if (ret < 0) {
 		ret = mlx5dm_flow_tmpl_err(error, -ret, "rte_flow_configure: the flow queues' "
 					   "send rings could not be sized");
 		goto unlock;
 	}
 	/* The queues replaced go once the lock is let go. */
-	RTE_SWAP(t->tq, tq);
+	RTE_SWAP(t->aq, aq);
 	RTE_SWAP(t->nb_queues, nb_queue);
 	ret = 0;
 unlock:
 	rte_spinlock_unlock(&fp->lock);
-	mlx5dm_flow_tq_free(tq, nb_queue);
+	mlx5dm_flow_async_queue_free(aq, nb_queue);
 	return ret;
 }
 
@@ -485,7 +485,7 @@ mlx5dm_flow_actions_template_create(struct rte_eth_dev *dev,
 		}
 		type = actions[nb].type;
 		if (type != RTE_FLOW_ACTION_TYPE_INDIRECT &&
-		    !(attr->transfer ? mlx5dm_flow_tmpl_xlate(dev)->action_ok(type) :
+		    !(attr->transfer ? mlx5dm_flow_tmpl_translator(dev)->action_ok(type) :
 		      mlx5dm_flow_action_known(type))) {
 			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, &actions[nb],
 					   !attr->transfer ? mlx5dm_flow_type_msg(true, type) :
@@ -660,7 +660,7 @@ mlx5dm_flow_tmpl_transfer_example(struct rte_eth_dev *dev,
 			 actions[i].type == RTE_FLOW_ACTION_TYPE_PORT_REPRESENTOR)
 			actions[i].conf = &aeth;
 	}
-	return mlx5dm_flow_tmpl_xlate(dev)->spec(dev, &tbl->attr, items, actions, spec, error);
+	return mlx5dm_flow_tmpl_translator(dev)->spec(dev, &tbl->attr, items, actions, spec, error);
 }
 
 static struct mlx5dm_flow_compiled *
@@ -689,7 +689,7 @@ mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		return ct;
 	/* The switch's lock comes before fp->lock. */
 	rte_spinlock_unlock(&fp->lock);
-	ret = mlx5dm_flow_tmpl_xlate(dev)->tail(dev, group, true);
+	ret = mlx5dm_flow_tmpl_translator(dev)->tail(dev, group, true);
 	mlx5dm_flow_lock(&fp->lock);
 	if (ret < 0) {
 		rte_flow_error_set(error, -ret, RTE_FLOW_ERROR_TYPE_ACTION, NULL,
@@ -714,7 +714,7 @@ mlx5dm_flow_tmpl_jump_get(struct rte_eth_dev *dev, struct mlx5dm_flow_priv *fp,
 		tbl->jumps = jumps;
 		tbl->max_jumps = max;
 	}
-	ct = mlx5dm_flow_ct_new(fp);
+	ct = mlx5dm_flow_compiled_new(fp);
 	if (ct == NULL)
 		goto nomem;
 	ct->owned = true;
@@ -737,7 +737,7 @@ mlx5dm_flow_tmpl_jump_drop(struct mlx5dm_flow_priv *fp, struct rte_flow_template
 	tbl->jumps[i] = tbl->jumps[--tbl->nb_jumps];
 	fp->tmpl->nb_jumps--;
 	j.ct->owned = false;
-	mlx5dm_flow_ct_put(fp, j.ct);
+	mlx5dm_flow_compiled_put(fp, j.ct);
 	return j.group;
 }
 
@@ -752,7 +752,7 @@ mlx5dm_flow_tmpl_jump_free(struct mlx5dm_flow_priv *fp, const struct mlx5dm_flow
 	LIST_FOREACH(tbl, &fp->tmpl->tables, next) {
 		for (i = 0; i < tbl->nb_jumps; i++) {
 			if ((ct != NULL && tbl->jumps[i].ct != ct) ||
-			    mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) != 1)
+			    mlx5dm_flow_cached_refs(&tbl->jumps[i].ct->k) != 1)
 				continue;
 			*group = mlx5dm_flow_tmpl_jump_drop(fp, tbl, i);
 			return true;
@@ -769,8 +769,8 @@ mlx5dm_flow_tmpl_jump_idle(struct mlx5dm_flow_priv *fp, uint16_t ct_id, uint32_t
 	/* Most flows: no anchor at all, or one rules still hold. */
 	if (ct_id == 0 || fp->tmpl == NULL || fp->tmpl->nb_jumps == 0)
 		return false;
-	ct = fp->cts[ct_id];
-	if (ct == NULL || mlx5dm_flow_kobj_refs(&ct->k) != 1)
+	ct = fp->compiled[ct_id];
+	if (ct == NULL || mlx5dm_flow_cached_refs(&ct->k) != 1)
 		return false;
 	return mlx5dm_flow_tmpl_jump_free(fp, ct, group);
 }
@@ -785,7 +785,7 @@ mlx5dm_flow_tmpl_jump_pop(struct mlx5dm_flow_priv *fp, uint32_t *group)
 void
 mlx5dm_flow_tmpl_jump_tail(struct rte_eth_dev *dev, uint32_t group)
 {
-	const struct mlx5dm_esw_xlate *x = mlx5dm_flow_tmpl_xlate(dev);
+	const struct mlx5dm_esw_translator *x = mlx5dm_flow_tmpl_translator(dev);
 
 	if (x != NULL)
 		(void)x->tail(dev, group, false);
@@ -888,7 +888,7 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 			 struct rte_flow_error *error)
 {
 	struct mlx5dm_priv *priv = dev->data->dev_private;
-	const struct mlx5dm_flow_xctx xc = {
+	const struct mlx5dm_flow_context ctx = {
 		.nb_rx_queues = dev->data->nb_rx_queues,
 		.relaxed = tbl->pt[pi]->relaxed,
 		.dom = { priv->dom_rx, priv->dom_tx },
@@ -917,7 +917,7 @@ mlx5dm_flow_tmpl_example(struct rte_eth_dev *dev, const struct rte_flow_template
 			actions[i].conf = &next;
 	if (tbl->attr.transfer)
 		return mlx5dm_flow_tmpl_transfer_example(dev, tbl, ai, items, actions, spec, error);
-	return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &xc, &tbl->attr, items,
+	return mlx5dm_flow_compile(mlx5dm_flow_tmpl_compiled(tbl, pi, ai), &ctx, &tbl->attr, items,
 				   actions, tbl->at[ai]->fixed, spec, error);
 }
 
@@ -1057,7 +1057,7 @@ mlx5dm_flow_table_free(struct mlx5dm_flow_priv *fp, struct rte_flow_template_tab
 		tbl->at[i]->h.users--;
 	for (i = 0; i < tbl->nb_ct; i++) {
 		tbl->ct[i]->owned = false;
-		mlx5dm_flow_ct_put(fp, tbl->ct[i]);
+		mlx5dm_flow_compiled_put(fp, tbl->ct[i]);
 	}
 	/* From the last: the array keeps their groups. */
 	while (tbl->nb_jumps > 0)
@@ -1127,7 +1127,7 @@ mlx5dm_flow_template_table_create(struct rte_eth_dev *dev,
 	tbl->nb_flows = attr->nb_flows;
 	rte_spinlock_lock(&fp->lock);
 	nb_ct = tbl->attr.transfer ? 1 : nb_pt * nb_at;
-	while (tbl->nb_ct < nb_ct && (tbl->ct[tbl->nb_ct] = mlx5dm_flow_ct_new(fp)) != NULL)
+	while (tbl->nb_ct < nb_ct && (tbl->ct[tbl->nb_ct] = mlx5dm_flow_compiled_new(fp)) != NULL)
 		tbl->ct[tbl->nb_ct++]->owned = true;
 	if (tbl->nb_ct < nb_ct)
 		ret = mlx5dm_flow_tmpl_err(error, errno, "template table: no memory (or no id "
@@ -1171,10 +1171,10 @@ mlx5dm_flow_table_busy(const struct mlx5dm_flow_priv *fp,
 	uint32_t i;
 
 	for (i = 0; i < tbl->nb_ct; i++)
-		if (mlx5dm_flow_kobj_refs(&tbl->ct[i]->k) > 1)
+		if (mlx5dm_flow_cached_refs(&tbl->ct[i]->k) > 1)
 			return true;
 	for (i = 0; i < tbl->nb_jumps; i++)
-		if (mlx5dm_flow_kobj_refs(&tbl->jumps[i].ct->k) > 1)
+		if (mlx5dm_flow_cached_refs(&tbl->jumps[i].ct->k) > 1)
 			return true;
 	/*
 	 * The rules its pairs' setters made hold no reference: a walk of the
@@ -1257,7 +1257,7 @@ mlx5dm_flow_tmpl_free(struct mlx5dm_flow_priv *fp)
 		LIST_REMOVE(tmpl, next);
 		mlx5dm_free(tmpl);
 	}
-	mlx5dm_flow_tq_free(t->tq, t->nb_queues);
+	mlx5dm_flow_async_queue_free(t->aq, t->nb_queues);
 	mlx5dm_free(t);
 	fp->tmpl = NULL;
 }

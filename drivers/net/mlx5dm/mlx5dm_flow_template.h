@@ -93,7 +93,7 @@ struct rte_flow_template_table {
 };
 
 /* A waiting result, when it may be pulled, and what it needs should its rule queue fail. */
-struct mlx5dm_flow_tq_op {
+struct mlx5dm_flow_async_op {
 	struct rte_flow_op_result res;
 	struct rte_flow *flow;          /* a creation's flow, undone if its writes were lost */
 	uint32_t pos;                   /* the rule queue's position after the operation */
@@ -101,19 +101,19 @@ struct mlx5dm_flow_tq_op {
 };
 
 /* One flow queue: results of finished operations, a ring of size entries (one lcore). */
-struct mlx5dm_flow_tq {
+struct mlx5dm_flow_async_queue {
 	uint32_t size;
 	uint32_t head;                  /* place of the next result to pull */
 	uint32_t count;                 /* results waiting */
 	uint32_t pushed;                /* of them, the first that may be pulled */
 	uint64_t recoveries;            /* of its rule queue, when its results were last checked */
-	struct mlx5dm_flow_tq_op *op;
+	struct mlx5dm_flow_async_op *op;
 } __rte_cache_aligned;
 
 /* The template state of a port (fp->tmpl), made by rte_flow_configure(). */
 struct mlx5dm_flow_tmpl {
 	uint16_t nb_queues;
-	struct mlx5dm_flow_tq *tq;
+	struct mlx5dm_flow_async_queue *aq;
 	/* Library rule queues flow queues share (mlx5dm_flow_queue.c). */
 	rte_spinlock_t qlock[MLX5DM_FLOW_MAX_QUEUES];
 	struct mlx5dm_flow_tmpl_list pts;
@@ -160,9 +160,9 @@ struct rte_flow *mlx5dm_flow_create_end(struct rte_eth_dev *dev, struct mlx5dm_f
 
 /*
  * mlx5dm_esw.c's translation of transfer rules for template tables
- * (sh->esw_xlate): the actions they may have, and a rule into a spec.
+ * (sh->esw_translator): the actions they may have, and a rule into a spec.
  */
-struct mlx5dm_esw_xlate {
+struct mlx5dm_esw_translator {
 	bool (*action_ok)(enum rte_flow_action_type type);
 	int (*spec)(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		    const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
@@ -177,10 +177,10 @@ struct mlx5dm_esw_xlate {
 	int (*rqn)(struct rte_eth_dev *dev, uint16_t queue, uint32_t *rqn);
 };
 /* The port's transfer translation (NULL: no E-Switch). */
-static inline const struct mlx5dm_esw_xlate *
-mlx5dm_flow_tmpl_xlate(struct rte_eth_dev *dev)
+static inline const struct mlx5dm_esw_translator *
+mlx5dm_flow_tmpl_translator(struct rte_eth_dev *dev)
 {
-	return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_xlate;
+	return ((struct mlx5dm_priv *)dev->data->dev_private)->sh->esw_translator;
 }
 /*
  * mlx5dm_flow_template.c: the jump anchor of tbl's rules to group

@@ -16,8 +16,8 @@
 
 /* rte_flow attributes -> domain, table level (group), matcher priority band. */
 static int
-mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *attr,
-		       struct rte_flow_error *error)
+mlx5dm_flow_translate_attr(struct mlx5dm_flow_translation *x, const struct rte_flow_attr *attr,
+			   struct rte_flow_error *error)
 {
 	struct mlx5dm_flow_spec *spec = x->spec;
 	uint32_t max_prio;
@@ -42,7 +42,7 @@ mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
 					  "group must be below 4294967295");
 	/* The last band is reserved for the PMD's default rule. */
-	max_prio = x->xc->internal ? MLX5DM_FLOW_DEFAULT_PRIORITY : MLX5DM_FLOW_MAX_PRIORITY;
+	max_prio = x->ctx->internal ? MLX5DM_FLOW_DEFAULT_PRIORITY : MLX5DM_FLOW_MAX_PRIORITY;
 	if (attr->priority > max_prio)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_PRIORITY, attr,
 					  "priority must be at most 16382");
@@ -59,7 +59,7 @@ mlx5dm_flow_xlate_attr(struct mlx5dm_flow_xlate *x, const struct rte_flow_attr *
  * pattern as a whole).
  */
 static int
-mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_field,
+mlx5dm_flow_check_err(struct mlx5dm_flow_translation *x, int ret, const char *err_field,
 		      struct rte_flow_error *error)
 {
 	const struct rte_flow_item *cause = x->items;
@@ -85,7 +85,7 @@ mlx5dm_flow_check_err(struct mlx5dm_flow_xlate *x, int ret, const char *err_fiel
 
 /* Every sub-rule's mask through the library's builder selection (its value through its check). */
 static int
-mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *error)
+mlx5dm_flow_check_masks(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
 	uint8_t mask[MLX5DM_MATCH_PARAM_SIZE], value[MLX5DM_MATCH_PARAM_SIZE];
 	struct mlx5dm_flow_spec *spec = x->spec;
@@ -96,7 +96,7 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 
 	for (i = 0; i < spec->nb_sub; i++) {
 		mlx5dm_flow_sub_match(spec, i, mask, value, &ma.criteria);
-		ret = mlx5dm_match_check(x->xc->dom[spec->egress ? 1 : 0], spec->egress ?
+		ret = mlx5dm_match_check(x->ctx->dom[spec->egress ? 1 : 0], spec->egress ?
 					 MLX5DM_DOMAIN_NIC_TX : MLX5DM_DOMAIN_NIC_RX, &ma, value,
 					 &err_field);
 		if (ret < 0)
@@ -106,36 +106,37 @@ mlx5dm_flow_check_masks(struct mlx5dm_flow_xlate *x, struct rte_flow_error *erro
 }
 
 int
-mlx5dm_flow_translate_rec(const struct mlx5dm_flow_xctx *xc, struct mlx5dm_flow_ct_rec *rec,
-			  const struct rte_flow_attr *attr, const struct rte_flow_item items[],
-			  const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
-			  struct rte_flow_error *error)
+mlx5dm_flow_translate_record(const struct mlx5dm_flow_context *ctx,
+			     struct mlx5dm_flow_recording *rec, const struct rte_flow_attr *attr,
+			     const struct rte_flow_item items[],
+			     const struct rte_flow_action actions[], struct mlx5dm_flow_spec *spec,
+			     struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_xlate x;
+	struct mlx5dm_flow_translation x;
 	int ret;
 
 	memset(spec, 0, MLX5DM_FLOW_SPEC_ZEROED);
 	memset(&x, 0, sizeof(x));
-	x.xc = xc;
+	x.ctx = ctx;
 	x.spec = spec;
-	ret = mlx5dm_flow_xlate_attr(&x, attr, error);
+	ret = mlx5dm_flow_translate_attr(&x, attr, error);
 	if (ret < 0)
 		return ret;
 	x.rec = rec;
-	ret = mlx5dm_flow_xlate_items(&x, items, error);
+	ret = mlx5dm_flow_translate_items(&x, items, error);
 	x.rec = NULL;
 	if (ret < 0)
 		return ret;
-	ret = mlx5dm_flow_xlate_actions(&x, actions, error);
+	ret = mlx5dm_flow_translate_actions(&x, actions, error);
 	if (ret < 0)
 		return ret;
 	return mlx5dm_flow_check_masks(&x, error);
 }
 
 int
-mlx5dm_flow_translate(const struct mlx5dm_flow_xctx *xc, const struct rte_flow_attr *attr,
+mlx5dm_flow_translate(const struct mlx5dm_flow_context *ctx, const struct rte_flow_attr *attr,
 		      const struct rte_flow_item items[], const struct rte_flow_action actions[],
 		      struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
 {
-	return mlx5dm_flow_translate_rec(xc, NULL, attr, items, actions, spec, error);
+	return mlx5dm_flow_translate_record(ctx, NULL, attr, items, actions, spec, error);
 }

@@ -158,7 +158,7 @@ out:
 
 /* The port a command names ("/mlx5dm/icm,0"), if it is a net_mlx5dm port. */
 static struct mlx5dm_priv *
-mlx5dm_tel_port(const char *params)
+mlx5dm_telemetry_port(const char *params)
 {
 	struct rte_pmd_mlx5dm_port_info info;
 	unsigned long port;
@@ -176,7 +176,7 @@ mlx5dm_tel_port(const char *params)
 
 /* A dict of d named name (d keeps it); NULL when out of memory. */
 static struct rte_tel_data *
-mlx5dm_tel_dict(struct rte_tel_data *d, const char *name)
+mlx5dm_telemetry_dict(struct rte_tel_data *d, const char *name)
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
 
@@ -191,7 +191,7 @@ mlx5dm_tel_dict(struct rte_tel_data *d, const char *name)
 }
 
 static int
-mlx5dm_tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
+mlx5dm_telemetry_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 		 struct rte_tel_data *d)
 {
 	struct rte_pmd_mlx5dm_port_info info;
@@ -205,11 +205,11 @@ mlx5dm_tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 }
 
 /* What a per-port command says, with the port's flow state locked (fp may be NULL). */
-typedef void (*mlx5dm_tel_body)(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp,
+typedef void (*mlx5dm_telemetry_body)(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp,
 				const struct mlx5dm_facts *f, struct rte_tel_data *d);
 
 static void
-mlx5dm_tel_icm_body(struct mlx5dm_priv *priv __rte_unused,
+mlx5dm_telemetry_icm_body(struct mlx5dm_priv *priv __rte_unused,
 		    struct mlx5dm_flow_priv *fp __rte_unused, const struct mlx5dm_facts *f,
 		    struct rte_tel_data *d)
 {
@@ -217,7 +217,7 @@ mlx5dm_tel_icm_body(struct mlx5dm_priv *priv __rte_unused,
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(mlx5dm_icm_names); i++) {
-		c = mlx5dm_tel_dict(d, mlx5dm_icm_names[i]);
+		c = mlx5dm_telemetry_dict(d, mlx5dm_icm_names[i]);
 		if (c == NULL)
 			return;
 		rte_tel_data_add_dict_u64(c, "used_bytes", f->ctx.icm[i].used_bytes);
@@ -227,7 +227,7 @@ mlx5dm_tel_icm_body(struct mlx5dm_priv *priv __rte_unused,
 }
 
 static void
-mlx5dm_tel_rules_body(struct mlx5dm_priv *priv __rte_unused,
+mlx5dm_telemetry_rules_body(struct mlx5dm_priv *priv __rte_unused,
 		      struct mlx5dm_flow_priv *fp __rte_unused, const struct mlx5dm_facts *f,
 		      struct rte_tel_data *d)
 {
@@ -241,7 +241,7 @@ mlx5dm_tel_rules_body(struct mlx5dm_priv *priv __rte_unused,
 	rte_tel_data_add_dict_u64(d, "matchers", f->ctx.matchers);
 	rte_tel_data_add_dict_u64(d, "tables", f->ctx.tables);
 	for (i = 0; i < RTE_DIM(f->dom); i++) {
-		c = mlx5dm_tel_dict(d, mlx5dm_dom_names[i]);
+		c = mlx5dm_telemetry_dict(d, mlx5dm_dom_names[i]);
 		if (c == NULL)
 			return;
 		rte_tel_data_add_dict_u64(c, "tables", f->dom[i].tables);
@@ -252,7 +252,7 @@ mlx5dm_tel_rules_body(struct mlx5dm_priv *priv __rte_unused,
 }
 
 static void
-mlx5dm_tel_table(void *arg, unsigned int dom, uint32_t group, struct mlx5dm_table *t)
+mlx5dm_telemetry_table(void *arg, unsigned int dom, uint32_t group, struct mlx5dm_table *t)
 {
 	struct mlx5dm_table_stats ts;
 	struct rte_tel_data *c;
@@ -261,7 +261,7 @@ mlx5dm_tel_table(void *arg, unsigned int dom, uint32_t group, struct mlx5dm_tabl
 	if (mlx5dm_table_stats_get(t, &ts) != 0)
 		return;
 	snprintf(name, sizeof(name), "%s_group_%" PRIu32, mlx5dm_dom_names[dom], group);
-	c = mlx5dm_tel_dict(arg, name);
+	c = mlx5dm_telemetry_dict(arg, name);
 	if (c == NULL)
 		return;
 	rte_tel_data_add_dict_u64(c, "matchers", ts.matchers);
@@ -269,15 +269,15 @@ mlx5dm_tel_table(void *arg, unsigned int dom, uint32_t group, struct mlx5dm_tabl
 }
 
 static void
-mlx5dm_tel_tables_body(struct mlx5dm_priv *priv __rte_unused, struct mlx5dm_flow_priv *fp,
+mlx5dm_telemetry_tables_body(struct mlx5dm_priv *priv __rte_unused, struct mlx5dm_flow_priv *fp,
 		       const struct mlx5dm_facts *f __rte_unused, struct rte_tel_data *d)
 {
 	if (fp != NULL)
-		mlx5dm_flow_tbl_foreach(fp, mlx5dm_tel_table, d);
+		mlx5dm_flow_tbl_foreach(fp, mlx5dm_telemetry_table, d);
 }
 
 static void
-mlx5dm_tel_send_body(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp __rte_unused,
+mlx5dm_telemetry_send_body(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp __rte_unused,
 		     const struct mlx5dm_facts *f, struct rte_tel_data *d)
 {
 	struct mlx5dm_queue_stats qs;
@@ -291,7 +291,7 @@ mlx5dm_tel_send_body(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp __rte
 		if (mlx5dm_queue_stats_get(priv->steer, (uint16_t)i, &qs) != 0)
 			return;
 		snprintf(name, sizeof(name), "queue_%u", i);
-		c = mlx5dm_tel_dict(d, name);
+		c = mlx5dm_telemetry_dict(d, name);
 		if (c == NULL)
 			return;
 		rte_tel_data_add_dict_int(c, "rules", (int)qs.rules);
@@ -310,7 +310,7 @@ mlx5dm_tel_send_body(struct mlx5dm_priv *priv, struct mlx5dm_flow_priv *fp __rte
 }
 
 static void
-mlx5dm_tel_counters_body(struct mlx5dm_priv *priv __rte_unused,
+mlx5dm_telemetry_counters_body(struct mlx5dm_priv *priv __rte_unused,
 			 struct mlx5dm_flow_priv *fp __rte_unused, const struct mlx5dm_facts *f,
 			 struct rte_tel_data *d)
 {
@@ -323,38 +323,39 @@ mlx5dm_tel_counters_body(struct mlx5dm_priv *priv __rte_unused,
 /* The per-port commands: /mlx5dm/<name>,<port_id>. */
 static const struct {
 	const char *cmd;
-	mlx5dm_tel_body body;
+	mlx5dm_telemetry_body body;
 	const char *help;
-} mlx5dm_tel_cmds[] = {
-	{ "/mlx5dm/icm", mlx5dm_tel_icm_body,
+} mlx5dm_telemetry_cmds[] = {
+	{ "/mlx5dm/icm", mlx5dm_telemetry_icm_body,
 	  "Returns ICM bytes used, awaiting sync and allocated from the device, per ICM type." },
-	{ "/mlx5dm/rules", mlx5dm_tel_rules_body,
+	{ "/mlx5dm/rules", mlx5dm_telemetry_rules_body,
 	  "Returns the rte_flow flows and the steering rules, per domain." },
-	{ "/mlx5dm/tables", mlx5dm_tel_tables_body,
+	{ "/mlx5dm/tables", mlx5dm_telemetry_tables_body,
 	  "Returns matchers and rules per rte_flow group." },
-	{ "/mlx5dm/send", mlx5dm_tel_send_body, "Returns the rule queues' send rings." },
-	{ "/mlx5dm/counters", mlx5dm_tel_counters_body, "Returns flow counters and their bulks." },
+	{ "/mlx5dm/send", mlx5dm_telemetry_send_body, "Returns the rule queues' send rings." },
+	{ "/mlx5dm/counters", mlx5dm_telemetry_counters_body,
+	  "Returns flow counters and their bulks." },
 };
 
 static int
-mlx5dm_tel_port_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
+mlx5dm_telemetry_port_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct mlx5dm_priv *priv = mlx5dm_tel_port(params);
+	struct mlx5dm_priv *priv = mlx5dm_telemetry_port(params);
 	struct mlx5dm_flow_priv *fp;
 	struct mlx5dm_facts f;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < RTE_DIM(mlx5dm_tel_cmds); i++)
-		if (strcmp(cmd, mlx5dm_tel_cmds[i].cmd) == 0)
+	for (i = 0; i < RTE_DIM(mlx5dm_telemetry_cmds); i++)
+		if (strcmp(cmd, mlx5dm_telemetry_cmds[i].cmd) == 0)
 			break;
-	if (priv == NULL || i == RTE_DIM(mlx5dm_tel_cmds))
+	if (priv == NULL || i == RTE_DIM(mlx5dm_telemetry_cmds))
 		return -EINVAL;
 	fp = mlx5dm_facts_lock(priv);
 	ret = mlx5dm_facts_get(priv, fp, &f);
 	if (ret == 0) {
 		rte_tel_data_start_dict(d);
-		mlx5dm_tel_cmds[i].body(priv, fp, &f, d);
+		mlx5dm_telemetry_cmds[i].body(priv, fp, &f, d);
 	}
 	mlx5dm_facts_unlock(fp);
 	return ret;
@@ -365,12 +366,13 @@ RTE_INIT(mlx5dm_telemetry_init)
 	char help[RTE_TEL_MAX_STRING_LEN];
 	unsigned int i;
 
-	rte_telemetry_register_cmd("/mlx5dm/ports", mlx5dm_tel_ports,
+	rte_telemetry_register_cmd("/mlx5dm/ports", mlx5dm_telemetry_ports,
 			"Returns the net_mlx5dm port ids. Takes no parameters");
-	for (i = 0; i < RTE_DIM(mlx5dm_tel_cmds); i++) {
+	for (i = 0; i < RTE_DIM(mlx5dm_telemetry_cmds); i++) {
 		/* The help is copied by telemetry. */
 		snprintf(help, sizeof(help), "%s Parameters: int port_id",
-			 mlx5dm_tel_cmds[i].help);
-		rte_telemetry_register_cmd(mlx5dm_tel_cmds[i].cmd, mlx5dm_tel_port_cmd, help);
+			 mlx5dm_telemetry_cmds[i].help);
+		rte_telemetry_register_cmd(mlx5dm_telemetry_cmds[i].cmd, mlx5dm_telemetry_port_cmd,
+					   help);
 	}
 }

@@ -8,7 +8,7 @@ mlx5dm-bench-datapath run on net_mlx5dm) and prints one line: the rules,
 the frames the device delivered (calls of mlx5dm_sim_rq_deliver), then per
 frame the device thread's datapath (mlx5dm_sim_sq_run: SQ WQEs in, Tx
 CQEs out), inside it the steering of both directions
-(mlx5dm_sim_eng_port_tx or _tx_lines, without the delivery) and the
+(mlx5dm_sim_engine_port_tx or _tx_lines, without the delivery) and the
 delivery (receive buffer and CQE), and the PMD thread's Rx and Tx bursts.
 Used by devtools/bench-datapath.sh --callgrind.
 
@@ -40,8 +40,8 @@ def main():
     row = [
         incl.get('mlx5dm_sim_sq_run', 0),
         # The device thread's entry passes its cache of decoded STEs.
-        max(incl.get('mlx5dm_sim_eng_port_tx', 0),
-            incl.get('mlx5dm_sim_eng_port_tx_lines', 0)) - deliver,
+        max(incl.get('mlx5dm_sim_engine_port_tx', 0),
+            incl.get('mlx5dm_sim_engine_port_tx_lines', 0)) - deliver,
         deliver,
         incl.get('mlx5dm_rx_burst', 0),
         incl.get('mlx5dm_tx_burst', 0),

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 #define MLX5DM_SIM_LIST_MAX 255u /* #actions is an 8-bit field */
 #define MLX5DM_SIM_ACT_SINGLE 4u

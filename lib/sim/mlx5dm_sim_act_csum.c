@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "mlx5dm_sim_prm.h"
 
 uint32_t

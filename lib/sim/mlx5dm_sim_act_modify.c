@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* Where a piece of a dword lives. */
 enum mlx5dm_sim_mf_base {

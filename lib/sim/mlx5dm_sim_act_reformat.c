@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* Header anchors (DR_STE_HEADER_ANCHOR_*). */
 enum {

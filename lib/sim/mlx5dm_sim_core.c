@@ -99,10 +99,10 @@ mlx5dm_sim_caps_fill(struct mlx5dm_sim *sim)
 	c->nic_tx_drop_icm_addr = mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_TX_DROP_OFF);
 	c->nic_tx_allow_icm_addr = mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_TX_ALLOW_OFF);
 	/* DM start addresses carry no GVMI: STE pointers hold bits 39:0 only. */
-	c->steering_sw_icm_start = sim->rgn[MLX5DM_SIM_RGN_STE].icm_start;
-	c->header_modify_sw_icm_start = sim->rgn[MLX5DM_SIM_RGN_MODIFY].icm_start;
-	c->header_modify_pattern_sw_icm_start = sim->rgn[MLX5DM_SIM_RGN_PATTERN].icm_start;
-	c->indirect_encap_icm_base = sim->rgn[MLX5DM_SIM_RGN_ENCAP].icm_start;
+	c->steering_sw_icm_start = sim->region[MLX5DM_SIM_REGION_STE].icm_start;
+	c->header_modify_sw_icm_start = sim->region[MLX5DM_SIM_REGION_MODIFY].icm_start;
+	c->header_modify_pattern_sw_icm_start = sim->region[MLX5DM_SIM_REGION_PATTERN].icm_start;
+	c->indirect_encap_icm_base = sim->region[MLX5DM_SIM_REGION_ENCAP].icm_start;
 	c->indirect_encap_sw_icm = sim->cfg.log_indirect_encap_sw_icm_size != 0;
 }
 
@@ -150,9 +150,9 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg, int socket)
 	pthread_mutex_init(&sim->sync.mutex, NULL);
 	pthread_mutex_init(&sim->dt.exec, NULL);
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++)
-		mlx5dm_sim_idtab_init(&sim->tab[k], mlx5dm_sim_id_base[k],
-				      1u << (sim->cfg.log_max_objects != 0 ?
-					     sim->cfg.log_max_objects : 16), socket);
+		mlx5dm_sim_id_table_init(&sim->tab[k], mlx5dm_sim_id_base[k],
+					 1u << (sim->cfg.log_max_objects != 0 ?
+						sim->cfg.log_max_objects : 16), socket);
 	ret = mlx5dm_sim_esw_attach(sim);
 	if (ret != 0)
 		goto fini;
@@ -169,8 +169,8 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg, int socket)
 	ret = mlx5dm_sim_prc_init(sim);
 	if (ret != 0)
 		goto fini;
-	if (sim->rgn[MLX5DM_SIM_RGN_ARG].size != 0)
-		mlx5dm_sim_bitmap_set(&sim->rgn[MLX5DM_SIM_RGN_ARG].blocks, 0, 4096, true);
+	if (sim->region[MLX5DM_SIM_REGION_ARG].size != 0)
+		mlx5dm_sim_bitmap_set(&sim->region[MLX5DM_SIM_REGION_ARG].blocks, 0, 4096, true);
 	mlx5dm_sim_caps_fill(sim);
 	ret = mlx5dm_sim_caps_build(sim);
 	if (ret != 0)
@@ -186,8 +186,8 @@ mlx5dm_sim_create(const struct mlx5dm_sim_config *cfg, int socket)
 	sim->vctx.context.async_fd = -1;
 	sim->vctx.context.num_comp_vectors = MLX5DM_SIM_COMP_VECTORS;
 	pthread_mutex_init(&sim->vctx.context.mutex, NULL);
-	sim->eng = mlx5dm_sim_eng_create(sim, socket);
-	if (sim->eng == NULL) {
+	sim->engine = mlx5dm_sim_engine_create(sim, socket);
+	if (sim->engine == NULL) {
 		ret = errno != 0 ? -errno : -ENOMEM;
 		goto fini;
 	}
@@ -215,16 +215,16 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 	mlx5dm_sim_thread_stop(sim);
 	/* No burst crosses to this function from here on. */
 	mlx5dm_sim_esw_detach(sim);
-	if (sim->eng != NULL) {
+	if (sim->engine != NULL) {
 		/* A cabled peer keeps a cable to nowhere (its frames are lost), as a real one. */
-		mlx5dm_sim_eng_destroy(sim->eng);
-		sim->eng = NULL;
+		mlx5dm_sim_engine_destroy(sim->engine);
+		sim->engine = NULL;
 	}
 	mlx5dm_sim_note_left_behind(sim);
 	mlx5dm_sim_root_free_all(sim);
 	/* Whatever the caller left behind goes with the device, as on a reset. */
 	for (k = 0; k < MLX5DM_SIM_K_NUM; k++) {
-		struct mlx5dm_sim_idtab *t = &sim->tab[k];
+		struct mlx5dm_sim_id_table *t = &sim->tab[k];
 
 		for (i = 0; i < t->cap; i++) {
 			void *o = t->slot[i];
@@ -235,7 +235,7 @@ mlx5dm_sim_destroy(struct mlx5dm_sim *sim)
 				mlx5dm_sim_uar_release(sim, o);
 			mlx5dm_sim_obj_free(sim, o);
 		}
-		mlx5dm_sim_idtab_fini(t);
+		mlx5dm_sim_id_table_fini(t);
 	}
 	mlx5dm_sim_fc_free_all(sim);
 	mlx5dm_sim_bitmap_fini(&sim->fc_ids);
@@ -255,10 +255,10 @@ mlx5dm_sim_context(struct mlx5dm_sim *sim)
 	return &sim->vctx.context;
 }
 
-struct mlx5dm_sim_eng *
-mlx5dm_sim_engine(struct mlx5dm_sim *sim)
+struct mlx5dm_sim_engine *
+mlx5dm_sim_engine_of(struct mlx5dm_sim *sim)
 {
-	return sim->eng;
+	return sim->engine;
 }
 
 int
@@ -270,7 +270,7 @@ mlx5dm_sim_wire_connect(struct mlx5dm_sim *sim_a, uint16_t a, struct mlx5dm_sim 
 	/* A VF has no uplink: its frames leave by the PF's. */
 	if ((sim_a->esw != NULL && sim_a->vport != 0) || (sim_b->esw != NULL && sim_b->vport != 0))
 		return -EINVAL;
-	return mlx5dm_sim_eng_wire_connect(sim_a->eng, a, sim_b->eng, b);
+	return mlx5dm_sim_engine_wire_connect(sim_a->engine, a, sim_b->engine, b);
 }
 
 int
@@ -279,14 +279,14 @@ mlx5dm_sim_port_stats_get(struct mlx5dm_sim *sim, uint16_t port,
 {
 	if (sim == NULL || st == NULL)
 		return -EINVAL;
-	return mlx5dm_sim_eng_port_stats(sim->eng, port, st);
+	return mlx5dm_sim_engine_port_stats(sim->engine, port, st);
 }
 
 void
 mlx5dm_sim_trace_set(struct mlx5dm_sim *sim, mlx5dm_sim_trace_fn fn, void *arg)
 {
 	if (sim != NULL)
-		mlx5dm_sim_eng_trace_set(sim->eng, fn, arg);
+		mlx5dm_sim_engine_trace_set(sim->engine, fn, arg);
 }
 
 /*

@@ -59,13 +59,13 @@
 #define MLX5DM_SIM_LINE              64
 
 /* Memory regions: the four SW ICM types plus the argument store. */
-enum mlx5dm_sim_rgn {
-	MLX5DM_SIM_RGN_STE = 0,     /* MLX5DV_DM_TYPE_STEERING_SW_ICM (1) */
-	MLX5DM_SIM_RGN_MODIFY,      /* HEADER_MODIFY_SW_ICM (2) */
-	MLX5DM_SIM_RGN_PATTERN,     /* HEADER_MODIFY_PATTERN_SW_ICM (3) */
-	MLX5DM_SIM_RGN_ENCAP,       /* ENCAP_SW_ICM (4) */
-	MLX5DM_SIM_RGN_ARG,         /* modify-header argument units, by argument id */
-	MLX5DM_SIM_RGN_NUM,
+enum mlx5dm_sim_region_kind {
+	MLX5DM_SIM_REGION_STE = 0,     /* MLX5DV_DM_TYPE_STEERING_SW_ICM (1) */
+	MLX5DM_SIM_REGION_MODIFY,      /* HEADER_MODIFY_SW_ICM (2) */
+	MLX5DM_SIM_REGION_PATTERN,     /* HEADER_MODIFY_PATTERN_SW_ICM (3) */
+	MLX5DM_SIM_REGION_ENCAP,       /* ENCAP_SW_ICM (4) */
+	MLX5DM_SIM_REGION_ARG,         /* modify-header argument units, by argument id */
+	MLX5DM_SIM_REGION_NUM,
 };
 
 /* A bitmap with the kernel allocator's "first fit, aligned" search. */
@@ -89,7 +89,7 @@ struct mlx5dm_sim_region {
  * the objects densely (count of them), so the device thread visits the
  * queues there are rather than every slot.
  */
-struct mlx5dm_sim_idtab {
+struct mlx5dm_sim_id_table {
 	void **slot;
 	void **live;
 	uint32_t *live_slot;    /* slot of live[i] */
@@ -191,11 +191,11 @@ struct mlx5dm_sim {
 	struct mlx5dm_sim_caps caps;
 	uint8_t *cap_blob[MLX5DM_SIM_CAP_NUM]; /* QUERY_HCA_CAP answers, built once */
 	pthread_rwlock_t lock;
-	struct mlx5dm_sim_region rgn[MLX5DM_SIM_RGN_NUM];
+	struct mlx5dm_sim_region region[MLX5DM_SIM_REGION_NUM];
 	uint32_t seq[MLX5DM_SIM_SEQ_STRIPES];
 	/* Versions of ICM lines (mlx5dm_sim_line_ver): unique per instance, moved by discards. */
 	uint64_t icm_epoch;
-	struct mlx5dm_sim_idtab tab[MLX5DM_SIM_K_NUM];
+	struct mlx5dm_sim_id_table tab[MLX5DM_SIM_K_NUM];
 	struct mlx5dm_sim_bitmap fc_ids;
 	/* ENCAP ICM lines of firmware reformat contexts: each line's context (obj id), 0 free. */
 	uint32_t *prc_line_owner;
@@ -207,7 +207,7 @@ struct mlx5dm_sim {
 	void *root_rules;               /* list head, see mlx5dm_sim_fw_root.c */
 	uint32_t root_matchers;         /* live root matchers */
 	struct mlx5dm_sim_sync sync;
-	struct mlx5dm_sim_eng *eng;
+	struct mlx5dm_sim_engine *engine;
 	struct mlx5dm_sim_thread dt;
 	uint64_t sq_fail_in;            /* mlx5dm_sim_sq_fail_at(): WQEs left, 0 = off */
 	struct mlx5dm_sim_esw *esw;     /* the E-Switch this function is on, or NULL */
@@ -242,18 +242,19 @@ mlx5dm_sim_bitmap_test(const struct mlx5dm_sim_bitmap *bm, uint64_t i)
 	return i < bm->nbits && (__atomic_load_n(&bm->w[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
 }
 
-/* ---- id tables (mlx5dm_sim_idtab.c) ---- */
-int mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max, int socket);
-void mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t);
-int mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id);
-void mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id);
+/* ---- id tables (mlx5dm_sim_id_table.c) ---- */
+int mlx5dm_sim_id_table_init(struct mlx5dm_sim_id_table *t, uint32_t base, uint32_t max,
+			     int socket);
+void mlx5dm_sim_id_table_fini(struct mlx5dm_sim_id_table *t);
+int mlx5dm_sim_id_table_add(struct mlx5dm_sim_id_table *t, void *p, uint32_t *id);
+void mlx5dm_sim_id_table_del(struct mlx5dm_sim_id_table *t, uint32_t id);
 /* Allocate an object of kind with size bytes, registered in its table (NULL + errno). */
 void *mlx5dm_sim_obj_new(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, size_t size);
 void mlx5dm_sim_obj_free(struct mlx5dm_sim *sim, void *obj);
 
 /* Inline: every WQE and doorbell looks objects up by number (QP, MRs, UAR). */
 static inline void *
-mlx5dm_sim_idtab_get(const struct mlx5dm_sim_idtab *t, uint32_t id)
+mlx5dm_sim_id_table_get(const struct mlx5dm_sim_id_table *t, uint32_t id)
 {
 	if (id < t->base || id - t->base >= t->cap)
 		return NULL;
@@ -263,7 +264,7 @@ mlx5dm_sim_idtab_get(const struct mlx5dm_sim_idtab *t, uint32_t id)
 static inline void *
 mlx5dm_sim_obj_get(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, uint32_t id)
 {
-	return mlx5dm_sim_idtab_get(&sim->tab[kind], id);
+	return mlx5dm_sim_id_table_get(&sim->tab[kind], id);
 }
 
 /* Validate a handle handed back by the caller (NULL if not ours). */
@@ -280,20 +281,20 @@ mlx5dm_sim_obj_check(const void *p, enum mlx5dm_sim_kind kind)
 /* ---- ICM / argument memory (mlx5dm_sim_icm.c) ---- */
 int mlx5dm_sim_icm_init(struct mlx5dm_sim *sim);
 void mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim);
-uint64_t mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r);
+uint64_t mlx5dm_sim_region_start(enum mlx5dm_sim_region_kind r);
 /* Line-atomic copy into/out of a region at byte offset off (caller checked bounds). */
-void mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-			  const void *src, size_t len);
-void mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-			 void *dst, size_t len);
+void mlx5dm_sim_region_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+			     const void *src, size_t len);
+void mlx5dm_sim_region_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+			    void *dst, size_t len);
 /* The same at a host address inside a region's mapping (lines are aligned in both). */
 void mlx5dm_sim_icm_store(struct mlx5dm_sim *sim, uint8_t *dst, const void *src, size_t len);
 /* Is [off, off + len) allocated in region r? */
-bool mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-			 uint64_t len);
+bool mlx5dm_sim_region_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r,
+			    uint64_t off, uint64_t len);
 /* Give freed memory back to the OS (contents become zero). */
-void mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-			    uint64_t len);
+void mlx5dm_sim_region_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+			       uint64_t len);
 /*
  * Strip and check the GVMI of a device address (0 or own vhca_id); false if
  * foreign. Inline: every hop of a walk asks it.
@@ -423,7 +424,7 @@ struct mlx5dm_sim_pd *mlx5dm_sim_pd_of(struct ibv_pd *pd);
 struct mlx5dm_sim_dm {
 	struct mlx5dm_sim_obj h;
 	struct ibv_dm dm;
-	enum mlx5dm_sim_rgn rgn;
+	enum mlx5dm_sim_region_kind region;
 	uint64_t off;           /* offset in the region */
 	uint64_t size;          /* rounded allocation */
 	uint64_t length;        /* requested length */
@@ -477,8 +478,8 @@ uint64_t mlx5dm_sim_term_icm(const struct mlx5dm_sim *sim, uint64_t off);
 bool mlx5dm_sim_ft_is(struct mlx5dm_sim_obj *o, unsigned int table_type, uint64_t *icm_root);
 /* A SW-owned FDB table's RX and TX roots; false for any other object. */
 bool mlx5dm_sim_ft_fdb_roots(struct mlx5dm_sim_obj *o, uint64_t *rx, uint64_t *tx);
-bool mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
-			      uint32_t *tirn);
+bool mlx5dm_sim_fw_table_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
+				  uint32_t *tirn);
 void mlx5dm_sim_root_free_all(struct mlx5dm_sim *sim);
 /* Live root matchers and rules (caller holds the lock). */
 uint64_t mlx5dm_sim_root_objects(const struct mlx5dm_sim *sim);

@@ -111,7 +111,7 @@ static int
 mlx5dm_sim_dm_place(struct mlx5dm_sim *sim, struct mlx5dm_sim_dm *d, uint64_t length,
 		    uint32_t log_align)
 {
-	struct mlx5dm_sim_region *g = &sim->rgn[d->rgn];
+	struct mlx5dm_sim_region *g = &sim->region[d->region];
 	uint64_t block = 1ull << g->log_block;
 	uint64_t act = MLX5DM_ALIGN_UP(length, block);
 	int64_t idx;
@@ -151,7 +151,7 @@ mlx5dm_sim_alloc_dm(struct ibv_context *ctx, struct ibv_alloc_dm_attr *attr,
 	}
 	type = (unsigned int)mlx5_attr->type;
 	/* MEMIC (0) is not modelled; types 1..4 are the SW ICM regions. */
-	if (type < 1 || type > 4 || sim->rgn[type - 1].size == 0 ||
+	if (type < 1 || type > 4 || sim->region[type - 1].size == 0 ||
 	    (type == MLX5DV_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM &&
 	     sim->cfg.steering_format_version == 0) ||
 	    (type == MLX5DV_DM_TYPE_ENCAP_SW_ICM && sim->cfg.refuse_encap_dm)) {
@@ -164,7 +164,7 @@ mlx5dm_sim_alloc_dm(struct ibv_context *ctx, struct ibv_alloc_dm_attr *attr,
 		ret = errno;
 		goto unlock;
 	}
-	d->rgn = (enum mlx5dm_sim_rgn)(type - 1);
+	d->region = (enum mlx5dm_sim_region_kind)(type - 1);
 	ret = mlx5dm_sim_dm_place(sim, d, attr->length, attr->log_align_req);
 	if (ret != 0) {
 		mlx5dm_sim_obj_free(sim, d);
@@ -194,7 +194,7 @@ mlx5dm_sim_free_dm(struct ibv_dm *dm)
 	if (d == NULL)
 		return errno = EINVAL;
 	sim = d->h.sim;
-	g = &sim->rgn[d->rgn];
+	g = &sim->region[d->region];
 	pthread_rwlock_wrlock(&sim->lock);
 	if (d->h.refs != 0) {
 		pthread_rwlock_unlock(&sim->lock);
@@ -202,7 +202,7 @@ mlx5dm_sim_free_dm(struct ibv_dm *dm)
 	}
 	mlx5dm_sim_bitmap_set(&g->blocks, d->off >> g->log_block, d->size >> g->log_block, false);
 	__atomic_fetch_sub(&g->live, d->size >> g->log_block, __ATOMIC_RELAXED);
-	mlx5dm_sim_rgn_discard(sim, d->rgn, d->off, d->size);
+	mlx5dm_sim_region_discard(sim, d->region, d->off, d->size);
 	mlx5dm_sim_obj_free(sim, d);
 	pthread_rwlock_unlock(&sim->lock);
 	return 0;
@@ -326,7 +326,7 @@ mlx5dm_sim_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		obj->dm.out->buf = NULL;    /* SW ICM is not mapped */
 		obj->dm.out->length = d->length;
 		if (obj->dm.out->comp_mask & MLX5DV_DM_MASK_REMOTE_VA) {
-			obj->dm.out->remote_va = d->h.sim->rgn[d->rgn].icm_start + d->off;
+			obj->dm.out->remote_va = d->h.sim->region[d->region].icm_start + d->off;
 			mask |= MLX5DV_DM_MASK_REMOTE_VA;
 		}
 		obj->dm.out->comp_mask = mask;

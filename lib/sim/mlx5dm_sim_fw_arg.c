@@ -26,7 +26,7 @@ int
 mlx5dm_sim_cmd_create_gobj(struct mlx5dm_sim_cmd *c)
 {
 	uint32_t log = (uint32_t)mlx5dm_sim_in(c, MLX5DM_SIM_GO_IN_LOG_RANGE);
-	struct mlx5dm_sim_region *g = &c->sim->rgn[MLX5DM_SIM_RGN_ARG];
+	struct mlx5dm_sim_region *g = &c->sim->region[MLX5DM_SIM_REGION_ARG];
 	struct mlx5dm_sim_arg *a;
 	struct mlx5dm_sim_pd *pd;
 	int64_t base;
@@ -89,8 +89,9 @@ mlx5dm_sim_cmd_destroy_gobj(struct mlx5dm_sim_cmd *c)
 	if (st != MLX5DM_SIM_ST_OK)
 		return st;
 	n = 1ull << a->h.aux[2];
-	mlx5dm_sim_bitmap_set(&c->sim->rgn[MLX5DM_SIM_RGN_ARG].blocks, a->h.aux[1], n, false);
-	mlx5dm_sim_rgn_discard(c->sim, MLX5DM_SIM_RGN_ARG, (uint64_t)a->h.aux[1] * 64, n * 64);
+	mlx5dm_sim_bitmap_set(&c->sim->region[MLX5DM_SIM_REGION_ARG].blocks, a->h.aux[1], n, false);
+	mlx5dm_sim_region_discard(c->sim, MLX5DM_SIM_REGION_ARG, (uint64_t)a->h.aux[1] * 64,
+				  n * 64);
 	a->pd->h.refs--;
 	mlx5dm_sim_obj_free(c->sim, a);
 	return MLX5DM_SIM_ST_OK;
@@ -101,9 +102,9 @@ mlx5dm_sim_arg_read(struct mlx5dm_sim *sim, uint32_t arg_id, void *dst, size_t l
 {
 	uint64_t off = (uint64_t)arg_id * 64;
 
-	if (!mlx5dm_sim_rgn_live(sim, MLX5DM_SIM_RGN_ARG, off, len))
+	if (!mlx5dm_sim_region_live(sim, MLX5DM_SIM_REGION_ARG, off, len))
 		return -ENOENT;
-	mlx5dm_sim_rgn_read(sim, MLX5DM_SIM_RGN_ARG, off, dst, len);
+	mlx5dm_sim_region_read(sim, MLX5DM_SIM_REGION_ARG, off, dst, len);
 	return 0;
 }
 
@@ -111,7 +112,7 @@ int
 mlx5dm_sim_arg_write(struct mlx5dm_sim *sim, uint32_t arg_id, uint32_t pdn,
 		     const uint8_t data[64])
 {
-	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_ARG];
+	struct mlx5dm_sim_id_table *t = &sim->tab[MLX5DM_SIM_K_ARG];
 	uint32_t i;
 
 	/* Caller holds the read lock; objects are few (each covers thousands of units). */
@@ -123,7 +124,8 @@ mlx5dm_sim_arg_write(struct mlx5dm_sim *sim, uint32_t arg_id, uint32_t pdn,
 			continue;
 		if (a->pd->h.id != pdn)
 			return MLX5DM_SIM_SYND_LOCAL_PROT;
-		mlx5dm_sim_rgn_write(sim, MLX5DM_SIM_RGN_ARG, (uint64_t)arg_id * 64, data, 64);
+		mlx5dm_sim_region_write(sim, MLX5DM_SIM_REGION_ARG, (uint64_t)arg_id * 64, data,
+					64);
 		return 0;
 	}
 	return MLX5DM_SIM_SYND_LOCAL_QP_OP;

@@ -15,7 +15,7 @@
  * reported by CREATE/QUERY_FLOW_TABLE; the model resolves such an address
  * only when the table's first always-hit entry (a group with no match
  * criteria) drops, forwards to a TIR, or (TX) allows: see
- * mlx5dm_sim_fwft_terminal. Other FW table semantics are not modelled.
+ * mlx5dm_sim_fw_table_terminal. Other FW table semantics are not modelled.
  */
 
 #include <errno.h>
@@ -59,11 +59,11 @@ struct mlx5dm_sim_fte {
 static bool
 mlx5dm_sim_ste_root_ok(struct mlx5dm_sim *sim, uint64_t addr)
 {
-	uint64_t local, start = sim->rgn[MLX5DM_SIM_RGN_STE].icm_start;
+	uint64_t local, start = sim->region[MLX5DM_SIM_REGION_STE].icm_start;
 
 	if (!mlx5dm_sim_icm_local(sim, addr, &local) || local < start || local % 64 != 0)
 		return false;
-	return mlx5dm_sim_rgn_live(sim, MLX5DM_SIM_RGN_STE, local - start, 64);
+	return mlx5dm_sim_region_live(sim, MLX5DM_SIM_REGION_STE, local - start, 64);
 }
 
 static struct mlx5dm_sim_ft *
@@ -237,7 +237,7 @@ mlx5dm_sim_cmd_destroy_fg(struct mlx5dm_sim_cmd *c)
 static struct mlx5dm_sim_fte *
 mlx5dm_sim_fte_at(struct mlx5dm_sim *sim, struct mlx5dm_sim_ft *ft, uint32_t index)
 {
-	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_FTE];
+	struct mlx5dm_sim_id_table *t = &sim->tab[MLX5DM_SIM_K_FTE];
 	uint32_t i;
 
 	for (i = 0; i < t->cap; i++) {
@@ -363,11 +363,11 @@ mlx5dm_sim_cmd_delete_fte(struct mlx5dm_sim_cmd *c)
 }
 
 bool
-mlx5dm_sim_fwft_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
-			 uint32_t *tirn)
+mlx5dm_sim_fw_table_terminal(struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_term *t,
+			     uint32_t *tirn)
 {
 	uint64_t off = local & ((1ull << MLX5DM_SIM_WINDOW_SHIFT) - 1);
-	struct mlx5dm_sim_idtab *tab = &sim->tab[MLX5DM_SIM_K_FTE];
+	struct mlx5dm_sim_id_table *tab = &sim->tab[MLX5DM_SIM_K_FTE];
 	struct mlx5dm_sim_fte *best = NULL;
 	struct mlx5dm_sim_ft *ft;
 	uint32_t i;

@@ -38,7 +38,7 @@ struct mlx5dm_sim_prc {
 int
 mlx5dm_sim_prc_init(struct mlx5dm_sim *sim)
 {
-	struct mlx5dm_sim_region *g = &sim->rgn[MLX5DM_SIM_RGN_ENCAP];
+	struct mlx5dm_sim_region *g = &sim->region[MLX5DM_SIM_REGION_ENCAP];
 	unsigned int log_objs = sim->cfg.log_max_objects != 0 ? sim->cfg.log_max_objects : 16;
 	uint64_t blocks, fw, most;
 
@@ -128,8 +128,8 @@ mlx5dm_sim_cmd_alloc_prc(struct mlx5dm_sim_cmd *c)
 		for (i = 0; i < n; i++)
 			c->sim->prc_line_owner[at + i] = p->h.id;
 		p->h.aux[0] = (uint32_t)(c->sim->prc_first_line + (uint64_t)at);
-		mlx5dm_sim_rgn_write(c->sim, MLX5DM_SIM_RGN_ENCAP,
-				     (uint64_t)p->h.aux[0] * MLX5DM_SIM_LINE, p->data, size);
+		mlx5dm_sim_region_write(c->sim, MLX5DM_SIM_REGION_ENCAP,
+					(uint64_t)p->h.aux[0] * MLX5DM_SIM_LINE, p->data, size);
 	}
 	mlx5dm_sim_out(c, MLX5DM_SIM_PRC_OUT_ID, p->h.aux[0]);
 	c->obj = &p->h;
@@ -149,9 +149,9 @@ mlx5dm_sim_cmd_dealloc_prc(struct mlx5dm_sim_cmd *c)
 
 		memset(&sim->prc_line_owner[p->h.aux[0] - sim->prc_first_line], 0,
 		       n * sizeof(uint32_t));
-		mlx5dm_sim_rgn_discard(sim, MLX5DM_SIM_RGN_ENCAP,
-				       (uint64_t)p->h.aux[0] * MLX5DM_SIM_LINE,
-				       (uint64_t)n * MLX5DM_SIM_LINE);
+		mlx5dm_sim_region_discard(sim, MLX5DM_SIM_REGION_ENCAP,
+					  (uint64_t)p->h.aux[0] * MLX5DM_SIM_LINE,
+					  (uint64_t)n * MLX5DM_SIM_LINE);
 	}
 	mlx5dm_sim_obj_free(sim, &p->h);
 	return MLX5DM_SIM_ST_OK;

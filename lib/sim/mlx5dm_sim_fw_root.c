@@ -45,7 +45,7 @@ struct mlx5dm_sim_matcher {
 	uint32_t nflows;
 };
 
-struct mlx5dm_sim_rflow {
+struct mlx5dm_sim_root_flow {
 	struct ibv_flow flow;
 	uint32_t magic;
 	struct mlx5dm_sim_matcher *m;
@@ -56,7 +56,7 @@ struct mlx5dm_sim_rflow {
 };
 
 struct mlx5dm_sim_root {
-	struct mlx5dm_sim_rflow **v;
+	struct mlx5dm_sim_root_flow **v;
 	uint32_t n, cap;
 	uint64_t seq;
 };
@@ -65,13 +65,13 @@ static void
 mlx5dm_sim_root_recompute(struct mlx5dm_sim *sim)
 {
 	struct mlx5dm_sim_root *r = sim->root_rules;
-	struct mlx5dm_sim_rflow *best[3] = { NULL, NULL, NULL };
-	struct mlx5dm_sim_rflow *fdb;
+	struct mlx5dm_sim_root_flow *best[3] = { NULL, NULL, NULL };
+	struct mlx5dm_sim_root_flow *fdb;
 	uint32_t i, d;
 
 	for (i = 0; r != NULL && i < r->n; i++) {
-		struct mlx5dm_sim_rflow *f = r->v[i];
-		struct mlx5dm_sim_rflow **b = &best[f->m->table];
+		struct mlx5dm_sim_root_flow *f = r->v[i];
+		struct mlx5dm_sim_root_flow **b = &best[f->m->table];
 
 		if (*b == NULL || f->m->priority < (*b)->m->priority ||
 		    (f->m->priority == (*b)->m->priority && f->seq < (*b)->seq))
@@ -168,7 +168,7 @@ mlx5dm_sim_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher)
 /* The fate of an FDB root rule: its RX and TX entries. */
 static int
 mlx5dm_sim_root_fdb_fate(struct mlx5dm_sim *sim, struct mlx5dv_flow_action_attr *a,
-			 struct mlx5dm_sim_rflow *f)
+			 struct mlx5dm_sim_root_flow *f)
 {
 	if (a->type == MLX5DV_FLOW_ACTION_DROP) {
 		f->icm = mlx5dm_sim_term_icm(sim, MLX5DM_SIM_TERM_FDB_DROP_RX_OFF);
@@ -187,7 +187,7 @@ mlx5dm_sim_root_fdb_fate(struct mlx5dm_sim *sim, struct mlx5dv_flow_action_attr 
 /* The single fate of a root rule: 0, or an errno value. */
 static int
 mlx5dm_sim_root_fate(struct mlx5dm_sim *sim, struct mlx5dm_sim_matcher *m, size_t n,
-		     struct mlx5dv_flow_action_attr *a, struct mlx5dm_sim_rflow *f)
+		     struct mlx5dv_flow_action_attr *a, struct mlx5dm_sim_root_flow *f)
 {
 	unsigned int type = m->dir == MLX5DM_SIM_DIR_TX ? MLX5DM_SIM_FT_NIC_TX :
 			    MLX5DM_SIM_FT_NIC_RX;
@@ -220,7 +220,7 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 		       struct mlx5dv_flow_action_attr actions_attr[])
 {
 	struct mlx5dm_sim_matcher *m = (struct mlx5dm_sim_matcher *)matcher;
-	struct mlx5dm_sim_rflow *f;
+	struct mlx5dm_sim_root_flow *f;
 	struct mlx5dm_sim_root *r;
 	struct mlx5dm_sim *sim;
 	int ret;
@@ -246,8 +246,9 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 	}
 	if (ret == 0 && r->n == r->cap) {
 		uint32_t ncap = r->cap == 0 ? 8 : r->cap * 2;
-		struct mlx5dm_sim_rflow **nv = mlx5dm_calloc_socket(ncap, sizeof(*nv), sim->socket);
+		struct mlx5dm_sim_root_flow **nv;
 
+		nv = mlx5dm_calloc_socket(ncap, sizeof(*nv), sim->socket);
 		if (nv == NULL) {
 			ret = ENOMEM;
 		} else {
@@ -282,7 +283,7 @@ mlx5dm_sim_create_flow(struct mlx5dv_flow_matcher *matcher,
 int
 mlx5dm_sim_destroy_flow(struct ibv_flow *flow)
 {
-	struct mlx5dm_sim_rflow *f = (struct mlx5dm_sim_rflow *)flow;
+	struct mlx5dm_sim_root_flow *f = (struct mlx5dm_sim_root_flow *)flow;
 	struct mlx5dm_sim_root *r;
 	struct mlx5dm_sim *sim;
 	uint32_t i;

@@ -27,7 +27,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "mlx5dm_sim_queue.h"
 
 #define MLX5DM_SIM_RQ_LOG_MAX 16

@@ -297,7 +297,7 @@ mlx5dm_sim_terminal_lookup(struct mlx5dm_sim *sim, uint64_t icm_addr, uint32_t *
 	if ((local >> MLX5DM_SIM_WINDOW_SHIFT) != MLX5DM_SIM_TERM_WINDOW &&
 	    (local >> MLX5DM_SIM_WINDOW_SHIFT) != MLX5DM_SIM_FWFT_WINDOW)
 		return MLX5DM_SIM_TERM_NONE;
-	if (mlx5dm_sim_fwft_terminal(sim, local, &t, &n)) {
+	if (mlx5dm_sim_fw_table_terminal(sim, local, &t, &n)) {
 		if (t == MLX5DM_SIM_TERM_TIR && tirn != NULL)
 			*tirn = n;
 		return t;

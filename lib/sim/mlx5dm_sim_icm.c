@@ -32,30 +32,30 @@
 #define MLX5DM_SIM_ARG_LOG_UNITS 22
 
 uint64_t
-mlx5dm_sim_rgn_start(enum mlx5dm_sim_rgn r)
+mlx5dm_sim_region_start(enum mlx5dm_sim_region_kind r)
 {
-	if (r >= MLX5DM_SIM_RGN_ARG)
+	if (r >= MLX5DM_SIM_REGION_ARG)
 		return 0;
 	return (uint64_t)(r + 1) << MLX5DM_SIM_WINDOW_SHIFT;
 }
 
 static unsigned int
-mlx5dm_sim_rgn_log_size(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r)
+mlx5dm_sim_region_log_size(const struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r)
 {
 	switch (r) {
-	case MLX5DM_SIM_RGN_STE:
+	case MLX5DM_SIM_REGION_STE:
 		return sim->cfg.log_steering_sw_icm_size;
-	case MLX5DM_SIM_RGN_MODIFY:
+	case MLX5DM_SIM_REGION_MODIFY:
 		return sim->cfg.log_header_modify_sw_icm_size;
-	case MLX5DM_SIM_RGN_PATTERN:
+	case MLX5DM_SIM_REGION_PATTERN:
 		return sim->cfg.log_header_modify_pattern_sw_icm_size;
-	case MLX5DM_SIM_RGN_ENCAP:
+	case MLX5DM_SIM_REGION_ENCAP:
 		/* Twice the SW ICM: the upper half holds firmware reformat contexts. */
 		if (sim->cfg.log_indirect_encap_sw_icm_size == 0)
 			return 0;
 		return MLX5DM_MIN(sim->cfg.log_indirect_encap_sw_icm_size + 1u,
 				  (unsigned int)MLX5DM_SIM_WINDOW_SHIFT);
-	case MLX5DM_SIM_RGN_ARG:
+	case MLX5DM_SIM_REGION_ARG:
 		return sim->cfg.header_modify_argument ? MLX5DM_SIM_ARG_LOG_UNITS + 6 : 0;
 	default:
 		return 0;
@@ -67,17 +67,18 @@ mlx5dm_sim_icm_init(struct mlx5dm_sim *sim)
 {
 	unsigned int r;
 
-	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
-		struct mlx5dm_sim_region *g = &sim->rgn[r];
-		unsigned int log = mlx5dm_sim_rgn_log_size(sim, r);
+	for (r = 0; r < MLX5DM_SIM_REGION_NUM; r++) {
+		struct mlx5dm_sim_region *g = &sim->region[r];
+		unsigned int log = mlx5dm_sim_region_log_size(sim, r);
 		void *p;
 
 		if (log == 0)
 			continue;
 		g->size = 1ull << log;
-		g->icm_start = mlx5dm_sim_rgn_start(r);
-		g->log_block = r == MLX5DM_SIM_RGN_ARG ? 6 : sim->cfg.log_sw_icm_alloc_granularity;
-		g->resident = sim->cfg.icm_populate && r != MLX5DM_SIM_RGN_ARG;
+		g->icm_start = mlx5dm_sim_region_start(r);
+		g->log_block = r == MLX5DM_SIM_REGION_ARG ? 6 :
+			       sim->cfg.log_sw_icm_alloc_granularity;
+		g->resident = sim->cfg.icm_populate && r != MLX5DM_SIM_REGION_ARG;
 		if (g->resident) {
 			p = mlx5dm_resident_map(g->size, sim->socket);
 		} else {
@@ -111,8 +112,8 @@ mlx5dm_sim_icm_fini(struct mlx5dm_sim *sim)
 {
 	unsigned int r;
 
-	for (r = 0; r < MLX5DM_SIM_RGN_NUM; r++) {
-		struct mlx5dm_sim_region *g = &sim->rgn[r];
+	for (r = 0; r < MLX5DM_SIM_REGION_NUM; r++) {
+		struct mlx5dm_sim_region *g = &sim->region[r];
 
 		if (g->resident)
 			mlx5dm_resident_unmap(g->base, g->size);
@@ -148,15 +149,15 @@ mlx5dm_sim_icm_store(struct mlx5dm_sim *sim, uint8_t *dst, const void *src, size
 }
 
 void
-mlx5dm_sim_rgn_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-		     const void *src, size_t len)
+mlx5dm_sim_region_write(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+			const void *src, size_t len)
 {
-	mlx5dm_sim_icm_store(sim, sim->rgn[r].base + off, src, len);
+	mlx5dm_sim_icm_store(sim, sim->region[r].base + off, src, len);
 }
 
 void
-mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-		    void *dst, size_t len)
+mlx5dm_sim_region_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+		       void *dst, size_t len)
 {
 	uint8_t *d = dst;
 
@@ -167,7 +168,7 @@ mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 
 		if (n > len)
 			n = (unsigned int)len;
-		mlx5dm_sim_line_load(sim, sim->rgn[r].base + (off - at), img);
+		mlx5dm_sim_line_load(sim, sim->region[r].base + (off - at), img);
 		/* A whole line (an STE) is a fixed-size copy. */
 		if (n == MLX5DM_SIM_LINE)
 			memcpy(d, img, MLX5DM_SIM_LINE);
@@ -180,10 +181,10 @@ mlx5dm_sim_rgn_read(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
 }
 
 bool
-mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-		    uint64_t len)
+mlx5dm_sim_region_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+		       uint64_t len)
 {
-	const struct mlx5dm_sim_region *g = &sim->rgn[r];
+	const struct mlx5dm_sim_region *g = &sim->region[r];
 	uint64_t first, last;
 
 	if (g->size == 0 || off >= g->size || len > g->size - off)
@@ -196,10 +197,10 @@ mlx5dm_sim_rgn_live(const struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_
 }
 
 void
-mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t off,
-		       uint64_t len)
+mlx5dm_sim_region_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_region_kind r, uint64_t off,
+			  uint64_t len)
 {
-	struct mlx5dm_sim_region *g = &sim->rgn[r];
+	struct mlx5dm_sim_region *g = &sim->region[r];
 	uint64_t page = 4096;
 	uint64_t a = MLX5DM_ALIGN_UP(off, page);
 	uint64_t e = (off + len) & ~(page - 1);
@@ -218,23 +219,23 @@ mlx5dm_sim_rgn_discard(struct mlx5dm_sim *sim, enum mlx5dm_sim_rgn r, uint64_t o
 
 		for (o = off; o < off + len; o += MLX5DM_SIM_LINE)
 			if (o < a || o >= e)
-				mlx5dm_sim_rgn_write(sim, r, o, zero, MLX5DM_SIM_LINE);
+				mlx5dm_sim_region_write(sim, r, o, zero, MLX5DM_SIM_LINE);
 	}
 	/* The whole pages changed without a line write: every line version moves. */
 	__atomic_fetch_add(&sim->icm_epoch, 1, __ATOMIC_RELEASE);
 }
 
 static bool
-mlx5dm_sim_icm_decode(const struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_rgn *r,
+mlx5dm_sim_icm_decode(const struct mlx5dm_sim *sim, uint64_t local, enum mlx5dm_sim_region_kind *r,
 		      uint64_t *off)
 {
 	uint64_t win = local >> MLX5DM_SIM_WINDOW_SHIFT;
 
-	if (win < 1 || win > MLX5DM_SIM_RGN_ENCAP + 1)
+	if (win < 1 || win > MLX5DM_SIM_REGION_ENCAP + 1)
 		return false;
-	*r = (enum mlx5dm_sim_rgn)(win - 1);
+	*r = (enum mlx5dm_sim_region_kind)(win - 1);
 	*off = local & ((1ull << MLX5DM_SIM_WINDOW_SHIFT) - 1);
-	return sim->rgn[*r].size != 0;
+	return sim->region[*r].size != 0;
 }
 
 /* The host address of the aligned line at icm_addr in an allocated block; NULL if none. */
@@ -242,13 +243,13 @@ static const uint8_t *
 mlx5dm_sim_icm_line_at(struct mlx5dm_sim *sim, uint64_t icm_addr)
 {
 	const struct mlx5dm_sim_region *g;
-	enum mlx5dm_sim_rgn r;
+	enum mlx5dm_sim_region_kind r;
 	uint64_t local, off;
 
 	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
 	    !mlx5dm_sim_icm_decode(sim, local, &r, &off))
 		return NULL;
-	g = &sim->rgn[r];
+	g = &sim->region[r];
 	if (off % MLX5DM_SIM_LINE != 0 || off >= g->size ||
 	    !mlx5dm_sim_bitmap_test(&g->blocks, off >> g->log_block))
 		return NULL;
@@ -258,7 +259,7 @@ mlx5dm_sim_icm_line_at(struct mlx5dm_sim *sim, uint64_t icm_addr)
 int
 mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t len)
 {
-	enum mlx5dm_sim_rgn r;
+	enum mlx5dm_sim_region_kind r;
 	uint64_t local, off;
 
 	if (len == MLX5DM_SIM_LINE && icm_addr % MLX5DM_SIM_LINE == 0) {
@@ -269,9 +270,9 @@ mlx5dm_sim_icm_read(struct mlx5dm_sim *sim, uint64_t icm_addr, void *dst, size_t
 	}
 	if (!mlx5dm_sim_icm_local(sim, icm_addr, &local) ||
 	    !mlx5dm_sim_icm_decode(sim, local, &r, &off) ||
-	    !mlx5dm_sim_rgn_live(sim, r, off, len))
+	    !mlx5dm_sim_region_live(sim, r, off, len))
 		return -EFAULT;
-	mlx5dm_sim_rgn_read(sim, r, off, dst, len);
+	mlx5dm_sim_region_read(sim, r, off, dst, len);
 	return 0;
 }
 
@@ -311,8 +312,8 @@ mlx5dm_sim_icm_lines(struct mlx5dm_sim *sim)
 	unsigned int r;
 
 	/* The regions mlx5dm_sim_icm_read reads (not the argument store). */
-	for (r = MLX5DM_SIM_RGN_STE; r <= MLX5DM_SIM_RGN_ENCAP; r++)
-		n += (__atomic_load_n(&sim->rgn[r].live, __ATOMIC_RELAXED) <<
-		      sim->rgn[r].log_block) / MLX5DM_SIM_LINE;
+	for (r = MLX5DM_SIM_REGION_STE; r <= MLX5DM_SIM_REGION_ENCAP; r++)
+		n += (__atomic_load_n(&sim->region[r].live, __ATOMIC_RELAXED) <<
+		      sim->region[r].log_block) / MLX5DM_SIM_LINE;
 	return n;
 }

@@ -30,7 +30,7 @@ mlx5dm_sim_ops_port_stats(struct ibv_context *ctx, struct mlx5dm_dev_port_stats 
 	return mlx5dm_sim_port_stats_get(mlx5dm_sim_from_ctx(ctx), 0, stats);
 }
 
-/* The switch's stamp (mlx5dm_sim_eng_esw.c), on a PF that manages one. */
+/* The switch's stamp (mlx5dm_sim_engine_esw.c), on a PF that manages one. */
 static int
 mlx5dm_sim_ops_vport_reg_c0(struct ibv_context *ctx, uint16_t vport, uint32_t *value,
 			    uint32_t *mask)

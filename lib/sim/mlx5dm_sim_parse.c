@@ -27,7 +27,7 @@
 
 #include "mlx5dm_dev.h"
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 #define MLX5DM_SIM_ETH_P_IPV4 0x0800
 #define MLX5DM_SIM_ETH_P_IPV6 0x86dd

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* Packet fields a layout can carry. */
 enum mlx5dm_sim_pf {

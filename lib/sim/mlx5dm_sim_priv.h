@@ -9,13 +9,13 @@
  *          instance, capabilities, ICM arenas, firmware objects and PRM
  *          commands, umem/UAR/CQ/QP and the send-queue WQE executor, RQ
  *          rings, the mlx5dm_sim_dev_ops table;
- *   engine (mlx5dm_sim_eng*.c, mlx5dm_sim_parse*.c, ...):
+ *   engine (mlx5dm_sim_engine*.c, mlx5dm_sim_parse*.c, ...):
  *          packet parser, STE walker, action executor, RSS queue choice,
  *          wire, per-port statistics, trace.
  *
  * The engine sees the core only through the functions below (its unit
  * tests link a fake core implementing them), and the core sees the engine
- * only through the mlx5dm_sim_eng_* functions.
+ * only through the mlx5dm_sim_engine_* functions.
  *
  * Thread safety: every function here may be called concurrently from
  * several threads (several device threads walk packets while another
@@ -307,32 +307,33 @@ int mlx5dm_sim_arg_read(struct mlx5dm_sim *sim, uint32_t arg_id, void *dst, size
 int mlx5dm_sim_reformat_read(struct mlx5dm_sim *sim, uint32_t id, void *dst, size_t len);
 
 /* The engine of an instance. */
-struct mlx5dm_sim_eng *mlx5dm_sim_engine(struct mlx5dm_sim *sim);
+struct mlx5dm_sim_engine *mlx5dm_sim_engine_of(struct mlx5dm_sim *sim);
 
 /* ---- provided by the engine, used by the core ---- */
 
-struct mlx5dm_sim_eng;
+struct mlx5dm_sim_engine;
 
 /* Its state on socket (the instance's). */
-struct mlx5dm_sim_eng *mlx5dm_sim_eng_create(struct mlx5dm_sim *sim, int socket);
-void mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng);
+struct mlx5dm_sim_engine *mlx5dm_sim_engine_create(struct mlx5dm_sim *sim, int socket);
+void mlx5dm_sim_engine_destroy(struct mlx5dm_sim_engine *engine);
 /* A burst of frames: NIC TX steering, wire, peer NIC RX steering, delivery. */
-int mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port,
-			   struct mlx5dm_sim_pkt *pkts, uint16_t n);
+int mlx5dm_sim_engine_port_tx(struct mlx5dm_sim_engine *engine, uint16_t port,
+			      struct mlx5dm_sim_pkt *pkts, uint16_t n);
 /*
  * The same, the walks keeping what they decode of STE lines in lines (see
  * mlx5dm_sim_ste_fetch): a cache of one thread, which only it may pass.
  */
-int mlx5dm_sim_eng_port_tx_lines(struct mlx5dm_sim_eng *eng, uint16_t port,
-				 struct mlx5dm_sim_pkt *pkts, uint16_t n,
-				 struct mlx5dm_sim_lines *lines);
+int mlx5dm_sim_engine_port_tx_lines(struct mlx5dm_sim_engine *engine, uint16_t port,
+				    struct mlx5dm_sim_pkt *pkts, uint16_t n,
+				    struct mlx5dm_sim_lines *lines);
 /* Bytes of such a cache (64-byte aligned); all zero, it is an empty one. */
 size_t mlx5dm_sim_lines_bytes(void);
-int mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa,
-				struct mlx5dm_sim_eng *b, uint16_t pb);
-void mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng);
-int mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
-			      struct mlx5dm_dev_port_stats *st);
-void mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, void *arg);
+int mlx5dm_sim_engine_wire_connect(struct mlx5dm_sim_engine *a, uint16_t pa,
+				   struct mlx5dm_sim_engine *b, uint16_t pb);
+void mlx5dm_sim_engine_wire_disconnect(struct mlx5dm_sim_engine *engine);
+int mlx5dm_sim_engine_port_stats(struct mlx5dm_sim_engine *engine, uint16_t port,
+				 struct mlx5dm_dev_port_stats *st);
+void mlx5dm_sim_engine_trace_set(struct mlx5dm_sim_engine *engine, mlx5dm_sim_trace_fn fn,
+				 void *arg);
 
 #endif /* _MLX5DM_SIM_PRIV_H_ */

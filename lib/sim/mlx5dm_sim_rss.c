@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 uint32_t
 mlx5dm_sim_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned int len)

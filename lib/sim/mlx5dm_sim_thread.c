@@ -68,7 +68,7 @@ enum mlx5dm_sim_dt_load {
 static enum mlx5dm_sim_dt_load
 mlx5dm_sim_qp_run_all(struct mlx5dm_sim *sim)
 {
-	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_QP];
+	struct mlx5dm_sim_id_table *t = &sim->tab[MLX5DM_SIM_K_QP];
 	enum mlx5dm_sim_dt_load load = MLX5DM_SIM_DT_IDLE;
 	uint32_t i;
 
@@ -102,7 +102,7 @@ mlx5dm_sim_sq_catch_up(struct mlx5dm_sim *sim)
 static void
 mlx5dm_sim_uar_watch(struct mlx5dm_sim *sim)
 {
-	struct mlx5dm_sim_idtab *t = &sim->tab[MLX5DM_SIM_K_UAR];
+	struct mlx5dm_sim_id_table *t = &sim->tab[MLX5DM_SIM_K_UAR];
 	uint32_t i, r;
 
 	for (i = 0; i < t->count; i++) {
@@ -140,8 +140,8 @@ mlx5dm_sim_uar_watch(struct mlx5dm_sim *sim)
 static enum mlx5dm_sim_dt_load
 mlx5dm_sim_thread_pass(struct mlx5dm_sim *sim)
 {
-	struct mlx5dm_sim_idtab *sqs = &sim->tab[MLX5DM_SIM_K_SQ];
-	struct mlx5dm_sim_idtab *rqs = &sim->tab[MLX5DM_SIM_K_RQ];
+	struct mlx5dm_sim_id_table *sqs = &sim->tab[MLX5DM_SIM_K_SQ];
+	struct mlx5dm_sim_id_table *rqs = &sim->tab[MLX5DM_SIM_K_RQ];
 	enum mlx5dm_sim_dt_load load;
 	bool work = false;
 	uint32_t i;

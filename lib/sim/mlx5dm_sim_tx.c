@@ -20,7 +20,7 @@
  * The frame is gathered into a device buffer (with head and tailroom for
  * the steering's inserting actions), batches of frames go through NIC TX
  * steering, the wire and the receiving device's NIC RX steering into an
- * RQ (mlx5dm_sim_eng_port_tx, the engine's one entry), and only then are
+ * RQ (mlx5dm_sim_engine_port_tx, the engine's one entry), and only then are
  * the Tx CQEs written: a Tx completion means the frame was delivered or
  * dropped. A CQE completes every WQE up to the one it names.
  *
@@ -250,7 +250,7 @@ mlx5dm_sim_tx_burst(struct mlx5dm_sim *sim, struct mlx5dm_sim_tx *tx, struct mlx
 		return;
 	pthread_rwlock_unlock(&sim->lock);
 	epoch = mlx5dm_sim_walk_enter(sim);
-	mlx5dm_sim_eng_port_tx_lines(sim->eng, 0, tx->pkt, (uint16_t)n, tx->lines);
+	mlx5dm_sim_engine_port_tx_lines(sim->engine, 0, tx->pkt, (uint16_t)n, tx->lines);
 	mlx5dm_sim_walk_exit(sim, epoch);
 	for (i = 0; i < n; i++)
 		if (tx->ce[i] && mlx5dm_sim_tx_cqe(sq, tx->idx[i], 0) != 0)

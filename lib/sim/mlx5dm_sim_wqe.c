@@ -132,7 +132,7 @@ mlx5dm_sim_mr_write(struct mlx5dm_sim *sim, const struct mlx5dm_sim_mr *mr, uint
 		    const void *src, uint32_t len)
 {
 	if (mr->dm != NULL)
-		mlx5dm_sim_rgn_write(sim, mr->dm->rgn, mr->dm_off + addr, src, len);
+		mlx5dm_sim_region_write(sim, mr->dm->region, mr->dm_off + addr, src, len);
 	else
 		memcpy((void *)(uintptr_t)addr, src, len);
 }
@@ -142,7 +142,7 @@ mlx5dm_sim_mr_read(struct mlx5dm_sim *sim, const struct mlx5dm_sim_mr *mr, uint6
 		   void *dst, uint32_t len)
 {
 	if (mr->dm != NULL)
-		mlx5dm_sim_rgn_read(sim, mr->dm->rgn, mr->dm_off + addr, dst, len);
+		mlx5dm_sim_region_read(sim, mr->dm->region, mr->dm_off + addr, dst, len);
 	else
 		memcpy(dst, (const void *)(uintptr_t)addr, len);
 }
@@ -302,7 +302,7 @@ mlx5dm_sim_tgt_fill(struct mlx5dm_sim_exec *x, struct mlx5dm_sim_tgt *t, uint32_
 		return NULL;
 	t->key = rkey;
 	t->icm = mr->dm != NULL;
-	t->base = t->icm ? sim->rgn[mr->dm->rgn].base + mr->dm_off : (uint8_t *)mr->mr.addr;
+	t->base = t->icm ? sim->region[mr->dm->region].base + mr->dm_off : (uint8_t *)mr->mr.addr;
 	t->len = mr->mr.length;
 	return t;
 }

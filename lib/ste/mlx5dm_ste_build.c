@@ -30,21 +30,21 @@ struct mlx5dm_ste_sel {
 	uint8_t n_trig;
 	uint8_t n_trig2;
 	/* Selected if any of trig is set (NULL: any field of the map)... */
-	const struct mlx5dm_ste_fsrc *trig;
+	const struct mlx5dm_ste_field_source *trig;
 	/* ...and, when given, any of trig2 too. */
-	const struct mlx5dm_ste_fsrc *trig2;
+	const struct mlx5dm_ste_field_source *trig2;
 };
 
-static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_smac[] = {
+static const struct mlx5dm_ste_field_source mlx5dm_ste_trigger_smac[] = {
 	MLX5DM_STE_FSRC_SPEC(smac_47_16), MLX5DM_STE_FSRC_SPEC(smac_15_0),
 };
 
-static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_dmac[] = {
+static const struct mlx5dm_ste_field_source mlx5dm_ste_trigger_dmac[] = {
 	MLX5DM_STE_FSRC_SPEC(dmac_47_16), MLX5DM_STE_FSRC_SPEC(dmac_15_0),
 };
 
 /* What makes an L2 (destination) lookup necessary; frag alone does not. */
-static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_l2_dst[] = {
+static const struct mlx5dm_ste_field_source mlx5dm_ste_trigger_l2_dst[] = {
 	MLX5DM_STE_FSRC_SPEC(first_vid), MLX5DM_STE_FSRC_SPEC(first_cfi),
 	MLX5DM_STE_FSRC_SPEC(first_prio), MLX5DM_STE_FSRC_SPEC(cvlan_tag),
 	MLX5DM_STE_FSRC_SPEC(svlan_tag), MLX5DM_STE_FSRC_SPEC(dmac_47_16),
@@ -58,7 +58,7 @@ static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_l2_dst[] = {
 };
 
 /* The inner L2 tunnel lookup is only worth it when the VNI is matched. */
-static const struct mlx5dm_ste_fsrc mlx5dm_ste_trig_vni[] = {
+static const struct mlx5dm_ste_field_source mlx5dm_ste_trigger_vni[] = {
 	MLX5DM_STE_FSRC(misc, vxlan_vni),
 };
 
@@ -86,10 +86,11 @@ static const struct mlx5dm_ste_sel mlx5dm_ste_order[] = {
 	SEL(REGISTERS_0, OUTER),
 	SEL(REGISTERS_1, OUTER),
 	SEL(SRC_GVMI_QP, OUTER),
-	SEL(ETHL2_TNL, INNER, TRIG(mlx5dm_ste_trig_vni)),
-	SEL(ETHL2_SRC_DST, OUTER | INNER, TRIG(mlx5dm_ste_trig_smac), TRIG2(mlx5dm_ste_trig_dmac)),
-	SEL(ETHL2_SRC, OUTER | INNER, TRIG(mlx5dm_ste_trig_smac)),
-	SEL(ETHL2_DST, OUTER | INNER, TRIG(mlx5dm_ste_trig_l2_dst)),
+	SEL(ETHL2_TNL, INNER, TRIG(mlx5dm_ste_trigger_vni)),
+	SEL(ETHL2_SRC_DST, OUTER | INNER, TRIG(mlx5dm_ste_trigger_smac),
+	    TRIG2(mlx5dm_ste_trigger_dmac)),
+	SEL(ETHL2_SRC, OUTER | INNER, TRIG(mlx5dm_ste_trigger_smac)),
+	SEL(ETHL2_DST, OUTER | INNER, TRIG(mlx5dm_ste_trigger_l2_dst)),
 	SEL(IPV4_MISC, OUTER | INNER, .ipv = 4),
 	SEL(IPV4_5_TUPLE, OUTER | INNER, .ipv = 4),
 	SEL(IPV6_DST, OUTER | INNER, .ipv = 6),
@@ -135,7 +136,7 @@ mlx5dm_ste_lookup_name(enum mlx5dm_ste_lookup lookup)
 }
 
 static bool
-mlx5dm_ste_any_set(const uint8_t *param, const struct mlx5dm_ste_fsrc *f, unsigned int n,
+mlx5dm_ste_any_set(const uint8_t *param, const struct mlx5dm_ste_field_source *f, unsigned int n,
 		   bool inner)
 {
 	unsigned int i;

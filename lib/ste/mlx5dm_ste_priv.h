@@ -26,7 +26,7 @@ enum mlx5dm_ste_field_map_kind {
  * e.g. outer.smac_47_16 / inner.smac_47_16, or misc.outer_second_vid /
  * misc.inner_second_vid. Section-wide fields repeat the same id.
  */
-struct mlx5dm_ste_fsrc {
+struct mlx5dm_ste_field_source {
 	uint16_t id[2];	/* enum mlx5dm_fte_field */
 };
 
@@ -37,8 +37,8 @@ struct mlx5dm_ste_fsrc {
 /* One tag field of a lookup and where its bits come from. */
 struct mlx5dm_ste_field_map {
 	const struct mlx5dm_prm_field *dst;
-	struct mlx5dm_ste_fsrc src;
-	struct mlx5dm_ste_fsrc src2;	/* VLAN_QUAL: the svlan_tag field */
+	struct mlx5dm_ste_field_source src;
+	struct mlx5dm_ste_field_source src2;	/* VLAN_QUAL: the svlan_tag field */
 	uint8_t kind;			/* enum mlx5dm_ste_field_map_kind */
 };
 

@@ -445,7 +445,7 @@ struct mlx5dm_matcher_action_ref {
 };
 
 /* A matcher's figures, kept where they change (its statistics are the sums). */
-struct mlx5dm_mcount {
+struct mlx5dm_matcher_counts {
 	uint64_t rules;
 	uint64_t tables;
 	uint64_t entries;                 /* slots of its tables */
@@ -537,7 +537,7 @@ struct mlx5dm_shard {
 	uint32_t l0_collisions[2];
 	uint32_t l0_move_pos;
 	bool l0_drained;                  /* atomic: read by other shards' operations */
-	struct mlx5dm_mcount cnt;
+	struct mlx5dm_matcher_counts cnt;
 };
 
 struct mlx5dm_matcher {
@@ -572,7 +572,7 @@ struct mlx5dm_matcher {
 	 * from the fields every rule reads).
 	 */
 	struct mlx5dm_htbl *grow_list;
-	struct mlx5dm_mcount cnt;
+	struct mlx5dm_matcher_counts cnt;
 	/* An FDB matcher: its sides (its rules count in cnt.rules, atomic); else NULL. */
 	struct mlx5dm_matcher *half[2];
 	/* An FDB matcher's rules (dumps), under fdb_lock (taken before its sides' locks). */
@@ -630,7 +630,7 @@ mlx5dm_matcher_rules(const struct mlx5dm_matcher *m)
 }
 
 /* Counters of table h: its shard's, or the matcher's for the shared first level. */
-static inline struct mlx5dm_mcount *
+static inline struct mlx5dm_matcher_counts *
 mlx5dm_htbl_cnt(const struct mlx5dm_htbl *h)
 {
 	return h->shard != NULL ? &h->shard->cnt : &h->matcher->cnt;

@@ -7,7 +7,7 @@
  *
  * A matcher's hash-table figures are kept as they change (the table code
  * and the rule code update them in the shard they work in, under its
- * lock; mlx5dm_mcount), because finding
+ * lock; mlx5dm_matcher_counts), because finding
  * every table of a matcher means visiting every slot of every level. What
  * is cheap to walk is walked: the tables of a domain and the matchers of a
  * table (under the context lock, which guards those lists), the chains
@@ -24,7 +24,7 @@
 void
 mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h)
 {
-	struct mlx5dm_mcount *c = mlx5dm_htbl_cnt(h);
+	struct mlx5dm_matcher_counts *c = mlx5dm_htbl_cnt(h);
 
 	c->entries -= h->num_entries;
 	c->used -= h->used;
@@ -37,7 +37,7 @@ mlx5dm_htbl_stats_drop(const struct mlx5dm_htbl *h)
 void
 mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g)
 {
-	struct mlx5dm_mcount *c = mlx5dm_htbl_cnt(g);
+	struct mlx5dm_matcher_counts *c = mlx5dm_htbl_cnt(g);
 
 	c->growths++;
 	/* The old head was alone until now: both tables join the chain count. */
@@ -45,7 +45,7 @@ mlx5dm_htbl_stats_grown(const struct mlx5dm_htbl *g)
 }
 
 static void
-mlx5dm_mcount_add(struct mlx5dm_matcher_stats *st, const struct mlx5dm_mcount *c)
+mlx5dm_matcher_counts_add(struct mlx5dm_matcher_stats *st, const struct mlx5dm_matcher_counts *c)
 {
 	st->rules += c->rules;
 	st->tables += c->tables;
@@ -76,12 +76,12 @@ mlx5dm_matcher_stats_locked(const struct mlx5dm_matcher *m, struct mlx5dm_matche
 	const struct mlx5dm_htbl *h;
 	unsigned int i;
 
-	mlx5dm_mcount_add(st, &m->cnt);
+	mlx5dm_matcher_counts_add(st, &m->cnt);
 	for (h = m->grow_list; h != NULL; h = h->growing->grow_next)
 		st->growing++;
 	st->shards = m->nb_shards;
 	for (i = 0; i < m->nb_shards; i++) {
-		mlx5dm_mcount_add(st, &m->shards[i].cnt);
+		mlx5dm_matcher_counts_add(st, &m->shards[i].cnt);
 		st->shard_rules_max = MLX5DM_MAX(st->shard_rules_max, m->shards[i].cnt.rules);
 		for (h = m->shards[i].grow_list; h != NULL; h = h->growing->grow_next)
 			st->growing++;

@@ -58,7 +58,7 @@ struct fake_prc {
 
 struct mlx5dm_sim {
 	struct mlx5dm_sim_caps caps;
-	struct mlx5dm_sim_eng *eng;
+	struct mlx5dm_sim_engine *engine;
 	bool root_valid[2];
 	uint64_t root[2];
 	struct fake_icm icm[FAKE_MAX];
@@ -105,8 +105,8 @@ fake_create(void)
 	fake_terminal_add(sim, FAKE_RX_DROP, MLX5DM_SIM_TERM_DROP, 0);
 	fake_terminal_add(sim, FAKE_TX_DROP, MLX5DM_SIM_TERM_DROP, 0);
 	fake_terminal_add(sim, FAKE_TX_ALLOW, MLX5DM_SIM_TERM_TX_WIRE, 0);
-	sim->eng = mlx5dm_sim_eng_create(sim, MLX5DM_SOCKET_ANY);
-	if (sim->eng == NULL)
+	sim->engine = mlx5dm_sim_engine_create(sim, MLX5DM_SOCKET_ANY);
+	if (sim->engine == NULL)
 		abort();
 	return sim;
 }
@@ -116,7 +116,7 @@ fake_destroy(struct mlx5dm_sim *sim)
 {
 	unsigned int i;
 
-	mlx5dm_sim_eng_destroy(sim->eng);
+	mlx5dm_sim_engine_destroy(sim->engine);
 	for (i = 0; i < sim->nb_icm; i++)
 		free(sim->icm[i].mem);
 	for (i = 0; i < sim->nb_rq; i++)
@@ -133,10 +133,10 @@ fake_caps(struct mlx5dm_sim *sim)
 	return &sim->caps;
 }
 
-struct mlx5dm_sim_eng *
+struct mlx5dm_sim_engine *
 fake_engine(struct mlx5dm_sim *sim)
 {
-	return sim->eng;
+	return sim->engine;
 }
 
 uint8_t *
@@ -540,8 +540,8 @@ mlx5dm_sim_reformat_read(struct mlx5dm_sim *sim, uint32_t id, void *dst, size_t 
 	return -ENOENT;
 }
 
-struct mlx5dm_sim_eng *
-mlx5dm_sim_engine(struct mlx5dm_sim *sim)
+struct mlx5dm_sim_engine *
+mlx5dm_sim_engine_of(struct mlx5dm_sim *sim)
 {
-	return sim->eng;
+	return sim->engine;
 }

@@ -61,6 +61,6 @@ uint8_t *fake_arg_add(struct mlx5dm_sim *sim, uint32_t id, unsigned int nb);
 void fake_reformat_add(struct mlx5dm_sim *sim, uint32_t id, const void *data, size_t len);
 
 /* The engine the fake core created with its instance. */
-struct mlx5dm_sim_eng *fake_engine(struct mlx5dm_sim *sim);
+struct mlx5dm_sim_engine *fake_engine(struct mlx5dm_sim *sim);
 
 #endif /* _SIM_FAKE_CORE_H_ */

@@ -44,7 +44,7 @@ env_setup(void **state)
 	if (e == NULL)
 		return -1;
 	e->sim = fake_create();
-	e->eng = fake_engine(e->sim);
+	e->engine = fake_engine(e->sim);
 	fake_icm_map(e->sim, FAKE_STE_BASE, 1u << 20);
 	fake_icm_map(e->sim, FAKE_MODIFY_BASE, 1u << 16);
 	fake_icm_map(e->sim, FAKE_PATTERN_BASE, 1u << 16);
@@ -78,13 +78,13 @@ env_trace_on(struct env *e)
 	e->trace_len = 0;
 	e->trace_lines = 0;
 	e->trace[0] = '\0';
-	mlx5dm_sim_eng_trace_set(e->eng, env_trace_cb, e);
+	mlx5dm_sim_engine_trace_set(e->engine, env_trace_cb, e);
 }
 
 uint8_t
 env_send(struct env *e, struct mlx5dm_sim_pkt *pkt)
 {
-	assert_int_equal(mlx5dm_sim_eng_port_tx(e->eng, 0, pkt, 1), 1);
+	assert_int_equal(mlx5dm_sim_engine_port_tx(e->engine, 0, pkt, 1), 1);
 	return pkt->fate;
 }
 
@@ -93,7 +93,7 @@ env_stats(struct env *e)
 {
 	struct mlx5dm_dev_port_stats st;
 
-	assert_int_equal(mlx5dm_sim_eng_port_stats(e->eng, 0, &st), 0);
+	assert_int_equal(mlx5dm_sim_engine_port_stats(e->engine, 0, &st), 0);
 	return st;
 }
 

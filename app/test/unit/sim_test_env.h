@@ -20,7 +20,7 @@
 
 struct env {
 	struct mlx5dm_sim *sim;
-	struct mlx5dm_sim_eng *eng;
+	struct mlx5dm_sim_engine *engine;
 	char trace[16384];
 	size_t trace_len;
 	unsigned int trace_lines;

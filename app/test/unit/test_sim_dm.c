@@ -308,14 +308,15 @@ test_dm_icm_resident_reuse(void **state)
 	cfg.log_steering_sw_icm_size = 26;          /* 64 MiB */
 	cfg.icm_populate = true;
 	assert_int_equal(tsim_open(&t, &cfg), 0);
-	ste = t.sim->rgn[MLX5DM_SIM_RGN_STE].base;
+	ste = t.sim->region[MLX5DM_SIM_REGION_STE].base;
 	assert_true(pages_resident(ste, 64 * mib, true));
 	dm = dm_alloc(&t, MLX5DV_DM_TYPE_STEERING_SW_ICM, 16 * mib, 0, &icm);
 	assert_non_null(dm);
 	/* Written as the send queue writes (SW ICM takes no memcpy_to_dm). */
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, icm & (64 * mib - 1), pat, sizeof(pat));
-	mlx5dm_sim_rgn_write(t.sim, MLX5DM_SIM_RGN_STE, (icm & (64 * mib - 1)) + 12 * mib,
-			     pat, sizeof(pat));
+	mlx5dm_sim_region_write(t.sim, MLX5DM_SIM_REGION_STE, icm & (64 * mib - 1), pat,
+				sizeof(pat));
+	mlx5dm_sim_region_write(t.sim, MLX5DM_SIM_REGION_STE, (icm & (64 * mib - 1)) + 12 * mib,
+				pat, sizeof(pat));
 	assert_int_equal(mlx5dm_sim_icm_read(t.sim, icm, back, sizeof(back)), 0);
 	assert_memory_equal(back, pat, sizeof(pat));
 	assert_int_equal(t.ops->free_dm(dm), 0);

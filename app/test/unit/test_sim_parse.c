@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_dev.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "sim_test_util.h"
 
 #define MAC_D 0x001122334455ull

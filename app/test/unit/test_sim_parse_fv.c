@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "sim_test_util.h"
 
 struct fv_bits {

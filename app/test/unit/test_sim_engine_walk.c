@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "sim_test_env.h"
 
 #define LU_ETHL2_O 0x0003
@@ -744,7 +744,7 @@ test_trace_off(void **state)
 	struct tpkt t;
 
 	env_trace_on(e);
-	mlx5dm_sim_eng_trace_set(e->eng, NULL, NULL);
+	mlx5dm_sim_engine_trace_set(e->engine, NULL, NULL);
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
 	assert_int_equal(e->trace_lines, 0);
 	env_trace_on(e);

@@ -6,14 +6,14 @@
  * Private header of the engine half of the device model: the packet
  * parser, field vectors, STE decoding, the walk, the action executor, RSS
  * and the trace. Nothing here is seen by the core (it only calls the
- * mlx5dm_sim_eng_* functions of mlx5dm_sim_priv.h).
+ * mlx5dm_sim_engine_* functions of mlx5dm_sim_priv.h).
  *
  * Per-packet state lives on the caller's stack (struct mlx5dm_sim_walk), so
  * forwarding allocates nothing and several threads can walk at once.
  */
 
-#ifndef _MLX5DM_SIM_ENG_PRIV_H_
-#define _MLX5DM_SIM_ENG_PRIV_H_
+#ifndef _MLX5DM_SIM_ENGINE_PRIV_H_
+#define _MLX5DM_SIM_ENGINE_PRIV_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -172,7 +172,7 @@ int mlx5dm_sim_fv_build_part(uint16_t lu, const struct mlx5dm_sim_parse *p,
 			     uint16_t need, uint64_t *have);
 const char *mlx5dm_sim_fv_name(uint16_t lu);
 
-/* ---- hash (mlx5dm_sim_eng_hash.c) ---- */
+/* ---- hash (mlx5dm_sim_engine_hash.c) ---- */
 
 /*
  * The device's hash-table index input: reflected CRC-32 (0xEDB88320),
@@ -182,7 +182,7 @@ const char *mlx5dm_sim_fv_name(uint16_t lu);
 uint32_t mlx5dm_sim_hash(const uint8_t v[MLX5DM_SIM_FV_LEN], uint16_t byte_mask);
 uint32_t mlx5dm_sim_crc32(const uint8_t *buf, unsigned int len);
 
-/* ---- STE decoding (mlx5dm_sim_eng_ste.c) ---- */
+/* ---- STE decoding (mlx5dm_sim_engine_ste.c) ---- */
 
 #define MLX5DM_SIM_STE_SIZE 64u
 
@@ -248,7 +248,7 @@ const struct mlx5dm_sim_ste *mlx5dm_sim_ste_fetch(struct mlx5dm_sim *sim,
 						  struct mlx5dm_sim_lines *c, uint64_t icm_addr,
 						  struct mlx5dm_sim_ste *own);
 
-/* ---- walk (mlx5dm_sim_eng_walk.c) ---- */
+/* ---- walk (mlx5dm_sim_engine_walk.c) ---- */
 
 enum mlx5dm_sim_fate {
 	MLX5DM_SIM_FATE_NONE = 0,
@@ -263,7 +263,7 @@ enum mlx5dm_sim_fate {
 	MLX5DM_SIM_FATE_VPORT,        /* FDB: into vport w->vport (its NIC RX) */
 };
 
-struct mlx5dm_sim_eng;
+struct mlx5dm_sim_engine;
 
 /* Lookup types whose field vectors a walk keeps at once. */
 #define MLX5DM_SIM_WALK_FV_SLOTS 4
@@ -318,9 +318,9 @@ const struct mlx5dm_sim_parse *mlx5dm_sim_walk_layout(struct mlx5dm_sim_walk *w)
 /* Record that the frame's bytes changed (lookups see it only after a reparse). */
 void mlx5dm_sim_walk_changed(struct mlx5dm_sim_walk *w);
 
-/* ---- the engine of an instance (mlx5dm_sim_eng.c), shared with the E-Switch ---- */
+/* ---- the engine of an instance (mlx5dm_sim_engine.c), shared with the E-Switch ---- */
 
-struct mlx5dm_sim_eng {
+struct mlx5dm_sim_engine {
 	struct mlx5dm_sim *sim;
 	uintptr_t wire;
 	mlx5dm_sim_trace_fn trace;
@@ -331,26 +331,26 @@ struct mlx5dm_sim_eng {
 void mlx5dm_sim_stat_add(uint64_t *c, uint64_t v);
 void mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst,
 			   const struct mlx5dm_dev_port_stats *src);
-void mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
-			      struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
-			      struct mlx5dm_sim_pkt *pkt);
+void mlx5dm_sim_engine_walk_init(struct mlx5dm_sim_engine *engine, struct mlx5dm_sim_walk *w,
+				 struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
+				 struct mlx5dm_sim_pkt *pkt);
 /* Count a walk that did not end where it should go on; true if it was a drop. */
-bool mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate);
+bool mlx5dm_sim_engine_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate);
 /* RX walk ended at a TIR: choose the queue and deliver. */
-void mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st);
+void mlx5dm_sim_engine_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st);
 const char *mlx5dm_sim_fate_name(uint8_t fate);
-/* Which engine receives what eng's uplink sends; NULL: the cable is dead. */
-struct mlx5dm_sim_eng *mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng);
+/* Which engine receives what engine's uplink sends; NULL: the cable is dead. */
+struct mlx5dm_sim_engine *mlx5dm_sim_engine_peer(struct mlx5dm_sim_engine *engine);
 
 /*
- * A burst of frames that crosses an E-Switch (mlx5dm_sim_eng_esw.c): sent
+ * A burst of frames that crosses an E-Switch (mlx5dm_sim_engine_esw.c): sent
  * by a function on one (vt entered) and/or into an uplink whose device
  * manages one (vr entered; peer is then its engine). Exits both views.
  */
-int mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view *vt,
-			     struct mlx5dm_sim_eng *peer, struct mlx5dm_sim_esw_view *vr,
-			     struct mlx5dm_sim_pkt *pkts, uint16_t n,
-			     struct mlx5dm_sim_lines *lines);
+int mlx5dm_sim_engine_esw_burst(struct mlx5dm_sim_engine *engine, struct mlx5dm_sim_esw_view *vt,
+				struct mlx5dm_sim_engine *peer, struct mlx5dm_sim_esw_view *vr,
+				struct mlx5dm_sim_pkt *pkts, uint16_t n,
+				struct mlx5dm_sim_lines *lines);
 
 /* ---- actions (mlx5dm_sim_act*.c) ---- */
 
@@ -414,7 +414,7 @@ uint32_t mlx5dm_sim_toeplitz(const uint8_t key[40], const uint8_t *in, unsigned 
 uint32_t mlx5dm_sim_rss_pick(const struct mlx5dm_sim_tir_info *tir,
 			     const struct mlx5dm_sim_parse *p, uint32_t *hash, bool *has_hash);
 
-/* ---- trace (mlx5dm_sim_eng_trace.c) ---- */
+/* ---- trace (mlx5dm_sim_engine_trace.c) ---- */
 
 void mlx5dm_sim_tracef(const struct mlx5dm_sim_walk *w, const char *fmt, ...)
 	MLX5DM_FORMAT(2, 3);
@@ -424,4 +424,4 @@ void mlx5dm_sim_tracef(const struct mlx5dm_sim_walk *w, const char *fmt, ...)
 		mlx5dm_sim_tracef((w), __VA_ARGS__); \
 } while (0)
 
-#endif /* _MLX5DM_SIM_ENG_PRIV_H_ */
+#endif /* _MLX5DM_SIM_ENGINE_PRIV_H_ */

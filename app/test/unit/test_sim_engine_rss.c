@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "mlx5dm_dev.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 #include "sim_test_env.h"
 
 static const uint8_t ms_key[40] = {
@@ -267,7 +267,7 @@ test_rss_symmetric_and_fields(void **state)
 	/* A UDP-selecting TIR hashes a TCP packet on its addresses only. */
 	fake_destroy(e->sim);
 	e->sim = fake_create();
-	e->eng = fake_engine(e->sim);
+	e->engine = fake_engine(e->sim);
 	fake_icm_map(e->sim, FAKE_STE_BASE, 1u << 16);
 	ti = rss_tir(8, ALL, true);
 	rss_setup(e, &ti);
@@ -276,7 +276,7 @@ test_rss_symmetric_and_fields(void **state)
 	/* Destination address only. */
 	fake_destroy(e->sim);
 	e->sim = fake_create();
-	e->eng = fake_engine(e->sim);
+	e->engine = fake_engine(e->sim);
 	fake_icm_map(e->sim, FAKE_STE_BASE, 1u << 16);
 	ti = rss_tir(8, MLX5DM_SIM_HASH_DST_IP, false);
 	rss_setup(e, &ti);
@@ -286,7 +286,7 @@ test_rss_symmetric_and_fields(void **state)
 	/* An IPv6-selecting TIR gets nothing to hash from an IPv4 packet. */
 	fake_destroy(e->sim);
 	e->sim = fake_create();
-	e->eng = fake_engine(e->sim);
+	e->engine = fake_engine(e->sim);
 	fake_icm_map(e->sim, FAKE_STE_BASE, 1u << 16);
 	ti = rss_tir(8, ALL, false);
 	ti.l3_ipv6 = 1;

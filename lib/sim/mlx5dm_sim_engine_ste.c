@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "mlx5dm_prm_bits.h"
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /*
  * The control fields, at fixed places in the first six dwords (big endian,

@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* CRC of one byte through the reflected polynomial, 8 shifts. */
 static uint32_t

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 #define MLX5DM_SIM_TRACE_LINE 256
 

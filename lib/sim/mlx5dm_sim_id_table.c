@@ -16,7 +16,7 @@
 #include "mlx5dm_sim_core.h"
 
 int
-mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max, int socket)
+mlx5dm_sim_id_table_init(struct mlx5dm_sim_id_table *t, uint32_t base, uint32_t max, int socket)
 {
 	memset(t, 0, sizeof(*t));
 	t->base = base;
@@ -26,9 +26,9 @@ mlx5dm_sim_idtab_init(struct mlx5dm_sim_idtab *t, uint32_t base, uint32_t max, i
 }
 
 void
-mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t)
+mlx5dm_sim_id_table_fini(struct mlx5dm_sim_id_table *t)
 {
-	/* One allocation holds the four arrays (idtab_grow). */
+	/* One allocation holds the four arrays (mlx5dm_sim_id_table_grow()). */
 	mlx5dm_free(t->slot);
 	t->slot = NULL;
 	t->live = NULL;
@@ -38,7 +38,7 @@ mlx5dm_sim_idtab_fini(struct mlx5dm_sim_idtab *t)
 }
 
 static int
-mlx5dm_sim_idtab_grow(struct mlx5dm_sim_idtab *t)
+mlx5dm_sim_id_table_grow(struct mlx5dm_sim_id_table *t)
 {
 	uint32_t ncap = t->cap == 0 ? 64 : t->cap * 2;
 	void **slot, **live;
@@ -71,14 +71,14 @@ mlx5dm_sim_idtab_grow(struct mlx5dm_sim_idtab *t)
 }
 
 int
-mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id)
+mlx5dm_sim_id_table_add(struct mlx5dm_sim_id_table *t, void *p, uint32_t *id)
 {
 	uint32_t i;
 	int ret;
 
 	/* Grow while less than a quarter is free, so the round-robin cursor finds room fast. */
 	if (t->count + t->cap / 4 >= t->cap) {
-		ret = mlx5dm_sim_idtab_grow(t);
+		ret = mlx5dm_sim_id_table_grow(t);
 		if (ret != 0 && t->count >= t->cap)
 			return ret;
 	}
@@ -100,7 +100,7 @@ mlx5dm_sim_idtab_add(struct mlx5dm_sim_idtab *t, void *p, uint32_t *id)
 }
 
 void
-mlx5dm_sim_idtab_del(struct mlx5dm_sim_idtab *t, uint32_t id)
+mlx5dm_sim_id_table_del(struct mlx5dm_sim_id_table *t, uint32_t id)
 {
 	uint32_t s = id - t->base, i, last;
 
@@ -126,7 +126,7 @@ mlx5dm_sim_obj_new(struct mlx5dm_sim *sim, enum mlx5dm_sim_kind kind, size_t siz
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = mlx5dm_sim_idtab_add(&sim->tab[kind], o, &o->id);
+	ret = mlx5dm_sim_id_table_add(&sim->tab[kind], o, &o->id);
 	if (ret != 0) {
 		mlx5dm_free(o);
 		errno = -ret;
@@ -145,7 +145,7 @@ mlx5dm_sim_obj_free(struct mlx5dm_sim *sim, void *obj)
 
 	if (o == NULL)
 		return;
-	mlx5dm_sim_idtab_del(&sim->tab[o->kind], o->id);
+	mlx5dm_sim_id_table_del(&sim->tab[o->kind], o->id);
 	o->magic = 0;
 	mlx5dm_free(o);
 }

@@ -33,7 +33,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* Vport metadata ids (Linux eswitch_offloads.c): the uplink's is reserved. */
 #define MLX5DM_SIM_ESW_META_UPLINK 1u
@@ -49,34 +49,34 @@ mlx5dm_sim_esw_reg_c0(uint16_t vport)
 }
 
 struct mlx5dm_sim_esw_burst {
-	struct mlx5dm_sim_eng *src;        /* the sending function */
+	struct mlx5dm_sim_engine *src;        /* the sending function */
 	struct mlx5dm_sim_esw_view *vt;    /* its switch; NULL: none */
-	struct mlx5dm_sim_eng *peer;       /* the far end of the uplink's cable; NULL: dead */
+	struct mlx5dm_sim_engine *peer;       /* the far end of the uplink's cable; NULL: dead */
 	struct mlx5dm_sim_esw_view *vr;    /* the switch the peer manages; NULL: none */
 	struct mlx5dm_sim_hold hold;
 	struct mlx5dm_dev_port_stats st;   /* the sender's, added to its own at the end */
 };
 
 /*
- * NIC RX of eng's function, with the reg_c_0 the switch passed on (0: none),
+ * NIC RX of engine's function, with the reg_c_0 the switch passed on (0: none),
  * then the delivery; counted in st, which is added to the function's.
  */
 static void
-mlx5dm_sim_esw_nic_rx(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_eng *eng,
+mlx5dm_sim_esw_nic_rx(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_engine *engine,
 		      struct mlx5dm_sim_pkt *pkt, uint32_t reg_c0, struct mlx5dm_dev_port_stats *st)
 {
 	struct mlx5dm_sim_walk w;
 
-	mlx5dm_sim_eng_walk_init(eng, &w, &b->hold, MLX5DM_SIM_DIR_RX, pkt);
+	mlx5dm_sim_engine_walk_init(engine, &w, &b->hold, MLX5DM_SIM_DIR_RX, pkt);
 	memset(&w.meta, 0, sizeof(w.meta));
 	w.meta.reg_c[0] = reg_c0;
 	w.meta_set = true;
 	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(st, w.fate))
+	if (mlx5dm_sim_engine_drop(st, w.fate))
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
 	else
-		mlx5dm_sim_eng_deliver(&w, st);
-	mlx5dm_sim_stat_flush(&eng->st[0], st);
+		mlx5dm_sim_engine_deliver(&w, st);
+	mlx5dm_sim_stat_flush(&engine->st[0], st);
 }
 
 /* Into vport from->vport of switch v: that function's NIC RX. */
@@ -95,7 +95,7 @@ mlx5dm_sim_esw_to_vport(struct mlx5dm_sim_esw_burst *b, const struct mlx5dm_sim_
 	memset(&st, 0, sizeof(st));
 	mlx5dm_sim_stat_add(&st.rx_packets, 1);
 	mlx5dm_sim_stat_add(&st.rx_bytes, pkt->len);
-	mlx5dm_sim_esw_nic_rx(b, mlx5dm_sim_engine(fn), pkt, from->meta.reg_c[0], &st);
+	mlx5dm_sim_esw_nic_rx(b, mlx5dm_sim_engine_of(fn), pkt, from->meta.reg_c[0], &st);
 }
 
 /*
@@ -111,7 +111,7 @@ mlx5dm_sim_esw_fdb(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim *mgr,
 
 	if (mlx5dm_sim_fdb_root_lookup(mgr, dir, &root) != 0)
 		return false;
-	mlx5dm_sim_eng_walk_init(mlx5dm_sim_engine(mgr), w, &b->hold, dir, pkt);
+	mlx5dm_sim_engine_walk_init(mlx5dm_sim_engine_of(mgr), w, &b->hold, dir, pkt);
 	w->fdb = true;
 	memset(&w->meta, 0, sizeof(w->meta));
 	w->meta.reg_c[0] = mlx5dm_sim_esw_reg_c0(vport);
@@ -131,7 +131,7 @@ mlx5dm_sim_esw_fdb(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim *mgr,
 static void
 mlx5dm_sim_esw_ingress(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_pkt *pkt)
 {
-	struct mlx5dm_sim_eng *peer = b->peer;
+	struct mlx5dm_sim_engine *peer = b->peer;
 	struct mlx5dm_dev_port_stats st;
 	struct mlx5dm_sim_walk w;
 
@@ -145,7 +145,7 @@ mlx5dm_sim_esw_ingress(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_pkt *pk
 			mlx5dm_sim_esw_to_vport(b, b->vr, &w, pkt);
 			return;
 		}
-		(void)mlx5dm_sim_eng_drop(&st, w.fate);
+		(void)mlx5dm_sim_engine_drop(&st, w.fate);
 		MLX5DM_SIM_TRACE(&w, "fate: %s", w.fate == MLX5DM_SIM_FATE_WIRE ?
 				 "dropped (the wire's frames go back to no wire)" :
 				 mlx5dm_sim_fate_name(w.fate));
@@ -168,9 +168,9 @@ mlx5dm_sim_esw_one(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_pkt *pkt)
 	pkt->flags = 0;
 	mlx5dm_sim_stat_add(&b->st.tx_packets, 1);
 	mlx5dm_sim_stat_add(&b->st.tx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(b->src, &w, &b->hold, MLX5DM_SIM_DIR_TX, pkt);
+	mlx5dm_sim_engine_walk_init(b->src, &w, &b->hold, MLX5DM_SIM_DIR_TX, pkt);
 	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(&b->st, w.fate)) {
+	if (mlx5dm_sim_engine_drop(&b->st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
 		return;
 	}
@@ -187,7 +187,7 @@ mlx5dm_sim_esw_one(struct mlx5dm_sim_esw_burst *b, struct mlx5dm_sim_pkt *pkt)
 				mlx5dm_sim_esw_to_vport(b, b->vt, &w, pkt);
 				return;
 			}
-			if (mlx5dm_sim_eng_drop(&b->st, w.fate)) {
+			if (mlx5dm_sim_engine_drop(&b->st, w.fate)) {
 				MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
 				return;
 			}
@@ -218,11 +218,11 @@ mlx5dm_sim_esw_add(struct mlx5dm_sim **sims, unsigned int *n, struct mlx5dm_sim 
 }
 
 int
-mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view *vt,
-			 struct mlx5dm_sim_eng *peer, struct mlx5dm_sim_esw_view *vr,
-			 struct mlx5dm_sim_pkt *pkts, uint16_t n, struct mlx5dm_sim_lines *lines)
+mlx5dm_sim_engine_esw_burst(struct mlx5dm_sim_engine *engine, struct mlx5dm_sim_esw_view *vt,
+			    struct mlx5dm_sim_engine *peer, struct mlx5dm_sim_esw_view *vr,
+			    struct mlx5dm_sim_pkt *pkts, uint16_t n, struct mlx5dm_sim_lines *lines)
 {
-	struct mlx5dm_sim_esw_burst b = { .src = eng, .vt = vt, .peer = peer, .vr = vr };
+	struct mlx5dm_sim_esw_burst b = { .src = engine, .vt = vt, .peer = peer, .vr = vr };
 	struct mlx5dm_sim *sims[MLX5DM_SIM_HOLD_MAX];
 	struct mlx5dm_sim_esw_view vr_own;
 	struct mlx5dm_sim *mgr;
@@ -231,13 +231,13 @@ mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view 
 	if (vt != NULL) {
 		/* A function's frames leave by its switch manager's uplink. */
 		mgr = vt->fn[0];
-		b.peer = mgr != NULL ? mlx5dm_sim_eng_peer(mlx5dm_sim_engine(mgr)) : NULL;
+		b.peer = mgr != NULL ? mlx5dm_sim_engine_peer(mlx5dm_sim_engine_of(mgr)) : NULL;
 		if (b.peer != NULL && b.peer->sim == mgr)
 			b.vr = vt;
 		else if (b.peer != NULL && mlx5dm_sim_esw_enter(b.peer->sim, &vr_own))
 			b.vr = &vr_own;
 	}
-	mlx5dm_sim_esw_add(sims, &ns, eng->sim);
+	mlx5dm_sim_esw_add(sims, &ns, engine->sim);
 	if (b.peer != NULL)
 		mlx5dm_sim_esw_add(sims, &ns, b.peer->sim);
 	for (i = 0; vt != NULL && i < vt->nfn; i++)
@@ -252,10 +252,10 @@ mlx5dm_sim_eng_esw_burst(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_esw_view 
 	for (i = 0; i < n; i++)
 		mlx5dm_sim_esw_one(&b, &pkts[i]);
 	mlx5dm_sim_release(&b.hold);
-	mlx5dm_sim_stat_flush(&eng->st[0], &b.st);
+	mlx5dm_sim_stat_flush(&engine->st[0], &b.st);
 	if (b.vr != NULL && b.vr != vt)
 		mlx5dm_sim_esw_exit(b.peer->sim, b.vr);
 	if (vt != NULL)
-		mlx5dm_sim_esw_exit(eng->sim, vt);
+		mlx5dm_sim_esw_exit(engine->sim, vt);
 	return n;
 }

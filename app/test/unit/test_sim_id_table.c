@@ -23,7 +23,7 @@
 
 /* The live list and the slots name the same objects, each once, at the right ids. */
 static void
-assert_live(const struct mlx5dm_sim_idtab *t, void *const *ref)
+assert_live(const struct mlx5dm_sim_id_table *t, void *const *ref)
 {
 	uint32_t i, n = 0;
 	uint8_t seen[MAX] = { 0 };
@@ -38,7 +38,7 @@ assert_live(const struct mlx5dm_sim_idtab *t, void *const *ref)
 		assert_false(seen[s]);
 		seen[s] = 1;
 		assert_ptr_equal(t->live[i], ref[s]);
-		assert_ptr_equal(mlx5dm_sim_idtab_get(t, BASE + s), ref[s]);
+		assert_ptr_equal(mlx5dm_sim_id_table_get(t, BASE + s), ref[s]);
 	}
 }
 
@@ -46,20 +46,20 @@ static void
 test_live_list(void **state)
 {
 	static void *ref[MAX];
-	struct mlx5dm_sim_idtab t;
+	struct mlx5dm_sim_id_table t;
 	uintptr_t tag = 1;
 	uint32_t i, id;
 
 	(void)state;
 	memset(ref, 0, sizeof(ref));
-	mlx5dm_sim_idtab_init(&t, BASE, MAX, MLX5DM_SOCKET_ANY);
+	mlx5dm_sim_id_table_init(&t, BASE, MAX, MLX5DM_SOCKET_ANY);
 	srand(21);
 	/* Grows from 64 slots to MAX while objects come and go at random. */
 	for (i = 0; i < 20000; i++) {
 		if (t.count < 700 && (t.count == 0 || rand() % 3 != 0)) {
 			void *p = (void *)(tag++ << 4);
 
-			assert_int_equal(mlx5dm_sim_idtab_add(&t, p, &id), 0);
+			assert_int_equal(mlx5dm_sim_id_table_add(&t, p, &id), 0);
 			assert_true(id >= BASE && id - BASE < MAX);
 			assert_null(ref[id - BASE]);
 			ref[id - BASE] = p;
@@ -67,7 +67,7 @@ test_live_list(void **state)
 			uint32_t k = (uint32_t)rand() % t.count;
 
 			id = BASE + t.live_slot[k];
-			mlx5dm_sim_idtab_del(&t, id);
+			mlx5dm_sim_id_table_del(&t, id);
 			ref[id - BASE] = NULL;
 		}
 		if (i % 97 == 0)
@@ -77,15 +77,15 @@ test_live_list(void **state)
 	/* Down to nothing: the list empties with the table. */
 	while (t.count > 0) {
 		id = BASE + t.live_slot[t.count / 2];
-		mlx5dm_sim_idtab_del(&t, id);
+		mlx5dm_sim_id_table_del(&t, id);
 		ref[id - BASE] = NULL;
 	}
 	assert_live(&t, ref);
 	/* An id not in use (or outside the table) changes nothing. */
-	mlx5dm_sim_idtab_del(&t, BASE + 3);
-	mlx5dm_sim_idtab_del(&t, BASE - 1);
+	mlx5dm_sim_id_table_del(&t, BASE + 3);
+	mlx5dm_sim_id_table_del(&t, BASE - 1);
 	assert_int_equal(t.count, 0);
-	mlx5dm_sim_idtab_fini(&t);
+	mlx5dm_sim_id_table_fini(&t);
 }
 
 int

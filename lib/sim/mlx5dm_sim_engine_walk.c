@@ -41,7 +41,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 enum mlx5dm_sim_via {
 	MLX5DM_SIM_VIA_ROOT,
@@ -456,7 +456,7 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	rc = w->fdb ? mlx5dm_sim_fdb_root_lookup(w->sim, w->dir, &ptr.addr) :
 	     mlx5dm_sim_root_lookup(w->sim, w->dir, &ptr.addr);
 	if (rc == -ENOENT && w->fdb) {
-		/* The E-Switch's own path (mlx5dm_sim_eng_esw.c): the caller knows it. */
+		/* The E-Switch's own path (mlx5dm_sim_engine_esw.c): the caller knows it. */
 		MLX5DM_SIM_TRACE(w, "%s: no root table", dir);
 		w->fate = MLX5DM_SIM_FATE_DEFAULT_MISS;
 		return;

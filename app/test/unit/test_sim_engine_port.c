@@ -53,7 +53,7 @@ stats(struct mlx5dm_sim *sim)
 {
 	struct mlx5dm_dev_port_stats st;
 
-	assert_int_equal(mlx5dm_sim_eng_port_stats(fake_engine(sim), 0, &st), 0);
+	assert_int_equal(mlx5dm_sim_engine_port_stats(fake_engine(sim), 0, &st), 0);
 	return st;
 }
 
@@ -65,9 +65,9 @@ test_cable(void **state)
 	struct tpkt t;
 
 	(void)state;
-	assert_int_equal(mlx5dm_sim_eng_wire_connect(fake_engine(a), 0, fake_engine(b), 0), 0);
+	assert_int_equal(mlx5dm_sim_engine_wire_connect(fake_engine(a), 0, fake_engine(b), 0), 0);
 	/* A -> B */
-	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 1), 1), 1);
+	assert_int_equal(mlx5dm_sim_engine_port_tx(fake_engine(a), 0, frame(&t, 1), 1), 1);
 	assert_int_equal(t.pkt.fate, MLX5DM_SIM_PKT_DELIVERED);
 	assert_int_equal(fake_rq_count(b, RQN(2)), 1);
 	assert_int_equal(fake_rq_count(a, RQN(1)), 0);
@@ -82,25 +82,25 @@ test_cable(void **state)
 	assert_int_equal(sb.rx_bytes, t.len);
 	assert_int_equal(sb.delivered, 1);
 	/* B -> A */
-	mlx5dm_sim_eng_port_tx(fake_engine(b), 0, frame(&t, 2), 1);
+	mlx5dm_sim_engine_port_tx(fake_engine(b), 0, frame(&t, 2), 1);
 	assert_int_equal(fake_rq_count(a, RQN(1)), 1);
 	/* Unplugged: both loop back to themselves. */
-	mlx5dm_sim_eng_wire_disconnect(fake_engine(b));
-	mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 3), 1);
+	mlx5dm_sim_engine_wire_disconnect(fake_engine(b));
+	mlx5dm_sim_engine_port_tx(fake_engine(a), 0, frame(&t, 3), 1);
 	assert_int_equal(fake_rq_count(a, RQN(1)), 2);
-	mlx5dm_sim_eng_port_tx(fake_engine(b), 0, frame(&t, 4), 1);
+	mlx5dm_sim_engine_port_tx(fake_engine(b), 0, frame(&t, 4), 1);
 	assert_int_equal(fake_rq_count(b, RQN(2)), 2);
 	/* Cabled again, then B goes away: A's frames find no live port. */
-	mlx5dm_sim_eng_wire_connect(fake_engine(b), 0, fake_engine(a), 0);
+	mlx5dm_sim_engine_wire_connect(fake_engine(b), 0, fake_engine(a), 0);
 	fake_destroy(b);
-	mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 5), 1);
+	mlx5dm_sim_engine_port_tx(fake_engine(a), 0, frame(&t, 5), 1);
 	assert_int_equal(t.pkt.fate, MLX5DM_SIM_PKT_DROPPED);
 	sa = stats(a);
 	assert_int_equal(sa.drops.no_peer, 1);
 	assert_int_equal(sa.wire_packets, 3);
 	/* Connecting an engine to itself is the loopback. */
-	assert_int_equal(mlx5dm_sim_eng_wire_connect(fake_engine(a), 0, fake_engine(a), 0), 0);
-	mlx5dm_sim_eng_port_tx(fake_engine(a), 0, frame(&t, 6), 1);
+	assert_int_equal(mlx5dm_sim_engine_wire_connect(fake_engine(a), 0, fake_engine(a), 0), 0);
+	mlx5dm_sim_engine_port_tx(fake_engine(a), 0, frame(&t, 6), 1);
 	assert_int_equal(fake_rq_count(a, RQN(1)), 3);
 	fake_destroy(a);
 }
@@ -113,13 +113,13 @@ test_bad_args(void **state)
 	struct tpkt t;
 
 	(void)state;
-	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 1, frame(&t, 1), 1), -EINVAL);
-	assert_int_equal(mlx5dm_sim_eng_port_tx(NULL, 0, frame(&t, 1), 1), -EINVAL);
-	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 0, NULL, 0), 0);
-	assert_int_equal(mlx5dm_sim_eng_port_stats(fake_engine(a), 1, &st), -EINVAL);
-	assert_int_equal(mlx5dm_sim_eng_wire_connect(fake_engine(a), 2, fake_engine(a), 0),
+	assert_int_equal(mlx5dm_sim_engine_port_tx(fake_engine(a), 1, frame(&t, 1), 1), -EINVAL);
+	assert_int_equal(mlx5dm_sim_engine_port_tx(NULL, 0, frame(&t, 1), 1), -EINVAL);
+	assert_int_equal(mlx5dm_sim_engine_port_tx(fake_engine(a), 0, NULL, 0), 0);
+	assert_int_equal(mlx5dm_sim_engine_port_stats(fake_engine(a), 1, &st), -EINVAL);
+	assert_int_equal(mlx5dm_sim_engine_wire_connect(fake_engine(a), 2, fake_engine(a), 0),
 			 -EINVAL);
-	assert_null(mlx5dm_sim_eng_create(NULL, MLX5DM_SOCKET_ANY));
+	assert_null(mlx5dm_sim_engine_create(NULL, MLX5DM_SOCKET_ANY));
 	fake_destroy(a);
 }
 
@@ -137,7 +137,7 @@ test_no_alloc_per_packet(void **state)
 	for (i = 0; i < 16; i++)
 		pkts[i] = *frame(&t[i], (uint16_t)i);
 	before = mlx5dm_alloc_count();
-	assert_int_equal(mlx5dm_sim_eng_port_tx(fake_engine(a), 0, pkts, 16), 16);
+	assert_int_equal(mlx5dm_sim_engine_port_tx(fake_engine(a), 0, pkts, 16), 16);
 	assert_int_equal(mlx5dm_alloc_count(), before);
 	for (i = 0; i < 16; i++)
 		assert_int_equal(pkts[i].fate, MLX5DM_SIM_PKT_DELIVERED);
@@ -198,7 +198,7 @@ mt_sender(void *p)
 	for (i = 0; i < MT_PKTS / MT_BURST; i++) {
 		for (k = 0; k < MT_BURST; k++)
 			pkts[k] = *frame(&t[k], (uint16_t)(i + k));
-		mlx5dm_sim_eng_port_tx(fake_engine(arg->sim), 0, pkts, MT_BURST);
+		mlx5dm_sim_engine_port_tx(fake_engine(arg->sim), 0, pkts, MT_BURST);
 		for (k = 0; k < MT_BURST; k++)
 			arg->delivered += pkts[k].fate == MLX5DM_SIM_PKT_DELIVERED;
 	}
@@ -217,7 +217,7 @@ test_two_threads(void **state)
 	unsigned int i;
 
 	(void)state;
-	mlx5dm_sim_eng_wire_connect(fake_engine(a), 0, fake_engine(b), 0);
+	mlx5dm_sim_engine_wire_connect(fake_engine(a), 0, fake_engine(b), 0);
 	/* A -> B and B -> A at once, plus a second sender on A's port. */
 	for (i = 0; i < 3; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, mt_sender, &args[i]), 0);

@@ -4,7 +4,7 @@
 
 /*
  * The engine of one model instance: its uplink port, the wire, per-port
- * statistics and the trace hook. A burst (mlx5dm_sim_eng_port_tx, called
+ * statistics and the trace hook. A burst (mlx5dm_sim_engine_port_tx, called
  * by the device thread for a datapath SQ) runs each frame through NIC TX
  * steering of this instance, puts it on the wire (to the cabled peer, or
  * back to itself when unconnected), runs NIC RX steering of the receiving
@@ -25,10 +25,10 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "mlx5dm_sim_eng_priv.h"
+#include "mlx5dm_sim_engine_priv.h"
 
 /* One Ethernet uplink per instance (mlx5dm_sim.h). */
-#define MLX5DM_SIM_ENG_PORTS MLX5DM_ARRAY_SIZE(((struct mlx5dm_sim_eng *)0)->st)
+#define MLX5DM_SIM_ENGINE_PORTS MLX5DM_ARRAY_SIZE(((struct mlx5dm_sim_engine *)0)->st)
 
 /*
  * The wire of the uplink, one atomic word: 0 = looped back to itself,
@@ -65,62 +65,63 @@ mlx5dm_sim_stat_flush(struct mlx5dm_dev_port_stats *dst, const struct mlx5dm_dev
 			__atomic_fetch_add(&d[i], s[i], __ATOMIC_RELAXED);
 }
 
-struct mlx5dm_sim_eng *
-mlx5dm_sim_eng_create(struct mlx5dm_sim *sim, int socket)
+struct mlx5dm_sim_engine *
+mlx5dm_sim_engine_create(struct mlx5dm_sim *sim, int socket)
 {
-	struct mlx5dm_sim_eng *eng;
+	struct mlx5dm_sim_engine *engine;
 
 	if (sim == NULL) {
 		errno = EINVAL;
 		return NULL;
 	}
-	eng = mlx5dm_zmalloc_socket(sizeof(*eng), socket);
-	if (eng == NULL) {
+	engine = mlx5dm_zmalloc_socket(sizeof(*engine), socket);
+	if (engine == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	eng->sim = sim;
-	return eng;
+	engine->sim = sim;
+	return engine;
 }
 
 void
-mlx5dm_sim_eng_destroy(struct mlx5dm_sim_eng *eng)
+mlx5dm_sim_engine_destroy(struct mlx5dm_sim_engine *engine)
 {
 	uintptr_t peer;
 
-	if (eng == NULL)
+	if (engine == NULL)
 		return;
 	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
-	peer = __atomic_load_n(&eng->wire, __ATOMIC_RELAXED);
+	peer = __atomic_load_n(&engine->wire, __ATOMIC_RELAXED);
 	/* The peer keeps a cable that now leads nowhere. */
 	if (peer != MLX5DM_SIM_WIRE_LOOP && peer != MLX5DM_SIM_WIRE_DEAD)
-		__atomic_store_n(&((struct mlx5dm_sim_eng *)peer)->wire, MLX5DM_SIM_WIRE_DEAD,
+		__atomic_store_n(&((struct mlx5dm_sim_engine *)peer)->wire, MLX5DM_SIM_WIRE_DEAD,
 				 __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&mlx5dm_sim_wire_lock);
-	mlx5dm_free(eng);
+	mlx5dm_free(engine);
 }
 
-/* Unplug eng's cable; its peer (if any) loops back again. Wire lock held. */
+/* Unplug engine's cable; its peer (if any) loops back again. Wire lock held. */
 static void
-mlx5dm_sim_eng_unplug(struct mlx5dm_sim_eng *eng)
+mlx5dm_sim_engine_unplug(struct mlx5dm_sim_engine *engine)
 {
-	uintptr_t peer = __atomic_load_n(&eng->wire, __ATOMIC_RELAXED);
+	uintptr_t peer = __atomic_load_n(&engine->wire, __ATOMIC_RELAXED);
 
 	if (peer != MLX5DM_SIM_WIRE_LOOP && peer != MLX5DM_SIM_WIRE_DEAD)
-		__atomic_store_n(&((struct mlx5dm_sim_eng *)peer)->wire, MLX5DM_SIM_WIRE_LOOP,
+		__atomic_store_n(&((struct mlx5dm_sim_engine *)peer)->wire, MLX5DM_SIM_WIRE_LOOP,
 				 __ATOMIC_RELEASE);
-	__atomic_store_n(&eng->wire, MLX5DM_SIM_WIRE_LOOP, __ATOMIC_RELEASE);
+	__atomic_store_n(&engine->wire, MLX5DM_SIM_WIRE_LOOP, __ATOMIC_RELEASE);
 }
 
 int
-mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa, struct mlx5dm_sim_eng *b,
-			    uint16_t pb)
+mlx5dm_sim_engine_wire_connect(struct mlx5dm_sim_engine *a, uint16_t pa,
+			       struct mlx5dm_sim_engine *b, uint16_t pb)
 {
-	if (a == NULL || b == NULL || pa >= MLX5DM_SIM_ENG_PORTS || pb >= MLX5DM_SIM_ENG_PORTS)
+	if (a == NULL || b == NULL || pa >= MLX5DM_SIM_ENGINE_PORTS ||
+	    pb >= MLX5DM_SIM_ENGINE_PORTS)
 		return -EINVAL;
 	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
-	mlx5dm_sim_eng_unplug(a);
-	mlx5dm_sim_eng_unplug(b);
+	mlx5dm_sim_engine_unplug(a);
+	mlx5dm_sim_engine_unplug(b);
 	if (a != b) {
 		__atomic_store_n(&a->wire, (uintptr_t)b, __ATOMIC_RELEASE);
 		__atomic_store_n(&b->wire, (uintptr_t)a, __ATOMIC_RELEASE);
@@ -130,27 +131,27 @@ mlx5dm_sim_eng_wire_connect(struct mlx5dm_sim_eng *a, uint16_t pa, struct mlx5dm
 }
 
 void
-mlx5dm_sim_eng_wire_disconnect(struct mlx5dm_sim_eng *eng)
+mlx5dm_sim_engine_wire_disconnect(struct mlx5dm_sim_engine *engine)
 {
-	if (eng == NULL)
+	if (engine == NULL)
 		return;
 	pthread_mutex_lock(&mlx5dm_sim_wire_lock);
-	mlx5dm_sim_eng_unplug(eng);
+	mlx5dm_sim_engine_unplug(engine);
 	pthread_mutex_unlock(&mlx5dm_sim_wire_lock);
 }
 
 int
-mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
-			  struct mlx5dm_dev_port_stats *st)
+mlx5dm_sim_engine_port_stats(struct mlx5dm_sim_engine *engine, uint16_t port,
+			     struct mlx5dm_dev_port_stats *st)
 {
 	const uint64_t *src;
 	uint64_t *dst;
 	unsigned int i;
 
-	if (eng == NULL || st == NULL || port >= MLX5DM_SIM_ENG_PORTS)
+	if (engine == NULL || st == NULL || port >= MLX5DM_SIM_ENGINE_PORTS)
 		return -EINVAL;
 	/* The structure is all uint64_t counters: copy it counter by counter. */
-	src = (const uint64_t *)&eng->st[port];
+	src = (const uint64_t *)&engine->st[port];
 	dst = (uint64_t *)st;
 	for (i = 0; i < sizeof(*st) / sizeof(uint64_t); i++)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
@@ -158,21 +159,21 @@ mlx5dm_sim_eng_port_stats(struct mlx5dm_sim_eng *eng, uint16_t port,
 }
 
 void
-mlx5dm_sim_eng_trace_set(struct mlx5dm_sim_eng *eng, mlx5dm_sim_trace_fn fn, void *arg)
+mlx5dm_sim_engine_trace_set(struct mlx5dm_sim_engine *engine, mlx5dm_sim_trace_fn fn, void *arg)
 {
-	if (eng == NULL)
+	if (engine == NULL)
 		return;
 	/* arg first: a walk that sees the new fn also sees its arg. */
-	__atomic_store_n(&eng->trace_arg, arg, __ATOMIC_RELAXED);
-	__atomic_store_n(&eng->trace, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&engine->trace_arg, arg, __ATOMIC_RELAXED);
+	__atomic_store_n(&engine->trace, fn, __ATOMIC_RELEASE);
 }
 
 void
-mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
-			 struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
-			 struct mlx5dm_sim_pkt *pkt)
+mlx5dm_sim_engine_walk_init(struct mlx5dm_sim_engine *engine, struct mlx5dm_sim_walk *w,
+			    struct mlx5dm_sim_hold *hold, enum mlx5dm_sim_dir dir,
+			    struct mlx5dm_sim_pkt *pkt)
 {
-	w->sim = eng->sim;
+	w->sim = engine->sim;
 	w->hold = hold;
 	w->lines = hold->lines;
 	w->look_current = false;
@@ -180,12 +181,12 @@ mlx5dm_sim_eng_walk_init(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_walk *w,
 	w->meta_set = false;
 	w->dir = dir;
 	w->pkt = pkt;
-	w->trace = __atomic_load_n(&eng->trace, __ATOMIC_ACQUIRE);
-	w->trace_arg = __atomic_load_n(&eng->trace_arg, __ATOMIC_RELAXED);
+	w->trace = __atomic_load_n(&engine->trace, __ATOMIC_ACQUIRE);
+	w->trace_arg = __atomic_load_n(&engine->trace_arg, __ATOMIC_RELAXED);
 }
 
 bool
-mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
+mlx5dm_sim_engine_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 {
 	struct mlx5dm_dev_drop_stats *d = &st->drops;
 
@@ -216,7 +217,7 @@ mlx5dm_sim_eng_drop(struct mlx5dm_dev_port_stats *st, uint8_t fate)
 }
 
 void
-mlx5dm_sim_eng_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st)
+mlx5dm_sim_engine_deliver(struct mlx5dm_sim_walk *w, struct mlx5dm_dev_port_stats *st)
 {
 	struct mlx5dm_sim_pkt *pkt = w->pkt;
 	const struct mlx5dm_sim_parse *lay;
@@ -282,23 +283,23 @@ mlx5dm_sim_fate_name(uint8_t fate)
 	return fate < MLX5DM_ARRAY_SIZE(names) ? names[fate] : "?";
 }
 
-struct mlx5dm_sim_eng *
-mlx5dm_sim_eng_peer(struct mlx5dm_sim_eng *eng)
+struct mlx5dm_sim_engine *
+mlx5dm_sim_engine_peer(struct mlx5dm_sim_engine *engine)
 {
-	uintptr_t w = __atomic_load_n(&eng->wire, __ATOMIC_ACQUIRE);
+	uintptr_t w = __atomic_load_n(&engine->wire, __ATOMIC_ACQUIRE);
 
 	if (w == MLX5DM_SIM_WIRE_LOOP)
-		return eng;
+		return engine;
 	if (w == MLX5DM_SIM_WIRE_DEAD)
 		return NULL;
-	return (struct mlx5dm_sim_eng *)w;
+	return (struct mlx5dm_sim_engine *)w;
 }
 
-/* One frame from eng to peer (NULL: a dead cable), counted into tx_st and rx_st. */
+/* One frame from engine to peer (NULL: a dead cable), counted into tx_st and rx_st. */
 static void
-mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
-		   struct mlx5dm_sim_hold *hold, struct mlx5dm_sim_pkt *pkt,
-		   struct mlx5dm_dev_port_stats *tx_st, struct mlx5dm_dev_port_stats *rx_st)
+mlx5dm_sim_engine_one(struct mlx5dm_sim_engine *engine, struct mlx5dm_sim_engine *peer,
+		      struct mlx5dm_sim_hold *hold, struct mlx5dm_sim_pkt *pkt,
+		      struct mlx5dm_dev_port_stats *tx_st, struct mlx5dm_dev_port_stats *rx_st)
 {
 	struct mlx5dm_dev_port_stats *st = tx_st;
 	struct mlx5dm_sim_walk w;
@@ -307,9 +308,9 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 	pkt->flags = 0;
 	mlx5dm_sim_stat_add(&st->tx_packets, 1);
 	mlx5dm_sim_stat_add(&st->tx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(eng, &w, hold, MLX5DM_SIM_DIR_TX, pkt);
+	mlx5dm_sim_engine_walk_init(engine, &w, hold, MLX5DM_SIM_DIR_TX, pkt);
 	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(st, w.fate)) {
+	if (mlx5dm_sim_engine_drop(st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
 		return;
 	}
@@ -323,54 +324,54 @@ mlx5dm_sim_eng_one(struct mlx5dm_sim_eng *eng, struct mlx5dm_sim_eng *peer,
 	st = rx_st;
 	mlx5dm_sim_stat_add(&st->rx_packets, 1);
 	mlx5dm_sim_stat_add(&st->rx_bytes, pkt->len);
-	mlx5dm_sim_eng_walk_init(peer, &w, hold, MLX5DM_SIM_DIR_RX, pkt);
+	mlx5dm_sim_engine_walk_init(peer, &w, hold, MLX5DM_SIM_DIR_RX, pkt);
 	/* The wire does not change the bytes: what the TX walk last parsed still holds. */
 	w.look_current = !w.dirty;
 	mlx5dm_sim_walk_run(&w);
-	if (mlx5dm_sim_eng_drop(st, w.fate)) {
+	if (mlx5dm_sim_engine_drop(st, w.fate)) {
 		MLX5DM_SIM_TRACE(&w, "fate: %s", mlx5dm_sim_fate_name(w.fate));
 		return;
 	}
-	mlx5dm_sim_eng_deliver(&w, st);
+	mlx5dm_sim_engine_deliver(&w, st);
 }
 
 int
-mlx5dm_sim_eng_port_tx(struct mlx5dm_sim_eng *eng, uint16_t port, struct mlx5dm_sim_pkt *pkts,
-		       uint16_t n)
+mlx5dm_sim_engine_port_tx(struct mlx5dm_sim_engine *engine, uint16_t port,
+			  struct mlx5dm_sim_pkt *pkts, uint16_t n)
 {
-	return mlx5dm_sim_eng_port_tx_lines(eng, port, pkts, n, NULL);
+	return mlx5dm_sim_engine_port_tx_lines(engine, port, pkts, n, NULL);
 }
 
 int
-mlx5dm_sim_eng_port_tx_lines(struct mlx5dm_sim_eng *eng, uint16_t port,
-			     struct mlx5dm_sim_pkt *pkts, uint16_t n,
-			     struct mlx5dm_sim_lines *lines)
+mlx5dm_sim_engine_port_tx_lines(struct mlx5dm_sim_engine *engine, uint16_t port,
+				struct mlx5dm_sim_pkt *pkts, uint16_t n,
+				struct mlx5dm_sim_lines *lines)
 {
 	struct mlx5dm_dev_port_stats tx_st, rx_st;
 	struct mlx5dm_sim_esw_view vt, vr;
-	struct mlx5dm_sim_eng *peer;
+	struct mlx5dm_sim_engine *peer;
 	struct mlx5dm_sim_hold hold;
 	uint16_t i;
 
-	if (eng == NULL || port >= MLX5DM_SIM_ENG_PORTS || (pkts == NULL && n != 0))
+	if (engine == NULL || port >= MLX5DM_SIM_ENGINE_PORTS || (pkts == NULL && n != 0))
 		return -EINVAL;
-	if (mlx5dm_sim_esw_enter(eng->sim, &vt))
-		return mlx5dm_sim_eng_esw_burst(eng, &vt, NULL, NULL, pkts, n, lines);
-	peer = mlx5dm_sim_eng_peer(eng);
-	if (peer != NULL && peer != eng && mlx5dm_sim_esw_enter(peer->sim, &vr))
-		return mlx5dm_sim_eng_esw_burst(eng, NULL, peer, &vr, pkts, n, lines);
+	if (mlx5dm_sim_esw_enter(engine->sim, &vt))
+		return mlx5dm_sim_engine_esw_burst(engine, &vt, NULL, NULL, pkts, n, lines);
+	peer = mlx5dm_sim_engine_peer(engine);
+	if (peer != NULL && peer != engine && mlx5dm_sim_esw_enter(peer->sim, &vr))
+		return mlx5dm_sim_engine_esw_burst(engine, NULL, peer, &vr, pkts, n, lines);
 	/* Both ends steer these frames: each device first executes what was rung. */
-	mlx5dm_sim_sq_catch_up(eng->sim);
-	if (peer != NULL && peer != eng)
+	mlx5dm_sim_sq_catch_up(engine->sim);
+	if (peer != NULL && peer != engine)
 		mlx5dm_sim_sq_catch_up(peer->sim);
 	memset(&tx_st, 0, sizeof(tx_st));
 	memset(&rx_st, 0, sizeof(rx_st));
-	mlx5dm_sim_hold(&hold, eng->sim, peer != NULL ? peer->sim : NULL);
+	mlx5dm_sim_hold(&hold, engine->sim, peer != NULL ? peer->sim : NULL);
 	hold.lines = lines;
 	for (i = 0; i < n; i++)
-		mlx5dm_sim_eng_one(eng, peer, &hold, &pkts[i], &tx_st, &rx_st);
+		mlx5dm_sim_engine_one(engine, peer, &hold, &pkts[i], &tx_st, &rx_st);
 	mlx5dm_sim_release(&hold);
-	mlx5dm_sim_stat_flush(&eng->st[port], &tx_st);
+	mlx5dm_sim_stat_flush(&engine->st[port], &tx_st);
 	if (peer != NULL)
 		mlx5dm_sim_stat_flush(&peer->st[0], &rx_st);
 	return n;

@@ -125,6 +125,9 @@ mlx5dm_matcher_reserve(struct mlx5dm_matcher *m, uint64_t rules)
 			   PRIu64 " rules: they come from the heap as they are made", rules);
 		return;
 	}
+	/* A few rules' records: no arena was made, the heap's blocks serve them. */
+	if (m->arena.base == NULL)
+		return;
 	for (i = 0; i < m->nb_shards; i++)
 		for (c = 0; c < MLX5DM_RULE_CLASSES; c++)
 			m->shards[i].rule_slab[c].arena = &m->arena;

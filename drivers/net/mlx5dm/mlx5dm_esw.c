@@ -824,8 +824,10 @@ mlx5dm_esw_transfer_action(enum rte_flow_action_type type)
 }
 
 /*
- * A transfer rule through port priv as the flow path's spec, one sub-rule;
- * *sender: the port whose send queues it matches (PORT_REPRESENTOR), or NULL.
+ * A transfer rule through port priv as the flow path's spec: a sub-rule
+ * per kind of a VLAN tag the pattern leaves to either kind, as a NIC
+ * rule's; *sender: the port whose send queues it matches
+ * (PORT_REPRESENTOR), or NULL.
  */
 static int
 mlx5dm_esw_spec_of(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
@@ -860,7 +862,7 @@ mlx5dm_esw_spec_of(struct mlx5dm_priv *priv, const struct rte_flow_attr *attr,
 		mlx5dm_esw_stamp_entry(&spec->modify[spec->nb_modify++ * 8], es.stamp);
 	spec->nb_sub = 1;
 	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
-	return 0;
+	return mlx5dm_flow_vlan_expand(spec, error);
 }
 
 /* A transfer rule of the manager as the flow path's spec (a template table's rule). */
@@ -1286,8 +1288,9 @@ mlx5dm_esw_rule_insert(struct mlx5dm_priv *mgr, struct mlx5dm_flow_spec *spec,
 	rte_spinlock_unlock(&fp->lock);
 	if (ret == 0) {
 		data = sender != NULL ? rte_eth_devices[sender->port_id].data : NULL;
+		/* Sub-rule i: send queue i / kinds (mlx5dm_esw_transfer_create()). */
 		for (i = 0; data != NULL && i < spec->nb_sub; i++) {
-			txq = data->tx_queues[i];
+			txq = data->tx_queues[i / (spec->nb_sub / data->nb_tx_queues)];
 			mlx5dm_fte_set(b.value[i], MLX5DM_FTE(misc, source_sqn), txq->sqn);
 		}
 		memcpy(mlx5dm_flow_extra(b.flow), rec, sizeof(*rec));
@@ -1310,22 +1313,28 @@ mlx5dm_esw_transfer_create(struct rte_eth_dev *dev, const struct rte_flow_attr *
 	struct mlx5dm_priv *sender = NULL;
 	struct mlx5dm_flow_spec spec;
 	struct rte_flow *flow = NULL;
-	uint16_t nb;
+	uint16_t nb, q;
 
 	if (mlx5dm_esw_spec_of(priv, attr, pattern, actions, &spec, &sender, error) < 0)
 		return NULL;
 	spec.nb_extra = 1;
+	nb = sender != NULL ? rte_eth_devices[sender->port_id].data->nb_tx_queues : 1;
+	/* One handle holds its sub-rules and the record. */
+	if ((unsigned int)spec.nb_sub * nb + spec.nb_extra > MLX5DM_FLOW_MAX_SUB) {
+		rte_flow_error_set(error, ENOTSUP, sender != NULL ?
+				   RTE_FLOW_ERROR_TYPE_ITEM_SPEC : RTE_FLOW_ERROR_TYPE_ITEM, NULL,
+				   sender != NULL ? "PORT_REPRESENTOR: more than 15 device rules, "
+				   "one per send queue of the port (and VLAN tag kind)" :
+				   "VLAN tags of either kind need too many device rules here: "
+				   "name the TPID (ETH type or VLAN inner_type 0x8100 or 0x88a8)");
+		return NULL;
+	}
 	if (sender != NULL) {
-		nb = rte_eth_devices[sender->port_id].data->nb_tx_queues;
-		/* One handle holds its sub-rules and the record. */
-		if (nb + spec.nb_extra > MLX5DM_FLOW_MAX_SUB) {
-			rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM_SPEC, NULL,
-					   "PORT_REPRESENTOR: the port has more than 15 send "
-					   "queues");
-			return NULL;
-		}
-		spec.nb_sub = (uint8_t)nb;
-		memset(spec.sub, 0, nb * sizeof(spec.sub[0]));
+		/* Sub-rule q * kinds + k: send queue q, the tags' kinds k. */
+		for (q = 1; q < nb; q++)
+			memcpy(&spec.sub[q * spec.nb_sub], spec.sub,
+			       spec.nb_sub * sizeof(spec.sub[0]));
+		spec.nb_sub = (uint8_t)(nb * spec.nb_sub);
 		rec.sender = sender->port_id;
 	}
 	rte_spinlock_lock(&esw->lock);
@@ -1373,6 +1382,9 @@ mlx5dm_esw_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	spec->nb_sub = 1;
 	memset(&spec->sub[0], 0, sizeof(spec->sub[0]));
 	spec->nb_extra = 1;
+	/* A tag of either kind, as a NIC rule's: a rule per kind. */
+	if (mlx5dm_flow_vlan_expand(spec, error) < 0)
+		return NULL;
 	rte_spinlock_lock(&esw->lock);
 	if (!esw->started || priv->rep == NULL)
 		rte_flow_error_set(error, ENODEV, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,

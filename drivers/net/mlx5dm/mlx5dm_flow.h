@@ -394,6 +394,12 @@ int mlx5dm_flow_translate_queue(struct mlx5dm_flow_translation *x, const struct 
 				struct rte_flow_error *error);
 /* Build the sub-rules once pattern and fate are known. */
 int mlx5dm_flow_rss_expand(struct mlx5dm_flow_translation *x, struct rte_flow_error *error);
+/*
+ * Each sub-rule of spec once per kind of each VLAN tag the pattern leaves
+ * to either kind (spec->vlan_either): a C-tag, then an S-tag. 0 or -errno
+ * with error (more than MLX5DM_FLOW_MAX_SUB sub-rules and nb_extra).
+ */
+int mlx5dm_flow_vlan_expand(struct mlx5dm_flow_spec *spec, struct rte_flow_error *error);
 
 /* A cached object: the first member of one found by a byte key (mlx5dm_index_*). */
 struct mlx5dm_flow_cached {

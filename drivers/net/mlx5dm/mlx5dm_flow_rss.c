@@ -308,20 +308,25 @@ mlx5dm_flow_rss_subs(struct mlx5dm_flow_translation *x)
 int
 mlx5dm_flow_rss_expand(struct mlx5dm_flow_translation *x, struct rte_flow_error *error)
 {
-	struct mlx5dm_flow_spec *spec = x->spec;
+	mlx5dm_flow_rss_subs(x);
+	return mlx5dm_flow_vlan_expand(x->spec, error);
+}
+
+int
+mlx5dm_flow_vlan_expand(struct mlx5dm_flow_spec *spec, struct rte_flow_error *error)
+{
 	unsigned int bit, i, n;
 
-	mlx5dm_flow_rss_subs(x);
 	/* A tag of either kind: each sub-rule so far once more, with the tag an S-tag. */
 	for (bit = 1; bit <= spec->vlan_either; bit <<= 1) {
 		if (!(spec->vlan_either & bit))
 			continue;
 		n = spec->nb_sub;
-		if (2 * n > MLX5DM_FLOW_MAX_SUB)
+		if (2 * n + spec->nb_extra > MLX5DM_FLOW_MAX_SUB)
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
-						  "VLAN tags of either kind with this RSS need too "
-						  "many device rules: name the TPID (ETH type or "
-						  "VLAN inner_type 0x8100 or 0x88a8)");
+						  "VLAN tags of either kind need too many device "
+						  "rules here: name the TPID (ETH type or VLAN "
+						  "inner_type 0x8100 or 0x88a8)");
 		for (i = 0; i < n; i++) {
 			spec->sub[n + i] = spec->sub[i];
 			spec->sub[n + i].svlan |= (uint8_t)bit;

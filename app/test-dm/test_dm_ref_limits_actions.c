@@ -72,6 +72,7 @@ struct test_dm_lim_acts {
 	const struct rte_flow_action *push[TEST_DM_LIM_PUSH_MAX];
 	const struct rte_flow_action *raw_decap;
 	const struct rte_flow_action *raw_encap;
+	int from_wire;			/**< Transfer: the source item names the PF (the uplink). */
 };
 
 typedef int (*test_dm_lim_fn)(struct test_dm_lim_acts *s, const struct rte_flow_action *a,
@@ -613,6 +614,15 @@ test_dm_lim_pattern(struct test_dm_lim_acts *s, const struct rte_flow_item *patt
 		l = test_dm_flow_item_layer(it->type);
 		if (l != TEST_DM_L_COUNT)
 			s->layers |= 1u << l;
+		if (it->spec != NULL && (it->type == RTE_FLOW_ITEM_TYPE_REPRESENTED_PORT ||
+					 it->type == RTE_FLOW_ITEM_TYPE_PORT_ID)) {
+			uint32_t port = it->type == RTE_FLOW_ITEM_TYPE_PORT_ID ?
+				((const struct rte_flow_item_port_id *)it->spec)->id :
+				((const struct rte_flow_item_ethdev *)it->spec)->port_id;
+
+			s->from_wire = port < TEST_DM_REF_MAX_PORTS &&
+				       s->r->cfg.role[port] == TEST_DM_REF_PF;
+		}
 		if (it->type != RTE_FLOW_ITEM_TYPE_VLAN)
 			continue;
 		s->vlan_items++;
@@ -631,7 +641,7 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 			   const struct rte_flow_action *actions, struct rte_flow_error *e)
 {
 	struct test_dm_lim_acts s = { .r = r, .attr = attr };
-	const struct rte_flow_action *a;
+	const struct rte_flow_action *a, *decap = NULL, *vxlan_encap = NULL;
 	int ret;
 
 	if (r->cfg.limits != TEST_DM_REF_LIMITS_MLX5DM)
@@ -641,7 +651,19 @@ test_dm_ref_limits_actions(const struct test_dm_ref *r, const struct rte_flow_at
 		ret = test_dm_lim_one(&s, a, e);
 		if (ret < 0)
 			return ret;
+		if (a->type == RTE_FLOW_ACTION_TYPE_VXLAN_DECAP ||
+		    a->type == RTE_FLOW_ACTION_TYPE_RAW_DECAP)
+			decap = a;
+		else if (a->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP)
+			vxlan_encap = a;
 	}
+	/* The FDB decapsulates on its RX side: frames from the wire, not encapsulated again. */
+	if (attr->transfer && decap != NULL && !s.from_wire)
+		return test_dm_lim_err(e, ENOTSUP, decap, "the FDB decapsulates frames from the "
+				       "wire only");
+	if (attr->transfer && decap != NULL && vxlan_encap != NULL)
+		return test_dm_lim_err(e, ENOTSUP, vxlan_encap, "a transfer rule that "
+				       "decapsulates does not encapsulate again");
 	if (s.fate == NULL && attr->ingress)
 		return test_dm_lim_err(e, EINVAL, actions, "ingress rules need a fate action: "
 				       "QUEUE, RSS, DROP or JUMP");

@@ -341,6 +341,9 @@ mlx5dm_esw_is_header(enum rte_flow_action_type type)
  * the pattern it translated: as egress (field changes, encap) unless the
  * rule decapsulates, then as ingress (decap, field changes), with a jump
  * standing in for the rule's fate, which is its own (a port, DROP, JUMP).
+ * The FDB decapsulates on its RX side only (frames from the wire), as
+ * rdma-core's FDB ingress action order allows (dr_action.c), and not with
+ * an encapsulation.
  */
 static int
 mlx5dm_esw_headers(struct mlx5dm_flow_translation *x, const struct rte_flow_action actions[],
@@ -348,9 +351,8 @@ mlx5dm_esw_headers(struct mlx5dm_flow_translation *x, const struct rte_flow_acti
 {
 	struct rte_flow_action_jump next = { .group = es->spec.group + 1 };
 	struct rte_flow_action list[MLX5DM_ESW_MAX_ACTIONS * 2];
-	const struct rte_flow_action *a;
+	const struct rte_flow_action *a, *decap = NULL, *encap = NULL;
 	unsigned int n = 0;
-	bool decap = false;
 
 	for (a = actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
 		if (!mlx5dm_esw_is_header(a->type))
@@ -359,16 +361,31 @@ mlx5dm_esw_headers(struct mlx5dm_flow_translation *x, const struct rte_flow_acti
 			return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, a,
 						  "too many header changes");
 		list[n++] = *a;
-		decap |= a->type == RTE_FLOW_ACTION_TYPE_VXLAN_DECAP ||
-			 a->type == RTE_FLOW_ACTION_TYPE_RAW_DECAP;
+		if (a->type == RTE_FLOW_ACTION_TYPE_VXLAN_DECAP ||
+		    a->type == RTE_FLOW_ACTION_TYPE_RAW_DECAP)
+			decap = a;
+		else if (a->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP ||
+			 a->type == RTE_FLOW_ACTION_TYPE_RAW_ENCAP)
+			encap = a;
 	}
+	if (decap != NULL && es->source != MLX5DM_DEV_VPORT_UPLINK)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, decap,
+					  mlx5dm_flow_named_msg(true, decap->type,
+					  "the FDB decapsulates frames from the wire only: match "
+					  "the REPRESENTED_PORT of the PF"));
+	/* A RAW_ENCAP after a RAW_DECAP is an L3 tunnel's new L2 header, an ingress change. */
+	if (decap != NULL && encap != NULL && encap->type == RTE_FLOW_ACTION_TYPE_VXLAN_ENCAP)
+		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, encap,
+					  mlx5dm_flow_named_msg(true, encap->type,
+					  "a transfer rule that decapsulates does not "
+					  "encapsulate again"));
 	if (n == 0)
 		return 0;
 	if (es->drop)
 		return rte_flow_error_set(error, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, actions,
 					  "DROP cannot be combined with header changes");
-	es->spec.egress = !decap;
-	if (decap)
+	es->spec.egress = decap == NULL;
+	if (decap != NULL)
 		list[n++] = (struct rte_flow_action){
 			.type = RTE_FLOW_ACTION_TYPE_JUMP, .conf = &next,
 		};

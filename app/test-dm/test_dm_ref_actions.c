@@ -564,15 +564,16 @@ test_dm_act_get(enum rte_flow_action_type type)
  * push, counter) moves the counter to an STE of its own after a decap or a
  * pop, unless a later action already opened a new STE for it: a modify
  * list (never in the decap's or the pop's STE), or the tag behind an L3
- * decap (which fills the match STE's action space). @p rule's actions.
+ * decap (which fills the match STE's action space). @p rule's actions;
+ * @p egress: the rule counts as an egress rule (test_dm_ref_counts_egress()).
  */
 static int
-test_dm_ref_counts_after_push(const struct test_dm_ref_rule *rule)
+test_dm_ref_counts_after_push(const struct test_dm_ref_rule *rule, int egress)
 {
 	int decap = 0, decap_l3 = 0, pop = 0, modify = 0, tag = 0, pushed = 0;
 	const struct rte_flow_action *a;
 
-	if (rule->attr.egress)
+	if (egress)
 		return 0;
 	for (a = rule->actions; a->type != RTE_FLOW_ACTION_TYPE_END; a++) {
 		switch (a->type) {
@@ -630,12 +631,11 @@ test_dm_ref_counts_after_push(const struct test_dm_ref_rule *rule)
  * ingress after the rule's decapsulation and VLAN pops, before its VLAN
  * pushes unless @p after_push (test_dm_ref_counts_after_push()), before an
  * encapsulation (an ingress RAW_ENCAP is the new L2 header of a
- * decapsulation); on egress before any of its header changes. @return
+ * decapsulation); on egress (@p egress) before any of its header changes. @return
  * whether the frame is counted before action @p a.
  */
 static int
-test_dm_ref_counts_before(const struct test_dm_ref_rule *rule, const struct rte_flow_action *a,
-			  int after_push)
+test_dm_ref_counts_before(int egress, const struct rte_flow_action *a, int after_push)
 {
 	switch (a->type) {
 	case RTE_FLOW_ACTION_TYPE_OF_PUSH_VLAN:
@@ -645,10 +645,25 @@ test_dm_ref_counts_before(const struct test_dm_ref_rule *rule, const struct rte_
 	case RTE_FLOW_ACTION_TYPE_RAW_ENCAP:
 	case RTE_FLOW_ACTION_TYPE_RAW_DECAP:
 	case RTE_FLOW_ACTION_TYPE_OF_POP_VLAN:
-		return rule->attr.egress;
+		return egress;
 	default:
 		return 0;
 	}
+}
+
+/*
+ * A rule counts as an egress rule: an egress rule, or a transfer rule on a
+ * frame that did not come from the wire (the FDB's TX side, whose rules
+ * the device lays out as egress rules).
+ */
+static int
+test_dm_ref_counts_egress(const struct test_dm_ref *r, const struct test_dm_ref_rule *rule,
+			  const struct test_dm_ref_pkt *pkt)
+{
+	if (!rule->attr.transfer)
+		return rule->attr.egress;
+	return pkt->src_represented == TEST_DM_REF_NO_PORT ||
+	       r->cfg.role[pkt->src_represented] != TEST_DM_REF_PF;
 }
 
 int
@@ -659,7 +674,8 @@ test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 	struct test_dm_ref_exec x = { .r = r, .rule = rule, .pkt = pkt, .fate = fate, .v = v };
 	/* net_mlx5dm counts where the device does, not where COUNT is in the list. */
 	int device = r->cfg.limits == TEST_DM_REF_LIMITS_MLX5DM && rule->counted;
-	int after_push = device && test_dm_ref_counts_after_push(rule);
+	int egress = test_dm_ref_counts_egress(r, rule, pkt);
+	int after_push = device && test_dm_ref_counts_after_push(rule, egress);
 	const struct rte_flow_action *a;
 	const struct test_dm_act_desc *d;
 	int ret;
@@ -669,7 +685,7 @@ test_dm_ref_apply(struct test_dm_ref *r, struct test_dm_ref_rule *rule,
 		d = test_dm_act_get(a->type);
 		if (d == NULL)
 			return -ENOTSUP;
-		if (device && test_dm_ref_counts_before(rule, a, after_push)) {
+		if (device && test_dm_ref_counts_before(egress, a, after_push)) {
 			test_dm_act_count(&x, a);
 			device = 0;
 		}

@@ -229,6 +229,7 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		.nb_queues = TEST_DM_RANDOM_QUEUES, .batch = 256, .out_dir = cfg->out_dir,
 		.max_report = 20, .log = stdout, .verbose = cfg->verbose, .progress = progress,
 		.templates = cfg->templates, .churn = cfg->churn, .tuples = cfg->tuples,
+		.transfer = cfg->transfer,
 	};
 	struct test_dm_record rec = { .suite = "random", .run = 1, .file = "" };
 	struct test_dm_random_result res;
@@ -246,9 +247,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 		test_dm_report_add(report, &rec);
 		return;
 	}
-	printf("random: seed %" PRIu64 ", %u rules%s, %" PRIu64 " packets on %s\n", cfg->seed,
-	       cfg->rules, cfg->templates ? " through template tables" : "", cfg->random,
-	       t->ops->name);
+	printf("random: seed %" PRIu64 ", %u rules%s%s, %" PRIu64 " packets on %s\n", cfg->seed,
+	       cfg->rules, cfg->templates ? " through template tables" : "",
+	       cfg->transfer ? " on the switch" : "", cfg->random, t->ops->name);
 	if (test_dm_random_run(t->ops, t->ctx, &rc, &res) < 0) {
 		rec.verdict = TEST_DM_ERROR;
 		snprintf(why, sizeof(why), "could not run: %s", res.first);
@@ -272,6 +273,9 @@ test_dm_random(const struct test_dm_config *cfg, struct test_dm_target *t,
 	printf("  reference fates: %" PRIu64 " dropped, %" PRIu64 " to a queue, %" PRIu64
 	       " spread by an RSS rule, %" PRIu64 " missed every rule; %u of %u rules met\n",
 	       res.dropped, res.queued, res.spread, res.missed, res.rules_hit, res.rules);
+	if (cfg->transfer)
+		printf("  %" PRIu64 " sent to a port of the switch by a transfer rule\n",
+		       res.switched);
 	if (cfg->templates)
 		printf("  %u of the %u rules through %u template tables and flow queues\n",
 		       res.via_templates, res.rules, res.tables);
@@ -320,7 +324,8 @@ test_dm_cases(const struct test_dm_config *cfg)
 		test_dm_jobs_free(&jobs);
 		return TEST_DM_EXIT_SETUP;
 	}
-	if (test_dm_target_open(cfg, &t, test_dm_jobs_need_switch(&jobs)) < 0) {
+	if (test_dm_target_open(cfg, &t, test_dm_jobs_need_switch(&jobs) ||
+				(cfg->random != 0 && cfg->transfer)) < 0) {
 		test_dm_target_close(&t);
 		test_dm_jobs_free(&jobs);
 		return TEST_DM_EXIT_SETUP;

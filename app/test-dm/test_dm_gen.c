@@ -76,7 +76,8 @@ test_dm_gen_new(const struct test_dm_gen_cfg *cfg, uint64_t seed)
 {
 	struct test_dm_gen *g;
 
-	if (cfg->nb_queues == 0 || cfg->in_groups == 0 || cfg->out_groups == 0)
+	if (cfg->nb_queues == 0 || cfg->in_groups == 0 || cfg->out_groups == 0 ||
+	    cfg->transfer > 100 || (cfg->transfer != 0 && cfg->fdb_groups == 0))
 		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (g == NULL)
@@ -85,10 +86,11 @@ test_dm_gen_new(const struct test_dm_gen_cfg *cfg, uint64_t seed)
 	g->nb_prio = cfg->rules > 4000 ? TEST_DM_GEN_PRIOS_ALL : TEST_DM_GEN_PRIOS;
 	g->used[0] = calloc((size_t)cfg->out_groups * g->nb_prio, 1);
 	g->used[1] = calloc((size_t)cfg->in_groups * g->nb_prio, 1);
+	g->used[2] = calloc((size_t)RTE_MAX(cfg->fdb_groups, 1u) * g->nb_prio, 1);
 	if (cfg->tuples != 0)
 		g->tuple_used = calloc((size_t)test_dm_pool_ip4.n * test_dm_pool_ip4.n *
 				       test_dm_pool_port.n * test_dm_pool_port.n, 1);
-	if (g->used[0] == NULL || g->used[1] == NULL || (cfg->tuples != 0 &&
+	if (g->used[0] == NULL || g->used[1] == NULL || g->used[2] == NULL || (cfg->tuples != 0 &&
 	    (g->tuple_used == NULL || cfg->in_groups < 2 || cfg->tuples > 100))) {
 		test_dm_gen_free(g);
 		return NULL;
@@ -109,6 +111,7 @@ test_dm_gen_free(struct test_dm_gen *g)
 		return;
 	free(g->used[0]);
 	free(g->used[1]);
+	free(g->used[2]);
 	free(g->tuple_used);
 	free(g);
 }

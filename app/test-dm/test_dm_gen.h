@@ -34,6 +34,16 @@ struct test_dm_gen_cfg {
 	 * two of them). 0: none.
 	 */
 	unsigned int tuples;
+	/**
+	 * Percent of the rules that are transfer rules of the switch topology's
+	 * E-Switch (test_dm_topo.h; 0: none): made on "pf", matching what one
+	 * port of the switch sent or any traffic, changing headers, then to a
+	 * port of the switch (represented_port, port_representor), dropped or
+	 * on to a later transfer group. The other rules are then the PF's, on
+	 * "pf" too (tx_port and rx_port are not used).
+	 */
+	unsigned int transfer;
+	unsigned int fdb_groups;	/**< Transfer groups 0..fdb_groups-1 (default 3). */
 };
 
 struct test_dm_gen;

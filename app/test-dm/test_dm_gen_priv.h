@@ -45,8 +45,8 @@ struct test_dm_gen {
 	struct test_dm_gen_cfg cfg;
 	struct test_dm_rng rules;	/**< Stream of the rules... */
 	struct test_dm_rng pkts;	/**< ...and of the packets, independent of it. */
-	/** Priorities used so far, per direction (0 egress, 1 ingress) and group. */
-	uint8_t *used[2];
+	/** Priorities used so far, per direction (0 egress, 1 ingress, 2 transfer) and group. */
+	uint8_t *used[3];
 	unsigned int nb_prio;		/**< Priorities drawn from 0..nb_prio-1. */
 	unsigned int nb_rules;
 	uint8_t *tuple_used;		/**< cfg.tuples: the tuples taken (test_dm_gen_rules.c). */

@@ -11,6 +11,10 @@
  * register writes, and a fate: QUEUE, RSS, DROP (only without header changes) or JUMP to a
  * higher group; egress rules may have no fate (the packet goes on to the
  * wire). Every header change refers to a header the pattern names.
+ * Transfer rules (cfg.transfer) match what a port of the switch sent (or
+ * anything), change headers, and go to a port of the switch, are dropped or
+ * jump; only a rule matching what a VF or a representor sent may send to
+ * the uplink, which is looped: no frame goes round the wire for ever.
  */
 
 #include <errno.h>
@@ -22,6 +26,8 @@
 /* The headers a pattern names, at the level header changes apply to. */
 struct test_dm_shape {
 	int ingress;
+	int transfer;		/**< A transfer rule (ingress is 0). */
+	int from_vf;		/**< Transfer: matches what a VF or a representor sent. */
 	uint32_t group;
 	int eth;		/**< Outer ETH. */
 	int vlan;
@@ -229,12 +235,39 @@ test_dm_gen_meta_items(struct test_dm_gen *g, struct test_dm_sb *sb,
 	}
 }
 
+/* The switch's ports a transfer rule names. */
+static const char *const test_dm_gen_switch_ports[] = { "pf", "rep0", "rep1" };
+
+/*
+ * A transfer rule's traffic source: what the uplink (pf) or a VF (its
+ * representor) sent, what a representor port sent, or any traffic.
+ */
+static void
+test_dm_gen_source(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+	unsigned int k = test_dm_rng_below(r, 100);
+
+	if (k < 70) {
+		k = test_dm_rng_below(r, 10);
+		test_dm_sb_add(sb, "represented_port ethdev_port_id is %s / ",
+			       test_dm_gen_switch_ports[k < 4 ? 0 : k < 7 ? 1 : 2]);
+		s->from_vf = k >= 4;
+	} else if (k < 80) {
+		test_dm_sb_add(sb, "port_representor port_id is rep%u / ",
+			       test_dm_rng_below(r, 2));
+		s->from_vf = 1;
+	}
+}
+
 static void
 test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
 	test_dm_sb_add(sb, "pattern ");
+	if (s->transfer)
+		test_dm_gen_source(g, sb, s);
 	if (test_dm_rng_pct(r, 80))
 		test_dm_gen_l2(g, sb, s);
 	if (s->eth && !s->vlan && test_dm_rng_pct(r, 4)) {
@@ -263,7 +296,8 @@ test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 		if (s->vxlan || s->gre)
 			test_dm_gen_tunnel(g, sb, s);
 	}
-	test_dm_gen_meta_items(g, sb, s);
+	if (!s->transfer)
+		test_dm_gen_meta_items(g, sb, s);
 	test_dm_sb_add(sb, "end ");
 }
 
@@ -357,7 +391,7 @@ test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 	struct test_dm_rng *r = &g->rules;
 	int popped = 0;
 
-	if (s->ingress && s->vxlan && test_dm_rng_pct(r, 30)) {
+	if ((s->ingress || s->transfer) && s->vxlan && test_dm_rng_pct(r, 30)) {
 		test_dm_sb_add(sb, "vxlan_decap / ");
 		s->decap = 1;
 		s->changes = 1;
@@ -386,6 +420,9 @@ test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 {
 	struct test_dm_rng *r = &g->rules;
 
+	/* The E-Switch has no flow tag nor registers a transfer rule may write. */
+	if (s->transfer)
+		return;
 	if (s->ingress && test_dm_rng_pct(r, 30)) {
 		if (test_dm_rng_pct(r, 75))
 			test_dm_sb_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
@@ -421,11 +458,46 @@ test_dm_gen_rss(struct test_dm_gen *g, struct test_dm_sb *sb)
 	test_dm_sb_add(sb, " end / ");
 }
 
+/* Rules of a direction: egress, ingress, transfer (the index of test_dm_gen.used). */
+static unsigned int
+test_dm_gen_dir(const struct test_dm_shape *s)
+{
+	return s->transfer ? 2 : (unsigned int)s->ingress;
+}
+
+static unsigned int
+test_dm_gen_groups(const struct test_dm_gen *g, const struct test_dm_shape *s)
+{
+	if (s->transfer)
+		return g->cfg.fdb_groups;
+	return s->ingress ? g->cfg.in_groups : g->cfg.out_groups;
+}
+
+/*
+ * A transfer rule's port: a representor port (port_representor), or the
+ * function a port represents (represented_port), the uplink (pf) only for
+ * what a VF or a representor sent.
+ */
+static void
+test_dm_gen_transfer_fate(struct test_dm_gen *g, struct test_dm_sb *sb,
+			  const struct test_dm_shape *s)
+{
+	struct test_dm_rng *r = &g->rules;
+
+	if (test_dm_rng_pct(r, 25))
+		test_dm_sb_add(sb, "port_representor port_id %s / ",
+			       test_dm_gen_switch_ports[test_dm_rng_below(r, 3)]);
+	else
+		test_dm_sb_add(sb, "represented_port ethdev_port_id %s / ",
+			       test_dm_gen_switch_ports[test_dm_rng_below(r, s->from_vf ? 3 : 2) +
+							!s->from_vf]);
+}
+
 static void
 test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
-	unsigned int groups = s->ingress ? g->cfg.in_groups : g->cfg.out_groups;
+	unsigned int groups = test_dm_gen_groups(g, s);
 	unsigned int k = test_dm_rng_below(r, 100);
 
 	if (s->group + 1 < groups && k < 30) {
@@ -436,6 +508,10 @@ test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test
 	/* DROP goes with no header change nor register write (net_mlx5dm refuses those). */
 	if (!s->changes && !s->regs && k < 45 && s->narrow >= TEST_DM_GEN_DROP_NARROW) {
 		test_dm_sb_add(sb, "drop / ");
+		return;
+	}
+	if (s->transfer) {
+		test_dm_gen_transfer_fate(g, sb, s);
 		return;
 	}
 	if (!s->ingress)
@@ -469,7 +545,7 @@ test_dm_gen_narrowness(const char *pattern)
 static unsigned int
 test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned int narrow)
 {
-	uint8_t *used = g->used[s->ingress] + (size_t)s->group * g->nb_prio;
+	uint8_t *used = g->used[test_dm_gen_dir(s)] + (size_t)s->group * g->nb_prio;
 	unsigned int band = g->nb_prio / TEST_DM_GEN_BANDS, p, k;
 
 	narrow = RTE_MIN(narrow, TEST_DM_GEN_BANDS - 1u);
@@ -478,6 +554,16 @@ test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned 
 		p = (p + 1) % g->nb_prio;
 	used[p] = 1;
 	return p;
+}
+
+/* The port of a NIC rule of direction ingress: the PF's with the switch's rules. */
+static void
+test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_sb *sb, int ingress)
+{
+	if (g->cfg.transfer != 0)
+		test_dm_sb_add(sb, "pf");
+	else
+		test_dm_sb_add(sb, "%u", ingress ? g->cfg.rx_port : g->cfg.tx_port);
 }
 
 /*
@@ -498,8 +584,10 @@ test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_sb *sb)
 	if (k == n)
 		return false;
 	g->tuple_used[t] = 1;
-	test_dm_sb_add(sb, "flow create %u group 1 priority 0 ingress pattern eth / ipv4 src is %s "
-		       "dst is %s / udp src is %s dst is %s / end actions ", g->cfg.rx_port,
+	test_dm_sb_add(sb, "flow create ");
+	test_dm_gen_port(g, sb, 1);
+	test_dm_sb_add(sb, " group 1 priority 0 ingress pattern eth / ipv4 src is %s "
+		       "dst is %s / udp src is %s dst is %s / end actions ",
 		       test_dm_pool_ip4.v[t % ni], test_dm_pool_ip4.v[t / ni % ni],
 		       test_dm_pool_port.v[t / ni / ni % np],
 		       test_dm_pool_port.v[t / ni / ni / np]);
@@ -525,7 +613,7 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	struct test_dm_shape s = { .ingress = test_dm_rng_pct(r, 75) };
 	char body[TEST_DM_GEN_BODY];
 	struct test_dm_sb sb, bb;
-	unsigned int groups = s.ingress ? g->cfg.in_groups : g->cfg.out_groups, k, narrow;
+	unsigned int groups, k, narrow;
 
 	/* Drawn after the direction: without tuples the stream is what it always was. */
 	if (g->cfg.tuples != 0 && test_dm_rng_pct(r, g->cfg.tuples)) {
@@ -536,6 +624,17 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 		}
 	}
 
+	/*
+	 * Drawn only with transfer rules: without them the stream is what it
+	 * always was. The PF's rules are then ingress rules: its egress rules
+	 * would see what its representors send (net_mlx5dm's NIC TX walks every
+	 * send queue of the PF's function).
+	 */
+	if (g->cfg.transfer != 0) {
+		s.transfer = test_dm_rng_pct(r, g->cfg.transfer);
+		s.ingress = !s.transfer;
+	}
+	groups = test_dm_gen_groups(g, &s);
 	/* Lower groups are busier: group k with weight groups - k. */
 	s.group = test_dm_rng_below(r, groups * (groups + 1) / 2);
 	for (k = groups; s.group >= k; k--)
@@ -554,9 +653,11 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	test_dm_gen_fate(g, &bb, &s);
 	test_dm_sb_add(&bb, "end");
 	test_dm_sb_init(&sb, buf, size);
-	test_dm_sb_add(&sb, "flow create %u group %u priority %u %s %s",
-		       s.ingress ? g->cfg.rx_port : g->cfg.tx_port, s.group,
-		       test_dm_gen_prio(g, &s, narrow), s.ingress ? "ingress" : "egress", body);
+	test_dm_sb_add(&sb, "flow create ");
+	test_dm_gen_port(g, &sb, s.ingress || s.transfer);
+	test_dm_sb_add(&sb, " group %u priority %u %s %s", s.group,
+		       test_dm_gen_prio(g, &s, narrow),
+		       s.transfer ? "transfer" : s.ingress ? "ingress" : "egress", body);
 	g->nb_rules++;
 	return test_dm_sb_end(&bb) < 0 ? -E2BIG : test_dm_sb_end(&sb);
 }

@@ -46,6 +46,8 @@ test_dm_usage(const char *prog)
 	       "  --churn           random mode: then every other rule destroyed, as many\n"
 	       "                    packets again\n"
 	       "  --tuples          random mode: half the rules 5-tuple rules of one matcher\n"
+	       "  --transfer        random mode: on the switch topology, 40%% of the rules\n"
+	       "                    transfer rules; bursts from the wire, VFs, representors\n"
 	       "  --out-dir DIR     pcaps, dumps and random-mode reproducers of failures\n"
 	       "                    (DIR is created with its parents)\n"
 	       "  --json FILE       JSON report      --tap FILE   TAP report\n"
@@ -184,7 +186,7 @@ enum {
 	OPT_PACKETS = 256, OPT_VERBOSE, OPT_CHECK, OPT_RUN, OPT_WAIT, OPT_QUIET, OPT_OUT,
 	OPT_SUITE, OPT_SUITE_DIR, OPT_CASE, OPT_LIST, OPT_REPEAT, OPT_RANDOM, OPT_SEED,
 	OPT_RULES, OPT_JSON, OPT_TAP, OPT_BACKEND, OPT_CABLED, OPT_SKIP, OPT_NO_LIMITS, OPT_MUTATE,
-	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_CHURN, OPT_TUPLES,
+	OPT_SWITCH_PORT, OPT_TEMPLATES, OPT_CHURN, OPT_TUPLES, OPT_TRANSFER,
 	OPT_HELP,
 };
 
@@ -208,6 +210,7 @@ static const struct option test_dm_long_opts[] = {
 	{ "templates", no_argument, NULL, OPT_TEMPLATES },
 	{ "churn", no_argument, NULL, OPT_CHURN },
 	{ "tuples", no_argument, NULL, OPT_TUPLES },
+	{ "transfer", no_argument, NULL, OPT_TRANSFER },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -269,6 +272,9 @@ test_dm_opt_one(int c, const char *arg, struct test_dm_config *cfg)
 		return 0;
 	case OPT_TUPLES:
 		cfg->tuples = 1;
+		return 0;
+	case OPT_TRANSFER:
+		cfg->transfer = 1;
 		return 0;
 	case OPT_JSON:
 		cfg->json = arg;

@@ -43,6 +43,7 @@ struct test_dm_config {
 	int templates;			/**< Random mode: rules through the template API. */
 	int churn;			/**< Random mode: half the rules destroyed, resent. */
 	int tuples;			/**< Random mode: half the rules in one matcher. */
+	int transfer;			/**< Random mode: transfer rules on the switch topology. */
 	/* reports */
 	const char *json;
 	const char *tap;

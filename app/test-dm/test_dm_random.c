@@ -20,6 +20,7 @@
 #include "test_dm_pcap.h"
 #include "test_dm_random.h"
 #include "test_dm_ref.h"
+#include "test_dm_topo.h"
 #include "test_dm_vec.h"
 
 #define TEST_DM_RANDOM_TEXT 1024
@@ -66,6 +67,7 @@ struct test_dm_rref {
 /* A packet whose fate differed, kept for the reproducer. */
 struct test_dm_rmiss {
 	uint64_t index;
+	uint16_t port;			/**< Where it was sent. */
 	uint8_t *data;
 	uint32_t len;
 	uint8_t *got_data;		/**< What arrived (NULL: nothing). */
@@ -80,6 +82,7 @@ struct test_dm_rstate {
 	void *ctx;
 	const struct test_dm_random_cfg *cfg;
 	struct test_dm_random_result *res;
+	uint16_t port;			/**< The sending port (--transfer: the PF). */
 	uint16_t peer;
 	struct test_dm_gen *gen;
 	struct test_dm_ref *ref;
@@ -173,7 +176,8 @@ test_dm_rnow_ms(void)
 /*
  * The rule's pattern as a pattern template: each item's mask (its default
  * one under a spec without a mask, none without a spec), no value. False
- * for a range, which a template cannot have.
+ * for a range, which a template cannot have, and for what a port sends
+ * (PORT_REPRESENTOR), which net_mlx5dm's transfer templates do not take.
  */
 static bool
 test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *items)
@@ -183,7 +187,7 @@ test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *it
 	for (i = 0; i < r->nb_items; i++) {
 		const struct rte_flow_item *it = &r->pattern[i];
 
-		if (it->last != NULL)
+		if (it->last != NULL || it->type == RTE_FLOW_ITEM_TYPE_PORT_REPRESENTOR)
 			return false;
 		items[i] = (struct rte_flow_item){
 			.type = it->type,
@@ -515,8 +519,8 @@ test_dm_rbuild(struct test_dm_rstate *st, uint32_t index, struct test_dm_pktlist
 }
 
 static void
-test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, const struct test_dm_bytes *pkt,
-	      const struct test_dm_rx *rx, const char *why)
+test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, uint16_t port,
+	      const struct test_dm_bytes *pkt, const struct test_dm_rx *rx, const char *why)
 {
 	struct test_dm_rmiss *m;
 
@@ -543,6 +547,7 @@ test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, const struct test_dm_by
 	}
 	*m->fate = st->fate;
 	m->index = index;
+	m->port = port;
 	test_dm_rx_format(rx, m->got, sizeof(m->got));
 	snprintf(m->why, sizeof(m->why), "%s", why);
 	st->nb_miss++;
@@ -611,6 +616,8 @@ test_dm_rcoverage(struct test_dm_rstate *st)
 		st->res->dropped++;
 	else if (f->kind == TEST_DM_FATE_QUEUE)
 		st->res->queued++;
+	else if (f->default_rss && f->switched)
+		st->res->switched++;
 	else if (f->default_rss)
 		st->res->missed++;
 	else
@@ -625,16 +632,15 @@ test_dm_rcoverage(struct test_dm_rstate *st)
 }
 
 static int
-test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, const struct test_dm_pktlist *l,
-		 const struct test_dm_rx *rx)
+test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, uint16_t port,
+		 const struct test_dm_pktlist *l, const struct test_dm_rx *rx)
 {
 	char why[256], path[128], line[400];
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < l->n; k++) {
-		ret = test_dm_ref_send(st->ref, st->cfg->port, l->v[k].data, l->v[k].len,
-				       &st->fate);
+		ret = test_dm_ref_send(st->ref, port, l->v[k].data, l->v[k].len, &st->fate);
 		if (ret < 0) {
 			snprintf(st->res->first, sizeof(st->res->first), "reference cannot send "
 				 "packet %" PRIu64 ": %s", first + k, strerror(-ret));
@@ -648,9 +654,24 @@ test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, const struct test_dm
 		snprintf(line, sizeof(line), "%s (reference: %s)", why, path);
 		test_dm_rfirst(st, "packet %" PRIu64 ": %s", first + k, line);
 		st->res->mismatches++;
-		test_dm_rkeep(st, first + k, &l->v[k], &rx[k], line);
+		test_dm_rkeep(st, first + k, port, &l->v[k], &rx[k], line);
 	}
 	return 0;
+}
+
+/*
+ * The port burst k is sent from: the sending port, or with the switch
+ * (--transfer) the wire (sent by the PF), a VF and a representor in turn.
+ */
+static uint16_t
+test_dm_rsource(const struct test_dm_rstate *st, uint64_t k)
+{
+	static const enum test_dm_topo_role from[] = {
+		TEST_DM_TOPO_PF, TEST_DM_TOPO_VF0, TEST_DM_TOPO_PF, TEST_DM_TOPO_VF1,
+		TEST_DM_TOPO_REP0, TEST_DM_TOPO_PF, TEST_DM_TOPO_VF0, TEST_DM_TOPO_REP1,
+	};
+
+	return st->cfg->transfer ? test_dm_topo_port(from[k % RTE_DIM(from)]) : st->port;
 }
 
 static int
@@ -659,6 +680,7 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 	int (*send)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		    struct test_dm_rx *rx) = st->ops->send_tagged != NULL ?
 		st->ops->send_tagged : st->ops->send;
+	uint16_t port = test_dm_rsource(st, first / st->cfg->batch);
 	struct test_dm_pktlist l = { 0 };
 	struct test_dm_rx *rx;
 	unsigned int k;
@@ -671,13 +693,13 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 	for (k = 0; k < n && ret == 0; k++)
 		ret = test_dm_rbuild(st, (uint32_t)(first + k), &l);
 	if (ret == 0) {
-		ret = send(st->ctx, st->cfg->port, &l, rx);
+		ret = send(st->ctx, port, &l, rx);
 		if (ret < 0)
 			snprintf(st->res->first, sizeof(st->res->first), "%s could not send: %s",
 				 st->ops->name, strerror(-ret));
 	}
 	if (ret == 0)
-		ret = test_dm_rcompare(st, first, &l, rx);
+		ret = test_dm_rcompare(st, first, port, &l, rx);
 	for (k = 0; k < n; k++)
 		free(rx[k].data);
 	free(rx);
@@ -795,20 +817,38 @@ test_dm_rhex(FILE *f, const uint8_t *p, uint32_t len)
 		fprintf(f, "%02x", p[i]);
 }
 
+/* A port as the reproducer names it: by its role in the switch (--transfer), else its id. */
+static const char *
+test_dm_rport(const struct test_dm_rstate *st, uint16_t port, char *buf, size_t size)
+{
+	int role = test_dm_topo_role_of(port);
+
+	if (st->cfg->transfer && role >= 0)
+		return test_dm_topo_name((enum test_dm_topo_role)role);
+	snprintf(buf, size, "%u", port);
+	return buf;
+}
+
 static void
-test_dm_rexpect(FILE *f, const struct test_dm_fate *fate, uint16_t nb_queues)
+test_dm_rexpect(const struct test_dm_rstate *st, FILE *f, const struct test_dm_fate *fate)
 {
 	unsigned int i;
+	char name[8];
 
 	if (fate->kind == TEST_DM_FATE_DROP) {
 		fprintf(f, "expect drop\n");
 		return;
 	}
 	if (fate->kind == TEST_DM_FATE_QUEUE) {
-		fprintf(f, "expect port %u queue %u\n", fate->port, fate->queue);
+		fprintf(f, "expect port %s queue %u\n",
+			test_dm_rport(st, fate->port, name, sizeof(name)), fate->queue);
 	} else {
+		/* The switch delivers to any of its ports. */
+		if (st->cfg->transfer)
+			fprintf(f, "expect port %s\n",
+				test_dm_rport(st, fate->port, name, sizeof(name)));
 		fprintf(f, "expect rss queues ");
-		for (i = 0; i < fate->nb_queues && i < nb_queues; i++)
+		for (i = 0; i < fate->nb_queues && i < st->cfg->nb_queues; i++)
 			fprintf(f, "%s%u", i == 0 ? "" : ",", fate->queues[i]);
 		fprintf(f, "\n");
 	}
@@ -861,6 +901,7 @@ test_dm_rwrite_destroys(const struct test_dm_rstate *st, FILE *f)
 	uint32_t next[TEST_DM_REF_MAX_PORTS] = { 0 };
 	const struct test_dm_rrule *rr;
 	unsigned int i;
+	char name[8];
 
 	fprintf(f, "# --churn: destroyed before the packets below\n");
 	for (i = 0; i < st->nb_rules; i++) {
@@ -868,7 +909,9 @@ test_dm_rwrite_destroys(const struct test_dm_rstate *st, FILE *f)
 		if (rr->refused[0] != '\0')
 			continue;
 		if (rr->destroyed)
-			fprintf(f, "flow destroy %u rule %u\n", rr->cmd->port, next[rr->cmd->port]);
+			fprintf(f, "flow destroy %s rule %u\n",
+				test_dm_rport(st, rr->cmd->port, name, sizeof(name)),
+				next[rr->cmd->port]);
 		next[rr->cmd->port]++;
 	}
 }
@@ -877,7 +920,7 @@ static void
 test_dm_rwrite(struct test_dm_rstate *st)
 {
 	const struct test_dm_random_cfg *cfg = st->cfg;
-	char path[512];
+	char path[512], name[8];
 	unsigned int i;
 	FILE *f;
 
@@ -898,7 +941,8 @@ test_dm_rwrite(struct test_dm_rstate *st)
 	if (cfg->templates)
 		fprintf(f, "# The run made each rule through a template table of its own "
 			"(--templates);\n# this file makes them with rte_flow_create().\n");
-	fprintf(f, "case random_seed%" PRIu64 "\nqueues %u\n", cfg->seed, cfg->nb_queues);
+	fprintf(f, "case random_seed%" PRIu64 "\n%squeues %u\n", cfg->seed,
+		cfg->transfer ? "topology switch\n" : "", cfg->nb_queues);
 	for (i = 0; test_dm_gen_preamble[i] != NULL; i++)
 		fprintf(f, "%s\n", test_dm_gen_preamble[i]);
 	for (i = 0; i < st->nb_rules; i++) {
@@ -913,11 +957,12 @@ test_dm_rwrite(struct test_dm_rstate *st)
 	for (i = 0; i < st->nb_miss; i++) {
 		const struct test_dm_rmiss *m = &st->miss[i];
 
-		fprintf(f, "\n# packet %" PRIu64 ": %s said %s; %s\nsend port %u hex ", m->index,
-			st->ops->name, m->got, m->why, cfg->port);
+		fprintf(f, "\n# packet %" PRIu64 ": %s said %s; %s\nsend port %s hex ", m->index,
+			st->ops->name, m->got, m->why, test_dm_rport(st, m->port, name,
+								     sizeof(name)));
 		test_dm_rhex(f, m->data, m->len);
 		fprintf(f, "\n");
-		test_dm_rexpect(f, m->fate, cfg->nb_queues);
+		test_dm_rexpect(st, f, m->fate);
 	}
 	fclose(f);
 	snprintf(st->res->reproducer, sizeof(st->res->reproducer), "%s", path);
@@ -931,20 +976,38 @@ test_dm_rsetup(struct test_dm_rstate *st)
 {
 	const struct test_dm_random_cfg *cfg = st->cfg;
 	struct test_dm_gen_cfg gc = {
-		.tx_port = cfg->port, .rx_port = st->peer, .nb_queues = cfg->nb_queues,
+		.tx_port = st->port, .rx_port = st->peer, .nb_queues = cfg->nb_queues,
 		.in_groups = 4, .out_groups = 2, .rules = cfg->rules,
 		.tuples = cfg->tuples ? 50 : 0,
+		.transfer = cfg->transfer ? 40 : 0, .fdb_groups = 3,
 	};
 	struct test_dm_ref_cfg rc;
+	unsigned int r;
+	uint16_t p;
 
-	if (cfg->port >= TEST_DM_REF_MAX_PORTS || st->peer >= TEST_DM_REF_MAX_PORTS) {
+	for (r = 0; cfg->transfer && r < TEST_DM_TOPO_WIRE; r++)
+		if (test_dm_topo_port((enum test_dm_topo_role)r) >= TEST_DM_REF_MAX_PORTS) {
+			snprintf(st->res->first, sizeof(st->res->first), "--transfer: the switch "
+				 "topology's %s has no port the reference models",
+				 test_dm_topo_name((enum test_dm_topo_role)r));
+			return -EINVAL;
+		}
+	if (st->port >= TEST_DM_REF_MAX_PORTS || st->peer >= TEST_DM_REF_MAX_PORTS) {
 		snprintf(st->res->first, sizeof(st->res->first), "ports %u and %u: the reference "
-			 "models ports below %u", cfg->port, st->peer, TEST_DM_REF_MAX_PORTS);
+			 "models ports below %u", st->port, st->peer, TEST_DM_REF_MAX_PORTS);
 		return -EINVAL;
 	}
 	test_dm_ref_cfg_init(&rc, TEST_DM_REF_MAX_PORTS, cfg->nb_queues);
-	rc.peer[cfg->port] = st->peer;
+	rc.peer[st->port] = st->peer;
 	rc.limits = TEST_DM_REF_LIMITS_MLX5DM;
+	/* The switch as the runner's: the PF, and each VF's representor and function. */
+	for (r = 0; cfg->transfer && r < TEST_DM_TOPO_WIRE; r++) {
+		p = test_dm_topo_port((enum test_dm_topo_role)r);
+		rc.role[p] = r == TEST_DM_TOPO_PF ? TEST_DM_REF_PF :
+			     r < TEST_DM_TOPO_VF0 ? TEST_DM_REF_REP : TEST_DM_REF_VF;
+		rc.vf[p] = (uint8_t)(r == TEST_DM_TOPO_PF ? 0 :
+				     (r - TEST_DM_TOPO_REP0) % TEST_DM_TOPO_VFS);
+	}
 	st->ref = test_dm_ref_new(&rc);
 	st->gen = test_dm_gen_new(&gc, cfg->seed);
 	if (st->ref == NULL || st->gen == NULL) {
@@ -999,12 +1062,23 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 {
 	struct test_dm_case c = { .name = (char *)(uintptr_t)"random",
 				  .file = (char *)(uintptr_t)"random",
-				  .nb_queues = cfg->nb_queues, .port = cfg->port };
-	struct test_dm_rstate st = { .ops = ops, .ctx = ctx, .cfg = cfg, .res = res };
+				  .nb_queues = cfg->nb_queues, .port = cfg->port,
+				  .needs_switch = cfg->transfer != 0 };
+	struct test_dm_rstate st = { .ops = ops, .ctx = ctx, .cfg = cfg, .res = res,
+				     .port = cfg->port };
 	char msg[256] = "";
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (cfg->transfer) {
+		st.port = test_dm_topo_port(TEST_DM_TOPO_PF);
+		c.port = st.port;
+		if (st.port == TEST_DM_TOPO_NONE) {
+			snprintf(res->first, sizeof(res->first), "--transfer: no switch topology "
+				 "(a vdev with representor=vf[0-1],vf_ports=1)");
+			return -ENODEV;
+		}
+	}
 	if (cfg->templates && (ops->flow_configure == NULL || ops->template_create == NULL ||
 			       ops->async_create == NULL || ops->async_destroy == NULL ||
 			       ops->push == NULL || ops->pull == NULL)) {
@@ -1016,7 +1090,7 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 		snprintf(res->first, sizeof(res->first), "%s not ready: %s", ops->name, msg);
 		return -EIO;
 	}
-	st.peer = ops->peer(ctx, cfg->port);
+	st.peer = ops->peer(ctx, st.port);
 	ret = test_dm_rsetup(&st);
 	if (ret == 0)
 		ret = test_dm_rinstall(&st);

@@ -49,6 +49,14 @@ struct test_dm_random_cfg {
 	 * actions share a small table, which grows.
 	 */
 	int tuples;
+	/**
+	 * The switch topology's E-Switch (test_dm_topo.h, port unused): 40% of
+	 * the rules are transfer rules (test_dm_gen_cfg.transfer), the others
+	 * the PF's, and each burst comes from one port of the switch in turn:
+	 * the wire (sent by the PF, whose uplink is looped), a VF, a
+	 * representor.
+	 */
+	int transfer;
 	FILE *log;			/**< Mismatch lines; NULL for none. */
 	int verbose;
 	struct test_dm_progress *progress;
@@ -71,6 +79,8 @@ struct test_dm_random_result {
 	uint64_t queued;		/**< By a QUEUE action. */
 	uint64_t spread;		/**< By an RSS action. */
 	uint64_t missed;		/**< No rule decided: the port's default RSS. */
+	/** A transfer rule sent it to a port of the switch (its default RSS there). */
+	uint64_t switched;
 	unsigned int rules_hit;		/**< Installed rules at least one packet met. */
 	char first[512];		/**< First problem (empty when none). */
 	/** The case file written ("; " its -sent.pcap and -recv.pcap), or why none. */

@@ -451,8 +451,10 @@ test_dm_ref_fdb(struct test_dm_ref *r, struct test_dm_ref_pkt *pkt, struct test_
 		fate->len = pkt->len;
 		return 0;
 	}
-	if (ret == 2)
+	if (ret == 2) {
+		fate->switched = 1;
 		return test_dm_ref_forward(r, pkt->fwd, pkt->fwd_port, pkt, fate, hops);
+	}
 	fate->fdb_miss = 1;
 	if (pkt->src_represented != TEST_DM_REF_NO_PORT)
 		return test_dm_ref_ingress(r, pkt->src_represented, pkt, fate);

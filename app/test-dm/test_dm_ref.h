@@ -129,6 +129,7 @@ struct test_dm_fate {
 	uint8_t ambiguous;		/**< Two rules of one group and priority matched. */
 	uint8_t dropped_in_fdb;		/**< Dropped by a transfer rule. */
 	uint8_t fdb_miss;		/**< No transfer rule decided: source's representor. */
+	uint8_t switched;		/**< A transfer rule sent it to a port of the switch. */
 	uint8_t fdir;			/**< RTE_MBUF_F_RX_FDIR (MARK or FLAG). */
 	uint8_t fdir_id;		/**< RTE_MBUF_F_RX_FDIR_ID (MARK): mark is valid. */
 	uint32_t mark;

@@ -32,6 +32,7 @@
 #include "test_dm_rng.h"
 #include "test_dm_runner.h"
 #include "test_dm_tag.h"
+#include "test_dm_topo.h"
 
 static const struct test_dm_gen_cfg gen_cfg = {
 	.tx_port = 0, .rx_port = 1, .nb_queues = 8, .in_groups = 4, .out_groups = 2,
@@ -149,6 +150,117 @@ test_gen_rules_valid(void **state)
 	for (k = 0; k < RTE_DIM(words); k++)
 		if (seen[k] == 0)
 			fail_msg("no generated rule has '%s'", words[k]);
+	test_dm_ref_free(ref);
+}
+
+/*
+ * The reference's switch: the topology's fixed ports with their roles
+ * (test_dm_topo_set_default()), as the app sets them for --check.
+ */
+static void
+switch_roles(struct test_dm_ref_cfg *rc, struct test_dm_ref_runner *rr)
+{
+	static const int roles[] = { TEST_DM_REF_PF, TEST_DM_REF_REP, TEST_DM_REF_REP,
+				     TEST_DM_REF_VF, TEST_DM_REF_VF };
+	unsigned int r;
+	uint16_t p;
+
+	test_dm_topo_set_default();
+	for (r = 0; r < RTE_DIM(roles); r++) {
+		p = test_dm_topo_port((enum test_dm_topo_role)r);
+		if (rc != NULL) {
+			rc->role[p] = (uint8_t)roles[r];
+			rc->vf[p] = (uint8_t)(r == 0 ? 0 : (r - 1) % 2);
+		}
+		if (rr != NULL)
+			test_dm_ref_runner_set_role(rr, p, roles[r], (uint8_t)(r == 0 ? 0 :
+						    (r - 1) % 2));
+	}
+}
+
+/*
+ * Transfer rules (test_dm_gen_cfg.transfer): made on the PF by name, all
+ * of them valid on the reference's switch, every source and fate drawn,
+ * none with what the E-Switch has no place for (queues, marks, registers);
+ * a rule to the uplink matches what a VF or a representor sent, so no
+ * frame goes round the looped wire for ever. The PF's own rules are
+ * ingress rules.
+ */
+static void
+test_gen_transfer_rules(void **state)
+{
+	static const char *const words[] = {
+		" transfer ", "represented_port ethdev_port_id is pf",
+		"represented_port ethdev_port_id is rep0", "port_representor port_id is rep1",
+		"represented_port ethdev_port_id pf /", "represented_port ethdev_port_id rep1 /",
+		"port_representor port_id pf /", "port_representor port_id rep0 /",
+		"jump group 2", "drop", "count", "vxlan_decap", "vxlan_encap", "of_pop_vlan",
+		"set_ipv4_dst", " ingress ",
+	};
+	static const char *const never[] = {
+		"egress", "queue index", "rss queues", "mark id", "/ flag /", "set_tag",
+		"set_meta", " meta ", " tag ",
+	};
+	struct test_dm_gen_cfg cfg = gen_cfg;
+	unsigned int seen[RTE_DIM(words)] = { 0 }, i, k, transfer = 0;
+	struct test_dm_flow_ctx fctx;
+	struct test_dm_ref_cfg rc;
+	struct test_dm_flow_cmd *cmd;
+	struct rte_flow_error e;
+	struct test_dm_err err;
+	struct test_dm_ref *ref;
+	struct test_dm_gen *g;
+	char text[1024];
+
+	(void)state;
+	test_dm_ref_cfg_init(&rc, TEST_DM_REF_MAX_PORTS, cfg.nb_queues);
+	rc.limits = TEST_DM_REF_LIMITS_MLX5DM;
+	switch_roles(&rc, NULL);
+	ref = test_dm_ref_new(&rc);
+	assert_non_null(ref);
+	cfg.transfer = 60;
+	cfg.fdb_groups = 3;
+	g = test_dm_gen_new(&cfg, 5);
+	assert_non_null(g);
+	cfg.fdb_groups = 0;
+	assert_null(test_dm_gen_new(&cfg, 5));
+	test_dm_flow_ctx_init(&fctx);
+	fctx.nb_rxq = cfg.nb_queues;
+	for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
+		assert_int_equal(test_dm_flow_parse_str(&fctx, test_dm_gen_preamble[i], "p", 1,
+							&cmd, &err), 0);
+		test_dm_flow_cmd_free(cmd);
+	}
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(test_dm_gen_rule(g, text, sizeof(text)), 0);
+		assert_int_equal(strncmp(text, "flow create pf ", 15), 0);
+		if (test_dm_flow_parse_str(&fctx, text, "r", 1, &cmd, &err) != 0)
+			fail_msg("%s: %s", text, err.msg);
+		assert_int_equal(cmd->port, test_dm_topo_port(TEST_DM_TOPO_PF));
+		if (strstr(text, "represented_port ethdev_port_id pf /") != NULL &&
+		    strstr(text, "represented_port ethdev_port_id is rep") == NULL &&
+		    strstr(text, "port_representor port_id is") == NULL)
+			fail_msg("to the looped uplink, whatever the source: %s", text);
+		/* Decapsulation (FDB RX side) only with frames from the wire: some refused. */
+		if (test_dm_ref_validate(ref, cmd->port, &cmd->attr, cmd->pattern, cmd->actions,
+					 &e) != 0 && strstr(text, "vxlan_decap") == NULL)
+			fail_msg("refused (%s): %s", e.message, text);
+		if (cmd->attr.transfer) {
+			transfer++;
+			for (k = 0; k < RTE_DIM(never); k++)
+				if (strstr(text, never[k]) != NULL)
+					fail_msg("'%s' in a transfer rule: %s", never[k], text);
+		}
+		for (k = 0; k < RTE_DIM(words); k++)
+			seen[k] += strstr(text, words[k]) != NULL;
+		assert_null(strstr(text, "egress"));
+		test_dm_flow_cmd_free(cmd);
+	}
+	for (k = 0; k < RTE_DIM(words); k++)
+		if (seen[k] == 0)
+			fail_msg("no generated rule has '%s'", words[k]);
+	assert_true(transfer > 500 && transfer < 700);
+	test_dm_gen_free(g);
 	test_dm_ref_free(ref);
 }
 
@@ -509,6 +621,62 @@ test_random_churn(void **state)
 	test_dm_ref_runner_free(rr);
 }
 
+static void read_all(const char *path, char *buf, size_t size);
+
+/*
+ * --transfer on the reference runner's switch: no mismatch against itself;
+ * against a broken one, the reproducer names the switch's ports (topology
+ * switch, send port vf0), passes on the reference and fails on it again.
+ */
+static void
+test_random_transfer(void **state)
+{
+	char dir[] = "/tmp/test_dm_random_XXXXXX", path[512];
+	struct test_dm_ref_runner *rr = test_dm_ref_runner_new(TEST_DM_REF_MAX_PORTS, NULL);
+	struct test_dm_random_cfg cfg = run_cfg(11, dir);
+	struct test_dm_run_opts opts = { .log = NULL };
+	struct test_dm_random_result res;
+	struct test_dm_case_result cr;
+	struct test_dm_mutant *m;
+	struct test_dm_case *c;
+	struct test_dm_err err;
+	char text[1 << 16];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	switch_roles(NULL, rr);
+	cfg.transfer = 1;
+	cfg.churn = 1;
+	assert_int_equal(test_dm_random_run(&test_dm_ref_runner_ops, rr, &cfg, &res), 0);
+	if (test_dm_random_failures(&res) != 0)
+		fail_msg("%s", res.first);
+	assert_int_equal(res.packets, 6000);
+	assert_true(res.dropped > 0 && res.switched > 0 && res.rules_hit > 50);
+	assert_int_equal(res.dropped + res.queued + res.spread + res.switched + res.missed, 6000);
+	m = test_dm_mutant_new(&test_dm_ref_runner_ops, rr, "priority");
+	assert_non_null(m);
+	cfg.churn = 0;
+	assert_int_equal(test_dm_random_run(&test_dm_mutant_ops, m, &cfg, &res), 0);
+	assert_true(res.mismatches > 0);
+	snprintf(path, sizeof(path), "%s/random-seed11.case", dir);
+	read_all(path, text, sizeof(text));
+	assert_non_null(strstr(text, "\ntopology switch\n"));
+	assert_non_null(strstr(text, "\nflow create pf group "));
+	assert_non_null(strstr(text, "\nsend port "));
+	assert_null(strstr(text, "\nsend port 0 "));
+	if (test_dm_case_load(path, &c, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(test_dm_case_run(c, &test_dm_ref_runner_ops, rr, &opts, &cr), 0);
+	if (cr.failed != 0)
+		fail_msg("the reproducer fails on the reference: %s", cr.first_failure);
+	assert_int_equal(test_dm_case_run(c, &test_dm_mutant_ops, m, &opts, &cr), 0);
+	assert_true(cr.failed > 0);
+	test_dm_case_free(c);
+	test_dm_mutant_free(m);
+	reproducer_remove(dir);
+	test_dm_ref_runner_free(rr);
+}
+
 /* ---- reports ---- */
 
 static void
@@ -584,12 +752,14 @@ main(void)
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_gen_reproducible),
 		cmocka_unit_test(test_gen_rules_valid),
+		cmocka_unit_test(test_gen_transfer_rules),
 		cmocka_unit_test(test_gen_packets),
 		cmocka_unit_test(test_fate_cmp),
 		cmocka_unit_test(test_random_self),
 		cmocka_unit_test(test_random_mutants),
 		cmocka_unit_test(test_random_templates),
 		cmocka_unit_test(test_random_churn),
+		cmocka_unit_test(test_random_transfer),
 		cmocka_unit_test(test_reports),
 	};
 

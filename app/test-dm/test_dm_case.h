@@ -20,7 +20,7 @@
  *   expect [packet <k>] bytes <packet> | bytes hex <bytes>
  *   expect [packet <k>] field <layer[.n].field> ==|!= <value>
  *   expect [packet <k>] mark <v> | mark none | flag | no flag
- *   expect rss queues <set> | rss spread over queues <set>
+ *   expect rss queues <set> [port <p>] | rss spread over queues <set> [port <p>]
  *   expect count rule <id> [port <p>] packets <n> [bytes <m>]
  *   expect reject <flow create|validate ...> error <RTE_FLOW_ERROR_TYPE_*>
  *   repeat <n> ... end                 (the statements between run n times)

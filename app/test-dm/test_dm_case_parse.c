@@ -536,10 +536,11 @@ test_dm_exp_no(struct test_dm_cparser *cp, struct test_dm_expect *e)
 	return 0;
 }
 
-/* rss queues <set> | rss spread over queues <set> */
+/* rss queues <set> [port <p>] | rss spread over queues <set> [port <p>] */
 static int
 test_dm_exp_rss(struct test_dm_cparser *cp, struct test_dm_expect *e)
 {
+	uint64_t v;
 	int ret;
 
 	if (test_dm_cp_peek_is(cp, "spread")) {
@@ -550,7 +551,15 @@ test_dm_exp_rss(struct test_dm_cparser *cp, struct test_dm_expect *e)
 			return ret;
 	}
 	ret = test_dm_cp_word(cp, "queues");
-	return ret < 0 ? ret : test_dm_cp_qset(cp, e->qset);
+	if (ret == 0)
+		ret = test_dm_cp_qset(cp, e->qset);
+	/* Another port than where the sending port's frames arrive (a switch's). */
+	if (ret == 0 && test_dm_cp_peek_is(cp, "port")) {
+		cp->i++;
+		ret = test_dm_cp_port(cp, &v);
+		e->port = (int)v;
+	}
+	return ret;
 }
 
 /* count rule <id> [port <p>] packets <n> [bytes <m>] */

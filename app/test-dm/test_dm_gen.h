@@ -39,8 +39,9 @@ struct test_dm_gen_cfg {
 	 * E-Switch (test_dm_topo.h; 0: none): made on "pf", matching what one
 	 * port of the switch sent or any traffic, changing headers, then to a
 	 * port of the switch (represented_port, port_representor), dropped or
-	 * on to a later transfer group. The other rules are then the PF's, on
-	 * "pf" too (tx_port and rx_port are not used).
+	 * on to a later transfer group. The other rules are then NIC rules of
+	 * the switch's ports, by name: the PF's ingress rules, a VF's either
+	 * way, a representor's (tx_port and rx_port are not used).
 	 */
 	unsigned int transfer;
 	unsigned int fdb_groups;	/**< Transfer groups 0..fdb_groups-1 (default 3). */

@@ -28,6 +28,8 @@ struct test_dm_shape {
 	int ingress;
 	int transfer;		/**< A transfer rule (ingress is 0). */
 	int from_vf;		/**< Transfer: matches what a VF or a representor sent. */
+	const char *port;	/**< With the switch's rules: the port's name ("pf", "vf0"...). */
+	int rep;		/**< A representor's rule (group 0, QUEUE or DROP, MARK). */
 	uint32_t group;
 	int eth;		/**< Outer ETH. */
 	int vlan;
@@ -391,6 +393,8 @@ test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 	struct test_dm_rng *r = &g->rules;
 	int popped = 0;
 
+	if (s->rep)
+		return;
 	if ((s->ingress || s->transfer) && s->vxlan && test_dm_rng_pct(r, 30)) {
 		test_dm_sb_add(sb, "vxlan_decap / ");
 		s->decap = 1;
@@ -429,6 +433,8 @@ test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		else
 			test_dm_sb_add(sb, "flag / ");
 	}
+	if (s->rep)
+		return;
 	if (s->ingress && test_dm_rng_pct(r, 15)) {
 		test_dm_sb_add(sb, "set_tag data %s index %u mask 0xffffffff / ",
 			       test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
@@ -468,6 +474,8 @@ test_dm_gen_dir(const struct test_dm_shape *s)
 static unsigned int
 test_dm_gen_groups(const struct test_dm_gen *g, const struct test_dm_shape *s)
 {
+	if (s->rep)
+		return 1;
 	if (s->transfer)
 		return g->cfg.fdb_groups;
 	return s->ingress ? g->cfg.in_groups : g->cfg.out_groups;
@@ -516,7 +524,7 @@ test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test
 	}
 	if (!s->ingress)
 		return;
-	if (k < 60 && g->cfg.nb_queues > 1)
+	if (k < 60 && g->cfg.nb_queues > 1 && !s->rep)
 		test_dm_gen_rss(g, sb);
 	else
 		test_dm_sb_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
@@ -556,14 +564,38 @@ test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned 
 	return p;
 }
 
-/* The port of a NIC rule of direction ingress: the PF's with the switch's rules. */
+/* The port of a rule of direction ingress: by name (port) with the switch's rules. */
 static void
-test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_sb *sb, int ingress)
+test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_sb *sb, const char *port,
+		 int ingress)
 {
 	if (g->cfg.transfer != 0)
-		test_dm_sb_add(sb, "pf");
+		test_dm_sb_add(sb, "%s", port != NULL ? port : "pf");
 	else
 		test_dm_sb_add(sb, "%u", ingress ? g->cfg.rx_port : g->cfg.tx_port);
+}
+
+/*
+ * With the switch's rules, a NIC rule's port: the PF's ingress rules
+ * (its egress rules would see what its representors send: net_mlx5dm's
+ * NIC TX walks every send queue of the PF's function), a VF's own rules
+ * either way, a representor's (on what its VF sent past the FDB).
+ */
+static void
+test_dm_gen_switch_port(struct test_dm_gen *g, struct test_dm_shape *s)
+{
+	unsigned int k = test_dm_rng_below(&g->rules, 100);
+
+	if (k < 40) {
+		s->port = "pf";
+		s->ingress = 1;
+	} else if (k < 80) {
+		s->port = k < 60 ? "vf0" : "vf1";
+	} else {
+		s->port = k < 90 ? "rep0" : "rep1";
+		s->ingress = 1;
+		s->rep = 1;
+	}
 }
 
 /*
@@ -585,7 +617,7 @@ test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_sb *sb)
 		return false;
 	g->tuple_used[t] = 1;
 	test_dm_sb_add(sb, "flow create ");
-	test_dm_gen_port(g, sb, 1);
+	test_dm_gen_port(g, sb, NULL, 1);
 	test_dm_sb_add(sb, " group 1 priority 0 ingress pattern eth / ipv4 src is %s "
 		       "dst is %s / udp src is %s dst is %s / end actions ",
 		       test_dm_pool_ip4.v[t % ni], test_dm_pool_ip4.v[t / ni % ni],
@@ -624,15 +656,13 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 		}
 	}
 
-	/*
-	 * Drawn only with transfer rules: without them the stream is what it
-	 * always was. The PF's rules are then ingress rules: its egress rules
-	 * would see what its representors send (net_mlx5dm's NIC TX walks every
-	 * send queue of the PF's function).
-	 */
+	/* Drawn only with transfer rules: without them the stream is what it always was. */
 	if (g->cfg.transfer != 0) {
 		s.transfer = test_dm_rng_pct(r, g->cfg.transfer);
-		s.ingress = !s.transfer;
+		if (s.transfer)
+			s.ingress = 0;
+		else
+			test_dm_gen_switch_port(g, &s);
 	}
 	groups = test_dm_gen_groups(g, &s);
 	/* Lower groups are busier: group k with weight groups - k. */
@@ -654,7 +684,7 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	test_dm_sb_add(&bb, "end");
 	test_dm_sb_init(&sb, buf, size);
 	test_dm_sb_add(&sb, "flow create ");
-	test_dm_gen_port(g, &sb, s.ingress || s.transfer);
+	test_dm_gen_port(g, &sb, s.port, s.ingress || s.transfer);
 	test_dm_sb_add(&sb, " group %u priority %u %s %s", s.group,
 		       test_dm_gen_prio(g, &s, narrow),
 		       s.transfer ? "transfer" : s.ingress ? "ingress" : "egress", body);

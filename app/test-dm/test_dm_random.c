@@ -198,6 +198,18 @@ test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *it
 	return true;
 }
 
+/*
+ * A representor's NIC rule: its template API is its manager's (whose
+ * tables' rules are the manager's), so it is made with rte_flow_create().
+ */
+static bool
+test_dm_rtmpl_rep(const struct test_dm_flow_cmd *r)
+{
+	int role = test_dm_topo_role_of(r->port);
+
+	return !r->attr.transfer && (role == TEST_DM_TOPO_REP0 || role == TEST_DM_TOPO_REP1);
+}
+
 /* The port's flow queues, before its first rule (configuring stops the port). */
 static int
 test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flow_error *e)
@@ -360,7 +372,7 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 		return rte_flow_error_set(e, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "out of memory");
 	rr->tmpl = t;
-	if (!test_dm_rtmpl_pattern(r, t->items))
+	if (!test_dm_rtmpl_pattern(r, t->items) || test_dm_rtmpl_rep(r))
 		return 1;
 	t->masks = (struct rte_flow_action *)(void *)(t->items + r->nb_items);
 	for (i = 0; i < r->nb_actions; i++)
@@ -474,12 +486,49 @@ test_dm_rtmpl_batch(struct test_dm_rstate *st)
 	return 0;
 }
 
+/*
+ * --templates: the flow queues of every port the rules go to, before the
+ * first rule: configuring stops a port, and a stopped E-Switch manager
+ * loses the rules it has. 0, or the failure with the reason in res->first.
+ */
+static int
+test_dm_rtmpl_configure_ports(struct test_dm_rstate *st)
+{
+	const enum test_dm_topo_role roles[] = {
+		TEST_DM_TOPO_PF, TEST_DM_TOPO_VF0, TEST_DM_TOPO_VF1,
+	};
+	uint16_t ports[RTE_DIM(roles)] = { st->port, st->peer };
+	unsigned int i, n = 2;
+	struct rte_flow_error e;
+	int ret;
+
+	if (!st->cfg->templates)
+		return 0;
+	for (i = 0; st->cfg->transfer && i < RTE_DIM(roles); i++)
+		ports[i] = test_dm_topo_port(roles[i]);
+	n = st->cfg->transfer ? RTE_DIM(roles) : n;
+	for (i = 0; i < n; i++) {
+		memset(&e, 0, sizeof(e));
+		ret = test_dm_rtmpl_configure(st, ports[i], &e);
+		if (ret < 0) {
+			snprintf(st->res->first, sizeof(st->res->first), "--templates: "
+				 "rte_flow_configure() of port %u: %s", ports[i],
+				 e.message != NULL ? e.message : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static int
 test_dm_rinstall(struct test_dm_rstate *st)
 {
 	unsigned int tries = 0;
 	int ret;
 
+	ret = test_dm_rtmpl_configure_ports(st);
+	if (ret < 0)
+		return ret;
 	/* A rule the runner refuses takes its place: the run ends after "rules" tries on it. */
 	while (st->res->rules + st->res->runner_refused < st->cfg->rules &&
 	       tries++ < 10 * st->cfg->rules) {
@@ -843,13 +892,12 @@ test_dm_rexpect(const struct test_dm_rstate *st, FILE *f, const struct test_dm_f
 		fprintf(f, "expect port %s queue %u\n",
 			test_dm_rport(st, fate->port, name, sizeof(name)), fate->queue);
 	} else {
-		/* The switch delivers to any of its ports. */
-		if (st->cfg->transfer)
-			fprintf(f, "expect port %s\n",
-				test_dm_rport(st, fate->port, name, sizeof(name)));
 		fprintf(f, "expect rss queues ");
 		for (i = 0; i < fate->nb_queues && i < st->cfg->nb_queues; i++)
 			fprintf(f, "%s%u", i == 0 ? "" : ",", fate->queues[i]);
+		/* The switch delivers to any of its ports. */
+		if (st->cfg->transfer)
+			fprintf(f, " port %s", test_dm_rport(st, fate->port, name, sizeof(name)));
 		fprintf(f, "\n");
 	}
 	if (fate->fdir_id)

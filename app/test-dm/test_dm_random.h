@@ -52,9 +52,9 @@ struct test_dm_random_cfg {
 	/**
 	 * The switch topology's E-Switch (test_dm_topo.h, port unused): 40% of
 	 * the rules are transfer rules (test_dm_gen_cfg.transfer), the others
-	 * the PF's, and each burst comes from one port of the switch in turn:
-	 * the wire (sent by the PF, whose uplink is looped), a VF, a
-	 * representor.
+	 * NIC rules of the switch's ports, and each burst comes from one port
+	 * of the switch in turn: the wire (sent by the PF, whose uplink is
+	 * looped), a VF, a representor.
 	 */
 	int transfer;
 	FILE *log;			/**< Mismatch lines; NULL for none. */

@@ -183,8 +183,9 @@ switch_roles(struct test_dm_ref_cfg *rc, struct test_dm_ref_runner *rr)
  * of them valid on the reference's switch, every source and fate drawn,
  * none with what the E-Switch has no place for (queues, marks, registers);
  * a rule to the uplink matches what a VF or a representor sent, so no
- * frame goes round the looped wire for ever. The PF's own rules are
- * ingress rules.
+ * frame goes round the looped wire for ever. The other rules: the PF's
+ * ingress rules, the VFs' either way, the representors' in group 0 to a
+ * queue or dropped.
  */
 static void
 test_gen_transfer_rules(void **state)
@@ -195,7 +196,11 @@ test_gen_transfer_rules(void **state)
 		"represented_port ethdev_port_id pf /", "represented_port ethdev_port_id rep1 /",
 		"port_representor port_id pf /", "port_representor port_id rep0 /",
 		"jump group 2", "drop", "count", "vxlan_decap", "vxlan_encap", "of_pop_vlan",
-		"set_ipv4_dst", " ingress ",
+		"set_ipv4_dst", " ingress ", " egress ", "flow create vf0 group 1 ",
+		"flow create vf1 ", "flow create rep0 group 0 ", "flow create rep1 group 0 ",
+	};
+	static const char *const rep_never[] = {
+		"rss queues", "jump", "set_", "of_", "vxlan_", "modify_field", "dec_ttl",
 	};
 	static const char *const never[] = {
 		"egress", "queue index", "rss queues", "mark id", "/ flag /", "set_tag",
@@ -210,7 +215,8 @@ test_gen_transfer_rules(void **state)
 	struct test_dm_err err;
 	struct test_dm_ref *ref;
 	struct test_dm_gen *g;
-	char text[1024];
+	char text[1024], port[8];
+	uint16_t id;
 
 	(void)state;
 	test_dm_ref_cfg_init(&rc, TEST_DM_REF_MAX_PORTS, cfg.nb_queues);
@@ -233,10 +239,18 @@ test_gen_transfer_rules(void **state)
 	}
 	for (i = 0; i < 1000; i++) {
 		assert_int_equal(test_dm_gen_rule(g, text, sizeof(text)), 0);
-		assert_int_equal(strncmp(text, "flow create pf ", 15), 0);
 		if (test_dm_flow_parse_str(&fctx, text, "r", 1, &cmd, &err) != 0)
 			fail_msg("%s: %s", text, err.msg);
-		assert_int_equal(cmd->port, test_dm_topo_port(TEST_DM_TOPO_PF));
+		if (sscanf(text, "flow create %7s ", port) != 1 ||
+		    test_dm_topo_lookup(port, strlen(port), &id) != 0 || id != cmd->port)
+			fail_msg("not on a port of the switch by name: %s", text);
+		if ((cmd->attr.transfer || cmd->attr.egress) &&
+		    strcmp(port, cmd->attr.transfer ? "pf" : strncmp(port, "vf", 2) == 0 ?
+			   port : "vf0") != 0)
+			fail_msg("transfer rules are the PF's, egress rules the VFs': %s", text);
+		for (k = 0; strncmp(port, "rep", 3) == 0 && k < RTE_DIM(rep_never); k++)
+			if (strstr(text, rep_never[k]) != NULL || cmd->attr.group != 0)
+				fail_msg("not a representor's rule: %s", text);
 		if (strstr(text, "represented_port ethdev_port_id pf /") != NULL &&
 		    strstr(text, "represented_port ethdev_port_id is rep") == NULL &&
 		    strstr(text, "port_representor port_id is") == NULL)
@@ -253,7 +267,6 @@ test_gen_transfer_rules(void **state)
 		}
 		for (k = 0; k < RTE_DIM(words); k++)
 			seen[k] += strstr(text, words[k]) != NULL;
-		assert_null(strstr(text, "egress"));
 		test_dm_flow_cmd_free(cmd);
 	}
 	for (k = 0; k < RTE_DIM(words); k++)

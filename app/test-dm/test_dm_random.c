@@ -37,7 +37,7 @@
  * own, or (a rule whose actions the rule gives) those of an earlier rule
  * of the same shape, attributes and action types, whose table it shares.
  */
-struct test_dm_rtmpl {
+struct test_dm_random_tmpl {
 	struct test_dm_flow_cmd cmd[3];	/**< Pattern template, actions template, table. */
 	void *handle[3];		/**< Made by this rule (NULL: not). */
 	void *table;			/**< Where the rule is (NULL: not through a table). */
@@ -48,24 +48,24 @@ struct test_dm_rtmpl {
 };
 
 /* One generated rule and what became of it. */
-struct test_dm_rrule {
+struct test_dm_random_rule {
 	char *text;
 	struct test_dm_flow_cmd *cmd;
 	void *handle;			/**< On the runner (NULL: not installed). */
-	struct test_dm_rtmpl *tmpl;	/**< --templates: its templates and table. */
+	struct test_dm_random_tmpl *tmpl;	/**< --templates: its templates and table. */
 	struct test_dm_ref_rule *ref;
 	bool destroyed;			/**< By --churn, on both. */
 	char refused[256];		/**< Why the runner refused it ("" if it did not). */
 };
 
 /* A rule of the reference and its number among the generated rules. */
-struct test_dm_rref {
+struct test_dm_random_ref {
 	const struct test_dm_ref_rule *ref;
 	unsigned int index;
 };
 
 /* A packet whose fate differed, kept for the reproducer. */
-struct test_dm_rmiss {
+struct test_dm_random_miss {
 	uint64_t index;
 	uint16_t port;			/**< Where it was sent. */
 	uint8_t *data;
@@ -77,7 +77,7 @@ struct test_dm_rmiss {
 	char why[512];
 };
 
-struct test_dm_rstate {
+struct test_dm_random_state {
 	const struct test_dm_runner_ops *ops;
 	void *ctx;
 	const struct test_dm_random_cfg *cfg;
@@ -87,10 +87,10 @@ struct test_dm_rstate {
 	struct test_dm_gen *gen;
 	struct test_dm_ref *ref;
 	struct test_dm_flow_ctx fctx;
-	struct test_dm_rrule *rules;
+	struct test_dm_random_rule *rules;
 	unsigned int nb_rules;
 	unsigned int cap_rules;
-	struct test_dm_rmiss *miss;
+	struct test_dm_random_miss *miss;
 	unsigned int nb_miss;
 	unsigned int cap_miss;
 	struct test_dm_fate fate;
@@ -99,7 +99,7 @@ struct test_dm_rstate {
 	 * Installed rules of the reference sorted by address (with their rule
 	 * number, the line of the reproducer), and whether a packet met them.
 	 */
-	struct test_dm_rref *sorted;
+	struct test_dm_random_ref *sorted;
 	uint8_t *hit;
 	unsigned int nb_sorted;
 	/* --templates: the ports' flow queues are configured; creations waiting per queue. */
@@ -110,10 +110,11 @@ struct test_dm_rstate {
 };
 
 static void
-test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...) __rte_format_printf(2, 3);
+test_dm_random_first(struct test_dm_random_state *st, const char *fmt, ...)
+	__rte_format_printf(2, 3);
 
 static void
-test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...)
+test_dm_random_first(struct test_dm_random_state *st, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -137,7 +138,8 @@ test_dm_rfirst(struct test_dm_rstate *st, const char *fmt, ...)
 /* ---- rules ---- */
 
 static int
-test_dm_rparse(struct test_dm_rstate *st, const char *text, struct test_dm_flow_cmd **cmd)
+test_dm_random_parse(struct test_dm_random_state *st, const char *text,
+		     struct test_dm_flow_cmd **cmd)
 {
 	struct test_dm_err err;
 	int ret = test_dm_flow_parse_str(&st->fctx, text, "random", 1, cmd, &err);
@@ -149,14 +151,14 @@ test_dm_rparse(struct test_dm_rstate *st, const char *text, struct test_dm_flow_
 }
 
 static int
-test_dm_rpreamble(struct test_dm_rstate *st)
+test_dm_random_preamble(struct test_dm_random_state *st)
 {
 	struct test_dm_flow_cmd *cmd;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
-		ret = test_dm_rparse(st, test_dm_gen_preamble[i], &cmd);
+		ret = test_dm_random_parse(st, test_dm_gen_preamble[i], &cmd);
 		if (ret < 0)
 			return ret;
 		test_dm_flow_cmd_free(cmd);
@@ -165,7 +167,7 @@ test_dm_rpreamble(struct test_dm_rstate *st)
 }
 
 static uint64_t
-test_dm_rnow_ms(void)
+test_dm_random_now_ms(void)
 {
 	struct timespec ts;
 
@@ -180,7 +182,7 @@ test_dm_rnow_ms(void)
  * (PORT_REPRESENTOR), which net_mlx5dm's transfer templates do not take.
  */
 static bool
-test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *items)
+test_dm_random_tmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *items)
 {
 	unsigned int i;
 
@@ -203,7 +205,7 @@ test_dm_rtmpl_pattern(const struct test_dm_flow_cmd *r, struct rte_flow_item *it
  * tables' rules are the manager's), so it is made with rte_flow_create().
  */
 static bool
-test_dm_rtmpl_rep(const struct test_dm_flow_cmd *r)
+test_dm_random_tmpl_rep(const struct test_dm_flow_cmd *r)
 {
 	int role = test_dm_topo_role_of(r->port);
 
@@ -212,7 +214,8 @@ test_dm_rtmpl_rep(const struct test_dm_flow_cmd *r)
 
 /* The port's flow queues, before its first rule (configuring stops the port). */
 static int
-test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flow_error *e)
+test_dm_random_tmpl_configure(struct test_dm_random_state *st, uint16_t port,
+			      struct rte_flow_error *e)
 {
 	const struct test_dm_flow_cmd c = {
 		.type = TEST_DM_FLOW_CONFIGURE, .port = port, .nb_queues = TEST_DM_RANDOM_QUEUES,
@@ -235,19 +238,19 @@ test_dm_rtmpl_configure(struct test_dm_rstate *st, uint16_t port, struct rte_flo
  * res->first.
  */
 static int
-test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
+test_dm_random_tmpl_settle(struct test_dm_random_state *st, uint16_t port, uint32_t q)
 {
 	struct rte_flow_op_result res[TEST_DM_RANDOM_BATCH];
 	struct rte_flow_error e = { 0 };
-	struct test_dm_rrule *rr;
+	struct test_dm_random_rule *rr;
 	uint64_t deadline;
 	int i, n;
 
 	if (st->waiting[port][q] == 0)
 		return 0;
 	n = st->ops->push(st->ctx, port, q, &e);
-	deadline = test_dm_rnow_ms() + TEST_DM_RANDOM_PULL_MS;
-	while (n >= 0 && st->waiting[port][q] != 0 && test_dm_rnow_ms() < deadline) {
+	deadline = test_dm_random_now_ms() + TEST_DM_RANDOM_PULL_MS;
+	while (n >= 0 && st->waiting[port][q] != 0 && test_dm_random_now_ms() < deadline) {
 		n = st->ops->pull(st->ctx, port, q, res, RTE_DIM(res), &e);
 		for (i = 0; i < n; i++) {
 			st->waiting[port][q]--;
@@ -257,8 +260,8 @@ test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
 			rr = &st->rules[(uintptr_t)res[i].user_data - 1];
 			if (st->churning) {
 				st->res->destroy_failures++;
-				test_dm_rfirst(st, "flow queue %u: the destruction of %s failed", q,
-					       rr->text);
+				test_dm_random_first(st, "flow queue %u: the destruction of %s "
+						     "failed", q, rr->text);
 				continue;
 			}
 			rr->handle = NULL;
@@ -269,8 +272,8 @@ test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
 			st->res->runner_refused++;
 			snprintf(rr->refused, sizeof(rr->refused), "%s: flow queue %u: the "
 				 "creation's result is an error", st->ops->name, q);
-			test_dm_rfirst(st, "rule refused by %s, accepted by the reference: %s (%s)",
-				       st->ops->name, rr->text, rr->refused);
+			test_dm_random_first(st, "rule refused by %s, accepted by the reference: "
+					     "%s (%s)", st->ops->name, rr->text, rr->refused);
 		}
 	}
 	if (n < 0 || st->waiting[port][q] != 0) {
@@ -284,14 +287,14 @@ test_dm_rtmpl_settle(struct test_dm_rstate *st, uint16_t port, uint32_t q)
 
 /* Every flow queue settled (the end of the install). */
 static int
-test_dm_rtmpl_settle_all(struct test_dm_rstate *st)
+test_dm_random_tmpl_settle_all(struct test_dm_random_state *st)
 {
 	unsigned int p, q;
 	int ret = 0;
 
 	for (p = 0; ret == 0 && p < TEST_DM_REF_MAX_PORTS; p++)
 		for (q = 0; ret == 0 && q < TEST_DM_RANDOM_QUEUES; q++)
-			ret = test_dm_rtmpl_settle(st, (uint16_t)p, q);
+			ret = test_dm_random_tmpl_settle(st, (uint16_t)p, q);
 	return ret;
 }
 
@@ -301,8 +304,8 @@ test_dm_rtmpl_settle_all(struct test_dm_rstate *st)
  * 0 when it does not fit.
  */
 static size_t
-test_dm_rtmpl_key(const struct test_dm_flow_cmd *r, const struct test_dm_rtmpl *t,
-		  uint8_t *key)
+test_dm_random_tmpl_key(const struct test_dm_flow_cmd *r, const struct test_dm_random_tmpl *t,
+			uint8_t *key)
 {
 	size_t len = 0, n;
 	unsigned int i;
@@ -331,9 +334,9 @@ test_dm_rtmpl_key(const struct test_dm_flow_cmd *r, const struct test_dm_rtmpl *
 
 /* The table of an earlier rule with this key, NULL if none. */
 static void *
-test_dm_rtmpl_find(const struct test_dm_rstate *st, const struct test_dm_rtmpl *t)
+test_dm_random_tmpl_find(const struct test_dm_random_state *st, const struct test_dm_random_tmpl *t)
 {
-	const struct test_dm_rtmpl *o;
+	const struct test_dm_random_tmpl *o;
 	unsigned int i;
 
 	for (i = 0; i < st->nb_rules; i++) {
@@ -357,12 +360,12 @@ test_dm_rtmpl_find(const struct test_dm_rstate *st, const struct test_dm_rtmpl *
  * (rte_flow_create() makes it), or a negative errno with e set.
  */
 static int
-test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
-		     struct rte_flow_error *e)
+test_dm_random_tmpl_create(struct test_dm_random_state *st, struct test_dm_random_rule *rr,
+			   struct rte_flow_error *e)
 {
 	const struct test_dm_flow_cmd *r = rr->cmd;
 	struct test_dm_flow_cmd q = *r;
-	struct test_dm_rtmpl *t;
+	struct test_dm_random_tmpl *t;
 	unsigned int i;
 	int ret;
 
@@ -372,15 +375,15 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 		return rte_flow_error_set(e, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					  "out of memory");
 	rr->tmpl = t;
-	if (!test_dm_rtmpl_pattern(r, t->items) || test_dm_rtmpl_rep(r))
+	if (!test_dm_random_tmpl_pattern(r, t->items) || test_dm_random_tmpl_rep(r))
 		return 1;
 	t->masks = (struct rte_flow_action *)(void *)(t->items + r->nb_items);
 	for (i = 0; i < r->nb_actions; i++)
 		t->masks[i] = (struct rte_flow_action){ .type = r->actions[i].type,
 			.conf = (st->nb_rules & 1) ? NULL : r->actions[i].conf };
 	if (st->nb_rules & 1) {
-		t->key_len = test_dm_rtmpl_key(r, t, t->key);
-		t->table = t->key_len != 0 ? test_dm_rtmpl_find(st, t) : NULL;
+		t->key_len = test_dm_random_tmpl_key(r, t, t->key);
+		t->table = t->key_len != 0 ? test_dm_random_tmpl_find(st, t) : NULL;
 	}
 	t->cmd[0] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_PATTERN_TEMPLATE,
 		.port = r->port, .attr = r->attr, .pattern = t->items, .nb_items = r->nb_items };
@@ -390,7 +393,7 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 	t->cmd[2] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_TABLE, .port = r->port,
 		.attr = r->attr, .rules_number = t->key_len != 0 ? TEST_DM_RANDOM_SHARED : 1,
 		.nb_pattern_templates = 1, .nb_actions_templates = 1 };
-	ret = test_dm_rtmpl_configure(st, r->port, e);
+	ret = test_dm_random_tmpl_configure(st, r->port, e);
 	/* The table's references: its pattern template, then its actions template. */
 	for (i = 0; ret == 0 && t->table == NULL && i < RTE_DIM(t->cmd); i++)
 		ret = st->ops->template_create(st->ctx, &t->cmd[i], t->handle, &t->handle[i], e);
@@ -416,19 +419,20 @@ test_dm_rtmpl_create(struct test_dm_rstate *st, struct test_dm_rrule *rr,
 
 /* rr's rule on the runner: through the template API with --templates, where it can be. */
 static int
-test_dm_rcreate(struct test_dm_rstate *st, struct test_dm_rrule *rr, struct rte_flow_error *e)
+test_dm_random_create(struct test_dm_random_state *st, struct test_dm_random_rule *rr,
+		      struct rte_flow_error *e)
 {
-	int ret = st->cfg->templates ? test_dm_rtmpl_create(st, rr, e) : 1;
+	int ret = st->cfg->templates ? test_dm_random_tmpl_create(st, rr, e) : 1;
 
 	return ret <= 0 ? ret : st->ops->flow_create(st->ctx, rr->cmd, &rr->handle, e);
 }
 
 /* Generate, validate on the reference, install on both. 1: installed, 0: not, <0: fault. */
 static int
-test_dm_radd_rule(struct test_dm_rstate *st)
+test_dm_random_add_rule(struct test_dm_random_state *st)
 {
 	struct rte_flow_error e = { 0 };
-	struct test_dm_rrule *rr;
+	struct test_dm_random_rule *rr;
 	char text[TEST_DM_RANDOM_TEXT];
 	int ret;
 
@@ -441,7 +445,7 @@ test_dm_radd_rule(struct test_dm_rstate *st)
 		return -ENOMEM;
 	rr = &st->rules[st->nb_rules];
 	memset(rr, 0, sizeof(*rr));
-	ret = test_dm_rparse(st, text, &rr->cmd);
+	ret = test_dm_random_parse(st, text, &rr->cmd);
 	if (ret < 0)
 		return ret;
 	rr->text = strdup(text);
@@ -458,12 +462,12 @@ test_dm_radd_rule(struct test_dm_rstate *st)
 			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
 		return 0;
 	}
-	if (test_dm_rcreate(st, rr, &e) < 0) {
+	if (test_dm_random_create(st, rr, &e) < 0) {
 		st->res->runner_refused++;
 		snprintf(rr->refused, sizeof(rr->refused), "%s: %s: %s", st->ops->name,
 			 test_dm_flow_error_type_name(e.type), e.message != NULL ? e.message : "");
-		test_dm_rfirst(st, "rule refused by %s, accepted by the reference: %s (%s)",
-			       st->ops->name, text, rr->refused);
+		test_dm_random_first(st, "rule refused by %s, accepted by the reference: %s (%s)",
+				     st->ops->name, text, rr->refused);
 		return 0;
 	}
 	rr->ref = test_dm_ref_rule_add(st->ref, rr->cmd->port, &rr->cmd->attr, rr->cmd->pattern,
@@ -475,14 +479,14 @@ test_dm_radd_rule(struct test_dm_rstate *st)
 
 /* A full batch of creations on a flow queue: pushed and pulled. */
 static int
-test_dm_rtmpl_batch(struct test_dm_rstate *st)
+test_dm_random_tmpl_batch(struct test_dm_random_state *st)
 {
 	unsigned int p, q;
 
 	for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
 		for (q = 0; q < TEST_DM_RANDOM_QUEUES; q++)
 			if (st->waiting[p][q] >= TEST_DM_RANDOM_BATCH)
-				return test_dm_rtmpl_settle(st, (uint16_t)p, q);
+				return test_dm_random_tmpl_settle(st, (uint16_t)p, q);
 	return 0;
 }
 
@@ -492,7 +496,7 @@ test_dm_rtmpl_batch(struct test_dm_rstate *st)
  * loses the rules it has. 0, or the failure with the reason in res->first.
  */
 static int
-test_dm_rtmpl_configure_ports(struct test_dm_rstate *st)
+test_dm_random_tmpl_configure_ports(struct test_dm_random_state *st)
 {
 	const enum test_dm_topo_role roles[] = {
 		TEST_DM_TOPO_PF, TEST_DM_TOPO_VF0, TEST_DM_TOPO_VF1,
@@ -509,7 +513,7 @@ test_dm_rtmpl_configure_ports(struct test_dm_rstate *st)
 	n = st->cfg->transfer ? RTE_DIM(roles) : n;
 	for (i = 0; i < n; i++) {
 		memset(&e, 0, sizeof(e));
-		ret = test_dm_rtmpl_configure(st, ports[i], &e);
+		ret = test_dm_random_tmpl_configure(st, ports[i], &e);
 		if (ret < 0) {
 			snprintf(st->res->first, sizeof(st->res->first), "--templates: "
 				 "rte_flow_configure() of port %u: %s", ports[i],
@@ -521,34 +525,34 @@ test_dm_rtmpl_configure_ports(struct test_dm_rstate *st)
 }
 
 static int
-test_dm_rinstall(struct test_dm_rstate *st)
+test_dm_random_install(struct test_dm_random_state *st)
 {
 	unsigned int tries = 0;
 	int ret;
 
-	ret = test_dm_rtmpl_configure_ports(st);
+	ret = test_dm_random_tmpl_configure_ports(st);
 	if (ret < 0)
 		return ret;
 	/* A rule the runner refuses takes its place: the run ends after "rules" tries on it. */
 	while (st->res->rules + st->res->runner_refused < st->cfg->rules &&
 	       tries++ < 10 * st->cfg->rules) {
-		ret = test_dm_radd_rule(st);
+		ret = test_dm_random_add_rule(st);
 		if (ret < 0)
 			return ret;
 		st->res->rules += (unsigned int)ret;
-		ret = test_dm_rtmpl_batch(st);
+		ret = test_dm_random_tmpl_batch(st);
 		if (ret < 0)
 			return ret;
 		test_dm_progress_show(st->cfg->progress, 0, "random: %u/%u rules",
 				      st->res->rules, st->cfg->rules);
 	}
-	return test_dm_rtmpl_settle_all(st);
+	return test_dm_random_tmpl_settle_all(st);
 }
 
 /* ---- packets ---- */
 
 static int
-test_dm_rbuild(struct test_dm_rstate *st, uint32_t index, struct test_dm_pktlist *l)
+test_dm_random_build(struct test_dm_random_state *st, uint32_t index, struct test_dm_pktlist *l)
 {
 	char text[TEST_DM_RANDOM_TEXT];
 	struct test_dm_pkt_tmpl *t;
@@ -568,10 +572,10 @@ test_dm_rbuild(struct test_dm_rstate *st, uint32_t index, struct test_dm_pktlist
 }
 
 static void
-test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, uint16_t port,
-	      const struct test_dm_bytes *pkt, const struct test_dm_rx *rx, const char *why)
+test_dm_random_keep(struct test_dm_random_state *st, uint64_t index, uint16_t port,
+		    const struct test_dm_bytes *pkt, const struct test_dm_rx *rx, const char *why)
 {
-	struct test_dm_rmiss *m;
+	struct test_dm_random_miss *m;
 
 	if (st->nb_miss >= st->cfg->max_report ||
 	    test_dm_vec_grow((void **)&st->miss, &st->cap_miss, st->nb_miss, sizeof(*m)) < 0)
@@ -603,33 +607,34 @@ test_dm_rkeep(struct test_dm_rstate *st, uint64_t index, uint16_t port,
 }
 
 static int
-test_dm_rptr_cmp(const void *a, const void *b)
+test_dm_random_ptr_cmp(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)((const struct test_dm_rref *)a)->ref;
-	uintptr_t y = (uintptr_t)((const struct test_dm_rref *)b)->ref;
+	uintptr_t x = (uintptr_t)((const struct test_dm_random_ref *)a)->ref;
+	uintptr_t y = (uintptr_t)((const struct test_dm_random_ref *)b)->ref;
 
 	return x < y ? -1 : x > y;
 }
 
-static const struct test_dm_rref *
-test_dm_rfind(const struct test_dm_rstate *st, const struct test_dm_ref_rule *rule)
+static const struct test_dm_random_ref *
+test_dm_random_find(const struct test_dm_random_state *st, const struct test_dm_ref_rule *rule)
 {
-	struct test_dm_rref key = { .ref = rule };
+	struct test_dm_random_ref key = { .ref = rule };
 
-	return bsearch(&key, st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
+	return bsearch(&key, st->sorted, st->nb_sorted, sizeof(*st->sorted),
+		       test_dm_random_ptr_cmp);
 }
 
 /* "rule 12 -> rule 40": the rules the reference walked through (numbers of the reproducer). */
 static void
-test_dm_rpath(const struct test_dm_rstate *st, char *buf, size_t size)
+test_dm_random_path(const struct test_dm_random_state *st, char *buf, size_t size)
 {
-	const struct test_dm_rref *r;
+	const struct test_dm_random_ref *r;
 	size_t n = 0;
 	unsigned int i;
 
 	buf[0] = '\0';
 	for (i = 0; i < st->fate.nb_chain && n + 16 < size; i++) {
-		r = test_dm_rfind(st, st->fate.chain[i]);
+		r = test_dm_random_find(st, st->fate.chain[i]);
 		n += (size_t)snprintf(buf + n, size - n, "%srule %d", i == 0 ? "" : " -> ",
 				      r != NULL ? (int)r->index : -1);
 	}
@@ -638,7 +643,7 @@ test_dm_rpath(const struct test_dm_rstate *st, char *buf, size_t size)
 }
 
 static int
-test_dm_rcoverage_init(struct test_dm_rstate *st)
+test_dm_random_coverage_init(struct test_dm_random_state *st)
 {
 	unsigned int i;
 
@@ -648,17 +653,18 @@ test_dm_rcoverage_init(struct test_dm_rstate *st)
 		return -ENOMEM;
 	for (i = 0; i < st->nb_rules; i++)
 		if (st->rules[i].ref != NULL)
-			st->sorted[st->nb_sorted++] = (struct test_dm_rref){ st->rules[i].ref, i };
-	qsort(st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_rptr_cmp);
+			st->sorted[st->nb_sorted++] = (struct test_dm_random_ref){
+				st->rules[i].ref, i };
+	qsort(st->sorted, st->nb_sorted, sizeof(*st->sorted), test_dm_random_ptr_cmp);
 	return 0;
 }
 
 /* What the reference did with a packet: its fate and the rules it met. */
 static void
-test_dm_rcoverage(struct test_dm_rstate *st)
+test_dm_random_coverage(struct test_dm_random_state *st)
 {
 	const struct test_dm_fate *f = &st->fate;
-	const struct test_dm_rref *p;
+	const struct test_dm_random_ref *p;
 	unsigned int i;
 
 	if (f->kind == TEST_DM_FATE_DROP)
@@ -672,7 +678,7 @@ test_dm_rcoverage(struct test_dm_rstate *st)
 	else
 		st->res->spread++;
 	for (i = 0; i < f->nb_chain; i++) {
-		p = test_dm_rfind(st, f->chain[i]);
+		p = test_dm_random_find(st, f->chain[i]);
 		if (p != NULL && !st->hit[p - st->sorted]) {
 			st->hit[p - st->sorted] = 1;
 			st->res->rules_hit++;
@@ -681,8 +687,8 @@ test_dm_rcoverage(struct test_dm_rstate *st)
 }
 
 static int
-test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, uint16_t port,
-		 const struct test_dm_pktlist *l, const struct test_dm_rx *rx)
+test_dm_random_compare(struct test_dm_random_state *st, uint64_t first, uint16_t port,
+		       const struct test_dm_pktlist *l, const struct test_dm_rx *rx)
 {
 	char why[256], path[128], line[400];
 	unsigned int k;
@@ -696,14 +702,14 @@ test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, uint16_t port,
 			return ret;
 		}
 		st->res->received += rx[k].received;
-		test_dm_rcoverage(st);
+		test_dm_random_coverage(st);
 		if (test_dm_fate_cmp(&st->fate, &rx[k], why, sizeof(why)) == 0)
 			continue;
-		test_dm_rpath(st, path, sizeof(path));
+		test_dm_random_path(st, path, sizeof(path));
 		snprintf(line, sizeof(line), "%s (reference: %s)", why, path);
-		test_dm_rfirst(st, "packet %" PRIu64 ": %s", first + k, line);
+		test_dm_random_first(st, "packet %" PRIu64 ": %s", first + k, line);
 		st->res->mismatches++;
-		test_dm_rkeep(st, first + k, port, &l->v[k], &rx[k], line);
+		test_dm_random_keep(st, first + k, port, &l->v[k], &rx[k], line);
 	}
 	return 0;
 }
@@ -713,7 +719,7 @@ test_dm_rcompare(struct test_dm_rstate *st, uint64_t first, uint16_t port,
  * (--transfer) the wire (sent by the PF), a VF and a representor in turn.
  */
 static uint16_t
-test_dm_rsource(const struct test_dm_rstate *st, uint64_t k)
+test_dm_random_source(const struct test_dm_random_state *st, uint64_t k)
 {
 	static const enum test_dm_topo_role from[] = {
 		TEST_DM_TOPO_PF, TEST_DM_TOPO_VF0, TEST_DM_TOPO_PF, TEST_DM_TOPO_VF1,
@@ -724,12 +730,12 @@ test_dm_rsource(const struct test_dm_rstate *st, uint64_t k)
 }
 
 static int
-test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
+test_dm_random_batch(struct test_dm_random_state *st, uint64_t first, unsigned int n)
 {
 	int (*send)(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 		    struct test_dm_rx *rx) = st->ops->send_tagged != NULL ?
 		st->ops->send_tagged : st->ops->send;
-	uint16_t port = test_dm_rsource(st, first / st->cfg->batch);
+	uint16_t port = test_dm_random_source(st, first / st->cfg->batch);
 	struct test_dm_pktlist l = { 0 };
 	struct test_dm_rx *rx;
 	unsigned int k;
@@ -740,7 +746,7 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 		return -ENOMEM;
 	/* Tags number packets across batches: a late one is not taken for another. */
 	for (k = 0; k < n && ret == 0; k++)
-		ret = test_dm_rbuild(st, (uint32_t)(first + k), &l);
+		ret = test_dm_random_build(st, (uint32_t)(first + k), &l);
 	if (ret == 0) {
 		ret = send(st->ctx, port, &l, rx);
 		if (ret < 0)
@@ -748,7 +754,7 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 				 st->ops->name, strerror(-ret));
 	}
 	if (ret == 0)
-		ret = test_dm_rcompare(st, first, port, &l, rx);
+		ret = test_dm_random_compare(st, first, port, &l, rx);
 	for (k = 0; k < n; k++)
 		free(rx[k].data);
 	free(rx);
@@ -758,7 +764,7 @@ test_dm_rbatch(struct test_dm_rstate *st, uint64_t first, unsigned int n)
 
 /* Packets first .. first + packets - 1 sent and compared. */
 static int
-test_dm_rtraffic(struct test_dm_rstate *st, uint64_t first)
+test_dm_random_traffic(struct test_dm_random_state *st, uint64_t first)
 {
 	uint64_t sent = 0;
 	unsigned int n;
@@ -766,7 +772,7 @@ test_dm_rtraffic(struct test_dm_rstate *st, uint64_t first)
 
 	while (sent < st->cfg->packets) {
 		n = (unsigned int)RTE_MIN((uint64_t)st->cfg->batch, st->cfg->packets - sent);
-		ret = test_dm_rbatch(st, first + sent, n);
+		ret = test_dm_random_batch(st, first + sent, n);
 		if (ret < 0)
 			return ret;
 		sent += n;
@@ -779,14 +785,14 @@ test_dm_rtraffic(struct test_dm_rstate *st, uint64_t first)
 }
 
 static void
-test_dm_rcounters(struct test_dm_rstate *st)
+test_dm_random_counters(struct test_dm_random_state *st)
 {
 	struct rte_flow_query_count a, b;
 	struct rte_flow_error e;
 	unsigned int i;
 
 	for (i = 0; i < st->nb_rules; i++) {
-		const struct test_dm_rrule *rr = &st->rules[i];
+		const struct test_dm_random_rule *rr = &st->rules[i];
 
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
@@ -794,14 +800,15 @@ test_dm_rcounters(struct test_dm_rstate *st)
 			continue;
 		if (st->ops->flow_query_count(st->ctx, rr->cmd->port, rr->handle, &b, &e) < 0) {
 			st->res->count_mismatches++;
-			test_dm_rfirst(st, "counter of rule %u cannot be read: %s: %s", i,
-				       test_dm_flow_error_type_name(e.type),
-				       e.message != NULL ? e.message : "");
+			test_dm_random_first(st, "counter of rule %u cannot be read: %s: %s", i,
+					     test_dm_flow_error_type_name(e.type),
+					     e.message != NULL ? e.message : "");
 		} else if (a.hits != b.hits || a.bytes != b.bytes) {
 			st->res->count_mismatches++;
-			test_dm_rfirst(st, "counter of rule %u: %" PRIu64 " packets %" PRIu64
-				       " bytes, the reference counted %" PRIu64 " and %" PRIu64
-				       ": %s", i, b.hits, b.bytes, a.hits, a.bytes, rr->text);
+			test_dm_random_first(st, "counter of rule %u: %" PRIu64 " packets %"
+					     PRIu64 " bytes, the reference counted %" PRIu64
+					     " and %" PRIu64 ": %s", i, b.hits, b.bytes, a.hits,
+					     a.bytes, rr->text);
 		}
 	}
 }
@@ -812,10 +819,10 @@ test_dm_rcounters(struct test_dm_rstate *st)
  * batches) and on the reference.
  */
 static int
-test_dm_rchurn(struct test_dm_rstate *st)
+test_dm_random_churn(struct test_dm_random_state *st)
 {
 	struct rte_flow_error e;
-	struct test_dm_rrule *rr;
+	struct test_dm_random_rule *rr;
 	unsigned int i, k = 0;
 	uint32_t q;
 	int ret;
@@ -835,9 +842,10 @@ test_dm_rchurn(struct test_dm_rstate *st)
 		if (ret < 0) {
 			/* Kept: the teardown destroys it again. */
 			st->res->destroy_failures++;
-			test_dm_rfirst(st, "destruction refused by %s: %s: %s: %s", st->ops->name,
-				       test_dm_flow_error_type_name(e.type),
-				       e.message != NULL ? e.message : "", rr->text);
+			test_dm_random_first(st, "destruction refused by %s: %s: %s: %s",
+					     st->ops->name,
+					     test_dm_flow_error_type_name(e.type),
+					     e.message != NULL ? e.message : "", rr->text);
 			continue;
 		}
 		(void)test_dm_ref_rule_del(st->ref, rr->ref);
@@ -847,18 +855,18 @@ test_dm_rchurn(struct test_dm_rstate *st)
 		st->res->destroyed++;
 		if (rr->tmpl != NULL && rr->tmpl->table != NULL &&
 		    ++st->waiting[rr->cmd->port][q] >= TEST_DM_RANDOM_BATCH) {
-			ret = test_dm_rtmpl_settle(st, rr->cmd->port, q);
+			ret = test_dm_random_tmpl_settle(st, rr->cmd->port, q);
 			if (ret < 0)
 				return ret;
 		}
 	}
-	return test_dm_rtmpl_settle_all(st);
+	return test_dm_random_tmpl_settle_all(st);
 }
 
 /* ---- the reproducer ---- */
 
 static void
-test_dm_rhex(FILE *f, const uint8_t *p, uint32_t len)
+test_dm_random_hex(FILE *f, const uint8_t *p, uint32_t len)
 {
 	uint32_t i;
 
@@ -868,7 +876,7 @@ test_dm_rhex(FILE *f, const uint8_t *p, uint32_t len)
 
 /* A port as the reproducer names it: by its role in the switch (--transfer), else its id. */
 static const char *
-test_dm_rport(const struct test_dm_rstate *st, uint16_t port, char *buf, size_t size)
+test_dm_random_port(const struct test_dm_random_state *st, uint16_t port, char *buf, size_t size)
 {
 	int role = test_dm_topo_role_of(port);
 
@@ -879,7 +887,8 @@ test_dm_rport(const struct test_dm_rstate *st, uint16_t port, char *buf, size_t 
 }
 
 static void
-test_dm_rexpect(const struct test_dm_rstate *st, FILE *f, const struct test_dm_fate *fate)
+test_dm_random_expect(const struct test_dm_random_state *st, FILE *f,
+		      const struct test_dm_fate *fate)
 {
 	unsigned int i;
 	char name[8];
@@ -890,14 +899,15 @@ test_dm_rexpect(const struct test_dm_rstate *st, FILE *f, const struct test_dm_f
 	}
 	if (fate->kind == TEST_DM_FATE_QUEUE) {
 		fprintf(f, "expect port %s queue %u\n",
-			test_dm_rport(st, fate->port, name, sizeof(name)), fate->queue);
+			test_dm_random_port(st, fate->port, name, sizeof(name)), fate->queue);
 	} else {
 		fprintf(f, "expect rss queues ");
 		for (i = 0; i < fate->nb_queues && i < st->cfg->nb_queues; i++)
 			fprintf(f, "%s%u", i == 0 ? "" : ",", fate->queues[i]);
 		/* The switch delivers to any of its ports. */
 		if (st->cfg->transfer)
-			fprintf(f, " port %s", test_dm_rport(st, fate->port, name, sizeof(name)));
+			fprintf(f, " port %s",
+				test_dm_random_port(st, fate->port, name, sizeof(name)));
 		fprintf(f, "\n");
 	}
 	if (fate->fdir_id)
@@ -905,13 +915,13 @@ test_dm_rexpect(const struct test_dm_rstate *st, FILE *f, const struct test_dm_f
 	else
 		fprintf(f, "expect no mark\nexpect %sflag\n", fate->fdir ? "" : "no ");
 	fprintf(f, "expect bytes hex ");
-	test_dm_rhex(f, fate->data, fate->len);
+	test_dm_random_hex(f, fate->data, fate->len);
 	fprintf(f, "\n");
 }
 
 /* <reproducer>-sent.pcap / -recv.pcap: the mismatching packets, and what arrived of them. */
 static void
-test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
+test_dm_random_pcaps(struct test_dm_random_state *st, const char *base)
 {
 	struct test_dm_pktlist sent = { 0 }, recv = { 0 };
 	char path[600], errbuf[TEST_DM_PCAP_ERR];
@@ -944,10 +954,10 @@ test_dm_rpcaps(struct test_dm_rstate *st, const char *base)
  * half: what mismatched did so after it).
  */
 static void
-test_dm_rwrite_destroys(const struct test_dm_rstate *st, FILE *f)
+test_dm_random_write_destroys(const struct test_dm_random_state *st, FILE *f)
 {
 	uint32_t next[TEST_DM_REF_MAX_PORTS] = { 0 };
-	const struct test_dm_rrule *rr;
+	const struct test_dm_random_rule *rr;
 	unsigned int i;
 	char name[8];
 
@@ -958,14 +968,14 @@ test_dm_rwrite_destroys(const struct test_dm_rstate *st, FILE *f)
 			continue;
 		if (rr->destroyed)
 			fprintf(f, "flow destroy %s rule %u\n",
-				test_dm_rport(st, rr->cmd->port, name, sizeof(name)),
+				test_dm_random_port(st, rr->cmd->port, name, sizeof(name)),
 				next[rr->cmd->port]);
 		next[rr->cmd->port]++;
 	}
 }
 
 static void
-test_dm_rwrite(struct test_dm_rstate *st)
+test_dm_random_write(struct test_dm_random_state *st)
 {
 	const struct test_dm_random_cfg *cfg = st->cfg;
 	char path[512], name[8];
@@ -1001,26 +1011,26 @@ test_dm_rwrite(struct test_dm_rstate *st)
 			fprintf(f, "# rule %u\n%s\n", i, st->rules[i].text);
 	}
 	if (st->churning)
-		test_dm_rwrite_destroys(st, f);
+		test_dm_random_write_destroys(st, f);
 	for (i = 0; i < st->nb_miss; i++) {
-		const struct test_dm_rmiss *m = &st->miss[i];
+		const struct test_dm_random_miss *m = &st->miss[i];
 
 		fprintf(f, "\n# packet %" PRIu64 ": %s said %s; %s\nsend port %s hex ", m->index,
-			st->ops->name, m->got, m->why, test_dm_rport(st, m->port, name,
-								     sizeof(name)));
-		test_dm_rhex(f, m->data, m->len);
+			st->ops->name, m->got, m->why, test_dm_random_port(st, m->port, name,
+									   sizeof(name)));
+		test_dm_random_hex(f, m->data, m->len);
 		fprintf(f, "\n");
-		test_dm_rexpect(st, f, m->fate);
+		test_dm_random_expect(st, f, m->fate);
 	}
 	fclose(f);
 	snprintf(st->res->reproducer, sizeof(st->res->reproducer), "%s", path);
-	test_dm_rpcaps(st, path);
+	test_dm_random_pcaps(st, path);
 }
 
 /* ---- the run ---- */
 
 static int
-test_dm_rsetup(struct test_dm_rstate *st)
+test_dm_random_setup(struct test_dm_random_state *st)
 {
 	const struct test_dm_random_cfg *cfg = st->cfg;
 	struct test_dm_gen_cfg gc = {
@@ -1064,11 +1074,11 @@ test_dm_rsetup(struct test_dm_rstate *st)
 	}
 	test_dm_flow_ctx_init(&st->fctx);
 	st->fctx.nb_rxq = cfg->nb_queues;
-	return test_dm_rpreamble(st);
+	return test_dm_random_preamble(st);
 }
 
 static void
-test_dm_rteardown(struct test_dm_rstate *st)
+test_dm_random_teardown(struct test_dm_random_state *st)
 {
 	struct rte_flow_error e;
 	unsigned int i;
@@ -1079,7 +1089,7 @@ test_dm_rteardown(struct test_dm_rstate *st)
 			st->ops->flow_destroy(st->ctx, st->rules[i].cmd->port,
 					      st->rules[i].handle, &e);
 	for (i = 0; i < st->nb_rules; i++) {
-		struct test_dm_rtmpl *t = st->rules[i].tmpl;
+		struct test_dm_random_tmpl *t = st->rules[i].tmpl;
 		unsigned int k;
 
 		/* The table, then its templates. */
@@ -1112,7 +1122,7 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 				  .file = (char *)(uintptr_t)"random",
 				  .nb_queues = cfg->nb_queues, .port = cfg->port,
 				  .needs_switch = cfg->transfer != 0 };
-	struct test_dm_rstate st = { .ops = ops, .ctx = ctx, .cfg = cfg, .res = res,
+	struct test_dm_random_state st = { .ops = ops, .ctx = ctx, .cfg = cfg, .res = res,
 				     .port = cfg->port };
 	char msg[256] = "";
 	int ret;
@@ -1139,27 +1149,27 @@ test_dm_random_run(const struct test_dm_runner_ops *ops, void *ctx,
 		return -EIO;
 	}
 	st.peer = ops->peer(ctx, st.port);
-	ret = test_dm_rsetup(&st);
+	ret = test_dm_random_setup(&st);
 	if (ret == 0)
-		ret = test_dm_rinstall(&st);
+		ret = test_dm_random_install(&st);
 	if (ret == 0)
-		ret = test_dm_rcoverage_init(&st);
+		ret = test_dm_random_coverage_init(&st);
 	if (ret == 0)
-		ret = test_dm_rtraffic(&st, 0);
+		ret = test_dm_random_traffic(&st, 0);
 	if (ret == 0)
-		test_dm_rcounters(&st);
+		test_dm_random_counters(&st);
 	/* After a clean first half only: a reproducer replays one state of the rules. */
 	if (ret == 0 && cfg->churn && test_dm_random_failures(res) == 0) {
-		ret = test_dm_rchurn(&st);
+		ret = test_dm_random_churn(&st);
 		if (ret == 0)
-			ret = test_dm_rtraffic(&st, cfg->packets);
+			ret = test_dm_random_traffic(&st, cfg->packets);
 		if (ret == 0)
-			test_dm_rcounters(&st);
+			test_dm_random_counters(&st);
 	}
 	test_dm_progress_clear(cfg->progress);
 	if (ret == 0 && test_dm_random_failures(res) != 0)
-		test_dm_rwrite(&st);
-	test_dm_rteardown(&st);
+		test_dm_random_write(&st);
+	test_dm_random_teardown(&st);
 	ops->case_end(ctx);
 	return ret;
 }

@@ -438,9 +438,15 @@ mlx5dm_sim_walk_run(struct mlx5dm_sim_walk *w)
 	w->caps = mlx5dm_sim_caps(w->sim);
 	if (!w->meta_set)
 		memset(&w->meta, 0, sizeof(w->meta));
-	/* Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk. */
-	if (w->dir == MLX5DM_SIM_DIR_TX && !w->fdb)
+	/*
+	 * Like the Ethernet segment's flow_table_metadata: reg_a of the Tx walk;
+	 * its send queue is the SRC_QP_GVMI lookup's source_qp (NIC TX tells a
+	 * function's queues apart, as DPDK mlx5's SQ item matches them).
+	 */
+	if (w->dir == MLX5DM_SIM_DIR_TX && !w->fdb) {
 		w->meta.reg_a = w->pkt->metadata;
+		w->meta.source_qp = w->pkt->sqn;
+	}
 	if (!w->look_current && mlx5dm_sim_parse(w->pkt->data, w->pkt->len, &w->look) != 0) {
 		MLX5DM_SIM_TRACE(w, "%s: %u bytes: malformed frame", dir, w->pkt->len);
 		w->fate = MLX5DM_SIM_FATE_PARSE_ERROR;

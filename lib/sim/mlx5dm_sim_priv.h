@@ -49,7 +49,7 @@ struct mlx5dm_sim_pkt {
 	uint8_t rx_ok;      /* delivered: the CQE's hds_ip_ext byte (L3_OK, L4_OK) */
 	uint8_t rx_hdr;     /* delivered: the CQE's ip_frag / l4_hdr_type / l3_hdr_type byte */
 	uint32_t metadata;  /* Tx: the WQE's flow_table_metadata, reg_a of the NIC TX walk */
-	uint32_t sqn;       /* Tx: the send queue's number (source_qp in the FDB TX walk) */
+	uint32_t sqn;       /* Tx: the send queue's number (source_qp of the TX walks) */
 	uint8_t fate;       /* enum mlx5dm_sim_pkt_fate, set by the engine */
 };
 

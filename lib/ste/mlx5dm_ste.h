@@ -71,7 +71,8 @@ enum mlx5dm_ste_lookup {
 	/*
 	 * The sending function (misc.source_port, misc.source_sqn): only with
 	 * struct mlx5dm_ste_dev_caps.source_gvmi, whose caller has put the
-	 * vport's vhca_id in source_port (an FDB side, rdma-core's vport caps).
+	 * vport's vhca_id in source_port (an FDB side, rdma-core's vport caps),
+	 * or, for source_sqn alone, .source_qp (NIC TX: a function's queues).
 	 */
 	MLX5DM_STE_LOOKUP_SRC_GVMI_QP,
 	MLX5DM_STE_LOOKUP_MAX,
@@ -94,6 +95,7 @@ struct mlx5dm_ste_dev_caps {
 	uint32_t flex_protocols;		/* flex_parser_protocols: MLX5DM_FLEX_PARSER_* */
 	uint8_t flex_id[MLX5DM_STE_FLEX_MAX];	/* parser id of each protocol (0..7 usable) */
 	bool source_gvmi;			/* misc.source_port holds a vhca_id: match it */
+	bool source_qp;				/* misc.source_sqn can be matched (TX) */
 };
 
 struct mlx5dm_ste_lookup_def;

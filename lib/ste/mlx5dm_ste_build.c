@@ -257,7 +257,8 @@ mlx5dm_ste_sel_def(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_ste_dev
 	unsigned int k, id;
 
 	/* source_port is a vport number unless the caller made it a vhca_id. */
-	if (s->lookup == MLX5DM_STE_LOOKUP_SRC_GVMI_QP && (dev == NULL || !dev->source_gvmi))
+	if (s->lookup == MLX5DM_STE_LOOKUP_SRC_GVMI_QP &&
+	    (dev == NULL || (!dev->source_gvmi && !dev->source_qp)))
 		return NULL;
 	if (s->flex == 0)
 		return ctx->lookups[s->lookup];
@@ -360,6 +361,13 @@ mlx5dm_ste_build_matcher(const struct mlx5dm_ste_ctx *ctx, const struct mlx5dm_s
 	ret = mlx5dm_ste_check_ip_version(mask, criteria, err_field);
 	if (ret < 0)
 		return ret;
+	/* A send queue alone (source_qp): source_port is no vhca_id to compare. */
+	if ((criteria & (1u << mlx5dm_fte_fields[MLX5DM_FTE(misc, source_port)].section)) &&
+	    mlx5dm_fte_get(mask, MLX5DM_FTE(misc, source_port)) != 0 &&
+	    (dev == NULL || !dev->source_gvmi)) {
+		*err_field = mlx5dm_fte_fields[MLX5DM_FTE(misc, source_port)].name;
+		return -EOPNOTSUPP;
+	}
 	/* Working copy of the enabled sections; builders consume it. */
 	memset(left, 0, sizeof(left));
 	for (s = 0; s < MLX5DM_FTE_NUM_SECTIONS; s++)

@@ -37,6 +37,8 @@ mlx5dm_domain_create(struct mlx5dm_ctx *ctx, enum mlx5dm_domain_type type)
 		dom->drop_icm = ctx->caps.rx_drop_icm;
 	} else {
 		dom->dir = MLX5DM_STE_DIR_TX;
+		/* What a function sends tells its send queue (rdma-core's SRC_QP_GVMI on TX). */
+		dom->ste_caps.source_qp = true;
 		dom->default_icm = ctx->caps.tx_allow_icm;
 		dom->drop_icm = ctx->caps.tx_drop_icm;
 	}

@@ -581,6 +581,39 @@ test_rejected_masks(void **state)
 	}
 }
 
+/*
+ * A send queue alone (misc.source_sqn) is matched where the device caps
+ * say so: NIC TX (source_qp) and an FDB side (source_gvmi), by the
+ * SRC_QP_GVMI lookup; source_port only where it holds a vhca_id.
+ */
+static void
+test_source_qp(void **state)
+{
+	const struct mlx5dm_ste_dev_caps tx = { .source_qp = true }, fdb = { .source_gvmi = true };
+	struct mlx5dm_ste_builder b[MLX5DM_STE_MAX_BUILDERS];
+	uint8_t m[448] = { 0 };
+	const char *err = NULL;
+	unsigned int n = 0;
+
+	(void)state;
+	mlx5dm_fte_set(m, MLX5DM_FTE(misc, source_sqn), 0xffffff);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &tx, m, C_MISC, MLX5DM_STE_DIR_TX, b,
+						  MLX5DM_STE_MAX_BUILDERS, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(b[0].lookup, MLX5DM_STE_LOOKUP_SRC_GVMI_QP);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), NULL, m, C_MISC, MLX5DM_STE_DIR_TX, b,
+						  MLX5DM_STE_MAX_BUILDERS, &n, &err), -EOPNOTSUPP);
+	assert_string_equal(err, "misc.source_sqn");
+	mlx5dm_fte_set(m, MLX5DM_FTE(misc, source_port), 0xffff);
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &tx, m, C_MISC, MLX5DM_STE_DIR_TX, b,
+						  MLX5DM_STE_MAX_BUILDERS, &n, &err), -EOPNOTSUPP);
+	assert_string_equal(err, "misc.source_port");
+	assert_int_equal(mlx5dm_ste_build_matcher(t_ctx(), &fdb, m, C_MISC, MLX5DM_STE_DIR_TX, b,
+						  MLX5DM_STE_MAX_BUILDERS, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(b[0].lookup, MLX5DM_STE_LOOKUP_SRC_GVMI_QP);
+}
+
 static void
 test_bad_arguments(void **state)
 {
@@ -721,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_selection_order),
 		cmocka_unit_test(test_empty_mask),
 		cmocka_unit_test(test_rejected_masks),
+		cmocka_unit_test(test_source_qp),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_ste_arr),

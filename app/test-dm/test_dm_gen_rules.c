@@ -576,10 +576,8 @@ test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_sb *sb, const char 
 }
 
 /*
- * With the switch's rules, a NIC rule's port: the PF's ingress rules
- * (its egress rules would see what its representors send: net_mlx5dm's
- * NIC TX walks every send queue of the PF's function), a VF's own rules
- * either way, a representor's (on what its VF sent past the FDB).
+ * With the switch's rules, a NIC rule's port: the PF's or a VF's own
+ * rules either way, a representor's (on what its VF sent past the FDB).
  */
 static void
 test_dm_gen_switch_port(struct test_dm_gen *g, struct test_dm_shape *s)
@@ -588,7 +586,6 @@ test_dm_gen_switch_port(struct test_dm_gen *g, struct test_dm_shape *s)
 
 	if (k < 40) {
 		s->port = "pf";
-		s->ingress = 1;
 	} else if (k < 80) {
 		s->port = k < 60 ? "vf0" : "vf1";
 	} else {

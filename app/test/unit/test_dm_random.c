@@ -184,8 +184,8 @@ switch_roles(struct test_dm_ref_cfg *rc, struct test_dm_ref_runner *rr)
  * none with what the E-Switch has no place for (queues, marks, registers);
  * a rule to the uplink matches what a VF or a representor sent, so no
  * frame goes round the looped wire for ever. The other rules: the PF's
- * ingress rules, the VFs' either way, the representors' in group 0 to a
- * queue or dropped.
+ * and the VFs' either way, the representors' in group 0 to a queue or
+ * dropped.
  */
 static void
 test_gen_transfer_rules(void **state)
@@ -207,7 +207,7 @@ test_gen_transfer_rules(void **state)
 		"set_meta", " meta ", " tag ",
 	};
 	struct test_dm_gen_cfg cfg = gen_cfg;
-	unsigned int seen[RTE_DIM(words)] = { 0 }, i, k, transfer = 0;
+	unsigned int seen[RTE_DIM(words)] = { 0 }, i, k, transfer = 0, pf_egress = 0;
 	struct test_dm_flow_ctx fctx;
 	struct test_dm_ref_cfg rc;
 	struct test_dm_flow_cmd *cmd;
@@ -244,10 +244,11 @@ test_gen_transfer_rules(void **state)
 		if (sscanf(text, "flow create %7s ", port) != 1 ||
 		    test_dm_topo_lookup(port, strlen(port), &id) != 0 || id != cmd->port)
 			fail_msg("not on a port of the switch by name: %s", text);
-		if ((cmd->attr.transfer || cmd->attr.egress) &&
-		    strcmp(port, cmd->attr.transfer ? "pf" : strncmp(port, "vf", 2) == 0 ?
-			   port : "vf0") != 0)
-			fail_msg("transfer rules are the PF's, egress rules the VFs': %s", text);
+		if ((cmd->attr.transfer && strcmp(port, "pf") != 0) ||
+		    (cmd->attr.egress && strncmp(port, "rep", 3) == 0))
+			fail_msg("transfer rules are the PF's, no egress rule a representor's: %s",
+				 text);
+		pf_egress += cmd->attr.egress && strcmp(port, "pf") == 0;
 		for (k = 0; strncmp(port, "rep", 3) == 0 && k < RTE_DIM(rep_never); k++)
 			if (strstr(text, rep_never[k]) != NULL || cmd->attr.group != 0)
 				fail_msg("not a representor's rule: %s", text);
@@ -273,6 +274,7 @@ test_gen_transfer_rules(void **state)
 		if (seen[k] == 0)
 			fail_msg("no generated rule has '%s'", words[k]);
 	assert_true(transfer > 500 && transfer < 700);
+	assert_true(pf_egress > 0);
 	test_dm_gen_free(g);
 	test_dm_ref_free(ref);
 }

@@ -133,6 +133,13 @@ struct mlx5dm_esw {
 	 * priorities go in creation order) whenever a representor starts.
 	 */
 	struct mlx5dm_matcher *dispatch;
+	/*
+	 * The same in the manager's NIC TX root: the representors' send queues
+	 * (source_sqn), let out before the manager's egress rules, which see
+	 * the manager's own frames only, as rte_flow's egress rules of a port
+	 * do (DPDK mlx5 tells them apart by a tag, repr_matching_en).
+	 */
+	struct mlx5dm_matcher *gate;
 	struct rte_flow_ops mgr_ops;        /* the NIC ops with the transfer ones */
 	struct rte_flow_ops rep_ops;        /* a representor's: transfer and its NIC rules */
 };
@@ -146,9 +153,14 @@ struct mlx5dm_esw_rep {
 	struct mlx5dm_action *to_tir;
 	struct mlx5dm_matcher *dm;
 	struct mlx5dm_rule *drule;
-	/* Its Tx: the frames of each of its send queues go to its VF (FDB rules). */
+	/*
+	 * Its Tx: the frames of each of its send queues pass the manager's
+	 * NIC TX (a rule of esw->gate) and go to its VF (FDB rules).
+	 */
 	uint16_t nb_tx;
 	struct rte_flow *tx[MLX5DM_MAX_QUEUES];
+	uint16_t nb_gate;
+	struct mlx5dm_rule *gate[MLX5DM_MAX_QUEUES];
 };
 
 /* ---- rule queues of the manager's context ---- */
@@ -1858,6 +1870,18 @@ mlx5dm_esw_stamp_matcher(struct mlx5dm_table *tbl, uint16_t priority, uint32_t m
 	return mlx5dm_matcher_create(tbl, &mattr, NULL);
 }
 
+/* The gate's matcher of send queues (misc source_sqn) in tbl, at priority 0. */
+static struct mlx5dm_matcher *
+mlx5dm_esw_gate_matcher(struct mlx5dm_table *tbl)
+{
+	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_matcher_attr mattr = { .priority = 0, .mask = mparam };
+
+	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc, source_sqn), 0xffffff);
+	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
+	return mlx5dm_matcher_create(tbl, &mattr, NULL);
+}
+
 /* A rule of m for reg_c_0 value, one action. */
 static int
 mlx5dm_esw_stamp_rule(struct mlx5dm_priv *mgr, struct mlx5dm_matcher *m, uint32_t value,
@@ -1984,10 +2008,13 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 		rte_spinlock_lock(&mgr->flow->lock);
 		esw->dispatch = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(mgr->flow->root[0]),
 							 0, mask);
+		if (esw->dispatch != NULL)
+			esw->gate = mlx5dm_esw_gate_matcher(mlx5dm_flow_tbl_table(
+								mgr->flow->root[1]));
 		rte_spinlock_unlock(&mgr->flow->lock);
-		if (esw->dispatch == NULL) {
+		if (esw->dispatch == NULL || esw->gate == NULL) {
 			ret = -errno;
-			goto unset_root;
+			goto destroy_dispatch;
 		}
 	}
 	esw->uplink = mlx5dm_esw_own_rule(mgr, MLX5DM_ESW_CATCH_GROUP, MLX5DM_ESW_LAST_PRIORITY, -1,
@@ -2011,10 +2038,12 @@ remove_uplink:
 	mlx5dm_esw_own_remove(mgr, esw->uplink);
 	esw->uplink = NULL;
 destroy_dispatch:
+	if (esw->gate != NULL)
+		mlx5dm_matcher_destroy(esw->gate);
+	esw->gate = NULL;
 	if (esw->dispatch != NULL)
 		mlx5dm_matcher_destroy(esw->dispatch);
 	esw->dispatch = NULL;
-unset_root:
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
 put_root:
 	rte_spinlock_lock(&mgr->flow->lock);
@@ -2075,6 +2104,10 @@ mlx5dm_esw_stop(struct rte_eth_dev *dev)
 		MLX5DM_DRV_LOG(ERR, "port %u: the representors' root matcher still in use",
 			       mgr->port_id);
 	esw->dispatch = NULL;
+	if (esw->gate != NULL && mlx5dm_matcher_destroy(esw->gate) < 0)
+		MLX5DM_DRV_LOG(ERR, "port %u: the representors' NIC TX matcher still in use",
+			       mgr->port_id);
+	esw->gate = NULL;
 	mlx5dm_domain_set_root(mgr->dom_fdb, NULL);
 	rte_spinlock_lock(&mgr->flow->lock);
 	mlx5dm_flow_tbl_put(mgr->flow, esw->root);
@@ -2107,6 +2140,9 @@ mlx5dm_esw_rep_free(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
 	uint16_t queue;
 
 	queue = mlx5dm_esw_queue_take(mgr, fp);
+	while (r->nb_gate > 0)
+		if (mlx5dm_esw_rep_rule_remove(fp, r->gate[--r->nb_gate], queue) < 0)
+			MLX5DM_DRV_LOG(ERR, "a representor's NIC TX rule was not removed");
 	if (r->rule != NULL && mlx5dm_esw_rep_rule_remove(fp, r->rule, queue) < 0)
 		MLX5DM_DRV_LOG(ERR, "a representor's root rule was not removed");
 	if (r->drule != NULL && mlx5dm_esw_rep_rule_remove(fp, r->drule, queue) < 0)
@@ -2151,12 +2187,33 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 	rep->rep = NULL;
 }
 
+/* The rule of esw->gate letting send queue sqn's frames out: no action, to the TX default. */
+static int
+mlx5dm_esw_rep_gate(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r, uint32_t sqn)
+{
+	uint8_t vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
+	struct mlx5dm_esw *esw = mgr->sh->esw;
+	uint16_t queue;
+
+	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc, source_sqn), sqn);
+	rte_spinlock_lock(&mgr->flow->lock);
+	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
+	r->gate[r->nb_gate] = mlx5dm_rule_create(esw->gate, queue, vparam, 0, NULL);
+	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
+	rte_spinlock_unlock(&mgr->flow->lock);
+	if (r->gate[r->nb_gate] == NULL)
+		return -errno;
+	r->nb_gate++;
+	return 0;
+}
+
 /*
  * What a representor sends goes to its VF, as DPDK mlx5's representor
  * send queues do: its queues are the manager's, so in the catch group,
  * below every transfer rule and above the manager's rule to the wire, the
  * manager's frames of each of its send queues (source_sqn) go to the VF's
- * vport, a rule of the switch per queue.
+ * vport, a rule of the switch per queue. Before that, the manager's NIC
+ * TX lets them out past its egress rules (a rule of esw->gate per queue).
  */
 static int
 mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r)
@@ -2170,6 +2227,13 @@ mlx5dm_esw_rep_tx_start(struct rte_eth_dev *dev, struct mlx5dm_priv *mgr, struct
 	rte_spinlock_lock(&esw->lock);
 	while (r->nb_tx < dev->data->nb_tx_queues) {
 		txq = dev->data->tx_queues[r->nb_tx];
+		if (esw->started && r->nb_gate == r->nb_tx &&
+		    mlx5dm_esw_rep_gate(mgr, r, txq->sqn) < 0) {
+			MLX5DM_DRV_LOG(ERR, "port %u: no NIC TX rule of its Tx queue %u: %d",
+				       rep->port_id, r->nb_tx, -errno);
+			ret = -EIO;
+			break;
+		}
 		r->tx[r->nb_tx] = !esw->started ? NULL :
 				  mlx5dm_esw_own_rule(mgr, MLX5DM_ESW_CATCH_GROUP,
 						      MLX5DM_ESW_SQ_PRIORITY, txq->sqn,

@@ -29,6 +29,7 @@
 #define LU_5TUPLE_O 0x0007
 #define LU_ETHL4_O 0x0009
 #define LU_DONT_CARE 0x000f
+#define LU_SRC_QP_GVMI 0x0104
 #define LU_FLEX_PARSER_0 0x0111
 #define LU_FLEX_PARSER_1 0x0112
 
@@ -440,6 +441,42 @@ test_terminals(void **state)
 	env_send(e, mk_pkt(&t, MAC_A, MAC_B, 2, 80));
 	assert_int_equal(env_stats(e).drops.walk_error, 2);
 	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 0);
+}
+
+/*
+ * NIC TX tells a frame's send queue: the SRC_QP_GVMI lookup
+ * (ste_src_gvmi_qp_v1: source_qp at 0x028, 24 bits) reads the number of
+ * the queue that sent it. A 1-entry table (slot 0) of that lookup:
+ * queue 0x123's frames are dropped, the others' miss to the TX allow.
+ */
+static void
+test_tx_source_qp(void **state)
+{
+	const uint64_t t1 = STE(0x1000);
+	struct env *e = *state;
+	uint8_t m[16] = { 0 }, g[16] = { 0 };
+	struct mlx5dm_sim_pkt *pkt;
+	struct tpkt t;
+	uint16_t bm;
+
+	mlx5dm_prm_set(m, 0x028, 24, 0xffffff);
+	mlx5dm_prm_set(g, 0x028, 24, 0x123);
+	bm = t_byte_mask(m);
+	assert_int_equal(bm, 0x0700);
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_TX, STE(0x100));
+	env_table(e, t1, 1, LU_SRC_QP_GVMI, FAKE_TX_ALLOW);
+	env_rule(e, t1, LU_SRC_QP_GVMI, m, g, FAKE_TX_ALLOW, FAKE_TX_DROP, 1, LU_DONT_CARE, 0);
+	t_ste_put_hit(e->sim, STE(0x100), GVMI(t1), 1, LU_SRC_QP_GVMI, bm);
+	pkt = mk_pkt(&t, MAC_A, MAC_B, 2, 80);
+	pkt->sqn = 0x123;
+	env_send(e, pkt);
+	assert_int_equal(env_stats(e).drops.steering_drop, 1);
+	assert_int_equal(env_stats(e).wire_packets, 0);
+	pkt = mk_pkt(&t, MAC_A, MAC_B, 2, 80);
+	pkt->sqn = 0x124;
+	env_send(e, pkt);
+	assert_int_equal(env_stats(e).drops.steering_drop, 1);
+	assert_int_equal(env_stats(e).wire_packets, 1);
 }
 
 static void
@@ -900,6 +937,7 @@ main(void)
 		T(test_matcher_priorities),
 		T(test_always_hit_and_miss),
 		T(test_terminals),
+		T(test_tx_source_qp),
 		T(test_counter),
 		T(test_action_stes),
 		T(test_long_matcher_chain),

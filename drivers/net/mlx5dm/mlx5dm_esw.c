@@ -1856,43 +1856,39 @@ mlx5dm_esw_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops
 	return 0;
 }
 
-/* ---- the representors' rules of the manager's NIC RX ---- */
+/* ---- the representors' rules of the manager's NIC RX and NIC TX ---- */
 
-/* A matcher of metadata_reg_c_0 under mask in tbl. */
+#define REG_C0 MLX5DM_FTE(misc2, metadata_reg_c_0)
+#define SQN MLX5DM_FTE(misc, source_sqn)
+
+/*
+ * A matcher of field f under mask in tbl: the VFs' stamps (misc2
+ * metadata_reg_c_0) on RX, the representors' send queues (misc
+ * source_sqn) on TX.
+ */
 static struct mlx5dm_matcher *
-mlx5dm_esw_stamp_matcher(struct mlx5dm_table *tbl, uint16_t priority, uint32_t mask)
+mlx5dm_esw_stamp_matcher(struct mlx5dm_table *tbl, uint16_t priority, enum mlx5dm_fte_field f,
+			 uint32_t mask)
 {
 	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
 	struct mlx5dm_matcher_attr mattr = { .priority = priority, .mask = mparam };
 
-	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc2, metadata_reg_c_0), mask);
+	mlx5dm_fte_set(mparam, f, mask);
 	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
 	return mlx5dm_matcher_create(tbl, &mattr, NULL);
 }
 
-/* The gate's matcher of send queues (misc source_sqn) in tbl, at priority 0. */
-static struct mlx5dm_matcher *
-mlx5dm_esw_gate_matcher(struct mlx5dm_table *tbl)
-{
-	uint8_t mparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
-	struct mlx5dm_matcher_attr mattr = { .priority = 0, .mask = mparam };
-
-	mlx5dm_fte_set(mparam, MLX5DM_FTE(misc, source_sqn), 0xffffff);
-	mattr.criteria = mlx5dm_flow_match_criteria(mparam);
-	return mlx5dm_matcher_create(tbl, &mattr, NULL);
-}
-
-/* A rule of m for reg_c_0 value, one action. */
+/* A rule of m for field f's value, one action (NULL: none, to the domain's default). */
 static int
-mlx5dm_esw_stamp_rule(struct mlx5dm_priv *mgr, struct mlx5dm_matcher *m, uint32_t value,
-		      struct mlx5dm_action *a, struct mlx5dm_rule **rule)
+mlx5dm_esw_stamp_rule(struct mlx5dm_priv *mgr, struct mlx5dm_matcher *m, enum mlx5dm_fte_field f,
+		      uint32_t value, struct mlx5dm_action *a, struct mlx5dm_rule **rule)
 {
 	uint8_t vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
 	uint16_t queue;
 
-	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc2, metadata_reg_c_0), value);
+	mlx5dm_fte_set(vparam, f, value);
 	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
-	*rule = mlx5dm_rule_create(m, queue, vparam, 1, &a);
+	*rule = mlx5dm_rule_create(m, queue, vparam, a != NULL, a != NULL ? &a : NULL);
 	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
 	return *rule == NULL ? -errno : 0;
 }
@@ -2007,10 +2003,10 @@ mlx5dm_esw_start(struct rte_eth_dev *dev)
 	if (mlx5dm_dev_vport_reg_c0(mgr->dev, MLX5DM_DEV_VPORT_UPLINK, &value, &mask) == 0) {
 		rte_spinlock_lock(&mgr->flow->lock);
 		esw->dispatch = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(mgr->flow->root[0]),
-							 0, mask);
+							 0, REG_C0, mask);
 		if (esw->dispatch != NULL)
-			esw->gate = mlx5dm_esw_gate_matcher(mlx5dm_flow_tbl_table(
-								mgr->flow->root[1]));
+			esw->gate = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(
+							     mgr->flow->root[1]), 0, SQN, 0xffffff);
 		rte_spinlock_unlock(&mgr->flow->lock);
 		if (esw->dispatch == NULL || esw->gate == NULL) {
 			ret = -errno;
@@ -2191,20 +2187,14 @@ mlx5dm_esw_rep_rx_remove(struct mlx5dm_priv *mgr, struct mlx5dm_priv *rep)
 static int
 mlx5dm_esw_rep_gate(struct mlx5dm_priv *mgr, struct mlx5dm_esw_rep *r, uint32_t sqn)
 {
-	uint8_t vparam[MLX5DM_MATCH_PARAM_SIZE] = { 0 };
-	struct mlx5dm_esw *esw = mgr->sh->esw;
-	uint16_t queue;
+	int ret;
 
-	mlx5dm_fte_set(vparam, MLX5DM_FTE(misc, source_sqn), sqn);
 	rte_spinlock_lock(&mgr->flow->lock);
-	queue = mlx5dm_esw_queue_take(mgr, mgr->flow);
-	r->gate[r->nb_gate] = mlx5dm_rule_create(esw->gate, queue, vparam, 0, NULL);
-	mlx5dm_esw_queue_give(mgr, mgr->flow, queue);
+	ret = mlx5dm_esw_stamp_rule(mgr, mgr->sh->esw->gate, SQN, sqn, NULL, &r->gate[r->nb_gate]);
 	rte_spinlock_unlock(&mgr->flow->lock);
-	if (r->gate[r->nb_gate] == NULL)
-		return -errno;
-	r->nb_gate++;
-	return 0;
+	if (ret == 0)
+		r->nb_gate++;
+	return ret;
 }
 
 /*
@@ -2315,10 +2305,13 @@ mlx5dm_esw_rep_start(struct rte_eth_dev *dev)
 	if (r->tbl != NULL)
 		r->to_tbl = mlx5dm_action_dest_table(mgr->dom_rx, mlx5dm_flow_tbl_table(r->tbl));
 	if (r->to_tbl != NULL)
-		r->dm = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(r->tbl), UINT16_MAX, 0);
-	ret = r->dm != NULL ? mlx5dm_esw_stamp_rule(mgr, r->dm, 0, r->to_tir, &r->drule) : -errno;
+		r->dm = mlx5dm_esw_stamp_matcher(mlx5dm_flow_tbl_table(r->tbl), UINT16_MAX, REG_C0,
+						 0);
+	ret = r->dm != NULL ? mlx5dm_esw_stamp_rule(mgr, r->dm, REG_C0, 0, r->to_tir, &r->drule) :
+			      -errno;
 	if (ret == 0)
-		ret = mlx5dm_esw_stamp_rule(mgr, esw->dispatch, value & mask, r->to_tbl, &r->rule);
+		ret = mlx5dm_esw_stamp_rule(mgr, esw->dispatch, REG_C0, value & mask, r->to_tbl,
+					    &r->rule);
 	if (ret < 0) {
 		mlx5dm_esw_rep_free(mgr, r);
 		rte_spinlock_unlock(&fp->lock);

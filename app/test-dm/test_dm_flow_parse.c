@@ -298,6 +298,15 @@ test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **o
 					 (const void **)&d, &t)) > 0) {
 		p->action_tok = t;
 		actions[n].type = d->type;
+		/* No configuration (NULL): an unmasked action, whatever its kind. */
+		if (p->mask_list && test_dm_fp_peek_is(p, "none")) {
+			p->i++;
+			t = test_dm_fp_next(p);
+			if (t == NULL || !test_dm_tok_is(t, "/"))
+				return test_dm_fp_error_at(p, t, "expected '/' after none");
+			n++;
+			continue;
+		}
 		if (d->conf_size != 0) {
 			actions[n].conf = test_dm_arena_zalloc(&p->cmd->arena, d->conf_size);
 			if (actions[n].conf == NULL)

@@ -93,6 +93,8 @@ struct test_dm_fparser {
 	struct test_dm_err *err;
 	/** Token of the action being parsed (for errors found at its end). */
 	const struct test_dm_tok *action_tok;
+	/** An actions template's mask list: "<action> none" leaves it to the rules. */
+	bool mask_list;
 	/** Token of each pattern item (for errors found after the pattern). */
 	const struct test_dm_tok *item_tok[TEST_DM_FLOW_MAX_ITEMS];
 };

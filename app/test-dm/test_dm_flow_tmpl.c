@@ -135,8 +135,11 @@ test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
 	ret = test_dm_flow_parse_actions(p, &cmd->actions, &cmd->nb_actions);
 	if (ret == 0)
 		ret = test_dm_fp_word(p, "mask");
-	if (ret == 0)
+	if (ret == 0) {
+		p->mask_list = true;
 		ret = test_dm_flow_parse_actions(p, &cmd->masks, &nb_masks);
+		p->mask_list = false;
+	}
 	if (ret < 0)
 		return ret;
 	/* rte_flow_actions_template_create() pairs them one by one. */

@@ -24,9 +24,13 @@
 #include "test_dm_vec.h"
 
 #define TEST_DM_RANDOM_TEXT 1024
-/* --templates: how long a push's results may take, flow queues per port, rules per push. */
+/*
+ * --templates: how long a push's results may take, flow queues per port,
+ * their size, rules per push.
+ */
 #define TEST_DM_RANDOM_PULL_MS 2000
 #define TEST_DM_RANDOM_QUEUES 2u
+#define TEST_DM_RANDOM_QUEUE_SIZE 64u
 #define TEST_DM_RANDOM_BATCH 16u
 /* --templates: a shared table's shape key at most, and the rules it is sized for. */
 #define TEST_DM_RANDOM_KEY 512u
@@ -41,6 +45,8 @@ struct test_dm_random_tmpl {
 	struct test_dm_flow_cmd cmd[3];	/**< Pattern template, actions template, table. */
 	void *handle[3];		/**< Made by this rule (NULL: not). */
 	void *table;			/**< Where the rule is (NULL: not through a table). */
+	unsigned int owner;		/**< The rule that made the table (the reproducer's ids). */
+	uint32_t queue;			/**< The flow queue of its creation. */
 	size_t key_len;			/**< Its shape's key (0: the table is not shared). */
 	uint8_t key[TEST_DM_RANDOM_KEY];
 	struct rte_flow_action *masks;	/**< The actions template's (after items). */
@@ -219,7 +225,7 @@ test_dm_random_tmpl_configure(struct test_dm_random_state *st, uint16_t port,
 {
 	const struct test_dm_flow_cmd c = {
 		.type = TEST_DM_FLOW_CONFIGURE, .port = port, .nb_queues = TEST_DM_RANDOM_QUEUES,
-		.queue_size = 64, .nb_counters = st->cfg->rules,
+		.queue_size = TEST_DM_RANDOM_QUEUE_SIZE, .nb_counters = st->cfg->rules,
 	};
 	int ret;
 
@@ -332,8 +338,8 @@ test_dm_random_tmpl_key(const struct test_dm_flow_cmd *r, const struct test_dm_r
 	return len;
 }
 
-/* The table of an earlier rule with this key, NULL if none. */
-static void *
+/* The templates of an earlier rule with this key, NULL if none. */
+static const struct test_dm_random_tmpl *
 test_dm_random_tmpl_find(const struct test_dm_random_state *st, const struct test_dm_random_tmpl *t)
 {
 	const struct test_dm_random_tmpl *o;
@@ -343,7 +349,7 @@ test_dm_random_tmpl_find(const struct test_dm_random_state *st, const struct tes
 		o = st->rules[i].tmpl;
 		if (o != NULL && o != t && o->table != NULL && o->key_len == t->key_len &&
 		    memcmp(o->key, t->key, t->key_len) == 0)
-			return o->table;
+			return o;
 	}
 	return NULL;
 }
@@ -381,9 +387,16 @@ test_dm_random_tmpl_create(struct test_dm_random_state *st, struct test_dm_rando
 	for (i = 0; i < r->nb_actions; i++)
 		t->masks[i] = (struct rte_flow_action){ .type = r->actions[i].type,
 			.conf = (st->nb_rules & 1) ? NULL : r->actions[i].conf };
+	t->owner = (unsigned int)(rr - st->rules);
 	if (st->nb_rules & 1) {
+		const struct test_dm_random_tmpl *o;
+
 		t->key_len = test_dm_random_tmpl_key(r, t, t->key);
-		t->table = t->key_len != 0 ? test_dm_random_tmpl_find(st, t) : NULL;
+		o = t->key_len != 0 ? test_dm_random_tmpl_find(st, t) : NULL;
+		if (o != NULL) {
+			t->table = o->table;
+			t->owner = o->owner;
+		}
 	}
 	t->cmd[0] = (struct test_dm_flow_cmd){ .type = TEST_DM_FLOW_PATTERN_TEMPLATE,
 		.port = r->port, .attr = r->attr, .pattern = t->items, .nb_items = r->nb_items };
@@ -405,6 +418,7 @@ test_dm_random_tmpl_create(struct test_dm_random_state *st, struct test_dm_rando
 	}
 	q.type = TEST_DM_FLOW_QUEUE_CREATE;
 	q.queue = st->nb_tmpl++ % TEST_DM_RANDOM_QUEUES;
+	t->queue = q.queue;
 	q.postpone = 1;
 	q.pattern_index = 0;
 	q.actions_index = 0;
@@ -949,6 +963,30 @@ test_dm_random_pcaps(struct test_dm_random_state *st, const char *base)
 }
 
 /*
+ * --templates: flow queue operations waiting per port and queue in the
+ * reproducer; a push and a pull where the run settled them (every
+ * TEST_DM_RANDOM_BATCH on a queue, all of them at the end: all true).
+ */
+static void
+test_dm_random_write_settle(const struct test_dm_random_state *st, FILE *f,
+			    unsigned int waiting[][TEST_DM_RANDOM_QUEUES], bool all)
+{
+	unsigned int p, q;
+	const char *port;
+	char name[8];
+
+	for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
+		for (q = 0; q < TEST_DM_RANDOM_QUEUES; q++) {
+			if (waiting[p][q] == 0 || (!all && waiting[p][q] < TEST_DM_RANDOM_BATCH))
+				continue;
+			port = test_dm_random_port(st, (uint16_t)p, name, sizeof(name));
+			fprintf(f, "flow push %s queue %u\nflow pull %s queue %u\n", port, q,
+				port, q);
+			waiting[p][q] = 0;
+		}
+}
+
+/*
  * The --churn destructions, by the case's rule ids: per port, in creation
  * order, of the rules the case makes (the churn runs after a clean first
  * half: what mismatched did so after it).
@@ -956,9 +994,11 @@ test_dm_random_pcaps(struct test_dm_random_state *st, const char *base)
 static void
 test_dm_random_write_destroys(const struct test_dm_random_state *st, FILE *f)
 {
+	unsigned int waiting[TEST_DM_REF_MAX_PORTS][TEST_DM_RANDOM_QUEUES] = { { 0 } };
 	uint32_t next[TEST_DM_REF_MAX_PORTS] = { 0 };
 	const struct test_dm_random_rule *rr;
-	unsigned int i;
+	unsigned int i, k = 0, q;
+	const char *port;
 	char name[8];
 
 	fprintf(f, "# --churn: destroyed before the packets below\n");
@@ -966,17 +1006,114 @@ test_dm_random_write_destroys(const struct test_dm_random_state *st, FILE *f)
 		rr = &st->rules[i];
 		if (rr->refused[0] != '\0')
 			continue;
-		if (rr->destroyed)
-			fprintf(f, "flow destroy %s rule %u\n",
-				test_dm_random_port(st, rr->cmd->port, name, sizeof(name)),
+		/* The flow queue test_dm_random_churn() gave it. */
+		q = ++k / 2 % TEST_DM_RANDOM_QUEUES;
+		port = test_dm_random_port(st, rr->cmd->port, name, sizeof(name));
+		if (rr->destroyed && rr->tmpl != NULL && rr->tmpl->table != NULL) {
+			fprintf(f, "flow queue %s destroy %u postpone yes rule %u\n", port, q,
 				next[rr->cmd->port]);
+			waiting[rr->cmd->port][q]++;
+			test_dm_random_write_settle(st, f, waiting, false);
+		} else if (rr->destroyed) {
+			fprintf(f, "flow destroy %s rule %u\n", port, next[rr->cmd->port]);
+		}
 		next[rr->cmd->port]++;
 	}
+	test_dm_random_write_settle(st, f, waiting, true);
+}
+
+/*
+ * The flow queues the run configured before its first rule
+ * (test_dm_random_tmpl_configure_ports()).
+ */
+static void
+test_dm_random_write_configure(const struct test_dm_random_state *st, FILE *f)
+{
+	unsigned int p;
+	char name[8];
+
+	for (p = 0; p < TEST_DM_REF_MAX_PORTS; p++)
+		if (st->configured[p])
+			fprintf(f, "flow configure %s queues_number %u queues_size %u "
+				"counters_number %u\n",
+				test_dm_random_port(st, (uint16_t)p, name, sizeof(name)),
+				TEST_DM_RANDOM_QUEUES, TEST_DM_RANDOM_QUEUE_SIZE, st->cfg->rules);
+}
+
+/*
+ * A rule's text in its parts: "flow create <port> <attributes> pattern
+ * ... end actions ... end". False if it is not of that form.
+ */
+struct test_dm_random_text {
+	int attr_len;
+	const char *attr;
+	int pattern_len;
+	const char *pattern;	/**< "pattern ... end" */
+	const char *actions;	/**< "actions ... end", to the end */
+};
+
+static bool
+test_dm_random_split(const char *text, struct test_dm_random_text *t)
+{
+	const char *word = text;
+	unsigned int i;
+
+	if (strncmp(text, "flow create ", strlen("flow create ")) != 0)
+		return false;
+	/* The attributes follow the third word: "flow", "create", the port. */
+	for (i = 0; i < 3 && word != NULL; i++)
+		word = strchr(word + (i != 0), ' ');
+	t->attr = word;
+	t->pattern = strstr(text, " pattern ");
+	t->actions = t->pattern != NULL ? strstr(t->pattern, " actions ") : NULL;
+	if (t->attr == NULL || t->actions == NULL || t->attr > t->pattern)
+		return false;
+	t->attr_len = (int)(t->pattern - t->attr);
+	t->pattern++;
+	t->pattern_len = (int)(t->actions - t->pattern);
+	t->actions++;
+	return true;
+}
+
+/*
+ * The templates and table rule rr made (--templates), with its rule's
+ * number as their ids: the pattern template its pattern (a template keeps
+ * the masks), the actions template its actions, masked by themselves or
+ * each "none" (given by the rules) as in the run.
+ */
+static void
+test_dm_random_write_table(const struct test_dm_random_state *st, FILE *f,
+			   const struct test_dm_random_rule *rr,
+			   const struct test_dm_random_text *t)
+{
+	const struct test_dm_random_tmpl *tm = rr->tmpl;
+	const struct test_dm_flow_cmd *r = rr->cmd;
+	const char *dir = r->attr.transfer ? "transfer" : r->attr.egress ? "egress" : "ingress";
+	bool masked = false;
+	const char *port;
+	unsigned int i;
+	char name[8];
+
+	port = test_dm_random_port(st, r->port, name, sizeof(name));
+	fprintf(f, "flow pattern_template %s create pattern_template_id %u %s template %.*s\n",
+		port, tm->owner, dir, t->pattern_len - (int)strlen("pattern "),
+		t->pattern + strlen("pattern "));
+	for (i = 0; i + 1 < r->nb_actions; i++)
+		masked |= tm->masks[i].conf != NULL;
+	fprintf(f, "flow actions_template %s create actions_template_id %u %s template %s mask ",
+		port, tm->owner, dir, t->actions + strlen("actions "));
+	for (i = 0; !masked && i + 1 < r->nb_actions; i++)
+		fprintf(f, "%s none / ", test_dm_flow_action_name(r->actions[i].type));
+	fprintf(f, "%s\n", masked ? t->actions + strlen("actions ") : "end");
+	fprintf(f, "flow template_table %s create table_id %u%.*s rules_number %u "
+		"pattern_template %u actions_template %u\n", port, tm->owner, t->attr_len, t->attr,
+		tm->key_len != 0 ? TEST_DM_RANDOM_SHARED : 1, tm->owner, tm->owner);
 }
 
 static void
 test_dm_random_write(struct test_dm_random_state *st)
 {
+	unsigned int waiting[TEST_DM_REF_MAX_PORTS][TEST_DM_RANDOM_QUEUES] = { { 0 } };
 	const struct test_dm_random_cfg *cfg = st->cfg;
 	char path[512], name[8];
 	unsigned int i;
@@ -997,19 +1134,36 @@ test_dm_random_write(struct test_dm_random_state *st)
 		cfg->packets, cfg->seed, st->ops->name, st->res->rules, st->res->mismatches,
 		st->res->runner_refused, st->res->count_mismatches, path);
 	if (cfg->templates)
-		fprintf(f, "# The run made each rule through a template table of its own "
-			"(--templates);\n# this file makes them with rte_flow_create().\n");
+		fprintf(f, "# As the run (--templates), the rules go through template tables and "
+			"flow queues\n# (ids: the number of the rule that made them).\n");
 	fprintf(f, "case random_seed%" PRIu64 "\n%squeues %u\n", cfg->seed,
 		cfg->transfer ? "topology switch\n" : "", cfg->nb_queues);
 	for (i = 0; test_dm_gen_preamble[i] != NULL; i++)
 		fprintf(f, "%s\n", test_dm_gen_preamble[i]);
+	test_dm_random_write_configure(st, f);
 	for (i = 0; i < st->nb_rules; i++) {
-		if (st->rules[i].refused[0] != '\0')
-			fprintf(f, "# rule %u, refused by %s\n# %s\n", i, st->rules[i].refused,
-				st->rules[i].text);
-		else
-			fprintf(f, "# rule %u\n%s\n", i, st->rules[i].text);
+		const struct test_dm_random_rule *rr = &st->rules[i];
+		struct test_dm_random_text t;
+		bool queued = rr->tmpl != NULL && rr->tmpl->table != NULL &&
+			      test_dm_random_split(rr->text, &t);
+
+		/* A table outlives a refusal of its first rule: later rules may share it. */
+		if (queued && rr->tmpl->owner == i)
+			test_dm_random_write_table(st, f, rr, &t);
+		if (rr->refused[0] != '\0') {
+			fprintf(f, "# rule %u, refused by %s\n# %s\n", i, rr->refused, rr->text);
+		} else if (queued) {
+			fprintf(f, "# rule %u\nflow queue %s create %u template_table %u "
+				"pattern_template 0 actions_template 0 postpone yes %s\n", i,
+				test_dm_random_port(st, rr->cmd->port, name, sizeof(name)),
+				rr->tmpl->queue, rr->tmpl->owner, t.pattern);
+			waiting[rr->cmd->port][rr->tmpl->queue]++;
+			test_dm_random_write_settle(st, f, waiting, false);
+		} else {
+			fprintf(f, "# rule %u\n%s\n", i, rr->text);
+		}
 	}
+	test_dm_random_write_settle(st, f, waiting, true);
 	if (st->churning)
 		test_dm_random_write_destroys(st, f);
 	for (i = 0; i < st->nb_miss; i++) {

@@ -784,6 +784,23 @@ test_template_commands(void **state)
 	assert_int_equal(mk->id, 0xff);
 	assert_int_equal(c->masks[1].type, RTE_FLOW_ACTION_TYPE_QUEUE);
 	test_dm_flow_cmd_free(c);
+	/* In a mask list "none" leaves an action to the rules (no conf); a bare rss fixes it. */
+	c = parse_ok("flow actions_template 0 create template rss queues 1 2 end / mark id 3 / "
+		     "rss / end mask rss none / mark none / rss / end");
+	assert_int_equal(c->masks[0].type, RTE_FLOW_ACTION_TYPE_RSS);
+	assert_null(c->masks[0].conf);
+	assert_int_equal(c->masks[1].type, RTE_FLOW_ACTION_TYPE_MARK);
+	assert_null(c->masks[1].conf);
+	assert_non_null(c->masks[2].conf);
+	assert_non_null(c->actions[0].conf);
+	test_dm_flow_cmd_free(c);
+	assert_int_equal(test_dm_flow_parse_str(&ctx, "flow actions_template 0 create template "
+						"mark id 3 / end mask mark none id 3 / end", "t", 1,
+						&c, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "expected '/' after none"));
+	assert_int_equal(test_dm_flow_parse_str(&ctx, "flow actions_template 0 create template "
+						"mark none / end mask mark none / end", "t", 1,
+						&c, &err), -EINVAL);
 	c = parse_ok("flow template_table 0 create table_id 2 group 1 priority 3 ingress "
 		     "rules_number 100 pattern_template 3 pattern_template 4 actions_template 0");
 	assert_int_equal(c->type, TEST_DM_FLOW_TABLE);

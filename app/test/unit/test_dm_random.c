@@ -578,6 +578,163 @@ test_random_templates(void **state)
 	test_dm_ref_runner_free(rr);
 }
 
+static void read_all(const char *path, char *buf, size_t size);
+
+/*
+ * Broken in the template API only (the reference otherwise), so that a
+ * reproducer replaying with rte_flow_create() and rte_flow_destroy() would
+ * pass on it: its pattern templates lose the mask of their last masked
+ * item (widened), or its flow queue destructions keep the rule and report
+ * success at the next pull (kept).
+ */
+static struct test_dm_runner_ops broken_ops;
+static struct test_dm_flow_cmd *widened[4096];
+static unsigned int nb_widened;
+static void *kept[2][2][64];
+static unsigned int nb_kept[2][2];
+
+static int
+widened_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+			void **handle, struct rte_flow_error *error)
+{
+	struct test_dm_flow_cmd *w;
+	struct rte_flow_item *items;
+	unsigned int i;
+
+	if (cmd->type != TEST_DM_FLOW_PATTERN_TEMPLATE)
+		return test_dm_ref_runner_ops.template_create(ctx, cmd, refs, handle, error);
+	assert_true(nb_widened < RTE_DIM(widened));
+	/* Kept until the test ends: the runner keeps the command. */
+	w = malloc(sizeof(*w) + cmd->nb_items * sizeof(*items));
+	assert_non_null(w);
+	widened[nb_widened++] = w;
+	*w = *cmd;
+	items = (struct rte_flow_item *)(w + 1);
+	memcpy(items, cmd->pattern, cmd->nb_items * sizeof(*items));
+	for (i = cmd->nb_items - 1; i-- > 0;)
+		if (items[i].mask != NULL) {
+			items[i].mask = NULL;
+			break;
+		}
+	w->pattern = items;
+	return test_dm_ref_runner_ops.template_create(ctx, w, refs, handle, error);
+}
+
+static int
+kept_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
+		   void *user_data, struct rte_flow_error *error)
+{
+	RTE_SET_USED(ctx);
+	RTE_SET_USED(postpone);
+	RTE_SET_USED(handle);
+	RTE_SET_USED(error);
+	assert_true(port < 2 && queue < 2 && nb_kept[port][queue] < RTE_DIM(kept[0][0]));
+	kept[port][queue][nb_kept[port][queue]++] = user_data;
+	return 0;
+}
+
+static int
+kept_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+	  uint16_t n, struct rte_flow_error *error)
+{
+	int got = test_dm_ref_runner_ops.pull(ctx, port, queue, res, n, error);
+
+	while (got >= 0 && got < n && port < 2 && queue < 2 && nb_kept[port][queue] > 0)
+		res[got++] = (struct rte_flow_op_result){ .status = RTE_FLOW_OP_SUCCESS,
+			.user_data = kept[port][queue][--nb_kept[port][queue]] };
+	return got;
+}
+
+/* The reference runner of cfg's ports: two, or the switch's (--transfer). */
+static struct test_dm_ref_runner *
+runner_of(const struct test_dm_random_cfg *cfg)
+{
+	struct test_dm_ref_runner *rr;
+
+	rr = test_dm_ref_runner_new(cfg->transfer ? TEST_DM_REF_MAX_PORTS : 2, NULL);
+	assert_non_null(rr);
+	if (cfg->transfer)
+		switch_roles(NULL, rr);
+	return rr;
+}
+
+/*
+ * Runs cfg on broken_ops (mismatches), and its reproducer: through
+ * template tables and flow queues of port (what contains names), it passes
+ * on the reference and fails on broken_ops again.
+ */
+static void
+templates_reproduced(struct test_dm_random_cfg *cfg, const char *port, const char *contains)
+{
+	struct test_dm_ref_runner *rr = runner_of(cfg);
+	struct test_dm_run_opts opts = { .log = NULL };
+	char path[512], want[128], text[1 << 17];
+	struct test_dm_random_result res;
+	struct test_dm_case_result cr;
+	struct test_dm_case *c;
+	struct test_dm_err err;
+
+	assert_int_equal(test_dm_random_run(&broken_ops, rr, cfg, &res), 0);
+	assert_true(res.mismatches > 0);
+	assert_true(res.via_templates > res.rules / 3);
+	snprintf(path, sizeof(path), "%s/random-seed11.case", cfg->out_dir);
+	read_all(path, text, sizeof(text));
+	snprintf(want, sizeof(want), "\nflow configure %s queues_number 2 ", port);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\nflow template_table %s create table_id ", port);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want), "\nflow push %s queue 1\nflow pull %s queue 1\n", port,
+		 port);
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(text, " none / "));
+	assert_non_null(strstr(text, contains));
+	if (test_dm_case_load(path, &c, &err) != 0)
+		fail_msg("%s", err.msg);
+	test_dm_ref_runner_free(rr);
+	rr = runner_of(cfg);
+	assert_int_equal(test_dm_case_run(c, &test_dm_ref_runner_ops, rr, &opts, &cr), 0);
+	if (cr.failed != 0)
+		fail_msg("the reproducer fails on the reference: %s", cr.first_failure);
+	test_dm_ref_runner_free(rr);
+	rr = runner_of(cfg);
+	assert_int_equal(test_dm_case_run(c, &broken_ops, rr, &opts, &cr), 0);
+	assert_true(cr.failed > 0);
+	test_dm_case_free(c);
+	test_dm_ref_runner_free(rr);
+}
+
+/*
+ * --templates: a reproducer replays the rules through template tables and
+ * flow queues, so a runner broken there is caught by it again: its pattern
+ * templates (rule creation, NIC and switch rules) or its flow queue
+ * destructions (--churn).
+ */
+static void
+test_random_templates_reproducer(void **state)
+{
+	char dir[] = "/tmp/test_dm_random_XXXXXX";
+	struct test_dm_random_cfg cfg = run_cfg(11, dir);
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	cfg.templates = 1;
+	cfg.tuples = 1;
+	broken_ops = test_dm_ref_runner_ops;
+	broken_ops.template_create = widened_template_create;
+	templates_reproduced(&cfg, "0", "\nflow queue 0 create 0 template_table ");
+	cfg.transfer = 1;
+	templates_reproduced(&cfg, "pf", "\nflow queue pf create 0 template_table ");
+	cfg.transfer = 0;
+	while (nb_widened > 0)
+		free(widened[--nb_widened]);
+	broken_ops = test_dm_ref_runner_ops;
+	broken_ops.async_destroy = kept_async_destroy;
+	broken_ops.pull = kept_pull;
+	cfg.churn = 1;
+	templates_reproduced(&cfg, "0", "\nflow queue 0 destroy 1 postpone yes rule ");
+	reproducer_remove(dir);
+}
+
 /* A runner whose rte_flow_destroy() says it destroyed the rule, and keeps it. */
 static int
 lying_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
@@ -635,8 +792,6 @@ test_random_churn(void **state)
 	reproducer_remove(dir);
 	test_dm_ref_runner_free(rr);
 }
-
-static void read_all(const char *path, char *buf, size_t size);
 
 /*
  * --transfer on the reference runner's switch: no mismatch against itself;
@@ -773,6 +928,7 @@ main(void)
 		cmocka_unit_test(test_random_self),
 		cmocka_unit_test(test_random_mutants),
 		cmocka_unit_test(test_random_templates),
+		cmocka_unit_test(test_random_templates_reproducer),
 		cmocka_unit_test(test_random_churn),
 		cmocka_unit_test(test_random_transfer),
 		cmocka_unit_test(test_reports),

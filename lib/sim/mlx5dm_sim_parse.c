@@ -15,10 +15,11 @@
  * Limitations), so its L4 fields read as absent and it carries no tunnel.
  *
  * Every read is bounds-checked against the frame: an outer header that
- * claims to extend past the frame (or to be shorter than its minimum) is a
- * parse error; inside a tunnel payload the same only ends the inner stack;
- * a header that fits the frame but not the parser's window
- * (MLX5DM_SIM_HDR_MAX) ends parsing quietly, as a hardware parser's depth
+ * claims to extend past its IP datagram or the frame (or to be shorter
+ * than its minimum) is a parse error; inside a tunnel payload the same only
+ * ends the inner stack. An IP datagram longer than the frame is not L3-OK
+ * and parses as far as the frame goes; there, as past the parser's window
+ * (MLX5DM_SIM_HDR_MAX), parsing ends quietly, as a hardware parser's depth
  * limit would.
  */
 
@@ -145,7 +146,7 @@ mlx5dm_sim_parse_ipv4(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, u
 		return rc;
 	hlen = (b[0] & 0xfu) * 4u;
 	tot = mlx5dm_sim_be16(b + 2);
-	if ((b[0] >> 4) != 4 || hlen < 20 || tot < hlen || off + tot > *end)
+	if ((b[0] >> 4) != 4 || hlen < 20 || tot < hlen)
 		return -EINVAL;
 	rc = mlx5dm_sim_parse_need(ps, off, hlen, *end);
 	if (rc != MLX5DM_SIM_PARSE_OK)
@@ -159,7 +160,14 @@ mlx5dm_sim_parse_ipv4(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, u
 	/* Fragment: more-fragments set or a non-zero offset. */
 	h->frag = (frag & 0x3fffu) != 0;
 	h->first_frag = h->frag && (frag & 0x1fffu) == 0;
-	h->l3_ok = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, b, hlen)) == 0;
+	/*
+	 * A datagram longer than what holds it is steered all the same, not
+	 * L3-OK (a ConnectX checks the length, rte_flow's integrity item
+	 * l3_len_ok, and drops nothing for it): what the frame lacks of it is
+	 * beyond the window, where parsing stops quietly.
+	 */
+	h->l3_ok = mlx5dm_sim_csum_fold(mlx5dm_sim_csum_add(0, b, hlen)) == 0 &&
+		   off + tot <= *end;
 	*end = off + tot;
 	if (h->frag)
 		return MLX5DM_SIM_PARSE_STOP; /* a fragment, even the first: no L4 header */
@@ -179,13 +187,14 @@ mlx5dm_sim_parse_ipv6(struct mlx5dm_sim_parser *ps, struct mlx5dm_sim_hdrs *h, u
 	if (rc != MLX5DM_SIM_PARSE_OK)
 		return rc;
 	pay = mlx5dm_sim_be16(b + 4);
-	if ((b[0] >> 4) != 6 || off + 40 + pay > *end)
+	if ((b[0] >> 4) != 6)
 		return -EINVAL;
-	if (pay != 0) /* 0: jumbogram or unknown length, the frame bounds the datagram */
+	/* Too long: as IPv4. 0: a jumbogram or an unknown length, the frame bounds it. */
+	h->l3_ok = off + 40 + pay <= *end;
+	if (pay != 0)
 		*end = off + 40 + pay;
 	h->l3 = (uint16_t)off;
 	h->l3_type = MLX5DM_SIM_L3_IPV6;
-	h->l3_ok = 1;
 	nh = b[6];
 	cur = off + 40;
 	for (i = 0; i < MLX5DM_SIM_IPV6_EXT_MAX; i++) {

@@ -774,6 +774,24 @@ test_parse_error_counted(void **state)
 	assert_int_equal(env_stats(e).wire_packets, 0);
 }
 
+/* An IPv4 datagram longer than its frame is steered, as a ConnectX does: no parse error. */
+static void
+test_cut_datagram_steered(void **state)
+{
+	struct env *e = *state;
+	struct mlx5dm_sim_pkt *pkt;
+	struct tpkt t;
+
+	fake_root_set(e->sim, MLX5DM_SIM_DIR_RX, STE(0));
+	t_ste_put_hit(e->sim, STE(0), GVMI(TIR_ADDR(1)), 1, LU_DONT_CARE, 0);
+	pkt = mk_pkt(&t, MAC_A, MAC_B, 2, 80);
+	t.mem[TP_HEAD + 14 + 2] = 0x05; /* total length 1280 and more */
+	assert_int_equal(env_send(e, pkt), MLX5DM_SIM_PKT_DELIVERED);
+	assert_int_equal(env_stats(e).drops.parse_error, 0);
+	assert_int_equal(fake_rq_count(e->sim, RQN(1)), 1);
+	assert_memory_equal(env_last_rx(e, 1)->data, t.mem + TP_HEAD, t.len);
+}
+
 static void
 test_trace_off(void **state)
 {
@@ -946,6 +964,7 @@ main(void)
 		T(test_flex_mpls_over_gre),
 		T(test_flex_mpls_over_udp),
 		T(test_parse_error_counted),
+		T(test_cut_datagram_steered),
 		T(test_trace_off),
 		T(test_random_images),
 	};

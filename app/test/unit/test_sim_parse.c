@@ -522,16 +522,22 @@ test_truncations(void **state)
 
 		assert_non_null(b);
 		memcpy(b, t.pkt.data, len);
-		if (mlx5dm_sim_parse(b, (uint16_t)len, &p) != 0)
+		if (mlx5dm_sim_parse(b, (uint16_t)len, &p) != 0) {
 			nb_err++;
+		} else {
+			/* A cut datagram: not L3-OK, its headers as far as the frame goes. */
+			assert_int_equal(p.o.l3, 14);
+			assert_int_equal(p.o.l3_ok, len == t.len);
+			assert_int_equal(p.o.l4 == MLX5DM_SIM_NOHDR, len < 14 + 20 + 8);
+			assert_int_equal(p.tnl == MLX5DM_SIM_TNL_NONE, len < 14 + 20 + 8 + 8);
+		}
 		free(b);
 	}
-	/* Shorter than Ethernet, or cut inside the outer IPv4 datagram: errors. */
-	assert_int_equal(nb_err, t.len);
-	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, (uint16_t)t.len, &p), 0);
+	/* Shorter than Ethernet and the outer IPv4 header: errors. */
+	assert_int_equal(nb_err, 14 + 20);
 }
 
-/* The same for MPLS over UDP: every cut is an outer error, never an over-read. */
+/* The same for MPLS over UDP: a cut datagram parses, never with an over-read. */
 static void
 test_truncations_mpls_udp(void **state)
 {
@@ -549,9 +555,11 @@ test_truncations_mpls_udp(void **state)
 		memcpy(b, t.pkt.data, len);
 		if (mlx5dm_sim_parse(b, (uint16_t)len, &p) != 0)
 			nb_err++;
+		else
+			assert_int_equal(p.o.l3_ok, 0);
 		free(b);
 	}
-	assert_int_equal(nb_err, t.len);
+	assert_int_equal(nb_err, 14 + 20);
 }
 
 /* Garbage or a cut in a tunnel payload only ends the inner stack. */
@@ -653,9 +661,17 @@ test_malformed(void **state)
 	tp_finish(&t);
 	t.pkt.data[14] = 0x44;
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), -EINVAL);
-	/* total length beyond the frame */
+	/* Total length beyond the frame: steered, not L3-OK (the whole TCP header is there). */
 	t.pkt.data[14] = 0x45;
 	t.pkt.data[16] = 0x10;
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	assert_int_equal(p.o.l3_ok, 0);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_TCP);
+	/* Shorter than its header, or than what the next header needs: malformed. */
+	t.pkt.data[16] = 0;
+	t.pkt.data[17] = 19;
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), -EINVAL);
+	t.pkt.data[17] = 30;
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), -EINVAL);
 	/* TCP data offset < 5 */
 	tp_finish(&t);
@@ -665,6 +681,16 @@ test_malformed(void **state)
 	tp_finish(&t);
 	t.pkt.data[14] = 0x65;
 	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), -EINVAL);
+	/* An IPv6 payload length beyond the frame: as IPv4's. */
+	start6(&t, 6);
+	tp_tcp(&t, 1, 2, 3, 4, 0);
+	tp_finish(&t);
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	assert_int_equal(p.o.l3_ok, 1);
+	t.pkt.data[18] = 0x10;
+	assert_int_equal(mlx5dm_sim_parse(t.pkt.data, t.pkt.len, &p), 0);
+	assert_int_equal(p.o.l3_ok, 0);
+	assert_int_equal(p.o.l4_type, MLX5DM_SIM_L4_TCP);
 	/* An unknown ethertype is plain L2, not an error; trailing padding is fine. */
 	tp_init(&t);
 	tp_eth(&t, MAC_D, MAC_S, 0x88b5);

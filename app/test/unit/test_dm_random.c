@@ -93,6 +93,23 @@ test_gen_reproducible(void **state)
 	test_dm_gen_free(c);
 }
 
+/* A parser context of nb_queues Rx queues that has read the generator's preamble. */
+static void
+preamble_parsed(struct test_dm_flow_ctx *fctx, unsigned int nb_queues)
+{
+	struct test_dm_flow_cmd *cmd;
+	struct test_dm_err err;
+	unsigned int i;
+
+	test_dm_flow_ctx_init(fctx);
+	fctx->nb_rxq = (uint16_t)nb_queues;
+	for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
+		assert_int_equal(test_dm_flow_parse_str(fctx, test_dm_gen_preamble[i], "p", 1,
+							&cmd, &err), 0);
+		test_dm_flow_cmd_free(cmd);
+	}
+}
+
 /*
  * Every generated rule parses and is accepted by the reference with
  * net_mlx5dm's limits; priorities never tie within a group; the rules use
@@ -127,13 +144,7 @@ test_gen_rules_valid(void **state)
 	for (seed = 1; seed <= 5; seed++) {
 		struct test_dm_gen *g = test_dm_gen_new(&gen_cfg, seed);
 
-		test_dm_flow_ctx_init(&fctx);
-		fctx.nb_rxq = gen_cfg.nb_queues;
-		for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
-			assert_int_equal(test_dm_flow_parse_str(&fctx, test_dm_gen_preamble[i], "p",
-								1, &cmd, &err), 0);
-			test_dm_flow_cmd_free(cmd);
-		}
+		preamble_parsed(&fctx, gen_cfg.nb_queues);
 		for (i = 0; i < 400; i++) {
 			assert_int_equal(test_dm_gen_rule(g, text, sizeof(text)), 0);
 			if (test_dm_flow_parse_str(&fctx, text, "r", 1, &cmd, &err) != 0)
@@ -230,13 +241,7 @@ test_gen_transfer_rules(void **state)
 	assert_non_null(g);
 	cfg.fdb_groups = 0;
 	assert_null(test_dm_gen_new(&cfg, 5));
-	test_dm_flow_ctx_init(&fctx);
-	fctx.nb_rxq = cfg.nb_queues;
-	for (i = 0; test_dm_gen_preamble[i] != NULL; i++) {
-		assert_int_equal(test_dm_flow_parse_str(&fctx, test_dm_gen_preamble[i], "p", 1,
-							&cmd, &err), 0);
-		test_dm_flow_cmd_free(cmd);
-	}
+	preamble_parsed(&fctx, cfg.nb_queues);
 	for (i = 0; i < 1000; i++) {
 		assert_int_equal(test_dm_gen_rule(g, text, sizeof(text)), 0);
 		if (test_dm_flow_parse_str(&fctx, text, "r", 1, &cmd, &err) != 0)

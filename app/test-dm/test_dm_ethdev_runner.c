@@ -18,11 +18,11 @@
 #include "test_dm_ethdev_runner.h"
 #include "test_dm_tag.h"
 
-#define TEST_DM_ER_DESC 512
-#define TEST_DM_ER_MIN_DESC 64
-#define TEST_DM_ER_BURST 32
+#define TEST_DM_ETHDEV_DESC 512
+#define TEST_DM_ETHDEV_MIN_DESC 64
+#define TEST_DM_ETHDEV_BURST 32
 /* Tagged packets in flight at once: at most half an Rx ring, whatever queue they all reach. */
-#define TEST_DM_ER_CHUNK (TEST_DM_ER_DESC / 2)
+#define TEST_DM_ETHDEV_CHUNK (TEST_DM_ETHDEV_DESC / 2)
 
 struct test_dm_ethdev_runner {
 	struct rte_mempool *mp;
@@ -45,11 +45,11 @@ struct test_dm_ethdev_runner {
  * too loaded to run the device's thread runs the runner as little, so only
  * a broken device, one that had the host's time, takes this long.
  */
-#define TEST_DM_ER_COMPLETION_NS 2000000000ull
+#define TEST_DM_ETHDEV_COMPLETION_NS 2000000000ull
 
 /* CPU time the calling thread has run. */
 static uint64_t
-test_dm_er_cpu_ns(void)
+test_dm_ethdev_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -63,30 +63,30 @@ test_dm_er_cpu_ns(void)
  * limit.
  */
 static bool
-test_dm_er_waited(uint64_t w0, uint64_t c0, uint64_t wall_cycles)
+test_dm_ethdev_waited(uint64_t w0, uint64_t c0, uint64_t wall_cycles)
 {
 	return rte_get_timer_cycles() - w0 >= wall_cycles &&
-	       test_dm_er_cpu_ns() - c0 >= TEST_DM_ER_COMPLETION_NS;
+	       test_dm_ethdev_cpu_ns() - c0 >= TEST_DM_ETHDEV_COMPLETION_NS;
 }
 
 /*
  * Every Rx descriptor holds an mbuf of the pool from the queue's set-up
  * on: the rings of all ports take at most half of it (the rest is for
- * frames in flight), down to TEST_DM_ER_MIN_DESC per queue.
+ * frames in flight), down to TEST_DM_ETHDEV_MIN_DESC per queue.
  */
 static uint16_t
-test_dm_er_rx_desc(const struct test_dm_ethdev_runner *er)
+test_dm_ethdev_rx_desc(const struct test_dm_ethdev_runner *er)
 {
 	unsigned int per = er->mp->size / 2 / RTE_MAX(er->nb_ports * er->nb_rxq, 1u);
-	uint16_t desc = TEST_DM_ER_DESC;
+	uint16_t desc = TEST_DM_ETHDEV_DESC;
 
-	while (desc > per && desc > TEST_DM_ER_MIN_DESC)
+	while (desc > per && desc > TEST_DM_ETHDEV_MIN_DESC)
 		desc /= 2;
 	return desc;
 }
 
 static int
-test_dm_er_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg, size_t size)
+test_dm_ethdev_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg, size_t size)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_eth_dev_info info;
@@ -114,7 +114,7 @@ test_dm_er_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg
 		ret = rte_eth_rx_queue_setup(port, q, er->rx_desc, rte_eth_dev_socket_id(port),
 					     NULL, er->mp);
 	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_ER_DESC,
+		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_ETHDEV_DESC,
 					     rte_eth_dev_socket_id(port), NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port);
@@ -125,20 +125,20 @@ test_dm_er_port_setup(struct test_dm_ethdev_runner *er, uint16_t port, char *msg
 }
 
 static void
-test_dm_er_drain(struct test_dm_ethdev_runner *er)
+test_dm_ethdev_drain(struct test_dm_ethdev_runner *er)
 {
-	struct rte_mbuf *m[TEST_DM_ER_BURST];
+	struct rte_mbuf *m[TEST_DM_ETHDEV_BURST];
 	unsigned int i;
 	uint16_t q, n;
 
 	for (i = 0; i < er->nb_ports; i++)
 		for (q = 0; q < er->nb_rxq; q++)
-			while ((n = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST)) > 0)
+			while ((n = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ETHDEV_BURST)) > 0)
 				rte_pktmbuf_free_bulk(m, n);
 }
 
 static int
-test_dm_er_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
+test_dm_ethdev_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
 {
 	struct test_dm_ethdev_runner *er = ctx;
 	struct rte_flow_error e;
@@ -150,23 +150,23 @@ test_dm_er_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size
 		if (er->started[er->ports[i]] && er->nb_rxq == c->nb_queues)
 			continue;
 		er->nb_rxq = c->nb_queues;
-		er->rx_desc = test_dm_er_rx_desc(er);
+		er->rx_desc = test_dm_ethdev_rx_desc(er);
 		for (i = 0; i < er->nb_ports; i++) {
-			ret = test_dm_er_port_setup(er, er->ports[i], msg, size);
+			ret = test_dm_ethdev_port_setup(er, er->ports[i], msg, size);
 			if (ret != 0)
 				return ret;
 		}
 	}
 	for (i = 0; i < er->nb_ports; i++)
 		rte_flow_flush(er->ports[i], &e);
-	test_dm_er_drain(er);
+	test_dm_ethdev_drain(er);
 	return 0;
 }
 
 static void
-test_dm_er_end(void *ctx)
+test_dm_ethdev_end(void *ctx)
 {
-	test_dm_er_drain(ctx);
+	test_dm_ethdev_drain(ctx);
 }
 
 /*
@@ -176,7 +176,7 @@ test_dm_er_end(void *ctx)
  * non-zero result is a failure, whatever its sign.
  */
 static int
-test_dm_er_errno(int ret)
+test_dm_ethdev_errno(int ret)
 {
 	if (ret == 0)
 		return 0;
@@ -184,39 +184,39 @@ test_dm_er_errno(int ret)
 }
 
 static int
-test_dm_er_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
-		  struct rte_flow_error *error)
+test_dm_ethdev_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
+		      struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
 	*handle = rte_flow_create(cmd->port, &cmd->attr, cmd->pattern, cmd->actions, error);
-	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
+	return *handle != NULL ? 0 : test_dm_ethdev_errno(rte_errno);
 }
 
 static int
-test_dm_er_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
+test_dm_ethdev_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern,
-						  cmd->actions, error));
+	return test_dm_ethdev_errno(rte_flow_validate(cmd->port, &cmd->attr, cmd->pattern,
+						      cmd->actions, error));
 }
 
 static int
-test_dm_er_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
+test_dm_ethdev_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_destroy(port, handle, error));
+	return test_dm_ethdev_errno(rte_flow_destroy(port, handle, error));
 }
 
 static int
-test_dm_er_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
+test_dm_ethdev_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_flush(port, error));
+	return test_dm_ethdev_errno(rte_flow_flush(port, error));
 }
 
 static int
-test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
-		 struct rte_flow_error *error)
+test_dm_ethdev_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
+		     struct rte_flow_error *error)
 {
 	static const struct rte_flow_action count[] = {
 		{ .type = RTE_FLOW_ACTION_TYPE_COUNT },
@@ -224,7 +224,7 @@ test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 	};
 
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_query(port, handle, count, q, error));
+	return test_dm_ethdev_errno(rte_flow_query(port, handle, count, q, error));
 }
 
 /*
@@ -232,8 +232,8 @@ test_dm_er_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
  * port stops for it (a case configures before it has rules or tables).
  */
 static int
-test_dm_er_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
-			  struct rte_flow_error *error)
+test_dm_ethdev_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
+			      struct rte_flow_error *error)
 {
 	struct test_dm_ethdev_runner *er = ctx;
 	const struct rte_flow_queue_attr **qa;
@@ -251,7 +251,7 @@ test_dm_er_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
 		qa[i] = &q;
 	if (er->started[port])
 		rte_eth_dev_stop(port);
-	ret = test_dm_er_errno(rte_flow_configure(port, &pa, cmd->nb_queues, qa, error));
+	ret = test_dm_ethdev_errno(rte_flow_configure(port, &pa, cmd->nb_queues, qa, error));
 	free(qa);
 	start = er->started[port] ? rte_eth_dev_start(port) : 0;
 	if (ret == 0 && start != 0) {
@@ -264,8 +264,8 @@ test_dm_er_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
 }
 
 static int
-test_dm_er_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
-			   void **handle, struct rte_flow_error *error)
+test_dm_ethdev_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+			       void **handle, struct rte_flow_error *error)
 {
 	const struct rte_flow_pattern_template_attr pa = {
 		.relaxed_matching = !!cmd->relaxed,
@@ -301,24 +301,24 @@ test_dm_er_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *
 			(uint8_t)cmd->nb_actions_templates, error);
 		break;
 	}
-	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
+	return *handle != NULL ? 0 : test_dm_ethdev_errno(rte_errno);
 }
 
 static int
-test_dm_er_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
-			    void *handle, struct rte_flow_error *error)
+test_dm_ethdev_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
+				void *handle, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
 	if (type == TEST_DM_FLOW_PATTERN_TEMPLATE)
-		return test_dm_er_errno(rte_flow_pattern_template_destroy(port, handle, error));
+		return test_dm_ethdev_errno(rte_flow_pattern_template_destroy(port, handle, error));
 	if (type == TEST_DM_FLOW_ACTIONS_TEMPLATE)
-		return test_dm_er_errno(rte_flow_actions_template_destroy(port, handle, error));
-	return test_dm_er_errno(rte_flow_template_table_destroy(port, handle, error));
+		return test_dm_ethdev_errno(rte_flow_actions_template_destroy(port, handle, error));
+	return test_dm_ethdev_errno(rte_flow_template_table_destroy(port, handle, error));
 }
 
 static int
-test_dm_er_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
-			void *user_data, void **handle, struct rte_flow_error *error)
+test_dm_ethdev_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
+			    void *user_data, void **handle, struct rte_flow_error *error)
 {
 	const struct rte_flow_op_attr op = { .postpone = !!cmd->postpone };
 
@@ -326,40 +326,40 @@ test_dm_er_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *tab
 	*handle = rte_flow_async_create(cmd->port, cmd->queue, &op, table, cmd->pattern,
 					cmd->pattern_index, cmd->actions, cmd->actions_index,
 					user_data, error);
-	return *handle != NULL ? 0 : test_dm_er_errno(rte_errno);
+	return *handle != NULL ? 0 : test_dm_ethdev_errno(rte_errno);
 }
 
 static int
-test_dm_er_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
-			 void *user_data, struct rte_flow_error *error)
+test_dm_ethdev_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
+			     void *user_data, struct rte_flow_error *error)
 {
 	const struct rte_flow_op_attr op = { .postpone = !!postpone };
 
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_async_destroy(port, queue, &op, handle, user_data,
-						       error));
+	return test_dm_ethdev_errno(rte_flow_async_destroy(port, queue, &op, handle, user_data,
+							   error));
 }
 
 static int
-test_dm_er_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
+test_dm_ethdev_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
-	return test_dm_er_errno(rte_flow_push(port, queue, error));
+	return test_dm_ethdev_errno(rte_flow_push(port, queue, error));
 }
 
 static int
-test_dm_er_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
-		uint16_t n, struct rte_flow_error *error)
+test_dm_ethdev_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+		    uint16_t n, struct rte_flow_error *error)
 {
 	int ret;
 
 	RTE_SET_USED(ctx);
 	ret = rte_flow_pull(port, queue, res, n, error);
-	return ret >= 0 ? ret : test_dm_er_errno(ret);
+	return ret >= 0 ? ret : test_dm_ethdev_errno(ret);
 }
 
 static int
-test_dm_er_record(struct test_dm_rx *rx, uint16_t port, uint16_t queue, struct rte_mbuf *m)
+test_dm_ethdev_record(struct test_dm_rx *rx, uint16_t port, uint16_t queue, struct rte_mbuf *m)
 {
 	const void *src;
 
@@ -386,7 +386,7 @@ test_dm_er_record(struct test_dm_rx *rx, uint16_t port, uint16_t queue, struct r
  * Rx queue or dropped), as on a looped NIC.
  */
 static unsigned int
-test_dm_er_tx_done(struct test_dm_ethdev_runner *er, uint16_t port)
+test_dm_ethdev_tx_done(struct test_dm_ethdev_runner *er, uint16_t port)
 {
 	int n = rte_eth_tx_done_cleanup(port, 0, 0);
 
@@ -402,17 +402,17 @@ test_dm_er_tx_done(struct test_dm_ethdev_runner *er, uint16_t port)
  * next burst's alone.
  */
 static void
-test_dm_er_tx_idle(struct test_dm_ethdev_runner *er, uint16_t port)
+test_dm_ethdev_tx_idle(struct test_dm_ethdev_runner *er, uint16_t port)
 {
-	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_er_cpu_ns();
+	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_ethdev_cpu_ns();
 
-	while (er->pending[port] != 0 && !test_dm_er_waited(w0, c0, 0))
-		test_dm_er_tx_done(er, port);
+	while (er->pending[port] != 0 && !test_dm_ethdev_waited(w0, c0, 0))
+		test_dm_ethdev_tx_done(er, port);
 	er->pending[port] = 0;
 }
 
 static uint16_t
-test_dm_er_tx(struct test_dm_ethdev_runner *er, uint16_t port, struct rte_mbuf **m, uint16_t n)
+test_dm_ethdev_tx(struct test_dm_ethdev_runner *er, uint16_t port, struct rte_mbuf **m, uint16_t n)
 {
 	uint16_t k = rte_eth_tx_burst(port, 0, m, n);
 
@@ -426,10 +426,10 @@ test_dm_er_tx(struct test_dm_ethdev_runner *er, uint16_t port, struct rte_mbuf *
  * after the completion, or time runs out.
  */
 static int
-test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_dm_rx *rx)
+test_dm_ethdev_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_dm_rx *rx)
 {
-	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_er_cpu_ns();
-	struct rte_mbuf *m[TEST_DM_ER_BURST];
+	uint64_t w0 = rte_get_timer_cycles(), c0 = test_dm_ethdev_cpu_ns();
+	struct rte_mbuf *m[TEST_DM_ETHDEV_BURST];
 	unsigned int i, extra = 0, done = 0, rounds_after = 0;
 	uint16_t q, n, k;
 	int ret = 0;
@@ -439,10 +439,11 @@ test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_
 
 		for (i = 0; i < er->nb_ports; i++) {
 			for (q = 0; q < er->nb_rxq; q++) {
-				n = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST);
+				n = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ETHDEV_BURST);
 				for (k = 0; k < n; k++) {
 					if (!rx->received && ret == 0)
-						ret = test_dm_er_record(rx, er->ports[i], q, m[k]);
+						ret = test_dm_ethdev_record(rx, er->ports[i], q,
+									    m[k]);
 					else
 						extra++;
 				}
@@ -450,17 +451,17 @@ test_dm_er_collect(struct test_dm_ethdev_runner *er, uint16_t port, struct test_
 			}
 		}
 		rounds_after += completed;
-		done += test_dm_er_tx_done(er, port);
+		done += test_dm_ethdev_tx_done(er, port);
 		if (done != 0 && (rx->received || rounds_after >= 1))
 			break;
-	} while (ret == 0 && !test_dm_er_waited(w0, c0, er->wait_cycles));
+	} while (ret == 0 && !test_dm_ethdev_waited(w0, c0, er->wait_cycles));
 	/* One packet sent, more than one received: the device duplicated it. */
 	return ret < 0 ? ret : extra == 0 ? 0 : -EIO;
 }
 
 static int
-test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
-		struct test_dm_rx *rx)
+test_dm_ethdev_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		    struct test_dm_rx *rx)
 {
 	struct test_dm_ethdev_runner *er = ctx;
 	struct rte_mbuf *m;
@@ -479,12 +480,12 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 			return -E2BIG;
 		}
 		memcpy(rte_pktmbuf_mtod(m, void *), pkts->v[k].data, pkts->v[k].len);
-		test_dm_er_tx_idle(er, port);
-		if (test_dm_er_tx(er, port, &m, 1) != 1) {
+		test_dm_ethdev_tx_idle(er, port);
+		if (test_dm_ethdev_tx(er, port, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
 			return -EIO;
 		}
-		ret = test_dm_er_collect(er, port, &rx[k]);
+		ret = test_dm_ethdev_collect(er, port, &rx[k]);
 		if (ret < 0)
 			return ret;
 	}
@@ -502,13 +503,13 @@ test_dm_er_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
  * dropped); a packet without tag, or twice, is an error.
  */
 static int
-test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
-			  struct test_dm_rx *rx, uint32_t base, unsigned int first,
-			  unsigned int n)
+test_dm_ethdev_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
+			      struct test_dm_rx *rx, uint32_t base, unsigned int first,
+			      unsigned int n)
 {
-	uint64_t last = rte_get_timer_cycles(), last_cpu = test_dm_er_cpu_ns();
+	uint64_t last = rte_get_timer_cycles(), last_cpu = test_dm_ethdev_cpu_ns();
 	uint64_t limit = RTE_MAX(er->wait_cycles, er->quiet_cycles);
-	struct rte_mbuf *m[TEST_DM_ER_BURST];
+	struct rte_mbuf *m[TEST_DM_ETHDEV_BURST];
 	unsigned int i, got = 0, bad = 0, empty = 0, arrived, done = 0;
 	uint16_t q, nb, k;
 	uint32_t idx;
@@ -521,7 +522,7 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
 		arrived = 0;
 		for (i = 0; i < er->nb_ports; i++) {
 			for (q = 0; q < er->nb_rxq; q++) {
-				nb = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ER_BURST);
+				nb = rte_eth_rx_burst(er->ports[i], q, m, TEST_DM_ETHDEV_BURST);
 				for (k = 0; k < nb; k++) {
 					tag = test_dm_tag_read(rte_pktmbuf_mtod(m[k], uint8_t *),
 							       rte_pktmbuf_data_len(m[k]));
@@ -535,23 +536,23 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
 						continue;
 					}
 					if (ret == 0)
-						ret = test_dm_er_record(&rx[idx], er->ports[i], q,
-									m[k]);
+						ret = test_dm_ethdev_record(&rx[idx], er->ports[i],
+									    q, m[k]);
 					got++;
 				}
 				rte_pktmbuf_free_bulk(m, nb);
 				arrived += nb;
 			}
 		}
-		done += test_dm_er_tx_done(er, port);
+		done += test_dm_ethdev_tx_done(er, port);
 		if (arrived != 0) {
 			last = rte_get_timer_cycles();
-			last_cpu = test_dm_er_cpu_ns();
+			last_cpu = test_dm_ethdev_cpu_ns();
 			empty = 0;
 		} else if (completed && ++empty >= 2 &&
 			   rte_get_timer_cycles() - last >= er->quiet_cycles) {
 			break;
-		} else if (!completed && test_dm_er_waited(last, last_cpu, limit)) {
+		} else if (!completed && test_dm_ethdev_waited(last, last_cpu, limit)) {
 			break;
 		}
 		if (done >= n && !completed)
@@ -561,12 +562,12 @@ test_dm_er_collect_tagged(struct test_dm_ethdev_runner *er, uint16_t port,
 }
 
 static int
-test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
-		       struct test_dm_rx *rx)
+test_dm_ethdev_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+			   struct test_dm_rx *rx)
 {
 	struct test_dm_ethdev_runner *er = ctx;
-	struct rte_mbuf *m[TEST_DM_ER_CHUNK];
-	unsigned int chunk = RTE_MIN((unsigned int)TEST_DM_ER_CHUNK, er->rx_desc / 2u);
+	struct rte_mbuf *m[TEST_DM_ETHDEV_CHUNK];
+	unsigned int chunk = RTE_MIN((unsigned int)TEST_DM_ETHDEV_CHUNK, er->rx_desc / 2u);
 	unsigned int done, n, k, sent, idle;
 	uint32_t base;
 	int ret;
@@ -590,9 +591,9 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 			}
 			memcpy(rte_pktmbuf_mtod(m[k], void *), b->data, b->len);
 		}
-		test_dm_er_tx_idle(er, port);
+		test_dm_ethdev_tx_idle(er, port);
 		for (sent = 0, idle = 0; sent < n && idle < 1000; ) {
-			k = test_dm_er_tx(er, port, m + sent, (uint16_t)(n - sent));
+			k = test_dm_ethdev_tx(er, port, m + sent, (uint16_t)(n - sent));
 			sent += k;
 			idle = k == 0 ? idle + 1 : 0;
 		}
@@ -600,7 +601,7 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 			rte_pktmbuf_free_bulk(m + sent, n - sent);
 			return -EIO;
 		}
-		ret = test_dm_er_collect_tagged(er, port, rx, base, done, n);
+		ret = test_dm_ethdev_collect_tagged(er, port, rx, base, done, n);
 		if (ret < 0)
 			return ret;
 	}
@@ -608,13 +609,13 @@ test_dm_er_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *p
 }
 
 static int
-test_dm_er_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
+test_dm_ethdev_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 {
 	struct rte_flow_error e = { 0 };
 	int ret;
 
 	RTE_SET_USED(ctx);
-	ret = test_dm_er_errno(rte_flow_dev_dump(port, NULL, f, &e));
+	ret = test_dm_ethdev_errno(rte_flow_dev_dump(port, NULL, f, &e));
 	if (ret != 0)
 		snprintf(why, size, "rte_flow_dev_dump: %s%s%s", strerror(-ret),
 			 e.message != NULL ? ": " : "", e.message != NULL ? e.message : "");
@@ -622,7 +623,7 @@ test_dm_er_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 }
 
 static uint16_t
-test_dm_er_peer(void *ctx, uint16_t port)
+test_dm_ethdev_peer(void *ctx, uint16_t port)
 {
 	struct test_dm_ethdev_runner *er = ctx;
 
@@ -631,24 +632,24 @@ test_dm_er_peer(void *ctx, uint16_t port)
 
 const struct test_dm_runner_ops test_dm_ethdev_runner_ops = {
 	.name = "net_mlx5dm",
-	.case_begin = test_dm_er_begin,
-	.case_end = test_dm_er_end,
-	.flow_create = test_dm_er_create,
-	.flow_validate = test_dm_er_validate,
-	.flow_destroy = test_dm_er_destroy,
-	.flow_flush = test_dm_er_flush,
-	.flow_query_count = test_dm_er_query,
-	.flow_configure = test_dm_er_flow_configure,
-	.template_create = test_dm_er_template_create,
-	.template_destroy = test_dm_er_template_destroy,
-	.async_create = test_dm_er_async_create,
-	.async_destroy = test_dm_er_async_destroy,
-	.push = test_dm_er_push,
-	.pull = test_dm_er_pull,
-	.send = test_dm_er_send,
-	.peer = test_dm_er_peer,
-	.send_tagged = test_dm_er_send_tagged,
-	.dump = test_dm_er_dump,
+	.case_begin = test_dm_ethdev_begin,
+	.case_end = test_dm_ethdev_end,
+	.flow_create = test_dm_ethdev_create,
+	.flow_validate = test_dm_ethdev_validate,
+	.flow_destroy = test_dm_ethdev_destroy,
+	.flow_flush = test_dm_ethdev_flush,
+	.flow_query_count = test_dm_ethdev_query,
+	.flow_configure = test_dm_ethdev_flow_configure,
+	.template_create = test_dm_ethdev_template_create,
+	.template_destroy = test_dm_ethdev_template_destroy,
+	.async_create = test_dm_ethdev_async_create,
+	.async_destroy = test_dm_ethdev_async_destroy,
+	.push = test_dm_ethdev_push,
+	.pull = test_dm_ethdev_pull,
+	.send = test_dm_ethdev_send,
+	.peer = test_dm_ethdev_peer,
+	.send_tagged = test_dm_ethdev_send_tagged,
+	.dump = test_dm_ethdev_dump,
 };
 
 struct test_dm_ethdev_runner *
@@ -704,11 +705,11 @@ test_dm_ethdev_runner_flow_probe(struct test_dm_ethdev_runner *er, char *msg, si
 		snprintf(msg, size, "no net_mlx5dm port");
 		return -ENODEV;
 	}
-	ret = test_dm_er_begin(er, &c, msg, size);
+	ret = test_dm_ethdev_begin(er, &c, msg, size);
 	if (ret < 0)
 		return ret;
-	ret = test_dm_er_errno(rte_flow_validate(er->ports[0], &attr, pattern, actions, &e));
-	test_dm_er_end(er);
+	ret = test_dm_ethdev_errno(rte_flow_validate(er->ports[0], &attr, pattern, actions, &e));
+	test_dm_ethdev_end(er);
 	if (ret == 0)
 		return 1;
 	snprintf(msg, size, "rte_flow_validate(ingress pattern eth / end actions queue index 0 "

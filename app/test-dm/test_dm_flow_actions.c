@@ -208,7 +208,7 @@ static const char *const test_dm_rss_funcs[] = {
 
 /* Defaults as testpmd sets them: the port's RSS types over all its queues. */
 static int
-test_dm_rss_init(struct test_dm_fparser *p, void *conf)
+test_dm_rss_init(struct test_dm_flow_parser *p, void *conf)
 {
 	struct rte_flow_action_rss *rss = conf;
 	uint16_t *queue;
@@ -227,41 +227,41 @@ test_dm_rss_init(struct test_dm_fparser *p, void *conf)
 }
 
 static int
-test_dm_rss_types_parse(struct test_dm_fparser *p, struct rte_flow_action_rss *rss)
+test_dm_rss_types_parse(struct test_dm_flow_parser *p, struct rte_flow_action_rss *rss)
 {
 	const struct test_dm_tok *t;
 	unsigned int i;
 
 	rss->types = 0;
 	for (;;) {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL || test_dm_tok_is(t, "/"))
-			return test_dm_fp_error_at(p, t, "expected an RSS type or 'end'");
+			return test_dm_flow_parser_error_at(p, t, "expected an RSS type or 'end'");
 		if (test_dm_tok_is(t, "end"))
 			return 0;
 		for (i = 0; i < RTE_DIM(test_dm_rss_types); i++)
 			if (test_dm_tok_is(t, test_dm_rss_types[i].name))
 				break;
 		if (i == RTE_DIM(test_dm_rss_types))
-			return test_dm_fp_error_at(p, t, "expected an RSS type or 'end', got "
-						   "'%.*s'", (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t, "expected an RSS type or 'end', "
+							    "got '%.*s'", (int)t->len, t->s);
 		rss->types |= test_dm_rss_types[i].types;
 	}
 }
 
 static int
-test_dm_rss_queues_parse(struct test_dm_fparser *p, struct rte_flow_action_rss *rss)
+test_dm_rss_queues_parse(struct test_dm_flow_parser *p, struct rte_flow_action_rss *rss)
 {
 	uint16_t *queue = (uint16_t *)(uintptr_t)rss->queue;
 	uint64_t v;
 	int ret;
 
 	rss->queue_num = 0;
-	while (!test_dm_fp_peek_is(p, "end")) {
+	while (!test_dm_flow_parser_peek_is(p, "end")) {
 		if (rss->queue_num == TEST_DM_RSS_QUEUES_MAX)
-			return test_dm_fp_error(p, "too many RSS queues (max %u)",
-						TEST_DM_RSS_QUEUES_MAX);
-		ret = test_dm_fp_uint(p, UINT16_MAX, "a queue index or 'end'", &v);
+			return test_dm_flow_parser_error(p, "too many RSS queues (max %u)",
+							 TEST_DM_RSS_QUEUES_MAX);
+		ret = test_dm_flow_parser_uint(p, UINT16_MAX, "a queue index or 'end'", &v);
 		if (ret < 0)
 			return ret;
 		queue[rss->queue_num++] = (uint16_t)v;
@@ -273,22 +273,22 @@ test_dm_rss_queues_parse(struct test_dm_fparser *p, struct rte_flow_action_rss *
 }
 
 static int
-test_dm_rss_key_parse(struct test_dm_fparser *p, struct rte_flow_action_rss *rss)
+test_dm_rss_key_parse(struct test_dm_flow_parser *p, struct rte_flow_action_rss *rss)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 	uint8_t key[TEST_DM_RSS_KEY_MAX];
 	size_t n;
 	int ret;
 
 	if (t == NULL)
-		return test_dm_fp_error_at(p, t, "expected an RSS key in hexadecimal");
+		return test_dm_flow_parser_error_at(p, t, "expected an RSS key in hexadecimal");
 	ret = test_dm_parse_hex(t->s, t->len, key, sizeof(key), &n);
 	if (ret == -E2BIG)
-		return test_dm_fp_error_at(p, t, "RSS key longer than %u bytes",
-					   TEST_DM_RSS_KEY_MAX);
+		return test_dm_flow_parser_error_at(p, t, "RSS key longer than %u bytes",
+						    TEST_DM_RSS_KEY_MAX);
 	if (ret < 0)
-		return test_dm_fp_error_at(p, t, "expected an RSS key in hexadecimal, got '%.*s'",
-					   (int)t->len, t->s);
+		return test_dm_flow_parser_error_at(p, t, "expected an RSS key in hexadecimal, got "
+						    "'%.*s'", (int)t->len, t->s);
 	rss->key = test_dm_arena_memdup(&p->cmd->arena, key, n);
 	if (rss->key == NULL)
 		return -ENOMEM;
@@ -298,7 +298,7 @@ test_dm_rss_key_parse(struct test_dm_fparser *p, struct rte_flow_action_rss *rss
 
 /* rss [func F] [level N] [types T... end] [key HEX] [key_len N] [queues Q... end] / */
 static int
-test_dm_rss_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
+test_dm_rss_parse(struct test_dm_flow_parser *p, struct rte_flow_action *a)
 {
 	struct rte_flow_action_rss *rss = (struct rte_flow_action_rss *)(uintptr_t)a->conf;
 	const struct test_dm_tok *t;
@@ -307,9 +307,10 @@ test_dm_rss_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
 	int ret = 0;
 
 	for (;;) {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL)
-			return test_dm_fp_error_at(p, t, "expected an argument of 'rss' or '/'");
+			return test_dm_flow_parser_error_at(p, t, "expected an argument of 'rss' "
+							    "or '/'");
 		if (test_dm_tok_is(t, "/"))
 			return 0;
 		if (test_dm_tok_is(t, "types")) {
@@ -319,24 +320,26 @@ test_dm_rss_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
 		} else if (test_dm_tok_is(t, "key")) {
 			ret = test_dm_rss_key_parse(p, rss);
 		} else if (test_dm_tok_is(t, "key_len")) {
-			ret = test_dm_fp_uint(p, TEST_DM_RSS_KEY_MAX, "a key length", &v);
+			ret = test_dm_flow_parser_uint(p, TEST_DM_RSS_KEY_MAX, "a key length", &v);
 			rss->key_len = (uint32_t)v;
 		} else if (test_dm_tok_is(t, "level")) {
-			ret = test_dm_fp_uint(p, UINT32_MAX, "an encapsulation level", &v);
+			ret = test_dm_flow_parser_uint(p, UINT32_MAX, "an encapsulation level", &v);
 			rss->level = (uint32_t)v;
 		} else if (test_dm_tok_is(t, "func")) {
-			t = test_dm_fp_next(p);
+			t = test_dm_flow_parser_next(p);
 			for (i = 0; t != NULL && i < RTE_DIM(test_dm_rss_funcs); i++)
 				if (test_dm_tok_is(t, test_dm_rss_funcs[i]))
 					break;
 			if (t == NULL || i == RTE_DIM(test_dm_rss_funcs))
-				return test_dm_fp_error_at(p, t, "expected default, toeplitz, "
-							   "simple_xor or symmetric_toeplitz");
+				return test_dm_flow_parser_error_at(p, t, "expected default, "
+								    "toeplitz, simple_xor or "
+								    "symmetric_toeplitz");
 			rss->func = (enum rte_eth_hash_function)i;
 		} else {
-			return test_dm_fp_error_at(p, t, "unknown argument '%.*s' of action 'rss'; "
-						   "expected func, level, types, key, key_len, "
-						   "queues or '/'", (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t, "unknown argument '%.*s' of "
+							    "action 'rss'; expected func, level, "
+							    "types, key, key_len, queues or '/'",
+							    (int)t->len, t->s);
 		}
 		if (ret < 0)
 			return ret;
@@ -345,7 +348,7 @@ test_dm_rss_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
 
 /* raw_encap|raw_decap [index N] / : the bytes "set raw_encap|raw_decap N" defined. */
 static int
-test_dm_raw_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
+test_dm_raw_parse(struct test_dm_flow_parser *p, struct rte_flow_action *a)
 {
 	int encap = a->type == RTE_FLOW_ACTION_TYPE_RAW_ENCAP;
 	const char *name = encap ? "raw_encap" : "raw_decap";
@@ -355,20 +358,21 @@ test_dm_raw_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
 	uint8_t *data;
 	int ret;
 
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t != NULL && test_dm_tok_is(t, "index")) {
-		ret = test_dm_fp_uint(p, TEST_DM_RAW_SLOTS - 1, "a raw data index", &v);
+		ret = test_dm_flow_parser_uint(p, TEST_DM_RAW_SLOTS - 1, "a raw data index", &v);
 		if (ret < 0)
 			return ret;
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 	}
 	if (t == NULL || !test_dm_tok_is(t, "/"))
-		return test_dm_fp_error_at(p, t, "expected 'index' or '/' after '%s'", name);
+		return test_dm_flow_parser_error_at(p, t, "expected 'index' or '/' after '%s'",
+						    name);
 	slot = encap ? &p->ctx->raw_encap[v] : &p->ctx->raw_decap[v];
 	if (!slot->defined)
-		return test_dm_fp_error_at(p, at, "%s index %u is not defined (use 'set %s %u ...' "
-					   "first)", name, (unsigned int)v, name,
-					   (unsigned int)v);
+		return test_dm_flow_parser_error_at(p, at, "%s index %u is not defined (use 'set "
+						    "%s %u ...' first)", name, (unsigned int)v,
+						    name, (unsigned int)v);
 	data = test_dm_arena_memdup(&p->cmd->arena, slot->data, slot->size);
 	if (data == NULL)
 		return -ENOMEM;
@@ -387,13 +391,13 @@ test_dm_raw_parse(struct test_dm_fparser *p, struct rte_flow_action *a)
 }
 
 static int
-test_dm_no_args(struct test_dm_fparser *p, struct rte_flow_action *a)
+test_dm_no_args(struct test_dm_flow_parser *p, struct rte_flow_action *a)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t == NULL || !test_dm_tok_is(t, "/"))
-		return test_dm_fp_error_at(p, t, "expected '/' after '%s' (it takes no argument)",
-					   test_dm_flow_action_name(a->type));
+		return test_dm_flow_parser_error_at(p, t, "expected '/' after '%s' (it takes no "
+						    "argument)", test_dm_flow_action_name(a->type));
 	return 0;
 }
 

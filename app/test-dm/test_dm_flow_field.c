@@ -179,7 +179,7 @@ test_dm_field_prefix(const struct test_dm_field *f, void *obj, unsigned int n)
 }
 
 static int
-test_dm_field_parse_enum(struct test_dm_fparser *p, const struct test_dm_field *f,
+test_dm_field_parse_enum(struct test_dm_flow_parser *p, const struct test_dm_field *f,
 			 const struct test_dm_tok *t, void *obj)
 {
 	char list[400];
@@ -196,12 +196,12 @@ test_dm_field_parse_enum(struct test_dm_fparser *p, const struct test_dm_field *
 	for (i = 0; f->d->names[i] != NULL && used < sizeof(list); i++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
 					 i != 0 ? ", " : "", f->d->names[i]);
-	return test_dm_fp_error_at(p, t, "expected one of %s for '%s', got '%.*s'", list,
-				   f->d->name, (int)t->len, t->s);
+	return test_dm_flow_parser_error_at(p, t, "expected one of %s for '%s', got '%.*s'", list,
+					    f->d->name, (int)t->len, t->s);
 }
 
 static int
-test_dm_field_parse_hex(struct test_dm_fparser *p, const struct test_dm_field *f,
+test_dm_field_parse_hex(struct test_dm_flow_parser *p, const struct test_dm_field *f,
 			const struct test_dm_tok *t, void *obj)
 {
 	uint8_t buf[TEST_DM_RAW_MAX];
@@ -211,10 +211,11 @@ test_dm_field_parse_hex(struct test_dm_fparser *p, const struct test_dm_field *f
 
 	ret = test_dm_parse_hex(t->s, t->len, buf, cap, &n);
 	if (ret == -E2BIG)
-		return test_dm_fp_error_at(p, t, "'%s' takes at most %zu bytes", f->d->name, cap);
+		return test_dm_flow_parser_error_at(p, t, "'%s' takes at most %zu bytes",
+						    f->d->name, cap);
 	if (ret < 0)
-		return test_dm_fp_error_at(p, t, "expected hexadecimal bytes for '%s', got '%.*s'",
-					   f->d->name, (int)t->len, t->s);
+		return test_dm_flow_parser_error_at(p, t, "expected hexadecimal bytes for '%s', "
+						    "got '%.*s'", f->d->name, (int)t->len, t->s);
 	if (f->d->kind == TEST_DM_FK_HEX) {
 		memcpy((uint8_t *)obj + f->off, buf, n);
 		return 0;
@@ -227,45 +228,50 @@ test_dm_field_parse_hex(struct test_dm_fparser *p, const struct test_dm_field *f
 }
 
 int
-test_dm_field_parse(struct test_dm_fparser *p, const struct test_dm_field *f, void *obj)
+test_dm_field_parse(struct test_dm_flow_parser *p, const struct test_dm_field *f, void *obj)
 {
 	static const char *const what[] = {
 		[TEST_DM_FK_MAC] = "a MAC address",
 		[TEST_DM_FK_IPV4] = "an IPv4 address",
 		[TEST_DM_FK_IPV6] = "an IPv6 address",
 	};
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 	uint8_t *dst = (uint8_t *)obj + f->off;
 	uint64_t v;
 	int b, ret;
 
 	if (t == NULL || test_dm_tok_is(t, "/"))
-		return test_dm_fp_error_at(p, t, "expected a value for '%s'", f->d->name);
+		return test_dm_flow_parser_error_at(p, t, "expected a value for '%s'", f->d->name);
 	switch (f->d->kind) {
 	case TEST_DM_FK_PORT:
 		ret = test_dm_tok_port(p->err, t, &p->toks->end, "command", &v);
 		if (ret < 0)
 			return ret;
 		if (v > test_dm_field_max(f))
-			return test_dm_fp_error_at(p, t, "port '%.*s' out of range for '%s'",
-						   (int)t->len, t->s, f->d->name);
+			return test_dm_flow_parser_error_at(p, t,
+							    "port '%.*s' out of range for '%s'",
+							    (int)t->len, t->s, f->d->name);
 		test_dm_field_store(f, obj, v);
 		return 0;
 	case TEST_DM_FK_UINT:
 		ret = test_dm_parse_uint(t->s, t->len, test_dm_field_max(f), &v);
 		if (ret == -ERANGE)
-			return test_dm_fp_error_at(p, t, "value '%.*s' out of range for '%s' "
-						   "(max %" PRIu64 ")", (int)t->len, t->s,
-						   f->d->name, test_dm_field_max(f));
+			return test_dm_flow_parser_error_at(p, t,
+							    "value '%.*s' out of range for '%s' "
+							    "(max %" PRIu64 ")",
+							    (int)t->len, t->s, f->d->name,
+							    test_dm_field_max(f));
 		if (ret < 0)
-			return test_dm_fp_error_at(p, t, "expected an unsigned integer for '%s', "
-						   "got '%.*s'", f->d->name, (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t, "expected an unsigned integer "
+							    "for '%s', got '%.*s'", f->d->name,
+							    (int)t->len, t->s);
 		test_dm_field_store(f, obj, v);
 		return 0;
 	case TEST_DM_FK_BOOL:
 		if (test_dm_parse_bool(t->s, t->len, &b) < 0)
-			return test_dm_fp_error_at(p, t, "expected 0 or 1 for '%s', got '%.*s'",
-						   f->d->name, (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t,
+							    "expected 0 or 1 for '%s', got '%.*s'",
+							    f->d->name, (int)t->len, t->s);
 		test_dm_field_store(f, obj, (uint64_t)b);
 		return 0;
 	case TEST_DM_FK_MAC:
@@ -283,7 +289,8 @@ test_dm_field_parse(struct test_dm_fparser *p, const struct test_dm_field *f, vo
 		return test_dm_field_parse_hex(p, f, t, obj);
 	}
 	if (ret < 0)
-		return test_dm_fp_error_at(p, t, "expected %s for '%s', got '%.*s'",
-					   what[f->d->kind], f->d->name, (int)t->len, t->s);
+		return test_dm_flow_parser_error_at(p, t, "expected %s for '%s', got '%.*s'",
+						    what[f->d->kind], f->d->name, (int)t->len,
+						    t->s);
 	return 0;
 }

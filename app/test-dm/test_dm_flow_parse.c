@@ -21,15 +21,15 @@
 #define TEST_DM_FLOW_MAX_DESTROY 64
 
 const struct test_dm_tok *
-test_dm_fp_peek(const struct test_dm_fparser *p)
+test_dm_flow_parser_peek(const struct test_dm_flow_parser *p)
 {
 	return p->i < p->toks->n ? &p->toks->v[p->i] : NULL;
 }
 
 const struct test_dm_tok *
-test_dm_fp_next(struct test_dm_fparser *p)
+test_dm_flow_parser_next(struct test_dm_flow_parser *p)
 {
-	const struct test_dm_tok *t = test_dm_fp_peek(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_peek(p);
 
 	if (t != NULL)
 		p->i++;
@@ -37,16 +37,16 @@ test_dm_fp_next(struct test_dm_fparser *p)
 }
 
 int
-test_dm_fp_peek_is(const struct test_dm_fparser *p, const char *word)
+test_dm_flow_parser_peek_is(const struct test_dm_flow_parser *p, const char *word)
 {
-	const struct test_dm_tok *t = test_dm_fp_peek(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_peek(p);
 
 	return t != NULL && test_dm_tok_is(t, word);
 }
 
 int
-test_dm_fp_error_at(struct test_dm_fparser *p, const struct test_dm_tok *t, const char *fmt,
-		    ...)
+test_dm_flow_parser_error_at(struct test_dm_flow_parser *p, const struct test_dm_tok *t,
+			     const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -58,27 +58,28 @@ test_dm_fp_error_at(struct test_dm_fparser *p, const struct test_dm_tok *t, cons
 }
 
 int
-test_dm_fp_error(struct test_dm_fparser *p, const char *fmt, ...)
+test_dm_flow_parser_error(struct test_dm_flow_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = test_dm_tok_verror(p->err, test_dm_fp_peek(p), &p->toks->end, "command", fmt, ap);
+	ret = test_dm_tok_verror(p->err, test_dm_flow_parser_peek(p), &p->toks->end, "command", fmt,
+				 ap);
 	va_end(ap);
 	return ret;
 }
 
 int
-test_dm_fp_uint(struct test_dm_fparser *p, uint64_t max, const char *what, uint64_t *v)
+test_dm_flow_parser_uint(struct test_dm_flow_parser *p, uint64_t max, const char *what, uint64_t *v)
 {
-	return test_dm_tok_uint(p->err, test_dm_fp_next(p), &p->toks->end, "command", max, what,
-				v);
+	return test_dm_tok_uint(p->err, test_dm_flow_parser_next(p), &p->toks->end, "command", max,
+				what, v);
 }
 
 /* Lazily allocated spec (0), last (1) or mask (2) of the item being parsed. */
 static void *
-test_dm_item_obj(struct test_dm_fparser *p, struct rte_flow_item *item, size_t size,
+test_dm_item_obj(struct test_dm_flow_parser *p, struct rte_flow_item *item, size_t size,
 		 unsigned int which)
 {
 	const void **slot[] = { &item->spec, &item->last, &item->mask };
@@ -104,11 +105,11 @@ test_dm_field_names(const struct test_dm_fdesc *f, unsigned int n, char *buf, si
 
 /* <field> is|spec|last|mask|prefix <value> */
 static int
-test_dm_parse_item_field(struct test_dm_fparser *p, const struct test_dm_idesc *d,
+test_dm_parse_item_field(struct test_dm_flow_parser *p, const struct test_dm_idesc *d,
 			 struct rte_flow_item *item)
 {
 	static const char *const params[] = { "spec", "last", "mask", "is", "prefix" };
-	const struct test_dm_tok *t = test_dm_fp_next(p), *pt;
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p), *pt;
 	const struct test_dm_fdesc *fd;
 	struct test_dm_field f;
 	unsigned int which;
@@ -120,20 +121,20 @@ test_dm_parse_item_field(struct test_dm_fparser *p, const struct test_dm_idesc *
 	fd = test_dm_fdesc_find(d->fields, d->nb_fields, t->s, t->len);
 	if (fd == NULL) {
 		test_dm_field_names(d->fields, d->nb_fields, names, sizeof(names));
-		return test_dm_fp_error_at(p, t, "unknown field '%.*s' of item '%s'; "
-					   "expected %sor '/'", (int)t->len, t->s, d->name,
-					   names);
+		return test_dm_flow_parser_error_at(p, t, "unknown field '%.*s' of item '%s'; "
+						    "expected %sor '/'", (int)t->len, t->s, d->name,
+						    names);
 	}
-	pt = test_dm_fp_next(p);
+	pt = test_dm_flow_parser_next(p);
 	for (which = 0; pt != NULL && which < RTE_DIM(params); which++)
 		if (test_dm_tok_is(pt, params[which]))
 			break;
 	if (pt == NULL || which == RTE_DIM(params))
-		return test_dm_fp_error_at(p, pt, "expected is, spec, last, mask or prefix "
-					   "after field '%s'", fd->name);
+		return test_dm_flow_parser_error_at(p, pt, "expected is, spec, last, mask or "
+						    "prefix after field '%s'", fd->name);
 	test_dm_field_resolve(fd, d->size, &f);
 	if (which == 4) {
-		ret = test_dm_fp_uint(p, test_dm_field_width(&f), "a prefix length", &n);
+		ret = test_dm_flow_parser_uint(p, test_dm_field_width(&f), "a prefix length", &n);
 		if (ret < 0)
 			return ret;
 		obj = test_dm_item_obj(p, item, d->size, 2);
@@ -156,7 +157,7 @@ test_dm_parse_item_field(struct test_dm_fparser *p, const struct test_dm_idesc *
 	return 0;
 }
 
-/* What a list element is, for test_dm_fp_element(). */
+/* What a list element is, for test_dm_flow_parser_element(). */
 struct test_dm_list_kind {
 	const char *what;	/**< "a pattern item" */
 	const char *many;	/**< "pattern items" */
@@ -189,28 +190,28 @@ static const struct test_dm_list_kind test_dm_actions_kind = {
  * @return 1 with *desc (and *tok) set, 0 at the end word, <0 on error.
  */
 static int
-test_dm_fp_element(struct test_dm_fparser *p, const struct test_dm_list_kind *k,
-		   const char *end_word, unsigned int n, const void **desc,
-		   const struct test_dm_tok **tok)
+test_dm_flow_parser_element(struct test_dm_flow_parser *p, const struct test_dm_list_kind *k,
+			    const char *end_word, unsigned int n, const void **desc,
+			    const struct test_dm_tok **tok)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t == NULL || test_dm_tok_is(t, "/"))
-		return test_dm_fp_error_at(p, t, "expected %s or '%s'", k->what, end_word);
+		return test_dm_flow_parser_error_at(p, t, "expected %s or '%s'", k->what, end_word);
 	if (test_dm_tok_is(t, end_word))
 		return 0;
 	*desc = k->find(t->s, t->len);
 	if (*desc == NULL)
-		return test_dm_fp_error_at(p, t, "expected %s or '%s', got '%.*s'", k->what,
-					   end_word, (int)t->len, t->s);
+		return test_dm_flow_parser_error_at(p, t, "expected %s or '%s', got '%.*s'",
+						    k->what, end_word, (int)t->len, t->s);
 	if (n == k->max)
-		return test_dm_fp_error_at(p, t, "too many %s (max %u)", k->many, k->max);
+		return test_dm_flow_parser_error_at(p, t, "too many %s (max %u)", k->many, k->max);
 	*tok = t;
 	return 1;
 }
 
 int
-test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
+test_dm_flow_parse_items(struct test_dm_flow_parser *p, const char *end_word)
 {
 	struct rte_flow_item *items;
 	const struct test_dm_idesc *d;
@@ -222,15 +223,16 @@ test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
 	if (items == NULL)
 		return -ENOMEM;
 	p->cmd->pattern = items;
-	while ((ret = test_dm_fp_element(p, &test_dm_items_kind, end_word, n,
-					 (const void **)&d, &t)) > 0) {
+	while ((ret = test_dm_flow_parser_element(p, &test_dm_items_kind, end_word, n,
+						  (const void **)&d, &t)) > 0) {
 		items[n].type = d->type;
 		p->item_tok[n] = t;
 		for (;;) {
-			t = test_dm_fp_peek(p);
+			t = test_dm_flow_parser_peek(p);
 			if (t == NULL)
-				return test_dm_fp_error(p, "expected a field of '%s' or '/'",
-							d->name);
+				return test_dm_flow_parser_error(p,
+								 "expected a field of '%s' or '/'",
+								 d->name);
 			if (test_dm_tok_is(t, "/")) {
 				p->i++;
 				break;
@@ -249,7 +251,7 @@ test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word)
 }
 
 static int
-test_dm_parse_action_args(struct test_dm_fparser *p, const struct test_dm_adesc *d,
+test_dm_parse_action_args(struct test_dm_flow_parser *p, const struct test_dm_adesc *d,
 			  struct rte_flow_action *a)
 {
 	const struct test_dm_fdesc *fd;
@@ -259,18 +261,19 @@ test_dm_parse_action_args(struct test_dm_fparser *p, const struct test_dm_adesc 
 	int ret;
 
 	for (;;) {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL)
-			return test_dm_fp_error_at(p, t, "expected an argument of '%s' or '/'",
-						   d->name);
+			return test_dm_flow_parser_error_at(p, t,
+							    "expected an argument of '%s' or '/'",
+							    d->name);
 		if (test_dm_tok_is(t, "/"))
 			return 0;
 		fd = test_dm_fdesc_find(d->fields, d->nb_fields, t->s, t->len);
 		if (fd == NULL) {
 			test_dm_field_names(d->fields, d->nb_fields, names, sizeof(names));
-			return test_dm_fp_error_at(p, t, "unknown argument '%.*s' of action '%s'; "
-						   "expected %sor '/'", (int)t->len, t->s,
-						   d->name, names);
+			return test_dm_flow_parser_error_at(p, t, "unknown argument '%.*s' of "
+							    "action '%s'; expected %sor '/'",
+							    (int)t->len, t->s, d->name, names);
 		}
 		test_dm_field_resolve(fd, d->conf_size, &f);
 		ret = test_dm_field_parse(p, &f, (void *)(uintptr_t)a->conf);
@@ -280,7 +283,7 @@ test_dm_parse_action_args(struct test_dm_fparser *p, const struct test_dm_adesc 
 }
 
 int
-test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **out,
+test_dm_flow_parse_actions(struct test_dm_flow_parser *p, struct rte_flow_action **out,
 			   unsigned int *nb)
 {
 	struct rte_flow_action *actions;
@@ -294,16 +297,17 @@ test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **o
 	if (actions == NULL)
 		return -ENOMEM;
 	*out = actions;
-	while ((ret = test_dm_fp_element(p, &test_dm_actions_kind, "end", n,
-					 (const void **)&d, &t)) > 0) {
+	while ((ret = test_dm_flow_parser_element(p, &test_dm_actions_kind, "end", n,
+						  (const void **)&d, &t)) > 0) {
 		p->action_tok = t;
 		actions[n].type = d->type;
 		/* No configuration (NULL): an unmasked action, whatever its kind. */
-		if (p->mask_list && test_dm_fp_peek_is(p, "none")) {
+		if (p->mask_list && test_dm_flow_parser_peek_is(p, "none")) {
 			p->i++;
-			t = test_dm_fp_next(p);
+			t = test_dm_flow_parser_next(p);
 			if (t == NULL || !test_dm_tok_is(t, "/"))
-				return test_dm_fp_error_at(p, t, "expected '/' after none");
+				return test_dm_flow_parser_error_at(p, t, "expected '/' after "
+								    "none");
 			n++;
 			continue;
 		}
@@ -331,25 +335,26 @@ test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **o
 }
 
 int
-test_dm_flow_parse_port(struct test_dm_fparser *p)
+test_dm_flow_parse_port(struct test_dm_flow_parser *p)
 {
 	uint64_t v;
-	int ret = test_dm_tok_port(p->err, test_dm_fp_next(p), &p->toks->end, "command", &v);
+	int ret = test_dm_tok_port(p->err, test_dm_flow_parser_next(p), &p->toks->end, "command",
+				   &v);
 
 	p->cmd->port = (uint16_t)v;
 	return ret;
 }
 
 int
-test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok *t,
+test_dm_flow_parse_attr(struct test_dm_flow_parser *p, const struct test_dm_tok *t,
 			struct rte_flow_attr *attr, bool group)
 {
 	uint64_t v;
 	int ret;
 
 	if (group && (test_dm_tok_is(t, "group") || test_dm_tok_is(t, "priority"))) {
-		ret = test_dm_fp_uint(p, UINT32_MAX, t->s[0] == 'g' ? "a group number" :
-				      "a priority level", &v);
+		ret = test_dm_flow_parser_uint(p, UINT32_MAX, t->s[0] == 'g' ? "a group number" :
+					       "a priority level", &v);
 		if (ret < 0)
 			return ret;
 		if (t->s[0] == 'g')
@@ -370,7 +375,7 @@ test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok *t,
 
 /* [group N] [priority N] [ingress|egress|transfer]... pattern ... actions ... */
 static int
-test_dm_parse_create(struct test_dm_fparser *p)
+test_dm_parse_create(struct test_dm_flow_parser *p)
 {
 	const struct test_dm_tok *t;
 	int ret;
@@ -379,25 +384,25 @@ test_dm_parse_create(struct test_dm_fparser *p)
 	if (ret < 0)
 		return ret;
 	for (;;) {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL)
-			return test_dm_fp_error_at(p, t, "expected group, priority, ingress, "
-						   "egress, transfer or pattern");
+			return test_dm_flow_parser_error_at(p, t, "expected group, priority, "
+							    "ingress, egress, transfer or pattern");
 		if (test_dm_tok_is(t, "pattern"))
 			break;
 		ret = test_dm_flow_parse_attr(p, t, &p->cmd->attr, true);
 		if (ret < 0)
 			return ret;
 		if (ret == 0)
-			return test_dm_fp_error_at(p, t, "expected group, priority, ingress, "
-						   "egress, transfer or pattern, got '%.*s'",
-						   (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t, "expected group, priority, "
+							    "ingress, egress, transfer or pattern, "
+							    "got '%.*s'", (int)t->len, t->s);
 	}
 	return test_dm_flow_parse_rule(p);
 }
 
 int
-test_dm_flow_parse_rule(struct test_dm_fparser *p)
+test_dm_flow_parse_rule(struct test_dm_flow_parser *p)
 {
 	const struct test_dm_tok *t;
 	int ret;
@@ -405,14 +410,14 @@ test_dm_flow_parse_rule(struct test_dm_fparser *p)
 	ret = test_dm_flow_parse_items(p, "end");
 	if (ret < 0)
 		return ret;
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t == NULL || !test_dm_tok_is(t, "actions"))
-		return test_dm_fp_error_at(p, t, "expected 'actions' after the pattern");
+		return test_dm_flow_parser_error_at(p, t, "expected 'actions' after the pattern");
 	return test_dm_flow_parse_actions(p, &p->cmd->actions, &p->cmd->nb_actions);
 }
 
 int
-test_dm_flow_parse_ids(struct test_dm_fparser *p, const char *kind)
+test_dm_flow_parse_ids(struct test_dm_flow_parser *p, const char *kind)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
 	const struct test_dm_tok *t;
@@ -426,22 +431,22 @@ test_dm_flow_parse_ids(struct test_dm_fparser *p, const char *kind)
 	if (cmd->rules == NULL)
 		return -ENOMEM;
 	do {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL || !test_dm_tok_is(t, kind))
-			return test_dm_fp_error_at(p, t, "expected '%s'", kind);
+			return test_dm_flow_parser_error_at(p, t, "expected '%s'", kind);
 		if (cmd->nb_rules == TEST_DM_FLOW_MAX_DESTROY)
-			return test_dm_fp_error_at(p, t, "too many %ss (max %u)", kind,
-						   TEST_DM_FLOW_MAX_DESTROY);
-		ret = test_dm_fp_uint(p, UINT32_MAX, what, &v);
+			return test_dm_flow_parser_error_at(p, t, "too many %ss (max %u)", kind,
+							    TEST_DM_FLOW_MAX_DESTROY);
+		ret = test_dm_flow_parser_uint(p, UINT32_MAX, what, &v);
 		if (ret < 0)
 			return ret;
 		cmd->rules[cmd->nb_rules++] = (uint32_t)v;
-	} while (test_dm_fp_peek(p) != NULL);
+	} while (test_dm_flow_parser_peek(p) != NULL);
 	return 0;
 }
 
 static int
-test_dm_parse_destroy(struct test_dm_fparser *p)
+test_dm_parse_destroy(struct test_dm_flow_parser *p)
 {
 	int ret = test_dm_flow_parse_port(p);
 
@@ -449,7 +454,7 @@ test_dm_parse_destroy(struct test_dm_fparser *p)
 }
 
 static int
-test_dm_parse_query(struct test_dm_fparser *p)
+test_dm_parse_query(struct test_dm_flow_parser *p)
 {
 	const struct test_dm_tok *t;
 	uint64_t v;
@@ -458,21 +463,21 @@ test_dm_parse_query(struct test_dm_fparser *p)
 	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
-	ret = test_dm_fp_uint(p, UINT32_MAX, "a rule id", &v);
+	ret = test_dm_flow_parser_uint(p, UINT32_MAX, "a rule id", &v);
 	if (ret < 0)
 		return ret;
 	p->cmd->rule = (uint32_t)v;
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t == NULL || !test_dm_tok_is(t, "count"))
-		return test_dm_fp_error_at(p, t, "expected 'count' (the action to query)");
+		return test_dm_flow_parser_error_at(p, t, "expected 'count' (the action to query)");
 	p->cmd->query_action = RTE_FLOW_ACTION_TYPE_COUNT;
 	return 0;
 }
 
 static int
-test_dm_parse_flow(struct test_dm_fparser *p)
+test_dm_parse_flow(struct test_dm_flow_parser *p)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t != NULL && (test_dm_tok_is(t, "create") || test_dm_tok_is(t, "validate"))) {
 		p->cmd->type = t->s[0] == 'c' ? TEST_DM_FLOW_CREATE : TEST_DM_FLOW_VALIDATE;
@@ -497,7 +502,7 @@ int
 test_dm_flow_parse(struct test_dm_flow_ctx *ctx, const struct test_dm_toks *toks,
 		   unsigned int first, struct test_dm_flow_cmd **out, struct test_dm_err *err)
 {
-	struct test_dm_fparser p = {
+	struct test_dm_flow_parser p = {
 		.ctx = ctx,
 		.toks = toks,
 		.i = first,
@@ -509,7 +514,7 @@ test_dm_flow_parse(struct test_dm_flow_ctx *ctx, const struct test_dm_toks *toks
 	p.cmd = calloc(1, sizeof(*p.cmd));
 	if (p.cmd == NULL)
 		return -ENOMEM;
-	t = test_dm_fp_next(&p);
+	t = test_dm_flow_parser_next(&p);
 	if (t != NULL)
 		p.cmd->pos = t->pos;
 	if (t != NULL && test_dm_tok_is(t, "flow"))
@@ -517,10 +522,11 @@ test_dm_flow_parse(struct test_dm_flow_ctx *ctx, const struct test_dm_toks *toks
 	else if (t != NULL && test_dm_tok_is(t, "set"))
 		ret = test_dm_flow_parse_set(&p);
 	else
-		ret = test_dm_fp_error_at(&p, t, "expected 'flow' or 'set'");
-	if (ret == 0 && (t = test_dm_fp_peek(&p)) != NULL)
-		ret = test_dm_fp_error_at(&p, t, "unexpected '%.*s' after the end of the command",
-					  (int)t->len, t->s);
+		ret = test_dm_flow_parser_error_at(&p, t, "expected 'flow' or 'set'");
+	if (ret == 0 && (t = test_dm_flow_parser_peek(&p)) != NULL)
+		ret = test_dm_flow_parser_error_at(&p, t,
+						   "unexpected '%.*s' after the end of the command",
+						   (int)t->len, t->s);
 	if (ret < 0) {
 		test_dm_flow_cmd_free(p.cmd);
 		return ret;

@@ -67,7 +67,7 @@ struct test_dm_idesc {
 	unsigned int nb_fields;
 };
 
-struct test_dm_fparser;
+struct test_dm_flow_parser;
 
 /** An action as testpmd names it. */
 struct test_dm_adesc {
@@ -77,15 +77,15 @@ struct test_dm_adesc {
 	const struct test_dm_fdesc *fields;
 	unsigned int nb_fields;
 	/** Set the configuration's defaults before its arguments are read. */
-	int (*init)(struct test_dm_fparser *p, void *conf);
+	int (*init)(struct test_dm_flow_parser *p, void *conf);
 	/** Read arguments itself instead of the generic <field> <value> loop. */
-	int (*parse)(struct test_dm_fparser *p, struct rte_flow_action *a);
+	int (*parse)(struct test_dm_flow_parser *p, struct rte_flow_action *a);
 	/** Complete the configuration once the arguments are read. */
-	int (*finish)(struct test_dm_fparser *p, struct rte_flow_action *a);
+	int (*finish)(struct test_dm_flow_parser *p, struct rte_flow_action *a);
 };
 
 /** Parser state over one command's tokens. */
-struct test_dm_fparser {
+struct test_dm_flow_parser {
 	struct test_dm_flow_ctx *ctx;
 	const struct test_dm_toks *toks;
 	unsigned int i;
@@ -107,16 +107,18 @@ const struct test_dm_fdesc *test_dm_fdesc_find(const struct test_dm_fdesc *f, un
 					       const char *s, size_t len);
 
 /* Token access. */
-const struct test_dm_tok *test_dm_fp_peek(const struct test_dm_fparser *p);
-const struct test_dm_tok *test_dm_fp_next(struct test_dm_fparser *p);
-int test_dm_fp_peek_is(const struct test_dm_fparser *p, const char *word);
+const struct test_dm_tok *test_dm_flow_parser_peek(const struct test_dm_flow_parser *p);
+const struct test_dm_tok *test_dm_flow_parser_next(struct test_dm_flow_parser *p);
+int test_dm_flow_parser_peek_is(const struct test_dm_flow_parser *p, const char *word);
 /** Error at the current token, or at the end of the command if none is left. */
-int test_dm_fp_error(struct test_dm_fparser *p, const char *fmt, ...) __rte_format_printf(2, 3);
+int test_dm_flow_parser_error(struct test_dm_flow_parser *p, const char *fmt,
+			      ...) __rte_format_printf(2, 3);
 /** Error at a given token. */
-int test_dm_fp_error_at(struct test_dm_fparser *p, const struct test_dm_tok *t,
-			const char *fmt, ...) __rte_format_printf(3, 4);
+int test_dm_flow_parser_error_at(struct test_dm_flow_parser *p, const struct test_dm_tok *t,
+				 const char *fmt, ...) __rte_format_printf(3, 4);
 /** Read an unsigned integer token in [0, max]; @p what names it in errors. */
-int test_dm_fp_uint(struct test_dm_fparser *p, uint64_t max, const char *what, uint64_t *v);
+int test_dm_flow_parser_uint(struct test_dm_flow_parser *p, uint64_t max, const char *what,
+			     uint64_t *v);
 
 /* Field access. */
 void test_dm_field_resolve(const struct test_dm_fdesc *d, size_t obj_size,
@@ -126,7 +128,7 @@ uint64_t test_dm_field_max(const struct test_dm_field *f);
 /** Number of value bits of a field (for "prefix"). */
 unsigned int test_dm_field_width(const struct test_dm_field *f);
 /** Read the value token of a field and store it into @p obj. */
-int test_dm_field_parse(struct test_dm_fparser *p, const struct test_dm_field *f, void *obj);
+int test_dm_field_parse(struct test_dm_flow_parser *p, const struct test_dm_field *f, void *obj);
 /** Set every bit of the field in @p obj (the mask half of "is"). */
 void test_dm_field_fill(const struct test_dm_field *f, void *obj);
 /** Set the first @p n bits of the field in @p obj ("prefix"). */
@@ -136,34 +138,34 @@ void test_dm_field_store(const struct test_dm_field *f, void *obj, uint64_t v);
 uint64_t test_dm_field_load(const struct test_dm_field *f, const void *obj);
 
 /* Pieces of the "flow" grammar (test_dm_flow_parse.c). */
-int test_dm_flow_parse_port(struct test_dm_fparser *p);
+int test_dm_flow_parse_port(struct test_dm_flow_parser *p);
 /**
  * One attribute token @p t already read: ingress, egress, transfer, and with
  * @p group also "group N" and "priority N". @return 1 taken, 0 not an attribute, <0.
  */
-int test_dm_flow_parse_attr(struct test_dm_fparser *p, const struct test_dm_tok *t,
+int test_dm_flow_parse_attr(struct test_dm_flow_parser *p, const struct test_dm_tok *t,
 			    struct rte_flow_attr *attr, bool group);
 /** Actions up to "end" into a new array *out of *nb entries (END included). */
-int test_dm_flow_parse_actions(struct test_dm_fparser *p, struct rte_flow_action **out,
+int test_dm_flow_parse_actions(struct test_dm_flow_parser *p, struct rte_flow_action **out,
 			       unsigned int *nb);
 /** "<kind> <id> [<kind> <id>]..." to the end, into the command's rules[] (ids). */
-int test_dm_flow_parse_ids(struct test_dm_fparser *p, const char *kind);
+int test_dm_flow_parse_ids(struct test_dm_flow_parser *p, const char *kind);
 /** "<items> / end actions <actions> / end" into the command's pattern and actions. */
-int test_dm_flow_parse_rule(struct test_dm_fparser *p);
+int test_dm_flow_parse_rule(struct test_dm_flow_parser *p);
 /**
  * The template API's commands (test_dm_flow_tmpl.c), @p t the word after
  * "flow" (NULL at the end): configure, pattern_template, actions_template,
  * template_table, queue, push, pull; anything else is an error.
  */
-int test_dm_flow_parse_tmpl(struct test_dm_fparser *p, const struct test_dm_tok *t);
+int test_dm_flow_parse_tmpl(struct test_dm_flow_parser *p, const struct test_dm_tok *t);
 
 /* Special action parsers (test_dm_flow_actions.c). */
-int test_dm_flow_vxlan_encap_conf(struct test_dm_fparser *p, struct rte_flow_action *a);
+int test_dm_flow_vxlan_encap_conf(struct test_dm_flow_parser *p, struct rte_flow_action *a);
 
 /* "set" commands (test_dm_flow_set.c). */
-int test_dm_flow_parse_set(struct test_dm_fparser *p);
+int test_dm_flow_parse_set(struct test_dm_flow_parser *p);
 /** Items of a pattern, up to "end" or "end_set" (@p end_word). */
-int test_dm_flow_parse_items(struct test_dm_fparser *p, const char *end_word);
+int test_dm_flow_parse_items(struct test_dm_flow_parser *p, const char *end_word);
 /** test_dm_flow_items_to_bytes() that also tells which item was not a header. */
 int test_dm_flow_items_bytes(const struct rte_flow_item *items, uint8_t *buf, size_t cap,
 			     unsigned int *bad);

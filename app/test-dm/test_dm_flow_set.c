@@ -187,17 +187,17 @@ test_dm_flow_items_to_bytes(const struct rte_flow_item *items, uint8_t *buf, siz
 
 /* set raw_encap|raw_decap [index] <items> / end_set */
 static int
-test_dm_parse_set_raw(struct test_dm_fparser *p, int encap)
+test_dm_parse_set_raw(struct test_dm_flow_parser *p, int encap)
 {
 	struct test_dm_raw_conf *slot;
-	const struct test_dm_tok *t = test_dm_fp_peek(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_peek(p);
 	unsigned int bad;
 	uint64_t v = 0;
 	int ret;
 
 	p->cmd->type = encap ? TEST_DM_SET_RAW_ENCAP : TEST_DM_SET_RAW_DECAP;
 	if (t != NULL && t->len > 0 && t->s[0] >= '0' && t->s[0] <= '9') {
-		ret = test_dm_fp_uint(p, TEST_DM_RAW_SLOTS - 1, "a raw data index", &v);
+		ret = test_dm_flow_parser_uint(p, TEST_DM_RAW_SLOTS - 1, "a raw data index", &v);
 		if (ret < 0)
 			return ret;
 	}
@@ -207,10 +207,13 @@ test_dm_parse_set_raw(struct test_dm_fparser *p, int encap)
 		return ret;
 	slot = encap ? &p->ctx->raw_encap[v] : &p->ctx->raw_decap[v];
 	ret = test_dm_flow_items_bytes(p->cmd->pattern, slot->data, sizeof(slot->data), &bad);
-	if (ret == -EINVAL)
-		return test_dm_fp_error_at(p, p->item_tok[bad], "item '%s' is not a header and "
-					   "cannot be part of raw data",
-					   test_dm_flow_item_name(p->cmd->pattern[bad].type));
+	if (ret == -EINVAL) {
+		const struct rte_flow_item *it = &p->cmd->pattern[bad];
+
+		return test_dm_flow_parser_error_at(p, p->item_tok[bad], "item '%s' is not a "
+						    "header and cannot be part of raw data",
+						    test_dm_flow_item_name(it->type));
+	}
 	if (ret < 0)
 		return test_dm_err_at(p->err, &p->cmd->pos, "raw data longer than %u bytes",
 				      TEST_DM_RAW_MAX);
@@ -255,10 +258,10 @@ static const struct {
 
 /* ip-src / ip-dst: IPv4 or IPv6, to be checked against ip-version at the end. */
 static int
-test_dm_vx_addr(struct test_dm_fparser *p, struct test_dm_vxlan_conf *c, int dst,
+test_dm_vx_addr(struct test_dm_flow_parser *p, struct test_dm_vxlan_conf *c, int dst,
 		const struct test_dm_tok **tok, int *is_v6)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	*tok = t;
 	if (t != NULL && test_dm_parse_ipv4(t->s, t->len, dst ? c->ipv4_dst : c->ipv4_src) == 0) {
@@ -269,12 +272,12 @@ test_dm_vx_addr(struct test_dm_fparser *p, struct test_dm_vxlan_conf *c, int dst
 		*is_v6 = 1;
 		return 0;
 	}
-	return test_dm_fp_error_at(p, t, "expected an IPv4 or IPv6 address for '%s'",
-				   dst ? "ip-dst" : "ip-src");
+	return test_dm_flow_parser_error_at(p, t, "expected an IPv4 or IPv6 address for '%s'",
+					    dst ? "ip-dst" : "ip-src");
 }
 
 static int
-test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
+test_dm_parse_set_vxlan(struct test_dm_flow_parser *p, int variant)
 {
 	const struct test_dm_tok *t, *addr_tok[2] = { NULL, NULL };
 	struct test_dm_vxlan_conf c;
@@ -286,18 +289,20 @@ test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 	c = test_dm_vxlan_default;
 	c.with_vlan = variant == TEST_DM_VX_VLAN;
 	c.with_tos_ttl = variant == TEST_DM_VX_TOS_TTL;
-	while ((t = test_dm_fp_next(p)) != NULL) {
+	while ((t = test_dm_flow_parser_next(p)) != NULL) {
 		for (k = 0; k < RTE_DIM(test_dm_vx_keys); k++)
 			if (test_dm_tok_is(t, test_dm_vx_keys[k].d.name))
 				break;
 		if (k == RTE_DIM(test_dm_vx_keys))
-			return test_dm_fp_error_at(p, t, "unknown key '%.*s' of 'set vxlan'",
-						   (int)t->len, t->s);
+			return test_dm_flow_parser_error_at(p, t,
+							    "unknown key '%.*s' of 'set vxlan'",
+							    (int)t->len, t->s);
 		if (!(test_dm_vx_keys[k].variants & variant))
-			return test_dm_fp_error_at(p, t, "'%s' is only accepted by 'set %s'",
-						   test_dm_vx_keys[k].d.name,
-						   test_dm_vx_keys[k].variants == TEST_DM_VX_VLAN ?
-						   "vxlan-with-vlan" : "vxlan-tos-ttl");
+			return test_dm_flow_parser_error_at(p, t, "'%s' is only accepted by "
+							    "'set %s'", test_dm_vx_keys[k].d.name,
+							    test_dm_vx_keys[k].variants ==
+							    TEST_DM_VX_VLAN ? "vxlan-with-vlan" :
+							    "vxlan-tos-ttl");
 		if (test_dm_vx_keys[k].d.kind == TEST_DM_FK_HEX) {
 			int dst = test_dm_vx_keys[k].d.name[3] == 'd';
 
@@ -311,16 +316,17 @@ test_dm_parse_set_vxlan(struct test_dm_fparser *p, int variant)
 	}
 	for (k = 0; k < 2; k++)
 		if (addr_tok[k] != NULL && addr_v6[k] != c.ipv6)
-			return test_dm_fp_error_at(p, addr_tok[k], "address family does not match "
-						   "ip-version %s", c.ipv6 ? "ipv6" : "ipv4");
+			return test_dm_flow_parser_error_at(p, addr_tok[k], "address family does "
+							    "not match ip-version %s",
+							    c.ipv6 ? "ipv6" : "ipv4");
 	p->ctx->vxlan = c;
 	return 0;
 }
 
 int
-test_dm_flow_parse_set(struct test_dm_fparser *p)
+test_dm_flow_parse_set(struct test_dm_flow_parser *p)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t != NULL && test_dm_tok_is(t, "raw_encap"))
 		return test_dm_parse_set_raw(p, 1);
@@ -333,13 +339,13 @@ test_dm_flow_parse_set(struct test_dm_fparser *p)
 		return test_dm_parse_set_vxlan(p, TEST_DM_VX_VLAN);
 	if (t != NULL && test_dm_tok_is(t, "vxlan-tos-ttl"))
 		return test_dm_parse_set_vxlan(p, TEST_DM_VX_TOS_TTL);
-	return test_dm_fp_error_at(p, t, "expected raw_encap, raw_decap, vxlan, vxlan-with-vlan "
-				   "or vxlan-tos-ttl after 'set'");
+	return test_dm_flow_parser_error_at(p, t, "expected raw_encap, raw_decap, vxlan, "
+					    "vxlan-with-vlan or vxlan-tos-ttl after 'set'");
 }
 
 /* VXLAN_ENCAP's definition: eth / [vlan] / ipv4|ipv6 / udp / vxlan / end, as testpmd. */
 int
-test_dm_flow_vxlan_encap_conf(struct test_dm_fparser *p, struct rte_flow_action *a)
+test_dm_flow_vxlan_encap_conf(struct test_dm_flow_parser *p, struct rte_flow_action *a)
 {
 	const struct test_dm_vxlan_conf *c = &p->ctx->vxlan;
 	struct rte_flow_action_vxlan_encap *conf = (void *)(uintptr_t)a->conf;

@@ -15,30 +15,30 @@
 #include "test_dm_value.h"
 
 static int
-test_dm_fp_word(struct test_dm_fparser *p, const char *word)
+test_dm_flow_parser_word(struct test_dm_flow_parser *p, const char *word)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t == NULL || !test_dm_tok_is(t, word))
-		return test_dm_fp_error_at(p, t, "expected '%s'", word);
+		return test_dm_flow_parser_error_at(p, t, "expected '%s'", word);
 	return 0;
 }
 
 static int
-test_dm_fp_bool(struct test_dm_fparser *p, int *v)
+test_dm_flow_parser_bool(struct test_dm_flow_parser *p, int *v)
 {
-	const struct test_dm_tok *t = test_dm_fp_next(p);
+	const struct test_dm_tok *t = test_dm_flow_parser_next(p);
 
 	if (t == NULL || test_dm_parse_bool(t->s, t->len, v) < 0)
-		return test_dm_fp_error_at(p, t, "expected yes or no");
+		return test_dm_flow_parser_error_at(p, t, "expected yes or no");
 	return 0;
 }
 
 static int
-test_dm_fp_u32(struct test_dm_fparser *p, const char *what, uint32_t *v)
+test_dm_flow_parser_u32(struct test_dm_flow_parser *p, const char *what, uint32_t *v)
 {
 	uint64_t x;
-	int ret = test_dm_fp_uint(p, UINT32_MAX, what, &x);
+	int ret = test_dm_flow_parser_uint(p, UINT32_MAX, what, &x);
 
 	*v = (uint32_t)x;
 	return ret;
@@ -46,7 +46,7 @@ test_dm_fp_u32(struct test_dm_fparser *p, const char *what, uint32_t *v)
 
 /* queues_number N queues_size N [counters_number N], in any order */
 static int
-test_dm_parse_configure(struct test_dm_fparser *p)
+test_dm_parse_configure(struct test_dm_flow_parser *p)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
 	const struct test_dm_tok *t;
@@ -54,24 +54,25 @@ test_dm_parse_configure(struct test_dm_fparser *p)
 	int ret;
 
 	ret = test_dm_flow_parse_port(p);
-	while (ret == 0 && (t = test_dm_fp_next(p)) != NULL) {
+	while (ret == 0 && (t = test_dm_flow_parser_next(p)) != NULL) {
 		if (test_dm_tok_is(t, "queues_number")) {
-			ret = test_dm_fp_u32(p, "a number of flow queues", &v);
+			ret = test_dm_flow_parser_u32(p, "a number of flow queues", &v);
 			if (ret == 0 && (v == 0 || v > UINT16_MAX))
-				ret = test_dm_fp_error_at(p, t + 1, "1 to %u flow queues",
-							  UINT16_MAX);
+				ret = test_dm_flow_parser_error_at(p, t + 1, "1 to %u flow queues",
+								   UINT16_MAX);
 			cmd->nb_queues = (uint16_t)v;
 		} else if (test_dm_tok_is(t, "queues_size")) {
-			ret = test_dm_fp_u32(p, "a flow queue size", &cmd->queue_size);
+			ret = test_dm_flow_parser_u32(p, "a flow queue size", &cmd->queue_size);
 		} else if (test_dm_tok_is(t, "counters_number")) {
-			ret = test_dm_fp_u32(p, "a number of counters", &cmd->nb_counters);
+			ret = test_dm_flow_parser_u32(p, "a number of counters", &cmd->nb_counters);
 		} else {
-			ret = test_dm_fp_error_at(p, t, "expected queues_number, queues_size or "
-						  "counters_number");
+			ret = test_dm_flow_parser_error_at(p, t, "expected queues_number, "
+							   "queues_size or counters_number");
 		}
 	}
 	if (ret == 0 && (cmd->nb_queues == 0 || cmd->queue_size == 0))
-		ret = test_dm_fp_error(p, "'flow configure' needs queues_number and queues_size");
+		ret = test_dm_flow_parser_error(p, "'flow configure' needs queues_number and "
+						"queues_size");
 	return ret;
 }
 
@@ -80,7 +81,7 @@ test_dm_parse_configure(struct test_dm_fparser *p)
  * @return 1 when @p t was "template", 0 when taken, <0.
  */
 static int
-test_dm_parse_tmpl_opt(struct test_dm_fparser *p, const struct test_dm_tok *t,
+test_dm_parse_tmpl_opt(struct test_dm_flow_parser *p, const struct test_dm_tok *t,
 		       const char *id_word, bool relaxed)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
@@ -89,19 +90,20 @@ test_dm_parse_tmpl_opt(struct test_dm_fparser *p, const struct test_dm_tok *t,
 	if (test_dm_tok_is(t, "template"))
 		return 1;
 	if (test_dm_tok_is(t, id_word))
-		return test_dm_fp_u32(p, "an id", &cmd->id);
+		return test_dm_flow_parser_u32(p, "an id", &cmd->id);
 	if (relaxed && test_dm_tok_is(t, "relaxed"))
-		return test_dm_fp_bool(p, &cmd->relaxed);
+		return test_dm_flow_parser_bool(p, &cmd->relaxed);
 	ret = test_dm_flow_parse_attr(p, t, &cmd->attr, false);
 	if (ret != 0)
 		return ret < 0 ? ret : 0;
-	return test_dm_fp_error_at(p, t, "expected %s,%s ingress, egress, transfer or template",
-				   id_word, relaxed ? " relaxed," : "");
+	return test_dm_flow_parser_error_at(p, t,
+					    "expected %s,%s ingress, egress, transfer or template",
+					    id_word, relaxed ? " relaxed," : "");
 }
 
 /* create [<id_word> N] [relaxed B] [ingress|egress|transfer] template ... | destroy ... */
 static int
-test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
+test_dm_parse_template(struct test_dm_flow_parser *p, bool pattern)
 {
 	const char *id_word = pattern ? "pattern_template_id" : "actions_template_id";
 	struct test_dm_flow_cmd *cmd = p->cmd;
@@ -112,20 +114,20 @@ test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
 	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t != NULL && test_dm_tok_is(t, "destroy")) {
 		cmd->type = pattern ? TEST_DM_FLOW_PATTERN_TEMPLATE_DESTROY :
 			    TEST_DM_FLOW_ACTIONS_TEMPLATE_DESTROY;
 		return test_dm_flow_parse_ids(p, pattern ? "pattern_template" : "actions_template");
 	}
 	if (t == NULL || !test_dm_tok_is(t, "create"))
-		return test_dm_fp_error_at(p, t, "expected create or destroy");
+		return test_dm_flow_parser_error_at(p, t, "expected create or destroy");
 	cmd->type = pattern ? TEST_DM_FLOW_PATTERN_TEMPLATE : TEST_DM_FLOW_ACTIONS_TEMPLATE;
 	cmd->id = TEST_DM_ID_AUTO;
 	do {
-		t = test_dm_fp_next(p);
+		t = test_dm_flow_parser_next(p);
 		if (t == NULL)
-			return test_dm_fp_error_at(p, t, "expected template");
+			return test_dm_flow_parser_error_at(p, t, "expected template");
 		ret = test_dm_parse_tmpl_opt(p, t, id_word, pattern);
 	} while (ret == 0);
 	if (ret < 0)
@@ -134,7 +136,7 @@ test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
 		return test_dm_flow_parse_items(p, "end");
 	ret = test_dm_flow_parse_actions(p, &cmd->actions, &cmd->nb_actions);
 	if (ret == 0)
-		ret = test_dm_fp_word(p, "mask");
+		ret = test_dm_flow_parser_word(p, "mask");
 	if (ret == 0) {
 		p->mask_list = true;
 		ret = test_dm_flow_parse_actions(p, &cmd->masks, &nb_masks);
@@ -145,17 +147,18 @@ test_dm_parse_template(struct test_dm_fparser *p, bool pattern)
 	/* rte_flow_actions_template_create() pairs them one by one. */
 	for (unsigned int i = 0; i < cmd->nb_actions; i++)
 		if (i >= nb_masks || cmd->masks[i].type != cmd->actions[i].type)
-			return test_dm_fp_error_at(p, p->action_tok, "the mask list must have the "
-						   "action list's types, in its order");
+			return test_dm_flow_parser_error_at(p, p->action_tok, "the mask list must "
+							    "have the action list's types, in its "
+							    "order");
 	if (nb_masks != cmd->nb_actions)
-		return test_dm_fp_error_at(p, p->action_tok, "the mask list must have the "
-					   "action list's types, in its order");
+		return test_dm_flow_parser_error_at(p, p->action_tok, "the mask list must have the "
+						    "action list's types, in its order");
 	return 0;
 }
 
 /* template_table: create [table_id N] [attrs] rules_number N pattern_template <id>... ... */
 static int
-test_dm_parse_table(struct test_dm_fparser *p)
+test_dm_parse_table(struct test_dm_flow_parser *p)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
 	const struct test_dm_tok *t;
@@ -166,36 +169,38 @@ test_dm_parse_table(struct test_dm_fparser *p)
 	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t != NULL && test_dm_tok_is(t, "destroy")) {
 		cmd->type = TEST_DM_FLOW_TABLE_DESTROY;
 		return test_dm_flow_parse_ids(p, "table");
 	}
 	if (t == NULL || !test_dm_tok_is(t, "create"))
-		return test_dm_fp_error_at(p, t, "expected create or destroy");
+		return test_dm_flow_parser_error_at(p, t, "expected create or destroy");
 	cmd->type = TEST_DM_FLOW_TABLE;
 	cmd->id = TEST_DM_ID_AUTO;
-	while ((t = test_dm_fp_next(p)) != NULL) {
+	while ((t = test_dm_flow_parser_next(p)) != NULL) {
 		if (test_dm_tok_is(t, "table_id")) {
-			ret = test_dm_fp_u32(p, "a table id", &cmd->id);
+			ret = test_dm_flow_parser_u32(p, "a table id", &cmd->id);
 		} else if (test_dm_tok_is(t, "rules_number")) {
-			ret = test_dm_fp_u32(p, "a number of rules", &cmd->rules_number);
+			ret = test_dm_flow_parser_u32(p, "a number of rules", &cmd->rules_number);
 		} else if (test_dm_tok_is(t, "pattern_template") ||
 			   test_dm_tok_is(t, "actions_template")) {
 			list = t->s[0] == 'p' ? cmd->pattern_templates : cmd->actions_templates;
 			nb = t->s[0] == 'p' ? &cmd->nb_pattern_templates :
 			     &cmd->nb_actions_templates;
 			if (*nb == TEST_DM_TABLE_TEMPLATES)
-				return test_dm_fp_error_at(p, t, "too many templates (max %u)",
-							   TEST_DM_TABLE_TEMPLATES);
-			ret = test_dm_fp_u32(p, "a template id", &list[(*nb)++]);
+				return test_dm_flow_parser_error_at(p, t,
+								    "too many templates (max %u)",
+								    TEST_DM_TABLE_TEMPLATES);
+			ret = test_dm_flow_parser_u32(p, "a template id", &list[(*nb)++]);
 		} else {
 			ret = test_dm_flow_parse_attr(p, t, &cmd->attr, true);
 			if (ret == 0)
-				ret = test_dm_fp_error_at(p, t, "expected table_id, group, "
-							  "priority, ingress, egress, transfer, "
-							  "rules_number, pattern_template or "
-							  "actions_template");
+				ret = test_dm_flow_parser_error_at(p, t, "expected table_id, "
+								   "group, priority, ingress, "
+								   "egress, transfer, "
+								   "rules_number, pattern_template "
+								   "or actions_template");
 			ret = ret < 0 ? ret : 0;
 		}
 		if (ret < 0)
@@ -203,19 +208,19 @@ test_dm_parse_table(struct test_dm_fparser *p)
 	}
 	if (cmd->rules_number == 0 || cmd->nb_pattern_templates == 0 ||
 	    cmd->nb_actions_templates == 0)
-		return test_dm_fp_error(p, "a template table needs rules_number, a "
-					"pattern_template and an actions_template");
+		return test_dm_flow_parser_error(p, "a template table needs rules_number, a "
+						 "pattern_template and an actions_template");
 	return 0;
 }
 
 /* [postpone B] */
 static int
-test_dm_parse_postpone(struct test_dm_fparser *p)
+test_dm_parse_postpone(struct test_dm_flow_parser *p)
 {
-	if (!test_dm_fp_peek_is(p, "postpone"))
+	if (!test_dm_flow_parser_peek_is(p, "postpone"))
 		return 0;
 	p->i++;
-	return test_dm_fp_bool(p, &p->cmd->postpone);
+	return test_dm_flow_parser_bool(p, &p->cmd->postpone);
 }
 
 /*
@@ -224,7 +229,7 @@ test_dm_parse_postpone(struct test_dm_fparser *p)
  * queue <port> destroy <queue> [postpone B] rule <id>...
  */
 static int
-test_dm_parse_queue(struct test_dm_fparser *p)
+test_dm_parse_queue(struct test_dm_flow_parser *p)
 {
 	struct test_dm_flow_cmd *cmd = p->cmd;
 	const struct test_dm_tok *t;
@@ -234,41 +239,41 @@ test_dm_parse_queue(struct test_dm_fparser *p)
 	ret = test_dm_flow_parse_port(p);
 	if (ret < 0)
 		return ret;
-	t = test_dm_fp_next(p);
+	t = test_dm_flow_parser_next(p);
 	if (t == NULL || (!test_dm_tok_is(t, "create") && !test_dm_tok_is(t, "destroy")))
-		return test_dm_fp_error_at(p, t, "expected create or destroy");
+		return test_dm_flow_parser_error_at(p, t, "expected create or destroy");
 	cmd->type = t->s[0] == 'c' ? TEST_DM_FLOW_QUEUE_CREATE : TEST_DM_FLOW_QUEUE_DESTROY;
-	ret = test_dm_fp_u32(p, "a flow queue", &cmd->queue);
+	ret = test_dm_flow_parser_u32(p, "a flow queue", &cmd->queue);
 	if (ret < 0)
 		return ret;
 	if (cmd->type == TEST_DM_FLOW_QUEUE_DESTROY) {
 		ret = test_dm_parse_postpone(p);
 		return ret < 0 ? ret : test_dm_flow_parse_ids(p, "rule");
 	}
-	ret = test_dm_fp_word(p, "template_table");
+	ret = test_dm_flow_parser_word(p, "template_table");
 	if (ret == 0)
-		ret = test_dm_fp_u32(p, "a table id", &cmd->id);
+		ret = test_dm_flow_parser_u32(p, "a table id", &cmd->id);
 	if (ret == 0)
-		ret = test_dm_fp_word(p, "pattern_template");
+		ret = test_dm_flow_parser_word(p, "pattern_template");
 	if (ret == 0)
-		ret = test_dm_fp_uint(p, TEST_DM_TABLE_TEMPLATES - 1, "a pattern template index",
-				      &v);
+		ret = test_dm_flow_parser_uint(p, TEST_DM_TABLE_TEMPLATES - 1,
+					       "a pattern template index", &v);
 	cmd->pattern_index = (uint8_t)v;
 	if (ret == 0)
-		ret = test_dm_fp_word(p, "actions_template");
+		ret = test_dm_flow_parser_word(p, "actions_template");
 	if (ret == 0)
-		ret = test_dm_fp_uint(p, TEST_DM_TABLE_TEMPLATES - 1, "an actions template index",
-				      &v);
+		ret = test_dm_flow_parser_uint(p, TEST_DM_TABLE_TEMPLATES - 1,
+					       "an actions template index", &v);
 	cmd->actions_index = (uint8_t)v;
 	if (ret == 0)
 		ret = test_dm_parse_postpone(p);
 	if (ret == 0)
-		ret = test_dm_fp_word(p, "pattern");
+		ret = test_dm_flow_parser_word(p, "pattern");
 	return ret < 0 ? ret : test_dm_flow_parse_rule(p);
 }
 
 int
-test_dm_flow_parse_tmpl(struct test_dm_fparser *p, const struct test_dm_tok *t)
+test_dm_flow_parse_tmpl(struct test_dm_flow_parser *p, const struct test_dm_tok *t)
 {
 	int ret;
 
@@ -288,12 +293,12 @@ test_dm_flow_parse_tmpl(struct test_dm_fparser *p, const struct test_dm_tok *t)
 			       TEST_DM_FLOW_PULL;
 		ret = test_dm_flow_parse_port(p);
 		if (ret == 0)
-			ret = test_dm_fp_word(p, "queue");
-		return ret < 0 ? ret : test_dm_fp_u32(p, "a flow queue", &p->cmd->queue);
+			ret = test_dm_flow_parser_word(p, "queue");
+		return ret < 0 ? ret : test_dm_flow_parser_u32(p, "a flow queue", &p->cmd->queue);
 	}
-	return test_dm_fp_error_at(p, t, "expected create, validate, destroy, flush, query, "
-				   "configure, pattern_template, actions_template, "
-				   "template_table, queue, push or pull after 'flow'");
+	return test_dm_flow_parser_error_at(p, t, "expected create, validate, destroy, flush, "
+					    "query, configure, pattern_template, actions_template, "
+					    "template_table, queue, push or pull after 'flow'");
 }
 
 static bool

@@ -37,7 +37,7 @@ TEST_DM_POOL(test_dm_pool_label, "16", "100");
 TEST_DM_POOL(test_dm_pool_data, "1", "2", "3");
 
 void
-test_dm_sb_init(struct test_dm_sb *sb, char *buf, size_t size)
+test_dm_string_init(struct test_dm_string *sb, char *buf, size_t size)
 {
 	sb->buf = buf;
 	sb->size = size;
@@ -48,7 +48,7 @@ test_dm_sb_init(struct test_dm_sb *sb, char *buf, size_t size)
 }
 
 void
-test_dm_sb_add(struct test_dm_sb *sb, const char *fmt, ...)
+test_dm_string_add(struct test_dm_string *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -66,7 +66,7 @@ test_dm_sb_add(struct test_dm_sb *sb, const char *fmt, ...)
 }
 
 int
-test_dm_sb_end(const struct test_dm_sb *sb)
+test_dm_string_end(const struct test_dm_string *sb)
 {
 	return sb->overflow ? -E2BIG : 0;
 }

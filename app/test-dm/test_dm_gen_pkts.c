@@ -19,13 +19,13 @@
 
 /* The IP header, frag its extra fields (a fragment: test_dm_pkt_frag(), ",nh=44"). */
 static void
-test_dm_pkt_l3(struct test_dm_rng *r, struct test_dm_sb *sb, int v, const char *frag)
+test_dm_pkt_l3(struct test_dm_rng *r, struct test_dm_string *sb, int v, const char *frag)
 {
 	const struct test_dm_pool *ip = v == 4 ? &test_dm_pool_ip4 : &test_dm_pool_ip6;
 
-	test_dm_sb_add(sb, "/ipv%d(src=%s,dst=%s,%s=%s%s)", v, test_dm_pick(r, ip),
-		       test_dm_pick(r, ip), v == 4 ? "ttl" : "hlim",
-		       test_dm_pick(r, &test_dm_pool_ttl), frag);
+	test_dm_string_add(sb, "/ipv%d(src=%s,dst=%s,%s=%s%s)", v, test_dm_pick(r, ip),
+			   test_dm_pick(r, ip), v == 4 ? "ttl" : "hlim",
+			   test_dm_pick(r, &test_dm_pool_ttl), frag);
 }
 
 /*
@@ -53,7 +53,7 @@ test_dm_pkt_frag(struct test_dm_rng *r, int *later)
 
 /* @return 'U' when a UDP header was written (a VXLAN may follow). */
 static int
-test_dm_pkt_l4(struct test_dm_rng *r, struct test_dm_sb *sb, int v, int icmp)
+test_dm_pkt_l4(struct test_dm_rng *r, struct test_dm_string *sb, int v, int icmp)
 {
 	unsigned int k = test_dm_rng_below(r, icmp ? 10 : 9);
 
@@ -62,60 +62,63 @@ test_dm_pkt_l4(struct test_dm_rng *r, struct test_dm_sb *sb, int v, int icmp)
 		static const unsigned int t4[] = { 8, 0, 3 }, t6[] = { 128, 129, 1 };
 		unsigned int t = (v == 4 ? t4 : t6)[test_dm_rng_below(r, 3)];
 
-		test_dm_sb_add(sb, "/%s(type=%u,code=%u)", v == 4 ? "icmp" : "icmp6", t,
-			       test_dm_rng_below(r, 5));
+		test_dm_string_add(sb, "/%s(type=%u,code=%u)", v == 4 ? "icmp" : "icmp6", t,
+				   test_dm_rng_below(r, 5));
 		return 'I';
 	}
 	if (k == 8)
 		return 0;
 	if (k < 4) {
-		test_dm_sb_add(sb, "/tcp(sport=%s,dport=%s,flags=%s)",
-			       test_dm_pick(r, &test_dm_pool_port),
-			       test_dm_pick(r, &test_dm_pool_port),
-			       test_dm_pick(r, &test_dm_pool_tcpflags));
+		test_dm_string_add(sb, "/tcp(sport=%s,dport=%s,flags=%s)",
+				   test_dm_pick(r, &test_dm_pool_port),
+				   test_dm_pick(r, &test_dm_pool_port),
+				   test_dm_pick(r, &test_dm_pool_tcpflags));
 		return 'T';
 	}
 	/* Ports 1024..1039 are a rule range: hit it and miss it. */
 	if (test_dm_rng_pct(r, 15))
-		test_dm_sb_add(sb, "/udp(sport=%s,dport=%u)", test_dm_pick(r, &test_dm_pool_port),
-			       1020 + test_dm_rng_below(r, 24));
+		test_dm_string_add(sb, "/udp(sport=%s,dport=%u)",
+				   test_dm_pick(r, &test_dm_pool_port),
+				   1020 + test_dm_rng_below(r, 24));
 	else
-		test_dm_sb_add(sb, "/udp(sport=%s,dport=%s)", test_dm_pick(r, &test_dm_pool_port),
-			       test_dm_pick(r, &test_dm_pool_port));
+		test_dm_string_add(sb, "/udp(sport=%s,dport=%s)",
+				   test_dm_pick(r, &test_dm_pool_port),
+				   test_dm_pick(r, &test_dm_pool_port));
 	return 'U';
 }
 
 static void
-test_dm_pkt_eth(struct test_dm_rng *r, struct test_dm_sb *sb, const char *sep)
+test_dm_pkt_eth(struct test_dm_rng *r, struct test_dm_string *sb, const char *sep)
 {
-	test_dm_sb_add(sb, "%seth(dst=%s,src=%s)", sep, test_dm_pick(r, &test_dm_pool_mac),
-		       test_dm_pick(r, &test_dm_pool_mac));
+	test_dm_string_add(sb, "%seth(dst=%s,src=%s)", sep, test_dm_pick(r, &test_dm_pool_mac),
+			   test_dm_pick(r, &test_dm_pool_mac));
 }
 
 static void
-test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_sb *sb)
+test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_string *sb)
 {
 	int in;
 
 	if (test_dm_rng_pct(r, 60)) {
-		test_dm_sb_add(sb, "/udp(sport=%s,dport=4789)/vxlan(vni=%s)",
-			       test_dm_pick(r, &test_dm_pool_port),
-			       test_dm_pick(r, &test_dm_pool_vni));
+		test_dm_string_add(sb, "/udp(sport=%s,dport=4789)/vxlan(vni=%s)",
+				   test_dm_pick(r, &test_dm_pool_port),
+				   test_dm_pick(r, &test_dm_pool_vni));
 		test_dm_pkt_eth(r, sb, "/");
 	} else if (test_dm_rng_pct(r, 20)) {
 		/* MPLS over UDP (port 6635), an IP packet behind the label. */
-		test_dm_sb_add(sb, "/udp(sport=%s,dport=6635)/mpls(label=%s)",
-			       test_dm_pick(r, &test_dm_pool_port),
-			       test_dm_pick(r, &test_dm_pool_label));
+		test_dm_string_add(sb, "/udp(sport=%s,dport=6635)/mpls(label=%s)",
+				   test_dm_pick(r, &test_dm_pool_port),
+				   test_dm_pick(r, &test_dm_pool_label));
 	} else {
 		if (test_dm_rng_pct(r, 50))
-			test_dm_sb_add(sb, "/gre(key=%s)", test_dm_pick(r, &test_dm_pool_grekey));
+			test_dm_string_add(sb, "/gre(key=%s)",
+					   test_dm_pick(r, &test_dm_pool_grekey));
 		else
-			test_dm_sb_add(sb, "/gre()");
+			test_dm_string_add(sb, "/gre()");
 		/* MPLS over GRE. */
 		if (test_dm_rng_pct(r, 25))
-			test_dm_sb_add(sb, "/mpls(label=%s)",
-				       test_dm_pick(r, &test_dm_pool_label));
+			test_dm_string_add(sb, "/mpls(label=%s)",
+					   test_dm_pick(r, &test_dm_pool_label));
 	}
 	in = test_dm_rng_pct(r, 70) ? 4 : 6;
 	test_dm_pkt_l3(r, sb, in, "");
@@ -124,16 +127,17 @@ test_dm_pkt_tunnel(struct test_dm_rng *r, struct test_dm_sb *sb)
 
 /* No tag, a C-tag, an S-tag, an S-tag then a C-tag, or two C-tags. */
 static void
-test_dm_pkt_vlans(struct test_dm_rng *r, struct test_dm_sb *sb)
+test_dm_pkt_vlans(struct test_dm_rng *r, struct test_dm_string *sb)
 {
 	unsigned int k = test_dm_rng_below(r, 100);
 
-	test_dm_sb_add(sb, "eth(dst=%s,src=%s%s)", test_dm_pick(r, &test_dm_pool_mac),
-		       test_dm_pick(r, &test_dm_pool_mac), k >= 12 && k < 20 ? ",type=0x88a8" : "");
+	test_dm_string_add(sb, "eth(dst=%s,src=%s%s)", test_dm_pick(r, &test_dm_pool_mac),
+			   test_dm_pick(r, &test_dm_pool_mac),
+			   k >= 12 && k < 20 ? ",type=0x88a8" : "");
 	if (k < 22)
-		test_dm_sb_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
+		test_dm_string_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
 	if (k >= 17 && k < 22)
-		test_dm_sb_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
+		test_dm_string_add(sb, "/vlan(vid=%s)", test_dm_pick(r, &test_dm_pool_vid));
 }
 
 int
@@ -143,13 +147,13 @@ test_dm_gen_packet(struct test_dm_gen *g, uint32_t index, char *buf, size_t size
 	unsigned int pad = 56 + test_dm_rng_below(r, 32), i;
 	uint8_t tag[TEST_DM_TAG_LEN];
 	const char *frag = "";
-	struct test_dm_sb sb;
+	struct test_dm_string sb;
 	int v, later = 0, frag6 = 0;
 
-	test_dm_sb_init(&sb, buf, size);
+	test_dm_string_init(&sb, buf, size);
 	test_dm_pkt_vlans(r, &sb);
 	if (test_dm_rng_pct(r, 4)) {
-		test_dm_sb_add(&sb, "/mpls(label=%s)", test_dm_pick(r, &test_dm_pool_label));
+		test_dm_string_add(&sb, "/mpls(label=%s)", test_dm_pick(r, &test_dm_pool_label));
 		test_dm_pkt_l3(r, &sb, 4, "");
 		test_dm_pkt_l4(r, &sb, 4, 0);
 	} else if (test_dm_rng_pct(r, 95)) {
@@ -169,14 +173,14 @@ test_dm_gen_packet(struct test_dm_gen *g, uint32_t index, char *buf, size_t size
 	}
 	/* Zero padding, then the tag: part of the payload, so checksums cover it. */
 	test_dm_tag_write(tag + TEST_DM_TAG_LEN, index);
-	test_dm_sb_add(&sb, "/payload(hex=");
+	test_dm_string_add(&sb, "/payload(hex=");
 	/* An IPv6 fragment header (next header UDP, first fragment or at offset 1480). */
 	if (frag6)
-		test_dm_sb_add(&sb, "1100%s00000007", test_dm_rng_pct(r, 50) ? "0001" : "05c8");
+		test_dm_string_add(&sb, "1100%s00000007", test_dm_rng_pct(r, 50) ? "0001" : "05c8");
 	for (i = 0; i < pad - TEST_DM_TAG_LEN; i++)
-		test_dm_sb_add(&sb, "00");
+		test_dm_string_add(&sb, "00");
 	for (i = 0; i < TEST_DM_TAG_LEN; i++)
-		test_dm_sb_add(&sb, "%02x", tag[i]);
-	test_dm_sb_add(&sb, ")");
-	return test_dm_sb_end(&sb);
+		test_dm_string_add(&sb, "%02x", tag[i]);
+	test_dm_string_add(&sb, ")");
+	return test_dm_string_end(&sb);
 }

@@ -13,17 +13,17 @@
 #include "test_dm_rng.h"
 
 /** Bounded text being built; overflow is sticky and reported at the end. */
-struct test_dm_sb {
+struct test_dm_string {
 	char *buf;
 	size_t size;
 	size_t len;
 	int overflow;
 };
 
-void test_dm_sb_init(struct test_dm_sb *sb, char *buf, size_t size);
-void test_dm_sb_add(struct test_dm_sb *sb, const char *fmt, ...) __rte_format_printf(2, 3);
+void test_dm_string_init(struct test_dm_string *sb, char *buf, size_t size);
+void test_dm_string_add(struct test_dm_string *sb, const char *fmt, ...) __rte_format_printf(2, 3);
 /** 0, or -E2BIG when something did not fit. */
-int test_dm_sb_end(const struct test_dm_sb *sb);
+int test_dm_string_end(const struct test_dm_string *sb);
 
 /** A pool of values of one field, as the rule and packet languages write them. */
 struct test_dm_pool {

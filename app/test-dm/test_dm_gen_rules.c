@@ -63,54 +63,55 @@ const char *const test_dm_gen_preamble[] = {
 
 /* @return 1 when the item matches IPv4 fragments only: nothing can follow it. */
 static int
-test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_sb *sb, int v)
+test_dm_gen_l3(struct test_dm_gen *g, struct test_dm_string *sb, int v)
 {
 	struct test_dm_rng *r = &g->rules;
 	int frag = 0;
 
 	if (v == 4) {
-		test_dm_sb_add(sb, "ipv4");
+		test_dm_string_add(sb, "ipv4");
 		/* Fragments, or no fragment, matched explicitly. */
 		if (test_dm_rng_pct(r, 6)) {
 			frag = test_dm_rng_pct(r, 50);
-			test_dm_sb_add(sb, " fragment_offset spec %d%s fragment_offset mask 0x3fff",
-				       frag, frag ? " fragment_offset last 0x3fff" : "");
+			test_dm_string_add(sb,
+					   " fragment_offset spec %d%s fragment_offset mask 0x3fff",
+					   frag, frag ? " fragment_offset last 0x3fff" : "");
 		}
 		if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip4));
+			test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip4));
 		if (test_dm_rng_pct(r, 15))
-			test_dm_sb_add(sb, " dst spec 10.0.0.0 dst prefix %u",
-				       test_dm_rng_pct(r, 50) ? 24 : 30);
+			test_dm_string_add(sb, " dst spec 10.0.0.0 dst prefix %u",
+					   test_dm_rng_pct(r, 50) ? 24 : 30);
 		else if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip4));
+			test_dm_string_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip4));
 		if (test_dm_rng_pct(r, 15))
-			test_dm_sb_add(sb, " ttl is %s", test_dm_pick(r, &test_dm_pool_ttl));
+			test_dm_string_add(sb, " ttl is %s", test_dm_pick(r, &test_dm_pool_ttl));
 	} else {
-		test_dm_sb_add(sb, "ipv6");
+		test_dm_string_add(sb, "ipv6");
 		if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip6));
+			test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_ip6));
 		if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip6));
+			test_dm_string_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_ip6));
 	}
-	test_dm_sb_add(sb, " / ");
+	test_dm_string_add(sb, " / ");
 	return frag;
 }
 
 /* A UDP item before VXLAN or MPLS: the tunnel implies its destination port. */
 static void
-test_dm_gen_vxlan_udp(struct test_dm_gen *g, struct test_dm_sb *sb)
+test_dm_gen_vxlan_udp(struct test_dm_gen *g, struct test_dm_string *sb)
 {
 	struct test_dm_rng *r = &g->rules;
 
-	test_dm_sb_add(sb, "udp");
+	test_dm_string_add(sb, "udp");
 	if (test_dm_rng_pct(r, 20))
-		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
-	test_dm_sb_add(sb, " / ");
+		test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
+	test_dm_string_add(sb, " / ");
 }
 
 /* An L4 item for an L3 of version @p v: 'T', 'U', 'I' or 0 (none). */
 static int
-test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_sb *sb, int v, int allow_icmp)
+test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_string *sb, int v, int allow_icmp)
 {
 	struct test_dm_rng *r = &g->rules;
 	unsigned int k = test_dm_rng_below(r, allow_icmp ? 10 : 9);
@@ -118,64 +119,65 @@ test_dm_gen_l4(struct test_dm_gen *g, struct test_dm_sb *sb, int v, int allow_ic
 	if (k < 3)
 		return 0;
 	if (k == 9) {
-		test_dm_sb_add(sb, "%s", v == 4 ? "icmp" : "icmp6");
+		test_dm_string_add(sb, "%s", v == 4 ? "icmp" : "icmp6");
 		/* Echo request/reply, or destination unreachable with a code. */
 		if (test_dm_rng_pct(r, 50)) {
 			int echo_request = test_dm_rng_pct(r, 50);
 
-			test_dm_sb_add(sb, " type is %u", v == 4 ? (echo_request ? 8 : 0) :
-				       (echo_request ? 128 : 129));
+			test_dm_string_add(sb, " type is %u", v == 4 ? (echo_request ? 8 : 0) :
+					   (echo_request ? 128 : 129));
 		}
 		if (test_dm_rng_pct(r, 20))
-			test_dm_sb_add(sb, " code is %u", test_dm_rng_below(r, 4));
-		test_dm_sb_add(sb, " / ");
+			test_dm_string_add(sb, " code is %u", test_dm_rng_below(r, 4));
+		test_dm_string_add(sb, " / ");
 		return 'I';
 	}
 	if (k < 6) {
-		test_dm_sb_add(sb, "tcp");
+		test_dm_string_add(sb, "tcp");
 		if (test_dm_rng_pct(r, 20))
-			test_dm_sb_add(sb, " flags is %s", test_dm_pick(r, &test_dm_pool_tcpflags));
+			test_dm_string_add(sb, " flags is %s",
+					   test_dm_pick(r, &test_dm_pool_tcpflags));
 	} else {
-		test_dm_sb_add(sb, "udp");
+		test_dm_string_add(sb, "udp");
 	}
 	if (test_dm_rng_pct(r, 30))
-		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
+		test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_port));
 	/* A range a mask can express: 1024..1039. */
 	if (test_dm_rng_pct(r, 10))
-		test_dm_sb_add(sb, " dst spec 1024 dst last 1039 dst mask 0xffff");
+		test_dm_string_add(sb, " dst spec 1024 dst last 1039 dst mask 0xffff");
 	else if (test_dm_rng_pct(r, 35))
-		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_port));
-	test_dm_sb_add(sb, " / ");
+		test_dm_string_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_port));
+	test_dm_string_add(sb, " / ");
 	return k < 6 ? 'T' : 'U';
 }
 
 static void
-test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
 	if (s->vxlan) {
-		test_dm_sb_add(sb, "vxlan");
+		test_dm_string_add(sb, "vxlan");
 		if (test_dm_rng_pct(r, 60))
-			test_dm_sb_add(sb, " vni is %s", test_dm_pick(r, &test_dm_pool_vni));
-		test_dm_sb_add(sb, " / ");
+			test_dm_string_add(sb, " vni is %s", test_dm_pick(r, &test_dm_pool_vni));
+		test_dm_string_add(sb, " / ");
 		if (!test_dm_rng_pct(r, 60))
 			return;
 		s->in_eth = 1;
-		test_dm_sb_add(sb, "eth");
+		test_dm_string_add(sb, "eth");
 		if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
-		test_dm_sb_add(sb, " / ");
+			test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
+		test_dm_string_add(sb, " / ");
 	} else {
-		test_dm_sb_add(sb, "gre / ");
+		test_dm_string_add(sb, "gre / ");
 		if (test_dm_rng_pct(r, 30))
-			test_dm_sb_add(sb, "gre_key value is %s / ",
-				       test_dm_pick(r, &test_dm_pool_grekey));
+			test_dm_string_add(sb, "gre_key value is %s / ",
+					   test_dm_pick(r, &test_dm_pool_grekey));
 		/* MPLS over GRE: the label right behind GRE, nothing after it. */
 		if (test_dm_rng_pct(r, 25)) {
 			s->mpls = 1;
-			test_dm_sb_add(sb, "mpls label is %s / ",
-				       test_dm_pick(r, &test_dm_pool_label));
+			test_dm_string_add(sb, "mpls label is %s / ",
+					   test_dm_pick(r, &test_dm_pool_label));
 			return;
 		}
 	}
@@ -187,36 +189,36 @@ test_dm_gen_tunnel(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 }
 
 static void
-test_dm_gen_l2(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_l2(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
 	s->eth = 1;
 	s->vlan = test_dm_rng_pct(r, 20);
-	test_dm_sb_add(sb, "eth");
+	test_dm_string_add(sb, "eth");
 	if (test_dm_rng_pct(r, 20))
-		test_dm_sb_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_mac));
+		test_dm_string_add(sb, " dst is %s", test_dm_pick(r, &test_dm_pool_mac));
 	if (test_dm_rng_pct(r, 15))
-		test_dm_sb_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
+		test_dm_string_add(sb, " src is %s", test_dm_pick(r, &test_dm_pool_mac));
 	/* A tag of either kind (C 0x8100 or S 0x88a8), or one named by its TPID; or none. */
 	if (s->vlan && test_dm_rng_pct(r, 25))
-		test_dm_sb_add(sb, " type is %s", test_dm_rng_pct(r, 50) ? "0x88a8" : "0x8100");
+		test_dm_string_add(sb, " type is %s", test_dm_rng_pct(r, 50) ? "0x88a8" : "0x8100");
 	if (test_dm_rng_pct(r, 10))
-		test_dm_sb_add(sb, " has_vlan is %d", s->vlan || test_dm_rng_pct(r, 50));
-	test_dm_sb_add(sb, " / ");
+		test_dm_string_add(sb, " has_vlan is %d", s->vlan || test_dm_rng_pct(r, 50));
+	test_dm_string_add(sb, " / ");
 	if (s->vlan) {
-		test_dm_sb_add(sb, "vlan");
+		test_dm_string_add(sb, "vlan");
 		if (test_dm_rng_pct(r, 70))
-			test_dm_sb_add(sb, " vid is %s", test_dm_pick(r, &test_dm_pool_vid));
+			test_dm_string_add(sb, " vid is %s", test_dm_pick(r, &test_dm_pool_vid));
 		if (test_dm_rng_pct(r, 15))
-			test_dm_sb_add(sb, " has_more_vlan is %d", test_dm_rng_pct(r, 50));
-		test_dm_sb_add(sb, " / ");
+			test_dm_string_add(sb, " has_more_vlan is %d", test_dm_rng_pct(r, 50));
+		test_dm_string_add(sb, " / ");
 	}
 }
 
 /* Metadata items, meaningful in groups after the rules that set them. */
 static void
-test_dm_gen_meta_items(struct test_dm_gen *g, struct test_dm_sb *sb,
+test_dm_gen_meta_items(struct test_dm_gen *g, struct test_dm_string *sb,
 		       const struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
@@ -225,14 +227,14 @@ test_dm_gen_meta_items(struct test_dm_gen *g, struct test_dm_sb *sb,
 		return;
 	switch (test_dm_rng_below(r, s->ingress ? 3 : 1)) {
 	case 0:
-		test_dm_sb_add(sb, "meta data is %s / ", test_dm_pick(r, &test_dm_pool_data));
+		test_dm_string_add(sb, "meta data is %s / ", test_dm_pick(r, &test_dm_pool_data));
 		break;
 	case 1:
-		test_dm_sb_add(sb, "tag data is %s index is %u / ",
-			       test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
+		test_dm_string_add(sb, "tag data is %s index is %u / ",
+				   test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
 		break;
 	default:
-		test_dm_sb_add(sb, "mark id is %s / ", test_dm_pick(r, &test_dm_pool_data));
+		test_dm_string_add(sb, "mark id is %s / ", test_dm_pick(r, &test_dm_pool_data));
 		break;
 	}
 }
@@ -245,36 +247,36 @@ static const char *const test_dm_gen_switch_ports[] = { "pf", "rep0", "rep1" };
  * representor) sent, what a representor port sent, or any traffic.
  */
 static void
-test_dm_gen_source(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_source(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 	unsigned int k = test_dm_rng_below(r, 100);
 
 	if (k < 70) {
 		k = test_dm_rng_below(r, 10);
-		test_dm_sb_add(sb, "represented_port ethdev_port_id is %s / ",
-			       test_dm_gen_switch_ports[k < 4 ? 0 : k < 7 ? 1 : 2]);
+		test_dm_string_add(sb, "represented_port ethdev_port_id is %s / ",
+				   test_dm_gen_switch_ports[k < 4 ? 0 : k < 7 ? 1 : 2]);
 		s->from_vf = k >= 4;
 	} else if (k < 80) {
-		test_dm_sb_add(sb, "port_representor port_id is rep%u / ",
-			       test_dm_rng_below(r, 2));
+		test_dm_string_add(sb, "port_representor port_id is rep%u / ",
+				   test_dm_rng_below(r, 2));
 		s->from_vf = 1;
 	}
 }
 
 static void
-test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
-	test_dm_sb_add(sb, "pattern ");
+	test_dm_string_add(sb, "pattern ");
 	if (s->transfer)
 		test_dm_gen_source(g, sb, s);
 	if (test_dm_rng_pct(r, 80))
 		test_dm_gen_l2(g, sb, s);
 	if (s->eth && !s->vlan && test_dm_rng_pct(r, 4)) {
 		s->mpls = 1;
-		test_dm_sb_add(sb, "mpls label is %s / ", test_dm_pick(r, &test_dm_pool_label));
+		test_dm_string_add(sb, "mpls label is %s / ", test_dm_pick(r, &test_dm_pool_label));
 	} else if (!s->eth || test_dm_rng_pct(r, 85)) {
 		s->l3 = test_dm_rng_pct(r, 70) ? 4 : 6;
 		if (test_dm_gen_l3(g, sb, s->l3)) {
@@ -290,8 +292,8 @@ test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 			s->mpls = 1;
 			s->l4 = 'U';
 			test_dm_gen_vxlan_udp(g, sb);
-			test_dm_sb_add(sb, "mpls label is %s / ",
-				       test_dm_pick(r, &test_dm_pool_label));
+			test_dm_string_add(sb, "mpls label is %s / ",
+					   test_dm_pick(r, &test_dm_pool_label));
 		} else {
 			s->l4 = test_dm_gen_l4(g, sb, s->l3, 1);
 		}
@@ -300,14 +302,14 @@ test_dm_gen_pattern(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 	}
 	if (!s->transfer)
 		test_dm_gen_meta_items(g, sb, s);
-	test_dm_sb_add(sb, "end ");
+	test_dm_string_add(sb, "end ");
 }
 
 /* ---- actions ---- */
 
 /* Field changes of the headers at the level the actions see. */
 static void
-test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 	int eth = s->decap ? s->in_eth : s->eth;
@@ -326,61 +328,61 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 				continue;
 			/* MODIFY_FIELD only where its level 0 (outermost) is the level changed. */
 			if (!s->decap && test_dm_rng_pct(r, 25))
-				test_dm_sb_add(sb, "modify_field op set dst_type mac_dst "
-					       "src_type mac_src width 48 / ");
+				test_dm_string_add(sb, "modify_field op set dst_type mac_dst "
+						   "src_type mac_src width 48 / ");
 			else
-				test_dm_sb_add(sb, "set_mac_%s mac_addr %s / ",
-					       test_dm_rng_pct(r, 50) ? "src" : "dst",
-					       test_dm_pick(r, &test_dm_pool_mac));
+				test_dm_string_add(sb, "set_mac_%s mac_addr %s / ",
+						   test_dm_rng_pct(r, 50) ? "src" : "dst",
+						   test_dm_pick(r, &test_dm_pool_mac));
 			break;
 		case 1:
 		case 2:
 			if (l3 == 0)
 				continue;
-			test_dm_sb_add(sb, "set_ipv%d_%s ipv%d_addr %s / ", l3,
-				       kind == 1 ? "src" : "dst", l3,
-				       test_dm_pick(r, l3 == 4 ? &test_dm_pool_ip4 :
-						    &test_dm_pool_ip6));
+			test_dm_string_add(sb, "set_ipv%d_%s ipv%d_addr %s / ", l3,
+					   kind == 1 ? "src" : "dst", l3,
+					   test_dm_pick(r, l3 == 4 ? &test_dm_pool_ip4 :
+							&test_dm_pool_ip6));
 			break;
 		case 3:
 			if (l3 == 0)
 				continue;
 			if (!s->decap && test_dm_rng_pct(r, 25))
-				test_dm_sb_add(sb, "modify_field op %s dst_type %s src_type value "
-					       "src_value %02x width 8 / ",
-					       test_dm_rng_pct(r, 50) ? "add" : "sub",
-					       l3 == 4 ? "ipv4_ttl" : "ipv6_hoplimit",
-					       1 + test_dm_rng_below(r, 16));
+				test_dm_string_add(sb, "modify_field op %s dst_type %s src_type "
+						   "value src_value %02x width 8 / ",
+						   test_dm_rng_pct(r, 50) ? "add" : "sub",
+						   l3 == 4 ? "ipv4_ttl" : "ipv6_hoplimit",
+						   1 + test_dm_rng_below(r, 16));
 			else if (test_dm_rng_pct(r, 50))
-				test_dm_sb_add(sb, "dec_ttl / ");
+				test_dm_string_add(sb, "dec_ttl / ");
 			else
-				test_dm_sb_add(sb, "set_ttl ttl_value %s / ",
-					       test_dm_pick(r, &test_dm_pool_ttl));
+				test_dm_string_add(sb, "set_ttl ttl_value %s / ",
+						   test_dm_pick(r, &test_dm_pool_ttl));
 			break;
 		case 4:
 			if (l4 != 'T' && l4 != 'U')
 				continue;
 			if (l4 == 'T' && test_dm_rng_pct(r, 25))
 				/* TCP sequence/acknowledgement arithmetic (wraps). */
-				test_dm_sb_add(sb, "%s_tcp_%s value %u / ",
-					       test_dm_rng_pct(r, 50) ? "inc" : "dec",
-					       test_dm_rng_pct(r, 50) ? "seq" : "ack",
-					       test_dm_rng_below(r, 0x20000));
+				test_dm_string_add(sb, "%s_tcp_%s value %u / ",
+						   test_dm_rng_pct(r, 50) ? "inc" : "dec",
+						   test_dm_rng_pct(r, 50) ? "seq" : "ack",
+						   test_dm_rng_below(r, 0x20000));
 			else if (!s->decap && test_dm_rng_pct(r, 20))
-				test_dm_sb_add(sb, "modify_field op set dst_type %s_port_dst "
-					       "src_type %s_port_src width 16 / ",
-					       l4 == 'T' ? "tcp" : "udp",
-					       l4 == 'T' ? "tcp" : "udp");
+				test_dm_string_add(sb, "modify_field op set dst_type %s_port_dst "
+						   "src_type %s_port_src width 16 / ",
+						   l4 == 'T' ? "tcp" : "udp",
+						   l4 == 'T' ? "tcp" : "udp");
 			else
-				test_dm_sb_add(sb, "set_tp_%s port %s / ",
-					       test_dm_rng_pct(r, 50) ? "src" : "dst",
-					       test_dm_pick(r, &test_dm_pool_port));
+				test_dm_string_add(sb, "set_tp_%s port %s / ",
+						   test_dm_rng_pct(r, 50) ? "src" : "dst",
+						   test_dm_pick(r, &test_dm_pool_port));
 			break;
 		default:
 			if (l3 != 4)
 				continue;
-			test_dm_sb_add(sb, "set_ipv4_dscp dscp_value %u / ",
-				       test_dm_rng_below(r, 64));
+			test_dm_string_add(sb, "set_ipv4_dscp dscp_value %u / ",
+					   test_dm_rng_below(r, 64));
 			break;
 		}
 		s->changes = 1;
@@ -388,7 +390,7 @@ test_dm_gen_modify(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 }
 
 static void
-test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 	int popped = 0;
@@ -396,31 +398,31 @@ test_dm_gen_changes(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm
 	if (s->rep)
 		return;
 	if ((s->ingress || s->transfer) && s->vxlan && test_dm_rng_pct(r, 30)) {
-		test_dm_sb_add(sb, "vxlan_decap / ");
+		test_dm_string_add(sb, "vxlan_decap / ");
 		s->decap = 1;
 		s->changes = 1;
 	}
 	if (!s->decap && s->vlan && test_dm_rng_pct(r, 20)) {
-		test_dm_sb_add(sb, "of_pop_vlan / ");
+		test_dm_string_add(sb, "of_pop_vlan / ");
 		popped = 1;
 		s->changes = 1;
 	}
 	if (test_dm_rng_pct(r, 40))
 		test_dm_gen_modify(g, sb, s);
 	if (!popped && (s->decap ? s->in_eth : s->eth) && test_dm_rng_pct(r, 8)) {
-		test_dm_sb_add(sb, "of_push_vlan ethertype 0x8100 / of_set_vlan_vid vlan_vid %s / "
-			       "of_set_vlan_pcp vlan_pcp %u / ", test_dm_pick(r, &test_dm_pool_vid),
-			       test_dm_rng_below(r, 8));
+		test_dm_string_add(sb, "of_push_vlan ethertype 0x8100 / of_set_vlan_vid vlan_vid "
+				   "%s / of_set_vlan_pcp vlan_pcp %u / ",
+				   test_dm_pick(r, &test_dm_pool_vid), test_dm_rng_below(r, 8));
 		s->changes = 1;
 	}
 	if (!s->ingress && s->eth && test_dm_rng_pct(r, 10)) {
-		test_dm_sb_add(sb, "vxlan_encap / ");
+		test_dm_string_add(sb, "vxlan_encap / ");
 		s->changes = 1;
 	}
 }
 
 static void
-test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_shape *s)
+test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_string *sb, struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
@@ -429,39 +431,40 @@ test_dm_gen_extras(struct test_dm_gen *g, struct test_dm_sb *sb, struct test_dm_
 		return;
 	if (s->ingress && test_dm_rng_pct(r, 30)) {
 		if (test_dm_rng_pct(r, 75))
-			test_dm_sb_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
+			test_dm_string_add(sb, "mark id %s / ",
+					   test_dm_pick(r, &test_dm_pool_data));
 		else
-			test_dm_sb_add(sb, "flag / ");
+			test_dm_string_add(sb, "flag / ");
 	}
 	if (s->rep)
 		return;
 	if (s->ingress && test_dm_rng_pct(r, 15)) {
-		test_dm_sb_add(sb, "set_tag data %s index %u mask 0xffffffff / ",
-			       test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
+		test_dm_string_add(sb, "set_tag data %s index %u mask 0xffffffff / ",
+				   test_dm_pick(r, &test_dm_pool_data), test_dm_rng_below(r, 4));
 		s->regs = 1;
 	}
 	if (test_dm_rng_pct(r, 15)) {
-		test_dm_sb_add(sb, "set_meta data %s mask 0xffffffff / ",
-			       test_dm_pick(r, &test_dm_pool_data));
+		test_dm_string_add(sb, "set_meta data %s mask 0xffffffff / ",
+				   test_dm_pick(r, &test_dm_pool_data));
 		s->regs = 1;
 	}
 }
 
 static void
-test_dm_gen_rss(struct test_dm_gen *g, struct test_dm_sb *sb)
+test_dm_gen_rss(struct test_dm_gen *g, struct test_dm_string *sb)
 {
 	struct test_dm_rng *r = &g->rules;
 	unsigned int q, nq = g->cfg.nb_queues, want = 2 + test_dm_rng_below(r, 3), taken = 0;
 
-	test_dm_sb_add(sb, "rss queues");
+	test_dm_string_add(sb, "rss queues");
 	for (q = 0; q < nq; q++) {
 		/* Each remaining queue with the probability that leaves "want" on average. */
 		if (taken < want && test_dm_rng_below(r, nq - q) < want - taken) {
-			test_dm_sb_add(sb, " %u", q);
+			test_dm_string_add(sb, " %u", q);
 			taken++;
 		}
 	}
-	test_dm_sb_add(sb, " end / ");
+	test_dm_string_add(sb, " end / ");
 }
 
 /* Rules of a direction: egress, ingress, transfer (the index of test_dm_gen.used). */
@@ -487,35 +490,35 @@ test_dm_gen_groups(const struct test_dm_gen *g, const struct test_dm_shape *s)
  * what a VF or a representor sent.
  */
 static void
-test_dm_gen_transfer_fate(struct test_dm_gen *g, struct test_dm_sb *sb,
+test_dm_gen_transfer_fate(struct test_dm_gen *g, struct test_dm_string *sb,
 			  const struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 
 	if (test_dm_rng_pct(r, 25))
-		test_dm_sb_add(sb, "port_representor port_id %s / ",
-			       test_dm_gen_switch_ports[test_dm_rng_below(r, 3)]);
+		test_dm_string_add(sb, "port_representor port_id %s / ",
+				   test_dm_gen_switch_ports[test_dm_rng_below(r, 3)]);
 	else
-		test_dm_sb_add(sb, "represented_port ethdev_port_id %s / ",
-			       test_dm_gen_switch_ports[test_dm_rng_below(r, s->from_vf ? 3 : 2) +
-							!s->from_vf]);
+		test_dm_string_add(sb, "represented_port ethdev_port_id %s / ",
+				   test_dm_gen_switch_ports[test_dm_rng_below(r, s->from_vf ? 3 : 2)
+							    + !s->from_vf]);
 }
 
 static void
-test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test_dm_shape *s)
+test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_string *sb, const struct test_dm_shape *s)
 {
 	struct test_dm_rng *r = &g->rules;
 	unsigned int groups = test_dm_gen_groups(g, s);
 	unsigned int k = test_dm_rng_below(r, 100);
 
 	if (s->group + 1 < groups && k < 30) {
-		test_dm_sb_add(sb, "jump group %u / ", s->group + 1 +
-			       test_dm_rng_below(r, groups - s->group - 1));
+		test_dm_string_add(sb, "jump group %u / ", s->group + 1 +
+				   test_dm_rng_below(r, groups - s->group - 1));
 		return;
 	}
 	/* DROP goes with no header change nor register write (net_mlx5dm refuses those). */
 	if (!s->changes && !s->regs && k < 45 && s->narrow >= TEST_DM_GEN_DROP_NARROW) {
-		test_dm_sb_add(sb, "drop / ");
+		test_dm_string_add(sb, "drop / ");
 		return;
 	}
 	if (s->transfer) {
@@ -527,7 +530,7 @@ test_dm_gen_fate(struct test_dm_gen *g, struct test_dm_sb *sb, const struct test
 	if (k < 60 && g->cfg.nb_queues > 1 && !s->rep)
 		test_dm_gen_rss(g, sb);
 	else
-		test_dm_sb_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
+		test_dm_string_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
 }
 
 /* How narrow a pattern is: two points per matched field, one per item. */
@@ -566,13 +569,13 @@ test_dm_gen_prio(struct test_dm_gen *g, const struct test_dm_shape *s, unsigned 
 
 /* The port of a rule of direction ingress: by name (port) with the switch's rules. */
 static void
-test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_sb *sb, const char *port,
+test_dm_gen_port(const struct test_dm_gen *g, struct test_dm_string *sb, const char *port,
 		 int ingress)
 {
 	if (g->cfg.transfer != 0)
-		test_dm_sb_add(sb, "%s", port != NULL ? port : "pf");
+		test_dm_string_add(sb, "%s", port != NULL ? port : "pf");
 	else
-		test_dm_sb_add(sb, "%u", ingress ? g->cfg.rx_port : g->cfg.tx_port);
+		test_dm_string_add(sb, "%u", ingress ? g->cfg.rx_port : g->cfg.tx_port);
 }
 
 /*
@@ -601,7 +604,7 @@ test_dm_gen_switch_port(struct test_dm_gen *g, struct test_dm_shape *s)
  * marked.
  */
 static bool
-test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_sb *sb)
+test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_string *sb)
 {
 	const unsigned int ni = test_dm_pool_ip4.n, np = test_dm_pool_port.n;
 	const unsigned int n = ni * ni * np * np;
@@ -613,25 +616,25 @@ test_dm_gen_tuple(struct test_dm_gen *g, struct test_dm_sb *sb)
 	if (k == n)
 		return false;
 	g->tuple_used[t] = 1;
-	test_dm_sb_add(sb, "flow create ");
+	test_dm_string_add(sb, "flow create ");
 	test_dm_gen_port(g, sb, NULL, 1);
-	test_dm_sb_add(sb, " group 1 priority 0 ingress pattern eth / ipv4 src is %s "
-		       "dst is %s / udp src is %s dst is %s / end actions ",
-		       test_dm_pool_ip4.v[t % ni], test_dm_pool_ip4.v[t / ni % ni],
-		       test_dm_pool_port.v[t / ni / ni % np],
-		       test_dm_pool_port.v[t / ni / ni / np]);
+	test_dm_string_add(sb, " group 1 priority 0 ingress pattern eth / ipv4 src is %s "
+			   "dst is %s / udp src is %s dst is %s / end actions ",
+			   test_dm_pool_ip4.v[t % ni], test_dm_pool_ip4.v[t / ni % ni],
+			   test_dm_pool_port.v[t / ni / ni % np],
+			   test_dm_pool_port.v[t / ni / ni / np]);
 	if (test_dm_rng_pct(r, 30))
-		test_dm_sb_add(sb, "count / ");
+		test_dm_string_add(sb, "count / ");
 	f = test_dm_rng_below(r, 100);
 	if (f >= 20 && test_dm_rng_pct(r, 40))
-		test_dm_sb_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
+		test_dm_string_add(sb, "mark id %s / ", test_dm_pick(r, &test_dm_pool_data));
 	if (f < 20)
-		test_dm_sb_add(sb, "drop / ");
+		test_dm_string_add(sb, "drop / ");
 	else if (f < 45 && g->cfg.nb_queues > 1)
 		test_dm_gen_rss(g, sb);
 	else
-		test_dm_sb_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
-	test_dm_sb_add(sb, "end");
+		test_dm_string_add(sb, "queue index %u / ", test_dm_rng_below(r, g->cfg.nb_queues));
+	test_dm_string_add(sb, "end");
 	return true;
 }
 
@@ -641,15 +644,15 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	struct test_dm_rng *r = &g->rules;
 	struct test_dm_shape s = { .ingress = test_dm_rng_pct(r, 75) };
 	char body[TEST_DM_GEN_BODY];
-	struct test_dm_sb sb, bb;
+	struct test_dm_string sb, bb;
 	unsigned int groups, k, narrow;
 
 	/* Drawn after the direction: without tuples the stream is what it always was. */
 	if (g->cfg.tuples != 0 && test_dm_rng_pct(r, g->cfg.tuples)) {
-		test_dm_sb_init(&sb, buf, size);
+		test_dm_string_init(&sb, buf, size);
 		if (test_dm_gen_tuple(g, &sb)) {
 			g->nb_rules++;
-			return test_dm_sb_end(&sb);
+			return test_dm_string_end(&sb);
 		}
 	}
 
@@ -667,24 +670,24 @@ test_dm_gen_rule(struct test_dm_gen *g, char *buf, size_t size)
 	for (k = groups; s.group >= k; k--)
 		s.group -= k;
 	s.group = groups - k;
-	test_dm_sb_init(&bb, body, sizeof(body));
+	test_dm_string_init(&bb, body, sizeof(body));
 	test_dm_gen_pattern(g, &bb, &s);
 	narrow = test_dm_gen_narrowness(body);
 	s.narrow = narrow;
-	test_dm_sb_add(&bb, "actions ");
+	test_dm_string_add(&bb, "actions ");
 	/* First in the list (the device counts where it counts anyway: see the reference). */
 	if (test_dm_rng_pct(r, 30))
-		test_dm_sb_add(&bb, "count / ");
+		test_dm_string_add(&bb, "count / ");
 	test_dm_gen_changes(g, &bb, &s);
 	test_dm_gen_extras(g, &bb, &s);
 	test_dm_gen_fate(g, &bb, &s);
-	test_dm_sb_add(&bb, "end");
-	test_dm_sb_init(&sb, buf, size);
-	test_dm_sb_add(&sb, "flow create ");
+	test_dm_string_add(&bb, "end");
+	test_dm_string_init(&sb, buf, size);
+	test_dm_string_add(&sb, "flow create ");
 	test_dm_gen_port(g, &sb, s.port, s.ingress || s.transfer);
-	test_dm_sb_add(&sb, " group %u priority %u %s %s", s.group,
-		       test_dm_gen_prio(g, &s, narrow),
-		       s.transfer ? "transfer" : s.ingress ? "ingress" : "egress", body);
+	test_dm_string_add(&sb, " group %u priority %u %s %s", s.group,
+			   test_dm_gen_prio(g, &s, narrow),
+			   s.transfer ? "transfer" : s.ingress ? "ingress" : "egress", body);
 	g->nb_rules++;
-	return test_dm_sb_end(&bb) < 0 ? -E2BIG : test_dm_sb_end(&sb);
+	return test_dm_string_end(&bb) < 0 ? -E2BIG : test_dm_string_end(&sb);
 }

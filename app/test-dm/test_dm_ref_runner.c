@@ -30,19 +30,19 @@
 #include "test_dm_vec.h"
 
 /* A pattern or actions template (its command) or a template table. */
-struct test_dm_rr_tmpl {
+struct test_dm_ref_runner_tmpl {
 	const struct test_dm_flow_cmd *cmd;
-	struct test_dm_rr_tmpl *pt[TEST_DM_TABLE_TEMPLATES];
-	struct test_dm_rr_tmpl *at[TEST_DM_TABLE_TEMPLATES];
+	struct test_dm_ref_runner_tmpl *pt[TEST_DM_TABLE_TEMPLATES];
+	struct test_dm_ref_runner_tmpl *at[TEST_DM_TABLE_TEMPLATES];
 };
 
 /* The rule arrays of a table's rule (the reference keeps pointers to them). */
-struct test_dm_rr_rule {
+struct test_dm_ref_runner_rule {
 	struct rte_flow_item items[TEST_DM_FLOW_MAX_ITEMS];
 	struct rte_flow_action actions[TEST_DM_FLOW_MAX_ACTIONS];
 };
 
-struct test_dm_rr_result {
+struct test_dm_ref_runner_result {
 	uint16_t port;
 	uint32_t queue;
 	int pushed;
@@ -59,7 +59,7 @@ struct test_dm_ref_runner {
 	void **owned;				/**< Templates and rule arrays. */
 	unsigned int nb_owned;
 	unsigned int cap_owned;
-	struct test_dm_rr_result *res;
+	struct test_dm_ref_runner_result *res;
 	unsigned int nb_res;
 	unsigned int cap_res;
 };
@@ -104,7 +104,7 @@ test_dm_rss_pick(const struct test_dm_fate *f)
 }
 
 static void
-test_dm_rr_tmpl_reset(struct test_dm_ref_runner *rr)
+test_dm_ref_runner_tmpl_reset(struct test_dm_ref_runner *rr)
 {
 	unsigned int i;
 
@@ -116,12 +116,12 @@ test_dm_rr_tmpl_reset(struct test_dm_ref_runner *rr)
 }
 
 static int
-test_dm_rr_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
+test_dm_ref_runner_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
 	test_dm_ref_free(rr->ref);
-	test_dm_rr_tmpl_reset(rr);
+	test_dm_ref_runner_tmpl_reset(rr);
 	rr->cfg.nb_rxq = c->nb_queues;
 	rr->ref = test_dm_ref_new(&rr->cfg);
 	if (rr->ref == NULL) {
@@ -132,14 +132,14 @@ test_dm_rr_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size
 }
 
 static void
-test_dm_rr_end(void *ctx)
+test_dm_ref_runner_end(void *ctx)
 {
 	RTE_SET_USED(ctx);
 }
 
 static int
-test_dm_rr_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
-		  struct rte_flow_error *error)
+test_dm_ref_runner_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
+			  struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -149,8 +149,8 @@ test_dm_rr_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
 }
 
 static int
-test_dm_rr_validate(void *ctx, const struct test_dm_flow_cmd *cmd,
-		    struct rte_flow_error *error)
+test_dm_ref_runner_validate(void *ctx, const struct test_dm_flow_cmd *cmd,
+			    struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -159,7 +159,7 @@ test_dm_rr_validate(void *ctx, const struct test_dm_flow_cmd *cmd,
 }
 
 static int
-test_dm_rr_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
+test_dm_ref_runner_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -173,7 +173,7 @@ test_dm_rr_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error
 }
 
 static int
-test_dm_rr_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
+test_dm_ref_runner_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -183,8 +183,8 @@ test_dm_rr_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 }
 
 static int
-test_dm_rr_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
-		 struct rte_flow_error *error)
+test_dm_ref_runner_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
+			 struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -193,7 +193,7 @@ test_dm_rr_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_c
 }
 
 static int
-test_dm_rr_err(struct rte_flow_error *error, int err, const char *msg)
+test_dm_ref_runner_err(struct rte_flow_error *error, int err, const char *msg)
 {
 	error->type = RTE_FLOW_ERROR_TYPE_UNSPECIFIED;
 	error->message = msg;
@@ -201,7 +201,7 @@ test_dm_rr_err(struct rte_flow_error *error, int err, const char *msg)
 }
 
 static void *
-test_dm_rr_own(struct test_dm_ref_runner *rr, size_t size)
+test_dm_ref_runner_own(struct test_dm_ref_runner *rr, size_t size)
 {
 	void *p;
 
@@ -215,15 +215,15 @@ test_dm_rr_own(struct test_dm_ref_runner *rr, size_t size)
 }
 
 static int
-test_dm_rr_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
-			  struct rte_flow_error *error)
+test_dm_ref_runner_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
+				  struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
 	if (cmd->port >= rr->cfg.nb_ports)
-		return test_dm_rr_err(error, ENODEV, "no such port");
+		return test_dm_ref_runner_err(error, ENODEV, "no such port");
 	if (test_dm_ref_count(rr->ref, cmd->port) != 0)
-		return test_dm_rr_err(error, EBUSY, "rte_flow_configure: flow rules exist");
+		return test_dm_ref_runner_err(error, EBUSY, "rte_flow_configure: flow rules exist");
 	rr->nb_fq[cmd->port] = cmd->nb_queues;
 	rr->fq_size[cmd->port] = cmd->queue_size;
 	return 0;
@@ -231,19 +231,19 @@ test_dm_rr_flow_configure(void *ctx, const struct test_dm_flow_cmd *cmd,
 
 /* Templates and tables are kept as they were declared; their rules are checked when made. */
 static int
-test_dm_rr_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
-			   void **handle, struct rte_flow_error *error)
+test_dm_ref_runner_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *const *refs,
+				   void **handle, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
-	struct test_dm_rr_tmpl *t;
+	struct test_dm_ref_runner_tmpl *t;
 	unsigned int i;
 
 	if (cmd->port >= rr->cfg.nb_ports || rr->nb_fq[cmd->port] == 0)
-		return test_dm_rr_err(error, EINVAL, "the flow engine is not configured: call "
-				      "rte_flow_configure() first");
-	t = test_dm_rr_own(rr, sizeof(*t));
+		return test_dm_ref_runner_err(error, EINVAL, "the flow engine is not configured: "
+					      "call rte_flow_configure() first");
+	t = test_dm_ref_runner_own(rr, sizeof(*t));
 	if (t == NULL)
-		return test_dm_rr_err(error, ENOMEM, "out of memory");
+		return test_dm_ref_runner_err(error, ENOMEM, "out of memory");
 	t->cmd = cmd;
 	for (i = 0; cmd->type == TEST_DM_FLOW_TABLE && i < cmd->nb_pattern_templates; i++)
 		t->pt[i] = refs[i];
@@ -254,8 +254,8 @@ test_dm_rr_template_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *
 }
 
 static int
-test_dm_rr_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
-			    void *handle, struct rte_flow_error *error)
+test_dm_ref_runner_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t port,
+				    void *handle, struct rte_flow_error *error)
 {
 	RTE_SET_USED(ctx);
 	RTE_SET_USED(type);
@@ -267,49 +267,50 @@ test_dm_rr_template_destroy(void *ctx, enum test_dm_flow_cmd_type type, uint16_t
 
 /* Room for one more result on the queue, or a negative errno. */
 static int
-test_dm_rr_queue_room(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue,
-		      struct rte_flow_error *error)
+test_dm_ref_runner_queue_room(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue,
+			      struct rte_flow_error *error)
 {
 	unsigned int i, n = 0;
 
 	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
-		return test_dm_rr_err(error, EINVAL, "no such flow queue: see "
-				      "rte_flow_configure()");
+		return test_dm_ref_runner_err(error, EINVAL, "no such flow queue: see "
+					      "rte_flow_configure()");
 	for (i = 0; i < rr->nb_res; i++)
 		n += rr->res[i].port == port && rr->res[i].queue == queue;
 	if (n >= rr->fq_size[port])
-		return test_dm_rr_err(error, EAGAIN, "the flow queue is full: pull its results "
-				      "first");
+		return test_dm_ref_runner_err(error, EAGAIN,
+					      "the flow queue is full: pull its results " "first");
 	return test_dm_vec_grow((void **)&rr->res, &rr->cap_res, rr->nb_res, sizeof(*rr->res)) < 0 ?
-	       test_dm_rr_err(error, ENOMEM, "out of memory") : 0;
+	       test_dm_ref_runner_err(error, ENOMEM, "out of memory") : 0;
 }
 
 static void
-test_dm_rr_result(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue, int postpone,
-		  void *user_data)
+test_dm_ref_runner_result(struct test_dm_ref_runner *rr, uint16_t port, uint32_t queue,
+			  int postpone, void *user_data)
 {
-	rr->res[rr->nb_res++] = (struct test_dm_rr_result){ port, queue, !postpone, user_data };
+	rr->res[rr->nb_res++] = (struct test_dm_ref_runner_result){ port, queue, !postpone,
+								     user_data };
 }
 
 static int
-test_dm_rr_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
-			void *user_data, void **handle, struct rte_flow_error *error)
+test_dm_ref_runner_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *table,
+				void *user_data, void **handle, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
-	struct test_dm_rr_tmpl *t = table;
+	struct test_dm_ref_runner_tmpl *t = table;
 	const struct test_dm_flow_cmd *tc = t->cmd;
-	struct test_dm_rr_rule *r;
+	struct test_dm_ref_runner_rule *r;
 	int ret;
 
-	ret = test_dm_rr_queue_room(rr, cmd->port, cmd->queue, error);
+	ret = test_dm_ref_runner_queue_room(rr, cmd->port, cmd->queue, error);
 	if (ret < 0)
 		return ret;
 	if (cmd->pattern_index >= tc->nb_pattern_templates ||
 	    cmd->actions_index >= tc->nb_actions_templates)
-		return test_dm_rr_err(error, EINVAL, "no such template in the table");
-	r = test_dm_rr_own(rr, sizeof(*r));
+		return test_dm_ref_runner_err(error, EINVAL, "no such template in the table");
+	r = test_dm_ref_runner_own(rr, sizeof(*r));
 	if (r == NULL)
-		return test_dm_rr_err(error, ENOMEM, "out of memory");
+		return test_dm_ref_runner_err(error, ENOMEM, "out of memory");
 	ret = test_dm_flow_tmpl_rule(t->pt[cmd->pattern_index]->cmd,
 				     t->at[cmd->actions_index]->cmd, cmd, r->items, r->actions,
 				     error);
@@ -319,34 +320,34 @@ test_dm_rr_async_create(void *ctx, const struct test_dm_flow_cmd *cmd, void *tab
 				       error);
 	if (*handle == NULL)
 		return -EINVAL;
-	test_dm_rr_result(rr, cmd->port, cmd->queue, cmd->postpone, user_data);
+	test_dm_ref_runner_result(rr, cmd->port, cmd->queue, cmd->postpone, user_data);
 	return 0;
 }
 
 static int
-test_dm_rr_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone, void *handle,
-			 void *user_data, struct rte_flow_error *error)
+test_dm_ref_runner_async_destroy(void *ctx, uint16_t port, uint32_t queue, int postpone,
+				 void *handle, void *user_data, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 	int ret;
 
-	ret = test_dm_rr_queue_room(rr, port, queue, error);
+	ret = test_dm_ref_runner_queue_room(rr, port, queue, error);
 	if (ret < 0)
 		return ret;
 	if (test_dm_ref_rule_del(rr->ref, handle) < 0)
-		return test_dm_rr_err(error, ENOENT, "no such rule");
-	test_dm_rr_result(rr, port, queue, postpone, user_data);
+		return test_dm_ref_runner_err(error, ENOENT, "no such rule");
+	test_dm_ref_runner_result(rr, port, queue, postpone, user_data);
 	return 0;
 }
 
 static int
-test_dm_rr_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
+test_dm_ref_runner_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 	unsigned int i;
 
 	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
-		return test_dm_rr_err(error, EINVAL, "no such flow queue");
+		return test_dm_ref_runner_err(error, EINVAL, "no such flow queue");
 	for (i = 0; i < rr->nb_res; i++)
 		if (rr->res[i].port == port && rr->res[i].queue == queue)
 			rr->res[i].pushed = 1;
@@ -354,16 +355,16 @@ test_dm_rr_push(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_error 
 }
 
 static int
-test_dm_rr_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
-		uint16_t n, struct rte_flow_error *error)
+test_dm_ref_runner_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_result *res,
+			uint16_t n, struct rte_flow_error *error)
 {
 	struct test_dm_ref_runner *rr = ctx;
 	unsigned int i, k = 0, got = 0;
 
 	if (port >= rr->cfg.nb_ports || queue >= rr->nb_fq[port])
-		return test_dm_rr_err(error, EINVAL, "no such flow queue");
+		return test_dm_ref_runner_err(error, EINVAL, "no such flow queue");
 	for (i = 0; i < rr->nb_res; i++) {
-		const struct test_dm_rr_result *r = &rr->res[i];
+		const struct test_dm_ref_runner_result *r = &rr->res[i];
 
 		if (got < n && r->port == port && r->queue == queue && r->pushed) {
 			res[got++] = (struct rte_flow_op_result){
@@ -377,8 +378,8 @@ test_dm_rr_pull(void *ctx, uint16_t port, uint32_t queue, struct rte_flow_op_res
 }
 
 static int
-test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
-		struct test_dm_rx *rx)
+test_dm_ref_runner_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+			struct test_dm_rx *rx)
 {
 	struct test_dm_ref_runner *rr = ctx;
 	struct test_dm_fate *f = &rr->fate;
@@ -409,7 +410,7 @@ test_dm_rr_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
 }
 
 static int
-test_dm_rr_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
+test_dm_ref_runner_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -420,7 +421,7 @@ test_dm_rr_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 }
 
 static uint16_t
-test_dm_rr_peer(void *ctx, uint16_t port)
+test_dm_ref_runner_peer(void *ctx, uint16_t port)
 {
 	struct test_dm_ref_runner *rr = ctx;
 
@@ -429,24 +430,24 @@ test_dm_rr_peer(void *ctx, uint16_t port)
 
 const struct test_dm_runner_ops test_dm_ref_runner_ops = {
 	.name = "reference",
-	.case_begin = test_dm_rr_begin,
-	.case_end = test_dm_rr_end,
-	.flow_create = test_dm_rr_create,
-	.flow_validate = test_dm_rr_validate,
-	.flow_destroy = test_dm_rr_destroy,
-	.flow_flush = test_dm_rr_flush,
-	.flow_query_count = test_dm_rr_query,
-	.flow_configure = test_dm_rr_flow_configure,
-	.template_create = test_dm_rr_template_create,
-	.template_destroy = test_dm_rr_template_destroy,
-	.async_create = test_dm_rr_async_create,
-	.async_destroy = test_dm_rr_async_destroy,
-	.push = test_dm_rr_push,
-	.pull = test_dm_rr_pull,
-	.send = test_dm_rr_send,
-	.peer = test_dm_rr_peer,
+	.case_begin = test_dm_ref_runner_begin,
+	.case_end = test_dm_ref_runner_end,
+	.flow_create = test_dm_ref_runner_create,
+	.flow_validate = test_dm_ref_runner_validate,
+	.flow_destroy = test_dm_ref_runner_destroy,
+	.flow_flush = test_dm_ref_runner_flush,
+	.flow_query_count = test_dm_ref_runner_query,
+	.flow_configure = test_dm_ref_runner_flow_configure,
+	.template_create = test_dm_ref_runner_template_create,
+	.template_destroy = test_dm_ref_runner_template_destroy,
+	.async_create = test_dm_ref_runner_async_create,
+	.async_destroy = test_dm_ref_runner_async_destroy,
+	.push = test_dm_ref_runner_push,
+	.pull = test_dm_ref_runner_pull,
+	.send = test_dm_ref_runner_send,
+	.peer = test_dm_ref_runner_peer,
 	.send_tagged = NULL,
-	.dump = test_dm_rr_dump,
+	.dump = test_dm_ref_runner_dump,
 };
 
 struct test_dm_ref_runner *
@@ -489,7 +490,7 @@ test_dm_ref_runner_free(struct test_dm_ref_runner *rr)
 	if (rr == NULL)
 		return;
 	test_dm_ref_free(rr->ref);
-	test_dm_rr_tmpl_reset(rr);
+	test_dm_ref_runner_tmpl_reset(rr);
 	free(rr->owned);
 	free(rr->res);
 	free(rr);

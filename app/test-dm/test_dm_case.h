@@ -38,23 +38,24 @@
 
 #define TEST_DM_CASE_MAX_QUEUES 128
 
-enum test_dm_exp_type {
-	TEST_DM_EXP_QUEUE,	/**< Arrived on (port,) queue. */
-	TEST_DM_EXP_PORT,	/**< Arrived on a port, any queue. */
-	TEST_DM_EXP_DROP,
-	TEST_DM_EXP_RECEIVED,	/**< So many packets of the send arrived (group only). */
-	TEST_DM_EXP_BYTES,
-	TEST_DM_EXP_FIELD,
-	TEST_DM_EXP_MARK,
-	TEST_DM_EXP_NO_MARK,
-	TEST_DM_EXP_FLAG,
-	TEST_DM_EXP_NO_FLAG,
-	TEST_DM_EXP_RSS,	/**< Arrived on a queue of the set. */
-	TEST_DM_EXP_RSS_SPREAD,	/**< ... and every queue of the set got some (group only). */
+enum test_dm_expect_type {
+	TEST_DM_EXPECT_QUEUE,	/**< Arrived on (port,) queue. */
+	TEST_DM_EXPECT_PORT,	/**< Arrived on a port, any queue. */
+	TEST_DM_EXPECT_DROP,
+	TEST_DM_EXPECT_RECEIVED,	/**< So many packets of the send arrived (group only). */
+	TEST_DM_EXPECT_BYTES,
+	TEST_DM_EXPECT_FIELD,
+	TEST_DM_EXPECT_MARK,
+	TEST_DM_EXPECT_NO_MARK,
+	TEST_DM_EXPECT_FLAG,
+	TEST_DM_EXPECT_NO_FLAG,
+	TEST_DM_EXPECT_RSS,	/**< Arrived on a queue of the set. */
+	/** ... and every queue of the set got some (group only). */
+	TEST_DM_EXPECT_RSS_SPREAD,
 };
 
 struct test_dm_expect {
-	enum test_dm_exp_type type;
+	enum test_dm_expect_type type;
 	struct test_dm_pos pos;
 	int packet;		/**< Index in the send, -1 for all its packets. */
 	int port;		/**< -1: where the sending port's wire leads. */

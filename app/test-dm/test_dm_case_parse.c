@@ -135,7 +135,7 @@ test_dm_case_parse_rest(struct test_dm_case_parser *cp, const char **s, size_t *
 /* ---- statements ---- */
 
 static int
-test_dm_st_case(struct test_dm_case_parser *cp)
+test_dm_step_case(struct test_dm_case_parser *cp)
 {
 	const struct test_dm_tok *t = test_dm_case_parse_next(cp);
 
@@ -149,7 +149,7 @@ test_dm_st_case(struct test_dm_case_parser *cp)
 }
 
 static int
-test_dm_st_queues(struct test_dm_case_parser *cp)
+test_dm_step_queues(struct test_dm_case_parser *cp)
 {
 	const struct test_dm_tok *t = cp->i < cp->toks.n ? &cp->toks.v[cp->i] : NULL;
 	uint64_t v;
@@ -169,7 +169,7 @@ test_dm_st_queues(struct test_dm_case_parser *cp)
 }
 
 static int
-test_dm_st_port(struct test_dm_case_parser *cp)
+test_dm_step_port(struct test_dm_case_parser *cp)
 {
 	uint64_t v;
 	int ret = test_dm_case_parse_port(cp, &v);
@@ -182,7 +182,7 @@ test_dm_st_port(struct test_dm_case_parser *cp)
 
 /* topology switch: the case runs on the E-Switch's ports (test_dm_topo.h). */
 static int
-test_dm_st_topology(struct test_dm_case_parser *cp)
+test_dm_step_topology(struct test_dm_case_parser *cp)
 {
 	const struct test_dm_tok *t;
 
@@ -202,7 +202,7 @@ test_dm_st_topology(struct test_dm_case_parser *cp)
  * refusing it skips the case (with its reason) instead of failing it.
  */
 static int
-test_dm_st_require(struct test_dm_case_parser *cp)
+test_dm_step_require(struct test_dm_case_parser *cp)
 {
 	struct test_dm_step *s;
 	int ret;
@@ -227,7 +227,7 @@ test_dm_st_require(struct test_dm_case_parser *cp)
 }
 
 static int
-test_dm_st_flow(struct test_dm_case_parser *cp)
+test_dm_step_flow(struct test_dm_case_parser *cp)
 {
 	struct test_dm_flow_cmd *cmd;
 	struct test_dm_step *s;
@@ -328,7 +328,7 @@ test_dm_send_hex(struct test_dm_case_parser *cp, struct test_dm_send *snd, uint6
 
 /* send [port P] [count N] <packet> | hex <bytes> | from <file.pcap> */
 static int
-test_dm_st_send(struct test_dm_case_parser *cp)
+test_dm_step_send(struct test_dm_case_parser *cp)
 {
 	struct test_dm_step *s = test_dm_case_parse_step(cp, TEST_DM_STEP_SEND);
 	uint64_t port = cp->c->port, count = 1;
@@ -377,7 +377,7 @@ test_dm_st_send(struct test_dm_case_parser *cp)
 /* ---- expectations ---- */
 
 static struct test_dm_expect *
-test_dm_case_parse_expect(struct test_dm_case_parser *cp, enum test_dm_exp_type type, int packet)
+test_dm_case_parse_expect(struct test_dm_case_parser *cp, enum test_dm_expect_type type, int packet)
 {
 	struct test_dm_send *snd = &cp->c->steps[cp->last_send].send;
 	struct test_dm_expect *e;
@@ -423,8 +423,8 @@ test_dm_case_parse_qset(struct test_dm_case_parser *cp, uint8_t *qset)
 }
 
 static int
-test_dm_exp_value(struct test_dm_case_parser *cp, struct test_dm_expect *e, uint64_t max,
-		  const char *what)
+test_dm_expect_value(struct test_dm_case_parser *cp, struct test_dm_expect *e, uint64_t max,
+		     const char *what)
 {
 	uint64_t v;
 	int ret = test_dm_case_parse_uint(cp, max, what, &v);
@@ -434,13 +434,13 @@ test_dm_exp_value(struct test_dm_case_parser *cp, struct test_dm_expect *e, uint
 }
 
 static int
-test_dm_exp_queue(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_queue(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
-	return test_dm_exp_value(cp, e, UINT16_MAX, "a queue index");
+	return test_dm_expect_value(cp, e, UINT16_MAX, "a queue index");
 }
 
 static int
-test_dm_exp_port(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_port(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	uint64_t v;
 	int ret = test_dm_case_parse_port(cp, &v);
@@ -449,16 +449,16 @@ test_dm_exp_port(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 		return ret;
 	e->port = (int)v;
 	if (!test_dm_case_parse_peek_is(cp, "queue")) {
-		e->type = TEST_DM_EXP_PORT;
+		e->type = TEST_DM_EXPECT_PORT;
 		return 0;
 	}
-	e->type = TEST_DM_EXP_QUEUE;
+	e->type = TEST_DM_EXPECT_QUEUE;
 	ret = test_dm_case_parse_word(cp, "queue");
-	return ret < 0 ? ret : test_dm_exp_queue(cp, e);
+	return ret < 0 ? ret : test_dm_expect_queue(cp, e);
 }
 
 static int
-test_dm_exp_none(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_none(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	RTE_SET_USED(cp);
 	RTE_SET_USED(e);
@@ -466,13 +466,13 @@ test_dm_exp_none(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 }
 
 static int
-test_dm_exp_received(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_received(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
-	return test_dm_exp_value(cp, e, TEST_DM_SEND_MAX, "a number of packets");
+	return test_dm_expect_value(cp, e, TEST_DM_SEND_MAX, "a number of packets");
 }
 
 static int
-test_dm_exp_bytes(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_bytes(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	const struct test_dm_tok *t;
 	uint8_t buf[TEST_DM_PKT_MAX];
@@ -499,7 +499,7 @@ test_dm_exp_bytes(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 }
 
 static int
-test_dm_exp_field(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_field(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	const struct test_dm_tok *t = test_dm_case_parse_next(cp), *op, *v;
 
@@ -518,26 +518,26 @@ test_dm_exp_field(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 }
 
 static int
-test_dm_exp_mark(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_mark(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	if (test_dm_case_parse_peek_is(cp, "none")) {
 		cp->i++;
-		e->type = TEST_DM_EXP_NO_MARK;
+		e->type = TEST_DM_EXPECT_NO_MARK;
 		return 0;
 	}
-	return test_dm_exp_value(cp, e, UINT32_MAX, "a mark value or 'none'");
+	return test_dm_expect_value(cp, e, UINT32_MAX, "a mark value or 'none'");
 }
 
 /* no flag | no mark */
 static int
-test_dm_exp_no(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_no(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	const struct test_dm_tok *t = test_dm_case_parse_next(cp);
 
 	if (t != NULL && test_dm_tok_is(t, "flag"))
-		e->type = TEST_DM_EXP_NO_FLAG;
+		e->type = TEST_DM_EXPECT_NO_FLAG;
 	else if (t != NULL && test_dm_tok_is(t, "mark"))
-		e->type = TEST_DM_EXP_NO_MARK;
+		e->type = TEST_DM_EXPECT_NO_MARK;
 	else
 		return test_dm_case_parse_error(cp, t, "expected 'flag' or 'mark' after 'no'");
 	return 0;
@@ -545,14 +545,14 @@ test_dm_exp_no(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 
 /* rss queues <set> [port <p>] | rss spread over queues <set> [port <p>] */
 static int
-test_dm_exp_rss(struct test_dm_case_parser *cp, struct test_dm_expect *e)
+test_dm_expect_rss(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 {
 	uint64_t v;
 	int ret;
 
 	if (test_dm_case_parse_peek_is(cp, "spread")) {
 		cp->i++;
-		e->type = TEST_DM_EXP_RSS_SPREAD;
+		e->type = TEST_DM_EXPECT_RSS_SPREAD;
 		ret = test_dm_case_parse_word(cp, "over");
 		if (ret < 0)
 			return ret;
@@ -571,7 +571,7 @@ test_dm_exp_rss(struct test_dm_case_parser *cp, struct test_dm_expect *e)
 
 /* count rule <id> [port <p>] packets <n> [bytes <m>] */
 static int
-test_dm_exp_count(struct test_dm_case_parser *cp)
+test_dm_expect_count(struct test_dm_case_parser *cp)
 {
 	struct test_dm_step *s = test_dm_case_parse_step(cp, TEST_DM_STEP_COUNT);
 	uint64_t v;
@@ -606,7 +606,7 @@ test_dm_exp_count(struct test_dm_case_parser *cp)
 
 /* reject <flow create|validate ...> error <TYPE> */
 static int
-test_dm_exp_reject(struct test_dm_case_parser *cp)
+test_dm_expect_reject(struct test_dm_case_parser *cp)
 {
 	struct test_dm_toks sub = cp->toks;
 	const struct test_dm_tok *et;
@@ -644,24 +644,24 @@ test_dm_exp_reject(struct test_dm_case_parser *cp)
 
 static const struct {
 	const char *word;
-	enum test_dm_exp_type type;
+	enum test_dm_expect_type type;
 	int (*parse)(struct test_dm_case_parser *cp, struct test_dm_expect *e);
 	int per_packet;
 } test_dm_exps[] = {
-	{ "queue", TEST_DM_EXP_QUEUE, test_dm_exp_queue, 1 },
-	{ "port", TEST_DM_EXP_QUEUE, test_dm_exp_port, 1 },
-	{ "drop", TEST_DM_EXP_DROP, test_dm_exp_none, 1 },
-	{ "received", TEST_DM_EXP_RECEIVED, test_dm_exp_received, 0 },
-	{ "bytes", TEST_DM_EXP_BYTES, test_dm_exp_bytes, 1 },
-	{ "field", TEST_DM_EXP_FIELD, test_dm_exp_field, 1 },
-	{ "mark", TEST_DM_EXP_MARK, test_dm_exp_mark, 1 },
-	{ "flag", TEST_DM_EXP_FLAG, test_dm_exp_none, 1 },
-	{ "no", TEST_DM_EXP_NO_FLAG, test_dm_exp_no, 1 },
-	{ "rss", TEST_DM_EXP_RSS, test_dm_exp_rss, 1 },
+	{ "queue", TEST_DM_EXPECT_QUEUE, test_dm_expect_queue, 1 },
+	{ "port", TEST_DM_EXPECT_QUEUE, test_dm_expect_port, 1 },
+	{ "drop", TEST_DM_EXPECT_DROP, test_dm_expect_none, 1 },
+	{ "received", TEST_DM_EXPECT_RECEIVED, test_dm_expect_received, 0 },
+	{ "bytes", TEST_DM_EXPECT_BYTES, test_dm_expect_bytes, 1 },
+	{ "field", TEST_DM_EXPECT_FIELD, test_dm_expect_field, 1 },
+	{ "mark", TEST_DM_EXPECT_MARK, test_dm_expect_mark, 1 },
+	{ "flag", TEST_DM_EXPECT_FLAG, test_dm_expect_none, 1 },
+	{ "no", TEST_DM_EXPECT_NO_FLAG, test_dm_expect_no, 1 },
+	{ "rss", TEST_DM_EXPECT_RSS, test_dm_expect_rss, 1 },
 };
 
 static int
-test_dm_st_expect(struct test_dm_case_parser *cp)
+test_dm_step_expect(struct test_dm_case_parser *cp)
 {
 	const struct test_dm_tok *t, *pkt_tok = NULL;
 	struct test_dm_expect *e;
@@ -671,11 +671,11 @@ test_dm_st_expect(struct test_dm_case_parser *cp)
 
 	if (test_dm_case_parse_peek_is(cp, "count")) {
 		cp->i++;
-		return test_dm_exp_count(cp);
+		return test_dm_expect_count(cp);
 	}
 	if (test_dm_case_parse_peek_is(cp, "reject")) {
 		cp->i++;
-		return test_dm_exp_reject(cp);
+		return test_dm_expect_reject(cp);
 	}
 	if (test_dm_case_parse_peek_is(cp, "packet")) {
 		cp->i++;
@@ -708,7 +708,7 @@ test_dm_st_expect(struct test_dm_case_parser *cp)
 		return -ENOMEM;
 	e->pos = t->pos;
 	ret = test_dm_exps[k].parse(cp, e);
-	if (ret == 0 && e->type == TEST_DM_EXP_RSS_SPREAD && packet >= 0)
+	if (ret == 0 && e->type == TEST_DM_EXPECT_RSS_SPREAD && packet >= 0)
 		ret = test_dm_case_parse_error(cp, t, "'rss spread' applies to all the packets of "
 					       "a send");
 	return ret < 0 ? ret : test_dm_case_parse_end(cp);
@@ -719,7 +719,7 @@ test_dm_st_expect(struct test_dm_case_parser *cp)
  * same block, so a block boundary forgets the last send.
  */
 static int
-test_dm_st_repeat(struct test_dm_case_parser *cp)
+test_dm_step_repeat(struct test_dm_case_parser *cp)
 {
 	struct test_dm_step *s;
 	uint64_t n;
@@ -748,7 +748,7 @@ test_dm_st_repeat(struct test_dm_case_parser *cp)
 }
 
 static int
-test_dm_st_end(struct test_dm_case_parser *cp)
+test_dm_step_end(struct test_dm_case_parser *cp)
 {
 	struct test_dm_step *s;
 	unsigned int start;
@@ -769,17 +769,17 @@ static const struct {
 	const char *word;
 	test_dm_stmt_fn fn;
 } test_dm_stmts[] = {
-	{ "case", test_dm_st_case },
-	{ "queues", test_dm_st_queues },
-	{ "port", test_dm_st_port },
-	{ "topology", test_dm_st_topology },
-	{ "require", test_dm_st_require },
-	{ "flow", test_dm_st_flow },
-	{ "set", test_dm_st_flow },
-	{ "send", test_dm_st_send },
-	{ "expect", test_dm_st_expect },
-	{ "repeat", test_dm_st_repeat },
-	{ "end", test_dm_st_end },
+	{ "case", test_dm_step_case },
+	{ "queues", test_dm_step_queues },
+	{ "port", test_dm_step_port },
+	{ "topology", test_dm_step_topology },
+	{ "require", test_dm_step_require },
+	{ "flow", test_dm_step_flow },
+	{ "set", test_dm_step_flow },
+	{ "send", test_dm_step_send },
+	{ "expect", test_dm_step_expect },
+	{ "repeat", test_dm_step_repeat },
+	{ "end", test_dm_step_end },
 };
 
 static char *
@@ -826,7 +826,7 @@ test_dm_case_parse(const char *text, size_t len, const char *file, struct test_d
 					     "got '%.*s'", (int)t->len, t->s);
 			break;
 		}
-		cp.i = test_dm_stmts[k].fn == test_dm_st_flow ? 0 : 1;
+		cp.i = test_dm_stmts[k].fn == test_dm_step_flow ? 0 : 1;
 		ret = test_dm_stmts[k].fn(&cp);
 		if (ret < 0)
 			break;

@@ -797,7 +797,7 @@ test_dm_check_one(struct test_dm_exec *x, const struct test_dm_send *snd,
 	uint32_t i;
 
 	test_dm_rx_desc(rx, a, sizeof(a));
-	if (e->type == TEST_DM_EXP_DROP) {
+	if (e->type == TEST_DM_EXPECT_DROP) {
 		snprintf(why, size, "expected drop, got %s", a);
 		return !rx->received;
 	}
@@ -806,30 +806,30 @@ test_dm_check_one(struct test_dm_exec *x, const struct test_dm_send *snd,
 		return 0;
 	}
 	switch (e->type) {
-	case TEST_DM_EXP_QUEUE:
+	case TEST_DM_EXPECT_QUEUE:
 		snprintf(why, size, "expected port %u queue %u, got %s", port, e->value, a);
 		return rx->port == port && rx->queue == e->value;
-	case TEST_DM_EXP_PORT:
+	case TEST_DM_EXPECT_PORT:
 		snprintf(why, size, "expected port %u, got %s", port, a);
 		return rx->port == port;
-	case TEST_DM_EXP_RSS:
-	case TEST_DM_EXP_RSS_SPREAD:
+	case TEST_DM_EXPECT_RSS:
+	case TEST_DM_EXPECT_RSS_SPREAD:
 		snprintf(why, size, "expected port %u and a queue of the set, got %s", port, a);
 		return rx->port == port && rx->queue < TEST_DM_CASE_MAX_QUEUES &&
 		       e->qset[rx->queue];
-	case TEST_DM_EXP_MARK:
+	case TEST_DM_EXPECT_MARK:
 		snprintf(why, size, "expected mark %u, got %s%u", e->value,
 			 rx->fdir_id ? "" : "no mark, value ", rx->mark);
 		return rx->fdir_id && rx->mark == e->value;
-	case TEST_DM_EXP_NO_MARK:
+	case TEST_DM_EXPECT_NO_MARK:
 		snprintf(why, size, "expected no mark, got mark %u", rx->mark);
 		return !rx->fdir_id;
-	case TEST_DM_EXP_FLAG:
-	case TEST_DM_EXP_NO_FLAG:
-		snprintf(why, size, "expected the FDIR flag %s", e->type == TEST_DM_EXP_FLAG ?
+	case TEST_DM_EXPECT_FLAG:
+	case TEST_DM_EXPECT_NO_FLAG:
+		snprintf(why, size, "expected the FDIR flag %s", e->type == TEST_DM_EXPECT_FLAG ?
 			 "set, it is not" : "clear, it is set");
-		return rx->fdir == (e->type == TEST_DM_EXP_FLAG);
-	case TEST_DM_EXP_BYTES:
+		return rx->fdir == (e->type == TEST_DM_EXPECT_FLAG);
+	case TEST_DM_EXPECT_BYTES:
 		if (e->tmpl != NULL) {
 			n = test_dm_pkt_build(e->tmpl, k, buf, sizeof(buf));
 		} else {
@@ -841,7 +841,7 @@ test_dm_check_one(struct test_dm_exec *x, const struct test_dm_send *snd,
 		snprintf(why, size, "bytes differ: got %u bytes, expected %d, first difference "
 			 "at offset %u", rx->len, n, i);
 		return n >= 0 && rx->len == (uint32_t)n && i == rx->len;
-	case TEST_DM_EXP_FIELD:
+	case TEST_DM_EXPECT_FIELD:
 		test_dm_pkt_decode(rx->data, rx->len, &info);
 		if (test_dm_pkt_field_read(rx->data, &info, &e->fref, &got) < 0) {
 			snprintf(why, size, "no %s[%u] header (or field) in the packet",
@@ -872,7 +872,7 @@ test_dm_check_group(struct test_dm_exec *x, const struct test_dm_send *snd,
 		if (rx[k].received && rx[k].queue < TEST_DM_CASE_MAX_QUEUES)
 			hit[rx[k].queue]++;
 	}
-	if (e->type == TEST_DM_EXP_RECEIVED) {
+	if (e->type == TEST_DM_EXPECT_RECEIVED) {
 		snprintf(why, size, "%u of %u packets received, expected %u", got, snd->pkts.n,
 			 e->value);
 		return got == e->value;
@@ -948,7 +948,7 @@ test_dm_run_send(struct test_dm_exec *x, const struct test_dm_step *s)
 	for (i = 0; i < snd->nb_exp; i++) {
 		const struct test_dm_expect *e = &snd->exp[i];
 
-		if (e->type == TEST_DM_EXP_RECEIVED || e->type == TEST_DM_EXP_RSS_SPREAD) {
+		if (e->type == TEST_DM_EXPECT_RECEIVED || e->type == TEST_DM_EXPECT_RSS_SPREAD) {
 			if (test_dm_check_group(x, snd, e, rx, why, sizeof(why)))
 				test_dm_pass(x, &e->pos, "expectation");
 			else

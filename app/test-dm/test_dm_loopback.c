@@ -18,23 +18,23 @@
 #include "test_dm_ports.h"
 #include "test_dm_progress.h"
 
-#define TEST_DM_LB_DESC 512
-#define TEST_DM_LB_BURST 32
-#define TEST_DM_LB_LEN 128
+#define TEST_DM_LOOPBACK_DESC 512
+#define TEST_DM_LOOPBACK_BURST 32
+#define TEST_DM_LOOPBACK_LEN 128
 
 static int
-test_dm_lb_port_init(uint16_t port, struct rte_mempool *mp, char *msg, size_t size)
+test_dm_loopback_port_init(uint16_t port, struct rte_mempool *mp, char *msg, size_t size)
 {
 	struct rte_eth_conf conf = { 0 };
 	int ret;
 
 	ret = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, TEST_DM_LB_DESC, rte_eth_dev_socket_id(port),
-					     NULL, mp);
+		ret = rte_eth_rx_queue_setup(port, 0, TEST_DM_LOOPBACK_DESC,
+					     rte_eth_dev_socket_id(port), NULL, mp);
 	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_LB_DESC, rte_eth_dev_socket_id(port),
-					     NULL);
+		ret = rte_eth_tx_queue_setup(port, 0, TEST_DM_LOOPBACK_DESC,
+					     rte_eth_dev_socket_id(port), NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port);
 	if (ret != 0)
@@ -44,20 +44,20 @@ test_dm_lb_port_init(uint16_t port, struct rte_mempool *mp, char *msg, size_t si
 
 /* Fill an Ether/IPv4/UDP packet whose payload carries its sequence number. */
 static void
-test_dm_lb_build(uint8_t *p, uint16_t port, uint32_t seq)
+test_dm_loopback_build(uint8_t *p, uint16_t port, uint32_t seq)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 	uint8_t *payload = (uint8_t *)(udp + 1);
-	unsigned int i, plen = TEST_DM_LB_LEN - (unsigned int)(payload - p);
+	unsigned int i, plen = TEST_DM_LOOPBACK_LEN - (unsigned int)(payload - p);
 
-	memset(p, 0, TEST_DM_LB_LEN);
+	memset(p, 0, TEST_DM_LOOPBACK_LEN);
 	rte_eth_macaddr_get(port, &eth->src_addr);
 	eth->dst_addr = eth->src_addr;
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(TEST_DM_LB_LEN - sizeof(*eth));
+	ip->total_length = rte_cpu_to_be_16(TEST_DM_LOOPBACK_LEN - sizeof(*eth));
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
@@ -70,28 +70,29 @@ test_dm_lb_build(uint8_t *p, uint16_t port, uint32_t seq)
 		payload[i] = (uint8_t)(seq >> (8 * (i % 4)));
 }
 
-struct test_dm_lb_count {
+struct test_dm_loopback_count {
 	unsigned int sent;
 	unsigned int received;
 	unsigned int bad;
 };
 
 static void
-test_dm_lb_receive(uint16_t port, uint16_t peer, const struct test_dm_config *cfg,
-		   struct test_dm_lb_count *n)
+test_dm_loopback_receive(uint16_t port, uint16_t peer, const struct test_dm_config *cfg,
+			 struct test_dm_loopback_count *n)
 {
 	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz();
-	struct rte_mbuf *rx[TEST_DM_LB_BURST];
-	uint8_t expect[TEST_DM_LB_LEN];
+	struct rte_mbuf *rx[TEST_DM_LOOPBACK_BURST];
+	uint8_t expect[TEST_DM_LOOPBACK_LEN];
 	uint16_t k, nb;
 
 	/* Receive as we go so the Rx ring never overflows. */
 	while (n->received < n->sent && rte_get_timer_cycles() < deadline) {
-		nb = rte_eth_rx_burst(peer, 0, rx, TEST_DM_LB_BURST);
+		nb = rte_eth_rx_burst(peer, 0, rx, TEST_DM_LOOPBACK_BURST);
 		for (k = 0; k < nb; k++) {
-			test_dm_lb_build(expect, port, n->received);
-			if (rx[k]->pkt_len != TEST_DM_LB_LEN ||
-			    memcmp(rte_pktmbuf_mtod(rx[k], void *), expect, TEST_DM_LB_LEN) != 0) {
+			test_dm_loopback_build(expect, port, n->received);
+			if (rx[k]->pkt_len != TEST_DM_LOOPBACK_LEN ||
+			    memcmp(rte_pktmbuf_mtod(rx[k], void *), expect,
+				   TEST_DM_LOOPBACK_LEN) != 0) {
 				n->bad++;
 				if (cfg->verbose)
 					printf("  packet %u: bytes differ\n", n->received);
@@ -103,31 +104,32 @@ test_dm_lb_receive(uint16_t port, uint16_t peer, const struct test_dm_config *cf
 }
 
 static int
-test_dm_lb_port(uint16_t port, uint16_t peer, struct rte_mempool *mp,
-		const struct test_dm_config *cfg, struct test_dm_lb_count *n)
+test_dm_loopback_port(uint16_t port, uint16_t peer, struct rte_mempool *mp,
+		      const struct test_dm_config *cfg, struct test_dm_loopback_count *n)
 {
-	struct rte_mbuf *tx[TEST_DM_LB_BURST];
+	struct rte_mbuf *tx[TEST_DM_LOOPBACK_BURST];
 	unsigned int i, k;
 
 	memset(n, 0, sizeof(*n));
 	while (n->sent < cfg->packets) {
-		k = RTE_MIN((unsigned int)TEST_DM_LB_BURST, cfg->packets - n->sent);
+		k = RTE_MIN((unsigned int)TEST_DM_LOOPBACK_BURST, cfg->packets - n->sent);
 		if (rte_pktmbuf_alloc_bulk(mp, tx, k) != 0)
 			return -ENOMEM;
 		for (i = 0; i < k; i++)
-			test_dm_lb_build((uint8_t *)rte_pktmbuf_append(tx[i], TEST_DM_LB_LEN), port,
-					 n->sent + i);
+			test_dm_loopback_build((uint8_t *)rte_pktmbuf_append(tx[i],
+									     TEST_DM_LOOPBACK_LEN),
+					       port, n->sent + i);
 		i = rte_eth_tx_burst(port, 0, tx, (uint16_t)k);
 		rte_pktmbuf_free_bulk(tx + i, k - i);
 		n->sent += k;
-		test_dm_lb_receive(port, peer, cfg, n);
+		test_dm_loopback_receive(port, peer, cfg, n);
 	}
 	return 0;
 }
 
 static void
-test_dm_lb_record(struct test_dm_report *report, uint16_t port, uint16_t peer,
-		  const struct test_dm_lb_count *n, double t0, const char *err)
+test_dm_loopback_record(struct test_dm_report *report, uint16_t port, uint16_t peer,
+			const struct test_dm_loopback_count *n, double t0, const char *err)
 {
 	struct test_dm_record rec = { .suite = "loopback", .run = 1 };
 	char name[64], reason[256] = "";
@@ -159,7 +161,7 @@ test_dm_loopback_run(const struct test_dm_config *cfg, struct rte_mempool *mp,
 		     struct test_dm_report *report)
 {
 	struct rte_pmd_mlx5dm_port_info info;
-	struct test_dm_lb_count n;
+	struct test_dm_loopback_count n;
 	uint16_t port, peer;
 	char msg[256];
 	double t0;
@@ -167,9 +169,9 @@ test_dm_loopback_run(const struct test_dm_config *cfg, struct rte_mempool *mp,
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)
 			continue;
-		if (test_dm_lb_port_init(port, mp, msg, sizeof(msg)) != 0) {
+		if (test_dm_loopback_port_init(port, mp, msg, sizeof(msg)) != 0) {
 			memset(&n, 0, sizeof(n));
-			test_dm_lb_record(report, port, port, &n, test_dm_now(), msg);
+			test_dm_loopback_record(report, port, port, &n, test_dm_now(), msg);
 			return;
 		}
 	}
@@ -178,10 +180,10 @@ test_dm_loopback_run(const struct test_dm_config *cfg, struct rte_mempool *mp,
 			continue;
 		peer = test_dm_ports_peer(cfg, port);
 		t0 = test_dm_now();
-		if (test_dm_lb_port(port, peer, mp, cfg, &n) < 0)
-			test_dm_lb_record(report, port, peer, &n, t0, "mbuf pool exhausted");
+		if (test_dm_loopback_port(port, peer, mp, cfg, &n) < 0)
+			test_dm_loopback_record(report, port, peer, &n, t0, "mbuf pool exhausted");
 		else
-			test_dm_lb_record(report, port, peer, &n, t0, NULL);
+			test_dm_loopback_record(report, port, peer, &n, t0, NULL);
 	}
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_pmd_mlx5dm_port_info_get(port, &info) != 0)

@@ -9,9 +9,9 @@
 #include "test_dm_mutant.h"
 
 enum test_dm_mutation {
-	TEST_DM_MUT_PRIORITY,
-	TEST_DM_MUT_MARK,
-	TEST_DM_MUT_LOSE,
+	TEST_DM_MUTANT_PRIORITY,
+	TEST_DM_MUTANT_MARK,
+	TEST_DM_MUTANT_LOSE,
 };
 
 struct test_dm_mutant {
@@ -22,11 +22,11 @@ struct test_dm_mutant {
 };
 
 /* Highest priority value net_mlx5dm accepts: p becomes this minus p. */
-#define TEST_DM_MUT_PRIO_MAX 16382u
-#define TEST_DM_MUT_LOSE_EVERY 97
+#define TEST_DM_MUTANT_PRIO_MAX 16382u
+#define TEST_DM_MUTANT_LOSE_EVERY 97
 
 static int
-test_dm_mut_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
+test_dm_mutant_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t size)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -34,7 +34,7 @@ test_dm_mut_begin(void *ctx, const struct test_dm_case *c, char *msg, size_t siz
 }
 
 static void
-test_dm_mut_end(void *ctx)
+test_dm_mutant_end(void *ctx)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -42,22 +42,22 @@ test_dm_mut_end(void *ctx)
 }
 
 static int
-test_dm_mut_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
-		   struct rte_flow_error *error)
+test_dm_mutant_create(void *ctx, const struct test_dm_flow_cmd *cmd, void **handle,
+		      struct rte_flow_error *error)
 {
 	struct test_dm_mutant *m = ctx;
 	struct test_dm_flow_cmd turned;
 
-	if (m->kind != TEST_DM_MUT_PRIORITY || cmd->attr.priority > TEST_DM_MUT_PRIO_MAX)
+	if (m->kind != TEST_DM_MUTANT_PRIORITY || cmd->attr.priority > TEST_DM_MUTANT_PRIO_MAX)
 		return m->ops->flow_create(m->ctx, cmd, handle, error);
 	/* Same pattern and actions (not copied: they outlive the rule), turned priority. */
 	turned = *cmd;
-	turned.attr.priority = TEST_DM_MUT_PRIO_MAX - cmd->attr.priority;
+	turned.attr.priority = TEST_DM_MUTANT_PRIO_MAX - cmd->attr.priority;
 	return m->ops->flow_create(m->ctx, &turned, handle, error);
 }
 
 static int
-test_dm_mut_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
+test_dm_mutant_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_flow_error *error)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -65,7 +65,7 @@ test_dm_mut_validate(void *ctx, const struct test_dm_flow_cmd *cmd, struct rte_f
 }
 
 static int
-test_dm_mut_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
+test_dm_mutant_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_error *error)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -73,7 +73,7 @@ test_dm_mut_destroy(void *ctx, uint16_t port, void *handle, struct rte_flow_erro
 }
 
 static int
-test_dm_mut_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
+test_dm_mutant_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -81,8 +81,8 @@ test_dm_mut_flush(void *ctx, uint16_t port, struct rte_flow_error *error)
 }
 
 static int
-test_dm_mut_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
-		  struct rte_flow_error *error)
+test_dm_mutant_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_count *q,
+		     struct rte_flow_error *error)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -90,17 +90,17 @@ test_dm_mut_query(void *ctx, uint16_t port, void *handle, struct rte_flow_query_
 }
 
 static void
-test_dm_mut_apply(struct test_dm_mutant *m, unsigned int n, struct test_dm_rx *rx)
+test_dm_mutant_apply(struct test_dm_mutant *m, unsigned int n, struct test_dm_rx *rx)
 {
 	unsigned int k;
 
 	for (k = 0; k < n; k++, m->seen++) {
 		if (!rx[k].received)
 			continue;
-		if (m->kind == TEST_DM_MUT_MARK && rx[k].fdir_id)
+		if (m->kind == TEST_DM_MUTANT_MARK && rx[k].fdir_id)
 			rx[k].mark++;
-		if (m->kind == TEST_DM_MUT_LOSE && m->seen % TEST_DM_MUT_LOSE_EVERY ==
-		    TEST_DM_MUT_LOSE_EVERY - 1) {
+		if (m->kind == TEST_DM_MUTANT_LOSE && m->seen % TEST_DM_MUTANT_LOSE_EVERY ==
+		    TEST_DM_MUTANT_LOSE_EVERY - 1) {
 			free(rx[k].data);
 			memset(&rx[k], 0, sizeof(rx[k]));
 		}
@@ -108,32 +108,32 @@ test_dm_mut_apply(struct test_dm_mutant *m, unsigned int n, struct test_dm_rx *r
 }
 
 static int
-test_dm_mut_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
-		 struct test_dm_rx *rx)
+test_dm_mutant_send(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+		    struct test_dm_rx *rx)
 {
 	struct test_dm_mutant *m = ctx;
 	int ret = m->ops->send(m->ctx, port, pkts, rx);
 
 	if (ret == 0)
-		test_dm_mut_apply(m, pkts->n, rx);
+		test_dm_mutant_apply(m, pkts->n, rx);
 	return ret;
 }
 
 static int
-test_dm_mut_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
-			struct test_dm_rx *rx)
+test_dm_mutant_send_tagged(void *ctx, uint16_t port, const struct test_dm_pktlist *pkts,
+			   struct test_dm_rx *rx)
 {
 	struct test_dm_mutant *m = ctx;
 	int ret = m->ops->send_tagged != NULL ? m->ops->send_tagged(m->ctx, port, pkts, rx) :
 		  m->ops->send(m->ctx, port, pkts, rx);
 
 	if (ret == 0)
-		test_dm_mut_apply(m, pkts->n, rx);
+		test_dm_mutant_apply(m, pkts->n, rx);
 	return ret;
 }
 
 static uint16_t
-test_dm_mut_peer(void *ctx, uint16_t port)
+test_dm_mutant_peer(void *ctx, uint16_t port)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -141,7 +141,7 @@ test_dm_mut_peer(void *ctx, uint16_t port)
 }
 
 static int
-test_dm_mut_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
+test_dm_mutant_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 {
 	struct test_dm_mutant *m = ctx;
 
@@ -154,23 +154,23 @@ test_dm_mut_dump(void *ctx, uint16_t port, FILE *f, char *why, size_t size)
 
 const struct test_dm_runner_ops test_dm_mutant_ops = {
 	.name = "mutant",
-	.case_begin = test_dm_mut_begin,
-	.case_end = test_dm_mut_end,
-	.flow_create = test_dm_mut_create,
-	.flow_validate = test_dm_mut_validate,
-	.flow_destroy = test_dm_mut_destroy,
-	.flow_flush = test_dm_mut_flush,
-	.flow_query_count = test_dm_mut_query,
-	.send = test_dm_mut_send,
-	.peer = test_dm_mut_peer,
-	.send_tagged = test_dm_mut_send_tagged,
-	.dump = test_dm_mut_dump,
+	.case_begin = test_dm_mutant_begin,
+	.case_end = test_dm_mutant_end,
+	.flow_create = test_dm_mutant_create,
+	.flow_validate = test_dm_mutant_validate,
+	.flow_destroy = test_dm_mutant_destroy,
+	.flow_flush = test_dm_mutant_flush,
+	.flow_query_count = test_dm_mutant_query,
+	.send = test_dm_mutant_send,
+	.peer = test_dm_mutant_peer,
+	.send_tagged = test_dm_mutant_send_tagged,
+	.dump = test_dm_mutant_dump,
 };
 
-static const char *const test_dm_mut_names[] = {
-	[TEST_DM_MUT_PRIORITY] = "priority",
-	[TEST_DM_MUT_MARK] = "mark",
-	[TEST_DM_MUT_LOSE] = "lose",
+static const char *const test_dm_mutant_names[] = {
+	[TEST_DM_MUTANT_PRIORITY] = "priority",
+	[TEST_DM_MUTANT_MARK] = "mark",
+	[TEST_DM_MUTANT_LOSE] = "lose",
 };
 
 struct test_dm_mutant *
@@ -179,10 +179,10 @@ test_dm_mutant_new(const struct test_dm_runner_ops *ops, void *ctx, const char *
 	struct test_dm_mutant *m;
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(test_dm_mut_names); i++)
-		if (strcmp(kind, test_dm_mut_names[i]) == 0)
+	for (i = 0; i < RTE_DIM(test_dm_mutant_names); i++)
+		if (strcmp(kind, test_dm_mutant_names[i]) == 0)
 			break;
-	if (i == RTE_DIM(test_dm_mut_names)) {
+	if (i == RTE_DIM(test_dm_mutant_names)) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -37,13 +37,13 @@ test_dm_is_stop(char c)
 }
 
 static void
-test_dm_cur_word(struct test_dm_cur *c, struct test_dm_word *w)
+test_dm_cursor_word(struct test_dm_cursor *c, struct test_dm_word *w)
 {
-	test_dm_cur_skip_blanks(c);
+	test_dm_cursor_skip_blanks(c);
 	w->s = c->p;
 	w->pos = c->pos;
-	while (!test_dm_is_stop(test_dm_cur_peek(c)))
-		test_dm_cur_next(c);
+	while (!test_dm_is_stop(test_dm_cursor_peek(c)))
+		test_dm_cursor_next(c);
 	w->len = (size_t)(c->p - w->s);
 }
 
@@ -212,25 +212,25 @@ test_dm_names(const struct test_dm_layer_desc *d, char *buf, size_t size)
 }
 
 static int
-test_dm_layer_arg(struct test_dm_cur *c, const struct test_dm_layer_desc *d,
+test_dm_layer_arg(struct test_dm_cursor *c, const struct test_dm_layer_desc *d,
 		  struct test_dm_player *l, struct test_dm_err *err)
 {
 	const struct test_dm_pfield *f;
 	struct test_dm_word key, val;
 	char names[256];
 
-	test_dm_cur_word(c, &key);
+	test_dm_cursor_word(c, &key);
 	if (key.len == 0)
 		return test_dm_err_at(err, &key.pos, "expected a field name of '%s'", d->name);
-	test_dm_cur_skip_blanks(c);
-	if (test_dm_cur_peek(c) != '=') {
+	test_dm_cursor_skip_blanks(c);
+	if (test_dm_cursor_peek(c) != '=') {
 		if (d->type == TEST_DM_L_PAYLOAD)
 			return test_dm_payload_arg(l, NULL, &key, err);
 		return test_dm_err_at(err, &c->pos, "expected '=' after '%.*s'", (int)key.len,
 				      key.s);
 	}
-	test_dm_cur_next(c);
-	test_dm_cur_word(c, &val);
+	test_dm_cursor_next(c);
+	test_dm_cursor_word(c, &val);
 	if (val.len == 0)
 		return test_dm_err_at(err, &val.pos, "expected a value for '%.*s'", (int)key.len,
 				      key.s);
@@ -248,27 +248,27 @@ test_dm_layer_arg(struct test_dm_cur *c, const struct test_dm_layer_desc *d,
 }
 
 static int
-test_dm_layer_args(struct test_dm_cur *c, const struct test_dm_layer_desc *d,
+test_dm_layer_args(struct test_dm_cursor *c, const struct test_dm_layer_desc *d,
 		   struct test_dm_player *l, struct test_dm_err *err)
 {
 	int ret;
 	char ch;
 
-	test_dm_cur_skip_blanks(c);
-	if (test_dm_cur_peek(c) == ')') {
-		test_dm_cur_next(c);
+	test_dm_cursor_skip_blanks(c);
+	if (test_dm_cursor_peek(c) == ')') {
+		test_dm_cursor_next(c);
 		return 0;
 	}
 	for (;;) {
 		ret = test_dm_layer_arg(c, d, l, err);
 		if (ret < 0)
 			return ret;
-		test_dm_cur_skip_blanks(c);
-		ch = test_dm_cur_peek(c);
+		test_dm_cursor_skip_blanks(c);
+		ch = test_dm_cursor_peek(c);
 		if (ch != ',' && ch != ')')
 			return test_dm_err_at(err, &c->pos, "expected ',' or ')' in '%s(...)'",
 					      d->name);
-		test_dm_cur_next(c);
+		test_dm_cursor_next(c);
 		if (ch == ')')
 			return 0;
 	}
@@ -290,7 +290,7 @@ int
 test_dm_pkt_parse(const char *text, size_t len, const struct test_dm_pos *pos,
 		  struct test_dm_pkt_tmpl **out, struct test_dm_err *err)
 {
-	struct test_dm_cur c = { .p = text, .end = text + len, .pos = *pos };
+	struct test_dm_cursor c = { .p = text, .end = text + len, .pos = *pos };
 	const struct test_dm_layer_desc *d;
 	struct test_dm_pkt_tmpl *t;
 	struct test_dm_player *l;
@@ -302,7 +302,7 @@ test_dm_pkt_parse(const char *text, size_t len, const struct test_dm_pos *pos,
 	if (t == NULL)
 		return -ENOMEM;
 	for (;;) {
-		test_dm_cur_word(&c, &w);
+		test_dm_cursor_word(&c, &w);
 		d = w.len != 0 ? test_dm_layer_find(w.s, w.len) : NULL;
 		if (d == NULL) {
 			test_dm_layer_list(names, sizeof(names));
@@ -320,22 +320,22 @@ test_dm_pkt_parse(const char *text, size_t len, const struct test_dm_pos *pos,
 		l = &t->l[t->n++];
 		l->type = d->type;
 		l->pay_fill = -1;
-		test_dm_cur_skip_blanks(&c);
-		if (test_dm_cur_peek(&c) == '(') {
-			test_dm_cur_next(&c);
+		test_dm_cursor_skip_blanks(&c);
+		if (test_dm_cursor_peek(&c) == '(') {
+			test_dm_cursor_next(&c);
 			ret = test_dm_layer_args(&c, d, l, err);
 			if (ret < 0)
 				break;
 		}
-		test_dm_cur_skip_blanks(&c);
+		test_dm_cursor_skip_blanks(&c);
 		if (c.p >= c.end)
 			break;
-		if (test_dm_cur_peek(&c) != '/') {
+		if (test_dm_cursor_peek(&c) != '/') {
 			ret = test_dm_err_at(err, &c.pos, "expected '/' or the end of the packet, "
-					     "got '%c'", test_dm_cur_peek(&c));
+					     "got '%c'", test_dm_cursor_peek(&c));
 			break;
 		}
-		test_dm_cur_next(&c);
+		test_dm_cursor_next(&c);
 	}
 	if (ret < 0) {
 		test_dm_pkt_tmpl_free(t);

@@ -164,14 +164,14 @@ test_dm_tok_is(const struct test_dm_tok *t, const char *word)
 }
 
 void
-test_dm_cur_next(struct test_dm_cur *c)
+test_dm_cursor_next(struct test_dm_cursor *c)
 {
 	if (c->p < c->end)
 		test_dm_advance(&c->p, &c->pos);
 }
 
 void
-test_dm_cur_skip_blanks(struct test_dm_cur *c)
+test_dm_cursor_skip_blanks(struct test_dm_cursor *c)
 {
 	while (c->p < c->end) {
 		if (test_dm_is_blank(*c->p) || *c->p == '\n') {

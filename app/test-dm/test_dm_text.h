@@ -123,19 +123,19 @@ int test_dm_tok_port(struct test_dm_err *err, const struct test_dm_tok *t,
  * A character cursor used by the packet description parser: the same
  * position bookkeeping as the reader, but character by character.
  */
-struct test_dm_cur {
+struct test_dm_cursor {
 	const char *p;
 	const char *end;
 	struct test_dm_pos pos;
 };
 
 /** Skip blanks, newlines and backslash-newline continuations. */
-void test_dm_cur_skip_blanks(struct test_dm_cur *c);
+void test_dm_cursor_skip_blanks(struct test_dm_cursor *c);
 /** Advance one character, keeping line and column right. */
-void test_dm_cur_next(struct test_dm_cur *c);
+void test_dm_cursor_next(struct test_dm_cursor *c);
 /** Current character, or 0 at the end. */
 static inline char
-test_dm_cur_peek(const struct test_dm_cur *c)
+test_dm_cursor_peek(const struct test_dm_cursor *c)
 {
 	return c->p < c->end ? *c->p : '\0';
 }

@@ -47,6 +47,7 @@ struct test_dm_random_tmpl {
 	void *table;			/**< Where the rule is (NULL: not through a table). */
 	unsigned int owner;		/**< The rule that made the table (the reproducer's ids). */
 	uint32_t queue;			/**< The flow queue of its creation. */
+	uint32_t destroy_queue;		/**< --churn: that of its destruction. */
 	size_t key_len;			/**< Its shape's key (0: the table is not shared). */
 	uint8_t key[TEST_DM_RANDOM_KEY];
 	struct rte_flow_action *masks;	/**< The actions template's (after items). */
@@ -848,11 +849,13 @@ test_dm_random_churn(struct test_dm_random_state *st)
 			continue;
 		memset(&e, 0, sizeof(e));
 		q = k / 2 % TEST_DM_RANDOM_QUEUES;
-		if (rr->tmpl != NULL && rr->tmpl->table != NULL)
+		if (rr->tmpl != NULL && rr->tmpl->table != NULL) {
+			rr->tmpl->destroy_queue = q;
 			ret = st->ops->async_destroy(st->ctx, rr->cmd->port, q, 1, rr->handle,
 						     (void *)(uintptr_t)(i + 1), &e);
-		else
+		} else {
 			ret = st->ops->flow_destroy(st->ctx, rr->cmd->port, rr->handle, &e);
+		}
 		if (ret < 0) {
 			/* Kept: the teardown destroys it again. */
 			st->res->destroy_failures++;
@@ -997,7 +1000,7 @@ test_dm_random_write_destroys(const struct test_dm_random_state *st, FILE *f)
 	unsigned int waiting[TEST_DM_REF_MAX_PORTS][TEST_DM_RANDOM_QUEUES] = { { 0 } };
 	uint32_t next[TEST_DM_REF_MAX_PORTS] = { 0 };
 	const struct test_dm_random_rule *rr;
-	unsigned int i, k = 0, q;
+	unsigned int i, q;
 	const char *port;
 	char name[8];
 
@@ -1006,10 +1009,9 @@ test_dm_random_write_destroys(const struct test_dm_random_state *st, FILE *f)
 		rr = &st->rules[i];
 		if (rr->refused[0] != '\0')
 			continue;
-		/* The flow queue test_dm_random_churn() gave it. */
-		q = ++k / 2 % TEST_DM_RANDOM_QUEUES;
 		port = test_dm_random_port(st, rr->cmd->port, name, sizeof(name));
 		if (rr->destroyed && rr->tmpl != NULL && rr->tmpl->table != NULL) {
+			q = rr->tmpl->destroy_queue;
 			fprintf(f, "flow queue %s destroy %u postpone yes rule %u\n", port, q,
 				next[rr->cmd->port]);
 			waiting[rr->cmd->port][q]++;
